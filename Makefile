@@ -1,0 +1,110 @@
+# scprof — deterministic cost profiler for smart contracts.
+#
+#   make            build bin/scprof and lib/libscprof.a (release)
+#   make demo       install missing packages, build, profile the example
+#   make check      install missing packages, build, run every test (sanitized)
+#   make test       run every test against the release build
+#   make san        build the ASan+UBSan variant under build/san
+#   make install PREFIX=/usr/local
+#
+# Every library is found with pkg-config, except libiberty (Debian ships no .pc).
+
+PREFIX   ?= /usr/local
+BUILD    ?= build
+CC       ?= cc
+CLANG    ?= clang
+PKGS      = libdw libelf jansson libcrypto libsodium libsecp256k1 zlib
+VERSION   = 0.1.0
+
+WARN      = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
+            -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
+             -DSCP_VERSION='"$(VERSION)"' -Iinclude -Isrc \
+             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
+TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
+
+LIB_SRC   = $(sort $(wildcard src/util/*.c src/wasm/*.c src/soroban/*.c \
+              src/symbols/*.c src/profile/*.c src/output/*.c))
+CLI_SRC   = $(sort $(wildcard src/cli/*.c))
+TEST_SRC  = $(sort $(wildcard tests/*/test_*.c))
+BENCH_SRC = $(sort $(wildcard bench/*.c))
+
+LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   = $(CLI_SRC:%.c=$(BUILD)/%.o)
+TEST_BIN  = $(TEST_SRC:%.c=$(BUILD)/%)
+BENCH_BIN = $(BENCH_SRC:%.c=$(BUILD)/%)
+LIB       = $(BUILD)/lib/libscprof.a
+BIN       = $(BUILD)/bin/scprof
+
+# WASM fixtures: every .c under examples/ and tests/fixtures/wasm/ becomes a
+# contract built the way the README tells users to build theirs (-O2 -g).
+WASM_CFLAGS = --target=wasm32 -O2 -g -nostdlib -fno-builtin -Iexamples \
+              -Wl,--no-entry -Wl,--export-dynamic -Wl,--allow-undefined
+EXAMPLES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard examples/*.c))
+FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c))
+
+.PHONY: all deps demo check test san install clean fixtures bench
+all: $(BIN) $(LIB) fixtures
+
+deps:
+	@sh scripts/deps
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(BUILD)/tests/%: tests/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB) $(LDLIBS) $(TEST_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# A fixture named *_dwarf5.c is built with DWARF 5, *_O0.c without optimisation.
+$(BUILD)/%_dwarf5.wasm: WASM_EXTRA = -gdwarf-5
+$(BUILD)/%_O0.wasm: WASM_EXTRA = -O0
+
+$(BUILD)/%.wasm: %.c examples/soroban.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(WASM_CFLAGS) $(WASM_EXTRA) -o $@ $<
+
+fixtures: $(EXAMPLES) $(FIXTURES)
+
+demo: deps
+	$(MAKE) all
+	$(BIN) profile $(BUILD)/examples/demo.wasm run u32:200 -o out/demo
+
+test: all $(TEST_BIN) $(BENCH_BIN)
+	@sh tests/run.sh $(BUILD)
+
+san:
+	$(MAKE) BUILD=build/san EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" all
+
+check: deps
+	$(MAKE) all
+	$(MAKE) BUILD=build/san EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
+
+bench: all $(BENCH_BIN)
+	@sh bench/run.sh $(BUILD)
+
+install: $(BIN) $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/scprof
+	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/libscprof.a
+	install -m 644 include/scprof.h include/scprof_err.def $(DESTDIR)$(PREFIX)/include/
+
+clean:
+	rm -rf build out
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,115 @@
+/*
+ * scprof.h — public interface of libscprof, the deterministic cost profiler
+ * for smart contracts.
+ *
+ * A profile is produced in one call (scp_soroban_profile) and then written
+ * in any number of formats (scp_profile_write).  All handles are opaque.
+ * The library keeps no global mutable state: several profiles may be built
+ * in one process, concurrently from different threads.
+ *
+ * Errors: every fallible function returns an scp_status.  When a function
+ * takes an scp_error*, it fills it (code + one-line message naming the file
+ * and the problem) on failure; the pointer may be NULL.
+ */
+#ifndef SCPROF_H
+#define SCPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum scp_status {
+#define X(code, exit_status, text) code,
+#include "scprof_err.def"
+#undef X
+  SCP_STATUS_COUNT
+} scp_status;
+
+/* Static text for a status; never NULL ("unknown status" when out of range). */
+const char *scp_strerror(int status);
+
+/* Process exit status the CLI uses for a status (documented in README). */
+int scp_exit_status(int status);
+
+typedef struct scp_error {
+  int code;        /* an scp_status */
+  char msg[512];   /* one line, no trailing newline */
+} scp_error;
+
+/* ---- Soroban profiling ------------------------------------------------- */
+
+typedef enum scp_argkind {
+  SCP_ARG_VOID, SCP_ARG_BOOL, SCP_ARG_U32, SCP_ARG_I32, SCP_ARG_U64,
+  SCP_ARG_I64, SCP_ARG_U128, SCP_ARG_I128, SCP_ARG_SYMBOL, SCP_ARG_BYTES,
+  SCP_ARG_STRING
+} scp_argkind;
+
+/* One contract-call argument.  For U128/I128, hi and lo hold the halves;
+ * for the integer kinds up to 64 bits only lo is used.  For SYMBOL, BYTES
+ * and STRING, data/len point at caller-owned bytes. */
+typedef struct scp_arg {
+  scp_argkind kind;
+  uint64_t hi, lo;
+  const uint8_t *data;
+  size_t len;
+} scp_arg;
+
+/* Parse "type:value" (u32:7, i64:-1, sym:name, bytes:00ff, str:text, void,
+ * bool:true, u128:..., i128:...) into *out.  Returned data points into text.
+ * Returns SCP_OK or SCP_ERR_ARG (err filled). */
+int scp_arg_parse(const char *text, scp_arg *out, scp_error *err);
+
+typedef struct scp_soroban_opts {
+  const char *wasm_path;       /* for messages and the profile title */
+  const uint8_t *wasm;         /* contract bytes (caller-owned) */
+  size_t wasm_len;
+  const char *function;        /* exported function to call */
+  const scp_arg *args;
+  size_t nargs;
+  uint64_t cpu_limit;          /* 0: the host default, 100,000,000 */
+  uint64_t mem_limit;          /* 0: the host default, 41,943,040 */
+} scp_soroban_opts;
+
+typedef struct scp_profile scp_profile;
+
+/* Run opts->function of the contract under the Soroban host with full
+ * metering and build its profile.
+ *
+ * On SCP_OK, *out owns a complete profile.  When the contract ran but ended
+ * in a trap or budget exhaustion, the result is SCP_ERR_TRAP / SCP_ERR_BUDGET
+ * with err describing it AND *out still set to the partial profile (every
+ * open frame closed).  On any other error *out is NULL and nothing leaks.
+ * The caller destroys *out with scp_profile_destroy(). */
+int scp_soroban_profile(const scp_soroban_opts *opts, scp_profile **out,
+                        scp_error *err);
+
+void scp_profile_destroy(scp_profile *p);
+
+/* Totals: metric 0 is CPU instructions, 1 is memory bytes (Soroban). */
+uint64_t scp_profile_total(const scp_profile *p, unsigned metric);
+
+typedef enum scp_format {
+  SCP_FMT_FOLDED,   /* folded stacks "a;b;c N" (CPU) */
+  SCP_FMT_SVG,      /* interactive flamegraph (CPU) */
+  SCP_FMT_REPORT,   /* text report */
+  SCP_FMT_COUNT
+} scp_format;
+
+typedef struct scp_write_opts {
+  unsigned metric;         /* which metric (0 = CPU) for single-metric formats */
+  unsigned top;            /* rows in report tables; 0 = 20 */
+} scp_write_opts;
+
+/* Write p in format fmt to f.  opts may be NULL.  Output depends only on p
+ * and opts (byte-deterministic).  Returns SCP_OK or SCP_ERR_IO / NOMEM. */
+int scp_profile_write(const scp_profile *p, scp_format fmt,
+                      const scp_write_opts *opts, FILE *f);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

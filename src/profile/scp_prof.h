@@ -1,0 +1,115 @@
+/*
+ * scp_prof.h — the final, symbolized profile that formatters read.
+ *
+ * Built once from a raw tree (scp_tree.h) by scp_prof_build(), which asks a
+ * resolver (stage 2, the source mapper, through a chain-neutral callback)
+ * for frame names and inline chains.  After that the profile is immutable
+ * and self-contained: formatters need nothing else.
+ *
+ * Determinism: children are kept sorted by (frame name, file, kind) and line
+ * lists by (file, line), so every walk is stable.
+ */
+#ifndef SCP_PROF_H
+#define SCP_PROF_H
+
+#include "profile/scp_tree.h"
+
+typedef enum scp_source {
+  SCP_SRC_DWARF,     /* name and lines from DWARF */
+  SCP_SRC_NAMESEC,   /* WASM name section (no lines) */
+  SCP_SRC_SYMTAB,    /* ELF .symtab (no lines) */
+  SCP_SRC_RAW,       /* func[N] / 0xADDR */
+  SCP_SRC_HOST       /* host-side frame: named by the engine */
+} scp_source;
+
+/* One resolved frame.  name/file are borrowed from the resolver and copied
+ * by the builder.  `line` is the line executing in this frame at the pc
+ * asked about (for an outer frame of an inline chain: the call-site line).
+ * `decl_line` is where the function is declared (0 when unknown). */
+typedef struct scp_frame_info {
+  const char *name;
+  const char *file;      /* "" when unknown */
+  uint32_t line;
+  uint32_t decl_line;
+  const char *decl_file; /* may be NULL: same as file */
+  uint8_t inlined;       /* 1 when this frame was inlined into the next */
+  uint8_t source;        /* scp_source */
+} scp_frame_info;
+
+typedef struct scp_resolver {
+  void *ctx;
+  /* Describe the frame of raw node n (its callee).  For guest nodes this is
+   * the function (name, decl file/line).  Must fill out->name. */
+  int (*node_frame)(void *ctx, const scp_tree_node *n, scp_frame_info *out);
+  /* Inline chain at pc in module: innermost first, the last entry being the
+   * (non-inlined) function containing pc.  Returns the count (0 = unknown)
+   * and sets *chain to resolver-owned storage valid until the resolver is
+   * destroyed. */
+  size_t (*pc_chain)(void *ctx, uint32_t module, uint64_t pc,
+                     const scp_frame_info **chain);
+} scp_resolver;
+
+typedef struct scp_prof_frame {
+  uint32_t name, file;     /* string ids */
+  uint32_t decl_line;
+  uint8_t kind;            /* scp_kind */
+  uint8_t source;          /* scp_source */
+} scp_prof_frame;
+
+typedef struct scp_prof_line {
+  uint32_t file, line;     /* file string id; line 0 = compiler-generated */
+  uint64_t cost[SCP_MAX_METRICS];
+} scp_prof_line;
+
+typedef struct scp_prof_node {
+  uint32_t frame;
+  uint32_t parent, first_child, next_sibling;   /* SCP_NODE_NONE-terminated */
+  uint32_t depth;
+  uint64_t calls;
+  uint64_t self[SCP_MAX_METRICS];
+  uint64_t total[SCP_MAX_METRICS];
+  uint32_t lines_first, nlines;  /* self cost by source line, sorted */
+  uint32_t call_file, call_line; /* where the parent called/inlined this */
+} scp_prof_node;
+
+typedef struct scp_metric {
+  const char *name;    /* "CPU", "Memory" (static strings) */
+  const char *unit;    /* "instructions", "bytes" */
+  uint64_t limit;      /* network/budget limit, 0 = none */
+} scp_metric;
+
+typedef struct scp_meta {
+  uint32_t key, value;  /* string ids */
+} scp_meta;
+
+struct scp_profile {
+  scp_strtab strs;
+  unsigned nmetrics;
+  scp_metric metrics[SCP_MAX_METRICS];
+  scp_prof_frame *frames;  size_t nframes, capframes;
+  scp_prof_node *nodes;    size_t nnodes, capnodes;   /* node 0 = root */
+  scp_prof_line *lines;    size_t nlines, caplines;
+  scp_meta *meta;          size_t nmeta, capmeta;     /* ordered key/values */
+  uint32_t title;          /* string id, e.g. "scprof: demo.wasm run" */
+  int status;              /* SCP_OK or how the run ended (trap, budget) */
+  uint32_t status_msg;     /* string id, "" when SCP_OK */
+};
+
+/* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the
+ * metrics.  On success *out is a new profile (destroy with
+ * scp_profile_destroy); on failure *out is NULL. */
+int scp_prof_build(const scp_tree *t, const scp_metric *metrics,
+                   const scp_resolver *r, scp_profile **out, scp_error *err);
+
+/* Append a metadata line shown by the report ("contract", "demo.wasm"). */
+int scp_prof_meta(scp_profile *p, const char *key, const char *value);
+
+static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
+  return scp_strtab_get(&p->strs, id);
+}
+
+/* Checks inclusive(n) == self(n) + sum(inclusive(children)) for every node
+ * and every metric.  Returns true when it holds. */
+bool scp_prof_check(const scp_profile *p);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * scp_util.c — error filling, growable storage, buffers, LEB128, interning.
+ */
+#include "util/scp_util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct { const char *text; int exit_status; } status_table[] = {
+#define X(code, exit_status, text) { text, exit_status },
+#include "scprof_err.def"
+#undef X
+};
+_Static_assert(SCP_ARRAY_LEN(status_table) == SCP_STATUS_COUNT,
+               "one text per status");
+
+const char *scp_strerror(int status) {
+  if (status < 0 || status >= SCP_STATUS_COUNT) return "unknown status";
+  return status_table[status].text;
+}
+
+int scp_exit_status(int status) {
+  if (status < 0 || status >= SCP_STATUS_COUNT) return 1;
+  return status_table[status].exit_status;
+}
+
+int scp_fail(scp_error *err, int code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    err->code = code;
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    for (char *c = err->msg; *c; c++)  /* one line, always */
+      if (*c == '\n' || *c == '\r') *c = ' ';
+  }
+  return code;
+}
+
+void scp_error_prefix(scp_error *err, const char *prefix) {
+  if (!err || !prefix) return;
+  char tmp[sizeof err->msg];
+  snprintf(tmp, sizeof tmp, "%s: %s", prefix, err->msg);
+  memcpy(err->msg, tmp, sizeof tmp);
+}
+
+bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem) {
+  void **pp = (void **)pptr;
+  if (need <= *cap) return true;
+  size_t ncap = *cap ? *cap : 8;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2) return false;
+    ncap *= 2;
+  }
+  if (elem && ncap > SIZE_MAX / elem) return false;
+  void *np = realloc(*pp, ncap * elem);
+  if (!np) return false;
+  *pp = np;
+  *cap = ncap;
+  return true;
+}
+
+/* ---- buffer ---------------------------------------------------------- */
+
+void scp_buf_put(scp_buf *b, const void *p, size_t n) {
+  if (b->oom) return;
+  if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, b->len + n + 1, 1)) {
+    b->oom = true;
+    return;
+  }
+  memcpy(b->data + b->len, p, n);
+  b->len += n;
+  b->data[b->len] = 0;
+}
+
+void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
+void scp_buf_putc(scp_buf *b, char c) { scp_buf_put(b, &c, 1); }
+
+void scp_buf_printf(scp_buf *b, const char *fmt, ...) {
+  char small[256];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) { b->oom = true; return; }
+  if ((size_t)n < sizeof small) { scp_buf_put(b, small, (size_t)n); return; }
+  char *big = malloc((size_t)n + 1);
+  if (!big) { b->oom = true; return; }
+  va_start(ap, fmt);
+  vsnprintf(big, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  scp_buf_put(b, big, (size_t)n);
+  free(big);
+}
+
+void scp_buf_put_grouped(scp_buf *b, uint64_t v) {
+  char digits[32], out[48];
+  int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+  int o = 0;
+  for (int i = 0; i < n; i++) {
+    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
+    out[o++] = digits[i];
+  }
+  scp_buf_put(b, out, (size_t)o);
+}
+
+void scp_buf_put_xml(scp_buf *b, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '<': scp_buf_puts(b, "&lt;"); break;
+    case '>': scp_buf_puts(b, "&gt;"); break;
+    case '&': scp_buf_puts(b, "&amp;"); break;
+    case '"': scp_buf_puts(b, "&quot;"); break;
+    case '\'': scp_buf_puts(b, "&apos;"); break;
+    default: scp_buf_putc(b, *s);
+    }
+  }
+}
+
+void scp_buf_free(scp_buf *b) {
+  free(b->data);
+  memset(b, 0, sizeof *b);
+}
+
+int scp_buf_write(const scp_buf *b, FILE *f) {
+  if (b->oom) return SCP_ERR_NOMEM;
+  if (b->len && fwrite(b->data, 1, b->len, f) != b->len) return SCP_ERR_IO;
+  return fflush(f) == 0 ? SCP_OK : SCP_ERR_IO;
+}
+
+/* ---- LEB128 ---------------------------------------------------------- */
+
+static bool leb_unsigned(const uint8_t **pp, const uint8_t *end, unsigned bits,
+                         uint64_t *out) {
+  const uint8_t *p = *pp;
+  uint64_t r = 0;
+  unsigned shift = 0;
+  for (;;) {
+    if (p >= end) return false;
+    uint8_t byte = *p++;
+    if (shift + 7 >= bits) {          /* last permitted byte */
+      if (byte & 0x80) return false;  /* too long */
+      unsigned used = bits - shift;   /* bits this byte may carry */
+      if (used < 7 && (byte >> used) != 0) return false;
+      r |= (uint64_t)byte << shift;
+      break;
+    }
+    r |= (uint64_t)(byte & 0x7f) << shift;
+    shift += 7;
+    if (!(byte & 0x80)) break;
+  }
+  *pp = p;
+  *out = r;
+  return true;
+}
+
+static bool leb_signed(const uint8_t **pp, const uint8_t *end, unsigned bits,
+                       int64_t *out) {
+  const uint8_t *p = *pp;
+  uint64_t r = 0;
+  unsigned shift = 0;
+  uint8_t byte;
+  for (;;) {
+    if (p >= end) return false;
+    byte = *p++;
+    if (shift + 7 >= bits) {
+      if (byte & 0x80) return false;
+      unsigned used = bits - shift;   /* 1..7 significant bits here */
+      if (used < 7) {
+        /* the spare high bits must all equal the sign bit */
+        uint8_t spare = (uint8_t)(byte >> (used - 1)) & 0x7f;
+        uint8_t ones = (uint8_t)(0x7f >> (used - 1));
+        if (spare != 0 && spare != ones) return false;
+      }
+      r |= (uint64_t)(byte & 0x7f) << shift;
+      shift += 7;
+      break;
+    }
+    r |= (uint64_t)(byte & 0x7f) << shift;
+    shift += 7;
+    if (!(byte & 0x80)) break;
+  }
+  if (shift < 64 && (byte & 0x40)) r |= ~0ULL << shift;
+  *pp = p;
+  *out = (int64_t)r;
+  return true;
+}
+
+bool scp_leb_u32(const uint8_t **p, const uint8_t *end, uint32_t *out) {
+  uint64_t v;
+  if (!leb_unsigned(p, end, 32, &v)) return false;
+  *out = (uint32_t)v;
+  return true;
+}
+bool scp_leb_u64(const uint8_t **p, const uint8_t *end, uint64_t *out) {
+  return leb_unsigned(p, end, 64, out);
+}
+bool scp_leb_s32(const uint8_t **p, const uint8_t *end, int32_t *out) {
+  int64_t v;
+  if (!leb_signed(p, end, 32, &v)) return false;
+  *out = (int32_t)v;
+  return true;
+}
+bool scp_leb_s64(const uint8_t **p, const uint8_t *end, int64_t *out) {
+  return leb_signed(p, end, 64, out);
+}
+bool scp_leb_s33(const uint8_t **p, const uint8_t *end, int64_t *out) {
+  return leb_signed(p, end, 33, out);
+}
+
+/* ---- hashing & interning --------------------------------------------- */
+
+uint64_t scp_hash_bytes(const void *p, size_t n) {
+  const uint8_t *s = p;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < n; i++) { h ^= s[i]; h *= 0x100000001b3ULL; }
+  return h;
+}
+
+static bool strtab_rehash(scp_strtab *t, size_t nslots) {
+  uint32_t *slots = calloc(nslots, sizeof *slots);
+  if (!slots) return false;
+  for (size_t i = 0; i < t->n; i++) {
+    size_t h = scp_hash_bytes(t->strs[i], strlen(t->strs[i])) & (nslots - 1);
+    while (slots[h]) h = (h + 1) & (nslots - 1);
+    slots[h] = (uint32_t)i + 1;
+  }
+  free(t->slots);
+  t->slots = slots;
+  t->nslots = nslots;
+  return true;
+}
+
+uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
+  if (t->n == 0) {  /* id 0 is always "" */
+    if (!scp_grow(&t->strs, &t->cap, 1, sizeof *t->strs)) return UINT32_MAX;
+    if (!(t->strs[0] = calloc(1, 1))) return UINT32_MAX;
+    t->n = 1;
+    if (!strtab_rehash(t, 64)) return UINT32_MAX;
+  }
+  if (len == 0) return 0;
+  size_t mask = t->nslots - 1;
+  size_t h = scp_hash_bytes(s, len) & mask;
+  for (; t->slots[h]; h = (h + 1) & mask) {
+    const char *c = t->strs[t->slots[h] - 1];
+    if (strncmp(c, s, len) == 0 && c[len] == 0) return t->slots[h] - 1;
+  }
+  if (t->n >= UINT32_MAX - 1) return UINT32_MAX;
+  if (!scp_grow(&t->strs, &t->cap, t->n + 1, sizeof *t->strs)) return UINT32_MAX;
+  char *copy = malloc(len + 1);
+  if (!copy) return UINT32_MAX;
+  memcpy(copy, s, len);
+  copy[len] = 0;
+  uint32_t id = (uint32_t)t->n++;
+  t->strs[id] = copy;
+  t->slots[h] = id + 1;
+  if (t->n * 2 > t->nslots && !strtab_rehash(t, t->nslots * 2)) {
+    /* table stays valid at the old size; only lookups slow down */
+  }
+  return id;
+}
+
+uint32_t scp_strtab_intern(scp_strtab *t, const char *s) {
+  return scp_strtab_intern_n(t, s, strlen(s));
+}
+
+void scp_strtab_free(scp_strtab *t) {
+  for (size_t i = 0; i < t->n; i++) free(t->strs[i]);
+  free(t->strs);
+  free(t->slots);
+  memset(t, 0, sizeof *t);
+}
+
+int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return scp_fail(err, SCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  uint8_t *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (!scp_grow(&buf, &cap, n + 65536, 1)) {
+      fclose(f);
+      free(buf);
+      return scp_fail(err, SCP_ERR_NOMEM, "%s: out of memory reading file", path);
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return scp_fail(err, SCP_ERR_IO, "%s: read error", path);
+  }
+  *data = buf;
+  *len = n;
+  return SCP_OK;
+}

@@ -1,0 +1,93 @@
+/*
+ * scp_util.h — small shared helpers: error filling, growable arrays and
+ * byte buffers, LEB128 readers, hashing, string interning.
+ * Internal to libscprof (not installed).
+ */
+#ifndef SCP_UTIL_H
+#define SCP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "scprof.h"
+
+#define SCP_HIDDEN __attribute__((visibility("hidden")))
+#define SCP_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define SCP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SCP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define SCP_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Fill err (when non-NULL) with code and a formatted one-line message.
+ * Returns code, so callers can `return scp_fail(err, SCP_ERR_X, ...)`. */
+int scp_fail(scp_error *err, int code, const char *fmt, ...) SCP_PRINTF(3, 4);
+
+/* Prefix err->msg with "prefix: " (used to add the file name at the edge). */
+void scp_error_prefix(scp_error *err, const char *prefix);
+
+/* ---- growable arrays -------------------------------------------------
+ * scp_grow(&ptr, &cap, need, elem_size): make room for `need` elements.
+ * Returns false on overflow/OOM (ptr and cap unchanged). */
+bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem);
+
+/* ---- byte buffer (output writers) ------------------------------------ */
+typedef struct scp_buf {
+  char *data;
+  size_t len, cap;
+  bool oom;      /* sticky: set on the first failed append */
+} scp_buf;
+
+void scp_buf_put(scp_buf *b, const void *p, size_t n);
+void scp_buf_puts(scp_buf *b, const char *s);
+void scp_buf_putc(scp_buf *b, char c);
+void scp_buf_printf(scp_buf *b, const char *fmt, ...) SCP_PRINTF(2, 3);
+/* Decimal with thousands separators: 1234567 -> "1,234,567". */
+void scp_buf_put_grouped(scp_buf *b, uint64_t v);
+/* XML/HTML-escape s into b. */
+void scp_buf_put_xml(scp_buf *b, const char *s);
+void scp_buf_free(scp_buf *b);
+/* Write the buffer to f; SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on write error. */
+int scp_buf_write(const scp_buf *b, FILE *f);
+
+/* ---- LEB128 ----------------------------------------------------------
+ * Each reader decodes at *p (bounded by end), advances *p and returns true,
+ * or returns false on truncation, overlong encoding or unused-bit overflow
+ * (the WebAssembly rules: at most ceil(N/7) bytes, spare bits must be a
+ * sign/zero extension). */
+bool scp_leb_u32(const uint8_t **p, const uint8_t *end, uint32_t *out);
+bool scp_leb_u64(const uint8_t **p, const uint8_t *end, uint64_t *out);
+bool scp_leb_s32(const uint8_t **p, const uint8_t *end, int32_t *out);
+bool scp_leb_s64(const uint8_t **p, const uint8_t *end, int64_t *out);
+bool scp_leb_s33(const uint8_t **p, const uint8_t *end, int64_t *out);
+
+/* ---- hashing --------------------------------------------------------- */
+static inline uint64_t scp_hash64(uint64_t x) {
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33; return x;
+}
+uint64_t scp_hash_bytes(const void *p, size_t n);  /* FNV-1a 64 */
+
+/* ---- string interning -------------------------------------------------
+ * Stable ids: the n-th distinct string gets id n (0 is reserved for "").
+ * Strings are copied; pointers stay valid until scp_strtab_free. */
+typedef struct scp_strtab {
+  char **strs;
+  size_t n, cap;
+  uint32_t *slots;   /* open addressing, id+1 (0 = empty) */
+  size_t nslots;
+} scp_strtab;
+
+/* Returns the id, or UINT32_MAX on OOM. */
+uint32_t scp_strtab_intern(scp_strtab *t, const char *s);
+uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len);
+static inline const char *scp_strtab_get(const scp_strtab *t, uint32_t id) {
+  return id < t->n ? t->strs[id] : "";
+}
+void scp_strtab_free(scp_strtab *t);
+
+/* Read a whole file.  Returns SCP_OK, SCP_ERR_IO (err names the path). */
+int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err);
+
+#endif

@@ -1,0 +1,181 @@
+/*
+ * scp_wasm.h — the WASM engine: decoder, validator, compiler to an internal
+ * form, and an interpreter with Soroban's exact wasmi 0.31 fuel metering.
+ *
+ * Feature set = Soroban's wasmi configuration: integer MVP, mutable
+ * globals, sign-extension, bulk memory; at most one memory and one table.
+ * Floats, SIMD, multi-value, reference types and the rest are rejected at
+ * load time with the feature and byte offset named.
+ *
+ * Metering (../shared/spec/soroban/metering.txt): each region (function
+ * body, loop, if-arm, else-arm) charges its whole static fuel on entry.
+ * When a tree is attached, the interpreter counts region entries per
+ * calling-context node instead of emitting per-instruction events;
+ * scp_wasm_settle() turns those counts into exact per-pc costs.
+ */
+#ifndef SCP_WASM_H
+#define SCP_WASM_H
+
+#include "profile/scp_tree.h"
+
+typedef struct scp_wasm_module scp_wasm_module;
+typedef struct scp_wasm_instance scp_wasm_instance;
+
+enum {
+  SCP_WASM_I32 = 0x7f, SCP_WASM_I64 = 0x7e,
+  SCP_WASM_F32 = 0x7d, SCP_WASM_F64 = 0x7c
+};
+
+enum { SCP_EXT_FUNC = 0, SCP_EXT_TABLE = 1, SCP_EXT_MEMORY = 2, SCP_EXT_GLOBAL = 3 };
+
+/* Limits we enforce (documented in README). */
+#define SCP_WASM_MAX_CALL_DEPTH 1024     /* frames; deeper -> "call stack exhausted" */
+#define SCP_WASM_MAX_TABLE 1000          /* Soroban's ResourceLimiter */
+#define SCP_WASM_MAX_PAGES 65536
+
+/* ---- loading ----------------------------------------------------------- */
+
+/* Decode, validate and compile.  On SCP_ERR_MALFORMED / SCP_ERR_INVALID /
+ * SCP_ERR_UNSUPPORTED, err says what and at which byte offset; *out is
+ * NULL.  bytes are copied (the module does not borrow them). */
+int scp_wasm_load(const uint8_t *bytes, size_t len, scp_wasm_module **out,
+                  scp_error *err);
+void scp_wasm_module_free(scp_wasm_module *m);
+
+typedef struct scp_wasm_import {
+  const char *module, *field;   /* NUL-terminated copies (may hold NULs: see *_len) */
+  size_t module_len, field_len;
+  uint8_t kind;                 /* SCP_EXT_* */
+  uint32_t type;                /* func: type index; global: valtype */
+  bool mut;                     /* global mutability */
+} scp_wasm_import;
+
+uint32_t scp_wasm_import_count(const scp_wasm_module *m);
+const scp_wasm_import *scp_wasm_import_get(const scp_wasm_module *m, uint32_t i);
+
+/* Export lookup by exact name (len bytes).  Returns true and sets kind and
+ * index (function index counts imports first). */
+bool scp_wasm_export_find(const scp_wasm_module *m, const char *name, size_t len,
+                          uint8_t *kind, uint32_t *index);
+
+/* Signature of function index f: params/results as valtype bytes. */
+bool scp_wasm_func_sig(const scp_wasm_module *m, uint32_t f,
+                       const uint8_t **params, uint32_t *nparams,
+                       const uint8_t **results, uint32_t *nresults);
+
+uint32_t scp_wasm_func_count(const scp_wasm_module *m);     /* imports included */
+uint32_t scp_wasm_import_func_count(const scp_wasm_module *m);
+
+/* What Soroban's cost model counts when it parses/instantiates a module
+ * (rs-soroban-env vm/parsed_module.rs, VersionedContractCodeCostInputs). */
+typedef struct scp_wasm_cost_inputs {
+  uint32_t n_instructions, n_functions, n_globals, n_table_entries, n_types,
+           n_data_segments, n_elem_segments, n_imports, n_exports,
+           n_data_segment_bytes;
+} scp_wasm_cost_inputs;
+void scp_wasm_cost_inputs_get(const scp_wasm_module *m, scp_wasm_cost_inputs *ci);
+
+/* Initial memory pages (0 when there is no memory). */
+uint32_t scp_wasm_initial_pages(const scp_wasm_module *m);
+
+/* Custom section by name (first match), for the source mapper. */
+bool scp_wasm_custom_section(const scp_wasm_module *m, const char *name,
+                             const uint8_t **data, size_t *len);
+
+/* ---- instantiation ----------------------------------------------------- */
+
+/* Import calls go to the embedder.  args holds the params; the embedder
+ * writes the results over args[0..nresults).  Returns SCP_OK, or any error
+ * status, which becomes a trap of kind SCP_TRAP_HOST carrying err. */
+typedef int (*scp_wasm_host_call)(void *ctx, scp_wasm_instance *inst,
+                                  uint32_t import_index, uint64_t *args,
+                                  scp_error *err);
+
+/* Called when memory.grow succeeds in the engine's limits, before it takes
+ * effect: the embedder may refuse (return false -> grow yields -1) or
+ * charge for it (Soroban's MemAlloc).  NULL = always allow. */
+typedef bool (*scp_wasm_grow_hook)(void *ctx, scp_wasm_instance *inst,
+                                   uint64_t old_bytes, uint64_t new_bytes);
+
+typedef struct scp_wasm_env {
+  scp_wasm_host_call call;
+  scp_wasm_grow_hook grow;
+  void *ctx;
+  const uint64_t *global_imports;  /* values for imported globals, in order */
+} scp_wasm_env;
+
+/* Allocate memory/table/globals, apply data/elem segments, run the start
+ * function (under the current fuel; infinite fuel until set).  Returns
+ * SCP_OK; SCP_ERR_INVALID when an import kind cannot be provided; traps as
+ * scp_wasm_call.  On failure *out is NULL. */
+int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
+                         scp_wasm_instance **out, scp_error *err);
+void scp_wasm_instance_free(scp_wasm_instance *inst);
+
+typedef enum scp_trap {
+  SCP_TRAP_NONE,
+  SCP_TRAP_UNREACHABLE,
+  SCP_TRAP_MEM_OOB,
+  SCP_TRAP_TABLE_OOB,          /* "undefined element" */
+  SCP_TRAP_NULL_ELEM,          /* "uninitialized element" */
+  SCP_TRAP_SIG_MISMATCH,       /* "indirect call type mismatch" */
+  SCP_TRAP_DIV_ZERO,
+  SCP_TRAP_INT_OVERFLOW,
+  SCP_TRAP_STACK_EXHAUSTED,
+  SCP_TRAP_OUT_OF_FUEL,
+  SCP_TRAP_HOST,               /* the embedder's host call failed */
+  SCP_TRAP_COUNT
+} scp_trap;
+
+/* The spec-test wording of a trap ("integer divide by zero", ...). */
+const char *scp_trap_text(scp_trap t);
+
+/* Call function index f.  args: the params; results written to
+ * results[0..nresults).  Returns SCP_OK or SCP_ERR_TRAP (err names the trap
+ * and function; scp_wasm_last_trap tells the kind; for SCP_TRAP_HOST the
+ * embedder's status is in err->code's place via scp_wasm_host_status).
+ * After a trap the instance stays usable. */
+int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
+                  uint64_t *results, scp_error *err);
+scp_trap scp_wasm_last_trap(const scp_wasm_instance *inst);
+int scp_wasm_host_status(const scp_wasm_instance *inst);
+
+/* ---- metering & profiling -------------------------------------------- */
+
+#define SCP_FUEL_INFINITE UINT64_MAX
+
+/* Set the fuel tank (Soroban refills it from the CPU budget at every host
+ * boundary).  Read what is left, and the total consumed since creation. */
+void scp_wasm_set_fuel(scp_wasm_instance *inst, uint64_t fuel);
+uint64_t scp_wasm_fuel(const scp_wasm_instance *inst);
+uint64_t scp_wasm_fuel_consumed(const scp_wasm_instance *inst);
+
+/* Attach a tree: calls made from now on are recorded under node `at`
+ * (guest calls, import calls -> embedder decides host nodes).  module_id is
+ * stored in the nodes this instance creates.  Pass NULL to detach. */
+void scp_wasm_attach(scp_wasm_instance *inst, scp_tree *t, uint32_t at,
+                     uint32_t module_id, unsigned fuel_metric_scale);
+
+/* The tree node of the innermost running guest frame and the pc (code-
+ * section offset) of the instruction being executed: for the embedder's
+ * host-call nodes. */
+uint32_t scp_wasm_current_node(const scp_wasm_instance *inst);
+uint64_t scp_wasm_current_pc(const scp_wasm_instance *inst);
+
+/* Turn region-entry counters of every node this instance touched into
+ * per-pc costs: metric 0 gets fuel*scale for each instruction (scale = the
+ * fuel_metric_scale given to attach, 4 for Soroban CPU).  Dynamic fuel
+ * (memory.grow, bulk memory) was already added at its pc.  Idempotent:
+ * counters are zeroed after settling. */
+int scp_wasm_settle(scp_wasm_instance *inst);
+
+/* Linear memory (NULL/0 when none).  The pointer changes on memory.grow. */
+uint8_t *scp_wasm_memory(scp_wasm_instance *inst, uint64_t *len);
+
+/* Exported/any global by index. */
+bool scp_wasm_global_get(const scp_wasm_instance *inst, uint32_t g, uint64_t *v);
+
+/* The module of an instance. */
+const scp_wasm_module *scp_wasm_instance_module(const scp_wasm_instance *inst);
+
+#endif

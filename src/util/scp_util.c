@@ -41,7 +41,14 @@ int scp_fail(scp_error *err, int code, const char *fmt, ...) {
 void scp_error_prefix(scp_error *err, const char *prefix) {
   if (!err || !prefix) return;
   char tmp[sizeof err->msg];
-  snprintf(tmp, sizeof tmp, "%s: %s", prefix, err->msg);
+  size_t plen = strlen(prefix);
+  if (plen + 2 >= sizeof tmp) plen = sizeof tmp - 3;
+  memcpy(tmp, prefix, plen);
+  memcpy(tmp + plen, ": ", 2);
+  size_t room = sizeof tmp - plen - 3;
+  size_t mlen = strnlen(err->msg, room);
+  memcpy(tmp + plen + 2, err->msg, mlen);
+  tmp[plen + 2 + mlen] = 0;
   memcpy(err->msg, tmp, sizeof tmp);
 }
 

@@ -91,11 +91,13 @@ typedef int (*scp_wasm_host_call)(void *ctx, scp_wasm_instance *inst,
                                   uint32_t import_index, uint64_t *args,
                                   scp_error *err);
 
-/* Called when memory.grow succeeds in the engine's limits, before it takes
- * effect: the embedder may refuse (return false -> grow yields -1) or
- * charge for it (Soroban's MemAlloc).  NULL = always allow. */
-typedef bool (*scp_wasm_grow_hook)(void *ctx, scp_wasm_instance *inst,
-                                   uint64_t old_bytes, uint64_t new_bytes);
+/* Called by memory.grow (delta > 0) before the engine checks the memory's
+ * maximum, as wasmi's ResourceLimiter is: the embedder may charge for the
+ * growth (Soroban's MemAlloc).  Return SCP_OK to go on, SCP_ERR_LIMIT to
+ * make memory.grow yield -1, any other status to trap (SCP_TRAP_HOST).
+ * NULL = always go on.  cur_pc/current_node tell where the grow is. */
+typedef int (*scp_wasm_grow_hook)(void *ctx, scp_wasm_instance *inst,
+                                  uint64_t cur_bytes, uint64_t desired_bytes);
 
 typedef struct scp_wasm_env {
   scp_wasm_host_call call;
@@ -174,6 +176,10 @@ uint8_t *scp_wasm_memory(scp_wasm_instance *inst, uint64_t *len);
 
 /* Exported/any global by index. */
 bool scp_wasm_global_get(const scp_wasm_instance *inst, uint32_t g, uint64_t *v);
+
+/* Use the portable switch dispatch instead of computed goto (both are
+ * always built; tests run the opcode suites in both). */
+void scp_wasm_set_switch_dispatch(scp_wasm_instance *inst, bool on);
 
 /* The module of an instance. */
 const scp_wasm_module *scp_wasm_instance_module(const scp_wasm_instance *inst);

@@ -1,0 +1,131 @@
+/*
+ * scp_tree.c — the raw calling-context tree: find-or-create children by
+ * key with a hash table over all nodes, per-node self costs and per-pc
+ * costs.
+ */
+#include "profile/scp_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[SCP_KIND_COUNT] = {
+  "root", "guest", "inlined", "host", "contract", "vm",
+};
+
+const char *scp_kind_name(scp_kind k) {
+  return k < SCP_KIND_COUNT ? kind_names[k] : "unknown";
+}
+
+static uint64_t key_hash(uint32_t parent, uint64_t callsite, uint32_t kind,
+                         uint32_t module, uint32_t callee) {
+  uint64_t h = scp_hash64(((uint64_t)parent << 32) ^ callee);
+  h = scp_hash64(h ^ callsite);
+  return scp_hash64(h ^ ((uint64_t)kind << 32 | module));
+}
+
+static bool rehash(scp_tree *t, size_t nb) {
+  uint32_t *b = malloc(nb * sizeof *b);
+  if (!b) return false;
+  memset(b, 0xff, nb * sizeof *b);
+  for (size_t i = 1; i < t->n; i++) {
+    scp_tree_node *n = &t->nodes[i];
+    size_t h = key_hash(n->parent, n->callsite, n->kind, n->module, n->callee) & (nb - 1);
+    n->hash_next = b[h];
+    b[h] = (uint32_t)i;
+  }
+  free(t->buckets);
+  t->buckets = b;
+  t->nbuckets = nb;
+  return true;
+}
+
+int scp_tree_init(scp_tree *t, unsigned nmetrics) {
+  memset(t, 0, sizeof *t);
+  if (nmetrics == 0 || nmetrics > SCP_MAX_METRICS) return SCP_ERR_ARG;
+  t->nmetrics = nmetrics;
+  if (!scp_grow(&t->nodes, &t->cap, 64, sizeof *t->nodes) || !rehash(t, 256)) {
+    scp_tree_free(t);
+    return SCP_ERR_NOMEM;
+  }
+  memset(&t->nodes[0], 0, sizeof t->nodes[0]);
+  t->nodes[0].parent = t->nodes[0].first_child = t->nodes[0].next_sibling = SCP_NODE_NONE;
+  t->nodes[0].hash_next = SCP_NODE_NONE;
+  t->nodes[0].kind = SCP_KIND_ROOT;
+  t->nodes[0].calls = 1;
+  t->n = 1;
+  return SCP_OK;
+}
+
+void scp_tree_free(scp_tree *t) {
+  for (size_t i = 0; i < t->n; i++) {
+    free(t->nodes[i].counters);
+    free(t->nodes[i].pcs);
+  }
+  free(t->nodes);
+  free(t->buckets);
+  memset(t, 0, sizeof *t);
+}
+
+uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
+                        scp_kind kind, uint32_t module, uint32_t callee) {
+  size_t h = key_hash(parent, callsite, kind, module, callee) & (t->nbuckets - 1);
+  for (uint32_t i = t->buckets[h]; i != SCP_NODE_NONE; i = t->nodes[i].hash_next) {
+    scp_tree_node *n = &t->nodes[i];
+    if (n->parent == parent && n->callsite == callsite && n->kind == (uint32_t)kind &&
+        n->module == module && n->callee == callee) {
+      n->calls++;
+      return i;
+    }
+  }
+  if (t->n >= SCP_NODE_NONE - 1) return SCP_NODE_NONE;
+  if (!scp_grow(&t->nodes, &t->cap, t->n + 1, sizeof *t->nodes)) return SCP_NODE_NONE;
+  uint32_t id = (uint32_t)t->n++;
+  scp_tree_node *n = &t->nodes[id];
+  memset(n, 0, sizeof *n);
+  n->parent = parent;
+  n->callsite = callsite;
+  n->kind = kind;
+  n->module = module;
+  n->callee = callee;
+  n->calls = 1;
+  n->first_child = SCP_NODE_NONE;
+  n->next_sibling = t->nodes[parent].first_child;
+  t->nodes[parent].first_child = id;
+  n->hash_next = t->buckets[h];
+  t->buckets[h] = id;
+  if (t->n * 2 > t->nbuckets) rehash(t, t->nbuckets * 2);  /* failure only slows lookups */
+  return id;
+}
+
+uint64_t *scp_tree_counters(scp_tree *t, uint32_t id, uint32_t n) {
+  scp_tree_node *node = &t->nodes[id];
+  if (node->counters) return node->counters;
+  node->counters = calloc(n, sizeof *node->counters);
+  if (node->counters) node->ncounters = n;
+  return node->counters;
+}
+
+bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost) {
+  scp_tree_node *n = &t->nodes[id];
+  for (unsigned m = 0; m < t->nmetrics; m++) n->self[m] += cost[m];
+  /* per-pc entries: most recent first is the common hit (same pc again) */
+  for (uint32_t i = n->npcs; i-- > 0;)
+    if (n->pcs[i].pc == pc) {
+      for (unsigned m = 0; m < t->nmetrics; m++) n->pcs[i].cost[m] += cost[m];
+      return true;
+    }
+  size_t cap = n->cappcs;
+  if (!scp_grow(&n->pcs, &cap, (size_t)n->npcs + 1, sizeof *n->pcs)) return false;
+  n->cappcs = (uint32_t)cap;
+  scp_pc_cost *e = &n->pcs[n->npcs++];
+  memset(e, 0, sizeof *e);
+  e->pc = pc;
+  for (unsigned m = 0; m < t->nmetrics; m++) e->cost[m] = cost[m];
+  return true;
+}
+
+uint64_t scp_tree_total(const scp_tree *t, unsigned metric) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < t->n; i++) s += t->nodes[i].self[metric];
+  return s;
+}

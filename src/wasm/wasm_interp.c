@@ -1,0 +1,443 @@
+/*
+ * wasm_interp.c — the interpreter loop over the internal form.
+ *
+ * Compiled twice: with computed goto (default) and, through
+ * wasm_interp_switch.c, with a portable switch; the opcode bodies are the
+ * same text.  Hot state (ip, sp, fp, fuel, region counters) lives in
+ * locals and is spilled to the instance before any host call, memory-grow
+ * hook or trap, as Lua's savepc does.
+ *
+ * Metering: FUEL instructions charge a region's whole static fuel and
+ * count one entry for the calling-context node of the running frame; no
+ * per-instruction event exists.  Dynamic fuel (memory.grow, bulk memory)
+ * is charged before the operation (wasmi's Eager mode) and booked at its
+ * pc straight away.
+ */
+#include "wasm/wasm_private.h"
+#include "wasm/wasm_iops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SCP_WASM_SWITCH
+#define EXEC_NAME scp_wasm_exec_goto
+#else
+#define EXEC_NAME scp_wasm_exec_switch
+#endif
+
+int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) SCP_HIDDEN;
+
+#ifndef SCP_WASM_INTERP_HELPERS
+#define SCP_WASM_INTERP_HELPERS
+static inline uint16_t rd16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t rd32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+#endif
+
+/* Same signature: structural equality of two type indices. */
+static bool same_type(const scp_wasm_module *m, uint32_t a, uint32_t b) {
+  if (a == b) return true;
+  const wasm_functype *x = &m->types[a], *y = &m->types[b];
+  return x->nparams == y->nparams && x->nresults == y->nresults &&
+         memcmp(functype_params(x), functype_params(y), x->nparams) == 0 &&
+         (x->nresults == 0 || x->results[0] == y->results[0]);
+}
+
+/* Dynamic fuel at pc: book fuel*scale as metric 0 of the running node. */
+static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, uint64_t fuel) {
+  if (!inst->tree || fuel == 0) return;
+  uint64_t cost[SCP_MAX_METRICS] = {0};
+  cost[0] = fuel * inst->fuel_scale;
+  scp_tree_add_pc(inst->tree, node, pc, cost);
+}
+
+int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) {
+  const scp_wasm_module *m = inst->mod;
+  const uint32_t nimp = m->nfunc_imports;
+  uint64_t *const stack_end = inst->stack + inst->stack_slots;
+  uint32_t depth = 0;
+  scp_trap trap = SCP_TRAP_NONE;
+  uint64_t fuel = inst->fuel;
+  uint8_t *mem = inst->mem;
+  uint64_t mem_len = inst->mem_len;
+
+  const wasm_func *fn;
+  const scp_ins *ip;
+  uint64_t *fp, *sp;
+  uint64_t *counters;
+  uint32_t node = inst->root_node, func_index = f;
+
+  /* Enter function `callee` with its params at sp - nparams.  Shared by
+   * the initial call, CALL and CALL_INDIRECT. */
+#define ENTER(callee_index, callsite_pc)                                           \
+  do {                                                                             \
+    uint32_t ci_ = (callee_index);                                                 \
+    const wasm_func *cf_ = &m->funcs[ci_ - nimp];                                  \
+    const wasm_functype *ct_ = &m->types[cf_->type];                               \
+    uint64_t *nfp_ = sp - ct_->nparams;                                            \
+    if (SCP_UNLIKELY(depth >= inst->max_frames ||                                  \
+                     (size_t)(stack_end - nfp_) <                                  \
+                         (size_t)ct_->nparams + cf_->nlocals + cf_->max_height + 1)) { \
+      trap = SCP_TRAP_STACK_EXHAUSTED;                                             \
+      goto out_trap;                                                               \
+    }                                                                              \
+    wasm_frame *fr_ = &inst->frames[depth++];                                      \
+    fr_->ret_ip = ip; fr_->fp = fp; fr_->func = fn; fr_->counters = counters;      \
+    fr_->node = node; fr_->func_index = func_index;                                \
+    if (inst->tree) {                                                              \
+      uint32_t nn_ = scp_tree_enter(inst->tree, node, (callsite_pc), SCP_KIND_GUEST, \
+                                    inst->module_id, ci_);                         \
+      uint64_t *cc_ = nn_ == SCP_NODE_NONE ? NULL                                  \
+                          : scp_tree_counters(inst->tree, nn_, cf_->nregions ? cf_->nregions : 1); \
+      if (SCP_UNLIKELY(!cc_)) { depth--; goto out_nomem; }                         \
+      node = nn_; counters = cc_;                                                  \
+    } else {                                                                       \
+      counters = inst->scratch_counters[ci_ - nimp];                               \
+    }                                                                              \
+    fp = nfp_;                                                                     \
+    memset(fp + ct_->nparams, 0, (size_t)cf_->nlocals * sizeof *fp);               \
+    sp = fp + ct_->nparams + cf_->nlocals;                                         \
+    fn = cf_; func_index = ci_;                                                    \
+    ip = cf_->code;                                                                \
+  } while (0)
+
+  /* Call import `imp_index` with its params at sp - nparams. */
+#define CALL_HOST(imp_index, callsite_pc)                                          \
+  do {                                                                             \
+    const wasm_functype *ht_ = &m->types[m->func_types[(imp_index)]];              \
+    uint64_t *hargs_ = sp - ht_->nparams;                                          \
+    inst->fuel = fuel; inst->cur_node = node; inst->cur_pc = (callsite_pc);        \
+    int hrc_ = inst->env.call ? inst->env.call(inst->env.ctx, inst, (imp_index), hargs_, &inst->host_err) \
+                              : scp_fail(&inst->host_err, SCP_ERR_HOST, "no host for import"); \
+    fuel = inst->fuel; mem = inst->mem; mem_len = inst->mem_len;                   \
+    if (SCP_UNLIKELY(hrc_)) { inst->host_status = hrc_; trap = SCP_TRAP_HOST; goto out_trap; } \
+    sp = hargs_ + ht_->nresults;                                                   \
+  } while (0)
+
+  sp = args + m->types[m->func_types[f]].nparams;
+  fp = args;
+  fn = NULL;
+  ip = NULL;
+  counters = NULL;
+  if (f < nimp) {
+    CALL_HOST(f, 0);
+    goto out_ok;
+  }
+  ENTER(f, 0);
+
+#ifndef SCP_WASM_SWITCH
+  static const void *const labels[IOP_COUNT] = {
+#define X(n) [IOP_##n] = &&L_##n,
+    SCP_IOPS_CONTROL(X)
+#undef X
+#define UN(n, b, i, o, e) [IOP_##n] = &&L_##n,
+#define BIN(n, b, i, o, e) [IOP_##n] = &&L_##n,
+#define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
+#define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n,
+#define STORE(n, b, i, s) [IOP_##n] = &&L_##n,
+#include "wasm/wasm_ops.def"
+  };
+#define CASE(n) L_##n:
+#define DISPATCH() goto *labels[ip->op]
+#define NEXT() do { ip++; DISPATCH(); } while (0)
+  DISPATCH();
+#else
+#define CASE(n) case IOP_##n:
+#define DISPATCH() continue
+#define NEXT() { ip++; continue; }   /* no do-while: continue must reach the loop */
+  for (;;) switch (ip->op) {
+#endif
+
+  CASE(UNREACHABLE) { trap = SCP_TRAP_UNREACHABLE; goto out_trap; }
+  CASE(FUEL) {
+    if (SCP_UNLIKELY(ip->b > fuel)) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= ip->b;
+    counters[ip->a]++;
+    NEXT();
+  }
+  CASE(BR) { ip = fn->code + ip->a; DISPATCH(); }
+  CASE(BR_ADJ) {
+    uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
+    if (keep) sp[-1 - (int64_t)drop] = sp[-1];
+    sp -= drop;
+    ip = fn->code + ip->a;
+    DISPATCH();
+  }
+  CASE(BR_IF) {
+    if ((uint32_t)*--sp) { ip = fn->code + ip->a; DISPATCH(); }
+    NEXT();
+  }
+  CASE(BR_IF_ADJ) {
+    if ((uint32_t)*--sp) {
+      uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
+      if (keep) sp[-1 - (int64_t)drop] = sp[-1];
+      sp -= drop;
+      ip = fn->code + ip->a;
+      DISPATCH();
+    }
+    NEXT();
+  }
+  CASE(BR_UNLESS) {
+    if (!(uint32_t)*--sp) { ip = fn->code + ip->a; DISPATCH(); }
+    NEXT();
+  }
+  CASE(BR_TABLE) {
+    uint32_t n = ip->a;
+    uint32_t k = (uint32_t)*--sp;
+    const scp_ins *e = ip + 1 + (k < n ? k : n);
+    if (e->a == SCP_BR_RETURN) goto do_return;
+    uint32_t drop = (uint32_t)e->b, keep = (uint32_t)(e->b >> 32);
+    if (keep) sp[-1 - (int64_t)drop] = sp[-1];
+    sp -= drop;
+    ip = fn->code + e->a;
+    DISPATCH();
+  }
+  CASE(RETURN_IF) {
+    if (!(uint32_t)*--sp) NEXT();
+    goto do_return;
+  }
+  CASE(RETURN) {
+  do_return:;
+    uint32_t nres = m->types[fn->type].nresults;
+    if (nres) fp[0] = sp[-1];
+    sp = fp + nres;
+    if (--depth == 0) goto out_ok;
+    wasm_frame *fr = &inst->frames[depth];
+    ip = fr->ret_ip; fp = fr->fp; fn = fr->func; counters = fr->counters;
+    node = fr->node; func_index = fr->func_index;
+    NEXT();
+  }
+  CASE(CALL) {
+    ENTER(ip->a, ip->b);
+    DISPATCH();
+  }
+  CASE(CALL_IMPORT) {
+    CALL_HOST(ip->a, ip->b);
+    NEXT();
+  }
+  CASE(CALL_INDIRECT) {
+    uint32_t k = (uint32_t)*--sp;
+    if (k >= inst->table_len) { trap = SCP_TRAP_TABLE_OOB; goto out_trap; }
+    uint32_t entry = inst->table[k];
+    if (!entry) { trap = SCP_TRAP_NULL_ELEM; goto out_trap; }
+    uint32_t callee = entry - 1;
+    if (!same_type(m, m->func_types[callee], ip->a)) { trap = SCP_TRAP_SIG_MISMATCH; goto out_trap; }
+    if (callee < nimp) { CALL_HOST(callee, ip->b); NEXT(); }
+    ENTER(callee, ip->b);
+    DISPATCH();
+  }
+  CASE(DROP) { sp--; NEXT(); }
+  CASE(SELECT) {
+    uint32_t c = (uint32_t)sp[-1];
+    sp -= 2;
+    if (!c) sp[-1] = sp[0];
+    NEXT();
+  }
+  CASE(LOCAL_GET) { *sp++ = fp[ip->a]; NEXT(); }
+  CASE(LOCAL_SET) { fp[ip->a] = *--sp; NEXT(); }
+  CASE(LOCAL_TEE) { fp[ip->a] = sp[-1]; NEXT(); }
+  CASE(GLOBAL_GET) { *sp++ = inst->globals[ip->a]; NEXT(); }
+  CASE(GLOBAL_SET) { inst->globals[ip->a] = *--sp; NEXT(); }
+  CASE(CONST) { *sp++ = ip->b; NEXT(); }
+  CASE(MEMORY_SIZE) { *sp++ = inst->mem_pages; NEXT(); }
+  CASE(MEMORY_GROW) {
+    uint32_t delta = (uint32_t)sp[-1];
+    if (delta > SCP_WASM_MAX_PAGES) { sp[-1] = UINT32_MAX; NEXT(); }
+    uint64_t dyn = ((uint64_t)delta * 65536) / FUEL_BYTES_PER;
+    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= dyn;
+    book_dynamic(inst, node, ip->b, dyn);
+    uint32_t old = inst->mem_pages;
+    if (delta == 0) { sp[-1] = old; NEXT(); }
+    uint64_t desired = (uint64_t)old + delta;
+    if (inst->env.grow) {
+      inst->fuel = fuel; inst->cur_node = node; inst->cur_pc = ip->b;
+      uint64_t want = (desired > SCP_WASM_MAX_PAGES ? SCP_WASM_MAX_PAGES : desired) * 65536;
+      int grc = inst->env.grow(inst->env.ctx, inst, (uint64_t)old * 65536, want);
+      fuel = inst->fuel;
+      if (grc == SCP_ERR_LIMIT) { sp[-1] = UINT32_MAX; NEXT(); }
+      if (grc) { inst->host_status = grc; trap = SCP_TRAP_HOST; goto out_trap; }
+    }
+    if (desired > inst->mem_max_pages) { sp[-1] = UINT32_MAX; NEXT(); }
+    uint8_t *nm = realloc(inst->mem, (size_t)desired * 65536);
+    if (!nm) { sp[-1] = UINT32_MAX; NEXT(); }
+    memset(nm + inst->mem_len, 0, (size_t)delta * 65536);
+    inst->mem = mem = nm;
+    inst->mem_len = mem_len = desired * 65536;
+    inst->mem_pages = (uint32_t)desired;
+    sp[-1] = old;
+    NEXT();
+  }
+  CASE(MEMORY_FILL) {
+    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];   /* wasmi: i32 as usize */
+    uint8_t val = (uint8_t)sp[-2];
+    uint64_t d = (uint32_t)sp[-3];
+    sp -= 3;
+    uint64_t dyn = n / FUEL_BYTES_PER;
+    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= dyn;
+    book_dynamic(inst, node, ip->b, dyn);
+    if ((int32_t)(uint32_t)sp[2] < 0 || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
+    memset(mem + d, val, n);
+    NEXT();
+  }
+  CASE(MEMORY_COPY) {
+    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
+    uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
+    sp -= 3;
+    uint64_t dyn = n / FUEL_BYTES_PER;
+    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= dyn;
+    book_dynamic(inst, node, ip->b, dyn);
+    if ((int32_t)(uint32_t)sp[2] < 0 || s + n > mem_len || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
+    memmove(mem + d, mem + s, n);
+    NEXT();
+  }
+  CASE(MEMORY_INIT) {
+    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
+    uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
+    sp -= 3;
+    uint64_t dyn = n / FUEL_BYTES_PER;
+    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= dyn;
+    book_dynamic(inst, node, ip->b, dyn);
+    const wasm_segment *seg = &m->datas[ip->a];
+    uint64_t seglen = inst->data_dropped[ip->a] ? 0 : seg->len;
+    if ((int32_t)(uint32_t)sp[2] < 0 || s + n > seglen || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
+    if (n) memcpy(mem + d, seg->data + s, n);
+    NEXT();
+  }
+  CASE(DATA_DROP) { inst->data_dropped[ip->a] = true; NEXT(); }
+  CASE(TABLE_INIT) {
+    uint64_t n = (uint32_t)sp[-1], s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
+    sp -= 3;
+    uint64_t dyn = n / FUEL_ELEMS_PER;
+    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= dyn;
+    book_dynamic(inst, node, ip->b, dyn);
+    const wasm_segment *seg = &m->elems[ip->a];
+    uint64_t seglen = inst->elem_dropped[ip->a] ? 0 : seg->len;
+    if (s + n > seglen || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_OOB; goto out_trap; }
+    for (uint64_t i = 0; i < n; i++) inst->table[d + i] = seg->funcs[s + i] + 1;
+    NEXT();
+  }
+  CASE(ELEM_DROP) { inst->elem_dropped[ip->a] = true; NEXT(); }
+  CASE(TABLE_COPY) {
+    uint64_t n = (uint32_t)sp[-1], s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
+    sp -= 3;
+    uint64_t dyn = n / FUEL_ELEMS_PER;
+    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= dyn;
+    book_dynamic(inst, node, ip->b, dyn);
+    if (s + n > inst->table_len || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_OOB; goto out_trap; }
+    memmove(inst->table + d, inst->table + s, n * sizeof *inst->table);
+    NEXT();
+  }
+
+#define LOAD(name_, byte_, out_, size_, expr_)                                \
+  CASE(name_) {                                                               \
+    uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    sp[-1] = (expr_);                                                         \
+    NEXT();                                                                   \
+  }
+#define STORE(name_, byte_, in_, size_)                                       \
+  CASE(name_) {                                                               \
+    uint64_t v_ = sp[-1];                                                     \
+    uint64_t ea_ = (uint64_t)(uint32_t)sp[-2] + ip->a;                        \
+    sp -= 2;                                                                  \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    memcpy(mem + ea_, &v_, size_);   /* little-endian host */                \
+    NEXT();                                                                   \
+  }
+#define OPERAND_I32 uint32_t
+#define OPERAND_I64 uint64_t
+#define UN(name_, byte_, in_, out_, expr_)                                     \
+  CASE(name_) {                                                               \
+    OPERAND_##in_ x = (OPERAND_##in_)sp[-1];                                  \
+    sp[-1] = (uint64_t)(OPERAND_##out_)(expr_);                               \
+    NEXT();                                                                   \
+  }
+#define BIN(name_, byte_, in_, out_, expr_)                                   \
+  CASE(name_) {                                                               \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-2], b = (OPERAND_##in_)sp[-1];       \
+    sp--;                                                                     \
+    sp[-1] = (uint64_t)(OPERAND_##out_)(expr_);                               \
+    NEXT();                                                                   \
+  }
+#include "wasm/wasm_ops.def"
+
+  CASE(I32_DIV_S) {
+    int32_t a = (int32_t)(uint32_t)sp[-2], b = (int32_t)(uint32_t)sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    if (a == INT32_MIN && b == -1) { trap = SCP_TRAP_INT_OVERFLOW; goto out_trap; }
+    sp--; sp[-1] = (uint32_t)(a / b); NEXT();
+  }
+  CASE(I32_DIV_U) {
+    uint32_t a = (uint32_t)sp[-2], b = (uint32_t)sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    sp--; sp[-1] = a / b; NEXT();
+  }
+  CASE(I32_REM_S) {
+    int32_t a = (int32_t)(uint32_t)sp[-2], b = (int32_t)(uint32_t)sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    sp--; sp[-1] = (b == -1) ? 0 : (uint32_t)(a % b); NEXT();
+  }
+  CASE(I32_REM_U) {
+    uint32_t a = (uint32_t)sp[-2], b = (uint32_t)sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    sp--; sp[-1] = a % b; NEXT();
+  }
+  CASE(I64_DIV_S) {
+    int64_t a = (int64_t)sp[-2], b = (int64_t)sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    if (a == INT64_MIN && b == -1) { trap = SCP_TRAP_INT_OVERFLOW; goto out_trap; }
+    sp--; sp[-1] = (uint64_t)(a / b); NEXT();
+  }
+  CASE(I64_DIV_U) {
+    uint64_t a = sp[-2], b = sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    sp--; sp[-1] = a / b; NEXT();
+  }
+  CASE(I64_REM_S) {
+    int64_t a = (int64_t)sp[-2], b = (int64_t)sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    sp--; sp[-1] = (b == -1) ? 0 : (uint64_t)(a % b); NEXT();
+  }
+  CASE(I64_REM_U) {
+    uint64_t a = sp[-2], b = sp[-1];
+    if (b == 0) { trap = SCP_TRAP_DIV_ZERO; goto out_trap; }
+    sp--; sp[-1] = a % b; NEXT();
+  }
+#ifdef SCP_WASM_SWITCH
+  default:
+    trap = SCP_TRAP_UNREACHABLE;
+    goto out_trap;
+  }
+#endif
+
+out_ok:
+  inst->fuel = fuel;
+  inst->trap = SCP_TRAP_NONE;
+  return SCP_OK;
+
+out_nomem:
+  inst->fuel = fuel;
+  return scp_fail(err, SCP_ERR_NOMEM, "out of memory while profiling");
+
+out_trap:
+  inst->fuel = fuel;
+  inst->trap = trap;
+  inst->cur_node = node;
+  if (trap == SCP_TRAP_HOST)
+    return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);
+  return scp_fail(err, SCP_ERR_TRAP, "trap: %s (in function %u)", scp_trap_text(trap), func_index);
+#undef CASE
+#undef DISPATCH
+#undef NEXT
+#undef ENTER
+#undef CALL_HOST
+#undef OPERAND_I32
+#undef OPERAND_I64
+}

@@ -1,0 +1,7 @@
+/*
+ * wasm_interp_switch.c — the same interpreter with portable switch
+ * dispatch (no computed goto), for compilers without it and so tests can
+ * check both dispatch modes give identical results.
+ */
+#define SCP_WASM_SWITCH 1
+#include "wasm_interp.c"

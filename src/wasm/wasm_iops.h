@@ -1,0 +1,56 @@
+/*
+ * wasm_iops.h — the interpreter's internal operation set.  Numeric, load
+ * and store operations come from wasm_ops.def; the rest are control and
+ * variable operations of the internal form (immediates in scp_ins a/b).
+ */
+#ifndef SCP_WASM_IOPS_H
+#define SCP_WASM_IOPS_H
+
+#define SCP_IOPS_CONTROL(X)                                                  \
+  X(UNREACHABLE)    /* trap */                                               \
+  X(FUEL)           /* a = region, b = static fuel of the region */          \
+  X(BR)             /* a = target ip */                                      \
+  X(BR_ADJ)         /* a = target, b = drop | keep << 32 */                  \
+  X(BR_IF)          /* a = target; pops i32 */                               \
+  X(BR_IF_ADJ)      /* a = target, b = drop | keep << 32 */                  \
+  X(BR_UNLESS)      /* a = target (else/end of an if) */                     \
+  X(BR_TABLE)       /* a = n; n+1 entries follow: a = target or RET, b = dk*/\
+  X(RETURN)         /* return from the frame */                              \
+  X(RETURN_IF)      /* br_if to the function body */                         \
+  X(CALL)           /* a = function index (defined), b = wasm pc */          \
+  X(CALL_IMPORT)    /* a = import function index, b = wasm pc */             \
+  X(CALL_INDIRECT)  /* a = type index, b = wasm pc */                        \
+  X(DROP)                                                                    \
+  X(SELECT)                                                                  \
+  X(LOCAL_GET)      /* a = local */                                          \
+  X(LOCAL_SET)                                                               \
+  X(LOCAL_TEE)                                                               \
+  X(GLOBAL_GET)     /* a = global */                                         \
+  X(GLOBAL_SET)                                                              \
+  X(CONST)          /* b = value */                                          \
+  X(MEMORY_SIZE)                                                             \
+  X(MEMORY_GROW)    /* b = wasm pc */                                        \
+  X(MEMORY_FILL)    /* b = wasm pc */                                        \
+  X(MEMORY_COPY)    /* b = wasm pc */                                        \
+  X(MEMORY_INIT)    /* a = data segment, b = wasm pc */                      \
+  X(DATA_DROP)      /* a = data segment */                                   \
+  X(TABLE_INIT)     /* a = elem segment, b = wasm pc */                      \
+  X(TABLE_COPY)     /* b = wasm pc */                                        \
+  X(ELEM_DROP)      /* a = elem segment */
+
+enum scp_iop {
+#define X(n) IOP_##n,
+  SCP_IOPS_CONTROL(X)
+#undef X
+#define UN(n, b, i, o, e) IOP_##n,
+#define BIN(n, b, i, o, e) IOP_##n,
+#define TRAP_BIN(n, b, i, o) IOP_##n,
+#define LOAD(n, b, o, s, e) IOP_##n,
+#define STORE(n, b, i, s) IOP_##n,
+#include "wasm/wasm_ops.def"
+  IOP_COUNT
+};
+
+#define SCP_BR_RETURN UINT32_MAX   /* br_table entry that returns */
+
+#endif

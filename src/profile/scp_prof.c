@@ -1,0 +1,402 @@
+/*
+ * scp_prof.c — turn the raw calling-context tree into the final profile:
+ * name every node through the resolver, split guest nodes' per-pc costs
+ * by inline chain into inlined child frames and source lines, hang calls
+ * made from inlined code under the inlined frame (by callsite pc), merge
+ * siblings with the same frame, sort, and derive inclusive costs.
+ *
+ * Everything here is chain-neutral: WASM, Soroban or sBPF knowledge lives
+ * behind the resolver.
+ */
+#include "profile/scp_prof.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* (node, file, line) -> cost accumulator, open addressing. */
+typedef struct line_acc {
+  uint32_t node, file, line;
+  uint64_t cost[SCP_MAX_METRICS];
+} line_acc;
+
+typedef struct builder {
+  const scp_tree *t;
+  const scp_resolver *r;
+  scp_profile *p;
+  scp_strtab frame_keys;        /* composed key -> frame id */
+  line_acc *acc; size_t nacc, capacc;
+  uint32_t *slots; size_t nslots;
+  /* child lookup: (parent, frame) -> node, open addressing */
+  uint32_t *cslots; size_t ncslots;
+  unsigned nm;
+} builder;
+
+static int intern(builder *b, const char *s, uint32_t *id) {
+  *id = scp_strtab_intern(&b->p->strs, s ? s : "");
+  return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
+}
+
+static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_t *out) {
+  uint32_t name, file;
+  const char *decl_file = fi->decl_file ? fi->decl_file : fi->file;
+  int rc;
+  if ((rc = intern(b, fi->name, &name)) || (rc = intern(b, decl_file, &file))) return rc;
+  char key[64];
+  snprintf(key, sizeof key, "%u|%u|%u|%u|%u", name, file, fi->decl_line, (unsigned)kind,
+           (unsigned)fi->source);
+  uint32_t id = scp_strtab_intern(&b->frame_keys, key);
+  if (id == UINT32_MAX) return SCP_ERR_NOMEM;
+  id -= 1;  /* strtab id 0 is "" */
+  if (id == b->p->nframes) {
+    if (!scp_grow(&b->p->frames, &b->p->capframes, b->p->nframes + 1, sizeof *b->p->frames))
+      return SCP_ERR_NOMEM;
+    b->p->frames[b->p->nframes++] = (scp_prof_frame){name, file, fi->decl_line, (uint8_t)kind,
+                                                     fi->source};
+  }
+  *out = id;
+  return SCP_OK;
+}
+
+static uint64_t pair_hash(uint32_t a, uint32_t c) {
+  return scp_hash64((uint64_t)a << 32 | c);
+}
+
+static bool child_rehash(builder *b, size_t n) {
+  uint32_t *s = malloc(n * sizeof *s);
+  if (!s) return false;
+  memset(s, 0xff, n * sizeof *s);
+  for (size_t i = 1; i < b->p->nnodes; i++) {
+    const scp_prof_node *pn = &b->p->nodes[i];
+    size_t h = pair_hash(pn->parent, pn->frame) & (n - 1);
+    while (s[h] != UINT32_MAX) h = (h + 1) & (n - 1);
+    s[h] = (uint32_t)i;
+  }
+  free(b->cslots);
+  b->cslots = s;
+  b->ncslots = n;
+  return true;
+}
+
+/* Find or create the child of `parent` with frame `frame`. */
+static int child(builder *b, uint32_t parent, uint32_t frame, uint32_t *out) {
+  scp_profile *p = b->p;
+  size_t mask = b->ncslots - 1;
+  size_t h = pair_hash(parent, frame) & mask;
+  for (; b->cslots[h] != UINT32_MAX; h = (h + 1) & mask) {
+    const scp_prof_node *pn = &p->nodes[b->cslots[h]];
+    if (pn->parent == parent && pn->frame == frame) { *out = b->cslots[h]; return SCP_OK; }
+  }
+  if (!scp_grow(&p->nodes, &p->capnodes, p->nnodes + 1, sizeof *p->nodes)) return SCP_ERR_NOMEM;
+  uint32_t id = (uint32_t)p->nnodes++;
+  scp_prof_node *pn = &p->nodes[id];
+  memset(pn, 0, sizeof *pn);
+  pn->frame = frame;
+  pn->parent = parent;
+  pn->first_child = SCP_NODE_NONE;
+  pn->next_sibling = p->nodes[parent].first_child;
+  pn->depth = p->nodes[parent].depth + 1;
+  p->nodes[parent].first_child = id;
+  b->cslots[h] = id;
+  if (p->nnodes * 2 > b->ncslots && !child_rehash(b, b->ncslots * 2)) return SCP_ERR_NOMEM;
+  *out = id;
+  return SCP_OK;
+}
+
+static bool acc_rehash(builder *b, size_t n) {
+  uint32_t *s = malloc(n * sizeof *s);
+  if (!s) return false;
+  memset(s, 0xff, n * sizeof *s);
+  for (size_t i = 0; i < b->nacc; i++) {
+    const line_acc *a = &b->acc[i];
+    size_t h = scp_hash64(pair_hash(a->node, a->file) ^ a->line) & (n - 1);
+    while (s[h] != UINT32_MAX) h = (h + 1) & (n - 1);
+    s[h] = (uint32_t)i;
+  }
+  free(b->slots);
+  b->slots = s;
+  b->nslots = n;
+  return true;
+}
+
+/* Book cost as self of node, on (file, line). */
+static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const uint64_t *cost) {
+  scp_prof_node *pn = &b->p->nodes[node];
+  for (unsigned m = 0; m < b->nm; m++) pn->self[m] += cost[m];
+  size_t mask = b->nslots - 1;
+  size_t h = scp_hash64(pair_hash(node, file) ^ line) & mask;
+  for (; b->slots[h] != UINT32_MAX; h = (h + 1) & mask) {
+    line_acc *a = &b->acc[b->slots[h]];
+    if (a->node == node && a->file == file && a->line == line) {
+      for (unsigned m = 0; m < b->nm; m++) a->cost[m] += cost[m];
+      return SCP_OK;
+    }
+  }
+  if (!scp_grow(&b->acc, &b->capacc, b->nacc + 1, sizeof *b->acc)) return SCP_ERR_NOMEM;
+  line_acc *a = &b->acc[b->nacc];
+  memset(a, 0, sizeof *a);
+  a->node = node; a->file = file; a->line = line;
+  for (unsigned m = 0; m < b->nm; m++) a->cost[m] = cost[m];
+  b->slots[h] = (uint32_t)b->nacc++;
+  if (b->nacc * 2 > b->nslots && !acc_rehash(b, b->nslots * 2)) return SCP_ERR_NOMEM;
+  return SCP_OK;
+}
+
+/* Descend from prof node `at` through the inlined frames of chain (all but
+ * the outermost entry, which is the function `at` stands for). */
+static int descend_inline(builder *b, uint32_t at, const scp_frame_info *chain, size_t n,
+                          uint32_t *out) {
+  for (size_t i = n - 1; i-- > 0;) {
+    uint32_t fr, next;
+    int rc = frame_id(b, &chain[i], SCP_KIND_INLINED, &fr);
+    if (rc) return rc;
+    if ((rc = child(b, at, fr, &next))) return rc;
+    scp_prof_node *pn = &b->p->nodes[next];
+    if (!pn->call_line && !pn->call_file) {
+      uint32_t cf;
+      if ((rc = intern(b, chain[i + 1].file, &cf))) return rc;
+      pn->call_file = cf;
+      pn->call_line = chain[i + 1].line;
+    }
+    at = next;
+  }
+  *out = at;
+  return SCP_OK;
+}
+
+typedef struct work { uint32_t raw, attach, call_file, call_line; } work;
+
+static int build_tree(builder *b) {
+  const scp_tree *t = b->t;
+  work *stack = NULL;
+  size_t n = 0, cap = 0;
+  int rc = SCP_OK;
+  if (!scp_grow(&stack, &cap, 1, sizeof *stack)) return SCP_ERR_NOMEM;
+  /* the raw root maps to the profile root (node 0) */
+  stack[n++] = (work){0, UINT32_MAX, 0, 0};
+  while (n && !rc) {
+    work w = stack[--n];
+    const scp_tree_node *rn = &t->nodes[w.raw];
+    uint32_t pn;
+    scp_frame_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.source = SCP_SRC_HOST;
+    if ((rc = b->r->node_frame(b->r->ctx, rn, &fi))) break;
+    uint32_t fr;
+    if ((rc = frame_id(b, &fi, (scp_kind)rn->kind, &fr))) break;
+    if (w.attach == UINT32_MAX) {
+      pn = 0;
+      b->p->nodes[0].frame = fr;
+    } else if ((rc = child(b, w.attach, fr, &pn))) {
+      break;
+    }
+    b->p->nodes[pn].calls += rn->calls;
+    if (w.call_line && !b->p->nodes[pn].call_line) {
+      b->p->nodes[pn].call_file = w.call_file;
+      b->p->nodes[pn].call_line = w.call_line;
+    }
+    /* self costs: per pc through the inline chain, the rest on the node */
+    uint64_t rest[SCP_MAX_METRICS];
+    memcpy(rest, rn->self, sizeof rest);
+    for (uint32_t i = 0; i < rn->npcs && !rc; i++) {
+      const scp_pc_cost *pc = &rn->pcs[i];
+      for (unsigned m = 0; m < b->nm; m++) rest[m] -= pc->cost[m];
+      const scp_frame_info *chain = NULL;
+      size_t cn = b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
+      uint32_t at = pn, file = 0, line = 0;
+      if (cn) {
+        if ((rc = descend_inline(b, pn, chain, cn, &at))) break;
+        if ((rc = intern(b, chain[0].file, &file))) break;
+        line = chain[0].line;
+      }
+      rc = book(b, at, file, line, pc->cost);
+    }
+    if (rc) break;
+    bool any = false;
+    for (unsigned m = 0; m < b->nm; m++) any |= rest[m] != 0;
+    if (any && (rc = book(b, pn, 0, 0, rest))) break;
+    /* children: calls from inlined code hang under the inlined frame */
+    for (uint32_t c = rn->first_child; c != SCP_NODE_NONE; c = t->nodes[c].next_sibling) {
+      uint32_t at = pn;
+      uint32_t call_file = 0, call_line = 0;
+      if (rn->kind == SCP_KIND_GUEST) {
+        const scp_frame_info *chain = NULL;
+        size_t cn = b->r->pc_chain(b->r->ctx, rn->module, t->nodes[c].callsite, &chain);
+        if (cn) {
+          if ((rc = descend_inline(b, pn, chain, cn, &at))) break;
+          if ((rc = intern(b, chain[0].file, &call_file))) break;
+          call_line = chain[0].line;
+        }
+      }
+      if (!scp_grow(&stack, &cap, n + 1, sizeof *stack)) { rc = SCP_ERR_NOMEM; break; }
+      stack[n++] = (work){c, at, call_file, call_line};
+    }
+  }
+  free(stack);
+  return rc;
+}
+
+/* ---- finishing: sort children and lines, totals --------------------------- */
+
+static int cmp_node(const void *a, const void *b, void *ctx) {
+  const scp_profile *p = ctx;
+  const scp_prof_frame *x = &p->frames[p->nodes[*(const uint32_t *)a].frame];
+  const scp_prof_frame *y = &p->frames[p->nodes[*(const uint32_t *)b].frame];
+  int c = strcmp(scp_prof_str(p, x->name), scp_prof_str(p, y->name));
+  if (c) return c;
+  if ((c = strcmp(scp_prof_str(p, x->file), scp_prof_str(p, y->file)))) return c;
+  if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+  if (x->decl_line != y->decl_line) return x->decl_line < y->decl_line ? -1 : 1;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
+static int cmp_line(const void *a, const void *b, void *ctx) {
+  const scp_profile *p = ctx;
+  const line_acc *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  int c = strcmp(scp_prof_str(p, x->file), scp_prof_str(p, y->file));
+  if (c) return c;
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Renumber nodes in depth-first preorder with sorted children, so node ids
+ * (and everything written from them) are deterministic. */
+static int finish(builder *b) {
+  scp_profile *p = b->p;
+  size_t nn = p->nnodes;
+  uint32_t *order = malloc(nn * sizeof *order), *newid = malloc(nn * sizeof *newid);
+  uint32_t *kids = malloc(nn * sizeof *kids), *stack = malloc(nn * sizeof *stack);
+  scp_prof_node *nodes = malloc(nn * sizeof *nodes);
+  if (!order || !newid || !kids || !stack || !nodes) {
+    free(order); free(newid); free(kids); free(stack); free(nodes);
+    return SCP_ERR_NOMEM;
+  }
+  size_t no = 0, ns = 0;
+  stack[ns++] = 0;
+  while (ns) {
+    uint32_t id = stack[--ns];
+    order[no] = id;
+    newid[id] = (uint32_t)no++;
+    size_t k = 0;
+    for (uint32_t c = p->nodes[id].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
+      kids[k++] = c;
+    qsort_r(kids, k, sizeof *kids, cmp_node, p);
+    for (size_t i = k; i-- > 0;) stack[ns++] = kids[i];   /* first child on top */
+  }
+  for (size_t i = 0; i < nn; i++) {
+    nodes[i] = p->nodes[order[i]];
+    nodes[i].parent = i ? newid[nodes[i].parent] : SCP_NODE_NONE;
+    nodes[i].first_child = nodes[i].next_sibling = SCP_NODE_NONE;
+  }
+  /* relink children in sorted (preorder) order: iterate backwards */
+  for (size_t i = nn; i-- > 1;) {
+    uint32_t par = nodes[i].parent;
+    nodes[i].next_sibling = nodes[par].first_child;
+    nodes[par].first_child = (uint32_t)i;
+  }
+  for (size_t i = 0; i < b->nacc; i++) b->acc[i].node = newid[b->acc[i].node];
+  free(p->nodes);
+  p->nodes = nodes;
+  p->capnodes = nn;
+  free(order); free(newid); free(kids); free(stack);
+
+  /* lines, sorted, laid out per node */
+  qsort_r(b->acc, b->nacc, sizeof *b->acc, cmp_line, p);
+  if (!scp_grow(&p->lines, &p->caplines, b->nacc + 1, sizeof *p->lines)) return SCP_ERR_NOMEM;
+  for (size_t i = 0; i < b->nacc; i++) {
+    const line_acc *a = &b->acc[i];
+    scp_prof_line *l = &p->lines[i];
+    memset(l, 0, sizeof *l);
+    l->file = a->file;
+    l->line = a->line;
+    memcpy(l->cost, a->cost, sizeof l->cost);
+    scp_prof_node *pn = &p->nodes[a->node];
+    if (pn->nlines == 0) pn->lines_first = (uint32_t)i;
+    pn->nlines++;
+  }
+  p->nlines = b->nacc;
+  /* inclusive totals: children come after parents in preorder */
+  for (size_t i = 0; i < nn; i++) memcpy(p->nodes[i].total, p->nodes[i].self, sizeof p->nodes[i].total);
+  for (size_t i = nn; i-- > 1;) {
+    scp_prof_node *pn = &p->nodes[i];
+    for (unsigned m = 0; m < b->nm; m++) p->nodes[pn->parent].total[m] += pn->total[m];
+  }
+  for (size_t i = 1; i < nn; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+  return SCP_OK;
+}
+
+int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resolver *r,
+                   scp_profile **out, scp_error *err) {
+  *out = NULL;
+  builder b;
+  memset(&b, 0, sizeof b);
+  b.t = t;
+  b.r = r;
+  b.nm = t->nmetrics;
+  scp_profile *p = calloc(1, sizeof *p);
+  if (!p) return scp_fail(err, SCP_ERR_NOMEM, "out of memory building profile");
+  b.p = p;
+  p->nmetrics = t->nmetrics;
+  for (unsigned m = 0; m < t->nmetrics; m++) p->metrics[m] = metrics[m];
+  int rc = SCP_OK;
+  if (intern(&b, "", &p->status_msg) || !scp_grow(&p->nodes, &p->capnodes, 1, sizeof *p->nodes) ||
+      !child_rehash(&b, 1024) || !acc_rehash(&b, 1024)) {
+    rc = SCP_ERR_NOMEM;
+    goto done;
+  }
+  memset(&p->nodes[0], 0, sizeof p->nodes[0]);
+  p->nodes[0].parent = p->nodes[0].first_child = p->nodes[0].next_sibling = SCP_NODE_NONE;
+  p->nnodes = 1;
+  if ((rc = build_tree(&b))) goto done;
+  rc = finish(&b);
+done:
+  scp_strtab_free(&b.frame_keys);
+  free(b.acc);
+  free(b.slots);
+  free(b.cslots);
+  if (rc) {
+    scp_profile_destroy(p);
+    return scp_fail(err, rc, "building profile: %s", scp_strerror(rc));
+  }
+  *out = p;
+  return SCP_OK;
+}
+
+int scp_prof_meta(scp_profile *p, const char *key, const char *value) {
+  uint32_t k = scp_strtab_intern(&p->strs, key), v = scp_strtab_intern(&p->strs, value);
+  if (k == UINT32_MAX || v == UINT32_MAX ||
+      !scp_grow(&p->meta, &p->capmeta, p->nmeta + 1, sizeof *p->meta))
+    return SCP_ERR_NOMEM;
+  p->meta[p->nmeta++] = (scp_meta){k, v};
+  return SCP_OK;
+}
+
+bool scp_prof_check(const scp_profile *p) {
+  for (size_t i = 0; i < p->nnodes; i++) {
+    uint64_t sum[SCP_MAX_METRICS];
+    memcpy(sum, p->nodes[i].self, sizeof sum);
+    for (uint32_t c = p->nodes[i].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
+      for (unsigned m = 0; m < p->nmetrics; m++) sum[m] += p->nodes[c].total[m];
+    for (unsigned m = 0; m < p->nmetrics; m++)
+      if (sum[m] != p->nodes[i].total[m]) return false;
+    uint64_t lines[SCP_MAX_METRICS] = {0};
+    for (uint32_t l = 0; l < p->nodes[i].nlines; l++)
+      for (unsigned m = 0; m < p->nmetrics; m++) lines[m] += p->lines[p->nodes[i].lines_first + l].cost[m];
+    for (unsigned m = 0; m < p->nmetrics; m++)
+      if (lines[m] != p->nodes[i].self[m]) return false;
+  }
+  return true;
+}
+
+void scp_profile_destroy(scp_profile *p) {
+  if (!p) return;
+  scp_strtab_free(&p->strs);
+  free(p->frames);
+  free(p->nodes);
+  free(p->lines);
+  free(p->meta);
+  free(p);
+}
+
+uint64_t scp_profile_total(const scp_profile *p, unsigned metric) {
+  return p && metric < p->nmetrics && p->nnodes ? p->nodes[0].total[metric] : 0;
+}

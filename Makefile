@@ -43,7 +43,8 @@ BIN       = $(BUILD)/bin/scprof
 WASM_CFLAGS = --target=wasm32 -O2 -g -nostdlib -fno-builtin -Iexamples \
               -Wl,--no-entry -Wl,--export-dynamic -Wl,--allow-undefined
 EXAMPLES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard examples/*.c))
-FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c))
+FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c)) \
+            $(patsubst %.wat,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wat/*.wat))
 
 .PHONY: all deps demo check test san install clean fixtures bench
 all: $(BIN) $(LIB) fixtures
@@ -74,10 +75,18 @@ $(BUILD)/bench/%: bench/%.c $(LIB)
 # A fixture named *_dwarf5.c is built with DWARF 5, *_O0.c without optimisation.
 $(BUILD)/%_dwarf5.wasm: WASM_EXTRA = -gdwarf-5
 $(BUILD)/%_O0.wasm: WASM_EXTRA = -O0
+# *_nodebug.c: no DWARF, name section only; *_stripped.c: no names either.
+$(BUILD)/%_nodebug.wasm: WASM_EXTRA = -g0
+$(BUILD)/%_stripped.wasm: WASM_EXTRA = -g0 -Wl,--strip-all
 
 $(BUILD)/%.wasm: %.c examples/soroban.h
 	@mkdir -p $(dir $@)
 	$(CLANG) $(WASM_CFLAGS) $(WASM_EXTRA) -o $@ $<
+
+# Hand-written WAT fixtures, for costs worked out by hand from the rules.
+$(BUILD)/%.wasm: %.wat
+	@mkdir -p $(dir $@)
+	wat2wasm $< -o $@
 
 fixtures: $(EXAMPLES) $(FIXTURES)
 

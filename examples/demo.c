@@ -43,8 +43,10 @@ __attribute__((export_name("run"))) Val run(Val n_val) {
   for (uint32_t i = 0; i < sizeof buffer; i++)
     buffer[i] = (uint8_t)(h >> (i % 4 * 8));
   uint32_t c = checksum(buffer, sizeof buffer);
-  if (n == 9999)
-    c /= (n - 9999);                   /* the division-by-zero trap path */
+  if (n == 9999) {
+    volatile uint32_t divisor = n - 9999;  /* volatile: keep the division */
+    c /= divisor;                          /* the division-by-zero trap path */
+  }
   Val items = collect(n / 20 + 1);
   Val bytes = bytes_new_from_linear_memory(val_ptr(buffer), val_from_u32(sizeof buffer));
   Val digest = compute_hash_sha256(bytes);

@@ -1,0 +1,70 @@
+#!/bin/sh
+# End-to-end checks of the scprof command line: outputs, determinism,
+# documented exit codes and one-line errors on bad input.
+# Prints one PASS/FAIL line per check (tests/run.sh counts them).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+DEMO=$B/examples/demo.wasm
+
+check() {  # check NAME EXPECTED_STATUS CMD...
+  name=$1 want=$2; shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  got=$?
+  if [ "$got" -eq "$want" ]; then echo "PASS $name"; else
+    echo "FAIL $name: exit $got, want $want"; cat "$T/err"; fi
+}
+
+one_line_err() {  # the error is exactly one line naming what
+  name=$1 pat=$2
+  if [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "$pat" "$T/err"; then echo "PASS $name"; else
+    echo "FAIL $name: stderr:"; cat "$T/err"; fi
+}
+
+check "demo runs" 0 "$BIN" profile "$DEMO" run u32:200 -o "$T/a" -q
+for f in flamegraph.svg profile.folded report.txt; do
+  if [ -s "$T/a/$f" ]; then echo "PASS writes $f"; else echo "FAIL writes $f"; fi
+done
+grep -q "run (examples/demo.c:36)" "$T/a/flamegraph.svg" && echo "PASS svg names frames with file:line" || echo "FAIL svg names frames with file:line"
+grep -q "host:compute_hash_sha256" "$T/a/flamegraph.svg" && echo "PASS svg has host frames" || echo "FAIL svg has host frames"
+# folded counts add up to the Budget CPU printed in the report
+sum=$(awk '{s += $NF} END {print s}' "$T/a/profile.folded")
+cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$T/a/report.txt")
+[ -n "$cpu" ] && [ "$sum" = "$cpu" ] && echo "PASS folded sums to Budget CPU ($sum)" || echo "FAIL folded sum $sum != report CPU $cpu"
+
+check "demo again" 0 "$BIN" profile "$DEMO" run u32:200 -o "$T/b" -q
+for f in flamegraph.svg profile.folded report.txt; do
+  cmp -s "$T/a/$f" "$T/b/$f" && echo "PASS deterministic $f" || echo "FAIL deterministic $f"
+done
+
+check "prints report" 0 "$BIN" profile "$DEMO" run u32:10 -o "$T/c"
+grep -q "^Budget" "$T/out" && echo "PASS report on stdout" || echo "FAIL report on stdout"
+
+check "help" 0 "$BIN" --help
+check "version" 0 "$BIN" --version
+check "no arguments" 2 "$BIN"
+check "unknown command" 2 "$BIN" frobnicate
+one_line_err "unknown command message" "unknown command"
+check "missing function" 2 "$BIN" profile "$DEMO"
+check "missing file" 74 "$BIN" profile "$T/nope.wasm" run -o "$T/x"
+one_line_err "missing file names it" "nope.wasm"
+head -c 100 "$DEMO" >"$T/trunc.wasm"
+check "truncated wasm" 65 "$BIN" profile "$T/trunc.wasm" run -o "$T/x"
+one_line_err "truncated wasm names file" "trunc.wasm"
+printf 'not wasm at all' >"$T/junk.wasm"
+check "not wasm" 65 "$BIN" profile "$T/junk.wasm" run -o "$T/x"
+one_line_err "not wasm message" "magic header"
+check "unknown function" 4 "$BIN" profile "$DEMO" nope u32:1 -o "$T/x"
+one_line_err "unknown function message" "no exported function 'nope'"
+check "bad argument" 3 "$BIN" profile "$DEMO" run u32:banana -o "$T/x"
+one_line_err "bad argument message" "banana"
+check "wrong arity" 3 "$BIN" profile "$DEMO" run -o "$T/x"
+check "trap exit" 10 "$BIN" profile "$DEMO" run u32:9999 -o "$T/t" -q
+one_line_err "trap message" "integer divide by zero"
+[ -s "$T/t/flamegraph.svg" ] && echo "PASS partial profile after trap" || echo "FAIL partial profile after trap"
+check "budget exit" 11 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 400000 -o "$T/u" -q
+one_line_err "budget message" "ExceededLimit"
+[ -s "$T/u/report.txt" ] && echo "PASS partial profile after budget" || echo "FAIL partial profile after budget"
+exit 0

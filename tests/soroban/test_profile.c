@@ -1,0 +1,256 @@
+/*
+ * test_profile.c — end-to-end profiles of real contracts through the
+ * library: exact guest CPU worked out by hand from the fuel rules, host
+ * nodes holding only their own charges, Σ self == Budget on every run,
+ * budget exhaustion at N-1 / N, traps with partial profiles, and the demo
+ * contract's hot line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/scp_prof.h"
+#include "util/scp_util.h"
+
+static char *fixture(const char *rel) {
+  static char path[1024];
+  const char *b = getenv("SCP_BUILD");
+  snprintf(path, sizeof path, "%s/%s", b ? b : "build", rel);
+  return path;
+}
+
+typedef struct run {
+  uint8_t *wasm;
+  size_t len;
+  scp_profile *p;
+  int rc;
+  scp_error err;
+} run;
+
+static void profile(run *r, const char *rel, const char *fn, const char *arg, uint64_t cpu_limit) {
+  memset(r, 0, sizeof *r);
+  assert_int_equal(scp_read_file(fixture(rel), &r->wasm, &r->len, &r->err), SCP_OK);
+  scp_arg a;
+  size_t nargs = 0;
+  if (arg) {
+    assert_int_equal(scp_arg_parse(arg, &a, &r->err), SCP_OK);
+    nargs = 1;
+  }
+  scp_soroban_opts o = {rel, r->wasm, r->len, fn, &a, nargs, cpu_limit, 0};
+  r->rc = scp_soroban_profile(&o, &r->p, &r->err);
+}
+
+static void done(run *r) {
+  scp_profile_destroy(r->p);
+  free(r->wasm);
+}
+
+/* Node whose frame name is `name` (first in preorder), or -1. */
+static int find(const scp_profile *p, const char *name) {
+  for (size_t i = 0; i < p->nnodes; i++)
+    if (!strcmp(scp_prof_str(p, p->frames[p->nodes[i].frame].name), name)) return (int)i;
+  return -1;
+}
+
+static uint64_t self_sum(const scp_profile *p, unsigned m) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < p->nnodes; i++) s += p->nodes[i].self[m];
+  return s;
+}
+
+/* Σ self == root total == what the run reports, and inclusive adds up. */
+static void check_invariants(const scp_profile *p) {
+  assert_true(scp_prof_check(p));
+  assert_int_equal(self_sum(p, 0), scp_profile_total(p, 0));
+  assert_int_equal(self_sum(p, 1), scp_profile_total(p, 1));
+}
+
+static uint64_t guest_cpu(const scp_profile *p, const char *fn) {
+  int n = find(p, fn);
+  assert_true(n >= 0);
+  return p->nodes[n].self[0];
+}
+
+static void test_ident_exact(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "ident", "u32:7", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  /* 3 fuel x 4 CPU */
+  assert_int_equal(guest_cpu(r.p, "func[1]"), 12);
+  done(&r);
+}
+
+static void test_sum_exact(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "sum", "u32:10", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  /* (12 + 14 * 11) fuel x 4 */
+  assert_int_equal(guest_cpu(r.p, "func[2]"), (12 + 14 * 11) * 4);
+  done(&r);
+  profile(&r, "tests/fixtures/wat/exact.wasm", "sum", "u32:0", 0);
+  assert_int_equal(guest_cpu(r.p, "func[2]"), (12 + 14) * 4);
+  done(&r);
+}
+
+static void test_host_call_excludes_flush(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "seq", "void", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  assert_int_equal(guest_cpu(r.p, "func[3]"), 69 * 4);
+  int h = find(r.p, "host:get_ledger_sequence");
+  assert_true(h >= 0);
+  /* DispatchHostFunction only: the 276 CPU of guest fuel flushed at the
+   * boundary must not land here */
+  assert_int_equal(r.p->nodes[h].self[0], 295);
+  assert_int_equal(r.p->nodes[h].calls, 1);
+  assert_int_equal(r.p->nodes[h].parent, (uint32_t)find(r.p, "func[3]"));
+  done(&r);
+}
+
+static void test_memory_grow_exact(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "grow", "u32:1", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  /* static 11 fuel + 1024 fuel per page, x 4; plus MemAlloc(65536):
+   * cpu 434 + (16 * 65536 >> 7) = 8626, mem 16 + 65536 */
+  int g = find(r.p, "func[4]");
+  assert_int_equal(r.p->nodes[g].self[0], (11 + 1024) * 4 + 8626);
+  assert_int_equal(r.p->nodes[g].self[1], 65552);
+  done(&r);
+}
+
+static void test_budget_n_minus_1(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "sum", "u32:100", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  uint64_t total = scp_profile_total(r.p, 0);
+  done(&r);
+  /* exactly enough: runs */
+  profile(&r, "tests/fixtures/wat/exact.wasm", "sum", "u32:100", total);
+  assert_int_equal(r.rc, SCP_OK);
+  assert_int_equal(scp_profile_total(r.p, 0), total);
+  done(&r);
+  /* one short: out of fuel on the last loop entry, partial profile kept */
+  profile(&r, "tests/fixtures/wat/exact.wasm", "sum", "u32:100", total - 1);
+  assert_int_equal(r.rc, SCP_ERR_BUDGET);
+  assert_non_null(r.p);
+  check_invariants(r.p);
+  /* the body region and 100 of the 101 loop entries were paid for */
+  assert_int_equal(guest_cpu(r.p, "func[2]"), (12 + 14 * 100) * 4);
+  assert_true(scp_profile_total(r.p, 0) < total);
+  assert_non_null(strstr(r.err.msg, "ExceededLimit"));
+  done(&r);
+}
+
+static void test_trap_partial(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "trap", "void", 0);
+  assert_int_equal(r.rc, SCP_ERR_TRAP);
+  assert_non_null(r.p);
+  check_invariants(r.p);
+  assert_non_null(strstr(r.err.msg, "unreachable"));
+  /* body 1 + unreachable 1 */
+  assert_int_equal(guest_cpu(r.p, "func[5]"), 2 * 4);
+  done(&r);
+}
+
+static void test_demo_profile(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "examples/demo.wasm", "run", "u32:200", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  /* the inlined helper is a frame of its own under run, named from DWARF */
+  int run_node = find(r.p, "run");
+  int mix = find(r.p, "mix");
+  assert_true(run_node >= 0 && mix >= 0);
+  assert_int_equal(r.p->nodes[mix].parent, (uint32_t)run_node);
+  assert_int_equal(r.p->frames[r.p->nodes[mix].frame].kind, SCP_KIND_INLINED);
+  /* calls made from collect's loop hang under collect */
+  int collect = find(r.p, "collect");
+  int push = find(r.p, "host:vec_push_back");
+  assert_true(collect >= 0 && push >= 0);
+  assert_int_equal(r.p->nodes[push].parent, (uint32_t)collect);
+  assert_int_equal(r.p->nodes[push].calls, 200 / 20 + 1);
+  /* the hottest source line (line 0 = compiler-generated aside) is the
+   * hot loop's line in run or a line of its inlined helper */
+  uint64_t best = 0;
+  uint32_t best_line = 0;
+  for (size_t i = 0; i < r.p->nlines; i++)
+    if (r.p->lines[i].line && r.p->lines[i].cost[0] > best) {
+      best = r.p->lines[i].cost[0];
+      best_line = r.p->lines[i].line;
+    }
+  assert_int_equal(best_line, 41);
+  done(&r);
+}
+
+static void test_demo_traps(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "examples/demo.wasm", "run", "u32:9999", 0);
+  assert_int_equal(r.rc, SCP_ERR_TRAP);
+  assert_non_null(r.p);
+  check_invariants(r.p);
+  assert_non_null(strstr(r.err.msg, "integer divide by zero"));
+  done(&r);
+  profile(&r, "examples/demo.wasm", "run", "u32:20000", 0);
+  assert_int_equal(r.rc, SCP_ERR_TRAP);
+  assert_non_null(r.p);
+  check_invariants(r.p);
+  assert_true(find(r.p, "host:fail_with_error") >= 0);
+  done(&r);
+}
+
+static void test_bad_inputs(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/exact.wasm", "nope", "void", 0);
+  assert_int_equal(r.rc, SCP_ERR_NOTFOUND);
+  assert_null(r.p);
+  assert_non_null(strstr(r.err.msg, "nope"));
+  done(&r);
+  /* truncated module */
+  uint8_t *w;
+  size_t n;
+  scp_error e;
+  assert_int_equal(scp_read_file(fixture("examples/demo.wasm"), &w, &n, &e), SCP_OK);
+  for (size_t cut = 0; cut < n; cut += 97) {
+    scp_soroban_opts o = {"cut.wasm", w, cut, "run", NULL, 0, 0, 0};
+    scp_profile *p = NULL;
+    int rc = scp_soroban_profile(&o, &p, &e);
+    assert_int_equal(rc, SCP_ERR_MALFORMED);
+    assert_null(p);
+    assert_non_null(strstr(e.msg, "cut.wasm"));
+  }
+  free(w);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_ident_exact),
+    cmocka_unit_test(test_sum_exact),
+    cmocka_unit_test(test_host_call_excludes_flush),
+    cmocka_unit_test(test_memory_grow_exact),
+    cmocka_unit_test(test_budget_n_minus_1),
+    cmocka_unit_test(test_trap_partial),
+    cmocka_unit_test(test_demo_profile),
+    cmocka_unit_test(test_demo_traps),
+    cmocka_unit_test(test_bad_inputs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -96,6 +96,10 @@ typedef enum scp_format {
   SCP_FMT_FOLDED,   /* folded stacks "a;b;c N" (CPU) */
   SCP_FMT_SVG,      /* interactive flamegraph (CPU) */
   SCP_FMT_REPORT,   /* text report */
+  SCP_FMT_SPEEDSCOPE, /* speedscope JSON: one sampled profile per metric */
+  SCP_FMT_CALLGRIND,  /* callgrind (callgrind_annotate, KCachegrind) */
+  SCP_FMT_PPROF,      /* pprof profile.proto, gzip-compressed */
+  SCP_FMT_JSON,       /* JSON report: the whole tree, versioned schema */
   SCP_FMT_COUNT
 } scp_format;
 

@@ -3,6 +3,12 @@
  * profile (profile/scp_prof.h) and its options, and appends to a buffer.
  * Output is byte-deterministic: no timestamps, no pointers, stable orders,
  * colours hashed from names.
+ *
+ * Unless its comment says otherwise, a writer returns SCP_OK, SCP_ERR_ARG
+ * (a metric out of range, or a profile without a root where one is needed;
+ * nothing written) or SCP_ERR_NOMEM (b->oom set or an allocation failed; b
+ * may then hold a partial output, which the caller discards).  Writers
+ * only append to b; p is never modified.
  */
 #ifndef SCP_OUT_H
 #define SCP_OUT_H
@@ -11,25 +17,37 @@
 
 /* Folded stacks, one "root;..;leaf COUNT" line per stack with a non-zero
  * self cost of `metric`, lines sorted bytewise.  Frame text is the frame
- * label (see scp_out_label). */
+ * label (see scp_out_label) with ';' turned into ',' and control
+ * characters into ' '.  The root is implied (as in flamegraph.pl); its own
+ * cost, if any, is a line with the root label alone.  Equal stacks merge. */
 int scp_out_folded(const scp_profile *p, unsigned metric, scp_buf *b);
 
 typedef struct scp_svg_opts {
   unsigned metric;       /* which metric the widths show */
   unsigned width;        /* pixels; 0 = 1200 */
-  double min_width_pct;  /* prune frames narrower than this; 0 = 0.01% ... */
+  double min_width_pct;  /* prune frames narrower than this % of the total
+                            (their width still counts); 0 = 0.01%,
+                            negative = keep every frame */
   bool icicle;           /* root at the top */
 } scp_svg_opts;
 
-/* Interactive flamegraph (hover details, click to zoom, regex search). */
+/* Interactive flamegraph (hover details, click to zoom, regex search with
+ * matched %, URL state), laid out like flamegraph.pl: children by label
+ * from the parent's left edge, 16 px rows, colours by frame kind with the
+ * shade hashed from the name.  o may be NULL (defaults). */
 int scp_out_svg(const scp_profile *p, const scp_svg_opts *o, scp_buf *b);
 
 typedef struct scp_report_opts {
   unsigned top;          /* rows per table; 0 = 20 */
+  unsigned metric;       /* metric the tables are sorted by (0 = CPU) */
 } scp_report_opts;
 
-/* Plain-text report: budget table, top functions by self and by total,
- * hottest source lines, host functions. */
+/* Plain-text report: header (title, metadata lines, status), budget table
+ * (consumed / limit / %), top functions by self and by total (per frame
+ * over the whole tree; a recursive frame's total counted once per path),
+ * hottest source lines (file:line with the function spending most there),
+ * contracts (when more than one), host functions (calls and self costs).
+ * Numbers have thousands separators; columns are aligned.  o may be NULL. */
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
 
 /* The frame's display text: its name, plus " (file:line)" for guest and
@@ -37,5 +55,117 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
  * other kinds already carry their prefix ("host:vec_push_back",
  * "contract:C...", "vm:instantiate"): the resolver names them so. */
 void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b);
+
+/* ---- more formats (issue 6) --------------------------------------------- */
+
+/* speedscope JSON (https://www.speedscope.app/file-format-schema.json): one
+ * "sampled" profile per metric, one sample per node with self cost (stack
+ * root first, pre-order), weights = self cost.  Units: "bytes" for byte
+ * metrics, else "none" with the unit in the profile name ("CPU
+ * (instructions)").  activeProfileIndex = `metric`. */
+int scp_out_speedscope(const scp_profile *p, unsigned metric, scp_buf *b);
+
+/* callgrind format ("positions: line", one event per metric, "summary:" =
+ * the run totals).  One fn= per non-inlined function with its self cost per
+ * source line; code inlined into it is reported under it with fi=/fe= file
+ * switches; calls as cfl=/cfn=/calls= with the inclusive cost at the call
+ * line.  Names are compressed ("fn=(3) name" once, then "fn=(3)"). */
+int scp_out_callgrind(const scp_profile *p, scp_buf *b);
+
+/* pprof profile.proto, gzip-compressed as `go tool pprof` expects.  One
+ * sample type per metric (default_sample_type = `metric`), one sample per
+ * (node, source line) with self cost; a location holds an inline chain as
+ * several lines, innermost first.  Also SCP_ERR_INTERNAL should zlib fail. */
+int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
+
+/* JSON report, schema "scprof-report" version 1 (SCP_OUT_JSON_VERSION):
+ *   {"schema":"scprof-report","version":1,"title","status":{code,text,
+ *    message},"meta":[{key,value}],"metrics":[{name,unit,limit,total}],
+ *    "frames":[{id,name,label,kind,file,decl_line,source}],
+ *    "nodes":[{id,parent,depth,frame,calls,self:[],total:[],
+ *              call_site:{file,line}|null,lines:[{file,line,cost:[]}]}]}
+ * nodes in pre-order (children by label), parent -1 for the root.  Any
+ * change to existing fields bumps the version; adding fields does not. */
+#define SCP_OUT_JSON_VERSION 1
+int scp_out_json(const scp_profile *p, scp_buf *b);
+
+/* Reads a JSON report (any version up to SCP_OUT_JSON_VERSION) back into a
+ * profile, so saved runs can be compared (scp_out_diff_*) or re-rendered
+ * in any format; writing it again as JSON gives the same bytes.  `name`
+ * prefixes error messages (a file name).  On SCP_OK *out is a new profile
+ * (scp_profile_destroy); on SCP_ERR_MALFORMED (not JSON, wrong schema or
+ * version, inconsistent ids) or SCP_ERR_NOMEM, *out is NULL and err says
+ * what is wrong. */
+int scp_out_json_load(const char *text, size_t len, const char *name,
+                      scp_profile **out, scp_error *err);
+
+/* Differential flamegraph: the layout (widths) of `now`, each frame
+ * coloured by how its inclusive cost changed from `before` (frames matched
+ * by their label path from the root; a path missing in `before` counts as
+ * 0 there): red grew, blue shrank, near-white unchanged; the stronger the
+ * colour, the closer the change is to the largest one drawn.  Titles add
+ * "change +12, +3.40%" (or "new", "unchanged"), the subtitle the totals. */
+int scp_out_diff_svg(const scp_profile *before, const scp_profile *now,
+                     const scp_svg_opts *o, scp_buf *b);
+
+/* Text diff: totals per metric (before, now, change, %), then the largest
+ * changes (by absolute value of the chosen metric) by function (self and
+ * total, matched by label) and by source line (file:line). */
+int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
+                        const scp_report_opts *o, scp_buf *b);
+
+/* Annotated source, like `perf annotate` / callgrind_annotate: each source
+ * file with a cost column per metric (and % of the run for the chosen
+ * metric) in front of every line; "." where a line has no cost.
+ *   only == NULL      every file that has cost, busiest first;
+ *   only names a file (exact, or a suffix after '/': "lib.rs") that file;
+ *   else only names a function: the lines its own nodes spent (code
+ *   inlined into it included), shown with 3 lines of context.
+ * load(ctx, file, &len) supplies a file's text (the caller reads it; the
+ * text must stay valid until the writer returns) or NULL when it is not
+ * available: then only the lines with cost are listed.  load may be NULL.
+ * SCP_ERR_NOTFOUND when `only` matches no file and no function. */
+typedef struct scp_annotate_opts {
+  unsigned metric;
+  const char *only;
+  const char *(*load)(void *ctx, const char *file, size_t *len);
+  void *ctx;
+} scp_annotate_opts;
+
+int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *b);
+
+/* Budget gate (`scprof check`): one line per limit, "ok" or "OVER":
+ *   "ok    CPU 1,410 <= 2,000 (70.50%)"
+ *   "OVER  CPU of main 2,345 > 2,000 (+17.25%)"
+ * A limit names a function (frame name or label) or NULL for the whole
+ * run; a function's cost is its inclusive cost counted once per path (as
+ * in the report), summed over frames of that name.  A run that ended by
+ * exhausting its budget counts as over.  Returns SCP_OK when every limit
+ * holds, SCP_ERR_BUDGET when one does not, SCP_ERR_NOTFOUND when a named
+ * function is absent (its line says so), SCP_ERR_ARG for a bad metric;
+ * b holds the lines in every case but SCP_ERR_ARG / SCP_ERR_NOMEM. */
+typedef struct scp_check_limit {
+  const char *function;  /* NULL: the whole run */
+  unsigned metric;
+  uint64_t max;
+} scp_check_limit;
+
+typedef struct scp_check_opts {
+  const scp_check_limit *limits;
+  size_t nlimits;
+} scp_check_opts;
+
+int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b);
+
+/* Format names for command lines and conventional output file names:
+ *   folded  profile.folded          svg        flamegraph.svg
+ *   report  report.txt              speedscope profile.speedscope.json
+ *   callgrind callgrind.out.scprof (KCachegrind finds "callgrind.out.*")
+ *   pprof   profile.pb.gz           json       report.json
+ * Both return NULL for a value out of range.  scp_out_format_parse returns
+ * the format named `name`, or SCP_FMT_COUNT when there is none. */
+const char *scp_out_format_name(scp_format f);
+const char *scp_out_format_file(scp_format f);
+scp_format scp_out_format_parse(const char *name);
 
 #endif

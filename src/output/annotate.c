@@ -1,0 +1,324 @@
+/*
+ * annotate.c — source annotated with costs, like `perf annotate`: every
+ * line of a source file with its self cost per metric.  The profile keeps
+ * self cost per (node, file, line); this writer sums it per (file, line)
+ * over the whole tree, or over one function's nodes.
+ */
+#include "output/out_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ann_line {
+  uint32_t file, line;
+  uint64_t cost[SCP_MAX_METRICS];
+} ann_line;
+
+typedef struct ann_ctx {
+  const scp_profile *p;
+  const scp_annotate_opts *o;
+  unsigned nm;
+  uint64_t total;          /* run total of the chosen metric */
+  ann_line *v;             /* merged, sorted by (file name, line) */
+  size_t n, cap;
+  uint32_t *files;         /* distinct file ids to show, in output order */
+  size_t nfiles;
+} ann_ctx;
+
+/* Column order: the chosen metric first, then the others. */
+static unsigned col_metric(const ann_ctx *c, unsigned k) {
+  return k == 0 ? c->o->metric : k <= c->o->metric ? k - 1 : k;
+}
+
+static bool file_matches(const char *file, const char *only) {
+  size_t fl = strlen(file), ol = strlen(only);
+  if (fl == ol) return strcmp(file, only) == 0;
+  return fl > ol && strcmp(file + fl - ol, only) == 0 && file[fl - ol - 1] == '/';
+}
+
+static int cmp_lines(void *ctx, uint32_t a, uint32_t b) {
+  const ann_ctx *c = ctx;
+  const ann_line *x = &c->v[a], *y = &c->v[b];
+  if (x->file != y->file) {
+    int r = strcmp(scp_prof_str(c->p, x->file), scp_prof_str(c->p, y->file));
+    if (r) return r;
+    return x->file < y->file ? -1 : 1;
+  }
+  return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Which nodes count: all, or those of function `fn_name` (a node counts
+ * when its frame or the function it was inlined into has that name). */
+static int collect(ann_ctx *c, const char *fn_name) {
+  const scp_profile *p = c->p;
+  int rc = SCP_ERR_NOMEM;
+  scp_out_labels l = {0};
+  scp_out_kids k = {0};
+  uint32_t *owner = malloc(p->nnodes * sizeof *owner);
+  uint32_t *todo = malloc(p->nnodes * sizeof *todo);
+  if (!owner || !todo || scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  size_t ntodo = 0;
+  todo[ntodo++] = 0;
+  owner[0] = 0;
+  while (ntodo) {
+    uint32_t id = todo[--ntodo];
+    const scp_prof_node *n = &p->nodes[id];
+    bool inl = n->frame < p->nframes && p->frames[n->frame].kind == SCP_KIND_INLINED;
+    if (id) owner[id] = inl ? owner[n->parent] : id;
+    bool take = true;
+    if (fn_name) {
+      uint32_t of = p->nodes[owner[id]].frame;
+      take = (n->frame < p->nframes && strcmp(scp_prof_str(p, p->frames[n->frame].name), fn_name) == 0) ||
+             (of < p->nframes && strcmp(scp_prof_str(p, p->frames[of].name), fn_name) == 0);
+    }
+    for (uint32_t j = 0; take && j < n->nlines && n->lines_first + j < p->nlines; j++) {
+      const scp_prof_line *pl = &p->lines[n->lines_first + j];
+      if (!pl->file) continue;  /* no file: nothing to annotate */
+      if (!scp_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v)) goto fail;
+      ann_line *a = &c->v[c->n++];
+      a->file = pl->file;
+      a->line = pl->line;
+      memcpy(a->cost, pl->cost, sizeof a->cost);
+    }
+    for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) todo[ntodo++] = k.ids[i];
+  }
+  /* sort and merge equal (file, line) */
+  uint32_t *ids = malloc((c->n ? c->n : 1) * sizeof *ids);
+  ann_line *merged = malloc((c->n ? c->n : 1) * sizeof *merged);
+  if (!ids || !merged) {
+    free(ids);
+    free(merged);
+    goto fail;
+  }
+  for (size_t i = 0; i < c->n; i++) ids[i] = (uint32_t)i;
+  if (scp_out_sort_ids(ids, c->n, cmp_lines, c)) {
+    free(ids);
+    free(merged);
+    goto fail;
+  }
+  size_t nm = 0;
+  for (size_t i = 0; i < c->n; i++) {
+    const ann_line *a = &c->v[ids[i]];
+    if (nm && merged[nm - 1].file == a->file && merged[nm - 1].line == a->line) {
+      for (unsigned m = 0; m < SCP_MAX_METRICS; m++) merged[nm - 1].cost[m] += a->cost[m];
+    } else {
+      merged[nm++] = *a;
+    }
+  }
+  free(ids);
+  free(c->v);
+  c->v = merged;
+  c->n = nm;
+  c->cap = c->n;
+  rc = SCP_OK;
+fail:
+  free(owner);
+  free(todo);
+  scp_out_kids_free(&k);
+  scp_out_labels_free(&l);
+  return rc;
+}
+
+static uint64_t file_cost(const ann_ctx *c, uint32_t file) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < c->n; i++)
+    if (c->v[i].file == file) sum += c->v[i].cost[c->o->metric];
+  return sum;
+}
+
+static int cmp_files(void *ctx, uint32_t a, uint32_t b) {
+  const ann_ctx *c = ctx;
+  uint64_t x = file_cost(c, a), y = file_cost(c, b);
+  if (x != y) return x > y ? -1 : 1;
+  return strcmp(scp_prof_str(c->p, a), scp_prof_str(c->p, b));
+}
+
+static size_t digits(uint64_t v) {
+  scp_buf t = {0};
+  scp_buf_put_grouped(&t, v);
+  size_t n = t.len;
+  scp_buf_free(&t);
+  return n;
+}
+
+static void pad_left(scp_buf *b, size_t have, size_t width) {
+  for (; have < width; have++) scp_buf_putc(b, ' ');
+}
+
+typedef struct ann_cols {
+  size_t w[SCP_MAX_METRICS];  /* by column, not by metric */
+  size_t wline;
+} ann_cols;
+
+/* One row: costs (or "."), %, line number, text. */
+static void put_row(scp_buf *b, const ann_ctx *c, const ann_cols *w, const ann_line *a,
+                    uint32_t line, const char *text, size_t len) {
+  scp_buf_puts(b, "  ");
+  for (unsigned k = 0; k < c->nm; k++) {
+    unsigned m = col_metric(c, k);
+    uint64_t v = a ? a->cost[m] : 0;
+    if (v) {
+      pad_left(b, digits(v), w->w[k]);
+      scp_buf_put_grouped(b, v);
+    } else {
+      pad_left(b, 1, w->w[k]);
+      scp_buf_putc(b, '.');
+    }
+    scp_buf_puts(b, "  ");
+    if (k == 0) {
+      if (v) {
+        scp_buf t = {0};
+        scp_out_put_pct(&t, v, c->total);
+        pad_left(b, t.len, 7);
+        scp_buf_put(b, t.data, t.len);
+        scp_buf_free(&t);
+      } else {
+        pad_left(b, 1, 7);
+        scp_buf_putc(b, '.');
+      }
+      scp_buf_puts(b, "  ");
+    }
+  }
+  scp_buf t = {0};
+  scp_out_put_u64(&t, line);
+  pad_left(b, t.len, w->wline);
+  scp_buf_put(b, t.data, t.len);
+  scp_buf_free(&t);
+  if (len) {
+    scp_buf_puts(b, "  ");
+    scp_buf_put(b, text, len);
+  }
+  scp_buf_putc(b, '\n');
+}
+
+static void put_file(scp_buf *b, const ann_ctx *c, uint32_t file, bool fn_mode) {
+  const scp_profile *p = c->p;
+  const char *name = scp_prof_str(p, file);
+  size_t first = 0, last = 0;  /* this file's rows in c->v: [first, last) */
+  while (first < c->n && c->v[first].file != file) first++;
+  for (last = first; last < c->n && c->v[last].file == file; last++) {}
+  ann_cols w = {.wline = 4};
+  uint64_t sum[SCP_MAX_METRICS] = {0};
+  for (unsigned k = 0; k < c->nm; k++) {
+    const scp_metric *me = &p->metrics[col_metric(c, k)];
+    w.w[k] = strlen(me->name && *me->name ? me->name : "cost");
+  }
+  for (size_t i = first; i < last; i++) {
+    for (unsigned k = 0; k < c->nm; k++) {
+      unsigned m = col_metric(c, k);
+      sum[m] += c->v[i].cost[m];
+      size_t d = digits(c->v[i].cost[m]);
+      if (d > w.w[k]) w.w[k] = d;
+    }
+  }
+  size_t len = 0;
+  const char *text = c->o->load ? c->o->load(c->o->ctx, name, &len) : NULL;
+  /* count source lines to size the line-number column */
+  uint32_t nsrc = 0;
+  for (size_t i = 0; text && i < len; i++) nsrc += text[i] == '\n';
+  if (text && len && text[len - 1] != '\n') nsrc++;
+  uint32_t maxline = nsrc;
+  if (last > first && c->v[last - 1].line > maxline) maxline = c->v[last - 1].line;
+  scp_buf t = {0};
+  scp_out_put_u64(&t, maxline);
+  if (t.len > w.wline) w.wline = t.len;
+  scp_buf_free(&t);
+
+  scp_buf_printf(b, "-- %s --", name);
+  for (unsigned k = 0; k < c->nm; k++) {
+    unsigned m = col_metric(c, k);
+    const scp_metric *me = &p->metrics[m];
+    scp_buf_printf(b, "%s %s ", k ? "," : "", me->name && *me->name ? me->name : "cost");
+    scp_buf_put_grouped(b, sum[m]);
+    if (k == 0) {
+      scp_buf_puts(b, " (");
+      scp_out_put_pct(b, sum[m], c->total);
+      scp_buf_puts(b, " of the run)");
+    }
+  }
+  if (!text) scp_buf_puts(b, "; source not available, lines with cost only");
+  scp_buf_puts(b, "\n  ");
+  for (unsigned k = 0; k < c->nm; k++) {
+    const scp_metric *me = &p->metrics[col_metric(c, k)];
+    const char *mn = me->name && *me->name ? me->name : "cost";
+    pad_left(b, strlen(mn), w.w[k]);
+    scp_buf_puts(b, mn);
+    scp_buf_puts(b, k == 0 ? "        %  " : "  ");
+  }
+  pad_left(b, 4, w.wline);
+  scp_buf_puts(b, text ? "line  source\n" : "line\n");
+
+  size_t i = first;
+  if (i < last && c->v[i].line == 0) {  /* cost the compiler gave no line */
+    put_row(b, c, &w, &c->v[i], 0, "(no line: compiler-generated code)", 34);
+    i++;
+  }
+  if (!text) {
+    for (; i < last; i++) put_row(b, c, &w, &c->v[i], c->v[i].line, "", 0);
+    return;
+  }
+  /* function mode: only around the lines with cost */
+  uint32_t from = 1, to = nsrc;
+  if (fn_mode && i < last) {
+    from = c->v[i].line > 3 ? c->v[i].line - 3 : 1;
+    to = c->v[last - 1].line + 3 < nsrc ? c->v[last - 1].line + 3 : nsrc;
+  }
+  const char *s = text, *end = text + len;
+  for (uint32_t ln = 1; ln <= to && s < end; ln++) {
+    const char *nl = memchr(s, '\n', (size_t)(end - s));
+    const char *e = nl ? nl : end;
+    size_t n = (size_t)(e - s);
+    if (n && s[n - 1] == '\r') n--;
+    if (ln >= from) {
+      const ann_line *a = i < last && c->v[i].line == ln ? &c->v[i] : NULL;
+      put_row(b, c, &w, a, ln, s, n);
+      if (a) i++;
+    }
+    s = nl ? nl + 1 : end;
+  }
+  /* costs on lines the source no longer has (edited since the build) */
+  for (; i < last; i++)
+    put_row(b, c, &w, &c->v[i], c->v[i].line, "(beyond the end of the file)", 28);
+}
+
+int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *b) {
+  static const scp_annotate_opts defaults = {0};
+  if (!o) o = &defaults;
+  if (o->metric >= p->nmetrics || o->metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
+  if (!p->nnodes) return SCP_ERR_ARG;
+  ann_ctx c = {.p = p, .o = o,
+               .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS,
+               .total = scp_out_total(p, o->metric)};
+  int rc = SCP_ERR_NOMEM;
+  bool fn_mode = false;
+  if (o->only && *o->only) {
+    bool any_file = false;
+    for (size_t i = 0; i < p->nlines && !any_file; i++)
+      any_file = p->lines[i].file && file_matches(scp_prof_str(p, p->lines[i].file), o->only);
+    fn_mode = !any_file;
+  }
+  if ((rc = collect(&c, fn_mode ? o->only : NULL))) goto fail;
+  rc = SCP_ERR_NOMEM;
+  c.files = malloc((c.n ? c.n : 1) * sizeof *c.files);
+  if (!c.files) goto fail;
+  for (size_t i = 0; i < c.n; i++) {
+    uint32_t f = c.v[i].file;
+    if (c.nfiles && c.files[c.nfiles - 1] == f) continue;
+    if (o->only && *o->only && !fn_mode && !file_matches(scp_prof_str(p, f), o->only)) continue;
+    c.files[c.nfiles++] = f;
+  }
+  if (o->only && *o->only && !c.nfiles) {
+    rc = SCP_ERR_NOTFOUND;
+    goto fail;
+  }
+  if (scp_out_sort_ids(c.files, c.nfiles, cmp_files, &c)) goto fail;
+  for (size_t i = 0; i < c.nfiles; i++) {
+    if (i) scp_buf_putc(b, '\n');
+    put_file(b, &c, c.files[i], fn_mode);
+  }
+  rc = scp_out_done(b);
+fail:
+  free(c.v);
+  free(c.files);
+  return rc;
+}

@@ -1,0 +1,377 @@
+/*
+ * json.c — the JSON report (schema "scprof-report", see scp_out.h): the
+ * whole profile, for other tools.  Written by hand rather than through a
+ * DOM so a large tree streams straight into the buffer; the key order is
+ * fixed, which keeps the output byte-deterministic.
+ */
+#include "output/out_private.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kind_text(unsigned k) {
+  static const char *const names[SCP_KIND_COUNT] = {
+      [SCP_KIND_ROOT] = "root", [SCP_KIND_GUEST] = "guest",
+      [SCP_KIND_INLINED] = "inlined", [SCP_KIND_HOST] = "host",
+      [SCP_KIND_CONTRACT] = "contract", [SCP_KIND_VM] = "vm"};
+  return k < SCP_KIND_COUNT ? names[k] : "unknown";
+}
+
+static const char *source_text(unsigned s) {
+  static const char *const names[] = {
+      [SCP_SRC_DWARF] = "dwarf", [SCP_SRC_NAMESEC] = "name-section",
+      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host"};
+  return s < SCP_ARRAY_LEN(names) ? names[s] : "unknown";
+}
+
+static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
+  scp_buf_putc(b, '[');
+  for (unsigned m = 0; m < nm; m++)
+    scp_buf_printf(b, m ? ",%llu" : "%llu", (unsigned long long)v[m]);
+  scp_buf_putc(b, ']');
+}
+
+/* Status codes by name, so readers need not know our numbering. */
+static const char *status_code(int s) {
+  static const char *const names[] = {
+#define X(code, exit_status, text) #code,
+#include "scprof_err.def"
+#undef X
+  };
+  return s >= 0 && (size_t)s < SCP_ARRAY_LEN(names) ? names[s] : "SCP_UNKNOWN";
+}
+
+int scp_out_json(const scp_profile *p, scp_buf *b) {
+  int rc = SCP_ERR_NOMEM;
+  unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
+  scp_out_labels l = {0};
+  scp_out_kids k = {0};
+  uint32_t *todo = NULL, *depth = NULL;
+  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  todo = malloc((p->nnodes ? p->nnodes : 1) * sizeof *todo);
+  depth = calloc(p->nnodes ? p->nnodes : 1, sizeof *depth);
+  if (!todo || !depth) goto fail;
+
+  scp_buf_printf(b, "{\"schema\":\"scprof-report\",\"version\":%d,\n\"title\":",
+                 SCP_OUT_JSON_VERSION);
+  scp_out_put_json_str(b, scp_prof_str(p, p->title));
+  scp_buf_printf(b, ",\n\"status\":{\"code\":\"%s\",\"text\":", status_code(p->status));
+  scp_out_put_json_str(b, scp_strerror(p->status));
+  scp_buf_puts(b, ",\"message\":");
+  scp_out_put_json_str(b, scp_prof_str(p, p->status_msg));
+  scp_buf_puts(b, "},\n\"meta\":[");
+  for (size_t i = 0; i < p->nmeta; i++) {
+    scp_buf_puts(b, i ? ",{\"key\":" : "{\"key\":");
+    scp_out_put_json_str(b, scp_prof_str(p, p->meta[i].key));
+    scp_buf_puts(b, ",\"value\":");
+    scp_out_put_json_str(b, scp_prof_str(p, p->meta[i].value));
+    scp_buf_putc(b, '}');
+  }
+  scp_buf_puts(b, "],\n\"metrics\":[");
+  for (unsigned m = 0; m < nm; m++) {
+    const scp_metric *me = &p->metrics[m];
+    scp_buf_puts(b, m ? ",{\"name\":" : "{\"name\":");
+    scp_out_put_json_str(b, me->name ? me->name : "");
+    scp_buf_puts(b, ",\"unit\":");
+    scp_out_put_json_str(b, me->unit ? me->unit : "");
+    scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu}", (unsigned long long)me->limit,
+                   (unsigned long long)scp_out_total(p, m));
+  }
+  scp_buf_puts(b, "],\n\"frames\":[");
+  for (uint32_t f = 0; f < p->nframes; f++) {
+    const scp_prof_frame *fr = &p->frames[f];
+    scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
+    scp_out_put_json_str(b, scp_prof_str(p, fr->name));
+    scp_buf_puts(b, ",\"label\":");
+    scp_out_put_json_str(b, scp_out_label_of(&l, f));
+    scp_buf_printf(b, ",\"kind\":\"%s\",\"file\":", kind_text(fr->kind));
+    scp_out_put_json_str(b, scp_prof_str(p, fr->file));
+    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"}", fr->decl_line,
+                   source_text(fr->source));
+  }
+  scp_buf_puts(b, "],\n\"nodes\":[");
+  size_t ntodo = 0;
+  bool first = true;
+  if (p->nnodes) todo[ntodo++] = 0;
+  while (ntodo) {
+    uint32_t id = todo[--ntodo];
+    const scp_prof_node *n = &p->nodes[id];
+    scp_buf_printf(b, "%s\n{\"id\":%u,\"parent\":", first ? "" : ",", id);
+    first = false;
+    if (id == 0) scp_buf_puts(b, "-1");
+    else scp_buf_printf(b, "%u", n->parent);
+    scp_buf_printf(b, ",\"depth\":%u,\"frame\":%u,\"calls\":%llu,\"self\":", depth[id],
+                   n->frame, (unsigned long long)n->calls);
+    put_costs(b, n->self, nm);
+    scp_buf_puts(b, ",\"total\":");
+    put_costs(b, n->total, nm);
+    scp_buf_puts(b, ",\"call_site\":");
+    if (n->call_line || n->call_file) {
+      scp_buf_puts(b, "{\"file\":");
+      scp_out_put_json_str(b, scp_prof_str(p, n->call_file));
+      scp_buf_printf(b, ",\"line\":%u}", n->call_line);
+    } else {
+      scp_buf_puts(b, "null");
+    }
+    scp_buf_puts(b, ",\"lines\":[");
+    for (uint32_t j = 0; j < n->nlines && n->lines_first + j < p->nlines; j++) {
+      const scp_prof_line *ln = &p->lines[n->lines_first + j];
+      scp_buf_puts(b, j ? ",{\"file\":" : "{\"file\":");
+      scp_out_put_json_str(b, scp_prof_str(p, ln->file));
+      scp_buf_printf(b, ",\"line\":%u,\"cost\":", ln->line);
+      put_costs(b, ln->cost, nm);
+      scp_buf_putc(b, '}');
+    }
+    scp_buf_puts(b, "]}");
+    for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) {
+      depth[k.ids[i]] = depth[id] + 1;
+      todo[ntodo++] = k.ids[i];
+    }
+  }
+  scp_buf_puts(b, "\n]}\n");
+  rc = scp_out_done(b);
+fail:
+  free(todo);
+  free(depth);
+  scp_out_kids_free(&k);
+  scp_out_labels_free(&l);
+  return rc;
+}
+
+/* ---- reading a report back ---------------------------------------------- */
+
+typedef struct loader {
+  scp_profile *p;
+  const char *name;
+  scp_error *err;
+} loader;
+
+static int bad(loader *l, const char *what) {
+  return scp_fail(l->err, SCP_ERR_MALFORMED, "%s: not a scprof JSON report: %s", l->name, what);
+}
+
+static bool get_u64(json_t *obj, const char *key, uint64_t *v) {
+  json_t *j = json_object_get(obj, key);
+  if (!json_is_integer(j) || json_integer_value(j) < 0) return false;
+  *v = (uint64_t)json_integer_value(j);
+  return true;
+}
+
+static bool get_u32(json_t *obj, const char *key, uint32_t *v) {
+  uint64_t x;
+  if (!get_u64(obj, key, &x) || x > UINT32_MAX) return false;
+  *v = (uint32_t)x;
+  return true;
+}
+
+/* Interns the string member `key` (missing or not a string: false). */
+static bool get_str(loader *l, json_t *obj, const char *key, uint32_t *id) {
+  json_t *j = json_object_get(obj, key);
+  if (!json_is_string(j)) return false;
+  *id = scp_strtab_intern_n(&l->p->strs, json_string_value(j), json_string_length(j));
+  return *id != UINT32_MAX;
+}
+
+static bool get_costs(json_t *arr, unsigned nm, uint64_t *out) {
+  if (!json_is_array(arr) || json_array_size(arr) != nm) return false;
+  for (unsigned m = 0; m < nm; m++) {
+    json_t *j = json_array_get(arr, m);
+    if (!json_is_integer(j) || json_integer_value(j) < 0) return false;
+    out[m] = (uint64_t)json_integer_value(j);
+  }
+  return true;
+}
+
+static int text_index(const char *s, const char *const *names, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (names[i] && strcmp(names[i], s) == 0) return (int)i;
+  return -1;
+}
+
+static int load_header(loader *l, json_t *root) {
+  scp_profile *p = l->p;
+  json_t *schema = json_object_get(root, "schema");
+  uint64_t version;
+  if (!json_is_string(schema) || strcmp(json_string_value(schema), "scprof-report") != 0)
+    return bad(l, "no \"schema\":\"scprof-report\"");
+  if (!get_u64(root, "version", &version) || version < 1 || version > SCP_OUT_JSON_VERSION)
+    return bad(l, "unsupported version");
+  json_t *st = json_object_get(root, "status");
+  json_t *code = json_object_get(st, "code");
+  if (!get_str(l, root, "title", &p->title) || !json_is_string(code) ||
+      !get_str(l, st, "message", &p->status_msg))
+    return bad(l, "title or status missing");
+  static const char *const codes[] = {
+#define X(c, exit_status, text) #c,
+#include "scprof_err.def"
+#undef X
+  };
+  int s = text_index(json_string_value(code), codes, SCP_ARRAY_LEN(codes));
+  if (s < 0) return bad(l, "unknown status code");
+  p->status = s;
+  json_t *meta = json_object_get(root, "meta");
+  if (!json_is_array(meta)) return bad(l, "meta missing");
+  for (size_t i = 0; i < json_array_size(meta); i++) {
+    scp_meta mt;
+    if (!get_str(l, json_array_get(meta, i), "key", &mt.key) ||
+        !get_str(l, json_array_get(meta, i), "value", &mt.value))
+      return bad(l, "bad meta entry");
+    if (!scp_grow(&p->meta, &p->capmeta, p->nmeta + 1, sizeof *p->meta)) return SCP_ERR_NOMEM;
+    p->meta[p->nmeta++] = mt;
+  }
+  json_t *metrics = json_object_get(root, "metrics");
+  if (!json_is_array(metrics) || json_array_size(metrics) == 0 ||
+      json_array_size(metrics) > SCP_MAX_METRICS)
+    return bad(l, "metrics missing or too many");
+  p->nmetrics = (unsigned)json_array_size(metrics);
+  for (unsigned m = 0; m < p->nmetrics; m++) {
+    json_t *j = json_array_get(metrics, m);
+    uint32_t name, unit;
+    if (!get_str(l, j, "name", &name) || !get_str(l, j, "unit", &unit) ||
+        !get_u64(j, "limit", &p->metrics[m].limit))
+      return bad(l, "bad metric");
+    /* the interned copies live as long as the profile */
+    p->metrics[m].name = scp_prof_str(p, name);
+    p->metrics[m].unit = scp_prof_str(p, unit);
+  }
+  return SCP_OK;
+}
+
+static int load_frames(loader *l, json_t *root) {
+  scp_profile *p = l->p;
+  static const char *const kinds[] = {"root", "guest", "inlined", "host", "contract", "vm"};
+  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host"};
+  _Static_assert(SCP_ARRAY_LEN(kinds) == SCP_KIND_COUNT, "one name per kind");
+  json_t *frames = json_object_get(root, "frames");
+  if (!json_is_array(frames)) return bad(l, "frames missing");
+  size_t n = json_array_size(frames);
+  if (!scp_grow(&p->frames, &p->capframes, n ? n : 1, sizeof *p->frames)) return SCP_ERR_NOMEM;
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(frames, i);
+    scp_prof_frame *f = &p->frames[i];
+    uint32_t id;
+    json_t *kind = json_object_get(j, "kind"), *src = json_object_get(j, "source");
+    if (!get_u32(j, "id", &id) || id != i || !get_str(l, j, "name", &f->name) ||
+        !get_str(l, j, "file", &f->file) || !get_u32(j, "decl_line", &f->decl_line) ||
+        !json_is_string(kind) || !json_is_string(src))
+      return bad(l, "bad frame");
+    int k = text_index(json_string_value(kind), kinds, SCP_ARRAY_LEN(kinds));
+    int s = text_index(json_string_value(src), sources, SCP_ARRAY_LEN(sources));
+    if (k < 0 || s < 0) return bad(l, "unknown frame kind or source");
+    f->kind = (uint8_t)k;
+    f->source = (uint8_t)s;
+    p->nframes = i + 1;
+  }
+  return SCP_OK;
+}
+
+static int load_nodes(loader *l, json_t *root) {
+  scp_profile *p = l->p;
+  json_t *nodes = json_object_get(root, "nodes");
+  if (!json_is_array(nodes) || json_array_size(nodes) == 0) return bad(l, "nodes missing");
+  size_t n = json_array_size(nodes);
+  if (n >= UINT32_MAX) return bad(l, "too many nodes");
+  if (!scp_grow(&p->nodes, &p->capnodes, n, sizeof *p->nodes)) return SCP_ERR_NOMEM;
+  uint32_t *last_child = malloc(n * sizeof *last_child);
+  bool *seen = calloc(n, sizeof *seen);
+  int rc = SCP_ERR_NOMEM;
+  if (!last_child || !seen) goto done;
+  for (size_t i = 0; i < n; i++) {
+    p->nodes[i] = (scp_prof_node){.parent = SCP_NODE_NONE, .first_child = SCP_NODE_NONE,
+                                  .next_sibling = SCP_NODE_NONE};
+    last_child[i] = SCP_NODE_NONE;
+  }
+  p->nnodes = n;
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(nodes, i);
+    uint32_t id, frame;
+    json_t *parent = json_object_get(j, "parent");
+    if (!get_u32(j, "id", &id) || id >= n || seen[id] || !get_u32(j, "frame", &frame) ||
+        frame >= p->nframes || !json_is_integer(parent))
+      goto malformed;
+    json_int_t par = json_integer_value(parent);
+    /* pre-order: the root first, every parent before its children */
+    if ((i == 0) != (par == -1) || (i == 0 && id != 0) ||
+        (par != -1 && (par < 0 || (size_t)par >= n || !seen[par])))
+      goto malformed;
+    seen[id] = true;
+    scp_prof_node *nd = &p->nodes[id];
+    nd->frame = frame;
+    if (!get_u64(j, "calls", &nd->calls) || !get_costs(json_object_get(j, "self"), p->nmetrics, nd->self) ||
+        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total))
+      goto malformed;
+    if (par != -1) {
+      nd->parent = (uint32_t)par;
+      nd->depth = p->nodes[par].depth + 1;
+      if (last_child[par] == SCP_NODE_NONE) p->nodes[par].first_child = id;
+      else p->nodes[last_child[par]].next_sibling = id;
+      last_child[par] = id;
+    }
+    json_t *site = json_object_get(j, "call_site");
+    if (json_is_object(site)) {
+      if (!get_str(l, site, "file", &nd->call_file) || !get_u32(site, "line", &nd->call_line))
+        goto malformed;
+    } else if (!json_is_null(site)) {
+      goto malformed;
+    }
+    json_t *lines = json_object_get(j, "lines");
+    if (!json_is_array(lines)) goto malformed;
+    nd->lines_first = (uint32_t)p->nlines;
+    nd->nlines = (uint32_t)json_array_size(lines);
+    for (size_t k = 0; k < json_array_size(lines); k++) {
+      json_t *lj = json_array_get(lines, k);
+      if (!scp_grow(&p->lines, &p->caplines, p->nlines + 1, sizeof *p->lines)) goto done;
+      scp_prof_line *pl = &p->lines[p->nlines];
+      memset(pl, 0, sizeof *pl);
+      if (!get_str(l, lj, "file", &pl->file) || !get_u32(lj, "line", &pl->line) ||
+          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost))
+        goto malformed;
+      p->nlines++;
+    }
+  }
+  rc = SCP_OK;
+  goto done;
+malformed:
+  rc = bad(l, "bad node");
+done:
+  free(last_child);
+  free(seen);
+  return rc;
+}
+
+/* The profile module's destructor, repeated here so the writers do not
+ * depend on it (same ownership: everything below is owned by p). */
+static void free_profile(scp_profile *p) {
+  scp_strtab_free(&p->strs);
+  free(p->frames);
+  free(p->nodes);
+  free(p->lines);
+  free(p->meta);
+  free(p);
+}
+
+int scp_out_json_load(const char *text, size_t len, const char *name,
+                      scp_profile **out, scp_error *err) {
+  *out = NULL;
+  loader l = {.p = calloc(1, sizeof *l.p), .name = name ? name : "JSON report", .err = err};
+  if (!l.p) return scp_fail(err, SCP_ERR_NOMEM, "%s: out of memory", l.name);
+  json_error_t jerr;
+  json_t *root = json_loadb(text, len, 0, &jerr);
+  int rc;
+  if (!root) {
+    rc = scp_fail(err, SCP_ERR_MALFORMED, "%s:%d: %s", l.name, jerr.line, jerr.text);
+  } else if (scp_strtab_intern(&l.p->strs, "") != 0) {
+    rc = SCP_ERR_NOMEM;
+  } else if (!(rc = load_header(&l, root)) && !(rc = load_frames(&l, root))) {
+    rc = load_nodes(&l, root);
+  }
+  json_decref(root);
+  if (rc == SCP_ERR_NOMEM) scp_fail(err, rc, "%s: out of memory", l.name);
+  if (rc) {
+    free_profile(l.p);
+    return rc;
+  }
+  *out = l.p;
+  return SCP_OK;
+}

@@ -1,0 +1,97 @@
+/*
+ * out_private.h — helpers shared by the writers of scp_out (stage 4).
+ * Not part of any public interface: hidden visibility, scp_out_ prefix.
+ */
+#ifndef SCP_OUT_PRIVATE_H
+#define SCP_OUT_PRIVATE_H
+
+#include "output/scp_out.h"
+
+/* One display label per frame (scp_out_label), built once per write so the
+ * writers do not rebuild strings for every node. */
+typedef struct scp_out_labels {
+  char *text;            /* all labels, NUL-separated */
+  const char **label;    /* label[frame] points into text */
+  size_t n;
+} scp_out_labels;
+
+/* Returns SCP_OK or SCP_ERR_NOMEM (then *l is empty and needs no free). */
+SCP_HIDDEN int scp_out_labels_build(const scp_profile *p, scp_out_labels *l);
+SCP_HIDDEN void scp_out_labels_free(scp_out_labels *l);
+
+static inline const char *scp_out_label_of(const scp_out_labels *l,
+                                           uint32_t frame) {
+  return frame < l->n ? l->label[frame] : "[unknown]";
+}
+
+/* Children of every node in display order: by label bytewise, then frame
+ * kind, then node id (stable even for equal labels).  The children of
+ * node n are ids[start[n] .. start[n+1]). */
+typedef struct scp_out_kids {
+  uint32_t *start;       /* nnodes + 1 entries */
+  uint32_t *ids;
+} scp_out_kids;
+
+SCP_HIDDEN int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
+                                  scp_out_kids *k);
+SCP_HIDDEN void scp_out_kids_free(scp_out_kids *k);
+
+/* Stable sort of ids by cmp(ctx, a, b) (C has no qsort with a context).
+ * Returns SCP_OK or SCP_ERR_NOMEM (ids unchanged). */
+typedef int (*scp_out_cmp)(void *ctx, uint32_t a, uint32_t b);
+SCP_HIDDEN int scp_out_sort_ids(uint32_t *ids, size_t n, scp_out_cmp cmp, void *ctx);
+
+/* Per-frame sums over the whole tree: self costs and calls of every node of
+ * the frame, and inclusive cost counted once per path (a recursive frame's
+ * inner activations are inside its outer one).  Returns a calloc'd array of
+ * nframes entries, or NULL on OOM. */
+typedef struct scp_out_frame_agg {
+  uint64_t self[SCP_MAX_METRICS];
+  uint64_t total[SCP_MAX_METRICS];
+  uint64_t calls;
+  bool seen;                        /* some node has this frame */
+} scp_out_frame_agg;
+SCP_HIDDEN scp_out_frame_agg *scp_out_frame_aggregate(const scp_profile *p,
+                                                      const scp_out_kids *k);
+
+/* "file:line"; "file (no line)" for line 0 (compiler-generated code);
+ * "?" stands for an unknown file. */
+SCP_HIDDEN void scp_out_put_location(scp_buf *b, const char *file, uint32_t line);
+
+/* Decimal without separators; much cheaper than printf in hot loops. */
+SCP_HIDDEN void scp_out_put_u64(scp_buf *b, uint64_t v);
+
+/* "12.34%" of part/whole; "-" when whole is 0. */
+SCP_HIDDEN void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole);
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes at s
+ * are not one (s must be NUL-terminated). */
+SCP_HIDDEN size_t scp_out_utf8_len(const char *s);
+
+/* s as a JSON string literal, quotes included.  Invalid UTF-8 bytes become
+ * U+FFFD so the output always parses. */
+SCP_HIDDEN void scp_out_put_json_str(scp_buf *b, const char *s);
+
+/* The chain of a node from its root child down to it (root excluded):
+ * fills path[0..depth) and returns the depth.  path must hold nnodes. */
+SCP_HIDDEN size_t scp_out_node_path(const scp_profile *p, uint32_t node, uint32_t *path);
+
+/* The flamegraph writer with an optional comparison (diff.c): when
+ * `before` is non-NULL, before[n] is the inclusive cost of the matching
+ * node in the older profile for each node n of p, and frames are coloured
+ * by the change instead of by kind. */
+SCP_HIDDEN int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
+                                const uint64_t *before, uint64_t before_total,
+                                scp_buf *b);
+
+/* Total of one metric over the whole run: the root's inclusive cost. */
+static inline uint64_t scp_out_total(const scp_profile *p, unsigned metric) {
+  return p->nnodes ? p->nodes[0].total[metric] : 0;
+}
+
+/* Ends a writer: SCP_ERR_NOMEM when the buffer ran out of memory. */
+static inline int scp_out_done(const scp_buf *b) {
+  return b->oom ? SCP_ERR_NOMEM : SCP_OK;
+}
+
+#endif

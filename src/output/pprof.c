@@ -1,0 +1,265 @@
+/*
+ * pprof.c — pprof's profile.proto, encoded by hand (the message is small and
+ * flat; a protobuf library would be a heavy dependency for it) and gzipped,
+ * which is what `go tool pprof` expects.
+ *
+ * A sample is one (node, source line) with self cost.  Its stack is a list
+ * of locations, leaf first; consecutive inlined frames and the function
+ * they were inlined into share one location, listed innermost first, so
+ * pprof shows inline frames the way it does for native code.
+ */
+#include "output/out_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+/* ---- protobuf wire format ---------------------------------------------- */
+
+static void pb_varint(scp_buf *b, uint64_t v) {
+  uint8_t tmp[10];
+  size_t n = 0;
+  do {
+    tmp[n] = (uint8_t)(v & 0x7f);
+    v >>= 7;
+    if (v) tmp[n] |= 0x80;
+    n++;
+  } while (v);
+  scp_buf_put(b, tmp, n);
+}
+
+static void pb_uint(scp_buf *b, unsigned field, uint64_t v) {
+  pb_varint(b, (uint64_t)field << 3);  /* wire type 0 */
+  pb_varint(b, v);
+}
+
+static void pb_bytes(scp_buf *b, unsigned field, const void *data, size_t len) {
+  pb_varint(b, (uint64_t)field << 3 | 2);  /* length-delimited */
+  pb_varint(b, len);
+  scp_buf_put(b, data, len);
+}
+
+/* A nested message built in `msg`, then emptied for reuse. */
+static void pb_msg(scp_buf *b, unsigned field, scp_buf *msg) {
+  if (msg->oom) b->oom = true;
+  pb_bytes(b, field, msg->data, msg->len);
+  msg->len = 0;
+}
+
+/* ---- profile ----------------------------------------------------------- */
+
+typedef struct pp_ctx {
+  const scp_profile *p;
+  unsigned nm;
+  scp_strtab strings;    /* the profile's string_table; id 0 is "" */
+  scp_strtab lockeys;    /* location key -> id (ids from 1) */
+  scp_buf locations;     /* encoded Location messages, in id order */
+  scp_buf msg, locmsg, inner, key;  /* scratch */
+  bool oom;
+} pp_ctx;
+
+static uint64_t pp_str(pp_ctx *c, const char *s) {
+  uint32_t id = scp_strtab_intern(&c->strings, s);
+  if (id == UINT32_MAX) c->oom = true;
+  return id == UINT32_MAX ? 0 : id;
+}
+
+static unsigned node_kind(const scp_profile *p, uint32_t n) {
+  uint32_t f = p->nodes[n].frame;
+  return f < p->nframes ? p->frames[f].kind : SCP_KIND_ROOT;
+}
+
+/* The id of the location holding frames fids[0..n) with lines[0..n)
+ * (innermost first), creating it on first use. */
+static uint64_t location(pp_ctx *c, const uint32_t *fids, const uint32_t *lines, size_t n) {
+  scp_buf *k = &c->key;
+  k->len = 0;
+  for (size_t i = 0; i < n; i++) {
+    scp_out_put_u64(k, fids[i]);
+    scp_buf_putc(k, ':');
+    scp_out_put_u64(k, lines[i]);
+    scp_buf_putc(k, ',');
+  }
+  if (k->oom) {
+    c->oom = true;
+    return 0;
+  }
+  size_t before = c->lockeys.n;
+  uint32_t id = scp_strtab_intern_n(&c->lockeys, k->data, k->len);
+  if (id == UINT32_MAX) {
+    c->oom = true;
+    return 0;
+  }
+  if (c->lockeys.n > before) {
+    /* new location: id, then its lines innermost first */
+    pb_uint(&c->locmsg, 1, id);
+    for (size_t i = 0; i < n; i++) {
+      pb_uint(&c->inner, 1, (uint64_t)fids[i] + 1);
+      pb_uint(&c->inner, 2, lines[i]);
+      pb_msg(&c->locmsg, 4, &c->inner);
+    }
+    pb_msg(&c->locations, 4, &c->locmsg);
+  }
+  return id;
+}
+
+/* One sample: the stack of nodes path[0..depth) (root first), `leaf_line`
+ * the source line in the last one, values = cost. */
+static void sample(pp_ctx *c, scp_buf *out, const uint32_t *path, size_t depth,
+                   uint32_t leaf_line, const uint64_t *cost, uint32_t *fids,
+                   uint32_t *lines) {
+  const scp_profile *p = c->p;
+  scp_buf ids = {0}, vals = {0};
+  size_t i = depth;
+  uint32_t line = leaf_line;
+  while (i > 0) {
+    /* one location: inlined frames up to the function that holds them */
+    size_t n = 0;
+    for (;;) {
+      uint32_t node = path[--i];
+      fids[n] = p->nodes[node].frame;
+      lines[n] = line;
+      n++;
+      line = p->nodes[node].call_line;  /* where the next frame up is */
+      if (node_kind(p, node) != SCP_KIND_INLINED || i == 0) break;
+    }
+    pb_varint(&ids, location(c, fids, lines, n));
+  }
+  for (unsigned m = 0; m < c->nm; m++) pb_varint(&vals, cost[m]);
+  if (ids.oom || vals.oom) c->oom = true;
+  pb_bytes(&c->msg, 1, ids.data, ids.len);   /* packed location_id */
+  pb_bytes(&c->msg, 2, vals.data, vals.len); /* packed value */
+  pb_msg(out, 2, &c->msg);
+  scp_buf_free(&ids);
+  scp_buf_free(&vals);
+}
+
+static int gzip_into(scp_buf *b, const scp_buf *raw) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  /* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 and no name,
+   * so the bytes depend only on the input. */
+  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return SCP_ERR_NOMEM;
+  uLong bound = deflateBound(&z, (uLong)raw->len);
+  if (!scp_grow(&b->data, &b->cap, b->len + bound + 1, 1)) {
+    deflateEnd(&z);
+    return SCP_ERR_NOMEM;
+  }
+  z.next_in = (Bytef *)(raw->data ? raw->data : "");
+  z.avail_in = (uInt)raw->len;
+  z.next_out = (Bytef *)b->data + b->len;
+  z.avail_out = (uInt)bound;
+  int zr = deflate(&z, Z_FINISH);
+  size_t produced = bound - z.avail_out;
+  deflateEnd(&z);
+  if (zr != Z_STREAM_END) return SCP_ERR_INTERNAL;
+  b->len += produced;
+  b->data[b->len] = 0;
+  return SCP_OK;
+}
+
+int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
+  if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
+  if (!p->nnodes) return SCP_ERR_ARG;
+  int rc = SCP_ERR_NOMEM;
+  pp_ctx c = {.p = p, .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS};
+  scp_out_labels l = {0};
+  scp_out_kids k = {0};
+  scp_buf body = {0}, samples = {0};
+  uint32_t *todo = NULL, *path = NULL, *fids = NULL, *lines = NULL;
+  size_t nn = p->nnodes;
+  if (scp_strtab_intern(&c.strings, "") != 0 || scp_strtab_intern(&c.lockeys, "") != 0)
+    goto fail;
+  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  todo = malloc(nn * sizeof *todo);
+  path = malloc(nn * sizeof *path);
+  fids = malloc(nn * sizeof *fids);
+  lines = malloc(nn * sizeof *lines);
+  if (!todo || !path || !fids || !lines) goto fail;
+
+  /* sample_type: one per metric */
+  for (unsigned m = 0; m < c.nm; m++) {
+    const scp_metric *me = &p->metrics[m];
+    pb_uint(&c.msg, 1, pp_str(&c, me->name && *me->name ? me->name : "cost"));
+    pb_uint(&c.msg, 2, pp_str(&c, me->unit && *me->unit ? me->unit : "count"));
+    pb_msg(&body, 1, &c.msg);
+  }
+  /* samples, pre-order with children by label */
+  size_t ntodo = 0;
+  todo[ntodo++] = 0;
+  while (ntodo) {
+    uint32_t id = todo[--ntodo];
+    const scp_prof_node *n = &p->nodes[id];
+    size_t depth = scp_out_node_path(p, id, path);
+    if (id == 0) path[depth++] = 0;  /* the root's own cost: a stack of itself */
+    uint64_t rest[SCP_MAX_METRICS];
+    memcpy(rest, n->self, sizeof rest);
+    for (uint32_t j = 0; j < n->nlines && n->lines_first + j < p->nlines; j++) {
+      const scp_prof_line *ln = &p->lines[n->lines_first + j];
+      bool any = false;
+      for (unsigned m = 0; m < c.nm; m++) {
+        any |= ln->cost[m] != 0;
+        rest[m] = rest[m] > ln->cost[m] ? rest[m] - ln->cost[m] : 0;
+      }
+      if (any) sample(&c, &samples, path, depth, ln->line, ln->cost, fids, lines);
+    }
+    bool any = false;
+    for (unsigned m = 0; m < c.nm; m++) any |= rest[m] != 0;
+    if (any) sample(&c, &samples, path, depth, 0, rest, fids, lines);
+    for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) todo[ntodo++] = k.ids[i];
+  }
+  scp_buf_put(&body, samples.data, samples.len);
+  if (samples.oom) body.oom = true;
+  scp_buf_put(&body, c.locations.data, c.locations.len);
+  if (c.locations.oom) body.oom = true;
+  /* functions: one per frame, id = frame id + 1 */
+  for (uint32_t f = 0; f < p->nframes; f++) {
+    const scp_prof_frame *fr = &p->frames[f];
+    const char *name = scp_prof_str(p, fr->name);
+    if (!*name) name = fr->kind == SCP_KIND_ROOT ? "all" : "[unknown]";
+    uint64_t sname = pp_str(&c, name);
+    pb_uint(&c.msg, 1, (uint64_t)f + 1);
+    pb_uint(&c.msg, 2, sname);
+    pb_uint(&c.msg, 3, sname);
+    pb_uint(&c.msg, 4, pp_str(&c, scp_prof_str(p, fr->file)));
+    pb_uint(&c.msg, 5, fr->decl_line);
+    pb_msg(&body, 5, &c.msg);
+  }
+  const scp_metric *dm = &p->metrics[metric];
+  uint64_t dtype = pp_str(&c, dm->name && *dm->name ? dm->name : "cost");
+  /* period_type/period: one unit of the chosen metric per unit counted */
+  pb_uint(&c.msg, 1, dtype);
+  pb_uint(&c.msg, 2, pp_str(&c, dm->unit && *dm->unit ? dm->unit : "count"));
+  uint64_t title = pp_str(&c, scp_prof_str(p, p->title));
+  if (c.oom) goto fail;
+  for (size_t i = 0; i < c.strings.n; i++)  /* string_table, 0 = "" */
+    pb_bytes(&body, 6, c.strings.strs[i], strlen(c.strings.strs[i]));
+  pb_msg(&body, 11, &c.msg);
+  pb_uint(&body, 12, 1);
+  if (title) {  /* comment: the profile's title */
+    pb_varint(&body, 13 << 3);
+    pb_varint(&body, title);
+  }
+  pb_uint(&body, 14, dtype);
+  if (body.oom || c.msg.oom || c.locmsg.oom || c.inner.oom) goto fail;
+  rc = gzip_into(b, &body);
+  if (rc == SCP_OK) rc = scp_out_done(b);
+fail:
+  free(todo);
+  free(path);
+  free(fids);
+  free(lines);
+  scp_buf_free(&body);
+  scp_buf_free(&samples);
+  scp_buf_free(&c.locations);
+  scp_buf_free(&c.msg);
+  scp_buf_free(&c.inner);
+  scp_buf_free(&c.locmsg);
+  scp_buf_free(&c.key);
+  scp_strtab_free(&c.strings);
+  scp_strtab_free(&c.lockeys);
+  scp_out_labels_free(&l);
+  scp_out_kids_free(&k);
+  return rc;
+}

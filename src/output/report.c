@@ -1,0 +1,452 @@
+/*
+ * report.c — the plain-text report: run metadata and status, the budget
+ * table, top functions by self and by total cost, hottest source lines,
+ * contracts and host functions.  Every table is sorted by the chosen metric
+ * (descending), ties broken by label, so the text is deterministic.
+ */
+#include "output/out_private.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- aligned tables ---------------------------------------------------- */
+
+/* Cells are NUL-terminated strings kept in one buffer; columns are padded
+ * to their widest cell, numbers right-aligned, text left-aligned, and the
+ * last column is never padded (no trailing blanks). */
+typedef struct table {
+  unsigned ncols;
+  const char *align;     /* one 'l' or 'r' per column */
+  scp_buf text;
+  size_t *cell;          /* offsets of the cells in text */
+  size_t ncells, capcells;
+  bool oom;
+} table;
+
+static void cell_begin(table *t) {
+  if (!scp_grow(&t->cell, &t->capcells, t->ncells + 1, sizeof *t->cell)) {
+    t->oom = true;
+    return;
+  }
+  t->cell[t->ncells++] = t->text.len;
+}
+
+static void cell_end(table *t) { scp_buf_putc(&t->text, '\0'); }
+
+static void cell_str(table *t, const char *s) {
+  cell_begin(t);
+  scp_buf_puts(&t->text, s);
+  cell_end(t);
+}
+
+static void cell_num(table *t, uint64_t v) {
+  cell_begin(t);
+  scp_buf_put_grouped(&t->text, v);
+  cell_end(t);
+}
+
+static void cell_pct(table *t, uint64_t part, uint64_t whole) {
+  cell_begin(t);
+  scp_out_put_pct(&t->text, part, whole);
+  cell_end(t);
+}
+
+/* Display width: UTF-8 continuation bytes take no column. */
+static size_t text_width(const char *s) {
+  size_t w = 0;
+  for (; *s; s++) w += ((unsigned char)*s & 0xc0) != 0x80;
+  return w;
+}
+
+static size_t table_rows(const table *t) { return t->ncells / t->ncols; }
+
+static void pad(scp_buf *b, size_t n) {
+  while (n--) scp_buf_putc(b, ' ');
+}
+
+static void table_print(scp_buf *b, table *t) {
+  if (t->oom || t->text.oom) {
+    b->oom = true;
+    return;
+  }
+  size_t width[16] = {0};
+  for (size_t i = 0; i < t->ncells; i++) {
+    size_t w = text_width(t->text.data + t->cell[i]);
+    if (w > width[i % t->ncols]) width[i % t->ncols] = w;
+  }
+  for (size_t r = 0; r < table_rows(t); r++) {
+    scp_buf_puts(b, "  ");
+    for (unsigned c = 0; c < t->ncols; c++) {
+      const char *s = t->text.data + t->cell[r * t->ncols + c];
+      size_t gap = width[c] - text_width(s);
+      bool last = c + 1 == t->ncols;
+      if (t->align[c] == 'r') pad(b, gap);
+      scp_buf_puts(b, s);
+      if (!last && t->align[c] != 'r') pad(b, gap);
+      if (!last) scp_buf_puts(b, "  ");
+    }
+    scp_buf_putc(b, '\n');
+  }
+}
+
+static void table_free(table *t) {
+  scp_buf_free(&t->text);
+  free(t->cell);
+}
+
+/* ---- aggregation by frame ---------------------------------------------- */
+
+typedef scp_out_frame_agg frame_agg;
+
+typedef struct report_ctx {
+  const scp_profile *p;
+  unsigned metric, top, nm;
+  uint64_t total;
+  scp_out_labels labels;
+  scp_out_kids kids;
+  frame_agg *agg;                   /* one per frame */
+} report_ctx;
+
+static unsigned frame_kind(const scp_profile *p, uint32_t f) {
+  return f < p->nframes ? p->frames[f].kind : SCP_KIND_ROOT;
+}
+
+typedef struct frame_sort {
+  const report_ctx *c;
+  bool by_total;
+} frame_sort;
+
+static int cmp_frames(void *ctx, uint32_t a, uint32_t b) {
+  const frame_sort *s = ctx;
+  const frame_agg *fa = &s->c->agg[a], *fb = &s->c->agg[b];
+  uint64_t va = s->by_total ? fa->total[s->c->metric] : fa->self[s->c->metric];
+  uint64_t vb = s->by_total ? fb->total[s->c->metric] : fb->self[s->c->metric];
+  if (va != vb) return va > vb ? -1 : 1;
+  int r = strcmp(scp_out_label_of(&s->c->labels, a), scp_out_label_of(&s->c->labels, b));
+  if (r) return r;
+  return a < b ? -1 : a > b;
+}
+
+static void put_metric_name(scp_buf *b, const scp_metric *m) {
+  scp_buf_puts(b, m->name && *m->name ? m->name : "cost");
+}
+
+/* "Top N functions by self CPU" and the like.  kinds: bit mask of the
+ * frame kinds listed. */
+static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
+                       unsigned kinds, const char *heading) {
+  const scp_profile *p = c->p;
+  uint32_t *ids = malloc((p->nframes ? p->nframes : 1) * sizeof *ids);
+  if (!ids) return SCP_ERR_NOMEM;
+  size_t n = 0;
+  bool host = kinds == 1u << SCP_KIND_HOST;
+  for (uint32_t f = 0; f < p->nframes; f++) {
+    if (!c->agg[f].seen || !(kinds & (1u << frame_kind(p, f)))) continue;
+    uint64_t v = by_total ? c->agg[f].total[c->metric] : c->agg[f].self[c->metric];
+    if (v || (host && c->agg[f].calls)) ids[n++] = f;
+  }
+  frame_sort s = {c, by_total};
+  if (scp_out_sort_ids(ids, n, cmp_frames, &s)) {
+    free(ids);
+    return SCP_ERR_NOMEM;
+  }
+  if (n > c->top) n = c->top;
+
+  scp_buf_putc(b, '\n');
+  scp_buf_puts(b, heading);
+  scp_buf_putc(b, '\n');
+  if (!n) {
+    scp_buf_puts(b, "  (none)\n");
+    free(ids);
+    return SCP_OK;
+  }
+  /* Columns: [calls] chosen metric, %, other metrics..., [calls], name. */
+  char align[16];
+  unsigned ncols = 0;
+  if (host) align[ncols++] = 'r';
+  align[ncols++] = 'r';
+  align[ncols++] = 'r';
+  for (unsigned m = 1; m < c->nm; m++) align[ncols++] = 'r';
+  if (!host) align[ncols++] = 'r';
+  align[ncols++] = 'l';
+  align[ncols] = 0;
+  table t = {.ncols = ncols, .align = align};
+  const char *what = by_total ? "total " : "self ";
+  if (host) cell_str(&t, "calls");
+  for (unsigned k = 0; k < c->nm; k++) {
+    unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    cell_begin(&t);
+    scp_buf_puts(&t.text, what);
+    put_metric_name(&t.text, &p->metrics[m]);
+    cell_end(&t);
+    if (k == 0) cell_str(&t, "%");
+  }
+  if (!host) cell_str(&t, "calls");
+  cell_str(&t, host ? "host function" : kinds == 1u << SCP_KIND_CONTRACT ? "contract"
+                                                                         : "function");
+  for (size_t i = 0; i < n; i++) {
+    const frame_agg *a = &c->agg[ids[i]];
+    const uint64_t *v = by_total ? a->total : a->self;
+    if (host) cell_num(&t, a->calls);
+    for (unsigned k = 0; k < c->nm; k++) {
+      unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      cell_num(&t, v[m]);
+      if (k == 0) cell_pct(&t, v[m], c->total);
+    }
+    /* inlined code and the root are never called: "0" would mislead */
+    unsigned kind = frame_kind(p, ids[i]);
+    if (!host && (kind == SCP_KIND_INLINED || kind == SCP_KIND_ROOT) && !a->calls)
+      cell_str(&t, "-");
+    else if (!host) cell_num(&t, a->calls);
+    cell_str(&t, scp_out_label_of(&c->labels, ids[i]));
+  }
+  table_print(b, &t);
+  table_free(&t);
+  free(ids);
+  return SCP_OK;
+}
+
+/* ---- hottest lines ----------------------------------------------------- */
+
+typedef struct line_agg {
+  uint32_t file, line, frame;
+  uint64_t cost[SCP_MAX_METRICS];
+} line_agg;
+
+typedef struct line_sort {
+  const report_ctx *c;
+  const line_agg *v;
+} line_sort;
+
+/* Grouping order: (file name, line, frame label). */
+static int cmp_line_key(void *ctx, uint32_t a, uint32_t b) {
+  const line_sort *s = ctx;
+  const line_agg *la = &s->v[a], *lb = &s->v[b];
+  int r = strcmp(scp_prof_str(s->c->p, la->file), scp_prof_str(s->c->p, lb->file));
+  if (r) return r;
+  if (la->line != lb->line) return la->line < lb->line ? -1 : 1;
+  r = strcmp(scp_out_label_of(&s->c->labels, la->frame),
+             scp_out_label_of(&s->c->labels, lb->frame));
+  if (r) return r;
+  return a < b ? -1 : a > b;
+}
+
+/* Display order: cost descending, then (file, line). */
+static int cmp_line_cost(void *ctx, uint32_t a, uint32_t b) {
+  const line_sort *s = ctx;
+  uint64_t va = s->v[a].cost[s->c->metric], vb = s->v[b].cost[s->c->metric];
+  if (va != vb) return va > vb ? -1 : 1;
+  return cmp_line_key(ctx, a, b);
+}
+
+static int lines_table(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  int rc = SCP_ERR_NOMEM;
+  size_t cap = 0, n = 0;
+  for (size_t i = 0; i < p->nnodes; i++) cap += p->nodes[i].nlines;
+  line_agg *v = malloc((cap ? cap : 1) * sizeof *v);
+  line_agg *sum = malloc((cap ? cap : 1) * sizeof *sum);
+  uint32_t *ids = malloc((cap ? cap : 1) * sizeof *ids);
+  if (!v || !sum || !ids) goto fail;
+  for (size_t i = 0; i < p->nnodes; i++) {
+    const scp_prof_node *nd = &p->nodes[i];
+    for (uint32_t j = 0; j < nd->nlines && nd->lines_first + j < p->nlines; j++) {
+      const scp_prof_line *pl = &p->lines[nd->lines_first + j];
+      if (!pl->file && !pl->line) continue;  /* nothing to show */
+      v[n].file = pl->file;
+      v[n].line = pl->line;
+      v[n].frame = nd->frame;
+      memcpy(v[n].cost, pl->cost, sizeof v[n].cost);
+      ids[n] = (uint32_t)n;
+      n++;
+    }
+  }
+  line_sort s = {c, v};
+  if (scp_out_sort_ids(ids, n, cmp_line_key, &s)) goto fail;
+  /* One row per (file, line); the function shown is the one that spent the
+   * most there (a line inlined into several functions has several). */
+  size_t nsum = 0;
+  for (size_t i = 0; i < n;) {
+    const line_agg *first = &v[ids[i]];
+    line_agg acc = *first;
+    uint64_t best = 0;
+    memset(acc.cost, 0, sizeof acc.cost);
+    while (i < n && v[ids[i]].file == first->file && v[ids[i]].line == first->line) {
+      /* runs of one frame are adjacent: sum each run, keep the largest */
+      uint32_t fr = v[ids[i]].frame;
+      uint64_t run = 0;
+      while (i < n && v[ids[i]].file == first->file && v[ids[i]].line == first->line &&
+             v[ids[i]].frame == fr) {
+        for (unsigned m = 0; m < SCP_MAX_METRICS; m++) acc.cost[m] += v[ids[i]].cost[m];
+        run += v[ids[i]].cost[c->metric];
+        i++;
+      }
+      if (run > best) {
+        best = run;
+        acc.frame = fr;
+      }
+    }
+    sum[nsum++] = acc;
+  }
+  size_t shown = 0;
+  for (size_t i = 0; i < nsum; i++)
+    if (sum[i].cost[c->metric]) ids[shown++] = (uint32_t)i;
+  line_sort s2 = {c, sum};
+  if (scp_out_sort_ids(ids, shown, cmp_line_cost, &s2)) goto fail;
+  if (shown > c->top) shown = c->top;
+
+  scp_buf_puts(b, "\nHottest source lines by ");
+  put_metric_name(b, &p->metrics[c->metric]);
+  scp_buf_putc(b, '\n');
+  if (!shown) {
+    scp_buf_puts(b, "  (none)\n");
+    rc = SCP_OK;
+    goto fail;
+  }
+  char align[16];
+  unsigned ncols = 0;
+  for (unsigned k = 0; k < c->nm; k++) {
+    align[ncols++] = 'r';
+    if (k == 0) align[ncols++] = 'r';
+  }
+  align[ncols++] = 'l';
+  align[ncols++] = 'l';
+  align[ncols] = 0;
+  table t = {.ncols = ncols, .align = align};
+  for (unsigned k = 0; k < c->nm; k++) {
+    unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    cell_begin(&t);
+    put_metric_name(&t.text, &p->metrics[m]);
+    cell_end(&t);
+    if (k == 0) cell_str(&t, "%");
+  }
+  cell_str(&t, "line");
+  cell_str(&t, "function");
+  for (size_t i = 0; i < shown; i++) {
+    const line_agg *a = &sum[ids[i]];
+    for (unsigned k = 0; k < c->nm; k++) {
+      unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      cell_num(&t, a->cost[m]);
+      if (k == 0) cell_pct(&t, a->cost[m], c->total);
+    }
+    cell_begin(&t);
+    scp_out_put_location(&t.text, scp_prof_str(p, a->file), a->line);
+    cell_end(&t);
+    cell_str(&t, scp_out_label_of(&c->labels, a->frame));
+  }
+  table_print(b, &t);
+  table_free(&t);
+  rc = SCP_OK;
+fail:
+  free(v);
+  free(sum);
+  free(ids);
+  return rc;
+}
+
+/* ---- header and budget ------------------------------------------------- */
+
+static void header(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  const char *title = scp_prof_str(p, p->title);
+  scp_buf_puts(b, "scprof report");
+  if (*title) {
+    scp_buf_puts(b, ": ");
+    scp_buf_puts(b, title);
+  }
+  scp_buf_putc(b, '\n');
+  table t = {.ncols = 2, .align = "ll"};
+  for (size_t i = 0; i < p->nmeta; i++) {
+    cell_str(&t, scp_prof_str(p, p->meta[i].key));
+    cell_str(&t, scp_prof_str(p, p->meta[i].value));
+  }
+  cell_str(&t, "status");
+  cell_begin(&t);
+  if (p->status == SCP_OK) {
+    scp_buf_puts(&t.text, "OK");
+  } else {
+    scp_buf_puts(&t.text, scp_strerror(p->status));
+    const char *msg = scp_prof_str(p, p->status_msg);
+    if (*msg) {
+      scp_buf_puts(&t.text, ": ");
+      scp_buf_puts(&t.text, msg);
+    }
+  }
+  cell_end(&t);
+  table_print(b, &t);
+  table_free(&t);
+}
+
+static void budget(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  scp_buf_puts(b, "\nBudget\n");
+  table t = {.ncols = 5, .align = "lrrrl"};
+  cell_str(&t, "metric");
+  cell_str(&t, "consumed");
+  cell_str(&t, "limit");
+  cell_str(&t, "% of limit");
+  cell_str(&t, "unit");
+  for (unsigned m = 0; m < c->nm; m++) {
+    const scp_metric *me = &p->metrics[m];
+    uint64_t used = scp_out_total(p, m);
+    cell_begin(&t);
+    put_metric_name(&t.text, me);
+    cell_end(&t);
+    cell_num(&t, used);
+    if (me->limit) cell_num(&t, me->limit);
+    else cell_str(&t, "-");
+    cell_pct(&t, used, me->limit);
+    cell_str(&t, me->unit ? me->unit : "");
+  }
+  table_print(b, &t);
+  table_free(&t);
+}
+
+int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
+  static const scp_report_opts defaults = {0};
+  if (!o) o = &defaults;
+  if (o->metric >= p->nmetrics || o->metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
+  int rc = SCP_ERR_NOMEM;
+  report_ctx c = {.p = p, .metric = o->metric, .top = o->top ? o->top : 20,
+                  .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS};
+  c.total = scp_out_total(p, o->metric);
+  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
+      !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
+    goto fail;
+
+  header(b, &c);
+  budget(b, &c);
+  const unsigned code = 1u << SCP_KIND_GUEST | 1u << SCP_KIND_INLINED |
+                        1u << SCP_KIND_HOST | 1u << SCP_KIND_CONTRACT |
+                        1u << SCP_KIND_VM;
+  scp_buf heading = {0};
+  for (int by_total = 0; by_total < 2; by_total++) {
+    heading.len = 0;
+    scp_buf_printf(&heading, "Top %u functions by %s ", c.top, by_total ? "total" : "self");
+    put_metric_name(&heading, &p->metrics[c.metric]);
+    /* The root's own cost (work outside any function) is listed by self;
+     * by total it would always be the whole run. */
+    unsigned kinds = by_total ? code : code | 1u << SCP_KIND_ROOT;
+    if (heading.oom || frame_table(b, &c, by_total, kinds, heading.data)) {
+      scp_buf_free(&heading);
+      goto fail;
+    }
+  }
+  scp_buf_free(&heading);
+  if (lines_table(b, &c)) goto fail;
+  /* Contracts only when there is more than the one entry contract. */
+  size_t ncontracts = 0;
+  for (uint32_t f = 0; f < p->nframes; f++)
+    ncontracts += c.agg[f].seen && frame_kind(p, f) == SCP_KIND_CONTRACT;
+  if (ncontracts > 1 &&
+      frame_table(b, &c, true, 1u << SCP_KIND_CONTRACT, "Contracts by total cost"))
+    goto fail;
+  if (frame_table(b, &c, false, 1u << SCP_KIND_HOST, "Host functions (self cost)"))
+    goto fail;
+  rc = scp_out_done(b);
+fail:
+  free(c.agg);
+  scp_out_kids_free(&c.kids);
+  scp_out_labels_free(&c.labels);
+  return rc;
+}

@@ -43,6 +43,7 @@ BIN       = $(BUILD)/bin/scprof
 WASM_CFLAGS = --target=wasm32 -O2 -g -nostdlib -fno-builtin -Iexamples \
               -Wl,--no-entry -Wl,--export-dynamic -Wl,--allow-undefined
 EXAMPLES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard examples/*.c))
+BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c))
 FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c)) \
             $(patsubst %.wat,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wat/*.wat))
 
@@ -104,7 +105,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) BUILD=build/san EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
 
-bench: all $(BENCH_BIN)
+bench: all $(BENCH_BIN) $(BENCH_WASM)
 	@sh bench/run.sh $(BUILD)
 
 install: $(BIN) $(LIB)

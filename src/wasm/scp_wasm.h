@@ -171,6 +171,11 @@ uint64_t scp_wasm_current_pc(const scp_wasm_instance *inst);
  * counters are zeroed after settling. */
 int scp_wasm_settle(scp_wasm_instance *inst);
 
+/* Operators charged so far by settled regions: each region entry counts
+ * every operator of the region (as its fuel does, early exits included).
+ * For benchmarks' instructions-per-second; approximate by design. */
+uint64_t scp_wasm_ops_settled(const scp_wasm_instance *inst);
+
 /* Linear memory (NULL/0 when none).  The pointer changes on memory.grow. */
 uint8_t *scp_wasm_memory(scp_wasm_instance *inst, uint64_t *len);
 

@@ -61,6 +61,7 @@ typedef struct compiler {
   wasm_fuel_meta *meta; size_t nmeta, capmeta;
   uint32_t nregions;
   bool reachable;              /* translation reachability */
+  size_t label_at;             /* latest code index a branch may target */
   uint8_t *local_types; uint32_t nlocals_total;
   uint64_t n_ops;
 } compiler;
@@ -83,6 +84,83 @@ static int emit(compiler *c, uint32_t op, uint32_t a, uint64_t b) {
 }
 
 static ctrl_frame *top(compiler *c) { return &c->ctrl[c->nctrl - 1]; }
+
+/* ---- superinstructions ----------------------------------------------------
+ * The last k emitted instructions may merge with the one being emitted
+ * unless a branch can land between them: a label pinned after the first of
+ * them.  Merging INTO an instruction that is itself a branch target is fine
+ * (the target then runs both halves, as before). */
+static bool can_fuse(const compiler *c, size_t k) {
+  return c->ncode > k && c->label_at + k <= c->ncode;
+}
+
+static void pin_label(compiler *c) { c->label_at = c->ncode; }
+
+static const bool is_bin[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n] = true,
+#include "wasm/wasm_ops.def"
+};
+static const bool is_bin_c[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_C] = true,
+#include "wasm/wasm_ops.def"
+};
+
+static int emit_bin(compiler *c, uint32_t op) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_CONST) {
+    k[-2] = (scp_ins){op + BIN_LC, k[-2].a, k[-1].b};
+    c->ncode--;
+    return SCP_OK;
+  }
+  if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_LOCAL_GET) {
+    k[-2] = (scp_ins){op + BIN_LL, k[-2].a, k[-1].a};
+    c->ncode--;
+    return SCP_OK;
+  }
+  if (can_fuse(c, 1) && k[-1].op == IOP_CONST) {
+    k[-1].op = op + BIN_C;
+    return SCP_OK;
+  }
+  return emit(c, op, 0, 0);
+}
+
+static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
+    k[-1] = (scp_ins){op + LOAD_L, offset, k[-1].a};
+    return SCP_OK;
+  }
+  return emit(c, op, offset, 0);
+}
+
+static int emit_local_set(compiler *c, uint32_t idx) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
+    k[-1] = (scp_ins){IOP_LOCAL_COPY, idx, k[-1].a};
+    return SCP_OK;
+  }
+  return emit(c, IOP_LOCAL_SET, idx, 0);
+}
+
+/* A br_if without stack adjustment: fold it into the instruction that
+ * computes its condition when possible.  Returns the index of the
+ * instruction whose `a` is the branch target. */
+static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 1)) {
+    if (is_bin[k[-1].op]) { k[-1].op += BIN_BRIF; k[-1].a = target; *at = (uint32_t)c->ncode - 1; return SCP_OK; }
+    if (is_bin_c[k[-1].op]) {
+      k[-1].op += BIN_C_BRIF - BIN_C; k[-1].a = target; *at = (uint32_t)c->ncode - 1; return SCP_OK;
+    }
+    if (k[-1].op == IOP_I32_EQZ) {
+      k[-1] = (scp_ins){IOP_BR_UNLESS, target, 0};
+      *at = (uint32_t)c->ncode - 1;
+      return SCP_OK;
+    }
+  }
+  *at = (uint32_t)c->ncode;
+  return emit(c, IOP_BR_IF, target, 0);
+}
 
 /* Add fuel to the innermost region, recorded at the current operator's pc
  * so a region's count can later be split exactly over its operators. */
@@ -245,9 +323,14 @@ static int emit_branch(compiler *c, uint32_t depth, int kind) {
   uint32_t keep = label_type(f) ? 1 : 0;
   uint32_t height = (uint32_t)c->nvals;
   uint32_t drop = height - f->height - keep;
-  uint32_t op = kind == 0 ? (drop ? IOP_BR_ADJ : IOP_BR) : (drop ? IOP_BR_IF_ADJ : IOP_BR_IF);
+  uint32_t target = f->kind == 0x03 ? f->start_ip : 0;
   uint32_t at = (uint32_t)c->ncode;
-  TRY(emit(c, op, f->kind == 0x03 ? f->start_ip : 0, drop | (uint64_t)keep << 32));
+  if (kind == 1 && !drop) {
+    TRY(emit_br_if(c, target, &at));
+  } else {
+    uint32_t op = kind == 0 ? (drop ? IOP_BR_ADJ : IOP_BR) : IOP_BR_IF_ADJ;
+    TRY(emit(c, op, target, drop | (uint64_t)keep << 32));
+  }
   if (f->kind != 0x03) TRY(add_patch(c, f, at));
   return SCP_OK;
 }
@@ -296,6 +379,7 @@ static int compile_op(compiler *c, uint8_t op) {
     if (op == 0x03 && c->reachable) {
       ctrl_frame *f = top(c);
       f->start_ip = (uint32_t)c->ncode;
+      pin_label(c);
       TRY(open_region(c, &f->fuel_ins));
       TRY(bump(c, FUEL_BASE));
     }
@@ -335,6 +419,7 @@ static int compile_op(compiler *c, uint8_t op) {
       }
       c->code[f->else_patch].a = (uint32_t)c->ncode;
       f->else_patch = UINT32_MAX;
+      pin_label(c);
       TRY(open_region(c, &f->fuel_ins));
       c->reachable = true;
       TRY(bump(c, FUEL_BASE));
@@ -356,6 +441,7 @@ static int compile_op(compiler *c, uint8_t op) {
       }
     }
     uint32_t here = (uint32_t)c->ncode;
+    pin_label(c);
     if (f->else_patch != UINT32_MAX) c->code[f->else_patch].a = here;
     for (size_t i = 0; i < f->npatches; i++) c->code[f->patches[i]].a = here;
     free(f->patches);
@@ -483,7 +569,8 @@ static int compile_op(compiler *c, uint8_t op) {
     else { TRY(pop(c, t, NULL)); if (op == 0x22) TRY(push(c, t)); }
     if (c->reachable) {
       TRY(bump(c, FUEL_BASE));
-      TRY(emit(c, op == 0x20 ? IOP_LOCAL_GET : op == 0x21 ? IOP_LOCAL_SET : IOP_LOCAL_TEE, idx, 0));
+      if (op == 0x21) TRY(emit_local_set(c, idx));
+      else TRY(emit(c, op == 0x20 ? IOP_LOCAL_GET : IOP_LOCAL_TEE, idx, 0));
     }
     return SCP_OK;
   case 0x23: case 0x24:  /* global.get/set */
@@ -531,7 +618,7 @@ static int compile_op(compiler *c, uint8_t op) {
     TRY(rd_memarg(c, s, &offset));                                            \
     TRY(pop(c, SCP_WASM_I32, NULL));                                          \
     TRY(push(c, SCP_WASM_##o));                                               \
-    if (c->reachable) { TRY(bump(c, FUEL_LOAD)); TRY(emit(c, IOP_##n, offset, 0)); } \
+    if (c->reachable) { TRY(bump(c, FUEL_LOAD)); TRY(emit_load(c, IOP_##n, offset)); } \
     return SCP_OK;
 #define STORE(n, b, i, s)                                                     \
   case b:                                                                     \
@@ -551,9 +638,15 @@ static int compile_op(compiler *c, uint8_t op) {
     TRY(pop(c, SCP_WASM_##i, NULL));                                          \
     TRY(pop(c, SCP_WASM_##i, NULL));                                          \
     TRY(push(c, SCP_WASM_##o));                                               \
+    if (c->reachable) { TRY(bump(c, FUEL_BASE)); TRY(emit_bin(c, IOP_##n)); } \
+    return SCP_OK;
+#define TRAP_BIN(n, b, i, o)                                                  \
+  case b:                                                                     \
+    TRY(pop(c, SCP_WASM_##i, NULL));                                          \
+    TRY(pop(c, SCP_WASM_##i, NULL));                                          \
+    TRY(push(c, SCP_WASM_##o));                                               \
     if (c->reachable) { TRY(bump(c, FUEL_BASE)); TRY(emit(c, IOP_##n, 0, 0)); } \
     return SCP_OK;
-#define TRAP_BIN(n, b, i, o) BIN(n, b, i, o, 0)
 #include "wasm/wasm_ops.def"
   default:
     return unsupported_op(c, op);

@@ -248,6 +248,7 @@ static int sec_import(reader *r, scp_wasm_module *m) {
       return rfail(r, SCP_ERR_MALFORMED, "malformed import kind");
     }
   }
+  m->nfuncs = m->nfunc_imports;   /* the function section adds to it */
   return SCP_OK;
 }
 
@@ -375,22 +376,28 @@ static int sec_elem(reader *r, scp_wasm_module *m) {
     uint32_t flags;
     TRY(r_u32(r, &flags));
     m->nelems = i + 1;
-    /* Without reference types only flags 0 (active, table 0, funcidx
-     * vector) and 1 (passive, elemkind 0x00) are accepted. */
-    if (flags == 0) {
-      if (!m->has_table) return rfail(r, SCP_ERR_INVALID, "unknown table");
-      s->active = true;
+    /* The bulk-memory encodings: bit 0 passive/declarative, bit 1 an
+     * explicit table index (active) or declarative, bit 2 element
+     * expressions instead of function indices.  Only funcref and table 0
+     * exist without reference types. */
+    if (flags > 7) return rfail(r, SCP_ERR_MALFORMED, "malformed elements segment kind");
+    /* element expressions (ref.func / ref.null) need reference types,
+     * which wasmparser checks in constant expressions */
+    if (flags & 4)
+      return rfail(r, SCP_ERR_UNSUPPORTED, "element expressions (reference types are disabled in Soroban)");
+    bool passive = flags & 1;
+    s->active = !passive;
+    s->declarative = passive && (flags & 2);
+    if (s->active) {
+      uint32_t table = 0;
+      if (flags & 2) TRY(r_u32(r, &table));
+      if (table != 0 || !m->has_table) return rfail(r, SCP_ERR_INVALID, "unknown table");
       TRY(r_const_expr(r, m, SCP_WASM_I32, &s->offset_value, &s->offset_global));
-    } else if (flags == 1) {
+    }
+    if (passive || (flags & 2)) {
       uint8_t kind;
       TRY(r_byte(r, &kind));
-      if (kind != 0) return rfail(r, SCP_ERR_MALFORMED, "malformed element kind");
-    } else if (flags == 2 || flags == 6) {
-      return rfail(r, SCP_ERR_UNSUPPORTED, "element segment with table index (reference types are disabled in Soroban)");
-    } else if (flags == 3 || flags == 4 || flags == 5 || flags == 7) {
-      return rfail(r, SCP_ERR_UNSUPPORTED, "element segment form (reference types are disabled in Soroban)");
-    } else {
-      return rfail(r, SCP_ERR_MALFORMED, "malformed elements segment kind");
+      if (kind != 0x00) return rfail(r, SCP_ERR_MALFORMED, "malformed element kind");
     }
     TRY(r_u32(r, &s->len));
     if (s->len > (size_t)(r->end - r->p)) return rfail(r, SCP_ERR_MALFORMED, "unexpected end");
@@ -398,7 +405,8 @@ static int sec_elem(reader *r, scp_wasm_module *m) {
     if (!s->funcs) return SCP_ERR_NOMEM;
     for (uint32_t j = 0; j < s->len; j++) {
       TRY(r_u32(r, &s->funcs[j]));
-      if (s->funcs[j] >= m->nfuncs) return rfail(r, SCP_ERR_INVALID, "unknown function");
+      if (s->funcs[j] >= m->nfuncs)
+        return rfail(r, SCP_ERR_INVALID, "unknown function");
     }
   }
   return SCP_OK;
@@ -542,9 +550,6 @@ static int decode(scp_wasm_module *m, scp_error *err) {
   if (!have_func_sec) m->nfuncs = m->nfunc_imports;
   if (m->datas == NULL && m->has_datacount && m->datacount != 0)
     return rfail(r, SCP_ERR_MALFORMED, "data count and data section have inconsistent lengths");
-  if (m->has_table && m->table_min > SCP_WASM_MAX_TABLE)
-    return scp_fail(err, SCP_ERR_LIMIT, "table of %u elements exceeds Soroban's limit of %u",
-                    m->table_min, SCP_WASM_MAX_TABLE);
   return SCP_OK;
 }
 

@@ -135,6 +135,12 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
     if (!inst->mem) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory for linear memory"); goto fail; }
   }
   if (m->has_table) {
+    /* Soroban's ResourceLimiter::table_growing (wasmi Table::new asks it) */
+    if (m->table_min > SCP_WASM_MAX_TABLE) {
+      rc = scp_fail(err, SCP_ERR_LIMIT, "table of %u elements exceeds Soroban's limit of %u",
+                    m->table_min, SCP_WASM_MAX_TABLE);
+      goto fail;
+    }
     inst->table_len = m->table_min;
     inst->table = calloc(m->table_min + 1, sizeof *inst->table);
     if (!inst->table) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto fail; }
@@ -143,6 +149,7 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
    * stay written, per the bulk-memory semantics). */
   for (uint32_t i = 0; i < m->nelems; i++) {
     const wasm_segment *s = &m->elems[i];
+    if (s->declarative) inst->elem_dropped[i] = true;
     if (!s->active) continue;
     uint64_t off = segment_offset(inst, s);
     if (off + s->len > inst->table_len) {
@@ -230,8 +237,10 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
       /* entries of one pc are adjacent per region run; sum them per pc */
       uint32_t pc = fn->meta[i].pc;
       uint64_t fuel = 0;
-      for (; i < fn->nmeta && fn->meta[i].pc == pc; i++)
+      for (; i < fn->nmeta && fn->meta[i].pc == pc; i++) {
         fuel += cnt[fn->meta[i].region] * fn->meta[i].fuel;
+        inst->ops_settled += cnt[fn->meta[i].region];
+      }
       if (!fuel) continue;
       cost[0] = fuel * inst->fuel_scale;
       if (!scp_tree_add_pc(t, (uint32_t)id, pc, cost))
@@ -242,6 +251,8 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
   }
   return SCP_OK;
 }
+
+uint64_t scp_wasm_ops_settled(const scp_wasm_instance *inst) { return inst->ops_settled; }
 
 uint8_t *scp_wasm_memory(scp_wasm_instance *inst, uint64_t *len) {
   *len = inst->mem_len;

@@ -131,9 +131,11 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     SCP_IOPS_CONTROL(X)
 #undef X
 #define UN(n, b, i, o, e) [IOP_##n] = &&L_##n,
-#define BIN(n, b, i, o, e) [IOP_##n] = &&L_##n,
+#define BIN(n, b, i, o, e) [IOP_##n] = &&L_##n, [IOP_##n##_C] = &&L_##n##_C,          \
+    [IOP_##n##_LC] = &&L_##n##_LC, [IOP_##n##_LL] = &&L_##n##_LL,                \
+    [IOP_##n##_BRIF] = &&L_##n##_BRIF, [IOP_##n##_C_BRIF] = &&L_##n##_C_BRIF,
 #define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
-#define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n,
+#define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,
 #define STORE(n, b, i, s) [IOP_##n] = &&L_##n,
 #include "wasm/wasm_ops.def"
   };
@@ -236,6 +238,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(LOCAL_GET) { *sp++ = fp[ip->a]; NEXT(); }
   CASE(LOCAL_SET) { fp[ip->a] = *--sp; NEXT(); }
   CASE(LOCAL_TEE) { fp[ip->a] = sp[-1]; NEXT(); }
+  CASE(LOCAL_COPY) { fp[ip->a] = fp[ip->b]; NEXT(); }
   CASE(GLOBAL_GET) { *sp++ = inst->globals[ip->a]; NEXT(); }
   CASE(GLOBAL_SET) { inst->globals[ip->a] = *--sp; NEXT(); }
   CASE(CONST) { *sp++ = ip->b; NEXT(); }
@@ -341,6 +344,13 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     const uint8_t *p = mem + ea_;                                             \
     sp[-1] = (expr_);                                                         \
     NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_L) {                                                           \
+    uint64_t ea_ = (uint64_t)(uint32_t)fp[ip->b] + ip->a;                     \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    *sp++ = (expr_);                                                          \
+    NEXT();                                                                   \
   }
 #define STORE(name_, byte_, in_, size_)                                       \
   CASE(name_) {                                                               \
@@ -364,6 +374,35 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     OPERAND_##in_ a = (OPERAND_##in_)sp[-2], b = (OPERAND_##in_)sp[-1];       \
     sp--;                                                                     \
     sp[-1] = (uint64_t)(OPERAND_##out_)(expr_);                               \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_C) {                                                           \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-1], b = (OPERAND_##in_)ip->b;        \
+    sp[-1] = (uint64_t)(OPERAND_##out_)(expr_);                               \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LC) {                                                          \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a], b = (OPERAND_##in_)ip->b;     \
+    *sp++ = (uint64_t)(OPERAND_##out_)(expr_);                                \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LL) {                                                          \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a], b = (OPERAND_##in_)fp[ip->b]; \
+    *sp++ = (uint64_t)(OPERAND_##out_)(expr_);                                \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_BRIF) {                                                        \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-2], b = (OPERAND_##in_)sp[-1];       \
+    sp -= 2;                                                                  \
+    uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
+    if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_C_BRIF) {                                                      \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-1], b = (OPERAND_##in_)ip->b;        \
+    sp--;                                                                     \
+    uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
+    if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
     NEXT();                                                                   \
   }
 #include "wasm/wasm_ops.def"

@@ -36,19 +36,34 @@
   X(DATA_DROP)      /* a = data segment */                                   \
   X(TABLE_INIT)     /* a = elem segment, b = wasm pc */                      \
   X(TABLE_COPY)     /* b = wasm pc */                                        \
-  X(ELEM_DROP)      /* a = elem segment */
+  X(ELEM_DROP)      /* a = elem segment */                                   \
+  X(LOCAL_COPY)     /* local.get b; local.set a */
 
 enum scp_iop {
 #define X(n) IOP_##n,
   SCP_IOPS_CONTROL(X)
 #undef X
 #define UN(n, b, i, o, e) IOP_##n,
-#define BIN(n, b, i, o, e) IOP_##n,
+/* Each binary operator has fused forms, consecutive after it (the
+ * compiler adds a BIN_* offset): an operand from a constant or locals,
+ * or a br_if folded in. */
+#define BIN(n, b, i, o, e) IOP_##n, IOP_##n##_C, IOP_##n##_LC, IOP_##n##_LL, \
+                           IOP_##n##_BRIF, IOP_##n##_C_BRIF,
 #define TRAP_BIN(n, b, i, o) IOP_##n,
-#define LOAD(n, b, o, s, e) IOP_##n,
+/* Each load has a form whose address is a local: a = offset, b = local. */
+#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L,
 #define STORE(n, b, i, s) IOP_##n,
 #include "wasm/wasm_ops.def"
   IOP_COUNT
+};
+
+enum {
+  BIN_C = 1,       /* a op const: b = const */
+  BIN_LC = 2,      /* local a op const b; pushes */
+  BIN_LL = 3,      /* local a op local b; pushes */
+  BIN_BRIF = 4,    /* pops 2, branches to a when the result is non-zero */
+  BIN_C_BRIF = 5,  /* pops 1, b = const, branches to a */
+  LOAD_L = 1
 };
 
 #define SCP_BR_RETURN UINT32_MAX   /* br_table entry that returns */

@@ -71,6 +71,7 @@ typedef struct wasm_export {
 
 typedef struct wasm_segment {
   bool active;
+  bool declarative;                 /* elem: dropped at instantiation */
   uint64_t offset_value;            /* i32.const offset (or from global) */
   int32_t offset_global;            /* -1 = constant */
   const uint8_t *data;              /* data: bytes (point into module copy) */
@@ -135,6 +136,7 @@ struct scp_wasm_instance {
   uint64_t **scratch_counters;        /* per defined function, when no tree */
   uint32_t *touched; size_t ntouched, captouched;   /* nodes to settle */
   uint32_t cur_node; uint64_t cur_pc;
+  uint64_t ops_settled;
   bool switch_dispatch;
   /* last trap */
   scp_trap trap;

@@ -29,7 +29,12 @@ enum {
 enum { SCP_EXT_FUNC = 0, SCP_EXT_TABLE = 1, SCP_EXT_MEMORY = 2, SCP_EXT_GLOBAL = 3 };
 
 /* Limits we enforce (documented in README). */
-#define SCP_WASM_MAX_CALL_DEPTH 1024     /* frames; deeper -> "call stack exhausted" */
+/* wasmi 0.31's default StackLimits, which Soroban keeps: at most 1024
+ * callers below the running frame (1025 live frames), and 1 MiB of 8-byte
+ * value cells; a call needs its callee's max operand height + declared
+ * locals free.  Beyond either: "call stack exhausted". */
+#define SCP_WASM_MAX_CALL_DEPTH 1024
+#define SCP_WASM_STACK_CELLS 131072
 #define SCP_WASM_MAX_TABLE 1000          /* Soroban's ResourceLimiter */
 #define SCP_WASM_MAX_PAGES 65536
 

@@ -193,7 +193,8 @@ static int open_region(compiler *c, uint32_t *fuel_ins) {
 static int push(compiler *c, uint8_t t) {
   if (!scp_grow(&c->vals, &c->capvals, c->nvals + 1, 1)) return NOMEM(c);
   c->vals[c->nvals++] = t;
-  if (c->nvals > c->max_height) c->max_height = c->nvals;
+  /* wasmi's translator tracks the height of reachable code only */
+  if (c->reachable && c->nvals > c->max_height) c->max_height = c->nvals;
   return SCP_OK;
 }
 

@@ -187,7 +187,8 @@ static int sec_import(reader *r, scp_wasm_module *m) {
   /* imported globals are appended as they come; reserve the worst case */
   m->globals = calloc(n ? n : 1, sizeof *m->globals);
   m->func_types = calloc(n ? n : 1, sizeof *m->func_types);
-  if (!m->imports || !m->globals || !m->func_types) return SCP_ERR_NOMEM;
+  m->func_import = calloc(n ? n : 1, sizeof *m->func_import);
+  if (!m->imports || !m->globals || !m->func_types || !m->func_import) return SCP_ERR_NOMEM;
   for (uint32_t i = 0; i < n; i++) {
     scp_wasm_import *im = &m->imports[i];
     const uint8_t *s;
@@ -204,6 +205,7 @@ static int sec_import(reader *r, scp_wasm_module *m) {
     case SCP_EXT_FUNC:
       TRY(r_u32(r, &im->type));
       if (im->type >= m->ntypes) return rfail(r, SCP_ERR_INVALID, "unknown type");
+      m->func_import[m->nfunc_imports] = i;
       m->func_types[m->nfunc_imports++] = im->type;
       break;
     case SCP_EXT_TABLE: {
@@ -581,6 +583,7 @@ void scp_wasm_module_free(scp_wasm_module *m) {
   }
   free(m->imports);
   free(m->func_types);
+  free(m->func_import);
   if (m->funcs)
     for (uint32_t i = 0; i + m->nfunc_imports < m->nfuncs; i++) {
       free(m->funcs[i].code);

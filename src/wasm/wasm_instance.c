@@ -12,8 +12,8 @@ int scp_wasm_exec_goto(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
 int scp_wasm_exec_switch(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
                          scp_error *err) SCP_HIDDEN;
 
-/* wasmi 0.31 StackLimits::default(): 1 Mi value-stack slots. */
-#define STACK_SLOTS (1024 * 1024)
+/* Room beyond the limit: the host writes a result over args[0]. */
+#define STACK_SLOTS (SCP_WASM_STACK_CELLS + 16)
 
 static const char *const trap_texts[SCP_TRAP_COUNT] = {
   [SCP_TRAP_NONE] = "no trap",
@@ -77,7 +77,7 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
   if (env) inst->env = *env;
   inst->fuel = inst->tank = SCP_FUEL_INFINITE;
   inst->fuel_scale = 1;
-  inst->max_frames = SCP_WASM_MAX_CALL_DEPTH;
+  inst->max_frames = SCP_WASM_MAX_CALL_DEPTH + 1;
   uint32_t ndef = m->nfuncs - m->nfunc_imports;
   inst->globals = calloc(m->nglobals + 1, sizeof *inst->globals);
   inst->data_dropped = calloc(m->ndatas + 1, 1);

@@ -54,7 +54,6 @@ static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, ui
 int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) {
   const scp_wasm_module *m = inst->mod;
   const uint32_t nimp = m->nfunc_imports;
-  uint64_t *const stack_end = inst->stack + inst->stack_slots;
   uint32_t depth = 0;
   scp_trap trap = SCP_TRAP_NONE;
   uint64_t fuel = inst->fuel;
@@ -76,8 +75,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     const wasm_functype *ct_ = &m->types[cf_->type];                               \
     uint64_t *nfp_ = sp - ct_->nparams;                                            \
     if (SCP_UNLIKELY(depth >= inst->max_frames ||                                  \
-                     (size_t)(stack_end - nfp_) <                                  \
-                         (size_t)ct_->nparams + cf_->nlocals + cf_->max_height + 1)) { \
+                     (size_t)(sp - inst->stack) + cf_->nlocals + cf_->max_height >  \
+                         SCP_WASM_STACK_CELLS)) {                                  \
       trap = SCP_TRAP_STACK_EXHAUSTED;                                             \
       goto out_trap;                                                               \
     }                                                                              \
@@ -101,13 +100,14 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     ip = cf_->code;                                                                \
   } while (0)
 
-  /* Call import `imp_index` with its params at sp - nparams. */
+  /* Call imported function `imp_index` (a function index below nimp) with
+   * its params at sp - nparams; the hook gets its index among all imports. */
 #define CALL_HOST(imp_index, callsite_pc)                                          \
   do {                                                                             \
     const wasm_functype *ht_ = &m->types[m->func_types[(imp_index)]];              \
     uint64_t *hargs_ = sp - ht_->nparams;                                          \
     inst->fuel = fuel; inst->cur_node = node; inst->cur_pc = (callsite_pc);        \
-    int hrc_ = inst->env.call ? inst->env.call(inst->env.ctx, inst, (imp_index), hargs_, &inst->host_err) \
+    int hrc_ = inst->env.call ? inst->env.call(inst->env.ctx, inst, m->func_import[(imp_index)], hargs_, &inst->host_err) \
                               : scp_fail(&inst->host_err, SCP_ERR_HOST, "no host for import"); \
     fuel = inst->fuel; mem = inst->mem; mem_len = inst->mem_len;                   \
     if (SCP_UNLIKELY(hrc_)) { inst->host_status = hrc_; trap = SCP_TRAP_HOST; goto out_trap; } \

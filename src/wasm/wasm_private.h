@@ -91,6 +91,7 @@ struct scp_wasm_module {
   wasm_functype *types;    uint32_t ntypes;
   scp_wasm_import *imports; uint32_t nimports;
   uint32_t nfunc_imports, nglobal_imports;
+  uint32_t *func_import;            /* function index -> index among all imports */
   uint32_t *func_types;             /* every function's type (imports first) */
   uint32_t nfuncs;                  /* imports + defined */
   wasm_func *funcs;                 /* defined functions only */

@@ -155,6 +155,25 @@ static void test_budget_n_minus_1(void **state) {
   done(&r);
 }
 
+/* The profile's size depends on code and call paths, never on how many
+ * instructions ran: 7,000,000 loop iterations (98M operators) give the
+ * same nodes and lines as 1,000, with the exact fuel. */
+static void test_bounded_memory(void **state) {
+  (void)state;
+  run small, big;
+  profile(&small, "tests/fixtures/wat/exact.wasm", "sum", "u32:1000", 1000000000000ULL);
+  profile(&big, "tests/fixtures/wat/exact.wasm", "sum", "u32:7000000", 1000000000000ULL);
+  assert_int_equal(small.rc, SCP_OK);
+  assert_int_equal(big.rc, SCP_OK);
+  check_invariants(big.p);
+  assert_int_equal(guest_cpu(big.p, "func[2]"), (12 + 14 * 7000001ULL) * 4);
+  assert_int_equal(small.p->nnodes, big.p->nnodes);
+  assert_int_equal(small.p->nlines, big.p->nlines);
+  assert_int_equal(small.p->nframes, big.p->nframes);
+  done(&small);
+  done(&big);
+}
+
 static void test_trap_partial(void **state) {
   (void)state;
   run r;
@@ -247,6 +266,7 @@ int main(void) {
     cmocka_unit_test(test_host_call_excludes_flush),
     cmocka_unit_test(test_memory_grow_exact),
     cmocka_unit_test(test_budget_n_minus_1),
+    cmocka_unit_test(test_bounded_memory),
     cmocka_unit_test(test_trap_partial),
     cmocka_unit_test(test_demo_profile),
     cmocka_unit_test(test_demo_traps),

@@ -1,7 +1,8 @@
 /*
  * folded.c — folded stacks ("root;..;leaf COUNT"), the format flamegraph.pl,
- * inferno and speedscope read.  The root node itself is implied, as in
- * those tools; only its own self cost (if any) gets a line of its own.
+ * inferno and speedscope read.  Every stack starts with the root frame
+ * (the contract invoked), so a profile of several contracts or a diff of
+ * two runs keeps its top level; the root's own cost is the stack of one.
  */
 #include "output/out_private.h"
 
@@ -62,14 +63,16 @@ int scp_out_folded(const scp_profile *p, unsigned metric, scp_buf *b) {
 
   /* Pre-order walk; each stack is copied out when its node has self cost. */
   size_t ntodo = 0;
+  put_folded_label(&path, scp_out_label_of(&l, p->nodes[0].frame));
+  size_t root_len = path.len;
   if (p->nodes[0].self[metric]) {
     if (!scp_grow(&raw, &capraw, nraw + 1, sizeof *raw)) goto fail;
     raw[nraw] = (raw_line){stacks.len, 0, p->nodes[0].self[metric]};
-    put_folded_label(&stacks, scp_out_label_of(&l, p->nodes[0].frame));
+    scp_buf_put(&stacks, path.data, root_len);
     raw[nraw].len = stacks.len - raw[nraw].off;
     nraw++;
   }
-  for (uint32_t i = k.start[1]; i-- > k.start[0];) todo[ntodo++] = (walk_item){k.ids[i], 0};
+  for (uint32_t i = k.start[1]; i-- > k.start[0];) todo[ntodo++] = (walk_item){k.ids[i], root_len};
   while (ntodo) {
     walk_item w = todo[--ntodo];
     const scp_prof_node *n = &p->nodes[w.node];

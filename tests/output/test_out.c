@@ -69,22 +69,22 @@ static void test_folded(void **state) {
   scp_profile *p = fixture();
   char *s = render(folded0, p, NULL);
   assert_string_equal(s,
-      "main (src/lib.rs:10) 100\n"
-      "main (src/lib.rs:10);compute (src/math.rs:5) 200\n"
-      "main (src/lib.rs:10);compute (src/math.rs:5);compute (src/math.rs:5) 20\n"
-      "main (src/lib.rs:10);compute (src/math.rs:5);compute (src/math.rs:5);"
+      "all;main (src/lib.rs:10) 100\n"
+      "all;main (src/lib.rs:10);compute (src/math.rs:5) 200\n"
+      "all;main (src/lib.rs:10);compute (src/math.rs:5);compute (src/math.rs:5) 20\n"
+      "all;main (src/lib.rs:10);compute (src/math.rs:5);compute (src/math.rs:5);"
       "host:vec_push_back 10\n"
-      "main (src/lib.rs:10);helper (src/util.rs:20) 50\n"
-      "main (src/lib.rs:10);host:vec_push_back 30\n"
-      "vm:instantiate 1000\n");
+      "all;main (src/lib.rs:10);helper (src/util.rs:20) 50\n"
+      "all;main (src/lib.rs:10);host:vec_push_back 30\n"
+      "all;vm:instantiate 1000\n");
   free(s);
   s = render(folded1, p, NULL);
   assert_string_equal(s,
-      "main (src/lib.rs:10) 10\n"
-      "main (src/lib.rs:10);compute (src/math.rs:5);compute (src/math.rs:5);"
+      "all;main (src/lib.rs:10) 10\n"
+      "all;main (src/lib.rs:10);compute (src/math.rs:5);compute (src/math.rs:5);"
       "host:vec_push_back 16\n"
-      "main (src/lib.rs:10);host:vec_push_back 64\n"
-      "vm:instantiate 500\n");
+      "all;main (src/lib.rs:10);host:vec_push_back 64\n"
+      "all;vm:instantiate 500\n");
   free(s);
   scp_buf b = {0};
   assert_int_equal(scp_out_folded(p, 2, &b), SCP_ERR_ARG);
@@ -92,8 +92,9 @@ static void test_folded(void **state) {
   prof_free(p);
 }
 
-/* ';' and newlines cannot break the format; equal stacks merge; the root's
- * own cost gets a line; the order is bytewise over whole lines. */
+/* ';' and newlines cannot break the format; equal stacks merge; every
+ * stack starts at the root, whose own cost is a one-frame stack; the order
+ * is bytewise over whole lines. */
 static void test_folded_sanitize_merge(void **state) {
   scp_profile *p = prof_new(0, 0);
   uint32_t w = frame(p, "weird;name\nx", "", 0, SCP_KIND_GUEST);
@@ -107,7 +108,7 @@ static void test_folded_sanitize_merge(void **state) {
   node(p, 0, z, 1, 0, 0);    /* zero self cost: no line */
   finish(p);
   char *s = render(folded0, p, NULL);
-  assert_string_equal(s, "all 7\nf [u8, 32] 7\nweird,name x 5\n");
+  assert_string_equal(s, "all 7\nall;f [u8, 32] 7\nall;weird,name x 5\n");
   free(s);
   prof_free(p);
 }

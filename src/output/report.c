@@ -248,11 +248,17 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   line_agg *sum = malloc((cap ? cap : 1) * sizeof *sum);
   uint32_t *ids = malloc((cap ? cap : 1) * sizeof *ids);
   if (!v || !sum || !ids) goto fail;
+  /* Line 0 is code the compiler generated (DWARF's "no line"): it stays
+   * with its function and is not ranked as a source line (DESIGN.md). */
+  uint64_t no_line = 0;
   for (size_t i = 0; i < p->nnodes; i++) {
     const scp_prof_node *nd = &p->nodes[i];
     for (uint32_t j = 0; j < nd->nlines && nd->lines_first + j < p->nlines; j++) {
       const scp_prof_line *pl = &p->lines[nd->lines_first + j];
-      if (!pl->file && !pl->line) continue;  /* nothing to show */
+      if (!pl->line) {
+        if (pl->file) no_line += pl->cost[c->metric];
+        continue;
+      }
       v[n].file = pl->file;
       v[n].line = pl->line;
       v[n].frame = nd->frame;
@@ -300,8 +306,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   scp_buf_putc(b, '\n');
   if (!shown) {
     scp_buf_puts(b, "  (none)\n");
-    rc = SCP_OK;
-    goto fail;
+    goto note;
   }
   char align[16];
   unsigned ncols = 0;
@@ -336,6 +341,12 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   }
   table_print(b, &t);
   table_free(&t);
+note:
+  if (no_line) {
+    scp_buf_puts(b, "  (");
+    scp_buf_put_grouped(b, no_line);
+    scp_buf_puts(b, " more in compiler-generated code without a source line, counted in its functions)\n");
+  }
   rc = SCP_OK;
 fail:
   free(v);

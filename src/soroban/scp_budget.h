@@ -48,7 +48,10 @@ void scp_budget_init(scp_budget *b, uint64_t cpu_limit, uint64_t mem_limit);
 
 /* Charge one cost type.  input < 0 means "no input" (constant model).
  * The cost is recorded, then the limits are checked exactly as the
- * reference host does; returns SCP_OK or SCP_ERR_BUDGET. */
+ * reference host does; returns SCP_OK or SCP_ERR_BUDGET.  (Added:) an input
+ * that does not match the type's model (input given to a constant type or
+ * missing for a linear one) is a host bug: SCP_ERR_INTERNAL, nothing charged,
+ * as the reference's Budget/InternalError. */
 int scp_budget_charge(scp_budget *b, scp_cost_type type, uint64_t iterations,
                       int64_t input);
 
@@ -64,6 +67,11 @@ static inline uint64_t scp_budget_cpu_remaining(const scp_budget *b) {
 static inline uint64_t scp_budget_mem_remaining(const scp_budget *b) {
   return b->mem >= b->mem_limit ? 0 : b->mem_limit - b->mem;
 }
+
+/* (Added) Return `amount` bytes to the memory budget: lowers the net count
+ * b->mem (saturating at 0), never b->mem_peak.  v28 refunds a popped VM
+ * frame's linear memory this way (Budget::refund_mem_bytes). */
+void scp_budget_refund_mem(scp_budget *b, uint64_t amount);
 
 const char *scp_cost_type_name(scp_cost_type t);
 

@@ -35,6 +35,9 @@ typedef struct scp_host_opts {
   uint32_t protocol;          /* 0 = latest in env.json */
   uint32_t ledger_sequence;   /* default 0 */
   uint64_t ledger_timestamp;
+  /* (Added) */
+  uint8_t network_id[32];     /* get_ledger_network_id; default all zero */
+  uint32_t max_entry_ttl;     /* get_max_live_until_ledger; 0 = 3110400 */
 } scp_host_opts;
 
 /* Create a host charging into budget b (borrowed).  opts may be NULL.
@@ -48,22 +51,81 @@ typedef struct scp_hostmem {
   uint64_t len;
 } scp_hostmem;
 
-/* Push/pop the relative-handle frame of a contract VM. */
+/* Push/pop the relative-handle frame of a contract VM.  scp_host_push_frame
+ * uses an all-zero contract id. */
 int scp_host_push_frame(scp_host *h);
+/* (Added) Same, naming the running contract (get_current_contract_address,
+ * contract events).  Returns SCP_OK or SCP_ERR_NOMEM. */
+int scp_host_push_contract_frame(scp_host *h, const uint8_t contract_id[32]);
 void scp_host_pop_frame(scp_host *h);
 
 /* Run host function fn with raw Val args (relative handles).  On SCP_OK
  * *ret is the result Val (relative).  On failure: SCP_ERR_BUDGET (limit
- * crossed), SCP_ERR_HOST (*ret holds the Error Val the reference raises,
- * err the message), SCP_ERR_NOMEM. */
+ * crossed; *ret = Error(Budget, ExceededLimit)), SCP_ERR_HOST (*ret holds
+ * the Error Val the reference raises, err the message), SCP_ERR_NOMEM,
+ * SCP_ERR_UNSUPPORTED (a function, or a case of one -- temporary or
+ * persistent storage -- not implemented yet; no Error Val), and
+ * SCP_ERR_INTERNAL for fn out of range.  Charges made before a failure
+ * stay charged, as in the reference. */
 int scp_host_dispatch(scp_host *h, unsigned fn, const uint64_t *args,
                       scp_hostmem *mem, uint64_t *ret, scp_error *err);
 
+/* (Added) Run host function fn the way the reference's own tests call the
+ * host directly as an Env (vmcaller_env.rs): no DispatchHostFunction charge
+ * and no relative/absolute conversion -- args and *ret are absolute -- but
+ * the same argument/result checks (CheckedEnvArg) and function charges.
+ * mem may be NULL (no VM frame: linear-memory functions then fail as in the
+ * reference).  Returns as scp_host_dispatch, plus SCP_ERR_UNSUPPORTED for a
+ * function not implemented yet. */
+int scp_host_call(scp_host *h, unsigned fn, const uint64_t *args,
+                  scp_hostmem *mem, uint64_t *ret, scp_error *err);
+
+/* (Added) Id of the host function called name ("vec_push_back"), or -1. */
+int scp_hostfn_find_name(const char *name);
+/* (Added) Whether the host implements function id (else dispatch returns
+ * SCP_ERR_UNSUPPORTED). */
+bool scp_hostfn_implemented(unsigned id);
+
+/* (Added) Host::absolute_to_relative (host_object.rs): for an object Val,
+ * charge MemAlloc(8) and append it to the current frame's relative table;
+ * *out is the relative Val.  Non-objects pass unchanged, free.  The VM glue
+ * uses it for a contract function's arguments (vm.rs invoke_function_raw:
+ * charge_bulk_init_cpy of the wasmi::Value args first -- MemCpy(24),
+ * MemAlloc(16*n), MemCpy(16*n) -- then this per argument, then
+ * InvokeVmFunction).  Returns SCP_OK, SCP_ERR_BUDGET, SCP_ERR_HOST. */
+int scp_host_to_relative(scp_host *h, uint64_t val, uint64_t *out);
+/* (Added) Host::relative_to_absolute for the current frame (no charge),
+ * e.g. for a contract function's result.  SCP_OK or SCP_ERR_HOST. */
+int scp_host_to_absolute(scp_host *h, uint64_t val, uint64_t *out);
+
+/* (Added) Host::set_base_prng_seed (host.rs): seeds the base PRNG from
+ * which every contract frame's PRNG is drawn.  Charges what the reference
+ * does -- 2 x ComputeSha256Hash(64) for the seed's HMAC, cpu 14,285 --
+ * which e2e invocation pays before the contract call.  Returns SCP_OK or
+ * SCP_ERR_BUDGET.  Without it the prng_* functions fail with
+ * Error(Context, InternalError) ("host base PRNG was not seeded"). */
+int scp_host_set_base_prng_seed(scp_host *h, const uint8_t seed[32]);
+
+/* (Added) Number of host objects (absolute table). */
+size_t scp_host_object_count(const scp_host *h);
+
 /* Turn a CLI argument into a Val for a contract call in the current frame,
  * creating and charging host objects the way the reference host converts
- * ScVal arguments.  Returns SCP_OK, SCP_ERR_BUDGET, SCP_ERR_ARG. */
+ * ScVal arguments.  Returns SCP_OK, SCP_ERR_BUDGET, SCP_ERR_ARG.
+ * The Val is ABSOLUTE (host side); the VM glue makes it relative with
+ * scp_host_to_relative when it invokes the function (vm.rs).
+ * Charges (conversion.rs to_host_obj): small values none; u64/i64 objects
+ * MemCpy(8) + MemAlloc(64); u128/i128 objects MemCpy(16) + MemAlloc(64);
+ * bytes/string/long symbols MemCpy(24) + MemAlloc(n) + MemCpy(n) +
+ * MemAlloc(64).  SCP_ARG_BYTES: hi == 1 means data is hex text of len
+ * digits (what scp_arg_parse produces), hi == 0 raw bytes. */
 int scp_host_arg_to_val(scp_host *h, const scp_arg *a, uint64_t *val,
                         scp_error *err);
+/* (Added) All n arguments of a call (conversion.rs scvals_to_val_vec): the
+ * Vec<Val> collect charges MemCpy(24) + MemAlloc(8n) + MemCpy(8n) first,
+ * then each argument as scp_host_arg_to_val.  vals has room for n. */
+int scp_host_args_to_vals(scp_host *h, const scp_arg *args, size_t n,
+                          uint64_t *vals, scp_error *err);
 
 /* Human-readable rendering of a Val ("u32:7", "Vec[u32:1, u32:2]"). */
 void scp_host_val_format(scp_host *h, uint64_t val, scp_buf *b);

@@ -1,0 +1,228 @@
+/*
+ * host_private.h — the Soroban host's internals, shared by host.c (objects,
+ * frames, dispatch), host_fns.c (the host functions) and args.c.  Not part
+ * of any public interface; every function here has hidden visibility.
+ */
+#ifndef SCP_HOST_PRIVATE_H
+#define SCP_HOST_PRIVATE_H
+
+#include "soroban/scp_host.h"
+#include "soroban/scp_val.h"
+
+/* Argument / result types of env.json. */
+typedef enum scp_vtype {
+#define T(name) SCP_VT_##name,
+#include "soroban/host_vtypes.def"
+#undef T
+  SCP_VT_COUNT
+} scp_vtype;
+
+enum {
+#define A(t)
+#define X(id, mod, field, name, argc, lo, hi, ret, args) SCP_HF_##name = id,
+#include "soroban/host_fns.def"
+#undef X
+#undef A
+  SCP_HF_COUNT
+};
+
+#define SCP_HOST_MAX_ARGS 8
+
+/* A host object (HostObject, host_object.rs).  Objects are immutable once
+ * added, as in the reference: every "mutating" host function makes a new
+ * object. */
+typedef struct scp_hobj {
+  uint8_t tag;      /* the object's Val tag (SCP_TAG_*_OBJ) */
+  uint32_t len;     /* bytes/string/symbol: byte count; vec: elements;
+                       map: entries */
+  union {
+    uint64_t u64;
+    int64_t i64;
+    struct { uint64_t hi, lo; } i128;       /* u128 / i128 (hi signed for i128) */
+    uint64_t w[4];                          /* u256 / i256: hi_hi, hi_lo, lo_hi, lo_lo */
+    uint8_t *bytes;                         /* bytes, string, symbol, address */
+    uint64_t *vals;                         /* vec: len Vals; map: 2*len (k, v) */
+  } u;
+} scp_hobj;
+
+/* rand_chacha ChaCha20Rng state (host_prng.c). */
+typedef struct scp_prng {
+  uint32_t key[8];
+  uint64_t counter;
+  uint32_t buf[64];
+  unsigned index;
+} scp_prng;
+
+typedef struct scp_frame {
+  uint64_t *rel;    /* relative index -> absolute object Val */
+  size_t n, cap;
+  uint8_t contract_id[32];
+  bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
+  bool has_prng;          /* the frame's PRNG was derived from the base */
+  scp_prng prng;
+} scp_frame;
+
+/* A contract's instance storage (storage.rs InstanceStorageMap): a sorted
+ * (key, value) array kept outside the object table, as the reference keeps
+ * its HostMap in the frame's context. */
+typedef struct scp_instance {
+  uint8_t contract_id[32];
+  uint64_t *kv;
+  uint32_t n;
+} scp_instance;
+
+typedef struct scp_event {
+  uint64_t topics;  /* absolute VecObject */
+  uint64_t data;    /* absolute Val */
+} scp_event;
+
+struct scp_host {
+  scp_budget *budget;
+  scp_host_opts opts;
+  scp_hobj *objs;
+  size_t nobjs, capobjs;
+  scp_frame *frames;
+  size_t nframes, capframes;
+  scp_event *events;
+  size_t nevents, capevents;
+  scp_instance *instances;
+  size_t ninstances, capinstances;
+  scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
+  unsigned depth;             /* Budget depth limiter (with_limited_depth) */
+  bool has_base_prng;
+  scp_prng base_prng;
+  uint64_t errval;            /* Error Val of the last failure */
+  char errmsg[256];
+};
+
+typedef int (*scp_hostfn_impl)(scp_host *h, const uint64_t *args, uint64_t *ret);
+
+/* ---- shared internals (host.c) --------------------------------------- */
+
+/* Record a host error Error(type, code) with a message; returns SCP_ERR_HOST. */
+SCP_HIDDEN int scp_host_err(scp_host *h, scp_err_type type, scp_err_code code,
+                            const char *fmt, ...) SCP_PRINTF(4, 5);
+
+/* Budget charge; on exhaustion records Error(Budget, ExceededLimit). */
+SCP_HIDDEN int scp_host_charge(scp_host *h, scp_cost_type t, int64_t input);
+SCP_HIDDEN int scp_host_charge_n(scp_host *h, scp_cost_type t, uint64_t n,
+                                 int64_t input);
+
+/* metered_clone.rs charge_heap_alloc / charge_shallow_copy: MemAlloc /
+ * MemCpy with input n * size; and charge_bulk_init_cpy of a Vec<T>
+ * (MemCpy(24) for the Vec, MemAlloc(n*size), MemCpy(n*size)). */
+SCP_HIDDEN int scp_host_charge_alloc(scp_host *h, uint64_t n, uint64_t size);
+SCP_HIDDEN int scp_host_charge_copy(scp_host *h, uint64_t n, uint64_t size);
+SCP_HIDDEN int scp_host_charge_bulk_init(scp_host *h, uint64_t n, uint64_t size);
+
+/* add_host_object: MemAlloc(64) for one HostObject, then append.  o's
+ * heap parts are taken over (freed on failure).  *out = absolute Val. */
+SCP_HIDDEN int scp_host_add_obj(scp_host *h, scp_hobj *o, uint64_t *out);
+
+/* visit_obj_untyped: charge VisitObject, then look the absolute object up.
+ * Errors as the reference: relative handle -> Error(Object, InternalError);
+ * unknown -> Error(Value, InvalidInput). */
+SCP_HIDDEN int scp_host_visit(scp_host *h, uint64_t v, const scp_hobj **out);
+
+/* EnvBase::check_val_integrity: Error(Value, InvalidInput) for a bad Val;
+ * an object is visited (VisitObject) and must match its tag. */
+SCP_HIDDEN int scp_host_check_val(scp_host *h, uint64_t v);
+
+/* Compare<Val> for Host (compare.rs): *ord = -1, 0, 1.  Objects go
+ * through the checked Env::obj_cmp (visits + comparison charges). */
+SCP_HIDDEN int scp_host_compare(scp_host *h, uint64_t a, uint64_t b, int *ord);
+/* The body of obj_cmp (host.rs). */
+SCP_HIDDEN int scp_host_obj_cmp(scp_host *h, uint64_t a, uint64_t b, int *ord);
+/* Budget::with_limited_depth (limit 100, Error(Context, ExceededLimit)). */
+SCP_HIDDEN int scp_host_depth_enter(scp_host *h);
+SCP_HIDDEN void scp_host_depth_leave(scp_host *h);
+
+/* Object lookup without charge (formatting, tests). NULL if unknown. */
+SCP_HIDDEN const scp_hobj *scp_host_obj(const scp_host *h, uint64_t v);
+
+/* Linear memory of the calling VM: checks the frame is a VM frame
+ * (Error(WasmVm, InternalError) otherwise), charges MemCpy(len), then
+ * bounds-checks (Error(WasmVm, IndexBounds)). */
+SCP_HIDDEN int scp_host_mem_read(scp_host *h, uint32_t pos, uint32_t len,
+                                 uint8_t *dst);
+SCP_HIDDEN int scp_host_mem_write(scp_host *h, uint32_t pos, const uint8_t *src,
+                                  uint32_t len);
+SCP_HIDDEN bool scp_host_in_vm(const scp_host *h);
+
+/* Argument / result types of host function id (SCP_VT_*). */
+SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);
+SCP_HIDDEN unsigned scp_hostfn_rettype(unsigned id);
+
+/* EnvBase functions the reference's tests call directly (host.rs
+ * `impl EnvBase for Host`); not host functions of env.json, so no
+ * argument checks.  tag is SCP_TAG_BYTES_OBJ / _STRING_OBJ / _SYMBOL_OBJ. */
+SCP_HIDDEN int scp_host_memobj_new_from_slice(scp_host *h, unsigned tag,
+                                              const uint8_t *p, uint32_t len,
+                                              uint64_t *out);
+SCP_HIDDEN int scp_host_memobj_copy_to_slice(scp_host *h, uint64_t obj, uint32_t pos,
+                                             uint8_t *dst, uint32_t len);
+SCP_HIDDEN int scp_host_memobj_copy_from_slice(scp_host *h, uint64_t obj, uint32_t pos,
+                                               const uint8_t *src, uint32_t len,
+                                               uint64_t *out);
+SCP_HIDDEN int scp_host_map_from_pairs_nocap(scp_host *h, const uint64_t *kv, uint32_t n,
+                                             uint64_t *out);
+SCP_HIDDEN int scp_host_map_from_pairs(scp_host *h, const uint64_t *kv, uint32_t n,
+                                       uint64_t *out);
+SCP_HIDDEN int scp_host_vec_unpack_to_slice(scp_host *h, uint64_t vec, uint64_t *dst,
+                                            uint32_t len);
+SCP_HIDDEN int scp_host_vec_new_from_slice(scp_host *h, const uint64_t *vals,
+                                           uint32_t n, uint64_t *out);
+
+/* 256-bit integers (host_int.c): words most significant first; the
+ * checked ethnum semantics, false on overflow / division by zero / a shift
+ * of 256 or more.  n is the exponent or shift. */
+typedef enum scp_int256_opcode {
+  SCP_I256_ADD, SCP_I256_SUB, SCP_I256_MUL, SCP_I256_DIV, SCP_I256_REM_EUCLID,
+  SCP_I256_POW, SCP_I256_SHL, SCP_I256_SHR
+} scp_int256_opcode;
+SCP_HIDDEN bool scp_int256_op(scp_int256_opcode op, bool sign, const uint64_t *a,
+                              const uint64_t *b, uint32_t n, uint64_t *r);
+SCP_HIDDEN bool scp_int256_fits_small(const uint64_t *a, bool sign);
+SCP_HIDDEN void scp_int256_from_small(uint64_t v, bool sign, uint64_t *r);
+
+/* ScVal XDR (host_xdr.c) with the reference's conversion and ValSer /
+ * ValDeser charges.  *out is malloc'd. */
+SCP_HIDDEN int scp_host_val_to_xdr(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
+SCP_HIDDEN int scp_host_val_from_xdr(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
+
+/* Arithmetic modulo a 256-bit prime m (host_int.c); operands < m except
+ * scp_fr_reduce's.  scp_fr_pow's exponent has ewords words, least
+ * significant first. */
+SCP_HIDDEN void scp_fr_reduce(const uint64_t *a, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_add(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_sub(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_mul(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_pow(const uint64_t *a, const uint64_t *e, unsigned ewords,
+                           const uint64_t *m, uint64_t *r);
+
+/* PRNG (host_prng.c); no charges. */
+SCP_HIDDEN void scp_prng_seed_raw(scp_prng *p, const uint8_t seed[32]);
+SCP_HIDDEN void scp_prng_seed(scp_prng *p, const uint8_t seed[32]);
+SCP_HIDDEN void scp_prng_fill(scp_prng *p, uint8_t *dest, size_t n);
+SCP_HIDDEN uint64_t scp_prng_u64_inclusive(scp_prng *p, uint64_t lo, uint64_t hi);
+SCP_HIDDEN void scp_prng_shuffle(scp_prng *p, uint64_t *v, uint32_t n);
+
+/* Cryptographic primitives (host_crypto.c); no charges. */
+SCP_HIDDEN void scp_host_keccak256(const uint8_t *in, size_t len, uint8_t out[32]);
+SCP_HIDDEN bool scp_host_ed25519_key_ok(const uint8_t key[32]);
+SCP_HIDDEN bool scp_host_ed25519_verify(const uint8_t key[32], const uint8_t *msg, size_t len,
+                                        const uint8_t sig[64]);
+/* 0 ok, 1 malformed (length, r or s out of [1, n)), 2 s above n/2. */
+SCP_HIDDEN int scp_host_ecdsa_sig_check(const uint8_t *sig, size_t len, bool k1);
+SCP_HIDDEN bool scp_host_secp256k1_recover(const uint8_t hash[32], const uint8_t sig[64],
+                                           int recid, uint8_t out[65]);
+/* 0 ok, 1 not an uncompressed P-256 point. */
+SCP_HIDDEN int scp_host_p256_key_check(const uint8_t *key, size_t len);
+SCP_HIDDEN bool scp_host_p256_verify(const uint8_t key[65], const uint8_t hash[32],
+                                     const uint8_t sig[64]);
+
+/* The host function implementations (host_fns.c), indexed by SCP_HF_*;
+ * NULL when not implemented. */
+SCP_HIDDEN extern const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT];
+
+#endif

@@ -1,0 +1,77 @@
+/*
+ * cli.h — what the scprof subcommands share: one-line errors with the
+ * documented exit statuses, option parsing helpers, output files, loading
+ * saved JSON profiles, and progress on a terminal.
+ *
+ * Every subcommand has the signature of cmd_profile: it gets the arguments
+ * after its own name and returns the process exit status.
+ */
+#ifndef SCP_CLI_H
+#define SCP_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "output/scp_out.h"
+#include "util/scp_util.h"
+
+int cmd_profile(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+/* Prints "scprof: MESSAGE" on stderr as one line and returns the exit
+ * status of `status` (an scp_status), so callers can `return cli_die(...)`. */
+int cli_die(int status, const char *fmt, ...) SCP_PRINTF(2, 3);
+
+/* Prints "scprof: warning: MESSAGE" on stderr; the run goes on. */
+void cli_warn(const char *fmt, ...) SCP_PRINTF(1, 2);
+
+/* A non-negative decimal integer; ',' and '_' may group digits ("1,000")
+ * so limits can be pasted from a report.  False on anything else. */
+bool cli_parse_u64(const char *s, uint64_t *v);
+
+/* --min-width PCT: a percentage in [0, 100] into *pct for scp_svg_opts.
+ * 0 means keep every frame, which the SVG writer spells as a negative
+ * value (its own 0 means "the default"). */
+bool cli_parse_min_width(const char *s, double *pct);
+
+/* The value of option argv[*i] (advancing *i), or NULL after printing
+ * "OPTION needs WHAT" when it is missing or empty (the caller returns the
+ * usage status). */
+const char *cli_option_value(int argc, char **argv, int *i, const char *what);
+
+/* Index of the metric called `name` in p: its name case-insensitively
+ * ("cpu", "Memory") or a prefix of it ("mem"), or a metric number.
+ * Returns -1 when there is none. */
+int cli_find_metric(const scp_profile *p, const char *name);
+
+/* mkdir -p.  Returns SCP_OK or SCP_ERR_IO with a one-line error printed. */
+int cli_make_dir(const char *dir);
+
+/* Writes b to DIR/NAME (NAME alone when dir is NULL); a write that fails
+ * leaves no half-written file behind.  Frees nothing.  Returns the exit
+ * status (0, or that of the error it printed). */
+int cli_write_file(const char *dir, const char *name, const scp_buf *b);
+
+/* Writes b to stdout; exit status like cli_write_file. */
+int cli_write_stdout(const scp_buf *b);
+
+/* Loads a profile saved as JSON (format json, report.json).  `path` may
+ * also be a folder written by `scprof profile`: its report.json is read.
+ * On success returns 0 and sets *out; otherwise prints a one-line error
+ * naming the file and returns its exit status. */
+int cli_load_profile(const char *path, scp_profile **out);
+
+/* Progress for long runs: one line on stderr when a run starts and one when
+ * it ends (with the CPU time it took), only when stderr is a terminal, so
+ * logs and pipes stay quiet.  Never touches stdout or output files. */
+typedef struct cli_progress {
+  bool on;
+  double cpu_start;   /* process CPU seconds at start */
+} cli_progress;
+
+void cli_progress_start(cli_progress *pg, const char *fmt, ...) SCP_PRINTF(2, 3);
+void cli_progress_done(cli_progress *pg, const char *fmt, ...) SCP_PRINTF(2, 3);
+
+#endif

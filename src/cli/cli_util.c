@@ -1,0 +1,189 @@
+/*
+ * cli_util.c — helpers every scprof subcommand uses (see cli.h).
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_die(int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("scprof: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return scp_exit_status(status);
+}
+
+void cli_warn(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("scprof: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+bool cli_parse_u64(const char *s, uint64_t *v) {
+  uint64_t x = 0;
+  bool digit = false;
+  for (; *s; s++) {
+    if ((*s == ',' || *s == '_') && digit) continue;
+    if (!isdigit((unsigned char)*s)) return false;
+    unsigned d = (unsigned)(*s - '0');
+    if (x > (UINT64_MAX - d) / 10) return false;  /* would overflow */
+    x = x * 10 + d;
+    digit = true;
+  }
+  if (!digit) return false;
+  *v = x;
+  return true;
+}
+
+bool cli_parse_min_width(const char *s, double *pct) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || !(v >= 0 && v <= 100)) return false;
+  *pct = v == 0 ? -1 : v;
+  return true;
+}
+
+const char *cli_option_value(int argc, char **argv, int *i, const char *what) {
+  if (*i + 1 >= argc || !argv[*i + 1][0]) {
+    cli_die(SCP_ERR_USAGE, "%s needs %s", argv[*i], what);
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+int cli_find_metric(const scp_profile *p, const char *name) {
+  size_t len = strlen(name);
+  if (len == 0) return -1;
+  for (unsigned m = 0; m < p->nmetrics; m++) {
+    const char *mn = p->metrics[m].name ? p->metrics[m].name : "";
+    if (strncasecmp(mn, name, len) == 0) return (int)m;
+  }
+  uint64_t idx;
+  if (cli_parse_u64(name, &idx) && idx < p->nmetrics) return (int)idx;
+  return -1;
+}
+
+int cli_make_dir(const char *dir) {
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+    return cli_die(SCP_ERR_IO, "%s: folder name too long", dir);
+  /* Create each ancestor in turn; existing ones are fine, and a non-folder
+   * in the way is reported by the final stat. */
+  for (char *s = path + 1; *s; s++) {
+    if (*s != '/') continue;
+    *s = 0;
+    mkdir(path, 0777);
+    *s = '/';
+  }
+  if (mkdir(path, 0777) != 0 && errno != EEXIST)
+    return cli_die(SCP_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return cli_die(SCP_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
+  if (!S_ISDIR(st.st_mode))
+    return cli_die(SCP_ERR_IO, "%s: cannot create folder: a file of that name exists", dir);
+  return 0;
+}
+
+int cli_write_file(const char *dir, const char *name, const scp_buf *b) {
+  char path[4096], tmp[4200];
+  int n = dir ? snprintf(path, sizeof path, "%s/%s", dir, name)
+              : snprintf(path, sizeof path, "%s", name);
+  if (n < 0 || n >= (int)sizeof path) return cli_die(SCP_ERR_IO, "%s: file name too long", name);
+  if (b->oom) return cli_die(SCP_ERR_NOMEM, "%s: out of memory", path);
+  /* Written beside the target and renamed over it, so a reader (or a CI
+   * job after a full disk) never sees half a file under the real name. */
+  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  int rc = scp_buf_write(b, f);
+  int saved_errno = errno;
+  if (fclose(f) != 0 && rc == SCP_OK) {
+    rc = SCP_ERR_IO;
+    saved_errno = errno;
+  }
+  if (rc == SCP_OK && rename(tmp, path) != 0) {
+    rc = SCP_ERR_IO;
+    saved_errno = errno;
+  }
+  if (rc != SCP_OK) {
+    remove(tmp);
+    return cli_die(rc, "%s: cannot write: %s", path,
+                   rc == SCP_ERR_IO ? strerror(saved_errno) : scp_strerror(rc));
+  }
+  return 0;
+}
+
+int cli_write_stdout(const scp_buf *b) {
+  int rc = scp_buf_write(b, stdout);
+  if (rc == SCP_OK && fflush(stdout) != 0) rc = SCP_ERR_IO;
+  if (rc != SCP_OK) return cli_die(rc, "stdout: %s", rc == SCP_ERR_IO ? "write error" : scp_strerror(rc));
+  return 0;
+}
+
+int cli_load_profile(const char *path, scp_profile **out) {
+  *out = NULL;
+  char joined[4096];
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    /* A profile folder: its JSON report holds the whole tree. */
+    const char *json = scp_out_format_file(SCP_FMT_JSON);
+    if (snprintf(joined, sizeof joined, "%s/%s", path, json) >= (int)sizeof joined)
+      return cli_die(SCP_ERR_IO, "%s: folder name too long", path);
+    if (access(joined, F_OK) != 0)
+      return cli_die(SCP_ERR_IO, "%s: folder has no %s (write one with scprof profile --format json)",
+                     path, json);
+    path = joined;
+  }
+  uint8_t *text = NULL;
+  size_t len = 0;
+  scp_error err = {0};
+  if (scp_read_file(path, &text, &len, &err) != SCP_OK) return cli_die(err.code, "%s", err.msg);
+  int rc = scp_out_json_load((const char *)text, len, path, out, &err);
+  free(text);
+  if (rc != SCP_OK) return cli_die(rc, "%s", err.msg);
+  return 0;
+}
+
+static double cpu_seconds(void) {
+  struct timespec ts;
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) return 0;
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void cli_progress_start(cli_progress *pg, const char *fmt, ...) {
+  pg->on = isatty(STDERR_FILENO) == 1;
+  pg->cpu_start = cpu_seconds();
+  if (!pg->on) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("scprof: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputs(" ...\n", stderr);
+  va_end(ap);
+}
+
+void cli_progress_done(cli_progress *pg, const char *fmt, ...) {
+  if (!pg->on) return;
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("scprof: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, " (%.2f s CPU)\n", cpu_seconds() - pg->cpu_start);
+  va_end(ap);
+}

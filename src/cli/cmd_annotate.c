@@ -1,0 +1,99 @@
+/*
+ * cmd_annotate.c — `scprof annotate PROFILE.json [FILE|FUNCTION]`: source
+ * files with a cost column per metric in front of every line, like
+ * `perf annotate`.  The source is read from disk: a file name recorded in
+ * DWARF is tried as it is (relative to the current folder), then under
+ * each --source-dir in order.  A file that cannot be read is still shown,
+ * as its lines with cost (the writer says so in its header).
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct source_cache {
+  const char **dirs;        /* --source-dir values, in order */
+  size_t ndirs;
+  uint8_t **texts;          /* every file read, freed at the end */
+  size_t ntexts, cap;
+} source_cache;
+
+static const char *read_source(source_cache *c, const char *path, size_t *len) {
+  uint8_t *text = NULL;
+  if (scp_read_file(path, &text, len, NULL) != SCP_OK) return NULL;
+  if (!scp_grow(&c->texts, &c->cap, c->ntexts + 1, sizeof *c->texts)) {
+    free(text);
+    return NULL;
+  }
+  c->texts[c->ntexts++] = text;
+  /* An empty file reads as NULL data; the writer wants text, not NULL. */
+  return text ? (const char *)text : "";
+}
+
+static const char *load_source(void *ctx, const char *file, size_t *len) {
+  source_cache *c = ctx;
+  if (!*file) return NULL;
+  const char *text = read_source(c, file, len);
+  if (text || file[0] == '/') return text;
+  for (size_t i = 0; i < c->ndirs && !text; i++) {
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", c->dirs[i], file) < (int)sizeof path)
+      text = read_source(c, path, len);
+  }
+  return text;
+}
+
+int cmd_annotate(int argc, char **argv) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  const char *profile_path = NULL, *only = NULL, *metric_name = "cpu", *val;
+  source_cache cache = {0};
+  cache.dirs = calloc((size_t)argc + 1, sizeof *cache.dirs);
+  if (!cache.dirs) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  int status = 0;
+  for (int i = 0; i < argc && !status; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "-S") || !strcmp(a, "--source-dir")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) status = usage;
+      else cache.dirs[cache.ndirs++] = val;
+    } else if (!strcmp(a, "--metric")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem)"))) status = usage;
+      else metric_name = val;
+    } else if (a[0] == '-' && a[1] != 0) {
+      status = cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
+    } else if (!profile_path) {
+      profile_path = a;
+    } else if (!only) {
+      only = a;
+    } else {
+      status = cli_die(SCP_ERR_USAGE, "annotate takes one FILE or FUNCTION, not '%s' too", a);
+    }
+  }
+  if (!status && !profile_path)
+    status = cli_die(SCP_ERR_USAGE, "annotate needs PROFILE.json (see scprof --help)");
+  scp_profile *p = NULL;
+  if (!status) status = cli_load_profile(profile_path, &p);
+  if (!status) {
+    int m = cli_find_metric(p, metric_name);
+    scp_buf b = {0};
+    int rc = SCP_ERR_USAGE;
+    if (m >= 0) {
+      scp_annotate_opts ao = {.metric = (unsigned)m, .only = only, .load = load_source,
+                              .ctx = &cache};
+      rc = scp_out_annotate(p, &ao, &b);
+    }
+    if (m < 0)
+      status = cli_die(SCP_ERR_USAGE, "%s: no metric '%s' in this profile", profile_path, metric_name);
+    else if (rc == SCP_ERR_NOTFOUND)
+      status = cli_die(rc, "%s: no source file or function '%s' in this profile", profile_path, only);
+    else if (rc != SCP_OK)
+      status = cli_die(rc, "%s: %s", profile_path, scp_strerror(rc));
+    else
+      status = cli_write_stdout(&b);
+    scp_buf_free(&b);
+  }
+  scp_profile_destroy(p);
+  for (size_t i = 0; i < cache.ntexts; i++) free(cache.texts[i]);
+  free(cache.texts);
+  free(cache.dirs);
+  return status;
+}

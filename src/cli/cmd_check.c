@@ -1,0 +1,147 @@
+/*
+ * cmd_check.c — `scprof check PROFILE.json --max-cpu N --max-mem N
+ * [--max-fn NAME=N ...]`: the budget gate for CI.  Prints one line per
+ * limit ("ok" / "OVER" / "MISSING") and exits 0 when every limit holds,
+ * with the budget status (11) when one is exceeded, and with the not-found
+ * status (4) when a named function is not in the profile.  A limit is
+ * inclusive: a total equal to it passes.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The option that sets a limit: the metric it limits (by name, as in the
+ * profile) and whether it names a function. */
+typedef struct limit_option {
+  const char *flag;
+  const char *metric;
+  bool per_function;
+} limit_option;
+
+static const limit_option limit_options[] = {
+    {"--max-cpu", "CPU", false},
+    {"--max-mem", "Memory", false},
+    {"--max-fn", "CPU", true},
+    {"--max-fn-mem", "Memory", true},
+};
+
+/* A limit as given, resolved against the profile once it is loaded. */
+typedef struct pending_limit {
+  const limit_option *opt;
+  const char *value;       /* the option's text, for messages */
+  char *function;          /* NULL: whole run; else owned copy of NAME */
+  uint64_t max;
+} pending_limit;
+
+/* Parses "N" or "NAME=N" (the last '=' splits, so names may hold '=').
+ * Returns 0 or the usage status (error printed). */
+static int parse_limit(const limit_option *opt, const char *value, pending_limit *out) {
+  out->opt = opt;
+  out->value = value;
+  out->function = NULL;
+  const char *num = value;
+  if (opt->per_function) {
+    const char *eq = strrchr(value, '=');
+    if (!eq || eq == value)
+      return cli_die(SCP_ERR_USAGE, "%s: '%s' is not NAME=LIMIT", opt->flag, value);
+    out->function = strndup(value, (size_t)(eq - value));
+    if (!out->function) return cli_die(SCP_ERR_NOMEM, "out of memory");
+    num = eq + 1;
+  }
+  if (!cli_parse_u64(num, &out->max))
+    return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", opt->flag, num);
+  return 0;
+}
+
+/* Lines of b that start with `prefix`. */
+static size_t count_lines(const scp_buf *b, const char *prefix) {
+  size_t n = 0, plen = strlen(prefix);
+  for (size_t i = 0; i < b->len; i++) {
+    if ((i == 0 || b->data[i - 1] == '\n') && b->len - i >= plen && !memcmp(b->data + i, prefix, plen))
+      n++;
+  }
+  return n;
+}
+
+int cmd_check(int argc, char **argv) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  const char *profile_path = NULL;
+  pending_limit *pending = calloc((size_t)argc + 1, sizeof *pending);
+  scp_check_limit *limits = calloc((size_t)argc + 1, sizeof *limits);
+  size_t nlimits = 0;
+  int status = 0;
+  bool quiet = false;
+  if (!pending || !limits) {
+    status = cli_die(SCP_ERR_NOMEM, "out of memory");
+    goto out;
+  }
+  for (int i = 0; i < argc && !status; i++) {
+    const char *a = argv[i], *eq = strchr(a, '=');
+    const limit_option *opt = NULL;
+    /* Both "--max-cpu N" and "--max-cpu=N". */
+    size_t flag_len = a[0] == '-' && a[1] == '-' && eq ? (size_t)(eq - a) : strlen(a);
+    for (size_t k = 0; k < SCP_ARRAY_LEN(limit_options); k++)
+      if (strlen(limit_options[k].flag) == flag_len && !strncmp(a, limit_options[k].flag, flag_len))
+        opt = &limit_options[k];
+    if (opt) {
+      const char *val = a[flag_len] == '=' ? a + flag_len + 1
+                        : cli_option_value(argc, argv, &i, opt->per_function ? "NAME=LIMIT" : "a limit");
+      status = val ? parse_limit(opt, val, &pending[nlimits]) : usage;
+      if (!status) nlimits++;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      quiet = true;
+    } else if (a[0] == '-' && a[1] != 0) {
+      status = cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
+    } else if (!profile_path) {
+      profile_path = a;
+    } else {
+      status = cli_die(SCP_ERR_USAGE, "check takes one profile, not '%s' too", a);
+    }
+  }
+  if (status) goto out;
+  if (!profile_path) {
+    status = cli_die(SCP_ERR_USAGE, "check needs PROFILE.json (see scprof --help)");
+    goto out;
+  }
+  if (!nlimits) {
+    status = cli_die(SCP_ERR_USAGE, "check needs a limit: --max-cpu N, --max-mem N or --max-fn NAME=N");
+    goto out;
+  }
+
+  scp_profile *p = NULL;
+  status = cli_load_profile(profile_path, &p);
+  if (status) goto out;
+  for (size_t i = 0; i < nlimits && !status; i++) {
+    int m = cli_find_metric(p, pending[i].opt->metric);
+    if (m < 0)
+      status = cli_die(SCP_ERR_ARG, "%s: no %s metric for %s", profile_path, pending[i].opt->metric,
+                       pending[i].opt->flag);
+    limits[i] = (scp_check_limit){pending[i].function, (unsigned)m, pending[i].max};
+  }
+  if (!status) {
+    scp_check_opts co = {limits, nlimits};
+    scp_buf b = {0};
+    int rc = scp_out_check(p, &co, &b);
+    if (rc == SCP_OK || rc == SCP_ERR_BUDGET || rc == SCP_ERR_NOTFOUND) {
+      status = quiet ? 0 : cli_write_stdout(&b);
+      if (!status && rc == SCP_ERR_BUDGET)
+        status = cli_die(rc, "%s: over budget (%zu of %zu limits exceeded%s)", profile_path,
+                         count_lines(&b, "OVER  ") - (p->status == SCP_ERR_BUDGET), nlimits,
+                         p->status == SCP_ERR_BUDGET ? "; the run itself ran out of budget" : "");
+      else if (!status && rc == SCP_ERR_NOTFOUND)
+        status = cli_die(rc, "%s: a function named by --max-fn is not in the profile", profile_path);
+    } else {
+      status = cli_die(rc, "%s: %s", profile_path, scp_strerror(rc));
+    }
+    scp_buf_free(&b);
+  }
+  scp_profile_destroy(p);
+out:
+  /* <= : a limit whose number did not parse has its name copied already */
+  if (pending)
+    for (size_t i = 0; i <= nlimits; i++) free(pending[i].function);
+  free(pending);
+  free(limits);
+  return status;
+}

@@ -1,0 +1,222 @@
+/*
+ * cmd_profile.c — `scprof profile CONTRACT.wasm FUNCTION [ARG...]`: run a
+ * contract function under the metered Soroban host and write its profile
+ * in the chosen formats to a folder.
+ *
+ * A run that started but trapped or ran out of budget still writes its
+ * (partial) profile, then exits with the trap/budget status.
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct profile_opts {
+  const char *out_dir;
+  const char *wasm_path, *function;
+  scp_arg *args;
+  size_t nargs;
+  uint64_t cpu_limit, mem_limit, top;
+  bool quiet;
+  bool want[SCP_FMT_COUNT];   /* formats to write */
+  scp_svg_opts svg;           /* metric is set per SVG */
+} profile_opts;
+
+/* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
+static int parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
+  memset(want, 0, SCP_FMT_COUNT * sizeof *want);
+  bool any = false;
+  const char *s = list;
+  for (;;) {
+    size_t len = strcspn(s, ",");
+    char name[32];
+    if (len == 0 || len >= sizeof name) goto bad;
+    memcpy(name, s, len);
+    name[len] = 0;
+    if (strcmp(name, "all") == 0) {
+      for (unsigned f = 0; f < SCP_FMT_COUNT; f++) want[f] = true;
+    } else {
+      scp_format f = scp_out_format_parse(name);
+      if (f == SCP_FMT_COUNT) goto bad;
+      want[f] = true;
+    }
+    any = true;
+    if (!s[len]) break;
+    s += len + 1;
+  }
+  if (any) return 0;
+bad:;
+  scp_buf names = {0};
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++)
+    scp_buf_printf(&names, "%s%s", f ? ", " : "", scp_out_format_name((scp_format)f));
+  int status = cli_die(SCP_ERR_USAGE, "--format: bad list '%s' (formats: %s, all)", list,
+                       names.oom ? "?" : names.data);
+  scp_buf_free(&names);
+  return status;
+}
+
+/* Returns 0 or the exit status of the error it printed. */
+static int parse_args(int argc, char **argv, profile_opts *o) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *val;
+    if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
+      o->out_dir = val;
+    } else if (!strcmp(a, "--cpu-limit") || !strcmp(a, "--mem-limit") || !strcmp(a, "--top")) {
+      uint64_t *dest = !strcmp(a, "--cpu-limit") ? &o->cpu_limit
+                       : !strcmp(a, "--mem-limit") ? &o->mem_limit : &o->top;
+      /* --top ends up in an unsigned of the report options */
+      uint64_t max = dest == &o->top ? UINT_MAX : UINT64_MAX;
+      if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
+      if (!cli_parse_u64(val, dest) || *dest > max)
+        return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
+    } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
+      int status = parse_formats(val, o->want);
+      if (status) return status;
+    } else if (!strcmp(a, "--min-width")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
+      if (!cli_parse_min_width(val, &o->svg.min_width_pct))
+        return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
+    } else if (!strcmp(a, "--icicle")) {
+      o->svg.icicle = true;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      o->quiet = true;
+    } else if (a[0] == '-' && a[1] != 0) {
+      return cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
+    } else if (!o->wasm_path) {
+      o->wasm_path = a;
+    } else if (!o->function) {
+      o->function = a;
+    } else {
+      scp_error e = {0};
+      if (scp_arg_parse(a, &o->args[o->nargs], &e))
+        return cli_die(SCP_ERR_ARG, "%s", e.msg);
+      o->nargs++;
+    }
+  }
+  if (!o->wasm_path || !o->function)
+    return cli_die(SCP_ERR_USAGE, "profile needs CONTRACT.wasm and FUNCTION (see scprof --help)");
+  return 0;
+}
+
+/* File name of the flamegraph of metric m: flamegraph.svg for the first
+ * metric (CPU), flamegraph-mem.svg for "Memory": the metric's name cut to
+ * its first three letters or digits, lower-cased, so names stay stable and
+ * safe in a path; the metric's number when it has none. */
+static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t size) {
+  if (m == 0) {
+    snprintf(name, size, "%s", scp_out_format_file(SCP_FMT_SVG));
+    return;
+  }
+  const char *mn = p->metrics[m].name ? p->metrics[m].name : "";
+  char tag[4] = {0};
+  for (size_t i = 0, n = 0; mn[i] && n < 3; i++)
+    if (isalnum((unsigned char)mn[i])) tag[n++] = (char)tolower((unsigned char)mn[i]);
+  if (!tag[0]) snprintf(name, size, "flamegraph-%u.svg", m);
+  else snprintf(name, size, "flamegraph-%s.svg", tag);
+}
+
+/* Renders one format (for the SVG: one file per metric) into the output
+ * folder.  Returns the exit status. */
+static int write_format(const scp_profile *p, const profile_opts *o, scp_format fmt) {
+  unsigned nsvg = fmt == SCP_FMT_SVG ? p->nmetrics : 1;
+  for (unsigned m = 0; m < nsvg; m++) {
+    scp_buf b = {0};
+    int rc;
+    char name[64];
+    snprintf(name, sizeof name, "%s", scp_out_format_file(fmt));
+    switch (fmt) {
+    case SCP_FMT_SVG: {
+      scp_svg_opts so = o->svg;
+      so.metric = m;
+      svg_file_name(p, m, name, sizeof name);
+      rc = scp_out_svg(p, &so, &b);
+      break;
+    }
+    case SCP_FMT_REPORT: {
+      scp_report_opts ro = {.top = (unsigned)o->top};
+      rc = scp_out_report(p, &ro, &b);
+      break;
+    }
+    case SCP_FMT_FOLDED: rc = scp_out_folded(p, 0, &b); break;
+    case SCP_FMT_SPEEDSCOPE: rc = scp_out_speedscope(p, 0, &b); break;
+    case SCP_FMT_CALLGRIND: rc = scp_out_callgrind(p, &b); break;
+    case SCP_FMT_PPROF: rc = scp_out_pprof(p, 0, &b); break;
+    case SCP_FMT_JSON: rc = scp_out_json(p, &b); break;
+    default: rc = SCP_ERR_INTERNAL; break;
+    }
+    int status = rc == SCP_OK ? cli_write_file(o->out_dir, name, &b)
+                              : cli_die(rc, "%s/%s: %s", o->out_dir, name, scp_strerror(rc));
+    scp_buf_free(&b);
+    if (status) return status;
+  }
+  return 0;
+}
+
+static int write_outputs(const scp_profile *p, const profile_opts *o) {
+  int status = cli_make_dir(o->out_dir);
+  if (status) return status;
+  for (unsigned f = 0; f < SCP_FMT_COUNT && !status; f++)
+    if (o->want[f]) status = write_format(p, o, (scp_format)f);
+  if (status || o->quiet) return status;
+  /* The report on stdout is the text summary of the run, whichever
+   * formats went to files. */
+  scp_buf b = {0};
+  scp_report_opts ro = {.top = (unsigned)o->top};
+  int rc = scp_out_report(p, &ro, &b);
+  status = rc == SCP_OK ? cli_write_stdout(&b) : cli_die(rc, "report: %s", scp_strerror(rc));
+  scp_buf_free(&b);
+  return status;
+}
+
+int cmd_profile(int argc, char **argv) {
+  profile_opts o = {.out_dir = "scprof-out"};
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
+  o.args = calloc((size_t)argc + 1, sizeof *o.args);
+  if (!o.args) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  int status = 0;
+  int rc;
+  status = parse_args(argc, argv, &o);
+  if (status) goto out;
+
+  uint8_t *wasm = NULL;
+  size_t wasm_len = 0;
+  scp_error err = {0};
+  if (scp_read_file(o.wasm_path, &wasm, &wasm_len, &err)) {
+    status = cli_die(err.code, "%s", err.msg);
+    goto out;
+  }
+  cli_progress progress;
+  cli_progress_start(&progress, "profiling %s %s", o.wasm_path, o.function);
+  scp_soroban_opts so = {o.wasm_path, wasm, wasm_len, o.function, o.args, o.nargs,
+                         o.cpu_limit, o.mem_limit};
+  scp_profile *p = NULL;
+  rc = scp_soroban_profile(&so, &p, &err);
+  free(wasm);
+  if (!p) {
+    status = cli_die(rc, "%s", err.msg);
+    goto out;
+  }
+  status = write_outputs(p, &o);
+  if (!status) {
+    scp_buf total = {0};
+    scp_buf_puts(&total, "CPU ");
+    scp_buf_put_grouped(&total, scp_profile_total(p, 0));
+    if (p->nmetrics > 1) {
+      scp_buf_puts(&total, ", memory ");
+      scp_buf_put_grouped(&total, scp_profile_total(p, 1));
+    }
+    cli_progress_done(&progress, "%s: profile written to %s", total.oom ? "done" : total.data,
+                      o.out_dir);
+    scp_buf_free(&total);
+  }
+  scp_profile_destroy(p);
+  if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o.out_dir);
+out:
+  free(o.args);
+  return status;
+}

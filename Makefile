@@ -29,6 +29,7 @@ LIB_SRC   = $(sort $(wildcard src/util/*.c src/wasm/*.c src/soroban/*.c \
               src/symbols/*.c src/profile/*.c src/output/*.c))
 CLI_SRC   = $(sort $(wildcard src/cli/*.c))
 TEST_SRC  = $(sort $(wildcard tests/*/test_*.c))
+FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 BENCH_SRC = $(sort $(wildcard bench/*.c))
 
 LIB_OBJ   = $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -47,7 +48,7 @@ BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c))
 FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c)) \
             $(patsubst %.wat,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wat/*.wat))
 
-.PHONY: all deps demo check test san install clean fixtures bench
+.PHONY: all deps demo check test san install clean fixtures bench fuzz
 all: $(BIN) $(LIB) fixtures
 
 deps:
@@ -107,6 +108,18 @@ check: deps
 
 bench: all $(BENCH_BIN) $(BENCH_WASM)
 	@sh bench/run.sh $(BUILD)
+
+# libFuzzer targets (clang), built against their own instrumented library;
+# run each for FUZZ_SECONDS over tests/fuzz/corpus, adding what it finds.
+FUZZ_SECONDS ?= 60
+fuzz:
+	$(MAKE) BUILD=build/fuzz CC=clang EXTRA_CFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/lib/libscprof.a
+	@for f in $(FUZZ_SRC); do \
+	  n=$$(basename $$f .c); \
+	  clang $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o build/fuzz/$$n $$f build/fuzz/lib/libscprof.a $(LDLIBS) || exit 1; \
+	  mkdir -p build/fuzz/corpus-$$n; \
+	  build/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$n tests/fuzz/corpus || exit 1; \
+	done
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include

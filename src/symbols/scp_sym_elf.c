@@ -1,0 +1,271 @@
+/*
+ * scp_sym_elf.c — the ELF container for the source mapper: BPF objects
+ * (clang -target bpf -g -c) and linked sBPF programs.
+ *
+ * The ELF is read by hand (64-bit little-endian only: BPF and sBPF are
+ * both), every offset checked against the file.  pcs are byte addresses as
+ * DWARF and .symtab use them (sh_addr + offset; an object's .text starts at
+ * 0).  Functions come from .symtab (else .dynsym), sorted by address; the
+ * .debug_* sections go to libdw through the same in-memory ELF as WASM,
+ * after the old-toolchain repair (scp_sym_repair.c) unless disabled or the
+ * program is SBPF v3.
+ */
+#include "symbols/scp_sym_private.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef EM_SBPF
+#define EM_SBPF 263
+#endif
+#define SBPF_V3_TEXT 0x100000000ULL
+#define MAX_DEBUG_SECTIONS 32
+
+typedef struct elf_shdr {
+  const char *name;        /* points into the file, NUL-checked */
+  uint32_t type;
+  uint64_t flags, addr, offset, size;
+  uint32_t link, info;
+  uint64_t entsize;
+} elf_shdr;
+
+static uint64_t le(const uint8_t *p, unsigned n) {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+/* Section contents lie inside the file (SHT_NOBITS has none). */
+static bool sec_in_file(const elf_shdr *sh, size_t len) {
+  return sh->type == SHT_NOBITS ||
+         (sh->offset <= len && sh->size <= len - sh->offset);
+}
+
+static const char *str_at(const uint8_t *elf, const elf_shdr *strtab,
+                          uint64_t off) {
+  if (!strtab || strtab->type == SHT_NOBITS || off >= strtab->size) return NULL;
+  const char *s = (const char *)elf + strtab->offset + off;
+  size_t max = (size_t)(strtab->size - off);
+  return memchr(s, 0, max) ? s : NULL;
+}
+
+static int cmp_func(const void *a, const void *b) {
+  const sym_func *x = a, *y = b;
+  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+  if (x->hi != y->hi) return x->hi > y->hi ? -1 : 1;   /* sized first */
+  return strcmp(x->name, y->name);
+}
+
+/* Collect FUNC symbols that lie in executable sections. */
+static int read_symbols(scp_sym *s, const uint8_t *elf, size_t len,
+                        const elf_shdr *sh, size_t shnum, bool relocatable) {
+  const elf_shdr *symtab = NULL;
+  for (size_t i = 0; i < shnum && !symtab; i++)
+    if (sh[i].type == SHT_SYMTAB) symtab = &sh[i];
+  for (size_t i = 0; i < shnum && !symtab; i++)
+    if (sh[i].type == SHT_DYNSYM) symtab = &sh[i];
+  if (!symtab || symtab->link >= shnum) return SCP_OK;
+  const elf_shdr *strtab = &sh[symtab->link];
+  if (!sec_in_file(symtab, len) || !sec_in_file(strtab, len)) return SCP_OK;
+  size_t n = (size_t)(symtab->size / 24);
+  for (size_t i = 1; i < n; i++) {
+    const uint8_t *sym = elf + symtab->offset + i * 24;
+    uint32_t name = (uint32_t)le(sym, 4);
+    uint8_t info = sym[4];
+    uint16_t shndx = (uint16_t)le(sym + 6, 2);
+    uint64_t value = le(sym + 8, 8), size = le(sym + 16, 8);
+    if (ELF64_ST_TYPE(info) != STT_FUNC || shndx == SHN_UNDEF || shndx >= shnum ||
+        !(sh[shndx].flags & SHF_EXECINSTR))
+      continue;
+    const char *str = str_at(elf, strtab, name);
+    if (!str || !*str) continue;
+    uint64_t lo = relocatable ? sh[shndx].addr + value : value;
+    uint64_t sec_end = sh[shndx].addr + sh[shndx].size;
+    if (lo < sh[shndx].addr || lo >= sec_end) continue;
+    uint64_t hi = size && size <= sec_end - lo ? lo + size : lo;  /* 0: later */
+    if (!scp_grow(&s->funcs, &s->capfuncs, s->nfuncs + 1, sizeof *s->funcs))
+      return SCP_ERR_NOMEM;
+    const char *clean = scp_sym_clean_name(s, str, strlen(str));
+    if (!clean) return SCP_ERR_NOMEM;
+    s->funcs[s->nfuncs++] = (sym_func){.lo = lo, .hi = hi, .name = clean,
+                                       .source = SCP_SRC_SYMTAB};
+  }
+  if (s->nfuncs) qsort(s->funcs, s->nfuncs, sizeof *s->funcs, cmp_func);
+  /* One function per address (aliases share code); unsized symbols run to
+   * the next symbol or their section's end; overlaps are clipped. */
+  size_t out = 0;
+  for (size_t i = 0; i < s->nfuncs; i++) {
+    if (out && s->funcs[out - 1].lo == s->funcs[i].lo) continue;
+    s->funcs[out++] = s->funcs[i];
+  }
+  s->nfuncs = out;
+  for (size_t i = 0; i < s->nfuncs; i++) {
+    sym_func *f = &s->funcs[i];
+    uint64_t limit = UINT64_MAX;
+    for (size_t k = 0; k < s->ncode; k++)
+      if (f->lo >= s->code[k].lo && f->lo < s->code[k].hi) limit = s->code[k].hi;
+    if (i + 1 < s->nfuncs && s->funcs[i + 1].lo < limit) limit = s->funcs[i + 1].lo;
+    if (f->hi == f->lo || f->hi > limit) f->hi = limit;
+    f->index = (uint32_t)i;
+  }
+  return SCP_OK;
+}
+
+int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
+                     scp_sym **out, scp_error *err) {
+  if (!out) return scp_fail(err, SCP_ERR_ARG, "no output pointer");
+  *out = NULL;
+  if (!elf || len < 64 || memcmp(elf, ELFMAG, SELFMAG) != 0)
+    return scp_fail(err, SCP_ERR_MALFORMED, "not an ELF file");
+  if (elf[EI_CLASS] != ELFCLASS64 || elf[EI_DATA] != ELFDATA2LSB)
+    return scp_fail(err, SCP_ERR_UNSUPPORTED,
+                    "only 64-bit little-endian ELF (BPF/sBPF) is supported");
+  uint16_t type = (uint16_t)le(elf + 16, 2), machine = (uint16_t)le(elf + 18, 2);
+  uint32_t eflags = (uint32_t)le(elf + 48, 4);
+  uint64_t shoff = le(elf + 40, 8);
+  uint16_t shentsize = (uint16_t)le(elf + 58, 2);
+  size_t shnum = (size_t)le(elf + 60, 2), shstrndx = (size_t)le(elf + 62, 2);
+  if (shoff == 0)
+    return scp_fail(err, SCP_ERR_MALFORMED, "ELF without section headers");
+  if (shentsize != 64 || shoff > len || len - shoff < 64)
+    return scp_fail(err, SCP_ERR_MALFORMED, "bad ELF section header table");
+  /* Extended numbering: counts live in section header 0. */
+  if (shnum == 0) shnum = (size_t)le(elf + shoff + 32, 8);
+  if (shstrndx == SHN_XINDEX) shstrndx = (size_t)le(elf + shoff + 40, 4);
+  if (shnum > (len - shoff) / 64)
+    return scp_fail(err, SCP_ERR_MALFORMED, "ELF section headers past the end of the file");
+
+  scp_sym *s = scp_sym_new(opts);
+  elf_shdr *sh = calloc(shnum ? shnum : 1, sizeof *sh);
+  uint8_t *owned[MAX_DEBUG_SECTIONS] = {0};
+  size_t nowned = 0;
+  int rc = SCP_OK;
+  if (!s || !sh) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  for (size_t i = 0; i < shnum; i++) {
+    const uint8_t *h = elf + shoff + i * 64;
+    sh[i] = (elf_shdr){.type = (uint32_t)le(h + 4, 4), .flags = le(h + 8, 8),
+                       .addr = le(h + 16, 8), .offset = le(h + 24, 8),
+                       .size = le(h + 32, 8), .link = (uint32_t)le(h + 40, 4),
+                       .info = (uint32_t)le(h + 44, 4), .entsize = le(h + 56, 8)};
+    if (!sec_in_file(&sh[i], len)) {
+      rc = scp_fail(err, SCP_ERR_MALFORMED, "ELF section %zu lies past the end of the file", i);
+      goto fail;
+    }
+  }
+  const elf_shdr *shstr = shstrndx < shnum ? &sh[shstrndx] : NULL;
+  for (size_t i = 0; i < shnum; i++) {
+    const uint8_t *h = elf + shoff + i * 64;
+    sh[i].name = str_at(elf, shstr, le(h, 4));
+    if (!sh[i].name) sh[i].name = "";
+  }
+
+  /* Code: every executable section with bytes. */
+  bool v3 = eflags == 3;
+  s->code = calloc(shnum ? shnum : 1, sizeof *s->code);
+  if (!s->code) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  sym_addr_limits lim = {UINT64_MAX, 0};
+  for (size_t i = 0; i < shnum; i++) {
+    if (!(sh[i].flags & SHF_EXECINSTR) || sh[i].type != SHT_PROGBITS ||
+        sh[i].size == 0 || sh[i].addr > UINT64_MAX - sh[i].size)
+      continue;
+    s->code[s->ncode].lo = sh[i].addr;
+    s->code[s->ncode].hi = sh[i].addr + sh[i].size;
+    if (sh[i].addr < lim.min) lim.min = sh[i].addr;
+    if (sh[i].addr + sh[i].size > lim.max) lim.max = sh[i].addr + sh[i].size;
+    if (sh[i].addr >= SBPF_V3_TEXT) v3 = true;
+    s->ncode++;
+  }
+  if ((rc = read_symbols(s, elf, len, sh, shnum, type == ET_REL)) != SCP_OK) {
+    rc = scp_fail(err, rc, "out of memory");
+    goto fail;
+  }
+
+  /* Debug sections; the ones the repair may touch are copied first. */
+  bool repair = (machine == EM_BPF || machine == EM_SBPF) && !v3 &&
+                !s->opts.no_dwarf_repair;
+  sym_section debug[MAX_DEBUG_SECTIONS];
+  size_t ndebug = 0;
+  bool compressed = false;
+  uint8_t *info = NULL;
+  size_t info_size = 0;
+  const uint8_t *abbrev = NULL;
+  size_t abbrev_size = 0;
+  for (size_t i = 0; i < shnum && ndebug < MAX_DEBUG_SECTIONS; i++) {
+    if (strncmp(sh[i].name, ".debug_", 7) != 0 || sh[i].type == SHT_NOBITS)
+      continue;
+    if (sh[i].flags & SHF_COMPRESSED) {
+      compressed = true;
+      continue;
+    }
+    const uint8_t *data = elf + sh[i].offset;
+    bool copy = repair && (!strcmp(sh[i].name, ".debug_info") ||
+                           !strcmp(sh[i].name, ".debug_addr") ||
+                           !strcmp(sh[i].name, ".debug_ranges") ||
+                           !strcmp(sh[i].name, ".debug_line"));
+    if (copy) {
+      uint8_t *c = malloc(sh[i].size ? sh[i].size : 1);
+      if (!c) {
+        rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+        goto fail;
+      }
+      memcpy(c, data, sh[i].size);
+      owned[nowned++] = c;
+      data = c;
+      if (!strcmp(sh[i].name, ".debug_info")) {
+        info = c;
+        info_size = sh[i].size;
+      } else if (!strcmp(sh[i].name, ".debug_addr")) {
+        s->repairs += scp_sym_repair_addr(c, sh[i].size);
+      } else if (!strcmp(sh[i].name, ".debug_ranges")) {
+        s->repairs += scp_sym_repair_ranges(c, sh[i].size);
+      } else {
+        s->repairs += scp_sym_repair_line(c, sh[i].size);
+      }
+    }
+    if (!strcmp(sh[i].name, ".debug_abbrev")) {
+      abbrev = data;
+      abbrev_size = sh[i].size;
+    }
+    debug[ndebug++] = (sym_section){sh[i].name, data, sh[i].size};
+  }
+  if (info && abbrev)
+    s->repairs += scp_sym_repair_info(info, info_size, abbrev, abbrev_size);
+
+  /* An object whose debug sections carry RELA relocations (x86-64, ...)
+   * keeps its addends outside the data: unrelocated, every address and
+   * string offset would be wrong.  (BPF objects use REL with the addend in
+   * place, which reads correctly as it is.) */
+  bool rela_debug = false;
+  for (size_t i = 0; i < shnum; i++)
+    rela_debug |= sh[i].type == SHT_RELA && sh[i].info < shnum &&
+                  !strncmp(sh[sh[i].info].name, ".debug_", 7);
+
+  if (compressed) {
+    scp_sym_warn(s, "compressed debug sections are not supported");
+  } else if (rela_debug) {
+    scp_sym_warn(s, "debug sections need RELA relocations (unlinked object): not used");
+  } else if (ndebug && lim.max > lim.min) {
+    rc = scp_sym_load_dwarf(s, debug, ndebug, true, &lim);
+    if (rc == SCP_ERR_NOMEM) {
+      rc = scp_fail(err, rc, "out of memory");
+      goto fail;
+    }
+  }
+  if (lim.max > lim.min) scp_sym_set_window(s, lim.min, lim.max);
+  for (size_t i = 0; i < nowned; i++) free(owned[i]);
+  free(sh);
+  *out = s;
+  return SCP_OK;
+fail:
+  for (size_t i = 0; i < nowned; i++) free(owned[i]);
+  free(sh);
+  scp_sym_destroy(s);
+  return rc;
+}

@@ -1,0 +1,1308 @@
+/*
+ * test_fuel.c — exact fuel of the WASM engine, derived by hand from
+ * Soroban's wasmi 0.31 (stellar/wasmi tag v0.31.1-soroban.20.0.1).
+ *
+ * Every number below is worked out in a comment from these rules (see
+ * ../shared/spec/soroban/metering.txt; "T:NNN" cites
+ * crates/wasmi/src/engine/func_builder/translator.rs, "E:NNN"
+ * crates/wasmi/src/engine/executor.rs, "C:NNN" engine/config.rs):
+ *
+ *   region entry (function body, loop, then-arm, else-arm): base 1
+ *   function entry: + (params + locals) / 8                     T:181-186
+ *   consts, local.*, drop, select, numeric, unreachable: 1
+ *   nop: 0 (visit_nop emits nothing)                            T:832-834
+ *   global.get/set, memory.size/grow/fill/copy/init, data.drop,
+ *   table.init/copy, elem.drop: entity 3
+ *   loads 2, stores 1, call / call_indirect 67
+ *   block: no region of its own, its ops go to the parent        T:848-862
+ *   if: 1 in the enclosing region (BrIfEqz), then-arm region     T:909
+ *   else: + 1 in the then-region when the then-arm end is
+ *         reachable (its Br), else-arm region                    T:962-964
+ *   br / br_if to a label: 1 (+ drop_keep fuel)                  T:1038,1070
+ *   br_if to the function's outermost label: ReturnIfNez, 0     T:1086-1092
+ *   br to the outermost label, return, reachable end of the
+ *   function body: 1 (+ drop_keep fuel)                          T:1198-1202,
+ *                                                                T:1013-1018
+ *   br_table: 1 + max drop_keep fuel over its targets            T:1166-1192
+ *   drop_keep fuel = keep / 8 when drop != 0 (C:148-153); keep is
+ *   at most 1 without multi-value, so it is always 0 for Soroban.
+ *   Dynamic (Eager mode: charged BEFORE the operation runs, and kept even
+ *   when the operation then fails):                              E:777-786
+ *     memory.grow: delta*65536/64 = 1024 per page; no charge when
+ *       delta > 65536 pages (Pages::new fails first)             E:1099-1137
+ *     memory.fill/copy/init: n/64 where n is the i32 length
+ *       SIGN-EXTENDED to usize (`i32::from(n) as usize`), so a length
+ *       >= 2^31 costs ~2^58 fuel: out of fuel, not out of bounds E:1141-1210
+ *     table.init/copy: n/8                                       E:1304-1357
+ *   out of fuel: the charge that does not fit is not taken; fuel left
+ *   is unchanged (store.rs consume_fuel: checked_sub).
+ *
+ * Modules are WAT string literals converted with wat2wasm into
+ * $SCP_BUILD/fuel/.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wasm/scp_wasm.h"
+
+#define BIG_FUEL 1000000000000ULL   /* 10^12: metered, never the limit */
+
+/* Every test runs twice: computed-goto dispatch, then the portable switch
+ * (STYLE.md 8: both dispatch modes must give identical results). */
+static bool use_switch;
+
+/* ---- harness ----------------------------------------------------------- */
+
+typedef struct fuel_mod {
+  scp_wasm_module *m;
+  scp_wasm_instance *inst;
+  unsigned host_calls;
+  bool refuse_grow;
+  int grow_status;                   /* when non-zero, the hook returns it */
+  unsigned grow_calls;
+  uint64_t grow_cur, grow_desired;   /* arguments of the last hook call */
+  uint32_t last_import;              /* import_index of the last host call */
+} fuel_mod;
+
+static const char *build_dir(void) {
+  const char *b = getenv("SCP_BUILD");
+  return b && *b ? b : "build";
+}
+
+static int run_tool(char *const argv[]) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static uint8_t *read_all(const char *path, size_t *len) {
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
+  fclose(f);
+  *len = (size_t)n;
+  return buf;
+}
+
+/* wat -> $SCP_BUILD/fuel/NAME.wasm -> scp_wasm_module. */
+static scp_wasm_module *compile_wat(const char *name, const char *wat) {
+  char dir[1024], watp[1200], wasmp[1200];
+  snprintf(dir, sizeof dir, "%.1000s/fuel", build_dir());
+  mkdir(build_dir(), 0777);
+  mkdir(dir, 0777);
+  snprintf(watp, sizeof watp, "%s/%.100s.wat", dir, name);
+  snprintf(wasmp, sizeof wasmp, "%s/%.100s.wasm", dir, name);
+  FILE *f = fopen(watp, "w");
+  assert_non_null(f);
+  fputs(wat, f);
+  fclose(f);
+  char *argv[] = {"wat2wasm", watp, "-o", wasmp, NULL};
+  if (run_tool(argv) != 0) {
+    print_message("wat2wasm failed on %s\n", watp);
+    fail();
+  }
+  size_t len;
+  uint8_t *bytes = read_all(wasmp, &len);
+  assert_non_null(bytes);
+  scp_wasm_module *m = NULL;
+  scp_error err = {0};
+  int rc = scp_wasm_load(bytes, len, &m, &err);
+  free(bytes);
+  if (rc != SCP_OK) {
+    print_message("%s: scp_wasm_load: %s (status %d)\n", wasmp, err.msg, rc);
+    fail();
+  }
+  return m;
+}
+
+/* Import "env" "h": (i32) -> i32, returns its argument plus one. */
+static int host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_index,
+                     uint64_t *args, scp_error *err) {
+  fuel_mod *fm = ctx;
+  fm->host_calls++;
+  fm->last_import = import_index;
+  args[0] = (uint32_t)(args[0] + 1);
+  return SCP_OK;
+}
+
+/* Soroban's ResourceLimiter::memory_growing: SCP_ERR_LIMIT = "no" (-1). */
+static int grow_hook(void *ctx, scp_wasm_instance *inst, uint64_t cur_bytes,
+                     uint64_t desired_bytes) {
+  fuel_mod *fm = ctx;
+  fm->grow_calls++;
+  fm->grow_cur = cur_bytes;
+  fm->grow_desired = desired_bytes;
+  return fm->grow_status ? fm->grow_status : fm->refuse_grow ? SCP_ERR_LIMIT : SCP_OK;
+}
+
+static void fm_open(fuel_mod *fm, const char *name, const char *wat) {
+  memset(fm, 0, sizeof *fm);
+  fm->m = compile_wat(name, wat);
+  static const uint64_t global_imports[4] = {1000, 2000, 3000, 4000};
+  scp_wasm_env env = {host_call, grow_hook, fm, global_imports};
+  scp_error err = {0};
+  int rc = scp_wasm_instantiate(fm->m, &env, &fm->inst, &err);
+  if (rc != SCP_OK) {
+    print_message("%s: scp_wasm_instantiate: %s (status %d)\n", name, err.msg, rc);
+    fail();
+  }
+  scp_wasm_set_switch_dispatch(fm->inst, use_switch);
+}
+
+static void fm_close(fuel_mod *fm) {
+  scp_wasm_instance_free(fm->inst);
+  scp_wasm_module_free(fm->m);
+}
+
+static uint32_t fm_func(fuel_mod *fm, const char *name) {
+  uint8_t kind;
+  uint32_t index;
+  assert_true(scp_wasm_export_find(fm->m, name, strlen(name), &kind, &index));
+  assert_int_equal(kind, SCP_EXT_FUNC);
+  return index;
+}
+
+/* Call export `fn` with tank `fuel`; returns the status and the fuel this
+ * call consumed, and checks that the tank went down by exactly that. */
+static int fm_call(fuel_mod *fm, const char *fn, const uint64_t *args,
+                   uint64_t *result, uint64_t fuel, uint64_t *consumed) {
+  uint32_t f = fm_func(fm, fn);
+  uint64_t res[4] = {0};
+  scp_error err = {0};
+  scp_wasm_set_fuel(fm->inst, fuel);
+  uint64_t before = scp_wasm_fuel_consumed(fm->inst);
+  int rc = scp_wasm_call(fm->inst, f, args, res, &err);
+  *consumed = scp_wasm_fuel_consumed(fm->inst) - before;
+  assert_int_equal(scp_wasm_fuel(fm->inst), fuel - *consumed);
+  if (result) *result = res[0];
+  return rc;
+}
+
+/* Fuel of one successful call with big fuel. */
+static uint64_t fuel_of(fuel_mod *fm, const char *fn, const uint64_t *args,
+                        uint64_t *result) {
+  uint64_t consumed;
+  int rc = fm_call(fm, fn, args, result, BIG_FUEL, &consumed);
+  if (rc != SCP_OK)
+    print_message("%s(%llu): status %d, trap \"%s\" after %llu fuel\n", fn,
+                  args ? (unsigned long long)args[0] : 0ULL, rc,
+                  scp_trap_text(scp_wasm_last_trap(fm->inst)), (unsigned long long)consumed);
+  assert_int_equal(rc, SCP_OK);
+  return consumed;
+}
+
+static uint64_t global_value(fuel_mod *fm, const char *name) {
+  uint8_t kind;
+  uint32_t index;
+  uint64_t v = 0;
+  assert_true(scp_wasm_export_find(fm->m, name, strlen(name), &kind, &index));
+  assert_int_equal(kind, SCP_EXT_GLOBAL);
+  assert_true(scp_wasm_global_get(fm->inst, index, &v));
+  return v;
+}
+
+/* ---- function body region --------------------------------------------- */
+
+static void test_body_region(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "body",
+    "(module\n"
+    "  (func (export \"empty\"))\n"
+    "  (func (export \"const\") (result i32) i32.const 7)\n"
+    "  (func (export \"nops\") nop nop nop nop)\n"
+    "  (func (export \"add\") (result i32) i32.const 1 i32.const 2 i32.add)\n"
+    "  (func (export \"select\") (result i32)\n"
+    "    i32.const 1 i32.const 2 i32.const 0 select)\n"
+    "  (func (export \"bigconst\") (result i64) i64.const 0x123456789)\n"
+    "  (func (export \"sext\") (result i32) i32.const 0x80 i32.extend8_s)\n"
+    "  (func (export \"ret\") (result i32) i32.const 1 return)\n"
+    "  (func (export \"dead\") (result i32)\n"
+    "    i32.const 1 return i32.const 2 i32.const 3 i32.add drop))\n");
+  /* entry 1 + reachable end of the body (implicit return) 1 = 2 */
+  assert_int_equal(fuel_of(&fm, "empty", NULL, NULL), 2);
+  /* entry 1 + i32.const 1 + end 1 = 3 */
+  assert_int_equal(fuel_of(&fm, "const", NULL, &r), 3);
+  assert_int_equal((uint32_t)r, 7);
+  /* nop costs nothing (T:832): entry 1 + end 1 = 2 */
+  assert_int_equal(fuel_of(&fm, "nops", NULL, NULL), 2);
+  /* entry 1 + 2 consts + add 1 + end 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "add", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 3);
+  /* entry 1 + 3 consts + select 1 + end 1 = 6 */
+  assert_int_equal(fuel_of(&fm, "select", NULL, &r), 6);
+  assert_int_equal((uint32_t)r, 2);
+  /* a 64-bit constant (ConstRef) is base too: 1 + 1 + 1 = 3 */
+  assert_int_equal(fuel_of(&fm, "bigconst", NULL, &r), 3);
+  assert_int_equal(r, 0x123456789ULL);
+  /* sign-extension is a unary op, base: 1 + 1 + 1 + 1 = 4 */
+  assert_int_equal(fuel_of(&fm, "sext", NULL, &r), 4);
+  assert_int_equal((uint32_t)r, 0xffffff80u);
+  /* entry 1 + const 1 + return 1; the end is unreachable, no charge = 3 */
+  assert_int_equal(fuel_of(&fm, "ret", NULL, NULL), 3);
+  /* ops after `return` are unreachable and add nothing: 1 + 1 + 1 = 3 */
+  assert_int_equal(fuel_of(&fm, "dead", NULL, &r), 3);
+  assert_int_equal((uint32_t)r, 1);
+  fm_close(&fm);
+}
+
+static void test_locals(void **state) {
+  fuel_mod fm;
+  uint64_t args[3] = {1, 2, 3};
+  fm_open(&fm, "locals",
+    "(module\n"
+    "  (func (export \"p3l4\") (param i32 i32 i32) (local i64 i64 i64 i64)\n"
+    "    local.get 0 drop)\n"
+    "  (func (export \"p3l5\") (param i32 i32 i32) (local i64 i64 i64 i64 i64)\n"
+    "    local.get 0 drop)\n"
+    "  (func (export \"l15\") (local i32 i32 i32 i32 i32 i32 i32 i32\n"
+    "                             i32 i32 i32 i32 i32 i32 i32))\n"
+    "  (func (export \"l16\") (local i32 i32 i32 i32 i32 i32 i32 i32\n"
+    "                             i32 i32 i32 i32 i32 i32 i32 i32))\n"
+    "  (func (export \"l100\") (local i64) (local i32) (local i64 i64 i64 i64 i64 i64 i64 i64\n"
+    "     i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64\n"
+    "     i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64\n"
+    "     i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64\n"
+    "     i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64 i64\n"
+    "     i64 i64 i64 i64 i64 i64 i64 i64 i64 i64)))\n");
+  /* 3 params + 4 locals = 7, 7/8 = 0: entry 1 + get 1 + drop 1 + end 1 = 4 */
+  assert_int_equal(fuel_of(&fm, "p3l4", args, NULL), 4);
+  /* 3 + 5 = 8, 8/8 = 1: 1 + 1 + 1 + 1 + 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "p3l5", args, NULL), 5);
+  /* 15/8 = 1: entry 1 + 1 + end 1 = 3 */
+  assert_int_equal(fuel_of(&fm, "l15", NULL, NULL), 3);
+  /* 16/8 = 2: 1 + 2 + 1 = 4 */
+  assert_int_equal(fuel_of(&fm, "l16", NULL, NULL), 4);
+  /* 1 + 1 + 98 = 100 locals in three groups, 100/8 = 12: 1 + 12 + 1 = 14 */
+  assert_int_equal(fuel_of(&fm, "l100", NULL, NULL), 14);
+  fm_close(&fm);
+}
+
+/* ---- blocks and branches ---------------------------------------------- */
+
+static void test_block_and_early_exit(void **state) {
+  fuel_mod fm;
+  uint64_t r, a0[1] = {0}, a1[1] = {1};
+  fm_open(&fm, "block",
+    "(module\n"
+    "  (func (export \"blk\") (result i32)\n"
+    "    (block (result i32) i32.const 1 i32.const 2 i32.add))\n"
+    "  (func (export \"early\") (param i32) (result i32)\n"
+    "    (block $b\n"
+    "      local.get 0\n"
+    "      br_if $b\n"
+    "      i32.const 1 drop i32.const 2 drop)\n"
+    "    i32.const 7)\n"
+    "  (func (export \"dropkeep\") (result i32)\n"
+    "    (block (result i32) i32.const 1 i32.const 2 i32.const 3 br 0)))\n");
+  /* the block adds into the body: entry 1 + 3 ops + end 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "blk", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 3);
+  /* one region whatever the branch does: entry 1 + local.get 1 + br_if 1 +
+   * 4 ops + i32.const 1 + end 1 = 9, with or without the early exit */
+  assert_int_equal(fuel_of(&fm, "early", a0, &r), 9);
+  assert_int_equal((uint32_t)r, 7);
+  assert_int_equal(fuel_of(&fm, "early", a1, &r), 9);
+  assert_int_equal((uint32_t)r, 7);
+  /* br with drop 2 keep 1: drop_keep fuel 1/8 = 0.  entry 1 + 3 consts +
+   * br 1 + end 1 = 6 */
+  assert_int_equal(fuel_of(&fm, "dropkeep", NULL, &r), 6);
+  assert_int_equal((uint32_t)r, 3);
+  fm_close(&fm);
+}
+
+static void test_branch_to_function_label(void **state) {
+  fuel_mod fm;
+  uint64_t r, a0[1] = {0}, a1[1] = {1};
+  fm_open(&fm, "brfunc",
+    "(module\n"
+    "  (func (export \"brif\") (param i32) (result i32)\n"
+    "    i32.const 5\n"
+    "    local.get 0\n"
+    "    br_if 0\n"
+    "    drop\n"
+    "    i32.const 6)\n"
+    "  (func (export \"br\") (result i32)\n"
+    "    i32.const 5\n"
+    "    br 0))\n");
+  /* br_if to the body label is ReturnIfNez and costs NOTHING (T:1091):
+   * entry 1 + const 1 + local.get 1 + br_if 0 + drop 1 + const 1 + end 1 = 6.
+   * (A br_if to any inner label costs 1.) */
+  assert_int_equal(fuel_of(&fm, "brif", a0, &r), 6);
+  assert_int_equal((uint32_t)r, 6);
+  assert_int_equal(fuel_of(&fm, "brif", a1, &r), 6);
+  assert_int_equal((uint32_t)r, 5);
+  /* br to the body label is translated as `return`: 1; end unreachable.
+   * entry 1 + const 1 + br 1 = 3 */
+  assert_int_equal(fuel_of(&fm, "br", NULL, &r), 3);
+  assert_int_equal((uint32_t)r, 5);
+  fm_close(&fm);
+}
+
+static void test_br_table(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "brtable",
+    "(module\n"
+    "  (func (export \"f\") (param i32) (result i32)\n"
+    "    (block $a\n"
+    "      (block $b\n"
+    "        (block $c\n"
+    "          local.get 0\n"
+    "          br_table $c $b $a)\n"
+    "        i32.const 100\n"
+    "        return)\n"
+    "      i32.const 200\n"
+    "      return)\n"
+    "    i32.const 300)\n"
+    "  (func (export \"g\") (param i32) (result i32)\n"
+    "    (block $x (result i32)\n"
+    "      i32.const 9\n"
+    "      i32.const 8\n"
+    "      local.get 0\n"
+    "      br_table $x 0 1)))\n");
+  /* all blocks add into the body region: entry 1 + local.get 1 +
+   * br_table 1 (+ max drop_keep 0) + (const 1 + return 1) * 2 + const 1 +
+   * end 1 = 9, whichever arm is taken */
+  static const uint64_t want[4] = {100, 200, 300, 300};
+  for (uint64_t i = 0; i < 4; i++) {
+    uint64_t a[1] = {i == 3 ? 77 : i};
+    assert_int_equal(fuel_of(&fm, "f", a, &r), 9);
+    assert_int_equal((uint32_t)r, want[i]);
+  }
+  /* targets keep 1 and drop 1 (block) or drop 1 + 1 param (return):
+   * drop_keep fuel 1/8 = 0.  entry 1 + 3 pushes + br_table 1 + end 1 = 6 */
+  uint64_t a0[1] = {0}, a5[1] = {5};
+  assert_int_equal(fuel_of(&fm, "g", a0, &r), 6);
+  assert_int_equal((uint32_t)r, 8);
+  assert_int_equal(fuel_of(&fm, "g", a5, &r), 6);
+  assert_int_equal((uint32_t)r, 8);
+  fm_close(&fm);
+}
+
+/* ---- loops and ifs ---------------------------------------------------- */
+
+static const char loop_wat[] =
+  "(module\n"
+  "  (func (export \"down\") (param $n i32)\n"
+  "    (loop $l\n"
+  "      local.get $n\n"
+  "      i32.const 1\n"
+  "      i32.sub\n"
+  "      local.tee $n\n"
+  "      br_if $l))\n"
+  "  (func (export \"nested\") (param $i i32) (local $j i32)\n"
+  "    (loop $outer\n"
+  "      i32.const 2\n"
+  "      local.set $j\n"
+  "      (loop $inner\n"
+  "        local.get $j\n"
+  "        i32.const 1\n"
+  "        i32.sub\n"
+  "        local.tee $j\n"
+  "        br_if $inner)\n"
+  "      local.get $i\n"
+  "      i32.const 1\n"
+  "      i32.sub\n"
+  "      local.tee $i\n"
+  "      br_if $outer)))\n";
+
+static void test_loop_reentry(void **state) {
+  fuel_mod fm;
+  fm_open(&fm, "loop", loop_wat);
+  /* body region: entry 1 + 1 param / 8 = 0 + end 1 = 2 (the loop's ops
+   * are not in it).  loop region: entry 1 + get 1 + const 1 + sub 1 +
+   * tee 1 + br_if 1 (drop 0) = 6, paid on every entry: 2 + 6n */
+  static const uint64_t ns[] = {1, 2, 5, 100};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(ns); i++) {
+    uint64_t a[1] = {ns[i]};
+    assert_int_equal(fuel_of(&fm, "down", a, NULL), 2 + 6 * ns[i]);
+  }
+  /* body 2 (2 locals / 8 = 0).  outer region: entry 1 + const 1 + set 1 +
+   * the five ops after the inner loop's end (get, const, sub, tee,
+   * br_if) = 8.  inner region: 1 + 5 = 6.  i = 3: outer entered 3 times,
+   * inner 2 times per outer: 2 + 3*8 + 6*6 = 62 */
+  uint64_t a3[1] = {3};
+  assert_int_equal(fuel_of(&fm, "nested", a3, NULL), 62);
+  fm_close(&fm);
+}
+
+static void test_if_else(void **state) {
+  fuel_mod fm;
+  uint64_t r, a0[1] = {0}, a1[1] = {1}, a4[1] = {4};
+  fm_open(&fm, "ifelse",
+    "(module\n"
+    "  (func (export \"ifelse\") (param i32) (result i32)\n"
+    "    local.get 0\n"
+    "    if (result i32)\n"
+    "      i32.const 10\n"
+    "    else\n"
+    "      i32.const 20 i32.const 1 i32.add\n"
+    "    end)\n"
+    "  (func (export \"ifonly\") (param i32)\n"
+    "    local.get 0\n"
+    "    if\n"
+    "      i32.const 1 drop\n"
+    "    end)\n"
+    "  (func (export \"thenret\") (param i32) (result i32)\n"
+    "    local.get 0\n"
+    "    if (result i32)\n"
+    "      i32.const 1 return\n"
+    "    else\n"
+    "      i32.const 2\n"
+    "    end)\n"
+    "  (func (export \"inloop\") (param $n i32) (result i32) (local $acc i32)\n"
+    "    (loop $l\n"
+    "      local.get $n i32.const 1 i32.and\n"
+    "      if\n"
+    "        local.get $acc i32.const 1 i32.add local.set $acc\n"
+    "      else\n"
+    "        local.get $acc i32.const 10 i32.add local.set $acc\n"
+    "      end\n"
+    "      local.get $n i32.const 1 i32.sub local.tee $n\n"
+    "      br_if $l)\n"
+    "    local.get $acc))\n");
+  /* body: entry 1 + get 1 + if 1 + end 1 = 4.  then: 1 + const 1 + the Br
+   * at `else` 1 = 3.  else: 1 + 3 ops = 4.  true 4+3 = 7, false 4+4 = 8 */
+  assert_int_equal(fuel_of(&fm, "ifelse", a1, &r), 7);
+  assert_int_equal((uint32_t)r, 10);
+  assert_int_equal(fuel_of(&fm, "ifelse", a0, &r), 8);
+  assert_int_equal((uint32_t)r, 21);
+  /* no else, no Br: body 4, then-arm 1 + 2 = 3.  true 7, false 4 */
+  assert_int_equal(fuel_of(&fm, "ifonly", a1, NULL), 7);
+  assert_int_equal(fuel_of(&fm, "ifonly", a0, NULL), 4);
+  /* then-arm ends unreachable (return), so no Br charge: then 1 + 1 +
+   * return 1 = 3, else 1 + 1 = 2; body 4.  true 7, false 6 */
+  assert_int_equal(fuel_of(&fm, "thenret", a1, &r), 7);
+  assert_int_equal((uint32_t)r, 1);
+  assert_int_equal(fuel_of(&fm, "thenret", a0, &r), 6);
+  assert_int_equal((uint32_t)r, 2);
+  /* body: entry 1 + 2 locals / 8 = 0 + get 1 + end 1 = 3.
+   * loop: 1 + get, const, and 3 + if 1 + get, const, sub, tee, br_if 5 = 10
+   * (ops after the if's end go back to the loop region).
+   * then: 1 + 4 + Br 1 = 6.  else: 1 + 4 = 5.
+   * n = 4, 3, 2, 1: 4 loop entries, odd n take `then` (3, 1), even `else`:
+   * 3 + 4*10 + 2*6 + 2*5 = 65; acc = 10 + 1 + 10 + 1 = 22 */
+  assert_int_equal(fuel_of(&fm, "inloop", a4, &r), 65);
+  assert_int_equal((uint32_t)r, 22);
+  fm_close(&fm);
+}
+
+/* ---- calls ------------------------------------------------------------ */
+
+static void test_calls(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "calls",
+    "(module\n"
+    "  (type $t (func (param i32) (result i32)))\n"
+    "  (import \"env\" \"h\" (func $h (type $t)))\n"
+    "  (table 2 funcref)\n"
+    "  (elem (i32.const 0) $callee $h)\n"
+    "  (func $callee (type $t) local.get 0 i32.const 1 i32.add)\n"
+    "  (func (export \"direct\") (result i32) i32.const 41 call $callee)\n"
+    "  (func (export \"indirect\") (result i32)\n"
+    "    i32.const 41 i32.const 0 call_indirect (type $t))\n"
+    "  (func (export \"host\") (result i32) i32.const 41 call $h)\n"
+    "  (func (export \"hostind\") (result i32)\n"
+    "    i32.const 41 i32.const 1 call_indirect (type $t)))\n");
+  /* callee: entry 1 + 1 param / 8 = 0 + 3 ops + end 1 = 5.
+   * direct: entry 1 + const 1 + call 67 + end 1 = 70; total 75 */
+  assert_int_equal(fuel_of(&fm, "direct", NULL, &r), 75);
+  assert_int_equal((uint32_t)r, 42);
+  /* indirect: 1 + 2 consts + call_indirect 67 + end 1 = 71; + callee 5 = 76 */
+  assert_int_equal(fuel_of(&fm, "indirect", NULL, &r), 76);
+  assert_int_equal((uint32_t)r, 42);
+  /* host import: the call is 67 in the caller, the host body costs no
+   * fuel: 1 + 1 + 67 + 1 = 70 */
+  assert_int_equal(fuel_of(&fm, "host", NULL, &r), 70);
+  assert_int_equal((uint32_t)r, 42);
+  assert_int_equal(fm.host_calls, 1);
+  /* host import through the table: 1 + 2 + 67 + 1 = 71 */
+  assert_int_equal(fuel_of(&fm, "hostind", NULL, &r), 71);
+  assert_int_equal((uint32_t)r, 42);
+  assert_int_equal(fm.host_calls, 2);
+  fm_close(&fm);
+}
+
+/* The host hook's import_index is the index among ALL imports (the
+ * header's word, and what scp_wasm_import_get takes), not among function
+ * imports: here the function is import 1, function 0. */
+static void test_import_index(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "impidx",
+    "(module\n"
+    "  (import \"env\" \"g\" (global $g i32))\n"
+    "  (import \"env\" \"h\" (func $h (param i32) (result i32)))\n"
+    "  (func (export \"f\") (result i32) global.get $g call $h))\n");
+  /* 1 + global.get 3 + call 67 + end 1 = 72; g = 1000 (first global import) */
+  assert_int_equal(fuel_of(&fm, "f", NULL, &r), 72);
+  assert_int_equal((uint32_t)r, 1001);
+  assert_int_equal(fm.last_import, 1);
+  const scp_wasm_import *imp = scp_wasm_import_get(fm.m, fm.last_import);
+  assert_non_null(imp);
+  assert_int_equal(imp->kind, SCP_EXT_FUNC);
+  fm_close(&fm);
+}
+
+/* ---- globals and memory ----------------------------------------------- */
+
+static void test_globals_loads_stores(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "mem",
+    "(module\n"
+    "  (memory 1)\n"
+    "  (global $g (export \"g\") (mut i32) (i32.const 0))\n"
+    "  (global $c i32 (i32.const 5))\n"
+    "  (func (export \"inc\") global.get $g i32.const 1 i32.add global.set $g)\n"
+    "  (func (export \"imm\") (result i32) global.get $c)\n"
+    "  (func (export \"ldst\") (result i32)\n"
+    "    i32.const 0 i32.const 7 i32.store\n"
+    "    i32.const 0 i32.load)\n"
+    "  (func (export \"narrow\") (result i64)\n"
+    "    i32.const 8 i64.const -1 i64.store8\n"
+    "    i32.const 8 i64.load8_u)\n"
+    "  (func (export \"size\") (result i32) memory.size))\n");
+  /* entry 1 + global.get 3 + const 1 + add 1 + global.set 3 + end 1 = 10 */
+  assert_int_equal(fuel_of(&fm, "inc", NULL, NULL), 10);
+  assert_int_equal(global_value(&fm, "g"), 1);
+  /* an immutable global.get is still entity (T:1421): 1 + 3 + 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "imm", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 5);
+  /* 1 + const 1 + const 1 + store 1 + const 1 + load 2 + end 1 = 8 */
+  assert_int_equal(fuel_of(&fm, "ldst", NULL, &r), 8);
+  assert_int_equal((uint32_t)r, 7);
+  /* narrow forms cost the same: 1 + 1 + 1 + 1 + 1 + 2 + 1 = 8 */
+  assert_int_equal(fuel_of(&fm, "narrow", NULL, &r), 8);
+  assert_int_equal(r, 0xff);
+  /* 1 + memory.size 3 + 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 1);
+  fm_close(&fm);
+}
+
+static const char grow_wat[] =
+  "(module\n"
+  "  (memory 1 10)\n"
+  "  (func (export \"grow\") (param i32) (result i32) local.get 0 memory.grow)\n"
+  "  (func (export \"size\") (result i32) memory.size))\n";
+
+static void test_memory_grow(void **state) {
+  fuel_mod fm;
+  uint64_t r, consumed;
+  fm_open(&fm, "grow", grow_wat);
+  /* static: entry 1 + local.get 1 + memory.grow 3 + end 1 = 6;
+   * dynamic: 1024 per page (65536 bytes / 64), charged before growing.
+   * The limiter hook (wasmi memory/mod.rs:197-248) runs for every delta > 0
+   * once the fuel is paid, before the maximum is checked.  Instantiation
+   * already called it once for the initial memory, as wasmi's
+   * MemoryEntity::new does (memory_growing(0, initial)). */
+  assert_int_equal(fm.grow_calls, 1);
+  assert_int_equal(fm.grow_cur, 0);
+  assert_int_equal(fm.grow_desired, 65536);
+  fm.grow_calls = 0;
+  uint64_t a0[1] = {0}, a2[1] = {2}, a20[1] = {20}, amax[1] = {65536},
+           aover[1] = {65537}, a1[1] = {1};
+  assert_int_equal(fuel_of(&fm, "grow", a0, &r), 6);
+  assert_int_equal((uint32_t)r, 1);
+  assert_int_equal(fm.grow_calls, 0);                   /* delta 0: no hook */
+  assert_int_equal(fuel_of(&fm, "grow", a2, &r), 6 + 2 * 1024);
+  assert_int_equal((uint32_t)r, 1);                     /* old size */
+  assert_int_equal(fm.grow_calls, 1);
+  assert_int_equal(fm.grow_cur, 65536);
+  assert_int_equal(fm.grow_desired, 3 * 65536);
+  /* over the maximum: Eager mode has charged 20 pages before the grow
+   * fails, and keeps the charge: 6 + 20480, result -1 */
+  assert_int_equal(fuel_of(&fm, "grow", a20, &r), 6 + 20 * 1024);
+  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_int_equal(fm.grow_calls, 2);
+  assert_int_equal(fm.grow_desired, 23 * 65536);
+  /* 65536 pages is a valid Pages value: charged 65536*1024, then fails */
+  assert_int_equal(fuel_of(&fm, "grow", amax, &r), 6 + 65536ULL * 1024);
+  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_int_equal(fm.grow_calls, 3);
+  /* 65537 pages: Pages::new fails first, -1 with no dynamic charge and
+   * no hook */
+  assert_int_equal(fuel_of(&fm, "grow", aover, &r), 6);
+  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_int_equal(fm.grow_calls, 3);
+  /* refused by the embedder (after the fuel was taken): 6 + 1024, -1 */
+  fm.refuse_grow = true;
+  assert_int_equal(fuel_of(&fm, "grow", a1, &r), 6 + 1024);
+  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_int_equal(fm.grow_calls, 4);
+  fm.refuse_grow = false;
+  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 3);
+  /* out of fuel on the dynamic charge: with 6 + 2048 - 1 the static 6 is
+   * taken, the 2048 is not; the memory does not grow */
+  assert_int_equal(fm_call(&fm, "grow", a2, NULL, 6 + 2048 - 1, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 6);
+  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 3);
+  /* exactly enough: grows, tank ends at 0 */
+  assert_int_equal(fm_call(&fm, "grow", a2, &r, 6 + 2048, &consumed), SCP_OK);
+  assert_int_equal(consumed, 6 + 2048);
+  assert_int_equal((uint32_t)r, 3);
+  assert_int_equal(scp_wasm_fuel(fm.inst), 0);
+  fm_close(&fm);
+}
+
+static const char bulk_wat[] =
+  "(module\n"
+  "  (memory 1)\n"
+  "  (data $d \"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\"\n"
+  "           \"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\")\n"
+  "  (func (export \"fill\") (param $d i32) (param $n i32)\n"
+  "    local.get $d i32.const 0x55 local.get $n memory.fill)\n"
+  "  (func (export \"copy\") (param $d i32) (param $n i32)\n"
+  "    local.get $d i32.const 0 local.get $n memory.copy)\n"
+  "  (func (export \"init\") (param $d i32) (param $n i32)\n"
+  "    local.get $d i32.const 0 local.get $n memory.init $d)\n"
+  "  (func (export \"drop\") data.drop $d))\n";
+
+static void test_bulk_memory(void **state) {
+  fuel_mod fm;
+  uint64_t consumed;
+  uint64_t mlen;
+  fm_open(&fm, "bulk", bulk_wat);
+  /* fill / copy / init: entry 1 + 2 params / 8 = 0 + 3 pushes + op 3 +
+   * end 1 = 8 static, + n/64 dynamic.
+   * First, while memory is all zero: out of fuel on the dynamic part
+   * (8 + 640/64 - 1) takes the 8, not the 10, and fills nothing. */
+  uint64_t a640[2] = {1000, 640};
+  uint8_t *mem = scp_wasm_memory(fm.inst, &mlen);
+  assert_non_null(mem);
+  assert_int_equal(mem[1000], 0);
+  assert_int_equal(fm_call(&fm, "fill", a640, NULL, 8 + 10 - 1, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 8);
+  mem = scp_wasm_memory(fm.inst, &mlen);
+  assert_int_equal(mem[1000], 0);
+  assert_int_equal(fm_call(&fm, "fill", a640, NULL, 8 + 10, &consumed), SCP_OK);
+  assert_int_equal(consumed, 18);
+  mem = scp_wasm_memory(fm.inst, &mlen);
+  assert_int_equal(mem[1000], 0x55);
+  static const struct { uint64_t n, dyn; } cases[] = {
+    {0, 0}, {63, 0}, {64, 1}, {127, 1}, {128, 2}, {1000, 15}, {65536, 1024}};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(cases); i++) {
+    uint64_t a[2] = {0, cases[i].n};
+    assert_int_equal(fuel_of(&fm, "fill", a, NULL), 8 + cases[i].dyn);
+    assert_int_equal(fuel_of(&fm, "copy", a, NULL), 8 + cases[i].dyn);
+  }
+  mem = scp_wasm_memory(fm.inst, &mlen);
+  assert_int_equal(mem[100], 0x55);
+  uint64_t ai[2] = {200, 128};
+  assert_int_equal(fuel_of(&fm, "init", ai, NULL), 8 + 2);
+  mem = scp_wasm_memory(fm.inst, &mlen);
+  assert_int_equal(mem[200], '0');
+  assert_int_equal(mem[215], 'f');
+  /* out of bounds: the n/64 charge comes first (Eager), then the trap:
+   * 8 + 100/64 = 9 consumed */
+  uint64_t aoob[2] = {65530, 100};
+  assert_int_equal(fm_call(&fm, "fill", aoob, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
+  assert_int_equal(consumed, 9);
+  /* a length >= 2^31 is sign-extended to usize before n/64, so the charge
+   * is ~2^58 and the call runs out of fuel instead of trapping out of
+   * bounds; the failed charge is not taken: consumed 8 */
+  uint64_t aneg[2] = {0, 0x80000000u}, am1[2] = {0, 0xffffffffu};
+  assert_int_equal(fm_call(&fm, "fill", aneg, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 8);
+  assert_int_equal(fm_call(&fm, "copy", am1, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 8);
+  /* data.drop: entry 1 + 3 + end 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "drop", NULL, NULL), 5);
+  fm_close(&fm);
+}
+
+static void test_table_bulk(void **state) {
+  fuel_mod fm;
+  fm_open(&fm, "tablebulk",
+    "(module\n"
+    "  (table 40 funcref)\n"
+    "  (func $a)\n"
+    "  (elem $e func $a $a $a $a $a $a $a $a $a $a $a $a $a $a $a $a $a $a $a $a)\n"
+    "  (func (export \"init\") (param $n i32)\n"
+    "    i32.const 0 i32.const 0 local.get $n table.init $e)\n"
+    "  (func (export \"copy\") (param $n i32)\n"
+    "    i32.const 20 i32.const 0 local.get $n table.copy)\n"
+    "  (func (export \"drop\") elem.drop $e))\n");
+  /* table.init / table.copy are bulk-memory operators Soroban accepts:
+   * entry 1 + 3 pushes + op 3 + end 1 = 8, + n/8 */
+  uint64_t a0[1] = {0}, a7[1] = {7}, a8[1] = {8}, a20[1] = {20};
+  assert_int_equal(fuel_of(&fm, "init", a0, NULL), 8);
+  assert_int_equal(fuel_of(&fm, "init", a7, NULL), 8);
+  assert_int_equal(fuel_of(&fm, "init", a8, NULL), 9);
+  assert_int_equal(fuel_of(&fm, "init", a20, NULL), 10);
+  assert_int_equal(fuel_of(&fm, "copy", a20, NULL), 10);
+  /* elem.drop: 1 + 3 + 1 = 5 */
+  assert_int_equal(fuel_of(&fm, "drop", NULL, NULL), 5);
+  fm_close(&fm);
+}
+
+/* ---- more region shapes ------------------------------------------------ */
+
+static void test_region_shapes(void **state) {
+  fuel_mod fm;
+  uint64_t r, consumed;
+  fm_open(&fm, "shapes",
+    "(module\n"
+    "  (type $t (func (result i32)))\n"
+    "  (table 2 funcref)\n"
+    "  (elem (i32.const 0) $seven)\n"
+    "  (func $seven (type $t) i32.const 7)\n"
+    /* a br out of the loop to an enclosing block: the rest of the loop
+     * region was paid anyway */
+    "  (func (export \"loopexit\") (param $n i32) (result i32)\n"
+    "    (block $out\n"
+    "      (loop $l\n"
+    "        local.get $n\n"
+    "        i32.eqz\n"
+    "        br_if $out\n"
+    "        local.get $n i32.const 1 i32.sub local.set $n\n"
+    "        br $l))\n"
+    "    i32.const 9)\n"
+    /* an if inside a block inside the body: the if's own base goes to
+     * the body region through the block */
+    "  (func (export \"ifinblock\") (param i32) (result i32)\n"
+    "    (block (result i32)\n"
+    "      local.get 0\n"
+    "      if (result i32) i32.const 1 else i32.const 2 end\n"
+    "      i32.const 10\n"
+    "      i32.add))\n"
+    /* nested ifs: the inner if's base is in the outer then-arm */
+    "  (func (export \"nestedif\") (param i32 i32) (result i32)\n"
+    "    local.get 0\n"
+    "    if (result i32)\n"
+    "      local.get 1\n"
+    "      if (result i32) i32.const 11 else i32.const 12 end\n"
+    "    else\n"
+    "      i32.const 13\n"
+    "    end)\n"
+    /* call_indirect that traps: the caller paid its region */
+    "  (func (export \"badind\") (param i32) (result i32)\n"
+    "    local.get 0 call_indirect (type $t)))\n");
+  /* loopexit: body = entry 1 + (1 param)/8 0 + const 1 + end 1 = 3.
+   * loop region: 1 + get 1 + eqz 1 + br_if 1 + get, const, sub, set 4 +
+   * br 1 = 9, paid on each of the n+1 entries (the last one exits at
+   * br_if).  n = 4: 3 + 5*9 = 48 */
+  uint64_t a4[1] = {4}, a0[1] = {0};
+  assert_int_equal(fuel_of(&fm, "loopexit", a4, &r), 48);
+  assert_int_equal((uint32_t)r, 9);
+  assert_int_equal(fuel_of(&fm, "loopexit", a0, &r), 3 + 9);
+  /* ifinblock: body = 1 + get 1 + if 1 + const 1 + add 1 + end 1 = 6;
+   * then 1 + 1 + Br 1 = 3; else 1 + 1 = 2.  true 9 (11), false 8 (12) */
+  uint64_t a1[1] = {1};
+  assert_int_equal(fuel_of(&fm, "ifinblock", a1, &r), 9);
+  assert_int_equal((uint32_t)r, 11);
+  assert_int_equal(fuel_of(&fm, "ifinblock", a0, &r), 8);
+  assert_int_equal((uint32_t)r, 12);
+  /* nestedif: body = 1 + (2 params)/8 0 + get 1 + if 1 + end 1 = 4.
+   * outer then: 1 + get 1 + inner if 1 + Br at outer else 1 = 4;
+   * inner then: 1 + 1 + Br 1 = 3; inner else: 1 + 1 = 2;
+   * outer else: 1 + 1 = 2.
+   * (1,1): 4 + 4 + 3 = 11; (1,0): 4 + 4 + 2 = 10; (0,x): 4 + 2 = 6 */
+  uint64_t a11[2] = {1, 1}, a10[2] = {1, 0}, a01[2] = {0, 1};
+  assert_int_equal(fuel_of(&fm, "nestedif", a11, &r), 11);
+  assert_int_equal((uint32_t)r, 11);
+  assert_int_equal(fuel_of(&fm, "nestedif", a10, &r), 10);
+  assert_int_equal((uint32_t)r, 12);
+  assert_int_equal(fuel_of(&fm, "nestedif", a01, &r), 6);
+  assert_int_equal((uint32_t)r, 13);
+  /* badind: 1 + get 1 + call_indirect 67 + end 1 = 70 paid, then the
+   * trap; entry 0 works: + $seven 1 + 1 + 1 = 73 */
+  assert_int_equal(fuel_of(&fm, "badind", a0, &r), 73);
+  assert_int_equal((uint32_t)r, 7);
+  uint64_t anull[1] = {1}, aoob[1] = {5};
+  assert_int_equal(fm_call(&fm, "badind", anull, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_NULL_ELEM);
+  assert_int_equal(consumed, 70);
+  assert_int_equal(fm_call(&fm, "badind", aoob, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_TABLE_OOB);
+  assert_int_equal(consumed, 70);
+  fm_close(&fm);
+}
+
+/* A grow hook that fails with another status traps (SCP_TRAP_HOST), after
+ * the grow's fuel was taken (wasmi: the limiter's error becomes
+ * TrapCode::GrowthOperationLimited inside the Eager-charged closure). */
+static void test_grow_hook_trap(void **state) {
+  fuel_mod fm;
+  uint64_t consumed, r;
+  fm_open(&fm, "growtrap", grow_wat);
+  fm.grow_status = SCP_ERR_BUDGET;
+  uint64_t a2[1] = {2};
+  assert_int_equal(fm_call(&fm, "grow", a2, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_HOST);
+  assert_int_equal(scp_wasm_host_status(fm.inst), SCP_ERR_BUDGET);
+  assert_int_equal(consumed, 6 + 2048);
+  fm.grow_status = 0;
+  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
+  assert_int_equal((uint32_t)r, 1);
+  fm_close(&fm);
+}
+
+/* ---- running out of fuel ---------------------------------------------- */
+
+static const char count_wat[] =
+  "(module\n"
+  "  (global $count (export \"count\") (mut i32) (i32.const 0))\n"
+  "  (func (export \"f\") (param $n i32)\n"
+  "    (loop $l\n"
+  "      global.get $count i32.const 1 i32.add global.set $count\n"
+  "      local.get $n i32.const 1 i32.sub local.tee $n\n"
+  "      br_if $l)))\n";
+
+/* body: entry 1 + end 1 = 2.  loop: 1 + get 3 + const 1 + add 1 + set 3 +
+ * get 1 + const 1 + sub 1 + tee 1 + br_if 1 = 14.  n = 10: 2 + 140 = 142. */
+#define COUNT_BODY 2u
+#define COUNT_LOOP 14u
+
+static void test_out_of_fuel_point(void **state) {
+  fuel_mod fm;
+  uint64_t consumed, a10[1] = {10};
+  fm_open(&fm, "count", count_wat);
+  const uint64_t n = COUNT_BODY + 10 * COUNT_LOOP;          /* 142 */
+  assert_int_equal(n, 142);
+
+  /* N: succeeds, tank empty, 10 increments */
+  uint64_t c0 = global_value(&fm, "count");
+  assert_int_equal(fm_call(&fm, "f", a10, NULL, n, &consumed), SCP_OK);
+  assert_int_equal(consumed, n);
+  assert_int_equal(scp_wasm_fuel(fm.inst), 0);
+  assert_int_equal(global_value(&fm, "count") - c0, 10);
+
+  /* N + 1: succeeds, 1 left */
+  c0 = global_value(&fm, "count");
+  assert_int_equal(fm_call(&fm, "f", a10, NULL, n + 1, &consumed), SCP_OK);
+  assert_int_equal(consumed, n);
+  assert_int_equal(scp_wasm_fuel(fm.inst), 1);
+  assert_int_equal(global_value(&fm, "count") - c0, 10);
+
+  /* N - 1: the 10th loop entry cannot pay its 14; it is not taken, so
+   * consumed = 2 + 9*14 = 128, 13 left, 9 increments done */
+  c0 = global_value(&fm, "count");
+  assert_int_equal(fm_call(&fm, "f", a10, NULL, n - 1, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, COUNT_BODY + 9 * COUNT_LOOP);
+  assert_int_equal(scp_wasm_fuel(fm.inst), 13);
+  assert_int_equal(global_value(&fm, "count") - c0, 9);
+
+  /* fuel 50 = 2 + 3*14 + 6: three iterations, the 4th entry fails */
+  c0 = global_value(&fm, "count");
+  assert_int_equal(fm_call(&fm, "f", a10, NULL, 50, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 44);
+  assert_int_equal(global_value(&fm, "count") - c0, 3);
+
+  /* fuel 1: the body region (2) cannot be entered; nothing runs */
+  c0 = global_value(&fm, "count");
+  assert_int_equal(fm_call(&fm, "f", a10, NULL, 1, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 0);
+  assert_int_equal(scp_wasm_fuel(fm.inst), 1);
+  assert_int_equal(global_value(&fm, "count") - c0, 0);
+
+  /* the instance stays usable after running out */
+  c0 = global_value(&fm, "count");
+  assert_int_equal(fuel_of(&fm, "f", a10, NULL), n);
+  assert_int_equal(global_value(&fm, "count") - c0, 10);
+  fm_close(&fm);
+}
+
+static void test_out_of_fuel_in_callee(void **state) {
+  fuel_mod fm;
+  uint64_t consumed;
+  fm_open(&fm, "callee_oof",
+    "(module\n"
+    "  (global $g (export \"g\") (mut i32) (i32.const 0))\n"
+    "  (func $callee (result i32)\n"
+    "    i32.const 1 global.set $g i32.const 5)\n"
+    "  (func (export \"f\") (result i32)\n"
+    "    i32.const 2 global.set $g call $callee))\n");
+  /* caller: entry 1 + const 1 + set 3 + call 67 + end 1 = 73 (all charged
+   * on entry).  callee: 1 + 1 + 3 + 1 + end 1 = 7.  N = 80. */
+  uint64_t r;
+  assert_int_equal(fm_call(&fm, "f", NULL, &r, 80, &consumed), SCP_OK);
+  assert_int_equal(consumed, 80);
+  assert_int_equal((uint32_t)r, 5);
+  assert_int_equal(global_value(&fm, "g"), 1);
+  /* N - 1: the caller ran (g = 2), the callee's entry fails: 73 consumed */
+  assert_int_equal(fm_call(&fm, "f", NULL, NULL, 79, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 73);
+  assert_int_equal(global_value(&fm, "g"), 2);
+  /* 72: even the caller's region does not fit: nothing runs */
+  assert_int_equal(fm_call(&fm, "f", NULL, NULL, 72, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(consumed, 0);
+  fm_close(&fm);
+}
+
+static void test_unreachable_trap_fuel(void **state) {
+  fuel_mod fm;
+  uint64_t consumed;
+  fm_open(&fm, "unreach",
+    "(module\n"
+    "  (func (export \"f\") i32.const 1 drop unreachable))\n");
+  /* entry 1 + const 1 + drop 1 + unreachable 1; end unreachable = 4 */
+  assert_int_equal(fm_call(&fm, "f", NULL, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_UNREACHABLE);
+  assert_int_equal(consumed, 4);
+  /* with 3 the region is not entered: out of fuel, not unreachable */
+  assert_int_equal(fm_call(&fm, "f", NULL, NULL, 3, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 0);
+  fm_close(&fm);
+}
+
+/* ---- call depth --------------------------------------------------------- */
+
+static void test_call_depth(void **state) {
+  fuel_mod fm;
+  uint64_t r, consumed;
+  fm_open(&fm, "depth",
+    "(module\n"
+    "  (func $r (export \"r\") (param i32) (result i32)\n"
+    "    local.get 0\n"
+    "    i32.eqz\n"
+    "    if (result i32)\n"
+    "      i32.const 0\n"
+    "    else\n"
+    "      local.get 0 i32.const 1 i32.sub call $r i32.const 1 i32.add\n"
+    "    end))\n");
+  /* body: entry 1 + 1 param / 8 = 0 + get 1 + eqz 1 + if 1 + end 1 = 5;
+   * then: 1 + const 1 + Br 1 = 3; else: 1 + 3 + call 67 + 2 = 73.
+   * r(0) = 8, r(n) = 78 + r(n-1) = 78n + 8. */
+  uint64_t a10[1] = {10};
+  assert_int_equal(fuel_of(&fm, "r", a10, &r), 78 * 10 + 8);
+  assert_int_equal((uint32_t)r, 10);
+  /* wasmi 0.31 (engine/stack/frames.rs:74-80, executor.rs:207): the
+   * running frame is popped off the CallStack; a call pushes the CALLER
+   * and fails when 1024 callers are already there.  So 1025 wasm frames
+   * can be live: r(1024) = frames r(1024)..r(0) works. */
+  uint64_t a1024[1] = {1024}, a1025[1] = {1025};
+  assert_int_equal(fuel_of(&fm, "r", a1024, &r), 78 * 1024 + 8);
+  assert_int_equal((uint32_t)r, 1024);
+  /* r(1025): r(1) is the 1025th frame and its call fails after it paid
+   * body 5 + else 73; all 1025 frames paid 78: 79950 */
+  assert_int_equal(fm_call(&fm, "r", a1025, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
+  assert_int_equal(consumed, 78 * 1025);
+  /* still usable */
+  assert_int_equal(fuel_of(&fm, "r", a10, &r), 78 * 10 + 8);
+  fm_close(&fm);
+}
+
+/* wasmi's value stack is limited too (default StackLimits, which Soroban's
+ * get_wasmi_config keeps): 1024*1024 bytes / 8-byte cells = 131072 cells
+ * (engine/stack/mod.rs:23-29, 84-97).  A call reserves the callee's
+ * max operand height + its declared locals, checked against the cells in
+ * use (stack/values/mod.rs:182-188, 234-248).  For $big below: 1 param,
+ * 999 locals, max operand height 2 (translator's ValueStackHeight: get,
+ * const -> 2).  Frame n's cells end at n*(1 + 999) (its param + locals,
+ * the caller's argument being the callee's param); frame n+1 can start
+ * iff n*1000 + 1 (argument) + 2 + 999 = (n+1)*1000 + 2 <= 131072, i.e. at most 131 frames live: big(130)
+ * works, big(131) traps "call stack exhausted" creating frame 132.
+ * Fuel: body 1 + (1 + 999)/8 = 125 + get, eqz, if, end 4 = 130;
+ * then 3; else 73.  big(n) = 203n + 133.  At the overflow, frames 1..131
+ * each paid 203 (the 132nd never starts): 26593. */
+static void test_value_stack_limit(void **state) {
+  fuel_mod fm;
+  uint64_t r, consumed;
+  char wat[16384];
+  int n = snprintf(wat, sizeof wat,
+    "(module\n"
+    "  (func $big (export \"big\") (param i32) (result i32)\n"
+    "    (local");
+  for (int i = 0; i < 999; i++) n += snprintf(wat + n, sizeof wat - (size_t)n, " i32");
+  snprintf(wat + n, sizeof wat - (size_t)n, ")\n"
+    "    local.get 0\n"
+    "    i32.eqz\n"
+    "    if (result i32)\n"
+    "      i32.const 0\n"
+    "    else\n"
+    "      local.get 0 i32.const 1 i32.sub call $big i32.const 1 i32.add\n"
+    "    end))\n");
+  fm_open(&fm, "bigframes", wat);
+  uint64_t a10[1] = {10}, a130[1] = {130}, a131[1] = {131};
+  assert_int_equal(fuel_of(&fm, "big", a10, &r), 203 * 10 + 133);
+  assert_int_equal(fuel_of(&fm, "big", a130, &r), 203 * 130 + 133);
+  assert_int_equal((uint32_t)r, 130);
+  assert_int_equal(fm_call(&fm, "big", a131, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
+  assert_int_equal(consumed, 203 * 131);
+  fm_close(&fm);
+}
+
+/* ---- profiling: settled per-pc costs add up to the fuel ------------------ */
+
+static void test_settle_totals(void **state) {
+  fuel_mod fm;
+  scp_tree t;
+  uint64_t consumed, total = 0, r;
+  fm_open(&fm, "settle",
+    "(module\n"
+    "  (type $t (func (param i32) (result i32)))\n"
+    "  (import \"env\" \"h\" (func $h (type $t)))\n"
+    "  (memory 1 4)\n"
+    "  (table 2 funcref)\n"
+    "  (elem (i32.const 0) $sq $h)\n"
+    "  (func $sq (type $t) local.get 0 local.get 0 i32.mul)\n"
+    "  (func (export \"work\") (param $n i32) (result i32) (local $acc i32)\n"
+    "    (loop $l\n"
+    "      local.get $acc\n"
+    "      local.get $n call $sq\n"
+    "      local.get $n i32.const 1 call_indirect (type $t)\n"
+    "      i32.add i32.add local.set $acc\n"
+    "      local.get $n i32.const 1 i32.and\n"
+    "      if i32.const 0 i32.const 7 i32.const 200 memory.fill end\n"
+    "      local.get $n i32.const 1 i32.sub local.tee $n\n"
+    "      br_if $l)\n"
+    "    i32.const 1 memory.grow drop\n"
+    "    local.get $acc))\n");
+  assert_int_equal(scp_tree_init(&t, 2), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 7, 4);
+  uint64_t a5[1] = {5}, a3[1] = {3};
+  /* a complete run */
+  assert_int_equal(fm_call(&fm, "work", a5, &r, BIG_FUEL, &consumed), SCP_OK);
+  total += consumed;
+  /* a run that stops half-way: its partial fuel is in the profile too */
+  assert_int_equal(fm_call(&fm, "work", a3, NULL, consumed / 2, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  total += consumed;
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  /* DESIGN.md invariant: sum of self CPU == 4 x fuel (WasmInsnExec) */
+  assert_int_equal(scp_tree_total(&t, 0), 4 * total);
+  /* settling twice adds nothing */
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  assert_int_equal(scp_tree_total(&t, 0), 4 * total);
+  /* guest nodes: self is exactly the sum of their per-pc costs */
+  for (size_t i = 0; i < t.n; i++) {
+    scp_tree_node *nd = scp_tree_at(&t, (uint32_t)i);
+    if (nd->kind != SCP_KIND_GUEST) continue;
+    uint64_t sum = 0;
+    for (uint32_t k = 0; k < nd->npcs; k++) sum += nd->pcs[k].cost[0];
+    assert_int_equal(sum, nd->self[0]);
+  }
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
+/* ---- profiling: exact per-pc costs --------------------------------------- */
+
+/* The pcs (code-section payload offsets) of the operators of function body
+ * `func` in a wasm binary, read independently of the engine.  Knows only
+ * the opcodes the test modules below use. */
+typedef struct op_pc {
+  uint8_t op;
+  uint64_t pc;
+} op_pc;
+
+static uint64_t leb(const uint8_t **p) {
+  uint64_t v = 0;
+  for (unsigned shift = 0;; shift += 7) {
+    uint8_t b = *(*p)++;
+    v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) return v;
+  }
+}
+
+static size_t body_ops(const uint8_t *wasm, size_t len, uint32_t func, op_pc *out,
+                       size_t cap) {
+  const uint8_t *p = wasm + 8, *end = wasm + len;
+  while (p < end) {
+    uint8_t id = *p++;
+    uint64_t size = leb(&p);
+    if (id != 10) { p += size; continue; }
+    const uint8_t *payload = p;
+    uint64_t nbodies = leb(&p);
+    for (uint64_t k = 0; k < nbodies; k++) {
+      uint64_t bsize = leb(&p);
+      const uint8_t *bend = p + bsize;
+      if (k != func) { p = bend; continue; }
+      uint64_t groups = leb(&p);
+      for (uint64_t g = 0; g < groups; g++) { leb(&p); p++; }
+      size_t n = 0;
+      while (p < bend && n < cap) {
+        out[n].pc = (uint64_t)(p - payload);
+        uint8_t op = *p++;
+        out[n++].op = op;
+        switch (op) {
+        case 0x02: case 0x03: case 0x04: p++; break;           /* blocktype */
+        case 0x0c: case 0x0d: case 0x10: case 0x20: case 0x21: case 0x22:
+        case 0x23: case 0x24: case 0x41: leb(&p); break;
+        case 0xfc: leb(&p); leb(&p); break;                    /* memory.fill 0 */
+        default: break;                                        /* no immediates */
+        }
+      }
+      return n;
+    }
+  }
+  return 0;
+}
+
+static uint32_t find_guest(scp_tree *t, uint32_t callee) {
+  for (size_t i = 0; i < t->n; i++)
+    if (t->nodes[i].kind == SCP_KIND_GUEST && t->nodes[i].callee == callee)
+      return (uint32_t)i;
+  return SCP_NODE_NONE;
+}
+
+static uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc) {
+  uint64_t c = 0;
+  scp_tree_node *nd = scp_tree_at(t, node);
+  for (uint32_t i = 0; i < nd->npcs; i++)
+    if (nd->pcs[i].pc == pc) c += nd->pcs[i].cost[0];
+  return c;
+}
+
+/* DESIGN.md: the cost of instruction i in a node is entries(region(i)) x
+ * static_cost(i) (x 4 for CPU), dynamic charges added at their pc.
+ * f(5): the loop runs 5 times. */
+static void test_settle_per_pc(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (global $g (mut i32) (i32.const 0))\n"
+    "  (memory 1)\n"
+    "  (func $leaf (param i32) (result i32) local.get 0 i32.const 1 i32.add)\n"
+    "  (func (export \"f\") (param $n i32)\n"
+    "    (loop $l\n"
+    "      global.get $g\n"
+    "      local.get $n\n"
+    "      call $leaf\n"
+    "      i32.add\n"
+    "      global.set $g\n"
+    "      i32.const 0 i32.const 0 i32.const 100 memory.fill\n"
+    "      local.get $n i32.const 1 i32.sub local.tee $n\n"
+    "      br_if $l)))\n";
+  fuel_mod fm;
+  scp_tree t;
+  fm_open(&fm, "perpc", wat);
+  assert_int_equal(scp_tree_init(&t, 2), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  /* f: body 1 + end 1 = 2; loop 1 + get 3 + get 1 + call 67 + add 1 +
+   * set 3 + 3 consts + fill 3 + get, const, sub, tee, br_if 5 = 87;
+   * dynamic 100/64 = 1 per fill.  leaf: 1 + 3 + 1 = 5.
+   * f(5) = 2 + 5*87 + 5*1 + 5*5 = 467 */
+  uint64_t a5[1] = {5};
+  assert_int_equal(fuel_of(&fm, "f", a5, NULL), 467);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  assert_int_equal(scp_tree_total(&t, 0), 4 * 467);
+
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/perpc.wasm", build_dir());
+  size_t len;
+  uint8_t *bin = read_all(path, &len);
+  assert_non_null(bin);
+  op_pc ops[32];
+  size_t nops = body_ops(bin, len, 1, ops, 32);
+  free(bin);
+  /* loop, global.get, local.get, call, i32.add, global.set, 3 x i32.const,
+   * memory.fill, local.get, i32.const, i32.sub, local.tee, br_if, end, end */
+  assert_int_equal(nops, 17);
+  static const uint8_t want_ops[17] = {0x03, 0x23, 0x20, 0x10, 0x6a, 0x24, 0x41, 0x41,
+                                       0x41, 0xfc, 0x20, 0x41, 0x6b, 0x22, 0x0d, 0x0b, 0x0b};
+  static const uint64_t want_fuel[17] = {0, 3, 1, 67, 1, 3, 1, 1, 1, 3 + 1, 1, 1, 1, 1, 1, 0, 0};
+  uint32_t fnode = find_guest(&t, 1), lnode = find_guest(&t, 0);
+  assert_int_not_equal(fnode, SCP_NODE_NONE);
+  assert_int_not_equal(lnode, SCP_NODE_NONE);
+  for (size_t i = 1; i <= 14; i++) {
+    assert_int_equal(ops[i].op, want_ops[i]);
+    /* 5 loop entries x static fuel (+ 5 x 1 dynamic for memory.fill), x 4 */
+    if (pc_cost(&t, fnode, ops[i].pc) != 5 * want_fuel[i] * 4)
+      print_message("op %zu (0x%02x) at pc %llu: %llu, want %llu\n", i, ops[i].op,
+                    (unsigned long long)ops[i].pc,
+                    (unsigned long long)pc_cost(&t, fnode, ops[i].pc),
+                    (unsigned long long)(5 * want_fuel[i] * 4));
+    assert_int_equal(pc_cost(&t, fnode, ops[i].pc), 5 * want_fuel[i] * 4);
+  }
+  /* the callee node hangs under the call's pc */
+  assert_int_equal(scp_tree_at(&t, lnode)->parent, fnode);
+  assert_int_equal(scp_tree_at(&t, lnode)->callsite, ops[3].pc);
+  assert_int_equal(scp_tree_at(&t, lnode)->calls, 5);
+  /* f node: everything but the leaf's 25 fuel; leaf: 25 */
+  assert_int_equal(scp_tree_at(&t, fnode)->self[0], 4 * (467 - 25));
+  assert_int_equal(scp_tree_at(&t, lnode)->self[0], 4 * 25);
+  /* leaf ops: local.get, i32.const, i32.add: 5 calls x 1 x 4 each */
+  nops = 0;
+  bin = read_all(path, &len);
+  nops = body_ops(bin, len, 0, ops, 32);
+  free(bin);
+  assert_int_equal(nops, 4);
+  for (size_t i = 0; i < 3; i++) assert_int_equal(pc_cost(&t, lnode, ops[i].pc), 20);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
+static int setup_goto(void **state) { use_switch = false; return 0; }
+static int setup_switch(void **state) { use_switch = true; return 0; }
+
+int main(void) {
+  static const struct { const char *name; CMUnitTestFunction fn; } cases[] = {
+#define CASE(f) {#f, f}
+    CASE(test_body_region),
+    CASE(test_locals),
+    CASE(test_block_and_early_exit),
+    CASE(test_branch_to_function_label),
+    CASE(test_br_table),
+    CASE(test_loop_reentry),
+    CASE(test_if_else),
+    CASE(test_region_shapes),
+    CASE(test_calls),
+    CASE(test_import_index),
+    CASE(test_globals_loads_stores),
+    CASE(test_memory_grow),
+    CASE(test_grow_hook_trap),
+    CASE(test_bulk_memory),
+    CASE(test_table_bulk),
+    CASE(test_out_of_fuel_point),
+    CASE(test_out_of_fuel_in_callee),
+    CASE(test_unreachable_trap_fuel),
+    CASE(test_call_depth),
+    CASE(test_value_stack_limit),
+    CASE(test_settle_totals),
+    CASE(test_settle_per_pc),
+#undef CASE
+  };
+  enum { N = sizeof cases / sizeof cases[0] };
+  static char names[2 * N][80];
+  struct CMUnitTest tests[2 * N];
+  for (size_t i = 0; i < 2 * N; i++) {
+    bool sw = i >= N;
+    snprintf(names[i], sizeof names[i], "%s%s", cases[i % N].name, sw ? "/switch" : "");
+    tests[i] = (struct CMUnitTest){names[i], cases[i % N].fn,
+                                   sw ? setup_switch : setup_goto, NULL, NULL};
+  }
+  return _cmocka_run_group_tests("wasm_fuel", tests, 2 * N, NULL, NULL);
+}

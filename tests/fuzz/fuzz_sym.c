@@ -1,12 +1,7 @@
 /*
  * fuzz_sym.c — libFuzzer harness for the source mapper's parsers (WASM
  * container, ELF container, the DWARF repair walker, libdw indexing).
- * Not built by make (it needs clang's -fsanitize=fuzzer):
- *
- *   clang -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -g -O1 \
- *     -fsanitize=fuzzer,address,undefined tests/symbols/fuzz_sym.c \
- *     src/symbols/[a-z]*.c src/util/scp_util.c -ldw -lelf -liberty -o fuzz_sym
- *   ./fuzz_sym CORPUS_DIR build/tests/fixtures/wasm build/tests/symbols
+ * Built and run by `make fuzz` (clang -fsanitize=fuzzer).
  *
  * The first byte picks the container; every pc of every function is then
  * resolved, as a profile would.

@@ -51,6 +51,7 @@ void scp_wasm_instance_free(scp_wasm_instance *inst) {
   free(inst->elem_dropped);
   free(inst->stack);
   free(inst->frames);
+  free(inst->call_cache);
   if (inst->scratch_counters) {
     for (uint32_t i = 0; i + inst->mod->nfunc_imports < inst->mod->nfuncs; i++)
       free(inst->scratch_counters[i]);
@@ -212,6 +213,12 @@ uint64_t scp_wasm_fuel_consumed(const scp_wasm_instance *inst) {
 
 void scp_wasm_attach(scp_wasm_instance *inst, scp_tree *t, uint32_t at,
                      uint32_t module_id, unsigned fuel_metric_scale) {
+  /* a new tree (or none) invalidates every cached node */
+  free(inst->call_cache);
+  inst->call_cache = t ? calloc(SCP_CALL_CACHE, sizeof *inst->call_cache) : NULL;
+  if (t && !inst->call_cache) t = NULL;   /* out of memory: run unprofiled */
+  for (uint32_t i = 0; t && i < SCP_CALL_CACHE; i++)
+    inst->call_cache[i].callee = UINT32_MAX;   /* no function has it: empty */
   inst->tree = t;
   inst->root_node = at;
   inst->cur_node = at;

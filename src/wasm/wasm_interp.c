@@ -43,6 +43,33 @@ static bool same_type(const scp_wasm_module *m, uint32_t a, uint32_t b) {
          (x->nresults == 0 || x->results[0] == y->results[0]);
 }
 
+#ifndef SCP_WASM_ENTER_NODE
+#define SCP_WASM_ENTER_NODE
+/* The calling-context node of a call from *node at instruction ip to
+ * function callee: from the call cache, else the tree (counting the call
+ * either way).  Sets *node and returns the node's region counters, or NULL
+ * on OOM. */
+static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, const void *ip,
+                                   uint32_t callee, uint64_t callsite_pc, uint32_t nregions) {
+  uintptr_t k = ((uintptr_t)ip >> 4) ^ ((uintptr_t)*node * 0x9e3779b1u) ^ callee;
+  wasm_call_cache *e = &inst->call_cache[(k ^ (k >> 10)) & (SCP_CALL_CACHE - 1)];
+  scp_tree *t = inst->tree;
+  if (SCP_LIKELY(e->ip == ip && e->node == *node && e->callee == callee)) {
+    t->nodes[e->child].calls++;
+    *node = e->child;
+    return e->counters;
+  }
+  uint32_t child = scp_tree_enter(t, *node, callsite_pc, SCP_KIND_GUEST, inst->module_id, callee);
+  if (child == SCP_NODE_NONE) return NULL;
+  uint64_t *c = t->nodes[child].counters ? t->nodes[child].counters
+                                         : scp_tree_counters(t, child, nregions);
+  if (!c) return NULL;
+  *e = (wasm_call_cache){ip, *node, callee, child, c};
+  *node = child;
+  return c;
+}
+#endif
+
 /* Dynamic fuel at pc: book fuel*scale as metric 0 of the running node. */
 static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, uint64_t fuel) {
   if (!inst->tree || fuel == 0) return;
@@ -84,12 +111,10 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     fr_->ret_ip = ip; fr_->fp = fp; fr_->func = fn; fr_->counters = counters;      \
     fr_->node = node; fr_->func_index = func_index;                                \
     if (inst->tree) {                                                              \
-      uint32_t nn_ = scp_tree_enter(inst->tree, node, (callsite_pc), SCP_KIND_GUEST, \
-                                    inst->module_id, ci_);                         \
-      uint64_t *cc_ = nn_ == SCP_NODE_NONE ? NULL                                  \
-                          : scp_tree_counters(inst->tree, nn_, cf_->nregions ? cf_->nregions : 1); \
+      uint64_t *cc_ = enter_node(inst, &node, ip, ci_, (callsite_pc),              \
+                                 cf_->nregions ? cf_->nregions : 1);              \
       if (SCP_UNLIKELY(!cc_)) { depth--; goto out_nomem; }                         \
-      node = nn_; counters = cc_;                                                  \
+      counters = cc_;                                                              \
     } else {                                                                       \
       counters = inst->scratch_counters[ci_ - nimp];                               \
     }                                                                              \

@@ -110,6 +110,16 @@ struct scp_wasm_module {
   uint64_t n_instructions;          /* wasm operators, for the cost model */
 };
 
+/* Direct-mapped cache of calling-context children, so a profiled call
+ * finds its tree node without a hash-table walk: keyed by the caller's
+ * node, the call instruction and the callee (call_indirect varies it). */
+#define SCP_CALL_CACHE 1024
+typedef struct wasm_call_cache {
+  const void *ip;
+  uint32_t node, callee, child;
+  uint64_t *counters;
+} wasm_call_cache;
+
 typedef struct wasm_frame {
   const scp_ins *ret_ip;
   uint64_t *fp;
@@ -138,6 +148,7 @@ struct scp_wasm_instance {
   uint32_t *touched; size_t ntouched, captouched;   /* nodes to settle */
   uint32_t cur_node; uint64_t cur_pc;
   uint64_t ops_settled;
+  wasm_call_cache *call_cache;        /* SCP_CALL_CACHE entries, when profiling */
   bool switch_dispatch;
   /* last trap */
   scp_trap trap;

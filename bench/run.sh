@@ -4,6 +4,19 @@ set -eu
 B=${1:-build}
 echo "== engine: our interpreter (plain, profiled) vs wasm-interp $(wasm-interp --version)"
 "$B/bench/bench_engine" "$B"/bench/wasm/*.wasm
+if command -v valgrind >/dev/null 2>&1; then
+  echo "== profiling overhead in instructions executed (callgrind; deterministic)"
+  printf '%-10s %14s %14s %9s\n' workload plain profiled overhead
+  for w in "$B"/bench/wasm/*.wasm; do
+    n=$(basename "$w" .wasm)
+    count() {
+      valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/bench/bench_overhead" "$w" "$1" 2>&1 |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+    }
+    p=$(count plain) q=$(count profiled)
+    awk -v n="$n" -v p="$p" -v q="$q" 'BEGIN { printf "%-10s %14d %14d %8.1f%%\n", n, p, q, (q / p - 1) * 100 }'
+  done
+fi
 if [ -x "$B/bench/bench_sym" ]; then
   echo "== source mapper"
   "$B/bench/bench_sym"

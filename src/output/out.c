@@ -22,6 +22,14 @@ void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b) {
       f->file != 0 && f->decl_line != 0) {
     scp_buf_printf(b, " (%s:%u)", scp_prof_str(p, f->file), f->decl_line);
   }
+  /* A guest name that did not come from DWARF says where it came from, so
+   * nobody looks for source lines that cannot be there. */
+  if (f->kind == SCP_KIND_GUEST || f->kind == SCP_KIND_INLINED) {
+    static const char *const marks[] = {
+      [SCP_SRC_NAMESEC] = " [name section]", [SCP_SRC_SYMTAB] = " [symtab]",
+      [SCP_SRC_RAW] = " [no symbols]"};
+    if (f->source < SCP_ARRAY_LEN(marks) && marks[f->source]) scp_buf_puts(b, marks[f->source]);
+  }
 }
 
 int scp_out_labels_build(const scp_profile *p, scp_out_labels *l) {

@@ -53,7 +53,9 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
 /* The frame's display text: its name, plus " (file:line)" for guest and
  * inlined frames whose declaration file and line are known.  Names of
  * other kinds already carry their prefix ("host:vec_push_back",
- * "contract:C...", "vm:instantiate"): the resolver names them so. */
+ * "contract:C...", "vm:instantiate"): the resolver names them so.
+ * Guest names not from DWARF are marked " [name section]", " [symtab]" or
+ * " [no symbols]" (func[N], 0xADDR), in every output. */
 void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b);
 
 /* ---- more formats (issue 6) --------------------------------------------- */

@@ -67,4 +67,10 @@ one_line_err "trap message" "integer divide by zero"
 check "budget exit" 11 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 400000 -o "$T/u" -q
 one_line_err "budget message" "ExceededLimit"
 [ -s "$T/u/report.txt" ] && echo "PASS partial profile after budget" || echo "FAIL partial profile after budget"
+# fallback names are marked as such
+check "no DWARF profiles" 0 "$BIN" profile "$B/tests/fixtures/wasm/demo_nodebug.wasm" run u32:20 -o "$T/n"
+grep -q "run \[name section\]" "$T/out" && echo "PASS name-section names marked" || echo "FAIL name-section names marked"
+check "no symbols profiles" 0 "$BIN" profile "$B/tests/fixtures/wasm/demo_stripped.wasm" run u32:20 -o "$T/s"
+grep -q "func\[.*\] \[no symbols\]" "$T/out" && echo "PASS raw names marked" || echo "FAIL raw names marked"
+cmp -s "$T/n/report.json" "$T/s/report.json" && echo "FAIL fallbacks differ" || echo "PASS fallbacks differ"
 exit 0

@@ -53,10 +53,18 @@ static void test_label(void **state) {
   uint32_t b = frame(p, "nodecl", "src/lib.rs", 0, SCP_KIND_GUEST);
   uint32_t c = frame(p, "host:put_contract_data", "x.rs", 3, SCP_KIND_HOST);
   uint32_t d = frame(p, "", "", 0, SCP_KIND_GUEST);
+  /* fallback names say where they came from */
+  uint32_t e = frame(p, "named", "", 0, SCP_KIND_GUEST);
+  p->frames[e].source = SCP_SRC_NAMESEC;
+  uint32_t f = frame(p, "func[7]", "", 0, SCP_KIND_GUEST);
+  p->frames[f].source = SCP_SRC_RAW;
+  uint32_t g = frame(p, "from_elf", "", 0, SCP_KIND_INLINED);
+  p->frames[g].source = SCP_SRC_SYMTAB;
   const char *want[] = {"all", "main (src/lib.rs:10)", "nodecl",
-                        "host:put_contract_data", "[unknown]"};
-  uint32_t ids[] = {0, a, b, c, d};
-  for (size_t i = 0; i < 5; i++) {
+                        "host:put_contract_data", "[unknown]", "named [name section]",
+                        "func[7] [no symbols]", "from_elf [symtab]"};
+  uint32_t ids[] = {0, a, b, c, d, e, f, g};
+  for (size_t i = 0; i < 8; i++) {
     scp_buf buf = {0};
     scp_out_label(p, ids[i], &buf);
     assert_string_equal(buf.data, want[i]);

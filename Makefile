@@ -9,6 +9,7 @@
 #
 # Every library is found with pkg-config, except libiberty (Debian ships no .pc).
 
+MAKEFLAGS += --no-print-directory
 PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc

@@ -35,7 +35,13 @@
  *       >= 2^31 costs ~2^58 fuel: out of fuel, not out of bounds E:1141-1210
  *     table.init/copy: n/8                                       E:1304-1357
  *   out of fuel: the charge that does not fit is not taken; fuel left
- *   is unchanged (store.rs consume_fuel: checked_sub).
+ *   is unchanged (crates/wasmi/src/store.rs:252-258, checked_sub).
+ *   memory.grow's limiter (our grow hook) runs for delta > 0 only, after
+ *   the fuel, before the maximum check (memory/mod.rs:197-248); at
+ *   instantiation it sees (0, initial bytes).
+ *   Limits: 1025 live wasm frames (the running frame is not on wasmi's
+ *   CallStack, engine/stack/frames.rs:74-80 + executor.rs:207) and
+ *   131072 value-stack cells (engine/stack/mod.rs:23-29).
  *
  * Modules are WAT string literals converted with wat2wasm into
  * $SCP_BUILD/fuel/.

@@ -97,8 +97,9 @@ typedef int (*scp_wasm_host_call)(void *ctx, scp_wasm_instance *inst,
                                   scp_error *err);
 
 /* Called by memory.grow (delta > 0) before the engine checks the memory's
- * maximum, as wasmi's ResourceLimiter is: the embedder may charge for the
- * growth (Soroban's MemAlloc).  Return SCP_OK to go on, SCP_ERR_LIMIT to
+ * maximum, as wasmi's ResourceLimiter is, and once at instantiation with
+ * (0, initial bytes) for the initial memory (wasmi's MemoryEntity::new):
+ * the embedder may charge for the growth (Soroban's MemAlloc).  Return SCP_OK to go on, SCP_ERR_LIMIT to
  * make memory.grow yield -1, any other status to trap (SCP_TRAP_HOST).
  * NULL = always go on.  cur_pc/current_node tell where the grow is. */
 typedef int (*scp_wasm_grow_hook)(void *ctx, scp_wasm_instance *inst,
@@ -123,7 +124,8 @@ typedef enum scp_trap {
   SCP_TRAP_NONE,
   SCP_TRAP_UNREACHABLE,
   SCP_TRAP_MEM_OOB,
-  SCP_TRAP_TABLE_OOB,          /* "undefined element" */
+  SCP_TRAP_TABLE_OOB,          /* call_indirect past the table: "undefined element" */
+  SCP_TRAP_TABLE_ACCESS,       /* table.init/copy or an element segment out of bounds */
   SCP_TRAP_NULL_ELEM,          /* "uninitialized element" */
   SCP_TRAP_SIG_MISMATCH,       /* "indirect call type mismatch" */
   SCP_TRAP_DIV_ZERO,

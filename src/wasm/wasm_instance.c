@@ -20,6 +20,7 @@ static const char *const trap_texts[SCP_TRAP_COUNT] = {
   [SCP_TRAP_UNREACHABLE] = "unreachable",
   [SCP_TRAP_MEM_OOB] = "out of bounds memory access",
   [SCP_TRAP_TABLE_OOB] = "undefined element",
+  [SCP_TRAP_TABLE_ACCESS] = "out of bounds table access",
   [SCP_TRAP_NULL_ELEM] = "uninitialized element",
   [SCP_TRAP_SIG_MISMATCH] = "indirect call type mismatch",
   [SCP_TRAP_DIV_ZERO] = "integer divide by zero",
@@ -154,7 +155,7 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
     if (!s->active) continue;
     uint64_t off = segment_offset(inst, s);
     if (off + s->len > inst->table_len) {
-      inst->trap = SCP_TRAP_TABLE_OOB;
+      inst->trap = SCP_TRAP_TABLE_ACCESS;
       rc = scp_fail(err, SCP_ERR_TRAP, "trap: out of bounds table access (element segment %u)", i);
       goto fail;
     }

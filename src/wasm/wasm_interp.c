@@ -345,7 +345,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     book_dynamic(inst, node, ip->b, dyn);
     const wasm_segment *seg = &m->elems[ip->a];
     uint64_t seglen = inst->elem_dropped[ip->a] ? 0 : seg->len;
-    if (s + n > seglen || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_OOB; goto out_trap; }
+    if (s + n > seglen || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_ACCESS; goto out_trap; }
     for (uint64_t i = 0; i < n; i++) inst->table[d + i] = seg->funcs[s + i] + 1;
     NEXT();
   }
@@ -357,7 +357,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
     fuel -= dyn;
     book_dynamic(inst, node, ip->b, dyn);
-    if (s + n > inst->table_len || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_OOB; goto out_trap; }
+    if (s + n > inst->table_len || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_ACCESS; goto out_trap; }
     memmove(inst->table + d, inst->table + s, n * sizeof *inst->table);
     NEXT();
   }

@@ -1,0 +1,132 @@
+/*
+ * test_util.c — the shared helpers: LEB128 under the WebAssembly rules,
+ * string interning, the error table, buffers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/scp_util.h"
+
+static bool u32_of(const uint8_t *b, size_t n, uint32_t *v, size_t *used) {
+  const uint8_t *p = b;
+  bool ok = scp_leb_u32(&p, b + n, v);
+  *used = (size_t)(p - b);
+  return ok;
+}
+
+static void test_leb_u32(void **state) {
+  (void)state;
+  uint32_t v;
+  size_t used;
+  assert_true(u32_of((const uint8_t[]){0x00}, 1, &v, &used) && v == 0 && used == 1);
+  assert_true(u32_of((const uint8_t[]){0xe5, 0x8e, 0x26}, 3, &v, &used) && v == 624485 && used == 3);
+  /* padded but within 5 bytes: fine */
+  assert_true(u32_of((const uint8_t[]){0x80, 0x80, 0x80, 0x80, 0x00}, 5, &v, &used) && v == 0);
+  assert_true(u32_of((const uint8_t[]){0xff, 0xff, 0xff, 0xff, 0x0f}, 5, &v, &used) && v == UINT32_MAX);
+  /* unused bits set in the 5th byte, a 6th byte, truncation: rejected */
+  assert_false(u32_of((const uint8_t[]){0xff, 0xff, 0xff, 0xff, 0x1f}, 5, &v, &used));
+  assert_false(u32_of((const uint8_t[]){0x80, 0x80, 0x80, 0x80, 0x80, 0x00}, 6, &v, &used));
+  assert_false(u32_of((const uint8_t[]){0x80, 0x80}, 2, &v, &used));
+  assert_false(u32_of((const uint8_t[]){0}, 0, &v, &used));
+}
+
+static void test_leb_signed(void **state) {
+  (void)state;
+  const uint8_t *p;
+  int32_t v32;
+  int64_t v64;
+  const uint8_t m1[] = {0x7f};
+  p = m1;
+  assert_true(scp_leb_s32(&p, m1 + 1, &v32) && v32 == -1);
+  const uint8_t min32[] = {0x80, 0x80, 0x80, 0x80, 0x78};
+  p = min32;
+  assert_true(scp_leb_s32(&p, min32 + 5, &v32) && v32 == INT32_MIN);
+  /* 5th byte must sign-extend: 0x70 has bit 3 clear but higher bits set */
+  const uint8_t bad32[] = {0x80, 0x80, 0x80, 0x80, 0x70};
+  p = bad32;
+  assert_false(scp_leb_s32(&p, bad32 + 5, &v32));
+  const uint8_t min64[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7f};
+  p = min64;
+  assert_true(scp_leb_s64(&p, min64 + 10, &v64) && v64 == INT64_MIN);
+  const uint8_t bad64[] = {0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x70};
+  p = bad64;
+  assert_false(scp_leb_s64(&p, bad64 + 10, &v64));
+  /* s33 (block types): -64 is one byte 0x40 */
+  const uint8_t bt[] = {0x40};
+  p = bt;
+  assert_true(scp_leb_s33(&p, bt + 1, &v64) && v64 == -64);
+}
+
+static void test_strtab(void **state) {
+  (void)state;
+  scp_strtab t = {0};
+  assert_int_equal(scp_strtab_intern(&t, ""), 0);
+  uint32_t a = scp_strtab_intern(&t, "alpha");
+  uint32_t b = scp_strtab_intern(&t, "beta");
+  assert_int_equal(a, 1);
+  assert_int_equal(b, 2);
+  assert_int_equal(scp_strtab_intern(&t, "alpha"), a);
+  assert_int_equal(scp_strtab_intern_n(&t, "betamax", 4), b);
+  /* stable ids through rehashing */
+  char name[32];
+  for (int i = 0; i < 5000; i++) {
+    snprintf(name, sizeof name, "s%d", i);
+    assert_int_equal(scp_strtab_intern(&t, name), (uint32_t)i + 3);
+  }
+  assert_string_equal(scp_strtab_get(&t, 4002), "s3999");
+  assert_string_equal(scp_strtab_get(&t, 999999), "");
+  scp_strtab_free(&t);
+}
+
+static void test_error_table(void **state) {
+  (void)state;
+  for (int s = 0; s < SCP_STATUS_COUNT; s++) {
+    assert_true(strlen(scp_strerror(s)) > 0);
+    assert_true(s == SCP_OK ? scp_exit_status(s) == 0 : scp_exit_status(s) != 0);
+  }
+  assert_string_equal(scp_strerror(SCP_STATUS_COUNT), "unknown status");
+  assert_int_equal(scp_exit_status(SCP_ERR_TRAP), 10);
+  assert_int_equal(scp_exit_status(SCP_ERR_BUDGET), 11);
+  scp_error e;
+  assert_int_equal(scp_fail(&e, SCP_ERR_ARG, "two\nlines %d", 2), SCP_ERR_ARG);
+  assert_string_equal(e.msg, "two lines 2");
+  scp_error_prefix(&e, "file.wasm");
+  assert_string_equal(e.msg, "file.wasm: two lines 2");
+}
+
+static void test_buf(void **state) {
+  (void)state;
+  scp_buf b = {0};
+  scp_buf_put_grouped(&b, 0);
+  scp_buf_putc(&b, ' ');
+  scp_buf_put_grouped(&b, 999);
+  scp_buf_putc(&b, ' ');
+  scp_buf_put_grouped(&b, 1000);
+  scp_buf_putc(&b, ' ');
+  scp_buf_put_grouped(&b, 18446744073709551615ULL);
+  scp_buf_putc(&b, ' ');
+  scp_buf_put_xml(&b, "<a & 'b'>");
+  assert_string_equal(b.data, "0 999 1,000 18,446,744,073,709,551,615 &lt;a &amp; &apos;b&apos;&gt;");
+  char big[600];
+  memset(big, 'x', sizeof big - 1);
+  big[sizeof big - 1] = 0;
+  scp_buf_printf(&b, "%s", big);   /* longer than the printf fast path */
+  assert_int_equal(b.len, strlen("0 999 1,000 18,446,744,073,709,551,615 &lt;a &amp; &apos;b&apos;&gt;") + 599);
+  scp_buf_free(&b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_leb_u32),
+    cmocka_unit_test(test_leb_signed),
+    cmocka_unit_test(test_strtab),
+    cmocka_unit_test(test_error_table),
+    cmocka_unit_test(test_buf),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

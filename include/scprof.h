@@ -72,7 +72,21 @@ typedef struct scp_soroban_opts {
   size_t nargs;
   uint64_t cpu_limit;          /* 0: the host default, 100,000,000 */
   uint64_t mem_limit;          /* 0: the host default, 41,943,040 */
+  /* (Added) Further contracts deployed in the ledger before the call, for
+   * cross-contract calls (callees).  Contract i (from 0) gets the id the
+   * host derives for deployer = the all-zero account key and salt = 32
+   * bytes holding i + 1 big-endian; the called contract itself has salt 0.
+   * The profile's metadata lists every id as a strkey ("C..."). */
+  const struct scp_contract_file *contracts;
+  size_t ncontracts;
 } scp_soroban_opts;
+
+/* One extra contract (caller-owned bytes). */
+typedef struct scp_contract_file {
+  const char *path;            /* for messages and frame names */
+  const uint8_t *wasm;
+  size_t len;
+} scp_contract_file;
 
 typedef struct scp_profile scp_profile;
 

@@ -18,6 +18,8 @@ typedef struct profile_opts {
   const char *wasm_path, *function;
   scp_arg *args;
   size_t nargs;
+  scp_contract_file *contracts;   /* --contract FILE.wasm: callees deployed first */
+  size_t ncontracts;
   uint64_t cpu_limit, mem_limit, top;
   bool quiet;
   bool want[SCP_FMT_COUNT];   /* formats to write */
@@ -81,6 +83,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &o->svg.min_width_pct))
         return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
+    } else if (!strcmp(a, "--contract")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a contract .wasm file"))) return usage;
+      o->contracts[o->ncontracts++].path = val;
     } else if (!strcmp(a, "--icicle")) {
       o->svg.icicle = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -177,7 +182,12 @@ int cmd_profile(int argc, char **argv) {
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
   o.args = calloc((size_t)argc + 1, sizeof *o.args);
-  if (!o.args) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  o.contracts = calloc((size_t)argc + 1, sizeof *o.contracts);
+  if (!o.args || !o.contracts) {
+    free(o.args);
+    free(o.contracts);
+    return cli_die(SCP_ERR_NOMEM, "out of memory");
+  }
   int status = 0;
   int rc;
   status = parse_args(argc, argv, &o);
@@ -190,10 +200,21 @@ int cmd_profile(int argc, char **argv) {
     status = cli_die(err.code, "%s", err.msg);
     goto out;
   }
+  for (size_t i = 0; i < o.ncontracts; i++) {
+    uint8_t *cw = NULL;
+    if (scp_read_file(o.contracts[i].path, &cw, &o.contracts[i].len, &err)) {
+      free(wasm);
+      status = cli_die(err.code, "%s", err.msg);
+      goto out;
+    }
+    o.contracts[i].wasm = cw;
+  }
   cli_progress progress;
   cli_progress_start(&progress, "profiling %s %s", o.wasm_path, o.function);
-  scp_soroban_opts so = {o.wasm_path, wasm, wasm_len, o.function, o.args, o.nargs,
-                         o.cpu_limit, o.mem_limit};
+  scp_soroban_opts so = {.wasm_path = o.wasm_path, .wasm = wasm, .wasm_len = wasm_len,
+                         .function = o.function, .args = o.args, .nargs = o.nargs,
+                         .cpu_limit = o.cpu_limit, .mem_limit = o.mem_limit,
+                         .contracts = o.contracts, .ncontracts = o.ncontracts};
   scp_profile *p = NULL;
   rc = scp_soroban_profile(&so, &p, &err);
   free(wasm);
@@ -217,6 +238,8 @@ int cmd_profile(int argc, char **argv) {
   scp_profile_destroy(p);
   if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o.out_dir);
 out:
+  for (size_t i = 0; i < o.ncontracts; i++) free((void *)o.contracts[i].wasm);
+  free(o.contracts);
   free(o.args);
   return status;
 }

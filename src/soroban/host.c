@@ -318,12 +318,16 @@ int scp_host_create(scp_budget *b, const scp_host_opts *opts, scp_host **out) {
   if (opts) h->opts = *opts;
   if (!h->opts.protocol) h->opts.protocol = LATEST_PROTOCOL;
   if (!h->opts.max_entry_ttl) h->opts.max_entry_ttl = 3110400;
+  if (!h->opts.min_temp_entry_ttl) h->opts.min_temp_entry_ttl = 16;
+  if (!h->opts.min_persistent_entry_ttl) h->opts.min_persistent_entry_ttl = 4096;
   *out = h;
   return SCP_OK;
 }
 
 void scp_host_destroy(scp_host *h) {
   if (!h) return;
+  scp_storage_free(h);
+  free(h->auths);
   for (size_t i = 0; i < h->nobjs; i++) obj_free(&h->objs[i]);
   free(h->objs);
   while (h->nframes) scp_host_pop_frame(h);

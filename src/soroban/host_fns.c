@@ -7,12 +7,14 @@
  *
  * Registered at the end in one designated-initializer table; a function
  * registered twice is a compile error (-Woverride-init under -Wextra).
- * Not implemented yet (dispatch returns SCP_ERR_UNSUPPORTED): contract
- * lifecycle (create_contract*, upload_wasm, update_current_contract_*,
- * get_contract_id, get_asset_contract_id, create_asset_contract), TTL
- * extension, temporary/persistent storage, call/try_call, auth
- * (require_auth*, authorize_as_curr_contract, delegation), BLS12-381 and
- * BN254 curve operations, Poseidon, get_address_executable.
+ * Contract lifecycle, calls, auth and instance/code TTLs live in
+ * host_contract.c, temporary/persistent storage in host_storage.c.
+ * Not implemented yet (dispatch returns SCP_ERR_UNSUPPORTED):
+ * update_current_contract_wasm / _executable_ref, get_contract_id,
+ * get_asset_contract_id, create_asset_contract, create_executable_tag,
+ * create_external_ref_contract, extend_contract_instance_and_code_ttl_v2,
+ * authorize_as_curr_contract, delegation, BLS12-381 and BN254 curve
+ * operations, Poseidon, get_address_executable.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -935,14 +937,14 @@ HOSTFN(symbol_index_in_linear_memory) {
 
 /* ---- instance storage (host.rs *_contract_data, host/data_helper.rs,
  * storage.rs InstanceStorageMap, host/metered_map.rs) --------------------------
- * Only StorageType::Instance is implemented; temporary and persistent
- * storage report SCP_ERR_UNSUPPORTED. */
+ * Temporary and persistent storage go to the ledger storage of
+ * host_storage.c; executable-reference keys (CAP-85) are not supported. */
 
 enum { STORAGE_TEMPORARY = 0, STORAGE_PERSISTENT = 1, STORAGE_INSTANCE = 2 };
 
 static int storage_unsupported(scp_host *h) {
   snprintf(h->errmsg, sizeof h->errmsg,
-           "temporary and persistent contract storage are not implemented yet");
+           "executable-reference storage keys are not implemented yet");
   return SCP_ERR_UNSUPPORTED;
 }
 
@@ -1015,10 +1017,13 @@ static int kv_rebuild_charges(scp_host *h, const uint64_t *kv, uint32_t n) {
 }
 
 HOSTFN(put_contract_data) {
-  if (a[2] != STORAGE_INSTANCE) return storage_unsupported(h);
+  *ret = SCP_VAL_VOID;
   if (scp_val_tag_of(a[0]) == SCP_TAG_EXECUTABLE_TAG_OBJ)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_INPUT,
-                        "executable reference entries may only use persistent storage");
+    return a[2] != STORAGE_PERSISTENT
+               ? scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_INPUT,
+                              "executable reference entries may only use persistent storage")
+               : storage_unsupported(h);
+  if (a[2] != STORAGE_INSTANCE) return scp_storage_put_contract_data(h, a[0], a[1], (unsigned)a[2]);
   scp_instance *in;
   bool found;
   uint32_t pos;
@@ -1047,7 +1052,7 @@ HOSTFN(put_contract_data) {
 }
 
 HOSTFN(get_contract_data) {
-  if (a[1] != STORAGE_INSTANCE) return storage_unsupported(h);
+  if (a[1] != STORAGE_INSTANCE) return scp_storage_get_contract_data(h, a[0], (unsigned)a[1], ret);
   scp_instance *in;
   bool found;
   uint32_t pos;
@@ -1063,7 +1068,12 @@ HOSTFN(get_contract_data) {
 }
 
 HOSTFN(has_contract_data) {
-  if (a[1] != STORAGE_INSTANCE) return storage_unsupported(h);
+  if (a[1] != STORAGE_INSTANCE) {
+    bool found = false;
+    int rc = scp_storage_has_contract_data(h, a[0], (unsigned)a[1], &found);
+    *ret = scp_val_bool(found);
+    return rc;
+  }
   scp_instance *in;
   bool found;
   uint32_t pos;
@@ -1077,14 +1087,14 @@ HOSTFN(del_contract_data) {
   if (scp_val_tag_of(a[0]) == SCP_TAG_EXECUTABLE_TAG_OBJ)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_ACTION,
                         "executable reference entries cannot be deleted");
-  if (a[1] != STORAGE_INSTANCE) return storage_unsupported(h);
+  *ret = SCP_VAL_VOID;
+  if (a[1] != STORAGE_INSTANCE) return scp_storage_del_contract_data(h, a[0], (unsigned)a[1]);
   scp_instance *in;
   bool found;
   uint32_t pos;
   int rc = instance_map(h, &in);
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
   if (rc != SCP_OK) return rc;
-  *ret = SCP_VAL_VOID;
   if (!found) return SCP_OK;
   uint32_t n = in->n - 1;
   uint64_t *kv = vals_alloc(2 * (size_t)n);
@@ -1101,6 +1111,26 @@ HOSTFN(del_contract_data) {
   in->kv = kv;
   in->n = n;
   return SCP_OK;
+}
+
+/* extend_contract_data_ttl(_v2) (host.rs): instance storage is refused,
+ * then the key and Storage::extend_ttl(_v2). */
+HOSTFN(extend_contract_data_ttl) {
+  *ret = SCP_VAL_VOID;
+  if (a[1] == STORAGE_INSTANCE)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_ACTION,
+                        "instance storage should be extended via `extend_current_contract_instance_and_code_ttl` function only");
+  uint32_t p[2] = { u32_arg(a[2]), u32_arg(a[3]) };
+  return scp_storage_extend_contract_data(h, a[0], (unsigned)a[1], false, p);
+}
+
+HOSTFN(extend_contract_data_ttl_v2) {
+  *ret = SCP_VAL_VOID;
+  if (a[1] == STORAGE_INSTANCE)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_ACTION,
+                        "instance storage should be extended via `extend_contract_instance_and_code_ttl_v2` function only");
+  uint32_t p[3] = { u32_arg(a[2]), u32_arg(a[3]), u32_arg(a[4]) };
+  return scp_storage_extend_contract_data(h, a[0], (unsigned)a[1], true, p);
 }
 
 /* ---- obj_cmp ---------------------------------------------------------------- */
@@ -1730,6 +1760,16 @@ static size_t strkey_encode(uint8_t version, const uint8_t *payload, size_t n, c
   return base32_encode(raw, n + 3, out);
 }
 
+void scp_host_contract_strkey(const uint8_t id[32], char out[57]) {
+  size_t n = strkey_encode(STRKEY_CONTRACT, id, 32, out);
+  out[n] = 0;
+}
+
+void scp_host_address_strkey(const uint8_t *addr, char out[57]) {
+  size_t n = strkey_encode(addr[0] == 0 ? STRKEY_ACCOUNT : STRKEY_CONTRACT, addr + 1, 32, out);
+  out[n] = 0;
+}
+
 /* non_muxed_sc_address_to_strkey / muxed_sc_address_to_strkey: the
  * String's Vec<u8> bulk init (payload + its base32 length), the 32-byte
  * key cloned (MemCpy(32)), then the String object. */
@@ -2230,6 +2270,17 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(map_unpack_to_linear_memory), REG(sparse_map_unpack_to_linear_memory),
   REG(symbol_index_in_linear_memory),
   REG(put_contract_data), REG(get_contract_data), REG(has_contract_data), REG(del_contract_data),
+  REG(extend_contract_data_ttl), REG(extend_contract_data_ttl_v2),
+  [SCP_HF_upload_wasm] = scp_hf_upload_wasm, [SCP_HF_create_contract] = scp_hf_create_contract,
+  [SCP_HF_create_contract_with_constructor] = scp_hf_create_contract_with_constructor,
+  [SCP_HF_call] = scp_hf_call, [SCP_HF_try_call] = scp_hf_try_call,
+  [SCP_HF_require_auth] = scp_hf_require_auth,
+  [SCP_HF_require_auth_for_args] = scp_hf_require_auth_for_args,
+  [SCP_HF_extend_current_contract_instance_and_code_ttl] =
+      scp_hf_extend_current_contract_instance_and_code_ttl,
+  [SCP_HF_extend_contract_instance_ttl] = scp_hf_extend_contract_instance_ttl,
+  [SCP_HF_extend_contract_instance_and_code_ttl] = scp_hf_extend_contract_instance_and_code_ttl,
+  [SCP_HF_extend_contract_code_ttl] = scp_hf_extend_contract_code_ttl,
   REG(bytes_put), REG(bytes_get), REG(bytes_del), REG(bytes_push), REG(bytes_pop),
   REG(bytes_front), REG(bytes_back), REG(bytes_insert), REG(bytes_append), REG(bytes_slice),
   REG(string_to_bytes), REG(bytes_to_string), REG(create_executable_tag),

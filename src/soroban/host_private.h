@@ -59,6 +59,7 @@ typedef struct scp_frame {
   uint8_t contract_id[32];
   bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
   bool has_prng;          /* the frame's PRNG was derived from the base */
+  char fn[32];            /* the function running (auth records) */
   scp_prng prng;
 } scp_frame;
 
@@ -70,6 +71,43 @@ typedef struct scp_instance {
   uint64_t *kv;
   uint32_t n;
 } scp_instance;
+
+/* A ledger key of the storage (LedgerKey, Stellar-ledger-entries.x): only
+ * the two kinds contracts reach.  CONTRACT_DATA: id = contract id, key =
+ * the ScVal XDR image of the key, dur = ContractDataDurability;
+ * CONTRACT_CODE: id = the Wasm hash. */
+enum { SCP_LK_CONTRACT_DATA = 6, SCP_LK_CONTRACT_CODE = 7 };
+enum { SCP_DUR_TEMPORARY = 0, SCP_DUR_PERSISTENT = 1 };
+typedef struct scp_lkey {
+  uint8_t type, dur;
+  uint8_t id[32];
+  uint8_t *key;
+  uint32_t keylen;
+} scp_lkey;
+
+/* One StorageMap entry (storage.rs): the key, then Option<(entry,
+ * live_until)> -- present false is None (deleted / missing). */
+typedef struct scp_sentry {
+  scp_lkey k;
+  bool present;
+  uint8_t *val;        /* CONTRACT_DATA: ScVal XDR of the value; CODE: the Wasm */
+  uint32_t vallen;
+  uint32_t live_until;
+} scp_sentry;
+
+/* One Footprint entry: AccessType 0 read-only, 1 read-write. */
+typedef struct scp_fentry {
+  scp_lkey k;
+  uint8_t rw;
+} scp_fentry;
+
+/* One require_auth(_for_args) seen in mock-all-auths mode. */
+typedef struct scp_auth_rec {
+  uint64_t address;       /* absolute AddressObject */
+  uint64_t args;          /* absolute VecObject, or Void for require_auth */
+  uint8_t contract_id[32];
+  char fn[32];
+} scp_auth_rec;
 
 typedef struct scp_event {
   uint64_t topics;  /* absolute VecObject */
@@ -87,6 +125,18 @@ struct scp_host {
   size_t nevents, capevents;
   scp_instance *instances;
   size_t ninstances, capinstances;
+  scp_sentry *store;          /* StorageMap, sorted by the LedgerKey order */
+  size_t nstore, capstore;
+  scp_sentry *snap;           /* the snapshot source: ledger state before the run */
+  size_t nsnap, capsnap;
+  scp_fentry *foot;           /* Footprint (recording mode), sorted */
+  size_t nfoot, capfoot;
+  scp_storage_stats stats;    /* contract-data reads / writes so far */
+  bool io;                    /* the next storage access counts in stats */
+  scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
+  void *invoker_ctx;
+  scp_auth_rec *auths;
+  size_t nauths, capauths;
   scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
   unsigned depth;             /* Budget depth limiter (with_limited_depth) */
   bool has_base_prng;
@@ -189,6 +239,14 @@ SCP_HIDDEN void scp_int256_from_small(uint64_t v, bool sign, uint64_t *r);
  * ValDeser charges.  *out is malloc'd. */
 SCP_HIDDEN int scp_host_val_to_xdr(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
 SCP_HIDDEN int scp_host_val_from_xdr(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
+/* (Added) The pieces: from_host_val's conversion charges alone (Val ->
+ * ScVal, conversion.rs); the ScVal XDR image of v with no charge at all
+ * (storage keeps ledger entries as such images); and to_host_val of an
+ * XDR image without the ValDeser charge (storage reads, conversion.rs
+ * to_valid_host_val). */
+SCP_HIDDEN int scp_host_from_host_val_charges(scp_host *h, uint64_t v);
+SCP_HIDDEN int scp_host_val_to_xdr_raw(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
+SCP_HIDDEN int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
 
 /* Arithmetic modulo a 256-bit prime m (host_int.c); operands < m except
  * scp_fr_reduce's.  scp_fr_pow's exponent has ewords words, least
@@ -220,6 +278,77 @@ SCP_HIDDEN bool scp_host_secp256k1_recover(const uint8_t hash[32], const uint8_t
 SCP_HIDDEN int scp_host_p256_key_check(const uint8_t *key, size_t len);
 SCP_HIDDEN bool scp_host_p256_verify(const uint8_t key[65], const uint8_t hash[32],
                                      const uint8_t sig[64]);
+
+/* Ledger storage in recording-footprint mode (host_storage.c; storage.rs,
+ * host/data_helper.rs, host/comparison.rs).  Every function charges what the
+ * reference does.  scp_storage_key builds storage_key_from_val's key for the
+ * current contract; the other functions take over nothing (keys are
+ * copied).  Returns SCP_OK, SCP_ERR_BUDGET, SCP_ERR_HOST, SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_storage_key(scp_host *h, uint64_t k, unsigned dur, scp_lkey *out);
+SCP_HIDDEN void scp_lkey_free(scp_lkey *k);
+SCP_HIDDEN int scp_storage_has(scp_host *h, const scp_lkey *k, bool *found);
+/* get: *ent points into the map (valid until the next storage change);
+ * Error(Storage, MissingValue) when absent. */
+SCP_HIDDEN int scp_storage_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent);
+/* put: val (len bytes) copied; live_until as given. */
+SCP_HIDDEN int scp_storage_put(scp_host *h, const scp_lkey *k, const uint8_t *val,
+                               uint32_t len, uint32_t live_until);
+SCP_HIDDEN int scp_storage_del(scp_host *h, const scp_lkey *k);
+/* extend_ttl (v1: threshold/extend_to) and extend_ttl_v2. */
+SCP_HIDDEN int scp_storage_extend_ttl(scp_host *h, const scp_lkey *k, uint32_t threshold,
+                                      uint32_t extend_to);
+SCP_HIDDEN int scp_storage_extend_ttl_v2(scp_host *h, const scp_lkey *k, uint32_t extend_to,
+                                         uint32_t min_ext, uint32_t max_ext);
+/* Ledger state set up outside the profiled work, without charges.
+ * in_map false: an entry of the snapshot source, which the storage reads
+ * through to (and charges the map insert for) on first access, as the
+ * reference's recording mode does; in_map true: an entry already in the
+ * storage map and the footprint (read-write), as after writes earlier in
+ * the same invocation. */
+SCP_HIDDEN int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *val,
+                                uint32_t len, uint32_t live_until, bool in_map);
+/* The storage map at a frame push (RollbackPoint.storage; its charge is
+ * in scp_host_charge_push_context), and the rollback when the frame fails:
+ * scp_storage_rollback takes the copy over; otherwise free it. */
+SCP_HIDDEN int scp_storage_snapshot(const scp_host *h, scp_sentry **out, size_t *n);
+SCP_HIDDEN void scp_storage_snapshot_free(scp_sentry *s, size_t n);
+SCP_HIDDEN void scp_storage_rollback(scp_host *h, scp_sentry *snap, size_t n);
+/* Storage::is_key_live_in_snapshot (uncharged). */
+SCP_HIDDEN bool scp_storage_live_in_snapshot(const scp_host *h, const scp_lkey *k);
+SCP_HIDDEN void scp_storage_free(scp_host *h);
+/* LedgerEntry::metered_clone charges; ScVal::charge_for_substructure of
+ * an XDR image. */
+SCP_HIDDEN int scp_storage_clone_entry_charges(scp_host *h, const scp_sentry *e);
+SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval);
+/* The temporary/persistent halves of the *_contract_data host functions
+ * (dur = SCP_DUR_*); extend: p = {threshold, extend_to} or, v2, {extend_to,
+ * min_extension, max_extension}. */
+SCP_HIDDEN int scp_storage_put_contract_data(scp_host *h, uint64_t k, uint64_t v, unsigned dur);
+SCP_HIDDEN int scp_storage_has_contract_data(scp_host *h, uint64_t k, unsigned dur, bool *found);
+SCP_HIDDEN int scp_storage_get_contract_data(scp_host *h, uint64_t k, unsigned dur, uint64_t *out);
+SCP_HIDDEN int scp_storage_del_contract_data(scp_host *h, uint64_t k, unsigned dur);
+SCP_HIDDEN int scp_storage_extend_contract_data(scp_host *h, uint64_t k, unsigned dur, bool v2,
+                                                const uint32_t *p);
+
+/* Strkey of an address in the host's encoding (kind byte 0 account / 1
+ * contract, then 32 bytes): "G..." / "C...", NUL-terminated. */
+SCP_HIDDEN void scp_host_address_strkey(const uint8_t *addr, char out[57]);
+
+/* Contract host functions (host_contract.c), registered in host_fns.c. */
+SCP_HIDDEN int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_create_contract(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_create_contract_with_constructor(scp_host *h, const uint64_t *a,
+                                                       uint64_t *ret);
+SCP_HIDDEN int scp_hf_call(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_try_call(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_require_auth(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_require_auth_for_args(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_extend_current_contract_instance_and_code_ttl(scp_host *h, const uint64_t *a,
+                                                                    uint64_t *ret);
+SCP_HIDDEN int scp_hf_extend_contract_instance_ttl(scp_host *h, const uint64_t *a, uint64_t *ret);
+SCP_HIDDEN int scp_hf_extend_contract_instance_and_code_ttl(scp_host *h, const uint64_t *a,
+                                                            uint64_t *ret);
+SCP_HIDDEN int scp_hf_extend_contract_code_ttl(scp_host *h, const uint64_t *a, uint64_t *ret);
 
 /* The host function implementations (host_fns.c), indexed by SCP_HF_*;
  * NULL when not implemented. */

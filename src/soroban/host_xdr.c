@@ -87,13 +87,14 @@ static int convert_charges(scp_host *h, uint64_t v) {
 typedef struct xbuf {
   uint8_t *p;
   size_t n, cap;
+  bool nocharge;   /* storage byte images: no ValSer */
 } xbuf;
 
 /* One writer call: ValSer(len) for a non-empty write (std's write_all
  * never calls write for an empty slice). */
 static int put(scp_host *h, xbuf *b, const void *p, size_t len) {
   if (!len) return SCP_OK;
-  int rc = scp_host_charge(h, SCP_COST_ValSer, (int64_t)len);
+  int rc = b->nocharge ? SCP_OK : scp_host_charge(h, SCP_COST_ValSer, (int64_t)len);
   if (rc != SCP_OK) return rc;
   if (!scp_grow(&b->p, &b->cap, b->n + len, 1)) return SCP_ERR_NOMEM;
   memcpy(b->p + b->n, p, len);
@@ -242,6 +243,25 @@ int scp_host_val_to_xdr(scp_host *h, uint64_t v, uint8_t **out, size_t *len) {
     free(b.p);
     return rc;
   }
+  *out = b.p;
+  *len = b.n;
+  return SCP_OK;
+}
+
+int scp_host_from_host_val_charges(scp_host *h, uint64_t v) {
+  return convert_charges(h, v);
+}
+
+int scp_host_val_to_xdr_raw(scp_host *h, uint64_t v, uint8_t **out, size_t *len) {
+  xbuf b = { .nocharge = true };
+  *out = NULL;
+  *len = 0;
+  int rc = write_val(h, &b, v);
+  if (rc != SCP_OK) {
+    free(b.p);
+    return rc;
+  }
+  if (!b.p && !(b.p = malloc(1))) return SCP_ERR_NOMEM;
   *out = b.p;
   *len = b.n;
   return SCP_OK;
@@ -568,9 +588,20 @@ static int to_host_val(scp_host *h, const xnode *n, uint64_t *out) {
   return rc;
 }
 
+static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
+
 int scp_host_val_from_xdr(scp_host *h, const uint8_t *p, size_t len, uint64_t *out) {
   int rc = scp_host_charge(h, SCP_COST_ValDeser, (int64_t)len);
   if (rc != SCP_OK) return rc;
+  return from_xdr_body(h, p, len, out);
+}
+
+int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *out) {
+  return from_xdr_body(h, p, len, out);
+}
+
+static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *out) {
+  int rc;
   xreader r = { p, p + len, 0 };
   xnode n;
   int prc = parse(&r, &n);

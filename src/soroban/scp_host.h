@@ -38,6 +38,14 @@ typedef struct scp_host_opts {
   /* (Added) */
   uint8_t network_id[32];     /* get_ledger_network_id; default all zero */
   uint32_t max_entry_ttl;     /* get_max_live_until_ledger; 0 = 3110400 */
+  /* (Added) new entries live until sequence + ttl - 1 (0 = 16 / 4096, the
+   * reference's test ledger) */
+  uint32_t min_temp_entry_ttl, min_persistent_entry_ttl;
+  /* (Added) Authorization mode: false (default) = recording ("mock all
+   * auths", simulation); true = enforcing with no entries, the reference
+   * test host's default (its traces).  Only the auth manager's snapshot
+   * charges differ so far. */
+  bool auth_enforcing;
 } scp_host_opts;
 
 /* Create a host charging into budget b (borrowed).  opts may be NULL.
@@ -126,6 +134,107 @@ int scp_host_arg_to_val(scp_host *h, const scp_arg *a, uint64_t *val,
  * then each argument as scp_host_arg_to_val.  vals has room for n. */
 int scp_host_args_to_vals(scp_host *h, const scp_arg *args, size_t n,
                           uint64_t *vals, scp_error *err);
+
+/* (Added) Contract-data storage traffic so far, counted per host function
+ * on temporary and persistent entries (instance storage and the host's own
+ * reads of contract instances and code are not counted): reads are
+ * has / get / extend_*_ttl calls, writes put / del; bytes are the ScVal
+ * XDR sizes of the key plus the value read or written. */
+typedef struct scp_storage_stats {
+  uint64_t reads, writes, bytes_read, bytes_written;
+} scp_storage_stats;
+void scp_host_storage_stats(const scp_host *h, scp_storage_stats *out);
+
+/* (Added) Contracts (host_contract.c).
+ *
+ * The invoker runs one contract function in a nested VM, as
+ * Host::call_contract_fn does from the VM creation on: it charges the VM's
+ * creation (parsing too when inv->parse: code written during this run; code
+ * from the ledger snapshot is parsed uncharged), pushes the frame
+ * (scp_host_charge_push_context, scp_host_push_contract_frame), converts
+ * the args, runs, and pops.  *ret is the absolute result.  Returns as
+ * scp_host_dispatch; host errors leave the Error in the host (try_call
+ * reads it). */
+typedef struct scp_invocation {
+  const uint8_t *id;           /* contract id, 32 bytes */
+  const uint8_t *wasm;         /* its code, borrowed for the call */
+  size_t len;
+  const char *fn;
+  bool constructor;            /* __constructor: a missing export is no error without args */
+  bool parse;                  /* charge parsing (code not from the snapshot) */
+  const uint64_t *args;        /* absolute */
+  uint32_t nargs;
+  /* get_contract_protocol_version: create the VM only (no frame, no
+   * call); *ret = U32Val of the module's protocol (contractenvmetav0). */
+  bool probe;
+} scp_invocation;
+typedef int (*scp_host_invoker)(void *ctx, scp_host *h, const scp_invocation *inv,
+                                uint64_t *ret, scp_error *err);
+void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx);
+
+/* Contract id of a contract deployed by `deployer` (an account's ed25519
+ * key, or a contract id when deployer_is_contract) with `salt`: SHA-256 of
+ * the HashIdPreimage::ContractId XDR with the ledger's network id. */
+void scp_host_contract_id(const scp_host *h, bool deployer_is_contract,
+                          const uint8_t deployer[32], const uint8_t salt[32], uint8_t id[32]);
+
+/* Deploy wasm as ledger state set up before the profiled work (no
+ * charges, as the reference's snapshot source): the code entry keyed by
+ * the Wasm's SHA-256 and an instance entry for the contract id derived from
+ * (deployer account, salt), both in the footprint.  *id receives it.
+ * Returns SCP_OK or SCP_ERR_NOMEM. */
+int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t deployer[32],
+                    const uint8_t salt[32], uint8_t id[32]);
+
+/* The function name of an InvokeContract host function as a Symbol
+ * (ScSymbol::try_into_val): small when it fits, else a Symbol object,
+ * charged as symbol_new_from_slice.  SCP_OK, SCP_ERR_BUDGET, SCP_ERR_HOST. */
+int scp_host_symbol_val(scp_host *h, const char *name, uint64_t *out);
+
+/* Call contract id's function fn with absolute args the way
+ * Host::call_n_internal does (reserved-name and re-entry checks, the
+ * instance and code reads from storage, then the invoker).  The top-level
+ * invocation of a profile runs through here.  *ret absolute; on failure
+ * err says why and *ret holds the Error Val when there is one. */
+int scp_host_invoke_contract(scp_host *h, const uint8_t id[32], const char *fn,
+                             const uint64_t *args, uint32_t nargs, uint64_t *ret, scp_error *err);
+
+/* The strkey ("C...", 56 characters + NUL) of contract id. */
+void scp_host_contract_strkey(const uint8_t id[32], char out[57]);
+
+/* Number of import symbols ParsedModule::with_import_symbols charges for
+ * (distinct function imports, names under 32 bytes): every VM creation
+ * charges a Vec<(&str, &str)> bulk init of that many 40-byte entries once
+ * for the linker (when the module is parsed) and once for the import
+ * protocol check (every instantiation). */
+struct scp_wasm_module;
+uint64_t scp_host_import_symbols(const struct scp_wasm_module *m);
+
+/* (sor_vm.c) The charges of creating a contract VM from module m
+ * (vm.rs, vm/parsed_module.rs), linear memory aside: with parse, the
+ * ParseWasm* cost inputs and the linker's import-symbol set; always the
+ * InstantiateWasm* cost inputs and the import protocol check's symbol set.
+ * SCP_OK or SCP_ERR_BUDGET. */
+int scp_soroban_vm_charges(scp_budget *b, const struct scp_wasm_module *m, bool parse);
+
+/* push_context's charges (frame.rs), for a contract frame (contract_id)
+ * or a host-function frame (NULL): the auth manager's frame push (contract
+ * frames: the id clone, an ScAddress object, the call-stack entry; both:
+ * its snapshot -- the invoker trackers' metered_collect, and in enforcing
+ * mode the account trackers' Vec; tracker pushes are not modelled), the
+ * rollback point's
+ * storage-map clone (MemCpy(24) + MemAlloc/MemCpy(68 n)) and the Context
+ * push (Vec<Context> bulk init of one 552-byte Context).  SCP_OK,
+ * SCP_ERR_BUDGET or SCP_ERR_NOMEM. */
+int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id);
+
+/* Name the function the top frame runs (for auth records). */
+int scp_host_set_frame_fn(scp_host *h, const char *name);
+
+/* require_auth / require_auth_for_args seen so far (mock all auths), and
+ * one rendered: "Address(C...) authorized 1a2b3c4d..:fn(args)". */
+size_t scp_host_auth_count(const scp_host *h);
+void scp_host_auth_format(scp_host *h, size_t i, scp_buf *b);
 
 /* Human-readable rendering of a Val ("u32:7", "Vec[u32:1, u32:2]"). */
 void scp_host_val_format(scp_host *h, uint64_t val, scp_buf *b);

@@ -1,21 +1,49 @@
 /*
- * sor_vm.c — run one contract function the way the Soroban host does, with
- * every Budget charge attributed to a calling-context node.
+ * sor_vm.c — run one contract function the way the Soroban host does a
+ * `call` of it, with every Budget charge attributed to a calling-context
+ * node, cross-contract calls included (a nested VM per callee).
  *
- * Order (rs-soroban-env v28, vm.rs / vm/dispatch.rs / fuel_refillable.rs;
- * ../shared/spec/soroban/metering.txt):
- *   1. parse + instantiate the module: ParseWasm* then InstantiateWasm*
- *      cost types from the module's cost inputs, and MemAlloc for the
- *      initial linear memory (wasmi's limiter)      -> node "vm:instantiate"
- *   2. argument conversion (ScVal -> Val objects), the Vec<wasmi::Value>
- *      copy, relative handles, InvokeVmFunction    -> the root node
- *   3. guest execution with fuel = cpu_remaining / 4; at every host call:
- *      flush consumed fuel as WasmInsnExec (guest work, counted by region
- *      entries, NOT the host node), then the host node's own delta
- *      (DispatchHostFunction + the function's charges), then refuel.
- *   4. the final flush when the call returns or traps.
- * After the run, Σ self over the tree must equal the Budget's CPU and
- * memory; a mismatch is an internal error.
+ * The whole invocation (rs-soroban-env v28 host/frame.rs call_n_internal,
+ * call_contract_fn, instantiate_vm, vm.rs):
+ *   0. ledger set-up, uncharged (the reference's snapshot): the code and
+ *      instance entries of the called contract and of every extra contract
+ *      (scp_host_deploy)
+ *   1. Host::set_base_prng_seed: 2 x ComputeSha256Hash(64) = 14,285 CPU
+ *                                                           -> the root node
+ *   2. the HostFunction frame: push_context's charges, the function name
+ *      as a Symbol, argument conversion (ScVal -> Val)     -> the root node
+ *   3. call_n_internal: the contract's instance and code read from storage
+ *      (host_contract.c)                                   -> the root node
+ *   4. the VM: instantiation charges (InstantiateWasm* from the module's
+ *      cost inputs; ParseWasm* and the linker's import-symbol set too when
+ *      the code was uploaded during this invocation -- code already in the
+ *      ledger is parsed by the module cache / in shadow mode, uncharged, as
+ *      instantiate_vm does), the import protocol check's symbol set
+ *      (Vec<(&str, &str)> bulk init), and the initial linear memory
+ *      (MemAlloc, wasmi's limiter)                         -> "vm:instantiate"
+ *   5. push_context + the contract frame, the Vec<wasmi::Value> copy,
+ *      relative handles, InvokeVmFunction                 -> the contract node
+ *   6. guest execution with fuel = cpu_remaining / 4; at every host call
+ *      the consumed fuel is flushed as WasmInsnExec (guest work, counted by
+ *      region entries, NOT the host node), then the host node gets its own
+ *      charges, then refuel.  A `call` / `try_call` runs the callee through
+ *      steps 3-7 under the host:call node, as node "contract:<name>"
+ *   7. the frame pops: the VM's linear memory is refunded (v28).
+ *
+ * Attribution: a cursor holds, per metric, the amount already booked; each
+ * boundary books "now - cursor" to one node and moves the cursor, so every
+ * unit lands on exactly one node.  Guest fuel flushes only move the cursor:
+ * the guest nodes get that CPU from their region counters (scp_wasm_settle).
+ *
+ * Memory: the tree books memory as charged (gross).  The v28 refund of a
+ * popped frame's linear memory lowers the Budget's net count, not the
+ * tree's; so the invariant checked after every run is
+ *   Σ self CPU == Budget CPU,   Σ self memory == Budget memory + refunded,
+ * and the metadata reports the net memory, the refund and the peak.
+ *
+ * Further metrics, per node: ledger storage reads, writes, and bytes
+ * loaded / stored (scp_host_storage_stats).  They appear in the profile
+ * only when the run touched temporary or persistent storage.
  */
 #include "soroban/scp_host.h"
 #include "soroban/scp_val.h"
@@ -25,90 +53,157 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/sha.h>
 
-enum { METRIC_CPU, METRIC_MEM, NMETRICS };
+enum { METRIC_CPU, METRIC_MEM, METRIC_READS, METRIC_WRITES, METRIC_RBYTES, METRIC_WBYTES,
+       NMETRICS };
+
+#define MAX_DEPTH 128
+
+/* One contract's code, loaded once. */
+typedef struct sor_module {
+  uint8_t id[32];
+  uint8_t code_hash[32];
+  scp_wasm_module *mod;
+  int *import_fn;              /* host function id per import */
+  scp_sym *sym;
+  char *label;                 /* "contract:demo.wasm" */
+} sor_module;
+
+/* One running VM. */
+typedef struct sor_frame {
+  uint32_t module;
+  scp_wasm_instance *inst;
+  uint64_t fuel_flushed;       /* fuel already charged as WasmInsnExec */
+  uint64_t linear_mem;         /* memory charged for its linear memory */
+  uint32_t node, vm_node;
+  bool instantiating;
+} sor_frame;
 
 typedef struct sor_vm {
   scp_budget budget;
   scp_host *host;
   scp_tree tree;
-  scp_wasm_module *mod;
-  scp_wasm_instance *inst;
-  int *import_fn;              /* host function id per import */
-  uint64_t fuel_flushed;       /* fuel already charged as WasmInsnExec */
-  uint32_t vm_node;            /* vm:instantiate */
-  bool instantiating;
-  scp_sym *sym;
+  sor_module *mods;
+  size_t nmods, capmods;
+  sor_frame frames[MAX_DEPTH];
+  unsigned depth;
+  uint32_t host_node;          /* the host-call node being dispatched */
+  uint64_t mark[NMETRICS];     /* attribution cursor */
+  uint64_t refunded;
+  uint64_t late_refund;        /* linear memory charged to the host-function frame */
+  scp_error run_err;           /* innermost failure */
   const char *title;
   char frame_name[160];
 } sor_vm;
 
-/* Charge the fuel consumed since the last flush as WasmInsnExec. */
-static int flush_fuel(sor_vm *vm) {
-  uint64_t consumed = scp_wasm_fuel_consumed(vm->inst) - vm->fuel_flushed;
+/* ---- attribution ----------------------------------------------------------- */
+
+static void current(sor_vm *vm, uint64_t *now) {
+  scp_storage_stats st;
+  scp_host_storage_stats(vm->host, &st);
+  now[METRIC_CPU] = vm->budget.cpu;
+  now[METRIC_MEM] = vm->budget.mem + vm->refunded;
+  now[METRIC_READS] = st.reads;
+  now[METRIC_WRITES] = st.writes;
+  now[METRIC_RBYTES] = st.bytes_read;
+  now[METRIC_WBYTES] = st.bytes_written;
+}
+
+/* Book everything since the cursor to node; with delta, also return it. */
+static void attribute(sor_vm *vm, uint32_t node, uint64_t *delta) {
+  uint64_t now[NMETRICS];
+  current(vm, now);
+  for (unsigned m = 0; m < NMETRICS; m++) {
+    uint64_t d = now[m] - vm->mark[m];
+    if (delta) delta[m] = d;
+    else scp_tree_add(&vm->tree, node, m, d);
+    vm->mark[m] = now[m];
+  }
+}
+
+/* Move the cursor past charges booked elsewhere (guest fuel). */
+static void skip(sor_vm *vm) {
+  current(vm, vm->mark);
+}
+
+static sor_frame *top(sor_vm *vm) { return vm->depth ? &vm->frames[vm->depth - 1] : NULL; }
+
+/* Charge the fuel f consumed since its last flush as WasmInsnExec. */
+static int flush_fuel(sor_vm *vm, sor_frame *f) {
+  uint64_t consumed = scp_wasm_fuel_consumed(f->inst) - f->fuel_flushed;
   if (!consumed) return SCP_OK;
-  vm->fuel_flushed += consumed;
-  return scp_budget_charge(&vm->budget, SCP_COST_WasmInsnExec, consumed, -1);
+  f->fuel_flushed += consumed;
+  int rc = scp_budget_charge(&vm->budget, SCP_COST_WasmInsnExec, consumed, -1);
+  skip(vm);
+  return rc;
 }
 
-static void refuel(sor_vm *vm) {
+static void refuel(sor_vm *vm, scp_wasm_instance *inst) {
   uint64_t per = vm->budget.model[SCP_COST_WasmInsnExec].cpu_const;
-  scp_wasm_set_fuel(vm->inst, scp_budget_cpu_remaining(&vm->budget) / (per ? per : 1));
-}
-
-static void add_delta(sor_vm *vm, uint32_t node, uint64_t cpu0, uint64_t mem0) {
-  scp_tree_add(&vm->tree, node, METRIC_CPU, vm->budget.cpu - cpu0);
-  scp_tree_add(&vm->tree, node, METRIC_MEM, vm->budget.mem - mem0);
+  scp_wasm_set_fuel(inst, scp_budget_cpu_remaining(&vm->budget) / (per ? per : 1));
 }
 
 static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_index,
                         uint64_t *args, scp_error *err) {
   sor_vm *vm = ctx;
-  int fn = vm->import_fn[import_index];
-  int rc = flush_fuel(vm);
+  sor_frame *f = top(vm);
+  int fn = vm->mods[f->module].import_fn[import_index];
+  int rc = flush_fuel(vm, f);
   if (rc) return scp_fail(err, rc, "budget exceeded flushing guest fuel");
   uint32_t node = scp_tree_enter(&vm->tree, scp_wasm_current_node(inst), scp_wasm_current_pc(inst),
-                                 SCP_KIND_HOST, 0, (uint32_t)fn);
+                                 SCP_KIND_HOST, f->module, (uint32_t)fn);
   if (node == SCP_NODE_NONE) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  uint64_t cpu0 = vm->budget.cpu, mem0 = vm->budget.mem;
+  uint32_t saved = vm->host_node;
+  vm->host_node = node;
   scp_hostmem mem;
   mem.base = scp_wasm_memory(inst, &mem.len);
   uint64_t ret = SCP_VAL_VOID;
   rc = scp_host_dispatch(vm->host, (unsigned)fn, args, &mem, &ret, err);
-  add_delta(vm, node, cpu0, mem0);
+  vm->host_node = saved;
+  attribute(vm, node, NULL);
   if (rc) return rc;
+  vm->run_err.msg[0] = 0;   /* a failure a try_call caught is no longer the story */
   args[0] = ret;
-  refuel(vm);
+  refuel(vm, inst);
   return SCP_OK;
 }
 
 /* wasmi's ResourceLimiter::memory_growing: Soroban charges MemAlloc for the
- * growth (budget/wasmi_helper.rs); at instantiation this is the initial
- * memory (charged to vm:instantiate), later it books at the grow's pc. */
+ * growth (budget/wasmi_helper.rs) and books it to the growing VM's frame
+ * for the refund at pop; at instantiation this is the initial memory
+ * (vm:instantiate), later it books at the grow's pc. */
 static int on_grow(void *ctx, scp_wasm_instance *inst, uint64_t cur, uint64_t desired) {
   sor_vm *vm = ctx;
-  uint64_t delta = desired - cur;
-  uint64_t cpu0 = vm->budget.cpu, mem0 = vm->budget.mem;
+  sor_frame *f = top(vm);
+  uint64_t delta = desired - cur, mem0 = vm->budget.mem;
   int rc = scp_budget_charge(&vm->budget, SCP_COST_MemAlloc, 1, (int64_t)delta);
-  uint64_t cost[SCP_MAX_METRICS] = {0};
-  cost[METRIC_CPU] = vm->budget.cpu - cpu0;
-  cost[METRIC_MEM] = vm->budget.mem - mem0;
-  if (vm->instantiating) {
-    add_delta(vm, vm->vm_node, cpu0, mem0);
-  } else if (!scp_tree_add_pc(&vm->tree, scp_wasm_current_node(inst), scp_wasm_current_pc(inst), cost)) {
-    return SCP_ERR_NOMEM;
+  if (rc == SCP_OK) f->linear_mem += vm->budget.mem - mem0;
+  if (!f->instantiating) {
+    uint64_t cost[SCP_MAX_METRICS] = {0};
+    attribute(vm, 0, cost);
+    if (!scp_tree_add_pc(&vm->tree, scp_wasm_current_node(inst), scp_wasm_current_pc(inst), cost))
+      return SCP_ERR_NOMEM;
+    if (rc == SCP_OK) refuel(vm, inst);
   }
-  if (!vm->instantiating && rc == SCP_OK) refuel(vm);
   return rc;
 }
 
-/* Module cost inputs -> ParseWasm* and InstantiateWasm* charges
- * (vm/parsed_module.rs: VersionedContractCodeCostInputs::charge_for_parsing
- * and charge_for_instantiation). */
-static int charge_instantiation(sor_vm *vm) {
+/* Vec<T>::charge_bulk_init_cpy: MemCpy(24), MemAlloc(n size), MemCpy(n size). */
+static int bulk_init(scp_budget *b, uint64_t n, uint64_t size) {
+  int rc = scp_budget_charge(b, SCP_COST_MemCpy, 1, 24);
+  if (!rc) rc = scp_budget_charge(b, SCP_COST_MemAlloc, 1, (int64_t)(n * size));
+  if (!rc) rc = scp_budget_charge(b, SCP_COST_MemCpy, 1, (int64_t)(n * size));
+  return rc;
+}
+
+/* Module cost inputs -> ParseWasm* (when parse) and InstantiateWasm*
+ * charges (vm/parsed_module.rs: VersionedContractCodeCostInputs::
+ * charge_for_parsing and charge_for_instantiation). */
+int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *mod, bool parse) {
   scp_wasm_cost_inputs ci;
-  scp_wasm_cost_inputs_get(vm->mod, &ci);
-  const struct { scp_cost_type t; int64_t n; } parse[] = {
+  scp_wasm_cost_inputs_get(mod, &ci);
+  const struct { scp_cost_type t; int64_t n; } list[] = {
     {SCP_COST_ParseWasmInstructions, ci.n_instructions},
     {SCP_COST_ParseWasmFunctions, ci.n_functions},
     {SCP_COST_ParseWasmGlobals, ci.n_globals},
@@ -130,20 +225,33 @@ static int charge_instantiation(sor_vm *vm) {
     {SCP_COST_InstantiateWasmExports, ci.n_exports},
     {SCP_COST_InstantiateWasmDataSegmentBytes, ci.n_data_segment_bytes},
   };
-  for (size_t i = 0; i < SCP_ARRAY_LEN(parse); i++) {
-    int rc = scp_budget_charge(&vm->budget, parse[i].t, 1, parse[i].n);
-    if (rc) return rc;
-  }
-  return SCP_OK;
+  /* parsing, the linker's import-symbol set (make_wasmi_linker), then
+   * instantiation and the import protocol check's symbol set */
+  uint64_t nsym = scp_host_import_symbols(mod);
+  int rc = SCP_OK;
+  for (size_t i = parse ? 0 : 10; i < 10 && !rc; i++)
+    rc = scp_budget_charge(b, list[i].t, 1, list[i].n);
+  if (!rc && parse) rc = bulk_init(b, nsym, 40);
+  for (size_t i = 10; i < SCP_ARRAY_LEN(list) && !rc; i++)
+    rc = scp_budget_charge(b, list[i].t, 1, list[i].n);
+  if (!rc) rc = bulk_init(b, nsym, 40);
+  return rc;
+}
+
+/* ---- modules ----------------------------------------------------------------- */
+
+static const char *basename_of(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
 }
 
 /* Resolve every import against the host's function table. */
-static int link_imports(sor_vm *vm, const char *path, scp_error *err) {
-  uint32_t n = scp_wasm_import_count(vm->mod);
-  vm->import_fn = calloc(n + 1, sizeof *vm->import_fn);
-  if (!vm->import_fn) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+static int link_imports(sor_module *m, const char *path, scp_error *err) {
+  uint32_t n = scp_wasm_import_count(m->mod);
+  m->import_fn = calloc(n + 1, sizeof *m->import_fn);
+  if (!m->import_fn) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   for (uint32_t i = 0; i < n; i++) {
-    const scp_wasm_import *im = scp_wasm_import_get(vm->mod, i);
+    const scp_wasm_import *im = scp_wasm_import_get(m->mod, i);
     if (im->kind != SCP_EXT_FUNC)
       return scp_fail(err, SCP_ERR_INVALID, "%s: import %s.%s is not a function; the Soroban host provides only functions",
                       path, im->module, im->field);
@@ -154,18 +262,229 @@ static int link_imports(sor_vm *vm, const char *path, scp_error *err) {
     const scp_hostfn *hf = scp_hostfn_get((unsigned)fn);
     const uint8_t *ps, *rs;
     uint32_t np, nr;
-    scp_wasm_func_sig(vm->mod, i, &ps, &np, &rs, &nr);
+    scp_wasm_func_sig(m->mod, i, &ps, &np, &rs, &nr);
     bool ok = np == hf->argc && nr == 1 && rs[0] == SCP_WASM_I64;
     for (uint32_t k = 0; k < np; k++) ok = ok && ps[k] == SCP_WASM_I64;
     if (!ok)
       return scp_fail(err, SCP_ERR_INVALID, "%s: import %s.%s (%s) has the wrong signature: expected %u i64 params and an i64 result",
                       path, im->module, im->field, hf->name, hf->argc);
-    vm->import_fn[i] = fn;
+    m->import_fn[i] = fn;
   }
   return SCP_OK;
 }
 
-/* ---- naming for the profile --------------------------------------------- */
+/* Load wasm as module index *out, labelled name. */
+static int add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm, size_t len,
+                      const char *name, uint32_t *out, scp_error *err) {
+  if (!scp_grow(&vm->mods, &vm->capmods, vm->nmods + 1, sizeof *vm->mods))
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  sor_module *m = &vm->mods[vm->nmods];
+  memset(m, 0, sizeof *m);
+  memcpy(m->id, id, 32);
+  SHA256(wasm, len, m->code_hash);
+  int rc = scp_wasm_load(wasm, len, &m->mod, err);
+  if (rc) {
+    scp_error_prefix(err, name);
+    return rc;
+  }
+  vm->nmods++;
+  if ((rc = link_imports(m, name, err))) return rc;
+  scp_sym_open_wasm(wasm, len, NULL, &m->sym, NULL);   /* no symbols: fall back */
+  scp_buf b = {0};
+  scp_buf_printf(&b, "contract:%s", name);
+  if (b.oom) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  m->label = b.data;
+  *out = (uint32_t)(vm->nmods - 1);
+  return SCP_OK;
+}
+
+static void free_modules(sor_vm *vm) {
+  for (size_t i = 0; i < vm->nmods; i++) {
+    scp_sym_destroy(vm->mods[i].sym);
+    scp_wasm_module_free(vm->mods[i].mod);
+    free(vm->mods[i].import_fn);
+    free(vm->mods[i].label);
+  }
+  free(vm->mods);
+}
+
+/* ---- the invoker: one contract function in a VM of its own ------------------------ */
+
+static int budget_or(int rc, scp_wasm_instance *inst) {
+  if (rc != SCP_ERR_TRAP || !inst) return rc;
+  scp_trap t = scp_wasm_last_trap(inst);
+  if (t == SCP_TRAP_OUT_OF_FUEL) return SCP_ERR_BUDGET;
+  if (t == SCP_TRAP_HOST) {
+    int hs = scp_wasm_host_status(inst);
+    if (hs == SCP_ERR_BUDGET || hs == SCP_ERR_NOMEM || hs == SCP_ERR_INTERNAL) return hs;
+  }
+  return rc;
+}
+
+static void note_err(sor_vm *vm, const scp_error *e) {
+  if (!vm->run_err.msg[0] && e->msg[0]) vm->run_err = *e;
+}
+
+static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *ret,
+                  scp_error *err) {
+  sor_vm *vm = ctx;
+  const uint8_t *id = inv->id;
+  const char *fn = inv->fn;
+  const uint64_t *args = inv->args;
+  uint32_t nargs = inv->nargs;
+  bool constructor = inv->constructor;
+  *ret = SCP_VAL_VOID;
+  if (vm->depth >= MAX_DEPTH)
+    return scp_fail(err, SCP_ERR_LIMIT, "contract call depth above %d", MAX_DEPTH);
+  uint32_t mi = UINT32_MAX;
+  for (size_t i = 0; i < vm->nmods && mi == UINT32_MAX; i++)
+    if (!memcmp(vm->mods[i].id, id, 32)) mi = (uint32_t)i;
+  int rc;
+  if (mi == UINT32_MAX) {   /* a contract created during this run */
+    uint8_t hash[32];
+    SHA256(inv->wasm, inv->len, hash);
+    const char *code = NULL;
+    for (size_t i = 0; i < vm->nmods && !code; i++)
+      if (!memcmp(vm->mods[i].code_hash, hash, 32)) code = vm->mods[i].label + strlen("contract:");
+    char name[96];
+    snprintf(name, sizeof name, "%s@%02x%02x%02x%02x", code ? code : "", id[0], id[1], id[2], id[3]);
+    if ((rc = add_module(vm, id, inv->wasm, inv->len, name, &mi, err))) return rc;
+  }
+  /* the caller's part so far (the instance and code reads) */
+  uint32_t node = 0;
+  if (vm->depth) {
+    attribute(vm, vm->host_node, NULL);
+    node = scp_tree_enter(&vm->tree, vm->host_node, 0, SCP_KIND_CONTRACT, mi, mi);
+  } else {
+    attribute(vm, 0, NULL);
+  }
+  uint32_t vm_node = node == SCP_NODE_NONE ? node : scp_tree_enter(&vm->tree, node, 0, SCP_KIND_VM, mi, 0);
+  if (vm_node == SCP_NODE_NONE) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  sor_module *m = &vm->mods[mi];
+  sor_frame *f = &vm->frames[vm->depth++];
+  memset(f, 0, sizeof *f);
+  f->module = mi;
+  f->node = node;
+  f->vm_node = vm_node;
+
+  /* 4. the VM */
+  scp_error e = {0};
+  rc = scp_soroban_vm_charges(&vm->budget, m->mod, inv->parse);
+  if (rc == SCP_OK) {
+    scp_wasm_env env = {on_host_call, on_grow, vm, NULL};
+    f->instantiating = true;
+    rc = scp_wasm_instantiate(m->mod, &env, &f->inst, &e);
+    f->instantiating = false;
+  }
+  attribute(vm, vm_node, NULL);
+  if (inv->probe) {
+    /* the VM was only made to read its protocol; it is dropped now, and
+     * its linear memory goes back with the frame it was charged to */
+    uint32_t proto = 0;
+    const uint8_t *meta;
+    size_t mlen;
+    if (scp_wasm_custom_section(m->mod, "contractenvmetav0", &meta, &mlen) && mlen >= 8 &&
+        !(meta[0] | meta[1] | meta[2] | meta[3]))
+      proto = (uint32_t)meta[4] << 24 | (uint32_t)meta[5] << 16 | (uint32_t)meta[6] << 8 | meta[7];
+    else
+      proto = UINT32_MAX;   /* no interface version: taken as current */
+    if (vm->depth >= 2) vm->frames[vm->depth - 2].linear_mem += f->linear_mem;
+    else vm->late_refund += f->linear_mem;
+    scp_wasm_instance_free(f->inst);
+    vm->depth--;
+    if (rc == SCP_OK) *ret = scp_val_u32(proto);
+    else {
+      rc = budget_or(rc, NULL);
+      note_err(vm, &e);
+      *err = e;
+      err->code = rc;
+    }
+    return rc;
+  }
+  bool pushed = false;
+  uint64_t *rel = NULL;
+  uint32_t fidx = 0, nr = 0;
+  /* 5. the frame and the invocation */
+  if (rc == SCP_OK) rc = scp_host_charge_push_context(h, id);
+  if (rc == SCP_OK) {
+    rc = scp_host_push_contract_frame(h, id);
+    pushed = rc == SCP_OK;
+    if (pushed) scp_host_set_frame_fn(h, fn);
+  }
+  if (rc == SCP_OK && !(rel = calloc(nargs + 1, sizeof *rel))) rc = SCP_ERR_NOMEM;
+  if (rc == SCP_OK) rc = scp_budget_charge(&vm->budget, SCP_COST_MemCpy, 1, 24);
+  if (rc == SCP_OK) rc = scp_budget_charge(&vm->budget, SCP_COST_MemAlloc, 1, (int64_t)(16 * nargs));
+  if (rc == SCP_OK) rc = scp_budget_charge(&vm->budget, SCP_COST_MemCpy, 1, (int64_t)(16 * nargs));
+  for (uint32_t i = 0; i < nargs && rc == SCP_OK; i++) rc = scp_host_to_relative(h, args[i], &rel[i]);
+  if (rc == SCP_OK) rc = scp_budget_charge(&vm->budget, SCP_COST_InvokeVmFunction, 1, -1);
+  /* metered_func_call: the name as a SymbolStr -- for a Symbol object the
+   * host reads it with symbol_len (checked: 2 x VisitObject) and
+   * symbol_copy_to_slice (VisitObject, MemCpy(len)) */
+  uint64_t small;
+  if (rc == SCP_OK && !scp_val_symbol_small((const uint8_t *)fn, strlen(fn), &small)) {
+    for (int k = 0; k < 3 && rc == SCP_OK; k++) rc = scp_budget_charge(&vm->budget, SCP_COST_VisitObject, 1, -1);
+    if (rc == SCP_OK) rc = scp_budget_charge(&vm->budget, SCP_COST_MemCpy, 1, (int64_t)strlen(fn));
+  }
+  bool run = rc == SCP_OK;
+  if (run) {
+    uint8_t kind;
+    const uint8_t *ps, *rs;
+    uint32_t np;
+    if (!scp_wasm_export_find(m->mod, fn, strlen(fn), &kind, &fidx) || kind != SCP_EXT_FUNC) {
+      run = false;
+      if (!(constructor && !nargs)) {
+        rc = SCP_ERR_NOTFOUND;
+        scp_fail(&e, rc, "%s: no exported function '%s'", m->label, fn);
+      }
+    } else {
+      scp_wasm_func_sig(m->mod, fidx, &ps, &np, &rs, &nr);
+      if (np != nargs) {
+        run = false;
+        rc = SCP_ERR_ARG;
+        scp_fail(&e, rc, "%s: function '%s' takes %u argument%s, %u given", m->label, fn, np,
+                 np == 1 ? "" : "s", nargs);
+      }
+    }
+  }
+  attribute(vm, node, NULL);
+
+  /* 6. run */
+  if (run) {
+    scp_wasm_attach(f->inst, &vm->tree, node, mi,
+                    (unsigned)vm->budget.model[SCP_COST_WasmInsnExec].cpu_const);
+    refuel(vm, f->inst);
+    f->fuel_flushed = scp_wasm_fuel_consumed(f->inst);
+    uint64_t r = 0;
+    rc = scp_wasm_call(f->inst, fidx, rel, &r, &e);
+    int frc = flush_fuel(vm, f);
+    if (!rc && frc) rc = frc;
+    rc = budget_or(rc, f->inst);
+    if (rc == SCP_OK && nr == 1) rc = scp_host_to_absolute(h, r, ret);
+    if (scp_wasm_settle(f->inst) && rc == SCP_OK) rc = SCP_ERR_NOMEM;
+  }
+  /* 7. pop: the frame, then the VM's linear memory back to the budget */
+  if (pushed) scp_host_pop_frame(h);
+  if (f->linear_mem) {
+    scp_budget_refund_mem(&vm->budget, f->linear_mem);
+    vm->refunded += f->linear_mem;
+  }
+  attribute(vm, node, NULL);
+  scp_wasm_instance_free(f->inst);
+  free(rel);
+  vm->depth--;
+  if (rc == SCP_ERR_BUDGET && !e.msg[0])
+    scp_fail(&e, rc, "Error(Budget, ExceededLimit): CPU %llu of %llu, memory %llu of %llu",
+             (unsigned long long)vm->budget.cpu, (unsigned long long)vm->budget.cpu_limit,
+             (unsigned long long)vm->budget.mem, (unsigned long long)vm->budget.mem_limit);
+  if (rc) {
+    note_err(vm, &e);
+    *err = e;
+    err->code = rc;
+  }
+  return rc;
+}
+
+/* ---- naming for the profile ------------------------------------------------------ */
 
 static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
   sor_vm *vm = ctx;
@@ -176,18 +495,23 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
   case SCP_KIND_VM:
     out->name = "vm:instantiate";
     return SCP_OK;
+  case SCP_KIND_CONTRACT:
+    out->name = n->callee < vm->nmods ? vm->mods[n->callee].label : "contract:?";
+    return SCP_OK;
   case SCP_KIND_HOST: {
     const scp_hostfn *hf = scp_hostfn_get(n->callee);
     snprintf(vm->frame_name, sizeof vm->frame_name, "host:%s", hf ? hf->name : "?");
     out->name = vm->frame_name;
     return SCP_OK;
   }
-  case SCP_KIND_GUEST:
-    if (vm->sym && scp_sym_function(vm->sym, n->callee, out) == SCP_OK) return SCP_OK;
+  case SCP_KIND_GUEST: {
+    scp_sym *sym = n->module < vm->nmods ? vm->mods[n->module].sym : NULL;
+    if (sym && scp_sym_function(sym, n->callee, out) == SCP_OK) return SCP_OK;
     snprintf(vm->frame_name, sizeof vm->frame_name, "func[%u]", n->callee);
     out->name = vm->frame_name;
     out->source = SCP_SRC_RAW;
     return SCP_OK;
+  }
   default:
     out->name = scp_kind_name((scp_kind)n->kind);
     return SCP_OK;
@@ -196,16 +520,11 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
 
 static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_info **chain) {
   sor_vm *vm = ctx;
-  (void)module;
-  return vm->sym ? scp_sym_chain(vm->sym, pc, chain) : 0;
+  scp_sym *sym = module < vm->nmods ? vm->mods[module].sym : NULL;
+  return sym ? scp_sym_chain(sym, pc, chain) : 0;
 }
 
-static const char *basename_of(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
-}
-
-/* ---- the whole invocation -------------------------------------------------- */
+/* ---- the whole invocation ------------------------------------------------------------- */
 
 static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *vals,
                          scp_buf *b) {
@@ -216,6 +535,17 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
   return b->oom ? SCP_ERR_NOMEM : SCP_OK;
 }
 
+static void salt_of(size_t i, uint8_t salt[32]) {
+  memset(salt, 0, 32);
+  for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
+}
+
+static int add_meta_u64(scp_profile *p, const char *key, uint64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+  return scp_prof_meta(p, key, num);
+}
+
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
   *out = NULL;
   const char *path = o->wasm_path ? o->wasm_path : "contract.wasm";
@@ -224,24 +554,47 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   scp_budget_init(&vm.budget, o->cpu_limit, o->mem_limit);
   uint64_t *vals = NULL;
   scp_profile *p = NULL;
-  scp_buf title = {0}, argtext = {0}, result = {0};
+  scp_buf title = {0}, argtext = {0}, result = {0}, ids = {0};
   int rc, run_rc = SCP_OK;
   scp_error run_err = {0};
+  static const uint8_t zero[32];
+  uint8_t id[32], salt[32];
 
   if ((rc = scp_tree_init(&vm.tree, NMETRICS))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   if ((rc = scp_host_create(&vm.budget, NULL, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
-  if ((rc = scp_wasm_load(o->wasm, o->wasm_len, &vm.mod, err))) { scp_error_prefix(err, path); goto done; }
-  if ((rc = link_imports(&vm, path, err))) goto done;
+  scp_host_set_invoker(vm.host, invoke, &vm);
+
+  /* 0. the contracts, in the ledger before the call */
+  uint32_t mi;
+  salt_of(0, salt);
+  if ((rc = scp_host_deploy(vm.host, o->wasm, o->wasm_len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
+  if ((rc = add_module(&vm, id, o->wasm, o->wasm_len, basename_of(path), &mi, err))) {
+    if (!strstr(err->msg, path)) scp_error_prefix(err, path);
+    goto done;
+  }
+  uint8_t main_id[32];
+  memcpy(main_id, id, 32);
+  for (size_t i = 0; i < o->ncontracts; i++) {
+    const scp_contract_file *c = &o->contracts[i];
+    const char *cp = c->path ? c->path : "callee.wasm";
+    salt_of(i + 1, salt);
+    if ((rc = scp_host_deploy(vm.host, c->wasm, c->len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
+    if ((rc = add_module(&vm, id, c->wasm, c->len, basename_of(cp), &mi, err))) {
+      if (!strstr(err->msg, cp)) scp_error_prefix(err, cp);
+      goto done;
+    }
+  }
+  const scp_wasm_module *mainmod = vm.mods[0].mod;
   uint8_t kind;
   uint32_t fidx;
-  if (!o->function || !scp_wasm_export_find(vm.mod, o->function, strlen(o->function), &kind, &fidx) ||
+  if (!o->function || !scp_wasm_export_find(mainmod, o->function, strlen(o->function), &kind, &fidx) ||
       kind != SCP_EXT_FUNC) {
     rc = scp_fail(err, SCP_ERR_NOTFOUND, "%s: no exported function '%s'", path, o->function ? o->function : "");
     goto done;
   }
   const uint8_t *ps, *rs;
   uint32_t np, nr;
-  scp_wasm_func_sig(vm.mod, fidx, &ps, &np, &rs, &nr);
+  scp_wasm_func_sig(mainmod, fidx, &ps, &np, &rs, &nr);
   if (np != o->nargs) {
     rc = scp_fail(err, SCP_ERR_ARG, "%s: function '%s' takes %u argument%s, %zu given", path, o->function,
                   np, np == 1 ? "" : "s", o->nargs);
@@ -252,112 +605,125 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
       rc = scp_fail(err, SCP_ERR_INVALID, "%s: function '%s' parameter %u is not an i64 Val", path, o->function, i);
       goto done;
     }
-  scp_sym_open_wasm(o->wasm, o->wasm_len, NULL, &vm.sym, NULL);   /* no symbols: fall back */
-
   scp_buf_printf(&title, "contract:%s", basename_of(path));
   if (title.oom) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   vm.title = title.data;
 
-  /* 1. instantiation */
-  vm.vm_node = scp_tree_enter(&vm.tree, 0, 0, SCP_KIND_VM, 0, 0);
-  if (vm.vm_node == SCP_NODE_NONE) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
-  uint64_t cpu0 = vm.budget.cpu, mem0 = vm.budget.mem;
-  run_rc = charge_instantiation(&vm);
-  add_delta(&vm, vm.vm_node, cpu0, mem0);
-  if (run_rc == SCP_OK) {
-    scp_wasm_env env = {on_host_call, on_grow, &vm, NULL};
-    vm.instantiating = true;
-    run_rc = scp_wasm_instantiate(vm.mod, &env, &vm.inst, &run_err);
-    vm.instantiating = false;
-    if (run_rc && run_rc != SCP_ERR_BUDGET) { rc = run_rc; *err = run_err; scp_error_prefix(err, path); goto done; }
-  }
-
-  /* 2. arguments and the invocation itself, on the root node */
+  /* 1. the base PRNG seed; 2. the HostFunction frame and the arguments */
   vals = calloc(o->nargs + 1, sizeof *vals);
   if (!vals) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   uint64_t result_val = SCP_VAL_VOID;
+  run_rc = scp_host_set_base_prng_seed(vm.host, zero);
+  bool hf_frame = false;
+  if (run_rc == SCP_OK) run_rc = scp_host_charge_push_context(vm.host, NULL);
   if (run_rc == SCP_OK) {
-    cpu0 = vm.budget.cpu; mem0 = vm.budget.mem;
     run_rc = scp_host_push_frame(vm.host);
-    if (!run_rc) run_rc = scp_host_args_to_vals(vm.host, o->args, o->nargs, vals, &run_err);
-    if (run_rc == SCP_ERR_ARG) { rc = run_rc; *err = run_err; goto done; }
-    if (!run_rc) describe_args(&vm, o, vals, &argtext);
-    /* vm.rs invoke_function_raw: the Vec<wasmi::Value> copy, relative
-     * handles per argument, then InvokeVmFunction */
-    if (!run_rc) run_rc = scp_budget_charge(&vm.budget, SCP_COST_MemCpy, 1, 24);
-    if (!run_rc) run_rc = scp_budget_charge(&vm.budget, SCP_COST_MemAlloc, 1, (int64_t)(16 * o->nargs));
-    if (!run_rc) run_rc = scp_budget_charge(&vm.budget, SCP_COST_MemCpy, 1, (int64_t)(16 * o->nargs));
-    for (size_t i = 0; i < o->nargs && !run_rc; i++) run_rc = scp_host_to_relative(vm.host, vals[i], &vals[i]);
-    if (!run_rc) run_rc = scp_budget_charge(&vm.budget, SCP_COST_InvokeVmFunction, 1, -1);
-    add_delta(&vm, 0, cpu0, mem0);
-    if (run_rc && run_rc != SCP_ERR_BUDGET && !run_err.msg[0])
-      scp_fail(&run_err, run_rc, "invoking '%s' failed: %s", o->function, scp_strerror(run_rc));
+    hf_frame = run_rc == SCP_OK;
   }
+  uint64_t fn_sym;
+  if (run_rc == SCP_OK) run_rc = scp_host_symbol_val(vm.host, o->function, &fn_sym);
+  if (run_rc == SCP_OK) run_rc = scp_host_args_to_vals(vm.host, o->args, o->nargs, vals, &run_err);
+  if (run_rc == SCP_ERR_ARG) { rc = run_rc; *err = run_err; goto done; }
+  if (run_rc == SCP_OK) describe_args(&vm, o, vals, &argtext);
+  attribute(&vm, 0, NULL);
 
-  /* 3. run */
+  /* 3-7. the call */
   if (run_rc == SCP_OK) {
-    scp_wasm_attach(vm.inst, &vm.tree, 0, 0,
-                    (unsigned)vm.budget.model[SCP_COST_WasmInsnExec].cpu_const);
-    refuel(&vm);
-    vm.fuel_flushed = scp_wasm_fuel_consumed(vm.inst);
-    uint64_t r = 0;
-    run_rc = scp_wasm_call(vm.inst, fidx, vals, &r, &run_err);
-    /* 4. final flush; guest nodes get the same fuel through settling */
-    int frc = flush_fuel(&vm);
-    if (!run_rc && frc) run_rc = frc;
-    if (run_rc == SCP_ERR_TRAP) {
-      scp_trap t = scp_wasm_last_trap(vm.inst);
-      if (t == SCP_TRAP_OUT_OF_FUEL ||
-          (t == SCP_TRAP_HOST && scp_wasm_host_status(vm.inst) == SCP_ERR_BUDGET)) {
-        run_rc = SCP_ERR_BUDGET;
-        scp_fail(&run_err, SCP_ERR_BUDGET, "Error(Budget, ExceededLimit): CPU %llu of %llu, memory %llu of %llu",
-                 (unsigned long long)vm.budget.cpu, (unsigned long long)vm.budget.cpu_limit,
-                 (unsigned long long)vm.budget.mem, (unsigned long long)vm.budget.mem_limit);
-      }
-    }
-    if (run_rc == SCP_OK && nr == 1) {
-      result_val = r;
+    scp_error e = {0};
+    run_rc = scp_host_invoke_contract(vm.host, main_id, o->function, vals, (uint32_t)o->nargs,
+                                      &result_val, &e);
+    if (run_rc) {
+      run_err = vm.run_err.msg[0] ? vm.run_err : e;
+      run_err.code = run_rc;
+    } else if (nr == 1) {
       scp_host_val_format(vm.host, result_val, &result);
     }
-    if ((rc = scp_wasm_settle(vm.inst))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
-  } else if (run_rc == SCP_ERR_BUDGET) {
-    scp_fail(&run_err, SCP_ERR_BUDGET, "Error(Budget, ExceededLimit) before the contract ran: CPU %llu of %llu, memory %llu of %llu",
+  }
+  if (hf_frame) scp_host_pop_frame(vm.host);
+  if (vm.late_refund) {
+    scp_budget_refund_mem(&vm.budget, vm.late_refund);
+    vm.refunded += vm.late_refund;
+  }
+  attribute(&vm, 0, NULL);
+  if (run_rc == SCP_ERR_BUDGET && !strstr(run_err.msg, "ExceededLimit"))
+    scp_fail(&run_err, SCP_ERR_BUDGET, "Error(Budget, ExceededLimit): CPU %llu of %llu, memory %llu of %llu",
              (unsigned long long)vm.budget.cpu, (unsigned long long)vm.budget.cpu_limit,
              (unsigned long long)vm.budget.mem, (unsigned long long)vm.budget.mem_limit);
+  if (run_rc && !run_err.msg[0])
+    scp_fail(&run_err, run_rc, "invoking '%s' failed: %s", o->function, scp_strerror(run_rc));
+  if (run_rc == SCP_ERR_MALFORMED || run_rc == SCP_ERR_INVALID || run_rc == SCP_ERR_UNSUPPORTED ||
+      run_rc == SCP_ERR_NOMEM || run_rc == SCP_ERR_INTERNAL) {
+    rc = run_rc;
+    *err = run_err;
+    if (!strstr(err->msg, path)) scp_error_prefix(err, path);
+    goto done;
   }
 
   /* the invariant: every unit the Budget charged sits on exactly one node */
   uint64_t tree_cpu = scp_tree_total(&vm.tree, METRIC_CPU), tree_mem = scp_tree_total(&vm.tree, METRIC_MEM);
-  if (tree_cpu != vm.budget.cpu || tree_mem != vm.budget.mem) {
+  if (tree_cpu != vm.budget.cpu || tree_mem != vm.budget.mem + vm.refunded) {
     rc = scp_fail(err, SCP_ERR_INTERNAL,
-                  "%s: internal error: profile sums (CPU %llu, memory %llu) differ from the Budget (CPU %llu, memory %llu)",
+                  "%s: internal error: profile sums (CPU %llu, memory %llu) differ from the Budget (CPU %llu, memory %llu + %llu refunded)",
                   path, (unsigned long long)tree_cpu, (unsigned long long)tree_mem,
-                  (unsigned long long)vm.budget.cpu, (unsigned long long)vm.budget.mem);
+                  (unsigned long long)vm.budget.cpu, (unsigned long long)vm.budget.mem,
+                  (unsigned long long)vm.refunded);
     goto done;
   }
 
+  scp_storage_stats st;
+  scp_host_storage_stats(vm.host, &st);
+  bool storage = st.reads || st.writes;
   scp_metric metrics[NMETRICS] = {
     {"CPU", "instructions", vm.budget.cpu_limit},
     {"Memory", "bytes", vm.budget.mem_limit},
+    {"Reads", "entries", 0},
+    {"Writes", "entries", 0},
+    {"Loaded bytes", "bytes", 0},
+    {"Stored bytes", "bytes", 0},
   };
+  if (!storage) vm.tree.nmetrics = 2;   /* the storage metrics are all zero */
   scp_resolver res = {&vm, node_frame, pc_chain};
   if ((rc = scp_prof_build(&vm.tree, metrics, &res, &p, err))) goto done;
   p->status = run_rc;
-  char num[64];
   int mrc = scp_prof_meta(p, "contract", path);
   if (!mrc) mrc = scp_prof_meta(p, "function", o->function);
   if (!mrc) mrc = scp_prof_meta(p, "arguments", argtext.data ? argtext.data : "");
   if (!mrc && run_rc == SCP_OK) mrc = scp_prof_meta(p, "result", result.data ? result.data : "void");
   if (!mrc && run_rc) mrc = scp_prof_meta(p, "status", run_err.msg);
-  snprintf(num, sizeof num, "%llu", (unsigned long long)vm.budget.mem_peak);
-  if (!mrc) mrc = scp_prof_meta(p, "memory peak", num);
-  snprintf(num, sizeof num, "%zu", scp_host_event_count(vm.host));
-  if (!mrc) mrc = scp_prof_meta(p, "events", num);
-  if (!mrc && vm.sym && scp_sym_warning(vm.sym)[0]) mrc = scp_prof_meta(p, "debug info", scp_sym_warning(vm.sym));
+  if (!mrc) mrc = add_meta_u64(p, "memory peak", vm.budget.mem_peak);
+  if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory net", vm.budget.mem);
+  if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory refunded", vm.refunded);
+  if (!mrc) mrc = add_meta_u64(p, "events", scp_host_event_count(vm.host));
+  if (!mrc && o->ncontracts) {
+    for (size_t i = 0; i < vm.nmods && !mrc; i++) {
+      char sk[57], key[48];
+      scp_host_contract_strkey(vm.mods[i].id, sk);
+      snprintf(key, sizeof key, "contract id %zu", i);
+      scp_buf_free(&ids);
+      scp_buf_printf(&ids, "%s = %s", vm.mods[i].label + strlen("contract:"), sk);
+      mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
+    }
+  }
+  if (!mrc && storage) {
+    scp_buf_free(&ids);
+    scp_buf_printf(&ids, "%llu reads (%llu bytes), %llu writes (%llu bytes)",
+                   (unsigned long long)st.reads, (unsigned long long)st.bytes_read,
+                   (unsigned long long)st.writes, (unsigned long long)st.bytes_written);
+    mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "storage", ids.data);
+  }
+  for (size_t i = 0; !mrc && i < scp_host_auth_count(vm.host); i++) {
+    char key[32];
+    snprintf(key, sizeof key, "auth %zu", i + 1);
+    scp_buf_free(&ids);
+    scp_host_auth_format(vm.host, i, &ids);
+    mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
+  }
+  if (!mrc && vm.mods[0].sym && scp_sym_warning(vm.mods[0].sym)[0])
+    mrc = scp_prof_meta(p, "debug info", scp_sym_warning(vm.mods[0].sym));
   if (!mrc && run_rc) {
-    uint32_t id = scp_strtab_intern(&p->strs, run_err.msg);
-    if (id == UINT32_MAX) mrc = SCP_ERR_NOMEM;
-    else p->status_msg = id;
+    uint32_t sid = scp_strtab_intern(&p->strs, run_err.msg);
+    if (sid == UINT32_MAX) mrc = SCP_ERR_NOMEM;
+    else p->status_msg = sid;
   }
   if (mrc) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   if (!scp_prof_check(p)) {
@@ -369,7 +735,7 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   rc = run_rc;
   if (rc) {
     *err = run_err;
-    scp_error_prefix(err, path);
+    if (!strstr(err->msg, path)) scp_error_prefix(err, path);
   }
 done:
   scp_profile_destroy(p);
@@ -377,10 +743,8 @@ done:
   scp_buf_free(&title);
   scp_buf_free(&argtext);
   scp_buf_free(&result);
-  scp_sym_destroy(vm.sym);
-  scp_wasm_instance_free(vm.inst);
-  scp_wasm_module_free(vm.mod);
-  free(vm.import_fn);
+  scp_buf_free(&ids);
+  free_modules(&vm);
   scp_host_destroy(vm.host);
   scp_tree_free(&vm.tree);
   return rc;

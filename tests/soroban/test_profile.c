@@ -12,8 +12,10 @@
 #include <cmocka.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/sha.h>
 
 #include "profile/scp_prof.h"
+#include "soroban/scp_host.h"
 #include "util/scp_util.h"
 
 static char *fixture(const char *rel) {
@@ -40,7 +42,8 @@ static void profile(run *r, const char *rel, const char *fn, const char *arg, ui
     assert_int_equal(scp_arg_parse(arg, &a, &r->err), SCP_OK);
     nargs = 1;
   }
-  scp_soroban_opts o = {rel, r->wasm, r->len, fn, &a, nargs, cpu_limit, 0};
+  scp_soroban_opts o = {.wasm_path = rel, .wasm = r->wasm, .wasm_len = r->len, .function = fn,
+                        .args = &a, .nargs = nargs, .cpu_limit = cpu_limit};
   r->rc = scp_soroban_profile(&o, &r->p, &r->err);
 }
 
@@ -249,7 +252,7 @@ static void test_bad_inputs(void **state) {
   scp_error e;
   assert_int_equal(scp_read_file(fixture("examples/demo.wasm"), &w, &n, &e), SCP_OK);
   for (size_t cut = 0; cut < n; cut += 97) {
-    scp_soroban_opts o = {"cut.wasm", w, cut, "run", NULL, 0, 0, 0};
+    scp_soroban_opts o = {.wasm_path = "cut.wasm", .wasm = w, .wasm_len = cut, .function = "run"};
     scp_profile *p = NULL;
     int rc = scp_soroban_profile(&o, &p, &e);
     assert_int_equal(rc, SCP_ERR_MALFORMED);
@@ -257,6 +260,133 @@ static void test_bad_inputs(void **state) {
     assert_non_null(strstr(e.msg, "cut.wasm"));
   }
   free(w);
+}
+
+static const char *meta(const scp_profile *p, const char *key) {
+  for (size_t i = 0; i < p->nmeta; i++)
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), key)) return scp_prof_str(p, p->meta[i].value);
+  return NULL;
+}
+
+/* The cross-contract example: caller.run(counter, 3) calls
+ * counter.increment three times and try_calls counter.fail once.  The
+ * callee's frames hang under host:call / host:try_call as
+ * contract:counter.wasm, every unit of every metric sits on one node, and
+ * the storage and auth the callee did are where it did them. */
+static void test_cross_contract(void **state) {
+  (void)state;
+  run r, callee;
+  memset(&r, 0, sizeof r);
+  memset(&callee, 0, sizeof callee);
+  assert_int_equal(scp_read_file(fixture("examples/caller.wasm"), &r.wasm, &r.len, &r.err), SCP_OK);
+  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
+                   SCP_OK);
+  /* the counter's id: deployer = zero account, salt = 1 (scprof.h) */
+  scp_budget b;
+  scp_budget_init(&b, 0, 0);
+  scp_host *h;
+  assert_int_equal(scp_host_create(&b, NULL, &h), SCP_OK);
+  uint8_t zero[32] = {0}, salt[32] = {0}, id[32];
+  salt[31] = 1;
+  scp_host_contract_id(h, false, zero, salt, id);
+  scp_host_destroy(h);
+  char text[64] = "str:";
+  scp_host_contract_strkey(id, text + 4);
+  scp_arg a[2];
+  assert_int_equal(scp_arg_parse(text, &a[0], &r.err), SCP_OK);
+  assert_int_equal(scp_arg_parse("u32:3", &a[1], &r.err), SCP_OK);
+  scp_contract_file cf = {"examples/counter.wasm", callee.wasm, callee.len};
+  scp_soroban_opts o = {.wasm_path = "examples/caller.wasm", .wasm = r.wasm, .wasm_len = r.len,
+                        .function = "run", .args = a, .nargs = 2, .contracts = &cf, .ncontracts = 1};
+  r.rc = scp_soroban_profile(&o, &r.p, &r.err);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  assert_string_equal(meta(r.p, "result"), "u32:3");
+  assert_non_null(strstr(meta(r.p, "contract id 1"), text + 4));
+  /* nesting: host:call -> contract:counter.wasm -> increment -> host:... */
+  int call = find(r.p, "host:call"), callee_node = find(r.p, "contract:counter.wasm");
+  int inc = find(r.p, "increment");
+  assert_true(call >= 0 && callee_node >= 0 && inc >= 0);
+  assert_int_equal(r.p->nodes[callee_node].parent, (uint32_t)call);
+  assert_int_equal(r.p->frames[r.p->nodes[callee_node].frame].kind, SCP_KIND_CONTRACT);
+  assert_int_equal(r.p->nodes[callee_node].calls, 3);
+  assert_int_equal(r.p->nodes[inc].parent, (uint32_t)callee_node);
+  assert_int_equal(r.p->nodes[find(r.p, "host:require_auth")].parent, (uint32_t)inc);
+  int fail = find(r.p, "fail");
+  assert_true(fail >= 0);
+  uint32_t fail_contract = r.p->nodes[fail].parent;
+  assert_int_equal(r.p->nodes[r.p->nodes[fail_contract].parent].frame,
+                   r.p->nodes[find(r.p, "host:try_call")].frame);
+  /* the callee's VM instantiation is its own node under the callee */
+  bool vm_under_callee = false;
+  for (size_t i = 0; i < r.p->nnodes; i++)
+    if (r.p->nodes[i].parent == (uint32_t)callee_node &&
+        r.p->frames[r.p->nodes[i].frame].kind == SCP_KIND_VM)
+      vm_under_callee = r.p->nodes[i].self[0] > 0;
+  assert_true(vm_under_callee);
+  /* storage metrics: 3 x (has, get or not, put, extend) in the counter, 1
+   * temporary put in the caller; every metric's Σ self == its total */
+  assert_int_equal(r.p->nmetrics, 6);
+  for (unsigned m = 2; m < 6; m++) assert_int_equal(self_sum(r.p, m), scp_profile_total(r.p, m));
+  assert_int_equal(scp_profile_total(r.p, 2), 3 + 2 + 3);   /* has x3, get x2, extend x3 */
+  assert_int_equal(scp_profile_total(r.p, 3), 4);
+  assert_int_equal(r.p->nodes[find(r.p, "host:put_contract_data")].self[3], 3);
+  /* the three require_auth calls are listed */
+  assert_non_null(meta(r.p, "auth 3"));
+  assert_null(meta(r.p, "auth 4"));
+  assert_non_null(strstr(meta(r.p, "auth 1"), "authorized increment(all args)"));
+  /* the memory of the 5 VMs is refunded as their frames pop */
+  assert_non_null(meta(r.p, "memory refunded"));
+  done(&r);
+  free(callee.wasm);
+}
+
+/* A contract created at run time from code in the ledger, then called:
+ * create_contract instantiates the new contract's VM once to read its
+ * protocol, runs its (missing: no-op) __constructor, and the call nests it
+ * as contract:counter.wasm@<id>. */
+static void test_create_and_call(void **state) {
+  (void)state;
+  run r, callee;
+  memset(&r, 0, sizeof r);
+  memset(&callee, 0, sizeof callee);
+  assert_int_equal(scp_read_file(fixture("tests/fixtures/wasm/deployer.wasm"), &r.wasm, &r.len, &r.err),
+                   SCP_OK);
+  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
+                   SCP_OK);
+  uint8_t hash[32];
+  SHA256(callee.wasm, callee.len, hash);
+  char text[80] = "bytes:";
+  for (int i = 0; i < 32; i++) snprintf(text + 6 + 2 * i, 3, "%02x", hash[i]);
+  scp_arg a[2];
+  assert_int_equal(scp_arg_parse(text, &a[0], &r.err), SCP_OK);
+  assert_int_equal(scp_arg_parse("bytes:0000000000000000000000000000000000000000000000000000000000000042",
+                                 &a[1], &r.err), SCP_OK);
+  scp_contract_file cf = {"examples/counter.wasm", callee.wasm, callee.len};
+  scp_soroban_opts o = {.wasm_path = "deployer.wasm", .wasm = r.wasm, .wasm_len = r.len,
+                        .function = "run", .args = a, .nargs = 2, .contracts = &cf, .ncontracts = 1};
+  r.rc = scp_soroban_profile(&o, &r.p, &r.err);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  assert_string_equal(meta(r.p, "result"), "u32:5");
+  int create = find(r.p, "host:create_contract"), call = find(r.p, "host:call");
+  assert_true(create >= 0 && call >= 0);
+  /* under create_contract: the new contract, entered twice (protocol
+   * probe, constructor), with its VM instantiated each time */
+  int created = -1;
+  for (size_t i = 0; i < r.p->nnodes; i++)
+    if (r.p->nodes[i].parent == (uint32_t)create &&
+        r.p->frames[r.p->nodes[i].frame].kind == SCP_KIND_CONTRACT)
+      created = (int)i;
+  assert_true(created >= 0);
+  assert_int_equal(r.p->nodes[created].calls, 2);
+  assert_non_null(strstr(scp_prof_str(r.p, r.p->frames[r.p->nodes[created].frame].name),
+                         "contract:counter.wasm@"));
+  int inc = find(r.p, "increment");
+  assert_true(inc >= 0);
+  assert_int_equal(r.p->nodes[r.p->nodes[inc].parent].parent, (uint32_t)call);
+  done(&r);
+  free(callee.wasm);
 }
 
 int main(void) {
@@ -271,6 +401,8 @@ int main(void) {
     cmocka_unit_test(test_demo_profile),
     cmocka_unit_test(test_demo_traps),
     cmocka_unit_test(test_bad_inputs),
+    cmocka_unit_test(test_cross_contract),
+    cmocka_unit_test(test_create_and_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

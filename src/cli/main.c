@@ -37,6 +37,8 @@ static const char usage_text[] =
   "      --icicle        flamegraphs with the root at the top\n"
   "      --min-width PCT leave out frames narrower than PCT% of the total\n"
   "                      (default 0.01; 0 keeps every frame)\n"
+  "      --contract FILE deploy FILE.wasm first, for cross-contract calls\n"
+  "                      (repeatable; the report lists each contract's id)\n"
   "  -q, --quiet         do not print the report\n"
   "\n"
   "files written to DIR: flamegraph.svg (CPU), flamegraph-mem.svg (memory),\n"

@@ -685,6 +685,14 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   scp_resolver res = {&vm, node_frame, pc_chain};
   if ((rc = scp_prof_build(&vm.tree, metrics, &res, &p, err))) goto done;
   p->status = run_rc;
+  /* "demo.wasm run(u32:200)": the flamegraph heading, diff's column names */
+  scp_buf heading = {0};
+  scp_buf_printf(&heading, "%s %s(%s)", basename_of(path), o->function,
+                 argtext.data ? argtext.data : "");
+  uint32_t title_id = heading.oom ? UINT32_MAX : scp_strtab_intern(&p->strs, heading.data);
+  scp_buf_free(&heading);
+  if (title_id == UINT32_MAX) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
+  p->title = title_id;
   int mrc = scp_prof_meta(p, "contract", path);
   if (!mrc) mrc = scp_prof_meta(p, "function", o->function);
   if (!mrc) mrc = scp_prof_meta(p, "arguments", argtext.data ? argtext.data : "");

@@ -340,16 +340,6 @@ done:
   return rc;
 }
 
-/* The profile module's destructor, repeated here so the writers do not
- * depend on it (same ownership: everything below is owned by p). */
-static void free_profile(scp_profile *p) {
-  scp_strtab_free(&p->strs);
-  free(p->frames);
-  free(p->nodes);
-  free(p->lines);
-  free(p->meta);
-  free(p);
-}
 
 int scp_out_json_load(const char *text, size_t len, const char *name,
                       scp_profile **out, scp_error *err) {
@@ -369,7 +359,7 @@ int scp_out_json_load(const char *text, size_t len, const char *name,
   json_decref(root);
   if (rc == SCP_ERR_NOMEM) scp_fail(err, rc, "%s: out of memory", l.name);
   if (rc) {
-    free_profile(l.p);
+    scp_profile_destroy(l.p);
     return rc;
   }
   *out = l.p;

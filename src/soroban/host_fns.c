@@ -560,9 +560,11 @@ static int map_find(scp_host *h, uint64_t m, uint64_t key, bool *found, uint32_t
  * Vec<(Val, Val)> (MemCpy(24), MemAlloc(24n), MemCpy(24n)), then from_map:
  * charge_scan MemCpy(24n) and every adjacent pair of keys compared (each
  * must be Less, else Error(Object, InvalidInput)).  Takes over kv. */
-static int map_build(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
-  int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
+/* The tail both map constructors share: every adjacent pair of keys must
+ * compare Less (charged comparisons), then the map object adopts kv (freed
+ * on failure). */
+static int map_adopt_sorted(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
+  int rc = SCP_OK;
   for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
     int ord;
     rc = scp_host_compare(h, kv[2 * (i - 1)], kv[2 * i], &ord);
@@ -576,6 +578,16 @@ static int map_build(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
   scp_hobj o = { .tag = SCP_TAG_MAP_OBJ, .len = n };
   o.u.vals = kv;
   return scp_host_add_obj(h, &o, ret);
+}
+
+static int map_build(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
+  int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
+  if (rc != SCP_OK) {
+    free(kv);
+    return rc;
+  }
+  return map_adopt_sorted(h, kv, n, ret);
 }
 
 HOSTFN(map_put) {
@@ -2171,19 +2183,11 @@ int scp_host_map_from_pairs_nocap(scp_host *h, const uint64_t *kv, uint32_t n, u
   if (!copy) return SCP_ERR_NOMEM;
   if (n) memcpy(copy, kv, 2 * (size_t)n * sizeof *copy);
   int rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
-  for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
-    int ord;
-    rc = scp_host_compare(h, copy[2 * (i - 1)], copy[2 * i], &ord);
-    if (rc == SCP_OK && ord >= 0)
-      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "map keys not in order");
-  }
   if (rc != SCP_OK) {
     free(copy);
     return rc;
   }
-  scp_hobj o = { .tag = SCP_TAG_MAP_OBJ, .len = n };
-  o.u.vals = copy;
-  return scp_host_add_obj(h, &o, out);
+  return map_adopt_sorted(h, copy, n, out);
 }
 
 /* A Map from sorted (key, value) pairs the way to_host_obj converts an

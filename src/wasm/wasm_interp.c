@@ -125,6 +125,16 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     ip = cf_->code;                                                                \
   } while (0)
 
+  /* Dynamic fuel (wasmi's Eager mode): charged before the operation and
+   * kept if it then fails; booked at the operation's pc. */
+#define CHARGE_DYNAMIC(fuel_)                                                      \
+  do {                                                                             \
+    uint64_t dyn_ = (fuel_);                                                       \
+    if (dyn_ > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }               \
+    fuel -= dyn_;                                                                  \
+    book_dynamic(inst, node, ip->b, dyn_);                                         \
+  } while (0)
+
   /* Call imported function `imp_index` (a function index below nimp) with
    * its params at sp - nparams; the hook gets its index among all imports. */
 #define CALL_HOST(imp_index, callsite_pc)                                          \
@@ -271,10 +281,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(MEMORY_GROW) {
     uint32_t delta = (uint32_t)sp[-1];
     if (delta > SCP_WASM_MAX_PAGES) { sp[-1] = UINT32_MAX; NEXT(); }
-    uint64_t dyn = ((uint64_t)delta * 65536) / FUEL_BYTES_PER;
-    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
-    fuel -= dyn;
-    book_dynamic(inst, node, ip->b, dyn);
+    CHARGE_DYNAMIC(((uint64_t)delta * 65536) / FUEL_BYTES_PER);
     uint32_t old = inst->mem_pages;
     if (delta == 0) { sp[-1] = old; NEXT(); }
     uint64_t desired = (uint64_t)old + delta;
@@ -301,10 +308,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint8_t val = (uint8_t)sp[-2];
     uint64_t d = (uint32_t)sp[-3];
     sp -= 3;
-    uint64_t dyn = n / FUEL_BYTES_PER;
-    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
-    fuel -= dyn;
-    book_dynamic(inst, node, ip->b, dyn);
+    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
     if ((int32_t)(uint32_t)sp[2] < 0 || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
     memset(mem + d, val, n);
     NEXT();
@@ -313,10 +317,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
     uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
     sp -= 3;
-    uint64_t dyn = n / FUEL_BYTES_PER;
-    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
-    fuel -= dyn;
-    book_dynamic(inst, node, ip->b, dyn);
+    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > mem_len || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
     memmove(mem + d, mem + s, n);
     NEXT();
@@ -325,10 +326,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
     uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
     sp -= 3;
-    uint64_t dyn = n / FUEL_BYTES_PER;
-    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
-    fuel -= dyn;
-    book_dynamic(inst, node, ip->b, dyn);
+    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
     const wasm_segment *seg = &m->datas[ip->a];
     uint64_t seglen = inst->data_dropped[ip->a] ? 0 : seg->len;
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > seglen || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
@@ -339,10 +337,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(TABLE_INIT) {
     uint64_t n = (uint32_t)sp[-1], s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
     sp -= 3;
-    uint64_t dyn = n / FUEL_ELEMS_PER;
-    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
-    fuel -= dyn;
-    book_dynamic(inst, node, ip->b, dyn);
+    CHARGE_DYNAMIC(n / FUEL_ELEMS_PER);
     const wasm_segment *seg = &m->elems[ip->a];
     uint64_t seglen = inst->elem_dropped[ip->a] ? 0 : seg->len;
     if (s + n > seglen || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_ACCESS; goto out_trap; }
@@ -353,10 +348,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(TABLE_COPY) {
     uint64_t n = (uint32_t)sp[-1], s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
     sp -= 3;
-    uint64_t dyn = n / FUEL_ELEMS_PER;
-    if (dyn > fuel) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
-    fuel -= dyn;
-    book_dynamic(inst, node, ip->b, dyn);
+    CHARGE_DYNAMIC(n / FUEL_ELEMS_PER);
     if (s + n > inst->table_len || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_ACCESS; goto out_trap; }
     memmove(inst->table + d, inst->table + s, n * sizeof *inst->table);
     NEXT();
@@ -502,6 +494,7 @@ out_trap:
 #undef NEXT
 #undef ENTER
 #undef CALL_HOST
+#undef CHARGE_DYNAMIC
 #undef OPERAND_I32
 #undef OPERAND_I64
 }

@@ -221,6 +221,27 @@ static void test_demo_profile(void **state) {
   done(&r);
 }
 
+/* A call made from inlined code sits under the inlined frame (found
+ * through the call's pc), with every call counted. */
+static void test_call_from_inlined_code(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wasm/inline_call.wasm", "run", "u32:5", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  int run_node = find(r.p, "run"), pair = find(r.p, "push_pair");
+  int push = find(r.p, "host:vec_push_back");
+  assert_true(run_node >= 0 && pair >= 0 && push >= 0);
+  assert_int_equal(r.p->frames[r.p->nodes[pair].frame].kind, SCP_KIND_INLINED);
+  assert_int_equal(r.p->nodes[pair].parent, (uint32_t)run_node);
+  assert_int_equal(r.p->nodes[push].parent, (uint32_t)pair);
+  assert_int_equal(r.p->nodes[push].calls, 10);
+  /* vec_new and vec_len are called from run itself */
+  assert_int_equal(r.p->nodes[find(r.p, "host:vec_new")].parent, (uint32_t)run_node);
+  assert_int_equal(r.p->nodes[find(r.p, "host:vec_len")].parent, (uint32_t)run_node);
+  done(&r);
+}
+
 static void test_demo_traps(void **state) {
   (void)state;
   run r;
@@ -399,6 +420,7 @@ int main(void) {
     cmocka_unit_test(test_bounded_memory),
     cmocka_unit_test(test_trap_partial),
     cmocka_unit_test(test_demo_profile),
+    cmocka_unit_test(test_call_from_inlined_code),
     cmocka_unit_test(test_demo_traps),
     cmocka_unit_test(test_bad_inputs),
     cmocka_unit_test(test_cross_contract),

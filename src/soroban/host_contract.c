@@ -47,6 +47,7 @@
 #include <openssl/sha.h>
 
 #include "soroban/host_private.h"
+#include "soroban/sor_code.h"
 #include "wasm/scp_wasm.h"
 
 enum {
@@ -176,7 +177,8 @@ int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
     scp_error werr;
     rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);   /* ContractId(hash) for the VM */
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_VmInstantiation, len);
-    if (rc == SCP_OK && scp_wasm_load(wasm, len, &m, &werr) != SCP_OK)
+    if (rc == SCP_OK && (scp_wasm_load(wasm, len, &m, &werr) != SCP_OK ||
+                         scp_sor_check_code(m, &werr) != SCP_OK))
       rc = scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INVALID_INPUT, "invalid Wasm: %s", werr.msg);
     /* make_wasmi_linker's import-symbol set, instantiation
      * (VmCachedInstantiation), the import protocol check's symbol set, then

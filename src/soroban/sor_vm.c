@@ -46,6 +46,7 @@
  * only when the run touched temporary or persistent storage.
  */
 #include "soroban/scp_host.h"
+#include "soroban/sor_code.h"
 #include "soroban/scp_val.h"
 #include "wasm/scp_wasm.h"
 #include "symbols/scp_sym.h"
@@ -273,9 +274,11 @@ static int link_imports(sor_module *m, const char *path, scp_error *err) {
   return SCP_OK;
 }
 
-/* Load wasm as module index *out, labelled name. */
+/* Load wasm as module index *out, labelled contract:<basename of path>;
+ * errors name path. */
 static int add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm, size_t len,
-                      const char *name, uint32_t *out, scp_error *err) {
+                      const char *path, uint32_t *out, scp_error *err) {
+  const char *name = basename_of(path);
   if (!scp_grow(&vm->mods, &vm->capmods, vm->nmods + 1, sizeof *vm->mods))
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   sor_module *m = &vm->mods[vm->nmods];
@@ -283,12 +286,16 @@ static int add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm, siz
   memcpy(m->id, id, 32);
   SHA256(wasm, len, m->code_hash);
   int rc = scp_wasm_load(wasm, len, &m->mod, err);
+  if (rc == SCP_OK && (rc = scp_sor_check_code(m->mod, err))) {
+    scp_wasm_module_free(m->mod);
+    m->mod = NULL;
+  }
   if (rc) {
-    scp_error_prefix(err, name);
+    scp_error_prefix(err, path);
     return rc;
   }
   vm->nmods++;
-  if ((rc = link_imports(m, name, err))) return rc;
+  if ((rc = link_imports(m, path, err))) return rc;
   scp_sym_open_wasm(wasm, len, NULL, &m->sym, NULL);   /* no symbols: fall back */
   scp_buf b = {0};
   scp_buf_printf(&b, "contract:%s", name);
@@ -568,10 +575,7 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   uint32_t mi;
   salt_of(0, salt);
   if ((rc = scp_host_deploy(vm.host, o->wasm, o->wasm_len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
-  if ((rc = add_module(&vm, id, o->wasm, o->wasm_len, basename_of(path), &mi, err))) {
-    if (!strstr(err->msg, path)) scp_error_prefix(err, path);
-    goto done;
-  }
+  if ((rc = add_module(&vm, id, o->wasm, o->wasm_len, path, &mi, err))) goto done;
   uint8_t main_id[32];
   memcpy(main_id, id, 32);
   for (size_t i = 0; i < o->ncontracts; i++) {
@@ -579,10 +583,7 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
     const char *cp = c->path ? c->path : "callee.wasm";
     salt_of(i + 1, salt);
     if ((rc = scp_host_deploy(vm.host, c->wasm, c->len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
-    if ((rc = add_module(&vm, id, c->wasm, c->len, basename_of(cp), &mi, err))) {
-      if (!strstr(err->msg, cp)) scp_error_prefix(err, cp);
-      goto done;
-    }
+    if ((rc = add_module(&vm, id, c->wasm, c->len, cp, &mi, err))) goto done;
   }
   const scp_wasm_module *mainmod = vm.mods[0].mod;
   uint8_t kind;

@@ -80,6 +80,20 @@ typedef struct scp_wasm_cost_inputs {
 } scp_wasm_cost_inputs;
 void scp_wasm_cost_inputs_get(const scp_wasm_module *m, scp_wasm_cost_inputs *ci);
 
+/* What the Soroban host checks of contract code when it is uploaded
+ * (vm/parsed_module.rs extract_refined_contract_cost_inputs, check_max_args)
+ * beyond what wasmi validates. */
+typedef struct scp_wasm_code_facts {
+  bool has_start;                 /* a start section */
+  bool global_in_const_expr;      /* a global.get in a global/segment initialiser */
+  uint64_t memory_bytes;          /* initial memory, bytes */
+  uint64_t data_bytes;            /* all data segments' bytes */
+  uint64_t table_entries;         /* initial table size */
+  uint64_t elem_entries;          /* all element segments' entries */
+  uint32_t max_export_params, max_export_results;
+} scp_wasm_code_facts;
+void scp_wasm_code_facts_get(const scp_wasm_module *m, scp_wasm_code_facts *f);
+
 /* Initial memory pages (0 when there is no memory). */
 uint32_t scp_wasm_initial_pages(const scp_wasm_module *m);
 

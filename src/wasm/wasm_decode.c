@@ -650,6 +650,29 @@ void scp_wasm_cost_inputs_get(const scp_wasm_module *m, scp_wasm_cost_inputs *ci
   for (uint32_t i = 0; i < m->ndatas; i++) ci->n_data_segment_bytes += m->datas[i].len;
 }
 
+void scp_wasm_code_facts_get(const scp_wasm_module *m, scp_wasm_code_facts *f) {
+  memset(f, 0, sizeof *f);
+  f->has_start = m->has_start;
+  for (uint32_t i = m->nglobal_imports; i < m->nglobals; i++)
+    f->global_in_const_expr |= m->globals[i].init_global >= 0;
+  for (uint32_t i = 0; i < m->nelems; i++) {
+    f->global_in_const_expr |= m->elems[i].active && m->elems[i].offset_global >= 0;
+    f->elem_entries += m->elems[i].len;
+  }
+  for (uint32_t i = 0; i < m->ndatas; i++) {
+    f->global_in_const_expr |= m->datas[i].active && m->datas[i].offset_global >= 0;
+    f->data_bytes += m->datas[i].len;
+  }
+  f->memory_bytes = m->has_memory ? (uint64_t)m->mem_min * 65536 : 0;
+  f->table_entries = m->has_table ? m->table_min : 0;
+  for (uint32_t i = 0; i < m->nexports; i++) {
+    if (m->exports[i].kind != SCP_EXT_FUNC) continue;
+    const wasm_functype *t = &m->types[m->func_types[m->exports[i].index]];
+    if (t->nparams > f->max_export_params) f->max_export_params = t->nparams;
+    if (t->nresults > f->max_export_results) f->max_export_results = t->nresults;
+  }
+}
+
 bool scp_wasm_custom_section(const scp_wasm_module *m, const char *name,
                              const uint8_t **data, size_t *len) {
   for (uint32_t i = 0; i < m->ncustoms; i++)

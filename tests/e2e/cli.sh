@@ -67,6 +67,11 @@ one_line_err "trap message" "integer divide by zero"
 check "budget exit" 11 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 400000 -o "$T/u" -q
 one_line_err "budget message" "ExceededLimit"
 [ -s "$T/u/report.txt" ] && echo "PASS partial profile after budget" || echo "FAIL partial profile after budget"
+# code the Soroban host refuses at upload is not profiled
+check "start section refused" 67 "$BIN" profile "$B/tests/fixtures/wat/start.wasm" f u32:1 -o "$T/x"
+one_line_err "start section message" "unsupported wasm section type"
+check "33 parameters refused" 67 "$BIN" profile "$B/tests/fixtures/wat/many_args.wasm" f u32:1 -o "$T/x"
+one_line_err "33 parameters message" "Too many arguments"
 # fallback names are marked as such
 check "no DWARF profiles" 0 "$BIN" profile "$B/tests/fixtures/wasm/demo_nodebug.wasm" run u32:20 -o "$T/n"
 grep -q "run \[name section\]" "$T/out" && echo "PASS name-section names marked" || echo "FAIL name-section names marked"

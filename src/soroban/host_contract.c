@@ -46,7 +46,7 @@
 #include <string.h>
 #include <openssl/sha.h>
 
-#include "soroban/host_private.h"
+#include "soroban/host_fns_private.h"
 #include "soroban/sor_code.h"
 #include "wasm/scp_wasm.h"
 

@@ -1,6 +1,6 @@
 /*
  * host_private.h — the Soroban host's internals, shared by host.c (objects,
- * frames, dispatch), host_fns.c (the host functions) and args.c.  Not part
+ * frames, dispatch), host_fns*.c (the host functions) and args.c.  Not part
  * of any public interface; every function here has hidden visibility.
  */
 #ifndef SCP_HOST_PRIVATE_H
@@ -334,24 +334,8 @@ SCP_HIDDEN int scp_storage_extend_contract_data(scp_host *h, uint64_t k, unsigne
  * contract, then 32 bytes): "G..." / "C...", NUL-terminated. */
 SCP_HIDDEN void scp_host_address_strkey(const uint8_t *addr, char out[57]);
 
-/* Contract host functions (host_contract.c), registered in host_fns.c. */
-SCP_HIDDEN int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_create_contract(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_create_contract_with_constructor(scp_host *h, const uint64_t *a,
-                                                       uint64_t *ret);
-SCP_HIDDEN int scp_hf_call(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_try_call(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_require_auth(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_require_auth_for_args(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_extend_current_contract_instance_and_code_ttl(scp_host *h, const uint64_t *a,
-                                                                    uint64_t *ret);
-SCP_HIDDEN int scp_hf_extend_contract_instance_ttl(scp_host *h, const uint64_t *a, uint64_t *ret);
-SCP_HIDDEN int scp_hf_extend_contract_instance_and_code_ttl(scp_host *h, const uint64_t *a,
-                                                            uint64_t *ret);
-SCP_HIDDEN int scp_hf_extend_contract_code_ttl(scp_host *h, const uint64_t *a, uint64_t *ret);
-
-/* The host function implementations (host_fns.c), indexed by SCP_HF_*;
- * NULL when not implemented. */
+/* The host function implementations (the scp_hf_* of host_fns_private.h;
+ * table in host_fns.c), indexed by SCP_HF_*; NULL when not implemented. */
 SCP_HIDDEN extern const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT];
 
 #endif

@@ -45,12 +45,18 @@ typedef struct scp_error {
 typedef enum scp_argkind {
   SCP_ARG_VOID, SCP_ARG_BOOL, SCP_ARG_U32, SCP_ARG_I32, SCP_ARG_U64,
   SCP_ARG_I64, SCP_ARG_U128, SCP_ARG_I128, SCP_ARG_SYMBOL, SCP_ARG_BYTES,
-  SCP_ARG_STRING
+  SCP_ARG_STRING,
+  /* (Added) */
+  SCP_ARG_TIMEPOINT, SCP_ARG_DURATION, SCP_ARG_U256, SCP_ARG_I256, SCP_ARG_ADDRESS
 } scp_argkind;
 
 /* One contract-call argument.  For U128/I128, hi and lo hold the halves;
- * for the integer kinds up to 64 bits only lo is used.  For SYMBOL, BYTES
- * and STRING, data/len point at caller-owned bytes. */
+ * for the integer kinds up to 64 bits (TIMEPOINT and DURATION included)
+ * only lo is used.  For SYMBOL, BYTES and STRING, data/len point at
+ * caller-owned bytes.  U256/I256: data/len hold the decimal text (hi == 1,
+ * what scp_arg_parse produces) or 32 big-endian two's-complement bytes
+ * (hi == 0).  ADDRESS: data/len hold the strkey, "G..." (account) or
+ * "C..." (contract). */
 typedef struct scp_arg {
   scp_argkind kind;
   uint64_t hi, lo;
@@ -59,7 +65,8 @@ typedef struct scp_arg {
 } scp_arg;
 
 /* Parse "type:value" (u32:7, i64:-1, sym:name, bytes:00ff, str:text, void,
- * bool:true, u128:..., i128:...) into *out.  Returned data points into text.
+ * bool:true, u128:..., i128:..., u256:..., i256:..., timepoint:N,
+ * duration:N, addr:G.../C...) into *out.  Returned data points into text.
  * Returns SCP_OK or SCP_ERR_ARG (err filled). */
 int scp_arg_parse(const char *text, scp_arg *out, scp_error *err);
 

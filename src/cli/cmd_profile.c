@@ -1,12 +1,16 @@
 /*
  * cmd_profile.c — `scprof profile CONTRACT.wasm FUNCTION [ARG...]`: run a
  * contract function under the metered Soroban host and write its profile
- * in the chosen formats to a folder.
+ * in the chosen formats to a folder.  Arguments are `type:value`, or
+ * `--NAME VALUE` typed by the contract's contractspecv0 section (and
+ * `--list` prints that section's functions).
  *
  * A run that started but trapped or ran out of budget still writes its
  * (partial) profile, then exits with the trap/budget status.
  */
 #include "cli.h"
+#include "soroban/scp_spec.h"
+#include "wasm/scp_wasm.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -24,6 +28,18 @@ typedef struct profile_opts {
   bool quiet;
   bool want[SCP_FMT_COUNT];   /* formats to write */
   scp_svg_opts svg;           /* metric is set per SVG */
+  /* Arguments by name from the contract's contractspecv0 section (loaded
+   * when the function name is reached, since the names after it depend on
+   * the function's parameters). */
+  bool list;                  /* --list: print the contract's functions */
+  bool listed;                /* the list was printed: nothing to run */
+  uint8_t *wasm;              /* the contract's bytes once read */
+  size_t wasm_len;
+  bool spec_loaded;
+  scp_spec *spec;             /* NULL: the contract has no spec */
+  const scp_spec_fn *fn;      /* the function's spec entry, or NULL */
+  const char **named;         /* fn's parameters: the text given, or NULL */
+  size_t nnamed;              /* how many were given */
 } profile_opts;
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
@@ -59,11 +75,154 @@ bad:;
   return status;
 }
 
+/* Reads the contract and decodes its spec, once.  Returns 0 or the exit
+ * status of the error it printed. */
+static int load_spec(profile_opts *o) {
+  if (o->spec_loaded) return 0;
+  o->spec_loaded = true;
+  scp_error err = {0};
+  if (scp_read_file(o->wasm_path, &o->wasm, &o->wasm_len, &err))
+    return cli_die(err.code, "%s", err.msg);
+  if (scp_spec_from_wasm(o->wasm, o->wasm_len, o->wasm_path, &o->spec, &err))
+    return cli_die(err.code, "%s", err.msg);
+  return 0;
+}
+
+/* The contract has no spec and that is an error: when the module itself
+ * is broken, that is the error to report (with the loader's words and
+ * status); otherwise returns 0 and the caller says what is missing. */
+static int broken_module(const profile_opts *o) {
+  scp_wasm_module *m = NULL;
+  scp_error err = {0};
+  if (!scp_wasm_load(o->wasm, o->wasm_len, &m, &err)) {
+    scp_wasm_module_free(m);
+    return 0;
+  }
+  scp_error_prefix(&err, o->wasm_path);
+  return cli_die(err.code, "%s", err.msg);
+}
+
+/* One-line error about a named argument, ending with the function's usage
+ * so the user sees every parameter and its type. */
+static int named_die(const profile_opts *o, int status, const char *what) {
+  scp_buf u = {0};
+  scp_spec_fn_format(o->fn, &u);   /* "add --a <u32> --b <u32> -> u32" */
+  int rc = cli_die(status, "%s: %s (usage: %s)", o->wasm_path, what, u.oom ? "?" : u.data);
+  scp_buf_free(&u);
+  return rc;
+}
+
+/* The names of the spec's functions, comma-separated, for messages. */
+static void fn_names(const scp_spec *spec, scp_buf *b) {
+  for (size_t k = 0; k < spec->nfns; k++)
+    scp_buf_printf(b, "%s%s", k ? ", " : "", spec->fns[k].name);
+  if (!spec->nfns) scp_buf_puts(b, "none");
+}
+
+/* --NAME VALUE or --NAME=VALUE after the function name, for a parameter of
+ * the function's spec.  Returns 1 when argv[*i] was such an argument (and
+ * consumed), 0 when it is not one, or -status after printing an error. */
+static int named_arg(int argc, char **argv, int *i, profile_opts *o) {
+  const char *a = argv[*i];
+  if (!o->fn || a[0] != '-' || a[1] != '-' || !a[2]) return 0;
+  const char *name = a + 2, *eq = strchr(name, '=');
+  size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+  uint32_t k;
+  for (k = 0; k < o->fn->ninputs; k++)
+    if (strlen(o->fn->inputs[k].name) == nlen && !memcmp(o->fn->inputs[k].name, name, nlen))
+      break;
+  if (k == o->fn->ninputs) return 0;
+  char what[160];
+  if (o->named[k]) {
+    snprintf(what, sizeof what, "--%.*s given twice", (int)nlen, name);
+    return -named_die(o, SCP_ERR_ARG, what);
+  }
+  const char *val;
+  if (eq) {
+    val = eq + 1;
+  } else if (o->fn->inputs[k].type.kind == SCP_SPEC_VOID &&
+             (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2))) {
+    val = "void";   /* a void parameter needs no value */
+  } else if (*i + 1 < argc) {
+    val = argv[++*i];
+  } else {
+    snprintf(what, sizeof what, "--%.*s needs a value", (int)nlen, name);
+    return -named_die(o, SCP_ERR_ARG, what);
+  }
+  o->named[k] = val;
+  o->nnamed++;
+  return 1;
+}
+
+/* --list (or no FUNCTION): the contract's functions with their parameters
+ * and types, from its spec, on stdout. */
+static int list_functions(profile_opts *o) {
+  scp_buf b = {0};
+  scp_buf_printf(&b, "%s: %zu function%s (contractspecv0)\n", o->wasm_path, o->spec->nfns,
+                 o->spec->nfns == 1 ? "" : "s");
+  for (size_t k = 0; k < o->spec->nfns; k++) {
+    const scp_spec_fn *f = &o->spec->fns[k];
+    scp_buf_puts(&b, "  ");
+    scp_spec_fn_format(f, &b);
+    scp_buf_putc(&b, '\n');
+    /* the doc's first line: enough to tell functions apart */
+    if (f->doc && f->doc[0])
+      scp_buf_printf(&b, "      %.*s\n", (int)strcspn(f->doc, "\n"), f->doc);
+  }
+  o->listed = true;
+  int status = cli_write_stdout(&b);
+  scp_buf_free(&b);
+  return status;
+}
+
+/* The named arguments, typed by the spec, become the call's arguments in
+ * the function's parameter order.  Returns 0 or the exit status of the
+ * error it printed. */
+static int named_to_args(profile_opts *o) {
+  const scp_spec_fn *f = o->fn;
+  if (!o->nnamed && (o->nargs || !f->ninputs)) return 0;   /* type:value as before */
+  if (o->nargs)
+    return named_die(o, SCP_ERR_ARG, "give the arguments either by name or as type:value, "
+                     "not both");
+  scp_buf missing = {0};
+  for (uint32_t k = 0; k < f->ninputs; k++) {
+    uint32_t kind = f->inputs[k].type.kind;
+    /* an absent option or void parameter is Void, as stellar-cli sends it */
+    if (!o->named[k] && kind != SCP_SPEC_OPTION && kind != SCP_SPEC_VOID)
+      scp_buf_printf(&missing, "%s--%s", missing.len ? ", " : "", f->inputs[k].name);
+  }
+  if (missing.len) {
+    char what[200];
+    snprintf(what, sizeof what, "%s: missing %s", f->name, missing.oom ? "?" : missing.data);
+    scp_buf_free(&missing);
+    return named_die(o, SCP_ERR_ARG, what);
+  }
+  scp_buf_free(&missing);
+  scp_arg *args = calloc(f->ninputs ? f->ninputs : 1, sizeof *args);
+  if (!args) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  free(o->args);
+  o->args = args;
+  for (uint32_t k = 0; k < f->ninputs; k++) {
+    scp_error e = {0};
+    if (scp_spec_arg_parse(&f->inputs[k].type, f->inputs[k].name,
+                           o->named[k] ? o->named[k] : "void", &args[k], &e))
+      return named_die(o, e.code, e.msg);
+  }
+  o->nargs = f->ninputs;
+  return 0;
+}
+
 /* Returns 0 or the exit status of the error it printed. */
 static int parse_args(int argc, char **argv, profile_opts *o) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
+    /* After the function name its parameters come first, so a contract
+     * parameter named like one of our options (--format, --top) is the
+     * parameter, as in stellar-cli's invoke. */
+    int named = named_arg(argc, argv, &i, o);
+    if (named < 0) return -named;
+    if (named) continue;
     if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
       o->out_dir = val;
@@ -88,14 +247,42 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->contracts[o->ncontracts++].path = val;
     } else if (!strcmp(a, "--icicle")) {
       o->svg.icicle = true;
+    } else if (!strcmp(a, "--list")) {
+      o->list = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       o->quiet = true;
+    } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
+      /* a named argument that is not the function's */
+      char what[200];
+      snprintf(what, sizeof what, "%.100s is not a parameter of %.40s", a, o->function);
+      if (o->fn) return named_die(o, SCP_ERR_ARG, what);
+      scp_buf names = {0};
+      int status;
+      if (o->spec) {
+        fn_names(o->spec, &names);
+        status = cli_die(SCP_ERR_NOTFOUND, "%s: no function %s in its contractspecv0 "
+                         "(functions: %s)", o->wasm_path, o->function,
+                         names.oom ? "?" : names.data);
+      } else if (!(status = broken_module(o))) {
+        status = cli_die(SCP_ERR_ARG, "%s: unknown option %s (the contract has no "
+                         "contractspecv0 section to name arguments by: give them as "
+                         "type:value)", o->wasm_path, a);
+      }
+      scp_buf_free(&names);
+      return status;
     } else if (a[0] == '-' && a[1] != 0) {
       return cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
     } else if (!o->wasm_path) {
       o->wasm_path = a;
     } else if (!o->function) {
       o->function = a;
+      int status = load_spec(o);
+      if (status) return status;
+      o->fn = scp_spec_find(o->spec, a);
+      if (o->fn) {
+        o->named = calloc(o->fn->ninputs ? o->fn->ninputs : 1, sizeof *o->named);
+        if (!o->named) return cli_die(SCP_ERR_NOMEM, "out of memory");
+      }
     } else {
       scp_error e = {0};
       if (scp_arg_parse(a, &o->args[o->nargs], &e))
@@ -103,9 +290,19 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->nargs++;
     }
   }
+  if (o->wasm_path && (o->list || !o->function)) {
+    int status = load_spec(o);
+    if (status) return status;
+    if (o->spec) return list_functions(o);
+    if (o->list) {
+      status = broken_module(o);
+      return status ? status : cli_die(SCP_ERR_NOTFOUND, "%s: no contractspecv0 section: the "
+                                       "contract does not describe its functions", o->wasm_path);
+    }
+  }
   if (!o->wasm_path || !o->function)
     return cli_die(SCP_ERR_USAGE, "profile needs CONTRACT.wasm and FUNCTION (see scprof --help)");
-  return 0;
+  return o->fn ? named_to_args(o) : 0;
 }
 
 /* File name of the flamegraph of metric m: flamegraph.svg for the first
@@ -191,12 +388,14 @@ int cmd_profile(int argc, char **argv) {
   int status = 0;
   int rc;
   status = parse_args(argc, argv, &o);
-  if (status) goto out;
+  if (status || o.listed) goto out;
 
-  uint8_t *wasm = NULL;
-  size_t wasm_len = 0;
+  /* parse_args read the contract already (its spec names the arguments) */
+  uint8_t *wasm = o.wasm;
+  size_t wasm_len = o.wasm_len;
+  o.wasm = NULL;
   scp_error err = {0};
-  if (scp_read_file(o.wasm_path, &wasm, &wasm_len, &err)) {
+  if (!wasm && scp_read_file(o.wasm_path, &wasm, &wasm_len, &err)) {
     status = cli_die(err.code, "%s", err.msg);
     goto out;
   }
@@ -238,6 +437,9 @@ int cmd_profile(int argc, char **argv) {
   scp_profile_destroy(p);
   if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o.out_dir);
 out:
+  free(o.wasm);
+  free(o.named);
+  scp_spec_free(o.spec);
   for (size_t i = 0; i < o.ncontracts; i++) free((void *)o.contracts[i].wasm);
   free(o.contracts);
   free(o.args);

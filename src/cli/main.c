@@ -11,7 +11,8 @@
 #include <string.h>
 
 static const char usage_text[] =
-  "usage: scprof profile CONTRACT.wasm FUNCTION [ARG...] [options]\n"
+  "usage: scprof profile [options] CONTRACT.wasm FUNCTION [--NAME VALUE... | ARG...]\n"
+  "       scprof profile CONTRACT.wasm --list\n"
   "       scprof diff OLD.json NEW.json [-o DIR] [--metric M] [--top N] [-q]\n"
   "       scprof annotate PROFILE.json [FILE|FUNCTION] [-S DIR] [--metric M]\n"
   "       scprof check PROFILE.json [--max-cpu N] [--max-mem N]\n"
@@ -23,9 +24,11 @@ static const char usage_text[] =
   "CPU instruction and memory byte of the Budget went, by call path and\n"
   "source line.\n"
   "\n"
+  "arguments by name, typed by the contract's contractspecv0 section:\n"
+  "  --NAME VALUE (or --NAME=VALUE) after FUNCTION; --list shows the names\n"
   "arguments (typed):\n"
-  "  u32:7  i32:-1  u64:N  i64:N  u128:N  i128:N  bool:true  sym:name\n"
-  "  bytes:00ff  str:text  void\n"
+  "  u32:7  i32:-1  u64:N  i64:N  u128:N  i128:N  u256:N  i256:N  bool:true\n"
+  "  timepoint:N  duration:N  sym:name  bytes:00ff  str:text  addr:G.../C...  void\n"
   "\n"
   "profile options:\n"
   "  -o, --out DIR       output folder (default: scprof-out)\n"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "soroban/host_private.h"
+#include "soroban/scp_spec.h"
 
 /* ---- parsing ---------------------------------------------------------- */
 
@@ -52,64 +53,175 @@ static int hexval(char c) {
   return -1;
 }
 
-int scp_arg_parse(const char *text, scp_arg *out, scp_error *err) {
+/* Decimal text -> 256-bit two's complement, 32 bytes big-endian.  Unsigned:
+ * [0, 2^256); signed: [-2^255, 2^255).  False on junk or overflow. */
+static bool parse_256(const char *s, size_t n, bool sign, uint8_t out[32]) {
+  uint32_t limb[8] = {0};   /* little-endian 32-bit limbs */
+  bool neg = false;
+  if (n && (s[0] == '-' || s[0] == '+')) {
+    neg = s[0] == '-';
+    if (neg && !sign) return false;
+    s++;
+    n--;
+  }
+  if (!n) return false;
+  for (size_t k = 0; k < n; k++) {
+    if (s[k] < '0' || s[k] > '9') return false;
+    uint64_t carry = (uint64_t)(s[k] - '0');
+    for (int j = 0; j < 8; j++) {
+      uint64_t x = (uint64_t)limb[j] * 10 + carry;
+      limb[j] = (uint32_t)x;
+      carry = x >> 32;
+    }
+    if (carry) return false;
+  }
+  if (sign) {
+    /* magnitude at most 2^255 when negative, below it otherwise */
+    bool top = limb[7] >> 31;
+    bool rest_zero = (limb[7] & 0x7fffffffu) == 0;
+    for (int j = 0; j < 7 && rest_zero; j++) rest_zero = limb[j] == 0;
+    if (top && !(neg && rest_zero)) return false;
+  }
+  if (neg) {   /* two's complement: invert and add one */
+    uint64_t carry = 1;
+    for (int j = 0; j < 8; j++) {
+      uint64_t x = (uint64_t)(uint32_t)~limb[j] + carry;
+      limb[j] = (uint32_t)x;
+      carry = x >> 32;
+    }
+  }
+  for (int j = 0; j < 8; j++)
+    for (int b = 0; b < 4; b++) out[31 - 4 * j - b] = (uint8_t)(limb[j] >> (8 * b));
+  return true;
+}
+
+static uint16_t crc16_xmodem(const uint8_t *p, size_t n) {
+  uint16_t crc = 0;
+  for (size_t i = 0; i < n; i++) {
+    crc ^= (uint16_t)(p[i] << 8);
+    for (int b = 0; b < 8; b++) crc = (uint16_t)(crc & 0x8000 ? crc << 1 ^ 0x1021 : crc << 1);
+  }
+  return crc;
+}
+
+/* Strkey of an account ("G...", ed25519 public key) or a contract ("C...")
+ * (SEP-23: base32 of version byte, 32-byte payload, CRC16-XModem
+ * little-endian).  *kind = 0 account, 1 contract (ScAddress's
+ * discriminant).  False when the text is not such a strkey. */
+static bool strkey_decode(const uint8_t *s, size_t n, unsigned *kind, uint8_t key[32]) {
+  uint8_t raw[35];
+  if (n != 56) return false;
+  uint32_t acc = 0;
+  unsigned bits = 0;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned v;
+    if (s[i] >= 'A' && s[i] <= 'Z') v = (unsigned)(s[i] - 'A');
+    else if (s[i] >= '2' && s[i] <= '7') v = (unsigned)(s[i] - '2') + 26;
+    else return false;
+    acc = acc << 5 | v;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      raw[o++] = (uint8_t)(acc >> bits);
+      acc &= (1u << bits) - 1;
+    }
+  }
+  if (o != sizeof raw) return false;
+  if (raw[0] != (6 << 3) && raw[0] != (2 << 3)) return false;
+  if (crc16_xmodem(raw, 33) != (uint16_t)(raw[33] | raw[34] << 8)) return false;
+  *kind = raw[0] == (6 << 3) ? 0 : 1;
+  memcpy(key, raw + 1, 32);
+  return true;
+}
+
+int scp_arg_parse_as(const char *type, size_t tlen, const char *v, const char *label,
+                     scp_arg *out, scp_error *err) {
   memset(out, 0, sizeof *out);
-  if (!strcmp(text, "void")) {
+#define TYPE_IS(s) (tlen == sizeof(s) - 1 && !memcmp(type, s, tlen))
+  unsigned __int128 u;
+  __int128 i;
+  if (TYPE_IS("void")) {
+    if (*v && strcmp(v, "void"))
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: void takes no value", label);
     out->kind = SCP_ARG_VOID;
     return SCP_OK;
   }
-  const char *colon = strchr(text, ':');
-  if (!colon)
-    return scp_fail(err, SCP_ERR_ARG,
-                    "argument '%s': expected type:value (u32:7, sym:name, ...)", text);
-  size_t tlen = (size_t)(colon - text);
-  const char *v = colon + 1;
-#define TYPE_IS(s) (tlen == sizeof(s) - 1 && !memcmp(text, s, tlen))
-  unsigned __int128 u;
-  __int128 i;
   if (TYPE_IS("u32") || TYPE_IS("u64") || TYPE_IS("u128")) {
     unsigned bits = TYPE_IS("u32") ? 32 : TYPE_IS("u64") ? 64 : 128;
     if (!parse_unsigned(v, bits, &u))
-      return scp_fail(err, SCP_ERR_ARG, "argument '%s': not a u%u", text, bits);
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: not a u%u", label, bits);
     out->kind = bits == 32 ? SCP_ARG_U32 : bits == 64 ? SCP_ARG_U64 : SCP_ARG_U128;
     out->hi = (uint64_t)(u >> 64);
+    out->lo = (uint64_t)u;
+    return SCP_OK;
+  }
+  if (TYPE_IS("timepoint") || TYPE_IS("duration")) {
+    if (!parse_unsigned(v, 64, &u))
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: not a %.*s (a u64)", label, (int)tlen,
+                      type);
+    out->kind = TYPE_IS("timepoint") ? SCP_ARG_TIMEPOINT : SCP_ARG_DURATION;
     out->lo = (uint64_t)u;
     return SCP_OK;
   }
   if (TYPE_IS("i32") || TYPE_IS("i64") || TYPE_IS("i128")) {
     unsigned bits = TYPE_IS("i32") ? 32 : TYPE_IS("i64") ? 64 : 128;
     if (!parse_signed(v, bits, &i))
-      return scp_fail(err, SCP_ERR_ARG, "argument '%s': not an i%u", text, bits);
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: not an i%u", label, bits);
     out->kind = bits == 32 ? SCP_ARG_I32 : bits == 64 ? SCP_ARG_I64 : SCP_ARG_I128;
     out->hi = (uint64_t)((unsigned __int128)i >> 64);
     out->lo = (uint64_t)(unsigned __int128)i;
     return SCP_OK;
   }
+  if (TYPE_IS("u256") || TYPE_IS("i256")) {
+    bool sign = TYPE_IS("i256");
+    uint8_t be[32];
+    if (!parse_256(v, strlen(v), sign, be))
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: not a%s %s", label, sign ? "n" : "",
+                      sign ? "i256" : "u256");
+    /* the checked text itself is kept (data points into the caller's text) */
+    out->kind = sign ? SCP_ARG_I256 : SCP_ARG_U256;
+    out->hi = 1;
+    out->data = (const uint8_t *)v;
+    out->len = strlen(v);
+    return SCP_OK;
+  }
   if (TYPE_IS("bool")) {
     if (strcmp(v, "true") && strcmp(v, "false"))
-      return scp_fail(err, SCP_ERR_ARG, "argument '%s': bool is true or false", text);
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: bool is true or false", label);
     out->kind = SCP_ARG_BOOL;
     out->lo = !strcmp(v, "true");
     return SCP_OK;
   }
-  if (TYPE_IS("sym")) {
+  if (TYPE_IS("sym") || TYPE_IS("symbol")) {
     size_t n = strlen(v);
     if (n > SCP_SYMBOL_MAX)
       return scp_fail(err, SCP_ERR_ARG,
-                      "argument '%s': a symbol has at most %d characters", text, SCP_SYMBOL_MAX);
+                      "argument %s: a symbol has at most %d characters", label, SCP_SYMBOL_MAX);
     for (size_t k = 0; k < n; k++)
       if (scp_val_symbol_code((uint8_t)v[k]) < 0)
-        return scp_fail(err, SCP_ERR_ARG,
-                        "argument '%s': a symbol uses only [_0-9A-Za-z]", text);
+        return scp_fail(err, SCP_ERR_ARG, "argument %s: a symbol uses only [_0-9A-Za-z]", label);
     out->kind = SCP_ARG_SYMBOL;
     out->data = (const uint8_t *)v;
     out->len = n;
     return SCP_OK;
   }
-  if (TYPE_IS("str")) {
+  if (TYPE_IS("str") || TYPE_IS("string")) {
     out->kind = SCP_ARG_STRING;
     out->data = (const uint8_t *)v;
     out->len = strlen(v);
+    return SCP_OK;
+  }
+  if (TYPE_IS("addr") || TYPE_IS("address")) {
+    unsigned kind;
+    uint8_t key[32];
+    if (!strkey_decode((const uint8_t *)v, strlen(v), &kind, key))
+      return scp_fail(err, SCP_ERR_ARG,
+                      "argument %s: not an address strkey (G... account or C... contract, "
+                      "56 characters)", label);
+    out->kind = SCP_ARG_ADDRESS;
+    out->data = (const uint8_t *)v;
+    out->len = 56;
     return SCP_OK;
   }
   if (TYPE_IS("bytes")) {
@@ -119,10 +231,10 @@ int scp_arg_parse(const char *text, scp_arg *out, scp_error *err) {
       n -= 2;
     }
     if (n % 2)
-      return scp_fail(err, SCP_ERR_ARG, "argument '%s': odd number of hex digits", text);
+      return scp_fail(err, SCP_ERR_ARG, "argument %s: odd number of hex digits", label);
     for (size_t k = 0; k < n; k++)
       if (hexval(v[k]) < 0)
-        return scp_fail(err, SCP_ERR_ARG, "argument '%s': bytes are hex digits", text);
+        return scp_fail(err, SCP_ERR_ARG, "argument %s: bytes are hex digits", label);
     /* data must point into text, so it is the hex itself; hi = 1 marks
      * that (hi is otherwise unused for BYTES: 0 = data holds raw bytes). */
     out->kind = SCP_ARG_BYTES;
@@ -133,8 +245,24 @@ int scp_arg_parse(const char *text, scp_arg *out, scp_error *err) {
   }
 #undef TYPE_IS
   return scp_fail(err, SCP_ERR_ARG,
-                  "argument '%s': unknown type (u32 i32 u64 i64 u128 i128 bool sym bytes str void)",
-                  text);
+                  "argument %s: unknown type (u32 i32 u64 i64 u128 i128 u256 i256 timepoint "
+                  "duration bool sym bytes str addr void)", label);
+}
+
+int scp_arg_parse(const char *text, scp_arg *out, scp_error *err) {
+  memset(out, 0, sizeof *out);
+  if (!strcmp(text, "void")) {
+    out->kind = SCP_ARG_VOID;
+    return SCP_OK;
+  }
+  const char *colon = strchr(text, ':');
+  if (!colon)
+    return scp_fail(err, SCP_ERR_ARG,
+                    "argument '%s': expected type:value (u32:7, sym:name, ...)", text);
+  /* messages name the whole argument as typed, quoted */
+  char label[96];
+  snprintf(label, sizeof label, "'%.*s%s'", 80, text, strlen(text) > 80 ? "..." : "");
+  return scp_arg_parse_as(text, (size_t)(colon - text), colon + 1, label, out, err);
 }
 
 /* ---- conversion to a host Val ------------------------------------------- */
@@ -172,8 +300,76 @@ static int add_buf_obj(scp_host *h, unsigned tag, const uint8_t *p, size_t len,
   return scp_host_add_obj(h, &o, val);
 }
 
+/* ScVal discriminants (Stellar-contract.x SCValType) of the kinds below. */
+enum { XDR_SCV_TIMEPOINT = 7, XDR_SCV_DURATION = 8, XDR_SCV_U256 = 11, XDR_SCV_I256 = 12,
+       XDR_SCV_ADDRESS = 18 };
+
+static void put_be(uint8_t *p, uint64_t x, unsigned n) {
+  for (unsigned k = 0; k < n; k++) p[k] = (uint8_t)(x >> (8 * (n - 1 - k)));
+}
+
+/* Timepoint, duration, u256, i256 and addresses go through the host's own
+ * ScVal -> Val conversion (host_xdr.c, conversion.rs to_host_val): the
+ * argument is written as the ScVal XDR the reference's InvokeContractArgs
+ * would carry, then converted with exactly its charges (none for small
+ * values; the object's shallow copy and add_host_object otherwise).  No
+ * ValDeser charge: the reference receives the args already decoded. */
+static int scval_arg_to_val(scp_host *h, const scp_arg *a, uint64_t *val) {
+  uint8_t x[4 + 4 + 4 + 32];
+  size_t n = 4;
+  switch (a->kind) {
+  case SCP_ARG_TIMEPOINT: case SCP_ARG_DURATION:
+    put_be(x, a->kind == SCP_ARG_TIMEPOINT ? XDR_SCV_TIMEPOINT : XDR_SCV_DURATION, 4);
+    put_be(x + 4, a->lo, 8);
+    n += 8;
+    break;
+  case SCP_ARG_U256: case SCP_ARG_I256: {
+    bool sign = a->kind == SCP_ARG_I256;
+    put_be(x, sign ? XDR_SCV_I256 : XDR_SCV_U256, 4);
+    if (a->hi == 1) {
+      char text[96];
+      if (a->len >= sizeof text || !a->data)
+        return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "256-bit value too long");
+      memcpy(text, a->data, a->len);
+      text[a->len] = 0;
+      if (!parse_256(text, a->len, sign, x + 4))
+        return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "not a %s",
+                            sign ? "i256" : "u256");
+    } else {
+      if (a->len != 32 || !a->data)
+        return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "a 256-bit value is 32 bytes");
+      memcpy(x + 4, a->data, 32);
+    }
+    n += 32;
+    break;
+  }
+  case SCP_ARG_ADDRESS: {
+    unsigned kind;
+    uint8_t key[32];
+    if (!a->data || !strkey_decode(a->data, a->len, &kind, key))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "not an address strkey");
+    put_be(x, XDR_SCV_ADDRESS, 4);
+    put_be(x + 4, kind, 4);   /* ScAddressType: 0 account, 1 contract */
+    n += 4;
+    if (kind == 0) {          /* AccountID = PublicKey: type 0, ed25519 */
+      put_be(x + n, 0, 4);
+      n += 4;
+    }
+    memcpy(x + n, key, 32);
+    n += 32;
+    break;
+  }
+  default:
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "unknown argument kind");
+  }
+  return scp_host_scval_to_val(h, x, n, val);
+}
+
 static int arg_to_val(scp_host *h, const scp_arg *a, uint64_t *val) {
   switch (a->kind) {
+  case SCP_ARG_TIMEPOINT: case SCP_ARG_DURATION: case SCP_ARG_U256: case SCP_ARG_I256:
+  case SCP_ARG_ADDRESS:
+    return scval_arg_to_val(h, a, val);
   case SCP_ARG_VOID: *val = SCP_VAL_VOID; return SCP_OK;
   case SCP_ARG_BOOL: *val = scp_val_bool(a->lo != 0); return SCP_OK;
   case SCP_ARG_U32: *val = scp_val_u32((uint32_t)a->lo); return SCP_OK;

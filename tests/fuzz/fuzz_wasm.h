@@ -2,7 +2,8 @@
  * fuzz_wasm.h — one input through every parser and the interpreter:
  * decode + validate + compile, instantiate, call every exported function
  * (zero arguments, a small fuel tank, host imports that answer 0), then
- * symbolize every code address.  Used by the libFuzzer target
+ * symbolize every code address; and the contractspecv0 decoder, on the
+ * module's section and on the bytes taken as a bare section.  Used by the libFuzzer target
  * (fuzz_wasm.c, `make fuzz`) and by the corpus replay in the tests.
  */
 #ifndef SCP_FUZZ_WASM_H
@@ -10,6 +11,7 @@
 
 #include <string.h>
 
+#include "soroban/scp_spec.h"
 #include "symbols/scp_sym.h"
 #include "wasm/scp_wasm.h"
 #include "wasm/wasm_private.h"
@@ -63,6 +65,14 @@ static inline void fuzz_wasm_one(const uint8_t *data, size_t size) {
     scp_frame_info fi;
     for (uint32_t f = 0; f < 64; f++) scp_sym_function(s, f, &fi);
     scp_sym_destroy(s);
+  }
+  scp_spec *spec = NULL;
+  if (scp_spec_from_wasm(data, size, "fuzz", &spec, &err) == SCP_OK) scp_spec_free(spec);
+  if (scp_spec_parse(data, size, 0, "fuzz", &spec, &err) == SCP_OK) {
+    scp_buf b = {0};
+    for (size_t k = 0; k < spec->nfns; k++) scp_spec_fn_format(&spec->fns[k], &b);
+    scp_buf_free(&b);
+    scp_spec_free(spec);
   }
 }
 

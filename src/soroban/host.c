@@ -446,15 +446,19 @@ static int run_impl(scp_host *h, unsigned fn, const uint64_t *abs, uint64_t *ret
   return SCP_OK;
 }
 
-int scp_host_dispatch(scp_host *h, unsigned fn, const uint64_t *args,
-                      scp_hostmem *mem, uint64_t *ret, scp_error *err) {
+/* The two call paths share everything but what the VM adds: the
+ * DispatchHostFunction charge and the relative <-> absolute conversion of
+ * object handles (dispatch.rs); a direct call (the reference's own tests
+ * calling the host as an Env) has neither. */
+static int invoke(scp_host *h, unsigned fn, const uint64_t *args, scp_hostmem *mem,
+                  uint64_t *ret, scp_error *err, bool from_vm) {
   if (fn >= SCP_HF_COUNT)
     return scp_fail(err, SCP_ERR_INTERNAL, "host function id %u out of range", fn);
   const scp_hostfn *d = &hostfns[fn];
   h->errmsg[0] = 0;
   int rc = check_protocol(h, d);
   /* dispatch.rs: the guest's fuel is already in the budget (sor_vm.c). */
-  if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_DispatchHostFunction, -1);
+  if (from_vm && rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_DispatchHostFunction, -1);
   uint64_t abs[SCP_HOST_MAX_ARGS];
   /* Each argument in turn: marshal (type check), relative -> absolute,
    * CheckedEnvArg. */
@@ -467,43 +471,28 @@ int scp_host_dispatch(scp_host *h, unsigned fn, const uint64_t *args,
     }
     abs[i] = args[i];
     if (!is_val_type(type)) continue;
-    rc = scp_host_to_absolute(h, args[i], &abs[i]);
+    if (from_vm) rc = scp_host_to_absolute(h, args[i], &abs[i]);
     if (rc == SCP_OK) rc = scp_host_check_val(h, abs[i]);
   }
   h->mem = mem;
   uint64_t r = SCP_VAL_VOID;
   if (rc == SCP_OK) rc = run_impl(h, fn, abs, &r);
   h->mem = NULL;
-  if (rc == SCP_OK && is_val_type(hostfn_rettype[fn]))
+  if (from_vm && rc == SCP_OK && is_val_type(hostfn_rettype[fn]))
     rc = scp_host_to_relative(h, r, &r);
   if (rc != SCP_OK) return fail(h, rc, ret, err, d->name);
   *ret = r;
   return SCP_OK;
 }
 
+int scp_host_dispatch(scp_host *h, unsigned fn, const uint64_t *args,
+                      scp_hostmem *mem, uint64_t *ret, scp_error *err) {
+  return invoke(h, fn, args, mem, ret, err, true);
+}
+
 int scp_host_call(scp_host *h, unsigned fn, const uint64_t *args,
                   scp_hostmem *mem, uint64_t *ret, scp_error *err) {
-  if (fn >= SCP_HF_COUNT)
-    return scp_fail(err, SCP_ERR_INTERNAL, "host function id %u out of range", fn);
-  const scp_hostfn *d = &hostfns[fn];
-  h->errmsg[0] = 0;
-  int rc = check_protocol(h, d);
-  for (unsigned i = 0; rc == SCP_OK && i < d->argc; i++) {
-    unsigned type = hostfn_argtypes[fn][i];
-    if (!marshal_ok(type, args[i])) {
-      rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT,
-                        "argument %u has the wrong type", i + 1);
-      break;
-    }
-    if (is_val_type(type)) rc = scp_host_check_val(h, args[i]);
-  }
-  h->mem = mem;
-  uint64_t r = SCP_VAL_VOID;
-  if (rc == SCP_OK) rc = run_impl(h, fn, args, &r);
-  h->mem = NULL;
-  if (rc != SCP_OK) return fail(h, rc, ret, err, d->name);
-  *ret = r;
-  return SCP_OK;
+  return invoke(h, fn, args, mem, ret, err, false);
 }
 
 /* ---- formatting -------------------------------------------------------- */

@@ -14,9 +14,7 @@
 static int memobj_new_from_lm(scp_host *h, unsigned tag, uint64_t pos_v,
                               uint64_t len_v, uint64_t *ret) {
   uint32_t pos = scp_hf_u32_arg(pos_v), len = scp_hf_u32_arg(len_v);
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
-                        "attempt to access guest bytes in non-VM frame");
+  if (!scp_host_in_vm(h)) return scp_hf_err_not_vm(h);
   int rc = scp_host_charge(h, SCP_COST_MemAlloc, len);
   if (rc != SCP_OK) return rc;
   uint8_t *buf = malloc(len ? len : 1);
@@ -246,9 +244,7 @@ static int memobj_range(scp_host *h, uint64_t v, uint32_t opos, uint32_t len,
 
 static int memobj_copy_to_lm(scp_host *h, const uint64_t *a, uint64_t *ret) {
   uint32_t opos = scp_hf_u32_arg(a[1]), lm = scp_hf_u32_arg(a[2]), len = scp_hf_u32_arg(a[3]);
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
-                        "attempt to access guest bytes in non-VM frame");
+  if (!scp_host_in_vm(h)) return scp_hf_err_not_vm(h);
   const scp_hobj *o;
   int rc = memobj_range(h, a[0], opos, len, &o);
   if (rc == SCP_OK) rc = scp_host_mem_write(h, lm, o->u.bytes + opos, len);
@@ -294,9 +290,7 @@ static int memobj_copy_in(scp_host *h, uint64_t v, uint32_t opos, uint32_t len,
 }
 
 HOSTFN(bytes_copy_from_linear_memory) {
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
-                        "attempt to access guest bytes in non-VM frame");
+  if (!scp_host_in_vm(h)) return scp_hf_err_not_vm(h);
   return memobj_copy_in(h, a[0], scp_hf_u32_arg(a[1]), scp_hf_u32_arg(a[3]), NULL,
                         scp_hf_u32_arg(a[2]), ret);
 }

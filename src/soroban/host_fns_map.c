@@ -188,10 +188,7 @@ HOSTFN(map_values) { return map_column(h, a[0], 1, ret); }
 /* ---- maps and linear memory (host/data_helper.rs) ---------------------------- */
 
 static int need_vm(scp_host *h) {
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
-                        "attempt to access guest bytes in non-VM frame");
-  return SCP_OK;
+  return scp_host_in_vm(h) ? SCP_OK : scp_hf_err_not_vm(h);
 }
 
 static int err_lm_oob(scp_host *h) {

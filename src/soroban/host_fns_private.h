@@ -53,6 +53,23 @@ static inline uint64_t scp_hf_magnitude(uint64_t n) {
 }
 
 /* A new Vec object taking over vals (no charge here). */
+/* Linear-memory functions need a VM frame (host/mem_helper.rs). */
+static inline int scp_hf_err_not_vm(scp_host *h) {
+  return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
+                      "attempt to access guest bytes in non-VM frame");
+}
+
+/* len Vals (8 bytes each) at pos of linear memory: the address arithmetic
+ * first (Value/ArithDomain), then the bounds (WasmVm/IndexBounds). */
+static inline int scp_hf_lm_vals_range(scp_host *h, uint32_t pos, uint32_t len) {
+  if (len > UINT32_MAX / 8 || (uint64_t)pos + 8ull * len > UINT32_MAX)
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN, "arithmetic overflow");
+  if (!h->mem || (uint64_t)pos + 8ull * len > h->mem->len)
+    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS,
+                        "out-of-bounds access to WASM linear memory");
+  return SCP_OK;
+}
+
 static inline int scp_hf_add_vec_obj(scp_host *h, uint64_t *vals, uint32_t len,
                                      uint64_t *out) {
   scp_hobj o = { .tag = SCP_TAG_VEC_OBJ, .len = len };

@@ -250,17 +250,11 @@ HOSTFN(vec_binary_search) {
  * MemCpy(8*len)), each element to absolute and checked, then the object. */
 HOSTFN(vec_new_from_linear_memory) {
   uint32_t pos = scp_hf_u32_arg(a[0]), len = scp_hf_u32_arg(a[1]);
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
-                        "attempt to access guest bytes in non-VM frame");
+  if (!scp_host_in_vm(h)) return scp_hf_err_not_vm(h);
   int rc = scp_hf_charge_vec_new(h, len);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 2 * (uint64_t)len, SIZE_VAL);
   if (rc != SCP_OK) return rc;
-  if (len > UINT32_MAX / 8 || (uint64_t)pos + 8ull * len > UINT32_MAX)
-    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN, "arithmetic overflow");
-  if (!h->mem || (uint64_t)pos + 8ull * len > h->mem->len)
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS,
-                        "out-of-bounds access to WASM linear memory");
+  if ((rc = scp_hf_lm_vals_range(h, pos, len)) != SCP_OK) return rc;
   rc = scp_host_charge_copy(h, len, SIZE_VAL);
   if (rc != SCP_OK) return rc;
   uint64_t *vals = scp_hf_vals_alloc(len);
@@ -283,9 +277,7 @@ HOSTFN(vec_new_from_linear_memory) {
  * made relative (MemAlloc(8) per object). */
 HOSTFN(vec_unpack_to_linear_memory) {
   uint32_t pos = scp_hf_u32_arg(a[1]), len = scp_hf_u32_arg(a[2]);
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,
-                        "attempt to access guest bytes in non-VM frame");
+  if (!scp_host_in_vm(h)) return scp_hf_err_not_vm(h);
   const scp_hobj *o;
   int rc = scp_host_visit(h, a[0], &o);
   if (rc != SCP_OK) return rc;
@@ -294,11 +286,7 @@ HOSTFN(vec_unpack_to_linear_memory) {
                         "differing host vector and output vector lengths");
   rc = scp_host_charge_copy(h, len, SIZE_VAL);
   if (rc != SCP_OK) return rc;
-  if (len > UINT32_MAX / 8 || (uint64_t)pos + 8ull * len > UINT32_MAX)
-    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN, "arithmetic overflow");
-  if (!h->mem || (uint64_t)pos + 8ull * len > h->mem->len)
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS,
-                        "out-of-bounds access to WASM linear memory");
+  if ((rc = scp_hf_lm_vals_range(h, pos, len)) != SCP_OK) return rc;
   rc = scp_host_charge_copy(h, len, SIZE_VAL);
   for (uint32_t i = 0; rc == SCP_OK && i < len; i++) {
     uint64_t rel;

@@ -7,10 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int scp_wasm_exec_goto(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
-                       scp_error *err) SCP_HIDDEN;
-int scp_wasm_exec_switch(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
-                         scp_error *err) SCP_HIDDEN;
 
 /* Room beyond the limit: the host writes a result over args[0]. */
 #define STACK_SLOTS (SCP_WASM_STACK_CELLS + 16)
@@ -85,7 +81,6 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
   inst->data_dropped = calloc(m->ndatas + 1, 1);
   inst->elem_dropped = calloc(m->nelems + 1, 1);
   inst->stack = malloc(STACK_SLOTS * sizeof *inst->stack);
-  inst->stack_slots = STACK_SLOTS;
   inst->frames = malloc((size_t)(inst->max_frames + 1) * sizeof *inst->frames);
   inst->scratch_counters = calloc(ndef + 1, sizeof *inst->scratch_counters);
   int rc = SCP_OK;

@@ -25,7 +25,6 @@
 #define EXEC_NAME scp_wasm_exec_switch
 #endif
 
-int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) SCP_HIDDEN;
 
 #ifndef SCP_WASM_INTERP_HELPERS
 #define SCP_WASM_INTERP_HELPERS

@@ -136,7 +136,7 @@ struct scp_wasm_instance {
   uint32_t *table; uint32_t table_len;   /* function index + 1; 0 = null */
   uint64_t *globals;
   bool *data_dropped, *elem_dropped;
-  uint64_t *stack; size_t stack_slots;
+  uint64_t *stack;                    /* SCP_WASM_STACK_CELLS + slack */
   wasm_frame *frames; uint32_t max_frames;
   /* metering */
   uint64_t fuel, tank, consumed_acc;
@@ -145,7 +145,6 @@ struct scp_wasm_instance {
   uint32_t root_node, module_id;
   unsigned fuel_scale;
   uint64_t **scratch_counters;        /* per defined function, when no tree */
-  uint32_t *touched; size_t ntouched, captouched;   /* nodes to settle */
   uint32_t cur_node; uint64_t cur_pc;
   uint64_t ops_settled;
   wasm_call_cache *call_cache;        /* SCP_CALL_CACHE entries, when profiling */
@@ -161,8 +160,11 @@ int scp_wasm_compile_func(scp_wasm_module *m, uint32_t def_index,
                           const uint8_t *body, const uint8_t *end,
                           scp_error *err) SCP_HIDDEN;
 
-/* wasm_interp.c: run function f with args already on the stack at sp. */
-int scp_wasm_exec(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
-                  scp_error *err) SCP_HIDDEN;
+/* wasm_interp.c (computed goto) and wasm_interp_switch.c (switch): run
+ * function f with its args already at args on the value stack. */
+int scp_wasm_exec_goto(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
+                       scp_error *err) SCP_HIDDEN;
+int scp_wasm_exec_switch(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
+                         scp_error *err) SCP_HIDDEN;
 
 #endif

@@ -498,6 +498,20 @@ static int kv_rebuild_charges(scp_host *h, const uint64_t *kv, uint32_t n) {
   return rc;
 }
 
+/* The instance map takes the rebuilt entries when their charges went
+ * through (rc == SCP_OK); otherwise they are dropped and rc returned. */
+static int instance_replace(scp_instance *in, uint64_t *kv, uint32_t n, int rc) {
+  if (rc != SCP_OK) {
+    free(kv);
+    return rc;
+  }
+  free(in->kv);
+  in->kv = kv;
+  in->n = n;
+  return SCP_OK;
+}
+
+
 HOSTFN(put_contract_data) {
   *ret = SCP_VAL_VOID;
   if (scp_val_tag_of(a[0]) == SCP_TAG_EXECUTABLE_TAG_OBJ)
@@ -522,15 +536,8 @@ HOSTFN(put_contract_data) {
   uint32_t skip = pos + (found ? 1 : 0);
   if (in->n > skip) memcpy(kv + 2 * (pos + 1), in->kv + 2 * skip, 2 * (size_t)(in->n - skip) * sizeof *kv);
   rc = kv_rebuild_charges(h, kv, n);
-  if (rc != SCP_OK) {
-    free(kv);
-    return rc;
-  }
-  free(in->kv);
-  in->kv = kv;
-  in->n = n;
   *ret = SCP_VAL_VOID;
-  return SCP_OK;
+  return instance_replace(in, kv, n, rc);
 }
 
 HOSTFN(get_contract_data) {
@@ -585,14 +592,7 @@ HOSTFN(del_contract_data) {
   if (n > pos) memcpy(kv + 2 * pos, in->kv + 2 * (pos + 1), 2 * (size_t)(n - pos) * sizeof *kv);
   rc = kv_rebuild_charges(h, kv, n);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_VAL);   /* the removed value */
-  if (rc != SCP_OK) {
-    free(kv);
-    return rc;
-  }
-  free(in->kv);
-  in->kv = kv;
-  in->n = n;
-  return SCP_OK;
+  return instance_replace(in, kv, n, rc);
 }
 
 /* extend_contract_data_ttl(_v2) (host.rs): instance storage is refused,

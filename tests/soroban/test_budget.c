@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "soroban/host_private.h"
+#include "host_fixture.h"
 
 /* ---- budget model ------------------------------------------------------- */
 
@@ -108,35 +109,9 @@ static void test_refund_keeps_peak(void **state) {
 
 /* ---- host ---------------------------------------------------------------- */
 
-typedef struct fixture {
-  scp_budget b;
-  scp_host *h;
-  uint8_t memory[256];
-  scp_hostmem mem;
-} fixture;
-
 static int setup(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  scp_budget_init(&f->b, 0, 0);
   scp_host_opts o = { .ledger_sequence = 1234 };
-  if (scp_host_create(&f->b, &o, &f->h)) return -1;
-  f->mem.base = f->memory;
-  f->mem.len = sizeof f->memory;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  scp_host_destroy(f->h);
-  free(f);
-  return 0;
-}
-
-static int fn(const char *name) {
-  int id = scp_hostfn_find_name(name);
-  assert_true(id >= 0);
-  return id;
+  return fixture_open(state, 0, 0, &o, 256);
 }
 
 static void test_table(void **state) {
@@ -410,11 +385,11 @@ int main(void) {
     cmocka_unit_test(test_charge_then_check),
     cmocka_unit_test(test_refund_keeps_peak),
     cmocka_unit_test(test_table),
-    cmocka_unit_test_setup_teardown(test_dispatch_vec, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_dispatch_misc, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_format, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_dispatch_vec, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_dispatch_misc, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_format, setup, fixture_close),
     cmocka_unit_test(test_arg_parse),
-    cmocka_unit_test_setup_teardown(test_arg_to_val, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_arg_to_val, setup, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

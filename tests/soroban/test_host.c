@@ -13,6 +13,7 @@
 #include <secp256k1_recovery.h>
 
 #include "soroban/host_private.h"
+#include "host_fixture.h"
 
 static void hex(const char *s, uint8_t *out) {
   for (size_t i = 0; s[2 * i]; i++) {
@@ -22,30 +23,8 @@ static void hex(const char *s, uint8_t *out) {
   }
 }
 
-typedef struct fixture {
-  scp_budget b;
-  scp_host *h;
-} fixture;
-
 static int setup(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
-  if (scp_host_create(&f->b, NULL, &f->h)) return -1;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  scp_host_destroy(f->h);
-  free(f);
-  return 0;
-}
-
-static unsigned fn(const char *name) {
-  int id = scp_hostfn_find_name(name);
-  assert_true(id >= 0);
-  return (unsigned)id;
+  return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0);
 }
 
 static uint64_t bytes_obj(scp_host *h, const uint8_t *p, uint32_t n) {
@@ -497,15 +476,15 @@ static void test_dispatch_garbage(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_keccak),
-    cmocka_unit_test_setup_teardown(test_ed25519, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_secp256k1_recover, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_ed25519, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_secp256k1_recover, setup, fixture_close),
     cmocka_unit_test(test_int256),
-    cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_instance_storage, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_xdr_roundtrip, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_prng, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_dispatch_garbage, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_instance_storage, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_xdr_roundtrip, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_prng, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_dispatch_garbage, setup, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,23 +29,15 @@
 #include "ref_wasm.h"
 
 #include "soroban/host_private.h"
-
-typedef struct fixture {
-  scp_budget b;
-  scp_host *h;
-  uint8_t mem[8];
-  scp_hostmem m;
-} fixture;
+#include "host_fixture.h"
 
 static const uint8_t contract[32] = { 0xc0, 0xff, 0xee };
 
 static int setup(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
   scp_host_opts o = { .max_entry_ttl = 6312000 };
-  if (scp_host_create(&f->b, &o, &f->h)) return -1;
+  if (fixture_open(state, UINT64_MAX, UINT64_MAX, &o, 8)) return -1;
+  fixture *f = *state;
   if (scp_host_push_contract_frame(f->h, contract)) return -1;
-  f->m = (scp_hostmem){ f->mem, sizeof f->mem };
   /* the contract's code and instance entries, as after create_contract */
   scp_lkey code = { .type = SCP_LK_CONTRACT_CODE, .id = { 0xaa } };
   static uint8_t inst_key[4] = { 0, 0, 0, 20 };   /* ScVal::LedgerKeyContractInstance */
@@ -55,21 +47,7 @@ static int setup(void **state) {
   static const uint8_t val[4] = { 0, 0, 0, 1 };
   if (scp_storage_seed(f->h, &code, val, 4, 4095, true)) return -1;
   if (scp_storage_seed(f->h, &inst, val, 4, 4095, true)) return -1;
-  *state = f;
   return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  scp_host_destroy(f->h);
-  free(f);
-  return 0;
-}
-
-static unsigned fn(const char *name) {
-  int id = scp_hostfn_find_name(name);
-  assert_true(id >= 0);
-  return (unsigned)id;
 }
 
 static uint64_t sym(const char *s) {
@@ -83,7 +61,7 @@ static int call(fixture *f, const char *name, const uint64_t *args, uint64_t *re
                 uint64_t *cpu, uint64_t *mem) {
   scp_error err;
   uint64_t c = f->b.cpu, m = f->b.mem;
-  int rc = scp_host_dispatch(f->h, fn(name), args, &f->m, ret, &err);
+  int rc = scp_host_dispatch(f->h, fn(name), args, &f->mem, ret, &err);
   if (cpu) *cpu = f->b.cpu - c;
   if (mem) *mem = f->b.mem - m;
   return rc;
@@ -225,9 +203,9 @@ static void test_upload_wasm_trace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_trace_charges, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_temporary_and_persistent_are_distinct, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_ttl, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_trace_charges, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_temporary_and_persistent_are_distinct, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_ttl, setup, fixture_close),
     cmocka_unit_test(test_upload_wasm_trace),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,7 +47,8 @@ typedef enum scp_argkind {
   SCP_ARG_I64, SCP_ARG_U128, SCP_ARG_I128, SCP_ARG_SYMBOL, SCP_ARG_BYTES,
   SCP_ARG_STRING,
   /* (Added) */
-  SCP_ARG_TIMEPOINT, SCP_ARG_DURATION, SCP_ARG_U256, SCP_ARG_I256, SCP_ARG_ADDRESS
+  SCP_ARG_TIMEPOINT, SCP_ARG_DURATION, SCP_ARG_U256, SCP_ARG_I256, SCP_ARG_ADDRESS,
+  SCP_ARG_SCVAL    /* data/len: one ScVal, XDR (vec, map, structs, ...) */
 } scp_argkind;
 
 /* One contract-call argument.  For U128/I128, hi and lo hold the halves;
@@ -56,7 +57,8 @@ typedef enum scp_argkind {
  * caller-owned bytes.  U256/I256: data/len hold the decimal text (hi == 1,
  * what scp_arg_parse produces) or 32 big-endian two's-complement bytes
  * (hi == 0).  ADDRESS: data/len hold the strkey, "G..." (account) or
- * "C..." (contract). */
+ * "C..." (contract).  SCVAL: data/len hold one ScVal as XDR, converted as
+ * the reference host converts a call's ScVal argument. */
 typedef struct scp_arg {
   scp_argkind kind;
   uint64_t hi, lo;

@@ -5,10 +5,8 @@
  * (`scprof profile c.wasm transfer --from G... --amount 100`) the way
  * stellar-cli's `invoke` does.
  *
- * Function entries are decoded fully; UDT (struct, union, enum, error
- * enum) and event entries are decoded structurally and only counted,
- * because all that is needed of them is to reach the function entries that
- * follow.  Malformed XDR gives one line naming the file and the byte
+ * Function and UDT (struct, union, enum, error enum) entries are decoded
+ * fully (UDTs type JSON arguments); event entries are only skipped.  Malformed XDR gives one line naming the file and the byte
  * offset (in the file when the section came from a .wasm).
  */
 #ifndef SCP_SPEC_H
@@ -67,10 +65,34 @@ typedef struct scp_spec_fn {
   uint32_t noutputs;
 } scp_spec_fn;
 
+/* One struct field (one type), union case (its types; none for a void
+ * case) or enum / error-enum case (value). */
+typedef struct scp_spec_case {
+  char *name;
+  uint32_t value;
+  scp_spec_type *types;
+  uint32_t ntypes;
+} scp_spec_case;
+
+/* A user-defined type: struct, union, enum or error enum
+ * (SCP_SPEC_ENTRY_*), what JSON arguments of that type are typed by. */
+typedef struct scp_spec_udt {
+  uint32_t kind;
+  char *name;
+  scp_spec_case *cases;
+  uint32_t ncases;
+} scp_spec_udt;
+
 typedef struct scp_spec {
   scp_spec_fn *fns;              /* in section order */
   size_t nfns;
+  scp_spec_udt *udts;            /* in section order */
+  size_t nudts;
   size_t count[SCP_SPEC_ENTRY_KINDS];   /* entries of each kind */
+  /* ScVal XDR made by scp_spec_arg_value for nested arguments; freed
+   * with the spec */
+  uint8_t **owned;
+  size_t nowned, owned_cap;
 } scp_spec;
 
 /* Decode a whole contractspecv0 payload (len bytes).  base is the
@@ -100,12 +122,28 @@ void scp_spec_type_format(const scp_spec_type *t, scp_buf *b);
  * --amount <i128> -> void". */
 void scp_spec_fn_format(const scp_spec_fn *f, scp_buf *b);
 
-/* Type the text a user gave for parameter `param` by its spec type t into
- * *out (data points into text).  Types a call argument cannot be given as
- * text yet (vec, map, tuple, result, UDTs, muxed addresses, error, val):
- * SCP_ERR_ARG naming the parameter and the type. */
+/* Type the text a user gave for parameter `param` by its scalar spec type
+ * t (or option of one) into *out (data points into text).  Other types
+ * need the spec (scp_spec_arg_value): SCP_ERR_ARG naming the parameter
+ * and the type. */
 int scp_spec_arg_parse(const scp_spec_type *t, const char *param, const char *text,
                        scp_arg *out, scp_error *err);
+
+/* The UDT called name, or NULL. */
+const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name);
+
+/* (args.c) Type the text a user gave for parameter `param` by its spec
+ * type t, scalars as scp_spec_arg_parse does, and every other type from
+ * JSON the way stellar-cli's invoke takes it (array for vec and tuple,
+ * object or array of [key, value] pairs for map, object by field name for
+ * a struct, array for a tuple struct, "Case" or {"Case": value} for a
+ * union, the number for an enum, null for an absent option, strings or
+ * numbers for integers, hex for bytes, strkeys for addresses, G... or M...
+ * for muxed_address).  Such a value becomes kind SCP_ARG_SCVAL holding
+ * its ScVal XDR, owned by s.  Errors: SCP_ERR_ARG naming the parameter
+ * and the JSON path ("argument --pair.b[1]: not an i128"). */
+int scp_spec_arg_value(scp_spec *s, const scp_spec_type *t, const char *param,
+                       const char *text, scp_arg *out, scp_error *err);
 
 /* (args.c) Parse value as an argument of type `type` (the names
  * scp_arg_parse takes before the colon); label names the argument in

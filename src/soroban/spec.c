@@ -169,29 +169,64 @@ static bool enum_value(reader *r, uint32_t max, const char *what) {
   return true;
 }
 
-/* SCSpecUDTStructV0 */
-static bool skip_struct(reader *r) {
+static void udt_free(scp_spec_udt *u) {
+  for (uint32_t k = 0; k < u->ncases; k++) {
+    scp_spec_case *c = &u->cases[k];
+    for (uint32_t j = 0; j < c->ntypes; j++) type_free(&c->types[j]);
+    free(c->types);
+    free(c->name);
+  }
+  free(u->cases);
+  free(u->name);
+  memset(u, 0, sizeof *u);
+}
+
+/* n types of a struct field (1) or union case into c. */
+static bool case_types(reader *r, scp_spec_case *c, uint32_t n) {
+  c->types = calloc(n ? n : 1, sizeof *c->types);
+  if (!c->types) return nomem(r);
+  for (uint32_t j = 0; j < n; j++) {
+    c->ntypes = j + 1;   /* so a failure frees what was decoded */
+    if (!type_def(r, &c->types[j], 0)) return false;
+  }
+  c->ntypes = n;
+  return true;
+}
+
+/* The header all UDT entries share (doc, lib, name, case count) and the
+ * cases array.  On failure *u holds what was decoded, for udt_free. */
+static bool udt_head(reader *r, scp_spec_udt *u, const char *what, uint32_t max,
+                     const char *cw) {
   uint32_t n;
-  if (!string(r, DOC_MAX, NULL, "struct doc") || !string(r, LIB_MAX, NULL, "struct lib") ||
-      !string(r, UDT_NAME_MAX, NULL, "struct name") ||
-      !count(r, FIELDS_MAX, 12, &n, "struct field count"))
+  char dw[32], lw[32], nw[32];
+  snprintf(dw, sizeof dw, "%s doc", what);
+  snprintf(lw, sizeof lw, "%s lib", what);
+  snprintf(nw, sizeof nw, "%s name", what);
+  if (!string(r, DOC_MAX, NULL, dw) || !string(r, LIB_MAX, NULL, lw) ||
+      !string(r, UDT_NAME_MAX, &u->name, nw) || !count(r, max, 12, &n, cw))
     return false;
-  for (uint32_t k = 0; k < n; k++)
+  u->cases = calloc(n ? n : 1, sizeof *u->cases);
+  if (!u->cases) return nomem(r);
+  u->ncases = n;
+  return true;
+}
+
+/* SCSpecUDTStructV0: fields (doc, name, type). */
+static bool udt_struct(reader *r, scp_spec_udt *u) {
+  if (!udt_head(r, u, "struct", FIELDS_MAX, "struct field count")) return false;
+  for (uint32_t k = 0; k < u->ncases; k++)
     if (!string(r, DOC_MAX, NULL, "field doc") ||
-        !string(r, FIELD_NAME_MAX, NULL, "field name") || !skip_type(r))
+        !string(r, FIELD_NAME_MAX, &u->cases[k].name, "field name") ||
+        !case_types(r, &u->cases[k], 1))
       return false;
   return true;
 }
 
 /* SCSpecUDTUnionV0: cases are void (doc, name) or tuple (doc, name,
  * SCSpecTypeDef type<12>). */
-static bool skip_union(reader *r) {
-  uint32_t n;
-  if (!string(r, DOC_MAX, NULL, "union doc") || !string(r, LIB_MAX, NULL, "union lib") ||
-      !string(r, UDT_NAME_MAX, NULL, "union name") ||
-      !count(r, CASES_MAX, 12, &n, "union case count"))
-    return false;
-  for (uint32_t k = 0; k < n; k++) {
+static bool udt_union(reader *r, scp_spec_udt *u) {
+  if (!udt_head(r, u, "union", CASES_MAX, "union case count")) return false;
+  for (uint32_t k = 0; k < u->ncases; k++) {
     const uint8_t *kind_at = r->p;
     uint32_t kind, m;
     if (!u32(r, &kind, "union case kind")) return false;
@@ -200,27 +235,22 @@ static bool skip_union(reader *r) {
       return fail(r, "union case kind");
     }
     if (!string(r, DOC_MAX, NULL, "union case doc") ||
-        !string(r, UDT_NAME_MAX, NULL, "union case name"))
+        !string(r, UDT_NAME_MAX, &u->cases[k].name, "union case name"))
       return false;
-    if (kind == 1) {
-      if (!count(r, TUPLE_MAX, 4, &m, "union case type count")) return false;
-      for (uint32_t j = 0; j < m; j++)
-        if (!skip_type(r)) return false;
-    }
+    m = 0;
+    if (kind == 1 && !count(r, TUPLE_MAX, 4, &m, "union case type count")) return false;
+    if (!case_types(r, &u->cases[k], m)) return false;
   }
   return true;
 }
 
 /* SCSpecUDTEnumV0 and SCSpecUDTErrorEnumV0 (same layout). */
-static bool skip_enum(reader *r) {
-  uint32_t n, v;
-  if (!string(r, DOC_MAX, NULL, "enum doc") || !string(r, LIB_MAX, NULL, "enum lib") ||
-      !string(r, UDT_NAME_MAX, NULL, "enum name") ||
-      !count(r, CASES_MAX, 12, &n, "enum case count"))
-    return false;
-  for (uint32_t k = 0; k < n; k++)
+static bool udt_enum(reader *r, scp_spec_udt *u) {
+  if (!udt_head(r, u, "enum", CASES_MAX, "enum case count")) return false;
+  for (uint32_t k = 0; k < u->ncases; k++)
     if (!string(r, DOC_MAX, NULL, "enum case doc") ||
-        !string(r, UDT_NAME_MAX, NULL, "enum case name") || !u32(r, &v, "enum case value"))
+        !string(r, UDT_NAME_MAX, &u->cases[k].name, "enum case name") ||
+        !u32(r, &u->cases[k].value, "enum case value"))
       return false;
   return true;
 }
@@ -289,6 +319,10 @@ void scp_spec_free(scp_spec *s) {
   if (!s) return;
   for (size_t k = 0; k < s->nfns; k++) fn_free(&s->fns[k]);
   free(s->fns);
+  for (size_t k = 0; k < s->nudts; k++) udt_free(&s->udts[k]);
+  free(s->udts);
+  for (size_t k = 0; k < s->nowned; k++) free(s->owned[k]);
+  free(s->owned);
   free(s);
 }
 
@@ -299,7 +333,7 @@ int scp_spec_parse(const uint8_t *p, size_t len, size_t base, const char *path,
   if (!s) return scp_fail(err, SCP_ERR_NOMEM, "%s: contractspecv0: out of memory",
                           path ? path : "contract");
   reader r = {.start = p, .p = p, .end = p + len, .base = base, .path = path, .err = err};
-  size_t cap = 0;
+  size_t cap = 0, ucap = 0;
   while (r.p < r.end) {
     const uint8_t *kind_at = r.p;
     uint32_t kind;
@@ -312,12 +346,20 @@ int scp_spec_parse(const uint8_t *p, size_t len, size_t base, const char *path,
       bool ok = function(&r, &s->fns[s->nfns]);
       s->nfns++;   /* kept even half-decoded, so scp_spec_free releases it */
       if (!ok) break;
+    } else if (kind >= SCP_SPEC_ENTRY_STRUCT && kind <= SCP_SPEC_ENTRY_ERROR_ENUM) {
+      if (!scp_grow(&s->udts, &ucap, s->nudts + 1, sizeof *s->udts)) {
+        nomem(&r);
+        break;
+      }
+      scp_spec_udt *u = &s->udts[s->nudts++];   /* kept half-decoded, for scp_spec_free */
+      memset(u, 0, sizeof *u);
+      u->kind = kind;
+      bool ok = kind == SCP_SPEC_ENTRY_STRUCT ? udt_struct(&r, u)
+                : kind == SCP_SPEC_ENTRY_UNION ? udt_union(&r, u) : udt_enum(&r, u);
+      if (!ok) break;
     } else {
       bool ok;
       switch (kind) {
-      case SCP_SPEC_ENTRY_STRUCT: ok = skip_struct(&r); break;
-      case SCP_SPEC_ENTRY_UNION: ok = skip_union(&r); break;
-      case SCP_SPEC_ENTRY_ENUM: case SCP_SPEC_ENTRY_ERROR_ENUM: ok = skip_enum(&r); break;
       case SCP_SPEC_ENTRY_EVENT: ok = skip_event(&r); break;
       default:
         r.p = kind_at;
@@ -365,6 +407,12 @@ int scp_spec_from_wasm(const uint8_t *wasm, size_t len, const char *path, scp_sp
 const scp_spec_fn *scp_spec_find(const scp_spec *s, const char *name) {
   for (size_t k = 0; s && k < s->nfns; k++)
     if (!strcmp(s->fns[k].name, name)) return &s->fns[k];
+  return NULL;
+}
+
+const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name) {
+  for (size_t k = 0; s && k < s->nudts; k++)
+    if (!strcmp(s->udts[k].name, name)) return &s->udts[k];
   return NULL;
 }
 

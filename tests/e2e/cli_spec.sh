@@ -103,8 +103,11 @@ NAME="bytesn<4> with 2 bytes: exit 3 (exit $rc)"; ok one_line_error 3 "bytesn<4>
 "$BIN" profile "$W" transfer --from GBAD --to $C --amount 1 -o "$T/x" -q 2>"$T/err"; rc=$?
 NAME="bad strkey: exit 3 (exit $rc)"; ok one_line_error 3 "argument --from: not an address strkey"
 "$BIN" profile "$W" nested --pair 1 --list 1 --m 1 --t 1 --r 1 -o "$T/x" -q 2>"$T/err"; rc=$?
-NAME="a UDT parameter: unsupported-type error naming it, exit 3 (exit $rc)"
-ok one_line_error 3 "argument --pair: type Pair cannot be given on the command line"
+NAME="a UDT parameter takes JSON: error naming its form, exit 3 (exit $rc)"
+ok one_line_error 3 "argument --pair: Pair is a JSON object by field name"
+"$BIN" profile "$W" nested --pair '{"a": 1, "b": [null, "5"]}' --list '[1]' --m '{}' --t '[1, true]' --r 1 -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="a result parameter: unsupported-type error naming it, exit 3 (exit $rc)"
+ok one_line_error 3 "argument --r: type result<u32, error> cannot be given as an argument yet"
 "$BIN" profile "$W" nosuch --x 1 -o "$T/x" -q 2>"$T/err"; rc=$?
 NAME="a function not in the spec: one line, exit 4 (exit $rc)"
 ok one_line_error 4 "no function nosuch in its contractspecv0 (functions: add, transfer, kinds, nested, fmt)"

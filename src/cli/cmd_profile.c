@@ -9,6 +9,7 @@
  * (partial) profile, then exits with the trap/budget status.
  */
 #include "cli.h"
+#include "soroban/scp_scenario.h"
 #include "soroban/scp_spec.h"
 #include "wasm/scp_wasm.h"
 
@@ -40,6 +41,7 @@ typedef struct profile_opts {
   const scp_spec_fn *fn;      /* the function's spec entry, or NULL */
   const char **named;         /* fn's parameters: the text given, or NULL */
   size_t nnamed;              /* how many were given */
+  const char *scenario;       /* --scenario FILE.json: several calls instead */
 } profile_opts;
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
@@ -204,7 +206,7 @@ static int named_to_args(profile_opts *o) {
   o->args = args;
   for (uint32_t k = 0; k < f->ninputs; k++) {
     scp_error e = {0};
-    if (scp_spec_arg_parse(&f->inputs[k].type, f->inputs[k].name,
+    if (scp_spec_arg_value(o->spec, &f->inputs[k].type, f->inputs[k].name,
                            o->named[k] ? o->named[k] : "void", &args[k], &e))
       return named_die(o, e.code, e.msg);
   }
@@ -245,6 +247,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     } else if (!strcmp(a, "--contract")) {
       if (!(val = cli_option_value(argc, argv, &i, "a contract .wasm file"))) return usage;
       o->contracts[o->ncontracts++].path = val;
+    } else if (!strcmp(a, "--scenario")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
+      o->scenario = val;
     } else if (!strcmp(a, "--icicle")) {
       o->svg.icicle = true;
     } else if (!strcmp(a, "--list")) {
@@ -289,6 +294,12 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
         return cli_die(SCP_ERR_ARG, "%s", e.msg);
       o->nargs++;
     }
+  }
+  if (o->scenario) {
+    if (o->wasm_path || o->ncontracts || o->list)
+      return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
+                     "CONTRACT.wasm, FUNCTION, --contract or --list with it");
+    return 0;
   }
   if (o->wasm_path && (o->list || !o->function)) {
     int status = load_spec(o);
@@ -375,6 +386,51 @@ static int write_outputs(const scp_profile *p, const profile_opts *o) {
   return status;
 }
 
+/* --scenario: one profile per call, in DIR/NN-FUNCTION/, and a summary
+ * line per call in DIR/scenario.txt.  The calls are independent runs, so
+ * one that traps does not stop the others; the exit status is the first
+ * failing call's. */
+static int run_scenario(profile_opts *o) {
+  scp_error err = {0};
+  scp_scenario *sc;
+  if (scp_scenario_load(o->scenario, &sc, &err)) return cli_die(err.code, "%s", err.msg);
+  int status = cli_make_dir(o->out_dir), first_fail = 0;
+  scp_buf sum = {0};
+  for (size_t i = 0; i < sc->ncalls && !status; i++) {
+    scp_soroban_opts so;
+    scp_scenario_opts(sc, i, &so);
+    if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
+    if (o->mem_limit) so.mem_limit = o->mem_limit;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
+    cli_progress progress;
+    cli_progress_start(&progress, "profiling call %zu: %s %s", i + 1, so.wasm_path, so.function);
+    scp_profile *p = NULL;
+    int rc = scp_soroban_profile(&so, &p, &err);
+    if (!p) {
+      status = cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
+      break;
+    }
+    profile_opts po = *o;
+    po.out_dir = dir;
+    status = write_outputs(p, &po);
+    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s\n", i + 1,
+                   sc->contracts[sc->calls[i].contract].name, so.function,
+                   (unsigned long long)scp_profile_total(p, 0),
+                   (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok");
+    cli_progress_done(&progress, "profile written to %s", dir);
+    scp_profile_destroy(p);
+    if (!status && rc && !first_fail)
+      first_fail = cli_die(rc, "%s: calls[%zu]: %s (partial profile written to %s)", o->scenario,
+                           i, err.msg, dir);
+  }
+  if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
+                                : cli_write_file(o->out_dir, "scenario.txt", &sum);
+  scp_buf_free(&sum);
+  scp_scenario_free(sc);
+  return status ? status : first_fail;
+}
+
 int cmd_profile(int argc, char **argv) {
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
@@ -389,6 +445,10 @@ int cmd_profile(int argc, char **argv) {
   int rc;
   status = parse_args(argc, argv, &o);
   if (status || o.listed) goto out;
+  if (o.scenario) {
+    status = run_scenario(&o);
+    goto out;
+  }
 
   /* parse_args read the contract already (its spec names the arguments) */
   uint8_t *wasm = o.wasm;

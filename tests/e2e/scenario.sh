@@ -1,0 +1,102 @@
+#!/bin/sh
+# End-to-end: JSON arguments typed by the spec (tests/fixtures/wasm/
+# spec_nested.c) and scenario files (scprof profile --scenario).  Every
+# call of a scenario must give the very profile the same call gives on the
+# command line; folded stacks add up to the report's CPU; nested values
+# arrive as the host values their types are encoded as; mistakes are one
+# line naming the file, with the documented exit status.
+# Prints one PASS/FAIL line per check (tests/run.sh counts them).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cp "$B/examples/caller.wasm" "$B/examples/counter.wasm" "$B/tests/fixtures/wasm/spec_nested.wasm" "$T/"
+N=$T/spec_nested.wasm
+# counter's id when deployed second (deployer = zero account, salt = 1)
+ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
+C=CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR
+M=MAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB6AAAAAAAOW6NCXDEE
+
+ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+one_line_error() {
+  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
+    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
+}
+folded_is_cpu() {
+  sum=$(awk '{s += $NF} END {print s}' "$1/profile.folded")
+  cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt")
+  [ -n "$cpu" ] && [ "$sum" = "$cpu" ]
+}
+
+# ---- JSON arguments on the command line
+"$BIN" profile -q -o "$T/s" -f report,folded "$N" sum --list '[1, 2, "3", 40]' 2>"$T/err"; rc=$?
+NAME="vec<u32> from a JSON array (exit $rc)"; ok grep -q "result *u32:46" "$T/s/report.txt"
+NAME="vec argument shown in the report"; ok grep -q "arguments *Vec\[u32:1, u32:2, u32:3, u32:40\]" "$T/s/report.txt"
+NAME="folded sums to the report's CPU"; ok folded_is_cpu "$T/s"
+"$BIN" profile -q -o "$T/p" -f report "$N" point --p '{"y": 2, "x": 1}' 2>"$T/err"; rc=$?
+NAME="struct by field name, fields sorted (exit $rc)"; ok grep -q "result *u32:1002" "$T/p/report.txt"
+"$BIN" profile -q -o "$T/h" -f report "$N" shape --p '{"x":1,"y":2}' --w '[5,"hi"]' \
+  --c '{"Two":[3,true]}' --col Green --e 7 --t '[1,false]' \
+  --m '{"b":"-5","a":"170141183460469231731687303715884105727"}' --who $M --o '["00ff","0102"]' \
+  --a $C 2>"$T/err"; rc=$?
+NAME="every nested kind arrives as its host value (exit $rc)"; ok grep -q "result *u32:1023" "$T/h/report.txt"
+NAME="map keys sorted, union as a vec, error enum as an Error"
+ok grep -qF "Vec[sym:Two, u32:3, bool:true], u32:2, Error(0, 7), Vec[u32:1, bool:false], Map{sym:a: i128:170141183460469231731687303715884105727, sym:b: i128:-5}, obj(tag 78)" "$T/h/report.txt"
+"$BIN" profile -q -o "$T/x" -f report "$N" point --p '{"x": 1}' 2>"$T/err"; rc=$?
+NAME="missing struct field: exit 3 (exit $rc)"; ok one_line_error 3 "argument --p: Point: missing field y"
+"$BIN" profile -q -o "$T/x" -f report "$N" sum --list '[1, -2]' 2>"$T/err"; rc=$?
+NAME="bad element names its path: exit 3 (exit $rc)"; ok one_line_error 3 "argument --list[1]: not a u32"
+"$BIN" profile -q -o "$T/x" -f report "$N" sum --list '[1, 2' 2>"$T/err"; rc=$?
+NAME="malformed JSON: exit 3 (exit $rc)"; ok one_line_error 3 "argument --list: bad JSON at column"
+
+# ---- scenarios
+cat >"$T/run.json" <<JSON
+{
+  "contracts": [
+    {"name": "caller", "wasm": "caller.wasm"},
+    {"name": "counter", "wasm": "counter.wasm"},
+    {"name": "nested", "wasm": "spec_nested.wasm"}
+  ],
+  "calls": [
+    {"contract": "caller", "function": "run", "args": ["str:$ID", "u32:3"]},
+    {"contract": "nested", "function": "point", "args": {"p": {"y": 2, "x": 1}}},
+    {"contract": "nested", "function": "sum", "args": {"list": [1, 2, "3", 40]}}
+  ]
+}
+JSON
+"$BIN" profile -q -o "$T/sc" -f report,folded --scenario "$T/run.json" 2>"$T/err"; rc=$?
+NAME="scenario runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+NAME="one folder per call"; ok test -f "$T/sc/01-run/report.txt" -a -f "$T/sc/02-point/report.txt" -a -f "$T/sc/03-sum/report.txt"
+NAME="summary line per call"; ok [ "$(wc -l <"$T/sc/scenario.txt")" -eq 3 ]
+NAME="summary lists call 3's CPU"
+ok grep -q "^3	nested	sum	CPU $(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$T/s/report.txt")	" "$T/sc/scenario.txt"
+for d in 01-run 02-point 03-sum; do
+  NAME="$d: folded sums to the report's CPU"; ok folded_is_cpu "$T/sc/$d"
+done
+"$BIN" profile -q -o "$T/d1" -f report,folded "$T/caller.wasm" run "str:$ID" u32:3 --contract "$T/counter.wasm" --contract "$N"
+NAME="call 1 is the command line's profile, byte for byte"; ok cmp -s "$T/d1/profile.folded" "$T/sc/01-run/profile.folded"
+NAME="call 1 result is the third increment"; ok grep -q "result *u32:3" "$T/sc/01-run/report.txt"
+NAME="call 3 is the command line's profile"; ok cmp -s "$T/s/profile.folded" "$T/sc/03-sum/profile.folded"
+
+# scenario mistakes: one line naming the file
+printf '{"contracts": [' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="malformed scenario JSON: exit 65 (exit $rc)"; ok one_line_error 65 "$T/bad.json: line 1 column"
+echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum", "args": {"lst": []}}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="unknown parameter: exit 3 (exit $rc)"; ok one_line_error 3 "$T/bad.json: calls[0]: sum has no parameter lst"
+echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum", "args": {"list": [true]}}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="bad argument value: exit 3 (exit $rc)"; ok one_line_error 3 "$T/bad.json: calls[0]: argument --list[0]: not a u32"
+echo '{"ledger": {"sequence": 5}, "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="ledger settings refused: exit 66 (exit $rc)"; ok one_line_error 66 "\"ledger\" is not supported yet"
+echo '{"contracts": [{"name": "n", "wasm": "nosuch.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="missing contract file: exit 74 (exit $rc)"; ok one_line_error 74 "nosuch.wasm"
+echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"contract": "m", "function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="unknown contract name: exit 65 (exit $rc)"; ok one_line_error 65 "calls[0]: no contract named m"
+"$BIN" profile -q -o "$T/x" --scenario "$T/run.json" "$N" sum 2>"$T/err"; rc=$?
+NAME="--scenario with a CONTRACT: exit 2 (exit $rc)"; ok one_line_error 2 "--scenario names the contracts"

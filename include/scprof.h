@@ -14,6 +14,7 @@
 #ifndef SCPROF_H
 #define SCPROF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,6 +89,19 @@ typedef struct scp_soroban_opts {
    * The profile's metadata lists every id as a strkey ("C..."). */
   const struct scp_contract_file *contracts;
   size_t ncontracts;
+  /* (Added) The ledger: protocol (0 = the newest the host runs; 20 to 28
+   * accepted, else SCP_ERR_ARG), sequence number, close time, and the
+   * network id (get_ledger_network_id; all zero unless has_network_id). */
+  uint32_t protocol;
+  uint32_t ledger_sequence;
+  uint64_t ledger_timestamp;
+  bool has_network_id;
+  uint8_t network_id[32];
+  /* (Added) Ledger state kept between runs (scenario files, internal; NULL:
+   * a fresh ledger).  With it, contracts is ignored: the ledger's contracts
+   * are deployed once, and ledger_main names the called one. */
+  struct scp_ledger *ledger;
+  size_t ledger_main;
 } scp_soroban_opts;
 
 /* One extra contract (caller-owned bytes). */

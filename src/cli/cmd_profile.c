@@ -42,6 +42,7 @@ typedef struct profile_opts {
   const char **named;         /* fn's parameters: the text given, or NULL */
   size_t nnamed;              /* how many were given */
   const char *scenario;       /* --scenario FILE.json: several calls instead */
+  uint32_t protocol;          /* --protocol N; 0: the newest */
 } profile_opts;
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
@@ -247,6 +248,12 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     } else if (!strcmp(a, "--contract")) {
       if (!(val = cli_option_value(argc, argv, &i, "a contract .wasm file"))) return usage;
       o->contracts[o->ncontracts++].path = val;
+    } else if (!strcmp(a, "--protocol")) {
+      uint64_t n;
+      if (!(val = cli_option_value(argc, argv, &i, "a protocol version"))) return usage;
+      if (!cli_parse_u64(val, &n) || n < 20 || n > 28)
+        return cli_die(SCP_ERR_ARG, "--protocol: '%s': this host runs protocols 20 to 28", val);
+      o->protocol = (uint32_t)n;
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
       o->scenario = val;
@@ -387,20 +394,30 @@ static int write_outputs(const scp_profile *p, const profile_opts *o) {
 }
 
 /* --scenario: one profile per call, in DIR/NN-FUNCTION/, and a summary
- * line per call in DIR/scenario.txt.  The calls are independent runs, so
- * one that traps does not stop the others; the exit status is the first
- * failing call's. */
+ * line per call in DIR/scenario.txt.  The calls are transactions on one
+ * ledger (a failed one changes nothing), so one that traps does not stop
+ * the others; the exit status is the first failing call's.  A set-up call
+ * ("profile": false) runs and has its summary line, but no profile. */
 static int run_scenario(profile_opts *o) {
   scp_error err = {0};
   scp_scenario *sc;
   if (scp_scenario_load(o->scenario, &sc, &err)) return cli_die(err.code, "%s", err.msg);
-  int status = cli_make_dir(o->out_dir), first_fail = 0;
+  scp_ledger *ledger = scp_ledger_new(sc->files, sc->ncontracts);
+  if (ledger) {
+    ledger->seeds = sc->storage;
+    ledger->nseeds = sc->nstorage;
+  }
+  int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  int first_fail = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
     scp_scenario_opts(sc, i, &so);
+    so.ledger = ledger;
+    bool profiled = sc->calls[i].profile;
     if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.mem_limit = o->mem_limit;
+    if (o->protocol) so.protocol = o->protocol;
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
     cli_progress progress;
@@ -413,17 +430,21 @@ static int run_scenario(profile_opts *o) {
     }
     profile_opts po = *o;
     po.out_dir = dir;
-    status = write_outputs(p, &po);
-    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s\n", i + 1,
+    if (profiled) status = write_outputs(p, &po);
+    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
                    sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
-                   (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok");
-    cli_progress_done(&progress, "profile written to %s", dir);
+                   (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
+                   profiled ? "" : "\t(set-up, not profiled)");
+    if (profiled) cli_progress_done(&progress, "profile written to %s", dir);
+    else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
     if (!status && rc && !first_fail)
-      first_fail = cli_die(rc, "%s: calls[%zu]: %s (partial profile written to %s)", o->scenario,
-                           i, err.msg, dir);
+      first_fail = profiled ? cli_die(rc, "%s: calls[%zu]: %s (partial profile written to %s)",
+                                      o->scenario, i, err.msg, dir)
+                            : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
+  scp_ledger_free(ledger);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
                                 : cli_write_file(o->out_dir, "scenario.txt", &sum);
   scp_buf_free(&sum);
@@ -473,7 +494,8 @@ int cmd_profile(int argc, char **argv) {
   scp_soroban_opts so = {.wasm_path = o.wasm_path, .wasm = wasm, .wasm_len = wasm_len,
                          .function = o.function, .args = o.args, .nargs = o.nargs,
                          .cpu_limit = o.cpu_limit, .mem_limit = o.mem_limit,
-                         .contracts = o.contracts, .ncontracts = o.ncontracts};
+                         .contracts = o.contracts, .ncontracts = o.ncontracts,
+                         .protocol = o.protocol};
   scp_profile *p = NULL;
   rc = scp_soroban_profile(&so, &p, &err);
   free(wasm);

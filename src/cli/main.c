@@ -13,6 +13,7 @@
 static const char usage_text[] =
   "usage: scprof profile [options] CONTRACT.wasm FUNCTION [--NAME VALUE... | ARG...]\n"
   "       scprof profile CONTRACT.wasm --list\n"
+  "       scprof profile [options] --scenario FILE.json\n"
   "       scprof diff OLD.json NEW.json [-o DIR] [--metric M] [--top N] [-q]\n"
   "       scprof annotate PROFILE.json [FILE|FUNCTION] [-S DIR] [--metric M]\n"
   "       scprof check PROFILE.json [--max-cpu N] [--max-mem N]\n"
@@ -42,6 +43,9 @@ static const char usage_text[] =
   "                      (default 0.01; 0 keeps every frame)\n"
   "      --contract FILE deploy FILE.wasm first, for cross-contract calls\n"
   "                      (repeatable; the report lists each contract's id)\n"
+  "      --protocol N    the ledger's protocol version, 20 to 28 (default 28)\n"
+  "      --scenario FILE run the calls of a scenario file on one ledger,\n"
+  "                      one profile each in DIR/NN-FUNCTION/ (see README)\n"
   "  -q, --quiet         do not print the report\n"
   "\n"
   "files written to DIR: flamegraph.svg (CPU), flamegraph-mem.svg (memory),\n"

@@ -4,6 +4,7 @@
  * mistake in the fifth call does not cost the first four's run time.
  */
 #include <jansson.h>
+#include <openssl/sha.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +36,7 @@ static int check_keys(ctx *c, json_t *obj, const char *where, const char *const 
     if (ok) continue;
     for (size_t k = 0; refused && refused[k]; k++)
       if (!strcmp(refused[k], key)) {
-        snprintf(what, sizeof what, "\"%s\" is not supported yet (every call runs in a fresh "
-                 "ledger holding the scenario's contracts)", key);
+        snprintf(what, sizeof what, "\"%s\" is not supported yet", key);
         return bad(c, SCP_ERR_UNSUPPORTED, where, what);
       }
     snprintf(what, sizeof what, "unknown key \"%.60s\"", key);
@@ -200,12 +200,9 @@ static int load_call(ctx *c, json_t *j, size_t i) {
   c->s->ncalls = i + 1;
   json_t *con = json_object_get(j, "contract"), *fn = json_object_get(j, "function");
   json_t *prof = json_object_get(j, "profile");
-  if (prof && !json_is_true(prof)) {
-    if (!json_is_false(prof)) return bad(c, SCP_ERR_MALFORMED, where, "\"profile\" is true or false");
-    return bad(c, SCP_ERR_UNSUPPORTED, where, "\"profile\": false is not supported yet (a call "
-               "that is not profiled would only change the ledger, which does not carry over "
-               "to later calls yet)");
-  }
+  if (prof && !json_is_boolean(prof))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"profile\" is true or false");
+  call->profile = !prof || json_is_true(prof);
   if (!json_is_string(fn) || !json_string_length(fn))
     return bad(c, SCP_ERR_MALFORMED, where, "\"function\" must be a non-empty string");
   if (con && !json_is_string(con))
@@ -246,9 +243,115 @@ static int limit(ctx *c, json_t *root, const char *key, uint64_t *out) {
   return SCP_OK;
 }
 
+static int u32_of(ctx *c, json_t *l, const char *key, uint64_t max, uint64_t *out) {
+  json_t *v = json_object_get(l, key);
+  if (!v) return SCP_OK;
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
+    char what[80];
+    snprintf(what, sizeof what, "\"%s\" must be an integer from 0 to %llu", key, (unsigned long long)max);
+    return bad(c, SCP_ERR_MALFORMED, "ledger", what);
+  }
+  *out = (uint64_t)json_integer_value(v);
+  return SCP_OK;
+}
+
+/* "ledger": the ledger info every call sees. */
+static int load_ledger(ctx *c, json_t *l) {
+  static const char *const known[] = {"protocol", "sequence", "timestamp", "network_passphrase",
+                                      "network_id", NULL};
+  if (!l) return SCP_OK;
+  if (!json_is_object(l)) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"ledger\" is an object");
+  int rc = check_keys(c, l, "ledger", known, NULL);
+  uint64_t proto = 0, seq = 0, ts = 0;
+  if (!rc) rc = u32_of(c, l, "protocol", UINT32_MAX, &proto);
+  if (!rc) rc = u32_of(c, l, "sequence", UINT32_MAX, &seq);
+  if (!rc) rc = u32_of(c, l, "timestamp", INT64_MAX, &ts);
+  if (rc) return rc;
+  if (json_object_get(l, "protocol") && !proto)
+    return bad(c, SCP_ERR_ARG, "ledger", "protocol 0: this host runs protocols 20 to 28");
+  c->s->protocol = (uint32_t)proto;
+  c->s->sequence = (uint32_t)seq;
+  c->s->timestamp = ts;
+  json_t *pass = json_object_get(l, "network_passphrase"), *nid = json_object_get(l, "network_id");
+  if (pass && nid) return bad(c, SCP_ERR_MALFORMED, "ledger", "give network_passphrase or network_id, not both");
+  if (pass) {
+    if (!json_is_string(pass)) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_passphrase\" is a string");
+    SHA256((const uint8_t *)json_string_value(pass), json_string_length(pass), c->s->network_id);
+    c->s->has_network_id = true;
+  } else if (nid) {
+    const char *h = json_is_string(nid) ? json_string_value(nid) : "";
+    bool ok = strlen(h) == 64;
+    for (size_t i = 0; ok && i < 32; i++) {
+      unsigned b;
+      ok = sscanf(h + 2 * i, "%2x", &b) == 1 && strchr("0123456789abcdefABCDEF", h[2 * i]) &&
+           strchr("0123456789abcdefABCDEF", h[2 * i + 1]);
+      c->s->network_id[i] = (uint8_t)b;
+    }
+    if (!ok) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
+    c->s->has_network_id = true;
+  }
+  return SCP_OK;
+}
+
+/* "storage": [{"contract", "key", "value", "durability", "live_until"}],
+ * key and value as "type:value" (no spec types storage). */
+static int load_storage(ctx *c, json_t *st) {
+  static const char *const known[] = {"contract", "key", "value", "durability", "live_until", NULL};
+  if (!st) return SCP_OK;
+  if (!json_is_array(st)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"storage\" must be an array");
+  if (!(c->s->storage = calloc(json_array_size(st) + 1, sizeof *c->s->storage))) return nomem(c);
+  for (size_t i = 0; i < json_array_size(st); i++) {
+    json_t *j = json_array_get(st, i);
+    char where[48], what[160];
+    snprintf(where, sizeof where, "storage[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an entry is an object");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    scp_ledger_seed *sd = &c->s->storage[i];
+    c->s->nstorage = i + 1;
+    json_t *con = json_object_get(j, "contract"), *dur = json_object_get(j, "durability");
+    json_t *lu = json_object_get(j, "live_until");
+    sd->contract = SIZE_MAX;
+    if (!con && c->s->ncontracts == 1) sd->contract = 0;
+    for (size_t k = 0; json_is_string(con) && k < c->s->ncontracts; k++)
+      if (!strcmp(c->s->contracts[k].name, json_string_value(con))) sd->contract = k;
+    if (sd->contract == SIZE_MAX) return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must name a contract");
+    sd->dur = 1;
+    if (dur) {
+      const char *d = json_is_string(dur) ? json_string_value(dur) : "";
+      if (!strcmp(d, "temporary")) sd->dur = 0;
+      else if (strcmp(d, "persistent"))
+        return bad(c, SCP_ERR_MALFORMED, where, "\"durability\" is \"persistent\" or \"temporary\"");
+    }
+    if (lu) {
+      if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
+        return bad(c, SCP_ERR_MALFORMED, where, "\"live_until\" must be a ledger number");
+      sd->has_live_until = true;
+      sd->live_until = (uint32_t)json_integer_value(lu);
+    }
+    const char *names[2] = {"key", "value"};
+    scp_arg *dest[2] = {&sd->key, &sd->val};
+    for (int k = 0; k < 2; k++) {
+      json_t *v = json_object_get(j, names[k]);
+      if (!json_is_string(v)) {
+        snprintf(what, sizeof what, "\"%s\" must be a \"type:value\" string", names[k]);
+        return bad(c, SCP_ERR_MALFORMED, where, what);
+      }
+      const char *text = keep(c, json_string_value(v));
+      if (!text) return nomem(c);
+      scp_error e;
+      if (scp_arg_parse(text, dest[k], &e)) {
+        snprintf(what, sizeof what, "%s: %.120s", names[k], e.msg);
+        return bad(c, SCP_ERR_ARG, where, what);
+      }
+    }
+  }
+  return SCP_OK;
+}
+
 int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
-  static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", NULL};
-  static const char *const refused[] = {"ledger", "storage", "network_passphrase", NULL};
+  static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", "ledger",
+                                      "storage", NULL};
   *out = NULL;
   uint8_t *text;
   size_t len;
@@ -267,13 +370,14 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   }
   json_t *cons = json_object_get(root, "contracts"), *calls = json_object_get(root, "calls");
   if (!json_is_object(root)) rc = bad(&c, SCP_ERR_MALFORMED, NULL, "a scenario is a JSON object");
-  else rc = check_keys(&c, root, NULL, known, refused);
+  else rc = check_keys(&c, root, NULL, known, NULL);
   if (!rc && (!json_is_array(cons) || !json_array_size(cons)))
     rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"contracts\" must be a non-empty array");
   if (!rc && (!json_is_array(calls) || !json_array_size(calls)))
     rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"calls\" must be a non-empty array");
   if (!rc) rc = limit(&c, root, "cpu_limit", &c.s->cpu_limit);
   if (!rc) rc = limit(&c, root, "mem_limit", &c.s->mem_limit);
+  if (!rc) rc = load_ledger(&c, json_object_get(root, "ledger"));
   if (!rc) {
     c.s->contracts = calloc(json_array_size(cons), sizeof *c.s->contracts);
     c.s->calls = calloc(json_array_size(calls), sizeof *c.s->calls);
@@ -281,6 +385,12 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   }
   for (size_t i = 0; !rc && i < json_array_size(cons); i++)
     rc = load_contract(&c, json_array_get(cons, i), i);
+  if (!rc && !(c.s->files = calloc(json_array_size(cons), sizeof *c.s->files))) rc = nomem(&c);
+  for (size_t i = 0; !rc && i < c.s->ncontracts; i++) {
+    const scp_scenario_contract *k = &c.s->contracts[i];
+    c.s->files[i] = (scp_contract_file){.path = k->path, .wasm = k->wasm, .len = k->len};
+  }
+  if (!rc) rc = load_storage(&c, json_object_get(root, "storage"));
   for (size_t i = 0; !rc && i < json_array_size(calls); i++)
     rc = load_call(&c, json_array_get(calls, i), i);
   json_decref(root);
@@ -306,6 +416,12 @@ void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
   o->mem_limit = s->mem_limit;
   o->contracts = call->others;
   o->ncontracts = s->ncontracts - 1;
+  o->protocol = s->protocol;
+  o->ledger_sequence = s->sequence;
+  o->ledger_timestamp = s->timestamp;
+  o->has_network_id = s->has_network_id;
+  memcpy(o->network_id, s->network_id, 32);
+  o->ledger_main = call->contract;
 }
 
 void scp_scenario_free(scp_scenario *s) {
@@ -323,6 +439,8 @@ void scp_scenario_free(scp_scenario *s) {
     scp_spec_free(s->contracts[i].spec);
   }
   free(s->contracts);
+  free(s->files);
+  free(s->storage);
   for (size_t i = 0; i < s->ntexts; i++) free(s->texts[i]);
   free(s->texts);
   free(s);

@@ -3,14 +3,12 @@
  * `scprof profile --scenario FILE.json` (schema in the README, "Scenario
  * files").
  *
- * Each call runs exactly as `scprof profile CALLED.wasm FN ... --contract
- * OTHER.wasm ...` would: a fresh ledger holding every contract of the
- * scenario (the called one deployed first, the others after it in the
- * file's order), so its costs are the reference host's for that call.
- * Ledger state does not carry over from one call to the next yet; keys
- * that would need it (ledger, storage, deploy ids and salts, constructor
- * arguments, unprofiled set-up calls) are refused with SCP_ERR_UNSUPPORTED
- * rather than giving numbers for a different ledger.
+ * The calls run in order on one ledger (scp_ledger), as a sequence of
+ * transactions: each with a fresh Budget, each seeing the storage the
+ * earlier successful calls left (and the "storage" entries set up before
+ * the first).  Keys this cannot honour exactly (deploy ids and salts,
+ * constructor arguments, auth, source) are refused with
+ * SCP_ERR_UNSUPPORTED.
  */
 #ifndef SCP_SCENARIO_H
 #define SCP_SCENARIO_H
@@ -19,6 +17,38 @@
 
 #include "scprof.h"
 #include "soroban/scp_spec.h"
+
+/* Ledger state carried from one run to the next: the scenario's contracts
+ * (deployed by the first run, in file order, salts 0, 1, ...; deployer
+ * the all-zero account) and the entries left by the runs that succeeded
+ * (struct scp_sentry, host_private.h).  Kept by scp_soroban_profile. */
+/* An initial contract-data entry ("storage"): key and value as host
+ * values, stored as the host would store them (ScVal XDR). */
+typedef struct scp_ledger_seed {
+  size_t contract;             /* index into the ledger's files */
+  scp_arg key, val;
+  uint8_t dur;                 /* SCP_DUR_TEMPORARY 0, SCP_DUR_PERSISTENT 1 */
+  bool has_live_until;         /* else sequence + the minimum TTL - 1 */
+  uint32_t live_until;
+} scp_ledger_seed;
+
+typedef struct scp_ledger {
+  const scp_ledger_seed *seeds;   /* put in place with the first deploy */
+  size_t nseeds;
+  const scp_contract_file *files;
+  size_t nfiles;
+  uint8_t (*ids)[32];          /* nfiles contract ids */
+  bool deployed;
+  struct scp_sentry *ents;     /* present entries only */
+  size_t nents;
+  /* set when a run left instance storage, which the host keeps as host
+   * values, not in the instance entry: later runs are refused with it */
+  char lost[200];
+} scp_ledger;
+
+/* Empty ledger for files (borrowed); NULL when out of memory. */
+scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n);
+void scp_ledger_free(scp_ledger *l);
 
 typedef struct scp_scenario_contract {
   char *name, *path;           /* path as resolved (relative to the file) */
@@ -33,6 +63,7 @@ typedef struct scp_scenario_call {
   scp_arg *args;
   size_t nargs;
   scp_contract_file *others;   /* every other contract, for opts.contracts */
+  bool profile;                /* false: a set-up call, run but not written */
 } scp_scenario_call;
 
 typedef struct scp_scenario {
@@ -41,6 +72,14 @@ typedef struct scp_scenario {
   scp_scenario_call *calls;
   size_t ncalls;
   uint64_t cpu_limit, mem_limit;   /* 0: the host defaults */
+  /* "ledger": protocol, sequence, timestamp, network id */
+  uint32_t protocol, sequence;
+  uint64_t timestamp;
+  bool has_network_id;
+  uint8_t network_id[32];
+  scp_contract_file *files;    /* every contract in file order (the ledger's) */
+  scp_ledger_seed *storage;    /* "storage": initial entries */
+  size_t nstorage;
   char **texts;                /* argument texts the scp_args point into */
   size_t ntexts, texts_cap;
 } scp_scenario;

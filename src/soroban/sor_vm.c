@@ -7,7 +7,9 @@
  * call_contract_fn, instantiate_vm, vm.rs):
  *   0. ledger set-up, uncharged (the reference's snapshot): the code and
  *      instance entries of the called contract and of every extra contract
- *      (scp_host_deploy)
+ *      (scp_host_deploy); or, with a scp_ledger (scenario files), the
+ *      entries the earlier runs left, saved again after the run (a failed
+ *      run changes nothing, as a failed transaction)
  *   1. Host::set_base_prng_seed: 2 x ComputeSha256Hash(64) = 14,285 CPU
  *                                                           -> the root node
  *   2. the HostFunction frame: push_context's charges, the function name
@@ -46,6 +48,8 @@
  * only when the run touched temporary or persistent storage.
  */
 #include "soroban/scp_host.h"
+#include "soroban/host_private.h"
+#include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/scp_val.h"
 #include "wasm/scp_wasm.h"
@@ -553,6 +557,188 @@ static int add_meta_u64(scp_profile *p, const char *key, uint64_t v) {
   return scp_prof_meta(p, key, num);
 }
 
+/* ---- ledger state between runs (scenario files) ------------------------------------ */
+
+/* The protocols this host runs: Soroban's first (20) to env.json's newest;
+ * the reference refuses a ledger newer than its interface version. */
+#define MIN_PROTOCOL 20
+#define MAX_PROTOCOL 28
+
+scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
+  scp_ledger *l = calloc(1, sizeof *l);
+  if (!l) return NULL;
+  l->files = files;
+  l->nfiles = n;
+  if (!(l->ids = calloc(n + 1, sizeof *l->ids))) {
+    free(l);
+    return NULL;
+  }
+  return l;
+}
+
+static void ents_free(scp_sentry *e, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(e[i].k.key);
+    free(e[i].val);
+  }
+  free(e);
+}
+
+void scp_ledger_free(scp_ledger *l) {
+  if (!l) return;
+  ents_free(l->ents, l->nents);
+  free(l->ids);
+  free(l);
+}
+
+/* As the storage compares keys: durability and key bytes only for
+ * contract data (an instance key's other fields are not part of it). */
+static bool key_same(const scp_lkey *a, const scp_lkey *b) {
+  if (a->type != b->type || memcmp(a->id, b->id, 32)) return false;
+  return a->type != SCP_LK_CONTRACT_DATA ||
+         (a->dur == b->dur && a->keylen == b->keylen && (!a->keylen || !memcmp(a->key, b->key, a->keylen)));
+}
+
+/* Set entry e of the list (n so far, room for it) to src's key and value. */
+static int ent_set(scp_sentry *e, const scp_sentry *src) {
+  uint8_t *key = NULL, *val = malloc(src->vallen ? src->vallen : 1);
+  if (val && src->k.keylen && (key = malloc(src->k.keylen))) memcpy(key, src->k.key, src->k.keylen);
+  if (!val || (src->k.keylen && !key)) {
+    free(val);
+    free(key);
+    return SCP_ERR_NOMEM;
+  }
+  memcpy(val, src->val, src->vallen);
+  free(e->k.key);
+  free(e->val);
+  *e = *src;
+  e->k.key = key;
+  e->val = val;
+  e->present = true;
+  return SCP_OK;
+}
+
+/* The ledger after a run: the entries it started with, and when the run
+ * succeeded, its writes and deletions on top (a failed transaction
+ * changes nothing). */
+static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok) {
+  const scp_host *h = vm->host;
+  for (size_t i = 0; ok && i < h->ninstances && !l->lost[0]; i++) {
+    if (!h->instances[i].n) continue;
+    const char *name = "a contract";
+    for (size_t m = 0; m < vm->nmods; m++)
+      if (!memcmp(vm->mods[m].id, h->instances[i].contract_id, 32)) name = vm->mods[m].label + strlen("contract:");
+    snprintf(l->lost, sizeof l->lost, "%.80s wrote instance storage in an earlier call; carrying "
+             "it to later calls is not supported yet", name);
+  }
+  size_t cap = h->nsnap + (ok ? h->nstore : 0), n = 0;
+  scp_sentry *e = calloc(cap + 1, sizeof *e);
+  if (!e) return SCP_ERR_NOMEM;
+  int rc = SCP_OK;
+  for (size_t i = 0; i < h->nsnap && !rc; i++) {
+    if (!h->snap[i].present && !h->snap[i].val) continue;
+    if (!(rc = ent_set(&e[n], &h->snap[i]))) n++;
+  }
+  for (size_t i = 0; ok && i < h->nstore && !rc; i++) {
+    const scp_sentry *s = &h->store[i];
+    size_t k = 0;
+    while (k < n && !key_same(&e[k].k, &s->k)) k++;
+    if (s->present) {
+      if (!(rc = ent_set(&e[k], s)) && k == n) n++;
+    } else if (k < n) {
+      free(e[k].k.key);
+      free(e[k].val);
+      e[k] = e[--n];
+      memset(&e[n], 0, sizeof e[n]);
+    }
+  }
+  if (rc) {
+    ents_free(e, cap);
+    return rc;
+  }
+  ents_free(l->ents, l->nents);
+  l->ents = e;
+  l->nents = n;
+  l->deployed = true;
+  return SCP_OK;
+}
+
+/* The contract's interface protocol (contractenvmetav0), UINT32_MAX when
+ * it has none. */
+static uint32_t module_protocol(const scp_wasm_module *mod) {
+  const uint8_t *meta;
+  size_t mlen;
+  if (scp_wasm_custom_section(mod, "contractenvmetav0", &meta, &mlen) && mlen >= 8 &&
+      !(meta[0] | meta[1] | meta[2] | meta[3]))
+    return (uint32_t)meta[4] << 24 | (uint32_t)meta[5] << 16 | (uint32_t)meta[6] << 8 | meta[7];
+  return UINT32_MAX;
+}
+
+/* An initial entry: its key and value become ScVal XDR through a scratch
+ * host on an unlimited budget, since setting up the ledger is not part of
+ * the profiled transaction. */
+static int seed_entry(scp_host *h, const scp_ledger *l, const scp_ledger_seed *sd, scp_error *err) {
+  scp_budget shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  scp_host *tmp;
+  if (scp_host_create(&shadow, NULL, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  uint64_t kv, vv;
+  scp_lkey k = {.type = SCP_LK_CONTRACT_DATA, .dur = sd->dur};
+  uint8_t *val = NULL;
+  size_t klen = 0, vlen = 0;
+  memcpy(k.id, l->ids[sd->contract], 32);
+  scp_error e = {0};
+  int rc = scp_host_arg_to_val(tmp, &sd->key, &kv, &e);
+  if (!rc) rc = scp_host_arg_to_val(tmp, &sd->val, &vv, &e);
+  if (!rc) rc = scp_host_val_to_xdr_raw(tmp, kv, &k.key, &klen);
+  if (!rc) rc = scp_host_val_to_xdr_raw(tmp, vv, &val, &vlen);
+  k.keylen = (uint32_t)klen;
+  uint32_t lu = sd->has_live_until ? sd->live_until
+              : h->opts.ledger_sequence +
+                (sd->dur == SCP_DUR_TEMPORARY ? h->opts.min_temp_entry_ttl : h->opts.min_persistent_entry_ttl) - 1;
+  if (rc) rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : SCP_ERR_ARG, "storage entry: %s",
+                       e.msg[0] ? e.msg : "cannot be stored");
+  else if ((rc = scp_storage_seed(h, &k, val, (uint32_t)vlen, lu, false)))
+    rc = scp_fail(err, rc, "out of memory");
+  free(k.key);
+  free(val);
+  scp_host_destroy(tmp);
+  return rc;
+}
+
+/* The ledger's contracts: deployed by the first run, then its entries as
+ * the snapshot source; modules with the called one first. */
+static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
+  scp_ledger *l = o->ledger;
+  static const uint8_t zero[32];
+  uint8_t salt[32];
+  int rc = SCP_OK;
+  if (o->ledger_main >= l->nfiles) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
+  if (l->lost[0]) return scp_fail(err, SCP_ERR_UNSUPPORTED, "%s", l->lost);
+  if (!l->deployed) {
+    for (size_t i = 0; i < l->nfiles && !rc; i++) {
+      salt_of(i, salt);
+      rc = scp_host_deploy(vm->host, l->files[i].wasm, l->files[i].len, zero, salt, l->ids[i]);
+    }
+    for (size_t i = 0; i < l->nseeds && !rc; i++)
+      if ((rc = seed_entry(vm->host, l, &l->seeds[i], err))) return rc;
+  } else {
+    for (size_t i = 0; i < l->nents && !rc; i++)
+      rc = scp_storage_seed(vm->host, &l->ents[i].k, l->ents[i].val, l->ents[i].vallen,
+                            l->ents[i].live_until, false);
+  }
+  if (rc) return scp_fail(err, rc, "out of memory");
+  memcpy(main_id, l->ids[o->ledger_main], 32);
+  uint32_t mi;
+  for (size_t k = 0; k <= l->nfiles && !rc; k++) {
+    size_t i = k == 0 ? o->ledger_main : k - 1;
+    if (k && i == o->ledger_main) continue;
+    const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
+    rc = add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
+  }
+  return rc;
+}
+
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
   *out = NULL;
   const char *path = o->wasm_path ? o->wasm_path : "contract.wasm";
@@ -568,15 +754,27 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   uint8_t id[32], salt[32];
 
   if ((rc = scp_tree_init(&vm.tree, NMETRICS))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
-  if ((rc = scp_host_create(&vm.budget, NULL, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
+  if (o->protocol && (o->protocol < MIN_PROTOCOL || o->protocol > MAX_PROTOCOL)) {
+    rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->protocol,
+                  MIN_PROTOCOL, MAX_PROTOCOL);
+    goto done;
+  }
+  scp_host_opts ho = {.protocol = o->protocol, .ledger_sequence = o->ledger_sequence,
+                      .ledger_timestamp = o->ledger_timestamp};
+  if (o->has_network_id) memcpy(ho.network_id, o->network_id, 32);
+  if ((rc = scp_host_create(&vm.budget, &ho, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   scp_host_set_invoker(vm.host, invoke, &vm);
 
   /* 0. the contracts, in the ledger before the call */
   uint32_t mi;
+  uint8_t main_id[32];
+  if (o->ledger) {
+    if ((rc = ledger_setup(&vm, o, main_id, err))) goto done;
+    goto deployed;
+  }
   salt_of(0, salt);
   if ((rc = scp_host_deploy(vm.host, o->wasm, o->wasm_len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   if ((rc = add_module(&vm, id, o->wasm, o->wasm_len, path, &mi, err))) goto done;
-  uint8_t main_id[32];
   memcpy(main_id, id, 32);
   for (size_t i = 0; i < o->ncontracts; i++) {
     const scp_contract_file *c = &o->contracts[i];
@@ -584,6 +782,17 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
     salt_of(i + 1, salt);
     if ((rc = scp_host_deploy(vm.host, c->wasm, c->len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
     if ((rc = add_module(&vm, id, c->wasm, c->len, cp, &mi, err))) goto done;
+  }
+deployed:
+  /* the reference's module parse refuses a contract newer than the ledger
+   * (check_contract_interface_version); refused here rather than run */
+  for (size_t i = 0; i < vm.nmods && o->protocol; i++) {
+    uint32_t cp = module_protocol(vm.mods[i].mod);
+    if (cp != UINT32_MAX && cp > o->protocol) {
+      rc = scp_fail(err, SCP_ERR_UNSUPPORTED, "%s: built for protocol %u, newer than the ledger's protocol %u",
+                    vm.mods[i].label + strlen("contract:"), cp, o->protocol);
+      goto done;
+    }
   }
   const scp_wasm_module *mainmod = vm.mods[0].mod;
   uint8_t kind;
@@ -646,6 +855,10 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
     vm.refunded += vm.late_refund;
   }
   attribute(&vm, 0, NULL);
+  if (o->ledger && (rc = ledger_save(o->ledger, &vm, run_rc == SCP_OK))) {
+    rc = scp_fail(err, rc, "out of memory");
+    goto done;
+  }
   if (run_rc == SCP_ERR_BUDGET && !strstr(run_err.msg, "ExceededLimit"))
     scp_fail(&run_err, SCP_ERR_BUDGET, "Error(Budget, ExceededLimit): CPU %llu of %llu, memory %llu of %llu",
              (unsigned long long)vm.budget.cpu, (unsigned long long)vm.budget.cpu_limit,
@@ -703,7 +916,7 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory net", vm.budget.mem);
   if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory refunded", vm.refunded);
   if (!mrc) mrc = add_meta_u64(p, "events", scp_host_event_count(vm.host));
-  if (!mrc && o->ncontracts) {
+  if (!mrc && (o->ncontracts || vm.nmods > 1)) {
     for (size_t i = 0; i < vm.nmods && !mrc; i++) {
       char sk[57], key[48];
       scp_host_contract_strkey(vm.mods[i].id, sk);

@@ -5,13 +5,16 @@
 # command line; folded stacks add up to the report's CPU; nested values
 # arrive as the host values their types are encoded as; mistakes are one
 # line naming the file, with the documented exit status.
+# Scenario calls share one ledger: a later call sees what the earlier
+# successful ones stored.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 BIN=${SCPROF:-build/bin/scprof}
 B=${SCP_BUILD:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-cp "$B/examples/caller.wasm" "$B/examples/counter.wasm" "$B/tests/fixtures/wasm/spec_nested.wasm" "$T/"
+cp "$B/examples/caller.wasm" "$B/examples/counter.wasm" "$B/tests/fixtures/wasm/spec_nested.wasm" \
+  "$B/examples/demo.wasm" "$B/examples/vault.wasm" "$T/"
 N=$T/spec_nested.wasm
 # counter's id when deployed second (deployer = zero account, salt = 1)
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
@@ -89,9 +92,24 @@ NAME="unknown parameter: exit 3 (exit $rc)"; ok one_line_error 3 "$T/bad.json: c
 echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum", "args": {"list": [true]}}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="bad argument value: exit 3 (exit $rc)"; ok one_line_error 3 "$T/bad.json: calls[0]: argument --list[0]: not a u32"
-echo '{"ledger": {"sequence": 5}, "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+echo '{"storage": [{"key": "sym:k", "value": "u33:1"}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
-NAME="ledger settings refused: exit 66 (exit $rc)"; ok one_line_error 66 "\"ledger\" is not supported yet"
+NAME="bad storage value: exit 3 (exit $rc)"; ok one_line_error 3 "storage[0]: value: "
+echo '{"storage": [{"key": "sym:k", "value": "u32:1", "durability": "instance"}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="bad storage durability: exit 65 (exit $rc)"; ok one_line_error 65 "storage[0]: \"durability\" is \"persistent\" or \"temporary\""
+echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm", "salt": 1}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="fixed salts refused: exit 66 (exit $rc)"; ok one_line_error 66 "\"salt\" is not supported yet"
+echo '{"ledger": {"sequence": -1}, "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="bad ledger sequence: exit 65 (exit $rc)"; ok one_line_error 65 "ledger: \"sequence\" must be an integer from 0 to 4294967295"
+echo '{"ledger": {"network_id": "00ff"}, "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="bad network id: exit 65 (exit $rc)"; ok one_line_error 65 "ledger: \"network_id\" is 64 hex digits"
+echo '{"ledger": {"protocol": 30}, "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum", "args": {"list": [1]}}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="ledger protocol out of range: exit 3 (exit $rc)"; ok one_line_error 3 "protocol 30: this host runs protocols 20 to 28"
 echo '{"contracts": [{"name": "n", "wasm": "nosuch.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="missing contract file: exit 74 (exit $rc)"; ok one_line_error 74 "nosuch.wasm"
@@ -100,3 +118,71 @@ echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"con
 NAME="unknown contract name: exit 65 (exit $rc)"; ok one_line_error 65 "calls[0]: no contract named m"
 "$BIN" profile -q -o "$T/x" --scenario "$T/run.json" "$N" sum 2>"$T/err"; rc=$?
 NAME="--scenario with a CONTRACT: exit 2 (exit $rc)"; ok one_line_error 2 "--scenario names the contracts"
+
+# ---- ledger state carried from call to call
+G=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
+cat >"$T/carry.json" <<JSON
+{
+  "contracts": [{"name": "counter", "wasm": "counter.wasm"}],
+  "calls": [
+    {"function": "increment", "args": ["addr:$G", "u32:1"]},
+    {"function": "increment", "args": ["addr:$G", "u32:1"]},
+    {"function": "fail"},
+    {"function": "increment", "args": ["addr:$G", "u32:5"], "profile": false},
+    {"function": "increment", "args": ["addr:$G", "u32:1"]}
+  ]
+}
+JSON
+"$BIN" profile -q -o "$T/cy" -f report,folded --scenario "$T/carry.json" 2>"$T/err"; rc=$?
+NAME="a failing call sets the exit status (exit $rc)"; ok one_line_error 10 "fail_with_error: failing with contract error 7 (partial profile written to"
+NAME="call 2 reads the count call 1 wrote"; ok grep -q "result *u32:2" "$T/cy/02-increment/report.txt"
+NAME="the failed call and the set-up call left the right state"; ok grep -q "result *u32:8" "$T/cy/05-increment/report.txt"
+NAME="a set-up call writes no profile"; ok test ! -e "$T/cy/04-increment"
+NAME="the set-up call has its summary line"; ok grep -q "^4	counter	increment	.*ok	(set-up, not profiled)" "$T/cy/scenario.txt"
+"$BIN" profile -q -o "$T/c1" -f report,folded "$T/counter.wasm" increment "addr:$G" u32:1
+NAME="call 1 (empty ledger) is the command line's profile"; ok cmp -s "$T/c1/profile.folded" "$T/cy/01-increment/profile.folded"
+# calls 2 and 5 start from the same kind of state (an existing count entry)
+NAME="calls 2 and 5 cost the same"; ok cmp -s "$T/cy/02-increment/profile.folded" "$T/cy/05-increment/profile.folded"
+NAME="reading an existing entry costs call 2 more than call 1"
+ok [ "$(awk -F'\t' '$1 == 2 {print $4}' "$T/cy/scenario.txt")" = "CPU 175347" ] && [ "$(awk -F'\t' '$1 == 1 {print $4}' "$T/cy/scenario.txt")" = "CPU 171179" ]
+
+# an initial "storage" entry as call 1 leaves it (count 1, extended to
+# ledger 10000) gives the very profile of call 2
+cat >"$T/seed.json" <<JSON
+{
+  "contracts": [{"name": "counter", "wasm": "counter.wasm"}],
+  "storage": [{"key": "sym:count", "value": "u32:1", "durability": "persistent", "live_until": 10000}],
+  "calls": [{"function": "increment", "args": ["addr:$G", "u32:1"]}]
+}
+JSON
+"$BIN" profile -q -o "$T/sd" -f report,folded --scenario "$T/seed.json" 2>"$T/err"; rc=$?
+NAME="the seeded count is read (exit $rc)"; ok grep -q "result *u32:2" "$T/sd/01-increment/report.txt"
+NAME="seeded state costs what carried state costs"; ok cmp -s "$T/sd/01-increment/profile.folded" "$T/cy/02-increment/profile.folded"
+
+# instance storage is kept by the host as values, not in the instance
+# entry: a later call would read a different entry, so it is refused
+cat >"$T/inst.json" <<JSON
+{
+  "contracts": [{"name": "vault", "wasm": "vault.wasm"}],
+  "calls": [{"function": "deposit", "args": {"user": "$G", "amount": 5}}, {"function": "total"}]
+}
+JSON
+"$BIN" profile -q -o "$T/in" -f report --scenario "$T/inst.json" 2>"$T/err"; rc=$?
+NAME="a call after instance storage was written: exit 66 (exit $rc)"
+ok one_line_error 66 "calls[1]: vault.wasm wrote instance storage in an earlier call; carrying it to later calls is not supported yet"
+NAME="the call that wrote it is profiled"; ok grep -q "result *u32:5" "$T/in/01-deposit/report.txt"
+
+# ---- ledger info and protocol
+"$BIN" profile -q -o "$T/l0" -f report "$T/demo.wasm" run u32:5
+echo '{"ledger": {"sequence": 100, "timestamp": 1700000000, "network_passphrase": "Test SDF Network ; September 2015"}, "contracts": [{"name": "d", "wasm": "demo.wasm"}], "calls": [{"function": "run", "args": ["u32:5"]}]}' >"$T/led.json"
+"$BIN" profile -q -o "$T/l1" -f report --scenario "$T/led.json" 2>"$T/err"; rc=$?
+r0=$(awk '$1 == "result" {sub("u64:", "", $2); print $2}' "$T/l0/report.txt")
+r1=$(awk '$1 == "result" {sub("u64:", "", $2); print $2}' "$T/l1/01-run/report.txt")
+NAME="the ledger sequence reaches the contract (exit $rc)"; ok [ -n "$r0" ] && [ "$((r1 - r0))" -eq 100 ]
+"$BIN" profile -q -o "$T/x" -f report --protocol 22 "$T/vault.wasm" total 2>"$T/err"; rc=$?
+NAME="a contract newer than the ledger's protocol: exit 66 (exit $rc)"; ok one_line_error 66 "vault.wasm: built for protocol 23, newer than the ledger's protocol 22"
+"$BIN" profile -q -o "$T/x" -f report --protocol 29 "$T/vault.wasm" total 2>"$T/err"; rc=$?
+NAME="--protocol out of range: exit 3 (exit $rc)"; ok one_line_error 3 "--protocol: '29': this host runs protocols 20 to 28"
+"$BIN" profile -q -o "$T/p23" -f folded --protocol 23 "$T/vault.wasm" total 2>"$T/err"; rc=$?
+"$BIN" profile -q -o "$T/p28" -f folded "$T/vault.wasm" total 2>"$T/err"
+NAME="--protocol 23 runs a protocol-23 contract (exit $rc)"; ok cmp -s "$T/p23/profile.folded" "$T/p28/profile.folded"

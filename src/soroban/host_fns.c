@@ -22,7 +22,7 @@
  * get_asset_contract_id, create_asset_contract,
  * create_external_ref_contract, extend_contract_instance_and_code_ttl_v2,
  * authorize_as_curr_contract, delegation, BLS12-381 and BN254 curve
- * operations, Poseidon, get_address_executable.
+ * operations, get_address_executable.  Poseidon: host_fns_poseidon.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +313,7 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(bls12_381_fr_inv), REG(bn254_fr_add), REG(bn254_fr_sub), REG(bn254_fr_mul),
   REG(bn254_fr_pow), REG(bn254_fr_inv), REG(dummy0), REG(protocol_gated_dummy),
   REG(prng_reseed), REG(prng_bytes_new), REG(prng_u64_in_inclusive_range), REG(prng_vec_shuffle),
+  REG(poseidon_permutation), REG(poseidon2_permutation),   /* host_fns_poseidon.c */
   REG(map_new_from_linear_memory), REG(sparse_map_new_from_linear_memory),
   REG(map_unpack_to_linear_memory), REG(sparse_map_unpack_to_linear_memory),
   REG(symbol_index_in_linear_memory),

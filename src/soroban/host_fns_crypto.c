@@ -466,3 +466,12 @@ HOSTFN(bn254_fr_sub) { return fr_arith(h, &bn_fr, a, FR_SUB, ret); }
 HOSTFN(bn254_fr_mul) { return fr_arith(h, &bn_fr, a, FR_MUL, ret); }
 HOSTFN(bn254_fr_pow) { return fr_pow(h, &bn_fr, a, ret); }
 HOSTFN(bn254_fr_inv) { return fr_inv(h, &bn_fr, a, ret); }
+
+/* The scalar conversions for other files (Poseidon), field by flag. */
+int scp_hf_fr_from_val(scp_host *h, bool bn254, uint64_t v, uint64_t *x) {
+  return fr_from_val(h, bn254 ? &bn_fr : &bls_fr, v, x);
+}
+int scp_hf_fr_to_val(scp_host *h, bool bn254, const uint64_t *x, uint64_t *ret) {
+  return fr_to_val(h, bn254 ? &bn_fr : &bls_fr, x, ret);
+}
+const uint64_t *scp_hf_fr_modulus(bool bn254) { return bn254 ? bn_fr.m : bls_fr.m; }

@@ -77,6 +77,14 @@ static inline int scp_hf_add_vec_obj(scp_host *h, uint64_t *vals, uint32_t len,
   return scp_host_add_obj(h, &o, out);
 }
 
+/* ---- host_fns_crypto.c: scalar fields (BLS12-381 Fr, or BN254 Fr when
+ * bn254); elements are 4 words, most significant first.  from_val charges
+ * *FrFromU256 (and visits an object), reducing mod r; to_val charges
+ * *FrToU256 and makes the U256Val. */
+SCP_HIDDEN int scp_hf_fr_from_val(scp_host *h, bool bn254, uint64_t v, uint64_t *x);
+SCP_HIDDEN int scp_hf_fr_to_val(scp_host *h, bool bn254, const uint64_t *x, uint64_t *ret);
+SCP_HIDDEN const uint64_t *scp_hf_fr_modulus(bool bn254);
+
 /* ---- host_fns.c ------------------------------------------------------- */
 
 /* A new object holding a copy of p[0..len) (no charge here). */

@@ -21,8 +21,8 @@
  * update_current_contract_wasm / _executable_ref, get_contract_id,
  * get_asset_contract_id, create_asset_contract,
  * create_external_ref_contract, extend_contract_instance_and_code_ttl_v2,
- * authorize_as_curr_contract, delegation, BLS12-381 and BN254 curve
- * operations, get_address_executable.  Poseidon: host_fns_poseidon.c.
+ * authorize_as_curr_contract, delegation, BLS12-381 curve operations and
+ * bn254_multi_pairing_check, get_address_executable.  Poseidon: host_fns_poseidon.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -312,6 +312,7 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(bls12_381_fr_add), REG(bls12_381_fr_sub), REG(bls12_381_fr_mul), REG(bls12_381_fr_pow),
   REG(bls12_381_fr_inv), REG(bn254_fr_add), REG(bn254_fr_sub), REG(bn254_fr_mul),
   REG(bn254_fr_pow), REG(bn254_fr_inv), REG(dummy0), REG(protocol_gated_dummy),
+  REG(bn254_g1_add), REG(bn254_g1_msm), REG(bn254_g1_is_on_curve), REG(bn254_g1_mul),   /* host_fns_curve.c */
   REG(prng_reseed), REG(prng_bytes_new), REG(prng_u64_in_inclusive_range), REG(prng_vec_shuffle),
   REG(poseidon_permutation), REG(poseidon2_permutation),   /* host_fns_poseidon.c */
   REG(map_new_from_linear_memory), REG(sparse_map_new_from_linear_memory),

@@ -1,8 +1,8 @@
 /*
  * host_contract.c — contracts: code upload, deployment (contract ids the
  * way the reference derives them), cross-contract call / try_call through
- * the embedder's invoker (a nested VM, sor_vm.c), and require_auth in
- * "mock all auths" mode, recording who authorized what.
+ * the embedder's invoker (a nested VM, sor_vm.c).  Authorization is in
+ * host_auth.c.
  *
  * rs-soroban-env v28: host/lifecycle.rs (upload_contract_wasm,
  * create_contract_internal), host/frame.rs (call_n_internal,
@@ -23,12 +23,18 @@
  *    charge_for_parsing again (VmInstantiation(n)), the hash object, the
  *    code key (MemCpy(32) + MemAlloc(152)), storage has + put (host_storage.c)
  *    with the new entry (MemAlloc(288)).
- *  - create_contract(_with_constructor): the preimage's XDR (ValSer) and
- *    SHA-256, the code and instance keys and storage reads, the instance
- *    write, then call_constructor: the VM instantiated once to read the
- *    contract's protocol (get_contract_protocol_version), and from protocol
+ *  - create_contract(_with_constructor) / create_external_ref_contract, in
+ *    the reference's order up to get_contract_protocol_version's VM
+ *    (test_contract.c): the executable's inputs, the deployer and salt, the
+ *    constructor args' ScVal conversion and Vec<Val>, the contract id
+ *    (scp_lc_address_contract_id: one ValSer per XDR write, the network id
+ *    through Env), the id / executable clones, the instance checked before
+ *    the executable, the instance written; then call_constructor: the VM
+ *    instantiated once to read the contract's protocol, and from protocol
  *    22 on __constructor through the invoker.  Not charged: the deployer's
- *    auth (the auth manager's create-contract frame and require_auth).
+ *    auth (the auth manager's create-contract frame with its args clone,
+ *    and require_auth: 2,423 CPU / 304 B with source-account auth in the
+ *    reference's traces).
  *  - call / try_call, checked to the unit against the reference's trace up
  *    to the callee's frame push (test_contract.c): the args Vec (bulk
  *    init), the ScAddress clone, the reserved-name check's read of a Symbol
@@ -39,14 +45,14 @@
  *    the auth trackers' frame push (none exist without auth entries) and
  *    the diagnostics.  A failing callee's storage-map changes and events
  *    are rolled back (pop_context).
- *  - require_auth*: nothing beyond dispatch (the recording auth manager's
- *    own bookkeeping is not modelled).
+ *  - require_auth* and the auth records: host_auth.c.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/sha.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/host_lifecycle.h"
 #include "soroban/sor_code.h"
 #include "wasm/scp_wasm.h"
 
@@ -219,100 +225,152 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
 enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE };
 #define CONSTRUCTOR_SUPPORT_PROTOCOL 22
 
-/* create_contract_with_optional_auth (lifecycle.rs), the deployer's auth
- * aside: the id from the preimage, the instance written, then
+/* vecobject_to_scval_vec (each Val converted to an ScVal, collected into
+ * a Result<Vec<ScVal>, HostError>: its 40-byte shell, 112 bytes an item)
+ * then call_args_from_obj (the Vec<Val> clone).  *out is malloc'd. */
+static int ctor_args(scp_host *h, uint64_t vec, uint64_t **out, uint32_t *n) {
+  enum { SIZE_RESULT_VEC_SCVAL = 24 + 16, SIZE_RESULT_SCVAL = 96 + 16 };
+  const scp_hobj *o;
+  int rc = scp_host_visit(h, vec, &o);
+  if (rc != SCP_OK) return rc;
+  if (o->tag != SCP_TAG_VEC_OBJ)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_TYPE, "constructor args must be a Vec");
+  uint32_t len = o->len;
+  uint64_t *v = malloc((len ? len : 1) * sizeof *v);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, o->u.vals, len * sizeof *v);   /* the object table may move under conversions */
+  rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC_SCVAL);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, len, SIZE_RESULT_SCVAL);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, SIZE_RESULT_SCVAL);
+  for (uint32_t i = 0; rc == SCP_OK && i < len; i++) rc = scp_host_from_host_val_charges(h, v[i]);
+  if (rc == SCP_OK) rc = scp_host_visit(h, vec, &o);
+  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, len, 8);
+  if (rc != SCP_OK) {
+    free(v);
+    return rc;
+  }
+  *out = v;
+  *n = len;
+  return SCP_OK;
+}
+
+static int construct(scp_host *h, const uint8_t id[32], const uint64_t *ctor, uint32_t nctor);
+
+/* The reference's create path, the deployer's auth aside (see the file
+ * comment): create_contract_from_obj_inputs reads the deployer and the salt
+ * (the wasm hash was read by the host function before, the constructor
+ * args after); create_contract_with_optional_auth derives the id
+ * (scp_lc_address_contract_id); create_contract_with_id clones the id and
+ * the executable, checks the instance is absent *before* the executable
+ * exists, and store_contract_instance checks again and writes it; then
  * call_constructor: get_contract_protocol_version instantiates the
  * contract's VM once to read its protocol; from protocol 22 on
  * __constructor runs with ctor args (a missing export is a no-op without
  * args); the Address object last. */
-static int create(scp_host *h, const uint64_t *a, const uint64_t *ctor, uint32_t nctor,
-                  uint64_t *ret) {
-  const scp_hobj *dep, *hashobj, *salt;
-  int rc = scp_host_visit(h, a[0], &dep);
+static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_executable *ex,
+                  uint64_t ctor_vec, uint64_t *ret) {
+  const scp_hobj *dep;
+  uint8_t addr[33], salt[32], id[32] = { 0 };
+  int rc = scp_host_visit(h, deployer, &dep);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
-  if (rc == SCP_OK) rc = scp_host_visit(h, a[1], &hashobj);
-  if (rc == SCP_OK && hashobj->len != 32)
-    rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE, "wasm hash must be 32 bytes");
-  if (rc == SCP_OK) rc = scp_host_visit(h, a[2], &salt);
-  if (rc == SCP_OK && salt->len != 32)
-    rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE, "salt must be 32 bytes");
   if (rc != SCP_OK) return rc;
-  if (dep->u.bytes[0] > 1)
-    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "deployer must be an account or a contract");
-  uint8_t hash[32], pre[120], id[32];
-  memcpy(hash, hashobj->u.bytes, 32);
-  size_t n = preimage(h, dep->u.bytes, salt->u.bytes, pre);
-  /* metered_hash_xdr of the preimage: ValSer of its XDR, then SHA-256 */
-  rc = scp_host_charge(h, SCP_COST_ValSer, (int64_t)n);
-  if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)n);
+  memcpy(addr, dep->u.bytes, 33);
+  rc = scp_lc_hash_input(h, salt_obj, salt);
   if (rc != SCP_OK) return rc;
-  SHA256(pre, n, id);
-  /* the code must exist */
-  scp_lkey ck, ik;
-  uint8_t kb[4], img[44];
-  code_key(hash, &ck);
+  /* the constructor arguments: vecobject_to_scval_vec, then
+   * call_args_from_obj (Vec<Val> bulk init) */
+  uint64_t *ctor = NULL;
+  uint32_t nctor = 0;
+  if (ctor_vec != SCP_VAL_VOID) {
+    rc = ctor_args(h, ctor_vec, &ctor, &nctor);
+    if (rc != SCP_OK) return rc;
+  }
+  rc = scp_lc_address_contract_id(h, addr, salt, id);
+  scp_lkey ik;
+  uint8_t kb[4], wimg[44];
   bool has = false;
-  rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  if (rc == SCP_OK) rc = scp_storage_has(h, &ck, &has);
-  if (rc != SCP_OK) return rc;
-  if (!has)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_MISSING_VALUE, "Wasm does not exist");
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_lc_charge_executable_clone(h, ex);
   instance_key(id, &ik, kb);
-  rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_has(h, &ik, &has);
-  if (rc != SCP_OK) return rc;
-  if (has)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_EXISTING_VALUE, "contract already exists");
-  instance_image(hash, img);
-  rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
-  if (rc == SCP_OK)
-    rc = scp_storage_put(h, &ik, img, sizeof img,
-                         h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1);
-  if (rc != SCP_OK) return rc;
-  uint64_t proto = 0, r;
-  rc = call_contract(h, id, "", NULL, 0, MODE_PROBE, &proto);
-  if (rc != SCP_OK) return rc;
-  if (scp_val_major(proto) < CONSTRUCTOR_SUPPORT_PROTOCOL) {
-    if (nctor)
-      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
-                          "trying to call non-default constructor on a contract that doesn't support constructors (built prior to protocol 22)");
-  } else {
-    /* CONSTRUCTOR_FUNCTION_NAME.try_into_val: a Symbol object (13 bytes:
-     * MemCmp, the bytes' bulk init, the object) -- 1,010 CPU and 109 bytes,
-     * as test_v_new_gets_contract_code_cost_inputs_upload.json steps 12-13 */
-    uint64_t sym;
-    static const char ctor_name[] = "__constructor";
-    rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)ctor_name,
-                                        sizeof ctor_name - 1, &sym);
-    if (rc == SCP_OK) rc = call_contract(h, id, ctor_name, ctor, nctor, MODE_CONSTRUCTOR, &r);
-    if (rc != SCP_OK) return rc;
-    if (r != SCP_VAL_VOID)
-      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "constructor returned non-void value");
+  if (rc == SCP_OK && has) {
+    /* the error carries the id as a Bytes object (scbytes_from_hash) */
+    uint64_t b;
+    rc = scp_host_charge_bulk_init(h, 32, 1);
+    if (rc == SCP_OK) rc = new_obj(h, SCP_TAG_BYTES_OBJ, id, 32, &b);
+    if (rc == SCP_OK)
+      rc = scp_host_err(h, SCP_ET_STORAGE, SCP_EC_EXISTING_VALUE, "contract already exists");
   }
+  if (rc == SCP_OK)
+    rc = ex->kind == SCP_EXEC_WASM ? scp_lc_verify_wasm_exists(h, ex->hash)
+                                   : scp_lc_verify_exec_ref_exists(h, ex);
+  uint8_t *img = wimg;
+  uint32_t imglen = sizeof wimg;
+  if (rc == SCP_OK) rc = scp_storage_has(h, &ik, &has);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+  if (rc == SCP_OK && ex->kind == SCP_EXEC_WASM) instance_image(ex->hash, wimg);
+  else if (rc == SCP_OK) rc = scp_lc_instance_image(ex, &img, &imglen);
+  if (rc == SCP_OK)
+    rc = scp_storage_put(h, &ik, img, imglen,
+                         h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1);
+  if (img != wimg) free(img);
+  if (rc == SCP_OK) rc = construct(h, id, ctor, nctor);
+  free(ctor);
+  if (rc != SCP_OK) return rc;
   uint8_t enc[33];
   enc[0] = 1;
   memcpy(enc + 1, id, 32);
   return new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, ret);
 }
 
+/* call_constructor (lifecycle.rs). */
+static int construct(scp_host *h, const uint8_t id[32], const uint64_t *ctor, uint32_t nctor) {
+  uint64_t proto = 0, r;
+  int rc = call_contract(h, id, "", NULL, 0, MODE_PROBE, &proto);
+  if (rc != SCP_OK) return rc;
+  if (scp_val_major(proto) < CONSTRUCTOR_SUPPORT_PROTOCOL) {
+    if (nctor)
+      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
+                          "trying to call non-default constructor on a contract that doesn't support constructors (built prior to protocol 22)");
+    return SCP_OK;
+  }
+  /* CONSTRUCTOR_FUNCTION_NAME.try_into_val: a Symbol object (13 bytes:
+   * MemCmp, the bytes' bulk init, the object) -- 1,010 CPU and 109 bytes,
+   * as test_v_new_gets_contract_code_cost_inputs_upload.json steps 12-13 */
+  uint64_t sym;
+  static const char ctor_name[] = "__constructor";
+  rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)ctor_name,
+                                      sizeof ctor_name - 1, &sym);
+  if (rc == SCP_OK) rc = call_contract(h, id, ctor_name, ctor, nctor, MODE_CONSTRUCTOR, &r);
+  if (rc == SCP_OK && r != SCP_VAL_VOID)
+    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "constructor returned non-void value");
+  return rc;
+}
+
+/* create_contract (host.rs): hash_from_bytesobj_input of the Wasm hash
+ * before anything else. */
 int scp_hf_create_contract(scp_host *h, const uint64_t *a, uint64_t *ret) {
-  return create(h, a, NULL, 0, ret);
+  scp_executable ex = { .kind = SCP_EXEC_WASM };
+  int rc = scp_lc_hash_input(h, a[1], ex.hash);
+  return rc == SCP_OK ? create(h, a[0], a[2], &ex, SCP_VAL_VOID, ret) : rc;
 }
 
 int scp_hf_create_contract_with_constructor(scp_host *h, const uint64_t *a, uint64_t *ret) {
-  const scp_hobj *args;
-  int rc = scp_host_visit(h, a[3], &args);
-  if (rc != SCP_OK) return rc;
-  uint32_t n = args->len;
-  uint64_t *v = malloc((n ? n : 1) * sizeof *v);
-  if (!v) return SCP_ERR_NOMEM;
-  memcpy(v, args->u.vals, n * sizeof *v);
-  rc = scp_host_charge_bulk_init(h, n, 8);
-  if (rc == SCP_OK) rc = create(h, a, v, n, ret);
-  free(v);
-  return rc;
+  scp_executable ex = { .kind = SCP_EXEC_WASM };
+  int rc = scp_lc_hash_input(h, a[1], ex.hash);
+  return rc == SCP_OK ? create(h, a[0], a[2], &ex, a[3], ret) : rc;
+}
+
+/* create_external_ref_contract (host.rs): executable_ref_from_inputs
+ * first, then as create_contract_with_constructor; the instance's
+ * executable is the reference, its constructor the referenced Wasm's. */
+int scp_hf_create_external_ref_contract(scp_host *h, const uint64_t *a, uint64_t *ret) {
+  scp_executable ex;
+  int rc = scp_lc_exec_ref_from_inputs(h, a[1], a[2], &ex);
+  return rc == SCP_OK ? create(h, a[0], a[3], &ex, a[4], ret) : rc;
 }
 
 /* ---- call / try_call ------------------------------------------------------------- */
@@ -350,11 +408,26 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_INSTANCE);
+  if (rc != SCP_OK) return rc;
+  scp_executable ex;
+  rc = scp_lc_instance_from_entry(h, e, &ex);
+  if (rc != SCP_OK) return rc;
+  if (mode != MODE_PROBE) rc = scp_host_charge_bulk_init(h, n, 8);   /* args_vec */
+  /* the executable: a Stellar Asset contract runs no VM (its protocol is
+   * the ledger's); an external reference resolves to a Wasm hash */
+  if (rc == SCP_OK && ex.kind == SCP_EXEC_STELLAR_ASSET) {
+    if (mode == MODE_PROBE) {
+      *ret = scp_val_u32(h->opts.protocol);
+      return SCP_OK;
+    }
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "calls to Stellar Asset contracts are not implemented yet");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
   if (rc != SCP_OK) return rc;
   uint8_t hash[32];
-  memcpy(hash, e->val + 8, 32);
-  if (mode != MODE_PROBE) rc = scp_host_charge_bulk_init(h, n, 8);   /* args_vec */
+  memcpy(hash, ex.hash, 32);
   /* instantiate_vm: the id clone, then the code.  Code live in the
    * snapshot is read and parsed in shadow mode (uncharged; the storage
    * still records the access); code written during the run is read with
@@ -521,68 +594,6 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id) {
   return rc;
 }
 
-/* ---- require_auth (mock all auths) ------------------------------------------------- */
-
-static int record_auth(scp_host *h, uint64_t address, uint64_t args) {
-  if (!scp_grow(&h->auths, &h->capauths, h->nauths + 1, sizeof *h->auths)) return SCP_ERR_NOMEM;
-  scp_auth_rec *r = &h->auths[h->nauths++];
-  memset(r, 0, sizeof *r);
-  r->address = address;
-  r->args = args;
-  if (h->nframes) {
-    memcpy(r->contract_id, h->frames[h->nframes - 1].contract_id, 32);
-    memcpy(r->fn, h->frames[h->nframes - 1].fn, sizeof r->fn);
-  }
-  return SCP_OK;
-}
-
-int scp_hf_require_auth(scp_host *h, const uint64_t *a, uint64_t *ret) {
-  *ret = SCP_VAL_VOID;
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "require_auth outside a contract");
-  return record_auth(h, a[0], SCP_VAL_VOID);
-}
-
-int scp_hf_require_auth_for_args(scp_host *h, const uint64_t *a, uint64_t *ret) {
-  *ret = SCP_VAL_VOID;
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "require_auth outside a contract");
-  return record_auth(h, a[0], a[1]);
-}
-
-size_t scp_host_auth_count(const scp_host *h) { return h->nauths; }
-
-void scp_host_auth_format(scp_host *h, size_t i, scp_buf *b) {
-  if (i >= h->nauths) return;
-  const scp_auth_rec *r = &h->auths[i];
-  const scp_hobj *a = scp_host_obj(h, r->address);
-  char sk[57];
-  if (a && a->tag == SCP_TAG_ADDRESS_OBJ && a->u.bytes[0] <= 1) {
-    scp_host_address_strkey(a->u.bytes, sk);
-    scp_buf_puts(b, sk);
-  } else {
-    scp_host_val_format(h, r->address, b);
-  }
-  scp_host_contract_strkey(r->contract_id, sk);
-  scp_buf_printf(b, " authorized %s(", r->fn[0] ? r->fn : "?");
-  if (r->args != SCP_VAL_VOID) {
-    const scp_hobj *o = scp_host_obj(h, r->args);
-    for (uint32_t k = 0; o && k < o->len; k++) {
-      if (k) scp_buf_puts(b, ", ");
-      scp_host_val_format(h, o->u.vals[k], b);
-    }
-  } else {
-    scp_buf_puts(b, "all args");
-  }
-  scp_buf_printf(b, ") of %s", sk);
-}
-
-int scp_host_set_frame_fn(scp_host *h, const char *name) {
-  if (!h->nframes) return SCP_ERR_INTERNAL;
-  snprintf(h->frames[h->nframes - 1].fn, sizeof h->frames[0].fn, "%s", name);
-  return SCP_OK;
-}
-
 /* ---- instance and code TTLs (host.rs extend_*_ttl, data_helper.rs) ------------- */
 
 /* extend_contract_instance_ttl_from_contract_id: the key's Rc clone
@@ -596,11 +607,22 @@ static int extend_instance(scp_host *h, const scp_lkey *ik, uint32_t threshold, 
  * get, ScContractInstance clone), the code key, Storage::extend_ttl. */
 static int extend_code(scp_host *h, const scp_lkey *ik, uint32_t threshold, uint32_t extend_to) {
   const scp_sentry *e;
+  scp_executable ex;
   int rc = scp_storage_get(h, ik, &e);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_INSTANCE);
   if (rc != SCP_OK) return rc;
+  rc = scp_lc_instance_from_entry(h, e, &ex);
+  if (rc != SCP_OK || ex.kind == SCP_EXEC_STELLAR_ASSET) return rc;
+  if (ex.kind == SCP_EXEC_EXTERNAL_REF) {
+    /* the reference entry, then the code it resolves to */
+    scp_lkey rk;
+    rc = scp_lc_exec_ref_key(h, &ex, &rk);
+    if (rc == SCP_OK) rc = scp_storage_extend_ttl(h, &rk, threshold, extend_to);
+    scp_lkey_free(&rk);
+    if (rc == SCP_OK) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
+    if (rc != SCP_OK) return rc;
+  }
   scp_lkey ck;
-  code_key(e->val + 8, &ck);
+  code_key(ex.hash, &ck);
   rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   return rc == SCP_OK ? scp_storage_extend_ttl(h, &ck, threshold, extend_to) : rc;

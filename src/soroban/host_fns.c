@@ -10,19 +10,19 @@
  * other bodies live by module: host_fns_vec.c (vec), host_fns_map.c (map,
  * maps and linear memory, instance storage), host_fns_buf.c (buf,
  * addresses and strkeys), host_fns_crypto.c (crypto, 256-bit integers,
- * PRNG, scalar fields); contract lifecycle, calls, auth and
- * instance/code TTLs in host_contract.c, temporary/persistent storage in
- * host_storage.c.  Each body is scp_hf_<name>, declared for every function
- * of env.json by host_fns_private.h.
+ * PRNG, scalar fields); contract lifecycle, calls and
+ * instance/code TTLs in host_contract.c, authorization in host_auth.c,
+ * temporary/persistent storage in host_storage.c.  Each body is
+ * scp_hf_<name>, declared for every function of env.json by
+ * host_fns_private.h.
  *
  * Registered at the end in one designated-initializer table; a function
  * registered twice is a compile error (-Woverride-init under -Wextra).
- * Not implemented yet (dispatch returns SCP_ERR_UNSUPPORTED):
- * update_current_contract_wasm / _executable_ref, get_contract_id,
- * get_asset_contract_id, create_asset_contract,
- * create_external_ref_contract, extend_contract_instance_and_code_ttl_v2,
- * authorize_as_curr_contract, delegation, BLS12-381 curve operations and
- * bn254_multi_pairing_check, get_address_executable.  Poseidon: host_fns_poseidon.c.
+ * Not registered (dispatch returns SCP_ERR_UNSUPPORTED): the BLS12-381
+ * curve operations and bn254_multi_pairing_check.  create_asset_contract
+ * (host_sac.c) stops with the same status where the Stellar Asset
+ * Contract's init_asset would run.  Poseidon: host_fns_poseidon.c; BN254
+ * G1: host_fns_curve.c; lifecycle: host_lifecycle.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -321,9 +321,15 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(put_contract_data), REG(get_contract_data), REG(has_contract_data), REG(del_contract_data),
   REG(extend_contract_data_ttl), REG(extend_contract_data_ttl_v2),
   REG(upload_wasm), REG(create_contract), REG(create_contract_with_constructor),
+  REG(get_asset_contract_id), REG(create_asset_contract),   /* host_sac.c */
   REG(call), REG(try_call), REG(require_auth), REG(require_auth_for_args),
+  REG(authorize_as_curr_contract), REG(delegate_account_auth),
+  REG(get_delegated_signers_for_current_auth_check),
   REG(extend_current_contract_instance_and_code_ttl), REG(extend_contract_instance_ttl),
   REG(extend_contract_instance_and_code_ttl), REG(extend_contract_code_ttl),
+  REG(get_contract_id), REG(update_current_contract_wasm),
+  REG(update_current_contract_executable_ref), REG(extend_contract_instance_and_code_ttl_v2),
+  REG(get_address_executable), REG(create_external_ref_contract),
   REG(bytes_put), REG(bytes_get), REG(bytes_del), REG(bytes_push), REG(bytes_pop),
   REG(bytes_front), REG(bytes_back), REG(bytes_insert), REG(bytes_append), REG(bytes_slice),
   REG(string_to_bytes), REG(bytes_to_string), REG(create_executable_tag),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/host_lifecycle.h"
 
 /* Declared sizes (host/declared_size.rs). */
 enum { SIZE_VAL = 8 };
@@ -250,6 +251,13 @@ static int map_from_slices(scp_host *h, const uint64_t *keys, const uint64_t *va
   return rc;
 }
 
+/* EnvBase::map_new_from_slices with symbol keys already made (the
+ * executable-reference value of host_lifecycle.c). */
+int scp_host_map_new_from_slices(scp_host *h, const uint64_t *keys, const uint64_t *vals,
+                                 uint32_t n, uint64_t *ret) {
+  return map_from_slices(h, keys, vals, n, false, ret);
+}
+
 static int map_new_from_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t *ret) {
   uint32_t kpos = scp_hf_u32_arg(a[0]), vpos = scp_hf_u32_arg(a[1]), len = scp_hf_u32_arg(a[2]);
   int rc = need_vm(h);
@@ -420,15 +428,10 @@ HOSTFN(symbol_index_in_linear_memory) {
 /* ---- instance storage (host.rs *_contract_data, host/data_helper.rs,
  * storage.rs InstanceStorageMap, host/metered_map.rs) --------------------------
  * Temporary and persistent storage go to the ledger storage of
- * host_storage.c; executable-reference keys (CAP-85) are not supported. */
+ * host_storage.c; executable-reference keys (CAP-85) are persistent entries
+ * there, checked by host_lifecycle.c. */
 
 enum { STORAGE_TEMPORARY = 0, STORAGE_PERSISTENT = 1, STORAGE_INSTANCE = 2 };
-
-static int storage_unsupported(scp_host *h) {
-  snprintf(h->errmsg, sizeof h->errmsg,
-           "executable-reference storage keys are not implemented yet");
-  return SCP_ERR_UNSUPPORTED;
-}
 
 /* with_instance_storage: the current contract's map, initialised lazily on
  * the frame's first access (maybe_init_instance_storage: from_instance_xdr
@@ -514,11 +517,15 @@ static int instance_replace(scp_instance *in, uint64_t *kv, uint32_t n, int rc) 
 
 HOSTFN(put_contract_data) {
   *ret = SCP_VAL_VOID;
-  if (scp_val_tag_of(a[0]) == SCP_TAG_EXECUTABLE_TAG_OBJ)
-    return a[2] != STORAGE_PERSISTENT
-               ? scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_INPUT,
-                              "executable reference entries may only use persistent storage")
-               : storage_unsupported(h);
+  if (scp_val_tag_of(a[0]) == SCP_TAG_EXECUTABLE_TAG_OBJ) {
+    /* validate_put_contract_data: persistent only, the value the hash of
+     * existing Wasm; then an ordinary persistent entry */
+    if (a[2] != STORAGE_PERSISTENT)
+      return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INVALID_INPUT,
+                          "executable reference entries may only use persistent storage");
+    int rc = scp_lc_validate_exec_ref_put(h, a[1]);
+    if (rc != SCP_OK) return rc;
+  }
   if (a[2] != STORAGE_INSTANCE) return scp_storage_put_contract_data(h, a[0], a[1], (unsigned)a[2]);
   scp_instance *in;
   bool found;

@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "soroban/host_private.h"
+#include "soroban/host_lifecycle.h"
 
 enum {
   FOOT_ENTRY = 25, STORE_ENTRY = 68, SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288,
@@ -189,6 +189,10 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
     *ord = cmp_bytes(a->id, b->id, 32, false);
     return charge(h, SCP_COST_MemCmp, 36);
   }
+  if (a->type == SCP_LK_ACCOUNT) {   /* LedgerKeyAccount: fixed size 32 */
+    *ord = cmp_bytes(a->id, b->id, 32, false);
+    return charge(h, SCP_COST_MemCmp, 32);
+  }
   int rc = charge(h, SCP_COST_MemCmp, SIZE_SCADDRESS);
   if (rc != SCP_OK) return rc;
   *ord = cmp_bytes(a->id, b->id, 32, false);
@@ -204,6 +208,15 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
 static int scval_substructure(scp_host *h, const uint8_t *p) {
   uint32_t type = rd32(p);
   switch (type) {
+  case SCV_CONTRACT_INSTANCE: {
+    /* ScContractInstance: an external reference's tag string (our
+     * images never carry a storage map) */
+    scp_executable e;
+    if (!scp_lc_parse_instance(p, UINT32_MAX, &e) || e.kind != SCP_EXEC_EXTERNAL_REF)
+      return SCP_OK;
+    int rc = charge(h, SCP_COST_MemAlloc, e.taglen);
+    return rc == SCP_OK ? charge(h, SCP_COST_MemCpy, e.taglen) : rc;
+  }
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: case SCV_EXECUTABLE_TAG: {
     uint32_t n = rd32(p + 4);
     int rc = charge(h, SCP_COST_MemAlloc, n);
@@ -386,6 +399,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
   size_t pos;
   int rc = kmap_get(h, &m, key, &found, &pos);
   if (rc != SCP_OK || !found || !h->store[pos].present) return rc;
+  if (key->type == SCP_LK_ACCOUNT) return SCP_OK;   /* no TTL */
   if (h->store[pos].live_until >= h->opts.ledger_sequence) return SCP_OK;
   if (key_durability(key) == SCP_DUR_TEMPORARY) {
     rc = store_insert(h, key, &pos);
@@ -479,6 +493,15 @@ int scp_storage_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent) {
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_MISSING_VALUE,
                         "trying to get non-existing value for contract storage key");
   *ent = &h->store[pos];
+  return SCP_OK;
+}
+
+int scp_storage_try_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent) {
+  size_t pos;
+  int rc = get_host_entry(h, k, &pos);
+  if (rc != SCP_OK) return rc;
+  count_read(h, k, &h->store[pos]);
+  *ent = h->store[pos].present ? &h->store[pos] : NULL;
   return SCP_OK;
 }
 

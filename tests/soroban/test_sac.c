@@ -1,0 +1,204 @@
+/*
+ * test_sac.c — the asset contract's creation side (host_sac.c): Asset XDR
+ * decoding, the asset contract id, and the exact charges of
+ * get_asset_contract_id and of create_asset_contract up to init_asset.
+ *
+ * Numbers from the reference's traces (host set up as the replay driver
+ * does: the budget starts at cpu 14285, mem 0; network id all zero):
+ *  - test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract
+ *    _executable.json: bytes_new_from_slice(4) (the native Asset) ends at
+ *    cpu 15248 mem 100; create_asset_contract reaches init_asset's
+ *    Symbol (step 6) at cpu 30640 mem 2364; the SAC's id begins 7be74139.
+ *  - test__stellar_asset_contract__test_asset4_init.json: bytes(44) ends
+ *    at cpu 15258 mem 140; step 6 at cpu 35545 mem 4216.
+ * get_asset_contract_id (no trace of its own) is the same components
+ * without the preimage clone, plus the Address object: worked out below.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "soroban/host_private.h"
+#include "soroban/host_sac.h"
+
+typedef struct fixture {
+  scp_budget b;
+  scp_host *h;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
+  scp_host_opts o = { 0 };
+  if (scp_host_create(&f->b, &o, &f->h)) return -1;
+  f->b.cpu = 14285;
+  f->b.mem = f->b.mem_peak = 0;
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  scp_host_destroy(f->h);
+  free(f);
+  return 0;
+}
+
+static unsigned fn(const char *name) {
+  int id = scp_hostfn_find_name(name);
+  assert_true(id >= 0);
+  return (unsigned)id;
+}
+
+static const uint8_t native[4] = { 0 };
+
+/* AlphaNum4 "USD\0" issued by key 0x11..: 44 bytes */
+static void asset4(uint8_t out[44]) {
+  memset(out, 0, 44);
+  out[3] = 1;
+  memcpy(out + 4, "USD", 3);
+  memset(out + 12, 0x11, 32);
+}
+
+static uint64_t bytes(fixture *f, const uint8_t *p, uint32_t n) {
+  uint64_t v;
+  assert_int_equal(scp_host_memobj_new_from_slice(f->h, SCP_TAG_BYTES_OBJ, p, n, &v), SCP_OK);
+  return v;
+}
+
+static void test_decode(void **state) {
+  (void)state;
+  scp_sac_asset a;
+  uint8_t b[44], c[60];
+  assert_int_equal(scp_sac_asset_decode(native, 4, &a), 0);
+  assert_int_equal(a.type, SCP_SAC_NATIVE);
+  asset4(b);
+  assert_int_equal(scp_sac_asset_decode(b, 44, &a), 0);
+  assert_int_equal(a.type, SCP_SAC_ALPHANUM4);
+  assert_memory_equal(a.code, "USD\0", 4);
+  assert_int_equal(a.issuer[31], 0x11);
+  /* ends early: LengthLimitExceeded; trailing bytes: Invalid */
+  assert_int_equal(scp_sac_asset_decode(b, 43, &a), 1);
+  assert_int_equal(scp_sac_asset_decode(native, 3, &a), 1);
+  memcpy(c, b, 44);
+  c[44] = 0;
+  assert_int_equal(scp_sac_asset_decode(c, 45, &a), 2);
+  uint8_t zeros[44] = { 0 };
+  assert_int_equal(scp_sac_asset_decode(zeros, 44, &a), 2);
+  c[3] = 3;
+  assert_int_equal(scp_sac_asset_decode(c, 44, &a), 2);
+  c[3] = 1;
+  c[11] = 1;   /* key type other than ed25519 */
+  assert_int_equal(scp_sac_asset_decode(c, 44, &a), 2);
+  /* AlphaNum12 is 4 + 12 + 4 + 32 bytes */
+  memset(c, 0, sizeof c);
+  c[3] = 2;
+  assert_int_equal(scp_sac_asset_decode(c, 52, &a), 0);
+  assert_int_equal(a.type, SCP_SAC_ALPHANUM12);
+  uint8_t img[52];
+  uint32_t len[4];
+  unsigned n;
+  assert_int_equal(scp_sac_asset_pieces(&a, img, len, &n), 52);
+  assert_int_equal(n, 4);
+  assert_int_equal(len[1], 12);
+  assert_memory_equal(img, c, 52);
+}
+
+/* The native asset's contract id on the all-zero network: the trace's
+ * SAC frame is SAC:7be74139. */
+static void test_native_id(void **state) {
+  (void)state;
+  scp_sac_asset a;
+  uint8_t nid[32] = { 0 }, id[32];
+  assert_int_equal(scp_sac_asset_decode(native, 4, &a), 0);
+  scp_sac_contract_id(nid, &a, id);
+  static const uint8_t want[4] = { 0x7b, 0xe7, 0x41, 0x39 };
+  assert_memory_equal(id, want, 4);
+}
+
+static void create_stops_at_init(fixture *f, const uint8_t *p, uint32_t n, uint64_t cpu0,
+                                 uint64_t mem0, uint64_t cpu, uint64_t mem) {
+  uint64_t arg = bytes(f, p, n), ret = 0;
+  assert_int_equal(f->b.cpu, cpu0);
+  assert_int_equal(f->b.mem, mem0);
+  scp_error err;
+  int rc = scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &ret, &err);
+  assert_int_equal(rc, SCP_ERR_UNSUPPORTED);
+  assert_non_null(strstr(err.msg, "init_asset"));
+  assert_int_equal(f->b.cpu, cpu);
+  assert_int_equal(f->b.mem, mem);
+  assert_int_equal(f->b.mem_peak, mem);
+  /* the instance write was undone */
+  scp_sentry *snap;
+  size_t ns;
+  assert_int_equal(scp_storage_snapshot(f->h, &snap, &ns), SCP_OK);
+  size_t live = 0;
+  for (size_t i = 0; i < ns; i++) live += snap[i].present;
+  assert_int_equal(live, 0);
+  scp_storage_snapshot_free(snap, ns);
+}
+
+static void test_create_native(void **state) {
+  create_stops_at_init(*state, native, 4, 15248, 100, 30640, 2364);
+}
+
+static void test_create_asset4(void **state) {
+  uint8_t b[44];
+  asset4(b);
+  create_stops_at_init(*state, b, 44, 15258, 140, 35545, 4216);
+}
+
+/* get_asset_contract_id(native) from cpu 15248 mem 100:
+ *   result check of the argument (VisitObject)            60
+ *   metered_from_xdr_obj: VisitObject 60, ValDeser(4) 467  mem 12
+ *   get_ledger_network_id (as traced)                    1031  mem 128
+ *   hash_from_bytesobj_input: VisitObject 60, MemCpy(32) 46
+ *   ValSer of 4 pieces: 221 + 227 + 221 + 221 = 890      mem 254+338+254+254
+ *   ComputeSha256Hash(44): 3636 + 7013*44/128 = 6046
+ *   the Address object: MemAlloc(64) 442                  mem 80
+ *   the result's check (VisitObject)                       60
+ * = cpu 24410, mem 1420. */
+static void test_get_id_native(void **state) {
+  fixture *f = *state;
+  uint64_t arg = bytes(f, native, 4), ret = 0;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("get_asset_contract_id"), &arg, NULL, &ret, &err),
+                   SCP_OK);
+  assert_int_equal(f->b.cpu, 24410);
+  assert_int_equal(f->b.mem, 1420);
+  const scp_hobj *o = scp_host_obj(f->h, ret);
+  assert_non_null(o);
+  assert_int_equal(o->tag, SCP_TAG_ADDRESS_OBJ);
+  assert_int_equal(o->u.bytes[0], 1);
+  static const uint8_t want[4] = { 0x7b, 0xe7, 0x41, 0x39 };
+  assert_memory_equal(o->u.bytes + 1, want, 4);
+}
+
+/* An Asset of 44 zero bytes is AssetType native with trailing bytes:
+ * Error(Value, InvalidInput) after VisitObject x2 and ValDeser(44). */
+static void test_get_id_invalid(void **state) {
+  fixture *f = *state;
+  uint8_t zeros[44] = { 0 };
+  uint64_t arg = bytes(f, zeros, 44), ret = 0;
+  uint64_t cpu = f->b.cpu;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("get_asset_contract_id"), &arg, NULL, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(f->b.cpu - cpu, 60 + 60 + 1832);
+  assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_INVALID_INPUT));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_decode),
+    cmocka_unit_test(test_native_id),
+    cmocka_unit_test_setup_teardown(test_create_native, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_create_asset4, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_get_id_invalid, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

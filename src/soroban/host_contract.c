@@ -31,10 +31,12 @@
  *    through Env), the id / executable clones, the instance checked before
  *    the executable, the instance written; then call_constructor: the VM
  *    instantiated once to read the contract's protocol, and from protocol
- *    22 on __constructor through the invoker.  Not charged: the deployer's
- *    auth (the auth manager's create-contract frame with its args clone,
- *    and require_auth: 2,423 CPU / 304 B with source-account auth in the
- *    reference's traces).
+ *    22 on __constructor through the invoker.  The deployer's auth (the
+ *    auth manager's create-contract frame with its args clones, and
+ *    require_auth) is charged only for a contract deploying with its own
+ *    address, Wasm, no constructor args (host_auth.c
+ *    scp_auth_create_frame); otherwise not charged (2,423 CPU / 304 B with
+ *    source-account auth in the reference's traces).
  *  - call / try_call, checked to the unit against the reference's trace up
  *    to the callee's frame push (test_contract.c): the args Vec (bulk
  *    init), the ScAddress clone, the reserved-name check's read of a Symbol
@@ -285,7 +287,9 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
     rc = ctor_args(h, ctor_vec, &ctor, &nctor);
     if (rc != SCP_OK) return rc;
   }
-  rc = scp_lc_address_contract_id(h, addr, salt, id);
+  /* create_contract_internal's auth frame and the deployer's require_auth */
+  rc = scp_auth_create_frame(h, deployer, addr, nctor, ex->kind == SCP_EXEC_WASM);
+  if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];
   bool has = false;

@@ -198,6 +198,10 @@ SCP_HIDDEN int scp_host_mem_read(scp_host *h, uint32_t pos, uint32_t len,
 SCP_HIDDEN int scp_host_mem_write(scp_host *h, uint32_t pos, const uint8_t *src,
                                   uint32_t len);
 SCP_HIDDEN bool scp_host_in_vm(const scp_host *h);
+/* create_contract's deployer auth (host_auth.c): charged only where the
+ * whole path is modelled (a contract deploying itself, see there). */
+SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
+                                     uint32_t nctor, bool wasm);
 
 /* Argument / result types of host function id (SCP_VT_*). */
 SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);

@@ -234,6 +234,94 @@ static void test_recording_records(void **state) {
   scp_buf_free(&b);
 }
 
+/* create_contract's deployer auth for a contract deploying with its own
+ * address (scp_auth_create_frame): CreateContractArgsV2 clone (MemCpy(176)
+ * 64 + the empty constructor args' MemAlloc(0) 434 / 16 B + MemCpy(0) 42
+ * = 540 / 16 B), the frame push (Vec bulk init of one 176-byte item:
+ * MemCpy(24) 45 + MemAlloc(176) 456 / 192 B + MemCpy(176) 64 = 565 /
+ * 192 B), the second clone (540 / 16 B), the invoker compare (290):
+ * 1,935 CPU / 224 B.  The clone and push pieces sum with
+ * source_account_address (46 + 442 / 80 B) to the 2,133 CPU / 304 B the
+ * reference records before the obj_cmp in
+ * test__storage__test_large_instance_key.json steps 6 -> 8. */
+static delta create_auth(fixture *f, uint64_t dep, uint32_t nctor, bool wasm) {
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  const scp_hobj *o;
+  assert_int_equal(scp_host_visit(f->h, dep, &o), SCP_OK);   /* VisitObject 60 */
+  c0 += 60;
+  uint8_t addr[33];
+  memcpy(addr, o->u.bytes, 33);
+  delta d = { 0 };
+  d.rc = scp_auth_create_frame(f->h, dep, addr, nctor, wasm);
+  d.cpu = f->b.cpu - c0;
+  d.mem = f->b.mem - m0;
+  return d;
+}
+
+static void test_create_auth_self_deploy(void **state) {
+  fixture *f = *state;
+  frame(f, 7, "deploy", true);
+  uint64_t dep = address(f, 1, 7);
+  delta d = create_auth(f, dep, 0, true);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 540 + 565 + 540 + 290);
+  assert_int_equal(d.cpu, 1935);
+  assert_int_equal(d.mem, 16 + 192 + 16);
+}
+
+/* Not modelled (a recording tracker with its nonce, constructor args'
+ * ScVal clones, external refs, top-level account deployers): uncharged. */
+static void test_create_auth_unmodelled(void **state) {
+  fixture *f = *state;
+  uint64_t acc = address(f, 0, 7);
+  delta d = create_auth(f, acc, 0, true);   /* no frame */
+  assert_int_equal(d.cpu, 0);
+  frame(f, 7, "deploy", true);
+  uint64_t other = address(f, 1, 8), self = address(f, 1, 7);
+  assert_int_equal(create_auth(f, acc, 0, true).cpu, 0);
+  assert_int_equal(create_auth(f, other, 0, true).cpu, 0);
+  assert_int_equal(create_auth(f, self, 1, true).cpu, 0);
+  assert_int_equal(create_auth(f, self, 0, false).cpu, 0);
+  /* a recorded require_auth may have made a tracker (recording mode) */
+  assert_int_equal(call(f, "require_auth", &acc).rc, SCP_OK);
+  d = create_auth(f, self, 0, true);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 0);
+  assert_int_equal(d.mem, 0);
+}
+
+/* Through the create_contract host function (unknown Wasm hash, so it
+ * stops at verify_wasm_exists with Error(Storage, MissingValue), after the
+ * auth): a self-deploy costs exactly 1,935 CPU / 224 B more than on a twin
+ * host where a recorded require_auth leaves the auth uncharged. */
+static delta create_from_self(fixture *f, bool prior_auth) {
+  frame(f, 7, "deploy", true);
+  uint64_t dep = address(f, 1, 7), acc = address(f, 0, 9);
+  if (prior_auth) assert_int_equal(call(f, "require_auth", &acc).rc, SCP_OK);
+  uint8_t hash[32], salt[32];
+  memset(hash, 5, 32);
+  memset(salt, 3, 32);
+  uint64_t args[3] = { dep };
+  assert_int_equal(scp_host_memobj_new_from_slice(f->h, SCP_TAG_BYTES_OBJ, hash, 32, &args[1]),
+                   SCP_OK);
+  assert_int_equal(scp_host_memobj_new_from_slice(f->h, SCP_TAG_BYTES_OBJ, salt, 32, &args[2]),
+                   SCP_OK);
+  delta d = call(f, "create_contract", args);
+  assert_error(d, SCP_ET_STORAGE, SCP_EC_MISSING_VALUE);
+  return d;
+}
+
+static void test_create_contract_self_deploy_auth(void **state) {
+  fixture *f = *state, *twin;
+  void *ts = NULL;
+  assert_int_equal(fixture_open(&ts, 0, 0, NULL, 64), 0);
+  twin = ts;
+  delta d = create_from_self(f, false), t = create_from_self(twin, true);
+  assert_int_equal(d.cpu - t.cpu, 1935);
+  assert_int_equal(d.mem - t.mem, 224);
+  fixture_close(&ts);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_delegated_signers_outside_check_auth, open_recording,
@@ -254,6 +342,11 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_require_auth_for_args_no_frame, open_enforcing,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_records, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_self_deploy, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_self_deploy, open_enforcing, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_unmodelled, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_contract_self_deploy_auth, open_recording,
+                                    fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

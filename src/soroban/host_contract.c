@@ -67,13 +67,13 @@ enum {
 
 /* ParsedModule::with_import_symbols (vm/parsed_module.rs): the distinct
  * (module, name) pairs of the function imports with both names shorter
- * than 32 bytes; the set is charged as a Vec<(&str, &str)> bulk init. */
+ * than 10 bytes (SYM_LEN_LIMIT); the set is charged as a Vec<(&str, &str)> bulk init. */
 uint64_t scp_host_import_symbols(const scp_wasm_module *m) {
   uint32_t n = scp_wasm_import_count(m);
   uint64_t count = 0;
   for (uint32_t i = 0; i < n; i++) {
     const scp_wasm_import *a = scp_wasm_import_get(m, i);
-    if (a->kind != SCP_EXT_FUNC || a->module_len >= 32 || a->field_len >= 32) continue;
+    if (a->kind != SCP_EXT_FUNC || a->module_len >= 10 || a->field_len >= 10) continue;
     bool dup = false;
     for (uint32_t k = 0; k < i && !dup; k++) {
       const scp_wasm_import *b = scp_wasm_import_get(m, k);

@@ -674,6 +674,29 @@ static uint32_t module_protocol(const scp_wasm_module *mod) {
   return UINT32_MAX;
 }
 
+/* check_contract_imports_match_host_protocol (vm/parsed_module.rs): every
+ * imported host function must exist in both the contract's protocol and
+ * the ledger's.  The reference finds out while instantiating, as
+ * Error(WasmVm, InvalidAction); like an unknown import, it is refused here
+ * before the run. */
+static int check_import_protocols(const sor_module *m, uint32_t ledger, scp_error *err) {
+  uint32_t cp = module_protocol(m->mod);
+  if (cp == UINT32_MAX) cp = ledger;
+  for (uint32_t i = 0, n = scp_wasm_import_count(m->mod); i < n; i++) {
+    const scp_hostfn *hf = scp_hostfn_get((unsigned)m->import_fn[i]);
+    const char *name = m->label + strlen("contract:");
+    if (hf->min_proto && (cp < hf->min_proto || ledger < hf->min_proto))
+      return scp_fail(err, SCP_ERR_INVALID,
+                      "%s: calls host function %s, not yet supported by protocol %u (contract protocol %u, ledger %u)",
+                      name, hf->name, cp < ledger ? cp : ledger, cp, ledger);
+    if (hf->max_proto && (cp > hf->max_proto || ledger > hf->max_proto))
+      return scp_fail(err, SCP_ERR_INVALID,
+                      "%s: calls host function %s, no longer supported after protocol %u (contract protocol %u, ledger %u)",
+                      name, hf->name, hf->max_proto, cp, ledger);
+  }
+  return SCP_OK;
+}
+
 /* An initial entry: its key and value become ScVal XDR through a scratch
  * host on an unlimited budget, since setting up the ledger is not part of
  * the profiled transaction. */
@@ -794,6 +817,8 @@ deployed:
       goto done;
     }
   }
+  for (size_t i = 0; i < vm.nmods; i++)
+    if ((rc = check_import_protocols(&vm.mods[i], o->protocol ? o->protocol : MAX_PROTOCOL, err))) goto done;
   const scp_wasm_module *mainmod = vm.mods[0].mod;
   uint8_t kind;
   uint32_t fidx;

@@ -72,6 +72,10 @@ check "start section refused" 67 "$BIN" profile "$B/tests/fixtures/wat/start.was
 one_line_err "start section message" "unsupported wasm section type"
 check "33 parameters refused" 67 "$BIN" profile "$B/tests/fixtures/wat/many_args.wasm" f u32:1 -o "$T/x"
 one_line_err "33 parameters message" "Too many arguments"
+# a host function newer than the ledger's protocol: refused before the run
+check "newer host function refused" 67 "$BIN" profile "$B/tests/fixtures/wasm/proto_gate.wasm" len str:abc --protocol 22 -o "$T/x" -q
+one_line_err "newer host function message" "proto_gate.wasm: calls host function string_to_bytes, not yet supported by protocol 22"
+check "same contract, protocol 23" 0 "$BIN" profile "$B/tests/fixtures/wasm/proto_gate.wasm" len str:abc --protocol 23 -o "$T/x" -q
 # fallback names are marked as such
 check "no DWARF profiles" 0 "$BIN" profile "$B/tests/fixtures/wasm/demo_nodebug.wasm" run u32:20 -o "$T/n"
 grep -q "run \[name section\]" "$T/out" && echo "PASS name-section names marked" || echo "FAIL name-section names marked"

@@ -313,6 +313,7 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(bls12_381_fr_inv), REG(bn254_fr_add), REG(bn254_fr_sub), REG(bn254_fr_mul),
   REG(bn254_fr_pow), REG(bn254_fr_inv), REG(dummy0), REG(protocol_gated_dummy),
   REG(bn254_g1_add), REG(bn254_g1_msm), REG(bn254_g1_is_on_curve), REG(bn254_g1_mul),   /* host_fns_curve.c */
+  REG(bn254_multi_pairing_check), REG(bls12_381_multi_pairing_check),   /* host_fns_pairing.c */
   REG(prng_reseed), REG(prng_bytes_new), REG(prng_u64_in_inclusive_range), REG(prng_vec_shuffle),
   REG(poseidon_permutation), REG(poseidon2_permutation),   /* host_fns_poseidon.c */
   REG(map_new_from_linear_memory), REG(sparse_map_new_from_linear_memory),

@@ -1,13 +1,14 @@
 /*
  * host_fns_curve.c — the BN254 G1 host functions (crypto/bn254.rs,
  * host.rs bn254_g1_*), with the reference's checks, errors and charges in
- * its order; test_curves.c checks results and charges.  The
- * BLS12-381 curve functions and bn254_multi_pairing_check are not written
- * yet (they fail with the host's "not implemented").
+ * its order; test_curves.c checks results and charges.  The G1 decoder
+ * is shared with bn254_multi_pairing_check (host_bn254.h,
+ * host_fns_pairing.c).
  */
 #include <string.h>
 
 #include "soroban/crypto_bn254.h"
+#include "soroban/host_bn254.h"
 #include "soroban/host_fns_private.h"
 
 enum { BN_FP = 32, BN_G1 = 64 };
@@ -45,6 +46,10 @@ static int bn_g1_decode(scp_host *h, uint64_t v, bool check, scp_bn_g1 *pt) {
   rc = scp_host_charge(h, SCP_COST_Bn254G1CheckPointOnCurve, -1);
   if (rc == SCP_OK && !scp_bn_g1_on_curve(pt)) rc = bn_invalid(h, "bn254 G1: point not on curve");
   return rc;
+}
+
+int scp_bn_g1_decode(scp_host *h, uint64_t v, bool check, scp_bn_g1 *pt) {
+  return bn_g1_decode(h, v, check, pt);
 }
 
 /* bn254_g1_projective_serialize_uncompressed: ProjectiveToAffine, an

@@ -19,6 +19,9 @@
 #include <cmocka.h>
 
 #include "soroban/crypto_pairing.h"
+#include "soroban/host_bls.h"
+#include "soroban/host_private.h"
+#include "host_fixture.h"
 
 static void hex(const char *s, uint8_t *out) {
   for (size_t i = 0; s[2 * i]; i++) {
@@ -279,6 +282,618 @@ static void test_speed(void **state) {
   }
 }
 
+/* ---- the host functions ---- */
+
+static int setup(void **state) { return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0); }
+
+static uint64_t bytes_obj(scp_host *h, const uint8_t *p, uint32_t n) {
+  uint64_t v;
+  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, p, n, &v), SCP_OK);
+  return v;
+}
+
+static uint64_t vec_obj(scp_host *h, const uint64_t *vals, uint32_t n) {
+  uint64_t v;
+  assert_int_equal(scp_host_vec_new_from_slice(h, vals, n, &v), SCP_OK);
+  return v;
+}
+
+/* Calls fn(v1, v2) expecting status want; *cpu / *mem get the charges of
+ * the call alone; returns the result (the Error Val on SCP_ERR_HOST). */
+static uint64_t pair_call(fixture *f, const char *name, uint64_t v1, uint64_t v2, int want,
+                          uint64_t *cpu, uint64_t *mem) {
+  uint64_t args[2] = { v1, v2 }, ret = 0;
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  scp_error err;
+  int rc = scp_host_call(f->h, fn(name), args, NULL, &ret, &err);
+  if (rc != want) print_message("%s: %d %s\n", name, rc, err.msg);
+  assert_int_equal(rc, want);
+  *cpu = f->b.cpu - c0;
+  *mem = f->b.mem - m0;
+  return ret;
+}
+
+/* EIP-197 vectors (go-ethereum's bn256 pairing tests, as rs-soroban-env's
+ * ethereum_bn254_pairing_tests runs them): pairs of G1 (64 bytes) and G2
+ * (128 bytes, x.c1 x.c0 y.c1 y.c0).  cpu and mem are the charges of the
+ * call in the golden trace test__bn254__ethereum_bn254_pairing_tests.json. */
+typedef struct eip197 { const char *name; bool want; uint64_t cpu, mem; const char *input; } eip197;
+static const eip197 eip197_vectors[] = {
+  { "jeff1", true, 14824165, 99620,
+    "1c76476f4def4bb94541d57ebba1193381ffa7aa76ada664dd31c16024c43f593034dd2920f6"
+    "73e204fee2811c678745fc819b55d3e9d294e45c9b03a76aef41209dd15ebff5d46c4bd888e5"
+    "1a93cf99a7329636c63514396b4a452003a35bf704bf11ca01483bfa8b34b43561848d289059"
+    "60114c8ac04049af4b6315a416782bb8324af6cfc93537a2ad1a445cfd0ca2a71acd7ac41fad"
+    "bf933c2a51be344d120a2a4cf30c1bf9845f20c6fe39e07ea2cce61f0c9bb048165fe5e4de87"
+    "7550111e129f1cf1097710d41c4ac70fcdfa5ba2023c6ff1cbeac322de49d1b6df7c2032c61a"
+    "830e3c17286de9462bf242fca2883585b93870a73853face6a6bf411198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b3"
+    "8ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc01"
+    "66fa7daa" },
+  { "jeff2", true, 14824165, 99620,
+    "2eca0c7238bf16e83e7a1e6c5d49540685ff51380f309842a98561558019fc0203d3260361bb"
+    "8451de5ff5ecd17f010ff22f5c31cdf184e9020b06fa5997db841213d2149b006137fcfb2303"
+    "6606f848d638d576a120ca981b5b1a5f9300b3ee2276cf730cf493cd95d64677bbb75fc42db7"
+    "2513a4c1e387b476d056f80aa75f21ee6226d31426322afcda621464d0611d226783262e21bb"
+    "3bc86b537e986237096df1f82dff337dd5972e32a8ad43e28a78a96a823ef1cd4debe12b6552"
+    "ea5f06967a1237ebfeca9aaae0d6d0bab8e28c198c5a339ef8a2407e31cdac516db922160fa2"
+    "57a5fd5b280642ff47b65eca77e626cb685c84fa6d3b6882a283ddd1198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b3"
+    "8ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc01"
+    "66fa7daa" },
+  { "jeff3", true, 14824165, 99620,
+    "0f25929bcb43d5a57391564615c9e70a992b10eafa4db109709649cf48c50dd216da2f5cb6be"
+    "7a0aa72c440c53c9bbdfec6c36c7d515536431b3a865468acbba2e89718ad33c8bed92e210e8"
+    "1d1853435399a271913a6520736a4729cf0d51eb01a9e2ffa2e92599b68e44de5bcf354fa264"
+    "2bd4f26b259daa6f7ce3ed57aeb314a9a87b789a58af499b314e13c3d65bede56c07ea2d418d"
+    "6874857b70763713178fb49a2d6cd347dc58973ff49613a20757d0fcc22079f9abd10c3baee2"
+    "45901b9e027bd5cfc2cb5db82d4dc9677ac795ec500ecd47deee3b5da006d6d049b811d7511c"
+    "78158de484232fc68daf8a45cf217d1c2fae693ff5871e8752d73b21198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b3"
+    "8ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc01"
+    "66fa7daa" },
+  { "jeff4", true, 19603510, 148504,
+    "2f2ea0b3da1e8ef11914acf8b2e1b32d99df51f5f4f206fc6b947eae860eddb6068134ddb33d"
+    "c888ef446b648d72338684d678d2eb2371c61a50734d78da4b7225f83c8b6ab9de74e7da488e"
+    "f02645c5a16a6652c3c71a15dc37fe3a5dcb7cb122acdedd6308e3bb230d226d16a105295f52"
+    "3a8a02bfc5e8bd2da135ac4c245d065bbad92e7c4e31bf3757f1fe7362a63fbfee50e7dc68da"
+    "116e67d600d9bf6806d302580dc0661002994e7cd3a7f224e7ddc27802777486bf80f40e4ca3"
+    "cfdb186bac5188a98c45e6016873d107f5cd131f3a3e339d0375e58bd6219347b008122ae2b0"
+    "9e539e152ec5364e7e2204b03d11d3caa038bfc7cd499f8176aacbee1f39e4e4afc4bc74790a"
+    "4a028aff2c3d2538731fb755edefd8cb48d6ea589b5e283f150794b6736f670d6a1033f9b46c"
+    "6f5204f50813eb85c8dc4b59db1c5d39140d97ee4d2b36d99bc49974d18ecca3e7ad51011956"
+    "051b464d9e27d46cc25e0764bb98575bd466d32db7b15f582b2d5c452b36aa394b789366e5e3"
+    "ca5aabd415794ab061441e51d01e94640b7e3084a07e02c78cf3103c542bc5b298669f211b88"
+    "da1679b0b64a63b7e0e7bfe52aae524f73a55be7fe70c7e9bfc94b4cf0da1213d2149b006137"
+    "fcfb23036606f848d638d576a120ca981b5b1a5f9300b3ee2276cf730cf493cd95d64677bbb7"
+    "5fc42db72513a4c1e387b476d056f80aa75f21ee6226d31426322afcda621464d0611d226783"
+    "262e21bb3bc86b537e986237096df1f82dff337dd5972e32a8ad43e28a78a96a823ef1cd4deb"
+    "e12b6552ea5f" },
+  { "jeff5", true, 19603510, 148504,
+    "20a754d2071d4d53903e3b31a7e98ad6882d58aec240ef981fdf0a9d22c5926a29c853fcea78"
+    "9887315916bbeb89ca37edb355b4f980c9a12a94f30deeed30211213d2149b006137fcfb2303"
+    "6606f848d638d576a120ca981b5b1a5f9300b3ee2276cf730cf493cd95d64677bbb75fc42db7"
+    "2513a4c1e387b476d056f80aa75f21ee6226d31426322afcda621464d0611d226783262e21bb"
+    "3bc86b537e986237096df1f82dff337dd5972e32a8ad43e28a78a96a823ef1cd4debe12b6552"
+    "ea5f1abb4a25eb9379ae96c84fff9f0540abcfc0a0d11aeda02d4f37e4baf74cb0c11073b3ff"
+    "2cdbb38755f8691ea59e9606696b3ff278acfc098fa8226470d03869217cee0a9ad79a4493b5"
+    "253e2e4e3a39fc2df38419f230d341f60cb064a0ac290a3d76f140db8418ba512272381446eb"
+    "73958670f00cf46f1d9e64cba057b53c26f64a8ec70387a13e41430ed3ee4a7db2059cc5fc13"
+    "c067194bcc0cb49a98552fd72bd9edb657346127da132e5b82ab908f5816c826acb499e22f24"
+    "12d1a2d70f25929bcb43d5a57391564615c9e70a992b10eafa4db109709649cf48c50dd2198a"
+    "1f162a73261f112401aa2db79c7dab1533c9935c77290a6ce3b191f2318d198e9393920d483a"
+    "7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c"
+    "4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b3133"
+    "70b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6"
+    "cc0166fa7daa" },
+  { "jeff6", false, 14824165, 99620,
+    "1c76476f4def4bb94541d57ebba1193381ffa7aa76ada664dd31c16024c43f593034dd2920f6"
+    "73e204fee2811c678745fc819b55d3e9d294e45c9b03a76aef41209dd15ebff5d46c4bd888e5"
+    "1a93cf99a7329636c63514396b4a452003a35bf704bf11ca01483bfa8b34b43561848d289059"
+    "60114c8ac04049af4b6315a416782bb8324af6cfc93537a2ad1a445cfd0ca2a71acd7ac41fad"
+    "bf933c2a51be344d120a2a4cf30c1bf9845f20c6fe39e07ea2cce61f0c9bb048165fe5e4de87"
+    "7550111e129f1cf1097710d41c4ac70fcdfa5ba2023c6ff1cbeac322de49d1b6df7c10318858"
+    "5e2364128fe25c70558f1560f4f9350baf3959e603cc91486e110936198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b3"
+    "8ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc01"
+    "66fa7daa" },
+  { "two_point_match_2", true, 14824165, 99620,
+    "0000000000000000000000000000000000000000000000000000000000000001000000000000"
+    "0000000000000000000000000000000000000000000000000002203e205db4f19b37b60121b8"
+    "3a7333706db86431c6d835849957ed8c3928ad7927dc7234fd11d3e8c36c59277c3e6f149d5c"
+    "d3cfa9a62aee49f8130962b4b3b9195e8aa5b7827463722b8c153931579d3505566b4edf48d4"
+    "98e185f0509de15204bb53b8977e5f92a0bc372742c4830944a59b4fe6b1c0466e2a6dad122b"
+    "5d2e030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd31a76dae6"
+    "d3272396d0cbe61fced2bc532edac647851e3ac53ce1cc9c7e645a83198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b3"
+    "8ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc01"
+    "66fa7daa" },
+  { "two_point_match_3", true, 14824165, 99620,
+    "105456a333e6d636854f987ea7bb713dfd0ae8371a72aea313ae0c32c0bf10160cf031d41b41"
+    "557f3e7e3ba0c51bebe5da8e6ecd855ec50fc87efcdeac168bcc0476be093a6d2b4bbf907172"
+    "049874af11e1b6267606e00804d3ff0037ec57fd3010c68cb50161b7d1d96bb71edfec988017"
+    "1954e56871abf3d93cc94d745fa114c059d74e5b6c4ec14ae5864ebe23a71781d86c29fb8fb6"
+    "cce94f70d3de7a2101b33461f39d9e887dbb100f170a2345dde3c07e256d1dfa2b657ba5cd03"
+    "0427000000000000000000000000000000000000000000000000000000000000000100000000"
+    "000000000000000000000000000000000000000000000000000000021a2c3013d2ea92e13c80"
+    "0cde68ef56a294b883f6ac35d25f587c09b1b3c635f7290158a80cd3d66530f74dc94c94adb8"
+    "8f5cdb481acca997b6e60071f08a115f2f997f3dbd66a7afe07fe7862ce239edba9e05c5afff"
+    "7f8a1259c9733b2dfbb929d1691530ca701b4a106054688728c9972c8512e9789e9567aae23e"
+    "302ccd75" },
+  { "two_point_match_4", true, 14824165, 99620,
+    "105456a333e6d636854f987ea7bb713dfd0ae8371a72aea313ae0c32c0bf10160cf031d41b41"
+    "557f3e7e3ba0c51bebe5da8e6ecd855ec50fc87efcdeac168bcc0476be093a6d2b4bbf907172"
+    "049874af11e1b6267606e00804d3ff0037ec57fd3010c68cb50161b7d1d96bb71edfec988017"
+    "1954e56871abf3d93cc94d745fa114c059d74e5b6c4ec14ae5864ebe23a71781d86c29fb8fb6"
+    "cce94f70d3de7a2101b33461f39d9e887dbb100f170a2345dde3c07e256d1dfa2b657ba5cd03"
+    "0427000000000000000000000000000000000000000000000000000000000000000100000000"
+    "000000000000000000000000000000000000000000000000000000021a2c3013d2ea92e13c80"
+    "0cde68ef56a294b883f6ac35d25f587c09b1b3c635f7290158a80cd3d66530f74dc94c94adb8"
+    "8f5cdb481acca997b6e60071f08a115f2f997f3dbd66a7afe07fe7862ce239edba9e05c5afff"
+    "7f8a1259c9733b2dfbb929d1691530ca701b4a106054688728c9972c8512e9789e9567aae23e"
+    "302ccd75" },
+  { "ten_point_match_1", true, 53058924, 490690,
+    "0000000000000000000000000000000000000000000000000000000000000001000000000000"
+    "0000000000000000000000000000000000000000000000000002198e9393920d483a7260bfb7"
+    "31fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c44796743"
+    "22d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b38ef3"
+    "55acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa"
+    "7daa000000000000000000000000000000000000000000000000000000000000000100000000"
+    "00000000000000000000000000000000000000000000000000000002198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed275dc4a288d1afb3cbb1ac09187524c7db36395df7be"
+    "3b99e673b13a075a65ec1d9befcd05a5323e6da4d435f3b617cdb3af83285c2df711ef39c015"
+    "71827f9d00000000000000000000000000000000000000000000000000000000000000010000"
+    "000000000000000000000000000000000000000000000000000000000002198e9393920d483a"
+    "7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c"
+    "4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b3133"
+    "70b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6"
+    "cc0166fa7daa0000000000000000000000000000000000000000000000000000000000000001"
+    "0000000000000000000000000000000000000000000000000000000000000002198e9393920d"
+    "483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a0066"
+    "5e5c4479674322d4f75edadd46debd5cd992f6ed275dc4a288d1afb3cbb1ac09187524c7db36"
+    "395df7be3b99e673b13a075a65ec1d9befcd05a5323e6da4d435f3b617cdb3af83285c2df711"
+    "ef39c01571827f9d000000000000000000000000000000000000000000000000000000000000"
+    "00010000000000000000000000000000000000000000000000000000000000000002198e9393"
+    "920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a"
+    "00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395"
+    "bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43"
+    "d37b4ce6cc0166fa7daa00000000000000000000000000000000000000000000000000000000"
+    "000000010000000000000000000000000000000000000000000000000000000000000002198e"
+    "9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76"
+    "426a00665e5c4479674322d4f75edadd46debd5cd992f6ed275dc4a288d1afb3cbb1ac091875"
+    "24c7db36395df7be3b99e673b13a075a65ec1d9befcd05a5323e6da4d435f3b617cdb3af8328"
+    "5c2df711ef39c01571827f9d0000000000000000000000000000000000000000000000000000"
+    "0000000000010000000000000000000000000000000000000000000000000000000000000002"
+    "198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f"
+    "1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad"
+    "690c3395bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1"
+    "e7690c43d37b4ce6cc0166fa7daa000000000000000000000000000000000000000000000000"
+    "0000000000000001000000000000000000000000000000000000000000000000000000000000"
+    "0002198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef"
+    "121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed275dc4a288d1afb3cbb1"
+    "ac09187524c7db36395df7be3b99e673b13a075a65ec1d9befcd05a5323e6da4d435f3b617cd"
+    "b3af83285c2df711ef39c01571827f9d00000000000000000000000000000000000000000000"
+    "0000000000000000000100000000000000000000000000000000000000000000000000000000"
+    "00000002198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800"
+    "deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075"
+    "ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb"
+    "408fe3d1e7690c43d37b4ce6cc0166fa7daa0000000000000000000000000000000000000000"
+    "0000000000000000000000010000000000000000000000000000000000000000000000000000"
+    "000000000002198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2"
+    "1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed275dc4a288d1"
+    "afb3cbb1ac09187524c7db36395df7be3b99e673b13a075a65ec1d9befcd05a5323e6da4d435"
+    "f3b617cdb3af83285c2df711ef39c01571827f9d" },
+  { "ten_point_match_2", true, 53058924, 490690,
+    "0000000000000000000000000000000000000000000000000000000000000001000000000000"
+    "0000000000000000000000000000000000000000000000000002203e205db4f19b37b60121b8"
+    "3a7333706db86431c6d835849957ed8c3928ad7927dc7234fd11d3e8c36c59277c3e6f149d5c"
+    "d3cfa9a62aee49f8130962b4b3b9195e8aa5b7827463722b8c153931579d3505566b4edf48d4"
+    "98e185f0509de15204bb53b8977e5f92a0bc372742c4830944a59b4fe6b1c0466e2a6dad122b"
+    "5d2e030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd31a76dae6"
+    "d3272396d0cbe61fced2bc532edac647851e3ac53ce1cc9c7e645a83198e9393920d483a7260"
+    "bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479"
+    "674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b3"
+    "8ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc01"
+    "66fa7daa00000000000000000000000000000000000000000000000000000000000000010000"
+    "000000000000000000000000000000000000000000000000000000000002203e205db4f19b37"
+    "b60121b83a7333706db86431c6d835849957ed8c3928ad7927dc7234fd11d3e8c36c59277c3e"
+    "6f149d5cd3cfa9a62aee49f8130962b4b3b9195e8aa5b7827463722b8c153931579d3505566b"
+    "4edf48d498e185f0509de15204bb53b8977e5f92a0bc372742c4830944a59b4fe6b1c0466e2a"
+    "6dad122b5d2e030644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd3"
+    "1a76dae6d3272396d0cbe61fced2bc532edac647851e3ac53ce1cc9c7e645a83198e9393920d"
+    "483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a0066"
+    "5e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b"
+    "313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b"
+    "4ce6cc0166fa7daa000000000000000000000000000000000000000000000000000000000000"
+    "00010000000000000000000000000000000000000000000000000000000000000002203e205d"
+    "b4f19b37b60121b83a7333706db86431c6d835849957ed8c3928ad7927dc7234fd11d3e8c36c"
+    "59277c3e6f149d5cd3cfa9a62aee49f8130962b4b3b9195e8aa5b7827463722b8c153931579d"
+    "3505566b4edf48d498e185f0509de15204bb53b8977e5f92a0bc372742c4830944a59b4fe6b1"
+    "c0466e2a6dad122b5d2e030644e72e131a029b85045b68181585d97816a916871ca8d3c208c1"
+    "6d87cfd31a76dae6d3272396d0cbe61fced2bc532edac647851e3ac53ce1cc9c7e645a83198e"
+    "9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76"
+    "426a00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c"
+    "3395bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e769"
+    "0c43d37b4ce6cc0166fa7daa0000000000000000000000000000000000000000000000000000"
+    "0000000000010000000000000000000000000000000000000000000000000000000000000002"
+    "203e205db4f19b37b60121b83a7333706db86431c6d835849957ed8c3928ad7927dc7234fd11"
+    "d3e8c36c59277c3e6f149d5cd3cfa9a62aee49f8130962b4b3b9195e8aa5b7827463722b8c15"
+    "3931579d3505566b4edf48d498e185f0509de15204bb53b8977e5f92a0bc372742c4830944a5"
+    "9b4fe6b1c0466e2a6dad122b5d2e030644e72e131a029b85045b68181585d97816a916871ca8"
+    "d3c208c16d87cfd31a76dae6d3272396d0cbe61fced2bc532edac647851e3ac53ce1cc9c7e64"
+    "5a83198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef"
+    "121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e"
+    "99ad690c3395bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408f"
+    "e3d1e7690c43d37b4ce6cc0166fa7daa00000000000000000000000000000000000000000000"
+    "0000000000000000000100000000000000000000000000000000000000000000000000000000"
+    "00000002203e205db4f19b37b60121b83a7333706db86431c6d835849957ed8c3928ad7927dc"
+    "7234fd11d3e8c36c59277c3e6f149d5cd3cfa9a62aee49f8130962b4b3b9195e8aa5b7827463"
+    "722b8c153931579d3505566b4edf48d498e185f0509de15204bb53b8977e5f92a0bc372742c4"
+    "830944a59b4fe6b1c0466e2a6dad122b5d2e030644e72e131a029b85045b68181585d97816a9"
+    "16871ca8d3c208c16d87cfd31a76dae6d3272396d0cbe61fced2bc532edac647851e3ac53ce1"
+    "cc9c7e645a83198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c2"
+    "1800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585f"
+    "f075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab7180"
+    "8dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa" },
+  { "ten_point_match_3", true, 14824165, 99620,
+    "105456a333e6d636854f987ea7bb713dfd0ae8371a72aea313ae0c32c0bf10160cf031d41b41"
+    "557f3e7e3ba0c51bebe5da8e6ecd855ec50fc87efcdeac168bcc0476be093a6d2b4bbf907172"
+    "049874af11e1b6267606e00804d3ff0037ec57fd3010c68cb50161b7d1d96bb71edfec988017"
+    "1954e56871abf3d93cc94d745fa114c059d74e5b6c4ec14ae5864ebe23a71781d86c29fb8fb6"
+    "cce94f70d3de7a2101b33461f39d9e887dbb100f170a2345dde3c07e256d1dfa2b657ba5cd03"
+    "0427000000000000000000000000000000000000000000000000000000000000000100000000"
+    "000000000000000000000000000000000000000000000000000000021a2c3013d2ea92e13c80"
+    "0cde68ef56a294b883f6ac35d25f587c09b1b3c635f7290158a80cd3d66530f74dc94c94adb8"
+    "8f5cdb481acca997b6e60071f08a115f2f997f3dbd66a7afe07fe7862ce239edba9e05c5afff"
+    "7f8a1259c9733b2dfbb929d1691530ca701b4a106054688728c9972c8512e9789e9567aae23e"
+    "302ccd75" },
+};
+
+static uint64_t err_invalid(void) { return scp_val_error(SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT); }
+
+static void test_bn254_eip197(void **state) {
+  fixture *f = *state;
+  for (size_t k = 0; k < sizeof eip197_vectors / sizeof *eip197_vectors; k++) {
+    const eip197 *t = &eip197_vectors[k];
+    size_t len = strlen(t->input) / 2;
+    uint8_t *in = malloc(len);
+    assert_non_null(in);
+    hex(t->input, in);
+    assert_int_equal(len % 192, 0);
+    uint32_t n = (uint32_t)(len / 192);
+    uint64_t g1[10], g2[10], cpu, mem;
+    assert_true(n <= 10);
+    for (uint32_t i = 0; i < n; i++) {
+      g1[i] = bytes_obj(f->h, in + 192 * i, 64);
+      g2[i] = bytes_obj(f->h, in + 192 * i + 64, 128);
+    }
+    free(in);
+    uint64_t v1 = vec_obj(f->h, g1, n), v2 = vec_obj(f->h, g2, n);
+    uint64_t r = pair_call(f, "bn254_multi_pairing_check", v1, v2, SCP_OK, &cpu, &mem);
+    if (r != (t->want ? SCP_VAL_TRUE : SCP_VAL_FALSE)) print_message("%s\n", t->name);
+    assert_int_equal(r, t->want ? SCP_VAL_TRUE : SCP_VAL_FALSE);
+    assert_int_equal(cpu, t->cpu);
+    assert_int_equal(mem, t->mem);
+  }
+}
+
+/* Costs (cost_types.def): the two Vec arguments' checks and the two
+ * top-level vec_len visits 4 x 60; per vec the Env vec_len 120, MemAlloc
+ * (434 + n*size/8 cpu, 16 + n*size mem) and the vec's visit 60.  A BN254
+ * G1 decode is 2,100 (visit 60, MemCpy(32) x4 46, DecodeFp x2 476,
+ * on-curve 904); a G2 decode 1,711,027 (visit 60, MemCpy(64) x4 50,
+ * DecodeFp x4 476, on-curve 2,811, subgroup 1,706,052). */
+enum {
+  PRE = 240,
+  BN_G1_COST = 2100,
+  BN_G2_PRE_SUB = 60 + 4 * 50 + 4 * 476 + 2811,
+  BN_G2_COST = BN_G2_PRE_SUB + 1706052,
+};
+
+static void bn_point_bytes(const scp_ecp *p, bool g2, uint8_t *out) {
+  const scp_ff *f = scp_ff_bn254();
+  if (!g2) {
+    scp_fe_to_be(f, &p->x.c0, out);
+    scp_fe_to_be(f, &p->y.c0, out + 32);
+    return;
+  }
+  scp_fe_to_be(f, &p->x.c1, out);
+  scp_fe_to_be(f, &p->x.c0, out + 32);
+  scp_fe_to_be(f, &p->y.c1, out + 64);
+  scp_fe_to_be(f, &p->y.c0, out + 96);
+}
+
+/* A point on the twist outside the order-r subgroup: x = 1 + k u for
+ * the first k making x^3 + b' a square. */
+static void twist_point_off_subgroup(const scp_pairing *pc, scp_ecp *q) {
+  memset(q, 0, sizeof *q);
+  for (uint64_t k = 1;; k++) {
+    scp_fe2 rhs;
+    scp_fe_set_u64(&q->x.c0, 1);
+    scp_fe_set_u64(&q->x.c1, k);
+    scp_fe2_mul(pc->f, &q->x, &q->x, &rhs);
+    scp_fe2_mul(pc->f, &rhs, &q->x, &rhs);
+    scp_fe2_add(pc->f, &rhs, &pc->g2.b, &rhs);
+    if (scp_fe2_sqrt(pc->f, &rhs, &q->y)) break;
+  }
+  assert_true(scp_ec_on_curve(&pc->g2, q));
+  assert_false(scp_pairing_g2_in_subgroup(pc, q));
+}
+
+static void test_bn254_host(void **state) {
+  fixture *f = *state;
+  const scp_pairing *pc = scp_pairing_bn254();
+  const char *name = "bn254_multi_pairing_check";
+  scp_ecp p, q, np, bad;
+  uint8_t b1[64], b2[128], bn1[64], bq[128];
+  uint64_t cpu, mem, e = err_invalid();
+  bn_gens(&p, &q);
+  scp_ec_neg(&pc->g1, &p, &np);
+  bn_point_bytes(&p, false, b1);
+  bn_point_bytes(&np, false, bn1);
+  bn_point_bytes(&q, true, b2);
+  uint64_t P = bytes_obj(f->h, b1, 64), NP = bytes_obj(f->h, bn1, 64);
+  uint64_t Q = bytes_obj(f->h, b2, 128);
+
+  /* e(P, Q) e(-P, Q) = 1; e(P, Q)^2 != 1 */
+  uint64_t g1v[3] = { P, NP, P }, g2v[3] = { Q, Q, Q };
+  uint64_t v1 = vec_obj(f->h, g1v, 2), v2 = vec_obj(f->h, g2v, 2);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_TRUE);
+  /* the same 14,824,165 / 99,620 as every 2-pair call of the golden traces */
+  assert_int_equal(cpu, 14824165);
+  assert_int_equal(mem, 99620);
+  g1v[1] = P;
+  v1 = vec_obj(f->h, g1v, 2);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_FALSE);
+  assert_int_equal(cpu, 14824165);
+
+  /* lengths 3 and 2, and 0 and 0: Error(Crypto, InvalidInput) after the
+   * two visits (test__bn254__test_bn254_multi_pairing_check.json steps
+   * 15-16 and 21-22: 240 cpu, no memory) */
+  v1 = vec_obj(f->h, g1v, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, PRE);
+  assert_int_equal(mem, 0);
+  uint64_t empty1 = vec_obj(f->h, NULL, 0), empty2 = vec_obj(f->h, NULL, 0);
+  assert_int_equal(pair_call(f, name, empty1, empty2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, PRE);
+
+  /* G1 (1, 3) is not on the curve, second of three: the trace's steps
+   * 41-44 (5,078 cpu, 208 mem) */
+  uint8_t off[64] = { 0 };
+  off[31] = 1;
+  off[63] = 3;
+  uint64_t OFF = bytes_obj(f->h, off, 64);
+  uint64_t g1bad[3] = { P, OFF, P };
+  v1 = vec_obj(f->h, g1bad, 3);
+  v2 = vec_obj(f->h, g2v, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, 5078);
+  assert_int_equal(mem, 208);
+  assert_int_equal(cpu, PRE + 120 + 434 + 24 + 60 + 2 * BN_G1_COST);
+
+  /* a G2 point on the twist but not in G2, second of three: every charge
+   * up to its subgroup check (the trace's steps 63-68: 3,429,894 cpu,
+   * 608 mem) */
+  twist_point_off_subgroup(pc, &bad);
+  bn_point_bytes(&bad, true, bq);
+  uint64_t BADQ = bytes_obj(f->h, bq, 128);
+  uint64_t g2bad[3] = { Q, BADQ, Q };
+  v1 = vec_obj(f->h, g1v, 3);
+  v2 = vec_obj(f->h, g2bad, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, 3429894);
+  assert_int_equal(mem, 608);
+
+  /* G2 not on the curve (y + 1): stops after its on-curve check */
+  bq[127] ^= 1;
+  uint64_t g2off[3] = { bytes_obj(f->h, bq, 128), Q, Q };
+  v2 = vec_obj(f->h, g2off, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, PRE + 120 + 458 + 60 + 3 * BN_G1_COST + 120 + 434 + 48 + 60 +
+                            BN_G2_PRE_SUB);
+
+  /* G2 encodings: a flag bit, 127 bytes, a coordinate >= p (x.c1 = p):
+   * each stops at its decode with the charges before it */
+  uint8_t enc[128];
+  memcpy(enc, b2, 128);
+  enc[0] |= 0x40;
+  uint64_t flagged = bytes_obj(f->h, enc, 128);
+  uint64_t shortq = bytes_obj(f->h, b2, 127);
+  memcpy(enc, b2, 128);
+  hex("30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47", enc);
+  uint64_t big = bytes_obj(f->h, enc, 128);
+  const uint64_t g2pre = PRE + 120 + 434 + 8 + 60 + BN_G1_COST + 120 + 434 + 16 + 60;
+  uint64_t cases[3] = { flagged, shortq, big };
+  const uint64_t case_cpu[3] = { g2pre + 60, g2pre + 60, g2pre + 60 + 2 * 50 + 50 + 2 * 476 };
+  for (int c = 0; c < 3; c++) {
+    v1 = vec_obj(f->h, g1v, 1);
+    v2 = vec_obj(f->h, &cases[c], 1);
+    assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+    assert_int_equal(cpu, case_cpu[c]);
+  }
+
+  /* a vec element that is not Bytes: Error(Value, UnexpectedType) */
+  uint64_t notbytes[1] = { scp_val_u32(7) };
+  v1 = vec_obj(f->h, notbytes, 1);
+  v2 = vec_obj(f->h, g2v, 1);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem),
+                   scp_val_error(SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE));
+  assert_int_equal(cpu, PRE + 120 + 434 + 8 + 60);
+
+  /* infinity (all zeros) on either side: decoded with one visit, pairs to
+   * 1; Pairing(1) = 5263916 + 392472814/128, MemCmp(384) 92 */
+  uint8_t z[128] = { 0 };
+  uint64_t Z1 = bytes_obj(f->h, z, 64), Z2 = bytes_obj(f->h, z, 128);
+  v1 = vec_obj(f->h, &Z1, 1);
+  v2 = vec_obj(f->h, &Q, 1);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_TRUE);
+  assert_int_equal(cpu, PRE + 120 + 442 + 60 + 60 + 120 + 450 + 60 + BN_G2_COST +
+                            5263916 + 392472814 / 128 + 92);
+  assert_int_equal(mem, (16 + 64) + (16 + 128) + 1821 + 6232546 / 128);
+  v1 = vec_obj(f->h, &P, 1);
+  v2 = vec_obj(f->h, &Z2, 1);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_TRUE);
+  v2 = vec_obj(f->h, &Q, 1);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_FALSE);
+}
+
+/* test__bn254__g1_pairing_hardcoded.json: the Solidity example's two
+ * pairs, true, 14,824,165 cpu and 99,620 mem (2,174 -> 14,826,339). */
+static void test_bn254_hardcoded(void **state) {
+  fixture *f = *state;
+  static const char *pts[4] = {
+    "2cf44499d5d27bb186308b7af7af02ac5bc9eeb6a3d147c186b21fb1b76e18da"
+    "2c0f001f52110ccfe69108924926e45f0b0c868df0e7bde1fe16d3242dc715f6",
+    "1fb19bb476f6b9e44e2a32234da8212f61cd63919354bc06aef31e3cfaff3ebc"
+    "22606845ff186793914e03e21df544c34ffe2f2f3504de8a79d9159eca2d98d9"
+    "2bd368e28381e8eccb5fa81fc26cf3f048eea9abfdd85d7ed3ab3698d63e4f90"
+    "2fe02e47887507adf0ff1743cbac6ba291e66f59be6bd763950bb16041a0a85e",
+    "0000000000000000000000000000000000000000000000000000000000000001"
+    "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45",
+    "1971ff0471b09fa93caaf13cbf443c1aede09cc4328f5a62aad45f40ec133eb4"
+    "091058a3141822985733cbdddfed0fd8d6c104e9e9eff40bf5abfef9ab163bc7"
+    "2a23af9a5ce2ba2796c1f4e453a370eb0af8c212d9dc9acd8fc02c2e907baea2"
+    "23a8eb0b0996252cb548a4487da97b02422ebc0e834613f954de6c7e0afdc1fc",
+  };
+  uint64_t o[4], cpu, mem;
+  for (int i = 0; i < 4; i++) {
+    uint8_t b[128];
+    hex(pts[i], b);
+    o[i] = bytes_obj(f->h, b, (uint32_t)strlen(pts[i]) / 2);
+  }
+  uint64_t g1v[2] = { o[0], o[2] }, g2v[2] = { o[1], o[3] };
+  uint64_t v1 = vec_obj(f->h, g1v, 2), v2 = vec_obj(f->h, g2v, 2);
+  assert_int_equal(pair_call(f, "bn254_multi_pairing_check", v1, v2, SCP_OK, &cpu, &mem),
+                   SCP_VAL_TRUE);
+  assert_int_equal(cpu, 14826339 - 2174);
+  assert_int_equal(mem, 99844 - 224);
+}
+
+/* BLS12-381 (host_bls.c decodes): G1 decode 734,474 (visit 60, DecodeFp
+ * x2 985, on-curve 1,934, subgroup 730,510), G2 1,067,743 (visit 60,
+ * DecodeFp x4, on-curve 5,921, subgroup 1,057,822); Pairing(n) =
+ * 10558948 + n 632860943/128 cpu, 2204 + n 9340474/128 mem; MemCmp(576)
+ * 116.  The golden trace test__bls12_381__pairing.json has 3-pair calls
+ * of 30,799,969 cpu and 222,017 mem (steps 71-76, true; 137-142, false). */
+enum {
+  BLS_G1_COST = 60 + 2 * 985 + 1934 + 730510,
+  BLS_G2_PRE_CURVE = 60 + 4 * 985,
+  BLS_G2_COST = BLS_G2_PRE_CURVE + 5921 + 1057822,
+};
+
+static void test_bls12_381_host(void **state) {
+  fixture *f = *state;
+  const scp_pairing *pc = scp_pairing_bls12_381();
+  const char *name = "bls12_381_multi_pairing_check";
+  scp_ecp p, q, p2, np2, bad;
+  uint8_t b1[96], b2[192];
+  uint64_t cpu, mem, e = err_invalid();
+  static const uint8_t two = 2;
+  bls_gens(&p, &q);
+  scp_ec_mul(&pc->g1, &p, &two, 1, &p2);
+  scp_ec_neg(&pc->g1, &p2, &np2);
+  scp_bls_g1_to_bytes(&p, b1);
+  uint64_t P = bytes_obj(f->h, b1, 96);
+  scp_bls_g1_to_bytes(&np2, b1);
+  uint64_t NP2 = bytes_obj(f->h, b1, 96);
+  scp_bls_g2_to_bytes(&q, b2);
+  uint64_t Q = bytes_obj(f->h, b2, 192);
+
+  /* e(P, Q) e(P, Q) e(-2P, Q) = 1 */
+  uint64_t g1v[3] = { P, P, NP2 }, g2v[3] = { Q, Q, Q };
+  uint64_t v1 = vec_obj(f->h, g1v, 3), v2 = vec_obj(f->h, g2v, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_TRUE);
+  assert_int_equal(cpu, 30799969);
+  assert_int_equal(mem, 222017);
+  assert_int_equal(cpu, PRE + 120 + 434 + 36 + 60 + 3 * BLS_G1_COST + 120 + 434 + 72 + 60 +
+                            3 * BLS_G2_COST + 10558948 + 3 * 632860943ULL / 128 + 116);
+  g1v[2] = P;
+  v1 = vec_obj(f->h, g1v, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_FALSE);
+  assert_int_equal(cpu, 30799969);
+  assert_int_equal(mem, 222017);
+
+  /* lengths 3 and 2, 0 and 0 (trace steps 15-16, 21-22: 240 cpu) */
+  v2 = vec_obj(f->h, g2v, 2);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, PRE);
+  uint64_t empty1 = vec_obj(f->h, NULL, 0), empty2 = vec_obj(f->h, NULL, 0);
+  assert_int_equal(pair_call(f, name, empty1, empty2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, PRE);
+  assert_int_equal(mem, 0);
+
+  /* G2 not on the curve, second of three: the trace's steps 59-64
+   * (3,282,662 cpu, 896 mem) */
+  uint8_t offc[192];
+  memcpy(offc, b2, 192);
+  offc[191] ^= 1;
+  uint64_t g2bad[3] = { Q, bytes_obj(f->h, offc, 192), Q };
+  v1 = vec_obj(f->h, g1v, 3);
+  v2 = vec_obj(f->h, g2bad, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, 3282662);
+  assert_int_equal(mem, 896);
+
+  /* on the twist, not in G2: every charge through the subgroup check */
+  twist_point_off_subgroup(pc, &bad);
+  scp_bls_g2_to_bytes(&bad, offc);
+  g2bad[1] = bytes_obj(f->h, offc, 192);
+  v2 = vec_obj(f->h, g2bad, 3);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_HOST, &cpu, &mem), e);
+  assert_int_equal(cpu, 3282662 - (BLS_G2_PRE_CURVE + 5921) + BLS_G2_COST);
+
+  /* infinity (0x40, zeros) is still charged the on-curve and subgroup
+   * checks, and pairs to 1 */
+  uint8_t inf[96] = { 0x40 };
+  uint64_t INF = bytes_obj(f->h, inf, 96);
+  v1 = vec_obj(f->h, &INF, 1);
+  v2 = vec_obj(f->h, &Q, 1);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_TRUE);
+  assert_int_equal(cpu, PRE + 120 + 434 + 12 + 60 + BLS_G1_COST + 120 + 434 + 24 + 60 +
+                            BLS_G2_COST + 10558948 + 632860943 / 128 + 116);
+  assert_int_equal(mem, (16 + 96) + (16 + 192) + 2204 + 9340474 / 128);
+  v1 = vec_obj(f->h, &P, 1);
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_FALSE);
+}
+
+/* The budget at N and N - 1: one BN254 pair costs 10,044,820 cpu
+ * (PRE, the G1 vec 120 + 442 + 60 + 2,100, the G2 vec 120 + 450 + 60 +
+ * 1,711,027, Pairing(1) 8,330,109, MemCmp 92); one unit less fails at the
+ * final MemCmp, and the limit cut before Pairing(1) fails there, each
+ * with Error(Budget, ExceededLimit). */
+static void test_budget_limits(void **state) {
+  fixture *f = *state;
+  scp_ecp p, q;
+  uint8_t b1[64], b2[128];
+  uint64_t cpu, mem;
+  const uint64_t total = 10044820, before_pairing = 1714619;
+  assert_int_equal(PRE + 120 + 442 + 60 + BN_G1_COST + 120 + 450 + 60 + BN_G2_COST,
+                   before_pairing);
+  assert_int_equal(before_pairing + 5263916 + 392472814 / 128 + 92, total);
+  bn_gens(&p, &q);
+  bn_point_bytes(&p, false, b1);
+  bn_point_bytes(&q, true, b2);
+  uint64_t P = bytes_obj(f->h, b1, 64), Q = bytes_obj(f->h, b2, 128);
+  uint64_t v1 = vec_obj(f->h, &P, 1), v2 = vec_obj(f->h, &Q, 1);
+  const char *name = "bn254_multi_pairing_check";
+  const uint64_t budget_err = scp_val_error(SCP_ET_BUDGET, SCP_EC_EXCEEDED_LIMIT);
+  f->b.cpu_limit = f->b.cpu + total;
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_OK, &cpu, &mem), SCP_VAL_FALSE);
+  assert_int_equal(cpu, total);
+  f->b.cpu_limit = f->b.cpu + total - 1;
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_BUDGET, &cpu, &mem), budget_err);
+  f->b.exceeded = false;
+  f->b.cpu_limit = f->b.cpu + before_pairing + 5263916;
+  assert_int_equal(pair_call(f, name, v1, v2, SCP_ERR_BUDGET, &cpu, &mem), budget_err);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_parameters),
@@ -287,6 +902,11 @@ int main(void) {
     cmocka_unit_test(test_bilinear_bn254),
     cmocka_unit_test(test_bilinear_bls12_381),
     cmocka_unit_test(test_speed),
+    cmocka_unit_test_setup_teardown(test_bn254_eip197, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bn254_host, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bn254_hardcoded, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bls12_381_host, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_budget_limits, setup, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -35,6 +35,7 @@
 #include <jansson.h>
 
 #include "soroban/host_private.h"
+#include "pairing_vectors.h"
 
 #define OBS_DIR "../shared/spec/soroban/observations"
 
@@ -54,6 +55,11 @@ typedef struct replay {
    * lines (see slice_map_keys) */
   char keys[SCP_HOST_MAX_ARGS * 4][40];
   uint32_t nkeys;
+  /* the elements of vec_new_from_slice calls (setup item "elems:"), the
+   * objects setup made, and the eip197 item's next object */
+  const char *elems;
+  uint64_t made[64];
+  uint32_t nmade, eip197_next;
   char why[512];
 } replay;
 
@@ -261,6 +267,12 @@ static bool result_matches(const char *exp, const char *got, bool made_up) {
  *   vec:1,2,3      a Vec of U32 values     map:1=2,4=8   a Map of U32 pairs
  *   acct:HEX / contract:HEX   an Address    muxed:ID:HEX  a MuxedAddress
  *   btext:TEXT     a Bytes object holding TEXT
+ *   bhex:HEX       a Bytes object holding the bytes HEX spells
+ *   eip197         the pairing_vectors.h EIP-197 points, one Bytes object
+ *                  per point: per vector its G1s, then its G2s
+ *   elems:1,5/3,7  (last) the elements of the traced vec_new_from_slice
+ *                  calls, in order: Bytes obj#1 and obj#5, then obj#3 and
+ *                  obj#7; elems:recent takes the last objects setup made
  * A leading "proto:N;" sets the ledger protocol the test used; "skip:WHY"
  * marks a trace that is not replayable through direct calls.
  * They are created when a trace line shows the object count grew; their
@@ -314,14 +326,84 @@ static const setup_spec setups[] = {
   { "test__protocol_gate__test_additional_protocol_guardrail_during_invocation.json",
     "skip:runs a hand-made wasmi VM: guest fuel and dispatch are in the trace" },
   { "test__map__map_values.json", "vec:10,20" },
+  { "test__bn254__g1_pairing_hardcoded.json",
+    "bhex:2cf44499d5d27bb186308b7af7af02ac5bc9eeb6a3d147c186b21fb1b76e18da"
+    "2c0f001f52110ccfe69108924926e45f0b0c868df0e7bde1fe16d3242dc715f6;"
+    "bhex:1fb19bb476f6b9e44e2a32234da8212f61cd63919354bc06aef31e3cfaff3ebc"
+    "22606845ff186793914e03e21df544c34ffe2f2f3504de8a79d9159eca2d98d9"
+    "2bd368e28381e8eccb5fa81fc26cf3f048eea9abfdd85d7ed3ab3698d63e4f90"
+    "2fe02e47887507adf0ff1743cbac6ba291e66f59be6bd763950bb16041a0a85e;"
+    "bhex:0000000000000000000000000000000000000000000000000000000000000001"
+    "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45;"
+    "bhex:1971ff0471b09fa93caaf13cbf443c1aede09cc4328f5a62aad45f40ec133eb4"
+    "091058a3141822985733cbdddfed0fd8d6c104e9e9eff40bf5abfef9ab163bc7"
+    "2a23af9a5ce2ba2796c1f4e453a370eb0af8c212d9dc9acd8fc02c2e907baea2"
+    "23a8eb0b0996252cb548a4487da97b02422ebc0e834613f954de6c7e0afdc1fc;"
+    "elems:1,5/3,7" },
+  { "test__bn254__ethereum_bn254_pairing_tests.json", "eip197;elems:recent" },
 };
+
+/* The eip197 item's object number j: its bytes (64 or 128) in out;
+ * false past the last vector. */
+static bool eip197_object(uint32_t j, uint8_t *out, uint32_t *len) {
+  for (size_t k = 0; k < SCP_ARRAY_LEN(eip197_vectors); k++) {
+    const char *in = eip197_vectors[k].input;
+    uint32_t n = (uint32_t)(strlen(in) / 384);
+    if (j >= 2 * n) { j -= 2 * n; continue; }
+    bool g2 = j >= n;
+    const char *src = in + 384 * (g2 ? j - n : j) + (g2 ? 128 : 0);
+    *len = g2 ? 128 : 64;
+    for (uint32_t i = 0; i < *len; i++) {
+      unsigned v;
+      if (sscanf(src + 2 * i, "%2x", &v) != 1) return false;
+      out[i] = (uint8_t)v;
+    }
+    return true;
+  }
+  return false;
+}
+
+/* A Bytes object of (len) bytes for setup, remembered in r->made. */
+static bool made_bytes(replay *r, const uint8_t *b, uint32_t len) {
+  uint64_t out;
+  if (scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, b, len, &out) != SCP_OK)
+    return false;
+  if (r->nmade == SCP_ARRAY_LEN(r->made)) {
+    memmove(r->made, r->made + 1, (r->nmade - 1) * sizeof *r->made);
+    r->nmade--;
+  }
+  r->made[r->nmade++] = out;
+  return true;
+}
 
 /* Make the next setup object; false when the spec has none left. */
 static bool make_setup_object(replay *r) {
   const char *s = r->setup;
-  if (!s || !*s) return false;
+  if (!s || !*s || !strncmp(s, "elems:", 6)) return false;
+  if (!strncmp(s, "eip197", 6)) {
+    uint8_t b[128];
+    uint32_t blen;
+    if (eip197_object(r->eip197_next, b, &blen)) {
+      r->eip197_next++;
+      return made_bytes(r, b, blen);
+    }
+    r->setup = s[6] == ';' ? s + 7 : s + 6;
+    return make_setup_object(r);
+  }
   const char *end = strchr(s, ';');
   size_t n = end ? (size_t)(end - s) : strlen(s);
+  if (!strncmp(s, "bhex:", 5)) {
+    uint8_t b[256];
+    uint32_t blen = (uint32_t)(n - 5) / 2;
+    if (blen > sizeof b) return false;
+    for (uint32_t i = 0; i < blen; i++) {
+      unsigned v;
+      if (sscanf(s + 5 + 2 * i, "%2x", &v) != 1) return false;
+      b[i] = (uint8_t)v;
+    }
+    r->setup = end ? end + 1 : s + n;
+    return made_bytes(r, b, blen);
+  }
   char item[256];
   if (n >= sizeof item) return false;
   memcpy(item, s, n);
@@ -507,6 +589,28 @@ static bool slice_map_keys(replay *r, const char **keys, size_t from, size_t to,
   return true;
 }
 
+/* The next vec_new_from_slice's len elements from r->elems (see the
+ * setup items); false when the spec has none for it. */
+static bool vec_elems(replay *r, uint64_t *vals, uint32_t len) {
+  if (!strncmp(r->elems, "recent", 6)) {
+    if (r->nmade < len) return false;
+    memcpy(vals, r->made + r->nmade - len, len * sizeof *vals);
+    return true;
+  }
+  const char *p = r->elems;
+  for (uint32_t i = 0; i < len; i++) {
+    char *end;
+    unsigned long obj = strtoul(p, &end, 10);
+    char text[40];
+    if (end == p) return false;
+    snprintf(text, sizeof text, "Bytes(obj#%lu)", obj);
+    if (!parse_val(text, &vals[i])) return false;
+    p = *end == ',' || *end == '/' ? end + 1 : end;
+  }
+  r->elems = p;
+  return true;
+}
+
 /* Perform one call; *res receives "Ok(...)" / "Err(...)". */
 static enum outcome do_call(replay *r, const char *name, char *argtext,
                             const char *expect, char *res, size_t cap) {
@@ -554,12 +658,14 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (is_slice_fn(name)) {
     uint32_t len = (uint32_t)args[0];
+    bool was_made_up = r->made_up;
     r->made_up = true;
     bool want_err = !strncmp(expect, "Err(", 4);
     h->errmsg[0] = 0;
     if (!strcmp(name, "vec_new_from_slice")) {
       uint64_t *vals = calloc(len ? len : 1, sizeof *vals);
       for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
+      if (r->elems && vec_elems(r, vals, len)) r->made_up = was_made_up;   /* real elements */
       rc = scp_host_vec_new_from_slice(h, vals, len, &ret);
       free(vals);
     } else {
@@ -636,6 +742,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
     opts.protocol = (uint32_t)strtoul(r->setup + 6, &end, 10);
     r->setup = *end == ';' ? end + 1 : end;
   }
+  if (r->setup && strstr(r->setup, "elems:")) r->elems = strstr(r->setup, "elems:") + 6;
   scp_host_create(&r->budget, &opts, &r->host);
   r->exp_cpu = r->exp_mem = r->exp_peak = 0;
   r->exp_objs = 0;

@@ -265,7 +265,9 @@ static void test_bilinear_bls12_381(void **state) {
   check_bilinear(scp_pairing_bls12_381(), &g1, &g2);
 }
 
-/* One pairing in well under 100 ms (the budget would stand for ~10 ms). */
+/* One pairing takes a few tens of milliseconds (printed); the bound is
+ * loose (sanitizer builds, a loaded machine) and catches a pathological
+ * slowdown only. */
 static void test_speed(void **state) {
   (void)state;
   const scp_pairing *pcs[2] = { scp_pairing_bn254(), scp_pairing_bls12_381() };
@@ -280,6 +282,8 @@ static void test_speed(void **state) {
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
     print_message("pairing %s: %.1f ms\n", c ? "bls12-381" : "bn254", ms);
+    assert_true(ms < 1000.0);
+    assert_false(scp_fe12_is_one(pcs[c], &e));
   }
 }
 

@@ -313,6 +313,7 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(bls12_381_fr_inv), REG(bn254_fr_add), REG(bn254_fr_sub), REG(bn254_fr_mul),
   REG(bn254_fr_pow), REG(bn254_fr_inv), REG(dummy0), REG(protocol_gated_dummy),
   REG(bn254_g1_add), REG(bn254_g1_msm), REG(bn254_g1_is_on_curve), REG(bn254_g1_mul),   /* host_fns_curve.c */
+  REG(bls12_381_g1_add), REG(bls12_381_g1_mul), REG(bls12_381_g1_msm), REG(bls12_381_g1_is_on_curve), REG(bls12_381_check_g1_is_in_subgroup), REG(bls12_381_map_fp_to_g1), REG(bls12_381_hash_to_g1), REG(bls12_381_g2_add), REG(bls12_381_g2_mul), REG(bls12_381_g2_msm), REG(bls12_381_g2_is_on_curve), REG(bls12_381_check_g2_is_in_subgroup), REG(bls12_381_map_fp2_to_g2), REG(bls12_381_hash_to_g2),   /* host_fns_bls.c */
   REG(prng_reseed), REG(prng_bytes_new), REG(prng_u64_in_inclusive_range), REG(prng_vec_shuffle),
   REG(poseidon_permutation), REG(poseidon2_permutation),   /* host_fns_poseidon.c */
   REG(map_new_from_linear_memory), REG(sparse_map_new_from_linear_memory),

@@ -558,6 +558,96 @@ static void test_hash(void **state) {
                              4 * 60 + 6315452 + 7232 * 12 / 128, 3960), invalid_input());
 }
 
+/* The golden traces' numbers (test__bls12_381__*.json, the cpu and mem a
+ * call added), for inputs of the same shape: the traces' points are random
+ * and not shown, but no charge depends on a point's value. */
+static void test_trace_numbers(void **state) {
+  fixture *f = *state;
+  uint8_t k[32] = { 0x12, 0x34 };
+  uint64_t g1 = hex_obj(f, G1_GEN), g2 = hex_obj(f, G2_GEN);
+  uint64_t off1 = bytes_obj(f->h, (const uint8_t[96]){ 0 }, 96);
+  uint64_t off2 = bytes_obj(f->h, (const uint8_t[192]){ 0 }, 192);
+  uint64_t a[2] = { g1 };
+  /* check_g1/g2_is_in_subgroup.json: Ok, and the off-curve error */
+  call_cost(f, "bls12_381_check_g1_is_in_subgroup", a, SCP_OK, 734534, 0);
+  a[0] = off1;
+  call_cost(f, "bls12_381_check_g1_is_in_subgroup", a, SCP_ERR_HOST, 4024, 0);
+  a[0] = g2;
+  call_cost(f, "bls12_381_check_g2_is_in_subgroup", a, SCP_OK, 1067803, 0);
+  a[0] = off2;
+  call_cost(f, "bls12_381_check_g2_is_in_subgroup", a, SCP_ERR_HOST, 9981, 0);
+  /* g1/g2_is_on_curve.json */
+  a[0] = off1;
+  call_cost(f, "bls12_381_g1_is_on_curve", a, SCP_OK, 4024, 0);
+  a[0] = off2;
+  call_cost(f, "bls12_381_g2_is_on_curve", a, SCP_OK, 9981, 0);
+  /* g1/g2_add.json: Ok; the first point off the curve; the second
+   * point's length wrong */
+  a[0] = a[1] = g1;
+  call_cost(f, "bls12_381_g1_add", a, SCP_OK, 110748, 192);
+  a[0] = off1;
+  call_cost(f, "bls12_381_g1_add", a, SCP_ERR_HOST, 4084, 0);
+  a[0] = g1;
+  a[1] = g2;
+  call_cost(f, "bls12_381_g1_add", a, SCP_ERR_HOST, 4144, 0);
+  a[0] = a[1] = g2;
+  call_cost(f, "bls12_381_g2_add", a, SCP_OK, 149626, 288);
+  a[1] = off2;
+  call_cost(f, "bls12_381_g2_add", a, SCP_ERR_HOST, 19962, 0);
+  /* g1/g2_mul.json: a U256 object scalar, then U256(1) */
+  a[0] = g1;
+  a[1] = u256(f, k);
+  call_cost(f, "bls12_381_g1_mul", a, SCP_OK, 3290644, 192);
+  a[1] = small(1);
+  assert_obj_hex(f, call_cost(f, "bls12_381_g1_mul", a, SCP_OK, 3290524, 192), G1_GEN);
+  a[0] = g2;
+  a[1] = u256(f, k);
+  call_cost(f, "bls12_381_g2_mul", a, SCP_OK, 9047593, 288);
+  a[1] = small(1);
+  assert_obj_hex(f, call_cost(f, "bls12_381_g2_mul", a, SCP_OK, 9047473, 288), G2_GEN);
+  /* map_fp2_to_g2.json */
+  a[0] = hex_obj(f, H2C_G2[1].u0);
+  call_cost(f, "bls12_381_map_fp2_to_g2", a, SCP_OK, 1862398, 1960);
+  /* hash_to_g1/g2.json: msg "" and "abc" with the 50-byte DST; the
+   * 12-byte msg with an empty DST */
+  uint64_t dst1 = bytes_obj(f->h, (const uint8_t *)H2C_G1_DST, sizeof H2C_G1_DST - 1);
+  uint64_t dst2 = bytes_obj(f->h, (const uint8_t *)H2C_G2_DST, sizeof H2C_G2_DST - 1);
+  a[0] = bytes_obj(f->h, (const uint8_t *)"", 0);
+  a[1] = dst1;
+  call_cost(f, "bls12_381_hash_to_g1", a, SCP_OK, 2641060, 6088);
+  a[1] = dst2;
+  call_cost(f, "bls12_381_hash_to_g2", a, SCP_OK, 6319407, 4248);
+  a[0] = bytes_obj(f->h, (const uint8_t *)"abc", 3);
+  a[1] = dst1;
+  call_cost(f, "bls12_381_hash_to_g1", a, SCP_OK, 2641219, 6088);
+  a[0] = bytes_obj(f->h, (const uint8_t *)"some message", 12);
+  a[1] = bytes_obj(f->h, (const uint8_t *)"", 0);
+  call_cost(f, "bls12_381_hash_to_g2", a, SCP_ERR_HOST, 6316370, 3960);
+  /* g1/g2_msm.json: empty vecs */
+  uint64_t e[2];
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, NULL, 0, &e[0]), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, NULL, 0, &e[1]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", e, SCP_ERR_HOST, 2348932, 109526);
+  call_cost(f, "bls12_381_g2_msm", e, SCP_ERR_HOST, 7665228, 219686);
+  /* 2 points, 3 U256 objects */
+  uint64_t ks[3] = { u256(f, k), u256(f, k), u256(f, k) };
+  uint64_t pts[3] = { g1, hex_obj(f, G1_2G), g1 };
+  uint64_t m[2];
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, pts, 2, &m[0]), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, ks, 3, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", m, SCP_ERR_HOST, 5294944, 113979);
+  /* 3 points, the second outside the subgroup */
+  pts[1] = hex_obj(f, G1_ORDER3);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, pts, 3, &m[0]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", m, SCP_ERR_HOST, 1469718, 304);
+  /* 3 points at infinity, 3 U256 objects: infinity */
+  char inf[2 * 192 + 1];
+  inf_hex(inf, 96);
+  pts[0] = pts[1] = pts[2] = hex_obj(f, inf);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, pts, 3, &m[0]), SCP_OK);
+  assert_obj_hex(f, call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 6859875, 116350), inf);
+}
+
 /* RFC 9380 K.1's expand_message_xmd(SHA-256) vectors. */
 static void test_expand_xmd(void **state) {
   (void)state;
@@ -584,6 +674,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_msm, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_hash, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_trace_numbers, setup, fixture_close),
     cmocka_unit_test(test_expand_xmd),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,11 +18,12 @@
  *
  * Registered at the end in one designated-initializer table; a function
  * registered twice is a compile error (-Woverride-init under -Wextra).
- * Not registered (dispatch returns SCP_ERR_UNSUPPORTED): the BLS12-381
- * curve operations and bn254_multi_pairing_check.  create_asset_contract
- * (host_sac.c) stops with the same status where the Stellar Asset
- * Contract's init_asset would run.  Poseidon: host_fns_poseidon.c; BN254
- * G1: host_fns_curve.c; lifecycle: host_lifecycle.c.
+ * Not registered (dispatch returns SCP_ERR_UNSUPPORTED):
+ * bls12_381_multi_pairing_check and bn254_multi_pairing_check.
+ * create_asset_contract (host_sac.c) stops with the same status where the
+ * Stellar Asset Contract's init_asset would run.  Poseidon:
+ * host_fns_poseidon.c; BN254 G1: host_fns_curve.c; BLS12-381 curves:
+ * host_fns_bls.c; lifecycle: host_lifecycle.c.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * host_fns_curve.c — the BN254 G1 host functions (crypto/bn254.rs,
  * host.rs bn254_g1_*), with the reference's checks, errors and charges in
  * its order; test_curves.c checks results and charges.  The
- * BLS12-381 curve functions and bn254_multi_pairing_check are not written
- * yet (they fail with the host's "not implemented").
+ * BLS12-381 curve functions are in host_fns_bls.c; bn254_multi_pairing_check
+ * is not written yet (it fails with the host's "not implemented").
  */
 #include <string.h>
 

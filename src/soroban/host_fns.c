@@ -18,11 +18,11 @@
  *
  * Registered at the end in one designated-initializer table; a function
  * registered twice is a compile error (-Woverride-init under -Wextra).
- * Not registered (dispatch returns SCP_ERR_UNSUPPORTED): the BLS12-381
- * curve operations.  create_asset_contract
- * (host_sac.c) stops with the same status where the Stellar Asset
- * Contract's init_asset would run.  Poseidon: host_fns_poseidon.c; BN254
- * G1: host_fns_curve.c; lifecycle: host_lifecycle.c.
+ * create_asset_contract (host_sac.c) stops with SCP_ERR_UNSUPPORTED where
+ * the Stellar Asset Contract's init_asset would run.  Poseidon:
+ * host_fns_poseidon.c; BN254 G1: host_fns_curve.c; BLS12-381 curves:
+ * host_fns_bls.c; pairing checks: host_fns_pairing.c; lifecycle:
+ * host_lifecycle.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -314,6 +314,7 @@ const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT] = {
   REG(bn254_fr_pow), REG(bn254_fr_inv), REG(dummy0), REG(protocol_gated_dummy),
   REG(bn254_g1_add), REG(bn254_g1_msm), REG(bn254_g1_is_on_curve), REG(bn254_g1_mul),   /* host_fns_curve.c */
   REG(bn254_multi_pairing_check), REG(bls12_381_multi_pairing_check),   /* host_fns_pairing.c */
+  REG(bls12_381_g1_add), REG(bls12_381_g1_mul), REG(bls12_381_g1_msm), REG(bls12_381_g1_is_on_curve), REG(bls12_381_check_g1_is_in_subgroup), REG(bls12_381_map_fp_to_g1), REG(bls12_381_hash_to_g1), REG(bls12_381_g2_add), REG(bls12_381_g2_mul), REG(bls12_381_g2_msm), REG(bls12_381_g2_is_on_curve), REG(bls12_381_check_g2_is_in_subgroup), REG(bls12_381_map_fp2_to_g2), REG(bls12_381_hash_to_g2),   /* host_fns_bls.c */
   REG(prng_reseed), REG(prng_bytes_new), REG(prng_u64_in_inclusive_range), REG(prng_vec_shuffle),
   REG(poseidon_permutation), REG(poseidon2_permutation),   /* host_fns_poseidon.c */
   REG(map_new_from_linear_memory), REG(sparse_map_new_from_linear_memory),

@@ -1,9 +1,9 @@
 /*
  * host_fns_curve.c — the BN254 G1 host functions (crypto/bn254.rs,
  * host.rs bn254_g1_*), with the reference's checks, errors and charges in
- * its order; test_curves.c checks results and charges.  The G1 decoder
- * is shared with bn254_multi_pairing_check (host_bn254.h,
- * host_fns_pairing.c).
+ * its order; test_curves.c checks results and charges.  The
+ * BLS12-381 curve functions are in host_fns_bls.c.  The G1 decoder is
+ * shared with bn254_multi_pairing_check (host_bn254.h, host_fns_pairing.c).
  */
 #include <string.h>
 

@@ -318,9 +318,10 @@ static uint64_t pair_call(fixture *f, const char *name, uint64_t v1, uint64_t v2
   return ret;
 }
 
-
 static uint64_t err_invalid(void) { return scp_val_error(SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT); }
 
+/* Every EIP-197 vector (pairing_vectors.h): the expected result, and the
+ * cpu/mem the golden trace shows for that call. */
 static void test_bn254_eip197(void **state) {
   fixture *f = *state;
   for (size_t k = 0; k < sizeof eip197_vectors / sizeof *eip197_vectors; k++) {

@@ -46,6 +46,11 @@ typedef struct scp_host_opts {
    * test host's default (its traces).  Only the auth manager's snapshot
    * charges differ so far. */
   bool auth_enforcing;
+  /* (Added) The transaction's source account (Host::set_source_account;
+   * simulation always has one): its ed25519 key.  A recording tracker for
+   * it writes no nonce; every new tracker compares with it. */
+  bool has_source_account;
+  uint8_t source_account[32];
 } scp_host_opts;
 
 /* Create a host charging into budget b (borrowed).  opts may be NULL.
@@ -230,6 +235,9 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id);
 
 /* Name the function the top frame runs (for auth records). */
 int scp_host_set_frame_fn(scp_host *h, const char *name);
+/* (Added) The top frame's call arguments (absolute Vals, copied): what
+ * require_auth authorizes. */
+int scp_host_set_frame_args(scp_host *h, const uint64_t *args, uint32_t n);
 
 /* require_auth / require_auth_for_args seen so far (mock all auths), and
  * one rendered: "Address(C...) authorized 1a2b3c4d..:fn(args)". */

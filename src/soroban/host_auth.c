@@ -133,7 +133,7 @@ int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33]
   *c = (create_ctx){ ctor, nctor, ex };
   size_t depth = scp_am_depth(h);
   int rc = charge_create_args_clone(h, c);
-  if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c);
+  if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, nctor);
   *pushed = scp_am_depth(h) > depth;   /* then the entry owns c */
   if (!*pushed) free(c);
   return rc == SCP_OK ? require(h, deployer, SCP_VAL_VOID, NULL, 0) : rc;

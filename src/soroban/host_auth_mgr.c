@@ -46,7 +46,7 @@
 enum {
   SIZE_SCADDRESS = 48, SIZE_SCVAL = 96, SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288,
   SIZE_ACCOUNT_ID = 32, SIZE_USIZE = 8, SIZE_SYMBOL = 8, SIZE_SCSYMBOL = 24,
-  SIZE_CREATE_ARGS_V2 = 176,
+  SIZE_CREATE_ARGS_V2 = 176, SIZE_CONTRACT_ID_PREIMAGE = 80, SIZE_CONTRACT_EXECUTABLE = 72,
   SIZE_OPT_TRACKER_SNAPSHOT = 96 + 8,   /* Option<AccountAuthorizationTrackerSnapshot> */
   SIZE_RESULT_VEC = 24 + 16,            /* Result<Vec<_>, HostError> */
   SIZE_RESULT_SCVAL = 96 + 16, SIZE_RESULT_VAL = 8 + 16
@@ -61,6 +61,7 @@ typedef struct am_entry {
   size_t hdepth;         /* contract: the host frame's index */
   int (*clone_args)(scp_host *, const void *);   /* create: the args' metered_clone */
   const void *ctx;
+  uint32_t nctor;        /* create: constructor args */
 } am_entry;
 
 typedef struct am_tracker {
@@ -144,13 +145,15 @@ int scp_am_push_contract(scp_host *h, uint64_t addr) {
   return push_entry(h, (am_entry){ .kind = AF_CONTRACT, .addr = addr, .hdepth = h->nframes });
 }
 
-int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *), const void *ctx) {
+int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *), const void *ctx,
+                       uint32_t nctor) {
   int rc = scp_host_charge_bulk_init(h, 1, SIZE_CREATE_ARGS_V2);
   if (rc != SCP_OK) return rc;
   scp_auth_mgr *m = mgr(h);
   if (!m || !scp_grow(&m->stack, &m->cap, m->n + 1, sizeof *m->stack)) return SCP_ERR_NOMEM;
   /* the entry owns ctx from here (freed at its pop) */
-  m->stack[m->n++] = (am_entry){ .kind = AF_CREATE, .clone_args = clone_args, .ctx = ctx };
+  m->stack[m->n++] =
+      (am_entry){ .kind = AF_CREATE, .clone_args = clone_args, .ctx = ctx, .nctor = nctor };
   return push_tracker_frame(h, m);
 }
 
@@ -334,8 +337,14 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address) {
 /* AuthorizedFunction::to_xdr then from_xdr, and the compare of the
  * function with its round trip (InvocationTracker::record_invocation). */
 static int record_roundtrip(scp_host *h, const am_entry *e, const uint64_t *args, uint32_t n) {
-  if (e->kind != AF_CONTRACT)
-    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR, "unexpected function kind");
+  if (e->kind != AF_CONTRACT) {
+    /* CreateContractHostFn: to_xdr clones the args (V2), from_xdr moves
+     * them back; Compare<CreateContractArgsV2>: the preimage MemCmp(80),
+     * the executable MemCmp(72), then the constructor args (none here) */
+    int rc = e->clone_args(h, e->ctx);
+    if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_ID_PREIMAGE);
+    return rc == SCP_OK ? scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_EXECUTABLE) : rc;
+  }
   const scp_frame *f = &h->frames[e->hdepth];
   size_t fl = strlen(f->fn);
   uint64_t small = 0;
@@ -432,6 +441,26 @@ static int require_recording(scp_host *h, scp_auth_mgr *m, uint64_t address, con
     if (has_matched(&m->tr[i]) && !frame_matched(&m->tr[i]))
       return record_invocation(h, m, i, args, n);
   }
+  /* disable_non_root_auth: a new tree must start at the root frame
+   * (is_invoker_contract's compares pick the message) */
+  if (h->opts.auth_disable_non_root && m->n != 1) {
+    for (size_t i = 0; i + 1 < m->n; i++) {
+      if (m->stack[i].kind != AF_CONTRACT) continue;
+      int ord = 1;
+      int rc = scp_host_compare(h, m->stack[i].addr, address, &ord);
+      if (rc != SCP_OK) return rc;
+      if (!ord)
+        return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
+                            "[recording authorization only] encountered unauthorized call for a "
+                            "contract earlier in the call stack, make sure that you have called "
+                            "`authorize_as_current_contract()` with the appropriate arguments for "
+                            "it.");
+    }
+    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
+                        "[recording authorization only] encountered authorization not tied to "
+                        "the root contract invocation for an address. Use `require_auth()` in "
+                        "the top invocation or enable non-root authorization.");
+  }
   return new_tracker(h, m, address);
 }
 
@@ -455,14 +484,14 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
   if (h->opts.auth_enforcing)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
                         "Unauthorized function call for address");
-  if (top->kind != AF_CONTRACT) {
-    /* a create-contract function recorded in a tracker: only a new
-     * tracker is modelled */
+  if (top->kind != AF_CONTRACT && top->nctor) {
+    /* a create-contract function with constructor args recorded in an
+     * active tracker would compare the args' ScVals: not modelled */
     for (size_t i = 0; i < m->ntr; i++)
       if (has_matched(&m->tr[i])) {
         snprintf(h->errmsg, sizeof h->errmsg,
-                 "create_contract's deployer auth under an active recording tracker is not "
-                 "implemented yet");
+                 "create_contract with constructor arguments under an active recording "
+                 "tracker is not implemented yet");
         return SCP_ERR_UNSUPPORTED;
       }
   }

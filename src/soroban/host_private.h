@@ -232,7 +232,7 @@ SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
 typedef struct scp_am_snap scp_am_snap;
 SCP_HIDDEN int scp_am_push_contract(scp_host *h, uint64_t addr);
 SCP_HIDDEN int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *),
-                                  const void *ctx);
+                                  const void *ctx, uint32_t nctor);
 SCP_HIDDEN void scp_am_pop(scp_host *h);
 SCP_HIDDEN void scp_am_pop_host_frame(scp_host *h);
 SCP_HIDDEN int scp_am_snapshot_charges(scp_host *h);

@@ -51,6 +51,11 @@ typedef struct scp_host_opts {
    * it writes no nonce; every new tracker compares with it. */
   bool has_source_account;
   uint8_t source_account[32];
+  /* (Added) Recording mode's disable_non_root_auth (simulation's default
+   * "record" mode sets it): a require_auth needing a new authorization
+   * tree outside the root frame fails with Error(Auth, InvalidAction).
+   * false (default): allowed, as mock_all_auths_allowing_non_root_auth. */
+  bool auth_disable_non_root;
 } scp_host_opts;
 
 /* Create a host charging into budget b (borrowed).  opts may be NULL.

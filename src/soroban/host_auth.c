@@ -10,32 +10,31 @@
  * add_invoker_contract_auth_with_curr_contract_as_invoker), host/frame.rs
  * (ensure_check_auth_frame), host/mem_helper.rs (symbol_matches).
  *
- * Two modes (scp_host_opts.auth_enforcing):
- *  - recording ("mock all auths", the default): every require_auth is
- *    accepted and recorded for the report.  The reference's recording
- *    manager also charges for its trackers (the nonce write through the
- *    storage, the tracker's frame pushes); that is NOT modelled yet, so
- *    require_auth charges nothing beyond dispatch in this mode.
+ * The authorization manager's state and charges are in host_auth_mgr.c;
+ * this file takes the arguments (require_auth: the running frame's args,
+ * Vec<Val>::metered_clone; require_auth_for_args: the Vec's to_vec) and
+ * hands them over.  Two modes (scp_host_opts.auth_enforcing):
+ *  - recording ("mock all auths", the default): the reference's recording
+ *    manager, charges included (trackers, nonces written through the
+ *    storage, record_invocation, the trackers' frame pushes); each
+ *    accepted require_auth is also recorded for the report.  Not modelled:
+ *    maybe_emulate_authentication at the end of the invocation (the
+ *    signature checks simulation emulates), see the README.
  *  - enforcing with no authorization entries (the reference test host's
- *    default): exact.  The only way a require_auth passes is the direct
- *    invoker rule (the calling contract is the address); otherwise it fails
- *    with Error(Auth, InvalidAction), as the reference does with no
- *    account trackers.  require_auth (without args) needs the running
- *    frame's argument count, which the frame does not keep yet:
- *    unsupported in this mode.  Outside any contract frame
- *    require_auth_for_args fails with Error(Auth, InternalError) after the
- *    args clone in both modes.
- * create_contract's deployer auth (scp_auth_create_frame) is exact for a
- * contract deploying with its own address; other deployers stay uncharged.
- * authorize_as_curr_contract: an empty entry list is exact (it adds no
- * tracker); entries are unsupported.  __check_auth never runs here (no
- * enforcing entries, and recording mode does not call it), so the
- * __check_auth-only functions always take ensure_check_auth_frame's error.
+ *    default): the direct invoker rule passes, anything else fails with
+ *    Error(Auth, InvalidAction).
+ * Outside any contract frame require_auth_for_args fails with Error(Auth,
+ * InternalError) after the args clone in both modes.
+ * create_contract's deployer auth (scp_auth_create_frame): every deployer,
+ * through the manager.  authorize_as_curr_contract: an empty entry list is
+ * exact (it adds no tracker); entries are unsupported (invoker-contract
+ * trackers are not modelled).  __check_auth never runs here (no enforcing
+ * entries, and recording mode does not call it), so the __check_auth-only
+ * functions always take ensure_check_auth_frame's error.
  */
 #include <stdio.h>
-#include <string.h>
-
 #include <stdlib.h>
+#include <string.h>
 
 #include "soroban/host_fns_private.h"
 #include "soroban/host_lifecycle.h"
@@ -172,6 +171,16 @@ HOSTFN(require_auth_for_args) {
   rc = require(h, a[0], a[1], args, n);
   free(args);
   return rc;
+}
+
+/* For native callers (the Stellar Asset Contract): address.require_auth()
+ * when args is Void (the running frame's args, as require_auth), else
+ * address.require_auth_for_args(args) -- the host functions' bodies,
+ * without the dispatch-level argument checks. */
+int scp_auth_require(scp_host *h, uint64_t address, uint64_t args) {
+  uint64_t a[2] = { address, args }, ret;
+  return args == SCP_VAL_VOID ? scp_hf_require_auth(h, a, &ret)
+                              : scp_hf_require_auth_for_args(h, a, &ret);
 }
 
 /* ---- authorize_as_curr_contract ---------------------------------------------- */

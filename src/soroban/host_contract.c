@@ -33,10 +33,8 @@
  *    instantiated once to read the contract's protocol, and from protocol
  *    22 on __constructor through the invoker.  The deployer's auth (the
  *    auth manager's create-contract frame with its args clones, and
- *    require_auth) is charged only for a contract deploying with its own
- *    address, Wasm, no constructor args (host_auth.c
- *    scp_auth_create_frame); otherwise not charged (2,423 CPU / 304 B with
- *    source-account auth in the reference's traces).
+ *    require_auth) through host_auth.c scp_auth_create_frame, for every
+ *    deployer; the frame stays pushed over the constructor.
  *  - call / try_call, checked to the unit against the reference's trace up
  *    to the callee's frame push (test_contract.c): the args Vec (bulk
  *    init), the ScAddress clone, the reserved-name check's read of a Symbol
@@ -44,9 +42,8 @@
  *    Vec<Val>, the id clone, the code key, its storage read and clone (for
  *    code written during the run; snapshot code is read in shadow mode),
  *    then the invoker (VM creation, push_context, the call).  Not charged:
- *    the auth trackers' frame push (none exist without auth entries) and
- *    the diagnostics.  A failing callee's storage-map changes and events
- *    are rolled back (pop_context).
+ *    the diagnostics.  A failing callee's storage-map changes, events and
+ *    auth trackers are rolled back (pop_context).
  *  - require_auth* and the auth records: host_auth.c.
  */
 #include <stdlib.h>

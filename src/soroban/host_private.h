@@ -214,6 +214,12 @@ SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8
                                      const uint64_t *ctor, uint32_t nctor,
                                      const struct scp_executable *ex, bool *pushed);
 SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
+/* address.require_auth() (args Void: the running frame's args) or
+ * address.require_auth_for_args(args), for native callers (the SAC): both
+ * modes, the reference's charges, no dispatch-level argument checks.  The
+ * frame must have been pushed with scp_host_charge_push_context(h, id) and
+ * given its args (scp_host_set_frame_args). */
+SCP_HIDDEN int scp_auth_require(scp_host *h, uint64_t address, uint64_t args);
 
 /* The authorization manager (host_auth_mgr.c; auth.rs AuthorizationManager):
  * its call stack of contract / create-contract frames, the account trackers

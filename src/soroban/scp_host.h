@@ -43,8 +43,7 @@ typedef struct scp_host_opts {
   uint32_t min_temp_entry_ttl, min_persistent_entry_ttl;
   /* (Added) Authorization mode: false (default) = recording ("mock all
    * auths", simulation); true = enforcing with no entries, the reference
-   * test host's default (its traces).  Only the auth manager's snapshot
-   * charges differ so far. */
+   * test host's default (its traces); see host_auth.c. */
   bool auth_enforcing;
   /* (Added) The transaction's source account (Host::set_source_account;
    * simulation always has one): its ed25519 key.  A recording tracker for
@@ -229,13 +228,14 @@ int scp_soroban_vm_charges(scp_budget *b, const struct scp_wasm_module *m, bool 
 
 /* push_context's charges (frame.rs), for a contract frame (contract_id)
  * or a host-function frame (NULL): the auth manager's frame push (contract
- * frames: the id clone, an ScAddress object, the call-stack entry; both:
- * its snapshot -- the invoker trackers' metered_collect, and in enforcing
- * mode the account trackers' Vec; tracker pushes are not modelled), the
- * rollback point's
- * storage-map clone (MemCpy(24) + MemAlloc/MemCpy(68 n)) and the Context
- * push (Vec<Context> bulk init of one 552-byte Context).  SCP_OK,
- * SCP_ERR_BUDGET or SCP_ERR_NOMEM. */
+ * frames: the id clone, an ScAddress object, the call-stack entry and one
+ * match-stack entry per recording tracker; both: its snapshot -- the
+ * invoker trackers' metered_collect, and in enforcing mode the account
+ * trackers' Vec), the rollback point's storage-map clone (MemCpy(24) +
+ * MemAlloc/MemCpy(68 n)) and the Context push (Vec<Context> bulk init of
+ * one 552-byte Context).  A contract frame also enters the auth manager's
+ * call stack (left by scp_host_pop_frame).  SCP_OK, SCP_ERR_BUDGET or
+ * SCP_ERR_NOMEM. */
 int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id);
 
 /* Name the function the top frame runs (for auth records). */

@@ -468,6 +468,25 @@ static int open_recording_root_only(void **state) {
   return rc;
 }
 
+/* The native entry point (the SAC's): the same charges without the
+ * dispatch-level argument visit -- 6,511 - 60 for require_auth; with an
+ * args Vec of 1, its visit and clone (60 + 523 / 24 B) instead of the
+ * frame args' clone (525 / 32 B), then the repeat's error. */
+static void test_native_require(void **state) {
+  fixture *f = *state;
+  frame_args(f, 1, "transfer");
+  uint64_t a = address(f, 0, 9), v, one = scp_val_u32(7);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  assert_int_equal(scp_auth_require(f->h, a, SCP_VAL_VOID), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 6511 - 60);
+  assert_int_equal(f->b.mem - m0, 802);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &one, 1, &v), SCP_OK);
+  c0 = f->b.cpu;
+  assert_int_equal(scp_auth_require(f->h, a, v), SCP_ERR_HOST);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_AUTH, SCP_EC_EXISTING_VALUE));
+  assert_int_equal(f->b.cpu - c0, 60 + 523 + 43);
+}
+
 /* A failing frame rolls the trackers back (scp_am_save before its push,
  * scp_am_restore after its pop; uncharged): the tracker made inside is
  * gone. */
@@ -728,6 +747,7 @@ int main(void) {
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_nested_frame, open_recording, fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_rollback, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_native_require, open_recording, fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_non_root_disabled, open_recording_root_only,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_create_auth_self_deploy, open_recording, fixture_close),

@@ -262,12 +262,14 @@ static int consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t 
   const scp_hobj *a;
   int rc = scp_host_visit(h, address, &a);   /* scaddress_from_address */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);   /* its metered_clone */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCVAL);   /* the LedgerKeyNonce ScVal */
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);   /* storage_key_for_address */
+  /* its metered_clone, the LedgerKeyNonce ScVal's, storage_key_for_address */
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCVAL);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc != SCP_OK) return rc;
   if (a->len != 33 || a->u.bytes[0] > 1)
-    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR, "nonce for an unsupported address kind");
+    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
+                        "nonce for an unsupported address kind");
   uint8_t key[12] = { 0, 0, 0, 21 };   /* ScVal::LedgerKeyNonce */
   for (int i = 0; i < 8; i++) key[4 + i] = (uint8_t)((uint64_t)nonce >> (56 - 8 * i));
   scp_lkey k = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_TEMPORARY,
@@ -403,7 +405,8 @@ static int record_roundtrip(scp_host *h, const am_entry *e, const uint64_t *args
   for (int k = 0; rc == SCP_OK && !ord && !small_sym && k < 4; k++)
     rc = scp_host_charge(h, SCP_COST_VisitObject, -1);
   if (rc == SCP_OK && !ord && !small_sym) rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)fl);
-  for (uint32_t i = 0; rc == SCP_OK && !ord && i < n; i++) rc = scp_host_compare(h, args[i], back[i], &ord);
+  for (uint32_t i = 0; rc == SCP_OK && !ord && i < n; i++)
+    rc = scp_host_compare(h, args[i], back[i], &ord);
   for (uint32_t i = 0; img && i < n; i++) free(img[i]);
   free(img);
   free(imglen);

@@ -233,7 +233,22 @@ int scp_host_push_frame(scp_host *h) {
 
 void scp_host_pop_frame(scp_host *h) {
   if (!h->nframes) return;
-  free(h->frames[--h->nframes].rel);
+  scp_frame *f = &h->frames[--h->nframes];
+  free(f->rel);
+  free(f->args);
+  scp_am_pop_host_frame(h);   /* AuthorizationManager::pop_frame (free) */
+}
+
+int scp_host_set_frame_args(scp_host *h, const uint64_t *args, uint32_t n) {
+  if (!h->nframes) return SCP_ERR_INTERNAL;
+  scp_frame *f = &h->frames[h->nframes - 1];
+  uint64_t *c = malloc((n ? n : 1) * sizeof *c);
+  if (!c) return SCP_ERR_NOMEM;
+  if (n) memcpy(c, args, n * sizeof *c);
+  free(f->args);
+  f->args = c;
+  f->nargs = n;
+  return SCP_OK;
 }
 
 bool scp_host_in_vm(const scp_host *h) { return h->nframes > 0; }
@@ -331,6 +346,7 @@ void scp_host_destroy(scp_host *h) {
   for (size_t i = 0; i < h->nobjs; i++) obj_free(&h->objs[i]);
   free(h->objs);
   while (h->nframes) scp_host_pop_frame(h);
+  scp_am_free(h);
   free(h->frames);
   free(h->events);
   for (size_t i = 0; i < h->ninstances; i++) free(h->instances[i].kv);
@@ -346,10 +362,13 @@ int scp_host_set_base_prng_seed(scp_host *h, const uint8_t seed[32]) {
   if (rc != SCP_OK) return rc;
   scp_prng_seed(&h->base_prng, seed);
   h->has_base_prng = true;
-  /* two unmetered sub-PRNGs are drawn right away (auth nonces, tests) */
-  uint8_t discard[32];
-  scp_prng_fill(&h->base_prng, discard, sizeof discard);
-  scp_prng_fill(&h->base_prng, discard, sizeof discard);
+  /* two unmetered sub-PRNGs are drawn right away (unmetered_raw_sub_prng):
+   * the recording-auth nonce PRNG, then the tests' */
+  uint8_t sub[32];
+  scp_prng_fill(&h->base_prng, sub, sizeof sub);
+  scp_prng_seed_raw(&h->nonce_prng, sub);
+  h->has_nonce_prng = true;
+  scp_prng_fill(&h->base_prng, sub, sizeof sub);
   return SCP_OK;
 }
 

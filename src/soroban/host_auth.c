@@ -10,32 +10,34 @@
  * add_invoker_contract_auth_with_curr_contract_as_invoker), host/frame.rs
  * (ensure_check_auth_frame), host/mem_helper.rs (symbol_matches).
  *
- * Two modes (scp_host_opts.auth_enforcing):
- *  - recording ("mock all auths", the default): every require_auth is
- *    accepted and recorded for the report.  The reference's recording
- *    manager also charges for its trackers (the nonce write through the
- *    storage, the tracker's frame pushes); that is NOT modelled yet, so
- *    require_auth charges nothing beyond dispatch in this mode.
+ * The authorization manager's state and charges are in host_auth_mgr.c;
+ * this file takes the arguments (require_auth: the running frame's args,
+ * Vec<Val>::metered_clone; require_auth_for_args: the Vec's to_vec) and
+ * hands them over.  Two modes (scp_host_opts.auth_enforcing):
+ *  - recording ("mock all auths", the default): the reference's recording
+ *    manager, charges included (trackers, nonces written through the
+ *    storage, record_invocation, the trackers' frame pushes); each
+ *    accepted require_auth is also recorded for the report.  Not modelled:
+ *    maybe_emulate_authentication at the end of the invocation (the
+ *    signature checks simulation emulates), see the README.
  *  - enforcing with no authorization entries (the reference test host's
- *    default): exact.  The only way a require_auth passes is the direct
- *    invoker rule (the calling contract is the address); otherwise it fails
- *    with Error(Auth, InvalidAction), as the reference does with no
- *    account trackers.  require_auth (without args) needs the running
- *    frame's argument count, which the frame does not keep yet:
- *    unsupported in this mode.  Outside any contract frame
- *    require_auth_for_args fails with Error(Auth, InternalError) after the
- *    args clone in both modes.
- * create_contract's deployer auth (scp_auth_create_frame) is exact for a
- * contract deploying with its own address; other deployers stay uncharged.
- * authorize_as_curr_contract: an empty entry list is exact (it adds no
- * tracker); entries are unsupported.  __check_auth never runs here (no
- * enforcing entries, and recording mode does not call it), so the
- * __check_auth-only functions always take ensure_check_auth_frame's error.
+ *    default): the direct invoker rule passes, anything else fails with
+ *    Error(Auth, InvalidAction).
+ * Outside any contract frame require_auth_for_args fails with Error(Auth,
+ * InternalError) after the args clone in both modes.
+ * create_contract's deployer auth (scp_auth_create_frame): every deployer,
+ * through the manager.  authorize_as_curr_contract: an empty entry list is
+ * exact (it adds no tracker); entries are unsupported (invoker-contract
+ * trackers are not modelled).  __check_auth never runs here (no enforcing
+ * entries, and recording mode does not call it), so the __check_auth-only
+ * functions always take ensure_check_auth_frame's error.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/host_lifecycle.h"
 
 enum {
   SIZE_VAL = 8, SIZE_SYMBOL = 8, SIZE_SCVAL = 96,
@@ -65,114 +67,120 @@ static int record_auth(scp_host *h, uint64_t address, uint64_t args) {
   return SCP_OK;
 }
 
-/* ---- enforcing, no authorization entries ------------------------------------ */
+/* ---- require_auth ------------------------------------------------------------ */
 
-/* The ScAddress object AuthorizationManager::push_frame made for a
- * contract frame (scp_host_charge_push_context).  Any object with the same
- * content compares with the same charges, but never `other` itself: that
- * object is never handed to a contract, so the reference never takes
- * compare's free same-handle path.  0 when there is none (a frame pushed
- * without the auth manager's push). */
-static uint64_t frame_address_obj(const scp_host *h, const uint8_t id[32], uint64_t other) {
-  for (size_t i = 0; i < h->nobjs; i++) {
-    const scp_hobj *o = &h->objs[i];
-    uint64_t v = scp_val_object(SCP_TAG_ADDRESS_OBJ, ((uint32_t)i << 1) | 1);
-    if (o->tag == SCP_TAG_ADDRESS_OBJ && o->len == 33 && o->u.bytes[0] == 1 &&
-        !memcmp(o->u.bytes + 1, id, 32) && v != other)
-      return v;
-  }
-  return 0;
-}
-
-/* AuthorizationManager::require_auth after the args are taken:
- * to_authorized_function (the function name's Symbol clone),
- * maybe_check_invoker_contract_auth (the direct invoker compared with the
- * address through obj_cmp; no invoker-contract trackers exist), then
- * require_auth_enforcing with no account trackers. */
-static int require_enforcing(scp_host *h, uint64_t address) {
-  if (!h->nframes)
-    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
-                        "unexpected require_auth outside of valid frame");
-  int rc = scp_host_charge_copy(h, 1, SIZE_SYMBOL);
-  if (rc != SCP_OK) return rc;
-  /* a constructor runs under create_contract's CreateContractHostFn auth
-   * frame (lifecycle.rs create_contract_internal): its invoker is that
-   * frame, not a contract, so nothing is compared */
-  bool ctor = !strcmp(h->frames[h->nframes - 1].fn, "__constructor");
-  if (h->nframes >= 2 && !ctor) {
-    uint64_t inv = frame_address_obj(h, h->frames[h->nframes - 2].contract_id, address);
-    if (!inv) return unsupported(h, "require_auth under a frame without the auth manager's push");
-    int ord = 1;
-    rc = scp_host_compare(h, inv, address, &ord);
-    if (rc != SCP_OK) return rc;
-    if (ord == 0) return SCP_OK;
-  }
-  return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
-                      "Unauthorized function call for address");
+/* AuthorizationManager::require_auth (host_auth_mgr.c), then the record
+ * the report lists. */
+static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint64_t *args,
+                   uint32_t n) {
+  int rc = scp_am_require_auth(h, address, args, n);
+  return rc == SCP_OK && !h->opts.auth_enforcing ? record_auth(h, address, rec_args) : rc;
 }
 
 /* ---- create_contract's deployer auth (lifecycle.rs create_contract_internal) -- */
 
-/* CreateContractArgsV2::metered_clone: the struct, then its constructor
- * args' Vec<ScVal> (heap alloc + copy of nothing when empty). */
-static int charge_create_args_clone(scp_host *h) {
-  int rc = scp_host_charge_copy(h, 1, SIZE_CREATE_ARGS_V2);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 0, SIZE_SCVAL);
-  return rc == SCP_OK ? scp_host_charge_copy(h, 0, SIZE_SCVAL) : rc;
-}
+typedef struct create_ctx {
+  const uint64_t *ctor;
+  uint32_t nctor;
+  const scp_executable *ex;
+} create_ctx;
 
-/* The one case charged: a contract deploying with its own address
- * (deployer().with_current_contract) -- Wasm executable, no constructor
- * args, no account tracker yet (none exist in enforcing mode without
- * entries; in recording mode none before the first recorded require_auth).
- * Then, in both modes: the args clone, push_create_contract_host_fn_frame
- * (Vec<CreateContractArgsV2> bulk init of 1; no tracker frames), and
- * require_auth with no args: to_authorized_function's second args clone,
- * then maybe_check_invoker_contract_auth compares the deployer with the
- * direct invoker (the calling contract's frame) -- equal, so it passes
- * before the mode matters; pop_frame without a snapshot is free.  The
- * clone + frame push pieces are the reference's: in
- * test__storage__test_large_instance_key.json steps 6 -> 8 (an account
- * deployer that is the source account) the auth part is exactly
- * 2 x 540 + 565 CPU / 2 x 16 + 192 B plus source_account_address (AccountId
- * clone 46, HostObject alloc 442 CPU / 80 B) = 2,133 CPU / 304 B.  Every
- * other deployer needs a recording tracker (a nonce written through the
- * storage) or a source account, which are not modelled: uncharged, as
- * documented. */
-int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33], uint32_t nctor,
-                          bool wasm) {
-  if (!h->nframes || !wasm || nctor || addr[0] != 1) return SCP_OK;
-  if (!h->opts.auth_enforcing && h->nauths) return SCP_OK;
-  if (memcmp(addr + 1, h->frames[h->nframes - 1].contract_id, 32)) return SCP_OK;
-  uint64_t inv = frame_address_obj(h, addr + 1, deployer);
-  if (!inv) return SCP_OK;
-  int rc = charge_create_args_clone(h);
-  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 1, SIZE_CREATE_ARGS_V2);
-  if (rc == SCP_OK) rc = charge_create_args_clone(h);
-  int ord = 1;
-  if (rc == SCP_OK) rc = scp_host_compare(h, inv, deployer, &ord);
+/* CreateContractArgsV2::metered_clone: the struct, then its substructure:
+ * the executable's tag (an external reference), the constructor args'
+ * Vec<ScVal> (heap alloc + copy) and each ScVal's own substructure. */
+static int charge_create_args_clone(scp_host *h, const void *p) {
+  const create_ctx *c = p;
+  int rc = scp_host_charge_copy(h, 1, SIZE_CREATE_ARGS_V2);
+  if (rc == SCP_OK && c->ex->kind == SCP_EXEC_EXTERNAL_REF) {
+    rc = scp_host_charge_alloc(h, c->ex->taglen, 1);
+    if (rc == SCP_OK) rc = scp_host_charge_copy(h, c->ex->taglen, 1);
+  }
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, c->nctor, SIZE_SCVAL);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, c->nctor, SIZE_SCVAL);
+  for (uint32_t i = 0; rc == SCP_OK && i < c->nctor; i++) {
+    uint8_t *img = NULL;
+    size_t len;
+    rc = scp_host_val_to_xdr_raw(h, c->ctor[i], &img, &len);
+    if (rc == SCP_OK) rc = scp_storage_value_substructure(h, img);
+    free(img);
+  }
   return rc;
 }
+
+/* The deployer's auth, for every deployer (create_contract_internal always
+ * has one here): the args clone, push_create_contract_host_fn_frame
+ * (Vec<CreateContractArgsV2> bulk init of 1, a tracker frame per account
+ * tracker), then require_auth with no args (the second args clone, the
+ * direct invoker -- the calling contract -- compared with the deployer;
+ * otherwise enforcing fails, recording records a tracker).  Checked against
+ * the reference: in test__storage__test_large_instance_key.json steps 6 ->
+ * 8 (an account deployer that is the source account) the auth part is
+ * 2 x 540 + 565 CPU / 2 x 16 + 192 B plus source_account_address (AccountId
+ * clone 46, HostObject alloc 442 CPU / 80 B) = 2,133 CPU / 304 B.
+ * A calling frame pushed without the auth manager's push (only unit tests
+ * do that) is left uncharged, as before.  The frame stays pushed over the
+ * constructor (its invoker is this frame, not the deploying contract);
+ * scp_auth_create_pop pops it. */
+int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
+                          const uint64_t *ctor, uint32_t nctor, const scp_executable *ex,
+                          bool *pushed) {
+  *pushed = false;
+  (void)addr;
+  if (!h->nframes || !scp_am_frame_address(h, h->nframes - 1)) return SCP_OK;
+  create_ctx *c = malloc(sizeof *c);
+  if (!c) return SCP_ERR_NOMEM;
+  *c = (create_ctx){ ctor, nctor, ex };
+  size_t depth = scp_am_depth(h);
+  int rc = charge_create_args_clone(h, c);
+  if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, nctor);
+  *pushed = scp_am_depth(h) > depth;   /* then the entry owns c */
+  if (!*pushed) free(c);
+  return rc == SCP_OK ? require(h, deployer, SCP_VAL_VOID, NULL, 0) : rc;
+}
+
+void scp_auth_create_pop(scp_host *h) { scp_am_pop(h); }
 
 HOSTFN(require_auth) {
   *ret = SCP_VAL_VOID;
   if (!scp_host_in_vm(h))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
                         "require_auth is not suppported for host fns");
-  if (h->opts.auth_enforcing)
-    return unsupported(h, "require_auth in enforcing auth mode (the frame's argument count)");
-  return record_auth(h, a[0], SCP_VAL_VOID);
+  /* the frame's args: Vec<Val>::metered_clone */
+  const scp_frame *f = &h->frames[h->nframes - 1];
+  uint32_t n = f->nargs;
+  uint64_t *args = malloc((n ? n : 1) * sizeof *args);
+  if (!args) return SCP_ERR_NOMEM;
+  if (n) memcpy(args, f->args, n * sizeof *args);
+  int rc = scp_host_charge_bulk_init(h, n, SIZE_VAL);
+  if (rc == SCP_OK) rc = require(h, a[0], SCP_VAL_VOID, args, n);
+  free(args);
+  return rc;
 }
 
 HOSTFN(require_auth_for_args) {
   *ret = SCP_VAL_VOID;
-  if (!h->opts.auth_enforcing && scp_host_in_vm(h)) return record_auth(h, a[0], a[1]);
-  /* visit_obj(args, HostVec::to_vec): the Vec<Val> clone; outside a frame
-   * both modes then fail with Error(Auth, InternalError) */
-  const scp_hobj *args;
-  int rc = scp_host_visit(h, a[1], &args);
-  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, args->len, SIZE_VAL);
-  return rc == SCP_OK ? require_enforcing(h, a[0]) : rc;
+  /* visit_obj(args, HostVec::to_vec): the Vec<Val> clone */
+  const scp_hobj *v;
+  int rc = scp_host_visit(h, a[1], &v);
+  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, v->len, SIZE_VAL);
+  if (rc != SCP_OK) return rc;
+  uint32_t n = v->len;
+  uint64_t *args = malloc((n ? n : 1) * sizeof *args);
+  if (!args) return SCP_ERR_NOMEM;
+  if (n) memcpy(args, v->u.vals, n * sizeof *args);
+  rc = require(h, a[0], a[1], args, n);
+  free(args);
+  return rc;
+}
+
+/* For native callers (the Stellar Asset Contract): address.require_auth()
+ * when args is Void (the running frame's args, as require_auth), else
+ * address.require_auth_for_args(args) -- the host functions' bodies,
+ * without the dispatch-level argument checks. */
+int scp_auth_require(scp_host *h, uint64_t address, uint64_t args) {
+  uint64_t a[2] = { address, args }, ret;
+  return args == SCP_VAL_VOID ? scp_hf_require_auth(h, a, &ret)
+                              : scp_hf_require_auth_for_args(h, a, &ret);
 }
 
 /* ---- authorize_as_curr_contract ---------------------------------------------- */

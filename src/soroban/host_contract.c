@@ -33,10 +33,8 @@
  *    instantiated once to read the contract's protocol, and from protocol
  *    22 on __constructor through the invoker.  The deployer's auth (the
  *    auth manager's create-contract frame with its args clones, and
- *    require_auth) is charged only for a contract deploying with its own
- *    address, Wasm, no constructor args (host_auth.c
- *    scp_auth_create_frame); otherwise not charged (2,423 CPU / 304 B with
- *    source-account auth in the reference's traces).
+ *    require_auth) through host_auth.c scp_auth_create_frame, for every
+ *    deployer; the frame stays pushed over the constructor.
  *  - call / try_call, checked to the unit against the reference's trace up
  *    to the callee's frame push (test_contract.c): the args Vec (bulk
  *    init), the ScAddress clone, the reserved-name check's read of a Symbol
@@ -44,9 +42,8 @@
  *    Vec<Val>, the id clone, the code key, its storage read and clone (for
  *    code written during the run; snapshot code is read in shadow mode),
  *    then the invoker (VM creation, push_context, the call).  Not charged:
- *    the auth trackers' frame push (none exist without auth entries) and
- *    the diagnostics.  A failing callee's storage-map changes and events
- *    are rolled back (pop_context).
+ *    the diagnostics.  A failing callee's storage-map changes, events and
+ *    auth trackers are rolled back (pop_context).
  *  - require_auth* and the auth records: host_auth.c.
  */
 #include <stdlib.h>
@@ -287,8 +284,10 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
     rc = ctor_args(h, ctor_vec, &ctor, &nctor);
     if (rc != SCP_OK) return rc;
   }
-  /* create_contract_internal's auth frame and the deployer's require_auth */
-  rc = scp_auth_create_frame(h, deployer, addr, nctor, ex->kind == SCP_EXEC_WASM);
+  /* create_contract_internal's auth frame and the deployer's require_auth;
+   * the frame is popped after the constructor */
+  bool auth_frame = false;
+  rc = scp_auth_create_frame(h, deployer, addr, ctor, nctor, ex, &auth_frame);
   if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];
@@ -322,6 +321,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
                          h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1);
   if (img != wimg) free(img);
   if (rc == SCP_OK) rc = construct(h, id, ctor, nctor);
+  if (auth_frame) scp_auth_create_pop(h);
   free(ctor);
   if (rc != SCP_OK) return rc;
   uint8_t enc[33];
@@ -467,7 +467,10 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
    * and the events as they were (pop_context) */
   scp_sentry *snap = NULL;
   size_t nsnap = 0, nevents = h->nevents;
-  if (mode != MODE_PROBE && scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK) {
+  scp_am_snap *asnap = NULL;
+  if (mode != MODE_PROBE && (scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK ||
+                             scp_am_save(h, &asnap) != SCP_OK)) {
+    scp_storage_snapshot_free(snap, nsnap);
     free(wasm);
     return SCP_ERR_NOMEM;
   }
@@ -476,9 +479,11 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   free(wasm);
   if (rc != SCP_OK && mode != MODE_PROBE) {
     scp_storage_rollback(h, snap, nsnap);
+    scp_am_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
     if (h->nevents > nevents) h->nevents = nevents;
   } else {
     scp_storage_snapshot_free(snap, nsnap);
+    scp_am_snap_free(asnap);
   }
   if (rc == SCP_ERR_TRAP && !h->errmsg[0]) {
     size_t m = strnlen(err.msg, sizeof h->errmsg - 1);
@@ -572,7 +577,8 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id) {
   int rc = SCP_OK;
   if (contract_id) {
     /* AuthorizationManager::push_frame for a contract frame: the id clone,
-     * the ScAddress object, the call-stack push (ContractInvocation, 16) */
+     * the ScAddress object, the call-stack push (ContractInvocation, 16),
+     * push_tracker_frame (host_auth_mgr.c) */
     uint8_t enc[33];
     enc[0] = 1;
     memcpy(enc + 1, contract_id, 32);
@@ -580,18 +586,13 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id) {
     rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
     if (rc == SCP_OK) rc = new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &obj);
     if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 1, 16);
+    if (rc == SCP_OK) rc = scp_am_push_contract(h, obj);
   }
-  /* snapshot() (both frame kinds): enforcing mode: Vec<Option<Account
-   * AuthorizationTrackerSnapshot>> with capacity 0 (no trackers); both
-   * modes: the invoker trackers' metered_collect into Result<Vec<_>,
-   * HostError> (MemCpy(40) for the container, nothing to copy).  A
-   * host-function frame push costs 2,224 CPU and 616 bytes in enforcing
-   * mode on an empty storage map, as test__lifecycle__test_invalid_contract
-   * .json step 1 records. */
-  if (rc == SCP_OK && h->opts.auth_enforcing) rc = scp_host_charge_bulk_init(h, 0, 0);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, 24 + 16);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 0, 0);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 0, 0);
+  /* snapshot() (both frame kinds; host_auth_mgr.c).  A host-function frame
+   * push costs 2,224 CPU and 616 bytes in enforcing mode on an empty
+   * storage map, as test__lifecycle__test_invalid_contract.json step 1
+   * records. */
+  if (rc == SCP_OK) rc = scp_am_snapshot_charges(h);
   /* the rollback point's storage map: MeteredOrdMap::metered_clone */
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, h->nstore, 68);
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 1, SIZE_CONTEXT);

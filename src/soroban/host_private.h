@@ -60,6 +60,8 @@ typedef struct scp_frame {
   bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
   bool has_prng;          /* the frame's PRNG was derived from the base */
   char fn[32];            /* the function running (auth records) */
+  uint64_t *args;         /* the call's arguments (absolute Vals; require_auth) */
+  uint32_t nargs;
   scp_prng prng;
 } scp_frame;
 
@@ -80,6 +82,8 @@ enum { SCP_LK_CONTRACT_DATA = 6, SCP_LK_CONTRACT_CODE = 7 };
 enum { SCP_DUR_TEMPORARY = 0, SCP_DUR_PERSISTENT = 1 };
 typedef struct scp_lkey {
   uint8_t type, dur;
+  bool account;     /* CONTRACT_DATA whose ScAddress is an account: id is
+                       its ed25519 key (the auth manager's nonce keys) */
   uint8_t id[32];
   uint8_t *key;
   uint32_t keylen;
@@ -137,6 +141,9 @@ struct scp_host {
   void *invoker_ctx;
   scp_auth_rec *auths;
   size_t nauths, capauths;
+  struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
+  bool has_nonce_prng;        /* the recording-auth nonce PRNG (set_base_prng_seed) */
+  scp_prng nonce_prng;
   scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
   unsigned depth;             /* Budget depth limiter (with_limited_depth) */
   bool has_base_prng;
@@ -198,10 +205,54 @@ SCP_HIDDEN int scp_host_mem_read(scp_host *h, uint32_t pos, uint32_t len,
 SCP_HIDDEN int scp_host_mem_write(scp_host *h, uint32_t pos, const uint8_t *src,
                                   uint32_t len);
 SCP_HIDDEN bool scp_host_in_vm(const scp_host *h);
-/* create_contract's deployer auth (host_auth.c): charged only where the
- * whole path is modelled (a contract deploying itself, see there). */
+/* create_contract's deployer auth (host_auth.c):
+ * push_create_contract_host_fn_frame and the deployer's require_auth;
+ * scp_auth_create_pop after the constructor (create_contract_internal).
+ * *pushed tells whether a frame was pushed (see there). */
+struct scp_executable;
 SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
-                                     uint32_t nctor, bool wasm);
+                                     const uint64_t *ctor, uint32_t nctor,
+                                     const struct scp_executable *ex, bool *pushed);
+SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
+/* address.require_auth() (args Void: the running frame's args) or
+ * address.require_auth_for_args(args), for native callers (the SAC): both
+ * modes, the reference's charges, no dispatch-level argument checks.  The
+ * frame must have been pushed with scp_host_charge_push_context(h, id) and
+ * given its args (scp_host_set_frame_args). */
+SCP_HIDDEN int scp_auth_require(scp_host *h, uint64_t address, uint64_t args);
+
+/* The authorization manager (host_auth_mgr.c; auth.rs AuthorizationManager):
+ * its call stack of contract / create-contract frames, the account trackers
+ * (recording mode) and their per-frame match stacks.
+ *  scp_am_push_contract: push_frame's call-stack entry for a contract frame
+ *    (addr = the ScAddress object made for it) and push_tracker_frame;
+ *  scp_am_push_create: push_create_contract_host_fn_frame (charges too);
+ *    on success the entry owns ctx (malloc'd; freed at its pop);
+ *  scp_am_pop: pop_frame without a snapshot (free);
+ *  scp_am_save / scp_am_restore: the snapshot a failing frame rolls back to
+ *    (recording mode: the trackers and the handle map, uncharged);
+ *  scp_am_snapshot_charges: snapshot()'s charges;
+ *  scp_am_require_auth: AuthorizationManager::require_auth after the args
+ *    are taken (ctx NULL: the top frame's function; else the create args'
+ *    clone, see host_auth.c), both modes. */
+typedef struct scp_am_snap scp_am_snap;
+SCP_HIDDEN int scp_am_push_contract(scp_host *h, uint64_t addr);
+SCP_HIDDEN int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *),
+                                  const void *ctx, uint32_t nctor);
+SCP_HIDDEN void scp_am_pop(scp_host *h);
+SCP_HIDDEN void scp_am_pop_host_frame(scp_host *h);
+SCP_HIDDEN int scp_am_snapshot_charges(scp_host *h);
+SCP_HIDDEN int scp_am_save(scp_host *h, scp_am_snap **out);
+SCP_HIDDEN void scp_am_restore(scp_host *h, scp_am_snap *s);
+SCP_HIDDEN void scp_am_snap_free(scp_am_snap *s);
+SCP_HIDDEN int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args,
+                                   uint32_t nargs);
+/* The address object of the call-stack entry for host frame depth d
+ * (a contract frame pushed with the manager's push), 0 when none. */
+SCP_HIDDEN uint64_t scp_am_frame_address(const scp_host *h, size_t d);
+SCP_HIDDEN size_t scp_am_tracker_count(const scp_host *h);
+SCP_HIDDEN size_t scp_am_depth(const scp_host *h);
+SCP_HIDDEN void scp_am_free(scp_host *h);
 
 /* Argument / result types of host function id (SCP_VT_*). */
 SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);

@@ -195,6 +195,11 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
   }
   int rc = charge(h, SCP_COST_MemCmp, SIZE_SCADDRESS);
   if (rc != SCP_OK) return rc;
+  /* ScAddress order: the discriminant first (Account 0 < Contract 1) */
+  if (a->account != b->account) {
+    *ord = a->account ? -1 : 1;
+    return SCP_OK;
+  }
   *ord = cmp_bytes(a->id, b->id, 32, false);
   if (*ord) return SCP_OK;
   rc = scval_cmp(h, a->key, b->key, ord);
@@ -418,7 +423,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
 }
 
 static bool lkey_same(const scp_lkey *a, const scp_lkey *b) {
-  return a->type == b->type && !memcmp(a->id, b->id, 32) &&
+  return a->type == b->type && a->account == b->account && !memcmp(a->id, b->id, 32) &&
          (a->type != SCP_LK_CONTRACT_DATA ||
           (a->dur == b->dur && a->keylen == b->keylen && !memcmp(a->key, b->key, a->keylen)));
 }

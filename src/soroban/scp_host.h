@@ -43,9 +43,18 @@ typedef struct scp_host_opts {
   uint32_t min_temp_entry_ttl, min_persistent_entry_ttl;
   /* (Added) Authorization mode: false (default) = recording ("mock all
    * auths", simulation); true = enforcing with no entries, the reference
-   * test host's default (its traces).  Only the auth manager's snapshot
-   * charges differ so far. */
+   * test host's default (its traces); see host_auth.c. */
   bool auth_enforcing;
+  /* (Added) The transaction's source account (Host::set_source_account;
+   * simulation always has one): its ed25519 key.  A recording tracker for
+   * it writes no nonce; every new tracker compares with it. */
+  bool has_source_account;
+  uint8_t source_account[32];
+  /* (Added) Recording mode's disable_non_root_auth (simulation's default
+   * "record" mode sets it): a require_auth needing a new authorization
+   * tree outside the root frame fails with Error(Auth, InvalidAction).
+   * false (default): allowed, as mock_all_auths_allowing_non_root_auth. */
+  bool auth_disable_non_root;
 } scp_host_opts;
 
 /* Create a host charging into budget b (borrowed).  opts may be NULL.
@@ -219,17 +228,21 @@ int scp_soroban_vm_charges(scp_budget *b, const struct scp_wasm_module *m, bool 
 
 /* push_context's charges (frame.rs), for a contract frame (contract_id)
  * or a host-function frame (NULL): the auth manager's frame push (contract
- * frames: the id clone, an ScAddress object, the call-stack entry; both:
- * its snapshot -- the invoker trackers' metered_collect, and in enforcing
- * mode the account trackers' Vec; tracker pushes are not modelled), the
- * rollback point's
- * storage-map clone (MemCpy(24) + MemAlloc/MemCpy(68 n)) and the Context
- * push (Vec<Context> bulk init of one 552-byte Context).  SCP_OK,
- * SCP_ERR_BUDGET or SCP_ERR_NOMEM. */
+ * frames: the id clone, an ScAddress object, the call-stack entry and one
+ * match-stack entry per recording tracker; both: its snapshot -- the
+ * invoker trackers' metered_collect, and in enforcing mode the account
+ * trackers' Vec), the rollback point's storage-map clone (MemCpy(24) +
+ * MemAlloc/MemCpy(68 n)) and the Context push (Vec<Context> bulk init of
+ * one 552-byte Context).  A contract frame also enters the auth manager's
+ * call stack (left by scp_host_pop_frame).  SCP_OK, SCP_ERR_BUDGET or
+ * SCP_ERR_NOMEM. */
 int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id);
 
 /* Name the function the top frame runs (for auth records). */
 int scp_host_set_frame_fn(scp_host *h, const char *name);
+/* (Added) The top frame's call arguments (absolute Vals, copied): what
+ * require_auth authorizes. */
+int scp_host_set_frame_args(scp_host *h, const uint64_t *args, uint32_t n);
 
 /* require_auth / require_auth_for_args seen so far (mock all auths), and
  * one rendered: "Address(C...) authorized 1a2b3c4d..:fn(args)". */

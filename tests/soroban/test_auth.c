@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "soroban/host_private.h"
+#include "soroban/host_lifecycle.h"
 #include "host_fixture.h"
 
 static int open_enforcing(void **state) {
@@ -34,7 +35,25 @@ static int open_enforcing(void **state) {
   return fixture_open(state, 0, 0, &o, 64);
 }
 
-static int open_recording(void **state) { return fixture_open(state, 0, 0, NULL, 64); }
+/* Recording with the base PRNG seeded (the nonce PRNG comes from it), as
+ * every reference host that records auth. */
+static int open_recording(void **state) {
+  static const uint8_t zero[32];
+  int rc = fixture_open(state, 0, 0, NULL, 64);
+  if (rc == 0) rc = scp_host_set_base_prng_seed(((fixture *)*state)->h, zero);
+  return rc;
+}
+
+/* Recording with a source account (key 0x09...): its own trackers write
+ * no nonce. */
+static int open_recording_source(void **state) {
+  static const uint8_t zero[32];
+  scp_host_opts o = { .has_source_account = true };
+  memset(o.source_account, 9, 32);
+  int rc = fixture_open(state, 0, 0, &o, 64);
+  if (rc == 0) rc = scp_host_set_base_prng_seed(((fixture *)*state)->h, zero);
+  return rc;
+}
 
 static int open_p26(void **state) {
   scp_host_opts o = { .protocol = 26 };
@@ -60,6 +79,13 @@ static void frame(fixture *f, uint8_t fill, const char *name, bool auth_push) {
   if (auth_push) assert_int_equal(scp_host_charge_push_context(f->h, id), SCP_OK);
   assert_int_equal(scp_host_push_contract_frame(f->h, id), SCP_OK);
   assert_int_equal(scp_host_set_frame_fn(f->h, name), SCP_OK);
+}
+
+/* A frame called with two U32 arguments (what require_auth authorizes). */
+static void frame_args(fixture *f, uint8_t fill, const char *name) {
+  frame(f, fill, name, true);
+  uint64_t args[2] = { scp_val_u32(1), scp_val_u32(2) };
+  assert_int_equal(scp_host_set_frame_args(f->h, args, 2), SCP_OK);
 }
 
 typedef struct delta { uint64_t cpu, mem; int rc; uint64_t ret; } delta;
@@ -173,29 +199,50 @@ static void test_require_auth_for_args_invoker(void **state) {
   assert_int_equal(d.cpu, 60 + 60 + 60 + 521 + 43 + 290);
 }
 
-/* A constructor's invoker is create_contract's host-function auth frame:
- * even the deploying contract's address is not compared, and fails. */
+/* A constructor's invoker is create_contract's host-function auth frame
+ * (pushed by the deploying contract's create, a self-deploy here): even
+ * the deploying contract's address is not compared, and fails. */
 static void test_require_auth_for_args_constructor(void **state) {
   fixture *f = *state;
   frame(f, 1, "deploy", true);
-  frame(f, 2, "__constructor", true);
   uint64_t inv = address(f, 1, 1), v;
+  uint8_t enc[33] = { 1 };
+  memset(enc + 1, 1, 32);
+  scp_executable ex = { .kind = SCP_EXEC_WASM };
+  bool pushed;
+  assert_int_equal(scp_auth_create_frame(f->h, inv, enc, NULL, 0, &ex, &pushed), SCP_OK);
+  assert_true(pushed);
+  frame(f, 2, "__constructor", true);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, NULL, 0, &v), SCP_OK);
   uint64_t args[2] = { inv, v };
   delta d = call(f, "require_auth_for_args", args);
   assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
   assert_int_equal(d.cpu, 60 + 60 + 60 + 521 + 43);
+  scp_host_pop_frame(f->h);
+  scp_auth_create_pop(f->h);
 }
 
-/* require_auth (the frame's own args) is not supported in enforcing mode
- * yet: a clean failure, nothing charged by the body. */
-static void test_require_auth_enforcing_unsupported(void **state) {
+/* require_auth (the frame's own args, enforcing): the args' Vec<Val>
+ * clone (2 Vals: 525 CPU / 32 B), the Symbol clone 43, then no invoker:
+ * Error(Auth, InvalidAction); under a calling contract whose address it
+ * is, the invoker compare (290) passes. */
+static void test_require_auth_enforcing(void **state) {
   fixture *f = *state;
-  frame(f, 1, "transfer", true);
-  uint64_t a = address(f, 0, 9);
+  frame_args(f, 1, "transfer");
+  uint64_t a = address(f, 0, 9), inv = address(f, 1, 1);
   delta d = call(f, "require_auth", &a);
-  assert_int_equal(d.rc, SCP_ERR_UNSUPPORTED);
-  assert_int_equal(d.cpu, 60);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  assert_int_equal(d.cpu, 60 + 525 + 43);
+  assert_int_equal(d.mem, 32);
+  frame_args(f, 2, "inner");
+  d = call(f, "require_auth", &inv);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 60 + 525 + 43 + 290);
+  assert_int_equal(d.mem, 32);
+  d = call(f, "require_auth", &a);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  assert_int_equal(d.cpu, 60 + 525 + 43 + 290);
+  assert_int_equal(scp_host_auth_count(f->h), 0);
 }
 
 /* Outside any contract frame (both modes): the args clone, then
@@ -212,47 +259,274 @@ static void test_require_auth_for_args_no_frame(void **state) {
   assert_int_equal(scp_host_auth_count(f->h), 0);
 }
 
-/* Recording ("mock all auths"): accepted and recorded, no body charge. */
-static void test_recording_records(void **state) {
+/* Recording, the first require_auth of an account in the top frame, on
+ * an empty storage map and footprint (MemCpy(x) = 42 + x/8, MemAlloc(x)
+ * = 434 + x/8 CPU and 16 + x B, MemCmp(x) = 44 + x/8):
+ *   the argument check's visit                                   60
+ *   the frame args' Vec<Val> clone (2)                  525 / 32 B
+ *   the Symbol clone                                             43
+ *   new_recording: no source account, so a nonce; consume_nonce:
+ *     scaddress_from_address (visit 60, MemCpy(48) 48), its clone 48,
+ *     the LedgerKeyNonce ScVal clone (MemCpy(96)) 54, Rc<LedgerKey>
+ *     (MemAlloc(152)) 453 / 168 B                        663 / 168 B
+ *     storage has: footprint insert (read-only) 707 / 41 B, map find 50,
+ *     map insert (None) 687 / 84 B, footprint get 235, expiry check
+ *     251, map get 251                                 2,181 / 125 B
+ *     Rc<LedgerEntry> (MemAlloc(288))                      470 / 304 B
+ *     storage put: expiry check 251, footprint get 235 + insert
+ *     (read-write) 807 / 41 B, LazyLedgerEntry (MemAlloc(32)) 438 /
+ *     48 B, map insert 838 / 84 B                        2,569 / 173 B
+ * = 6,511 CPU / 802 B.  The bytes are the reference's: the SAC's
+ * require_auth in test__stellar_asset_contract__test_recording_auth_for_
+ * stellar_asset_contract.json (steps 124 -> 126, 2 args, 4 entries in the
+ * map and footprint) records 1,546 B = 32 + 168 + 304 + 48 + 2 x 141
+ * (footprint Vec of 5) + 2 x 356 (map Vec of 5). */
+static void test_recording_first_require_auth(void **state) {
   fixture *f = *state;
-  frame(f, 1, "transfer", false);
-  uint64_t a = address(f, 0, 9), v, one = scp_val_u32(7);
-  assert_int_equal(scp_host_vec_new_from_slice(f->h, &one, 1, &v), SCP_OK);
+  frame_args(f, 1, "transfer");
+  uint64_t a = address(f, 0, 9);
   delta d = call(f, "require_auth", &a);
   assert_int_equal(d.rc, SCP_OK);
-  assert_int_equal(d.cpu, 60);
-  uint64_t args[2] = { a, v };
-  d = call(f, "require_auth_for_args", args);
-  assert_int_equal(d.rc, SCP_OK);
-  assert_int_equal(d.cpu, 120);
-  assert_int_equal(scp_host_auth_count(f->h), 2);
-  scp_buf b = { 0 };
-  scp_host_auth_format(f->h, 1, &b);
-  assert_non_null(b.data);
-  assert_non_null(strstr(b.data, " authorized transfer("));
-  assert_null(strstr(b.data, "all args"));
-  scp_buf_free(&b);
+  assert_int_equal(d.cpu, 60 + 525 + 43 + 663 + 2181 + 470 + 2569);
+  assert_int_equal(d.cpu, 6511);
+  assert_int_equal(d.mem, 32 + 168 + 125 + 304 + 173);
+  assert_int_equal(d.mem, 802);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  /* the nonce entry: temporary, owned by the account, value Void */
+  assert_int_equal(f->h->nstore, 1);
+  assert_int_equal(f->h->nfoot, 1);
+  assert_true(f->h->store[0].k.account);
+  assert_int_equal(f->h->store[0].k.dur, SCP_DUR_TEMPORARY);
+  assert_int_equal(f->h->foot[0].rw, 1);
+  assert_int_equal(f->h->store[0].live_until, f->h->opts.ledger_sequence + 3110400 - 1);
+  assert_int_equal(scp_host_auth_count(f->h), 1);
+  /* the same object again in the same frame: its tracker already matched
+   * this frame -- Error(Auth, ExistingValue) after the clones */
+  d = call(f, "require_auth", &a);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_EXISTING_VALUE);
+  assert_int_equal(d.cpu, 60 + 525 + 43);
+  assert_int_equal(d.mem, 32);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_host_auth_count(f->h), 1);
 }
 
-/* create_contract's deployer auth for a contract deploying with its own
- * address (scp_auth_create_frame): CreateContractArgsV2 clone (MemCpy(176)
+/* The reference's own numbers: the SAC's mint calls require_auth(admin)
+ * in recording mode in test__stellar_asset_contract__test_recording_auth_
+ * for_stellar_asset_contract.json, steps 124 -> 126: 7,885 CPU / 1,546 B.
+ * Its storage map and footprint then hold the issuer's and the user's
+ * accounts, the user's trustline and the SAC's instance; the frame has 2
+ * args.  The same state here gives the same charges (the nonce key sorts
+ * between the trustline and the instance: its compares with the instance
+ * cost MemCmp(48); the adjacent-key compares of each of the 4 inserts
+ * include the two accounts' MemCmp(32)). */
+static void test_recording_matches_sac_trace(void **state) {
+  fixture *f = *state;
+  enum { LK_TRUSTLINE = 1 };
+  uint8_t v[4] = { 0 }, kb[4], id[32];
+  scp_lkey k = { .type = LK_TRUSTLINE };
+  memset(k.id, 0x30, 32);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  for (int i = 0; i < 2; i++) {
+    k = (scp_lkey){ .type = SCP_LK_ACCOUNT };
+    memset(k.id, 0x10 + i, 32);
+    assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  }
+  memset(id, 0x40, 32);
+  scp_lc_instance_key(id, &k, kb);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  frame_args(f, 0x40, "mint");
+  uint64_t admin = address(f, 0, 9);
+  delta d = call(f, "require_auth", &admin);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 7885);
+  assert_int_equal(d.mem, 1546);
+  assert_int_equal(f->h->nstore, 5);
+  assert_int_equal(f->h->nfoot, 5);
+}
+
+/* The nonce is the recording PRNG's first gen_range(0..=i64::MAX): with
+ * the base seed all zeros, two hosts draw the same value, and it lands
+ * in the key's XDR (ScVal::LedgerKeyNonce, big-endian). */
+static void test_recording_nonce_deterministic(void **state) {
+  fixture *f = *state, *twin;
+  void *ts = NULL;
+  assert_int_equal(open_recording(&ts), 0);
+  twin = ts;
+  frame_args(f, 1, "transfer");
+  frame_args(twin, 1, "transfer");
+  uint64_t a = address(f, 0, 9), b = address(twin, 0, 9);
+  assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
+  assert_int_equal(call(twin, "require_auth", &b).rc, SCP_OK);
+  const scp_lkey *k = &f->h->store[0].k, *l = &twin->h->store[0].k;
+  assert_int_equal(k->keylen, 12);
+  assert_memory_equal(k->key, "\0\0\0\x15", 4);
+  assert_memory_equal(k->key, l->key, 12);
+  assert_int_equal(k->key[4] & 0x80, 0);   /* 0..=i64::MAX */
+  fixture_close(&ts);
+}
+
+/* The transaction's source account authorizes without a nonce:
+ * source_account_address (AccountId clone 46, the ScAddress object 442 /
+ * 80 B), its compare 290 -- equal, so SourceAccount credentials; another
+ * account pays the same, after the compare with the source's tracker
+ * (290), and then its nonce (5,883 CPU / 770 B, as above). */
+static void test_recording_source_account(void **state) {
+  fixture *f = *state;
+  frame_args(f, 1, "transfer");
+  uint64_t src = address(f, 0, 9), other = address(f, 0, 8);
+  delta d = call(f, "require_auth", &src);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 60 + 525 + 43 + 46 + 442 + 290);
+  assert_int_equal(d.mem, 32 + 80);
+  assert_int_equal(f->h->nstore, 0);
+  d = call(f, "require_auth", &other);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 60 + 525 + 43 + 290 + 46 + 442 + 290 + 5883);
+  assert_int_equal(d.mem, 32 + 80 + 770);
+  assert_int_equal(f->h->nstore, 1);
+}
+
+/* A tracker makes every later contract-frame push dearer by its
+ * match-stack entry (Vec<usize> bulk init of 1: MemCpy(24) 45 +
+ * MemAlloc(8) 435 / 24 B + MemCpy(8) 43 = 523 / 24 B); the same
+ * account's require_auth_for_args in the nested frame is recorded in that
+ * tracker (record_invocation):
+ *   the arguments' visits 60 + 60, the Vec's visit 60 and clone (1 Val)
+ *   523 / 24 B, the Symbol clone 43, the invoker compare 290 (contract 1
+ *   is not the account), then to_xdr: the ScAddress (visit 60, MemCpy(48)
+ *   48), the args' metered_collect into Result<Vec<ScVal>> (MemCpy(40) 47,
+ *   MemAlloc(112) 448 / 128 B, MemCpy(112) 56); from_xdr: the ScAddress
+ *   object 442 / 80 B, scvals_to_val_vec (MemCpy(40) 47, MemAlloc(24) 437
+ *   / 40 B, MemCpy(24) 45); the compare of the two addresses 290 (the
+ *   small symbols and the U32s compare free)
+ * = 2,956 CPU / 272 B, and no second nonce. */
+static void test_recording_nested_frame(void **state) {
+  fixture *f = *state;
+  frame_args(f, 1, "outer");
+  uint64_t a = address(f, 0, 9), v, one = scp_val_u32(7);
+  assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  assert_int_equal(scp_host_charge_push_context(f->h, NULL), SCP_OK);
+  uint64_t hf_cpu = f->b.cpu - c0, hf_mem = f->b.mem - m0;
+  c0 = f->b.cpu;
+  m0 = f->b.mem;
+  uint8_t id[32];
+  memset(id, 2, 32);
+  assert_int_equal(scp_host_charge_push_context(f->h, id), SCP_OK);
+  /* over a host-function frame's push: the id clone 46, the ScAddress
+   * object 442 / 80 B, the ContractInvocation entry (bulk init of 16:
+   * 525 / 32 B), then the tracker's frame 523 / 24 B */
+  assert_int_equal(f->b.cpu - c0 - hf_cpu, 46 + 442 + 525 + 523);
+  assert_int_equal(f->b.mem - m0 - hf_mem, 80 + 32 + 24);
+  assert_int_equal(scp_host_push_contract_frame(f->h, id), SCP_OK);
+  assert_int_equal(scp_host_set_frame_fn(f->h, "inner"), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &one, 1, &v), SCP_OK);
+  uint64_t args[2] = { a, v };
+  size_t nstore = f->h->nstore;
+  delta d = call(f, "require_auth_for_args", args);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 60 + 60 + 60 + 523 + 43 + 290 + 60 + 48 + 47 + 448 + 56 + 442 + 47 +
+                              437 + 45 + 290);
+  assert_int_equal(d.cpu, 2956);
+  assert_int_equal(d.mem, 24 + 128 + 80 + 40);
+  assert_int_equal(f->h->nstore, nstore);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  /* popping both frames ends the tracker's root: a require_auth in a new
+   * top frame makes a second tracker, with its own nonce */
+  scp_host_pop_frame(f->h);
+  scp_host_pop_frame(f->h);
+  frame_args(f, 3, "again");
+  assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
+  assert_int_equal(scp_am_tracker_count(f->h), 2);
+  assert_int_equal(f->h->nstore, nstore + 1);
+}
+
+/* disable_non_root_auth (simulation's "record" mode): a new tree in a
+ * nested frame fails after the invoker compare (290) and
+ * is_invoker_contract's compare with the frame below (290); in the root
+ * frame it records as usual. */
+static void test_recording_non_root_disabled(void **state) {
+  fixture *f = *state;
+  frame_args(f, 1, "outer");
+  frame_args(f, 2, "inner");
+  uint64_t a = address(f, 0, 9);
+  delta d = call(f, "require_auth", &a);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  assert_int_equal(d.cpu, 60 + 525 + 43 + 290 + 290);
+  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  scp_host_pop_frame(f->h);
+  d = call(f, "require_auth", &a);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 6511);
+}
+
+static int open_recording_root_only(void **state) {
+  static const uint8_t zero[32];
+  scp_host_opts o = { .auth_disable_non_root = true };
+  int rc = fixture_open(state, 0, 0, &o, 64);
+  if (rc == 0) rc = scp_host_set_base_prng_seed(((fixture *)*state)->h, zero);
+  return rc;
+}
+
+/* The native entry point (the SAC's): the same charges without the
+ * dispatch-level argument visit -- 6,511 - 60 for require_auth; with an
+ * args Vec of 1, its visit and clone (60 + 523 / 24 B) instead of the
+ * frame args' clone (525 / 32 B), then the repeat's error. */
+static void test_native_require(void **state) {
+  fixture *f = *state;
+  frame_args(f, 1, "transfer");
+  uint64_t a = address(f, 0, 9), v, one = scp_val_u32(7);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  assert_int_equal(scp_auth_require(f->h, a, SCP_VAL_VOID), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 6511 - 60);
+  assert_int_equal(f->b.mem - m0, 802);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &one, 1, &v), SCP_OK);
+  c0 = f->b.cpu;
+  assert_int_equal(scp_auth_require(f->h, a, v), SCP_ERR_HOST);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_AUTH, SCP_EC_EXISTING_VALUE));
+  assert_int_equal(f->b.cpu - c0, 60 + 523 + 43);
+}
+
+/* A failing frame rolls the trackers back (scp_am_save before its push,
+ * scp_am_restore after its pop; uncharged): the tracker made inside is
+ * gone. */
+static void test_recording_rollback(void **state) {
+  fixture *f = *state;
+  frame_args(f, 1, "outer");
+  scp_am_snap *s;
+  assert_int_equal(scp_am_save(f->h, &s), SCP_OK);
+  frame_args(f, 2, "inner");
+  uint64_t a = address(f, 0, 9);
+  assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  scp_host_pop_frame(f->h);
+  uint64_t c0 = f->b.cpu;
+  scp_am_restore(f->h, s);
+  assert_int_equal(f->b.cpu, c0);
+  assert_int_equal(scp_am_tracker_count(f->h), 0);
+}
+
+/* create_contract's deployer auth (scp_auth_create_frame), a contract
+ * deploying with its own address: CreateContractArgsV2 clone (MemCpy(176)
  * 64 + the empty constructor args' MemAlloc(0) 434 / 16 B + MemCpy(0) 42
  * = 540 / 16 B), the frame push (Vec bulk init of one 176-byte item:
  * MemCpy(24) 45 + MemAlloc(176) 456 / 192 B + MemCpy(176) 64 = 565 /
- * 192 B), the second clone (540 / 16 B), the invoker compare (290):
- * 1,935 CPU / 224 B.  The clone and push pieces sum with
- * source_account_address (46 + 442 / 80 B) to the 2,133 CPU / 304 B the
- * reference records before the obj_cmp in
+ * 192 B; no tracker), the second clone (540 / 16 B), the invoker compare
+ * (290): 1,935 CPU / 224 B, in both modes.  The clone and push pieces sum
+ * with source_account_address (46 + 442 / 80 B) to the 2,133 CPU / 304 B
+ * the reference records before the obj_cmp in
  * test__storage__test_large_instance_key.json steps 6 -> 8. */
-static delta create_auth(fixture *f, uint64_t dep, uint32_t nctor, bool wasm) {
+static delta create_auth(fixture *f, uint64_t dep, const uint64_t *ctor, uint32_t nctor,
+                         bool *pushed) {
   uint64_t c0 = f->b.cpu, m0 = f->b.mem;
   const scp_hobj *o;
   assert_int_equal(scp_host_visit(f->h, dep, &o), SCP_OK);   /* VisitObject 60 */
   c0 += 60;
   uint8_t addr[33];
   memcpy(addr, o->u.bytes, 33);
+  scp_executable ex = { .kind = SCP_EXEC_WASM };
   delta d = { 0 };
-  d.rc = scp_auth_create_frame(f->h, dep, addr, nctor, wasm);
+  d.rc = scp_auth_create_frame(f->h, dep, addr, ctor, nctor, &ex, pushed);
   d.cpu = f->b.cpu - c0;
   d.mem = f->b.mem - m0;
   return d;
@@ -262,42 +536,164 @@ static void test_create_auth_self_deploy(void **state) {
   fixture *f = *state;
   frame(f, 7, "deploy", true);
   uint64_t dep = address(f, 1, 7);
-  delta d = create_auth(f, dep, 0, true);
+  bool pushed;
+  delta d = create_auth(f, dep, NULL, 0, &pushed);
   assert_int_equal(d.rc, SCP_OK);
+  assert_true(pushed);
   assert_int_equal(d.cpu, 540 + 565 + 540 + 290);
   assert_int_equal(d.cpu, 1935);
   assert_int_equal(d.mem, 16 + 192 + 16);
+  assert_int_equal(scp_am_depth(f->h), 2);
+  scp_auth_create_pop(f->h);
+  assert_int_equal(scp_am_depth(f->h), 1);
+  assert_int_equal(scp_am_tracker_count(f->h), 0);
 }
 
-/* Not modelled (a recording tracker with its nonce, constructor args'
- * ScVal clones, external refs, top-level account deployers): uncharged. */
+/* An account deployer, recording, no source account: the same pieces
+ * (the invoker compare fails), then a new tracker with its nonce (5,883
+ * CPU / 770 B, as test_recording_first_require_auth): 7,818 CPU / 994 B.
+ * With one constructor argument (a U32) each args clone is MemCpy(176)
+ * 64 + MemAlloc(96) 446 / 112 B + MemCpy(96) 54 = 564 / 112 B. */
+static void test_create_auth_account_deployer(void **state) {
+  fixture *f = *state;
+  frame(f, 7, "deploy", true);
+  uint64_t acc = address(f, 0, 9), acc2 = address(f, 0, 8);
+  bool pushed;
+  delta d = create_auth(f, acc, NULL, 0, &pushed);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 540 + 565 + 540 + 290 + 5883);
+  assert_int_equal(d.mem, 16 + 192 + 16 + 770);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  scp_auth_create_pop(f->h);
+  /* a second deployer with a constructor argument: the first tracker is
+   * still active (its root is the deploy frame): one tracker frame at the
+   * push (523 / 24 B), its address compared (290) before the new tracker;
+   * the storage now holds one nonce, so the new nonce's storage work is
+   * the one-entry case -- checked as a whole against a twin below */
+  uint64_t one = scp_val_u32(5);
+  d = create_auth(f, acc2, &one, 1, &pushed);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_true(pushed);
+  assert_int_equal(scp_am_tracker_count(f->h), 2);
+  scp_auth_create_pop(f->h);
+  /* the twin: the same second creation on a fresh host */
+  void *ts = NULL;
+  assert_int_equal(open_recording(&ts), 0);
+  fixture *t = ts;
+  frame(t, 7, "deploy", true);
+  uint64_t tacc2 = address(t, 0, 8);
+  delta e = create_auth(t, tacc2, &one, 1, &pushed);
+  assert_int_equal(e.rc, SCP_OK);
+  assert_int_equal(e.cpu, 564 + 565 + 564 + 290 + 5883);
+  assert_int_equal(e.mem, 112 + 192 + 112 + 770);
+  scp_auth_create_pop(t->h);
+  fixture_close(&ts);
+}
+
+/* The deployer is the source account: no nonce -- source_account_address
+ * (46 + 442 / 80 B) and its compare (290): 2,713 CPU / 304 B.  Without
+ * the invoker compare (a top-level CreateContract has no calling
+ * contract) that is 2,423 CPU / 304 B, what the reference's traces record
+ * per creation (test__lifecycle__test_create_contract_from_source_account
+ * _recording_auth.json and the deep-stack traces: from the frame push to
+ * the source account's obj_cmp, 2,133 CPU / 304 B, then that obj_cmp
+ * 290). */
+static void test_create_auth_source_deployer(void **state) {
+  fixture *f = *state;
+  frame(f, 7, "deploy", true);
+  uint64_t src = address(f, 0, 9);
+  bool pushed;
+  delta d = create_auth(f, src, NULL, 0, &pushed);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 540 + 565 + 540 + 290 + 46 + 442 + 290);
+  assert_int_equal(d.cpu - 290, 2423);
+  assert_int_equal(d.mem, 304);
+  assert_int_equal(f->h->nstore, 0);
+  scp_auth_create_pop(f->h);
+}
+
+/* Enforcing: an account deployer is not authorized (no entries). */
+static void test_create_auth_enforcing_account(void **state) {
+  fixture *f = *state;
+  frame(f, 7, "deploy", true);
+  uint64_t acc = address(f, 0, 9);
+  bool pushed;
+  delta d = create_auth(f, acc, NULL, 0, &pushed);
+  assert_int_equal(d.rc, SCP_ERR_HOST);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_AUTH, SCP_EC_INVALID_ACTION));
+  assert_int_equal(d.cpu, 540 + 565 + 540 + 290);
+  assert_true(pushed);
+  scp_auth_create_pop(f->h);
+}
+
+/* A recorded tracker adds its frame to the create push (523 / 24 B). */
+static void test_create_auth_after_require_auth(void **state) {
+  fixture *f = *state;
+  frame(f, 7, "deploy", true);
+  uint64_t self = address(f, 1, 7), acc = address(f, 0, 9);
+  assert_int_equal(call(f, "require_auth", &acc).rc, SCP_OK);
+  bool pushed;
+  delta d = create_auth(f, self, NULL, 0, &pushed);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 1935 + 523);
+  assert_int_equal(d.mem, 224 + 24);
+  scp_auth_create_pop(f->h);
+}
+
+/* The deployer authorized the deploying call itself (deployer.require_auth()
+ * then a deploy with the deployer's address): the create's require_auth
+ * is recorded in that tracker -- the push's tracker frame (523 / 24 B),
+ * the invoker compare (290), then record_invocation: the args' clone for
+ * to_xdr (540 / 16 B) and Compare<CreateContractArgsV2> (the preimage
+ * MemCmp(80) 54, the executable MemCmp(72) 53): 3,105 CPU / 264 B, no
+ * second nonce. */
+static void test_create_auth_under_tracker(void **state) {
+  fixture *f = *state;
+  frame_args(f, 7, "deploy");
+  uint64_t acc = address(f, 0, 9);
+  assert_int_equal(call(f, "require_auth", &acc).rc, SCP_OK);
+  size_t nstore = f->h->nstore;
+  bool pushed;
+  delta d = create_auth(f, acc, NULL, 0, &pushed);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 540 + 565 + 523 + 540 + 290 + 540 + 54 + 53);
+  assert_int_equal(d.cpu, 3105);
+  assert_int_equal(d.mem, 16 + 192 + 24 + 16 + 16);
+  assert_int_equal(f->h->nstore, nstore);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  scp_auth_create_pop(f->h);
+  /* with constructor args that compare is not modelled: a clean stop */
+  frame_args(f, 8, "deploy2");
+  uint64_t one = scp_val_u32(1);
+  d = create_auth(f, acc, &one, 1, &pushed);
+  assert_int_equal(d.rc, SCP_ERR_UNSUPPORTED);
+  if (pushed) scp_auth_create_pop(f->h);
+}
+
+/* A calling frame pushed without the auth manager's push (unit tests
+ * only) leaves the auth uncharged, as before. */
 static void test_create_auth_unmodelled(void **state) {
   fixture *f = *state;
   uint64_t acc = address(f, 0, 7);
-  delta d = create_auth(f, acc, 0, true);   /* no frame */
+  bool pushed = true;
+  delta d = create_auth(f, acc, NULL, 0, &pushed);   /* no frame */
   assert_int_equal(d.cpu, 0);
-  frame(f, 7, "deploy", true);
-  uint64_t other = address(f, 1, 8), self = address(f, 1, 7);
-  assert_int_equal(create_auth(f, acc, 0, true).cpu, 0);
-  assert_int_equal(create_auth(f, other, 0, true).cpu, 0);
-  assert_int_equal(create_auth(f, self, 1, true).cpu, 0);
-  assert_int_equal(create_auth(f, self, 0, false).cpu, 0);
-  /* a recorded require_auth may have made a tracker (recording mode) */
-  assert_int_equal(call(f, "require_auth", &acc).rc, SCP_OK);
-  d = create_auth(f, self, 0, true);
-  assert_int_equal(d.rc, SCP_OK);
+  assert_false(pushed);
+  frame(f, 7, "deploy", false);
+  d = create_auth(f, acc, NULL, 0, &pushed);
   assert_int_equal(d.cpu, 0);
   assert_int_equal(d.mem, 0);
+  assert_false(pushed);
 }
 
 /* Through the create_contract host function (unknown Wasm hash, so it
  * stops at verify_wasm_exists with Error(Storage, MissingValue), after the
  * auth): a self-deploy costs exactly 1,935 CPU / 224 B more than on a twin
- * host where a recorded require_auth leaves the auth uncharged. */
-static delta create_from_self(fixture *f, bool prior_auth) {
-  frame(f, 7, "deploy", true);
-  uint64_t dep = address(f, 1, 7), acc = address(f, 0, 9);
-  if (prior_auth) assert_int_equal(call(f, "require_auth", &acc).rc, SCP_OK);
+ * host whose deploy frame has no auth-manager push, and leaves the
+ * manager's stack as it found it. */
+static delta create_from_self(fixture *f, bool auth_push) {
+  frame(f, 7, "deploy", auth_push);
+  uint64_t dep = address(f, 1, 7);
   uint8_t hash[32], salt[32];
   memset(hash, 5, 32);
   memset(salt, 3, 32);
@@ -308,15 +704,16 @@ static delta create_from_self(fixture *f, bool prior_auth) {
                    SCP_OK);
   delta d = call(f, "create_contract", args);
   assert_error(d, SCP_ET_STORAGE, SCP_EC_MISSING_VALUE);
+  assert_int_equal(scp_am_depth(f->h), auth_push ? 1 : 0);
   return d;
 }
 
 static void test_create_contract_self_deploy_auth(void **state) {
   fixture *f = *state, *twin;
   void *ts = NULL;
-  assert_int_equal(fixture_open(&ts, 0, 0, NULL, 64), 0);
+  assert_int_equal(open_recording(&ts), 0);
   twin = ts;
-  delta d = create_from_self(f, false), t = create_from_self(twin, true);
+  delta d = create_from_self(f, true), t = create_from_self(twin, false);
   assert_int_equal(d.cpu - t.cpu, 1935);
   assert_int_equal(d.mem - t.mem, 224);
   fixture_close(&ts);
@@ -335,15 +732,35 @@ int main(void) {
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_require_auth_for_args_constructor, open_enforcing,
                                     fixture_close),
-    cmocka_unit_test_setup_teardown(test_require_auth_enforcing_unsupported, open_enforcing,
-                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_require_auth_enforcing, open_enforcing, fixture_close),
     cmocka_unit_test_setup_teardown(test_require_auth_for_args_no_frame, open_recording,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_require_auth_for_args_no_frame, open_enforcing,
                                     fixture_close),
-    cmocka_unit_test_setup_teardown(test_recording_records, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_first_require_auth, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_nonce_deterministic, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_matches_sac_trace, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_source_account, open_recording_source,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_nested_frame, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_rollback, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_native_require, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_recording_non_root_disabled, open_recording_root_only,
+                                    fixture_close),
     cmocka_unit_test_setup_teardown(test_create_auth_self_deploy, open_recording, fixture_close),
     cmocka_unit_test_setup_teardown(test_create_auth_self_deploy, open_enforcing, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_account_deployer, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_source_deployer, open_recording_source,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_enforcing_account, open_enforcing,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_after_require_auth, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_auth_under_tracker, open_recording, fixture_close),
     cmocka_unit_test_setup_teardown(test_create_auth_unmodelled, open_recording, fixture_close),
     cmocka_unit_test_setup_teardown(test_create_contract_self_deploy_auth, open_recording,
                                     fixture_close),

@@ -58,6 +58,8 @@ typedef struct scp_frame {
   size_t n, cap;
   uint8_t contract_id[32];
   bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
+  bool instance_modified; /* InstanceStorageMap.is_modified */
+  bool sac;               /* a Stellar Asset Contract frame (sac_contract.c) */
   bool has_prng;          /* the frame's PRNG was derived from the base */
   char fn[32];            /* the function running (auth records) */
   scp_prng prng;

@@ -326,6 +326,9 @@ SCP_HIDDEN void scp_storage_free(scp_host *h);
  * an XDR image. */
 SCP_HIDDEN int scp_storage_clone_entry_charges(scp_host *h, const scp_sentry *e);
 SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval);
+/* The storage map's part of a ContractInstance image's clone (none for a
+ * map-less instance). */
+SCP_HIDDEN int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len);
 /* The temporary/persistent halves of the *_contract_data host functions
  * (dur = SCP_DUR_*); extend: p = {threshold, extend_to} or, v2, {extend_to,
  * min_extension, max_extension}. */

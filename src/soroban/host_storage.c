@@ -204,18 +204,56 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
   return rc;
 }
 
+static int scval_substructure(scp_host *h, const uint8_t *p);
+
+/* The storage map of a ContractInstance image (Option<ScMap>, after the
+ * executable), or NULL: a Stellar Asset contract's instance carries the
+ * map its frame persisted (sac_contract.c). */
+static const uint8_t *instance_storage(const uint8_t *p, const scp_executable *e) {
+  size_t at = 8;
+  if (e->kind == SCP_EXEC_WASM) at += 32;
+  else if (e->kind == SCP_EXEC_EXTERNAL_REF)
+    at += 4 + (e->owner[0] == 0 ? 4 : 0) + 32 + 4 + e->taglen + (4 - e->taglen % 4) % 4;
+  return rd32(p + at) ? p + at + 4 : NULL;
+}
+
+/* Vec<ScMapEntry> clone of n entries at p (the count, then the entries). */
+static int map_body_substructure(scp_host *h, const uint8_t *p) {
+  uint32_t n = rd32(p);
+  uint64_t size = (uint64_t)SIZE_SCMAP_ENTRY * n;
+  int rc = charge(h, SCP_COST_MemAlloc, size);
+  if (rc == SCP_OK) rc = charge(h, SCP_COST_MemCpy, size);
+  size_t at = 4;
+  for (uint32_t i = 0; rc == SCP_OK && i < 2 * n; i++) {
+    rc = scval_substructure(h, p + at);
+    at += scval_len(p + at);
+  }
+  return rc;
+}
+
+int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len) {
+  scp_executable e;
+  if (!scp_lc_parse_instance(img, len, &e)) return SCP_OK;
+  const uint8_t *m = instance_storage(img, &e);
+  return m ? map_body_substructure(h, m) : SCP_OK;
+}
+
 /* ScVal::charge_for_substructure (metered_clone.rs) over an XDR image. */
 static int scval_substructure(scp_host *h, const uint8_t *p) {
   uint32_t type = rd32(p);
   switch (type) {
   case SCV_CONTRACT_INSTANCE: {
-    /* ScContractInstance: an external reference's tag string (our
-     * images never carry a storage map) */
+    /* ScContractInstance: an external reference's tag string, then the
+     * storage map if any */
     scp_executable e;
-    if (!scp_lc_parse_instance(p, UINT32_MAX, &e) || e.kind != SCP_EXEC_EXTERNAL_REF)
-      return SCP_OK;
-    int rc = charge(h, SCP_COST_MemAlloc, e.taglen);
-    return rc == SCP_OK ? charge(h, SCP_COST_MemCpy, e.taglen) : rc;
+    if (!scp_lc_parse_instance(p, UINT32_MAX, &e)) return SCP_OK;
+    int rc = SCP_OK;
+    if (e.kind == SCP_EXEC_EXTERNAL_REF) {
+      rc = charge(h, SCP_COST_MemAlloc, e.taglen);
+      if (rc == SCP_OK) rc = charge(h, SCP_COST_MemCpy, e.taglen);
+    }
+    const uint8_t *m = instance_storage(p, &e);
+    return rc == SCP_OK && m ? map_body_substructure(h, m) : rc;
   }
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: case SCV_EXECUTABLE_TAG: {
     uint32_t n = rd32(p + 4);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/sac_private.h"
 #include "soroban/host_lifecycle.h"
 
 /* Declared sizes (host/declared_size.rs). */
@@ -454,8 +455,9 @@ static int instance_map(scp_host *h, scp_instance **out) {
   if (!f->instance_loaded) {
     /* A map written by an earlier frame of the same contract would be
      * re-read from its ledger entry (ScVal conversions); only the fresh,
-     * never-written case is charged exactly. */
-    int rc = scp_host_charge_copy(h, in->n, SIZE_MAP_ENTRY);
+     * never-written case is charged exactly -- and a Stellar Asset
+     * contract's frame, which reads its persisted map (sac_contract.c). */
+    int rc = f->sac ? scp_sac_instance_load(h, in) : scp_host_charge_copy(h, in->n, SIZE_MAP_ENTRY);
     if (rc != SCP_OK) return rc;
     f->instance_loaded = true;
   }

@@ -329,6 +329,8 @@ SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval)
 /* The storage map's part of a ContractInstance image's clone (none for a
  * map-less instance). */
 SCP_HIDDEN int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len);
+/* The length of the ScVal XDR image at p (a well-formed image). */
+SCP_HIDDEN size_t scp_storage_scval_len(const uint8_t *p);
 /* The temporary/persistent halves of the *_contract_data host functions
  * (dur = SCP_DUR_*); extend: p = {threshold, extend_to} or, v2, {extend_to,
  * min_extension, max_extension}. */

@@ -206,6 +206,8 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
 
 static int scval_substructure(scp_host *h, const uint8_t *p);
 
+size_t scp_storage_scval_len(const uint8_t *p) { return scval_len(p); }
+
 /* The storage map of a ContractInstance image (Option<ScMap>, after the
  * executable), or NULL: a Stellar Asset contract's instance carries the
  * map its frame persisted (sac_contract.c). */

@@ -19,15 +19,13 @@
  * (persist_instance_storage), then the frame pops; a failure rolls the
  * storage map and the events back (pop_context with the rollback point).
  *
- * Implemented: init_asset (from create_asset_contract), checked to the
- * unit against the reference's traces (tests/soroban/test_sac.c).  A call
- * into an initialized asset contract stops with SCP_ERR_UNSUPPORTED
- * before its frame: the instance it reads carries the storage map
- * init_asset wrote, whose clone and conversion back to host values
- * (from_instance_xdr) are not modelled yet.  decimals, name and symbol are
- * written for that day; every other token function stops with
- * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
- * implemented yet"), never with a partial cost.
+ * Implemented and checked to the unit against the reference's traces
+ * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
+ * create_asset_contract), decimals, name, symbol -- including the
+ * instance's reload in a later frame (scp_sac_instance_load).  Every other
+ * token function stops with SCP_ERR_UNSUPPORTED ("the Stellar Asset
+ * Contract function F is not implemented yet") after the frame push,
+ * never with a partial cost passed off as complete.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,16 +204,63 @@ static int persist(scp_host *h, const uint8_t id[32]) {
   return rc;
 }
 
+/* The instance entry's value image, found without charge (the frame's
+ * instance was read and cloned by the caller). */
+static const scp_sentry *instance_entry(const scp_host *h, const uint8_t id[32]) {
+  for (size_t i = 0; i < h->nstore; i++) {
+    const scp_sentry *e = &h->store[i];
+    if (e->present && e->k.type == SCP_LK_CONTRACT_DATA && e->k.keylen == 4 &&
+        be32(e->k.key) == 20 && !memcmp(e->k.id, id, 32))
+      return e;
+  }
+  return NULL;
+}
+
+int scp_sac_instance_load(scp_host *h, scp_instance *in) {
+  enum { SIZE_RESULT_VEC = 24 + 16, SIZE_RESULT_PAIR = 24 + 16 };
+  const scp_sentry *e = instance_entry(h, in->contract_id);
+  if (!e || e->vallen < 12) return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "instance entry missing");
+  /* StellarAsset executable, then Option<ScMap> */
+  const uint8_t *p = e->val + 8, *end = e->val + e->vallen;
+  bool some = be32(p) != 0;
+  uint32_t n = some ? be32(p + 4) : 0;
+  p += some ? 8 : 4;
+  /* storage None: from_map of an empty Vec, no collect */
+  int rc = SCP_OK;
+  if (some) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
+  if (rc == SCP_OK && some) rc = scp_host_charge_alloc(h, n, SIZE_RESULT_PAIR);
+  if (rc == SCP_OK && some) rc = scp_host_charge_copy(h, n, SIZE_RESULT_PAIR);
+  uint64_t *kv = n ? malloc(2 * (size_t)n * sizeof *kv) : NULL;
+  if (n && !kv) return SCP_ERR_NOMEM;
+  for (uint32_t i = 0; rc == SCP_OK && i < 2 * n; i++) {
+    size_t l = scp_storage_scval_len(p);
+    if (p + l > end) {
+      rc = scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "bad instance entry");
+      break;
+    }
+    rc = scp_host_scval_to_val(h, p, l, &kv[i]);
+    p += l;
+  }
+  /* from_map: the scan, then each adjacent pair in order */
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
+  for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
+    int ord;
+    rc = scp_host_compare(h, kv[2 * (i - 1)], kv[2 * i], &ord);
+    if (rc == SCP_OK && ord >= 0)
+      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "instance storage keys not in order");
+  }
+  if (rc != SCP_OK) {
+    free(kv);
+    return rc;
+  }
+  free(in->kv);
+  in->kv = kv;
+  in->n = n;
+  return SCP_OK;
+}
+
 int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
                  uint32_t n, uint64_t *ret) {
-  if (strcmp(fn, "init_asset")) {
-    /* every later call reads the instance written by init_asset, whose
-     * storage map the reference converts back to host values
-     * (from_instance_xdr) and clones with the instance: not modelled yet */
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "calls to an initialized Stellar Asset contract (%s) are not implemented yet", fn);
-    return SCP_ERR_UNSUPPORTED;
-  }
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);   /* Frame's contract_id clone */
   scp_sentry *snap = NULL;
   size_t nsnap = 0, nevents = h->nevents;

@@ -810,11 +810,14 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
       } else {
         unsigned depth = 0;
         for (size_t j = i + 1; j < nkeys && !ret_idx; j++) {
-          if (strstr(keys[j], " call ")) depth++;
-          else if (strstr(keys[j], " ret ")) {
+          /* the event word after the step number ("ret call -> ..." is a
+           * ret: the host function named call) */
+          const char *evj = keys[j] + strspn(keys[j], " 0123456789");
+          if (!strncmp(evj, "call ", 5)) depth++;
+          else if (!strncmp(evj, "ret ", 4)) {
             if (!depth) ret_idx = j;
             else depth--;
-          } else if (strstr(keys[j], " push ") || strstr(keys[j], " pop ")) {
+          } else if (!strncmp(evj, "push ", 5) || !strncmp(evj, "pop ", 4)) {
             /* (sac) a nested frame (the Stellar Asset Contract run by
              * create_asset_contract or call): our host makes it itself */
           } else break;

@@ -193,6 +193,15 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
     *ord = cmp_bytes(a->id, b->id, 32, false);
     return charge(h, SCP_COST_MemCmp, 32);
   }
+  if (a->type == SCP_LK_TRUSTLINE) {   /* LedgerKeyTrustLine: fixed size 77 */
+    *ord = cmp_bytes(a->id, b->id, 32, false);
+    if (!*ord) {
+      uint32_t m = a->keylen < b->keylen ? a->keylen : b->keylen;
+      *ord = cmp_bytes(a->key, b->key, m, false);
+      if (!*ord) *ord = a->keylen < b->keylen ? -1 : a->keylen > b->keylen;
+    }
+    return charge(h, SCP_COST_MemCmp, 77);
+  }
   int rc = charge(h, SCP_COST_MemCmp, SIZE_SCADDRESS);
   if (rc != SCP_OK) return rc;
   *ord = cmp_bytes(a->id, b->id, 32, false);
@@ -291,7 +300,7 @@ void scp_lkey_free(scp_lkey *k) {
 static int lkey_copy(const scp_lkey *src, scp_lkey *dst) {
   *dst = *src;
   dst->key = NULL;
-  if (src->type != SCP_LK_CONTRACT_DATA) return SCP_OK;
+  if (src->type != SCP_LK_CONTRACT_DATA && src->type != SCP_LK_TRUSTLINE) return SCP_OK;
   dst->key = malloc(src->keylen ? src->keylen : 1);
   if (!dst->key) return SCP_ERR_NOMEM;
   memcpy(dst->key, src->key, src->keylen);
@@ -439,7 +448,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
   size_t pos;
   int rc = kmap_get(h, &m, key, &found, &pos);
   if (rc != SCP_OK || !found || !h->store[pos].present) return rc;
-  if (key->type == SCP_LK_ACCOUNT) return SCP_OK;   /* no TTL */
+  if (key->type == SCP_LK_ACCOUNT || key->type == SCP_LK_TRUSTLINE) return SCP_OK;   /* no TTL */
   if (h->store[pos].live_until >= h->opts.ledger_sequence) return SCP_OK;
   if (key_durability(key) == SCP_DUR_TEMPORARY) {
     rc = store_insert(h, key, &pos);
@@ -459,7 +468,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
 
 static bool lkey_same(const scp_lkey *a, const scp_lkey *b) {
   return a->type == b->type && !memcmp(a->id, b->id, 32) &&
-         (a->type != SCP_LK_CONTRACT_DATA ||
+         ((a->type != SCP_LK_CONTRACT_DATA && a->type != SCP_LK_TRUSTLINE) ||
           (a->dur == b->dur && a->keylen == b->keylen && !memcmp(a->key, b->key, a->keylen)));
 }
 

@@ -21,7 +21,8 @@
  *
  * Implemented and checked to the unit against the reference's traces
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
- * create_asset_contract), decimals, name, symbol -- including the
+ * create_asset_contract), decimals, name, symbol, balance of an account
+ * holding a credit asset (sac_balance.c) -- including the
  * instance's reload in a later frame (scp_sac_instance_load).  Every other
  * token function stops with SCP_ERR_UNSUPPORTED ("the Stellar Asset
  * Contract function F is not implemented yet") after the frame push,
@@ -101,6 +102,11 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_BYTES_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "init_asset takes Bytes");
     return scp_sac_init_asset(h, args[0]);
+  case FN_BALANCE:
+    /* Address::try_from_val: a tag check */
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance takes an Address");
+    return scp_sac_balance(h, args[0], ret);
   case FN_DECIMALS:
     *ret = scp_val_u32(7);   /* metadata.rs DECIMAL */
     return SCP_OK;

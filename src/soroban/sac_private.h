@@ -15,7 +15,8 @@
  *                    with_frame, persist_instance_storage), the dispatcher
  *                    (builtin-sdk-macros contractimpl) and the functions;
  *  - sac_meta.c      init_asset, metadata and the instance-storage
- *                    types (asset_info.rs, admin.rs, metadata.rs).
+ *                    types (asset_info.rs, admin.rs, metadata.rs);
+ *  - sac_balance.c   balances (balance.rs): classic trustline balances.
  */
 #ifndef SCP_SAC_PRIVATE_H
 #define SCP_SAC_PRIVATE_H
@@ -86,6 +87,13 @@ SCP_HIDDEN int scp_sac_read_asset_info(scp_host *h, uint32_t *type, uint64_t *co
                                        uint64_t *issuer);
 /* read_name / read_symbol (metadata.rs): the metadata map unpacked. */
 SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol);
+
+/* ---- sac_balance.c ------------------------------------------------------------ */
+
+/* balance(addr): the instance's TTL extension and read_balance (an
+ * account's trustline; the issuer's i64::MAX).  SCP_ERR_UNSUPPORTED for a
+ * contract address or the native asset. */
+SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
 
 /* ---- host_sac.c ------------------------------------------------------------- */
 

@@ -51,6 +51,9 @@ typedef struct replay {
   const char *setup;   /* objects the test makes outside traced calls */
   const char *asset;   /* (sac) the Asset codes bytes_new_from_slice(44/52) hold */
   const char *strs;    /* (sac) symbol_index_in_strs's strs */
+  const char *entries; /* (sac) classic ledger entries the test wrote untraced */
+  bool vec_setup;      /* (sac) vec_new_from_slice(1) holds the last setup object */
+  uint64_t last_setup_obj;
   size_t exp_store;    /* ledger storage entries the trace shows */
   bool made_up;   /* slice contents were invented: content-dependent
                      results (plain numbers) are not compared */
@@ -326,10 +329,19 @@ static const setup_spec setups[] = {
   /* (sac) the Stellar Asset Contract tests' codes (test/stellar_asset_contract.rs);
    * the rest of test__stellar_asset_contract__* use the default "aaaa"
    * (sac_setup) */
-  { "test__stellar_asset_contract__test_asset4_init.json", "enforce;asset:zA9Z" },
-  { "test__stellar_asset_contract__test_asset12_init.json", "enforce;asset:123def456XYZ" },
-  { "test__stellar_asset_contract__test_asset4_trailing_zero_init.json", "enforce;asset:Az" },
-  { "test__stellar_asset_contract__test_asset12_trailing_zero_init.json", "enforce;asset:789Az" },
+  /* test_asset_init: the user's account and trustline (10_000_000 of
+   * 100_000_000), then the user's Address */
+#define USER "2222222222222222222222222222222222222222222222222222222222222222"
+  { "test__stellar_asset_contract__test_asset4_init.json",
+    "enforce;asset:zA9Z;vecsetup;entries:acct:" USER "|tl:" USER ":zA9Z:10000000:100000000;acct:" USER },
+  { "test__stellar_asset_contract__test_asset12_init.json",
+    "enforce;asset:123def456XYZ;vecsetup;entries:acct:" USER "|tl:" USER
+    ":123def456XYZ:10000000:100000000;acct:" USER },
+  { "test__stellar_asset_contract__test_asset4_trailing_zero_init.json",
+    "enforce;asset:Az;vecsetup;entries:acct:" USER "|tl:" USER ":Az:10000000:100000000;acct:" USER },
+  { "test__stellar_asset_contract__test_asset12_trailing_zero_init.json",
+    "enforce;asset:789Az;vecsetup;entries:acct:" USER "|tl:" USER ":789Az:10000000:100000000;acct:" USER },
+#undef USER
   { "test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract_executable.json",
     "enforce;strs:Wasm,StellarAsset,Account" },
   /* test_do_not_init_contract_for_invalid_asset runs 13 invalid codes; the
@@ -388,7 +400,9 @@ static bool make_setup_object(replay *r) {
     o.u.bytes = malloc(elen);
     if (!o.u.bytes) return false;
     memcpy(o.u.bytes, enc, elen);
-    return scp_host_add_obj(r->host, &o, &out) == SCP_OK;
+    if (scp_host_add_obj(r->host, &o, &out) != SCP_OK) return false;
+    r->last_setup_obj = out;
+    return true;
   }
   bool map = !strncmp(item, "map:", 4);
   if (!map && strncmp(item, "vec:", 4)) return false;
@@ -398,6 +412,60 @@ static bool make_setup_object(replay *r) {
   }
   if (!map) return scp_host_vec_new_from_slice(r->host, vals, count, &out) == SCP_OK;
   return scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
+}
+
+/* (sac) The next classic ledger entry of "entries:E1|E2;", written into
+ * the storage map and footprint uncharged, as the reference's test helpers
+ * do: "acct:KEYHEX" an AccountEntry (its contents are not read by what we
+ * replay), "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's
+ * asset CODE (issuer key 0x11..), flags AUTHORIZED.  False when none is
+ * left. */
+static bool seed_entry(replay *r) {
+  const char *s = r->entries;
+  if (!s || !*s || *s == ';') return false;
+  size_t n = strcspn(s, "|;");
+  char item[200];
+  if (n >= sizeof item) return false;
+  memcpy(item, s, n);
+  item[n] = 0;
+  r->entries = s[n] == '|' ? s + n + 1 : s + n;
+  scp_lkey k = { 0 };
+  uint8_t val[160] = { 0 }, key[52] = { 0 };
+  uint32_t vlen = 0;
+  char *p = strchr(item, ':') + 1;
+  for (int i = 0; i < 32; i++) {
+    unsigned v;
+    if (sscanf(p + 2 * i, "%2x", &v) != 1) return false;
+    k.id[i] = (uint8_t)v;
+  }
+  /* PublicKey ed25519 */
+  memcpy(val + 4, k.id, 32);
+  if (!strncmp(item, "acct:", 5)) {
+    k.type = 0;   /* LedgerKey::Account */
+    vlen = 36 + 8 + 8 + 4;   /* accountID, balance, seqNum, numSubEntries (enough) */
+  } else if (!strncmp(item, "tl:", 3)) {
+    char code[13] = { 0 };
+    long long bal = 0, limit = 0;
+    if (sscanf(p + 65, "%12[^:]:%lld:%lld", code, &bal, &limit) != 3) return false;
+    size_t cl = strlen(code), w = cl > 4 ? 12 : 4;
+    key[3] = w == 4 ? 1 : 2;
+    memcpy(key + 4, code, cl);
+    memset(key + 4 + w + 4, 0x11, 32);
+    uint32_t alen = (uint32_t)(4 + w + 4 + 32);
+    k.type = 1;   /* LedgerKey::Trustline */
+    k.key = key;
+    k.keylen = alen;
+    memcpy(val + 36, key, alen);
+    for (int i = 0; i < 8; i++) {
+      val[36 + alen + i] = (uint8_t)((unsigned long long)bal >> (56 - 8 * i));
+      val[36 + alen + 8 + i] = (uint8_t)((unsigned long long)limit >> (56 - 8 * i));
+    }
+    val[36 + alen + 16 + 3] = 1;   /* AUTHORIZED_FLAG */
+    vlen = 36 + alen + 16 + 4 + 4;
+  } else {
+    return false;
+  }
+  return scp_storage_seed(r->host, &k, val, vlen, 0, true) == SCP_OK;
 }
 
 /* ---- replaying ----------------------------------------------------------- */
@@ -622,6 +690,11 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (!strcmp(name, "vec_new_from_slice")) {
       uint64_t *vals = calloc(len ? len : 1, sizeof *vals);
       for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
+      /* (sac) a test's call args: the Address it just made */
+      if (r->vec_setup && len == 1 && r->last_setup_obj) {
+        vals[0] = r->last_setup_obj;
+        r->last_setup_obj = 0;
+      }
       rc = scp_host_vec_new_from_slice(h, vals, len, &ret);
       free(vals);
     } else {
@@ -713,6 +786,15 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
     const char *end = strchr(r->asset, ';');
     r->setup = end ? end + 1 : r->asset + strlen(r->asset);
   }
+  if (r->setup && !strncmp(r->setup, "vecsetup;", 9)) {
+    r->vec_setup = true;
+    r->setup += 9;
+  }
+  if (r->setup && !strncmp(r->setup, "entries:", 8)) {
+    r->entries = r->setup + 8;
+    const char *end = strchr(r->entries, ';');
+    r->setup = end ? end + 1 : r->entries + strlen(r->entries);
+  }
   if (r->setup && !strncmp(r->setup, "strs:", 5)) {
     r->strs = r->setup + 5;
     const char *end = strchr(r->strs, ';');
@@ -770,6 +852,8 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
           break;
         }
         changed = !state_ok(r);
+      }
+      while (changed && r->exp_store > r->host->nstore && seed_entry(r)) {
       }
       if (changed && r->exp_store > r->host->nstore) {
         /* (sac) ledger entries (accounts, trustlines) the test wrote

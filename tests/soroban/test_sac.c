@@ -226,7 +226,7 @@ static uint64_t call0(fixture *f, uint64_t addr, const char *name, uint64_t *ret
   return f->b.cpu - cpu;
 }
 
-/* test__stellar_asset_contract__test_asset4_init.json steps 89-144, after
+/* test__stellar_asset_contract__test_asset4_init.json steps 89-184, after
  * create_asset_contract("zA9Z"): symbol() 100049 -> 128719 (mem 14489 ->
  * 19313), decimals() 129443 -> 145914 (19393 -> 22778), name() 146416 ->
  * 175086 (22858 -> 27682).  Each call reads the instance (its clone with
@@ -252,6 +252,45 @@ static void test_metadata_calls(void **state) {
   assert_non_null(o);
   assert_int_equal(o->len, 61);   /* "zA9Z:" and the issuer's strkey */
   assert_memory_equal(o->u.bytes, "zA9Z:G", 6);
+
+  /* then the test writes the user's account and trustline (10_000_000 of
+   * 100_000_000, authorized) and asks balance(user): steps 146-184,
+   * 182385 -> 228167 CPU, 28827 -> 36852 bytes, Ok(I128(10000000)) --
+   * the instance TTL bump, read_asset, the trustline's key, read and
+   * clone */
+  uint8_t user[32], tl[36 + 44 + 24] = { 0 }, acct[56] = { 0 };
+  memset(user, 0x22, 32);
+  scp_lkey ak = { .type = 0 };
+  memcpy(ak.id, user, 32);
+  memcpy(acct + 4, user, 32);
+  assert_int_equal(scp_storage_seed(f->h, &ak, acct, sizeof acct, 0, true), SCP_OK);
+  uint8_t asset[52];
+  assert_int_equal(asset_xdr("zA9Z", 4, asset), 44);
+  scp_lkey tk = { .type = 1, .key = asset, .keylen = 44 };
+  memcpy(tk.id, user, 32);
+  memcpy(tl + 4, user, 32);
+  memcpy(tl + 36, asset, 44);
+  static const uint8_t amounts[16] = { 0, 0, 0, 0, 0, 0x98, 0x96, 0x80,     /* 10_000_000 */
+                                       0, 0, 0, 0, 0x05, 0xf5, 0xe1, 0 };   /* 100_000_000 */
+  memcpy(tl + 80, amounts, 16);
+  tl[99] = 1;
+  assert_int_equal(scp_storage_seed(f->h, &tk, tl, sizeof tl, 0, true), SCP_OK);
+  uint8_t enc[33] = { 0 };
+  memcpy(enc + 1, user, 32);
+  scp_hobj ao = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  ao.u.bytes = malloc(33);
+  memcpy(ao.u.bytes, enc, 33);
+  uint64_t uaddr, args, sym;
+  assert_int_equal(scp_host_add_obj(f->h, &ao, &uaddr), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &uaddr, 1, &args), SCP_OK);
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  assert_int_equal(scp_host_symbol_val(f->h, "balance", &sym), SCP_OK);
+  uint64_t a[3] = { addr, sym, args };
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_OK);
+  assert_int_equal(f->b.cpu - cpu, 228167 - 182385);
+  assert_int_equal(f->b.mem - mem, 36852 - 28827);
+  assert_int_equal(ret, scp_val_small_i(10000000, SCP_TAG_I128_SMALL));
 }
 
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,

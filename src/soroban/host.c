@@ -236,7 +236,20 @@ void scp_host_pop_frame(scp_host *h) {
   scp_frame *f = &h->frames[--h->nframes];
   free(f->rel);
   free(f->args);
+  /* pop_context: with no context left, recording mode's emulated
+   * authentication (host_auth_emul.c), then the manager's pop_frame */
+  if (!h->nframes && h->am && scp_am_tracker_count(h)) {
+    int rc = scp_am_emulate(h);
+    if (h->auth_emul_rc == SCP_OK) h->auth_emul_rc = rc;
+  }
   scp_am_pop_host_frame(h);   /* AuthorizationManager::pop_frame (free) */
+}
+
+int scp_host_take_auth_emulation_rc(scp_host *h, scp_error *err) {
+  int rc = h->auth_emul_rc;
+  h->auth_emul_rc = SCP_OK;
+  if (rc != SCP_OK && err) scp_fail(err, rc, "%s", h->errmsg[0] ? h->errmsg : "auth emulation failed");
+  return rc;
 }
 
 int scp_host_set_frame_args(scp_host *h, const uint64_t *args, uint32_t n) {

@@ -64,8 +64,23 @@ typedef struct am_entry {
   uint32_t nctor;        /* create: constructor args */
 } am_entry;
 
+/* The root function a recording tracker was made for (kept for
+ * maybe_emulate_authentication; owned by the manager, shared by the
+ * trackers' rollback copies). */
+typedef struct am_root {
+  uint8_t kind;          /* AF_* */
+  uint64_t addr;         /* contract: the contract's AddressObject */
+  char fn[64];           /* contract: the function name */
+  uint64_t *args;
+  uint32_t nargs;
+} am_root;
+
 typedef struct am_tracker {
   uint64_t address;      /* the AddressObject it was made for */
+  const am_root *root;   /* root_authorized_invocation's function */
+  uint32_t nsub;         /* record_invocation calls (sub-invocations) */
+  int64_t nonce;
+  uint32_t nonce_live_until;
   bool mapped;           /* tracker_by_address_handle maps address's handle here */
   bool source;           /* SourceAccount credentials: no nonce */
   uint8_t *ms;           /* match stack */
@@ -79,6 +94,8 @@ typedef struct scp_auth_mgr {
   size_t n, cap;
   am_tracker *tr;
   size_t ntr, captr;
+  am_root **roots;
+  size_t nroots, caproots;
 } scp_auth_mgr;
 
 struct scp_am_snap {
@@ -102,6 +119,11 @@ void scp_am_free(scp_host *h) {
     if (h->am->stack[i].kind == AF_CREATE) free((void *)h->am->stack[i].ctx);
   free(h->am->stack);
   trackers_free(h->am->tr, h->am->ntr);
+  for (size_t i = 0; i < h->am->nroots; i++) {
+    free(h->am->roots[i]->args);
+    free(h->am->roots[i]);
+  }
+  free(h->am->roots);
   free(h->am);
   h->am = NULL;
 }
@@ -288,8 +310,11 @@ static int consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t 
 }
 
 /* AccountAuthorizationTracker::new_recording, then the push and the map. */
-static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address) {
+static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uint64_t *args,
+                       uint32_t nargs) {
   bool source = false;
+  int64_t nonce = 0;
+  uint32_t nonce_lu = 0;
   int rc;
   if (h->opts.has_source_account) {
     /* source_account_address: the AccountId clone, the ScAddress object */
@@ -315,18 +340,35 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address) {
     if (!h->has_nonce_prng)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
                           "missing recording-auth nonce PRNG");
-    int64_t nonce = (int64_t)scp_prng_u64_inclusive(&h->nonce_prng, 0, INT64_MAX);
+    nonce = (int64_t)scp_prng_u64_inclusive(&h->nonce_prng, 0, INT64_MAX);
     uint64_t mlu = (uint64_t)h->opts.ledger_sequence + h->opts.max_entry_ttl - 1;
     if (mlu > UINT32_MAX)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "max live-until overflows");
+    nonce_lu = (uint32_t)mlu;
     rc = consume_nonce(h, address, nonce, (uint32_t)mlu);
     if (rc != SCP_OK) return rc;
+  }
+  /* the root function, kept for the emulation (uncharged bookkeeping) */
+  const am_entry *top = &m->stack[m->n - 1];
+  am_root *r = calloc(1, sizeof *r);
+  if (!r || !scp_grow(&m->roots, &m->caproots, m->nroots + 1, sizeof *m->roots)) {
+    free(r);
+    return SCP_ERR_NOMEM;
+  }
+  m->roots[m->nroots++] = r;
+  r->kind = top->kind;
+  if (top->kind == AF_CONTRACT) {
+    r->addr = top->addr;
+    snprintf(r->fn, sizeof r->fn, "%s", h->frames[top->hdepth].fn);
+    if (!(r->args = malloc((nargs ? nargs : 1) * sizeof *r->args))) return SCP_ERR_NOMEM;
+    if (nargs) memcpy(r->args, args, nargs * sizeof *args);
+    r->nargs = nargs;
   }
   /* InvocationTracker::new_recording: Unmatched below, the root here */
   if (!scp_grow(&m->tr, &m->captr, m->ntr + 1, sizeof *m->tr)) return SCP_ERR_NOMEM;
   am_tracker *t = &m->tr[m->ntr];
-  *t = (am_tracker){ .address = address, .mapped = true, .source = source,
-                     .root_frame = (long)m->n - 1 };
+  *t = (am_tracker){ .address = address, .root = r, .nonce = nonce, .nonce_live_until = nonce_lu,
+                     .mapped = true, .source = source, .root_frame = (long)m->n - 1 };
   for (size_t i = 0; i < m->n; i++)
     if (!ms_push(t, i + 1 == m->n ? MS_ROOT : MS_UNMATCHED)) {
       free(t->ms);
@@ -422,6 +464,7 @@ static int record_invocation(scp_host *h, scp_auth_mgr *m, size_t ti, const uint
   if (rc != SCP_OK) return rc;
   am_tracker *t = &m->tr[ti];
   t->ms[t->nms - 1] = MS_SUB;
+  t->nsub++;
   return SCP_OK;
 }
 
@@ -464,7 +507,7 @@ static int require_recording(scp_host *h, scp_auth_mgr *m, uint64_t address, con
                         "the root contract invocation for an address. Use `require_auth()` in "
                         "the top invocation or enable non-root authorization.");
   }
-  return new_tracker(h, m, address);
+  return new_tracker(h, m, address, args, n);
 }
 
 int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uint32_t nargs) {
@@ -499,4 +542,19 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
       }
   }
   return require_recording(h, m, address, args, nargs);
+}
+
+bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out) {
+  if (!h->am || i >= h->am->ntr) return false;
+  const am_tracker *t = &h->am->tr[i];
+  *out = (scp_am_tinfo){ .address = t->address, .source = t->source, .nonce = t->nonce,
+                         .nonce_live_until = t->nonce_live_until, .nsub = t->nsub };
+  if (t->root) {
+    out->root_is_contract_fn = t->root->kind == AF_CONTRACT;
+    out->contract = t->root->addr;
+    out->fn = t->root->fn;
+    out->args = t->root->args;
+    out->nargs = t->root->nargs;
+  }
+  return true;
 }

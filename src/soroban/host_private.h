@@ -144,6 +144,7 @@ struct scp_host {
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
+  int auth_emul_rc;           /* (auth2) the emulation's result at the last pop */
   bool has_nonce_prng;        /* the recording-auth nonce PRNG (set_base_prng_seed) */
   scp_prng nonce_prng;
   scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
@@ -255,6 +256,25 @@ SCP_HIDDEN uint64_t scp_am_frame_address(const scp_host *h, size_t d);
 SCP_HIDDEN size_t scp_am_tracker_count(const scp_host *h);
 SCP_HIDDEN size_t scp_am_depth(const scp_host *h);
 SCP_HIDDEN void scp_am_free(scp_host *h);
+/* (auth2) A recording tracker as the emulation reads it: the address, its
+ * SourceAccount credentials, the nonce and its live-until ledger, the root
+ * function (a contract function: contract, name, args) and how many
+ * sub-invocations were recorded under it.  False past the last. */
+typedef struct scp_am_tinfo {
+  uint64_t address;
+  bool source;
+  int64_t nonce;
+  uint32_t nonce_live_until;
+  bool root_is_contract_fn;
+  uint64_t contract;
+  const char *fn;
+  const uint64_t *args;
+  uint32_t nargs, nsub;
+} scp_am_tinfo;
+SCP_HIDDEN bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out);
+/* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
+ * last context is popped in recording mode. */
+SCP_HIDDEN int scp_am_emulate(scp_host *h);
 
 /* Argument / result types of host function id (SCP_VT_*). */
 SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);
@@ -303,6 +323,10 @@ SCP_HIDDEN int scp_host_val_from_xdr(scp_host *h, const uint8_t *p, size_t len, 
  * to_valid_host_val). */
 SCP_HIDDEN int scp_host_from_host_val_charges(scp_host *h, uint64_t v);
 SCP_HIDDEN int scp_host_val_to_xdr_raw(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
+/* (auth2) The write pass alone: the image with its ValSer charges, no
+ * conversion charges (an ScVal already converted, written inside a larger
+ * XDR value such as a signature payload). */
+SCP_HIDDEN int scp_host_val_to_xdr_writes(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
 SCP_HIDDEN int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
 
 /* Arithmetic modulo a 256-bit prime m (host_int.c); operands < m except

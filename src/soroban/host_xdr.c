@@ -248,6 +248,20 @@ int scp_host_val_to_xdr(scp_host *h, uint64_t v, uint8_t **out, size_t *len) {
   return SCP_OK;
 }
 
+int scp_host_val_to_xdr_writes(scp_host *h, uint64_t v, uint8_t **out, size_t *len) {
+  xbuf b = { 0 };
+  *out = NULL;
+  *len = 0;
+  int rc = write_val(h, &b, v);
+  if (rc != SCP_OK) {
+    free(b.p);
+    return rc;
+  }
+  *out = b.p;
+  *len = b.n;
+  return SCP_OK;
+}
+
 int scp_host_from_host_val_charges(scp_host *h, uint64_t v) {
   return convert_charges(h, v);
 }

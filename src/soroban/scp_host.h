@@ -75,6 +75,10 @@ int scp_host_push_frame(scp_host *h);
  * contract events).  Returns SCP_OK or SCP_ERR_NOMEM. */
 int scp_host_push_contract_frame(scp_host *h, const uint8_t contract_id[32]);
 void scp_host_pop_frame(scp_host *h);
+/* (auth2) The result of recording mode's emulated authentication, which
+ * popping the last frame runs (SCP_OK when it did not run; else err gets
+ * the message), then reset. */
+int scp_host_take_auth_emulation_rc(scp_host *h, scp_error *err);
 
 /* Run host function fn with raw Val args (relative handles).  On SCP_OK
  * *ret is the result Val (relative).  On failure: SCP_ERR_BUDGET (limit

@@ -60,6 +60,9 @@
 #include <string.h>
 #include <openssl/sha.h>
 
+/* the auth:emulate node's callee (no host function has it) */
+#define SOR_AUTH_EMULATE 0xFFFFFFF0u
+
 enum { METRIC_CPU, METRIC_MEM, METRIC_READS, METRIC_WRITES, METRIC_RBYTES, METRIC_WBYTES,
        NMETRICS };
 
@@ -511,6 +514,10 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
     out->name = n->callee < vm->nmods ? vm->mods[n->callee].label : "contract:?";
     return SCP_OK;
   case SCP_KIND_HOST: {
+    if (n->callee == SOR_AUTH_EMULATE) {
+      out->name = "auth:emulate";
+      return SCP_OK;
+    }
     const scp_hostfn *hf = scp_hostfn_get(n->callee);
     snprintf(vm->frame_name, sizeof vm->frame_name, "host:%s", hf ? hf->name : "?");
     out->name = vm->frame_name;
@@ -879,7 +886,27 @@ deployed:
       scp_host_val_format(vm.host, result_val, &result);
     }
   }
-  if (hf_frame) scp_host_pop_frame(vm.host);
+  if (hf_frame) {
+    /* popping the last frame runs recording mode's emulated
+     * authentication (host_auth_emul.c): its own frame under the root */
+    attribute(&vm, 0, NULL);
+    scp_host_pop_frame(vm.host);
+    uint64_t d[NMETRICS];
+    attribute(&vm, 0, d);
+    bool any = false;
+    for (unsigned m = 0; m < NMETRICS; m++) any |= d[m] != 0;
+    if (any) {
+      uint32_t en = scp_tree_enter(&vm.tree, 0, 0, SCP_KIND_HOST, 0, SOR_AUTH_EMULATE);
+      if (en == SCP_NODE_NONE) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
+      for (unsigned m = 0; m < NMETRICS; m++) scp_tree_add(&vm.tree, en, m, d[m]);
+    }
+    scp_error ee = { 0 };
+    int erc = scp_host_take_auth_emulation_rc(vm.host, &ee);
+    if (erc != SCP_OK && run_rc == SCP_OK) {
+      run_rc = erc;
+      run_err = ee;
+    }
+  }
   if (vm.late_refund) {
     scp_budget_refund_mem(&vm.budget, vm.late_refund);
     vm.refunded += vm.late_refund;

@@ -23,6 +23,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -68,6 +70,23 @@ static uint64_t address(fixture *f, unsigned kind, uint8_t fill) {
   o.u.bytes = malloc(33);
   assert_non_null(o.u.bytes);
   memcpy(o.u.bytes, enc, 33);
+  uint64_t v;
+  assert_int_equal(scp_host_add_obj(f->h, &o, &v), SCP_OK);
+  return v;
+}
+
+/* An ed25519 public key that decodes (RFC 8032 test 1), for accounts
+ * whose signature checks get as far as the verification. */
+static const uint8_t ADMIN_KEY[32] = {
+  0xd7, 0x5a, 0x98, 0x01, 0x82, 0xb1, 0x0a, 0xb7, 0xd5, 0x4b, 0xfe, 0xd3, 0xc9, 0x64, 0x07, 0x3a,
+  0x0e, 0xe1, 0x72, 0xf3, 0xda, 0xa6, 0x23, 0x25, 0xaf, 0x02, 0x1a, 0x68, 0xf7, 0x07, 0x51, 0x1a
+};
+
+static uint64_t address_key(fixture *f, const uint8_t key[32]) {
+  scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  o.u.bytes = calloc(1, 33);
+  assert_non_null(o.u.bytes);
+  memcpy(o.u.bytes + 1, key, 32);
   uint64_t v;
   assert_int_equal(scp_host_add_obj(f->h, &o, &v), SCP_OK);
   return v;
@@ -342,6 +361,83 @@ static void test_recording_matches_sac_trace(void **state) {
   assert_int_equal(d.mem, 1546);
   assert_int_equal(f->h->nstore, 5);
   assert_int_equal(f->h->nfoot, 5);
+}
+
+/* The SAC trace's state for the mint: the issuer's (admin's, ADMIN_KEY)
+ * and the user's (0xee) accounts, the user's trustline, the SAC's
+ * instance -- the user's key sorts after the issuer's, as in the trace
+ * (the other order costs 240 CPU less: the storage get's key compares); the
+ * frame mint(Address(user), I128(100)) whose require_auth(admin) made the
+ * tracker.  A seeded account image: accountID, balance, seqNum,
+ * numSubEntries, no inflation destination, flags, an empty home domain,
+ * thresholds, no signers, ext V0. */
+static uint64_t sac_mint_state(fixture *f) {
+  enum { LK_TRUSTLINE = 1 };
+  uint8_t v[4] = { 0 }, kb[4], id[32], acct[120] = { 0 };
+  scp_lkey k = { .type = LK_TRUSTLINE };
+  memset(k.id, 0xee, 32);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  for (int i = 0; i < 2; i++) {
+    k = (scp_lkey){ .type = SCP_LK_ACCOUNT };
+    if (i) memset(k.id, 0xee, 32);
+    else memcpy(k.id, ADMIN_KEY, 32);
+    memcpy(acct + 4, k.id, 32);
+    acct[68] = 1;   /* thresholds: master weight 1 */
+    /* the issuer: one signer, its own key, weight 100 (create_account) */
+    uint32_t alen = 80;
+    if (!i) {
+      acct[75] = 1;
+      memcpy(acct + 80, k.id, 32);
+      acct[115] = 100;
+      alen = 120;
+    }
+    assert_int_equal(scp_storage_seed(f->h, &k, acct, alen, 0, true), SCP_OK);
+  }
+  memset(id, 0x2e, 32);
+  scp_lc_instance_key(id, &k, kb);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  frame(f, 0x2e, "mint", true);
+  uint64_t args[2] = { address(f, 0, 0xee), scp_val_small_i(100, SCP_TAG_I128_SMALL) };
+  assert_int_equal(scp_host_set_frame_args(f->h, args, 2), SCP_OK);
+  uint64_t admin = address_key(f, ADMIN_KEY);
+  delta d = call(f, "require_auth", &admin);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 7885);   /* the trace's steps 124 -> 126 */
+  assert_int_equal(d.mem, 1546);
+  return admin;
+}
+
+/* maybe_emulate_authentication when the last frame pops: the reference's
+ * numbers in test__stellar_asset_contract__test_recording_auth_for_
+ * stellar_asset_contract.json, from the mint's pop (step 186: 166,870 CPU,
+ * 25,693 B) to the end of the call (step 224: 622,140 CPU; memory 33,273
+ * from step 214 on): 455,270 CPU and 7,580 B.  The parts, as the trace
+ * shows them: the address (108), the two BytesN (971 + 979), the
+ * signature struct's map (2,318 / 250 B), its Vec (1,025 / 104 B), the
+ * payload (21,280 / 5,962 B up to its Bytes), the context Vals, the
+ * account's load, the signature's unpacking and the failing
+ * verify_sig_ed25519 (419,231), the AccountId clone (46). */
+static void test_emulation_matches_sac_trace(void **state) {
+  fixture *f = *state;
+  sac_mint_state(f);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  scp_host_pop_frame(f->h);
+  assert_int_equal(scp_host_take_auth_emulation_rc(f->h, NULL), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 455270);
+  assert_int_equal(f->b.mem - m0, 7580);
+}
+
+/* The tracker of the transaction's source account is not emulated
+ * (emulate_authentication returns first for SourceAccount credentials). */
+static void test_emulation_source_account(void **state) {
+  fixture *f = *state;
+  frame_args(f, 0x2e, "mint");
+  uint64_t src = address(f, 0, 9);   /* open_recording_source's key */
+  assert_int_equal(call(f, "require_auth", &src).rc, SCP_OK);
+  uint64_t c0 = f->b.cpu;
+  scp_host_pop_frame(f->h);
+  assert_int_equal(scp_host_take_auth_emulation_rc(f->h, NULL), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 0);
 }
 
 /* The nonce is the recording PRNG's first gen_range(0..=i64::MAX): with
@@ -742,6 +838,10 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_recording_nonce_deterministic, open_recording,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_matches_sac_trace, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_emulation_matches_sac_trace, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_emulation_source_account, open_recording_source,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_source_account, open_recording_source,
                                     fixture_close),

@@ -73,6 +73,10 @@ typedef struct scp_arg {
  * Returns SCP_OK or SCP_ERR_ARG (err filled). */
 int scp_arg_parse(const char *text, scp_arg *out, scp_error *err);
 
+/* (auth2) The ed25519 key of an account strkey ("G...", 56 characters);
+ * false when text is not one. */
+bool scp_account_strkey(const char *text, uint8_t key[32]);
+
 typedef struct scp_soroban_opts {
   const char *wasm_path;       /* for messages and the profile title */
   const uint8_t *wasm;         /* contract bytes (caller-owned) */
@@ -97,6 +101,11 @@ typedef struct scp_soroban_opts {
   uint64_t ledger_timestamp;
   bool has_network_id;
   uint8_t network_id[32];
+  /* (auth2) The transaction's source account (an ed25519 key), as
+   * Host::set_source_account: its require_auth records no nonce and its
+   * tracker is not emulated.  None unless has_source_account. */
+  bool has_source_account;
+  uint8_t source_account[32];
   /* (Added) Ledger state kept between runs (scenario files, internal; NULL:
    * a fresh ledger).  With it, contracts is ignored: the ledger's contracts
    * are deployed once, and ledger_main names the called one. */

@@ -43,6 +43,8 @@ typedef struct profile_opts {
   size_t nnamed;              /* how many were given */
   const char *scenario;       /* --scenario FILE.json: several calls instead */
   uint32_t protocol;          /* --protocol N; 0: the newest */
+  bool has_source;            /* --source G...: the transaction's source account */
+  uint8_t source[32];
 } profile_opts;
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
@@ -254,6 +256,12 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       if (!cli_parse_u64(val, &n) || n < 20 || n > 28)
         return cli_die(SCP_ERR_ARG, "--protocol: '%s': this host runs protocols 20 to 28", val);
       o->protocol = (uint32_t)n;
+    } else if (!strcmp(a, "--source")) {
+      if (!(val = cli_option_value(argc, argv, &i, "an account strkey (G...)"))) return usage;
+      if (!scp_account_strkey(val, o->source))
+        return cli_die(SCP_ERR_ARG, "--source: '%s' is not an account strkey (G..., 56 characters)",
+                       val);
+      o->has_source = true;
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
       o->scenario = val;
@@ -418,6 +426,10 @@ static int run_scenario(profile_opts *o) {
     if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.mem_limit = o->mem_limit;
     if (o->protocol) so.protocol = o->protocol;
+    if (o->has_source) {
+      so.has_source_account = true;
+      memcpy(so.source_account, o->source, 32);
+    }
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
     cli_progress progress;
@@ -495,7 +507,8 @@ int cmd_profile(int argc, char **argv) {
                          .function = o.function, .args = o.args, .nargs = o.nargs,
                          .cpu_limit = o.cpu_limit, .mem_limit = o.mem_limit,
                          .contracts = o.contracts, .ncontracts = o.ncontracts,
-                         .protocol = o.protocol};
+                         .protocol = o.protocol, .has_source_account = o.has_source};
+  memcpy(so.source_account, o.source, 32);
   scp_profile *p = NULL;
   rc = scp_soroban_profile(&so, &p, &err);
   free(wasm);

@@ -44,6 +44,8 @@ static const char usage_text[] =
   "      --contract FILE deploy FILE.wasm first, for cross-contract calls\n"
   "                      (repeatable; the report lists each contract's id)\n"
   "      --protocol N    the ledger's protocol version, 20 to 28 (default 28)\n"
+  "      --source G...   the transaction's source account: its require_auth\n"
+  "                      writes no nonce and needs no signature check\n"
   "      --scenario FILE run the calls of a scenario file on one ledger,\n"
   "                      one profile each in DIR/NN-FUNCTION/ (see README)\n"
   "  -q, --quiet         do not print the report\n"

@@ -161,6 +161,11 @@ static bool strkey_decode(const uint8_t *s, size_t n, unsigned *kind, uint8_t ke
   return true;
 }
 
+bool scp_account_strkey(const char *text, uint8_t key[32]) {
+  unsigned kind;
+  return text && strkey_decode((const uint8_t *)text, strlen(text), &kind, key) && kind == 0;
+}
+
 int scp_arg_parse_as(const char *type, size_t tlen, const char *v, const char *label,
                      scp_arg *out, scp_error *err) {
   memset(out, 0, sizeof *out);

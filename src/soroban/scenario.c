@@ -351,7 +351,7 @@ static int load_storage(ctx *c, json_t *st) {
 
 int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", "ledger",
-                                      "storage", NULL};
+                                      "storage", "source", NULL};
   *out = NULL;
   uint8_t *text;
   size_t len;
@@ -378,6 +378,13 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   if (!rc) rc = limit(&c, root, "cpu_limit", &c.s->cpu_limit);
   if (!rc) rc = limit(&c, root, "mem_limit", &c.s->mem_limit);
   if (!rc) rc = load_ledger(&c, json_object_get(root, "ledger"));
+  json_t *src = json_object_get(root, "source");   /* (auth2) every call's source account */
+  if (!rc && src) {
+    if (!json_is_string(src) || !scp_account_strkey(json_string_value(src), c.s->source))
+      rc = bad(&c, SCP_ERR_MALFORMED, NULL,
+               "\"source\" must be an account strkey (G..., 56 characters)");
+    else c.s->has_source = true;
+  }
   if (!rc) {
     c.s->contracts = calloc(json_array_size(cons), sizeof *c.s->contracts);
     c.s->calls = calloc(json_array_size(calls), sizeof *c.s->calls);
@@ -421,6 +428,8 @@ void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
   o->ledger_timestamp = s->timestamp;
   o->has_network_id = s->has_network_id;
   memcpy(o->network_id, s->network_id, 32);
+  o->has_source_account = s->has_source;
+  memcpy(o->source_account, s->source, 32);
   o->ledger_main = call->contract;
 }
 

@@ -797,6 +797,8 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   scp_host_opts ho = {.protocol = o->protocol, .ledger_sequence = o->ledger_sequence,
                       .ledger_timestamp = o->ledger_timestamp};
   if (o->has_network_id) memcpy(ho.network_id, o->network_id, 32);
+  ho.has_source_account = o->has_source_account;
+  if (o->has_source_account) memcpy(ho.source_account, o->source_account, 32);
   if ((rc = scp_host_create(&vm.budget, &ho, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   scp_host_set_invoker(vm.host, invoke, &vm);
 

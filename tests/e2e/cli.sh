@@ -82,4 +82,21 @@ grep -q "run \[name section\]" "$T/out" && echo "PASS name-section names marked"
 check "no symbols profiles" 0 "$BIN" profile "$B/tests/fixtures/wasm/demo_stripped.wasm" run u32:20 -o "$T/s"
 grep -q "func\[.*\] \[no symbols\]" "$T/out" && echo "PASS raw names marked" || echo "FAIL raw names marked"
 cmp -s "$T/n/report.json" "$T/s/report.json" && echo "FAIL fallbacks differ" || echo "PASS fallbacks differ"
+# --source G...: the transaction's source account.  counter's increment
+# authorizes its user: as the source account the require_auth writes no
+# nonce (host:require_auth 1,701 CPU instead of 7,781) and the tracker is
+# not emulated; otherwise the emulated signature check has its own
+# auth:emulate frame (35,310 CPU: the account has no ledger entry, so it
+# stops at load_account, as the reference does).
+Z=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
+COUNTER=$B/examples/counter.wasm
+check "increment, no source account" 0 "$BIN" profile "$COUNTER" increment "addr:$Z" u32:1 -o "$T/s0" -q -f report,folded
+grep -q "^contract:counter.wasm;auth:emulate 35310$" "$T/s0/profile.folded" && echo "PASS auth:emulate frame under the root" || echo "FAIL auth:emulate frame under the root"
+grep -q "^  CPU *214,507 " "$T/s0/report.txt" && echo "PASS increment 214,507 CPU" || echo "FAIL increment 214,507 CPU"
+check "increment, --source the user" 0 "$BIN" profile "$COUNTER" increment "addr:$Z" u32:1 --source "$Z" -o "$T/s1" -q -f report,folded
+grep -q "auth:emulate" "$T/s1/profile.folded" && echo "FAIL source account not emulated" || echo "PASS source account not emulated"
+grep -q ";host:require_auth 1701$" "$T/s1/profile.folded" && echo "PASS source account's require_auth writes no nonce" || echo "FAIL source account's require_auth writes no nonce"
+grep -q "^  CPU *172,525 " "$T/s1/report.txt" && echo "PASS increment as source 172,525 CPU" || echo "FAIL increment as source 172,525 CPU"
+check "--source a contract refused" 3 "$BIN" profile "$COUNTER" increment "addr:$Z" u32:1 --source CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR -o "$T/x" -q
+one_line_err "--source message" "not an account strkey"
 exit 0

@@ -119,6 +119,17 @@ NAME="unknown contract name: exit 65 (exit $rc)"; ok one_line_error 65 "calls[0]
 "$BIN" profile -q -o "$T/x" --scenario "$T/run.json" "$N" sum 2>"$T/err"; rc=$?
 NAME="--scenario with a CONTRACT: exit 2 (exit $rc)"; ok one_line_error 2 "--scenario names the contracts"
 
+# ---- "source": the transaction's source account, as --source
+Z=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
+echo '{"source": "'$Z'", "contracts": [{"name": "c", "wasm": "counter.wasm"}], "calls": [{"function": "increment", "args": ["addr:'$Z'", "u32:1"]}]}' >"$T/src.json"
+"$BIN" profile -q -o "$T/sr" -f report,folded --scenario "$T/src.json" 2>"$T/err"; rc=$?
+NAME="a scenario with a source account (exit $rc)"; ok [ "$rc" -eq 0 ]
+"$BIN" profile -q -o "$T/sc" -f report,folded "$T/counter.wasm" increment "addr:$Z" u32:1 --source "$Z"
+NAME="\"source\" gives the --source profile"; ok cmp -s "$T/sc/profile.folded" "$T/sr/01-increment/profile.folded"
+echo '{"source": "CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR", "contracts": [{"name": "c", "wasm": "counter.wasm"}], "calls": [{"function": "increment", "args": ["addr:'$Z'", "u32:1"]}]}' >"$T/src2.json"
+"$BIN" profile -q -o "$T/sr2" --scenario "$T/src2.json" 2>"$T/err"; rc=$?
+NAME="a contract as \"source\": exit 65 (exit $rc)"; ok one_line_error 65 '"source" must be an account strkey'
+
 # ---- ledger state carried from call to call
 G=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
 cat >"$T/carry.json" <<JSON

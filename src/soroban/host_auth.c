@@ -17,9 +17,8 @@
  *  - recording ("mock all auths", the default): the reference's recording
  *    manager, charges included (trackers, nonces written through the
  *    storage, record_invocation, the trackers' frame pushes); each
- *    accepted require_auth is also recorded for the report.  Not modelled:
- *    maybe_emulate_authentication at the end of the invocation (the
- *    signature checks simulation emulates), see the README.
+ *    accepted require_auth is also recorded for the report; when the last
+ *    frame pops, maybe_emulate_authentication (host_auth_emul.c).
  *  - enforcing with no authorization entries (the reference test host's
  *    default): the direct invoker rule passes, anything else fails with
  *    Error(Auth, InvalidAction).
@@ -132,7 +131,7 @@ int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33]
   *c = (create_ctx){ ctor, nctor, ex };
   size_t depth = scp_am_depth(h);
   int rc = charge_create_args_clone(h, c);
-  if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, nctor);
+  if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, ctor, nctor);
   *pushed = scp_am_depth(h) > depth;   /* then the entry owns c */
   if (!*pushed) free(c);
   return rc == SCP_OK ? require(h, deployer, SCP_VAL_VOID, NULL, 0) : rc;

@@ -34,7 +34,11 @@
  *  - record_invocation on an active tracker (a deeper frame of the same
  *    address): the AuthorizedFunction to XDR (symbol, ScAddress, the args'
  *    Vec<ScVal>), back from XDR (a new ScAddress object, the symbol, the
- *    args' host values) and the compare of the two.
+ *    args' host values) and the compare of the two; a create-contract
+ *    function: the args' clone and Compare<CreateContractArgsV2> (the
+ *    preimage, the executable, each constructor arg's Compare<ScVal>).
+ * Each tracker keeps its root function and nonce for the emulated
+ * authentication at the end (host_auth_emul.c).
  * A pop is free (pop_frame with or without a snapshot).
  */
 #include <stdlib.h>
@@ -61,7 +65,8 @@ typedef struct am_entry {
   size_t hdepth;         /* contract: the host frame's index */
   int (*clone_args)(scp_host *, const void *);   /* create: the args' metered_clone */
   const void *ctx;
-  uint32_t nctor;        /* create: constructor args */
+  const uint64_t *ctor;  /* create: constructor args (the caller's, live over the frame) */
+  uint32_t nctor;
 } am_entry;
 
 /* The root function a recording tracker was made for (kept for
@@ -168,14 +173,15 @@ int scp_am_push_contract(scp_host *h, uint64_t addr) {
 }
 
 int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *), const void *ctx,
-                       uint32_t nctor) {
+                       const uint64_t *ctor, uint32_t nctor) {
   int rc = scp_host_charge_bulk_init(h, 1, SIZE_CREATE_ARGS_V2);
   if (rc != SCP_OK) return rc;
   scp_auth_mgr *m = mgr(h);
   if (!m || !scp_grow(&m->stack, &m->cap, m->n + 1, sizeof *m->stack)) return SCP_ERR_NOMEM;
   /* the entry owns ctx from here (freed at its pop) */
   m->stack[m->n++] =
-      (am_entry){ .kind = AF_CREATE, .clone_args = clone_args, .ctx = ctx, .nctor = nctor };
+      (am_entry){ .kind = AF_CREATE, .clone_args = clone_args, .ctx = ctx, .ctor = ctor,
+                  .nctor = nctor };
   return push_tracker_frame(h, m);
 }
 
@@ -384,10 +390,21 @@ static int record_roundtrip(scp_host *h, const am_entry *e, const uint64_t *args
   if (e->kind != AF_CONTRACT) {
     /* CreateContractHostFn: to_xdr clones the args (V2), from_xdr moves
      * them back; Compare<CreateContractArgsV2>: the preimage MemCmp(80),
-     * the executable MemCmp(72), then the constructor args (none here) */
+     * the executable MemCmp(72), then the constructor args' Vec<ScVal>
+     * element by element (Compare<ScVal>: equal values, so every one is
+     * compared; the slice compare itself charges nothing) */
     int rc = e->clone_args(h, e->ctx);
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_ID_PREIMAGE);
-    return rc == SCP_OK ? scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_EXECUTABLE) : rc;
+    if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_EXECUTABLE);
+    for (uint32_t i = 0; rc == SCP_OK && i < e->nctor; i++) {
+      uint8_t *img = NULL;
+      size_t len;
+      int ord = 0;
+      rc = scp_host_val_to_xdr_raw(h, e->ctor[i], &img, &len);
+      if (rc == SCP_OK) rc = scp_storage_scval_cmp(h, img, img, &ord);
+      free(img);
+    }
+    return rc;
   }
   const scp_frame *f = &h->frames[e->hdepth];
   size_t fl = strlen(f->fn);
@@ -530,17 +547,6 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
   if (h->opts.auth_enforcing)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
                         "Unauthorized function call for address");
-  if (top->kind != AF_CONTRACT && top->nctor) {
-    /* a create-contract function with constructor args recorded in an
-     * active tracker would compare the args' ScVals: not modelled */
-    for (size_t i = 0; i < m->ntr; i++)
-      if (has_matched(&m->tr[i])) {
-        snprintf(h->errmsg, sizeof h->errmsg,
-                 "create_contract with constructor arguments under an active recording "
-                 "tracker is not implemented yet");
-        return SCP_ERR_UNSUPPORTED;
-      }
-  }
   return require_recording(h, m, address, args, nargs);
 }
 

@@ -241,7 +241,7 @@ SCP_HIDDEN int scp_auth_require(scp_host *h, uint64_t address, uint64_t args);
 typedef struct scp_am_snap scp_am_snap;
 SCP_HIDDEN int scp_am_push_contract(scp_host *h, uint64_t addr);
 SCP_HIDDEN int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *),
-                                  const void *ctx, uint32_t nctor);
+                                  const void *ctx, const uint64_t *ctor, uint32_t nctor);
 SCP_HIDDEN void scp_am_pop(scp_host *h);
 SCP_HIDDEN void scp_am_pop_host_frame(scp_host *h);
 SCP_HIDDEN int scp_am_snapshot_charges(scp_host *h);
@@ -403,6 +403,8 @@ SCP_HIDDEN int scp_storage_clone_entry_charges(scp_host *h, const scp_sentry *e)
 SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval);
 /* The storage map's part of a ContractInstance image's clone (none for a
  * map-less instance). */
+/* (auth2) Compare<ScVal> for Budget over two ScVal XDR images. */
+SCP_HIDDEN int scp_storage_scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord);
 SCP_HIDDEN int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len);
 /* The length of the ScVal XDR image at p (a well-formed image). */
 SCP_HIDDEN size_t scp_storage_scval_len(const uint8_t *p);

@@ -179,6 +179,10 @@ static int scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord) 
   }
 }
 
+int scp_storage_scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord) {
+  return scval_cmp(h, a, b, ord);
+}
+
 /* Compare<LedgerKey> for Budget. */
 static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord) {
   if (a->type != b->type) {

@@ -37,9 +37,12 @@
  * Checked against test__stellar_asset_contract__test_recording_auth_for_
  * stellar_asset_contract.json (after the mint's pop: 455,270 CPU,
  * 7,580 B), see test_auth.c.
- * Not modelled (SCP_ERR_UNSUPPORTED): trees with sub-invocations, a
- * create-contract root function, a contract whose executable is an
- * external reference.
+ * The tree (sub-invocations recorded by record_invocation) is walked in
+ * pre-order for the XDR and the contexts (test_emulation_subinvocation).
+ * Not modelled (SCP_ERR_UNSUPPORTED): a create-contract function in the
+ * tree, a contract whose executable is an external reference.  Worked out
+ * from the reference's code but not checked against a trace: the contract
+ * address case, accounts with signed-payload signers or sponsoring ids.
  */
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -54,6 +57,7 @@ enum {
   SIZE_SCADDRESS = 48, SIZE_HASH = 32, SIZE_ACCOUNT_ID = 32, SIZE_LEDGER_KEY = 152,
   SIZE_ACCOUNT_ENTRY = 216, SIZE_SIGNER = 72, SIZE_SPONSORSHIP_DESCRIPTOR = 33, SIZE_SCSYMBOL = 24,
   SIZE_RESULT_VEC = 24 + 16, SIZE_RESULT_SCVAL = 96 + 16,
+  SIZE_RESULT_INVOCATION = 200 + 16,   /* Result<SorobanAuthorizedInvocation, HostError> */
   ENVELOPE_TYPE_SOROBAN_AUTHORIZATION = 9
 };
 
@@ -106,96 +110,143 @@ static int put_address(scp_host *h, pbuf *b, const uint8_t a[33]) {
   return rc == SCP_OK ? put(h, b, a + 1, 32) : rc;
 }
 
-/* AccountAuthorizationTracker::get_signature_payload for a contract-fn
- * root with no sub-invocations; the SHA-256 in hash. */
-static int signature_payload(scp_host *h, const scp_am_tinfo *t, uint8_t hash[32]) {
-  int rc = scp_host_charge_copy(h, 1, SIZE_HASH);   /* network_id.metered_clone */
-  /* root_invocation_to_xdr: AuthorizedFunction::to_xdr */
-  size_t fl = strlen(t->fn);
+/* The tracker's tree: its nodes in pre-order. */
+typedef struct tree {
+  scp_am_tnode *n;
+  size_t len;
+} tree;
+
+static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
+  out->len = t->nnodes;
+  out->n = calloc(t->nnodes + 1, sizeof *out->n);
+  if (!out->n) return SCP_ERR_NOMEM;
+  for (size_t k = 0; k < t->nnodes; k++) {
+    scp_am_tracker_node(h, ti, k, &out->n[k]);
+    if (!out->n[k].is_contract_fn) return unsupported(h, "a create-contract authorized function");
+  }
+  return SCP_OK;
+}
+
+/* AuthorizedInvocation::to_xdr(exhausted_sub_invocations_only = false)
+ * of node k: the function (scsymbol_from_symbol, scaddress_from_address,
+ * vals_to_scval_vec), then the children's metered_collect and each
+ * child's to_xdr.  Charges only. */
+static int invocation_to_xdr(scp_host *h, const tree *tr, size_t k) {
+  const scp_am_tnode *n = &tr->n[k];
+  size_t fl = strlen(n->fn);
   uint64_t small;
-  bool small_sym = scp_val_symbol_small((const uint8_t *)t->fn, fl, &small);
-  if (rc == SCP_OK && !small_sym) {   /* scsymbol_from_symbol of an object */
+  int rc = SCP_OK;
+  if (!scp_val_symbol_small((const uint8_t *)n->fn, fl, &small)) {   /* a Symbol object */
     rc = scp_host_charge(h, SCP_COST_VisitObject, -1);
     if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCSYMBOL);
     if (rc == SCP_OK) rc = scp_host_charge_alloc(h, fl, 1);
     if (rc == SCP_OK) rc = scp_host_charge_copy(h, fl, 1);
   }
-  uint8_t contract[33], self[33];
-  if (rc == SCP_OK) rc = scaddress(h, t->contract, contract);
-  /* vals_to_scval_vec: metered_collect, then from_host_val of each */
+  uint8_t contract[33];
+  if (rc == SCP_OK) rc = scaddress(h, n->contract, contract);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, t->nargs, SIZE_RESULT_SCVAL);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, t->nargs, SIZE_RESULT_SCVAL);
-  for (uint32_t i = 0; rc == SCP_OK && i < t->nargs; i++)
-    rc = scp_host_from_host_val_charges(h, t->args[i]);
-  /* the sub-invocations' metered_collect (none) */
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, n->nargs, SIZE_RESULT_SCVAL);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, n->nargs, SIZE_RESULT_SCVAL);
+  for (uint32_t i = 0; rc == SCP_OK && i < n->nargs; i++)
+    rc = scp_host_from_host_val_charges(h, n->args[i]);
+  uint32_t nsub = 0;
+  for (size_t c = k + 1; c < tr->len; c++) nsub += tr->n[c].parent == k;
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 0, 0);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 0, 0);
-  /* the preimage's address */
-  if (rc == SCP_OK) rc = scaddress(h, t->address, self);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsub, SIZE_RESULT_INVOCATION);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsub, SIZE_RESULT_INVOCATION);
+  for (size_t c = k + 1; rc == SCP_OK && c < tr->len; c++)
+    if (tr->n[c].parent == k) rc = invocation_to_xdr(h, tr, c);
+  return rc;
+}
+
+/* The SorobanAuthorizedInvocation writes of node k (one ValSer each). */
+static int write_invocation(scp_host *h, pbuf *b, const tree *tr, size_t k) {
+  static const uint8_t zero[3];
+  const scp_am_tnode *n = &tr->n[k];
+  const scp_hobj *a = scp_host_obj(h, n->contract);
+  if (!a || a->tag != SCP_TAG_ADDRESS_OBJ || a->len != 33) return SCP_ERR_INTERNAL;
+  size_t fl = strlen(n->fn);
+  int rc = put_u32(h, b, 0);   /* SorobanAuthorizedFunction::ContractFn */
+  if (rc == SCP_OK) rc = put_address(h, b, a->u.bytes);
+  if (rc == SCP_OK) rc = put_u32(h, b, (uint32_t)fl);
+  if (rc == SCP_OK) rc = put(h, b, n->fn, fl);
+  if (rc == SCP_OK) rc = put(h, b, zero, (4 - fl % 4) % 4);
+  if (rc == SCP_OK) rc = put_u32(h, b, n->nargs);
+  for (uint32_t i = 0; rc == SCP_OK && i < n->nargs; i++) {
+    uint8_t *img = NULL;
+    size_t len = 0;
+    rc = scp_host_val_to_xdr_writes(h, n->args[i], &img, &len);
+    if (rc == SCP_OK && !scp_grow(&b->p, &b->cap, b->n + len, 1)) rc = SCP_ERR_NOMEM;
+    if (rc == SCP_OK && len) {
+      memcpy(b->p + b->n, img, len);
+      b->n += len;
+    }
+    free(img);
+  }
+  uint32_t nsub = 0;
+  for (size_t c = k + 1; c < tr->len; c++) nsub += tr->n[c].parent == k;
+  if (rc == SCP_OK) rc = put_u32(h, b, nsub);
+  for (size_t c = k + 1; rc == SCP_OK && c < tr->len; c++)
+    if (tr->n[c].parent == k) rc = write_invocation(h, b, tr, c);
+  return rc;
+}
+
+/* AccountAuthorizationTracker::get_signature_payload; the SHA-256 in
+ * hash. */
+static int signature_payload(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+                             uint8_t hash[32]) {
+  int rc = scp_host_charge_copy(h, 1, SIZE_HASH);   /* network_id.metered_clone */
+  if (rc == SCP_OK) rc = invocation_to_xdr(h, tr, 0);   /* root_invocation_to_xdr */
+  uint8_t self[33];
+  if (rc == SCP_OK) rc = scaddress(h, t->address, self);   /* the preimage's address */
   if (rc != SCP_OK) return rc;
   /* metered_hash_xdr(HashIdPreimage::SorobanAuthorizationWithAddress) */
   pbuf b = { 0 };
   uint8_t n8[8];
   for (int i = 0; i < 8; i++) n8[i] = (uint8_t)((uint64_t)t->nonce >> (56 - 8 * i));
-  static const uint8_t zero[3];
   rc = put_u32(h, &b, ENVELOPE_TYPE_SOROBAN_AUTHORIZATION);
   if (rc == SCP_OK) rc = put(h, &b, h->opts.network_id, 32);
   if (rc == SCP_OK) rc = put_address(h, &b, self);
   if (rc == SCP_OK) rc = put(h, &b, n8, 8);
   if (rc == SCP_OK) rc = put_u32(h, &b, t->nonce_live_until);
-  if (rc == SCP_OK) rc = put_u32(h, &b, 0);   /* SorobanAuthorizedFunction::ContractFn */
-  if (rc == SCP_OK) rc = put_address(h, &b, contract);
-  if (rc == SCP_OK) rc = put_u32(h, &b, (uint32_t)fl);
-  if (rc == SCP_OK) rc = put(h, &b, t->fn, fl);
-  if (rc == SCP_OK) rc = put(h, &b, zero, (4 - fl % 4) % 4);
-  if (rc == SCP_OK) rc = put_u32(h, &b, t->nargs);
-  for (uint32_t i = 0; rc == SCP_OK && i < t->nargs; i++) {
-    uint8_t *img = NULL;
-    size_t len = 0;
-    rc = scp_host_val_to_xdr_writes(h, t->args[i], &img, &len);
-    if (rc == SCP_OK && (!scp_grow(&b.p, &b.cap, b.n + len, 1))) rc = SCP_ERR_NOMEM;
-    if (rc == SCP_OK && len) {
-      memcpy(b.p + b.n, img, len);
-      b.n += len;
-    }
-    free(img);
-  }
-  if (rc == SCP_OK) rc = put_u32(h, &b, 0);   /* sub_invocations */
+  if (rc == SCP_OK) rc = write_invocation(h, &b, tr, 0);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)b.n);
-  if (rc == SCP_OK) SHA256(b.p ? b.p : zero, b.n, hash);
+  if (rc == SCP_OK) SHA256(b.p, b.n, hash);
   free(b.p);
   return rc;
 }
 
-/* convert_to_auth_context_val for a contract-fn root with no
- * sub-invocations: Vec[AuthorizationContext::Contract({args, contract,
- * fn_name})]. */
-static int auth_context(scp_host *h, const scp_am_tinfo *t, uint64_t *out) {
-  uint64_t ctxs, args, fnsym, map, ctx, tag;
+/* convert_to_auth_context_val: vec_new, then per node in pre-order
+ * AuthorizationContext::Contract({args, contract, fn_name}) pushed. */
+static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
+  uint64_t ctxs;
   int rc = scp_sac_env0(h, "vec_new", &ctxs);
-  if (rc == SCP_OK) rc = scp_sac_vec(h, t->args, t->nargs, &args);
-  if (rc != SCP_OK) return rc;
-  size_t fl = strlen(t->fn);
-  if (!scp_val_symbol_small((const uint8_t *)t->fn, fl, &fnsym)) {
-    /* the function's Symbol object already exists in the reference (the
-     * frame's): made here uncharged */
-    scp_budget *real = h->budget, shadow;
-    scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-    h->budget = &shadow;
-    rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)t->fn,
-                                        (uint32_t)fl, &fnsym);
-    h->budget = real;
+  for (size_t k = 0; rc == SCP_OK && k < tr->len; k++) {
+    const scp_am_tnode *n = &tr->n[k];
+    uint64_t args, fnsym, map, ctx, tag;
+    rc = scp_sac_vec(h, n->args, n->nargs, &args);
     if (rc != SCP_OK) return rc;
+    size_t fl = strlen(n->fn);
+    if (!scp_val_symbol_small((const uint8_t *)n->fn, fl, &fnsym)) {
+      /* the function's Symbol object already exists in the reference (the
+       * frame's): made here uncharged */
+      scp_budget *real = h->budget, shadow;
+      scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+      h->budget = &shadow;
+      rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)n->fn,
+                                          (uint32_t)fl, &fnsym);
+      h->budget = real;
+      if (rc != SCP_OK) return rc;
+    }
+    static const char *const keys[] = { "args", "contract", "fn_name" };
+    uint64_t vals[3] = { args, n->contract, fnsym };
+    rc = scp_sac_map_new(h, keys, vals, 3, &map);
+    if (rc == SCP_OK) rc = scp_sac_symbol(h, "Contract", &tag);
+    uint64_t pair[2] = { tag, map };
+    if (rc == SCP_OK) rc = scp_sac_vec(h, pair, 2, &ctx);
+    if (rc == SCP_OK) rc = scp_sac_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
   }
-  static const char *const keys[] = { "args", "contract", "fn_name" };
-  uint64_t vals[3] = { args, t->contract, fnsym };
-  rc = scp_sac_map_new(h, keys, vals, 3, &map);
-  if (rc == SCP_OK) rc = scp_sac_symbol(h, "Contract", &tag);
-  uint64_t pair[2] = { tag, map };
-  if (rc == SCP_OK) rc = scp_sac_vec(h, pair, 2, &ctx);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "vec_push_back", ctxs, ctx, out);
+  if (rc == SCP_OK) *out = ctxs;
   return rc;
 }
 
@@ -263,14 +314,15 @@ static int load_account(scp_host *h, const uint8_t key[32]) {
 
 /* authenticate for an account address (its result is dropped by the
  * caller, except out-of-memory and not-implemented). */
-static int authenticate_account(scp_host *h, const scp_am_tinfo *t, uint64_t sigs) {
+static int authenticate_account(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+                                uint64_t sigs) {
   uint8_t self[33], hash[32];
   uint64_t payload, ctx, len, sig, kv[2];
   SAC_TRACE(h, "authenticate");
   int rc = scaddress(h, t->address, self);
-  if (rc == SCP_OK) rc = signature_payload(h, t, hash);
+  if (rc == SCP_OK) rc = signature_payload(h, t, tr, hash);
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, &payload);
-  if (rc == SCP_OK) rc = auth_context(h, t, &ctx);
+  if (rc == SCP_OK) rc = auth_context(h, tr, &ctx);
   /* check_account_authentication */
   if (rc == SCP_OK) rc = scp_sac_env1(h, "vec_len", sigs, &len);
   SAC_TRACE(h, "load_account");
@@ -288,9 +340,8 @@ static int authenticate_account(scp_host *h, const scp_am_tinfo *t, uint64_t sig
   return rc;
 }
 
-static int emulate_account(scp_host *h, const scp_am_tinfo *t, const uint8_t addr[33]) {
-  if (!t->root_is_contract_fn) return unsupported(h, "a create-contract root function");
-  if (t->nsub) return unsupported(h, "an authorized tree with sub-invocations");
+static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+                                const uint8_t addr[33]) {
   static const uint8_t zero_sig[64];
   uint64_t pk, sig, map, sigs;
   int rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, addr + 1, 32, &pk);
@@ -304,7 +355,7 @@ static int emulate_account(scp_host *h, const scp_am_tinfo *t, const uint8_t add
   char msg[sizeof h->errmsg];
   uint64_t errval = h->errval;
   memcpy(msg, h->errmsg, sizeof msg);
-  rc = authenticate_account(h, t, sigs);
+  rc = authenticate_account(h, t, tr, sigs);
   if (rc == SCP_ERR_NOMEM || rc == SCP_ERR_UNSUPPORTED || rc == SCP_ERR_INTERNAL) return rc;
   h->errval = errval;
   memcpy(h->errmsg, msg, sizeof msg);
@@ -312,6 +363,13 @@ static int emulate_account(scp_host *h, const scp_am_tinfo *t, const uint8_t add
   return scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
 }
 
+static int emulate_account(scp_host *h, size_t ti, const scp_am_tinfo *t, const uint8_t addr[33]) {
+  tree tr;
+  int rc = tree_load(h, ti, t, &tr);
+  if (rc == SCP_OK) rc = emulate_account_tree(h, t, &tr, addr);
+  free(tr.n);
+  return rc;
+}
 /* A contract address: its instance and code entries enter the footprint. */
 static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   uint8_t kb[4];
@@ -344,7 +402,8 @@ int scp_am_emulate(scp_host *h) {
     uint8_t addr[33];
     SAC_TRACE(h, "emulate");
     int rc = scaddress(h, t.address, addr);
-    if (rc == SCP_OK) rc = addr[0] == 0 ? emulate_account(h, &t, addr) : emulate_contract(h, addr);
+    if (rc == SCP_OK)
+      rc = addr[0] == 0 ? emulate_account(h, i, &t, addr) : emulate_contract(h, addr);
     if (rc != SCP_OK) return rc;
   }
   return SCP_OK;

@@ -56,7 +56,8 @@ enum {
   SIZE_RESULT_SCVAL = 96 + 16, SIZE_RESULT_VAL = 8 + 16
 };
 
-enum { MS_UNMATCHED = 0, MS_ROOT, MS_SUB };
+/* match-stack entries: 0 unmatched, else the matched node's index + 1 */
+enum { MS_UNMATCHED = 0, MS_ROOT = 1 };
 enum { AF_CONTRACT = 0, AF_CREATE };
 
 typedef struct am_entry {
@@ -69,7 +70,7 @@ typedef struct am_entry {
   uint32_t nctor;
 } am_entry;
 
-/* The root function a recording tracker was made for (kept for
+/* A function a recording tracker authorized (kept for
  * maybe_emulate_authentication; owned by the manager, shared by the
  * trackers' rollback copies). */
 typedef struct am_root {
@@ -80,15 +81,22 @@ typedef struct am_root {
   uint32_t nargs;
 } am_root;
 
+/* A node of the authorized invocation tree: nodes are appended in
+ * pre-order (node 0 is the root). */
+typedef struct am_node {
+  const am_root *fn;
+  uint32_t parent;
+} am_node;
+
 typedef struct am_tracker {
   uint64_t address;      /* the AddressObject it was made for */
-  const am_root *root;   /* root_authorized_invocation's function */
-  uint32_t nsub;         /* record_invocation calls (sub-invocations) */
+  am_node *nodes;        /* root_authorized_invocation's tree */
+  size_t nnodes, capnodes;
   int64_t nonce;
   uint32_t nonce_live_until;
   bool mapped;           /* tracker_by_address_handle maps address's handle here */
   bool source;           /* SourceAccount credentials: no nonce */
-  uint8_t *ms;           /* match stack */
+  uint32_t *ms;          /* match stack (MS_UNMATCHED or node + 1) */
   size_t nms, capms;
   long root_frame;       /* root_exhausted_frame, -1 = None */
   bool done;             /* is_fully_processed */
@@ -114,7 +122,10 @@ static scp_auth_mgr *mgr(scp_host *h) {
 }
 
 static void trackers_free(am_tracker *t, size_t n) {
-  for (size_t i = 0; i < n; i++) free(t[i].ms);
+  for (size_t i = 0; i < n; i++) {
+    free(t[i].ms);
+    free(t[i].nodes);
+  }
   free(t);
 }
 
@@ -144,8 +155,8 @@ uint64_t scp_am_frame_address(const scp_host *h, size_t d) {
   return 0;
 }
 
-static bool ms_push(am_tracker *t, uint8_t v) {
-  if (!scp_grow(&t->ms, &t->capms, t->nms + 1, 1)) return false;
+static bool ms_push(am_tracker *t, uint32_t v) {
+  if (!scp_grow(&t->ms, &t->capms, t->nms + 1, sizeof *t->ms)) return false;
   t->ms[t->nms++] = v;
   return true;
 }
@@ -223,13 +234,16 @@ static int trackers_copy(const am_tracker *src, size_t n, am_tracker **out) {
   if (!t) return SCP_ERR_NOMEM;
   for (size_t i = 0; i < n; i++) {
     t[i] = src[i];
-    t[i].ms = malloc(src[i].nms + 1);
+    t[i].ms = malloc((src[i].nms + 1) * sizeof *t[i].ms);
     t[i].capms = src[i].nms + 1;
-    if (!t[i].ms) {
-      trackers_free(t, i);
+    t[i].nodes = malloc((src[i].nnodes + 1) * sizeof *t[i].nodes);
+    t[i].capnodes = src[i].nnodes + 1;
+    if (!t[i].ms || !t[i].nodes) {
+      trackers_free(t, i + 1);
       return SCP_ERR_NOMEM;
     }
-    memcpy(t[i].ms, src[i].ms, src[i].nms);
+    memcpy(t[i].ms, src[i].ms, src[i].nms * sizeof *t[i].ms);
+    if (src[i].nnodes) memcpy(t[i].nodes, src[i].nodes, src[i].nnodes * sizeof *t[i].nodes);
   }
   *out = t;
   return SCP_OK;
@@ -316,6 +330,29 @@ static int consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t 
 }
 
 /* AccountAuthorizationTracker::new_recording, then the push and the map. */
+/* The running frame's function (with the args require_auth was given),
+ * kept in the manager's list. */
+static int keep_fn(scp_host *h, scp_auth_mgr *m, const uint64_t *args, uint32_t nargs,
+                   const am_root **out) {
+  const am_entry *top = &m->stack[m->n - 1];
+  am_root *r = calloc(1, sizeof *r);
+  if (!r || !scp_grow(&m->roots, &m->caproots, m->nroots + 1, sizeof *m->roots)) {
+    free(r);
+    return SCP_ERR_NOMEM;
+  }
+  m->roots[m->nroots++] = r;
+  r->kind = top->kind;
+  if (top->kind == AF_CONTRACT) {
+    r->addr = top->addr;
+    snprintf(r->fn, sizeof r->fn, "%s", h->frames[top->hdepth].fn);
+    if (!(r->args = malloc((nargs ? nargs : 1) * sizeof *r->args))) return SCP_ERR_NOMEM;
+    if (nargs) memcpy(r->args, args, nargs * sizeof *args);
+    r->nargs = nargs;
+  }
+  *out = r;
+  return SCP_OK;
+}
+
 static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uint64_t *args,
                        uint32_t nargs) {
   bool source = false;
@@ -355,29 +392,21 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
     if (rc != SCP_OK) return rc;
   }
   /* the root function, kept for the emulation (uncharged bookkeeping) */
-  const am_entry *top = &m->stack[m->n - 1];
-  am_root *r = calloc(1, sizeof *r);
-  if (!r || !scp_grow(&m->roots, &m->caproots, m->nroots + 1, sizeof *m->roots)) {
-    free(r);
-    return SCP_ERR_NOMEM;
-  }
-  m->roots[m->nroots++] = r;
-  r->kind = top->kind;
-  if (top->kind == AF_CONTRACT) {
-    r->addr = top->addr;
-    snprintf(r->fn, sizeof r->fn, "%s", h->frames[top->hdepth].fn);
-    if (!(r->args = malloc((nargs ? nargs : 1) * sizeof *r->args))) return SCP_ERR_NOMEM;
-    if (nargs) memcpy(r->args, args, nargs * sizeof *args);
-    r->nargs = nargs;
-  }
+  const am_root *r;
+  rc = keep_fn(h, m, args, nargs, &r);
+  if (rc != SCP_OK) return rc;
   /* InvocationTracker::new_recording: Unmatched below, the root here */
   if (!scp_grow(&m->tr, &m->captr, m->ntr + 1, sizeof *m->tr)) return SCP_ERR_NOMEM;
   am_tracker *t = &m->tr[m->ntr];
-  *t = (am_tracker){ .address = address, .root = r, .nonce = nonce, .nonce_live_until = nonce_lu,
+  *t = (am_tracker){ .address = address, .nonce = nonce, .nonce_live_until = nonce_lu,
                      .mapped = true, .source = source, .root_frame = (long)m->n - 1 };
+  if (!(t->nodes = malloc(sizeof *t->nodes))) return SCP_ERR_NOMEM;
+  t->nodes[0] = (am_node){ r, 0 };
+  t->nnodes = t->capnodes = 1;
   for (size_t i = 0; i < m->n; i++)
     if (!ms_push(t, i + 1 == m->n ? MS_ROOT : MS_UNMATCHED)) {
       free(t->ms);
+      free(t->nodes);
       return SCP_ERR_NOMEM;
     }
   m->ntr++;
@@ -479,9 +508,21 @@ static int record_invocation(scp_host *h, scp_auth_mgr *m, size_t ti, const uint
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_EXISTING_VALUE, "frame is already authorized");
   int rc = record_roundtrip(h, &m->stack[m->n - 1], args, n);
   if (rc != SCP_OK) return rc;
+  /* last_authorized_invocation_mut: the deepest matched node below this
+   * frame is the parent; the new node is pushed as its last child */
   am_tracker *t = &m->tr[ti];
-  t->ms[t->nms - 1] = MS_SUB;
-  t->nsub++;
+  uint32_t parent = 0;
+  for (size_t i = t->nms - 1; i-- > 0;)
+    if (t->ms[i] != MS_UNMATCHED) {
+      parent = t->ms[i] - 1;
+      break;
+    }
+  const am_root *r;
+  rc = keep_fn(h, m, args, n, &r);
+  if (rc != SCP_OK) return rc;
+  if (!scp_grow(&t->nodes, &t->capnodes, t->nnodes + 1, sizeof *t->nodes)) return SCP_ERR_NOMEM;
+  t->nodes[t->nnodes] = (am_node){ r, parent };
+  t->ms[t->nms - 1] = (uint32_t)++t->nnodes;
   return SCP_OK;
 }
 
@@ -554,13 +595,15 @@ bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out) {
   if (!h->am || i >= h->am->ntr) return false;
   const am_tracker *t = &h->am->tr[i];
   *out = (scp_am_tinfo){ .address = t->address, .source = t->source, .nonce = t->nonce,
-                         .nonce_live_until = t->nonce_live_until, .nsub = t->nsub };
-  if (t->root) {
-    out->root_is_contract_fn = t->root->kind == AF_CONTRACT;
-    out->contract = t->root->addr;
-    out->fn = t->root->fn;
-    out->args = t->root->args;
-    out->nargs = t->root->nargs;
-  }
+                         .nonce_live_until = t->nonce_live_until, .nnodes = t->nnodes };
+  return true;
+}
+
+bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out) {
+  if (!h->am || i >= h->am->ntr || k >= h->am->tr[i].nnodes) return false;
+  const am_node *n = &h->am->tr[i].nodes[k];
+  *out = (scp_am_tnode){ .is_contract_fn = n->fn->kind == AF_CONTRACT, .contract = n->fn->addr,
+                         .fn = n->fn->fn, .args = n->fn->args, .nargs = n->fn->nargs,
+                         .parent = n->parent };
   return true;
 }

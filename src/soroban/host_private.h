@@ -257,21 +257,26 @@ SCP_HIDDEN size_t scp_am_tracker_count(const scp_host *h);
 SCP_HIDDEN size_t scp_am_depth(const scp_host *h);
 SCP_HIDDEN void scp_am_free(scp_host *h);
 /* (auth2) A recording tracker as the emulation reads it: the address, its
- * SourceAccount credentials, the nonce and its live-until ledger, the root
- * function (a contract function: contract, name, args) and how many
- * sub-invocations were recorded under it.  False past the last. */
+ * SourceAccount credentials, the nonce and its live-until ledger, the
+ * authorized tree's node count; its nodes in pre-order (node 0 the root):
+ * the function (a contract function: contract, name, args) and the
+ * parent's index.  False past the last. */
 typedef struct scp_am_tinfo {
   uint64_t address;
   bool source;
   int64_t nonce;
   uint32_t nonce_live_until;
-  bool root_is_contract_fn;
+  size_t nnodes;
+} scp_am_tinfo;
+typedef struct scp_am_tnode {
+  bool is_contract_fn;
   uint64_t contract;
   const char *fn;
   const uint64_t *args;
-  uint32_t nargs, nsub;
-} scp_am_tinfo;
+  uint32_t nargs, parent;
+} scp_am_tnode;
 SCP_HIDDEN bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out);
+SCP_HIDDEN bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out);
 /* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
  * last context is popped in recording mode. */
 SCP_HIDDEN int scp_am_emulate(scp_host *h);

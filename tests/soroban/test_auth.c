@@ -427,6 +427,46 @@ static void test_emulation_matches_sac_trace(void **state) {
   assert_int_equal(f->b.mem - m0, 7580);
 }
 
+/* A tree: mint's frame calls inner(7) of contract 0x33, which requires
+ * the admin's auth for [U32(7)] -- a sub-invocation of the admin's tree.
+ * Over the root-only 455,270 CPU / 7,580 B:
+ *  - the child's to_xdr: its address 108, vals_to_scval_vec of 1 (MemCpy
+ *    40 47, MemAlloc(112) 448 / 128 B, MemCpy(112) 56), its empty
+ *    sub-invocations' collect (47 + 434 / 16 B + 42): 1,182 / 144 B; the
+ *    root's collect now of 1 (MemAlloc(216) and MemCpy(216) 27 more
+ *    each, 216 B more): 54 / 216 B;
+ *  - the child's XDR: 10 writes of 68 bytes (seven of 4 at 221, 32 at
+ *    227, "inner" 222, its padding 221): 2,217 CPU, 10 x 242 + 3 x 68 =
+ *    2,624 B; SHA-256 of 280 bytes instead of 212: 18,976 - 15,251 =
+ *    3,725;
+ *  - the child's context: vec_new_from_slice(1) of a small value 965 /
+ *    104 B, the map of 3 1,152 / 168 B and the enum's Vec of 2 1,027 /
+ *    112 B (the trace's steps 15, 206 and 208), vec_push_back onto a Vec
+ *    of 1 1,207 / 112 B (steps 210's 1,205 / 104 B, 8 bytes more to
+ *    allocate and copy).
+ * 466,799 CPU / 11,060 B in all. */
+static void test_emulation_subinvocation(void **state) {
+  fixture *f = *state;
+  uint64_t admin = sac_mint_state(f);
+  uint8_t id[32];
+  memset(id, 0x33, 32);
+  assert_int_equal(scp_host_charge_push_context(f->h, id), SCP_OK);
+  assert_int_equal(scp_host_push_contract_frame(f->h, id), SCP_OK);
+  assert_int_equal(scp_host_set_frame_fn(f->h, "inner"), SCP_OK);
+  uint64_t seven = scp_val_u32(7), v;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &seven, 1, &v), SCP_OK);
+  uint64_t args[2] = { admin, v };
+  assert_int_equal(call(f, "require_auth_for_args", args).rc, SCP_OK);
+  scp_host_pop_frame(f->h);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  scp_host_pop_frame(f->h);
+  assert_int_equal(scp_host_take_auth_emulation_rc(f->h, NULL), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 455270 + 1182 + 54 + 2217 + 3725 + 965 + 1152 + 1027 + 1207);
+  assert_int_equal(f->b.cpu - c0, 466799);
+  assert_int_equal(f->b.mem - m0, 7580 + 144 + 216 + 2624 + 104 + 168 + 112 + 112);
+  assert_int_equal(f->b.mem - m0, 11060);
+}
+
 /* The tracker of the transaction's source account is not emulated
  * (emulate_authentication returns first for SourceAccount credentials). */
 static void test_emulation_source_account(void **state) {
@@ -527,14 +567,19 @@ static void test_recording_nested_frame(void **state) {
   assert_int_equal(d.mem, 24 + 128 + 80 + 40);
   assert_int_equal(f->h->nstore, nstore);
   assert_int_equal(scp_am_tracker_count(f->h), 1);
-  /* popping both frames ends the tracker's root: a require_auth in a new
-   * top frame makes a second tracker, with its own nonce */
+  /* popping both frames ends the tracker's root (and runs the emulated
+   * authentication of its tree, outer -> inner: the account has no
+   * entry, so load_account's storage get leaves the key, absent, in the
+   * map); a require_auth in a new top frame makes a second tracker, with
+   * its own nonce */
   scp_host_pop_frame(f->h);
   scp_host_pop_frame(f->h);
+  assert_int_equal(scp_host_take_auth_emulation_rc(f->h, NULL), SCP_OK);
+  assert_int_equal(f->h->nstore, nstore + 1);
   frame_args(f, 3, "again");
   assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
   assert_int_equal(scp_am_tracker_count(f->h), 2);
-  assert_int_equal(f->h->nstore, nstore + 1);
+  assert_int_equal(f->h->nstore, nstore + 2);
 }
 
 /* disable_non_root_auth (simulation's "record" mode): a new tree in a
@@ -850,6 +895,7 @@ int main(void) {
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_emulation_matches_sac_trace, open_recording,
                                     fixture_close),
+    cmocka_unit_test_setup_teardown(test_emulation_subinvocation, open_recording, fixture_close),
     cmocka_unit_test_setup_teardown(test_emulation_source_account, open_recording_source,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_recording_source_account, open_recording_source,

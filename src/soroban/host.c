@@ -354,12 +354,13 @@ int scp_host_create(scp_budget *b, const scp_host_opts *opts, scp_host **out) {
 
 void scp_host_destroy(scp_host *h) {
   if (!h) return;
+  /* the auth manager first: frames popped below run no emulation */
+  scp_am_free(h);
   scp_storage_free(h);
   free(h->auths);
   for (size_t i = 0; i < h->nobjs; i++) obj_free(&h->objs[i]);
   free(h->objs);
   while (h->nframes) scp_host_pop_frame(h);
-  scp_am_free(h);
   free(h->frames);
   free(h->events);
   for (size_t i = 0; i < h->ninstances; i++) free(h->instances[i].kv);

@@ -342,7 +342,8 @@ static void test_recording_matches_sac_trace(void **state) {
   fixture *f = *state;
   enum { LK_TRUSTLINE = 1 };
   uint8_t v[4] = { 0 }, kb[4], id[32];
-  scp_lkey k = { .type = LK_TRUSTLINE };
+  static uint8_t asset[4] = { 0, 0, 0, 1 };   /* the trustline's TrustLineAsset (its type) */
+  scp_lkey k = { .type = LK_TRUSTLINE, .key = asset, .keylen = 4 };
   memset(k.id, 0x30, 32);
   assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
   for (int i = 0; i < 2; i++) {
@@ -374,7 +375,8 @@ static void test_recording_matches_sac_trace(void **state) {
 static uint64_t sac_mint_state(fixture *f) {
   enum { LK_TRUSTLINE = 1 };
   uint8_t v[4] = { 0 }, kb[4], id[32], acct[120] = { 0 };
-  scp_lkey k = { .type = LK_TRUSTLINE };
+  static uint8_t asset[4] = { 0, 0, 0, 1 };   /* the trustline's TrustLineAsset (its type) */
+  scp_lkey k = { .type = LK_TRUSTLINE, .key = asset, .keylen = 4 };
   memset(k.id, 0xee, 32);
   assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
   for (int i = 0; i < 2; i++) {

@@ -248,7 +248,8 @@ void scp_host_pop_frame(scp_host *h) {
 int scp_host_take_auth_emulation_rc(scp_host *h, scp_error *err) {
   int rc = h->auth_emul_rc;
   h->auth_emul_rc = SCP_OK;
-  if (rc != SCP_OK && err) scp_fail(err, rc, "%s", h->errmsg[0] ? h->errmsg : "auth emulation failed");
+  if (rc != SCP_OK && err)
+    scp_fail(err, rc, "%s", h->errmsg[0] ? h->errmsg : "auth emulation failed");
   return rc;
 }
 

@@ -648,6 +648,60 @@ static void test_trace_numbers(void **state) {
   assert_obj_hex(f, call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 6859875, 116350), inf);
 }
 
+/* A call that needs exactly N cpu runs with N left and fails with
+ * Error(Budget, ExceededLimit) with N - 1 left (at the returned Val's
+ * check, after the result object was made); stopped at its
+ * Bls12381G1Mul charge it makes no object. */
+static int call_budget(fixture *f, uint64_t *args, uint64_t limit) {
+  uint64_t ret = 0;
+  scp_error err;
+  f->b.cpu_limit = f->b.cpu + limit;
+  int rc = scp_host_call(f->h, fn("bls12_381_g1_mul"), args, NULL, &ret, &err);
+  if (rc != SCP_OK) assert_int_equal(f->h->errval,
+                                     scp_val_error(SCP_ET_BUDGET, SCP_EC_EXCEEDED_LIMIT));
+  return rc;
+}
+
+static void test_budget_edge(void **state) {
+  fixture *f = *state;
+  const uint64_t n = ARG + G1_DECODE + G1_CURVE + G1_SUB + FR_FROM + G1_MUL + G1_TO_AFFINE +
+                     G1_ENC;
+  uint64_t a[2] = { hex_obj(f, G1_GEN), small(3) };
+  size_t objs = scp_host_object_count(f->h);
+  assert_int_equal(call_budget(f, a, n - G1_TO_AFFINE - G1_ENC - 1), SCP_ERR_BUDGET);
+  assert_int_equal(scp_host_object_count(f->h), objs);
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  a[0] = hex_obj(f, G1_GEN);
+  objs = scp_host_object_count(f->h);
+  assert_int_equal(call_budget(f, a, n - 1), SCP_ERR_BUDGET);
+  assert_int_equal(scp_host_object_count(f->h), objs + 1);
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  a[0] = hex_obj(f, G1_GEN);
+  assert_int_equal(call_budget(f, a, n), SCP_OK);
+  assert_int_equal(f->b.cpu, f->b.cpu_limit);
+  /* the mem side: a hash needs 5896 + 112 + 80 */
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  uint64_t dst = bytes_obj(f->h, (const uint8_t *)H2C_G1_DST, sizeof H2C_G1_DST - 1);
+  uint64_t h[2] = { bytes_obj(f->h, (const uint8_t *)"abc", 3), dst };
+  f->b.mem_limit = f->b.mem + 6088 - 1;
+  call(f, "bls12_381_hash_to_g1", h, SCP_ERR_BUDGET);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_BUDGET, SCP_EC_EXCEEDED_LIMIT));
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  dst = bytes_obj(f->h, (const uint8_t *)H2C_G1_DST, sizeof H2C_G1_DST - 1);
+  h[0] = bytes_obj(f->h, (const uint8_t *)"abc", 3);
+  h[1] = dst;
+  f->b.mem_limit = f->b.mem + 6088;
+  assert_obj_hex(f, call(f, "bls12_381_hash_to_g1", h, SCP_OK), H2C_G1[1].p);
+}
+
 /* RFC 9380 K.1's expand_message_xmd(SHA-256) vectors. */
 static void test_expand_xmd(void **state) {
   (void)state;
@@ -675,6 +729,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_map, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_hash, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_trace_numbers, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_budget_edge, setup, fixture_close),
     cmocka_unit_test(test_expand_xmd),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -262,6 +262,9 @@ static bool result_matches(const char *exp, const char *got, bool made_up) {
  *   vec:1,2,3      a Vec of U32 values     map:1=2,4=8   a Map of U32 pairs
  *   acct:HEX / contract:HEX   an Address    muxed:ID:HEX  a MuxedAddress
  *   btext:TEXT     a Bytes object holding TEXT
+ *   bhex:HEX[/N]   a Bytes object holding the bytes HEX spells, then zeros
+ *                  up to N bytes (e.g. a curve point standing for a test's
+ *                  random sample: no charge depends on which valid point)
  * A leading "proto:N;" sets the ledger protocol the test used; "skip:WHY"
  * marks a trace that is not replayable through direct calls.
  * They are created when a trace line shows the object count grew; their
@@ -315,6 +318,23 @@ static const setup_spec setups[] = {
   { "test__protocol_gate__test_additional_protocol_guardrail_during_invocation.json",
     "skip:runs a hand-made wasmi VM: guest fuel and dispatch are in the trace" },
   { "test__map__map_values.json", "vec:10,20" },
+  /* sample_g1/g2 (soroban-env-host/src/test/bls12_381.rs) twice, g1/g2_zero,
+   * then sample twice more: the generator, its double, infinity */
+#define BLS_G1 "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb" \
+               "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1"
+#define BLS_2G1 "0572cbea904d67468808c8eb50a9450c9721db309128012543902d0ac358a62ae28f75bb8f1c7c42c39a8c5529bf0f4e" \
+                "166a9d8cabc673a322fda673779d8e3822ba3ecb8670e461f73bb9021d5fd76a4c56d9d4cd16bd1bba86881979749d28"
+#define BLS_G2 "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e" \
+               "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8" \
+               "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be" \
+               "0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801"
+  { "test__bls12_381__g1_mul.json",
+    "bhex:" BLS_G1 ";bhex:40/96;bhex:" BLS_2G1 ";bhex:" BLS_G1 },
+  { "test__bls12_381__g2_mul.json",
+    "bhex:" BLS_G2 ";bhex:40/192;bhex:" BLS_G2 ";bhex:" BLS_G2 },
+#undef BLS_G2
+#undef BLS_2G1
+#undef BLS_G1
 };
 
 /* Make the next setup object; false when the spec has none left. */
@@ -323,13 +343,29 @@ static bool make_setup_object(replay *r) {
   if (!s || !*s) return false;
   const char *end = strchr(s, ';');
   size_t n = end ? (size_t)(end - s) : strlen(s);
-  char item[256];
+  char item[512];
   if (n >= sizeof item) return false;
   memcpy(item, s, n);
   item[n] = 0;
   r->setup = end ? end + 1 : s + n;
   uint64_t vals[64], out;
   uint32_t count = 0;
+  if (!strncmp(item, "bhex:", 5)) {
+    uint8_t b[(sizeof item - 5) / 2];
+    uint32_t len = 0;
+    const char *p = item + 5;
+    for (; p[0] && p[0] != '/' && p[1] && len < sizeof b; p += 2) {
+      unsigned v;
+      if (sscanf(p, "%2x", &v) != 1) return false;
+      b[len++] = (uint8_t)v;
+    }
+    if (*p == '/') {
+      unsigned long pad = strtoul(p + 1, NULL, 10);
+      if (pad > sizeof b) return false;
+      for (; len < pad; len++) b[len] = 0;
+    }
+    return scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, b, len, &out) == SCP_OK;
+  }
   if (!strncmp(item, "btext:", 6))
     return scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, (const uint8_t *)item + 6,
                                           (uint32_t)strlen(item + 6), &out) == SCP_OK;

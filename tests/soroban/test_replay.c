@@ -332,6 +332,37 @@ static const setup_spec setups[] = {
     "bhex:" BLS_G1 ";bhex:40/96;bhex:" BLS_2G1 ";bhex:" BLS_G1 },
   { "test__bls12_381__g2_mul.json",
     "bhex:" BLS_G2 ";bhex:40/192;bhex:" BLS_G2 ";bhex:" BLS_G2 },
+  /* invalid_g1/g2's points: any bytes for TooMany/TooFewBytes, the
+   * trace's first byte for the three flag cases (a second non-zero byte:
+   * infinity with other bits set), (0, 0) off the curve, (0, 2) of order 3
+   * and RFC 9380's G2 Q0 for msg "" outside the subgroup; each invalid_*
+   * but the first five makes an unused sample first */
+#define BLS_G1_NOTSUB "bhex:000000000000000000000000000000000000000000000000" \
+                      "000000000000000000000000000000000000000000000000" \
+                      "000000000000000000000000000000000000000000000000" \
+                      "000000000000000000000000000000000000000000000002;"
+#define BLS_G2_NOTSUB "bhex:171c88b0b0efb5eb2b88913a9e74fe111a4f68867b59db252ce5868af4d1254bfab77ebde5d61cd1a86fb2fe4a5a1c1d" \
+                      "019ad3fc9c72425a998d7ab1ea0e646a1f6093444fc6965f1cad5a3195a7b1e099c050d57f45e3fa191cc6d75ed7458c" \
+                      "0eb22c7a543d3d376e9716a49b72e79a89c9bfe9feee8533ed931cbb5373dde1fbcd7411d8052e02693654f71e15410a" \
+                      "0ba10604e62bdd9eeeb4156652066167b72c8d743b050fb4c1016c31b505129374f76e03fa127d6a156213576910fef3;"
+#define R10(x) x x x x x x x x x x
+#define BLS_BAD(n, a, b, c) "bhex:/" n ";bhex:/" n ";bhex:" a "/" n ";bhex:" b "01/" n ";bhex:" c "/" n ";"
+  { "test__bls12_381__check_g1_is_in_subgroup.json",
+    BLS_BAD("96", "09", "19", "04") "bhex:/96;bhex:/96;bhex:/96;bhex:/96;"
+    R10("bhex:" BLS_G1 ";") "bhex:40/96;" R10("bhex:/96;" BLS_G1_NOTSUB) },
+  { "test__bls12_381__check_g2_is_in_subgroup.json",
+    BLS_BAD("192", "0f", "13", "08") "bhex:/192;bhex:/192;bhex:/192;bhex:/192;"
+    R10("bhex:" BLS_G2 ";") "bhex:40/192;" R10("bhex:/192;" BLS_G2_NOTSUB) },
+  { "test__bls12_381__g1_is_on_curve.json",
+    BLS_BAD("96", "09", "19", "04") "bhex:/96;bhex:/96;" R10("bhex:" BLS_G1 ";") "bhex:40/96;"
+    R10("bhex:/96;bhex:/96;") R10("bhex:/96;" BLS_G1_NOTSUB) },
+  { "test__bls12_381__g2_is_on_curve.json",
+    BLS_BAD("192", "0f", "13", "08") "bhex:/192;bhex:/192;" R10("bhex:" BLS_G2 ";")
+    "bhex:40/192;" R10("bhex:/192;bhex:/192;") R10("bhex:/192;" BLS_G2_NOTSUB) },
+#undef BLS_BAD
+#undef R10
+#undef BLS_G2_NOTSUB
+#undef BLS_G1_NOTSUB
 #undef BLS_G2
 #undef BLS_2G1
 #undef BLS_G1

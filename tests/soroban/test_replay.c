@@ -359,6 +359,27 @@ static const setup_spec setups[] = {
   { "test__bls12_381__g2_is_on_curve.json",
     BLS_BAD("192", "0f", "13", "08") "bhex:/192;bhex:/192;" R10("bhex:" BLS_G2 ";")
     "bhex:40/192;" R10("bhex:/192;bhex:/192;") R10("bhex:/192;" BLS_G2_NOTSUB) },
+  /* g1/g2_add: p2, the invalid p1s, p1, the invalid p2s, then x + 0,
+   * 0 + x, a + b, (a + b) + c and a + (-a) (neg_g1/g2 is untraced) */
+#define BLS_NEG_G1 "bhex:17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb" \
+                   "114d1d6855d545a8aa7d76c8cf2e21f267816aef1db507c96655b9d5caac42364e6f38ba0ecb751bad54dcd6b939c2ca;"
+#define BLS_NEG_G2 "bhex:13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e" \
+                   "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8" \
+                   "13fa4d4a0ad8b1ce186ed5061789213d993923066dddaf1040bc3ff59f825c78df74f2d75467e25e0f55f8a00fa030ed" \
+                   "0d1b3cc2c7027888be51d9ef691d77bcb679afda66c73f17f9ee3837a55024f78c71363275a75d75d86bab79f74782aa;"
+#define BLS_ADD(n, g, g2, neg, notsub, a, b, c, d, e, f) \
+  g BLS_BAD(n, a, b, c) "bhex:/" n ";bhex:/" n ";bhex:/" n ";" notsub \
+  g BLS_BAD(n, d, e, f) "bhex:/" n ";bhex:/" n ";bhex:/" n ";" notsub \
+  g "bhex:40/" n ";" g "bhex:40/" n ";" g g2 g g2 g g neg "bhex:40/" n ";"
+  { "test__bls12_381__g1_add.json",
+    BLS_ADD("96", "bhex:" BLS_G1 ";", "bhex:" BLS_2G1 ";", BLS_NEG_G1, BLS_G1_NOTSUB,
+            "19", "04", "0f", "00", "12", "0b") },
+  { "test__bls12_381__g2_add.json",
+    BLS_ADD("192", "bhex:" BLS_G2 ";", "bhex:" BLS_G2 ";", BLS_NEG_G2, BLS_G2_NOTSUB,
+            "13", "08", "0e", "19", "0b", "14") },
+#undef BLS_ADD
+#undef BLS_NEG_G2
+#undef BLS_NEG_G1
 #undef BLS_BAD
 #undef R10
 #undef BLS_G2_NOTSUB

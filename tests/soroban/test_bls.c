@@ -646,6 +646,24 @@ static void test_trace_numbers(void **state) {
   pts[0] = pts[1] = pts[2] = hex_obj(f, inf);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, pts, 3, &m[0]), SCP_OK);
   assert_obj_hex(f, call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 6859875, 116350), inf);
+  /* the same with U256(0) scalars (no visits) */
+  uint64_t zs[3] = { small(0), small(0), small(0) };
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, zs, 3, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 6859695, 116350);
+  /* 10 points and 10 U256 objects (g1_msm.json's msm-vs-mul-and-add
+   * block), 5 and 5 for G2 */
+  uint64_t p10[10], k10[10], g1x2 = hex_obj(f, G1_2G);
+  for (int i = 0; i < 10; i++) {
+    p10[i] = i % 2 ? g1 : g1x2;
+    k10[i] = u256(f, k);
+  }
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, p10, 10, &m[0]), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, k10, 10, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 17163717, 131826);
+  for (int i = 0; i < 5; i++) p10[i] = g2;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, p10, 5, &m[0]), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, k10, 5, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g2_msm", m, SCP_OK, 24782125, 231508);
 }
 
 /* A call that needs exactly N cpu runs with N left and fails with

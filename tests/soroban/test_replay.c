@@ -381,20 +381,24 @@ static const setup_spec setups[] = {
     BLS_ADD("192", "bhex:" BLS_G2 ";", "bhex:" BLS_G2 ";", BLS_NEG_G2, BLS_G2_NOTSUB,
             "13", "08", "0e", "19", "0b", "14") },
 #undef BLS_ADD
-#undef BLS_NEG_G2
-#undef BLS_NEG_G1
+  /* g1/g2_msm: block 3's sample, invalid_g1(NotInSubgroup) and sample;
+   * g1_zero for blocks 4 and 5; block 6's sample, zero, neg; block 7's
+   * four samples; block 8's zero */
+#define BLS_MSM(n, g, g2, neg, notsub) \
+  g "bhex:/" n ";" notsub g "bhex:40/" n ";bhex:40/" n ";bhex:40/" n ";" g "bhex:40/" n ";" neg \
+  "bhex:40/" n ";" g g2 g g2 "bhex:40/" n ";"
+  { "test__bls12_381__g1_msm.json",
+    BLS_MSM("96", "bhex:" BLS_G1 ";", "bhex:" BLS_2G1 ";", BLS_NEG_G1, BLS_G1_NOTSUB) },
+  { "test__bls12_381__g2_msm.json",
+    BLS_MSM("192", "bhex:" BLS_G2 ";", "bhex:" BLS_G2 ";", BLS_NEG_G2, BLS_G2_NOTSUB) },
+#undef BLS_MSM
 #undef BLS_BAD
-#undef R10
-#undef BLS_G2_NOTSUB
-#undef BLS_G1_NOTSUB
-#undef BLS_G2
-#undef BLS_2G1
-#undef BLS_G1
 };
 
-/* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice
- * calls in order, read from the tests' source, ';'-separated: "hex:HEX",
- * "text:TEXT", or "-" for contents that stay invented (as past the end). */
+/* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /
+ * vec_new_from_slice calls in order, read from the tests' source,
+ * ';'-separated: "hex:HEX", "text:TEXT", "vals:V,V,..." (Vals in trace
+ * notation), or "-" for contents that stay invented (as past the end). */
 typedef struct slice_spec { const char *file, *slices; } slice_spec;
 /* sample_g1/g2_out_of_range (soroban-env-host/src/test/bls12_381.rs)
  * copies MODULUS's text over a point; invalid_fp(OutOfRange) is p itself */
@@ -405,8 +409,42 @@ static const slice_spec slice_specs[] = {
   { "test__bls12_381__g1_is_on_curve.json", "text:0x" BLS_P },
   { "test__bls12_381__g2_is_on_curve.json", "text:0x" BLS_P },
   { "test__bls12_381__map_fp_to_g1.json", "-;-;hex:" BLS_P },
+  /* g1/g2_msm (bls12_381.rs): sample_host_vec's points are bytes of valid
+   * points; the vecs hold the handles the trace shows made before them
+   * (block 7's shuffles: any order costs and sums the same) */
+#define BLS_MSM_SLICES(g)                                                                    \
+  g g "vals:Bytes(obj#5),Bytes(obj#7);vals:U256(obj#11),U256(obj#13),U256(obj#15);"          \
+  "vals:Bytes(obj#19),Bytes(obj#23),Bytes(obj#25);vals:U256(obj#29),U256(obj#31),U256(obj#33);" \
+  "vals:Bytes(obj#37),Bytes(obj#37),Bytes(obj#37);vals:U256(obj#41),U256(obj#43),U256(obj#45);" \
+  g g g "vals:Bytes(obj#53),Bytes(obj#55),Bytes(obj#57);vals:U256(0),U256(0),U256(0);"      \
+  "vals:Bytes(obj#67),Bytes(obj#71);vals:U256(1),U256(1);"                                   \
+  R11("vals:Bytes(obj#81),Bytes(obj#83),Bytes(obj#85),Bytes(obj#87);"                        \
+      "vals:U256(obj#89),U256(obj#91),U256(obj#93),U256(obj#95);")
+#define R11(x) x x x x x x x x x x x
+#define R5(x) x x x x x
+  { "test__bls12_381__g1_msm.json",
+    BLS_MSM_SLICES("hex:" BLS_G1 ";") R5("hex:" BLS_G1 ";") R5("hex:" BLS_2G1 ";")
+    "vals:Bytes(obj#163),Bytes(obj#165),Bytes(obj#167),Bytes(obj#169),Bytes(obj#171),"
+    "Bytes(obj#173),Bytes(obj#175),Bytes(obj#177),Bytes(obj#179),Bytes(obj#181);"
+    "vals:U256(obj#185),U256(obj#187),U256(obj#189),U256(obj#191),U256(obj#193),"
+    "U256(obj#195),U256(obj#197),U256(obj#199),U256(obj#201),U256(obj#203)" },
+  { "test__bls12_381__g2_msm.json",
+    BLS_MSM_SLICES("hex:" BLS_G2 ";") R5("hex:" BLS_G2 ";")
+    "vals:Bytes(obj#163),Bytes(obj#165),Bytes(obj#167),Bytes(obj#169),Bytes(obj#171);"
+    "vals:U256(obj#175),U256(obj#177),U256(obj#179),U256(obj#181),U256(obj#183)" },
+#undef R5
+#undef R11
+#undef BLS_MSM_SLICES
 };
 #undef BLS_P
+#undef BLS_NEG_G2
+#undef BLS_NEG_G1
+#undef R10
+#undef BLS_G2_NOTSUB
+#undef BLS_G1_NOTSUB
+#undef BLS_G2
+#undef BLS_2G1
+#undef BLS_G1
 
 /* Make the next setup object; false when the spec has none left. */
 static bool make_setup_object(replay *r) {
@@ -636,6 +674,25 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
   return true;
 }
 
+/* The next "vals:" item of the slice spec into vals[0..len); false when
+ * there is none, "-", or it does not parse into len Vals. */
+static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
+  const char *s = r->slices;
+  if (!s || !*s) return false;
+  const char *end = strchr(s, ';');
+  size_t n = end ? (size_t)(end - s) : strlen(s);
+  r->slices = end ? end + 1 : s + n;
+  if (strncmp(s, "vals:", 5)) return false;
+  char item[1024];
+  if (n >= sizeof item) return false;
+  memcpy(item, s + 5, n - 5);
+  item[n - 5] = 0;
+  uint32_t k = 0;
+  for (char *tok = strtok(item, ","); tok; tok = strtok(NULL, ","))
+    if (k == len || !parse_val(tok, &vals[k++])) return false;
+  return k == len;
+}
+
 /* Perform one call; *res receives "Ok(...)" / "Err(...)". */
 static enum outcome do_call(replay *r, const char *name, char *argtext,
                             const char *expect, char *res, size_t cap) {
@@ -688,8 +745,11 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     h->errmsg[0] = 0;
     if (!strcmp(name, "vec_new_from_slice")) {
       uint64_t *vals = calloc(len ? len : 1, sizeof *vals);
-      r->made_up = true;
-      for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
+      if (!vals) return verdict(r, R_UNIMPL, "out of memory");
+      if (!next_vals(r, vals, len)) {
+        r->made_up = true;
+        for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
+      }
       rc = scp_host_vec_new_from_slice(h, vals, len, &ret);
       free(vals);
     } else {

@@ -165,6 +165,26 @@ static void test_codec_g2(void **state) {
   hex(P_HEX, b + 144);
   assert_int_equal(decode_g2(f, b, 192, SCP_BLS_ON_CURVE, &p, G2_DECODE), SCP_ERR_HOST);
   assert_int_equal(decode_g2(f, b, 96, SCP_BLS_ON_CURVE, &p, VISIT), SCP_ERR_HOST);
+  /* a vec of points (what multi_pairing_check and msm decode): vec_len's
+   * check and visit, MemAlloc(2 * 192) 434+48, the visit, the decodes */
+  hex(G2_GEN, b);
+  uint64_t e[2] = { bytes_obj(f->h, b, 192), bytes_obj(f->h, b, 192) }, v;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, e, 2, &v), SCP_OK);
+  scp_ecp *pts;
+  uint32_t n;
+  uint64_t c0 = f->b.cpu;
+  assert_int_equal(scp_bls_g2_vec_decode(f->h, v, &pts, &n), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 120 + 482 + 60 + 2 * (G2_DECODE + G2_CURVE + G2_SUB));
+  assert_int_equal(n, 2);
+  scp_bls_g2_to_bytes(&pts[1], out);
+  assert_memory_equal(out, b, 192);
+  free(pts);
+  /* the second element not a point: stops there, *pts NULL */
+  e[1] = scp_val_u32(7);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, e, 2, &v), SCP_OK);
+  assert_int_equal(scp_bls_g2_vec_decode(f->h, v, &pts, &n), SCP_ERR_HOST);
+  assert_null(pts);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE));
 }
 
 /* ---- the host functions, through scp_host_call ------------------------------ */

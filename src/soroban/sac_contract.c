@@ -107,6 +107,10 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance takes an Address");
     return scp_sac_balance(h, args[0], ret);
+  case FN_TRUST:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "trust takes an Address");
+    return scp_sac_trust(h, args[0]);
   case FN_DECIMALS:
     *ret = scp_val_u32(7);   /* metadata.rs DECIMAL */
     return SCP_OK;

@@ -332,6 +332,7 @@ static const setup_spec setups[] = {
   /* test_asset_init: the user's account and trustline (10_000_000 of
    * 100_000_000), then the user's Address */
 #define USER "2222222222222222222222222222222222222222222222222222222222222222"
+#define ISSUER "1111111111111111111111111111111111111111111111111111111111111111"
   { "test__stellar_asset_contract__test_asset4_init.json",
     "enforce;asset:zA9Z;vecsetup;entries:acct:" USER "|tl:" USER ":zA9Z:10000000:100000000;acct:" USER },
   { "test__stellar_asset_contract__test_asset12_init.json",
@@ -341,9 +342,16 @@ static const setup_spec setups[] = {
     "enforce;asset:Az;vecsetup;entries:acct:" USER "|tl:" USER ":Az:10000000:100000000;acct:" USER },
   { "test__stellar_asset_contract__test_asset12_trailing_zero_init.json",
     "enforce;asset:789Az;vecsetup;entries:acct:" USER "|tl:" USER ":789Az:10000000:100000000;acct:" USER },
-#undef USER
   { "test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract_executable.json",
     "enforce;strs:Wasm,StellarAsset,Account" },
+  /* trust / balance of a generated contract address (cap_73) */
+  { "test__stellar_asset_contract__cap_73__test_trust_noop_for_contract_address.json",
+    "enforce;asset:aaaa;vecsetup;entries:acct:" ISSUER ";contract:" USER },
+  { "test__stellar_asset_contract__cap_73__test_trust_fails_for_issuer.json",
+    "enforce;asset:aaaa;vecsetup;entries:acct:" ISSUER ";acct:" ISSUER },
+  { "test__stellar_asset_contract__cap_73__test_trust_noop_if_trustline_exists.json",
+    "enforce;asset:aaaa;vecsetup;entries:acct:" USER "|acct:" ISSUER "|tl:" USER
+    ":aaaa:1000:5000;acct:" USER },
   /* test_do_not_init_contract_for_invalid_asset runs 13 invalid codes; the
    * first ("\0\0\0\0", 44 bytes) replays exactly (test_sac.c pins it),
    * the second ("\0" x 12 after it) costs 350 CPU more here than in the
@@ -352,6 +360,8 @@ static const setup_spec setups[] = {
   { "test__stellar_asset_contract__test_do_not_init_contract_for_invalid_asset.json",
     "skip:second create_asset_contract: footprint compares with two contracts' instance keys "
     "differ by 350 CPU (host_storage.c), under investigation" },
+#undef USER
+#undef ISSUER
 };
 
 /* (sac) Files of the Stellar Asset Contract tests without a setups[] entry:
@@ -695,10 +705,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
       uint64_t *vals = calloc(len ? len : 1, sizeof *vals);
       for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
       /* (sac) a test's call args: the Address it just made */
-      if (r->vec_setup && len == 1 && r->last_setup_obj) {
-        vals[0] = r->last_setup_obj;
-        r->last_setup_obj = 0;
-      }
+      if (r->vec_setup && len == 1 && r->last_setup_obj) vals[0] = r->last_setup_obj;
       rc = scp_host_vec_new_from_slice(h, vals, len, &ret);
       free(vals);
     } else {

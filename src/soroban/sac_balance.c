@@ -1,7 +1,8 @@
 /*
  * sac_balance.c — the Stellar Asset Contract's balances: read_balance for
- * classic accounts (the TrustLineEntry of a credit asset, the issuer's
- * unlimited balance).
+ * classic accounts (the AccountEntry for the native asset, the
+ * TrustLineEntry of a credit asset, the issuer's unlimited balance) and
+ * contract addresses; trust's no-op paths.
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
  * contract.rs (balance), balance.rs (read_balance, get_classic_balance,
@@ -20,8 +21,7 @@
  * Contract-address balances are DataKey::Balance(addr) persistent entries
  * holding BalanceValue {amount, authorized, clawback}.
  *
- * Not implemented (SCP_ERR_UNSUPPORTED): the native asset's account
- * balance (AccountEntry reserves), creating a trustline, and every
+ * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline and every
  * balance-changing function.
  */
 #include <stdio.h>
@@ -118,7 +118,7 @@ static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_
 
 enum {
   STORAGE_PERSISTENT = 1, BALANCE_EXTEND_AMOUNT = 30 * 17280,
-  BALANCE_TTL_THRESHOLD = 29 * 17280, ERR_OPERATION_NOT_SUPPORTED = 2
+  BALANCE_TTL_THRESHOLD = 29 * 17280, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_ACCOUNT_MISSING = 6
 };
 
 static const char *const balance_keys[3] = { "amount", "authorized", "clawback" };
@@ -205,6 +205,31 @@ static int extend_instance(scp_host *h) {
                       scp_val_u32(INSTANCE_TTL_THRESHOLD), scp_val_u32(INSTANCE_EXTEND_AMOUNT), &r);
 }
 
+/* get_account_balance: the key (to_account_key: Rc::metered_new),
+ * Storage::try_get (a missing account is Error(Contract, #6)), the
+ * AccountEntry's balance read in place (no clone).  The entry is taken as
+ * consistent: the reference's minimum/maximum checks (reserves,
+ * liabilities) fail only for a corrupt ledger and charge nothing. */
+static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], int64_t *bal) {
+  scp_lkey k = { .type = SCP_LK_ACCOUNT };
+  memcpy(k.id, acct, 32);
+  const scp_sentry *e = NULL;
+  int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
+  if (rc != SCP_OK) return rc;
+  (void)addr;
+  if (!e)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
+                        "account entry is missing");
+  /* AccountEntry: accountID (36), balance */
+  if (e->vallen < 44)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  *bal = be64s(e->val + 36);
+  if (*bal < 0)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
+  return SCP_OK;
+}
+
 /* trust(addr) (contract.rs, balance.rs create_trustline_if_needed): the
  * instance's TTL bump; a contract address is a no-op; for an account the
  * asset (not native, not its issuer: Error(Contract, #2)), the trustline
@@ -258,9 +283,9 @@ int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   rc = read_asset(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: native (account entry) balances are not implemented yet");
-    return SCP_ERR_UNSUPPORTED;
+    int64_t bal = 0;
+    rc = account_balance(h, addr, acct, &bal);
+    return rc == SCP_OK ? i128_val(h, bal, ret) : rc;
   }
   /* asset.issuer.metered_clone(); the issuer holds i64::MAX */
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);

@@ -344,6 +344,9 @@ static const setup_spec setups[] = {
     "enforce;asset:789Az;vecsetup;entries:acct:" USER "|tl:" USER ":789Az:10000000:100000000;acct:" USER },
   { "test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract_executable.json",
     "enforce;strs:Wasm,StellarAsset,Account" },
+  /* the native asset's balance of an account */
+  { "test__stellar_asset_contract__test_account_balance.json",
+    "enforce;vecsetup;entries:acct:" USER ":100000000;acct:" USER },
   /* trust / balance of a generated contract address (cap_73) */
   { "test__stellar_asset_contract__cap_73__test_trust_noop_for_contract_address.json",
     "enforce;asset:aaaa;vecsetup;entries:acct:" ISSUER ";contract:" USER },
@@ -430,10 +433,9 @@ static bool make_setup_object(replay *r) {
 
 /* (sac) The next classic ledger entry of "entries:E1|E2;", written into
  * the storage map and footprint uncharged, as the reference's test helpers
- * do: "acct:KEYHEX" an AccountEntry (its contents are not read by what we
- * replay), "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's
- * asset CODE (issuer key 0x11..), flags AUTHORIZED.  False when none is
- * left. */
+ * do: "acct:KEYHEX[:BALANCE]" an AccountEntry (only its balance is read),
+ * "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's asset
+ * CODE (issuer key 0x11..), flags AUTHORIZED.  False when none is left. */
 static bool seed_entry(replay *r) {
   const char *s = r->entries;
   if (!s || !*s || *s == ';') return false;
@@ -457,6 +459,9 @@ static bool seed_entry(replay *r) {
   if (!strncmp(item, "acct:", 5)) {
     k.type = 0;   /* LedgerKey::Account */
     vlen = 36 + 8 + 8 + 4;   /* accountID, balance, seqNum, numSubEntries (enough) */
+    long long bal = 0;
+    if (p[64] == ':') bal = strtoll(p + 65, NULL, 10);
+    for (int i = 0; i < 8; i++) val[36 + i] = (uint8_t)((unsigned long long)bal >> (56 - 8 * i));
   } else if (!strncmp(item, "tl:", 3)) {
     char code[13] = { 0 };
     long long bal = 0, limit = 0;

@@ -336,6 +336,36 @@ static void test_contract_address_trust_and_balance(void **state) {
   assert_int_equal(ret, scp_val_small_i(0, SCP_TAG_I128_SMALL));
 }
 
+/* test_account_balance.json: the native SAC, then the user's account
+ * (100_000_000 stroops) and balance(G...): 69666 -> 100935 CPU, 8130 ->
+ * 13270 bytes, Ok(I128(100000000)): the account key, its read, the
+ * balance read in place. */
+static void test_native_account_balance(void **state) {
+  fixture *f = *state;
+  create_ok(f, "", 0, 65804, 7512, 13);
+  uint8_t acct[56] = { 0 };
+  scp_lkey ak = { .type = 0 };
+  memset(ak.id, 0x22, 32);
+  memcpy(acct + 4, ak.id, 32);
+  static const uint8_t bal[8] = { 0, 0, 0, 0, 0x05, 0xf5, 0xe1, 0 };   /* 100_000_000 */
+  memcpy(acct + 36, bal, 8);
+  assert_int_equal(scp_storage_seed(f->h, &ak, acct, sizeof acct, 0, true), SCP_OK);
+  scp_hobj uo = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  uo.u.bytes = calloc(1, 33);
+  memset(uo.u.bytes + 1, 0x22, 32);
+  uint64_t uaddr, args, sym, ret;
+  assert_int_equal(scp_host_add_obj(f->h, &uo, &uaddr), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &uaddr, 1, &args), SCP_OK);
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  assert_int_equal(scp_host_symbol_val(f->h, "balance", &sym), SCP_OK);
+  uint64_t a[3] = { scp_val_object(SCP_TAG_ADDRESS_OBJ, 25), sym, args };
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_OK);
+  assert_int_equal(f->b.cpu - cpu, 100935 - 69666);
+  assert_int_equal(f->b.mem - mem, 13270 - 8130);
+  assert_int_equal(ret, scp_val_small_i(100000000, SCP_TAG_I128_SMALL));
+}
+
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
  * never with a partial cost passed off as complete. */
 static void test_unimplemented_function(void **state) {
@@ -421,6 +451,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_create_invalid, setup, teardown),
     cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
     cmocka_unit_test_setup_teardown(test_contract_address_trust_and_balance, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),
     cmocka_unit_test_setup_teardown(test_get_id_invalid, setup, teardown),

@@ -21,6 +21,16 @@
  * Contract-address balances are DataKey::Balance(addr) persistent entries
  * holding BalanceValue {amount, authorized, clawback}.
  *
+ * Checked to the unit against the reference's traces (test_sac.c,
+ * test_replay.c): a trustline balance (test_asset*_init), the native
+ * balance of an account (test_account_balance), trust and balance of a
+ * contract address without a balance entry
+ * (cap_73__test_trust_noop_for_contract_address).  Built from the same
+ * Env calls but not covered by a replayable trace (their traces need
+ * authorization entries first): a contract's existing balance entry, the
+ * issuer's i64::MAX (an i128 object), trust's error and existing-trustline
+ * paths.
+ *
  * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline and every
  * balance-changing function.
  */

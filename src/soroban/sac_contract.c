@@ -276,6 +276,8 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   size_t nsnap = 0, nevents = h->nevents;
   if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
   if (rc != SCP_OK) return rc;
+  /* the profile's contract:SAC node: the frame and everything in it */
+  if (h->native_hook) h->native_hook(h->invoker_ctx, id, true);
   rc = scp_host_charge_push_context(h, id);
   bool pushed = false;
   if (rc == SCP_OK) {
@@ -292,6 +294,7 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   if (rc == SCP_OK && h->frames[h->nframes - 1].instance_modified) rc = persist(h, id);
   SAC_TRACE(h, "pop SAC");
   if (pushed) scp_host_pop_frame(h);
+  if (h->native_hook) h->native_hook(h->invoker_ctx, id, false);
   if (rc != SCP_OK) {
     scp_storage_rollback(h, snap, nsnap);
     if (h->nevents > nevents) h->nevents = nevents;

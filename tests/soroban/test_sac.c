@@ -22,8 +22,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "profile/scp_prof.h"
 #include "soroban/host_private.h"
 #include "soroban/host_sac.h"
+#include "util/scp_util.h"
 
 typedef struct fixture {
   scp_budget b;
@@ -439,6 +441,56 @@ static void test_get_id_invalid(void **state) {
   assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_INVALID_INPUT));
 }
 
+/* A contract calling the SAC (tests/fixtures/wasm/sac_user.c): the SAC's
+ * frames are contract:SAC nodes under the host call that runs them, and
+ * the profile still adds up (Σ self == the budget). */
+static int prof_find(const scp_profile *p, const char *name, uint32_t parent_of) {
+  for (size_t i = 0; i < p->nnodes; i++)
+    if (!strcmp(scp_prof_str(p, p->frames[p->nodes[i].frame].name), name) &&
+        (parent_of == UINT32_MAX || p->nodes[i].parent == parent_of))
+      return (int)i;
+  return -1;
+}
+
+static void test_profile_from_wasm(void **state) {
+  (void)state;
+  char path[1024];
+  const char *b = getenv("SCP_BUILD");
+  snprintf(path, sizeof path, "%s/tests/fixtures/wasm/sac_user.wasm", b ? b : "build");
+  uint8_t *wasm = NULL;
+  size_t len = 0;
+  scp_error err;
+  if (scp_read_file(path, &wasm, &len, &err) != SCP_OK) skip();   /* fixtures not built */
+  scp_soroban_opts o = { .wasm_path = "sac_user.wasm", .wasm = wasm, .wasm_len = len,
+                         .function = "run" };
+  scp_profile *p = NULL;
+  assert_int_equal(scp_soroban_profile(&o, &p, &err), SCP_OK);
+  assert_true(scp_prof_check(p));
+  uint64_t cpu = 0, mem = 0;
+  for (size_t i = 0; i < p->nnodes; i++) {
+    cpu += p->nodes[i].self[0];
+    mem += p->nodes[i].self[1];
+  }
+  assert_int_equal(cpu, scp_profile_total(p, 0));
+  assert_int_equal(mem, scp_profile_total(p, 1));
+  int create = prof_find(p, "host:create_asset_contract", UINT32_MAX);
+  int call = prof_find(p, "host:call", UINT32_MAX);
+  assert_true(create >= 0 && call >= 0);
+  int sac1 = prof_find(p, "contract:SAC", (uint32_t)create);
+  int sac2 = prof_find(p, "contract:SAC", (uint32_t)call);
+  assert_true(sac1 >= 0 && sac2 >= 0);
+  assert_int_equal(p->nodes[sac1].calls, 1);   /* init_asset */
+  assert_int_equal(p->nodes[sac2].calls, 2);   /* name, decimals */
+  assert_true(p->nodes[sac1].self[0] > 0 && p->nodes[sac2].self[0] > 0);
+  const char *result = NULL;
+  for (size_t i = 0; i < p->nmeta; i++)
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), "result")) result = scp_prof_str(p, p->meta[i].value);
+  assert_non_null(result);
+  assert_non_null(strstr(result, "native"));
+  scp_profile_destroy(p);
+  free(wasm);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_decode),
@@ -453,6 +505,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_contract_address_trust_and_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
+    cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),
     cmocka_unit_test_setup_teardown(test_get_id_invalid, setup, teardown),
   };

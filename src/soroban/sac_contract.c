@@ -21,12 +21,19 @@
  *
  * Implemented and checked to the unit against the reference's traces
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
- * create_asset_contract), decimals, name, symbol, balance of an account
- * holding a credit asset (sac_balance.c) -- including the
+ * create_asset_contract), decimals, name, symbol, balance (an account's
+ * trustline or native balance, a contract without a balance entry) and
+ * trust's no-op for a contract address (sac_balance.c) -- including the
  * instance's reload in a later frame (scp_sac_instance_load).  Every other
- * token function stops with SCP_ERR_UNSUPPORTED ("the Stellar Asset
- * Contract function F is not implemented yet") after the frame push,
- * never with a partial cost passed off as complete.
+ * token function (those that need require_auth: transfer, mint, burn,
+ * approve, ...; and admin, allowance, authorized) stops with
+ * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
+ * implemented yet") after the frame push, never with a partial cost
+ * passed off as complete.
+ *
+ * Profiles: the frame (from push_context to the pop) is reported to the
+ * profiler through h->native_hook, which books it as a contract:SAC node
+ * under the host call that runs it (sor_vm.c).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -52,6 +52,7 @@
 
 #include "soroban/host_fns_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/sac_private.h"
 #include "soroban/sor_code.h"
 #include "wasm/scp_wasm.h"
 
@@ -424,9 +425,8 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
       *ret = scp_val_u32(h->opts.protocol);
       return SCP_OK;
     }
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "calls to Stellar Asset contracts are not implemented yet");
-    return SCP_ERR_UNSUPPORTED;
+    /* the native contract (sac_contract.c) */
+    return scp_sac_call(h, id, name, args, n, ret);
   }
   if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
   if (rc != SCP_OK) return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/sac_private.h"
 #include "soroban/host_lifecycle.h"
 
 /* Declared sizes (host/declared_size.rs). */
@@ -296,7 +297,7 @@ HOSTFN(sparse_map_new_from_linear_memory) { return map_new_from_lm(h, a, true, r
 
 /* compare_symbol_to_bytes (mem_helper.rs): a map key (which must be a
  * Symbol: Error(Value, UnexpectedType)) against key bytes, MemCmp(min). */
-static int symbol_vs_bytes(scp_host *h, uint64_t sym, const uint8_t *p, uint32_t n, int *ord) {
+int scp_hf_symbol_vs_bytes(scp_host *h, uint64_t sym, const uint8_t *p, uint32_t n, int *ord) {
   unsigned tag = scp_val_tag_of(sym);
   if (tag == SCP_TAG_SYMBOL_SMALL) {
     char s[16];
@@ -360,7 +361,7 @@ static int map_unpack_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t *
     out[i] = SCP_VAL_VOID;
     while (rc == SCP_OK && mi < mlen) {
       int ord;
-      rc = symbol_vs_bytes(h, kv[2 * mi], p, n, &ord);
+      rc = scp_hf_symbol_vs_bytes(h, kv[2 * mi], p, n, &ord);
       if (rc != SCP_OK) break;
       if (sparse && ord < 0) {
         mi++;
@@ -411,7 +412,7 @@ HOSTFN(symbol_index_in_linear_memory) {
     uint32_t n;
     int ord;
     rc = lm_slice(h, pos, i, &p, &n);
-    if (rc == SCP_OK) rc = symbol_vs_bytes(h, a[0], p, n, &ord);
+    if (rc == SCP_OK) rc = scp_hf_symbol_vs_bytes(h, a[0], p, n, &ord);
     if (rc == SCP_OK && !ord && !found) {
       found = true;
       at = i;
@@ -454,8 +455,9 @@ static int instance_map(scp_host *h, scp_instance **out) {
   if (!f->instance_loaded) {
     /* A map written by an earlier frame of the same contract would be
      * re-read from its ledger entry (ScVal conversions); only the fresh,
-     * never-written case is charged exactly. */
-    int rc = scp_host_charge_copy(h, in->n, SIZE_MAP_ENTRY);
+     * never-written case is charged exactly -- and a Stellar Asset
+     * contract's frame, which reads its persisted map (sac_contract.c). */
+    int rc = f->sac ? scp_sac_instance_load(h, in) : scp_host_charge_copy(h, in->n, SIZE_MAP_ENTRY);
     if (rc != SCP_OK) return rc;
     f->instance_loaded = true;
   }
@@ -531,6 +533,7 @@ HOSTFN(put_contract_data) {
   bool found;
   uint32_t pos;
   int rc = instance_map(h, &in);
+  if (rc == SCP_OK) h->frames[h->nframes - 1].instance_modified = true;   /* with_mut_instance_storage */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_MAP_ENTRY);   /* insert's access */
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
   if (rc != SCP_OK) return rc;
@@ -589,6 +592,7 @@ HOSTFN(del_contract_data) {
   bool found;
   uint32_t pos;
   int rc = instance_map(h, &in);
+  if (rc == SCP_OK) h->frames[h->nframes - 1].instance_modified = true;
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
   if (rc != SCP_OK) return rc;
   if (!found) return SCP_OK;

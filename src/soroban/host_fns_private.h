@@ -85,6 +85,11 @@ SCP_HIDDEN int scp_hf_fr_from_val(scp_host *h, bool bn254, uint64_t v, uint64_t 
 SCP_HIDDEN int scp_hf_fr_to_val(scp_host *h, bool bn254, const uint64_t *x, uint64_t *ret);
 SCP_HIDDEN const uint64_t *scp_hf_fr_modulus(bool bn254);
 
+/* compare_symbol_to_bytes (mem_helper.rs, host_fns_map.c): a Symbol
+ * (Error(Value, UnexpectedType) otherwise) against bytes, MemCmp(min). */
+SCP_HIDDEN int scp_hf_symbol_vs_bytes(scp_host *h, uint64_t sym, const uint8_t *p, uint32_t n,
+                                      int *ord);
+
 /* ---- host_fns.c ------------------------------------------------------- */
 
 /* A new object holding a copy of p[0..len) (no charge here). */

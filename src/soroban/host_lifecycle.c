@@ -139,7 +139,8 @@ int scp_lc_instance_from_entry(scp_host *h, const scp_sentry *e, scp_executable 
   if (!scp_lc_parse_instance(e->val, e->vallen, ex))
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR,
                         "ledger entry for contract instance does not contain contract instance");
-  return scp_lc_charge_instance_clone(h, ex);
+  int rc = scp_lc_charge_instance_clone(h, ex);
+  return rc == SCP_OK ? scp_storage_instance_substructure(h, e->val, e->vallen) : rc;
 }
 
 int scp_lc_exec_ref_key(scp_host *h, const scp_executable *e, scp_lkey *k) {

@@ -13,8 +13,10 @@
 
 #include "soroban/host_private.h"
 
-/* LedgerKey::Account: id = the ed25519 key (next to SCP_LK_CONTRACT_*). */
-enum { SCP_LK_ACCOUNT = 0 };
+/* LedgerKey::Account: id = the ed25519 key (next to SCP_LK_CONTRACT_*);
+ * LedgerKey::Trustline: id = the account's key, key = the TrustLineAsset
+ * XDR (the Stellar Asset Contract's classic balances, sac_balance.c). */
+enum { SCP_LK_ACCOUNT = 0, SCP_LK_TRUSTLINE = 1 };
 
 enum { SCP_EXEC_WASM = 0, SCP_EXEC_STELLAR_ASSET = 1, SCP_EXEC_EXTERNAL_REF = 2 };
 

@@ -58,6 +58,8 @@ typedef struct scp_frame {
   size_t n, cap;
   uint8_t contract_id[32];
   bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
+  bool instance_modified; /* InstanceStorageMap.is_modified */
+  bool sac;               /* a Stellar Asset Contract frame (sac_contract.c) */
   bool has_prng;          /* the frame's PRNG was derived from the base */
   char fn[32];            /* the function running (auth records) */
   uint64_t *args;         /* the call's arguments (absolute Vals; require_auth) */
@@ -139,6 +141,10 @@ struct scp_host {
   bool io;                    /* the next storage access counts in stats */
   scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
   void *invoker_ctx;
+  /* (sac) the profiler's node for a native contract frame: enter true at
+   * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
+   * NULL: no profile) */
+  void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
@@ -375,6 +381,11 @@ SCP_HIDDEN void scp_storage_free(scp_host *h);
  * an XDR image. */
 SCP_HIDDEN int scp_storage_clone_entry_charges(scp_host *h, const scp_sentry *e);
 SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval);
+/* The storage map's part of a ContractInstance image's clone (none for a
+ * map-less instance). */
+SCP_HIDDEN int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len);
+/* The length of the ScVal XDR image at p (a well-formed image). */
+SCP_HIDDEN size_t scp_storage_scval_len(const uint8_t *p);
 /* The temporary/persistent halves of the *_contract_data host functions
  * (dur = SCP_DUR_*); extend: p = {threshold, extend_to} or, v2, {extend_to,
  * min_extension, max_extension}. */

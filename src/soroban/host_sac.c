@@ -31,11 +31,15 @@
  *   test__stellar_asset_contract__test_asset4_init.json (alphanum4: cpu
  *   35545, mem 4216).
  *
- * Not implemented: the Stellar Asset Contract itself (init_asset and every
- * token function run as native code in the reference).  create_asset_contract
- * therefore stops where the reference would call init_asset: it undoes its
- * storage writes and fails with SCP_ERR_UNSUPPORTED ("the Stellar Asset
- * Contract (init_asset) is not implemented"), never with a partial cost.
+ *  - then maybe_initialize_stellar_asset_contract: the Asset's XDR again,
+ *    the "init_asset" Symbol object, the Bytes object, call_n_internal
+ *    (the reserved-name check reads the Symbol) into the native Stellar
+ *    Asset Contract (sac_contract.c, sac_meta.c), the Address object.
+ *    Checked to the unit against the reference's traces at
+ *    `ret create_asset_contract` for native, alphanum4, alphanum12 and
+ *    trailing-zero codes, and for an invalid code (tests/soroban/test_sac.c).
+ *  A failing init_asset rolls the instance entry back, as the reference's
+ *  frame rollback does.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +48,7 @@
 
 #include "soroban/host_fns_private.h"
 #include "soroban/host_sac.h"
+#include "soroban/sac_private.h"
 
 enum {
   SIZE_CONTRACT_ID = 32, SIZE_CONTRACT_ID_PREIMAGE = 80, SIZE_CONTRACT_EXECUTABLE = 72,
@@ -139,7 +144,7 @@ static int charge_pieces(scp_host *h, const uint32_t *len, unsigned n) {
 }
 
 /* metered_from_xdr_obj::<Asset>. */
-static int read_asset(scp_host *h, uint64_t obj, scp_sac_asset *a) {
+int scp_sac_read_asset(scp_host *h, uint64_t obj, scp_sac_asset *a) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, obj, &o);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ValDeser, o->len);
@@ -152,7 +157,7 @@ static int read_asset(scp_host *h, uint64_t obj, scp_sac_asset *a) {
 }
 
 /* get_full_contract_id_preimage then metered_hash_xdr. */
-static int asset_contract_id(scp_host *h, const scp_sac_asset *a, uint8_t id[32]) {
+int scp_sac_asset_id(scp_host *h, const scp_sac_asset *a, uint8_t id[32]) {
   uint64_t nid;
   const scp_hobj *o;
   /* called through Env like a direct call: the body, then its result's
@@ -189,8 +194,8 @@ static int address_obj(scp_host *h, const uint8_t id[32], uint64_t *out) {
 HOSTFN(get_asset_contract_id) {
   scp_sac_asset asset;
   uint8_t id[32];
-  int rc = read_asset(h, a[0], &asset);
-  if (rc == SCP_OK) rc = asset_contract_id(h, &asset, id);
+  int rc = scp_sac_read_asset(h, a[0], &asset);
+  if (rc == SCP_OK) rc = scp_sac_asset_id(h, &asset, id);
   if (rc == SCP_OK) rc = address_obj(h, id, ret);
   return rc;
 }
@@ -230,12 +235,39 @@ static int create_instance(scp_host *h, const uint8_t id[32]) {
                          h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1);
 }
 
+/* maybe_initialize_stellar_asset_contract: the Asset written again
+ * (metered_write_xdr), Symbol::try_from_val("init_asset") (a Symbol
+ * object: it has 10 characters), the Bytes object (scbytes_from_vec: no
+ * copy charge), then call_n_internal as an external call (the reserved-name
+ * check reads the Symbol object). */
+static int init_asset(scp_host *h, const uint8_t id[32], const scp_sac_asset *asset) {
+  uint8_t bytes[52];
+  uint32_t len[4];
+  unsigned n;
+  size_t total = scp_sac_asset_pieces(asset, bytes, len, &n);
+  uint64_t sym, arg, r;
+  SAC_TRACE(h, "instance created");
+  int rc = charge_pieces(h, len, n);
+  if (rc == SCP_OK) rc = scp_sac_symbol(h, "init_asset", &sym);
+  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_BYTES_OBJ, bytes, (uint32_t)total, &arg);
+  if (rc != SCP_OK) return rc;
+  scp_error err;
+  rc = scp_host_invoke_contract(h, id, "init_asset", &arg, 1, &r, &err);
+  if (rc != SCP_OK) {
+    /* scp_host_invoke_contract hands its message over in err */
+    size_t m = strnlen(err.msg, sizeof h->errmsg - 1);
+    memcpy(h->errmsg, err.msg, m);
+    h->errmsg[m] = 0;
+  }
+  return rc;
+}
+
 HOSTFN(create_asset_contract) {
   scp_sac_asset asset;
   uint8_t id[32];
-  int rc = read_asset(h, a[0], &asset);
+  int rc = scp_sac_read_asset(h, a[0], &asset);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID_PREIMAGE);
-  if (rc == SCP_OK) rc = asset_contract_id(h, &asset, id);
+  if (rc == SCP_OK) rc = scp_sac_asset_id(h, &asset, id);
   if (rc != SCP_OK) return rc;
   /* the reference restores the storage map when creation fails (it is not
    * charged: a plain clone) */
@@ -244,18 +276,10 @@ HOSTFN(create_asset_contract) {
   rc = scp_storage_snapshot(h, &snap, &nsnap);
   if (rc != SCP_OK) return rc;
   rc = create_instance(h, id);
+  if (rc == SCP_OK) rc = init_asset(h, id, &asset);
   if (rc == SCP_OK) {
-    /* maybe_initialize_stellar_asset_contract writes the Asset for init_asset */
-    uint8_t bytes[52];
-    uint32_t len[4];
-    unsigned n;
-    scp_sac_asset_pieces(&asset, bytes, len, &n);
-    rc = charge_pieces(h, len, n);
-  }
-  if (rc == SCP_OK) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "the Stellar Asset Contract (init_asset) is not implemented");
-    rc = SCP_ERR_UNSUPPORTED;
+    scp_storage_snapshot_free(snap, nsnap);
+    return address_obj(h, id, ret);
   }
   scp_storage_rollback(h, snap, nsnap);
   return rc;

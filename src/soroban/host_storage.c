@@ -193,6 +193,15 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
     *ord = cmp_bytes(a->id, b->id, 32, false);
     return charge(h, SCP_COST_MemCmp, 32);
   }
+  if (a->type == SCP_LK_TRUSTLINE) {   /* LedgerKeyTrustLine: fixed size 77 */
+    *ord = cmp_bytes(a->id, b->id, 32, false);
+    if (!*ord) {
+      uint32_t m = a->keylen < b->keylen ? a->keylen : b->keylen;
+      *ord = cmp_bytes(a->key, b->key, m, false);
+      if (!*ord) *ord = a->keylen < b->keylen ? -1 : a->keylen > b->keylen;
+    }
+    return charge(h, SCP_COST_MemCmp, 77);
+  }
   int rc = charge(h, SCP_COST_MemCmp, SIZE_SCADDRESS);
   if (rc != SCP_OK) return rc;
   /* ScAddress order: the discriminant first (Account 0 < Contract 1) */
@@ -209,18 +218,58 @@ static int lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord)
   return rc;
 }
 
+static int scval_substructure(scp_host *h, const uint8_t *p);
+
+size_t scp_storage_scval_len(const uint8_t *p) { return scval_len(p); }
+
+/* The storage map of a ContractInstance image (Option<ScMap>, after the
+ * executable), or NULL: a Stellar Asset contract's instance carries the
+ * map its frame persisted (sac_contract.c). */
+static const uint8_t *instance_storage(const uint8_t *p, const scp_executable *e) {
+  size_t at = 8;
+  if (e->kind == SCP_EXEC_WASM) at += 32;
+  else if (e->kind == SCP_EXEC_EXTERNAL_REF)
+    at += 4 + (e->owner[0] == 0 ? 4 : 0) + 32 + 4 + e->taglen + (4 - e->taglen % 4) % 4;
+  return rd32(p + at) ? p + at + 4 : NULL;
+}
+
+/* Vec<ScMapEntry> clone of n entries at p (the count, then the entries). */
+static int map_body_substructure(scp_host *h, const uint8_t *p) {
+  uint32_t n = rd32(p);
+  uint64_t size = (uint64_t)SIZE_SCMAP_ENTRY * n;
+  int rc = charge(h, SCP_COST_MemAlloc, size);
+  if (rc == SCP_OK) rc = charge(h, SCP_COST_MemCpy, size);
+  size_t at = 4;
+  for (uint32_t i = 0; rc == SCP_OK && i < 2 * n; i++) {
+    rc = scval_substructure(h, p + at);
+    at += scval_len(p + at);
+  }
+  return rc;
+}
+
+int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len) {
+  scp_executable e;
+  if (!scp_lc_parse_instance(img, len, &e)) return SCP_OK;
+  const uint8_t *m = instance_storage(img, &e);
+  return m ? map_body_substructure(h, m) : SCP_OK;
+}
+
 /* ScVal::charge_for_substructure (metered_clone.rs) over an XDR image. */
 static int scval_substructure(scp_host *h, const uint8_t *p) {
   uint32_t type = rd32(p);
   switch (type) {
   case SCV_CONTRACT_INSTANCE: {
-    /* ScContractInstance: an external reference's tag string (our
-     * images never carry a storage map) */
+    /* ScContractInstance: an external reference's tag string, then the
+     * storage map if any */
     scp_executable e;
-    if (!scp_lc_parse_instance(p, UINT32_MAX, &e) || e.kind != SCP_EXEC_EXTERNAL_REF)
-      return SCP_OK;
-    int rc = charge(h, SCP_COST_MemAlloc, e.taglen);
-    return rc == SCP_OK ? charge(h, SCP_COST_MemCpy, e.taglen) : rc;
+    if (!scp_lc_parse_instance(p, UINT32_MAX, &e)) return SCP_OK;
+    int rc = SCP_OK;
+    if (e.kind == SCP_EXEC_EXTERNAL_REF) {
+      rc = charge(h, SCP_COST_MemAlloc, e.taglen);
+      if (rc == SCP_OK) rc = charge(h, SCP_COST_MemCpy, e.taglen);
+    }
+    const uint8_t *m = instance_storage(p, &e);
+    return rc == SCP_OK && m ? map_body_substructure(h, m) : rc;
   }
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: case SCV_EXECUTABLE_TAG: {
     uint32_t n = rd32(p + 4);
@@ -256,7 +305,7 @@ void scp_lkey_free(scp_lkey *k) {
 static int lkey_copy(const scp_lkey *src, scp_lkey *dst) {
   *dst = *src;
   dst->key = NULL;
-  if (src->type != SCP_LK_CONTRACT_DATA) return SCP_OK;
+  if (src->type != SCP_LK_CONTRACT_DATA && src->type != SCP_LK_TRUSTLINE) return SCP_OK;
   dst->key = malloc(src->keylen ? src->keylen : 1);
   if (!dst->key) return SCP_ERR_NOMEM;
   memcpy(dst->key, src->key, src->keylen);
@@ -404,7 +453,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
   size_t pos;
   int rc = kmap_get(h, &m, key, &found, &pos);
   if (rc != SCP_OK || !found || !h->store[pos].present) return rc;
-  if (key->type == SCP_LK_ACCOUNT) return SCP_OK;   /* no TTL */
+  if (key->type == SCP_LK_ACCOUNT || key->type == SCP_LK_TRUSTLINE) return SCP_OK;   /* no TTL */
   if (h->store[pos].live_until >= h->opts.ledger_sequence) return SCP_OK;
   if (key_durability(key) == SCP_DUR_TEMPORARY) {
     rc = store_insert(h, key, &pos);
@@ -424,7 +473,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
 
 static bool lkey_same(const scp_lkey *a, const scp_lkey *b) {
   return a->type == b->type && a->account == b->account && !memcmp(a->id, b->id, 32) &&
-         (a->type != SCP_LK_CONTRACT_DATA ||
+         ((a->type != SCP_LK_CONTRACT_DATA && a->type != SCP_LK_TRUSTLINE) ||
           (a->dur == b->dur && a->keylen == b->keylen && !memcmp(a->key, b->key, a->keylen)));
 }
 

@@ -1,0 +1,121 @@
+/*
+ * sac_private.h — the Stellar Asset Contract as native code (sac_*.c).
+ *
+ * The reference's SAC (rs-soroban-env v28.0.2,
+ * soroban-env-host/src/builtin_contracts/stellar_asset_contract/ *.rs) is
+ * Rust that talks to the host through the Env interface, so its cost is
+ * exactly the cost of the Env calls it makes, plus a few charges of its
+ * own (metered_clone, charge_budget).  These files make the same calls in
+ * the same order:
+ *  - sac_env.c       the Env side: host functions called as Env methods
+ *                    (argument and result checks, no dispatch charge) and
+ *                    the EnvBase slice helpers (symbol_index_in_strs,
+ *                    map_new_from_slices, map_unpack_to_slice);
+ *  - sac_contract.c  the frame (call_contract_fn's StellarAsset branch,
+ *                    with_frame, persist_instance_storage), the dispatcher
+ *                    (builtin-sdk-macros contractimpl) and the functions;
+ *  - sac_meta.c      init_asset, metadata and the instance-storage
+ *                    types (asset_info.rs, admin.rs, metadata.rs);
+ *  - sac_balance.c   balances (balance.rs): classic trustline balances.
+ */
+#ifndef SCP_SAC_PRIVATE_H
+#define SCP_SAC_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "soroban/host_private.h"
+#include "soroban/host_sac.h"
+
+/* Debugging aid: built with -DSCP_SAC_TRACE, every Env call of the SAC
+ * prints the budget after it, in the golden traces' terms. */
+#ifdef SCP_SAC_TRACE
+#include <stdio.h>
+#define SAC_TRACE(h, what) \
+  fprintf(stderr, "sac %-28s cpu:%llu mem:%llu objs:%zu\n", (what), \
+          (unsigned long long)(h)->budget->cpu, (unsigned long long)(h)->budget->mem, (h)->nobjs)
+#else
+#define SAC_TRACE(h, what) ((void)0)
+#endif
+
+/* ---- sac_env.c ----------------------------------------------------------- */
+
+/* A host function called as an Env method (Host's Env impl): the
+ * arguments' checks, the body, the result's check; no DispatchHostFunction
+ * charge.  SCP_ERR_UNSUPPORTED when we do not implement it. */
+SCP_HIDDEN int scp_sac_env(scp_host *h, const char *fn, const uint64_t *args, uint64_t *ret);
+SCP_HIDDEN int scp_sac_env0(scp_host *h, const char *fn, uint64_t *ret);
+SCP_HIDDEN int scp_sac_env1(scp_host *h, const char *fn, uint64_t a, uint64_t *ret);
+SCP_HIDDEN int scp_sac_env2(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t *ret);
+SCP_HIDDEN int scp_sac_env3(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t c,
+                            uint64_t *ret);
+
+/* EnvBase::symbol_index_in_strs (host.rs): every str compared to the
+ * symbol (compare_symbol_to_bytes), the first match's index; none is
+ * Error(Value, InvalidInput). */
+SCP_HIDDEN int scp_sac_symbol_index(scp_host *h, uint64_t sym, const char *const *strs,
+                                    uint32_t n, uint32_t *idx);
+/* EnvBase::map_new_from_slices (data_helper.rs map_new_from_slices_impl,
+ * dense): the Vec<(Val, Val)>, each key through Symbol::try_from_val, each
+ * value checked, HostMap::from_map_with_host, the object. */
+SCP_HIDDEN int scp_sac_map_new(scp_host *h, const char *const *keys, const uint64_t *vals,
+                               uint32_t n, uint64_t *out);
+/* EnvBase::map_unpack_to_slice (data_helper.rs map_unpack_impl, dense). */
+SCP_HIDDEN int scp_sac_map_unpack(scp_host *h, uint64_t map, const char *const *keys,
+                                  uint32_t n, uint64_t *vals);
+/* Symbol::try_from_val(&str): a small symbol, else symbol_new_from_slice. */
+SCP_HIDDEN int scp_sac_symbol(scp_host *h, const char *s, uint64_t *out);
+/* (A,).try_into_val / (A, B).try_into_val: vec_new_from_slice. */
+SCP_HIDDEN int scp_sac_vec(scp_host *h, const uint64_t *vals, uint32_t n, uint64_t *out);
+/* An object the host adds itself (add_host_object, MemAlloc of one
+ * HostObject): bytes copied, no further charge. */
+SCP_HIDDEN int scp_sac_new_obj(scp_host *h, unsigned tag, const uint8_t *p, uint32_t len,
+                               uint64_t *out);
+/* String / BytesN::to_array: string_len or nothing, then *_copy_to_slice. */
+SCP_HIDDEN int scp_sac_string_to_array(scp_host *h, uint64_t s, uint8_t *out, uint32_t n);
+SCP_HIDDEN int scp_sac_bytes_to_array(scp_host *h, uint64_t b, uint8_t *out, uint32_t n);
+/* BytesN::<n>::try_from_val: bytes_len, which must be n
+ * (Error(Value, UnexpectedSize) otherwise). */
+SCP_HIDDEN int scp_sac_bytesn(scp_host *h, uint64_t b, uint32_t n);
+
+/* ---- sac_meta.c ------------------------------------------------------------ */
+
+SCP_HIDDEN int scp_sac_init_asset(scp_host *h, uint64_t asset_bytes);
+/* read_asset_info: *type is the AssetInfo case (SCP_SAC_NATIVE ...);
+ * *code / *issuer the String and BytesN<32> objects (Void for native). */
+SCP_HIDDEN int scp_sac_read_asset_info(scp_host *h, uint32_t *type, uint64_t *code,
+                                       uint64_t *issuer);
+/* read_name / read_symbol (metadata.rs): the metadata map unpacked. */
+SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol);
+
+/* ---- sac_balance.c ------------------------------------------------------------ */
+
+/* balance(addr): the instance's TTL extension and read_balance (an
+ * account's trustline; the issuer's i64::MAX).  SCP_ERR_UNSUPPORTED for a
+ * contract address or the native asset. */
+SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
+/* trust(addr): the no-op cases and the contract errors; creating a
+ * trustline is SCP_ERR_UNSUPPORTED. */
+SCP_HIDDEN int scp_sac_trust(scp_host *h, uint64_t addr);
+
+/* ---- host_sac.c ------------------------------------------------------------- */
+
+/* metered_from_xdr_obj::<Asset> and get_asset_contract_id_hash (the network
+ * id through Env, metered_hash_xdr). */
+SCP_HIDDEN int scp_sac_read_asset(scp_host *h, uint64_t obj, scp_sac_asset *a);
+SCP_HIDDEN int scp_sac_asset_id(scp_host *h, const scp_sac_asset *a, uint8_t id[32]);
+
+/* ---- sac_contract.c ----------------------------------------------------------- */
+
+/* call_contract_fn's StellarAsset branch from the frame push on: the
+ * frame's id clone, with_frame (push_context, the call, the instance
+ * storage persisted, the pop; a failure rolls the storage and events back). */
+SCP_HIDDEN int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn,
+                            const uint64_t *args, uint32_t n, uint64_t *ret);
+/* maybe_init_instance_storage in a SAC frame: from_instance_xdr of the
+ * instance the frame holds (the entry's storage map: the Result<Vec<(Val,
+ * Val)>> collect, each key and value to_valid_host_val, MeteredOrdMap::
+ * from_map's scan and adjacent compares); in's entries are replaced. */
+SCP_HIDDEN int scp_sac_instance_load(scp_host *h, scp_instance *in);
+
+#endif

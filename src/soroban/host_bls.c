@@ -2,11 +2,13 @@
  * host_bls.c — the BLS12-381 point codec and point checks of
  * crypto/bls12_381.rs (affine_deserialize, validate_point_encoding,
  * deserialize_uncompressed_no_validate, check_point_is_on_curve,
- * check_point_is_in_subgroup, *_serialize_uncompressed), on the Fp/Fp2
+ * check_point_is_in_subgroup, affine_vec_from_vecobj,
+ * *_serialize_uncompressed), on the Fp/Fp2
  * group law of crypto_ff.c.  The coordinate layout is arkworks'
  * read/write_g1/g2_uncompressed (ark-bls12-381 curves/util.rs).
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "soroban/host_bls.h"
@@ -122,6 +124,51 @@ int scp_bls_g1_decode(scp_host *h, uint64_t bytes_obj, scp_bls_check mode, scp_e
 
 int scp_bls_g2_decode(scp_host *h, uint64_t bytes_obj, scp_bls_check mode, scp_ecp *p) {
   return decode(h, bytes_obj, mode, true, p);
+}
+
+/* self.vec_len(v) goes through the Env interface: the argument's
+ * check_val_integrity (a visit), then the visit of the body. */
+static int vec_len(scp_host *h, uint64_t v, const scp_hobj **o) {
+  int rc = scp_host_check_val(h, v);
+  return rc == SCP_OK ? scp_host_visit(h, v, o) : rc;
+}
+
+/* The visit closure's Result is discarded by the host (`let _ =`), but
+ * its `?` still stops at the first bad point and the outer `?` keeps the
+ * error. */
+static int vec_decode(scp_host *h, uint64_t v, bool g2, scp_ecp **out, uint32_t *n) {
+  const scp_hobj *o;
+  *out = NULL;
+  int rc = vec_len(h, v, &o);
+  if (rc == SCP_OK)
+    rc = scp_host_charge(h, SCP_COST_MemAlloc, (int64_t)o->len * (g2 ? SCP_BLS_G2 : SCP_BLS_G1));
+  if (rc == SCP_OK) rc = scp_host_visit(h, v, &o);
+  if (rc != SCP_OK) return rc;
+  uint32_t len = o->len;
+  scp_ecp *pts = malloc((len ? len : 1) * sizeof *pts);
+  if (!pts) return SCP_ERR_NOMEM;
+  for (uint32_t i = 0; i < len && rc == SCP_OK; i++) {
+    uint64_t e = o->u.vals[i];
+    if (scp_val_tag_of(e) != SCP_TAG_BYTES_OBJ)
+      rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "unexpected type");
+    else
+      rc = decode(h, e, SCP_BLS_ON_CURVE_AND_SUBGROUP, g2, &pts[i]);
+  }
+  if (rc != SCP_OK) {
+    free(pts);
+    return rc;
+  }
+  *out = pts;
+  *n = len;
+  return SCP_OK;
+}
+
+int scp_bls_g1_vec_decode(scp_host *h, uint64_t vec_obj, scp_ecp **pts, uint32_t *n) {
+  return vec_decode(h, vec_obj, false, pts, n);
+}
+
+int scp_bls_g2_vec_decode(scp_host *h, uint64_t vec_obj, scp_ecp **pts, uint32_t *n) {
+  return vec_decode(h, vec_obj, true, pts, n);
 }
 
 void scp_bls_g1_to_bytes(const scp_ecp *p, uint8_t out[SCP_BLS_G1]) {

@@ -50,6 +50,16 @@ SCP_HIDDEN bool scp_bls_g2_in_subgroup(const scp_ecp *p);
 SCP_HIDDEN int scp_bls_g1_decode(scp_host *h, uint64_t bytes_obj, scp_bls_check mode, scp_ecp *p);
 SCP_HIDDEN int scp_bls_g2_decode(scp_host *h, uint64_t bytes_obj, scp_bls_check mode, scp_ecp *p);
 
+/* checked_g1/g2_vec_from_vecobj (affine_vec_from_vecobj): vec_len (the
+ * argument's check and a visit), MemAlloc(96 or 192 per element), the
+ * visit, then each element decoded with CheckOnCurveAndInSubgroup, the
+ * first bad one ending it (an element that is not a BytesObject is
+ * Error(Value, UnexpectedType)).  On SCP_OK *pts (malloc'd, the caller
+ * frees; non-NULL even for 0 points) holds *n points; on failure *pts is
+ * NULL. */
+SCP_HIDDEN int scp_bls_g1_vec_decode(scp_host *h, uint64_t vec_obj, scp_ecp **pts, uint32_t *n);
+SCP_HIDDEN int scp_bls_g2_vec_decode(scp_host *h, uint64_t vec_obj, scp_ecp **pts, uint32_t *n);
+
 /* g1/g2_affine_serialize_uncompressed: Bls12381EncodeFp 2 (G1) or 4 (G2)
  * times, then the new BytesObject (scbytes_from_slice and
  * add_host_object charges); *ret is its Val.  Infinity is 0x40 then

@@ -118,44 +118,26 @@ HOSTFN(bls12_381_g2_mul) { return mul(h, true, a, ret); }
 
 /* ---- msm ----------------------------------------------------------------------- */
 
-/* TryFromVal of a vec element to BytesObject / U256Val. */
+/* TryFromVal of a vec element to U256Val. */
 static int err_type(scp_host *h) {
   return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "unexpected type");
 }
 
-/* self.vec_len(v) goes through the Env interface: the argument's
- * check_val_integrity (a visit), then the visit of the body. */
-static int vec_len(scp_host *h, uint64_t v, const scp_hobj **o) {
-  int rc = scp_host_check_val(h, v);
-  return rc == SCP_OK ? scp_host_visit(h, v, o) : rc;
-}
-
-/* g1/g2_msm: checked_g1/g2_vec_from_vecobj (vec_len, MemAlloc(96n or
- * 192n), the visit, each point decoded with CheckOnCurveAndInSubgroup),
- * fr_vec_from_vecobj (vec_len, MemAlloc(32n), the visit, each
- * fr_from_u256val), then msm_internal: G1Msm/G2Msm(n points) before the
- * length check (lengths equal and non-zero), then the serialization. */
+/* g1/g2_msm: checked_g1/g2_vec_from_vecobj (host_bls.c), then
+ * fr_vec_from_vecobj (vec_len: the argument's check and a visit;
+ * MemAlloc(32n), the visit, each fr_from_u256val), then msm_internal:
+ * G1Msm/G2Msm(n points) before the length check (lengths equal and
+ * non-zero), then the serialization. */
 static int msm(scp_host *h, bool g2, const uint64_t *a, uint64_t *ret) {
-  const scp_hobj *vp, *vs;
-  const uint32_t size = g2 ? SCP_BLS_G2 : SCP_BLS_G1;
+  const scp_hobj *vs;
   scp_ecp *pts = NULL;
   uint8_t (*ks)[SCP_BLS_FR] = NULL;
-  int rc = vec_len(h, a[0], &vp);
-  if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemAlloc, (int64_t)vp->len * size);
-  if (rc == SCP_OK) rc = scp_host_visit(h, a[0], &vp);
+  uint32_t np = 0, ns = 0;
+  int rc = g2 ? scp_bls_g2_vec_decode(h, a[0], &pts, &np)
+              : scp_bls_g1_vec_decode(h, a[0], &pts, &np);
   if (rc != SCP_OK) return rc;
-  uint32_t np = vp->len, ns = 0;
-  /* the visit closure's Result is discarded by the host (`let _ =`), but
-   * its `?` still stops at the first bad point, and the error is kept by
-   * the outer `?` of visit_obj */
-  pts = malloc((np ? np : 1) * sizeof *pts);
-  if (!pts) return SCP_ERR_NOMEM;
-  for (uint32_t i = 0; i < np && rc == SCP_OK; i++) {
-    uint64_t e = vp->u.vals[i];
-    if (scp_val_tag_of(e) != SCP_TAG_BYTES_OBJ) rc = err_type(h);
-    else rc = decode(h, g2, e, SCP_BLS_ON_CURVE_AND_SUBGROUP, &pts[i]);
-  }
-  if (rc == SCP_OK) rc = vec_len(h, a[1], &vs);
+  rc = scp_host_check_val(h, a[1]);
+  if (rc == SCP_OK) rc = scp_host_visit(h, a[1], &vs);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemAlloc, (int64_t)vs->len * SCP_BLS_FR);
   if (rc == SCP_OK) rc = scp_host_visit(h, a[1], &vs);
   if (rc == SCP_OK) {

@@ -141,6 +141,10 @@ struct scp_host {
   bool io;                    /* the next storage access counts in stats */
   scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
   void *invoker_ctx;
+  /* (sac) the profiler's node for a native contract frame: enter true at
+   * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
+   * NULL: no profile) */
+  void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */

@@ -1,7 +1,8 @@
 /*
  * sac_balance.c — the Stellar Asset Contract's balances: read_balance for
- * classic accounts (the TrustLineEntry of a credit asset, the issuer's
- * unlimited balance).
+ * classic accounts (the AccountEntry for the native asset, the
+ * TrustLineEntry of a credit asset, the issuer's unlimited balance) and
+ * contract addresses; trust's no-op paths.
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
  * contract.rs (balance), balance.rs (read_balance, get_classic_balance,
@@ -17,8 +18,20 @@
  * balance, limit, flags, ext).  They come from the caller's setup (the
  * replay's seeded entries), as the reference's tests write them.
  *
- * Not implemented (SCP_ERR_UNSUPPORTED): contract-address balances, the
- * native asset's account balance (AccountEntry reserves), and every
+ * Contract-address balances are DataKey::Balance(addr) persistent entries
+ * holding BalanceValue {amount, authorized, clawback}.
+ *
+ * Checked to the unit against the reference's traces (test_sac.c,
+ * test_replay.c): a trustline balance (test_asset*_init), the native
+ * balance of an account (test_account_balance), trust and balance of a
+ * contract address without a balance entry
+ * (cap_73__test_trust_noop_for_contract_address).  Built from the same
+ * Env calls but not covered by a replayable trace (their traces need
+ * authorization entries first): a contract's existing balance entry, the
+ * issuer's i64::MAX (an i128 object), trust's error and existing-trustline
+ * paths.
+ *
+ * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline and every
  * balance-changing function.
  */
 #include <stdio.h>
@@ -31,6 +44,7 @@
 
 enum {
   SIZE_SCADDRESS = 48, SIZE_ACCOUNT_ID = 32, SIZE_LEDGER_KEY = 152, SIZE_TRUSTLINE_ENTRY = 128,
+  SIZE_ASSET = 45,
   INSTANCE_EXTEND_AMOUNT = 7 * 17280, INSTANCE_TTL_THRESHOLD = 6 * 17280,
   ERR_TRUSTLINE_MISSING = 13   /* contract_error.rs TrustlineMissingError */
 };
@@ -112,31 +126,176 @@ static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_
   return SCP_OK;
 }
 
+enum {
+  STORAGE_PERSISTENT = 1, BALANCE_EXTEND_AMOUNT = 30 * 17280,
+  BALANCE_TTL_THRESHOLD = 29 * 17280, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_ACCOUNT_MISSING = 6
+};
+
+static const char *const balance_keys[3] = { "amount", "authorized", "clawback" };
+
+/* DataKey::Balance(addr).try_into_val: [Symbol(Balance), addr]. */
+static int balance_key(scp_host *h, uint64_t addr, uint64_t *out) {
+  uint64_t v[2];
+  int rc = scp_sac_symbol(h, "Balance", &v[0]);
+  v[1] = addr;
+  return rc == SCP_OK ? scp_sac_vec(h, v, 2, out) : rc;
+}
+
+/* i128::try_from_val(Val): a small I128, else the object's halves through
+ * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
+static int val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
+  if (scp_val_tag_of(v) == SCP_TAG_I128_SMALL) {
+    int64_t x = scp_val_signed_body(v);
+    *hi = x < 0 ? -1 : 0;
+    *lo = (uint64_t)x;
+    return SCP_OK;
+  }
+  if (scp_val_tag_of(v) != SCP_TAG_I128_OBJ)
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "amount is not an i128");
+  uint64_t l, hh;
+  int rc = scp_sac_env1(h, "obj_to_i128_lo64", v, &l);
+  if (rc == SCP_OK) rc = scp_sac_env1(h, "obj_to_i128_hi64", v, &hh);
+  *hi = (int64_t)hh;
+  *lo = l;
+  return rc;
+}
+
+/* read_balance for a contract address: try_get_contract_data
+ * (has_contract_data, get_contract_data), then the TTL bump of the entry
+ * and the BalanceValue map; a missing entry is 0. */
+static int contract_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
+  uint64_t key, has, raw;
+  int rc = balance_key(h, addr, &key);
+  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &has);
+  if (rc != SCP_OK) return rc;
+  if (has != SCP_VAL_TRUE) {
+    *ret = scp_val_small_i(0, SCP_TAG_I128_SMALL);
+    return SCP_OK;
+  }
+  uint64_t key2, r, vals[3];
+  rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
+  if (rc == SCP_OK) rc = balance_key(h, addr, &key2);
+  if (rc == SCP_OK) {
+    uint64_t a[4] = { key2, STORAGE_PERSISTENT, scp_val_u32(BALANCE_TTL_THRESHOLD),
+                      scp_val_u32(BALANCE_EXTEND_AMOUNT) };
+    rc = scp_sac_env(h, "extend_contract_data_ttl", a, &r);
+  }
+  if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
+    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance is not a Map");
+  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, balance_keys, 3, vals);
+  int64_t hi = 0;
+  uint64_t lo = 0;
+  if (rc == SCP_OK) rc = val_i128(h, vals[0], &hi, &lo);
+  if (rc == SCP_OK && (scp_val_tag_of(vals[1]) > SCP_TAG_TRUE || scp_val_tag_of(vals[2]) > SCP_TAG_TRUE))
+    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized/clawback are not bools");
+  if (rc != SCP_OK) return rc;
+  /* the i128 back to a Val */
+  if ((hi == 0 && lo < (UINT64_C(1) << 55)) || (hi == -1 && (int64_t)lo >= -(INT64_C(1) << 55))) {
+    *ret = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
+    return SCP_OK;
+  }
+  return scp_sac_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, ret);
+}
+
+/* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
+ * an account, 1 for a contract. */
+static int sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]) {
+  const scp_hobj *o;
+  int rc = scp_host_visit(h, addr, &o);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
+  if (rc != SCP_OK) return rc;
+  *kind = o->u.bytes[0];
+  memcpy(key, o->u.bytes + 1, 32);
+  return SCP_OK;
+}
+
+static int extend_instance(scp_host *h) {
+  uint64_t r;
+  return scp_sac_env2(h, "extend_current_contract_instance_and_code_ttl",
+                      scp_val_u32(INSTANCE_TTL_THRESHOLD), scp_val_u32(INSTANCE_EXTEND_AMOUNT), &r);
+}
+
+/* get_account_balance: the key (to_account_key: Rc::metered_new),
+ * Storage::try_get (a missing account is Error(Contract, #6)), the
+ * AccountEntry's balance read in place (no clone).  The entry is taken as
+ * consistent: the reference's minimum/maximum checks (reserves,
+ * liabilities) fail only for a corrupt ledger and charge nothing. */
+static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], int64_t *bal) {
+  scp_lkey k = { .type = SCP_LK_ACCOUNT };
+  memcpy(k.id, acct, 32);
+  const scp_sentry *e = NULL;
+  int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
+  if (rc != SCP_OK) return rc;
+  (void)addr;
+  if (!e)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
+                        "account entry is missing");
+  /* AccountEntry: accountID (36), balance */
+  if (e->vallen < 44)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  *bal = be64s(e->val + 36);
+  if (*bal < 0)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
+  return SCP_OK;
+}
+
+/* trust(addr) (contract.rs, balance.rs create_trustline_if_needed): the
+ * instance's TTL bump; a contract address is a no-op; for an account the
+ * asset (not native, not its issuer: Error(Contract, #2)), the trustline
+ * key (the AccountId and TrustLineAsset clones, Rc::metered_new) and
+ * Storage::try_get: an existing trustline is a no-op.  Creating one (the
+ * account's require_auth, reserves, the new entry) is not implemented. */
+int scp_sac_trust(scp_host *h, uint64_t addr) {
+  uint8_t kind, acct[32];
+  int rc = extend_instance(h);
+  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK || kind != 0) return rc;
+  scp_sac_asset a;
+  rc = read_asset(h, &a);
+  if (rc != SCP_OK) return rc;
+  if (a.type == SCP_SAC_NATIVE)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OPERATION_NOT_SUPPORTED,
+                        "trust operation is not supported for native asset");
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);   /* the issuer's clone */
+  if (rc != SCP_OK) return rc;
+  if (!memcmp(a.issuer, acct, 32))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OPERATION_NOT_SUPPORTED,
+                        "cannot create trustline for issuer");
+  uint8_t img[52];
+  uint32_t len[4];
+  unsigned n;
+  size_t alen = scp_sac_asset_pieces(&a, img, len, &n);
+  scp_lkey k = { .type = SCP_LK_TRUSTLINE, .key = img, .keylen = (uint32_t)alen };
+  memcpy(k.id, acct, 32);
+  const scp_sentry *e = NULL;
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ASSET);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
+  if (rc != SCP_OK || e) return rc;
+  snprintf(h->errmsg, sizeof h->errmsg,
+           "Stellar Asset Contract: creating a trustline (trust) is not implemented yet");
+  return SCP_ERR_UNSUPPORTED;
+}
+
 /* balance(addr) (contract.rs): the instance's TTL extension, then
  * read_balance. */
 int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
-  uint64_t r;
-  int rc = scp_sac_env2(h, "extend_current_contract_instance_and_code_ttl",
-                        scp_val_u32(INSTANCE_TTL_THRESHOLD), scp_val_u32(INSTANCE_EXTEND_AMOUNT), &r);
-  /* addr.to_sc_address(): VisitObject and the ScAddress clone */
-  const scp_hobj *o;
-  if (rc == SCP_OK) rc = scp_host_visit(h, addr, &o);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
+  uint8_t kind, acct[32];
+  int rc = extend_instance(h);
+  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
-  uint8_t kind = o->u.bytes[0], acct[32];
-  memcpy(acct, o->u.bytes + 1, 32);
-  if (kind != 0) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: balances of contract addresses are not implemented yet");
-    return SCP_ERR_UNSUPPORTED;
-  }
+  if (kind == 1) return contract_balance(h, addr, ret);
+  if (kind != 0)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
   scp_sac_asset a;
   rc = read_asset(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: native (account entry) balances are not implemented yet");
-    return SCP_ERR_UNSUPPORTED;
+    int64_t bal = 0;
+    rc = account_balance(h, addr, acct, &bal);
+    return rc == SCP_OK ? i128_val(h, bal, ret) : rc;
   }
   /* asset.issuer.metered_clone(); the issuer holds i64::MAX */
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);

@@ -21,12 +21,19 @@
  *
  * Implemented and checked to the unit against the reference's traces
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
- * create_asset_contract), decimals, name, symbol, balance of an account
- * holding a credit asset (sac_balance.c) -- including the
+ * create_asset_contract), decimals, name, symbol, balance (an account's
+ * trustline or native balance, a contract without a balance entry) and
+ * trust's no-op for a contract address (sac_balance.c) -- including the
  * instance's reload in a later frame (scp_sac_instance_load).  Every other
- * token function stops with SCP_ERR_UNSUPPORTED ("the Stellar Asset
- * Contract function F is not implemented yet") after the frame push,
- * never with a partial cost passed off as complete.
+ * token function (those that need require_auth: transfer, mint, burn,
+ * approve, ...; and admin, allowance, authorized) stops with
+ * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
+ * implemented yet") after the frame push, never with a partial cost
+ * passed off as complete.
+ *
+ * Profiles: the frame (from push_context to the pop) is reported to the
+ * profiler through h->native_hook, which books it as a contract:SAC node
+ * under the host call that runs it (sor_vm.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +114,10 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance takes an Address");
     return scp_sac_balance(h, args[0], ret);
+  case FN_TRUST:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "trust takes an Address");
+    return scp_sac_trust(h, args[0]);
   case FN_DECIMALS:
     *ret = scp_val_u32(7);   /* metadata.rs DECIMAL */
     return SCP_OK;
@@ -272,6 +283,8 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   size_t nsnap = 0, nevents = h->nevents;
   if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
   if (rc != SCP_OK) return rc;
+  /* the profile's contract:SAC node: the frame and everything in it */
+  if (h->native_hook) h->native_hook(h->invoker_ctx, id, true);
   rc = scp_host_charge_push_context(h, id);
   bool pushed = false;
   if (rc == SCP_OK) {
@@ -288,6 +301,7 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   if (rc == SCP_OK && h->frames[h->nframes - 1].instance_modified) rc = persist(h, id);
   SAC_TRACE(h, "pop SAC");
   if (pushed) scp_host_pop_frame(h);
+  if (h->native_hook) h->native_hook(h->invoker_ctx, id, false);
   if (rc != SCP_OK) {
     scp_storage_rollback(h, snap, nsnap);
     if (h->nevents > nevents) h->nevents = nevents;

@@ -94,6 +94,9 @@ SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symb
  * account's trustline; the issuer's i64::MAX).  SCP_ERR_UNSUPPORTED for a
  * contract address or the native asset. */
 SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
+/* trust(addr): the no-op cases and the contract errors; creating a
+ * trustline is SCP_ERR_UNSUPPORTED. */
+SCP_HIDDEN int scp_sac_trust(scp_host *h, uint64_t addr);
 
 /* ---- host_sac.c ------------------------------------------------------------- */
 

@@ -97,6 +97,7 @@ typedef struct sor_vm {
   sor_frame frames[MAX_DEPTH];
   unsigned depth;
   uint32_t host_node;          /* the host-call node being dispatched */
+  uint32_t native_saved;       /* host_node around a native (SAC) frame */
   uint64_t mark[NMETRICS];     /* attribution cursor */
   uint64_t refunded;
   uint64_t late_refund;        /* linear memory charged to the host-function frame */
@@ -499,6 +500,24 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
   return rc;
 }
 
+/* A native contract frame (the Stellar Asset Contract, sac_contract.c):
+ * a contract:SAC node under the host call that runs it, booked on entry
+ * (the caller's part so far to the host call) and on exit. */
+#define SOR_CALLEE_SAC (UINT32_MAX - 1)
+static void on_native(void *ctx, const uint8_t id[32], bool enter) {
+  sor_vm *vm = ctx;
+  (void)id;
+  attribute(vm, vm->host_node, NULL);
+  if (enter) {
+    uint32_t node = scp_tree_enter(&vm->tree, vm->host_node, 0, SCP_KIND_CONTRACT, UINT32_MAX,
+                                   SOR_CALLEE_SAC);
+    vm->native_saved = vm->host_node;
+    if (node != SCP_NODE_NONE) vm->host_node = node;
+  } else {
+    vm->host_node = vm->native_saved;
+  }
+}
+
 /* ---- naming for the profile ------------------------------------------------------ */
 
 static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
@@ -511,7 +530,8 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
     out->name = "vm:instantiate";
     return SCP_OK;
   case SCP_KIND_CONTRACT:
-    out->name = n->callee < vm->nmods ? vm->mods[n->callee].label : "contract:?";
+    out->name = n->callee < vm->nmods ? vm->mods[n->callee].label
+                : n->callee == SOR_CALLEE_SAC ? "contract:SAC" : "contract:?";
     return SCP_OK;
   case SCP_KIND_HOST: {
     if (n->callee == SOR_AUTH_EMULATE) {
@@ -801,6 +821,7 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   if (o->has_source_account) memcpy(ho.source_account, o->source_account, 32);
   if ((rc = scp_host_create(&vm.budget, &ho, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   scp_host_set_invoker(vm.host, invoke, &vm);
+  vm.host->native_hook = on_native;
 
   /* 0. the contracts, in the ledger before the call */
   uint32_t mi;

@@ -165,6 +165,26 @@ static void test_codec_g2(void **state) {
   hex(P_HEX, b + 144);
   assert_int_equal(decode_g2(f, b, 192, SCP_BLS_ON_CURVE, &p, G2_DECODE), SCP_ERR_HOST);
   assert_int_equal(decode_g2(f, b, 96, SCP_BLS_ON_CURVE, &p, VISIT), SCP_ERR_HOST);
+  /* a vec of points (what multi_pairing_check and msm decode): vec_len's
+   * check and visit, MemAlloc(2 * 192) 434+48, the visit, the decodes */
+  hex(G2_GEN, b);
+  uint64_t e[2] = { bytes_obj(f->h, b, 192), bytes_obj(f->h, b, 192) }, v;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, e, 2, &v), SCP_OK);
+  scp_ecp *pts;
+  uint32_t n;
+  uint64_t c0 = f->b.cpu;
+  assert_int_equal(scp_bls_g2_vec_decode(f->h, v, &pts, &n), SCP_OK);
+  assert_int_equal(f->b.cpu - c0, 120 + 482 + 60 + 2 * (G2_DECODE + G2_CURVE + G2_SUB));
+  assert_int_equal(n, 2);
+  scp_bls_g2_to_bytes(&pts[1], out);
+  assert_memory_equal(out, b, 192);
+  free(pts);
+  /* the second element not a point: stops there, *pts NULL */
+  e[1] = scp_val_u32(7);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, e, 2, &v), SCP_OK);
+  assert_int_equal(scp_bls_g2_vec_decode(f->h, v, &pts, &n), SCP_ERR_HOST);
+  assert_null(pts);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE));
 }
 
 /* ---- the host functions, through scp_host_call ------------------------------ */
@@ -646,6 +666,78 @@ static void test_trace_numbers(void **state) {
   pts[0] = pts[1] = pts[2] = hex_obj(f, inf);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, pts, 3, &m[0]), SCP_OK);
   assert_obj_hex(f, call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 6859875, 116350), inf);
+  /* the same with U256(0) scalars (no visits) */
+  uint64_t zs[3] = { small(0), small(0), small(0) };
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, zs, 3, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 6859695, 116350);
+  /* 10 points and 10 U256 objects (g1_msm.json's msm-vs-mul-and-add
+   * block), 5 and 5 for G2 */
+  uint64_t p10[10], k10[10], g1x2 = hex_obj(f, G1_2G);
+  for (int i = 0; i < 10; i++) {
+    p10[i] = i % 2 ? g1 : g1x2;
+    k10[i] = u256(f, k);
+  }
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, p10, 10, &m[0]), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, k10, 10, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g1_msm", m, SCP_OK, 17163717, 131826);
+  for (int i = 0; i < 5; i++) p10[i] = g2;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, p10, 5, &m[0]), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, k10, 5, &m[1]), SCP_OK);
+  call_cost(f, "bls12_381_g2_msm", m, SCP_OK, 24782125, 231508);
+}
+
+/* A call that needs exactly N cpu runs with N left and fails with
+ * Error(Budget, ExceededLimit) with N - 1 left (at the returned Val's
+ * check, after the result object was made); stopped at its
+ * Bls12381G1Mul charge it makes no object. */
+static int call_budget(fixture *f, uint64_t *args, uint64_t limit) {
+  uint64_t ret = 0;
+  scp_error err;
+  f->b.cpu_limit = f->b.cpu + limit;
+  int rc = scp_host_call(f->h, fn("bls12_381_g1_mul"), args, NULL, &ret, &err);
+  if (rc != SCP_OK) assert_int_equal(f->h->errval,
+                                     scp_val_error(SCP_ET_BUDGET, SCP_EC_EXCEEDED_LIMIT));
+  return rc;
+}
+
+static void test_budget_edge(void **state) {
+  fixture *f = *state;
+  const uint64_t n = ARG + G1_DECODE + G1_CURVE + G1_SUB + FR_FROM + G1_MUL + G1_TO_AFFINE +
+                     G1_ENC;
+  uint64_t a[2] = { hex_obj(f, G1_GEN), small(3) };
+  size_t objs = scp_host_object_count(f->h);
+  assert_int_equal(call_budget(f, a, n - G1_TO_AFFINE - G1_ENC - 1), SCP_ERR_BUDGET);
+  assert_int_equal(scp_host_object_count(f->h), objs);
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  a[0] = hex_obj(f, G1_GEN);
+  objs = scp_host_object_count(f->h);
+  assert_int_equal(call_budget(f, a, n - 1), SCP_ERR_BUDGET);
+  assert_int_equal(scp_host_object_count(f->h), objs + 1);
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  a[0] = hex_obj(f, G1_GEN);
+  assert_int_equal(call_budget(f, a, n), SCP_OK);
+  assert_int_equal(f->b.cpu, f->b.cpu_limit);
+  /* the mem side: a hash needs 5896 + 112 + 80 */
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  uint64_t dst = bytes_obj(f->h, (const uint8_t *)H2C_G1_DST, sizeof H2C_G1_DST - 1);
+  uint64_t h[2] = { bytes_obj(f->h, (const uint8_t *)"abc", 3), dst };
+  f->b.mem_limit = f->b.mem + 6088 - 1;
+  call(f, "bls12_381_hash_to_g1", h, SCP_ERR_BUDGET);
+  assert_int_equal(f->h->errval, scp_val_error(SCP_ET_BUDGET, SCP_EC_EXCEEDED_LIMIT));
+  fixture_close(state);
+  assert_int_equal(setup(state), 0);
+  f = *state;
+  dst = bytes_obj(f->h, (const uint8_t *)H2C_G1_DST, sizeof H2C_G1_DST - 1);
+  h[0] = bytes_obj(f->h, (const uint8_t *)"abc", 3);
+  h[1] = dst;
+  f->b.mem_limit = f->b.mem + 6088;
+  assert_obj_hex(f, call(f, "bls12_381_hash_to_g1", h, SCP_OK), H2C_G1[1].p);
 }
 
 /* RFC 9380 K.1's expand_message_xmd(SHA-256) vectors. */
@@ -675,6 +767,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_map, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_hash, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_trace_numbers, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_budget_edge, setup, fixture_close),
     cmocka_unit_test(test_expand_xmd),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,7 @@
 #ifndef SCP_FUZZ_HOST_H
 #define SCP_FUZZ_HOST_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -305,6 +306,7 @@ static inline void fuzz_host_one(const uint8_t *data, size_t size) {
     goto out;
   fh_setup(s, contract, wasm, sizeof wasm);
   unsigned count = scp_hostfn_count();
+  bool trace = getenv("FUZZ_HOST_TRACE") != NULL;   /* one line per call, for triage */
   for (unsigned step = 0; step < FH_STEPS && s->in.at < s->in.n; step++) {
     uint8_t fb = fh_u8(&s->in), mode = fh_u8(&s->in);
     unsigned id = fb < count ? fb : fb - count;
@@ -325,9 +327,17 @@ static inline void fuzz_host_one(const uint8_t *data, size_t size) {
           args[i] = abs;
       }
       rc = scp_host_call(s->h, id, args, mode & 2 ? NULL : &m, &r, &err);
-      if (rc == SCP_OK && scp_val_is_object(r)) rc = scp_host_to_relative(s->h, r, &r);
+      unsigned rt = scp_hostfn_rettype(id);
+      if (rc == SCP_OK && rt != SCP_VT_u64 && rt != SCP_VT_i64 && scp_val_is_object(r))
+        rc = scp_host_to_relative(s->h, r, &r);
     } else {
       rc = scp_host_dispatch(s->h, id, args, &m, &r, &err);
+    }
+    if (trace) {
+      fprintf(stderr, "%u %s%s(", step, d->name, direct ? " direct" : "");
+      for (unsigned i = 0; i < d->argc; i++) fprintf(stderr, "%s%#llx", i ? ", " : "", (unsigned long long)args[i]);
+      fprintf(stderr, ") -> rc %d %#llx cpu %llu mem %llu%s\n", rc, (unsigned long long)r,
+              (unsigned long long)s->b.cpu, (unsigned long long)s->b.mem, s->b.exceeded ? " exceeded" : "");
     }
     switch (rc) {
     case SCP_OK:

@@ -7,7 +7,7 @@
  *
  * Input layout (every read past the end yields zeros, so any input is
  * valid):
- *   byte 0   budget: cpu limit 2^(16 + low nibble, at most 26), memory
+ *   byte 0   budget: cpu limit 2^(18 + low nibble, at most 26), memory
  *            limit 2^(16 + bits 4..6); bit 7 = a protocol below 22, so the
  *            protocol gates (Context, IndexBounds) are hit too
  *   byte 1   bit 0 enforcing auth, bit 1 seed the base PRNG, bits 2..3 the
@@ -64,6 +64,7 @@ typedef struct fh_state {
   unsigned npool, next;
   uint8_t *lm;              /* the guest's linear memory */
   size_t lmlen;
+  unsigned depth;           /* nested contract frames (fh_invoker) */
 } fh_state;
 
 static inline void fh_keep(fh_state *s, uint64_t v) {
@@ -207,6 +208,36 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
     a[1] = scp_val_u32(sizes[i]);
     fh_make(s, "bytes_new_from_linear_memory", a, NULL, 0, scratch);
   }
+  /* valid curve points, so the arithmetic past the decoders is reached:
+   * the BLS12-381 G1 and G2 generators (uncompressed, Fp2 as c1 || c0) and
+   * BN254's G1 generator (1, 2) and a G1 / G2 pair of the EIP-197 pairing
+   * example (tests/soroban/pairing_vectors.h) */
+  static const char *const points[] = {
+    "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb"
+    "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1",
+    "13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
+    "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8"
+    "0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"
+    "0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801",
+    "0000000000000000000000000000000000000000000000000000000000000001"
+    "0000000000000000000000000000000000000000000000000000000000000002",
+    "2cf44499d5d27bb186308b7af7af02ac5bc9eeb6a3d147c186b21fb1b76e18da"
+    "2c0f001f52110ccfe69108924926e45f0b0c868df0e7bde1fe16d3242dc715f6",
+    "1fb19bb476f6b9e44e2a32234da8212f61cd63919354bc06aef31e3cfaff3ebc"
+    "22606845ff186793914e03e21df544c34ffe2f2f3504de8a79d9159eca2d98d9"
+    "2bd368e28381e8eccb5fa81fc26cf3f048eea9abfdd85d7ed3ab3698d63e4f90"
+    "2fe02e47887507adf0ff1743cbac6ba291e66f59be6bd763950bb16041a0a85e",
+  };
+  for (size_t i = 0; i < sizeof points / sizeof points[0]; i++) {
+    size_t n = strlen(points[i]) / 2;
+    for (size_t j = 0; j < n; j++) {
+      unsigned x;
+      sscanf(points[i] + 2 * j, "%2x", &x);
+      scratch[j] = (uint8_t)x;
+    }
+    a[1] = scp_val_u32((uint32_t)n);
+    fh_make(s, "bytes_new_from_linear_memory", a, NULL, 0, scratch);
+  }
   a[1] = scp_val_u32((uint32_t)wasmlen);
   fh_make(s, "bytes_new_from_linear_memory", a, wasm, wasmlen, scratch);
   a[1] = scp_val_u32(8);
@@ -241,11 +272,16 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
 }
 
 /* The stand-in for a nested contract VM (call, try_call, create_contract's
- * constructor): the frame push's charges and a contract frame, nothing
- * run. */
+ * constructor): the frame push's charges, a contract frame, and a few
+ * calls read from the input made in it (the pool's relative handles are
+ * the caller's, so they name other objects or none there); the callee
+ * fails when its last call did.  Results made in the frame leave the pool
+ * with it. */
+static int fh_run(fh_state *s, unsigned nsteps);
 static inline int fh_invoker(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *ret,
                              scp_error *err) {
-  (void)ctx; (void)err;
+  fh_state *s = ctx;
+  (void)err;
   if (inv->probe) {
     *ret = scp_val_u32(23);
     return SCP_OK;
@@ -254,9 +290,14 @@ static inline int fh_invoker(void *ctx, scp_host *h, const scp_invocation *inv, 
   if (rc != SCP_OK) return rc;
   rc = scp_host_push_contract_frame(h, inv->id);
   if (rc != SCP_OK) return rc;
+  unsigned n = s->depth < 3 ? fh_u8(&s->in) % 4 : 0, npool = s->npool;
+  s->depth++;
+  rc = fh_run(s, n);
+  s->depth--;
+  s->npool = npool;
   scp_host_pop_frame(h);
   *ret = SCP_VAL_VOID;
-  return SCP_OK;
+  return rc == SCP_ERR_UNSUPPORTED ? SCP_OK : rc;
 }
 
 /* Functions the fuzzer leaves alone (their files are being reworked
@@ -273,41 +314,13 @@ static inline void fh_check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-static inline void fuzz_host_one(const uint8_t *data, size_t size) {
-  fh_state *s = calloc(1, sizeof *s);
-  if (!s) return;
-  s->in = (fh_in){ data, size, 0 };
-  uint8_t c0 = fh_u8(&s->in), c1 = fh_u8(&s->in);
-  unsigned cpu_exp = 16 + (c0 & 15);
-  if (cpu_exp > 26) cpu_exp = 26;
-  scp_budget_init(&s->b, (uint64_t)1 << cpu_exp, (uint64_t)1 << (16 + (c0 >> 4 & 7)));
-  scp_host_opts o = { .auth_enforcing = c1 & 1, .ledger_sequence = 100,
-                      .ledger_timestamp = 1700000000 };
-  if (c0 & 0x80) o.protocol = 21;
-  static const size_t lmsizes[] = { 0, 256, 4096, 65536 };
-  s->lmlen = lmsizes[c1 >> 2 & 3];
-  if (scp_host_create(&s->b, &o, &s->h) != SCP_OK) {
-    free(s);
-    return;
-  }
-  s->lm = malloc(s->lmlen ? s->lmlen : 1);
-  if (!s->lm) goto out;
-  for (size_t i = 0; i < s->lmlen; i++) s->lm[i] = size ? data[i % size] : 0;
-  static const uint8_t wasm[] = { 0, 'a', 's', 'm', 1, 0, 0, 0 };
-  static const uint8_t deployer[32] = { 1 }, salt[32] = { 2 };
-  uint8_t contract[32];
-  if (scp_host_deploy(s->h, wasm, sizeof wasm, deployer, salt, contract) != SCP_OK) goto out;
-  scp_host_set_invoker(s->h, fh_invoker, s);
-  if (c1 & 2) {
-    uint8_t seed[32] = { 3 };
-    if (scp_host_set_base_prng_seed(s->h, seed) != SCP_OK) goto out;
-  }
-  if ((c1 & 16 ? scp_host_push_frame(s->h) : scp_host_push_contract_frame(s->h, contract)) != SCP_OK)
-    goto out;
-  fh_setup(s, contract, wasm, sizeof wasm);
+/* Up to nsteps calls read from the input, in the current frame; the status
+ * of the last. */
+static int fh_run(fh_state *s, unsigned nsteps) {
   unsigned count = scp_hostfn_count();
   bool trace = getenv("FUZZ_HOST_TRACE") != NULL;   /* one line per call, for triage */
-  for (unsigned step = 0; step < FH_STEPS && s->in.at < s->in.n; step++) {
+  int last = SCP_OK;
+  for (unsigned step = 0; step < nsteps && s->in.at < s->in.n; step++) {
     uint8_t fb = fh_u8(&s->in), mode = fh_u8(&s->in);
     unsigned id = fb < count ? fb : fb - count;
     if (fh_skipped(id)) continue;
@@ -334,7 +347,7 @@ static inline void fuzz_host_one(const uint8_t *data, size_t size) {
       rc = scp_host_dispatch(s->h, id, args, &m, &r, &err);
     }
     if (trace) {
-      fprintf(stderr, "%u %s%s(", step, d->name, direct ? " direct" : "");
+      fprintf(stderr, "%*s%u %s%s(", 2 * s->depth, "", step, d->name, direct ? " direct" : "");
       for (unsigned i = 0; i < d->argc; i++) fprintf(stderr, "%s%#llx", i ? ", " : "", (unsigned long long)args[i]);
       fprintf(stderr, ") -> rc %d %#llx cpu %llu mem %llu%s\n", rc, (unsigned long long)r,
               (unsigned long long)s->b.cpu, (unsigned long long)s->b.mem, s->b.exceeded ? " exceeded" : "");
@@ -359,8 +372,45 @@ static inline void fuzz_host_one(const uint8_t *data, size_t size) {
       fh_check(false);   /* SCP_ERR_INTERNAL / NOMEM / anything else: a host bug */
     }
     (void)was_exceeded;
+    last = rc;
     if (s->b.exceeded) break;   /* every later call fails at its first charge */
   }
+  return last;
+}
+
+static inline void fuzz_host_one(const uint8_t *data, size_t size) {
+  fh_state *s = calloc(1, sizeof *s);
+  if (!s) return;
+  s->in = (fh_in){ data, size, 0 };
+  uint8_t c0 = fh_u8(&s->in), c1 = fh_u8(&s->in);
+  unsigned cpu_exp = 18 + (c0 & 15);   /* the set-up takes some 70,000 */
+  if (cpu_exp > 26) cpu_exp = 26;
+  scp_budget_init(&s->b, (uint64_t)1 << cpu_exp, (uint64_t)1 << (16 + (c0 >> 4 & 7)));
+  scp_host_opts o = { .auth_enforcing = c1 & 1, .ledger_sequence = 100,
+                      .ledger_timestamp = 1700000000 };
+  if (c0 & 0x80) o.protocol = 21;
+  static const size_t lmsizes[] = { 0, 256, 4096, 65536 };
+  s->lmlen = lmsizes[c1 >> 2 & 3];
+  if (scp_host_create(&s->b, &o, &s->h) != SCP_OK) {
+    free(s);
+    return;
+  }
+  s->lm = malloc(s->lmlen ? s->lmlen : 1);
+  if (!s->lm) goto out;
+  for (size_t i = 0; i < s->lmlen; i++) s->lm[i] = size ? data[i % size] : 0;
+  static const uint8_t wasm[] = { 0, 'a', 's', 'm', 1, 0, 0, 0 };
+  static const uint8_t deployer[32] = { 1 }, salt[32] = { 2 };
+  uint8_t contract[32];
+  if (scp_host_deploy(s->h, wasm, sizeof wasm, deployer, salt, contract) != SCP_OK) goto out;
+  scp_host_set_invoker(s->h, fh_invoker, s);
+  if (c1 & 2) {
+    uint8_t seed[32] = { 3 };
+    if (scp_host_set_base_prng_seed(s->h, seed) != SCP_OK) goto out;
+  }
+  if ((c1 & 16 ? scp_host_push_frame(s->h) : scp_host_push_contract_frame(s->h, contract)) != SCP_OK)
+    goto out;
+  fh_setup(s, contract, wasm, sizeof wasm);
+  if (!s->b.exceeded) fh_run(s, FH_STEPS);   /* a call charging nothing would succeed */
 out:
   scp_host_destroy(s->h);
   free(s->lm);

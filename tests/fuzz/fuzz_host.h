@@ -15,7 +15,8 @@
  *            without a contract id
  *   then     steps: a function byte (id = b < count ? b : b - count), a
  *            mode byte (bit 0: a direct host call with absolute handles
- *            instead of the VM path; bit 1: no linear memory), then one
+ *            instead of the VM path; bit 1: no linear memory; bit 2: render
+ *            the result as the CLI does), then one
  *            selector byte (plus payload) per argument, see fh_arg.
  * The linear memory holds the input itself, repeated, so the fuzzer controls
  * what the *_linear_memory functions read.  A pool of Vals (set up first:
@@ -186,7 +187,7 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
   char ck[57];
   scp_host_contract_strkey(contract, ck);
   static const char gk[] = "GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF";
-  uint64_t a[4] = { scp_val_u32(0), scp_val_u32(56) };
+  uint64_t a[4] = { scp_val_u32(0), scp_val_u32(56) }, scalar = SCP_VAL_VOID, pts[5];
   /* addresses: strkey_to_address on a String */
   fh_make(s, "string_new_from_linear_memory", a, ck, 56, scratch);
   if (s->npool) {
@@ -207,6 +208,7 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
       scratch[j] = s->in.n ? s->in.p[(j + 7 * i) % s->in.n] : (uint8_t)j;
     a[1] = scp_val_u32(sizes[i]);
     fh_make(s, "bytes_new_from_linear_memory", a, NULL, 0, scratch);
+    if (sizes[i] == 32 && s->npool) scalar = s->pool[s->npool - 1];
   }
   /* valid curve points, so the arithmetic past the decoders is reached:
    * the BLS12-381 G1 and G2 generators (uncompressed, Fp2 as c1 || c0) and
@@ -237,9 +239,22 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
     }
     a[1] = scp_val_u32((uint32_t)n);
     fh_make(s, "bytes_new_from_linear_memory", a, NULL, 0, scratch);
+    pts[i] = s->npool ? s->pool[s->npool - 1] : SCP_VAL_VOID;
   }
+  /* Vecs of them for the MSMs and pairing checks (with 32-byte scalars) */
+  uint64_t vecs[][2] = { { pts[0], pts[0] }, { pts[1], pts[1] }, { pts[2], pts[3] }, { pts[4], pts[4] },
+                         { scalar, scalar } };
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) {
+    a[1] = scp_val_u32(2);
+    fh_make(s, "vec_new_from_linear_memory", a, vecs[i], sizeof vecs[i], scratch);
+  }
+  /* the module's bytes and, uploaded, its hash (create_contract's) */
   a[1] = scp_val_u32((uint32_t)wasmlen);
   fh_make(s, "bytes_new_from_linear_memory", a, wasm, wasmlen, scratch);
+  if (s->npool) {
+    uint64_t b[1] = { s->pool[s->npool - 1] };
+    fh_make(s, "upload_wasm", b, NULL, 0, scratch);
+  }
   a[1] = scp_val_u32(8);
   fh_make(s, "string_new_from_linear_memory", a, "transfer", 8, scratch);
   a[1] = scp_val_u32(20);
@@ -357,8 +372,14 @@ static int fh_run(fh_state *s, unsigned nsteps) {
       fh_check(!s->b.exceeded);
       fh_check(fh_fits(scp_hostfn_rettype(id), r) ||
                (scp_hostfn_rettype(id) == SCP_VT_Val && !scp_val_is_object(r)));
-      if (scp_hostfn_rettype(id) != SCP_VT_u64 && scp_hostfn_rettype(id) != SCP_VT_i64)
+      if (scp_hostfn_rettype(id) != SCP_VT_u64 && scp_hostfn_rettype(id) != SCP_VT_i64) {
         fh_keep(s, r);
+        if (mode & 4) {   /* the CLI's rendering of results */
+          scp_buf out = { 0 };
+          scp_host_val_format(s->h, r, &out);
+          scp_buf_free(&out);
+        }
+      }
       break;
     case SCP_ERR_HOST:
       fh_check(scp_val_tag_of(r) == SCP_TAG_ERROR);
@@ -411,6 +432,13 @@ static inline void fuzz_host_one(const uint8_t *data, size_t size) {
     goto out;
   fh_setup(s, contract, wasm, sizeof wasm);
   if (!s->b.exceeded) fh_run(s, FH_STEPS);   /* a call charging nothing would succeed */
+  /* the report's views of what the calls did */
+  for (size_t i = 0; i < scp_host_auth_count(s->h); i++) {
+    scp_buf ab = { 0 };
+    scp_host_auth_format(s->h, i, &ab);
+    scp_buf_free(&ab);
+  }
+  (void)scp_host_event_count(s->h);
 out:
   scp_host_destroy(s->h);
   free(s->lm);

@@ -261,6 +261,33 @@ static void test_map_linear_memory_none(void **state) {
   scp_host_pop_frame(f->h);
 }
 
+/* A result of shared sub-vectors, 32 wide and 8 deep, is a few hundred
+ * bytes of host objects; rendering it in full (scp_host_val_format, the
+ * CLI's result line and auth records) would be 32^8 elements.  The
+ * rendering stops at a bounded size. */
+static void test_format_shared_nesting(void **state) {
+  fixture *f = *state;
+  uint64_t words[32];
+  uint8_t mem[sizeof words];
+  scp_hostmem m = { mem, sizeof mem };
+  assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
+  uint64_t v = scp_val_u32(7), args[2] = { scp_val_u32(0), scp_val_u32(32) };
+  scp_error err;
+  for (int level = 0; level < 9; level++) {
+    for (size_t i = 0; i < 32; i++) words[i] = v;
+    memcpy(mem, words, sizeof words);
+    assert_int_equal(scp_host_dispatch(f->h, fn("vec_new_from_linear_memory"), args, &m, &v, &err),
+                     SCP_OK);
+  }
+  scp_buf b = { 0 };
+  scp_host_val_format(f->h, v, &b);
+  assert_false(b.oom);
+  assert_true(b.len > 0 && b.len <= 8192);
+  assert_memory_equal(b.data, "Vec[Vec[Vec[", 12);
+  scp_buf_free(&b);
+  scp_host_pop_frame(f->h);
+}
+
 /* Vectors through linear memory keep objects relative in the guest. */
 static void test_vec_linear_memory(void **state) {
   fixture *f = *state;
@@ -520,6 +547,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map_linear_memory_none, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_format_shared_nesting, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_instance_storage, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_xdr_roundtrip, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_prng, setup, fixture_close),

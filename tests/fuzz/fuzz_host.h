@@ -243,10 +243,20 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
   }
   /* Vecs of them for the MSMs and pairing checks (with 32-byte scalars) */
   uint64_t vecs[][2] = { { pts[0], pts[0] }, { pts[1], pts[1] }, { pts[2], pts[3] }, { pts[4], pts[4] },
+                         { scp_val_small_u(5, SCP_TAG_U256_SMALL), scp_val_small_u(1, SCP_TAG_U256_SMALL) },
                          { scalar, scalar } };
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) {
     a[1] = scp_val_u32(2);
     fh_make(s, "vec_new_from_linear_memory", a, vecs[i], sizeof vecs[i], scratch);
+  }
+  /* a muxed account: ScVal::Address(ScAddress::MuxedAccount { id 7, key
+   * 0x01.. }) XDR, deserialized */
+  static const uint8_t muxed[48] = { 0, 0, 0, 18, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 7, 1 };
+  a[1] = scp_val_u32(sizeof muxed);
+  fh_make(s, "bytes_new_from_linear_memory", a, muxed, sizeof muxed, scratch);
+  if (s->npool) {
+    uint64_t b[1] = { s->pool[s->npool - 1] };
+    fh_make(s, "deserialize_from_bytes", b, NULL, 0, scratch);
   }
   /* the module's bytes and, uploaded, its hash (create_contract's) */
   a[1] = scp_val_u32((uint32_t)wasmlen);

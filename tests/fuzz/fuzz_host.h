@@ -258,6 +258,13 @@ static inline void fh_setup(fh_state *s, const uint8_t contract[32], const uint8
     uint64_t b[1] = { s->pool[s->npool - 1] };
     fh_make(s, "deserialize_from_bytes", b, NULL, 0, scratch);
   }
+  /* Asset XDR for create_asset_contract / get_asset_contract_id: native,
+   * and AlphaNum4 "USDC" issued by the zero account */
+  static const uint8_t native[4] = { 0 }, usdc[44] = { 0, 0, 0, 1, 'U', 'S', 'D', 'C' };
+  a[1] = scp_val_u32(sizeof native);
+  fh_make(s, "bytes_new_from_linear_memory", a, native, sizeof native, scratch);
+  a[1] = scp_val_u32(sizeof usdc);
+  fh_make(s, "bytes_new_from_linear_memory", a, usdc, sizeof usdc, scratch);
   /* the module's bytes and, uploaded, its hash (create_contract's) */
   a[1] = scp_val_u32((uint32_t)wasmlen);
   fh_make(s, "bytes_new_from_linear_memory", a, wasm, wasmlen, scratch);

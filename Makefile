@@ -111,7 +111,8 @@ bench: all $(BENCH_BIN) $(BENCH_WASM)
 	@sh bench/run.sh $(BUILD)
 
 # libFuzzer targets (clang), built against their own instrumented library;
-# run each for FUZZ_SECONDS over tests/fuzz/corpus, adding what it finds.
+# run each for FUZZ_SECONDS over tests/fuzz/corpus-NAME (else tests/fuzz/corpus),
+# adding what it finds.
 FUZZ_SECONDS ?= 60
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang EXTRA_CFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/lib/libscprof.a
@@ -119,7 +120,8 @@ fuzz:
 	  n=$$(basename $$f .c); \
 	  clang $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o build/fuzz/$$n $$f build/fuzz/lib/libscprof.a $(LDLIBS) || exit 1; \
 	  mkdir -p build/fuzz/corpus-$$n; \
-	  build/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$n tests/fuzz/corpus || exit 1; \
+	  seeds=tests/fuzz/corpus; [ -d tests/fuzz/corpus-$${n#fuzz_} ] && seeds=tests/fuzz/corpus-$${n#fuzz_}; \
+	  build/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$n $$seeds || exit 1; \
 	done
 
 install: $(BIN) $(LIB)

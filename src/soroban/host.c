@@ -553,9 +553,14 @@ static void put_i128(scp_buf *b, uint64_t hi, uint64_t lo) {
   }
 }
 
-static void format_val(scp_host *h, uint64_t v, scp_buf *b, int depth);
+/* A rendering stops ("...") past depth 8, 32 elements per container, and
+ * once it has written FORMAT_MAX bytes: containers may share sub-objects,
+ * so a few hundred bytes of objects can stand for 32^8 elements. */
+#define FORMAT_MAX 4096
 
-static void format_obj(scp_host *h, uint64_t v, scp_buf *b, int depth) {
+static void format_val(scp_host *h, uint64_t v, scp_buf *b, int depth, size_t stop);
+
+static void format_obj(scp_host *h, uint64_t v, scp_buf *b, int depth, size_t stop) {
   uint64_t abs = v;
   if (scp_val_handle_is_relative(scp_val_handle(v)) && h->nframes) {
     const scp_frame *f = &h->frames[h->nframes - 1];
@@ -598,8 +603,8 @@ static void format_obj(scp_host *h, uint64_t v, scp_buf *b, int depth) {
     scp_buf_puts(b, "Vec[");
     for (uint32_t i = 0; i < o->len; i++) {
       if (i) scp_buf_puts(b, ", ");
-      if (depth > 8 || i >= 32) { scp_buf_puts(b, "..."); break; }
-      format_val(h, o->u.vals[i], b, depth + 1);
+      if (depth > 8 || i >= 32 || b->len >= stop) { scp_buf_puts(b, "..."); break; }
+      format_val(h, o->u.vals[i], b, depth + 1, stop);
     }
     scp_buf_putc(b, ']');
     break;
@@ -607,10 +612,10 @@ static void format_obj(scp_host *h, uint64_t v, scp_buf *b, int depth) {
     scp_buf_puts(b, "Map{");
     for (uint32_t i = 0; i < o->len; i++) {
       if (i) scp_buf_puts(b, ", ");
-      if (depth > 8 || i >= 32) { scp_buf_puts(b, "..."); break; }
-      format_val(h, o->u.vals[2 * i], b, depth + 1);
+      if (depth > 8 || i >= 32 || b->len >= stop) { scp_buf_puts(b, "..."); break; }
+      format_val(h, o->u.vals[2 * i], b, depth + 1, stop);
       scp_buf_puts(b, ": ");
-      format_val(h, o->u.vals[2 * i + 1], b, depth + 1);
+      format_val(h, o->u.vals[2 * i + 1], b, depth + 1, stop);
     }
     scp_buf_putc(b, '}');
     break;
@@ -620,7 +625,7 @@ static void format_obj(scp_host *h, uint64_t v, scp_buf *b, int depth) {
   }
 }
 
-static void format_val(scp_host *h, uint64_t v, scp_buf *b, int depth) {
+static void format_val(scp_host *h, uint64_t v, scp_buf *b, int depth, size_t stop) {
   unsigned tag = scp_val_tag_of(v);
   char sym[16];
   switch (tag) {
@@ -645,12 +650,12 @@ static void format_val(scp_host *h, uint64_t v, scp_buf *b, int depth) {
     scp_buf_printf(b, "sym:%s", sym);
     return;
   default:
-    if (scp_val_tag_is_object(tag)) format_obj(h, v, b, depth);
+    if (scp_val_tag_is_object(tag)) format_obj(h, v, b, depth, stop);
     else scp_buf_printf(b, "bad:0x%016llx", (unsigned long long)v);
     return;
   }
 }
 
 void scp_host_val_format(scp_host *h, uint64_t val, scp_buf *b) {
-  format_val(h, val, b, 0);
+  format_val(h, val, b, 0, b->len + FORMAT_MAX);
 }

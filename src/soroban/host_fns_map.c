@@ -202,7 +202,7 @@ static int err_lm_oob(scp_host *h) {
  * pos + 8*i, then the slice it names, both bounds-checked. */
 static int lm_slice(scp_host *h, uint32_t pos, uint32_t i, const uint8_t **p, uint32_t *len) {
   uint64_t at = (uint64_t)pos + 8ull * i;
-  if (at + 8 > h->mem->len) return err_lm_oob(h);
+  if (!h->mem || at + 8 > h->mem->len) return err_lm_oob(h);
   uint32_t ptr, n;
   memcpy(&ptr, h->mem->base + at, 4);
   memcpy(&n, h->mem->base + at + 4, 4);
@@ -279,7 +279,8 @@ static int map_new_from_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t
   }
   if (rc == SCP_OK) rc = scp_hf_charge_vec_new(h, len);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 2 * (uint64_t)len, SIZE_VAL);
-  if (rc == SCP_OK && (uint64_t)vpos + 8ull * len > h->mem->len) rc = err_lm_oob(h);
+  if (rc == SCP_OK && (!h->mem || (uint64_t)vpos + 8ull * len > h->mem->len))
+    rc = err_lm_oob(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, SIZE_VAL);
   for (uint32_t i = 0; rc == SCP_OK && i < len; i++) {
     uint64_t w;
@@ -383,7 +384,8 @@ static int map_unpack_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t *
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "map key is not a Symbol");
   }
   /* metered_vm_write_vals_to_linear_memory: bounds, MemCpy, relative */
-  if (rc == SCP_OK && (uint64_t)vpos + 8ull * len > h->mem->len) rc = err_lm_oob(h);
+  if (rc == SCP_OK && (!h->mem || (uint64_t)vpos + 8ull * len > h->mem->len))
+    rc = err_lm_oob(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, SIZE_VAL);
   for (uint32_t i = 0; rc == SCP_OK && i < len; i++) {
     uint64_t rel;

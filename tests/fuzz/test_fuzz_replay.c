@@ -1,7 +1,8 @@
 /*
  * test_fuzz_replay.c — replays the fuzz corpus (tests/fuzz/corpus) and
- * every fixture module through the fuzz target, so inputs that once
- * crashed stay fixed.  Runs under the sanitizers in `make check`.
+ * every fixture module through the fuzz target, and the host-call corpus
+ * (tests/fuzz/corpus-host) through fuzz_host, so inputs that once crashed
+ * stay fixed.  Runs under the sanitizers in `make check`.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -13,9 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz_host.h"
 #include "fuzz_wasm.h"
 
-static unsigned replay_dir(const char *dir, bool truncations) {
+static unsigned replay_dir(const char *dir, bool truncations,
+                           void (*one)(const uint8_t *, size_t)) {
   DIR *d = opendir(dir);
   if (!d) return 0;
   unsigned n = 0;
@@ -28,10 +31,10 @@ static unsigned replay_dir(const char *dir, bool truncations) {
     size_t len;
     scp_error err;
     if (scp_read_file(path, &data, &len, &err) != SCP_OK) continue;
-    fuzz_wasm_one(data, len);
+    one(data, len);
     /* every truncation of a real module must be handled too */
     if (truncations)
-      for (size_t cut = 0; cut < len; cut += len / 64 + 1) fuzz_wasm_one(data, cut);
+      for (size_t cut = 0; cut < len; cut += len / 64 + 1) one(data, cut);
     free(data);
     n++;
   }
@@ -41,7 +44,12 @@ static unsigned replay_dir(const char *dir, bool truncations) {
 
 static void test_corpus(void **state) {
   (void)state;
-  assert_true(replay_dir("tests/fuzz/corpus", false) > 0);
+  assert_true(replay_dir("tests/fuzz/corpus", false, fuzz_wasm_one) > 0);
+}
+
+static void test_corpus_host(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-host", false, fuzz_host_one) > 0);
 }
 
 static void test_fixtures(void **state) {
@@ -50,15 +58,16 @@ static void test_fixtures(void **state) {
   char dir[1024];
   unsigned n = 0;
   snprintf(dir, sizeof dir, "%s/examples", b ? b : "build");
-  n += replay_dir(dir, true);
+  n += replay_dir(dir, true, fuzz_wasm_one);
   snprintf(dir, sizeof dir, "%s/tests/fixtures/wasm", b ? b : "build");
-  n += replay_dir(dir, true);
+  n += replay_dir(dir, true, fuzz_wasm_one);
   assert_true(n > 0);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_corpus),
+    cmocka_unit_test(test_corpus_host),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -223,6 +223,71 @@ static void test_map_linear_memory(void **state) {
   scp_host_pop_frame(f->h);
 }
 
+/* A direct call (scp_host_call) with no linear memory while a frame is
+ * pushed: the map functions' slice and value ranges were read through the
+ * NULL memory (fuzz_host).  They now fail as on an empty memory, with the
+ * same error and the same charges. */
+static void test_map_linear_memory_none(void **state) {
+  fixture *f = *state;
+  assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
+  scp_hostmem empty = { NULL, 0 };
+  uint64_t args[4] = { scp_val_u32(0), scp_val_u32(0), scp_val_u32(1) }, ret;
+  scp_error err;
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, &empty, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  uint64_t dcpu = f->b.cpu - cpu, dmem = f->b.mem - mem;
+  assert_true(dcpu > 0);
+  cpu = f->b.cpu;
+  mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, NULL, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  assert_int_equal(f->b.cpu - cpu, dcpu);
+  assert_int_equal(f->b.mem - mem, dmem);
+  /* len 0: no slice is read, the value range check is what fails */
+  args[1] = scp_val_u32(8);
+  args[2] = scp_val_u32(0);
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, NULL, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  /* unpacking an empty map into no memory */
+  assert_int_equal(scp_host_call(f->h, fn("map_new"), args, NULL, &ret, &err), SCP_OK);
+  uint64_t unpack[4] = { ret, scp_val_u32(0), scp_val_u32(8), scp_val_u32(0) };
+  assert_int_equal(scp_host_call(f->h, fn("map_unpack_to_linear_memory"), unpack, NULL, &ret,
+                                 &err), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  scp_host_pop_frame(f->h);
+}
+
+/* A result of shared sub-vectors, 32 wide and 8 deep, is a few hundred
+ * bytes of host objects; rendering it in full (scp_host_val_format, the
+ * CLI's result line and auth records) would be 32^8 elements.  The
+ * rendering stops at a bounded size. */
+static void test_format_shared_nesting(void **state) {
+  fixture *f = *state;
+  uint64_t words[32];
+  uint8_t mem[sizeof words];
+  scp_hostmem m = { mem, sizeof mem };
+  assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
+  uint64_t v = scp_val_u32(7), args[2] = { scp_val_u32(0), scp_val_u32(32) };
+  scp_error err;
+  for (int level = 0; level < 9; level++) {
+    for (size_t i = 0; i < 32; i++) words[i] = v;
+    memcpy(mem, words, sizeof words);
+    assert_int_equal(scp_host_dispatch(f->h, fn("vec_new_from_linear_memory"), args, &m, &v, &err),
+                     SCP_OK);
+  }
+  scp_buf b = { 0 };
+  scp_host_val_format(f->h, v, &b);
+  assert_false(b.oom);
+  assert_true(b.len > 0 && b.len <= 8192);
+  assert_memory_equal(b.data, "Vec[Vec[Vec[", 12);
+  scp_buf_free(&b);
+  scp_host_pop_frame(f->h);
+}
+
 /* Vectors through linear memory keep objects relative in the guest. */
 static void test_vec_linear_memory(void **state) {
   fixture *f = *state;
@@ -480,7 +545,9 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_secp256k1_recover, setup, fixture_close),
     cmocka_unit_test(test_int256),
     cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_map_linear_memory_none, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_format_shared_nesting, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_instance_storage, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_xdr_roundtrip, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_prng, setup, fixture_close),

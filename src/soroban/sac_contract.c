@@ -23,10 +23,10 @@
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
  * create_asset_contract), decimals, name, symbol, balance (an account's
  * trustline or native balance, a contract without a balance entry) and
- * trust's no-op for a contract address (sac_balance.c) -- including the
+ * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c) -- including the
  * instance's reload in a later frame (scp_sac_instance_load).  Every other
  * token function (those that need require_auth: transfer, mint, burn,
- * approve, ...; and admin, allowance, authorized) stops with
+ * approve, ...; and allowance, authorized) stops with
  * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
  * implemented yet") after the frame push, never with a partial cost
  * passed off as complete.
@@ -118,6 +118,8 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "trust takes an Address");
     return scp_sac_trust(h, args[0]);
+  case FN_ADMIN:
+    return scp_sac_read_admin(h, ret);
   case FN_DECIMALS:
     *ret = scp_val_u32(7);   /* metadata.rs DECIMAL */
     return SCP_OK;

@@ -85,6 +85,8 @@ SCP_HIDDEN int scp_sac_init_asset(scp_host *h, uint64_t asset_bytes);
  * *code / *issuer the String and BytesN<32> objects (Void for native). */
 SCP_HIDDEN int scp_sac_read_asset_info(scp_host *h, uint32_t *type, uint64_t *code,
                                        uint64_t *issuer);
+/* read_administrator (admin.rs): the admin Address. */
+SCP_HIDDEN int scp_sac_read_admin(scp_host *h, uint64_t *admin);
 /* read_name / read_symbol (metadata.rs): the metadata map unpacked. */
 SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol);
 

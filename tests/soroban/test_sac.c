@@ -368,6 +368,55 @@ static void test_native_account_balance(void **state) {
   assert_int_equal(ret, scp_val_small_i(100000000, SCP_TAG_I128_SMALL));
 }
 
+/* The issuer's account 0x11.. and, for each of users 0x22.. and 0x33..,
+ * an account and a "aaaa" trustline (create_default_account /
+ * create_default_trustline; live entries of the storage map). */
+static void seed_issuer(fixture *f) {
+  uint8_t acct[56] = { 0 };
+  scp_lkey ik = { .type = 0 };
+  memset(ik.id, 0x11, 32);
+  memcpy(acct + 4, ik.id, 32);
+  assert_int_equal(scp_storage_seed(f->h, &ik, acct, sizeof acct, 0, true), SCP_OK);
+}
+
+static void seed_user(fixture *f, uint8_t who, const char *code) {
+  uint8_t acct[56] = { 0 }, tl[36 + 44 + 24] = { 0 }, asset[52];
+  scp_lkey ak = { .type = 0 };
+  memset(ak.id, who, 32);
+  memcpy(acct + 4, ak.id, 32);
+  assert_int_equal(scp_storage_seed(f->h, &ak, acct, sizeof acct, 0, true), SCP_OK);
+  assert_int_equal(asset_xdr(code, strlen(code), asset), 44);
+  scp_lkey tk = { .type = 1, .key = asset, .keylen = 44 };
+  memcpy(tk.id, ak.id, 32);
+  memcpy(tl + 4, ak.id, 32);
+  memcpy(tl + 36, asset, 44);
+  tl[99] = 1;
+  assert_int_equal(scp_storage_seed(f->h, &tk, tl, sizeof tl, 0, true), SCP_OK);
+}
+
+/* test_set_admin.json steps 87-106: after create_asset_contract("aaaa")
+ * (the issuer's account exists) and two users' accounts and trustlines,
+ * admin() costs 103191 -> 132867 CPU, 15744 -> 21012 bytes and returns
+ * the issuer's Address (read_administrator: the key, the instance read). */
+static void test_admin(void **state) {
+  fixture *f = *state;
+  seed_issuer(f);
+  uint8_t b[52];
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  seed_user(f, 0x22, "aaaa");
+  seed_user(f, 0x33, "aaaa");
+  assert_int_equal(call0(f, addr, "admin", &ret, &dmem), 132867 - 103191);
+  assert_int_equal(dmem, 21012 - 15744);
+  const scp_hobj *o = scp_host_obj(f->h, ret);
+  assert_non_null(o);
+  assert_int_equal(o->tag, SCP_TAG_ADDRESS_OBJ);
+  assert_int_equal(o->u.bytes[0], 0);
+  assert_int_equal(o->u.bytes[1], 0x11);
+  assert_int_equal(o->u.bytes[32], 0x11);
+}
+
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
  * never with a partial cost passed off as complete. */
 static void test_unimplemented_function(void **state) {
@@ -375,11 +424,12 @@ static void test_unimplemented_function(void **state) {
   create_ok(f, "zA9Z", 4, 88505, 12335, 20);
   uint64_t args, sym, ret;
   scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("vec_new"), &args, NULL, &args, &err), SCP_OK);
-  assert_int_equal(scp_host_symbol_val(f->h, "admin", &sym), SCP_OK);
-  uint64_t a[3] = { scp_val_object(SCP_TAG_ADDRESS_OBJ, 39), sym, args };
+  uint64_t addr = scp_val_object(SCP_TAG_ADDRESS_OBJ, 39);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &addr, 1, &args), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "set_admin", &sym), SCP_OK);
+  uint64_t a[3] = { addr, sym, args };
   assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_ERR_UNSUPPORTED);
-  assert_non_null(strstr(err.msg, "function admin is not implemented"));
+  assert_non_null(strstr(err.msg, "function set_admin is not implemented"));
 }
 
 /* test_do_not_init_contract_for_invalid_asset.json: "\0\0\0\0" fails in
@@ -504,6 +554,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
     cmocka_unit_test_setup_teardown(test_contract_address_trust_and_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_admin, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),

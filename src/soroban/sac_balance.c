@@ -143,7 +143,7 @@ static int balance_key(scp_host *h, uint64_t addr, uint64_t *out) {
 
 /* i128::try_from_val(Val): a small I128, else the object's halves through
  * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
-static int val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
+int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
   if (scp_val_tag_of(v) == SCP_TAG_I128_SMALL) {
     int64_t x = scp_val_signed_body(v);
     *hi = x < 0 ? -1 : 0;
@@ -185,16 +185,19 @@ static int contract_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, balance_keys, 3, vals);
   int64_t hi = 0;
   uint64_t lo = 0;
-  if (rc == SCP_OK) rc = val_i128(h, vals[0], &hi, &lo);
+  if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &hi, &lo);
   if (rc == SCP_OK && (scp_val_tag_of(vals[1]) > SCP_TAG_TRUE || scp_val_tag_of(vals[2]) > SCP_TAG_TRUE))
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized/clawback are not bools");
   if (rc != SCP_OK) return rc;
-  /* the i128 back to a Val */
+  return scp_sac_i128_pieces_val(h, hi, lo, ret);
+}
+
+int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out) {
   if ((hi == 0 && lo < (UINT64_C(1) << 55)) || (hi == -1 && (int64_t)lo >= -(INT64_C(1) << 55))) {
-    *ret = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
+    *out = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
     return SCP_OK;
   }
-  return scp_sac_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, ret);
+  return scp_sac_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, out);
 }
 
 /* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
@@ -209,7 +212,7 @@ static int sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]
   return SCP_OK;
 }
 
-static int extend_instance(scp_host *h) {
+int scp_sac_extend_instance(scp_host *h) {
   uint64_t r;
   return scp_sac_env2(h, "extend_current_contract_instance_and_code_ttl",
                       scp_val_u32(INSTANCE_TTL_THRESHOLD), scp_val_u32(INSTANCE_EXTEND_AMOUNT), &r);
@@ -248,7 +251,7 @@ static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], i
  * account's require_auth, reserves, the new entry) is not implemented. */
 int scp_sac_trust(scp_host *h, uint64_t addr) {
   uint8_t kind, acct[32];
-  int rc = extend_instance(h);
+  int rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK || kind != 0) return rc;
   scp_sac_asset a;
@@ -283,7 +286,7 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
  * read_balance. */
 int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   uint8_t kind, acct[32];
-  int rc = extend_instance(h);
+  int rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
   if (kind == 1) return contract_balance(h, addr, ret);

@@ -118,6 +118,10 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "trust takes an Address");
     return scp_sac_trust(h, args[0]);
+  case FN_ALLOWANCE:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance takes two Addresses");
+    return scp_sac_allowance(h, args[0], args[1], ret);
   case FN_ADMIN:
     return scp_sac_read_admin(h, ret);
   case FN_DECIMALS:

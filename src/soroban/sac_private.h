@@ -100,6 +100,20 @@ SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
  * trustline is SCP_ERR_UNSUPPORTED. */
 SCP_HIDDEN int scp_sac_trust(scp_host *h, uint64_t addr);
 
+/* i128::try_from_val(Val): a small I128 or the object's halves through
+ * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
+SCP_HIDDEN int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo);
+/* i128 -> Val: small when it fits, else Env obj_from_i128_pieces. */
+SCP_HIDDEN int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out);
+/* extend_current_contract_instance_and_code_ttl(INSTANCE_TTL_THRESHOLD,
+ * INSTANCE_EXTEND_AMOUNT), as most token functions begin. */
+SCP_HIDDEN int scp_sac_extend_instance(scp_host *h);
+
+/* ---- sac_allowance.c ---------------------------------------------------------- */
+
+/* allowance(from, spender) (contract.rs, allowance.rs read_allowance). */
+SCP_HIDDEN int scp_sac_allowance(scp_host *h, uint64_t from, uint64_t spender, uint64_t *ret);
+
 /* ---- host_sac.c ------------------------------------------------------------- */
 
 /* metered_from_xdr_obj::<Asset> and get_asset_contract_id_hash (the network

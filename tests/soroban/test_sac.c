@@ -417,6 +417,68 @@ static void test_admin(void **state) {
   assert_int_equal(o->u.bytes[32], 0x11);
 }
 
+/* The entries a mint by the issuer (signed authorization) leaves behind
+ * besides the balances: the issuer's nonce (a Temporary entry of an
+ * account address) and the instance extended to the ledger's 123 +
+ * INSTANCE_EXTEND_AMOUNT. */
+static void seed_after_mint(fixture *f) {
+  uint8_t key[12] = { 0, 0, 0, 21, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0x01 };
+  static const uint8_t void_val[4] = { 0, 0, 0, 1 };
+  scp_lkey nk = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_TEMPORARY, .account = true,
+                  .key = key, .keylen = sizeof key };
+  memset(nk.id, 0x11, 32);
+  assert_int_equal(scp_storage_seed(f->h, &nk, void_val, sizeof void_val, 123 + 6311000, true),
+                   SCP_OK);
+  for (size_t i = 0; i < f->h->nstore; i++)
+    if (f->h->store[i].present && f->h->store[i].k.type == SCP_LK_CONTRACT_DATA &&
+        f->h->store[i].k.dur == SCP_DUR_PERSISTENT)
+      f->h->store[i].live_until = 123 + 7 * 17280;
+}
+
+/* call(asset, fn, [a, b]): the budget delta from after the args' Vec to
+ * the ret. */
+static uint64_t call2(fixture *f, uint64_t addr, const char *name, uint64_t x, uint64_t y,
+                      uint64_t *ret, uint64_t *dmem) {
+  uint64_t v[2] = { x, y }, args, sym;
+  scp_error err;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, v, 2, &args), SCP_OK);
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  assert_int_equal(scp_host_symbol_val(f->h, name, &sym), SCP_OK);
+  uint64_t a[3] = { addr, sym, args };
+  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, ret, &err), SCP_OK);
+  *dmem = f->b.mem - mem;
+  return f->b.cpu - cpu;
+}
+
+static uint64_t account_addr(fixture *f, uint8_t who) {
+  scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  o.u.bytes = calloc(1, 33);
+  memset(o.u.bytes + 1, who, 32);
+  uint64_t v;
+  assert_int_equal(scp_host_add_obj(f->h, &o, &v), SCP_OK);
+  return v;
+}
+
+/* test_burn.json steps 323-340: after the mint to user and two balance
+ * calls, allowance(user, user_2) of a missing allowance is 0 and costs
+ * 763297 -> 801926 CPU, 60604 -> 68794 bytes (the instance TTL bump, the
+ * AllowanceDataKey map and DataKey Vec, has_contract_data(Temporary)). */
+static void test_allowance_missing(void **state) {
+  fixture *f = *state;
+  seed_issuer(f);
+  uint8_t b[52];
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  seed_user(f, 0x22, "aaaa");
+  seed_user(f, 0x33, "aaaa");
+  seed_after_mint(f);
+  uint64_t u1 = account_addr(f, 0x22), u2 = account_addr(f, 0x33);
+  assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dmem), 801926 - 763297);
+  assert_int_equal(dmem, 68794 - 60604);
+  assert_int_equal(ret, scp_val_small_i(0, SCP_TAG_I128_SMALL));
+}
+
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
  * never with a partial cost passed off as complete. */
 static void test_unimplemented_function(void **state) {
@@ -555,6 +617,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_contract_address_trust_and_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_admin, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_allowance_missing, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),

@@ -23,10 +23,12 @@
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
  * create_asset_contract), decimals, name, symbol, balance (an account's
  * trustline or native balance, a contract without a balance entry) and
- * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c) -- including the
- * instance's reload in a later frame (scp_sac_instance_load).  Every other
- * token function (those that need require_auth: transfer, mint, burn,
- * approve, ...; and allowance, authorized) stops with
+ * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c),
+ * allowance (sac_allowance.c), mint to an account's trustline (sac_token.c)
+ * -- including the instance's reload in a later frame
+ * (scp_sac_instance_load).  The frame's args are set for require_auth.
+ * Every other token function (transfer, burn, approve, ...; authorized)
+ * stops with
  * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
  * implemented yet") after the frame push, never with a partial cost
  * passed off as complete.
@@ -122,6 +124,13 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance takes two Addresses");
     return scp_sac_allowance(h, args[0], args[1], ret);
+  case FN_MINT:
+    /* Address::try_from_val, i128::try_from_val (a tag check here; an
+     * object's halves are read in mint) */
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "mint takes an Address and an i128");
+    return scp_sac_mint(h, args[0], args[1]);
   case FN_ADMIN:
     return scp_sac_read_admin(h, ret);
   case FN_DECIMALS:
@@ -298,6 +307,7 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
     pushed = rc == SCP_OK;
     if (pushed) {
       scp_host_set_frame_fn(h, fn);
+      rc = scp_host_set_frame_args(h, args, n);   /* for require_auth */
       h->frames[h->nframes - 1].sac = true;
     }
   }

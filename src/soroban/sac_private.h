@@ -109,6 +109,17 @@ SCP_HIDDEN int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uin
  * INSTANCE_EXTEND_AMOUNT), as most token functions begin. */
 SCP_HIDDEN int scp_sac_extend_instance(scp_host *h);
 
+/* receive_balance(addr, amount) (balance.rs): addr's clones,
+ * is_authorized, then an account's trustline balance raised
+ * (transfer_classic_balance).  SCP_ERR_UNSUPPORTED for a contract address
+ * and the native asset. */
+SCP_HIDDEN int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
+/* ---- sac_token.c -------------------------------------------------------------- */
+
+/* mint(to, amount) (contract.rs, event.rs mint). */
+SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
+
 /* ---- sac_allowance.c ---------------------------------------------------------- */
 
 /* allowance(from, spender) (contract.rs, allowance.rs read_allowance). */

@@ -223,7 +223,9 @@ static uint64_t call0(fixture *f, uint64_t addr, const char *name, uint64_t *ret
   uint64_t cpu = f->b.cpu, mem = f->b.mem;
   assert_int_equal(scp_host_symbol_val(f->h, name, &sym), SCP_OK);
   uint64_t a[3] = { addr, sym, args };
-  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, ret, &err), SCP_OK);
+  int rc = scp_host_call(f->h, fn("call"), a, NULL, ret, &err);
+  if (rc != SCP_OK) print_message("call %s: %d %s\n", name, rc, err.msg);
+  assert_int_equal(rc, SCP_OK);
   *dmem = f->b.mem - mem;
   return f->b.cpu - cpu;
 }
@@ -390,7 +392,9 @@ static void seed_user(fixture *f, uint8_t who, const char *code) {
   memcpy(tk.id, ak.id, 32);
   memcpy(tl + 4, ak.id, 32);
   memcpy(tl + 36, asset, 44);
-  tl[99] = 1;
+  memset(tl + 88, 0xff, 8);   /* limit i64::MAX */
+  tl[88] = 0x7f;
+  tl[99] = 1;                 /* AUTHORIZED_FLAG */
   assert_int_equal(scp_storage_seed(f->h, &tk, tl, sizeof tl, 0, true), SCP_OK);
 }
 
@@ -445,7 +449,9 @@ static uint64_t call2(fixture *f, uint64_t addr, const char *name, uint64_t x, u
   uint64_t cpu = f->b.cpu, mem = f->b.mem;
   assert_int_equal(scp_host_symbol_val(f->h, name, &sym), SCP_OK);
   uint64_t a[3] = { addr, sym, args };
-  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, ret, &err), SCP_OK);
+  int rc = scp_host_call(f->h, fn("call"), a, NULL, ret, &err);
+  if (rc != SCP_OK) print_message("call %s: %d %s\n", name, rc, err.msg);
+  assert_int_equal(rc, SCP_OK);
   *dmem = f->b.mem - mem;
   return f->b.cpu - cpu;
 }
@@ -477,6 +483,51 @@ static void test_allowance_missing(void **state) {
   assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dmem), 801926 - 763297);
   assert_int_equal(dmem, 68794 - 60604);
   assert_int_equal(ret, scp_val_small_i(0, SCP_TAG_I128_SMALL));
+}
+
+/* test_recording_auth_for_stellar_asset_contract.json: the issuer's
+ * account, create_asset_contract("aaaa"), the user's account and
+ * trustline, then (recording auth, non-root auth disabled)
+ * call(mint, [user, 100]): steps 88-187, from 97950 CPU / 14337 bytes
+ * after the args' Vec to the SAC frame's pop at 166870 / 25693 --
+ * check_not_issuer, read_administrator, the admin's require_auth
+ * (7885 CPU, 1546 bytes: the argument's VisitObject, a new tracker and
+ * its nonce), the instance TTL
+ * bump, receive_balance (read_asset twice, the trustline read, cloned,
+ * written back) and the mint event (read_name, the topics Vec,
+ * contract_event); returning Void adds nothing.  (The trace's own "ret
+ * call" comes later: the test host's signing simulation runs before it.) */
+static void test_mint_recording(void **state) {
+  fixture *f = *state;
+  uint8_t seed[32] = { 0 };
+  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  seed_issuer(f);
+  uint8_t b[52];
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  seed_user(f, 0x22, "aaaa");
+  f->h->opts.auth_enforcing = false;
+  f->h->opts.auth_disable_non_root = true;
+  uint64_t user = account_addr(f, 0x22);
+  uint64_t dcpu = call2(f, addr, "mint", user, scp_val_small_i(100, SCP_TAG_I128_SMALL), &ret,
+                        &dmem);
+  assert_int_equal(dcpu, 166870 - 97950);
+  assert_int_equal(dmem, 25693 - 14337);
+  assert_int_equal(ret, SCP_VAL_VOID);
+  assert_int_equal(scp_host_event_count(f->h), 1);
+  /* the trustline's balance went from 0 to 100 */
+  uint8_t asset[52];
+  asset_xdr("aaaa", 4, asset);
+  scp_lkey tk = { .type = 1, .key = asset, .keylen = 44 };
+  memset(tk.id, 0x22, 32);
+  const scp_sentry *e = NULL;
+  for (size_t i = 0; i < f->h->nstore; i++)
+    if (f->h->store[i].present && f->h->store[i].k.type == 1 &&
+        !memcmp(f->h->store[i].k.id, tk.id, 32))
+      e = &f->h->store[i];
+  assert_non_null(e);
+  assert_int_equal(e->val[80 + 7], 100);
 }
 
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
@@ -618,6 +669,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_admin, setup, teardown),
     cmocka_unit_test_setup_teardown(test_allowance_missing, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_mint_recording, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),

@@ -459,3 +459,33 @@ int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo)
                         "received amount is too large for an i64");
   return classic_transfer(h, acct, (int64_t)lo);
 }
+
+/* spend_balance: addr's clones, is_authorized, then
+ * spend_balance_no_authorization_check: the ScAddress again, the i64
+ * amount, the trustline's balance lowered (transfer_classic_balance with
+ * -amount). */
+int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+  uint8_t kind, acct[32];
+  bool ok = false;
+  int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind != 0) {
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "Stellar Asset Contract: balances of contract addresses are not implemented yet "
+             "for this function");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  rc = account_authorized(h, acct, &ok);
+  if (rc != SCP_OK) return rc;
+  if (!ok)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE_DEAUTHORIZED,
+                        "balance is deauthorized");
+  rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
+                        "spent amount is too large for an i64");
+  return classic_transfer(h, acct, -(int64_t)lo);
+}

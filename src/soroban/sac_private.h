@@ -115,10 +115,20 @@ SCP_HIDDEN int scp_sac_extend_instance(scp_host *h);
  * and the native asset. */
 SCP_HIDDEN int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
 
+/* spend_balance(addr, amount) (balance.rs): as receive_balance, the
+ * trustline's balance lowered. */
+SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
 /* ---- sac_token.c -------------------------------------------------------------- */
 
-/* mint(to, amount) (contract.rs, event.rs mint). */
+/* mint(to, amount), transfer(from, to, amount) (contract.rs, event.rs). */
 SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
+SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount);
+/* Testing aid: called with false before and true after every require_auth
+ * of a token function, so a test can split a call's cost around the
+ * authorization (whose enforcing-mode work with signed entries we do not
+ * model) as the golden traces do. */
+SCP_HIDDEN extern void (*scp_sac_auth_probe)(scp_host *h, bool after);
 
 /* ---- sac_allowance.c ---------------------------------------------------------- */
 

@@ -1,12 +1,13 @@
 /*
  * sac_token.c — the Stellar Asset Contract's token functions that need
- * authorization: mint.
+ * authorization: mint, transfer.
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
  * contract.rs (mint, check_nonnegative_amount, check_not_issuer),
  * admin.rs (read_administrator), balance.rs (receive_balance), event.rs
- * (mint, get_amount_data_maybe_muxed); builtin_contracts/base_types.rs
- * (Address::require_auth, Address::from_account).
+ * (mint, transfer_maybe_with_issuer, is_issuer, get_amount_data_maybe_muxed);
+ * builtin_contracts/base_types.rs (Address::require_auth,
+ * Address::from_account, MuxedAddress).
  *
  * The admin's require_auth is the Env call (the argument's check, then the
  * authorization manager with the SAC frame's args), in either mode.
@@ -32,13 +33,25 @@ static int check_nonnegative(scp_host *h, int64_t hi) {
   return SCP_OK;
 }
 
-/* check_not_issuer: read_asset_info; for a credit asset the issuer's
- * account_id_from_bytesobj (VisitObject, the 32 bytes' copy),
- * Address::from_account (the AccountId's clone, the object) and the Env
- * compare (obj_cmp) with addr. */
-static int check_not_issuer(scp_host *h, uint64_t addr) {
+/* Address::require_auth: the Env's require_auth (its argument check, a
+ * VisitObject of the Address, then the authorization manager with the SAC
+ * frame's args). */
+void (*scp_sac_auth_probe)(scp_host *h, bool after);
+
+static int require_auth(scp_host *h, uint64_t addr) {
+  uint64_t r;
+  if (scp_sac_auth_probe) scp_sac_auth_probe(h, false);
+  int rc = scp_sac_env1(h, "require_auth", addr, &r);
+  if (scp_sac_auth_probe) scp_sac_auth_probe(h, true);
+  return rc;
+}
+
+/* event.rs is_issuer: read_asset_info; for a credit asset the issuer's
+ * Address (as check_not_issuer) compared with addr. */
+static int is_issuer(scp_host *h, uint64_t addr, bool *yes) {
   uint32_t type = 0;
   uint64_t code, issuer, ia, ord;
+  *yes = false;
   int rc = scp_sac_read_asset_info(h, &type, &code, &issuer);
   if (rc != SCP_OK || type == SCP_SAC_NATIVE) return rc;
   const scp_hobj *o;
@@ -51,31 +64,52 @@ static int check_not_issuer(scp_host *h, uint64_t addr) {
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
   if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &ia);
   if (rc == SCP_OK) rc = scp_sac_env2(h, "obj_cmp", ia, addr, &ord);
+  if (rc == SCP_OK) *yes = (int64_t)ord == 0;
+  return rc;
+}
+
+/* An event: topics [Symbol(name), a, (b,) read_name()] (one
+ * vec_new_from_slice), contract_event with data. */
+static int token_event(scp_host *h, const char *name, uint64_t a, uint64_t b, bool two,
+                       uint64_t data) {
+  uint64_t t[4], nm, symbol, topics, r;
+  uint32_t n = 0;
+  int rc = scp_sac_symbol(h, name, &t[n++]);
+  t[n++] = a;
+  if (two) t[n++] = b;
+  if (rc == SCP_OK) rc = scp_sac_read_metadata(h, &nm, &symbol);
+  t[n++] = nm;
+  if (rc == SCP_OK) rc = scp_sac_vec(h, t, n, &topics);
+  return rc == SCP_OK ? scp_sac_env2(h, "contract_event", topics, data, &r) : rc;
+}
+
+/* event::transfer_maybe_with_issuer (no muxed id): from == to is a
+ * transfer; from the issuer a mint, to the issuer a burn; else a
+ * transfer.  Each test an Env compare. */
+static int transfer_event(scp_host *h, uint64_t from, uint64_t to, uint64_t data) {
+  uint64_t ord;
+  bool iss = false;
+  int rc = scp_sac_env2(h, "obj_cmp", from, to, &ord);
   if (rc != SCP_OK) return rc;
-  if (scp_val_signed_body(ord) == 0)
+  if ((int64_t)ord == 0) return token_event(h, "transfer", from, to, true, data);
+  rc = is_issuer(h, from, &iss);
+  if (rc != SCP_OK) return rc;
+  if (iss) return token_event(h, "mint", to, 0, false, data);
+  rc = is_issuer(h, to, &iss);
+  if (rc != SCP_OK) return rc;
+  if (iss) return token_event(h, "burn", from, 0, false, data);
+  return token_event(h, "transfer", from, to, true, data);
+}
+
+/* check_not_issuer (contract.rs): is_issuer's test, an error for the
+ * issuer. */
+static int check_not_issuer(scp_host *h, uint64_t addr) {
+  bool iss = false;
+  int rc = is_issuer(h, addr, &iss);
+  if (rc == SCP_OK && iss)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OPERATION_NOT_SUPPORTED,
                         "operation invalid on issuer");
-  return SCP_OK;
-}
-
-/* Address::require_auth: the Env's require_auth (its argument check, a
- * VisitObject of the Address, then the authorization manager with the SAC
- * frame's args). */
-static int require_auth(scp_host *h, uint64_t addr) {
-  uint64_t r;
-  return scp_sac_env1(h, "require_auth", addr, &r);
-}
-
-/* event::mint: topics [Symbol(mint), to, read_name()] (vec_new_from_slice),
- * the data the amount (no muxed id), contract_event. */
-static int mint_event(scp_host *h, uint64_t to, uint64_t amount) {
-  uint64_t t[3], name, symbol, topics, r;
-  int rc = scp_sac_symbol(h, "mint", &t[0]);
-  t[1] = to;
-  if (rc == SCP_OK) rc = scp_sac_read_metadata(h, &name, &symbol);
-  t[2] = name;
-  if (rc == SCP_OK) rc = scp_sac_vec(h, t, 3, &topics);
-  return rc == SCP_OK ? scp_sac_env2(h, "contract_event", topics, amount, &r) : rc;
+  return rc;
 }
 
 int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
@@ -91,5 +125,23 @@ int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
   /* amount.try_into_val: the i128 back to a Val */
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? mint_event(h, to, data) : rc;
+  return rc == SCP_OK ? token_event(h, "mint", to, 0, false, data) : rc;
+}
+
+/* transfer(from, to, amount) (contract.rs): the amount's sign, the
+ * recipient's Address (to_mux.address(): a plain Address costs nothing),
+ * from's require_auth, the instance's TTL bump, spend_balance,
+ * receive_balance, the event. */
+int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount) {
+  int64_t hi;
+  uint64_t lo;
+  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
+  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = require_auth(h, from);
+  if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
+  if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
+  if (rc == SCP_OK) rc = scp_sac_receive_balance(h, to, hi, lo);
+  uint64_t data;
+  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
+  return rc == SCP_OK ? transfer_event(h, from, to, data) : rc;
 }

@@ -63,6 +63,8 @@ static const char *const fns[FN_COUNT] = {
 };
 static const uint8_t fn_argc[FN_COUNT] = { 1, 2, 4, 1, 1, 3, 4, 2, 3, 2, 2, 2, 1, 0, 0, 0, 0, 1 };
 
+void (*scp_sac_probe)(scp_host *h, int where);
+
 static uint32_t be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
@@ -131,6 +133,11 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
         (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "mint takes an Address and an i128");
     return scp_sac_mint(h, args[0], args[1]);
+  case FN_BURN:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "burn takes an Address and an i128");
+    return scp_sac_burn(h, args[0], args[1]);
   case FN_TRANSFER:
     /* Address, MuxedAddress (a muxed account's object is not supported
      * here), i128 */
@@ -325,6 +332,7 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
     }
   }
   SAC_TRACE(h, "push SAC");
+  if (rc == SCP_OK && scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_PUSHED);
   if (rc == SCP_OK) rc = dispatch(h, fn, args, n, ret);
   SAC_TRACE(h, "before persist");
   if (rc == SCP_OK && h->frames[h->nframes - 1].instance_modified) rc = persist(h, id);

@@ -121,14 +121,19 @@ SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uin
 
 /* ---- sac_token.c -------------------------------------------------------------- */
 
-/* mint(to, amount), transfer(from, to, amount) (contract.rs, event.rs). */
+/* mint(to, amount), transfer(from, to, amount), burn(from, amount)
+ * (contract.rs, event.rs). */
 SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount);
-/* Testing aid: called with false before and true after every require_auth
- * of a token function, so a test can split a call's cost around the
- * authorization (whose enforcing-mode work with signed entries we do not
- * model) as the golden traces do. */
-SCP_HIDDEN extern void (*scp_sac_auth_probe)(scp_host *h, bool after);
+SCP_HIDDEN int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount);
+/* Testing aid: called at SCP_SAC_PROBE_PUSHED once the SAC frame is
+ * pushed (the golden traces' "push SAC" point), and around every
+ * require_auth of a token function, so a test can check a call's cost
+ * piecewise as the traces allow (their enforcing-mode authorization with
+ * signed entries -- its require_auth and the push's tracker snapshot --
+ * is not modelled). */
+enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2 };
+SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
 
 /* ---- sac_allowance.c ---------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /*
  * sac_token.c — the Stellar Asset Contract's token functions that need
- * authorization: mint, transfer.
+ * authorization: mint, transfer, burn.
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
  * contract.rs (mint, check_nonnegative_amount, check_not_issuer),
@@ -36,13 +36,11 @@ static int check_nonnegative(scp_host *h, int64_t hi) {
 /* Address::require_auth: the Env's require_auth (its argument check, a
  * VisitObject of the Address, then the authorization manager with the SAC
  * frame's args). */
-void (*scp_sac_auth_probe)(scp_host *h, bool after);
-
 static int require_auth(scp_host *h, uint64_t addr) {
   uint64_t r;
-  if (scp_sac_auth_probe) scp_sac_auth_probe(h, false);
+  if (scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_AUTH);
   int rc = scp_sac_env1(h, "require_auth", addr, &r);
-  if (scp_sac_auth_probe) scp_sac_auth_probe(h, true);
+  if (scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_AUTHED);
   return rc;
 }
 
@@ -126,6 +124,36 @@ int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
   return rc == SCP_OK ? token_event(h, "mint", to, 0, false, data) : rc;
+}
+
+/* check_non_native (contract.rs): read_asset_info; the native asset is
+ * Error(Contract, #2). */
+static int check_non_native(scp_host *h) {
+  uint32_t type = 0;
+  uint64_t code, issuer;
+  int rc = scp_sac_read_asset_info(h, &type, &code, &issuer);
+  if (rc == SCP_OK && type == SCP_SAC_NATIVE)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OPERATION_NOT_SUPPORTED,
+                        "operation invalid on native asset");
+  return rc;
+}
+
+/* burn(from, amount) (contract.rs): the amount's sign, check_non_native,
+ * check_not_issuer, from's require_auth, the instance's TTL bump,
+ * spend_balance, the burn event [burn, from, name]. */
+int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount) {
+  int64_t hi;
+  uint64_t lo;
+  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
+  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = check_non_native(h);
+  if (rc == SCP_OK) rc = check_not_issuer(h, from);
+  if (rc == SCP_OK) rc = require_auth(h, from);
+  if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
+  if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
+  uint64_t data;
+  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
+  return rc == SCP_OK ? token_event(h, "burn", from, 0, false, data) : rc;
 }
 
 /* transfer(from, to, amount) (contract.rs): the amount's sign, the

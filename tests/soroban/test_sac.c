@@ -555,20 +555,19 @@ static void set_tl_balance(fixture *f, uint8_t who, int64_t bal) {
   for (int i = 0; i < 8; i++) e->val[80 + i] = (uint8_t)((uint64_t)bal >> (56 - 8 * i));
 }
 
-/* The budget around the token function's require_auth. */
-static uint64_t probe_cpu[2], probe_mem[2];
-static void probe(scp_host *h, bool after) {
-  probe_cpu[after] = h->budget->cpu;
-  probe_mem[after] = h->budget->mem;
+/* The budget at the SAC frame's push and around require_auth. */
+static uint64_t probe_cpu[3], probe_mem[3];
+static void probe(scp_host *h, int where) {
+  probe_cpu[where] = h->budget->cpu;
+  probe_mem[where] = h->budget->mem;
 }
 
 /* test_direct_transfer.json steps 345-539: user (0x33) has 100_000_000
  * from the issuer's mint; transfer(user, user_2, 9_999_999).  The trace's
  * require_auth is enforcing mode with a signed entry (steps 349-386, not
  * modelled; here recording mode), so the call is checked on both sides of
- * it: from the call (805974 CPU, 70660 bytes) to require_auth (823944,
- * 74645) -- the frame push and the dispatcher, less the enforcing
- * tracker's snapshot -- and, exactly, from its return
+ * it: from the frame's push (823142 CPU, 74645 bytes) to require_auth
+ * (823944) -- the dispatcher -- and from its return
  * (1287686, 84927) to the frame's pop (1347616, 92524): the instance's
  * first load and TTL bump, spend_balance and receive_balance (read_asset
  * four times, both trustlines read and written), transfer_maybe_with_issuer
@@ -594,22 +593,64 @@ static void test_transfer_accounts(void **state) {
   uint64_t cpu = f->b.cpu, mem = f->b.mem;
   assert_int_equal(scp_host_symbol_val(f->h, "transfer", &sym), SCP_OK);
   uint64_t a[3] = { addr, sym, args };
-  scp_sac_auth_probe = probe;
+  scp_sac_probe = probe;
   int rc = scp_host_call(f->h, fn("call"), a, NULL, &ret, &err);
-  scp_sac_auth_probe = NULL;
+  scp_sac_probe = NULL;
   if (rc) print_message("transfer: %s\n", err.msg);
   assert_int_equal(rc, SCP_OK);
-  /* before require_auth: the trace's push also snapshots the enforcing
-   * tracker of the test's signed entry (1593 CPU, 160 bytes, not modelled:
-   * recording mode has no tracker yet) */
-  assert_int_equal(probe_cpu[0] - cpu, 823944 - 805974 - 1593);
-  assert_int_equal(probe_mem[0] - mem, 74645 - 70660 - 160);
+  /* from the push (823142, 74645) to require_auth: the dispatcher; the
+   * push itself also snapshots the trace's enforcing tracker (its signed
+   * entry, not modelled): here 1593 CPU and 160 bytes fewer */
+  assert_int_equal(probe_cpu[0] - probe_cpu[2], 823944 - 823142);
+  assert_int_equal(probe_mem[0] - probe_mem[2], 0);
+  assert_int_equal(probe_cpu[2] - cpu, 823142 - 805974 - 1593);
+  assert_int_equal(probe_mem[2] - mem, 74645 - 70660 - 160);
   assert_int_equal(f->b.cpu - probe_cpu[1], 1347616 - 1287686);
   assert_int_equal(f->b.mem - probe_mem[1], 92524 - 84927);
   (void)dmem;
   assert_int_equal(tl_balance(f, 0x33), 90000001);
   assert_int_equal(tl_balance(f, 0x22), 9999999);
   assert_int_equal(scp_host_event_count(f->h), 1);
+}
+
+/* test_burn.json, after the mint to user, balance(user), balance(user_2)
+ * and allowance(user, user_2) (which leaves the missing allowance's key in
+ * the storage map): burn(issuer, 1) fails in check_not_issuer with
+ * Error(Contract, #2) before any authorization -- steps 417-466, from the
+ * call (915115 CPU, 92278 bytes) to its return (951144, 98042): the push,
+ * check_non_native's read_asset_info (the instance's first load),
+ * check_not_issuer's second read, the issuer's Address and the compare:
+ * exact from the push (932327, 96315) on.  The push itself is 1072 CPU
+ * and 144 bytes below the trace's, which also snapshots the enforcing
+ * tracker of the test's signed entry (not modelled; its size follows the
+ * entry's invocation). */
+static void test_burn_issuer_fails(void **state) {
+  fixture *f = *state;
+  seed_issuer(f);
+  uint8_t b[52];
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  seed_user(f, 0x22, "aaaa");
+  seed_user(f, 0x33, "aaaa");
+  seed_after_mint(f);
+  uint64_t u1 = account_addr(f, 0x22), u2 = account_addr(f, 0x33), issuer = account_addr(f, 0x11);
+  assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dmem), 801926 - 763297);
+  uint64_t v[2] = { issuer, scp_val_small_i(1, SCP_TAG_I128_SMALL) }, args, sym;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, v, 2, &args), SCP_OK);
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  assert_int_equal(scp_host_symbol_val(f->h, "burn", &sym), SCP_OK);
+  uint64_t a[3] = { addr, sym, args };
+  scp_sac_probe = probe;
+  int rc = scp_host_call(f->h, fn("call"), a, NULL, &ret, &err);
+  scp_sac_probe = NULL;
+  assert_int_equal(rc, SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 2));
+  assert_int_equal(f->b.cpu - probe_cpu[2], 951144 - 932327);
+  assert_int_equal(f->b.mem - probe_mem[2], 98042 - 96315);
+  /* the push: the trace's includes its enforcing tracker's snapshot */
+  assert_int_equal(probe_cpu[2] - cpu, 932327 - 915115 - 1072);
+  assert_int_equal(probe_mem[2] - mem, 96315 - 92278 - 144);
 }
 
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
@@ -753,6 +794,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_allowance_missing, setup, teardown),
     cmocka_unit_test_setup_teardown(test_mint_recording, setup, teardown),
     cmocka_unit_test_setup_teardown(test_transfer_accounts, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_burn_issuer_fails, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),

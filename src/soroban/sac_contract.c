@@ -133,6 +133,10 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
         (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "mint takes an Address and an i128");
     return scp_sac_mint(h, args[0], args[1]);
+  case FN_SET_ADMIN:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "set_admin takes an Address");
+    return scp_sac_set_admin(h, args[0]);
   case FN_BURN:
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
         (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))

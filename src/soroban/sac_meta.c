@@ -224,6 +224,13 @@ int scp_sac_read_admin(scp_host *h, uint64_t *admin) {
   return rc;
 }
 
+/* write_administrator (admin.rs): the key, the instance write. */
+int scp_sac_write_admin(scp_host *h, uint64_t admin) {
+  uint64_t key;
+  int rc = instance_key(h, "Admin", &key);
+  return rc == SCP_OK ? put_instance(h, key, admin) : rc;
+}
+
 /* init_asset (contract.rs). */
 int scp_sac_init_asset(scp_host *h, uint64_t asset_bytes) {
   uint64_t key, has;

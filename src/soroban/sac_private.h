@@ -87,6 +87,8 @@ SCP_HIDDEN int scp_sac_read_asset_info(scp_host *h, uint32_t *type, uint64_t *co
                                        uint64_t *issuer);
 /* read_administrator (admin.rs): the admin Address. */
 SCP_HIDDEN int scp_sac_read_admin(scp_host *h, uint64_t *admin);
+/* write_administrator (admin.rs). */
+SCP_HIDDEN int scp_sac_write_admin(scp_host *h, uint64_t admin);
 /* read_name / read_symbol (metadata.rs): the metadata map unpacked. */
 SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol);
 
@@ -126,6 +128,8 @@ SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uin
 SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount);
+/* set_admin(new_admin) (contract.rs, event.rs set_admin). */
+SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
 /* Testing aid: called at SCP_SAC_PROBE_PUSHED once the SAC frame is
  * pushed (the golden traces' "push SAC" point), and around every
  * require_auth of a token function, so a test can check a call's cost

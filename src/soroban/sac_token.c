@@ -1,6 +1,6 @@
 /*
  * sac_token.c — the Stellar Asset Contract's token functions that need
- * authorization: mint, transfer, burn.
+ * authorization: mint, transfer, burn, set_admin.
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
  * contract.rs (mint, check_nonnegative_amount, check_not_issuer),
@@ -24,7 +24,7 @@
 #include "soroban/host_fns_private.h"
 #include "soroban/sac_private.h"
 
-enum { SIZE_ACCOUNT_ID = 32, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_NEGATIVE_AMOUNT = 8 };
+enum { SIZE_ACCOUNT_ID = 32, SIZE_ADDRESS = 16, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_NEGATIVE_AMOUNT = 8 };
 
 static int check_nonnegative(scp_host *h, int64_t hi) {
   if (hi < 0)
@@ -154,6 +154,19 @@ int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount) {
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
   return rc == SCP_OK ? token_event(h, "burn", from, 0, false, data) : rc;
+}
+
+/* set_admin(new_admin) (contract.rs): read_administrator, its
+ * require_auth, the instance's TTL bump, write_administrator(new_admin's
+ * clone), the event [set_admin, admin, name] with new_admin as data. */
+int scp_sac_set_admin(scp_host *h, uint64_t new_admin) {
+  uint64_t admin;
+  int rc = scp_sac_read_admin(h, &admin);
+  if (rc == SCP_OK) rc = require_auth(h, admin);
+  if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_sac_write_admin(h, new_admin);
+  return rc == SCP_OK ? token_event(h, "set_admin", admin, 0, false, new_admin) : rc;
 }
 
 /* transfer(from, to, amount) (contract.rs): the amount's sign, the

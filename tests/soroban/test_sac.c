@@ -653,6 +653,47 @@ static void test_burn_issuer_fails(void **state) {
   assert_int_equal(probe_mem[2] - mem, 96315 - 92278 - 144);
 }
 
+/* test_set_admin.json steps 129-207, after admin() (test_admin's
+ * setup): set_admin(new_admin = user 0x22) by the issuer.  From the push
+ * (189273 CPU, 33225 bytes) to require_auth (203081, 34768): the dispatcher and
+ * read_administrator (the instance's load in this frame); from
+ * require_auth's return (661160, 42976) to the pop (703722, 52138): the
+ * instance TTL bump, write_administrator, the set_admin event and the
+ * instance storage persisted. */
+static void test_set_admin(void **state) {
+  fixture *f = *state;
+  uint8_t seed[32] = { 0 };
+  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  seed_issuer(f);
+  uint8_t b[52];
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  seed_user(f, 0x22, "aaaa");
+  seed_user(f, 0x33, "aaaa");
+  assert_int_equal(call0(f, addr, "admin", &ret, &dmem), 132867 - 103191);
+  f->h->opts.auth_enforcing = false;
+  f->h->opts.auth_disable_non_root = true;
+  uint64_t nadmin = account_addr(f, 0x22), args, sym;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &nadmin, 1, &args), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "set_admin", &sym), SCP_OK);
+  uint64_t a[3] = { addr, sym, args };
+  scp_sac_probe = probe;
+  int rc = scp_host_call(f->h, fn("call"), a, NULL, &ret, &err);
+  scp_sac_probe = NULL;
+  if (rc) print_message("set_admin: %s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_int_equal(probe_cpu[0] - probe_cpu[2], 203081 - 189273);
+  assert_int_equal(probe_mem[0] - probe_mem[2], 34768 - 33225);
+  assert_int_equal(f->b.cpu - probe_cpu[1], 703722 - 661160);
+  assert_int_equal(f->b.mem - probe_mem[1], 52138 - 42976);
+  /* admin() now answers the new admin */
+  assert_int_equal(call0(f, addr, "admin", &ret, &dmem) > 0, 1);
+  const scp_hobj *o = scp_host_obj(f->h, ret);
+  assert_non_null(o);
+  assert_int_equal(o->u.bytes[1], 0x22);
+}
+
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
  * never with a partial cost passed off as complete. */
 static void test_unimplemented_function(void **state) {
@@ -662,10 +703,10 @@ static void test_unimplemented_function(void **state) {
   scp_error err;
   uint64_t addr = scp_val_object(SCP_TAG_ADDRESS_OBJ, 39);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, &addr, 1, &args), SCP_OK);
-  assert_int_equal(scp_host_symbol_val(f->h, "set_admin", &sym), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "authorized", &sym), SCP_OK);
   uint64_t a[3] = { addr, sym, args };
   assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_ERR_UNSUPPORTED);
-  assert_non_null(strstr(err.msg, "function set_admin is not implemented"));
+  assert_non_null(strstr(err.msg, "function authorized is not implemented"));
 }
 
 /* test_do_not_init_contract_for_invalid_asset.json: "\0\0\0\0" fails in
@@ -795,6 +836,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_mint_recording, setup, teardown),
     cmocka_unit_test_setup_teardown(test_transfer_accounts, setup, teardown),
     cmocka_unit_test_setup_teardown(test_burn_issuer_fails, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_set_admin, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),

@@ -36,7 +36,7 @@ static int check_nonnegative(scp_host *h, int64_t hi) {
 /* Address::require_auth: the Env's require_auth (its argument check, a
  * VisitObject of the Address, then the authorization manager with the SAC
  * frame's args). */
-static int require_auth(scp_host *h, uint64_t addr) {
+int scp_sac_require_auth(scp_host *h, uint64_t addr) {
   uint64_t r;
   if (scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_AUTH);
   int rc = scp_sac_env1(h, "require_auth", addr, &r);
@@ -117,7 +117,7 @@ int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
   if (rc == SCP_OK) rc = check_nonnegative(h, hi);
   if (rc == SCP_OK) rc = check_not_issuer(h, to);
   if (rc == SCP_OK) rc = scp_sac_read_admin(h, &admin);
-  if (rc == SCP_OK) rc = require_auth(h, admin);
+  if (rc == SCP_OK) rc = scp_sac_require_auth(h, admin);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_receive_balance(h, to, hi, lo);
   /* amount.try_into_val: the i128 back to a Val */
@@ -148,7 +148,7 @@ int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount) {
   if (rc == SCP_OK) rc = check_nonnegative(h, hi);
   if (rc == SCP_OK) rc = check_non_native(h);
   if (rc == SCP_OK) rc = check_not_issuer(h, from);
-  if (rc == SCP_OK) rc = require_auth(h, from);
+  if (rc == SCP_OK) rc = scp_sac_require_auth(h, from);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
   uint64_t data;
@@ -162,7 +162,7 @@ int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount) {
 int scp_sac_set_admin(scp_host *h, uint64_t new_admin) {
   uint64_t admin;
   int rc = scp_sac_read_admin(h, &admin);
-  if (rc == SCP_OK) rc = require_auth(h, admin);
+  if (rc == SCP_OK) rc = scp_sac_require_auth(h, admin);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_sac_write_admin(h, new_admin);
@@ -178,7 +178,7 @@ int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount) {
   uint64_t lo;
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = check_nonnegative(h, hi);
-  if (rc == SCP_OK) rc = require_auth(h, from);
+  if (rc == SCP_OK) rc = scp_sac_require_auth(h, from);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
   if (rc == SCP_OK) rc = scp_sac_receive_balance(h, to, hi, lo);

@@ -624,7 +624,7 @@ static void test_transfer_accounts(void **state) {
  * and 144 bytes below the trace's, which also snapshots the enforcing
  * tracker of the test's signed entry (not modelled; its size follows the
  * entry's invocation). */
-static void test_burn_issuer_fails(void **state) {
+static void test_burn_issuer_then_approve(void **state) {
   fixture *f = *state;
   seed_issuer(f);
   uint8_t b[52];
@@ -651,6 +651,37 @@ static void test_burn_issuer_fails(void **state) {
   /* the push: the trace's includes its enforcing tracker's snapshot */
   assert_int_equal(probe_cpu[2] - cpu, 932327 - 915115 - 1072);
   assert_int_equal(probe_mem[2] - mem, 96315 - 92278 - 144);
+
+  /* then approve(user, user_2, 10_000_000, 200), steps 489-581: from the
+   * push (1014149, 113333) to require_auth (1014941: the dispatcher);
+   * from its return (1480244, 124679) to the pop (1543964, 135351): the
+   * instance TTL bump, the two clones, write_allowance of a new
+   * allowance (the key three times, has_contract_data, the put, the TTL
+   * extension to ledger 200: U32(77) from ledger 123), the approve event
+   * (the instance's first load here, in read_name) */
+  uint8_t seed[32] = { 0 };
+  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  f->h->opts.auth_enforcing = false;
+  f->h->opts.auth_disable_non_root = true;
+  f->h->opts.ledger_sequence = 123;
+  uint64_t w[4] = { u1, u2, scp_val_small_i(10000000, SCP_TAG_I128_SMALL), scp_val_u32(200) };
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, w, 4, &args), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "approve", &sym), SCP_OK);
+  a[1] = sym;
+  a[2] = args;
+  scp_sac_probe = probe;
+  rc = scp_host_call(f->h, fn("call"), a, NULL, &ret, &err);
+  scp_sac_probe = NULL;
+  if (rc) print_message("approve: %s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_int_equal(probe_cpu[0] - probe_cpu[2], 1014941 - 1014149);
+  assert_int_equal(probe_mem[0] - probe_mem[2], 0);
+  assert_int_equal(f->b.cpu - probe_cpu[1], 1543964 - 1480244);
+  assert_int_equal(f->b.mem - probe_mem[1], 135351 - 124679);
+  /* and allowance(user, user_2) reads it back */
+  uint64_t dm;
+  assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dm) > 0, 1);
+  assert_int_equal(ret, scp_val_small_i(10000000, SCP_TAG_I128_SMALL));
 }
 
 /* test_set_admin.json steps 129-207, after admin() (test_admin's
@@ -835,7 +866,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_allowance_missing, setup, teardown),
     cmocka_unit_test_setup_teardown(test_mint_recording, setup, teardown),
     cmocka_unit_test_setup_teardown(test_transfer_accounts, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_burn_issuer_fails, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_burn_issuer_then_approve, setup, teardown),
     cmocka_unit_test_setup_teardown(test_set_admin, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),

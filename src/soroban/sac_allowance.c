@@ -17,7 +17,7 @@
  *
  * Checked to the unit against the reference's traces (test_sac.c): a
  * missing allowance, approve of a new allowance (test_burn.json).
- * transfer_from and burn_from (spend_allowance) are not implemented yet.
+ * spend_allowance serves transfer_from and burn_from (sac_token.c).
  */
 #include <string.h>
 
@@ -155,6 +155,44 @@ int scp_sac_approve(scp_host *h, uint64_t from, uint64_t spender, uint64_t amoun
   d[1] = scp_val_u32(live_until);
   if (rc == SCP_OK) rc = scp_sac_vec(h, d, 2, &data);
   return rc == SCP_OK ? scp_sac_env2(h, "contract_event", topics, data, &r) : rc;
+}
+
+/* spend_allowance (allowance.rs), from already cloned by the caller:
+ * read_allowance (from's and spender's clones), not enough is
+ * Error(Contract, #9); for amount > 0 write_allowance_amount (the clones,
+ * the key, the existing entry's get and unpack for its live_until) and
+ * write_allowance with the rest. */
+int scp_sac_spend_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_t hi,
+                            uint64_t lo) {
+  int64_t ahi;
+  uint64_t alo;
+  int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = read_allowance(h, from, spender, &ahi, &alo);
+  if (rc != SCP_OK) return rc;
+  __int128 have = (__int128)((unsigned __int128)(uint64_t)ahi << 64 | alo);
+  __int128 want = (__int128)((unsigned __int128)(uint64_t)hi << 64 | lo);
+  if (have < want)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ALLOWANCE,
+                        "not enough allowance to spend");
+  if (want <= 0) return SCP_OK;
+  __int128 rest = have - want;
+  uint64_t key, raw, vals[2];
+  rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = allowance_key(h, from, spender, &key);
+  if (rc == SCP_OK) rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
+  if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
+    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance is not a Map");
+  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, value_fields, 2, vals);
+  int64_t ohi;
+  uint64_t olo;
+  if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &ohi, &olo);
+  if (rc == SCP_OK && scp_val_tag_of(vals[1]) != SCP_TAG_U32)
+    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "live_until_ledger is not a u32");
+  if (rc != SCP_OK) return rc;
+  return write_allowance(h, from, spender, (int64_t)(rest >> 64), (uint64_t)rest,
+                         scp_val_major(vals[1]));
 }
 
 /* allowance(from, spender) (contract.rs): the instance's TTL extension,

@@ -140,6 +140,19 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
                           "approve takes two Addresses, an i128 and a u32");
     return scp_sac_approve(h, args[0], args[1], args[2], scp_val_major(args[3]));
+  case FN_BURN_FROM:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[2]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[2]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "burn_from takes two Addresses and an i128");
+    return scp_sac_burn_from(h, args[0], args[1], args[2]);
+  case FN_TRANSFER_FROM:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+        scp_val_tag_of(args[2]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[3]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[3]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "transfer_from takes three Addresses and an i128");
+    return scp_sac_transfer_from(h, args[0], args[1], args[2], args[3]);
   case FN_SET_ADMIN:
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "set_admin takes an Address");

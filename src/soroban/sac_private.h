@@ -130,6 +130,11 @@ SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_
 SCP_HIDDEN int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount);
 /* Address::require_auth: the Env's require_auth (between the probes). */
 SCP_HIDDEN int scp_sac_require_auth(scp_host *h, uint64_t addr);
+/* burn_from(spender, from, amount), transfer_from(spender, from, to,
+ * amount) (contract.rs). */
+SCP_HIDDEN int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amount);
+SCP_HIDDEN int scp_sac_transfer_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t to,
+                                     uint64_t amount);
 /* set_admin(new_admin) (contract.rs, event.rs set_admin). */
 SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
 /* Testing aid: called at SCP_SAC_PROBE_PUSHED once the SAC frame is
@@ -145,6 +150,10 @@ SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
 
 /* allowance(from, spender) (contract.rs, allowance.rs read_allowance). */
 SCP_HIDDEN int scp_sac_allowance(scp_host *h, uint64_t from, uint64_t spender, uint64_t *ret);
+/* spend_allowance(from, spender, amount) (allowance.rs), from's clone
+ * charged by the caller. */
+SCP_HIDDEN int scp_sac_spend_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_t hi,
+                                       uint64_t lo);
 /* approve(from, spender, amount, live_until_ledger) (contract.rs,
  * allowance.rs write_allowance, event.rs approve). */
 SCP_HIDDEN int scp_sac_approve(scp_host *h, uint64_t from, uint64_t spender, uint64_t amount,

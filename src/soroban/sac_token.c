@@ -1,6 +1,6 @@
 /*
  * sac_token.c — the Stellar Asset Contract's token functions that need
- * authorization: mint, transfer, burn, set_admin.
+ * authorization: mint, transfer, transfer_from, burn, burn_from, set_admin.
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
  * contract.rs (mint, check_nonnegative_amount, check_not_issuer),
@@ -167,6 +167,46 @@ int scp_sac_set_admin(scp_host *h, uint64_t new_admin) {
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_sac_write_admin(h, new_admin);
   return rc == SCP_OK ? token_event(h, "set_admin", admin, 0, false, new_admin) : rc;
+}
+
+/* burn_from(spender, from, amount) (contract.rs): as burn, with
+ * spender's require_auth and spend_allowance(from's clone) before
+ * spend_balance. */
+int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amount) {
+  int64_t hi;
+  uint64_t lo;
+  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
+  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = check_non_native(h);
+  if (rc == SCP_OK) rc = check_not_issuer(h, from);
+  if (rc == SCP_OK) rc = scp_sac_require_auth(h, spender);
+  if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_sac_spend_allowance(h, from, spender, hi, lo);
+  if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
+  uint64_t data;
+  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
+  return rc == SCP_OK ? token_event(h, "burn", from, 0, false, data) : rc;
+}
+
+/* transfer_from(spender, from, to, amount) (contract.rs): the amount's
+ * sign, spender's require_auth, the instance's TTL bump,
+ * spend_allowance, spend_balance, receive_balance, the event. */
+int scp_sac_transfer_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t to,
+                          uint64_t amount) {
+  int64_t hi;
+  uint64_t lo;
+  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
+  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = scp_sac_require_auth(h, spender);
+  if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_sac_spend_allowance(h, from, spender, hi, lo);
+  if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
+  if (rc == SCP_OK) rc = scp_sac_receive_balance(h, to, hi, lo);
+  uint64_t data;
+  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
+  return rc == SCP_OK ? transfer_event(h, from, to, data) : rc;
 }
 
 /* transfer(from, to, amount) (contract.rs): the amount's sign, the

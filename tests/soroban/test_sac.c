@@ -634,7 +634,9 @@ static void test_burn_issuer_then_approve(void **state) {
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   seed_after_mint(f);
-  uint64_t u1 = account_addr(f, 0x22), u2 = account_addr(f, 0x33), issuer = account_addr(f, 0x11);
+  /* user 0x33 > user_2 0x22, as in the traces (test_direct_transfer's
+   * compare of the two) */
+  uint64_t u1 = account_addr(f, 0x33), u2 = account_addr(f, 0x22), issuer = account_addr(f, 0x11);
   assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dmem), 801926 - 763297);
   uint64_t v[2] = { issuer, scp_val_small_i(1, SCP_TAG_I128_SMALL) }, args, sym;
   assert_int_equal(scp_host_vec_new_from_slice(f->h, v, 2, &args), SCP_OK);
@@ -682,6 +684,31 @@ static void test_burn_issuer_then_approve(void **state) {
   uint64_t dm;
   assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dm) > 0, 1);
   assert_int_equal(ret, scp_val_small_i(10000000, SCP_TAG_I128_SMALL));
+
+  /* then burn_from(user_2, user, 6_000_000), steps 631-825, user holding
+   * the minted 100_000_000: from the push (1650309, 158063) to
+   * require_auth (1669136, 159790): check_non_native, check_not_issuer;
+   * from its return (2132189, 169852) to the pop (2224716, 183634): the
+   * TTL bump, spend_allowance (read, then write_allowance_amount's read and
+   * write_allowance of the rest), spend_balance, the burn event */
+  set_tl_balance(f, 0x33, 100000000);
+  uint64_t x[3] = { u2, u1, scp_val_small_i(6000000, SCP_TAG_I128_SMALL) };
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, x, 3, &args), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "burn_from", &sym), SCP_OK);
+  a[1] = sym;
+  a[2] = args;
+  scp_sac_probe = probe;
+  rc = scp_host_call(f->h, fn("call"), a, NULL, &ret, &err);
+  scp_sac_probe = NULL;
+  if (rc) print_message("burn_from: %s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_int_equal(probe_cpu[0] - probe_cpu[2], 1669136 - 1650309);
+  assert_int_equal(probe_mem[0] - probe_mem[2], 159790 - 158063);
+  assert_int_equal(f->b.cpu - probe_cpu[1], 2224716 - 2132189);
+  assert_int_equal(f->b.mem - probe_mem[1], 183634 - 169852);
+  assert_int_equal(tl_balance(f, 0x33), 94000000);
+  assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dm) > 0, 1);
+  assert_int_equal(ret, scp_val_small_i(4000000, SCP_TAG_I128_SMALL));
 }
 
 /* test_set_admin.json steps 129-207, after admin() (test_admin's

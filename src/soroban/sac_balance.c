@@ -31,8 +31,13 @@
  * issuer's i64::MAX (an i128 object), trust's error and existing-trustline
  * paths.
  *
- * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline and every
- * balance-changing function.
+ * Balance changes (receive_balance, spend_balance: is_authorized, then
+ * transfer_classic_balance) for an account's trustline, checked through
+ * mint, transfer, burn and burn_from (test_sac.c).
+ *
+ * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline, changing
+ * a contract address's balance, the native asset's account balances
+ * (transfer_account_balance: reserves, sponsorships, account creation).
  */
 #include <stdio.h>
 #include <stdlib.h>

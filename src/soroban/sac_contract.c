@@ -22,16 +22,20 @@
  * Implemented and checked to the unit against the reference's traces
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
  * create_asset_contract), decimals, name, symbol, balance (an account's
- * trustline or native balance, a contract without a balance entry) and
+ * trustline or native balance, a contract without a balance entry),
  * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c),
- * allowance (sac_allowance.c), mint to an account's trustline (sac_token.c)
- * -- including the instance's reload in a later frame
- * (scp_sac_instance_load).  The frame's args are set for require_auth.
- * Every other token function (transfer, burn, approve, ...; authorized)
- * stops with
- * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
- * implemented yet") after the frame push, never with a partial cost
- * passed off as complete.
+ * allowance and approve (sac_allowance.c); mint, transfer, burn,
+ * burn_from, set_admin (sac_token.c) for accounts holding trustlines --
+ * including the instance's reload in a later frame
+ * (scp_sac_instance_load).  transfer_from is built from the same checked
+ * pieces (spend_allowance, spend/receive_balance, the transfer event).
+ * The frame's args are set for require_auth.  Not implemented, stopping
+ * with SCP_ERR_UNSUPPORTED after the frame push, never with a partial
+ * cost passed off as complete: authorized, clawback, set_authorized
+ * (the dispatcher: "the Stellar Asset Contract function F is not
+ * implemented yet"), balances of contract addresses in the changing
+ * functions, native-asset (account balance) transfers, a muxed
+ * recipient, creating a trustline (sac_balance.c).
  *
  * Profiles: the frame (from push_context to the pop) is reported to the
  * profiler through h->native_hook, which books it as a contract:SAC node

@@ -752,6 +752,60 @@ static void test_set_admin(void **state) {
   assert_int_equal(o->u.bytes[1], 0x22);
 }
 
+/* test_transfer_with_allowance.json: users user (0x33), user_2 (0x22),
+ * user_3 (0x18: its key orders below user_2's, as the trace's storage
+ * lookups show) with accounts and trustlines, user minted 100_000_000;
+ * allowance(user, user_3), approve(user, user_3, 10_000_000, 200),
+ * allowance again, then transfer_from(user_3, user, user_2, 6_000_000),
+ * steps 509-759: from the push (1524899, 135678) to require_auth
+ * (1526781: the dispatcher, "transfer_from" a Symbol object) and from its
+ * return (1997384, 148227) to the pop (2123619, 165824): the TTL bump,
+ * spend_allowance, spend_balance, receive_balance,
+ * transfer_maybe_with_issuer and the transfer event. */
+static void test_transfer_from(void **state) {
+  fixture *f = *state;
+  uint8_t seed[32] = { 0 };
+  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  seed_issuer(f);
+  uint8_t b[52];
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  seed_user(f, 0x22, "aaaa");
+  seed_user(f, 0x33, "aaaa");
+  seed_user(f, 0x18, "aaaa");
+  set_tl_balance(f, 0x33, 100000000);
+  seed_after_mint(f);
+  f->h->opts.auth_enforcing = false;
+  f->h->opts.auth_disable_non_root = true;
+  f->h->opts.ledger_sequence = 123;
+  uint64_t user = account_addr(f, 0x33), user2 = account_addr(f, 0x22), user3 = account_addr(f, 0x18);
+  assert_int_equal(call2(f, addr, "allowance", user, user3, &ret, &dmem) > 0, 1);
+  uint64_t w[4] = { user, user3, scp_val_small_i(10000000, SCP_TAG_I128_SMALL), scp_val_u32(200) };
+  uint64_t args, sym;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, w, 4, &args), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "approve", &sym), SCP_OK);
+  uint64_t a[3] = { addr, sym, args };
+  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_OK);
+  assert_int_equal(call2(f, addr, "allowance", user, user3, &ret, &dmem) > 0, 1);
+  uint64_t x[4] = { user3, user, user2, scp_val_small_i(6000000, SCP_TAG_I128_SMALL) };
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, x, 4, &args), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(f->h, "transfer_from", &sym), SCP_OK);
+  a[1] = sym;
+  a[2] = args;
+  scp_sac_probe = probe;
+  int rc = scp_host_call(f->h, fn("call"), a, NULL, &ret, &err);
+  scp_sac_probe = NULL;
+  if (rc) print_message("transfer_from: %s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_int_equal(probe_cpu[0] - probe_cpu[2], 1526781 - 1524899);
+  assert_int_equal(probe_mem[0] - probe_mem[2], 0);
+  assert_int_equal(f->b.cpu - probe_cpu[1], 2123619 - 1997384);
+  assert_int_equal(f->b.mem - probe_mem[1], 165824 - 148227);
+  assert_int_equal(tl_balance(f, 0x33), 94000000);
+  assert_int_equal(tl_balance(f, 0x22), 6000000);
+}
+
 /* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
  * never with a partial cost passed off as complete. */
 static void test_unimplemented_function(void **state) {
@@ -895,6 +949,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_transfer_accounts, setup, teardown),
     cmocka_unit_test_setup_teardown(test_burn_issuer_then_approve, setup, teardown),
     cmocka_unit_test_setup_teardown(test_set_admin, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_transfer_from, setup, teardown),
     cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),

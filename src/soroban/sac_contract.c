@@ -24,12 +24,12 @@
  * create_asset_contract), decimals, name, symbol, balance (an account's
  * trustline or native balance, a contract without a balance entry),
  * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c),
- * allowance and approve (sac_allowance.c); mint, transfer, burn,
- * burn_from, set_admin (sac_token.c) for accounts holding trustlines --
- * including the instance's reload in a later frame
- * (scp_sac_instance_load).  transfer_from is built from the same checked
- * pieces (spend_allowance, spend/receive_balance, the transfer event).
- * The frame's args are set for require_auth.  Not implemented, stopping
+ * allowance and approve (sac_allowance.c); mint, transfer, transfer_from,
+ * burn, burn_from, set_admin (sac_token.c) for accounts holding
+ * trustlines -- including the instance's reload in a later frame
+ * (scp_sac_instance_load).  The enforcing-mode traces are checked on
+ * both sides of require_auth (their signed-entry authorization is not
+ * modelled; see test_sac.c's probe).  The frame's args are set for require_auth.  Not implemented, stopping
  * with SCP_ERR_UNSUPPORTED after the frame push, never with a partial
  * cost passed off as complete: authorized, clawback, set_authorized
  * (the dispatcher: "the Stellar Asset Contract function F is not

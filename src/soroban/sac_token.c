@@ -12,12 +12,17 @@
  * The admin's require_auth is the Env call (the argument's check, then the
  * authorization manager with the SAC frame's args), in either mode.
  *
- * Checked to the unit against the reference's traces (test_sac.c): mint
- * to an account holding a trustline, in recording auth mode
- * (test_recording_auth_for_stellar_asset_contract.json).  Minting to a
- * contract address or with the native asset stops with
- * SCP_ERR_UNSUPPORTED (sac_balance.c); the other token functions that
- * need authorization are not implemented yet (sac_contract.c).
+ * Checked to the unit against the reference's traces (test_sac.c), for
+ * accounts holding trustlines: mint in recording auth mode, whole
+ * (test_recording_auth_for_stellar_asset_contract.json); transfer,
+ * transfer_from, burn_from, set_admin from the frame push to require_auth
+ * and from its return to the pop (test_direct_transfer,
+ * test_transfer_with_allowance, test_burn, test_set_admin: enforcing mode
+ * with signed entries, whose authorization we do not model); burn from
+ * the issuer failing with Error(Contract, #2).  Contract-address balances
+ * and the native asset stop with SCP_ERR_UNSUPPORTED (sac_balance.c), a
+ * muxed recipient too (sac_contract.c); clawback and set_authorized are
+ * not implemented yet.
  */
 #include <string.h>
 

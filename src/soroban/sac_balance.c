@@ -31,8 +31,13 @@
  * issuer's i64::MAX (an i128 object), trust's error and existing-trustline
  * paths.
  *
- * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline and every
- * balance-changing function.
+ * Balance changes (receive_balance, spend_balance: is_authorized, then
+ * transfer_classic_balance) for an account's trustline, checked through
+ * mint, transfer, burn and burn_from (test_sac.c).
+ *
+ * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline, changing
+ * a contract address's balance, the native asset's account balances
+ * (transfer_account_balance: reserves, sponsorships, account creation).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,7 +148,7 @@ static int balance_key(scp_host *h, uint64_t addr, uint64_t *out) {
 
 /* i128::try_from_val(Val): a small I128, else the object's halves through
  * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
-static int val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
+int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
   if (scp_val_tag_of(v) == SCP_TAG_I128_SMALL) {
     int64_t x = scp_val_signed_body(v);
     *hi = x < 0 ? -1 : 0;
@@ -185,16 +190,19 @@ static int contract_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, balance_keys, 3, vals);
   int64_t hi = 0;
   uint64_t lo = 0;
-  if (rc == SCP_OK) rc = val_i128(h, vals[0], &hi, &lo);
+  if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &hi, &lo);
   if (rc == SCP_OK && (scp_val_tag_of(vals[1]) > SCP_TAG_TRUE || scp_val_tag_of(vals[2]) > SCP_TAG_TRUE))
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized/clawback are not bools");
   if (rc != SCP_OK) return rc;
-  /* the i128 back to a Val */
+  return scp_sac_i128_pieces_val(h, hi, lo, ret);
+}
+
+int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out) {
   if ((hi == 0 && lo < (UINT64_C(1) << 55)) || (hi == -1 && (int64_t)lo >= -(INT64_C(1) << 55))) {
-    *ret = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
+    *out = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
     return SCP_OK;
   }
-  return scp_sac_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, ret);
+  return scp_sac_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, out);
 }
 
 /* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
@@ -209,7 +217,7 @@ static int sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]
   return SCP_OK;
 }
 
-static int extend_instance(scp_host *h) {
+int scp_sac_extend_instance(scp_host *h) {
   uint64_t r;
   return scp_sac_env2(h, "extend_current_contract_instance_and_code_ttl",
                       scp_val_u32(INSTANCE_TTL_THRESHOLD), scp_val_u32(INSTANCE_EXTEND_AMOUNT), &r);
@@ -248,7 +256,7 @@ static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], i
  * account's require_auth, reserves, the new entry) is not implemented. */
 int scp_sac_trust(scp_host *h, uint64_t addr) {
   uint8_t kind, acct[32];
-  int rc = extend_instance(h);
+  int rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK || kind != 0) return rc;
   scp_sac_asset a;
@@ -283,7 +291,7 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
  * read_balance. */
 int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   uint8_t kind, acct[32];
-  int rc = extend_instance(h);
+  int rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
   if (kind == 1) return contract_balance(h, addr, ret);
@@ -303,4 +311,186 @@ int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   int64_t bal = INT64_MAX;
   if (memcmp(a.issuer, acct, 32)) rc = trustline_balance(h, acct, &a, &bal);
   return rc == SCP_OK ? i128_val(h, bal, ret) : rc;
+}
+
+enum {
+  SIZE_ADDRESS = 16, SIZE_LEDGER_ENTRY = 288, SIZE_LEDGER_ENTRY_EXT = 33,
+  TRUSTLINE_AUTHORIZED_FLAG = 1, ERR_BALANCE = 10, ERR_BALANCE_DEAUTHORIZED = 11,
+  ERR_OVERFLOW = 12
+};
+
+static void be64_put(uint8_t *p, int64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+}
+
+/* to_trustline_key (Rc::metered_new) and read_trustline_entry
+ * (Storage::try_get; a missing trustline is Error(Contract, #13) after
+ * account_address_from_key's Address). */
+static int trustline_entry(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                           uint8_t img[52], scp_lkey *k, const scp_sentry **e) {
+  uint32_t len[4];
+  unsigned n;
+  size_t alen = scp_sac_asset_pieces(a, img, len, &n);
+  memset(k, 0, sizeof *k);
+  k->type = SCP_LK_TRUSTLINE;
+  k->key = img;
+  k->keylen = (uint32_t)alen;
+  memcpy(k->id, acct, 32);
+  *e = NULL;
+  int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, k, e);
+  if (rc != SCP_OK || *e) return rc;
+  uint8_t enc[33];
+  uint64_t addr;
+  enc[0] = 0;
+  memcpy(enc + 1, acct, 32);
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr);
+  if (rc != SCP_OK) return rc;
+  return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TRUSTLINE_MISSING,
+                      "trustline entry is missing for account");
+}
+
+/* is_account_authorized: read_asset, the issuer's clone; the issuer is
+ * authorized; else get_trustline_flags' AUTHORIZED_FLAG (the entry read in
+ * place).  The native asset's accounts are always authorized. */
+static int account_authorized(scp_host *h, const uint8_t acct[32], bool *ok) {
+  scp_sac_asset a;
+  int rc = read_asset(h, &a);
+  if (rc != SCP_OK) return rc;
+  *ok = true;
+  if (a.type == SCP_SAC_NATIVE) return SCP_OK;
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc != SCP_OK || !memcmp(a.issuer, acct, 32)) return rc;
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  rc = trustline_entry(h, acct, &a, img, &k, &e);
+  if (rc != SCP_OK) return rc;
+  size_t at = 36 + k.keylen + 16;   /* accountID, asset, balance, limit: flags */
+  if (e->vallen < at + 4)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  *ok = (be32(e->val + at) & TRUSTLINE_AUTHORIZED_FLAG) != 0;
+  return SCP_OK;
+}
+
+/* transfer_trustline_balance: the key, the entry, the TrustLineEntry's
+ * clone, get_min_max_trustline_balance (liabilities of the V1 ext), the
+ * new balance within [min, max], modify_ledger_entry_data (the
+ * LedgerEntryExt's clone, Rc::metered_new) and Storage::put. */
+static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                              int64_t amount) {
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  int rc = trustline_entry(h, acct, a, img, &k, &e);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
+  if (rc != SCP_OK) return rc;
+  size_t at = 36 + k.keylen;
+  if (e->vallen < at + 24)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  int64_t bal = be64s(e->val + at), limit = be64s(e->val + at + 8), lo = 0, hi = limit;
+  if (bal < 0)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
+  if (e->vallen >= at + 24 + 20 && be32(e->val + at + 20) == 1) {
+    /* TrustLineEntryExt::V1: liabilities {buying, selling} */
+    int64_t buying = be64s(e->val + at + 24), selling = be64s(e->val + at + 32);
+    if (limit < buying)
+      return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "limit is lower than liabilities");
+    lo = selling;
+    hi = limit - buying;
+  }
+  int64_t nb;
+  if (__builtin_add_overflow(bal, amount, &nb))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE, "resulting balance overflow");
+  if (nb < lo || nb > hi)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE,
+                        "resulting balance is not within the allowed range");
+  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+  if (rc != SCP_OK) return rc;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  be64_put(v + at, nb);
+  uint32_t vlen = e->vallen, live = e->live_until;
+  rc = scp_storage_put(h, &k, v, vlen, live);
+  free(v);
+  return rc;
+}
+
+/* transfer_classic_balance for a credit asset: read_asset, the issuer's
+ * clone, nothing for the issuer, else the trustline's balance.  The
+ * native asset (transfer_account_balance: reserves, sponsorships) is not
+ * implemented. */
+static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount) {
+  scp_sac_asset a;
+  int rc = read_asset(h, &a);
+  if (rc != SCP_OK) return rc;
+  if (a.type == SCP_SAC_NATIVE) {
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "Stellar Asset Contract: native balance transfers are not implemented yet");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc != SCP_OK || !memcmp(a.issuer, acct, 32)) return rc;
+  return trustline_transfer(h, acct, &a, amount);
+}
+
+int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+  uint8_t kind, acct[32];
+  bool ok = false;
+  /* addr.metered_clone(), is_authorized(addr.metered_clone()) */
+  int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind != 0) {
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "Stellar Asset Contract: balances of contract addresses are not implemented yet "
+             "for this function");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  rc = account_authorized(h, acct, &ok);
+  if (rc != SCP_OK) return rc;
+  if (!ok)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE_DEAUTHORIZED,
+                        "balance is deauthorized");
+  rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  /* i64::try_from(amount) */
+  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
+                        "received amount is too large for an i64");
+  return classic_transfer(h, acct, (int64_t)lo);
+}
+
+/* spend_balance: addr's clones, is_authorized, then
+ * spend_balance_no_authorization_check: the ScAddress again, the i64
+ * amount, the trustline's balance lowered (transfer_classic_balance with
+ * -amount). */
+int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+  uint8_t kind, acct[32];
+  bool ok = false;
+  int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
+  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind != 0) {
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "Stellar Asset Contract: balances of contract addresses are not implemented yet "
+             "for this function");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  rc = account_authorized(h, acct, &ok);
+  if (rc != SCP_OK) return rc;
+  if (!ok)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE_DEAUTHORIZED,
+                        "balance is deauthorized");
+  rc = sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
+                        "spent amount is too large for an i64");
+  return classic_transfer(h, acct, -(int64_t)lo);
 }

@@ -22,14 +22,20 @@
  * Implemented and checked to the unit against the reference's traces
  * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
  * create_asset_contract), decimals, name, symbol, balance (an account's
- * trustline or native balance, a contract without a balance entry) and
- * trust's no-op for a contract address (sac_balance.c) -- including the
- * instance's reload in a later frame (scp_sac_instance_load).  Every other
- * token function (those that need require_auth: transfer, mint, burn,
- * approve, ...; and admin, allowance, authorized) stops with
- * SCP_ERR_UNSUPPORTED ("the Stellar Asset Contract function F is not
- * implemented yet") after the frame push, never with a partial cost
- * passed off as complete.
+ * trustline or native balance, a contract without a balance entry),
+ * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c),
+ * allowance and approve (sac_allowance.c); mint, transfer, transfer_from,
+ * burn, burn_from, set_admin (sac_token.c) for accounts holding
+ * trustlines -- including the instance's reload in a later frame
+ * (scp_sac_instance_load).  The enforcing-mode traces are checked on
+ * both sides of require_auth (their signed-entry authorization is not
+ * modelled; see test_sac.c's probe).  The frame's args are set for require_auth.  Not implemented, stopping
+ * with SCP_ERR_UNSUPPORTED after the frame push, never with a partial
+ * cost passed off as complete: authorized, clawback, set_authorized
+ * (the dispatcher: "the Stellar Asset Contract function F is not
+ * implemented yet"), balances of contract addresses in the changing
+ * functions, native-asset (account balance) transfers, a muxed
+ * recipient, creating a trustline (sac_balance.c).
  *
  * Profiles: the frame (from push_context to the pop) is reported to the
  * profiler through h->native_hook, which books it as a contract:SAC node
@@ -60,6 +66,8 @@ static const char *const fns[FN_COUNT] = {
   "set_admin", "admin", "decimals", "name", "symbol", "trust",
 };
 static const uint8_t fn_argc[FN_COUNT] = { 1, 2, 4, 1, 1, 3, 4, 2, 3, 2, 2, 2, 1, 0, 0, 0, 0, 1 };
+
+void (*scp_sac_probe)(scp_host *h, int where);
 
 static uint32_t be32(const uint8_t *p) {
   return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -118,6 +126,61 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "trust takes an Address");
     return scp_sac_trust(h, args[0]);
+  case FN_ALLOWANCE:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance takes two Addresses");
+    return scp_sac_allowance(h, args[0], args[1], ret);
+  case FN_MINT:
+    /* Address::try_from_val, i128::try_from_val (a tag check here; an
+     * object's halves are read in mint) */
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "mint takes an Address and an i128");
+    return scp_sac_mint(h, args[0], args[1]);
+  case FN_APPROVE:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[2]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[2]) != SCP_TAG_I128_OBJ) ||
+        scp_val_tag_of(args[3]) != SCP_TAG_U32)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "approve takes two Addresses, an i128 and a u32");
+    return scp_sac_approve(h, args[0], args[1], args[2], scp_val_major(args[3]));
+  case FN_BURN_FROM:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[2]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[2]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "burn_from takes two Addresses and an i128");
+    return scp_sac_burn_from(h, args[0], args[1], args[2]);
+  case FN_TRANSFER_FROM:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+        scp_val_tag_of(args[2]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[3]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[3]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "transfer_from takes three Addresses and an i128");
+    return scp_sac_transfer_from(h, args[0], args[1], args[2], args[3]);
+  case FN_SET_ADMIN:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "set_admin takes an Address");
+    return scp_sac_set_admin(h, args[0]);
+  case FN_BURN:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "burn takes an Address and an i128");
+    return scp_sac_burn(h, args[0], args[1]);
+  case FN_TRANSFER:
+    /* Address, MuxedAddress (a muxed account's object is not supported
+     * here), i128 */
+    if (scp_val_tag_of(args[1]) == SCP_TAG_MUXED_ADDRESS_OBJ) {
+      snprintf(h->errmsg, sizeof h->errmsg,
+               "the Stellar Asset Contract's transfer to a muxed address is not implemented yet");
+      return SCP_ERR_UNSUPPORTED;
+    }
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[2]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[2]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "transfer takes an Address, a MuxedAddress and an i128");
+    return scp_sac_transfer(h, args[0], args[1], args[2]);
+  case FN_ADMIN:
+    return scp_sac_read_admin(h, ret);
   case FN_DECIMALS:
     *ret = scp_val_u32(7);   /* metadata.rs DECIMAL */
     return SCP_OK;
@@ -292,10 +355,12 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
     pushed = rc == SCP_OK;
     if (pushed) {
       scp_host_set_frame_fn(h, fn);
+      rc = scp_host_set_frame_args(h, args, n);   /* for require_auth */
       h->frames[h->nframes - 1].sac = true;
     }
   }
   SAC_TRACE(h, "push SAC");
+  if (rc == SCP_OK && scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_PUSHED);
   if (rc == SCP_OK) rc = dispatch(h, fn, args, n, ret);
   SAC_TRACE(h, "before persist");
   if (rc == SCP_OK && h->frames[h->nframes - 1].instance_modified) rc = persist(h, id);

@@ -212,6 +212,25 @@ int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol) {
   return rc;
 }
 
+/* read_administrator (admin.rs): InstanceDataKey::Admin's Vec, the
+ * instance read (a missing admin is get_contract_data's error), the
+ * Address::try_from_val tag check. */
+int scp_sac_read_admin(scp_host *h, uint64_t *admin) {
+  uint64_t key;
+  int rc = instance_key(h, "Admin", &key);
+  if (rc == SCP_OK) rc = get_instance(h, key, admin);
+  if (rc == SCP_OK && scp_val_tag_of(*admin) != SCP_TAG_ADDRESS_OBJ)
+    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "admin is not an Address");
+  return rc;
+}
+
+/* write_administrator (admin.rs): the key, the instance write. */
+int scp_sac_write_admin(scp_host *h, uint64_t admin) {
+  uint64_t key;
+  int rc = instance_key(h, "Admin", &key);
+  return rc == SCP_OK ? put_instance(h, key, admin) : rc;
+}
+
 /* init_asset (contract.rs). */
 int scp_sac_init_asset(scp_host *h, uint64_t asset_bytes) {
   uint64_t key, has;

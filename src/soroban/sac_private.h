@@ -85,6 +85,10 @@ SCP_HIDDEN int scp_sac_init_asset(scp_host *h, uint64_t asset_bytes);
  * *code / *issuer the String and BytesN<32> objects (Void for native). */
 SCP_HIDDEN int scp_sac_read_asset_info(scp_host *h, uint32_t *type, uint64_t *code,
                                        uint64_t *issuer);
+/* read_administrator (admin.rs): the admin Address. */
+SCP_HIDDEN int scp_sac_read_admin(scp_host *h, uint64_t *admin);
+/* write_administrator (admin.rs). */
+SCP_HIDDEN int scp_sac_write_admin(scp_host *h, uint64_t admin);
 /* read_name / read_symbol (metadata.rs): the metadata map unpacked. */
 SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol);
 
@@ -97,6 +101,63 @@ SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
 /* trust(addr): the no-op cases and the contract errors; creating a
  * trustline is SCP_ERR_UNSUPPORTED. */
 SCP_HIDDEN int scp_sac_trust(scp_host *h, uint64_t addr);
+
+/* i128::try_from_val(Val): a small I128 or the object's halves through
+ * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
+SCP_HIDDEN int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo);
+/* i128 -> Val: small when it fits, else Env obj_from_i128_pieces. */
+SCP_HIDDEN int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out);
+/* extend_current_contract_instance_and_code_ttl(INSTANCE_TTL_THRESHOLD,
+ * INSTANCE_EXTEND_AMOUNT), as most token functions begin. */
+SCP_HIDDEN int scp_sac_extend_instance(scp_host *h);
+
+/* receive_balance(addr, amount) (balance.rs): addr's clones,
+ * is_authorized, then an account's trustline balance raised
+ * (transfer_classic_balance).  SCP_ERR_UNSUPPORTED for a contract address
+ * and the native asset. */
+SCP_HIDDEN int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
+/* spend_balance(addr, amount) (balance.rs): as receive_balance, the
+ * trustline's balance lowered. */
+SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
+/* ---- sac_token.c -------------------------------------------------------------- */
+
+/* mint(to, amount), transfer(from, to, amount), burn(from, amount)
+ * (contract.rs, event.rs). */
+SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
+SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount);
+SCP_HIDDEN int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount);
+/* Address::require_auth: the Env's require_auth (between the probes). */
+SCP_HIDDEN int scp_sac_require_auth(scp_host *h, uint64_t addr);
+/* burn_from(spender, from, amount), transfer_from(spender, from, to,
+ * amount) (contract.rs). */
+SCP_HIDDEN int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amount);
+SCP_HIDDEN int scp_sac_transfer_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t to,
+                                     uint64_t amount);
+/* set_admin(new_admin) (contract.rs, event.rs set_admin). */
+SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
+/* Testing aid: called at SCP_SAC_PROBE_PUSHED once the SAC frame is
+ * pushed (the golden traces' "push SAC" point), and around every
+ * require_auth of a token function, so a test can check a call's cost
+ * piecewise as the traces allow (their enforcing-mode authorization with
+ * signed entries -- its require_auth and the push's tracker snapshot --
+ * is not modelled). */
+enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2 };
+SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
+
+/* ---- sac_allowance.c ---------------------------------------------------------- */
+
+/* allowance(from, spender) (contract.rs, allowance.rs read_allowance). */
+SCP_HIDDEN int scp_sac_allowance(scp_host *h, uint64_t from, uint64_t spender, uint64_t *ret);
+/* spend_allowance(from, spender, amount) (allowance.rs), from's clone
+ * charged by the caller. */
+SCP_HIDDEN int scp_sac_spend_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_t hi,
+                                       uint64_t lo);
+/* approve(from, spender, amount, live_until_ledger) (contract.rs,
+ * allowance.rs write_allowance, event.rs approve). */
+SCP_HIDDEN int scp_sac_approve(scp_host *h, uint64_t from, uint64_t spender, uint64_t amount,
+                               uint32_t live_until);
 
 /* ---- host_sac.c ------------------------------------------------------------- */
 

@@ -223,7 +223,7 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   int rc = scp_sac_env0(h, "vec_new", &ctxs);
   for (size_t k = 0; rc == SCP_OK && k < tr->len; k++) {
     const scp_am_tnode *n = &tr->n[k];
-    uint64_t args, fnsym, map, ctx, tag;
+    uint64_t args = 0, fnsym = 0, map = 0, ctx = 0, tag = 0;
     rc = scp_sac_vec(h, n->args, n->nargs, &args);
     if (rc != SCP_OK) return rc;
     size_t fl = strlen(n->fn);
@@ -343,7 +343,7 @@ static int authenticate_account(scp_host *h, const scp_am_tinfo *t, const tree *
 static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *tr,
                                 const uint8_t addr[33]) {
   static const uint8_t zero_sig[64];
-  uint64_t pk, sig, map, sigs;
+  uint64_t pk = 0, sig = 0, map = 0, sigs = 0;
   int rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, addr + 1, 32, &pk);
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, zero_sig, 64, &sig);
   static const char *const keys[] = { "public_key", "signature" };

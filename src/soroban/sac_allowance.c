@@ -144,7 +144,7 @@ int scp_sac_approve(scp_host *h, uint64_t from, uint64_t spender, uint64_t amoun
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = write_allowance(h, from, spender, hi, lo, live_until);
   if (rc != SCP_OK) return rc;
-  uint64_t t[4], name, symbol, topics, d[2], data;
+  uint64_t t[4], name = 0, symbol = 0, topics, d[2], data;
   rc = scp_sac_symbol(h, "approve", &t[0]);
   t[1] = from;
   t[2] = spender;

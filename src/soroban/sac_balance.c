@@ -157,7 +157,7 @@ int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
   }
   if (scp_val_tag_of(v) != SCP_TAG_I128_OBJ)
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "amount is not an i128");
-  uint64_t l, hh;
+  uint64_t l = 0, hh = 0;
   int rc = scp_sac_env1(h, "obj_to_i128_lo64", v, &l);
   if (rc == SCP_OK) rc = scp_sac_env1(h, "obj_to_i128_hi64", v, &hh);
   *hi = (int64_t)hh;

@@ -365,6 +365,7 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   SAC_TRACE(h, "before persist");
   if (rc == SCP_OK && h->frames[h->nframes - 1].instance_modified) rc = persist(h, id);
   SAC_TRACE(h, "pop SAC");
+  if (pushed && scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_POPPING);
   if (pushed) scp_host_pop_frame(h);
   if (h->native_hook) h->native_hook(h->invoker_ctx, id, false);
   if (rc != SCP_OK) {

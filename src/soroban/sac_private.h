@@ -139,11 +139,16 @@ SCP_HIDDEN int scp_sac_transfer_from(scp_host *h, uint64_t spender, uint64_t fro
 SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
 /* Testing aid: called at SCP_SAC_PROBE_PUSHED once the SAC frame is
  * pushed (the golden traces' "push SAC" point), and around every
- * require_auth of a token function, so a test can check a call's cost
+ * require_auth of a token function, and before the frame pops, so a test can check a call's cost
  * piecewise as the traces allow (their enforcing-mode authorization with
  * signed entries -- its require_auth and the push's tracker snapshot --
  * is not modelled). */
-enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2 };
+/* SCP_SAC_PROBE_POPPING: just before the frame pops -- the traces' "pop
+ * SAC" point; popping the last frame in recording mode then runs the
+ * emulated authentication (host_auth_emul.c), which the enforcing-mode
+ * traces do not have. */
+enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2,
+       SCP_SAC_PROBE_POPPING = 3 };
 SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
 
 /* ---- sac_allowance.c ---------------------------------------------------------- */

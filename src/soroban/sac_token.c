@@ -75,7 +75,7 @@ static int is_issuer(scp_host *h, uint64_t addr, bool *yes) {
  * vec_new_from_slice), contract_event with data. */
 static int token_event(scp_host *h, const char *name, uint64_t a, uint64_t b, bool two,
                        uint64_t data) {
-  uint64_t t[4], nm, symbol, topics, r;
+  uint64_t t[4], nm = 0, symbol = 0, topics, r;
   uint32_t n = 0;
   int rc = scp_sac_symbol(h, name, &t[n++]);
   t[n++] = a;

@@ -250,10 +250,6 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   return rc;
 }
 
-static uint32_t be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* AccountEntry::metered_clone of an entry's XDR image: the struct, then
  * home_domain's bytes, the signers' Vec (an Ed25519SignedPayload's payload
  * bytes), and with ext V1 -> V2 the signer sponsoring ids' Vec.  A short
@@ -263,15 +259,15 @@ static int charge_account_clone(scp_host *h, const uint8_t *p, size_t len) {
   size_t off = 56;   /* accountID, balance, seqNum, numSubEntries */
   uint32_t hd = 0, nsig = 0, nspons = 0;
   int rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ENTRY);
-  if (len >= off + 4) off += be32(p + off) ? 40 : 4;   /* inflationDest */
+  if (len >= off + 4) off += scp_be32(p + off) ? 40 : 4;   /* inflationDest */
   off += 4;                                              /* flags */
   if (len >= off + 4) {
-    hd = be32(p + off);
+    hd = scp_be32(p + off);
     off += 4 + ((hd + 3) & ~3u);
   }
   off += 4;                                              /* thresholds */
   if (len >= off + 4) {
-    nsig = be32(p + off);
+    nsig = scp_be32(p + off);
     off += 4;
   }
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, hd, 1);
@@ -279,10 +275,10 @@ static int charge_account_clone(scp_host *h, const uint8_t *p, size_t len) {
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsig, SIZE_SIGNER);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsig, SIZE_SIGNER);
   for (uint32_t i = 0; rc == SCP_OK && i < nsig && len >= off + 40; i++) {
-    uint32_t kind = be32(p + off);
+    uint32_t kind = scp_be32(p + off);
     off += 4 + 32;
     if (kind == 3 && len >= off + 4) {   /* SIGNER_KEY_TYPE_ED25519_SIGNED_PAYLOAD */
-      uint32_t pl = be32(p + off);
+      uint32_t pl = scp_be32(p + off);
       off += 4 + ((pl + 3) & ~3u);
       rc = scp_host_charge_alloc(h, pl, 1);
       if (rc == SCP_OK) rc = scp_host_charge_copy(h, pl, 1);
@@ -290,11 +286,11 @@ static int charge_account_clone(scp_host *h, const uint8_t *p, size_t len) {
     off += 4;   /* weight */
   }
   /* ext: V1 (liabilities), then its own ext: V2 (two counts, the ids) */
-  if (rc == SCP_OK && len >= off + 4 && be32(p + off) == 1) {
+  if (rc == SCP_OK && len >= off + 4 && scp_be32(p + off) == 1) {
     off += 4 + 16;
-    if (len >= off + 4 && be32(p + off) == 2) {
+    if (len >= off + 4 && scp_be32(p + off) == 2) {
       off += 4 + 8;
-      if (len >= off + 4) nspons = be32(p + off);
+      if (len >= off + 4) nspons = scp_be32(p + off);
       rc = scp_host_charge_alloc(h, nspons, SIZE_SPONSORSHIP_DESCRIPTOR);
       if (rc == SCP_OK) rc = scp_host_charge_copy(h, nspons, SIZE_SPONSORSHIP_DESCRIPTOR);
     }

@@ -58,21 +58,10 @@ enum {
   SCV_CONTRACT_INSTANCE = 19, EXECUTABLE_STELLAR_ASSET = 1
 };
 
-static uint32_t be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
 int scp_sac_asset_decode(const uint8_t *p, size_t len, scp_sac_asset *out) {
   memset(out, 0, sizeof *out);
   if (len < 4) return 1;
-  out->type = be32(p);
+  out->type = scp_be32(p);
   size_t code = out->type == SCP_SAC_ALPHANUM4 ? 4 : out->type == SCP_SAC_ALPHANUM12 ? 12 : 0;
   if (out->type > SCP_SAC_ALPHANUM12) return 2;
   size_t need = 4;
@@ -81,7 +70,7 @@ int scp_sac_asset_decode(const uint8_t *p, size_t len, scp_sac_asset *out) {
     if (len < 4 + code) return 1;
     memcpy(out->code, p + 4, code);
     if (len < 4 + code + 4) return 1;
-    if (be32(p + 4 + code) != 0) return 2;   /* PublicKeyType: ed25519 only */
+    if (scp_be32(p + 4 + code) != 0) return 2;   /* PublicKeyType: ed25519 only */
     if (len < 4 + code + 4 + 32) return 1;
     memcpy(out->issuer, p + 4 + code + 4, 32);
     need = 4 + code + 4 + 32;
@@ -93,7 +82,7 @@ size_t scp_sac_asset_pieces(const scp_sac_asset *a, uint8_t bytes[52], uint32_t 
                             unsigned *n) {
   size_t off = 0;
   unsigned k = 0;
-  put32(bytes, a->type);
+  scp_put_be32(bytes, a->type);
   len[k++] = 4;
   off = 4;
   if (a->type != SCP_SAC_NATIVE) {
@@ -101,7 +90,7 @@ size_t scp_sac_asset_pieces(const scp_sac_asset *a, uint8_t bytes[52], uint32_t 
     memcpy(bytes + off, a->code, code);
     off += code;
     len[k++] = code;
-    put32(bytes + off, 0);
+    scp_put_be32(bytes + off, 0);
     off += 4;
     len[k++] = 4;
     memcpy(bytes + off, a->issuer, 32);
@@ -116,9 +105,9 @@ size_t scp_sac_asset_pieces(const scp_sac_asset *a, uint8_t bytes[52], uint32_t 
  * envelope type, the network id, the preimage type, then the Asset. */
 static size_t preimage(const uint8_t network_id[32], const scp_sac_asset *a, uint8_t out[92],
                        uint32_t len[7], unsigned *n) {
-  put32(out, ENVELOPE_TYPE_CONTRACT_ID);
+  scp_put_be32(out, ENVELOPE_TYPE_CONTRACT_ID);
   memcpy(out + 4, network_id, 32);
-  put32(out + 36, CONTRACT_ID_PREIMAGE_FROM_ASSET);
+  scp_put_be32(out + 36, CONTRACT_ID_PREIMAGE_FROM_ASSET);
   len[0] = 4;
   len[1] = 32;
   len[2] = 4;
@@ -228,9 +217,9 @@ static int create_instance(scp_host *h, const uint8_t id[32]) {
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
   if (rc != SCP_OK) return rc;
-  put32(img, SCV_CONTRACT_INSTANCE);
-  put32(img + 4, EXECUTABLE_STELLAR_ASSET);
-  put32(img + 8, 0);
+  scp_put_be32(img, SCV_CONTRACT_INSTANCE);
+  scp_put_be32(img + 4, EXECUTABLE_STELLAR_ASSET);
+  scp_put_be32(img + 8, 0);
   return scp_storage_put(h, &ik, img, sizeof img,
                          h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1);
 }

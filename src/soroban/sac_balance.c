@@ -54,12 +54,8 @@ enum {
   ERR_TRUSTLINE_MISSING = 13   /* contract_error.rs TrustlineMissingError */
 };
 
-static uint32_t be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int64_t be64s(const uint8_t *p) {
-  return (int64_t)((uint64_t)be32(p) << 32 | be32(p + 4));
+  return (int64_t)((uint64_t)scp_be32(p) << 32 | scp_be32(p + 4));
 }
 
 /* i128 -> Val (I128Val::try_from_val): small when it fits, else the Env's
@@ -370,7 +366,7 @@ static int account_authorized(scp_host *h, const uint8_t acct[32], bool *ok) {
   size_t at = 36 + k.keylen + 16;   /* accountID, asset, balance, limit: flags */
   if (e->vallen < at + 4)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  *ok = (be32(e->val + at) & TRUSTLINE_AUTHORIZED_FLAG) != 0;
+  *ok = (scp_be32(e->val + at) & TRUSTLINE_AUTHORIZED_FLAG) != 0;
   return SCP_OK;
 }
 
@@ -392,7 +388,7 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
   int64_t bal = be64s(e->val + at), limit = be64s(e->val + at + 8), lo = 0, hi = limit;
   if (bal < 0)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
-  if (e->vallen >= at + 24 + 20 && be32(e->val + at + 20) == 1) {
+  if (e->vallen >= at + 24 + 20 && scp_be32(e->val + at + 20) == 1) {
     /* TrustLineEntryExt::V1: liabilities {buying, selling} */
     int64_t buying = be64s(e->val + at + 24), selling = be64s(e->val + at + 32);
     if (limit < buying)

@@ -69,17 +69,6 @@ static const uint8_t fn_argc[FN_COUNT] = { 1, 2, 4, 1, 1, 3, 4, 2, 3, 2, 2, 2, 1
 
 void (*scp_sac_probe)(scp_host *h, int where);
 
-static uint32_t be32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)(v >> 24);
-  p[1] = (uint8_t)(v >> 16);
-  p[2] = (uint8_t)(v >> 8);
-  p[3] = (uint8_t)v;
-}
-
 /* symbol_index_in_strs(func, FNS) for the caller's func Symbol, from its
  * text: compare_symbol_to_bytes per str (a Symbol object is visited each
  * time), MemCmp(min) each; no early exit. */
@@ -205,15 +194,15 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
 static int instance_image(scp_host *h, const scp_sentry *e, const scp_instance *in,
                           uint8_t **out, uint32_t *len) {
   /* the executable: StellarAsset (4 bytes) or Wasm (4 + 32) */
-  if (e->vallen < 12 || be32(e->val) != SCV_CONTRACT_INSTANCE) return SCP_ERR_INTERNAL;
-  uint32_t exlen = be32(e->val + 4) == 0 ? 36 : 4;
+  if (e->vallen < 12 || scp_be32(e->val) != SCV_CONTRACT_INSTANCE) return SCP_ERR_INTERNAL;
+  uint32_t exlen = scp_be32(e->val + 4) == 0 ? 36 : 4;
   size_t cap = 4 + exlen + 8, n = 0;
   uint8_t *img = malloc(cap);
   if (!img) return SCP_ERR_NOMEM;
   memcpy(img, e->val, 4 + exlen);
   n = 4 + exlen;
-  put32(img + n, 1);   /* Some */
-  put32(img + n + 4, in->n);
+  scp_put_be32(img + n, 1);   /* Some */
+  scp_put_be32(img + n + 4, in->n);
   n += 8;
   for (uint32_t i = 0; i < 2 * in->n; i++) {
     uint8_t *x;
@@ -290,7 +279,7 @@ static const scp_sentry *instance_entry(const scp_host *h, const uint8_t id[32])
   for (size_t i = 0; i < h->nstore; i++) {
     const scp_sentry *e = &h->store[i];
     if (e->present && e->k.type == SCP_LK_CONTRACT_DATA && e->k.keylen == 4 &&
-        be32(e->k.key) == 20 && !memcmp(e->k.id, id, 32))
+        scp_be32(e->k.key) == 20 && !memcmp(e->k.id, id, 32))
       return e;
   }
   return NULL;
@@ -302,8 +291,8 @@ int scp_sac_instance_load(scp_host *h, scp_instance *in) {
   if (!e || e->vallen < 12) return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "instance entry missing");
   /* StellarAsset executable, then Option<ScMap> */
   const uint8_t *p = e->val + 8, *end = e->val + e->vallen;
-  bool some = be32(p) != 0;
-  uint32_t n = some ? be32(p + 4) : 0;
+  bool some = scp_be32(p) != 0;
+  uint32_t n = some ? scp_be32(p + 4) : 0;
   p += some ? 8 : 4;
   /* storage None: from_map of an empty Vec, no collect */
   int rc = SCP_OK;

@@ -61,6 +61,18 @@ bool scp_leb_s32(const uint8_t **p, const uint8_t *end, int32_t *out);
 bool scp_leb_s64(const uint8_t **p, const uint8_t *end, int64_t *out);
 bool scp_leb_s33(const uint8_t **p, const uint8_t *end, int64_t *out);
 
+/* ---- byte order ------------------------------------------------------ */
+/* Big-endian 32-bit words, as XDR writes them. */
+static inline uint32_t scp_be32(const uint8_t *p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+static inline void scp_put_be32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
 /* ---- hashing --------------------------------------------------------- */
 static inline uint64_t scp_hash64(uint64_t x) {
   x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;

@@ -382,6 +382,20 @@ static void seed_issuer(fixture *f) {
   assert_int_equal(scp_storage_seed(f->h, &ik, acct, sizeof acct, 0, true), SCP_OK);
 }
 
+/* The set-up most traces share: (the base PRNG seed of zeros when the
+ * trace's steps draw on it, e.g. a tracker's nonce), the issuer's
+ * account, then create_asset_contract("aaaa"); returns the contract's
+ * Address. */
+static uint64_t aaaa_contract(fixture *f, bool zero_seed) {
+  uint8_t seed[32] = { 0 }, b[52];
+  if (zero_seed) assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  seed_issuer(f);
+  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr = 0;
+  scp_error err;
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  return addr;
+}
+
 static void seed_user(fixture *f, uint8_t who, const char *code) {
   uint8_t acct[56] = { 0 }, tl[36 + 44 + 24] = { 0 }, asset[52];
   scp_lkey ak = { .type = 0 };
@@ -405,11 +419,7 @@ static void seed_user(fixture *f, uint8_t who, const char *code) {
  * the issuer's Address (read_administrator: the key, the instance read). */
 static void test_admin(void **state) {
   fixture *f = *state;
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
-  scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  uint64_t addr = aaaa_contract(f, false), ret, dmem;
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   assert_int_equal(call0(f, addr, "admin", &ret, &dmem), 132867 - 103191);
@@ -479,11 +489,7 @@ static uint64_t account_addr(fixture *f, uint8_t who) {
  * AllowanceDataKey map and DataKey Vec, has_contract_data(Temporary)). */
 static void test_allowance_missing(void **state) {
   fixture *f = *state;
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
-  scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  uint64_t addr = aaaa_contract(f, false), ret, dmem;
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   seed_after_mint(f);
@@ -507,13 +513,7 @@ static void test_allowance_missing(void **state) {
  * call" comes later: the test host's signing simulation runs before it.) */
 static void test_mint_recording(void **state) {
   fixture *f = *state;
-  uint8_t seed[32] = { 0 };
-  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
-  scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  uint64_t addr = aaaa_contract(f, true), ret, dmem;
   seed_user(f, 0x22, "aaaa");
   f->h->opts.auth_enforcing = false;
   f->h->opts.auth_disable_non_root = true;
@@ -581,13 +581,8 @@ static void set_tl_balance(fixture *f, uint8_t who, int64_t bal) {
  * (three compares) and the transfer event [transfer, from, to, name]. */
 static void test_transfer_accounts(void **state) {
   fixture *f = *state;
-  uint8_t seed[32] = { 0 };
-  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  uint64_t addr = aaaa_contract(f, true), ret, dmem;
   scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   set_tl_balance(f, 0x33, 100000000);
@@ -633,11 +628,8 @@ static void test_transfer_accounts(void **state) {
  * entry's invocation). */
 static void test_burn_issuer_then_approve(void **state) {
   fixture *f = *state;
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  uint64_t addr = aaaa_contract(f, false), ret, dmem;
   scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   seed_after_mint(f);
@@ -727,13 +719,8 @@ static void test_burn_issuer_then_approve(void **state) {
  * instance storage persisted. */
 static void test_set_admin(void **state) {
   fixture *f = *state;
-  uint8_t seed[32] = { 0 };
-  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  uint64_t addr = aaaa_contract(f, true), ret, dmem;
   scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   assert_int_equal(call0(f, addr, "admin", &ret, &dmem), 132867 - 103191);
@@ -771,13 +758,8 @@ static void test_set_admin(void **state) {
  * transfer_maybe_with_issuer and the transfer event. */
 static void test_transfer_from(void **state) {
   fixture *f = *state;
-  uint8_t seed[32] = { 0 };
-  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
-  seed_issuer(f);
-  uint8_t b[52];
-  uint64_t arg = bytes(f, b, asset_xdr("aaaa", 4, b)), addr, ret, dmem;
+  uint64_t addr = aaaa_contract(f, true), ret, dmem;
   scp_error err;
-  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
   seed_user(f, 0x22, "aaaa");
   seed_user(f, 0x33, "aaaa");
   seed_user(f, 0x18, "aaaa");

@@ -52,6 +52,7 @@
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/sac_label.h"
+#include "soroban/sac_setup.h"
 #include "soroban/scp_val.h"
 #include "wasm/scp_wasm.h"
 #include "symbols/scp_sym.h"
@@ -862,6 +863,16 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
     if ((rc = add_module(&vm, id, c->wasm, c->len, cp, &mi, err))) goto done;
   }
 deployed:
+  /* the --asset contracts, created as setup */
+  for (size_t i = 0; i < o->nassets; i++) {
+    scp_sac_asset asset;
+    const char *why = "";
+    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) {
+      rc = scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", o->assets[i], why);
+      goto done;
+    }
+    if ((rc = scp_sac_setup_deploy(vm.host, &asset, id, err))) goto done;
+  }
   /* the reference's module parse refuses a contract newer than the ledger
    * (check_contract_interface_version); refused here rather than run */
   for (size_t i = 0; i < vm.nmods && o->protocol; i++) {
@@ -1025,6 +1036,18 @@ deployed:
       scp_buf_printf(&ids, "%s = %s", vm.mods[i].label + strlen("contract:"), sk);
       mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
     }
+  }
+  for (size_t i = 0; i < o->nassets && !mrc; i++) {
+    scp_sac_asset asset;
+    const char *why;
+    char sk[57], key[48];
+    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) continue;
+    scp_sac_contract_id(vm.host->opts.network_id, &asset, id);
+    scp_host_contract_strkey(id, sk);
+    snprintf(key, sizeof key, "asset contract %zu", i);
+    scp_buf_free(&ids);
+    scp_buf_printf(&ids, "SAC(%s) = %s", o->assets[i], sk);
+    mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
   }
   if (!mrc && storage) {
     scp_buf_free(&ids);

@@ -111,6 +111,12 @@ typedef struct scp_soroban_opts {
    * are deployed once, and ledger_main names the called one. */
   struct scp_ledger *ledger;
   size_t ledger_main;
+  /* (sacb) Stellar Asset Contracts created before the call (setup, not
+   * profiled), each "native" or "CODE:G..." (1 to 12 ASCII letters or
+   * digits, the issuer's account strkey); a malformed one is SCP_ERR_ARG.
+   * The profile's metadata lists each asset contract's id. */
+  const char *const *assets;
+  size_t nassets;
 } scp_soroban_opts;
 
 /* One extra contract (caller-owned bytes). */

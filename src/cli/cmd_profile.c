@@ -24,6 +24,8 @@ typedef struct profile_opts {
   scp_arg *args;
   size_t nargs;
   scp_contract_file *contracts;   /* --contract FILE.wasm: callees deployed first */
+  const char **assets;            /* --asset native|CODE:G...: asset contracts */
+  size_t nassets;
   size_t ncontracts;
   uint64_t cpu_limit, mem_limit, top;
   bool quiet;
@@ -247,6 +249,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &o->svg.min_width_pct))
         return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
+    } else if (!strcmp(a, "--asset")) {
+      if (!(val = cli_option_value(argc, argv, &i, "an asset (native or CODE:G...)"))) return usage;
+      o->assets[o->nassets++] = val;
     } else if (!strcmp(a, "--contract")) {
       if (!(val = cli_option_value(argc, argv, &i, "a contract .wasm file"))) return usage;
       o->contracts[o->ncontracts++].path = val;
@@ -311,9 +316,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     }
   }
   if (o->scenario) {
-    if (o->wasm_path || o->ncontracts || o->list)
+    if (o->wasm_path || o->ncontracts || o->nassets || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
-                     "CONTRACT.wasm, FUNCTION, --contract or --list with it");
+                     "CONTRACT.wasm, FUNCTION, --contract, --asset or --list with it");
     return 0;
   }
   if (o->wasm_path && (o->list || !o->function)) {
@@ -469,9 +474,11 @@ int cmd_profile(int argc, char **argv) {
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
   o.args = calloc((size_t)argc + 1, sizeof *o.args);
   o.contracts = calloc((size_t)argc + 1, sizeof *o.contracts);
-  if (!o.args || !o.contracts) {
+  o.assets = calloc((size_t)argc + 1, sizeof *o.assets);
+  if (!o.args || !o.contracts || !o.assets) {
     free(o.args);
     free(o.contracts);
+    free(o.assets);
     return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
   int status = 0;
@@ -507,6 +514,7 @@ int cmd_profile(int argc, char **argv) {
                          .function = o.function, .args = o.args, .nargs = o.nargs,
                          .cpu_limit = o.cpu_limit, .mem_limit = o.mem_limit,
                          .contracts = o.contracts, .ncontracts = o.ncontracts,
+                         .assets = o.assets, .nassets = o.nassets,
                          .protocol = o.protocol, .has_source_account = o.has_source};
   memcpy(so.source_account, o.source, 32);
   scp_profile *p = NULL;
@@ -537,6 +545,7 @@ out:
   scp_spec_free(o.spec);
   for (size_t i = 0; i < o.ncontracts; i++) free((void *)o.contracts[i].wasm);
   free(o.contracts);
+  free(o.assets);
   free(o.args);
   return status;
 }

@@ -51,6 +51,8 @@
 #include "soroban/host_private.h"
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
+#include "soroban/sac_label.h"
+#include "soroban/sac_setup.h"
 #include "soroban/scp_val.h"
 #include "wasm/scp_wasm.h"
 #include "symbols/scp_sym.h"
@@ -104,6 +106,8 @@ typedef struct sor_vm {
   scp_error run_err;           /* innermost failure */
   const char *title;
   char frame_name[160];
+  char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
+  unsigned nsac;
 } sor_vm;
 
 /* ---- attribution ----------------------------------------------------------- */
@@ -504,13 +508,27 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
  * a contract:SAC node under the host call that runs it, booked on entry
  * (the caller's part so far to the host call) and on exit. */
 #define SOR_CALLEE_SAC (UINT32_MAX - 1)
+/* contract:SAC(<asset>) nodes: one callee per distinct asset (sac_label.c),
+ * below SOR_AUTH_EMULATE; past 8 assets, or unreadable, plain contract:SAC */
+#define SOR_CALLEE_SAC0 0xFFFFFFE0u
+
+static uint32_t sac_callee(sor_vm *vm, const uint8_t id[32]) {
+  char label[40], name[64];
+  if (!scp_sac_label(vm->host, id, label, sizeof label)) return SOR_CALLEE_SAC;
+  snprintf(name, sizeof name, "contract:SAC(%s)", label);
+  for (unsigned k = 0; k < vm->nsac; k++)
+    if (!strcmp(vm->sac_names[k], name)) return SOR_CALLEE_SAC0 + k;
+  if (vm->nsac == 8) return SOR_CALLEE_SAC;
+  memcpy(vm->sac_names[vm->nsac], name, sizeof name);
+  return SOR_CALLEE_SAC0 + vm->nsac++;
+}
+
 static void on_native(void *ctx, const uint8_t id[32], bool enter) {
   sor_vm *vm = ctx;
-  (void)id;
   attribute(vm, vm->host_node, NULL);
   if (enter) {
     uint32_t node = scp_tree_enter(&vm->tree, vm->host_node, 0, SCP_KIND_CONTRACT, UINT32_MAX,
-                                   SOR_CALLEE_SAC);
+                                   sac_callee(vm, id));
     vm->native_saved = vm->host_node;
     if (node != SCP_NODE_NONE) vm->host_node = node;
   } else {
@@ -531,7 +549,10 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
     return SCP_OK;
   case SCP_KIND_CONTRACT:
     out->name = n->callee < vm->nmods ? vm->mods[n->callee].label
-                : n->callee == SOR_CALLEE_SAC ? "contract:SAC" : "contract:?";
+                : n->callee == SOR_CALLEE_SAC ? "contract:SAC"
+                : n->callee >= SOR_CALLEE_SAC0 && n->callee - SOR_CALLEE_SAC0 < vm->nsac
+                    ? vm->sac_names[n->callee - SOR_CALLEE_SAC0]
+                    : "contract:?";
     return SCP_OK;
   case SCP_KIND_HOST: {
     if (n->callee == SOR_AUTH_EMULATE) {
@@ -842,6 +863,16 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
     if ((rc = add_module(&vm, id, c->wasm, c->len, cp, &mi, err))) goto done;
   }
 deployed:
+  /* the --asset contracts, created as setup */
+  for (size_t i = 0; i < o->nassets; i++) {
+    scp_sac_asset asset;
+    const char *why = "";
+    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) {
+      rc = scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", o->assets[i], why);
+      goto done;
+    }
+    if ((rc = scp_sac_setup_deploy(vm.host, &asset, id, err))) goto done;
+  }
   /* the reference's module parse refuses a contract newer than the ledger
    * (check_contract_interface_version); refused here rather than run */
   for (size_t i = 0; i < vm.nmods && o->protocol; i++) {
@@ -1005,6 +1036,18 @@ deployed:
       scp_buf_printf(&ids, "%s = %s", vm.mods[i].label + strlen("contract:"), sk);
       mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
     }
+  }
+  for (size_t i = 0; i < o->nassets && !mrc; i++) {
+    scp_sac_asset asset;
+    const char *why;
+    char sk[57], key[48];
+    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) continue;
+    scp_sac_contract_id(vm.host->opts.network_id, &asset, id);
+    scp_host_contract_strkey(id, sk);
+    snprintf(key, sizeof key, "asset contract %zu", i);
+    scp_buf_free(&ids);
+    scp_buf_printf(&ids, "SAC(%s) = %s", o->assets[i], sk);
+    mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
   }
   if (!mrc && storage) {
     scp_buf_free(&ids);

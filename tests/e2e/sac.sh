@@ -1,0 +1,61 @@
+#!/bin/sh
+# End-to-end: a contract paying through a Stellar Asset Contract created
+# with --asset (examples/payer.c).  The issuer pays itself (no trustline
+# needed); the profile's CPU is fixed, the folded stacks add up to it, the
+# asset contract's frame is contract:SAC(CODE:GABCD…) under host:call, the
+# report lists the asset contract's id, and a malformed --asset is a
+# one-line argument error (exit 3).
+# Prints one PASS/FAIL line per check (tests/run.sh counts them).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+P=$B/examples/payer.wasm
+ISS=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
+# SAC(USDC:ISS)'s id on the all-zero network id
+ID=CC4CYWAN7VB5GRATMIDALG5FWMCOFPFAIGRCIXA4IC6ON2BBIB3JAPUY
+NATIVE=CB56OQJZFJXSSKFK3MXJZ4TLJAJFWH6KXN6BAWHQSJDZPHZFVBJ353HU
+
+ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+one_line_error() {
+  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
+    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
+}
+
+run_pay() {
+  "$BIN" profile "$P" pay "address:$ID" "address:$ISS" "address:$ISS" i128:100 \
+    --asset "USDC:$ISS" -o "$1" >/dev/null 2>"$T/err"
+}
+
+NAME="sac: payer pays through --asset USDC"
+run_pay "$T/a"; rc=$?
+ok [ "$rc" -eq 0 ]
+NAME="sac: status OK, result void"
+ok grep -q "^  result  *void" "$T/a/report.txt"
+NAME="sac: exact total CPU 229,137 / memory 226,747"
+ok sh -c "grep -q '^  CPU  *229,137 ' '$T/a/report.txt' && grep -q '^  Memory  *226,747 ' '$T/a/report.txt'"
+NAME="sac: stable across runs"
+run_pay "$T/b"
+ok cmp -s "$T/a/profile.folded" "$T/b/profile.folded"
+NAME="sac: folded stacks add up to the CPU"
+ok [ "$(awk '{s += $NF} END {print s}' "$T/a/profile.folded")" -eq 229137 ]
+NAME="sac: contract:SAC(USDC:GBBD4…) under host:call"
+ok grep -q "^contract:payer.wasm;pay ([^)]*);host:call;contract:SAC(USDC:GBBD4…) 54799$" "$T/a/profile.folded"
+NAME="sac: report lists the asset contract's id"
+ok grep -qF "asset contract 0  SAC(USDC:$ISS) = $ID" "$T/a/report.txt"
+
+NAME="sac: --asset native lists the native asset contract"
+"$BIN" profile "$P" pay "address:$NATIVE" "address:$ISS" "address:$ISS" i128:1 --asset native \
+  -o "$T/n" >/dev/null 2>&1
+ok grep -qF "asset contract 0  SAC(native) = $NATIVE" "$T/n/report.txt"
+
+for bad in "USD" "X:GABC" "TOOLONGCODE13:$ISS" "U-D:$ISS" ":$ISS"; do
+  NAME="sac: --asset '$bad' is a one-line error"
+  "$BIN" profile "$P" pay "address:$ID" "address:$ISS" "address:$ISS" i128:1 --asset "$bad" \
+    -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+  ok one_line_error 3 "--asset $bad: "
+done
+NAME="sac: --asset without a value"
+"$BIN" profile "$P" pay --asset >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 2 "--asset needs"

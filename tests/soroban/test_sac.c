@@ -904,8 +904,8 @@ static void test_profile_from_wasm(void **state) {
   int create = prof_find(p, "host:create_asset_contract", UINT32_MAX);
   int call = prof_find(p, "host:call", UINT32_MAX);
   assert_true(create >= 0 && call >= 0);
-  int sac1 = prof_find(p, "contract:SAC", (uint32_t)create);
-  int sac2 = prof_find(p, "contract:SAC", (uint32_t)call);
+  int sac1 = prof_find(p, "contract:SAC", (uint32_t)create);   /* AssetInfo is written in init_asset */
+  int sac2 = prof_find(p, "contract:SAC(native)", (uint32_t)call);
   assert_true(sac1 >= 0 && sac2 >= 0);
   assert_int_equal(p->nodes[sac1].calls, 1);   /* init_asset */
   assert_int_equal(p->nodes[sac2].calls, 2);   /* name, decimals */

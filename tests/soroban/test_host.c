@@ -345,6 +345,26 @@ static void test_map_linear_memory_overflow(void **state) {
                    SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN));
   assert_int_equal(f->b.cpu - cpu, dcpu);
+  /* scan_linear_memory_slice: a slice's ptr + len overflowing u32 is
+   * Value/ArithDomain, a slice pair past the end WasmVm/IndexBounds, both
+   * after the scan's MemCpy(8) (43 cpu, 0 mem) */
+  uint64_t si[3] = { 0, scp_val_u32(40), scp_val_u32(1) };
+  assert_true(scp_val_symbol_small((const uint8_t *)"a", 1, &si[0]));
+  buf[40] = buf[41] = buf[42] = buf[43] = 0xff;
+  buf[44] = 1;
+  cpu = f->b.cpu;
+  mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("symbol_index_in_linear_memory"), si, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN));
+  assert_int_equal(f->b.cpu - cpu, 43);
+  assert_int_equal(f->b.mem - mem, 0);
+  si[1] = scp_val_u32(60);
+  cpu = f->b.cpu;
+  assert_int_equal(scp_host_call(f->h, fn("symbol_index_in_linear_memory"), si, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  assert_int_equal(f->b.cpu - cpu, 43);
   scp_host_pop_frame(f->h);
 }
 

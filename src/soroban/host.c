@@ -314,15 +314,31 @@ int scp_host_to_relative(scp_host *h, uint64_t v, uint64_t *out) {
 
 /* ---- linear memory ------------------------------------------------------- */
 
-static int mem_range(scp_host *h, uint32_t pos, uint32_t len) {
-  if (!h->mem || !h->mem->base || (uint64_t)pos + len > h->mem->len)
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS,
-                        "out-of-bounds access to WASM linear memory");
+/* Vm::get_memory (vm.rs): a module without a `memory` export has no
+ * linear memory, Error(WasmVm, MissingValue).  A 0-page memory exists
+ * (base may be NULL, len 0). */
+int scp_host_mem_get(scp_host *h) {
+  if (!h->mem)
+    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_MISSING_VALUE,
+                        "no linear memory named `memory`");
   return SCP_OK;
 }
 
+int scp_host_mem_oob(scp_host *h) {
+  return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS,
+                      "out-of-bounds access to WASM linear memory");
+}
+
+/* wasmi Memory::read/write: pos + len within the data (usize arithmetic,
+ * no overflow from two u32s). */
+static int mem_range(scp_host *h, uint32_t pos, uint32_t len) {
+  int rc = scp_host_mem_get(h);
+  if (rc == SCP_OK && (uint64_t)pos + len > h->mem->len) rc = scp_host_mem_oob(h);
+  return rc;
+}
+
 /* metered_vm_read_bytes_from_linear_memory (mem_helper.rs): MemCpy(len) is
- * charged before the bounds check. */
+ * charged before get_memory and the bounds check. */
 int scp_host_mem_read(scp_host *h, uint32_t pos, uint32_t len, uint8_t *dst) {
   int rc = scp_host_charge(h, SCP_COST_MemCpy, len);
   if (rc == SCP_OK) rc = mem_range(h, pos, len);

@@ -263,6 +263,7 @@ static int map_new_from_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t
   uint32_t kpos = scp_hf_u32_arg(a[0]), vpos = scp_hf_u32_arg(a[1]), len = scp_hf_u32_arg(a[2]);
   int rc = need_vm(h);
   if (rc == SCP_OK) rc = scp_hf_charge_vec_new(h, len);   /* Vec<Symbol> with capacity */
+  if (rc == SCP_OK) rc = scp_host_mem_get(h);   /* get_memory before the scan's charge */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, 8);   /* the slice scan */
   if (rc != SCP_OK) return rc;
   uint64_t *keys = scp_hf_vals_alloc(len), *vals = scp_hf_vals_alloc(len);
@@ -279,8 +280,7 @@ static int map_new_from_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t
   }
   if (rc == SCP_OK) rc = scp_hf_charge_vec_new(h, len);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 2 * (uint64_t)len, SIZE_VAL);
-  if (rc == SCP_OK && (!h->mem || (uint64_t)vpos + 8ull * len > h->mem->len))
-    rc = err_lm_oob(h);
+  if (rc == SCP_OK) rc = scp_hf_lm_vals_range(h, vpos, len);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, SIZE_VAL);
   for (uint32_t i = 0; rc == SCP_OK && i < len; i++) {
     uint64_t w;
@@ -328,6 +328,7 @@ static int map_unpack_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t *
   uint32_t kpos = scp_hf_u32_arg(a[1]), vpos = scp_hf_u32_arg(a[2]), len = scp_hf_u32_arg(a[3]);
   int rc = need_vm(h);
   if (rc == SCP_OK) rc = scp_hf_charge_vec_new(h, len);
+  if (rc == SCP_OK) rc = scp_host_mem_get(h);   /* get_memory before the scan's charge */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, 8);
   const scp_hobj *m;
   if (rc == SCP_OK) rc = scp_host_visit(h, a[0], &m);
@@ -384,8 +385,7 @@ static int map_unpack_lm(scp_host *h, const uint64_t *a, bool sparse, uint64_t *
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "map key is not a Symbol");
   }
   /* metered_vm_write_vals_to_linear_memory: bounds, MemCpy, relative */
-  if (rc == SCP_OK && (!h->mem || (uint64_t)vpos + 8ull * len > h->mem->len))
-    rc = err_lm_oob(h);
+  if (rc == SCP_OK) rc = scp_hf_lm_vals_range(h, vpos, len);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, SIZE_VAL);
   for (uint32_t i = 0; rc == SCP_OK && i < len; i++) {
     uint64_t rel;
@@ -406,6 +406,8 @@ HOSTFN(sparse_map_unpack_to_linear_memory) { return map_unpack_lm(h, a, true, re
 HOSTFN(symbol_index_in_linear_memory) {
   uint32_t pos = scp_hf_u32_arg(a[1]), len = scp_hf_u32_arg(a[2]);
   int rc = need_vm(h);
+  /* metered_vm_scan_slices_in_linear_memory: get_memory, then MemCpy */
+  if (rc == SCP_OK) rc = scp_host_mem_get(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, len, 8);
   bool found = false;
   uint32_t at = 0;

@@ -59,15 +59,16 @@ static inline int scp_hf_err_not_vm(scp_host *h) {
                       "attempt to access guest bytes in non-VM frame");
 }
 
-/* len Vals (8 bytes each) at pos of linear memory: the address arithmetic
- * first (Value/ArithDomain), then the bounds (WasmVm/IndexBounds). */
+/* len Vals (8 bytes each) at pos of linear memory
+ * (metered_vm_{read,write}_vals_*_linear_memory): the address arithmetic
+ * first (Value/ArithDomain), then get_memory (WasmVm/MissingValue), then
+ * the bounds (WasmVm/IndexBounds). */
 static inline int scp_hf_lm_vals_range(scp_host *h, uint32_t pos, uint32_t len) {
   if (len > UINT32_MAX / 8 || (uint64_t)pos + 8ull * len > UINT32_MAX)
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN, "arithmetic overflow");
-  if (!h->mem || (uint64_t)pos + 8ull * len > h->mem->len)
-    return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS,
-                        "out-of-bounds access to WASM linear memory");
-  return SCP_OK;
+  int rc = scp_host_mem_get(h);
+  if (rc == SCP_OK && (uint64_t)pos + 8ull * len > h->mem->len) rc = scp_host_mem_oob(h);
+  return rc;
 }
 
 static inline int scp_hf_add_vec_obj(scp_host *h, uint64_t *vals, uint32_t len,

@@ -212,6 +212,10 @@ SCP_HIDDEN int scp_host_mem_read(scp_host *h, uint32_t pos, uint32_t len,
 SCP_HIDDEN int scp_host_mem_write(scp_host *h, uint32_t pos, const uint8_t *src,
                                   uint32_t len);
 SCP_HIDDEN bool scp_host_in_vm(const scp_host *h);
+/* Vm::get_memory: Error(WasmVm, MissingValue) when the module exports no
+ * `memory`; err_oob_linear_memory: Error(WasmVm, IndexBounds). */
+SCP_HIDDEN int scp_host_mem_get(scp_host *h);
+SCP_HIDDEN int scp_host_mem_oob(scp_host *h);
 /* create_contract's deployer auth (host_auth.c):
  * push_create_contract_host_fn_frame and the deployer's require_auth;
  * scp_auth_create_pop after the constructor (create_contract_internal).

@@ -169,10 +169,16 @@ static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_inde
   if (node == SCP_NODE_NONE) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   uint32_t saved = vm->host_node;
   vm->host_node = node;
+  /* Vm::get_memory is the instance's `memory` export (vm.rs); without one
+   * the host sees no memory at all (Error(WasmVm, MissingValue)). */
   scp_hostmem mem;
   mem.base = scp_wasm_memory(inst, &mem.len);
+  uint8_t kind;
+  uint32_t index;
+  bool has_mem = scp_wasm_export_find(scp_wasm_instance_module(inst), "memory", 6, &kind,
+                                      &index) && kind == SCP_EXT_MEMORY;
   uint64_t ret = SCP_VAL_VOID;
-  rc = scp_host_dispatch(vm->host, (unsigned)fn, args, &mem, &ret, err);
+  rc = scp_host_dispatch(vm->host, (unsigned)fn, args, has_mem ? &mem : NULL, &ret, err);
   vm->host_node = saved;
   attribute(vm, node, NULL);
   if (rc) return rc;

@@ -227,37 +227,144 @@ static void test_map_linear_memory(void **state) {
  * pushed: the map functions' slice and value ranges were read through the
  * NULL memory (fuzz_host).  They now fail as on an empty memory, with the
  * same error and the same charges. */
+/* Vm::get_memory (vm.rs): no `memory` export (mem NULL) is
+ * Error(WasmVm, MissingValue), raised after the charges before it; a
+ * 0-page memory ({NULL, 0}) exists, so zero-length accesses succeed and
+ * others are Error(WasmVm, IndexBounds).  Costs from cost-params.txt:
+ * MemAlloc(n) = 434 + 16n/128 cpu, 16 + n mem; MemCpy(n) = 42 + 16n/128;
+ * Vec::with_metered_capacity(n) = MemCpy(24) MemAlloc(8n) MemCpy(8n). */
 static void test_map_linear_memory_none(void **state) {
   fixture *f = *state;
   assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
   scp_hostmem empty = { NULL, 0 };
   uint64_t args[4] = { scp_val_u32(0), scp_val_u32(0), scp_val_u32(1) }, ret;
   scp_error err;
+  /* 0 pages, one key: with_metered_capacity (45 + 435 + 43), the scan's
+   * MemCpy(8), then the first slice is out of bounds */
   uint64_t cpu = f->b.cpu, mem = f->b.mem;
   assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, &empty, &ret, &err),
                    SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
-  uint64_t dcpu = f->b.cpu - cpu, dmem = f->b.mem - mem;
-  assert_true(dcpu > 0);
+  assert_int_equal(f->b.cpu - cpu, 45 + 435 + 43 + 43);
+  assert_int_equal(f->b.mem - mem, 24);
+  /* no memory: get_memory fails before the scan's MemCpy */
   cpu = f->b.cpu;
   mem = f->b.mem;
   assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, NULL, &ret, &err),
                    SCP_ERR_HOST);
-  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
-  assert_int_equal(f->b.cpu - cpu, dcpu);
-  assert_int_equal(f->b.mem - mem, dmem);
-  /* len 0: no slice is read, the value range check is what fails */
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_MISSING_VALUE));
+  assert_int_equal(f->b.cpu - cpu, 45 + 435 + 43);
+  assert_int_equal(f->b.mem - mem, 24);
+  /* len 0 on no memory: still MissingValue, after with_metered_capacity(0) */
   args[1] = scp_val_u32(8);
   args[2] = scp_val_u32(0);
+  cpu = f->b.cpu;
+  mem = f->b.mem;
   assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, NULL, &ret, &err),
                    SCP_ERR_HOST);
-  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_MISSING_VALUE));
+  assert_int_equal(f->b.cpu - cpu, 45 + 434 + 42);
+  assert_int_equal(f->b.mem - mem, 16);
+  /* len 0 on a 0-page memory at pos 0: an empty map */
+  args[1] = scp_val_u32(0);
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, &empty, &ret, &err),
+                   SCP_OK);
+  uint64_t none[2] = { scp_val_u32(0), scp_val_u32(0) }, b;
+  /* bytes: MemAlloc(0), MemCpy(0), then get_memory */
+  cpu = f->b.cpu;
+  mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("bytes_new_from_linear_memory"), none, NULL, &b, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(b, scp_val_error(SCP_ET_WASM_VM, SCP_EC_MISSING_VALUE));
+  assert_int_equal(f->b.cpu - cpu, 434 + 42);
+  assert_int_equal(f->b.mem - mem, 16);
+  assert_int_equal(scp_host_call(f->h, fn("bytes_new_from_linear_memory"), none, &empty, &b, &err),
+                   SCP_OK);
   /* unpacking an empty map into no memory */
   assert_int_equal(scp_host_call(f->h, fn("map_new"), args, NULL, &ret, &err), SCP_OK);
   uint64_t unpack[4] = { ret, scp_val_u32(0), scp_val_u32(8), scp_val_u32(0) };
   assert_int_equal(scp_host_call(f->h, fn("map_unpack_to_linear_memory"), unpack, NULL, &ret,
                                  &err), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_MISSING_VALUE));
+  /* ... and into a 0-page memory at pos 0: nothing to write */
+  unpack[2] = scp_val_u32(0);
+  assert_int_equal(scp_host_call(f->h, fn("map_unpack_to_linear_memory"), unpack, &empty, &ret,
+                                 &err), SCP_OK);
+  /* symbol_index_in_linear_memory: get_memory before the scan's charge */
+  uint64_t si[3] = { 0, scp_val_u32(0), scp_val_u32(1) };
+  assert_true(scp_val_symbol_small((const uint8_t *)"a", 1, &si[0]));
+  cpu = f->b.cpu;
+  assert_int_equal(scp_host_call(f->h, fn("symbol_index_in_linear_memory"), si, NULL, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_MISSING_VALUE));
+  assert_int_equal(f->b.cpu - cpu, 0);
+  scp_host_pop_frame(f->h);
+}
+
+/* metered_vm_{read,write}_vals_*_linear_memory: pos + 8*len overflowing
+ * u32 is Error(Value, ArithDomain), checked before the bounds, so with
+ * the same charges as an ordinary out-of-bounds range. */
+static void test_map_linear_memory_overflow(void **state) {
+  fixture *f = *state;
+  assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
+  uint8_t buf[64] = { 0 };
+  buf[0] = 16;   /* slice 0: ptr 16, len 1 -> "a" */
+  buf[4] = 1;
+  buf[16] = 'a';
+  scp_hostmem m = { buf, sizeof buf };
+  uint64_t args[3] = { scp_val_u32(0), scp_val_u32(64), scp_val_u32(1) }, ret;
+  scp_error err;
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, &m, &ret, &err),
+                   SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  uint64_t dcpu = f->b.cpu - cpu, dmem = f->b.mem - mem;
+  assert_true(dcpu >= 45 + 435 + 43 + 43);
+  args[1] = scp_val_u32(0xfffffffcu);
+  cpu = f->b.cpu;
+  mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"), args, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN));
+  assert_int_equal(f->b.cpu - cpu, dcpu);
+  assert_int_equal(f->b.mem - mem, dmem);
+  /* map_unpack_to_linear_memory: {a: false} unpacked at 0xfffffffc */
+  uint64_t map;
+  assert_int_equal(scp_host_call(f->h, fn("map_new_from_linear_memory"),
+                                 (uint64_t[]){ scp_val_u32(0), scp_val_u32(32), scp_val_u32(1) },
+                                 &m, &map, &err), SCP_OK);
+  uint64_t unpack[4] = { map, scp_val_u32(0), scp_val_u32(64), scp_val_u32(1) };
+  cpu = f->b.cpu;
+  assert_int_equal(scp_host_call(f->h, fn("map_unpack_to_linear_memory"), unpack, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  dcpu = f->b.cpu - cpu;
+  unpack[2] = scp_val_u32(0xfffffffcu);
+  cpu = f->b.cpu;
+  assert_int_equal(scp_host_call(f->h, fn("map_unpack_to_linear_memory"), unpack, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN));
+  assert_int_equal(f->b.cpu - cpu, dcpu);
+  /* scan_linear_memory_slice: a slice's ptr + len overflowing u32 is
+   * Value/ArithDomain, a slice pair past the end WasmVm/IndexBounds, both
+   * after the scan's MemCpy(8) (43 cpu, 0 mem) */
+  uint64_t si[3] = { 0, scp_val_u32(40), scp_val_u32(1) };
+  assert_true(scp_val_symbol_small((const uint8_t *)"a", 1, &si[0]));
+  buf[40] = buf[41] = buf[42] = buf[43] = 0xff;
+  buf[44] = 1;
+  cpu = f->b.cpu;
+  mem = f->b.mem;
+  assert_int_equal(scp_host_call(f->h, fn("symbol_index_in_linear_memory"), si, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN));
+  assert_int_equal(f->b.cpu - cpu, 43);
+  assert_int_equal(f->b.mem - mem, 0);
+  si[1] = scp_val_u32(60);
+  cpu = f->b.cpu;
+  assert_int_equal(scp_host_call(f->h, fn("symbol_index_in_linear_memory"), si, &m, &ret, &err),
+                   SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_WASM_VM, SCP_EC_INDEX_BOUNDS));
+  assert_int_equal(f->b.cpu - cpu, 43);
   scp_host_pop_frame(f->h);
 }
 
@@ -546,6 +653,7 @@ int main(void) {
     cmocka_unit_test(test_int256),
     cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map_linear_memory_none, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_map_linear_memory_overflow, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_format_shared_nesting, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_instance_storage, setup, fixture_close),

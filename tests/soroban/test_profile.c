@@ -190,6 +190,51 @@ static void test_trap_partial(void **state) {
   done(&r);
 }
 
+/* Vm::get_memory: no `memory` export is Error(WasmVm, MissingValue) after
+ * bytes_new_from_linear_memory's MemAlloc(0) (434 cpu, 16 mem) and
+ * MemCpy(0) (42), plus DispatchHostFunction (295) (the fixtures are
+ * tests/fixtures/wat/nomem.wat and zeropage.wat); a 0-page memory
+ * serves a zero-length read and fails one byte with IndexBounds after
+ * MemAlloc(1) (434, 17) and MemCpy(1) (42). */
+static void test_linear_memory_missing(void **state) {
+  (void)state;
+  run r;
+  profile(&r, "tests/fixtures/wat/nomem.wasm", "new", "void", 0);
+  assert_int_not_equal(r.rc, SCP_OK);
+  assert_non_null(r.p);
+  check_invariants(r.p);
+  /* a host error traps the guest; the profile reports it by its message,
+   * and this one is only
+   * raised with Error(WasmVm, MissingValue) (test_host.c checks the code) */
+  assert_int_equal(r.rc, SCP_ERR_TRAP);
+  assert_non_null(strstr(r.err.msg, "no linear memory named `memory`"));
+  int h = find(r.p, "host:bytes_new_from_linear_memory");
+  assert_true(h >= 0);
+  assert_int_equal(r.p->nodes[h].self[0], 295 + 434 + 42);
+  assert_int_equal(r.p->nodes[h].self[1], 16);
+  done(&r);
+  /* success adds add_host_object's MemAlloc(64) (442, 80), the result
+   * check's VisitObject (60) and absolute_to_relative's MemAlloc(8)
+   * (435, 24) */
+  profile(&r, "tests/fixtures/wat/zeropage.wasm", "new", "u32:0", 0);
+  assert_int_equal(r.rc, SCP_OK);
+  check_invariants(r.p);
+  h = find(r.p, "host:bytes_new_from_linear_memory");
+  assert_true(h >= 0);
+  assert_int_equal(r.p->nodes[h].self[0], 295 + 434 + 42 + 442 + 60 + 435);
+  assert_int_equal(r.p->nodes[h].self[1], 16 + 80 + 24);
+  done(&r);
+  profile(&r, "tests/fixtures/wat/zeropage.wasm", "new", "u32:1", 0);
+  assert_int_not_equal(r.rc, SCP_OK);
+  assert_int_equal(r.rc, SCP_ERR_TRAP);
+  assert_non_null(strstr(r.err.msg, "out-of-bounds access to WASM linear memory"));
+  h = find(r.p, "host:bytes_new_from_linear_memory");
+  assert_true(h >= 0);
+  assert_int_equal(r.p->nodes[h].self[0], 295 + 434 + 42);
+  assert_int_equal(r.p->nodes[h].self[1], 17);
+  done(&r);
+}
+
 static void test_demo_profile(void **state) {
   (void)state;
   run r;
@@ -419,6 +464,7 @@ int main(void) {
     cmocka_unit_test(test_budget_n_minus_1),
     cmocka_unit_test(test_bounded_memory),
     cmocka_unit_test(test_trap_partial),
+    cmocka_unit_test(test_linear_memory_missing),
     cmocka_unit_test(test_demo_profile),
     cmocka_unit_test(test_call_from_inlined_code),
     cmocka_unit_test(test_demo_traps),

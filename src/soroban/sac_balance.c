@@ -433,10 +433,14 @@ static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount)
   return trustline_transfer(h, acct, &a, amount);
 }
 
-int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+/* receive_balance / spend_balance share everything but the sign: addr's
+ * two clones (addr.metered_clone(), is_authorized(addr.metered_clone())),
+ * is_authorized, then the ScAddress again, the i64 amount
+ * (i64::try_from) and the trustline's balance moved
+ * (transfer_classic_balance, with -amount when spending). */
+static int change_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo, bool spend) {
   uint8_t kind, acct[32];
   bool ok = false;
-  /* addr.metered_clone(), is_authorized(addr.metered_clone()) */
   int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
@@ -454,39 +458,16 @@ int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo)
                         "balance is deauthorized");
   rc = sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
-  /* i64::try_from(amount) */
   if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
-                        "received amount is too large for an i64");
-  return classic_transfer(h, acct, (int64_t)lo);
+                        "%s amount is too large for an i64", spend ? "spent" : "received");
+  return classic_transfer(h, acct, spend ? -(int64_t)lo : (int64_t)lo);
 }
 
-/* spend_balance: addr's clones, is_authorized, then
- * spend_balance_no_authorization_check: the ScAddress again, the i64
- * amount, the trustline's balance lowered (transfer_classic_balance with
- * -amount). */
+int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+  return change_balance(h, addr, hi, lo, false);
+}
+
 int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
-  uint8_t kind, acct[32];
-  bool ok = false;
-  int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
-  if (rc != SCP_OK) return rc;
-  if (kind != 0) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: balances of contract addresses are not implemented yet "
-             "for this function");
-    return SCP_ERR_UNSUPPORTED;
-  }
-  rc = account_authorized(h, acct, &ok);
-  if (rc != SCP_OK) return rc;
-  if (!ok)
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE_DEAUTHORIZED,
-                        "balance is deauthorized");
-  rc = sc_address(h, addr, &kind, acct);
-  if (rc != SCP_OK) return rc;
-  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
-                        "spent amount is too large for an i64");
-  return classic_transfer(h, acct, -(int64_t)lo);
+  return change_balance(h, addr, hi, lo, true);
 }

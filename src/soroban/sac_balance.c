@@ -87,6 +87,21 @@ static int read_asset(scp_host *h, scp_sac_asset *a) {
   return scp_sac_string_to_array(h, code, a->code, type == SCP_SAC_ALPHANUM4 ? 4 : 12);
 }
 
+/* The missing-trustline error: account_address_from_key (the AccountId
+ * clone and an Address object) for the error's message, then
+ * Error(Contract, TrustlineMissing). */
+static int trustline_missing(scp_host *h, const uint8_t acct[32]) {
+  uint8_t enc[33];
+  uint64_t addr;
+  enc[0] = 0;
+  memcpy(enc + 1, acct, 32);
+  int rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr);
+  if (rc != SCP_OK) return rc;
+  return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TRUSTLINE_MISSING,
+                      "trustline entry is missing for account");
+}
+
 /* get_trustline_balance: the key (Rc::metered_new), Storage::try_get, the
  * entry's clone, the balance within [0, limit]. */
 static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
@@ -101,18 +116,7 @@ static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_
   int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
   if (rc != SCP_OK) return rc;
-  if (!e) {
-    /* account_address_from_key: the AccountId clone and an Address object */
-    uint8_t enc[33];
-    uint64_t addr;
-    enc[0] = 0;
-    memcpy(enc + 1, acct, 32);
-    rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-    if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr);
-    if (rc != SCP_OK) return rc;
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TRUSTLINE_MISSING,
-                        "trustline entry is missing for account");
-  }
+  if (!e) return trustline_missing(h, acct);
   rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
   if (rc != SCP_OK) return rc;
   /* accountID (36), asset, balance, limit */
@@ -335,16 +339,7 @@ static int trustline_entry(scp_host *h, const uint8_t acct[32], const scp_sac_as
   *e = NULL;
   int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_try_get(h, k, e);
-  if (rc != SCP_OK || *e) return rc;
-  uint8_t enc[33];
-  uint64_t addr;
-  enc[0] = 0;
-  memcpy(enc + 1, acct, 32);
-  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr);
-  if (rc != SCP_OK) return rc;
-  return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TRUSTLINE_MISSING,
-                      "trustline entry is missing for account");
+  return rc != SCP_OK || *e ? rc : trustline_missing(h, acct);
 }
 
 /* is_account_authorized: read_asset, the issuer's clone; the issuer is

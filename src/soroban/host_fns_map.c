@@ -40,14 +40,19 @@ static int map_find(scp_host *h, uint64_t m, uint64_t key, bool *found, uint32_t
 /* The tail both map constructors share: every adjacent pair of keys must
  * compare Less (charged comparisons), then the map object adopts kv (freed
  * on failure). */
-static int map_adopt_sorted(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
+int scp_host_check_keys_sorted(scp_host *h, const uint64_t *kv, uint32_t n, const char *what) {
   int rc = SCP_OK;
   for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
     int ord;
     rc = scp_host_compare(h, kv[2 * (i - 1)], kv[2 * i], &ord);
     if (rc == SCP_OK && ord >= 0)
-      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "map keys not in order");
+      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "%s not in order", what);
   }
+  return rc;
+}
+
+static int map_adopt_sorted(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
+  int rc = scp_host_check_keys_sorted(h, kv, n, "map keys");
   if (rc != SCP_OK) {
     free(kv);
     return rc;

@@ -304,6 +304,11 @@ SCP_HIDDEN int scp_host_memobj_copy_to_slice(scp_host *h, uint64_t obj, uint32_t
 SCP_HIDDEN int scp_host_memobj_copy_from_slice(scp_host *h, uint64_t obj, uint32_t pos,
                                                const uint8_t *src, uint32_t len,
                                                uint64_t *out);
+/* Every adjacent pair of keys of kv (key, value pairs) compares Less
+ * (charged comparisons), else Error(Object, InvalidInput) "WHAT not in
+ * order": the check of Map::from_map / the metered map constructors. */
+SCP_HIDDEN int scp_host_check_keys_sorted(scp_host *h, const uint64_t *kv, uint32_t n,
+                                          const char *what);
 SCP_HIDDEN int scp_host_map_from_pairs_nocap(scp_host *h, const uint64_t *kv, uint32_t n,
                                              uint64_t *out);
 SCP_HIDDEN int scp_host_map_from_pairs(scp_host *h, const uint64_t *kv, uint32_t n,

@@ -312,12 +312,7 @@ int scp_sac_instance_load(scp_host *h, scp_instance *in) {
   }
   /* from_map: the scan, then each adjacent pair in order */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
-  for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
-    int ord;
-    rc = scp_host_compare(h, kv[2 * (i - 1)], kv[2 * i], &ord);
-    if (rc == SCP_OK && ord >= 0)
-      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "instance storage keys not in order");
-  }
+  if (rc == SCP_OK) rc = scp_host_check_keys_sorted(h, kv, n, "instance storage keys");
   if (rc != SCP_OK) {
     free(kv);
     return rc;

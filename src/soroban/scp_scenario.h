@@ -41,9 +41,6 @@ typedef struct scp_ledger {
   bool deployed;
   struct scp_sentry *ents;     /* present entries only */
   size_t nents;
-  /* set when a run left instance storage, which the host keeps as host
-   * values, not in the instance entry: later runs are refused with it */
-  char lost[200];
 } scp_ledger;
 
 /* Empty ledger for files (borrowed); NULL when out of memory. */

@@ -30,7 +30,10 @@
  *      region entries, NOT the host node), then the host node gets its own
  *      charges, then refuel.  A `call` / `try_call` runs the callee through
  *      steps 3-7 under the host:call node, as node "contract:<name>"
- *   7. the frame pops: the VM's linear memory is refunded (v28).
+ *   7. the frame ends: its instance storage, when it modified it, written
+ *      back into the instance entry (persist_instance_storage,
+ *      host_instance.c)                                   -> the contract node
+ *      then the pop: the VM's linear memory is refunded (v28).
  *
  * Attribution: a cursor holds, per metric, the amount already booked; each
  * boundary books "now - cursor" to one node and moves the cursor, so every
@@ -49,6 +52,7 @@
  */
 #include "soroban/scp_host.h"
 #include "soroban/host_private.h"
+#include "soroban/host_instance.h"
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/sac_label.h"
@@ -488,7 +492,14 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
     if (rc == SCP_OK && nr == 1) rc = scp_host_to_absolute(h, r, ret);
     if (scp_wasm_settle(f->inst) && rc == SCP_OK) rc = SCP_ERR_NOMEM;
   }
-  /* 7. pop: the frame, then the VM's linear memory back to the budget */
+  /* 7. with_frame's end: a frame that succeeded writes its instance
+   * storage back into the instance entry when it modified it (a failure
+   * there fails the frame: the caller rolls back), then the pop: the
+   * frame, then the VM's linear memory back to the budget */
+  if (pushed && rc == SCP_OK) {
+    rc = scp_inst_frame_end(h);
+    if (rc == SCP_ERR_HOST) scp_fail(&e, rc, "%s", h->errmsg);
+  }
   if (pushed) scp_host_pop_frame(h);
   if (f->linear_mem) {
     scp_budget_refund_mem(&vm->budget, f->linear_mem);
@@ -678,14 +689,6 @@ static int ent_set(scp_sentry *e, const scp_sentry *src) {
  * changes nothing). */
 static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok) {
   const scp_host *h = vm->host;
-  for (size_t i = 0; ok && i < h->ninstances && !l->lost[0]; i++) {
-    if (!h->instances[i].n) continue;
-    const char *name = "a contract";
-    for (size_t m = 0; m < vm->nmods; m++)
-      if (!memcmp(vm->mods[m].id, h->instances[i].contract_id, 32)) name = vm->mods[m].label + strlen("contract:");
-    snprintf(l->lost, sizeof l->lost, "%.80s wrote instance storage in an earlier call; carrying "
-             "it to later calls is not supported yet", name);
-  }
   size_t cap = h->nsnap + (ok ? h->nstore : 0), n = 0;
   scp_sentry *e = calloc(cap + 1, sizeof *e);
   if (!e) return SCP_ERR_NOMEM;
@@ -796,7 +799,6 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   uint8_t salt[32];
   int rc = SCP_OK;
   if (o->ledger_main >= l->nfiles) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
-  if (l->lost[0]) return scp_fail(err, SCP_ERR_UNSUPPORTED, "%s", l->lost);
   if (!l->deployed) {
     for (size_t i = 0; i < l->nfiles && !rc; i++) {
       salt_of(i, salt);

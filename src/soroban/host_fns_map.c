@@ -556,6 +556,8 @@ HOSTFN(has_contract_data) {
   uint32_t pos;
   int rc = scp_inst_storage(h, &in);   /* with_instance_storage (host_instance.c) */
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
+  /* map.get(k).is_some(): get's access charge when the key is there */
+  if (rc == SCP_OK && found) rc = scp_host_charge_copy(h, 1, SIZE_MAP_ENTRY);
   if (rc == SCP_OK) *ret = scp_val_bool(found);
   return rc;
 }

@@ -19,7 +19,7 @@
  * examples/vault.wasm carries instance storage from call to call in its
  * instance entry: deposit(G..., 5) on an empty ledger 215,971 CPU / 223,393
  * bytes (its frame's write-back of {total: 5} included), then total()
- * 143,940 / 211,158, then deposit(G..., 7) 222,779 / 224,075; the same
+ * 143,985 / 211,158, then deposit(G..., 7) 222,824 / 224,075; the same
  * numbers when the entries are given up front.
  */
 #include <setjmp.h>
@@ -206,11 +206,11 @@ static void test_instance_storage_carries(void **state) {
    * bytes, test_instance.c) and, the key being there, reads it */
   assert_int_equal(vault_call(&c, "total", NULL, 0, &cpu, &mem, res), SCP_OK);
   assert_string_equal(res, "u32:5");
-  assert_int_equal(cpu, 143940);
+  assert_int_equal(cpu, 143985);
   assert_int_equal(mem, 211158);
   assert_int_equal(vault_call(&c, "deposit", "u32:7", 0, &cpu, &mem, res), SCP_OK);
   assert_string_equal(res, "u32:12");
-  assert_int_equal(cpu, 222779);
+  assert_int_equal(cpu, 222824);
   assert_int_equal(mem, 224075);
   counter_close(&c);
 }
@@ -233,11 +233,11 @@ static void test_seeded_instance_reads_as_carried(void **state) {
   char res[32];
   assert_int_equal(vault_call(&c, "total", NULL, 0, &cpu, &mem, res), SCP_OK);
   assert_string_equal(res, "u32:5");
-  assert_int_equal(cpu, 143940);
+  assert_int_equal(cpu, 143985);
   assert_int_equal(mem, 211158);
   assert_int_equal(vault_call(&c, "deposit", "u32:7", 0, &cpu, &mem, res), SCP_OK);
   assert_string_equal(res, "u32:12");
-  assert_int_equal(cpu, 222779);
+  assert_int_equal(cpu, 222824);
   assert_int_equal(mem, 224075);
   counter_close(&c);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "soroban/host_private.h"
+#include "soroban/host_instance.h"
 
 /* Declared sizes (declared_size.rs). */
 enum { SIZE_HOST_OBJECT = 64, SIZE_OBJECT = 8, SIZE_VEC = 24 };
@@ -220,10 +221,13 @@ int scp_host_check_val(scp_host *h, uint64_t v) {
 int scp_host_push_contract_frame(scp_host *h, const uint8_t contract_id[32]) {
   if (!scp_grow(&h->frames, &h->capframes, h->nframes + 1, sizeof *h->frames))
     return SCP_ERR_NOMEM;
-  scp_frame *f = &h->frames[h->nframes++];
+  scp_frame *f = &h->frames[h->nframes];
   *f = (scp_frame){ 0 };
   memcpy(f->contract_id, contract_id, 32);
-  return SCP_OK;
+  /* the instance the call read (host_instance.c) */
+  int rc = scp_inst_capture(h, f);
+  if (rc == SCP_OK) h->nframes++;
+  return rc;
 }
 
 int scp_host_push_frame(scp_host *h) {
@@ -236,6 +240,7 @@ void scp_host_pop_frame(scp_host *h) {
   scp_frame *f = &h->frames[--h->nframes];
   free(f->rel);
   free(f->args);
+  scp_inst_frame_free(f);
   /* pop_context: with no context left, recording mode's emulated
    * authentication (host_auth_emul.c), then the manager's pop_frame */
   if (!h->nframes && h->am && scp_am_tracker_count(h)) {
@@ -380,8 +385,6 @@ void scp_host_destroy(scp_host *h) {
   while (h->nframes) scp_host_pop_frame(h);
   free(h->frames);
   free(h->events);
-  for (size_t i = 0; i < h->ninstances; i++) free(h->instances[i].kv);
-  free(h->instances);
   free(h);
 }
 

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "soroban/host_fns_private.h"
-#include "soroban/sac_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/host_instance.h"
 
 /* Declared sizes (host/declared_size.rs). */
 enum { SIZE_VAL = 8 };
@@ -443,37 +443,6 @@ HOSTFN(symbol_index_in_linear_memory) {
 
 enum { STORAGE_TEMPORARY = 0, STORAGE_PERSISTENT = 1, STORAGE_INSTANCE = 2 };
 
-/* with_instance_storage: the current contract's map, initialised lazily on
- * the frame's first access (maybe_init_instance_storage: from_instance_xdr
- * of a fresh instance = from_map of no entries = MemCpy(0)). */
-static int instance_map(scp_host *h, scp_instance **out) {
-  if (!scp_host_in_vm(h))
-    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
-                        "access to instance in frame without instance");
-  scp_frame *f = &h->frames[h->nframes - 1];
-  scp_instance *in = NULL;
-  for (size_t i = 0; i < h->ninstances && !in; i++)
-    if (!memcmp(h->instances[i].contract_id, f->contract_id, 32)) in = &h->instances[i];
-  if (!in) {
-    if (!scp_grow(&h->instances, &h->capinstances, h->ninstances + 1, sizeof *h->instances))
-      return SCP_ERR_NOMEM;
-    in = &h->instances[h->ninstances++];
-    *in = (scp_instance){ .kv = NULL, .n = 0 };
-    memcpy(in->contract_id, f->contract_id, 32);
-  }
-  if (!f->instance_loaded) {
-    /* A map written by an earlier frame of the same contract would be
-     * re-read from its ledger entry (ScVal conversions); only the fresh,
-     * never-written case is charged exactly -- and a Stellar Asset
-     * contract's frame, which reads its persisted map (sac_contract.c). */
-    int rc = f->sac ? scp_sac_instance_load(h, in) : scp_host_charge_copy(h, in->n, SIZE_MAP_ENTRY);
-    if (rc != SCP_OK) return rc;
-    f->instance_loaded = true;
-  }
-  *out = in;
-  return SCP_OK;
-}
-
 /* MeteredOrdMap::find over a raw (key, value) array. */
 static int kv_find(scp_host *h, const uint64_t *kv, uint32_t n, uint64_t key, bool *found,
                    uint32_t *pos) {
@@ -541,7 +510,7 @@ HOSTFN(put_contract_data) {
   scp_instance *in;
   bool found;
   uint32_t pos;
-  int rc = instance_map(h, &in);
+  int rc = scp_inst_storage(h, &in);   /* with_instance_storage (host_instance.c) */
   if (rc == SCP_OK) h->frames[h->nframes - 1].instance_modified = true;   /* with_mut_instance_storage */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_MAP_ENTRY);   /* insert's access */
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
@@ -564,7 +533,7 @@ HOSTFN(get_contract_data) {
   scp_instance *in;
   bool found;
   uint32_t pos;
-  int rc = instance_map(h, &in);
+  int rc = scp_inst_storage(h, &in);   /* with_instance_storage (host_instance.c) */
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
   if (rc != SCP_OK) return rc;
   if (!found)
@@ -585,8 +554,10 @@ HOSTFN(has_contract_data) {
   scp_instance *in;
   bool found;
   uint32_t pos;
-  int rc = instance_map(h, &in);
+  int rc = scp_inst_storage(h, &in);   /* with_instance_storage (host_instance.c) */
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
+  /* map.get(k).is_some(): get's access charge when the key is there */
+  if (rc == SCP_OK && found) rc = scp_host_charge_copy(h, 1, SIZE_MAP_ENTRY);
   if (rc == SCP_OK) *ret = scp_val_bool(found);
   return rc;
 }
@@ -600,7 +571,7 @@ HOSTFN(del_contract_data) {
   scp_instance *in;
   bool found;
   uint32_t pos;
-  int rc = instance_map(h, &in);
+  int rc = scp_inst_storage(h, &in);   /* with_instance_storage (host_instance.c) */
   if (rc == SCP_OK) h->frames[h->nframes - 1].instance_modified = true;
   if (rc == SCP_OK) rc = kv_find(h, in->kv, in->n, a[0], &found, &pos);
   if (rc != SCP_OK) return rc;

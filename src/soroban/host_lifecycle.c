@@ -106,6 +106,36 @@ int scp_lc_instance_image(const scp_executable *e, uint8_t **out, uint32_t *len)
   return SCP_OK;
 }
 
+uint32_t scp_lc_instance_storage_at(const scp_executable *e) {
+  uint32_t at = 8;
+  if (e->kind == SCP_EXEC_WASM) at += 32;
+  else if (e->kind == SCP_EXEC_EXTERNAL_REF)
+    at += 4 + (e->owner[0] == 0 ? 4 : 0) + 32 + 4 + e->taglen + (4 - e->taglen % 4) % 4;
+  return at;
+}
+
+int scp_lc_instance_image_keep(const scp_executable *e, const uint8_t *old, uint32_t oldlen,
+                               uint8_t **out, uint32_t *len) {
+  scp_executable oe;
+  uint8_t *head;
+  uint32_t hlen;
+  int rc = scp_lc_instance_image(e, &head, &hlen);
+  if (rc != SCP_OK || !scp_lc_parse_instance(old, oldlen, &oe)) return rc;
+  uint32_t at = scp_lc_instance_storage_at(&oe);
+  if (at >= oldlen) return SCP_OK;   /* no Option<ScMap> to keep: None */
+  uint8_t *img = malloc(hlen - 4 + (oldlen - at));
+  if (!img) {
+    free(head);
+    return SCP_ERR_NOMEM;
+  }
+  memcpy(img, head, hlen - 4);
+  memcpy(img + hlen - 4, old + at, oldlen - at);
+  free(head);
+  *out = img;
+  *len = hlen - 4 + (oldlen - at);
+  return SCP_OK;
+}
+
 void scp_lc_instance_key(const uint8_t id[32], scp_lkey *k, uint8_t kb[4]) {
   wr32(kb, 20);   /* ScVal::LedgerKeyContractInstance */
   *k = (scp_lkey){ .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb,
@@ -375,7 +405,8 @@ static int emit_update_event(scp_host *h, const scp_executable *old, const scp_e
 /* update_current_contract_executable (lifecycle.rs): the current id, the
  * instance key, the instance read and clone, the event, then
  * store_contract_instance over the existing entry (has, get, the
- * LedgerEntry clone, Rc::metered_new, put with the old live-until). */
+ * LedgerEntry clone, Rc::metered_new, put with the old live-until; the
+ * instance's storage map is kept). */
 static int update_executable(scp_host *h, const scp_executable *nw) {
   if (!scp_host_in_vm(h))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
@@ -403,7 +434,9 @@ static int update_executable(scp_host *h, const scp_executable *nw) {
   if (rc != SCP_OK) return rc;
   uint32_t live_until = e->live_until, len;
   uint8_t *img;
-  rc = scp_lc_instance_image(nw, &img, &len);
+  /* store_contract_instance(Some(executable), None): the storage map
+   * stays as it is */
+  rc = scp_lc_instance_image_keep(nw, e->val, e->vallen, &img, &len);
   if (rc != SCP_OK) return rc;
   rc = scp_storage_put(h, &ik, img, len, live_until);
   free(img);

@@ -4,7 +4,9 @@
  * (executable-reference storage keys).  Hidden internals.
  *
  * An instance entry's value is kept as the XDR image of
- * ScVal::ContractInstance { executable, storage: None }.  ContractExecutable
+ * ScVal::ContractInstance { executable, storage }: storage None when
+ * created, Some(ScMap) once a frame persisted its instance storage
+ * (host_instance.c).  ContractExecutable
  * (Stellar-contract.x, CAP-85): 0 Wasm(Hash), 1 StellarAsset, 2
  * ExternalRef { ScAddress executable_owner; SCString tag }.
  */
@@ -36,6 +38,15 @@ SCP_HIDDEN bool scp_lc_parse_instance(const uint8_t *img, uint32_t len, scp_exec
 /* The image of an instance with executable e and no storage map; *out is
  * malloc'd.  SCP_OK or SCP_ERR_NOMEM. */
 SCP_HIDDEN int scp_lc_instance_image(const scp_executable *e, uint8_t **out, uint32_t *len);
+
+/* The offset of an instance image's storage (Option<ScMap>), right after
+ * executable e. */
+SCP_HIDDEN uint32_t scp_lc_instance_storage_at(const scp_executable *e);
+/* The image of an instance with executable e and the storage of the image
+ * old (store_contract_instance(Some(executable), None): the map is kept);
+ * *out is malloc'd.  SCP_OK or SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_lc_instance_image_keep(const scp_executable *e, const uint8_t *old,
+                                          uint32_t oldlen, uint8_t **out, uint32_t *len);
 
 /* Keys without charges (kb: 4 bytes the key image points into). */
 SCP_HIDDEN void scp_lc_instance_key(const uint8_t id[32], scp_lkey *k, uint8_t kb[4]);

@@ -53,10 +53,22 @@ typedef struct scp_prng {
   unsigned index;
 } scp_prng;
 
+/* A frame's instance storage (storage.rs InstanceStorageMap): a sorted
+ * (key, value) array kept outside the object table, as the reference keeps
+ * its HostMap in the frame's Context (host_instance.c). */
+typedef struct scp_instance {
+  uint64_t *kv;
+  uint32_t n;
+} scp_instance;
+
 typedef struct scp_frame {
   uint64_t *rel;    /* relative index -> absolute object Val */
   size_t n, cap;
   uint8_t contract_id[32];
+  uint8_t *instance;      /* Frame's ScContractInstance: the instance entry's
+                             value image as read at call time (NULL: none) */
+  uint32_t instance_len;
+  scp_instance storage;   /* Context.storage, once instance_loaded */
   bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
   bool instance_modified; /* InstanceStorageMap.is_modified */
   bool sac;               /* a Stellar Asset Contract frame (sac_contract.c) */
@@ -66,15 +78,6 @@ typedef struct scp_frame {
   uint32_t nargs;
   scp_prng prng;
 } scp_frame;
-
-/* A contract's instance storage (storage.rs InstanceStorageMap): a sorted
- * (key, value) array kept outside the object table, as the reference keeps
- * its HostMap in the frame's context. */
-typedef struct scp_instance {
-  uint8_t contract_id[32];
-  uint64_t *kv;
-  uint32_t n;
-} scp_instance;
 
 /* A ledger key of the storage (LedgerKey, Stellar-ledger-entries.x): only
  * the two kinds contracts reach.  CONTRACT_DATA: id = contract id, key =
@@ -129,8 +132,6 @@ struct scp_host {
   size_t nframes, capframes;
   scp_event *events;
   size_t nevents, capevents;
-  scp_instance *instances;
-  size_t ninstances, capinstances;
   scp_sentry *store;          /* StorageMap, sorted by the LedgerKey order */
   size_t nstore, capstore;
   scp_sentry *snap;           /* the snapshot source: ledger state before the run */

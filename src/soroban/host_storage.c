@@ -227,13 +227,10 @@ static int scval_substructure(scp_host *h, const uint8_t *p);
 size_t scp_storage_scval_len(const uint8_t *p) { return scval_len(p); }
 
 /* The storage map of a ContractInstance image (Option<ScMap>, after the
- * executable), or NULL: a Stellar Asset contract's instance carries the
- * map its frame persisted (sac_contract.c). */
+ * executable), or NULL: an instance carries the map its frames persisted
+ * (host_instance.c). */
 static const uint8_t *instance_storage(const uint8_t *p, const scp_executable *e) {
-  size_t at = 8;
-  if (e->kind == SCP_EXEC_WASM) at += 32;
-  else if (e->kind == SCP_EXEC_EXTERNAL_REF)
-    at += 4 + (e->owner[0] == 0 ? 4 : 0) + 32 + 4 + e->taglen + (4 - e->taglen % 4) % 4;
+  size_t at = scp_lc_instance_storage_at(e);
   return rd32(p + at) ? p + at + 4 : NULL;
 }
 

@@ -16,7 +16,7 @@
  * name looked up with symbol_index_in_strs among the 18 functions in
  * contract.rs order, the argument count checked, the function run.  On
  * success the instance storage is written back when the frame modified it
- * (persist_instance_storage), then the frame pops; a failure rolls the
+ * (persist_instance_storage, host_instance.c), then the frame pops; a failure rolls the
  * storage map and the events back (pop_context with the rollback point).
  *
  * Implemented and checked to the unit against the reference's traces
@@ -26,8 +26,8 @@
  * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c),
  * allowance and approve (sac_allowance.c); mint, transfer, transfer_from,
  * burn, burn_from, set_admin (sac_token.c) for accounts holding
- * trustlines -- including the instance's reload in a later frame
- * (scp_sac_instance_load).  The enforcing-mode traces are checked on
+ * trustlines -- including the instance's load in a later frame
+ * (host_instance.c, shared with the WASM frames).  The enforcing-mode traces are checked on
  * both sides of require_auth (their signed-entry authorization is not
  * modelled; see test_sac.c's probe).  The frame's args are set for require_auth.  Not implemented, stopping
  * with SCP_ERR_UNSUPPORTED after the frame push, never with a partial
@@ -47,12 +47,9 @@
 
 #include "soroban/host_fns_private.h"
 #include "soroban/sac_private.h"
+#include "soroban/host_instance.h"
 
-enum {
-  SIZE_CONTRACT_ID = 32, SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288,
-  SIZE_SCMAP_ENTRY = 192, SIZE_MAP_ENTRY = 8 + 8 + 8,
-  SCV_MAP = 17, SCV_CONTRACT_INSTANCE = 19
-};
+enum { SIZE_CONTRACT_ID = 32 };
 
 /* The contractimpl dispatcher's FNS, in contract.rs order. */
 enum {
@@ -187,142 +184,6 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
   }
 }
 
-/* The instance entry's value image with a new storage map: the
- * ContractInstance ScVal with the executable kept and storage
- * Some(ScMap); each key and value's ScVal XDR (uncharged: the charges
- * are the conversion's and the storage's). */
-static int instance_image(scp_host *h, const scp_sentry *e, const scp_instance *in,
-                          uint8_t **out, uint32_t *len) {
-  /* the executable: StellarAsset (4 bytes) or Wasm (4 + 32) */
-  if (e->vallen < 12 || scp_be32(e->val) != SCV_CONTRACT_INSTANCE) return SCP_ERR_INTERNAL;
-  uint32_t exlen = scp_be32(e->val + 4) == 0 ? 36 : 4;
-  size_t cap = 4 + exlen + 8, n = 0;
-  uint8_t *img = malloc(cap);
-  if (!img) return SCP_ERR_NOMEM;
-  memcpy(img, e->val, 4 + exlen);
-  n = 4 + exlen;
-  scp_put_be32(img + n, 1);   /* Some */
-  scp_put_be32(img + n + 4, in->n);
-  n += 8;
-  for (uint32_t i = 0; i < 2 * in->n; i++) {
-    uint8_t *x;
-    size_t xl;
-    int rc = scp_host_val_to_xdr_raw(h, in->kv[i], &x, &xl);
-    if (rc != SCP_OK) {
-      free(img);
-      return rc;
-    }
-    uint8_t *g = realloc(img, n + xl);
-    if (!g) {
-      free(x);
-      free(img);
-      return SCP_ERR_NOMEM;
-    }
-    img = g;
-    memcpy(img + n, x, xl);
-    n += xl;
-    free(x);
-  }
-  *out = img;
-  *len = (uint32_t)n;
-  return SCP_OK;
-}
-
-static const scp_instance *find_instance(const scp_host *h, const uint8_t id[32]) {
-  for (size_t i = 0; i < h->ninstances; i++)
-    if (!memcmp(h->instances[i].contract_id, id, 32)) return &h->instances[i];
-  return NULL;
-}
-
-/* persist_instance_storage: instance_storage_map_to_scmap (the
- * Vec<ScMapEntry> (with_metered_capacity: a bulk init), the map's scan, each key converted for storage and each
- * value converted), get_current_contract_id_internal, the instance key,
- * then store_contract_instance on an existing entry: has, get, the
- * entry's deep clone, Rc::metered_new, put (same live-until). */
-static int persist(scp_host *h, const uint8_t id[32]) {
-  const scp_instance *in = find_instance(h, id);
-  if (!in) return SCP_ERR_INTERNAL;
-  int rc = scp_host_charge_bulk_init(h, in->n, SIZE_SCMAP_ENTRY);   /* with_metered_capacity */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, in->n, SIZE_MAP_ENTRY);
-  for (uint32_t i = 0; rc == SCP_OK && i < 2 * in->n; i++)
-    rc = scp_host_from_host_val_charges(h, in->kv[i]);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  if (rc != SCP_OK) return rc;
-  static const uint8_t lkci[4] = { 0, 0, 0, 20 };   /* ScVal::LedgerKeyContractInstance */
-  uint8_t kb[4];
-  memcpy(kb, lkci, 4);
-  scp_lkey ik = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb, .keylen = 4 };
-  memcpy(ik.id, id, 32);
-  bool has = false;
-  const scp_sentry *e;
-  rc = scp_storage_has(h, &ik, &has);
-  if (rc == SCP_OK && !has)
-    rc = scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "instance entry missing");
-  if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
-  if (rc == SCP_OK) rc = scp_storage_clone_entry_charges(h, e);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
-  if (rc != SCP_OK) return rc;
-  uint8_t *img;
-  uint32_t len, live_until = e->live_until;
-  rc = instance_image(h, e, in, &img, &len);
-  if (rc != SCP_OK) return rc;
-  rc = scp_storage_put(h, &ik, img, len, live_until);
-  free(img);
-  return rc;
-}
-
-/* The instance entry's value image, found without charge (the frame's
- * instance was read and cloned by the caller). */
-static const scp_sentry *instance_entry(const scp_host *h, const uint8_t id[32]) {
-  for (size_t i = 0; i < h->nstore; i++) {
-    const scp_sentry *e = &h->store[i];
-    if (e->present && e->k.type == SCP_LK_CONTRACT_DATA && e->k.keylen == 4 &&
-        scp_be32(e->k.key) == 20 && !memcmp(e->k.id, id, 32))
-      return e;
-  }
-  return NULL;
-}
-
-int scp_sac_instance_load(scp_host *h, scp_instance *in) {
-  enum { SIZE_RESULT_VEC = 24 + 16, SIZE_RESULT_PAIR = 24 + 16 };
-  const scp_sentry *e = instance_entry(h, in->contract_id);
-  if (!e || e->vallen < 12) return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "instance entry missing");
-  /* StellarAsset executable, then Option<ScMap> */
-  const uint8_t *p = e->val + 8, *end = e->val + e->vallen;
-  bool some = scp_be32(p) != 0;
-  uint32_t n = some ? scp_be32(p + 4) : 0;
-  p += some ? 8 : 4;
-  /* storage None: from_map of an empty Vec, no collect */
-  int rc = SCP_OK;
-  if (some) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK && some) rc = scp_host_charge_alloc(h, n, SIZE_RESULT_PAIR);
-  if (rc == SCP_OK && some) rc = scp_host_charge_copy(h, n, SIZE_RESULT_PAIR);
-  uint64_t *kv = n ? malloc(2 * (size_t)n * sizeof *kv) : NULL;
-  if (n && !kv) return SCP_ERR_NOMEM;
-  for (uint32_t i = 0; rc == SCP_OK && i < 2 * n; i++) {
-    size_t l = scp_storage_scval_len(p);
-    if (p + l > end) {
-      rc = scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "bad instance entry");
-      break;
-    }
-    rc = scp_host_scval_to_val(h, p, l, &kv[i]);
-    p += l;
-  }
-  /* from_map: the scan, then each adjacent pair in order */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
-  if (rc == SCP_OK) rc = scp_host_check_keys_sorted(h, kv, n, "instance storage keys");
-  if (rc != SCP_OK) {
-    free(kv);
-    return rc;
-  }
-  free(in->kv);
-  in->kv = kv;
-  in->n = n;
-  return SCP_OK;
-}
-
 int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
                  uint32_t n, uint64_t *ret) {
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);   /* Frame's contract_id clone */
@@ -347,7 +208,7 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   if (rc == SCP_OK && scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_PUSHED);
   if (rc == SCP_OK) rc = dispatch(h, fn, args, n, ret);
   SAC_TRACE(h, "before persist");
-  if (rc == SCP_OK && h->frames[h->nframes - 1].instance_modified) rc = persist(h, id);
+  if (rc == SCP_OK) rc = scp_inst_frame_end(h);   /* persist_instance_storage (host_instance.c) */
   SAC_TRACE(h, "pop SAC");
   if (pushed && scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_POPPING);
   if (pushed) scp_host_pop_frame(h);

@@ -178,10 +178,5 @@ SCP_HIDDEN int scp_sac_asset_id(scp_host *h, const scp_sac_asset *a, uint8_t id[
  * storage persisted, the pop; a failure rolls the storage and events back). */
 SCP_HIDDEN int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn,
                             const uint64_t *args, uint32_t n, uint64_t *ret);
-/* maybe_init_instance_storage in a SAC frame: from_instance_xdr of the
- * instance the frame holds (the entry's storage map: the Result<Vec<(Val,
- * Val)>> collect, each key and value to_valid_host_val, MeteredOrdMap::
- * from_map's scan and adjacent compares); in's entries are replaced. */
-SCP_HIDDEN int scp_sac_instance_load(scp_host *h, scp_instance *in);
 
 #endif

@@ -320,9 +320,14 @@ static int load_storage(ctx *c, json_t *st) {
     if (dur) {
       const char *d = json_is_string(dur) ? json_string_value(dur) : "";
       if (!strcmp(d, "temporary")) sd->dur = 0;
+      else if (!strcmp(d, "instance")) sd->dur = SCP_SEED_INSTANCE;
       else if (strcmp(d, "persistent"))
-        return bad(c, SCP_ERR_MALFORMED, where, "\"durability\" is \"persistent\" or \"temporary\"");
+        return bad(c, SCP_ERR_MALFORMED, where,
+                   "\"durability\" is \"persistent\", \"temporary\" or \"instance\"");
     }
+    if (lu && sd->dur == SCP_SEED_INSTANCE)
+      return bad(c, SCP_ERR_MALFORMED, where,
+                 "\"live_until\" is not for instance storage (it lives as long as the contract's instance)");
     if (lu) {
       if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
         return bad(c, SCP_ERR_MALFORMED, where, "\"live_until\" must be a ledger number");

@@ -149,10 +149,12 @@ int scp_host_args_to_vals(scp_host *h, const scp_arg *args, size_t n,
                           uint64_t *vals, scp_error *err);
 
 /* (Added) Contract-data storage traffic so far, counted per host function
- * on temporary and persistent entries (instance storage and the host's own
- * reads of contract instances and code are not counted): reads are
- * has / get / extend_*_ttl calls, writes put / del; bytes are the ScVal
- * XDR sizes of the key plus the value read or written. */
+ * on temporary and persistent entries (instance storage accesses and the
+ * host's own reads of contract instances and code are not counted): reads
+ * are has / get / extend_*_ttl calls, writes put / del, and the instance
+ * entry a frame writes back at its end (its instance storage changed);
+ * bytes are the ScVal XDR sizes of the key plus the value read or
+ * written. */
 typedef struct scp_storage_stats {
   uint64_t reads, writes, bytes_read, bytes_written;
 } scp_storage_stats;

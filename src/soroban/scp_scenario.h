@@ -23,12 +23,18 @@
  * the all-zero account) and the entries left by the runs that succeeded
  * (struct scp_sentry, host_private.h).  Kept by scp_soroban_profile. */
 /* An initial contract-data entry ("storage"): key and value as host
- * values, stored as the host would store them (ScVal XDR). */
+ * values, stored as the host would store them (ScVal XDR).  An instance
+ * seed is an entry of the contract's instance storage: the instance entry
+ * holds them all as its storage map (keys in the host's order), as a frame
+ * that put them would have left it. */
+enum { SCP_SEED_INSTANCE = 2 };
 typedef struct scp_ledger_seed {
   size_t contract;             /* index into the ledger's files */
   scp_arg key, val;
-  uint8_t dur;                 /* SCP_DUR_TEMPORARY 0, SCP_DUR_PERSISTENT 1 */
-  bool has_live_until;         /* else sequence + the minimum TTL - 1 */
+  uint8_t dur;                 /* SCP_DUR_TEMPORARY 0, SCP_DUR_PERSISTENT 1,
+                                  SCP_SEED_INSTANCE */
+  bool has_live_until;         /* else sequence + the minimum TTL - 1 (not
+                                  for instance seeds: the instance's TTL) */
   uint32_t live_until;
 } scp_ledger_seed;
 
@@ -41,9 +47,6 @@ typedef struct scp_ledger {
   bool deployed;
   struct scp_sentry *ents;     /* present entries only */
   size_t nents;
-  /* set when a run left instance storage, which the host keeps as host
-   * values, not in the instance entry: later runs are refused with it */
-  char lost[200];
 } scp_ledger;
 
 /* Empty ledger for files (borrowed); NULL when out of memory. */

@@ -30,7 +30,10 @@
  *      region entries, NOT the host node), then the host node gets its own
  *      charges, then refuel.  A `call` / `try_call` runs the callee through
  *      steps 3-7 under the host:call node, as node "contract:<name>"
- *   7. the frame pops: the VM's linear memory is refunded (v28).
+ *   7. the frame ends: its instance storage, when it modified it, written
+ *      back into the instance entry (persist_instance_storage,
+ *      host_instance.c)                                   -> the contract node
+ *      then the pop: the VM's linear memory is refunded (v28).
  *
  * Attribution: a cursor holds, per metric, the amount already booked; each
  * boundary books "now - cursor" to one node and moves the cursor, so every
@@ -49,6 +52,8 @@
  */
 #include "soroban/scp_host.h"
 #include "soroban/host_private.h"
+#include "soroban/host_instance.h"
+#include "soroban/host_lifecycle.h"
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/sac_label.h"
@@ -488,7 +493,14 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
     if (rc == SCP_OK && nr == 1) rc = scp_host_to_absolute(h, r, ret);
     if (scp_wasm_settle(f->inst) && rc == SCP_OK) rc = SCP_ERR_NOMEM;
   }
-  /* 7. pop: the frame, then the VM's linear memory back to the budget */
+  /* 7. with_frame's end: a frame that succeeded writes its instance
+   * storage back into the instance entry when it modified it (a failure
+   * there fails the frame: the caller rolls back), then the pop: the
+   * frame, then the VM's linear memory back to the budget */
+  if (pushed && rc == SCP_OK) {
+    rc = scp_inst_frame_end(h);
+    if (rc == SCP_ERR_HOST) scp_fail(&e, rc, "%s", h->errmsg);
+  }
   if (pushed) scp_host_pop_frame(h);
   if (f->linear_mem) {
     scp_budget_refund_mem(&vm->budget, f->linear_mem);
@@ -678,14 +690,6 @@ static int ent_set(scp_sentry *e, const scp_sentry *src) {
  * changes nothing). */
 static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok) {
   const scp_host *h = vm->host;
-  for (size_t i = 0; ok && i < h->ninstances && !l->lost[0]; i++) {
-    if (!h->instances[i].n) continue;
-    const char *name = "a contract";
-    for (size_t m = 0; m < vm->nmods; m++)
-      if (!memcmp(vm->mods[m].id, h->instances[i].contract_id, 32)) name = vm->mods[m].label + strlen("contract:");
-    snprintf(l->lost, sizeof l->lost, "%.80s wrote instance storage in an earlier call; carrying "
-             "it to later calls is not supported yet", name);
-  }
   size_t cap = h->nsnap + (ok ? h->nstore : 0), n = 0;
   scp_sentry *e = calloc(cap + 1, sizeof *e);
   if (!e) return SCP_ERR_NOMEM;
@@ -788,6 +792,88 @@ static int seed_entry(scp_host *h, const scp_ledger *l, const scp_ledger_seed *s
   return rc;
 }
 
+/* The instance seeds of contract ci: its instance entry (in the snapshot
+ * source, just deployed) gets storage Some(ScMap) of them, keys sorted in
+ * the host's order, the image a frame that put them leaves behind
+ * (host_instance.c).  Converted through a scratch host on an unlimited
+ * budget, as seed_entry does. */
+static int seed_instance(scp_host *h, const scp_ledger *l, size_t ci, scp_error *err) {
+  uint32_t n = 0;
+  for (size_t i = 0; i < l->nseeds; i++) n += l->seeds[i].contract == ci && l->seeds[i].dur == SCP_SEED_INSTANCE;
+  if (!n) return SCP_OK;
+  uint8_t kb[4];
+  scp_lkey ik;
+  scp_lc_instance_key(l->ids[ci], &ik, kb);
+  scp_sentry *ent = NULL;
+  for (size_t i = 0; i < h->nsnap && !ent; i++)
+    if (h->snap[i].k.type == SCP_LK_CONTRACT_DATA && h->snap[i].k.keylen == 4 &&
+        !memcmp(h->snap[i].k.key, kb, 4) && !memcmp(h->snap[i].k.id, ik.id, 32))
+      ent = &h->snap[i];
+  scp_executable ex;
+  if (!ent || !scp_lc_parse_instance(ent->val, ent->vallen, &ex))
+    return scp_fail(err, SCP_ERR_INTERNAL, "instance storage: no instance entry");
+  scp_budget shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  scp_host *tmp;
+  if (scp_host_create(&shadow, NULL, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  uint64_t *kv = calloc(2 * (size_t)n, sizeof *kv);
+  size_t at = scp_lc_instance_storage_at(&ex), len = at + 8;
+  uint8_t *img = malloc(len);
+  scp_error e = {0};
+  int rc = kv && img ? SCP_OK : SCP_ERR_NOMEM;
+  uint32_t k = 0;
+  for (size_t i = 0; i < l->nseeds && !rc; i++) {
+    const scp_ledger_seed *sd = &l->seeds[i];
+    if (sd->contract != ci || sd->dur != SCP_SEED_INSTANCE) continue;
+    uint64_t key, val;
+    rc = scp_host_arg_to_val(tmp, &sd->key, &key, &e);
+    if (!rc) rc = scp_host_arg_to_val(tmp, &sd->val, &val, &e);
+    if (rc && rc != SCP_ERR_NOMEM) rc = scp_fail(&e, SCP_ERR_ARG, "storage[%zu]: %s", i, e.msg);
+    /* insertion in key order */
+    uint32_t pos = k;
+    int ord = 1;
+    while (!rc && pos > 0 && !(rc = scp_host_compare(tmp, kv[2 * (pos - 1)], key, &ord)) && ord > 0) {
+      kv[2 * pos] = kv[2 * (pos - 1)];
+      kv[2 * pos + 1] = kv[2 * (pos - 1) + 1];
+      pos--;
+    }
+    if (!rc && !ord) rc = scp_fail(&e, SCP_ERR_ARG, "storage[%zu]: the instance storage key is given twice", i);
+    if (!rc) {
+      kv[2 * pos] = key;
+      kv[2 * pos + 1] = val;
+      k++;
+    }
+  }
+  if (!rc) {
+    memcpy(img, ent->val, at);
+    scp_put_be32(img + at, 1);   /* Some */
+    scp_put_be32(img + at + 4, n);
+  }
+  for (uint32_t i = 0; i < 2 * n && !rc; i++) {
+    uint8_t *x = NULL, *g = NULL;
+    size_t xl = 0;
+    rc = scp_host_val_to_xdr_raw(tmp, kv[i], &x, &xl);
+    if (!rc && !(g = realloc(img, len + xl))) rc = SCP_ERR_NOMEM;
+    if (!rc) {
+      img = g;
+      memcpy(img + len, x, xl);
+      len += xl;
+    }
+    free(x);
+  }
+  free(kv);
+  scp_host_destroy(tmp);
+  if (rc) {
+    free(img);
+    if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
+    return scp_fail(err, SCP_ERR_ARG, "%s", e.msg[0] ? e.msg : "instance storage: cannot be stored");
+  }
+  free(ent->val);
+  ent->val = img;
+  ent->vallen = (uint32_t)len;
+  return SCP_OK;
+}
+
 /* The ledger's contracts: deployed by the first run, then its entries as
  * the snapshot source; modules with the called one first. */
 static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
@@ -796,14 +882,15 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   uint8_t salt[32];
   int rc = SCP_OK;
   if (o->ledger_main >= l->nfiles) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
-  if (l->lost[0]) return scp_fail(err, SCP_ERR_UNSUPPORTED, "%s", l->lost);
   if (!l->deployed) {
     for (size_t i = 0; i < l->nfiles && !rc; i++) {
       salt_of(i, salt);
       rc = scp_host_deploy(vm->host, l->files[i].wasm, l->files[i].len, zero, salt, l->ids[i]);
     }
     for (size_t i = 0; i < l->nseeds && !rc; i++)
-      if ((rc = seed_entry(vm->host, l, &l->seeds[i], err))) return rc;
+      if (l->seeds[i].dur != SCP_SEED_INSTANCE && (rc = seed_entry(vm->host, l, &l->seeds[i], err))) return rc;
+    for (size_t i = 0; i < l->nfiles && !rc; i++)
+      if ((rc = seed_instance(vm->host, l, i, err))) return rc;
   } else {
     for (size_t i = 0; i < l->nents && !rc; i++)
       rc = scp_storage_seed(vm->host, &l->ents[i].k, l->ents[i].val, l->ents[i].vallen,

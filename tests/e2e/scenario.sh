@@ -95,9 +95,15 @@ NAME="bad argument value: exit 3 (exit $rc)"; ok one_line_error 3 "$T/bad.json: 
 echo '{"storage": [{"key": "sym:k", "value": "u33:1"}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="bad storage value: exit 3 (exit $rc)"; ok one_line_error 3 "storage[0]: value: "
-echo '{"storage": [{"key": "sym:k", "value": "u32:1", "durability": "instance"}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+echo '{"storage": [{"key": "sym:k", "value": "u32:1", "durability": "forever"}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
-NAME="bad storage durability: exit 65 (exit $rc)"; ok one_line_error 65 "storage[0]: \"durability\" is \"persistent\" or \"temporary\""
+NAME="bad storage durability: exit 65 (exit $rc)"; ok one_line_error 65 "storage[0]: \"durability\" is \"persistent\", \"temporary\" or \"instance\""
+echo '{"storage": [{"key": "sym:k", "value": "u32:1", "durability": "instance", "live_until": 9}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="live_until of an instance seed: exit 65 (exit $rc)"; ok one_line_error 65 "storage[0]: \"live_until\" is not for instance storage"
+echo '{"storage": [{"key": "sym:k", "value": "u32:1", "durability": "instance"}, {"key": "sym:k", "value": "u32:2", "durability": "instance"}], "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum", "args": {"list": [1]}}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="an instance key given twice: exit 3 (exit $rc)"; ok one_line_error 3 "storage[1]: the instance storage key is given twice"
 echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm", "salt": 1}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="fixed salts refused: exit 66 (exit $rc)"; ok one_line_error 66 "\"salt\" is not supported yet"
@@ -170,18 +176,38 @@ JSON
 NAME="the seeded count is read (exit $rc)"; ok grep -q "result *u32:2" "$T/sd/01-increment/report.txt"
 NAME="seeded state costs what carried state costs"; ok cmp -s "$T/sd/01-increment/profile.folded" "$T/cy/02-increment/profile.folded"
 
-# instance storage is kept by the host as values, not in the instance
-# entry: a later call would read a different entry, so it is refused
+# instance storage travels in the contract's instance entry: the deposit's
+# frame writes it back when it ends, the next call's frame loads it
 cat >"$T/inst.json" <<JSON
 {
   "contracts": [{"name": "vault", "wasm": "vault.wasm"}],
-  "calls": [{"function": "deposit", "args": {"user": "$G", "amount": 5}}, {"function": "total"}]
+  "calls": [{"function": "deposit", "args": {"user": "$G", "amount": 5}}, {"function": "total"},
+            {"function": "deposit", "args": {"user": "$G", "amount": 7}}, {"function": "total"}]
 }
 JSON
-"$BIN" profile -q -o "$T/in" -f report --scenario "$T/inst.json" 2>"$T/err"; rc=$?
-NAME="a call after instance storage was written: exit 66 (exit $rc)"
-ok one_line_error 66 "calls[1]: vault.wasm wrote instance storage in an earlier call; carrying it to later calls is not supported yet"
-NAME="the call that wrote it is profiled"; ok grep -q "result *u32:5" "$T/in/01-deposit/report.txt"
+"$BIN" profile -q -o "$T/in" -f report,folded --scenario "$T/inst.json" 2>"$T/err"; rc=$?
+NAME="calls after instance storage was written run (exit $rc)"; ok [ "$rc" -eq 0 ]
+NAME="call 2 reads the total call 1 wrote"; ok grep -q "result *u32:5" "$T/in/02-total/report.txt"
+NAME="call 4 reads the total calls 1 and 3 wrote"; ok grep -q "result *u32:12" "$T/in/04-total/report.txt"
+NAME="the same instance map, the same cost"; ok cmp -s "$T/in/02-total/profile.folded" "$T/in/04-total/profile.folded"
+# the state call 2 starts from given up front: the total in the instance
+# storage ("durability": "instance"), the balance as a persistent entry
+cat >"$T/inseed.json" <<JSON
+{
+  "contracts": [{"name": "vault", "wasm": "vault.wasm"}],
+  "storage": [{"key": "sym:total", "value": "u32:5", "durability": "instance"},
+              {"key": "addr:$G", "value": "u32:5"}],
+  "calls": [{"function": "total"}, {"function": "deposit", "args": {"user": "$G", "amount": 7}}]
+}
+JSON
+"$BIN" profile -q -o "$T/is" -f report,folded --scenario "$T/inseed.json" 2>"$T/err"; rc=$?
+NAME="the seeded instance total is read (exit $rc)"; ok grep -q "result *u32:5" "$T/is/01-total/report.txt"
+NAME="seeded instance storage costs what carried instance storage costs"
+ok cmp -s "$T/is/01-total/profile.folded" "$T/in/02-total/profile.folded"
+NAME="a deposit on seeded state costs what it costs on carried state"
+ok cmp -s "$T/is/02-deposit/profile.folded" "$T/in/03-deposit/profile.folded"
+NAME="call 2 after a deposit: 143,985 CPU"
+ok [ "$(awk -F'\t' '$1 == 2 {print $4}' "$T/in/scenario.txt")" = "CPU 143985" ]
 
 # ---- ledger info and protocol
 "$BIN" profile -q -o "$T/l0" -f report "$T/demo.wasm" run u32:5

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "soroban/host_private.h"
+#include "soroban/host_instance.h"
 #include "soroban/scp_val.h"
 
 #define FH_POOL 64
@@ -327,6 +328,7 @@ static inline int fh_invoker(void *ctx, scp_host *h, const scp_invocation *inv, 
   rc = fh_run(s, n);
   s->depth--;
   s->npool = npool;
+  if (rc == SCP_OK) rc = scp_inst_frame_end(h);   /* persist_instance_storage */
   scp_host_pop_frame(h);
   *ret = SCP_VAL_VOID;
   return rc == SCP_ERR_UNSUPPORTED ? SCP_OK : rc;

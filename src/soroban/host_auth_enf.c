@@ -349,8 +349,12 @@ int scp_ae_snapshot_charges(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     const ae_tracker *t = &h->ae->tr[i];
     if (t->borrowed) continue;
+    /* per node: its children's metered_collect into a Result<Vec<_>> */
     for (size_t k = 0; k < t->nnodes; k++) {
-      int rc = scp_host_charge_bulk_init(h, nchildren(t, k), SIZE_RESULT_SNAPSHOT);
+      uint32_t c = nchildren(t, k);
+      int rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
+      if (rc == SCP_OK) rc = scp_host_charge_alloc(h, c, SIZE_RESULT_SNAPSHOT);
+      if (rc == SCP_OK) rc = scp_host_charge_copy(h, c, SIZE_RESULT_SNAPSHOT);
       if (rc != SCP_OK) return rc;
     }
   }

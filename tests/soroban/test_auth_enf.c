@@ -48,7 +48,7 @@ static int open_ledger(void **state) {
 /* ---- XDR, written by hand (an independent check of the host's) ------------------ */
 
 typedef struct xb {
-  uint8_t p[2048];
+  uint8_t p[8192];
   size_t n;
 } xb;
 
@@ -280,11 +280,308 @@ static void test_success_v2(void **state) {
   assert_error(d2, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
 }
 
+/* A signature Vec of several (key, signature) pairs in the given order,
+ * over `hash`. */
+static void multi_entry(xb *e, const signer *acct, const signer *const *by, size_t n, int cred,
+                        const uint8_t cid[32], const uint8_t user[32], const uint8_t network[32],
+                        bool corrupt) {
+  xb inv = { .n = 0 }, pre = { .n = 0 };
+  invocation(&inv, cid, "mint", user);
+  x32(&pre, cred == 2 ? 10 : 9);
+  xbytes(&pre, network, 32);
+  x64(&pre, 12345);
+  x32(&pre, 200);
+  if (cred == 2) xaddr(&pre, 0, acct->pk);
+  xbytes(&pre, inv.p, inv.n);
+  uint8_t hash[32];
+  SHA256(pre.p, pre.n, hash);
+  if (corrupt) hash[0] ^= 1;
+  e->n = 0;
+  x32(e, (uint32_t)cred);
+  xaddr(e, 0, acct->pk);
+  x64(e, 12345);
+  x32(e, 200);
+  x32(e, 16);
+  x32(e, 1);
+  x32(e, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t sig[64];
+    crypto_sign_detached(sig, NULL, hash, 32, by[i % 2]->sk);
+    x32(e, 17);
+    x32(e, 1);
+    x32(e, 2);
+    x32(e, 15);
+    xvar(e, "public_key", 10);
+    x32(e, 13);
+    xvar(e, by[i % 2]->pk, 32);
+    x32(e, 15);
+    xvar(e, "signature", 9);
+    x32(e, 13);
+    xvar(e, sig, 64);
+  }
+  xbytes(e, inv.p, inv.n);
+}
+
+/* The account of `a` with `b` as a second signer of weight wb; thresholds
+ * master 1, medium `med`. */
+static delta multisig(fixture *f, const signer *a, const signer *b, uint8_t wb, uint8_t med,
+                      const signer *const *by, size_t n, bool corrupt) {
+  uint8_t cid[32], user[32];
+  memset(cid, SAC_ID, 32);
+  memset(user, USER, 32);
+  enum { LK_TRUSTLINE = 1 };
+  uint8_t v[4] = { 0 }, kb[4];
+  static uint8_t asset[4] = { 0, 0, 0, 1 };
+  scp_lkey k = { .type = LK_TRUSTLINE, .key = asset, .keylen = 4 };
+  memset(k.id, USER, 32);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  seed_account(f, a->pk, 1, med, (const uint8_t (*)[32])b->pk, &wb, b ? 1 : 0);
+  seed_account(f, user, 1, 0, NULL, NULL, 0);
+  scp_lc_instance_key(cid, &k, kb);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  xb e;
+  multi_entry(&e, a, by, n, 2, cid, user, f->h->opts.network_id, corrupt);
+  set_entries(f, &e, 1);
+  mint_frame(f);
+  return require_auth(f, address_of(f, 0, a->pk));
+}
+
+/* Up to the signatures' vec_len (V2, mint's 2 args): the args' clone 628 /
+ * 32 B, 4 address compares 1,160, the payload 21,280 / 5,962 B and its
+ * Bytes 971 / 128 B, the contexts (vec_new 502 / 80, the args' Vec 1,027 /
+ * 112, the map 1,152 / 168, the enum's Vec 1,027 / 112, vec_push_back
+ * 1,205 / 104), vec_len 120. */
+enum { TO_VEC_LEN_CPU = 628 + 1160 + 21280 + 971 + 502 + 1027 + 1152 + 1027 + 1205 + 120,
+       TO_VEC_LEN_MEM = 32 + 5962 + 128 + 80 + 112 + 168 + 112 + 104 };
+
+/* test_classic_account_multisig_auth.json: 21 signatures fail right after
+ * vec_len (steps 1882 -> 1884: nothing more charged). */
+static void test_too_many_signatures(void **state) {
+  fixture *f = *state;
+  signer a, b;
+  signer_from_seed(&a, 1);
+  signer_from_seed(&b, 2);
+  const signer *by[2] = { &a, &b };
+  delta d = multisig(f, &a, &b, 1, 0, by, 21, false);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  assert_int_equal(d.cpu, TO_VEC_LEN_CPU);
+  assert_int_equal(d.mem, TO_VEC_LEN_MEM);
+}
+
+/* Two signers (keys increasing), medium threshold 2: the second signature
+ * costs what the multisig trace's does (steps 129 -> 143): vec_get 223,
+ * map_unpack_to_slice 347, two bytes_len 240, the keys' obj_cmp 288,
+ * verify_sig_ed25519 419,231, bytes_copy_to_slice 106, its Uint256 clone
+ * 46 (the account, like the issuer's, has one extra signer). */
+static void test_multisig_two_signers(void **state) {
+  fixture *f = *state;
+  signer a, b;
+  signer_from_seed(&a, 1);
+  signer_from_seed(&b, 2);
+  bool ab = memcmp(a.pk, b.pk, 32) < 0;
+  const signer *by[2] = { ab ? &a : &b, ab ? &b : &a };
+  delta d = multisig(f, &a, &b, 1, 2, by, 2, false);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, (1673336 - 1214316) + 46 + 223 + 347 + 240 + 288 + 419231 + 106);
+  assert_int_equal(d.mem, 77705 - 69221);
+}
+
+/* The same signatures in decreasing order: the second key's compare
+ * fails (test_classic_account_multisig_auth.json steps 2026 -> 2028:
+ * nothing charged after the obj_cmp). */
+static void test_unsorted_signers(void **state) {
+  fixture *f = *state;
+  signer a, b;
+  signer_from_seed(&a, 1);
+  signer_from_seed(&b, 2);
+  bool ab = memcmp(a.pk, b.pk, 32) < 0;
+  const signer *by[2] = { ab ? &b : &a, ab ? &a : &b };
+  delta d = multisig(f, &a, &b, 1, 2, by, 2, false);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  /* up to the second key's compare: the one-signature success less the
+   * nonce (7,257 / 1,514 B), plus the second signature's unpacking */
+  assert_int_equal(d.cpu, (1673336 - 1214316) - 7257 + 223 + 347 + 240 + 288);
+  assert_int_equal(d.mem, (77705 - 69221) - 1514);
+}
+
+/* One signer with weight 1 against a medium threshold of 2: everything is
+ * checked, then Error(Contract, AuthenticationError) becomes Error(Auth,
+ * InvalidAction); no nonce is written. */
+static void test_below_threshold(void **state) {
+  fixture *f = *state;
+  signer a, b;
+  signer_from_seed(&a, 1);
+  signer_from_seed(&b, 2);
+  const signer *by[2] = { &a, &a };
+  delta d = multisig(f, &a, &b, 1, 2, by, 1, false);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  assert_int_equal(d.cpu, (1673336 - 1214316) - 7257);
+  assert_int_equal(d.mem, (77705 - 69221) - 1514);
+  assert_int_equal(f->h->nstore, 4);
+}
+
+/* A signer the account does not list: weight 0 is an error. */
+static void test_signer_not_in_account(void **state) {
+  fixture *f = *state;
+  signer a, b;
+  signer_from_seed(&a, 1);
+  signer_from_seed(&b, 2);
+  const signer *by[2] = { &b, &b };
+  delta d = multisig(f, &a, &a, 1, 0, by, 1, false);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+}
+
+/* A signature over another payload: verify_sig_ed25519 fails (its charge
+ * made), Error(Crypto, InvalidInput) becomes Error(Auth, InvalidAction). */
+static void test_bad_signature(void **state) {
+  fixture *f = *state;
+  signer a;
+  signer_from_seed(&a, 1);
+  const signer *by[2] = { &a, &a };
+  delta d = multisig(f, &a, &a, 1, 0, by, 1, true);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  /* the success path less the weight lookup's copy and copy-out (106 +
+   * 46) and the nonce */
+  assert_int_equal(d.cpu, (1673336 - 1214316) - 7257 - 46 - 106);
+  assert_int_equal(d.mem, (77705 - 69221) - 1514);
+}
+
+/* The nonce already on the ledger: consume_nonce finds it, Error(Auth,
+ * ExistingValue), after the whole signature check. */
+static void test_used_nonce(void **state) {
+  fixture *f = *state;
+  signer s;
+  signer_from_seed(&s, 1);
+  uint8_t key[12] = { 0, 0, 0, 21, 0, 0, 0, 0, 0, 0, 0x30, 0x39 };   /* LedgerKeyNonce(12345) */
+  static const uint8_t void_val[4] = { 0, 0, 0, 1 };
+  scp_lkey nk = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_TEMPORARY, .account = true,
+                  .key = key, .keylen = sizeof key };
+  memcpy(nk.id, s.pk, 32);
+  assert_int_equal(scp_storage_seed(f->h, &nk, void_val, 4, 1000, true), SCP_OK);
+  delta d = mint_with(f, 2, 123, &s);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_EXISTING_VALUE);
+}
+
+/* An entry for another function does not authorize mint. */
+static void test_unmatched_function(void **state) {
+  fixture *f = *state;
+  signer s;
+  uint8_t cid[32], user[32];
+  memset(cid, SAC_ID, 32);
+  memset(user, USER, 32);
+  signer_from_seed(&s, 1);
+  sac_state(f, s.pk);
+  xb e;
+  signed_entry(&e, &s, 2, 1, 123, cid, "burn", user, f->h->opts.network_id);
+  set_entries(f, &e, 1);
+  mint_frame(f);
+  delta d = require_auth(f, address_of(f, 0, s.pk));
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  /* the args' clone, 2 address compares, then the function's: the
+   * contract (290); the names differ (both small: free) */
+  assert_int_equal(d.cpu, 628 + 2 * 290 + 290);
+}
+
+/* The entry's cost (AuthorizationManager::new_enforcing), Void signature:
+ * the tracker Vec (bulk init of 1 x 328: 45 + 475 + 83 = 603 / 344 B),
+ * the address object 442 / 80 B, the root's empty sub-invocations' collect
+ * 523 / 16 B, its contract's address object 442 / 80, scvals_to_val_vec
+ * of 2 (47 + 440 + 48 = 535 / 64 B), the Address arg's ScAddress clone
+ * (48) and object 442 / 80. */
+static void test_entry_charges(void **state) {
+  fixture *f = *state;
+  uint8_t cid[32], user[32], who[32];
+  memset(cid, SAC_ID, 32);
+  memset(user, USER, 32);
+  memset(who, 0x11, 32);
+  xb e = { .n = 0 };
+  x32(&e, 1);
+  xaddr(&e, 0, who);
+  x64(&e, 7);
+  x32(&e, 200);
+  x32(&e, 1);   /* SCV_VOID */
+  invocation(&e, cid, "mint", user);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  set_entries(f, &e, 1);
+  assert_int_equal(f->b.cpu - c0, 603 + 442 + 523 + 442 + 535 + 48 + 442);
+  assert_int_equal(f->b.mem - m0, 344 + 80 + 16 + 80 + 64 + 80);
+  /* a contract frame's push then costs 1,072 CPU / 144 B more than with
+   * no entries: the tracker's match-stack entry (523 / 24 B), the
+   * snapshot Vec's one element (26 / 104 B), the root's snapshot collect
+   * (523 / 16 B) -- what test_sac.c subtracts from the reference's
+   * one-tracker enforcing traces */
+  uint8_t id[32];
+  memset(id, 0x44, 32);
+  c0 = f->b.cpu;
+  m0 = f->b.mem;
+  assert_int_equal(scp_host_charge_push_context(f->h, id), SCP_OK);
+  uint64_t with_cpu = f->b.cpu - c0, with_mem = f->b.mem - m0;
+  scp_budget b2;
+  scp_budget_init(&b2, 0, 0);
+  scp_host_opts o = { .auth_enforcing = true };
+  scp_host *h2;
+  assert_int_equal(scp_host_create(&b2, &o, &h2), SCP_OK);
+  assert_int_equal(scp_host_charge_push_context(h2, id), SCP_OK);
+  assert_int_equal(with_cpu - b2.cpu, 1072);
+  assert_int_equal(with_mem - b2.mem, 144);
+  scp_host_destroy(h2);
+}
+
+/* A failing frame's rollback: the tree's root is matched and the tracker
+ * verified inside it; after the rollback (storage too, so the nonce is
+ * gone) the same call matches and authenticates again (the signature
+ * check charged again; the nonce's key is already in the footprint, which
+ * is not rolled back, so its write is cheaper).  Without the rollback the
+ * exhausted tree refuses a second call. */
+static void test_rollback(void **state) {
+  fixture *f = *state;
+  signer s;
+  uint8_t cid[32], user[32];
+  memset(cid, SAC_ID, 32);
+  memset(user, USER, 32);
+  signer_from_seed(&s, 1);
+  sac_state(f, s.pk);
+  xb e;
+  signed_entry(&e, &s, 2, 12345, 123, cid, "mint", user, f->h->opts.network_id);
+  set_entries(f, &e, 1);
+  uint64_t who = address_of(f, 0, s.pk);
+  delta d[2];
+  for (int k = 0; k < 2; k++) {
+    scp_am_snap *as = NULL;
+    scp_sentry *ss = NULL;
+    size_t ns = 0;
+    assert_int_equal(scp_storage_snapshot(f->h, &ss, &ns), SCP_OK);
+    assert_int_equal(scp_am_save(f->h, &as), SCP_OK);
+    mint_frame(f);
+    d[k] = require_auth(f, who);
+    assert_int_equal(d[k].rc, SCP_OK);
+    scp_host_pop_frame(f->h);
+    scp_storage_rollback(f->h, ss, ns);
+    scp_am_restore(f->h, as);
+  }
+  assert_true(d[1].cpu > 419231 + 21280 && d[1].cpu <= d[0].cpu);
+  mint_frame(f);
+  assert_int_equal(require_auth(f, who).rc, SCP_OK);
+  scp_host_pop_frame(f->h);
+  mint_frame(f);
+  assert_error(require_auth(f, who), SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_expired_v2, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_too_late_v1, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_success_v2, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_many_signatures, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_multisig_two_signers, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unsorted_signers, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_below_threshold, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_signer_not_in_account, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bad_signature, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_used_nonce, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unmatched_function, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_entry_charges, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_rollback, open_ledger, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

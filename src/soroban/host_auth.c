@@ -73,7 +73,11 @@ static int record_auth(scp_host *h, uint64_t address, uint64_t args) {
 static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint64_t *args,
                    uint32_t n) {
   int rc = scp_am_require_auth(h, address, args, n);
-  return rc == SCP_OK && !h->opts.auth_enforcing ? record_auth(h, address, rec_args) : rc;
+  /* listed in both modes when entries are set (enforcing without them,
+   * only the direct invoker passes) */
+  return rc == SCP_OK && (!h->opts.auth_enforcing || scp_ae_count(h))
+             ? record_auth(h, address, rec_args)
+             : rc;
 }
 
 /* ---- create_contract's deployer auth (lifecycle.rs create_contract_internal) -- */

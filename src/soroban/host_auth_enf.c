@@ -98,6 +98,8 @@ struct scp_ae_snap {
   bool **exhausted;     /* per tracker, per node */
 };
 
+void (*scp_ae_probe)(scp_host *h);
+
 static int unsupported(scp_host *h, const char *what) {
   snprintf(h->errmsg, sizeof h->errmsg, "enforcing auth: %s is not implemented yet", what);
   return SCP_ERR_UNSUPPORTED;
@@ -484,6 +486,7 @@ static int check_contract(scp_host *h, const uint8_t id[32], uint64_t payload, u
   uint64_t fnsym, ret = SCP_VAL_VOID;
   int rc = scp_sac_symbol(h, "__check_auth", &fnsym);   /* Symbol::try_from_val(&str) */
   uint64_t args[3] = { payload, sig, ctx };
+  if (rc == SCP_OK && scp_ae_probe) scp_ae_probe(h);
   if (rc == SCP_OK) rc = scp_host_call_internal(h, id, "__check_auth", args, 3, &ret);
   if (rc == SCP_OK && ret != SCP_VAL_VOID)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "__check_auth did not return Void");

@@ -332,6 +332,8 @@ SCP_HIDDEN void scp_ae_snap_free(scp_ae_snap *s);
 SCP_HIDDEN int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                               const uint64_t *args, uint32_t nargs);
 SCP_HIDDEN void scp_ae_free(scp_host *h);
+/* Tests: called just before a custom account's __check_auth is called. */
+SCP_HIDDEN extern void (*scp_ae_probe)(scp_host *h);
 /* Host::consume_nonce (host_auth_mgr.c). */
 SCP_HIDDEN int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce,
                                     uint32_t live_until);

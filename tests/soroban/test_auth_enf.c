@@ -567,6 +567,127 @@ static void test_rollback(void **state) {
   assert_error(require_auth(f, who), SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
 }
 
+/* ---- custom accounts: __check_auth ---------------------------------------------- */
+
+/* The invoker stands in for the VM: it checks what __check_auth gets and
+ * answers as told. */
+typedef struct stub {
+  int calls;
+  uint8_t payload[32];
+  uint32_t ncontexts;
+  char fn[32];
+  int answer;             /* SCP_OK: Void; else a contract error */
+} stub;
+
+static int stub_invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *ret,
+                       scp_error *err) {
+  stub *s = ctx;
+  s->calls++;
+  snprintf(s->fn, sizeof s->fn, "%s", inv->fn);
+  *ret = SCP_VAL_VOID;
+  if (inv->nargs == 3) {
+    const scp_hobj *p = scp_host_obj(h, inv->args[0]), *c = scp_host_obj(h, inv->args[2]);
+    if (p && p->len == 32) memcpy(s->payload, p->u.bytes, 32);
+    if (c) s->ncontexts = c->len;
+  }
+  if (s->answer == SCP_OK) return SCP_OK;
+  return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)s->answer, "the account says no");
+}
+
+static uint64_t probe_cpu, probe_mem;
+static void probe(scp_host *h) {
+  probe_cpu = h->budget->cpu;
+  probe_mem = h->budget->mem;
+}
+
+/* A custom account (contract `wallet`, deployed with a dummy code) signs
+ * mint(user, 100) with AddressV2 credentials and a Bytes(64) signature, as
+ * the SIMPLE_ACCOUNT_CONTRACT of test__stellar_asset_contract__test_
+ * custom_account_auth.json.  Up to the __check_auth call the charges are
+ * the trace's (steps 259 -> 281: 29,521 CPU / 6,552 B): the args' clone
+ * 628 / 32 B, four compares 1,160, the payload with a contract address
+ * (one write fewer than an account's) 20,839 / 5,708 B, its Bytes 971 /
+ * 128 B, the contexts 4,913 / 464 B, the name's Symbol object
+ * (symbol_new_from_slice(12)) 1,010 / 108 B. */
+static delta custom_account(fixture *f, stub *st, uint8_t wallet[32]) {
+  static const uint8_t code[8] = { 0, 'a', 's', 'm', 1, 0, 0, 0 }, zero[32];
+  uint8_t salt[32] = { 7 }, user[32], cid[32];
+  memset(user, USER, 32);
+  memset(cid, SAC_ID, 32);
+  assert_int_equal(scp_host_deploy(f->h, code, sizeof code, zero, salt, wallet), SCP_OK);
+  scp_host_set_invoker(f->h, stub_invoke, st);
+  sac_state(f, (const uint8_t *)"\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01"
+                                "\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01\x01");
+  xb inv = { .n = 0 }, e = { .n = 0 };
+  invocation(&inv, cid, "mint", user);
+  x32(&e, 2);
+  xaddr(&e, 1, wallet);
+  x64(&e, 99);
+  x32(&e, 200);
+  uint8_t sig[64];
+  memset(sig, 0x5a, 64);
+  x32(&e, 13);
+  xvar(&e, sig, 64);
+  xbytes(&e, inv.p, inv.n);
+  set_entries(f, &e, 1);
+  mint_frame(f);
+  scp_ae_probe = probe;
+  delta d = require_auth(f, address_of(f, 1, wallet));
+  scp_ae_probe = NULL;
+  return d;
+}
+
+static void test_check_auth_called(void **state) {
+  fixture *f = *state;
+  stub st = { .answer = SCP_OK };
+  uint8_t wallet[32], user[32], cid[32];
+  memset(user, USER, 32);
+  memset(cid, SAC_ID, 32);
+  delta d = custom_account(f, &st, wallet);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(st.calls, 1);
+  assert_string_equal(st.fn, "__check_auth");
+  assert_int_equal(st.ncontexts, 1);
+  /* the payload __check_auth gets: SHA-256 of the WithAddress preimage */
+  xb inv = { .n = 0 }, pre = { .n = 0 };
+  invocation(&inv, cid, "mint", user);
+  x32(&pre, 10);
+  xbytes(&pre, f->h->opts.network_id, 32);
+  x64(&pre, 99);
+  x32(&pre, 200);
+  xaddr(&pre, 1, wallet);
+  xbytes(&pre, inv.p, inv.n);
+  uint8_t hash[32];
+  SHA256(pre.p, pre.n, hash);
+  assert_memory_equal(st.payload, hash, 32);
+  /* the 4 entries, the wallet's instance and code (read for the call),
+   * the nonce */
+  assert_int_equal(f->h->nstore, 7);
+}
+
+static void test_check_auth_charges(void **state) {
+  fixture *f = *state;
+  stub st = { .answer = SCP_OK };
+  uint8_t wallet[32];
+  delta d = custom_account(f, &st, wallet);
+  assert_int_equal(d.rc, SCP_OK);
+  uint64_t before_cpu = f->b.cpu - d.cpu, before_mem = f->b.mem - d.mem;
+  assert_int_equal(probe_cpu - before_cpu, 64369 - 34848);
+  assert_int_equal(probe_mem - before_mem, 12357 - 5805);
+}
+
+/* __check_auth failing (a contract error) fails the require_auth with
+ * Error(Auth, InvalidAction); no nonce is written. */
+static void test_check_auth_refuses(void **state) {
+  fixture *f = *state;
+  stub st = { .answer = 3 };
+  uint8_t wallet[32];
+  delta d = custom_account(f, &st, wallet);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  assert_int_equal(st.calls, 1);
+  assert_int_equal(f->h->nstore, 6);   /* no nonce */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_expired_v2, open_ledger, fixture_close),
@@ -582,6 +703,9 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_unmatched_function, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_entry_charges, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_rollback, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_called, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_charges, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_refuses, open_ledger, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

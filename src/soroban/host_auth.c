@@ -189,14 +189,21 @@ int scp_auth_require(scp_host *h, uint64_t address, uint64_t args) {
 /* ---- authorize_as_curr_contract ---------------------------------------------- */
 
 /* add_invoker_contract_auth_with_curr_contract_as_invoker: the entries'
- * to_vec, the tracker Vec's bulk init, then one tracker per entry. */
+ * to_vec, the tracker Vec's bulk init, then one tracker per entry
+ * (host_auth_enf.c). */
 HOSTFN(authorize_as_curr_contract) {
   *ret = SCP_VAL_VOID;
   const scp_hobj *v;
   int rc = scp_host_visit(h, a[0], &v);
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, v->len, SIZE_VAL);
-  if (rc == SCP_OK && v->len) return unsupported(h, "authorize_as_curr_contract with entries");
-  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 0, SIZE_INVOKER_TRACKER);
+  if (rc != SCP_OK) return rc;
+  uint32_t n = v->len;
+  uint64_t *entries = malloc((n ? n : 1) * sizeof *entries);
+  if (!entries) return SCP_ERR_NOMEM;
+  if (n) memcpy(entries, v->u.vals, n * sizeof *entries);
+  rc = scp_host_charge_bulk_init(h, n, SIZE_INVOKER_TRACKER);
+  if (rc == SCP_OK) rc = scp_ae_add_invokers(h, entries, n);
+  free(entries);
   return rc;
 }
 

@@ -87,8 +87,11 @@ typedef struct ae_tracker {
 } ae_tracker;
 
 typedef struct scp_auth_enf {
-  ae_tracker *tr;
+  ae_tracker *tr;       /* account trackers (entries) */
   size_t ntr;
+  ae_tracker *inv;      /* invoker-contract trackers (authorize_as_curr_contract;
+                           address = the invoking contract), a stack */
+  size_t ninv, capinv;
 } scp_auth_enf;
 
 struct scp_ae_snap {
@@ -96,6 +99,8 @@ struct scp_ae_snap {
   bool *taken;          /* per tracker: a snapshot was taken (not borrowed) */
   bool *verified;
   bool **exhausted;     /* per tracker, per node */
+  size_t ninv;
+  bool **inv_exhausted; /* per invoker tracker, per node */
 };
 
 void (*scp_ae_probe)(scp_host *h);
@@ -116,6 +121,8 @@ static void tracker_free(ae_tracker *t) {
 void scp_ae_free(scp_host *h) {
   if (!h->ae) return;
   for (size_t i = 0; i < h->ae->ntr; i++) tracker_free(&h->ae->tr[i]);
+  for (size_t i = 0; i < h->ae->ninv; i++) tracker_free(&h->ae->inv[i]);
+  free(h->ae->inv);
   free(h->ae->tr);
   free(h->ae);
   h->ae = NULL;
@@ -298,7 +305,7 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
 int scp_host_set_auth_entries(scp_host *h, const uint8_t *const *entries, const size_t *lens,
                               size_t n, scp_error *err) {
   h->errmsg[0] = 0;
-  scp_ae_free(h);
+  scp_ae_free(h);   /* a new manager (before the invocation: no invoker trackers) */
   h->opts.auth_enforcing = true;
   scp_auth_enf *e = calloc(1, sizeof *e);
   if (!e || !(e->tr = calloc(n + 1, sizeof *e->tr))) {
@@ -320,25 +327,43 @@ int scp_host_set_auth_entries(scp_host *h, const uint8_t *const *entries, const 
 
 /* ---- frames, snapshots ------------------------------------------------------------ */
 
+static int push_one(scp_host *h, ae_tracker *t) {
+  int rc = scp_host_charge_bulk_init(h, 1, SIZE_USIZE);
+  if (rc != SCP_OK) return rc;
+  if (!scp_grow(&t->ms, &t->capms, t->nms + 1, sizeof *t->ms)) return SCP_ERR_NOMEM;
+  t->ms[t->nms++] = 0;
+  return SCP_OK;
+}
+
+static void pop_one(ae_tracker *t) {
+  if (t->nms) t->nms--;
+  if (t->root_frame >= 0 && (size_t)t->root_frame >= t->nms) t->done = true;
+}
+
+/* push_tracker_frame: the account trackers not being authenticated, then
+ * every invoker-contract tracker. */
 int scp_ae_push_frame(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
-    ae_tracker *t = &h->ae->tr[i];
-    if (t->borrowed) continue;
-    int rc = scp_host_charge_bulk_init(h, 1, SIZE_USIZE);
+    if (h->ae->tr[i].borrowed) continue;
+    int rc = push_one(h, &h->ae->tr[i]);
     if (rc != SCP_OK) return rc;
-    if (!scp_grow(&t->ms, &t->capms, t->nms + 1, sizeof *t->ms)) return SCP_ERR_NOMEM;
-    t->ms[t->nms++] = 0;
+  }
+  for (size_t i = 0; h->ae && i < h->ae->ninv; i++) {
+    int rc = push_one(h, &h->ae->inv[i]);
+    if (rc != SCP_OK) return rc;
   }
   return SCP_OK;
 }
 
+/* pop_frame: the same, then the invoker trackers gone out of scope (an
+ * empty match stack: the sub-call they were for has returned, or the
+ * contract that made them) from the top of their stack. */
 void scp_ae_pop_frame(scp_host *h) {
-  for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
-    ae_tracker *t = &h->ae->tr[i];
-    if (t->borrowed) continue;
-    if (t->nms) t->nms--;
-    if (t->root_frame >= 0 && (size_t)t->root_frame >= t->nms) t->done = true;
-  }
+  scp_auth_enf *e = h->ae;
+  for (size_t i = 0; e && i < e->ntr; i++)
+    if (!e->tr[i].borrowed) pop_one(&e->tr[i]);
+  for (size_t i = 0; e && i < e->ninv; i++) pop_one(&e->inv[i]);
+  while (e && e->ninv && !e->inv[e->ninv - 1].nms) tracker_free(&e->inv[--e->ninv]);
 }
 
 static uint32_t nchildren(const ae_tracker *t, size_t k) {
@@ -347,45 +372,87 @@ static uint32_t nchildren(const ae_tracker *t, size_t k) {
   return c;
 }
 
-int scp_ae_snapshot_charges(scp_host *h) {
-  for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
-    const ae_tracker *t = &h->ae->tr[i];
-    if (t->borrowed) continue;
-    /* per node: its children's metered_collect into a Result<Vec<_>> */
-    for (size_t k = 0; k < t->nnodes; k++) {
-      uint32_t c = nchildren(t, k);
-      int rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-      if (rc == SCP_OK) rc = scp_host_charge_alloc(h, c, SIZE_RESULT_SNAPSHOT);
-      if (rc == SCP_OK) rc = scp_host_charge_copy(h, c, SIZE_RESULT_SNAPSHOT);
-      if (rc != SCP_OK) return rc;
-    }
+/* A metered_collect of n AuthorizedInvocationSnapshot results. */
+static int collect_snapshots(scp_host *h, size_t n) {
+  int rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, n, SIZE_RESULT_SNAPSHOT);
+  return rc == SCP_OK ? scp_host_charge_copy(h, n, SIZE_RESULT_SNAPSHOT) : rc;
+}
+
+/* AuthorizedInvocation::snapshot of a tree: per node, its children's
+ * collect. */
+static int tree_snapshot(scp_host *h, const ae_tracker *t) {
+  for (size_t k = 0; k < t->nnodes; k++) {
+    int rc = collect_snapshots(h, nchildren(t, k));
+    if (rc != SCP_OK) return rc;
   }
   return SCP_OK;
+}
+
+int scp_ae_snapshot_charges(scp_host *h) {
+  for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
+    if (h->ae->tr[i].borrowed) continue;
+    int rc = tree_snapshot(h, &h->ae->tr[i]);
+    if (rc != SCP_OK) return rc;
+  }
+  return SCP_OK;
+}
+
+/* snapshot()'s invoker_contract_tracker_root_snapshots (both modes). */
+int scp_ae_snapshot_invokers(scp_host *h) {
+  size_t n = h->ae ? h->ae->ninv : 0;
+  int rc = collect_snapshots(h, n);
+  for (size_t i = 0; rc == SCP_OK && i < n; i++) rc = tree_snapshot(h, &h->ae->inv[i]);
+  return rc;
 }
 
 void scp_ae_snap_free(scp_ae_snap *s) {
   if (!s) return;
   for (size_t i = 0; s->exhausted && i < s->ntr; i++) free(s->exhausted[i]);
+  for (size_t i = 0; s->inv_exhausted && i < s->ninv; i++) free(s->inv_exhausted[i]);
+  free(s->inv_exhausted);
   free(s->exhausted);
   free(s->taken);
   free(s->verified);
   free(s);
 }
 
+static bool *flags_of(const ae_tracker *t) {
+  bool *f = calloc(t->nnodes + 1, sizeof *f);
+  for (size_t k = 0; f && k < t->nnodes; k++) f[k] = t->nodes[k].exhausted;
+  return f;
+}
+
+static void flags_restore(ae_tracker *t, const bool *f) {
+  for (size_t k = 0; k < t->nnodes; k++) t->nodes[k].exhausted = f[k];
+  /* InvocationTracker::rollback: a root no longer exhausted is neither
+   * matched nor processed */
+  if (t->nnodes && !t->nodes[0].exhausted) {
+    t->root_frame = -1;
+    t->done = false;
+  }
+}
+
 int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
   *out = NULL;
-  if (!h->ae) return SCP_OK;
   scp_ae_snap *s = calloc(1, sizeof *s);
-  size_t n = h->ae->ntr;
+  size_t n = h->ae ? h->ae->ntr : 0, ni = h->ae ? h->ae->ninv : 0;
   if (!s) return SCP_ERR_NOMEM;
   s->ntr = n;
+  s->ninv = ni;
   s->taken = calloc(n + 1, sizeof *s->taken);
   s->verified = calloc(n + 1, sizeof *s->verified);
   s->exhausted = calloc(n + 1, sizeof *s->exhausted);
-  if (!s->taken || !s->verified || !s->exhausted) {
+  s->inv_exhausted = calloc(ni + 1, sizeof *s->inv_exhausted);
+  if (!s->taken || !s->verified || !s->exhausted || !s->inv_exhausted) {
     scp_ae_snap_free(s);
     return SCP_ERR_NOMEM;
   }
+  for (size_t i = 0; i < ni; i++)
+    if (!(s->inv_exhausted[i] = flags_of(&h->ae->inv[i]))) {
+      scp_ae_snap_free(s);
+      return SCP_ERR_NOMEM;
+    }
   for (size_t i = 0; i < n; i++) {
     const ae_tracker *t = &h->ae->tr[i];
     s->taken[i] = !t->borrowed;
@@ -400,20 +467,19 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
   return SCP_OK;
 }
 
-/* rollback: the exhausted flags and verified as at the frame's push; a
- * root no longer exhausted is no longer matched nor processed. */
+/* rollback: the account trackers' exhausted flags and verified as at the
+ * frame's push; the invoker trackers the failing frame made dropped, the
+ * others' flags restored. */
 void scp_ae_restore(scp_host *h, scp_ae_snap *s) {
   if (!s) return;
-  for (size_t i = 0; h->ae && i < s->ntr && i < h->ae->ntr; i++) {
-    ae_tracker *t = &h->ae->tr[i];
+  scp_auth_enf *e = h->ae;
+  for (size_t i = 0; e && i < s->ntr && i < e->ntr; i++) {
     if (!s->taken[i]) continue;
-    t->verified = s->verified[i];
-    for (size_t k = 0; k < t->nnodes; k++) t->nodes[k].exhausted = s->exhausted[i][k];
-    if (t->nnodes && !t->nodes[0].exhausted) {
-      t->root_frame = -1;
-      t->done = false;
-    }
+    e->tr[i].verified = s->verified[i];
+    flags_restore(&e->tr[i], s->exhausted[i]);
   }
+  while (e && e->ninv > s->ninv) tracker_free(&e->inv[--e->ninv]);
+  for (size_t i = 0; e && i < e->ninv; i++) flags_restore(&e->inv[i], s->inv_exhausted[i]);
   scp_ae_snap_free(s);
 }
 
@@ -599,4 +665,136 @@ int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char 
   }
   return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
                       "Unauthorized function call for address");
+}
+
+/* ---- invoker-contract trackers: authorize_as_curr_contract ---------------------- */
+
+size_t scp_ae_invoker_count(const scp_host *h) { return h->ae ? h->ae->ninv : 0; }
+
+static int not_a(scp_host *h, const char *what) {
+  return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "%s", what);
+}
+
+/* InvokerContractAuthEntry::try_from_val (a contracttype enum: vec_get of
+ * the discriminant, symbol_index_in_strs, vec_get of the value), then
+ * to_authorized_invocation -- for the Contract case: SubContractInvocation
+ * and its ContractAuthorizationContext (map_unpack_to_slice each), the
+ * args' to_vec, the sub-invocations' Vec<AuthorizedInvocation> bulk init
+ * and each one in turn. */
+static int invoker_entry(scp_host *h, ae_tracker *t, uint64_t val, uint32_t parent, size_t *cap,
+                         unsigned depth) {
+  static const char *const cases[] = { "Contract", "CreateContractHostFn",
+                                       "CreateContractWithCtorHostFn" };
+  static const char *const sub_keys[] = { "context", "sub_invocations" };
+  static const char *const ctx_keys[] = { "args", "contract", "fn_name" };
+  if (depth > 64) return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_EXCEEDED_LIMIT, "depth limit");
+  if (scp_val_tag_of(val) != SCP_TAG_VEC_OBJ) return not_a(h, "InvokerContractAuthEntry is a Vec");
+  uint64_t disc, inner, sv[2], cv[3];
+  uint32_t idx = 0;
+  int rc = scp_sac_env2(h, "vec_get", val, scp_val_u32(0), &disc);
+  if (rc == SCP_OK && scp_val_tag_of(disc) != SCP_TAG_SYMBOL_SMALL &&
+      scp_val_tag_of(disc) != SCP_TAG_SYMBOL_OBJ)
+    rc = not_a(h, "the discriminant is a Symbol");
+  if (rc == SCP_OK) rc = scp_sac_symbol_index(h, disc, cases, 3, &idx);
+  if (rc != SCP_OK) return rc;
+  if (idx != 0) return unsupported(h, "authorize_as_curr_contract of a create-contract function");
+  rc = scp_sac_env2(h, "vec_get", val, scp_val_u32(1), &inner);
+  if (rc == SCP_OK && scp_val_tag_of(inner) != SCP_TAG_MAP_OBJ)
+    rc = not_a(h, "SubContractInvocation is a Map");
+  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, inner, sub_keys, 2, sv);
+  if (rc == SCP_OK && scp_val_tag_of(sv[0]) != SCP_TAG_MAP_OBJ)
+    rc = not_a(h, "ContractAuthorizationContext is a Map");
+  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, sv[0], ctx_keys, 3, cv);
+  if (rc == SCP_OK && (scp_val_tag_of(cv[0]) != SCP_TAG_VEC_OBJ ||
+                       scp_val_tag_of(cv[1]) != SCP_TAG_ADDRESS_OBJ ||
+                       (scp_val_tag_of(cv[2]) != SCP_TAG_SYMBOL_SMALL &&
+                        scp_val_tag_of(cv[2]) != SCP_TAG_SYMBOL_OBJ)))
+    rc = not_a(h, "ContractAuthorizationContext's fields");
+  if (rc == SCP_OK && scp_val_tag_of(sv[1]) != SCP_TAG_VEC_OBJ)
+    rc = not_a(h, "sub_invocations is a Vec");
+  if (rc != SCP_OK) return rc;
+  /* the function: the args' to_vec */
+  const scp_hobj *args, *subs;
+  rc = scp_host_visit(h, cv[0], &args);
+  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, args->len, 8);
+  if (rc != SCP_OK) return rc;
+  if (!scp_grow(&t->nodes, cap, t->nnodes + 1, sizeof *t->nodes)) return SCP_ERR_NOMEM;
+  uint32_t me = (uint32_t)t->nnodes++;
+  ae_node *nd = &t->nodes[me];
+  *nd = (ae_node){ .contract = cv[1], .fnsym = cv[2], .parent = parent, .nargs = args->len };
+  if (!(nd->args = malloc((args->len + 1) * sizeof *nd->args))) return SCP_ERR_NOMEM;
+  if (args->len) memcpy(nd->args, args->u.vals, args->len * sizeof *nd->args);
+  /* the sub-invocations */
+  rc = scp_host_visit(h, sv[1], &subs);
+  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, subs->len, 208);   /* AuthorizedInvocation */
+  uint32_t n = rc == SCP_OK ? subs->len : 0;
+  uint64_t *kids = calloc(n + 1, sizeof *kids);
+  if (!kids) return SCP_ERR_NOMEM;
+  if (n) memcpy(kids, subs->u.vals, n * sizeof *kids);
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++)
+    rc = invoker_entry(h, t, kids[i], me, cap, depth + 1);
+  free(kids);
+  return rc;
+}
+
+/* add_invoker_contract_auth_with_curr_contract_as_invoker after the
+ * entries' to_vec and the tracker Vec's bulk init: per entry
+ * new_with_curr_contract_as_invoker (the current contract's id clone, the
+ * tree, an address object for the contract). */
+int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    if (!scp_host_in_vm(h))
+      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
+                          "Current context has no contract ID");
+    int rc = scp_host_charge_copy(h, 1, 32);   /* get_current_contract_id_internal */
+    if (rc != SCP_OK) return rc;
+    ae_tracker t = { .root_frame = -1 };
+    size_t cap = 0;
+    rc = invoker_entry(h, &t, entries[i], 0, &cap, 0);
+    uint8_t enc[33];
+    enc[0] = 1;
+    memcpy(enc + 1, h->frames[h->nframes - 1].contract_id, 32);
+    if (rc == SCP_OK) rc = new_address(h, enc, &t.address);
+    scp_auth_enf *e = h->ae ? h->ae : (h->ae = calloc(1, sizeof *h->ae));
+    if (rc == SCP_OK && (!e || !scp_grow(&e->inv, &e->capinv, e->ninv + 1, sizeof *e->inv)))
+      rc = SCP_ERR_NOMEM;
+    if (rc != SCP_OK) {
+      tracker_free(&t);
+      return rc;
+    }
+    e->inv[e->ninv++] = t;
+  }
+  return SCP_OK;
+}
+
+/* maybe_check_invoker_contract_auth's second half (the direct invoker is
+ * the manager's): an invoker tracker of `address`, not made by the
+ * current contract (curr; 0 for a create-contract frame), whose tree
+ * matches the function (root allowed). */
+int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
+                          const uint64_t *args, uint32_t nargs, bool *ok) {
+  *ok = false;
+  scp_auth_enf *e = h->ae;
+  ae_fn f = { .contract = curr, .args = args, .nargs = nargs };
+  size_t fl = strlen(fn);
+  if (curr && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
+    scp_budget *real = h->budget, shadow;
+    scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+    h->budget = &shadow;
+    int rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)fn,
+                                            (uint32_t)fl, &f.fnsym);
+    h->budget = real;
+    if (rc != SCP_OK) return rc;
+  }
+  for (size_t i = 0; e && i < e->ninv; i++) {
+    int ord = 1, rc;
+    if (curr) {
+      if ((rc = scp_host_compare(h, e->inv[i].address, curr, &ord)) != SCP_OK) return rc;
+      if (!ord) continue;
+    }
+    if ((rc = scp_host_compare(h, e->inv[i].address, address, &ord)) != SCP_OK) return rc;
+    if (ord) continue;
+    if ((rc = extend_match(h, &e->inv[i], &f, true, ok)) != SCP_OK || *ok) return rc;
+  }
+  return SCP_OK;
 }

@@ -229,11 +229,8 @@ int scp_am_snapshot_charges(scp_host *h) {
                                    SIZE_OPT_TRACKER_SNAPSHOT);
     if (rc == SCP_OK) rc = scp_ae_snapshot_charges(h);
   }
-  /* invoker_contract_tracker_root_snapshots: metered_collect of none */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 0, 0);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 0, 0);
-  return rc;
+  /* invoker_contract_tracker_root_snapshots (host_auth_enf.c) */
+  return rc == SCP_OK ? scp_ae_snapshot_invokers(h) : rc;
 }
 
 static int trackers_copy(const am_tracker *src, size_t n, am_tracker **out) {
@@ -593,12 +590,19 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
   int rc = top->kind == AF_CONTRACT ? scp_host_charge_copy(h, 1, SIZE_SYMBOL)
                                     : top->clone_args(h, top->ctx);
   if (rc != SCP_OK) return rc;
-  /* maybe_check_invoker_contract_auth: the direct invoker (no invoker
-   * contract trackers are modelled) */
+  /* maybe_check_invoker_contract_auth: the direct invoker, then the
+   * invoker-contract trackers (host_auth_enf.c) */
   if (m->n >= 2 && m->stack[m->n - 2].kind == AF_CONTRACT) {
     int ord = 1;
     rc = scp_host_compare(h, m->stack[m->n - 2].addr, address, &ord);
     if (rc != SCP_OK || ord == 0) return rc;
+  }
+  if (m->n >= 2 && scp_ae_invoker_count(h)) {
+    bool ok = false;
+    rc = scp_ae_check_invokers(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
+                               top->kind == AF_CONTRACT ? h->frames[top->hdepth].fn : "", args,
+                               nargs, &ok);
+    if (rc != SCP_OK || ok) return rc;
   }
   if (h->opts.auth_enforcing && scp_ae_count(h))
     return scp_ae_require(h, address, top->kind == AF_CONTRACT ? top->addr : 0,

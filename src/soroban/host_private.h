@@ -325,6 +325,7 @@ SCP_HIDDEN size_t scp_ae_count(const scp_host *h);
 SCP_HIDDEN int scp_ae_push_frame(scp_host *h);
 SCP_HIDDEN void scp_ae_pop_frame(scp_host *h);
 SCP_HIDDEN int scp_ae_snapshot_charges(scp_host *h);
+SCP_HIDDEN int scp_ae_snapshot_invokers(scp_host *h);
 typedef struct scp_ae_snap scp_ae_snap;
 SCP_HIDDEN int scp_ae_save(const scp_host *h, scp_ae_snap **out);
 SCP_HIDDEN void scp_ae_restore(scp_host *h, scp_ae_snap *s);
@@ -332,6 +333,16 @@ SCP_HIDDEN void scp_ae_snap_free(scp_ae_snap *s);
 SCP_HIDDEN int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                               const uint64_t *args, uint32_t nargs);
 SCP_HIDDEN void scp_ae_free(scp_host *h);
+/* Invoker-contract trackers (authorize_as_curr_contract, both modes):
+ * scp_ae_add_invokers: one tracker per InvokerContractAuthEntry Val (the
+ *   current contract as invoker);
+ * scp_ae_check_invokers: maybe_check_invoker_contract_auth past the
+ *   direct invoker (curr: the current contract's address object, 0 for a
+ *   create-contract frame); *ok when one authorizes the call. */
+SCP_HIDDEN size_t scp_ae_invoker_count(const scp_host *h);
+SCP_HIDDEN int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n);
+SCP_HIDDEN int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
+                                     const uint64_t *args, uint32_t nargs, bool *ok);
 /* Tests: called just before a custom account's __check_auth is called. */
 SCP_HIDDEN extern void (*scp_ae_probe)(scp_host *h);
 /* Host::consume_nonce (host_auth_mgr.c). */

@@ -37,6 +37,7 @@
 
 #include "soroban/host_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/sac_private.h"
 #include "host_fixture.h"
 
 /* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */
@@ -688,6 +689,150 @@ static void test_check_auth_refuses(void **state) {
   assert_int_equal(f->h->nstore, 6);   /* no nonce */
 }
 
+/* ---- authorize_as_curr_contract: invoker-contract trackers ---------------------- */
+
+static int open_recording(void **state) {
+  static const uint8_t zero[32];
+  int rc = fixture_open(state, 0, 0, NULL, 64);
+  if (rc == 0) rc = scp_host_set_base_prng_seed(((fixture *)*state)->h, zero);
+  return rc;
+}
+
+/* A contract frame fill.fn(args) pushed as a VM frame is. */
+static void contract_frame(fixture *f, uint8_t fill, const char *name, const uint64_t *args,
+                           uint32_t n) {
+  uint8_t id[32];
+  memset(id, fill, 32);
+  assert_int_equal(scp_host_charge_push_context(f->h, id), SCP_OK);
+  assert_int_equal(scp_host_push_contract_frame(f->h, id), SCP_OK);
+  assert_int_equal(scp_host_set_frame_fn(f->h, name), SCP_OK);
+  assert_int_equal(scp_host_set_frame_args(f->h, args, n), SCP_OK);
+}
+
+/* InvokerContractAuthEntry::Contract(SubContractInvocation {context:
+ * {args, contract, fn_name}, sub_invocations}) as a contract builds it. */
+static uint64_t invoker_entry(fixture *f, uint8_t contract, const char *fn, const uint64_t *args,
+                              uint32_t n, const uint64_t *subs, uint32_t nsubs) {
+  uint8_t id[32];
+  memset(id, contract, 32);
+  uint64_t argv, subv, sym, ctx, sub, tag, entry;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, args, n, &argv), SCP_OK);
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, subs, nsubs, &subv), SCP_OK);
+  assert_int_equal(scp_sac_symbol(f->h, fn, &sym), SCP_OK);
+  static const char *const ctx_keys[] = { "args", "contract", "fn_name" };
+  uint64_t cv[3] = { argv, address_of(f, 1, id), sym };
+  assert_int_equal(scp_sac_map_new(f->h, ctx_keys, cv, 3, &ctx), SCP_OK);
+  static const char *const sub_keys[] = { "context", "sub_invocations" };
+  uint64_t sv[2] = { ctx, subv };
+  assert_int_equal(scp_sac_map_new(f->h, sub_keys, sv, 2, &sub), SCP_OK);
+  assert_int_equal(scp_sac_symbol(f->h, "Contract", &tag), SCP_OK);
+  uint64_t pair[2] = { tag, sub };
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, pair, 2, &entry), SCP_OK);
+  return entry;
+}
+
+static delta host_call(fixture *f, const char *name, const uint64_t *args) {
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  scp_error err;
+  delta d = { 0 };
+  d.rc = scp_host_call(f->h, fn(name), args, &f->mem, &d.ret, &err);
+  if (d.rc) print_message("%s: %s\n", name, err.msg);
+  d.cpu = f->b.cpu - c0;
+  d.mem = f->b.mem - m0;
+  return d;
+}
+
+/* Contract A (0xa1) authorizes C.inner(7) for its sub-calls, calls B
+ * (0xb2), which calls C (0xc3): C's require_auth(A) is authorized by A's
+ * invoker tracker -- in recording mode too, with no account tracker (no
+ * nonce).  Its charges: the argument's visit 60, the frame args' clone
+ * (one Val: 523 / 24 B) and the name's 43, the direct invoker's compare
+ * (B vs A) 290, the tracker's contract against the current one (A vs C)
+ * 290 and against the address (A vs A) 290, the root's function (C's
+ * address 290; "inner" and U32(7) compare free): 1,786 CPU / 24 B.  The
+ * same frame asking again is no longer matched by the tracker (the
+ * frame is matched already): a recording tracker is made.  When B
+ * returns, the tracker is out of scope. */
+static void test_invoker_authorizes_sub_call(void **state) {
+  fixture *f = *state;
+  uint8_t a_id[32];
+  memset(a_id, 0xa1, 32);
+  uint64_t seven = scp_val_u32(7);
+  contract_frame(f, 0xa1, "outer", NULL, 0);
+  uint64_t entry = invoker_entry(f, 0xc3, "inner", &seven, 1, NULL, 0), list;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &entry, 1, &list), SCP_OK);
+  delta d = host_call(f, "authorize_as_curr_contract", &list);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(scp_ae_invoker_count(f->h), 1);
+  contract_frame(f, 0xb2, "middle", NULL, 0);
+  contract_frame(f, 0xc3, "inner", &seven, 1);
+  uint64_t a = address_of(f, 1, a_id);
+  d = host_call(f, "require_auth", &a);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 60 + 523 + 43 + 290 + 290 + 290 + 290);
+  assert_int_equal(d.mem, 24);
+  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  d = host_call(f, "require_auth", &a);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  scp_host_pop_frame(f->h);
+  assert_int_equal(scp_ae_invoker_count(f->h), 1);
+  scp_host_pop_frame(f->h);
+  assert_int_equal(scp_ae_invoker_count(f->h), 0);
+}
+
+/* A tracker authorizes only calls below the contract that made it: A's
+ * own require_auth(A) in a sub-call it makes directly is the direct
+ * invoker's; a function not in the tree is not authorized (enforcing, no
+ * entries: Error(Auth, InvalidAction)). */
+static void test_invoker_other_function(void **state) {
+  fixture *f = *state;
+  f->h->opts.auth_enforcing = true;
+  uint8_t a_id[32];
+  memset(a_id, 0xa1, 32);
+  uint64_t seven = scp_val_u32(7), eight = scp_val_u32(8);
+  contract_frame(f, 0xa1, "outer", NULL, 0);
+  uint64_t entry = invoker_entry(f, 0xc3, "inner", &seven, 1, NULL, 0), list;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &entry, 1, &list), SCP_OK);
+  assert_int_equal(host_call(f, "authorize_as_curr_contract", &list).rc, SCP_OK);
+  contract_frame(f, 0xb2, "middle", NULL, 0);
+  contract_frame(f, 0xc3, "inner", &eight, 1);   /* inner(8): not authorized */
+  uint64_t a = address_of(f, 1, a_id);
+  delta d = host_call(f, "require_auth", &a);
+  assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
+  /* ... up to the args: U32(7) vs U32(8) compare free */
+  assert_int_equal(d.cpu, 60 + 523 + 43 + 290 + 290 + 290 + 290);
+}
+
+/* authorize_as_curr_contract with one entry (C.inner(7), no
+ * sub-invocations), 4,125 CPU / 424 B (no reference trace calls it with
+ * entries; the pieces are the reference's rules with the env calls'
+ * costs the SAC traces show): the argument check and the visit 2 x 60,
+ * the entries' to_vec 523 / 24 B, the tracker Vec (bulk init of one 264:
+ * 587 / 280 B), the contract id's clone 46; the entry's conversion:
+ * vec_get of the discriminant 163 (as the asset contract's trace),
+ * symbol_index_in_strs 134, vec_get of the Map 223, the two structs'
+ * map_unpack_to_slice (2 and 3 keys) 723; the args' to_vec (visit 60,
+ * 523 / 24 B), the sub-invocations' visit 60 and empty
+ * Vec<AuthorizedInvocation> 521 / 16 B, the contract's address object
+ * 442 / 80 B. */
+static void test_invoker_entry_charges(void **state) {
+  fixture *f = *state;
+  uint64_t seven = scp_val_u32(7);
+  contract_frame(f, 0xa1, "outer", NULL, 0);
+  uint64_t entry = invoker_entry(f, 0xc3, "inner", &seven, 1, NULL, 0), list;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, &entry, 1, &list), SCP_OK);
+  delta d = host_call(f, "authorize_as_curr_contract", &list);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(d.cpu, 60 + 60 + 523 + 587 + 46 + 163 + 134 + 223 + 723 + 60 + 523 + 60 + 521 +
+                              442);
+  assert_int_equal(d.mem, 24 + 280 + 24 + 16 + 80);
+  /* outside a contract frame (the host function's): no current contract */
+  scp_host_pop_frame(f->h);
+  d = host_call(f, "authorize_as_curr_contract", &list);
+  assert_int_equal(d.rc, SCP_ERR_HOST);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_expired_v2, open_ledger, fixture_close),
@@ -706,6 +851,10 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_check_auth_called, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_check_auth_charges, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_check_auth_refuses, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_invoker_authorizes_sub_call, open_recording,
+                                    fixture_close),
+    cmocka_unit_test_setup_teardown(test_invoker_other_function, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_invoker_entry_charges, open_recording, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

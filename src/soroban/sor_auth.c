@@ -59,7 +59,7 @@ static void address(xw *w, const uint8_t a[33]) {
   put(w, a + 1, 32);
 }
 
-void sor_auth_plan_free(sor_auth_plan *p) {
+void scp_authplan_free(scp_authplan *p) {
   for (size_t i = 0; i < p->n; i++) free(p->entries[i]);
   free(p->entries);
   free(p->lens);
@@ -211,7 +211,7 @@ static void signature_vec(xw *w, const keyed *k, size_t n, const uint8_t hash[32
   }
 }
 
-static int add_entry(sor_auth_plan *p, xw *w) {
+static int add_entry(scp_authplan *p, xw *w) {
   if (w->oom || !scp_grow(&p->entries, &p->cap, p->n + 1, sizeof *p->entries)) return SCP_ERR_NOMEM;
   size_t *l = realloc(p->lens, (p->n + 1) * sizeof *l);
   if (!l) return SCP_ERR_NOMEM;
@@ -222,7 +222,7 @@ static int add_entry(sor_auth_plan *p, xw *w) {
   return SCP_OK;
 }
 
-int sor_auth_collect(scp_host *h, const scp_soroban_opts *o, sor_auth_plan *p, scp_error *err) {
+int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p, scp_error *err) {
   if (sodium_init() < 0) return scp_fail(err, SCP_ERR_INTERNAL, "libsodium did not initialise");
   uint32_t proto = h->opts.protocol;
   bool v2 = !proto || proto >= 27;   /* 0: the newest */
@@ -300,7 +300,7 @@ static bool has_account(const scp_host *h, const uint8_t key[32]) {
   return false;
 }
 
-int sor_auth_seed_accounts(scp_host *h, const sor_auth_plan *p, scp_error *err) {
+int scp_authplan_seed_accounts(scp_host *h, const scp_authplan *p, scp_error *err) {
   for (size_t i = 0; i < p->naccounts; i++) {
     if (has_account(h, p->accounts[i])) continue;
     /* AccountEntry: the key, balance 0, seqNum 0, no sub-entries, no
@@ -317,6 +317,6 @@ int sor_auth_seed_accounts(scp_host *h, const sor_auth_plan *p, scp_error *err) 
   return SCP_OK;
 }
 
-int sor_auth_apply(scp_host *h, const sor_auth_plan *p, scp_error *err) {
+int scp_authplan_apply(scp_host *h, const scp_authplan *p, scp_error *err) {
   return scp_host_set_auth_entries(h, (const uint8_t *const *)p->entries, p->lens, p->n, err);
 }

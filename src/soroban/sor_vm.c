@@ -831,8 +831,8 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
 /* One run: with plan, its entries are set (enforcing mode) before the
  * call; with collect, the recording run's trackers are turned into signed
  * entries after it (sor_auth.c). */
-static int run_profile(const scp_soroban_opts *o, const sor_auth_plan *plan,
-                       sor_auth_plan *collect, scp_profile **out, scp_error *err) {
+static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
+                       scp_authplan *collect, scp_profile **out, scp_error *err) {
   *out = NULL;
   const char *path = o->wasm_path ? o->wasm_path : "contract.wasm";
   sor_vm vm;
@@ -930,10 +930,10 @@ deployed:
   /* 0b. enforcing mode: the signing accounts' entries (set-up), then
    * Host::set_authorization_entries, charged in its own frame */
   if (plan) {
-    if ((rc = sor_auth_seed_accounts(vm.host, plan, err))) goto done;
+    if ((rc = scp_authplan_seed_accounts(vm.host, plan, err))) goto done;
     attribute(&vm, 0, NULL);
     scp_error ae = {0};
-    run_rc = sor_auth_apply(vm.host, plan, &ae);
+    run_rc = scp_authplan_apply(vm.host, plan, &ae);
     uint64_t d[NMETRICS];
     attribute(&vm, 0, d);
     uint32_t en = scp_tree_enter(&vm.tree, 0, 0, SCP_KIND_HOST, 0, SOR_AUTH_ENTRIES);
@@ -1005,7 +1005,7 @@ deployed:
       scp_error_prefix(err, "the recording run (for the authorization entries)");
       goto done;
     }
-    if ((rc = sor_auth_collect(vm.host, o, collect, err))) goto done;
+    if ((rc = scp_authplan_collect(vm.host, o, collect, err))) goto done;
   }
   if (vm.late_refund) {
     scp_budget_refund_mem(&vm.budget, vm.late_refund);
@@ -1150,11 +1150,11 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   /* simulation first (recording mode, unprofiled), then the signed call */
   scp_soroban_opts rec = *o;
   rec.auth_enforce = false;
-  sor_auth_plan plan = {0};
+  scp_authplan plan = {0};
   scp_profile *p = NULL;
   int rc = run_profile(&rec, NULL, &plan, &p, err);
   scp_profile_destroy(p);
   if (rc == SCP_OK) rc = run_profile(o, &plan, NULL, out, err);
-  sor_auth_plan_free(&plan);
+  scp_authplan_free(&plan);
   return rc;
 }

@@ -92,6 +92,7 @@ typedef struct scp_auth_enf {
   ae_tracker *inv;      /* invoker-contract trackers (authorize_as_curr_contract;
                            address = the invoking contract), a stack */
   size_t ninv, capinv;
+  unsigned authenticating;   /* the authentication stack's depth */
 } scp_auth_enf;
 
 struct scp_ae_snap {
@@ -111,6 +112,7 @@ static int unsupported(scp_host *h, const char *what) {
 }
 
 size_t scp_ae_count(const scp_host *h) { return h->ae ? h->ae->ntr : 0; }
+bool scp_ae_authenticating(const scp_host *h) { return h->ae && h->ae->authenticating; }
 
 static void tracker_free(ae_tracker *t) {
   for (size_t k = 0; k < t->nnodes; k++) free(t->nodes[k].args);
@@ -617,8 +619,12 @@ static int maybe_authorize(scp_host *h, ae_tracker *t, const ae_fn *f, bool allo
   int rc = extend_match(h, t, f, allow_root, ok);
   if (rc != SCP_OK || !*ok || t->verified) return rc;
   if (t->cred != CRED_SOURCE) {
+    /* the tracker stays borrowed, and an AuthenticationFrame pushed, over
+     * the account's checks (and so over __check_auth) */
     t->borrowed = true;
+    h->ae->authenticating++;
     rc = decorate(h, authenticate(h, t));
+    h->ae->authenticating--;
     t->borrowed = false;
   }
   if (rc == SCP_OK) rc = verify_nonce(h, t);

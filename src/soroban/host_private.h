@@ -322,6 +322,9 @@ SCP_HIDDEN int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t
  *  scp_ae_require: require_auth_enforcing for the function (contract
  *    address object, name, args) the top frame runs; SCP_OK authorized. */
 SCP_HIDDEN size_t scp_ae_count(const scp_host *h);
+/* An authentication is under way (the reference's authentication stack is
+ * not empty): what __check_auth runs inside. */
+SCP_HIDDEN bool scp_ae_authenticating(const scp_host *h);
 SCP_HIDDEN int scp_ae_push_frame(scp_host *h);
 SCP_HIDDEN void scp_ae_pop_frame(scp_host *h);
 SCP_HIDDEN int scp_ae_snapshot_charges(scp_host *h);

@@ -578,6 +578,9 @@ typedef struct stub {
   uint32_t ncontexts;
   char fn[32];
   int answer;             /* SCP_OK: Void; else a contract error */
+  bool delegation;        /* call the __check_auth-only functions */
+  int signers_rc, delegate_rc;
+  uint64_t signers, delegate_ret;
 } stub;
 
 static int stub_invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *ret,
@@ -590,6 +593,20 @@ static int stub_invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64
     const scp_hobj *p = scp_host_obj(h, inv->args[0]), *c = scp_host_obj(h, inv->args[2]);
     if (p && p->len == 32) memcpy(s->payload, p->u.bytes, 32);
     if (c) s->ncontexts = c->len;
+  }
+  if (s->delegation) {
+    /* inside __check_auth's frame (the VM would push it) */
+    scp_error e;
+    scp_host_push_contract_frame(h, inv->id);
+    scp_host_set_frame_fn(h, inv->fn);
+    s->signers_rc = scp_host_call(h, fn("get_delegated_signers_for_current_auth_check"), NULL,
+                                  NULL, &s->signers, &e);
+    scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+    uint64_t who = 0;
+    if ((o.u.bytes = calloc(1, 33)) && scp_host_add_obj(h, &o, &who) == SCP_OK)
+      s->delegate_rc = scp_host_call(h, fn("delegate_account_auth"), &who, NULL,
+                                     &s->delegate_ret, &e);
+    scp_host_pop_frame(h);
   }
   if (s->answer == SCP_OK) return SCP_OK;
   return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)s->answer, "the account says no");
@@ -687,6 +704,24 @@ static void test_check_auth_refuses(void **state) {
   assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
   assert_int_equal(st.calls, 1);
   assert_int_equal(f->h->nstore, 6);   /* no nonce */
+}
+
+/* Inside __check_auth the delegation functions pass the frame check:
+ * with no delegated signers (AddressV2 credentials) the list is a new
+ * empty Vec and delegating is Error(Auth, InvalidInput). */
+static void test_check_auth_delegation(void **state) {
+  fixture *f = *state;
+  stub st = { .answer = SCP_OK, .delegation = true };
+  uint8_t wallet[32];
+  delta d = custom_account(f, &st, wallet);
+  assert_int_equal(d.rc, SCP_OK);
+  assert_int_equal(st.signers_rc, SCP_OK);
+  const scp_hobj *v = scp_host_obj(f->h, st.signers);
+  assert_non_null(v);
+  assert_int_equal(v->tag, SCP_TAG_VEC_OBJ);
+  assert_int_equal(v->len, 0);
+  assert_int_equal(st.delegate_rc, SCP_ERR_HOST);
+  assert_int_equal(st.delegate_ret, scp_val_error(SCP_ET_AUTH, SCP_EC_INVALID_INPUT));
 }
 
 /* ---- authorize_as_curr_contract: invoker-contract trackers ---------------------- */
@@ -851,6 +886,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_check_auth_called, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_check_auth_charges, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_check_auth_refuses, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_delegation, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_authorizes_sub_call, open_recording,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_other_function, open_recording, fixture_close),

@@ -506,7 +506,9 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
              (unsigned long long)vm->budget.cpu, (unsigned long long)vm->budget.cpu_limit,
              (unsigned long long)vm->budget.mem, (unsigned long long)vm->budget.mem_limit);
   if (rc) {
-    note_err(vm, &e);
+    /* a failing __check_auth is not the run's error: the host turns it
+     * into the caller's Error(Auth, InvalidAction), message included */
+    if (strcmp(fn, "__check_auth")) note_err(vm, &e);
     *err = e;
     err->code = rc;
   }

@@ -63,6 +63,8 @@ ok sh -c "! grep -q 'check_auth' '$T/r/profile.folded' && [ \"\$(awk '{s += \$NF
 NAME="auth: a key the wallet does not hold: __check_auth fails, the call traps (exit 10)"
 run_guard "$S2" "$T/bad"; rc=$?
 ok sh -c "[ $rc -eq 10 ] && grep -q 'contract error 2' '$T/bad/report.txt'"
+NAME="auth: the status is the caller's failed authentication, with the account's error"
+ok grep -q "^  status  *require_auth: failed account authentication with error (failing with contract error 2)" "$T/bad/report.txt"
 NAME="auth: the failing run's folded stacks still add up"
 ok [ "$(folded_sum "$T/bad")" -eq "$(report_cpu "$T/bad")" ]
 

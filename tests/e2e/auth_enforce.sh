@@ -75,6 +75,11 @@ ok sh -c "[ $rc -eq 0 ] && [ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/c/
 NAME="auth: the account's signature check is under host:require_auth"
 ok grep -q "^contract:counter.wasm;increment ([^)]*);host:require_auth 459821$" "$T/c/profile.folded"
 
+NAME="auth: the source account needs no signature (SourceAccount credentials)"
+"$BIN" profile --auth enforce --source "$G1" "$C" increment "addr:$G1" u32:1 -o "$T/s" \
+  >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -eq 0 ] && grep -q '^contract:counter.wasm;auth:entries 3081$' '$T/s/profile.folded' && [ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/s/report.txt' | tr -d ,)\" -eq 178651 ]"
+
 NAME="auth: an account with no --signer is a one-line error (exit 3)"
 "$BIN" profile --auth enforce "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
 ok one_line_error 3 "$G1 must authorize the call"

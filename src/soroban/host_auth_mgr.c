@@ -19,10 +19,11 @@
  *    (MemCpy(24), MemAlloc(8), MemCpy(8): 521 CPU, 24 B) for every contract
  *    and create-contract frame (host-function frames push no tracker frame);
  *  - snapshot(): enforcing: Vec<Option<AccountAuthorizationTrackerSnapshot>>
- *    with capacity = the trackers (none without entries); both: the invoker
- *    trackers' metered_collect (none: authorize_as_curr_contract with
- *    entries is not modelled).  Recording mode clones the trackers and the
- *    handle map unmetered ("free for recording");
+ *    with capacity = the trackers, then each entry tracker's tree snapshot;
+ *    both: the invoker trackers' metered_collect and their trees' (the
+ *    entry and invoker trackers live in host_auth_enf.c).  Recording mode
+ *    clones its trackers and the handle map unmetered ("free for
+ *    recording");
  *  - require_auth_recording for a new tracker: source_account_address when
  *    a source account is set (AccountId clone, the ScAddress object, the
  *    address compare), the nonce from the recording PRNG (gen_range(0..=
@@ -40,6 +41,9 @@
  * Each tracker keeps its root function and nonce for the emulated
  * authentication at the end (host_auth_emul.c).
  * A pop is free (pop_frame with or without a snapshot).
+ * Enforcing mode with entries and the invoker-contract trackers of
+ * authorize_as_curr_contract are host_auth_enf.c's; this file calls its
+ * hooks (push, pop, snapshot, save/restore, require).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -68,6 +68,15 @@ ok grep -q "^  status  *require_auth: failed account authentication with error (
 NAME="auth: the failing run's folded stacks still add up"
 ok [ "$(folded_sum "$T/bad")" -eq "$(report_cpu "$T/bad")" ]
 
+NAME="auth: --auth-signature gives the wallet's signature Val as is (a U32: the wallet traps)"
+"$BIN" profile --auth enforce --auth-signature "$W=u32:1" --contract "$WA" "$G" bump "addr:$W" \
+  "bytes:$PK1" u32:5 -o "$T/as" >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -eq 10 ] && grep -q '^  status  *require_auth: failed account authentication' '$T/as/report.txt'"
+NAME="auth: --auth-signature for an account address is a one-line error (exit 3)"
+"$BIN" profile --auth enforce --auth-signature "$G1=u32:1" --contract "$WA" "$G" bump "addr:$W" \
+  "bytes:$PK1" u32:5 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 3 "is not a contract strkey"
+
 NAME="auth: an account signs counter's increment (--signer S...)"
 "$BIN" profile --auth enforce --signer "$S1" "$C" increment "addr:$G1" u32:1 -o "$T/c" \
   >/dev/null 2>"$T/err"; rc=$?

@@ -3,7 +3,9 @@
  * account trackers AuthorizationManager::new_enforcing makes from
  * SorobanAuthorizationEntry XDR, the matching of require_auth calls
  * against their trees, authentication (an account's ed25519 signatures,
- * a contract's __check_auth), the nonce, and the trackers' snapshots.
+ * a contract's __check_auth), the nonce, and the trackers' snapshots;
+ * and the invoker-contract trackers authorize_as_curr_contract makes (both
+ * modes), which share the matching and the snapshots.
  *
  * rs-soroban-env v28.0.2 auth.rs: AuthorizationManager::{new_enforcing,
  * require_auth_enforcing, snapshot, rollback, push_tracker_frame,
@@ -14,6 +16,10 @@
  * current_frame_is_already_matched}, AuthorizedInvocation::{from_xdr,
  * snapshot}, AuthorizedFunction::from_xdr, Compare<AuthorizedFunction>;
  * builtin_contracts/account_contract.rs check_account_contract_auth;
+ * builtin_contracts/invoker_contract_auth.rs
+ * (InvokerContractAuthEntry::to_authorized_invocation);
+ * InvokerContractAuthorizationTracker, maybe_check_invoker_contract_auth,
+ * add_invoker_contract_auth_with_curr_contract_as_invoker;
  * host/frame.rs call_n_internal.
  *
  * What is charged (declared sizes from declared_size.rs):
@@ -24,10 +30,11 @@
  *    sub-invocations' metered_collect (Result<AuthorizedInvocation> 224
  *    each) before its function: the contract's address object, the name
  *    (a Symbol object when over 9 characters), scvals_to_val_vec;
- *  - per frame push, per tracker not being authenticated: a match-stack
- *    entry (bulk init of one usize), and in snapshot() the tree's
- *    AuthorizedInvocationSnapshot collects (per node: 40 + its children x
- *    48, as a bulk init);
+ *  - per frame push, per tracker not being authenticated (and per
+ *    invoker tracker): a match-stack entry (bulk init of one usize), and
+ *    in snapshot() the tree's AuthorizedInvocationSnapshot collects (per
+ *    node: MemCpy(40) + its children x 48); the invoker trackers' own
+ *    collect first (n x 48);
  *  - require_auth: every tracker's address compared twice (the
  *    has-active pass and the matching pass), each candidate node's
  *    function compared (address, name, args until one differs); a first
@@ -40,9 +47,10 @@
  * signature or one live past the maximum is Error(Auth, InvalidInput); a
  * used nonce Error(Auth, ExistingValue); no matching tree Error(Auth,
  * InvalidAction) "Unauthorized function call for address".
+ * Checked against the reference's traces in test_auth_enf.c.
  * Not modelled (SCP_ERR_UNSUPPORTED): create-contract functions in an
- * entry, AddressWithDelegates credentials, a __check_auth that re-enters
- * its own contract, delegated signers.
+ * entry or an InvokerContractAuthEntry, AddressWithDelegates credentials
+ * (delegated signers), a __check_auth that re-enters its own contract.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -76,6 +76,10 @@ int scp_arg_parse(const char *text, scp_arg *out, scp_error *err);
 /* (auth2) The ed25519 key of an account strkey ("G...", 56 characters);
  * false when text is not one. */
 bool scp_account_strkey(const char *text, uint8_t key[32]);
+/* (auth3) A secret seed strkey ("S...") and an address strkey ("G..." kind
+ * 0, "C..." kind 1); false when the text is not one. */
+bool scp_seed_strkey(const char *text, uint8_t seed[32]);
+bool scp_address_strkey(const char *text, unsigned *kind, uint8_t key[32]);
 
 typedef struct scp_soroban_opts {
   const char *wasm_path;       /* for messages and the profile title */
@@ -117,6 +121,30 @@ typedef struct scp_soroban_opts {
    * The profile's metadata lists each asset contract's id. */
   const char *const *assets;
   size_t nassets;
+  /* (auth3) Authorization as a signed transaction has it (enforcing mode):
+   * false (default): recording ("mock all auths").  true: the call first
+   * runs unprofiled in recording mode (what simulation does) to get the
+   * authorization trees and nonces; scprof then builds one
+   * SorobanAuthorizationEntry per address (AddressV2 credentials from
+   * protocol 27, Address before; SourceAccount for the source account),
+   * signs it, and profiles the call in enforcing mode, where the
+   * signatures are checked and custom accounts' __check_auth runs.
+   * Not with a ledger (scenario files): SCP_ERR_UNSUPPORTED.
+   *  auth_signers: "S..." (an account whose master key it is) or
+   *    "G...=S..." / "C...=S..." (a signer of that account, or of that
+   *    contract: the signature is then the same Vec of
+   *    {public_key, signature} maps); an account with no signer is
+   *    SCP_ERR_ARG.  An account without a ledger entry gets the default
+   *    one (master weight 1, thresholds 0) as set-up.
+   *  auth_signatures: "C...=TYPE:VALUE", a contract's signature Val as
+   *    given (default Void when it has no signer either);
+   *  auth_expiration: signature_expiration_ledger (0: sequence + 100). */
+  bool auth_enforce;
+  const char *const *auth_signers;
+  size_t nauth_signers;
+  const char *const *auth_signatures;
+  size_t nauth_signatures;
+  uint32_t auth_expiration;
 } scp_soroban_opts;
 
 /* One extra contract (caller-owned bytes). */

@@ -47,6 +47,13 @@ typedef struct profile_opts {
   uint32_t protocol;          /* --protocol N; 0: the newest */
   bool has_source;            /* --source G...: the transaction's source account */
   uint8_t source[32];
+  /* (auth3) --auth enforce, --signer, --auth-signature, --auth-expiration */
+  bool auth_enforce;
+  const char **signers;
+  size_t nsigners;
+  const char **auth_sigs;
+  size_t nauth_sigs;
+  uint32_t auth_expiration;
 } profile_opts;
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
@@ -267,6 +274,23 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
         return cli_die(SCP_ERR_ARG, "--source: '%s' is not an account strkey (G..., 56 characters)",
                        val);
       o->has_source = true;
+    } else if (!strcmp(a, "--auth")) {
+      if (!(val = cli_option_value(argc, argv, &i, "record or enforce"))) return usage;
+      if (strcmp(val, "record") && strcmp(val, "enforce"))
+        return cli_die(SCP_ERR_USAGE, "--auth: '%s': record or enforce", val);
+      o->auth_enforce = !strcmp(val, "enforce");
+    } else if (!strcmp(a, "--signer")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a secret seed (S...) or ADDRESS=S..."))) return usage;
+      o->signers[o->nsigners++] = val;
+    } else if (!strcmp(a, "--auth-signature")) {
+      if (!(val = cli_option_value(argc, argv, &i, "C...=TYPE:VALUE"))) return usage;
+      o->auth_sigs[o->nauth_sigs++] = val;
+    } else if (!strcmp(a, "--auth-expiration")) {
+      uint64_t n;
+      if (!(val = cli_option_value(argc, argv, &i, "a ledger sequence number"))) return usage;
+      if (!cli_parse_u64(val, &n) || !n || n > UINT32_MAX)
+        return cli_die(SCP_ERR_USAGE, "--auth-expiration: '%s' is not a ledger sequence number", val);
+      o->auth_expiration = (uint32_t)n;
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
       o->scenario = val;
@@ -315,6 +339,11 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->nargs++;
     }
   }
+  if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
+    return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
+                   "--auth enforce");
+  if (o->scenario && o->auth_enforce)
+    return cli_die(SCP_ERR_UNSUPPORTED, "--auth enforce with --scenario is not supported yet");
   if (o->scenario) {
     if (o->wasm_path || o->ncontracts || o->nassets || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
@@ -475,10 +504,14 @@ int cmd_profile(int argc, char **argv) {
   o.args = calloc((size_t)argc + 1, sizeof *o.args);
   o.contracts = calloc((size_t)argc + 1, sizeof *o.contracts);
   o.assets = calloc((size_t)argc + 1, sizeof *o.assets);
-  if (!o.args || !o.contracts || !o.assets) {
+  o.signers = calloc((size_t)argc + 1, sizeof *o.signers);
+  o.auth_sigs = calloc((size_t)argc + 1, sizeof *o.auth_sigs);
+  if (!o.args || !o.contracts || !o.assets || !o.signers || !o.auth_sigs) {
     free(o.args);
     free(o.contracts);
     free(o.assets);
+    free(o.signers);
+    free(o.auth_sigs);
     return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
   int status = 0;
@@ -515,7 +548,11 @@ int cmd_profile(int argc, char **argv) {
                          .cpu_limit = o.cpu_limit, .mem_limit = o.mem_limit,
                          .contracts = o.contracts, .ncontracts = o.ncontracts,
                          .assets = o.assets, .nassets = o.nassets,
-                         .protocol = o.protocol, .has_source_account = o.has_source};
+                         .protocol = o.protocol, .has_source_account = o.has_source,
+                         .auth_enforce = o.auth_enforce, .auth_signers = o.signers,
+                         .nauth_signers = o.nsigners, .auth_signatures = o.auth_sigs,
+                         .nauth_signatures = o.nauth_sigs,
+                         .auth_expiration = o.auth_expiration};
   memcpy(so.source_account, o.source, 32);
   scp_profile *p = NULL;
   rc = scp_soroban_profile(&so, &p, &err);
@@ -546,6 +583,8 @@ out:
   for (size_t i = 0; i < o.ncontracts; i++) free((void *)o.contracts[i].wasm);
   free(o.contracts);
   free(o.assets);
+  free(o.signers);
+  free(o.auth_sigs);
   free(o.args);
   return status;
 }

@@ -161,6 +161,38 @@ static bool strkey_decode(const uint8_t *s, size_t n, unsigned *kind, uint8_t ke
   return true;
 }
 
+/* (auth3) A secret seed's strkey ("S...": version byte 18 << 3). */
+bool scp_seed_strkey(const char *text, uint8_t seed[32]) {
+  uint8_t raw[35];
+  size_t n = text ? strlen(text) : 0;
+  if (n != 56) return false;
+  uint32_t acc = 0;
+  unsigned bits = 0;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned v;
+    if (text[i] >= 'A' && text[i] <= 'Z') v = (unsigned)(text[i] - 'A');
+    else if (text[i] >= '2' && text[i] <= '7') v = (unsigned)(text[i] - '2') + 26;
+    else return false;
+    acc = acc << 5 | v;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      raw[o++] = (uint8_t)(acc >> bits);
+      acc &= (1u << bits) - 1;
+    }
+  }
+  if (o != sizeof raw || raw[0] != (18 << 3)) return false;
+  if (crc16_xmodem(raw, 33) != (uint16_t)(raw[33] | raw[34] << 8)) return false;
+  memcpy(seed, raw + 1, 32);
+  return true;
+}
+
+/* (auth3) An address strkey: *kind 0 account (G...), 1 contract (C...). */
+bool scp_address_strkey(const char *text, unsigned *kind, uint8_t key[32]) {
+  return text && strkey_decode((const uint8_t *)text, strlen(text), kind, key);
+}
+
 bool scp_account_strkey(const char *text, uint8_t key[32]) {
   unsigned kind;
   return text && strkey_decode((const uint8_t *)text, strlen(text), &kind, key) && kind == 0;

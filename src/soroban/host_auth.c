@@ -25,11 +25,14 @@
  * Outside any contract frame require_auth_for_args fails with Error(Auth,
  * InternalError) after the args clone in both modes.
  * create_contract's deployer auth (scp_auth_create_frame): every deployer,
- * through the manager.  authorize_as_curr_contract: an empty entry list is
- * exact (it adds no tracker); entries are unsupported (invoker-contract
- * trackers are not modelled).  __check_auth never runs here (no enforcing
- * entries, and recording mode does not call it), so the __check_auth-only
- * functions always take ensure_check_auth_frame's error.
+ * through the manager.  Enforcing mode with signed entries and
+ * authorize_as_curr_contract's invoker-contract trackers are in
+ * host_auth_enf.c.  The __check_auth-only functions pass
+ * ensure_check_auth_frame inside a custom account's __check_auth (called
+ * by host_auth_enf.c's authentication); there, with no delegated signers
+ * in scprof's credentials, get_delegated_signers_for_current_auth_check
+ * returns an empty Vec and delegate_account_auth fails with Error(Auth,
+ * InvalidInput), as the reference's do without them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +40,7 @@
 
 #include "soroban/host_fns_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/sac_private.h"
 
 enum {
   SIZE_VAL = 8, SIZE_SYMBOL = 8, SIZE_SCVAL = 96,
@@ -45,11 +49,6 @@ enum {
 };
 
 static const char CHECK_AUTH_FN[] = "__check_auth";
-
-static int unsupported(scp_host *h, const char *what) {
-  snprintf(h->errmsg, sizeof h->errmsg, "%s is not implemented yet", what);
-  return SCP_ERR_UNSUPPORTED;
-}
 
 /* ---- recording ("mock all auths") ------------------------------------------ */
 
@@ -73,7 +72,11 @@ static int record_auth(scp_host *h, uint64_t address, uint64_t args) {
 static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint64_t *args,
                    uint32_t n) {
   int rc = scp_am_require_auth(h, address, args, n);
-  return rc == SCP_OK && !h->opts.auth_enforcing ? record_auth(h, address, rec_args) : rc;
+  /* listed in both modes when entries are set (enforcing without them,
+   * only the direct invoker passes) */
+  return rc == SCP_OK && (!h->opts.auth_enforcing || scp_ae_count(h))
+             ? record_auth(h, address, rec_args)
+             : rc;
 }
 
 /* ---- create_contract's deployer auth (lifecycle.rs create_contract_internal) -- */
@@ -185,14 +188,21 @@ int scp_auth_require(scp_host *h, uint64_t address, uint64_t args) {
 /* ---- authorize_as_curr_contract ---------------------------------------------- */
 
 /* add_invoker_contract_auth_with_curr_contract_as_invoker: the entries'
- * to_vec, the tracker Vec's bulk init, then one tracker per entry. */
+ * to_vec, the tracker Vec's bulk init, then one tracker per entry
+ * (host_auth_enf.c). */
 HOSTFN(authorize_as_curr_contract) {
   *ret = SCP_VAL_VOID;
   const scp_hobj *v;
   int rc = scp_host_visit(h, a[0], &v);
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, v->len, SIZE_VAL);
-  if (rc == SCP_OK && v->len) return unsupported(h, "authorize_as_curr_contract with entries");
-  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 0, SIZE_INVOKER_TRACKER);
+  if (rc != SCP_OK) return rc;
+  uint32_t n = v->len;
+  uint64_t *entries = malloc((n ? n : 1) * sizeof *entries);
+  if (!entries) return SCP_ERR_NOMEM;
+  if (n) memcpy(entries, v->u.vals, n * sizeof *entries);
+  rc = scp_host_charge_bulk_init(h, n, SIZE_INVOKER_TRACKER);
+  if (rc == SCP_OK) rc = scp_ae_add_invokers(h, entries, n);
+  free(entries);
   return rc;
 }
 
@@ -200,9 +210,8 @@ HOSTFN(authorize_as_curr_contract) {
 
 /* ensure_check_auth_frame: the frame's function name (a Symbol clone),
  * compared with "__check_auth" by symbol_matches (a SymbolObject is
- * visited first; MemCmp of the shorter length).  Never true here: a
- * contract's __check_auth cannot be called directly and the host never
- * calls it (see the head comment). */
+ * visited first; MemCmp of the shorter length).  True only inside an
+ * authentication (a contract's __check_auth cannot be called directly). */
 static int ensure_check_auth_frame(scp_host *h, const char *host_fn) {
   if (!scp_host_in_vm(h))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
@@ -215,22 +224,37 @@ static int ensure_check_auth_frame(scp_host *h, const char *host_fn) {
     rc = scp_host_charge(h, SCP_COST_VisitObject, -1);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)(n < m ? n : m));
   if (rc != SCP_OK) return rc;
-  if (n == m && !memcmp(fn, CHECK_AUTH_FN, m))
-    return unsupported(h, "running __check_auth");
+  if (n == m && !memcmp(fn, CHECK_AUTH_FN, m)) {
+    /* with_current_authentication_frame */
+    if (!scp_ae_authenticating(h))
+      return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
+                          "with_current_authentication_frame called with empty authentication "
+                          "stack");
+    return SCP_OK;
+  }
   return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
                       "%s host function can only be called from within `__check_auth`, but was "
                       "called within a different contract function", host_fn);
 }
 
+/* Inside __check_auth: the credentials scprof takes carry no delegated
+ * signers (AddressWithDelegates is not implemented), so delegating fails
+ * as the reference's does without them, and the list is a new empty Vec
+ * (Env vec_new). */
 HOSTFN(delegate_account_auth) {
   *ret = SCP_VAL_VOID;
-  return ensure_check_auth_frame(h, "delegate_account_auth");
+  int rc = ensure_check_auth_frame(h, "delegate_account_auth");
+  return rc == SCP_OK ? scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT,
+                                     "no delegated signers were provided, but "
+                                     "delegate_account_auth was called for address")
+                      : rc;
 }
 
 HOSTFN(get_delegated_signers_for_current_auth_check) {
   (void)a;
   *ret = SCP_VAL_VOID;
-  return ensure_check_auth_frame(h, "get_delegated_signers_for_current_auth_check");
+  int rc = ensure_check_auth_frame(h, "get_delegated_signers_for_current_auth_check");
+  return rc == SCP_OK ? scp_sac_env0(h, "vec_new", ret) : rc;
 }
 
 /* ---- the records, for the report ---------------------------------------------- */

@@ -58,7 +58,9 @@ enum {
   SIZE_ACCOUNT_ENTRY = 216, SIZE_SIGNER = 72, SIZE_SPONSORSHIP_DESCRIPTOR = 33, SIZE_SCSYMBOL = 24,
   SIZE_RESULT_VEC = 24 + 16, SIZE_RESULT_SCVAL = 96 + 16,
   SIZE_RESULT_INVOCATION = 200 + 16,   /* Result<SorobanAuthorizedInvocation, HostError> */
-  ENVELOPE_TYPE_SOROBAN_AUTHORIZATION = 9
+  ENVELOPE_TYPE_SOROBAN_AUTHORIZATION = 9, ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS = 10,
+  MAX_ACCOUNT_SIGNATURES = 20, CONTRACT_AUTHENTICATION_ERROR = 5,
+  THRESHOLD_MASTER_WEIGHT = 0, THRESHOLD_MED = 2
 };
 
 static int unsupported(scp_host *h, const char *what) {
@@ -192,23 +194,30 @@ static int write_invocation(scp_host *h, pbuf *b, const tree *tr, size_t k) {
 }
 
 /* AccountAuthorizationTracker::get_signature_payload; the SHA-256 in
- * hash. */
-static int signature_payload(scp_host *h, const scp_am_tinfo *t, const tree *tr,
-                             uint8_t hash[32]) {
+ * hash.  with_address (AddressV2 credentials, and recording mode's
+ * trackers): HashIdPreimage::SorobanAuthorizationWithAddress (envelope
+ * type 10, the address after the expiration ledger, as the XDR orders
+ * it); else the legacy SorobanAuthorization (9), with no address and no
+ * scaddress_from_address.  Pinned by test__stellar_asset_contract__test_
+ * auth_rejected_for_incorrect_nonce.json: 21,280 CPU / 5,962 B with the
+ * address (steps 153 -> 154), 18,311 / 5,116 without (247 -> 248), up to
+ * the payload's Bytes. */
+static int signature_payload(scp_host *h, const scp_ae_auth *a, const tree *tr, uint8_t hash[32]) {
   int rc = scp_host_charge_copy(h, 1, SIZE_HASH);   /* network_id.metered_clone */
   if (rc == SCP_OK) rc = invocation_to_xdr(h, tr, 0);   /* root_invocation_to_xdr */
   uint8_t self[33];
-  if (rc == SCP_OK) rc = scaddress(h, t->address, self);   /* the preimage's address */
+  if (rc == SCP_OK && a->with_address) rc = scaddress(h, a->address, self);
   if (rc != SCP_OK) return rc;
-  /* metered_hash_xdr(HashIdPreimage::SorobanAuthorizationWithAddress) */
+  /* metered_hash_xdr(HashIdPreimage::...) */
   pbuf b = { 0 };
   uint8_t n8[8];
-  for (int i = 0; i < 8; i++) n8[i] = (uint8_t)((uint64_t)t->nonce >> (56 - 8 * i));
-  rc = put_u32(h, &b, ENVELOPE_TYPE_SOROBAN_AUTHORIZATION);
+  for (int i = 0; i < 8; i++) n8[i] = (uint8_t)((uint64_t)a->nonce >> (56 - 8 * i));
+  rc = put_u32(h, &b, a->with_address ? ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS
+                                      : ENVELOPE_TYPE_SOROBAN_AUTHORIZATION);
   if (rc == SCP_OK) rc = put(h, &b, h->opts.network_id, 32);
-  if (rc == SCP_OK) rc = put_address(h, &b, self);
   if (rc == SCP_OK) rc = put(h, &b, n8, 8);
-  if (rc == SCP_OK) rc = put_u32(h, &b, t->nonce_live_until);
+  if (rc == SCP_OK) rc = put_u32(h, &b, a->live_until);
+  if (rc == SCP_OK && a->with_address) rc = put_address(h, &b, self);
   if (rc == SCP_OK) rc = write_invocation(h, &b, tr, 0);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)b.n);
   if (rc == SCP_OK) SHA256(b.p, b.n, hash);
@@ -298,14 +307,131 @@ static int charge_account_clone(scp_host *h, const uint8_t *p, size_t len) {
   return rc;
 }
 
+/* The parts of an account entry's XDR image the signature check reads:
+ * its key, the thresholds, the ed25519 signers with their weights. */
+typedef struct acct_view {
+  uint8_t key[32];
+  uint8_t thr[4];
+  uint32_t nsig;
+  const uint8_t *sig;   /* first Signer */
+  const uint8_t *end;
+} acct_view;
+
+static void account_view(const uint8_t *p, size_t len, acct_view *v) {
+  memset(v, 0, sizeof *v);
+  v->end = p + len;
+  if (len >= 36) memcpy(v->key, p + 4, 32);
+  size_t off = 56;
+  if (len >= off + 4) off += scp_be32(p + off) ? 40 : 4;   /* inflationDest */
+  off += 4;                                              /* flags */
+  if (len >= off + 4) off += 4 + ((scp_be32(p + off) + 3) & ~3u);   /* homeDomain */
+  if (len >= off + 4) memcpy(v->thr, p + off, 4);
+  off += 4;
+  if (len >= off + 4) {
+    v->nsig = scp_be32(p + off);
+    v->sig = p + off + 4;
+  }
+}
+
+/* get_signer_weight_from_account (data_helper.rs): the Uint256 clone, the
+ * master key's weight, else an ed25519 signer's (clamped to 255), else 0. */
+static int signer_weight(scp_host *h, const acct_view *v, const uint8_t pk[32], uint32_t *w) {
+  int rc = scp_host_charge_copy(h, 1, SIZE_HASH);
+  if (rc != SCP_OK) return rc;
+  *w = 0;
+  if (!memcmp(v->key, pk, 32)) {
+    *w = v->thr[THRESHOLD_MASTER_WEIGHT];
+    return SCP_OK;
+  }
+  const uint8_t *q = v->sig;
+  for (uint32_t i = 0; q && i < v->nsig && q + 40 <= v->end; i++) {
+    uint32_t kind = scp_be32(q);
+    const uint8_t *k = q + 4;
+    q += 36;
+    if (kind == 3 && q + 4 <= v->end) q += 4 + ((scp_be32(q) + 3) & ~3u);   /* signed payload */
+    if (q + 4 > v->end) break;
+    uint32_t weight = scp_be32(q);
+    q += 4;
+    if (kind == 0 && !memcmp(k, pk, 32)) {
+      *w = weight > 255 ? 255 : weight;
+      return SCP_OK;
+    }
+  }
+  return SCP_OK;
+}
+
 /* load_account: Rc<LedgerKey>, the storage get, the AccountEntry clone. */
-static int load_account(scp_host *h, const uint8_t key[32]) {
+static int load_account(scp_host *h, const uint8_t key[32], acct_view *v) {
   scp_lkey ak = { .type = SCP_LK_ACCOUNT };
   memcpy(ak.id, key, 32);
   const scp_sentry *e = NULL;
   int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_get(h, &ak, &e);
-  return rc == SCP_OK ? charge_account_clone(h, e->val, e->vallen) : rc;
+  if (rc != SCP_OK) return rc;
+  account_view(e->val, e->vallen, v);
+  return charge_account_clone(h, e->val, e->vallen);
+}
+
+static int auth_error(scp_host *h, const char *msg) {
+  return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)CONTRACT_AUTHENTICATION_ERROR, "%s", msg);
+}
+
+/* check_account_authentication (builtin_contracts/account_contract.rs):
+ * the signatures' Vec (vec_len: more than 20 or none is Error(Contract,
+ * AuthenticationError)), the account's load, then per signature:
+ * vec_get, the AccountEd25519Signature struct (map_unpack_to_slice, both
+ * BytesN lengths), the previous key's compare (keys strictly increasing),
+ * verify_sig_ed25519, the key's to_array (bytes_copy_to_slice) and the
+ * signer's weight (0: not a signer of the account); the weights' sum
+ * against the medium threshold.  Checked against test__stellar_asset_
+ * contract__test_classic_account_multisig_auth.json (see test_auth_enf.c). */
+int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, uint64_t sigs) {
+  uint64_t len, prev = 0;
+  acct_view acct;
+  if (scp_val_tag_of(sigs) != SCP_TAG_VEC_OBJ)
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "signature is not a Vec");
+  int rc = scp_sac_env1(h, "vec_len", sigs, &len);
+  if (rc != SCP_OK) return rc;
+  uint32_t n = scp_val_major(len);
+  if (n > MAX_ACCOUNT_SIGNATURES) return auth_error(h, "too many account signers");
+  if (n == 0) return auth_error(h, "no account signatures found");
+  rc = load_account(h, key, &acct);
+  uint32_t weight = 0;
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
+    static const char *const keys[] = { "public_key", "signature" };
+    uint64_t sig, kv[2], r;
+    uint8_t pk[32];
+    rc = scp_sac_env2(h, "vec_get", sigs, scp_val_u32(i), &sig);
+    if (rc == SCP_OK) rc = scp_sac_map_unpack(h, sig, keys, 2, kv);
+    if (rc == SCP_OK) rc = scp_sac_bytesn(h, kv[0], 32);
+    if (rc == SCP_OK) rc = scp_sac_bytesn(h, kv[1], 64);
+    if (rc == SCP_OK && i) {
+      int ord = 0;
+      rc = scp_host_compare(h, prev, kv[0], &ord);
+      if (rc == SCP_OK && ord >= 0) return auth_error(h, "public keys are not ordered");
+    }
+    if (rc == SCP_OK) rc = scp_sac_env3(h, "verify_sig_ed25519", kv[0], payload, kv[1], &r);
+    if (rc == SCP_OK) rc = scp_sac_bytes_to_array(h, kv[0], pk, 32);
+    uint32_t w = 0;
+    if (rc == SCP_OK) rc = signer_weight(h, &acct, pk, &w);
+    if (rc == SCP_OK && !w) return auth_error(h, "signer does not belong to account");
+    weight += w;
+    prev = kv[0];
+  }
+  if (rc == SCP_OK && weight < acct.thr[THRESHOLD_MED])
+    return auth_error(h, "signature weight is lower than threshold");
+  return rc;
+}
+
+int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload, uint64_t *ctx,
+                       uint8_t hash[32]) {
+  tree tr = { (scp_am_tnode *)a->nodes, a->nnodes };
+  for (size_t k = 0; k < tr.len; k++)
+    if (!tr.n[k].is_contract_fn) return unsupported(h, "a create-contract authorized function");
+  int rc = signature_payload(h, a, &tr, hash);
+  if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, payload);
+  if (rc == SCP_OK) rc = auth_context(h, &tr, ctx);
+  return rc;
 }
 
 /* authenticate for an account address (its result is dropped by the
@@ -313,27 +439,14 @@ static int load_account(scp_host *h, const uint8_t key[32]) {
 static int authenticate_account(scp_host *h, const scp_am_tinfo *t, const tree *tr,
                                 uint64_t sigs) {
   uint8_t self[33], hash[32];
-  uint64_t payload, ctx, len, sig, kv[2];
+  uint64_t payload, ctx;
   SAC_TRACE(h, "authenticate");
+  scp_ae_auth a = { .address = t->address, .nonce = t->nonce, .live_until = t->nonce_live_until,
+                    .with_address = true, .nodes = tr->n, .nnodes = tr->len };
   int rc = scaddress(h, t->address, self);
-  if (rc == SCP_OK) rc = signature_payload(h, t, tr, hash);
-  if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, &payload);
-  if (rc == SCP_OK) rc = auth_context(h, tr, &ctx);
-  /* check_account_authentication */
-  if (rc == SCP_OK) rc = scp_sac_env1(h, "vec_len", sigs, &len);
-  SAC_TRACE(h, "load_account");
-  if (rc == SCP_OK) rc = load_account(h, self + 1);
-  SAC_TRACE(h, "loaded");
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "vec_get", sigs, scp_val_u32(0), &sig);
-  static const char *const keys[] = { "public_key", "signature" };
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, sig, keys, 2, kv);
-  if (rc == SCP_OK) rc = scp_sac_bytesn(h, kv[0], 32);
-  if (rc == SCP_OK) rc = scp_sac_bytesn(h, kv[1], 64);
-  uint64_t r;
-  if (rc == SCP_OK) rc = scp_sac_env3(h, "verify_sig_ed25519", kv[0], payload, kv[1], &r);
-  /* a real signature would go on to the signer's weight: the zero one
-   * never verifies */
-  return rc;
+  if (rc == SCP_OK) rc = scp_ae_auth_inputs(h, &a, &payload, &ctx, hash);
+  /* the zero signature never verifies */
+  return rc == SCP_OK ? scp_ae_check_account(h, self + 1, payload, sigs) : rc;
 }
 
 static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *tr,

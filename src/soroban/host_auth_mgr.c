@@ -19,10 +19,11 @@
  *    (MemCpy(24), MemAlloc(8), MemCpy(8): 521 CPU, 24 B) for every contract
  *    and create-contract frame (host-function frames push no tracker frame);
  *  - snapshot(): enforcing: Vec<Option<AccountAuthorizationTrackerSnapshot>>
- *    with capacity = the trackers (none without entries); both: the invoker
- *    trackers' metered_collect (none: authorize_as_curr_contract with
- *    entries is not modelled).  Recording mode clones the trackers and the
- *    handle map unmetered ("free for recording");
+ *    with capacity = the trackers, then each entry tracker's tree snapshot;
+ *    both: the invoker trackers' metered_collect and their trees' (the
+ *    entry and invoker trackers live in host_auth_enf.c).  Recording mode
+ *    clones its trackers and the handle map unmetered ("free for
+ *    recording");
  *  - require_auth_recording for a new tracker: source_account_address when
  *    a source account is set (AccountId clone, the ScAddress object, the
  *    address compare), the nonce from the recording PRNG (gen_range(0..=
@@ -40,6 +41,9 @@
  * Each tracker keeps its root function and nonce for the emulated
  * authentication at the end (host_auth_emul.c).
  * A pop is free (pop_frame with or without a snapshot).
+ * Enforcing mode with entries and the invoker-contract trackers of
+ * authorize_as_curr_contract are host_auth_enf.c's; this file calls its
+ * hooks (push, pop, snapshot, save/restore, require).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +118,7 @@ typedef struct scp_auth_mgr {
 struct scp_am_snap {
   am_tracker *tr;
   size_t ntr;
+  scp_ae_snap *ae;   /* the enforcing trackers' (host_auth_enf.c) */
 };
 
 static scp_auth_mgr *mgr(scp_host *h) {
@@ -130,6 +135,7 @@ static void trackers_free(am_tracker *t, size_t n) {
 }
 
 void scp_am_free(scp_host *h) {
+  scp_ae_free(h);
   if (!h->am) return;
   for (size_t i = 0; i < h->am->n; i++)
     if (h->am->stack[i].kind == AF_CREATE) free((void *)h->am->stack[i].ctx);
@@ -162,14 +168,15 @@ static bool ms_push(am_tracker *t, uint32_t v) {
 }
 
 /* push_tracker_frame: InvocationTracker::push_frame of every account
- * tracker (invoker trackers are not modelled). */
+ * tracker, recording's here, enforcing's in host_auth_enf.c (invoker
+ * trackers are not modelled). */
 static int push_tracker_frame(scp_host *h, scp_auth_mgr *m) {
   for (size_t i = 0; i < m->ntr; i++) {
     int rc = scp_host_charge_bulk_init(h, 1, SIZE_USIZE);
     if (rc != SCP_OK) return rc;
     if (!ms_push(&m->tr[i], MS_UNMATCHED)) return SCP_ERR_NOMEM;
   }
-  return SCP_OK;
+  return scp_ae_push_frame(h);
 }
 
 static int push_entry(scp_host *h, am_entry e) {
@@ -208,6 +215,7 @@ void scp_am_pop(scp_host *h) {
     if (t->nms) t->nms--;
     if (t->root_frame >= 0 && (size_t)t->root_frame >= t->nms) t->done = true;
   }
+  scp_ae_pop_frame(h);
 }
 
 /* A host frame popped: its contract entry goes with it. */
@@ -220,13 +228,13 @@ void scp_am_pop_host_frame(scp_host *h) {
 
 int scp_am_snapshot_charges(scp_host *h) {
   int rc = SCP_OK;
-  if (h->opts.auth_enforcing)
-    rc = scp_host_charge_bulk_init(h, scp_am_tracker_count(h), SIZE_OPT_TRACKER_SNAPSHOT);
-  /* invoker_contract_tracker_root_snapshots: metered_collect of none */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 0, 0);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 0, 0);
-  return rc;
+  if (h->opts.auth_enforcing) {
+    rc = scp_host_charge_bulk_init(h, scp_am_tracker_count(h) + scp_ae_count(h),
+                                   SIZE_OPT_TRACKER_SNAPSHOT);
+    if (rc == SCP_OK) rc = scp_ae_snapshot_charges(h);
+  }
+  /* invoker_contract_tracker_root_snapshots (host_auth_enf.c) */
+  return rc == SCP_OK ? scp_ae_snapshot_invokers(h) : rc;
 }
 
 static int trackers_copy(const am_tracker *src, size_t n, am_tracker **out) {
@@ -260,6 +268,11 @@ int scp_am_save(scp_host *h, scp_am_snap **out) {
     return rc;
   }
   s->ntr = m ? m->ntr : 0;
+  rc = scp_ae_save(h, &s->ae);
+  if (rc != SCP_OK) {
+    scp_am_snap_free(s);
+    return rc;
+  }
   *out = s;
   return SCP_OK;
 }
@@ -274,6 +287,8 @@ void scp_am_restore(scp_host *h, scp_am_snap *s) {
     scp_am_snap_free(s);
     return;
   }
+  scp_ae_restore(h, s->ae);
+  s->ae = NULL;
   trackers_free(m->tr, m->ntr);
   m->tr = s->tr;
   m->ntr = m->captr = s->ntr;
@@ -283,6 +298,7 @@ void scp_am_restore(scp_host *h, scp_am_snap *s) {
 
 void scp_am_snap_free(scp_am_snap *s) {
   if (!s) return;
+  scp_ae_snap_free(s->ae);
   trackers_free(s->tr, s->ntr);
   free(s);
 }
@@ -300,7 +316,7 @@ static bool frame_matched(const am_tracker *t) {
 }
 
 /* Host::consume_nonce: the nonce entry written through the storage. */
-static int consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t live_until) {
+int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t live_until) {
   const scp_hobj *a;
   int rc = scp_host_visit(h, address, &a);   /* scaddress_from_address */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
@@ -388,7 +404,7 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
     if (mlu > UINT32_MAX)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "max live-until overflows");
     nonce_lu = (uint32_t)mlu;
-    rc = consume_nonce(h, address, nonce, (uint32_t)mlu);
+    rc = scp_am_consume_nonce(h, address, nonce, (uint32_t)mlu);
     if (rc != SCP_OK) return rc;
   }
   /* the root function, kept for the emulation (uncharged bookkeeping) */
@@ -578,13 +594,23 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
   int rc = top->kind == AF_CONTRACT ? scp_host_charge_copy(h, 1, SIZE_SYMBOL)
                                     : top->clone_args(h, top->ctx);
   if (rc != SCP_OK) return rc;
-  /* maybe_check_invoker_contract_auth: the direct invoker (no invoker
-   * contract trackers are modelled) */
+  /* maybe_check_invoker_contract_auth: the direct invoker, then the
+   * invoker-contract trackers (host_auth_enf.c) */
   if (m->n >= 2 && m->stack[m->n - 2].kind == AF_CONTRACT) {
     int ord = 1;
     rc = scp_host_compare(h, m->stack[m->n - 2].addr, address, &ord);
     if (rc != SCP_OK || ord == 0) return rc;
   }
+  if (m->n >= 2 && scp_ae_invoker_count(h)) {
+    bool ok = false;
+    rc = scp_ae_check_invokers(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
+                               top->kind == AF_CONTRACT ? h->frames[top->hdepth].fn : "", args,
+                               nargs, &ok);
+    if (rc != SCP_OK || ok) return rc;
+  }
+  if (h->opts.auth_enforcing && scp_ae_count(h))
+    return scp_ae_require(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
+                          top->kind == AF_CONTRACT ? h->frames[top->hdepth].fn : "", args, nargs);
   if (h->opts.auth_enforcing)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
                         "Unauthorized function call for address");

@@ -222,7 +222,7 @@ int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
 
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret);
-enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE };
+enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE, MODE_INTERNAL };
 #define CONSTRUCTOR_SUPPORT_PROTOCOL 22
 
 /* vecobject_to_scval_vec (each Val converted to an ScVal, collected into
@@ -398,13 +398,21 @@ static bool symbol_text(scp_host *h, uint64_t sym, char *out, size_t cap) {
 
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret) {
-  bool constructor = mode != MODE_CALL;
-  if (!constructor && !strncmp(name, "__", 2))
+  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL;
+  if (mode == MODE_CALL && !strncmp(name, "__", 2))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
                         "can't invoke a reserved function directly");
   for (size_t i = 0; i < h->nframes; i++)
-    if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor)
+    if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor) {
+      /* SelfAllowed (an internal call): the calling contract itself would
+       * persist its instance storage first */
+      if (mode == MODE_INTERNAL && i + 1 == h->nframes) {
+        snprintf(h->errmsg, sizeof h->errmsg,
+                 "an account contract's __check_auth re-entering itself is not implemented yet");
+        return SCP_ERR_UNSUPPORTED;
+      }
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION, "Contract re-entry is not allowed");
+    }
   /* the instance */
   scp_lkey ik, ck;
   uint8_t kb[4];
@@ -563,6 +571,11 @@ int scp_host_invoke_contract(scp_host *h, const uint8_t id[32], const char *fn,
     *ret = h->errval;
   }
   return rc;
+}
+
+int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
+                           const uint64_t *args, uint32_t n, uint64_t *ret) {
+  return call_contract(h, id, fn, args, n, MODE_INTERNAL, ret);
 }
 
 int scp_hf_call(scp_host *h, const uint64_t *a, uint64_t *ret) {

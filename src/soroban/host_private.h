@@ -149,6 +149,7 @@ struct scp_host {
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
+  struct scp_auth_enf *ae;    /* (auth3) its enforcing trackers (host_auth_enf.c) */
   int auth_emul_rc;           /* (auth2) the emulation's result at the last pop */
   bool has_nonce_prng;        /* the recording-auth nonce PRNG (set_base_prng_seed) */
   scp_prng nonce_prng;
@@ -289,6 +290,73 @@ SCP_HIDDEN bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_a
 /* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
  * last context is popped in recording mode. */
 SCP_HIDDEN int scp_am_emulate(scp_host *h);
+
+/* (auth3) The pieces of AccountAuthorizationTracker::authenticate both
+ * modes share (host_auth_emul.c).  scp_ae_auth_inputs: the signature
+ * payload (get_signature_payload; with_address picks the AddressV2
+ * preimage), its Bytes object and the auth contexts' Vec
+ * (convert_to_auth_context_val) of a tree given in pre-order;
+ * scp_ae_check_account: check_account_authentication of the account with
+ * ed25519 key `key` (the recoverable failures are Error(Contract, 5)). */
+typedef struct scp_ae_auth {
+  uint64_t address;
+  int64_t nonce;
+  uint32_t live_until;
+  bool with_address;
+  const scp_am_tnode *nodes;
+  size_t nnodes;
+} scp_ae_auth;
+SCP_HIDDEN int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload,
+                                  uint64_t *ctx, uint8_t hash[32]);
+SCP_HIDDEN int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload,
+                                    uint64_t sigs);
+
+/* (auth3) Enforcing mode with authorization entries (host_auth_enf.c;
+ * auth.rs AuthorizationManager::new_enforcing, require_auth_enforcing,
+ * AccountAuthorizationTracker, InvocationTracker).  The manager's hooks:
+ *  scp_ae_count: the account trackers made from entries;
+ *  scp_ae_push_frame / scp_ae_pop_frame: push_tracker_frame / pop_frame
+ *    of every tracker not borrowed (being authenticated);
+ *  scp_ae_snapshot_charges: each such tracker's snapshot();
+ *  scp_ae_save / scp_ae_restore / scp_ae_snap_free: the rollback state
+ *    (exhausted flags, verified);
+ *  scp_ae_require: require_auth_enforcing for the function (contract
+ *    address object, name, args) the top frame runs; SCP_OK authorized. */
+SCP_HIDDEN size_t scp_ae_count(const scp_host *h);
+/* An authentication is under way (the reference's authentication stack is
+ * not empty): what __check_auth runs inside. */
+SCP_HIDDEN bool scp_ae_authenticating(const scp_host *h);
+SCP_HIDDEN int scp_ae_push_frame(scp_host *h);
+SCP_HIDDEN void scp_ae_pop_frame(scp_host *h);
+SCP_HIDDEN int scp_ae_snapshot_charges(scp_host *h);
+SCP_HIDDEN int scp_ae_snapshot_invokers(scp_host *h);
+typedef struct scp_ae_snap scp_ae_snap;
+SCP_HIDDEN int scp_ae_save(const scp_host *h, scp_ae_snap **out);
+SCP_HIDDEN void scp_ae_restore(scp_host *h, scp_ae_snap *s);
+SCP_HIDDEN void scp_ae_snap_free(scp_ae_snap *s);
+SCP_HIDDEN int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
+                              const uint64_t *args, uint32_t nargs);
+SCP_HIDDEN void scp_ae_free(scp_host *h);
+/* Invoker-contract trackers (authorize_as_curr_contract, both modes):
+ * scp_ae_add_invokers: one tracker per InvokerContractAuthEntry Val (the
+ *   current contract as invoker);
+ * scp_ae_check_invokers: maybe_check_invoker_contract_auth past the
+ *   direct invoker (curr: the current contract's address object, 0 for a
+ *   create-contract frame); *ok when one authorizes the call. */
+SCP_HIDDEN size_t scp_ae_invoker_count(const scp_host *h);
+SCP_HIDDEN int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n);
+SCP_HIDDEN int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
+                                     const uint64_t *args, uint32_t nargs, bool *ok);
+/* Tests: called just before a custom account's __check_auth is called. */
+SCP_HIDDEN extern void (*scp_ae_probe)(scp_host *h);
+/* Host::consume_nonce (host_auth_mgr.c). */
+SCP_HIDDEN int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce,
+                                    uint32_t live_until);
+/* call_n_internal with internal_host_call (host_contract.c): no
+ * reserved-name check, re-entry only into the calling contract itself
+ * (ContractReentryMode::SelfAllowed; that case is not implemented). */
+SCP_HIDDEN int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
+                                      const uint64_t *args, uint32_t n, uint64_t *ret);
 
 /* Argument / result types of host function id (SCP_VT_*). */
 SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);

@@ -57,6 +57,20 @@ typedef struct scp_host_opts {
   bool auth_disable_non_root;
 } scp_host_opts;
 
+/* (auth3) Enforcing-mode authorization from signed entries:
+ * Host::set_authorization_entries (AuthorizationManager::new_enforcing,
+ * charged).  entries[i] is a SorobanAuthorizationEntry's XDR (lens[i]
+ * bytes; SourceAccount, Address or AddressV2 credentials, contract-function
+ * trees); the host switches to enforcing mode.  Call after the ledger and
+ * the source account are set, before the invocation.  Returns SCP_OK,
+ * SCP_ERR_MALFORMED (bad XDR), SCP_ERR_UNSUPPORTED (create-contract
+ * functions, delegated credentials), SCP_ERR_HOST (e.g. SourceAccount
+ * credentials with no source account), SCP_ERR_BUDGET, SCP_ERR_NOMEM; err
+ * says why.  On failure no entry is kept (charges made stay charged). */
+struct scp_error;
+int scp_host_set_auth_entries(scp_host *h, const uint8_t *const *entries, const size_t *lens,
+                              size_t n, struct scp_error *err);
+
 /* Create a host charging into budget b (borrowed).  opts may be NULL.
  * Returns SCP_OK or SCP_ERR_NOMEM. */
 int scp_host_create(scp_budget *b, const scp_host_opts *opts, scp_host **out);

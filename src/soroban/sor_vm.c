@@ -56,6 +56,7 @@
 #include "soroban/host_lifecycle.h"
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
+#include "soroban/sor_auth.h"
 #include "soroban/sac_label.h"
 #include "soroban/sac_setup.h"
 #include "soroban/scp_val.h"
@@ -69,6 +70,8 @@
 
 /* the auth:emulate node's callee (no host function has it) */
 #define SOR_AUTH_EMULATE 0xFFFFFFF0u
+/* the auth:entries node's callee: Host::set_authorization_entries */
+#define SOR_AUTH_ENTRIES 0xFFFFFFF1u
 
 enum { METRIC_CPU, METRIC_MEM, METRIC_READS, METRIC_WRITES, METRIC_RBYTES, METRIC_WBYTES,
        NMETRICS };
@@ -515,7 +518,9 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
              (unsigned long long)vm->budget.cpu, (unsigned long long)vm->budget.cpu_limit,
              (unsigned long long)vm->budget.mem, (unsigned long long)vm->budget.mem_limit);
   if (rc) {
-    note_err(vm, &e);
+    /* a failing __check_auth is not the run's error: the host turns it
+     * into the caller's Error(Auth, InvalidAction), message included */
+    if (strcmp(fn, "__check_auth")) note_err(vm, &e);
     *err = e;
     err->code = rc;
   }
@@ -575,6 +580,10 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
   case SCP_KIND_HOST: {
     if (n->callee == SOR_AUTH_EMULATE) {
       out->name = "auth:emulate";
+      return SCP_OK;
+    }
+    if (n->callee == SOR_AUTH_ENTRIES) {
+      out->name = "auth:entries";
       return SCP_OK;
     }
     const scp_hostfn *hf = scp_hostfn_get(n->callee);
@@ -908,7 +917,11 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   return rc;
 }
 
-int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
+/* One run: with plan, its entries are set (enforcing mode) before the
+ * call; with collect, the recording run's trackers are turned into signed
+ * entries after it (sor_auth.c). */
+static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
+                       scp_authplan *collect, scp_profile **out, scp_error *err) {
   *out = NULL;
   const char *path = o->wasm_path ? o->wasm_path : "contract.wasm";
   sor_vm vm;
@@ -1003,11 +1016,30 @@ deployed:
   if (title.oom) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   vm.title = title.data;
 
+  /* 0b. enforcing mode: the signing accounts' entries (set-up), then
+   * Host::set_authorization_entries, charged in its own frame */
+  if (plan) {
+    if ((rc = scp_authplan_seed_accounts(vm.host, plan, err))) goto done;
+    attribute(&vm, 0, NULL);
+    scp_error ae = {0};
+    run_rc = scp_authplan_apply(vm.host, plan, &ae);
+    uint64_t d[NMETRICS];
+    attribute(&vm, 0, d);
+    uint32_t en = scp_tree_enter(&vm.tree, 0, 0, SCP_KIND_HOST, 0, SOR_AUTH_ENTRIES);
+    if (en == SCP_NODE_NONE) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
+    for (unsigned m = 0; m < NMETRICS; m++) scp_tree_add(&vm.tree, en, m, d[m]);
+    if (run_rc != SCP_OK && run_rc != SCP_ERR_HOST && run_rc != SCP_ERR_BUDGET) {
+      rc = run_rc;
+      *err = ae;
+      goto done;
+    }
+    if (run_rc) run_err = ae;
+  }
   /* 1. the base PRNG seed; 2. the HostFunction frame and the arguments */
   vals = calloc(o->nargs + 1, sizeof *vals);
   if (!vals) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   uint64_t result_val = SCP_VAL_VOID;
-  run_rc = scp_host_set_base_prng_seed(vm.host, zero);
+  if (run_rc == SCP_OK) run_rc = scp_host_set_base_prng_seed(vm.host, zero);
   bool hf_frame = false;
   if (run_rc == SCP_OK) run_rc = scp_host_charge_push_context(vm.host, NULL);
   if (run_rc == SCP_OK) {
@@ -1053,6 +1085,16 @@ deployed:
       run_rc = erc;
       run_err = ee;
     }
+  }
+  if (collect) {
+    /* the recording run behind an enforcing profile: its trees, signed */
+    if (run_rc) {
+      rc = run_rc;
+      *err = run_err;
+      scp_error_prefix(err, "the recording run (for the authorization entries)");
+      goto done;
+    }
+    if ((rc = scp_authplan_collect(vm.host, o, collect, err))) goto done;
   }
   if (vm.late_refund) {
     scp_budget_refund_mem(&vm.budget, vm.late_refund);
@@ -1185,5 +1227,23 @@ done:
   free_modules(&vm);
   scp_host_destroy(vm.host);
   scp_tree_free(&vm.tree);
+  return rc;
+}
+
+int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
+  if (!o->auth_enforce) return run_profile(o, NULL, NULL, out, err);
+  *out = NULL;
+  if (o->ledger)
+    return scp_fail(err, SCP_ERR_UNSUPPORTED,
+                    "enforcing-mode authorization in a scenario file is not implemented yet");
+  /* simulation first (recording mode, unprofiled), then the signed call */
+  scp_soroban_opts rec = *o;
+  rec.auth_enforce = false;
+  scp_authplan plan = {0};
+  scp_profile *p = NULL;
+  int rc = run_profile(&rec, NULL, &plan, &p, err);
+  scp_profile_destroy(p);
+  if (rc == SCP_OK) rc = run_profile(o, &plan, NULL, out, err);
+  scp_authplan_free(&plan);
   return rc;
 }

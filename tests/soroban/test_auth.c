@@ -165,7 +165,7 @@ static void test_delegation_protocol_gate(void **state) {
 }
 
 /* An empty entry list: to_vec of the entries, the tracker Vec, nothing
- * else; entries are not supported yet. */
+ * else. */
 static void test_authorize_as_curr_contract(void **state) {
   fixture *f = *state;
   frame(f, 1, "increment", false);
@@ -176,10 +176,17 @@ static void test_authorize_as_curr_contract(void **state) {
   assert_int_equal(d.ret, SCP_VAL_VOID);
   assert_int_equal(d.cpu, 60 + 60 + 521 + 521);
   assert_int_equal(d.mem, 16 + 16);
+  /* an entry that is not an InvokerContractAuthEntry: the to_vec of 1
+   * (523 / 24 B), the tracker Vec of 1 (MemCpy(24) 45, MemAlloc(264) 467 /
+   * 280 B, MemCpy(264) 75), the contract id's clone 46, then the
+   * conversion fails: Error(Value, UnexpectedType) (test_auth_enf.c has
+   * real entries) */
   uint64_t one = scp_val_u32(1);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, &one, 1, &v), SCP_OK);
   d = call(f, "authorize_as_curr_contract", &v);
-  assert_int_equal(d.rc, SCP_ERR_UNSUPPORTED);
+  assert_error(d, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE);
+  assert_int_equal(d.cpu, 60 + 60 + 523 + 45 + 467 + 75 + 46);
+  assert_int_equal(d.mem, 24 + 280);
 }
 
 /* Enforcing, no entries, the top frame: the args Vec clone (2 Vals:

@@ -1,0 +1,104 @@
+#!/bin/sh
+# End-to-end: enforcing-mode authorization (--auth enforce).  A custom
+# account (examples/wallet.c) authorizes guard.wasm's bump through its
+# __check_auth, signed with --signer C...=S...; an account signs
+# counter.wasm's increment with --signer S....  Checks: exit status,
+# exact totals, __check_auth nested under host:require_auth in the folded
+# stacks, the folded stacks adding up to the report's CPU, the
+# auth:entries frame, a wrong key refused by the wallet, one-line errors.
+# Prints one PASS/FAIL line per check (tests/run.sh counts them).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+G=$B/examples/guard.wasm
+WA=$B/examples/wallet.wasm
+C=$B/examples/counter.wasm
+# the wallet's id (--contract 1 on the all-zero network id)
+W=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
+# seed 0x11 x 32: its strkey, public key, account
+S1=SAIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRDBNT
+PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737
+G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
+# seed 0x22 x 32
+S2=SARCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEVGI
+
+ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+one_line_error() {
+  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
+    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
+}
+folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
+report_cpu() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
+
+run_guard() {
+  "$BIN" profile --auth enforce --signer "$W=$1" --contract "$WA" "$G" bump "addr:$W" \
+    "bytes:$PK1" u32:5 -o "$2" >/dev/null 2>"$T/err"
+}
+
+NAME="auth: the wallet authorizes guard's bump (--auth enforce)"
+run_guard "$S1" "$T/e"; rc=$?
+ok [ "$rc" -eq 0 ]
+NAME="auth: result u32:5, status OK"
+ok sh -c "grep -q '^  result  *u32:5' '$T/e/report.txt' && grep -q '^  status  *OK' '$T/e/report.txt'"
+NAME="auth: __check_auth runs as contract:wallet.wasm under guard's host:require_auth"
+ok grep -q "^contract:guard.wasm;bump ([^)]*);host:require_auth;contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526$" "$T/e/profile.folded"
+NAME="auth: set_authorization_entries in its own frame"
+ok grep -q "^contract:guard.wasm;auth:entries [0-9]*$" "$T/e/profile.folded"
+NAME="auth: folded stacks add up to the report's CPU"
+ok [ "$(folded_sum "$T/e")" -eq "$(report_cpu "$T/e")" ]
+NAME="auth: exact total CPU 956,519"
+ok [ "$(report_cpu "$T/e")" -eq 956519 ]
+NAME="auth: stable across runs"
+run_guard "$S1" "$T/e2"
+ok cmp -s "$T/e/profile.folded" "$T/e2/profile.folded"
+NAME="auth: the report lists the authorization"
+ok grep -qF "auth 1           $W authorized bump(all args)" "$T/e/report.txt"
+
+NAME="auth: recording mode (the default) never calls __check_auth"
+"$BIN" profile --contract "$WA" "$G" bump "addr:$W" "bytes:$PK1" u32:5 -o "$T/r" >/dev/null 2>&1
+ok sh -c "! grep -q 'check_auth' '$T/r/profile.folded' && [ \"\$(awk '{s += \$NF} END {print s}' '$T/r/profile.folded')\" -eq 330815 ]"
+
+NAME="auth: a key the wallet does not hold: __check_auth fails, the call traps (exit 10)"
+run_guard "$S2" "$T/bad"; rc=$?
+ok sh -c "[ $rc -eq 10 ] && grep -q 'contract error 2' '$T/bad/report.txt'"
+NAME="auth: the status is the caller's failed authentication, with the account's error"
+ok grep -q "^  status  *require_auth: failed account authentication with error (failing with contract error 2)" "$T/bad/report.txt"
+NAME="auth: the failing run's folded stacks still add up"
+ok [ "$(folded_sum "$T/bad")" -eq "$(report_cpu "$T/bad")" ]
+
+NAME="auth: --auth-signature gives the wallet's signature Val as is (a U32: the wallet traps)"
+"$BIN" profile --auth enforce --auth-signature "$W=u32:1" --contract "$WA" "$G" bump "addr:$W" \
+  "bytes:$PK1" u32:5 -o "$T/as" >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -eq 10 ] && grep -q '^  status  *require_auth: failed account authentication' '$T/as/report.txt'"
+NAME="auth: --auth-signature for an account address is a one-line error (exit 3)"
+"$BIN" profile --auth enforce --auth-signature "$G1=u32:1" --contract "$WA" "$G" bump "addr:$W" \
+  "bytes:$PK1" u32:5 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 3 "is not a contract strkey"
+
+NAME="auth: an account signs counter's increment (--signer S...)"
+"$BIN" profile --auth enforce --signer "$S1" "$C" increment "addr:$G1" u32:1 -o "$T/c" \
+  >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -eq 0 ] && [ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/c/report.txt' | tr -d ,)\" -eq 641193 ]"
+NAME="auth: the account's signature check is under host:require_auth"
+ok grep -q "^contract:counter.wasm;increment ([^)]*);host:require_auth 459821$" "$T/c/profile.folded"
+
+NAME="auth: the source account needs no signature (SourceAccount credentials)"
+"$BIN" profile --auth enforce --source "$G1" "$C" increment "addr:$G1" u32:1 -o "$T/s" \
+  >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -eq 0 ] && grep -q '^contract:counter.wasm;auth:entries 3081$' '$T/s/profile.folded' && [ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/s/report.txt' | tr -d ,)\" -eq 178651 ]"
+
+NAME="auth: an account with no --signer is a one-line error (exit 3)"
+"$BIN" profile --auth enforce "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 3 "$G1 must authorize the call"
+NAME="auth: a malformed --signer is a one-line error (exit 3)"
+"$BIN" profile --auth enforce --signer BAD "$C" increment "addr:$G1" u32:1 -o "$T/x" \
+  >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 3 "--signer 'BAD': not a secret seed"
+NAME="auth: --signer without --auth enforce is a usage error (exit 2)"
+"$BIN" profile --signer "$S1" "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 2 "go with --auth enforce"
+NAME="auth: --auth with another mode is a usage error (exit 2)"
+"$BIN" profile --auth mock "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 2 "--auth: 'mock'"

@@ -71,7 +71,7 @@ static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
 /* read_asset: read_asset_info, then AssetInfo -> Asset:
  * account_id_from_bytesobj(issuer) (VisitObject, the 32 bytes' copy) and
  * the code's String::to_array. */
-static int read_asset(scp_host *h, scp_sac_asset *a) {
+int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a) {
   uint32_t type = 0;
   uint64_t code, issuer;
   memset(a, 0, sizeof *a);
@@ -132,19 +132,8 @@ static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_
 }
 
 enum {
-  STORAGE_PERSISTENT = 1, BALANCE_EXTEND_AMOUNT = 30 * 17280,
-  BALANCE_TTL_THRESHOLD = 29 * 17280, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_ACCOUNT_MISSING = 6
+  ERR_OPERATION_NOT_SUPPORTED = 2, ERR_ACCOUNT_MISSING = 6
 };
-
-static const char *const balance_keys[3] = { "amount", "authorized", "clawback" };
-
-/* DataKey::Balance(addr).try_into_val: [Symbol(Balance), addr]. */
-static int balance_key(scp_host *h, uint64_t addr, uint64_t *out) {
-  uint64_t v[2];
-  int rc = scp_sac_symbol(h, "Balance", &v[0]);
-  v[1] = addr;
-  return rc == SCP_OK ? scp_sac_vec(h, v, 2, out) : rc;
-}
 
 /* i128::try_from_val(Val): a small I128, else the object's halves through
  * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
@@ -165,38 +154,6 @@ int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
   return rc;
 }
 
-/* read_balance for a contract address: try_get_contract_data
- * (has_contract_data, get_contract_data), then the TTL bump of the entry
- * and the BalanceValue map; a missing entry is 0. */
-static int contract_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
-  uint64_t key, has, raw;
-  int rc = balance_key(h, addr, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &has);
-  if (rc != SCP_OK) return rc;
-  if (has != SCP_VAL_TRUE) {
-    *ret = scp_val_small_i(0, SCP_TAG_I128_SMALL);
-    return SCP_OK;
-  }
-  uint64_t key2, r, vals[3];
-  rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
-  if (rc == SCP_OK) rc = balance_key(h, addr, &key2);
-  if (rc == SCP_OK) {
-    uint64_t a[4] = { key2, STORAGE_PERSISTENT, scp_val_u32(BALANCE_TTL_THRESHOLD),
-                      scp_val_u32(BALANCE_EXTEND_AMOUNT) };
-    rc = scp_sac_env(h, "extend_contract_data_ttl", a, &r);
-  }
-  if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
-    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance is not a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, balance_keys, 3, vals);
-  int64_t hi = 0;
-  uint64_t lo = 0;
-  if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &hi, &lo);
-  if (rc == SCP_OK && (scp_val_tag_of(vals[1]) > SCP_TAG_TRUE || scp_val_tag_of(vals[2]) > SCP_TAG_TRUE))
-    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized/clawback are not bools");
-  if (rc != SCP_OK) return rc;
-  return scp_sac_i128_pieces_val(h, hi, lo, ret);
-}
-
 int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out) {
   if ((hi == 0 && lo < (UINT64_C(1) << 55)) || (hi == -1 && (int64_t)lo >= -(INT64_C(1) << 55))) {
     *out = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
@@ -207,7 +164,7 @@ int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out)
 
 /* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
  * an account, 1 for a contract. */
-static int sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]) {
+int scp_sac_sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, addr, &o);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
@@ -257,10 +214,10 @@ static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], i
 int scp_sac_trust(scp_host *h, uint64_t addr) {
   uint8_t kind, acct[32];
   int rc = scp_sac_extend_instance(h);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc == SCP_OK) rc = scp_sac_sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK || kind != 0) return rc;
   scp_sac_asset a;
-  rc = read_asset(h, &a);
+  rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OPERATION_NOT_SUPPORTED,
@@ -292,13 +249,13 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
 int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   uint8_t kind, acct[32];
   int rc = scp_sac_extend_instance(h);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc == SCP_OK) rc = scp_sac_sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
-  if (kind == 1) return contract_balance(h, addr, ret);
+  if (kind == 1) return scp_sac_contract_balance(h, addr, ret);
   if (kind != 0)
     return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
   scp_sac_asset a;
-  rc = read_asset(h, &a);
+  rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE) {
     int64_t bal = 0;
@@ -347,7 +304,7 @@ static int trustline_entry(scp_host *h, const uint8_t acct[32], const scp_sac_as
  * place).  The native asset's accounts are always authorized. */
 static int account_authorized(scp_host *h, const uint8_t acct[32], bool *ok) {
   scp_sac_asset a;
-  int rc = read_asset(h, &a);
+  int rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   *ok = true;
   if (a.type == SCP_SAC_NATIVE) return SCP_OK;
@@ -414,9 +371,10 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
  * clone, nothing for the issuer, else the trustline's balance.  The
  * native asset (transfer_account_balance: reserves, sponsorships) is not
  * implemented. */
-static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount) {
+static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount, uint64_t addr) {
+  (void)addr;
   scp_sac_asset a;
-  int rc = read_asset(h, &a);
+  int rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE) {
     snprintf(h->errmsg, sizeof h->errmsg,
@@ -428,35 +386,68 @@ static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount)
   return trustline_transfer(h, acct, &a, amount);
 }
 
-/* receive_balance / spend_balance share everything but the sign: addr's
- * two clones (addr.metered_clone(), is_authorized(addr.metered_clone())),
- * is_authorized, then the ScAddress again, the i64 amount
- * (i64::try_from) and the trustline's balance moved
- * (transfer_classic_balance, with -amount when spending). */
+/* is_authorized(addr): the ScAddress; an account's trustline flag (the
+ * issuer and the native asset's accounts are authorized), a contract's
+ * balance entry (sac_cbalance.c). */
+static int is_authorized(scp_host *h, uint64_t addr, bool *ok) {
+  uint8_t kind, acct[32];
+  int rc = scp_sac_sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind == 1) return scp_sac_contract_authorized(h, addr, ok);
+  if (kind != 0)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
+  return account_authorized(h, acct, ok);
+}
+
+int scp_sac_authorized(scp_host *h, uint64_t addr, bool *ok) {
+  return is_authorized(h, addr, ok);
+}
+
+/* i64::try_from(amount): Error(Contract, #12) beyond an i64. */
+static int i64_amount(scp_host *h, int64_t hi, uint64_t lo, bool spend) {
+  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
+                        "%s amount is too large for an i64", spend ? "spent" : "received");
+  return SCP_OK;
+}
+
+/* spend_balance_no_authorization_check: the ScAddress again; an
+ * account's classic balance lowered (i64::try_from, then
+ * transfer_classic_balance with -amount), a contract's balance entry
+ * (sac_cbalance.c). */
+int scp_sac_spend_noauth(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+  uint8_t kind, acct[32];
+  int rc = scp_sac_sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind == 1) return scp_sac_contract_spend(h, addr, hi, lo);
+  if (kind != 0)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
+  rc = i64_amount(h, hi, lo, true);
+  return rc == SCP_OK ? classic_transfer(h, acct, -(int64_t)lo, addr) : rc;
+}
+
+/* receive_balance / spend_balance: addr's two clones (the caller's
+ * addr.metered_clone(), is_authorized(addr.metered_clone())),
+ * is_authorized (Error(Contract, #11) when not), then the balance
+ * moved: receive_balance's own arms (the i64 amount and
+ * transfer_classic_balance for an account, the balance entry for a
+ * contract), or spend_balance_no_authorization_check. */
 static int change_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo, bool spend) {
   uint8_t kind, acct[32];
   bool ok = false;
   int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
-  if (rc != SCP_OK) return rc;
-  if (kind != 0) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: balances of contract addresses are not implemented yet "
-             "for this function");
-    return SCP_ERR_UNSUPPORTED;
-  }
-  rc = account_authorized(h, acct, &ok);
+  if (rc == SCP_OK) rc = is_authorized(h, addr, &ok);
   if (rc != SCP_OK) return rc;
   if (!ok)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE_DEAUTHORIZED,
                         "balance is deauthorized");
-  rc = sc_address(h, addr, &kind, acct);
+  if (spend) return scp_sac_spend_noauth(h, addr, hi, lo);
+  rc = scp_sac_sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
-  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
-                        "%s amount is too large for an i64", spend ? "spent" : "received");
-  return classic_transfer(h, acct, spend ? -(int64_t)lo : (int64_t)lo);
+  if (kind == 1) return scp_sac_contract_receive(h, addr, hi, lo);
+  rc = i64_amount(h, hi, lo, false);
+  return rc == SCP_OK ? classic_transfer(h, acct, (int64_t)lo, addr) : rc;
 }
 
 int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
@@ -465,4 +456,54 @@ int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo)
 
 int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
   return change_balance(h, addr, hi, lo, true);
+}
+
+/* get_trustline_flags: to_trustline_key, read_trustline_entry (a missing
+ * trustline is Error(Contract, #13)), the flags read in place. */
+int scp_sac_trustline_flags(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                            uint32_t *flags) {
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  int rc = trustline_entry(h, acct, a, img, &k, &e);
+  if (rc != SCP_OK) return rc;
+  size_t at = 36 + k.keylen + 16;   /* accountID, asset, balance, limit: flags */
+  if (e->vallen < at + 4)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  *flags = scp_be32(e->val + at);
+  return SCP_OK;
+}
+
+/* set_trustline_authorization: the key, the entry, the TrustLineEntry's
+ * clone; no change is a no-op; else AUTHORIZED set (and
+ * AUTHORIZED_TO_MAINTAIN_LIABILITIES cleared) or the reverse,
+ * modify_ledger_entry_data and Storage::put. */
+int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                                bool authorize) {
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  int rc = trustline_entry(h, acct, a, img, &k, &e);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
+  if (rc != SCP_OK) return rc;
+  size_t at = 36 + k.keylen + 16;
+  if (e->vallen < at + 4)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  uint32_t flags = scp_be32(e->val + at);
+  if (((flags & SCP_TL_AUTHORIZED) != 0) == authorize) return SCP_OK;
+  if (authorize)
+    flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES) | SCP_TL_AUTHORIZED;
+  else
+    flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED) | SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES;
+  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+  if (rc != SCP_OK) return rc;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  for (int i = 0; i < 4; i++) v[at + (size_t)i] = (uint8_t)(flags >> (24 - 8 * i));
+  uint32_t vlen = e->vallen, live = e->live_until;
+  rc = scp_storage_put(h, &k, v, vlen, live);
+  free(v);
+  return rc;
 }

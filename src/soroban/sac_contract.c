@@ -168,6 +168,22 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
                           "transfer takes an Address, a MuxedAddress and an i128");
     return scp_sac_transfer(h, args[0], args[1], args[2]);
+  case FN_AUTHORIZED:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized takes an Address");
+    return scp_sac_authorized_fn(h, args[0], ret);
+  case FN_SET_AUTHORIZED:
+    /* Address, bool::try_from_val (a tag check) */
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) > SCP_TAG_TRUE)
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "set_authorized takes an Address and a bool");
+    return scp_sac_set_authorized(h, args[0], args[1] == SCP_VAL_TRUE);
+  case FN_CLAWBACK:
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[1]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[1]) != SCP_TAG_I128_OBJ))
+      return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
+                          "clawback takes an Address and an i128");
+    return scp_sac_clawback(h, args[0], args[1]);
   case FN_ADMIN:
     return scp_sac_read_admin(h, ret);
   case FN_DECIMALS:
@@ -181,9 +197,7 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
     return rc;
   }
   default:
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "the Stellar Asset Contract function %s is not implemented yet", fns[idx]);
-    return SCP_ERR_UNSUPPORTED;
+    return SCP_ERR_INTERNAL;   /* every index of fns is a case */
   }
 }
 

@@ -121,6 +121,81 @@ SCP_HIDDEN int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, u
  * trustline's balance lowered. */
 SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
 
+/* ---- sac_account.c ------------------------------------------------------------ */
+
+/* An AccountEntry's XDR image, parsed; missing trailing fields are zero. */
+typedef struct scp_sac_account {
+  int64_t balance;
+  uint32_t num_sub, flags, home_len, nsigners, nsig_img;
+  size_t signers_at[20];        /* each signer's offset in the image */
+  bool v1, v2;                  /* AccountEntryExt V1, its ext V2 */
+  int64_t buying, selling;      /* V1 liabilities */
+  uint32_t sponsored, sponsoring, nspons_ids;   /* V2 */
+} scp_sac_account;
+
+/* AccountFlags and TrustLineFlags (Stellar-ledger-entries.x). */
+enum {
+  SCP_ACCT_AUTH_REQUIRED = 1, SCP_ACCT_AUTH_REVOCABLE = 2, SCP_ACCT_CLAWBACK_ENABLED = 8,
+  SCP_TL_AUTHORIZED = 1, SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES = 2,
+  SCP_TL_CLAWBACK_ENABLED = 4
+};
+
+/* 0, or -1 for an image too short or malformed to be an AccountEntry. */
+SCP_HIDDEN int scp_sac_account_parse(const uint8_t *p, size_t len, scp_sac_account *a);
+/* AccountEntry::metered_clone of the image. */
+SCP_HIDDEN int scp_sac_account_clone_charges(scp_host *h, const uint8_t *p, size_t len);
+/* load_account (data_helper.rs): Rc<LedgerKey>, Storage::get (a missing
+ * account is Error(Storage, MissingValue)), the clone; *ent (may be
+ * NULL) is the entry. */
+SCP_HIDDEN int scp_sac_load_account(scp_host *h, const uint8_t key[32], scp_sac_account *a,
+                                    const scp_sentry **ent);
+/* is_asset_issuer_flag_set (balance.rs): false for the native asset. */
+SCP_HIDDEN int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set);
+
+/* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
+ * an account, 1 for a contract. */
+SCP_HIDDEN int scp_sac_sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]);
+/* read_asset (asset_info.rs): read_asset_info, then AssetInfo -> Asset. */
+SCP_HIDDEN int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a);
+/* is_authorized(addr) (balance.rs), addr's clone charged by the caller. */
+SCP_HIDDEN int scp_sac_authorized(scp_host *h, uint64_t addr, bool *ok);
+/* spend_balance_no_authorization_check (balance.rs). */
+SCP_HIDDEN int scp_sac_spend_noauth(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
+/* get_trustline_flags (balance.rs); Error(Contract, #13) when missing. */
+SCP_HIDDEN int scp_sac_trustline_flags(scp_host *h, const uint8_t acct[32],
+                                       const scp_sac_asset *a, uint32_t *flags);
+/* set_trustline_authorization (balance.rs). */
+SCP_HIDDEN int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32],
+                                           const scp_sac_asset *a, bool authorize);
+
+/* ---- sac_cbalance.c ----------------------------------------------------------- */
+
+/* BalanceValue {amount, authorized, clawback}. */
+typedef struct scp_sac_bv {
+  int64_t hi;
+  uint64_t lo;
+  bool authorized, clawback;
+} scp_sac_bv;
+
+/* DataKey::Balance(addr).try_into_val: [Symbol(Balance), addr]. */
+SCP_HIDDEN int scp_sac_balance_key(scp_host *h, uint64_t addr, uint64_t *out);
+/* BalanceValue::try_from_val(raw): the map unpacked, the i128, the bools. */
+SCP_HIDDEN int scp_sac_balance_value(scp_host *h, uint64_t raw, scp_sac_bv *bv);
+/* try_get_contract_data(key, Persistent) and the BalanceValue. */
+SCP_HIDDEN int scp_sac_balance_get(scp_host *h, uint64_t addr, bool *has, scp_sac_bv *bv);
+/* write_contract_balance: the put, then the entry's TTL extension. */
+SCP_HIDDEN int scp_sac_balance_put(scp_host *h, uint64_t addr, const scp_sac_bv *bv);
+/* extend_contract_data_ttl(key, Persistent, 29 days, 30 days). */
+SCP_HIDDEN int scp_sac_balance_extend(scp_host *h, uint64_t addr);
+/* read_balance, is_authorized, receive_balance and
+ * spend_balance_no_authorization_check for a contract address (after
+ * the caller's to_sc_address). */
+SCP_HIDDEN int scp_sac_contract_balance(scp_host *h, uint64_t addr, uint64_t *ret);
+SCP_HIDDEN int scp_sac_contract_authorized(scp_host *h, uint64_t addr, bool *ok);
+SCP_HIDDEN int scp_sac_contract_receive(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+SCP_HIDDEN int scp_sac_contract_spend(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
 /* ---- sac_token.c -------------------------------------------------------------- */
 
 /* mint(to, amount), transfer(from, to, amount), burn(from, amount)
@@ -128,6 +203,13 @@ SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uin
 SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount);
+/* An event: topics [Symbol(name), a, (b,) read_name()], data. */
+SCP_HIDDEN int scp_sac_event(scp_host *h, const char *name, uint64_t a, uint64_t b, bool two,
+                             uint64_t data);
+/* check_not_issuer (contract.rs): Error(Contract, #2) for the issuer. */
+SCP_HIDDEN int scp_sac_check_not_issuer(scp_host *h, uint64_t addr);
+/* check_nonnegative_amount (contract.rs): Error(Contract, #8). */
+SCP_HIDDEN int scp_sac_check_nonnegative(scp_host *h, int64_t hi);
 /* Address::require_auth: the Env's require_auth (between the probes). */
 SCP_HIDDEN int scp_sac_require_auth(scp_host *h, uint64_t addr);
 /* burn_from(spender, from, amount), transfer_from(spender, from, to,
@@ -150,6 +232,14 @@ SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
 enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2,
        SCP_SAC_PROBE_POPPING = 3 };
 SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
+
+/* ---- sac_admin.c -------------------------------------------------------------- */
+
+/* authorized(addr), set_authorized(addr, authorize), clawback(from,
+ * amount) (contract.rs). */
+SCP_HIDDEN int scp_sac_authorized_fn(scp_host *h, uint64_t addr, uint64_t *ret);
+SCP_HIDDEN int scp_sac_set_authorized(scp_host *h, uint64_t addr, bool authorize);
+SCP_HIDDEN int scp_sac_clawback(scp_host *h, uint64_t from, uint64_t amount);
 
 /* ---- sac_allowance.c ---------------------------------------------------------- */
 

@@ -31,7 +31,7 @@
 
 enum { SIZE_ACCOUNT_ID = 32, SIZE_ADDRESS = 16, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_NEGATIVE_AMOUNT = 8 };
 
-static int check_nonnegative(scp_host *h, int64_t hi) {
+int scp_sac_check_nonnegative(scp_host *h, int64_t hi) {
   if (hi < 0)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_NEGATIVE_AMOUNT,
                         "negative amount is not allowed");
@@ -73,8 +73,8 @@ static int is_issuer(scp_host *h, uint64_t addr, bool *yes) {
 
 /* An event: topics [Symbol(name), a, (b,) read_name()] (one
  * vec_new_from_slice), contract_event with data. */
-static int token_event(scp_host *h, const char *name, uint64_t a, uint64_t b, bool two,
-                       uint64_t data) {
+int scp_sac_event(scp_host *h, const char *name, uint64_t a, uint64_t b, bool two,
+                  uint64_t data) {
   uint64_t t[4], nm = 0, symbol = 0, topics, r;
   uint32_t n = 0;
   int rc = scp_sac_symbol(h, name, &t[n++]);
@@ -94,19 +94,19 @@ static int transfer_event(scp_host *h, uint64_t from, uint64_t to, uint64_t data
   bool iss = false;
   int rc = scp_sac_env2(h, "obj_cmp", from, to, &ord);
   if (rc != SCP_OK) return rc;
-  if ((int64_t)ord == 0) return token_event(h, "transfer", from, to, true, data);
+  if ((int64_t)ord == 0) return scp_sac_event(h, "transfer", from, to, true, data);
   rc = is_issuer(h, from, &iss);
   if (rc != SCP_OK) return rc;
-  if (iss) return token_event(h, "mint", to, 0, false, data);
+  if (iss) return scp_sac_event(h, "mint", to, 0, false, data);
   rc = is_issuer(h, to, &iss);
   if (rc != SCP_OK) return rc;
-  if (iss) return token_event(h, "burn", from, 0, false, data);
-  return token_event(h, "transfer", from, to, true, data);
+  if (iss) return scp_sac_event(h, "burn", from, 0, false, data);
+  return scp_sac_event(h, "transfer", from, to, true, data);
 }
 
 /* check_not_issuer (contract.rs): is_issuer's test, an error for the
  * issuer. */
-static int check_not_issuer(scp_host *h, uint64_t addr) {
+int scp_sac_check_not_issuer(scp_host *h, uint64_t addr) {
   bool iss = false;
   int rc = is_issuer(h, addr, &iss);
   if (rc == SCP_OK && iss)
@@ -119,8 +119,8 @@ int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
   int64_t hi;
   uint64_t lo, admin;
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
-  if (rc == SCP_OK) rc = check_not_issuer(h, to);
+  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, to);
   if (rc == SCP_OK) rc = scp_sac_read_admin(h, &admin);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, admin);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
@@ -128,7 +128,7 @@ int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
   /* amount.try_into_val: the i128 back to a Val */
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? token_event(h, "mint", to, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_event(h, "mint", to, 0, false, data) : rc;
 }
 
 /* check_non_native (contract.rs): read_asset_info; the native asset is
@@ -150,15 +150,15 @@ int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount) {
   int64_t hi;
   uint64_t lo;
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
   if (rc == SCP_OK) rc = check_non_native(h);
-  if (rc == SCP_OK) rc = check_not_issuer(h, from);
+  if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, from);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, from);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? token_event(h, "burn", from, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_event(h, "burn", from, 0, false, data) : rc;
 }
 
 /* set_admin(new_admin) (contract.rs): read_administrator, its
@@ -171,7 +171,7 @@ int scp_sac_set_admin(scp_host *h, uint64_t new_admin) {
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_sac_write_admin(h, new_admin);
-  return rc == SCP_OK ? token_event(h, "set_admin", admin, 0, false, new_admin) : rc;
+  return rc == SCP_OK ? scp_sac_event(h, "set_admin", admin, 0, false, new_admin) : rc;
 }
 
 /* burn_from(spender, from, amount) (contract.rs): as burn, with
@@ -181,9 +181,9 @@ int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amo
   int64_t hi;
   uint64_t lo;
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
   if (rc == SCP_OK) rc = check_non_native(h);
-  if (rc == SCP_OK) rc = check_not_issuer(h, from);
+  if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, from);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, spender);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
@@ -191,7 +191,7 @@ int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amo
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? token_event(h, "burn", from, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_event(h, "burn", from, 0, false, data) : rc;
 }
 
 /* transfer_from(spender, from, to, amount) (contract.rs): the amount's
@@ -202,7 +202,7 @@ int scp_sac_transfer_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t
   int64_t hi;
   uint64_t lo;
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, spender);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
@@ -222,7 +222,7 @@ int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount) {
   int64_t hi;
   uint64_t lo;
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = check_nonnegative(h, hi);
+  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, from);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);

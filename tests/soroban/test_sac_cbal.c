@@ -1,0 +1,277 @@
+/*
+ * test_sac_cbal.c — the Stellar Asset Contract's balances of contract
+ * addresses (sac_cbalance.c) and the admin functions clawback,
+ * set_authorized, authorized (sac_admin.c), checked against the
+ * reference's traces.
+ *
+ * Set-up as test_sac.c: the replay driver's host (budget from cpu 14285,
+ * mem 0), the issuer's account (default_stellar_asset_contract: balance
+ * 10_000_000, one sub-entry, its key as signer of weight 100, flags
+ * AUTH_REVOCABLE | AUTH_CLAWBACK_ENABLED), create_asset_contract("aaaa").
+ * The traces authorize with signed entries in enforcing mode, which
+ * scprof does not model; as in test_sac.c the calls run in recording mode
+ * and are checked on both sides of require_auth (sac_private.h's probe):
+ * from the frame's push to require_auth, and from its return to the
+ * frame's pop.  Calls without require_auth (balance, authorized, the
+ * errors before it) are checked whole.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "soroban/host_lifecycle.h"
+#include "soroban/host_private.h"
+#include "soroban/sac_private.h"
+#include "soroban/host_sac.h"
+
+typedef struct fixture {
+  scp_budget b;
+  scp_host *h;
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
+  scp_host_opts o = { .auth_enforcing = true };
+  if (scp_host_create(&f->b, &o, &f->h)) return -1;
+  f->b.cpu = 14285;
+  f->b.mem = f->b.mem_peak = 0;
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  scp_host_destroy(f->h);
+  free(f);
+  return 0;
+}
+
+static unsigned fn(const char *name) {
+  int id = scp_hostfn_find_name(name);
+  assert_true(id >= 0);
+  return (unsigned)id;
+}
+
+static void be64_put(uint8_t *p, int64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+}
+
+static void be32_put(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+
+/* create_account (builtin_contracts/testutils.rs): an AccountEntry with
+ * one ed25519 signer (the account's own key) when weight > 0, ext V0. */
+static void seed_account(fixture *f, uint8_t who, int64_t balance, uint32_t num_sub,
+                         uint32_t flags, uint32_t weight) {
+  uint8_t e[120] = { 0 };
+  size_t n = 0;
+  memset(e + 4, who, 32);
+  be64_put(e + 36, balance);
+  be32_put(e + 52, num_sub);
+  be32_put(e + 60, flags);
+  e[68] = 1;   /* thresholds [1, 0, 0, 0] */
+  if (weight) {
+    be32_put(e + 72, 1);
+    memset(e + 80, who, 32);
+    be32_put(e + 112, weight);
+    n = 120;
+  } else {
+    n = 80;
+  }
+  scp_lkey k = { .type = SCP_LK_ACCOUNT };
+  memset(k.id, who, 32);
+  assert_int_equal(scp_storage_seed(f->h, &k, e, (uint32_t)n, 0, true), SCP_OK);
+}
+
+static scp_sentry *account_entry(fixture *f, uint8_t who) {
+  for (size_t i = 0; i < f->h->nstore; i++) {
+    scp_sentry *e = &f->h->store[i];
+    if (e->present && e->k.type == SCP_LK_ACCOUNT && e->k.id[0] == who) return e;
+  }
+  return NULL;
+}
+
+static void set_account_flags(fixture *f, uint8_t who, uint32_t flags) {
+  scp_sentry *e = account_entry(f, who);
+  assert_non_null(e);
+  be32_put(e->val + 60, flags);
+}
+
+/* The issuer 0x11 (default_stellar_asset_contract), then
+ * create_asset_contract("aaaa"); the base PRNG seed of zeros. */
+static uint64_t aaaa_contract(fixture *f) {
+  uint8_t seed[32] = { 0 }, b[44] = { 0 };
+  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  seed_account(f, 0x11, 10000000, 1, SCP_ACCT_AUTH_REVOCABLE | SCP_ACCT_CLAWBACK_ENABLED, 100);
+  b[3] = 1;
+  memcpy(b + 4, "aaaa", 4);
+  memset(b + 12, 0x11, 32);
+  uint64_t arg, addr = 0;
+  scp_error err;
+  assert_int_equal(scp_host_memobj_new_from_slice(f->h, SCP_TAG_BYTES_OBJ, b, 44, &arg), SCP_OK);
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  f->h->opts.auth_enforcing = false;
+  f->h->opts.auth_disable_non_root = true;
+  f->h->opts.ledger_sequence = 123;
+  return addr;
+}
+
+static uint64_t address(fixture *f, uint8_t kind, uint8_t who) {
+  scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  o.u.bytes = calloc(1, 33);
+  o.u.bytes[0] = kind;
+  memset(o.u.bytes + 1, who, 32);
+  uint64_t v;
+  assert_int_equal(scp_host_add_obj(f->h, &o, &v), SCP_OK);
+  return v;
+}
+
+/* The budget at the SAC frame's push, around require_auth and at its pop. */
+static uint64_t probe_cpu[4], probe_mem[4], start_cpu, start_mem;
+static void probe(scp_host *h, int where) {
+  probe_cpu[where] = h->budget->cpu;
+  probe_mem[where] = h->budget->mem;
+}
+
+/* call(asset, name, [args]) with the probe: the status; *dcpu / *dmem the
+ * budget's delta from after the args' Vec to the return. */
+static int call(fixture *f, uint64_t asset, const char *name, const uint64_t *v, uint32_t n,
+                uint64_t *ret, uint64_t *dcpu, uint64_t *dmem) {
+  uint64_t args, sym;
+  scp_error err;
+  assert_int_equal(scp_host_vec_new_from_slice(f->h, v, n, &args), SCP_OK);
+  uint64_t cpu = f->b.cpu, mem = f->b.mem;
+  start_cpu = cpu;
+  start_mem = mem;
+  assert_int_equal(scp_host_symbol_val(f->h, name, &sym), SCP_OK);
+  uint64_t a[3] = { asset, sym, args };
+  memset(probe_cpu, 0, sizeof probe_cpu);
+  memset(probe_mem, 0, sizeof probe_mem);
+  scp_sac_probe = probe;
+  int rc = scp_host_call(f->h, fn("call"), a, NULL, ret, &err);
+  scp_sac_probe = NULL;
+  if (rc != SCP_OK) print_message("%s: %d %s\n", name, rc, err.msg);
+  if (dcpu) *dcpu = f->b.cpu - cpu;
+  if (dmem) *dmem = f->b.mem - mem;
+  return rc;
+}
+
+/* Both sides of require_auth against the trace's budget at the push,
+ * the require_auth call, its return and the pop. */
+static void check_sides(uint64_t push_cpu, uint64_t push_mem, uint64_t auth_cpu,
+                        uint64_t auth_mem, uint64_t authed_cpu, uint64_t authed_mem,
+                        uint64_t pop_cpu, uint64_t pop_mem) {
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_AUTH] - probe_cpu[SCP_SAC_PROBE_PUSHED], auth_cpu - push_cpu);
+  assert_int_equal(probe_mem[SCP_SAC_PROBE_AUTH] - probe_mem[SCP_SAC_PROBE_PUSHED], auth_mem - push_mem);
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_POPPING] - probe_cpu[SCP_SAC_PROBE_AUTHED], pop_cpu - authed_cpu);
+  assert_int_equal(probe_mem[SCP_SAC_PROBE_POPPING] - probe_mem[SCP_SAC_PROBE_AUTHED], pop_mem - authed_mem);
+}
+
+static uint64_t i128(int64_t v) { return scp_val_small_i(v, SCP_TAG_I128_SMALL); }
+
+/* test_clawback_on_contract.json: mint(C1, 100_000_000) creates C1's
+ * balance entry {100_000_000, authorized, clawback (the issuer's flag)}:
+ * from the push (148403 CPU, 25533 bytes) to require_auth (165907, 27260):
+ * check_not_issuer, read_administrator; from its return (623464, 35118)
+ * to the pop (679292, 43460): the instance's TTL bump, is_authorized (no
+ * entry: the issuer's AUTH_REQUIRED flag, load_account), the entry's read
+ * again, the issuer's clawback flag, the write and its TTL extension, the
+ * mint event. */
+static void test_mint_to_contract(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[2];
+  uint64_t c1 = address(f, 1, 0x44);
+  v[0] = c1;
+  v[1] = i128(100000000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(148403, 25533, 165907, 27260, 623464, 35118, 679292, 43460);
+}
+
+/* A call without require_auth, against the trace's budget at the push
+ * and at the pop.  (Before the push, the storage map here lacks the
+ * nonces the traces' signed entries wrote, which the instance's lookup
+ * sees; and the return adds recording mode's emulated authentication of
+ * the trackers earlier calls left.) */
+static void check_call(uint64_t args_cpu, uint64_t args_mem, uint64_t push_cpu, uint64_t push_mem,
+                       uint64_t pop_cpu, uint64_t pop_mem) {
+  (void)args_cpu;
+  (void)args_mem;
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_POPPING] - probe_cpu[SCP_SAC_PROBE_PUSHED], pop_cpu - push_cpu);
+  assert_int_equal(probe_mem[SCP_SAC_PROBE_POPPING] - probe_mem[SCP_SAC_PROBE_PUSHED], pop_mem - push_mem);
+}
+
+/* The push-to-pop of a call that fails before require_auth. */
+static void check_whole_frame(uint64_t push_cpu, uint64_t push_mem, uint64_t pop_cpu,
+                              uint64_t pop_mem) {
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_POPPING] - probe_cpu[SCP_SAC_PROBE_PUSHED], pop_cpu - push_cpu);
+  assert_int_equal(probe_mem[SCP_SAC_PROBE_POPPING] - probe_mem[SCP_SAC_PROBE_PUSHED], pop_mem - push_mem);
+}
+
+/* test_clawback_on_contract.json, whole: mint(C1) as above; the issuer's
+ * flags cleared, mint(C2) (its entry without clawback): push 738494 /
+ * 56443, require_auth 755998 / 58170, its return 1214779 / 66400, pop
+ * 1272326 / 75030; balance(C1) 1273351 -> 1321977 CPU, 75134 -> 83058
+ * bytes (the entry read, its TTL extension) and balance(C2) 1323002 ->
+ * 1367468, 83162 -> 91086; clawback(C1, 40_000_000): push 1421084 /
+ * 102731, require_auth 1451386 / 105596 (check_clawbackable,
+ * check_not_issuer, read_administrator), return 1909181 / 113364, pop
+ * 1958324 / 120979 (spend_balance_no_authorization_check, the clawback
+ * event); clawback(C2) fails in check_clawbackable with
+ * Error(Contract, #10): push 2012206 / 132692, pop 2025796 / 133830; the
+ * issuer's clawback flag set again changes nothing: clawback(C1) push
+ * 2083139 / 146387, require_auth 2111341 / 149252, return 2570819 /
+ * 157206, pop 2620332 / 164889; clawback(C2) push 2677123 / 177516, pop
+ * 2690773 / 178654; balance(C1) = 20_000_000, 2691798 -> 2738094,
+ * 178758 -> 186818; balance(C2) = 100_000_000, 2739119 -> 2788775,
+ * 186922 -> 194982. */
+static void test_clawback_on_contract(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[2];
+  uint64_t c1 = address(f, 1, 0x55), c2 = address(f, 1, 0x44);
+  v[0] = c1;
+  v[1] = i128(100000000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  set_account_flags(f, 0x11, 0);
+  v[0] = c2;
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(738494, 56443, 755998, 58170, 1214779, 66400, 1272326, 75030);
+  assert_int_equal(call(f, sac, "balance", &c1, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(100000000));
+  check_call(1273351, 75134, 1289423, 78875, 1321977, 83058);
+  assert_int_equal(call(f, sac, "balance", &c2, 1, &ret, NULL, NULL), SCP_OK);
+  check_call(1323002, 83162, 1339074, 86903, 1367468, 91086);
+  v[0] = c1;
+  v[1] = i128(40000000);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(1421084, 102731, 1451386, 105596, 1909181, 113364, 1958324, 120979);
+  v[0] = c2;
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  check_whole_frame(2012206, 132692, 2025796, 133830);
+  set_account_flags(f, 0x11, SCP_ACCT_CLAWBACK_ENABLED);
+  v[0] = c1;
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(2083139, 146387, 2111341, 149252, 2570819, 157206, 2620332, 164889);
+  v[0] = c2;
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  check_whole_frame(2677123, 177516, 2690773, 178654);
+  assert_int_equal(call(f, sac, "balance", &c1, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(20000000));
+  check_call(2691798, 178758, 2708184, 182635, 2738094, 186818);
+  assert_int_equal(call(f, sac, "balance", &c2, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(100000000));
+  check_call(2739119, 186922, 2755505, 190799, 2788775, 194982);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_clawback_on_contract, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

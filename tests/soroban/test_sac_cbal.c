@@ -102,6 +102,50 @@ static void set_account_flags(fixture *f, uint8_t who, uint32_t flags) {
   be32_put(e->val + 60, flags);
 }
 
+/* create_trustline: an "aaaa" trustline of who (balance 0, limit
+ * i64::MAX, flags), ext V0. */
+static void seed_trustline(fixture *f, uint8_t who, uint32_t flags) {
+  uint8_t tl[36 + 44 + 24] = { 0 }, asset[44] = { 0 };
+  asset[3] = 1;
+  memcpy(asset + 4, "aaaa", 4);
+  memset(asset + 12, 0x11, 32);
+  scp_lkey tk = { .type = SCP_LK_TRUSTLINE, .key = asset, .keylen = 44 };
+  memset(tk.id, who, 32);
+  memset(tl + 4, who, 32);
+  memcpy(tl + 36, asset, 44);
+  be64_put(tl + 88, INT64_MAX);
+  be32_put(tl + 96, flags);
+  assert_int_equal(scp_storage_seed(f->h, &tk, tl, sizeof tl, 0, true), SCP_OK);
+}
+
+static scp_sentry *trustline(fixture *f, uint8_t who) {
+  for (size_t i = 0; i < f->h->nstore; i++) {
+    scp_sentry *e = &f->h->store[i];
+    if (e->present && e->k.type == SCP_LK_TRUSTLINE && e->k.id[0] == who) return e;
+  }
+  return NULL;
+}
+
+static int64_t tl_balance(fixture *f, uint8_t who) {
+  scp_sentry *e = trustline(f, who);
+  assert_non_null(e);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | e->val[80 + i];
+  return (int64_t)v;
+}
+
+static uint32_t tl_flags(fixture *f, uint8_t who) {
+  scp_sentry *e = trustline(f, who);
+  assert_non_null(e);
+  return scp_be32(e->val + 96);
+}
+
+static void set_tl_flags(fixture *f, uint8_t who, uint32_t flags) {
+  scp_sentry *e = trustline(f, who);
+  assert_non_null(e);
+  be32_put(e->val + 96, flags);
+}
+
 /* The issuer 0x11 (default_stellar_asset_contract), then
  * create_asset_contract("aaaa"); the base PRNG seed of zeros. */
 static uint64_t aaaa_contract(fixture *f) {
@@ -268,10 +312,107 @@ static void test_clawback_on_contract(void **state) {
   check_call(2739119, 186922, 2755505, 190799, 2788775, 194982);
 }
 
+/* test_auth_revocable_on_contract.json: authorized(C) of a contract
+ * without a balance entry is !AUTH_REQUIRED: push 110095 / 16925, pop
+ * 147168 / 22248; with the issuer's flags cleared, set_authorized(C,
+ * false) fails after require_auth with Error(Contract, #2) (push 205631 /
+ * 34469, require_auth 220519 / 36012, its return 676703 / 43240, pop
+ * 694892 / 46173); with AUTH_REVOCABLE it writes a zero balance
+ * {0, false, clawback: false} (push 756230 / 59240, require_auth 771118 /
+ * 60783, return 1230836 / 68907, pop 1281984 / 76272); authorized(C) is
+ * then false (push 1300340 / 80087, pop 1325725 / 83782); flags cleared
+ * again, set_authorized(C, true) rewrites the entry (push 1387230 /
+ * 96985, require_auth 1402118 / 98528, return 1862823 / 106838, pop
+ * 1913577 / 114427) and authorized(C) is true (push 1931949 / 118310,
+ * pop 1957934 / 122005). */
+static void test_auth_revocable_on_contract(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[2];
+  uint64_t c1 = address(f, 1, 0x55);
+  assert_int_equal(call(f, sac, "authorized", &c1, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, SCP_VAL_TRUE);
+  check_call(0, 0, 110095, 16925, 147168, 22248);
+  set_account_flags(f, 0x11, 0);
+  v[0] = c1;
+  v[1] = SCP_VAL_FALSE;
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 2));
+  check_sides(205631, 34469, 220519, 36012, 676703, 43240, 694892, 46173);
+  set_account_flags(f, 0x11, SCP_ACCT_AUTH_REVOCABLE);
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(756230, 59240, 771118, 60783, 1230836, 68907, 1281984, 76272);
+  assert_int_equal(call(f, sac, "authorized", &c1, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, SCP_VAL_FALSE);
+  check_call(0, 0, 1300340, 80087, 1325725, 83782);
+  set_account_flags(f, 0x11, 0);
+  v[1] = SCP_VAL_TRUE;
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(1387230, 96985, 1402118, 98528, 1862823, 106838, 1913577, 114427);
+  assert_int_equal(call(f, sac, "authorized", &c1, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, SCP_VAL_TRUE);
+  check_call(0, 0, 1931949, 118310, 1957934, 122005);
+}
+
+/* test_clawback_on_account.json: user 0x33 with a trustline (AUTHORIZED |
+ * TRUSTLINE_CLAWBACK_ENABLED, no account entry), mint 100_000_000
+ * (push 150415 / 26134, require_auth 167919 / 27861, return 626034 /
+ * 36159, pop 654750 / 40501), balance (push 672255 / 44290, pop 702109 /
+ * 48558); clawback(user, 40_000_000): push 759434 / 61247, require_auth
+ * 781540 / 63246 (check_clawbackable: read_asset, the trustline's flags;
+ * check_not_issuer, read_administrator), return 1240582 / 71742, pop
+ * 1263843 / 75592 (the trustline lowered without the authorization
+ * check, the event); balance 60_000_000 (push 1281364 / 79449, pop
+ * 1311218 / 83717); clawback(60_000_001) fails after require_auth with
+ * Error(Contract, #10): push 1368559 / 96474, require_auth 1390665 /
+ * 98473, return 1850763 / 107155, pop 1868372 / 109984; with the
+ * trustline's flags cleared clawback(60_000_000) fails in
+ * check_clawbackable (#10): push 1928805 / 123449, pop 1945696 / 125160;
+ * with TRUSTLINE_CLAWBACK_ENABLED again it takes the rest: push 2003268 /
+ * 137779, require_auth 2025374 / 139778, return 2483603 / 147664, pop
+ * 2507189 / 151582; balance 0 (push 2524828 / 155507, pop 2554882 /
+ * 159775). */
+static void test_clawback_on_account(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[2];
+  seed_trustline(f, 0x33, SCP_TL_AUTHORIZED | SCP_TL_CLAWBACK_ENABLED);
+  uint64_t user = address(f, 0, 0x33);
+  v[0] = user;
+  v[1] = i128(100000000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(150415, 26134, 167919, 27861, 626034, 36159, 654750, 40501);
+  assert_int_equal(call(f, sac, "balance", &user, 1, &ret, NULL, NULL), SCP_OK);
+  check_call(0, 0, 672255, 44290, 702109, 48558);
+  v[1] = i128(40000000);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(759434, 61247, 781540, 63246, 1240582, 71742, 1263843, 75592);
+  assert_int_equal(tl_balance(f, 0x33), 60000000);
+  assert_int_equal(call(f, sac, "balance", &user, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(60000000));
+  check_call(0, 0, 1281364, 79449, 1311218, 83717);
+  v[1] = i128(60000001);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  check_sides(1368559, 96474, 1390665, 98473, 1850763, 107155, 1868372, 109984);
+  set_tl_flags(f, 0x33, 0);
+  v[1] = i128(60000000);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  check_whole_frame(1928805, 123449, 1945696, 125160);
+  set_tl_flags(f, 0x33, SCP_TL_CLAWBACK_ENABLED);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(2003268, 137779, 2025374, 139778, 2483603, 147664, 2507189, 151582);
+  assert_int_equal(call(f, sac, "balance", &user, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(0));
+  check_call(0, 0, 2524828, 155507, 2554882, 159775);
+  assert_int_equal(tl_flags(f, 0x33), SCP_TL_CLAWBACK_ENABLED);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
     cmocka_unit_test_setup_teardown(test_clawback_on_contract, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_auth_revocable_on_contract, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_clawback_on_account, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

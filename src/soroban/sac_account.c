@@ -23,6 +23,7 @@
  * account for signature checks); the two could share one helper once
  * both branches are merged.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "soroban/host_fns_private.h"
@@ -144,5 +145,94 @@ int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set) {
   scp_sac_account a;
   rc = scp_sac_load_account(h, key, &a, NULL);
   if (rc == SCP_OK) *set = (a.flags & flag) != 0;
+  return rc;
+}
+
+enum {
+  SIZE_LEDGER_ENTRY = 288, SIZE_LEDGER_ENTRY_EXT = 33, DEFAULT_BASE_RESERVE = 5000000,
+  ERR_ACCOUNT_MISSING = 6, ERR_BALANCE = 10, ERR_INSUFFICIENT_RESERVE = 14
+};
+
+int64_t scp_sac_base_reserve(const scp_host *h) {
+  return h->opts.base_reserve ? (int64_t)h->opts.base_reserve : DEFAULT_BASE_RESERVE;
+}
+
+int scp_sac_account_min_max(scp_host *h, const scp_sac_account *a, int64_t *min, int64_t *max) {
+  int64_t reserve = scp_sac_base_reserve(h), net = 2 + (int64_t)a->num_sub;
+  if (a->balance < 0)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
+  if (a->v2) net = net + (int64_t)a->sponsoring - (int64_t)a->sponsored;
+  *max = INT64_MAX;
+  if (__builtin_mul_overflow(net, reserve, min) ||
+      (a->v1 && (__builtin_add_overflow(*min, a->selling, min) ||
+                 __builtin_sub_overflow(INT64_MAX, a->buying, max))))
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN, "arithmetic overflow");
+  return SCP_OK;
+}
+
+static void put64(uint8_t *p, int64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+}
+
+/* transfer_account_balance (balance.rs): the account's key
+ * (account_id.metered_clone(), Rc::metered_new), Storage::try_get.  An
+ * existing account: the AccountEntry's clone, get_min_max_account_balance
+ * (reserves of 2 + sub-entries (+ sponsoring - sponsored) base reserves,
+ * plus selling liabilities; i64::MAX minus buying liabilities), the new
+ * balance within them (Error(Contract, #10)), modify_ledger_entry_data
+ * (the LedgerEntryExt's clone, Rc::metered_new), Storage::put.  A missing
+ * one: spending is Error(Contract, #6); receiving creates the account when
+ * the amount reaches 2 base reserves (else #14): seqNum = ledger << 32,
+ * thresholds [1, 0, 0, 0], no signers (Rc::metered_new, Storage::put). */
+int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount) {
+  scp_lkey k = { .type = SCP_LK_ACCOUNT };
+  memcpy(k.id, acct, 32);
+  const scp_sentry *e = NULL;
+  int rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
+  if (rc != SCP_OK) return rc;
+  if (!e) {
+    if (amount <= 0)
+      return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
+                          "account entry is missing");
+    int64_t reserve = scp_sac_base_reserve(h);
+    if (amount < 2 * reserve)
+      return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_INSUFFICIENT_RESERVE,
+                          "transfer amount is below minimum balance for new account");
+    uint32_t seq = h->opts.ledger_sequence;
+    if (seq > INT32_MAX)
+      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
+                          "ledger sequence number overflow in starting sequence calculation");
+    uint8_t img[80] = { 0 };
+    memcpy(img + 4, acct, 32);
+    put64(img + 36, amount);
+    put64(img + 44, (int64_t)seq << 32);
+    img[68] = 1;   /* thresholds: master weight 1 */
+    rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+    return rc == SCP_OK ? scp_storage_put(h, &k, img, sizeof img, 0) : rc;
+  }
+  scp_sac_account a;
+  if (scp_sac_account_parse(e->val, e->vallen, &a))
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  rc = scp_sac_account_clone_charges(h, e->val, e->vallen);
+  int64_t min = 0, max = 0, nb;
+  if (rc == SCP_OK) rc = scp_sac_account_min_max(h, &a, &min, &max);
+  if (rc != SCP_OK) return rc;
+  if (__builtin_add_overflow(a.balance, amount, &nb))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE, "resulting balance overflow");
+  if (nb < min || nb > max)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE,
+                        "resulting balance is not within the allowed range");
+  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+  if (rc != SCP_OK) return rc;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  put64(v + 36, nb);
+  uint32_t vlen = e->vallen, live = e->live_until;
+  rc = scp_storage_put(h, &k, v, vlen, live);
+  free(v);
   return rc;
 }

@@ -18,7 +18,7 @@
  * clawback field (Error(Contract, #10)), never the issuer nor the native
  * asset (#2), and spends without the authorization check.
  *
- * Checked to the unit against the reference's traces (test_sac_cbal.c):
+ * Checked to the unit against the reference's traces (test_sac_balances.c):
  * test_clawback_on_contract, test_auth_revocable_on_contract,
  * test_clawback_on_account.
  */

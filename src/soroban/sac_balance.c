@@ -376,11 +376,7 @@ static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount,
   scp_sac_asset a;
   int rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
-  if (a.type == SCP_SAC_NATIVE) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: native balance transfers are not implemented yet");
-    return SCP_ERR_UNSUPPORTED;
-  }
+  if (a.type == SCP_SAC_NATIVE) return scp_sac_native_transfer(h, acct, amount);
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
   if (rc != SCP_OK || !memcmp(a.issuer, acct, 32)) return rc;
   return trustline_transfer(h, acct, &a, amount);

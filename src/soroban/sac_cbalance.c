@@ -20,8 +20,9 @@
  * entry's TTL (threshold 29 days, to 30 days); reads by balance() do
  * too, reads by the changing functions do not.
  *
- * Checked to the unit against test_clawback_on_contract.json (test_sac_
- * admin.c): mint to a new contract balance, balance() of it, clawback.
+ * Checked to the unit against test_clawback_on_contract.json and
+ * test_auth_revocable_on_contract.json (test_sac_balances.c): mint to a
+ * new contract balance, balance() of it, clawback, set_authorized.
  */
 #include <string.h>
 

@@ -149,6 +149,14 @@ SCP_HIDDEN int scp_sac_account_clone_charges(scp_host *h, const uint8_t *p, size
  * NULL) is the entry. */
 SCP_HIDDEN int scp_sac_load_account(scp_host *h, const uint8_t key[32], scp_sac_account *a,
                                     const scp_sentry **ent);
+/* LedgerInfo base_reserve (5_000_000 when the options leave it 0). */
+SCP_HIDDEN int64_t scp_sac_base_reserve(const scp_host *h);
+/* get_min_max_account_balance (balance.rs): no charge. */
+SCP_HIDDEN int scp_sac_account_min_max(scp_host *h, const scp_sac_account *a, int64_t *min,
+                                       int64_t *max);
+/* transfer_account_balance (balance.rs): an account's native balance
+ * moved by amount, a missing account created by a large enough receipt. */
+SCP_HIDDEN int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount);
 /* is_asset_issuer_flag_set (balance.rs): false for the native asset. */
 SCP_HIDDEN int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set);
 

@@ -1,5 +1,5 @@
 /*
- * test_sac_cbal.c — the Stellar Asset Contract's balances of contract
+ * test_sac_balances.c — the Stellar Asset Contract's balances of contract
  * addresses (sac_cbalance.c) and the admin functions clawback,
  * set_authorized, authorized (sac_admin.c), checked against the
  * reference's traces.
@@ -407,12 +407,157 @@ static void test_clawback_on_account(void **state) {
   assert_int_equal(tl_flags(f, 0x33), SCP_TL_CLAWBACK_ENABLED);
 }
 
+/* The native asset's contract on the network [5; 32] (the SAC tests'
+ * ledger), recording mode, ledger 123. */
+static uint64_t native_contract(fixture *f) {
+  uint8_t seed[32] = { 0 }, b[4] = { 0 };
+  assert_int_equal(scp_host_set_base_prng_seed(f->h, seed), SCP_OK);
+  memset(f->h->opts.network_id, 5, 32);
+  uint64_t arg, addr = 0;
+  scp_error err;
+  assert_int_equal(scp_host_memobj_new_from_slice(f->h, SCP_TAG_BYTES_OBJ, b, 4, &arg), SCP_OK);
+  assert_int_equal(scp_host_call(f->h, fn("create_asset_contract"), &arg, NULL, &addr, &err), SCP_OK);
+  f->h->opts.auth_enforcing = false;
+  f->h->opts.auth_disable_non_root = true;
+  f->h->opts.ledger_sequence = 123;
+  return addr;
+}
+
+static int64_t native_balance(fixture *f, uint8_t who) {
+  scp_sentry *e = account_entry(f, who);
+  assert_non_null(e);
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v = v << 8 | e->val[36 + i];
+  return (int64_t)v;
+}
+
+/* test_native_self_transfer.json: the user's account (100_000_000
+ * stroops, no sub-entries: a minimum of 2 base reserves, 10_000_000),
+ * transfer(user, user, 90_000_000): from the push (126359 CPU, 21155
+ * bytes) to require_auth (127161) the dispatcher; from its return
+ * (589170, 30507) to the pop (625353, 35392): the TTL bump,
+ * is_authorized (read_asset: native), spend (read_asset, the account's
+ * key, read, clone, min/max, write), receive (the same), the transfer
+ * event.  Then balance 100_000_000, and transfer(user, user,
+ * 90_000_001) spends below the minimum: Error(Contract, #10). */
+static void test_native_self_transfer(void **state) {
+  fixture *f = *state;
+  uint64_t sac = native_contract(f), ret, v[3];
+  seed_account(f, 0x33, 100000000, 0, 0, 100);
+  uint64_t user = address(f, 0, 0x33);
+  v[0] = user;
+  v[1] = user;
+  v[2] = i128(90000000);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(126359, 21155, 127161, 21155, 589170, 30507, 625353, 35392);
+  assert_int_equal(native_balance(f, 0x33), 100000000);
+  v[2] = i128(90000001);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  /* push 716245 / 53680, require_auth 717047, return 1180443 / 63218,
+   * pop 1201667 / 65938 */
+  check_sides(716245, 53680, 717047, 53680, 1180443, 63218, 1201667, 65938);
+  assert_int_equal(native_balance(f, 0x33), 100000000);
+}
+
+/* cap_73 test_xlm_transfer_creates_account.json: the source (0x33,
+ * 100_000_000) pays 10_000_000 -- two base reserves -- to an account
+ * that does not exist: from the push (123498, 20309) to require_auth
+ * (124300) the dispatcher; from its return (583340, 28815) to the pop
+ * (625067, 34392): the source's balance lowered, the destination's
+ * missing entry (try_get), the new AccountEntry (seqNum 123 << 32) put.
+ * test_xlm_transfer_fails_below_minimum.json: 9_999_999 fails with
+ * Error(Contract, #14) after the same spend: return 583340 / 28815, pop
+ * 614554 / 33107. */
+static void xlm_transfer_new_account(void **state, int64_t amount) {
+  fixture *f = *state;
+  uint64_t sac = native_contract(f), ret, v[3];
+  seed_account(f, 0x33, 100000000, 0, 0, 100);
+  v[0] = address(f, 0, 0x33);
+  v[1] = address(f, 0, 0x22);
+  v[2] = i128(amount);
+  int rc = call(f, sac, "transfer", v, 3, &ret, NULL, NULL);
+  if (amount >= 10000000) {
+    assert_int_equal(rc, SCP_OK);
+    check_sides(123498, 20309, 124300, 20309, 583340, 28815, 625067, 34392);
+    assert_int_equal(native_balance(f, 0x33), 100000000 - amount);
+    assert_int_equal(native_balance(f, 0x22), amount);
+    scp_sentry *e = account_entry(f, 0x22);
+    assert_int_equal(e->vallen, 80);
+    assert_int_equal(scp_be32(e->val + 44), 123);   /* seqNum's high word */
+    assert_int_equal(e->val[68], 1);
+  } else {
+    assert_int_equal(rc, SCP_ERR_HOST);
+    assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 14));
+    check_sides(123498, 20309, 124300, 20309, 583340, 28815, 614554, 33107);
+    assert_null(account_entry(f, 0x22));
+    assert_int_equal(native_balance(f, 0x33), 100000000);
+  }
+}
+
+/* test_stellar_asset_contract_classic_balance_boundaries_with_sponsorships
+ * _and_liabilities.json: the user (0x33) holds 1_000_000_000 with 5
+ * sub-entries, liabilities (buying 300_000_000, selling 500_000_000) and
+ * sponsorships (3 sponsored, 6 sponsoring) -- AccountEntry ext V1 -> V2:
+ * a minimum of (2 + 5 + 6 - 3) base reserves + 500_000_000 =
+ * 550_000_000.  transfer(user, new, 450_000_001) to an account of
+ * 10_000_000 fails with Error(Contract, #10): return 586879 / 29612, pop
+ * 609612 / 32636; 450_000_000 passes: push 667633 / 45684, require_auth
+ * 668435, return 1131551 / 55288, pop 1172619 / 60601. */
+static void test_native_boundaries_with_ext(void **state) {
+  fixture *f = *state;
+  uint64_t sac = native_contract(f), ret, v[3];
+  uint8_t e[120 + 4 + 16 + 4 + 16 + 4] = { 0 };
+  memset(e + 4, 0x33, 32);
+  be64_put(e + 36, 1000000000);
+  be32_put(e + 52, 5);
+  e[68] = 1;
+  be32_put(e + 72, 1);
+  memset(e + 80, 0x33, 32);
+  be32_put(e + 112, 100);
+  be32_put(e + 116, 1);                  /* AccountEntryExt V1 */
+  be64_put(e + 120, 300000000);          /* buying */
+  be64_put(e + 128, 500000000);          /* selling */
+  be32_put(e + 136, 2);                  /* V1 ext: V2 */
+  be32_put(e + 140, 3);                  /* numSponsored */
+  be32_put(e + 144, 6);                  /* numSponsoring */
+  be32_put(e + 148, 0);                  /* signerSponsoringIDs */
+  be32_put(e + 152, 0);                  /* V2 ext V0 */
+  scp_lkey k = { .type = SCP_LK_ACCOUNT };
+  memset(k.id, 0x33, 32);
+  assert_int_equal(scp_storage_seed(f->h, &k, e, 156, 0, true), SCP_OK);
+  seed_account(f, 0x22, 10000000, 0, 0, 100);
+  v[0] = address(f, 0, 0x33);
+  v[1] = address(f, 0, 0x22);
+  v[2] = i128(450000001);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  check_sides(126252, 20904, 127054, 20904, 586879, 29612, 609612, 32636);
+  v[2] = i128(450000000);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(667633, 45684, 668435, 45684, 1131551, 55288, 1172619, 60601);
+  assert_int_equal(native_balance(f, 0x33), 550000000);
+  assert_int_equal(native_balance(f, 0x22), 460000000);
+}
+
+static void test_xlm_transfer_creates_account(void **state) {
+  xlm_transfer_new_account(state, 10000000);
+}
+
+static void test_xlm_transfer_fails_below_minimum(void **state) {
+  xlm_transfer_new_account(state, 9999999);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
     cmocka_unit_test_setup_teardown(test_clawback_on_contract, setup, teardown),
     cmocka_unit_test_setup_teardown(test_auth_revocable_on_contract, setup, teardown),
     cmocka_unit_test_setup_teardown(test_clawback_on_account, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_native_self_transfer, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_xlm_transfer_creates_account, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_xlm_transfer_fails_below_minimum, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_native_boundaries_with_ext, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -58,6 +58,10 @@ static int64_t be64s(const uint8_t *p) {
   return (int64_t)((uint64_t)scp_be32(p) << 32 | scp_be32(p + 4));
 }
 
+static void be64_put(uint8_t *p, int64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+}
+
 /* i128 -> Val (I128Val::try_from_val): small when it fits, else the Env's
  * obj_from_i128_pieces. */
 static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
@@ -205,12 +209,84 @@ static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], i
   return SCP_OK;
 }
 
+enum {
+  MAX_ACCOUNT_SUBENTRIES = 1000, ERR_INSUFFICIENT_RESERVE = 14, ERR_TOO_MANY_SUBENTRIES = 15,
+  SIZE_LEDGER_ENTRY_T = 288, SIZE_LEDGER_ENTRY_EXT_T = 33
+};
+
+/* create_trustline_if_needed after the address's require_auth: the
+ * issuer's account (load_account: AUTH_REQUIRED leaves the new trustline
+ * unauthorized, AUTH_CLAWBACK_ENABLED makes it clawbackable), the
+ * account's key (account_id.metered_clone(), Rc::metered_new) and entry
+ * (Storage::try_get: missing is Error(Contract, #6)) and its clone; 1000
+ * sub-entries already is #15; a balance below the current minimum plus
+ * one base reserve is #14; the TrustLineEntry {0, i64::MAX, flags, V0}
+ * (Rc::metered_new), the account's numSubEntries + 1
+ * (modify_ledger_entry_data), both put. */
+static int create_trustline(scp_host *h, uint64_t addr, const uint8_t acct[32],
+                            const scp_sac_asset *a, const scp_lkey *tk) {
+  scp_sac_account issuer, ae;
+  int rc = scp_sac_load_account(h, a->issuer, &issuer, NULL);
+  if (rc != SCP_OK) return rc;
+  uint32_t flags = 0;
+  if (!(issuer.flags & SCP_ACCT_AUTH_REQUIRED)) flags |= SCP_TL_AUTHORIZED;
+  if (issuer.flags & SCP_ACCT_CLAWBACK_ENABLED) flags |= SCP_TL_CLAWBACK_ENABLED;
+  scp_lkey ak = { .type = SCP_LK_ACCOUNT };
+  memcpy(ak.id, acct, 32);
+  const scp_sentry *e = NULL;
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, &ak, &e);
+  if (rc != SCP_OK) return rc;
+  (void)addr;
+  if (!e)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
+                        "account entry is missing");
+  if (scp_sac_account_parse(e->val, e->vallen, &ae))
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR,
+                        "unexpected entry found for account");
+  rc = scp_sac_account_clone_charges(h, e->val, e->vallen);
+  if (rc != SCP_OK) return rc;
+  if (ae.num_sub >= MAX_ACCOUNT_SUBENTRIES)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TOO_MANY_SUBENTRIES,
+                        "account has reached maximum number of sub-entries");
+  int64_t min = 0, max = 0;
+  rc = scp_sac_account_min_max(h, &ae, &min, &max);
+  if (rc != SCP_OK) return rc;
+  if (ae.balance < min + scp_sac_base_reserve(h))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_INSUFFICIENT_RESERVE,
+                        "account has insufficient reserve for new trustline");
+  /* TrustLineEntry: accountID, asset, balance, limit, flags, ext V0 */
+  uint8_t tl[36 + 52 + 24];
+  size_t n = 0;
+  memset(tl, 0, sizeof tl);
+  memcpy(tl + 4, acct, 32);
+  memcpy(tl + 36, tk->key, tk->keylen);
+  n = 36 + tk->keylen;
+  be64_put(tl + n + 8, INT64_MAX);
+  for (int i = 0; i < 4; i++) tl[n + 16 + (size_t)i] = (uint8_t)(flags >> (24 - 8 * i));
+  n += 24;
+  rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY_T);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT_T);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY_T);
+  if (rc != SCP_OK) return rc;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  uint32_t ns = ae.num_sub + 1, vlen = e->vallen, live = e->live_until;
+  for (int i = 0; i < 4; i++) v[52 + i] = (uint8_t)(ns >> (24 - 8 * i));
+  rc = scp_storage_put(h, tk, tl, (uint32_t)n, 0);
+  if (rc == SCP_OK) rc = scp_storage_put(h, &ak, v, vlen, live);
+  free(v);
+  return rc;
+}
+
 /* trust(addr) (contract.rs, balance.rs create_trustline_if_needed): the
  * instance's TTL bump; a contract address is a no-op; for an account the
  * asset (not native, not its issuer: Error(Contract, #2)), the trustline
  * key (the AccountId and TrustLineAsset clones, Rc::metered_new) and
- * Storage::try_get: an existing trustline is a no-op.  Creating one (the
- * account's require_auth, reserves, the new entry) is not implemented. */
+ * Storage::try_get: an existing trustline is a no-op; else the address's
+ * require_auth and create_trustline. */
 int scp_sac_trust(scp_host *h, uint64_t addr) {
   uint8_t kind, acct[32];
   int rc = scp_sac_extend_instance(h);
@@ -239,9 +315,8 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
   if (rc != SCP_OK || e) return rc;
-  snprintf(h->errmsg, sizeof h->errmsg,
-           "Stellar Asset Contract: creating a trustline (trust) is not implemented yet");
-  return SCP_ERR_UNSUPPORTED;
+  rc = scp_sac_require_auth(h, addr);
+  return rc == SCP_OK ? create_trustline(h, addr, acct, &a, &k) : rc;
 }
 
 /* balance(addr) (contract.rs): the instance's TTL extension, then
@@ -275,10 +350,6 @@ enum {
   TRUSTLINE_AUTHORIZED_FLAG = 1, ERR_BALANCE = 10, ERR_BALANCE_DEAUTHORIZED = 11,
   ERR_OVERFLOW = 12
 };
-
-static void be64_put(uint8_t *p, int64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
-}
 
 /* to_trustline_key (Rc::metered_new) and read_trustline_entry
  * (Storage::try_get; a missing trustline is Error(Contract, #13) after

@@ -548,6 +548,97 @@ static void test_xlm_transfer_fails_below_minimum(void **state) {
   xlm_transfer_new_account(state, 9999999);
 }
 
+/* cap_73 test_trust_creates_trustline.json: user 0x33 with 15_000_000
+ * (two reserves plus one for the trustline); trust(user): from the push
+ * (149656, 25671) to require_auth (181227, 30563): the TTL bump,
+ * read_asset, the trustline's missing entry; from its return (638655,
+ * 38387) to the pop (648756, 40488): the issuer's account (flags), the
+ * user's account (cloned, sub-entries, reserve), the new trustline
+ * {0, i64::MAX, AUTHORIZED | CLAWBACK_ENABLED} and the account with one
+ * more sub-entry written.  Then mint(user, 50_000_000) (push 709129 /
+ * 53673, require_auth 726633 / 55400, return 1185775 / 64070, pop
+ * 1213655 / 68260), balance (push 1231194 / 72185, pop 1261048 /
+ * 76453); user_2 (0x22, 20_000_000) trusts (push 1320231 / 89541,
+ * require_auth 1352487 / 94585, return 1811534 / 103153, pop 1823418 /
+ * 105898); transfer(user, user_2, 10_000_000): push 1885298 / 120347,
+ * require_auth 1886100, return 2350926 / 131001, pop 2411804 / 138870;
+ * the balances (push 2429691 / 143067, pop 2460193 / 147335; push
+ * 2478080 / 151532, pop 2508847 / 155800). */
+static void test_trust_creates_trustline(void **state) {
+  fixture *f = *state;
+  seed_account(f, 0x33, 15000000, 0, 0, 100);
+  uint64_t sac = aaaa_contract(f), ret, v[3];
+  uint64_t user = address(f, 0, 0x33);
+  assert_int_equal(call(f, sac, "trust", &user, 1, &ret, NULL, NULL), SCP_OK);
+  check_sides(149656, 25671, 181227, 30563, 638655, 38387, 648756, 40488);
+  assert_int_equal(tl_flags(f, 0x33), SCP_TL_AUTHORIZED | SCP_TL_CLAWBACK_ENABLED);
+  assert_int_equal(tl_balance(f, 0x33), 0);
+  assert_int_equal(scp_be32(account_entry(f, 0x33)->val + 52), 1);
+  v[0] = user;
+  v[1] = i128(50000000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(709129, 53673, 726633, 55400, 1185775, 64070, 1213655, 68260);
+  assert_int_equal(call(f, sac, "balance", &user, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(50000000));
+  check_call(0, 0, 1231194, 72185, 1261048, 76453);
+  seed_account(f, 0x22, 20000000, 0, 0, 100);
+  uint64_t user2 = address(f, 0, 0x22);
+  assert_int_equal(call(f, sac, "trust", &user2, 1, &ret, NULL, NULL), SCP_OK);
+  check_sides(1320231, 89541, 1352487, 94585, 1811534, 103153, 1823418, 105898);
+  v[0] = user;
+  v[1] = user2;
+  v[2] = i128(10000000);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(1885298, 120347, 1886100, 120347, 2350926, 131001, 2411804, 138870);
+  assert_int_equal(call(f, sac, "balance", &user, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(40000000));
+  check_call(0, 0, 2429691, 143067, 2460193, 147335);
+  assert_int_equal(call(f, sac, "balance", &user2, 1, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(ret, i128(10000000));
+  check_call(0, 0, 2478080, 151532, 2508847, 155800);
+}
+
+/* cap_73 test_trust_fails_low_reserve.json (14_999_999: Error(Contract,
+ * #14)) and test_trust_fails_too_many_subentries.json (1000 sub-entries:
+ * #15): the same push to require_auth as a created trustline (149656 /
+ * 25671 -> 181227 / 30563), then from its return (638655 / 38387) to the
+ * pop (643457 / 38931): both accounts read and cloned, the check fails
+ * before any write.  test_trust_auth_required_issuer.json: with the
+ * issuer's AUTH_REQUIRED the trustline is created unauthorized, at the
+ * created trustline's cost (648756 / 40488). */
+static void trust_case(void **state, int64_t balance, uint32_t num_sub, uint32_t issuer_flags,
+                       int want) {
+  fixture *f = *state;
+  seed_account(f, 0x33, balance, num_sub, 0, 100);
+  uint64_t sac = aaaa_contract(f), ret;
+  if (issuer_flags) set_account_flags(f, 0x11, issuer_flags);
+  uint64_t user = address(f, 0, 0x33);
+  if (!want) {
+    assert_int_equal(call(f, sac, "trust", &user, 1, &ret, NULL, NULL), SCP_OK);
+    check_sides(149656, 25671, 181227, 30563, 638655, 38387, 648756, 40488);
+    assert_int_equal(tl_flags(f, 0x33), SCP_TL_CLAWBACK_ENABLED);
+    return;
+  }
+  assert_int_equal(call(f, sac, "trust", &user, 1, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, (unsigned)want));
+  check_sides(149656, 25671, 181227, 30563, 638655, 38387, 643457, 38931);
+  assert_null(trustline(f, 0x33));
+  assert_int_equal(scp_be32(account_entry(f, 0x33)->val + 52), num_sub);
+}
+
+static void test_trust_fails_low_reserve(void **state) {
+  trust_case(state, 14999999, 0, 0, 14);
+}
+
+static void test_trust_fails_too_many_subentries(void **state) {
+  trust_case(state, 100000000000, 1000, 0, 15);
+}
+
+static void test_trust_auth_required_issuer(void **state) {
+  trust_case(state, 20000000, 0,
+             SCP_ACCT_AUTH_REQUIRED | SCP_ACCT_AUTH_REVOCABLE | SCP_ACCT_CLAWBACK_ENABLED, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
@@ -558,6 +649,10 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_xlm_transfer_creates_account, setup, teardown),
     cmocka_unit_test_setup_teardown(test_xlm_transfer_fails_below_minimum, setup, teardown),
     cmocka_unit_test_setup_teardown(test_native_boundaries_with_ext, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_trust_creates_trustline, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_trust_fails_low_reserve, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_trust_fails_too_many_subentries, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_trust_auth_required_issuer, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -156,14 +156,11 @@ static int dispatch(scp_host *h, const char *fn, const uint64_t *args, uint32_t 
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "burn takes an Address and an i128");
     return scp_sac_burn(h, args[0], args[1]);
   case FN_TRANSFER:
-    /* Address, MuxedAddress (a muxed account's object is not supported
-     * here), i128 */
-    if (scp_val_tag_of(args[1]) == SCP_TAG_MUXED_ADDRESS_OBJ) {
-      snprintf(h->errmsg, sizeof h->errmsg,
-               "the Stellar Asset Contract's transfer to a muxed address is not implemented yet");
-      return SCP_ERR_UNSUPPORTED;
-    }
-    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ || scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ ||
+    /* Address, MuxedAddress (an Address or a MuxedAddress object: a tag
+     * check), i128 */
+    if (scp_val_tag_of(args[0]) != SCP_TAG_ADDRESS_OBJ ||
+        (scp_val_tag_of(args[1]) != SCP_TAG_ADDRESS_OBJ &&
+         scp_val_tag_of(args[1]) != SCP_TAG_MUXED_ADDRESS_OBJ) ||
         (scp_val_tag_of(args[2]) != SCP_TAG_I128_SMALL && scp_val_tag_of(args[2]) != SCP_TAG_I128_OBJ))
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE,
                           "transfer takes an Address, a MuxedAddress and an i128");

@@ -237,8 +237,10 @@ SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
  * SAC" point; popping the last frame in recording mode then runs the
  * emulated authentication (host_auth_emul.c), which the enforcing-mode
  * traces do not have. */
+/* SCP_SAC_PROBE_MUXED_ID: in a transfer to a MuxedAddress, after the
+ * balances moved, before to_mux.id() and the event. */
 enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2,
-       SCP_SAC_PROBE_POPPING = 3 };
+       SCP_SAC_PROBE_POPPING = 3, SCP_SAC_PROBE_MUXED_ID = 4, SCP_SAC_PROBE_COUNT = 5 };
 SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
 
 /* ---- sac_admin.c -------------------------------------------------------------- */

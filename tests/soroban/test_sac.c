@@ -451,7 +451,7 @@ static void seed_after_mint(fixture *f) {
 }
 
 /* The budget at the SAC frame's push, around require_auth and at its pop. */
-static uint64_t probe_cpu[4], probe_mem[4];
+static uint64_t probe_cpu[SCP_SAC_PROBE_COUNT], probe_mem[SCP_SAC_PROBE_COUNT];
 static void probe(scp_host *h, int where) {
   probe_cpu[where] = h->budget->cpu;
   probe_mem[where] = h->budget->mem;

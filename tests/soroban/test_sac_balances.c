@@ -176,7 +176,7 @@ static uint64_t address(fixture *f, uint8_t kind, uint8_t who) {
 }
 
 /* The budget at the SAC frame's push, around require_auth and at its pop. */
-static uint64_t probe_cpu[4], probe_mem[4], start_cpu, start_mem;
+static uint64_t probe_cpu[SCP_SAC_PROBE_COUNT], probe_mem[SCP_SAC_PROBE_COUNT], start_cpu, start_mem;
 static void probe(scp_host *h, int where) {
   probe_cpu[where] = h->budget->cpu;
   probe_mem[where] = h->budget->mem;
@@ -639,6 +639,95 @@ static void test_trust_auth_required_issuer(void **state) {
              SCP_ACCT_AUTH_REQUIRED | SCP_ACCT_AUTH_REVOCABLE | SCP_ACCT_CLAWBACK_ENABLED, 0);
 }
 
+/* Storage::reset_footprint, as the reference's invocation metering does
+ * before each top-level call (the entries stay, the footprint restarts:
+ * each key's first access in the call records it again). */
+static void reset_footprint(fixture *f) {
+  for (size_t i = 0; i < f->h->nfoot; i++) scp_lkey_free(&f->h->foot[i].k);
+  f->h->nfoot = 0;
+}
+
+/* A muxed transfer: the push to require_auth, and from to_mux.id() to the
+ * pop (the event with its {amount, to_muxed_id} data). */
+static void check_pre_auth_and_tail(uint64_t push_cpu, uint64_t push_mem, uint64_t auth_cpu,
+                                    uint64_t auth_mem, uint64_t id_cpu, uint64_t id_mem,
+                                    uint64_t pop_cpu, uint64_t pop_mem) {
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_AUTH] - probe_cpu[SCP_SAC_PROBE_PUSHED], auth_cpu - push_cpu);
+  assert_int_equal(probe_mem[SCP_SAC_PROBE_AUTH] - probe_mem[SCP_SAC_PROBE_PUSHED], auth_mem - push_mem);
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_POPPING] - probe_cpu[SCP_SAC_PROBE_MUXED_ID], pop_cpu - id_cpu);
+  assert_int_equal(probe_mem[SCP_SAC_PROBE_POPPING] - probe_mem[SCP_SAC_PROBE_MUXED_ID], pop_mem - id_mem);
+}
+
+static uint64_t muxed(fixture *f, uint8_t who, uint64_t id) {
+  scp_hobj o = { .tag = SCP_TAG_MUXED_ADDRESS_OBJ, .len = 41 };
+  o.u.bytes = calloc(1, 41);
+  o.u.bytes[0] = 2;
+  for (int i = 0; i < 8; i++) o.u.bytes[1 + i] = (uint8_t)(id >> (56 - 8 * i));
+  memset(o.u.bytes + 9, who, 32);
+  uint64_t v;
+  assert_int_equal(scp_host_add_obj(f->h, &o, &v), SCP_OK);
+  return v;
+}
+
+/* test_cap_67_transfer_with_muxed_accounts.json: users 0x33 and 0x22
+ * with accounts and trustlines, user minted 100_000_000.
+ * transfer(user, muxed(user_2, 567_890), 9_999_999): from the push
+ * (17456, 4026) to require_auth (18926, 4106) the dispatcher and
+ * get_address_from_muxed_address; from its return (482746, 14216) to the
+ * pop (550408, 22778): the balances, get_id_from_muxed_address, the
+ * transfer event with data {amount, to_muxed_id} (map_new, two map_put).
+ * With the id u64::MAX (a U64 object: obj_to_u64, obj_from_u64): push
+ * 17498 / 4094, require_auth 18968 / 4174, return 483024 / 14420, pop
+ * 552217 / 23278.  A plain Address: push 17514 / 4162, require_auth
+ * 18316, return 483054 / 14532, pop 546539 / 22915.  From the issuer to
+ * muxed(user_2, 1): a mint event with the muxed data: push 17682 / 4230,
+ * require_auth 19152 / 4310, return 481917 / 13982, pop 539446 / 21026.
+ * The test enables invocation metering, which restarts the storage
+ * footprint before each call: so does this one.  The traces' enforcing-mode
+ * require_auth reads the signer's account and nonce into that fresh
+ * footprint, which recording mode does not, so the balances' first
+ * accesses after it record into a footprint of another size (257 CPU
+ * apart in the first transfer): checked are the push to require_auth and
+ * from to_mux.id() to the pop. */
+static void test_transfer_muxed(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[3];
+  seed_account(f, 0x33, 0, 0, 0, 1);
+  seed_account(f, 0x22, 0, 0, 0, 1);
+  seed_trustline(f, 0x33, SCP_TL_AUTHORIZED | SCP_TL_CLAWBACK_ENABLED);
+  seed_trustline(f, 0x22, SCP_TL_AUTHORIZED | SCP_TL_CLAWBACK_ENABLED);
+  uint64_t user = address(f, 0, 0x33), user2 = address(f, 0, 0x22);
+  v[0] = user;
+  v[1] = i128(100000000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  size_t ev = scp_host_event_count(f->h);
+  v[1] = muxed(f, 0x22, 567890);
+  v[2] = i128(9999999);
+  reset_footprint(f);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_pre_auth_and_tail(17456, 4026, 18926, 4106, 534633, 21638, 550408, 22778);
+  assert_int_equal(scp_host_event_count(f->h), ev + 1);
+  assert_int_equal(tl_balance(f, 0x22), 9999999);
+  v[1] = muxed(f, 0x22, UINT64_MAX);
+  v[2] = i128(1);
+  reset_footprint(f);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_pre_auth_and_tail(17498, 4094, 18968, 4174, 535155, 21978, 552217, 23278);
+  v[0] = user2;
+  v[1] = user;
+  v[2] = i128(5000000);
+  reset_footprint(f);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(probe_cpu[SCP_SAC_PROBE_AUTH] - probe_cpu[SCP_SAC_PROBE_PUSHED], 18316 - 17514);
+  v[0] = address(f, 0, 0x11);
+  v[1] = muxed(f, 0x22, 1);
+  v[2] = i128(2);
+  reset_footprint(f);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_pre_auth_and_tail(17682, 4230, 19152, 4310, 527439, 20078, 539446, 21026);
+  assert_int_equal(tl_balance(f, 0x22), 5000002);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
@@ -653,6 +742,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_trust_fails_low_reserve, setup, teardown),
     cmocka_unit_test_setup_teardown(test_trust_fails_too_many_subentries, setup, teardown),
     cmocka_unit_test_setup_teardown(test_trust_auth_required_issuer, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_transfer_muxed, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,43 +1,39 @@
 /*
- * sac_balance.c — the Stellar Asset Contract's balances: read_balance for
- * classic accounts (the AccountEntry for the native asset, the
- * TrustLineEntry of a credit asset, the issuer's unlimited balance) and
- * contract addresses; trust's no-op paths.
+ * sac_balance.c — the Stellar Asset Contract's balances: read_balance,
+ * is_authorized, receive_balance, spend_balance(_no_authorization_check)
+ * for classic accounts (the AccountEntry for the native asset, the
+ * TrustLineEntry of a credit asset, the issuer's unlimited balance), the
+ * contract-address arms handed to sac_cbalance.c; trust
+ * (create_trustline_if_needed); the trustline flags set_authorized and
+ * clawback use (sac_admin.c).
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
- * contract.rs (balance), balance.rs (read_balance, get_classic_balance,
- * get_trustline_balance, read_trustline_entry,
- * get_min_max_trustline_balance), asset_info.rs (read_asset),
- * public_types.rs (AssetInfo -> Asset); host/conversion.rs
- * (account_id_from_bytesobj, scaddress_from_address), host/data_helper.rs
- * (to_trustline_key).
+ * contract.rs (balance, trust), balance.rs (read_balance,
+ * get_classic_balance, get_trustline_balance, read_trustline_entry,
+ * get_min_max_trustline_balance, transfer_classic_balance,
+ * transfer_trustline_balance, is_account_authorized, get_trustline_flags,
+ * set_trustline_authorization, create_trustline_if_needed),
+ * asset_info.rs (read_asset), public_types.rs (AssetInfo -> Asset);
+ * host/conversion.rs (account_id_from_bytesobj, scaddress_from_address),
+ * host/data_helper.rs (to_trustline_key, modify_ledger_entry_data).
  *
  * Classic entries are ledger entries of our storage (host_storage.c):
  * LedgerKey::Trustline with the account's key as id and the TrustLineAsset
  * XDR as key; the value is the TrustLineEntry XDR (accountID, asset,
  * balance, limit, flags, ext).  They come from the caller's setup (the
- * replay's seeded entries), as the reference's tests write them.
- *
- * Contract-address balances are DataKey::Balance(addr) persistent entries
- * holding BalanceValue {amount, authorized, clawback}.
+ * replay's seeded entries), as the reference's tests write them.  Native
+ * balances (transfer_account_balance) are in sac_account.c.
  *
  * Checked to the unit against the reference's traces (test_sac.c,
- * test_replay.c): a trustline balance (test_asset*_init), the native
- * balance of an account (test_account_balance), trust and balance of a
- * contract address without a balance entry
- * (cap_73__test_trust_noop_for_contract_address).  Built from the same
- * Env calls but not covered by a replayable trace (their traces need
- * authorization entries first): a contract's existing balance entry, the
- * issuer's i64::MAX (an i128 object), trust's error and existing-trustline
- * paths.
- *
- * Balance changes (receive_balance, spend_balance: is_authorized, then
- * transfer_classic_balance) for an account's trustline, checked through
- * mint, transfer, burn and burn_from (test_sac.c).
- *
- * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline, changing
- * a contract address's balance, the native asset's account balances
- * (transfer_account_balance: reserves, sponsorships, account creation).
+ * test_sac_balances.c, test_replay.c): a trustline balance
+ * (test_asset*_init), the native balance of an account
+ * (test_account_balance), trust and balance of a contract address
+ * without a balance entry (cap_73__test_trust_noop_for_contract_address);
+ * balance changes of trustlines through mint, transfer, burn, burn_from,
+ * clawback; trust creating a trustline and its #14 / #15 errors (cap_73).
+ * Built from the same Env calls but not covered by a replayable trace:
+ * the issuer's i64::MAX (an i128 object), trust's existing-trustline
+ * path, set_authorized on a trustline.
  */
 #include <stdio.h>
 #include <stdlib.h>

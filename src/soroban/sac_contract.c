@@ -19,23 +19,15 @@
  * (persist_instance_storage), then the frame pops; a failure rolls the
  * storage map and the events back (pop_context with the rollback point).
  *
- * Implemented and checked to the unit against the reference's traces
- * (tests/soroban/test_sac.c, test_replay.c): init_asset (from
- * create_asset_contract), decimals, name, symbol, balance (an account's
- * trustline or native balance, a contract without a balance entry),
- * trust's no-op for a contract address (sac_balance.c), admin (sac_meta.c),
- * allowance and approve (sac_allowance.c); mint, transfer, transfer_from,
- * burn, burn_from, set_admin (sac_token.c) for accounts holding
- * trustlines -- including the instance's reload in a later frame
- * (scp_sac_instance_load).  The enforcing-mode traces are checked on
- * both sides of require_auth (their signed-entry authorization is not
- * modelled; see test_sac.c's probe).  The frame's args are set for require_auth.  Not implemented, stopping
- * with SCP_ERR_UNSUPPORTED after the frame push, never with a partial
- * cost passed off as complete: authorized, clawback, set_authorized
- * (the dispatcher: "the Stellar Asset Contract function F is not
- * implemented yet"), balances of contract addresses in the changing
- * functions, native-asset (account balance) transfers, a muxed
- * recipient, creating a trustline (sac_balance.c).
+ * All 18 functions are implemented (sac_meta.c, sac_balance.c,
+ * sac_cbalance.c, sac_account.c, sac_token.c, sac_allowance.c,
+ * sac_admin.c) and checked to the unit against the reference's traces
+ * (tests/soroban/test_sac.c, test_sac_balances.c, test_replay.c),
+ * including the instance's reload in a later frame
+ * (scp_sac_instance_load).  The enforcing-mode traces are checked on both
+ * sides of require_auth (their signed-entry authorization is not
+ * modelled; see test_sac.c's probe).  The frame's args are set for
+ * require_auth.
  *
  * Profiles: the frame (from push_context to the pop) is reported to the
  * profiler through h->native_hook, which books it as a contract:SAC node

@@ -16,7 +16,14 @@
  *                    (builtin-sdk-macros contractimpl) and the functions;
  *  - sac_meta.c      init_asset, metadata and the instance-storage
  *                    types (asset_info.rs, admin.rs, metadata.rs);
- *  - sac_balance.c   balances (balance.rs): classic trustline balances.
+ *  - sac_balance.c   balances (balance.rs): trustlines, trust, the
+ *                    dispatch of account and contract arms;
+ *  - sac_cbalance.c  contract addresses' Balance entries;
+ *  - sac_account.c   AccountEntry: parse, clone, load_account, issuer
+ *                    flags, native (XLM) balances;
+ *  - sac_token.c     mint, transfer (muxed too), burn, *_from, set_admin;
+ *  - sac_allowance.c allowances; sac_admin.c authorized, set_authorized,
+ *                    clawback.
  */
 #ifndef SCP_SAC_PRIVATE_H
 #define SCP_SAC_PRIVATE_H
@@ -95,11 +102,11 @@ SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symb
 /* ---- sac_balance.c ------------------------------------------------------------ */
 
 /* balance(addr): the instance's TTL extension and read_balance (an
- * account's trustline; the issuer's i64::MAX).  SCP_ERR_UNSUPPORTED for a
- * contract address or the native asset. */
+ * account's trustline or native balance, the issuer's i64::MAX, a
+ * contract's Balance entry). */
 SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
-/* trust(addr): the no-op cases and the contract errors; creating a
- * trustline is SCP_ERR_UNSUPPORTED. */
+/* trust(addr): the no-op cases, the contract errors, creating the
+ * trustline after the address's require_auth. */
 SCP_HIDDEN int scp_sac_trust(scp_host *h, uint64_t addr);
 
 /* i128::try_from_val(Val): a small I128 or the object's halves through
@@ -112,13 +119,12 @@ SCP_HIDDEN int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uin
 SCP_HIDDEN int scp_sac_extend_instance(scp_host *h);
 
 /* receive_balance(addr, amount) (balance.rs): addr's clones,
- * is_authorized, then an account's trustline balance raised
- * (transfer_classic_balance).  SCP_ERR_UNSUPPORTED for a contract address
- * and the native asset. */
+ * is_authorized, then an account's classic balance raised
+ * (transfer_classic_balance) or a contract's Balance entry. */
 SCP_HIDDEN int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
 
 /* spend_balance(addr, amount) (balance.rs): as receive_balance, the
- * trustline's balance lowered. */
+ * balance lowered (spend_balance_no_authorization_check). */
 SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
 
 /* ---- sac_account.c ------------------------------------------------------------ */

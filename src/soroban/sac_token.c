@@ -19,10 +19,10 @@
  * and from its return to the pop (test_direct_transfer,
  * test_transfer_with_allowance, test_burn, test_set_admin: enforcing mode
  * with signed entries, whose authorization we do not model); burn from
- * the issuer failing with Error(Contract, #2).  Contract-address balances
- * and the native asset stop with SCP_ERR_UNSUPPORTED (sac_balance.c), a
- * muxed recipient too (sac_contract.c); clawback and set_authorized are
- * not implemented yet.
+ * the issuer failing with Error(Contract, #2); transfers of the native
+ * asset and to and from contract balances, and to a MuxedAddress
+ * (test_sac_balances.c).  clawback and set_authorized are in
+ * sac_admin.c.
  */
 #include <stdio.h>
 #include <string.h>

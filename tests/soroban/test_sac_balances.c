@@ -669,6 +669,110 @@ static uint64_t muxed(fixture *f, uint8_t who, uint64_t id) {
   return v;
 }
 
+/* A trustline of who with TrustLineEntryExt V1 (liabilities). */
+static void seed_trustline_v1(fixture *f, uint8_t who, int64_t balance, int64_t limit,
+                              uint32_t flags, int64_t buying, int64_t selling) {
+  uint8_t tl[124] = { 0 }, asset[44] = { 0 };
+  asset[3] = 1;
+  memcpy(asset + 4, "aaaa", 4);
+  memset(asset + 12, 0x11, 32);
+  scp_lkey tk = { .type = SCP_LK_TRUSTLINE, .key = asset, .keylen = 44 };
+  memset(tk.id, who, 32);
+  memset(tl + 4, who, 32);
+  memcpy(tl + 36, asset, 44);
+  be64_put(tl + 80, balance);
+  be64_put(tl + 88, limit);
+  be32_put(tl + 96, flags);
+  be32_put(tl + 100, 1);
+  be64_put(tl + 104, buying);
+  be64_put(tl + 112, selling);
+  assert_int_equal(scp_storage_seed(f->h, &tk, tl, sizeof tl, 0, true), SCP_OK);
+}
+
+/* test_trustline_auth.json, the issuer as admin (set_admin to itself,
+ * then its account rewritten with no flags), user 0x33 with a trustline
+ * (limit 10_000, AUTHORIZED, ext V1 without liabilities): mint(user,
+ * 1000) (push 723907 / 56998, require_auth 741411 / 58725, return
+ * 1200937 / 67395, pop 1228865 / 71585); transfer(user, issuer, 1), a
+ * burn (push 1338058 / 94023, require_auth 1338860, return 1802781 /
+ * 104119, pop 1857228 / 110392); set_authorized(user, false) without
+ * AUTH_REVOCABLE: Error(Contract, #2) (push 2012854 / 139927,
+ * require_auth 2027742 / 141470, return 2490401 / 150542, pop 2509478 /
+ * 153475); with it the trustline's AUTHORIZED flag becomes
+ * AUTHORIZED_TO_MAINTAIN_LIABILITIES (push 2568850 / 166438, require_auth
+ * 2583738 / 167981, return 3043654 / 176257, pop 3074382 / 180797);
+ * transfer and mint then fail with #11 (transfer: return 3596816 /
+ * 204004, pop 3626556 / 208272; mint: push 3681148 / 220375,
+ * require_auth 3698652 / 222102, return 4157606 / 230584, pop 4175849 /
+ * 233413); set_authorized(user, true) (push 4235605 / 246582,
+ * require_auth 4250493 / 248125, return 4714448 / 257533, pop 4739842 /
+ * 261765).  approve, transfer_from and mint leave 500; clawback(user, 10) without the trustline's clawback flag is
+ * #10 before require_auth (push 6678067 / 395430, pop 6694994 / 397141);
+ * the trustline rewritten (500, CLAWBACK_ENABLED only, selling
+ * liabilities 10), clawback(user, 10) passes (push 6755959 / 411558,
+ * require_auth 6778101 / 413557, return 7244267 / 423877, pop 7269383 /
+ * 428339): no authorization needed, 490 left. */
+static void test_trustline_auth(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[3];
+  uint64_t issuer = address(f, 0, 0x11), user = address(f, 0, 0x33);
+  assert_int_equal(call(f, sac, "set_admin", &issuer, 1, &ret, NULL, NULL), SCP_OK);
+  set_account_flags(f, 0x11, 0);
+  seed_account(f, 0x33, 10000000, 1, 0, 100);
+  seed_trustline_v1(f, 0x33, 0, 10000, SCP_TL_AUTHORIZED, 0, 0);
+  v[0] = user;
+  v[1] = i128(1000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(723907, 56998, 741411, 58725, 1200937, 67395, 1228865, 71585);
+  v[1] = issuer;
+  v[2] = i128(1);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(1338058, 94023, 1338860, 94023, 1802781, 104119, 1857228, 110392);
+  assert_int_equal(tl_balance(f, 0x33), 999);
+  v[1] = SCP_VAL_FALSE;
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 2));
+  check_sides(2012854, 139927, 2027742, 141470, 2490401, 150542, 2509478, 153475);
+  set_account_flags(f, 0x11, SCP_ACCT_AUTH_REVOCABLE);
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(2568850, 166438, 2583738, 167981, 3043654, 176257, 3074382, 180797);
+  assert_int_equal(tl_flags(f, 0x33), SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES);
+  v[1] = issuer;
+  v[2] = i128(1);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 11));
+  check_sides(3133635, 194332, 3134437, 194332, 3596816, 204004, 3626556, 208272);
+  v[1] = i128(1000);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 11));
+  check_sides(3681148, 220375, 3698652, 222102, 4157606, 230584, 4175849, 233413);
+  v[1] = SCP_VAL_TRUE;
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(4235605, 246582, 4250493, 248125, 4714448, 257533, 4739842, 261765);
+  assert_int_equal(tl_flags(f, 0x33), SCP_TL_AUTHORIZED);
+  uint64_t w[4] = { user, issuer, i128(500), scp_val_u32(200) };
+  assert_int_equal(call(f, sac, "approve", w, 4, &ret, NULL, NULL), SCP_OK);
+  w[0] = issuer;
+  w[1] = user;
+  w[2] = issuer;
+  w[3] = i128(500);
+  assert_int_equal(call(f, sac, "transfer_from", w, 4, &ret, NULL, NULL), SCP_OK);
+  v[1] = i128(1);
+  assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(tl_balance(f, 0x33), 500);
+  scp_sentry *e;
+  v[1] = i128(10);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  check_whole_frame(6678067, 395430, 6694994, 397141);
+  e = trustline(f, 0x33);
+  be32_put(e->val + 96, SCP_TL_CLAWBACK_ENABLED);
+  be64_put(e->val + 112, 10);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(6755959, 411558, 6778101, 413557, 7244267, 423877, 7269383, 428339);
+  assert_int_equal(tl_balance(f, 0x33), 490);
+}
+
 /* test_cap_67_transfer_with_muxed_accounts.json: users 0x33 and 0x22
  * with accounts and trustlines, user minted 100_000_000.
  * transfer(user, muxed(user_2, 567_890), 9_999_999): from the push
@@ -743,6 +847,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_trust_fails_too_many_subentries, setup, teardown),
     cmocka_unit_test_setup_teardown(test_trust_auth_required_issuer, setup, teardown),
     cmocka_unit_test_setup_teardown(test_transfer_muxed, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_trustline_auth, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -832,6 +832,63 @@ static void test_transfer_muxed(void **state) {
   assert_int_equal(tl_balance(f, 0x22), 5000002);
 }
 
+/* test_zero_amounts.json: users 0x33 and 0x22 with accounts and
+ * trustlines, a contract address C without a balance.  Zero amounts move
+ * nothing but take the same paths: transfer(user, user_2, 0) (push 161916
+ * / 29143, require_auth 162718, return 622972 / 38393, pop 683731 /
+ * 46346); burn(user, 0) (push 740886 / 59227, require_auth 759703 /
+ * 60954, return 1220304 / 69996, pop 1248531 / 74322); burn_from(user,
+ * user_2, 0) (push 1310835 / 88957, require_auth 1329662 / 90684, return
+ * 1796062 / 101406, pop 1834718 / 107862); burn_from(user, C, 0): a
+ * contract without a balance spends 0 (push 1896424 / 122299,
+ * require_auth 1915251 / 124026, return 2381455 / 134866, pop 2432861 /
+ * 142509); clawback(user_2, 0) (push 2487757 / 154964, require_auth
+ * 2509893 / 156963, return 2971087 / 166287, pop 2996196 / 170749);
+ * clawback(C, 0) is #10, no balance (push 3050228 / 182938, pop 3056631 /
+ * 183426); set_authorized(C, true) creates {0, true, clawback} (push
+ * 3112746 / 195823, require_auth 3127634 / 197366, return 3589746 /
+ * 206640, pop 3644725 / 215375); then clawback(C, 0) passes (push
+ * 3701884 / 228478, require_auth 3731746 / 231343, return 4197026 /
+ * 241631, pop 4252893 / 249858). */
+static void test_zero_amounts(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[3];
+  seed_account(f, 0x33, 0, 0, 0, 1);
+  seed_account(f, 0x22, 0, 0, 0, 1);
+  seed_trustline(f, 0x33, SCP_TL_AUTHORIZED | SCP_TL_CLAWBACK_ENABLED);
+  seed_trustline(f, 0x22, SCP_TL_AUTHORIZED | SCP_TL_CLAWBACK_ENABLED);
+  uint64_t user = address(f, 0, 0x33), user2 = address(f, 0, 0x22), c = address(f, 1, 0x55);
+  v[0] = user;
+  v[1] = user2;
+  v[2] = i128(0);
+  assert_int_equal(call(f, sac, "transfer", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(161916, 29143, 162718, 29143, 622972, 38393, 683731, 46346);
+  v[1] = i128(0);
+  assert_int_equal(call(f, sac, "burn", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(740886, 59227, 759703, 60954, 1220304, 69996, 1248531, 74322);
+  v[1] = user2;
+  v[2] = i128(0);
+  assert_int_equal(call(f, sac, "burn_from", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(1310835, 88957, 1329662, 90684, 1796062, 101406, 1834718, 107862);
+  v[1] = c;
+  assert_int_equal(call(f, sac, "burn_from", v, 3, &ret, NULL, NULL), SCP_OK);
+  check_sides(1896424, 122299, 1915251, 124026, 2381455, 134866, 2432861, 142509);
+  v[0] = user2;
+  v[1] = i128(0);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(2487757, 154964, 2509893, 156963, 2971087, 166287, 2996196, 170749);
+  v[0] = c;
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(ret, scp_val_error(SCP_ET_CONTRACT, 10));
+  check_whole_frame(3050228, 182938, 3056631, 183426);
+  v[1] = SCP_VAL_TRUE;
+  assert_int_equal(call(f, sac, "set_authorized", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(3112746, 195823, 3127634, 197366, 3589746, 206640, 3644725, 215375);
+  v[1] = i128(0);
+  assert_int_equal(call(f, sac, "clawback", v, 2, &ret, NULL, NULL), SCP_OK);
+  check_sides(3701884, 228478, 3731746, 231343, 4197026, 241631, 4252893, 249858);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
@@ -848,6 +905,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_trust_auth_required_issuer, setup, teardown),
     cmocka_unit_test_setup_teardown(test_transfer_muxed, setup, teardown),
     cmocka_unit_test_setup_teardown(test_trustline_auth, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_zero_amounts, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -889,6 +889,58 @@ static void test_zero_amounts(void **state) {
   check_sides(3701884, 228478, 3731746, 231343, 4197026, 241631, 4252893, 249858);
 }
 
+/* test_greater_than_i64_balances.json: a Wasm contract registered (its
+ * code and instance entries; its id sorts after the asset contract's),
+ * then mint(C, i64::MAX) to it three times -- amounts and balance entries
+ * beyond i64, i128 objects (obj_to_i128_lo64 / hi64 to read,
+ * obj_from_i128_pieces to write): push 3311457 / 3890589, require_auth
+ * 3329201 / 3892316, return 3788502 / 3900732, pop 3846491 / 3910200;
+ * balance (push 3863854 / 3914113, pop 3894026 / 3918456) = i64::MAX;
+ * the second mint (return 4430900 / 3941678, pop 4491583 / 3950819) and
+ * balance (push 4508994 / 3954800, pop 4539332 / 3959143) = 2 i64::MAX;
+ * the third (return 5070292 / 3980927, pop 5136947 / 3990136; balance
+ * push 5154374 / 3994185, pop 5187112 / 3998528). */
+static void test_greater_than_i64_balances(void **state) {
+  fixture *f = *state;
+  uint64_t sac = aaaa_contract(f), ret, v[2];
+  seed_account(f, 0x33, 0, 0, 0, 1);
+  static const uint8_t lkci[4] = { 0, 0, 0, 20 }, code[8] = { 0 };
+  uint8_t kb[4];
+  memcpy(kb, lkci, 4);
+  scp_lkey ck = { .type = SCP_LK_CONTRACT_CODE };
+  memset(ck.id, 0x77, 32);
+  assert_int_equal(scp_storage_seed(f->h, &ck, code, sizeof code, 123 + 4095, true), SCP_OK);
+  scp_lkey ik = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb, .keylen = 4 };
+  memset(ik.id, 0xf0, 32);
+  assert_int_equal(scp_storage_seed(f->h, &ik, code, sizeof code, 123 + 4095, true), SCP_OK);
+  uint64_t c = address(f, 1, 0xf0);
+  static const uint64_t auth[3][4] = { { 3788502, 3900732, 3846491, 3910200 },
+                                       { 4430900, 3941678, 4491583, 3950819 },
+                                       { 5070292, 3980927, 5136947, 3990136 } };
+  static const uint64_t bal[3][4] = { { 3863854, 3914113, 3894026, 3918456 },
+                                      { 4508994, 3954800, 4539332, 3959143 },
+                                      { 5154374, 3994185, 5187112, 3998528 } };
+  for (int n = 0; n < 3; n++) {
+    v[0] = c;
+    assert_int_equal(scp_sac_i128_pieces_val(f->h, 0, (uint64_t)INT64_MAX, &v[1]), SCP_OK);
+    assert_int_equal(call(f, sac, "mint", v, 2, &ret, NULL, NULL), SCP_OK);
+    if (n == 0) {
+      assert_int_equal(probe_cpu[SCP_SAC_PROBE_AUTH] - probe_cpu[SCP_SAC_PROBE_PUSHED], 3329201 - 3311457);
+      assert_int_equal(probe_mem[SCP_SAC_PROBE_AUTH] - probe_mem[SCP_SAC_PROBE_PUSHED], 3892316 - 3890589);
+    }
+    assert_int_equal(probe_cpu[SCP_SAC_PROBE_POPPING] - probe_cpu[SCP_SAC_PROBE_AUTHED], auth[n][2] - auth[n][0]);
+    assert_int_equal(probe_mem[SCP_SAC_PROBE_POPPING] - probe_mem[SCP_SAC_PROBE_AUTHED], auth[n][3] - auth[n][1]);
+    assert_int_equal(call(f, sac, "balance", &c, 1, &ret, NULL, NULL), SCP_OK);
+    check_call(0, 0, bal[n][0], bal[n][1], bal[n][2], bal[n][3]);
+    assert_int_equal(scp_val_tag_of(ret), SCP_TAG_I128_OBJ);
+    int64_t hi;
+    uint64_t lo;
+    assert_int_equal(scp_sac_val_i128(f->h, ret, &hi, &lo), SCP_OK);
+    __int128 want = (__int128)INT64_MAX * (n + 1);
+    assert_true(hi == (int64_t)(want >> 64) && lo == (uint64_t)want);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_mint_to_contract, setup, teardown),
@@ -906,6 +958,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_transfer_muxed, setup, teardown),
     cmocka_unit_test_setup_teardown(test_trustline_auth, setup, teardown),
     cmocka_unit_test_setup_teardown(test_zero_amounts, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_greater_than_i64_balances, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,8 +219,8 @@ enum {
  * one base reserve is #14; the TrustLineEntry {0, i64::MAX, flags, V0}
  * (Rc::metered_new), the account's numSubEntries + 1
  * (modify_ledger_entry_data), both put. */
-static int create_trustline(scp_host *h, uint64_t addr, const uint8_t acct[32],
-                            const scp_sac_asset *a, const scp_lkey *tk) {
+static int create_trustline(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                            const scp_lkey *tk) {
   scp_sac_account issuer, ae;
   int rc = scp_sac_load_account(h, a->issuer, &issuer, NULL);
   if (rc != SCP_OK) return rc;
@@ -234,7 +234,6 @@ static int create_trustline(scp_host *h, uint64_t addr, const uint8_t acct[32],
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_try_get(h, &ak, &e);
   if (rc != SCP_OK) return rc;
-  (void)addr;
   if (!e)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
                         "account entry is missing");
@@ -312,7 +311,7 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
   if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
   if (rc != SCP_OK || e) return rc;
   rc = scp_sac_require_auth(h, addr);
-  return rc == SCP_OK ? create_trustline(h, addr, acct, &a, &k) : rc;
+  return rc == SCP_OK ? create_trustline(h, acct, &a, &k) : rc;
 }
 
 /* balance(addr) (contract.rs): the instance's TTL extension, then
@@ -434,12 +433,11 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
   return rc;
 }
 
-/* transfer_classic_balance for a credit asset: read_asset, the issuer's
- * clone, nothing for the issuer, else the trustline's balance.  The
- * native asset (transfer_account_balance: reserves, sponsorships) is not
- * implemented. */
-static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount, uint64_t addr) {
-  (void)addr;
+/* transfer_classic_balance: read_asset; the native asset's account
+ * balance (transfer_account_balance, sac_account.c); for a credit asset
+ * the issuer's clone, nothing for the issuer, else the trustline's
+ * balance. */
+static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount) {
   scp_sac_asset a;
   int rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
@@ -486,7 +484,7 @@ int scp_sac_spend_noauth(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
   if (kind != 0)
     return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
   rc = i64_amount(h, hi, lo, true);
-  return rc == SCP_OK ? classic_transfer(h, acct, -(int64_t)lo, addr) : rc;
+  return rc == SCP_OK ? classic_transfer(h, acct, -(int64_t)lo) : rc;
 }
 
 /* receive_balance / spend_balance: addr's two clones (the caller's
@@ -510,7 +508,7 @@ static int change_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo, b
   if (rc != SCP_OK) return rc;
   if (kind == 1) return scp_sac_contract_receive(h, addr, hi, lo);
   rc = i64_amount(h, hi, lo, false);
-  return rc == SCP_OK ? classic_transfer(h, acct, (int64_t)lo, addr) : rc;
+  return rc == SCP_OK ? classic_transfer(h, acct, (int64_t)lo) : rc;
 }
 
 int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {

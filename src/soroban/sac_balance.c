@@ -1,43 +1,39 @@
 /*
- * sac_balance.c — the Stellar Asset Contract's balances: read_balance for
- * classic accounts (the AccountEntry for the native asset, the
- * TrustLineEntry of a credit asset, the issuer's unlimited balance) and
- * contract addresses; trust's no-op paths.
+ * sac_balance.c — the Stellar Asset Contract's balances: read_balance,
+ * is_authorized, receive_balance, spend_balance(_no_authorization_check)
+ * for classic accounts (the AccountEntry for the native asset, the
+ * TrustLineEntry of a credit asset, the issuer's unlimited balance), the
+ * contract-address arms handed to sac_cbalance.c; trust
+ * (create_trustline_if_needed); the trustline flags set_authorized and
+ * clawback use (sac_admin.c).
  *
  * rs-soroban-env v28.0.2, builtin_contracts/stellar_asset_contract/:
- * contract.rs (balance), balance.rs (read_balance, get_classic_balance,
- * get_trustline_balance, read_trustline_entry,
- * get_min_max_trustline_balance), asset_info.rs (read_asset),
- * public_types.rs (AssetInfo -> Asset); host/conversion.rs
- * (account_id_from_bytesobj, scaddress_from_address), host/data_helper.rs
- * (to_trustline_key).
+ * contract.rs (balance, trust), balance.rs (read_balance,
+ * get_classic_balance, get_trustline_balance, read_trustline_entry,
+ * get_min_max_trustline_balance, transfer_classic_balance,
+ * transfer_trustline_balance, is_account_authorized, get_trustline_flags,
+ * set_trustline_authorization, create_trustline_if_needed),
+ * asset_info.rs (read_asset), public_types.rs (AssetInfo -> Asset);
+ * host/conversion.rs (account_id_from_bytesobj, scaddress_from_address),
+ * host/data_helper.rs (to_trustline_key, modify_ledger_entry_data).
  *
  * Classic entries are ledger entries of our storage (host_storage.c):
  * LedgerKey::Trustline with the account's key as id and the TrustLineAsset
  * XDR as key; the value is the TrustLineEntry XDR (accountID, asset,
  * balance, limit, flags, ext).  They come from the caller's setup (the
- * replay's seeded entries), as the reference's tests write them.
- *
- * Contract-address balances are DataKey::Balance(addr) persistent entries
- * holding BalanceValue {amount, authorized, clawback}.
+ * replay's seeded entries), as the reference's tests write them.  Native
+ * balances (transfer_account_balance) are in sac_account.c.
  *
  * Checked to the unit against the reference's traces (test_sac.c,
- * test_replay.c): a trustline balance (test_asset*_init), the native
- * balance of an account (test_account_balance), trust and balance of a
- * contract address without a balance entry
- * (cap_73__test_trust_noop_for_contract_address).  Built from the same
- * Env calls but not covered by a replayable trace (their traces need
- * authorization entries first): a contract's existing balance entry, the
- * issuer's i64::MAX (an i128 object), trust's error and existing-trustline
- * paths.
- *
- * Balance changes (receive_balance, spend_balance: is_authorized, then
- * transfer_classic_balance) for an account's trustline, checked through
- * mint, transfer, burn and burn_from (test_sac.c).
- *
- * Not implemented (SCP_ERR_UNSUPPORTED): creating a trustline, changing
- * a contract address's balance, the native asset's account balances
- * (transfer_account_balance: reserves, sponsorships, account creation).
+ * test_sac_balances.c, test_replay.c): a trustline balance
+ * (test_asset*_init), the native balance of an account
+ * (test_account_balance), trust and balance of a contract address
+ * without a balance entry (cap_73__test_trust_noop_for_contract_address);
+ * balance changes of trustlines through mint, transfer, burn, burn_from,
+ * clawback; trust creating a trustline and its #14 / #15 errors (cap_73).
+ * Built from the same Env calls but not covered by a replayable trace:
+ * the issuer's i64::MAX (an i128 object), trust's existing-trustline
+ * path, set_authorized on a trustline.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +54,10 @@ static int64_t be64s(const uint8_t *p) {
   return (int64_t)((uint64_t)scp_be32(p) << 32 | scp_be32(p + 4));
 }
 
+static void be64_put(uint8_t *p, int64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
+}
+
 /* i128 -> Val (I128Val::try_from_val): small when it fits, else the Env's
  * obj_from_i128_pieces. */
 static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
@@ -71,7 +71,7 @@ static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
 /* read_asset: read_asset_info, then AssetInfo -> Asset:
  * account_id_from_bytesobj(issuer) (VisitObject, the 32 bytes' copy) and
  * the code's String::to_array. */
-static int read_asset(scp_host *h, scp_sac_asset *a) {
+int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a) {
   uint32_t type = 0;
   uint64_t code, issuer;
   memset(a, 0, sizeof *a);
@@ -132,19 +132,8 @@ static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_
 }
 
 enum {
-  STORAGE_PERSISTENT = 1, BALANCE_EXTEND_AMOUNT = 30 * 17280,
-  BALANCE_TTL_THRESHOLD = 29 * 17280, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_ACCOUNT_MISSING = 6
+  ERR_OPERATION_NOT_SUPPORTED = 2, ERR_ACCOUNT_MISSING = 6
 };
-
-static const char *const balance_keys[3] = { "amount", "authorized", "clawback" };
-
-/* DataKey::Balance(addr).try_into_val: [Symbol(Balance), addr]. */
-static int balance_key(scp_host *h, uint64_t addr, uint64_t *out) {
-  uint64_t v[2];
-  int rc = scp_sac_symbol(h, "Balance", &v[0]);
-  v[1] = addr;
-  return rc == SCP_OK ? scp_sac_vec(h, v, 2, out) : rc;
-}
 
 /* i128::try_from_val(Val): a small I128, else the object's halves through
  * Env (obj_to_i128_lo64, obj_to_i128_hi64). */
@@ -165,38 +154,6 @@ int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
   return rc;
 }
 
-/* read_balance for a contract address: try_get_contract_data
- * (has_contract_data, get_contract_data), then the TTL bump of the entry
- * and the BalanceValue map; a missing entry is 0. */
-static int contract_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
-  uint64_t key, has, raw;
-  int rc = balance_key(h, addr, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &has);
-  if (rc != SCP_OK) return rc;
-  if (has != SCP_VAL_TRUE) {
-    *ret = scp_val_small_i(0, SCP_TAG_I128_SMALL);
-    return SCP_OK;
-  }
-  uint64_t key2, r, vals[3];
-  rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
-  if (rc == SCP_OK) rc = balance_key(h, addr, &key2);
-  if (rc == SCP_OK) {
-    uint64_t a[4] = { key2, STORAGE_PERSISTENT, scp_val_u32(BALANCE_TTL_THRESHOLD),
-                      scp_val_u32(BALANCE_EXTEND_AMOUNT) };
-    rc = scp_sac_env(h, "extend_contract_data_ttl", a, &r);
-  }
-  if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
-    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance is not a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, balance_keys, 3, vals);
-  int64_t hi = 0;
-  uint64_t lo = 0;
-  if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &hi, &lo);
-  if (rc == SCP_OK && (scp_val_tag_of(vals[1]) > SCP_TAG_TRUE || scp_val_tag_of(vals[2]) > SCP_TAG_TRUE))
-    rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized/clawback are not bools");
-  if (rc != SCP_OK) return rc;
-  return scp_sac_i128_pieces_val(h, hi, lo, ret);
-}
-
 int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out) {
   if ((hi == 0 && lo < (UINT64_C(1) << 55)) || (hi == -1 && (int64_t)lo >= -(INT64_C(1) << 55))) {
     *out = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
@@ -207,7 +164,7 @@ int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out)
 
 /* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
  * an account, 1 for a contract. */
-static int sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]) {
+int scp_sac_sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, addr, &o);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
@@ -248,19 +205,90 @@ static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], i
   return SCP_OK;
 }
 
+enum {
+  MAX_ACCOUNT_SUBENTRIES = 1000, ERR_INSUFFICIENT_RESERVE = 14, ERR_TOO_MANY_SUBENTRIES = 15,
+  SIZE_LEDGER_ENTRY_T = 288, SIZE_LEDGER_ENTRY_EXT_T = 33
+};
+
+/* create_trustline_if_needed after the address's require_auth: the
+ * issuer's account (load_account: AUTH_REQUIRED leaves the new trustline
+ * unauthorized, AUTH_CLAWBACK_ENABLED makes it clawbackable), the
+ * account's key (account_id.metered_clone(), Rc::metered_new) and entry
+ * (Storage::try_get: missing is Error(Contract, #6)) and its clone; 1000
+ * sub-entries already is #15; a balance below the current minimum plus
+ * one base reserve is #14; the TrustLineEntry {0, i64::MAX, flags, V0}
+ * (Rc::metered_new), the account's numSubEntries + 1
+ * (modify_ledger_entry_data), both put. */
+static int create_trustline(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                            const scp_lkey *tk) {
+  scp_sac_account issuer, ae;
+  int rc = scp_sac_load_account(h, a->issuer, &issuer, NULL);
+  if (rc != SCP_OK) return rc;
+  uint32_t flags = 0;
+  if (!(issuer.flags & SCP_ACCT_AUTH_REQUIRED)) flags |= SCP_TL_AUTHORIZED;
+  if (issuer.flags & SCP_ACCT_CLAWBACK_ENABLED) flags |= SCP_TL_CLAWBACK_ENABLED;
+  scp_lkey ak = { .type = SCP_LK_ACCOUNT };
+  memcpy(ak.id, acct, 32);
+  const scp_sentry *e = NULL;
+  rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_try_get(h, &ak, &e);
+  if (rc != SCP_OK) return rc;
+  if (!e)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
+                        "account entry is missing");
+  if (scp_sac_account_parse(e->val, e->vallen, &ae))
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR,
+                        "unexpected entry found for account");
+  rc = scp_sac_account_clone_charges(h, e->val, e->vallen);
+  if (rc != SCP_OK) return rc;
+  if (ae.num_sub >= MAX_ACCOUNT_SUBENTRIES)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TOO_MANY_SUBENTRIES,
+                        "account has reached maximum number of sub-entries");
+  int64_t min = 0, max = 0;
+  rc = scp_sac_account_min_max(h, &ae, &min, &max);
+  if (rc != SCP_OK) return rc;
+  if (ae.balance < min + scp_sac_base_reserve(h))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_INSUFFICIENT_RESERVE,
+                        "account has insufficient reserve for new trustline");
+  /* TrustLineEntry: accountID, asset, balance, limit, flags, ext V0 */
+  uint8_t tl[36 + 52 + 24];
+  size_t n = 0;
+  memset(tl, 0, sizeof tl);
+  memcpy(tl + 4, acct, 32);
+  memcpy(tl + 36, tk->key, tk->keylen);
+  n = 36 + tk->keylen;
+  be64_put(tl + n + 8, INT64_MAX);
+  for (int i = 0; i < 4; i++) tl[n + 16 + (size_t)i] = (uint8_t)(flags >> (24 - 8 * i));
+  n += 24;
+  rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY_T);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT_T);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY_T);
+  if (rc != SCP_OK) return rc;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  uint32_t ns = ae.num_sub + 1, vlen = e->vallen, live = e->live_until;
+  for (int i = 0; i < 4; i++) v[52 + i] = (uint8_t)(ns >> (24 - 8 * i));
+  rc = scp_storage_put(h, tk, tl, (uint32_t)n, 0);
+  if (rc == SCP_OK) rc = scp_storage_put(h, &ak, v, vlen, live);
+  free(v);
+  return rc;
+}
+
 /* trust(addr) (contract.rs, balance.rs create_trustline_if_needed): the
  * instance's TTL bump; a contract address is a no-op; for an account the
  * asset (not native, not its issuer: Error(Contract, #2)), the trustline
  * key (the AccountId and TrustLineAsset clones, Rc::metered_new) and
- * Storage::try_get: an existing trustline is a no-op.  Creating one (the
- * account's require_auth, reserves, the new entry) is not implemented. */
+ * Storage::try_get: an existing trustline is a no-op; else the address's
+ * require_auth and create_trustline. */
 int scp_sac_trust(scp_host *h, uint64_t addr) {
   uint8_t kind, acct[32];
   int rc = scp_sac_extend_instance(h);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc == SCP_OK) rc = scp_sac_sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK || kind != 0) return rc;
   scp_sac_asset a;
-  rc = read_asset(h, &a);
+  rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OPERATION_NOT_SUPPORTED,
@@ -282,9 +310,8 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_try_get(h, &k, &e);
   if (rc != SCP_OK || e) return rc;
-  snprintf(h->errmsg, sizeof h->errmsg,
-           "Stellar Asset Contract: creating a trustline (trust) is not implemented yet");
-  return SCP_ERR_UNSUPPORTED;
+  rc = scp_sac_require_auth(h, addr);
+  return rc == SCP_OK ? create_trustline(h, acct, &a, &k) : rc;
 }
 
 /* balance(addr) (contract.rs): the instance's TTL extension, then
@@ -292,13 +319,13 @@ int scp_sac_trust(scp_host *h, uint64_t addr) {
 int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   uint8_t kind, acct[32];
   int rc = scp_sac_extend_instance(h);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
+  if (rc == SCP_OK) rc = scp_sac_sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
-  if (kind == 1) return contract_balance(h, addr, ret);
+  if (kind == 1) return scp_sac_contract_balance(h, addr, ret);
   if (kind != 0)
     return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
   scp_sac_asset a;
-  rc = read_asset(h, &a);
+  rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   if (a.type == SCP_SAC_NATIVE) {
     int64_t bal = 0;
@@ -318,10 +345,6 @@ enum {
   TRUSTLINE_AUTHORIZED_FLAG = 1, ERR_BALANCE = 10, ERR_BALANCE_DEAUTHORIZED = 11,
   ERR_OVERFLOW = 12
 };
-
-static void be64_put(uint8_t *p, int64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
-}
 
 /* to_trustline_key (Rc::metered_new) and read_trustline_entry
  * (Storage::try_get; a missing trustline is Error(Contract, #13) after
@@ -347,7 +370,7 @@ static int trustline_entry(scp_host *h, const uint8_t acct[32], const scp_sac_as
  * place).  The native asset's accounts are always authorized. */
 static int account_authorized(scp_host *h, const uint8_t acct[32], bool *ok) {
   scp_sac_asset a;
-  int rc = read_asset(h, &a);
+  int rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
   *ok = true;
   if (a.type == SCP_SAC_NATIVE) return SCP_OK;
@@ -410,53 +433,82 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
   return rc;
 }
 
-/* transfer_classic_balance for a credit asset: read_asset, the issuer's
- * clone, nothing for the issuer, else the trustline's balance.  The
- * native asset (transfer_account_balance: reserves, sponsorships) is not
- * implemented. */
+/* transfer_classic_balance: read_asset; the native asset's account
+ * balance (transfer_account_balance, sac_account.c); for a credit asset
+ * the issuer's clone, nothing for the issuer, else the trustline's
+ * balance. */
 static int classic_transfer(scp_host *h, const uint8_t acct[32], int64_t amount) {
   scp_sac_asset a;
-  int rc = read_asset(h, &a);
+  int rc = scp_sac_read_asset_full(h, &a);
   if (rc != SCP_OK) return rc;
-  if (a.type == SCP_SAC_NATIVE) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: native balance transfers are not implemented yet");
-    return SCP_ERR_UNSUPPORTED;
-  }
+  if (a.type == SCP_SAC_NATIVE) return scp_sac_native_transfer(h, acct, amount);
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
   if (rc != SCP_OK || !memcmp(a.issuer, acct, 32)) return rc;
   return trustline_transfer(h, acct, &a, amount);
 }
 
-/* receive_balance / spend_balance share everything but the sign: addr's
- * two clones (addr.metered_clone(), is_authorized(addr.metered_clone())),
- * is_authorized, then the ScAddress again, the i64 amount
- * (i64::try_from) and the trustline's balance moved
- * (transfer_classic_balance, with -amount when spending). */
+/* is_authorized(addr): the ScAddress; an account's trustline flag (the
+ * issuer and the native asset's accounts are authorized), a contract's
+ * balance entry (sac_cbalance.c). */
+static int is_authorized(scp_host *h, uint64_t addr, bool *ok) {
+  uint8_t kind, acct[32];
+  int rc = scp_sac_sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind == 1) return scp_sac_contract_authorized(h, addr, ok);
+  if (kind != 0)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
+  return account_authorized(h, acct, ok);
+}
+
+int scp_sac_authorized(scp_host *h, uint64_t addr, bool *ok) {
+  return is_authorized(h, addr, ok);
+}
+
+/* i64::try_from(amount): Error(Contract, #12) beyond an i64. */
+static int i64_amount(scp_host *h, int64_t hi, uint64_t lo, bool spend) {
+  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
+                        "%s amount is too large for an i64", spend ? "spent" : "received");
+  return SCP_OK;
+}
+
+/* spend_balance_no_authorization_check: the ScAddress again; an
+ * account's classic balance lowered (i64::try_from, then
+ * transfer_classic_balance with -amount), a contract's balance entry
+ * (sac_cbalance.c). */
+int scp_sac_spend_noauth(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
+  uint8_t kind, acct[32];
+  int rc = scp_sac_sc_address(h, addr, &kind, acct);
+  if (rc != SCP_OK) return rc;
+  if (kind == 1) return scp_sac_contract_spend(h, addr, hi, lo);
+  if (kind != 0)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INTERNAL_ERROR, "Unexpected ScAddress type");
+  rc = i64_amount(h, hi, lo, true);
+  return rc == SCP_OK ? classic_transfer(h, acct, -(int64_t)lo) : rc;
+}
+
+/* receive_balance / spend_balance: addr's two clones (the caller's
+ * addr.metered_clone(), is_authorized(addr.metered_clone())),
+ * is_authorized (Error(Contract, #11) when not), then the balance
+ * moved: receive_balance's own arms (the i64 amount and
+ * transfer_classic_balance for an account, the balance entry for a
+ * contract), or spend_balance_no_authorization_check. */
 static int change_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo, bool spend) {
   uint8_t kind, acct[32];
   bool ok = false;
   int rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
-  if (rc == SCP_OK) rc = sc_address(h, addr, &kind, acct);
-  if (rc != SCP_OK) return rc;
-  if (kind != 0) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "Stellar Asset Contract: balances of contract addresses are not implemented yet "
-             "for this function");
-    return SCP_ERR_UNSUPPORTED;
-  }
-  rc = account_authorized(h, acct, &ok);
+  if (rc == SCP_OK) rc = is_authorized(h, addr, &ok);
   if (rc != SCP_OK) return rc;
   if (!ok)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE_DEAUTHORIZED,
                         "balance is deauthorized");
-  rc = sc_address(h, addr, &kind, acct);
+  if (spend) return scp_sac_spend_noauth(h, addr, hi, lo);
+  rc = scp_sac_sc_address(h, addr, &kind, acct);
   if (rc != SCP_OK) return rc;
-  if (!((hi == 0 && (int64_t)lo >= 0) || (hi == -1 && (int64_t)lo < 0)))
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_OVERFLOW,
-                        "%s amount is too large for an i64", spend ? "spent" : "received");
-  return classic_transfer(h, acct, spend ? -(int64_t)lo : (int64_t)lo);
+  if (kind == 1) return scp_sac_contract_receive(h, addr, hi, lo);
+  rc = i64_amount(h, hi, lo, false);
+  return rc == SCP_OK ? classic_transfer(h, acct, (int64_t)lo) : rc;
 }
 
 int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
@@ -465,4 +517,54 @@ int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo)
 
 int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
   return change_balance(h, addr, hi, lo, true);
+}
+
+/* get_trustline_flags: to_trustline_key, read_trustline_entry (a missing
+ * trustline is Error(Contract, #13)), the flags read in place. */
+int scp_sac_trustline_flags(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                            uint32_t *flags) {
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  int rc = trustline_entry(h, acct, a, img, &k, &e);
+  if (rc != SCP_OK) return rc;
+  size_t at = 36 + k.keylen + 16;   /* accountID, asset, balance, limit: flags */
+  if (e->vallen < at + 4)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  *flags = scp_be32(e->val + at);
+  return SCP_OK;
+}
+
+/* set_trustline_authorization: the key, the entry, the TrustLineEntry's
+ * clone; no change is a no-op; else AUTHORIZED set (and
+ * AUTHORIZED_TO_MAINTAIN_LIABILITIES cleared) or the reverse,
+ * modify_ledger_entry_data and Storage::put. */
+int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
+                                bool authorize) {
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  int rc = trustline_entry(h, acct, a, img, &k, &e);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
+  if (rc != SCP_OK) return rc;
+  size_t at = 36 + k.keylen + 16;
+  if (e->vallen < at + 4)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  uint32_t flags = scp_be32(e->val + at);
+  if (((flags & SCP_TL_AUTHORIZED) != 0) == authorize) return SCP_OK;
+  if (authorize)
+    flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES) | SCP_TL_AUTHORIZED;
+  else
+    flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED) | SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES;
+  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+  if (rc != SCP_OK) return rc;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  for (int i = 0; i < 4; i++) v[at + (size_t)i] = (uint8_t)(flags >> (24 - 8 * i));
+  uint32_t vlen = e->vallen, live = e->live_until;
+  rc = scp_storage_put(h, &k, v, vlen, live);
+  free(v);
+  return rc;
 }

@@ -16,7 +16,14 @@
  *                    (builtin-sdk-macros contractimpl) and the functions;
  *  - sac_meta.c      init_asset, metadata and the instance-storage
  *                    types (asset_info.rs, admin.rs, metadata.rs);
- *  - sac_balance.c   balances (balance.rs): classic trustline balances.
+ *  - sac_balance.c   balances (balance.rs): trustlines, trust, the
+ *                    dispatch of account and contract arms;
+ *  - sac_cbalance.c  contract addresses' Balance entries;
+ *  - sac_account.c   AccountEntry: parse, clone, load_account, issuer
+ *                    flags, native (XLM) balances;
+ *  - sac_token.c     mint, transfer (muxed too), burn, *_from, set_admin;
+ *  - sac_allowance.c allowances; sac_admin.c authorized, set_authorized,
+ *                    clawback.
  */
 #ifndef SCP_SAC_PRIVATE_H
 #define SCP_SAC_PRIVATE_H
@@ -95,11 +102,11 @@ SCP_HIDDEN int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symb
 /* ---- sac_balance.c ------------------------------------------------------------ */
 
 /* balance(addr): the instance's TTL extension and read_balance (an
- * account's trustline; the issuer's i64::MAX).  SCP_ERR_UNSUPPORTED for a
- * contract address or the native asset. */
+ * account's trustline or native balance, the issuer's i64::MAX, a
+ * contract's Balance entry). */
 SCP_HIDDEN int scp_sac_balance(scp_host *h, uint64_t addr, uint64_t *ret);
-/* trust(addr): the no-op cases and the contract errors; creating a
- * trustline is SCP_ERR_UNSUPPORTED. */
+/* trust(addr): the no-op cases, the contract errors, creating the
+ * trustline after the address's require_auth. */
 SCP_HIDDEN int scp_sac_trust(scp_host *h, uint64_t addr);
 
 /* i128::try_from_val(Val): a small I128 or the object's halves through
@@ -112,14 +119,96 @@ SCP_HIDDEN int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uin
 SCP_HIDDEN int scp_sac_extend_instance(scp_host *h);
 
 /* receive_balance(addr, amount) (balance.rs): addr's clones,
- * is_authorized, then an account's trustline balance raised
- * (transfer_classic_balance).  SCP_ERR_UNSUPPORTED for a contract address
- * and the native asset. */
+ * is_authorized, then an account's classic balance raised
+ * (transfer_classic_balance) or a contract's Balance entry. */
 SCP_HIDDEN int scp_sac_receive_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
 
 /* spend_balance(addr, amount) (balance.rs): as receive_balance, the
- * trustline's balance lowered. */
+ * balance lowered (spend_balance_no_authorization_check). */
 SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
+/* ---- sac_account.c ------------------------------------------------------------ */
+
+/* An AccountEntry's XDR image, parsed; missing trailing fields are zero. */
+typedef struct scp_sac_account {
+  int64_t balance;
+  uint32_t num_sub, flags, home_len, nsigners, nsig_img;
+  size_t signers_at[20];        /* each signer's offset in the image */
+  bool v1, v2;                  /* AccountEntryExt V1, its ext V2 */
+  int64_t buying, selling;      /* V1 liabilities */
+  uint32_t sponsored, sponsoring, nspons_ids;   /* V2 */
+} scp_sac_account;
+
+/* AccountFlags and TrustLineFlags (Stellar-ledger-entries.x). */
+enum {
+  SCP_ACCT_AUTH_REQUIRED = 1, SCP_ACCT_AUTH_REVOCABLE = 2, SCP_ACCT_CLAWBACK_ENABLED = 8,
+  SCP_TL_AUTHORIZED = 1, SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES = 2,
+  SCP_TL_CLAWBACK_ENABLED = 4
+};
+
+/* 0, or -1 for an image too short or malformed to be an AccountEntry. */
+SCP_HIDDEN int scp_sac_account_parse(const uint8_t *p, size_t len, scp_sac_account *a);
+/* AccountEntry::metered_clone of the image. */
+SCP_HIDDEN int scp_sac_account_clone_charges(scp_host *h, const uint8_t *p, size_t len);
+/* load_account (data_helper.rs): Rc<LedgerKey>, Storage::get (a missing
+ * account is Error(Storage, MissingValue)), the clone; *ent (may be
+ * NULL) is the entry. */
+SCP_HIDDEN int scp_sac_load_account(scp_host *h, const uint8_t key[32], scp_sac_account *a,
+                                    const scp_sentry **ent);
+/* LedgerInfo base_reserve (5_000_000 when the options leave it 0). */
+SCP_HIDDEN int64_t scp_sac_base_reserve(const scp_host *h);
+/* get_min_max_account_balance (balance.rs): no charge. */
+SCP_HIDDEN int scp_sac_account_min_max(scp_host *h, const scp_sac_account *a, int64_t *min,
+                                       int64_t *max);
+/* transfer_account_balance (balance.rs): an account's native balance
+ * moved by amount, a missing account created by a large enough receipt. */
+SCP_HIDDEN int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount);
+/* is_asset_issuer_flag_set (balance.rs): false for the native asset. */
+SCP_HIDDEN int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set);
+
+/* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
+ * an account, 1 for a contract. */
+SCP_HIDDEN int scp_sac_sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]);
+/* read_asset (asset_info.rs): read_asset_info, then AssetInfo -> Asset. */
+SCP_HIDDEN int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a);
+/* is_authorized(addr) (balance.rs), addr's clone charged by the caller. */
+SCP_HIDDEN int scp_sac_authorized(scp_host *h, uint64_t addr, bool *ok);
+/* spend_balance_no_authorization_check (balance.rs). */
+SCP_HIDDEN int scp_sac_spend_noauth(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+
+/* get_trustline_flags (balance.rs); Error(Contract, #13) when missing. */
+SCP_HIDDEN int scp_sac_trustline_flags(scp_host *h, const uint8_t acct[32],
+                                       const scp_sac_asset *a, uint32_t *flags);
+/* set_trustline_authorization (balance.rs). */
+SCP_HIDDEN int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32],
+                                           const scp_sac_asset *a, bool authorize);
+
+/* ---- sac_cbalance.c ----------------------------------------------------------- */
+
+/* BalanceValue {amount, authorized, clawback}. */
+typedef struct scp_sac_bv {
+  int64_t hi;
+  uint64_t lo;
+  bool authorized, clawback;
+} scp_sac_bv;
+
+/* DataKey::Balance(addr).try_into_val: [Symbol(Balance), addr]. */
+SCP_HIDDEN int scp_sac_balance_key(scp_host *h, uint64_t addr, uint64_t *out);
+/* BalanceValue::try_from_val(raw): the map unpacked, the i128, the bools. */
+SCP_HIDDEN int scp_sac_balance_value(scp_host *h, uint64_t raw, scp_sac_bv *bv);
+/* try_get_contract_data(key, Persistent) and the BalanceValue. */
+SCP_HIDDEN int scp_sac_balance_get(scp_host *h, uint64_t addr, bool *has, scp_sac_bv *bv);
+/* write_contract_balance: the put, then the entry's TTL extension. */
+SCP_HIDDEN int scp_sac_balance_put(scp_host *h, uint64_t addr, const scp_sac_bv *bv);
+/* extend_contract_data_ttl(key, Persistent, 29 days, 30 days). */
+SCP_HIDDEN int scp_sac_balance_extend(scp_host *h, uint64_t addr);
+/* read_balance, is_authorized, receive_balance and
+ * spend_balance_no_authorization_check for a contract address (after
+ * the caller's to_sc_address). */
+SCP_HIDDEN int scp_sac_contract_balance(scp_host *h, uint64_t addr, uint64_t *ret);
+SCP_HIDDEN int scp_sac_contract_authorized(scp_host *h, uint64_t addr, bool *ok);
+SCP_HIDDEN int scp_sac_contract_receive(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
+SCP_HIDDEN int scp_sac_contract_spend(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo);
 
 /* ---- sac_token.c -------------------------------------------------------------- */
 
@@ -128,6 +217,13 @@ SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uin
 SCP_HIDDEN int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to, uint64_t amount);
 SCP_HIDDEN int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount);
+/* An event: topics [Symbol(name), a, (b,) read_name()], data. */
+SCP_HIDDEN int scp_sac_event(scp_host *h, const char *name, uint64_t a, uint64_t b, bool two,
+                             uint64_t data);
+/* check_not_issuer (contract.rs): Error(Contract, #2) for the issuer. */
+SCP_HIDDEN int scp_sac_check_not_issuer(scp_host *h, uint64_t addr);
+/* check_nonnegative_amount (contract.rs): Error(Contract, #8). */
+SCP_HIDDEN int scp_sac_check_nonnegative(scp_host *h, int64_t hi);
 /* Address::require_auth: the Env's require_auth (between the probes). */
 SCP_HIDDEN int scp_sac_require_auth(scp_host *h, uint64_t addr);
 /* burn_from(spender, from, amount), transfer_from(spender, from, to,
@@ -147,9 +243,19 @@ SCP_HIDDEN int scp_sac_set_admin(scp_host *h, uint64_t new_admin);
  * SAC" point; popping the last frame in recording mode then runs the
  * emulated authentication (host_auth_emul.c), which the enforcing-mode
  * traces do not have. */
+/* SCP_SAC_PROBE_MUXED_ID: in a transfer to a MuxedAddress, after the
+ * balances moved, before to_mux.id() and the event. */
 enum { SCP_SAC_PROBE_AUTH = 0, SCP_SAC_PROBE_AUTHED = 1, SCP_SAC_PROBE_PUSHED = 2,
-       SCP_SAC_PROBE_POPPING = 3 };
+       SCP_SAC_PROBE_POPPING = 3, SCP_SAC_PROBE_MUXED_ID = 4, SCP_SAC_PROBE_COUNT = 5 };
 SCP_HIDDEN extern void (*scp_sac_probe)(scp_host *h, int where);
+
+/* ---- sac_admin.c -------------------------------------------------------------- */
+
+/* authorized(addr), set_authorized(addr, authorize), clawback(from,
+ * amount) (contract.rs). */
+SCP_HIDDEN int scp_sac_authorized_fn(scp_host *h, uint64_t addr, uint64_t *ret);
+SCP_HIDDEN int scp_sac_set_authorized(scp_host *h, uint64_t addr, bool authorize);
+SCP_HIDDEN int scp_sac_clawback(scp_host *h, uint64_t from, uint64_t amount);
 
 /* ---- sac_allowance.c ---------------------------------------------------------- */
 

@@ -41,6 +41,10 @@ typedef struct scp_host_opts {
   /* (Added) new entries live until sequence + ttl - 1 (0 = 16 / 4096, the
    * reference's test ledger) */
   uint32_t min_temp_entry_ttl, min_persistent_entry_ttl;
+  /* (Added) LedgerInfo base_reserve in stroops, for the Stellar Asset
+   * Contract's native balances (minimum balances, new accounts);
+   * 0 = 5_000_000, the network's and the reference's test ledger's. */
+  uint32_t base_reserve;
   /* (Added) Authorization mode: false (default) = recording ("mock all
    * auths", simulation); true = enforcing with no entries, the reference
    * test host's default (its traces); see host_auth.c. */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end: a contract paying through a Stellar Asset Contract created
 # with --asset (examples/payer.c).  The issuer pays itself (no trustline
-# needed); the profile's CPU is fixed, the folded stacks add up to it, the
+# needed), and a contract pays XLM to a contract (a new balance entry);
+# the profile's CPU is fixed, the folded stacks add up to it, the
 # asset contract's frame is contract:SAC(CODE:GABCD…) under host:call, the
 # report lists the asset contract's id, and a malformed --asset is a
 # one-line argument error (exit 3).
@@ -49,6 +50,34 @@ NAME="sac: --asset native lists the native asset contract"
 "$BIN" profile "$P" pay "address:$NATIVE" "address:$ISS" "address:$ISS" i128:1 --asset native \
   -o "$T/n" >/dev/null 2>&1
 ok grep -qF "asset contract 0  SAC(native) = $NATIVE" "$T/n/report.txt"
+
+# Paying to a contract address: the native asset needs no account entry
+# for a contract (no issuer flags), and 0 from a contract without a
+# balance is a no-op spend; the recipient's Balance entry is created
+# {0, authorized, no clawback} and written with its TTL.
+run_pay_contract() {
+  "$BIN" profile "$P" pay "address:$NATIVE" "address:$ID" "address:$NATIVE" i128:0 --asset native \
+    -o "$1" >/dev/null 2>"$T/err"
+}
+NAME="sac: payer pays a contract (native, 0 from a contract)"
+run_pay_contract "$T/c"; rc=$?
+ok [ "$rc" -eq 0 ]
+NAME="sac: to a contract: result void, the transfer event, one write"
+ok sh -c "grep -q '^  result  *void' '$T/c/report.txt' && grep -q '^  events  *1$' '$T/c/report.txt' &&
+  grep -q '^  storage .* 1 writes' '$T/c/report.txt'"
+NAME="sac: to a contract: exact total CPU 225,268 / memory 222,229"
+ok sh -c "grep -q '^  CPU  *225,268 ' '$T/c/report.txt' && grep -q '^  Memory  *222,229 ' '$T/c/report.txt'"
+NAME="sac: to a contract: folded stacks add up to the CPU"
+ok [ "$(awk '{s += $NF} END {print s}' "$T/c/profile.folded")" -eq 225268 ]
+NAME="sac: to a contract: contract:SAC(native) under host:call"
+ok grep -q "^contract:payer.wasm;pay ([^)]*);host:call;contract:SAC(native) 89349$" "$T/c/profile.folded"
+NAME="sac: to a contract: stable across runs"
+run_pay_contract "$T/d"
+ok cmp -s "$T/c/profile.folded" "$T/d/profile.folded"
+NAME="sac: USDC to a contract reads the issuer's flags: its account is missing"
+"$BIN" profile "$P" pay "address:$ID" "address:$ISS" "address:$NATIVE" i128:100 --asset "USDC:$ISS" \
+  -o "$T/e" >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -ne 0 ] && grep -q 'non-existing value' '$T/err' && [ -f '$T/e/report.txt' ]"
 
 for bad in "USD" "X:GABC" "TOOLONGCODE13:$ISS" "U-D:$ISS" ":$ISS"; do
   NAME="sac: --asset '$bad' is a one-line error"

@@ -451,7 +451,7 @@ static void seed_after_mint(fixture *f) {
 }
 
 /* The budget at the SAC frame's push, around require_auth and at its pop. */
-static uint64_t probe_cpu[4], probe_mem[4];
+static uint64_t probe_cpu[SCP_SAC_PROBE_COUNT], probe_mem[SCP_SAC_PROBE_COUNT];
 static void probe(scp_host *h, int where) {
   probe_cpu[where] = h->budget->cpu;
   probe_mem[where] = h->budget->mem;
@@ -795,21 +795,6 @@ static void test_transfer_from(void **state) {
   assert_int_equal(tl_balance(f, 0x22), 6000000);
 }
 
-/* A token function not implemented yet stops with SCP_ERR_UNSUPPORTED,
- * never with a partial cost passed off as complete. */
-static void test_unimplemented_function(void **state) {
-  fixture *f = *state;
-  create_ok(f, "zA9Z", 4, 88505, 12335, 20);
-  uint64_t args, sym, ret;
-  scp_error err;
-  uint64_t addr = scp_val_object(SCP_TAG_ADDRESS_OBJ, 39);
-  assert_int_equal(scp_host_vec_new_from_slice(f->h, &addr, 1, &args), SCP_OK);
-  assert_int_equal(scp_host_symbol_val(f->h, "authorized", &sym), SCP_OK);
-  uint64_t a[3] = { addr, sym, args };
-  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_ERR_UNSUPPORTED);
-  assert_non_null(strstr(err.msg, "function authorized is not implemented"));
-}
-
 /* test_do_not_init_contract_for_invalid_asset.json: "\0\0\0\0" fails in
  * init_asset's validate_asset after has_contract_data (step 18, cpu 45522
  * mem 5494) and the Asset's VisitObject + ValDeser(44) (1892 CPU, 132
@@ -919,25 +904,6 @@ static void test_profile_from_wasm(void **state) {
   free(wasm);
 }
 
-/* Balances of contract addresses (balance.rs receive_balance's
- * ScAddress::Contract arm: the BalanceValue entry) are not modelled yet:
- * mint to a contract address must stop with SCP_ERR_UNSUPPORTED, not
- * finish with a cost the reference never charges. */
-static void test_mint_to_contract_unsupported(void **state) {
-  fixture *f = *state;
-  uint64_t addr = aaaa_contract(f, true), v[2], args, sym, ret;
-  scp_error err;
-  f->h->opts.auth_enforcing = false;
-  f->h->opts.auth_disable_non_root = true;
-  v[0] = addr;
-  v[1] = scp_val_small_i(100, SCP_TAG_I128_SMALL);
-  assert_int_equal(scp_host_vec_new_from_slice(f->h, v, 2, &args), SCP_OK);
-  assert_int_equal(scp_host_symbol_val(f->h, "mint", &sym), SCP_OK);
-  uint64_t a[3] = { addr, sym, args };
-  assert_int_equal(scp_host_call(f->h, fn("call"), a, NULL, &ret, &err), SCP_ERR_UNSUPPORTED);
-  assert_non_null(strstr(err.msg, "balances of contract addresses are not implemented"));
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_decode),
@@ -958,11 +924,9 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_burn_issuer_then_approve, setup, teardown),
     cmocka_unit_test_setup_teardown(test_set_admin, setup, teardown),
     cmocka_unit_test_setup_teardown(test_transfer_from, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_unimplemented_function, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),
     cmocka_unit_test_setup_teardown(test_get_id_invalid, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_mint_to_contract_unsupported, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

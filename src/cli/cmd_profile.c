@@ -316,9 +316,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     }
   }
   if (o->scenario) {
-    if (o->wasm_path || o->ncontracts || o->nassets || o->list)
+    if (o->wasm_path || o->ncontracts || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
-                     "CONTRACT.wasm, FUNCTION, --contract, --asset or --list with it");
+                     "CONTRACT.wasm, FUNCTION, --contract or --list with it");
     return 0;
   }
   if (o->wasm_path && (o->list || !o->function)) {
@@ -415,11 +415,8 @@ static int run_scenario(profile_opts *o) {
   scp_error err = {0};
   scp_scenario *sc;
   if (scp_scenario_load(o->scenario, &sc, &err)) return cli_die(err.code, "%s", err.msg);
-  scp_ledger *ledger = scp_ledger_new(sc->files, sc->ncontracts);
-  if (ledger) {
-    ledger->seeds = sc->storage;
-    ledger->nseeds = sc->nstorage;
-  }
+  /* --asset adds asset contracts after the file's own */
+  scp_ledger *ledger = scp_scenario_ledger(sc, o->assets, o->nassets);
   int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
   scp_buf sum = {0};
@@ -435,6 +432,12 @@ static int run_scenario(profile_opts *o) {
       so.has_source_account = true;
       memcpy(so.source_account, o->source, 32);
     }
+    /* the ledger is set up before the first call: its errors name the
+     * scenario's keys, not a call */
+    if (!i && scp_ledger_setup(ledger, &so, &err)) {
+      status = cli_die(err.code, "%s: %s", o->scenario, err.msg);
+      break;
+    }
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
     cli_progress progress;
@@ -449,7 +452,8 @@ static int run_scenario(profile_opts *o) {
     po.out_dir = dir;
     if (profiled) status = write_outputs(p, &po);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
-                   sc->contracts[sc->calls[i].contract].name, so.function,
+                   sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
+                                         : sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
                    (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
                    profiled ? "" : "\t(set-up, not profiled)");

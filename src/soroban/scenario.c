@@ -651,15 +651,11 @@ static int load_trustlines(ctx *c, json_t *ts) {
     const char *text = json_string_value(as);
     for (size_t k = 0; k < c->s->nassets; k++)
       if (!strcmp(c->s->asset_names[k], text)) text = c->s->assets[k];
-    scp_sac_asset asset;
     const char *why = "";
-    if (scp_sac_asset_parse(text, &asset, &why) || asset.type == SCP_SAC_NATIVE) {
-      snprintf(what, sizeof what, "asset %.60s: %s", text, asset.type == SCP_SAC_NATIVE && !why[0]
-               ? "the native asset has no trustlines (an account's balance is its XLM)" : why);
+    if (scp_ledger_trustline_asset(text, t->account, &why)) {
+      snprintf(what, sizeof what, "asset %.60s: %s", text, why);
       return bad(c, SCP_ERR_ARG, where, what);
     }
-    if (!memcmp(asset.issuer, t->account, 32))
-      return bad(c, SCP_ERR_ARG, where, "an issuer holds no trustline to its own asset");
     if (!(t->asset = keep(c, text))) return nomem(c);
     for (size_t k = 0; k < i; k++)
       if (!memcmp(c->s->trustlines[k].account, t->account, 32) &&

@@ -67,6 +67,20 @@ static size_t account_xdr(const scp_ledger_account *a, uint32_t subentries, uint
   return n + 4;                            /* ext v 0 */
 }
 
+int scp_ledger_trustline_asset(const char *text, const uint8_t account[32], const char **why) {
+  scp_sac_asset a;
+  if (scp_sac_asset_parse(text, &a, why)) return SCP_ERR_ARG;
+  if (a.type == SCP_SAC_NATIVE) {
+    *why = "the native asset has no trustlines (an account's balance is its XLM)";
+    return SCP_ERR_ARG;
+  }
+  if (!memcmp(a.issuer, account, 32)) {
+    *why = "an issuer holds no trustline to its own asset";
+    return SCP_ERR_ARG;
+  }
+  return SCP_OK;
+}
+
 int scp_ledger_seed_classic(struct scp_host *h, const scp_ledger *l, scp_error *err) {
   uint8_t buf[80 + 40 * SCP_MAX_SIGNERS];
   int rc = SCP_OK;

@@ -109,6 +109,11 @@ void scp_ledger_free(scp_ledger *l);
  * SCP_ERR_BUDGET, SCP_ERR_NOMEM.  A failed set-up leaves the ledger unusable. */
 int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err);
 
+/* (scenario_ledger.c) Whether text ("CODE:G...") is an asset account
+ * can hold a trustline to: SCP_OK, or SCP_ERR_ARG with *why the problem
+ * (malformed, the native asset, the account is the issuer). */
+int scp_ledger_trustline_asset(const char *text, const uint8_t account[32], const char **why);
+
 /* (scenario_ledger.c) The ledger's accounts and trustlines as AccountEntry
  * and TrustLineEntry XDR in h's snapshot source.  SCP_OK, SCP_ERR_ARG (a
  * trustline's asset), SCP_ERR_NOMEM. */

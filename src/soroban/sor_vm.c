@@ -1204,7 +1204,7 @@ deployed:
   if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory net", vm.budget.mem);
   if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory refunded", vm.refunded);
   if (!mrc) mrc = add_meta_u64(p, "events", scp_host_event_count(vm.host));
-  if (!mrc && (o->ncontracts || vm.nmods > 1)) {
+  if (!mrc && (o->ncontracts || vm.nmods > 1 || o->ledger)) {
     for (size_t i = 0; i < vm.nmods && !mrc; i++) {
       char sk[57], key[48];
       scp_host_contract_strkey(vm.mods[i].id, sk);

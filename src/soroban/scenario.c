@@ -541,7 +541,7 @@ static int load_assets(ctx *c, json_t *as) {
     scp_sac_asset asset;
     const char *why = "";
     if (scp_sac_asset_parse(json_string_value(a), &asset, &why)) {
-      snprintf(what, sizeof what, "asset %.60s: %s", json_string_value(a), why);
+      snprintf(what, sizeof what, "asset %.72s: %s", json_string_value(a), why);
       return bad(c, SCP_ERR_ARG, where, what);
     }
     for (size_t k = 0; k < i; k++)
@@ -653,7 +653,7 @@ static int load_trustlines(ctx *c, json_t *ts) {
       if (!strcmp(c->s->asset_names[k], text)) text = c->s->assets[k];
     const char *why = "";
     if (scp_ledger_trustline_asset(text, t->account, &why)) {
-      snprintf(what, sizeof what, "asset %.60s: %s", text, why);
+      snprintf(what, sizeof what, "asset %.72s: %s", text, why);
       return bad(c, SCP_ERR_ARG, where, what);
     }
     if (!(t->asset = keep(c, text))) return nomem(c);

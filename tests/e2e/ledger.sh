@@ -64,6 +64,16 @@ NAME="the summary line"; ok grep -q "^1	payer	pay	CPU 672742	memory 230883	ok$" 
 "$BIN" profile -q -o "$T/b" --scenario "$T/pay.json" 2>"$T/err"
 NAME="the same scenario writes the same bytes"; ok diff -r "$T/a" "$T/b"
 
+# ---- an asset contract called by name reads an account's entry
+cat >"$T/xlm.json" <<JSON
+{"assets": [{"name": "xlm", "asset": "native"}], "accounts": [{"id": "$FROM", "balance": "123456789"}],
+ "calls": [{"contract": "xlm", "function": "balance", "args": ["addr:$FROM"]}]}
+JSON
+"$BIN" profile -q -o "$T/h" -f report,folded --scenario "$T/xlm.json" 2>"$T/err"; rc=$?
+NAME="the native balance is the AccountEntry's (exit $rc)"; ok grep -q "result *i128:123456789" "$T/h/01-balance/report.txt"
+NAME="a call to an asset contract: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/h/01-balance"
+NAME="the summary names the asset contract"; ok grep -q "^1	xlm	balance	CPU 49136	" "$T/h/scenario.txt"
+
 # ---- the same on the command line
 "$BIN" profile -q -o "$T/c" -f report,folded "$T/payer.wasm" pay "address:$ZERO_NET_ID" \
   "address:$FROM" "address:$TO" i128:250 --asset "USDC:$ISS" --account "$ISS" \

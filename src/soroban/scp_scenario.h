@@ -20,10 +20,13 @@
 #include "scprof.h"
 #include "soroban/scp_spec.h"
 
-/* Ledger state carried from one run to the next: the scenario's contracts
- * (deployed by the first run, in file order, salts 0, 1, ...; deployer
- * the all-zero account) and the entries left by the runs that succeeded
- * (struct scp_sentry, host_private.h).  Kept by scp_soroban_profile. */
+/* Ledger state carried from one run to the next (struct scp_ledger below):
+ * set up once (scp_ledger_setup: accounts, trustlines, asset contracts,
+ * the contracts in file order with their deployers, salts and
+ * constructors, the "storage" entries), then the entries left by the runs
+ * that succeeded (struct scp_sentry, host_private.h).  Kept by
+ * scp_soroban_profile. */
+
 /* An initial contract-data entry ("storage"): key and value as host
  * values, stored as the host would store them (ScVal XDR). */
 typedef struct scp_ledger_seed {

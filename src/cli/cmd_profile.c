@@ -26,6 +26,12 @@ typedef struct profile_opts {
   scp_contract_file *contracts;   /* --contract FILE.wasm: callees deployed first */
   const char **assets;            /* --asset native|CODE:G...: asset contracts */
   size_t nassets;
+  scp_ledger_account *accounts;   /* --account G...[:BALANCE] */
+  size_t naccounts;
+  scp_ledger_trustline *trustlines;   /* --trustline G...:CODE:ISSUER[:BALANCE] */
+  size_t ntrustlines;
+  char **owned;                   /* texts the trustlines point into */
+  size_t nowned;
   size_t ncontracts;
   uint64_t cpu_limit, mem_limit, top;
   bool quiet;
@@ -55,6 +61,75 @@ typedef struct profile_opts {
   size_t nauth_sigs;
   uint32_t auth_expiration;
 } profile_opts;
+
+/* Stroops: a decimal int64 from 0. */
+static bool parse_stroops(const char *t, int64_t *out) {
+  uint64_t v;
+  if (!cli_parse_u64(t, &v) || v > INT64_MAX) return false;
+  *out = (int64_t)v;
+  return true;
+}
+
+/* --account G...[:BALANCE]: a classic account (master key weight 1, no
+ * signers), its balance in stroops (default 0). */
+static int parse_account(profile_opts *o, const char *val) {
+  scp_ledger_account *a = &o->accounts[o->naccounts];
+  memset(a, 0, sizeof *a);
+  char key[57];
+  size_t n = strcspn(val, ":");
+  bool ok = n == 56;
+  if (ok) {
+    memcpy(key, val, 56);
+    key[56] = 0;
+    ok = scp_account_strkey(key, a->id);
+  }
+  if (!ok || (val[n] && !parse_stroops(val + n + 1, &a->balance)))
+    return cli_die(SCP_ERR_ARG, "--account %s: expected G...[:BALANCE] (an account strkey, the "
+                   "balance in stroops)", val);
+  for (size_t i = 0; i < o->naccounts; i++)
+    if (!memcmp(o->accounts[i].id, a->id, 32))
+      return cli_die(SCP_ERR_ARG, "--account %s: this account is given twice", val);
+  a->thresholds[0] = 1;
+  o->naccounts++;
+  return 0;
+}
+
+/* --trustline G...:CODE:ISSUER[:BALANCE]: an authorized trustline with
+ * the largest limit. */
+static int parse_trustline(profile_opts *o, const char *val) {
+  scp_ledger_trustline *t = &o->trustlines[o->ntrustlines];
+  memset(t, 0, sizeof *t);
+  char key[57], *asset = NULL;
+  const char *rest = val + strcspn(val, ":");
+  bool ok = rest - val == 56 && *rest;
+  if (ok) {
+    memcpy(key, val, 56);
+    key[56] = 0;
+    ok = scp_account_strkey(key, t->account);
+  }
+  /* CODE:ISSUER, then an optional :BALANCE after the 56-character issuer */
+  const char *code = ok ? rest + 1 : "", *colon = strchr(code, ':');
+  size_t alen = colon ? (size_t)(colon - code) + 1 + 56 : 0;
+  ok = ok && colon && strlen(code) >= alen && (!code[alen] || code[alen] == ':');
+  if (ok && (asset = malloc(alen + 1))) {
+    memcpy(asset, code, alen);
+    asset[alen] = 0;
+    o->owned[o->nowned++] = asset;
+  }
+  if (ok && !asset) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  if (ok && code[alen]) ok = parse_stroops(code + alen + 1, &t->balance);
+  if (!ok)
+    return cli_die(SCP_ERR_ARG, "--trustline %s: expected ACCOUNT:CODE:ISSUER[:BALANCE] (account "
+                   "strkeys G..., the balance in the asset's units)", val);
+  const char *why = "";
+  if (scp_ledger_trustline_asset(asset, t->account, &why))
+    return cli_die(SCP_ERR_ARG, "--trustline %s: %s", val, why);
+  t->asset = asset;
+  t->limit = INT64_MAX;
+  t->authorized = true;
+  o->ntrustlines++;
+  return 0;
+}
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
 static int parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
@@ -259,6 +334,15 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     } else if (!strcmp(a, "--asset")) {
       if (!(val = cli_option_value(argc, argv, &i, "an asset (native or CODE:G...)"))) return usage;
       o->assets[o->nassets++] = val;
+    } else if (!strcmp(a, "--account")) {
+      if (!(val = cli_option_value(argc, argv, &i, "an account (G...[:BALANCE])"))) return usage;
+      int status = parse_account(o, val);
+      if (status) return status;
+    } else if (!strcmp(a, "--trustline")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a trustline (G...:CODE:ISSUER[:BALANCE])")))
+        return usage;
+      int status = parse_trustline(o, val);
+      if (status) return status;
     } else if (!strcmp(a, "--contract")) {
       if (!(val = cli_option_value(argc, argv, &i, "a contract .wasm file"))) return usage;
       o->contracts[o->ncontracts++].path = val;
@@ -345,9 +429,12 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
   if (o->scenario && o->auth_enforce)
     return cli_die(SCP_ERR_UNSUPPORTED, "--auth enforce with --scenario is not supported yet");
   if (o->scenario) {
-    if (o->wasm_path || o->ncontracts || o->nassets || o->list)
+    if (o->wasm_path || o->ncontracts || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
-                     "CONTRACT.wasm, FUNCTION, --contract, --asset or --list with it");
+                     "CONTRACT.wasm, FUNCTION, --contract or --list with it");
+    if (o->naccounts || o->ntrustlines)
+      return cli_die(SCP_ERR_USAGE, "--scenario: give accounts and trustlines in the scenario "
+                     "file's \"accounts\" and \"trustlines\", not with --account / --trustline");
     return 0;
   }
   if (o->wasm_path && (o->list || !o->function)) {
@@ -444,11 +531,8 @@ static int run_scenario(profile_opts *o) {
   scp_error err = {0};
   scp_scenario *sc;
   if (scp_scenario_load(o->scenario, &sc, &err)) return cli_die(err.code, "%s", err.msg);
-  scp_ledger *ledger = scp_ledger_new(sc->files, sc->ncontracts);
-  if (ledger) {
-    ledger->seeds = sc->storage;
-    ledger->nseeds = sc->nstorage;
-  }
+  /* --asset adds asset contracts after the file's own */
+  scp_ledger *ledger = scp_scenario_ledger(sc, o->assets, o->nassets);
   int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
   scp_buf sum = {0};
@@ -464,6 +548,12 @@ static int run_scenario(profile_opts *o) {
       so.has_source_account = true;
       memcpy(so.source_account, o->source, 32);
     }
+    /* the ledger is set up before the first call: its errors name the
+     * scenario's keys, not a call */
+    if (!i && scp_ledger_setup(ledger, &so, &err)) {
+      status = cli_die(err.code, "%s: %s", o->scenario, err.msg);
+      break;
+    }
     char dir[4096];
     snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
     cli_progress progress;
@@ -478,7 +568,8 @@ static int run_scenario(profile_opts *o) {
     po.out_dir = dir;
     if (profiled) status = write_outputs(p, &po);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
-                   sc->contracts[sc->calls[i].contract].name, so.function,
+                   sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
+                                         : sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
                    (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
                    profiled ? "" : "\t(set-up, not profiled)");
@@ -506,7 +597,14 @@ int cmd_profile(int argc, char **argv) {
   o.assets = calloc((size_t)argc + 1, sizeof *o.assets);
   o.signers = calloc((size_t)argc + 1, sizeof *o.signers);
   o.auth_sigs = calloc((size_t)argc + 1, sizeof *o.auth_sigs);
-  if (!o.args || !o.contracts || !o.assets || !o.signers || !o.auth_sigs) {
+  o.accounts = calloc((size_t)argc + 1, sizeof *o.accounts);
+  o.trustlines = calloc((size_t)argc + 1, sizeof *o.trustlines);
+  o.owned = calloc((size_t)argc + 1, sizeof *o.owned);
+  if (!o.args || !o.contracts || !o.assets || !o.signers || !o.auth_sigs || !o.accounts ||
+      !o.trustlines || !o.owned) {
+    free(o.accounts);
+    free(o.trustlines);
+    free(o.owned);
     free(o.args);
     free(o.contracts);
     free(o.assets);
@@ -554,8 +652,39 @@ int cmd_profile(int argc, char **argv) {
                          .nauth_signatures = o.nauth_sigs,
                          .auth_expiration = o.auth_expiration};
   memcpy(so.source_account, o.source, 32);
+  /* accounts and trustlines: the scenario files' ledger, with the called
+   * contract first and the callees after it (the same ids: salts 0, 1, ...) */
+  scp_ledger *ledger = NULL;
+  scp_contract_file *files = NULL;
+  if (o.naccounts || o.ntrustlines) {
+    files = calloc(o.ncontracts + 1, sizeof *files);
+    if (files) {
+      files[0] = (scp_contract_file){.path = o.wasm_path, .wasm = wasm, .len = wasm_len};
+      memcpy(files + 1, o.contracts, o.ncontracts * sizeof *files);
+      ledger = scp_ledger_new(files, o.ncontracts + 1);
+    }
+    if (ledger) ledger->asset_ids = calloc(o.nassets + 1, sizeof *ledger->asset_ids);
+    if (!ledger || !ledger->asset_ids) {
+      free(wasm);
+      free(files);
+      scp_ledger_free(ledger);
+      status = cli_die(SCP_ERR_NOMEM, "out of memory");
+      goto out;
+    }
+    ledger->accounts = o.accounts;
+    ledger->naccounts = o.naccounts;
+    ledger->trustlines = o.trustlines;
+    ledger->ntrustlines = o.ntrustlines;
+    ledger->assets = o.assets;
+    ledger->nassets = o.nassets;
+    so.ledger = ledger;
+    so.ledger_main = 0;
+    so.nassets = 0;   /* the ledger's own */
+  }
   scp_profile *p = NULL;
   rc = scp_soroban_profile(&so, &p, &err);
+  scp_ledger_free(ledger);
+  free(files);
   free(wasm);
   if (!p) {
     status = cli_die(rc, "%s", err.msg);
@@ -585,6 +714,10 @@ out:
   free(o.assets);
   free(o.signers);
   free(o.auth_sigs);
+  free(o.accounts);
+  free(o.trustlines);
+  for (size_t i = 0; i < o.nowned; i++) free(o.owned[i]);
+  free(o.owned);
   free(o.args);
   return status;
 }

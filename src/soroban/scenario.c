@@ -9,11 +9,15 @@
 #include <string.h>
 
 #include "soroban/scp_scenario.h"
+#include "soroban/sac_setup.h"
+#include "wasm/scp_wasm.h"
 
 typedef struct ctx {
   const char *path;
   scp_error *err;
   scp_scenario *s;
+  scp_host *ids_host;          /* derives contract ids with the ledger's network id */
+  size_t nids;                 /* contracts whose id is known so far */
 } ctx;
 
 static int bad(ctx *c, int code, const char *where, const char *what) {
@@ -73,30 +77,131 @@ static char *resolve(const char *base, const char *name) {
   return p;
 }
 
+/* 64 hex digits (an optional 0x) into out. */
+static bool hex32(const char *h, uint8_t out[32]) {
+  if (!strncmp(h, "0x", 2)) h += 2;
+  if (strlen(h) != 64) return false;
+  for (size_t i = 0; i < 64; i++)
+    if (!strchr("0123456789abcdefABCDEF", h[i])) return false;
+  for (size_t i = 0; i < 32; i++) {
+    unsigned b;
+    if (sscanf(h + 2 * i, "%2x", &b) != 1) return false;
+    out[i] = (uint8_t)b;
+  }
+  return true;
+}
+
+/* The contract or asset contract called name, as a strkey: false when
+ * there is none (or its id is not known yet: a later contract). */
+static bool named(ctx *c, const char *name, char sk[57]) {
+  for (size_t k = 0; k < c->nids; k++)
+    if (!strcmp(c->s->contracts[k].name, name)) {
+      scp_host_contract_strkey(c->s->ids[k], sk);
+      return true;
+    }
+  for (size_t k = 0; k < c->s->nassets; k++)
+    if (!strcmp(c->s->asset_names[k], name)) {
+      scp_host_contract_strkey(c->s->ids[c->s->ncontracts + k], sk);
+      return true;
+    }
+  return false;
+}
+
+static bool name_taken(ctx *c, const char *name, size_t ncontracts) {
+  for (size_t k = 0; k < ncontracts; k++)
+    if (!strcmp(c->s->contracts[k].name, name)) return true;
+  for (size_t k = 0; k < c->s->nassets; k++)
+    if (!strcmp(c->s->asset_names[k], name)) return true;
+  return false;
+}
+
 static int load_contract(ctx *c, json_t *j, size_t i) {
-  static const char *const known[] = {"name", "wasm", NULL};
-  static const char *const refused[] = {"id", "deployer", "salt", "constructor_args", NULL};
+  static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", NULL};
   char where[48];
   snprintf(where, sizeof where, "contracts[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a contract is an object "
                                      "{\"name\": ..., \"wasm\": ...}");
-  int rc = check_keys(c, j, where, known, refused);
+  if (json_object_get(j, "id"))   /* derived, as on chain: it cannot be chosen */
+    return bad(c, SCP_ERR_UNSUPPORTED, where, "\"id\" is not supported: a contract's id is "
+               "derived from its \"deployer\" and \"salt\"");
+  int rc = check_keys(c, j, where, known, NULL);
   if (rc) return rc;
   json_t *name = json_object_get(j, "name"), *wasm = json_object_get(j, "wasm");
   if (!json_is_string(name) || !json_string_length(name))
     return bad(c, SCP_ERR_MALFORMED, where, "\"name\" must be a non-empty string");
   if (!json_is_string(wasm))
     return bad(c, SCP_ERR_MALFORMED, where, "\"wasm\" must be a file name");
-  for (size_t k = 0; k < i; k++)
-    if (!strcmp(c->s->contracts[k].name, json_string_value(name)))
-      return bad(c, SCP_ERR_MALFORMED, where, "two contracts have this name");
+  if (name_taken(c, json_string_value(name), i))
+    return bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
   scp_scenario_contract *sc = &c->s->contracts[i];
   c->s->ncontracts = i + 1;
   sc->name = dup_str(json_string_value(name));
   sc->path = resolve(c->path, json_string_value(wasm));
   if (!sc->name || !sc->path) return nomem(c);
+  /* deployer and salt: the id, as create_contract derives it */
+  scp_ledger_deploy *d = &c->s->deploys[i];
+  d->where = keep(c, where);
+  if (!d->where) return nomem(c);
+  for (int k = 0; k < 8; k++) d->salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
+  json_t *dep = json_object_get(j, "deployer"), *salt = json_object_get(j, "salt");
+  if (dep) {
+    const char *t = json_is_string(dep) ? json_string_value(dep) : "";
+    d->deployer_index = SIZE_MAX;
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(c->s->contracts[k].name, t)) d->deployer_index = k;
+    d->by_contract = d->deployer_index != SIZE_MAX;
+    if (!d->by_contract && !scp_account_strkey(t, d->deployer))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"deployer\" must be an account strkey (G...) or "
+                 "the name of an earlier contract");
+  }
+  if (salt && !(json_is_string(salt) && hex32(json_string_value(salt), d->salt)))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"salt\" is 32 bytes as 64 hex digits");
+  scp_host_contract_id(c->ids_host, d->by_contract,
+                       d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
+                       c->s->ids[i]);
+  for (size_t k = 0; k < i; k++)
+    if (!memcmp(c->s->ids[k], c->s->ids[i], 32))
+      return bad(c, SCP_ERR_MALFORMED, where, "the same deployer and salt as an earlier "
+                 "contract: the same contract id");
+  c->nids = i + 1;
   if ((rc = scp_read_file(sc->path, &sc->wasm, &sc->len, c->err))) return rc;
   return scp_spec_from_wasm(sc->wasm, sc->len, sc->path, &sc->spec, c->err);
+}
+
+static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
+                     const char *where, scp_arg **out, size_t *nout);
+
+/* "constructor_args", once every id is known (they may name any
+ * contract).  A Wasm that exports __constructor always has it run, with
+ * no arguments when none are given, as a deploy does. */
+static int load_ctor(ctx *c, json_t *j, size_t i) {
+  scp_scenario_contract *sc = &c->s->contracts[i];
+  scp_ledger_deploy *d = &c->s->deploys[i];
+  char where[80], what[200];
+  snprintf(where, sizeof where, "contracts[%zu]", i);
+  scp_wasm_module *m = NULL;
+  scp_error e;
+  uint8_t kind;
+  uint32_t idx;
+  bool has = false;
+  if (scp_wasm_load(sc->wasm, sc->len, &m, &e) == SCP_OK)
+    has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
+  scp_wasm_module_free(m);
+  json_t *args = json_object_get(j, "constructor_args");
+  if (args && !has) {
+    snprintf(what, sizeof what, "\"constructor_args\" given, but %.120s exports no __constructor",
+             sc->path);
+    return bad(c, SCP_ERR_ARG, where, what);
+  }
+  d->construct = has;
+  if (!has) return SCP_OK;
+  snprintf(where, sizeof where, "contracts[%zu]: constructor_args", i);
+  scp_arg *a = NULL;
+  size_t n = 0;
+  int rc = load_args(c, i, "__constructor", args, where, &a, &n);
+  d->ctor = a;
+  d->nctor = n;
+  return rc;
 }
 
 /* The text scp_spec_arg_value reads for a JSON value: a string as is (a
@@ -111,45 +216,60 @@ static const char *value_text(ctx *c, json_t *v) {
   return t;
 }
 
-/* "args": {"name": value, ...} typed by the spec, or ["type:value", ...]. */
-static int load_args(ctx *c, scp_scenario_call *call, json_t *args, const char *where) {
-  scp_scenario_contract *sc = &c->s->contracts[call->contract];
+/* A "type:value" text with a name in place of an address ("addr:usdc"):
+ * the named contract's strkey instead. */
+static const char *arg_text(ctx *c, const char *t) {
+  const char *colon = strchr(t, ':');
+  char sk[57], buf[80];
+  if (colon && (!strncmp(t, "addr:", 5) || !strncmp(t, "address:", 8)) && named(c, colon + 1, sk)) {
+    snprintf(buf, sizeof buf, "addr:%s", sk);
+    return keep(c, buf);
+  }
+  return keep(c, t);
+}
+
+/* "args": {"name": value, ...} typed by the spec, or ["type:value", ...];
+ * *out (malloc'd) receives them. */
+static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
+                     const char *where, scp_arg **out, size_t *nout) {
+  scp_spec *spec = contract == SIZE_MAX ? NULL : c->s->contracts[contract].spec;
+  const char *wpath = contract == SIZE_MAX ? "an asset contract" : c->s->contracts[contract].path;
   char what[300];
   int rc;
+  *nout = 0;
   if (!args || json_is_array(args)) {
     size_t n = args ? json_array_size(args) : 0;
-    call->args = calloc(n ? n : 1, sizeof *call->args);
-    if (!call->args) return nomem(c);
+    *out = calloc(n ? n : 1, sizeof **out);
+    if (!*out) return nomem(c);
     for (size_t k = 0; k < n; k++) {
       json_t *a = json_array_get(args, k);
       if (!json_is_string(a))
         return bad(c, SCP_ERR_MALFORMED, where, "\"args\" as an array holds \"type:value\" "
                    "strings");
-      const char *t = keep(c, json_string_value(a));
+      const char *t = arg_text(c, json_string_value(a));
       if (!t) return nomem(c);
-      if ((rc = scp_arg_parse(t, &call->args[k], c->err))) {
+      if ((rc = scp_arg_parse(t, &(*out)[k], c->err))) {
         scp_error_prefix(c->err, where);
         scp_error_prefix(c->err, c->path);
         return rc;
       }
     }
-    call->nargs = n;
-    if (!args && sc->spec) goto by_name;   /* no args: every parameter omitted */
+    *nout = n;
+    if (!args && spec) goto by_name;   /* no args: every parameter omitted */
     return SCP_OK;
   }
   if (!json_is_object(args))
     return bad(c, SCP_ERR_MALFORMED, where, "\"args\" is an object (by name) or an array "
                "of \"type:value\" strings");
 by_name:;
-  if (!sc->spec) {
+  if (!spec) {
     snprintf(what, sizeof what, "%s has no contractspecv0 section to name arguments by: give "
-             "\"args\" as [\"type:value\", ...]", sc->path);
+             "\"args\" as [\"type:value\", ...]", wpath);
     return bad(c, SCP_ERR_ARG, where, what);
   }
-  const scp_spec_fn *f = scp_spec_find(sc->spec, call->function);
+  const scp_spec_fn *f = scp_spec_find(spec, function);
   if (!f) {
-    snprintf(what, sizeof what, "no function %.40s in %s's contractspecv0", call->function,
-             sc->path);
+    snprintf(what, sizeof what, "no function %.40s in %s's contractspecv0", function, wpath);
     return bad(c, SCP_ERR_NOTFOUND, where, what);
   }
   const char *key;
@@ -166,9 +286,9 @@ by_name:;
       return bad(c, SCP_ERR_ARG, where, what);
     }
   }
-  free(call->args);
-  call->args = calloc(f->ninputs ? f->ninputs : 1, sizeof *call->args);
-  if (!call->args) return nomem(c);
+  free(*out);
+  *out = calloc(f->ninputs ? f->ninputs : 1, sizeof **out);
+  if (!*out) return nomem(c);
   for (uint32_t k = 0; k < f->ninputs; k++) {
     const scp_spec_input *in = &f->inputs[k];
     json_t *a = args ? json_object_get(args, in->name) : NULL;
@@ -176,21 +296,27 @@ by_name:;
       snprintf(what, sizeof what, "%s: missing argument %s", f->name, in->name);
       return bad(c, SCP_ERR_ARG, where, what);
     }
-    const char *t = a ? value_text(c, a) : "void";
+    char sk[57];
+    const char *t;
+    if (a && json_is_string(a) && in->type.kind == SCP_SPEC_ADDRESS &&
+        named(c, json_string_value(a), sk))
+      t = keep(c, sk);   /* an address given by contract or asset name */
+    else
+      t = a ? value_text(c, a) : "void";
     if (!t) return nomem(c);
-    if ((rc = scp_spec_arg_value(sc->spec, &in->type, in->name, t, &call->args[k], c->err))) {
+    if ((rc = scp_spec_arg_value(spec, &in->type, in->name, t, &(*out)[k], c->err))) {
       scp_error_prefix(c->err, where);
       scp_error_prefix(c->err, c->path);
       return rc;
     }
   }
-  call->nargs = f->ninputs;
+  *nout = f->ninputs;
   return SCP_OK;
 }
 
 static int load_call(ctx *c, json_t *j, size_t i) {
-  static const char *const known[] = {"contract", "function", "args", "profile", NULL};
-  static const char *const refused[] = {"auth", "source", NULL};
+  static const char *const known[] = {"contract", "function", "args", "profile", "source", NULL};
+  static const char *const refused[] = {"auth", NULL};
   char where[48];
   snprintf(where, sizeof where, "calls[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a call is an object");
@@ -207,24 +333,39 @@ static int load_call(ctx *c, json_t *j, size_t i) {
     return bad(c, SCP_ERR_MALFORMED, where, "\"function\" must be a non-empty string");
   if (con && !json_is_string(con))
     return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must be a contract's name");
-  if (!con && c->s->ncontracts > 1)
-    return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" is needed when there are several");
+  if (!con && c->s->ncontracts != 1)
+    return bad(c, SCP_ERR_MALFORMED, where, c->s->ncontracts ? "\"contract\" is needed when "
+               "there are several" : "\"contract\" names the asset contract to call");
   call->contract = SIZE_MAX;
   for (size_t k = 0; k < c->s->ncontracts; k++)
     if (!con || !strcmp(c->s->contracts[k].name, json_string_value(con))) call->contract = k;
+  for (size_t k = 0; con && k < c->s->nassets; k++)
+    if (!strcmp(c->s->asset_names[k], json_string_value(con))) {
+      call->contract = k;
+      call->is_asset = true;
+    }
   if (call->contract == SIZE_MAX) {
     char what[120];
     snprintf(what, sizeof what, "no contract named %.60s", json_string_value(con));
     return bad(c, SCP_ERR_MALFORMED, where, what);
   }
+  json_t *src = json_object_get(j, "source");
+  if (src) {
+    if (!json_is_string(src) || !scp_account_strkey(json_string_value(src), call->source))
+      return bad(c, SCP_ERR_MALFORMED, where,
+                 "\"source\" must be an account strkey (G..., 56 characters)");
+    call->has_source = true;
+  }
   call->function = dup_str(json_string_value(fn));
   if (!call->function) return nomem(c);
-  if ((rc = load_args(c, call, json_object_get(j, "args"), where))) return rc;
+  if ((rc = load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
+                      json_object_get(j, "args"), where, &call->args, &call->nargs)))
+    return rc;
   /* the others, in the file's order */
-  call->others = calloc(c->s->ncontracts, sizeof *call->others);
+  call->others = calloc(c->s->ncontracts + 1, sizeof *call->others);
   if (!call->others) return nomem(c);
   for (size_t k = 0, n = 0; k < c->s->ncontracts; k++) {
-    if (k == call->contract) continue;
+    if (k == call->contract && !call->is_asset) continue;
     const scp_scenario_contract *o = &c->s->contracts[k];
     call->others[n++] = (scp_contract_file){.path = o->path, .wasm = o->wasm, .len = o->len};
   }
@@ -342,7 +483,7 @@ static int load_storage(ctx *c, json_t *st) {
         snprintf(what, sizeof what, "\"%s\" must be a \"type:value\" string", names[k]);
         return bad(c, SCP_ERR_MALFORMED, where, what);
       }
-      const char *text = keep(c, json_string_value(v));
+      const char *text = arg_text(c, json_string_value(v));
       if (!text) return nomem(c);
       scp_error e;
       if (scp_arg_parse(text, dest[k], &e)) {
@@ -354,9 +495,198 @@ static int load_storage(ctx *c, json_t *st) {
   return SCP_OK;
 }
 
+/* A non-negative int64 given as a JSON integer or a decimal string
+ * ("100000000": stroops may pass 2^53). */
+static bool i64_of(json_t *v, int64_t min, int64_t *out) {
+  if (json_is_integer(v)) {
+    if (json_integer_value(v) < min) return false;
+    *out = (int64_t)json_integer_value(v);
+    return true;
+  }
+  if (!json_is_string(v)) return false;
+  const char *t = json_string_value(v);
+  bool neg = *t == '-';
+  if (neg) t++;
+  if (!*t || strlen(t) > 19) return false;
+  uint64_t x = 0;
+  for (; *t; t++) {
+    if (*t < '0' || *t > '9') return false;
+    x = x * 10 + (uint64_t)(*t - '0');
+  }
+  if (x > (uint64_t)INT64_MAX + neg) return false;
+  *out = neg ? (int64_t)(0 - x) : (int64_t)x;
+  return *out >= min;
+}
+
+/* "assets": [{"name": "usdc", "asset": "native" | "CODE:G..."}]: asset
+ * contracts created before the first call, named like contracts. */
+static int load_assets(ctx *c, json_t *as) {
+  static const char *const known[] = {"name", "asset", NULL};
+  if (!as) return SCP_OK;
+  if (!json_is_array(as)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"assets\" must be an array");
+  size_t n = json_array_size(as);
+  c->s->asset_names = calloc(n + 1, sizeof *c->s->asset_names);
+  c->s->assets = calloc(n + 1, sizeof *c->s->assets);
+  if (!c->s->asset_names || !c->s->assets) return nomem(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(as, i);
+    char where[48], what[200];
+    snprintf(where, sizeof where, "assets[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an asset is an object "
+                                       "{\"name\": ..., \"asset\": ...}");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    json_t *name = json_object_get(j, "name"), *a = json_object_get(j, "asset");
+    if (!json_is_string(name) || !json_string_length(name))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"name\" must be a non-empty string");
+    if (!json_is_string(a))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"asset\" is \"native\" or \"CODE:G...\"");
+    if (name_taken(c, json_string_value(name), 0))
+      return bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
+    scp_sac_asset asset;
+    const char *why = "";
+    if (scp_sac_asset_parse(json_string_value(a), &asset, &why)) {
+      snprintf(what, sizeof what, "asset %.72s: %s", json_string_value(a), why);
+      return bad(c, SCP_ERR_ARG, where, what);
+    }
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(c->s->assets[k], json_string_value(a)))
+        return bad(c, SCP_ERR_MALFORMED, where, "this asset is already in \"assets\"");
+    c->s->asset_names[i] = dup_str(json_string_value(name));
+    c->s->assets[i] = keep(c, json_string_value(a));
+    c->s->nassets = i + 1;
+    if (!c->s->asset_names[i] || !c->s->assets[i]) return nomem(c);
+  }
+  return SCP_OK;
+}
+
+/* "accounts": [{"id", "balance", "seq_num", "thresholds", "signers",
+ * "flags"}]: classic accounts (AccountEntry). */
+static int load_accounts(ctx *c, json_t *as) {
+  static const char *const known[] = {"id", "balance", "seq_num", "thresholds", "signers",
+                                      "flags", NULL};
+  if (!as) return SCP_OK;
+  if (!json_is_array(as)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"accounts\" must be an array");
+  size_t n = json_array_size(as);
+  if (!(c->s->accounts = calloc(n + 1, sizeof *c->s->accounts))) return nomem(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(as, i);
+    char where[64];
+    snprintf(where, sizeof where, "accounts[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an account is an object");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    scp_ledger_account *a = &c->s->accounts[i];
+    c->s->naccounts = i + 1;
+    json_t *id = json_object_get(j, "id"), *v;
+    if (!json_is_string(id) || !scp_account_strkey(json_string_value(id), a->id))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"id\" must be an account strkey (G...)");
+    for (size_t k = 0; k < i; k++)
+      if (!memcmp(c->s->accounts[k].id, a->id, 32))
+        return bad(c, SCP_ERR_MALFORMED, where, "this account is already in \"accounts\"");
+    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &a->balance))
+      return bad(c, SCP_ERR_ARG, where, "\"balance\" must be stroops from 0 to 2^63-1 (a "
+                 "number or a decimal string)");
+    if ((v = json_object_get(j, "seq_num")) && !i64_of(v, 0, &a->seq_num))
+      return bad(c, SCP_ERR_ARG, where, "\"seq_num\" must be from 0 to 2^63-1");
+    if ((v = json_object_get(j, "flags")) &&
+        (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 15))
+      return bad(c, SCP_ERR_ARG, where, "\"flags\" must be an integer from 0 to 15 "
+                 "(AUTH_REQUIRED 1, AUTH_REVOCABLE 2, AUTH_IMMUTABLE 4, AUTH_CLAWBACK_ENABLED 8)");
+    a->flags = v ? (uint32_t)json_integer_value(v) : 0;
+    a->thresholds[0] = 1;   /* the master key's weight, as a new account has it */
+    if ((v = json_object_get(j, "thresholds"))) {
+      bool ok = json_is_array(v) && json_array_size(v) == 4;
+      for (size_t k = 0; ok && k < 4; k++) {
+        json_t *t = json_array_get(v, k);
+        ok = json_is_integer(t) && json_integer_value(t) >= 0 && json_integer_value(t) <= 255;
+        if (ok) a->thresholds[k] = (uint8_t)json_integer_value(t);
+      }
+      if (!ok) return bad(c, SCP_ERR_MALFORMED, where, "\"thresholds\" is [master, low, "
+                          "medium, high], each 0 to 255");
+    }
+    json_t *sg = json_object_get(j, "signers");
+    if (sg && (!json_is_array(sg) || json_array_size(sg) > SCP_MAX_SIGNERS))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"signers\" is an array of at most 20 "
+                 "{\"key\": \"G...\", \"weight\": N}");
+    for (size_t k = 0; sg && k < json_array_size(sg); k++) {
+      json_t *o = json_array_get(sg, k), *key = json_object_get(o, "key"),
+             *w = json_object_get(o, "weight");
+      char sw[80];
+      snprintf(sw, sizeof sw, "accounts[%zu]: signers[%zu]", i, k);
+      static const char *const sknown[] = {"key", "weight", NULL};
+      if (!json_is_object(o)) return bad(c, SCP_ERR_MALFORMED, sw, "a signer is an object");
+      if ((rc = check_keys(c, o, sw, sknown, NULL))) return rc;
+      if (!json_is_string(key) || !scp_account_strkey(json_string_value(key), a->signer_key[k]))
+        return bad(c, SCP_ERR_MALFORMED, sw, "\"key\" must be an ed25519 strkey (G...)");
+      if (!json_is_integer(w) || json_integer_value(w) < 1 || json_integer_value(w) > 255)
+        return bad(c, SCP_ERR_MALFORMED, sw, "\"weight\" must be an integer from 1 to 255");
+      for (size_t m = 0; m < k; m++)
+        if (!memcmp(a->signer_key[m], a->signer_key[k], 32))
+          return bad(c, SCP_ERR_MALFORMED, sw, "the same signer twice");
+      a->signer_weight[k] = (uint32_t)json_integer_value(w);
+      a->nsigners = k + 1;
+    }
+  }
+  return SCP_OK;
+}
+
+/* "trustlines": [{"account", "asset", "balance", "limit", "authorized"}]. */
+static int load_trustlines(ctx *c, json_t *ts) {
+  static const char *const known[] = {"account", "asset", "balance", "limit", "authorized", NULL};
+  if (!ts) return SCP_OK;
+  if (!json_is_array(ts)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"trustlines\" must be an array");
+  size_t n = json_array_size(ts);
+  if (!(c->s->trustlines = calloc(n + 1, sizeof *c->s->trustlines))) return nomem(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(ts, i), *v;
+    char where[64], what[200];
+    snprintf(where, sizeof where, "trustlines[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a trustline is an object");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    scp_ledger_trustline *t = &c->s->trustlines[i];
+    c->s->ntrustlines = i + 1;
+    json_t *acc = json_object_get(j, "account"), *as = json_object_get(j, "asset");
+    if (!json_is_string(acc) || !scp_account_strkey(json_string_value(acc), t->account))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"account\" must be an account strkey (G...)");
+    if (!json_is_string(as))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"asset\" is \"CODE:G...\"");
+    /* an asset contract's name stands for its asset */
+    const char *text = json_string_value(as);
+    for (size_t k = 0; k < c->s->nassets; k++)
+      if (!strcmp(c->s->asset_names[k], text)) text = c->s->assets[k];
+    const char *why = "";
+    if (scp_ledger_trustline_asset(text, t->account, &why)) {
+      snprintf(what, sizeof what, "asset %.72s: %s", text, why);
+      return bad(c, SCP_ERR_ARG, where, what);
+    }
+    if (!(t->asset = keep(c, text))) return nomem(c);
+    for (size_t k = 0; k < i; k++)
+      if (!memcmp(c->s->trustlines[k].account, t->account, 32) &&
+          !strcmp(c->s->trustlines[k].asset, t->asset))
+        return bad(c, SCP_ERR_MALFORMED, where, "this account already has this trustline");
+    t->limit = INT64_MAX;
+    t->authorized = true;
+    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &t->balance))
+      return bad(c, SCP_ERR_ARG, where, "\"balance\" must be from 0 to 2^63-1 (a number or a "
+                 "decimal string)");
+    if ((v = json_object_get(j, "limit")) && !i64_of(v, 0, &t->limit))
+      return bad(c, SCP_ERR_ARG, where, "\"limit\" must be from 0 to 2^63-1");
+    if (t->balance > t->limit)
+      return bad(c, SCP_ERR_ARG, where, "\"balance\" is over the \"limit\"");
+    if ((v = json_object_get(j, "authorized"))) {
+      if (!json_is_boolean(v)) return bad(c, SCP_ERR_MALFORMED, where, "\"authorized\" is true or false");
+      t->authorized = json_is_true(v);
+    }
+  }
+  return SCP_OK;
+}
+
 int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", "ledger",
-                                      "storage", "source", NULL};
+                                      "storage", "source", "accounts", "trustlines", "assets",
+                                      NULL};
   *out = NULL;
   uint8_t *text;
   size_t len;
@@ -374,9 +704,12 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
     return nomem(&c);
   }
   json_t *cons = json_object_get(root, "contracts"), *calls = json_object_get(root, "calls");
+  json_t *assets = json_object_get(root, "assets");
   if (!json_is_object(root)) rc = bad(&c, SCP_ERR_MALFORMED, NULL, "a scenario is a JSON object");
   else rc = check_keys(&c, root, NULL, known, NULL);
-  if (!rc && (!json_is_array(cons) || !json_array_size(cons)))
+  /* a scenario may call asset contracts only */
+  if (!rc && !(json_is_array(cons) && (json_array_size(cons) || json_array_size(assets))) &&
+      !(!cons && json_array_size(assets)))
     rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"contracts\" must be a non-empty array");
   if (!rc && (!json_is_array(calls) || !json_array_size(calls)))
     rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"calls\" must be a non-empty array");
@@ -390,21 +723,42 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
                "\"source\" must be an account strkey (G..., 56 characters)");
     else c.s->has_source = true;
   }
+  size_t ncons = json_array_size(cons);
   if (!rc) {
-    c.s->contracts = calloc(json_array_size(cons), sizeof *c.s->contracts);
+    c.s->contracts = calloc(ncons + 1, sizeof *c.s->contracts);
     c.s->calls = calloc(json_array_size(calls), sizeof *c.s->calls);
-    if (!c.s->contracts || !c.s->calls) rc = nomem(&c);
+    c.s->deploys = calloc(ncons + 1, sizeof *c.s->deploys);
+    c.s->ids = calloc(ncons + json_array_size(assets) + 1, sizeof *c.s->ids);
+    if (!c.s->contracts || !c.s->calls || !c.s->deploys || !c.s->ids) rc = nomem(&c);
   }
-  for (size_t i = 0; !rc && i < json_array_size(cons); i++)
+  /* ids are derived with the ledger's network id, as the host does */
+  scp_budget b;
+  scp_budget_init(&b, UINT64_MAX, UINT64_MAX);
+  scp_host_opts ho = {0};
+  memcpy(ho.network_id, c.s->network_id, 32);
+  if (!rc && scp_host_create(&b, &ho, &c.ids_host)) rc = nomem(&c);
+  if (!rc) rc = load_assets(&c, assets);
+  for (size_t i = 0; !rc && i < c.s->nassets; i++) {
+    scp_sac_asset a;
+    const char *why;
+    scp_sac_asset_parse(c.s->assets[i], &a, &why);
+    scp_sac_contract_id(c.s->network_id, &a, c.s->ids[ncons + i]);
+  }
+  for (size_t i = 0; !rc && i < ncons; i++)
     rc = load_contract(&c, json_array_get(cons, i), i);
-  if (!rc && !(c.s->files = calloc(json_array_size(cons), sizeof *c.s->files))) rc = nomem(&c);
+  for (size_t i = 0; !rc && i < ncons; i++)
+    rc = load_ctor(&c, json_array_get(cons, i), i);
+  if (!rc && !(c.s->files = calloc(ncons + 1, sizeof *c.s->files))) rc = nomem(&c);
   for (size_t i = 0; !rc && i < c.s->ncontracts; i++) {
     const scp_scenario_contract *k = &c.s->contracts[i];
     c.s->files[i] = (scp_contract_file){.path = k->path, .wasm = k->wasm, .len = k->len};
   }
   if (!rc) rc = load_storage(&c, json_object_get(root, "storage"));
+  if (!rc) rc = load_accounts(&c, json_object_get(root, "accounts"));
+  if (!rc) rc = load_trustlines(&c, json_object_get(root, "trustlines"));
   for (size_t i = 0; !rc && i < json_array_size(calls); i++)
     rc = load_call(&c, json_array_get(calls, i), i);
+  scp_host_destroy(c.ids_host);
   json_decref(root);
   if (rc) {
     scp_scenario_free(c.s);
@@ -414,27 +768,56 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   return SCP_OK;
 }
 
+scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra) {
+  scp_ledger *l = scp_ledger_new(s->files, s->ncontracts);
+  if (!l) return NULL;
+  l->seeds = s->storage;
+  l->nseeds = s->nstorage;
+  l->deploys = s->deploys;
+  l->accounts = s->accounts;
+  l->naccounts = s->naccounts;
+  l->trustlines = s->trustlines;
+  l->ntrustlines = s->ntrustlines;
+  l->owned_assets = calloc(s->nassets + nextra + 1, sizeof *l->owned_assets);
+  l->asset_ids = calloc(s->nassets + nextra + 1, sizeof *l->asset_ids);
+  if (!l->owned_assets || !l->asset_ids) {
+    scp_ledger_free(l);
+    return NULL;
+  }
+  for (size_t i = 0; i < s->nassets; i++) l->owned_assets[i] = s->assets[i];
+  for (size_t i = 0; i < nextra; i++) l->owned_assets[s->nassets + i] = extra[i];
+  l->assets = l->owned_assets;
+  l->nassets = s->nassets + nextra;
+  return l;
+}
+
 void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
   const scp_scenario_call *call = &s->calls[i];
-  const scp_scenario_contract *sc = &s->contracts[call->contract];
   memset(o, 0, sizeof *o);
-  o->wasm_path = sc->path;
-  o->wasm = sc->wasm;
-  o->wasm_len = sc->len;
+  if (call->is_asset) {
+    o->wasm_path = s->assets[call->contract];
+    o->ledger_main_asset = true;
+  } else {
+    const scp_scenario_contract *sc = &s->contracts[call->contract];
+    o->wasm_path = sc->path;
+    o->wasm = sc->wasm;
+    o->wasm_len = sc->len;
+  }
   o->function = call->function;
   o->args = call->args;
   o->nargs = call->nargs;
   o->cpu_limit = s->cpu_limit;
   o->mem_limit = s->mem_limit;
   o->contracts = call->others;
-  o->ncontracts = s->ncontracts - 1;
+  o->ncontracts = call->is_asset ? s->ncontracts : s->ncontracts - 1;
   o->protocol = s->protocol;
   o->ledger_sequence = s->sequence;
   o->ledger_timestamp = s->timestamp;
   o->has_network_id = s->has_network_id;
   memcpy(o->network_id, s->network_id, 32);
-  o->has_source_account = s->has_source;
-  memcpy(o->source_account, s->source, 32);
+  /* the call's own source account wins over the file's */
+  o->has_source_account = call->has_source || s->has_source;
+  memcpy(o->source_account, call->has_source ? call->source : s->source, 32);
   o->ledger_main = call->contract;
 }
 
@@ -452,9 +835,17 @@ void scp_scenario_free(scp_scenario *s) {
     free(s->contracts[i].wasm);
     scp_spec_free(s->contracts[i].spec);
   }
+  for (size_t i = 0; s->deploys && i < s->ncontracts; i++) free((void *)s->deploys[i].ctor);
+  free(s->deploys);
   free(s->contracts);
   free(s->files);
   free(s->storage);
+  free(s->accounts);
+  free(s->trustlines);
+  for (size_t i = 0; i < s->nassets; i++) free(s->asset_names[i]);
+  free(s->asset_names);
+  free(s->assets);
+  free(s->ids);
   for (size_t i = 0; i < s->ntexts; i++) free(s->texts[i]);
   free(s->texts);
   free(s);

@@ -664,15 +664,19 @@ void scp_ledger_free(scp_ledger *l) {
   if (!l) return;
   ents_free(l->ents, l->nents);
   free(l->ids);
+  free(l->asset_ids);
+  free(l->owned_assets);
   free(l);
 }
 
-/* As the storage compares keys: durability and key bytes only for
- * contract data (an instance key's other fields are not part of it). */
+/* As the storage compares keys: the id, then the durability and key
+ * bytes of contract data (an instance key's other fields are not part of
+ * it) and the asset of a trustline (an account has one per asset). */
 static bool key_same(const scp_lkey *a, const scp_lkey *b) {
   if (a->type != b->type || a->account != b->account || memcmp(a->id, b->id, 32)) return false;
-  return a->type != SCP_LK_CONTRACT_DATA ||
-         (a->dur == b->dur && a->keylen == b->keylen && (!a->keylen || !memcmp(a->key, b->key, a->keylen)));
+  if (a->type == SCP_LK_CONTRACT_DATA && a->dur != b->dur) return false;
+  if (a->type != SCP_LK_CONTRACT_DATA && a->type != SCP_LK_TRUSTLINE) return true;
+  return a->keylen == b->keylen && (!a->keylen || !memcmp(a->key, b->key, a->keylen));
 }
 
 /* Set entry e of the list (n so far, room for it) to src's key and value. */
@@ -801,12 +805,135 @@ static int seed_entry(scp_host *h, const scp_ledger *l, const scp_ledger_seed *s
   return rc;
 }
 
-/* The instance seeds of contract ci: its instance entry (in the snapshot
- * source, just deployed) gets storage Some(ScMap) of them, keys sorted in
+static void host_opts_of(const scp_soroban_opts *o, scp_host_opts *ho) {
+  memset(ho, 0, sizeof *ho);
+  ho->protocol = o->protocol;
+  ho->ledger_sequence = o->ledger_sequence;
+  ho->ledger_timestamp = o->ledger_timestamp;
+  if (o->has_network_id) memcpy(ho->network_id, o->network_id, 32);
+  ho->has_source_account = o->has_source_account;
+  if (o->has_source_account) memcpy(ho->source_account, o->source_account, 32);
+}
+
+/* Put src among the ledger's entries, in place of one with its key. */
+static int ents_put(scp_ledger *l, const scp_sentry *src) {
+  size_t k = 0;
+  while (k < l->nents && !key_same(&l->ents[k].k, &src->k)) k++;
+  if (k == l->nents) {
+    scp_sentry *e = realloc(l->ents, (l->nents + 1) * sizeof *e);
+    if (!e) return SCP_ERR_NOMEM;
+    l->ents = e;
+    memset(&e[l->nents], 0, sizeof *e);
+  }
+  int rc = ent_set(&l->ents[k], src);
+  if (rc == SCP_OK && k == l->nents) l->nents++;
+  return rc;
+}
+
+/* The entries a scratch host was set up with, into the ledger. */
+static int ents_take(scp_ledger *l, const scp_host *h) {
+  int rc = SCP_OK;
+  for (size_t i = 0; i < h->nsnap && !rc; i++)
+    if (h->snap[i].present) rc = ents_put(l, &h->snap[i]);
+  return rc;
+}
+
+static int ents_give(const scp_ledger *l, scp_host *h) {
+  int rc = SCP_OK;
+  for (size_t i = 0; i < l->nents && !rc; i++)
+    rc = scp_storage_seed(h, &l->ents[i].k, l->ents[i].val, l->ents[i].vallen,
+                          l->ents[i].live_until, false);
+  return rc;
+}
+
+/* Contract i deployed by a set-up transaction, as `stellar contract
+ * deploy` sends one: a CreateContract host function (with its
+ * constructor from protocol 22 on) on the ledger so far, with its own
+ * Budget (the scenario's limits), not profiled.  An account deployer is
+ * the transaction's source, so its authorization needs no signature.  The
+ * ledger afterwards is the one the transaction leaves (ledger_save). */
+static int deploy_run(scp_ledger *l, const scp_soroban_opts *o, size_t i, scp_error *err) {
+  const scp_ledger_deploy *d = &l->deploys[i];
+  const scp_contract_file *f = &l->files[i];
+  const char *path = f->path ? f->path : "contract.wasm";
+  static const uint8_t zero[32];
+  sor_vm vm;
+  memset(&vm, 0, sizeof vm);
+  scp_budget_init(&vm.budget, o->cpu_limit, o->mem_limit);
+  scp_host_opts ho;
+  host_opts_of(o, &ho);
+  ho.has_source_account = !d->by_contract;
+  memcpy(ho.source_account, d->by_contract ? zero : d->deployer, 32);
+  uint64_t *vals = calloc(d->nctor + 1, sizeof *vals);
+  scp_error e = {0};
+  uint32_t mi;
+  int rc = vals ? scp_tree_init(&vm.tree, NMETRICS) : SCP_ERR_NOMEM;
+  if (rc == SCP_OK) rc = scp_host_create(&vm.budget, &ho, &vm.host);
+  if (rc == SCP_OK) {
+    scp_host_set_invoker(vm.host, invoke, &vm);
+    vm.host->native_hook = on_native;
+    rc = ents_give(l, vm.host);
+  }
+  if (rc) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  if ((rc = add_module(&vm, l->ids[i], f->wasm, f->len, path, &mi, err))) goto done;
+  uint32_t proto = o->protocol ? o->protocol : MAX_PROTOCOL;
+  if (proto < 22 && d->nctor) {   /* CreateContractV2 came with protocol 22 */
+    rc = scp_fail(err, SCP_ERR_ARG, "%s: constructor arguments need protocol 22 or later (the "
+                  "ledger's is %u)", d->where, proto);
+    goto done;
+  }
+  uint8_t hash[32], addr[33];
+  SHA256(f->wasm, f->len, hash);
+  addr[0] = d->by_contract ? 1 : 0;
+  memcpy(addr + 1, d->by_contract ? l->ids[d->deployer_index] : d->deployer, 32);
+  scp_hobj ao = {.tag = SCP_TAG_ADDRESS_OBJ, .len = 33};
+  uint64_t a[4] = {0}, ret;
+  rc = scp_host_set_base_prng_seed(vm.host, zero);
+  if (rc == SCP_OK) rc = scp_host_charge_push_context(vm.host, NULL);
+  bool frame = false;
+  if (rc == SCP_OK) frame = (rc = scp_host_push_frame(vm.host)) == SCP_OK;
+  if (rc == SCP_OK) rc = (ao.u.bytes = malloc(33)) ? SCP_OK : SCP_ERR_NOMEM;
+  if (rc == SCP_OK) {
+    memcpy(ao.u.bytes, addr, 33);
+    rc = scp_host_add_obj(vm.host, &ao, &a[0]);
+  }
+  if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(vm.host, SCP_TAG_BYTES_OBJ, hash, 32, &a[1]);
+  if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(vm.host, SCP_TAG_BYTES_OBJ, d->salt, 32, &a[2]);
+  if (rc == SCP_OK) rc = scp_host_args_to_vals(vm.host, d->ctor, d->nctor, vals, &e);
+  if (rc == SCP_OK) rc = scp_host_vec_new_from_slice(vm.host, vals, (uint32_t)d->nctor, &a[3]);
+  if (rc == SCP_OK) {
+    const char *fn = proto < 22 ? "create_contract" : "create_contract_with_constructor";
+    rc = scp_host_call(vm.host, (unsigned)scp_hostfn_find_name(fn), a, NULL, &ret, &e);
+  }
+  if (frame) {
+    scp_host_pop_frame(vm.host);
+    scp_host_take_auth_emulation_rc(vm.host, NULL);   /* signs nothing: changes no entry */
+  }
+  if (rc == SCP_OK) {
+    if ((rc = ledger_save(l, &vm, true))) rc = scp_fail(err, rc, "out of memory");
+  } else {
+    const scp_error *why = vm.run_err.msg[0] ? &vm.run_err : &e;
+    rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : rc == SCP_ERR_ARG ? SCP_ERR_ARG : SCP_ERR_INVALID,
+                  "%s: deploying %s failed: %s", d->where, path,
+                  why->msg[0] ? why->msg : vm.host->errmsg[0] ? vm.host->errmsg : scp_strerror(rc));
+  }
+done:
+  free(vals);
+  free_modules(&vm);
+  scp_host_destroy(vm.host);
+  scp_tree_free(&vm.tree);
+  return rc;
+}
+
+/* The instance seeds of contract ci: its instance entry (among the
+ * ledger's entries, just deployed) gets storage Some(ScMap) of them, keys sorted in
  * the host's order, the image a frame that put them leaves behind
  * (host_instance.c).  Converted through a scratch host on an unlimited
  * budget, as seed_entry does. */
-static int seed_instance(scp_host *h, const scp_ledger *l, size_t ci, scp_error *err) {
+static int seed_instance(scp_ledger *l, size_t ci, scp_error *err) {
   uint32_t n = 0;
   for (size_t i = 0; i < l->nseeds; i++) n += l->seeds[i].contract == ci && l->seeds[i].dur == SCP_SEED_INSTANCE;
   if (!n) return SCP_OK;
@@ -814,10 +941,10 @@ static int seed_instance(scp_host *h, const scp_ledger *l, size_t ci, scp_error 
   scp_lkey ik;
   scp_lc_instance_key(l->ids[ci], &ik, kb);
   scp_sentry *ent = NULL;
-  for (size_t i = 0; i < h->nsnap && !ent; i++)
-    if (h->snap[i].k.type == SCP_LK_CONTRACT_DATA && h->snap[i].k.keylen == 4 &&
-        !memcmp(h->snap[i].k.key, kb, 4) && !memcmp(h->snap[i].k.id, ik.id, 32))
-      ent = &h->snap[i];
+  for (size_t i = 0; i < l->nents && !ent; i++)
+    if (l->ents[i].k.type == SCP_LK_CONTRACT_DATA && l->ents[i].k.keylen == 4 &&
+        !memcmp(l->ents[i].k.key, kb, 4) && !memcmp(l->ents[i].k.id, ik.id, 32))
+      ent = &l->ents[i];
   scp_executable ex;
   if (!ent || !scp_lc_parse_instance(ent->val, ent->vallen, &ex))
     return scp_fail(err, SCP_ERR_INTERNAL, "instance storage: no instance entry");
@@ -883,34 +1010,77 @@ static int seed_instance(scp_host *h, const scp_ledger *l, size_t ci, scp_error 
   return SCP_OK;
 }
 
-/* The ledger's contracts: deployed by the first run, then its entries as
- * the snapshot source; modules with the called one first. */
-static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
-  scp_ledger *l = o->ledger;
+int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
+  if (l->deployed) return SCP_OK;
   static const uint8_t zero[32];
   uint8_t salt[32];
-  int rc = SCP_OK;
-  if (o->ledger_main >= l->nfiles) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
-  if (!l->deployed) {
-    for (size_t i = 0; i < l->nfiles && !rc; i++) {
-      salt_of(i, salt);
-      rc = scp_host_deploy(vm->host, l->files[i].wasm, l->files[i].len, zero, salt, l->ids[i]);
-    }
-    for (size_t i = 0; i < l->nseeds && !rc; i++)
-      if (l->seeds[i].dur != SCP_SEED_INSTANCE && (rc = seed_entry(vm->host, l, &l->seeds[i], err))) return rc;
-    for (size_t i = 0; i < l->nfiles && !rc; i++)
-      if ((rc = seed_instance(vm->host, l, i, err))) return rc;
-  } else {
-    for (size_t i = 0; i < l->nents && !rc; i++)
-      rc = scp_storage_seed(vm->host, &l->ents[i].k, l->ents[i].val, l->ents[i].vallen,
-                            l->ents[i].live_until, false);
+  scp_budget shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  scp_host_opts ho;
+  host_opts_of(o, &ho);
+  scp_host *tmp;
+  if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  /* classic accounts and trustlines, asset contracts, then the contracts
+   * that need no transaction; the code of the others */
+  int rc = scp_ledger_seed_classic(tmp, l, err);
+  for (size_t i = 0; i < l->nassets && !rc; i++) {
+    scp_sac_asset asset;
+    const char *why = "";
+    if (scp_sac_asset_parse(l->assets[i], &asset, &why))
+      rc = scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", l->assets[i], why);
+    else
+      rc = scp_sac_setup_deploy(tmp, &asset, l->asset_ids[i], err);
   }
-  if (rc) return scp_fail(err, rc, "out of memory");
-  memcpy(main_id, l->ids[o->ledger_main], 32);
+  uint32_t lu = tmp->opts.ledger_sequence + tmp->opts.min_persistent_entry_ttl - 1;
+  for (size_t i = 0; i < l->nfiles && !rc; i++) {
+    const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;
+    if (!d || (!d->by_contract && !d->construct)) {
+      if (!d) salt_of(i, salt);
+      rc = scp_host_deploy(tmp, l->files[i].wasm, l->files[i].len, d ? d->deployer : zero,
+                           d ? d->salt : salt, l->ids[i]);
+    } else {
+      scp_host_contract_id(tmp, d->by_contract, d->by_contract ? l->ids[d->deployer_index] : d->deployer,
+                           d->salt, l->ids[i]);
+      uint8_t hash[32];
+      scp_lkey ck;
+      SHA256(l->files[i].wasm, l->files[i].len, hash);
+      scp_lc_code_key(hash, &ck);
+      rc = scp_storage_seed(tmp, &ck, l->files[i].wasm, (uint32_t)l->files[i].len, lu, false);
+    }
+    if (rc == SCP_ERR_NOMEM) rc = scp_fail(err, rc, "out of memory");
+  }
+  if (!rc && ents_take(l, tmp)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  scp_host_destroy(tmp);
+  l->deployed = rc == SCP_OK;
+  /* the set-up transactions, in the file's order */
+  for (size_t i = 0; i < l->nfiles && !rc && l->deploys; i++)
+    if (l->deploys[i].by_contract || l->deploys[i].construct) rc = deploy_run(l, o, i, err);
+  if (rc || !l->nseeds) return rc;
+  /* "storage" last: what the ledger holds at the first call */
+  if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < l->nseeds && !rc; i++)
+    if (l->seeds[i].dur != SCP_SEED_INSTANCE) rc = seed_entry(tmp, l, &l->seeds[i], err);
+  if (!rc && ents_take(l, tmp)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  scp_host_destroy(tmp);
+  for (size_t i = 0; i < l->nfiles && !rc; i++) rc = seed_instance(l, i, err);
+  return rc;
+}
+
+/* The ledger's entries as the snapshot source (set up by the first run);
+ * modules with the called one first. */
+static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
+  scp_ledger *l = o->ledger;
+  int rc = SCP_OK;
+  size_t nmain = o->ledger_main_asset ? l->nassets : l->nfiles;
+  if (o->ledger_main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
+  if ((rc = scp_ledger_setup(l, o, err))) return rc;
+  if (ents_give(l, vm->host)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  memcpy(main_id, o->ledger_main_asset ? l->asset_ids[o->ledger_main] : l->ids[o->ledger_main], 32);
   uint32_t mi;
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {
     size_t i = k == 0 ? o->ledger_main : k - 1;
-    if (k && i == o->ledger_main) continue;
+    if (k == 0 && o->ledger_main_asset) continue;
+    if (k && i == o->ledger_main && !o->ledger_main_asset) continue;
     const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
     rc = add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
   }
@@ -941,11 +1111,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
                   MIN_PROTOCOL, MAX_PROTOCOL);
     goto done;
   }
-  scp_host_opts ho = {.protocol = o->protocol, .ledger_sequence = o->ledger_sequence,
-                      .ledger_timestamp = o->ledger_timestamp};
-  if (o->has_network_id) memcpy(ho.network_id, o->network_id, 32);
-  ho.has_source_account = o->has_source_account;
-  if (o->has_source_account) memcpy(ho.source_account, o->source_account, 32);
+  scp_host_opts ho;
+  host_opts_of(o, &ho);
   if ((rc = scp_host_create(&vm.budget, &ho, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   scp_host_set_invoker(vm.host, invoke, &vm);
   vm.host->native_hook = on_native;
@@ -991,28 +1158,31 @@ deployed:
   }
   for (size_t i = 0; i < vm.nmods; i++)
     if ((rc = check_import_protocols(&vm.mods[i], o->protocol ? o->protocol : MAX_PROTOCOL, err))) goto done;
-  const scp_wasm_module *mainmod = vm.mods[0].mod;
+  /* an asset contract called directly (a scenario's asset) has no Wasm to
+   * check: the native contract checks its own arguments */
+  bool sac_main = o->ledger && o->ledger_main_asset;
+  const scp_wasm_module *mainmod = sac_main ? NULL : vm.mods[0].mod;
   uint8_t kind;
   uint32_t fidx;
-  if (!o->function || !scp_wasm_export_find(mainmod, o->function, strlen(o->function), &kind, &fidx) ||
-      kind != SCP_EXT_FUNC) {
+  if (!o->function || (!sac_main && (!scp_wasm_export_find(mainmod, o->function, strlen(o->function), &kind, &fidx) ||
+      kind != SCP_EXT_FUNC))) {
     rc = scp_fail(err, SCP_ERR_NOTFOUND, "%s: no exported function '%s'", path, o->function ? o->function : "");
     goto done;
   }
-  const uint8_t *ps, *rs;
-  uint32_t np, nr;
-  scp_wasm_func_sig(mainmod, fidx, &ps, &np, &rs, &nr);
+  const uint8_t *ps = NULL, *rs;
+  uint32_t np = (uint32_t)o->nargs, nr = 1;
+  if (!sac_main) scp_wasm_func_sig(mainmod, fidx, &ps, &np, &rs, &nr);
   if (np != o->nargs) {
     rc = scp_fail(err, SCP_ERR_ARG, "%s: function '%s' takes %u argument%s, %zu given", path, o->function,
                   np, np == 1 ? "" : "s", o->nargs);
     goto done;
   }
-  for (uint32_t i = 0; i < np; i++)
+  for (uint32_t i = 0; ps && i < np; i++)
     if (ps[i] != SCP_WASM_I64) {
       rc = scp_fail(err, SCP_ERR_INVALID, "%s: function '%s' parameter %u is not an i64 Val", path, o->function, i);
       goto done;
     }
-  scp_buf_printf(&title, "contract:%s", basename_of(path));
+  scp_buf_printf(&title, sac_main ? "contract:SAC(%s)" : "contract:%s", basename_of(path));
   if (title.oom) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   vm.title = title.data;
 
@@ -1147,7 +1317,7 @@ deployed:
   p->status = run_rc;
   /* "demo.wasm run(u32:200)": the flamegraph heading, diff's column names */
   scp_buf heading = {0};
-  scp_buf_printf(&heading, "%s %s(%s)", basename_of(path), o->function,
+  scp_buf_printf(&heading, sac_main ? "SAC(%s) %s(%s)" : "%s %s(%s)", basename_of(path), o->function,
                  argtext.data ? argtext.data : "");
   uint32_t title_id = heading.oom ? UINT32_MAX : scp_strtab_intern(&p->strs, heading.data);
   scp_buf_free(&heading);
@@ -1162,7 +1332,7 @@ deployed:
   if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory net", vm.budget.mem);
   if (!mrc && vm.refunded) mrc = add_meta_u64(p, "memory refunded", vm.refunded);
   if (!mrc) mrc = add_meta_u64(p, "events", scp_host_event_count(vm.host));
-  if (!mrc && (o->ncontracts || vm.nmods > 1)) {
+  if (!mrc && (o->ncontracts || vm.nmods > 1 || o->ledger)) {
     for (size_t i = 0; i < vm.nmods && !mrc; i++) {
       char sk[57], key[48];
       scp_host_contract_strkey(vm.mods[i].id, sk);
@@ -1171,6 +1341,14 @@ deployed:
       scp_buf_printf(&ids, "%s = %s", vm.mods[i].label + strlen("contract:"), sk);
       mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
     }
+  }
+  for (size_t i = 0; o->ledger && i < o->ledger->nassets && !mrc; i++) {
+    char sk[57], key[48];
+    scp_host_contract_strkey(o->ledger->asset_ids[i], sk);
+    snprintf(key, sizeof key, "asset contract %zu", i);
+    scp_buf_free(&ids);
+    scp_buf_printf(&ids, "SAC(%s) = %s", o->ledger->assets[i], sk);
+    mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
   }
   for (size_t i = 0; i < o->nassets && !mrc; i++) {
     scp_sac_asset asset;
@@ -1198,7 +1376,7 @@ deployed:
     scp_host_auth_format(vm.host, i, &ids);
     mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
   }
-  if (!mrc && vm.mods[0].sym && scp_sym_warning(vm.mods[0].sym)[0])
+  if (!mrc && !sac_main && vm.mods[0].sym && scp_sym_warning(vm.mods[0].sym)[0])
     mrc = scp_prof_meta(p, "debug info", scp_sym_warning(vm.mods[0].sym));
   if (!mrc && run_rc) {
     uint32_t sid = scp_strtab_intern(&p->strs, run_err.msg);

@@ -106,7 +106,7 @@ echo '{"storage": [{"key": "sym:k", "value": "u32:1", "durability": "instance"},
 NAME="an instance key given twice: exit 3 (exit $rc)"; ok one_line_error 3 "storage[1]: the instance storage key is given twice"
 echo '{"contracts": [{"name": "n", "wasm": "spec_nested.wasm", "salt": 1}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
-NAME="fixed salts refused: exit 66 (exit $rc)"; ok one_line_error 66 "\"salt\" is not supported yet"
+NAME="a salt that is not 64 hex digits: exit 65 (exit $rc)"; ok one_line_error 65 "bad.json: contracts[0]: \"salt\" is 32 bytes as 64 hex digits"
 echo '{"ledger": {"sequence": -1}, "contracts": [{"name": "n", "wasm": "spec_nested.wasm"}], "calls": [{"function": "sum"}]}' >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="bad ledger sequence: exit 65 (exit $rc)"; ok one_line_error 65 "ledger: \"sequence\" must be an integer from 0 to 4294967295"

@@ -130,32 +130,21 @@ static bool base32_decode(const uint8_t *s, size_t n, uint8_t *raw, size_t cap, 
   return true;
 }
 
-/* Strkey of an account ("G...", ed25519 public key) or a contract ("C...")
- * (SEP-23: base32 of version byte, 32-byte payload, CRC16-XModem
- * little-endian).  *kind = 0 account, 1 contract (ScAddress's
+/* A 56-character strkey (SEP-23: base32 of version byte, 32-byte
+ * payload, CRC16-XModem little-endian) decoded into raw; false when it is
+ * not base32 of 35 bytes with a good checksum. */
+static bool strkey_raw(const uint8_t *s, size_t n, uint8_t raw[35]) {
+  size_t len;
+  return n == 56 && base32_decode(s, n, raw, 35, &len) && len == 35 &&
+         crc16_xmodem(raw, 33) == (uint16_t)(raw[33] | raw[34] << 8);
+}
+
+/* Strkey of an account ("G...", ed25519 public key, version 6 << 3) or a
+ * contract ("C...", 2 << 3).  *kind = 0 account, 1 contract (ScAddress's
  * discriminant).  False when the text is not such a strkey. */
 static bool strkey_decode(const uint8_t *s, size_t n, unsigned *kind, uint8_t key[32]) {
   uint8_t raw[35];
-  if (n != 56) return false;
-  uint32_t acc = 0;
-  unsigned bits = 0;
-  size_t o = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned v;
-    if (s[i] >= 'A' && s[i] <= 'Z') v = (unsigned)(s[i] - 'A');
-    else if (s[i] >= '2' && s[i] <= '7') v = (unsigned)(s[i] - '2') + 26;
-    else return false;
-    acc = acc << 5 | v;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      raw[o++] = (uint8_t)(acc >> bits);
-      acc &= (1u << bits) - 1;
-    }
-  }
-  if (o != sizeof raw) return false;
-  if (raw[0] != (6 << 3) && raw[0] != (2 << 3)) return false;
-  if (crc16_xmodem(raw, 33) != (uint16_t)(raw[33] | raw[34] << 8)) return false;
+  if (!strkey_raw(s, n, raw) || (raw[0] != (6 << 3) && raw[0] != (2 << 3))) return false;
   *kind = raw[0] == (6 << 3) ? 0 : 1;
   memcpy(key, raw + 1, 32);
   return true;
@@ -164,26 +153,8 @@ static bool strkey_decode(const uint8_t *s, size_t n, unsigned *kind, uint8_t ke
 /* (auth3) A secret seed's strkey ("S...": version byte 18 << 3). */
 bool scp_seed_strkey(const char *text, uint8_t seed[32]) {
   uint8_t raw[35];
-  size_t n = text ? strlen(text) : 0;
-  if (n != 56) return false;
-  uint32_t acc = 0;
-  unsigned bits = 0;
-  size_t o = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned v;
-    if (text[i] >= 'A' && text[i] <= 'Z') v = (unsigned)(text[i] - 'A');
-    else if (text[i] >= '2' && text[i] <= '7') v = (unsigned)(text[i] - '2') + 26;
-    else return false;
-    acc = acc << 5 | v;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      raw[o++] = (uint8_t)(acc >> bits);
-      acc &= (1u << bits) - 1;
-    }
-  }
-  if (o != sizeof raw || raw[0] != (18 << 3)) return false;
-  if (crc16_xmodem(raw, 33) != (uint16_t)(raw[33] | raw[34] << 8)) return false;
+  if (!text || !strkey_raw((const uint8_t *)text, strlen(text), raw) || raw[0] != (18 << 3))
+    return false;
   memcpy(seed, raw + 1, 32);
   return true;
 }

@@ -50,7 +50,9 @@
  * Checked against the reference's traces in test_auth_enf.c.
  * Not modelled (SCP_ERR_UNSUPPORTED): create-contract functions in an
  * entry or an InvokerContractAuthEntry, AddressWithDelegates credentials
- * (delegated signers), a __check_auth that re-enters its own contract.
+ * (delegated signers).  A __check_auth that re-enters its own contract
+ * (the account is the last contract frame) is host_contract.c's
+ * call_contract: the running frame's instance storage persisted first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -606,14 +608,16 @@ static int verify_nonce(scp_host *h, ae_tracker *t) {
   return scp_am_consume_nonce(h, t->address, t->nonce, t->live_until);
 }
 
-/* A recoverable error (not the budget's, not an internal one) becomes
- * Error(Auth, InvalidAction), so it cannot pass for the caller's own. */
+/* A recoverable error becomes Error(Auth, InvalidAction), so it cannot
+ * pass for the caller's own (HostError::is_recoverable: not a non-contract
+ * InternalError, not Budget's or Storage's ExceededLimit). */
 static int decorate(scp_host *h, int rc) {
   if (rc != SCP_ERR_HOST && rc != SCP_ERR_TRAP) return rc;
   uint64_t ev = h->errval;
   unsigned type = (unsigned)scp_val_minor(ev), code = scp_val_major(ev);
   if (scp_val_tag_of(ev) == SCP_TAG_ERROR &&
-      (type == SCP_ET_BUDGET || code == SCP_EC_INTERNAL_ERROR))
+      ((type != SCP_ET_CONTRACT && code == SCP_EC_INTERNAL_ERROR) ||
+       (code == SCP_EC_EXCEEDED_LIMIT && (type == SCP_ET_BUDGET || type == SCP_ET_STORAGE))))
     return rc;
   char why[sizeof h->errmsg];
   memcpy(why, h->errmsg, sizeof why);

@@ -51,6 +51,7 @@
 #include <openssl/sha.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/host_instance.h"
 #include "soroban/host_lifecycle.h"
 #include "soroban/sac_private.h"
 #include "soroban/sor_code.h"
@@ -402,14 +403,19 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   if (mode == MODE_CALL && !strncmp(name, "__", 2))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
                         "can't invoke a reserved function directly");
-  for (size_t i = 0; i < h->nframes; i++)
+  for (size_t i = h->nframes; i-- > 0;)   /* the nearest first (reentry_distance) */
     if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor) {
-      /* SelfAllowed (an internal call): the calling contract itself would
-       * persist its instance storage first */
+      /* call_n_internal's re-entry rule: the only internal call
+       * (check_account_contract_auth, ContractReentryMode::SelfAllowed)
+       * may re-enter the last contract frame -- a custom account whose
+       * own function requires its auth -- after that frame's instance
+       * storage is persisted, so __check_auth sees it; any other
+       * re-entry is refused (the frames are all contract frames, so
+       * the top one is reentry_distance 0) */
       if (mode == MODE_INTERNAL && i + 1 == h->nframes) {
-        snprintf(h->errmsg, sizeof h->errmsg,
-                 "an account contract's __check_auth re-entering itself is not implemented yet");
-        return SCP_ERR_UNSUPPORTED;
+        int rc = scp_inst_persist_top(h);
+        if (rc != SCP_OK) return rc;
+        break;
       }
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION, "Contract re-entry is not allowed");
     }

@@ -81,32 +81,10 @@ static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint6
 
 /* ---- create_contract's deployer auth (lifecycle.rs create_contract_internal) -- */
 
-typedef struct create_ctx {
-  const uint64_t *ctor;
-  uint32_t nctor;
-  const scp_executable *ex;
-} create_ctx;
-
-/* CreateContractArgsV2::metered_clone: the struct, then its substructure:
- * the executable's tag (an external reference), the constructor args'
- * Vec<ScVal> (heap alloc + copy) and each ScVal's own substructure. */
+/* the frame's function: CreateContractArgsV2::metered_clone
+ * (host_auth_create.c) */
 static int charge_create_args_clone(scp_host *h, const void *p) {
-  const create_ctx *c = p;
-  int rc = scp_host_charge_copy(h, 1, SIZE_CREATE_ARGS_V2);
-  if (rc == SCP_OK && c->ex->kind == SCP_EXEC_EXTERNAL_REF) {
-    rc = scp_host_charge_alloc(h, c->ex->taglen, 1);
-    if (rc == SCP_OK) rc = scp_host_charge_copy(h, c->ex->taglen, 1);
-  }
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, c->nctor, SIZE_SCVAL);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, c->nctor, SIZE_SCVAL);
-  for (uint32_t i = 0; rc == SCP_OK && i < c->nctor; i++) {
-    uint8_t *img = NULL;
-    size_t len;
-    rc = scp_host_val_to_xdr_raw(h, c->ctor[i], &img, &len);
-    if (rc == SCP_OK) rc = scp_storage_value_substructure(h, img);
-    free(img);
-  }
-  return rc;
+  return scp_acf_clone_charges(h, p);
 }
 
 /* The deployer's auth, for every deployer (create_contract_internal always
@@ -124,14 +102,17 @@ static int charge_create_args_clone(scp_host *h, const void *p) {
  * constructor (its invoker is this frame, not the deploying contract);
  * scp_auth_create_pop pops it. */
 int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
-                          const uint64_t *ctor, uint32_t nctor, const scp_executable *ex,
-                          bool *pushed) {
+                          const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
+                          const scp_executable *ex, bool *pushed) {
   *pushed = false;
-  (void)addr;
   if (!h->nframes || !scp_am_frame_address(h, h->nframes - 1)) return SCP_OK;
-  create_ctx *c = malloc(sizeof *c);
+  /* the frame's CreateContractArgsV2 (ctor borrowed: the caller's, live
+   * over the frame; the entry frees the struct at its pop) */
+  scp_create_args *c = malloc(sizeof *c);
   if (!c) return SCP_ERR_NOMEM;
-  *c = (create_ctx){ ctor, nctor, ex };
+  *c = (scp_create_args){ .ex = *ex, .ctor = (uint64_t *)ctor, .nctor = nctor };
+  memcpy(c->deployer, addr, 33);
+  memcpy(c->salt, salt, 32);
   size_t depth = scp_am_depth(h);
   int rc = charge_create_args_clone(h, c);
   if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, ctor, nctor);

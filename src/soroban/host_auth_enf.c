@@ -48,9 +48,13 @@
  * used nonce Error(Auth, ExistingValue); no matching tree Error(Auth,
  * InvalidAction) "Unauthorized function call for address".
  * Checked against the reference's traces in test_auth_enf.c.
- * Not modelled (SCP_ERR_UNSUPPORTED): create-contract functions in an
- * entry or an InvokerContractAuthEntry, AddressWithDelegates credentials
- * (delegated signers).  A __check_auth that re-enters its own contract
+ * Create-contract functions (CreateContractHostFn, CreateContractV2HostFn)
+ * in an entry: kept as their args, compared as Compare<CreateContractArgsV2>
+ * against a create-contract frame's (host_auth_create.c), hashed and given
+ * to __check_auth as their contexts.
+ * Not modelled (SCP_ERR_UNSUPPORTED): an asset preimage in an entry's
+ * create function, create-contract InvokerContractAuthEntry cases,
+ * AddressWithDelegates credentials (delegated signers).  A __check_auth that re-enters its own contract
  * (the account is the last contract frame) is host_contract.c's
  * call_contract: the running frame's instance storage persisted first.
  */
@@ -73,11 +77,12 @@ enum {
 
 /* A node of an entry's tree, in pre-order (node 0 the root). */
 typedef struct ae_node {
-  uint64_t contract;    /* AddressObject */
+  uint64_t contract;    /* AddressObject; 0: a create-contract function */
   uint64_t fnsym;       /* the name's Symbol */
   char fn[33];
   uint64_t *args;
   uint32_t nargs, parent;
+  scp_create_args *create;   /* CreateContractHostFn (owned) */
   bool exhausted;
 } ae_node;
 
@@ -125,7 +130,10 @@ size_t scp_ae_count(const scp_host *h) { return h->ae ? h->ae->ntr : 0; }
 bool scp_ae_authenticating(const scp_host *h) { return h->ae && h->ae->authenticating; }
 
 static void tracker_free(ae_tracker *t) {
-  for (size_t k = 0; k < t->nnodes; k++) free(t->nodes[k].args);
+  for (size_t k = 0; k < t->nnodes; k++) {
+    free(t->nodes[k].args);
+    scp_acf_free(t->nodes[k].create);
+  }
   free(t->nodes);
   free(t->ms);
 }
@@ -210,6 +218,79 @@ static int new_address(scp_host *h, const uint8_t enc[33], uint64_t *out) {
   return scp_host_add_obj(h, &o, out);
 }
 
+static int invocation_from_xdr(scp_host *h, ae_tracker *t, rd *r, uint32_t parent, size_t *cap,
+                               unsigned depth);
+
+/* The sub-invocations of node me: their metered_collect, then each one's
+ * from_xdr. */
+static int sub_invocations(scp_host *h, ae_tracker *t, rd *r, uint32_t me, size_t *cap,
+                           unsigned depth) {
+  uint32_t nsub = rd_u32(r);
+  if (r->bad || nsub > r->n) return malformed(h);
+  int rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsub, SIZE_RESULT_INVOCATION);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsub, SIZE_RESULT_INVOCATION);
+  for (uint32_t i = 0; rc == SCP_OK && i < nsub; i++)
+    rc = invocation_from_xdr(h, t, r, me, cap, depth + 1);
+  return rc;
+}
+
+/* CreateContractArgs[V2] at the reader (AuthorizedFunction::from_xdr
+ * moves the XDR: nothing charged; V1 has no constructor args): a
+ * FROM_ADDRESS preimage (an asset preimage is not modelled), the
+ * executable, the args' ScVals (kept as Vals made uncharged: the
+ * reference keeps the XDR and converts where it uses them). */
+static int create_from_xdr(scp_host *h, ae_tracker *t, rd *r, bool v2, uint32_t parent,
+                           size_t *cap, unsigned depth) {
+  scp_create_args c = { .nctor = 0 };
+  uint32_t pre = rd_u32(r);
+  if (r->bad) return malformed(h);
+  if (pre != 0) return unsupported(h, "an asset preimage in a create-contract authorization");
+  if (!rd_address(r, c.deployer)) return malformed(h);
+  const uint8_t *salt = rd_bytes(r, 32);
+  c.ex.kind = (uint8_t)rd_u32(r);
+  if (r->bad || c.ex.kind > SCP_EXEC_EXTERNAL_REF) return malformed(h);
+  memcpy(c.salt, salt, 32);
+  if (c.ex.kind == SCP_EXEC_WASM) {
+    const uint8_t *hash = rd_bytes(r, 32);
+    if (r->bad) return malformed(h);
+    memcpy(c.ex.hash, hash, 32);
+  } else if (c.ex.kind == SCP_EXEC_EXTERNAL_REF) {
+    if (!rd_address(r, c.ex.owner)) return malformed(h);
+    c.ex.taglen = rd_u32(r);
+    const uint8_t *tag = c.ex.taglen <= SCP_EXEC_TAG_MAX ? rd_bytes(r, c.ex.taglen) : NULL;
+    if (r->bad || !tag) return malformed(h);
+    memcpy(c.ex.tag, tag, c.ex.taglen);
+  }
+  uint32_t n = v2 ? rd_u32(r) : 0;
+  if (r->bad || n > r->n) return malformed(h);
+  scp_create_args *own = NULL;
+  uint64_t *ctor = calloc(n + 1, sizeof *ctor);
+  int rc = ctor ? SCP_OK : SCP_ERR_NOMEM;
+  scp_budget *real = h->budget, shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  h->budget = &shadow;
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
+    size_t l = 0;
+    const uint8_t *img = rd_scval(r, &l);
+    rc = img ? scp_host_scval_to_val(h, img, l, &ctor[i]) : malformed(h);
+  }
+  h->budget = real;
+  c.ctor = ctor;
+  c.nctor = n;
+  if (rc == SCP_OK && !(own = scp_acf_dup(&c))) rc = SCP_ERR_NOMEM;
+  free(ctor);
+  if (rc == SCP_OK && !scp_grow(&t->nodes, cap, t->nnodes + 1, sizeof *t->nodes))
+    rc = SCP_ERR_NOMEM;
+  if (rc != SCP_OK) {
+    scp_acf_free(own);
+    return rc;
+  }
+  uint32_t me = (uint32_t)t->nnodes++;
+  t->nodes[me] = (ae_node){ .parent = parent, .create = own };
+  return sub_invocations(h, t, r, me, cap, depth);
+}
+
 /* AuthorizedInvocation::from_xdr of the invocation at the reader, parent
  * node `parent`: the sub-invocations' collect and conversions first (in
  * the XDR they follow the function, so the function is parsed, then
@@ -217,10 +298,9 @@ static int new_address(scp_host *h, const uint8_t enc[33], uint64_t *out) {
 static int invocation_from_xdr(scp_host *h, ae_tracker *t, rd *r, uint32_t parent, size_t *cap,
                                unsigned depth) {
   if (depth > 64) return malformed(h);
-  if (rd_u32(r) != 0) {   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
-    if (r->bad) return malformed(h);
-    return unsupported(h, "a create-contract function in an authorization entry");
-  }
+  uint32_t kind = rd_u32(r);   /* SorobanAuthorizedFunctionType */
+  if (r->bad || kind > 2) return malformed(h);
+  if (kind) return create_from_xdr(h, t, r, kind == 2, parent, cap, depth);
   uint8_t contract[33];
   if (!rd_address(r, contract)) return malformed(h);
   uint32_t fl = rd_u32(r);
@@ -247,14 +327,8 @@ static int invocation_from_xdr(scp_host *h, ae_tracker *t, rd *r, uint32_t paren
     t->nodes[me].fn[fl] = 0;
     t->nnodes++;
   }
-  uint32_t nsub = rc == SCP_OK ? rd_u32(r) : 0;
-  if (rc == SCP_OK && (r->bad || nsub > r->n)) rc = malformed(h);
   /* sub_invocations' metered_collect, then each one's from_xdr */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsub, SIZE_RESULT_INVOCATION);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsub, SIZE_RESULT_INVOCATION);
-  for (uint32_t i = 0; rc == SCP_OK && i < nsub; i++)
-    rc = invocation_from_xdr(h, t, r, me, cap, depth + 1);
+  if (rc == SCP_OK) rc = sub_invocations(h, t, r, me, cap, depth);
   /* AuthorizedFunction::from_xdr: add_host_object(ScAddress),
    * Symbol::try_from_val(ScSymbol), scvals_to_val_vec */
   ae_node *nd = rc == SCP_OK ? &t->nodes[me] : NULL;
@@ -501,6 +575,7 @@ typedef struct ae_fn {
   uint64_t contract, fnsym;
   const uint64_t *args;
   uint32_t nargs;
+  const scp_create_args *create;   /* contract 0: the create-contract frame's */
 } ae_fn;
 
 static bool is_active(const ae_tracker *t) { return t->nnodes && t->nodes[0].exhausted && !t->done; }
@@ -511,7 +586,14 @@ static bool frame_matched(const ae_tracker *t) { return t->nms && t->ms[t->nms -
 static int fn_equal(scp_host *h, const ae_node *n, const ae_fn *f, bool *eq) {
   int ord = 0;
   *eq = false;
-  if (!f->contract) return SCP_OK;   /* a create-contract function: sorts after, free */
+  /* a contract function and a create-contract one: ordered, free */
+  if (!f->contract != !n->contract) return SCP_OK;
+  if (!f->contract) {   /* Compare<CreateContractArgsV2> */
+    if (!f->create) return SCP_OK;
+    int rc = scp_acf_compare(h, n->create, f->create, &ord);
+    *eq = rc == SCP_OK && !ord;
+    return rc;
+  }
   int rc = scp_host_compare(h, n->contract, f->contract, &ord);
   if (rc == SCP_OK && !ord) rc = scp_host_compare(h, n->fnsym, f->fnsym, &ord);
   for (uint32_t i = 0; rc == SCP_OK && !ord && i < n->nargs && i < f->nargs; i++)
@@ -582,9 +664,10 @@ static int authenticate(scp_host *h, ae_tracker *t) {
   scp_am_tnode *nodes = calloc(t->nnodes + 1, sizeof *nodes);
   if (!nodes) return SCP_ERR_NOMEM;
   for (size_t k = 0; k < t->nnodes; k++)
-    nodes[k] = (scp_am_tnode){ .is_contract_fn = true, .contract = t->nodes[k].contract,
-                               .fn = t->nodes[k].fn, .args = t->nodes[k].args,
-                               .nargs = t->nodes[k].nargs, .parent = t->nodes[k].parent };
+    nodes[k] = (scp_am_tnode){ .is_contract_fn = !t->nodes[k].create,
+                               .contract = t->nodes[k].contract, .fn = t->nodes[k].fn,
+                               .args = t->nodes[k].args, .nargs = t->nodes[k].nargs,
+                               .parent = t->nodes[k].parent, .create = t->nodes[k].create };
   scp_ae_auth in = { .address = t->address, .nonce = t->nonce, .live_until = t->live_until,
                      .with_address = t->cred == CRED_ADDRESS_V2, .nodes = nodes,
                      .nnodes = t->nnodes };
@@ -647,7 +730,8 @@ static int maybe_authorize(scp_host *h, ae_tracker *t, const ae_fn *f, bool allo
 int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                    const uint64_t *args, uint32_t nargs) {
   scp_auth_enf *e = h->ae;
-  ae_fn f = { .contract = contract, .args = args, .nargs = nargs };
+  ae_fn f = { .contract = contract, .args = args, .nargs = nargs,
+              .create = contract ? NULL : scp_am_top_create(h) };
   size_t fl = strlen(fn);
   if (contract && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
     /* the frame's Symbol object exists in the reference: made uncharged */
@@ -793,7 +877,8 @@ int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const ch
                           const uint64_t *args, uint32_t nargs, bool *ok) {
   *ok = false;
   scp_auth_enf *e = h->ae;
-  ae_fn f = { .contract = curr, .args = args, .nargs = nargs };
+  ae_fn f = { .contract = curr, .args = args, .nargs = nargs,
+              .create = curr ? NULL : scp_am_top_create(h) };
   size_t fl = strlen(fn);
   if (curr && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
     scp_budget *real = h->budget, shadow;

@@ -289,7 +289,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
   /* create_contract_internal's auth frame and the deployer's require_auth;
    * the frame is popped after the constructor */
   bool auth_frame = false;
-  rc = scp_auth_create_frame(h, deployer, addr, ctor, nctor, ex, &auth_frame);
+  rc = scp_auth_create_frame(h, deployer, addr, salt, ctor, nctor, ex, &auth_frame);
   if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];

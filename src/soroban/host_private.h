@@ -224,7 +224,7 @@ SCP_HIDDEN int scp_host_mem_oob(scp_host *h);
  * *pushed tells whether a frame was pushed (see there). */
 struct scp_executable;
 SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
-                                     const uint64_t *ctor, uint32_t nctor,
+                                     const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
                                      const struct scp_executable *ex, bool *pushed);
 SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
 /* address.require_auth() (args Void: the running frame's args) or
@@ -278,15 +278,20 @@ typedef struct scp_am_tinfo {
   uint32_t nonce_live_until;
   size_t nnodes;
 } scp_am_tinfo;
+struct scp_create_args;
 typedef struct scp_am_tnode {
   bool is_contract_fn;
   uint64_t contract;
   const char *fn;
   const uint64_t *args;
   uint32_t nargs, parent;
+  const struct scp_create_args *create;   /* !is_contract_fn: the create args */
 } scp_am_tnode;
 SCP_HIDDEN bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out);
 SCP_HIDDEN bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out);
+/* The top call-stack entry's create args when it is a create-contract
+ * frame (AuthStackFrame::CreateContractHostFn), else NULL. */
+SCP_HIDDEN const struct scp_create_args *scp_am_top_create(const scp_host *h);
 /* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
  * last context is popped in recording mode. */
 SCP_HIDDEN int scp_am_emulate(scp_host *h);

@@ -383,9 +383,11 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
     snprintf(name, sizeof name, "%s@%02x%02x%02x%02x", code ? code : "", id[0], id[1], id[2], id[3]);
     if ((rc = add_module(vm, id, inv->wasm, inv->len, name, &mi, err))) return rc;
   }
-  /* the caller's part so far (the instance and code reads) */
+  /* the caller's part so far (the instance and code reads); a VM called
+   * from a native frame with no VM below it (a custom account's
+   * __check_auth from the asset contract called directly) nests under it */
   uint32_t node = 0;
-  if (vm->depth) {
+  if (vm->depth || vm->host_node) {
     attribute(vm, vm->host_node, NULL);
     node = scp_tree_enter(&vm->tree, vm->host_node, 0, SCP_KIND_CONTRACT, mi, mi);
   } else {

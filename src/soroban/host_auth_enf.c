@@ -52,11 +52,14 @@
  * in an entry: kept as their args, compared as Compare<CreateContractArgsV2>
  * against a create-contract frame's (host_auth_create.c), hashed and given
  * to __check_auth as their contexts.
+ * AddressWithDelegates credentials carry the delegated signers
+ * (host_auth_deleg.c); authentication pushes an AuthenticationFrame (the
+ * tracker, payload, context) that delegate_account_auth reads.
  * Not modelled (SCP_ERR_UNSUPPORTED): an asset preimage in an entry's
- * create function, create-contract InvokerContractAuthEntry cases,
- * AddressWithDelegates credentials (delegated signers).  A __check_auth that re-enters its own contract
- * (the account is the last contract frame) is host_contract.c's
- * call_contract: the running frame's instance storage persisted first.
+ * create function, create-contract InvokerContractAuthEntry cases.  A
+ * __check_auth that re-enters its own contract (the account is the last
+ * contract frame) is host_contract.c's call_contract: the running frame's
+ * instance storage persisted first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,7 +102,15 @@ typedef struct ae_tracker {
   bool done;            /* is_fully_processed */
   bool verified;
   bool borrowed;        /* being authenticated (RefCell borrowed) */
+  scp_ad *deleg;        /* AddressWithDelegates: the delegated signers */
 } ae_tracker;
+
+/* An AuthenticationFrame: the tracker authenticated, its payload and
+ * context (what delegate_account_auth hands to the delegates). */
+typedef struct ae_auth_frame {
+  size_t tracker;
+  uint64_t payload, ctx;
+} ae_auth_frame;
 
 typedef struct scp_auth_enf {
   ae_tracker *tr;       /* account trackers (entries) */
@@ -107,11 +118,14 @@ typedef struct scp_auth_enf {
   ae_tracker *inv;      /* invoker-contract trackers (authorize_as_curr_contract;
                            address = the invoking contract), a stack */
   size_t ninv, capinv;
-  unsigned authenticating;   /* the authentication stack's depth */
+  unsigned authenticating;   /* trackers being authenticated */
+  ae_auth_frame *astack;     /* the authentication stack */
+  size_t nastack, capastack;
 } scp_auth_enf;
 
 struct scp_ae_snap {
   size_t ntr;
+  scp_ad_state **deleg; /* per tracker with delegates, when taken */
   bool *taken;          /* per tracker: a snapshot was taken (not borrowed) */
   bool *verified;
   bool **exhausted;     /* per tracker, per node */
@@ -130,6 +144,7 @@ size_t scp_ae_count(const scp_host *h) { return h->ae ? h->ae->ntr : 0; }
 bool scp_ae_authenticating(const scp_host *h) { return h->ae && h->ae->authenticating; }
 
 static void tracker_free(ae_tracker *t) {
+  scp_ad_free(t->deleg);
   for (size_t k = 0; k < t->nnodes; k++) {
     free(t->nodes[k].args);
     scp_acf_free(t->nodes[k].create);
@@ -144,6 +159,7 @@ void scp_ae_free(scp_host *h) {
   for (size_t i = 0; i < h->ae->ninv; i++) tracker_free(&h->ae->inv[i]);
   free(h->ae->inv);
   free(h->ae->tr);
+  free(h->ae->astack);
   free(h->ae);
   h->ae = NULL;
 }
@@ -365,7 +381,6 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
   *t = (ae_tracker){ .root_frame = -1 };
   t->cred = (int)rd_u32(&r);
   if (r.bad || t->cred > CRED_DELEGATES) return malformed(h);
-  if (t->cred == CRED_DELEGATES) return unsupported(h, "AddressWithDelegates credentials");
   int rc = SCP_OK;
   t->signature = SCP_VAL_VOID;
   if (t->cred == CRED_SOURCE) {
@@ -381,6 +396,11 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
     if (r.bad) return malformed(h);
     rc = new_address(h, addr, &t->address);
     if (rc == SCP_OK) rc = scp_host_scval_to_val(h, sig, sl, &t->signature);
+    /* AddressWithDelegates: the delegates' tree (host_auth_deleg.c) */
+    size_t used = 0;
+    if (rc == SCP_OK && t->cred == CRED_DELEGATES &&
+        (rc = scp_ad_from_xdr(h, r.p + r.off, r.n - r.off, &used, &t->deleg)) == SCP_OK)
+      r.off += used;
   }
   size_t cap = 0;
   if (rc == SCP_OK) rc = invocation_from_xdr(h, t, &r, 0, &cap, 0);
@@ -479,6 +499,7 @@ int scp_ae_snapshot_charges(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     if (h->ae->tr[i].borrowed) continue;
     int rc = tree_snapshot(h, &h->ae->tr[i]);
+    if (rc == SCP_OK && h->ae->tr[i].deleg) rc = scp_ad_snapshot_charges(h, h->ae->tr[i].deleg);
     if (rc != SCP_OK) return rc;
   }
   return SCP_OK;
@@ -496,6 +517,8 @@ void scp_ae_snap_free(scp_ae_snap *s) {
   if (!s) return;
   for (size_t i = 0; s->exhausted && i < s->ntr; i++) free(s->exhausted[i]);
   for (size_t i = 0; s->inv_exhausted && i < s->ninv; i++) free(s->inv_exhausted[i]);
+  for (size_t i = 0; s->deleg && i < s->ntr; i++) scp_ad_state_free(s->deleg[i]);
+  free(s->deleg);
   free(s->inv_exhausted);
   free(s->exhausted);
   free(s->taken);
@@ -530,7 +553,8 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
   s->verified = calloc(n + 1, sizeof *s->verified);
   s->exhausted = calloc(n + 1, sizeof *s->exhausted);
   s->inv_exhausted = calloc(ni + 1, sizeof *s->inv_exhausted);
-  if (!s->taken || !s->verified || !s->exhausted || !s->inv_exhausted) {
+  s->deleg = calloc(n + 1, sizeof *s->deleg);
+  if (!s->taken || !s->verified || !s->exhausted || !s->inv_exhausted || !s->deleg) {
     scp_ae_snap_free(s);
     return SCP_ERR_NOMEM;
   }
@@ -548,6 +572,10 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
       return SCP_ERR_NOMEM;
     }
     for (size_t k = 0; k < t->nnodes; k++) s->exhausted[i][k] = t->nodes[k].exhausted;
+    if (t->deleg && s->taken[i] && !(s->deleg[i] = scp_ad_save(t->deleg))) {
+      scp_ae_snap_free(s);
+      return SCP_ERR_NOMEM;
+    }
   }
   *out = s;
   return SCP_OK;
@@ -563,6 +591,7 @@ void scp_ae_restore(scp_host *h, scp_ae_snap *s) {
     if (!s->taken[i]) continue;
     e->tr[i].verified = s->verified[i];
     flags_restore(&e->tr[i], s->exhausted[i]);
+    if (e->tr[i].deleg && s->deleg[i]) scp_ad_restore(h, e->tr[i].deleg, s->deleg[i]);
   }
   while (e && e->ninv > s->ninv) tracker_free(&e->inv[--e->ninv]);
   for (size_t i = 0; e && i < e->ninv; i++) flags_restore(&e->inv[i], s->inv_exhausted[i]);
@@ -669,15 +698,33 @@ static int authenticate(scp_host *h, ae_tracker *t) {
                                .args = t->nodes[k].args, .nargs = t->nodes[k].nargs,
                                .parent = t->nodes[k].parent, .create = t->nodes[k].create };
   scp_ae_auth in = { .address = t->address, .nonce = t->nonce, .live_until = t->live_until,
-                     .with_address = t->cred == CRED_ADDRESS_V2, .nodes = nodes,
-                     .nnodes = t->nnodes };
+                     .with_address = t->cred == CRED_ADDRESS_V2 || t->cred == CRED_DELEGATES,
+                     .nodes = nodes, .nnodes = t->nnodes };
   uint64_t payload = 0, ctx = 0;
   uint8_t hash[32];
   rc = scp_ae_auth_inputs(h, &in, &payload, &ctx, hash);
   free(nodes);
   if (rc != SCP_OK) return rc;
-  return self[0] == 0 ? scp_ae_check_account(h, self + 1, payload, t->signature)
-                      : check_contract(h, self + 1, payload, t->signature, ctx);
+  /* the AuthenticationFrame, over the account's checks */
+  scp_auth_enf *e = h->ae;
+  if (!scp_grow(&e->astack, &e->capastack, e->nastack + 1, sizeof *e->astack)) return SCP_ERR_NOMEM;
+  e->astack[e->nastack++] = (ae_auth_frame){ (size_t)(t - e->tr), payload, ctx };
+  rc = self[0] == 0 ? scp_ae_check_account(h, self + 1, payload, t->signature)
+                    : check_contract(h, self + 1, payload, t->signature, ctx);
+  h->ae->nastack--;
+  return rc;
+}
+
+int scp_ae_current_auth(scp_host *h, scp_ad **deleg, uint64_t *payload, uint64_t *ctx) {
+  scp_auth_enf *e = h->ae;
+  if (!e || !e->nastack)
+    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
+                        "with_current_authentication_frame called with empty authentication stack");
+  const ae_auth_frame *f = &e->astack[e->nastack - 1];
+  *deleg = e->tr[f->tracker].deleg;
+  *payload = f->payload;
+  *ctx = f->ctx;
+  return SCP_OK;
 }
 
 /* verify_and_consume_nonce. */

@@ -223,7 +223,7 @@ int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
 
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret);
-enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE, MODE_INTERNAL };
+enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE, MODE_INTERNAL, MODE_INTERNAL_PROHIBITED };
 #define CONSTRUCTOR_SUPPORT_PROTOCOL 22
 
 /* vecobject_to_scval_vec (each Val converted to an ScVal, collected into
@@ -399,7 +399,7 @@ static bool symbol_text(scp_host *h, uint64_t sym, char *out, size_t cap) {
 
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret) {
-  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL;
+  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL && mode != MODE_INTERNAL_PROHIBITED;
   if (mode == MODE_CALL && !strncmp(name, "__", 2))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
                         "can't invoke a reserved function directly");
@@ -582,6 +582,11 @@ int scp_host_invoke_contract(scp_host *h, const uint8_t id[32], const char *fn,
 int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
                            const uint64_t *args, uint32_t n, uint64_t *ret) {
   return call_contract(h, id, fn, args, n, MODE_INTERNAL, ret);
+}
+
+int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
+                                      const uint64_t *args, uint32_t n, uint64_t *ret) {
+  return call_contract(h, id, fn, args, n, MODE_INTERNAL_PROHIBITED, ret);
 }
 
 int scp_hf_call(scp_host *h, const uint64_t *a, uint64_t *ret) {

@@ -325,6 +325,56 @@ static void test_emulation_external_ref(void **state) {
   fixture_close(&gs);
 }
 
+/* An account deployer's tree is one create-contract function (recording
+ * mode); its emulated check when the deploying frame pops hashes the
+ * function and builds its context (the account has no entry: the check
+ * stops at its load, as in the reference).  With one constructor argument
+ * (U32(5)) it costs more by: the args' clone in to_xdr (MemCpy(176) 64 +
+ * MemAlloc(96) 446 / 112 B + MemCpy(96) 54, against 540 / 16 B: 24 CPU /
+ * 96 B), the argument's two XDR writes (ValSer(4) 221 / 254 B each), 8
+ * more bytes hashed (SHA-256: 438 CPU), and the context with constructor
+ * args (10,250 - 7,386 = 2,864 CPU, 1,134 - 846 = 288 B, above). */
+static uint64_t emulate_create(fixture *f, const uint64_t *ctor, uint32_t nctor, uint64_t *mem) {
+  uint8_t a7[32], acc[33] = { 0 };
+  memset(a7, 7, 32);
+  memset(acc + 1, 9, 32);
+  assert_int_equal(scp_host_charge_push_context(f->h, a7), SCP_OK);
+  assert_int_equal(scp_host_push_contract_frame(f->h, a7), SCP_OK);
+  assert_int_equal(scp_host_set_frame_fn(f->h, "deploy"), SCP_OK);
+  scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  o.u.bytes = malloc(33);
+  memcpy(o.u.bytes, acc, 33);
+  uint64_t dep;
+  assert_int_equal(scp_host_add_obj(f->h, &o, &dep), SCP_OK);
+  scp_executable ex = { .kind = SCP_EXEC_WASM };
+  memset(ex.hash, 0x44, 32);
+  uint8_t salt[32] = { 3 };
+  bool pushed = false;
+  assert_int_equal(scp_auth_create_frame(f->h, dep, acc, salt, ctor, nctor, &ex, &pushed), SCP_OK);
+  assert_true(pushed);
+  scp_auth_create_pop(f->h);
+  uint64_t c0 = f->b.cpu, m0 = f->b.mem;
+  scp_host_pop_frame(f->h);
+  scp_error err;
+  assert_int_equal(scp_host_take_auth_emulation_rc(f->h, &err), SCP_OK);
+  *mem = f->b.mem - m0;
+  return f->b.cpu - c0;
+}
+
+static void test_emulation_create_with_constructor(void **state) {
+  fixture *f = *state, *g = NULL;
+  assert_int_equal(open_recording((void **)&g), 0);
+  uint64_t five = scp_val_u32(5), m0, m1;
+  uint64_t c0 = emulate_create(f, NULL, 0, &m0), c1 = emulate_create(g, &five, 1, &m1);
+  print_message("emulated create: %llu / %llu, with a constructor arg %llu / %llu\n",
+                (unsigned long long)c0, (unsigned long long)m0, (unsigned long long)c1,
+                (unsigned long long)m1);
+  assert_int_equal(c1 - c0, 24 + 221 + 221 + 438 + 2864);
+  assert_int_equal(m1 - m0, 96 + 254 + 254 + 288);
+  void *gs = g;
+  fixture_close(&gs);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_context_external_ref, setup, fixture_close),
@@ -335,6 +385,8 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_compare, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_xdr, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_emulation_external_ref, open_recording, fixture_close),
+    cmocka_unit_test_setup_teardown(test_emulation_create_with_constructor, open_recording,
+                                    fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -426,8 +426,6 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");
-  if (o->scenario && o->auth_enforce)
-    return cli_die(SCP_ERR_UNSUPPORTED, "--auth enforce with --scenario is not supported yet");
   if (o->scenario) {
     if (o->wasm_path || o->ncontracts || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
@@ -548,6 +546,30 @@ static int run_scenario(profile_opts *o) {
       so.has_source_account = true;
       memcpy(so.source_account, o->source, 32);
     }
+    /* --auth enforce: every profiled call signed, the command line's
+     * signers and signatures after the call's own */
+    const char **signers = NULL, **sigs = NULL;
+    if (o->auth_enforce && profiled) {
+      signers = calloc(so.nauth_signers + o->nsigners + 1, sizeof *signers);
+      sigs = calloc(so.nauth_signatures + o->nauth_sigs + 1, sizeof *sigs);
+      if (!signers || !sigs) {
+        free(signers);
+        free(sigs);
+        status = cli_die(SCP_ERR_NOMEM, "out of memory");
+        break;
+      }
+      if (so.nauth_signers) memcpy(signers, so.auth_signers, so.nauth_signers * sizeof *signers);
+      if (o->nsigners) memcpy(signers + so.nauth_signers, o->signers, o->nsigners * sizeof *signers);
+      if (so.nauth_signatures) memcpy(sigs, so.auth_signatures, so.nauth_signatures * sizeof *sigs);
+      if (o->nauth_sigs)
+        memcpy(sigs + so.nauth_signatures, o->auth_sigs, o->nauth_sigs * sizeof *sigs);
+      so.auth_enforce = true;
+      so.auth_signers = signers;
+      so.nauth_signers += o->nsigners;
+      so.auth_signatures = sigs;
+      so.nauth_signatures += o->nauth_sigs;
+      if (o->auth_expiration) so.auth_expiration = o->auth_expiration;
+    }
     /* the ledger is set up before the first call: its errors name the
      * scenario's keys, not a call */
     if (!i && scp_ledger_setup(ledger, &so, &err)) {
@@ -560,6 +582,8 @@ static int run_scenario(profile_opts *o) {
     cli_progress_start(&progress, "profiling call %zu: %s %s", i + 1, so.wasm_path, so.function);
     scp_profile *p = NULL;
     int rc = scp_soroban_profile(&so, &p, &err);
+    free(signers);
+    free(sigs);
     if (!p) {
       status = cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
       break;

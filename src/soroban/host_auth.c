@@ -29,10 +29,11 @@
  * authorize_as_curr_contract's invoker-contract trackers are in
  * host_auth_enf.c.  The __check_auth-only functions pass
  * ensure_check_auth_frame inside a custom account's __check_auth (called
- * by host_auth_enf.c's authentication); there, with no delegated signers
- * in scprof's credentials, get_delegated_signers_for_current_auth_check
- * returns an empty Vec and delegate_account_auth fails with Error(Auth,
- * InvalidInput), as the reference's do without them.
+ * by host_auth_enf.c's authentication); there they read the current
+ * authentication frame: AddressWithDelegates credentials' delegated
+ * signers (host_auth_deleg.c) are listed and authenticated with the
+ * frame's payload and context; without delegates the list is empty and
+ * delegating fails with Error(Auth, InvalidInput), as in the reference.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,32 +82,10 @@ static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint6
 
 /* ---- create_contract's deployer auth (lifecycle.rs create_contract_internal) -- */
 
-typedef struct create_ctx {
-  const uint64_t *ctor;
-  uint32_t nctor;
-  const scp_executable *ex;
-} create_ctx;
-
-/* CreateContractArgsV2::metered_clone: the struct, then its substructure:
- * the executable's tag (an external reference), the constructor args'
- * Vec<ScVal> (heap alloc + copy) and each ScVal's own substructure. */
+/* the frame's function: CreateContractArgsV2::metered_clone
+ * (host_auth_create.c) */
 static int charge_create_args_clone(scp_host *h, const void *p) {
-  const create_ctx *c = p;
-  int rc = scp_host_charge_copy(h, 1, SIZE_CREATE_ARGS_V2);
-  if (rc == SCP_OK && c->ex->kind == SCP_EXEC_EXTERNAL_REF) {
-    rc = scp_host_charge_alloc(h, c->ex->taglen, 1);
-    if (rc == SCP_OK) rc = scp_host_charge_copy(h, c->ex->taglen, 1);
-  }
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, c->nctor, SIZE_SCVAL);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, c->nctor, SIZE_SCVAL);
-  for (uint32_t i = 0; rc == SCP_OK && i < c->nctor; i++) {
-    uint8_t *img = NULL;
-    size_t len;
-    rc = scp_host_val_to_xdr_raw(h, c->ctor[i], &img, &len);
-    if (rc == SCP_OK) rc = scp_storage_value_substructure(h, img);
-    free(img);
-  }
-  return rc;
+  return scp_acf_clone_charges(h, p);
 }
 
 /* The deployer's auth, for every deployer (create_contract_internal always
@@ -124,14 +103,17 @@ static int charge_create_args_clone(scp_host *h, const void *p) {
  * constructor (its invoker is this frame, not the deploying contract);
  * scp_auth_create_pop pops it. */
 int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
-                          const uint64_t *ctor, uint32_t nctor, const scp_executable *ex,
-                          bool *pushed) {
+                          const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
+                          const scp_executable *ex, bool *pushed) {
   *pushed = false;
-  (void)addr;
   if (!h->nframes || !scp_am_frame_address(h, h->nframes - 1)) return SCP_OK;
-  create_ctx *c = malloc(sizeof *c);
+  /* the frame's CreateContractArgsV2 (ctor borrowed: the caller's, live
+   * over the frame; the entry frees the struct at its pop) */
+  scp_create_args *c = malloc(sizeof *c);
   if (!c) return SCP_ERR_NOMEM;
-  *c = (create_ctx){ ctor, nctor, ex };
+  *c = (scp_create_args){ .ex = *ex, .ctor = (uint64_t *)ctor, .nctor = nctor };
+  memcpy(c->deployer, addr, 33);
+  memcpy(c->salt, salt, 32);
   size_t depth = scp_am_depth(h);
   int rc = charge_create_args_clone(h, c);
   if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, ctor, nctor);
@@ -237,24 +219,58 @@ static int ensure_check_auth_frame(scp_host *h, const char *host_fn) {
                       "called within a different contract function", host_fn);
 }
 
-/* Inside __check_auth: the credentials scprof takes carry no delegated
- * signers (AddressWithDelegates is not implemented), so delegating fails
- * as the reference's does without them, and the list is a new empty Vec
- * (Env vec_new). */
+/* delegate_account_auth (auth.rs AuthorizationManager::
+ * delegate_account_auth): in the current authentication frame, the
+ * delegate with this address among the current signer's delegates
+ * (try_push_delegated_auth_frame; none: Error(Auth, InvalidInput) "no
+ * delegated signers were provided ..."), authenticated with the frame's
+ * payload and context -- an account's signatures, or a contract's
+ * __check_auth (the Symbol, call_n_internal with re-entry prohibited; its
+ * result must be Void) --, then the frame popped.  A failure leaves the
+ * match pushed: the caller's rollback restores it. */
 HOSTFN(delegate_account_auth) {
   *ret = SCP_VAL_VOID;
   int rc = ensure_check_auth_frame(h, "delegate_account_auth");
-  return rc == SCP_OK ? scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT,
-                                     "no delegated signers were provided, but "
-                                     "delegate_account_auth was called for address")
-                      : rc;
+  scp_ad *d = NULL;
+  uint64_t payload = 0, ctx = 0, sig = 0, sym, r = SCP_VAL_VOID;
+  if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
+  if (rc == SCP_OK && !d)
+    rc = scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT,
+                      "no delegated signers were provided, but delegate_account_auth was called "
+                      "for address");
+  if (rc == SCP_OK) rc = scp_ad_push(h, d, a[0], &sig);
+  const scp_hobj *ao = NULL;
+  if (rc == SCP_OK) rc = scp_host_visit(h, a[0], &ao);   /* scaddress_from_address */
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, 48);
+  if (rc != SCP_OK) return rc;
+  uint8_t addr[33];
+  memcpy(addr, ao->u.bytes, 33);
+  if (addr[0] == 0) {
+    rc = scp_ae_check_account(h, addr + 1, payload, sig);
+  } else {
+    uint64_t args[3] = { payload, sig, ctx };
+    rc = scp_sac_symbol(h, CHECK_AUTH_FN, &sym);
+    if (rc == SCP_OK) rc = scp_host_call_internal_prohibited(h, addr + 1, CHECK_AUTH_FN, args, 3, &r);
+    if (rc == SCP_OK && r != SCP_VAL_VOID)
+      rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "__check_auth did not return Void");
+  }
+  if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
+  if (rc == SCP_OK) scp_ad_pop(d);
+  return rc;
 }
 
+/* get_delegated_signers_for_current_auth_check: the current signer's
+ * delegates' addresses (a Vec rebuilt per push_back, then its object), or
+ * Env vec_new when the credentials carry no delegates. */
 HOSTFN(get_delegated_signers_for_current_auth_check) {
   (void)a;
   *ret = SCP_VAL_VOID;
   int rc = ensure_check_auth_frame(h, "get_delegated_signers_for_current_auth_check");
-  return rc == SCP_OK ? scp_sac_env0(h, "vec_new", ret) : rc;
+  scp_ad *d = NULL;
+  uint64_t payload, ctx;
+  if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
+  if (rc != SCP_OK) return rc;
+  return d ? scp_ad_signers(h, d, ret) : scp_sac_env0(h, "vec_new", ret);
 }
 
 /* ---- the records, for the report ---------------------------------------------- */

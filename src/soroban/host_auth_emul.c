@@ -39,10 +39,13 @@
  * 7,580 B), see test_auth.c.
  * The tree (sub-invocations recorded by record_invocation) is walked in
  * pre-order for the XDR and the contexts (test_emulation_subinvocation).
- * Not modelled (SCP_ERR_UNSUPPORTED): a create-contract function in the
- * tree, a contract whose executable is an external reference.  Worked out
- * from the reference's code but not checked against a trace: the contract
- * address case, accounts with signed-payload signers or sponsoring ids.
+ * A create-contract function in the tree (a deployer's authorization) is
+ * host_auth_create.c's: its args' clone, its XDR, its context.  A contract
+ * whose executable is an external reference reads the reference entry and,
+ * when it holds a Wasm hash, the code.  Worked out from the reference's
+ * code but not checked against a trace: the contract address case,
+ * accounts with signed-payload signers or sponsoring ids, the
+ * external-reference read.
  */
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -62,12 +65,6 @@ enum {
   MAX_ACCOUNT_SIGNATURES = 20, CONTRACT_AUTHENTICATION_ERROR = 5,
   THRESHOLD_MASTER_WEIGHT = 0, THRESHOLD_MED = 2
 };
-
-static int unsupported(scp_host *h, const char *what) {
-  snprintf(h->errmsg, sizeof h->errmsg, "recording-mode auth emulation: %s is not implemented yet",
-           what);
-  return SCP_ERR_UNSUPPORTED;
-}
 
 /* scaddress_from_address: the object's visit, the ScAddress clone. */
 static int scaddress(scp_host *h, uint64_t addr, uint8_t out[33]) {
@@ -122,10 +119,7 @@ static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
   out->len = t->nnodes;
   out->n = calloc(t->nnodes + 1, sizeof *out->n);
   if (!out->n) return SCP_ERR_NOMEM;
-  for (size_t k = 0; k < t->nnodes; k++) {
-    scp_am_tracker_node(h, ti, k, &out->n[k]);
-    if (!out->n[k].is_contract_fn) return unsupported(h, "a create-contract authorized function");
-  }
+  for (size_t k = 0; k < t->nnodes; k++) scp_am_tracker_node(h, ti, k, &out->n[k]);
   return SCP_OK;
 }
 
@@ -135,9 +129,14 @@ static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
  * child's to_xdr.  Charges only. */
 static int invocation_to_xdr(scp_host *h, const tree *tr, size_t k) {
   const scp_am_tnode *n = &tr->n[k];
-  size_t fl = strlen(n->fn);
+  size_t fl = n->is_contract_fn ? strlen(n->fn) : 0;
   uint64_t small;
   int rc = SCP_OK;
+  if (!n->is_contract_fn) {
+    /* CreateContractHostFn: the args' metered_clone (host_auth_create.c) */
+    rc = scp_acf_clone_charges(h, n->create);
+    goto subs;
+  }
   if (!scp_val_symbol_small((const uint8_t *)n->fn, fl, &small)) {   /* a Symbol object */
     rc = scp_host_charge(h, SCP_COST_VisitObject, -1);
     if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCSYMBOL);
@@ -151,6 +150,7 @@ static int invocation_to_xdr(scp_host *h, const tree *tr, size_t k) {
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, n->nargs, SIZE_RESULT_SCVAL);
   for (uint32_t i = 0; rc == SCP_OK && i < n->nargs; i++)
     rc = scp_host_from_host_val_charges(h, n->args[i]);
+subs:;
   uint32_t nsub = 0;
   for (size_t c = k + 1; c < tr->len; c++) nsub += tr->n[c].parent == k;
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
@@ -165,10 +165,24 @@ static int invocation_to_xdr(scp_host *h, const tree *tr, size_t k) {
 static int write_invocation(scp_host *h, pbuf *b, const tree *tr, size_t k) {
   static const uint8_t zero[3];
   const scp_am_tnode *n = &tr->n[k];
+  int rc = SCP_OK;
+  if (!n->is_contract_fn) {
+    /* SorobanAuthorizedFunction::CreateContractV2HostFn */
+    uint8_t *img = NULL;
+    size_t len = 0;
+    rc = scp_acf_xdr(h, n->create, true, &img, &len);
+    if (rc == SCP_OK && !scp_grow(&b->p, &b->cap, b->n + len, 1)) rc = SCP_ERR_NOMEM;
+    if (rc == SCP_OK) {
+      memcpy(b->p + b->n, img, len);
+      b->n += len;
+    }
+    free(img);
+    goto subs;
+  }
   const scp_hobj *a = scp_host_obj(h, n->contract);
   if (!a || a->tag != SCP_TAG_ADDRESS_OBJ || a->len != 33) return SCP_ERR_INTERNAL;
   size_t fl = strlen(n->fn);
-  int rc = put_u32(h, b, 0);   /* SorobanAuthorizedFunction::ContractFn */
+  rc = put_u32(h, b, 0);   /* SorobanAuthorizedFunction::ContractFn */
   if (rc == SCP_OK) rc = put_address(h, b, a->u.bytes);
   if (rc == SCP_OK) rc = put_u32(h, b, (uint32_t)fl);
   if (rc == SCP_OK) rc = put(h, b, n->fn, fl);
@@ -185,6 +199,7 @@ static int write_invocation(scp_host *h, pbuf *b, const tree *tr, size_t k) {
     }
     free(img);
   }
+subs:;
   uint32_t nsub = 0;
   for (size_t c = k + 1; c < tr->len; c++) nsub += tr->n[c].parent == k;
   if (rc == SCP_OK) rc = put_u32(h, b, nsub);
@@ -233,6 +248,11 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   for (size_t k = 0; rc == SCP_OK && k < tr->len; k++) {
     const scp_am_tnode *n = &tr->n[k];
     uint64_t args = 0, fnsym = 0, map = 0, ctx = 0, tag = 0;
+    if (!n->is_contract_fn) {   /* CreateContract[WithCtor]HostFn (host_auth_create.c) */
+      rc = scp_acf_context(h, n->create, &ctx);
+      if (rc == SCP_OK) rc = scp_sac_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
+      continue;
+    }
     rc = scp_sac_vec(h, n->args, n->nargs, &args);
     if (rc != SCP_OK) return rc;
     size_t fl = strlen(n->fn);
@@ -426,8 +446,6 @@ int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, u
 int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload, uint64_t *ctx,
                        uint8_t hash[32]) {
   tree tr = { (scp_am_tnode *)a->nodes, a->nnodes };
-  for (size_t k = 0; k < tr.len; k++)
-    if (!tr.n[k].is_contract_fn) return unsupported(h, "a create-contract authorized function");
   int rc = signature_payload(h, a, &tr, hash);
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, payload);
   if (rc == SCP_OK) rc = auth_context(h, &tr, ctx);
@@ -494,8 +512,23 @@ static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   rc = scp_lc_charge_instance_clone(h, &ex);
   if (rc == SCP_OK) rc = scp_storage_instance_substructure(h, e->val, e->vallen);
   if (rc != SCP_OK) return rc;
-  if (ex.kind == SCP_EXEC_EXTERNAL_REF) return unsupported(h, "an external-reference executable");
-  if (ex.kind != SCP_EXEC_WASM) return SCP_OK;
+  if (ex.kind == SCP_EXEC_EXTERNAL_REF) {
+    /* executable_ref_ledger_key (the owner's clone, the tag's, the key),
+     * try_get; a Bytes value of 32 bytes (fixed_length_bytes_from_slice:
+     * MemCpy(32); another size is dropped) is the Wasm hash */
+    scp_lkey rk;
+    const scp_sentry *re = NULL;
+    rc = scp_lc_exec_ref_key(h, &ex, &rk);
+    if (rc == SCP_OK) rc = scp_storage_try_get(h, &rk, &re);
+    scp_lkey_free(&rk);
+    if (rc != SCP_OK || !re) return rc;
+    if (re->vallen < 40 || scp_be32(re->val) != 13 || scp_be32(re->val + 4) != 32) return SCP_OK;
+    rc = scp_host_charge_copy(h, 1, SIZE_HASH);
+    if (rc != SCP_OK) return rc;
+    memcpy(ex.hash, re->val + 8, 32);
+  } else if (ex.kind != SCP_EXEC_WASM) {
+    return SCP_OK;
+  }
   scp_lkey ck;
   scp_lc_code_key(ex.hash, &ck);
   rc = scp_host_charge_copy(h, 1, SIZE_HASH);   /* contract_code_ledger_key */

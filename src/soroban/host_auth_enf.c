@@ -48,9 +48,18 @@
  * used nonce Error(Auth, ExistingValue); no matching tree Error(Auth,
  * InvalidAction) "Unauthorized function call for address".
  * Checked against the reference's traces in test_auth_enf.c.
- * Not modelled (SCP_ERR_UNSUPPORTED): create-contract functions in an
- * entry or an InvokerContractAuthEntry, AddressWithDelegates credentials
- * (delegated signers), a __check_auth that re-enters its own contract.
+ * Create-contract functions (CreateContractHostFn, CreateContractV2HostFn)
+ * in an entry: kept as their args, compared as Compare<CreateContractArgsV2>
+ * against a create-contract frame's (host_auth_create.c), hashed and given
+ * to __check_auth as their contexts.
+ * AddressWithDelegates credentials carry the delegated signers
+ * (host_auth_deleg.c); authentication pushes an AuthenticationFrame (the
+ * tracker, payload, context) that delegate_account_auth reads.
+ * Not modelled (SCP_ERR_UNSUPPORTED): an asset preimage in an entry's
+ * create function, create-contract InvokerContractAuthEntry cases.  A
+ * __check_auth that re-enters its own contract (the account is the last
+ * contract frame) is host_contract.c's call_contract: the running frame's
+ * instance storage persisted first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +80,12 @@ enum {
 
 /* A node of an entry's tree, in pre-order (node 0 the root). */
 typedef struct ae_node {
-  uint64_t contract;    /* AddressObject */
+  uint64_t contract;    /* AddressObject; 0: a create-contract function */
   uint64_t fnsym;       /* the name's Symbol */
   char fn[33];
   uint64_t *args;
   uint32_t nargs, parent;
+  scp_create_args *create;   /* CreateContractHostFn (owned) */
   bool exhausted;
 } ae_node;
 
@@ -92,7 +102,15 @@ typedef struct ae_tracker {
   bool done;            /* is_fully_processed */
   bool verified;
   bool borrowed;        /* being authenticated (RefCell borrowed) */
+  scp_ad *deleg;        /* AddressWithDelegates: the delegated signers */
 } ae_tracker;
+
+/* An AuthenticationFrame: the tracker authenticated, its payload and
+ * context (what delegate_account_auth hands to the delegates). */
+typedef struct ae_auth_frame {
+  size_t tracker;
+  uint64_t payload, ctx;
+} ae_auth_frame;
 
 typedef struct scp_auth_enf {
   ae_tracker *tr;       /* account trackers (entries) */
@@ -100,11 +118,14 @@ typedef struct scp_auth_enf {
   ae_tracker *inv;      /* invoker-contract trackers (authorize_as_curr_contract;
                            address = the invoking contract), a stack */
   size_t ninv, capinv;
-  unsigned authenticating;   /* the authentication stack's depth */
+  unsigned authenticating;   /* trackers being authenticated */
+  ae_auth_frame *astack;     /* the authentication stack */
+  size_t nastack, capastack;
 } scp_auth_enf;
 
 struct scp_ae_snap {
   size_t ntr;
+  scp_ad_state **deleg; /* per tracker with delegates, when taken */
   bool *taken;          /* per tracker: a snapshot was taken (not borrowed) */
   bool *verified;
   bool **exhausted;     /* per tracker, per node */
@@ -123,7 +144,11 @@ size_t scp_ae_count(const scp_host *h) { return h->ae ? h->ae->ntr : 0; }
 bool scp_ae_authenticating(const scp_host *h) { return h->ae && h->ae->authenticating; }
 
 static void tracker_free(ae_tracker *t) {
-  for (size_t k = 0; k < t->nnodes; k++) free(t->nodes[k].args);
+  scp_ad_free(t->deleg);
+  for (size_t k = 0; k < t->nnodes; k++) {
+    free(t->nodes[k].args);
+    scp_acf_free(t->nodes[k].create);
+  }
   free(t->nodes);
   free(t->ms);
 }
@@ -134,6 +159,7 @@ void scp_ae_free(scp_host *h) {
   for (size_t i = 0; i < h->ae->ninv; i++) tracker_free(&h->ae->inv[i]);
   free(h->ae->inv);
   free(h->ae->tr);
+  free(h->ae->astack);
   free(h->ae);
   h->ae = NULL;
 }
@@ -208,6 +234,79 @@ static int new_address(scp_host *h, const uint8_t enc[33], uint64_t *out) {
   return scp_host_add_obj(h, &o, out);
 }
 
+static int invocation_from_xdr(scp_host *h, ae_tracker *t, rd *r, uint32_t parent, size_t *cap,
+                               unsigned depth);
+
+/* The sub-invocations of node me: their metered_collect, then each one's
+ * from_xdr. */
+static int sub_invocations(scp_host *h, ae_tracker *t, rd *r, uint32_t me, size_t *cap,
+                           unsigned depth) {
+  uint32_t nsub = rd_u32(r);
+  if (r->bad || nsub > r->n) return malformed(h);
+  int rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsub, SIZE_RESULT_INVOCATION);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsub, SIZE_RESULT_INVOCATION);
+  for (uint32_t i = 0; rc == SCP_OK && i < nsub; i++)
+    rc = invocation_from_xdr(h, t, r, me, cap, depth + 1);
+  return rc;
+}
+
+/* CreateContractArgs[V2] at the reader (AuthorizedFunction::from_xdr
+ * moves the XDR: nothing charged; V1 has no constructor args): a
+ * FROM_ADDRESS preimage (an asset preimage is not modelled), the
+ * executable, the args' ScVals (kept as Vals made uncharged: the
+ * reference keeps the XDR and converts where it uses them). */
+static int create_from_xdr(scp_host *h, ae_tracker *t, rd *r, bool v2, uint32_t parent,
+                           size_t *cap, unsigned depth) {
+  scp_create_args c = { .nctor = 0 };
+  uint32_t pre = rd_u32(r);
+  if (r->bad) return malformed(h);
+  if (pre != 0) return unsupported(h, "an asset preimage in a create-contract authorization");
+  if (!rd_address(r, c.deployer)) return malformed(h);
+  const uint8_t *salt = rd_bytes(r, 32);
+  c.ex.kind = (uint8_t)rd_u32(r);
+  if (r->bad || c.ex.kind > SCP_EXEC_EXTERNAL_REF) return malformed(h);
+  memcpy(c.salt, salt, 32);
+  if (c.ex.kind == SCP_EXEC_WASM) {
+    const uint8_t *hash = rd_bytes(r, 32);
+    if (r->bad) return malformed(h);
+    memcpy(c.ex.hash, hash, 32);
+  } else if (c.ex.kind == SCP_EXEC_EXTERNAL_REF) {
+    if (!rd_address(r, c.ex.owner)) return malformed(h);
+    c.ex.taglen = rd_u32(r);
+    const uint8_t *tag = c.ex.taglen <= SCP_EXEC_TAG_MAX ? rd_bytes(r, c.ex.taglen) : NULL;
+    if (r->bad || !tag) return malformed(h);
+    memcpy(c.ex.tag, tag, c.ex.taglen);
+  }
+  uint32_t n = v2 ? rd_u32(r) : 0;
+  if (r->bad || n > r->n) return malformed(h);
+  scp_create_args *own = NULL;
+  uint64_t *ctor = calloc(n + 1, sizeof *ctor);
+  int rc = ctor ? SCP_OK : SCP_ERR_NOMEM;
+  scp_budget *real = h->budget, shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  h->budget = &shadow;
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
+    size_t l = 0;
+    const uint8_t *img = rd_scval(r, &l);
+    rc = img ? scp_host_scval_to_val(h, img, l, &ctor[i]) : malformed(h);
+  }
+  h->budget = real;
+  c.ctor = ctor;
+  c.nctor = n;
+  if (rc == SCP_OK && !(own = scp_acf_dup(&c))) rc = SCP_ERR_NOMEM;
+  free(ctor);
+  if (rc == SCP_OK && !scp_grow(&t->nodes, cap, t->nnodes + 1, sizeof *t->nodes))
+    rc = SCP_ERR_NOMEM;
+  if (rc != SCP_OK) {
+    scp_acf_free(own);
+    return rc;
+  }
+  uint32_t me = (uint32_t)t->nnodes++;
+  t->nodes[me] = (ae_node){ .parent = parent, .create = own };
+  return sub_invocations(h, t, r, me, cap, depth);
+}
+
 /* AuthorizedInvocation::from_xdr of the invocation at the reader, parent
  * node `parent`: the sub-invocations' collect and conversions first (in
  * the XDR they follow the function, so the function is parsed, then
@@ -215,10 +314,9 @@ static int new_address(scp_host *h, const uint8_t enc[33], uint64_t *out) {
 static int invocation_from_xdr(scp_host *h, ae_tracker *t, rd *r, uint32_t parent, size_t *cap,
                                unsigned depth) {
   if (depth > 64) return malformed(h);
-  if (rd_u32(r) != 0) {   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
-    if (r->bad) return malformed(h);
-    return unsupported(h, "a create-contract function in an authorization entry");
-  }
+  uint32_t kind = rd_u32(r);   /* SorobanAuthorizedFunctionType */
+  if (r->bad || kind > 2) return malformed(h);
+  if (kind) return create_from_xdr(h, t, r, kind == 2, parent, cap, depth);
   uint8_t contract[33];
   if (!rd_address(r, contract)) return malformed(h);
   uint32_t fl = rd_u32(r);
@@ -245,14 +343,8 @@ static int invocation_from_xdr(scp_host *h, ae_tracker *t, rd *r, uint32_t paren
     t->nodes[me].fn[fl] = 0;
     t->nnodes++;
   }
-  uint32_t nsub = rc == SCP_OK ? rd_u32(r) : 0;
-  if (rc == SCP_OK && (r->bad || nsub > r->n)) rc = malformed(h);
   /* sub_invocations' metered_collect, then each one's from_xdr */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsub, SIZE_RESULT_INVOCATION);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsub, SIZE_RESULT_INVOCATION);
-  for (uint32_t i = 0; rc == SCP_OK && i < nsub; i++)
-    rc = invocation_from_xdr(h, t, r, me, cap, depth + 1);
+  if (rc == SCP_OK) rc = sub_invocations(h, t, r, me, cap, depth);
   /* AuthorizedFunction::from_xdr: add_host_object(ScAddress),
    * Symbol::try_from_val(ScSymbol), scvals_to_val_vec */
   ae_node *nd = rc == SCP_OK ? &t->nodes[me] : NULL;
@@ -289,7 +381,6 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
   *t = (ae_tracker){ .root_frame = -1 };
   t->cred = (int)rd_u32(&r);
   if (r.bad || t->cred > CRED_DELEGATES) return malformed(h);
-  if (t->cred == CRED_DELEGATES) return unsupported(h, "AddressWithDelegates credentials");
   int rc = SCP_OK;
   t->signature = SCP_VAL_VOID;
   if (t->cred == CRED_SOURCE) {
@@ -305,6 +396,11 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
     if (r.bad) return malformed(h);
     rc = new_address(h, addr, &t->address);
     if (rc == SCP_OK) rc = scp_host_scval_to_val(h, sig, sl, &t->signature);
+    /* AddressWithDelegates: the delegates' tree (host_auth_deleg.c) */
+    size_t used = 0;
+    if (rc == SCP_OK && t->cred == CRED_DELEGATES &&
+        (rc = scp_ad_from_xdr(h, r.p + r.off, r.n - r.off, &used, &t->deleg)) == SCP_OK)
+      r.off += used;
   }
   size_t cap = 0;
   if (rc == SCP_OK) rc = invocation_from_xdr(h, t, &r, 0, &cap, 0);
@@ -403,6 +499,7 @@ int scp_ae_snapshot_charges(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     if (h->ae->tr[i].borrowed) continue;
     int rc = tree_snapshot(h, &h->ae->tr[i]);
+    if (rc == SCP_OK && h->ae->tr[i].deleg) rc = scp_ad_snapshot_charges(h, h->ae->tr[i].deleg);
     if (rc != SCP_OK) return rc;
   }
   return SCP_OK;
@@ -420,6 +517,8 @@ void scp_ae_snap_free(scp_ae_snap *s) {
   if (!s) return;
   for (size_t i = 0; s->exhausted && i < s->ntr; i++) free(s->exhausted[i]);
   for (size_t i = 0; s->inv_exhausted && i < s->ninv; i++) free(s->inv_exhausted[i]);
+  for (size_t i = 0; s->deleg && i < s->ntr; i++) scp_ad_state_free(s->deleg[i]);
+  free(s->deleg);
   free(s->inv_exhausted);
   free(s->exhausted);
   free(s->taken);
@@ -454,7 +553,8 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
   s->verified = calloc(n + 1, sizeof *s->verified);
   s->exhausted = calloc(n + 1, sizeof *s->exhausted);
   s->inv_exhausted = calloc(ni + 1, sizeof *s->inv_exhausted);
-  if (!s->taken || !s->verified || !s->exhausted || !s->inv_exhausted) {
+  s->deleg = calloc(n + 1, sizeof *s->deleg);
+  if (!s->taken || !s->verified || !s->exhausted || !s->inv_exhausted || !s->deleg) {
     scp_ae_snap_free(s);
     return SCP_ERR_NOMEM;
   }
@@ -472,6 +572,10 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
       return SCP_ERR_NOMEM;
     }
     for (size_t k = 0; k < t->nnodes; k++) s->exhausted[i][k] = t->nodes[k].exhausted;
+    if (t->deleg && s->taken[i] && !(s->deleg[i] = scp_ad_save(t->deleg))) {
+      scp_ae_snap_free(s);
+      return SCP_ERR_NOMEM;
+    }
   }
   *out = s;
   return SCP_OK;
@@ -487,6 +591,7 @@ void scp_ae_restore(scp_host *h, scp_ae_snap *s) {
     if (!s->taken[i]) continue;
     e->tr[i].verified = s->verified[i];
     flags_restore(&e->tr[i], s->exhausted[i]);
+    if (e->tr[i].deleg && s->deleg[i]) scp_ad_restore(h, e->tr[i].deleg, s->deleg[i]);
   }
   while (e && e->ninv > s->ninv) tracker_free(&e->inv[--e->ninv]);
   for (size_t i = 0; e && i < e->ninv; i++) flags_restore(&e->inv[i], s->inv_exhausted[i]);
@@ -499,6 +604,7 @@ typedef struct ae_fn {
   uint64_t contract, fnsym;
   const uint64_t *args;
   uint32_t nargs;
+  const scp_create_args *create;   /* contract 0: the create-contract frame's */
 } ae_fn;
 
 static bool is_active(const ae_tracker *t) { return t->nnodes && t->nodes[0].exhausted && !t->done; }
@@ -509,7 +615,14 @@ static bool frame_matched(const ae_tracker *t) { return t->nms && t->ms[t->nms -
 static int fn_equal(scp_host *h, const ae_node *n, const ae_fn *f, bool *eq) {
   int ord = 0;
   *eq = false;
-  if (!f->contract) return SCP_OK;   /* a create-contract function: sorts after, free */
+  /* a contract function and a create-contract one: ordered, free */
+  if (!f->contract != !n->contract) return SCP_OK;
+  if (!f->contract) {   /* Compare<CreateContractArgsV2> */
+    if (!f->create) return SCP_OK;
+    int rc = scp_acf_compare(h, n->create, f->create, &ord);
+    *eq = rc == SCP_OK && !ord;
+    return rc;
+  }
   int rc = scp_host_compare(h, n->contract, f->contract, &ord);
   if (rc == SCP_OK && !ord) rc = scp_host_compare(h, n->fnsym, f->fnsym, &ord);
   for (uint32_t i = 0; rc == SCP_OK && !ord && i < n->nargs && i < f->nargs; i++)
@@ -580,19 +693,38 @@ static int authenticate(scp_host *h, ae_tracker *t) {
   scp_am_tnode *nodes = calloc(t->nnodes + 1, sizeof *nodes);
   if (!nodes) return SCP_ERR_NOMEM;
   for (size_t k = 0; k < t->nnodes; k++)
-    nodes[k] = (scp_am_tnode){ .is_contract_fn = true, .contract = t->nodes[k].contract,
-                               .fn = t->nodes[k].fn, .args = t->nodes[k].args,
-                               .nargs = t->nodes[k].nargs, .parent = t->nodes[k].parent };
+    nodes[k] = (scp_am_tnode){ .is_contract_fn = !t->nodes[k].create,
+                               .contract = t->nodes[k].contract, .fn = t->nodes[k].fn,
+                               .args = t->nodes[k].args, .nargs = t->nodes[k].nargs,
+                               .parent = t->nodes[k].parent, .create = t->nodes[k].create };
   scp_ae_auth in = { .address = t->address, .nonce = t->nonce, .live_until = t->live_until,
-                     .with_address = t->cred == CRED_ADDRESS_V2, .nodes = nodes,
-                     .nnodes = t->nnodes };
+                     .with_address = t->cred == CRED_ADDRESS_V2 || t->cred == CRED_DELEGATES,
+                     .nodes = nodes, .nnodes = t->nnodes };
   uint64_t payload = 0, ctx = 0;
   uint8_t hash[32];
   rc = scp_ae_auth_inputs(h, &in, &payload, &ctx, hash);
   free(nodes);
   if (rc != SCP_OK) return rc;
-  return self[0] == 0 ? scp_ae_check_account(h, self + 1, payload, t->signature)
-                      : check_contract(h, self + 1, payload, t->signature, ctx);
+  /* the AuthenticationFrame, over the account's checks */
+  scp_auth_enf *e = h->ae;
+  if (!scp_grow(&e->astack, &e->capastack, e->nastack + 1, sizeof *e->astack)) return SCP_ERR_NOMEM;
+  e->astack[e->nastack++] = (ae_auth_frame){ (size_t)(t - e->tr), payload, ctx };
+  rc = self[0] == 0 ? scp_ae_check_account(h, self + 1, payload, t->signature)
+                    : check_contract(h, self + 1, payload, t->signature, ctx);
+  h->ae->nastack--;
+  return rc;
+}
+
+int scp_ae_current_auth(scp_host *h, scp_ad **deleg, uint64_t *payload, uint64_t *ctx) {
+  scp_auth_enf *e = h->ae;
+  if (!e || !e->nastack)
+    return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
+                        "with_current_authentication_frame called with empty authentication stack");
+  const ae_auth_frame *f = &e->astack[e->nastack - 1];
+  *deleg = e->tr[f->tracker].deleg;
+  *payload = f->payload;
+  *ctx = f->ctx;
+  return SCP_OK;
 }
 
 /* verify_and_consume_nonce. */
@@ -606,14 +738,16 @@ static int verify_nonce(scp_host *h, ae_tracker *t) {
   return scp_am_consume_nonce(h, t->address, t->nonce, t->live_until);
 }
 
-/* A recoverable error (not the budget's, not an internal one) becomes
- * Error(Auth, InvalidAction), so it cannot pass for the caller's own. */
+/* A recoverable error becomes Error(Auth, InvalidAction), so it cannot
+ * pass for the caller's own (HostError::is_recoverable: not a non-contract
+ * InternalError, not Budget's or Storage's ExceededLimit). */
 static int decorate(scp_host *h, int rc) {
   if (rc != SCP_ERR_HOST && rc != SCP_ERR_TRAP) return rc;
   uint64_t ev = h->errval;
   unsigned type = (unsigned)scp_val_minor(ev), code = scp_val_major(ev);
   if (scp_val_tag_of(ev) == SCP_TAG_ERROR &&
-      (type == SCP_ET_BUDGET || code == SCP_EC_INTERNAL_ERROR))
+      ((type != SCP_ET_CONTRACT && code == SCP_EC_INTERNAL_ERROR) ||
+       (code == SCP_EC_EXCEEDED_LIMIT && (type == SCP_ET_BUDGET || type == SCP_ET_STORAGE))))
     return rc;
   char why[sizeof h->errmsg];
   memcpy(why, h->errmsg, sizeof why);
@@ -643,7 +777,8 @@ static int maybe_authorize(scp_host *h, ae_tracker *t, const ae_fn *f, bool allo
 int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                    const uint64_t *args, uint32_t nargs) {
   scp_auth_enf *e = h->ae;
-  ae_fn f = { .contract = contract, .args = args, .nargs = nargs };
+  ae_fn f = { .contract = contract, .args = args, .nargs = nargs,
+              .create = contract ? NULL : scp_am_top_create(h) };
   size_t fl = strlen(fn);
   if (contract && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
     /* the frame's Symbol object exists in the reference: made uncharged */
@@ -789,7 +924,8 @@ int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const ch
                           const uint64_t *args, uint32_t nargs, bool *ok) {
   *ok = false;
   scp_auth_enf *e = h->ae;
-  ae_fn f = { .contract = curr, .args = args, .nargs = nargs };
+  ae_fn f = { .contract = curr, .args = args, .nargs = nargs,
+              .create = curr ? NULL : scp_am_top_create(h) };
   size_t fl = strlen(fn);
   if (curr && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
     scp_budget *real = h->budget, shadow;

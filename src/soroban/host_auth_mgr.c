@@ -83,6 +83,7 @@ typedef struct am_root {
   char fn[64];           /* contract: the function name */
   uint64_t *args;
   uint32_t nargs;
+  scp_create_args *create;   /* create: the CreateContractArgsV2 (owned) */
 } am_root;
 
 /* A node of the authorized invocation tree: nodes are appended in
@@ -143,6 +144,7 @@ void scp_am_free(scp_host *h) {
   trackers_free(h->am->tr, h->am->ntr);
   for (size_t i = 0; i < h->am->nroots; i++) {
     free(h->am->roots[i]->args);
+    scp_acf_free(h->am->roots[i]->create);
     free(h->am->roots[i]);
   }
   free(h->am->roots);
@@ -364,6 +366,8 @@ static int keep_fn(scp_host *h, scp_auth_mgr *m, const uint64_t *args, uint32_t 
     if (!(r->args = malloc((nargs ? nargs : 1) * sizeof *r->args))) return SCP_ERR_NOMEM;
     if (nargs) memcpy(r->args, args, nargs * sizeof *args);
     r->nargs = nargs;
+  } else if (!(r->create = scp_acf_dup(top->ctx))) {
+    return SCP_ERR_NOMEM;
   }
   *out = r;
   return SCP_OK;
@@ -630,6 +634,12 @@ bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *ou
   const am_node *n = &h->am->tr[i].nodes[k];
   *out = (scp_am_tnode){ .is_contract_fn = n->fn->kind == AF_CONTRACT, .contract = n->fn->addr,
                          .fn = n->fn->fn, .args = n->fn->args, .nargs = n->fn->nargs,
-                         .parent = n->parent };
+                         .parent = n->parent, .create = n->fn->create };
   return true;
+}
+
+const scp_create_args *scp_am_top_create(const scp_host *h) {
+  const scp_auth_mgr *m = h->am;
+  if (!m || !m->n || m->stack[m->n - 1].kind != AF_CREATE) return NULL;
+  return m->stack[m->n - 1].ctx;
 }

@@ -51,6 +51,7 @@
 #include <openssl/sha.h>
 
 #include "soroban/host_fns_private.h"
+#include "soroban/host_instance.h"
 #include "soroban/host_lifecycle.h"
 #include "soroban/sac_private.h"
 #include "soroban/sor_code.h"
@@ -222,7 +223,7 @@ int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
 
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret);
-enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE, MODE_INTERNAL };
+enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE, MODE_INTERNAL, MODE_INTERNAL_PROHIBITED };
 #define CONSTRUCTOR_SUPPORT_PROTOCOL 22
 
 /* vecobject_to_scval_vec (each Val converted to an ScVal, collected into
@@ -288,7 +289,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
   /* create_contract_internal's auth frame and the deployer's require_auth;
    * the frame is popped after the constructor */
   bool auth_frame = false;
-  rc = scp_auth_create_frame(h, deployer, addr, ctor, nctor, ex, &auth_frame);
+  rc = scp_auth_create_frame(h, deployer, addr, salt, ctor, nctor, ex, &auth_frame);
   if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];
@@ -398,18 +399,23 @@ static bool symbol_text(scp_host *h, uint64_t sym, char *out, size_t cap) {
 
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret) {
-  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL;
+  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL && mode != MODE_INTERNAL_PROHIBITED;
   if (mode == MODE_CALL && !strncmp(name, "__", 2))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
                         "can't invoke a reserved function directly");
-  for (size_t i = 0; i < h->nframes; i++)
+  for (size_t i = h->nframes; i-- > 0;)   /* the nearest first (reentry_distance) */
     if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor) {
-      /* SelfAllowed (an internal call): the calling contract itself would
-       * persist its instance storage first */
+      /* call_n_internal's re-entry rule: the only internal call
+       * (check_account_contract_auth, ContractReentryMode::SelfAllowed)
+       * may re-enter the last contract frame -- a custom account whose
+       * own function requires its auth -- after that frame's instance
+       * storage is persisted, so __check_auth sees it; any other
+       * re-entry is refused (the frames are all contract frames, so
+       * the top one is reentry_distance 0) */
       if (mode == MODE_INTERNAL && i + 1 == h->nframes) {
-        snprintf(h->errmsg, sizeof h->errmsg,
-                 "an account contract's __check_auth re-entering itself is not implemented yet");
-        return SCP_ERR_UNSUPPORTED;
+        int rc = scp_inst_persist_top(h);
+        if (rc != SCP_OK) return rc;
+        break;
       }
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION, "Contract re-entry is not allowed");
     }
@@ -576,6 +582,11 @@ int scp_host_invoke_contract(scp_host *h, const uint8_t id[32], const char *fn,
 int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
                            const uint64_t *args, uint32_t n, uint64_t *ret) {
   return call_contract(h, id, fn, args, n, MODE_INTERNAL, ret);
+}
+
+int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
+                                      const uint64_t *args, uint32_t n, uint64_t *ret) {
+  return call_contract(h, id, fn, args, n, MODE_INTERNAL_PROHIBITED, ret);
 }
 
 int scp_hf_call(scp_host *h, const uint64_t *a, uint64_t *ret) {

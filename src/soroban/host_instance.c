@@ -259,6 +259,13 @@ static int reload_parents(scp_host *h) {
   return SCP_OK;
 }
 
+int scp_inst_persist_top(scp_host *h) {
+  if (!h->nframes) return SCP_OK;
+  scp_frame *f = &h->frames[h->nframes - 1];
+  if (!f->instance_loaded || !f->instance_modified) return SCP_OK;
+  return persist(h);   /* is_modified stays set, as in the reference */
+}
+
 int scp_inst_frame_end(scp_host *h) {
   if (!h->nframes) return SCP_OK;
   scp_frame *f = &h->frames[h->nframes - 1];

@@ -40,4 +40,14 @@ SCP_HIDDEN int scp_inst_storage(scp_host *h, scp_instance **out);
  * rolls the storage back.  SCP_OK when nothing was modified. */
 SCP_HIDDEN int scp_inst_frame_end(scp_host *h);
 
+/* persist_instance_storage alone, for the top frame: what call_n_internal
+ * does before a re-entrant call in SelfAllowed mode (a custom account's
+ * __check_auth called while the account's own frame is the last contract
+ * frame), so the re-entered frame reads the changes made so far.  The
+ * frame's map stays loaded and marked modified (the reference does not
+ * clear is_modified), so the frame persists again at its end unless the
+ * re-entered frame's own write-back reloaded it.  SCP_OK when nothing
+ * was modified; errors as scp_inst_frame_end's (nothing written then). */
+SCP_HIDDEN int scp_inst_persist_top(scp_host *h);
+
 #endif

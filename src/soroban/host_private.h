@@ -224,7 +224,7 @@ SCP_HIDDEN int scp_host_mem_oob(scp_host *h);
  * *pushed tells whether a frame was pushed (see there). */
 struct scp_executable;
 SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
-                                     const uint64_t *ctor, uint32_t nctor,
+                                     const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
                                      const struct scp_executable *ex, bool *pushed);
 SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
 /* address.require_auth() (args Void: the running frame's args) or
@@ -278,15 +278,20 @@ typedef struct scp_am_tinfo {
   uint32_t nonce_live_until;
   size_t nnodes;
 } scp_am_tinfo;
+struct scp_create_args;
 typedef struct scp_am_tnode {
   bool is_contract_fn;
   uint64_t contract;
   const char *fn;
   const uint64_t *args;
   uint32_t nargs, parent;
+  const struct scp_create_args *create;   /* !is_contract_fn: the create args */
 } scp_am_tnode;
 SCP_HIDDEN bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out);
 SCP_HIDDEN bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out);
+/* The top call-stack entry's create args when it is a create-contract
+ * frame (AuthStackFrame::CreateContractHostFn), else NULL. */
+SCP_HIDDEN const struct scp_create_args *scp_am_top_create(const scp_host *h);
 /* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
  * last context is popped in recording mode. */
 SCP_HIDDEN int scp_am_emulate(scp_host *h);
@@ -347,6 +352,38 @@ SCP_HIDDEN size_t scp_ae_invoker_count(const scp_host *h);
 SCP_HIDDEN int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n);
 SCP_HIDDEN int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
                                      const uint64_t *args, uint32_t nargs, bool *ok);
+/* AddressWithDelegates credentials' delegated signers (host_auth_deleg.c;
+ * auth.rs DelegatedAccountAuthTracker):
+ *  scp_ad_from_xdr: the tree from the VecM<SorobanDelegateSignature> at p
+ *    (n bytes left; *used read), charged as from_xdr; the Error(Auth,
+ *    InvalidInput) of duplicate or unsorted addresses, SCP_ERR_MALFORMED;
+ *  scp_ad_snapshot_charges: its snapshot()'s charges;
+ *  scp_ad_save / scp_ad_restore / scp_ad_state_free: the rollback state
+ *    (restore charges the match stack's clone);
+ *  scp_ad_push: try_push_delegated_auth_frame (*signature the delegate's);
+ *  scp_ad_pop: pop_delegated_auth_frame;
+ *  scp_ad_signers: get_current_delegated_signer_addresses (a Vec object).
+ * scp_ae_current_auth: the authentication stack's top frame
+ *  (with_current_authentication_frame): its delegates (NULL without), the
+ *  signature payload and the context; Error(Auth, InternalError) when no
+ *  authentication is under way. */
+typedef struct scp_ad scp_ad;
+typedef struct scp_ad_state scp_ad_state;
+SCP_HIDDEN int scp_ad_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used,
+                               scp_ad **out);
+SCP_HIDDEN void scp_ad_free(scp_ad *d);
+SCP_HIDDEN int scp_ad_snapshot_charges(scp_host *h, const scp_ad *d);
+SCP_HIDDEN scp_ad_state *scp_ad_save(const scp_ad *d);
+SCP_HIDDEN void scp_ad_restore(scp_host *h, scp_ad *d, const scp_ad_state *s);
+SCP_HIDDEN void scp_ad_state_free(scp_ad_state *s);
+SCP_HIDDEN int scp_ad_push(scp_host *h, scp_ad *d, uint64_t address, uint64_t *signature);
+SCP_HIDDEN void scp_ad_pop(scp_ad *d);
+SCP_HIDDEN int scp_ad_signers(scp_host *h, const scp_ad *d, uint64_t *out);
+SCP_HIDDEN int scp_ae_current_auth(scp_host *h, scp_ad **deleg, uint64_t *payload, uint64_t *ctx);
+/* call_n_internal with CallParams::default_internal_call (a reserved name
+ * allowed, re-entry prohibited): delegate_account_auth's __check_auth. */
+SCP_HIDDEN int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
+                                                 const uint64_t *args, uint32_t n, uint64_t *ret);
 /* Tests: called just before a custom account's __check_auth is called. */
 SCP_HIDDEN extern void (*scp_ae_probe)(scp_host *h);
 /* Host::consume_nonce (host_auth_mgr.c). */

@@ -314,13 +314,79 @@ by_name:;
   return SCP_OK;
 }
 
+/* "signers" / "auth_signatures": an array of strings into a kept list;
+ * "NAME=..." with NAME a contract (or asset contract) of the file becomes
+ * "C...=...". */
+static int auth_list(ctx *c, json_t *a, const char *where, const char *key,
+                     const char ***out, size_t *n) {
+  char what[160];
+  if (!json_is_array(a)) {
+    snprintf(what, sizeof what, "\"%s\" is an array of strings", key);
+    return bad(c, SCP_ERR_MALFORMED, where, what);
+  }
+  size_t len = json_array_size(a);
+  if (!(*out = calloc(len + 1, sizeof **out))) return nomem(c);
+  for (size_t k = 0; k < len; k++) {
+    json_t *v = json_array_get(a, k);
+    if (!json_is_string(v)) {
+      snprintf(what, sizeof what, "%s[%zu] is a string", key, k);
+      return bad(c, SCP_ERR_MALFORMED, where, what);
+    }
+    const char *t = json_string_value(v), *eq = strchr(t, '=');
+    char name[64], sk[57], buf[256];
+    size_t l = eq ? (size_t)(eq - t) : 0;
+    if (eq && l < sizeof name) {
+      memcpy(name, t, l);
+      name[l] = 0;
+      if (named(c, name, sk) && snprintf(buf, sizeof buf, "%s%s", sk, eq) < (int)sizeof buf)
+        t = buf;
+    }
+    if (!((*out)[k] = keep(c, t))) return nomem(c);
+    *n = k + 1;
+  }
+  return SCP_OK;
+}
+
+/* A call's authorization: "auth" "record" (the default: recording mode,
+ * as simulation) or "enforce" (the CLI's --auth enforce: a recording run
+ * unprofiled, the entries signed with "signers", then the signed call);
+ * "signers" ("S..." or "ADDRESS=S...", ADDRESS a strkey or a contract's
+ * name), "auth_signatures" ("C...=TYPE:VALUE") and "auth_expiration" go
+ * with "enforce" only.  The seeds' and values' form is checked when the
+ * entries are built (exit 3, as on the command line). */
+static int load_auth(ctx *c, json_t *j, const char *where, scp_scenario_call *call) {
+  json_t *mode = json_object_get(j, "auth"), *sg = json_object_get(j, "signers"),
+         *as = json_object_get(j, "auth_signatures"), *ex = json_object_get(j, "auth_expiration");
+  if (mode && (!json_is_string(mode) || (strcmp(json_string_value(mode), "enforce") &&
+                                         strcmp(json_string_value(mode), "record"))))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"auth\" is \"record\" or \"enforce\"");
+  call->auth_enforce = mode && !strcmp(json_string_value(mode), "enforce");
+  if (!call->auth_enforce && (sg || as || ex))
+    return bad(c, SCP_ERR_MALFORMED, where,
+               "\"signers\", \"auth_signatures\" and \"auth_expiration\" go with \"auth\": \"enforce\"");
+  int rc = SCP_OK;
+  if (sg) rc = auth_list(c, sg, where, "signers", &call->auth_signers, &call->nauth_signers);
+  if (!rc && as)
+    rc = auth_list(c, as, where, "auth_signatures", &call->auth_signatures,
+                   &call->nauth_signatures);
+  if (!rc && ex) {
+    if (!json_is_integer(ex) || json_integer_value(ex) <= 0 ||
+        json_integer_value(ex) > (json_int_t)UINT32_MAX)
+      return bad(c, SCP_ERR_MALFORMED, where,
+                 "\"auth_expiration\" is a ledger sequence, 1 to 4294967295");
+    call->auth_expiration = (uint32_t)json_integer_value(ex);
+  }
+  return rc;
+}
+
 static int load_call(ctx *c, json_t *j, size_t i) {
-  static const char *const known[] = {"contract", "function", "args", "profile", "source", NULL};
-  static const char *const refused[] = {"auth", NULL};
+  static const char *const known[] = {"contract", "function", "args", "profile", "source",
+                                      "auth", "signers", "auth_signatures", "auth_expiration",
+                                      NULL};
   char where[48];
   snprintf(where, sizeof where, "calls[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a call is an object");
-  int rc = check_keys(c, j, where, known, refused);
+  int rc = check_keys(c, j, where, known, NULL);
   if (rc) return rc;
   scp_scenario_call *call = &c->s->calls[i];
   c->s->ncalls = i + 1;
@@ -356,6 +422,7 @@ static int load_call(ctx *c, json_t *j, size_t i) {
                  "\"source\" must be an account strkey (G..., 56 characters)");
     call->has_source = true;
   }
+  if ((rc = load_auth(c, j, where, call))) return rc;
   call->function = dup_str(json_string_value(fn));
   if (!call->function) return nomem(c);
   if ((rc = load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
@@ -819,6 +886,12 @@ void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
   o->has_source_account = call->has_source || s->has_source;
   memcpy(o->source_account, call->has_source ? call->source : s->source, 32);
   o->ledger_main = call->contract;
+  o->auth_enforce = call->auth_enforce;
+  o->auth_signers = call->auth_signers;
+  o->nauth_signers = call->nauth_signers;
+  o->auth_signatures = call->auth_signatures;
+  o->nauth_signatures = call->nauth_signatures;
+  o->auth_expiration = call->auth_expiration;
 }
 
 void scp_scenario_free(scp_scenario *s) {
@@ -827,6 +900,8 @@ void scp_scenario_free(scp_scenario *s) {
     free(s->calls[i].function);
     free(s->calls[i].args);
     free(s->calls[i].others);
+    free(s->calls[i].auth_signers);
+    free(s->calls[i].auth_signatures);
   }
   free(s->calls);
   for (size_t i = 0; i < s->ncontracts; i++) {

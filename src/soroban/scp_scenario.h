@@ -8,9 +8,9 @@
  * earlier successful calls left (and the "storage" entries set up before
  * the first).  The ledger is set up before the first call as a real one
  * would be: accounts and trustlines as classic entries, asset contracts,
- * contracts deployed with their deployer, salt and constructor.  Keys this
- * cannot honour exactly (calls' "auth") are refused with
- * SCP_ERR_UNSUPPORTED.
+ * contracts deployed with their deployer, salt and constructor.  A call
+ * with "auth": "enforce" is simulated (unprofiled, the ledger left as it
+ * was), signed, and profiled signed; its nonces stay in the ledger.
  */
 #ifndef SCP_SCENARIO_H
 #define SCP_SCENARIO_H
@@ -98,6 +98,8 @@ typedef struct scp_ledger {
   uint8_t (*asset_ids)[32];    /* nassets asset contract ids */
   const char **owned_assets;   /* the assets array, when the ledger owns it */
   bool deployed;
+  uint32_t simulations;        /* enforcing calls' recording runs so far: each
+                                  draws its nonces from its own seed */
   struct scp_sentry *ents;     /* present entries only */
   size_t nents;
 } scp_ledger;
@@ -143,6 +145,12 @@ typedef struct scp_scenario_call {
   size_t nargs;
   scp_contract_file *others;   /* every other contract, for opts.contracts */
   bool profile;                /* false: a set-up call, run but not written */
+  /* "auth": "enforce" (scp_soroban_opts.auth_enforce and its lists; the
+   * strings are the scenario's, contract names resolved to C...) */
+  bool auth_enforce;
+  const char **auth_signers, **auth_signatures;
+  size_t nauth_signers, nauth_signatures;
+  uint32_t auth_expiration;
 } scp_scenario_call;
 
 typedef struct scp_scenario {

@@ -72,22 +72,30 @@ static int invocation(scp_host *h, size_t ti, const scp_am_tinfo *t, size_t k, x
                       scp_error *err) {
   scp_am_tnode n;
   scp_am_tracker_node(h, ti, k, &n);
-  if (!n.is_contract_fn)
-    return scp_fail(err, SCP_ERR_UNSUPPORTED,
-                    "--auth enforce: a create-contract authorization is not implemented yet");
-  const scp_hobj *c = scp_host_obj(h, n.contract);
-  if (!c || c->tag != SCP_TAG_ADDRESS_OBJ) return scp_fail(err, SCP_ERR_INTERNAL, "bad contract");
-  u32(w, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
-  address(w, c->u.bytes);
-  var(w, n.fn, strlen(n.fn));
-  u32(w, n.nargs);
-  for (uint32_t i = 0; i < n.nargs; i++) {
+  if (!n.is_contract_fn) {
+    /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CREATE_CONTRACT_V2_HOST_FN, as
+     * recording mode's to_xdr writes it (host_auth_create.c) */
     uint8_t *img = NULL;
     size_t len = 0;
-    int rc = scp_host_val_to_xdr_raw(h, n.args[i], &img, &len);
-    if (rc != SCP_OK) return scp_fail(err, rc, "--auth enforce: an argument has no XDR form");
+    int rc = scp_acf_xdr(h, n.create, false, &img, &len);
+    if (rc != SCP_OK) return scp_fail(err, rc, "--auth enforce: a create-contract function");
     put(w, img, len);
     free(img);
+  } else {
+    const scp_hobj *c = scp_host_obj(h, n.contract);
+    if (!c || c->tag != SCP_TAG_ADDRESS_OBJ) return scp_fail(err, SCP_ERR_INTERNAL, "bad contract");
+    u32(w, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
+    address(w, c->u.bytes);
+    var(w, n.fn, strlen(n.fn));
+    u32(w, n.nargs);
+    for (uint32_t i = 0; i < n.nargs; i++) {
+      uint8_t *img = NULL;
+      size_t len = 0;
+      int rc = scp_host_val_to_xdr_raw(h, n.args[i], &img, &len);
+      if (rc != SCP_OK) return scp_fail(err, rc, "--auth enforce: an argument has no XDR form");
+      put(w, img, len);
+      free(img);
+    }
   }
   uint32_t nsub = 0;
   for (size_t j = k + 1; j < t->nnodes; j++) {

@@ -383,9 +383,11 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
     snprintf(name, sizeof name, "%s@%02x%02x%02x%02x", code ? code : "", id[0], id[1], id[2], id[3]);
     if ((rc = add_module(vm, id, inv->wasm, inv->len, name, &mi, err))) return rc;
   }
-  /* the caller's part so far (the instance and code reads) */
+  /* the caller's part so far (the instance and code reads); a VM called
+   * from a native frame with no VM below it (a custom account's
+   * __check_auth from the asset contract called directly) nests under it */
   uint32_t node = 0;
-  if (vm->depth) {
+  if (vm->depth || vm->host_node) {
     attribute(vm, vm->host_node, NULL);
     node = scp_tree_enter(&vm->tree, vm->host_node, 0, SCP_KIND_CONTRACT, mi, mi);
   } else {
@@ -701,7 +703,7 @@ static int ent_set(scp_sentry *e, const scp_sentry *src) {
 /* The ledger after a run: the entries it started with, and when the run
  * succeeded, its writes and deletions on top (a failed transaction
  * changes nothing). */
-static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok) {
+static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok, bool signed_run) {
   const scp_host *h = vm->host;
   size_t cap = h->nsnap + (ok ? h->nstore : 0), n = 0;
   scp_sentry *e = calloc(cap + 1, sizeof *e);
@@ -714,8 +716,10 @@ static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok) {
   for (size_t i = 0; ok && i < h->nstore && !rc; i++) {
     const scp_sentry *s = &h->store[i];
     /* recording auth's nonces stay behind: a later transaction signs with
-     * a fresh nonce (and the PRNG here would draw the same one again) */
-    if (s->k.type == SCP_LK_CONTRACT_DATA && s->k.keylen == 12 && !memcmp(s->k.key, "\0\0\0\x15", 4))
+     * a fresh nonce (and the PRNG here would draw the same one again); a
+     * signed run's are consumed, kept */
+    if (!signed_run && s->k.type == SCP_LK_CONTRACT_DATA && s->k.keylen == 12 &&
+        !memcmp(s->k.key, "\0\0\0\x15", 4))
       continue;
     size_t k = 0;
     while (k < n && !key_same(&e[k].k, &s->k)) k++;
@@ -913,7 +917,7 @@ static int deploy_run(scp_ledger *l, const scp_soroban_opts *o, size_t i, scp_er
     scp_host_take_auth_emulation_rc(vm.host, NULL);   /* signs nothing: changes no entry */
   }
   if (rc == SCP_OK) {
-    if ((rc = ledger_save(l, &vm, true))) rc = scp_fail(err, rc, "out of memory");
+    if ((rc = ledger_save(l, &vm, true, false))) rc = scp_fail(err, rc, "out of memory");
   } else {
     const scp_error *why = vm.run_err.msg[0] ? &vm.run_err : &e;
     rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : rc == SCP_ERR_ARG ? SCP_ERR_ARG : SCP_ERR_INVALID,
@@ -1209,7 +1213,15 @@ deployed:
   vals = calloc(o->nargs + 1, sizeof *vals);
   if (!vals) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
   uint64_t result_val = SCP_VAL_VOID;
-  if (run_rc == SCP_OK) run_rc = scp_host_set_base_prng_seed(vm.host, zero);
+  /* a scenario's simulation (the recording run of an enforcing call)
+   * seeds with its ordinal from 1, so its nonces are fresh ones, not the
+   * ones earlier signed calls consumed or recording mode's (seed 0) */
+  uint8_t seed[32] = { 0 };
+  if (collect && o->ledger) {
+    uint32_t k = ++o->ledger->simulations;
+    for (int b = 0; b < 4; b++) seed[28 + b] = (uint8_t)(k >> (24 - 8 * b));
+  }
+  if (run_rc == SCP_OK) run_rc = scp_host_set_base_prng_seed(vm.host, seed);
   bool hf_frame = false;
   if (run_rc == SCP_OK) run_rc = scp_host_charge_push_context(vm.host, NULL);
   if (run_rc == SCP_OK) {
@@ -1271,7 +1283,8 @@ deployed:
     vm.refunded += vm.late_refund;
   }
   attribute(&vm, 0, NULL);
-  if (o->ledger && (rc = ledger_save(o->ledger, &vm, run_rc == SCP_OK))) {
+  /* a simulation leaves the ledger as it was */
+  if (o->ledger && !collect && (rc = ledger_save(o->ledger, &vm, run_rc == SCP_OK, plan != NULL))) {
     rc = scp_fail(err, rc, "out of memory");
     goto done;
   }
@@ -1411,9 +1424,6 @@ done:
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
   if (!o->auth_enforce) return run_profile(o, NULL, NULL, out, err);
   *out = NULL;
-  if (o->ledger)
-    return scp_fail(err, SCP_ERR_UNSUPPORTED,
-                    "enforcing-mode authorization in a scenario file is not implemented yet");
   /* simulation first (recording mode, unprofiled), then the signed call */
   scp_soroban_opts rec = *o;
   rec.auth_enforce = false;

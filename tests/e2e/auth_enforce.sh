@@ -102,3 +102,22 @@ ok one_line_error 2 "go with --auth enforce"
 NAME="auth: --auth with another mode is a usage error (exit 2)"
 "$BIN" profile --auth mock "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
 ok one_line_error 2 "--auth: 'mock'"
+
+# keeper.wasm's set_limit requires the keeper's own auth: its __check_auth
+# re-enters the running contract (SelfAllowed), after set_limit's instance
+# storage was persisted (__check_auth fails with error 5 without it);
+# __check_auth's write comes back into set_limit's frame (result u32:1).
+KP=$B/examples/keeper.wasm
+K=CC6CLEDX3HP6XYUT4GODR4OW6JELD4XAACWMSUDA4D7E2Z5GMO2FMOR4
+NAME="auth: a custom account's __check_auth re-enters its own contract (keeper set_limit)"
+"$BIN" profile --auth enforce --signer "$K=$S1" "$KP" set_limit "bytes:$PK1" u32:9 -o "$T/k" \
+  >/dev/null 2>"$T/err"; rc=$?
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  result  *u32:1' '$T/k/report.txt'"
+NAME="auth: the re-entered __check_auth is under set_limit's host:require_auth"
+ok grep -q "^contract:keeper.wasm;set_limit ([^)]*);host:require_auth;contract:keeper.wasm;check_auth (examples/keeper.c:[0-9]*);host:verify_sig_ed25519 419526$" "$T/k/profile.folded"
+NAME="auth: keeper set_limit exact: 859,610 CPU, the persist in host:require_auth 46,948 self"
+ok sh -c "[ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/k/report.txt' | tr -d ,)\" -eq 859610 ] && grep -q '^contract:keeper.wasm;set_limit ([^)]*);host:require_auth 46948$' '$T/k/profile.folded'"
+NAME="auth: keeper's folded stacks add up to the report's CPU"
+ok [ "$(folded_sum "$T/k")" -eq "$(report_cpu "$T/k")" ]
+NAME="auth: the keeper's two instance write-backs (before __check_auth, at its end)"
+ok grep -q "^  storage  *0 reads (0 bytes), 2 writes (288 bytes)" "$T/k/report.txt"

@@ -236,7 +236,7 @@ static void test_require_auth_for_args_constructor(void **state) {
   memset(enc + 1, 1, 32);
   scp_executable ex = { .kind = SCP_EXEC_WASM };
   bool pushed;
-  assert_int_equal(scp_auth_create_frame(f->h, inv, enc, NULL, 0, &ex, &pushed), SCP_OK);
+  assert_int_equal(scp_auth_create_frame(f->h, inv, enc, enc + 1, NULL, 0, &ex, &pushed), SCP_OK);
   assert_true(pushed);
   frame(f, 2, "__constructor", true);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, NULL, 0, &v), SCP_OK);
@@ -676,7 +676,7 @@ static delta create_auth(fixture *f, uint64_t dep, const uint64_t *ctor, uint32_
   memcpy(addr, o->u.bytes, 33);
   scp_executable ex = { .kind = SCP_EXEC_WASM };
   delta d = { 0 };
-  d.rc = scp_auth_create_frame(f->h, dep, addr, ctor, nctor, &ex, pushed);
+  d.rc = scp_auth_create_frame(f->h, dep, addr, addr + 1, ctor, nctor, &ex, pushed);
   d.cpu = f->b.cpu - c0;
   d.mem = f->b.mem - m0;
   return d;

@@ -540,8 +540,8 @@ static void test_ledger_key_errors(void **state) {
      " \"contracts\": [" K0 "}], " CALL "}", SCP_ERR_MALFORMED, "trustlines[0]: \"authorized\" is true or false"},
     {"{\"contracts\": [" K0 "}], \"calls\": [{\"function\": \"fail\", \"source\": \"C\"}]}", SCP_ERR_MALFORMED,
      "calls[0]: \"source\" must be an account strkey (G..., 56 characters)"},
-    {"{\"contracts\": [" K0 "}], \"calls\": [{\"function\": \"fail\", \"auth\": []}]}", SCP_ERR_UNSUPPORTED,
-     "calls[0]: \"auth\" is not supported yet"},
+    {"{\"contracts\": [" K0 "}], \"calls\": [{\"function\": \"fail\", \"auth\": []}]}", SCP_ERR_MALFORMED,
+     "calls[0]: \"auth\" is \"record\" or \"enforce\""},
     {"{\"assets\": [{\"name\": \"xlm\", \"asset\": \"native\"}], \"calls\": [{\"function\": \"name\"}]}",
      SCP_ERR_MALFORMED, "calls[0]: \"contract\" names the asset contract to call"},
     {"{\"assets\": [{\"name\": \"xlm\", \"asset\": \"native\"}], \"calls\": [{\"contract\": \"xlm\","

@@ -638,6 +638,15 @@ static void format_obj(scp_host *h, uint64_t v, scp_buf *b, int depth, size_t st
     }
     scp_buf_putc(b, '}');
     break;
+  case SCP_TAG_ADDRESS_OBJ: case SCP_TAG_MUXED_ADDRESS_OBJ:
+    /* account, contract or muxed account; other kinds have no strkey here */
+    if (o->len && o->u.bytes[0] <= 2 && o->len == (o->u.bytes[0] == 2 ? 41u : 33u)) {
+      char sk[80];
+      scp_host_addr_obj_strkey(o, sk);
+      scp_buf_printf(b, "addr:%s", sk);
+      break;
+    }
+    /* fall through */
   default:
     scp_buf_printf(b, "obj(tag %u)", o->tag);
     break;

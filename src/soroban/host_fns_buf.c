@@ -371,25 +371,33 @@ void scp_host_address_strkey(const uint8_t *addr, char out[57]) {
   out[n] = 0;
 }
 
+/* The strkey of an Address / MuxedAddress object's host encoding (kind 0
+ * account, 1 contract, 2 muxed account: id, then key), no charge;
+ * returns its length (56 or 69), out NUL-terminated. */
+size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]) {
+  uint8_t payload[40];
+  size_t n;
+  if (o->u.bytes[0] == 2) {
+    memcpy(payload, o->u.bytes + 9, 32);   /* key, then the id big-endian */
+    memcpy(payload + 32, o->u.bytes + 1, 8);
+    n = strkey_encode(STRKEY_MUXED, payload, 40, out);
+  } else {
+    n = strkey_encode(o->u.bytes[0] == 0 ? STRKEY_ACCOUNT : STRKEY_CONTRACT, o->u.bytes + 1, 32, out);
+  }
+  out[n] = 0;
+  return n;
+}
+
 /* non_muxed_sc_address_to_strkey / muxed_sc_address_to_strkey: the
  * String's Vec<u8> bulk init (payload + its base32 length), the 32-byte
  * key cloned (MemCpy(32)), then the String object. */
 static int address_to_strkey(scp_host *h, const scp_hobj *o, uint64_t *ret) {
-  uint8_t kind = o->u.bytes[0], payload[40];
-  bool muxed = kind == 2;
-  size_t plen = muxed ? MUXED_PAYLOAD_LEN : PAYLOAD_LEN;
+  size_t plen = o->u.bytes[0] == 2 ? MUXED_PAYLOAD_LEN : PAYLOAD_LEN;
   int rc = scp_host_charge_bulk_init(h, plen + (plen * 8 + 4) / 5, 1);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, 32);
   if (rc != SCP_OK) return rc;
   char text[80];
-  size_t n;
-  if (muxed) {
-    memcpy(payload, o->u.bytes + 9, 32);   /* key, then the id big-endian */
-    memcpy(payload + 32, o->u.bytes + 1, 8);
-    n = strkey_encode(STRKEY_MUXED, payload, 40, text);
-  } else {
-    n = strkey_encode(kind == 0 ? STRKEY_ACCOUNT : STRKEY_CONTRACT, o->u.bytes + 1, 32, text);
-  }
+  size_t n = scp_host_addr_obj_strkey(o, text);
   return scp_hf_add_bytes_obj(h, SCP_TAG_STRING_OBJ, (const uint8_t *)text, (uint32_t)n, ret);
 }
 

@@ -545,6 +545,9 @@ SCP_HIDDEN int scp_storage_extend_contract_data(scp_host *h, uint64_t k, unsigne
 /* Strkey of an address in the host's encoding (kind byte 0 account / 1
  * contract, then 32 bytes): "G..." / "C...", NUL-terminated. */
 SCP_HIDDEN void scp_host_address_strkey(const uint8_t *addr, char out[57]);
+/* An Address or MuxedAddress object's strkey (G..., C..., M...), no
+ * charge; its length. */
+SCP_HIDDEN size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]);
 
 /* The host function implementations (the scp_hf_* of host_fns_private.h;
  * table in host_fns.c), indexed by SCP_HF_*; NULL when not implemented. */

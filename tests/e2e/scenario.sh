@@ -44,8 +44,8 @@ NAME="struct by field name, fields sorted (exit $rc)"; ok grep -q "result *u32:1
   --m '{"b":"-5","a":"170141183460469231731687303715884105727"}' --who $M --o '["00ff","0102"]' \
   --a $C 2>"$T/err"; rc=$?
 NAME="every nested kind arrives as its host value (exit $rc)"; ok grep -q "result *u32:1023" "$T/h/report.txt"
-NAME="map keys sorted, union as a vec, error enum as an Error"
-ok grep -qF "Vec[sym:Two, u32:3, bool:true], u32:2, Error(0, 7), Vec[u32:1, bool:false], Map{sym:a: i128:170141183460469231731687303715884105727, sym:b: i128:-5}, obj(tag 78)" "$T/h/report.txt"
+NAME="map keys sorted, union as a vec, error enum as an Error, the muxed address back as its strkey"
+ok grep -qF "Vec[sym:Two, u32:3, bool:true], u32:2, Error(0, 7), Vec[u32:1, bool:false], Map{sym:a: i128:170141183460469231731687303715884105727, sym:b: i128:-5}, addr:$M" "$T/h/report.txt"
 "$BIN" profile -q -o "$T/x" -f report "$N" point --p '{"x": 1}' 2>"$T/err"; rc=$?
 NAME="missing struct field: exit 3 (exit $rc)"; ok one_line_error 3 "argument --p: Point: missing field y"
 "$BIN" profile -q -o "$T/x" -f report "$N" sum --list '[1, -2]' 2>"$T/err"; rc=$?

@@ -47,7 +47,7 @@ typedef struct scp_ledger_seed {
  * every contract is deployed by the all-zero account with salt i and no
  * constructor.  A contract that has a constructor to run (construct), or
  * whose deployer is a contract, is deployed by a set-up transaction that
- * runs the host's create_contract_with_constructor (sor_vm.c). */
+ * runs the host's create_contract_with_constructor (sor_ledger.c). */
 typedef struct scp_ledger_deploy {
   bool by_contract;            /* the deployer is contract deployer_index */
   size_t deployer_index;
@@ -106,7 +106,7 @@ typedef struct scp_ledger {
 scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n);
 void scp_ledger_free(scp_ledger *l);
 
-/* (sor_vm.c) Set the ledger up once, with o's ledger info and limits:
+/* (sor_ledger.c) Set the ledger up once, with o's ledger info and limits:
  * accounts and trustlines, asset contracts, contracts (by set-up
  * transactions for those with a constructor or a contract deployer), the
  * "storage" entries last.  The first profiled run does it when it has not

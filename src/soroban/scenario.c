@@ -116,7 +116,8 @@ static bool name_taken(ctx *c, const char *name, size_t ncontracts) {
 }
 
 static int load_contract(ctx *c, json_t *j, size_t i) {
-  static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", NULL};
+  static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", "live_until",
+                                      NULL};
   char where[48];
   snprintf(where, sizeof where, "contracts[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a contract is an object "
@@ -156,6 +157,13 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   }
   if (salt && !(json_is_string(salt) && hex32(json_string_value(salt), d->salt)))
     return bad(c, SCP_ERR_MALFORMED, where, "\"salt\" is 32 bytes as 64 hex digits");
+  json_t *lu = json_object_get(j, "live_until");
+  if (lu) {
+    if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
+      return bad(c, SCP_ERR_MALFORMED, where, "\"live_until\" must be a ledger number");
+    d->has_live_until = true;
+    d->live_until = (uint32_t)json_integer_value(lu);
+  }
   scp_host_contract_id(c->ids_host, d->by_contract,
                        d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
                        c->s->ids[i]);

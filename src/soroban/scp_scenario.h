@@ -54,6 +54,8 @@ typedef struct scp_ledger_deploy {
   uint8_t deployer[32];        /* else this account's ed25519 key */
   uint8_t salt[32];
   bool construct;              /* run __constructor(ctor...) */
+  bool has_live_until;         /* else sequence + the minimum TTL - 1 */
+  uint32_t live_until;         /* the TTL of its instance and code entries */
   const scp_arg *ctor;
   size_t nctor;
   const char *where;           /* "contracts[1]", for messages */

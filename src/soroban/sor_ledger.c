@@ -344,6 +344,23 @@ static int seed_instance(scp_ledger *l, size_t ci, scp_error *err) {
   return SCP_OK;
 }
 
+/* Contracts' "live_until": the TTL of their instance and code entries,
+ * once deployed (a contract in use on a network has been extended: its
+ * calls' extend_ttl then find nothing to do, and write nothing). */
+static void contract_ttls(scp_ledger *l) {
+  for (size_t i = 0; l->deploys && i < l->nfiles; i++) {
+    if (!l->deploys[i].has_live_until) continue;
+    uint8_t hash[32], kb[4];
+    scp_lkey ck, ik;
+    SHA256(l->files[i].wasm, l->files[i].len, hash);
+    scp_lc_code_key(hash, &ck);
+    scp_lc_instance_key(l->ids[i], &ik, kb);
+    for (size_t k = 0; k < l->nents; k++)
+      if (key_same(&l->ents[k].k, &ck) || key_same(&l->ents[k].k, &ik))
+        l->ents[k].live_until = l->deploys[i].live_until;
+  }
+}
+
 int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   if (l->deployed) return SCP_OK;
   static const uint8_t zero[32];
@@ -389,6 +406,7 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   /* the set-up transactions, in the file's order */
   for (size_t i = 0; i < l->nfiles && !rc && l->deploys; i++)
     if (l->deploys[i].by_contract || l->deploys[i].construct) rc = deploy_run(l, o, i, err);
+  if (!rc) contract_ttls(l);
   if (rc || !l->nseeds) return rc;
   /* "storage" last: what the ledger holds at the first call */
   if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");

@@ -13,7 +13,6 @@
  */
 #include "soroban/sor_ledger.h"
 #include "soroban/host_private.h"
-#include "soroban/host_instance.h"
 #include "soroban/host_lifecycle.h"
 #include "soroban/sac_setup.h"
 
@@ -122,7 +121,8 @@ int scp_sor_ledger_save(scp_ledger *l, const scp_host *h, bool ok) {
 /* An initial entry: its key and value become ScVal XDR through a scratch
  * host on an unlimited budget, since setting up the ledger is not part of
  * the profiled transaction. */
-static int seed_entry(scp_host *h, const scp_ledger *l, const scp_ledger_seed *sd, scp_error *err) {
+static int seed_entry(scp_host *h, const scp_ledger *l, size_t i, scp_error *err) {
+  const scp_ledger_seed *sd = &l->seeds[i];
   scp_budget shadow;
   scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
   scp_host *tmp;
@@ -141,7 +141,7 @@ static int seed_entry(scp_host *h, const scp_ledger *l, const scp_ledger_seed *s
   uint32_t lu = sd->has_live_until ? sd->live_until
               : h->opts.ledger_sequence +
                 (sd->dur == SCP_DUR_TEMPORARY ? h->opts.min_temp_entry_ttl : h->opts.min_persistent_entry_ttl) - 1;
-  if (rc) rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : SCP_ERR_ARG, "storage entry: %s",
+  if (rc) rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : SCP_ERR_ARG, "storage[%zu]: %s", i,
                        e.msg[0] ? e.msg : "cannot be stored");
   else if ((rc = scp_storage_seed(h, &k, val, (uint32_t)vlen, lu, false)))
     rc = scp_fail(err, rc, "out of memory");
@@ -411,7 +411,7 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   /* "storage" last: what the ledger holds at the first call */
   if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < l->nseeds && !rc; i++)
-    if (l->seeds[i].dur != SCP_SEED_INSTANCE) rc = seed_entry(tmp, l, &l->seeds[i], err);
+    if (l->seeds[i].dur != SCP_SEED_INSTANCE) rc = seed_entry(tmp, l, i, err);
   if (!rc && ents_take(l, tmp)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   scp_host_destroy(tmp);
   for (size_t i = 0; i < l->nfiles && !rc; i++) rc = seed_instance(l, i, err);

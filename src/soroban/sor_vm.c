@@ -55,7 +55,6 @@
 #include "soroban/scp_host.h"
 #include "soroban/host_private.h"
 #include "soroban/host_instance.h"
-#include "soroban/host_lifecycle.h"
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/sor_auth.h"

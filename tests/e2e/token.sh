@@ -91,6 +91,29 @@ sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": "soon"}/' "$T/token.jso
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="a bad live_until: exit 65 (exit $rc)"; ok one_line_error 65 "bad.json: contracts[0]: \"live_until\" must be a ledger number"
 
+# ---- the carrying property on the command line: call 4 (Alice's balance)
+# alone, on a fresh deploy given up front what it reads: the instance
+# extended as call 1 left it ("live_until"), Alice's balance entry as
+# call 3 left it (the key DataKey::Balance(Alice), a vec, and the i128 as
+# ScVal XDR, base64, as `stellar xdr encode --type ScVal` writes them;
+# its TTL the 30 days the transfer's extend_ttl gave it)
+KEY_ALICE=AAAAEAAAAAEAAAACAAAADwAAAAdCYWxhbmNlAAAAABIAAAAAAAAAAImbKEDtVjbFbdxfFLI5dfefG6I4jSaU5MVuzd3JYOXv
+I128_700=AAAACgAAAAAAAAAAAAAAAAAAArw=
+sed -e 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": 121060}/' \
+    -e "s|^ \"calls\": \[.*| \"storage\": [{\"key\": {\"xdr\": \"$KEY_ALICE\"}, \"value\": {\"xdr\": \"$I128_700\"}, \"live_until\": 518500}],\n \"calls\": [{\"function\": \"balance\", \"args\": {\"id\": \"$ALICE\"}}]}|" \
+    -e '/^           {"function"/d' -e '/^                                            "expiration_ledger"/d' \
+    "$T/token.json" >"$T/alone.json"
+"$BIN" profile -q -o "$T/d" -f report,folded,json --scenario "$T/alone.json" 2>"$T/err"; rc=$?
+NAME="Alice's balance alone, its entries seeded (exit $rc)"; ok grep -q "result *i128:700" "$T/d/01-balance/report.txt"
+NAME="Alice's balance alone costs what it costs as call 4, byte for byte"
+ok sh -c "cmp -s '$T/a/04-balance/profile.folded' '$T/d/01-balance/profile.folded' && cmp -s '$T/a/04-balance/report.txt' '$T/d/01-balance/report.txt'"
+sed "s|\"xdr\": \"$I128_700\"|\"xdr\": \"AAAACg==\"|" "$T/alone.json" >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="a storage value that is not an ScVal's XDR: exit 3 (exit $rc)"; ok one_line_error 3 "bad.json: storage[0]: argument: malformed XDR"
+sed "s|\"xdr\": \"$I128_700\"|\"xdr\": \"AA*A\"|" "$T/alone.json" >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
+NAME="a storage value that is not base64: exit 65 (exit $rc)"; ok one_line_error 65 "bad.json: storage[0]: value: \"xdr\" is not base64"
+
 # ---- a Stellar Asset Contract called several times in a row, then through
 # a Wasm contract: its metadata lives in its instance storage, its
 # balances in the trustlines, all carried from call to call

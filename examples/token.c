@@ -146,30 +146,39 @@ static void check_nonnegative(i128 amount) {
 
 static Val admin_key(void) { return enum_key(SYM_ADMIN, SOROBAN_VOID, 1); }
 
+/* storage().instance().get(&key).unwrap(): has, then get, of the key
+ * converted once */
+static Val instance_get(Val key) {
+  if (!val_is_true(has_contract_data(key, INSTANCE))) panic();
+  return get_contract_data(key, INSTANCE);
+}
+
 static Val read_metadata(Val out[3]) {
   static const char k0[] = "decimal", k1[] = "name", k2[] = "symbol";
   static const slice keys[3] = {SLICE(k0), SLICE(k1), SLICE(k2)};
-  Val m = get_contract_data(SYM_METADATA, INSTANCE);
-  return map_unpack_to_linear_memory(m, val_ptr(keys), val_ptr(out), val_from_u32(3));
+  return map_unpack_to_linear_memory(instance_get(SYM_METADATA), val_ptr(keys), val_ptr(out),
+                                     val_from_u32(3));
 }
 
 /* ---- balance.rs ---- */
 
 static Val balance_key(Val addr) { return enum_key(SYM_BALANCE, addr, 2); }
 
+/* The SDK converts a DataKey to a Val at each storage call (get: once for
+ * its has and get; extend_ttl and set: once each), so the key's Vec is
+ * built that many times, as here. */
 static i128 read_balance(Val addr) {
   Val key = balance_key(addr);
   if (!val_is_true(has_contract_data(key, PERSISTENT))) return 0;
   i128 b = i128_of(get_contract_data(key, PERSISTENT));
-  extend_contract_data_ttl(key, PERSISTENT, val_from_u32(BALANCE_LIFETIME_THRESHOLD),
+  extend_contract_data_ttl(balance_key(addr), PERSISTENT, val_from_u32(BALANCE_LIFETIME_THRESHOLD),
                            val_from_u32(BALANCE_BUMP_AMOUNT));
   return b;
 }
 
 static void write_balance(Val addr, i128 amount) {
-  Val key = balance_key(addr);
-  put_contract_data(key, val_of_i128(amount), PERSISTENT);
-  extend_contract_data_ttl(key, PERSISTENT, val_from_u32(BALANCE_LIFETIME_THRESHOLD),
+  put_contract_data(balance_key(addr), val_of_i128(amount), PERSISTENT);
+  extend_contract_data_ttl(balance_key(addr), PERSISTENT, val_from_u32(BALANCE_LIFETIME_THRESHOLD),
                            val_from_u32(BALANCE_BUMP_AMOUNT));
 }
 
@@ -216,7 +225,8 @@ static void write_allowance(Val from, Val spender, i128 amount, Val expiration) 
   put_contract_data(key, map_new_from_linear_memory(val_ptr(allowance_fields), val_ptr(v), val_from_u32(2)),
                     TEMPORARY);
   if (amount > 0)
-    extend_contract_data_ttl(key, TEMPORARY, val_from_u32(exp - seq), val_from_u32(exp - seq));
+    extend_contract_data_ttl(allowance_key(from, spender), TEMPORARY, val_from_u32(exp - seq),
+                             val_from_u32(exp - seq));
 }
 
 /* ---- events.rs (soroban-token-sdk) ---- */
@@ -242,7 +252,7 @@ SOROBAN_EXPORT("__constructor") Val constructor(Val admin, Val decimal, Val name
 SOROBAN_EXPORT("mint") Val mint(Val to, Val amount) {
   i128 a = i128_of(amount);
   check_nonnegative(a);
-  Val admin = get_contract_data(admin_key(), INSTANCE);
+  Val admin = instance_get(admin_key());
   require_auth(admin);
   bump_instance();
   receive_balance(to, a);

@@ -58,14 +58,14 @@ JSON
 "$BIN" profile -q -o "$T/a" -f report,folded,json --scenario "$T/token.json" 2>"$T/err"; rc=$?
 NAME="token flow runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 cat >"$T/want" <<EOF2
-1 mint CPU 722883 memory 234930 ok
-2 mint CPU 721131 memory 234490 ok
-3 transfer CPU 761257 memory 239375 ok
-4 balance CPU 232880 memory 222661 ok
-5 balance CPU 232880 memory 222661 ok
-6 approve CPU 727865 memory 237810 ok
+1 mint CPU 726513 memory 235066 ok
+2 mint CPU 724761 memory 234626 ok
+3 transfer CPU 770501 memory 239919 ok
+4 balance CPU 235107 memory 222797 ok
+5 balance CPU 235107 memory 222797 ok
+6 approve CPU 733561 memory 238178 ok
 7 allowance CPU 240941 memory 223766 ok
-8 name CPU 214293 memory 220120 ok
+8 name CPU 215096 memory 220120 ok
 EOF2
 summary "$T/a" >"$T/got"
 NAME="token flow: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"
@@ -73,9 +73,9 @@ NAME="balances after the transfer: 700 and 800"
 ok sh -c "grep -q 'result *i128:700' '$T/a/04-balance/report.txt' && grep -q 'result *i128:800' '$T/a/05-balance/report.txt'"
 NAME="the allowance and the constructor's metadata"
 ok sh -c "grep -q 'result *i128:100' '$T/a/07-allowance/report.txt' && grep -q 'result *str:\"Example Token\"' '$T/a/08-name/report.txt'"
-NAME="the signer's emulated signature check dominates a mint (456,593 of 722,883 CPU)"
+NAME="the signer's emulated signature check dominates a mint (456,593 of 726,513 CPU)"
 ok grep -q "456,593 .* auth:emulate" "$T/a/01-mint/report.txt"
-NAME="a balance read is mostly the VM's instantiation (175,345 of 232,880 CPU)"
+NAME="a balance read is mostly the VM's instantiation (175,345 of 235,107 CPU)"
 ok grep -q "175,345 .* vm:instantiate" "$T/a/04-balance/report.txt"
 NAME="token flow: each profile's folded stacks sum to its report's CPU"; ok all_folded_are_cpu "$T/a" 8
 "$BIN" profile -q -o "$T/b" -f report,folded,json --scenario "$T/token.json" 2>"$T/err"
@@ -85,8 +85,8 @@ NAME="token flow: two runs write the same bytes"; ok diff -r "$T/a" "$T/b"
 # the first mint then costs what the second does (no extension to write)
 sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": 121060}/' "$T/token.json" >"$T/live.json"
 "$BIN" profile -q -o "$T/c" -f report --scenario "$T/live.json" 2>"$T/err"; rc=$?
-NAME="live_until 121060: the first mint costs the second's (721,131 CPU)"
-ok grep -q "^1	token	mint	CPU 721131	memory 234490	ok$" "$T/c/scenario.txt"
+NAME="live_until 121060: the first mint costs the second's (724,761 CPU)"
+ok grep -q "^1	token	mint	CPU 724761	memory 234626	ok$" "$T/c/scenario.txt"
 sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": "soon"}/' "$T/token.json" >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="a bad live_until: exit 65 (exit $rc)"; ok one_line_error 65 "bad.json: contracts[0]: \"live_until\" must be a ledger number"

@@ -24,10 +24,10 @@
  *
  * examples/token.wasm (the soroban-examples token in C), deployed with its
  * constructor, the admin and holders' accounts in the ledger: mint
- * 722,883 CPU (456,593 of it the emulated authentication, whose ed25519
+ * 726,513 CPU (456,593 of it the emulated authentication, whose ed25519
  * check of the admin's account is 421,062; vm:instantiate 175,345), the
- * next mint 721,131 (its instance is already extended), transfer 761,257,
- * balance 232,880, approve 727,865, allowance 240,941, name 214,293; each
+ * next mint 724,761 (its instance is already extended), transfer 770,501,
+ * balance 235,107, approve 733,561, allowance 240,941, name 215,096; each
  * equal to the call alone with its entries seeded (test_token_flow).
  */
 #include <setjmp.h>
@@ -861,8 +861,8 @@ static uint64_t self_sum(const scp_profile *p) {
 static void test_token_flow(void **state) {
   (void)state;
   static const uint64_t want[TOKEN_CALLS][2] = {
-    {722883, 234930}, {721131, 234490}, {761257, 239375}, {232880, 222661},
-    {232880, 222661}, {727865, 237810}, {240941, 223766}, {214293, 220120}};
+    {726513, 235066}, {724761, 234626}, {770501, 239919}, {235107, 222797},
+    {235107, 222797}, {733561, 238178}, {240941, 223766}, {215096, 220120}};
   static const char *const result[TOKEN_CALLS] = {"void", "void", "void", "i128:700", "i128:800",
                                                   "void", "i128:100", "str:\"Example Token\""};
   run a;

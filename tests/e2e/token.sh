@@ -6,9 +6,12 @@
 # flow on a Stellar Asset Contract named in "assets" (mint, transfer,
 # balance, name, and a Wasm contract's payment through it).  Every call's
 # CPU and memory are fixed, each profile's folded stacks add up to its
-# report's CPU, two runs write the same bytes.  (The carrying property,
-# each call costing what it costs alone with the entries it reads given
-# up front, is test_token_flow in tests/soroban/test_scenario.c.)
+# report's CPU, two runs write the same bytes.  The carrying property:
+# a balance read alone, with the entries it reads given up front
+# ("live_until", "storage" as ScVal XDR), is the flow's call byte for
+# byte (every call of the flow: test_token_flow in
+# tests/soroban/test_scenario.c); an overdrawn transfer traps and
+# changes nothing.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 BIN=${SCPROF:-build/bin/scprof}
@@ -113,6 +116,17 @@ NAME="a storage value that is not an ScVal's XDR: exit 3 (exit $rc)"; ok one_lin
 sed "s|\"xdr\": \"$I128_700\"|\"xdr\": \"AA*A\"|" "$T/alone.json" >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="a storage value that is not base64: exit 65 (exit $rc)"; ok one_line_error 65 "bad.json: storage[0]: value: \"xdr\" is not base64"
+
+# ---- a transfer beyond the balance traps ("insufficient balance") and
+# changes nothing: the next call sees the minted 1000, at the same cost
+sed -e '/^           {"function"/d' -e '/^                                            "expiration_ledger"/d' \
+    -e "s|^ \"calls\": \[.*| \"calls\": [{\"function\": \"mint\", \"args\": {\"to\": \"$ALICE\", \"amount\": 1000}}, {\"function\": \"transfer\", \"args\": {\"from\": \"$ALICE\", \"to\": \"$BOB\", \"amount\": 5000}}, {\"function\": \"balance\", \"args\": {\"id\": \"$ALICE\"}}]}|" \
+    "$T/token.json" >"$T/short.json"
+"$BIN" profile -q -o "$T/f" -f report --scenario "$T/short.json" 2>"$T/err"; rc=$?
+NAME="an overdrawn transfer traps: exit 10, the later calls still run (exit $rc)"
+ok sh -c "[ $rc -eq 10 ] && grep -q '^2	token	transfer	CPU [0-9]*	memory [0-9]*	.*token.wasm: trap: unreachable' '$T/f/scenario.txt'"
+NAME="the trapped transfer changed nothing: balance 1000 at 235,107 CPU"
+ok sh -c "grep -q '^3	token	balance	CPU 235107	memory 222797	ok\$' '$T/f/scenario.txt' && grep -q 'result *i128:1000' '$T/f/03-balance/report.txt'"
 
 # ---- a Stellar Asset Contract called several times in a row, then through
 # a Wasm contract: its metadata lives in its instance storage, its

@@ -1,6 +1,6 @@
 /*
  * contract_meta.h — write a contract's `contractspecv0` and
- * `contractenvmetav0` custom sections from C (used by vault.c, teller.c).
+ * `contractenvmetav0` custom sections from C (used by vault.c, teller.c, token.c).
  *
  * soroban-sdk contracts carry both: the spec (XDR SCSpecEntry values) lets
  * tools such as `scprof profile --list` and named arguments know the
@@ -31,6 +31,7 @@
 /* SCSpecEntryKind FUNCTION_V0 and the SCSpecType values used. */
 #define SPEC_FN 0
 #define SPEC_U32 4
+#define SPEC_I128 11
 #define SPEC_STRING 16
 #define SPEC_ADDRESS 19
 

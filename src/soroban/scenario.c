@@ -116,7 +116,8 @@ static bool name_taken(ctx *c, const char *name, size_t ncontracts) {
 }
 
 static int load_contract(ctx *c, json_t *j, size_t i) {
-  static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", NULL};
+  static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", "live_until",
+                                      NULL};
   char where[48];
   snprintf(where, sizeof where, "contracts[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a contract is an object "
@@ -156,6 +157,13 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   }
   if (salt && !(json_is_string(salt) && hex32(json_string_value(salt), d->salt)))
     return bad(c, SCP_ERR_MALFORMED, where, "\"salt\" is 32 bytes as 64 hex digits");
+  json_t *lu = json_object_get(j, "live_until");
+  if (lu) {
+    if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
+      return bad(c, SCP_ERR_MALFORMED, where, "\"live_until\" must be a ledger number");
+    d->has_live_until = true;
+    d->live_until = (uint32_t)json_integer_value(lu);
+  }
   scp_host_contract_id(c->ids_host, d->by_contract,
                        d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
                        c->s->ids[i]);
@@ -501,8 +509,51 @@ static int load_ledger(ctx *c, json_t *l) {
   return SCP_OK;
 }
 
+/* Base64 text (RFC 4648, padded, as `stellar xdr encode` writes XDR)
+ * decoded into a buffer the scenario keeps: *out and *n, or false when the
+ * text is not base64 (or out of memory: *out NULL). */
+static bool keep_base64(ctx *c, const char *text, const uint8_t **out, size_t *n) {
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t len = strlen(text), pad = 0;
+  *out = NULL;
+  if (!len || len % 4) return false;
+  while (pad < 2 && text[len - 1 - pad] == '=') pad++;
+  scp_scenario *s = c->s;
+  uint8_t *b = malloc(len / 4 * 3);
+  if (!b || !scp_grow(&s->texts, &s->texts_cap, s->ntexts + 1, sizeof *s->texts)) {
+    free(b);
+    return true;   /* *out NULL: out of memory */
+  }
+  uint32_t acc = 0;
+  for (size_t i = 0; i < len - pad; i++) {
+    const char *at = text[i] ? strchr(alphabet, text[i]) : NULL;
+    if (!at) {
+      free(b);
+      return false;
+    }
+    acc = acc << 6 | (uint32_t)(at - alphabet);
+    if (i % 4 == 3) {
+      b[i / 4 * 3] = (uint8_t)(acc >> 16);
+      b[i / 4 * 3 + 1] = (uint8_t)(acc >> 8);
+      b[i / 4 * 3 + 2] = (uint8_t)acc;
+    }
+  }
+  size_t q = (len - 4) / 4 * 3;   /* the last group: 1 or 2 bytes when padded */
+  if (pad == 2) b[q] = (uint8_t)(acc >> 4);
+  if (pad == 1) {
+    b[q] = (uint8_t)(acc >> 10);
+    b[q + 1] = (uint8_t)(acc >> 2);
+  }
+  s->texts[s->ntexts++] = (char *)b;
+  *out = b;
+  *n = len / 4 * 3 - pad;
+  return true;
+}
+
 /* "storage": [{"contract", "key", "value", "durability", "live_until"}],
- * key and value as "type:value" (no spec types storage). */
+ * key and value as "type:value" (no spec types storage) or {"xdr":
+ * BASE64}, an ScVal's XDR, for what the type:value forms cannot say (a
+ * vec key such as an SDK contract's DataKey::Balance(address)). */
 static int load_storage(ctx *c, json_t *st) {
   static const char *const known[] = {"contract", "key", "value", "durability", "live_until", NULL};
   if (!st) return SCP_OK;
@@ -546,8 +597,21 @@ static int load_storage(ctx *c, json_t *st) {
     scp_arg *dest[2] = {&sd->key, &sd->val};
     for (int k = 0; k < 2; k++) {
       json_t *v = json_object_get(j, names[k]);
+      json_t *x = json_is_object(v) && json_object_size(v) == 1 ? json_object_get(v, "xdr") : NULL;
+      if (json_is_string(x)) {
+        const uint8_t *b;
+        size_t n;
+        if (!keep_base64(c, json_string_value(x), &b, &n)) {
+          snprintf(what, sizeof what, "%s: \"xdr\" is not base64", names[k]);
+          return bad(c, SCP_ERR_MALFORMED, where, what);
+        }
+        if (!b) return nomem(c);
+        *dest[k] = (scp_arg){.kind = SCP_ARG_SCVAL, .data = b, .len = n};
+        continue;
+      }
       if (!json_is_string(v)) {
-        snprintf(what, sizeof what, "\"%s\" must be a \"type:value\" string", names[k]);
+        snprintf(what, sizeof what, "\"%s\" must be a \"type:value\" string or {\"xdr\": BASE64}",
+                 names[k]);
         return bad(c, SCP_ERR_MALFORMED, where, what);
       }
       const char *text = arg_text(c, json_string_value(v));

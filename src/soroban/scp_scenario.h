@@ -47,13 +47,15 @@ typedef struct scp_ledger_seed {
  * every contract is deployed by the all-zero account with salt i and no
  * constructor.  A contract that has a constructor to run (construct), or
  * whose deployer is a contract, is deployed by a set-up transaction that
- * runs the host's create_contract_with_constructor (sor_vm.c). */
+ * runs the host's create_contract_with_constructor (sor_ledger.c). */
 typedef struct scp_ledger_deploy {
   bool by_contract;            /* the deployer is contract deployer_index */
   size_t deployer_index;
   uint8_t deployer[32];        /* else this account's ed25519 key */
   uint8_t salt[32];
   bool construct;              /* run __constructor(ctor...) */
+  bool has_live_until;         /* else sequence + the minimum TTL - 1 */
+  uint32_t live_until;         /* the TTL of its instance and code entries */
   const scp_arg *ctor;
   size_t nctor;
   const char *where;           /* "contracts[1]", for messages */
@@ -108,7 +110,7 @@ typedef struct scp_ledger {
 scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n);
 void scp_ledger_free(scp_ledger *l);
 
-/* (sor_vm.c) Set the ledger up once, with o's ledger info and limits:
+/* (sor_ledger.c) Set the ledger up once, with o's ledger info and limits:
  * accounts and trustlines, asset contracts, contracts (by set-up
  * transactions for those with a constructor or a contract deployer), the
  * "storage" entries last.  The first profiled run does it when it has not

@@ -9,7 +9,9 @@
  *      instance entries of the called contract and of every extra contract
  *      (scp_host_deploy); or, with a scp_ledger (scenario files), the
  *      entries the earlier runs left, saved again after the run (a failed
- *      run changes nothing, as a failed transaction)
+ *      run changes nothing, as a failed transaction; sor_ledger.c, which
+ *      sets that ledger up with its set-up transactions run here by
+ *      scp_sor_setup_run)
  *   1. Host::set_base_prng_seed: 2 x ComputeSha256Hash(64) = 14,285 CPU
  *                                                           -> the root node
  *   2. the HostFunction frame: push_context's charges, the function name
@@ -53,10 +55,10 @@
 #include "soroban/scp_host.h"
 #include "soroban/host_private.h"
 #include "soroban/host_instance.h"
-#include "soroban/host_lifecycle.h"
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/sor_auth.h"
+#include "soroban/sor_ledger.h"
 #include "soroban/sac_label.h"
 #include "soroban/sac_setup.h"
 #include "soroban/scp_val.h"
@@ -624,7 +626,7 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
   return b->oom ? SCP_ERR_NOMEM : SCP_OK;
 }
 
-static void salt_of(size_t i, uint8_t salt[32]) {
+void scp_sor_salt(size_t i, uint8_t salt[32]) {
   memset(salt, 0, 32);
   for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
 }
@@ -633,114 +635,6 @@ static int add_meta_u64(scp_profile *p, const char *key, uint64_t v) {
   char num[32];
   snprintf(num, sizeof num, "%llu", (unsigned long long)v);
   return scp_prof_meta(p, key, num);
-}
-
-/* ---- ledger state between runs (scenario files) ------------------------------------ */
-
-/* The protocols this host runs: Soroban's first (20) to env.json's newest;
- * the reference refuses a ledger newer than its interface version. */
-#define MIN_PROTOCOL 20
-#define MAX_PROTOCOL 28
-
-scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
-  scp_ledger *l = calloc(1, sizeof *l);
-  if (!l) return NULL;
-  l->files = files;
-  l->nfiles = n;
-  if (!(l->ids = calloc(n + 1, sizeof *l->ids))) {
-    free(l);
-    return NULL;
-  }
-  return l;
-}
-
-static void ents_free(scp_sentry *e, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    free(e[i].k.key);
-    free(e[i].val);
-  }
-  free(e);
-}
-
-void scp_ledger_free(scp_ledger *l) {
-  if (!l) return;
-  ents_free(l->ents, l->nents);
-  free(l->ids);
-  free(l->asset_ids);
-  free(l->owned_assets);
-  free(l);
-}
-
-/* As the storage compares keys: the id, then the durability and key
- * bytes of contract data (an instance key's other fields are not part of
- * it) and the asset of a trustline (an account has one per asset). */
-static bool key_same(const scp_lkey *a, const scp_lkey *b) {
-  if (a->type != b->type || a->account != b->account || memcmp(a->id, b->id, 32)) return false;
-  if (a->type == SCP_LK_CONTRACT_DATA && a->dur != b->dur) return false;
-  if (a->type != SCP_LK_CONTRACT_DATA && a->type != SCP_LK_TRUSTLINE) return true;
-  return a->keylen == b->keylen && (!a->keylen || !memcmp(a->key, b->key, a->keylen));
-}
-
-/* Set entry e of the list (n so far, room for it) to src's key and value. */
-static int ent_set(scp_sentry *e, const scp_sentry *src) {
-  uint8_t *key = NULL, *val = malloc(src->vallen ? src->vallen : 1);
-  if (val && src->k.keylen && (key = malloc(src->k.keylen))) memcpy(key, src->k.key, src->k.keylen);
-  if (!val || (src->k.keylen && !key)) {
-    free(val);
-    free(key);
-    return SCP_ERR_NOMEM;
-  }
-  memcpy(val, src->val, src->vallen);
-  free(e->k.key);
-  free(e->val);
-  *e = *src;
-  e->k.key = key;
-  e->val = val;
-  e->present = true;
-  return SCP_OK;
-}
-
-/* The ledger after a run: the entries it started with, and when the run
- * succeeded, its writes and deletions on top (a failed transaction
- * changes nothing). */
-static int ledger_save(scp_ledger *l, const sor_vm *vm, bool ok, bool signed_run) {
-  const scp_host *h = vm->host;
-  size_t cap = h->nsnap + (ok ? h->nstore : 0), n = 0;
-  scp_sentry *e = calloc(cap + 1, sizeof *e);
-  if (!e) return SCP_ERR_NOMEM;
-  int rc = SCP_OK;
-  for (size_t i = 0; i < h->nsnap && !rc; i++) {
-    if (!h->snap[i].present && !h->snap[i].val) continue;
-    if (!(rc = ent_set(&e[n], &h->snap[i]))) n++;
-  }
-  for (size_t i = 0; ok && i < h->nstore && !rc; i++) {
-    const scp_sentry *s = &h->store[i];
-    /* recording auth's nonces stay behind: a later transaction signs with
-     * a fresh nonce (and the PRNG here would draw the same one again); a
-     * signed run's are consumed, kept */
-    if (!signed_run && s->k.type == SCP_LK_CONTRACT_DATA && s->k.keylen == 12 &&
-        !memcmp(s->k.key, "\0\0\0\x15", 4))
-      continue;
-    size_t k = 0;
-    while (k < n && !key_same(&e[k].k, &s->k)) k++;
-    if (s->present) {
-      if (!(rc = ent_set(&e[k], s)) && k == n) n++;
-    } else if (k < n) {
-      free(e[k].k.key);
-      free(e[k].val);
-      e[k] = e[--n];
-      memset(&e[n], 0, sizeof e[n]);
-    }
-  }
-  if (rc) {
-    ents_free(e, cap);
-    return rc;
-  }
-  ents_free(l->ents, l->nents);
-  l->ents = e;
-  l->nents = n;
-  l->deployed = true;
-  return SCP_OK;
 }
 
 /* The contract's interface protocol (contractenvmetav0), UINT32_MAX when
@@ -777,39 +671,7 @@ static int check_import_protocols(const sor_module *m, uint32_t ledger, scp_erro
   return SCP_OK;
 }
 
-/* An initial entry: its key and value become ScVal XDR through a scratch
- * host on an unlimited budget, since setting up the ledger is not part of
- * the profiled transaction. */
-static int seed_entry(scp_host *h, const scp_ledger *l, const scp_ledger_seed *sd, scp_error *err) {
-  scp_budget shadow;
-  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-  scp_host *tmp;
-  if (scp_host_create(&shadow, NULL, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  uint64_t kv, vv;
-  scp_lkey k = {.type = SCP_LK_CONTRACT_DATA, .dur = sd->dur};
-  uint8_t *val = NULL;
-  size_t klen = 0, vlen = 0;
-  memcpy(k.id, l->ids[sd->contract], 32);
-  scp_error e = {0};
-  int rc = scp_host_arg_to_val(tmp, &sd->key, &kv, &e);
-  if (!rc) rc = scp_host_arg_to_val(tmp, &sd->val, &vv, &e);
-  if (!rc) rc = scp_host_val_to_xdr_raw(tmp, kv, &k.key, &klen);
-  if (!rc) rc = scp_host_val_to_xdr_raw(tmp, vv, &val, &vlen);
-  k.keylen = (uint32_t)klen;
-  uint32_t lu = sd->has_live_until ? sd->live_until
-              : h->opts.ledger_sequence +
-                (sd->dur == SCP_DUR_TEMPORARY ? h->opts.min_temp_entry_ttl : h->opts.min_persistent_entry_ttl) - 1;
-  if (rc) rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : SCP_ERR_ARG, "storage entry: %s",
-                       e.msg[0] ? e.msg : "cannot be stored");
-  else if ((rc = scp_storage_seed(h, &k, val, (uint32_t)vlen, lu, false)))
-    rc = scp_fail(err, rc, "out of memory");
-  free(k.key);
-  free(val);
-  scp_host_destroy(tmp);
-  return rc;
-}
-
-static void host_opts_of(const scp_soroban_opts *o, scp_host_opts *ho) {
+void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
   memset(ho, 0, sizeof *ho);
   ho->protocol = o->protocol;
   ho->ledger_sequence = o->ledger_sequence;
@@ -819,254 +681,27 @@ static void host_opts_of(const scp_soroban_opts *o, scp_host_opts *ho) {
   if (o->has_source_account) memcpy(ho->source_account, o->source_account, 32);
 }
 
-/* Put src among the ledger's entries, in place of one with its key. */
-static int ents_put(scp_ledger *l, const scp_sentry *src) {
-  size_t k = 0;
-  while (k < l->nents && !key_same(&l->ents[k].k, &src->k)) k++;
-  if (k == l->nents) {
-    scp_sentry *e = realloc(l->ents, (l->nents + 1) * sizeof *e);
-    if (!e) return SCP_ERR_NOMEM;
-    l->ents = e;
-    memset(&e[l->nents], 0, sizeof *e);
-  }
-  int rc = ent_set(&l->ents[k], src);
-  if (rc == SCP_OK && k == l->nents) l->nents++;
-  return rc;
-}
+/* ---- set-up transactions (sor_ledger.c's deploys) ------------------------------------ */
 
-/* The entries a scratch host was set up with, into the ledger. */
-static int ents_take(scp_ledger *l, const scp_host *h) {
-  int rc = SCP_OK;
-  for (size_t i = 0; i < h->nsnap && !rc; i++)
-    if (h->snap[i].present) rc = ents_put(l, &h->snap[i]);
-  return rc;
-}
-
-static int ents_give(const scp_ledger *l, scp_host *h) {
-  int rc = SCP_OK;
-  for (size_t i = 0; i < l->nents && !rc; i++)
-    rc = scp_storage_seed(h, &l->ents[i].k, l->ents[i].val, l->ents[i].vallen,
-                          l->ents[i].live_until, false);
-  return rc;
-}
-
-/* Contract i deployed by a set-up transaction, as `stellar contract
- * deploy` sends one: a CreateContract host function (with its
- * constructor from protocol 22 on) on the ledger so far, with its own
- * Budget (the scenario's limits), not profiled.  An account deployer is
- * the transaction's source, so its authorization needs no signature.  The
- * ledger afterwards is the one the transaction leaves (ledger_save). */
-static int deploy_run(scp_ledger *l, const scp_soroban_opts *o, size_t i, scp_error *err) {
-  const scp_ledger_deploy *d = &l->deploys[i];
-  const scp_contract_file *f = &l->files[i];
-  const char *path = f->path ? f->path : "contract.wasm";
-  static const uint8_t zero[32];
+int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
   sor_vm vm;
   memset(&vm, 0, sizeof vm);
-  scp_budget_init(&vm.budget, o->cpu_limit, o->mem_limit);
-  scp_host_opts ho;
-  host_opts_of(o, &ho);
-  ho.has_source_account = !d->by_contract;
-  memcpy(ho.source_account, d->by_contract ? zero : d->deployer, 32);
-  uint64_t *vals = calloc(d->nctor + 1, sizeof *vals);
-  scp_error e = {0};
+  scp_budget_init(&vm.budget, s->cpu_limit, s->mem_limit);
   uint32_t mi;
-  int rc = vals ? scp_tree_init(&vm.tree, NMETRICS) : SCP_ERR_NOMEM;
-  if (rc == SCP_OK) rc = scp_host_create(&vm.budget, &ho, &vm.host);
-  if (rc == SCP_OK) {
-    scp_host_set_invoker(vm.host, invoke, &vm);
-    vm.host->native_hook = on_native;
-    rc = ents_give(l, vm.host);
-  }
+  int rc = scp_tree_init(&vm.tree, NMETRICS);
+  if (rc == SCP_OK) rc = scp_host_create(&vm.budget, s->ho, &vm.host);
   if (rc) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto done;
   }
-  if ((rc = add_module(&vm, l->ids[i], f->wasm, f->len, path, &mi, err))) goto done;
-  uint32_t proto = o->protocol ? o->protocol : MAX_PROTOCOL;
-  if (proto < 22 && d->nctor) {   /* CreateContractV2 came with protocol 22 */
-    rc = scp_fail(err, SCP_ERR_ARG, "%s: constructor arguments need protocol 22 or later (the "
-                  "ledger's is %u)", d->where, proto);
-    goto done;
-  }
-  uint8_t hash[32], addr[33];
-  SHA256(f->wasm, f->len, hash);
-  addr[0] = d->by_contract ? 1 : 0;
-  memcpy(addr + 1, d->by_contract ? l->ids[d->deployer_index] : d->deployer, 32);
-  scp_hobj ao = {.tag = SCP_TAG_ADDRESS_OBJ, .len = 33};
-  uint64_t a[4] = {0}, ret;
-  rc = scp_host_set_base_prng_seed(vm.host, zero);
-  if (rc == SCP_OK) rc = scp_host_charge_push_context(vm.host, NULL);
-  bool frame = false;
-  if (rc == SCP_OK) frame = (rc = scp_host_push_frame(vm.host)) == SCP_OK;
-  if (rc == SCP_OK) rc = (ao.u.bytes = malloc(33)) ? SCP_OK : SCP_ERR_NOMEM;
-  if (rc == SCP_OK) {
-    memcpy(ao.u.bytes, addr, 33);
-    rc = scp_host_add_obj(vm.host, &ao, &a[0]);
-  }
-  if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(vm.host, SCP_TAG_BYTES_OBJ, hash, 32, &a[1]);
-  if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(vm.host, SCP_TAG_BYTES_OBJ, d->salt, 32, &a[2]);
-  if (rc == SCP_OK) rc = scp_host_args_to_vals(vm.host, d->ctor, d->nctor, vals, &e);
-  if (rc == SCP_OK) rc = scp_host_vec_new_from_slice(vm.host, vals, (uint32_t)d->nctor, &a[3]);
-  if (rc == SCP_OK) {
-    const char *fn = proto < 22 ? "create_contract" : "create_contract_with_constructor";
-    rc = scp_host_call(vm.host, (unsigned)scp_hostfn_find_name(fn), a, NULL, &ret, &e);
-  }
-  if (frame) {
-    scp_host_pop_frame(vm.host);
-    scp_host_take_auth_emulation_rc(vm.host, NULL);   /* signs nothing: changes no entry */
-  }
-  if (rc == SCP_OK) {
-    if ((rc = ledger_save(l, &vm, true, false))) rc = scp_fail(err, rc, "out of memory");
-  } else {
-    const scp_error *why = vm.run_err.msg[0] ? &vm.run_err : &e;
-    rc = scp_fail(err, rc == SCP_ERR_NOMEM ? rc : rc == SCP_ERR_ARG ? SCP_ERR_ARG : SCP_ERR_INVALID,
-                  "%s: deploying %s failed: %s", d->where, path,
-                  why->msg[0] ? why->msg : vm.host->errmsg[0] ? vm.host->errmsg : scp_strerror(rc));
-  }
+  scp_host_set_invoker(vm.host, invoke, &vm);
+  vm.host->native_hook = on_native;
+  if ((rc = add_module(&vm, s->id, s->wasm, s->len, s->path, &mi, err))) goto done;
+  rc = s->run(vm.host, &vm.run_err, s->ctx, err);
 done:
-  free(vals);
   free_modules(&vm);
   scp_host_destroy(vm.host);
   scp_tree_free(&vm.tree);
-  return rc;
-}
-
-/* The instance seeds of contract ci: its instance entry (among the
- * ledger's entries, just deployed) gets storage Some(ScMap) of them, keys sorted in
- * the host's order, the image a frame that put them leaves behind
- * (host_instance.c).  Converted through a scratch host on an unlimited
- * budget, as seed_entry does. */
-static int seed_instance(scp_ledger *l, size_t ci, scp_error *err) {
-  uint32_t n = 0;
-  for (size_t i = 0; i < l->nseeds; i++) n += l->seeds[i].contract == ci && l->seeds[i].dur == SCP_SEED_INSTANCE;
-  if (!n) return SCP_OK;
-  uint8_t kb[4];
-  scp_lkey ik;
-  scp_lc_instance_key(l->ids[ci], &ik, kb);
-  scp_sentry *ent = NULL;
-  for (size_t i = 0; i < l->nents && !ent; i++)
-    if (l->ents[i].k.type == SCP_LK_CONTRACT_DATA && l->ents[i].k.keylen == 4 &&
-        !memcmp(l->ents[i].k.key, kb, 4) && !memcmp(l->ents[i].k.id, ik.id, 32))
-      ent = &l->ents[i];
-  scp_executable ex;
-  if (!ent || !scp_lc_parse_instance(ent->val, ent->vallen, &ex))
-    return scp_fail(err, SCP_ERR_INTERNAL, "instance storage: no instance entry");
-  scp_budget shadow;
-  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-  scp_host *tmp;
-  if (scp_host_create(&shadow, NULL, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  uint64_t *kv = calloc(2 * (size_t)n, sizeof *kv);
-  size_t at = scp_lc_instance_storage_at(&ex), len = at + 8;
-  uint8_t *img = malloc(len);
-  scp_error e = {0};
-  int rc = kv && img ? SCP_OK : SCP_ERR_NOMEM;
-  uint32_t k = 0;
-  for (size_t i = 0; i < l->nseeds && !rc; i++) {
-    const scp_ledger_seed *sd = &l->seeds[i];
-    if (sd->contract != ci || sd->dur != SCP_SEED_INSTANCE) continue;
-    uint64_t key, val;
-    rc = scp_host_arg_to_val(tmp, &sd->key, &key, &e);
-    if (!rc) rc = scp_host_arg_to_val(tmp, &sd->val, &val, &e);
-    if (rc && rc != SCP_ERR_NOMEM) rc = scp_fail(&e, SCP_ERR_ARG, "storage[%zu]: %s", i, e.msg);
-    /* insertion in key order */
-    uint32_t pos = k;
-    int ord = 1;
-    while (!rc && pos > 0 && !(rc = scp_host_compare(tmp, kv[2 * (pos - 1)], key, &ord)) && ord > 0) {
-      kv[2 * pos] = kv[2 * (pos - 1)];
-      kv[2 * pos + 1] = kv[2 * (pos - 1) + 1];
-      pos--;
-    }
-    if (!rc && !ord) rc = scp_fail(&e, SCP_ERR_ARG, "storage[%zu]: the instance storage key is given twice", i);
-    if (!rc) {
-      kv[2 * pos] = key;
-      kv[2 * pos + 1] = val;
-      k++;
-    }
-  }
-  if (!rc) {
-    memcpy(img, ent->val, at);
-    scp_put_be32(img + at, 1);   /* Some */
-    scp_put_be32(img + at + 4, n);
-  }
-  for (uint32_t i = 0; i < 2 * n && !rc; i++) {
-    uint8_t *x = NULL, *g = NULL;
-    size_t xl = 0;
-    rc = scp_host_val_to_xdr_raw(tmp, kv[i], &x, &xl);
-    if (!rc && !(g = realloc(img, len + xl))) rc = SCP_ERR_NOMEM;
-    if (!rc) {
-      img = g;
-      memcpy(img + len, x, xl);
-      len += xl;
-    }
-    free(x);
-  }
-  free(kv);
-  scp_host_destroy(tmp);
-  if (rc) {
-    free(img);
-    if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
-    return scp_fail(err, SCP_ERR_ARG, "%s", e.msg[0] ? e.msg : "instance storage: cannot be stored");
-  }
-  free(ent->val);
-  ent->val = img;
-  ent->vallen = (uint32_t)len;
-  return SCP_OK;
-}
-
-int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
-  if (l->deployed) return SCP_OK;
-  static const uint8_t zero[32];
-  uint8_t salt[32];
-  scp_budget shadow;
-  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-  scp_host_opts ho;
-  host_opts_of(o, &ho);
-  scp_host *tmp;
-  if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  /* classic accounts and trustlines, asset contracts, then the contracts
-   * that need no transaction; the code of the others */
-  int rc = scp_ledger_seed_classic(tmp, l, err);
-  for (size_t i = 0; i < l->nassets && !rc; i++) {
-    scp_sac_asset asset;
-    const char *why = "";
-    if (scp_sac_asset_parse(l->assets[i], &asset, &why))
-      rc = scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", l->assets[i], why);
-    else
-      rc = scp_sac_setup_deploy(tmp, &asset, l->asset_ids[i], err);
-  }
-  uint32_t lu = tmp->opts.ledger_sequence + tmp->opts.min_persistent_entry_ttl - 1;
-  for (size_t i = 0; i < l->nfiles && !rc; i++) {
-    const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;
-    if (!d || (!d->by_contract && !d->construct)) {
-      if (!d) salt_of(i, salt);
-      rc = scp_host_deploy(tmp, l->files[i].wasm, l->files[i].len, d ? d->deployer : zero,
-                           d ? d->salt : salt, l->ids[i]);
-    } else {
-      scp_host_contract_id(tmp, d->by_contract, d->by_contract ? l->ids[d->deployer_index] : d->deployer,
-                           d->salt, l->ids[i]);
-      uint8_t hash[32];
-      scp_lkey ck;
-      SHA256(l->files[i].wasm, l->files[i].len, hash);
-      scp_lc_code_key(hash, &ck);
-      rc = scp_storage_seed(tmp, &ck, l->files[i].wasm, (uint32_t)l->files[i].len, lu, false);
-    }
-    if (rc == SCP_ERR_NOMEM) rc = scp_fail(err, rc, "out of memory");
-  }
-  if (!rc && ents_take(l, tmp)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  scp_host_destroy(tmp);
-  l->deployed = rc == SCP_OK;
-  /* the set-up transactions, in the file's order */
-  for (size_t i = 0; i < l->nfiles && !rc && l->deploys; i++)
-    if (l->deploys[i].by_contract || l->deploys[i].construct) rc = deploy_run(l, o, i, err);
-  if (rc || !l->nseeds) return rc;
-  /* "storage" last: what the ledger holds at the first call */
-  if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < l->nseeds && !rc; i++)
-    if (l->seeds[i].dur != SCP_SEED_INSTANCE) rc = seed_entry(tmp, l, &l->seeds[i], err);
-  if (!rc && ents_take(l, tmp)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  scp_host_destroy(tmp);
-  for (size_t i = 0; i < l->nfiles && !rc; i++) rc = seed_instance(l, i, err);
   return rc;
 }
 
@@ -1078,7 +713,7 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   size_t nmain = o->ledger_main_asset ? l->nassets : l->nfiles;
   if (o->ledger_main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
   if ((rc = scp_ledger_setup(l, o, err))) return rc;
-  if (ents_give(l, vm->host)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (scp_sor_ledger_give(l, vm->host)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   memcpy(main_id, o->ledger_main_asset ? l->asset_ids[o->ledger_main] : l->ids[o->ledger_main], 32);
   uint32_t mi;
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {
@@ -1110,13 +745,13 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
   uint8_t id[32], salt[32];
 
   if ((rc = scp_tree_init(&vm.tree, NMETRICS))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
-  if (o->protocol && (o->protocol < MIN_PROTOCOL || o->protocol > MAX_PROTOCOL)) {
+  if (o->protocol && (o->protocol < SCP_SOR_MIN_PROTOCOL || o->protocol > SCP_SOR_MAX_PROTOCOL)) {
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->protocol,
-                  MIN_PROTOCOL, MAX_PROTOCOL);
+                  SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
     goto done;
   }
   scp_host_opts ho;
-  host_opts_of(o, &ho);
+  scp_sor_host_opts(o, &ho);
   if ((rc = scp_host_create(&vm.budget, &ho, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   scp_host_set_invoker(vm.host, invoke, &vm);
   vm.host->native_hook = on_native;
@@ -1128,14 +763,14 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
     if ((rc = ledger_setup(&vm, o, main_id, err))) goto done;
     goto deployed;
   }
-  salt_of(0, salt);
+  scp_sor_salt(0, salt);
   if ((rc = scp_host_deploy(vm.host, o->wasm, o->wasm_len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   if ((rc = add_module(&vm, id, o->wasm, o->wasm_len, path, &mi, err))) goto done;
   memcpy(main_id, id, 32);
   for (size_t i = 0; i < o->ncontracts; i++) {
     const scp_contract_file *c = &o->contracts[i];
     const char *cp = c->path ? c->path : "callee.wasm";
-    salt_of(i + 1, salt);
+    scp_sor_salt(i + 1, salt);
     if ((rc = scp_host_deploy(vm.host, c->wasm, c->len, zero, salt, id))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
     if ((rc = add_module(&vm, id, c->wasm, c->len, cp, &mi, err))) goto done;
   }
@@ -1161,7 +796,7 @@ deployed:
     }
   }
   for (size_t i = 0; i < vm.nmods; i++)
-    if ((rc = check_import_protocols(&vm.mods[i], o->protocol ? o->protocol : MAX_PROTOCOL, err))) goto done;
+    if ((rc = check_import_protocols(&vm.mods[i], o->protocol ? o->protocol : SCP_SOR_MAX_PROTOCOL, err))) goto done;
   /* an asset contract called directly (a scenario's asset) has no Wasm to
    * check: the native contract checks its own arguments */
   bool sac_main = o->ledger && o->ledger_main_asset;
@@ -1284,7 +919,8 @@ deployed:
   }
   attribute(&vm, 0, NULL);
   /* a simulation leaves the ledger as it was */
-  if (o->ledger && !collect && (rc = ledger_save(o->ledger, &vm, run_rc == SCP_OK, plan != NULL))) {
+  if (o->ledger && !collect &&
+      (rc = scp_sor_ledger_save(o->ledger, vm.host, run_rc == SCP_OK, plan != NULL))) {
     rc = scp_fail(err, rc, "out of memory");
     goto done;
   }

@@ -21,6 +21,14 @@
  * bytes (its frame's write-back of {total: 5} included), then total()
  * 143,985 / 211,158, then deposit(G..., 7) 222,824 / 224,075; the same
  * numbers when the entries are given up front.
+ *
+ * examples/token.wasm (the soroban-examples token in C), deployed with its
+ * constructor, the admin and holders' accounts in the ledger: mint
+ * 726,513 CPU (456,593 of it the emulated authentication, whose ed25519
+ * check of the admin's account is 421,062; vm:instantiate 175,345), the
+ * next mint 724,761 (its instance is already extended), transfer 770,501,
+ * balance 235,107, approve 733,561, allowance 240,941, name 215,096; each
+ * equal to the call alone with its entries seeded (test_token_flow).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,6 +46,8 @@
 #include "soroban/scp_host.h"
 #include "soroban/scp_scenario.h"
 #include "util/scp_util.h"
+
+#include <openssl/sha.h>
 
 #define ZERO_G "GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF"
 
@@ -751,6 +761,215 @@ static void test_pay_between_trustlines(void **state) {
   run_close(&r);
 }
 
+/* ---- a token flow: examples/token.c as a soroban-sdk user runs it ---- */
+
+/* Deployed by the admin with its constructor (instance storage: Admin and
+ * METADATA), the admin and the two holders in the ledger (so each
+ * require_auth's emulated signature check verifies, as on a network), then
+ * mint, mint, transfer, balance, balance, approve, allowance, name.  %s is
+ * the contract's extra keys. */
+#define TOKEN_SCENARIO \
+  "{\"ledger\": {\"sequence\": 100, \"network_passphrase\": \"Test SDF Network ; September 2015\"}," \
+  " \"accounts\": [{\"id\": \"" ISSUER "\"}, {\"id\": \"" FROM "\"}, {\"id\": \"" TO "\"}]," \
+  " \"contracts\": [{\"name\": \"token\", \"wasm\": \"@examples/token.wasm@\", \"deployer\": \"" ISSUER "\"," \
+  " \"constructor_args\": {\"admin\": \"" ISSUER "\", \"decimal\": 7, \"name\": \"Example Token\", \"symbol\": \"EXT\"}%s}]," \
+  " \"calls\": [{\"function\": \"mint\", \"args\": {\"to\": \"" FROM "\", \"amount\": 1000}}," \
+  " {\"function\": \"mint\", \"args\": {\"to\": \"" TO "\", \"amount\": 500}}," \
+  " {\"function\": \"transfer\", \"args\": {\"from\": \"" FROM "\", \"to\": \"" TO "\", \"amount\": 300}}," \
+  " {\"function\": \"balance\", \"args\": {\"id\": \"" FROM "\"}}," \
+  " {\"function\": \"balance\", \"args\": {\"id\": \"" TO "\"}}," \
+  " {\"function\": \"approve\", \"args\": {\"from\": \"" FROM "\", \"spender\": \"" TO "\", \"amount\": 100, \"expiration_ledger\": 1000}}," \
+  " {\"function\": \"allowance\", \"args\": {\"from\": \"" FROM "\", \"spender\": \"" TO "\"}}," \
+  " {\"function\": \"name\"}]}"
+#define TOKEN_CALLS 8
+
+/* The scenario, its contract's instance and code living until lu (0: the
+ * default TTL). */
+static void token_open(run *r, uint32_t lu) {
+  char extra[48] = "", json[4096];
+  if (lu) snprintf(extra, sizeof extra, ", \"live_until\": %u", lu);
+  snprintf(json, sizeof json, TOKEN_SCENARIO, extra);
+  run_open(r, json);
+}
+
+/* The contract-data entries of l (the instance aside) as "storage" seeds
+ * of contract 0: key and value as the ScVal XDR the ledger holds, with
+ * their durability and TTL; and the instance's TTL. */
+typedef struct token_state {
+  scp_ledger_seed seeds[16];
+  uint8_t *bytes[32];
+  size_t nseeds, nbytes;
+  uint32_t instance_lu;
+} token_state;
+
+static const uint8_t *dup_bytes(token_state *st, const uint8_t *b, size_t n) {
+  assert_true(st->nbytes < 32);
+  uint8_t *c = malloc(n ? n : 1);
+  assert_non_null(c);
+  memcpy(c, b, n);
+  return st->bytes[st->nbytes++] = c;
+}
+
+static bool is_instance_key(const scp_lkey *k) {
+  return k->type == SCP_LK_CONTRACT_DATA && k->keylen == 4 && !memcmp(k->key, "\0\0\0\x14", 4);
+}
+
+static void token_state_take(token_state *st, const scp_ledger *l) {
+  memset(st, 0, sizeof *st);
+  for (size_t i = 0; i < l->nents; i++) {
+    const scp_sentry *e = &l->ents[i];
+    if (is_instance_key(&e->k)) st->instance_lu = e->live_until;
+    if (e->k.type != SCP_LK_CONTRACT_DATA || is_instance_key(&e->k)) continue;
+    assert_true(st->nseeds < 16);
+    scp_ledger_seed *sd = &st->seeds[st->nseeds++];
+    *sd = (scp_ledger_seed){.contract = 0, .dur = e->k.dur, .has_live_until = true, .live_until = e->live_until};
+    sd->key = (scp_arg){.kind = SCP_ARG_SCVAL, .data = dup_bytes(st, e->k.key, e->k.keylen), .len = e->k.keylen};
+    sd->val = (scp_arg){.kind = SCP_ARG_SCVAL, .data = dup_bytes(st, e->val, e->vallen), .len = e->vallen};
+  }
+}
+
+static void token_state_free(token_state *st) {
+  for (size_t i = 0; i < st->nbytes; i++) free(st->bytes[i]);
+}
+
+/* The same profile: totals and every node's name and self costs. */
+static void assert_same_profile(const scp_profile *a, const scp_profile *b) {
+  assert_int_equal(scp_profile_total(a, 0), scp_profile_total(b, 0));
+  assert_int_equal(scp_profile_total(a, 1), scp_profile_total(b, 1));
+  assert_int_equal(a->nnodes, b->nnodes);
+  for (size_t i = 0; i < a->nnodes; i++) {
+    assert_string_equal(scp_prof_str(a, a->frames[a->nodes[i].frame].name),
+                        scp_prof_str(b, b->frames[b->nodes[i].frame].name));
+    for (unsigned m = 0; m < 2; m++) assert_int_equal(a->nodes[i].self[m], b->nodes[i].self[m]);
+  }
+}
+
+/* Σ self CPU over the nodes: what the folded stacks add up to. */
+static uint64_t self_sum(const scp_profile *p) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < p->nnodes; i++) sum += p->nodes[i].self[0];
+  return sum;
+}
+
+/* Exact costs of each call, and the carrying property: call k on the
+ * ledger the earlier calls left costs what call k alone costs on a fresh
+ * deploy given, up front, the entries it reads: the balances and the
+ * allowance as "storage" seeds with their TTLs, the instance's and code's
+ * TTL as the contract's "live_until" (what the earlier calls' extend_ttl
+ * left; without it the call extends them again: the 1,752 CPU between
+ * the two mints), the instance storage the constructor's in both. */
+static void test_token_flow(void **state) {
+  (void)state;
+  static const uint64_t want[TOKEN_CALLS][2] = {
+    {726513, 235066}, {724761, 234626}, {770501, 239919}, {235107, 222797},
+    {235107, 222797}, {733561, 238178}, {240941, 223766}, {215096, 220120}};
+  static const char *const result[TOKEN_CALLS] = {"void", "void", "void", "i128:700", "i128:800",
+                                                  "void", "i128:100", "str:\"Example Token\""};
+  run a;
+  token_open(&a, 0);
+  for (size_t k = 0; k < TOKEN_CALLS; k++) {
+    token_state st;
+    token_state_take(&st, a.l);
+    int rc;
+    scp_profile *p = run_call(&a, k, &rc);
+    assert_int_equal(rc, SCP_OK);
+    assert_string_equal(meta(p, "result"), result[k]);
+    assert_int_equal(scp_profile_total(p, 0), want[k][0]);
+    assert_int_equal(scp_profile_total(p, 1), want[k][1]);
+    assert_int_equal(self_sum(p), scp_profile_total(p, 0));
+    if (k) {
+      run b;
+      token_open(&b, st.instance_lu);
+      b.l->seeds = st.seeds;
+      b.l->nseeds = st.nseeds;
+      scp_profile *q = run_call(&b, k, &rc);
+      assert_int_equal(rc, SCP_OK);
+      assert_string_equal(meta(q, "result"), result[k]);
+      assert_same_profile(p, q);
+      scp_profile_destroy(q);
+      run_close(&b);
+    }
+    scp_profile_destroy(p);
+    token_state_free(&st);
+  }
+  /* the instance and the code were extended by the first call, to 7 days */
+  for (size_t i = 0; i < a.l->nents; i++)
+    if (is_instance_key(&a.l->ents[i].k) || a.l->ents[i].k.type == SCP_LK_CONTRACT_CODE)
+      assert_int_equal(a.l->ents[i].live_until, 100 + 7 * 17280);
+  run_close(&a);
+}
+
+/* A contract's "live_until" is its instance's and code's TTL, whether a
+ * set-up transaction deployed it (a constructor) or not. */
+static void test_contract_live_until(void **state) {
+  (void)state;
+  run r;
+  run_open(&r, "{\"contracts\": [{\"name\": \"k\", \"wasm\": \"@examples/counter.wasm@\", \"live_until\": 5000},"
+           " {\"name\": \"c\", \"wasm\": \"@tests/fixtures/wasm/ctor.wasm@\", \"live_until\": 7000,"
+           " \"constructor_args\": [\"addr:" FROM "\", \"u32:5\"]}],"
+           " \"calls\": [{\"contract\": \"c\", \"function\": \"get\"}]}");
+  scp_soroban_opts o;
+  scp_scenario_opts(r.s, 0, &o);
+  scp_error err = {0};
+  assert_int_equal(scp_ledger_setup(r.l, &o, &err), SCP_OK);
+  int seen = 0;
+  for (size_t i = 0; i < r.l->nents; i++) {
+    const scp_sentry *e = &r.l->ents[i];
+    bool k = !memcmp(e->k.id, r.s->ids[0], 32), c = !memcmp(e->k.id, r.s->ids[1], 32);
+    if (!is_instance_key(&e->k) && e->k.type != SCP_LK_CONTRACT_CODE) continue;
+    if (e->k.type == SCP_LK_CONTRACT_CODE) {
+      uint8_t hash[32];
+      SHA256(r.s->contracts[0].wasm, r.s->contracts[0].len, hash);
+      k = !memcmp(e->k.id, hash, 32);
+      c = !k;
+    }
+    assert_int_equal(e->live_until, k ? 5000 : c ? 7000 : 0);
+    seen++;
+  }
+  assert_int_equal(seen, 4);
+  run_close(&r);
+}
+
+/* "storage" keys and values as {"xdr": BASE64}: the same entry as the
+ * type:value form, the same cost (counter's increment with the count at
+ * 1: 218,741 CPU, test_seeded_entry_reads_as_carried); the decoder's
+ * three paddings. */
+static void test_storage_xdr(void **state) {
+  (void)state;
+  run r;
+  run_open(&r, "{\"contracts\": [{\"name\": \"k\", \"wasm\": \"@examples/counter.wasm@\"}],"
+           " \"storage\": [{\"key\": {\"xdr\": \"AAAADwAAAAVjb3VudAAAAA==\"}, \"value\": {\"xdr\": \"AAAAAwAAAAE=\"},"
+           " \"live_until\": 10000}, {\"key\": {\"xdr\": \"AAAADwAAAAFjAAAA\"}, \"value\": \"u32:2\"}],"
+           " \"calls\": [{\"function\": \"increment\", \"args\": [\"addr:" ZERO_G "\", \"u32:1\"]}]}");
+  assert_int_equal(r.s->storage[0].key.kind, SCP_ARG_SCVAL);
+  assert_int_equal(r.s->storage[0].key.len, 16);
+  assert_memory_equal(r.s->storage[0].key.data, "\0\0\0\x0f\0\0\0\x05" "count\0\0\0", 16);
+  assert_int_equal(r.s->storage[0].val.len, 8);
+  assert_int_equal(r.s->storage[1].key.len, 12);
+  assert_memory_equal(r.s->storage[1].key.data, "\0\0\0\x0f\0\0\0\x01" "c\0\0\0", 12);
+  int rc;
+  scp_profile *p = run_call(&r, 0, &rc);
+  assert_int_equal(rc, SCP_OK);
+  assert_string_equal(meta(p, "result"), "u32:2");
+  assert_int_equal(scp_profile_total(p, 0), 218741);
+  scp_profile_destroy(p);
+  run_close(&r);
+  scp_scenario *s;
+  scp_error err;
+  static const char *const bad[] = {"AAAADw", "AAAA=AAA", "AAA*", "", "A==="};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    char json[2048];
+    snprintf(json, sizeof json, "{\"contracts\": [{\"name\": \"k\", \"wasm\": \"@examples/counter.wasm@\"}],"
+             " \"storage\": [{\"key\": {\"xdr\": \"%s\"}, \"value\": \"u32:1\"}],"
+             " \"calls\": [{\"function\": \"increment\", \"args\": [\"addr:" ZERO_G "\", \"u32:1\"]}]}",
+             bad[i]);
+    rc = load_text(with_paths(json), &s, &err);
+    if (rc != SCP_ERR_MALFORMED) print_message("%s: %d %s\n", bad[i], rc, err.msg);
+    assert_int_equal(rc, SCP_ERR_MALFORMED);
+    assert_non_null(strstr(err.msg, "storage[0]: key: \"xdr\" is not base64"));
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_state_carries),
@@ -766,6 +985,9 @@ int main(void) {
     cmocka_unit_test(test_account_entry_emulation),
     cmocka_unit_test(test_mint_emulation_trace),
     cmocka_unit_test(test_pay_between_trustlines),
+    cmocka_unit_test(test_token_flow),
+    cmocka_unit_test(test_contract_live_until),
+    cmocka_unit_test(test_storage_xdr),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

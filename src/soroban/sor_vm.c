@@ -356,6 +356,24 @@ static int budget_or(int rc, scp_wasm_instance *inst) {
   return rc;
 }
 
+/* A guest trap's message names the function by its source name (and its
+ * file), not the engine's function index: "trap: unreachable in transfer
+ * (examples/token.c)", and the contract when it is not the called one. */
+static void name_trap(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, scp_error *e) {
+  scp_trap t = scp_wasm_last_trap(inst);
+  if (t == SCP_TRAP_HOST || t == SCP_TRAP_OUT_OF_FUEL || mi >= vm->nmods) return;
+  scp_frame_info fi;
+  if (!vm->mods[mi].sym || scp_sym_function(vm->mods[mi].sym, scp_wasm_last_trap_func(inst), &fi) != SCP_OK ||
+      !fi.name || !fi.name[0])
+    return;
+  const char *file = fi.decl_file ? fi.decl_file : fi.file;
+  bool has_file = file && file[0];
+  const char *label = mi && vm->mods[mi].label ? vm->mods[mi].label : "";
+  if (!strncmp(label, "contract:", 9)) label += 9;
+  scp_fail(e, SCP_ERR_TRAP, "trap: %s in %s%s%s%s%s%s", scp_trap_text(t), fi.name, has_file ? " (" : "",
+           has_file ? file : "", has_file ? ")" : "", label[0] ? " of " : "", label);
+}
+
 static void note_err(sor_vm *vm, const scp_error *e) {
   if (!vm->run_err.msg[0] && e->msg[0]) vm->run_err = *e;
 }
@@ -494,6 +512,7 @@ static int invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *r
     f->fuel_flushed = scp_wasm_fuel_consumed(f->inst);
     uint64_t r = 0;
     rc = scp_wasm_call(f->inst, fidx, rel, &r, &e);
+    if (rc == SCP_ERR_TRAP) name_trap(vm, mi, f->inst, &e);
     int frc = flush_fuel(vm, f);
     if (!rc && frc) rc = frc;
     rc = budget_or(rc, f->inst);

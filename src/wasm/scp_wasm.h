@@ -161,6 +161,8 @@ const char *scp_trap_text(scp_trap t);
 int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
                   uint64_t *results, scp_error *err);
 scp_trap scp_wasm_last_trap(const scp_wasm_instance *inst);
+/* The function index the last trap happened in (not for host traps). */
+uint32_t scp_wasm_last_trap_func(const scp_wasm_instance *inst);
 int scp_wasm_host_status(const scp_wasm_instance *inst);
 
 /* ---- metering & profiling -------------------------------------------- */

@@ -484,6 +484,7 @@ out_nomem:
 out_trap:
   inst->fuel = fuel;
   inst->trap = trap;
+  inst->trap_func = func_index;
   inst->cur_node = node;
   if (trap == SCP_TRAP_HOST)
     return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);

@@ -151,6 +151,7 @@ struct scp_wasm_instance {
   bool switch_dispatch;
   /* last trap */
   scp_trap trap;
+  uint32_t trap_func;   /* the function index the trap happened in */
   int host_status;
   scp_error host_err;
 };

@@ -124,7 +124,7 @@ sed -e '/^           {"function"/d' -e '/^                                      
     "$T/token.json" >"$T/short.json"
 "$BIN" profile -q -o "$T/f" -f report --scenario "$T/short.json" 2>"$T/err"; rc=$?
 NAME="an overdrawn transfer traps: exit 10, the later calls still run (exit $rc)"
-ok sh -c "[ $rc -eq 10 ] && grep -q '^2	token	transfer	CPU [0-9]*	memory [0-9]*	.*token.wasm: trap: unreachable' '$T/f/scenario.txt'"
+ok sh -c "[ $rc -eq 10 ] && grep -q '^2	token	transfer	CPU [0-9]*	memory [0-9]*	.*token.wasm: trap: unreachable in transfer (examples/token.c)\$' '$T/f/scenario.txt'"
 NAME="the trapped transfer changed nothing: balance 1000 at 235,107 CPU"
 ok sh -c "grep -q '^3	token	balance	CPU 235107	memory 222797	ok\$' '$T/f/scenario.txt' && grep -q 'result *i128:1000' '$T/f/03-balance/report.txt'"
 

@@ -1,0 +1,528 @@
+/*
+ * sac_ref.h — the reference's Stellar Asset Contract test harness, redone
+ * for whole-call checks (test_sac_whole*.c): StellarAssetContractTest::setup
+ * and its helpers in rs-soroban-env v28.0.2 soroban-env-host/src/test/
+ * stellar_asset_contract.rs and builtin_contracts/testutils.rs.
+ *
+ *  - The ledger: sequence 123, timestamp 123456, network id [5; 32], base
+ *    reserve 5,000,000, TTLs 4096 / 16 / 6,312,000; enforcing auth, the
+ *    base PRNG seeded with Host::TEST_PRNG_SEED.
+ *  - The keys: generate_signing_key draws 32 bytes from the test PRNG,
+ *    which is the base PRNG's second raw sub-PRNG (set_base_prng_seed: the
+ *    recording-auth nonce PRNG first).  ed25519-dalek's SigningKey from
+ *    those bytes is libsodium's seed key pair: the issuer's key is 00fc0655..
+ *    and "aaaa"'s asset contract is SAC:2e378f80.., as in the traces.  With
+ *    the trace's own keys the storage map orders its keys (and so counts
+ *    its compares) as the reference's does.
+ *  - authorize_single_invocation: the nonce gen_range(0..=i64::MAX) (rand
+ *    0.8's sample_single_inclusive: u64 draws, an odd one rejected, the
+ *    value v >> 1), then gen::<bool>() (a u32's top bit) picks AddressV2
+ *    credentials; expiration ledger sequence + 10,000; the signature Vec of
+ *    {public_key, signature} maps over SHA-256 of the HashIdPreimage;
+ *    set_authorization_entries.
+ *  - create_account / create_trustline write AccountEntry /
+ *    TrustLineEntry XDR into the storage map (add_ledger_entry).
+ *  - After each top-level call the test host's authorization manager is
+ *    reset to enforcing without entries (frame.rs with_frame, testutils).
+ *  - The trace's top-level host calls (depth 0) with the budget at their
+ *    `call` step and at their `ret` step: ref_call checks one whole call
+ *    (CPU, memory) against the next traced call of the same name.
+ */
+#ifndef SCP_TEST_SAC_REF_H
+#define SCP_TEST_SAC_REF_H
+
+#include <jansson.h>
+#include <openssl/sha.h>
+#include <sodium.h>
+
+#include "soroban/host_private.h"
+#include "soroban/sac_private.h"
+#include "soroban/host_sac.h"
+
+#define REF_OBS_DIR "../shared/spec/soroban/observations/"
+
+enum { REF_LK_ACCOUNT = 0, REF_LK_TRUSTLINE = 1 };
+enum { REF_ISSUER, REF_USER, REF_USER2, REF_USER3, REF_USER4, REF_NKEYS };
+
+/* AccountFlags / TrustLineFlags (Stellar-ledger-entries.x) */
+enum {
+  REF_AUTH_REQUIRED = 1, REF_AUTH_REVOCABLE = 2, REF_AUTH_CLAWBACK = 8,
+  REF_TL_AUTHORIZED = 1, REF_TL_CLAWBACK = 4
+};
+
+typedef struct ref_tcall {
+  char name[40];
+  uint64_t cpu0, mem0, cpu1, mem1;
+  char res[96];
+} ref_tcall;
+
+typedef struct ref {
+  scp_budget b;
+  scp_host *h;
+  scp_prng tprng;   /* the test PRNG */
+  uint8_t pk[REF_NKEYS][32], sk[REF_NKEYS][64];
+  uint8_t asset[52];
+  uint32_t asset_len;
+  uint64_t sac;     /* the asset contract's Address */
+  uint8_t sac_id[32];
+  ref_tcall *calls;
+  size_t ncalls, next;
+  const char *file;
+} ref;
+
+/* ---- the trace's top-level calls ------------------------------------------------- */
+
+static void ref_state(const char *v, uint64_t *cpu, uint64_t *mem) {
+  const char *p;
+  if ((p = strstr(v, "cpu:"))) *cpu = strtoull(p + 4, NULL, 10);
+  if ((p = strstr(v, "mem:")) && (p == v || p[-1] == ' ')) *mem = strtoull(p + 4, NULL, 10);
+}
+
+static void ref_load_trace(ref *r, const char *file) {
+  char path[512];
+  snprintf(path, sizeof path, REF_OBS_DIR "%s", file);
+  json_error_t jerr;
+  json_t *root = json_load_file(path, 0, &jerr);
+  if (!root) {
+    print_message("%s: %s\n", path, jerr.text);
+    skip();
+  }
+  r->file = file;
+  r->calls = calloc(json_object_size(root) + 1, sizeof *r->calls);
+  assert_non_null(r->calls);
+  uint64_t cpu = 0, mem = 0;
+  unsigned depth = 0;
+  const char *key;
+  json_t *val;
+  json_object_foreach(root, key, val) {
+    const char *ev = key + strspn(key, " 0123456789");
+    ref_state(json_string_value(val) ? json_string_value(val) : "", &cpu, &mem);
+    if (!strncmp(ev, "call ", 5)) {
+      if (!depth++) {
+        ref_tcall *c = &r->calls[r->ncalls];
+        snprintf(c->name, sizeof c->name, "%.*s", (int)strcspn(ev + 5, "("), ev + 5);
+        c->cpu0 = cpu;
+        c->mem0 = mem;
+      }
+    } else if (!strncmp(ev, "ret ", 4) && depth) {
+      if (!--depth) {
+        ref_tcall *c = &r->calls[r->ncalls++];
+        c->cpu1 = cpu;
+        c->mem1 = mem;
+        const char *arrow = strstr(ev, " -> ");
+        snprintf(c->res, sizeof c->res, "%s", arrow ? arrow + 4 : "");
+      }
+    }
+  }
+  json_decref(root);
+}
+
+/* The next traced top-level call named `name` (the ones the harness does
+ * not make itself -- test_vec!'s vec_new_from_slice, conversions -- are
+ * passed over). */
+static ref_tcall *ref_next(ref *r, const char *name) {
+  while (r->next < r->ncalls && strcmp(r->calls[r->next].name, name)) r->next++;
+  if (r->next == r->ncalls) {
+    print_message("%s: no further traced %s\n", r->file, name);
+    fail();
+  }
+  return &r->calls[r->next++];
+}
+
+/* ---- keys, PRNG ----------------------------------------------------------------- */
+
+static uint64_t ref_u64(ref *r) {
+  uint8_t b[8];
+  scp_prng_fill(&r->tprng, b, 8);   /* two words, low first: next_u64 */
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+  return v;
+}
+
+static uint32_t ref_u32(ref *r) {
+  uint8_t b[4];
+  scp_prng_fill(&r->tprng, b, 4);
+  return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* ---- set-up ------------------------------------------------------------------------ */
+
+static void ref_open(ref *r, const char *file) {
+  memset(r, 0, sizeof *r);
+  assert_true(sodium_init() >= 0);
+  ref_load_trace(r, file);
+  scp_budget_init(&r->b, UINT64_MAX, UINT64_MAX);
+  scp_host_opts o = { .ledger_sequence = 123, .ledger_timestamp = 123456,
+                      .max_entry_ttl = 6312000, .min_temp_entry_ttl = 16,
+                      .min_persistent_entry_ttl = 4096, .base_reserve = 5000000,
+                      .auth_enforcing = true };
+  memset(o.network_id, 5, 32);
+  assert_int_equal(scp_host_create(&r->b, &o, &r->h), SCP_OK);
+  static const uint8_t seed[33] = "12345678901234567890123456789012";
+  assert_int_equal(scp_host_set_base_prng_seed(r->h, seed), SCP_OK);
+  scp_prng base;
+  uint8_t sub[32];
+  scp_prng_seed(&base, seed);
+  scp_prng_fill(&base, sub, 32);   /* the recording-auth nonce PRNG's */
+  scp_prng_fill(&base, sub, 32);
+  scp_prng_seed_raw(&r->tprng, sub);
+  for (int i = 0; i < REF_NKEYS; i++) {
+    scp_prng_fill(&r->tprng, sub, 32);
+    crypto_sign_seed_keypair(r->pk[i], r->sk[i], sub);
+  }
+}
+
+/* Every asset contract call of the trace was made and checked. */
+static void ref_close(ref *r) {
+  scp_host_destroy(r->h);
+  size_t left = 0;
+  for (size_t i = r->next; i < r->ncalls; i++)
+    if (!strcmp(r->calls[i].name, "call") || !strcmp(r->calls[i].name, "create_asset_contract")) {
+      print_message("%s: traced %s left unchecked (%s)\n", r->file, r->calls[i].name,
+                    r->calls[i].res);
+      left++;
+    }
+  free(r->calls);
+  assert_int_equal(left, 0);
+}
+
+static void put32(uint8_t *p, uint32_t v) {
+  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (24 - 8 * i));
+}
+static void put64(uint8_t *p, uint64_t v) {
+  put32(p, (uint32_t)(v >> 32));
+  put32(p + 4, (uint32_t)v);
+}
+
+typedef struct ref_account {
+  int64_t balance;
+  uint32_t num_sub, flags;
+  uint8_t thresholds[4];
+  const uint8_t *signers[20];   /* ed25519 keys */
+  uint32_t weights[20], nsigners;
+  bool liabilities, sponsorships;
+  int64_t buying, selling;
+  uint32_t sponsored, sponsoring;
+} ref_account;
+
+/* testutils.rs create_account: AccountEntry{seq 0, no inflation
+ * destination, no home domain, the signers in the order given, ext V0, or
+ * V1 (liabilities) with V2 (sponsorship counts, no ids)}. */
+static void ref_create_account(ref *r, const uint8_t key[32], const ref_account *a) {
+  uint8_t v[512] = { 0 };
+  size_t n = 4;
+  memcpy(v + n, key, 32);
+  n += 32;
+  put64(v + n, (uint64_t)a->balance);
+  n += 16;   /* seqNum 0 */
+  put32(v + n, a->num_sub);
+  n += 4 + 4;   /* inflationDest None */
+  put32(v + n, a->flags);
+  n += 4 + 4;   /* homeDomain "" */
+  memcpy(v + n, a->thresholds, 4);
+  n += 4;
+  put32(v + n, a->nsigners);
+  n += 4;
+  for (uint32_t i = 0; i < a->nsigners; i++) {
+    n += 4;   /* SIGNER_KEY_TYPE_ED25519 */
+    memcpy(v + n, a->signers[i], 32);
+    n += 32;
+    put32(v + n, a->weights[i]);
+    n += 4;
+  }
+  if (a->liabilities || a->sponsorships) {
+    put32(v + n, 1);
+    put64(v + n + 4, (uint64_t)a->buying);
+    put64(v + n + 12, (uint64_t)a->selling);
+    n += 20;
+    if (a->sponsorships) {
+      put32(v + n, 2);
+      put32(v + n + 4, a->sponsored);
+      put32(v + n + 8, a->sponsoring);
+      n += 4 + 8 + 4;   /* no signer sponsoring ids */
+    }
+    n += 4;   /* ext V0 */
+  }
+  n += 4;   /* ext V0 */
+  scp_lkey k = { .type = REF_LK_ACCOUNT };
+  memcpy(k.id, key, 32);
+  assert_int_equal(scp_storage_seed(r->h, &k, v, (uint32_t)n, 0, true), SCP_OK);
+}
+
+/* create_default_account(TestSigner::account(key)): 0 stroops, one
+ * sub-entry, thresholds [1, 0, 0, 0], the key as a signer of weight 1. */
+static void ref_default_account(ref *r, int who) {
+  ref_account a = { .num_sub = 1, .thresholds = { 1, 0, 0, 0 }, .nsigners = 1 };
+  a.signers[0] = r->pk[who];
+  a.weights[0] = 1;
+  ref_create_account(r, r->pk[who], &a);
+}
+
+/* create_trustline: TrustLineEntry{the asset's code and issuer, balance,
+ * limit, flags, ext V0}. */
+static void ref_create_trustline(ref *r, const uint8_t acct[32], int64_t balance, int64_t limit,
+                                 uint32_t flags) {
+  uint8_t v[128] = { 0 };
+  uint32_t alen = r->asset_len;
+  memcpy(v + 4, acct, 32);
+  memcpy(v + 36, r->asset, alen);
+  put64(v + 36 + alen, (uint64_t)balance);
+  put64(v + 44 + alen, (uint64_t)limit);
+  put32(v + 52 + alen, flags);
+  scp_lkey k = { .type = REF_LK_TRUSTLINE, .key = r->asset, .keylen = alen };
+  memcpy(k.id, acct, 32);
+  assert_int_equal(scp_storage_seed(r->h, &k, v, 60 + alen, 0, true), SCP_OK);
+}
+
+static void ref_default_trustline(ref *r, int who) {
+  ref_create_trustline(r, r->pk[who], 0, INT64_MAX, REF_TL_AUTHORIZED | REF_TL_CLAWBACK);
+}
+
+/* default_stellar_asset_contract: the issuer's account (10,000,000
+ * stroops, itself a signer of weight 100, one sub-entry, thresholds
+ * [1, 0, 0, 0], AUTH_REVOCABLE | AUTH_CLAWBACK_ENABLED), then
+ * new_from_asset: bytes_new_from_slice(asset XDR), create_asset_contract
+ * (checked whole against the trace). */
+static void ref_sac_with(ref *r, const char *code, uint32_t issuer_flags, bool issuer_account) {
+  if (issuer_account) {
+    ref_account a = { .balance = 10000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                      .nsigners = 1, .flags = issuer_flags };
+    a.signers[0] = r->pk[REF_ISSUER];
+    a.weights[0] = 100;
+    ref_create_account(r, r->pk[REF_ISSUER], &a);
+  }
+  size_t cl = strlen(code);
+  memset(r->asset, 0, sizeof r->asset);
+  if (!cl) {
+    r->asset_len = 4;
+  } else {
+    uint32_t w = cl > 4 ? 12 : 4;
+    r->asset[3] = w == 4 ? 1 : 2;
+    memcpy(r->asset + 4, code, cl);
+    memcpy(r->asset + 4 + w + 4, r->pk[REF_ISSUER], 32);
+    r->asset_len = 4 + w + 4 + 32;
+  }
+  uint64_t bytes;
+  scp_error err;
+  assert_int_equal(scp_host_memobj_new_from_slice(r->h, SCP_TAG_BYTES_OBJ, r->asset, r->asset_len,
+                                                  &bytes), SCP_OK);
+  ref_tcall *c = ref_next(r, "create_asset_contract");
+  uint64_t cpu = r->b.cpu, mem = r->b.mem;
+  int id = scp_hostfn_find_name("create_asset_contract");
+  assert_int_equal(scp_host_call(r->h, (unsigned)id, &bytes, NULL, &r->sac, &err), SCP_OK);
+  assert_int_equal(r->b.cpu - cpu, c->cpu1 - c->cpu0);
+  assert_int_equal(r->b.mem - mem, c->mem1 - c->mem0);
+  memcpy(r->sac_id, scp_host_obj(r->h, r->sac)->u.bytes + 1, 32);
+}
+
+static void ref_default_sac(ref *r) {
+  ref_sac_with(r, "aaaa", REF_AUTH_REVOCABLE | REF_AUTH_CLAWBACK, true);
+}
+
+/* ---- arguments: a host Val and its ScVal XDR ------------------------------------- */
+
+typedef struct ref_arg {
+  char kind;   /* 'a' account, 'c' contract, 'i' I128, 'u' U32, 'm' muxed account */
+  const uint8_t *key;
+  int64_t hi;
+  uint64_t lo;
+  uint32_t u;
+  uint64_t mux;
+} ref_arg;
+
+#define REF_ACCT(r, who) ((ref_arg){ .kind = 'a', .key = (r)->pk[who] })
+#define REF_CONTRACT(id) ((ref_arg){ .kind = 'c', .key = (id) })
+#define REF_I128(v) ((ref_arg){ .kind = 'i', .hi = (int64_t)(v) < 0 ? -1 : 0, .lo = (uint64_t)(int64_t)(v) })
+#define REF_U32(v) ((ref_arg){ .kind = 'u', .u = (v) })
+
+static uint64_t ref_addr_obj(ref *r, unsigned kind, const uint8_t key[32]) {
+  scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+  o.u.bytes = calloc(1, 33);
+  assert_non_null(o.u.bytes);
+  o.u.bytes[0] = (uint8_t)kind;
+  memcpy(o.u.bytes + 1, key, 32);
+  uint64_t v;
+  assert_int_equal(scp_host_add_obj(r->h, &o, &v), SCP_OK);
+  return v;
+}
+
+static uint64_t ref_val(ref *r, const ref_arg *a) {
+  if (a->kind == 'a' || a->kind == 'c') return ref_addr_obj(r, a->kind == 'c', a->key);
+  if (a->kind == 'u') return scp_val_u32(a->u);
+  if (a->kind == 'm') {
+    scp_hobj o = { .tag = SCP_TAG_MUXED_ADDRESS_OBJ, .len = 41 };
+    o.u.bytes = calloc(1, 41);
+    assert_non_null(o.u.bytes);
+    o.u.bytes[0] = 2;
+    for (int i = 0; i < 8; i++) o.u.bytes[1 + i] = (uint8_t)(a->mux >> (56 - 8 * i));
+    memcpy(o.u.bytes + 9, a->key, 32);
+    uint64_t v;
+    assert_int_equal(scp_host_add_obj(r->h, &o, &v), SCP_OK);
+    return v;
+  }
+  int64_t lo = (int64_t)a->lo;
+  if (a->hi == (lo < 0 ? -1 : 0) && lo >= -(INT64_C(1) << 55) && lo < (INT64_C(1) << 55))
+    return scp_val_small_i(lo, SCP_TAG_I128_SMALL);
+  uint64_t in[2] = { (uint64_t)a->hi, a->lo }, v;
+  scp_error err;
+  int id = scp_hostfn_find_name("obj_from_i128_pieces");
+  assert_int_equal(scp_host_call(r->h, (unsigned)id, in, NULL, &v, &err), SCP_OK);
+  return v;
+}
+
+typedef struct xb {
+  uint8_t p[4096];
+  size_t n;
+} xb;
+
+static void x32(xb *b, uint32_t v) {
+  put32(b->p + b->n, v);
+  b->n += 4;
+}
+static void x64(xb *b, uint64_t v) {
+  put64(b->p + b->n, v);
+  b->n += 8;
+}
+static void xbytes(xb *b, const void *p, size_t n) {
+  memcpy(b->p + b->n, p, n);
+  b->n += n;
+  while (b->n % 4) b->p[b->n++] = 0;
+}
+static void xvar(xb *b, const void *p, size_t n) {
+  x32(b, (uint32_t)n);
+  xbytes(b, p, n);
+}
+static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
+  x32(b, kind);
+  if (!kind) x32(b, 0);   /* PUBLIC_KEY_TYPE_ED25519 */
+  xbytes(b, id, 32);
+}
+
+static void xarg(xb *b, const ref_arg *a) {
+  switch (a->kind) {
+  case 'a': case 'c': case 'm':   /* a muxed `to` is authorized as its Address */
+    x32(b, 18);   /* SCV_ADDRESS */
+    xaddr(b, a->kind == 'c', a->key);
+    break;
+  case 'u':
+    x32(b, 3);   /* SCV_U32 */
+    x32(b, a->u);
+    break;
+  default:
+    x32(b, 10);   /* SCV_I128 */
+    x64(b, (uint64_t)a->hi);
+    x64(b, a->lo);
+  }
+}
+
+/* authorize_single_invocation(TestSigner::account(key of who), the asset
+ * contract, fn, args): the nonce and the credentials' kind from the test
+ * PRNG, the entry signed by the key, set_authorization_entries. */
+static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
+  uint64_t v;
+  do v = ref_u64(r);
+  while (v & 1);
+  int64_t nonce = (int64_t)(v >> 1);
+  bool v2 = (int32_t)ref_u32(r) < 0;
+  uint32_t exp = 123 + 10000;
+  xb inv = { .n = 0 }, pre = { .n = 0 }, e = { .n = 0 };
+  x32(&inv, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
+  xaddr(&inv, 1, r->sac_id);
+  xvar(&inv, fn, strlen(fn));
+  x32(&inv, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) xarg(&inv, &args[i]);
+  x32(&inv, 0);   /* no sub-invocations */
+  uint8_t network[32];
+  memset(network, 5, 32);
+  x32(&pre, v2 ? 10 : 9);   /* ENVELOPE_TYPE_SOROBAN_AUTHORIZATION(_WITH_ADDRESS) */
+  xbytes(&pre, network, 32);
+  x64(&pre, (uint64_t)nonce);
+  x32(&pre, exp);
+  if (v2) xaddr(&pre, 0, r->pk[who]);
+  xbytes(&pre, inv.p, inv.n);
+  uint8_t hash[32], sig[64];
+  SHA256(pre.p, pre.n, hash);
+  crypto_sign_detached(sig, NULL, hash, 32, r->sk[who]);
+  x32(&e, v2 ? 2 : 1);   /* SOROBAN_CREDENTIALS_ADDRESS(_V2) */
+  xaddr(&e, 0, r->pk[who]);
+  x64(&e, (uint64_t)nonce);
+  x32(&e, exp);
+  /* Vec[Map{public_key: Bytes, signature: Bytes}] */
+  x32(&e, 16);
+  x32(&e, 1);
+  x32(&e, 1);
+  x32(&e, 17);
+  x32(&e, 1);
+  x32(&e, 2);
+  x32(&e, 15);
+  xvar(&e, "public_key", 10);
+  x32(&e, 13);
+  xvar(&e, r->pk[who], 32);
+  x32(&e, 15);
+  xvar(&e, "signature", 9);
+  x32(&e, 13);
+  xvar(&e, sig, 64);
+  xbytes(&e, inv.p, inv.n);
+  const uint8_t *p = e.p;
+  size_t len = e.n;
+  scp_error err = { 0 };
+  int rc = scp_host_set_auth_entries(r->h, &p, &len, 1, &err);
+  if (rc) print_message("set entries: %s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+}
+
+/* host.call(asset, fn, test_vec![args]) checked whole against the next
+ * traced `call`: CPU and memory from its call step to its ret step, and
+ * its outcome (Ok, or the same Err).  Returns the result Val. */
+static uint64_t ref_invoke(ref *r, const char *fn, const ref_arg *args, size_t n) {
+  uint64_t vals[8], vec, sym, ret = 0;
+  for (size_t i = 0; i < n; i++) vals[i] = ref_val(r, &args[i]);
+  assert_int_equal(scp_host_vec_new_from_slice(r->h, vals, (uint32_t)n, &vec), SCP_OK);
+  assert_int_equal(scp_host_symbol_val(r->h, fn, &sym), SCP_OK);
+  ref_tcall *c = ref_next(r, "call");
+  uint64_t cpu = r->b.cpu, mem = r->b.mem, a[3] = { r->sac, sym, vec };
+  scp_error err;
+  int id = scp_hostfn_find_name("call");
+  int rc = scp_host_call(r->h, (unsigned)id, a, NULL, &ret, &err);
+  /* the test host resets its authorization manager when the call stack
+   * empties (frame.rs with_frame, testutils: enforcing without entries,
+   * uncharged) */
+  scp_ae_free(r->h);
+  static const char *const types[] = { "Contract", "WasmVm", "Context", "Storage", "Object",
+                                       "Crypto", "Events", "Budget", "Value", "Auth" };
+  static const char *const codes[] = { "ArithDomain", "IndexBounds", "InvalidInput",
+                                       "MissingValue", "ExistingValue", "ExceededLimit",
+                                       "InvalidAction", "InternalError", "UnexpectedType",
+                                       "UnexpectedSize" };
+  char got[96];
+  uint32_t t = scp_val_minor(ret), code = scp_val_major(ret);
+  if (rc == SCP_OK)
+    snprintf(got, sizeof got, "Ok");
+  else if (scp_val_tag_of(ret) == SCP_TAG_ERROR && t == SCP_ET_CONTRACT)
+    snprintf(got, sizeof got, "Err(Error(Contract, #%u))", code);
+  else if (scp_val_tag_of(ret) == SCP_TAG_ERROR && t < 10 && code < 10)
+    snprintf(got, sizeof got, "Err(Error(%s, %s))", types[t], codes[code]);
+  else
+    snprintf(got, sizeof got, "Err(%.80s)", err.msg);
+  if (strncmp(c->res, got, strlen(got)) ||
+      r->b.cpu - cpu != c->cpu1 - c->cpu0 || r->b.mem - mem != c->mem1 - c->mem0)
+    print_message("%s: %s: cpu %llu mem %llu %s, trace %llu %llu %s\n", r->file, fn,
+                  (unsigned long long)(r->b.cpu - cpu), (unsigned long long)(r->b.mem - mem), got,
+                  (unsigned long long)(c->cpu1 - c->cpu0), (unsigned long long)(c->mem1 - c->mem0),
+                  c->res);
+  assert_int_equal(strncmp(c->res, got, strlen(got)), 0);
+  assert_int_equal(r->b.cpu - cpu, c->cpu1 - c->cpu0);
+  assert_int_equal(r->b.mem - mem, c->mem1 - c->mem0);
+  return ret;
+}
+
+/* A signed call: authorize_single_invocation by `who`, then the call. */
+static uint64_t ref_signed(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
+  ref_authorize(r, who, fn, args, n);
+  return ref_invoke(r, fn, args, n);
+}
+
+#define REF_ARGS(...) ((const ref_arg[]){ __VA_ARGS__ }), \
+  (sizeof((const ref_arg[]){ __VA_ARGS__ }) / sizeof(ref_arg))
+
+#endif

@@ -322,7 +322,7 @@ static void ref_default_sac(ref *r) {
 /* ---- arguments: a host Val and its ScVal XDR ------------------------------------- */
 
 typedef struct ref_arg {
-  char kind;   /* 'a' account, 'c' contract, 'i' I128, 'u' U32, 'm' muxed account */
+  char kind;   /* 'a' account, 'c' contract, 'i' I128, 'u' U32, 'b' Bool, 'm' muxed account */
   const uint8_t *key;
   int64_t hi;
   uint64_t lo;
@@ -334,6 +334,8 @@ typedef struct ref_arg {
 #define REF_CONTRACT(id) ((ref_arg){ .kind = 'c', .key = (id) })
 #define REF_I128(v) ((ref_arg){ .kind = 'i', .hi = (int64_t)(v) < 0 ? -1 : 0, .lo = (uint64_t)(int64_t)(v) })
 #define REF_U32(v) ((ref_arg){ .kind = 'u', .u = (v) })
+#define REF_BOOL(v) ((ref_arg){ .kind = 'b', .u = (v) })
+#define REF_MUXED(r, who, id) ((ref_arg){ .kind = 'm', .key = (r)->pk[who], .mux = (id) })
 
 static uint64_t ref_addr_obj(ref *r, unsigned kind, const uint8_t key[32]) {
   scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
@@ -349,6 +351,7 @@ static uint64_t ref_addr_obj(ref *r, unsigned kind, const uint8_t key[32]) {
 static uint64_t ref_val(ref *r, const ref_arg *a) {
   if (a->kind == 'a' || a->kind == 'c') return ref_addr_obj(r, a->kind == 'c', a->key);
   if (a->kind == 'u') return scp_val_u32(a->u);
+  if (a->kind == 'b') return a->u ? SCP_VAL_TRUE : SCP_VAL_FALSE;
   if (a->kind == 'm') {
     scp_hobj o = { .tag = SCP_TAG_MUXED_ADDRESS_OBJ, .len = 41 };
     o.u.bytes = calloc(1, 41);
@@ -400,9 +403,19 @@ static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
 
 static void xarg(xb *b, const ref_arg *a) {
   switch (a->kind) {
-  case 'a': case 'c': case 'm':   /* a muxed `to` is authorized as its Address */
+  case 'a': case 'c':
     x32(b, 18);   /* SCV_ADDRESS */
     xaddr(b, a->kind == 'c', a->key);
+    break;
+  case 'm':
+    x32(b, 18);
+    x32(b, 2);   /* SC_ADDRESS_TYPE_MUXED_ACCOUNT {id, ed25519} */
+    x64(b, a->mux);
+    xbytes(b, a->key, 32);
+    break;
+  case 'b':
+    x32(b, 0);   /* SCV_BOOL */
+    x32(b, a->u);
     break;
   case 'u':
     x32(b, 3);   /* SCV_U32 */
@@ -424,7 +437,7 @@ static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, 
   while (v & 1);
   int64_t nonce = (int64_t)(v >> 1);
   bool v2 = (int32_t)ref_u32(r) < 0;
-  uint32_t exp = 123 + 10000;
+  uint32_t exp = r->h->opts.ledger_sequence + 10000;
   xb inv = { .n = 0 }, pre = { .n = 0 }, e = { .n = 0 };
   x32(&inv, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
   xaddr(&inv, 1, r->sac_id);

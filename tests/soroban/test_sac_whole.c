@@ -51,9 +51,124 @@ static void test_direct_transfer(void **state) {
   ref_close(&r);
 }
 
+/* test_burn: mint to user; the issuer minting to itself and burning fail
+ * (#2, before any authorization); approve, burn_from (the allowance's
+ * #9 too), burn, burn of a deauthorized balance (#...), set_authorized
+ * both ways. */
+static void test_burn(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_burn"));
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  ref_default_account(&r, REF_USER2);
+  ref_default_trustline(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER2);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2), adm = REF_ACCT(&r, REF_ISSUER);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
+  balance_is(&r, REF_USER, 100000000);
+  balance_is(&r, REF_USER2, 0);
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(adm, REF_I128(1)));
+  ref_signed(&r, REF_ISSUER, "burn", REF_ARGS(adm, REF_I128(1)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(10000000), REF_U32(200)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_USER2, "burn_from", REF_ARGS(u2, u, REF_I128(6000000)));
+  balance_is(&r, REF_USER, 94000000);
+  balance_is(&r, REF_USER2, 0);
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_USER2, "burn_from", REF_ARGS(u2, u, REF_I128(4000001)));
+  ref_signed(&r, REF_USER2, "burn_from", REF_ARGS(u2, u, REF_I128(4000000)));
+  balance_is(&r, REF_USER, 90000000);
+  balance_is(&r, REF_USER2, 0);
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_USER, "burn", REF_ARGS(u, REF_I128(45000000)));
+  balance_is(&r, REF_USER, 45000000);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(false)));
+  ref_signed(&r, REF_USER, "burn", REF_ARGS(u, REF_I128(100)));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(true)));
+  ref_signed(&r, REF_USER, "burn", REF_ARGS(u, REF_I128(1000000)));
+  balance_is(&r, REF_USER, 44000000);
+  ref_close(&r);
+}
+
+/* test_set_admin: admin(), set_admin to user, the old admin's set_admin,
+ * mint, clawback, set_authorized refused (Error(Auth, InvalidAction)),
+ * the new admin's, and back. */
+static void test_set_admin(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_set_admin"));
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER);
+  ref_default_account(&r, REF_USER2);
+  ref_default_trustline(&r, REF_USER2);
+  ref_arg na = REF_ACCT(&r, REF_USER), u = REF_ACCT(&r, REF_USER2), adm = REF_ACCT(&r, REF_ISSUER);
+  ref_invoke(&r, "admin", NULL, 0);
+  ref_signed(&r, REF_ISSUER, "set_admin", REF_ARGS(na));
+  ref_invoke(&r, "admin", NULL, 0);
+  ref_signed(&r, REF_ISSUER, "set_admin", REF_ARGS(na));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(na, REF_I128(1)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(na, REF_I128(1)));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(na, REF_BOOL(false)));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(na, REF_BOOL(true)));
+  ref_signed(&r, REF_USER, "mint", REF_ARGS(u, REF_I128(1)));
+  ref_signed(&r, REF_USER, "clawback", REF_ARGS(u, REF_I128(1)));
+  ref_signed(&r, REF_USER, "set_authorized", REF_ARGS(u, REF_BOOL(false)));
+  ref_signed(&r, REF_USER, "set_authorized", REF_ARGS(u, REF_BOOL(true)));
+  ref_signed(&r, REF_USER, "set_admin", REF_ARGS(adm));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1)));
+  ref_close(&r);
+}
+
+/* test_transfer_with_allowance: approve, transfer_from (and #9 past the
+ * allowance), approve 0, an allowance live until the current ledger,
+ * then expired on the next ledger (#9). */
+static void test_transfer_with_allowance(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_transfer_with_allowance"));
+  ref_default_sac(&r);
+  for (int who = REF_USER; who <= REF_USER3; who++) ref_default_account(&r, who);
+  for (int who = REF_USER; who <= REF_USER3; who++) ref_default_trustline(&r, who);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2), u3 = REF_ACCT(&r, REF_USER3);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
+  balance_is(&r, REF_USER, 100000000);
+  balance_is(&r, REF_USER2, 0);
+  ref_invoke(&r, "allowance", REF_ARGS(u, u3));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u3, REF_I128(10000000), REF_U32(200)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, u3));
+  ref_signed(&r, REF_USER3, "transfer_from", REF_ARGS(u3, u, u2, REF_I128(6000000)));
+  balance_is(&r, REF_USER, 94000000);
+  balance_is(&r, REF_USER2, 6000000);
+  balance_is(&r, REF_USER3, 0);
+  ref_invoke(&r, "allowance", REF_ARGS(u, u3));
+  ref_signed(&r, REF_USER3, "transfer_from", REF_ARGS(u3, u, u3, REF_I128(4000001)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u3, REF_I128(0), REF_U32(0)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, u3));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u3, REF_I128(4000000), REF_U32(200)));
+  ref_signed(&r, REF_USER3, "transfer_from", REF_ARGS(u3, u, u3, REF_I128(4000000)));
+  balance_is(&r, REF_USER, 90000000);
+  balance_is(&r, REF_USER2, 6000000);
+  balance_is(&r, REF_USER3, 4000000);
+  ref_invoke(&r, "allowance", REF_ARGS(u, u3));
+  ref_signed(&r, REF_USER3, "transfer_from", REF_ARGS(u3, u, u3, REF_I128(1)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u3, REF_I128(10), REF_U32(123)));
+  ref_signed(&r, REF_USER3, "transfer_from", REF_ARGS(u3, u, u3, REF_I128(5)));
+  balance_is(&r, REF_USER, 89999995);
+  balance_is(&r, REF_USER3, 4000005);
+  r.h->opts.ledger_sequence = 124;
+  ref_signed(&r, REF_USER3, "transfer_from", REF_ARGS(u3, u, u3, REF_I128(1)));
+  ref_close(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
+    cmocka_unit_test(test_burn),
+    cmocka_unit_test(test_set_admin),
+    cmocka_unit_test(test_transfer_with_allowance),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

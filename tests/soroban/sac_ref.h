@@ -319,6 +319,30 @@ static void ref_default_sac(ref *r) {
   ref_sac_with(r, "aaaa", REF_AUTH_REVOCABLE | REF_AUTH_CLAWBACK, true);
 }
 
+/* generate_bytes_array: 32 bytes of the test PRNG (a contract id). */
+static void ref_bytes32(ref *r, uint8_t out[32]) {
+  scp_prng_fill(&r->tprng, out, 32);
+}
+
+static scp_sentry *ref_entry(ref *r, uint8_t type, const uint8_t id[32]) {
+  for (size_t i = 0; i < r->h->nstore; i++)
+    if (r->h->store[i].present && r->h->store[i].k.type == type &&
+        !memcmp(r->h->store[i].k.id, id, 32))
+      return &r->h->store[i];
+  fail();
+  return NULL;
+}
+
+/* update_account_flags / update_trustline_flags: the entry rewritten in
+ * the storage map by the test (untraced). */
+static void ref_account_flags(ref *r, int who, uint32_t flags) {
+  put32(ref_entry(r, REF_LK_ACCOUNT, r->pk[who])->val + 60, flags);
+}
+
+static void ref_trustline_flags(ref *r, int who, uint32_t flags) {
+  put32(ref_entry(r, REF_LK_TRUSTLINE, r->pk[who])->val + 52 + r->asset_len, flags);
+}
+
 /* ---- arguments: a host Val and its ScVal XDR ------------------------------------- */
 
 typedef struct ref_arg {

@@ -163,12 +163,133 @@ static void test_transfer_with_allowance(void **state) {
   ref_close(&r);
 }
 
+/* test_clawback_on_contract: two contract balances (the second created
+ * while the issuer has no clawback flag), clawback from each (#10 from the
+ * one without clawback), the issuer's flags changed in between. */
+static void test_clawback_on_contract(void **state) {
+  (void)state;
+  ref r;
+  uint8_t c1[32], c2[32];
+  ref_open(&r, F("test_clawback_on_contract"));
+  ref_default_sac(&r);
+  ref_bytes32(&r, c1);
+  ref_bytes32(&r, c2);
+  ref_arg a1 = REF_CONTRACT(c1), a2 = REF_CONTRACT(c2);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(a1, REF_I128(100000000)));
+  ref_account_flags(&r, REF_ISSUER, 0);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(a2, REF_I128(100000000)));
+  ref_invoke(&r, "balance", REF_ARGS(a1));
+  ref_invoke(&r, "balance", REF_ARGS(a2));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(a1, REF_I128(40000000)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(a2, REF_I128(40000000)));
+  ref_account_flags(&r, REF_ISSUER, REF_AUTH_CLAWBACK);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(a1, REF_I128(40000000)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(a2, REF_I128(40000000)));
+  ref_invoke(&r, "balance", REF_ARGS(a1));
+  ref_invoke(&r, "balance", REF_ARGS(a2));
+  ref_close(&r);
+}
+
+/* test_auth_revocable_on_contract: authorized(C) without a balance entry;
+ * set_authorized(C, false) needs AUTH_REVOCABLE (#2), then with it; then
+ * set_authorized(C, true) without it. */
+static void test_auth_revocable_on_contract(void **state) {
+  (void)state;
+  ref r;
+  uint8_t c1[32];
+  ref_open(&r, F("test_auth_revocable_on_contract"));
+  ref_default_sac(&r);
+  ref_bytes32(&r, c1);
+  ref_arg a1 = REF_CONTRACT(c1);
+  assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(a1)), SCP_VAL_TRUE);
+  ref_account_flags(&r, REF_ISSUER, 0);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(a1, REF_BOOL(false)));
+  ref_account_flags(&r, REF_ISSUER, REF_AUTH_REVOCABLE);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(a1, REF_BOOL(false)));
+  assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(a1)), SCP_VAL_FALSE);
+  ref_account_flags(&r, REF_ISSUER, 0);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(a1, REF_BOOL(true)));
+  assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(a1)), SCP_VAL_TRUE);
+  ref_close(&r);
+}
+
+/* test_clawback_on_account: a trustline with no account entry; clawback,
+ * #10 past the balance and without the trustline's clawback flag. */
+static void test_clawback_on_account(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_clawback_on_account"));
+  ref_default_sac(&r);
+  ref_default_trustline(&r, REF_USER);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
+  balance_is(&r, REF_USER, 100000000);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(40000000)));
+  balance_is(&r, REF_USER, 60000000);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(60000001)));
+  ref_trustline_flags(&r, REF_USER, 0);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(60000000)));
+  ref_trustline_flags(&r, REF_USER, REF_TL_CLAWBACK);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(60000000)));
+  balance_is(&r, REF_USER, 0);
+  ref_close(&r);
+}
+
+/* test_native_self_transfer: the user's 100,000,000 stroops (itself a
+ * signer of weight 100, no sub-entries), the native asset contract; an XLM
+ * transfer to itself, then one past the balance (#10). */
+static void test_native_self_transfer(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_native_self_transfer"));
+  ref_account a = { .balance = 100000000, .thresholds = { 1, 0, 0, 0 }, .nsigners = 1 };
+  a.signers[0] = r.pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_sac_with(&r, "", 0, false);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(90000000)));
+  balance_is(&r, REF_USER, 100000000);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(90000001)));
+  ref_close(&r);
+}
+
+/* test_zero_amounts: transfers, burns, burn_from and clawback of 0 (a
+ * contract without a balance: #10 until set_authorized creates it). */
+static void test_zero_amounts(void **state) {
+  (void)state;
+  ref r;
+  uint8_t c[32];
+  ref_open(&r, F("test_zero_amounts"));
+  ref_default_sac(&r);
+  ref_bytes32(&r, c);
+  ref_default_account(&r, REF_USER);
+  ref_default_account(&r, REF_USER2);
+  ref_default_trustline(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER2);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2), ca = REF_CONTRACT(c);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(0)));
+  ref_signed(&r, REF_USER, "burn", REF_ARGS(u, REF_I128(0)));
+  ref_signed(&r, REF_USER, "burn_from", REF_ARGS(u, u2, REF_I128(0)));
+  ref_signed(&r, REF_USER, "burn_from", REF_ARGS(u, ca, REF_I128(0)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u2, REF_I128(0)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(ca, REF_I128(0)));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(ca, REF_BOOL(true)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(ca, REF_I128(0)));
+  ref_close(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
     cmocka_unit_test(test_burn),
     cmocka_unit_test(test_set_admin),
     cmocka_unit_test(test_transfer_with_allowance),
+    cmocka_unit_test(test_clawback_on_contract),
+    cmocka_unit_test(test_auth_revocable_on_contract),
+    cmocka_unit_test(test_clawback_on_account),
+    cmocka_unit_test(test_native_self_transfer),
+    cmocka_unit_test(test_zero_amounts),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

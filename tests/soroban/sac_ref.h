@@ -60,7 +60,7 @@ typedef struct ref {
   scp_budget b;
   scp_host *h;
   scp_prng tprng;   /* the test PRNG */
-  uint8_t pk[REF_NKEYS][32], sk[REF_NKEYS][64];
+  uint8_t pk[REF_NKEYS + 2][32], sk[REF_NKEYS + 2][64];   /* + ref_new_key's */
   uint8_t asset[52];
   uint32_t asset_len;
   uint64_t sac;     /* the asset contract's Address */
@@ -274,6 +274,15 @@ static void ref_create_trustline(ref *r, const uint8_t acct[32], int64_t balance
   assert_int_equal(scp_storage_seed(r->h, &k, v, 60 + alen, 0, true), SCP_OK);
 }
 
+/* create_account_with_balance (cap_73): the key a signer of weight 100,
+ * no sub-entries, thresholds [1, 0, 0, 0]. */
+static void ref_account_with_balance(ref *r, int who, int64_t balance) {
+  ref_account a = { .balance = balance, .thresholds = { 1, 0, 0, 0 }, .nsigners = 1 };
+  a.signers[0] = r->pk[who];
+  a.weights[0] = 100;
+  ref_create_account(r, r->pk[who], &a);
+}
+
 static void ref_default_trustline(ref *r, int who) {
   ref_create_trustline(r, r->pk[who], 0, INT64_MAX, REF_TL_AUTHORIZED | REF_TL_CLAWBACK);
 }
@@ -317,6 +326,14 @@ static void ref_sac_with(ref *r, const char *code, uint32_t issuer_flags, bool i
 
 static void ref_default_sac(ref *r) {
   ref_sac_with(r, "aaaa", REF_AUTH_REVOCABLE | REF_AUTH_CLAWBACK, true);
+}
+
+/* generate_signing_key after the five of setup: key pair `slot`
+ * (REF_NKEYS + i). */
+static void ref_new_key(ref *r, int slot) {
+  uint8_t seed[32];
+  scp_prng_fill(&r->tprng, seed, 32);
+  crypto_sign_seed_keypair(r->pk[slot], r->sk[slot], seed);
 }
 
 /* generate_bytes_array: 32 bytes of the test PRNG (a contract id). */
@@ -452,10 +469,12 @@ static void xarg(xb *b, const ref_arg *a) {
   }
 }
 
-/* authorize_single_invocation(TestSigner::account(key of who), the asset
- * contract, fn, args): the nonce and the credentials' kind from the test
- * PRNG, the entry signed by the key, set_authorization_entries. */
-static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
+/* authorize_single_invocation(signer, the asset contract, fn, args): the
+ * nonce and the credentials' kind from the test PRNG, the entry of account
+ * `acct` signed by key pair (pk, sk) (TestSigner::account: the account's
+ * own; account_with_multisig: another), set_authorization_entries. */
+static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32],
+                             const uint8_t sk[64], const char *fn, const ref_arg *args, size_t n) {
   uint64_t v;
   do v = ref_u64(r);
   while (v & 1);
@@ -475,13 +494,13 @@ static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, 
   xbytes(&pre, network, 32);
   x64(&pre, (uint64_t)nonce);
   x32(&pre, exp);
-  if (v2) xaddr(&pre, 0, r->pk[who]);
+  if (v2) xaddr(&pre, 0, acct);
   xbytes(&pre, inv.p, inv.n);
   uint8_t hash[32], sig[64];
   SHA256(pre.p, pre.n, hash);
-  crypto_sign_detached(sig, NULL, hash, 32, r->sk[who]);
+  crypto_sign_detached(sig, NULL, hash, 32, sk);
   x32(&e, v2 ? 2 : 1);   /* SOROBAN_CREDENTIALS_ADDRESS(_V2) */
-  xaddr(&e, 0, r->pk[who]);
+  xaddr(&e, 0, acct);
   x64(&e, (uint64_t)nonce);
   x32(&e, exp);
   /* Vec[Map{public_key: Bytes, signature: Bytes}] */
@@ -494,7 +513,7 @@ static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, 
   x32(&e, 15);
   xvar(&e, "public_key", 10);
   x32(&e, 13);
-  xvar(&e, r->pk[who], 32);
+  xvar(&e, pk, 32);
   x32(&e, 15);
   xvar(&e, "signature", 9);
   x32(&e, 13);
@@ -551,6 +570,10 @@ static uint64_t ref_invoke(ref *r, const char *fn, const ref_arg *args, size_t n
   assert_int_equal(r->b.cpu - cpu, c->cpu1 - c->cpu0);
   assert_int_equal(r->b.mem - mem, c->mem1 - c->mem0);
   return ret;
+}
+
+static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
+  ref_authorize_by(r, r->pk[who], r->pk[who], r->sk[who], fn, args, n);
 }
 
 /* A signed call: authorize_single_invocation by `who`, then the call. */

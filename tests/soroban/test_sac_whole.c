@@ -279,6 +279,227 @@ static void test_zero_amounts(void **state) {
   ref_close(&r);
 }
 
+#define C73(name) "test__stellar_asset_contract__cap_73__" name ".json"
+enum { DEST = REF_NKEYS };   /* generate_non_existent_account's key */
+
+/* cap_73 test_trust_creates_trustline: trust() by an account with 15 XLM
+ * creates its trustline; mint, a second account's trust, a transfer. */
+static void test_trust_creates_trustline(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_creates_trustline"));
+  ref_account_with_balance(&r, REF_USER, 15000000);
+  ref_default_sac(&r);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
+  ref_signed(&r, REF_USER, "trust", REF_ARGS(u));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(50000000)));
+  balance_is(&r, REF_USER, 50000000);
+  ref_account_with_balance(&r, REF_USER2, 20000000);
+  ref_signed(&r, REF_USER2, "trust", REF_ARGS(u2));
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(10000000)));
+  balance_is(&r, REF_USER, 40000000);
+  balance_is(&r, REF_USER2, 10000000);
+  ref_close(&r);
+}
+
+/* test_trust_noop_if_trustline_exists: an existing trustline (1000 of a
+ * 5000 limit) is left alone. */
+static void test_trust_noop_if_trustline_exists(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_noop_if_trustline_exists"));
+  ref_account a = { .balance = 20000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  a.signers[0] = r.pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_default_sac(&r);
+  ref_create_trustline(&r, r.pk[REF_USER], 1000, 5000, REF_TL_AUTHORIZED);
+  ref_signed(&r, REF_USER, "trust", REF_ARGS(REF_ACCT(&r, REF_USER)));
+  ref_close(&r);
+}
+
+/* test_trust_fails_for_issuer / _for_native: #2. */
+static void test_trust_fails_for_issuer(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_fails_for_issuer"));
+  ref_default_sac(&r);
+  ref_signed(&r, REF_ISSUER, "trust", REF_ARGS(REF_ACCT(&r, REF_ISSUER)));
+  ref_close(&r);
+}
+
+static void test_trust_fails_for_native(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_fails_for_native"));
+  ref_account_with_balance(&r, REF_USER, 20000000);
+  ref_sac_with(&r, "", 0, false);
+  ref_signed(&r, REF_USER, "trust", REF_ARGS(REF_ACCT(&r, REF_USER)));
+  ref_close(&r);
+}
+
+/* test_trust_fails_low_reserve (14,999,999 stroops: #14) and
+ * test_trust_fails_too_many_subentries (1000 sub-entries: #15). */
+static void trust_fails(const char *file, int64_t balance, uint32_t num_sub) {
+  ref r;
+  ref_open(&r, file);
+  ref_account a = { .balance = balance, .num_sub = num_sub, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  a.signers[0] = r.pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_default_sac(&r);
+  ref_signed(&r, REF_USER, "trust", REF_ARGS(REF_ACCT(&r, REF_USER)));
+  ref_close(&r);
+}
+
+static void test_trust_fails_low_reserve(void **state) {
+  (void)state;
+  trust_fails(C73("test_trust_fails_low_reserve"), 14999999, 0);
+}
+
+static void test_trust_fails_too_many_subentries(void **state) {
+  (void)state;
+  trust_fails(C73("test_trust_fails_too_many_subentries"), 100000000000, 1000);
+}
+
+/* test_trust_auth_required_issuer: the issuer has AUTH_REQUIRED: the new
+ * trustline is not authorized. */
+static void test_trust_auth_required_issuer(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_auth_required_issuer"));
+  ref_account_with_balance(&r, REF_USER, 20000000);
+  ref_sac_with(&r, "aaaa", REF_AUTH_REQUIRED | REF_AUTH_REVOCABLE | REF_AUTH_CLAWBACK, true);
+  ref_signed(&r, REF_USER, "trust", REF_ARGS(REF_ACCT(&r, REF_USER)));
+  ref_close(&r);
+}
+
+/* test_trust_fails_wrong_auth: trust(user) without an entry, then signed
+ * by user_2's key (not a signer of user): Error(Auth, InvalidAction). */
+static void test_trust_fails_wrong_auth(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_fails_wrong_auth"));
+  ref_default_account(&r, REF_USER);
+  ref_default_sac(&r);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_invoke(&r, "trust", REF_ARGS(u));
+  ref_authorize_by(&r, r.pk[REF_USER], r.pk[REF_USER2], r.sk[REF_USER2], "trust", REF_ARGS(u));
+  ref_invoke(&r, "trust", REF_ARGS(u));
+  ref_close(&r);
+}
+
+/* test_trust_fails_account_missing: a signed trust() by an account with no
+ * entry fails in its authentication (Error(Auth, ...)). */
+static void test_trust_fails_account_missing(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_trust_fails_account_missing"));
+  ref_default_sac(&r);
+  ref_new_key(&r, DEST);
+  ref_signed(&r, DEST, "trust", REF_ARGS(REF_ACCT(&r, DEST)));
+  ref_close(&r);
+}
+
+/* test_xlm_transfer_creates_account: 10,000,000 stroops (two base
+ * reserves) to a missing account creates it. */
+static void test_xlm_transfer_creates_account(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_xlm_transfer_creates_account"));
+  ref_account_with_balance(&r, REF_USER, 100000000);
+  ref_new_key(&r, DEST);
+  ref_sac_with(&r, "", 0, false);
+  ref_signed(&r, REF_USER, "transfer",
+             REF_ARGS(REF_ACCT(&r, REF_USER), REF_ACCT(&r, DEST), REF_I128(10000000)));
+  ref_close(&r);
+}
+
+/* xlm_transfer_below_minimum_fails: 9,999,999 stroops to a missing
+ * account is #14, by transfer or by transfer_from after approve. */
+static void below_minimum(const char *file, bool from) {
+  ref r;
+  ref_open(&r, file);
+  ref_account_with_balance(&r, REF_USER, 100000000);
+  ref_new_key(&r, DEST);
+  ref_sac_with(&r, "", 0, false);
+  ref_arg u = REF_ACCT(&r, REF_USER), sp = REF_ACCT(&r, REF_USER2), d = REF_ACCT(&r, DEST);
+  if (from) {
+    ref_account_with_balance(&r, REF_USER2, 10000000);
+    ref_signed(&r, REF_USER, "approve", REF_ARGS(u, sp, REF_I128(50000000), REF_U32(200)));
+    ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(sp, u, d, REF_I128(9999999)));
+  } else {
+    ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, d, REF_I128(9999999)));
+  }
+  ref_close(&r);
+}
+
+static void test_xlm_transfer_fails_below_minimum(void **state) {
+  (void)state;
+  below_minimum(C73("test_xlm_transfer_fails_below_minimum"), false);
+}
+
+static void test_xlm_transfer_from_fails_below_minimum(void **state) {
+  (void)state;
+  below_minimum(C73("test_xlm_transfer_from_fails_below_minimum"), true);
+}
+
+/* test_xlm_transfer_fails_sender_missing: the sender has no account: its
+ * authentication fails. */
+static void test_xlm_transfer_fails_sender_missing(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_xlm_transfer_fails_sender_missing"));
+  ref_account_with_balance(&r, REF_USER2, 50000000);
+  ref_sac_with(&r, "", 0, false);
+  ref_signed(&r, REF_USER, "transfer",
+             REF_ARGS(REF_ACCT(&r, REF_USER), REF_ACCT(&r, REF_USER2), REF_I128(10000000)));
+  ref_close(&r);
+}
+
+static void test_xlm_self_transfer_to_non_existent_account(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_xlm_self_transfer_to_non_existent_account"));
+  ref_sac_with(&r, "", 0, false);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(0)));
+  ref_close(&r);
+}
+
+/* test_xlm_transfer_from_creates_account: approve, then transfer_from of
+ * 15,000,000 creates the recipient; the allowance left. */
+static void test_xlm_transfer_from_creates_account(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_xlm_transfer_from_creates_account"));
+  ref_account_with_balance(&r, REF_USER, 100000000);
+  ref_account_with_balance(&r, REF_USER2, 10000000);
+  ref_new_key(&r, DEST);
+  ref_sac_with(&r, "", 0, false);
+  ref_arg u = REF_ACCT(&r, REF_USER), sp = REF_ACCT(&r, REF_USER2), d = REF_ACCT(&r, DEST);
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, sp, REF_I128(50000000), REF_U32(200)));
+  ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(sp, u, d, REF_I128(15000000)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, sp));
+  ref_close(&r);
+}
+
+/* test_xlm_transfer_muxed_creates_account: to a MuxedAddress (id
+ * 12345678) of a missing account. */
+static void test_xlm_transfer_muxed_creates_account(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, C73("test_xlm_transfer_muxed_creates_account"));
+  ref_account_with_balance(&r, REF_USER, 100000000);
+  ref_new_key(&r, DEST);
+  ref_sac_with(&r, "", 0, false);
+  ref_signed(&r, REF_USER, "transfer",
+             REF_ARGS(REF_ACCT(&r, REF_USER), REF_MUXED(&r, DEST, 12345678), REF_I128(15000000)));
+  ref_close(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
@@ -290,6 +511,22 @@ int main(void) {
     cmocka_unit_test(test_clawback_on_account),
     cmocka_unit_test(test_native_self_transfer),
     cmocka_unit_test(test_zero_amounts),
+    cmocka_unit_test(test_trust_creates_trustline),
+    cmocka_unit_test(test_trust_noop_if_trustline_exists),
+    cmocka_unit_test(test_trust_fails_for_issuer),
+    cmocka_unit_test(test_trust_fails_for_native),
+    cmocka_unit_test(test_trust_fails_low_reserve),
+    cmocka_unit_test(test_trust_fails_too_many_subentries),
+    cmocka_unit_test(test_trust_auth_required_issuer),
+    cmocka_unit_test(test_trust_fails_wrong_auth),
+    cmocka_unit_test(test_trust_fails_account_missing),
+    cmocka_unit_test(test_xlm_transfer_creates_account),
+    cmocka_unit_test(test_xlm_transfer_fails_below_minimum),
+    cmocka_unit_test(test_xlm_transfer_from_fails_below_minimum),
+    cmocka_unit_test(test_xlm_transfer_fails_sender_missing),
+    cmocka_unit_test(test_xlm_self_transfer_to_non_existent_account),
+    cmocka_unit_test(test_xlm_transfer_from_creates_account),
+    cmocka_unit_test(test_xlm_transfer_muxed_creates_account),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

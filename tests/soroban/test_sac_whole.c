@@ -500,6 +500,80 @@ static void test_xlm_transfer_muxed_creates_account(void **state) {
   ref_close(&r);
 }
 
+/* test_stellar_asset_contract_classic_balance_boundaries: the native
+ * asset contract; an account of 10 XLM and one of i64::MAX stroops (keys
+ * past the five of setup); the user's XLM spent to its minimum (#10 one
+ * stroop past it) and back, then filled to its maximum (#10 one past). */
+enum { NEW_BAL = REF_NKEYS, LARGE_BAL };
+
+static void boundaries(ref *r, int64_t init, int64_t min, int64_t max) {
+  ref_sac_with(r, "", 0, false);
+  ref_new_key(r, NEW_BAL);
+  ref_account_with_balance(r, NEW_BAL, 10000000);
+  ref_arg u = REF_ACCT(r, REF_USER), nb = REF_ACCT(r, NEW_BAL), lb = REF_ACCT(r, LARGE_BAL);
+  ref_signed(r, REF_USER, "transfer", REF_ARGS(u, nb, REF_I128(init - min + 1)));
+  ref_signed(r, REF_USER, "transfer", REF_ARGS(u, nb, REF_I128(init - min)));
+  ref_signed(r, NEW_BAL, "transfer", REF_ARGS(nb, u, REF_I128(init - min)));
+  ref_new_key(r, LARGE_BAL);
+  ref_account_with_balance(r, LARGE_BAL, INT64_MAX);
+  ref_signed(r, LARGE_BAL, "transfer", REF_ARGS(lb, u, REF_I128(max - init + 1)));
+  ref_signed(r, LARGE_BAL, "transfer", REF_ARGS(lb, u, REF_I128(max - init)));
+  ref_close(r);
+}
+
+#define BOUND(name) F("test_stellar_asset_contract_classic_balance_boundaries_" name)
+
+static void user_account(ref *r, int64_t balance, uint32_t num_sub, bool liab, int64_t buying,
+                         int64_t selling, bool spons, uint32_t sponsored, uint32_t sponsoring) {
+  ref_account a = { .balance = balance, .num_sub = num_sub, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1, .liabilities = liab, .buying = buying, .selling = selling,
+                    .sponsorships = spons, .sponsored = sponsored, .sponsoring = sponsoring };
+  a.signers[0] = r->pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(r, r->pk[REF_USER], &a);
+}
+
+static void test_boundaries_simple(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, BOUND("simple"));
+  user_account(&r, 100000000, 5, false, 0, 0, false, 0, 0);
+  boundaries(&r, 100000000, 35000000, INT64_MAX);
+}
+
+static void test_boundaries_with_liabilities(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, BOUND("with_liabilities"));
+  user_account(&r, 1000000000, 8, true, 300000000, 500000000, false, 0, 0);
+  boundaries(&r, 1000000000, 550000000, INT64_MAX - 300000000);
+}
+
+static void test_boundaries_with_sponsorships(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, BOUND("with_sponsorships"));
+  user_account(&r, 100000000, 5, false, 0, 0, true, 3, 6);
+  boundaries(&r, 100000000, 50000000, INT64_MAX);
+}
+
+static void test_boundaries_with_sponsorships_and_liabilities(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, BOUND("with_sponsorships_and_liabilities"));
+  user_account(&r, 1000000000, 5, true, 300000000, 500000000, true, 3, 6);
+  boundaries(&r, 1000000000, 550000000, INT64_MAX - 300000000);
+}
+
+static void test_boundaries_with_large_values(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, BOUND("with_large_values"));
+  int64_t init = INT64_MAX - INT64_MAX / 4;
+  user_account(&r, init, UINT32_MAX, true, INT64_MAX / 4, INT64_MAX / 5, true, 0, UINT32_MAX);
+  boundaries(&r, init, (2 + 2 * (int64_t)UINT32_MAX) * 5000000 + INT64_MAX / 5, init);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
@@ -527,6 +601,11 @@ int main(void) {
     cmocka_unit_test(test_xlm_self_transfer_to_non_existent_account),
     cmocka_unit_test(test_xlm_transfer_from_creates_account),
     cmocka_unit_test(test_xlm_transfer_muxed_creates_account),
+    cmocka_unit_test(test_boundaries_simple),
+    cmocka_unit_test(test_boundaries_with_liabilities),
+    cmocka_unit_test(test_boundaries_with_sponsorships),
+    cmocka_unit_test(test_boundaries_with_sponsorships_and_liabilities),
+    cmocka_unit_test(test_boundaries_with_large_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -258,20 +258,47 @@ static void ref_default_account(ref *r, int who) {
   ref_create_account(r, r->pk[who], &a);
 }
 
+/* The Asset XDR of code (empty: native) issued by the issuer's key. */
+static void ref_set_asset(ref *r, const char *code) {
+  size_t cl = strlen(code);
+  memset(r->asset, 0, sizeof r->asset);
+  if (!cl) {
+    r->asset_len = 4;
+    return;
+  }
+  uint32_t w = cl > 4 ? 12 : 4;
+  r->asset[3] = w == 4 ? 1 : 2;
+  memcpy(r->asset + 4, code, cl);
+  memcpy(r->asset + 4 + w + 4, r->pk[REF_ISSUER], 32);
+  r->asset_len = 4 + w + 4 + 32;
+}
+
 /* create_trustline: TrustLineEntry{the asset's code and issuer, balance,
- * limit, flags, ext V0}. */
-static void ref_create_trustline(ref *r, const uint8_t acct[32], int64_t balance, int64_t limit,
-                                 uint32_t flags) {
-  uint8_t v[128] = { 0 };
-  uint32_t alen = r->asset_len;
+ * limit, flags, ext V0, or V1 with (buying, selling) liabilities}. */
+static void ref_create_trustline_liab(ref *r, const uint8_t acct[32], int64_t balance,
+                                      int64_t limit, uint32_t flags, bool liab, int64_t buying,
+                                      int64_t selling) {
+  uint8_t v[160] = { 0 };
+  uint32_t alen = r->asset_len, n = 60 + alen;
   memcpy(v + 4, acct, 32);
   memcpy(v + 36, r->asset, alen);
   put64(v + 36 + alen, (uint64_t)balance);
   put64(v + 44 + alen, (uint64_t)limit);
   put32(v + 52 + alen, flags);
+  if (liab) {
+    put32(v + 56 + alen, 1);
+    put64(v + 60 + alen, (uint64_t)buying);
+    put64(v + 68 + alen, (uint64_t)selling);
+    n += 16 + 4;
+  }
   scp_lkey k = { .type = REF_LK_TRUSTLINE, .key = r->asset, .keylen = alen };
   memcpy(k.id, acct, 32);
-  assert_int_equal(scp_storage_seed(r->h, &k, v, 60 + alen, 0, true), SCP_OK);
+  assert_int_equal(scp_storage_seed(r->h, &k, v, n, 0, true), SCP_OK);
+}
+
+static void ref_create_trustline(ref *r, const uint8_t acct[32], int64_t balance, int64_t limit,
+                                 uint32_t flags) {
+  ref_create_trustline_liab(r, acct, balance, limit, flags, false, 0, 0);
 }
 
 /* create_account_with_balance (cap_73): the key a signer of weight 100,
@@ -300,17 +327,7 @@ static void ref_sac_with(ref *r, const char *code, uint32_t issuer_flags, bool i
     a.weights[0] = 100;
     ref_create_account(r, r->pk[REF_ISSUER], &a);
   }
-  size_t cl = strlen(code);
-  memset(r->asset, 0, sizeof r->asset);
-  if (!cl) {
-    r->asset_len = 4;
-  } else {
-    uint32_t w = cl > 4 ? 12 : 4;
-    r->asset[3] = w == 4 ? 1 : 2;
-    memcpy(r->asset + 4, code, cl);
-    memcpy(r->asset + 4 + w + 4, r->pk[REF_ISSUER], 32);
-    r->asset_len = 4 + w + 4 + 32;
-  }
+  ref_set_asset(r, code);
   uint64_t bytes;
   scp_error err;
   assert_int_equal(scp_host_memobj_new_from_slice(r->h, SCP_TAG_BYTES_OBJ, r->asset, r->asset_len,

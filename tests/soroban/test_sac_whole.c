@@ -574,6 +574,199 @@ static void test_boundaries_with_large_values(void **state) {
   boundaries(&r, init, (2 + 2 * (int64_t)UINT32_MAX) * 5000000 + INT64_MAX / 5, init);
 }
 
+/* test_wrapped_asset_classic_balance_boundaries: an AlphaNum12 asset
+ * ("dddddddddddd"); two users (10 XLM, their keys signers of weight 100)
+ * and the issuer, the user's trustline (its balance, limit and
+ * liabilities) and user_2's (ext V1 with zero liabilities), then the
+ * contract; transfers to the minimum (#10 one past) and back, mints to the
+ * maximum (#10 one past), a transfer past user_2's limit (#10). */
+static void wrapped_boundaries(const char *file, int64_t init, int64_t min, int64_t max,
+                               bool liab, int64_t buying, int64_t selling, int64_t limit) {
+  ref r;
+  ref_open(&r, file);
+  ref_account_with_balance(&r, REF_USER, 10000000);
+  ref_account_with_balance(&r, REF_USER2, 10000000);
+  ref_account_with_balance(&r, REF_ISSUER, 10000000);
+  ref_set_asset(&r, "dddddddddddd");
+  ref_create_trustline_liab(&r, r.pk[REF_USER], init, limit, REF_TL_AUTHORIZED, liab, buying,
+                            selling);
+  ref_create_trustline_liab(&r, r.pk[REF_USER2], 0, limit, REF_TL_AUTHORIZED, true, 0, 0);
+  ref_sac_with(&r, "dddddddddddd", 0, false);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(init - min + 1)));
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(init - min)));
+  ref_signed(&r, REF_USER2, "transfer", REF_ARGS(u2, u, REF_I128(init - min)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(max - init + 1)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(max - init)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u2, REF_I128(1)));
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(max)));
+  ref_close(&r);
+}
+
+#define WRAPPED(name) F("test_asset_stellar_asset_contract_classic_balance_boundaries_" name)
+
+static void test_wrapped_simple(void **state) {
+  (void)state;
+  wrapped_boundaries(WRAPPED("simple"), 100000000, 0, INT64_MAX, false, 0, 0, INT64_MAX);
+}
+
+static void test_wrapped_with_trustline_limit(void **state) {
+  (void)state;
+  wrapped_boundaries(WRAPPED("with_trustline_limit"), 100000000, 0, 200000000, false, 0, 0,
+                     200000000);
+}
+
+static void test_wrapped_with_liabilities(void **state) {
+  (void)state;
+  wrapped_boundaries(WRAPPED("with_liabilities"), 100000000, 300000, INT64_MAX - 500000, true,
+                     500000, 300000, INT64_MAX);
+}
+
+static void test_wrapped_with_limit_and_liabilities(void **state) {
+  (void)state;
+  wrapped_boundaries(WRAPPED("with_limit_and_liabilities"), 100000000, 300000, 150000000, true,
+                     50000000, 300000, 200000000);
+}
+
+static void test_wrapped_large_values(void **state) {
+  (void)state;
+  wrapped_boundaries(WRAPPED("large_values"), INT64_MAX - INT64_MAX / 5, INT64_MAX / 4,
+                     INT64_MAX - INT64_MAX / 5, true, INT64_MAX / 5, INT64_MAX / 4, INT64_MAX);
+}
+
+/* test_transfer_without_destination_trustline_fails: #13. */
+static void test_transfer_without_destination_trustline(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_transfer_without_destination_trustline_fails"));
+  ref_account a = { .balance = 100000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  a.signers[0] = r.pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_default_sac(&r);
+  ref_default_trustline(&r, REF_USER);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1000)));
+  ref_new_key(&r, DEST);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, REF_ACCT(&r, DEST), REF_I128(100)));
+  ref_close(&r);
+}
+
+/* test_asset_self_transfer: a trustline's transfer to itself, then #10. */
+static void test_asset_self_transfer(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_asset_self_transfer"));
+  ref_default_account(&r, REF_USER);
+  ref_set_asset(&r, "aaaa");
+  ref_default_trustline(&r, REF_USER);
+  ref_default_sac(&r);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(100000000)));
+  balance_is(&r, REF_USER, 100000000);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(100000001)));
+  ref_close(&r);
+}
+
+/* test_classic_transfers_not_possible_for_unauthorized_asset: a self
+ * transfer, then the trustline rewritten without AUTHORIZED: #11. */
+static void test_unauthorized_trustline_transfer(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_classic_transfers_not_possible_for_unauthorized_asset"));
+  ref_account_with_balance(&r, REF_USER, 10000000);
+  ref_set_asset(&r, "cccc");
+  ref_create_trustline(&r, r.pk[REF_USER], 100000000, INT64_MAX, REF_TL_AUTHORIZED);
+  ref_sac_with(&r, "cccc", 0, false);
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(1)));
+  ref_create_trustline(&r, r.pk[REF_USER], 100000000, INT64_MAX, 0);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u, REF_I128(1)));
+  ref_close(&r);
+}
+
+/* test_negative_amounts_are_not_allowed: #8 from mint, clawback,
+ * transfer, approve and transfer_from. */
+static void test_negative_amounts(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_negative_amounts_are_not_allowed"));
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  ref_default_account(&r, REF_USER2);
+  ref_default_trustline(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER2);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(-1)));
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(-1)));
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(-1)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(-1), REF_U32(200)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(10000), REF_U32(200)));
+  ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(u2, u, u2, REF_I128(-1)));
+  ref_close(&r);
+}
+
+/* test_cannot_burn_native: burn and burn_from of XLM are #2. */
+static void test_cannot_burn_native(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_cannot_burn_native"));
+  ref_sac_with(&r, "", 0, false);
+  ref_account a = { .balance = 100000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  a.signers[0] = r.pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
+  balance_is(&r, REF_USER, 100000000);
+  ref_signed(&r, REF_USER, "burn", REF_ARGS(u, REF_I128(1)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(100), REF_U32(200)));
+  ref_signed(&r, REF_USER2, "burn_from", REF_ARGS(u2, u, REF_I128(1)));
+  ref_close(&r);
+}
+
+/* test_allowance_live_until: an allowance used, expired when the ledger
+ * passes its live_until (#9, and approve with a past live_until), renewed,
+ * one live until the maximum TTL and used on that ledger, then expired,
+ * and approve past the maximum (#9). */
+static void test_allowance_live_until(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_allowance_live_until"));
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  ref_default_account(&r, REF_USER2);
+  ref_default_trustline(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER2);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1000)));
+  balance_is(&r, REF_USER, 1000);
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(1000), REF_U32(200)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(u2, u, u2, REF_I128(10)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  balance_is(&r, REF_USER2, 10);
+  r.h->opts.ledger_sequence = 201;
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(u2, u, u2, REF_I128(1)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(1000), REF_U32(200)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(10000), REF_U32(201)));
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  uint32_t max_live = 201 + 6312000 - 1;
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, u2, REF_I128(10), REF_U32(max_live)));
+  r.h->opts.ledger_sequence = max_live;
+  ref_invoke(&r, "allowance", REF_ARGS(u, u2));
+  ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(u2, u, u2, REF_I128(5)));
+  r.h->opts.ledger_sequence = max_live + 1;
+  ref_signed(&r, REF_USER2, "transfer_from", REF_ARGS(u2, u, u2, REF_I128(1)));
+  ref_signed(&r, REF_USER, "approve",
+             REF_ARGS(u, u2, REF_I128(10), REF_U32(max_live + 1 + 6312000 - 1 + 1)));
+  ref_close(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
@@ -606,6 +799,17 @@ int main(void) {
     cmocka_unit_test(test_boundaries_with_sponsorships),
     cmocka_unit_test(test_boundaries_with_sponsorships_and_liabilities),
     cmocka_unit_test(test_boundaries_with_large_values),
+    cmocka_unit_test(test_wrapped_simple),
+    cmocka_unit_test(test_wrapped_with_trustline_limit),
+    cmocka_unit_test(test_wrapped_with_liabilities),
+    cmocka_unit_test(test_wrapped_with_limit_and_liabilities),
+    cmocka_unit_test(test_wrapped_large_values),
+    cmocka_unit_test(test_transfer_without_destination_trustline),
+    cmocka_unit_test(test_asset_self_transfer),
+    cmocka_unit_test(test_unauthorized_trustline_transfer),
+    cmocka_unit_test(test_negative_amounts),
+    cmocka_unit_test(test_cannot_burn_native),
+    cmocka_unit_test(test_allowance_live_until),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

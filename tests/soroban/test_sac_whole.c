@@ -767,6 +767,50 @@ static void test_allowance_live_until(void **state) {
   ref_close(&r);
 }
 
+/* test_trustline_auth: the issuer as admin (set_admin to itself), the
+ * issuer's and the user's accounts rewritten, a trustline with a 10,000
+ * limit; mint, transfer to the issuer, set_authorized needing
+ * AUTH_REVOCABLE (#2), deauthorized transfer and mint (#11), approve,
+ * transfer_from, clawback without the trustline's flag (#10) and with. */
+static void test_trustline_auth(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_trustline_auth"));
+  ref_default_sac(&r);
+  ref_arg adm = REF_ACCT(&r, REF_ISSUER), u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_ISSUER, "set_admin", REF_ARGS(adm));
+  ref_account a = { .balance = 10000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  a.signers[0] = r.pk[REF_ISSUER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_ISSUER], &a);
+  a.signers[0] = r.pk[REF_USER];
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_create_trustline_liab(&r, r.pk[REF_USER], 0, 10000, REF_TL_AUTHORIZED, true, 0, 0);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1000)));
+  balance_is(&r, REF_USER, 1000);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, adm, REF_I128(1)));
+  balance_is(&r, REF_USER, 999);
+  ref_invoke(&r, "balance", REF_ARGS(adm));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(false)));
+  a.signers[0] = r.pk[REF_ISSUER];
+  a.flags = REF_AUTH_REVOCABLE;
+  ref_create_account(&r, r.pk[REF_ISSUER], &a);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(false)));
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, adm, REF_I128(1)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1000)));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(true)));
+  ref_signed(&r, REF_USER, "approve", REF_ARGS(u, adm, REF_I128(500), REF_U32(200)));
+  ref_signed(&r, REF_ISSUER, "transfer_from", REF_ARGS(adm, u, adm, REF_I128(500)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1)));
+  balance_is(&r, REF_USER, 500);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(10)));
+  ref_create_trustline_liab(&r, r.pk[REF_USER], 500, 10000, REF_TL_CLAWBACK, true, 0, 10);
+  ref_signed(&r, REF_ISSUER, "clawback", REF_ARGS(u, REF_I128(10)));
+  balance_is(&r, REF_USER, 490);
+  ref_close(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
@@ -810,6 +854,7 @@ int main(void) {
     cmocka_unit_test(test_negative_amounts),
     cmocka_unit_test(test_cannot_burn_native),
     cmocka_unit_test(test_allowance_live_until),
+    cmocka_unit_test(test_trustline_auth),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,7 @@ typedef struct ref {
   ref_tcall *calls;
   size_t ncalls, next;
   const char *file;
+  bool partial;   /* the trace goes on with calls the test cannot make */
 } ref;
 
 /* ---- the trace's top-level calls ------------------------------------------------- */
@@ -176,7 +177,7 @@ static void ref_open(ref *r, const char *file) {
 static void ref_close(ref *r) {
   scp_host_destroy(r->h);
   size_t left = 0;
-  for (size_t i = r->next; i < r->ncalls; i++)
+  for (size_t i = r->next; !r->partial && i < r->ncalls; i++)
     if (!strcmp(r->calls[i].name, "call") || !strcmp(r->calls[i].name, "create_asset_contract")) {
       print_message("%s: traced %s left unchecked (%s)\n", r->file, r->calls[i].name,
                     r->calls[i].res);

@@ -811,6 +811,54 @@ static void test_trustline_auth(void **state) {
   ref_close(&r);
 }
 
+/* test_greater_than_i64_balances: a Wasm contract is registered
+ * (register_test_contract_wasm: an account id and a salt from the test
+ * PRNG, create_contract from that account, which stays the host's source
+ * account; the upload and creation are outside what this harness runs:
+ * the code and instance entries are seeded under the contract's real id),
+ * then mint(C, i64::MAX) three times with
+ * balance(C) after each -- amounts beyond i64, I128 objects: all six calls
+ * exact whole.  The test then calls the contract's own Wasm
+ * (transfer_amount), which is not available here: the check stops there. */
+static void test_greater_than_i64_balances(void **state) {
+  (void)state;
+  ref r;
+  ref_open(&r, F("test_greater_than_i64_balances"));
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  static const uint8_t code[8] = { 0 };
+  uint8_t kb[4] = { 0, 0, 0, 20 }, cid[32];   /* SCV_LEDGER_KEY_CONTRACT_INSTANCE */
+  uint8_t acct[32], salt[32], pre[4 + 32 + 4 + 8 + 32 + 32] = { 0 };
+  ref_bytes32(&r, acct);
+  ref_bytes32(&r, salt);
+  /* HashIdPreimage::ContractId{network id, FromAddress{Account, salt}} */
+  pre[3] = 8;   /* ENVELOPE_TYPE_CONTRACT_ID */
+  memset(pre + 4, 5, 32);
+  memcpy(pre + 48, acct, 32);
+  memcpy(pre + 80, salt, 32);
+  SHA256(pre, sizeof pre, cid);
+  r.h->opts.has_source_account = true;
+  memcpy(r.h->opts.source_account, acct, 32);
+  scp_lkey ck = { .type = SCP_LK_CONTRACT_CODE };
+  memset(ck.id, 0x77, 32);
+  assert_int_equal(scp_storage_seed(r.h, &ck, code, sizeof code, 123 + 4095, true), SCP_OK);
+  scp_lkey ik = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb, .keylen = 4 };
+  memcpy(ik.id, cid, 32);
+  assert_int_equal(scp_storage_seed(r.h, &ik, code, sizeof code, 123 + 4095, true), SCP_OK);
+  ref_arg c = REF_CONTRACT(cid);
+  for (int n = 1; n <= 3; n++) {
+    ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(c, REF_I128(INT64_MAX)));
+    uint64_t v = ref_invoke(&r, "balance", REF_ARGS(c));
+    int64_t hi;
+    uint64_t lo;
+    assert_int_equal(scp_sac_val_i128(r.h, v, &hi, &lo), SCP_OK);
+    __int128 want = (__int128)INT64_MAX * n;
+    assert_true(hi == (int64_t)(want >> 64) && lo == (uint64_t)want);
+  }
+  r.partial = true;
+  ref_close(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_direct_transfer),
@@ -855,6 +903,7 @@ int main(void) {
     cmocka_unit_test(test_cannot_burn_native),
     cmocka_unit_test(test_allowance_live_until),
     cmocka_unit_test(test_trustline_auth),
+    cmocka_unit_test(test_greater_than_i64_balances),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

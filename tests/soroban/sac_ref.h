@@ -52,7 +52,8 @@ enum {
 
 typedef struct ref_tcall {
   char name[40];
-  uint64_t cpu0, mem0, cpu1, mem1;
+  bool sync;   /* its call step shows untraced work before it */
+  uint64_t cpu0, mem0, peak0, cpu1, mem1, peak1;
   char res[96];
 } ref_tcall;
 
@@ -69,14 +70,32 @@ typedef struct ref {
   size_t ncalls, next;
   const char *file;
   bool partial;   /* the trace goes on with calls the test cannot make */
+  /* traced calls the reference made inside set_authorization_entries'
+   * conversions, still to pass over */
+  unsigned internal;
+  bool force_sync;   /* ref_skip passed over calls: take the next step over */
+  uint64_t cpu_begin, mem_begin;
 } ref;
 
 /* ---- the trace's top-level calls ------------------------------------------------- */
 
-static void ref_state(const char *v, uint64_t *cpu, uint64_t *mem) {
+/* A step's changed fields; true when it shows any budget field. */
+static bool ref_state(const char *v, uint64_t *cpu, uint64_t *mem, uint64_t *peak) {
   const char *p;
-  if ((p = strstr(v, "cpu:"))) *cpu = strtoull(p + 4, NULL, 10);
-  if ((p = strstr(v, "mem:")) && (p == v || p[-1] == ' ')) *mem = strtoull(p + 4, NULL, 10);
+  bool any = false;
+  if ((p = strstr(v, "cpu:"))) {
+    *cpu = strtoull(p + 4, NULL, 10);
+    any = true;
+  }
+  if ((p = strstr(v, "mem:")) && (p == v || p[-1] == ' ')) {
+    *mem = strtoull(p + 4, NULL, 10);
+    any = true;
+  }
+  if ((p = strstr(v, "mem_peak:"))) {
+    *peak = strtoull(p + 9, NULL, 10);
+    any = true;
+  }
+  return any;
 }
 
 static void ref_load_trace(ref *r, const char *file) {
@@ -91,25 +110,31 @@ static void ref_load_trace(ref *r, const char *file) {
   r->file = file;
   r->calls = calloc(json_object_size(root) + 1, sizeof *r->calls);
   assert_non_null(r->calls);
-  uint64_t cpu = 0, mem = 0;
+  uint64_t cpu = 0, mem = 0, peak = 0;
   unsigned depth = 0;
   const char *key;
   json_t *val;
   json_object_foreach(root, key, val) {
     const char *ev = key + strspn(key, " 0123456789");
-    ref_state(json_string_value(val) ? json_string_value(val) : "", &cpu, &mem);
-    if (!strncmp(ev, "call ", 5)) {
+    bool any = ref_state(json_string_value(val) ? json_string_value(val) : "", &cpu, &mem, &peak);
+    if (!strncmp(ev, "begin", 5)) {
+      r->cpu_begin = cpu;
+      r->mem_begin = mem;
+    } else if (!strncmp(ev, "call ", 5)) {
       if (!depth++) {
         ref_tcall *c = &r->calls[r->ncalls];
         snprintf(c->name, sizeof c->name, "%.*s", (int)strcspn(ev + 5, "("), ev + 5);
+        c->sync = any;
         c->cpu0 = cpu;
         c->mem0 = mem;
+        c->peak0 = peak;
       }
     } else if (!strncmp(ev, "ret ", 4) && depth) {
       if (!--depth) {
         ref_tcall *c = &r->calls[r->ncalls++];
         c->cpu1 = cpu;
         c->mem1 = mem;
+        c->peak1 = peak;
         const char *arrow = strstr(ev, " -> ");
         snprintf(c->res, sizeof c->res, "%s", arrow ? arrow + 4 : "");
       }
@@ -118,16 +143,116 @@ static void ref_load_trace(ref *r, const char *file) {
   json_decref(root);
 }
 
-/* The next traced top-level call named `name` (the ones the harness does
- * not make itself -- test_vec!'s vec_new_from_slice, conversions -- are
- * passed over). */
-static ref_tcall *ref_next(ref *r, const char *name) {
-  while (r->next < r->ncalls && strcmp(r->calls[r->next].name, name)) r->next++;
-  if (r->next == r->ncalls) {
-    print_message("%s: no further traced %s\n", r->file, name);
+/* Before a traced call of the test: its step in the trace.  The calls the
+ * reference made inside set_authorization_entries' conversions (Host
+ * methods, not Env calls of the test: the signature map's obj_cmp of its
+ * two keys, the function name's symbol_new_from_slice when it is longer
+ * than 9 characters) are passed over right after an authorization; any
+ * other traced call the test has not made fails.  A call step showing budget fields has the
+ * untraced work before it (the test's helpers: ledger entries, Address
+ * objects, the entries' conversion): its values are taken over, as
+ * test_replay.c does. */
+static ref_tcall *ref_begin(ref *r, const char *name) {
+  while (r->internal && r->next < r->ncalls &&
+         (!strcmp(r->calls[r->next].name, "obj_cmp") ||
+          !strcmp(r->calls[r->next].name, "symbol_new_from_slice"))) {
+    r->internal--;
+    r->next++;
+  }
+  r->internal = 0;
+  if (r->next == r->ncalls || strcmp(r->calls[r->next].name, name)) {
+    print_message("%s: traced %s (call %zu) where the test makes %s\n", r->file,
+                  r->next < r->ncalls ? r->calls[r->next].name : "nothing", r->next, name);
     fail();
   }
-  return &r->calls[r->next++];
+  ref_tcall *c = &r->calls[r->next++];
+  if (c->sync || r->force_sync) {
+    r->force_sync = false;
+    r->b.cpu = c->cpu0;
+    r->b.mem = c->mem0;
+    r->b.mem_peak = c->peak0;
+  }
+  return c;
+}
+
+/* Pass over n traced calls the test makes but this harness cannot (e.g.
+ * uploading a Wasm it does not have); the next call takes the trace's
+ * state over. */
+static void ref_skip(ref *r, size_t n) {
+  assert_true(r->next + n <= r->ncalls);
+  r->next += n;
+  r->force_sync = true;
+}
+
+/* After it: the outcome (Ok, or the same Err; handles are not compared)
+ * and the budget at its ret step: CPU, memory, peak memory. */
+static void ref_end(ref *r, const ref_tcall *c, int rc, uint64_t ret, const char *msg) {
+  static const char *const types[] = { "Contract", "WasmVm", "Context", "Storage", "Object",
+                                       "Crypto", "Events", "Budget", "Value", "Auth" };
+  static const char *const codes[] = { "ArithDomain", "IndexBounds", "InvalidInput",
+                                       "MissingValue", "ExistingValue", "ExceededLimit",
+                                       "InvalidAction", "InternalError", "UnexpectedType",
+                                       "UnexpectedSize" };
+  char got[96];
+  uint32_t t = scp_val_minor(ret), code = scp_val_major(ret);
+  if (rc == SCP_OK)
+    snprintf(got, sizeof got, "Ok");
+  else if (scp_val_tag_of(ret) == SCP_TAG_ERROR && t == SCP_ET_CONTRACT)
+    snprintf(got, sizeof got, "Err(Error(Contract, #%u))", code);
+  else if (scp_val_tag_of(ret) == SCP_TAG_ERROR && t < 10 && code < 10)
+    snprintf(got, sizeof got, "Err(Error(%s, %s))", types[t], codes[code]);
+  else
+    snprintf(got, sizeof got, "Err(%.80s)", msg ? msg : "");
+  if (strncmp(c->res, got, strlen(got)) || r->b.cpu != c->cpu1 || r->b.mem != c->mem1 ||
+      r->b.mem_peak != c->peak1)
+    print_message("%s: call %zu %s: cpu %llu mem %llu peak %llu %s, trace %llu %llu %llu %s "
+                  "(from %llu %llu)\n", r->file, r->next - 1, c->name,
+                  (unsigned long long)r->b.cpu, (unsigned long long)r->b.mem,
+                  (unsigned long long)r->b.mem_peak, got, (unsigned long long)c->cpu1,
+                  (unsigned long long)c->mem1, (unsigned long long)c->peak1, c->res,
+                  (unsigned long long)c->cpu0, (unsigned long long)c->mem0);
+  assert_int_equal(strncmp(c->res, got, strlen(got)), 0);
+  assert_int_equal(r->b.cpu, c->cpu1);
+  assert_int_equal(r->b.mem, c->mem1);
+  assert_int_equal(r->b.mem_peak, c->peak1);
+}
+
+/* A traced Env call of the test by name, checked. */
+static int ref_env(ref *r, const char *name, const uint64_t *args, uint64_t *ret) {
+  ref_tcall *c = ref_begin(r, name);
+  int id = scp_hostfn_find_name(name);
+  assert_true(id >= 0);
+  scp_error err = { 0 };
+  *ret = 0;
+  int rc = scp_host_call(r->h, (unsigned)id, args, NULL, ret, &err);
+  ref_end(r, c, rc, *ret, err.msg);
+  return rc;
+}
+
+/* EnvBase::bytes_new_from_slice / symbol_new_from_slice / vec_new_from_slice,
+ * checked. */
+static uint64_t ref_memobj(ref *r, unsigned tag, const uint8_t *p, uint32_t n) {
+  ref_tcall *c = ref_begin(r, tag == SCP_TAG_BYTES_OBJ ? "bytes_new_from_slice"
+                                                       : "symbol_new_from_slice");
+  uint64_t v = 0;
+  int rc = scp_host_memobj_new_from_slice(r->h, tag, p, n, &v);
+  ref_end(r, c, rc, v, NULL);
+  return v;
+}
+
+static uint64_t ref_vec(ref *r, const uint64_t *vals, uint32_t n) {
+  ref_tcall *c = ref_begin(r, "vec_new_from_slice");
+  uint64_t v = 0;
+  int rc = scp_host_vec_new_from_slice(r->h, vals, n, &v);
+  ref_end(r, c, rc, v, NULL);
+  return v;
+}
+
+/* Symbol::try_from_val(host, &name): small, or symbol_new_from_slice. */
+static uint64_t ref_symbol(ref *r, const char *name) {
+  uint64_t v;
+  if (scp_val_symbol_small((const uint8_t *)name, strlen(name), &v)) return v;
+  return ref_memobj(r, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)name, (uint32_t)strlen(name));
 }
 
 /* ---- keys, PRNG ----------------------------------------------------------------- */
@@ -171,18 +296,18 @@ static void ref_open(ref *r, const char *file) {
     scp_prng_fill(&r->tprng, sub, 32);
     crypto_sign_seed_keypair(r->pk[i], r->sk[i], sub);
   }
+  r->b.cpu = r->cpu_begin;   /* the trace's begin step */
+  r->b.mem = r->b.mem_peak = r->mem_begin;
 }
 
-/* Every asset contract call of the trace was made and checked. */
+/* Every traced call of the test was made and checked (a partial test:
+ * up to where it stops). */
 static void ref_close(ref *r) {
   scp_host_destroy(r->h);
-  size_t left = 0;
-  for (size_t i = r->next; !r->partial && i < r->ncalls; i++)
-    if (!strcmp(r->calls[i].name, "call") || !strcmp(r->calls[i].name, "create_asset_contract")) {
-      print_message("%s: traced %s left unchecked (%s)\n", r->file, r->calls[i].name,
-                    r->calls[i].res);
-      left++;
-    }
+  size_t left = r->partial ? 0 : r->ncalls - r->next;
+  if (left)
+    print_message("%s: %zu traced calls left unchecked, from %s (%s)\n", r->file, left,
+                  r->calls[r->next].name, r->calls[r->next].res);
   free(r->calls);
   assert_int_equal(left, 0);
 }
@@ -329,16 +454,8 @@ static void ref_sac_with(ref *r, const char *code, uint32_t issuer_flags, bool i
     ref_create_account(r, r->pk[REF_ISSUER], &a);
   }
   ref_set_asset(r, code);
-  uint64_t bytes;
-  scp_error err;
-  assert_int_equal(scp_host_memobj_new_from_slice(r->h, SCP_TAG_BYTES_OBJ, r->asset, r->asset_len,
-                                                  &bytes), SCP_OK);
-  ref_tcall *c = ref_next(r, "create_asset_contract");
-  uint64_t cpu = r->b.cpu, mem = r->b.mem;
-  int id = scp_hostfn_find_name("create_asset_contract");
-  assert_int_equal(scp_host_call(r->h, (unsigned)id, &bytes, NULL, &r->sac, &err), SCP_OK);
-  assert_int_equal(r->b.cpu - cpu, c->cpu1 - c->cpu0);
-  assert_int_equal(r->b.mem - mem, c->mem1 - c->mem0);
+  uint64_t bytes = ref_memobj(r, SCP_TAG_BYTES_OBJ, r->asset, r->asset_len);
+  assert_int_equal(ref_env(r, "create_asset_contract", &bytes, &r->sac), SCP_OK);
   memcpy(r->sac_id, scp_host_obj(r->h, r->sac)->u.bytes + 1, 32);
 }
 
@@ -381,7 +498,11 @@ static void ref_trustline_flags(ref *r, int who, uint32_t flags) {
 /* ---- arguments: a host Val and its ScVal XDR ------------------------------------- */
 
 typedef struct ref_arg {
-  char kind;   /* 'a' account, 'c' contract, 'i' I128, 'u' U32, 'b' Bool, 'm' muxed account */
+  /* 'a' account, 'c' contract (a new Address object each use, as
+   * TestSigner::address), 'o' an Address object made once (a test's
+   * `let addr = ...` cloned), 'i' I128, 'u' U32, 'b' Bool, 'm' muxed */
+  char kind;
+  uint64_t obj;
   const uint8_t *key;
   int64_t hi;
   uint64_t lo;
@@ -393,6 +514,7 @@ typedef struct ref_arg {
 #define REF_CONTRACT(id) ((ref_arg){ .kind = 'c', .key = (id) })
 #define REF_I128(v) ((ref_arg){ .kind = 'i', .hi = (int64_t)(v) < 0 ? -1 : 0, .lo = (uint64_t)(int64_t)(v) })
 #define REF_U32(v) ((ref_arg){ .kind = 'u', .u = (v) })
+#define REF_OBJ(v) ((ref_arg){ .kind = 'o', .obj = (v) })
 #define REF_BOOL(v) ((ref_arg){ .kind = 'b', .u = (v) })
 #define REF_MUXED(r, who, id) ((ref_arg){ .kind = 'm', .key = (r)->pk[who], .mux = (id) })
 
@@ -408,6 +530,7 @@ static uint64_t ref_addr_obj(ref *r, unsigned kind, const uint8_t key[32]) {
 }
 
 static uint64_t ref_val(ref *r, const ref_arg *a) {
+  if (a->kind == 'o') return a->obj;
   if (a->kind == 'a' || a->kind == 'c') return ref_addr_obj(r, a->kind == 'c', a->key);
   if (a->kind == 'u') return scp_val_u32(a->u);
   if (a->kind == 'b') return a->u ? SCP_VAL_TRUE : SCP_VAL_FALSE;
@@ -426,9 +549,7 @@ static uint64_t ref_val(ref *r, const ref_arg *a) {
   if (a->hi == (lo < 0 ? -1 : 0) && lo >= -(INT64_C(1) << 55) && lo < (INT64_C(1) << 55))
     return scp_val_small_i(lo, SCP_TAG_I128_SMALL);
   uint64_t in[2] = { (uint64_t)a->hi, a->lo }, v;
-  scp_error err;
-  int id = scp_hostfn_find_name("obj_from_i128_pieces");
-  assert_int_equal(scp_host_call(r->h, (unsigned)id, in, NULL, &v, &err), SCP_OK);
+  assert_int_equal(ref_env(r, "obj_from_i128_pieces", in, &v), SCP_OK);
   return v;
 }
 
@@ -460,8 +581,15 @@ static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
   xbytes(b, id, 32);
 }
 
-static void xarg(xb *b, const ref_arg *a) {
+static void xarg(xb *b, const scp_host *h, const ref_arg *a) {
   switch (a->kind) {
+  case 'o': {
+    const scp_hobj *o = scp_host_obj(h, a->obj);
+    assert_non_null(o);
+    x32(b, 18);
+    xaddr(b, o->u.bytes[0], o->u.bytes + 1);
+    break;
+  }
   case 'a': case 'c':
     x32(b, 18);   /* SCV_ADDRESS */
     xaddr(b, a->kind == 'c', a->key);
@@ -487,6 +615,38 @@ static void xarg(xb *b, const ref_arg *a) {
   }
 }
 
+/* TestSigner::sign's Env calls: ContractTypeVec::new (vec_new); per key
+ * sign_payload_for_account -- the key's and the signature's Bytes
+ * (bytes_new_from_slice, BytesN's bytes_len) -- then the
+ * AccountEd25519Signature struct (map_new_from_slices with keys
+ * public_key, signature) pushed (vec_push_back).  The Vec's conversion to
+ * an ScVal (from_host_val) is untraced. */
+enum { REF_MAP_ENTRY_SIZE = 8 + 8 + 8 };   /* host_fns_map.c's (Val, Val) */
+static void ref_sign_vals(ref *r, const uint8_t pk[32], const uint8_t sig[64]) {
+  uint64_t vec, kb, sb, len, kv[4], map, out;
+  assert_int_equal(ref_env(r, "vec_new", NULL, &vec), SCP_OK);
+  kb = ref_memobj(r, SCP_TAG_BYTES_OBJ, pk, 32);
+  assert_int_equal(ref_env(r, "bytes_len", &kb, &len), SCP_OK);
+  sb = ref_memobj(r, SCP_TAG_BYTES_OBJ, sig, 64);
+  assert_int_equal(ref_env(r, "bytes_len", &sb, &len), SCP_OK);
+  /* Env::map_new_from_slices: the pairs' Vec, each key a Symbol (an
+   * object for "public_key"), each value checked, the map (as test_replay.c's) */
+  ref_tcall *c = ref_begin(r, "map_new_from_slices");
+  int rc = scp_host_charge_bulk_init(r->h, 2, REF_MAP_ENTRY_SIZE);
+  if (rc == SCP_OK)
+    rc = scp_host_memobj_new_from_slice(r->h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)"public_key",
+                                        10, &kv[0]);
+  kv[1] = kb;
+  assert_true(scp_val_symbol_small((const uint8_t *)"signature", 9, &kv[2]));
+  kv[3] = sb;
+  if (rc == SCP_OK) rc = scp_host_check_val(r->h, kv[1]);
+  if (rc == SCP_OK) rc = scp_host_check_val(r->h, kv[3]);
+  if (rc == SCP_OK) rc = scp_host_map_from_pairs_nocap(r->h, kv, 2, &map);
+  ref_end(r, c, rc, map, NULL);
+  uint64_t pb[2] = { vec, map };
+  assert_int_equal(ref_env(r, "vec_push_back", pb, &out), SCP_OK);
+}
+
 /* authorize_single_invocation(signer, the asset contract, fn, args): the
  * nonce and the credentials' kind from the test PRNG, the entry of account
  * `acct` signed by key pair (pk, sk) (TestSigner::account: the account's
@@ -504,7 +664,7 @@ static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32
   xaddr(&inv, 1, r->sac_id);
   xvar(&inv, fn, strlen(fn));
   x32(&inv, (uint32_t)n);
-  for (size_t i = 0; i < n; i++) xarg(&inv, &args[i]);
+  for (size_t i = 0; i < n; i++) xarg(&inv, r->h, &args[i]);
   x32(&inv, 0);   /* no sub-invocations */
   uint8_t network[32];
   memset(network, 5, 32);
@@ -517,6 +677,7 @@ static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32
   uint8_t hash[32], sig[64];
   SHA256(pre.p, pre.n, hash);
   crypto_sign_detached(sig, NULL, hash, 32, sk);
+  ref_sign_vals(r, pk, sig);
   x32(&e, v2 ? 2 : 1);   /* SOROBAN_CREDENTIALS_ADDRESS(_V2) */
   xaddr(&e, 0, acct);
   x64(&e, (uint64_t)nonce);
@@ -543,61 +704,71 @@ static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32
   int rc = scp_host_set_auth_entries(r->h, &p, &len, 1, &err);
   if (rc) print_message("set entries: %s\n", err.msg);
   assert_int_equal(rc, SCP_OK);
+  /* what the entry's conversion traces: the signature map's keys
+   * compared, a long function name's Symbol */
+  r->internal = 1 + (strlen(fn) > 9);
 }
 
-/* host.call(asset, fn, test_vec![args]) checked whole against the next
- * traced `call`: CPU and memory from its call step to its ret step, and
- * its outcome (Ok, or the same Err).  Returns the result Val. */
-static uint64_t ref_invoke(ref *r, const char *fn, const ref_arg *args, size_t n) {
-  uint64_t vals[8], vec, sym, ret = 0;
+/* test_vec![args]: the arguments' Vals (Address objects untraced, a large
+ * I128 through obj_from_i128_pieces) and vec_new_from_slice. */
+static uint64_t ref_args(ref *r, const ref_arg *args, size_t n) {
+  uint64_t vals[8], v;
+  if (!n) {   /* test_vec![host] is vec_new */
+    assert_int_equal(ref_env(r, "vec_new", NULL, &v), SCP_OK);
+    return v;
+  }
   for (size_t i = 0; i < n; i++) vals[i] = ref_val(r, &args[i]);
-  assert_int_equal(scp_host_vec_new_from_slice(r->h, vals, (uint32_t)n, &vec), SCP_OK);
-  assert_int_equal(scp_host_symbol_val(r->h, fn, &sym), SCP_OK);
-  ref_tcall *c = ref_next(r, "call");
-  uint64_t cpu = r->b.cpu, mem = r->b.mem, a[3] = { r->sac, sym, vec };
-  scp_error err;
-  int id = scp_hostfn_find_name("call");
-  int rc = scp_host_call(r->h, (unsigned)id, a, NULL, &ret, &err);
-  /* the test host resets its authorization manager when the call stack
-   * empties (frame.rs with_frame, testutils: enforcing without entries,
-   * uncharged) */
+  return ref_vec(r, vals, (uint32_t)n);
+}
+
+/* host.call(asset, Symbol::try_from_val(fn), args), checked; then the
+ * test host's reset of its authorization manager as the call stack
+ * empties (frame.rs with_frame, testutils: enforcing without entries,
+ * uncharged), and balance / allowance's i128 conversion of an I128
+ * object (obj_to_i128_hi64, obj_to_i128_lo64).  Returns the result. */
+static uint64_t ref_call_sym(ref *r, uint64_t sym, const char *fn, uint64_t vec) {
+  uint64_t a[3] = { r->sac, sym, vec }, ret, part;
+  int rc = ref_env(r, "call", a, &ret);
   scp_ae_free(r->h);
-  static const char *const types[] = { "Contract", "WasmVm", "Context", "Storage", "Object",
-                                       "Crypto", "Events", "Budget", "Value", "Auth" };
-  static const char *const codes[] = { "ArithDomain", "IndexBounds", "InvalidInput",
-                                       "MissingValue", "ExistingValue", "ExceededLimit",
-                                       "InvalidAction", "InternalError", "UnexpectedType",
-                                       "UnexpectedSize" };
-  char got[96];
-  uint32_t t = scp_val_minor(ret), code = scp_val_major(ret);
-  if (rc == SCP_OK)
-    snprintf(got, sizeof got, "Ok");
-  else if (scp_val_tag_of(ret) == SCP_TAG_ERROR && t == SCP_ET_CONTRACT)
-    snprintf(got, sizeof got, "Err(Error(Contract, #%u))", code);
-  else if (scp_val_tag_of(ret) == SCP_TAG_ERROR && t < 10 && code < 10)
-    snprintf(got, sizeof got, "Err(Error(%s, %s))", types[t], codes[code]);
-  else
-    snprintf(got, sizeof got, "Err(%.80s)", err.msg);
-  if (strncmp(c->res, got, strlen(got)) ||
-      r->b.cpu - cpu != c->cpu1 - c->cpu0 || r->b.mem - mem != c->mem1 - c->mem0)
-    print_message("%s: %s: cpu %llu mem %llu %s, trace %llu %llu %s\n", r->file, fn,
-                  (unsigned long long)(r->b.cpu - cpu), (unsigned long long)(r->b.mem - mem), got,
-                  (unsigned long long)(c->cpu1 - c->cpu0), (unsigned long long)(c->mem1 - c->mem0),
-                  c->res);
-  assert_int_equal(strncmp(c->res, got, strlen(got)), 0);
-  assert_int_equal(r->b.cpu - cpu, c->cpu1 - c->cpu0);
-  assert_int_equal(r->b.mem - mem, c->mem1 - c->mem0);
+  if (rc == SCP_OK && scp_val_tag_of(ret) == SCP_TAG_I128_OBJ &&
+      (!strcmp(fn, "balance") || !strcmp(fn, "allowance"))) {
+    assert_int_equal(ref_env(r, "obj_to_i128_hi64", &ret, &part), SCP_OK);
+    assert_int_equal(ref_env(r, "obj_to_i128_lo64", &ret, &part), SCP_OK);
+  }
   return ret;
+}
+
+static uint64_t ref_call_vec(ref *r, const char *fn, uint64_t vec) {
+  return ref_call_sym(r, ref_symbol(r, fn), fn, vec);
+}
+
+/* An unsigned call (balance, allowance, admin, ...). */
+static uint64_t ref_invoke(ref *r, const char *fn, const ref_arg *args, size_t n) {
+  /* host.call(address, Symbol::try_from_val(fn)?, test_vec![..]): the
+   * Symbol is made before the Vec */
+  uint64_t sym = ref_symbol(r, fn), vec = ref_args(r, args, n);
+  return ref_call_sym(r, sym, fn, vec);
 }
 
 static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
   ref_authorize_by(r, r->pk[who], r->pk[who], r->sk[who], fn, args, n);
 }
 
-/* A signed call: authorize_single_invocation by `who`, then the call. */
+/* call_with_single_signer: the arguments' Vec, authorize_single_invocation
+ * by `who`, the call. */
 static uint64_t ref_signed(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
+  uint64_t vec = ref_args(r, args, n);
   ref_authorize(r, who, fn, args, n);
-  return ref_invoke(r, fn, args, n);
+  return ref_call_vec(r, fn, vec);
+}
+
+/* The same with a signer other than the account's own key
+ * (TestSigner::account_with_multisig). */
+static uint64_t ref_signed_by(ref *r, int acct, int signer, const char *fn, const ref_arg *args,
+                              size_t n) {
+  uint64_t vec = ref_args(r, args, n);
+  ref_authorize_by(r, r->pk[acct], r->pk[signer], r->sk[signer], fn, args, n);
+  return ref_call_vec(r, fn, vec);
 }
 
 #define REF_ARGS(...) ((const ref_arg[]){ __VA_ARGS__ }), \

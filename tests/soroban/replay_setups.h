@@ -165,6 +165,11 @@ static const setup_spec setups[] = {
     BLS_MSM("192", "bhex:" BLS_G2 ";", "bhex:" BLS_G2 ";", BLS_NEG_G2, BLS_G2_NOTSUB) },
 #undef BLS_MSM
 #undef BLS_BAD
+  /* (sac) The Stellar Asset Contract tests with signed authorization,
+   * accounts and trustlines are redone whole by sac_flows.h (the test's
+   * keys from its PRNG, its ledger entries, Address objects and signed
+   * entries), which test_replay.c runs in place of these tables for the
+   * files it lists.  The ones below replay from the trace. */
   /* (sac) the Stellar Asset Contract tests' codes (test/stellar_asset_contract.rs);
    * the rest of test__stellar_asset_contract__* use the default "aaaa"
    * (sac_setup) */

@@ -826,6 +826,115 @@ static void test_greater_than_i64_balances(void **state) {
   ref_close(&r);
 }
 
+/* The mint(user, 100) of the auth tests: the args Vec made once
+ * (`let args = test_vec![..]`) and reused by every call. */
+static uint64_t mint_call(ref *r, uint64_t args) {
+  uint64_t a[3], ret;
+  assert_true(scp_val_symbol_small((const uint8_t *)"mint", 4, &a[1]));
+  a[0] = r->sac;
+  a[2] = args;
+  ref_env(r, "call", a, &ret);
+  scp_ae_free(r->h);
+  return ret;
+}
+
+static uint64_t auth_test_setup(ref *r, ref_arg *user) {
+  ref_default_sac(r);
+  ref_default_account(r, REF_USER);
+  ref_default_trustline(r, REF_USER);
+  *user = REF_ACCT(r, REF_USER);
+  return ref_args(r, (ref_arg[]){ *user, REF_I128(100) }, 2);
+}
+
+/* test_auth_rejected_for_incorrect_nonce: the issuer signs mint(user, 100)
+ * with nonce 12,345 expiring on ledger 122 (expired), then past the
+ * maximum TTL (too late), then on 123 (Ok); nonce 123,456 (Ok); 12,345
+ * again (a used nonce). */
+static void test_auth_incorrect_nonce(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_arg u;
+  uint64_t args = auth_test_setup(&r, &u);
+  ref_arg mint[2] = { u, REF_I128(100) };
+  static const ref_nonce nonces[5] = { { true, 12345, 122, false },
+                                       { true, 12345, 123 + 6312000, false },
+                                       { true, 12345, 123, false },
+                                       { true, 123456, 123 + 10000 - 1, false },
+                                       { true, 12345, 200, false } };
+  for (int i = 0; i < 5; i++) {
+    ref_authorize_nonce(&r, r.pk[REF_ISSUER], r.pk[REF_ISSUER], r.sk[REF_ISSUER], "mint", mint, 2,
+                        &nonces[i]);
+    mint_call(&r, args);
+  }
+  ref_close(&r);
+}
+
+/* test_auth_rejected_for_bad_signature_type: the issuer's entry with a
+ * Void signature (an AccountContract signer): Error(Auth, ...). */
+static void test_auth_bad_signature_type(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_arg u;
+  uint64_t args = auth_test_setup(&r, &u);
+  ref_arg mint[2] = { u, REF_I128(100) };
+  static const ref_nonce void_sig = { .void_sig = true };
+  ref_authorize_nonce(&r, r.pk[REF_ISSUER], r.pk[REF_ISSUER], r.sk[REF_ISSUER], "mint", mint, 2,
+                      &void_sig);
+  mint_call(&r, args);
+  ref_close(&r);
+}
+
+/* test_auth_rejected_for_incorrect_payload: mint(user, 100) authorized by
+ * the user (not the admin), for burn, for other arguments (twice): all
+ * Error(Auth, InvalidAction); then the right entry. */
+static void test_auth_incorrect_payload(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_arg u, adm = REF_ACCT(&r, REF_ISSUER);
+  uint64_t args = auth_test_setup(&r, &u);
+  ref_arg mint[2] = { u, REF_I128(100) };
+  ref_authorize(&r, REF_USER, "mint", mint, 2);
+  mint_call(&r, args);
+  ref_authorize(&r, REF_ISSUER, "burn", mint, 2);
+  mint_call(&r, args);
+  ref_arg other1[3] = { adm, u, REF_I128(1) }, other2[3] = { u, adm, REF_I128(100) };
+  ref_args(&r, other1, 3);
+  ref_authorize(&r, REF_ISSUER, "mint", other1, 3);
+  mint_call(&r, args);
+  ref_args(&r, other2, 3);
+  ref_authorize(&r, REF_ISSUER, "mint", other2, 3);
+  mint_call(&r, args);
+  ref_authorize(&r, REF_ISSUER, "mint", mint, 2);
+  mint_call(&r, args);
+  ref_close(&r);
+}
+
+/* test_do_not_init_contract_for_invalid_asset: 13 invalid codes issued by
+ * the test's issuer key (no account): each create_asset_contract fails
+ * with Error(Value, InvalidInput) and leaves its instance key in the
+ * footprint -- with the real key the footprint's order, so its compare
+ * counts, is the reference's. */
+static void test_invalid_asset_codes(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  static const struct { const char *code; size_t len; } codes[13] = {
+    { "\0\0\0\0", 4 }, { "\0\0\0\0\0\0\0\0\0\0\0\0", 12 }, { "\0ABC", 4 },
+    { "\0Abc12\0\0\0\0\0\0", 12 }, { "A\0BC", 4 }, { "Abc\00012\0\0\0\0\0\0", 12 },
+    { "$ABC", 4 }, { "A_BC", 4 }, { "A\x11\0\0", 4 }, { "Abc12!\0\0\0\0\0\0", 12 },
+    { "Abc1 2\0\0\0\0\0\0", 12 }, { "Abc1\xff\0\0\0\0\0\0\0", 12 }, { "Abc1\0\0\0\0\0\0\0\0", 12 }
+  };
+  for (int i = 0; i < 13; i++) {
+    uint8_t a[52] = { 0 };
+    uint32_t w = (uint32_t)codes[i].len;
+    a[3] = w == 4 ? 1 : 2;
+    memcpy(a + 4, codes[i].code, w);
+    memcpy(a + 4 + w + 4, r.pk[REF_ISSUER], 32);
+    uint64_t bytes = ref_memobj(&r, SCP_TAG_BYTES_OBJ, a, 4 + w + 4 + 32), ret;
+    assert_int_equal(ref_env(&r, "create_asset_contract", &bytes, &ret), SCP_ERR_HOST);
+  }
+  ref_close(&r);
+}
+
 /* Each flow with the trace it redoes (test_sac_whole.c runs them all;
  * test_replay.c runs the ones of direct-call traces in place of its
  * trace-driven replay). */
@@ -878,6 +987,10 @@ static const sac_flow sac_flows[] = {
   { F("test_allowance_live_until"), test_allowance_live_until },
   { F("test_trustline_auth"), test_trustline_auth },
   { F("test_greater_than_i64_balances"), test_greater_than_i64_balances },
+  { F("test_auth_rejected_for_incorrect_nonce"), test_auth_incorrect_nonce },
+  { F("test_auth_rejected_for_bad_signature_type"), test_auth_bad_signature_type },
+  { F("test_auth_rejected_for_incorrect_payload"), test_auth_incorrect_payload },
+  { F("test_do_not_init_contract_for_invalid_asset"), test_invalid_asset_codes },
 };
 
 #endif

@@ -651,14 +651,29 @@ static void ref_sign_vals(ref *r, const uint8_t pk[32], const uint8_t sig[64]) {
  * nonce and the credentials' kind from the test PRNG, the entry of account
  * `acct` signed by key pair (pk, sk) (TestSigner::account: the account's
  * own; account_with_multisig: another), set_authorization_entries. */
-static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32],
-                             const uint8_t sk[64], const char *fn, const ref_arg *args, size_t n) {
+typedef struct ref_nonce {
+  bool given;     /* authorize_single_invocation_with_nonce's (nonce, expiration) */
+  int64_t nonce;
+  uint32_t exp;
+  bool void_sig;  /* an AccountContract signer whose sign gives Void: no Env calls */
+} ref_nonce;
+
+static void ref_authorize_nonce(ref *r, const uint8_t acct[32], const uint8_t pk[32],
+                                const uint8_t sk[64], const char *fn, const ref_arg *args,
+                                size_t n, const ref_nonce *given) {
   uint64_t v;
-  do v = ref_u64(r);
-  while (v & 1);
-  int64_t nonce = (int64_t)(v >> 1);
-  bool v2 = (int32_t)ref_u32(r) < 0;
-  uint32_t exp = r->h->opts.ledger_sequence + 10000;
+  int64_t nonce;
+  uint32_t exp;
+  if (given && given->given) {
+    nonce = given->nonce;
+    exp = given->exp;
+  } else {
+    do v = ref_u64(r);
+    while (v & 1);
+    nonce = (int64_t)(v >> 1);
+    exp = r->h->opts.ledger_sequence + 10000;
+  }
+  bool v2 = (int32_t)ref_u32(r) < 0, void_sig = given && given->void_sig;
   xb inv = { .n = 0 }, pre = { .n = 0 }, e = { .n = 0 };
   x32(&inv, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
   xaddr(&inv, 1, r->sac_id);
@@ -677,12 +692,16 @@ static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32
   uint8_t hash[32], sig[64];
   SHA256(pre.p, pre.n, hash);
   crypto_sign_detached(sig, NULL, hash, 32, sk);
-  ref_sign_vals(r, pk, sig);
+  if (!void_sig) ref_sign_vals(r, pk, sig);
   x32(&e, v2 ? 2 : 1);   /* SOROBAN_CREDENTIALS_ADDRESS(_V2) */
   xaddr(&e, 0, acct);
   x64(&e, (uint64_t)nonce);
   x32(&e, exp);
-  /* Vec[Map{public_key: Bytes, signature: Bytes}] */
+  /* Vec[Map{public_key: Bytes, signature: Bytes}], or Void */
+  if (void_sig) {
+    x32(&e, 1);   /* SCV_VOID */
+    goto invocation;
+  }
   x32(&e, 16);
   x32(&e, 1);
   x32(&e, 1);
@@ -697,6 +716,7 @@ static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32
   xvar(&e, "signature", 9);
   x32(&e, 13);
   xvar(&e, sig, 64);
+invocation:
   xbytes(&e, inv.p, inv.n);
   const uint8_t *p = e.p;
   size_t len = e.n;
@@ -706,7 +726,12 @@ static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32
   assert_int_equal(rc, SCP_OK);
   /* what the entry's conversion traces: the signature map's keys
    * compared, a long function name's Symbol */
-  r->internal = 1 + (strlen(fn) > 9);
+  r->internal = !void_sig + (strlen(fn) > 9);
+}
+
+static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32],
+                             const uint8_t sk[64], const char *fn, const ref_arg *args, size_t n) {
+  ref_authorize_nonce(r, acct, pk, sk, fn, args, n, NULL);
 }
 
 /* test_vec![args]: the arguments' Vals (Address objects untraced, a large

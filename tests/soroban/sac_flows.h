@@ -862,8 +862,7 @@ static void test_auth_incorrect_nonce(void **state) {
                                        { true, 123456, 123 + 10000 - 1, false },
                                        { true, 12345, 200, false } };
   for (int i = 0; i < 5; i++) {
-    ref_authorize_nonce(&r, r.pk[REF_ISSUER], r.pk[REF_ISSUER], r.sk[REF_ISSUER], "mint", mint, 2,
-                        &nonces[i]);
+    ref_authorize_nonce(&r, REF_ISSUER, REF_ISSUER, "mint", mint, 2, &nonces[i]);
     mint_call(&r, args);
   }
   ref_close(&r);
@@ -878,8 +877,7 @@ static void test_auth_bad_signature_type(void **state) {
   uint64_t args = auth_test_setup(&r, &u);
   ref_arg mint[2] = { u, REF_I128(100) };
   static const ref_nonce void_sig = { .void_sig = true };
-  ref_authorize_nonce(&r, r.pk[REF_ISSUER], r.pk[REF_ISSUER], r.sk[REF_ISSUER], "mint", mint, 2,
-                      &void_sig);
+  ref_authorize_nonce(&r, REF_ISSUER, REF_ISSUER, "mint", mint, 2, &void_sig);
   mint_call(&r, args);
   ref_close(&r);
 }
@@ -932,6 +930,60 @@ static void test_invalid_asset_codes(void **state) {
     uint64_t bytes = ref_memobj(&r, SCP_TAG_BYTES_OBJ, a, 4 + w + 4 + 32), ret;
     assert_int_equal(ref_env(&r, "create_asset_contract", &bytes, &ret), SCP_ERR_HOST);
   }
+  ref_close(&r);
+}
+
+/* test_classic_account_multisig_auth: the user's account (master weight
+ * 40, medium threshold 100; signers user_2 u32::MAX, user_3 60, user_4 59)
+ * transfers 100 stroops to itself (an Address made once) signed by sets of
+ * keys: enough weight (5 transfers), then too little, a duplicate, a key
+ * twice among others, a key not on the account, 21 signatures, keys out of
+ * order (all Error(Auth, ...)). */
+static void multisig_transfer(ref *r, uint64_t to, const int *keys, size_t n, bool sort) {
+  int k[32];
+  memcpy(k, keys, n * sizeof *k);
+  if (sort) ref_sort_keys(r, k, n);
+  ref_arg args[3] = { REF_ACCT(r, REF_USER), REF_OBJ(to), REF_I128(100) };
+  uint64_t vec = ref_args(r, args, 3);
+  ref_authorize_multi(r, r->pk[REF_USER], k, n, "transfer", args, 3, NULL);
+  ref_call_vec(r, "transfer", vec);
+}
+
+static void test_multisig(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_account a = { .balance = 100000000, .num_sub = 1, .thresholds = { 40, 10, 100, 150 },
+                    .nsigners = 3 };
+  a.signers[0] = r.pk[REF_USER2];
+  a.weights[0] = UINT32_MAX;
+  a.signers[1] = r.pk[REF_USER3];
+  a.weights[1] = 60;
+  a.signers[2] = r.pk[REF_USER4];
+  a.weights[2] = 59;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_sac_with(&r, "", 0, false);
+  uint64_t to = ref_addr_obj(&r, 0, r.pk[REF_USER]);
+  enum { U = REF_USER, U2 = REF_USER2, U3 = REF_USER3, U4 = REF_USER4, I = REF_ISSUER };
+  multisig_transfer(&r, to, (int[]){ U, U3 }, 2, true);
+  multisig_transfer(&r, to, (int[]){ U2 }, 1, true);
+  multisig_transfer(&r, to, (int[]){ U3, U4 }, 2, true);
+  multisig_transfer(&r, to, (int[]){ U, U3, U4 }, 3, true);
+  multisig_transfer(&r, to, (int[]){ U, U2, U3, U4 }, 4, true);
+  multisig_transfer(&r, to, (int[]){ U }, 1, true);
+  multisig_transfer(&r, to, (int[]){ U, U4 }, 2, true);
+  multisig_transfer(&r, to, (int[]){ U3, U3 }, 2, true);
+  multisig_transfer(&r, to, (int[]){ U3, U4, U3 }, 3, true);
+  multisig_transfer(&r, to, (int[]){ U3, I }, 2, true);
+  multisig_transfer(&r, to, (int[]){ U3, U4, I }, 3, true);
+  int many[21];
+  for (int i = 0; i < 21; i++) many[i] = U2;
+  multisig_transfer(&r, to, many, 21, true);
+  int all[4] = { U, U2, U3, U4 };
+  ref_sort_keys(&r, all, 4);
+  int t = all[1];
+  all[1] = all[2];
+  all[2] = t;
+  multisig_transfer(&r, to, all, 4, false);
   ref_close(&r);
 }
 
@@ -991,6 +1043,7 @@ static const sac_flow sac_flows[] = {
   { F("test_auth_rejected_for_bad_signature_type"), test_auth_bad_signature_type },
   { F("test_auth_rejected_for_incorrect_payload"), test_auth_incorrect_payload },
   { F("test_do_not_init_contract_for_invalid_asset"), test_invalid_asset_codes },
+  { F("test_classic_account_multisig_auth"), test_multisig },
 };
 
 #endif

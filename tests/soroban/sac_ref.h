@@ -622,29 +622,33 @@ static void xarg(xb *b, const scp_host *h, const ref_arg *a) {
  * public_key, signature) pushed (vec_push_back).  The Vec's conversion to
  * an ScVal (from_host_val) is untraced. */
 enum { REF_MAP_ENTRY_SIZE = 8 + 8 + 8 };   /* host_fns_map.c's (Val, Val) */
-static void ref_sign_vals(ref *r, const uint8_t pk[32], const uint8_t sig[64]) {
+static void ref_sign_vals(ref *r, const uint8_t (*pk)[32], const uint8_t (*sig)[64], size_t nsig) {
   uint64_t vec, kb, sb, len, kv[4], map, out;
   assert_int_equal(ref_env(r, "vec_new", NULL, &vec), SCP_OK);
-  kb = ref_memobj(r, SCP_TAG_BYTES_OBJ, pk, 32);
-  assert_int_equal(ref_env(r, "bytes_len", &kb, &len), SCP_OK);
-  sb = ref_memobj(r, SCP_TAG_BYTES_OBJ, sig, 64);
-  assert_int_equal(ref_env(r, "bytes_len", &sb, &len), SCP_OK);
-  /* Env::map_new_from_slices: the pairs' Vec, each key a Symbol (an
-   * object for "public_key"), each value checked, the map (as test_replay.c's) */
-  ref_tcall *c = ref_begin(r, "map_new_from_slices");
-  int rc = scp_host_charge_bulk_init(r->h, 2, REF_MAP_ENTRY_SIZE);
-  if (rc == SCP_OK)
-    rc = scp_host_memobj_new_from_slice(r->h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)"public_key",
-                                        10, &kv[0]);
-  kv[1] = kb;
-  assert_true(scp_val_symbol_small((const uint8_t *)"signature", 9, &kv[2]));
-  kv[3] = sb;
-  if (rc == SCP_OK) rc = scp_host_check_val(r->h, kv[1]);
-  if (rc == SCP_OK) rc = scp_host_check_val(r->h, kv[3]);
-  if (rc == SCP_OK) rc = scp_host_map_from_pairs_nocap(r->h, kv, 2, &map);
-  ref_end(r, c, rc, map, NULL);
-  uint64_t pb[2] = { vec, map };
-  assert_int_equal(ref_env(r, "vec_push_back", pb, &out), SCP_OK);
+  for (size_t i = 0; i < nsig; i++) {
+    kb = ref_memobj(r, SCP_TAG_BYTES_OBJ, pk[i], 32);
+    assert_int_equal(ref_env(r, "bytes_len", &kb, &len), SCP_OK);
+    sb = ref_memobj(r, SCP_TAG_BYTES_OBJ, sig[i], 64);
+    assert_int_equal(ref_env(r, "bytes_len", &sb, &len), SCP_OK);
+    /* Env::map_new_from_slices: the pairs' Vec, each key a Symbol (an
+     * object for "public_key"), each value checked, the map (as
+     * test_replay.c's) */
+    ref_tcall *c = ref_begin(r, "map_new_from_slices");
+    int rc = scp_host_charge_bulk_init(r->h, 2, REF_MAP_ENTRY_SIZE);
+    if (rc == SCP_OK)
+      rc = scp_host_memobj_new_from_slice(r->h, SCP_TAG_SYMBOL_OBJ,
+                                          (const uint8_t *)"public_key", 10, &kv[0]);
+    kv[1] = kb;
+    assert_true(scp_val_symbol_small((const uint8_t *)"signature", 9, &kv[2]));
+    kv[3] = sb;
+    if (rc == SCP_OK) rc = scp_host_check_val(r->h, kv[1]);
+    if (rc == SCP_OK) rc = scp_host_check_val(r->h, kv[3]);
+    if (rc == SCP_OK) rc = scp_host_map_from_pairs_nocap(r->h, kv, 2, &map);
+    ref_end(r, c, rc, map, NULL);
+    uint64_t pb[2] = { vec, map };
+    assert_int_equal(ref_env(r, "vec_push_back", pb, &out), SCP_OK);
+    vec = out;
+  }
 }
 
 /* authorize_single_invocation(signer, the asset contract, fn, args): the
@@ -658,9 +662,11 @@ typedef struct ref_nonce {
   bool void_sig;  /* an AccountContract signer whose sign gives Void: no Env calls */
 } ref_nonce;
 
-static void ref_authorize_nonce(ref *r, const uint8_t acct[32], const uint8_t pk[32],
-                                const uint8_t sk[64], const char *fn, const ref_arg *args,
-                                size_t n, const ref_nonce *given) {
+/* The signers: key pairs by index into r->pk / r->sk, in the order given
+ * (TestSigner::account_with_multisig sorts them first: ref_sort_keys). */
+static void ref_authorize_multi(ref *r, const uint8_t acct[32], const int *signers, size_t nsig,
+                                const char *fn, const ref_arg *args, size_t n,
+                                const ref_nonce *given) {
   uint64_t v;
   int64_t nonce;
   uint32_t exp;
@@ -689,10 +695,14 @@ static void ref_authorize_nonce(ref *r, const uint8_t acct[32], const uint8_t pk
   x32(&pre, exp);
   if (v2) xaddr(&pre, 0, acct);
   xbytes(&pre, inv.p, inv.n);
-  uint8_t hash[32], sig[64];
+  uint8_t hash[32], pk[32][32], sig[32][64];
   SHA256(pre.p, pre.n, hash);
-  crypto_sign_detached(sig, NULL, hash, 32, sk);
-  if (!void_sig) ref_sign_vals(r, pk, sig);
+  assert_true(nsig <= 32);
+  for (size_t i = 0; i < nsig; i++) {
+    memcpy(pk[i], r->pk[signers[i]], 32);
+    crypto_sign_detached(sig[i], NULL, hash, 32, r->sk[signers[i]]);
+  }
+  if (!void_sig) ref_sign_vals(r, (const uint8_t (*)[32])pk, (const uint8_t (*)[64])sig, nsig);
   x32(&e, v2 ? 2 : 1);   /* SOROBAN_CREDENTIALS_ADDRESS(_V2) */
   xaddr(&e, 0, acct);
   x64(&e, (uint64_t)nonce);
@@ -702,20 +712,22 @@ static void ref_authorize_nonce(ref *r, const uint8_t acct[32], const uint8_t pk
     x32(&e, 1);   /* SCV_VOID */
     goto invocation;
   }
-  x32(&e, 16);
+  x32(&e, 16);   /* SCV_VEC, Some */
   x32(&e, 1);
-  x32(&e, 1);
-  x32(&e, 17);
-  x32(&e, 1);
-  x32(&e, 2);
-  x32(&e, 15);
-  xvar(&e, "public_key", 10);
-  x32(&e, 13);
-  xvar(&e, pk, 32);
-  x32(&e, 15);
-  xvar(&e, "signature", 9);
-  x32(&e, 13);
-  xvar(&e, sig, 64);
+  x32(&e, (uint32_t)nsig);
+  for (size_t i = 0; i < nsig; i++) {
+    x32(&e, 17);   /* SCV_MAP, Some, 2 entries */
+    x32(&e, 1);
+    x32(&e, 2);
+    x32(&e, 15);
+    xvar(&e, "public_key", 10);
+    x32(&e, 13);
+    xvar(&e, pk[i], 32);
+    x32(&e, 15);
+    xvar(&e, "signature", 9);
+    x32(&e, 13);
+    xvar(&e, sig[i], 64);
+  }
 invocation:
   xbytes(&e, inv.p, inv.n);
   const uint8_t *p = e.p;
@@ -726,12 +738,22 @@ invocation:
   assert_int_equal(rc, SCP_OK);
   /* what the entry's conversion traces: the signature map's keys
    * compared, a long function name's Symbol */
-  r->internal = !void_sig + (strlen(fn) > 9);
+  r->internal = (void_sig ? 0 : (unsigned)nsig) + (strlen(fn) > 9);
 }
 
-static void ref_authorize_by(ref *r, const uint8_t acct[32], const uint8_t pk[32],
-                             const uint8_t sk[64], const char *fn, const ref_arg *args, size_t n) {
-  ref_authorize_nonce(r, acct, pk, sk, fn, args, n, NULL);
+static void ref_authorize_nonce(ref *r, int acct, int signer, const char *fn,
+                                const ref_arg *args, size_t n, const ref_nonce *given) {
+  ref_authorize_multi(r, r->pk[acct], &signer, 1, fn, args, n, given);
+}
+
+/* account_with_multisig: the signers sorted by public key. */
+static void ref_sort_keys(const ref *r, int *k, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && memcmp(r->pk[k[j - 1]], r->pk[k[j]], 32) > 0; j--) {
+      int t = k[j];
+      k[j] = k[j - 1];
+      k[j - 1] = t;
+    }
 }
 
 /* test_vec![args]: the arguments' Vals (Address objects untraced, a large
@@ -776,7 +798,7 @@ static uint64_t ref_invoke(ref *r, const char *fn, const ref_arg *args, size_t n
 }
 
 static void ref_authorize(ref *r, int who, const char *fn, const ref_arg *args, size_t n) {
-  ref_authorize_by(r, r->pk[who], r->pk[who], r->sk[who], fn, args, n);
+  ref_authorize_nonce(r, who, who, fn, args, n, NULL);
 }
 
 /* call_with_single_signer: the arguments' Vec, authorize_single_invocation
@@ -792,7 +814,7 @@ static uint64_t ref_signed(ref *r, int who, const char *fn, const ref_arg *args,
 static uint64_t ref_signed_by(ref *r, int acct, int signer, const char *fn, const ref_arg *args,
                               size_t n) {
   uint64_t vec = ref_args(r, args, n);
-  ref_authorize_by(r, r->pk[acct], r->pk[signer], r->sk[signer], fn, args, n);
+  ref_authorize_nonce(r, acct, signer, fn, args, n, NULL);
   return ref_call_vec(r, fn, vec);
 }
 

@@ -987,6 +987,88 @@ static void test_multisig(void **state) {
   ref_close(&r);
 }
 
+/* test_stellar_asset_contract_authorization: mints, authorized(),
+ * set_authorized(user, false), transfers from and to the deauthorized
+ * balance (#11), set_authorized(user, true), transfers both ways. */
+static void test_authorization(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  ref_default_account(&r, REF_USER2);
+  ref_default_trustline(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER2);
+  ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u2, REF_I128(200000000)));
+  assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(u)), SCP_VAL_TRUE);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(false)));
+  assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(u)), SCP_VAL_FALSE);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(1)));
+  ref_signed(&r, REF_USER2, "transfer", REF_ARGS(u2, u, REF_I128(1)));
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(u, REF_BOOL(true)));
+  assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(u)), SCP_VAL_TRUE);
+  ref_signed(&r, REF_USER, "transfer", REF_ARGS(u, u2, REF_I128(1)));
+  ref_signed(&r, REF_USER2, "transfer", REF_ARGS(u2, u, REF_I128(1)));
+  ref_close(&r);
+}
+
+/* String::to_string: string_len, string_copy_to_slice. */
+static void string_to_text(ref *r, uint64_t s, char *out, uint32_t cap) {
+  uint64_t len;
+  assert_int_equal(ref_env(r, "string_len", &s, &len), SCP_OK);
+  uint32_t n = scp_val_major(len);
+  assert_true(n < cap);
+  ref_tcall *c = ref_begin(r, "string_copy_to_slice");
+  int rc = scp_host_memobj_copy_to_slice(r->h, s, 0, (uint8_t *)out, n);
+  ref_end(r, c, rc, SCP_VAL_VOID, NULL);
+  out[n] = 0;
+}
+
+/* test_stellar_asset_contract_smart_roundtrip: the native asset contract's
+ * symbol(), decimals(), name() (read back as text), set_admin and admin()
+ * failing (no admin), the account's balance. */
+static void test_smart_roundtrip(void **state) {
+  ref r;
+  char text[16];
+  ref_open(&r, (const char *)*state);
+  ref_account a = { .balance = 100000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  a.signers[0] = r.pk[REF_USER];
+  a.weights[0] = 100;
+  ref_create_account(&r, r.pk[REF_USER], &a);
+  ref_sac_with(&r, "", 0, false);
+  uint64_t nid;   /* get_asset_contract_id_hash(Asset::Native) */
+  assert_int_equal(ref_env(&r, "get_ledger_network_id", NULL, &nid), SCP_OK);
+  string_to_text(&r, ref_invoke(&r, "symbol", NULL, 0), text, sizeof text);
+  assert_string_equal(text, "native");
+  assert_int_equal(ref_invoke(&r, "decimals", NULL, 0), scp_val_u32(7));
+  string_to_text(&r, ref_invoke(&r, "name", NULL, 0), text, sizeof text);
+  assert_string_equal(text, "native");
+  ref_arg u = REF_ACCT(&r, REF_USER);
+  ref_signed(&r, REF_USER, "set_admin", REF_ARGS(u));
+  ref_invoke(&r, "admin", NULL, 0);
+  balance_is(&r, REF_USER, 100000000);
+  ref_close(&r);
+}
+
+/* test_recording_auth_for_stellar_asset_contract: recording mode with
+ * non-root authorization disabled; mint(user, 100) by the admin, whose
+ * recorded authorization is emulated (signature checks charged) as the
+ * call's last frame pops. */
+static void test_recording_mint(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_default_sac(&r);
+  ref_default_account(&r, REF_USER);
+  ref_default_trustline(&r, REF_USER);
+  r.h->opts.auth_enforcing = false;
+  r.h->opts.auth_disable_non_root = true;
+  uint64_t args = ref_args(&r, REF_ARGS(REF_ACCT(&r, REF_USER), REF_I128(100)));
+  mint_call(&r, args);
+  ref_close(&r);
+}
+
 /* Each flow with the trace it redoes (test_sac_whole.c runs them all;
  * test_replay.c runs the ones of direct-call traces in place of its
  * trace-driven replay). */
@@ -1044,6 +1126,9 @@ static const sac_flow sac_flows[] = {
   { F("test_auth_rejected_for_incorrect_payload"), test_auth_incorrect_payload },
   { F("test_do_not_init_contract_for_invalid_asset"), test_invalid_asset_codes },
   { F("test_classic_account_multisig_auth"), test_multisig },
+  { F("test_stellar_asset_contract_authorization"), test_authorization },
+  { F("test_stellar_asset_contract_smart_roundtrip"), test_smart_roundtrip },
+  { F("test_recording_auth_for_stellar_asset_contract"), test_recording_mint },
 };
 
 #endif

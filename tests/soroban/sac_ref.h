@@ -756,16 +756,30 @@ static void ref_sort_keys(const ref *r, int *k, size_t n) {
     }
 }
 
-/* test_vec![args]: the arguments' Vals (Address objects untraced, a large
- * I128 through obj_from_i128_pieces) and vec_new_from_slice. */
-static uint64_t ref_args(ref *r, const ref_arg *args, size_t n) {
-  uint64_t vals[8], v;
+/* test_vec![args] in two steps, as the reference evaluates them: the
+ * Address objects first (made by the caller, untraced: before a method's
+ * own Symbol), then in test_vec! a large I128 through obj_from_i128_pieces
+ * and vec_new_from_slice (or vec_new for no arguments). */
+static void ref_objs(ref *r, const ref_arg *args, size_t n, uint64_t *vals) {
+  for (size_t i = 0; i < n; i++) vals[i] = args[i].kind == 'i' ? 0 : ref_val(r, &args[i]);
+}
+
+static uint64_t ref_vec_of(ref *r, const ref_arg *args, size_t n, uint64_t *vals) {
+  uint64_t v;
   if (!n) {   /* test_vec![host] is vec_new */
     assert_int_equal(ref_env(r, "vec_new", NULL, &v), SCP_OK);
     return v;
   }
-  for (size_t i = 0; i < n; i++) vals[i] = ref_val(r, &args[i]);
+  for (size_t i = 0; i < n; i++)
+    if (args[i].kind == 'i') vals[i] = ref_val(r, &args[i]);
   return ref_vec(r, vals, (uint32_t)n);
+}
+
+static uint64_t ref_args(ref *r, const ref_arg *args, size_t n) {
+  uint64_t vals[8];
+  assert_true(n <= 8);
+  ref_objs(r, args, n, vals);
+  return ref_vec_of(r, args, n, vals);
 }
 
 /* host.call(asset, Symbol::try_from_val(fn), args), checked; then the
@@ -793,7 +807,10 @@ static uint64_t ref_call_vec(ref *r, const char *fn, uint64_t vec) {
 static uint64_t ref_invoke(ref *r, const char *fn, const ref_arg *args, size_t n) {
   /* host.call(address, Symbol::try_from_val(fn)?, test_vec![..]): the
    * Symbol is made before the Vec */
-  uint64_t sym = ref_symbol(r, fn), vec = ref_args(r, args, n);
+  uint64_t vals[8];
+  assert_true(n <= 8);
+  ref_objs(r, args, n, vals);
+  uint64_t sym = ref_symbol(r, fn), vec = ref_vec_of(r, args, n, vals);
   return ref_call_sym(r, sym, fn, vec);
 }
 

@@ -1069,6 +1069,108 @@ static void test_recording_mint(void **state) {
   ref_close(&r);
 }
 
+/* A call by an invoker (TestSigner::AccountInvoker / ContractInvoker):
+ * the args, the invoker's authorization (an entry with SourceAccount
+ * credentials, or none), the call. */
+static uint64_t invoker_call(ref *r, bool account, const char *fn, const ref_arg *args,
+                             size_t n) {
+  uint64_t vec = ref_args(r, args, n);
+  if (account) ref_authorize_source(r, fn, args, n);
+  return ref_call_vec(r, fn, vec);
+}
+
+/* test_contract_invoker_auth: two contract ids; the SAC's admin set to the
+ * first (the issuer signs set_admin); mints and transfers made from inside
+ * a TestContract frame of the invoking contract (direct-invoker auth), one
+ * by the wrong contract (Error(Auth, InvalidAction)) and one for another
+ * address; balances; a mint by the issuer's account as source account
+ * (no longer the admin: Error(Auth, InvalidAction)). */
+static void test_contract_invoker(void **state) {
+  ref r;
+  uint8_t aid[32], uid[32];
+  ref_open(&r, (const char *)*state);
+  ref_bytes32(&r, aid);
+  ref_bytes32(&r, uid);
+  ref_arg aa = REF_OBJ(ref_addr_obj(&r, 1, aid)), ua = REF_OBJ(ref_addr_obj(&r, 1, uid));
+  uint64_t ab = ref_bytesn32(&r, aid), ub = ref_bytesn32(&r, uid);
+  ref_default_sac(&r);
+  ref_signed(&r, REF_ISSUER, "set_admin", REF_ARGS(aa));
+  ref_enter_contract(&r, ab);
+  invoker_call(&r, false, "mint", REF_ARGS(ua, REF_I128(1000)));
+  ref_leave_contract(&r);
+  ref_enter_contract(&r, ab);
+  invoker_call(&r, false, "mint", REF_ARGS(aa, REF_I128(2000)));
+  ref_leave_contract(&r);
+  ref_invoke(&r, "balance", REF_ARGS(ua));
+  ref_invoke(&r, "balance", REF_ARGS(aa));
+  ref_enter_contract(&r, ub);
+  invoker_call(&r, false, "mint", REF_ARGS(ua, REF_I128(1000)));
+  ref_leave_contract(&r);
+  ref_enter_contract(&r, ub);
+  invoker_call(&r, false, "mint", REF_ARGS(ua, REF_I128(1000)));
+  ref_leave_contract(&r);
+  ref_enter_contract(&r, ub);
+  invoker_call(&r, false, "transfer", REF_ARGS(ua, aa, REF_I128(500)));
+  ref_leave_contract(&r);
+  ref_enter_contract(&r, ab);
+  invoker_call(&r, false, "transfer", REF_ARGS(aa, ua, REF_I128(800)));
+  ref_leave_contract(&r);
+  ref_invoke(&r, "balance", REF_ARGS(ua));
+  ref_invoke(&r, "balance", REF_ARGS(aa));
+  ref_source(&r, REF_ISSUER);
+  invoker_call(&r, true, "mint", REF_ARGS(ua, REF_I128(1000)));
+  ref_close(&r);
+}
+
+/* test_account_invoker_auth_with_issuer_admin: the issuer and the user
+ * (10 XLM each, their keys signers of weight 100), their Addresses made
+ * once, the SAC with the issuer as admin, the user's trustline (limit
+ * 10,000, ext V1); mints and transfers authorized by the source account
+ * (SourceAccount credentials; run_from_account leaves the first source
+ * account set), the user minting (Error(Auth, InvalidAction)) and an
+ * admin entry with the user as source (fails); balances; then a mint from
+ * inside a TestContract frame of a contract that is not the admin. */
+static void test_account_invoker(void **state) {
+  ref r;
+  ref_open(&r, (const char *)*state);
+  ref_account a = { .balance = 10000000, .num_sub = 1, .thresholds = { 1, 0, 0, 0 },
+                    .nsigners = 1 };
+  for (int who = REF_ISSUER; who <= REF_USER; who++) {
+    a.signers[0] = r.pk[who];
+    a.weights[0] = 100;
+    ref_create_account(&r, r.pk[who], &a);
+  }
+  ref_arg adm = REF_OBJ(ref_addr_obj(&r, 0, r.pk[REF_ISSUER]));
+  ref_arg usr = REF_OBJ(ref_addr_obj(&r, 0, r.pk[REF_USER]));
+  ref_sac_with(&r, "aaaa", 0, false);
+  ref_signed(&r, REF_ISSUER, "set_admin", REF_ARGS(adm));
+  ref_create_trustline_liab(&r, r.pk[REF_USER], 0, 10000, REF_TL_AUTHORIZED, true, 0, 0);
+  ref_source(&r, REF_ISSUER);
+  invoker_call(&r, true, "mint", REF_ARGS(usr, REF_I128(1000)));
+  invoker_call(&r, true, "mint", REF_ARGS(usr, REF_I128(2000)));
+  ref_invoke(&r, "balance", REF_ARGS(usr));
+  ref_invoke(&r, "balance", REF_ARGS(adm));
+  ref_source(&r, REF_USER);
+  invoker_call(&r, true, "mint", REF_ARGS(usr, REF_I128(1000)));
+  ref_source(&r, REF_ISSUER);   /* put back */
+  ref_source(&r, REF_USER);
+  invoker_call(&r, true, "mint", REF_ARGS(usr, REF_I128(1000)));
+  ref_source(&r, REF_ISSUER);
+  ref_source(&r, REF_USER);
+  invoker_call(&r, true, "transfer", REF_ARGS(usr, adm, REF_I128(500)));
+  ref_source(&r, REF_ISSUER);
+  invoker_call(&r, true, "transfer", REF_ARGS(adm, usr, REF_I128(800)));
+  ref_invoke(&r, "balance", REF_ARGS(usr));
+  ref_invoke(&r, "balance", REF_ARGS(adm));
+  uint8_t cid[32];
+  ref_bytes32(&r, cid);
+  uint64_t cb = ref_bytesn32(&r, cid);
+  ref_enter_contract(&r, cb);
+  invoker_call(&r, false, "mint", REF_ARGS(usr, REF_I128(1000)));
+  ref_leave_contract(&r);
+  ref_close(&r);
+}
+
 /* Each flow with the trace it redoes (test_sac_whole.c runs them all;
  * test_replay.c runs the ones of direct-call traces in place of its
  * trace-driven replay). */
@@ -1129,6 +1231,8 @@ static const sac_flow sac_flows[] = {
   { F("test_stellar_asset_contract_authorization"), test_authorization },
   { F("test_stellar_asset_contract_smart_roundtrip"), test_smart_roundtrip },
   { F("test_recording_auth_for_stellar_asset_contract"), test_recording_mint },
+  { F("test_contract_invoker_auth"), test_contract_invoker },
+  { F("test_account_invoker_auth_with_issuer_admin"), test_account_invoker },
 };
 
 #endif

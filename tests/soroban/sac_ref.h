@@ -74,6 +74,7 @@ typedef struct ref {
    * conversions, still to pass over */
   unsigned internal;
   bool force_sync;   /* ref_skip passed over calls: take the next step over */
+  unsigned depth;    /* test frames pushed (run_from_contract) */
   uint64_t cpu_begin, mem_begin;
 } ref;
 
@@ -790,7 +791,7 @@ static uint64_t ref_args(ref *r, const ref_arg *args, size_t n) {
 static uint64_t ref_call_sym(ref *r, uint64_t sym, const char *fn, uint64_t vec) {
   uint64_t a[3] = { r->sac, sym, vec }, ret, part;
   int rc = ref_env(r, "call", a, &ret);
-  scp_ae_free(r->h);
+  if (!r->depth) scp_ae_free(r->h);
   if (rc == SCP_OK && scp_val_tag_of(ret) == SCP_TAG_I128_OBJ &&
       (!strcmp(fn, "balance") || !strcmp(fn, "allowance"))) {
     assert_int_equal(ref_env(r, "obj_to_i128_hi64", &ret, &part), SCP_OK);
@@ -824,6 +825,70 @@ static uint64_t ref_signed(ref *r, int who, const char *fn, const ref_arg *args,
   uint64_t vec = ref_args(r, args, n);
   ref_authorize(r, who, fn, args, n);
   return ref_call_vec(r, fn, vec);
+}
+
+/* authorize_single_invocation for TestSigner::AccountInvoker: no nonce
+ * drawn, the credentials' kind still drawn (gen::<bool>), SourceAccount
+ * credentials with no signature; set_authorization_entries (the host's
+ * source account must be set, as run_from_account does).
+ * TestSigner::ContractInvoker draws nothing and sets no entry. */
+static void ref_authorize_source(ref *r, const char *fn, const ref_arg *args, size_t n) {
+  (void)ref_u32(r);
+  xb e = { .n = 0 };
+  x32(&e, 0);   /* SOROBAN_CREDENTIALS_SOURCE_ACCOUNT */
+  x32(&e, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
+  xaddr(&e, 1, r->sac_id);
+  xvar(&e, fn, strlen(fn));
+  x32(&e, (uint32_t)n);
+  for (size_t i = 0; i < n; i++) xarg(&e, r->h, &args[i]);
+  x32(&e, 0);
+  const uint8_t *p = e.p;
+  size_t len = e.n;
+  scp_error err = { 0 };
+  int rc = scp_host_set_auth_entries(r->h, &p, &len, 1, &err);
+  if (rc) print_message("set entries: %s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  r->internal = strlen(fn) > 9;
+}
+
+/* run_from_account(account, ..): the host's source account set (and not
+ * put back when there was none before). */
+static void ref_source(ref *r, int who) {
+  r->h->opts.has_source_account = true;
+  memcpy(r->h->opts.source_account, r->pk[who], 32);
+}
+
+/* BytesN::to_array: bytes_copy_to_slice, checked. */
+static void ref_to_array(ref *r, uint64_t bytes, uint8_t out[32]) {
+  ref_tcall *c = ref_begin(r, "bytes_copy_to_slice");
+  int rc = scp_host_memobj_copy_to_slice(r->h, bytes, 0, out, 32);
+  ref_end(r, c, rc, SCP_VAL_VOID, NULL);
+}
+
+/* run_from_contract(id_bytes, ..): the id read back (to_array), a
+ * TestContract frame pushed around the test's call (function "foo"),
+ * popped after it; the authorization manager is reset when the stack
+ * empties. */
+static void ref_enter_contract(ref *r, uint64_t id_bytes) {
+  uint8_t id[32];
+  ref_to_array(r, id_bytes, id);
+  assert_int_equal(scp_host_charge_push_context(r->h, id), SCP_OK);
+  assert_int_equal(scp_host_push_contract_frame(r->h, id), SCP_OK);
+  assert_int_equal(scp_host_set_frame_fn(r->h, "foo"), SCP_OK);
+  r->depth++;
+}
+
+static void ref_leave_contract(ref *r) {
+  scp_host_pop_frame(r->h);
+  if (!--r->depth) scp_ae_free(r->h);
+}
+
+/* BytesN::<32>::try_from_val(bytes_new_from_slice(id)): the Bytes and
+ * its length check. */
+static uint64_t ref_bytesn32(ref *r, const uint8_t id[32]) {
+  uint64_t b = ref_memobj(r, SCP_TAG_BYTES_OBJ, id, 32), len;
+  assert_int_equal(ref_env(r, "bytes_len", &b, &len), SCP_OK);
+  return b;
 }
 
 /* The same with a signer other than the account's own key

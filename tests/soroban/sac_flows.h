@@ -1171,6 +1171,34 @@ static void test_account_invoker(void **state) {
   ref_close(&r);
 }
 
+/* test_auth_required: two contract balances; the issuer gets
+ * AUTH_REQUIRED (its only flag) after minting to the first: a transfer to
+ * the second (no balance entry, so not authorized) is #11 until
+ * set_authorized(second, true); the transfers run from inside the first
+ * contract's TestContract frame. */
+static void test_auth_required(void **state) {
+  ref r;
+  uint8_t c1[32], c2[32];
+  ref_open(&r, (const char *)*state);
+  ref_default_sac(&r);
+  ref_bytes32(&r, c1);
+  ref_bytes32(&r, c2);
+  ref_arg a1 = REF_OBJ(ref_addr_obj(&r, 1, c1)), a2 = REF_OBJ(ref_addr_obj(&r, 1, c2));
+  uint64_t b1 = ref_bytesn32(&r, c1);
+  ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(a1, REF_I128(100000000)));
+  ref_account_flags(&r, REF_ISSUER, REF_AUTH_REQUIRED);
+  ref_enter_contract(&r, b1);
+  invoker_call(&r, false, "transfer", REF_ARGS(a1, a2, REF_I128(1)));
+  ref_leave_contract(&r);
+  ref_signed(&r, REF_ISSUER, "set_authorized", REF_ARGS(a2, REF_BOOL(true)));
+  ref_enter_contract(&r, b1);
+  invoker_call(&r, false, "transfer", REF_ARGS(a1, a2, REF_I128(1)));
+  ref_leave_contract(&r);
+  ref_invoke(&r, "balance", REF_ARGS(a1));
+  ref_invoke(&r, "balance", REF_ARGS(a2));
+  ref_close(&r);
+}
+
 /* Each flow with the trace it redoes (test_sac_whole.c runs them all;
  * test_replay.c runs the ones of direct-call traces in place of its
  * trace-driven replay). */
@@ -1233,6 +1261,7 @@ static const sac_flow sac_flows[] = {
   { F("test_recording_auth_for_stellar_asset_contract"), test_recording_mint },
   { F("test_contract_invoker_auth"), test_contract_invoker },
   { F("test_account_invoker_auth_with_issuer_admin"), test_account_invoker },
+  { F("test_auth_required"), test_auth_required },
 };
 
 #endif

@@ -453,13 +453,6 @@ static void seed_after_mint(fixture *f) {
       f->h->store[i].live_until = 123 + 7 * 17280;
 }
 
-/* The budget at the SAC frame's push, around require_auth and at its pop. */
-static uint64_t probe_cpu[SCP_SAC_PROBE_COUNT], probe_mem[SCP_SAC_PROBE_COUNT];
-static void probe(scp_host *h, int where) {
-  probe_cpu[where] = h->budget->cpu;
-  probe_mem[where] = h->budget->mem;
-}
-
 /* call(asset, fn, [a, b]): the budget delta from after the args' Vec to
  * the ret. */
 static uint64_t call2(fixture *f, uint64_t addr, const char *name, uint64_t x, uint64_t y,
@@ -500,51 +493,6 @@ static void test_allowance_missing(void **state) {
   assert_int_equal(call2(f, addr, "allowance", u1, u2, &ret, &dmem), 801926 - 763297);
   assert_int_equal(dmem, 68794 - 60604);
   assert_int_equal(ret, scp_val_small_i(0, SCP_TAG_I128_SMALL));
-}
-
-/* test_recording_auth_for_stellar_asset_contract.json: the issuer's
- * account, create_asset_contract("aaaa"), the user's account and
- * trustline, then (recording auth, non-root auth disabled)
- * call(mint, [user, 100]): steps 88-187, from 97950 CPU / 14337 bytes
- * after the args' Vec to the SAC frame's pop at 166870 / 25693 --
- * check_not_issuer, read_administrator, the admin's require_auth
- * (7885 CPU, 1546 bytes: the argument's VisitObject, a new tracker and
- * its nonce), the instance TTL
- * bump, receive_balance (read_asset twice, the trustline read, cloned,
- * written back) and the mint event (read_name, the topics Vec,
- * contract_event); returning Void adds nothing.  (The trace's own "ret
- * call" comes later: the test host's signing simulation runs before it.) */
-static void test_mint_recording(void **state) {
-  fixture *f = *state;
-  uint64_t addr = aaaa_contract(f, true), ret, dmem;
-  seed_user(f, 0x22, "aaaa");
-  f->h->opts.auth_enforcing = false;
-  f->h->opts.auth_disable_non_root = true;
-  uint64_t user = account_addr(f, 0x22);
-  scp_sac_probe = probe;
-  uint64_t dcpu = call2(f, addr, "mint", user, scp_val_small_i(100, SCP_TAG_I128_SMALL), &ret,
-                        &dmem);
-  scp_sac_probe = NULL;
-  /* to the frame's pop; popping it (the last frame) then runs the
-   * emulated authentication, which test_auth.c checks against the trace */
-  uint64_t emul_cpu = f->b.cpu - probe_cpu[3], emul_mem = f->b.mem - probe_mem[3];
-  assert_int_equal(dcpu - emul_cpu, 166870 - 97950);
-  assert_int_equal(dmem - emul_mem, 25693 - 14337);
-  assert_true(emul_cpu > 0);
-  assert_int_equal(ret, SCP_VAL_VOID);
-  assert_int_equal(scp_host_event_count(f->h), 1);
-  /* the trustline's balance went from 0 to 100 */
-  uint8_t asset[52];
-  asset_xdr("aaaa", 4, asset);
-  scp_lkey tk = { .type = 1, .key = asset, .keylen = 44 };
-  memset(tk.id, 0x22, 32);
-  const scp_sentry *e = NULL;
-  for (size_t i = 0; i < f->h->nstore; i++)
-    if (f->h->store[i].present && f->h->store[i].k.type == 1 &&
-        !memcmp(f->h->store[i].k.id, tk.id, 32))
-      e = &f->h->store[i];
-  assert_non_null(e);
-  assert_int_equal(e->val[80 + 7], 100);
 }
 
 /* test_do_not_init_contract_for_invalid_asset.json: "\0\0\0\0" fails in
@@ -671,7 +619,6 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
     cmocka_unit_test_setup_teardown(test_admin, setup, teardown),
     cmocka_unit_test_setup_teardown(test_allowance_missing, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_mint_recording, setup, teardown),
     cmocka_unit_test(test_profile_from_wasm),
     cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),
     cmocka_unit_test_setup_teardown(test_get_id_invalid, setup, teardown),

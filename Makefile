@@ -42,7 +42,10 @@ BIN       = $(BUILD)/bin/scprof
 
 # WASM fixtures: every .c under examples/ and tests/fixtures/wasm/ becomes a
 # contract built the way the README tells users to build theirs (-O2 -g).
-WASM_CFLAGS = --target=wasm32 -O2 -g -nostdlib -fno-builtin -Iexamples \
+# -fdebug-prefix-map: the DWARF names the checkout as ".", so the bytes of
+# a module -- and the storage charges that grow with its size -- are the
+# same wherever the tree is cloned.
+WASM_CFLAGS = --target=wasm32 -O2 -g -nostdlib -fno-builtin -Iexamples -fdebug-prefix-map=$(CURDIR)=. \
               -Wl,--no-entry -Wl,--export-dynamic -Wl,--allow-undefined
 EXAMPLES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard examples/*.c))
 BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c))

@@ -1,8 +1,9 @@
 /*
  * sac_ref.h — the reference's Stellar Asset Contract test harness, redone
- * for whole-call checks (test_sac_whole*.c): StellarAssetContractTest::setup
- * and its helpers in rs-soroban-env v28.0.2 soroban-env-host/src/test/
- * stellar_asset_contract.rs and builtin_contracts/testutils.rs.
+ * so that its tests can be replayed whole (sac_flows.h):
+ * StellarAssetContractTest::setup and its helpers in rs-soroban-env
+ * v28.0.2 soroban-env-host/src/test/stellar_asset_contract.rs and
+ * builtin_contracts/testutils.rs.
  *
  *  - The ledger: sequence 123, timestamp 123456, network id [5; 32], base
  *    reserve 5,000,000, TTLs 4096 / 16 / 6,312,000; enforcing auth, the
@@ -13,20 +14,27 @@
  *    those bytes is libsodium's seed key pair: the issuer's key is 00fc0655..
  *    and "aaaa"'s asset contract is SAC:2e378f80.., as in the traces.  With
  *    the trace's own keys the storage map orders its keys (and so counts
- *    its compares) as the reference's does.
+ *    its compares) as the reference's does.  generate_bytes_array (contract
+ *    ids) draws from the same PRNG.
  *  - authorize_single_invocation: the nonce gen_range(0..=i64::MAX) (rand
  *    0.8's sample_single_inclusive: u64 draws, an odd one rejected, the
  *    value v >> 1), then gen::<bool>() (a u32's top bit) picks AddressV2
- *    credentials; expiration ledger sequence + 10,000; the signature Vec of
- *    {public_key, signature} maps over SHA-256 of the HashIdPreimage;
- *    set_authorization_entries.
+ *    credentials; expiration ledger sequence + 10,000; TestSigner::sign's
+ *    Env calls and the signature Vec of {public_key, signature} maps over
+ *    SHA-256 of the HashIdPreimage; set_authorization_entries.  An
+ *    AccountInvoker gets SourceAccount credentials (the bool still drawn);
+ *    a ContractInvoker draws nothing and is authorized as the direct
+ *    invoker from a TestContract frame (run_from_contract).
  *  - create_account / create_trustline write AccountEntry /
  *    TrustLineEntry XDR into the storage map (add_ledger_entry).
  *  - After each top-level call the test host's authorization manager is
  *    reset to enforcing without entries (frame.rs with_frame, testutils).
- *  - The trace's top-level host calls (depth 0) with the budget at their
- *    `call` step and at their `ret` step: ref_call checks one whole call
- *    (CPU, memory) against the next traced call of the same name.
+ *  - The trace's top-level calls (depth 0) with the budget at their `call`
+ *    and `ret` steps.  A flow makes every Env call the test makes, in the
+ *    trace's order; ref_begin / ref_end check each: the same function, a
+ *    call step that shows untraced work before it taken over (as
+ *    test_replay.c does), then the outcome and CPU, memory and peak memory
+ *    at its ret step.
  */
 #ifndef SCP_TEST_SAC_REF_H
 #define SCP_TEST_SAC_REF_H

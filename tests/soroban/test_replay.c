@@ -19,6 +19,10 @@
  *                invocation whose input is not traced (skipped);
  *   nocalls      no traced host call at all (nothing to check);
  *   mismatch     a cost or result differed -- the test fails.
+ * A Stellar Asset Contract test listed in sac_flows.h is redone by its
+ * flow instead: the test's keys, ledger entries, Address objects and
+ * signed authorization entries made as the test makes them, and every
+ * traced call it makes checked at its ret step the same way (sac_ref.h).
  * Results: an Err must match exactly; an Ok must have the same shape and,
  * when it names an object, the same handle (we create the same objects in
  * the same order).  Slice contents are not in the trace (only lengths), so

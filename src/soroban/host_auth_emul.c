@@ -58,7 +58,7 @@
 
 enum {
   SIZE_SCADDRESS = 48, SIZE_HASH = 32, SIZE_ACCOUNT_ID = 32, SIZE_LEDGER_KEY = 152,
-  SIZE_ACCOUNT_ENTRY = 216, SIZE_SIGNER = 72, SIZE_SPONSORSHIP_DESCRIPTOR = 33, SIZE_SCSYMBOL = 24,
+  SIZE_SCSYMBOL = 24,
   SIZE_RESULT_VEC = 24 + 16, SIZE_RESULT_SCVAL = 96 + 16,
   SIZE_RESULT_INVOCATION = 200 + 16,   /* Result<SorobanAuthorizedInvocation, HostError> */
   ENVELOPE_TYPE_SOROBAN_AUTHORIZATION = 9, ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS = 10,
@@ -279,54 +279,6 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   return rc;
 }
 
-/* AccountEntry::metered_clone of an entry's XDR image: the struct, then
- * home_domain's bytes, the signers' Vec (an Ed25519SignedPayload's payload
- * bytes), and with ext V1 -> V2 the signer sponsoring ids' Vec.  A short
- * image (seeded by tests) ends the fields it lacks: no home domain, no
- * signers, ext V0. */
-static int charge_account_clone(scp_host *h, const uint8_t *p, size_t len) {
-  size_t off = 56;   /* accountID, balance, seqNum, numSubEntries */
-  uint32_t hd = 0, nsig = 0, nspons = 0;
-  int rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ENTRY);
-  if (len >= off + 4) off += scp_be32(p + off) ? 40 : 4;   /* inflationDest */
-  off += 4;                                              /* flags */
-  if (len >= off + 4) {
-    hd = scp_be32(p + off);
-    off += 4 + ((hd + 3) & ~3u);
-  }
-  off += 4;                                              /* thresholds */
-  if (len >= off + 4) {
-    nsig = scp_be32(p + off);
-    off += 4;
-  }
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, hd, 1);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, hd, 1);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, nsig, SIZE_SIGNER);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, nsig, SIZE_SIGNER);
-  for (uint32_t i = 0; rc == SCP_OK && i < nsig && len >= off + 40; i++) {
-    uint32_t kind = scp_be32(p + off);
-    off += 4 + 32;
-    if (kind == 3 && len >= off + 4) {   /* SIGNER_KEY_TYPE_ED25519_SIGNED_PAYLOAD */
-      uint32_t pl = scp_be32(p + off);
-      off += 4 + ((pl + 3) & ~3u);
-      rc = scp_host_charge_alloc(h, pl, 1);
-      if (rc == SCP_OK) rc = scp_host_charge_copy(h, pl, 1);
-    }
-    off += 4;   /* weight */
-  }
-  /* ext: V1 (liabilities), then its own ext: V2 (two counts, the ids) */
-  if (rc == SCP_OK && len >= off + 4 && scp_be32(p + off) == 1) {
-    off += 4 + 16;
-    if (len >= off + 4 && scp_be32(p + off) == 2) {
-      off += 4 + 8;
-      if (len >= off + 4) nspons = scp_be32(p + off);
-      rc = scp_host_charge_alloc(h, nspons, SIZE_SPONSORSHIP_DESCRIPTOR);
-      if (rc == SCP_OK) rc = scp_host_charge_copy(h, nspons, SIZE_SPONSORSHIP_DESCRIPTOR);
-    }
-  }
-  return rc;
-}
-
 /* The parts of an account entry's XDR image the signature check reads:
  * its key, the thresholds, the ed25519 signers with their weights. */
 typedef struct acct_view {
@@ -380,16 +332,15 @@ static int signer_weight(scp_host *h, const acct_view *v, const uint8_t pk[32], 
   return SCP_OK;
 }
 
-/* load_account: Rc<LedgerKey>, the storage get, the AccountEntry clone. */
+/* load_account: Rc<LedgerKey>, the storage get, the AccountEntry clone
+ * -- the Stellar Asset Contract's own (sac_account.c), one set of
+ * charges for both. */
 static int load_account(scp_host *h, const uint8_t key[32], acct_view *v) {
-  scp_lkey ak = { .type = SCP_LK_ACCOUNT };
-  memcpy(ak.id, key, 32);
+  scp_sac_account a;
   const scp_sentry *e = NULL;
-  int rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  if (rc == SCP_OK) rc = scp_storage_get(h, &ak, &e);
-  if (rc != SCP_OK) return rc;
-  account_view(e->val, e->vallen, v);
-  return charge_account_clone(h, e->val, e->vallen);
+  int rc = scp_sac_load_account(h, key, &a, &e);
+  if (rc == SCP_OK) account_view(e->val, e->vallen, v);
+  return rc;
 }
 
 static int auth_error(scp_host *h, const char *msg) {

@@ -19,9 +19,8 @@
  * (the 56-byte entries tests seed) ends the fields it lacks: no
  * inflation destination, no flags, no home domain, no signers, ext V0.
  *
- * The clone charges are the same as host_auth_emul.c's (which loads the
- * account for signature checks); the two could share one helper once
- * both branches are merged.
+ * host_auth_emul.c's signature checks (emulated and enforcing) load the
+ * account through scp_sac_load_account too: one set of clone charges.
  */
 #include <stdlib.h>
 #include <string.h>

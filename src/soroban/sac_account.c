@@ -148,8 +148,8 @@ int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set) {
 }
 
 enum {
-  SIZE_LEDGER_ENTRY = 288, SIZE_LEDGER_ENTRY_EXT = 33, DEFAULT_BASE_RESERVE = 5000000,
-  ERR_ACCOUNT_MISSING = 6, ERR_BALANCE = 10, ERR_INSUFFICIENT_RESERVE = 14
+  SIZE_LEDGER_ENTRY = 288, DEFAULT_BASE_RESERVE = 5000000,
+  ERR_ACCOUNT_MISSING = 6, ERR_INSUFFICIENT_RESERVE = 14
 };
 
 int64_t scp_sac_base_reserve(const scp_host *h) {
@@ -216,22 +216,11 @@ int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
   rc = scp_sac_account_clone_charges(h, e->val, e->vallen);
   int64_t min = 0, max = 0, nb;
+  uint8_t b[8];
   if (rc == SCP_OK) rc = scp_sac_account_min_max(h, &a, &min, &max);
+  if (rc == SCP_OK) rc = scp_sac_new_balance(h, a.balance, amount, min, max, &nb);
   if (rc != SCP_OK) return rc;
-  if (__builtin_add_overflow(a.balance, amount, &nb))
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE, "resulting balance overflow");
-  if (nb < min || nb > max)
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE,
-                        "resulting balance is not within the allowed range");
-  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
-  if (rc != SCP_OK) return rc;
-  uint8_t *v = malloc(e->vallen);
-  if (!v) return SCP_ERR_NOMEM;
-  memcpy(v, e->val, e->vallen);
-  put64(v + 36, nb);
-  uint32_t vlen = e->vallen, live = e->live_until;
-  rc = scp_storage_put(h, &k, v, vlen, live);
-  free(v);
+  put64(b, nb);
+  rc = scp_sac_put_patched(h, &k, e, 36, b, 8);
   return rc;
 }

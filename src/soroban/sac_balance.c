@@ -388,6 +388,32 @@ static int account_authorized(scp_host *h, const uint8_t acct[32], bool *ok) {
   return SCP_OK;
 }
 
+int scp_sac_new_balance(scp_host *h, int64_t bal, int64_t amount, int64_t lo, int64_t hi,
+                        int64_t *out) {
+  if (__builtin_add_overflow(bal, amount, out))
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE, "resulting balance overflow");
+  if (*out < lo || *out > hi)
+    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE,
+                        "resulting balance is not within the allowed range");
+  return SCP_OK;
+}
+
+int scp_sac_put_patched(scp_host *h, const scp_lkey *k, const scp_sentry *e, size_t at,
+                        const uint8_t *patch, size_t len) {
+  int rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
+  if (rc != SCP_OK) return rc;
+  if (at + len > e->vallen) return SCP_ERR_INTERNAL;
+  uint8_t *v = malloc(e->vallen);
+  if (!v) return SCP_ERR_NOMEM;
+  memcpy(v, e->val, e->vallen);
+  memcpy(v + at, patch, len);
+  uint32_t vlen = e->vallen, live = e->live_until;
+  rc = scp_storage_put(h, k, v, vlen, live);
+  free(v);
+  return rc;
+}
+
 /* transfer_trustline_balance: the key, the entry, the TrustLineEntry's
  * clone, get_min_max_trustline_balance (liabilities of the V1 ext), the
  * new balance within [min, max], modify_ledger_entry_data (the
@@ -415,21 +441,10 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
     hi = limit - buying;
   }
   int64_t nb;
-  if (__builtin_add_overflow(bal, amount, &nb))
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE, "resulting balance overflow");
-  if (nb < lo || nb > hi)
-    return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_BALANCE,
-                        "resulting balance is not within the allowed range");
-  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
-  if (rc != SCP_OK) return rc;
-  uint8_t *v = malloc(e->vallen);
-  if (!v) return SCP_ERR_NOMEM;
-  memcpy(v, e->val, e->vallen);
-  be64_put(v + at, nb);
-  uint32_t vlen = e->vallen, live = e->live_until;
-  rc = scp_storage_put(h, &k, v, vlen, live);
-  free(v);
+  uint8_t b[8];
+  if ((rc = scp_sac_new_balance(h, bal, amount, lo, hi, &nb)) != SCP_OK) return rc;
+  be64_put(b, nb);
+  rc = scp_sac_put_patched(h, &k, e, at, b, 8);
   return rc;
 }
 
@@ -556,15 +571,7 @@ int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32], const scp_s
     flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES) | SCP_TL_AUTHORIZED;
   else
     flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED) | SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES;
-  rc = scp_host_charge_copy(h, 1, SIZE_LEDGER_ENTRY_EXT);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
-  if (rc != SCP_OK) return rc;
-  uint8_t *v = malloc(e->vallen);
-  if (!v) return SCP_ERR_NOMEM;
-  memcpy(v, e->val, e->vallen);
-  for (int i = 0; i < 4; i++) v[at + (size_t)i] = (uint8_t)(flags >> (24 - 8 * i));
-  uint32_t vlen = e->vallen, live = e->live_until;
-  rc = scp_storage_put(h, &k, v, vlen, live);
-  free(v);
-  return rc;
+  uint8_t b[4];
+  scp_put_be32(b, flags);
+  return scp_sac_put_patched(h, &k, e, at, b, 4);
 }

@@ -163,6 +163,15 @@ SCP_HIDDEN int scp_sac_account_min_max(scp_host *h, const scp_sac_account *a, in
 /* transfer_account_balance (balance.rs): an account's native balance
  * moved by amount, a missing account created by a large enough receipt. */
 SCP_HIDDEN int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount);
+/* The new balance bal + amount, within [lo, hi] (the min/max of the
+ * trustline or account): Error(Contract, #10) on overflow or outside. */
+SCP_HIDDEN int scp_sac_new_balance(scp_host *h, int64_t bal, int64_t amount, int64_t lo, int64_t hi,
+                                   int64_t *out);
+/* modify_ledger_entry_data (balance.rs): the LedgerEntryExt's clone,
+ * Rc::metered_new(LedgerEntry), then Storage::put of entry e (key k) with
+ * its value's len bytes at `at` replaced by patch, same live-until. */
+SCP_HIDDEN int scp_sac_put_patched(scp_host *h, const scp_lkey *k, const scp_sentry *e, size_t at,
+                                   const uint8_t *patch, size_t len);
 /* is_asset_issuer_flag_set (balance.rs): false for the native asset. */
 SCP_HIDDEN int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set);
 

@@ -131,16 +131,11 @@ int scp_sac_load_account(scp_host *h, const uint8_t key[32], scp_sac_account *a,
  * load_account, the flag. */
 int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set) {
   uint32_t type = 0;
-  uint64_t code, issuer;
-  *set = false;
-  int rc = scp_sac_read_asset_info(h, &type, &code, &issuer);
-  if (rc != SCP_OK || type == SCP_SAC_NATIVE) return rc;
-  const scp_hobj *o;
-  rc = scp_host_visit(h, issuer, &o);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-  if (rc != SCP_OK) return rc;
+  uint64_t code;
   uint8_t key[32];
-  memcpy(key, o->u.bytes, 32);
+  *set = false;
+  int rc = scp_sac_read_issuer(h, &type, &code, key);
+  if (rc != SCP_OK || type == SCP_SAC_NATIVE) return rc;
   scp_sac_account a;
   rc = scp_sac_load_account(h, key, &a, NULL);
   if (rc == SCP_OK) *set = (a.flags & flag) != 0;

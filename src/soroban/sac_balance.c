@@ -71,19 +71,26 @@ static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
 /* read_asset: read_asset_info, then AssetInfo -> Asset:
  * account_id_from_bytesobj(issuer) (VisitObject, the 32 bytes' copy) and
  * the code's String::to_array. */
-int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a) {
-  uint32_t type = 0;
-  uint64_t code, issuer;
-  memset(a, 0, sizeof *a);
-  int rc = scp_sac_read_asset_info(h, &type, &code, &issuer);
-  if (rc != SCP_OK) return rc;
-  a->type = type;
-  if (type == SCP_SAC_NATIVE) return SCP_OK;
+int scp_sac_read_issuer(scp_host *h, uint32_t *type, uint64_t *code, uint8_t key[32]) {
+  uint64_t issuer;
+  *type = 0;
+  int rc = scp_sac_read_asset_info(h, type, code, &issuer);
+  if (rc != SCP_OK || *type == SCP_SAC_NATIVE) return rc;
   const scp_hobj *o;
   rc = scp_host_visit(h, issuer, &o);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
+  if (rc == SCP_OK) memcpy(key, o->u.bytes, 32);
+  return rc;
+}
+
+int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a) {
+  uint32_t type = 0;
+  uint64_t code;
+  memset(a, 0, sizeof *a);
+  int rc = scp_sac_read_issuer(h, &type, &code, a->issuer);
   if (rc != SCP_OK) return rc;
-  memcpy(a->issuer, o->u.bytes, 32);
+  a->type = type;
+  if (type == SCP_SAC_NATIVE) return SCP_OK;
   return scp_sac_string_to_array(h, code, a->code, type == SCP_SAC_ALPHANUM4 ? 4 : 12);
 }
 

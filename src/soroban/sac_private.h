@@ -178,6 +178,10 @@ SCP_HIDDEN int scp_sac_issuer_flag(scp_host *h, uint32_t flag, bool *set);
 /* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
  * an account, 1 for a contract. */
 SCP_HIDDEN int scp_sac_sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32]);
+/* read_asset_info, then for a credit asset account_id_from_bytesobj of
+ * the issuer (VisitObject, the 32 bytes' copy) into key; *code is the
+ * code's String object.  Native: *type only. */
+SCP_HIDDEN int scp_sac_read_issuer(scp_host *h, uint32_t *type, uint64_t *code, uint8_t key[32]);
 /* read_asset (asset_info.rs): read_asset_info, then AssetInfo -> Asset. */
 SCP_HIDDEN int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a);
 /* is_authorized(addr) (balance.rs), addr's clone charged by the caller. */

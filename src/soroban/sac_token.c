@@ -54,17 +54,12 @@ int scp_sac_require_auth(scp_host *h, uint64_t addr) {
  * Address (as check_not_issuer) compared with addr. */
 static int is_issuer(scp_host *h, uint64_t addr, bool *yes) {
   uint32_t type = 0;
-  uint64_t code, issuer, ia, ord;
-  *yes = false;
-  int rc = scp_sac_read_asset_info(h, &type, &code, &issuer);
-  if (rc != SCP_OK || type == SCP_SAC_NATIVE) return rc;
-  const scp_hobj *o;
-  rc = scp_host_visit(h, issuer, &o);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-  if (rc != SCP_OK) return rc;
+  uint64_t code, ia, ord;
   uint8_t enc[33];
+  *yes = false;
   enc[0] = 0;
-  memcpy(enc + 1, o->u.bytes, 32);
+  int rc = scp_sac_read_issuer(h, &type, &code, enc + 1);
+  if (rc != SCP_OK || type == SCP_SAC_NATIVE) return rc;
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
   if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &ia);
   if (rc == SCP_OK) rc = scp_sac_env2(h, "obj_cmp", ia, addr, &ord);

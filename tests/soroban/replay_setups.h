@@ -7,6 +7,8 @@
 #ifndef SCP_TEST_REPLAY_SETUPS_H
 #define SCP_TEST_REPLAY_SETUPS_H
 
+#include "replay_slices.h"
+
 /* ---- untraced setup ---------------------------------------------------------
  * Objects a test builds with helpers that the trace does not show (e.g.
  * host.test_vec_obj::<u32>(&[1, 2, 3]) in rs-soroban-env's
@@ -205,13 +207,15 @@ static const setup_spec setups[] = {
 
 /* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /
  * vec_new_from_slice calls in order, read from the tests' source,
- * ';'-separated: "hex:HEX", "text:TEXT", "vals:V,V,..." (Vals in trace
+ * ';'-separated: "hex:HEX", "text:TEXT", "fill:HH" (any length of byte HH),
+ * "vals:V,V,..." (Vals in trace
  * notation), or "-" for contents that stay invented (as past the end). */
 typedef struct slice_spec { const char *file, *slices; } slice_spec;
 /* sample_g1/g2_out_of_range (soroban-env-host/src/test/bls12_381.rs)
  * copies MODULUS's text over a point; invalid_fp(OutOfRange) is p itself */
 #define BLS_P "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
 static const slice_spec slice_specs[] = {
+  REPLAY_SLICES_CRYPTO
   { "test__bls12_381__check_g1_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__check_g2_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__g1_is_on_curve.json", "text:0x" BLS_P },

@@ -633,6 +633,11 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
     memcpy(buf, s + 5, len);
     return true;
   }
+  unsigned fill;
+  if (!strncmp(s, "fill:", 5) && sscanf(s + 5, "%2x", &fill) == 1) {
+    memset(buf, (int)fill, len);
+    return true;
+  }
   if (strncmp(s, "hex:", 4) || (n - 4) != 2 * (size_t)len) return false;
   for (uint32_t i = 0; i < len; i++) {
     unsigned v;

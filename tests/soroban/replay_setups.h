@@ -22,6 +22,7 @@
  *                  random sample: no charge depends on which valid point)
  *   eip197         the pairing_vectors.h EIP-197 points, one Bytes object
  *                  per point: per vector its G1s, then its G2s
+ *   copies         (alone) every object is a copy of the newest one
  *   elems:1,5/3,7  (last) the elements of the traced vec_new_from_slice
  *                  calls, in order: Bytes obj#1 and obj#5, then obj#3 and
  *                  obj#7; elems:recent takes the last objects setup made
@@ -80,6 +81,9 @@ static const setup_spec setups[] = {
   { "test__protocol_gate__test_additional_protocol_guardrail_during_invocation.json",
     "skip:runs a hand-made wasmi VM: guest fuel and dispatch are in the trace" },
   { "test__map__map_values.json", "vec:10,20" },
+  /* check_roundtrip_ok (num.rs) turns each number into an ScVal and back
+   * untraced, then compares the two objects */
+  { "test__num__test_num_scval_roundtrips.json", "copies" },
   { "test__bn254__g1_pairing_hardcoded.json",
     "bhex:2cf44499d5d27bb186308b7af7af02ac5bc9eeb6a3d147c186b21fb1b76e18da"
     "2c0f001f52110ccfe69108924926e45f0b0c868df0e7bde1fe16d3242dc715f6;"
@@ -216,6 +220,7 @@ typedef struct slice_spec { const char *file, *slices; } slice_spec;
 #define BLS_P "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab"
 static const slice_spec slice_specs[] = {
   REPLAY_SLICES_CRYPTO
+  REPLAY_SLICES_NUM
   { "test__bls12_381__check_g1_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__check_g2_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__g1_is_on_curve.json", "text:0x" BLS_P },

@@ -67,6 +67,14 @@
      "e83aaf697e6f763e1fc4632bea5420ed7898c87d313e0f5361ae2cb3a4769e35")                        \
   R1(R1_PK "27", R1_MD "94", R1_SIG "1d")
 
+/* num.rs test_u256/i256_bytes_roundtrip: {U,I}256::from_words(+-4353239472894,
+ * 6576786237846).to_be_bytes() */
+#define REPLAY_SLICES_NUM                                                                    \
+  { "test__num__test_u256_bytes_roundtrip.json",                                             \
+    "hex:0000000000000000000003f5914adafe0000000000000000000005fb4701e996" },                \
+  { "test__num__test_i256_bytes_roundtrip.json",                                             \
+    "hex:fffffffffffffffffffffc0a6eb525020000000000000000000005fb4701e996" },
+
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \
   { "test__crypto__recover_ecdsa_secp256k1_key_test.json", SLICES_SECP256K1 }, \

@@ -328,6 +328,18 @@ static const char *sac_setup(const char *name) {
 static bool make_setup_object(replay *r) {
   const char *s = r->setup;
   if (!s || !*s || !strncmp(s, "elems:", 6)) return false;
+  if (!strcmp(s, "copies")) {
+    /* the newest object again (a number: no buffer to own) */
+    const scp_host *h = r->host;
+    if (!h->nobjs) return false;
+    scp_hobj o = h->objs[h->nobjs - 1];
+    static const uint8_t nums[] = { SCP_TAG_U64_OBJ,      SCP_TAG_I64_OBJ,  SCP_TAG_TIMEPOINT_OBJ,
+                                    SCP_TAG_DURATION_OBJ, SCP_TAG_U128_OBJ, SCP_TAG_I128_OBJ,
+                                    SCP_TAG_U256_OBJ,     SCP_TAG_I256_OBJ };
+    uint64_t out;
+    if (!memchr(nums, o.tag, sizeof nums)) return false;
+    return scp_host_add_obj(r->host, &o, &out) == SCP_OK;
+  }
   if (!strncmp(s, "eip197", 6)) {
     uint8_t b[128];
     uint32_t blen;

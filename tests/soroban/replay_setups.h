@@ -22,6 +22,9 @@
  *                  random sample: no charge depends on which valid point)
  *   eip197         the pairing_vectors.h EIP-197 points, one Bytes object
  *                  per point: per vector its G1s, then its G2s
+ *   vals:U256(0),I32(-1)   a Vec of these Vals (trace notation)
+ *   rows:N         (repeats) a Vec of the newest run of U256 objects, then
+ *                  U256(0)s up to N elements (a matrix row)
  *   copies         (alone) every object is a copy of the newest one
  *   elems:1,5/3,7  (last) the elements of the traced vec_new_from_slice
  *                  calls, in order: Bytes obj#1 and obj#5, then obj#3 and
@@ -84,6 +87,20 @@ static const setup_spec setups[] = {
   /* check_roundtrip_ok (num.rs) turns each number into an ScVal and back
    * untraced, then compares the two objects */
   { "test__num__test_num_scval_roundtrips.json", "copies" },
+  /* poseidon{,2}.rs *_hostfn_success: the input [0, 1, 2] (and Poseidon2's
+   * diagonal [1, 1, 2]) as small U256s, then vec_of_vec_to_vecobj's rows
+   * (each row's U256 objects are traced, the row is not; Poseidon2's
+   * partial-round constants are [c, 0, 0]) and the expected output's row */
+#define POS_IN "vals:U256(0),U256(1),U256(2);"
+  { "test__poseidon__poseidon__test_poseidon_bn254_hostfn_success.json",
+    POS_IN "rows:3;elems:recent" },
+  { "test__poseidon__poseidon__test_poseidon_bls12_381_hostfn_success.json",
+    POS_IN "rows:3;elems:recent" },
+  { "test__poseidon__poseidon2__test_poseidon2_bn254_hostfn_success.json",
+    POS_IN "vals:U256(1),U256(1),U256(2);rows:3;elems:recent" },
+  { "test__poseidon__poseidon2__test_poseidon2_bls12_381_hostfn_success.json",
+    POS_IN "vals:U256(1),U256(1),U256(2);rows:3;elems:recent" },
+#undef POS_IN
   { "test__bn254__g1_pairing_hardcoded.json",
     "bhex:2cf44499d5d27bb186308b7af7af02ac5bc9eeb6a3d147c186b21fb1b76e18da"
     "2c0f001f52110ccfe69108924926e45f0b0c868df0e7bde1fe16d3242dc715f6;"

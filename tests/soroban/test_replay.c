@@ -71,7 +71,7 @@ typedef struct replay {
   /* the elements of vec_new_from_slice calls (setup item "elems:"), the
    * objects setup made, and the eip197 item's next object */
   const char *elems;
-  uint64_t made[64];
+  uint64_t made[128];
   uint32_t nmade, eip197_next;
   char why[512];
 } replay;
@@ -300,17 +300,22 @@ static bool eip197_object(uint32_t j, uint8_t *out, uint32_t *len) {
   return false;
 }
 
+/* Remember a setup object in r->made (for elems:recent). */
+static bool remember(replay *r, uint64_t obj) {
+  if (r->nmade == SCP_ARRAY_LEN(r->made)) {
+    memmove(r->made, r->made + 1, (r->nmade - 1) * sizeof *r->made);
+    r->nmade--;
+  }
+  r->made[r->nmade++] = obj;
+  return true;
+}
+
 /* A Bytes object of (len) bytes for setup, remembered in r->made. */
 static bool made_bytes(replay *r, const uint8_t *b, uint32_t len) {
   uint64_t out;
   if (scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, b, len, &out) != SCP_OK)
     return false;
-  if (r->nmade == SCP_ARRAY_LEN(r->made)) {
-    memmove(r->made, r->made + 1, (r->nmade - 1) * sizeof *r->made);
-    r->nmade--;
-  }
-  r->made[r->nmade++] = out;
-  return true;
+  return remember(r, out);
 }
 
 
@@ -328,6 +333,23 @@ static const char *sac_setup(const char *name) {
 static bool make_setup_object(replay *r) {
   const char *s = r->setup;
   if (!s || !*s || !strncmp(s, "elems:", 6)) return false;
+  if (!strncmp(s, "rows:", 5)) {
+    /* a matrix row (testutils.rs vec_of_vec_to_vecobj): the trailing run of
+     * U256 objects the trace just made, then U256(0)s up to the width */
+    const scp_host *h = r->host;
+    uint32_t width = (uint32_t)strtoul(s + 5, NULL, 10), n = 0;
+    while (n < h->nobjs && h->objs[h->nobjs - 1 - n].tag == SCP_TAG_U256_OBJ) n++;
+    if (!width || n > width || width > 64) return false;
+    uint64_t vals[64], out;
+    char text[40];
+    for (uint32_t i = 0; i < width; i++) {
+      if (i < n) snprintf(text, sizeof text, "U256(obj#%zu)", (size_t)((h->nobjs - n + i) << 1 | 1));
+      else snprintf(text, sizeof text, "U256(0)");
+      if (!parse_val(text, &vals[i])) return false;
+    }
+    if (scp_host_vec_new_from_slice(r->host, vals, width, &out) != SCP_OK) return false;
+    return remember(r, out);
+  }
   if (!strcmp(s, "copies")) {
     /* the newest object again (a number: no buffer to own) */
     const scp_host *h = r->host;
@@ -405,6 +427,11 @@ static bool make_setup_object(replay *r) {
     if (scp_host_add_obj(r->host, &o, &out) != SCP_OK) return false;
     r->last_setup_obj = out;
     return true;
+  }
+  if (!strncmp(item, "vals:", 5)) {
+    for (char *tok = strtok(item + 5, ","); tok && count < 64; tok = strtok(NULL, ","))
+      if (!parse_val(tok, &vals[count++])) return false;
+    return scp_host_vec_new_from_slice(r->host, vals, count, &out) == SCP_OK;
   }
   bool map = !strncmp(item, "map:", 4);
   if (!map && strncmp(item, "vec:", 4)) return false;

@@ -397,9 +397,11 @@ static bool make_setup_object(replay *r) {
     }
     return made_bytes(r, b, len);
   }
-  if (!strncmp(item, "btext:", 6))
-    return scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, (const uint8_t *)item + 6,
-                                          (uint32_t)strlen(item + 6), &out) == SCP_OK;
+  if (!strncmp(item, "btext:", 6) || !strncmp(item, "stext:", 6))
+    return scp_host_memobj_new_from_slice(r->host,
+                                          item[0] == 'b' ? SCP_TAG_BYTES_OBJ : SCP_TAG_STRING_OBJ,
+                                          (const uint8_t *)item + 6, (uint32_t)strlen(item + 6),
+                                          &out) == SCP_OK;
   if (!strncmp(item, "acct:", 5) || !strncmp(item, "contract:", 9) ||
       !strncmp(item, "muxed:", 6)) {
     /* host encoding: kind byte, (muxed: 8-byte id,) 32-byte key */

@@ -7,6 +7,7 @@
 #ifndef SCP_TEST_REPLAY_SETUPS_H
 #define SCP_TEST_REPLAY_SETUPS_H
 
+#include "replay_bn254.h"
 #include "replay_slices.h"
 
 /* ---- untraced setup ---------------------------------------------------------
@@ -151,6 +152,7 @@ static const setup_spec setups[] = {
     "23a8eb0b0996252cb548a4487da97b02422ebc0e834613f954de6c7e0afdc1fc;"
     "elems:1,5/3,7" },
   { "test__bn254__ethereum_bn254_pairing_tests.json", "eip197;elems:recent" },
+  REPLAY_SETUPS_BN254
   /* sample_g1/g2 (soroban-env-host/src/test/bls12_381.rs) twice, g1/g2_zero,
    * then sample twice more: the generator, its double, infinity */
 #define BLS_G1 "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb" \
@@ -273,6 +275,7 @@ typedef struct slice_spec { const char *file, *slices; } slice_spec;
 static const slice_spec slice_specs[] = {
   REPLAY_SLICES_CRYPTO
   REPLAY_SLICES_NUM
+  REPLAY_SLICES_BN254
   { "test__bls12_381__check_g1_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__check_g2_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__g1_is_on_curve.json", "text:0x" BLS_P },

@@ -24,7 +24,7 @@
               "15ed738c0e0a7c92e7845f96b2ae9c0a68a6a449e3538fc7ff3ebf7a5a18a2c4"
 #define BN_G "0000000000000000000000000000000000000000000000000000000000000001" \
              "0000000000000000000000000000000000000000000000000000000000000002"
-#define R10(x) x x x x x x x x x x
+#define BN_R10(x) x x x x x x x x x x
 
 /* ethereum_bn254_add_tests (go-ethereum contracts_test.go vectors): per case
  * its two points, then the expected sum */
@@ -117,15 +117,36 @@
     "bhex:" BN_LISOTTO_G1A ";bhex:" BN_LISOTTO_G2 ";bhex:" BN_LISOTTO_G1B ";bhex:/64;"          \
     "elems:1,5/3,17" },                                                                         \
   { "test__bn254__g1_add_mul_hardcoded.json", "bhex:" BN_2G ";bhex:" BN_G },                   \
+  /* test_bn254_g1_add: compressed_g1's 32 bytes (only their length is      \
+   * read) */                                                                                   \
+  { "test__bn254__test_bn254_g1_add.json", "bhex:/32" },                                     \
   { "test__bn254__ethereum_bn254_add_tests.json", BN_ETH_ADD },                                \
   { "test__bn254__ethereum_bn254_mul_tests.json", BN_ETH_MUL },                                \
   /* test_bn254_g{1,2}_deserialize_rejects_y_sign_bit: the ten copies with                  \
    * the y-sign bit set go to host-internal deserialization only (no       \
    * traced call reads them): any bytes of the size */                                          \
-  { "test__bn254__test_bn254_g1_deserialize_rejects_y_sign_bit.json", R10("bhex:/64;") },     \
-  { "test__bn254__test_bn254_g2_deserialize_rejects_y_sign_bit.json", R10("bhex:/128;") },
+  { "test__bn254__test_bn254_g1_deserialize_rejects_y_sign_bit.json", BN_R10("bhex:/64;") },     \
+  { "test__bn254__test_bn254_g2_deserialize_rejects_y_sign_bit.json", BN_R10("bhex:/128;") },
 
-#define REPLAY_SLICES_BN254 \
-  { "test__bn254__hardcoded_serialization.json", "fill:00" },
+/* test_bn254_g1_add / _g1_mul: sample_g1 and g1_zero serialize with a
+ * traced bytes_new_from_slice; samples are G or 2G (the sums the test
+ * compares hold for any points), sample_g1_not_on_curve is (1, 1), minus_g1
+ * of G is -G, and sample_g1_out_of_range copies MODULUS's 66-byte text */
+#define BN_NEG_G "0000000000000000000000000000000000000000000000000000000000000001" \
+                 "30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45"
+#define BN_NOC "0000000000000000000000000000000000000000000000000000000000000001" \
+               "0000000000000000000000000000000000000000000000000000000000000001"
+#define BN_MODULUS_TEXT "text:0x2523648240000001BA344D80000000086121000000000013A700000000000013;"
+#define BN_S "hex:" BN_G ";"
+#define BN_G1_ADD_SLICES                                                                  \
+  BN_S BN_S BN_S BN_S BN_S "hex:" BN_NOC ";" BN_S BN_S BN_MODULUS_TEXT                 /* invalid p1 */        \
+  BN_S BN_S BN_S BN_S "hex:" BN_NOC ";" BN_S BN_S BN_MODULUS_TEXT                   /* invalid p2 */        \
+  BN_S "fill:00;" BN_S "fill:00;" BN_S "hex:" BN_2G ";" BN_S "hex:" BN_2G ";" BN_S /* 3 to 6 */            \
+  BN_S "hex:" BN_NEG_G ";fill:00"                                    /* a - a */
+
+#define REPLAY_SLICES_BN254                                                              \
+  { "test__bn254__hardcoded_serialization.json", "fill:00" },                            \
+  { "test__bn254__test_bn254_g1_add.json", BN_G1_ADD_SLICES },                          \
+  { "test__bn254__test_bn254_g1_mul.json", BN_S "fill:00;" BN_S BN_S },
 
 #endif

@@ -75,6 +75,14 @@
   { "test__num__test_i256_bytes_roundtrip.json",                                             \
     "hex:fffffffffffffffffffffc0a6eb525020000000000000000000005fb4701e996" },
 
+/* vec.rs / map.rs *_build_bad_element_integrity: the good object, the
+ * same handle with the next tag, then a handle past any object */
+#define REPLAY_SLICES_INTEGRITY                                                                 \
+  { "test__vec__vec_build_bad_element_integrity.json",                                        \
+    "vals:Vec(obj#1);vals:Map(obj#1);vals:Vec(obj#16711681)" },                                \
+  { "test__map__map_build_bad_element_integrity.json",                                        \
+    "vals:Map(obj#1);vals:Address(obj#1);vals:Map(obj#16711681)" },
+
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \
   { "test__crypto__recover_ecdsa_secp256k1_key_test.json", SLICES_SECP256K1 }, \

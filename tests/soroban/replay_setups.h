@@ -66,6 +66,15 @@ static const setup_spec setups[] = {
                                                  "map:1=10,3=30" },
   { "test__map__map_iter_by_index.json", "map:1=2,4=8" },
   { "test__map__map_keys.json", "vec:1,2" },
+  /* initialization_invalid: to_host_val of 32 ones, then of 7_000_000
+   * zeros (keys and values in replay_slices.h) */
+  { "test__map__initialization_invalid.json",
+    "bhex:0101010101010101010101010101010101010101010101010101010101010101;bhex:/7000000" },
+  /* instantiate_oversized_vec_from_slice: to_host_val of 7_000_000 zeros */
+  { "test__vec__instantiate_oversized_vec_from_slice.json", "bhex:/7000000" },
+  /* hetro_map_iter_by_index: the ScMap {1: 2} and ScVec [1] made host
+   * objects untraced */
+  { "test__map__hetro_map_iter_by_index.json", "map:1=2;vec:1" },
 /* address.rs run_test_invalid_strkey_to_address: each rejected strkey as
  * a String, then three invalid UTF-8 Bytes (0x80 x56; C0 80 then G x54;
  * E0 then A x55) */
@@ -267,7 +276,8 @@ static const setup_spec setups[] = {
  * vec_new_from_slice calls in order, read from the tests' source,
  * ';'-separated: "hex:HEX", "text:TEXT", "fill:HH" (any length of byte HH),
  * "vals:V,V,..." (Vals in trace
- * notation), or "-" for contents that stay invented (as past the end). */
+ * notation), "keys:K1,K2" (a map_new_from_slices's keys, before its
+ * vals:), or "-" for contents that stay invented (as past the end). */
 typedef struct slice_spec { const char *file, *slices; } slice_spec;
 /* sample_g1/g2_out_of_range (soroban-env-host/src/test/bls12_381.rs)
  * copies MODULUS's text over a point; invalid_fp(OutOfRange) is p itself */

@@ -81,7 +81,15 @@
   { "test__vec__vec_build_bad_element_integrity.json",                                        \
     "vals:Vec(obj#1);vals:Map(obj#1);vals:Vec(obj#16711681)" },                                \
   { "test__map__map_build_bad_element_integrity.json",                                        \
-    "vals:Map(obj#1);vals:Address(obj#1);vals:Map(obj#16711681)" },
+    "vals:Map(obj#1);vals:Address(obj#1);vals:Map(obj#16711681)" },                             \
+  /* map.rs initialization_invalid: out of order, duplicate, a 34-char     \
+   * key, then five copies of a 7 MB Bytes (vec.rs's vector likewise) */    \
+  { "test__map__initialization_invalid.json",                                                \
+    "keys:b,a;vals:U32(1),U32(2);keys:a,a;vals:U32(1),U32(2);"                              \
+    "keys:012345678abcdefghijklmnopqrstuvwxy;vals:Bytes(obj#1);"                             \
+    "keys:a,b,c,d,e;vals:Bytes(obj#3),Bytes(obj#3),Bytes(obj#3),Bytes(obj#3),Bytes(obj#3)" }, \
+  { "test__vec__instantiate_oversized_vec_from_slice.json",                                 \
+    "vals:Bytes(obj#1),Bytes(obj#1),Bytes(obj#1),Bytes(obj#1),Bytes(obj#1)" },
 
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \

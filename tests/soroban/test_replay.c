@@ -382,20 +382,24 @@ static bool make_setup_object(replay *r) {
   uint64_t vals[64], out;
   uint32_t count = 0;
   if (!strncmp(item, "bhex:", 5)) {
-    uint8_t b[(sizeof item - 5) / 2];
-    uint32_t len = 0;
+    /* up to N bytes: (vec.rs instantiate_oversized_vec_from_slice's
+     * 7_000_000 zeros) */
     const char *p = item + 5;
-    for (; p[0] && p[0] != '/' && p[1] && len < sizeof b; p += 2) {
+    size_t hexlen = strcspn(p, "/");
+    unsigned long pad = p[hexlen] == '/' ? strtoul(p + hexlen + 1, NULL, 10) : 0;
+    size_t cap = hexlen / 2 > pad ? hexlen / 2 : pad;
+    uint8_t *b = calloc(cap ? cap : 1, 1);
+    uint32_t len = 0;
+    if (!b) return false;
+    for (; p[0] && p[0] != '/' && p[1]; p += 2) {
       unsigned v;
-      if (sscanf(p, "%2x", &v) != 1) return false;
+      if (sscanf(p, "%2x", &v) != 1) { free(b); return false; }
       b[len++] = (uint8_t)v;
     }
-    if (*p == '/') {
-      unsigned long pad = strtoul(p + 1, NULL, 10);
-      if (pad > sizeof b) return false;
-      for (; len < pad; len++) b[len] = 0;
-    }
-    return made_bytes(r, b, len);
+    if (len < pad) len = (uint32_t)pad;
+    bool ok = made_bytes(r, b, len);
+    free(b);
+    return ok;
   }
   if (!strncmp(item, "btext:", 6) || !strncmp(item, "stext:", 6))
     return scp_host_memobj_new_from_slice(r->host,
@@ -573,6 +577,27 @@ static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, ui
  * ones get LEN characters that sort between their neighbours.  Keys with
  * no nested line at all are all small: "a", "b", ... in order.  False when
  * the trace does not pin the n keys down. */
+/* The map_new_from_slices keys the slice spec gives ("keys:b,a", the
+ * test's own, e.g. small symbols the trace does not show): false, nothing
+ * consumed, when the next item is not keys: or has not n keys. */
+static bool spec_map_keys(replay *r, uint32_t n) {
+  const char *s = r->slices;
+  if (!s || strncmp(s, "keys:", 5) || n > SCP_ARRAY_LEN(r->keys)) return false;
+  size_t len = strcspn(s, ";");
+  uint32_t k = 0;
+  for (const char *p = s + 5; p < s + len && k < n; k++) {
+    size_t kl = strcspn(p, ",;");
+    if (kl >= sizeof r->keys[0]) return false;
+    memcpy(r->keys[k], p, kl);
+    r->keys[k][kl] = 0;
+    p += kl + (p[kl] == ',');
+  }
+  if (k != n) return false;
+  r->nkeys = n;
+  r->slices = s[len] ? s + len + 1 : s + len;
+  return true;
+}
+
 static bool slice_map_keys(replay *r, const char **keys, size_t from, size_t to, uint32_t n) {
   unsigned lens[SCP_ARRAY_LEN(r->keys)], nlens = 0;
   char chain[SCP_ARRAY_LEN(r->keys)][40];
@@ -1044,6 +1069,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
         if (arrow) exp = arrow + 4;
       }
       if (strstr(pending_name, "map_new_from_slices") &&
+          !spec_map_keys(r, (uint32_t)strtoul(argtext, NULL, 10)) &&
           !slice_map_keys(r, keys, i + 1, ret_idx ? ret_idx : i + 1,
                           (uint32_t)strtoul(argtext, NULL, 10))) {
         out = verdict(r, R_SETUP, "step %s: map keys not recoverable from the trace", keys[i]);

@@ -287,6 +287,7 @@ static const slice_spec slice_specs[] = {
   REPLAY_SLICES_NUM
   REPLAY_SLICES_BN254
   REPLAY_SLICES_INTEGRITY
+  REPLAY_SLICES_MAP
   { "test__bls12_381__check_g1_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__check_g2_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__g1_is_on_curve.json", "text:0x" BLS_P },

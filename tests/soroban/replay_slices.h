@@ -91,6 +91,20 @@
   { "test__vec__instantiate_oversized_vec_from_slice.json",                                 \
     "vals:Bytes(obj#1),Bytes(obj#1),Bytes(obj#1),Bytes(obj#1),Bytes(obj#1)" },
 
+/* map.rs map_new_and_unpack::run_dense_map_new_test's maps, then
+ * test_map_new_from_slices's two keys with one value */
+#define MAP_A100 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define SLICES_MAP_DENSE                                                                    \
+  "keys:a,bbbbbbbbbbbb,cc;vals:U32(10),U32(20),U32(30);"                                     \
+  "keys:a,bbbbbbbbbbbb,c,dd;vals:U32(10),Void,U32(30),Void;"                                 \
+  "keys:a,b,c,d;vals:Void,Void,Void,Void;"                                                   \
+  "keys:b,a;vals:U32(10),U32(20);keys:a,a;vals:U32(10),U32(20);"                              \
+  "keys:!;vals:U32(10);keys:" MAP_A100 ";vals:U32(10);"
+
+#define REPLAY_SLICES_MAP                                                                   \
+  { "test__map__map_new_and_unpack__test_map_new_from_slices.json",                         \
+    SLICES_MAP_DENSE "keys:a,bbbbbbbbbbbb;vals:U32(10)" },
+
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \
   { "test__crypto__recover_ecdsa_secp256k1_key_test.json", SLICES_SECP256K1 }, \

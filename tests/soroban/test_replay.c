@@ -66,7 +66,7 @@ typedef struct replay {
                      results (plain numbers) are not compared */
   /* map_new_from_slices keys recovered from the call's nested trace
    * lines (see slice_map_keys) */
-  char keys[SCP_HOST_MAX_ARGS * 4][40];
+  char keys[SCP_HOST_MAX_ARGS * 4][104];
   uint32_t nkeys;
   /* the elements of vec_new_from_slice calls (setup item "elems:"), the
    * objects setup made, and the eip197 item's next object */
@@ -713,9 +713,10 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
   return true;
 }
 
-/* The next "vals:" item of the slice spec into vals[0..len); false when
- * there is none, "-", or it does not parse into len Vals. */
-static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
+/* The next "vals:" item of the slice spec into vals[0..cap), its count in
+ * *count; false when there is none, "-", or it does not parse into at
+ * most cap Vals. */
+static bool next_vals_n(replay *r, uint64_t *vals, uint32_t cap, uint32_t *count) {
   const char *s = r->slices;
   if (!s || !*s) return false;
   const char *end = strchr(s, ';');
@@ -728,8 +729,15 @@ static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
   item[n - 5] = 0;
   uint32_t k = 0;
   for (char *tok = strtok(item, ","); tok; tok = strtok(NULL, ","))
-    if (k == len || !parse_val(tok, &vals[k++])) return false;
-  return k == len;
+    if (k == cap || !parse_val(tok, &vals[k++])) return false;
+  *count = k;
+  return true;
+}
+
+/* The next "vals:" item: exactly len Vals. */
+static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
+  uint32_t k;
+  return next_vals_n(r, vals, len, &k) && k == len;
 }
 
 /* (sac) The next Asset code of the setup's list ("asset:C1,C2,...;"; the
@@ -805,10 +813,16 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
   } else if (!strcmp(name, "map_new_from_slices") || !strcmp(name, "sparse_map_new_from_slices")) {
     /* the values from the slice spec ("vals:"), else invented */
     uint64_t given[SCP_ARRAY_LEN(r->keys)];
-    bool have = next_vals(r, given, r->nkeys);
+    uint32_t ngiven = 0;
+    bool have = next_vals_n(r, given, SCP_ARRAY_LEN(given), &ngiven);
     if (!have) r->made_up = true;
     h->errmsg[0] = 0;
-    rc = map_from_str_slices(r, name[0] == 's', have ? given : NULL, &ret);
+    if (have && ngiven != r->nkeys)
+      /* map_new_from_slices_impl (data_helper.rs) checks the lengths
+       * first, before any charge */
+      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE,
+                        "differing key and value slice lengths when creating map from slices");
+    else rc = map_from_str_slices(r, name[0] == 's', have ? given : NULL, &ret);
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "bytes_copy_from_slice")) {
     uint32_t len = (uint32_t)args[2];
@@ -1048,15 +1062,28 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
       if (is_slice_fn(pending_name)) {
         if (i + 1 < nkeys && strstr(keys[i + 1], " ret ")) ret_idx = i + 1;
       } else {
+        /* the nested calls' names: a nested call that failed has no ret
+         * of its own (symbol_new_from_slice of a bad key inside
+         * map_new_from_slices, map.rs), so a ret closes the innermost
+         * call of its name */
+        const char *stack[32];
         unsigned depth = 0;
+        size_t plen = strlen(pending_name);
         for (size_t j = i + 1; j < nkeys && !ret_idx; j++) {
           /* the event word after the step number ("ret call -> ..." is a
            * ret: the host function named call) */
           const char *evj = keys[j] + strspn(keys[j], " 0123456789");
-          if (!strncmp(evj, "call ", 5)) depth++;
-          else if (!strncmp(evj, "ret ", 4)) {
-            if (!depth) ret_idx = j;
-            else depth--;
+          if (!strncmp(evj, "call ", 5)) {
+            if (depth == SCP_ARRAY_LEN(stack)) break;
+            stack[depth++] = evj + 5;
+          } else if (!strncmp(evj, "ret ", 4)) {
+            const char *rn = evj + 4;
+            size_t rl = strcspn(rn, " ");
+            while (depth && (strncmp(stack[depth - 1], rn, rl) || stack[depth - 1][rl] != '('))
+              depth--;
+            if (depth) depth--;
+            else if (rl == plen && !strncmp(rn, pending_name, plen)) ret_idx = j;
+            else break;
           } else if (!strncmp(evj, "push ", 5) || !strncmp(evj, "pop ", 4)) {
             /* (sac) a nested frame (the Stellar Asset Contract run by
              * create_asset_contract or call): our host makes it itself */

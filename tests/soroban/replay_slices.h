@@ -101,7 +101,29 @@
   "keys:b,a;vals:U32(10),U32(20);keys:a,a;vals:U32(10),U32(20);"                              \
   "keys:!;vals:U32(10);keys:" MAP_A100 ";vals:U32(10);"
 
+/* run_sparse_map_new_test's maps, then test_sparse_map_new_from_slices's
+ * two keys with one value */
+#define SLICES_MAP_SPARSE                                                                   \
+  "keys:a,bbbbbbbbbbbb,cc;vals:U32(10),U32(20),U32(30);"                                     \
+  "keys:a,bbbbbbbbbbbb,c,dd;vals:U32(10),Void,U32(30),Void;"                                 \
+  "keys:a,b,cccccccccccccc,d;vals:Void,Void,Void,Void;"                                      \
+  "keys:aaaaaaaaaaaaaa,c,b;vals:U32(10),Void,U32(20);"                                       \
+  "keys:bbbbbbbbbbbbbbbbbbbb,a;vals:Void,Void;"                                              \
+  "keys:aaaaaaaaaaaaaaaa,aaaaaaaaaaaaaaaa;vals:U32(10),Void;"                                \
+  "keys:abcdefghijkl,abcdefghijkl,abcdefghijkl;vals:Void,Void,Void;"                         \
+  "keys:!;vals:U32(10);keys:!;vals:Void;keys:" MAP_A100 ";vals:Void;"                        \
+  "keys:a,b;vals:U32(10)"
+/* run_dense_map_unpack_test: each query unpacks a new map of MAP_KV */
+#define MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,eeeee;vals:U32(10),U32(20),U32(30),Void,U32(50);"
+#define SLICES_MAP_UNPACK                                                                   \
+  MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,eeeee;" MAP_KV "keys:aa,bbbbbbbbbbbb;"                    \
+  MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,zzzzz;" MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,eeeee,z;"       \
+  MAP_KV "keys:" MAP_A100 ",bbbbbbbbbbbb,cc,d,eeeee;" MAP_KV "keys:aa,cc,bbbbbbbbbbbb,d,eeeee"
+
 #define REPLAY_SLICES_MAP                                                                   \
+  { "test__map__map_new_and_unpack__test_sparse_map_new_from_slices.json",                  \
+    SLICES_MAP_SPARSE },                                                                    \
+  { "test__map__map_new_and_unpack__test_map_unpack_to_slice.json", SLICES_MAP_UNPACK },    \
   { "test__map__map_new_and_unpack__test_map_new_from_slices.json",                         \
     SLICES_MAP_DENSE "keys:a,bbbbbbbbbbbb;vals:U32(10)" },
 

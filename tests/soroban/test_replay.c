@@ -401,9 +401,11 @@ static bool make_setup_object(replay *r) {
     free(b);
     return ok;
   }
-  if (!strncmp(item, "btext:", 6) || !strncmp(item, "stext:", 6))
+  if (!strncmp(item, "btext:", 6) || !strncmp(item, "stext:", 6) || !strncmp(item, "ytext:", 6))
     return scp_host_memobj_new_from_slice(r->host,
-                                          item[0] == 'b' ? SCP_TAG_BYTES_OBJ : SCP_TAG_STRING_OBJ,
+                                          item[0] == 'b'   ? SCP_TAG_BYTES_OBJ
+                                          : item[0] == 's' ? SCP_TAG_STRING_OBJ
+                                                           : SCP_TAG_SYMBOL_OBJ,
                                           (const uint8_t *)item + 6, (uint32_t)strlen(item + 6),
                                           &out) == SCP_OK;
   if (!strncmp(item, "acct:", 5) || !strncmp(item, "contract:", 9) ||

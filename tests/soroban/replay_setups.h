@@ -18,7 +18,7 @@
  *   vec:1,2,3      a Vec of U32 values     map:1=2,4=8   a Map of U32 pairs
  *   acct:HEX / contract:HEX   an Address    muxed:ID:HEX  a MuxedAddress
  *   btext:TEXT     a Bytes object holding TEXT (stext: a String, ytext: a
- *                  Symbol)
+ *                  Symbol, etext: an ExecutableTag)
  *   bhex:HEX[/N]   a Bytes object holding the bytes HEX spells, then zeros
  *                  up to N bytes (e.g. a curve point standing for a test's
  *                  random sample: no charge depends on which valid point)
@@ -78,6 +78,10 @@ static const setup_spec setups[] = {
   { "test__symbol__valid_long_symbol_conversions.json",
     "ytext:_abc_DEF_567_;ytext:abcdefghijklmnopqrstuvwxyz123456;"
     "ytext:098765ABCDEFGHIJKLMNOPQRSTUVWXYZ;ytext:________________________________" },
+  /* executable_tag.rs test_executable_tag_conversion_roundtrip: to_host_val
+   * of the tag's ScVal */
+  { "test__executable_tag__test_executable_tag_conversion_roundtrip.json",
+    "etext:executable tag" },
   /* hetro_map_iter_by_index: the ScMap {1: 2} and ScVec [1] made host
    * objects untraced */
   { "test__map__hetro_map_iter_by_index.json", "map:1=2;vec:1" },
@@ -300,6 +304,7 @@ static const slice_spec slice_specs[] = {
   REPLAY_SLICES_BN254
   REPLAY_SLICES_INTEGRITY
   REPLAY_SLICES_MAP
+  REPLAY_SLICES_MISC
   { "test__bls12_381__check_g1_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__check_g2_is_in_subgroup.json", "text:0x" BLS_P },
   { "test__bls12_381__g1_is_on_curve.json", "text:0x" BLS_P },

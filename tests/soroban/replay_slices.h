@@ -127,6 +127,10 @@
   { "test__map__map_new_and_unpack__test_map_new_from_slices.json",                         \
     SLICES_MAP_DENSE "keys:a,bbbbbbbbbbbb;vals:U32(10)" },
 
+#define REPLAY_SLICES_MISC                                                                  \
+  { "test__executable_tag__test_executable_tag_conversion_roundtrip.json",                   \
+    "text:executable tag" },
+
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \
   { "test__crypto__recover_ecdsa_secp256k1_key_test.json", SLICES_SECP256K1 }, \

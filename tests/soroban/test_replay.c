@@ -401,13 +401,14 @@ static bool make_setup_object(replay *r) {
     free(b);
     return ok;
   }
-  if (!strncmp(item, "btext:", 6) || !strncmp(item, "stext:", 6) || !strncmp(item, "ytext:", 6))
-    return scp_host_memobj_new_from_slice(r->host,
-                                          item[0] == 'b'   ? SCP_TAG_BYTES_OBJ
-                                          : item[0] == 's' ? SCP_TAG_STRING_OBJ
-                                                           : SCP_TAG_SYMBOL_OBJ,
-                                          (const uint8_t *)item + 6, (uint32_t)strlen(item + 6),
-                                          &out) == SCP_OK;
+  static const struct { char c; unsigned tag; } texts[] = {
+    { 'b', SCP_TAG_BYTES_OBJ }, { 's', SCP_TAG_STRING_OBJ }, { 'y', SCP_TAG_SYMBOL_OBJ },
+    { 'e', SCP_TAG_EXECUTABLE_TAG_OBJ },
+  };
+  for (size_t t = 0; t < SCP_ARRAY_LEN(texts); t++)
+    if (item[0] == texts[t].c && !strncmp(item + 1, "text:", 5))
+      return scp_host_memobj_new_from_slice(r->host, texts[t].tag, (const uint8_t *)item + 6,
+                                            (uint32_t)strlen(item + 6), &out) == SCP_OK;
   if (!strncmp(item, "acct:", 5) || !strncmp(item, "contract:", 9) ||
       !strncmp(item, "muxed:", 6)) {
     /* host encoding: kind byte, (muxed: 8-byte id,) 32-byte key */
@@ -865,7 +866,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
       /* a failing symbol is either too long or has a bad byte */
       if (!buf) return verdict(r, R_UNIMPL, "out of memory");
       if (tag == SCP_TAG_SYMBOL_OBJ) memset(buf, want_err && len <= SCP_SYMBOL_MAX ? '!' : 'a', len);
-      if (tag != SCP_TAG_BYTES_OBJ || !next_slice(r, buf, len)) r->made_up = true;
+      if (tag == SCP_TAG_SYMBOL_OBJ || !next_slice(r, buf, len)) r->made_up = true;
       rc = scp_host_memobj_new_from_slice(h, tag, buf, len, &ret);
       free(buf);
     }

@@ -271,6 +271,14 @@ static const setup_spec setups[] = {
     "enforce;asset:Az;vecsetup;entries:acct:" USER "|tl:" USER ":Az:10000000:100000000;acct:" USER },
   { "test__stellar_asset_contract__test_asset12_trailing_zero_init.json",
     "enforce;asset:789Az;vecsetup;entries:acct:" USER "|tl:" USER ":789Az:10000000:100000000;acct:" USER },
+  /* cap_68_executable_getter (lifecycle.rs): the zero contract and account
+   * addresses; get_account_executable's account (create_account) */
+#define Z32 "0000000000000000000000000000000000000000000000000000000000000000"
+  { "test__lifecycle__cap_68_executable_getter__get_non_existent_executable.json",
+    "contract:" Z32 ";acct:" Z32 },
+  { "test__lifecycle__cap_68_executable_getter__get_account_executable.json",
+    "entries:acct:" Z32 ";strs:Wasm,StellarAsset,Account;acct:" Z32 },
+#undef Z32
   { "test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract_executable.json",
     "enforce;strs:Wasm,StellarAsset,Account" },
   /* the native asset's balance of an account */

@@ -27,6 +27,7 @@
  *   vals:U256(0),I32(-1)   a Vec of these Vals (trace notation)
  *   rows:N         (repeats) a Vec of the newest run of U256 objects, then
  *                  U256(0)s up to N elements (a matrix row)
+ *   vecs           (alone) every object is an empty Vec
  *   copies         (alone) every object is a copy of the newest one
  *   elems:1,5/3,7  (last) the elements of the traced vec_new_from_slice
  *                  calls, in order: Bytes obj#1 and obj#5, then obj#3 and
@@ -82,6 +83,10 @@ static const setup_spec setups[] = {
    * of the tag's ScVal */
   { "test__executable_tag__test_executable_tag_conversion_roundtrip.json",
     "etext:executable tag" },
+  /* depth_limit.rs deep_host_obj_cmp / deep_host_val_to_scval: each level's
+   * test_vec_obj::<u32>(&[]) */
+  { "test__depth_limit__deep_host_obj_cmp.json", "vecs" },
+  { "test__depth_limit__deep_host_val_to_scval.json", "vecs" },
   /* hetro_map_iter_by_index: the ScMap {1: 2} and ScVec [1] made host
    * objects untraced */
   { "test__map__hetro_map_iter_by_index.json", "map:1=2;vec:1" },

@@ -87,6 +87,19 @@ static const setup_spec setups[] = {
    * test_vec_obj::<u32>(&[]) */
   { "test__depth_limit__deep_host_obj_cmp.json", "vecs" },
   { "test__depth_limit__deep_host_val_to_scval.json", "vecs" },
+  /* bytes.rs test_malformed_xdr_decoding: [], [1..5], Void's XDR with a
+   * bad tag, Vec[U32(100), U32(101)]'s XDR with length 1, 3 and 0xff000002,
+   * an account Address's XDR one byte longer, shorter, with variant 1 */
+  { "test__bytes__test_malformed_xdr_decoding.json",
+    "bhex:;"
+    "bhex:0102030405;"
+    "bhex:01000001;"
+    "bhex:00000010000000010000000100000003000000640000000300000065;"
+    "bhex:00000010000000010000000300000003000000640000000300000065;"
+    "bhex:0000001000000001ff00000200000003000000640000000300000065;"
+    "bhex:000000120000000000000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;"
+    "bhex:000000120000000000000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;"
+    "bhex:000000120000000100000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff" },
   /* hetro_map_iter_by_index: the ScMap {1: 2} and ScVec [1] made host
    * objects untraced */
   { "test__map__hetro_map_iter_by_index.json", "map:1=2;vec:1" },

@@ -612,6 +612,13 @@ static int to_host_val(scp_host *h, const xnode *n, uint64_t *out) {
   }
   case SCV_SYMBOL:
     if (scp_val_symbol_small(n->data, n->len, out)) break;
+    /* ScValObjRef::classify (object.rs): a symbol of at most 9 chars is
+     * never an object, so a bad character fails SymbolSmall::try_from_bytes
+     * before any clone is charged */
+    if (n->len <= SCP_SYMBOL_SMALL_MAX) {
+      rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "byte is not allowed in Symbol");
+      break;
+    }
     rc = to_host_obj(h, n, out);
     break;
   default:

@@ -425,8 +425,14 @@ static int parse(xreader *r, xnode *n) {
       if (!get_fixed(r, 32, &p)) return 1;
     } else if (x == 2) {
       if (!get_u64(r, &n->w[1]) || !get_fixed(r, 32, &p)) return 1;
+    } else if (x == 3) {
+      /* claimable balance: ClaimableBalanceId (only V0: a Hash) */
+      uint32_t v;
+      if (!get_u32(r, &v) || v != 0 || !get_fixed(r, 32, &p)) return 1;
+    } else if (x == 4) {
+      /* liquidity pool: PoolId (a Hash) */
+      if (!get_fixed(r, 32, &p)) return 1;
     } else {
-      /* claimable balance / liquidity pool addresses: not supported here */
       return 1;
     }
     n->data = p;
@@ -514,6 +520,11 @@ static int to_host_obj(scp_host *h, const xnode *n, uint64_t *out) {
         return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "byte is not allowed in Symbol");
     return add_buf(h, SCP_TAG_SYMBOL_OBJ, n->data, n->len, out);
   case SCV_ADDRESS: {
+    /* valid XDR, but conversion.rs to_host_obj takes only account,
+     * contract and muxed addresses, before any charge */
+    if (n->w[0] > 2)
+      return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_TYPE,
+                          "encountered unsupported ScAddress type");
     rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
     if (rc != SCP_OK) return rc;
     uint8_t enc[41];

@@ -25,6 +25,7 @@
  *   eip197         the pairing_vectors.h EIP-197 points, one Bytes object
  *                  per point: per vector its G1s, then its G2s
  *   vals:U256(0),I32(-1)   a Vec of these Vals (trace notation)
+ *   pairs:Void,U32(1),...  a Map of these (key, value) Vals, keys in order
  *   rows:N         (repeats) a Vec of the newest run of U256 objects, then
  *                  U256(0)s up to N elements (a matrix row)
  *   vecs           (alone) every object is an empty Vec
@@ -100,6 +101,30 @@ static const setup_spec setups[] = {
     "bhex:000000120000000000000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;"
     "bhex:000000120000000000000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;"
     "bhex:000000120000000100000000ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff" },
+  /* bytes.rs bytes_xdr_roundtrip: roundtrip's to_host_val objects and
+   * deser_fails_scv's XDR bytes, in the test's order */
+  { "test__bytes__bytes_xdr_roundtrip.json",
+    "vals:Error(Contract, #123),U32(4294967295),Symbol(abc);"
+    "bhex:0000001100000000;"                                        /* Map(None) */
+    "bhex:00000010000000010000000200000003000010e1000000100000000100000001" "00000014;"
+    "pairs:Void,U32(123),U64(222),U32(123),U64(333),U32(123);"
+    "bhex:00000011000000010000000200000001000000030000007b00000001000000030000" "00ea;"
+    "bhex:0000001100000000;"
+    "bhex:00000011000000010000000200000005" "00000000000000de000000030000007b"
+    "00000001000000030000007b;"                                     /* out of order */
+    "bhex:00000011000000010000000200000005" "00000000000000de000000030000007b"
+    "00000014000000030000007b;"                                     /* key not a Val */
+    "bhex:00000011000000010000000200000005" "00000000000000de000000030000007b"
+    "00000005000000000000014d00000014;"                             /* value not a Val */
+    "ytext:_a_B_Z_d123456;"
+    "bhex:0000000f000000026120" "0000;"                             /* Symbol("a ") */
+    "acct:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;"
+    "contract:ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;"
+    "muxed:123456789012:0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c;"
+    "bhex:0000001200000004" "0101010101010101010101010101010101010101010101010101010101010101;"
+    "bhex:000000120000000300000000"
+    "0303030303030303030303030303030303030303030303030303030303030303;"
+    "bhex:00000014" },
   /* hetro_map_iter_by_index: the ScMap {1: 2} and ScVec [1] made host
    * objects untraced */
   { "test__map__hetro_map_iter_by_index.json", "map:1=2;vec:1" },

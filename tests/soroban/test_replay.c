@@ -443,9 +443,14 @@ static bool make_setup_object(replay *r) {
     r->last_setup_obj = out;
     return true;
   }
-  if (!strncmp(item, "vals:", 5)) {
-    for (char *tok = strtok(item + 5, ","); tok && count < 64; tok = strtok(NULL, ","))
-      if (!parse_val(tok, &vals[count++])) return false;
+  if (!strncmp(item, "vals:", 5) || !strncmp(item, "pairs:", 6)) {
+    /* top-level commas only: Error(Contract, #123) is one Val */
+    char *argv[64];
+    bool pairs = item[0] == 'p';
+    count = (uint32_t)split_args(item + (pairs ? 6 : 5), argv, SCP_ARRAY_LEN(argv));
+    for (uint32_t i = 0; i < count; i++)
+      if (!parse_val(argv[i], &vals[i])) return false;
+    if (pairs) return count % 2 == 0 && scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
     return scp_host_vec_new_from_slice(r->host, vals, count, &out) == SCP_OK;
   }
   bool map = !strncmp(item, "map:", 4);

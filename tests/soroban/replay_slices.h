@@ -128,6 +128,8 @@
     SLICES_MAP_DENSE "keys:a,bbbbbbbbbbbb;vals:U32(10)" },
 
 #define REPLAY_SLICES_MISC                                                                  \
+  /* event.rs too_big_event_topic: 0x0FFFFFFF zeros as the one topic */                      \
+  { "test__event__too_big_event_topic.json", "fill:00;vals:Bytes(obj#1)" },                  \
   { "test__executable_tag__test_executable_tag_conversion_roundtrip.json",                   \
     "text:executable tag" },
 

@@ -350,6 +350,12 @@ static bool make_setup_object(replay *r) {
     if (scp_host_vec_new_from_slice(r->host, vals, width, &out) != SCP_OK) return false;
     return remember(r, out);
   }
+  if (!strcmp(s, "unused")) {
+    /* every object from here on is one no traced call reads: an empty
+     * Bytes stands for it (its making is costed from the trace) */
+    static const uint8_t none[1];
+    return made_bytes(r, none, 0);
+  }
   if (!strcmp(s, "vecs")) {
     /* every object from here on is an empty Vec (depth_limit.rs builds
      * 1000-deep nests of test_vec_obj(&[])) */

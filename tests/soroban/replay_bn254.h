@@ -144,7 +144,14 @@
   BN_S "fill:00;" BN_S "fill:00;" BN_S "hex:" BN_2G ";" BN_S "hex:" BN_2G ";" BN_S /* 3 to 6 */            \
   BN_S "hex:" BN_NEG_G ";fill:00"                                    /* a - a */
 
+/* test_bn254_g1_is_on_curve: three invalid encodings, ten samples, zero,
+ * then ten invalid_g1(PointNotOnCurve) (a sample, then the point) */
+#define BN_NOC_PAIR BN_S "hex:" BN_NOC ";"
+#define BN_IS_ON_CURVE_SLICES                                                               \
+  BN_S BN_S BN_S BN_S BN_MODULUS_TEXT BN_R10(BN_S) "fill:00;" BN_R10(BN_NOC_PAIR)
+
 #define REPLAY_SLICES_BN254                                                              \
+  { "test__bn254__test_bn254_g1_is_on_curve.json", BN_IS_ON_CURVE_SLICES },              \
   { "test__bn254__hardcoded_serialization.json", "fill:00" },                            \
   { "test__bn254__test_bn254_g1_add.json", BN_G1_ADD_SLICES },                          \
   { "test__bn254__test_bn254_g1_mul.json", BN_S "fill:00;" BN_S BN_S },

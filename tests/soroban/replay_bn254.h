@@ -150,7 +150,16 @@
 #define BN_IS_ON_CURVE_SLICES                                                               \
   BN_S BN_S BN_S BN_S BN_MODULUS_TEXT BN_R10(BN_S) "fill:00;" BN_R10(BN_NOC_PAIR)
 
+/* test_bn254_g1_msm: samples G (2G for the last block's p2), -G from
+ * minus_g1, zero from g1_zero; the vecs hold the handles the trace made */
+#define BN_MSM_SLICES                                                                       \
+  BN_S BN_S "vals:Bytes(obj#5),Bytes(obj#7);vals:U256(obj#11),U256(obj#13),U256(obj#15);"  \
+  BN_S BN_S "vals:Bytes(obj#19),Bytes(obj#21);vals:U256(0),U256(0);fill:00;"              \
+  BN_S "hex:" BN_NEG_G ";vals:Bytes(obj#31),Bytes(obj#33);vals:U256(1),U256(1);fill:00;"   \
+  BN_S "hex:" BN_2G ";vals:Bytes(obj#43),Bytes(obj#45);vals:U256(obj#47),U256(obj#49)"
+
 #define REPLAY_SLICES_BN254                                                              \
+  { "test__bn254__test_bn254_g1_msm.json", BN_MSM_SLICES },                              \
   { "test__bn254__test_bn254_g1_is_on_curve.json", BN_IS_ON_CURVE_SLICES },              \
   { "test__bn254__hardcoded_serialization.json", "fill:00" },                            \
   { "test__bn254__test_bn254_g1_add.json", BN_G1_ADD_SLICES },                          \

@@ -253,6 +253,7 @@ static const setup_spec setups[] = {
                       "0eb22c7a543d3d376e9716a49b72e79a89c9bfe9feee8533ed931cbb5373dde1fbcd7411d8052e02693654f71e15410a" \
                       "0ba10604e62bdd9eeeb4156652066167b72c8d743b050fb4c1016c31b505129374f76e03fa127d6a156213576910fef3;"
 #define R10(x) x x x x x x x x x x
+#define R5S(x) x x x x x
 #define BLS_BAD(n, a, b, c) "bhex:/" n ";bhex:/" n ";bhex:" a "/" n ";bhex:" b "01/" n ";bhex:" c "/" n ";"
   { "test__bls12_381__check_g1_is_in_subgroup.json",
     BLS_BAD("96", "09", "19", "04") "bhex:/96;bhex:/96;bhex:/96;bhex:/96;"
@@ -296,6 +297,21 @@ static const setup_spec setups[] = {
   { "test__bls12_381__g2_msm.json",
     BLS_MSM("192", "bhex:" BLS_G2 ";", "bhex:" BLS_G2 ";", BLS_NEG_G2, BLS_G2_NOTSUB) },
 #undef BLS_MSM
+  /* pairing (bls12_381.rs): block 3's invalid_g1 not in the subgroup,
+   * block 4's G2 off the curve ((0, 1)); blocks 5 to 7's p, -p, q, r (q
+   * = r = the generator: e(-P, 2Q) e(P, Q)^2 = 1 holds as for any q, r),
+   * p, s = 2p, r, -r and p, -p, q, -q; g1_zero / g2_zero for blocks 8 to
+   * 10 (sampled points and the vecs are in slice_specs) */
+#define BLS_G2_OFF_CURVE "bhex:" /* x = 0, y = 1 */ \
+  "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" \
+  "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000" "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001;"
+  { "test__bls12_381__pairing.json",
+    BLS_G1_NOTSUB BLS_G2_OFF_CURVE
+    "bhex:" BLS_G1 ";" BLS_NEG_G1 "bhex:" BLS_G2 ";bhex:" BLS_G2 ";"
+    "bhex:" BLS_G1 ";bhex:" BLS_2G1 ";bhex:" BLS_G2 ";" BLS_NEG_G2
+    "bhex:" BLS_G1 ";" BLS_NEG_G1 "bhex:" BLS_G2 ";" BLS_NEG_G2
+    "bhex:40/96;bhex:40/192;" R5S("bhex:40/96;") R5S("bhex:40/192;") },
+#undef BLS_G2_OFF_CURVE
 #undef BLS_BAD
   /* (sac) The Stellar Asset Contract tests with signed authorization,
    * accounts and trustlines are redone whole by sac_flows.h (the test's
@@ -388,6 +404,28 @@ static const slice_spec slice_specs[] = {
     BLS_MSM_SLICES("hex:" BLS_G2 ";") R5("hex:" BLS_G2 ";")
     "vals:Bytes(obj#163),Bytes(obj#165),Bytes(obj#167),Bytes(obj#169),Bytes(obj#171);"
     "vals:U256(obj#175),U256(obj#177),U256(obj#179),U256(obj#181),U256(obj#183)" },
+  /* pairing: the samples G1 / G2 and the vecs' handles, block by block */
+#define PG1 "hex:" BLS_G1 ";"
+#define PG2 "hex:" BLS_G2 ";"
+  { "test__bls12_381__pairing.json",
+    PG1 PG1 PG1 "vals:Bytes(obj#1),Bytes(obj#3),Bytes(obj#5);" PG2 PG2
+    "vals:Bytes(obj#9),Bytes(obj#11);vals:;vals:;"
+    PG1 PG1 PG1 "vals:Bytes(obj#19),Bytes(obj#21),Bytes(obj#23);" PG2 PG2
+    "vals:Bytes(obj#31),Bytes(obj#33);"
+    PG1 PG1 PG1 "vals:Bytes(obj#37),Bytes(obj#39),Bytes(obj#41);" PG2 PG2 PG2
+    "vals:Bytes(obj#45),Bytes(obj#47),Bytes(obj#49);"
+    "vals:Bytes(obj#59),Bytes(obj#57),Bytes(obj#57);vals:Bytes(obj#65),Bytes(obj#61),Bytes(obj#63);"
+    "vals:Bytes(obj#79),Bytes(obj#71),Bytes(obj#73);vals:Bytes(obj#77),Bytes(obj#75),Bytes(obj#75);"
+    "vals:Bytes(obj#97),Bytes(obj#99),Bytes(obj#107),Bytes(obj#91);"
+    "vals:Bytes(obj#103),Bytes(obj#101),Bytes(obj#95),Bytes(obj#109);"
+    PG1 PG1 PG1 "vals:Bytes(obj#115),Bytes(obj#117),Bytes(obj#119);" PG2 PG2 PG2
+    "vals:Bytes(obj#127),Bytes(obj#129),Bytes(obj#131);"
+    PG1 PG1 PG1 "vals:Bytes(obj#135),Bytes(obj#137),Bytes(obj#139);" PG2 PG2 PG2
+    "vals:Bytes(obj#143),Bytes(obj#145),Bytes(obj#147);"
+    "vals:Bytes(obj#155),Bytes(obj#157),Bytes(obj#159),Bytes(obj#161),Bytes(obj#163);"
+    "vals:Bytes(obj#167),Bytes(obj#169),Bytes(obj#171),Bytes(obj#173),Bytes(obj#175)" },
+#undef PG1
+#undef PG2
 #undef R5
 #undef R11
 #undef BLS_MSM_SLICES
@@ -396,6 +434,7 @@ static const slice_spec slice_specs[] = {
 #undef BLS_NEG_G2
 #undef BLS_NEG_G1
 #undef R10
+#undef R5S
 #undef BLS_G2_NOTSUB
 #undef BLS_G1_NOTSUB
 #undef BLS_G2

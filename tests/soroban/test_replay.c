@@ -16,7 +16,9 @@
  *                contents the trace does not show, a vec_new_from_slice or
  *                map_new_from_slices whose (unshown) elements change the
  *                cost, or a top-level UploadContractWasm/CreateContractV2
- *                invocation whose input is not traced (skipped);
+ *                invocation whose input is not traced, or replay_setups.h
+ *                marks it "skip:" (e.g. recorded by another host version)
+ *                (skipped);
  *   nocalls      no traced host call at all (nothing to check);
  *   mismatch     a cost or result differed -- the test fails.
  * A Stellar Asset Contract test listed in sac_flows.h is redone by its
@@ -25,8 +27,12 @@
  * traced call it makes checked at its ret step the same way (sac_ref.h).
  * Results: an Err must match exactly; an Ok must have the same shape and,
  * when it names an object, the same handle (we create the same objects in
- * the same order).  Slice contents are not in the trace (only lengths), so
- * *_from_slice calls are fed zeros / valid symbol characters.
+ * the same order).  Slice contents are not in the trace (only lengths):
+ * replay_setups.h / replay_slices.h / replay_bn254.h give, per file, the
+ * objects the test makes untraced and the contents of its *_from_slice
+ * calls, read from the test's source; without them *_from_slice calls are
+ * fed zeros / valid symbol characters and content-dependent results are
+ * not compared.
  */
 #include <dirent.h>
 #include <setjmp.h>

@@ -120,7 +120,17 @@
   MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,zzzzz;" MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,eeeee,z;"       \
   MAP_KV "keys:" MAP_A100 ",bbbbbbbbbbbb,cc,d,eeeee;" MAP_KV "keys:aa,cc,bbbbbbbbbbbb,d,eeeee"
 
+/* run_sparse_map_unpack_test: each query unpacks a new map of MAP_KV;
+ * then a two-entry map unpacked with one key into two outputs */
+#define SLICES_MAP_SPARSE_UNPACK                                                            \
+  MAP_KV "keys:aa,bbbbbbbbbbbb,cc,d,eeeee;" MAP_KV "keys:bbbbbbbbbbbb,d;" MAP_KV "keys:;"     \
+  MAP_KV "keys:x,yyyyyyyyyyyyyy,z;" MAP_KV "keys:a,bbbbbbbbbbbb,cc,e,eeeee,y,z;"              \
+  MAP_KV "keys:!," MAP_A100 ";" MAP_KV "keys:cc,aaaaaaaaaaaaaaa;"                            \
+  "keys:aa,bbb;vals:U32(10),U32(20);keys:aa;vals:Void,Void"
+
 #define REPLAY_SLICES_MAP                                                                   \
+  { "test__map__map_new_and_unpack__test_sparse_map_unpack_to_slice.json",                  \
+    SLICES_MAP_SPARSE_UNPACK },                                                             \
   { "test__map__map_new_and_unpack__test_sparse_map_new_from_slices.json",                  \
     SLICES_MAP_SPARSE },                                                                    \
   { "test__map__map_new_and_unpack__test_map_unpack_to_slice.json", SLICES_MAP_UNPACK },    \

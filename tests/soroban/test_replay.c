@@ -44,6 +44,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "soroban/host_fns_private.h"
 #include "soroban/host_private.h"
 #include "pairing_vectors.h"
 #include "soroban/sac_private.h"
@@ -565,6 +566,7 @@ static bool is_slice_fn(const char *name) {
  * table.  The keys come from the trace (slice_map_keys); the values are
  * not in it: U32(10), U32(20), ... as the reference's map tests use. */
 enum { MAP_ENTRY_SIZE = 8 + 8 + 8 };   /* host_fns_map.c's (Val, Val) size */
+enum { VAL_SIZE = 8 };
 static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, uint64_t *ret) {
   scp_host *h = r->host;
   uint32_t n = r->nkeys;
@@ -603,6 +605,47 @@ static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, ui
  * ones get LEN characters that sort between their neighbours.  Keys with
  * no nested line at all are all small: "a", "b", ... in order.  False when
  * the trace does not pin the n keys down. */
+/* Env::sparse_map_unpack_to_slice (data_helper.rs map_unpack_impl with
+ * sparse: true), an EnvBase helper like map_unpack_to_slice: query keys
+ * strictly ascending (a byte compare each), then one walk of the map in
+ * step: a smaller map key advances it, an equal one is taken, a greater
+ * one leaves the output Void.  Charges as scp_sac_map_unpack (the dense
+ * case): the output slice copy, the map iterator. */
+static int sparse_unpack(scp_host *h, uint64_t map, const char *const *keys, uint32_t n,
+                         uint32_t nout) {
+  if (n != nout)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE,
+                        "differing key and value slice lengths when unpacking map to slice");
+  const scp_hobj *m;
+  int rc = scp_host_visit(h, map, &m);
+  if (rc != SCP_OK) return rc;
+  if (m->tag != SCP_TAG_MAP_OBJ)
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "expected a Map");
+  rc = scp_host_charge_copy(h, n, VAL_SIZE);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, m->len, MAP_ENTRY_SIZE);
+  uint32_t at = 0, mlen = m->len;
+  const uint64_t *kv = m->u.vals;
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
+    size_t kl = strlen(keys[i]);
+    if (i) {
+      size_t pl = strlen(keys[i - 1]), mm = pl < kl ? pl : kl;
+      rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)mm);
+      int c = mm ? memcmp(keys[i - 1], keys[i], mm) : 0;
+      if (rc == SCP_OK && (c > 0 || (!c && pl >= kl)))
+        rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT,
+                          "keys are not in ascending order when unpacking map");
+    }
+    while (rc == SCP_OK && at < mlen) {
+      int ord = 0;
+      rc = scp_hf_symbol_vs_bytes(h, kv[2 * at], (const uint8_t *)keys[i], (uint32_t)kl, &ord);
+      if (rc != SCP_OK || ord > 0) break;
+      at++;
+      if (!ord) break;
+    }
+  }
+  return rc;
+}
+
 /* The map_new_from_slices keys the slice spec gives ("keys:b,a", the
  * test's own, e.g. small symbols the trace does not show): false, nothing
  * consumed, when the next item is not keys: or has not n keys. */
@@ -910,7 +953,19 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     rc = scp_sac_map_unpack(h, args[0], keys, n, vals);
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "sparse_map_unpack_to_slice")) {
-    return verdict(r, R_UNIMPL, "%s: an Env-side test helper, not a host function", name);
+    /* the test's query keys ("keys:"), then optionally the output
+     * slice ("vals:") when its length differs */
+    uint32_t n = (uint32_t)args[1], nout = n;
+    uint64_t out[SCP_ARRAY_LEN(r->keys)];
+    if (!spec_map_keys(r, n))
+      return verdict(r, R_SETUP, "%s: the query keys are not in the trace", name);
+    const char *keys[SCP_ARRAY_LEN(r->keys)];
+    for (uint32_t i = 0; i < n; i++) keys[i] = r->keys[i];
+    if (r->slices && !strncmp(r->slices, "vals:", 5) && !next_vals_n(r, out, SCP_ARRAY_LEN(out), &nout))
+      return verdict(r, R_SETUP, "%s: bad output slice in the spec", name);
+    h->errmsg[0] = 0;
+    rc = sparse_unpack(h, args[0], keys, n, nout);
+    if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else {
     int id = scp_hostfn_find_name(name);
     if (id < 0 || !scp_hostfn_implemented((unsigned)id))

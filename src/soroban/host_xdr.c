@@ -662,8 +662,8 @@ static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *ou
     free_node(&n);
     if (prc == 2)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_EXCEEDED_LIMIT, "XDR depth limit");
-    if (r.eof)
-      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_EXCEEDED_LIMIT, "XDR length limit");
+    if (r.eof)   /* same text: a scenario's bad XDR reads the same to the user */
+      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_EXCEEDED_LIMIT, "malformed XDR");
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "malformed XDR");
   }
   if (!n.representable) {

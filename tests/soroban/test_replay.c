@@ -350,7 +350,8 @@ static bool make_setup_object(replay *r) {
     uint64_t vals[64], out;
     char text[40];
     for (uint32_t i = 0; i < width; i++) {
-      if (i < n) snprintf(text, sizeof text, "U256(obj#%zu)", (size_t)((h->nobjs - n + i) << 1 | 1));
+      size_t handle = (h->nobjs - n + i) << 1 | 1;
+      if (i < n) snprintf(text, sizeof text, "U256(obj#%zu)", handle);
       else snprintf(text, sizeof text, "U256(0)");
       if (!parse_val(text, &vals[i])) return false;
     }
@@ -463,7 +464,8 @@ static bool make_setup_object(replay *r) {
     count = (uint32_t)split_args(item + (pairs ? 6 : 5), argv, SCP_ARRAY_LEN(argv));
     for (uint32_t i = 0; i < count; i++)
       if (!parse_val(argv[i], &vals[i])) return false;
-    if (pairs) return count % 2 == 0 && scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
+    if (pairs)
+      return count % 2 == 0 && scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
     return scp_host_vec_new_from_slice(r->host, vals, count, &out) == SCP_OK;
   }
   bool map = !strncmp(item, "map:", 4);
@@ -598,13 +600,6 @@ static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, ui
   return rc;
 }
 
-/* The keys of a map_new_from_slices(n) call, from its nested trace lines
- * [from, to): a long key shows as symbol_new_from_slice(LEN), and adjacent
- * keys of which one is an object as obj_cmp(Symbol(X), Symbol(Y)) (small
- * pairs compare without a trace line).  Small keys keep their names; long
- * ones get LEN characters that sort between their neighbours.  Keys with
- * no nested line at all are all small: "a", "b", ... in order.  False when
- * the trace does not pin the n keys down. */
 /* Env::sparse_map_unpack_to_slice (data_helper.rs map_unpack_impl with
  * sparse: true), an EnvBase helper like map_unpack_to_slice: query keys
  * strictly ascending (a byte compare each), then one walk of the map in
@@ -667,6 +662,13 @@ static bool spec_map_keys(replay *r, uint32_t n) {
   return true;
 }
 
+/* The keys of a map_new_from_slices(n) call, from its nested trace lines
+ * [from, to): a long key shows as symbol_new_from_slice(LEN), and adjacent
+ * keys of which one is an object as obj_cmp(Symbol(X), Symbol(Y)) (small
+ * pairs compare without a trace line).  Small keys keep their names; long
+ * ones get LEN characters that sort between their neighbours.  Keys with
+ * no nested line at all are all small: "a", "b", ... in order.  False when
+ * the trace does not pin the n keys down. */
 static bool slice_map_keys(replay *r, const char **keys, size_t from, size_t to, uint32_t n) {
   unsigned lens[SCP_ARRAY_LEN(r->keys)], nlens = 0;
   char chain[SCP_ARRAY_LEN(r->keys)][40];
@@ -961,7 +963,8 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
       return verdict(r, R_SETUP, "%s: the query keys are not in the trace", name);
     const char *keys[SCP_ARRAY_LEN(r->keys)];
     for (uint32_t i = 0; i < n; i++) keys[i] = r->keys[i];
-    if (r->slices && !strncmp(r->slices, "vals:", 5) && !next_vals_n(r, out, SCP_ARRAY_LEN(out), &nout))
+    if (r->slices && !strncmp(r->slices, "vals:", 5) &&
+        !next_vals_n(r, out, SCP_ARRAY_LEN(out), &nout))
       return verdict(r, R_SETUP, "%s: bad output slice in the spec", name);
     h->errmsg[0] = 0;
     rc = sparse_unpack(h, args[0], keys, n, nout);

@@ -292,13 +292,22 @@ typedef struct xnode {
   bool representable;
 } xnode;
 
+/* eof: the first error was a read past the input.  The reference reads
+ * with its XDR length limit set to the input's length (metered_xdr.rs
+ * metered_from_xdr), so such a read is LengthLimitExceeded, which
+ * error.rs turns into (Context, ExceededLimit); other malformed input is
+ * (Value, InvalidInput). */
 typedef struct xreader {
   const uint8_t *p, *end;
   unsigned depth;
+  bool eof;
 } xreader;
 
 static bool get_u32(xreader *r, uint32_t *x) {
-  if (r->end - r->p < 4) return false;
+  if (r->end - r->p < 4) {
+    r->eof = true;
+    return false;
+  }
   *x = (uint32_t)r->p[0] << 24 | (uint32_t)r->p[1] << 16 | (uint32_t)r->p[2] << 8 | r->p[3];
   r->p += 4;
   return true;
@@ -312,7 +321,10 @@ static bool get_u64(xreader *r, uint64_t *x) {
 }
 
 static bool get_fixed(xreader *r, uint32_t n, const uint8_t **p) {
-  if ((size_t)(r->end - r->p) < n) return false;
+  if ((size_t)(r->end - r->p) < n) {
+    r->eof = true;
+    return false;
+  }
   *p = r->p;
   r->p += n;
   return true;
@@ -388,8 +400,12 @@ static int parse(xreader *r, xnode *n) {
     }
     if (!get_u32(r, &n->len)) return 1;
     uint32_t k = t == SCV_MAP ? 2 * n->len : n->len;
-    /* each element takes at least 4 bytes */
-    if ((size_t)(r->end - r->p) / 4 < k) return 1;
+    /* each element takes at least 4 bytes: fewer left is a read past
+     * the end */
+    if ((size_t)(r->end - r->p) / 4 < k) {
+      r->eof = true;
+      return 1;
+    }
     n->kids = calloc(k ? k : 1, sizeof *n->kids);
     if (!n->kids) return 1;
     for (uint32_t i = 0; !rc && i < k; i++) {
@@ -409,8 +425,14 @@ static int parse(xreader *r, xnode *n) {
       if (!get_fixed(r, 32, &p)) return 1;
     } else if (x == 2) {
       if (!get_u64(r, &n->w[1]) || !get_fixed(r, 32, &p)) return 1;
+    } else if (x == 3) {
+      /* claimable balance: ClaimableBalanceId (only V0: a Hash) */
+      uint32_t v;
+      if (!get_u32(r, &v) || v != 0 || !get_fixed(r, 32, &p)) return 1;
+    } else if (x == 4) {
+      /* liquidity pool: PoolId (a Hash) */
+      if (!get_fixed(r, 32, &p)) return 1;
     } else {
-      /* claimable balance / liquidity pool addresses: not supported here */
       return 1;
     }
     n->data = p;
@@ -431,7 +453,11 @@ static int parse(xreader *r, xnode *n) {
     if (x > 1) return 1;
     if (!get_u32(r, &some) || some > 1) return 1;
     if (some) {
-      if (!get_u32(r, &n->len) || (size_t)(r->end - r->p) / 8 < n->len) return 1;
+      if (!get_u32(r, &n->len)) return 1;
+      if ((size_t)(r->end - r->p) / 8 < n->len) {
+        r->eof = true;
+        return 1;
+      }
       n->type = SCV_MAP;   /* so free_node releases the entries */
       n->kids = calloc(n->len ? 2 * (size_t)n->len : 1, sizeof *n->kids);
       if (!n->kids) return 1;
@@ -494,6 +520,11 @@ static int to_host_obj(scp_host *h, const xnode *n, uint64_t *out) {
         return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "byte is not allowed in Symbol");
     return add_buf(h, SCP_TAG_SYMBOL_OBJ, n->data, n->len, out);
   case SCV_ADDRESS: {
+    /* valid XDR, but conversion.rs to_host_obj takes only account,
+     * contract and muxed addresses, before any charge */
+    if (n->w[0] > 2)
+      return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_TYPE,
+                          "encountered unsupported ScAddress type");
     rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
     if (rc != SCP_OK) return rc;
     uint8_t enc[41];
@@ -592,6 +623,13 @@ static int to_host_val(scp_host *h, const xnode *n, uint64_t *out) {
   }
   case SCV_SYMBOL:
     if (scp_val_symbol_small(n->data, n->len, out)) break;
+    /* ScValObjRef::classify (object.rs): a symbol of at most 9 chars is
+     * never an object, so a bad character fails SymbolSmall::try_from_bytes
+     * before any clone is charged */
+    if (n->len <= SCP_SYMBOL_SMALL_MAX) {
+      rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "byte is not allowed in Symbol");
+      break;
+    }
     rc = to_host_obj(h, n, out);
     break;
   default:
@@ -616,7 +654,7 @@ int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *o
 
 static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *out) {
   int rc;
-  xreader r = { p, p + len, 0 };
+  xreader r = { p, p + len, 0, false };
   xnode n;
   int prc = parse(&r, &n);
   if (!prc && r.p != r.end) prc = 1;   /* trailing bytes */
@@ -624,6 +662,8 @@ static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *ou
     free_node(&n);
     if (prc == 2)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_EXCEEDED_LIMIT, "XDR depth limit");
+    if (r.eof)   /* same text: a scenario's bad XDR reads the same to the user */
+      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_EXCEEDED_LIMIT, "malformed XDR");
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "malformed XDR");
   }
   if (!n.representable) {

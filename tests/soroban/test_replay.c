@@ -16,7 +16,9 @@
  *                contents the trace does not show, a vec_new_from_slice or
  *                map_new_from_slices whose (unshown) elements change the
  *                cost, or a top-level UploadContractWasm/CreateContractV2
- *                invocation whose input is not traced (skipped);
+ *                invocation whose input is not traced, or replay_setups.h
+ *                marks it "skip:" (e.g. recorded by another host version)
+ *                (skipped);
  *   nocalls      no traced host call at all (nothing to check);
  *   mismatch     a cost or result differed -- the test fails.
  * A Stellar Asset Contract test listed in sac_flows.h is redone by its
@@ -25,8 +27,12 @@
  * traced call it makes checked at its ret step the same way (sac_ref.h).
  * Results: an Err must match exactly; an Ok must have the same shape and,
  * when it names an object, the same handle (we create the same objects in
- * the same order).  Slice contents are not in the trace (only lengths), so
- * *_from_slice calls are fed zeros / valid symbol characters.
+ * the same order).  Slice contents are not in the trace (only lengths):
+ * replay_setups.h / replay_slices.h / replay_bn254.h give, per file, the
+ * objects the test makes untraced and the contents of its *_from_slice
+ * calls, read from the test's source; without them *_from_slice calls are
+ * fed zeros / valid symbol characters and content-dependent results are
+ * not compared.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -38,6 +44,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "soroban/host_fns_private.h"
 #include "soroban/host_private.h"
 #include "pairing_vectors.h"
 #include "soroban/sac_private.h"
@@ -66,12 +73,12 @@ typedef struct replay {
                      results (plain numbers) are not compared */
   /* map_new_from_slices keys recovered from the call's nested trace
    * lines (see slice_map_keys) */
-  char keys[SCP_HOST_MAX_ARGS * 4][40];
+  char keys[SCP_HOST_MAX_ARGS * 4][104];
   uint32_t nkeys;
   /* the elements of vec_new_from_slice calls (setup item "elems:"), the
    * objects setup made, and the eip197 item's next object */
   const char *elems;
-  uint64_t made[64];
+  uint64_t made[128];
   uint32_t nmade, eip197_next;
   char why[512];
 } replay;
@@ -300,17 +307,22 @@ static bool eip197_object(uint32_t j, uint8_t *out, uint32_t *len) {
   return false;
 }
 
+/* Remember a setup object in r->made (for elems:recent). */
+static bool remember(replay *r, uint64_t obj) {
+  if (r->nmade == SCP_ARRAY_LEN(r->made)) {
+    memmove(r->made, r->made + 1, (r->nmade - 1) * sizeof *r->made);
+    r->nmade--;
+  }
+  r->made[r->nmade++] = obj;
+  return true;
+}
+
 /* A Bytes object of (len) bytes for setup, remembered in r->made. */
 static bool made_bytes(replay *r, const uint8_t *b, uint32_t len) {
   uint64_t out;
   if (scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, b, len, &out) != SCP_OK)
     return false;
-  if (r->nmade == SCP_ARRAY_LEN(r->made)) {
-    memmove(r->made, r->made + 1, (r->nmade - 1) * sizeof *r->made);
-    r->nmade--;
-  }
-  r->made[r->nmade++] = out;
-  return true;
+  return remember(r, out);
 }
 
 
@@ -328,6 +340,48 @@ static const char *sac_setup(const char *name) {
 static bool make_setup_object(replay *r) {
   const char *s = r->setup;
   if (!s || !*s || !strncmp(s, "elems:", 6)) return false;
+  if (!strncmp(s, "rows:", 5)) {
+    /* a matrix row (testutils.rs vec_of_vec_to_vecobj): the trailing run of
+     * U256 objects the trace just made, then U256(0)s up to the width */
+    const scp_host *h = r->host;
+    uint32_t width = (uint32_t)strtoul(s + 5, NULL, 10), n = 0;
+    while (n < h->nobjs && h->objs[h->nobjs - 1 - n].tag == SCP_TAG_U256_OBJ) n++;
+    if (!width || n > width || width > 64) return false;
+    uint64_t vals[64], out;
+    char text[40];
+    for (uint32_t i = 0; i < width; i++) {
+      size_t handle = (h->nobjs - n + i) << 1 | 1;
+      if (i < n) snprintf(text, sizeof text, "U256(obj#%zu)", handle);
+      else snprintf(text, sizeof text, "U256(0)");
+      if (!parse_val(text, &vals[i])) return false;
+    }
+    if (scp_host_vec_new_from_slice(r->host, vals, width, &out) != SCP_OK) return false;
+    return remember(r, out);
+  }
+  if (!strcmp(s, "unused")) {
+    /* every object from here on is one no traced call reads: an empty
+     * Bytes stands for it (its making is costed from the trace) */
+    static const uint8_t none[1];
+    return made_bytes(r, none, 0);
+  }
+  if (!strcmp(s, "vecs")) {
+    /* every object from here on is an empty Vec (depth_limit.rs builds
+     * 1000-deep nests of test_vec_obj(&[])) */
+    uint64_t out;
+    return scp_host_vec_new_from_slice(r->host, NULL, 0, &out) == SCP_OK;
+  }
+  if (!strcmp(s, "copies")) {
+    /* the newest object again (a number: no buffer to own) */
+    const scp_host *h = r->host;
+    if (!h->nobjs) return false;
+    scp_hobj o = h->objs[h->nobjs - 1];
+    static const uint8_t nums[] = { SCP_TAG_U64_OBJ,      SCP_TAG_I64_OBJ,  SCP_TAG_TIMEPOINT_OBJ,
+                                    SCP_TAG_DURATION_OBJ, SCP_TAG_U128_OBJ, SCP_TAG_I128_OBJ,
+                                    SCP_TAG_U256_OBJ,     SCP_TAG_I256_OBJ };
+    uint64_t out;
+    if (!memchr(nums, o.tag, sizeof nums)) return false;
+    return scp_host_add_obj(r->host, &o, &out) == SCP_OK;
+  }
   if (!strncmp(s, "eip197", 6)) {
     uint8_t b[128];
     uint32_t blen;
@@ -348,24 +402,33 @@ static bool make_setup_object(replay *r) {
   uint64_t vals[64], out;
   uint32_t count = 0;
   if (!strncmp(item, "bhex:", 5)) {
-    uint8_t b[(sizeof item - 5) / 2];
-    uint32_t len = 0;
+    /* up to N bytes: (vec.rs instantiate_oversized_vec_from_slice's
+     * 7_000_000 zeros) */
     const char *p = item + 5;
-    for (; p[0] && p[0] != '/' && p[1] && len < sizeof b; p += 2) {
+    size_t hexlen = strcspn(p, "/");
+    unsigned long pad = p[hexlen] == '/' ? strtoul(p + hexlen + 1, NULL, 10) : 0;
+    size_t cap = hexlen / 2 > pad ? hexlen / 2 : pad;
+    uint8_t *b = calloc(cap ? cap : 1, 1);
+    uint32_t len = 0;
+    if (!b) return false;
+    for (; p[0] && p[0] != '/' && p[1]; p += 2) {
       unsigned v;
-      if (sscanf(p, "%2x", &v) != 1) return false;
+      if (sscanf(p, "%2x", &v) != 1) { free(b); return false; }
       b[len++] = (uint8_t)v;
     }
-    if (*p == '/') {
-      unsigned long pad = strtoul(p + 1, NULL, 10);
-      if (pad > sizeof b) return false;
-      for (; len < pad; len++) b[len] = 0;
-    }
-    return made_bytes(r, b, len);
+    if (len < pad) len = (uint32_t)pad;
+    bool ok = made_bytes(r, b, len);
+    free(b);
+    return ok;
   }
-  if (!strncmp(item, "btext:", 6))
-    return scp_host_memobj_new_from_slice(r->host, SCP_TAG_BYTES_OBJ, (const uint8_t *)item + 6,
-                                          (uint32_t)strlen(item + 6), &out) == SCP_OK;
+  static const struct { char c; unsigned tag; } texts[] = {
+    { 'b', SCP_TAG_BYTES_OBJ }, { 's', SCP_TAG_STRING_OBJ }, { 'y', SCP_TAG_SYMBOL_OBJ },
+    { 'e', SCP_TAG_EXECUTABLE_TAG_OBJ },
+  };
+  for (size_t t = 0; t < SCP_ARRAY_LEN(texts); t++)
+    if (item[0] == texts[t].c && !strncmp(item + 1, "text:", 5))
+      return scp_host_memobj_new_from_slice(r->host, texts[t].tag, (const uint8_t *)item + 6,
+                                            (uint32_t)strlen(item + 6), &out) == SCP_OK;
   if (!strncmp(item, "acct:", 5) || !strncmp(item, "contract:", 9) ||
       !strncmp(item, "muxed:", 6)) {
     /* host encoding: kind byte, (muxed: 8-byte id,) 32-byte key */
@@ -393,6 +456,17 @@ static bool make_setup_object(replay *r) {
     if (scp_host_add_obj(r->host, &o, &out) != SCP_OK) return false;
     r->last_setup_obj = out;
     return true;
+  }
+  if (!strncmp(item, "vals:", 5) || !strncmp(item, "pairs:", 6)) {
+    /* top-level commas only: Error(Contract, #123) is one Val */
+    char *argv[64];
+    bool pairs = item[0] == 'p';
+    count = (uint32_t)split_args(item + (pairs ? 6 : 5), argv, SCP_ARRAY_LEN(argv));
+    for (uint32_t i = 0; i < count; i++)
+      if (!parse_val(argv[i], &vals[i])) return false;
+    if (pairs)
+      return count % 2 == 0 && scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
+    return scp_host_vec_new_from_slice(r->host, vals, count, &out) == SCP_OK;
   }
   bool map = !strncmp(item, "map:", 4);
   if (!map && strncmp(item, "vec:", 4)) return false;
@@ -494,7 +568,8 @@ static bool is_slice_fn(const char *name) {
  * table.  The keys come from the trace (slice_map_keys); the values are
  * not in it: U32(10), U32(20), ... as the reference's map tests use. */
 enum { MAP_ENTRY_SIZE = 8 + 8 + 8 };   /* host_fns_map.c's (Val, Val) size */
-static int map_from_str_slices(replay *r, bool sparse, uint64_t *ret) {
+enum { VAL_SIZE = 8 };
+static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, uint64_t *ret) {
   scp_host *h = r->host;
   uint32_t n = r->nkeys;
   uint64_t keys[SCP_ARRAY_LEN(r->keys)], vals[SCP_ARRAY_LEN(r->keys)];
@@ -513,7 +588,7 @@ static int map_from_str_slices(replay *r, bool sparse, uint64_t *ret) {
         rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT,
                           "keys not in ascending order when creating map from slices");
     }
-    vals[i] = scp_val_u32(10 * (i + 1));
+    vals[i] = given ? given[i] : scp_val_u32(10 * (i + 1));
     if (rc == SCP_OK) rc = scp_host_check_val(h, vals[i]);
     if (rc == SCP_OK && (!sparse || vals[i] != SCP_VAL_VOID)) {
       kv[2 * m] = keys[i];
@@ -523,6 +598,68 @@ static int map_from_str_slices(replay *r, bool sparse, uint64_t *ret) {
   }
   if (rc == SCP_OK) rc = scp_host_map_from_pairs_nocap(h, kv, m, ret);
   return rc;
+}
+
+/* Env::sparse_map_unpack_to_slice (data_helper.rs map_unpack_impl with
+ * sparse: true), an EnvBase helper like map_unpack_to_slice: query keys
+ * strictly ascending (a byte compare each), then one walk of the map in
+ * step: a smaller map key advances it, an equal one is taken, a greater
+ * one leaves the output Void.  Charges as scp_sac_map_unpack (the dense
+ * case): the output slice copy, the map iterator. */
+static int sparse_unpack(scp_host *h, uint64_t map, const char *const *keys, uint32_t n,
+                         uint32_t nout) {
+  if (n != nout)
+    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE,
+                        "differing key and value slice lengths when unpacking map to slice");
+  const scp_hobj *m;
+  int rc = scp_host_visit(h, map, &m);
+  if (rc != SCP_OK) return rc;
+  if (m->tag != SCP_TAG_MAP_OBJ)
+    return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "expected a Map");
+  rc = scp_host_charge_copy(h, n, VAL_SIZE);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, m->len, MAP_ENTRY_SIZE);
+  uint32_t at = 0, mlen = m->len;
+  const uint64_t *kv = m->u.vals;
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
+    size_t kl = strlen(keys[i]);
+    if (i) {
+      size_t pl = strlen(keys[i - 1]), mm = pl < kl ? pl : kl;
+      rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)mm);
+      int c = mm ? memcmp(keys[i - 1], keys[i], mm) : 0;
+      if (rc == SCP_OK && (c > 0 || (!c && pl >= kl)))
+        rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT,
+                          "keys are not in ascending order when unpacking map");
+    }
+    while (rc == SCP_OK && at < mlen) {
+      int ord = 0;
+      rc = scp_hf_symbol_vs_bytes(h, kv[2 * at], (const uint8_t *)keys[i], (uint32_t)kl, &ord);
+      if (rc != SCP_OK || ord > 0) break;
+      at++;
+      if (!ord) break;
+    }
+  }
+  return rc;
+}
+
+/* The map_new_from_slices keys the slice spec gives ("keys:b,a", the
+ * test's own, e.g. small symbols the trace does not show): false, nothing
+ * consumed, when the next item is not keys: or has not n keys. */
+static bool spec_map_keys(replay *r, uint32_t n) {
+  const char *s = r->slices;
+  if (!s || strncmp(s, "keys:", 5) || n > SCP_ARRAY_LEN(r->keys)) return false;
+  size_t len = strcspn(s, ";");
+  uint32_t k = 0;
+  for (const char *p = s + 5; p < s + len && k < n; k++) {
+    size_t kl = strcspn(p, ",;");
+    if (kl >= sizeof r->keys[0]) return false;
+    memcpy(r->keys[k], p, kl);
+    r->keys[k][kl] = 0;
+    p += kl + (p[kl] == ',');
+  }
+  if (k != n) return false;
+  r->nkeys = n;
+  r->slices = s[len] ? s + len + 1 : s + len;
+  return true;
 }
 
 /* The keys of a map_new_from_slices(n) call, from its nested trace lines
@@ -633,6 +770,11 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
     memcpy(buf, s + 5, len);
     return true;
   }
+  unsigned fill;
+  if (!strncmp(s, "fill:", 5) && sscanf(s + 5, "%2x", &fill) == 1) {
+    memset(buf, (int)fill, len);
+    return true;
+  }
   if (strncmp(s, "hex:", 4) || (n - 4) != 2 * (size_t)len) return false;
   for (uint32_t i = 0; i < len; i++) {
     unsigned v;
@@ -642,9 +784,10 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
   return true;
 }
 
-/* The next "vals:" item of the slice spec into vals[0..len); false when
- * there is none, "-", or it does not parse into len Vals. */
-static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
+/* The next "vals:" item of the slice spec into vals[0..cap), its count in
+ * *count; false when there is none, "-", or it does not parse into at
+ * most cap Vals. */
+static bool next_vals_n(replay *r, uint64_t *vals, uint32_t cap, uint32_t *count) {
   const char *s = r->slices;
   if (!s || !*s) return false;
   const char *end = strchr(s, ';');
@@ -657,8 +800,15 @@ static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
   item[n - 5] = 0;
   uint32_t k = 0;
   for (char *tok = strtok(item, ","); tok; tok = strtok(NULL, ","))
-    if (k == len || !parse_val(tok, &vals[k++])) return false;
-  return k == len;
+    if (k == cap || !parse_val(tok, &vals[k++])) return false;
+  *count = k;
+  return true;
+}
+
+/* The next "vals:" item: exactly len Vals. */
+static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
+  uint32_t k;
+  return next_vals_n(r, vals, len, &k) && k == len;
 }
 
 /* (sac) The next Asset code of the setup's list ("asset:C1,C2,...;"; the
@@ -678,6 +828,13 @@ static void asset_code(replay *r, uint8_t *out, size_t w) {
   if (c[n] == ',') r->asset = c + n + 1;
 }
 
+/* A handle no trace's objects reach: one the test corrupted on purpose
+ * (vec.rs / map.rs *_build_bad_element_integrity: payload | 0xff << 48),
+ * passed through for the host to reject. */
+static bool corrupt_handle(uint64_t v) {
+  return scp_val_is_object(v) && (v >> 32) >= 0xff0000;
+}
+
 /* Perform one call; *res receives "Ok(...)" / "Err(...)". */
 static enum outcome do_call(replay *r, const char *name, char *argtext,
                             const char *expect, char *res, size_t cap) {
@@ -689,7 +846,8 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (!parse_val(argv[i], &args[i]))
       return verdict(r, R_UNIMPL, "%s: cannot parse argument '%s'", name, argv[i]);
     bool raw = (argv[i][0] >= '0' && argv[i][0] <= '9') || argv[i][0] == '-';
-    if (!raw && scp_val_is_object(args[i]) && !scp_host_obj(h, args[i]))
+    if (!raw && scp_val_is_object(args[i]) && !scp_host_obj(h, args[i]) &&
+        !corrupt_handle(args[i]))
       return verdict(r, R_SETUP, "%s: object %s made outside traced calls", name, argv[i]);
   }
   uint64_t ret = SCP_VAL_VOID;
@@ -724,9 +882,18 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (rc == SCP_OK) ret = scp_val_u32(idx);
     else if (rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "map_new_from_slices") || !strcmp(name, "sparse_map_new_from_slices")) {
-    r->made_up = true;
+    /* the values from the slice spec ("vals:"), else invented */
+    uint64_t given[SCP_ARRAY_LEN(r->keys)];
+    uint32_t ngiven = 0;
+    bool have = next_vals_n(r, given, SCP_ARRAY_LEN(given), &ngiven);
+    if (!have) r->made_up = true;
     h->errmsg[0] = 0;
-    rc = map_from_str_slices(r, name[0] == 's', &ret);
+    if (have && ngiven != r->nkeys)
+      /* map_new_from_slices_impl (data_helper.rs) checks the lengths
+       * first, before any charge */
+      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE,
+                        "differing key and value slice lengths when creating map from slices");
+    else rc = map_from_str_slices(r, name[0] == 's', have ? given : NULL, &ret);
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "bytes_copy_from_slice")) {
     uint32_t len = (uint32_t)args[2];
@@ -767,7 +934,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
       /* a failing symbol is either too long or has a bad byte */
       if (!buf) return verdict(r, R_UNIMPL, "out of memory");
       if (tag == SCP_TAG_SYMBOL_OBJ) memset(buf, want_err && len <= SCP_SYMBOL_MAX ? '!' : 'a', len);
-      if (tag != SCP_TAG_BYTES_OBJ || !next_slice(r, buf, len)) r->made_up = true;
+      if (tag == SCP_TAG_SYMBOL_OBJ || !next_slice(r, buf, len)) r->made_up = true;
       rc = scp_host_memobj_new_from_slice(h, tag, buf, len, &ret);
       free(buf);
     }
@@ -776,18 +943,32 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     /* Env::map_unpack_to_slice with the keys the map was made with (the
      * last map_new_from_slices); a key mismatch needs the test's other
      * keys, which the trace does not show */
-    if (!strcmp(expect, "Err(Error(Object, InvalidInput))"))
-      return verdict(r, R_SETUP, "%s: the mismatching keys are not in the trace", name);
     const char *keys[SCP_ARRAY_LEN(r->keys)];
     uint64_t vals[SCP_ARRAY_LEN(r->keys)];
     uint32_t n = (uint32_t)args[1];
+    /* the test's query keys when the slice spec gives them ("keys:") */
+    if (!spec_map_keys(r, n) && !strcmp(expect, "Err(Error(Object, InvalidInput))"))
+      return verdict(r, R_SETUP, "%s: the mismatching keys are not in the trace", name);
     if (n > SCP_ARRAY_LEN(r->keys)) return verdict(r, R_UNIMPL, "%s of %u keys", name, n);
     for (uint32_t i = 0; i < n; i++) keys[i] = i < r->nkeys ? r->keys[i] : "";
     h->errmsg[0] = 0;
     rc = scp_sac_map_unpack(h, args[0], keys, n, vals);
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "sparse_map_unpack_to_slice")) {
-    return verdict(r, R_UNIMPL, "%s: an Env-side test helper, not a host function", name);
+    /* the test's query keys ("keys:"), then optionally the output
+     * slice ("vals:") when its length differs */
+    uint32_t n = (uint32_t)args[1], nout = n;
+    uint64_t out[SCP_ARRAY_LEN(r->keys)];
+    if (!spec_map_keys(r, n))
+      return verdict(r, R_SETUP, "%s: the query keys are not in the trace", name);
+    const char *keys[SCP_ARRAY_LEN(r->keys)];
+    for (uint32_t i = 0; i < n; i++) keys[i] = r->keys[i];
+    if (r->slices && !strncmp(r->slices, "vals:", 5) &&
+        !next_vals_n(r, out, SCP_ARRAY_LEN(out), &nout))
+      return verdict(r, R_SETUP, "%s: bad output slice in the spec", name);
+    h->errmsg[0] = 0;
+    rc = sparse_unpack(h, args[0], keys, n, nout);
+    if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else {
     int id = scp_hostfn_find_name(name);
     if (id < 0 || !scp_hostfn_implemented((unsigned)id))
@@ -966,15 +1147,28 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
       if (is_slice_fn(pending_name)) {
         if (i + 1 < nkeys && strstr(keys[i + 1], " ret ")) ret_idx = i + 1;
       } else {
+        /* the nested calls' names: a nested call that failed has no ret
+         * of its own (symbol_new_from_slice of a bad key inside
+         * map_new_from_slices, map.rs), so a ret closes the innermost
+         * call of its name */
+        const char *stack[512];   /* depth_limit.rs nests ~100 deep */
         unsigned depth = 0;
+        size_t plen = strlen(pending_name);
         for (size_t j = i + 1; j < nkeys && !ret_idx; j++) {
           /* the event word after the step number ("ret call -> ..." is a
            * ret: the host function named call) */
           const char *evj = keys[j] + strspn(keys[j], " 0123456789");
-          if (!strncmp(evj, "call ", 5)) depth++;
-          else if (!strncmp(evj, "ret ", 4)) {
-            if (!depth) ret_idx = j;
-            else depth--;
+          if (!strncmp(evj, "call ", 5)) {
+            if (depth == SCP_ARRAY_LEN(stack)) break;
+            stack[depth++] = evj + 5;
+          } else if (!strncmp(evj, "ret ", 4)) {
+            const char *rn = evj + 4;
+            size_t rl = strcspn(rn, " ");
+            while (depth && (strncmp(stack[depth - 1], rn, rl) || stack[depth - 1][rl] != '('))
+              depth--;
+            if (depth) depth--;
+            else if (rl == plen && !strncmp(rn, pending_name, plen)) ret_idx = j;
+            else break;
           } else if (!strncmp(evj, "push ", 5) || !strncmp(evj, "pop ", 4)) {
             /* (sac) a nested frame (the Stellar Asset Contract run by
              * create_asset_contract or call): our host makes it itself */
@@ -987,6 +1181,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
         if (arrow) exp = arrow + 4;
       }
       if (strstr(pending_name, "map_new_from_slices") &&
+          !spec_map_keys(r, (uint32_t)strtoul(argtext, NULL, 10)) &&
           !slice_map_keys(r, keys, i + 1, ret_idx ? ret_idx : i + 1,
                           (uint32_t)strtoul(argtext, NULL, 10))) {
         out = verdict(r, R_SETUP, "step %s: map keys not recoverable from the trace", keys[i]);

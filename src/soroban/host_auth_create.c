@@ -33,6 +33,7 @@
 
 #include "soroban/host_fns_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/host_xdrw.h"
 #include "soroban/sac_private.h"
 
 enum {
@@ -121,64 +122,27 @@ int scp_acf_compare(scp_host *h, const scp_create_args *a, const scp_create_args
   return SCP_OK;
 }
 
-/* ---- the XDR --------------------------------------------------------------------- */
-
-typedef struct wbuf {
-  uint8_t *p;
-  size_t n, cap;
-  bool charge;
-} wbuf;
-
-/* one write_all: ValSer(len) when charged */
-static int put(scp_host *h, wbuf *b, const void *p, size_t len) {
-  if (!len) return SCP_OK;
-  if (b->charge) {
-    int rc = scp_host_charge(h, SCP_COST_ValSer, (int64_t)len);
-    if (rc != SCP_OK) return rc;
-  }
-  if (!scp_grow(&b->p, &b->cap, b->n + len, 1)) return SCP_ERR_NOMEM;
-  memcpy(b->p + b->n, p, len);
-  b->n += len;
-  return SCP_OK;
-}
-
-static int put_u32(scp_host *h, wbuf *b, uint32_t x) {
-  uint8_t t[4] = { (uint8_t)(x >> 24), (uint8_t)(x >> 16), (uint8_t)(x >> 8), (uint8_t)x };
-  return put(h, b, t, 4);
-}
-
-static int put_address(scp_host *h, wbuf *b, const uint8_t a[33]) {
-  int rc = put_u32(h, b, a[0]);
-  if (rc == SCP_OK && a[0] == 0) rc = put_u32(h, b, 0);   /* PUBLIC_KEY_TYPE_ED25519 */
-  return rc == SCP_OK ? put(h, b, a + 1, 32) : rc;
-}
+/* ---- the XDR (one ValSer per write when charged: host_xdrw.c) ------------------- */
 
 int scp_acf_xdr(scp_host *h, const scp_create_args *c, bool charge, uint8_t **out, size_t *len) {
-  static const uint8_t zero[3];
-  wbuf b = { .charge = charge };
-  int rc = put_u32(h, &b, AUTHORIZED_FN_CREATE_V2);
-  if (rc == SCP_OK) rc = put_u32(h, &b, PREIMAGE_FROM_ADDRESS);
-  if (rc == SCP_OK) rc = put_address(h, &b, c->deployer);
-  if (rc == SCP_OK) rc = put(h, &b, c->salt, 32);
-  if (rc == SCP_OK) rc = put_u32(h, &b, c->ex.kind);
-  if (rc == SCP_OK && c->ex.kind == SCP_EXEC_WASM) rc = put(h, &b, c->ex.hash, 32);
+  scp_xdrw b = { .charge = charge };
+  int rc = scp_xdrw_u32(h, &b, AUTHORIZED_FN_CREATE_V2);
+  if (rc == SCP_OK) rc = scp_xdrw_u32(h, &b, PREIMAGE_FROM_ADDRESS);
+  if (rc == SCP_OK) rc = scp_xdrw_address(h, &b, c->deployer);
+  if (rc == SCP_OK) rc = scp_xdrw_put(h, &b, c->salt, 32);
+  if (rc == SCP_OK) rc = scp_xdrw_u32(h, &b, c->ex.kind);
+  if (rc == SCP_OK && c->ex.kind == SCP_EXEC_WASM) rc = scp_xdrw_put(h, &b, c->ex.hash, 32);
   if (rc == SCP_OK && c->ex.kind == SCP_EXEC_EXTERNAL_REF) {
-    rc = put_address(h, &b, c->ex.owner);
-    if (rc == SCP_OK) rc = put_u32(h, &b, c->ex.taglen);
-    if (rc == SCP_OK) rc = put(h, &b, c->ex.tag, c->ex.taglen);
-    if (rc == SCP_OK) rc = put(h, &b, zero, (4 - c->ex.taglen % 4) % 4);
+    rc = scp_xdrw_address(h, &b, c->ex.owner);
+    if (rc == SCP_OK) rc = scp_xdrw_var(h, &b, c->ex.tag, c->ex.taglen);
   }
-  if (rc == SCP_OK) rc = put_u32(h, &b, c->nctor);
+  if (rc == SCP_OK) rc = scp_xdrw_u32(h, &b, c->nctor);
   for (uint32_t i = 0; rc == SCP_OK && i < c->nctor; i++) {
     uint8_t *img = NULL;
     size_t l = 0;
     rc = charge ? scp_host_val_to_xdr_writes(h, c->ctor[i], &img, &l)
                 : scp_host_val_to_xdr_raw(h, c->ctor[i], &img, &l);
-    if (rc == SCP_OK && l && !scp_grow(&b.p, &b.cap, b.n + l, 1)) rc = SCP_ERR_NOMEM;
-    if (rc == SCP_OK && l) {
-      memcpy(b.p + b.n, img, l);
-      b.n += l;
-    }
+    if (rc == SCP_OK) rc = scp_xdrw_append(&b, img, l);
     free(img);
   }
   if (rc != SCP_OK) {

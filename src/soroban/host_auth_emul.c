@@ -54,6 +54,7 @@
 
 #include "soroban/host_fns_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/host_xdrw.h"
 #include "soroban/sac_private.h"
 
 enum {
@@ -80,34 +81,6 @@ static int scaddress(scp_host *h, uint64_t addr, uint8_t out[33]) {
 }
 
 /* ---- the signature payload's XDR ----------------------------------------- */
-
-typedef struct pbuf {
-  uint8_t *p;
-  size_t n, cap;
-} pbuf;
-
-/* one write_all of the payload's writer: ValSer(len) */
-static int put(scp_host *h, pbuf *b, const void *p, size_t len) {
-  if (!len) return SCP_OK;
-  int rc = scp_host_charge(h, SCP_COST_ValSer, (int64_t)len);
-  if (rc != SCP_OK) return rc;
-  if (!scp_grow(&b->p, &b->cap, b->n + len, 1)) return SCP_ERR_NOMEM;
-  memcpy(b->p + b->n, p, len);
-  b->n += len;
-  return SCP_OK;
-}
-
-static int put_u32(scp_host *h, pbuf *b, uint32_t x) {
-  uint8_t t[4] = { (uint8_t)(x >> 24), (uint8_t)(x >> 16), (uint8_t)(x >> 8), (uint8_t)x };
-  return put(h, b, t, 4);
-}
-
-/* ScAddress: the discriminant, [PublicKey's], the 32 bytes */
-static int put_address(scp_host *h, pbuf *b, const uint8_t a[33]) {
-  int rc = put_u32(h, b, a[0]);
-  if (rc == SCP_OK && a[0] == 0) rc = put_u32(h, b, 0);
-  return rc == SCP_OK ? put(h, b, a + 1, 32) : rc;
-}
 
 /* The tracker's tree: its nodes in pre-order. */
 typedef struct tree {
@@ -162,8 +135,7 @@ subs:;
 }
 
 /* The SorobanAuthorizedInvocation writes of node k (one ValSer each). */
-static int write_invocation(scp_host *h, pbuf *b, const tree *tr, size_t k) {
-  static const uint8_t zero[3];
+static int write_invocation(scp_host *h, scp_xdrw *b, const tree *tr, size_t k) {
   const scp_am_tnode *n = &tr->n[k];
   int rc = SCP_OK;
   if (!n->is_contract_fn) {
@@ -171,38 +143,27 @@ static int write_invocation(scp_host *h, pbuf *b, const tree *tr, size_t k) {
     uint8_t *img = NULL;
     size_t len = 0;
     rc = scp_acf_xdr(h, n->create, true, &img, &len);
-    if (rc == SCP_OK && !scp_grow(&b->p, &b->cap, b->n + len, 1)) rc = SCP_ERR_NOMEM;
-    if (rc == SCP_OK) {
-      memcpy(b->p + b->n, img, len);
-      b->n += len;
-    }
+    if (rc == SCP_OK) rc = scp_xdrw_append(b, img, len);
     free(img);
     goto subs;
   }
   const scp_hobj *a = scp_host_obj(h, n->contract);
   if (!a || a->tag != SCP_TAG_ADDRESS_OBJ || a->len != 33) return SCP_ERR_INTERNAL;
-  size_t fl = strlen(n->fn);
-  rc = put_u32(h, b, 0);   /* SorobanAuthorizedFunction::ContractFn */
-  if (rc == SCP_OK) rc = put_address(h, b, a->u.bytes);
-  if (rc == SCP_OK) rc = put_u32(h, b, (uint32_t)fl);
-  if (rc == SCP_OK) rc = put(h, b, n->fn, fl);
-  if (rc == SCP_OK) rc = put(h, b, zero, (4 - fl % 4) % 4);
-  if (rc == SCP_OK) rc = put_u32(h, b, n->nargs);
+  rc = scp_xdrw_u32(h, b, 0);   /* SorobanAuthorizedFunction::ContractFn */
+  if (rc == SCP_OK) rc = scp_xdrw_address(h, b, a->u.bytes);
+  if (rc == SCP_OK) rc = scp_xdrw_var(h, b, n->fn, (uint32_t)strlen(n->fn));
+  if (rc == SCP_OK) rc = scp_xdrw_u32(h, b, n->nargs);
   for (uint32_t i = 0; rc == SCP_OK && i < n->nargs; i++) {
     uint8_t *img = NULL;
     size_t len = 0;
     rc = scp_host_val_to_xdr_writes(h, n->args[i], &img, &len);
-    if (rc == SCP_OK && !scp_grow(&b->p, &b->cap, b->n + len, 1)) rc = SCP_ERR_NOMEM;
-    if (rc == SCP_OK && len) {
-      memcpy(b->p + b->n, img, len);
-      b->n += len;
-    }
+    if (rc == SCP_OK) rc = scp_xdrw_append(b, img, len);
     free(img);
   }
 subs:;
   uint32_t nsub = 0;
   for (size_t c = k + 1; c < tr->len; c++) nsub += tr->n[c].parent == k;
-  if (rc == SCP_OK) rc = put_u32(h, b, nsub);
+  if (rc == SCP_OK) rc = scp_xdrw_u32(h, b, nsub);
   for (size_t c = k + 1; rc == SCP_OK && c < tr->len; c++)
     if (tr->n[c].parent == k) rc = write_invocation(h, b, tr, c);
   return rc;
@@ -224,15 +185,15 @@ static int signature_payload(scp_host *h, const scp_ae_auth *a, const tree *tr, 
   if (rc == SCP_OK && a->with_address) rc = scaddress(h, a->address, self);
   if (rc != SCP_OK) return rc;
   /* metered_hash_xdr(HashIdPreimage::...) */
-  pbuf b = { 0 };
+  scp_xdrw b = { .charge = true };
   uint8_t n8[8];
   for (int i = 0; i < 8; i++) n8[i] = (uint8_t)((uint64_t)a->nonce >> (56 - 8 * i));
-  rc = put_u32(h, &b, a->with_address ? ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS
-                                      : ENVELOPE_TYPE_SOROBAN_AUTHORIZATION);
-  if (rc == SCP_OK) rc = put(h, &b, h->opts.network_id, 32);
-  if (rc == SCP_OK) rc = put(h, &b, n8, 8);
-  if (rc == SCP_OK) rc = put_u32(h, &b, a->live_until);
-  if (rc == SCP_OK && a->with_address) rc = put_address(h, &b, self);
+  rc = scp_xdrw_u32(h, &b, a->with_address ? ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS
+                                          : ENVELOPE_TYPE_SOROBAN_AUTHORIZATION);
+  if (rc == SCP_OK) rc = scp_xdrw_put(h, &b, h->opts.network_id, 32);
+  if (rc == SCP_OK) rc = scp_xdrw_put(h, &b, n8, 8);
+  if (rc == SCP_OK) rc = scp_xdrw_u32(h, &b, a->live_until);
+  if (rc == SCP_OK && a->with_address) rc = scp_xdrw_address(h, &b, self);
   if (rc == SCP_OK) rc = write_invocation(h, &b, tr, 0);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)b.n);
   if (rc == SCP_OK) SHA256(b.p, b.n, hash);

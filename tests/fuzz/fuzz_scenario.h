@@ -30,12 +30,31 @@
 #include "scprof.h"
 #include "soroban/scp_scenario.h"
 
-/* The scratch folder, made once per process; NULL when it cannot be. */
+static char fs_scratch[64];
+
+/* At exit: the scratch folder and what it holds (links and files only). */
+static void fs_cleanup(void) {
+  DIR *d = opendir(fs_scratch);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    char p[1024];
+    if (e->d_name[0] == '.') continue;
+    snprintf(p, sizeof p, "%s/%s", fs_scratch, e->d_name);
+    unlink(p);
+  }
+  closedir(d);
+  rmdir(fs_scratch);
+}
+
+/* The scratch folder, made once per process (removed at exit); NULL when
+ * it cannot be. */
 static inline const char *fs_dir(void) {
-  static char dir[64];
+  char *dir = fs_scratch;
   if (dir[0]) return dir;
-  snprintf(dir, sizeof dir, "/tmp/fuzz-scenario-XXXXXX");
+  snprintf(dir, sizeof fs_scratch, "/tmp/fuzz-scenario-XXXXXX");
   if (!mkdtemp(dir)) return dir[0] = 0, NULL;
+  atexit(fs_cleanup);
   const char *b = getenv("SCP_BUILD");
   const char *builds[] = { b ? b : "build/fuzz", "build/fuzz", "build" };
   static const char *const subs[] = { "examples", "tests/fixtures/wasm" };

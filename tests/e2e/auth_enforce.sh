@@ -58,7 +58,7 @@ ok grep -qF "auth 1           $W authorized bump(all args)" "$T/e/report.txt"
 
 NAME="auth: recording mode (the default) never calls __check_auth"
 "$BIN" profile --contract "$WA" "$G" bump "addr:$W" "bytes:$PK1" u32:5 -o "$T/r" >/dev/null 2>&1
-ok sh -c "! grep -q 'check_auth' '$T/r/profile.folded' && [ \"\$(awk '{s += \$NF} END {print s}' '$T/r/profile.folded')\" -eq 330815 ]"
+ok sh -c "! grep -q 'check_auth' '$T/r/profile.folded' && [ \"\$(awk '{s += \$NF} END {print s}' '$T/r/profile.folded')\" -eq 330575 ]"
 
 NAME="auth: a key the wallet does not hold: __check_auth fails, the call traps (exit 10)"
 run_guard "$S2" "$T/bad"; rc=$?

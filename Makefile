@@ -115,16 +115,20 @@ bench: all $(BENCH_BIN) $(BENCH_WASM)
 
 # libFuzzer targets (clang), built against their own instrumented library;
 # run each for FUZZ_SECONDS over tests/fuzz/corpus-NAME (else tests/fuzz/corpus),
-# adding what it finds.
+# with tests/fuzz/NAME.dict when there is one, adding what it finds; undefined
+# behaviour stops the run, as it stops make check's sanitized build.  The
+# WASM fixtures are built too: fuzz_scenario's scenarios name them.
 FUZZ_SECONDS ?= 60
 fuzz:
 	$(MAKE) BUILD=build/fuzz CC=clang EXTRA_CFLAGS="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/lib/libscprof.a
+	$(MAKE) BUILD=build/fuzz fixtures
 	@for f in $(FUZZ_SRC); do \
 	  n=$$(basename $$f .c); \
 	  clang $(ALL_CFLAGS) -fsanitize=fuzzer,address,undefined -o build/fuzz/$$n $$f build/fuzz/lib/libscprof.a $(LDLIBS) || exit 1; \
 	  mkdir -p build/fuzz/corpus-$$n; \
 	  seeds=tests/fuzz/corpus; [ -d tests/fuzz/corpus-$${n#fuzz_} ] && seeds=tests/fuzz/corpus-$${n#fuzz_}; \
-	  build/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$n $$seeds || exit 1; \
+	  dict=; [ -f tests/fuzz/$${n#fuzz_}.dict ] && dict=-dict=tests/fuzz/$${n#fuzz_}.dict; \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/fuzz/$$n -max_total_time=$(FUZZ_SECONDS) -max_len=65536 $$dict -artifact_prefix=build/fuzz/ build/fuzz/corpus-$$n $$seeds || exit 1; \
 	done
 
 install: $(BIN) $(LIB)

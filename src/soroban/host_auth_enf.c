@@ -212,8 +212,8 @@ static const uint8_t *rd_scval(rd *r, size_t *len) {
     return NULL;
   }
   const uint8_t *q = r->p + r->off;
-  size_t l = scp_storage_scval_len(q);
-  if (!l || r->off + l > r->n) {
+  size_t l = scp_host_scval_xdr_len(q, r->n - r->off);   /* bounded: the entry is untrusted */
+  if (!l) {
     r->bad = true;
     return NULL;
   }

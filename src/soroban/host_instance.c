@@ -96,8 +96,9 @@ static int bad_instance(scp_host *h) {
 static int from_instance_xdr(scp_host *h, const uint8_t *img, uint32_t len, scp_instance *out) {
   bool some = false;
   uint32_t n = 0;
-  const uint8_t *p = NULL, *end = img + len;
+  const uint8_t *p = NULL, *end = NULL;   /* no instance: no offset from NULL (UB) */
   if (img) {
+    end = img + len;
     scp_executable ex;
     if (!scp_lc_parse_instance(img, len, &ex)) return bad_instance(h);
     uint32_t at = scp_lc_instance_storage_at(&ex);

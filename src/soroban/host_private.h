@@ -452,6 +452,10 @@ SCP_HIDDEN int scp_host_val_to_xdr_raw(scp_host *h, uint64_t v, uint8_t **out, s
  * XDR value such as a signature payload). */
 SCP_HIDDEN int scp_host_val_to_xdr_writes(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
 SCP_HIDDEN int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
+/* The length of the one ScVal XDR image at p, read no further than len
+ * bytes; 0 when it is malformed or does not fit.  For untrusted images
+ * (authorization entries): scp_storage_scval_len trusts its input. */
+SCP_HIDDEN size_t scp_host_scval_xdr_len(const uint8_t *p, size_t len);
 
 /* Arithmetic modulo a 256-bit prime m (host_int.c); operands < m except
  * scp_fr_reduce's.  scp_fr_pow's exponent has ewords words, least

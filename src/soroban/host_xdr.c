@@ -675,3 +675,11 @@ static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *ou
   free_node(&n);
   return rc;
 }
+
+size_t scp_host_scval_xdr_len(const uint8_t *p, size_t len) {
+  xreader r = { p, p + len, 0 };
+  xnode n;
+  int prc = parse(&r, &n);
+  free_node(&n);
+  return prc ? 0 : (size_t)(r.p - p);
+}

@@ -172,8 +172,13 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
       return bad(c, SCP_ERR_MALFORMED, where, "the same deployer and salt as an earlier "
                  "contract: the same contract id");
   c->nids = i + 1;
-  if ((rc = scp_read_file(sc->path, &sc->wasm, &sc->len, c->err))) return rc;
-  return scp_spec_from_wasm(sc->wasm, sc->len, sc->path, &sc->spec, c->err);
+  /* the file's errors name the scenario and the contract, as the others do */
+  if ((rc = scp_read_file(sc->path, &sc->wasm, &sc->len, c->err)) ||
+      (rc = scp_spec_from_wasm(sc->wasm, sc->len, sc->path, &sc->spec, c->err))) {
+    scp_error_prefix(c->err, where);
+    scp_error_prefix(c->err, c->path);
+  }
+  return rc;
 }
 
 static int load_args(ctx *c, size_t contract, const char *function, json_t *args,

@@ -12,7 +12,12 @@
  *            protocol gates (Context, IndexBounds) are hit too
  *   byte 1   bit 0 enforcing auth, bit 1 seed the base PRNG, bits 2..3 the
  *            linear memory size (0, 256, 4096, 65536 bytes), bit 4 frame
- *            without a contract id
+ *            without a contract id, bit 5 classic accounts, trustlines and
+ *            the native and USDC asset contracts in the ledger (fh_ledger;
+ *            their addresses, function names and argument Vecs join the
+ *            pool), bit 6 signed authorization entries read from the
+ *            next bytes (fh_entries: enforcing mode), bit 7 a source
+ *            account (the all-zero key)
  *   then     steps: a function byte (id = b < count ? b : b - count), a
  *            mode byte (bit 0: a direct host call with absolute handles
  *            instead of the VM path; bit 1: no linear memory; bit 2: render
@@ -38,8 +43,10 @@
 #include "soroban/host_private.h"
 #include "soroban/host_instance.h"
 #include "soroban/scp_val.h"
+#include "soroban/scp_scenario.h"
+#include "soroban/sac_setup.h"
 
-#define FH_POOL 64
+#define FH_POOL 96
 #define FH_STEPS 96
 
 typedef struct fh_in {
@@ -67,6 +74,8 @@ typedef struct fh_state {
   uint8_t *lm;              /* the guest's linear memory */
   size_t lmlen;
   unsigned depth;           /* nested contract frames (fh_invoker) */
+  bool ledger;              /* accounts, trustlines and asset contracts seeded */
+  uint8_t sac[2][32];       /* the native and USDC asset contracts' ids */
 } fh_state;
 
 static inline void fh_keep(fh_state *s, uint64_t v) {
@@ -418,39 +427,314 @@ static int fh_run(fh_state *s, unsigned nsteps) {
   return last;
 }
 
-static inline void fuzz_host_one(const uint8_t *data, size_t size) {
+
+/* ---- the ledger state and the signed entries (byte 1 bits 5..7) ------------------ */
+
+/* The classic accounts and asset contracts: the all-zero account (USDC's
+ * issuer, so the asset contract's admin; AUTH_REVOCABLE and
+ * AUTH_CLAWBACK_ENABLED, as clawback and set_authorized need), FH_A1 (1e9
+ * stroops, an extra signer, an authorized USDC trustline of 1000) and
+ * FH_A2 (no account entry, an unauthorized trustline); the native and
+ * USDC asset contracts.  Set-up, uncharged, before the first frame. */
+static const uint8_t FH_A1[32] = { 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+                                   0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11,
+                                   0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11, 0x11 };
+static const uint8_t FH_A2[32] = { 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+                                   0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33,
+                                   0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33, 0x33 };
+#define FH_USDC "USDC:GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF"
+
+static inline bool fh_ledger(fh_state *s) {
+  scp_ledger_account acc[2] = { { .balance = 50000000, .flags = 2 | 8, .thresholds = { 1, 0, 0, 0 } },
+                                { .balance = 1000000000, .seq_num = 5, .thresholds = { 1, 0, 1, 2 },
+                                  .nsigners = 1, .signer_weight = { 1 } } };
+  memcpy(acc[1].id, FH_A1, 32);
+  memset(acc[1].signer_key[0], 0x22, 32);
+  scp_ledger_trustline tl[2] = { { .asset = FH_USDC, .balance = 1000, .limit = INT64_MAX, .authorized = true },
+                                 { .asset = FH_USDC, .limit = 5000 } };
+  memcpy(tl[0].account, FH_A1, 32);
+  memcpy(tl[1].account, FH_A2, 32);
+  scp_ledger l = { .accounts = acc, .naccounts = 2, .trustlines = tl, .ntrustlines = 2 };
+  scp_error err;
+  if (scp_ledger_seed_classic(s->h, &l, &err) != SCP_OK) return false;
+  static const char *const assets[2] = { "native", FH_USDC };
+  for (int i = 0; i < 2; i++) {
+    scp_sac_asset a;
+    const char *why;
+    if (scp_sac_asset_parse(assets[i], &a, &why) != SCP_OK ||
+        scp_sac_setup_deploy(s->h, &a, s->sac[i], &err) != SCP_OK)
+      return false;
+  }
+  return s->ledger = true;
+}
+
+/* Pool entries for the asset contracts' functions, made in the frame: the
+ * accounts' and asset contracts' addresses, the functions' names and
+ * argument Vecs shaped as they take them. */
+static inline void fh_ledger_pool(fh_state *s, uint8_t *scratch) {
+  const uint8_t *keys[5] = { FH_A1, FH_A2, s->sac[0], s->sac[1], NULL };
+  uint64_t addr[4] = { 0 };
+  for (int i = 0; i < 4; i++) {
+    scp_hobj o = { .tag = SCP_TAG_ADDRESS_OBJ, .len = 33 };
+    if (!(o.u.bytes = malloc(33))) return;
+    o.u.bytes[0] = i >= 2;   /* SC_ADDRESS_TYPE_ACCOUNT 0, CONTRACT 1 */
+    memcpy(o.u.bytes + 1, keys[i], 32);
+    uint64_t abs;
+    if (scp_host_add_obj(s->h, &o, &abs) != SCP_OK || scp_host_to_relative(s->h, abs, &addr[i]) != SCP_OK)
+      return;
+    fh_keep(s, addr[i]);
+  }
+  static const char *const names[] = { "transfer", "mint", "burn", "clawback", "balance", "approve",
+                                       "set_admin", "decimals", "set_authorized", "authorized",
+                                       "transfer_from", "burn_from", "trust" };
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    uint64_t v, a[2] = { scp_val_u32(0), scp_val_u32((uint32_t)strlen(names[i])) };
+    if (scp_val_symbol_small((const uint8_t *)names[i], strlen(names[i]), &v)) fh_keep(s, v);
+    else fh_make(s, "symbol_new_from_linear_memory", a, names[i], strlen(names[i]), scratch);
+  }
+  uint64_t amt = scp_val_small_i(10, SCP_TAG_I128_SMALL);
+  uint64_t shapes[][3] = { { addr[0], addr[1], amt },   /* transfer(from, to, amount) */
+                           { addr[0], amt },            /* mint(to, amount), burn, clawback */
+                           { addr[1], SCP_VAL_TRUE },   /* set_authorized(id, authorize) */
+                           { addr[0] },                 /* balance(id), trust */
+                           { addr[2], amt } };          /* a contract balance */
+  static const uint32_t lens[] = { 3, 2, 2, 1, 2 };
+  for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+    uint64_t a[2] = { scp_val_u32(0), scp_val_u32(lens[i]) };
+    fh_make(s, "vec_new_from_linear_memory", a, shapes[i], lens[i] * sizeof(uint64_t), scratch);
+  }
+}
+
+/* A SorobanAuthorizationEntry's XDR, written from the input: credentials
+ * SourceAccount / Address / AddressV2 of one of the accounts or contracts,
+ * a nonce, an expiration around the ledger's sequence (100), a signature
+ * (Void, a u32, or the Vec of {public_key, signature} maps an account's
+ * check reads), and a tree of up to three levels naming the asset
+ * contracts' or the fuzzed contract's functions with arguments shaped as
+ * fh_ledger_pool's.  Corrupted on request (a byte flipped, or cut short),
+ * so the parser's error paths are reached from near-valid entries. */
+typedef struct fh_xb {
+  uint8_t p[3072];
+  size_t n;
+} fh_xb;
+
+static inline void fh_x32(fh_xb *b, uint32_t v) {
+  if (b->n + 4 > sizeof b->p) return;
+  for (int i = 0; i < 4; i++) b->p[b->n++] = (uint8_t)(v >> (24 - 8 * i));
+}
+static inline void fh_xbytes(fh_xb *b, const void *p, size_t n) {
+  if (b->n + n + 4 > sizeof b->p) return;
+  fh_x32(b, (uint32_t)n);
+  memcpy(b->p + b->n, p, n);
+  b->n += n;
+  while (b->n % 4) b->p[b->n++] = 0;
+}
+static inline void fh_xaddr(fh_xb *b, unsigned kind, const uint8_t id[32]) {
+  if (b->n + 40 > sizeof b->p) return;
+  fh_x32(b, kind);
+  if (!kind) fh_x32(b, 0);
+  memcpy(b->p + b->n, id, 32);
+  b->n += 32;
+}
+
+static inline void fh_xkey(fh_state *s, fh_xb *b, uint8_t k, const uint8_t contract[32]) {
+  static const uint8_t zero[32];
+  switch (k % 5) {
+  case 0: fh_xaddr(b, 0, zero); break;
+  case 1: fh_xaddr(b, 0, FH_A1); break;
+  case 2: fh_xaddr(b, 0, FH_A2); break;
+  case 3: fh_xaddr(b, 1, contract); break;
+  default: fh_xaddr(b, 1, s->sac[k / 5 % 2]); break;
+  }
+}
+
+static inline void fh_xinvocation(fh_state *s, fh_xb *b, const uint8_t contract[32], unsigned depth) {
+  static const char *const fns[] = { "transfer", "mint", "burn", "clawback", "set_authorized",
+                                     "approve", "balance", "trust", "a_long_symbol_name_x", "" };
+  uint8_t k = fh_u8(&s->in), shape = fh_u8(&s->in);
+  fh_x32(b, 0);   /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CONTRACT_FN */
+  fh_xaddr(b, 1, k & 1 ? contract : s->sac[k >> 1 & 1]);
+  const char *fn = fns[(k >> 2) % (sizeof fns / sizeof fns[0])];
+  fh_xbytes(b, fn, strlen(fn));
+  uint64_t amount = shape & 0x80 ? fh_num(&s->in) : 10;
+  switch (shape & 7) {
+  case 0: case 1:   /* (from, to, amount) / (to, amount) */
+    fh_x32(b, (shape & 7) == 0 ? 3 : 2);
+    fh_x32(b, 18);
+    fh_xaddr(b, 0, FH_A1);
+    if ((shape & 7) == 0) {
+      fh_x32(b, 18);
+      fh_xaddr(b, 0, FH_A2);
+    }
+    fh_x32(b, 10);   /* SCV_I128 */
+    fh_x32(b, 0);
+    fh_x32(b, 0);
+    fh_x32(b, 0);
+    fh_x32(b, (uint32_t)amount);
+    break;
+  case 2:   /* (id, authorize) */
+    fh_x32(b, 2);
+    fh_x32(b, 18);
+    fh_xaddr(b, 0, FH_A2);
+    fh_x32(b, 0);   /* SCV_BOOL */
+    fh_x32(b, 1);
+    break;
+  case 3:   /* a u32, a symbol, a Vec holding an address */
+    fh_x32(b, 3);
+    fh_x32(b, 3);
+    fh_x32(b, (uint32_t)amount);
+    fh_x32(b, 15);
+    fh_xbytes(b, "ab", 2);
+    fh_x32(b, 16);
+    fh_x32(b, 1);
+    fh_x32(b, 1);
+    fh_x32(b, 18);
+    fh_xkey(s, b, fh_u8(&s->in), contract);
+    break;
+  default:
+    fh_x32(b, 0);
+  }
+  unsigned nsub = depth < 2 ? shape >> 3 & 3 : 0;
+  fh_x32(b, nsub == 3 ? 1 : nsub);
+  for (unsigned i = 0; i < (nsub == 3 ? 1u : nsub); i++) fh_xinvocation(s, b, contract, depth + 1);
+}
+
+static inline void fh_xentry(fh_state *s, fh_xb *b, const uint8_t contract[32]) {
+  uint8_t c = fh_u8(&s->in);
+  b->n = 0;
+  fh_x32(b, c % 3);   /* SOURCE_ACCOUNT, ADDRESS, ADDRESS_V2 */
+  if (c % 3) {
+    uint8_t k = fh_u8(&s->in);
+    fh_xkey(s, b, k, contract);
+    fh_x32(b, 0);
+    fh_x32(b, fh_u8(&s->in));                 /* nonce */
+    fh_x32(b, 90 + fh_u8(&s->in) % 32);       /* expiration: some already past */
+    switch (c >> 2 & 3) {
+    case 0: fh_x32(b, 1); break;              /* SCV_VOID */
+    case 1: fh_x32(b, 3); fh_x32(b, fh_u8(&s->in)); break;
+    default: {                                /* Vec[Map{public_key, signature}] */
+      unsigned n = (c >> 2 & 3) - 1;
+      fh_x32(b, 16);
+      fh_x32(b, 1);
+      fh_x32(b, n);
+      for (unsigned i = 0; i < n; i++) {
+        uint8_t pk[32], sig[64];
+        memset(pk, i ? 0x22 : (k % 5 == 1 ? 0x11 : 0), 32);
+        for (int j = 0; j < 64; j++) sig[j] = fh_u8(&s->in);
+        fh_x32(b, 17);
+        fh_x32(b, 1);
+        fh_x32(b, 2);
+        fh_x32(b, 15);
+        fh_xbytes(b, "public_key", 10);
+        fh_x32(b, 13);
+        fh_xbytes(b, pk, 32);
+        fh_x32(b, 15);
+        fh_xbytes(b, "signature", 9);
+        fh_x32(b, 13);
+        fh_xbytes(b, sig, 64);
+      }
+    }
+    }
+  }
+  fh_xinvocation(s, b, contract, 0);
+  if (c & 0x40 && b->n) {   /* corrupted: a byte flipped, or the entry cut short */
+    size_t at = ((size_t)fh_u8(&s->in) << 8 | fh_u8(&s->in)) % b->n;
+    uint8_t x = fh_u8(&s->in);
+    if (c & 0x80) b->n = at;
+    else b->p[at] ^= x ? x : 1;
+  }
+}
+
+/* Oracles of scp_host_set_auth_entries: a documented status, no entry
+ * kept on failure, a budget error only with the budget exceeded. */
+static inline void fh_set_entries(fh_state *s, const uint8_t *const *p, const size_t *l, size_t n) {
+  scp_error err;
+  int rc = scp_host_set_auth_entries(s->h, p, l, n, &err);
+  if (getenv("FUZZ_HOST_TRACE")) fprintf(stderr, "set_auth_entries(%zu) -> rc %d %s\n", n, rc, rc ? err.msg : "");
+  switch (rc) {
+  case SCP_OK: if (scp_ae_count(s->h) != n) __builtin_trap(); break;
+  case SCP_ERR_BUDGET: if (!s->b.exceeded) __builtin_trap(); /* fall through */
+  case SCP_ERR_MALFORMED: case SCP_ERR_UNSUPPORTED: case SCP_ERR_HOST:
+    if (scp_ae_count(s->h) || !err.msg[0]) __builtin_trap();
+    break;
+  default: __builtin_trap();
+  }
+}
+
+/* (mkseed_auth.c) Called with the entries fh_entries built, before they
+ * are set: the seeds of fuzz_auth are made from them. */
+static void (*fh_entries_hook)(fh_state *s, const uint8_t *const *p, const size_t *l, size_t n);
+
+static inline void fh_entries(fh_state *s, const uint8_t contract[32]) {
+  fh_xb *b = calloc(3, sizeof *b);
+  if (!b) return;
+  size_t n = fh_u8(&s->in) % 4, l[3];
+  const uint8_t *p[3];
+  for (size_t i = 0; i < n; i++) {
+    fh_xentry(s, &b[i], contract);
+    p[i] = b[i].p;
+    l[i] = b[i].n;
+  }
+  if (fh_entries_hook) fh_entries_hook(s, p, l, n);
+  fh_set_entries(s, p, l, n);
+  free(b);
+}
+
+/* The host of one input: budget, options, the contract and its frame.
+ * entries (may be NULL): sets the authorization entries instead of
+ * fh_entries (fuzz_auth.h).  NULL when the set-up failed (s freed). */
+typedef void (*fh_entries_fn)(fh_state *s, const uint8_t contract[32], void *ctx);
+static inline fh_state *fh_open(const uint8_t *data, size_t size, fh_entries_fn entries, void *ctx) {
   fh_state *s = calloc(1, sizeof *s);
-  if (!s) return;
+  if (!s) return NULL;
   s->in = (fh_in){ data, size, 0 };
   uint8_t c0 = fh_u8(&s->in), c1 = fh_u8(&s->in);
   unsigned cpu_exp = 18 + (c0 & 15);   /* the set-up takes some 70,000 */
   if (cpu_exp > 26) cpu_exp = 26;
   scp_budget_init(&s->b, (uint64_t)1 << cpu_exp, (uint64_t)1 << (16 + (c0 >> 4 & 7)));
   scp_host_opts o = { .auth_enforcing = c1 & 1, .ledger_sequence = 100,
-                      .ledger_timestamp = 1700000000 };
+                      .ledger_timestamp = 1700000000, .has_source_account = c1 >> 7 };
   if (c0 & 0x80) o.protocol = 21;
   static const size_t lmsizes[] = { 0, 256, 4096, 65536 };
   s->lmlen = lmsizes[c1 >> 2 & 3];
   if (scp_host_create(&s->b, &o, &s->h) != SCP_OK) {
     free(s);
-    return;
+    return NULL;
   }
   s->lm = malloc(s->lmlen ? s->lmlen : 1);
-  if (!s->lm) goto out;
+  if (!s->lm) goto fail;
   for (size_t i = 0; i < s->lmlen; i++) s->lm[i] = size ? data[i % size] : 0;
   static const uint8_t wasm[] = { 0, 'a', 's', 'm', 1, 0, 0, 0 };
   static const uint8_t deployer[32] = { 1 }, salt[32] = { 2 };
   uint8_t contract[32];
-  if (scp_host_deploy(s->h, wasm, sizeof wasm, deployer, salt, contract) != SCP_OK) goto out;
+  if (scp_host_deploy(s->h, wasm, sizeof wasm, deployer, salt, contract) != SCP_OK) goto fail;
   scp_host_set_invoker(s->h, fh_invoker, s);
   if (c1 & 2) {
     uint8_t seed[32] = { 3 };
-    if (scp_host_set_base_prng_seed(s->h, seed) != SCP_OK) goto out;
+    if (scp_host_set_base_prng_seed(s->h, seed) != SCP_OK) goto fail;
   }
+  if (c1 & 32 && !fh_ledger(s)) goto fail;
+  /* signed entries, set before the invocation as the reference's
+   * set_authorization_entries is */
+  if (entries) entries(s, contract, ctx);
+  else if (c1 & 64) fh_entries(s, contract);
   if ((c1 & 16 ? scp_host_push_frame(s->h) : scp_host_push_contract_frame(s->h, contract)) != SCP_OK)
-    goto out;
+    goto fail;
   fh_setup(s, contract, wasm, sizeof wasm);
-  if (!s->b.exceeded) fh_run(s, FH_STEPS);   /* a call charging nothing would succeed */
+  if (s->ledger) {
+    uint8_t *scratch = calloc(1, 4096);
+    if (scratch) fh_ledger_pool(s, scratch);
+    free(scratch);
+  }
+  return s;
+fail:
+  scp_host_destroy(s->h);
+  free(s->lm);
+  free(s);
+  return NULL;
+}
+
+static inline void fh_close(fh_state *s) {
   /* the report's views of what the calls did */
   for (size_t i = 0; i < scp_host_auth_count(s->h); i++) {
     scp_buf ab = { 0 };
@@ -458,10 +742,16 @@ static inline void fuzz_host_one(const uint8_t *data, size_t size) {
     scp_buf_free(&ab);
   }
   (void)scp_host_event_count(s->h);
-out:
   scp_host_destroy(s->h);
   free(s->lm);
   free(s);
+}
+
+static inline void fuzz_host_one(const uint8_t *data, size_t size) {
+  fh_state *s = fh_open(data, size, NULL, NULL);
+  if (!s) return;
+  if (!s->b.exceeded) fh_run(s, FH_STEPS);   /* a call charging nothing would succeed */
+  fh_close(s);
 }
 
 #endif

@@ -1,8 +1,10 @@
 /*
  * test_fuzz_replay.c — replays the fuzz corpus (tests/fuzz/corpus) and
- * every fixture module through the fuzz target, and the host-call corpus
- * (tests/fuzz/corpus-host) through fuzz_host, so inputs that once crashed
- * stay fixed.  Runs under the sanitizers in `make check`.
+ * every fixture module through the fuzz target, the host-call corpus
+ * (tests/fuzz/corpus-host) through fuzz_host, the authorization-entry
+ * corpus (tests/fuzz/corpus-auth) through fuzz_auth and the scenario
+ * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, so inputs
+ * that once crashed stay fixed.  Runs under the sanitizers in `make check`.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -14,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "fuzz_auth.h"
 #include "fuzz_host.h"
+#include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
 
 static unsigned replay_dir(const char *dir, bool truncations,
@@ -52,6 +56,16 @@ static void test_corpus_host(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-host", false, fuzz_host_one) > 0);
 }
 
+static void test_corpus_auth(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-auth", false, fuzz_auth_one) > 0);
+}
+
+static void test_corpus_scenario(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-scenario", false, fuzz_scenario_one) > 0);
+}
+
 static void test_fixtures(void **state) {
   (void)state;
   const char *b = getenv("SCP_BUILD");
@@ -68,6 +82,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_corpus),
     cmocka_unit_test(test_corpus_host),
+    cmocka_unit_test(test_corpus_auth),
+    cmocka_unit_test(test_corpus_scenario),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -677,7 +677,7 @@ static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *ou
 }
 
 size_t scp_host_scval_xdr_len(const uint8_t *p, size_t len) {
-  xreader r = { p, p + len, 0 };
+  xreader r = { .p = p, .end = p + len };
   xnode n;
   int prc = parse(&r, &n);
   free_node(&n);

@@ -607,6 +607,25 @@ typedef struct ae_fn {
   const scp_create_args *create;   /* contract 0: the create-contract frame's */
 } ae_fn;
 
+/* The function a require_auth asks for: the contract's (contract 0: the
+ * create-contract frame's), its name as a Symbol -- a long name's Symbol
+ * object exists in the reference already (the frame's), so it is made
+ * here uncharged. */
+static int ae_fn_init(scp_host *h, ae_fn *f, uint64_t contract, const char *fn, const uint64_t *args,
+                      uint32_t nargs) {
+  *f = (ae_fn){ .contract = contract, .args = args, .nargs = nargs,
+                .create = contract ? NULL : scp_am_top_create(h) };
+  size_t fl = strlen(fn);
+  if (!contract || scp_val_symbol_small((const uint8_t *)fn, fl, &f->fnsym)) return SCP_OK;
+  scp_budget *real = h->budget, shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  h->budget = &shadow;
+  int rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)fn, (uint32_t)fl,
+                                          &f->fnsym);
+  h->budget = real;
+  return rc;
+}
+
 static bool is_active(const ae_tracker *t) { return t->nnodes && t->nodes[0].exhausted && !t->done; }
 static bool frame_matched(const ae_tracker *t) { return t->nms && t->ms[t->nms - 1]; }
 
@@ -777,19 +796,9 @@ static int maybe_authorize(scp_host *h, ae_tracker *t, const ae_fn *f, bool allo
 int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                    const uint64_t *args, uint32_t nargs) {
   scp_auth_enf *e = h->ae;
-  ae_fn f = { .contract = contract, .args = args, .nargs = nargs,
-              .create = contract ? NULL : scp_am_top_create(h) };
-  size_t fl = strlen(fn);
-  if (contract && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
-    /* the frame's Symbol object exists in the reference: made uncharged */
-    scp_budget *real = h->budget, shadow;
-    scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-    h->budget = &shadow;
-    int rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)fn,
-                                            (uint32_t)fl, &f.fnsym);
-    h->budget = real;
-    if (rc != SCP_OK) return rc;
-  }
+  ae_fn f;
+  int frc = ae_fn_init(h, &f, contract, fn, args, nargs);
+  if (frc != SCP_OK) return frc;
   /* an active tracker of this address not matched in this frame must
    * take the call (no new root then) */
   bool has_active = false;
@@ -924,18 +933,9 @@ int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const ch
                           const uint64_t *args, uint32_t nargs, bool *ok) {
   *ok = false;
   scp_auth_enf *e = h->ae;
-  ae_fn f = { .contract = curr, .args = args, .nargs = nargs,
-              .create = curr ? NULL : scp_am_top_create(h) };
-  size_t fl = strlen(fn);
-  if (curr && !scp_val_symbol_small((const uint8_t *)fn, fl, &f.fnsym)) {
-    scp_budget *real = h->budget, shadow;
-    scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-    h->budget = &shadow;
-    int rc = scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)fn,
-                                            (uint32_t)fl, &f.fnsym);
-    h->budget = real;
-    if (rc != SCP_OK) return rc;
-  }
+  ae_fn f;
+  int frc = ae_fn_init(h, &f, curr, fn, args, nargs);
+  if (frc != SCP_OK) return frc;
   for (size_t i = 0; e && i < e->ninv; i++) {
     int ord = 1, rc;
     if (curr) {

@@ -357,6 +357,16 @@ static const setup_spec setups[] = {
     ":aaaa:1000:5000;acct:" USER },
 #undef USER
 #undef ISSUER
+  /* frame.rs: add_host_object(ScAddress::Contract([0; 32])), then
+   * register_test_contract's stub code entry and instance
+   * (replay_testcontract.h) */
+#define TC0 "0000000000000000000000000000000000000000000000000000000000000000"
+  { "test__frame__has_frame.json", "entries:tc:" TC0 ";contract:" TC0 },
+  { "test__frame__try_with_test_contract_frame_has_frame.json", "entries:tc:" TC0 ";contract:" TC0 },
+  { "test__frame__try_with_test_contract_frame_catches_host_error.json",
+    "entries:tc:" TC0 ";contract:" TC0 },
+  { "test__frame__try_with_test_contract_frame_catches_panic.json",
+    "entries:tc:" TC0 ";contract:" TC0 },
 };
 
 /* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /

@@ -80,6 +80,11 @@ typedef struct replay {
   const char *elems;
   uint64_t made[128];
   uint32_t nmade, eip197_next;
+  /* (replay_testcontract.h) the storage snapshots of the open test-contract
+   * frames (with_frame's rollback points) and the frames pushed */
+  scp_sentry *tc_snap[8];
+  size_t tc_nsnap[8], tc_nevents[8];
+  unsigned tc_depth, tc_pushed;
   char why[512];
 } replay;
 
@@ -483,6 +488,8 @@ static bool make_setup_object(replay *r) {
  * do: "acct:KEYHEX[:BALANCE]" an AccountEntry (only its balance is read),
  * "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's asset
  * CODE (issuer key 0x11..), flags AUTHORIZED.  False when none is left. */
+static bool tc_seed(replay *r, const char *hex);   /* replay_testcontract.h */
+
 static bool seed_entry(replay *r) {
   const char *s = r->entries;
   if (!s || !*s || *s == ';') return false;
@@ -492,6 +499,7 @@ static bool seed_entry(replay *r) {
   memcpy(item, s, n);
   item[n] = 0;
   r->entries = s[n] == '|' ? s + n + 1 : s + n;
+  if (!strncmp(item, "tc:", 3)) return tc_seed(r, item + 3);
   scp_lkey k = { 0 };
   uint8_t val[160] = { 0 }, key[52] = { 0 };
   uint32_t vlen = 0;
@@ -1018,6 +1026,8 @@ static const uint64_t limit_configs[][2] = {
   { 0, 0 }, { UINT64_MAX, UINT64_MAX }, { 0, UINT64_MAX }, { UINT64_MAX, 0 },
 };
 
+#include "replay_testcontract.h"
+
 static enum outcome replay_file(const char *path, replay *r, unsigned config) {
   json_error_t jerr;
   json_t *root = json_load_file(path, 0, &jerr);
@@ -1247,6 +1257,10 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
       parse_state(val, &st);
       if (unret && !state_ok(r) && !(st.has_mem && r->budget.mem != r->exp_mem))
         out = verdict(r, R_MISMATCH, "end state differs after unreturned %s", pending_name);
+    } else if (!strncmp(ev, "push TEST:", 10)) {
+      out = tc_push(r, keys[i], ev, val);
+    } else if (!strncmp(ev, "pop TEST:", 9)) {
+      out = tc_pop(r, keys[i], ev, val);
     } else if (!strncmp(ev, "push ", 5) && strncmp(ev, "push VM", 7)) {
       /* a top-level HostFunction invocation (UploadContractWasm,
        * CreateContractV2): its input, the Wasm or the preimage, is not in
@@ -1258,6 +1272,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
   }
   free(keys);
   json_decref(root);
+  tc_cleanup(r);
   scp_host_destroy(r->host);
   r->host = NULL;
   return out;

@@ -146,6 +146,18 @@ struct scp_host {
    * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
    * NULL: no profile) */
   void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
+  /* (tests) A native test contract, as the reference's TestContractRegistry
+   * (host/frame.rs call_contract_fn, testutils): when set, a call whose
+   * executable resolves to Wasm runs this instead of a VM, after the
+   * instance read and the Frame's contract-id clone.  The function pushes
+   * and pops its frame itself (call_test_contract_fn's with_frame:
+   * scp_host_charge_push_context, scp_host_push_contract_frame); the
+   * caller rolls the storage and events back when it fails.  Returns as
+   * a host function (SCP_ERR_HOST with h->errval set for a contract
+   * error).  Only test_replay.c sets it. */
+  int (*test_contract)(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
+                       const uint64_t *args, uint32_t n, uint64_t *ret);
+  void *test_contract_ctx;
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */

@@ -367,6 +367,9 @@ static const setup_spec setups[] = {
     "entries:tc:" TC0 ";contract:" TC0 },
   { "test__frame__try_with_test_contract_frame_catches_panic.json",
     "entries:tc:" TC0 ";contract:" TC0 },
+  /* invocation.rs native_invoke_return_err_variants: the same for
+   * ReturnContractError */
+  { "test__invocation__native_invoke_return_err_variants.json", "entries:tc:" TC0 ";contract:" TC0 },
 };
 
 /* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /

@@ -149,7 +149,9 @@
   { "test__frame__try_with_test_contract_frame_has_frame.json", SLICES_CTOR },               \
   { "test__frame__try_with_test_contract_frame_catches_panic.json", SLICES_CTOR },           \
   { "test__frame__try_with_test_contract_frame_catches_host_error.json",                     \
-    SLICES_CTOR ";text:nonexistent" },
+    SLICES_CTOR ";text:nonexistent" },                                                      \
+  { "test__invocation__native_invoke_return_err_variants.json",                             \
+    SLICES_CTOR ";" SLICES_CTOR },
 
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \

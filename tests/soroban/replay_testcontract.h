@@ -29,8 +29,11 @@
  *    frame's result is an Err (with_frame's rollback point), and the state
  *    after it is checked against the pop line.
  * Frames entered through the `call` / `try_call` host functions (the prng,
- * event and invocation tests) need the host to dispatch to a native
- * function set; they stay "setup" (see test_replay.c).
+ * event and invocation tests) run through the host's own call path up to
+ * the native dispatch (host_private.h test_contract: instance read, args,
+ * the Frame's id clone, the rollback point), where tc_call pushes the
+ * frame as tc_push does, replays the frame's steps (run_steps up to its
+ * pop line) and returns the pop line's result.
  */
 #ifndef SCP_TEST_REPLAY_TESTCONTRACT_H
 #define SCP_TEST_REPLAY_TESTCONTRACT_H
@@ -75,6 +78,8 @@ static bool tc_seed(replay *r, const char *hex) {
   free(img);
   return rc == SCP_OK;
 }
+
+static enum outcome run_steps(replay *r, size_t from, size_t *pop_at);
 
 /* "push TEST:   0:fn(...)": the frame of contract id [0u8; 32] (the
  * number fills the id, as the tests' [n; 32] ids). */
@@ -133,6 +138,81 @@ static enum outcome tc_pop(replay *r, const char *key, const char *ev, const cha
                    (unsigned long long)r->exp_cpu, (unsigned long long)r->exp_mem,
                    (unsigned long long)r->exp_peak, r->exp_objs);
   return R_EXACT;
+}
+
+/* host_private.h test_contract: call_test_contract_fn for the frame whose
+ * push line is the next after the running call's line (r->pos). */
+static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
+                   const uint64_t *args, uint32_t n, uint64_t *ret) {
+  replay *r = ctx;
+  size_t p = r->pos + 1;
+  while (p < r->nsteps && !strstr(r->steps[p], " push TEST:")) p++;
+  if (p == r->nsteps) {
+    r->hook_out = verdict(r, R_MISMATCH, "step %s: no test contract frame traced",
+                          r->steps[r->pos]);
+    return SCP_ERR_INTERNAL;
+  }
+  const char *key = r->steps[p];
+  const char *ev = strstr(key, "push TEST:");
+  const char *val = json_string_value(json_object_get(r->root, key));
+  enum outcome o = tc_push(r, key, ev, val ? val : "");
+  if (o == R_EXACT && memcmp(h->frames[h->nframes - 1].contract_id, id, 32))
+    o = verdict(r, R_MISMATCH, "step %s: another contract's frame", key);
+  /* the frame's storage snapshot is the host's (call_contract) */
+  if (r->tc_depth) {
+    r->tc_depth--;
+    scp_storage_snapshot_free(r->tc_snap[r->tc_depth], r->tc_nsnap[r->tc_depth]);
+    r->tc_snap[r->tc_depth] = NULL;
+  }
+  if (o == R_EXACT) {
+    scp_host_set_frame_fn(h, fn);
+    if (scp_host_set_frame_args(h, args, n) != SCP_OK) o = verdict(r, R_MISMATCH, "no memory");
+  }
+  size_t pop = 0;
+  if (o == R_EXACT) o = run_steps(r, p + 1, &pop);
+  if (o != R_EXACT) {
+    r->hook_out = o;
+    return SCP_ERR_INTERNAL;
+  }
+  key = r->steps[pop];
+  r->resume = pop + 1;
+  const char *arrow = strstr(key, " -> ");
+  char res[256];
+  snprintf(res, sizeof res, "%s", arrow ? arrow + 4 : "");
+  bool ok = !strncmp(res, "Ok(", 3);
+  size_t len = strlen(res);
+  uint64_t v = 0;
+  if (len < 5 || res[len - 1] != ')') {
+    r->hook_out = verdict(r, R_UNIMPL, "step %s: result", key);
+    return SCP_ERR_INTERNAL;
+  }
+  res[len - 1] = 0;
+  if (!parse_val(res + (ok ? 3 : 4), &v)) {
+    r->hook_out = verdict(r, R_UNIMPL, "step %s: result %s", key, res);
+    return SCP_ERR_INTERNAL;
+  }
+  int rc = ok ? scp_inst_frame_end(h) : SCP_OK;   /* persist_instance_storage */
+  scp_host_pop_frame(h);
+  r->tc_pushed--;
+  val = json_string_value(json_object_get(r->root, key));
+  take_state(r, val ? val : "");
+  if (rc == SCP_OK && !state_ok(r)) {
+    r->hook_out = verdict(
+        r, R_MISMATCH, "step %s: cpu %llu mem %llu peak %llu objs %zu, trace %llu %llu %llu %zu",
+        key, (unsigned long long)r->budget.cpu, (unsigned long long)r->budget.mem,
+        (unsigned long long)r->budget.mem_peak, scp_host_object_count(h),
+        (unsigned long long)r->exp_cpu, (unsigned long long)r->exp_mem,
+        (unsigned long long)r->exp_peak, r->exp_objs);
+    return SCP_ERR_INTERNAL;
+  }
+  if (rc != SCP_OK) return rc;
+  if (ok) {
+    *ret = v;
+    return SCP_OK;
+  }
+  h->errval = v;   /* the function's Err, as with_frame propagates it */
+  snprintf(h->errmsg, sizeof h->errmsg, "test contract %s failed", fn);
+  return SCP_ERR_HOST;
 }
 
 /* Frames a failed replay left: pop them and free their snapshots. */

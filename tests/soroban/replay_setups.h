@@ -370,6 +370,14 @@ static const setup_spec setups[] = {
   /* invocation.rs native_invoke_return_err_variants: the same for
    * ReturnContractError */
   { "test__invocation__native_invoke_return_err_variants.json", "entries:tc:" TC0 ";contract:" TC0 },
+  /* prng.rs host_and_contract_with_seed (prng:NN: set_base_prng_seed([NN;
+   * 32])), PRNGUsingTest registered at [0; 32], then the call's args */
+  { "test__prng__base_prng_seed_0.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0),U64(90)" },
+  { "test__prng__base_prng_seed_1.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0),U64(90)" },
+  { "test__prng__base_prng_seed_2.json", "entries:tc:" TC0 ";prng:02;contract:" TC0 ";vals:U64(0),U64(90)" },
+  { "test__prng__base_prng_seed_bytes_0.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
+  { "test__prng__base_prng_seed_bytes_1.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
+  { "test__prng__base_prng_seed_bytes_2.json", "entries:tc:" TC0 ";prng:02;contract:" TC0 ";vals:U64(0)" },
 };
 
 /* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /

@@ -151,7 +151,13 @@
   { "test__frame__try_with_test_contract_frame_catches_host_error.json",                     \
     SLICES_CTOR ";text:nonexistent" },                                                      \
   { "test__invocation__native_invoke_return_err_variants.json",                             \
-    SLICES_CTOR ";" SLICES_CTOR },
+    SLICES_CTOR ";" SLICES_CTOR },                                                          \
+  { "test__prng__base_prng_seed_0.json", SLICES_CTOR ";text:__constructor" },                \
+  { "test__prng__base_prng_seed_1.json", SLICES_CTOR ";text:__constructor" },                \
+  { "test__prng__base_prng_seed_2.json", SLICES_CTOR ";text:__constructor" },                \
+  { "test__prng__base_prng_seed_bytes_0.json", SLICES_CTOR ";text:__constructor" },          \
+  { "test__prng__base_prng_seed_bytes_1.json", SLICES_CTOR ";text:__constructor" },          \
+  { "test__prng__base_prng_seed_bytes_2.json", SLICES_CTOR ";text:__constructor" },
 
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \

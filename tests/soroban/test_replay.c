@@ -1295,8 +1295,18 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
     opts.protocol = (uint32_t)strtoul(r->setup + 6, &end, 10);
     r->setup = *end == ';' ? end + 1 : end;
   }
+  uint8_t prng_seed[32];
+  bool has_seed = false;
+  if (r->setup && !strncmp(r->setup, "prng:", 5)) {
+    /* host.set_base_prng_seed(seed) (prng.rs): the seed the frames'
+     * PRNGs are drawn from (its charges are taken from the trace) */
+    has_seed = true;
+    memset(prng_seed, (int)strtoul(r->setup + 5, NULL, 16), sizeof prng_seed);
+    r->setup = strchr(r->setup, ';') ? strchr(r->setup, ';') + 1 : r->setup + strlen(r->setup);
+  }
   if (r->setup && strstr(r->setup, "elems:")) r->elems = strstr(r->setup, "elems:") + 6;
   scp_host_create(&r->budget, &opts, &r->host);
+  if (has_seed) scp_host_set_base_prng_seed(r->host, prng_seed);
   if (r->entries && strstr(r->entries, "tc:")) {
     /* native test contracts run in the replay (replay_testcontract.h) */
     r->host->test_contract = tc_call;

@@ -378,6 +378,9 @@ static const setup_spec setups[] = {
   { "test__prng__base_prng_seed_bytes_0.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
   { "test__prng__base_prng_seed_bytes_1.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
   { "test__prng__base_prng_seed_bytes_2.json", "entries:tc:" TC0 ";prng:02;contract:" TC0 ";vals:U64(0)" },
+  /* try_until_chosen_number: test_vec_obj::<u64>(&[0, 100]) per try */
+  { "test__prng__try_until_chosen_number.json",
+    "entries:tc:" TC0 ";prng:00;contract:" TC0 ";loop:vals:U64(0),U64(100)" },
 };
 
 /* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /

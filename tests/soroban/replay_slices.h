@@ -157,7 +157,8 @@
   { "test__prng__base_prng_seed_2.json", SLICES_CTOR ";text:__constructor" },                \
   { "test__prng__base_prng_seed_bytes_0.json", SLICES_CTOR ";text:__constructor" },          \
   { "test__prng__base_prng_seed_bytes_1.json", SLICES_CTOR ";text:__constructor" },          \
-  { "test__prng__base_prng_seed_bytes_2.json", SLICES_CTOR ";text:__constructor" },
+  { "test__prng__base_prng_seed_bytes_2.json", SLICES_CTOR ";text:__constructor" },         \
+  { "test__prng__try_until_chosen_number.json", "loop:text:__constructor" },
 
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \

@@ -411,6 +411,12 @@ static bool make_setup_object(replay *r) {
   memcpy(item, s, n);
   item[n] = 0;
   r->setup = end ? end + 1 : s + n;
+  if (!strncmp(item, "loop:", 5)) {
+    /* the last item, made again for each object the trace shows (a
+     * test's loop, e.g. prng.rs try_until_chosen_number) */
+    memmove(item, item + 5, n - 4);
+    r->setup = s;
+  }
   uint64_t vals[64], out;
   uint32_t count = 0;
   if (!strncmp(item, "bhex:", 5)) {
@@ -781,6 +787,12 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
   const char *end = strchr(s, ';');
   size_t n = end ? (size_t)(end - s) : strlen(s);
   r->slices = end ? end + 1 : s + n;
+  if (!strncmp(s, "loop:", 5)) {
+    /* the last item, for every further slice (a test's loop) */
+    r->slices = s;
+    s += 5;
+    n -= 5;
+  }
   if (!strncmp(s, "text:", 5) && n - 5 == len) {
     memcpy(buf, s + 5, len);
     return true;

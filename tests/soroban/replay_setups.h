@@ -378,6 +378,20 @@ static const setup_spec setups[] = {
   { "test__prng__base_prng_seed_bytes_0.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
   { "test__prng__base_prng_seed_bytes_1.json", "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
   { "test__prng__base_prng_seed_bytes_2.json", "entries:tc:" TC0 ";prng:02;contract:" TC0 ";vals:U64(0)" },
+  /* event.rs contract_event, test_event_rollback: the address, then
+   * test_vec_obj::<i32>(&[1, 2]), then the registration */
+  { "test__event__contract_event.json", "entries:tc:" TC0 ";contract:" TC0 ";vals:I32(1),I32(2)" },
+  /* its ContractWithMultipleEvents calls record_contract_event, a host
+   * method that is no host function: its conversions show as bare
+   * bytes_new_from_slice steps and its event charges untraced */
+  { "test__event__test_event_rollback.json",
+    "skip:records events through Host::record_contract_event (no host function)" },
+  /* prng_test: test_vec_obj::<i32>(&[1, 2]), ::<u64>(&[LO, HI]), then
+   * test_vec_obj::<ScVec>(&[test_scvec::<i32>(&[1..=8])]) (the inner Vec
+   * first); vec_new_from_slice(&[bytes0]) */
+  { "test__prng__prng_test.json",
+    "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:I32(1),I32(2);vals:U64(12345),U64(78910);"
+    "vals:I32(1),I32(2),I32(3),I32(4),I32(5),I32(6),I32(7),I32(8);vals:Vec(obj#39);elems:17" },
   /* try_until_chosen_number: test_vec_obj::<u64>(&[0, 100]) per try */
   { "test__prng__try_until_chosen_number.json",
     "entries:tc:" TC0 ";prng:00;contract:" TC0 ";loop:vals:U64(0),U64(100)" },

@@ -158,7 +158,9 @@
   { "test__prng__base_prng_seed_bytes_0.json", SLICES_CTOR ";text:__constructor" },          \
   { "test__prng__base_prng_seed_bytes_1.json", SLICES_CTOR ";text:__constructor" },          \
   { "test__prng__base_prng_seed_bytes_2.json", SLICES_CTOR ";text:__constructor" },         \
-  { "test__prng__try_until_chosen_number.json", "loop:text:__constructor" },
+  { "test__prng__try_until_chosen_number.json", "loop:text:__constructor" },                  \
+  { "test__prng__prng_test.json", "loop:text:__constructor" },                               \
+  { "test__event__contract_event.json", SLICES_CTOR ";text:__constructor" },
 
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \

@@ -392,6 +392,13 @@ static const setup_spec setups[] = {
   { "test__prng__prng_test.json",
     "entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:I32(1),I32(2);vals:U64(12345),U64(78910);"
     "vals:I32(1),I32(2),I32(3),I32(4),I32(5),I32(6),I32(7),I32(8);vals:Vec(obj#39);elems:17" },
+  /* check_caller_and_callee_seed_always_different: PRNGUsingTest at
+   * [0; 32] and [1; 32]; per round (the base seed reset untraced) the
+   * callee's test_vec_obj::<u32>(&[]) and vec_new_from_slice(&[id1]) */
+#define TC1 "0101010101010101010101010101010101010101010101010101010101010101"
+  { "test__prng__check_caller_and_callee_seed_always_different_0.json",
+    "entries:tc:" TC0 "|tc:" TC1 ";prng:00;contract:" TC0 ";contract:" TC1
+    ";loop:vec:;elems:loop:Address(obj#11)" },
   /* try_until_chosen_number: test_vec_obj::<u64>(&[0, 100]) per try */
   { "test__prng__try_until_chosen_number.json",
     "entries:tc:" TC0 ";prng:00;contract:" TC0 ";loop:vals:U64(0),U64(100)" },

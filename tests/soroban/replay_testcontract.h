@@ -81,14 +81,16 @@ static bool tc_seed(replay *r, const char *hex) {
 
 static enum outcome run_steps(replay *r, size_t from, size_t *pop_at);
 
-/* "push TEST:   0:fn(...)": the frame of contract id [0u8; 32] (the
- * number fills the id, as the tests' [n; 32] ids). */
+/* "push TEST:   0:fn(...)", "push TEST:1010101:...": the frame of the
+ * contract whose id's first 4 bytes the number gives in hex; the tests
+ * use [n; 32] ids. */
 static enum outcome tc_push(replay *r, const char *key, const char *ev, const char *val) {
   const char *p = ev + strlen("push TEST:");
   while (*p == ' ') p++;
   char *end;
-  unsigned long n = strtoul(p, &end, 10);
-  if (*end != ':' || n > 255) return verdict(r, R_UNIMPL, "step %s: test contract id", key);
+  unsigned long v = strtoul(p, &end, 16), n = v & 0xff;
+  if (*end != ':' || v != n * 0x01010101ul)
+    return verdict(r, R_UNIMPL, "step %s: test contract id", key);
   if (r->tc_depth == SCP_ARRAY_LEN(r->tc_snap))
     return verdict(r, R_UNIMPL, "step %s: test frames nest too deep", key);
   uint8_t id[32];

@@ -765,6 +765,12 @@ static bool vec_elems(replay *r, uint64_t *vals, uint32_t len) {
     memcpy(vals, r->made + r->nmade - len, len * sizeof *vals);
     return true;
   }
+  if (!strncmp(r->elems, "loop:", 5)) {
+    /* every element of every call is this Val (a test's loop) */
+    for (uint32_t i = 0; i < len; i++)
+      if (!parse_val(r->elems + 5, &vals[i])) return false;
+    return true;
+  }
   const char *p = r->elems;
   for (uint32_t i = 0; i < len; i++) {
     char *end;

@@ -399,6 +399,10 @@ static const setup_spec setups[] = {
   { "test__prng__check_caller_and_callee_seed_always_different_0.json",
     "entries:tc:" TC0 "|tc:" TC1 ";prng:00;contract:" TC0 ";contract:" TC1
     ";loop:vec:;elems:loop:Address(obj#11)" },
+  /* commit_reveal: test_vec_obj::<u32>(&[]); the ledger sequence bump
+   * before the eventual reveal */
+  { "test__prng__commit_reveal.json",
+    "entries:tc:" TC0 ";seq+1@55;prng:00;contract:" TC0 ";vec:" },
   /* try_until_chosen_number: test_vec_obj::<u64>(&[0, 100]) per try */
   { "test__prng__try_until_chosen_number.json",
     "entries:tc:" TC0 ";prng:00;contract:" TC0 ";loop:vals:U64(0),U64(100)" },

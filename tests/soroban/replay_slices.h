@@ -160,6 +160,7 @@
   { "test__prng__base_prng_seed_bytes_2.json", SLICES_CTOR ";text:__constructor" },         \
   { "test__prng__try_until_chosen_number.json", "loop:text:__constructor" },                  \
   { "test__prng__prng_test.json", "loop:text:__constructor" },                               \
+  { "test__prng__commit_reveal.json", "loop:text:__constructor" },                           \
   { "test__prng__check_caller_and_callee_seed_always_different_0.json",                      \
     SLICES_CTOR ";" SLICES_CTOR },                                                          \
   { "test__event__contract_event.json", SLICES_CTOR ";text:__constructor" },

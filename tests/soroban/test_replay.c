@@ -90,6 +90,7 @@ typedef struct replay {
   json_t *root;
   const char **steps;
   size_t nsteps, pos, resume;
+  unsigned long bump_step;   /* the ledger sequence grows before this step */
   unsigned ncalls;
   int hook_out;
   char why[512];
@@ -1066,6 +1067,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
   char pending_res[256] = "", pending_name[128] = "";
   unsigned tc_local = 0;   /* with_test_contract_frame frames this run pushed */
   for (size_t i = from; i < nkeys && out == R_EXACT; i++) {
+    if (r->bump_step && strtoul(keys[i], NULL, 10) == r->bump_step) r->host->opts.ledger_sequence++;
     const char *ev = keys[i];
     while (*ev == ' ') ev++;
     while (*ev >= '0' && *ev <= '9') ev++;
@@ -1312,6 +1314,13 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
     char *end;
     opts.protocol = (uint32_t)strtoul(r->setup + 6, &end, 10);
     r->setup = *end == ';' ? end + 1 : end;
+  }
+  r->bump_step = 0;
+  if (r->setup && !strncmp(r->setup, "seq+1@", 6)) {
+    /* with_mut_ledger_info(|l| l.sequence_number += 1) before that step
+     * (prng.rs commit_reveal; uncharged) */
+    r->bump_step = strtoul(r->setup + 6, NULL, 10);
+    r->setup = strchr(r->setup, ';') ? strchr(r->setup, ';') + 1 : r->setup + strlen(r->setup);
   }
   uint8_t prng_seed[32];
   bool has_seed = false;

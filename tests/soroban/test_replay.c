@@ -21,6 +21,9 @@
  *                (skipped);
  *   nocalls      no traced host call at all (nothing to check);
  *   mismatch     a cost or result differed -- the test fails.
+ * Native test contracts (push TEST / pop TEST steps: prng.rs, frame.rs,
+ * event.rs, invocation.rs) run through replay_testcontract.h: their
+ * frames pushed and popped by the host, the steps inside replayed.
  * A Stellar Asset Contract test listed in sac_flows.h is redone by its
  * flow instead: the test's keys, ledger entries, Address objects and
  * signed authorization entries made as the test makes them, and every

@@ -157,11 +157,12 @@ static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
   const char *key = r->steps[p];
   const char *ev = strstr(key, "push TEST:");
   const char *val = json_string_value(json_object_get(r->root, key));
+  unsigned depth = r->tc_depth;
   enum outcome o = tc_push(r, key, ev, val ? val : "");
   if (o == R_EXACT && memcmp(h->frames[h->nframes - 1].contract_id, id, 32))
     o = verdict(r, R_MISMATCH, "step %s: another contract's frame", key);
   /* the frame's storage snapshot is the host's (call_contract) */
-  if (r->tc_depth) {
+  if (r->tc_depth > depth) {
     r->tc_depth--;
     scp_storage_snapshot_free(r->tc_snap[r->tc_depth], r->tc_nsnap[r->tc_depth]);
     r->tc_snap[r->tc_depth] = NULL;

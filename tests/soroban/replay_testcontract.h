@@ -84,7 +84,8 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at);
 /* "push TEST:   0:fn(...)", "push TEST:1010101:...": the frame of the
  * contract whose id's first 4 bytes the number gives in hex; the tests
  * use [n; 32] ids. */
-static enum outcome tc_push(replay *r, const char *key, const char *ev, const char *val) {
+static enum outcome tc_push(replay *r, const char *key, const char *ev, const char *val,
+                            bool check) {
   const char *p = ev + strlen("push TEST:");
   while (*p == ' ') p++;
   char *end;
@@ -108,6 +109,12 @@ static enum outcome tc_push(replay *r, const char *key, const char *ev, const ch
   if (scp_host_object_count(r->host) != r->exp_objs)
     return verdict(r, R_MISMATCH, "step %s: objs %zu at the push, trace %zu", key,
                    scp_host_object_count(r->host), r->exp_objs);
+  if (check && !state_ok(r) && getenv("TCDBG")) fprintf(stderr, "%s: %llu %llu %llu vs %llu %llu %llu\n", key, (unsigned long long)r->budget.cpu, (unsigned long long)r->budget.mem, (unsigned long long)r->budget.mem_peak, (unsigned long long)r->exp_cpu, (unsigned long long)r->exp_mem, (unsigned long long)r->exp_peak);
+  if (check && !state_ok(r))
+    return verdict(r, R_MISMATCH, "step %s: cpu %llu mem %llu peak %llu, trace %llu %llu %llu",
+                   key, (unsigned long long)r->budget.cpu, (unsigned long long)r->budget.mem,
+                   (unsigned long long)r->budget.mem_peak, (unsigned long long)r->exp_cpu,
+                   (unsigned long long)r->exp_mem, (unsigned long long)r->exp_peak);
   /* the work before the push is the test's: take it over */
   r->budget.cpu = r->exp_cpu;
   r->budget.mem = r->exp_mem;
@@ -158,7 +165,7 @@ static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
   const char *ev = strstr(key, "push TEST:");
   const char *val = json_string_value(json_object_get(r->root, key));
   unsigned depth = r->tc_depth;
-  enum outcome o = tc_push(r, key, ev, val ? val : "");
+  enum outcome o = tc_push(r, key, ev, val ? val : "", true);
   if (o == R_EXACT && memcmp(h->frames[h->nframes - 1].contract_id, id, 32))
     o = verdict(r, R_MISMATCH, "step %s: another contract's frame", key);
   /* the frame's storage snapshot is the host's (call_contract) */

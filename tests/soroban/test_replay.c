@@ -1254,7 +1254,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
         out = verdict(r, R_MISMATCH, "end state differs after unreturned %s", pending_name);
     } else if (!strncmp(ev, "push TEST:", 10)) {
       tc_local++;
-      out = tc_push(r, keys[i], ev, val);
+      out = tc_push(r, keys[i], ev, val, false);
     } else if (!strncmp(ev, "pop TEST:", 9)) {
       if (pop_at && !tc_local) {
         /* the end of the test contract frame this run replays */

@@ -526,6 +526,18 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   return rc;
 }
 
+int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {
+  scp_lkey ik;
+  uint8_t kb[4];
+  instance_key(id, &ik, kb);
+  const scp_sentry *e;
+  scp_executable ex;
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
+  return rc == SCP_OK ? scp_lc_instance_from_entry(h, e, &ex) : rc;
+}
+
 static int do_call(scp_host *h, const uint64_t *a, uint64_t *ret, bool try_call) {
   const scp_hobj *addr, *args;
   int rc = scp_host_visit(h, a[2], &args);

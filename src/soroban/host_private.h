@@ -516,6 +516,12 @@ SCP_HIDDEN int scp_storage_extend_ttl(scp_host *h, const scp_lkey *k, uint32_t t
                                       uint32_t extend_to);
 SCP_HIDDEN int scp_storage_extend_ttl_v2(scp_host *h, const scp_lkey *k, uint32_t extend_to,
                                          uint32_t min_ext, uint32_t max_ext);
+/* (tests) create_test_contract_frame (host/frame.rs, testutils): the
+ * instance read a test's with_test_contract_frame makes before its frame
+ * push, charged as call_contract reads an instance (the key's id clone,
+ * the LedgerKey, the storage get, the instance's clone).  Only
+ * test_replay.c calls it.  SCP_OK, or a host error (no instance). */
+SCP_HIDDEN int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]);
 /* Ledger state set up outside the profiled work, without charges.
  * in_map false: an entry of the snapshot source, which the storage reads
  * through to (and charges the map insert for) on first access, as the

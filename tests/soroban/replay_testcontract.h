@@ -15,13 +15,16 @@
  *    storage), then calls the constructor: the setup item "tc:HEX"
  *    (test_replay.c seed_entry) puts both entries in the storage map, as
  *    the trace's store/foot counts show them appear;
- *  - a frame push (the constructor's call_contract_fn, or
- *    create_test_contract_frame's instance read) is redone with the host's
- *    own push (scp_host_charge_push_context: the auth manager's frame and
- *    its ScAddress object, the rollback point, the Context), which makes
- *    the objects the trace shows; the push line's cpu/mem are then taken
- *    over like a call line's, since the work before the push is the
- *    test's (registration, the instance read outside any traced call);
+ *  - a frame push is redone with the host's own push
+ *    (scp_host_charge_push_context: the auth manager's frame and its
+ *    ScAddress object, the enforcing mode's snapshot -- the reference
+ *    Host's default auth mode --, the rollback point, the Context), which
+ *    makes the objects the trace shows.  A with_test_contract_frame push
+ *    first reads the instance (create_test_contract_frame,
+ *    scp_host_test_frame_instance) and is checked against the push line;
+ *    so is a push through call / try_call (below).  Only the
+ *    constructor's push, which the untraced registration makes after its
+ *    own untraced work, has its cpu/mem taken over like a call line's;
  *  - the host functions the closure calls are replayed and checked as at
  *    top level (inside the frame: its contract id, instance and PRNG);
  *  - a pop runs the frame's end (persist_instance_storage on Ok) and
@@ -84,6 +87,8 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at);
 /* "push TEST:   0:fn(...)", "push TEST:1010101:...": the frame of the
  * contract whose id's first 4 bytes the number gives in hex; the tests
  * use [n; 32] ids. */
+/* check: compare the state after the push with the push line (else take
+ * the line's values over, unless the push is with_test_contract_frame's). */
 static enum outcome tc_push(replay *r, const char *key, const char *ev, const char *val,
                             bool check) {
   const char *p = ev + strlen("push TEST:");
@@ -97,6 +102,17 @@ static enum outcome tc_push(replay *r, const char *key, const char *ev, const ch
   uint8_t id[32];
   memset(id, (int)n, sizeof id);
   take_state(r, val);
+  /* with_test_contract_frame (a name that is no "sym#N" object: not the
+   * constructor, whose call the registration makes): nothing of the
+   * test's runs between the previous step and this push, which reads
+   * the instance first (create_test_contract_frame) */
+  const char *fnname = end + 1;
+  while (*fnname == ' ') fnname++;
+  if (!check && strncmp(fnname, "sym#", 4)) {
+    check = true;
+    if (scp_host_test_frame_instance(r->host, id) != SCP_OK)
+      return verdict(r, R_MISMATCH, "step %s: no instance for the frame", key);
+  }
   unsigned d = r->tc_depth;
   r->tc_nevents[d] = r->host->nevents;
   if (scp_storage_snapshot(r->host, &r->tc_snap[d], &r->tc_nsnap[d]) != SCP_OK)
@@ -109,7 +125,6 @@ static enum outcome tc_push(replay *r, const char *key, const char *ev, const ch
   if (scp_host_object_count(r->host) != r->exp_objs)
     return verdict(r, R_MISMATCH, "step %s: objs %zu at the push, trace %zu", key,
                    scp_host_object_count(r->host), r->exp_objs);
-  if (check && !state_ok(r) && getenv("TCDBG")) fprintf(stderr, "%s: %llu %llu %llu vs %llu %llu %llu\n", key, (unsigned long long)r->budget.cpu, (unsigned long long)r->budget.mem, (unsigned long long)r->budget.mem_peak, (unsigned long long)r->exp_cpu, (unsigned long long)r->exp_mem, (unsigned long long)r->exp_peak);
   if (check && !state_ok(r))
     return verdict(r, R_MISMATCH, "step %s: cpu %llu mem %llu peak %llu, trace %llu %llu %llu",
                    key, (unsigned long long)r->budget.cpu, (unsigned long long)r->budget.mem,
@@ -149,6 +164,13 @@ static enum outcome tc_pop(replay *r, const char *key, const char *ev, const cha
   return R_EXACT;
 }
 
+/* A frame's verdict, kept for run_steps past the call's own. */
+static int tc_fail(replay *r, enum outcome o) {
+  r->hook_out = o;
+  memcpy(r->hook_why, r->why, sizeof r->hook_why);
+  return SCP_ERR_INTERNAL;
+}
+
 /* host_private.h test_contract: call_test_contract_fn for the frame whose
  * push line is the next after the running call's line (r->pos). */
 static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
@@ -157,9 +179,8 @@ static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
   size_t p = r->pos + 1;
   while (p < r->nsteps && !strstr(r->steps[p], " push TEST:")) p++;
   if (p == r->nsteps) {
-    r->hook_out = verdict(r, R_MISMATCH, "step %s: no test contract frame traced",
-                          r->steps[r->pos]);
-    return SCP_ERR_INTERNAL;
+    return tc_fail(r, verdict(r, R_MISMATCH, "step %s: no test contract frame traced",
+                              r->steps[r->pos]));
   }
   const char *key = r->steps[p];
   const char *ev = strstr(key, "push TEST:");
@@ -180,10 +201,7 @@ static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
   }
   size_t pop = 0;
   if (o == R_EXACT) o = run_steps(r, p + 1, &pop);
-  if (o != R_EXACT) {
-    r->hook_out = o;
-    return SCP_ERR_INTERNAL;
-  }
+  if (o != R_EXACT) return tc_fail(r, o);
   key = r->steps[pop];
   r->resume = pop + 1;
   const char *arrow = strstr(key, " -> ");
@@ -192,28 +210,22 @@ static int tc_call(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
   bool ok = !strncmp(res, "Ok(", 3);
   size_t len = strlen(res);
   uint64_t v = 0;
-  if (len < 5 || res[len - 1] != ')') {
-    r->hook_out = verdict(r, R_UNIMPL, "step %s: result", key);
-    return SCP_ERR_INTERNAL;
-  }
+  if (len < 5 || res[len - 1] != ')') return tc_fail(r, verdict(r, R_UNIMPL, "step %s: result", key));
   res[len - 1] = 0;
-  if (!parse_val(res + (ok ? 3 : 4), &v)) {
-    r->hook_out = verdict(r, R_UNIMPL, "step %s: result %s", key, res);
-    return SCP_ERR_INTERNAL;
-  }
+  if (!parse_val(res + (ok ? 3 : 4), &v))
+    return tc_fail(r, verdict(r, R_UNIMPL, "step %s: result %s", key, res));
   int rc = ok ? scp_inst_frame_end(h) : SCP_OK;   /* persist_instance_storage */
   scp_host_pop_frame(h);
   r->tc_pushed--;
   val = json_string_value(json_object_get(r->root, key));
   take_state(r, val ? val : "");
   if (rc == SCP_OK && !state_ok(r)) {
-    r->hook_out = verdict(
+    return tc_fail(r, verdict(
         r, R_MISMATCH, "step %s: cpu %llu mem %llu peak %llu objs %zu, trace %llu %llu %llu %zu",
         key, (unsigned long long)r->budget.cpu, (unsigned long long)r->budget.mem,
         (unsigned long long)r->budget.mem_peak, scp_host_object_count(h),
         (unsigned long long)r->exp_cpu, (unsigned long long)r->exp_mem,
-        (unsigned long long)r->exp_peak, r->exp_objs);
-    return SCP_ERR_INTERNAL;
+        (unsigned long long)r->exp_peak, r->exp_objs));
   }
   if (rc != SCP_OK) return rc;
   if (ok) {

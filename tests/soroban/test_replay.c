@@ -96,6 +96,7 @@ typedef struct replay {
   unsigned long bump_step;   /* the ledger sequence grows before this step */
   unsigned ncalls;
   int hook_out;
+  char hook_why[512];
   char why[512];
 } replay;
 
@@ -1190,6 +1191,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
       out = do_call(r, pending_name, argtext, exp, pending_res, sizeof pending_res);
       if (r->hook_out != R_EXACT) {
         out = r->hook_out;   /* its frame's own verdict (replay_testcontract.h) */
+        memcpy(r->why, r->hook_why, sizeof r->why);
         break;
       }
       r->ncalls++;

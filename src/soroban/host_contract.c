@@ -444,6 +444,24 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   }
   if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
   if (rc != SCP_OK) return rc;
+  if (h->test_contract && mode != MODE_PROBE) {
+    /* a native test contract (call_contract_fn's registry branch): the
+     * TestContractFrame's id clone, then with_frame, whose failure rolls
+     * the storage map and the events back */
+    scp_sentry *snap = NULL;
+    size_t nsnap = 0, nevents = h->nevents;
+    rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+    if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
+    if (rc != SCP_OK) return rc;
+    rc = h->test_contract(h->test_contract_ctx, h, id, name, args, n, ret);
+    if (rc != SCP_OK) {
+      scp_storage_rollback(h, snap, nsnap);
+      if (h->nevents > nevents) h->nevents = nevents;
+    } else {
+      scp_storage_snapshot_free(snap, nsnap);
+    }
+    return rc;
+  }
   uint8_t hash[32];
   memcpy(hash, ex.hash, 32);
   /* instantiate_vm: the id clone, then the code.  Code live in the
@@ -506,6 +524,18 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
     h->errval = scp_val_error(SCP_ET_WASM_VM, SCP_EC_INVALID_ACTION);
   }
   return rc;
+}
+
+int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {
+  scp_lkey ik;
+  uint8_t kb[4];
+  instance_key(id, &ik, kb);
+  const scp_sentry *e;
+  scp_executable ex;
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
+  return rc == SCP_OK ? scp_lc_instance_from_entry(h, e, &ex) : rc;
 }
 
 static int do_call(scp_host *h, const uint64_t *a, uint64_t *ret, bool try_call) {

@@ -146,6 +146,18 @@ struct scp_host {
    * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
    * NULL: no profile) */
   void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
+  /* (tests) A native test contract, as the reference's TestContractRegistry
+   * (host/frame.rs call_contract_fn, testutils): when set, a call whose
+   * executable resolves to Wasm runs this instead of a VM, after the
+   * instance read and the Frame's contract-id clone.  The function pushes
+   * and pops its frame itself (call_test_contract_fn's with_frame:
+   * scp_host_charge_push_context, scp_host_push_contract_frame); the
+   * caller rolls the storage and events back when it fails.  Returns as
+   * a host function (SCP_ERR_HOST with h->errval set for a contract
+   * error).  Only test_replay.c sets it. */
+  int (*test_contract)(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
+                       const uint64_t *args, uint32_t n, uint64_t *ret);
+  void *test_contract_ctx;
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
@@ -508,6 +520,12 @@ SCP_HIDDEN int scp_storage_extend_ttl(scp_host *h, const scp_lkey *k, uint32_t t
                                       uint32_t extend_to);
 SCP_HIDDEN int scp_storage_extend_ttl_v2(scp_host *h, const scp_lkey *k, uint32_t extend_to,
                                          uint32_t min_ext, uint32_t max_ext);
+/* (tests) create_test_contract_frame (host/frame.rs, testutils): the
+ * instance read a test's with_test_contract_frame makes before its frame
+ * push, charged as call_contract reads an instance (the key's id clone,
+ * the LedgerKey, the storage get, the instance's clone).  Only
+ * test_replay.c calls it.  SCP_OK, or a host error (no instance). */
+SCP_HIDDEN int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]);
 /* Ledger state set up outside the profiled work, without charges.
  * in_map false: an entry of the snapshot source, which the storage reads
  * through to (and charges the map insert for) on first access, as the

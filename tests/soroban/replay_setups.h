@@ -357,6 +357,55 @@ static const setup_spec setups[] = {
     ":aaaa:1000:5000;acct:" USER },
 #undef USER
 #undef ISSUER
+  /* frame.rs: add_host_object(ScAddress::Contract([0; 32])), then
+   * register_test_contract's stub code entry and instance
+   * (replay_testcontract.h) */
+#define TC0 "0000000000000000000000000000000000000000000000000000000000000000"
+  { "test__frame__has_frame.json", "enforce;entries:tc:" TC0 ";contract:" TC0 },
+  { "test__frame__try_with_test_contract_frame_has_frame.json", "enforce;entries:tc:" TC0 ";contract:" TC0 },
+  { "test__frame__try_with_test_contract_frame_catches_host_error.json",
+    "enforce;entries:tc:" TC0 ";contract:" TC0 },
+  { "test__frame__try_with_test_contract_frame_catches_panic.json",
+    "enforce;entries:tc:" TC0 ";contract:" TC0 },
+  /* invocation.rs native_invoke_return_err_variants: the same for
+   * ReturnContractError */
+  { "test__invocation__native_invoke_return_err_variants.json", "enforce;entries:tc:" TC0 ";contract:" TC0 },
+  /* prng.rs host_and_contract_with_seed (prng:NN: set_base_prng_seed([NN;
+   * 32])), PRNGUsingTest registered at [0; 32], then the call's args */
+  { "test__prng__base_prng_seed_0.json", "enforce;entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0),U64(90)" },
+  { "test__prng__base_prng_seed_1.json", "enforce;entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0),U64(90)" },
+  { "test__prng__base_prng_seed_2.json", "enforce;entries:tc:" TC0 ";prng:02;contract:" TC0 ";vals:U64(0),U64(90)" },
+  { "test__prng__base_prng_seed_bytes_0.json", "enforce;entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
+  { "test__prng__base_prng_seed_bytes_1.json", "enforce;entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:U64(0)" },
+  { "test__prng__base_prng_seed_bytes_2.json", "enforce;entries:tc:" TC0 ";prng:02;contract:" TC0 ";vals:U64(0)" },
+  /* event.rs contract_event, test_event_rollback: the address, then
+   * test_vec_obj::<i32>(&[1, 2]), then the registration */
+  { "test__event__contract_event.json", "enforce;entries:tc:" TC0 ";contract:" TC0 ";vals:I32(1),I32(2)" },
+  /* its ContractWithMultipleEvents calls record_contract_event, a host
+   * method that is no host function: its conversions show as bare
+   * bytes_new_from_slice steps and its event charges untraced */
+  { "test__event__test_event_rollback.json",
+    "skip:records events through Host::record_contract_event (no host function)" },
+  /* prng_test: test_vec_obj::<i32>(&[1, 2]), ::<u64>(&[LO, HI]), then
+   * test_vec_obj::<ScVec>(&[test_scvec::<i32>(&[1..=8])]) (the inner Vec
+   * first); vec_new_from_slice(&[bytes0]) */
+  { "test__prng__prng_test.json",
+    "enforce;entries:tc:" TC0 ";prng:00;contract:" TC0 ";vals:I32(1),I32(2);vals:U64(12345),U64(78910);"
+    "vals:I32(1),I32(2),I32(3),I32(4),I32(5),I32(6),I32(7),I32(8);vals:Vec(obj#39);elems:17" },
+  /* check_caller_and_callee_seed_always_different: PRNGUsingTest at
+   * [0; 32] and [1; 32]; per round (the base seed reset untraced) the
+   * callee's test_vec_obj::<u32>(&[]) and vec_new_from_slice(&[id1]) */
+#define TC1 "0101010101010101010101010101010101010101010101010101010101010101"
+  { "test__prng__check_caller_and_callee_seed_always_different_0.json",
+    "enforce;entries:tc:" TC0 "|tc:" TC1 ";prng:00;contract:" TC0 ";contract:" TC1
+    ";loop:vec:;elems:loop:Address(obj#11)" },
+  /* commit_reveal: test_vec_obj::<u32>(&[]); the ledger sequence bump
+   * before the eventual reveal */
+  { "test__prng__commit_reveal.json",
+    "enforce;entries:tc:" TC0 ";seq+1@55;prng:00;contract:" TC0 ";vec:" },
+  /* try_until_chosen_number: test_vec_obj::<u64>(&[0, 100]) per try */
+  { "test__prng__try_until_chosen_number.json",
+    "enforce;entries:tc:" TC0 ";prng:00;contract:" TC0 ";loop:vals:U64(0),U64(100)" },
 };
 
 /* Contents of a trace's bytes_new_from_slice / bytes_copy_from_slice /

@@ -137,11 +137,33 @@
   { "test__map__map_new_and_unpack__test_map_new_from_slices.json",                         \
     SLICES_MAP_DENSE "keys:a,bbbbbbbbbbbb;vals:U32(10)" },
 
+#define SLICES_CTOR "text:__constructor;text:__constructor"
 #define REPLAY_SLICES_MISC                                                                  \
   /* event.rs too_big_event_topic: 0x0FFFFFFF zeros as the one topic */                      \
   { "test__event__too_big_event_topic.json", "fill:00;vals:Bytes(obj#1)" },                  \
   { "test__executable_tag__test_executable_tag_conversion_roundtrip.json",                   \
-    "text:executable tag" },
+    "text:executable tag" },                                                                 \
+  /* frame.rs NoopContractFunctionSet: every call compares the function    */               \
+  /* with symbol_new_from_slice(b"__constructor"), the constructor's first */               \
+  { "test__frame__has_frame.json", SLICES_CTOR },                                            \
+  { "test__frame__try_with_test_contract_frame_has_frame.json", SLICES_CTOR },               \
+  { "test__frame__try_with_test_contract_frame_catches_panic.json", SLICES_CTOR },           \
+  { "test__frame__try_with_test_contract_frame_catches_host_error.json",                     \
+    SLICES_CTOR ";text:nonexistent" },                                                      \
+  { "test__invocation__native_invoke_return_err_variants.json",                             \
+    SLICES_CTOR ";" SLICES_CTOR },                                                          \
+  { "test__prng__base_prng_seed_0.json", SLICES_CTOR ";text:__constructor" },                \
+  { "test__prng__base_prng_seed_1.json", SLICES_CTOR ";text:__constructor" },                \
+  { "test__prng__base_prng_seed_2.json", SLICES_CTOR ";text:__constructor" },                \
+  { "test__prng__base_prng_seed_bytes_0.json", SLICES_CTOR ";text:__constructor" },          \
+  { "test__prng__base_prng_seed_bytes_1.json", SLICES_CTOR ";text:__constructor" },          \
+  { "test__prng__base_prng_seed_bytes_2.json", SLICES_CTOR ";text:__constructor" },         \
+  { "test__prng__try_until_chosen_number.json", "loop:text:__constructor" },                  \
+  { "test__prng__prng_test.json", "loop:text:__constructor" },                               \
+  { "test__prng__commit_reveal.json", "loop:text:__constructor" },                           \
+  { "test__prng__check_caller_and_callee_seed_always_different_0.json",                      \
+    SLICES_CTOR ";" SLICES_CTOR },                                                          \
+  { "test__event__contract_event.json", SLICES_CTOR ";text:__constructor" },
 
 #define REPLAY_SLICES_CRYPTO                                                   \
   { "test__crypto__ed25519_verify_test.json", SLICES_ED25519 },                \

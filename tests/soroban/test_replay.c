@@ -21,6 +21,9 @@
  *                (skipped);
  *   nocalls      no traced host call at all (nothing to check);
  *   mismatch     a cost or result differed -- the test fails.
+ * Native test contracts (push TEST / pop TEST steps: prng.rs, frame.rs,
+ * event.rs, invocation.rs) run through replay_testcontract.h: their
+ * frames pushed and popped by the host, the steps inside replayed.
  * A Stellar Asset Contract test listed in sac_flows.h is redone by its
  * flow instead: the test's keys, ledger entries, Address objects and
  * signed authorization entries made as the test makes them, and every
@@ -80,6 +83,20 @@ typedef struct replay {
   const char *elems;
   uint64_t made[128];
   uint32_t nmade, eip197_next;
+  /* (replay_testcontract.h) the storage snapshots of the open test-contract
+   * frames (with_frame's rollback points) and the frames pushed */
+  scp_sentry *tc_snap[8];
+  size_t tc_nsnap[8], tc_nevents[8];
+  unsigned tc_depth, tc_pushed;
+  /* the trace being replayed (run_steps), the line of the host call
+   * running, and a test contract frame's verdict */
+  json_t *root;
+  const char **steps;
+  size_t nsteps, pos, resume;
+  unsigned long bump_step;   /* the ledger sequence grows before this step */
+  unsigned ncalls;
+  int hook_out;
+  char hook_why[512];
   char why[512];
 } replay;
 
@@ -399,6 +416,12 @@ static bool make_setup_object(replay *r) {
   memcpy(item, s, n);
   item[n] = 0;
   r->setup = end ? end + 1 : s + n;
+  if (!strncmp(item, "loop:", 5)) {
+    /* the last item, made again for each object the trace shows (a
+     * test's loop, e.g. prng.rs try_until_chosen_number) */
+    memmove(item, item + 5, n - 4);
+    r->setup = s;
+  }
   uint64_t vals[64], out;
   uint32_t count = 0;
   if (!strncmp(item, "bhex:", 5)) {
@@ -483,6 +506,8 @@ static bool make_setup_object(replay *r) {
  * do: "acct:KEYHEX[:BALANCE]" an AccountEntry (only its balance is read),
  * "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's asset
  * CODE (issuer key 0x11..), flags AUTHORIZED.  False when none is left. */
+static bool tc_seed(replay *r, const char *hex);   /* replay_testcontract.h */
+
 static bool seed_entry(replay *r) {
   const char *s = r->entries;
   if (!s || !*s || *s == ';') return false;
@@ -492,6 +517,7 @@ static bool seed_entry(replay *r) {
   memcpy(item, s, n);
   item[n] = 0;
   r->entries = s[n] == '|' ? s + n + 1 : s + n;
+  if (!strncmp(item, "tc:", 3)) return tc_seed(r, item + 3);
   scp_lkey k = { 0 };
   uint8_t val[160] = { 0 }, key[52] = { 0 };
   uint32_t vlen = 0;
@@ -744,6 +770,12 @@ static bool vec_elems(replay *r, uint64_t *vals, uint32_t len) {
     memcpy(vals, r->made + r->nmade - len, len * sizeof *vals);
     return true;
   }
+  if (!strncmp(r->elems, "loop:", 5)) {
+    /* every element of every call is this Val (a test's loop) */
+    for (uint32_t i = 0; i < len; i++)
+      if (!parse_val(r->elems + 5, &vals[i])) return false;
+    return true;
+  }
   const char *p = r->elems;
   for (uint32_t i = 0; i < len; i++) {
     char *end;
@@ -766,6 +798,12 @@ static bool next_slice(replay *r, uint8_t *buf, uint32_t len) {
   const char *end = strchr(s, ';');
   size_t n = end ? (size_t)(end - s) : strlen(s);
   r->slices = end ? end + 1 : s + n;
+  if (!strncmp(s, "loop:", 5)) {
+    /* the last item, for every further slice (a test's loop) */
+    r->slices = s;
+    s += 5;
+    n -= 5;
+  }
   if (!strncmp(s, "text:", 5) && n - 5 == len) {
     memcpy(buf, s + 5, len);
     return true;
@@ -1018,62 +1056,22 @@ static const uint64_t limit_configs[][2] = {
   { 0, 0 }, { UINT64_MAX, UINT64_MAX }, { 0, UINT64_MAX }, { UINT64_MAX, 0 },
 };
 
-static enum outcome replay_file(const char *path, replay *r, unsigned config) {
-  json_error_t jerr;
-  json_t *root = json_load_file(path, 0, &jerr);
-  if (!root) return verdict(r, R_MISMATCH, "bad JSON: %s", jerr.text);
-  /* the trace does not say which limits the test set: try each */
-  scp_budget_init(&r->budget, limit_configs[config][0], limit_configs[config][1]);
-  if (r->setup && !strncmp(r->setup, "skip:", 5)) {
-    json_decref(root);
-    return verdict(r, R_SETUP, "%s", r->setup + 5);
-  }
-  scp_host_opts opts = { 0 };
-  /* (sac) "enforce;": the reference test host's enforcing auth mode;
-   * "asset:CODE;": the Asset the test's bytes_new_from_slice(44/52) holds */
-  if (r->setup && !strncmp(r->setup, "enforce;", 8)) {
-    opts.auth_enforcing = true;
-    r->setup += 8;
-  }
-  if (r->setup && !strncmp(r->setup, "asset:", 6)) {
-    r->asset = r->setup + 6;
-    const char *end = strchr(r->asset, ';');
-    r->setup = end ? end + 1 : r->asset + strlen(r->asset);
-  }
-  if (r->setup && !strncmp(r->setup, "vecsetup;", 9)) {
-    r->vec_setup = true;
-    r->setup += 9;
-  }
-  if (r->setup && !strncmp(r->setup, "entries:", 8)) {
-    r->entries = r->setup + 8;
-    const char *end = strchr(r->entries, ';');
-    r->setup = end ? end + 1 : r->entries + strlen(r->entries);
-  }
-  if (r->setup && !strncmp(r->setup, "strs:", 5)) {
-    r->strs = r->setup + 5;
-    const char *end = strchr(r->strs, ';');
-    r->setup = end ? end + 1 : r->strs + strlen(r->strs);
-  }
-  if (r->setup && !strncmp(r->setup, "proto:", 6)) {
-    char *end;
-    opts.protocol = (uint32_t)strtoul(r->setup + 6, &end, 10);
-    r->setup = *end == ';' ? end + 1 : end;
-  }
-  if (r->setup && strstr(r->setup, "elems:")) r->elems = strstr(r->setup, "elems:") + 6;
-  scp_host_create(&r->budget, &opts, &r->host);
-  r->exp_cpu = r->exp_mem = r->exp_peak = 0;
-  r->exp_objs = 0;
+#include "replay_testcontract.h"
+
+/* Replays the steps from index from on.  pop_at NULL: the whole file
+ * (to its end line); else the body of a test contract's frame entered
+ * through call / try_call (replay_testcontract.h): up to its pop line,
+ * whose index goes to *pop_at. */
+static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
+  json_t *root = r->root;
+  const char **keys = r->steps;
+  size_t nkeys = r->nsteps;
   enum outcome out = R_EXACT;
-  unsigned ncalls = 0;
   bool unret = false;   /* the last call has no ret line (failed early) */
   char pending_res[256] = "", pending_name[128] = "";
-  size_t nkeys = json_object_size(root);
-  const char **keys = calloc(nkeys ? nkeys : 1, sizeof *keys);
-  size_t k = 0;
-  const char *key;
-  json_t *value;
-  json_object_foreach(root, key, value) keys[k++] = key;
-  for (size_t i = 0; i < nkeys && out == R_EXACT; i++) {
+  unsigned tc_local = 0;   /* with_test_contract_frame frames this run pushed */
+  for (size_t i = from; i < nkeys && out == R_EXACT; i++) {
+    if (r->bump_step && strtoul(keys[i], NULL, 10) == r->bump_step) r->host->opts.ledger_sequence++;
     const char *ev = keys[i];
     while (*ev == ' ') ev++;
     while (*ev >= '0' && *ev <= '9') ev++;
@@ -1187,12 +1185,21 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
         out = verdict(r, R_SETUP, "step %s: map keys not recoverable from the trace", keys[i]);
         break;
       }
+      r->pos = i;   /* a test contract's frame starts after this line */
+      r->hook_out = R_EXACT;
+      r->resume = 0;
       out = do_call(r, pending_name, argtext, exp, pending_res, sizeof pending_res);
-      ncalls++;
+      if (r->hook_out != R_EXACT) {
+        out = r->hook_out;   /* its frame's own verdict (replay_testcontract.h) */
+        memcpy(r->why, r->hook_why, sizeof r->why);
+        break;
+      }
+      r->ncalls++;
       unret = !ret_idx;
       if (ret_idx) {
         bool reset = false;
-        for (size_t j = i + 1; j < ret_idx; j++) {
+        /* a test contract's frame replayed its own lines (tc_call) */
+        for (size_t j = r->resume > i ? r->resume : i + 1; j < ret_idx; j++) {
           const char *nv = json_string_value(json_object_get(root, keys[j]));
           uint64_t before_cpu = r->exp_cpu;
           take_state(r, nv ? nv : "");
@@ -1236,7 +1243,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
                       (unsigned long long)r->exp_peak, r->exp_objs);
     } else if (!strncmp(ev, "end", 3)) {
       take_state(r, val);
-      if (!ncalls) {
+      if (!r->ncalls) {
         out = verdict(r, R_NOCALLS, "no traced host calls");
         break;
       }
@@ -1247,6 +1254,17 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
       parse_state(val, &st);
       if (unret && !state_ok(r) && !(st.has_mem && r->budget.mem != r->exp_mem))
         out = verdict(r, R_MISMATCH, "end state differs after unreturned %s", pending_name);
+    } else if (!strncmp(ev, "push TEST:", 10)) {
+      tc_local++;
+      out = tc_push(r, keys[i], ev, val, false);
+    } else if (!strncmp(ev, "pop TEST:", 9)) {
+      if (pop_at && !tc_local) {
+        /* the end of the test contract frame this run replays */
+        *pop_at = i;
+        return out;
+      }
+      if (tc_local) tc_local--;
+      out = tc_pop(r, keys[i], ev, val);
     } else if (!strncmp(ev, "push ", 5) && strncmp(ev, "push VM", 7)) {
       /* a top-level HostFunction invocation (UploadContractWasm,
        * CreateContractV2): its input, the Wasm or the preimage, is not in
@@ -1256,8 +1274,92 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
       out = verdict(r, R_UNIMPL, "event %s", ev);
     }
   }
+  if (pop_at && out == R_EXACT)
+    out = verdict(r, R_MISMATCH, "test contract frame without its pop line");
+  return out;
+}
+
+static enum outcome replay_file(const char *path, replay *r, unsigned config) {
+  json_error_t jerr;
+  json_t *root = json_load_file(path, 0, &jerr);
+  if (!root) return verdict(r, R_MISMATCH, "bad JSON: %s", jerr.text);
+  /* the trace does not say which limits the test set: try each */
+  scp_budget_init(&r->budget, limit_configs[config][0], limit_configs[config][1]);
+  if (r->setup && !strncmp(r->setup, "skip:", 5)) {
+    json_decref(root);
+    return verdict(r, R_SETUP, "%s", r->setup + 5);
+  }
+  scp_host_opts opts = { 0 };
+  /* (sac) "enforce;": the reference test host's enforcing auth mode;
+   * "asset:CODE;": the Asset the test's bytes_new_from_slice(44/52) holds */
+  if (r->setup && !strncmp(r->setup, "enforce;", 8)) {
+    opts.auth_enforcing = true;
+    r->setup += 8;
+  }
+  if (r->setup && !strncmp(r->setup, "asset:", 6)) {
+    r->asset = r->setup + 6;
+    const char *end = strchr(r->asset, ';');
+    r->setup = end ? end + 1 : r->asset + strlen(r->asset);
+  }
+  if (r->setup && !strncmp(r->setup, "vecsetup;", 9)) {
+    r->vec_setup = true;
+    r->setup += 9;
+  }
+  if (r->setup && !strncmp(r->setup, "entries:", 8)) {
+    r->entries = r->setup + 8;
+    const char *end = strchr(r->entries, ';');
+    r->setup = end ? end + 1 : r->entries + strlen(r->entries);
+  }
+  if (r->setup && !strncmp(r->setup, "strs:", 5)) {
+    r->strs = r->setup + 5;
+    const char *end = strchr(r->strs, ';');
+    r->setup = end ? end + 1 : r->strs + strlen(r->strs);
+  }
+  if (r->setup && !strncmp(r->setup, "proto:", 6)) {
+    char *end;
+    opts.protocol = (uint32_t)strtoul(r->setup + 6, &end, 10);
+    r->setup = *end == ';' ? end + 1 : end;
+  }
+  r->bump_step = 0;
+  if (r->setup && !strncmp(r->setup, "seq+1@", 6)) {
+    /* with_mut_ledger_info(|l| l.sequence_number += 1) before that step
+     * (prng.rs commit_reveal; uncharged) */
+    r->bump_step = strtoul(r->setup + 6, NULL, 10);
+    r->setup = strchr(r->setup, ';') ? strchr(r->setup, ';') + 1 : r->setup + strlen(r->setup);
+  }
+  uint8_t prng_seed[32];
+  bool has_seed = false;
+  if (r->setup && !strncmp(r->setup, "prng:", 5)) {
+    /* host.set_base_prng_seed(seed) (prng.rs): the seed the frames'
+     * PRNGs are drawn from (its charges are taken from the trace) */
+    has_seed = true;
+    memset(prng_seed, (int)strtoul(r->setup + 5, NULL, 16), sizeof prng_seed);
+    r->setup = strchr(r->setup, ';') ? strchr(r->setup, ';') + 1 : r->setup + strlen(r->setup);
+  }
+  if (r->setup && strstr(r->setup, "elems:")) r->elems = strstr(r->setup, "elems:") + 6;
+  scp_host_create(&r->budget, &opts, &r->host);
+  if (has_seed) scp_host_set_base_prng_seed(r->host, prng_seed);
+  if (r->entries && strstr(r->entries, "tc:")) {
+    /* native test contracts run in the replay (replay_testcontract.h) */
+    r->host->test_contract = tc_call;
+    r->host->test_contract_ctx = r;
+  }
+  r->exp_cpu = r->exp_mem = r->exp_peak = 0;
+  r->exp_objs = 0;
+  size_t nkeys = json_object_size(root);
+  const char **keys = calloc(nkeys ? nkeys : 1, sizeof *keys);
+  size_t k = 0;
+  const char *key;
+  json_t *value;
+  json_object_foreach(root, key, value) keys[k++] = key;
+  r->root = root;
+  r->steps = keys;
+  r->nsteps = nkeys;
+  r->ncalls = 0;
+  enum outcome out = run_steps(r, 0, NULL);
   free(keys);
   json_decref(root);
+  tc_cleanup(r);
   scp_host_destroy(r->host);
   r->host = NULL;
   return out;

@@ -21,7 +21,7 @@ S2=SARCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEVGI
 PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737
 G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+. "$(dirname "$0")/lib/check.sh"
 folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
 cpu_of() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 deploy() { "$BIN" profile "$@" --contract "$C" "$F" deploy "addr:$G1" "bytes:$H" "bytes:$SALT"; }

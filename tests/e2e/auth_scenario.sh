@@ -18,11 +18,7 @@ PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737
 G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 W=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
-one_line_error() {
-  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
-    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
-}
+. "$(dirname "$0")/lib/check.sh"
 cpu_of() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 line() { sed -n "${2}p" "$1/scenario.txt"; }
 

@@ -16,13 +16,9 @@ G=GAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB7JZX
 C=CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR
 U256MAX=115792089237316195423570985008687907853269984665640564039457584007913129639935
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+. "$(dirname "$0")/lib/check.sh"
 # one_line_error STATUS [TEXT]: the last run failed with STATUS and one
 # stderr line (holding TEXT)
-one_line_error() {
-  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
-    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
-}
 # ran_and FILE TEXT: the last run succeeded and FILE holds TEXT
 ran_and() { [ "$rc" -eq 0 ] && grep -q -- "$2" "$1"; }
 

@@ -15,7 +15,7 @@ COUNTER=$B/examples/counter.wasm
 # The counter's id: deployer = zero account, salt = 1 (include/scprof.h).
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+. "$(dirname "$0")/lib/check.sh"
 
 "$BIN" profile "$CALLER" run "str:$ID" u32:3 --contract "$COUNTER" -o "$T/a" -q -f report,folded,svg
 rc=$?

@@ -23,16 +23,7 @@ TO=GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6
 TESTNET_ID=CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA
 ZERO_NET_ID=CC4CYWAN7VB5GRATMIDALG5FWMCOFPFAIGRCIXA4IC6ON2BBIB3JAPUY
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
-one_line_error() {
-  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
-    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
-}
-folded_is_cpu() {
-  sum=$(awk '{s += $NF} END {print s}' "$1/profile.folded")
-  cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt")
-  [ -n "$cpu" ] && [ "$sum" = "$cpu" ]
-}
+. "$(dirname "$0")/lib/check.sh"
 cpu_mem() {
   awk '$1 == "CPU" || $1 == "Memory" {gsub(",", "", $2); printf "%s ", $2} END {print ""}' \
     "$1/report.txt" | awk '{print $1, $2}'

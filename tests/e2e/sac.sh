@@ -18,11 +18,7 @@ ISS=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 ID=CC4CYWAN7VB5GRATMIDALG5FWMCOFPFAIGRCIXA4IC6ON2BBIB3JAPUY
 NATIVE=CB56OQJZFJXSSKFK3MXJZ4TLJAJFWH6KXN6BAWHQSJDZPHZFVBJ353HU
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
-one_line_error() {
-  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
-    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
-}
+. "$(dirname "$0")/lib/check.sh"
 
 run_pay() {
   "$BIN" profile "$P" pay "address:$ID" "address:$ISS" "address:$ISS" i128:100 \

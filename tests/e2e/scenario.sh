@@ -21,16 +21,7 @@ ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 C=CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR
 M=MAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB6AAAAAAAOW6NCXDEE
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
-one_line_error() {
-  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
-    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
-}
-folded_is_cpu() {
-  sum=$(awk '{s += $NF} END {print s}' "$1/profile.folded")
-  cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt")
-  [ -n "$cpu" ] && [ "$sum" = "$cpu" ]
-}
+. "$(dirname "$0")/lib/check.sh"
 
 # ---- JSON arguments on the command line
 "$BIN" profile -q -o "$T/s" -f report,folded "$N" sum --list '[1, 2, "3", 40]' 2>"$T/err"; rc=$?

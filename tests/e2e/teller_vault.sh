@@ -19,7 +19,7 @@ ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 F=$T/a/profile.folded
 R=$T/a/report.txt
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+. "$(dirname "$0")/lib/check.sh"
 
 "$BIN" profile "$TELLER" --list >"$T/list" 2>&1
 NAME="--list reads the spec"; ok grep -q "run --vault <string> --times <u32> -> u32" "$T/list"

@@ -23,16 +23,7 @@ ADMIN=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 ALICE=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ
 BOB=GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6
 
-ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
-one_line_error() {
-  [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
-    { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
-}
-folded_is_cpu() {
-  sum=$(awk '{s += $NF} END {print s}' "$1/profile.folded")
-  cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt")
-  [ -n "$cpu" ] && [ "$sum" = "$cpu" ]
-}
+. "$(dirname "$0")/lib/check.sh"
 # every profile folder of a scenario's output: folded stacks = report CPU
 all_folded_are_cpu() {
   n=0

@@ -187,7 +187,7 @@ static int signature_payload(scp_host *h, const scp_ae_auth *a, const tree *tr, 
   /* metered_hash_xdr(HashIdPreimage::...) */
   scp_xdrw b = { .charge = true };
   uint8_t n8[8];
-  for (int i = 0; i < 8; i++) n8[i] = (uint8_t)((uint64_t)a->nonce >> (56 - 8 * i));
+  scp_put_be64(n8, (uint64_t)a->nonce);
   rc = scp_xdrw_u32(h, &b, a->with_address ? ENVELOPE_TYPE_SOROBAN_AUTHORIZATION_WITH_ADDRESS
                                           : ENVELOPE_TYPE_SOROBAN_AUTHORIZATION);
   if (rc == SCP_OK) rc = scp_xdrw_put(h, &b, h->opts.network_id, 32);

@@ -331,7 +331,7 @@ int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t 
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
                         "nonce for an unsupported address kind");
   uint8_t key[12] = { 0, 0, 0, 21 };   /* ScVal::LedgerKeyNonce */
-  for (int i = 0; i < 8; i++) key[4 + i] = (uint8_t)((uint64_t)nonce >> (56 - 8 * i));
+  scp_put_be64(key + 4, (uint64_t)nonce);
   scp_lkey k = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_TEMPORARY,
                  .account = a->u.bytes[0] == 0, .key = key, .keylen = sizeof key };
   memcpy(k.id, a->u.bytes + 1, 32);

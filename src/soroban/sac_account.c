@@ -34,14 +34,10 @@ enum {
   SIZE_LEDGER_KEY = 152, SIZE_ACCOUNT_ID = 32
 };
 
-static int64_t be64s(const uint8_t *p) {
-  return (int64_t)((uint64_t)scp_be32(p) << 32 | scp_be32(p + 4));
-}
-
 int scp_sac_account_parse(const uint8_t *p, size_t len, scp_sac_account *a) {
   memset(a, 0, sizeof *a);
   if (len < 56) return -1;
-  a->balance = be64s(p + 36);
+  a->balance = (int64_t)scp_be64(p + 36);
   a->num_sub = scp_be32(p + 52);
   size_t off = 56;
   if (len >= off + 4) off += scp_be32(p + off) ? 40 : 4;   /* inflationDest */
@@ -71,8 +67,8 @@ int scp_sac_account_parse(const uint8_t *p, size_t len, scp_sac_account *a) {
   if (len >= off + 4 && scp_be32(p + off) == 1) {
     a->v1 = true;
     if (len < off + 20) return -1;
-    a->buying = be64s(p + off + 4);
-    a->selling = be64s(p + off + 12);
+    a->buying = (int64_t)scp_be64(p + off + 4);
+    a->selling = (int64_t)scp_be64(p + off + 12);
     off += 4 + 16;
     if (len >= off + 4 && scp_be32(p + off) == 2) {
       a->v2 = true;
@@ -164,10 +160,6 @@ int scp_sac_account_min_max(scp_host *h, const scp_sac_account *a, int64_t *min,
   return SCP_OK;
 }
 
-static void put64(uint8_t *p, int64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
-}
-
 /* transfer_account_balance (balance.rs): the account's key
  * (account_id.metered_clone(), Rc::metered_new), Storage::try_get.  An
  * existing account: the AccountEntry's clone, get_min_max_account_balance
@@ -200,8 +192,8 @@ int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount)
                           "ledger sequence number overflow in starting sequence calculation");
     uint8_t img[80] = { 0 };
     memcpy(img + 4, acct, 32);
-    put64(img + 36, amount);
-    put64(img + 44, (int64_t)seq << 32);
+    scp_put_be64(img + 36, (uint64_t)amount);
+    scp_put_be64(img + 44, (uint64_t)seq << 32);   /* seq <= INT32_MAX: positive */
     img[68] = 1;   /* thresholds: master weight 1 */
     rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
     return rc == SCP_OK ? scp_storage_put(h, &k, img, sizeof img, 0) : rc;
@@ -215,7 +207,7 @@ int scp_sac_native_transfer(scp_host *h, const uint8_t acct[32], int64_t amount)
   if (rc == SCP_OK) rc = scp_sac_account_min_max(h, &a, &min, &max);
   if (rc == SCP_OK) rc = scp_sac_new_balance(h, a.balance, amount, min, max, &nb);
   if (rc != SCP_OK) return rc;
-  put64(b, nb);
+  scp_put_be64(b, (uint64_t)nb);
   rc = scp_sac_put_patched(h, &k, e, 36, b, 8);
   return rc;
 }

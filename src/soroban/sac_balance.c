@@ -50,14 +50,6 @@ enum {
   ERR_TRUSTLINE_MISSING = 13   /* contract_error.rs TrustlineMissingError */
 };
 
-static int64_t be64s(const uint8_t *p) {
-  return (int64_t)((uint64_t)scp_be32(p) << 32 | scp_be32(p + 4));
-}
-
-static void be64_put(uint8_t *p, int64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
-}
-
 /* i128 -> Val (I128Val::try_from_val): small when it fits, else the Env's
  * obj_from_i128_pieces. */
 static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
@@ -130,7 +122,7 @@ static int trustline_balance(scp_host *h, const uint8_t acct[32], const scp_sac_
   size_t at = 36 + alen;
   if (e->vallen < at + 16)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  int64_t b = be64s(e->val + at), limit = be64s(e->val + at + 8);
+  int64_t b = (int64_t)scp_be64(e->val + at), limit = (int64_t)scp_be64(e->val + at + 8);
   if (b < 0 || b > limit)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR,
                         b < 0 ? "trustline has balance < minimum" : "trustline has balance > maximum");
@@ -206,7 +198,7 @@ static int account_balance(scp_host *h, uint64_t addr, const uint8_t acct[32], i
   /* AccountEntry: accountID (36), balance */
   if (e->vallen < 44)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  *bal = be64s(e->val + 36);
+  *bal = (int64_t)scp_be64(e->val + 36);
   if (*bal < 0)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
   return SCP_OK;
@@ -265,7 +257,7 @@ static int create_trustline(scp_host *h, const uint8_t acct[32], const scp_sac_a
   memcpy(tl + 4, acct, 32);
   memcpy(tl + 36, tk->key, tk->keylen);
   n = 36 + tk->keylen;
-  be64_put(tl + n + 8, INT64_MAX);
+  scp_put_be64(tl + n + 8, (uint64_t)INT64_MAX);
   for (int i = 0; i < 4; i++) tl[n + 16 + (size_t)i] = (uint8_t)(flags >> (24 - 8 * i));
   n += 24;
   rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY_T);
@@ -436,12 +428,14 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
   size_t at = 36 + k.keylen;
   if (e->vallen < at + 24)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  int64_t bal = be64s(e->val + at), limit = be64s(e->val + at + 8), lo = 0, hi = limit;
+  int64_t bal = (int64_t)scp_be64(e->val + at), limit = (int64_t)scp_be64(e->val + at + 8);
+  int64_t lo = 0, hi = limit;
   if (bal < 0)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "initial balance is negative");
   if (e->vallen >= at + 24 + 20 && scp_be32(e->val + at + 20) == 1) {
     /* TrustLineEntryExt::V1: liabilities {buying, selling} */
-    int64_t buying = be64s(e->val + at + 24), selling = be64s(e->val + at + 32);
+    int64_t buying = (int64_t)scp_be64(e->val + at + 24);
+    int64_t selling = (int64_t)scp_be64(e->val + at + 32);
     if (limit < buying)
       return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "limit is lower than liabilities");
     lo = selling;
@@ -450,7 +444,7 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
   int64_t nb;
   uint8_t b[8];
   if ((rc = scp_sac_new_balance(h, bal, amount, lo, hi, &nb)) != SCP_OK) return rc;
-  be64_put(b, nb);
+  scp_put_be64(b, (uint64_t)nb);
   rc = scp_sac_put_patched(h, &k, e, at, b, 8);
   return rc;
 }

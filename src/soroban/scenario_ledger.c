@@ -24,11 +24,6 @@
 
 enum { AUTHORIZED_FLAG = 1 };
 
-static void put64(uint8_t *p, int64_t v) {
-  scp_put_be32(p, (uint32_t)((uint64_t)v >> 32));
-  scp_put_be32(p + 4, (uint32_t)v);
-}
-
 /* Stellar keeps an account's signers sorted by key. */
 typedef struct signer {
   const uint8_t *key;
@@ -48,8 +43,8 @@ static size_t account_xdr(const scp_ledger_account *a, uint32_t subentries, uint
   size_t n = 0;
   memset(out, 0, 80 + 40 * a->nsigners);
   memcpy(out + 4, a->id, 32);              /* PUBLIC_KEY_TYPE_ED25519 (0) */
-  put64(out + 36, a->balance);
-  put64(out + 44, a->seq_num);
+  scp_put_be64(out + 36, (uint64_t)a->balance);
+  scp_put_be64(out + 44, (uint64_t)a->seq_num);
   scp_put_be32(out + 52, subentries);
   /* 56: no inflation destination */
   scp_put_be32(out + 60, a->flags);
@@ -110,8 +105,8 @@ int scp_ledger_seed_classic(struct scp_host *h, const scp_ledger *l, scp_error *
     n = 36;
     memcpy(buf + n, ax, alen);
     n += alen;
-    put64(buf + n, t->balance);
-    put64(buf + n + 8, t->limit);
+    scp_put_be64(buf + n, (uint64_t)t->balance);
+    scp_put_be64(buf + n + 8, (uint64_t)t->limit);
     scp_put_be32(buf + n + 16, t->authorized ? AUTHORIZED_FLAG : 0);
     scp_put_be32(buf + n + 20, 0);         /* ext v 0 */
     n += 24;

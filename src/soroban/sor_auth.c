@@ -250,7 +250,7 @@ int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p
       /* the payload */
       xw pre = { 0 };
       uint8_t n8[8], hash[32];
-      for (int b = 0; b < 8; b++) n8[b] = (uint8_t)((uint64_t)t.nonce >> (56 - 8 * b));
+      scp_put_be64(n8, (uint64_t)t.nonce);
       u32(&pre, v2 ? ENVELOPE_AUTH_WITH_ADDRESS : ENVELOPE_AUTH);
       put(&pre, h->opts.network_id, 32);
       put(&pre, n8, 8);

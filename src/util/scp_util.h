@@ -72,6 +72,14 @@ static inline void scp_put_be32(uint8_t *p, uint32_t v) {
   p[2] = (uint8_t)(v >> 8);
   p[3] = (uint8_t)v;
 }
+/* Big-endian 64-bit words (XDR hyper). */
+static inline uint64_t scp_be64(const uint8_t *p) {
+  return (uint64_t)scp_be32(p) << 32 | scp_be32(p + 4);
+}
+static inline void scp_put_be64(uint8_t *p, uint64_t v) {
+  scp_put_be32(p, (uint32_t)(v >> 32));
+  scp_put_be32(p + 4, (uint32_t)v);
+}
 
 /* ---- hashing --------------------------------------------------------- */
 static inline uint64_t scp_hash64(uint64_t x) {

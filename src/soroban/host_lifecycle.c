@@ -120,9 +120,13 @@ int scp_lc_instance_image_keep(const scp_executable *e, const uint8_t *old, uint
   uint8_t *head;
   uint32_t hlen;
   int rc = scp_lc_instance_image(e, &head, &hlen);
-  if (rc != SCP_OK || !scp_lc_parse_instance(old, oldlen, &oe)) return rc;
-  uint32_t at = scp_lc_instance_storage_at(&oe);
-  if (at >= oldlen) return SCP_OK;   /* no Option<ScMap> to keep: None */
+  if (rc != SCP_OK) return rc;
+  uint32_t at = scp_lc_parse_instance(old, oldlen, &oe) ? scp_lc_instance_storage_at(&oe) : oldlen;
+  if (at >= oldlen) {   /* no Option<ScMap> to keep: the new image's None */
+    *out = head;
+    *len = hlen;
+    return SCP_OK;
+  }
   uint8_t *img = malloc(hlen - 4 + (oldlen - at));
   if (!img) {
     free(head);

@@ -256,6 +256,28 @@ static void test_new_executable_keeps_the_map(void **state) {
   free(img);
 }
 
+/* An old image with no storage word to keep (cut short), or one that is
+ * not an instance at all: the new image is the executable's with
+ * storage None -- the out-parameters are always set. */
+static void test_new_executable_without_old_storage(void **state) {
+  (void)state;
+  scp_executable nw = { .kind = SCP_EXEC_WASM, .hash = { 0xcc } };
+  uint8_t *want, *img = NULL;
+  uint32_t wlen, len = 0;
+  assert_int_equal(scp_lc_instance_image(&nw, &want, &wlen), SCP_OK);
+  const uint8_t junk[3] = { 1, 2, 3 };
+  const struct { const uint8_t *p; uint32_t n; } olds[] = { { want, wlen - 4 }, { junk, 3 } };
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(scp_lc_instance_image_keep(&nw, olds[i].p, olds[i].n, &img, &len), SCP_OK);
+    assert_non_null(img);
+    assert_int_equal(len, wlen);
+    assert_memory_equal(img, want, wlen);
+    free(img);
+    img = NULL;
+  }
+  free(want);
+}
+
 /* The reference's trace test__prng__commit_reveal.json runs a native test
  * contract (no VM, no DispatchHostFunction: 295 is taken off each
  * dispatch here) whose instance entry and code entry are the storage map's
@@ -324,6 +346,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_persist_out_of_budget, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_persist_without_instance_entry, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_new_executable_keeps_the_map, setup, fixture_close),
+    cmocka_unit_test(test_new_executable_without_old_storage),
     cmocka_unit_test_setup_teardown(test_trace_commit_reveal, setup, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -122,8 +122,9 @@ static bool parse_list(ad_parse *x, uint32_t parent, unsigned depth, uint32_t *c
     memset(t, 0, sizeof *t);
     t->parent = parent;
     if (!xdr_address(x, t->addr)) return false;
-    size_t sl = x->off + 4 <= x->n ? scp_storage_scval_len(x->p + x->off) : 0;
-    if (!sl || x->off + sl > x->n) return false;
+    /* bounded: the entry is untrusted (scp_storage_scval_len trusts its input) */
+    size_t sl = x->off + 4 <= x->n ? scp_host_scval_xdr_len(x->p + x->off, x->n - x->off) : 0;
+    if (!sl) return false;
     t->sig = x->p + x->off;
     t->siglen = sl;
     x->off += sl;

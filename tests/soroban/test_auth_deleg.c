@@ -288,6 +288,40 @@ static void test_delegation_errors(void **state) {
   fixture_close(&gs);
 }
 
+/* A delegate whose signature ScVal is cut short (a Vec of 1,000 that ends
+ * after its count) is malformed XDR, found without reading past the
+ * entry: the entry sits in a heap block of exactly its length, so the
+ * sanitized build would catch an over-read. */
+static void test_truncated_delegate_signature(void **state) {
+  fixture *f = *state;
+  uint8_t w[32], d[32];
+  memset(w, 0x77, 32);
+  memset(d, 0x55, 32);
+  xb e;
+  uint8_t target[32];
+  memset(target, TARGET, 32);
+  e.n = 0;
+  x32(&e, 3);    /* AddressWithDelegates */
+  xaddr(&e, 1, w);
+  x32(&e, 0);
+  x32(&e, 99);
+  x32(&e, 200);
+  x32(&e, 1);    /* SCV_VOID signature */
+  x32(&e, 1);    /* one delegate */
+  xaddr(&e, 1, d);
+  x32(&e, 16);   /* SCV_VEC */
+  x32(&e, 1);    /* Some */
+  x32(&e, 1000); /* ... and the entry ends here */
+  uint8_t *heap = malloc(e.n);
+  assert_non_null(heap);
+  memcpy(heap, e.p, e.n);
+  const uint8_t *p[1] = { heap };
+  size_t l[1] = { e.n };
+  scp_error err;
+  assert_int_equal(scp_host_set_auth_entries(f->h, p, l, 1, &err), SCP_ERR_MALFORMED);
+  free(heap);
+}
+
 /* D refusing fails W's delegation, and so W's authentication. */
 static void test_delegate_refuses(void **state) {
   fixture *f = *state;
@@ -330,6 +364,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_entry_conversion_charges, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_snapshot_charges, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_delegation_errors, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_truncated_delegate_signature, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_delegate_refuses, open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_delegates_order, open_ledger, fixture_close),
   };

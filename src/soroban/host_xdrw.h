@@ -2,7 +2,8 @@
  * host_xdrw.h — an XDR writer for the images the host hashes or compares
  * (signature payloads, create-contract authorized functions), charging
  * one ValSer(len) per write_all as the reference's metered writer does,
- * or nothing when built with charge = false.  Hidden internals.
+ * or nothing when built with charge = false (then h may be NULL).  Hidden
+ * internals.
  */
 #ifndef SCP_HOST_XDRW_H
 #define SCP_HOST_XDRW_H

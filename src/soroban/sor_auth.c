@@ -19,44 +19,36 @@
 #include "soroban/sor_auth.h"
 #include "soroban/host_private.h"
 #include "soroban/host_lifecycle.h"
+#include "soroban/host_xdrw.h"
 #include "soroban/scp_spec.h"
 
 enum { ENVELOPE_AUTH = 9, ENVELOPE_AUTH_WITH_ADDRESS = 10, SCV_VOID = 1, SCV_BYTES = 13,
        SCV_SYMBOL = 15, SCV_VEC = 16, SCV_MAP = 17, MAX_SIGNERS = 20 };
 
+/* The entries are built with host_xdrw.c's writer, uncharged (they are
+ * the transaction's input, not host work); an allocation failure sticks,
+ * so a whole entry is written before it is checked.  Every piece is a
+ * whole number of XDR words: ScVal and authorized-function images, 32-
+ * and 8-byte opaques; var pads its bytes. */
 typedef struct xw {
-  uint8_t *p;
-  size_t n, cap;
+  scp_xdrw x;
   bool oom;
 } xw;
 
 static void put(xw *w, const void *p, size_t n) {
-  if (w->oom) return;
-  size_t pad = (4 - n % 4) % 4;
-  if (!scp_grow(&w->p, &w->cap, w->n + n + pad, 1)) {
-    w->oom = true;
-    return;
-  }
-  if (n) memcpy(w->p + w->n, p, n);
-  memset(w->p + w->n + n, 0, pad);
-  w->n += n + pad;
+  if (!w->oom && scp_xdrw_append(&w->x, p, n) != SCP_OK) w->oom = true;
 }
 
 static void u32(xw *w, uint32_t v) {
-  uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
-  put(w, b, 4);
+  if (!w->oom && scp_xdrw_u32(NULL, &w->x, v) != SCP_OK) w->oom = true;
 }
 
 static void var(xw *w, const void *p, size_t n) {
-  u32(w, (uint32_t)n);
-  put(w, p, n);
+  if (!w->oom && scp_xdrw_var(NULL, &w->x, p, (uint32_t)n) != SCP_OK) w->oom = true;
 }
 
-/* ScAddress from the host's 33-byte encoding. */
 static void address(xw *w, const uint8_t a[33]) {
-  u32(w, a[0]);
-  if (a[0] == 0) u32(w, 0);
-  put(w, a + 1, 32);
+  if (!w->oom && scp_xdrw_address(NULL, &w->x, a) != SCP_OK) w->oom = true;
 }
 
 void scp_authplan_free(scp_authplan *p) {
@@ -224,9 +216,9 @@ static int add_entry(scp_authplan *p, xw *w) {
   size_t *l = realloc(p->lens, (p->n + 1) * sizeof *l);
   if (!l) return SCP_ERR_NOMEM;
   p->lens = l;
-  p->entries[p->n] = w->p;
-  p->lens[p->n++] = w->n;
-  w->p = NULL;
+  p->entries[p->n] = w->x.p;
+  p->lens[p->n++] = w->x.n;
+  w->x.p = NULL;
   return SCP_OK;
 }
 
@@ -256,10 +248,10 @@ int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p
       put(&pre, n8, 8);
       u32(&pre, exp);
       if (v2) address(&pre, addr);
-      put(&pre, inv.p, inv.n);
+      put(&pre, inv.x.p, inv.x.n);
       if (pre.oom) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-      else SHA256(pre.p, pre.n, hash);
-      free(pre.p);
+      else SHA256(pre.x.p, pre.x.n, hash);
+      free(pre.x.p);
       /* the credentials */
       u32(&e, v2 ? 2 : 1);
       address(&e, addr);
@@ -291,11 +283,11 @@ int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p
         }
       }
     }
-    if (rc == SCP_OK) put(&e, inv.p, inv.n);
+    if (rc == SCP_OK) put(&e, inv.x.p, inv.x.n);
     if (rc == SCP_OK) rc = add_entry(p, &e);
     if (rc == SCP_ERR_NOMEM && !err->msg[0]) scp_fail(err, rc, "out of memory");
-    free(inv.p);
-    free(e.p);
+    free(inv.x.p);
+    free(e.x.p);
   }
   return rc;
 }

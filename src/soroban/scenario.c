@@ -10,6 +10,7 @@
 
 #include "soroban/scp_scenario.h"
 #include "soroban/sac_setup.h"
+#include "soroban/sor_ledger.h"
 #include "wasm/scp_wasm.h"
 
 typedef struct ctx {
@@ -143,7 +144,7 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   scp_ledger_deploy *d = &c->s->deploys[i];
   d->where = keep(c, where);
   if (!d->where) return nomem(c);
-  for (int k = 0; k < 8; k++) d->salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
+  scp_sor_salt(i, d->salt);   /* the default: the file's order */
   json_t *dep = json_object_get(j, "deployer"), *salt = json_object_get(j, "salt");
   if (dep) {
     const char *t = json_is_string(dep) ? json_string_value(dep) : "";
@@ -501,14 +502,7 @@ static int load_ledger(ctx *c, json_t *l) {
     c->s->has_network_id = true;
   } else if (nid) {
     const char *h = json_is_string(nid) ? json_string_value(nid) : "";
-    bool ok = strlen(h) == 64;
-    for (size_t i = 0; ok && i < 32; i++) {
-      unsigned b;
-      ok = sscanf(h + 2 * i, "%2x", &b) == 1 && strchr("0123456789abcdefABCDEF", h[2 * i]) &&
-           strchr("0123456789abcdefABCDEF", h[2 * i + 1]);
-      c->s->network_id[i] = (uint8_t)b;
-    }
-    if (!ok) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
+    if (!strncmp(h, "0x", 2) || !hex32(h, c->s->network_id))   /* no 0x here, unlike salts */ return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
     c->s->has_network_id = true;
   }
   return SCP_OK;

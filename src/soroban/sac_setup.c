@@ -73,3 +73,11 @@ int scp_sac_setup_deploy(scp_host *h, const scp_sac_asset *a, uint8_t id[32], sc
   scp_host_destroy(tmp);
   return rc;
 }
+
+int scp_sac_setup_text(scp_host *h, const char *text, uint8_t id[32], scp_error *err) {
+  scp_sac_asset asset;
+  const char *why = "";
+  if (scp_sac_asset_parse(text, &asset, &why))
+    return scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", text, why);
+  return scp_sac_setup_deploy(h, &asset, id, err);
+}

@@ -10,4 +10,7 @@ SCP_HIDDEN int scp_sac_asset_parse(const char *text, scp_sac_asset *a, const cha
  * id receives the contract id. */
 SCP_HIDDEN int scp_sac_setup_deploy(scp_host *h, const scp_sac_asset *a, uint8_t id[32],
                                     scp_error *err);
+/* scp_sac_asset_parse of text, then scp_sac_setup_deploy; a bad asset is
+ * SCP_ERR_ARG "--asset TEXT: why". */
+SCP_HIDDEN int scp_sac_setup_text(scp_host *h, const char *text, uint8_t id[32], scp_error *err);
 #endif

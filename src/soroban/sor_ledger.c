@@ -376,14 +376,8 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   /* classic accounts and trustlines, asset contracts, then the contracts
    * that need no transaction; the code of the others */
   int rc = scp_ledger_seed_classic(tmp, l, err);
-  for (size_t i = 0; i < l->nassets && !rc; i++) {
-    scp_sac_asset asset;
-    const char *why = "";
-    if (scp_sac_asset_parse(l->assets[i], &asset, &why))
-      rc = scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", l->assets[i], why);
-    else
-      rc = scp_sac_setup_deploy(tmp, &asset, l->asset_ids[i], err);
-  }
+  for (size_t i = 0; i < l->nassets && !rc; i++)
+    rc = scp_sac_setup_text(tmp, l->assets[i], l->asset_ids[i], err);
   uint32_t lu = tmp->opts.ledger_sequence + tmp->opts.min_persistent_entry_ttl - 1;
   for (size_t i = 0; i < l->nfiles && !rc; i++) {
     const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;

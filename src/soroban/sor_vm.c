@@ -795,15 +795,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
   }
 deployed:
   /* the --asset contracts, created as setup */
-  for (size_t i = 0; i < o->nassets; i++) {
-    scp_sac_asset asset;
-    const char *why = "";
-    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) {
-      rc = scp_fail(err, SCP_ERR_ARG, "--asset %s: %s", o->assets[i], why);
-      goto done;
-    }
-    if ((rc = scp_sac_setup_deploy(vm.host, &asset, id, err))) goto done;
-  }
+  for (size_t i = 0; i < o->nassets; i++)
+    if ((rc = scp_sac_setup_text(vm.host, o->assets[i], id, err))) goto done;
   /* the reference's module parse refuses a contract newer than the ledger
    * (check_contract_interface_version); refused here rather than run */
   for (size_t i = 0; i < vm.nmods && o->protocol; i++) {

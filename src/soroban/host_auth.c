@@ -44,8 +44,7 @@
 #include "soroban/sac_private.h"
 
 enum {
-  SIZE_VAL = 8, SIZE_SYMBOL = 8, SIZE_SCVAL = 96,
-  SIZE_CREATE_ARGS_V2 = 176,   /* CreateContractArgsV2 (declared_size.rs) */
+  SIZE_VAL = 8, SIZE_SYMBOL = 8,
   SIZE_INVOKER_TRACKER = 264   /* InvokerContractAuthorizationTracker */
 };
 

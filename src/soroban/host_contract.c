@@ -102,14 +102,6 @@ static void instance_image(const uint8_t hash[32], uint8_t out[44]) {
   memset(out + 40, 0, 4);
 }
 
-static void instance_key(const uint8_t id[32], scp_lkey *k, uint8_t keybuf[4]) {
-  static const uint8_t lkci[4] = { 0, 0, 0, 20 };   /* ScVal::LedgerKeyContractInstance */
-  memcpy(keybuf, lkci, 4);
-  *k = (scp_lkey){ .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = keybuf,
-                   .keylen = 4 };
-  memcpy(k->id, id, 32);
-}
-
 static void code_key(const uint8_t hash[32], scp_lkey *k) {
   *k = (scp_lkey){ .type = SCP_LK_CONTRACT_CODE };
   memcpy(k->id, hash, 32);
@@ -150,7 +142,7 @@ int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t 
   scp_host_contract_id(h, false, deployer, salt, id);
   scp_lkey ck, ik;
   code_key(hash, &ck);
-  instance_key(id, &ik, kb);
+  scp_lc_instance_key(id, &ik, kb);
   instance_image(hash, img);
   uint32_t lu = h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1;
   int rc = scp_storage_seed(h, &ck, wasm, (uint32_t)len, lu, false);
@@ -296,7 +288,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
   bool has = false;
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_lc_charge_executable_clone(h, ex);
-  instance_key(id, &ik, kb);
+  scp_lc_instance_key(id, &ik, kb);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_has(h, &ik, &has);
@@ -422,7 +414,7 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   /* the instance */
   scp_lkey ik, ck;
   uint8_t kb[4];
-  instance_key(id, &ik, kb);
+  scp_lc_instance_key(id, &ik, kb);
   const scp_sentry *e;
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
@@ -529,7 +521,7 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
 int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {
   scp_lkey ik;
   uint8_t kb[4];
-  instance_key(id, &ik, kb);
+  scp_lc_instance_key(id, &ik, kb);
   const scp_sentry *e;
   scp_executable ex;
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
@@ -695,7 +687,7 @@ static int instance_key_of(scp_host *h, uint64_t addr, scp_lkey *ik, uint8_t kb[
   if (rc == SCP_OK && o->u.bytes[0] != 1)
     rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "not a contract address");
   if (rc != SCP_OK) return rc;
-  instance_key(o->u.bytes + 1, ik, kb);
+  scp_lc_instance_key(o->u.bytes + 1, ik, kb);
   rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   return rc == SCP_OK ? scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY) : rc;
 }
@@ -719,7 +711,7 @@ int scp_hf_extend_current_contract_instance_and_code_ttl(scp_host *h, const uint
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "Current context has no contract ID");
   scp_lkey ik;
   uint8_t kb[4];
-  instance_key(h->frames[h->nframes - 1].contract_id, &ik, kb);
+  scp_lc_instance_key(h->frames[h->nframes - 1].contract_id, &ik, kb);
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);   /* get_current_contract_id_internal */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);

@@ -59,7 +59,7 @@ static bool is_instance_key(const scp_lkey *k, const uint8_t id[32]) {
 
 /* The instance entry as the storage map holds it (the snapshot source when
  * the map has not read it), found without charge. */
-static const scp_sentry *entry_of(const scp_host *h, const uint8_t id[32]) {
+const scp_sentry *scp_inst_entry(const scp_host *h, const uint8_t id[32]) {
   for (size_t i = 0; i < h->nstore; i++)
     if (is_instance_key(&h->store[i].k, id)) return h->store[i].present ? &h->store[i] : NULL;
   for (size_t i = 0; i < h->nsnap; i++)
@@ -68,7 +68,7 @@ static const scp_sentry *entry_of(const scp_host *h, const uint8_t id[32]) {
 }
 
 int scp_inst_capture(scp_host *h, scp_frame *f) {
-  const scp_sentry *e = entry_of(h, f->contract_id);
+  const scp_sentry *e = scp_inst_entry(h, f->contract_id);
   if (!e) return SCP_OK;
   uint8_t *c = malloc(e->vallen ? e->vallen : 1);
   if (!c) return SCP_ERR_NOMEM;

@@ -22,6 +22,10 @@
  * whose contract has no instance entry (a host-function frame, a test's
  * bare frame) keeps none.  SCP_OK or SCP_ERR_NOMEM (f unchanged). */
 SCP_HIDDEN int scp_inst_capture(scp_host *h, scp_frame *f);
+/* Contract id's instance entry as the storage map holds it (the snapshot
+ * source when the map has not read it; NULL when deleted or absent),
+ * found without charge. */
+SCP_HIDDEN const scp_sentry *scp_inst_entry(const scp_host *h, const uint8_t id[32]);
 
 /* Frees what the frame holds (its instance copy and storage map). */
 SCP_HIDDEN void scp_inst_frame_free(scp_frame *f);

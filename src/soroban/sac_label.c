@@ -8,6 +8,7 @@
  * map's bytes directly so the budget stays exactly the reference's.
  */
 #include "soroban/sac_label.h"
+#include "soroban/host_instance.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,41 +16,21 @@
 /* ScValType and ContractExecutableType discriminants (Stellar-contract.x) */
 enum {
   SCV_BYTES = 13, SCV_STRING = 14, SCV_SYMBOL = 15, SCV_VEC = 16, SCV_MAP = 17,
-  SCV_CONTRACT_INSTANCE = 19, SCV_LEDGER_KEY_CONTRACT_INSTANCE = 20,
+  SCV_CONTRACT_INSTANCE = 19,
   EXEC_STELLAR_ASSET = 1
 };
-
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 /* A Symbol ScVal at p equal to s. */
 static bool is_symbol(const uint8_t *p, const char *s) {
   size_t n = strlen(s);
-  return rd32(p) == SCV_SYMBOL && rd32(p + 4) == n && !memcmp(p + 8, s, n);
-}
-
-/* The instance entry of contract id in the storage map, the snapshot
- * otherwise. */
-static const scp_sentry *instance_entry(const scp_host *h, const uint8_t id[32]) {
-  const scp_sentry *maps[2] = {h->store, h->snap};
-  size_t ns[2] = {h->nstore, h->nsnap};
-  for (int m = 0; m < 2; m++)
-    for (size_t i = 0; i < ns[m]; i++) {
-      const scp_sentry *e = &maps[m][i];
-      if (e->k.type == SCP_LK_CONTRACT_DATA && !e->k.account && e->present &&
-          e->k.keylen >= 4 && rd32(e->k.key) == SCV_LEDGER_KEY_CONTRACT_INSTANCE &&
-          !memcmp(e->k.id, id, 32) && e->val && e->vallen >= 16)
-        return e;
-    }
-  return NULL;
+  return scp_be32(p) == SCV_SYMBOL && scp_be32(p + 4) == n && !memcmp(p + 8, s, n);
 }
 
 /* AssetInfo: Vec[Symbol case] or Vec[Symbol case, Map{asset_code: String,
  * issuer: Bytes(32)}] (the map's keys in Symbol order). */
 static bool render(const uint8_t *v, const uint8_t *end, char *out, size_t n) {
-  if (end - v < 12 || rd32(v) != SCV_VEC || rd32(v + 4) != 1) return false;
-  uint32_t cnt = rd32(v + 8);
+  if (end - v < 12 || scp_be32(v) != SCV_VEC || scp_be32(v + 4) != 1) return false;
+  uint32_t cnt = scp_be32(v + 8);
   const uint8_t *p = v + 12;
   if (cnt == 1 && end - p >= 16 && is_symbol(p, "Native")) {
     snprintf(out, n, "native");
@@ -59,7 +40,7 @@ static bool render(const uint8_t *v, const uint8_t *end, char *out, size_t n) {
   size_t sl = scp_storage_scval_len(p);
   if (!sl || p + sl > end) return false;
   p += sl;
-  if (end - p < 12 || rd32(p) != SCV_MAP || rd32(p + 4) != 1 || rd32(p + 8) != 2) return false;
+  if (end - p < 12 || scp_be32(p) != SCV_MAP || scp_be32(p + 4) != 1 || scp_be32(p + 8) != 2) return false;
   p += 12;
   char code[13] = {0};
   const uint8_t *issuer = NULL;
@@ -67,11 +48,11 @@ static bool render(const uint8_t *v, const uint8_t *end, char *out, size_t n) {
     size_t kl = scp_storage_scval_len(p);
     if (!kl || p + kl + 8 > end) return false;
     const uint8_t *val = p + kl;
-    uint32_t len = rd32(val + 4);
+    uint32_t len = scp_be32(val + 4);
     if (val + 8 + len > end) return false;
-    if (is_symbol(p, "asset_code") && rd32(val) == SCV_STRING && len <= 12) {
+    if (is_symbol(p, "asset_code") && scp_be32(val) == SCV_STRING && len <= 12) {
       for (uint32_t j = 0; j < len; j++) code[j] = val[8 + j] >= 0x21 && val[8 + j] < 0x7f ? (char)val[8 + j] : '?';
-    } else if (is_symbol(p, "issuer") && rd32(val) == SCV_BYTES && len == 32) {
+    } else if (is_symbol(p, "issuer") && scp_be32(val) == SCV_BYTES && len == 32) {
       issuer = val + 8;
     }
     size_t vl = scp_storage_scval_len(val);
@@ -89,19 +70,20 @@ static bool render(const uint8_t *v, const uint8_t *end, char *out, size_t n) {
 }
 
 bool scp_sac_label(const scp_host *h, const uint8_t id[32], char *out, size_t n) {
-  const scp_sentry *e = instance_entry(h, id);
-  if (!e) return false;
+  const scp_sentry *e = scp_inst_entry(h, id);
+  if (!e || !e->val || e->vallen < 16) return false;
   const uint8_t *p = e->val, *end = e->val + e->vallen;
-  if (rd32(p) != SCV_CONTRACT_INSTANCE || rd32(p + 4) != EXEC_STELLAR_ASSET || !rd32(p + 8))
+  if (scp_be32(p) != SCV_CONTRACT_INSTANCE || scp_be32(p + 4) != EXEC_STELLAR_ASSET ||
+      !scp_be32(p + 8))
     return false;
-  uint32_t cnt = rd32(p + 12);
+  uint32_t cnt = scp_be32(p + 12);
   p += 16;
   for (uint32_t i = 0; i < cnt && p < end; i++) {
     size_t kl = scp_storage_scval_len(p);
     if (!kl || p + kl > end) return false;
     const uint8_t *val = p + kl;
     /* the key: Vec[Symbol "AssetInfo"] */
-    bool asset_info = kl >= 24 && rd32(p) == SCV_VEC && rd32(p + 8) == 1 &&
+    bool asset_info = kl >= 24 && scp_be32(p) == SCV_VEC && scp_be32(p + 8) == 1 &&
                       is_symbol(p + 12, "AssetInfo");
     if (asset_info) return render(val, end, out, n);
     size_t vl = scp_storage_scval_len(val);

@@ -26,8 +26,10 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
 LDLIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC   = $(sort $(wildcard src/util/*.c src/wasm/*.c src/soroban/*.c \
-              src/symbols/*.c src/profile/*.c src/output/*.c))
+# Every folder under src/ except cli/ is the library; a module may be split
+# into layer folders one level down (src/soroban/core/ ...).  scripts/check-layers
+# says which folder may use which.
+LIB_SRC   = $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c)))
 CLI_SRC   = $(sort $(wildcard src/cli/*.c))
 TEST_SRC  = $(sort $(wildcard tests/*/test_*.c))
 FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -35,9 +35,9 @@
 #include <openssl/sha.h>
 #include <sodium.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_lifecycle.h"
-#include "soroban/sac_private.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_lifecycle.h"
+#include "soroban/sac/sac_private.h"
 #include "host_fixture.h"
 
 /* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */

@@ -47,10 +47,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "soroban/host_fns_private.h"
-#include "soroban/host_private.h"
+#include "soroban/fns/host_fns_private.h"
+#include "soroban/core/host_private.h"
 #include "pairing_vectors.h"
-#include "soroban/sac_private.h"
+#include "soroban/sac/sac_private.h"
 #include "sac_flows.h"
 
 #define OBS_DIR "../shared/spec/soroban/observations"

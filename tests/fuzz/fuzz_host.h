@@ -44,7 +44,7 @@
 #include "soroban/core/host_instance.h"
 #include "soroban/core/scp_val.h"
 #include "soroban/run/scp_scenario.h"
-#include "soroban/sac/sac_setup.h"
+#include "soroban/run/sac_setup.h"
 
 #define FH_POOL 96
 #define FH_STEPS 96

@@ -41,7 +41,8 @@
 
 #include "soroban/fns/host_fns_private.h"
 #include "soroban/core/host_lifecycle.h"
-#include "soroban/sac/sac_private.h"
+#include "soroban/fns/host_native.h"
+#include "soroban/core/host_account.h"
 
 enum {
   SIZE_VAL = 8, SIZE_SYMBOL = 8,
@@ -248,7 +249,7 @@ HOSTFN(delegate_account_auth) {
     rc = scp_ae_check_account(h, addr + 1, payload, sig);
   } else {
     uint64_t args[3] = { payload, sig, ctx };
-    rc = scp_sac_symbol(h, CHECK_AUTH_FN, &sym);
+    rc = scp_native_symbol(h, CHECK_AUTH_FN, &sym);
     if (rc == SCP_OK) rc = scp_host_call_internal_prohibited(h, addr + 1, CHECK_AUTH_FN, args, 3, &r);
     if (rc == SCP_OK && r != SCP_VAL_VOID)
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "__check_auth did not return Void");
@@ -269,7 +270,7 @@ HOSTFN(get_delegated_signers_for_current_auth_check) {
   uint64_t payload, ctx;
   if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
   if (rc != SCP_OK) return rc;
-  return d ? scp_ad_signers(h, d, ret) : scp_sac_env0(h, "vec_new", ret);
+  return d ? scp_ad_signers(h, d, ret) : scp_native_env0(h, "vec_new", ret);
 }
 
 /* ---- the records, for the report ---------------------------------------------- */

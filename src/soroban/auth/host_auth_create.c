@@ -34,7 +34,8 @@
 #include "soroban/fns/host_fns_private.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_xdrw.h"
-#include "soroban/sac/sac_private.h"
+#include "soroban/fns/host_native.h"
+#include "soroban/core/host_account.h"
 
 enum {
   SIZE_CREATE_ARGS_V2 = 176, SIZE_SCVAL = 96, SIZE_SCSTRING = 24,
@@ -180,16 +181,16 @@ static int exec_from_xdr(scp_host *h, const scp_executable *e, uint64_t *a, uint
 /* The executable's enum Val: [variant, payload]. */
 static int exec_val(scp_host *h, const scp_executable *e, uint64_t a, uint64_t b, uint64_t *out) {
   uint64_t tag, pair[2];
-  int rc = scp_sac_symbol(h, e->kind == SCP_EXEC_WASM ? "Wasm" : "ExternalRef", &tag);
+  int rc = scp_native_symbol(h, e->kind == SCP_EXEC_WASM ? "Wasm" : "ExternalRef", &tag);
   if (rc != SCP_OK) return rc;
   pair[0] = tag;
   pair[1] = a;
   if (e->kind == SCP_EXEC_EXTERNAL_REF) {
     static const char *const keys[] = { "owner", "tag" };
     uint64_t vals[2] = { a, b };
-    rc = scp_sac_map_new(h, keys, vals, 2, &pair[1]);
+    rc = scp_native_map_new(h, keys, vals, 2, &pair[1]);
   }
-  return rc == SCP_OK ? scp_sac_vec(h, pair, 2, out) : rc;
+  return rc == SCP_OK ? scp_native_vec(h, pair, 2, out) : rc;
 }
 
 int scp_acf_context(scp_host *h, const scp_create_args *c, uint64_t *out) {
@@ -216,22 +217,22 @@ int scp_acf_context(scp_host *h, const scp_create_args *c, uint64_t *out) {
       if (rc == SCP_OK) rc = scp_host_scval_to_val(h, img, l, &v[i]);
       free(img);
     }
-    if (rc == SCP_OK) rc = scp_sac_vec(h, v, c->nctor, &ctor);
+    if (rc == SCP_OK) rc = scp_native_vec(h, v, c->nctor, &ctor);
     free(v);
     if (rc != SCP_OK) return rc;
   }
   /* the enum's Val: the variant, the struct's map, the pair */
-  rc = scp_sac_symbol(h, c->nctor ? "CreateContractWithCtorHostFn" : "CreateContractHostFn", &tag);
+  rc = scp_native_symbol(h, c->nctor ? "CreateContractWithCtorHostFn" : "CreateContractHostFn", &tag);
   if (rc == SCP_OK) rc = exec_val(h, &c->ex, ea, eb, &ev);
   if (rc == SCP_OK && c->nctor) {
     static const char *const keys[] = { "constructor_args", "executable", "salt" };
     uint64_t vals[3] = { ctor, ev, salt };
-    rc = scp_sac_map_new(h, keys, vals, 3, &map);
+    rc = scp_native_map_new(h, keys, vals, 3, &map);
   } else if (rc == SCP_OK) {
     static const char *const keys[] = { "executable", "salt" };
     uint64_t vals[2] = { ev, salt };
-    rc = scp_sac_map_new(h, keys, vals, 2, &map);
+    rc = scp_native_map_new(h, keys, vals, 2, &map);
   }
   uint64_t pair[2] = { tag, map };
-  return rc == SCP_OK ? scp_sac_vec(h, pair, 2, out) : rc;
+  return rc == SCP_OK ? scp_native_vec(h, pair, 2, out) : rc;
 }

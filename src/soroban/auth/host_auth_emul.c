@@ -55,7 +55,8 @@
 #include "soroban/fns/host_fns_private.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_xdrw.h"
-#include "soroban/sac/sac_private.h"
+#include "soroban/fns/host_native.h"
+#include "soroban/core/host_account.h"
 
 enum {
   SIZE_SCADDRESS = 48, SIZE_HASH = 32, SIZE_ACCOUNT_ID = 32, SIZE_LEDGER_KEY = 152,
@@ -205,16 +206,16 @@ static int signature_payload(scp_host *h, const scp_ae_auth *a, const tree *tr, 
  * AuthorizationContext::Contract({args, contract, fn_name}) pushed. */
 static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   uint64_t ctxs;
-  int rc = scp_sac_env0(h, "vec_new", &ctxs);
+  int rc = scp_native_env0(h, "vec_new", &ctxs);
   for (size_t k = 0; rc == SCP_OK && k < tr->len; k++) {
     const scp_am_tnode *n = &tr->n[k];
     uint64_t args = 0, fnsym = 0, map = 0, ctx = 0, tag = 0;
     if (!n->is_contract_fn) {   /* CreateContract[WithCtor]HostFn (host_auth_create.c) */
       rc = scp_acf_context(h, n->create, &ctx);
-      if (rc == SCP_OK) rc = scp_sac_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
+      if (rc == SCP_OK) rc = scp_native_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
       continue;
     }
-    rc = scp_sac_vec(h, n->args, n->nargs, &args);
+    rc = scp_native_vec(h, n->args, n->nargs, &args);
     if (rc != SCP_OK) return rc;
     size_t fl = strlen(n->fn);
     if (!scp_val_symbol_small((const uint8_t *)n->fn, fl, &fnsym)) {
@@ -230,11 +231,11 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
     }
     static const char *const keys[] = { "args", "contract", "fn_name" };
     uint64_t vals[3] = { args, n->contract, fnsym };
-    rc = scp_sac_map_new(h, keys, vals, 3, &map);
-    if (rc == SCP_OK) rc = scp_sac_symbol(h, "Contract", &tag);
+    rc = scp_native_map_new(h, keys, vals, 3, &map);
+    if (rc == SCP_OK) rc = scp_native_symbol(h, "Contract", &tag);
     uint64_t pair[2] = { tag, map };
-    if (rc == SCP_OK) rc = scp_sac_vec(h, pair, 2, &ctx);
-    if (rc == SCP_OK) rc = scp_sac_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
+    if (rc == SCP_OK) rc = scp_native_vec(h, pair, 2, &ctx);
+    if (rc == SCP_OK) rc = scp_native_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
   }
   if (rc == SCP_OK) *out = ctxs;
   return rc;
@@ -297,9 +298,9 @@ static int signer_weight(scp_host *h, const acct_view *v, const uint8_t pk[32], 
  * -- the Stellar Asset Contract's own (sac_account.c), one set of
  * charges for both. */
 static int load_account(scp_host *h, const uint8_t key[32], acct_view *v) {
-  scp_sac_account a;
+  scp_host_account a;
   const scp_sentry *e = NULL;
-  int rc = scp_sac_load_account(h, key, &a, &e);
+  int rc = scp_host_load_account(h, key, &a, &e);
   if (rc == SCP_OK) account_view(e->val, e->vallen, v);
   return rc;
 }
@@ -322,7 +323,7 @@ int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, u
   acct_view acct;
   if (scp_val_tag_of(sigs) != SCP_TAG_VEC_OBJ)
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "signature is not a Vec");
-  int rc = scp_sac_env1(h, "vec_len", sigs, &len);
+  int rc = scp_native_env1(h, "vec_len", sigs, &len);
   if (rc != SCP_OK) return rc;
   uint32_t n = scp_val_major(len);
   if (n > MAX_ACCOUNT_SIGNATURES) return auth_error(h, "too many account signers");
@@ -333,17 +334,17 @@ int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, u
     static const char *const keys[] = { "public_key", "signature" };
     uint64_t sig, kv[2], r;
     uint8_t pk[32];
-    rc = scp_sac_env2(h, "vec_get", sigs, scp_val_u32(i), &sig);
-    if (rc == SCP_OK) rc = scp_sac_map_unpack(h, sig, keys, 2, kv);
-    if (rc == SCP_OK) rc = scp_sac_bytesn(h, kv[0], 32);
-    if (rc == SCP_OK) rc = scp_sac_bytesn(h, kv[1], 64);
+    rc = scp_native_env2(h, "vec_get", sigs, scp_val_u32(i), &sig);
+    if (rc == SCP_OK) rc = scp_native_map_unpack(h, sig, keys, 2, kv);
+    if (rc == SCP_OK) rc = scp_native_bytesn(h, kv[0], 32);
+    if (rc == SCP_OK) rc = scp_native_bytesn(h, kv[1], 64);
     if (rc == SCP_OK && i) {
       int ord = 0;
       rc = scp_host_compare(h, prev, kv[0], &ord);
       if (rc == SCP_OK && ord >= 0) return auth_error(h, "public keys are not ordered");
     }
-    if (rc == SCP_OK) rc = scp_sac_env3(h, "verify_sig_ed25519", kv[0], payload, kv[1], &r);
-    if (rc == SCP_OK) rc = scp_sac_bytes_to_array(h, kv[0], pk, 32);
+    if (rc == SCP_OK) rc = scp_native_env3(h, "verify_sig_ed25519", kv[0], payload, kv[1], &r);
+    if (rc == SCP_OK) rc = scp_native_bytes_to_array(h, kv[0], pk, 32);
     uint32_t w = 0;
     if (rc == SCP_OK) rc = signer_weight(h, &acct, pk, &w);
     if (rc == SCP_OK && !w) return auth_error(h, "signer does not belong to account");
@@ -387,8 +388,8 @@ static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, zero_sig, 64, &sig);
   static const char *const keys[] = { "public_key", "signature" };
   uint64_t vals[2] = { pk, sig };
-  if (rc == SCP_OK) rc = scp_sac_map_new(h, keys, vals, 2, &map);
-  if (rc == SCP_OK) rc = scp_sac_vec(h, &map, 1, &sigs);
+  if (rc == SCP_OK) rc = scp_native_map_new(h, keys, vals, 2, &map);
+  if (rc == SCP_OK) rc = scp_native_vec(h, &map, 1, &sigs);
   if (rc != SCP_OK) return rc;
   /* with_suppressed_diagnostic_events: the error is dropped */
   char msg[sizeof h->errmsg];

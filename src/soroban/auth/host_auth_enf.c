@@ -67,7 +67,8 @@
 
 #include "soroban/fns/host_fns_private.h"
 #include "soroban/core/host_lifecycle.h"
-#include "soroban/sac/sac_private.h"
+#include "soroban/fns/host_native.h"
+#include "soroban/core/host_account.h"
 
 enum {
   SIZE_TRACKER_CELL = 320 + 8,   /* RefCell<AccountAuthorizationTracker> */
@@ -692,7 +693,7 @@ static int extend_match(scp_host *h, ae_tracker *t, const ae_fn *f, bool allow_r
 static int check_contract(scp_host *h, const uint8_t id[32], uint64_t payload, uint64_t sig,
                           uint64_t ctx) {
   uint64_t fnsym, ret = SCP_VAL_VOID;
-  int rc = scp_sac_symbol(h, "__check_auth", &fnsym);   /* Symbol::try_from_val(&str) */
+  int rc = scp_native_symbol(h, "__check_auth", &fnsym);   /* Symbol::try_from_val(&str) */
   uint64_t args[3] = { payload, sig, ctx };
   if (rc == SCP_OK && scp_ae_probe) scp_ae_probe(h);
   if (rc == SCP_OK) rc = scp_host_call_internal(h, id, "__check_auth", args, 3, &ret);
@@ -849,20 +850,20 @@ static int invoker_entry(scp_host *h, ae_tracker *t, uint64_t val, uint32_t pare
   if (scp_val_tag_of(val) != SCP_TAG_VEC_OBJ) return not_a(h, "InvokerContractAuthEntry is a Vec");
   uint64_t disc, inner, sv[2], cv[3];
   uint32_t idx = 0;
-  int rc = scp_sac_env2(h, "vec_get", val, scp_val_u32(0), &disc);
+  int rc = scp_native_env2(h, "vec_get", val, scp_val_u32(0), &disc);
   if (rc == SCP_OK && scp_val_tag_of(disc) != SCP_TAG_SYMBOL_SMALL &&
       scp_val_tag_of(disc) != SCP_TAG_SYMBOL_OBJ)
     rc = not_a(h, "the discriminant is a Symbol");
-  if (rc == SCP_OK) rc = scp_sac_symbol_index(h, disc, cases, 3, &idx);
+  if (rc == SCP_OK) rc = scp_native_symbol_index(h, disc, cases, 3, &idx);
   if (rc != SCP_OK) return rc;
   if (idx != 0) return unsupported(h, "authorize_as_curr_contract of a create-contract function");
-  rc = scp_sac_env2(h, "vec_get", val, scp_val_u32(1), &inner);
+  rc = scp_native_env2(h, "vec_get", val, scp_val_u32(1), &inner);
   if (rc == SCP_OK && scp_val_tag_of(inner) != SCP_TAG_MAP_OBJ)
     rc = not_a(h, "SubContractInvocation is a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, inner, sub_keys, 2, sv);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, inner, sub_keys, 2, sv);
   if (rc == SCP_OK && scp_val_tag_of(sv[0]) != SCP_TAG_MAP_OBJ)
     rc = not_a(h, "ContractAuthorizationContext is a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, sv[0], ctx_keys, 3, cv);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, sv[0], ctx_keys, 3, cv);
   if (rc == SCP_OK && (scp_val_tag_of(cv[0]) != SCP_TAG_VEC_OBJ ||
                        scp_val_tag_of(cv[1]) != SCP_TAG_ADDRESS_OBJ ||
                        (scp_val_tag_of(cv[2]) != SCP_TAG_SYMBOL_SMALL &&

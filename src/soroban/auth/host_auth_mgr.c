@@ -135,6 +135,16 @@ static void trackers_free(am_tracker *t, size_t n) {
   free(t);
 }
 
+/* pop_context: with no context left, recording mode's emulated
+ * authentication (host_auth_emul.c), then the manager's pop_frame. */
+void scp_am_frame_popped(scp_host *h) {
+  if (!h->nframes && h->am && scp_am_tracker_count(h)) {
+    int rc = scp_am_emulate(h);
+    if (h->auth_emul_rc == SCP_OK) h->auth_emul_rc = rc;
+  }
+  scp_am_pop_host_frame(h);   /* AuthorizationManager::pop_frame (free) */
+}
+
 void scp_am_free(scp_host *h) {
   scp_ae_free(h);
   if (!h->am) return;

@@ -77,10 +77,6 @@ unsigned scp_hostfn_rettype(unsigned id) {
   return id < SCP_HF_COUNT ? hostfn_rettype[id] : SCP_VT_COUNT;
 }
 
-bool scp_hostfn_implemented(unsigned id) {
-  return id < SCP_HF_COUNT && scp_hostfn_impls[id] != NULL;
-}
-
 /* ---- errors and charges ---------------------------------------------- */
 
 int scp_host_err(scp_host *h, scp_err_type type, scp_err_code code,
@@ -241,13 +237,8 @@ void scp_host_pop_frame(scp_host *h) {
   free(f->rel);
   free(f->args);
   scp_inst_frame_free(f);
-  /* pop_context: with no context left, recording mode's emulated
-   * authentication (host_auth_emul.c), then the manager's pop_frame */
-  if (!h->nframes && h->am && scp_am_tracker_count(h)) {
-    int rc = scp_am_emulate(h);
-    if (h->auth_emul_rc == SCP_OK) h->auth_emul_rc = rc;
-  }
-  scp_am_pop_host_frame(h);   /* AuthorizationManager::pop_frame (free) */
+  /* pop_context: auth's emulation and the manager's pop_frame */
+  if (h->links) h->links->frame_popped(h);
 }
 
 int scp_host_take_auth_emulation_rc(scp_host *h, scp_error *err) {
@@ -360,11 +351,13 @@ int scp_host_mem_write(scp_host *h, uint32_t pos, const uint8_t *src, uint32_t l
 
 /* ---- create / destroy ---------------------------------------------------- */
 
-int scp_host_create(scp_budget *b, const scp_host_opts *opts, scp_host **out) {
+int scp_host_create_linked(scp_budget *b, const scp_host_opts *opts,
+                           const scp_host_links *links, scp_host **out) {
   *out = NULL;
   scp_host *h = calloc(1, sizeof *h);
   if (!h) return SCP_ERR_NOMEM;
   h->budget = b;
+  h->links = links;
   if (opts) h->opts = *opts;
   if (!h->opts.protocol) h->opts.protocol = LATEST_PROTOCOL;
   if (!h->opts.max_entry_ttl) h->opts.max_entry_ttl = 3110400;
@@ -377,7 +370,7 @@ int scp_host_create(scp_budget *b, const scp_host_opts *opts, scp_host **out) {
 void scp_host_destroy(scp_host *h) {
   if (!h) return;
   /* the auth manager first: frames popped below run no emulation */
-  scp_am_free(h);
+  if (h->links) h->links->destroying(h);
   scp_storage_free(h);
   free(h->auths);
   for (size_t i = 0; i < h->nobjs; i++) obj_free(&h->objs[i]);
@@ -483,7 +476,7 @@ static int check_protocol(scp_host *h, const scp_hostfn *d) {
 /* The shared middle of both call paths: the function body, then the
  * result's CheckedEnvArg. */
 static int run_impl(scp_host *h, unsigned fn, const uint64_t *abs, uint64_t *ret) {
-  scp_hostfn_impl impl = scp_hostfn_impls[fn];
+  scp_hostfn_impl impl = h->links ? h->links->impls[fn] : NULL;
   if (!impl) {
     snprintf(h->errmsg, sizeof h->errmsg, "host function not implemented");
     return SCP_ERR_UNSUPPORTED;

@@ -52,6 +52,8 @@ SCP_HIDDEN int scp_lc_instance_image_keep(const scp_executable *e, const uint8_t
 SCP_HIDDEN void scp_lc_instance_key(const uint8_t id[32], scp_lkey *k, uint8_t kb[4]);
 SCP_HIDDEN void scp_lc_code_key(const uint8_t hash[32], scp_lkey *k);
 
+/* ScString::metered_clone: the string itself, then its Vec<u8>. */
+SCP_HIDDEN int scp_lc_charge_string_clone(scp_host *h, uint32_t n);
 /* ScContractInstance::metered_clone: MemCpy(96), then an external
  * reference's tag (MemAlloc(n), MemCpy(n)). */
 SCP_HIDDEN int scp_lc_charge_instance_clone(scp_host *h, const scp_executable *e);
@@ -84,14 +86,6 @@ SCP_HIDDEN int scp_lc_exec_ref_from_inputs(scp_host *h, uint64_t owner, uint64_t
                                            scp_executable *e);
 SCP_HIDDEN int scp_lc_verify_exec_ref_exists(scp_host *h, const scp_executable *e);
 
-/* The contract id of an address preimage, charged as get_contract_id_hash
- * and create_contract_with_optional_auth do: the ContractIdPreimage clone,
- * get_full_contract_id_preimage (get_ledger_network_id through Env, its
- * hash read), metered_hash_xdr (one ValSer per XDR write, SHA-256).  addr
- * is the host's address encoding; other than account / contract deployers
- * -> SCP_ERR_UNSUPPORTED. */
-SCP_HIDDEN int scp_lc_address_contract_id(scp_host *h, const uint8_t addr[33],
-                                          const uint8_t salt[32], uint8_t id[32]);
 /* ContractExecutable::metered_clone: the enum, an ExternalRef's tag. */
 SCP_HIDDEN int scp_lc_charge_executable_clone(scp_host *h, const scp_executable *e);
 /* hash_from_bytesobj_input / u256_from_bytesobj_input: visit, the size

@@ -126,6 +126,7 @@ typedef struct scp_event {
 struct scp_host {
   scp_budget *budget;
   scp_host_opts opts;
+  const struct scp_host_links *links;   /* the layers above (scp_host_links) */
   scp_hobj *objs;
   size_t nobjs, capobjs;
   scp_frame *frames;
@@ -174,6 +175,41 @@ struct scp_host {
 };
 
 typedef int (*scp_hostfn_impl)(scp_host *h, const uint64_t *args, uint64_t *ret);
+
+/* What the layers above core plug into a host.  Core calls these at run
+ * time (a frame popped, a contract called, a host function dispatched)
+ * and knows nothing else of auth, the asset contract or the function
+ * bodies; run/host_links.c fills the one table scp_host_create gives
+ * every host. */
+struct scp_am_snap;
+struct scp_executable;
+typedef struct scp_host_links {
+  /* the host-function bodies by SCP_HF_* id; NULL where not implemented */
+  const scp_hostfn_impl *impls;
+  /* auth: a frame was popped (the last one runs recording mode's
+   * emulation first); the host is being destroyed */
+  void (*frame_popped)(scp_host *h);
+  void (*destroying)(scp_host *h);
+  /* auth, around a contract call: the manager's frame and its snapshot */
+  int (*auth_push_contract)(scp_host *h, uint64_t addr);
+  int (*auth_snapshot_charges)(scp_host *h);
+  int (*auth_save)(scp_host *h, struct scp_am_snap **out);
+  void (*auth_restore)(scp_host *h, struct scp_am_snap *s);
+  void (*auth_snap_free)(struct scp_am_snap *s);
+  /* auth, around create_contract: the deployer's frame (see
+   * scp_auth_create_frame) */
+  int (*auth_create_frame)(scp_host *h, uint64_t deployer, const uint8_t addr[33],
+                           const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
+                           const struct scp_executable *ex, bool *pushed);
+  void (*auth_create_pop)(scp_host *h);
+  /* a call into a native contract (the Stellar Asset Contract) */
+  int (*native_call)(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
+                     uint32_t n, uint64_t *ret);
+} scp_host_links;
+
+/* scp_host_create with the links given (run/host_links.c). */
+SCP_HIDDEN int scp_host_create_linked(scp_budget *b, const scp_host_opts *opts,
+                                      const scp_host_links *links, scp_host **out);
 
 /* ---- shared internals (host.c) --------------------------------------- */
 
@@ -278,6 +314,8 @@ SCP_HIDDEN uint64_t scp_am_frame_address(const scp_host *h, size_t d);
 SCP_HIDDEN size_t scp_am_tracker_count(const scp_host *h);
 SCP_HIDDEN size_t scp_am_depth(const scp_host *h);
 SCP_HIDDEN void scp_am_free(scp_host *h);
+/* A host frame was popped (scp_host_links.frame_popped). */
+SCP_HIDDEN void scp_am_frame_popped(scp_host *h);
 /* (auth2) A recording tracker as the emulation reads it: the address, its
  * SourceAccount credentials, the nonce and its live-until ledger, the
  * authorized tree's node count; its nodes in pre-order (node 0 the root):
@@ -427,6 +465,9 @@ SCP_HIDDEN int scp_host_memobj_copy_from_slice(scp_host *h, uint64_t obj, uint32
  * order": the check of Map::from_map / the metered map constructors. */
 SCP_HIDDEN int scp_host_check_keys_sorted(scp_host *h, const uint64_t *kv, uint32_t n,
                                           const char *what);
+/* The map object adopts kv (malloc'd, freed on failure) once its keys
+ * are checked in order. */
+SCP_HIDDEN int scp_host_map_adopt_sorted(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret);
 SCP_HIDDEN int scp_host_map_from_pairs_nocap(scp_host *h, const uint64_t *kv, uint32_t n,
                                              uint64_t *out);
 SCP_HIDDEN int scp_host_map_from_pairs(scp_host *h, const uint64_t *kv, uint32_t n,
@@ -567,12 +608,14 @@ SCP_HIDDEN int scp_storage_extend_contract_data(scp_host *h, uint64_t k, unsigne
 /* Strkey of an address in the host's encoding (kind byte 0 account / 1
  * contract, then 32 bytes): "G..." / "C...", NUL-terminated. */
 SCP_HIDDEN void scp_host_address_strkey(const uint8_t *addr, char out[57]);
+/* Strkey version bytes; the CRC16-XModem and strict base32 decoding
+ * (no padding, unused trailing bits zero) that reading a strkey needs. */
+enum { SCP_STRKEY_ACCOUNT = 6 << 3, SCP_STRKEY_CONTRACT = 2 << 3, SCP_STRKEY_MUXED = 12 << 3 };
+SCP_HIDDEN uint16_t scp_host_crc16_xmodem(const uint8_t *p, size_t n);
+SCP_HIDDEN bool scp_host_base32_decode(const uint8_t *s, size_t n, uint8_t *out, size_t *outn);
 /* An Address or MuxedAddress object's strkey (G..., C..., M...), no
  * charge; its length. */
 SCP_HIDDEN size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]);
 
-/* The host function implementations (the scp_hf_* of host_fns_private.h;
- * table in host_fns.c), indexed by SCP_HF_*; NULL when not implemented. */
-SCP_HIDDEN extern const scp_hostfn_impl scp_hostfn_impls[SCP_HF_COUNT];
 
 #endif

@@ -53,8 +53,7 @@
 #include "soroban/fns/host_fns_private.h"
 #include "soroban/core/host_instance.h"
 #include "soroban/core/host_lifecycle.h"
-#include "soroban/sac/sac_private.h"
-#include "soroban/run/sor_code.h"
+#include "soroban/fns/sor_code.h"
 #include "wasm/scp_wasm.h"
 
 enum {
@@ -281,7 +280,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
   /* create_contract_internal's auth frame and the deployer's require_auth;
    * the frame is popped after the constructor */
   bool auth_frame = false;
-  rc = scp_auth_create_frame(h, deployer, addr, salt, ctor, nctor, ex, &auth_frame);
+  rc = h->links->auth_create_frame(h, deployer, addr, salt, ctor, nctor, ex, &auth_frame);
   if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];
@@ -315,7 +314,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
                          h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1);
   if (img != wimg) free(img);
   if (rc == SCP_OK) rc = construct(h, id, ctor, nctor);
-  if (auth_frame) scp_auth_create_pop(h);
+  if (auth_frame) h->links->auth_create_pop(h);
   free(ctor);
   if (rc != SCP_OK) return rc;
   uint8_t enc[33];
@@ -432,7 +431,7 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
       return SCP_OK;
     }
     /* the native contract (sac_contract.c) */
-    return scp_sac_call(h, id, name, args, n, ret);
+    return h->links->native_call(h, id, name, args, n, ret);
   }
   if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
   if (rc != SCP_OK) return rc;
@@ -493,7 +492,7 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   size_t nsnap = 0, nevents = h->nevents;
   scp_am_snap *asnap = NULL;
   if (mode != MODE_PROBE && (scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK ||
-                             scp_am_save(h, &asnap) != SCP_OK)) {
+                             h->links->auth_save(h, &asnap) != SCP_OK)) {
     scp_storage_snapshot_free(snap, nsnap);
     free(wasm);
     return SCP_ERR_NOMEM;
@@ -503,11 +502,11 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   free(wasm);
   if (rc != SCP_OK && mode != MODE_PROBE) {
     scp_storage_rollback(h, snap, nsnap);
-    scp_am_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
+    h->links->auth_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
     if (h->nevents > nevents) h->nevents = nevents;
   } else {
     scp_storage_snapshot_free(snap, nsnap);
-    scp_am_snap_free(asnap);
+    h->links->auth_snap_free(asnap);
   }
   if (rc == SCP_ERR_TRAP && !h->errmsg[0]) {
     size_t m = strnlen(err.msg, sizeof h->errmsg - 1);
@@ -632,13 +631,13 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id) {
     rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
     if (rc == SCP_OK) rc = new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &obj);
     if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 1, 16);
-    if (rc == SCP_OK) rc = scp_am_push_contract(h, obj);
+    if (rc == SCP_OK) rc = h->links->auth_push_contract(h, obj);
   }
   /* snapshot() (both frame kinds; host_auth_mgr.c).  A host-function frame
    * push costs 2,224 CPU and 616 bytes in enforcing mode on an empty
    * storage map, as test__lifecycle__test_invalid_contract.json step 1
    * records. */
-  if (rc == SCP_OK) rc = scp_am_snapshot_charges(h);
+  if (rc == SCP_OK) rc = h->links->auth_snapshot_charges(h);
   /* the rollback point's storage map: MeteredOrdMap::metered_clone */
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, h->nstore, 68);
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 1, SIZE_CONTEXT);

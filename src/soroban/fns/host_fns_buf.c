@@ -299,94 +299,17 @@ HOSTFN(bytes_copy_from_linear_memory) {
  * format: version byte, payload, CRC16-XModem little-endian, base32) ------- */
 
 enum {
-  STRKEY_ACCOUNT = 6 << 3, STRKEY_CONTRACT = 2 << 3, STRKEY_MUXED = 12 << 3,
   PAYLOAD_LEN = 32 + 3, MUXED_PAYLOAD_LEN = 32 + 8 + 3,
   KEY_LEN = (PAYLOAD_LEN * 8 + 4) / 5, MUXED_KEY_LEN = (MUXED_PAYLOAD_LEN * 8 + 4) / 5
 };
 
-static uint16_t crc16_xmodem(const uint8_t *p, size_t n) {
-  uint16_t crc = 0;
-  for (size_t i = 0; i < n; i++) {
-    crc ^= (uint16_t)(p[i] << 8);
-    for (int b = 0; b < 8; b++) crc = crc & 0x8000 ? (uint16_t)(crc << 1 ^ 0x1021) : (uint16_t)(crc << 1);
-  }
-  return crc;
-}
 
-static const char b32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
-static size_t base32_encode(const uint8_t *p, size_t n, char *out) {
-  size_t o = 0;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; i++) {
-    acc = acc << 8 | p[i];
-    bits += 8;
-    while (bits >= 5) {
-      out[o++] = b32[(acc >> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits) out[o++] = b32[(acc << (5 - bits)) & 31];
-  return o;
-}
 
-/* Strict base32 (no padding; unused trailing bits must be zero). */
-static bool base32_decode(const uint8_t *s, size_t n, uint8_t *out, size_t *outn) {
-  size_t o = 0;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; i++) {
-    const char *c = s[i] ? strchr(b32, s[i]) : NULL;
-    if (!c) return false;
-    acc = acc << 5 | (uint32_t)(c - b32);
-    bits += 5;
-    if (bits >= 8) {
-      out[o++] = (uint8_t)(acc >> (bits - 8));
-      bits -= 8;
-    }
-  }
-  if (bits >= 5 || (acc & ((1u << bits) - 1))) return false;
-  *outn = o;
-  return true;
-}
 
-static size_t strkey_encode(uint8_t version, const uint8_t *payload, size_t n, char *out) {
-  uint8_t raw[64];
-  raw[0] = version;
-  memcpy(raw + 1, payload, n);
-  uint16_t crc = crc16_xmodem(raw, n + 1);
-  raw[n + 1] = (uint8_t)crc;
-  raw[n + 2] = (uint8_t)(crc >> 8);
-  return base32_encode(raw, n + 3, out);
-}
 
-void scp_host_contract_strkey(const uint8_t id[32], char out[57]) {
-  size_t n = strkey_encode(STRKEY_CONTRACT, id, 32, out);
-  out[n] = 0;
-}
 
-void scp_host_address_strkey(const uint8_t *addr, char out[57]) {
-  size_t n = strkey_encode(addr[0] == 0 ? STRKEY_ACCOUNT : STRKEY_CONTRACT, addr + 1, 32, out);
-  out[n] = 0;
-}
 
-/* The strkey of an Address / MuxedAddress object's host encoding (kind 0
- * account, 1 contract, 2 muxed account: id, then key), no charge;
- * returns its length (56 or 69), out NUL-terminated. */
-size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]) {
-  uint8_t payload[40];
-  size_t n;
-  if (o->u.bytes[0] == 2) {
-    memcpy(payload, o->u.bytes + 9, 32);   /* key, then the id big-endian */
-    memcpy(payload + 32, o->u.bytes + 1, 8);
-    n = strkey_encode(STRKEY_MUXED, payload, 40, out);
-  } else {
-    n = strkey_encode(o->u.bytes[0] == 0 ? STRKEY_ACCOUNT : STRKEY_CONTRACT, o->u.bytes + 1, 32, out);
-  }
-  out[n] = 0;
-  return n;
-}
 
 /* non_muxed_sc_address_to_strkey / muxed_sc_address_to_strkey: the
  * String's Vec<u8> bulk init (payload + its base32 length), the 32-byte
@@ -444,18 +367,18 @@ static int strkey_to_address(scp_host *h, uint64_t v, bool allow_muxed, uint64_t
   if (rc != SCP_OK) return rc;
   uint8_t raw[64];
   size_t n;
-  bool ok = base32_decode(o->u.bytes, o->len, raw, &n) && n >= 3 &&
-            crc16_xmodem(raw, n - 2) == (uint16_t)(raw[n - 2] | raw[n - 1] << 8);
+  bool ok = scp_host_base32_decode(o->u.bytes, o->len, raw, &n) && n >= 3 &&
+            scp_host_crc16_xmodem(raw, n - 2) == (uint16_t)(raw[n - 2] | raw[n - 1] << 8);
   uint8_t enc[41];
   uint32_t elen = 33;
   unsigned tag = SCP_TAG_ADDRESS_OBJ;
-  if (ok && raw[0] == STRKEY_ACCOUNT && n == PAYLOAD_LEN) {
+  if (ok && raw[0] == SCP_STRKEY_ACCOUNT && n == PAYLOAD_LEN) {
     enc[0] = 0;
     memcpy(enc + 1, raw + 1, 32);
-  } else if (ok && raw[0] == STRKEY_CONTRACT && n == PAYLOAD_LEN) {
+  } else if (ok && raw[0] == SCP_STRKEY_CONTRACT && n == PAYLOAD_LEN) {
     enc[0] = 1;
     memcpy(enc + 1, raw + 1, 32);
-  } else if (ok && allow_muxed && raw[0] == STRKEY_MUXED && n == MUXED_PAYLOAD_LEN) {
+  } else if (ok && allow_muxed && raw[0] == SCP_STRKEY_MUXED && n == MUXED_PAYLOAD_LEN) {
     enc[0] = 2;
     memcpy(enc + 1, raw + 33, 8);
     memcpy(enc + 9, raw + 1, 32);

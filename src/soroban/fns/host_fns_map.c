@@ -37,30 +37,7 @@ static int map_find(scp_host *h, uint64_t m, uint64_t key, bool *found, uint32_t
  * Vec<(Val, Val)> (MemCpy(24), MemAlloc(24n), MemCpy(24n)), then from_map:
  * charge_scan MemCpy(24n) and every adjacent pair of keys compared (each
  * must be Less, else Error(Object, InvalidInput)).  Takes over kv. */
-/* The tail both map constructors share: every adjacent pair of keys must
- * compare Less (charged comparisons), then the map object adopts kv (freed
- * on failure). */
-int scp_host_check_keys_sorted(scp_host *h, const uint64_t *kv, uint32_t n, const char *what) {
-  int rc = SCP_OK;
-  for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
-    int ord;
-    rc = scp_host_compare(h, kv[2 * (i - 1)], kv[2 * i], &ord);
-    if (rc == SCP_OK && ord >= 0)
-      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "%s not in order", what);
-  }
-  return rc;
-}
 
-static int map_adopt_sorted(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
-  int rc = scp_host_check_keys_sorted(h, kv, n, "map keys");
-  if (rc != SCP_OK) {
-    free(kv);
-    return rc;
-  }
-  scp_hobj o = { .tag = SCP_TAG_MAP_OBJ, .len = n };
-  o.u.vals = kv;
-  return scp_host_add_obj(h, &o, ret);
-}
 
 static int map_build(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
   int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
@@ -69,7 +46,7 @@ static int map_build(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
     free(kv);
     return rc;
   }
-  return map_adopt_sorted(h, kv, n, ret);
+  return scp_host_map_adopt_sorted(h, kv, n, ret);
 }
 
 HOSTFN(map_put) {
@@ -608,26 +585,4 @@ HOSTFN(extend_contract_data_ttl_v2) {
 
 /* ---- EnvBase (host.rs impl EnvBase for Host) ------------------------------ */
 
-/* HostMap::from_map_with_host of n pairs + add_host_object (no capacity
- * charge: the caller's Vec was already charged). */
-int scp_host_map_from_pairs_nocap(scp_host *h, const uint64_t *kv, uint32_t n, uint64_t *out) {
-  uint64_t *copy = scp_hf_vals_alloc(2 * (size_t)n);
-  if (!copy) return SCP_ERR_NOMEM;
-  if (n) memcpy(copy, kv, 2 * (size_t)n * sizeof *copy);
-  int rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
-  if (rc != SCP_OK) {
-    free(copy);
-    return rc;
-  }
-  return map_adopt_sorted(h, copy, n, out);
-}
 
-/* A Map from sorted (key, value) pairs the way to_host_obj converts an
- * ScVal::Map (conversion.rs): Vec<(Val, Val)> with_metered_capacity(n),
- * then HostMap::from_map (MemCpy(24n), adjacent keys compared, each must
- * be Less: Error(Object, InvalidInput)), then add_host_object. */
-int scp_host_map_from_pairs(scp_host *h, const uint64_t *kv, uint32_t n, uint64_t *out) {
-  int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
-  if (rc != SCP_OK) return rc;
-  return scp_host_map_from_pairs_nocap(h, kv, n, out);
-}

@@ -16,7 +16,7 @@
  * absolute, so bodies call scp_host_visit on handles of the checked type)
  * and checks *ret after the body returns.  Declared here for every function
  * of host_fns.def; those not implemented yet (listed in host_fns.c) have no
- * definition, so registering one in scp_hostfn_impls is a link error. */
+ * definition, so registering one in run/host_links.c is a link error. */
 #define A(t)
 #define X(id, mod, field, name, argc, lo, hi, rtype, args) \
   SCP_HIDDEN int scp_hf_##name(scp_host *h, const uint64_t *a, uint64_t *ret);
@@ -115,5 +115,15 @@ SCP_HIDDEN int scp_hf_valid_range(scp_host *h, uint32_t start, uint32_t end, uin
  * *found / *pos as Result<usize, usize>. */
 SCP_HIDDEN int scp_hf_binary_search(scp_host *h, uint64_t obj, uint32_t stride, uint64_t key,
                                     bool *found, uint32_t *pos);
+
+/* (host_fns_lifecycle.c) */
+/* The contract id of an address preimage, charged as get_contract_id_hash
+ * and create_contract_with_optional_auth do: the ContractIdPreimage clone,
+ * get_full_contract_id_preimage (get_ledger_network_id through Env, its
+ * hash read), metered_hash_xdr (one ValSer per XDR write, SHA-256).  addr
+ * is the host's address encoding; other than account / contract deployers
+ * -> SCP_ERR_UNSUPPORTED. */
+SCP_HIDDEN int scp_lc_address_contract_id(scp_host *h, const uint8_t addr[33],
+                                          const uint8_t salt[32], uint8_t id[32]);
 
 #endif

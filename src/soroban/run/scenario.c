@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "soroban/run/scp_scenario.h"
-#include "soroban/sac/sac_setup.h"
+#include "soroban/run/sac_setup.h"
 #include "soroban/run/sor_ledger.h"
 #include "wasm/scp_wasm.h"
 

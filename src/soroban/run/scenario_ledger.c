@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "soroban/core/host_lifecycle.h"
-#include "soroban/sac/sac_setup.h"
+#include "soroban/run/sac_setup.h"
 #include "soroban/run/scp_scenario.h"
 
 enum { AUTHORIZED_FLAG = 1 };

@@ -14,7 +14,7 @@
 #include "soroban/run/sor_ledger.h"
 #include "soroban/core/host_private.h"
 #include "soroban/core/host_lifecycle.h"
-#include "soroban/sac/sac_setup.h"
+#include "soroban/run/sac_setup.h"
 
 #include <stdlib.h>
 #include <string.h>

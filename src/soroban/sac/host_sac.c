@@ -237,8 +237,8 @@ static int init_asset(scp_host *h, const uint8_t id[32], const scp_sac_asset *as
   uint64_t sym, arg, r;
   SAC_TRACE(h, "instance created");
   int rc = charge_pieces(h, len, n);
-  if (rc == SCP_OK) rc = scp_sac_symbol(h, "init_asset", &sym);
-  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_BYTES_OBJ, bytes, (uint32_t)total, &arg);
+  if (rc == SCP_OK) rc = scp_native_symbol(h, "init_asset", &sym);
+  if (rc == SCP_OK) rc = scp_native_new_obj(h, SCP_TAG_BYTES_OBJ, bytes, (uint32_t)total, &arg);
   if (rc != SCP_OK) return rc;
   scp_error err;
   rc = scp_host_invoke_contract(h, id, "init_asset", &arg, 1, &r, &err);

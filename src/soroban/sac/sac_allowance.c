@@ -33,9 +33,9 @@ static const char *const value_fields[2] = { "amount", "live_until_ledger" };
  * (map_new_from_slices), then the Vec [Symbol(Allowance), map]. */
 static int allowance_key(scp_host *h, uint64_t from, uint64_t spender, uint64_t *out) {
   uint64_t fields[2] = { from, spender }, v[2];
-  int rc = scp_sac_symbol(h, "Allowance", &v[0]);
-  if (rc == SCP_OK) rc = scp_sac_map_new(h, key_fields, fields, 2, &v[1]);
-  return rc == SCP_OK ? scp_sac_vec(h, v, 2, out) : rc;
+  int rc = scp_native_symbol(h, "Allowance", &v[0]);
+  if (rc == SCP_OK) rc = scp_native_map_new(h, key_fields, fields, 2, &v[1]);
+  return rc == SCP_OK ? scp_native_vec(h, v, 2, out) : rc;
 }
 
 /* read_allowance: try_get_contract_data (has, then get), the
@@ -46,18 +46,18 @@ static int read_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_t 
   *hi = 0;
   *lo = 0;
   int rc = allowance_key(h, from, spender, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_TEMPORARY, &has);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "has_contract_data", key, STORAGE_TEMPORARY, &has);
   if (rc != SCP_OK || has != SCP_VAL_TRUE) return rc;
-  rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
+  rc = scp_native_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
   if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance is not a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, value_fields, 2, vals);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, raw, value_fields, 2, vals);
   int64_t ahi = 0;
   uint64_t alo = 0;
   if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &ahi, &alo);
   if (rc == SCP_OK && scp_val_tag_of(vals[1]) != SCP_TAG_U32)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "live_until_ledger is not a u32");
-  if (rc == SCP_OK) rc = scp_sac_env0(h, "get_ledger_sequence", &seq);
+  if (rc == SCP_OK) rc = scp_native_env0(h, "get_ledger_sequence", &seq);
   if (rc != SCP_OK) return rc;
   if (scp_val_major(vals[1]) >= scp_val_major(seq)) {
     *hi = ahi;
@@ -73,7 +73,7 @@ static int allowance_value(scp_host *h, int64_t hi, uint64_t lo, uint32_t live_u
   uint64_t v[2];
   int rc = scp_sac_i128_pieces_val(h, hi, lo, &v[0]);
   v[1] = scp_val_u32(live_until);
-  return rc == SCP_OK ? scp_sac_map_new(h, value_fields, v, 2, out) : rc;
+  return rc == SCP_OK ? scp_native_map_new(h, value_fields, v, 2, out) : rc;
 }
 
 /* write_allowance (allowance.rs): live_until against the ledger (no
@@ -96,15 +96,15 @@ static int write_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_t
   bool write = false;
   uint32_t old_lu = 0;
   int rc = allowance_key(h, from, spender, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_TEMPORARY, &has);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "has_contract_data", key, STORAGE_TEMPORARY, &has);
   if (rc != SCP_OK) return rc;
   if (has == SCP_VAL_TRUE) {
     int64_t ohi;
     uint64_t olo;
-    rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
+    rc = scp_native_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
     if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance is not a Map");
-    if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, value_fields, 2, vals);
+    if (rc == SCP_OK) rc = scp_native_map_unpack(h, raw, value_fields, 2, vals);
     if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &ohi, &olo);
     if (rc == SCP_OK && scp_val_tag_of(vals[1]) != SCP_TAG_U32)
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "live_until_ledger is not a u32");
@@ -117,13 +117,13 @@ static int write_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_t
   if (!write) return SCP_OK;
   rc = allowance_key(h, from, spender, &key);
   if (rc == SCP_OK) rc = allowance_value(h, hi, lo, live_until, &val);
-  if (rc == SCP_OK) rc = scp_sac_env3(h, "put_contract_data", key, val, STORAGE_TEMPORARY, &r);
+  if (rc == SCP_OK) rc = scp_native_env3(h, "put_contract_data", key, val, STORAGE_TEMPORARY, &r);
   if (rc != SCP_OK || !positive || old_lu >= live_until) return rc;
   uint32_t live_for = live_until > seq ? live_until - seq : 0;
   rc = allowance_key(h, from, spender, &key);
   if (rc != SCP_OK) return rc;
   uint64_t a[4] = { key, STORAGE_TEMPORARY, scp_val_u32(live_for), scp_val_u32(live_for) };
-  return scp_sac_env(h, "extend_contract_data_ttl", a, &r);
+  return scp_native_env(h, "extend_contract_data_ttl", a, &r);
 }
 
 /* approve(from, spender, amount, live_until_ledger) (contract.rs): the
@@ -145,16 +145,16 @@ int scp_sac_approve(scp_host *h, uint64_t from, uint64_t spender, uint64_t amoun
   if (rc == SCP_OK) rc = write_allowance(h, from, spender, hi, lo, live_until);
   if (rc != SCP_OK) return rc;
   uint64_t t[4], name = 0, symbol = 0, topics, d[2], data;
-  rc = scp_sac_symbol(h, "approve", &t[0]);
+  rc = scp_native_symbol(h, "approve", &t[0]);
   t[1] = from;
   t[2] = spender;
   if (rc == SCP_OK) rc = scp_sac_read_metadata(h, &name, &symbol);
   t[3] = name;
-  if (rc == SCP_OK) rc = scp_sac_vec(h, t, 4, &topics);
+  if (rc == SCP_OK) rc = scp_native_vec(h, t, 4, &topics);
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &d[0]);
   d[1] = scp_val_u32(live_until);
-  if (rc == SCP_OK) rc = scp_sac_vec(h, d, 2, &data);
-  return rc == SCP_OK ? scp_sac_env2(h, "contract_event", topics, data, &r) : rc;
+  if (rc == SCP_OK) rc = scp_native_vec(h, d, 2, &data);
+  return rc == SCP_OK ? scp_native_env2(h, "contract_event", topics, data, &r) : rc;
 }
 
 /* spend_allowance (allowance.rs), from already cloned by the caller:
@@ -181,10 +181,10 @@ int scp_sac_spend_allowance(scp_host *h, uint64_t from, uint64_t spender, int64_
   rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = allowance_key(h, from, spender, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "get_contract_data", key, STORAGE_TEMPORARY, &raw);
   if (rc == SCP_OK && scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "allowance is not a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, value_fields, 2, vals);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, raw, value_fields, 2, vals);
   int64_t ohi;
   uint64_t olo;
   if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &ohi, &olo);

@@ -57,7 +57,7 @@ static int i128_val(scp_host *h, int64_t v, uint64_t *out) {
     *out = scp_val_small_i(v, SCP_TAG_I128_SMALL);
     return SCP_OK;
   }
-  return scp_sac_env2(h, "obj_from_i128_pieces", v < 0 ? UINT64_MAX : 0, (uint64_t)v, out);
+  return scp_native_env2(h, "obj_from_i128_pieces", v < 0 ? UINT64_MAX : 0, (uint64_t)v, out);
 }
 
 /* read_asset: read_asset_info, then AssetInfo -> Asset:
@@ -83,7 +83,7 @@ int scp_sac_read_asset_full(scp_host *h, scp_sac_asset *a) {
   if (rc != SCP_OK) return rc;
   a->type = type;
   if (type == SCP_SAC_NATIVE) return SCP_OK;
-  return scp_sac_string_to_array(h, code, a->code, type == SCP_SAC_ALPHANUM4 ? 4 : 12);
+  return scp_native_string_to_array(h, code, a->code, type == SCP_SAC_ALPHANUM4 ? 4 : 12);
 }
 
 /* The missing-trustline error: account_address_from_key (the AccountId
@@ -95,7 +95,7 @@ static int trustline_missing(scp_host *h, const uint8_t acct[32]) {
   enc[0] = 0;
   memcpy(enc + 1, acct, 32);
   int rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr);
+  if (rc == SCP_OK) rc = scp_native_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr);
   if (rc != SCP_OK) return rc;
   return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TRUSTLINE_MISSING,
                       "trustline entry is missing for account");
@@ -146,8 +146,8 @@ int scp_sac_val_i128(scp_host *h, uint64_t v, int64_t *hi, uint64_t *lo) {
   if (scp_val_tag_of(v) != SCP_TAG_I128_OBJ)
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "amount is not an i128");
   uint64_t l = 0, hh = 0;
-  int rc = scp_sac_env1(h, "obj_to_i128_lo64", v, &l);
-  if (rc == SCP_OK) rc = scp_sac_env1(h, "obj_to_i128_hi64", v, &hh);
+  int rc = scp_native_env1(h, "obj_to_i128_lo64", v, &l);
+  if (rc == SCP_OK) rc = scp_native_env1(h, "obj_to_i128_hi64", v, &hh);
   *hi = (int64_t)hh;
   *lo = l;
   return rc;
@@ -158,7 +158,7 @@ int scp_sac_i128_pieces_val(scp_host *h, int64_t hi, uint64_t lo, uint64_t *out)
     *out = scp_val_small_i((int64_t)lo, SCP_TAG_I128_SMALL);
     return SCP_OK;
   }
-  return scp_sac_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, out);
+  return scp_native_env2(h, "obj_from_i128_pieces", (uint64_t)hi, lo, out);
 }
 
 /* addr.to_sc_address(): VisitObject and the ScAddress clone; *kind 0 for
@@ -175,7 +175,7 @@ int scp_sac_sc_address(scp_host *h, uint64_t addr, uint8_t *kind, uint8_t key[32
 
 int scp_sac_extend_instance(scp_host *h) {
   uint64_t r;
-  return scp_sac_env2(h, "extend_current_contract_instance_and_code_ttl",
+  return scp_native_env2(h, "extend_current_contract_instance_and_code_ttl",
                       scp_val_u32(INSTANCE_TTL_THRESHOLD), scp_val_u32(INSTANCE_EXTEND_AMOUNT), &r);
 }
 
@@ -220,8 +220,8 @@ enum {
  * (modify_ledger_entry_data), both put. */
 static int create_trustline(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
                             const scp_lkey *tk) {
-  scp_sac_account issuer, ae;
-  int rc = scp_sac_load_account(h, a->issuer, &issuer, NULL);
+  scp_host_account issuer, ae;
+  int rc = scp_host_load_account(h, a->issuer, &issuer, NULL);
   if (rc != SCP_OK) return rc;
   uint32_t flags = 0;
   if (!(issuer.flags & SCP_ACCT_AUTH_REQUIRED)) flags |= SCP_TL_AUTHORIZED;
@@ -236,10 +236,10 @@ static int create_trustline(scp_host *h, const uint8_t acct[32], const scp_sac_a
   if (!e)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_ACCOUNT_MISSING,
                         "account entry is missing");
-  if (scp_sac_account_parse(e->val, e->vallen, &ae))
+  if (scp_host_account_parse(e->val, e->vallen, &ae))
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR,
                         "unexpected entry found for account");
-  rc = scp_sac_account_clone_charges(h, e->val, e->vallen);
+  rc = scp_host_account_clone_charges(h, e->val, e->vallen);
   if (rc != SCP_OK) return rc;
   if (ae.num_sub >= MAX_ACCOUNT_SUBENTRIES)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_TOO_MANY_SUBENTRIES,

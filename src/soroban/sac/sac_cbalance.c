@@ -39,9 +39,9 @@ static const char *const balance_fields[3] = { "amount", "authorized", "clawback
 
 int scp_sac_balance_key(scp_host *h, uint64_t addr, uint64_t *out) {
   uint64_t v[2];
-  int rc = scp_sac_symbol(h, "Balance", &v[0]);
+  int rc = scp_native_symbol(h, "Balance", &v[0]);
   v[1] = addr;
-  return rc == SCP_OK ? scp_sac_vec(h, v, 2, out) : rc;
+  return rc == SCP_OK ? scp_native_vec(h, v, 2, out) : rc;
 }
 
 int scp_sac_balance_value(scp_host *h, uint64_t raw, scp_sac_bv *bv) {
@@ -49,7 +49,7 @@ int scp_sac_balance_value(scp_host *h, uint64_t raw, scp_sac_bv *bv) {
   int rc = SCP_OK;
   if (scp_val_tag_of(raw) != SCP_TAG_MAP_OBJ)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "balance is not a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, raw, balance_fields, 3, vals);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, raw, balance_fields, 3, vals);
   if (rc == SCP_OK) rc = scp_sac_val_i128(h, vals[0], &bv->hi, &bv->lo);
   if (rc == SCP_OK && (scp_val_tag_of(vals[1]) > SCP_TAG_TRUE || scp_val_tag_of(vals[2]) > SCP_TAG_TRUE))
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "authorized/clawback are not bools");
@@ -64,11 +64,11 @@ int scp_sac_balance_get(scp_host *h, uint64_t addr, bool *has, scp_sac_bv *bv) {
   uint64_t key, r, raw;
   memset(bv, 0, sizeof *bv);
   int rc = scp_sac_balance_key(h, addr, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &r);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &r);
   if (rc != SCP_OK) return rc;
   *has = r == SCP_VAL_TRUE;
   if (!*has) return SCP_OK;
-  rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
+  rc = scp_native_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
   return rc == SCP_OK ? scp_sac_balance_value(h, raw, bv) : rc;
 }
 
@@ -78,7 +78,7 @@ int scp_sac_balance_extend(scp_host *h, uint64_t addr) {
   if (rc != SCP_OK) return rc;
   uint64_t a[4] = { key, STORAGE_PERSISTENT, scp_val_u32(BALANCE_TTL_THRESHOLD),
                     scp_val_u32(BALANCE_EXTEND_AMOUNT) };
-  return scp_sac_env(h, "extend_contract_data_ttl", a, &r);
+  return scp_native_env(h, "extend_contract_data_ttl", a, &r);
 }
 
 /* write_contract_balance: put_contract_data(key, BalanceValue) (the key's
@@ -90,8 +90,8 @@ int scp_sac_balance_put(scp_host *h, uint64_t addr, const scp_sac_bv *bv) {
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, bv->hi, bv->lo, &vals[0]);
   vals[1] = scp_val_bool(bv->authorized);
   vals[2] = scp_val_bool(bv->clawback);
-  if (rc == SCP_OK) rc = scp_sac_map_new(h, balance_fields, vals, 3, &val);
-  if (rc == SCP_OK) rc = scp_sac_env3(h, "put_contract_data", key, val, STORAGE_PERSISTENT, &r);
+  if (rc == SCP_OK) rc = scp_native_map_new(h, balance_fields, vals, 3, &val);
+  if (rc == SCP_OK) rc = scp_native_env3(h, "put_contract_data", key, val, STORAGE_PERSISTENT, &r);
   return rc == SCP_OK ? scp_sac_balance_extend(h, addr) : rc;
 }
 
@@ -110,14 +110,14 @@ static void i128_split(__int128 v, int64_t *hi, uint64_t *lo) {
 int scp_sac_contract_balance(scp_host *h, uint64_t addr, uint64_t *ret) {
   uint64_t key, has, raw;
   int rc = scp_sac_balance_key(h, addr, &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &has);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "has_contract_data", key, STORAGE_PERSISTENT, &has);
   if (rc != SCP_OK) return rc;
   if (has != SCP_VAL_TRUE) {
     *ret = scp_val_small_i(0, SCP_TAG_I128_SMALL);
     return SCP_OK;
   }
   scp_sac_bv bv;
-  rc = scp_sac_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
+  rc = scp_native_env2(h, "get_contract_data", key, STORAGE_PERSISTENT, &raw);
   if (rc == SCP_OK) rc = scp_sac_balance_extend(h, addr);
   if (rc == SCP_OK) rc = scp_sac_balance_value(h, raw, &bv);
   return rc == SCP_OK ? scp_sac_i128_pieces_val(h, bv.hi, bv.lo, ret) : rc;

@@ -40,8 +40,8 @@ static const char *const meta_keys[3] = { "decimal", "name", "symbol" };
 /* InstanceDataKey::X.try_into_val: (Symbol("X"),) -> a Vec of one. */
 static int instance_key(scp_host *h, const char *name, uint64_t *out) {
   uint64_t s;
-  int rc = scp_sac_symbol(h, name, &s);
-  return rc == SCP_OK ? scp_sac_vec(h, &s, 1, out) : rc;
+  int rc = scp_native_symbol(h, name, &s);
+  return rc == SCP_OK ? scp_native_vec(h, &s, 1, out) : rc;
 }
 
 /* validate_asset (asset_info.rs, stellar-core's isAssetValid): no charge. */
@@ -78,16 +78,16 @@ static int account_address(scp_host *h, const uint8_t key[32], uint64_t *out) {
   enc[0] = 0;
   memcpy(enc + 1, key, 32);
   int rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-  return rc == SCP_OK ? scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, out) : rc;
+  return rc == SCP_OK ? scp_native_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, out) : rc;
 }
 
 static int put_instance(scp_host *h, uint64_t k, uint64_t v) {
   uint64_t r;
-  return scp_sac_env3(h, "put_contract_data", k, v, STORAGE_INSTANCE, &r);
+  return scp_native_env3(h, "put_contract_data", k, v, STORAGE_INSTANCE, &r);
 }
 
 static int get_instance(scp_host *h, uint64_t k, uint64_t *v) {
-  return scp_sac_env2(h, "get_contract_data", k, STORAGE_INSTANCE, v);
+  return scp_native_env2(h, "get_contract_data", k, STORAGE_INSTANCE, v);
 }
 
 /* write_asset_info: the key, then the AssetInfo value. */
@@ -102,15 +102,15 @@ static int write_asset_info(scp_host *h, const scp_sac_asset *a) {
     rc = scp_host_memobj_new_from_slice(h, SCP_TAG_STRING_OBJ, a->code, n, &code);
     if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
     if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, a->issuer, 32, &issuer);
-    if (rc == SCP_OK) rc = scp_sac_bytesn(h, issuer, 32);
+    if (rc == SCP_OK) rc = scp_native_bytesn(h, issuer, 32);
   }
   if (rc == SCP_OK) rc = instance_key(h, "AssetInfo", &key);
-  if (rc == SCP_OK) rc = scp_sac_symbol(h, asset_cases[a->type], &v[0]);
+  if (rc == SCP_OK) rc = scp_native_symbol(h, asset_cases[a->type], &v[0]);
   if (rc == SCP_OK && a->type != SCP_SAC_NATIVE) {
     uint64_t fields[2] = { code, issuer };
-    rc = scp_sac_map_new(h, info_keys, fields, 2, &v[1]);
+    rc = scp_native_map_new(h, info_keys, fields, 2, &v[1]);
   }
-  if (rc == SCP_OK) rc = scp_sac_vec(h, v, a->type == SCP_SAC_NATIVE ? 1 : 2, &info);
+  if (rc == SCP_OK) rc = scp_native_vec(h, v, a->type == SCP_SAC_NATIVE ? 1 : 2, &info);
   return rc == SCP_OK ? put_instance(h, key, info) : rc;
 }
 
@@ -123,16 +123,16 @@ int scp_sac_read_asset_info(scp_host *h, uint32_t *type, uint64_t *code, uint64_
   if (scp_val_tag_of(v) != SCP_TAG_VEC_OBJ)
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "AssetInfo is not a Vec");
   /* the enum: vec.get(0), its case, then vec.get(1) for a field */
-  rc = scp_sac_env2(h, "vec_get", v, scp_val_u32(0), &sym);
-  if (rc == SCP_OK) rc = scp_sac_symbol_index(h, sym, asset_cases, 3, type);
+  rc = scp_native_env2(h, "vec_get", v, scp_val_u32(0), &sym);
+  if (rc == SCP_OK) rc = scp_native_symbol_index(h, sym, asset_cases, 3, type);
   if (rc != SCP_OK || *type == SCP_SAC_NATIVE) return rc;
-  rc = scp_sac_env2(h, "vec_get", v, scp_val_u32(1), &map);
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, map, info_keys, 2, f);
+  rc = scp_native_env2(h, "vec_get", v, scp_val_u32(1), &map);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, map, info_keys, 2, f);
   if (rc == SCP_OK && scp_val_tag_of(f[0]) != SCP_TAG_STRING_OBJ)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "asset_code is not a String");
   if (rc == SCP_OK && scp_val_tag_of(f[1]) != SCP_TAG_BYTES_OBJ)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "issuer is not Bytes");
-  if (rc == SCP_OK) rc = scp_sac_bytesn(h, f[1], 32);
+  if (rc == SCP_OK) rc = scp_native_bytesn(h, f[1], 32);
   if (rc == SCP_OK) {
     *code = f[0];
     *issuer = f[1];
@@ -169,7 +169,7 @@ static int set_metadata(scp_host *h) {
     uint32_t n = type == SCP_SAC_ALPHANUM4 ? 4 : 12;
     uint8_t buf[12], key[32];
     char s[12 * 4 + 1 + STRKEY_LEN + 1];
-    rc = scp_sac_string_to_array(h, code, buf, n);
+    rc = scp_native_string_to_array(h, code, buf, n);
     /* the String's capacity (every byte escaped, ':', the strkey) and the
      * strkey's own String */
     size_t capacity = (size_t)n * 4 + 1 + STRKEY_LEN;
@@ -177,7 +177,7 @@ static int set_metadata(scp_host *h) {
     if (rc != SCP_OK) return rc;
     size_t k = render_code(buf, n, s);
     rc = scp_host_memobj_new_from_slice(h, SCP_TAG_STRING_OBJ, (const uint8_t *)s, (uint32_t)k, &symbol);
-    if (rc == SCP_OK) rc = scp_sac_bytes_to_array(h, issuer, key, 32);
+    if (rc == SCP_OK) rc = scp_native_bytes_to_array(h, issuer, key, 32);
     if (rc != SCP_OK) return rc;
     uint8_t acct[33];
     acct[0] = 0;
@@ -193,18 +193,18 @@ static int set_metadata(scp_host *h) {
   vals[0] = scp_val_u32(DECIMAL);
   vals[1] = name;
   vals[2] = symbol;
-  if (rc == SCP_OK) rc = scp_sac_map_new(h, meta_keys, vals, 3, &meta);
-  if (rc == SCP_OK) rc = scp_sac_symbol(h, "METADATA", &mkey);
+  if (rc == SCP_OK) rc = scp_native_map_new(h, meta_keys, vals, 3, &meta);
+  if (rc == SCP_OK) rc = scp_native_symbol(h, "METADATA", &mkey);
   return rc == SCP_OK ? put_instance(h, mkey, meta) : rc;
 }
 
 int scp_sac_read_metadata(scp_host *h, uint64_t *name, uint64_t *symbol) {
   uint64_t mkey, meta, vals[3];
-  int rc = scp_sac_symbol(h, "METADATA", &mkey);
+  int rc = scp_native_symbol(h, "METADATA", &mkey);
   if (rc == SCP_OK) rc = get_instance(h, mkey, &meta);
   if (rc == SCP_OK && scp_val_tag_of(meta) != SCP_TAG_MAP_OBJ)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "metadata is not a Map");
-  if (rc == SCP_OK) rc = scp_sac_map_unpack(h, meta, meta_keys, 3, vals);
+  if (rc == SCP_OK) rc = scp_native_map_unpack(h, meta, meta_keys, 3, vals);
   if (rc == SCP_OK) {
     *name = vals[1];
     *symbol = vals[2];
@@ -235,7 +235,7 @@ int scp_sac_write_admin(scp_host *h, uint64_t admin) {
 int scp_sac_init_asset(scp_host *h, uint64_t asset_bytes) {
   uint64_t key, has;
   int rc = instance_key(h, "AssetInfo", &key);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "has_contract_data", key, STORAGE_INSTANCE, &has);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "has_contract_data", key, STORAGE_INSTANCE, &has);
   if (rc != SCP_OK) return rc;
   if (has == SCP_VAL_TRUE)
     return scp_host_err(h, SCP_ET_CONTRACT, 3 /* AlreadyInitializedError */,

@@ -7,10 +7,8 @@
  * exactly the cost of the Env calls it makes, plus a few charges of its
  * own (metered_clone, charge_budget).  These files make the same calls in
  * the same order:
- *  - sac_env.c       the Env side: host functions called as Env methods
- *                    (argument and result checks, no dispatch charge) and
- *                    the EnvBase slice helpers (symbol_index_in_strs,
- *                    map_new_from_slices, map_unpack_to_slice);
+ *  - fns/host_native.c  the Env side, shared with auth: host functions
+ *                    called as Env methods and the EnvBase slice helpers;
  *  - sac_contract.c  the frame (call_contract_fn's StellarAsset branch,
  *                    with_frame, persist_instance_storage), the dispatcher
  *                    (builtin-sdk-macros contractimpl) and the functions;
@@ -19,8 +17,8 @@
  *  - sac_balance.c   balances (balance.rs): trustlines, trust, the
  *                    dispatch of account and contract arms;
  *  - sac_cbalance.c  contract addresses' Balance entries;
- *  - sac_account.c   AccountEntry: parse, clone, load_account, issuer
- *                    flags, native (XLM) balances;
+ *  - sac_account.c   issuer flags, native (XLM) balances (AccountEntry
+ *                    itself: core/host_account.c);
  *  - sac_token.c     mint, transfer (muxed too), burn, *_from, set_admin;
  *  - sac_allowance.c allowances; sac_admin.c authorized, set_authorized,
  *                    clawback.
@@ -33,57 +31,9 @@
 
 #include "soroban/core/host_private.h"
 #include "soroban/sac/host_sac.h"
+#include "soroban/core/host_account.h"
+#include "soroban/fns/host_native.h"
 
-/* Debugging aid: built with -DSCP_SAC_TRACE, every Env call of the SAC
- * prints the budget after it, in the golden traces' terms. */
-#ifdef SCP_SAC_TRACE
-#include <stdio.h>
-#define SAC_TRACE(h, what) \
-  fprintf(stderr, "sac %-28s cpu:%llu mem:%llu objs:%zu\n", (what), \
-          (unsigned long long)(h)->budget->cpu, (unsigned long long)(h)->budget->mem, (h)->nobjs)
-#else
-#define SAC_TRACE(h, what) ((void)0)
-#endif
-
-/* ---- sac_env.c ----------------------------------------------------------- */
-
-/* A host function called as an Env method (Host's Env impl): the
- * arguments' checks, the body, the result's check; no DispatchHostFunction
- * charge.  SCP_ERR_UNSUPPORTED when we do not implement it. */
-SCP_HIDDEN int scp_sac_env(scp_host *h, const char *fn, const uint64_t *args, uint64_t *ret);
-SCP_HIDDEN int scp_sac_env0(scp_host *h, const char *fn, uint64_t *ret);
-SCP_HIDDEN int scp_sac_env1(scp_host *h, const char *fn, uint64_t a, uint64_t *ret);
-SCP_HIDDEN int scp_sac_env2(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t *ret);
-SCP_HIDDEN int scp_sac_env3(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t c,
-                            uint64_t *ret);
-
-/* EnvBase::symbol_index_in_strs (host.rs): every str compared to the
- * symbol (compare_symbol_to_bytes), the first match's index; none is
- * Error(Value, InvalidInput). */
-SCP_HIDDEN int scp_sac_symbol_index(scp_host *h, uint64_t sym, const char *const *strs,
-                                    uint32_t n, uint32_t *idx);
-/* EnvBase::map_new_from_slices (data_helper.rs map_new_from_slices_impl,
- * dense): the Vec<(Val, Val)>, each key through Symbol::try_from_val, each
- * value checked, HostMap::from_map_with_host, the object. */
-SCP_HIDDEN int scp_sac_map_new(scp_host *h, const char *const *keys, const uint64_t *vals,
-                               uint32_t n, uint64_t *out);
-/* EnvBase::map_unpack_to_slice (data_helper.rs map_unpack_impl, dense). */
-SCP_HIDDEN int scp_sac_map_unpack(scp_host *h, uint64_t map, const char *const *keys,
-                                  uint32_t n, uint64_t *vals);
-/* Symbol::try_from_val(&str): a small symbol, else symbol_new_from_slice. */
-SCP_HIDDEN int scp_sac_symbol(scp_host *h, const char *s, uint64_t *out);
-/* (A,).try_into_val / (A, B).try_into_val: vec_new_from_slice. */
-SCP_HIDDEN int scp_sac_vec(scp_host *h, const uint64_t *vals, uint32_t n, uint64_t *out);
-/* An object the host adds itself (add_host_object, MemAlloc of one
- * HostObject): bytes copied, no further charge. */
-SCP_HIDDEN int scp_sac_new_obj(scp_host *h, unsigned tag, const uint8_t *p, uint32_t len,
-                               uint64_t *out);
-/* String / BytesN::to_array: string_len or nothing, then *_copy_to_slice. */
-SCP_HIDDEN int scp_sac_string_to_array(scp_host *h, uint64_t s, uint8_t *out, uint32_t n);
-SCP_HIDDEN int scp_sac_bytes_to_array(scp_host *h, uint64_t b, uint8_t *out, uint32_t n);
-/* BytesN::<n>::try_from_val: bytes_len, which must be n
- * (Error(Value, UnexpectedSize) otherwise). */
-SCP_HIDDEN int scp_sac_bytesn(scp_host *h, uint64_t b, uint32_t n);
 
 /* ---- sac_meta.c ------------------------------------------------------------ */
 
@@ -129,16 +79,6 @@ SCP_HIDDEN int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uin
 
 /* ---- sac_account.c ------------------------------------------------------------ */
 
-/* An AccountEntry's XDR image, parsed; missing trailing fields are zero. */
-typedef struct scp_sac_account {
-  int64_t balance;
-  uint32_t num_sub, flags, home_len, nsigners, nsig_img;
-  size_t signers_at[20];        /* each signer's offset in the image */
-  bool v1, v2;                  /* AccountEntryExt V1, its ext V2 */
-  int64_t buying, selling;      /* V1 liabilities */
-  uint32_t sponsored, sponsoring, nspons_ids;   /* V2 */
-} scp_sac_account;
-
 /* AccountFlags and TrustLineFlags (Stellar-ledger-entries.x). */
 enum {
   SCP_ACCT_AUTH_REQUIRED = 1, SCP_ACCT_AUTH_REVOCABLE = 2, SCP_ACCT_CLAWBACK_ENABLED = 8,
@@ -146,19 +86,10 @@ enum {
   SCP_TL_CLAWBACK_ENABLED = 4
 };
 
-/* 0, or -1 for an image too short or malformed to be an AccountEntry. */
-SCP_HIDDEN int scp_sac_account_parse(const uint8_t *p, size_t len, scp_sac_account *a);
-/* AccountEntry::metered_clone of the image. */
-SCP_HIDDEN int scp_sac_account_clone_charges(scp_host *h, const uint8_t *p, size_t len);
-/* load_account (data_helper.rs): Rc<LedgerKey>, Storage::get (a missing
- * account is Error(Storage, MissingValue)), the clone; *ent (may be
- * NULL) is the entry. */
-SCP_HIDDEN int scp_sac_load_account(scp_host *h, const uint8_t key[32], scp_sac_account *a,
-                                    const scp_sentry **ent);
 /* LedgerInfo base_reserve (5_000_000 when the options leave it 0). */
 SCP_HIDDEN int64_t scp_sac_base_reserve(const scp_host *h);
 /* get_min_max_account_balance (balance.rs): no charge. */
-SCP_HIDDEN int scp_sac_account_min_max(scp_host *h, const scp_sac_account *a, int64_t *min,
+SCP_HIDDEN int scp_sac_account_min_max(scp_host *h, const scp_host_account *a, int64_t *min,
                                        int64_t *max);
 /* transfer_account_balance (balance.rs): an account's native balance
  * moved by amount, a missing account created by a large enough receipt. */

@@ -45,7 +45,7 @@ int scp_sac_check_nonnegative(scp_host *h, int64_t hi) {
 int scp_sac_require_auth(scp_host *h, uint64_t addr) {
   uint64_t r;
   if (scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_AUTH);
-  int rc = scp_sac_env1(h, "require_auth", addr, &r);
+  int rc = scp_native_env1(h, "require_auth", addr, &r);
   if (scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_AUTHED);
   return rc;
 }
@@ -61,8 +61,8 @@ static int is_issuer(scp_host *h, uint64_t addr, bool *yes) {
   int rc = scp_sac_read_issuer(h, &type, &code, enc + 1);
   if (rc != SCP_OK || type == SCP_SAC_NATIVE) return rc;
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
-  if (rc == SCP_OK) rc = scp_sac_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &ia);
-  if (rc == SCP_OK) rc = scp_sac_env2(h, "obj_cmp", ia, addr, &ord);
+  if (rc == SCP_OK) rc = scp_native_new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &ia);
+  if (rc == SCP_OK) rc = scp_native_env2(h, "obj_cmp", ia, addr, &ord);
   if (rc == SCP_OK) *yes = (int64_t)ord == 0;
   return rc;
 }
@@ -76,26 +76,26 @@ static int event_muxed(scp_host *h, const char *name, uint64_t a, uint64_t b, bo
                        uint64_t data, const uint64_t *mux_id) {
   uint64_t t[4], nm = 0, symbol = 0, topics, r;
   uint32_t n = 0;
-  int rc = scp_sac_symbol(h, name, &t[n++]);
+  int rc = scp_native_symbol(h, name, &t[n++]);
   t[n++] = a;
   if (two) t[n++] = b;
   if (rc == SCP_OK) rc = scp_sac_read_metadata(h, &nm, &symbol);
   t[n++] = nm;
-  if (rc == SCP_OK) rc = scp_sac_vec(h, t, n, &topics);
+  if (rc == SCP_OK) rc = scp_native_vec(h, t, n, &topics);
   if (rc == SCP_OK && mux_id) {
     uint64_t map, k, v;
-    rc = scp_sac_env0(h, "map_new", &map);
-    if (rc == SCP_OK) rc = scp_sac_symbol(h, "amount", &k);
-    if (rc == SCP_OK) rc = scp_sac_env3(h, "map_put", map, k, data, &map);
-    if (rc == SCP_OK) rc = scp_sac_symbol(h, "to_muxed_id", &k);
+    rc = scp_native_env0(h, "map_new", &map);
+    if (rc == SCP_OK) rc = scp_native_symbol(h, "amount", &k);
+    if (rc == SCP_OK) rc = scp_native_env3(h, "map_put", map, k, data, &map);
+    if (rc == SCP_OK) rc = scp_native_symbol(h, "to_muxed_id", &k);
     if (rc == SCP_OK) {
       if (*mux_id < (UINT64_C(1) << 56)) v = scp_val_small_u(*mux_id, SCP_TAG_U64_SMALL);
-      else rc = scp_sac_env1(h, "obj_from_u64", *mux_id, &v);
+      else rc = scp_native_env1(h, "obj_from_u64", *mux_id, &v);
     }
-    if (rc == SCP_OK) rc = scp_sac_env3(h, "map_put", map, k, v, &map);
+    if (rc == SCP_OK) rc = scp_native_env3(h, "map_put", map, k, v, &map);
     data = map;
   }
-  return rc == SCP_OK ? scp_sac_env2(h, "contract_event", topics, data, &r) : rc;
+  return rc == SCP_OK ? scp_native_env2(h, "contract_event", topics, data, &r) : rc;
 }
 
 /* An event: topics [Symbol(name), a, (b,) read_name()] (one
@@ -113,7 +113,7 @@ static int transfer_event(scp_host *h, uint64_t from, uint64_t to, uint64_t data
                           const uint64_t *mux_id) {
   uint64_t ord;
   bool iss = false;
-  int rc = scp_sac_env2(h, "obj_cmp", from, to, &ord);
+  int rc = scp_native_env2(h, "obj_cmp", from, to, &ord);
   if (rc != SCP_OK) return rc;
   if ((int64_t)ord == 0) return event_muxed(h, "transfer", from, to, true, data, mux_id);
   rc = is_issuer(h, from, &iss);
@@ -247,7 +247,7 @@ int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to_mux, uint64_t amoun
   int rc = scp_sac_val_i128(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
   if (rc == SCP_OK && muxed) {
-    rc = scp_sac_env1(h, "get_address_from_muxed_address", to_mux, &to);
+    rc = scp_native_env1(h, "get_address_from_muxed_address", to_mux, &to);
     if (rc == SCP_OK && scp_val_tag_of(to) != SCP_TAG_ADDRESS_OBJ)
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "expected an Address");
   }
@@ -258,9 +258,9 @@ int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to_mux, uint64_t amoun
   if (rc == SCP_OK && muxed) {
     uint64_t v;
     if (scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_MUXED_ID);
-    rc = scp_sac_env1(h, "get_id_from_muxed_address", to_mux, &v);
+    rc = scp_native_env1(h, "get_id_from_muxed_address", to_mux, &v);
     if (rc == SCP_OK && scp_val_tag_of(v) == SCP_TAG_U64_SMALL) id = scp_val_body(v);
-    else if (rc == SCP_OK) rc = scp_sac_env1(h, "obj_to_u64", v, &id);
+    else if (rc == SCP_OK) rc = scp_native_env1(h, "obj_to_u64", v, &id);
   }
   uint64_t data;
   if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);

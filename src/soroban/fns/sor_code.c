@@ -3,7 +3,7 @@
  * (extract_refined_contract_cost_inputs and check_max_args in
  * vm/parsed_module.rs), in the order the reference meets them.
  */
-#include "soroban/run/sor_code.h"
+#include "soroban/fns/sor_code.h"
 
 #define WASM_INVALID "Error(WasmVm, InvalidInput): "
 

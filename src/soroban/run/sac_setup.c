@@ -6,7 +6,7 @@
  * into the profiled host's snapshot source: setting up the ledger is not
  * part of the profiled transaction (as seed_entry in sor_vm.c).
  */
-#include "soroban/sac/sac_setup.h"
+#include "soroban/run/sac_setup.h"
 #include "soroban/core/scp_host.h"
 #include "soroban/sac/host_sac.h"
 

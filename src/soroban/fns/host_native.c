@@ -1,5 +1,6 @@
 /*
- * sac_env.c — the Env interface as the Stellar Asset Contract sees it.
+ * host_native.c — the Env interface as native contract code sees it: the
+ * Stellar Asset Contract, and auth's account checks.
  *
  * rs-soroban-env v28.0.2: host.rs (impl EnvBase for Host:
  * symbol_index_in_strs, map_new_from_slices, map_unpack_to_slice,
@@ -20,11 +21,11 @@
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
-#include "soroban/sac/sac_private.h"
+#include "soroban/fns/host_native.h"
 
-int scp_sac_env(scp_host *h, const char *fn, const uint64_t *args, uint64_t *ret) {
+int scp_native_env(scp_host *h, const char *fn, const uint64_t *args, uint64_t *ret) {
   int id = scp_hostfn_find_name(fn);
-  if (id < 0 || !scp_hostfn_impls[id]) {
+  if (id < 0 || !h->links || !h->links->impls[id]) {
     snprintf(h->errmsg, sizeof h->errmsg, "Stellar Asset Contract: host function %s is not implemented", fn);
     return SCP_ERR_UNSUPPORTED;
   }
@@ -40,29 +41,29 @@ int scp_sac_env(scp_host *h, const char *fn, const uint64_t *args, uint64_t *ret
   return rc;
 }
 
-int scp_sac_env0(scp_host *h, const char *fn, uint64_t *ret) {
+int scp_native_env0(scp_host *h, const char *fn, uint64_t *ret) {
   uint64_t a[1] = { 0 };
-  return scp_sac_env(h, fn, a, ret);
+  return scp_native_env(h, fn, a, ret);
 }
 
-int scp_sac_env1(scp_host *h, const char *fn, uint64_t a, uint64_t *ret) {
+int scp_native_env1(scp_host *h, const char *fn, uint64_t a, uint64_t *ret) {
   uint64_t v[1] = { a };
-  return scp_sac_env(h, fn, v, ret);
+  return scp_native_env(h, fn, v, ret);
 }
 
-int scp_sac_env2(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t *ret) {
+int scp_native_env2(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t *ret) {
   uint64_t v[2] = { a, b };
-  return scp_sac_env(h, fn, v, ret);
+  return scp_native_env(h, fn, v, ret);
 }
 
-int scp_sac_env3(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t c,
+int scp_native_env3(scp_host *h, const char *fn, uint64_t a, uint64_t b, uint64_t c,
                  uint64_t *ret) {
   uint64_t v[3] = { a, b, c };
-  return scp_sac_env(h, fn, v, ret);
+  return scp_native_env(h, fn, v, ret);
 }
 
 /* symbol_index_in_strs: no early exit (every str is compared). */
-int scp_sac_symbol_index(scp_host *h, uint64_t sym, const char *const *strs, uint32_t n,
+int scp_native_symbol_index(scp_host *h, uint64_t sym, const char *const *strs, uint32_t n,
                          uint32_t *idx) {
   SAC_TRACE(h, "symbol_index_in_strs");
   bool found = false;
@@ -81,13 +82,13 @@ int scp_sac_symbol_index(scp_host *h, uint64_t sym, const char *const *strs, uin
   return SCP_OK;
 }
 
-int scp_sac_symbol(scp_host *h, const char *s, uint64_t *out) {
+int scp_native_symbol(scp_host *h, const char *s, uint64_t *out) {
   size_t n = strlen(s);
   if (scp_val_symbol_small((const uint8_t *)s, n, out)) return SCP_OK;
   return scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ, (const uint8_t *)s, (uint32_t)n, out);
 }
 
-int scp_sac_vec(scp_host *h, const uint64_t *vals, uint32_t n, uint64_t *out) {
+int scp_native_vec(scp_host *h, const uint64_t *vals, uint32_t n, uint64_t *out) {
   SAC_TRACE(h, "vec_new_from_slice");
   return scp_host_vec_new_from_slice(h, vals, n, out);
 }
@@ -96,14 +97,14 @@ enum { SIZE_MAP_ENTRY = 8 + 8 + 8, SIZE_VAL = 8 };   /* (Val, Val) as host_fns_m
 
 /* map_new_from_slices_impl, dense: keys are never compared here (from_map
  * checks the order). */
-int scp_sac_map_new(scp_host *h, const char *const *keys, const uint64_t *vals, uint32_t n,
+int scp_native_map_new(scp_host *h, const char *const *keys, const uint64_t *vals, uint32_t n,
                     uint64_t *out) {
   SAC_TRACE(h, "map_new_from_slices");
   uint64_t kv[2 * 8];
   if (n > 8) return SCP_ERR_INTERNAL;
   int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
   for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
-    rc = scp_sac_symbol(h, keys[i], &kv[2 * i]);
+    rc = scp_native_symbol(h, keys[i], &kv[2 * i]);
     if (rc == SCP_OK) rc = scp_host_check_val(h, vals[i]);
     kv[2 * i + 1] = vals[i];
   }
@@ -113,7 +114,7 @@ int scp_sac_map_new(scp_host *h, const char *const *keys, const uint64_t *vals, 
 /* map_unpack_impl over &str keys, dense: the sizes must agree, the output
  * copy, the map's scan, then per key the order check (Budget compare of
  * the two strs: MemCmp(min)) and the map key against it. */
-int scp_sac_map_unpack(scp_host *h, uint64_t map, const char *const *keys, uint32_t n,
+int scp_native_map_unpack(scp_host *h, uint64_t map, const char *const *keys, uint32_t n,
                        uint64_t *vals) {
   SAC_TRACE(h, "map_unpack_to_slice");
   const scp_hobj *m;
@@ -151,7 +152,7 @@ int scp_sac_map_unpack(scp_host *h, uint64_t map, const char *const *keys, uint3
   return rc;
 }
 
-int scp_sac_new_obj(scp_host *h, unsigned tag, const uint8_t *p, uint32_t len, uint64_t *out) {
+int scp_native_new_obj(scp_host *h, unsigned tag, const uint8_t *p, uint32_t len, uint64_t *out) {
   scp_hobj o = { .tag = (uint8_t)tag, .len = len };
   o.u.bytes = malloc(len ? len : 1);
   if (!o.u.bytes) return SCP_ERR_NOMEM;
@@ -159,24 +160,24 @@ int scp_sac_new_obj(scp_host *h, unsigned tag, const uint8_t *p, uint32_t len, u
   return scp_host_add_obj(h, &o, out);
 }
 
-int scp_sac_bytesn(scp_host *h, uint64_t b, uint32_t n) {
+int scp_native_bytesn(scp_host *h, uint64_t b, uint32_t n) {
   uint64_t len;
-  int rc = scp_sac_env1(h, "bytes_len", b, &len);
+  int rc = scp_native_env1(h, "bytes_len", b, &len);
   if (rc == SCP_OK && scp_val_major(len) != n)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_SIZE, "bytes have unexpected length");
   return rc;
 }
 
 /* String::to_array::<N>: string_len, which must be N, then the copy. */
-int scp_sac_string_to_array(scp_host *h, uint64_t s, uint8_t *out, uint32_t n) {
+int scp_native_string_to_array(scp_host *h, uint64_t s, uint8_t *out, uint32_t n) {
   uint64_t len;
-  int rc = scp_sac_env1(h, "string_len", s, &len);
+  int rc = scp_native_env1(h, "string_len", s, &len);
   if (rc == SCP_OK && scp_val_major(len) != n)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_SIZE, "String has unexpected length");
   return rc == SCP_OK ? scp_host_memobj_copy_to_slice(h, s, 0, out, n) : rc;
 }
 
 /* BytesN::to_array: the length is known from try_from_val. */
-int scp_sac_bytes_to_array(scp_host *h, uint64_t b, uint8_t *out, uint32_t n) {
+int scp_native_bytes_to_array(scp_host *h, uint64_t b, uint8_t *out, uint32_t n) {
   return scp_host_memobj_copy_to_slice(h, b, 0, out, n);
 }

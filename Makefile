@@ -4,6 +4,7 @@
 #   make demo       install missing packages, build, profile the example
 #   make check      install missing packages, build, run every test (sanitized)
 #   make test       run every test against the release build
+#   make layers     check that every src/ folder uses only the layers below it
 #   make san        build the ASan+UBSan variant under build/san
 #   make install PREFIX=/usr/local
 #
@@ -54,7 +55,7 @@ BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c))
 FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c)) \
             $(patsubst %.wat,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wat/*.wat))
 
-.PHONY: all deps demo check test san install clean fixtures bench fuzz
+.PHONY: all deps demo check test san install clean fixtures bench fuzz layers
 all: $(BIN) $(LIB) fixtures
 
 deps:
@@ -102,7 +103,13 @@ demo: deps
 	$(MAKE) all
 	$(BIN) profile $(BUILD)/examples/demo.wasm run u32:200 -o out/demo
 
-test: all $(TEST_BIN) $(BENCH_BIN)
+# Every folder of src/ is a layer that uses only the layers below it: the
+# order is written in scripts/check-layers, which reads the includes and,
+# with nm, the calls between the objects built here.
+layers: $(LIB) $(CLI_OBJ)
+	@python3 scripts/check-layers --build $(BUILD)
+
+test: all $(TEST_BIN) $(BENCH_BIN) layers
 	@sh tests/run.sh $(BUILD)
 
 san:

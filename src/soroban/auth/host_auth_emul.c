@@ -53,6 +53,7 @@
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_xdrw.h"
 #include "soroban/fns/host_native.h"
@@ -85,15 +86,15 @@ static int scaddress(scp_host *h, uint64_t addr, uint8_t out[33]) {
 
 /* The tracker's tree: its nodes in pre-order. */
 typedef struct tree {
-  scp_am_tnode *n;
+  scp_auth_mgr_tnode *n;
   size_t len;
 } tree;
 
-static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
+static int tree_load(scp_host *h, size_t ti, const scp_auth_mgr_tinfo *t, tree *out) {
   out->len = t->nnodes;
   out->n = calloc(t->nnodes + 1, sizeof *out->n);
   if (!out->n) return SCP_ERR_NOMEM;
-  for (size_t k = 0; k < t->nnodes; k++) scp_am_tracker_node(h, ti, k, &out->n[k]);
+  for (size_t k = 0; k < t->nnodes; k++) scp_auth_mgr_tracker_node(h, ti, k, &out->n[k]);
   return SCP_OK;
 }
 
@@ -102,13 +103,13 @@ static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
  * vals_to_scval_vec), then the children's metered_collect and each
  * child's to_xdr.  Charges only. */
 static int invocation_to_xdr(scp_host *h, const tree *tr, size_t k) {
-  const scp_am_tnode *n = &tr->n[k];
+  const scp_auth_mgr_tnode *n = &tr->n[k];
   size_t fl = n->is_contract_fn ? strlen(n->fn) : 0;
   uint64_t small;
   int rc = SCP_OK;
   if (!n->is_contract_fn) {
     /* CreateContractHostFn: the args' metered_clone (host_auth_create.c) */
-    rc = scp_acf_clone_charges(h, n->create);
+    rc = scp_auth_create_clone_charges(h, n->create);
     goto subs;
   }
   if (!scp_val_symbol_small((const uint8_t *)n->fn, fl, &small)) {   /* a Symbol object */
@@ -137,13 +138,13 @@ subs:;
 
 /* The SorobanAuthorizedInvocation writes of node k (one ValSer each). */
 static int write_invocation(scp_host *h, scp_xdrw *b, const tree *tr, size_t k) {
-  const scp_am_tnode *n = &tr->n[k];
+  const scp_auth_mgr_tnode *n = &tr->n[k];
   int rc = SCP_OK;
   if (!n->is_contract_fn) {
     /* SorobanAuthorizedFunction::CreateContractV2HostFn */
     uint8_t *img = NULL;
     size_t len = 0;
-    rc = scp_acf_xdr(h, n->create, true, &img, &len);
+    rc = scp_auth_create_xdr(h, n->create, true, &img, &len);
     if (rc == SCP_OK) rc = scp_xdrw_append(b, img, len);
     free(img);
     goto subs;
@@ -179,7 +180,7 @@ subs:;
  * auth_rejected_for_incorrect_nonce.json: 21,280 CPU / 5,962 B with the
  * address (steps 153 -> 154), 18,311 / 5,116 without (247 -> 248), up to
  * the payload's Bytes. */
-static int signature_payload(scp_host *h, const scp_ae_auth *a, const tree *tr, uint8_t hash[32]) {
+static int signature_payload(scp_host *h, const scp_auth_emul_in *a, const tree *tr, uint8_t hash[32]) {
   int rc = scp_host_charge_copy(h, 1, SIZE_HASH);   /* network_id.metered_clone */
   if (rc == SCP_OK) rc = invocation_to_xdr(h, tr, 0);   /* root_invocation_to_xdr */
   uint8_t self[33];
@@ -208,10 +209,10 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   uint64_t ctxs;
   int rc = scp_native_env0(h, "vec_new", &ctxs);
   for (size_t k = 0; rc == SCP_OK && k < tr->len; k++) {
-    const scp_am_tnode *n = &tr->n[k];
+    const scp_auth_mgr_tnode *n = &tr->n[k];
     uint64_t args = 0, fnsym = 0, map = 0, ctx = 0, tag = 0;
     if (!n->is_contract_fn) {   /* CreateContract[WithCtor]HostFn (host_auth_create.c) */
-      rc = scp_acf_context(h, n->create, &ctx);
+      rc = scp_auth_create_context(h, n->create, &ctx);
       if (rc == SCP_OK) rc = scp_native_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
       continue;
     }
@@ -318,7 +319,7 @@ static int auth_error(scp_host *h, const char *msg) {
  * signer's weight (0: not a signer of the account); the weights' sum
  * against the medium threshold.  Checked against test__stellar_asset_
  * contract__test_classic_account_multisig_auth.json (see test_auth_enf.c). */
-int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, uint64_t sigs) {
+int scp_auth_emul_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, uint64_t sigs) {
   uint64_t len, prev = 0;
   acct_view acct;
   if (scp_val_tag_of(sigs) != SCP_TAG_VEC_OBJ)
@@ -356,9 +357,9 @@ int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, u
   return rc;
 }
 
-int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload, uint64_t *ctx,
+int scp_auth_emul_inputs(scp_host *h, const scp_auth_emul_in *a, uint64_t *payload, uint64_t *ctx,
                        uint8_t hash[32]) {
-  tree tr = { (scp_am_tnode *)a->nodes, a->nnodes };
+  tree tr = { (scp_auth_mgr_tnode *)a->nodes, a->nnodes };
   int rc = signature_payload(h, a, &tr, hash);
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, payload);
   if (rc == SCP_OK) rc = auth_context(h, &tr, ctx);
@@ -367,20 +368,20 @@ int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload, uin
 
 /* authenticate for an account address (its result is dropped by the
  * caller, except out-of-memory and not-implemented). */
-static int authenticate_account(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+static int authenticate_account(scp_host *h, const scp_auth_mgr_tinfo *t, const tree *tr,
                                 uint64_t sigs) {
   uint8_t self[33], hash[32];
   uint64_t payload, ctx;
   SAC_TRACE(h, "authenticate");
-  scp_ae_auth a = { .address = t->address, .nonce = t->nonce, .live_until = t->nonce_live_until,
+  scp_auth_emul_in a = { .address = t->address, .nonce = t->nonce, .live_until = t->nonce_live_until,
                     .with_address = true, .nodes = tr->n, .nnodes = tr->len };
   int rc = scaddress(h, t->address, self);
-  if (rc == SCP_OK) rc = scp_ae_auth_inputs(h, &a, &payload, &ctx, hash);
+  if (rc == SCP_OK) rc = scp_auth_emul_inputs(h, &a, &payload, &ctx, hash);
   /* the zero signature never verifies */
-  return rc == SCP_OK ? scp_ae_check_account(h, self + 1, payload, sigs) : rc;
+  return rc == SCP_OK ? scp_auth_emul_check_account(h, self + 1, payload, sigs) : rc;
 }
 
-static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+static int emulate_account_tree(scp_host *h, const scp_auth_mgr_tinfo *t, const tree *tr,
                                 const uint8_t addr[33]) {
   static const uint8_t zero_sig[64];
   uint64_t pk = 0, sig = 0, map = 0, sigs = 0;
@@ -403,7 +404,7 @@ static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *
   return scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
 }
 
-static int emulate_account(scp_host *h, size_t ti, const scp_am_tinfo *t, const uint8_t addr[33]) {
+static int emulate_account(scp_host *h, size_t ti, const scp_auth_mgr_tinfo *t, const uint8_t addr[33]) {
   tree tr;
   int rc = tree_load(h, ti, t, &tr);
   if (rc == SCP_OK) rc = emulate_account_tree(h, t, &tr, addr);
@@ -449,10 +450,10 @@ static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   return rc == SCP_OK ? scp_storage_try_get(h, &ck, &e) : rc;
 }
 
-int scp_am_emulate(scp_host *h) {
+int scp_auth_emul_run(scp_host *h) {
   if (h->opts.auth_enforcing) return SCP_OK;
-  scp_am_tinfo t;
-  for (size_t i = 0; scp_am_tracker_info(h, i, &t); i++) {
+  scp_auth_mgr_tinfo t;
+  for (size_t i = 0; scp_auth_mgr_tracker_info(h, i, &t); i++) {
     if (t.source) continue;
     uint8_t addr[33];
     SAC_TRACE(h, "emulate");

@@ -33,7 +33,7 @@
  *    instantiated once to read the contract's protocol, and from protocol
  *    22 on __constructor through the invoker.  The deployer's auth (the
  *    auth manager's create-contract frame with its args clones, and
- *    require_auth) through host_auth.c scp_auth_create_frame, for every
+ *    require_auth) through the auth_create_frame hook, for every
  *    deployer; the frame stays pushed over the constructor.
  *  - call / try_call, checked to the unit against the reference's trace up
  *    to the callee's frame push (test_contract.c): the args Vec (bulk
@@ -490,7 +490,7 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
    * and the events as they were (pop_context) */
   scp_sentry *snap = NULL;
   size_t nsnap = 0, nevents = h->nevents;
-  scp_am_snap *asnap = NULL;
+  struct scp_auth_mgr_snap *asnap = NULL;
   if (mode != MODE_PROBE && (scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK ||
                              h->links->auth_save(h, &asnap) != SCP_OK)) {
     scp_storage_snapshot_free(snap, nsnap);

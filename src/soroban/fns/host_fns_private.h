@@ -126,4 +126,15 @@ SCP_HIDDEN int scp_hf_binary_search(scp_host *h, uint64_t obj, uint32_t stride, 
 SCP_HIDDEN int scp_lc_address_contract_id(scp_host *h, const uint8_t addr[33],
                                           const uint8_t salt[32], uint8_t id[32]);
 
+/* (host_contract.c) */
+/* call_n_internal with CallParams::default_internal_call (a reserved name
+ * allowed, re-entry prohibited): delegate_account_auth's __check_auth. */
+SCP_HIDDEN int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
+                                                 const uint64_t *args, uint32_t n, uint64_t *ret);
+/* call_n_internal with internal_host_call (host_contract.c): no
+ * reserved-name check, re-entry only into the calling contract itself
+ * (ContractReentryMode::SelfAllowed; that case is not implemented). */
+SCP_HIDDEN int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
+                                      const uint64_t *args, uint32_t n, uint64_t *ret);
+
 #endif

@@ -58,7 +58,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
  * " [no symbols]" (func[N], 0xADDR), in every output. */
 void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b);
 
-/* ---- more formats --------------------------------------------- */
+/* ---- more formats ------------------------------------------------------- */
 
 /* speedscope JSON (https://www.speedscope.app/file-format-schema.json): one
  * "sampled" profile per metric, one sample per node with self cost (stack

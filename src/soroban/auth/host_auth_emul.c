@@ -1,51 +1,11 @@
 /*
  * host_auth_emul.c — recording mode's emulated authentication, run when
- * the last context is popped (what simulation charges for the signature
- * checks enforcing mode would make).
- *
- * rs-soroban-env v28.0.2: host/frame.rs pop_context (when the context
- * stack is empty, before the rollback), auth.rs
- * AuthorizationManager::maybe_emulate_authentication,
- * AccountAuthorizationTracker::{emulate_authentication, authenticate,
- * get_signature_payload, root_invocation_to_xdr}, AuthorizedInvocation::
- * to_xdr, AuthorizedFunction::to_xdr; builtin_contracts/account_contract.rs
- * (AccountEd25519Signature, convert_to_auth_context_val,
- * AuthorizationContext::from_authorized_fn, check_account_authentication);
- * host/data_helper.rs load_account; host/metered_xdr.rs metered_hash_xdr.
- *
- * Per recording tracker, in order (SourceAccount credentials: nothing):
- *  - scaddress_from_address (VisitObject, ScAddress clone);
- *  - an account: one dummy signature -- BytesN<32> of the key and
- *    BytesN<64> of zeros (bytes_new_from_slice), the AccountEd25519Signature
- *    struct (map_new_from_slices {public_key, signature}), host_vec! of it;
- *    then authenticate with diagnostics suppressed and its result dropped:
- *    the address again, the signature payload (network id clone, the root
- *    invocation's XDR, the address, HashIdPreimageSorobanAuthorizationWith-
- *    Address written with one ValSer per write and SHA-256'd), its Bytes,
- *    the auth context Val (vec_new; per node: the args' vec_new_from_slice,
- *    ContractAuthorizationContext's map, the enum's vec, vec_push_back),
- *    check_account_authentication (vec_len, load_account: Rc<LedgerKey>,
- *    the storage get, the AccountEntry clone; vec_get, the struct's
- *    map_unpack_to_slice, both BytesN lengths, verify_sig_ed25519, which
- *    fails on the zero signature); finally the AccountId clone;
- *  - a contract: its instance entry (the key, try_get -- a missing one
- *    ends it), the instance clone, and for a Wasm executable the code key
- *    and try_get.  __check_auth is not called in recording mode.
- * A missing account entry makes load_account fail with Error(Storage,
- * MissingValue) inside authenticate, which is dropped: the rest of the
- * checks are not charged, as in the reference.
- * Checked against test__stellar_asset_contract__test_recording_auth_for_
- * stellar_asset_contract.json (after the mint's pop: 455,270 CPU,
- * 7,580 B), see test_auth.c.
- * The tree (sub-invocations recorded by record_invocation) is walked in
- * pre-order for the XDR and the contexts (test_emulation_subinvocation).
- * A create-contract function in the tree (a deployer's authorization) is
- * host_auth_create.c's: its args' clone, its XDR, its context.  A contract
- * whose executable is an external reference reads the reference entry and,
- * when it holds a Wasm hash, the code.  Worked out from the reference's
- * code but not checked against a trace: the contract address case,
- * accounts with signed-payload signers or sponsoring ids, the
- * external-reference read.
+ * the last context is popped: what simulation charges for the signature
+ * checks enforcing mode would make.  The signature payload, the auth
+ * contexts and the account check are shared with enforcing mode
+ * (host_auth_enf.c).  Reference: rs-soroban-env v28.0.2 auth.rs
+ * (maybe_emulate_authentication, AccountAuthorizationTracker) and
+ * builtin_contracts/account_contract.rs; each function names its part.
  */
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -381,6 +341,22 @@ static int authenticate_account(scp_host *h, const scp_auth_mgr_tinfo *t, const 
   return rc == SCP_OK ? scp_auth_emul_check_account(h, self + 1, payload, sigs) : rc;
 }
 
+/* An account: one dummy signature -- BytesN<32> of the key and BytesN<64>
+ * of zeros (bytes_new_from_slice), the AccountEd25519Signature struct
+ * (map_new_from_slices {public_key, signature}), host_vec! of it; then
+ * authenticate with diagnostics suppressed and its result dropped: the
+ * address again, the signature payload (network id clone, the root
+ * invocation's XDR, the address, HashIdPreimageSorobanAuthorizationWith-
+ * Address written with one ValSer per write and SHA-256'd), its Bytes,
+ * the auth context Val, check_account_authentication (which fails on the
+ * zero signature); finally the AccountId clone.  A missing account entry
+ * makes load_account fail with Error(Storage, MissingValue) inside
+ * authenticate, which is dropped: the rest of the checks are not charged,
+ * as in the reference.  Checked against test__stellar_asset_contract__
+ * test_recording_auth_for_stellar_asset_contract.json (after the mint's
+ * pop: 455,270 CPU, 7,580 B), see test_auth.c; accounts with
+ * signed-payload signers or sponsoring ids are worked out from the code,
+ * not checked against a trace. */
 static int emulate_account_tree(scp_host *h, const scp_auth_mgr_tinfo *t, const tree *tr,
                                 const uint8_t addr[33]) {
   static const uint8_t zero_sig[64];
@@ -411,7 +387,13 @@ static int emulate_account(scp_host *h, size_t ti, const scp_auth_mgr_tinfo *t, 
   free(tr.n);
   return rc;
 }
-/* A contract address: its instance and code entries enter the footprint. */
+
+/* A contract address: its instance and code entries enter the footprint
+ * -- the instance key and try_get (a missing one ends it), the instance
+ * clone, and for a Wasm executable the code key and try_get; an external
+ * reference reads the reference entry and, when it holds a Wasm hash, the
+ * code.  __check_auth is not called in recording mode.  Worked out from
+ * the reference's code, not checked against a trace. */
 static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   uint8_t kb[4];
   scp_lkey ik;
@@ -450,6 +432,14 @@ static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   return rc == SCP_OK ? scp_storage_try_get(h, &ck, &e) : rc;
 }
 
+/* maybe_emulate_authentication (host/frame.rs pop_context, when the
+ * context stack is empty, before the rollback): per recording tracker in
+ * order, scaddress_from_address (VisitObject, ScAddress clone), then the
+ * account or contract case; SourceAccount credentials cost nothing.  The
+ * tree (sub-invocations recorded by record_invocation) is walked in
+ * pre-order for the XDR and the contexts (test_emulation_subinvocation);
+ * a create-contract function in it (a deployer's authorization) is
+ * host_auth_create.c's: its args' clone, its XDR, its context. */
 int scp_auth_emul_run(scp_host *h) {
   if (h->opts.auth_enforcing) return SCP_OK;
   scp_auth_mgr_tinfo t;

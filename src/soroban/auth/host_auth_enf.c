@@ -1,65 +1,13 @@
 /*
- * host_auth_enf.c — enforcing-mode authorization with signed entries: the
- * account trackers AuthorizationManager::new_enforcing makes from
- * SorobanAuthorizationEntry XDR, the matching of require_auth calls
- * against their trees, authentication (an account's ed25519 signatures,
- * a contract's __check_auth), the nonce, and the trackers' snapshots;
- * and the invoker-contract trackers authorize_as_curr_contract makes (both
- * modes), which share the matching and the snapshots.
- *
- * rs-soroban-env v28.0.2 auth.rs: AuthorizationManager::{new_enforcing,
- * require_auth_enforcing, snapshot, rollback, push_tracker_frame,
- * pop_frame}, AccountAuthorizationTracker::{from_authorization_entry,
- * maybe_authorize_invocation, verify_and_consume_nonce, authenticate,
- * snapshot, rollback}, InvocationTracker::{from_xdr, push_frame, pop_frame,
- * maybe_extend_invocation_match, last_authorized_invocation_mut, is_active,
- * current_frame_is_already_matched}, AuthorizedInvocation::{from_xdr,
- * snapshot}, AuthorizedFunction::from_xdr, Compare<AuthorizedFunction>;
- * builtin_contracts/account_contract.rs check_account_contract_auth;
- * builtin_contracts/invoker_contract_auth.rs
- * (InvokerContractAuthEntry::to_authorized_invocation);
- * InvokerContractAuthorizationTracker, maybe_check_invoker_contract_auth,
- * add_invoker_contract_auth_with_curr_contract_as_invoker;
- * host/frame.rs call_n_internal.
- *
- * What is charged (declared sizes from declared_size.rs):
- *  - new_enforcing: Vec<RefCell<AccountAuthorizationTracker>> with
- *    capacity n (bulk init of n x 328); per entry: the address object
- *    (add_host_object; SourceAccount: source_account_address), the
- *    signature's to_host_val, then the tree's from_xdr -- per node its
- *    sub-invocations' metered_collect (Result<AuthorizedInvocation> 224
- *    each) before its function: the contract's address object, the name
- *    (a Symbol object when over 9 characters), scvals_to_val_vec;
- *  - per frame push, per tracker not being authenticated (and per
- *    invoker tracker): a match-stack entry (bulk init of one usize), and
- *    in snapshot() the tree's AuthorizedInvocationSnapshot collects (per
- *    node: MemCpy(40) + its children x 48); the invoker trackers' own
- *    collect first (n x 48);
- *  - require_auth: every tracker's address compared twice (the
- *    has-active pass and the matching pass), each candidate node's
- *    function compared (address, name, args until one differs); a first
- *    match authenticates (host_auth_emul.c's payload and contexts, then
- *    the account's signature check or the contract's __check_auth call),
- *    checks the expiration ledger (free) and writes the nonce
- *    (consume_nonce, as recording mode does).
- * Errors: a recoverable authentication failure becomes Error(Auth,
- * InvalidAction) "failed account authentication with error"; an expired
- * signature or one live past the maximum is Error(Auth, InvalidInput); a
- * used nonce Error(Auth, ExistingValue); no matching tree Error(Auth,
- * InvalidAction) "Unauthorized function call for address".
- * Checked against the reference's traces in test_auth_enf.c.
- * Create-contract functions (CreateContractHostFn, CreateContractV2HostFn)
- * in an entry: kept as their args, compared as Compare<CreateContractArgsV2>
- * against a create-contract frame's (host_auth_create.c), hashed and given
- * to __check_auth as their contexts.
- * AddressWithDelegates credentials carry the delegated signers
- * (host_auth_deleg.c); authentication pushes an AuthenticationFrame (the
- * tracker, payload, context) that delegate_account_auth reads.
- * Not modelled (SCP_ERR_UNSUPPORTED): an asset preimage in an entry's
- * create function, create-contract InvokerContractAuthEntry cases.  A
- * __check_auth that re-enters its own contract (the account is the last
- * contract frame) is host_contract.c's call_contract: the running frame's
- * instance storage persisted first.
+ * host_auth_enf.c — enforcing-mode authorization: the account trackers
+ * made from signed SorobanAuthorizationEntry XDR, require_auth matched
+ * against their trees, authentication (ed25519 signatures or a contract's
+ * __check_auth), nonces and snapshots; and the invoker-contract trackers
+ * of authorize_as_curr_contract (both modes), which share the matching.
+ * Reference: rs-soroban-env v28.0.2 auth.rs (AuthorizationManager,
+ * AccountAuthorizationTracker, InvocationTracker); each function names the
+ * part it follows.  Checked against the reference's traces in
+ * test_auth_enf.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -410,6 +358,21 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
   return rc;
 }
 
+/* AuthorizationManager::new_enforcing (AccountAuthorizationTracker::
+ * from_authorization_entry, InvocationTracker::from_xdr,
+ * AuthorizedInvocation::from_xdr, AuthorizedFunction::from_xdr).
+ * Charged (declared sizes from declared_size.rs): the tracker Vec with
+ * capacity n (bulk init of n x 328); per entry the address object
+ * (add_host_object; SourceAccount: source_account_address), the
+ * signature's to_host_val, then the tree's from_xdr -- per node its
+ * sub-invocations' metered_collect (Result<AuthorizedInvocation> 224
+ * each) before its function: the contract's address object, the name (a
+ * Symbol object when over 9 characters), scvals_to_val_vec.
+ * Create-contract functions (CreateContractHostFn, CreateContractV2HostFn)
+ * are kept as their args, compared as Compare<CreateContractArgsV2>
+ * against a create-contract frame's (host_auth_create.c), hashed and
+ * given to __check_auth as their contexts.  AddressWithDelegates
+ * credentials carry the delegated signers (host_auth_deleg.c). */
 int scp_host_set_auth_entries(scp_host *h, const uint8_t *const *entries, const size_t *lens,
                               size_t n, scp_error *err) {
   h->errmsg[0] = 0;
@@ -449,7 +412,8 @@ static void pop_one(ae_tracker *t) {
 }
 
 /* push_tracker_frame: the account trackers not being authenticated, then
- * every invoker-contract tracker. */
+ * every invoker-contract tracker; each gets a match-stack entry (bulk
+ * init of one usize). */
 int scp_auth_enf_push_frame(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     if (h->ae->tr[i].borrowed) continue;
@@ -497,6 +461,9 @@ static int tree_snapshot(scp_host *h, const ae_tracker *t) {
   return SCP_OK;
 }
 
+/* snapshot() of each tracker not being authenticated: the tree's
+ * AuthorizedInvocationSnapshot collects (per node MemCpy(40) + its
+ * children x 48). */
 int scp_auth_enf_snapshot_charges(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     if (h->ae->tr[i].borrowed) continue;
@@ -703,7 +670,13 @@ static int check_contract(scp_host *h, const uint8_t id[32], uint64_t payload, u
   return rc;
 }
 
-/* AccountAuthorizationTracker::authenticate (not the source account). */
+/* AccountAuthorizationTracker::authenticate (not the source account):
+ * host_auth_emul.c's payload and contexts, then the account's signature
+ * check or the contract's __check_auth call, with an AuthenticationFrame
+ * (the tracker, payload, context) pushed that delegate_account_auth
+ * reads.  A __check_auth that re-enters its own contract is
+ * host_contract.c's: the running frame's instance storage persisted
+ * first. */
 static int authenticate(scp_host *h, ae_tracker *t) {
   const scp_hobj *a;
   int rc = scp_host_visit(h, t->address, &a);   /* scaddress_from_address */
@@ -795,6 +768,16 @@ static int maybe_authorize(scp_host *h, ae_tracker *t, const ae_fn *f, bool allo
   return rc;
 }
 
+/* require_auth_enforcing: every tracker's address compared twice (the
+ * has-active pass and the matching pass), each candidate node's function
+ * compared (address, name, args until one differs); a first match
+ * authenticates, checks the expiration ledger (free) and writes the nonce
+ * (consume_nonce, as recording mode does).  Errors: a recoverable
+ * authentication failure is Error(Auth, InvalidAction) "failed account
+ * authentication with error"; an expired signature or one live past the
+ * maximum Error(Auth, InvalidInput); a used nonce Error(Auth,
+ * ExistingValue); no matching tree Error(Auth, InvalidAction)
+ * "Unauthorized function call for address". */
 int scp_auth_enf_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                    const uint64_t *args, uint32_t nargs) {
   scp_auth_enf *e = h->ae;
@@ -840,7 +823,8 @@ static int not_a(scp_host *h, const char *what) {
  * to_authorized_invocation -- for the Contract case: SubContractInvocation
  * and its ContractAuthorizationContext (map_unpack_to_slice each), the
  * args' to_vec, the sub-invocations' Vec<AuthorizedInvocation> bulk init
- * and each one in turn. */
+ * and each one in turn.  The create-contract cases are not modelled
+ * (SCP_ERR_UNSUPPORTED). */
 static int invoker_entry(scp_host *h, ae_tracker *t, uint64_t val, uint32_t parent, size_t *cap,
                          unsigned depth) {
   static const char *const cases[] = { "Contract", "CreateContractHostFn",

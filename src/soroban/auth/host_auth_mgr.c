@@ -1,49 +1,12 @@
 /*
- * host_auth_mgr.c — the authorization manager's state and charges: its
- * call stack, the account trackers of recording mode with their match
- * stacks, the nonces they write, and the snapshot a failing frame rolls
- * back to.  The host functions are in host_auth.c.
- *
- * rs-soroban-env v28 auth.rs: AuthorizationManager::{push_frame,
- * push_create_contract_host_fn_frame, push_tracker_frame, pop_frame,
- * snapshot, rollback, require_auth, maybe_check_invoker_contract_auth,
- * require_auth_enforcing, require_auth_recording},
- * AccountAuthorizationTracker::new_recording, InvocationTracker::{push_frame,
- * pop_frame, record_invocation, new_recording}, Host::consume_nonce;
- * host.rs source_account_address, with_recording_auth_nonce_prng;
- * host/conversion.rs storage_key_for_address, vals_to_scval_vec,
- * scvals_to_val_vec.
- *
- * What is charged (declared sizes from declared_size.rs):
- *  - push_tracker_frame: one Vec<usize> bulk init of 1 per account tracker
- *    (MemCpy(24), MemAlloc(8), MemCpy(8): 521 CPU, 24 B) for every contract
- *    and create-contract frame (host-function frames push no tracker frame);
- *  - snapshot(): enforcing: Vec<Option<AccountAuthorizationTrackerSnapshot>>
- *    with capacity = the trackers, then each entry tracker's tree snapshot;
- *    both: the invoker trackers' metered_collect and their trees' (the
- *    entry and invoker trackers live in host_auth_enf.c).  Recording mode
- *    clones its trackers and the handle map unmetered ("free for
- *    recording");
- *  - require_auth_recording for a new tracker: source_account_address when
- *    a source account is set (AccountId clone, the ScAddress object, the
- *    address compare), the nonce from the recording PRNG (gen_range(0..=
- *    i64::MAX), unmetered) unless the address is the source account, and
- *    consume_nonce: the ScAddress (visit + clone), its clone, the
- *    LedgerKeyNonce ScVal clone, Rc<LedgerKey> (MemAlloc(152)), storage has,
- *    Rc<LedgerEntry> (MemAlloc(288)), storage put (temporary, live until
- *    max(max_live_until_ledger, the temporary minimum));
- *  - record_invocation on an active tracker (a deeper frame of the same
- *    address): the AuthorizedFunction to XDR (symbol, ScAddress, the args'
- *    Vec<ScVal>), back from XDR (a new ScAddress object, the symbol, the
- *    args' host values) and the compare of the two; a create-contract
- *    function: the args' clone and Compare<CreateContractArgsV2> (the
- *    preimage, the executable, each constructor arg's Compare<ScVal>).
- * Each tracker keeps its root function and nonce for the emulated
- * authentication at the end (host_auth_emul.c).
- * A pop is free (pop_frame with or without a snapshot).
- * Enforcing mode with entries and the invoker-contract trackers of
- * authorize_as_curr_contract are host_auth_enf.c's; this file calls its
- * hooks (push, pop, snapshot, save/restore, require).
+ * host_auth_mgr.c — the authorization manager: its call stack of contract
+ * and create-contract frames, the account trackers of recording mode with
+ * their match stacks, the nonces they write, and the snapshot a failing
+ * frame rolls back to.  Enforcing mode's trackers (host_auth_enf.c) are
+ * driven from here; the host functions are in host_auth.c.  Reference:
+ * rs-soroban-env v28 auth.rs AuthorizationManager and InvocationTracker;
+ * each function names its part.  A pop is free (pop_frame with or without
+ * a snapshot).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +145,10 @@ static bool ms_push(am_tracker *t, uint32_t v) {
 
 /* push_tracker_frame: InvocationTracker::push_frame of every account
  * tracker, recording's here, enforcing's in host_auth_enf.c (invoker
- * trackers are not modelled). */
+ * trackers are not modelled): one Vec<usize> bulk init of 1 per tracker
+ * (MemCpy(24), MemAlloc(8), MemCpy(8): 521 CPU, 24 B) for every contract
+ * and create-contract frame (host-function frames push no tracker
+ * frame). */
 static int push_tracker_frame(scp_host *h, scp_auth_mgr *m) {
   for (size_t i = 0; i < m->ntr; i++) {
     int rc = scp_host_charge_bulk_init(h, 1, SIZE_USIZE);
@@ -239,6 +205,12 @@ void scp_auth_mgr_pop_host_frame(scp_host *h) {
     scp_auth_mgr_pop(h);
 }
 
+/* snapshot()'s charges: enforcing, Vec<Option<AccountAuthorization
+ * TrackerSnapshot>> with capacity = the trackers, then each entry
+ * tracker's tree snapshot; both modes, the invoker trackers'
+ * metered_collect and their trees' (host_auth_enf.c).  Recording mode
+ * clones its trackers and the handle map unmetered ("free for
+ * recording"). */
 int scp_auth_mgr_snapshot_charges(scp_host *h) {
   int rc = SCP_OK;
   if (h->opts.auth_enforcing) {
@@ -328,7 +300,11 @@ static bool frame_matched(const am_tracker *t) {
   return t->nms && t->ms[t->nms - 1] != MS_UNMATCHED;
 }
 
-/* Host::consume_nonce: the nonce entry written through the storage. */
+/* Host::consume_nonce: the nonce entry written through the storage -- the
+ * ScAddress (visit + clone), its clone, the LedgerKeyNonce ScVal clone,
+ * Rc<LedgerKey> (MemAlloc(152)), storage has, Rc<LedgerEntry>
+ * (MemAlloc(288)), storage put (temporary, live until
+ * max(max_live_until_ledger, the temporary minimum)). */
 int scp_auth_mgr_consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t live_until) {
   const scp_hobj *a;
   int rc = scp_host_visit(h, address, &a);   /* scaddress_from_address */
@@ -384,6 +360,13 @@ static int keep_fn(scp_host *h, scp_auth_mgr *m, const uint64_t *args, uint32_t 
   return SCP_OK;
 }
 
+/* require_auth_recording for a new tracker: source_account_address when a
+ * source account is set (AccountId clone, the ScAddress object, the
+ * address compare), the nonce from the recording PRNG (host.rs
+ * with_recording_auth_nonce_prng: gen_range(0..=i64::MAX), unmetered)
+ * unless the address is the source account, and consume_nonce.  Each
+ * tracker keeps its root function and nonce for the emulated
+ * authentication at the end (host_auth_emul.c). */
 static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uint64_t *args,
                        uint32_t nargs) {
   bool source = false;
@@ -445,7 +428,13 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
 }
 
 /* AuthorizedFunction::to_xdr then from_xdr, and the compare of the
- * function with its round trip (InvocationTracker::record_invocation). */
+ * function with its round trip (InvocationTracker::record_invocation on
+ * an active tracker, a deeper frame of the same address): the XDR
+ * (symbol, ScAddress, the args' Vec<ScVal>), back from XDR (a new
+ * ScAddress object, the symbol, the args' host values) and the compare; a
+ * create-contract function: the args' clone and Compare<CreateContract
+ * ArgsV2> (the preimage, the executable, each constructor arg's
+ * Compare<ScVal>). */
 static int record_roundtrip(scp_host *h, const am_entry *e, const uint64_t *args, uint32_t n) {
   if (e->kind != AF_CONTRACT) {
     /* CreateContractHostFn: to_xdr clones the args (V2), from_xdr moves

@@ -1,50 +1,11 @@
 /*
  * host_contract.c — contracts: code upload, deployment (contract ids the
  * way the reference derives them), cross-contract call / try_call through
- * the embedder's invoker (a nested VM, sor_vm.c).  Authorization is in
- * host_auth.c.
- *
- * rs-soroban-env v28: host/lifecycle.rs (upload_contract_wasm,
- * create_contract_internal), host/frame.rs (call_n_internal,
- * call_contract_fn, instantiate_vm, push_context), host.rs (call,
- * try_call, require_auth*), host/data_helper.rs (contract_instance_ledger_key,
- * retrieve_*_from_storage).
- *
- * Charges.  Modelled after the reference, in its order, for the parts
- * listed here; what is NOT charged yet is said for each:
- *  - upload_wasm, checked to the unit against the reference's traces
- *    (test_storage.c: two contracts, success and corrupt-module paths):
- *    the Bytes clone (Vec<u8> bulk init), SHA-256
- *    (ComputeSha256Hash(n)), the check VM (V0 cost inputs: MemCpy(32) for
- *    its id, VmInstantiation(n) -- where a corrupt module fails, exactly as
- *    the reference's traces -- the linker's import-symbol set (Vec<(&str,
- *    &str)> bulk init), VmCachedInstantiation(n), the import protocol
- *    check's symbol set again, MemAlloc of the initial linear memory),
- *    charge_for_parsing again (VmInstantiation(n)), the hash object, the
- *    code key (MemCpy(32) + MemAlloc(152)), storage has + put (host_storage.c)
- *    with the new entry (MemAlloc(288)).
- *  - create_contract(_with_constructor) / create_external_ref_contract, in
- *    the reference's order up to get_contract_protocol_version's VM
- *    (test_contract.c): the executable's inputs, the deployer and salt, the
- *    constructor args' ScVal conversion and Vec<Val>, the contract id
- *    (scp_lc_address_contract_id: one ValSer per XDR write, the network id
- *    through Env), the id / executable clones, the instance checked before
- *    the executable, the instance written; then call_constructor: the VM
- *    instantiated once to read the contract's protocol, and from protocol
- *    22 on __constructor through the invoker.  The deployer's auth (the
- *    auth manager's create-contract frame with its args clones, and
- *    require_auth) through the auth_create_frame hook, for every
- *    deployer; the frame stays pushed over the constructor.
- *  - call / try_call, checked to the unit against the reference's trace up
- *    to the callee's frame push (test_contract.c): the args Vec (bulk
- *    init), the ScAddress clone, the reserved-name check's read of a Symbol
- *    object, the instance key and its storage read and clone, the args
- *    Vec<Val>, the id clone, the code key, its storage read and clone (for
- *    code written during the run; snapshot code is read in shadow mode),
- *    then the invoker (VM creation, push_context, the call).  Not charged:
- *    the diagnostics.  A failing callee's storage-map changes, events and
- *    auth trackers are rolled back (pop_context).
- *  - require_auth* and the auth records: host_auth.c.
+ * the embedder's invoker (a nested VM, run/sor_vm.c), and the instance and
+ * code TTL host functions.  Authorization and native contracts are
+ * reached through the host's links (scp_host_links).  Reference:
+ * rs-soroban-env v28 host/lifecycle.rs, host/frame.rs, host.rs; each
+ * function names its part and what is not charged yet.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +117,17 @@ void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx) {
 
 /* ---- upload_wasm ------------------------------------------------------------ */
 
+/* upload_contract_wasm, checked to the unit against the reference's
+ * traces (test_storage.c: two contracts, success and corrupt-module
+ * paths): the Bytes clone (Vec<u8> bulk init), SHA-256
+ * (ComputeSha256Hash(n)), the check VM (V0 cost inputs: MemCpy(32) for its
+ * id, VmInstantiation(n) -- where a corrupt module fails, exactly as the
+ * reference's traces -- the linker's import-symbol set (Vec<(&str, &str)>
+ * bulk init), VmCachedInstantiation(n), the import protocol check's
+ * symbol set again, MemAlloc of the initial linear memory),
+ * charge_for_parsing again (VmInstantiation(n)), the hash object, the code
+ * key (MemCpy(32) + MemAlloc(152)), storage has + put (host_storage.c)
+ * with the new entry (MemAlloc(288)). */
 int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, a[0], &o);
@@ -248,8 +220,12 @@ static int ctor_args(scp_host *h, uint64_t vec, uint64_t **out, uint32_t *n) {
 
 static int construct(scp_host *h, const uint8_t id[32], const uint64_t *ctor, uint32_t nctor);
 
-/* The reference's create path, the deployer's auth aside (see the file
- * comment): create_contract_from_obj_inputs reads the deployer and the salt
+/* The reference's create path (create_contract_internal), checked up to
+ * get_contract_protocol_version's VM (test_contract.c).  The deployer's
+ * auth (the auth manager's create-contract frame with its args clones,
+ * and require_auth) goes through the auth_create_frame hook for every
+ * deployer; the frame stays pushed over the constructor.
+ * create_contract_from_obj_inputs reads the deployer and the salt
  * (the wasm hash was read by the host function before, the constructor
  * args after); create_contract_with_optional_auth derives the id
  * (scp_lc_address_contract_id); create_contract_with_id clones the id and
@@ -529,6 +505,15 @@ int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {
   return rc == SCP_OK ? scp_lc_instance_from_entry(h, e, &ex) : rc;
 }
 
+/* call / try_call (host.rs), checked to the unit against the reference's
+ * trace up to the callee's frame push (test_contract.c): the args Vec
+ * (bulk init), the ScAddress clone, the reserved-name check's read of a
+ * Symbol object, the instance key and its storage read and clone, the
+ * args Vec<Val>, the id clone, the code key, its storage read and clone
+ * (for code written during the run; snapshot code is read in shadow
+ * mode), then the invoker (VM creation, push_context, the call).  Not
+ * charged: the diagnostics.  A failing callee's storage-map changes,
+ * events and auth trackers are rolled back (pop_context). */
 static int do_call(scp_host *h, const uint64_t *a, uint64_t *ret, bool try_call) {
   const scp_hobj *addr, *args;
   int rc = scp_host_visit(h, a[2], &args);

@@ -1,39 +1,11 @@
 /*
- * host_auth.c — authorization: require_auth / require_auth_for_args, the
- * records the report lists, authorize_as_curr_contract and the
- * __check_auth-only host functions (delegate_account_auth,
- * get_delegated_signers_for_current_auth_check).
- *
- * rs-soroban-env v28: host.rs (the host functions), auth.rs
- * (AuthorizationManager::require_auth, maybe_check_invoker_contract_auth,
- * require_auth_enforcing / _recording,
- * add_invoker_contract_auth_with_curr_contract_as_invoker), host/frame.rs
- * (ensure_check_auth_frame), host/mem_helper.rs (symbol_matches).
- *
- * The authorization manager's state and charges are in host_auth_mgr.c;
- * this file takes the arguments (require_auth: the running frame's args,
- * Vec<Val>::metered_clone; require_auth_for_args: the Vec's to_vec) and
- * hands them over.  Two modes (scp_host_opts.auth_enforcing):
- *  - recording ("mock all auths", the default): the reference's recording
- *    manager, charges included (trackers, nonces written through the
- *    storage, record_invocation, the trackers' frame pushes); each
- *    accepted require_auth is also recorded for the report; when the last
- *    frame pops, maybe_emulate_authentication (host_auth_emul.c).
- *  - enforcing with no authorization entries (the reference test host's
- *    default): the direct invoker rule passes, anything else fails with
- *    Error(Auth, InvalidAction).
- * Outside any contract frame require_auth_for_args fails with Error(Auth,
- * InternalError) after the args clone in both modes.
- * create_contract's deployer auth (scp_auth_push_create): every deployer,
- * through the manager.  Enforcing mode with signed entries and
- * authorize_as_curr_contract's invoker-contract trackers are in
- * host_auth_enf.c.  The __check_auth-only functions pass
- * ensure_check_auth_frame inside a custom account's __check_auth (called
- * by host_auth_enf.c's authentication); there they read the current
- * authentication frame: AddressWithDelegates credentials' delegated
- * signers (host_auth_deleg.c) are listed and authenticated with the
- * frame's payload and context; without delegates the list is empty and
- * delegating fails with Error(Auth, InvalidInput), as in the reference.
+ * host_auth.c — the authorization host functions: require_auth /
+ * require_auth_for_args, authorize_as_curr_contract, the __check_auth-only
+ * delegate_account_auth and get_delegated_signers_for_current_auth_check,
+ * create_contract's deployer auth, and the records the report lists.  It
+ * takes the arguments and hands them to the manager (host_auth_mgr.c);
+ * enforcing mode's signed entries are host_auth_enf.c's.  Reference:
+ * rs-soroban-env v28 host.rs and auth.rs; each function names its part.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +42,13 @@ static int record_auth(scp_host *h, uint64_t address, uint64_t args) {
 /* ---- require_auth ------------------------------------------------------------ */
 
 /* AuthorizationManager::require_auth (host_auth_mgr.c), then the record
- * the report lists. */
+ * the report lists.  Two modes (scp_host_opts.auth_enforcing): recording
+ * ("mock all auths", the default), the reference's recording manager with
+ * its charges, each accepted require_auth also recorded, and the emulated
+ * authentication when the last frame pops (host_auth_emul.c); enforcing
+ * with no entries (the reference test host's default), where the direct
+ * invoker rule passes and anything else fails with Error(Auth,
+ * InvalidAction). */
 static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint64_t *args,
                    uint32_t n) {
   int rc = scp_auth_mgr_require_auth(h, address, args, n);
@@ -142,6 +120,8 @@ HOSTFN(require_auth) {
   return rc;
 }
 
+/* The args' to_vec; outside any contract frame Error(Auth, InternalError)
+ * after the args clone, in both modes. */
 HOSTFN(require_auth_for_args) {
   *ret = SCP_VAL_VOID;
   /* visit_obj(args, HostVec::to_vec): the Vec<Val> clone */
@@ -190,6 +170,13 @@ HOSTFN(authorize_as_curr_contract) {
 }
 
 /* ---- __check_auth-only functions ---------------------------------------------- */
+
+/* Inside a custom account's __check_auth (called by host_auth_enf.c's
+ * authentication) these read the current authentication frame:
+ * AddressWithDelegates credentials' delegated signers (host_auth_deleg.c)
+ * are listed and authenticated with the frame's payload and context;
+ * without delegates the list is empty and delegating fails with
+ * Error(Auth, InvalidInput), as in the reference. */
 
 /* ensure_check_auth_frame: the frame's function name (a Symbol clone),
  * compared with "__check_auth" by symbol_matches (a SymbolObject is

@@ -21,7 +21,8 @@ enum {
   SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288, SIZE_CONTRACT_ID = 32,
   SIZE_SCADDRESS = 48, SIZE_CONTRACT_INSTANCE = 96, SIZE_CONTEXT = 552,
   SIZE_STR_PAIR = 16 + 16 + 8,  /* (&str, &str) */
-  SIZE_COST_INPUTS = 40         /* ContractCodeCostInputs */
+  SIZE_COST_INPUTS = 40,        /* ContractCodeCostInputs */
+  SIZE_CONTRACT_ID_PREIMAGE = 80
 };
 
 /* ParsedModule::with_import_symbols (vm/parsed_module.rs): the distinct
@@ -93,6 +94,43 @@ void scp_host_contract_id(const scp_host *h, bool deployer_is_contract,
   memcpy(addr + 1, deployer, 32);
   size_t n = preimage(h, addr, salt, pre);
   SHA256(pre, n, id);
+}
+
+/* The contract id of an address preimage as get_contract_id_hash and
+ * create_contract_with_optional_auth charge it (host/metered_xdr.rs: one
+ * ValSer per XDR write, which is why the preimage is charged write by
+ * write). */
+int scp_host_address_contract_id(scp_host *h, const uint8_t addr[33], const uint8_t salt[32],
+                               uint8_t id[32]) {
+  if (addr[0] > 1) {
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "deployers other than accounts and contracts are not supported");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  /* get_ledger_network_id is called through Env: the body, then its
+   * result's CheckedEnvArg (a VisitObject), as create_asset_contract's
+   * traces show (1,031 CPU between the nested call and ret) */
+  uint64_t nidobj;
+  uint8_t nid[32];
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID_PREIMAGE);
+  if (rc == SCP_OK) rc = scp_hf_get_ledger_network_id(h, NULL, &nidobj);
+  if (rc == SCP_OK) rc = scp_host_check_val(h, nidobj);
+  if (rc == SCP_OK) rc = scp_lc_hash_input(h, nidobj, nid);
+  if (rc != SCP_OK) return rc;
+  /* HashIdPreimage::ContractId: envelope type, network id, preimage type,
+   * ScAddress type, [PublicKey type], the key or contract id, the salt --
+   * metered_write_xdr charges each write_all on its own */
+  static const uint32_t writes_account[] = { 4, 32, 4, 4, 4, 32, 32 };
+  static const uint32_t writes_contract[] = { 4, 32, 4, 4, 32, 32 };
+  const uint32_t *w = addr[0] == 0 ? writes_account : writes_contract;
+  size_t nw = addr[0] == 0 ? 7 : 6, total = 0;
+  for (size_t i = 0; rc == SCP_OK && i < nw; i++) {
+    rc = scp_host_charge(h, SCP_COST_ValSer, w[i]);
+    total += w[i];
+  }
+  if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)total);
+  if (rc == SCP_OK) scp_host_contract_id(h, addr[0] == 1, addr + 1, salt, id);
+  return rc;
 }
 
 int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t deployer[32],
@@ -228,7 +266,7 @@ static int construct(scp_host *h, const uint8_t id[32], const uint64_t *ctor, ui
  * create_contract_from_obj_inputs reads the deployer and the salt
  * (the wasm hash was read by the host function before, the constructor
  * args after); create_contract_with_optional_auth derives the id
- * (scp_lc_address_contract_id); create_contract_with_id clones the id and
+ * (scp_host_address_contract_id); create_contract_with_id clones the id and
  * the executable, checks the instance is absent *before* the executable
  * exists, and store_contract_instance checks again and writes it; then
  * call_constructor: get_contract_protocol_version instantiates the
@@ -257,7 +295,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
    * the frame is popped after the constructor */
   bool auth_frame = false;
   rc = h->links->auth_create_frame(h, deployer, addr, salt, ctor, nctor, ex, &auth_frame);
-  if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
+  if (rc == SCP_OK) rc = scp_host_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];
   bool has = false;

@@ -51,27 +51,35 @@
 
 /* ---- the meter ------------------------------------------------------------------ */
 
+/* Read at every boundary: the host's counters directly, no copies. */
 static void read_meter(void *ctx, uint64_t *now) {
-  sor_vm *vm = ctx;
-  scp_storage_stats st;
-  scp_host_storage_stats(vm->host, &st);
+  const sor_vm *vm = ctx;
+  const scp_storage_stats *st = &vm->host->stats;
   now[SOR_METRIC_CPU] = vm->budget.cpu;
   now[SOR_METRIC_MEM] = vm->budget.mem + vm->refunded;
-  now[SOR_METRIC_READS] = st.reads;
-  now[SOR_METRIC_WRITES] = st.writes;
-  now[SOR_METRIC_RBYTES] = st.bytes_read;
-  now[SOR_METRIC_WBYTES] = st.bytes_written;
+  now[SOR_METRIC_READS] = st->reads;
+  now[SOR_METRIC_WRITES] = st->writes;
+  now[SOR_METRIC_RBYTES] = st->bytes_read;
+  now[SOR_METRIC_WBYTES] = st->bytes_written;
 }
 
 static sor_frame *top(sor_vm *vm) { return vm->depth ? &vm->frames[vm->depth - 1] : NULL; }
 
-/* Charge the fuel f consumed since its last flush as WasmInsnExec. */
-static int flush_fuel(sor_vm *vm, sor_frame *f) {
+/* Charge the fuel f consumed since its last flush as WasmInsnExec; *any
+ * says whether there was some. */
+static int charge_fuel(sor_vm *vm, sor_frame *f, bool *any) {
   uint64_t consumed = scp_wasm_fuel_consumed(f->inst) - f->fuel_flushed;
+  *any = consumed != 0;
   if (!consumed) return SCP_OK;
   f->fuel_flushed += consumed;
-  int rc = scp_budget_charge(&vm->budget, SCP_COST_WasmInsnExec, consumed, -1);
-  scp_run_skip(vm->run);
+  return scp_budget_charge(&vm->budget, SCP_COST_WasmInsnExec, consumed, -1);
+}
+
+/* The same, the cursor moved past it: guest work, booked by the engine. */
+static int flush_fuel(sor_vm *vm, sor_frame *f) {
+  bool any;
+  int rc = charge_fuel(vm, f, &any);
+  if (any) scp_run_skip(vm->run);
   return rc;
 }
 
@@ -85,10 +93,15 @@ static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_inde
   sor_vm *vm = ctx;
   sor_frame *f = top(vm);
   int fn = vm->mods[f->module].import_fn[import_index];
-  int rc = flush_fuel(vm, f);
-  if (rc) return scp_fail(err, rc, "budget exceeded flushing guest fuel");
-  uint32_t node = scp_run_enter(vm->run, scp_wasm_current_node(inst), scp_wasm_current_pc(inst),
-                                SCP_KIND_HOST, f->module, (uint32_t)fn);
+  bool any;
+  int rc = charge_fuel(vm, f, &any);
+  if (rc) {
+    scp_run_skip(vm->run);
+    return scp_fail(err, rc, "budget exceeded flushing guest fuel");
+  }
+  /* the flush just charged is guest work: the host node starts after it */
+  uint32_t node = scp_run_enter_from_guest(vm->run, scp_wasm_current_node(inst), scp_wasm_current_pc(inst),
+                                           SCP_KIND_HOST, f->module, (uint32_t)fn);
   if (node == SCP_NODE_NONE) {
     scp_run_leave(vm->run);
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");

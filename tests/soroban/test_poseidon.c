@@ -23,7 +23,7 @@
 #include "soroban/host_fns_private.h"
 #include "host_fixture.h"
 
-#define OBS_DIR "../shared/spec/soroban/observations/"
+#define OBS_DIR "tests/data/observations/"
 
 static int setup(void **state) {
   return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0);

@@ -3,7 +3,7 @@
  * Soroban's wasmi 0.31 (stellar/wasmi tag v0.31.1-soroban.20.0.1).
  *
  * Every number below is worked out in a comment from these rules (see
- * ../shared/spec/soroban/metering.txt; "T:NNN" cites
+ * docs/reference/metering.txt; "T:NNN" cites
  * crates/wasmi/src/engine/func_builder/translator.rs, "E:NNN"
  * crates/wasmi/src/engine/executor.rs, "C:NNN" engine/config.rs):
  *

@@ -1,6 +1,6 @@
 /*
  * sac_ref.h — the reference's Stellar Asset Contract test harness, redone
- * so that its tests can be replayed whole (sac_flows.h):
+ * so that its tests can be replayed whole (sac_flows.c):
  * StellarAssetContractTest::setup and its helpers in rs-soroban-env
  * v28.0.2 soroban-env-host/src/test/stellar_asset_contract.rs and
  * builtin_contracts/testutils.rs.

@@ -40,12 +40,6 @@
 #include "soroban/sac_private.h"
 #include "host_fixture.h"
 
-/* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */
-static int open_ledger(void **state) {
-  scp_host_opts o = { .ledger_sequence = 123, .max_entry_ttl = 6312000, .auth_enforcing = true };
-  return fixture_open(state, 0, 0, &o, 64);
-}
-
 /* ---- XDR, written by hand (an independent check of the host's) ------------------ */
 
 typedef struct xb {
@@ -870,23 +864,23 @@ static void test_invoker_entry_charges(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_expired_v2, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_too_late_v1, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_success_v2, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_too_many_signatures, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_multisig_two_signers, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_unsorted_signers, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_below_threshold, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_signer_not_in_account, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_bad_signature, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_used_nonce, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_unmatched_function, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_entry_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_rollback, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_called, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_refuses, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_delegation, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_expired_v2, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_late_v1, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_success_v2, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_many_signatures, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_multisig_two_signers, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unsorted_signers, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_below_threshold, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_signer_not_in_account, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bad_signature, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_used_nonce, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unmatched_function, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_entry_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_rollback, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_called, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_refuses, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_delegation, fixture_open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_authorizes_sub_call, open_recording,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_other_function, open_recording, fixture_close),

@@ -94,12 +94,6 @@ static uint64_t vec(scp_host *h, const uint64_t *v, uint32_t n) {
 
 static uint64_t small(uint64_t x) { return scp_val_small_u(x, SCP_TAG_U256_SMALL); }
 
-static uint64_t sym(const char *s) {
-  uint64_t v = 0;
-  assert_true(scp_val_symbol_small((const uint8_t *)s, strlen(s), &v));
-  return v;
-}
-
 /* Rows of t=3 from the trace's constants; in Poseidon2's partial rounds
  * only the first constant is set (the others are 0, small values). */
 static uint64_t rc_matrix(scp_host *h, const trace *tr, unsigned *k, bool v2) {

@@ -24,7 +24,7 @@
  * Native test contracts (push TEST / pop TEST steps: prng.rs, frame.rs,
  * event.rs, invocation.rs) run through replay_testcontract.h: their
  * frames pushed and popped by the host, the steps inside replayed.
- * A Stellar Asset Contract test listed in sac_flows.h is redone by its
+ * A Stellar Asset Contract test listed in sac_flows.c is redone by its
  * flow instead: the test's keys, ledger entries, Address objects and
  * signed authorization entries made as the test makes them, and every
  * traced call it makes checked at its ret step the same way (sac_ref.h).
@@ -1412,11 +1412,11 @@ static void test_replay_observations(void **state) {
       if (!strcmp(slice_specs[k].file, names[i])) slices = slice_specs[k].slices;
     if (!setup) setup = sac_setup(names[i]);
     const sac_flow *flow = NULL;
-    for (size_t k = 0; k < SCP_ARRAY_LEN(sac_flows); k++)
+    for (size_t k = 0; k < sac_nflows; k++)
       if (!strcmp(sac_flows[k].file, names[i])) flow = &sac_flows[k];
     if (flow) {
       /* (sac) a Stellar Asset Contract test redone by its flow
-       * (sac_flows.h): the test's untraced set-up -- keys, accounts,
+       * (sac_flows.c): the test's untraced set-up -- keys, accounts,
        * trustlines, Address objects, signed authorization entries -- and
        * every traced call it makes, each checked at its ret step as here;
        * a difference fails the test */

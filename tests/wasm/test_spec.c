@@ -51,6 +51,7 @@
 #include <jansson.h>
 
 #include "wasm/scp_wasm.h"
+#include "build_dir.h"
 
 #define SUITE_DIR "tests/data/wasm-testsuite"
 #define CHILD_STALL_S 20         /* no progress for this long = a hang */
@@ -1693,11 +1694,6 @@ static void run_script(spec_run *run, json_t *root, const int *skip_cmds, int ns
 /* ------------------------------------------------------------------------
  * Conversion and the per-file cmocka test.
  * --------------------------------------------------------------------- */
-
-static const char *build_dir(void) {
-  const char *b = getenv("SCP_BUILD");
-  return b && *b ? b : "build";
-}
 
 static int mkdir_p(const char *path) {
   char tmp[4096];

@@ -1460,7 +1460,7 @@ static void test_replay_observations(void **state) {
                 direct, counts[R_EXACT], counts[R_UNIMPL], counts[R_SETUP],
                 counts[R_NOCALLS], counts[R_MISMATCH]);
   assert_int_equal(counts[R_MISMATCH], 0);
-  /* the README's counts: a file that stops replaying exactly (a host
+  /* the counts docs/replay.md gives: a file that stops replaying exactly (a host
    * change now failing in set-up, say) fails here, as a mismatch does */
   assert_int_equal(direct, 290);
   assert_int_equal(counts[R_EXACT], 218);

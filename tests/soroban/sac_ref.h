@@ -46,6 +46,7 @@
 #include "soroban/host_private.h"
 #include "soroban/sac_private.h"
 #include "soroban/host_sac.h"
+#include "xdr_hand.h"
 
 #define REF_OBS_DIR "tests/data/observations/"
 
@@ -557,34 +558,6 @@ static uint64_t ref_val(ref *r, const ref_arg *a) {
   uint64_t in[2] = { (uint64_t)a->hi, a->lo }, v;
   assert_int_equal(ref_env(r, "obj_from_i128_pieces", in, &v), SCP_OK);
   return v;
-}
-
-typedef struct xb {
-  uint8_t p[4096];
-  size_t n;
-} xb;
-
-static void x32(xb *b, uint32_t v) {
-  put32(b->p + b->n, v);
-  b->n += 4;
-}
-static void x64(xb *b, uint64_t v) {
-  put64(b->p + b->n, v);
-  b->n += 8;
-}
-static void xbytes(xb *b, const void *p, size_t n) {
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  while (b->n % 4) b->p[b->n++] = 0;
-}
-static void xvar(xb *b, const void *p, size_t n) {
-  x32(b, (uint32_t)n);
-  xbytes(b, p, n);
-}
-static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
-  x32(b, kind);
-  if (!kind) x32(b, 0);   /* PUBLIC_KEY_TYPE_ED25519 */
-  xbytes(b, id, 32);
 }
 
 static void xarg(xb *b, const scp_host *h, const ref_arg *a) {

@@ -22,27 +22,9 @@
 #include "soroban/host_private.h"
 #include "soroban/host_lifecycle.h"
 #include "host_fixture.h"
+#include "xdr_hand.h"
 
 /* ---- XDR by hand ------------------------------------------------------------------- */
-
-typedef struct xb {
-  uint8_t p[4096];
-  size_t n;
-} xb;
-
-static void x32(xb *b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b->p[b->n++] = (uint8_t)(v >> (24 - 8 * i));
-}
-static void xbytes(xb *b, const void *p, size_t n) {
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  while (b->n % 4) b->p[b->n++] = 0;
-}
-static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
-  x32(b, kind);
-  if (!kind) x32(b, 0);
-  xbytes(b, id, 32);
-}
 
 enum { TARGET = 0x2e };
 

@@ -39,35 +39,9 @@
 #include "soroban/host_lifecycle.h"
 #include "soroban/sac_private.h"
 #include "host_fixture.h"
+#include "xdr_hand.h"
 
 /* ---- XDR, written by hand (an independent check of the host's) ------------------ */
-
-typedef struct xb {
-  uint8_t p[8192];
-  size_t n;
-} xb;
-
-static void x32(xb *b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b->p[b->n++] = (uint8_t)(v >> (24 - 8 * i));
-}
-static void x64(xb *b, uint64_t v) {
-  x32(b, (uint32_t)(v >> 32));
-  x32(b, (uint32_t)v);
-}
-static void xbytes(xb *b, const void *p, size_t n) {
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  while (b->n % 4) b->p[b->n++] = 0;
-}
-static void xvar(xb *b, const void *p, size_t n) {
-  x32(b, (uint32_t)n);
-  xbytes(b, p, n);
-}
-static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
-  x32(b, kind);
-  if (!kind) x32(b, 0);
-  xbytes(b, id, 32);
-}
 
 /* A SorobanAuthorizedInvocation of contract `cid`'s fn(args) with no
  * sub-invocations; args: the user's account address, I128(100). */

@@ -12,7 +12,8 @@
 # blocks (```text, ```json, indented) are never run.
 #
 # One PASS/FAIL line per command; FAIL when the documents hold no runnable
-# command at all.
+# command at all.  Then one line per document: every relative link
+# ([text](path) or [text](path#anchor)) names a file or folder that exists.
 set -u
 BIN=${SCPROF:-build/bin/scprof}
 B=${SCP_BUILD:-build}
@@ -72,3 +73,14 @@ while IFS="$tab" read -r file line want cmd; do
     tail -n 5 "$T/out"
   fi
 done <"$T/cmds"
+
+# Relative links: the target exists, from the linking file's folder.
+for f in README.md docs/*.md; do
+  [ -f "$f" ] || continue
+  dir=$(dirname "$f")
+  bad=$(grep -o '](\([^)#]*\)[#)]' "$f" | sed 's/^](//; s/[#)]$//' | grep -v '^[a-z]*:' | sort -u |
+        while read -r target; do
+          [ -n "$target" ] && [ ! -e "$dir/$target" ] && printf '%s ' "$target"
+        done)
+  if [ -z "$bad" ]; then echo "PASS $f: relative links resolve"; else echo "FAIL $f: broken links: $bad"; fi
+done

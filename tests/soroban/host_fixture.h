@@ -1,14 +1,16 @@
 /*
- * host_fixture.h — the host set-up every Soroban host test shares: a
- * Budget, a host on it and a small linear memory for dispatch; cmocka
- * set-up and teardown around it (plain, the reference's test ledger, the
- * reference's Stellar Asset Contract test host), and the small helpers the
- * tests all need: host functions looked up by name, a dispatch that
- * returns what it cost, symbols, Bytes objects and hex vectors.
+ * host_fixture.h — the host set-up the Soroban unit tests share: a Budget,
+ * a host on it, and a small linear memory for dispatch; cmocka set-up and
+ * teardown around it, and host functions looked up by name.
  * Include after <cmocka.h> and "soroban/host_private.h".
  */
 #ifndef SCP_TEST_HOST_FIXTURE_H
 #define SCP_TEST_HOST_FIXTURE_H
+
+/* Every host test's set-up: plain (fixture_open), the reference's test
+ * ledger (fixture_open_ledger), the reference's Stellar Asset Contract test
+ * host (fixture_open_sac); and the helpers they all need: a dispatch that
+ * returns its cost (fixture_call), symbols, Bytes objects, hex vectors. */
 
 #include <stdio.h>
 #include <stdlib.h>

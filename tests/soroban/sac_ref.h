@@ -46,9 +46,9 @@
 #include "soroban/host_private.h"
 #include "soroban/sac_private.h"
 #include "soroban/host_sac.h"
-#include "xdr_hand.h"
 
 #define REF_OBS_DIR "tests/data/observations/"
+#include "xdr_hand.h"
 
 enum { REF_LK_ACCOUNT = 0, REF_LK_TRUSTLINE = 1 };
 enum { REF_ISSUER, REF_USER, REF_USER2, REF_USER3, REF_USER4, REF_NKEYS };

@@ -29,9 +29,9 @@
 #include "soroban/host_private.h"
 #include "soroban/sac_private.h"
 #include "soroban/host_sac.h"
-#include "host_fixture.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
+#include "host_fixture.h"
 
 static const uint8_t native[4] = { 0 };
 

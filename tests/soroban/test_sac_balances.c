@@ -31,6 +31,7 @@
 #include "soroban/host_private.h"
 #include "soroban/sac_private.h"
 #include "soroban/host_sac.h"
+
 #include "host_fixture.h"
 
 static void be64_put(uint8_t *p, int64_t v) {

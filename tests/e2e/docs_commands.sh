@@ -8,8 +8,10 @@
 # when it ends with the comment "# exit N".  Commands run in order, block
 # after block, in a scratch folder where build/ is the build under test,
 # examples/ and tests/ are the repository's, and `scprof` is on PATH; so
-# a later block may read what an earlier one wrote (out/...).  Other
-# blocks (```text, ```json, indented) are never run.
+# a later block may read what an earlier one wrote (out/...).  A block
+# opened with ```json file=NAME (a scenario file, say) is written to NAME
+# in that folder first, for the commands to read.  Other blocks (```text,
+# ```json, indented) are never run.
 #
 # One PASS/FAIL line per command; FAIL when the documents hold no runnable
 # command at all.  Then one line per document: every relative link
@@ -32,10 +34,14 @@ ln -s "$ROOT/tests" "$T/run/tests"
 # FILE<TAB>LINE<TAB>WANT<TAB>COMMAND, one line per command
 for f in README.md docs/*.md; do
   [ -f "$f" ] || continue
-  awk -v file="$f" '
+  awk -v file="$f" -v dir="$T/run" '
+    /^```json file=[A-Za-z0-9_.-]+[ \t]*$/ && !inblk {
+      out = $2; sub(/^file=/, "", out); out = dir "/" out; printf "" > out; inblk = 2; next
+    }
     /^```sh[ \t]*$/ && !inblk { inblk = 1; cmd = ""; next }
-    /^```/ && inblk { inblk = 0; next }
+    /^```/ && inblk { if (inblk == 2) close(out); inblk = 0; next }
     !inblk { next }
+    inblk == 2 { print > out; next }
     {
       line = $0
       if (cmd == "") {

@@ -14,7 +14,7 @@
 #include <openssl/sha.h>
 
 #include "profile/scp_prof.h"
-#include "soroban/host_lifecycle.h"
+#include "soroban/core/host_lifecycle.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
 

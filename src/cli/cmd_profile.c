@@ -53,7 +53,7 @@ typedef struct profile_opts {
   uint32_t protocol;          /* --protocol N; 0: the newest */
   bool has_source;            /* --source G...: the transaction's source account */
   uint8_t source[32];
-  /* (auth3) --auth enforce, --signer, --auth-signature, --auth-expiration */
+  /* --auth enforce, --signer, --auth-signature, --auth-expiration */
   bool auth_enforce;
   const char **signers;
   size_t nsigners;

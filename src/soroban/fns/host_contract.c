@@ -402,34 +402,125 @@ static bool symbol_text(scp_host *h, uint64_t sym, char *out, size_t cap) {
   return true;
 }
 
+/* call_n_internal's re-entry rule: the only internal call
+ * (check_account_contract_auth, ContractReentryMode::SelfAllowed) may
+ * re-enter the last contract frame -- a custom account whose own function
+ * requires its auth -- after that frame's instance storage is persisted,
+ * so __check_auth sees it; any other re-entry is refused (the frames are
+ * all contract frames, so the top one is reentry_distance 0).  A
+ * constructor is never a re-entry. */
+static int check_reentry(scp_host *h, const uint8_t id[32], int mode, bool constructor) {
+  for (size_t i = h->nframes; i-- > 0;)   /* the nearest first (reentry_distance) */
+    if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor) {
+      if (mode == MODE_INTERNAL && i + 1 == h->nframes) return scp_inst_persist_top(h);
+      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION, "Contract re-entry is not allowed");
+    }
+  return SCP_OK;
+}
+
+/* A native test contract (call_contract_fn's registry branch): the
+ * TestContractFrame's id clone, then with_frame, whose failure rolls the
+ * storage map and the events back. */
+static int call_test_contract(scp_host *h, const uint8_t id[32], const char *name,
+                              const uint64_t *args, uint32_t n, uint64_t *ret) {
+  scp_sentry *snap = NULL;
+  size_t nsnap = 0, nevents = h->nevents;
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
+  if (rc != SCP_OK) return rc;
+  rc = h->test_contract(h->test_contract_ctx, h, id, name, args, n, ret);
+  if (rc != SCP_OK) {
+    scp_storage_rollback(h, snap, nsnap);
+    if (h->nevents > nevents) h->nevents = nevents;
+  } else {
+    scp_storage_snapshot_free(snap, nsnap);
+  }
+  return rc;
+}
+
+/* instantiate_vm: the id clone, then the code.  Code live in the snapshot
+ * is read and parsed in shadow mode (uncharged; the storage still records
+ * the access): *parse false; code written during the run is read with
+ * charges (key, get, the BytesM clone, the cost inputs' clone) and parsed
+ * with charges (the invoker): *parse true. */
+static int read_code(scp_host *h, const uint8_t hash[32], const scp_sentry **e, bool *parse) {
+  scp_lkey ck;
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  code_key(hash, &ck);
+  *parse = !scp_storage_live_in_snapshot(h, &ck);
+  scp_budget *real = h->budget, shadow;
+  if (!*parse) {
+    scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+    h->budget = &shadow;
+  }
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_get(h, &ck, e);
+  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, (*e)->vallen, 1);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_COST_INPUTS);
+  h->budget = real;
+  return rc;
+}
+
+/* The contract's code run by the invoker (a VM of its own) inside
+ * with_frame's rollback point: a failing frame leaves the storage map, the
+ * auth manager and the events as they were (pop_context).  A trap becomes
+ * the host's Error(WasmVm, InvalidAction) with the trap's message. */
+static int call_vm(scp_host *h, const scp_invocation *proto, const scp_sentry *e, int mode,
+                   uint64_t *ret) {
+  /* the code may move when the storage map changes: copy it */
+  uint32_t len = e->vallen;
+  uint8_t *wasm = malloc(len ? len : 1);
+  if (!wasm) return SCP_ERR_NOMEM;
+  memcpy(wasm, e->val, len);
+  scp_hostmem *saved = h->mem;
+  scp_error err = { 0 };
+  scp_invocation inv = *proto;
+  inv.wasm = wasm;
+  inv.len = len;
+  scp_sentry *snap = NULL;
+  size_t nsnap = 0, nevents = h->nevents;
+  struct scp_auth_mgr_snap *asnap = NULL;
+  if (mode != MODE_PROBE && (scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK ||
+                             h->links->auth_save(h, &asnap) != SCP_OK)) {
+    scp_storage_snapshot_free(snap, nsnap);
+    free(wasm);
+    return SCP_ERR_NOMEM;
+  }
+  int rc = h->invoker(h->invoker_ctx, h, &inv, ret, &err);
+  h->mem = saved;
+  free(wasm);
+  if (rc != SCP_OK && mode != MODE_PROBE) {
+    scp_storage_rollback(h, snap, nsnap);
+    h->links->auth_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
+    if (h->nevents > nevents) h->nevents = nevents;
+  } else {
+    scp_storage_snapshot_free(snap, nsnap);
+    h->links->auth_snap_free(asnap);
+  }
+  if (rc == SCP_ERR_TRAP && !h->errmsg[0]) {
+    size_t m = strnlen(err.msg, sizeof h->errmsg - 1);
+    memcpy(h->errmsg, err.msg, m);
+    h->errmsg[m] = 0;
+    h->errval = scp_val_error(SCP_ET_WASM_VM, SCP_EC_INVALID_ACTION);
+  }
+  return rc;
+}
+
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret) {
   bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL && mode != MODE_INTERNAL_PROHIBITED;
   if (mode == MODE_CALL && !strncmp(name, "__", 2))
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
                         "can't invoke a reserved function directly");
-  for (size_t i = h->nframes; i-- > 0;)   /* the nearest first (reentry_distance) */
-    if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor) {
-      /* call_n_internal's re-entry rule: the only internal call
-       * (check_account_contract_auth, ContractReentryMode::SelfAllowed)
-       * may re-enter the last contract frame -- a custom account whose
-       * own function requires its auth -- after that frame's instance
-       * storage is persisted, so __check_auth sees it; any other
-       * re-entry is refused (the frames are all contract frames, so
-       * the top one is reentry_distance 0) */
-      if (mode == MODE_INTERNAL && i + 1 == h->nframes) {
-        int rc = scp_inst_persist_top(h);
-        if (rc != SCP_OK) return rc;
-        break;
-      }
-      return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION, "Contract re-entry is not allowed");
-    }
+  int rc = check_reentry(h, id, mode, constructor);
+  if (rc != SCP_OK) return rc;
   /* the instance */
-  scp_lkey ik, ck;
+  scp_lkey ik;
   uint8_t kb[4];
   scp_lc_instance_key(id, &ik, kb);
   const scp_sentry *e;
-  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
   if (rc != SCP_OK) return rc;
@@ -449,86 +540,16 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   }
   if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
   if (rc != SCP_OK) return rc;
-  if (h->test_contract && mode != MODE_PROBE) {
-    /* a native test contract (call_contract_fn's registry branch): the
-     * TestContractFrame's id clone, then with_frame, whose failure rolls
-     * the storage map and the events back */
-    scp_sentry *snap = NULL;
-    size_t nsnap = 0, nevents = h->nevents;
-    rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-    if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
-    if (rc != SCP_OK) return rc;
-    rc = h->test_contract(h->test_contract_ctx, h, id, name, args, n, ret);
-    if (rc != SCP_OK) {
-      scp_storage_rollback(h, snap, nsnap);
-      if (h->nevents > nevents) h->nevents = nevents;
-    } else {
-      scp_storage_snapshot_free(snap, nsnap);
-    }
-    return rc;
-  }
+  if (h->test_contract && mode != MODE_PROBE) return call_test_contract(h, id, name, args, n, ret);
   uint8_t hash[32];
   memcpy(hash, ex.hash, 32);
-  /* instantiate_vm: the id clone, then the code.  Code live in the
-   * snapshot is read and parsed in shadow mode (uncharged; the storage
-   * still records the access); code written during the run is read with
-   * charges (key, get, the BytesM clone, the cost inputs' clone) and
-   * parsed with charges (the invoker). */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  code_key(hash, &ck);
-  bool parse = !scp_storage_live_in_snapshot(h, &ck);
-  scp_budget *real = h->budget, shadow;
-  if (!parse) {
-    scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
-    h->budget = &shadow;
-  }
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  if (rc == SCP_OK) rc = scp_storage_get(h, &ck, &e);
-  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, e->vallen, 1);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_COST_INPUTS);
-  h->budget = real;
-  if (rc != SCP_OK) return rc;
+  bool parse;
+  if ((rc = read_code(h, hash, &e, &parse)) != SCP_OK) return rc;
   if (!h->invoker)
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "no VM to run a contract in");
-  /* the code may move when the storage map changes: copy it */
-  uint32_t len = e->vallen;
-  uint8_t *wasm = malloc(len ? len : 1);
-  if (!wasm) return SCP_ERR_NOMEM;
-  memcpy(wasm, e->val, len);
-  scp_hostmem *saved = h->mem;
-  scp_error err = { 0 };
-  scp_invocation inv = { id, wasm, len, name, mode == MODE_CONSTRUCTOR, parse, args, n,
+  scp_invocation inv = { id, NULL, 0, name, mode == MODE_CONSTRUCTOR, parse, args, n,
                          mode == MODE_PROBE };
-  /* with_frame's rollback point: a failing frame leaves the storage map
-   * and the events as they were (pop_context) */
-  scp_sentry *snap = NULL;
-  size_t nsnap = 0, nevents = h->nevents;
-  struct scp_auth_mgr_snap *asnap = NULL;
-  if (mode != MODE_PROBE && (scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK ||
-                             h->links->auth_save(h, &asnap) != SCP_OK)) {
-    scp_storage_snapshot_free(snap, nsnap);
-    free(wasm);
-    return SCP_ERR_NOMEM;
-  }
-  rc = h->invoker(h->invoker_ctx, h, &inv, ret, &err);
-  h->mem = saved;
-  free(wasm);
-  if (rc != SCP_OK && mode != MODE_PROBE) {
-    scp_storage_rollback(h, snap, nsnap);
-    h->links->auth_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
-    if (h->nevents > nevents) h->nevents = nevents;
-  } else {
-    scp_storage_snapshot_free(snap, nsnap);
-    h->links->auth_snap_free(asnap);
-  }
-  if (rc == SCP_ERR_TRAP && !h->errmsg[0]) {
-    size_t m = strnlen(err.msg, sizeof h->errmsg - 1);
-    memcpy(h->errmsg, err.msg, m);
-    h->errmsg[m] = 0;
-    h->errval = scp_val_error(SCP_ET_WASM_VM, SCP_EC_INVALID_ACTION);
-  }
-  return rc;
+  return call_vm(h, &inv, e, mode, ret);
 }
 
 int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {

@@ -16,8 +16,9 @@
  *    A br_if whose target is the function body becomes ReturnIfNez, which
  *    costs nothing; a br to it is a return (base).
  *  - `if` costs base in the enclosing region (its BrIfEqz); a reachable
- *    end of the then-arm adds base (the Br over the else-arm) to the then
- *    region; the reachable end of the function body is a return (base).
+ *    end of the then-arm adds base (the Br over the else-arm) to the
+ *    enclosing region too, since visit_else pops the `if` frame before it
+ *    charges; the reachable end of the function body is a return (base).
  *  - After `end`, code is reachable iff the ended frame was entered
  *    reachable (wasmi does not track whether the end is branched to).
  *
@@ -164,10 +165,9 @@ static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
 
 /* Add fuel to the innermost region, recorded at the current operator's pc
  * so a region's count can later be split exactly over its operators. */
-static int bump(compiler *c, uint64_t fuel) {
+static int bump_region(compiler *c, uint32_t fuel_ins, uint64_t fuel) {
   if (fuel == 0) return SCP_OK;
-  ctrl_frame *f = top(c);
-  scp_ins *fi = &c->code[f->fuel_ins];
+  scp_ins *fi = &c->code[fuel_ins];
   fi->b += fuel;
   wasm_fuel_meta *last = c->nmeta ? &c->meta[c->nmeta - 1] : NULL;
   if (last && last->pc == c->op_pc && last->region == fi->a) {
@@ -178,6 +178,10 @@ static int bump(compiler *c, uint64_t fuel) {
     return NOMEM(c);
   c->meta[c->nmeta++] = (wasm_fuel_meta){c->op_pc, fi->a, fuel};
   return SCP_OK;
+}
+
+static int bump(compiler *c, uint64_t fuel) {
+  return bump_region(c, top(c)->fuel_ins, fuel);
 }
 
 /* Open a new region: emits its FUEL instruction charging base. */
@@ -413,7 +417,10 @@ static int compile_op(compiler *c, uint8_t op) {
     if (c->nvals != f->height) return fail(c, SCP_ERR_INVALID, "type mismatch: values remaining at end of then-arm");
     if (f->entry_reachable) {
       if (c->reachable) {                /* Br over the else-arm */
-        TRY(bump(c, FUEL_BASE));
+        /* wasmi pops the `if` frame before charging this Br, so it lands
+         * in the enclosing region (already paid on its entry), not the
+         * then-arm's. */
+        TRY(bump_region(c, c->ctrl[c->nctrl - 2].fuel_ins, FUEL_BASE));
         uint32_t at = (uint32_t)c->ncode;
         TRY(emit(c, IOP_BR, 0, 0));
         TRY(add_patch(c, f, at));

@@ -16,8 +16,9 @@
  *   loads 2, stores 1, call / call_indirect 67
  *   block: no region of its own, its ops go to the parent        T:848-862
  *   if: 1 in the enclosing region (BrIfEqz), then-arm region     T:909
- *   else: + 1 in the then-region when the then-arm end is
- *         reachable (its Br), else-arm region                    T:962-964
+ *   else: + 1 in the ENCLOSING region when the then-arm end is
+ *         reachable (its Br: visit_else pops the `if` frame before it
+ *         bumps the fuel), else-arm region                       T:946-964
  *   br / br_if to a label: 1 (+ drop_keep fuel)                  T:1038,1070
  *   br_if to the function's outermost label: ReturnIfNez, 0     T:1086-1092
  *   br to the outermost label, return, reachable end of the
@@ -491,11 +492,12 @@ static void test_if_else(void **state) {
     "      local.get $n i32.const 1 i32.sub local.tee $n\n"
     "      br_if $l)\n"
     "    local.get $acc))\n");
-  /* body: entry 1 + get 1 + if 1 + end 1 = 4.  then: 1 + const 1 + the Br
-   * at `else` 1 = 3.  else: 1 + 3 ops = 4.  true 4+3 = 7, false 4+4 = 8 */
+  /* body: entry 1 + get 1 + if 1 + the Br at `else` 1 + end 1 = 5.
+   * then: 1 + const 1 = 2.  else: 1 + 3 ops = 4.  true 5+2 = 7,
+   * false 5+4 = 9: the Br is paid although the then-arm never ran */
   assert_int_equal(fuel_of(&fm, "ifelse", a1, &r), 7);
   assert_int_equal((uint32_t)r, 10);
-  assert_int_equal(fuel_of(&fm, "ifelse", a0, &r), 8);
+  assert_int_equal(fuel_of(&fm, "ifelse", a0, &r), 9);
   assert_int_equal((uint32_t)r, 21);
   /* no else, no Br: body 4, then-arm 1 + 2 = 3.  true 7, false 4 */
   assert_int_equal(fuel_of(&fm, "ifonly", a1, NULL), 7);
@@ -507,13 +509,76 @@ static void test_if_else(void **state) {
   assert_int_equal(fuel_of(&fm, "thenret", a0, &r), 6);
   assert_int_equal((uint32_t)r, 2);
   /* body: entry 1 + 2 locals / 8 = 0 + get 1 + end 1 = 3.
-   * loop: 1 + get, const, and 3 + if 1 + get, const, sub, tee, br_if 5 = 10
-   * (ops after the if's end go back to the loop region).
-   * then: 1 + 4 + Br 1 = 6.  else: 1 + 4 = 5.
+   * loop: 1 + get, const, and 3 + if 1 + the then-arm's Br 1 + get,
+   * const, sub, tee, br_if 5 = 11 (ops after the if's end go back to the
+   * loop region).  then: 1 + 4 = 5.  else: 1 + 4 = 5.
    * n = 4, 3, 2, 1: 4 loop entries, odd n take `then` (3, 1), even `else`:
-   * 3 + 4*10 + 2*6 + 2*5 = 65; acc = 10 + 1 + 10 + 1 = 22 */
-  assert_int_equal(fuel_of(&fm, "inloop", a4, &r), 65);
+   * 3 + 4*11 + 2*5 + 2*5 = 67; acc = 10 + 1 + 10 + 1 = 22 */
+  assert_int_equal(fuel_of(&fm, "inloop", a4, &r), 67);
   assert_int_equal((uint32_t)r, 22);
+  fm_close(&fm);
+}
+
+/* The Br that ends a reachable then-arm is charged where wasmi's
+ * visit_else charges it: after it has popped the `if` frame, so to the
+ * enclosing region, paid on every entry of that region whether or not the
+ * then-arm runs.  The argument-building loops of SDK contracts have this
+ * shape (`loop { if done {..} else {..; br loop} }`). */
+static void test_else_br_enclosing(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "elsebr",
+    "(module\n"
+    "  (func (export \"sdkloop\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (loop $l\n"
+    "      local.get $i local.get $n i32.ge_u\n"
+    "      if\n"
+    "        local.get $i i32.const 100 i32.add local.set $i\n"
+    "      else\n"
+    "        local.get $i i32.const 1 i32.add local.set $i\n"
+    "        br $l\n"
+    "      end)\n"
+    "    local.get $i)\n"
+    "  (func (export \"nestloop\") (param $n i32) (param $m i32) (result i32)\n"
+    "    (local $acc i32)\n"
+    "    (loop $l\n"
+    "      local.get $n\n"
+    "      if\n"
+    "        local.get $m\n"
+    "        if\n"
+    "          local.get $acc i32.const 1 i32.add local.set $acc\n"
+    "        else\n"
+    "          local.get $acc i32.const 2 i32.add local.set $acc\n"
+    "        end\n"
+    "        local.get $n i32.const 1 i32.sub local.set $n\n"
+    "        br $l\n"
+    "      end)\n"
+    "    local.get $acc))\n");
+  /* sdkloop: body = entry 1 + (1 param + 1 local)/8 0 + get 1 + end 1 = 3.
+   * loop: 1 + get, get, ge_u 3 + if 1 + the then-arm's Br 1 = 6.
+   * then: 1 + get, const, add, set 4 = 5.  else: 1 + 4 + br 1 = 6.
+   * n = 3: i = 0, 1, 2 take the else-arm (3 loop entries), i = 3 the
+   * then-arm (a 4th): 3 + 4*6 + 3*6 + 5 = 50 (with the Br in the then-arm
+   * it would be 3 + 4*5 + 3*6 + 6 = 47: 1 fuel per loop entry that does
+   * not take the then-arm).  n = 0: then-arm at once: 3 + 6 + 5 = 14. */
+  uint64_t a3[1] = {3}, a0[1] = {0};
+  assert_int_equal(fuel_of(&fm, "sdkloop", a3, &r), 50);
+  assert_int_equal((uint32_t)r, 103);
+  assert_int_equal(fuel_of(&fm, "sdkloop", a0, &r), 14);
+  assert_int_equal((uint32_t)r, 100);
+  /* nestloop: body = 1 + (2 params + 1 local)/8 0 + get 1 + end 1 = 3.
+   * loop: 1 + get 1 + if 1 = 3 (the outer then-arm ends in `br`, so it
+   * has no Br over an else-arm).  outer then: 1 + get 1 + inner if 1 +
+   * the inner then-arm's Br 1 + get, const, sub, set 4 + br 1 = 9.
+   * inner then: 1 + 4 = 5; inner else: 1 + 4 = 5.
+   * n = 2: 3 loop entries (n = 2, 1, 0), 2 outer then-arms, 2 inner arms:
+   * 3 + 3*3 + 2*9 + 2*5 = 40 for m = 1 (acc 2) and m = 0 (acc 4); the
+   * Br in the inner then-arm would give m = 0 38 */
+  uint64_t a21[2] = {2, 1}, a20[2] = {2, 0};
+  assert_int_equal(fuel_of(&fm, "nestloop", a21, &r), 40);
+  assert_int_equal((uint32_t)r, 2);
+  assert_int_equal(fuel_of(&fm, "nestloop", a20, &r), 40);
+  assert_int_equal((uint32_t)r, 4);
   fm_close(&fm);
 }
 
@@ -825,24 +890,25 @@ static void test_region_shapes(void **state) {
   assert_int_equal(fuel_of(&fm, "loopexit", a4, &r), 48);
   assert_int_equal((uint32_t)r, 9);
   assert_int_equal(fuel_of(&fm, "loopexit", a0, &r), 3 + 9);
-  /* ifinblock: body = 1 + get 1 + if 1 + const 1 + add 1 + end 1 = 6;
-   * then 1 + 1 + Br 1 = 3; else 1 + 1 = 2.  true 9 (11), false 8 (12) */
+  /* ifinblock: body = 1 + get 1 + if 1 + the then-arm's Br 1 (the block
+   * adds into the body) + const 1 + add 1 + end 1 = 7; then 1 + 1 = 2;
+   * else 1 + 1 = 2.  true 9 (11), false 9 (12) */
   uint64_t a1[1] = {1};
   assert_int_equal(fuel_of(&fm, "ifinblock", a1, &r), 9);
   assert_int_equal((uint32_t)r, 11);
-  assert_int_equal(fuel_of(&fm, "ifinblock", a0, &r), 8);
+  assert_int_equal(fuel_of(&fm, "ifinblock", a0, &r), 9);
   assert_int_equal((uint32_t)r, 12);
-  /* nestedif: body = 1 + (2 params)/8 0 + get 1 + if 1 + end 1 = 4.
-   * outer then: 1 + get 1 + inner if 1 + Br at outer else 1 = 4;
-   * inner then: 1 + 1 + Br 1 = 3; inner else: 1 + 1 = 2;
-   * outer else: 1 + 1 = 2.
-   * (1,1): 4 + 4 + 3 = 11; (1,0): 4 + 4 + 2 = 10; (0,x): 4 + 2 = 6 */
+  /* nestedif: body = 1 + (2 params)/8 0 + get 1 + if 1 + the outer
+   * then-arm's Br 1 + end 1 = 5.
+   * outer then: 1 + get 1 + inner if 1 + the inner then-arm's Br 1 = 4;
+   * inner then: 1 + 1 = 2; inner else: 1 + 1 = 2; outer else: 1 + 1 = 2.
+   * (1,1): 5 + 4 + 2 = 11; (1,0): 5 + 4 + 2 = 11; (0,x): 5 + 2 = 7 */
   uint64_t a11[2] = {1, 1}, a10[2] = {1, 0}, a01[2] = {0, 1};
   assert_int_equal(fuel_of(&fm, "nestedif", a11, &r), 11);
   assert_int_equal((uint32_t)r, 11);
-  assert_int_equal(fuel_of(&fm, "nestedif", a10, &r), 10);
+  assert_int_equal(fuel_of(&fm, "nestedif", a10, &r), 11);
   assert_int_equal((uint32_t)r, 12);
-  assert_int_equal(fuel_of(&fm, "nestedif", a01, &r), 6);
+  assert_int_equal(fuel_of(&fm, "nestedif", a01, &r), 7);
   assert_int_equal((uint32_t)r, 13);
   /* badind: 1 + get 1 + call_indirect 67 + end 1 = 70 paid, then the
    * trap; entry 0 works: + $seven 1 + 1 + 1 = 73 */
@@ -1005,26 +1071,26 @@ static void test_call_depth(void **state) {
     "    else\n"
     "      local.get 0 i32.const 1 i32.sub call $r i32.const 1 i32.add\n"
     "    end))\n");
-  /* body: entry 1 + 1 param / 8 = 0 + get 1 + eqz 1 + if 1 + end 1 = 5;
-   * then: 1 + const 1 + Br 1 = 3; else: 1 + 3 + call 67 + 2 = 73.
-   * r(0) = 8, r(n) = 78 + r(n-1) = 78n + 8. */
+  /* body: entry 1 + 1 param / 8 = 0 + get 1 + eqz 1 + if 1 + the
+   * then-arm's Br 1 + end 1 = 6; then: 1 + const 1 = 2; else: 1 + 3 +
+   * call 67 + 2 = 73.  r(0) = 8, r(n) = 79 + r(n-1) = 79n + 8. */
   uint64_t a10[1] = {10};
-  assert_int_equal(fuel_of(&fm, "r", a10, &r), 78 * 10 + 8);
+  assert_int_equal(fuel_of(&fm, "r", a10, &r), 79 * 10 + 8);
   assert_int_equal((uint32_t)r, 10);
   /* wasmi 0.31 (engine/stack/frames.rs:74-80, executor.rs:207): the
    * running frame is popped off the CallStack; a call pushes the CALLER
    * and fails when 1024 callers are already there.  So 1025 wasm frames
    * can be live: r(1024) = frames r(1024)..r(0) works. */
   uint64_t a1024[1] = {1024}, a1025[1] = {1025};
-  assert_int_equal(fuel_of(&fm, "r", a1024, &r), 78 * 1024 + 8);
+  assert_int_equal(fuel_of(&fm, "r", a1024, &r), 79 * 1024 + 8);
   assert_int_equal((uint32_t)r, 1024);
   /* r(1025): r(1) is the 1025th frame and its call fails after it paid
-   * body 5 + else 73; all 1025 frames paid 78: 79950 */
+   * body 6 + else 73; all 1025 frames paid 79: 80975 */
   assert_int_equal(fm_call(&fm, "r", a1025, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
-  assert_int_equal(consumed, 78 * 1025);
+  assert_int_equal(consumed, 79 * 1025);
   /* still usable */
-  assert_int_equal(fuel_of(&fm, "r", a10, &r), 78 * 10 + 8);
+  assert_int_equal(fuel_of(&fm, "r", a10, &r), 79 * 10 + 8);
   fm_close(&fm);
 }
 
@@ -1038,9 +1104,9 @@ static void test_call_depth(void **state) {
  * the caller's argument being the callee's param); frame n+1 can start
  * iff n*1000 + 1 (argument) + 2 + 999 = (n+1)*1000 + 2 <= 131072, i.e. at most 131 frames live: big(130)
  * works, big(131) traps "call stack exhausted" creating frame 132.
- * Fuel: body 1 + (1 + 999)/8 = 125 + get, eqz, if, end 4 = 130;
- * then 3; else 73.  big(n) = 203n + 133.  At the overflow, frames 1..131
- * each paid 203 (the 132nd never starts): 26593. */
+ * Fuel: body 1 + (1 + 999)/8 = 125 + get, eqz, if, the then-arm's Br,
+ * end 5 = 131; then 2; else 73.  big(n) = 204n + 133.  At the overflow,
+ * frames 1..131 each paid 204 (the 132nd never starts): 26724. */
 static void test_value_stack_limit(void **state) {
   fuel_mod fm;
   uint64_t r, consumed;
@@ -1060,12 +1126,12 @@ static void test_value_stack_limit(void **state) {
     "    end))\n");
   fm_open(&fm, "bigframes", wat);
   uint64_t a10[1] = {10}, a130[1] = {130}, a131[1] = {131};
-  assert_int_equal(fuel_of(&fm, "big", a10, &r), 203 * 10 + 133);
-  assert_int_equal(fuel_of(&fm, "big", a130, &r), 203 * 130 + 133);
+  assert_int_equal(fuel_of(&fm, "big", a10, &r), 204 * 10 + 133);
+  assert_int_equal(fuel_of(&fm, "big", a130, &r), 204 * 130 + 133);
   assert_int_equal((uint32_t)r, 130);
   assert_int_equal(fm_call(&fm, "big", a131, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
-  assert_int_equal(consumed, 203 * 131);
+  assert_int_equal(consumed, 204 * 131);
   fm_close(&fm);
 }
 
@@ -1284,6 +1350,7 @@ int main(void) {
     CASE(test_br_table),
     CASE(test_loop_reentry),
     CASE(test_if_else),
+    CASE(test_else_br_enclosing),
     CASE(test_region_shapes),
     CASE(test_calls),
     CASE(test_import_index),

@@ -106,6 +106,9 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     put_costs(b, n->self, nm);
     scp_buf_puts(b, ",\"total\":");
     put_costs(b, n->total, nm);
+    /* charged ahead: of self[0], paid for code that did not run; only in
+     * profiles whose engine keeps it */
+    if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)n->ahead);
     scp_buf_puts(b, ",\"call_site\":");
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
@@ -121,6 +124,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       scp_out_put_json_str(b, scp_prof_str(p, ln->file));
       scp_buf_printf(b, ",\"line\":%u,\"cost\":", ln->line);
       put_costs(b, ln->cost, nm);
+      if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)ln->ahead);
       scp_buf_putc(b, '}');
     }
     scp_buf_puts(b, "]}");
@@ -156,6 +160,13 @@ static bool get_u64(json_t *obj, const char *key, uint64_t *v) {
   if (!json_is_integer(j) || json_integer_value(j) < 0) return false;
   *v = (uint64_t)json_integer_value(j);
   return true;
+}
+
+/* Optional "ahead": absent is 0; never more than the CPU it is part of. */
+static bool get_ahead(json_t *obj, uint64_t cpu, uint64_t *v) {
+  *v = 0;
+  if (!json_object_get(obj, "ahead")) return true;
+  return get_u64(obj, "ahead", v) && *v <= cpu;
 }
 
 static bool get_u32(json_t *obj, const char *key, uint32_t *v) {
@@ -299,8 +310,10 @@ static int load_nodes(loader *l, json_t *root) {
     scp_prof_node *nd = &p->nodes[id];
     nd->frame = frame;
     if (!get_u64(j, "calls", &nd->calls) || !get_costs(json_object_get(j, "self"), p->nmetrics, nd->self) ||
-        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total))
+        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total) ||
+        !get_ahead(j, nd->self[0], &nd->ahead))
       goto malformed;
+    p->ahead += nd->ahead;
     if (par != -1) {
       nd->parent = (uint32_t)par;
       nd->depth = p->nodes[par].depth + 1;
@@ -325,7 +338,8 @@ static int load_nodes(loader *l, json_t *root) {
       scp_prof_line *pl = &p->lines[p->nlines];
       memset(pl, 0, sizeof *pl);
       if (!get_str(l, lj, "file", &pl->file) || !get_u32(lj, "line", &pl->line) ||
-          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost))
+          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost) ||
+          !get_ahead(lj, pl->cost[0], &pl->ahead))
         goto malformed;
       p->nlines++;
     }

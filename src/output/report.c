@@ -105,6 +105,8 @@ typedef struct report_ctx {
   scp_out_labels labels;
   scp_out_kids kids;
   frame_agg *agg;                   /* one per frame */
+  uint64_t *ahead;                  /* per frame: self CPU charged ahead */
+  bool show_ahead;                  /* CPU report of a profile that has it */
 } report_ctx;
 
 static unsigned frame_kind(const scp_profile *p, uint32_t f) {
@@ -163,9 +165,11 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   /* Columns: [calls] chosen metric, %, other metrics..., [calls], name. */
   char align[16];
   unsigned ncols = 0;
+  bool ahead = c->show_ahead && !by_total && !host;
   if (host) align[ncols++] = 'r';
   align[ncols++] = 'r';
   align[ncols++] = 'r';
+  if (ahead) align[ncols++] = 'r';
   for (unsigned m = 1; m < c->nm; m++) align[ncols++] = 'r';
   if (!host) align[ncols++] = 'r';
   align[ncols++] = 'l';
@@ -180,6 +184,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     put_metric_name(&t.text, &p->metrics[m]);
     cell_end(&t);
     if (k == 0) cell_str(&t, "%");
+    if (k == 0 && ahead) cell_str(&t, "ahead");
   }
   if (!host) cell_str(&t, "calls");
   cell_str(&t, host ? "host function" : kinds == 1u << SCP_KIND_CONTRACT ? "contract"
@@ -192,6 +197,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
       unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
       cell_num(&t, v[m]);
       if (k == 0) cell_pct(&t, v[m], c->total);
+      if (k == 0 && ahead) cell_num(&t, c->ahead[ids[i]]);
     }
     /* inlined code and the root are never called: "0" would mislead */
     unsigned kind = frame_kind(p, ids[i]);
@@ -211,6 +217,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
 typedef struct line_agg {
   uint32_t file, line, frame;
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;
 } line_agg;
 
 typedef struct line_sort {
@@ -263,6 +270,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
       v[n].line = pl->line;
       v[n].frame = nd->frame;
       memcpy(v[n].cost, pl->cost, sizeof v[n].cost);
+      v[n].ahead = pl->ahead;
       ids[n] = (uint32_t)n;
       n++;
     }
@@ -277,6 +285,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
     line_agg acc = *first;
     uint64_t best = 0;
     memset(acc.cost, 0, sizeof acc.cost);
+    acc.ahead = 0;
     while (i < n && v[ids[i]].file == first->file && v[ids[i]].line == first->line) {
       /* runs of one frame are adjacent: sum each run, keep the largest */
       uint32_t fr = v[ids[i]].frame;
@@ -284,6 +293,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
       while (i < n && v[ids[i]].file == first->file && v[ids[i]].line == first->line &&
              v[ids[i]].frame == fr) {
         for (unsigned m = 0; m < SCP_MAX_METRICS; m++) acc.cost[m] += v[ids[i]].cost[m];
+        acc.ahead += v[ids[i]].ahead;
         run += v[ids[i]].cost[c->metric];
         i++;
       }
@@ -313,6 +323,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   for (unsigned k = 0; k < c->nm; k++) {
     align[ncols++] = 'r';
     if (k == 0) align[ncols++] = 'r';
+    if (k == 0 && c->show_ahead) { align[ncols++] = 'r'; align[ncols++] = 'r'; }
   }
   align[ncols++] = 'l';
   align[ncols++] = 'l';
@@ -324,6 +335,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
     put_metric_name(&t.text, &p->metrics[m]);
     cell_end(&t);
     if (k == 0) cell_str(&t, "%");
+    if (k == 0 && c->show_ahead) { cell_str(&t, "ran"); cell_str(&t, "ahead"); }
   }
   cell_str(&t, "line");
   cell_str(&t, "function");
@@ -333,6 +345,10 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
       unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
       cell_num(&t, a->cost[m]);
       if (k == 0) cell_pct(&t, a->cost[m], c->total);
+      if (k == 0 && c->show_ahead) {
+        cell_num(&t, a->cost[m] - a->ahead);
+        cell_num(&t, a->ahead);
+      }
     }
     cell_begin(&t);
     scp_out_put_location(&t.text, scp_prof_str(p, a->file), a->line);
@@ -347,6 +363,9 @@ note:
     scp_buf_put_grouped(b, no_line);
     scp_buf_puts(b, " more in compiler-generated code without a source line, counted in its functions)\n");
   }
+  if (c->show_ahead && shown)
+    scp_buf_puts(b, "  (ahead: charged when a block was entered, for instructions an early exit\n"
+                    "   then skipped; ran + ahead = CPU.  See \"Charged ahead\" in the README)\n");
   rc = SCP_OK;
 fail:
   free(v);
@@ -424,6 +443,11 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
       !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
     goto fail;
+  c.show_ahead = p->ahead && o->metric == 0;
+  if (c.show_ahead) {
+    if (!(c.ahead = calloc(p->nframes ? p->nframes : 1, sizeof *c.ahead))) goto fail;
+    for (size_t i = 0; i < p->nnodes; i++) c.ahead[p->nodes[i].frame] += p->nodes[i].ahead;
+  }
 
   header(b, &c);
   budget(b, &c);
@@ -456,6 +480,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
     goto fail;
   rc = scp_out_done(b);
 fail:
+  free(c.ahead);
   free(c.agg);
   scp_out_kids_free(&c.kids);
   scp_out_labels_free(&c.labels);

@@ -59,6 +59,7 @@ typedef struct scp_prof_frame {
 typedef struct scp_prof_line {
   uint32_t file, line;     /* file string id; line 0 = compiler-generated */
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;          /* of cost[0]: charged for code that did not run */
 } scp_prof_line;
 
 typedef struct scp_prof_node {
@@ -70,6 +71,7 @@ typedef struct scp_prof_node {
   uint64_t total[SCP_MAX_METRICS];
   uint32_t lines_first, nlines;  /* self cost by source line, sorted */
   uint32_t call_file, call_line; /* where the parent called/inlined this */
+  uint64_t ahead;                /* of self[0]: charged ahead (Σ its lines') */
 } scp_prof_node;
 
 typedef struct scp_metric {
@@ -91,6 +93,7 @@ struct scp_profile {
   scp_prof_line *lines;    size_t nlines, caplines;
   scp_meta *meta;          size_t nmeta, capmeta;     /* ordered key/values */
   uint32_t title;          /* string id, e.g. "scprof: demo.wasm run" */
+  uint64_t ahead;          /* Σ charged ahead: 0 when the engine keeps none */
   int status;              /* SCP_OK or how the run ended (trap, budget) */
   uint32_t status_msg;     /* string id, "" when SCP_OK */
 };

@@ -49,7 +49,7 @@ static bool same_type(const scp_wasm_module *m, uint32_t a, uint32_t b) {
  * either way).  Sets *node and returns the node's region counters, or NULL
  * on OOM. */
 static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, const void *ip,
-                                   uint32_t callee, uint64_t callsite_pc, uint32_t nregions) {
+                                   uint32_t callee, uint64_t callsite_pc, uint32_t ncounters) {
   uintptr_t k = ((uintptr_t)ip >> 4) ^ ((uintptr_t)*node * 0x9e3779b1u) ^ callee;
   wasm_call_cache *e = &inst->call_cache[(k ^ (k >> 10)) & (SCP_CALL_CACHE - 1)];
   scp_tree *t = inst->tree;
@@ -61,7 +61,7 @@ static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, cons
   uint32_t child = scp_tree_enter(t, *node, callsite_pc, SCP_KIND_GUEST, inst->module_id, callee);
   if (child == SCP_NODE_NONE) return NULL;
   uint64_t *c = t->nodes[child].counters ? t->nodes[child].counters
-                                         : scp_tree_counters(t, child, nregions);
+                                         : scp_tree_counters(t, child, ncounters);
   if (!c) return NULL;
   *e = (wasm_call_cache){ip, *node, callee, child, c};
   *node = child;
@@ -111,7 +111,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     fr_->node = node; fr_->func_index = func_index;                                \
     if (inst->tree) {                                                              \
       uint64_t *cc_ = enter_node(inst, &node, ip, ci_, (callsite_pc),              \
-                                 cf_->nregions ? cf_->nregions : 1);              \
+                                 cf_->ncounters ? cf_->ncounters : 1);            \
       if (SCP_UNLIKELY(!cc_)) { depth--; goto out_nomem; }                         \
       counters = cc_;                                                              \
     } else {                                                                       \
@@ -192,6 +192,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     NEXT();
   }
   CASE(BR) { ip = fn->code + ip->a; DISPATCH(); }
+  CASE(TAKEN) { counters[ip->a]++; ip = fn->code + ip->b; DISPATCH(); }
   CASE(BR_ADJ) {
     uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
     if (keep) sp[-1 - (int64_t)drop] = sp[-1];

@@ -69,7 +69,43 @@ for v in Oz O3 Oz_v0 O3_v0; do
   for r in find deposit deposit0 sum checked panic; do
     NAME="$v $r: folded stacks add up to the Budget CPU"; ok folded_is_cpu "$T/$v-$r"
     node "$HERE/rust_check.js" "$W" "$T/$v-$r/report.json" "$v $r"
-  done
+  
+  # charged ahead: find leaves its loop early at every key that is absent,
+  # so code after the has_contract_data test was charged and never ran
+  R=$T/$v-find/report.txt
+  NAME="$v find: every hot line's ran + ahead is its CPU"
+  ok awk '/^Hottest source lines/ {on = 1; next} on && /^$/ {on = 0}
+          on && $3 == "ran" {hdr = 1; next}
+          on && hdr && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); gsub(",", "", $3); gsub(",", "", $4);
+                                         n++; if ($1 != $3 + $4) bad = 1}
+          END {exit !(n > 0 && !bad)}' "$R"
+  NAME="$v find: some CPU is charged ahead"
+  ok awk '/^Hottest source lines/ {on = 1; next} on && $1 ~ /^[0-9,]+$/ && $4 != "0" {f = 1}
+          END {exit !f}' "$R"
+  node -e '
+    const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+    let ok = true, any = 0;
+    for (const n of d.nodes) {
+      let s = 0;
+      for (const l of n.lines) { if (!(l.ahead <= l.cost[0])) ok = false; s += l.ahead; }
+      if (s !== n.ahead || n.ahead > n.self[0]) ok = false;
+      any += n.ahead;
+    }
+    console.log((ok && any > 0 ? "PASS " : "FAIL ") + process.argv[2] +
+                " find: JSON ahead per line <= its CPU, lines add up to the node (" + any + ")");
+  ' "$T/$v-find/report.json" "$v"
+  NAME="$v find: the flamegraph tooltip says what was charged ahead"
+  ok grep -q "of it charged ahead [0-9]" "$T/$v-find/flamegraph.svg"
+  "$BIN" annotate "$T/$v-find/report.json" -S "$(dirname "$0")/../fixtures/rust/vault" >"$T/ann" 2>&1
+  NAME="$v find: annotate has the ahead column"
+  ok grep -q "^    CPU        %  ahead" "$T/ann"
+  case $v in
+    Oz*) # the get_contract_data line: charged at each of the 5 loop
+         # entries (5 x 137 fuel x 4), never run: no key was present
+         NAME="$v find: the get_contract_data line ran 0 times, 2,740 CPU ahead"
+         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* src/lib.rs:143 " "$R" ;;
+  esac
+done
 
   # names: trait impls keep their Self type, both FromVal impls are
   # separate functions, the generic storage getter is named, file:line
@@ -79,7 +115,43 @@ for v in Oz O3 Oz_v0 O3_v0; do
            "<u64 as vault::IntoVal>::into_val (src/lib.rs:100)" \
            "sum (src/lib.rs:194)"; do
     NAME="$v sum has frame $f"; ok has_frame "$v-sum" "$f"
-  done
+  
+  # charged ahead: find leaves its loop early at every key that is absent,
+  # so code after the has_contract_data test was charged and never ran
+  R=$T/$v-find/report.txt
+  NAME="$v find: every hot line's ran + ahead is its CPU"
+  ok awk '/^Hottest source lines/ {on = 1; next} on && /^$/ {on = 0}
+          on && $3 == "ran" {hdr = 1; next}
+          on && hdr && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); gsub(",", "", $3); gsub(",", "", $4);
+                                         n++; if ($1 != $3 + $4) bad = 1}
+          END {exit !(n > 0 && !bad)}' "$R"
+  NAME="$v find: some CPU is charged ahead"
+  ok awk '/^Hottest source lines/ {on = 1; next} on && $1 ~ /^[0-9,]+$/ && $4 != "0" {f = 1}
+          END {exit !f}' "$R"
+  node -e '
+    const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+    let ok = true, any = 0;
+    for (const n of d.nodes) {
+      let s = 0;
+      for (const l of n.lines) { if (!(l.ahead <= l.cost[0])) ok = false; s += l.ahead; }
+      if (s !== n.ahead || n.ahead > n.self[0]) ok = false;
+      any += n.ahead;
+    }
+    console.log((ok && any > 0 ? "PASS " : "FAIL ") + process.argv[2] +
+                " find: JSON ahead per line <= its CPU, lines add up to the node (" + any + ")");
+  ' "$T/$v-find/report.json" "$v"
+  NAME="$v find: the flamegraph tooltip says what was charged ahead"
+  ok grep -q "of it charged ahead [0-9]" "$T/$v-find/flamegraph.svg"
+  "$BIN" annotate "$T/$v-find/report.json" -S "$(dirname "$0")/../fixtures/rust/vault" >"$T/ann" 2>&1
+  NAME="$v find: annotate has the ahead column"
+  ok grep -q "^    CPU        %  ahead" "$T/ann"
+  case $v in
+    Oz*) # the get_contract_data line: charged at each of the 5 loop
+         # entries (5 x 137 fuel x 4), never run: no key was present
+         NAME="$v find: the get_contract_data line ran 0 times, 2,740 CPU ahead"
+         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* src/lib.rs:143 " "$R" ;;
+  esac
+done
   case $v in
     *_v0) get="<vault::Storage>::get::<u32> (src/lib.rs:141)"
           add="vault::add_all::<u64> (src/lib.rs:185)" ;;
@@ -94,4 +166,40 @@ for v in Oz O3 Oz_v0 O3_v0; do
   NAME="$v find: 5 has_contract_data calls, no get_contract_data"
   ok sh -c "grep -q '^ *5 .*host:has_contract_data\$' '$T/$v-find/report.txt' &&
             ! grep -q 'host:get_contract_data' '$T/$v-find/report.txt'"
+
+  # charged ahead: find leaves its loop early at every key that is absent,
+  # so code after the has_contract_data test was charged and never ran
+  R=$T/$v-find/report.txt
+  NAME="$v find: every hot line's ran + ahead is its CPU"
+  ok awk '/^Hottest source lines/ {on = 1; next} on && /^$/ {on = 0}
+          on && $3 == "ran" {hdr = 1; next}
+          on && hdr && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); gsub(",", "", $3); gsub(",", "", $4);
+                                         n++; if ($1 != $3 + $4) bad = 1}
+          END {exit !(n > 0 && !bad)}' "$R"
+  NAME="$v find: some CPU is charged ahead"
+  ok awk '/^Hottest source lines/ {on = 1; next} on && $1 ~ /^[0-9,]+$/ && $4 != "0" {f = 1}
+          END {exit !f}' "$R"
+  node -e '
+    const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+    let ok = true, any = 0;
+    for (const n of d.nodes) {
+      let s = 0;
+      for (const l of n.lines) { if (!(l.ahead <= l.cost[0])) ok = false; s += l.ahead; }
+      if (s !== n.ahead || n.ahead > n.self[0]) ok = false;
+      any += n.ahead;
+    }
+    console.log((ok && any > 0 ? "PASS " : "FAIL ") + process.argv[2] +
+                " find: JSON ahead per line <= its CPU, lines add up to the node (" + any + ")");
+  ' "$T/$v-find/report.json" "$v"
+  NAME="$v find: the flamegraph tooltip says what was charged ahead"
+  ok grep -q "of it charged ahead [0-9]" "$T/$v-find/flamegraph.svg"
+  "$BIN" annotate "$T/$v-find/report.json" -S "$(dirname "$0")/../fixtures/rust/vault" >"$T/ann" 2>&1
+  NAME="$v find: annotate has the ahead column"
+  ok grep -q "^    CPU        %  ahead" "$T/ann"
+  case $v in
+    Oz*) # the get_contract_data line: charged at each of the 5 loop
+         # entries (5 x 137 fuel x 4), never run: no key was present
+         NAME="$v find: the get_contract_data line ran 0 times, 2,740 CPU ahead"
+         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* src/lib.rs:143 " "$R" ;;
+  esac
 done

@@ -1258,6 +1258,115 @@ static uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc) {
   return c;
 }
 
+static uint64_t pc_ahead(scp_tree *t, uint32_t node, uint64_t pc) {
+  uint64_t c = 0;
+  scp_tree_node *nd = scp_tree_at(t, node);
+  for (uint32_t i = 0; i < nd->npcs; i++)
+    if (nd->pcs[i].pc == pc) c += nd->pcs[i].ahead;
+  return c;
+}
+
+/* "Charged ahead": a region pays for all its operators on entry; those an
+ * early exit skips were paid without running.  Per pc, ahead = (region
+ * entries - times the operator ran) x fuel x 4, and it is part of the pc's
+ * cost, never added to it. */
+static void test_settle_ahead(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (func (export \"exit\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (block $out\n"
+    "      (loop $l\n"
+    "        local.get $i local.get $n i32.ge_u\n"
+    "        br_if $out\n"
+    "        local.get $i i32.const 1 i32.add local.set $i\n"
+    "        br $l))\n"
+    "    local.get $i)\n"
+    "  (func (export \"sdk\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (loop $l\n"
+    "      local.get $i local.get $n i32.ge_u\n"
+    "      if\n"
+    "        local.get $i i32.const 100 i32.add local.set $i\n"
+    "      else\n"
+    "        local.get $i i32.const 1 i32.add local.set $i\n"
+    "        br $l\n"
+    "      end)\n"
+    "    local.get $i)\n"
+    "  (func (export \"ret\") (param $n i32)\n"
+    "    (loop $l\n"
+    "      local.get $n i32.eqz br_if 1\n"
+    "      local.get $n i32.const 1 i32.sub local.set $n\n"
+    "      br $l)))\n";
+  fuel_mod fm;
+  scp_tree t;
+  fm_open(&fm, "ahead", wat);
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/ahead.wasm", build_dir());
+  size_t len;
+  uint8_t *bin = read_all(path, &len);
+  assert_non_null(bin);
+  op_pc ops[32];
+  uint64_t r, a3[1] = {3}, a2[1] = {2};
+
+  /* exit(3): body 1 + get 1 + end 1 = 3; loop 1 + get, get, ge_u, br_if 4
+   * + get, const, add, set 4 + br 1 = 10, entered 4 times (i = 0..3, the
+   * 4th leaves at br_if): 43.  The five operators after the br_if ran 3
+   * times: 1 x 4 CPU ahead each. */
+  assert_int_equal(fuel_of(&fm, "exit", a3, &r), 43);
+  assert_int_equal((uint32_t)r, 3);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  uint32_t node = find_guest(&t, 0);
+  assert_int_not_equal(node, SCP_NODE_NONE);
+  /* block, loop, get, get, ge_u, br_if, get, const, add, set, br, end,
+   * end, get, end */
+  assert_int_equal(body_ops(bin, len, 0, ops, 32), 15);
+  static const uint64_t exit_ahead[15] = {0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 0, 0, 0, 0};
+  uint64_t sum = 0;
+  for (size_t i = 0; i < 15; i++) {
+    assert_int_equal(pc_ahead(&t, node, ops[i].pc), exit_ahead[i]);
+    sum += pc_ahead(&t, node, ops[i].pc);
+  }
+  assert_int_equal(sum, 20);
+  assert_int_equal(pc_cost(&t, node, ops[6].pc), 4 * 4);   /* charged 4 times */
+
+  /* sdk(3): body 3; loop 1 + get, get, ge_u 3 + if 1 + the then-arm's Br
+   * 1 = 6 (entered 4 times); then 1 + 4 = 5 (once); else 1 + 4 + br 1 = 6
+   * (3 times): 3 + 24 + 5 + 18 = 50.  Only the Br at `else` is charged
+   * ahead: 4 loop entries pay it, it runs once: 3 x 4 = 12 CPU. */
+  assert_int_equal(fuel_of(&fm, "sdk", a3, &r), 50);
+  assert_int_equal((uint32_t)r, 103);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  node = find_guest(&t, 1);
+  /* loop, get, get, ge_u, if, get, const, add, set, else, get, const, add,
+   * set, br, end, end, get, end */
+  assert_int_equal(body_ops(bin, len, 1, ops, 32), 19);
+  sum = 0;
+  for (size_t i = 0; i < 19; i++) {
+    assert_int_equal(pc_ahead(&t, node, ops[i].pc), i == 9 ? 12 : 0);
+    sum += pc_ahead(&t, node, ops[i].pc);
+  }
+  assert_int_equal(sum, 12);
+  /* the else pc: the Br (4 x 1) and the else-arm's own base (3 x 1) */
+  assert_int_equal(pc_cost(&t, node, ops[9].pc), 4 * (4 + 3));
+
+  /* ret(2): body 1 + end 1 = 2; loop 1 + get, eqz 2 (br_if to the body is
+   * ReturnIfNez: 0) + get, const, sub, set 4 + br 1 = 8, entered 3 times:
+   * 26.  The 5 operators after the br_if ran twice (4 CPU ahead each), and
+   * the body's end never ran (the return was the br_if's): 4 more. */
+  assert_int_equal(fuel_of(&fm, "ret", a2, NULL), 26);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  node = find_guest(&t, 2);
+  /* loop, get, eqz, br_if, get, const, sub, set, br, end, end */
+  assert_int_equal(body_ops(bin, len, 2, ops, 32), 11);
+  static const uint64_t ret_ahead[11] = {0, 0, 0, 0, 4, 4, 4, 4, 4, 0, 4};
+  for (size_t i = 0; i < 11; i++) assert_int_equal(pc_ahead(&t, node, ops[i].pc), ret_ahead[i]);
+  free(bin);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
 /* DESIGN.md: the cost of instruction i in a node is entries(region(i)) x
  * static_cost(i) (x 4 for CPU), dynamic charges added at their pc.
  * f(5): the loop runs 5 times. */
@@ -1366,6 +1475,7 @@ int main(void) {
     CASE(test_value_stack_limit),
     CASE(test_settle_totals),
     CASE(test_settle_per_pc),
+    CASE(test_settle_ahead),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

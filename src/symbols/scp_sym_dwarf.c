@@ -43,6 +43,7 @@ typedef struct index_ctx {
   Dwarf_Half version;             /* its DWARF version */
   Dwarf_Files *files;             /* and its file table */
   size_t nfiles;
+  const char *comp_dir;           /* its DW_AT_comp_dir, or NULL */
   /* libdw hands out one pointer per file-table entry, so file names are
    * interned through a small cache keyed by that pointer. */
   struct { const char *src, *interned; } files_seen[64];
@@ -60,12 +61,32 @@ static const char *ctx_intern(index_ctx *c, const char *str) {
   return r;
 }
 
-/* Intern a file name returned by libdw (see files_seen). */
-static const char *intern_file(index_ctx *c, const char *src) {
+static const char *unit_comp_dir(Dwarf_Die *cudie) {
+  Dwarf_Attribute a;
+  return dwarf_attr(cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+}
+
+/* Intern a file name returned by libdw (see files_seen).  libdw joins a
+ * file with its include directory, but a relative directory (rustc writes
+ * "src" for the crate's own files) stays relative: join it with the unit's
+ * absolute DW_AT_comp_dir, so each file has one name and files of
+ * different crates with the same relative name stay apart.  A relative
+ * comp_dir (".", from -fdebug-prefix-map) leaves the name relative. */
+static const char *intern_file(index_ctx *c, const char *src, const char *comp_dir) {
   size_t slot = (size_t)(scp_hash64((uintptr_t)src) & 63);
   if (c->files_seen[slot].src == src && c->files_seen[slot].interned)
     return c->files_seen[slot].interned;
-  const char *r = ctx_intern(c, src);
+  char path[4096];
+  const char *name = src;
+  if (src[0] && src[0] != '/' && comp_dir && comp_dir[0] == '/') {
+    const char *rel = src;
+    size_t n = strlen(comp_dir);
+    while (n > 1 && comp_dir[n - 1] == '/') n--;
+    while (rel[0] == '.' && rel[1] == '/') rel += 2;
+    if (snprintf(path, sizeof path, "%.*s/%s", (int)n, comp_dir, rel) < (int)sizeof path)
+      name = path;
+  }
+  const char *r = ctx_intern(c, name);
   c->files_seen[slot].src = src;
   c->files_seen[slot].interned = r;
   return r;
@@ -115,15 +136,18 @@ static const char *cu_file(index_ctx *c, Dwarf_Die *die, Dwarf_Word idx) {
   Dwarf_Files *files = c->files;
   size_t n = c->nfiles;
   Dwarf_Half version = c->version;
+  const char *comp_dir = c->comp_dir;
   if (die->cu != c->cu) {   /* declared in another unit */
     Dwarf_Die cu;
     if (!dwarf_diecu(die, &cu, NULL, NULL) ||
         dwarf_cu_info(die->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
         dwarf_getsrcfiles(&cu, &files, &n) != 0)
       return NULL;
+    comp_dir = unit_comp_dir(&cu);
   }
   if (!files || idx >= n || (idx == 0 && version < 5)) return NULL;
-  return dwarf_filesrc(files, (size_t)idx, NULL, NULL);
+  const char *src = dwarf_filesrc(files, (size_t)idx, NULL, NULL);
+  return src ? intern_file(c, src, comp_dir) : NULL;
 }
 
 /* Name and declaration of the origin DIE o (already collected into d),
@@ -157,7 +181,7 @@ static void name_origin(index_ctx *c, Dwarf_Die *o, die_attrs *d,
   }
   sc->name = ctx_intern(c, name ? name : "<unnamed>");
   const char *df = d->has_decl_file ? cu_file(c, decl_die, d->decl_file) : NULL;
-  sc->decl_file = df ? intern_file(c, df) : "";
+  sc->decl_file = df ? df : "";
   sc->decl_line = d->has_decl_line && d->decl_line <= UINT32_MAX
                       ? (uint32_t)d->decl_line : 0;
 }
@@ -204,7 +228,7 @@ static void describe(index_ctx *c, Dwarf_Die *die, sym_scope *sc) {
     if (d.has_call_line && d.call_line <= UINT32_MAX)
       sc->call_line = (uint32_t)d.call_line;
     const char *cf = d.has_call_file ? cu_file(c, die, d.call_file) : NULL;
-    if (cf && !(sc->call_file = intern_file(c, cf))) sc->call_file = "";
+    if (cf) sc->call_file = cf;
   }
   Dwarf_Die origin;
   if (!d.has_origin || !dwarf_formref_die(&d.origin, &origin)) {
@@ -342,7 +366,8 @@ static void walk(index_ctx *c, Dwarf_Die *first, uint32_t parent,
 
 static const char *row_file(index_ctx *c, Dwarf_Line *l) {
   const char *src = dwarf_linesrc(l, NULL, NULL);
-  return src ? intern_file(c, src) : "";
+  const char *r = src ? intern_file(c, src, c->comp_dir) : "";
+  return r ? r : "";
 }
 
 static void add_lines(index_ctx *c, Dwarf_Die *cudie) {
@@ -534,6 +559,7 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
     c.version = version;
     c.files = NULL;
     c.nfiles = 0;
+    c.comp_dir = unit_comp_dir(&cudie);
     if (dwarf_getsrcfiles(&cudie, &c.files, &c.nfiles) != 0) {
       c.files = NULL;
       c.nfiles = 0;

@@ -69,94 +69,22 @@ for v in Oz O3 Oz_v0 O3_v0; do
   for r in find deposit deposit0 sum checked panic; do
     NAME="$v $r: folded stacks add up to the Budget CPU"; ok folded_is_cpu "$T/$v-$r"
     node "$HERE/rust_check.js" "$W" "$T/$v-$r/report.json" "$v $r"
-  
-  # charged ahead: find leaves its loop early at every key that is absent,
-  # so code after the has_contract_data test was charged and never ran
-  R=$T/$v-find/report.txt
-  NAME="$v find: every hot line's ran + ahead is its CPU"
-  ok awk '/^Hottest source lines/ {on = 1; next} on && /^$/ {on = 0}
-          on && $3 == "ran" {hdr = 1; next}
-          on && hdr && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); gsub(",", "", $3); gsub(",", "", $4);
-                                         n++; if ($1 != $3 + $4) bad = 1}
-          END {exit !(n > 0 && !bad)}' "$R"
-  NAME="$v find: some CPU is charged ahead"
-  ok awk '/^Hottest source lines/ {on = 1; next} on && $1 ~ /^[0-9,]+$/ && $4 != "0" {f = 1}
-          END {exit !f}' "$R"
-  node -e '
-    const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
-    let ok = true, any = 0;
-    for (const n of d.nodes) {
-      let s = 0;
-      for (const l of n.lines) { if (!(l.ahead <= l.cost[0])) ok = false; s += l.ahead; }
-      if (s !== n.ahead || n.ahead > n.self[0]) ok = false;
-      any += n.ahead;
-    }
-    console.log((ok && any > 0 ? "PASS " : "FAIL ") + process.argv[2] +
-                " find: JSON ahead per line <= its CPU, lines add up to the node (" + any + ")");
-  ' "$T/$v-find/report.json" "$v"
-  NAME="$v find: the flamegraph tooltip says what was charged ahead"
-  ok grep -q "of it charged ahead [0-9]" "$T/$v-find/flamegraph.svg"
-  "$BIN" annotate "$T/$v-find/report.json" -S "$(dirname "$0")/../fixtures/rust/vault" >"$T/ann" 2>&1
-  NAME="$v find: annotate has the ahead column"
-  ok grep -q "^    CPU        %  ahead" "$T/ann"
-  case $v in
-    Oz*) # the get_contract_data line: charged at each of the 5 loop
-         # entries (5 x 137 fuel x 4), never run: no key was present
-         NAME="$v find: the get_contract_data line ran 0 times, 2,740 CPU ahead"
-         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* src/lib.rs:143 " "$R" ;;
-  esac
-done
+  done
 
   # names: trait impls keep their Self type, both FromVal impls are
   # separate functions, the generic storage getter is named, file:line
   # from the remapped crate
-  for f in "<u32 as vault::FromVal>::from_val (src/lib.rs:75)" \
-           "<u64 as vault::FromVal>::from_val (src/lib.rs:90)" \
-           "<u64 as vault::IntoVal>::into_val (src/lib.rs:100)" \
-           "sum (src/lib.rs:194)"; do
+  for f in "<u32 as vault::FromVal>::from_val (/src/vault/src/lib.rs:75)" \
+           "<u64 as vault::FromVal>::from_val (/src/vault/src/lib.rs:90)" \
+           "<u64 as vault::IntoVal>::into_val (/src/vault/src/lib.rs:100)" \
+           "sum (/src/vault/src/lib.rs:194)"; do
     NAME="$v sum has frame $f"; ok has_frame "$v-sum" "$f"
-  
-  # charged ahead: find leaves its loop early at every key that is absent,
-  # so code after the has_contract_data test was charged and never ran
-  R=$T/$v-find/report.txt
-  NAME="$v find: every hot line's ran + ahead is its CPU"
-  ok awk '/^Hottest source lines/ {on = 1; next} on && /^$/ {on = 0}
-          on && $3 == "ran" {hdr = 1; next}
-          on && hdr && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); gsub(",", "", $3); gsub(",", "", $4);
-                                         n++; if ($1 != $3 + $4) bad = 1}
-          END {exit !(n > 0 && !bad)}' "$R"
-  NAME="$v find: some CPU is charged ahead"
-  ok awk '/^Hottest source lines/ {on = 1; next} on && $1 ~ /^[0-9,]+$/ && $4 != "0" {f = 1}
-          END {exit !f}' "$R"
-  node -e '
-    const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
-    let ok = true, any = 0;
-    for (const n of d.nodes) {
-      let s = 0;
-      for (const l of n.lines) { if (!(l.ahead <= l.cost[0])) ok = false; s += l.ahead; }
-      if (s !== n.ahead || n.ahead > n.self[0]) ok = false;
-      any += n.ahead;
-    }
-    console.log((ok && any > 0 ? "PASS " : "FAIL ") + process.argv[2] +
-                " find: JSON ahead per line <= its CPU, lines add up to the node (" + any + ")");
-  ' "$T/$v-find/report.json" "$v"
-  NAME="$v find: the flamegraph tooltip says what was charged ahead"
-  ok grep -q "of it charged ahead [0-9]" "$T/$v-find/flamegraph.svg"
-  "$BIN" annotate "$T/$v-find/report.json" -S "$(dirname "$0")/../fixtures/rust/vault" >"$T/ann" 2>&1
-  NAME="$v find: annotate has the ahead column"
-  ok grep -q "^    CPU        %  ahead" "$T/ann"
+  done
   case $v in
-    Oz*) # the get_contract_data line: charged at each of the 5 loop
-         # entries (5 x 137 fuel x 4), never run: no key was present
-         NAME="$v find: the get_contract_data line ran 0 times, 2,740 CPU ahead"
-         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* src/lib.rs:143 " "$R" ;;
-  esac
-done
-  case $v in
-    *_v0) get="<vault::Storage>::get::<u32> (src/lib.rs:141)"
-          add="vault::add_all::<u64> (src/lib.rs:185)" ;;
-    *)    get="vault::Storage::get (src/lib.rs:141)"
-          add="vault::add_all (src/lib.rs:185)" ;;
+    *_v0) get="<vault::Storage>::get::<u32> (/src/vault/src/lib.rs:141)"
+          add="vault::add_all::<u64> (/src/vault/src/lib.rs:185)" ;;
+    *)    get="vault::Storage::get (/src/vault/src/lib.rs:141)"
+          add="vault::add_all (/src/vault/src/lib.rs:185)" ;;
   esac
   NAME="$v find has frame $get"; ok has_frame "$v-find" "$get"
   NAME="$v sum has frame $add"; ok has_frame "$v-sum" "$add"
@@ -200,6 +128,33 @@ done
     Oz*) # the get_contract_data line: charged at each of the 5 loop
          # entries (5 x 137 fuel x 4), never run: no key was present
          NAME="$v find: the get_contract_data line ran 0 times, 2,740 CPU ahead"
-         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* src/lib.rs:143 " "$R" ;;
+         ok grep -q "^  2,740  [0-9.]*%      0  2,740 .* /src/vault/src/lib.rs:143 " "$R" ;;
   esac
 done
+
+# Paths: rustc names the crate's files relative to DW_AT_comp_dir (the
+# crate folder, remapped to /src/vault): they are joined, so the crate's
+# src/lib.rs and any other crate's src/lib.rs stay apart, and annotate
+# never reads a different file that happens to have the same relative name.
+P=$T/Oz-find/report.json
+NAME="file names are joined with DW_AT_comp_dir"
+ok sh -c "grep -q '\"/src/vault/src/lib.rs\"' '$P' && ! grep -q '\"src/lib.rs\"' '$P'"
+mkdir -p "$T/decoy/src"
+echo "DECOY: another crate's src/lib.rs" >"$T/decoy/src/lib.rs"
+ABS_BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+(cd "$T/decoy" && "$ABS_BIN" annotate "$P" lib.rs >"$T/ann_decoy" 2>&1)
+NAME="annotate does not show a same-named file of another folder"
+ok sh -c "! grep -q DECOY '$T/ann_decoy' && grep -q 'source not available' '$T/ann_decoy'"
+"$BIN" annotate "$P" lib.rs -S "/src/vault=$HERE/../fixtures/rust/vault" >"$T/ann_map" 2>&1
+NAME="annotate -S OLD=NEW finds a moved crate's source"
+ok grep -q "  176      while i < n {" "$T/ann_map"
+"$BIN" annotate "$P" lib.rs -S "$HERE/../fixtures/rust/vault" >"$T/ann_dir" 2>&1
+NAME="annotate -S DIR does not cut an absolute name down to a relative one"
+ok grep -q "source not available" "$T/ann_dir"
+
+# annotate FUNCTION: the last path components name it, and code inlined
+# into it (at any depth) is its own
+"$BIN" annotate "$T/Oz_v0-sum/report.json" add_all >"$T/ann_fn" 2>&1
+NAME="annotate add_all finds vault::add_all::<u32> and ::<u64>"; ok grep -q "^-- /src/vault/src/lib.rs --" "$T/ann_fn"
+NAME="annotate add_all includes <u64 as FromVal>::from_val, inlined into it"
+ok grep -q "^ *[0-9,][0-9,]* .*  *93$" "$T/ann_fn"

@@ -35,6 +35,7 @@ typedef struct profile_opts {
   size_t ncontracts;
   uint64_t cpu_limit, mem_limit, top;
   bool quiet;
+  bool strict_debug;          /* damaged DWARF is an error, not a warning */
   bool want[SCP_FMT_COUNT];   /* formats to write */
   scp_svg_opts svg;           /* metric is set per SVG */
   /* Arguments by name from the contract's contractspecv0 section (loaded
@@ -384,6 +385,8 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->list = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       o->quiet = true;
+    } else if (!strcmp(a, "--strict-debug")) {
+      o->strict_debug = true;
     } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
       /* a named argument that is not the function's */
       char what[200];
@@ -613,6 +616,19 @@ static int run_scenario(profile_opts *o) {
   return status ? status : first_fail;
 }
 
+/* The source mapper's word on damaged DWARF (the report header's "debug
+ * info" line): a one-line warning, or with --strict-debug the error that
+ * stops before any output is written.  Returns 0 or that exit status. */
+static int debug_damage(const scp_profile *p, const profile_opts *o) {
+  for (size_t i = 0; i < p->nmeta; i++) {
+    if (strcmp(scp_prof_str(p, p->meta[i].key), "debug info")) continue;
+    const char *why = scp_prof_str(p, p->meta[i].value);
+    if (o->strict_debug) return cli_die(SCP_ERR_DWARF, "%s: %s", o->wasm_path, why);
+    cli_warn("%s: %s (--strict-debug makes this an error)", o->wasm_path, why);
+  }
+  return 0;
+}
+
 int cmd_profile(int argc, char **argv) {
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
@@ -712,6 +728,10 @@ int cmd_profile(int argc, char **argv) {
   free(wasm);
   if (!p) {
     status = cli_die(rc, "%s", err.msg);
+    goto out;
+  }
+  if ((status = debug_damage(p, &o))) {
+    scp_profile_destroy(p);
     goto out;
   }
   status = write_outputs(p, &o);

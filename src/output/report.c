@@ -387,6 +387,8 @@ static void header(scp_buf *b, const report_ctx *c) {
   scp_buf_putc(b, '\n');
   table t = {.ncols = 2, .align = "ll"};
   for (size_t i = 0; i < p->nmeta; i++) {
+    /* the run's own status line below says it, with what kind of failure */
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), "status")) continue;
     cell_str(&t, scp_prof_str(p, p->meta[i].key));
     cell_str(&t, scp_prof_str(p, p->meta[i].value));
   }

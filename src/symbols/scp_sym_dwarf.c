@@ -523,6 +523,17 @@ void scp_sym_index_clear(scp_sym *s) {
   s->has_dwarf = false;
 }
 
+/* The .debug_info offset of the first unit header libdw refuses. */
+static unsigned long long first_bad_unit(Dwarf *dw) {
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  Dwarf_Half version;
+  while (dwarf_next_unit(dw, off, &next, &hsize, &version, NULL, NULL, NULL, NULL, NULL) == 0 &&
+         version >= 2 && version <= 5)
+    off = next;
+  return (unsigned long long)off;
+}
+
 int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
   index_ctx c = {.s = s, .lim = *lim};
   Dwarf_CU *cu = NULL, *next = NULL;
@@ -553,6 +564,20 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
                                &subdie)) == 0) {
     cu = next;
     int tag = dwarf_tag(&cudie);
+    if (tag == DW_TAG_invalid) {
+      /* the unit's first DIE names an abbreviation its table does not
+       * have: .debug_abbrev (or the unit's offset into it) is damaged */
+      Dwarf_Off abbrev = 0, unit_next;
+      size_t hsize;
+      dwarf_next_unit(dw, dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie), &unit_next, &hsize,
+                      NULL, &abbrev, NULL, NULL, NULL, NULL);
+      scp_sym_warn(s, "damaged .debug_abbrev at offset 0x%llx (the unit at .debug_info "
+                   "offset 0x%llx): %s", (unsigned long long)abbrev,
+                   (unsigned long long)(dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie)),
+                   dwarf_errmsg(-1));
+      c.err = SCP_ERR_DWARF;
+      break;
+    }
     if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit) continue;
     c.cu_index = (uint32_t)ncus++;
     c.cu = cudie.cu;
@@ -570,7 +595,8 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
       walk(&c, &child, SYM_NONE, 0, 0);
   }
   if (!c.err && rc < 0) {
-    scp_sym_warn(s, "unreadable DWARF unit: %s", dwarf_errmsg(-1));
+    const char *why = dwarf_errmsg(-1);
+    scp_sym_warn(s, "damaged .debug_info at offset 0x%llx: %s", first_bad_unit(dw), why);
     c.err = SCP_ERR_DWARF;
   }
   if (!c.err && ncus == 0 && s->nscopes == 0) {

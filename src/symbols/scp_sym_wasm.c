@@ -244,6 +244,11 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
   sym_addr_limits lim = {.min = 1, .max = code_size};
   rc = have_code ? scp_sym_load_dwarf(s, debug, ndebug, false, &lim) : SCP_OK;
   if (rc == SCP_ERR_NOMEM) goto nomem;
+  if (rc == SCP_ERR_DWARF && s->warning[0]) {   /* say what is used instead */
+    size_t n = strlen(s->warning);
+    snprintf(s->warning + n, sizeof s->warning - n, "; %s, no source lines",
+             names.p ? "function names from the name section" : "functions named func[N]");
+  }
   scp_sym_set_window(s, 0, code_size);
   *out = s;
   return SCP_OK;

@@ -163,6 +163,12 @@ int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
 scp_trap scp_wasm_last_trap(const scp_wasm_instance *inst);
 /* The function index the last trap happened in (not for host traps). */
 uint32_t scp_wasm_last_trap_func(const scp_wasm_instance *inst);
+
+/* The guest backtrace of the last trap, innermost first: entry i's
+ * function index and code-section pc (the trapping operator, then each
+ * caller's call).  Returns the number of entries (up to 64; 0 when the
+ * trap was outside guest code); *func and *pc are set when i is below it. */
+size_t scp_wasm_trap_trace(const scp_wasm_instance *inst, size_t i, uint32_t *func, uint64_t *pc);
 int scp_wasm_host_status(const scp_wasm_instance *inst);
 
 /* ---- metering & profiling -------------------------------------------- */

@@ -196,6 +196,14 @@ int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
 
 scp_trap scp_wasm_last_trap(const scp_wasm_instance *inst) { return inst->trap; }
 uint32_t scp_wasm_last_trap_func(const scp_wasm_instance *inst) { return inst->trap_func; }
+
+size_t scp_wasm_trap_trace(const scp_wasm_instance *inst, size_t i, uint32_t *func, uint64_t *pc) {
+  if (i < inst->ntrace) {
+    *func = inst->trace[i].func;
+    *pc = inst->trace[i].pc;
+  }
+  return inst->ntrace;
+}
 int scp_wasm_host_status(const scp_wasm_instance *inst) { return inst->host_status; }
 
 void scp_wasm_set_fuel(scp_wasm_instance *inst, uint64_t fuel) {

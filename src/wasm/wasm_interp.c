@@ -69,6 +69,34 @@ static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, cons
 }
 #endif
 
+#ifndef SCP_WASM_TRACE
+#define SCP_WASM_TRACE
+/* The wasm pc of internal instruction ip of fn: the operator whose fuel
+ * it runs (the last one recorded at or before it). */
+static uint32_t pc_of(const wasm_func *fn, const scp_ins *ip) {
+  uint32_t k = (uint32_t)(ip - fn->code), pc = fn->body_start;
+  for (uint32_t i = 0; i < fn->nmeta && fn->meta[i].ins <= k; i++) pc = fn->meta[i].pc;
+  return pc;
+}
+
+/* Keep the guest stack of a trap (cold path: once per failed call). */
+static void wasm_trace(scp_wasm_instance *inst, const wasm_func *fn, uint32_t func_index,
+                       const scp_ins *ip, uint32_t depth) {
+  inst->ntrace = 0;
+  if (!fn || !ip) return;
+  inst->trace[inst->ntrace].func = func_index;
+  inst->trace[inst->ntrace++].pc = pc_of(fn, ip);
+  /* frames[d] (d >= 1) holds the caller of the d-th call: its function and
+   * the call instruction, whose b is the call's wasm pc */
+  for (uint32_t d = depth; d-- > 1 && inst->ntrace < SCP_WASM_TRACE_MAX;) {
+    const wasm_frame *fr = &inst->frames[d];
+    if (!fr->func || !fr->ret_ip) break;
+    inst->trace[inst->ntrace].func = fr->func_index;
+    inst->trace[inst->ntrace++].pc = (uint32_t)fr->ret_ip->b;
+  }
+}
+#endif
+
 /* Dynamic fuel at pc: book fuel*scale as metric 0 of the running node. */
 static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, uint64_t fuel) {
   if (!inst->tree || fuel == 0) return;
@@ -486,6 +514,7 @@ out_trap:
   inst->fuel = fuel;
   inst->trap = trap;
   inst->trap_func = func_index;
+  wasm_trace(inst, fn, func_index, ip, depth);
   inst->cur_node = node;
   if (trap == SCP_TRAP_HOST)
     return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);

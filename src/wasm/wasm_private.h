@@ -26,6 +26,8 @@ static inline const uint8_t *functype_params(const wasm_functype *t) {
 
 /* One internal instruction.  `op` indexes the handler table; `a` and `b`
  * are immediates whose meaning depends on op (see wasm_ops.def). */
+#define SCP_WASM_TRACE_MAX 64   /* guest frames kept for a trap's backtrace */
+
 typedef struct scp_ins {
   uint32_t op;
   uint32_t a;
@@ -155,6 +157,10 @@ struct scp_wasm_instance {
   /* last trap */
   scp_trap trap;
   uint32_t trap_func;   /* the function index the trap happened in */
+  /* the guest stack at the trap, innermost first: function index and
+   * code-section pc of the trapping operator, then of each caller's call */
+  struct { uint32_t func, pc; } trace[SCP_WASM_TRACE_MAX];
+  uint32_t ntrace;
   int host_status;
   scp_error host_err;
 };

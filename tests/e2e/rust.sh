@@ -158,3 +158,55 @@ ok grep -q "source not available" "$T/ann_dir"
 NAME="annotate add_all finds vault::add_all::<u32> and ::<u64>"; ok grep -q "^-- /src/vault/src/lib.rs --" "$T/ann_fn"
 NAME="annotate add_all includes <u64 as FromVal>::from_val, inlined into it"
 ok grep -q "^ *[0-9,][0-9,]* .*  *93$" "$T/ann_fn"
+
+# A panic: the one-line message names the first frame outside the panic
+# machinery; the report and JSON carry the guest backtrace, innermost first
+for v in Oz O3 Oz_v0 O3_v0; do
+  "$BIN" profile "$B/tests/fixtures/rust/vault_$v.wasm" checked u32:2000000000 -o "$T/bt" -q 2>"$T/err"
+  rc=$?
+  NAME="$v panic: one line naming checked at its line"
+  ok sh -c "[ $rc -eq 10 ] && [ \$(wc -l <'$T/err') -eq 1 ] &&
+            grep -q 'trap: unreachable in panic (/src/vault/src/lib.rs), panicked in checked (/src/vault/src/lib.rs:212)' '$T/err'"
+  NAME="$v panic: backtrace from the handler to checked, innermost first"
+  ok awk '$1 == "backtrace" {n++; s = s "|" $0}
+          END {exit !(n >= 3 && s ~ /\|  backtrace +#0 / && s ~ /#[0-9]+ panic \(\/src\/vault\/src\/lib.rs:218\)/ &&
+                      s ~ /expect_failed/ && s ~ /#[0-9]+ checked \(\/src\/vault\/src\/lib.rs:212\)$/)}' "$T/bt/report.txt"
+  NAME="$v panic: the backtrace is in report.json"
+  ok grep -q '"key": *"backtrace", *"value": *"#0 ' "$T/bt/report.json"
+done
+NAME="a failed run's report shows its status once"
+ok [ "$(grep -c '^  status ' "$T/Oz-deposit0/report.txt")" -eq 1 ]
+
+# Damaged debug information: a warning naming the section, the offset and
+# the fallback (and the same in the report header); --strict-debug makes
+# it the bad-debug-information status, 68, and writes nothing.
+W=$B/tests/fixtures/rust/vault_Oz.wasm
+info=$(wasm-objdump -h "$W" | sed -n 's/.*start=0x\([0-9a-f]*\).*"\.debug_info".*/\1/p')
+# the payload follows the name (1 + 11 bytes); the second unit starts after
+# the first's 4-byte length and its length; its version is 4 bytes in
+first=$((0x$info + 12))
+len1=$(od -An -tu4 -j "$first" -N4 "$W" | tr -d ' ')
+second=$((4 + len1))
+cp "$W" "$T/damaged.wasm"
+printf '\143\000' | dd of="$T/damaged.wasm" bs=1 seek=$((first + second + 4)) conv=notrunc 2>/dev/null
+"$BIN" profile "$T/damaged.wasm" find u32:5 -o "$T/dmg" -q 2>"$T/err"
+rc=$?
+want=$(printf 'damaged .debug_info at offset 0x%x: invalid DWARF; function names from the name section, no source lines' "$second")
+NAME="damaged .debug_info: exit 0, one warning naming section, offset and fallback"
+ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF 'warning: $T/damaged.wasm: $want' '$T/err'"
+NAME="damaged .debug_info: the report header says it too"
+ok grep -qF "debug info       $want" "$T/dmg/report.txt"
+"$BIN" profile "$T/damaged.wasm" find u32:5 -o "$T/dmg_strict" -q --strict-debug 2>"$T/err"
+rc=$?
+NAME="--strict-debug: status 68, one line, no outputs"
+ok sh -c "[ $rc -eq 68 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF '$want' '$T/err' && [ ! -e '$T/dmg_strict' ]"
+abbrev=$(wasm-objdump -h "$W" | sed -n 's/.*start=0x\([0-9a-f]*\).*"\.debug_abbrev".*/\1/p')
+cp "$W" "$T/damaged2.wasm"
+printf '\377\377\377\377' | dd of="$T/damaged2.wasm" bs=1 seek=$((0x$abbrev + 14)) conv=notrunc 2>/dev/null
+"$BIN" profile "$T/damaged2.wasm" find u32:5 -o "$T/dmg2" -q 2>"$T/err"
+rc=$?
+NAME="damaged .debug_abbrev: exit 0, one warning naming it"
+ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q 'warning: .*: damaged .debug_abbrev at offset 0x0 (the unit at .debug_info offset 0x0): .*; function names from the name section, no source lines' '$T/err'"
+NAME="an intact module gives no warning"
+"$BIN" profile "$W" find u32:5 -o "$T/intact" -q 2>"$T/err"
+ok [ ! -s "$T/err" ]

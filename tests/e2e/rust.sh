@@ -210,3 +210,18 @@ ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q 'warning: .*
 NAME="an intact module gives no warning"
 "$BIN" profile "$W" find u32:5 -o "$T/intact" -q 2>"$T/err"
 ok [ ! -s "$T/err" ]
+
+# pprof: both FromVal impls keep their own names through go tool pprof's
+# default simplification (it strips <...> from names it takes to be C++)
+if command -v go >/dev/null 2>&1; then
+  "$BIN" profile "$B/tests/fixtures/rust/vault_Oz.wasm" sum u32:8 -o "$T/pp" -q -f pprof
+  go tool pprof -top "$T/pp/profile.pb.gz" >"$T/top" 2>/dev/null
+  NAME="go tool pprof -top lists <u32 as vault::FromVal>::from_val"
+  ok grep -q " <u32 as vault::FromVal>::from_val$" "$T/top"
+  NAME="go tool pprof -top lists <u64 as vault::FromVal>::from_val"
+  ok grep -q " <u64 as vault::FromVal>::from_val (inline)$" "$T/top"
+  NAME="go tool pprof -top has no name cut down to ::from_val"
+  ok sh -c "! grep -q ' ::from_val' '$T/top'"
+else
+  echo "FAIL go tool pprof: go is not installed (make deps installs golang-go)"
+fi

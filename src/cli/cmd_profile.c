@@ -202,6 +202,81 @@ static int named_die(const profile_opts *o, int status, const char *what) {
   return rc;
 }
 
+static const char *valtype_text(uint8_t t) {
+  return t == 0x7f ? "i32" : t == 0x7e ? "i64" : t == 0x7d ? "f32" : t == 0x7c ? "f64" : "?";
+}
+
+/* The module's exported functions: "name(i64, i64) -> i64" lines into b
+ * (as_list) or their names comma-separated.  Returns the count, or -1
+ * when the module does not load (its own error is for the run to tell). */
+static int exported_functions(const profile_opts *o, bool as_list, scp_buf *b) {
+  scp_wasm_module *m = NULL;
+  scp_error err = {0};
+  if (scp_wasm_load(o->wasm, o->wasm_len, &m, &err)) return -1;
+  int n = 0;
+  for (uint32_t i = 0; i < scp_wasm_export_count(m); i++) {
+    const char *name;
+    size_t len;
+    uint8_t kind;
+    uint32_t f, np, nr;
+    const uint8_t *params, *results;
+    if (!scp_wasm_export_get(m, i, &name, &len, &kind, &f) || kind != 0 ||
+        !scp_wasm_func_sig(m, f, &params, &np, &results, &nr))
+      continue;
+    if (!as_list) {
+      scp_buf_printf(b, "%s%.*s", n ? ", " : "", (int)len, name);
+    } else {
+      scp_buf_printf(b, "  %.*s(", (int)len, name);
+      for (uint32_t k = 0; k < np; k++)
+        scp_buf_printf(b, "%s%s", k ? ", " : "", valtype_text(params[k]));
+      scp_buf_puts(b, ")");
+      if (nr) scp_buf_printf(b, " -> %s", valtype_text(results[0]));
+      scp_buf_putc(b, '\n');
+    }
+    n++;
+  }
+  scp_wasm_module_free(m);
+  return n;
+}
+
+/* --list of a contract without a spec: its exported functions with their
+ * WASM signatures (each Soroban argument is one i64 Val). */
+static int list_exports(profile_opts *o) {
+  scp_buf lines = {0}, b = {0};
+  int n = exported_functions(o, true, &lines);
+  if (n < 0) {
+    scp_buf_free(&lines);
+    return broken_module(o);
+  }
+  scp_buf_printf(&b, "%s: %d exported function%s (no contractspecv0 section: WASM signatures; "
+                 "give arguments as type:value)\n", o->wasm_path, n, n == 1 ? "" : "s");
+  scp_buf_put(&b, lines.data, lines.len);
+  if (lines.oom) b.oom = true;
+  o->listed = true;
+  int status = cli_write_stdout(&b);
+  scp_buf_free(&lines);
+  scp_buf_free(&b);
+  return status;
+}
+
+/* FUNCTION must be exported: say which are, not just that it is not. */
+static int check_exported(const profile_opts *o) {
+  scp_buf names = {0};
+  int n = exported_functions(o, false, &names), status = 0;
+  bool found = false;
+  for (const char *s = names.data; n > 0 && s && *s && !found;) {
+    size_t l = strcspn(s, ",");
+    found = l == strlen(o->function) && !strncmp(s, o->function, l);
+    s += l;
+    while (*s == ',' || *s == ' ') s++;
+  }
+  if (n >= 0 && !found)
+    status = cli_die(SCP_ERR_NOTFOUND, "%s: no exported function '%s' (exported: %s)", o->wasm_path,
+                     o->function, n == 0 ? "none" : names.oom ? "?" : names.data);
+  scp_buf_free(&names);
+  return status;
+}
+
 /* The names of the spec's functions, comma-separated, for messages. */
 static void fn_names(const scp_spec *spec, scp_buf *b) {
   for (size_t k = 0; k < spec->nfns; k++)
@@ -442,15 +517,13 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     int status = load_spec(o);
     if (status) return status;
     if (o->spec) return list_functions(o);
-    if (o->list) {
-      status = broken_module(o);
-      return status ? status : cli_die(SCP_ERR_NOTFOUND, "%s: no contractspecv0 section: the "
-                                       "contract does not describe its functions", o->wasm_path);
-    }
+    if (o->list) return list_exports(o);
   }
   if (!o->wasm_path || !o->function)
     return cli_die(SCP_ERR_USAGE, "profile needs CONTRACT.wasm and FUNCTION (see scprof --help)");
-  return o->fn ? named_to_args(o) : 0;
+  if (o->fn) return named_to_args(o);
+  int status = load_spec(o);
+  return status ? status : check_exported(o);
 }
 
 /* File name of the flamegraph of metric m: flamegraph.svg for the first

@@ -21,7 +21,8 @@ static const char *kind_text(unsigned k) {
 static const char *source_text(unsigned s) {
   static const char *const names[] = {
       [SCP_SRC_DWARF] = "dwarf", [SCP_SRC_NAMESEC] = "name-section",
-      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host"};
+      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host",
+      [SCP_SRC_EXPORT] = "export"};
   return s < SCP_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
@@ -252,7 +253,7 @@ static int load_header(loader *l, json_t *root) {
 static int load_frames(loader *l, json_t *root) {
   scp_profile *p = l->p;
   static const char *const kinds[] = {"root", "guest", "inlined", "host", "contract", "vm"};
-  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host"};
+  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host", "export"};
   _Static_assert(SCP_ARRAY_LEN(kinds) == SCP_KIND_COUNT, "one name per kind");
   json_t *frames = json_object_get(root, "frames");
   if (!json_is_array(frames)) return bad(l, "frames missing");

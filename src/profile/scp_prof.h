@@ -19,7 +19,8 @@ typedef enum scp_source {
   SCP_SRC_NAMESEC,   /* WASM name section (no lines) */
   SCP_SRC_SYMTAB,    /* ELF .symtab (no lines) */
   SCP_SRC_RAW,       /* func[N] / 0xADDR */
-  SCP_SRC_HOST       /* host-side frame: named by the engine */
+  SCP_SRC_HOST,      /* host-side frame: named by the engine */
+  SCP_SRC_EXPORT     /* WASM export name (no name section entry, no lines) */
 } scp_source;
 
 /* One resolved frame.  name/file are borrowed from the resolver and copied

@@ -63,6 +63,12 @@ const scp_wasm_import *scp_wasm_import_get(const scp_wasm_module *m, uint32_t i)
 bool scp_wasm_export_find(const scp_wasm_module *m, const char *name, size_t len,
                           uint8_t *kind, uint32_t *index);
 
+/* Export i (0 <= i < count) in module order: name (len bytes, not
+ * NUL-terminated), kind (0 = function) and index. */
+uint32_t scp_wasm_export_count(const scp_wasm_module *m);
+bool scp_wasm_export_get(const scp_wasm_module *m, uint32_t i, const char **name, size_t *len,
+                         uint8_t *kind, uint32_t *index);
+
 /* Signature of function index f: params/results as valtype bytes. */
 bool scp_wasm_func_sig(const scp_wasm_module *m, uint32_t f,
                        const uint8_t **params, uint32_t *nparams,

@@ -225,3 +225,23 @@ if command -v go >/dev/null 2>&1; then
 else
   echo "FAIL go tool pprof: go is not installed (make deps installs golang-go)"
 fi
+
+# Without contractspecv0: --list shows the exports with their signatures,
+# an unknown function names the exported ones, and a module stripped of
+# its name section calls its exported functions by their export names
+W=$B/tests/fixtures/rust/vault_Oz.wasm
+"$BIN" profile "$W" --list >"$T/list" 2>"$T/err"
+rc=$?
+NAME="--list without a spec: the four exports, WASM signatures"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^$W: 4 exported functions (no contractspecv0 section' '$T/list' &&
+          [ \"\$(grep -c '^  [a-z]*(i64) -> i64\$' '$T/list')\" -eq 4 ] && grep -qx '  checked(i64) -> i64' '$T/list'"
+"$BIN" profile "$W" withdraw u32:1 -o "$T/x" -q 2>"$T/err"
+rc=$?
+NAME="unknown function: one line listing the exported functions, exit 4"
+ok one_line_error 4 "no exported function 'withdraw' (exported: deposit, find, sum, checked)"
+wasm-strip "$W" -o "$T/stripped.wasm" 2>/dev/null || cp "$W" "$T/stripped.wasm"
+"$BIN" profile "$T/stripped.wasm" find u32:5 -o "$T/strip" -q 2>"$T/err"
+NAME="stripped module: the exported function is named find [export]"
+ok grep -q "  find \[export\]$" "$T/strip/report.txt"
+NAME="stripped module: a function it does not export stays func[N]"
+ok grep -q "  func\[[0-9]*\] \[no symbols\]$" "$T/strip/report.txt"

@@ -527,18 +527,25 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
 }
 
 /* File name of the flamegraph of metric m: flamegraph.svg for the first
- * metric (CPU), flamegraph-mem.svg for "Memory": the metric's name cut to
- * its first three letters or digits, lower-cased, so names stay stable and
- * safe in a path; the metric's number when it has none. */
+ * metric (CPU), flamegraph-mem.svg for "Memory", else the metric's name
+ * lower-cased with every run of other characters a '-' (Reads ->
+ * flamegraph-reads.svg, Loaded bytes -> flamegraph-loaded-bytes.svg), so
+ * names stay readable and safe in a path; the metric's number when it has
+ * none. */
 static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t size) {
   if (m == 0) {
     snprintf(name, size, "%s", scp_out_format_file(SCP_FMT_SVG));
     return;
   }
   const char *mn = p->metrics[m].name ? p->metrics[m].name : "";
-  char tag[4] = {0};
-  for (size_t i = 0, n = 0; mn[i] && n < 3; i++)
+  char tag[32] = {0};
+  size_t n = 0;
+  for (size_t i = 0; mn[i] && n + 1 < sizeof tag; i++) {
     if (isalnum((unsigned char)mn[i])) tag[n++] = (char)tolower((unsigned char)mn[i]);
+    else if (n && tag[n - 1] != '-') tag[n++] = '-';
+  }
+  while (n && tag[n - 1] == '-') tag[--n] = 0;
+  if (!strcmp(tag, "memory")) snprintf(tag, sizeof tag, "mem");
   if (!tag[0]) snprintf(name, size, "flamegraph-%u.svg", m);
   else snprintf(name, size, "flamegraph-%s.svg", tag);
 }

@@ -60,6 +60,36 @@ static size_t text_width(const char *s) {
 
 static size_t table_rows(const table *t) { return t->ncells / t->ncols; }
 
+/* A frame label in a table: at most LABEL_MAX columns, the middle of a
+ * longer one (its generic arguments, most often) left out, so a Rust
+ * name does not make every row of its table hundreds of columns wide. */
+enum { LABEL_MAX = 80 };
+
+static void cell_label(table *t, const char *s) {
+  size_t w = text_width(s);
+  if (w <= LABEL_MAX) {
+    cell_str(t, s);
+    return;
+  }
+  /* keep the first 45 and the last 34 columns (whole UTF-8 characters) */
+  size_t head = 0, cols = 0;
+  while (s[head] && cols < 45) {
+    head++;
+    while (((unsigned char)s[head] & 0xc0) == 0x80) head++;
+    cols++;
+  }
+  const char *tail = s + strlen(s);
+  for (cols = 0; tail > s + head && cols < 34;) {
+    tail--;
+    if (((unsigned char)*tail & 0xc0) != 0x80) cols++;
+  }
+  cell_begin(t);
+  scp_buf_put(&t->text, s, head);
+  scp_buf_puts(&t->text, "\xe2\x80\xa6");   /* U+2026 */
+  scp_buf_puts(&t->text, tail);
+  cell_end(t);
+}
+
 static void pad(scp_buf *b, size_t n) {
   while (n--) scp_buf_putc(b, ' ');
 }
@@ -107,6 +137,7 @@ typedef struct report_ctx {
   frame_agg *agg;                   /* one per frame */
   uint64_t *ahead;                  /* per frame: self CPU charged ahead */
   bool show_ahead;                  /* CPU report of a profile that has it */
+  bool show[SCP_MAX_METRICS];       /* a column: CPU, memory, the chosen metric, or used */
 } report_ctx;
 
 static unsigned frame_kind(const scp_profile *p, uint32_t f) {
@@ -170,7 +201,8 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   align[ncols++] = 'r';
   align[ncols++] = 'r';
   if (ahead) align[ncols++] = 'r';
-  for (unsigned m = 1; m < c->nm; m++) align[ncols++] = 'r';
+  for (unsigned m = 1; m < c->nm; m++)
+    if (c->show[m]) align[ncols++] = 'r';
   if (!host) align[ncols++] = 'r';
   align[ncols++] = 'l';
   align[ncols] = 0;
@@ -179,6 +211,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   if (host) cell_str(&t, "calls");
   for (unsigned k = 0; k < c->nm; k++) {
     unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    if (!c->show[m]) continue;
     cell_begin(&t);
     scp_buf_puts(&t.text, what);
     put_metric_name(&t.text, &p->metrics[m]);
@@ -195,6 +228,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     if (host) cell_num(&t, a->calls);
     for (unsigned k = 0; k < c->nm; k++) {
       unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      if (!c->show[m]) continue;
       cell_num(&t, v[m]);
       if (k == 0) cell_pct(&t, v[m], c->total);
       if (k == 0 && ahead) cell_num(&t, c->ahead[ids[i]]);
@@ -204,7 +238,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     if (!host && (kind == SCP_KIND_INLINED || kind == SCP_KIND_ROOT) && !a->calls)
       cell_str(&t, "-");
     else if (!host) cell_num(&t, a->calls);
-    cell_str(&t, scp_out_label_of(&c->labels, ids[i]));
+    cell_label(&t, scp_out_label_of(&c->labels, ids[i]));
   }
   table_print(b, &t);
   table_free(&t);
@@ -321,6 +355,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   char align[16];
   unsigned ncols = 0;
   for (unsigned k = 0; k < c->nm; k++) {
+    if (!c->show[k == 0 ? c->metric : k <= c->metric ? k - 1 : k]) continue;
     align[ncols++] = 'r';
     if (k == 0) align[ncols++] = 'r';
     if (k == 0 && c->show_ahead) { align[ncols++] = 'r'; align[ncols++] = 'r'; }
@@ -331,6 +366,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   table t = {.ncols = ncols, .align = align};
   for (unsigned k = 0; k < c->nm; k++) {
     unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    if (!c->show[m]) continue;
     cell_begin(&t);
     put_metric_name(&t.text, &p->metrics[m]);
     cell_end(&t);
@@ -343,6 +379,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
     const line_agg *a = &sum[ids[i]];
     for (unsigned k = 0; k < c->nm; k++) {
       unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      if (!c->show[m]) continue;
       cell_num(&t, a->cost[m]);
       if (k == 0) cell_pct(&t, a->cost[m], c->total);
       if (k == 0 && c->show_ahead) {
@@ -350,10 +387,12 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
         cell_num(&t, a->ahead);
       }
     }
-    cell_begin(&t);
-    scp_out_put_location(&t.text, scp_prof_str(p, a->file), a->line);
-    cell_end(&t);
-    cell_str(&t, scp_out_label_of(&c->labels, a->frame));
+    scp_buf loc = {0};
+    scp_out_put_location(&loc, scp_prof_str(p, a->file), a->line);
+    if (loc.oom) t.oom = true;
+    else cell_label(&t, loc.data);
+    scp_buf_free(&loc);
+    cell_label(&t, scp_out_label_of(&c->labels, a->frame));
   }
   table_print(b, &t);
   table_free(&t);
@@ -446,6 +485,8 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
       !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
     goto fail;
   c.show_ahead = p->ahead && o->metric == 0;
+  /* CPU and memory always (the Budget's two); the others when the run used them */
+  for (unsigned m = 0; m < c.nm; m++) c.show[m] = m == c.metric || m < 2 || scp_out_total(p, m);
   if (c.show_ahead) {
     if (!(c.ahead = calloc(p->nframes ? p->nframes : 1, sizeof *c.ahead))) goto fail;
     for (size_t i = 0; i < p->nnodes; i++) c.ahead[p->nodes[i].frame] += p->nodes[i].ahead;

@@ -245,3 +245,18 @@ NAME="stripped module: the exported function is named find [export]"
 ok grep -q "  find \[export\]$" "$T/strip/report.txt"
 NAME="stripped module: a function it does not export stays func[N]"
 ok grep -q "  func\[[0-9]*\] \[no symbols\]$" "$T/strip/report.txt"
+
+# Smaller points: readable per-metric flamegraph names; diff does not rank
+# compiler-generated code (line 0) as a source line, as the report does
+# not; report tables leave out all-zero metrics and cut long Rust names
+NAME="per-metric flamegraphs: -mem, -reads, -writes, -loaded-bytes, -stored-bytes"
+ok sh -c "for f in mem reads writes loaded-bytes stored-bytes; do [ -s '$T/Oz-deposit/flamegraph-'\$f.svg ] || exit 1; done"
+"$BIN" diff "$T/Oz-find/report.json" "$T/Oz-deposit/report.json" -o "$T/diff" >"$T/diff.txt" 2>&1
+NAME="diff: no (no line) row among the changed source lines"
+ok sh -c "grep -q 'src/lib.rs:' '$T/diff.txt' && ! grep -q 'no line' '$T/diff.txt'"
+NAME="report: find wrote nothing, so no Writes or Stored bytes column"
+ok sh -c "! grep -q 'self Writes\|self Stored bytes' '$T/Oz-find/report.txt' && grep -q 'self Reads' '$T/Oz-find/report.txt'"
+NAME="report: no line wider than 210 bytes (was 269: long names and paths cut in the middle)"
+ok awk 'length($0) > 210 {bad = 1} END {exit bad}' "$T/Oz-deposit/report.txt" "$T/Oz-sum/report.txt"
+NAME="report: a cut name keeps its start and its file:line"
+ok grep -q "  <core::slice::iter::Iter<T> as core::iter::tr…core/src/slice/iter/macros.rs:134)$" "$T/Oz-sum/report.txt"

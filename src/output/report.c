@@ -280,6 +280,56 @@ static int cmp_line_cost(void *ctx, uint32_t a, uint32_t b) {
   return cmp_line_key(ctx, a, b);
 }
 
+/* The hottest-lines table itself: shown rows of sum, in ids order. */
+static void lines_rows(scp_buf *b, const report_ctx *c, const line_agg *sum, const uint32_t *ids,
+                       size_t shown) {
+  const scp_profile *p = c->p;
+  char align[16];
+  unsigned ncols = 0;
+  for (unsigned k = 0; k < c->nm; k++) {
+    if (!c->show[k == 0 ? c->metric : k <= c->metric ? k - 1 : k]) continue;
+    align[ncols++] = 'r';
+    if (k == 0) align[ncols++] = 'r';
+    if (k == 0 && c->show_ahead) { align[ncols++] = 'r'; align[ncols++] = 'r'; }
+  }
+  align[ncols++] = 'l';
+  align[ncols++] = 'l';
+  align[ncols] = 0;
+  table t = {.ncols = ncols, .align = align};
+  for (unsigned k = 0; k < c->nm; k++) {
+    unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    if (!c->show[m]) continue;
+    cell_begin(&t);
+    put_metric_name(&t.text, &p->metrics[m]);
+    cell_end(&t);
+    if (k == 0) cell_str(&t, "%");
+    if (k == 0 && c->show_ahead) { cell_str(&t, "ran"); cell_str(&t, "ahead"); }
+  }
+  cell_str(&t, "line");
+  cell_str(&t, "function");
+  for (size_t i = 0; i < shown; i++) {
+    const line_agg *a = &sum[ids[i]];
+    for (unsigned k = 0; k < c->nm; k++) {
+      unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      if (!c->show[m]) continue;
+      cell_num(&t, a->cost[m]);
+      if (k == 0) cell_pct(&t, a->cost[m], c->total);
+      if (k == 0 && c->show_ahead) {
+        cell_num(&t, a->cost[m] - a->ahead);
+        cell_num(&t, a->ahead);
+      }
+    }
+    scp_buf loc = {0};
+    scp_out_put_location(&loc, scp_prof_str(p, a->file), a->line);
+    if (loc.oom) t.oom = true;
+    else cell_label(&t, loc.data);
+    scp_buf_free(&loc);
+    cell_label(&t, scp_out_label_of(&c->labels, a->frame));
+  }
+  table_print(b, &t);
+  table_free(&t);
+}
+
 static int lines_table(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
   int rc = SCP_ERR_NOMEM;
@@ -352,50 +402,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
     scp_buf_puts(b, "  (none)\n");
     goto note;
   }
-  char align[16];
-  unsigned ncols = 0;
-  for (unsigned k = 0; k < c->nm; k++) {
-    if (!c->show[k == 0 ? c->metric : k <= c->metric ? k - 1 : k]) continue;
-    align[ncols++] = 'r';
-    if (k == 0) align[ncols++] = 'r';
-    if (k == 0 && c->show_ahead) { align[ncols++] = 'r'; align[ncols++] = 'r'; }
-  }
-  align[ncols++] = 'l';
-  align[ncols++] = 'l';
-  align[ncols] = 0;
-  table t = {.ncols = ncols, .align = align};
-  for (unsigned k = 0; k < c->nm; k++) {
-    unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
-    if (!c->show[m]) continue;
-    cell_begin(&t);
-    put_metric_name(&t.text, &p->metrics[m]);
-    cell_end(&t);
-    if (k == 0) cell_str(&t, "%");
-    if (k == 0 && c->show_ahead) { cell_str(&t, "ran"); cell_str(&t, "ahead"); }
-  }
-  cell_str(&t, "line");
-  cell_str(&t, "function");
-  for (size_t i = 0; i < shown; i++) {
-    const line_agg *a = &sum[ids[i]];
-    for (unsigned k = 0; k < c->nm; k++) {
-      unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
-      if (!c->show[m]) continue;
-      cell_num(&t, a->cost[m]);
-      if (k == 0) cell_pct(&t, a->cost[m], c->total);
-      if (k == 0 && c->show_ahead) {
-        cell_num(&t, a->cost[m] - a->ahead);
-        cell_num(&t, a->ahead);
-      }
-    }
-    scp_buf loc = {0};
-    scp_out_put_location(&loc, scp_prof_str(p, a->file), a->line);
-    if (loc.oom) t.oom = true;
-    else cell_label(&t, loc.data);
-    scp_buf_free(&loc);
-    cell_label(&t, scp_out_label_of(&c->labels, a->frame));
-  }
-  table_print(b, &t);
-  table_free(&t);
+  lines_rows(b, c, sum, ids, shown);
 note:
   if (no_line) {
     scp_buf_puts(b, "  (");

@@ -72,6 +72,33 @@ static const char *unit_comp_dir(Dwarf_Die *cudie) {
  * absolute DW_AT_comp_dir, so each file has one name and files of
  * different crates with the same relative name stay apart.  A relative
  * comp_dir (".", from -fdebug-prefix-map) leaves the name relative. */
+/* Drop "." and "dir/.." from an absolute path in place: the same file
+ * reached through include directories like "core/src/../../stdarch" and
+ * "stdarch" gets one name. */
+static void normalize_path(char *p) {
+  if (p[0] != '/') return;
+  char *out = p;          /* p[0] is '/', kept */
+  const char *in = p;
+  while (*in) {
+    while (*in == '/') in++;
+    const char *e = in;
+    while (*e && *e != '/') e++;
+    size_t n = (size_t)(e - in);
+    if (n == 1 && in[0] == '.') {
+      /* skip */
+    } else if (n == 2 && in[0] == '.' && in[1] == '.') {
+      while (out > p && *--out != '/') {}
+    } else if (n) {
+      *out++ = '/';
+      memmove(out, in, n);
+      out += n;
+    }
+    in = e;
+  }
+  if (out == p) *out++ = '/';
+  *out = 0;
+}
+
 static const char *intern_file(index_ctx *c, const char *src, const char *comp_dir) {
   size_t slot = (size_t)(scp_hash64((uintptr_t)src) & 63);
   if (c->files_seen[slot].src == src && c->files_seen[slot].interned)
@@ -85,7 +112,11 @@ static const char *intern_file(index_ctx *c, const char *src, const char *comp_d
     while (rel[0] == '.' && rel[1] == '/') rel += 2;
     if (snprintf(path, sizeof path, "%.*s/%s", (int)n, comp_dir, rel) < (int)sizeof path)
       name = path;
+  } else if (src[0] == '/' && (strstr(src, "/./") || strstr(src, "/../")) &&
+             snprintf(path, sizeof path, "%s", src) < (int)sizeof path) {
+    name = path;
   }
+  if (name == path) normalize_path(path);
   const char *r = ctx_intern(c, name);
   c->files_seen[slot].src = src;
   c->files_seen[slot].interned = r;

@@ -174,6 +174,8 @@ for v in Oz O3 Oz_v0 O3_v0; do
   NAME="$v panic: the backtrace is in report.json"
   ok grep -q '"key": *"backtrace", *"value": *"#0 ' "$T/bt/report.json"
 done
+NAME="file names have no . or .. components (core's stdarch files have one name)"
+ok sh -c "! grep -q '/\.\./\|/\./' '$T/bt/report.json' && grep -q '/usr/src/rustc-1.63.0/library/stdarch/crates/core_arch/' '$T/bt/report.json'"
 NAME="a failed run's report shows its status once"
 ok [ "$(grep -c '^  status ' "$T/Oz-deposit0/report.txt")" -eq 1 ]
 

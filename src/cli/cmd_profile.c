@@ -638,6 +638,19 @@ static int write_outputs(const scp_profile *p, const profile_opts *o) {
   return status;
 }
 
+/* The source mapper's word on damaged DWARF (the report header's "debug
+ * info" line): a one-line warning, or with --strict-debug the error that
+ * stops before any output is written.  Returns 0 or that exit status. */
+static int debug_damage(const scp_profile *p, const profile_opts *o) {
+  for (size_t i = 0; i < p->nmeta; i++) {
+    if (strcmp(scp_prof_str(p, p->meta[i].key), "debug info")) continue;
+    const char *why = scp_prof_str(p, p->meta[i].value);
+    if (o->strict_debug) return cli_die(SCP_ERR_DWARF, "%s: %s", o->wasm_path, why);
+    cli_warn("%s: %s (--strict-debug makes this an error)", o->wasm_path, why);
+  }
+  return 0;
+}
+
 /* --scenario: one profile per call, in DIR/NN-FUNCTION/, and a summary
  * line per call in DIR/scenario.txt.  The calls are transactions on one
  * ledger (a failed one changes nothing), so one that traps does not stop
@@ -708,6 +721,11 @@ static int run_scenario(profile_opts *o) {
     }
     profile_opts po = *o;
     po.out_dir = dir;
+    po.wasm_path = so.wasm_path;
+    if (profiled && (status = debug_damage(p, &po))) {
+      scp_profile_destroy(p);
+      break;
+    }
     if (profiled) status = write_outputs(p, &po);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
@@ -731,18 +749,6 @@ static int run_scenario(profile_opts *o) {
   return status ? status : first_fail;
 }
 
-/* The source mapper's word on damaged DWARF (the report header's "debug
- * info" line): a one-line warning, or with --strict-debug the error that
- * stops before any output is written.  Returns 0 or that exit status. */
-static int debug_damage(const scp_profile *p, const profile_opts *o) {
-  for (size_t i = 0; i < p->nmeta; i++) {
-    if (strcmp(scp_prof_str(p, p->meta[i].key), "debug info")) continue;
-    const char *why = scp_prof_str(p, p->meta[i].value);
-    if (o->strict_debug) return cli_die(SCP_ERR_DWARF, "%s: %s", o->wasm_path, why);
-    cli_warn("%s: %s (--strict-debug makes this an error)", o->wasm_path, why);
-  }
-  return 0;
-}
 
 /* Everything o holds (also after a failed alloc_opts). */
 static void free_opts(profile_opts *o) {

@@ -209,6 +209,15 @@ printf '\377\377\377\377' | dd of="$T/damaged2.wasm" bs=1 seek=$((0x$abbrev + 14
 rc=$?
 NAME="damaged .debug_abbrev: exit 0, one warning naming it"
 ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q 'warning: .*: damaged .debug_abbrev at offset 0x0 (the unit at .debug_info offset 0x0): .*; function names from the name section, no source lines' '$T/err'"
+echo '{"contracts": [{"name": "v", "wasm": "damaged.wasm"}], "calls": [{"function": "find", "args": ["u32:5"]}]}' >"$T/dmg.json"
+"$BIN" profile -q -o "$T/dsc" --scenario "$T/dmg.json" 2>"$T/err"
+rc=$?
+NAME="scenario with a damaged contract: the same one warning line, exit 0"
+ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF '$want' '$T/err'"
+"$BIN" profile -q -o "$T/dsc2" --strict-debug --scenario "$T/dmg.json" 2>"$T/err"
+rc=$?
+NAME="scenario with --strict-debug: status 68"
+ok sh -c "[ $rc -eq 68 ] && grep -qF '$want' '$T/err'"
 NAME="an intact module gives no warning"
 "$BIN" profile "$W" find u32:5 -o "$T/intact" -q 2>"$T/err"
 ok [ ! -s "$T/err" ]

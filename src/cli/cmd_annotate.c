@@ -2,9 +2,13 @@
  * cmd_annotate.c — `scprof annotate PROFILE.json [FILE|FUNCTION]`: source
  * files with a cost column per metric in front of every line, like
  * `perf annotate`.  The source is read from disk: a file name recorded in
- * DWARF is tried as it is (relative to the current folder), then under
- * each --source-dir in order.  A file that cannot be read is still shown,
- * as its lines with cost (the writer says so in its header).
+ * DWARF is tried as it is (an absolute name, or relative to the current
+ * folder), then through each --source-dir in order: a relative name under
+ * DIR, an absolute name through OLD=NEW (the prefix OLD replaced by NEW,
+ * for sources moved since the build).  An absolute name is never cut down
+ * to a relative one: two crates' src/lib.rs must not be mistaken for each
+ * other.  A file that cannot be read is still shown, as its lines with
+ * cost (the writer says so in its header).
  */
 #include "cli.h"
 
@@ -34,11 +38,19 @@ static const char *load_source(void *ctx, const char *file, size_t *len) {
   source_cache *c = ctx;
   if (!*file) return NULL;
   const char *text = read_source(c, file, len);
-  if (text || file[0] == '/') return text;
   for (size_t i = 0; i < c->ndirs && !text; i++) {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", c->dirs[i], file) < (int)sizeof path)
-      text = read_source(c, path, len);
+    const char *d = c->dirs[i], *eq = strchr(d, '=');
+    int n = -1;
+    if (file[0] != '/' && !eq) {
+      n = snprintf(path, sizeof path, "%s/%s", d, file);
+    } else if (file[0] == '/' && eq) {
+      size_t ol = (size_t)(eq - d);
+      while (ol > 1 && d[ol - 1] == '/') ol--;
+      if (ol && !strncmp(file, d, ol) && (file[ol] == '/' || d[ol - 1] == '/'))
+        n = snprintf(path, sizeof path, "%s%s%s", eq + 1, file[ol] == '/' ? "" : "/", file + ol);
+    }
+    if (n >= 0 && n < (int)sizeof path) text = read_source(c, path, len);
   }
   return text;
 }

@@ -60,6 +60,8 @@ static const char usage_text[] =
   "      --scenario FILE run the calls of a scenario file on one ledger,\n"
   "                      one profile each in DIR/NN-FUNCTION/ (see README)\n"
   "  -q, --quiet         do not print the report\n"
+  "      --strict-debug  damaged debug information (DWARF) is an error\n"
+  "                      (status 68), not a warning\n"
   "\n"
   "files written to DIR: flamegraph.svg (CPU), flamegraph-mem.svg (memory),\n"
   "profile.folded, report.txt, profile.speedscope.json, callgrind.out.scprof,\n"

@@ -21,7 +21,8 @@ static const char *kind_text(unsigned k) {
 static const char *source_text(unsigned s) {
   static const char *const names[] = {
       [SCP_SRC_DWARF] = "dwarf", [SCP_SRC_NAMESEC] = "name-section",
-      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host"};
+      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host",
+      [SCP_SRC_EXPORT] = "export"};
   return s < SCP_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
@@ -106,6 +107,9 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     put_costs(b, n->self, nm);
     scp_buf_puts(b, ",\"total\":");
     put_costs(b, n->total, nm);
+    /* charged ahead: of self[0], paid for code that did not run; only in
+     * profiles whose engine keeps it */
+    if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)n->ahead);
     scp_buf_puts(b, ",\"call_site\":");
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
@@ -121,6 +125,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       scp_out_put_json_str(b, scp_prof_str(p, ln->file));
       scp_buf_printf(b, ",\"line\":%u,\"cost\":", ln->line);
       put_costs(b, ln->cost, nm);
+      if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)ln->ahead);
       scp_buf_putc(b, '}');
     }
     scp_buf_puts(b, "]}");
@@ -156,6 +161,13 @@ static bool get_u64(json_t *obj, const char *key, uint64_t *v) {
   if (!json_is_integer(j) || json_integer_value(j) < 0) return false;
   *v = (uint64_t)json_integer_value(j);
   return true;
+}
+
+/* Optional "ahead": absent is 0; never more than the CPU it is part of. */
+static bool get_ahead(json_t *obj, uint64_t cpu, uint64_t *v) {
+  *v = 0;
+  if (!json_object_get(obj, "ahead")) return true;
+  return get_u64(obj, "ahead", v) && *v <= cpu;
 }
 
 static bool get_u32(json_t *obj, const char *key, uint32_t *v) {
@@ -241,7 +253,7 @@ static int load_header(loader *l, json_t *root) {
 static int load_frames(loader *l, json_t *root) {
   scp_profile *p = l->p;
   static const char *const kinds[] = {"root", "guest", "inlined", "host", "contract", "vm"};
-  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host"};
+  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host", "export"};
   _Static_assert(SCP_ARRAY_LEN(kinds) == SCP_KIND_COUNT, "one name per kind");
   json_t *frames = json_object_get(root, "frames");
   if (!json_is_array(frames)) return bad(l, "frames missing");
@@ -299,8 +311,10 @@ static int load_nodes(loader *l, json_t *root) {
     scp_prof_node *nd = &p->nodes[id];
     nd->frame = frame;
     if (!get_u64(j, "calls", &nd->calls) || !get_costs(json_object_get(j, "self"), p->nmetrics, nd->self) ||
-        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total))
+        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total) ||
+        !get_ahead(j, nd->self[0], &nd->ahead))
       goto malformed;
+    p->ahead += nd->ahead;
     if (par != -1) {
       nd->parent = (uint32_t)par;
       nd->depth = p->nodes[par].depth + 1;
@@ -325,7 +339,8 @@ static int load_nodes(loader *l, json_t *root) {
       scp_prof_line *pl = &p->lines[p->nlines];
       memset(pl, 0, sizeof *pl);
       if (!get_str(l, lj, "file", &pl->file) || !get_u32(lj, "line", &pl->line) ||
-          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost))
+          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost) ||
+          !get_ahead(lj, pl->cost[0], &pl->ahead))
         goto malformed;
       p->nlines++;
     }

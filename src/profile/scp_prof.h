@@ -19,7 +19,8 @@ typedef enum scp_source {
   SCP_SRC_NAMESEC,   /* WASM name section (no lines) */
   SCP_SRC_SYMTAB,    /* ELF .symtab (no lines) */
   SCP_SRC_RAW,       /* func[N] / 0xADDR */
-  SCP_SRC_HOST       /* host-side frame: named by the engine */
+  SCP_SRC_HOST,      /* host-side frame: named by the engine */
+  SCP_SRC_EXPORT     /* WASM export name (no name section entry, no lines) */
 } scp_source;
 
 /* One resolved frame.  name/file are borrowed from the resolver and copied
@@ -59,6 +60,7 @@ typedef struct scp_prof_frame {
 typedef struct scp_prof_line {
   uint32_t file, line;     /* file string id; line 0 = compiler-generated */
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;          /* of cost[0]: charged for code that did not run */
 } scp_prof_line;
 
 typedef struct scp_prof_node {
@@ -70,6 +72,7 @@ typedef struct scp_prof_node {
   uint64_t total[SCP_MAX_METRICS];
   uint32_t lines_first, nlines;  /* self cost by source line, sorted */
   uint32_t call_file, call_line; /* where the parent called/inlined this */
+  uint64_t ahead;                /* of self[0]: charged ahead (Σ its lines') */
 } scp_prof_node;
 
 typedef struct scp_metric {
@@ -91,6 +94,7 @@ struct scp_profile {
   scp_prof_line *lines;    size_t nlines, caplines;
   scp_meta *meta;          size_t nmeta, capmeta;     /* ordered key/values */
   uint32_t title;          /* string id, e.g. "scprof: demo.wasm run" */
+  uint64_t ahead;          /* Σ charged ahead: 0 when the engine keeps none */
   int status;              /* SCP_OK or how the run ended (trap, budget) */
   uint32_t status_msg;     /* string id, "" when SCP_OK */
 };

@@ -378,6 +378,20 @@ static int meta_ids(sor_run *r, scp_profile *p) {
   return rc;
 }
 
+/* The guest backtrace of the trap that failed the run: one "backtrace"
+ * line per frame, innermost first. */
+static int meta_backtrace(const sor_vm *vm, scp_profile *p) {
+  int rc = SCP_OK;
+  for (const char *l = vm->trap_trace; !rc && *l;) {
+    size_t n = strcspn(l, "\n");
+    char line[400];
+    snprintf(line, sizeof line, "%.*s", (int)(n < 399 ? n : 399), l);
+    rc = scp_prof_meta(p, "backtrace", line);
+    l += n + (l[n] == '\n');
+  }
+  return rc;
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -388,6 +402,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
   if (!rc && r->run_rc) rc = scp_prof_meta(p, "status", r->run_err.msg);
+  if (!rc && r->run_rc) rc = meta_backtrace(vm, p);
   if (!rc) rc = meta_u64(p, "memory peak", vm->budget.mem_peak);
   if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
   if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);

@@ -119,6 +119,7 @@ static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_inde
   scp_run_leave(vm->run);
   if (rc) return rc;
   vm->run_err.msg[0] = 0;   /* a failure a try_call caught is no longer the story */
+  vm->trap_trace[0] = 0;
   args[0] = ret;
   refuel(vm, inst);
   return SCP_OK;
@@ -300,9 +301,66 @@ static int budget_or(int rc, scp_wasm_instance *inst) {
   return rc;
 }
 
+/* Rust's panic machinery: core/std/alloc code and the panic handler
+ * (rust_begin_unwind, or whatever the crate named its #[panic_handler]). */
+static bool panic_frame(const scp_frame_info *f) {
+  const char *n = f->name ? f->name : "", *file = f->file ? f->file : "";
+  static const char *const lib[] = {"core::", "<core::", "std::", "<std::", "alloc::", "<alloc::"};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(lib); i++)
+    if (!strncmp(n, lib[i], strlen(lib[i]))) return true;
+  if (strstr(file, "/library/core/") || strstr(file, "/library/std/") ||
+      strstr(file, "/library/alloc/"))
+    return true;
+  const char *last = strrchr(n, ':');
+  last = last ? last + 1 : n;
+  return !strcmp(n, "rust_begin_unwind") || !strcmp(last, "panic") || !strncmp(last, "panic_", 6) ||
+         strstr(n, "panicking") != NULL;
+}
+
+/* The guest stack at the trap, inlined frames included, innermost first,
+ * into vm->trap_trace ("#0 name (file:line)" lines, kept for the report);
+ * when the trap is in the panic machinery, *user becomes ", panicked in"
+ * and the first frame outside it. */
+static void trap_backtrace(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, char *user,
+                           size_t ulen) {
+  if (vm->trap_trace[0]) return;   /* the innermost trap tells the story */
+  scp_buf b = {0};
+  scp_sym *sym = vm->mods[mi].sym;
+  uint32_t func;
+  uint64_t pc;
+  size_t n = scp_wasm_trap_trace(inst, 0, &func, &pc), k = 0;
+  bool in_panic = true;
+  for (size_t i = 0; i < n && k < 32; i++) {
+    scp_wasm_trap_trace(inst, i, &func, &pc);
+    const scp_frame_info *chain = NULL;
+    scp_frame_info one;
+    size_t cn = sym ? scp_sym_chain(sym, pc, &chain) : 0;
+    if (!cn && sym && scp_sym_function(sym, func, &one) == SCP_OK) {
+      chain = &one;
+      cn = 1;
+    }
+    for (size_t j = 0; j < cn && k < 32; j++, k++) {
+      const scp_frame_info *f = &chain[j];
+      bool lined = f->file && f->file[0] && f->line;
+      scp_buf_printf(&b, "%s#%zu %s", k ? "\n" : "", k, f->name ? f->name : "?");
+      if (lined) scp_buf_printf(&b, " (%s:%u)", f->file, f->line);
+      if (f->inlined) scp_buf_puts(&b, " [inlined]");
+      if (in_panic && k > 0 && !panic_frame(f)) {
+        snprintf(user, ulen, ", panicked in %s%s%s:%u%s", f->name ? f->name : "?",
+                 lined ? " (" : "", lined ? f->file : "", lined ? f->line : 0, lined ? ")" : "");
+        if (!lined) snprintf(user, ulen, ", panicked in %s", f->name ? f->name : "?");
+      }
+      if (!panic_frame(f)) in_panic = false;
+    }
+  }
+  if (!b.oom && b.len) snprintf(vm->trap_trace, sizeof vm->trap_trace, "%s", b.data);
+  scp_buf_free(&b);
+}
+
 /* A guest trap's message names the function by its source name (and its
  * file), not the engine's function index: "trap: unreachable in transfer
- * (examples/token.c)", and the contract when it is not the called one. */
+ * (examples/token.c)", and the contract when it is not the called one;
+ * a Rust panic adds the first frame outside the panic machinery. */
 static void name_trap(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, scp_error *e) {
   scp_trap t = scp_wasm_last_trap(inst);
   if (t == SCP_TRAP_HOST || t == SCP_TRAP_OUT_OF_FUEL || mi >= vm->nmods) return;
@@ -314,8 +372,10 @@ static void name_trap(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, sc
   bool has_file = file && file[0];
   const char *label = mi && vm->mods[mi].label ? vm->mods[mi].label : "";
   if (!strncmp(label, "contract:", 9)) label += 9;
-  scp_fail(e, SCP_ERR_TRAP, "trap: %s in %s%s%s%s%s%s", scp_trap_text(t), fi.name, has_file ? " (" : "",
-           has_file ? file : "", has_file ? ")" : "", label[0] ? " of " : "", label);
+  char user[300] = "";
+  trap_backtrace(vm, mi, inst, user, sizeof user);
+  scp_fail(e, SCP_ERR_TRAP, "trap: %s in %s%s%s%s%s%s%s", scp_trap_text(t), fi.name, has_file ? " (" : "",
+           has_file ? file : "", has_file ? ")" : "", label[0] ? " of " : "", label, user);
 }
 
 static void note_err(sor_vm *vm, const scp_error *e) {

@@ -56,6 +56,7 @@ typedef struct sor_vm {
   uint64_t refunded;
   uint64_t late_refund;        /* linear memory charged to the host-function frame */
   scp_error run_err;           /* innermost failure */
+  char trap_trace[2048];       /* its guest backtrace: "#N frame" lines */
   const char *title;           /* the root's name */
   char frame_name[160];
   char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */

@@ -13,7 +13,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "soroban/fee/scp_fee.h"
+#include "soroban/fee/scp_fee_net.h"
 
 #define U32MAX UINT32_MAX
 #define I64MAX INT64_MAX
@@ -298,6 +304,106 @@ static void test_hand_rent_write_fee(void **state) {
   assert_int_equal(scp_fee_rent_write_per_1kb(500, &neg), ((int64_t)1 << 62) + 10);
 }
 
+
+/* ---- network profiles and settings files -------------------------------- */
+
+static void test_network_profiles(void **state) {
+  (void)state;
+  scp_fee_network m, t;
+  assert_true(scp_fee_network_named("mainnet", &m));
+  assert_true(scp_fee_network_named("testnet", &t));
+  assert_false(scp_fee_network_named("futurenet", &t));
+  assert_true(scp_fee_network_named("testnet", &t));
+  assert_int_equal(m.fee.fee_per_instruction_increment, 25);
+  assert_int_equal(m.fee.fee_per_write_1kb, 3500);
+  assert_int_equal(m.min_persistent_ttl, 2073600);
+  assert_int_equal(t.min_persistent_ttl, 120960);
+  assert_int_equal(m.limit[SCP_FEE_LIM_WRITE_ENTRIES], 50);
+  assert_string_equal(scp_fee_limit_name(SCP_FEE_LIM_WRITE_BYTES), "tx_max_write_bytes");
+  /* 553,688,657 bytes of state: 27000 * 553688657 / 3e9 = 4983.2 -> 4984,
+   * - 17000 < 0, so the rent fee is the 1,000 floor */
+  scp_fee_rent_config rc;
+  scp_fee_network_rent(&m, &rc);
+  assert_int_equal(rc.fee_per_rent_1kb, 1000);
+  assert_int_equal(rc.fee_per_write_1kb, 3500);
+  assert_int_equal(rc.persistent_rent_rate_denominator, 1215);
+  /* 2.5 GB of state: 27000 * 2.5e9 / 3e9 - 17000 = 5500 */
+  m.soroban_state_size = 2500000000u;
+  scp_fee_network_rent(&m, &rc);
+  assert_int_equal(rc.fee_per_rent_1kb, 5500);
+}
+
+static void test_network_file(void **state) {
+  (void)state;
+  /* the shipped testnet settings file, applied on nothing, is the profile */
+  scp_fee_network want, got;
+  memset(&got, 0, sizeof got);
+  assert_true(scp_fee_network_named("testnet", &want));
+  scp_error err = {0};
+  assert_int_equal(scp_fee_network_load("examples/network/testnet-p23.json", &got, &err), SCP_OK);
+  assert_memory_equal(&got.fee, &want.fee, sizeof want.fee);
+  assert_memory_equal(&got.rent_write, &want.rent_write, sizeof want.rent_write);
+  assert_memory_equal(got.limit, want.limit, sizeof want.limit);
+  assert_int_equal(got.persistent_rent_rate_denominator, 1215);
+  assert_int_equal(got.temporary_rent_rate_denominator, 2430);
+  assert_int_equal(got.min_temporary_ttl, 720);
+  assert_int_equal(got.max_entry_ttl, 3110400);
+  assert_int_equal(got.soroban_state_size, want.soroban_state_size);
+}
+
+static int write_tmp(char *path, const char *text) {
+  strcpy(path, "/tmp/scprof-fees-XXXXXX");
+  int fd = mkstemp(path);
+  if (fd < 0) return -1;
+  size_t n = strlen(text);
+  int ok = write(fd, text, n) == (ssize_t)n;
+  close(fd);
+  return ok ? 0 : -1;
+}
+
+static void test_network_file_errors(void **state) {
+  (void)state;
+  scp_fee_network n, before;
+  assert_true(scp_fee_network_named("mainnet", &n));
+  before = n;
+  char path[64];
+  scp_error err = {0};
+  /* an upgrade changes what it names, the rest stays; the window is
+   * averaged, rounded down: (10 + 11) / 2 = 10 */
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"contract_compute_v0\": "
+                   "{\"fee_rate_per_instructions_increment\": \"7\"}}, "
+                   "{\"live_soroban_state_size_window\": [\"10\", \"11\"]}, "
+                   "{\"scp_timing\": {\"ledger_target_close_time_milliseconds\": 5000}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_OK);
+  assert_int_equal(n.fee.fee_per_instruction_increment, 7);
+  assert_int_equal(n.soroban_state_size, 10);
+  assert_int_equal(n.fee.fee_per_write_1kb, before.fee.fee_per_write_1kb);
+  unlink(path);
+  /* a value out of range names the setting; nothing changes */
+  n = before;
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"state_archival\": "
+                   "{\"min_persistent_ttl\": -1}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "state_archival.min_persistent_ttl is out of range"));
+  assert_non_null(strstr(err.msg, path));
+  assert_int_equal(n.min_persistent_ttl, before.min_persistent_ttl);
+  unlink(path);
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"contract_events_v0\": "
+                   "{\"fee_contract_events1_kb\": \"12x\"}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "contract_events_v0.fee_contract_events1_kb is not an integer"));
+  unlink(path);
+  assert_int_equal(write_tmp(path, "{\"entries\": 1}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "ConfigUpgradeSet"));
+  unlink(path);
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": ["), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  unlink(path);
+  assert_int_equal(scp_fee_network_load("/nonexistent/net.json", &n, &err), SCP_ERR_IO);
+  assert_non_null(strstr(err.msg, "/nonexistent/net.json"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ref_single_resource),
@@ -307,6 +413,9 @@ int main(void) {
     cmocka_unit_test(test_hand_components),
     cmocka_unit_test(test_hand_rent),
     cmocka_unit_test(test_hand_rent_write_fee),
+    cmocka_unit_test(test_network_profiles),
+    cmocka_unit_test(test_network_file),
+    cmocka_unit_test(test_network_file_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

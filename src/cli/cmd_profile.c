@@ -60,6 +60,9 @@ typedef struct profile_opts {
   const char **auth_sigs;
   size_t nauth_sigs;
   uint32_t auth_expiration;
+  /* --network NAME, --network-config FILE, --soroban-state-size BYTES */
+  const char *network, *network_config;
+  uint64_t state_size;
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -375,6 +378,16 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       if (!cli_parse_u64(val, &n) || !n || n > UINT32_MAX)
         return cli_die(SCP_ERR_USAGE, "--auth-expiration: '%s' is not a ledger sequence number", val);
       o->auth_expiration = (uint32_t)n;
+    } else if (!strcmp(a, "--network")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a network (mainnet, testnet)"))) return usage;
+      o->network = val;
+    } else if (!strcmp(a, "--network-config")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a settings .json file"))) return usage;
+      o->network_config = val;
+    } else if (!strcmp(a, "--soroban-state-size")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a size in bytes"))) return usage;
+      if (!cli_parse_u64(val, &o->state_size) || !o->state_size || o->state_size > INT64_MAX)
+        return cli_die(SCP_ERR_USAGE, "--soroban-state-size: '%s' is not a size in bytes", val);
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
       o->scenario = val;
@@ -674,7 +687,9 @@ int cmd_profile(int argc, char **argv) {
                          .auth_enforce = o.auth_enforce, .auth_signers = o.signers,
                          .nauth_signers = o.nsigners, .auth_signatures = o.auth_sigs,
                          .nauth_signatures = o.nauth_sigs,
-                         .auth_expiration = o.auth_expiration};
+                         .auth_expiration = o.auth_expiration,
+                         .network = o.network, .network_config = o.network_config,
+                         .soroban_state_size = o.state_size};
   memcpy(so.source_account, o.source, 32);
   /* accounts and trustlines: the scenario files' ledger, with the called
    * contract first and the callees after it (the same ids: salts 0, 1, ...) */

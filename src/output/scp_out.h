@@ -80,15 +80,17 @@ int scp_out_callgrind(const scp_profile *p, scp_buf *b);
  * several lines, innermost first.  Also SCP_ERR_INTERNAL should zlib fail. */
 int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
 
-/* JSON report, schema "scprof-report" version 1 (SCP_OUT_JSON_VERSION):
- *   {"schema":"scprof-report","version":1,"title","status":{code,text,
+/* JSON report, schema "scprof-report" version 2 (SCP_OUT_JSON_VERSION):
+ *   {"schema":"scprof-report","version":2,"title","status":{code,text,
  *    message},"meta":[{key,value}],"metrics":[{name,unit,limit,total}],
+ *    "breakdown":{title,metric,parts:[{name,amount,cost}]} (when the run
+ *    has one: the fee by component; version 2),
  *    "frames":[{id,name,label,kind,file,decl_line,source}],
  *    "nodes":[{id,parent,depth,frame,calls,self:[],total:[],
  *              call_site:{file,line}|null,lines:[{file,line,cost:[]}]}]}
  * nodes in pre-order (children by label), parent -1 for the root.  Any
  * change to existing fields bumps the version; adding fields does not. */
-#define SCP_OUT_JSON_VERSION 1
+#define SCP_OUT_JSON_VERSION 2
 int scp_out_json(const scp_profile *p, scp_buf *b);
 
 /* Reads a JSON report (any version up to SCP_OUT_JSON_VERSION) back into a

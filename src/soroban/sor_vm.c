@@ -58,6 +58,7 @@
 #include "soroban/scp_scenario.h"
 #include "soroban/sor_code.h"
 #include "soroban/sor_auth.h"
+#include "soroban/fee/scp_fee_tx.h"
 #include "soroban/sor_ledger.h"
 #include "soroban/sac_label.h"
 #include "soroban/sac_setup.h"
@@ -77,6 +78,8 @@
 
 enum { METRIC_CPU, METRIC_MEM, METRIC_READS, METRIC_WRITES, METRIC_RBYTES, METRIC_WBYTES,
        NMETRICS };
+/* booked once, after the run (scp_fee_tx_finish), not by the cursor */
+#define METRIC_FEE NMETRICS
 
 #define MAX_DEPTH 128
 
@@ -118,6 +121,7 @@ typedef struct sor_vm {
   char frame_name[160];
   char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
   unsigned nsac;
+  scp_fee_run fee;
 } sor_vm;
 
 /* ---- attribution ----------------------------------------------------------- */
@@ -165,6 +169,12 @@ static int flush_fuel(sor_vm *vm, sor_frame *f) {
 static void refuel(sor_vm *vm, scp_wasm_instance *inst) {
   uint64_t per = vm->budget.model[SCP_COST_WasmInsnExec].cpu_const;
   scp_wasm_set_fuel(inst, scp_budget_cpu_remaining(&vm->budget) / (per ? per : 1));
+}
+
+/* The host's storage and event notes, booked to the host call running. */
+static void on_fee(void *ctx, int what, const scp_lkey *k, size_t index) {
+  sor_vm *vm = ctx;
+  scp_fee_track_note(&vm->fee.track, what, k, index, vm->host_node);
 }
 
 static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_index,
@@ -771,9 +781,11 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan,
   }
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
+  if ((rc = scp_fee_run_init(&vm.fee, o, &ho, err))) goto done;
   if ((rc = scp_host_create(&vm.budget, &ho, &vm.host))) { rc = scp_fail(err, rc, "out of memory"); goto done; }
   scp_host_set_invoker(vm.host, invoke, &vm);
   vm.host->native_hook = on_native;
+  if (vm.fee.on && !collect) vm.host->fee_hook = on_fee;
 
   /* 0. the contracts, in the ledger before the call */
   uint32_t mi;
@@ -930,6 +942,19 @@ deployed:
     vm.refunded += vm.late_refund;
   }
   attribute(&vm, 0, NULL);
+  /* the fee of the call, as simulation would have declared it */
+  if (vm.fee.on && !collect && run_rc == SCP_OK) {
+    scp_fee_call fc = {.contract_id = main_id, .function = o->function, .args = vals,
+                       .nargs = o->nargs, .result = result_val, .instructions = vm.budget.cpu,
+                       .memory = vm.budget.mem, .cpu_metric = METRIC_CPU, .fee_metric = METRIC_FEE};
+    if (plan) {
+      for (size_t i = 0; i < plan->n; i++) fc.auth_bytes += plan->lens[i];
+      fc.nauth = (uint32_t)plan->n;
+    } else if ((rc = scp_authplan_recorded_size(vm.host, &fc.auth_bytes, &fc.nauth, err))) {
+      goto done;
+    }
+    if ((rc = scp_fee_run_finish(&vm.fee, vm.host, &fc, &vm.tree, err))) goto done;
+  }
   /* a simulation leaves the ledger as it was */
   if (o->ledger && !collect &&
       (rc = scp_sor_ledger_save(o->ledger, vm.host, run_rc == SCP_OK, plan != NULL))) {
@@ -964,15 +989,27 @@ deployed:
   scp_storage_stats st;
   scp_host_storage_stats(vm.host, &st);
   bool storage = st.reads || st.writes;
-  scp_metric metrics[NMETRICS] = {
+  scp_metric metrics[NMETRICS + 1] = {
     {"CPU", "instructions", vm.budget.cpu_limit},
     {"Memory", "bytes", vm.budget.mem_limit},
     {"Reads", "entries", 0},
     {"Writes", "entries", 0},
     {"Loaded bytes", "bytes", 0},
     {"Stored bytes", "bytes", 0},
+    {"Fee", "stroops", 0},
   };
-  if (!storage) vm.tree.nmetrics = 2;   /* the storage metrics are all zero */
+  unsigned fee_m = METRIC_FEE;
+  if (vm.fee.done && !storage) {
+    /* the storage metrics are all zero: the fee follows memory */
+    scp_tree_move_metric(&vm.tree, METRIC_FEE, 2);
+    metrics[2] = metrics[METRIC_FEE];
+    fee_m = 2;
+    vm.tree.nmetrics = 3;
+  } else if (vm.fee.done) {
+    vm.tree.nmetrics = NMETRICS + 1;
+  } else if (!storage) {
+    vm.tree.nmetrics = 2;   /* the storage metrics are all zero */
+  }
   scp_resolver res = {&vm, node_frame, pc_chain};
   if ((rc = scp_prof_build(&vm.tree, metrics, &res, &p, err))) goto done;
   p->status = run_rc;
@@ -1037,6 +1074,13 @@ deployed:
     scp_host_auth_format(vm.host, i, &ids);
     mrc = ids.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, ids.data);
   }
+  scp_error over = {0};
+  if (!mrc && vm.fee.done) mrc = scp_fee_run_describe(&vm.fee, p, fee_m, &over);
+  if (!mrc && over.code && run_rc == SCP_OK) {
+    run_rc = over.code;
+    run_err = over;
+    p->status = run_rc;
+  }
   if (!mrc && !sac_main && vm.mods[0].sym && scp_sym_warning(vm.mods[0].sym)[0])
     mrc = scp_prof_meta(p, "debug info", scp_sym_warning(vm.mods[0].sym));
   if (!mrc && run_rc) {
@@ -1066,6 +1110,7 @@ done:
   free_modules(&vm);
   scp_host_destroy(vm.host);
   scp_tree_free(&vm.tree);
+  scp_fee_run_free(&vm.fee);
   return rc;
 }
 

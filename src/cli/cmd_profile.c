@@ -546,6 +546,7 @@ static int run_scenario(profile_opts *o) {
   scp_ledger *ledger = scp_scenario_ledger(sc, o->assets, o->nassets);
   int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
+  uint64_t fee_total = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
@@ -555,6 +556,9 @@ static int run_scenario(profile_opts *o) {
     if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.mem_limit = o->mem_limit;
     if (o->protocol) so.protocol = o->protocol;
+    so.network = o->network;
+    so.network_config = o->network_config;
+    so.soroban_state_size = o->state_size;
     if (o->has_source) {
       so.has_source_account = true;
       memcpy(so.source_account, o->source, 32);
@@ -604,12 +608,19 @@ static int run_scenario(profile_opts *o) {
     profile_opts po = *o;
     po.out_dir = dir;
     if (profiled) status = write_outputs(p, &po);
-    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
+    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
                    (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
                    profiled ? "" : "\t(set-up, not profiled)");
+    int fm = cli_find_metric(p, "Fee");
+    if (fm >= 0) {
+      uint64_t fee = scp_profile_total(p, (unsigned)fm);
+      fee_total += fee;
+      scp_buf_printf(&sum, "\tfee %llu", (unsigned long long)fee);
+    }
+    scp_buf_putc(&sum, '\n');
     if (profiled) cli_progress_done(&progress, "profile written to %s", dir);
     else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
@@ -619,6 +630,8 @@ static int run_scenario(profile_opts *o) {
                             : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
   scp_ledger_free(ledger);
+  if (o->network || o->network_config)
+    scp_buf_printf(&sum, "total\tfee %llu\n", (unsigned long long)fee_total);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
                                 : cli_write_file(o->out_dir, "scenario.txt", &sum);
   scp_buf_free(&sum);

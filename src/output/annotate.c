@@ -64,12 +64,22 @@ static int collect(ann_ctx *c, const char *fn_name) {
     uint32_t id = todo[--ntodo];
     const scp_prof_node *n = &p->nodes[id];
     bool inl = n->frame < p->nframes && p->frames[n->frame].kind == SCP_KIND_INLINED;
-    if (id) owner[id] = inl ? owner[n->parent] : id;
+    /* with calls, a host function's cost is its caller's line's */
+    bool host = c->o->calls && id && n->frame < p->nframes &&
+                p->frames[n->frame].kind == SCP_KIND_HOST;
+    if (id) owner[id] = inl || host ? owner[n->parent] : id;
     bool take = true;
     if (fn_name) {
       uint32_t of = p->nodes[owner[id]].frame;
       take = (n->frame < p->nframes && strcmp(scp_prof_str(p, p->frames[n->frame].name), fn_name) == 0) ||
              (of < p->nframes && strcmp(scp_prof_str(p, p->frames[of].name), fn_name) == 0);
+    }
+    if (take && host && n->call_file) {
+      if (!scp_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v)) goto fail;
+      ann_line *a = &c->v[c->n++];
+      a->file = n->call_file;
+      a->line = n->call_line;
+      memcpy(a->cost, n->self, sizeof a->cost);
     }
     for (uint32_t j = 0; take && j < n->nlines && n->lines_first + j < p->nlines; j++) {
       const scp_prof_line *pl = &p->lines[n->lines_first + j];

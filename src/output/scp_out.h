@@ -131,6 +131,7 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
  * SCP_ERR_NOTFOUND when `only` matches no file and no function. */
 typedef struct scp_annotate_opts {
   unsigned metric;
+  bool calls;      /* a host function's own cost on the line that called it */
   const char *only;
   const char *(*load)(void *ctx, const char *file, size_t *len);
   void *ctx;

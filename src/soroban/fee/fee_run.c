@@ -9,24 +9,35 @@
 #include "soroban/scp_host.h"
 #include "profile/scp_prof.h"
 
-int scp_fee_run_init(scp_fee_run *r, const scp_soroban_opts *o, scp_host_opts *ho,
-                     scp_error *err) {
-  memset(r, 0, sizeof *r);
+int scp_fee_network_from_opts(const scp_soroban_opts *o, scp_fee_network *net, bool *on,
+                              scp_error *err) {
+  *on = false;
   if (!o->network && !o->network_config) return SCP_OK;
   const char *name = o->network ? o->network : "mainnet";
-  if (!scp_fee_network_named(name, &r->net))
+  if (!scp_fee_network_named(name, net))
     return scp_fail(err, SCP_ERR_ARG, "network '%s': the shipped networks are %s", name,
                     scp_fee_network_names());
   if (o->network_config) {
-    int rc = scp_fee_network_load(o->network_config, &r->net, err);
+    int rc = scp_fee_network_load(o->network_config, net, err);
     if (rc) return rc;
   }
-  if (o->soroban_state_size) r->net.soroban_state_size = o->soroban_state_size;
-  ho->min_persistent_entry_ttl = r->net.min_persistent_ttl;
-  ho->min_temp_entry_ttl = r->net.min_temporary_ttl;
-  ho->max_entry_ttl = r->net.max_entry_ttl;
-  r->on = true;
+  if (o->soroban_state_size) net->soroban_state_size = o->soroban_state_size;
+  *on = true;
   return SCP_OK;
+}
+
+void scp_fee_network_ttls(const scp_fee_network *net, scp_host_opts *ho) {
+  ho->min_persistent_entry_ttl = net->min_persistent_ttl;
+  ho->min_temp_entry_ttl = net->min_temporary_ttl;
+  ho->max_entry_ttl = net->max_entry_ttl;
+}
+
+int scp_fee_run_init(scp_fee_run *r, const scp_soroban_opts *o, scp_host_opts *ho,
+                     scp_error *err) {
+  memset(r, 0, sizeof *r);
+  int rc = scp_fee_network_from_opts(o, &r->net, &r->on, err);
+  if (rc == SCP_OK && r->on) scp_fee_network_ttls(&r->net, ho);
+  return rc;
 }
 
 void scp_fee_run_free(scp_fee_run *r) { scp_fee_track_free(&r->track); }

@@ -95,6 +95,14 @@ typedef struct scp_fee_run {
   bool done;                  /* tx computed */
 } scp_fee_run;
 
+/* The network the options name (*on false when none: no fee), from a
+ * shipped profile, a settings file and the state size.  SCP_OK,
+ * SCP_ERR_ARG, SCP_ERR_MALFORMED, SCP_ERR_IO; err (may be NULL) says why. */
+int scp_fee_network_from_opts(const scp_soroban_opts *o, scp_fee_network *net, bool *on,
+                              scp_error *err);
+/* The network's TTL settings into a ledger's host options. */
+void scp_fee_network_ttls(const scp_fee_network *net, struct scp_host_opts *ho);
+
 /* From the options: the network (the profile, the settings file, the
  * state size), and its TTL settings into *ho.  SCP_OK (r->on false when
  * the options name no network), SCP_ERR_ARG, SCP_ERR_MALFORMED, SCP_ERR_IO;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "soroban/fee/scp_fee_tx.h"
-#include "soroban/scp_host.h"
+#include "soroban/core/scp_host.h"
 #include "profile/scp_prof.h"
 
 int scp_fee_network_from_opts(const scp_soroban_opts *o, scp_fee_network *net, bool *on,

@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "soroban/fee/scp_fee_tx.h"
-#include "soroban/host_lifecycle.h"
-#include "soroban/host_private.h"
+#include "soroban/core/host_lifecycle.h"
+#include "soroban/core/host_private.h"
 
 /* ---- the tracker ----------------------------------------------------------- */
 

@@ -21,6 +21,7 @@
 #include "soroban/fee/scp_fee_tx.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_private.h"
+#include "wasm/scp_wasm.h"
 
 /* ---- the tracker ----------------------------------------------------------- */
 
@@ -117,6 +118,38 @@ static uint32_t entry_size(const scp_lkey *k, uint32_t vallen) {
   case SCP_LK_ACCOUNT: return 12 + (vallen < 80 ? 80 : vallen);
   default: return 12 + vallen;
   }
+}
+
+/* entry_size_for_rent: a code entry also pays for the memory its module
+ * takes once parsed (wasm_module_memory_cost: the ParseWasm* memory costs
+ * of its cost inputs, in the ledger's budget model); other entries pay for
+ * their XDR size. */
+static uint32_t rent_size(scp_host *h, const scp_lkey *k, const uint8_t *wasm, uint32_t len,
+                          uint32_t xdr) {
+  if (k->type != SCP_LK_CONTRACT_CODE) return xdr;
+  scp_wasm_module *m = NULL;
+  scp_error e;
+  /* code on the ledger passed these checks at upload */
+  if (scp_wasm_load(wasm, len, &m, &e) != SCP_OK) return xdr;
+  scp_wasm_cost_inputs ci;
+  scp_wasm_cost_inputs_get(m, &ci);
+  scp_wasm_module_free(m);
+  const struct { scp_cost_type t; uint32_t n; } in[] = {
+    {SCP_COST_ParseWasmInstructions, ci.n_instructions},
+    {SCP_COST_ParseWasmFunctions, ci.n_functions},
+    {SCP_COST_ParseWasmGlobals, ci.n_globals},
+    {SCP_COST_ParseWasmTableEntries, ci.n_table_entries},
+    {SCP_COST_ParseWasmTypes, ci.n_types},
+    {SCP_COST_ParseWasmDataSegments, ci.n_data_segments},
+    {SCP_COST_ParseWasmElemSegments, ci.n_elem_segments},
+    {SCP_COST_ParseWasmImports, ci.n_imports},
+    {SCP_COST_ParseWasmExports, ci.n_exports},
+    {SCP_COST_ParseWasmDataSegmentBytes, ci.n_data_segment_bytes},
+  };
+  uint64_t mem = xdr;
+  for (size_t i = 0; i < SCP_ARRAY_LEN(in); i++)
+    mem += scp_budget_mem_cost(h->budget, in[i].t, 1, in[i].n);
+  return mem > UINT32_MAX ? UINT32_MAX : (uint32_t)mem;
 }
 
 static bool is_soroban(const scp_lkey *k) {
@@ -264,14 +297,15 @@ static void classify(scp_host *h, const scp_fee_track *t, const scp_fentry *f, e
   r->is_persistent = is_persistent(&f->k);
   r->is_code_entry = f->k.type == SCP_LK_CONTRACT_CODE;
   if (e->old && e->old->live_until >= seq) {
-    r->old_size_bytes = e->old_size;
+    r->old_size_bytes = rent_size(h, &f->k, e->old->val, e->old->vallen, e->old_size);
     r->old_live_until_ledger = e->old->live_until;
   }
   if (present) {
     r->new_live_until_ledger = e->now->live_until > r->old_live_until_ledger
                                    ? e->now->live_until : r->old_live_until_ledger;
   }
-  r->new_size_bytes = f->rw && present ? e->new_size : r->old_size_bytes;
+  r->new_size_bytes = f->rw && present ? rent_size(h, &f->k, e->now->val, e->now->vallen, e->new_size)
+                                       : r->old_size_bytes;
   if (e->restored && present) {
     uint32_t ttl = h->opts.min_persistent_entry_ttl;
     uint32_t min_lu = seq + (ttl ? ttl - 1 : 0);

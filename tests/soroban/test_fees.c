@@ -404,6 +404,49 @@ static void test_network_file_errors(void **state) {
   assert_non_null(strstr(err.msg, "/nonexistent/net.json"));
 }
 
+/* ---- attribution: the split of a component over nodes ---------------- */
+
+static void test_split(void **state) {
+  (void)state;
+  uint64_t s[4];
+  /* 10 over 1:1:1 = 3.33 each: 3 + 3 + 3, one left, to the first */
+  const uint64_t w3[] = {1, 1, 1};
+  assert_int_equal(scp_fee_split(w3, 3, 10, s), SCP_OK);
+  assert_int_equal(s[0], 4);
+  assert_int_equal(s[1], 3);
+  assert_int_equal(s[2], 3);
+  /* 1,927 over 460,768 : 175,345 : 134,388 (sum 770,501)
+   * = 1,152.37 : 438.53 : 336.10 -> floors 1,152 + 438 + 336 = 1,926; the
+   * largest remainder (0.53, the second) gets the last stroop */
+  const uint64_t cpu[] = {460768, 175345, 134388};
+  assert_int_equal(scp_fee_split(cpu, 3, 1927, s), SCP_OK);
+  assert_int_equal(s[0], 1152);
+  assert_int_equal(s[1], 439);
+  assert_int_equal(s[2], 336);
+  /* exact multiples need no leftover; a zero weight gets nothing */
+  const uint64_t bytes[] = {148, 0, 148, 76};
+  assert_int_equal(scp_fee_split(bytes, 4, 372 * 10, s), SCP_OK);
+  assert_int_equal(s[0], 1480);
+  assert_int_equal(s[1], 0);
+  assert_int_equal(s[2], 1480);
+  assert_int_equal(s[3], 760);
+  /* the transfer's write-bytes fee, 1,272 over 148 : 148 : 76 (sum 372)
+   * = 506.06 : 506.06 : 259.87 -> floors 1,271; the last stroop to the
+   * largest remainder, the nonce's 0.87 */
+  const uint64_t wb[] = {148, 148, 76};
+  assert_int_equal(scp_fee_split(wb, 3, 1272, s), SCP_OK);
+  assert_int_equal(s[0], 506);
+  assert_int_equal(s[1], 506);
+  assert_int_equal(s[2], 260);
+  const uint64_t none[] = {0, 0};
+  assert_int_equal(scp_fee_split(none, 2, 5, s), SCP_ERR_ARG);
+  /* large amounts stay exact (128-bit products) */
+  const uint64_t big[] = {UINT64_MAX / 2, UINT64_MAX / 2};
+  assert_int_equal(scp_fee_split(big, 2, (uint64_t)I64MAX, s), SCP_OK);
+  assert_int_equal(s[0] + s[1], (uint64_t)I64MAX);
+  assert_int_equal(s[0], (uint64_t)I64MAX / 2 + 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ref_single_resource),
@@ -416,6 +459,7 @@ int main(void) {
     cmocka_unit_test(test_network_profiles),
     cmocka_unit_test(test_network_file),
     cmocka_unit_test(test_network_file_errors),
+    cmocka_unit_test(test_split),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,9 @@
  * 128 bits then clamped (negative or too large -> INT64_MAX, which fails a
  * transaction rather than making it free).
  */
+#include <stdlib.h>
+
+#include "scprof.h"
 #include "soroban/fee/scp_fee.h"
 
 typedef __int128 i128;
@@ -166,4 +169,35 @@ int64_t scp_fee_rent(const scp_fee_rent_change *c, size_t n, const scp_fee_rent_
   b.total = fee;
   if (out) *out = b;
   return fee;
+}
+
+typedef struct rank {
+  uint64_t rem;
+  size_t i;
+} rank;
+
+static int by_remainder(const void *a, const void *b) {
+  const rank *x = a, *y = b;
+  if (x->rem != y->rem) return x->rem < y->rem ? 1 : -1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int scp_fee_split(const uint64_t *w, size_t n, uint64_t amount, uint64_t *share) {
+  unsigned __int128 sum = 0;
+  for (size_t i = 0; i < n; i++) sum += w[i];
+  if (!sum) return SCP_ERR_ARG;
+  rank *r = malloc(n * sizeof *r);
+  if (!r) return SCP_ERR_NOMEM;
+  uint64_t given = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned __int128 x = (unsigned __int128)amount * w[i];
+    share[i] = (uint64_t)(x / sum);
+    r[i] = (rank){(uint64_t)(x % sum), i};
+    given += share[i];
+  }
+  /* the shares fall short by less than n: at most one more each */
+  qsort(r, n, sizeof *r, by_remainder);
+  for (size_t k = 0; given < amount; k++, given++) share[r[k].i]++;
+  free(r);
+  return SCP_OK;
 }

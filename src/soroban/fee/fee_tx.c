@@ -182,63 +182,50 @@ static uint32_t sat32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : (uint32
 typedef struct cell {
   uint32_t node;
   int32_t pc;          /* index into the node's pcs, or -1 */
-  uint64_t w;
-  uint64_t share, rem;
-  size_t idx;          /* order of addition: breaks ties */
 } cell;
 
 typedef struct cells {
   cell *v;
-  size_t n, cap;
+  uint64_t *w, *share;
+  size_t n, capv, capw, caps;
   bool oom;
 } cells;
 
 static void cell_add(cells *c, uint32_t node, int32_t pc, uint64_t w) {
   if (c->oom || !w) return;
-  if (!scp_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v)) {
+  if (!scp_grow(&c->v, &c->capv, c->n + 1, sizeof *c->v) ||
+      !scp_grow(&c->w, &c->capw, c->n + 1, sizeof *c->w) ||
+      !scp_grow(&c->share, &c->caps, c->n + 1, sizeof *c->share)) {
     c->oom = true;
     return;
   }
-  c->v[c->n] = (cell){node, pc, w, 0, 0, c->n};
-  c->n++;
+  c->v[c->n] = (cell){node, pc};
+  c->w[c->n++] = w;
 }
 
-static int by_remainder(const void *a, const void *b) {
-  const cell *x = a, *y = b;
-  if (x->rem != y->rem) return x->rem < y->rem ? 1 : -1;
-  return x->idx < y->idx ? -1 : x->idx > y->idx;
+static void cells_free(cells *c) {
+  free(c->v);
+  free(c->w);
+  free(c->share);
 }
 
-/* Split amount over the cells by weight and book it; with no cell it goes
- * to the root.  Returns false on OOM. */
+/* Split amount over the cells by weight (scp_fee_split) and book it; with
+ * no cell it goes to the root.  Returns false on OOM. */
 static bool book(cells *c, uint64_t amount, scp_tree *tree, unsigned metric) {
   if (c->oom) return false;
-  if (!amount) {
-    c->n = 0;
-    return true;
-  }
-  if (!c->n) {
+  size_t n = c->n;
+  c->n = 0;
+  if (!amount) return true;
+  if (!n) {
     scp_tree_add(tree, 0, metric, amount);
     return true;
   }
-  unsigned __int128 sum = 0;
-  for (size_t i = 0; i < c->n; i++) sum += c->v[i].w;
-  uint64_t given = 0;
-  for (size_t i = 0; i < c->n; i++) {
-    unsigned __int128 x = (unsigned __int128)amount * c->v[i].w;
-    c->v[i].share = (uint64_t)(x / sum);
-    c->v[i].rem = (uint64_t)(x % sum);
-    given += c->v[i].share;
-  }
-  /* fewer stroops are left than there are cells: at most one each */
-  qsort(c->v, c->n, sizeof *c->v, by_remainder);
-  for (size_t i = 0; given < amount; i++, given++) c->v[i].share++;
-  for (size_t i = 0; i < c->n; i++) {
+  if (scp_fee_split(c->w, n, amount, c->share) != SCP_OK) return false;
+  for (size_t i = 0; i < n; i++) {
     const cell *e = &c->v[i];
-    scp_tree_add(tree, e->node, metric, e->share);
-    if (e->pc >= 0) tree->nodes[e->node].pcs[e->pc].cost[metric] += e->share;
+    scp_tree_add(tree, e->node, metric, c->share[i]);
+    if (e->pc >= 0) tree->nodes[e->node].pcs[e->pc].cost[metric] += c->share[i];
   }
-  c->n = 0;
   return true;
 }
 
@@ -505,7 +492,7 @@ bad_xdr:
 oom:
   rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
 done:
-  free(cl.v);
+  cells_free(&cl);
   free(ei);
   free(rc_list);
   free(ev_size);

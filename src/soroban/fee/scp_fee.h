@@ -130,4 +130,10 @@ int64_t scp_fee_rent_entry(const scp_fee_rent_change *c, const scp_fee_rent_conf
 int64_t scp_fee_rent(const scp_fee_rent_change *c, size_t n, const scp_fee_rent_config *cfg,
                      uint32_t ledger, scp_fee_rent_breakdown *out);
 
+/* Split amount over n weights in proportion, each share rounded down,
+ * then one more stroop to each of the largest remainders (ties: the
+ * earlier weight) until the shares sum to amount exactly.  Returns SCP_OK,
+ * SCP_ERR_ARG when no weight is positive, SCP_ERR_NOMEM. */
+int scp_fee_split(const uint64_t *w, size_t n, uint64_t amount, uint64_t *share);
+
 #endif

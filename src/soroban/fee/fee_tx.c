@@ -79,6 +79,17 @@ void scp_fee_track_note(scp_fee_track *t, int what, const scp_lkey *k, size_t in
   if (what == SCP_FEE_HOOK_EXTEND) e->extend = node;
 }
 
+void scp_fee_track_remap(scp_fee_track *t, uint32_t from, uint32_t to) {
+  for (size_t i = 0; i < t->nkeys; i++) {
+    scp_fee_key *e = &t->keys[i];
+    if (e->first == from) e->first = to;
+    if (e->write == from) e->write = to;
+    if (e->extend == from) e->extend = to;
+  }
+  for (size_t i = 0; i < t->nevents; i++)
+    if (t->event_node[i] == from) t->event_node[i] = to;
+}
+
 void scp_fee_track_free(scp_fee_track *t) {
   for (size_t i = 0; i < t->nkeys; i++) {
     free(t->keys[i].k->key);

@@ -38,6 +38,10 @@ typedef struct scp_fee_track {
  * booked to node.  An allocation failure sticks (oom) and fails finish. */
 void scp_fee_track_note(scp_fee_track *t, int what, const struct scp_lkey *k, size_t index,
                         uint32_t node);
+/* A node that does not exist yet (booked before its node is made); remap
+ * gives every note booked to `from` to `to` instead. */
+#define SCP_FEE_NODE_PENDING (SCP_NODE_NONE - 1)
+void scp_fee_track_remap(scp_fee_track *t, uint32_t from, uint32_t to);
 void scp_fee_track_free(scp_fee_track *t);
 
 /* What the transaction carries besides the ledger work. */

@@ -122,6 +122,7 @@ typedef struct sor_vm {
   char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
   unsigned nsac;
   scp_fee_run fee;
+  bool emulating;              /* the last pop's emulated authentication */
 } sor_vm;
 
 /* ---- attribution ----------------------------------------------------------- */
@@ -174,7 +175,9 @@ static void refuel(sor_vm *vm, scp_wasm_instance *inst) {
 /* The host's storage and event notes, booked to the host call running. */
 static void on_fee(void *ctx, int what, const scp_lkey *k, size_t index) {
   sor_vm *vm = ctx;
-  scp_fee_track_note(&vm->fee.track, what, k, index, vm->host_node);
+  /* the emulation's own accesses belong to its node, made after it */
+  uint32_t node = vm->emulating && !vm->host_node ? SCP_FEE_NODE_PENDING : vm->host_node;
+  scp_fee_track_note(&vm->fee.track, what, k, index, node);
 }
 
 static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_index,
@@ -915,16 +918,20 @@ deployed:
     /* popping the last frame runs recording mode's emulated
      * authentication (host_auth_emul.c): its own frame under the root */
     attribute(&vm, 0, NULL);
+    vm.emulating = true;
     scp_host_pop_frame(vm.host);
+    vm.emulating = false;
     uint64_t d[NMETRICS];
     attribute(&vm, 0, d);
     bool any = false;
     for (unsigned m = 0; m < NMETRICS; m++) any |= d[m] != 0;
+    uint32_t en = 0;
     if (any) {
-      uint32_t en = scp_tree_enter(&vm.tree, 0, 0, SCP_KIND_HOST, 0, SOR_AUTH_EMULATE);
+      en = scp_tree_enter(&vm.tree, 0, 0, SCP_KIND_HOST, 0, SOR_AUTH_EMULATE);
       if (en == SCP_NODE_NONE) { rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory"); goto done; }
       for (unsigned m = 0; m < NMETRICS; m++) scp_tree_add(&vm.tree, en, m, d[m]);
     }
+    scp_fee_track_remap(&vm.fee.track, SCP_FEE_NODE_PENDING, en);
     scp_error ee = { 0 };
     int erc = scp_host_take_auth_emulation_rc(vm.host, &ee);
     if (erc != SCP_OK && run_rc == SCP_OK) {

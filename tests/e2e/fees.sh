@@ -142,6 +142,33 @@ ok sh -c "[ -f '$T/demo/flamegraph-fee.svg' ] && [ ! -f '$T/demo/flamegraph-wri.
 NAME="without --network there is no fee metric"
 ok sh -c "! grep -q Fee '$T/nofee/report.txt' && [ ! -f '$T/nofee/flamegraph-fee.svg' ]"
 
+# ---- an archived contract, restored by the call ------------------------------
+# counter.wasm's instance and code lived until ledger 50; at ledger 100 the
+# call restores both: two disk reads (their 3,480 bytes: 2 * 6,250 and
+# ceil(3480 * 1786 / 1024) = 6,070), both written back with the new
+# counter entry, rent as new entries for 2,073,600 ledgers (denominator
+# 1,215): the code's 3,376 XDR bytes + 31,616 bytes of parsed module
+# (ParseWasm* memory of its 50 instructions, 2 functions, 1 global, 1
+# table entry, 5 types, 9 imports, 3 exports) = 34,992 -> 58,320,000, at a
+# third 19,440,000; the instance's 104 bytes 173,334; the counter's 80
+# bytes 133,334; three TTL entries 30,000 + ceil(144 * 3500 / 1024) = 493.
+cp "$B/examples/counter.wasm" "$T/"
+cat >"$T/arch.json" <<JSON
+{"ledger": {"sequence": 100},
+ "contracts": [{"name": "counter", "wasm": "counter.wasm", "live_until": 50}],
+ "calls": [{"function": "increment", "args": ["addr:$ALICE", "u32:3"]}]}
+JSON
+"$BIN" profile -q -o "$T/arch" --network mainnet --source "$ALICE" --scenario "$T/arch.json" 2>"$T/err"; rc=$?
+R="$T/arch/01-increment/report.txt"
+NAME="a restored contract: 2 disk reads (12,500), 3,480 bytes read (6,070), 3 writes, 2 restored"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  disk read entries  *2 entries  *12,500\$' '$R' &&
+          grep -q '^  disk read bytes  *3,480 bytes  *6,070\$' '$R' &&
+          grep -q '^  write entries  *3 entries  *30,000\$' '$R' &&
+          grep -q '^  footprint  *0 read-only, 3 read-write (2 restored)\$' '$R'"
+NAME="a restored contract: rent 19,440,000 + 173,334 + 133,334 = 19,746,668, TTL writes 30,493"
+ok sh -c "grep -q '^  rent  *3 entries at 1,000 per KB (refundable)  *19,746,668\$' '$R' &&
+          grep -q '^  TTL writes  *3 TTL entries (refundable)  *30,493\$' '$R'"
+
 # ---- limits ---------------------------------------------------------------
 cat >"$T/tight.json" <<'JSON'
 {"updated_entry": [{"contract_ledger_cost_v0": {"tx_max_write_ledger_entries": 2}}]}

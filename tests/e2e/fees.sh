@@ -173,10 +173,14 @@ ok sh -c "grep -q '^  rent  *3 entries at 1,000 per KB (refundable)  *19,746,668
 cat >"$T/tight.json" <<'JSON'
 {"updated_entry": [{"contract_ledger_cost_v0": {"tx_max_write_ledger_entries": 2}}]}
 JSON
-"$BIN" profile -q -o "$T/lim" --network-config "$T/tight.json" --scenario "$T/token.json" 2>"$T/err"; rc=$?
+sed 's/"auth": "enforce", "signers": \["[A-Z0-9]*"\]}\]}/"auth": "record"},\
+           {"function": "balance", "args": {"id": "'"$BOB"'"}}]}/' "$T/token.json" >"$T/lim.json"
+"$BIN" profile -q -o "$T/lim" --network-config "$T/tight.json" --scenario "$T/lim.json" 2>"$T/err"; rc=$?
 NAME="a transfer over tx_max_write_ledger_entries fails (13) naming the limit and the excess"
 ok sh -c "[ $rc -eq 13 ] && grep -q 'calls\[2\]: .*the network would refuse this call: tx_max_write_ledger_entries 3 over the limit 2 by 1' '$T/err' &&
           grep -q 'over network limits  *tx_max_write_ledger_entries 3 over the limit 2 by 1' '$T/lim/03-transfer/report.txt'"
+NAME="a refused call changes nothing: Bob still holds 500"
+ok grep -q '^  result  *i128:500$' "$T/lim/05-balance/report.txt"
 
 # ---- bad input: one line, the right status ---------------------------------
 "$BIN" profile -q -o "$T/x" --network nosuch "$B/examples/demo.wasm" run u32:1 2>"$T/err"; rc=$?

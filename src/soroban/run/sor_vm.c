@@ -967,9 +967,12 @@ deployed:
     }
     if ((rc = scp_fee_run_finish(&vm.fee, vm.host, &fc, &vm.tree, err))) goto done;
   }
-  /* a simulation leaves the ledger as it was */
+  /* a simulation leaves the ledger as it was; a call over a network limit
+   * is refused, its writes dropped */
   if (o->ledger && !collect &&
-      (rc = scp_sor_ledger_save(o->ledger, vm.host, run_rc == SCP_OK, plan != NULL))) {
+      (rc = scp_sor_ledger_save(o->ledger, vm.host,
+                                run_rc == SCP_OK && !(vm.fee.done && vm.fee.tx.nexcess),
+                                plan != NULL))) {
     rc = scp_fail(err, rc, "out of memory");
     goto done;
   }

@@ -362,36 +362,33 @@ static int event_size(scp_host *h, const scp_event *ev, uint64_t *out) {
   return rc;
 }
 
-int scp_fee_tx_finish(scp_fee_track *t, scp_host *h, const scp_fee_call *c, scp_tree *tree,
-                      scp_fee_tx *out, scp_error *err) {
-  memset(out, 0, sizeof *out);
-  const scp_fee_network *net = c->net;
-  unsigned fm = c->fee_metric;
-  entry_info *ei = calloc(h->nfoot ? h->nfoot : 1, sizeof *ei);
-  scp_fee_rent_change *rc_list = calloc(h->nfoot ? h->nfoot : 1, sizeof *rc_list);
-  uint64_t *ev_size = calloc(h->nevents ? h->nevents : 1, sizeof *ev_size);
-  cells cl = {0};
-  int rc = SCP_OK;
-  if (t->oom || !ei || !rc_list || !ev_size) goto oom;
+/* What the counting passes gather for the attribution pass. */
+typedef struct tx_work {
+  entry_info *ei;              /* by footprint entry */
+  scp_fee_rent_change *rents;
+  uint32_t nrent;
+  uint64_t *ev_size;           /* by event */
+  uint64_t keys, rbytes, wbytes, rentries, wentries, evbytes, txbytes;
+} tx_work;
 
-  /* the footprint: disk reads, writes, rent */
-  uint64_t keys = 0, rbytes = 0, wbytes = 0, rentries = 0, wentries = 0;
-  uint32_t nrent = 0;
+/* The footprint: disk reads, writes, rent changes, the per-entry limits. */
+static void count_footprint(scp_host *h, const scp_fee_track *t, const scp_fee_network *net,
+                            tx_work *w, scp_fee_tx *out) {
   for (size_t i = 0; i < h->nfoot; i++) {
-    entry_info *e = &ei[i];
+    entry_info *e = &w->ei[i];
     classify(h, t, &h->foot[i], e);
-    keys += key_size(&e->f->k);
+    w->keys += key_size(&e->f->k);
     if (e->f->rw) out->footprint_rw++;
     else out->footprint_ro++;
     if (e->disk_read) {
-      rentries++;
-      if (e->old) rbytes += e->old_size;
+      w->rentries++;
+      if (e->old) w->rbytes += e->old_size;
     }
     out->restored += e->restored;
     if (e->f->rw) {
-      wentries++;
+      w->wentries++;
       if (e->now && e->now->present) {
-        wbytes += e->new_size;
+        w->wbytes += e->new_size;
         if (e->f->k.type == SCP_LK_CONTRACT_DATA)
           excess(out, SCP_FEE_LIM_DATA_ENTRY_SIZE, e->new_size, net);
         if (e->f->k.type == SCP_LK_CONTRACT_CODE)
@@ -400,80 +397,75 @@ int scp_fee_tx_finish(scp_fee_track *t, scp_host *h, const scp_fee_call *c, scp_
     }
     if (e->f->k.type == SCP_LK_CONTRACT_DATA)
       excess(out, SCP_FEE_LIM_DATA_KEY_SIZE, key_size(&e->f->k), net);
-    if (e->has_rent) rc_list[nrent++] = e->rent;
+    if (e->has_rent) w->rents[w->nrent++] = e->rent;
   }
-  out->rent_changes = nrent;
+  out->rent_changes = w->nrent;
+}
 
-  /* events and the return value */
-  uint64_t evbytes = 0;
+/* Events, the return value and the transaction's size; then the
+ * resources and the transaction-wide limits. */
+static int count_sizes(scp_host *h, const scp_fee_call *c, tx_work *w, scp_fee_tx *out) {
+  int rc;
   for (size_t i = 0; i < h->nevents; i++) {
-    if ((rc = event_size(h, &h->events[i], &ev_size[i]))) goto bad_xdr;
-    evbytes += ev_size[i];
+    if ((rc = event_size(h, &h->events[i], &w->ev_size[i]))) return rc;
+    w->evbytes += w->ev_size[i];
   }
-  if ((rc = val_size(h, c->result, &out->result_bytes))) goto bad_xdr;
-  evbytes += out->result_bytes;
-
-  uint64_t txbytes;
-  if ((rc = tx_size(h, c, keys, out->restored, &txbytes))) goto bad_xdr;
-
+  if ((rc = val_size(h, c->result, &out->result_bytes))) return rc;
+  w->evbytes += out->result_bytes;
+  if ((rc = tx_size(h, c, w->keys, out->restored, &w->txbytes))) return rc;
   scp_fee_resources *r = &out->res;
   r->instructions = sat32(c->instructions);
-  r->disk_read_entries = sat32(rentries);
-  r->write_entries = sat32(wentries);
-  r->disk_read_bytes = sat32(rbytes);
-  r->write_bytes = sat32(wbytes);
-  r->contract_events_size_bytes = sat32(evbytes);
-  r->transaction_size_bytes = sat32(txbytes);
-
+  r->disk_read_entries = sat32(w->rentries);
+  r->write_entries = sat32(w->wentries);
+  r->disk_read_bytes = sat32(w->rbytes);
+  r->write_bytes = sat32(w->wbytes);
+  r->contract_events_size_bytes = sat32(w->evbytes);
+  r->transaction_size_bytes = sat32(w->txbytes);
+  const scp_fee_network *net = c->net;
   excess(out, SCP_FEE_LIM_INSTRUCTIONS, c->instructions, net);
   excess(out, SCP_FEE_LIM_MEMORY, c->memory, net);
-  excess(out, SCP_FEE_LIM_DISK_READ_ENTRIES, rentries, net);
-  excess(out, SCP_FEE_LIM_DISK_READ_BYTES, rbytes, net);
-  excess(out, SCP_FEE_LIM_WRITE_ENTRIES, wentries, net);
-  excess(out, SCP_FEE_LIM_WRITE_BYTES, wbytes, net);
+  excess(out, SCP_FEE_LIM_DISK_READ_ENTRIES, w->rentries, net);
+  excess(out, SCP_FEE_LIM_DISK_READ_BYTES, w->rbytes, net);
+  excess(out, SCP_FEE_LIM_WRITE_ENTRIES, w->wentries, net);
+  excess(out, SCP_FEE_LIM_WRITE_BYTES, w->wbytes, net);
   excess(out, SCP_FEE_LIM_FOOTPRINT_ENTRIES, h->nfoot, net);
-  excess(out, SCP_FEE_LIM_EVENTS_SIZE, evbytes, net);
-  excess(out, SCP_FEE_LIM_TX_SIZE, txbytes, net);
+  excess(out, SCP_FEE_LIM_EVENTS_SIZE, w->evbytes, net);
+  excess(out, SCP_FEE_LIM_TX_SIZE, w->txbytes, net);
+  return SCP_OK;
+}
 
-  scp_fee_transaction(r, &net->fee, &out->fee);
-  scp_fee_rent_config rent_cfg;
-  scp_fee_network_rent(net, &rent_cfg);
-  out->rent_fee_per_1kb = rent_cfg.fee_per_rent_1kb;
-  scp_fee_rent(rc_list, nrent, &rent_cfg, h->opts.ledger_sequence, &out->rent);
-  out->total = out->fee.non_refundable + out->fee.refundable + out->rent.total;
-  if (out->fee.non_refundable < 0 || out->fee.refundable < 0 || out->rent.total < 0 ||
-      out->total < out->fee.non_refundable) {
-    rc = scp_fail(err, SCP_ERR_INTERNAL, "the fee does not fit in 63 bits");
-    goto done;
-  }
+static uint32_t first_of(const scp_fee_key *k) { return k ? pick(k->first, 0, 0) : 0; }
+static uint32_t writer_of(const scp_fee_key *k) { return k ? pick(k->write, k->first, 0) : 0; }
+static uint32_t extender_of(const scp_fee_key *k) {
+  return k ? pick(k->extend, k->write, k->first) : 0;
+}
 
-  /* attribution, component by component */
+/* Each component onto the nodes that caused it.  False on OOM. */
+static bool attribute(scp_host *h, const scp_fee_track *t, const scp_fee_call *c,
+                      scp_tree *tree, const tx_work *w, const scp_fee_tx *out,
+                      const scp_fee_rent_config *rent_cfg, cells *cl) {
   const scp_fee_breakdown *f = &out->fee;
-  cpu_cells(&cl, tree, c->cpu_metric);
-  if (!book(&cl, (uint64_t)f->compute, tree, fm)) goto oom;
+  const entry_info *ei = w->ei;
+  unsigned fm = c->fee_metric;
+  cpu_cells(cl, tree, c->cpu_metric);
+  if (!book(cl, (uint64_t)f->compute, tree, fm)) return false;
   for (size_t i = 0; i < h->nfoot; i++)
-    if (ei[i].disk_read) cell_add(&cl, pick(ei[i].who ? ei[i].who->first : SCP_NODE_NONE, 0, 0), -1, 1);
-  if (!book(&cl, (uint64_t)f->disk_read_entries, tree, fm)) goto oom;
+    if (ei[i].disk_read) cell_add(cl, first_of(ei[i].who), -1, 1);
+  if (!book(cl, (uint64_t)f->disk_read_entries, tree, fm)) return false;
   for (size_t i = 0; i < h->nfoot; i++)
-    if (ei[i].disk_read && ei[i].old)
-      cell_add(&cl, pick(ei[i].who ? ei[i].who->first : SCP_NODE_NONE, 0, 0), -1, ei[i].old_size);
-  if (!book(&cl, (uint64_t)f->disk_read_bytes, tree, fm)) goto oom;
-  for (size_t i = 0; i < h->nfoot; i++) {
-    const scp_fee_key *w = ei[i].who;
-    if (ei[i].f->rw)
-      cell_add(&cl, w ? pick(w->write, w->first, 0) : 0, -1, 1);
-  }
-  if (!book(&cl, (uint64_t)f->write_entries, tree, fm)) goto oom;
-  for (size_t i = 0; i < h->nfoot; i++) {
-    const scp_fee_key *w = ei[i].who;
+    if (ei[i].disk_read && ei[i].old) cell_add(cl, first_of(ei[i].who), -1, ei[i].old_size);
+  if (!book(cl, (uint64_t)f->disk_read_bytes, tree, fm)) return false;
+  for (size_t i = 0; i < h->nfoot; i++)
+    if (ei[i].f->rw) cell_add(cl, writer_of(ei[i].who), -1, 1);
+  if (!book(cl, (uint64_t)f->write_entries, tree, fm)) return false;
+  for (size_t i = 0; i < h->nfoot; i++)
     if (ei[i].f->rw && ei[i].now && ei[i].now->present)
-      cell_add(&cl, w ? pick(w->write, w->first, 0) : 0, -1, ei[i].new_size);
-  }
-  if (!book(&cl, (uint64_t)f->write_bytes, tree, fm)) goto oom;
+      cell_add(cl, writer_of(ei[i].who), -1, ei[i].new_size);
+  if (!book(cl, (uint64_t)f->write_bytes, tree, fm)) return false;
   for (size_t i = 0; i < h->nevents; i++)
-    cell_add(&cl, i < t->nevents ? t->event_node[i] : 0, -1, ev_size[i]);
-  cell_add(&cl, 0, -1, out->result_bytes);
-  if (!book(&cl, (uint64_t)f->events, tree, fm)) goto oom;
+    cell_add(cl, i < t->nevents ? t->event_node[i] : 0, -1, w->ev_size[i]);
+  cell_add(cl, 0, -1, out->result_bytes);
+  if (!book(cl, (uint64_t)f->events, tree, fm)) return false;
   /* the transaction's size is the whole call's */
   scp_tree_add(tree, 0, fm, (uint64_t)(f->historical + f->bandwidth));
   /* rent: on the write that created or grew the entry, else on the TTL
@@ -481,31 +473,57 @@ int scp_fee_tx_finish(scp_fee_track *t, scp_host *h, const scp_fee_call *c, scp_
   for (size_t i = 0; i < h->nfoot; i++) {
     const entry_info *e = &ei[i];
     if (!e->has_rent) continue;
-    const scp_fee_key *w = e->who;
     bool grew = e->rent.new_size_bytes > e->rent.old_size_bytes;
-    uint32_t node = !w ? 0 : grew ? pick(w->write, w->extend, w->first) : pick(w->extend, w->write, w->first);
-    int64_t fee = scp_fee_rent_entry(&e->rent, &rent_cfg, h->opts.ledger_sequence);
+    const scp_fee_key *k = e->who;
+    uint32_t node = !k ? 0 : grew ? pick(k->write, k->extend, k->first) : extender_of(k);
+    int64_t fee = scp_fee_rent_entry(&e->rent, rent_cfg, h->opts.ledger_sequence);
     scp_tree_add(tree, node, fm, (uint64_t)fee);
   }
   /* the TTL entries written for extended entries */
   for (size_t i = 0; i < h->nfoot; i++) {
     const entry_info *e = &ei[i];
-    if (!e->has_rent || e->rent.old_live_until_ledger >= e->rent.new_live_until_ledger) continue;
-    const scp_fee_key *w = e->who;
-    cell_add(&cl, w ? pick(w->extend, w->write, w->first) : 0, -1, 1);
+    if (e->has_rent && e->rent.old_live_until_ledger < e->rent.new_live_until_ledger)
+      cell_add(cl, extender_of(e->who), -1, 1);
   }
-  if (!book(&cl, (uint64_t)(out->rent.ttl_entries + out->rent.ttl_bytes), tree, fm)) goto oom;
-  goto done;
-bad_xdr:
-  if (rc == SCP_ERR_NOMEM) goto oom;
-  rc = scp_fail(err, SCP_ERR_INTERNAL, "a value of the call has no XDR form (fee: %s)", scp_strerror(rc));
-  goto done;
+  return book(cl, (uint64_t)(out->rent.ttl_entries + out->rent.ttl_bytes), tree, fm);
+}
+
+int scp_fee_tx_finish(scp_fee_track *t, scp_host *h, const scp_fee_call *c, scp_tree *tree,
+                      scp_fee_tx *out, scp_error *err) {
+  memset(out, 0, sizeof *out);
+  const scp_fee_network *net = c->net;
+  tx_work w = {0};
+  w.ei = calloc(h->nfoot ? h->nfoot : 1, sizeof *w.ei);
+  w.rents = calloc(h->nfoot ? h->nfoot : 1, sizeof *w.rents);
+  w.ev_size = calloc(h->nevents ? h->nevents : 1, sizeof *w.ev_size);
+  cells cl = {0};
+  int rc = SCP_OK;
+  if (t->oom || !w.ei || !w.rents || !w.ev_size) goto oom;
+  count_footprint(h, t, net, &w, out);
+  if ((rc = count_sizes(h, c, &w, out))) {
+    if (rc == SCP_ERR_NOMEM) goto oom;
+    rc = scp_fail(err, SCP_ERR_INTERNAL, "a value of the call has no XDR form (fee: %s)",
+                  scp_strerror(rc));
+    goto done;
+  }
+  scp_fee_transaction(&out->res, &net->fee, &out->fee);
+  scp_fee_rent_config rent_cfg;
+  scp_fee_network_rent(net, &rent_cfg);
+  out->rent_fee_per_1kb = rent_cfg.fee_per_rent_1kb;
+  scp_fee_rent(w.rents, w.nrent, &rent_cfg, h->opts.ledger_sequence, &out->rent);
+  if (out->fee.non_refundable < 0 || out->fee.refundable < 0 || out->rent.total < 0 ||
+      __builtin_add_overflow(out->fee.non_refundable, out->fee.refundable, &out->total) ||
+      __builtin_add_overflow(out->total, out->rent.total, &out->total)) {
+    rc = scp_fail(err, SCP_ERR_INTERNAL, "the fee does not fit in 63 bits");
+    goto done;
+  }
+  if (attribute(h, t, c, tree, &w, out, &rent_cfg, &cl)) goto done;
 oom:
   rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
 done:
   cells_free(&cl);
-  free(ei);
-  free(rc_list);
-  free(ev_size);
+  free(w.ei);
+  free(w.rents);
+  free(w.ev_size);
   return rc;
 }

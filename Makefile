@@ -51,7 +51,7 @@ BIN       = $(BUILD)/bin/scprof
 WASM_CFLAGS = --target=wasm32 -O2 -g -nostdlib -fno-builtin -Iexamples -fdebug-prefix-map=$(CURDIR)=. \
               -Wl,--no-entry -Wl,--export-dynamic -Wl,--allow-undefined
 EXAMPLES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard examples/*.c))
-BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c))
+BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c bench/soroban/*.c))
 FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c)) \
             $(patsubst %.wat,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wat/*.wat))
 

@@ -92,21 +92,21 @@ ok sh -c "grep -q '^  fee  *168,661 stroops: 61,738 non-refundable, 106,923 refu
           grep -q '^  footprint  *3 read-only, 3 read-write (0 restored)\$' '$D/report.txt'"
 
 # the fee flamegraph: its root is the total, and the nodes' own fees (the
-# JSON report) add up to it
+# JSON report; Fee is the third metric, after CPU and memory) add up to it
 NAME="flamegraph-fee.svg: subtitle and root frame are the total"
 ok sh -c "grep -q '<text id=\"subtitle\"[^>]*>Fee: 168,661 stroops' '$D/flamegraph-fee.svg' &&
           grep -q '<g scp:x=\"0\" scp:w=\"168661\" scp:d=\"0\">' '$D/flamegraph-fee.svg'"
 self_fee_sum() {
-  sed -n 's/.*"self":\[\([0-9,]*\)\].*/\1/p' "$1" | awk -F, '{s += $7} END {print s}'
+  sed -n 's/.*"self":\[\([0-9,]*\)\].*/\1/p' "$1" | awk -F, '{s += $3} END {print s}'
 }
 NAME="every stroop sits on one node: the nodes' self fees sum to 168,661"
 ok [ "$(self_fee_sum "$D/report.json")" = 168661 ]
 NAME="the write fee sits on the storage writes: host:put_contract_data 21,065"
-ok sh -c "grep -q '^ *21,351 .* 21,065 *2  host:put_contract_data\$' '$D/report.txt'"
+ok sh -c "grep -q '^ *21,351  *2.77%  *2,819  *21,065 .* 2  host:put_contract_data\$' '$D/report.txt'"
 NAME="the account read sits on auth:emulate: 1,152 (its CPU) + 6,250 + 161 = 7,563"
-ok sh -c "grep -q '^ *460,768 .* 7,563 *1  auth:emulate\$' '$D/report.txt'"
+ok sh -c "grep -q '^ *460,768  *59.80%  *9,330  *7,563 .* 1  auth:emulate\$' '$D/report.txt'"
 NAME="the transaction's size sits on the root: 22,128 + 79 (its CPU) + 39 (the result's 4 bytes) = 22,246"
-ok sh -c "grep -q '^ *31,784 .* 22,246 *1  contract:token.wasm\$' '$D/report.txt'"
+ok sh -c "grep -q '^ *31,784  *4.13%  *3,369  *22,246 .* 1  contract:token.wasm\$' '$D/report.txt'"
 "$BIN" annotate "$D/report.json" token.c --metric fee --calls -S . >"$T/ann" 2>"$T/err"; rc=$?
 NAME="annotate --metric fee --calls: write_balance's put line 21,066, require_auth 115,445"
 ok sh -c "[ $rc -eq 0 ] && grep -q '^ *21,066 .* 180 *put_contract_data' '$T/ann' &&

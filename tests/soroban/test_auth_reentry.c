@@ -23,6 +23,8 @@
 #include <cmocka.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_instance.h"
 #include "host_fixture.h"
 

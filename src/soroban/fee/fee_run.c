@@ -69,7 +69,30 @@ static int part(scp_profile *p, unsigned m, const char *title, const char *name,
   return rc;
 }
 
-int scp_fee_run_describe(const scp_fee_run *r, scp_profile *p, unsigned m, scp_error *over) {
+/* "tx_max_write_bytes 140,000 over the limit 132,096 by 7,904; ..." */
+static void excess_text(const scp_fee_tx *t, scp_buf *a) {
+  for (size_t i = 0; i < t->nexcess; i++) {
+    const scp_fee_excess *e = &t->excess[i];
+    scp_buf_printf(a, "%s%s ", i ? "; " : "", scp_fee_limit_name(e->id));
+    scp_buf_put_grouped(a, e->value);
+    scp_buf_puts(a, " over the limit ");
+    scp_buf_put_grouped(a, e->limit);
+    scp_buf_puts(a, " by ");
+    scp_buf_put_grouped(a, e->value - e->limit);
+  }
+}
+
+int scp_fee_run_over(const scp_fee_run *r, scp_error *err) {
+  if (!r->done || !r->tx.nexcess) return SCP_OK;
+  scp_buf a = {0};
+  excess_text(&r->tx, &a);
+  int rc = a.oom ? SCP_ERR_NOMEM
+                 : scp_fail(err, SCP_ERR_LIMIT, "the network would refuse this call: %s", a.data);
+  scp_buf_free(&a);
+  return rc;
+}
+
+int scp_fee_run_describe(const scp_fee_run *r, scp_profile *p, unsigned m) {
   const scp_fee_tx *t = &r->tx;
   const scp_fee_resources *res = &t->res;
   const scp_fee_breakdown *f = &t->fee;
@@ -113,24 +136,10 @@ int scp_fee_run_describe(const scp_fee_run *r, scp_profile *p, unsigned m, scp_e
                  t->footprint_rw, t->restored);
   if (!rc) rc = a.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "footprint", a.data);
   if (!rc) rc = scp_prof_meta(p, "network", r->net.name);
-
-  /* the limits the network would refuse the call for */
-  a.len = 0;
-  for (size_t i = 0; i < t->nexcess; i++) {
-    const scp_fee_excess *e = &t->excess[i];
-    scp_buf_printf(&a, "%s%s ", i ? "; " : "", scp_fee_limit_name(e->id));
-    scp_buf_put_grouped(&a, e->value);
-    scp_buf_puts(&a, " over the limit ");
-    scp_buf_put_grouped(&a, e->limit);
-    scp_buf_puts(&a, " by ");
-    scp_buf_put_grouped(&a, e->value - e->limit);
-  }
   if (!rc && t->nexcess) {
-    if (a.oom) rc = SCP_ERR_NOMEM;
-    else {
-      rc = scp_prof_meta(p, "over network limits", a.data);
-      scp_fail(over, SCP_ERR_LIMIT, "the network would refuse this call: %s", a.data);
-    }
+    a.len = 0;
+    excess_text(t, &a);
+    rc = a.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "over network limits", a.data);
   }
   scp_buf_free(&title);
   scp_buf_free(&a);

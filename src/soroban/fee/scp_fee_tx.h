@@ -84,7 +84,6 @@ typedef struct scp_fee_tx {
 int scp_fee_tx_finish(scp_fee_track *t, struct scp_host *h, const scp_fee_call *c,
                       scp_tree *tree, scp_fee_tx *out, scp_error *err);
 
-#endif
 
 /* ---- one profiled run's fee (what sor_vm.c calls) ------------------------- */
 
@@ -120,9 +119,14 @@ void scp_fee_run_free(scp_fee_run *r);
 int scp_fee_run_finish(scp_fee_run *r, struct scp_host *h, scp_fee_call *c, scp_tree *tree,
                        scp_error *err);
 
-/* The breakdown (profile parts of metric `metric`) and the metadata lines.
- * SCP_OK, or SCP_ERR_NOMEM.  When the call is over a network limit,
- * *over is set with SCP_ERR_LIMIT and the message naming the limit(s) and
- * the excess (over->code stays SCP_OK otherwise). */
-int scp_fee_run_describe(const scp_fee_run *r, struct scp_profile *p, unsigned metric,
-                         scp_error *over);
+/* The breakdown (profile parts of metric `metric`) and the metadata lines
+ * (the limits the call is over among them).  SCP_OK or SCP_ERR_NOMEM. */
+int scp_fee_run_describe(const scp_fee_run *r, struct scp_profile *p, unsigned metric);
+
+/* When the call is over a network limit: err filled with SCP_ERR_LIMIT and
+ * "the network would refuse this call: LIMIT VALUE over the limit N by
+ * EXCESS[; ...]", returning SCP_ERR_LIMIT; SCP_OK when it is within them
+ * (SCP_ERR_NOMEM when the text cannot be made). */
+int scp_fee_run_over(const scp_fee_run *r, scp_error *err);
+
+#endif

@@ -388,7 +388,7 @@ bool scp_prof_check(const scp_profile *p) {
 }
 
 int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const char *name,
-                  const char *amount, uint64_t cost) {
+                      const char *amount, uint64_t cost) {
   if (p->nparts && p->parts_metric != metric) return SCP_ERR_ARG;
   uint32_t t = scp_strtab_intern(&p->strs, title), n = scp_strtab_intern(&p->strs, name),
            a = scp_strtab_intern(&p->strs, amount);

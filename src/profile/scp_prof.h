@@ -119,7 +119,7 @@ int scp_prof_meta(scp_profile *p, const char *key, const char *value);
  * first row sets both; later rows must name the same metric).  Returns
  * SCP_OK, SCP_ERR_ARG (another metric) or SCP_ERR_NOMEM. */
 int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const char *name,
-                  const char *amount, uint64_t cost);
+                      const char *amount, uint64_t cost);
 
 static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);

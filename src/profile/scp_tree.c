@@ -134,14 +134,3 @@ uint64_t scp_tree_total(const scp_tree *t, unsigned metric) {
   return s;
 }
 
-void scp_tree_move_metric(scp_tree *t, unsigned from, unsigned to) {
-  for (size_t i = 0; i < t->n; i++) {
-    scp_tree_node *n = &t->nodes[i];
-    n->self[to] = n->self[from];
-    n->self[from] = 0;
-    for (uint32_t k = 0; k < n->npcs; k++) {
-      n->pcs[k].cost[to] = n->pcs[k].cost[from];
-      n->pcs[k].cost[from] = 0;
-    }
-  }
-}

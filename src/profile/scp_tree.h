@@ -88,10 +88,6 @@ static inline void scp_tree_add(scp_tree *t, uint32_t id, unsigned metric,
  * Returns false on OOM (the self cost is still added). */
 bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost);
 
-/* Move metric `from` into slot `to` on every node and pc (from is zeroed),
- * when the metrics in between are dropped. */
-void scp_tree_move_metric(scp_tree *t, unsigned from, unsigned to);
-
 /* Sum of self costs of one metric over the whole tree. */
 uint64_t scp_tree_total(const scp_tree *t, unsigned metric);
 

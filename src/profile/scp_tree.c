@@ -133,4 +133,3 @@ uint64_t scp_tree_total(const scp_tree *t, unsigned metric) {
   for (size_t i = 0; i < t->n; i++) s += t->nodes[i].self[metric];
   return s;
 }
-

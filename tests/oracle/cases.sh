@@ -1,0 +1,52 @@
+# tests/oracle/cases.sh — the oracle cases: one instruction each, run in
+# litesvm 1.5.0 (tests/oracle/run.js) and in scprof with the same arguments.
+# Sourced by tests/e2e/oracle.sh, which defines `ocase NAME PROGRAM ARGS...`;
+# expected.txt pins what litesvm 1.5.0 charged for each (the oracle is
+# checked against it too, so a changed oracle fails loudly).  PROGRAM is an
+# ELF path or builtin:NAME (an ELF litesvm ships, extracted by scripts/deps).
+#
+# Accounts are PUBKEY:LAMPORTS:OWNER:DATA[:s][:w]; keys are 32 equal bytes.
+
+K1=4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi    # [1; 32]  the mint
+K2=8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR    # [2; 32]  a token account
+K3=CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8    # [3; 32]  mint authority, K2's owner
+K4=GgBaCs3NCBuZN12kCJgAW63ydqohFkHEdfdEXBPzLHq    # [4; 32]  a second token account
+K5=LbUiWL3xVV8hTFYBVdbTNrpDo41NKS6o3LHHuDzjfcY    # [5; 32]  K4's owner
+SYS=11111111111111111111111111111111
+TOKEN=TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA
+TOKEN22=TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb
+
+rep() { i=0; while [ $i -lt "$2" ]; do printf %s "$1"; i=$((i + 1)); done; }
+key() { rep "$(printf %02x "$1")" 32; }                    # [n; 32] in hex
+le64() { printf '%016x' "$1" | sed 's/\(..\)/\1 /g' | awk '{for (i = NF; i; i--) printf "%s", $i}'; }
+# SPL Token state: a Mint (82 bytes) and an Account (165 bytes).
+mint() { printf '01000000%s%s%02x0100000000%s' "$(key "$1")" "$(le64 "$2")" "$3" "$(rep 00 32)"; }
+tacct() { printf '%s%s%s00000000%s01%s' "$(key "$1")" "$(key "$2")" "$(le64 "$3")" "$(rep 00 32)" "$(rep 00 56)"; }
+MINT_RENT=1461600 ACCT_RENT=2039280 WALLET=1000000000
+
+for PV in TOKEN TOKEN22; do
+  eval "OWN=\$$PV"; PN=$(echo $PV | tr 'A-Z' 'a-z' | sed 's/token22/token2022/')
+  MINT="$K1:$MINT_RENT:$OWN:$(mint 3 1000 6)"
+  SRC="$K2:$ACCT_RENT:$OWN:$(tacct 1 3 500)"
+  DST="$K4:$ACCT_RENT:$OWN:$(tacct 1 5 0)"
+  OWNER="$K3:$WALLET:$SYS::s"
+  ocase ${PN}_initialize_mint2 builtin:$PN --ix "1406$(key 3)00" --account "$K1:$MINT_RENT:$OWN:$(rep 00 82):w"
+  ocase ${PN}_initialize_account3 builtin:$PN --ix "12$(key 5)" --account "$K4:$ACCT_RENT:$OWN:$(rep 00 165):w" --account "$MINT"
+  ocase ${PN}_mint_to builtin:$PN --ix "07$(le64 100)" --account "$MINT:w" --account "$SRC:w" --account "$OWNER"
+  ocase ${PN}_transfer builtin:$PN --ix "03$(le64 100)" --account "$SRC:w" --account "$DST:w" --account "$OWNER"
+  ocase ${PN}_transfer_checked builtin:$PN --ix "0c$(le64 100)06" --account "$SRC:w" --account "$MINT" --account "$DST:w" --account "$OWNER"
+  ocase ${PN}_burn builtin:$PN --ix "08$(le64 100)" --account "$SRC:w" --account "$MINT:w" --account "$OWNER"
+  ocase ${PN}_close_account builtin:$PN --ix "09" --account "$K4:$ACCT_RENT:$OWN:$(tacct 1 3 0):w" --account "$K5:$WALLET:$SYS::w" --account "$OWNER"
+  # error paths: too little to send (custom 1), the wrong owner signing (custom 4), no signature
+  ocase ${PN}_transfer_insufficient builtin:$PN --ix "03$(le64 501)" --account "$SRC:w" --account "$DST:w" --account "$OWNER"
+  ocase ${PN}_transfer_wrong_owner builtin:$PN --ix "03$(le64 1)" --account "$SRC:w" --account "$DST:w" --account "$K5:$WALLET:$SYS::s"
+  ocase ${PN}_transfer_unsigned builtin:$PN --ix "03$(le64 1)" --account "$SRC:w" --account "$DST:w" --account "$K3:$WALLET:$SYS:"
+done
+
+# Memo 4.0.0 (loader 2, aligned input) and Memo 1.0.0 (deprecated loader,
+# unaligned input): a text, a text with a signer, bytes that are not UTF-8.
+for M in memo memo1; do
+  ocase ${M}_hello builtin:$M --ix "$(printf 'hello, memo' | od -An -tx1 | tr -d ' \n')"
+  ocase ${M}_signed builtin:$M --ix "$(printf 'signed' | od -An -tx1 | tr -d ' \n')" --account "$K3:$WALLET:$SYS::s"
+  ocase ${M}_not_utf8 builtin:$M --ix "68ff69"
+done

@@ -28,6 +28,8 @@ TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 LIB_SRC   = $(sort $(wildcard src/util/*.c src/wasm/*.c src/soroban/*.c \
               src/symbols/*.c src/profile/*.c src/output/*.c))
+# the Solana runtime (its own line: other layers add theirs beside it)
+LIB_SRC  += $(sort $(wildcard src/solana/*.c))
 CLI_SRC   = $(sort $(wildcard src/cli/*.c))
 TEST_SRC  = $(sort $(wildcard tests/*/test_*.c))
 FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -470,32 +470,15 @@ static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t s
 /* Renders one format (for the SVG: one file per metric) into the output
  * folder.  Returns the exit status. */
 static int write_format(const scp_profile *p, const profile_opts *o, scp_format fmt) {
-  unsigned nsvg = fmt == SCP_FMT_SVG ? p->nmetrics : 1;
-  for (unsigned m = 0; m < nsvg; m++) {
+  const scp_out_format *of = scp_out_format_get(fmt);
+  unsigned nfiles = of->per_metric ? p->nmetrics : 1;
+  for (unsigned m = 0; m < nfiles; m++) {
     scp_buf b = {0};
-    int rc;
     char name[64];
-    snprintf(name, sizeof name, "%s", scp_out_format_file(fmt));
-    switch (fmt) {
-    case SCP_FMT_SVG: {
-      scp_svg_opts so = o->svg;
-      so.metric = m;
-      svg_file_name(p, m, name, sizeof name);
-      rc = scp_out_svg(p, &so, &b);
-      break;
-    }
-    case SCP_FMT_REPORT: {
-      scp_report_opts ro = {.top = (unsigned)o->top};
-      rc = scp_out_report(p, &ro, &b);
-      break;
-    }
-    case SCP_FMT_FOLDED: rc = scp_out_folded(p, 0, &b); break;
-    case SCP_FMT_SPEEDSCOPE: rc = scp_out_speedscope(p, 0, &b); break;
-    case SCP_FMT_CALLGRIND: rc = scp_out_callgrind(p, &b); break;
-    case SCP_FMT_PPROF: rc = scp_out_pprof(p, 0, &b); break;
-    case SCP_FMT_JSON: rc = scp_out_json(p, &b); break;
-    default: rc = SCP_ERR_INTERNAL; break;
-    }
+    snprintf(name, sizeof name, "%s", of->file);
+    if (of->per_metric) svg_file_name(p, m, name, sizeof name);
+    scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg};
+    int rc = of->write(p, &oo, &b);
     int status = rc == SCP_OK ? cli_write_file(o->out_dir, name, &b)
                               : cli_die(rc, "%s/%s: %s", o->out_dir, name, scp_strerror(rc));
     scp_buf_free(&b);
@@ -513,8 +496,8 @@ static int write_outputs(const scp_profile *p, const profile_opts *o) {
   /* The report on stdout is the text summary of the run, whichever
    * formats went to files. */
   scp_buf b = {0};
-  scp_report_opts ro = {.top = (unsigned)o->top};
-  int rc = scp_out_report(p, &ro, &b);
+  scp_out_opts oo = {.top = (unsigned)o->top};
+  int rc = scp_out_format_get(SCP_FMT_REPORT)->write(p, &oo, &b);
   status = rc == SCP_OK ? cli_write_stdout(&b) : cli_die(rc, "report: %s", scp_strerror(rc));
   scp_buf_free(&b);
   return status;

@@ -132,7 +132,7 @@ static int parse_trustline(profile_opts *o, const char *val) {
 }
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
-static int parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
+int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
   memset(want, 0, SCP_FMT_COUNT * sizeof *want);
   bool any = false;
   const char *s = list;
@@ -325,7 +325,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
-      int status = parse_formats(val, o->want);
+      int status = cli_parse_formats(val, o->want);
       if (status) return status;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
@@ -597,6 +597,7 @@ static int run_scenario(profile_opts *o) {
 }
 
 int cmd_profile(int argc, char **argv) {
+  if (cli_is_sbpf_program(argc, argv)) return cmd_profile_sol(argc, argv);
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
   o.args = calloc((size_t)argc + 1, sizeof *o.args);

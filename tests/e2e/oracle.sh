@@ -26,9 +26,9 @@ else
   echo "SKIP oracle: litesvm 1.5.0 not installed in $ORACLE (run scripts/deps with npm reachable)"
 fi
 
-# Solana programs in scprof: present when its profile command knows --account
+# Solana programs in scprof: present when its usage knows --ix
 have_sbpf=0
-"$BIN" profile --help 2>&1 | grep -q -- '--account' && have_sbpf=1
+"$BIN" --help 2>&1 | grep -q -- '--ix HEX' && have_sbpf=1
 [ $have_sbpf -eq 1 ] || echo "SKIP scprof: this build runs no sBPF programs"
 
 # builtin:NAME -> the ELF scripts/deps extracted and the id and loader it runs under

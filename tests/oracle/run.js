@@ -56,7 +56,7 @@ const BUILTINS = {
   memo: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
 };
 // The program a case names by path runs under this id unless --program-id says.
-const DEFAULT_PROGRAM_ID = 'Prof1111111111111111111111111111111111111111';
+const DEFAULT_PROGRAM_ID = 'ScprofProgram111111111111111111111111111111';
 const FEE_PAYER = b58decode('FeePayer11111111111111111111111111111111111');
 const SYSTEM = Buffer.alloc(32);
 

@@ -26,7 +26,7 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
 LDLIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC   = $(sort $(wildcard src/util/*.c src/run/*.c src/wasm/*.c src/soroban/*.c \
+LIB_SRC   = $(sort $(wildcard src/util/*.c src/run/*.c src/wasm/*.c src/sbpf/*.c src/soroban/*.c \
               src/symbols/*.c src/profile/*.c src/output/*.c))
 # the Solana runtime (its own line: other layers add theirs beside it)
 LIB_SRC  += $(sort $(wildcard src/solana/*.c))

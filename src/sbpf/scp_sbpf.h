@@ -21,10 +21,13 @@
  * minus meter after it".
  *
  * Profiling: with a tree attached the VM creates a guest node per
- * (caller node, callsite pc, callee pc) and counts basic-block entries per
- * node; scp_sbpf_vm_settle() expands the counts into exact per-pc CU.  No
- * event exists per instruction; the hooks fire only at calls, returns,
- * syscalls and traps.
+ * (caller node, callsite, callee) and counts basic-block entries per node;
+ * scp_sbpf_vm_settle() expands the counts into exact per-pc CU.  A guest
+ * node's callee is the pc (slot index) the call went to; its callsite and
+ * its per-pc costs are mapper addresses (text_addr + 8 * pc); the entry
+ * function's node hangs under cfg->node with callsite 0.  No event exists
+ * per instruction; the hooks fire only at calls, returns, syscalls and
+ * traps.
  *
  * pcs are instruction-slot indices into .text (an lddw takes two slots).
  * The mapper's address of pc i is scp_sbpf_prog_text_addr() + 8*i.

@@ -52,15 +52,21 @@ int scp_sol_input_serialize(const scp_sol_account *accts, size_t ntx,
 
 /* Read the region back into accts after a successful run, applying the
  * runtime's checks in its order (per account: lamports, data length within
- * the realloc limit, data, then owner; then the instruction's lamport sum).
- * Returns SCP_OK, or SCP_ERR_TRAP with *ierr the InstructionError
- * (ReadonlyLamportChange, ExternalAccountLamportSpend, InvalidRealloc,
- * AccountDataSizeChanged, ReadonlyDataModified, ExternalAccountDataModified,
- * ModifiedProgramId, UnbalancedInstruction, ...); accts may then be partly
+ * the realloc limit, data, then owner).  Returns SCP_OK, or SCP_ERR_TRAP
+ * with *ierr the InstructionError (ReadonlyLamportChange,
+ * ExternalAccountLamportSpend, InvalidRealloc, ReadonlyDataModified,
+ * ExternalAccountDataModified, AccountDataSizeChanged, ModifiedProgramId);
+ * accts may then be partly
  * updated (the caller keeps a copy: a failed instruction commits nothing).
  * SCP_ERR_NOMEM when a grown account's data cannot be allocated. */
 int scp_sol_input_deserialize(const scp_sol_input *in, scp_sol_account *accts,
                               const scp_sol_ix *ix, scp_sol_ierr *ierr);
+
+/* The instruction's lamport sum is the same before and after (else the
+ * runtime's UnbalancedInstruction, checked when the instruction is popped:
+ * after the program's "success" line). */
+bool scp_sol_input_balanced(const scp_sol_account *before, const scp_sol_account *after,
+                            const scp_sol_ix *ix);
 
 void scp_sol_input_free(scp_sol_input *in);
 

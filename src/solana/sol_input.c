@@ -143,10 +143,14 @@ static int can_data_be_changed(const acct_ref *r, scp_sol_ierr *ierr) {
   return SCP_OK;
 }
 
+/* litesvm 1.5.0 (agave 4.3) answers "may the data change" before "may its
+ * length change": a non-owner's resize is ExternalAccountDataModified. */
 static int can_data_be_resized(const acct_ref *r, size_t len, scp_sol_ierr *ierr) {
+  int rc = can_data_be_changed(r, ierr);
+  if (rc) return rc;
   if (len != r->a->len && !owned(r)) return fail(ierr, SCP_SOL_IERR_ACCOUNT_DATA_SIZE_CHANGED);
   if (len > SCP_SOL_MAX_PERMITTED_DATA_LENGTH) return fail(ierr, SCP_SOL_IERR_INVALID_REALLOC);
-  return can_data_be_changed(r, ierr);
+  return SCP_OK;
 }
 
 /* The program's view of the data replaces the account's when the account
@@ -218,12 +222,21 @@ static int read_unaligned(const scp_sol_input *in, size_t *at, acct_ref *r, size
   return SCP_OK;
 }
 
+/* The sum of the lamports of the instruction's accounts, each once. */
+static unsigned __int128 lamport_sum(const scp_sol_account *accts, const scp_sol_ix *ix) {
+  unsigned __int128 sum = 0;
+  for (size_t i = 0; i < ix->naccts; i++)
+    if (first_of(ix, i) == i) sum += accts[ix->accts[i].index].lamports;
+  return sum;
+}
+
+bool scp_sol_input_balanced(const scp_sol_account *before, const scp_sol_account *after,
+                            const scp_sol_ix *ix) {
+  return lamport_sum(before, ix) == lamport_sum(after, ix);
+}
+
 int scp_sol_input_deserialize(const scp_sol_input *in, scp_sol_account *accts,
                               const scp_sol_ix *ix, scp_sol_ierr *ierr) {
-  /* the lamports of the instruction's accounts, before, as 128-bit sums */
-  unsigned __int128 before = 0, after = 0;
-  for (size_t i = 0; i < ix->naccts; i++)
-    if (first_of(ix, i) == i) before += accts[ix->accts[i].index].lamports;
   size_t at = 8;
   for (size_t i = 0; i < ix->naccts; i++) {
     at += 1;
@@ -236,8 +249,5 @@ int scp_sol_input_deserialize(const scp_sol_input *in, scp_sol_account *accts,
                          : read_unaligned(in, &at, &r, in->pre_len[i], ierr);
     if (rc) return rc;
   }
-  for (size_t i = 0; i < ix->naccts; i++)
-    if (first_of(ix, i) == i) after += accts[ix->accts[i].index].lamports;
-  if (before != after) return fail(ierr, SCP_SOL_IERR_UNBALANCED_INSTRUCTION);
   return SCP_OK;
 }

@@ -27,6 +27,7 @@ typedef struct sol_state {
   uint32_t prog_node;
   uint64_t text_addr;
   scp_sym *sym;
+  const scp_sol_account *saved;   /* the accounts before the instruction */
   char key_text[SCP_SOL_B58_KEY_MAX];
   char frame[160];
   char root[160];
@@ -206,8 +207,14 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
     if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
     if (rc) scp_sol_ierr_text(res->ierr, why, sizeof why);
   }
-  if (res->ierr.kind) sol_log(c, "Program %s failed: %s", st->key_text, why);
-  else sol_log(c, "Program %s success", st->key_text);
+  if (res->ierr.kind) {
+    sol_log(c, "Program %s failed: %s", st->key_text, why);
+    return SCP_OK;
+  }
+  sol_log(c, "Program %s success", st->key_text);
+  scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+  if (!scp_sol_input_balanced(st->saved, o->accts, &ix))
+    res->ierr.kind = SCP_SOL_IERR_UNBALANCED_INSTRUCTION;
   return SCP_OK;
 }
 
@@ -292,24 +299,19 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
       scp_fail(err, rc, "out of memory");
       goto fail;
     }
+  st->saved = saved;
   if ((rc = load(st, err))) goto fail;
   snprintf(res->sbpf_version, sizeof res->sbpf_version, "v%d", (int)scp_sbpf_prog_version(st->prog));
   if (o->profile) {
     const scp_metric m = {"CU", "compute units", st->limit};
     scp_run_opts ro = {1, &m, read_meter, st, NULL};
+    /* the root is the program: its frames hang under it */
     if ((rc = scp_run_create(&ro, &st->run, err))) goto fail;
-    st->prog_node = scp_run_enter(st->run, 0, 0, SCP_KIND_CONTRACT, 0, 0);
-    if (st->prog_node == SCP_NODE_NONE) {
-      rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-      goto fail;
-    }
+    st->prog_node = 0;
   }
   if ((rc = run_instruction(st, res, err))) goto fail;
   res->cu = st->limit - st->meter;
-  if (st->run) {
-    scp_run_leave(st->run);
-    if ((rc = build_profile(st, res, err))) goto fail;
-  }
+  if (st->run && (rc = build_profile(st, res, err))) goto fail;
   if (st->c.log_oom) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto fail;

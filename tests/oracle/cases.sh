@@ -50,3 +50,40 @@ for M in memo memo1; do
   ocase ${M}_signed builtin:$M --ix "$(printf 'signed' | od -An -tx1 | tr -d ' \n')" --account "$K3:$WALLET:$SYS::s"
   ocase ${M}_not_utf8 builtin:$M --ix "68ff69"
 done
+
+# Hand-assembled sBPF v3 programs (tests/oracle/mkprog.js writes them into
+# $PROGS): every implemented syscall in one run, the ways a run fails, and
+# the write-back checks.  They run as ScprofProgram111... under the
+# upgradeable loader; accounts that program owns may change.
+if [ -n "${PROGS:-}" ]; then
+  P=ScprofProgram111111111111111111111111111111
+  D8=0102030405060708
+  ocase v3_syscalls "$PROGS/syscalls_v3.so"
+  ocase v3_fault_depletes "$PROGS/fault_v3.so"
+  ocase v3_divide_by_zero "$PROGS/divzero_v3.so"
+  ocase v3_panic "$PROGS/panic_v3.so"
+  ocase v3_abort "$PROGS/abort_v3.so"
+  ocase v3_memcpy_overlap "$PROGS/overlap_v3.so"
+  ocase v3_cu_limit_mid_syscall "$PROGS/syscalls_v3.so" --cu-limit 30000
+  ocase v3_heap_64k "$PROGS/syscalls_v3.so" --heap 65536
+  ocase v3_r0_custom "$PROGS/ret_v3.so" --ix "$(le64 42)"
+  ocase v3_r0_custom_zero "$PROGS/ret_v3.so" --ix "$(le64 4294967296)"
+  ocase v3_r0_invalid_argument "$PROGS/ret_v3.so" --ix "$(le64 8589934592)"
+  ocase v3_r0_invalid_error "$PROGS/ret_v3.so" --ix "$(le64 1099511627776000)"
+  ocase v3_write_owned "$PROGS/write_v3.so" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_write_readonly "$PROGS/write_v3.so" --account "$K1:$WALLET:$P:$D8"
+  ocase v3_write_not_owned "$PROGS/write_v3.so" --account "$K1:$WALLET:$SYS:$D8:w"
+  ocase v3_write_duplicate "$PROGS/write_v3.so" --account "$K1:$WALLET:$P:$D8:w" --account "$K1:$WALLET:$P:$D8"
+  ocase v3_move_lamport "$PROGS/move_v3.so" --account "$K1:$WALLET:$P:$D8:w" --account "$K2:$WALLET:$SYS::w"
+  ocase v3_move_readonly "$PROGS/move_v3.so" --account "$K1:$WALLET:$P:$D8" --account "$K2:$WALLET:$SYS::w"
+  ocase v3_move_not_owned "$PROGS/move_v3.so" --account "$K1:$WALLET:$SYS:$D8:w" --account "$K2:$WALLET:$SYS::w"
+  ocase v3_burn_unbalanced "$PROGS/burn_v3.so" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_grow_10 "$PROGS/resize_v3.so" --ix "$(le64 18)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_grow_limit "$PROGS/resize_v3.so" --ix "$(le64 10248)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_grow_past_limit "$PROGS/resize_v3.so" --ix "$(le64 10249)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_shrink "$PROGS/resize_v3.so" --ix "$(le64 2)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_resize_not_owned "$PROGS/resize_v3.so" --ix "$(le64 2)" --account "$K1:$WALLET:$SYS:$D8:w"
+  ocase v3_assign_zeroed "$PROGS/assign_v3.so" --account "$K1:$WALLET:$P:0000:w"
+  ocase v3_assign_with_data "$PROGS/assign_v3.so" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_assign_not_owned "$PROGS/assign_v3.so" --account "$K1:$WALLET:$SYS::w"
+fi

@@ -192,8 +192,10 @@ function run(argv) {
     svm.addProgramWithLoader(b58decode(programId), elf, b58decode(LOADERS[loader || 'v3'] || die(`unknown loader ${loader}`)));
   }
   if (cuLimit !== null || heap !== null) {
+    // a fresh ComputeBudget says 1.4M CU; a transaction without a limit
+    // instruction gets 200,000 for its one instruction
     const b = svm.getComputeBudget() || new lib.ComputeBudget();
-    if (cuLimit !== null) b.computeUnitLimit = cuLimit;
+    b.computeUnitLimit = cuLimit !== null ? cuLimit : 200000n;
     if (heap !== null) b.heapSize = Number(heap);
     svm.setComputeBudget(b);
   }

@@ -55,10 +55,10 @@ done
 # $PROGS): every implemented syscall in one run, the ways a run fails, and
 # the write-back checks.  They run as ScprofProgram111... under the
 # upgradeable loader; accounts that program owns may change.
-if [ -n "${PROGS:-}" ]; then
-  P=ScprofProgram111111111111111111111111111111
+P=ScprofProgram111111111111111111111111111111
   D8=0102030405060708
   ocase v3_syscalls "$PROGS/syscalls_v3.so"
+  ocase v3_sysvars "$PROGS/sysvars_v3.so"
   ocase v3_fault_depletes "$PROGS/fault_v3.so"
   ocase v3_divide_by_zero "$PROGS/divzero_v3.so"
   ocase v3_panic "$PROGS/panic_v3.so"
@@ -86,4 +86,23 @@ if [ -n "${PROGS:-}" ]; then
   ocase v3_assign_zeroed "$PROGS/assign_v3.so" --account "$K1:$WALLET:$P:0000:w"
   ocase v3_assign_with_data "$PROGS/assign_v3.so" --account "$K1:$WALLET:$P:$D8:w"
   ocase v3_assign_not_owned "$PROGS/assign_v3.so" --account "$K1:$WALLET:$SYS::w"
-fi
+
+# The C fixtures the project builds (tests/fixtures/sbpf, linked as sBPF v0
+# with relocations and as strict v3): their CU moves with their source, so
+# expected.txt says "-" and scprof is held to the oracle.
+FIX=${SCP_BUILD:-build}/tests/fixtures/sbpf
+for V in "" _v3; do
+  ocase fixture_counter$V "$FIX/counter$V.so"
+  ocase fixture_counter_50$V "$FIX/counter$V.so" --ix 32
+  ocase fixture_counter_error$V "$FIX/counter$V.so" --ix c9
+  ocase fixture_token_mint_to$V "$FIX/token$V.so" --ix "00$(le64 250)" \
+    --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+  ocase fixture_token_copy$V "$FIX/token$V.so" --ix 01 \
+    --account "$K1:$WALLET:$P:$(rep 11 32):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+  ocase fixture_token_unsigned$V "$FIX/token$V.so" --ix "00$(le64 1)" \
+    --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$K3:$WALLET:$SYS:"
+  ocase fixture_token_overflow$V "$FIX/token$V.so" --ix "00$(le64 18446744073709551615)" \
+    --account "$K1:$WALLET:$P:$(rep ff 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+done
+ocase fixture_token_mint_to_loader2 "$FIX/token.so" --loader v2 --ix "00$(le64 7)" \
+  --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"

@@ -20,7 +20,11 @@ const SYS = {
   sol_memmove_: 0x434371f8, sol_memset_: 0x3770fb22, sol_memcmp_: 0x5fdcde31,
   sol_get_stack_height: 0x85532d94, sol_set_return_data: 0xa226d3eb,
   sol_get_return_data: 0x5d2245e4, sol_alloc_free_: 0x83f00e8f,
+  sol_get_epoch_rewards_sysvar: 0xfdba2b3b, sol_get_last_restart_slot: 0x188a0031,
+  sol_get_processed_sibling_instruction: 0xadb8efc8,
 };
+// SysvarRent111111111111111111111111111111111 as four little-endian u64
+const RENT_ID = [0x515c2c1917d5a706n, 0x7ff14a3d4cc98c21n, 0x44fda19b08eeda58n, 0x000000008ad9dbe3n];
 
 function ins(op, dst = 0, src = 0, off = 0, imm = 0) {
   const b = Buffer.alloc(8);
@@ -86,6 +90,36 @@ const PROGRAMS = {
     A.movr(1, 0), A.ldxb(2, 6, 800), A.ldxb(3, 6, 900), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
     A.movr(1, 6), A.mov(2, 0), A.movr(3, 6), ...h(4, 1000), A.call('sol_secp256k1_recover'),
     A.movr(1, 0), A.mov(2, 0), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
+    A.mov(0, 0), A.exit(),
+  ],
+  // sysvars through sol_get_sysvar and the typed getters not in `syscalls`,
+  // sibling instructions, the bump allocator, log_data with three fields
+  sysvars: [
+    A.lddw(6, HEAP),
+    ...RENT_ID.flatMap((w, i) => [A.lddw(7, w), A.stxdw(6, 8 * i, 7)]),
+    A.movr(1, 6), ...h(2, 64), A.mov(3, 0), A.mov(4, 17), A.call('sol_get_sysvar'), A.movr(7, 0),
+    A.ldxdw(1, 6, 64), A.ldxdw(2, 6, 72), A.ldxb(3, 6, 80), A.movr(4, 7), A.mov(5, 0),
+    A.call('sol_log_64_'),
+    A.movr(1, 6), ...h(2, 64), A.mov(3, 10), A.mov(4, 10), A.call('sol_get_sysvar'),
+    A.movr(1, 0), A.mov(2, 0), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
+    ...h(1, 64), ...h(2, 128), A.mov(3, 0), A.mov(4, 1), A.call('sol_get_sysvar'),
+    A.movr(1, 0), A.mov(2, 0), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
+    ...h(1, 256), A.call('sol_get_epoch_rewards_sysvar'),
+    A.ldxdw(1, 6, 256), A.ldxdw(2, 6, 304), A.ldxb(3, 6, 336), A.mov(4, 0), A.mov(5, 0),
+    A.call('sol_log_64_'),
+    ...h(1, 384), A.call('sol_get_last_restart_slot'),
+    A.ldxdw(1, 6, 384), A.mov(2, 0), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
+    A.mov(1, 0), ...h(2, 400), ...h(3, 500), ...h(4, 600), ...h(5, 700),
+    A.call('sol_get_processed_sibling_instruction'),
+    A.movr(1, 0), A.mov(2, 0), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
+    A.mov(1, 100), A.mov(2, 0), A.call('sol_alloc_free_'), A.movr(7, 0),
+    A.mov(1, 3), A.mov(2, 0), A.call('sol_alloc_free_'), A.movr(8, 0),
+    A.mov(1, 40000), A.mov(2, 0), A.call('sol_alloc_free_'),
+    A.movr(3, 0), A.movr(1, 7), A.movr(2, 8), A.mov(4, 0), A.mov(5, 0), A.call('sol_log_64_'),
+    A.stxdw(6, 800, 6), A.mov(7, 3), A.stxdw(6, 808, 7),
+    A.movr(7, 6), A.add(7, 8), A.stxdw(6, 816, 7), A.mov(7, 0), A.stxdw(6, 824, 7),
+    A.movr(7, 6), A.add(7, 64), A.stxdw(6, 832, 7), A.mov(7, 17), A.stxdw(6, 840, 7),
+    ...h(1, 800), A.mov(2, 3), A.call('sol_log_data'),
     A.mov(0, 0), A.exit(),
   ],
   // a load from an unmapped address: a VM fault depletes the meter

@@ -45,7 +45,7 @@ static const char *load_source(void *ctx, const char *file, size_t *len) {
 
 int cmd_annotate(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
-  const char *profile_path = NULL, *only = NULL, *metric_name = "cpu", *val;
+  const char *profile_path = NULL, *only = NULL, *metric_name = "0", *val;
   source_cache cache = {0};
   cache.dirs = calloc((size_t)argc + 1, sizeof *cache.dirs);
   if (!cache.dirs) return cli_die(SCP_ERR_NOMEM, "out of memory");
@@ -56,7 +56,7 @@ int cmd_annotate(int argc, char **argv) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) status = usage;
       else cache.dirs[cache.ndirs++] = val;
     } else if (!strcmp(a, "--metric")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem)"))) status = usage;
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, cu)"))) status = usage;
       else metric_name = val;
     } else if (a[0] == '-' && a[1] != 0) {
       status = cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);

@@ -32,6 +32,8 @@ typedef struct sol_cli {
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (argv[i][0] == '-') continue;
+    size_t len = strlen(argv[i]);
+    if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
     FILE *f = fopen(argv[i], "rb");
     if (!f) continue;
     char m[4] = {0};
@@ -272,8 +274,8 @@ static int run(sol_cli *c) {
   base = base ? base + 1 : c->path;
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
-  scp_sol_run_opts o = {elf, len, name, {0}, c->loader, c->accts, c->naccts, c->ixaccts, c->nix,
-                        c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true};
+  scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
+                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true};
   memcpy(o.program_id, c->program_id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&o, &r, &err);

@@ -25,7 +25,8 @@
 typedef struct scp_sol_run_opts {
   const uint8_t *elf;          /* the program (borrowed) */
   size_t elf_len;
-  const char *name;            /* for messages and the root frame ("token.so") */
+  const char *name;            /* the root frame: "program:NAME" */
+  const char *path;            /* for messages (NULL: name) */
   uint8_t program_id[32];
   scp_sol_loader loader;       /* the program account's owner: decides the layout */
   scp_sol_account *accts;      /* the transaction's accounts; updated on success */

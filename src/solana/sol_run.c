@@ -120,7 +120,9 @@ static int load(sol_state *st, scp_error *err) {
     st->regs[i] = (sol_reg){st, &sc[i]};
     if ((rc = scp_sbpf_loader_register(st->loader, sc[i].name, thunk, &st->regs[i], err))) return rc;
   }
-  if ((rc = scp_sbpf_load(st->loader, o->elf, o->elf_len, o->name, &st->prog, err))) return rc;
+  if ((rc = scp_sbpf_load(st->loader, o->elf, o->elf_len, o->path ? o->path : o->name, &st->prog,
+                          err)))
+    return rc;
   st->text_addr = scp_sbpf_prog_text_addr(st->prog);
   return SCP_OK;
 }
@@ -355,6 +357,7 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   o.elf = elf;
   o.elf_len = len;
   o.name = name;
+  o.path = name;
   st.o = &o;
   *out = NULL;
   int rc = load(&st, err);
@@ -363,10 +366,20 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   scp_buf_printf(&b, "e_machine %u\n", scp_sbpf_prog_machine(st.prog));
   scp_buf_printf(&b, "instructions %u\n", scp_sbpf_prog_ninsns(st.prog));
   uint32_t entry = scp_sbpf_prog_entry(st.prog);
+  scp_sym_opts so = {0};
+  scp_error serr;
+  if (scp_sym_open_elf(elf, len, &so, &st.sym, &serr)) st.sym = NULL;
   for (uint32_t i = 0; i < scp_sbpf_prog_nfuncs(st.prog); i++) {
     const scp_sbpf_func *f = scp_sbpf_prog_func(st.prog, i);
-    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)(st.text_addr + 8ull * f->pc),
-                   f->name && f->name[0] ? f->name : "?", f->pc == entry ? " (entrypoint)" : "");
+    uint64_t addr = st.text_addr + 8ull * f->pc;
+    scp_frame_info fi = {0};
+    const char *fname = f->name && f->name[0] ? f->name : NULL;
+    /* the mapper's name (DWARF, demangled) when it has one for this address */
+    if (st.sym && scp_sym_function_at(st.sym, addr, &fi) == SCP_OK && fi.name && fi.name[0] &&
+        fi.source != SCP_SRC_RAW)
+      fname = fi.name;
+    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)addr, fname ? fname : "?",
+                   f->pc == entry ? " (entrypoint)" : "");
   }
   for (uint32_t i = 0; i < scp_sbpf_prog_nsyscalls(st.prog); i++) {
     const scp_sbpf_syscall_use *u = scp_sbpf_prog_syscall(st.prog, i);
@@ -377,6 +390,7 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   else *out = b.data, b.data = NULL;
 done:
   scp_buf_free(&b);
+  if (st.sym) scp_sym_destroy(st.sym);
   scp_sbpf_prog_free(st.prog);
   scp_sbpf_loader_destroy(st.loader);
   free(st.regs);

@@ -8,13 +8,14 @@
  */
 #include "cli.h"
 #include "solana/scp_sol_run.h"
+#include "solana/scp_sol_scenario.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct sol_cli {
-  const char *out_dir, *path;
+  const char *out_dir, *path, *scenario;
   bool want[SCP_FMT_COUNT];
   uint64_t top, cu_limit, heap;
   bool quiet, list, have_id;
@@ -31,6 +32,7 @@ typedef struct sol_cli {
 
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
     if (argv[i][0] == '-') continue;
     size_t len = strlen(argv[i]);
     if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
@@ -183,6 +185,9 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->svg.icicle = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       c->quiet = true;
+    } else if (!strcmp(a, "--scenario")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a scenario file"))) return usage;
+      c->scenario = val;
     } else if (!strcmp(a, "--list")) {
       c->list = true;
     } else if (!strcmp(a, "--ix")) {
@@ -210,19 +215,21 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
-  if (!c->path) return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so");
+  if (c->scenario && (c->path || c->nix || c->ixlen))
+    return cli_die(SCP_ERR_USAGE, "--scenario takes the programs, accounts and instructions from its file");
+  if (!c->path && !c->scenario) return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so");
   return 0;
 }
 
-static int write_outputs(const scp_profile *p, const sol_cli *c) {
+static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir) {
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
     scp_buf b = {0};
     scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
     int rc = of->write(p, &oo, &b);
-    int st = rc == SCP_OK ? cli_write_file(c->out_dir, of->file, &b)
-                          : cli_die(rc, "%s/%s: %s", c->out_dir, of->file, scp_strerror(rc));
+    int st = rc == SCP_OK ? cli_write_file(dir, of->file, &b)
+                          : cli_die(rc, "%s/%s: %s", dir, of->file, scp_strerror(rc));
     scp_buf_free(&b);
     if (st) return st;
   }
@@ -230,22 +237,26 @@ static int write_outputs(const scp_profile *p, const sol_cli *c) {
 }
 
 /* result.txt: the oracle's lines */
-static int write_result(const sol_cli *c, const scp_sol_result *r) {
+static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, size_t nix,
+                        const scp_sol_result *r, const char *dir) {
   scp_buf b = {0};
   char name[96], key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
   scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
   for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
   scp_sol_ierr_name(r->ierr, name, sizeof name);
   scp_buf_printf(&b, r->ierr.kind ? "result err %s\n" : "result ok\n", name);
-  for (size_t i = 0; i < c->naccts; i++) {
-    const scp_sol_account *a = &c->accts[i];
+  for (size_t i = 0; i < nix; i++) {
+    bool first = true;
+    for (size_t k = 0; k < i; k++) first &= ix[k].index != ix[i].index;
+    if (!first) continue;
+    const scp_sol_account *a = &accts[ix[i].index];
     scp_sol_key_str(a->key, key);
     scp_sol_key_str(a->owner, owner);
     scp_buf_printf(&b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
     for (size_t k = 0; k < a->len; k++) scp_buf_printf(&b, "%02x", a->data[k]);
     scp_buf_putc(&b, '\n');
   }
-  int st = cli_write_file(c->out_dir, "result.txt", &b);
+  int st = cli_write_file(dir, "result.txt", &b);
   scp_buf_free(&b);
   return st;
 }
@@ -282,8 +293,8 @@ static int run(sol_cli *c) {
   free(elf);
   if (rc) return cli_die(rc, "%s", err.msg);
   int st = cli_make_dir(c->out_dir);
-  if (!st) st = write_outputs(r.profile, c);
-  if (!st) st = write_result(c, &r);
+  if (!st) st = write_outputs(r.profile, c, c->out_dir);
+  if (!st) st = write_result(c->accts, c->ixaccts, c->nix, &r, c->out_dir);
   if (!st && !c->quiet) {
     scp_buf b = {0};
     scp_out_opts oo = {.top = (unsigned)c->top};
@@ -301,6 +312,49 @@ static int run(sol_cli *c) {
   return st;
 }
 
+/* --scenario: the instructions in order on one set of accounts (a failed
+ * one changes nothing); each profiled one in DIR/NN-LABEL/, a line per
+ * instruction in DIR/scenario.txt; the exit status is the first failing
+ * instruction's. */
+static int run_scenario(sol_cli *c) {
+  scp_error err = {0};
+  scp_sol_scenario *s;
+  if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+  int st = cli_make_dir(c->out_dir), first_fail = 0;
+  scp_buf sum = {0};
+  for (size_t i = 0; i < s->nixs && !st; i++) {
+    const scp_sol_scn_ix *x = &s->ixs[i];
+    const scp_sol_scn_program *p = &s->programs[x->program];
+    scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
+                          s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
+                          x->profile};
+    memcpy(o.program_id, p->id, 32);
+    scp_sol_result r;
+    int rc = scp_sol_run(&o, &r, &err);
+    if (rc) {
+      st = cli_die(rc, "%s: instruction %zu: %s", c->scenario, i + 1, err.msg);
+      break;
+    }
+    char name[96], dir[1024];
+    scp_sol_ierr_name(r.ierr, name, sizeof name);
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", c->out_dir, i + 1, x->label);
+    scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", i + 1, x->label, (unsigned long long)r.cu,
+                   r.ierr.kind ? name : "ok");
+    if (x->profile) {
+      st = cli_make_dir(dir);
+      if (!st) st = write_outputs(r.profile, c, dir);
+      if (!st) st = write_result(s->accounts, x->accts, x->naccts, &r, dir);
+    }
+    if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
+    scp_sol_result_free(&r);
+  }
+  if (!st) st = cli_write_file(c->out_dir, "scenario.txt", &sum);
+  if (!st && !c->quiet) st = cli_write_stdout(&sum);
+  scp_buf_free(&sum);
+  scp_sol_scenario_free(s);
+  return st ? st : first_fail;
+}
+
 int cmd_profile_sol(int argc, char **argv) {
   sol_cli c = {.out_dir = "scprof-out", .top = 20, .loader = SCP_SOL_LOADER_V3};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c.want[f] = true;
@@ -309,7 +363,7 @@ int cmd_profile_sol(int argc, char **argv) {
   c.accts = calloc((size_t)argc + 1, sizeof *c.accts);
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
   int st = c.accts && c.ixaccts ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
-  if (!st) st = run(&c);
+  if (!st) st = c.scenario ? run_scenario(&c) : run(&c);
   for (size_t i = 0; i < c.naccts; i++) scp_sol_account_free(&c.accts[i]);
   free(c.accts);
   free(c.ixaccts);

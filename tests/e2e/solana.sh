@@ -86,3 +86,73 @@ ok one_line_error 3 "is not a base58 public key"
 "$BIN" profile "$T/p/syscalls_v3.so" --heap 40000 >/dev/null 2>"$T/err"; rc=$?
 NAME="--heap not a multiple of 1024: exit 3"
 ok one_line_error 3 "heap size 40000"
+
+# ---- a scenario: instructions in order on one set of accounts
+P=ScprofProgram111111111111111111111111111111
+K1=4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi
+K2=8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR
+cat >"$T/p/flow.json" <<JSON
+{"programs": [{"name": "move", "elf": "move_v3.so"}, {"name": "burn", "elf": "burn_v3.so"},
+              {"name": "write", "elf": "write_v3.so", "loader": "v2"}],
+ "accounts": [{"pubkey": "$K1", "lamports": 1000000000, "owner": "$P", "data": "0102030405060708"},
+              {"pubkey": "$K2", "lamports": 1000000000}],
+ "instructions": [
+   {"program": "move", "accounts": [{"pubkey": "$K1", "writable": true}, {"pubkey": "$K2", "writable": true}]},
+   {"program": "move", "label": "again", "profile": false,
+    "accounts": [{"pubkey": "$K1", "writable": true}, {"pubkey": "$K2", "writable": true}]},
+   {"program": "burn", "accounts": [{"pubkey": "$K1", "writable": true}]},
+   {"program": "write", "accounts": [{"pubkey": "$K1", "writable": true}]}]}
+JSON
+"$BIN" profile --scenario "$T/p/flow.json" -o "$T/s" -q 2>"$T/err"; rc=$?
+NAME="scenario: one line per instruction with its CU and outcome; exit 10 (one failed)"
+ok [ "$rc" -eq 10 ] && [ "$(cat "$T/s/scenario.txt")" = "$(printf '01\tmove\t8\tok\n02\tagain\t8\tok\n03\tburn\t5\tUnbalancedInstruction\n04\twrite\t3\tok')" ]
+NAME="scenario: profiled instructions get a folder, set-up ones do not"
+ok [ -s "$T/s/01-move/profile.folded" ] && [ ! -d "$T/s/02-again" ] && [ -s "$T/s/04-write/result.txt" ]
+# two moves carried over, the failed burn changed nothing, the write landed
+NAME="scenario: accounts carry over; a failed instruction changes nothing"
+ok grep -qx "post $K1 999999998 $P 5a02030405060708" "$T/s/04-write/result.txt"
+
+# the programs litesvm ships, when scripts/deps extracted them
+ORACLE=${SCP_ORACLE_DIR:-build/oracle}
+if [ -f "$ORACLE/token.so" ]; then
+  cp "$ORACLE/token.so" "$T/p/"
+  head -c 82 /dev/zero >"$T/p/mint.bin"; head -c 165 /dev/zero >"$T/p/acct.bin"
+  TK=TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA
+  K3=CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8
+  K4=GgBaCs3NCBuZN12kCJgAW63ydqohFkHEdfdEXBPzLHq
+  A3=$(printf '03%.0s' $(seq 32)); A5=$(printf '05%.0s' $(seq 32))
+  cat >"$T/p/token.json" <<JSON
+{"programs": [{"name": "token", "elf": "token.so", "id": "$TK"}],
+ "accounts": [{"pubkey": "$K1", "lamports": 1461600, "owner": "$TK", "data": "@mint.bin"},
+              {"pubkey": "$K2", "lamports": 2039280, "owner": "$TK", "data": "@acct.bin"},
+              {"pubkey": "$K4", "lamports": 2039280, "owner": "$TK", "data": "@acct.bin"},
+              {"pubkey": "$K3", "lamports": 1000000000}],
+ "instructions": [
+  {"label": "initialize_mint2", "program": "token", "data": "1406${A3}00",
+   "accounts": [{"pubkey": "$K1", "writable": true}]},
+  {"label": "initialize_account3", "program": "token", "data": "12$A3",
+   "accounts": [{"pubkey": "$K2", "writable": true}, {"pubkey": "$K1"}]},
+  {"label": "initialize_account3", "program": "token", "data": "12$A5", "profile": false,
+   "accounts": [{"pubkey": "$K4", "writable": true}, {"pubkey": "$K1"}]},
+  {"label": "mint_to", "program": "token", "data": "07e803000000000000",
+   "accounts": [{"pubkey": "$K1", "writable": true}, {"pubkey": "$K2", "writable": true}, {"pubkey": "$K3", "signer": true}]},
+  {"label": "transfer", "program": "token", "data": "036400000000000000",
+   "accounts": [{"pubkey": "$K2", "writable": true}, {"pubkey": "$K4", "writable": true}, {"pubkey": "$K3", "signer": true}]},
+  {"label": "overdraw", "program": "token", "data": "03e903000000000000",
+   "accounts": [{"pubkey": "$K2", "writable": true}, {"pubkey": "$K4", "writable": true}, {"pubkey": "$K3", "signer": true}]}]}
+JSON
+  "$BIN" profile --scenario "$T/p/token.json" -o "$T/tk" -q 2>/dev/null
+  # the CU litesvm charges for each step (tests/oracle/expected.txt)
+  NAME="scenario: p-token from an empty mint: 201, 235, 235, 119, 76 CU, then Custom(1) at 181"
+  ok [ "$(cut -f3,4 "$T/tk/scenario.txt" | tr '\t\n' ' ')" = "201 ok 235 ok 235 ok 119 ok 76 ok 181 Custom(1) " ]
+else
+  echo "SKIP scenario on p-token: $ORACLE/token.so not extracted (scripts/deps)"
+fi
+
+"$BIN" profile --scenario "$T/p/flow.json" "$T/p/move_v3.so" >/dev/null 2>"$T/err"; rc=$?
+NAME="--scenario with a program too: usage, exit 2"
+ok one_line_error 2 "--scenario takes the programs"
+printf '{"programs": [{"name": "x"}], "instructions": []}' >"$T/p/bad.json"
+"$BIN" profile --scenario "$T/p/bad.json" >/dev/null 2>"$T/err"; rc=$?
+NAME="a scenario program without its ELF: one line naming the file"
+ok one_line_error 65 "$T/p/bad.json: a program needs"

@@ -59,25 +59,33 @@ static void read_meter(scp_run *r, uint64_t *now) {
 
 bool scp_run_take(scp_run *r, uint64_t *delta) {
   uint64_t now[SCP_MAX_METRICS];
-  bool any = false;
+  uint64_t any = 0;
   read_meter(r, now);
   for (unsigned m = 0; m < r->nmetrics; m++) {
     delta[m] = now[m] - r->cursor[m];
-    any |= delta[m] != 0;
+    any |= delta[m];
     r->cursor[m] = now[m];
   }
-  return any;
+  return any != 0;
 }
 
 void scp_run_add(scp_run *r, uint32_t node, const uint64_t *delta) {
-  for (unsigned m = 0; m < r->nmetrics; m++) scp_tree_add(&r->tree, node, m, delta[m]);
+  uint64_t *self = r->tree.nodes[node].self;
+  for (unsigned m = 0; m < r->nmetrics; m++) self[m] += delta[m];
 }
 
-void scp_run_book(scp_run *r, uint32_t node) {
-  uint64_t d[SCP_MAX_METRICS];
-  scp_run_take(r, d);
-  scp_run_add(r, node, d);
+/* The hot path: every boundary books once, so one loop, no copies. */
+static inline void book(scp_run *r, uint32_t node) {
+  uint64_t now[SCP_MAX_METRICS];
+  read_meter(r, now);
+  uint64_t *self = r->tree.nodes[node].self;
+  for (unsigned m = 0; m < r->nmetrics; m++) {
+    self[m] += now[m] - r->cursor[m];
+    r->cursor[m] = now[m];
+  }
 }
+
+void scp_run_book(scp_run *r, uint32_t node) { book(r, node); }
 
 bool scp_run_book_pc(scp_run *r, uint32_t node, uint64_t pc) {
   uint64_t d[SCP_MAX_METRICS] = {0};
@@ -94,7 +102,7 @@ uint32_t scp_run_top(const scp_run *r) {
 
 size_t scp_run_depth(const scp_run *r) { return r->depth; }
 
-static void push(scp_run *r, uint32_t node) {
+static __attribute__((noinline)) void push_grow(scp_run *r, uint32_t node) {
   if (!r->excess && scp_grow(&r->stack, &r->cap, r->depth + 1, sizeof *r->stack))
     r->stack[r->depth] = node;
   else
@@ -102,20 +110,39 @@ static void push(scp_run *r, uint32_t node) {
   r->depth++;
 }
 
+/* Once per host call: the common case inline, growing out of line. */
+static inline void push(scp_run *r, uint32_t node) {
+  if (r->depth < r->cap && !r->excess) r->stack[r->depth++] = node;
+  else push_grow(r, node);
+}
+
 uint32_t scp_run_enter(scp_run *r, uint32_t parent, uint64_t callsite, scp_kind kind,
                        uint32_t module, uint32_t callee) {
   uint32_t top = scp_run_top(r);
-  scp_run_book(r, top);
+  book(r, top);
   uint32_t node = scp_tree_enter(&r->tree, parent, callsite, kind, module, callee);
   push(r, node == SCP_NODE_NONE ? top : node);
   return node;
 }
 
+uint32_t scp_run_enter_from_guest(scp_run *r, uint32_t parent, uint64_t callsite, scp_kind kind,
+                                  uint32_t module, uint32_t callee) {
+  scp_run_skip(r);
+  uint32_t node = scp_tree_enter(&r->tree, parent, callsite, kind, module, callee);
+  push(r, node == SCP_NODE_NONE ? scp_run_top(r) : node);
+  return node;
+}
+
 void scp_run_leave(scp_run *r) {
-  scp_run_book(r, scp_run_top(r));
+  book(r, scp_run_top(r));
   if (!r->depth) return;
   if (r->excess) r->excess--;
   r->depth--;
+}
+
+void scp_run_unwind(scp_run *r) {
+  do scp_run_leave(r);
+  while (r->depth);
 }
 
 uint64_t scp_run_total(scp_run *r, unsigned m) {
@@ -142,7 +169,7 @@ static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of mem
 
 int scp_run_build(scp_run *r, const scp_run_report *rep, scp_profile **out, scp_error *err) {
   *out = NULL;
-  scp_run_book(r, scp_run_top(r));
+  scp_run_unwind(r);
   int rc = scp_run_check(r, err);
   if (rc) return rc;
   unsigned keep = rep->nmetrics && rep->nmetrics < r->nmetrics ? rep->nmetrics : r->nmetrics;

@@ -113,9 +113,23 @@ size_t scp_run_depth(const scp_run *r);
 uint32_t scp_run_enter(scp_run *r, uint32_t parent, uint64_t callsite, scp_kind kind,
                        uint32_t module, uint32_t callee);
 
+/* A call out of guest code (a host call, a syscall): what is pending since
+ * the cursor is guest work that the engine books itself (Soroban's fuel
+ * flushed into the Budget, sBPF's pending instructions charged just
+ * before), so the cursor moves past it as scp_run_skip does -- one meter
+ * reading for both -- and then the call is entered as scp_run_enter does,
+ * parent being the engine's current guest node and callsite its pc.  Same
+ * return value and the same one-leave rule as scp_run_enter. */
+uint32_t scp_run_enter_from_guest(scp_run *r, uint32_t parent, uint64_t callsite, scp_kind kind,
+                                  uint32_t module, uint32_t callee);
+
 /* Leave the call on top: book the costs since the cursor to it and pop it.
  * At the root (depth 0) this only books to the root. */
 void scp_run_leave(scp_run *r);
+
+/* A trap or an exhausted meter ends the run with calls still open: leave
+ * them all, innermost first (what is pending goes to the innermost). */
+void scp_run_unwind(scp_run *r);
 
 /* ---- after the run ------------------------------------------------------------- */
 
@@ -142,7 +156,7 @@ typedef struct scp_run_report {
   void *ctx;
 } scp_run_report;
 
-/* Book what is pending to the root, check the invariant (scp_run_check) on
+/* Unwind (scp_run_unwind), check the invariant (scp_run_check) on
  * every metric, build the profile (scp_prof_build) keeping rep->nmetrics
  * metrics, set its status, title and metadata, and check that inclusive ==
  * self + sum of children for every node and metric.

@@ -113,6 +113,39 @@ static void test_skip_guest_work(void **state) {
   scp_run_destroy(r);
 }
 
+/* A syscall out of guest code: the pending units are the guest's (charged
+ * by the chain just before), skipped in the same reading; a trap inside a
+ * nested call leaves calls open, and unwinding books the rest to the
+ * innermost and closes them all. */
+static void test_from_guest_and_unwind(void **state) {
+  (void)state;
+  fake f = {{0, 0}, 0};
+  scp_run *r = make(&f);
+  scp_tree *t = scp_run_tree(r);
+  uint32_t prog = scp_run_enter(r, 0, 0, SCP_KIND_CONTRACT, 1, 1);
+  uint32_t fn = scp_tree_enter(t, prog, 0, SCP_KIND_GUEST, 1, 3);
+  uint64_t work[SCP_MAX_METRICS] = {30, 0};
+  assert_true(scp_tree_add_pc(t, fn, 0x8, work));
+  f.now[CU] += 30;                                   /* the guest's, flushed */
+  unsigned reads = f.reads;
+  uint32_t sys = scp_run_enter_from_guest(r, fn, 0x10, SCP_KIND_HOST, 1, 4);
+  assert_int_equal(f.reads, reads + 1);
+  assert_int_equal(scp_run_top(r), sys);
+  f.now[CU] += 1000;
+  uint32_t b = scp_run_enter(r, sys, 0, SCP_KIND_CONTRACT, 2, 2);
+  f.now[CU] += 7;                                    /* then the callee traps */
+  assert_int_equal(scp_run_depth(r), 3);
+  scp_run_unwind(r);
+  assert_int_equal(scp_run_depth(r), 0);
+  assert_int_equal(self_of(r, b)[CU], 7);
+  assert_int_equal(self_of(r, sys)[CU], 1000);
+  assert_int_equal(self_of(r, fn)[CU], 30);
+  assert_int_equal(self_of(r, prog)[CU], 0);
+  scp_error err = {0};
+  assert_int_equal(scp_run_check(r, &err), SCP_OK);
+  scp_run_destroy(r);
+}
+
 /* A cross-program invocation: syscall -> program -> syscall, each level's
  * units on its own node, the stack unwinding in order. */
 static void test_nested_calls(void **state) {
@@ -307,6 +340,7 @@ int main(void) {
     cmocka_unit_test(test_book_exact),
     cmocka_unit_test(test_skip_guest_work),
     cmocka_unit_test(test_nested_calls),
+    cmocka_unit_test(test_from_guest_and_unwind),
     cmocka_unit_test(test_take_and_totals_vector),
     cmocka_unit_test(test_broken_invariant),
     cmocka_unit_test(test_build_metadata),

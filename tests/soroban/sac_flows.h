@@ -834,7 +834,7 @@ static uint64_t mint_call(ref *r, uint64_t args) {
   a[0] = r->sac;
   a[2] = args;
   ref_env(r, "call", a, &ret);
-  scp_ae_free(r->h);
+  scp_auth_enf_free(r->h);
   return ret;
 }
 

@@ -43,9 +43,10 @@
 #include <openssl/sha.h>
 #include <sodium.h>
 
-#include "soroban/host_private.h"
-#include "soroban/sac_private.h"
-#include "soroban/host_sac.h"
+#include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
+#include "soroban/sac/sac_private.h"
+#include "soroban/sac/host_sac.h"
 
 #define REF_OBS_DIR "../shared/spec/soroban/observations/"
 
@@ -799,7 +800,7 @@ static uint64_t ref_args(ref *r, const ref_arg *args, size_t n) {
 static uint64_t ref_call_sym(ref *r, uint64_t sym, const char *fn, uint64_t vec) {
   uint64_t a[3] = { r->sac, sym, vec }, ret, part;
   int rc = ref_env(r, "call", a, &ret);
-  if (!r->depth) scp_ae_free(r->h);
+  if (!r->depth) scp_auth_enf_free(r->h);
   if (rc == SCP_OK && scp_val_tag_of(ret) == SCP_TAG_I128_OBJ &&
       (!strcmp(fn, "balance") || !strcmp(fn, "allowance"))) {
     assert_int_equal(ref_env(r, "obj_to_i128_hi64", &ret, &part), SCP_OK);
@@ -888,7 +889,7 @@ static void ref_enter_contract(ref *r, uint64_t id_bytes) {
 
 static void ref_leave_contract(ref *r) {
   scp_host_pop_frame(r->h);
-  if (!--r->depth) scp_ae_free(r->h);
+  if (!--r->depth) scp_auth_enf_free(r->h);
 }
 
 /* BytesN::<32>::try_from_val(bytes_new_from_slice(id)): the Bytes and

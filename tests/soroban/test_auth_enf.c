@@ -35,9 +35,10 @@
 #include <openssl/sha.h>
 #include <sodium.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_lifecycle.h"
-#include "soroban/sac_private.h"
+#include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
+#include "soroban/core/host_lifecycle.h"
+#include "soroban/sac/sac_private.h"
 #include "host_fixture.h"
 
 /* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */
@@ -548,17 +549,17 @@ static void test_rollback(void **state) {
   uint64_t who = address_of(f, 0, s.pk);
   delta d[2];
   for (int k = 0; k < 2; k++) {
-    scp_am_snap *as = NULL;
+    scp_auth_mgr_snap *as = NULL;
     scp_sentry *ss = NULL;
     size_t ns = 0;
     assert_int_equal(scp_storage_snapshot(f->h, &ss, &ns), SCP_OK);
-    assert_int_equal(scp_am_save(f->h, &as), SCP_OK);
+    assert_int_equal(scp_auth_mgr_save(f->h, &as), SCP_OK);
     mint_frame(f);
     d[k] = require_auth(f, who);
     assert_int_equal(d[k].rc, SCP_OK);
     scp_host_pop_frame(f->h);
     scp_storage_rollback(f->h, ss, ns);
-    scp_am_restore(f->h, as);
+    scp_auth_mgr_restore(f->h, as);
   }
   assert_true(d[1].cpu > 419231 + 21280 && d[1].cpu <= d[0].cpu);
   mint_frame(f);
@@ -649,9 +650,9 @@ static delta custom_account(fixture *f, stub *st, uint8_t wallet[32]) {
   xbytes(&e, inv.p, inv.n);
   set_entries(f, &e, 1);
   mint_frame(f);
-  scp_ae_probe = probe;
+  scp_auth_enf_probe = probe;
   delta d = require_auth(f, address_of(f, 1, wallet));
-  scp_ae_probe = NULL;
+  scp_auth_enf_probe = NULL;
   return d;
 }
 
@@ -753,14 +754,14 @@ static uint64_t invoker_entry(fixture *f, uint8_t contract, const char *fn, cons
   uint64_t argv, subv, sym, ctx, sub, tag, entry;
   assert_int_equal(scp_host_vec_new_from_slice(f->h, args, n, &argv), SCP_OK);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, subs, nsubs, &subv), SCP_OK);
-  assert_int_equal(scp_sac_symbol(f->h, fn, &sym), SCP_OK);
+  assert_int_equal(scp_native_symbol(f->h, fn, &sym), SCP_OK);
   static const char *const ctx_keys[] = { "args", "contract", "fn_name" };
   uint64_t cv[3] = { argv, address_of(f, 1, id), sym };
-  assert_int_equal(scp_sac_map_new(f->h, ctx_keys, cv, 3, &ctx), SCP_OK);
+  assert_int_equal(scp_native_map_new(f->h, ctx_keys, cv, 3, &ctx), SCP_OK);
   static const char *const sub_keys[] = { "context", "sub_invocations" };
   uint64_t sv[2] = { ctx, subv };
-  assert_int_equal(scp_sac_map_new(f->h, sub_keys, sv, 2, &sub), SCP_OK);
-  assert_int_equal(scp_sac_symbol(f->h, "Contract", &tag), SCP_OK);
+  assert_int_equal(scp_native_map_new(f->h, sub_keys, sv, 2, &sub), SCP_OK);
+  assert_int_equal(scp_native_symbol(f->h, "Contract", &tag), SCP_OK);
   uint64_t pair[2] = { tag, sub };
   assert_int_equal(scp_host_vec_new_from_slice(f->h, pair, 2, &entry), SCP_OK);
   return entry;
@@ -798,7 +799,7 @@ static void test_invoker_authorizes_sub_call(void **state) {
   assert_int_equal(scp_host_vec_new_from_slice(f->h, &entry, 1, &list), SCP_OK);
   delta d = host_call(f, "authorize_as_curr_contract", &list);
   assert_int_equal(d.rc, SCP_OK);
-  assert_int_equal(scp_ae_invoker_count(f->h), 1);
+  assert_int_equal(scp_auth_enf_invoker_count(f->h), 1);
   contract_frame(f, 0xb2, "middle", NULL, 0);
   contract_frame(f, 0xc3, "inner", &seven, 1);
   uint64_t a = address_of(f, 1, a_id);
@@ -806,14 +807,14 @@ static void test_invoker_authorizes_sub_call(void **state) {
   assert_int_equal(d.rc, SCP_OK);
   assert_int_equal(d.cpu, 60 + 523 + 43 + 290 + 290 + 290 + 290);
   assert_int_equal(d.mem, 24);
-  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 0);
   d = host_call(f, "require_auth", &a);
   assert_int_equal(d.rc, SCP_OK);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
   scp_host_pop_frame(f->h);
-  assert_int_equal(scp_ae_invoker_count(f->h), 1);
+  assert_int_equal(scp_auth_enf_invoker_count(f->h), 1);
   scp_host_pop_frame(f->h);
-  assert_int_equal(scp_ae_invoker_count(f->h), 0);
+  assert_int_equal(scp_auth_enf_invoker_count(f->h), 0);
 }
 
 /* A tracker authorizes only calls below the contract that made it: A's

@@ -47,10 +47,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "soroban/host_fns_private.h"
-#include "soroban/host_private.h"
+#include "soroban/fns/host_fns_private.h"
+#include "soroban/core/host_private.h"
 #include "pairing_vectors.h"
-#include "soroban/sac_private.h"
+#include "soroban/sac/sac_private.h"
 #include "sac_flows.h"
 
 #define OBS_DIR "../shared/spec/soroban/observations"
@@ -66,10 +66,10 @@ typedef struct replay {
   size_t exp_objs;
   const char *setup;   /* objects the test makes outside traced calls */
   const char *slices;  /* contents of the next *_from_slice calls */
-  const char *asset;   /* (sac) the Asset codes bytes_new_from_slice(44/52) hold */
-  const char *strs;    /* (sac) symbol_index_in_strs's strs */
-  const char *entries; /* (sac) classic ledger entries the test wrote untraced */
-  bool vec_setup;      /* (sac) vec_new_from_slice(1) holds the last setup object */
+  const char *asset;   /* the Asset codes bytes_new_from_slice(44/52) hold */
+  const char *strs;    /* symbol_index_in_strs's strs */
+  const char *entries; /* classic ledger entries the test wrote untraced */
+  bool vec_setup;      /* vec_new_from_slice(1) holds the last setup object */
   uint64_t last_setup_obj;
   size_t exp_store;    /* ledger storage entries the trace shows */
   bool made_up;   /* slice contents were invented: content-dependent
@@ -343,7 +343,7 @@ static bool made_bytes(replay *r, const uint8_t *b, uint32_t len) {
 }
 
 
-/* (sac) Files of the Stellar Asset Contract tests without a setups[] entry:
+/* Files of the Stellar Asset Contract tests without a setups[] entry:
  * the test host's enforcing auth mode and the default asset code. */
 static const char *sac_setup(const char *name) {
   /* the issuer's account (default_stellar_asset_contract creates it first) */
@@ -501,7 +501,7 @@ static bool make_setup_object(replay *r) {
   return scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
 }
 
-/* (sac) The next classic ledger entry of "entries:E1|E2;", written into
+/* The next classic ledger entry of "entries:E1|E2;", written into
  * the storage map and footprint uncharged, as the reference's test helpers
  * do: "acct:KEYHEX[:BALANCE]" an AccountEntry (only its balance is read),
  * "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's asset
@@ -630,7 +630,7 @@ static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, ui
  * sparse: true), an EnvBase helper like map_unpack_to_slice: query keys
  * strictly ascending (a byte compare each), then one walk of the map in
  * step: a smaller map key advances it, an equal one is taken, a greater
- * one leaves the output Void.  Charges as scp_sac_map_unpack (the dense
+ * one leaves the output Void.  Charges as scp_native_map_unpack (the dense
  * case): the output slice copy, the map iterator. */
 static int sparse_unpack(scp_host *h, uint64_t map, const char *const *keys, uint32_t n,
                          uint32_t nout) {
@@ -849,7 +849,7 @@ static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
   return next_vals_n(r, vals, len, &k) && k == len;
 }
 
-/* (sac) The next Asset code of the setup's list ("asset:C1,C2,...;"; the
+/* The next Asset code of the setup's list ("asset:C1,C2,...;"; the
  * last one repeats), at most w bytes, zero-padded; "x:HEX" gives the
  * bytes in hex. */
 static void asset_code(replay *r, uint8_t *out, size_t w) {
@@ -907,7 +907,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
     else ret = SCP_VAL_VOID;
   } else if (!strcmp(name, "symbol_index_in_strs") && r->strs) {
-    /* (sac) EnvBase::symbol_index_in_strs with the test's strs from the
+    /* EnvBase::symbol_index_in_strs with the test's strs from the
      * setup ("strs:A,B,C;") */
     char copy[256];
     const char *strs[16];
@@ -916,7 +916,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     for (char *t = strtok(copy, ","); t && n < 16; t = strtok(NULL, ",")) strs[n++] = t;
     if (n != (uint32_t)args[1]) return verdict(r, R_SETUP, "%s: strs not in the setup", name);
     h->errmsg[0] = 0;
-    rc = scp_sac_symbol_index(h, args[0], strs, n, &idx);
+    rc = scp_native_symbol_index(h, args[0], strs, n, &idx);
     if (rc == SCP_OK) ret = scp_val_u32(idx);
     else if (rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "map_new_from_slices") || !strcmp(name, "sparse_map_new_from_slices")) {
@@ -952,7 +952,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
       if (!next_vals(r, vals, len) && !(r->elems && vec_elems(r, vals, len))) {
         r->made_up = true;
         for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
-        /* (sac) a test's call args: the Address it just made */
+        /* a test's call args: the Address it just made */
         if (r->vec_setup && len == 1 && r->last_setup_obj) vals[0] = r->last_setup_obj;
       }
       rc = scp_host_vec_new_from_slice(h, vals, len, &ret);
@@ -960,7 +960,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     } else {
       uint8_t *buf = calloc(len ? len : 1, 1);
       if (buf && r->asset && name[0] == 'b' && (len == 44 || len == 52)) {
-        /* (sac) the Asset XDR: the next code of the list, issuer key
+        /* the Asset XDR: the next code of the list, issuer key
          * 0x11.. (its bytes change no charge) */
         size_t w = len == 44 ? 4 : 12;
         buf[3] = len == 44 ? 1 : 2;
@@ -990,7 +990,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (n > SCP_ARRAY_LEN(r->keys)) return verdict(r, R_UNIMPL, "%s of %u keys", name, n);
     for (uint32_t i = 0; i < n; i++) keys[i] = i < r->nkeys ? r->keys[i] : "";
     h->errmsg[0] = 0;
-    rc = scp_sac_map_unpack(h, args[0], keys, n, vals);
+    rc = scp_native_map_unpack(h, args[0], keys, n, vals);
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "sparse_map_unpack_to_slice")) {
     /* the test's query keys ("keys:"), then optionally the output
@@ -1095,7 +1095,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
         /* a memory change we do not reproduce means the test did untraced
          * work after the failure (conversions etc.): not checkable */
         if (!state_ok(r) && !(st.has_mem && r->budget.mem != r->exp_mem)) {
-          /* (sac) a call that failed on invented slice contents (an
+          /* a call that failed on invented slice contents (an
            * Asset XDR of zeros) says nothing about us, as at a ret */
           out = verdict(r, r->made_up ? R_SETUP : R_MISMATCH,
                         "step %s: after unreturned %s: cpu %llu, trace %llu%s",
@@ -1109,7 +1109,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
       while (changed && r->exp_store > r->host->nstore && seed_entry(r)) {
       }
       if (changed && r->exp_store > r->host->nstore) {
-        /* (sac) ledger entries (accounts, trustlines) the test wrote
+        /* ledger entries (accounts, trustlines) the test wrote
          * outside traced calls: their contents are not in the trace */
         out = verdict(r, R_SETUP, "step %s: ledger entries made outside traced calls", keys[i]);
         break;
@@ -1168,7 +1168,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
             else if (rl == plen && !strncmp(rn, pending_name, plen)) ret_idx = j;
             else break;
           } else if (!strncmp(evj, "push ", 5) || !strncmp(evj, "pop ", 4)) {
-            /* (sac) a nested frame (the Stellar Asset Contract run by
+            /* a nested frame (the Stellar Asset Contract run by
              * create_asset_contract or call): our host makes it itself */
           } else break;
         }
@@ -1206,7 +1206,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
           reset |= r->exp_cpu < before_cpu;
         }
         if (reset) {
-          /* (sac) the test's invocation metering reset the budget inside
+          /* the test's invocation metering reset the budget inside
            * this call: its total is not comparable */
           out = verdict(r, R_SETUP, "step %s: budget reset inside the call (invocation metering)",
                         keys[i]);
@@ -1290,7 +1290,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
     return verdict(r, R_SETUP, "%s", r->setup + 5);
   }
   scp_host_opts opts = { 0 };
-  /* (sac) "enforce;": the reference test host's enforcing auth mode;
+  /* "enforce;": the reference test host's enforcing auth mode;
    * "asset:CODE;": the Asset the test's bytes_new_from_slice(44/52) holds */
   if (r->setup && !strncmp(r->setup, "enforce;", 8)) {
     opts.auth_enforcing = true;
@@ -1417,7 +1417,7 @@ static void test_replay_observations(void **state) {
     for (size_t k = 0; k < SCP_ARRAY_LEN(sac_flows); k++)
       if (!strcmp(sac_flows[k].file, names[i])) flow = &sac_flows[k];
     if (flow) {
-      /* (sac) a Stellar Asset Contract test redone by its flow
+      /* a Stellar Asset Contract test redone by its flow
        * (sac_flows.h): the test's untraced set-up -- keys, accounts,
        * trustlines, Address objects, signed authorization entries -- and
        * every traced call it makes, each checked at its ret step as here;

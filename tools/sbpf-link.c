@@ -542,5 +542,11 @@ int main(int argc, char **argv) {
   else link_v0(&b);
   FILE *f = fopen(outp, "wb");
   if (!f || fwrite(b.d, 1, b.n, f) != b.n || fclose(f)) die("cannot write %s", outp);
+  for (unsigned i = 0; i < nsecs; i++) free(secs[i].data);
+  free(secs);
+  free(obj);
+  free(rels);
+  free(dynnames);
+  free(b.d);
   return 0;
 }

@@ -4,6 +4,7 @@
 #   make demo       install missing packages, build, profile the example
 #   make check      install missing packages, build, run every test (sanitized)
 #   make test       run every test against the release build
+#   make layers     check that every src/ folder uses only the layers below it
 #   make san        build the ASan+UBSan variant under build/san
 #   make install PREFIX=/usr/local
 #
@@ -26,8 +27,10 @@ ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
 LDLIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
-LIB_SRC   = $(sort $(wildcard src/util/*.c src/wasm/*.c src/sbpf/*.c src/soroban/*.c \
-              src/symbols/*.c src/profile/*.c src/output/*.c))
+# Every folder under src/ except cli/ is the library; a module may be split
+# into layer folders one level down (src/soroban/core/ ...).  scripts/check-layers
+# says which folder may use which.
+LIB_SRC   = $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c src/*/*/*.c)))
 CLI_SRC   = $(sort $(wildcard src/cli/*.c))
 TEST_SRC  = $(sort $(wildcard tests/*/test_*.c))
 FUZZ_SRC  = $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -52,7 +55,7 @@ BENCH_WASM = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard bench/wasm/*.c))
 FIXTURES  = $(patsubst %.c,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wasm/*.c)) \
             $(patsubst %.wat,$(BUILD)/%.wasm,$(wildcard tests/fixtures/wat/*.wat))
 
-.PHONY: all deps demo check test san install clean fixtures bench fuzz
+.PHONY: all deps demo check test san install clean fixtures bench fuzz layers
 all: $(BIN) $(LIB) fixtures
 
 deps:
@@ -127,7 +130,13 @@ demo: deps
 	$(MAKE) all
 	$(BIN) profile $(BUILD)/examples/demo.wasm run u32:200 -o out/demo
 
-test: all $(TEST_BIN) $(BENCH_BIN)
+# Every folder of src/ is a layer that uses only the layers below it: the
+# order is written in scripts/check-layers, which reads the includes and,
+# with nm, the calls between the objects built here.
+layers: $(LIB) $(CLI_OBJ)
+	@python3 scripts/check-layers --build $(BUILD)
+
+test: all $(TEST_BIN) $(BENCH_BIN) layers
 	@sh tests/run.sh $(BUILD)
 
 san:

@@ -9,8 +9,8 @@
  * (partial) profile, then exits with the trap/budget status.
  */
 #include "cli.h"
-#include "soroban/scp_scenario.h"
-#include "soroban/scp_spec.h"
+#include "soroban/run/scp_scenario.h"
+#include "soroban/run/scp_spec.h"
 #include "wasm/scp_wasm.h"
 
 #include <ctype.h>

@@ -40,11 +40,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_instance.h"
-#include "soroban/scp_val.h"
-#include "soroban/scp_scenario.h"
-#include "soroban/sac_setup.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_instance.h"
+#include "soroban/core/scp_val.h"
+#include "soroban/run/scp_scenario.h"
+#include "soroban/run/sac_setup.h"
 
 #define FH_POOL 96
 #define FH_STEPS 96

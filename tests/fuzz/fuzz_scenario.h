@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "scprof.h"
-#include "soroban/scp_scenario.h"
+#include "soroban/run/scp_scenario.h"
 
 static char fs_scratch[64];
 

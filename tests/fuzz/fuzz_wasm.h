@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "soroban/scp_spec.h"
+#include "soroban/run/scp_spec.h"
 #include "symbols/scp_sym.h"
 #include "wasm/scp_wasm.h"
 #include "wasm/wasm_private.h"

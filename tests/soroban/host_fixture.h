@@ -2,7 +2,7 @@
  * host_fixture.h — the host set-up the Soroban unit tests share: a Budget,
  * a host on it, and a small linear memory for dispatch; cmocka set-up and
  * teardown around it, and host functions looked up by name.
- * Include after <cmocka.h> and "soroban/host_private.h".
+ * Include after <cmocka.h> and "soroban/core/host_private.h".
  */
 #ifndef SCP_TEST_HOST_FIXTURE_H
 #define SCP_TEST_HOST_FIXTURE_H

@@ -43,8 +43,8 @@
 
 #include <openssl/sha.h>
 
-#include "soroban/host_instance.h"
-#include "soroban/host_lifecycle.h"
+#include "soroban/core/host_instance.h"
+#include "soroban/core/host_lifecycle.h"
 
 /* lifecycle.rs TEST_CONTRACT_WASM_FOR_CONTRACT_ID_PREFIX */
 #define TC_WASM_PREFIX "test_contract_for_contract_id_"

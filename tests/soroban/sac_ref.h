@@ -43,9 +43,9 @@
 #include <openssl/sha.h>
 #include <sodium.h>
 
-#include "soroban/host_private.h"
-#include "soroban/sac_private.h"
-#include "soroban/host_sac.h"
+#include "soroban/core/host_private.h"
+#include "soroban/sac/sac_private.h"
+#include "soroban/sac/host_sac.h"
 
 #define REF_OBS_DIR "../shared/spec/soroban/observations/"
 

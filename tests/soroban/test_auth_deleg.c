@@ -19,8 +19,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_lifecycle.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_lifecycle.h"
 #include "host_fixture.h"
 
 static int open_ledger(void **state) {

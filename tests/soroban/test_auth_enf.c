@@ -35,9 +35,9 @@
 #include <openssl/sha.h>
 #include <sodium.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_lifecycle.h"
-#include "soroban/sac_private.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_lifecycle.h"
+#include "soroban/sac/sac_private.h"
 #include "host_fixture.h"
 
 /* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */
@@ -753,14 +753,14 @@ static uint64_t invoker_entry(fixture *f, uint8_t contract, const char *fn, cons
   uint64_t argv, subv, sym, ctx, sub, tag, entry;
   assert_int_equal(scp_host_vec_new_from_slice(f->h, args, n, &argv), SCP_OK);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, subs, nsubs, &subv), SCP_OK);
-  assert_int_equal(scp_sac_symbol(f->h, fn, &sym), SCP_OK);
+  assert_int_equal(scp_native_symbol(f->h, fn, &sym), SCP_OK);
   static const char *const ctx_keys[] = { "args", "contract", "fn_name" };
   uint64_t cv[3] = { argv, address_of(f, 1, id), sym };
-  assert_int_equal(scp_sac_map_new(f->h, ctx_keys, cv, 3, &ctx), SCP_OK);
+  assert_int_equal(scp_native_map_new(f->h, ctx_keys, cv, 3, &ctx), SCP_OK);
   static const char *const sub_keys[] = { "context", "sub_invocations" };
   uint64_t sv[2] = { ctx, subv };
-  assert_int_equal(scp_sac_map_new(f->h, sub_keys, sv, 2, &sub), SCP_OK);
-  assert_int_equal(scp_sac_symbol(f->h, "Contract", &tag), SCP_OK);
+  assert_int_equal(scp_native_map_new(f->h, sub_keys, sv, 2, &sub), SCP_OK);
+  assert_int_equal(scp_native_symbol(f->h, "Contract", &tag), SCP_OK);
   uint64_t pair[2] = { tag, sub };
   assert_int_equal(scp_host_vec_new_from_slice(f->h, pair, 2, &entry), SCP_OK);
   return entry;

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_instance.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_instance.h"
 #include "host_fixture.h"
 
 /* The invoker stands in for the VM: it pushes the callee's frame, reads

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_bls.h"
-#include "soroban/crypto_bls_h2c.h"
+#include "soroban/core/host_private.h"
+#include "soroban/fns/host_bls.h"
+#include "soroban/fns/crypto_bls_h2c.h"
 #include "host_fixture.h"
 #include "bls_vectors.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
+#include "soroban/core/host_private.h"
 #include "host_fixture.h"
 
 /* ---- budget model ------------------------------------------------------- */

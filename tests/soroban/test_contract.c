@@ -30,7 +30,7 @@
 #include "ref_wasm.h"
 #include <openssl/sha.h>
 
-#include "soroban/host_private.h"
+#include "soroban/core/host_private.h"
 #include "wasm/scp_wasm.h"
 
 typedef struct probe {

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/crypto_bn254.h"
+#include "soroban/core/host_private.h"
+#include "soroban/fns/crypto_bn254.h"
 #include "host_fixture.h"
 
 static void hex(const char *s, uint8_t *out) {
@@ -74,7 +74,7 @@ static uint64_t call(fixture *f, const char *name, uint64_t *args, int want) {
   return ret;
 }
 
-#include "soroban/host_fns_private.h"
+#include "soroban/fns/host_fns_private.h"
 
 /* bn254_g1_is_on_curve and bn254_g1_mul are not registered yet (see
  * host_fns_curve.c), so the bodies are called directly: no argument

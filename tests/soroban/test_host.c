@@ -12,7 +12,7 @@
 #include <secp256k1.h>
 #include <secp256k1_recovery.h>
 
-#include "soroban/host_private.h"
+#include "soroban/core/host_private.h"
 #include "host_fixture.h"
 
 static void hex(const char *s, uint8_t *out) {

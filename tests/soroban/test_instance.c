@@ -34,9 +34,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_instance.h"
-#include "soroban/host_lifecycle.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_instance.h"
+#include "soroban/core/host_lifecycle.h"
 #include "host_fixture.h"
 
 static const uint8_t contract[32] = { 0xc0, 0xff, 0xee };

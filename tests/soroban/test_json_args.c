@@ -1,6 +1,6 @@
 /*
  * test_json_args.c — JSON arguments typed by a contract's spec
- * (scp_spec_arg_value, src/soroban/args.c): the exact ScVal XDR each
+ * (scp_spec_arg_value, src/soroban/run/args.c): the exact ScVal XDR each
  * stellar-cli convention gives (vec, map sorted by ScVal order, tuple,
  * struct, tuple struct, union, enum, error enum, option, muxed address),
  * the host conversion's charges for one of them worked out from the cost
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/scp_spec.h"
+#include "soroban/core/host_private.h"
+#include "soroban/run/scp_spec.h"
 
 typedef struct xw {
   uint8_t b[4096];

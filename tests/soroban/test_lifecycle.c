@@ -14,7 +14,7 @@
 #include <openssl/sha.h>
 
 #include "profile/scp_prof.h"
-#include "soroban/host_lifecycle.h"
+#include "soroban/core/host_lifecycle.h"
 #include "util/scp_util.h"
 
 static scp_host *new_host(scp_budget *b, const scp_host_opts *o) {

@@ -18,9 +18,9 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "soroban/crypto_pairing.h"
-#include "soroban/host_bls.h"
-#include "soroban/host_private.h"
+#include "soroban/fns/crypto_pairing.h"
+#include "soroban/fns/host_bls.h"
+#include "soroban/core/host_private.h"
 #include "host_fixture.h"
 #include "pairing_vectors.h"
 

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/host_fns_private.h"
+#include "soroban/core/host_private.h"
+#include "soroban/fns/host_fns_private.h"
 #include "host_fixture.h"
 
 #define OBS_DIR "../shared/spec/soroban/observations/"

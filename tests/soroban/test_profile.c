@@ -15,7 +15,7 @@
 #include <openssl/sha.h>
 
 #include "profile/scp_prof.h"
-#include "soroban/scp_host.h"
+#include "soroban/core/scp_host.h"
 #include "util/scp_util.h"
 
 static char *fixture(const char *rel) {

@@ -47,10 +47,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "soroban/host_fns_private.h"
-#include "soroban/host_private.h"
+#include "soroban/fns/host_fns_private.h"
+#include "soroban/core/host_private.h"
 #include "pairing_vectors.h"
-#include "soroban/sac_private.h"
+#include "soroban/sac/sac_private.h"
 #include "sac_flows.h"
 
 #define OBS_DIR "../shared/spec/soroban/observations"
@@ -630,7 +630,7 @@ static int map_from_str_slices(replay *r, bool sparse, const uint64_t *given, ui
  * sparse: true), an EnvBase helper like map_unpack_to_slice: query keys
  * strictly ascending (a byte compare each), then one walk of the map in
  * step: a smaller map key advances it, an equal one is taken, a greater
- * one leaves the output Void.  Charges as scp_sac_map_unpack (the dense
+ * one leaves the output Void.  Charges as scp_native_map_unpack (the dense
  * case): the output slice copy, the map iterator. */
 static int sparse_unpack(scp_host *h, uint64_t map, const char *const *keys, uint32_t n,
                          uint32_t nout) {
@@ -916,7 +916,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     for (char *t = strtok(copy, ","); t && n < 16; t = strtok(NULL, ",")) strs[n++] = t;
     if (n != (uint32_t)args[1]) return verdict(r, R_SETUP, "%s: strs not in the setup", name);
     h->errmsg[0] = 0;
-    rc = scp_sac_symbol_index(h, args[0], strs, n, &idx);
+    rc = scp_native_symbol_index(h, args[0], strs, n, &idx);
     if (rc == SCP_OK) ret = scp_val_u32(idx);
     else if (rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "map_new_from_slices") || !strcmp(name, "sparse_map_new_from_slices")) {
@@ -990,7 +990,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (n > SCP_ARRAY_LEN(r->keys)) return verdict(r, R_UNIMPL, "%s of %u keys", name, n);
     for (uint32_t i = 0; i < n; i++) keys[i] = i < r->nkeys ? r->keys[i] : "";
     h->errmsg[0] = 0;
-    rc = scp_sac_map_unpack(h, args[0], keys, n, vals);
+    rc = scp_native_map_unpack(h, args[0], keys, n, vals);
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
   } else if (!strcmp(name, "sparse_map_unpack_to_slice")) {
     /* the test's query keys ("keys:"), then optionally the output

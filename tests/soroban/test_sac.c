@@ -26,9 +26,9 @@
 #include <cmocka.h>
 
 #include "profile/scp_prof.h"
-#include "soroban/host_private.h"
-#include "soroban/sac_private.h"
-#include "soroban/host_sac.h"
+#include "soroban/core/host_private.h"
+#include "soroban/sac/sac_private.h"
+#include "soroban/sac/host_sac.h"
 #include "util/scp_util.h"
 
 typedef struct fixture {

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_lifecycle.h"
-#include "soroban/host_private.h"
-#include "soroban/sac_private.h"
-#include "soroban/host_sac.h"
+#include "soroban/core/host_lifecycle.h"
+#include "soroban/core/host_private.h"
+#include "soroban/sac/sac_private.h"
+#include "soroban/sac/host_sac.h"
 
 typedef struct fixture {
   scp_budget b;

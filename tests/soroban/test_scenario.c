@@ -41,10 +41,10 @@
 #include <unistd.h>
 
 #include "profile/scp_prof.h"
-#include "soroban/host_private.h"
-#include "soroban/host_lifecycle.h"
-#include "soroban/scp_host.h"
-#include "soroban/scp_scenario.h"
+#include "soroban/core/host_private.h"
+#include "soroban/core/host_lifecycle.h"
+#include "soroban/core/scp_host.h"
+#include "soroban/run/scp_scenario.h"
 #include "util/scp_util.h"
 
 #include <openssl/sha.h>

@@ -1,5 +1,5 @@
 /*
- * test_spec.c — the contractspecv0 decoder (src/soroban/spec.c) on
+ * test_spec.c — the contractspecv0 decoder (src/soroban/run/spec.c) on
  * hand-built XDR: every SCSpecTypeDef, function entries after UDT and
  * event entries that must be skipped, truncation at every byte, hostile
  * counts and nesting; typing user text by a spec type; and the new
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/host_private.h"
-#include "soroban/scp_spec.h"
+#include "soroban/core/host_private.h"
+#include "soroban/run/scp_spec.h"
 
 /* ---- an XDR writer for the tests ---------------------------------------- */
 

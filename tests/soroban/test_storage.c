@@ -28,7 +28,7 @@
 
 #include "ref_wasm.h"
 
-#include "soroban/host_private.h"
+#include "soroban/core/host_private.h"
 #include "host_fixture.h"
 
 static const uint8_t contract[32] = { 0xc0, 0xff, 0xee };

@@ -1,0 +1,621 @@
+/*
+ * host_private.h — the Soroban host's internals, shared by host.c (objects,
+ * frames, dispatch), host_fns*.c (the host functions) and args.c.  Not part
+ * of any public interface; every function here has hidden visibility.
+ */
+#ifndef SCP_HOST_PRIVATE_H
+#define SCP_HOST_PRIVATE_H
+
+#include "soroban/core/scp_host.h"
+#include "soroban/core/scp_val.h"
+
+/* Argument / result types of env.json. */
+typedef enum scp_vtype {
+#define T(name) SCP_VT_##name,
+#include "soroban/core/host_vtypes.def"
+#undef T
+  SCP_VT_COUNT
+} scp_vtype;
+
+enum {
+#define A(t)
+#define X(id, mod, field, name, argc, lo, hi, ret, args) SCP_HF_##name = id,
+#include "soroban/core/host_fns.def"
+#undef X
+#undef A
+  SCP_HF_COUNT
+};
+
+#define SCP_HOST_MAX_ARGS 8
+
+/* A host object (HostObject, host_object.rs).  Objects are immutable once
+ * added, as in the reference: every "mutating" host function makes a new
+ * object. */
+typedef struct scp_hobj {
+  uint8_t tag;      /* the object's Val tag (SCP_TAG_*_OBJ) */
+  uint32_t len;     /* bytes/string/symbol: byte count; vec: elements;
+                       map: entries */
+  union {
+    uint64_t u64;
+    int64_t i64;
+    struct { uint64_t hi, lo; } i128;       /* u128 / i128 (hi signed for i128) */
+    uint64_t w[4];                          /* u256 / i256: hi_hi, hi_lo, lo_hi, lo_lo */
+    uint8_t *bytes;                         /* bytes, string, symbol, address */
+    uint64_t *vals;                         /* vec: len Vals; map: 2*len (k, v) */
+  } u;
+} scp_hobj;
+
+/* rand_chacha ChaCha20Rng state (host_prng.c). */
+typedef struct scp_prng {
+  uint32_t key[8];
+  uint64_t counter;
+  uint32_t buf[64];
+  unsigned index;
+} scp_prng;
+
+/* A frame's instance storage (storage.rs InstanceStorageMap): a sorted
+ * (key, value) array kept outside the object table, as the reference keeps
+ * its HostMap in the frame's Context (host_instance.c). */
+typedef struct scp_instance {
+  uint64_t *kv;
+  uint32_t n;
+} scp_instance;
+
+typedef struct scp_frame {
+  uint64_t *rel;    /* relative index -> absolute object Val */
+  size_t n, cap;
+  uint8_t contract_id[32];
+  uint8_t *instance;      /* Frame's ScContractInstance: the instance entry's
+                             value image as read at call time (NULL: none) */
+  uint32_t instance_len;
+  scp_instance storage;   /* Context.storage, once instance_loaded */
+  bool instance_loaded;   /* maybe_init_instance_storage ran in this frame */
+  bool instance_modified; /* InstanceStorageMap.is_modified */
+  bool sac;               /* a Stellar Asset Contract frame (sac_contract.c) */
+  bool has_prng;          /* the frame's PRNG was derived from the base */
+  char fn[32];            /* the function running (auth records) */
+  uint64_t *args;         /* the call's arguments (absolute Vals; require_auth) */
+  uint32_t nargs;
+  scp_prng prng;
+} scp_frame;
+
+/* A ledger key of the storage (LedgerKey, Stellar-ledger-entries.x): only
+ * the two kinds contracts reach.  CONTRACT_DATA: id = contract id, key =
+ * the ScVal XDR image of the key, dur = ContractDataDurability;
+ * CONTRACT_CODE: id = the Wasm hash. */
+enum { SCP_LK_CONTRACT_DATA = 6, SCP_LK_CONTRACT_CODE = 7 };
+enum { SCP_DUR_TEMPORARY = 0, SCP_DUR_PERSISTENT = 1 };
+typedef struct scp_lkey {
+  uint8_t type, dur;
+  bool account;     /* CONTRACT_DATA whose ScAddress is an account: id is
+                       its ed25519 key (the auth manager's nonce keys) */
+  uint8_t id[32];
+  uint8_t *key;
+  uint32_t keylen;
+} scp_lkey;
+
+/* One StorageMap entry (storage.rs): the key, then Option<(entry,
+ * live_until)> -- present false is None (deleted / missing). */
+typedef struct scp_sentry {
+  scp_lkey k;
+  bool present;
+  uint8_t *val;        /* CONTRACT_DATA: ScVal XDR of the value; CODE: the Wasm */
+  uint32_t vallen;
+  uint32_t live_until;
+} scp_sentry;
+
+/* One Footprint entry: AccessType 0 read-only, 1 read-write. */
+typedef struct scp_fentry {
+  scp_lkey k;
+  uint8_t rw;
+} scp_fentry;
+
+/* One require_auth(_for_args) seen in mock-all-auths mode. */
+typedef struct scp_auth_rec {
+  uint64_t address;       /* absolute AddressObject */
+  uint64_t args;          /* absolute VecObject, or Void for require_auth */
+  uint8_t contract_id[32];
+  char fn[32];
+} scp_auth_rec;
+
+typedef struct scp_event {
+  uint64_t topics;  /* absolute VecObject */
+  uint64_t data;    /* absolute Val */
+} scp_event;
+
+struct scp_host {
+  scp_budget *budget;
+  scp_host_opts opts;
+  const struct scp_host_links *links;   /* the layers above (scp_host_links) */
+  scp_hobj *objs;
+  size_t nobjs, capobjs;
+  scp_frame *frames;
+  size_t nframes, capframes;
+  scp_event *events;
+  size_t nevents, capevents;
+  scp_sentry *store;          /* StorageMap, sorted by the LedgerKey order */
+  size_t nstore, capstore;
+  scp_sentry *snap;           /* the snapshot source: ledger state before the run */
+  size_t nsnap, capsnap;
+  scp_fentry *foot;           /* Footprint (recording mode), sorted */
+  size_t nfoot, capfoot;
+  scp_storage_stats stats;    /* contract-data reads / writes so far */
+  bool io;                    /* the next storage access counts in stats */
+  scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
+  void *invoker_ctx;
+  /* (sac) the profiler's node for a native contract frame: enter true at
+   * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
+   * NULL: no profile) */
+  void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
+  /* (tests) A native test contract, as the reference's TestContractRegistry
+   * (host/frame.rs call_contract_fn, testutils): when set, a call whose
+   * executable resolves to Wasm runs this instead of a VM, after the
+   * instance read and the Frame's contract-id clone.  The function pushes
+   * and pops its frame itself (call_test_contract_fn's with_frame:
+   * scp_host_charge_push_context, scp_host_push_contract_frame); the
+   * caller rolls the storage and events back when it fails.  Returns as
+   * a host function (SCP_ERR_HOST with h->errval set for a contract
+   * error).  Only test_replay.c sets it. */
+  int (*test_contract)(void *ctx, scp_host *h, const uint8_t id[32], const char *fn,
+                       const uint64_t *args, uint32_t n, uint64_t *ret);
+  void *test_contract_ctx;
+  scp_auth_rec *auths;
+  size_t nauths, capauths;
+  struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
+  struct scp_auth_enf *ae;    /* (auth3) its enforcing trackers (host_auth_enf.c) */
+  int auth_emul_rc;           /* (auth2) the emulation's result at the last pop */
+  bool has_nonce_prng;        /* the recording-auth nonce PRNG (set_base_prng_seed) */
+  scp_prng nonce_prng;
+  scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
+  unsigned depth;             /* Budget depth limiter (with_limited_depth) */
+  bool has_base_prng;
+  scp_prng base_prng;
+  uint64_t errval;            /* Error Val of the last failure */
+  char errmsg[256];
+};
+
+typedef int (*scp_hostfn_impl)(scp_host *h, const uint64_t *args, uint64_t *ret);
+
+/* What the layers above core plug into a host.  Core calls these at run
+ * time (a frame popped, a contract called, a host function dispatched)
+ * and knows nothing else of auth, the asset contract or the function
+ * bodies; run/host_links.c fills the one table scp_host_create gives
+ * every host. */
+struct scp_am_snap;
+struct scp_executable;
+typedef struct scp_host_links {
+  /* the host-function bodies by SCP_HF_* id; NULL where not implemented */
+  const scp_hostfn_impl *impls;
+  /* auth: a frame was popped (the last one runs recording mode's
+   * emulation first); the host is being destroyed */
+  void (*frame_popped)(scp_host *h);
+  void (*destroying)(scp_host *h);
+  /* auth, around a contract call: the manager's frame and its snapshot */
+  int (*auth_push_contract)(scp_host *h, uint64_t addr);
+  int (*auth_snapshot_charges)(scp_host *h);
+  int (*auth_save)(scp_host *h, struct scp_am_snap **out);
+  void (*auth_restore)(scp_host *h, struct scp_am_snap *s);
+  void (*auth_snap_free)(struct scp_am_snap *s);
+  /* auth, around create_contract: the deployer's frame (see
+   * scp_auth_create_frame) */
+  int (*auth_create_frame)(scp_host *h, uint64_t deployer, const uint8_t addr[33],
+                           const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
+                           const struct scp_executable *ex, bool *pushed);
+  void (*auth_create_pop)(scp_host *h);
+  /* a call into a native contract (the Stellar Asset Contract) */
+  int (*native_call)(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
+                     uint32_t n, uint64_t *ret);
+} scp_host_links;
+
+/* scp_host_create with the links given (run/host_links.c). */
+SCP_HIDDEN int scp_host_create_linked(scp_budget *b, const scp_host_opts *opts,
+                                      const scp_host_links *links, scp_host **out);
+
+/* ---- shared internals (host.c) --------------------------------------- */
+
+/* Record a host error Error(type, code) with a message; returns SCP_ERR_HOST. */
+SCP_HIDDEN int scp_host_err(scp_host *h, scp_err_type type, scp_err_code code,
+                            const char *fmt, ...) SCP_PRINTF(4, 5);
+
+/* Budget charge; on exhaustion records Error(Budget, ExceededLimit). */
+SCP_HIDDEN int scp_host_charge(scp_host *h, scp_cost_type t, int64_t input);
+SCP_HIDDEN int scp_host_charge_n(scp_host *h, scp_cost_type t, uint64_t n,
+                                 int64_t input);
+
+/* metered_clone.rs charge_heap_alloc / charge_shallow_copy: MemAlloc /
+ * MemCpy with input n * size; and charge_bulk_init_cpy of a Vec<T>
+ * (MemCpy(24) for the Vec, MemAlloc(n*size), MemCpy(n*size)). */
+SCP_HIDDEN int scp_host_charge_alloc(scp_host *h, uint64_t n, uint64_t size);
+SCP_HIDDEN int scp_host_charge_copy(scp_host *h, uint64_t n, uint64_t size);
+SCP_HIDDEN int scp_host_charge_bulk_init(scp_host *h, uint64_t n, uint64_t size);
+
+/* add_host_object: MemAlloc(64) for one HostObject, then append.  o's
+ * heap parts are taken over (freed on failure).  *out = absolute Val. */
+SCP_HIDDEN int scp_host_add_obj(scp_host *h, scp_hobj *o, uint64_t *out);
+
+/* visit_obj_untyped: charge VisitObject, then look the absolute object up.
+ * Errors as the reference: relative handle -> Error(Object, InternalError);
+ * unknown -> Error(Value, InvalidInput). */
+SCP_HIDDEN int scp_host_visit(scp_host *h, uint64_t v, const scp_hobj **out);
+
+/* EnvBase::check_val_integrity: Error(Value, InvalidInput) for a bad Val;
+ * an object is visited (VisitObject) and must match its tag. */
+SCP_HIDDEN int scp_host_check_val(scp_host *h, uint64_t v);
+
+/* Compare<Val> for Host (compare.rs): *ord = -1, 0, 1.  Objects go
+ * through the checked Env::obj_cmp (visits + comparison charges). */
+SCP_HIDDEN int scp_host_compare(scp_host *h, uint64_t a, uint64_t b, int *ord);
+/* The body of obj_cmp (host.rs). */
+SCP_HIDDEN int scp_host_obj_cmp(scp_host *h, uint64_t a, uint64_t b, int *ord);
+/* Budget::with_limited_depth (limit 100, Error(Context, ExceededLimit)). */
+SCP_HIDDEN int scp_host_depth_enter(scp_host *h);
+SCP_HIDDEN void scp_host_depth_leave(scp_host *h);
+
+/* Object lookup without charge (formatting, tests). NULL if unknown. */
+SCP_HIDDEN const scp_hobj *scp_host_obj(const scp_host *h, uint64_t v);
+
+/* Linear memory of the calling VM: checks the frame is a VM frame
+ * (Error(WasmVm, InternalError) otherwise), charges MemCpy(len), then
+ * bounds-checks (Error(WasmVm, IndexBounds)). */
+SCP_HIDDEN int scp_host_mem_read(scp_host *h, uint32_t pos, uint32_t len,
+                                 uint8_t *dst);
+SCP_HIDDEN int scp_host_mem_write(scp_host *h, uint32_t pos, const uint8_t *src,
+                                  uint32_t len);
+SCP_HIDDEN bool scp_host_in_vm(const scp_host *h);
+/* Vm::get_memory: Error(WasmVm, MissingValue) when the module exports no
+ * `memory`; err_oob_linear_memory: Error(WasmVm, IndexBounds). */
+SCP_HIDDEN int scp_host_mem_get(scp_host *h);
+SCP_HIDDEN int scp_host_mem_oob(scp_host *h);
+/* create_contract's deployer auth (host_auth.c):
+ * push_create_contract_host_fn_frame and the deployer's require_auth;
+ * scp_auth_create_pop after the constructor (create_contract_internal).
+ * *pushed tells whether a frame was pushed (see there). */
+struct scp_executable;
+SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
+                                     const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
+                                     const struct scp_executable *ex, bool *pushed);
+SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
+/* address.require_auth() (args Void: the running frame's args) or
+ * address.require_auth_for_args(args), for native callers (the SAC): both
+ * modes, the reference's charges, no dispatch-level argument checks.  The
+ * frame must have been pushed with scp_host_charge_push_context(h, id) and
+ * given its args (scp_host_set_frame_args). */
+SCP_HIDDEN int scp_auth_require(scp_host *h, uint64_t address, uint64_t args);
+
+/* The authorization manager (host_auth_mgr.c; auth.rs AuthorizationManager):
+ * its call stack of contract / create-contract frames, the account trackers
+ * (recording mode) and their per-frame match stacks.
+ *  scp_am_push_contract: push_frame's call-stack entry for a contract frame
+ *    (addr = the ScAddress object made for it) and push_tracker_frame;
+ *  scp_am_push_create: push_create_contract_host_fn_frame (charges too);
+ *    on success the entry owns ctx (malloc'd; freed at its pop);
+ *  scp_am_pop: pop_frame without a snapshot (free);
+ *  scp_am_save / scp_am_restore: the snapshot a failing frame rolls back to
+ *    (recording mode: the trackers and the handle map, uncharged);
+ *  scp_am_snapshot_charges: snapshot()'s charges;
+ *  scp_am_require_auth: AuthorizationManager::require_auth after the args
+ *    are taken (ctx NULL: the top frame's function; else the create args'
+ *    clone, see host_auth.c), both modes. */
+typedef struct scp_am_snap scp_am_snap;
+SCP_HIDDEN int scp_am_push_contract(scp_host *h, uint64_t addr);
+SCP_HIDDEN int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *),
+                                  const void *ctx, const uint64_t *ctor, uint32_t nctor);
+SCP_HIDDEN void scp_am_pop(scp_host *h);
+SCP_HIDDEN void scp_am_pop_host_frame(scp_host *h);
+SCP_HIDDEN int scp_am_snapshot_charges(scp_host *h);
+SCP_HIDDEN int scp_am_save(scp_host *h, scp_am_snap **out);
+SCP_HIDDEN void scp_am_restore(scp_host *h, scp_am_snap *s);
+SCP_HIDDEN void scp_am_snap_free(scp_am_snap *s);
+SCP_HIDDEN int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args,
+                                   uint32_t nargs);
+/* The address object of the call-stack entry for host frame depth d
+ * (a contract frame pushed with the manager's push), 0 when none. */
+SCP_HIDDEN uint64_t scp_am_frame_address(const scp_host *h, size_t d);
+SCP_HIDDEN size_t scp_am_tracker_count(const scp_host *h);
+SCP_HIDDEN size_t scp_am_depth(const scp_host *h);
+SCP_HIDDEN void scp_am_free(scp_host *h);
+/* A host frame was popped (scp_host_links.frame_popped). */
+SCP_HIDDEN void scp_am_frame_popped(scp_host *h);
+/* (auth2) A recording tracker as the emulation reads it: the address, its
+ * SourceAccount credentials, the nonce and its live-until ledger, the
+ * authorized tree's node count; its nodes in pre-order (node 0 the root):
+ * the function (a contract function: contract, name, args) and the
+ * parent's index.  False past the last. */
+typedef struct scp_am_tinfo {
+  uint64_t address;
+  bool source;
+  int64_t nonce;
+  uint32_t nonce_live_until;
+  size_t nnodes;
+} scp_am_tinfo;
+struct scp_create_args;
+typedef struct scp_am_tnode {
+  bool is_contract_fn;
+  uint64_t contract;
+  const char *fn;
+  const uint64_t *args;
+  uint32_t nargs, parent;
+  const struct scp_create_args *create;   /* !is_contract_fn: the create args */
+} scp_am_tnode;
+SCP_HIDDEN bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out);
+SCP_HIDDEN bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out);
+/* The top call-stack entry's create args when it is a create-contract
+ * frame (AuthStackFrame::CreateContractHostFn), else NULL. */
+SCP_HIDDEN const struct scp_create_args *scp_am_top_create(const scp_host *h);
+/* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
+ * last context is popped in recording mode. */
+SCP_HIDDEN int scp_am_emulate(scp_host *h);
+
+/* (auth3) The pieces of AccountAuthorizationTracker::authenticate both
+ * modes share (host_auth_emul.c).  scp_ae_auth_inputs: the signature
+ * payload (get_signature_payload; with_address picks the AddressV2
+ * preimage), its Bytes object and the auth contexts' Vec
+ * (convert_to_auth_context_val) of a tree given in pre-order;
+ * scp_ae_check_account: check_account_authentication of the account with
+ * ed25519 key `key` (the recoverable failures are Error(Contract, 5)). */
+typedef struct scp_ae_auth {
+  uint64_t address;
+  int64_t nonce;
+  uint32_t live_until;
+  bool with_address;
+  const scp_am_tnode *nodes;
+  size_t nnodes;
+} scp_ae_auth;
+SCP_HIDDEN int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload,
+                                  uint64_t *ctx, uint8_t hash[32]);
+SCP_HIDDEN int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload,
+                                    uint64_t sigs);
+
+/* (auth3) Enforcing mode with authorization entries (host_auth_enf.c;
+ * auth.rs AuthorizationManager::new_enforcing, require_auth_enforcing,
+ * AccountAuthorizationTracker, InvocationTracker).  The manager's hooks:
+ *  scp_ae_count: the account trackers made from entries;
+ *  scp_ae_push_frame / scp_ae_pop_frame: push_tracker_frame / pop_frame
+ *    of every tracker not borrowed (being authenticated);
+ *  scp_ae_snapshot_charges: each such tracker's snapshot();
+ *  scp_ae_save / scp_ae_restore / scp_ae_snap_free: the rollback state
+ *    (exhausted flags, verified);
+ *  scp_ae_require: require_auth_enforcing for the function (contract
+ *    address object, name, args) the top frame runs; SCP_OK authorized. */
+SCP_HIDDEN size_t scp_ae_count(const scp_host *h);
+/* An authentication is under way (the reference's authentication stack is
+ * not empty): what __check_auth runs inside. */
+SCP_HIDDEN bool scp_ae_authenticating(const scp_host *h);
+SCP_HIDDEN int scp_ae_push_frame(scp_host *h);
+SCP_HIDDEN void scp_ae_pop_frame(scp_host *h);
+SCP_HIDDEN int scp_ae_snapshot_charges(scp_host *h);
+SCP_HIDDEN int scp_ae_snapshot_invokers(scp_host *h);
+typedef struct scp_ae_snap scp_ae_snap;
+SCP_HIDDEN int scp_ae_save(const scp_host *h, scp_ae_snap **out);
+SCP_HIDDEN void scp_ae_restore(scp_host *h, scp_ae_snap *s);
+SCP_HIDDEN void scp_ae_snap_free(scp_ae_snap *s);
+SCP_HIDDEN int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
+                              const uint64_t *args, uint32_t nargs);
+SCP_HIDDEN void scp_ae_free(scp_host *h);
+/* Invoker-contract trackers (authorize_as_curr_contract, both modes):
+ * scp_ae_add_invokers: one tracker per InvokerContractAuthEntry Val (the
+ *   current contract as invoker);
+ * scp_ae_check_invokers: maybe_check_invoker_contract_auth past the
+ *   direct invoker (curr: the current contract's address object, 0 for a
+ *   create-contract frame); *ok when one authorizes the call. */
+SCP_HIDDEN size_t scp_ae_invoker_count(const scp_host *h);
+SCP_HIDDEN int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n);
+SCP_HIDDEN int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
+                                     const uint64_t *args, uint32_t nargs, bool *ok);
+/* AddressWithDelegates credentials' delegated signers (host_auth_deleg.c;
+ * auth.rs DelegatedAccountAuthTracker):
+ *  scp_ad_from_xdr: the tree from the VecM<SorobanDelegateSignature> at p
+ *    (n bytes left; *used read), charged as from_xdr; the Error(Auth,
+ *    InvalidInput) of duplicate or unsorted addresses, SCP_ERR_MALFORMED;
+ *  scp_ad_snapshot_charges: its snapshot()'s charges;
+ *  scp_ad_save / scp_ad_restore / scp_ad_state_free: the rollback state
+ *    (restore charges the match stack's clone);
+ *  scp_ad_push: try_push_delegated_auth_frame (*signature the delegate's);
+ *  scp_ad_pop: pop_delegated_auth_frame;
+ *  scp_ad_signers: get_current_delegated_signer_addresses (a Vec object).
+ * scp_ae_current_auth: the authentication stack's top frame
+ *  (with_current_authentication_frame): its delegates (NULL without), the
+ *  signature payload and the context; Error(Auth, InternalError) when no
+ *  authentication is under way. */
+typedef struct scp_ad scp_ad;
+typedef struct scp_ad_state scp_ad_state;
+SCP_HIDDEN int scp_ad_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used,
+                               scp_ad **out);
+SCP_HIDDEN void scp_ad_free(scp_ad *d);
+SCP_HIDDEN int scp_ad_snapshot_charges(scp_host *h, const scp_ad *d);
+SCP_HIDDEN scp_ad_state *scp_ad_save(const scp_ad *d);
+SCP_HIDDEN void scp_ad_restore(scp_host *h, scp_ad *d, const scp_ad_state *s);
+SCP_HIDDEN void scp_ad_state_free(scp_ad_state *s);
+SCP_HIDDEN int scp_ad_push(scp_host *h, scp_ad *d, uint64_t address, uint64_t *signature);
+SCP_HIDDEN void scp_ad_pop(scp_ad *d);
+SCP_HIDDEN int scp_ad_signers(scp_host *h, const scp_ad *d, uint64_t *out);
+SCP_HIDDEN int scp_ae_current_auth(scp_host *h, scp_ad **deleg, uint64_t *payload, uint64_t *ctx);
+/* call_n_internal with CallParams::default_internal_call (a reserved name
+ * allowed, re-entry prohibited): delegate_account_auth's __check_auth. */
+SCP_HIDDEN int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
+                                                 const uint64_t *args, uint32_t n, uint64_t *ret);
+/* Tests: called just before a custom account's __check_auth is called. */
+SCP_HIDDEN extern void (*scp_ae_probe)(scp_host *h);
+/* Host::consume_nonce (host_auth_mgr.c). */
+SCP_HIDDEN int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce,
+                                    uint32_t live_until);
+/* call_n_internal with internal_host_call (host_contract.c): no
+ * reserved-name check, re-entry only into the calling contract itself
+ * (ContractReentryMode::SelfAllowed; that case is not implemented). */
+SCP_HIDDEN int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
+                                      const uint64_t *args, uint32_t n, uint64_t *ret);
+
+/* Argument / result types of host function id (SCP_VT_*). */
+SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);
+SCP_HIDDEN unsigned scp_hostfn_rettype(unsigned id);
+
+/* EnvBase functions the reference's tests call directly (host.rs
+ * `impl EnvBase for Host`); not host functions of env.json, so no
+ * argument checks.  tag is SCP_TAG_BYTES_OBJ / _STRING_OBJ / _SYMBOL_OBJ. */
+SCP_HIDDEN int scp_host_memobj_new_from_slice(scp_host *h, unsigned tag,
+                                              const uint8_t *p, uint32_t len,
+                                              uint64_t *out);
+SCP_HIDDEN int scp_host_memobj_copy_to_slice(scp_host *h, uint64_t obj, uint32_t pos,
+                                             uint8_t *dst, uint32_t len);
+SCP_HIDDEN int scp_host_memobj_copy_from_slice(scp_host *h, uint64_t obj, uint32_t pos,
+                                               const uint8_t *src, uint32_t len,
+                                               uint64_t *out);
+/* Every adjacent pair of keys of kv (key, value pairs) compares Less
+ * (charged comparisons), else Error(Object, InvalidInput) "WHAT not in
+ * order": the check of Map::from_map / the metered map constructors. */
+SCP_HIDDEN int scp_host_check_keys_sorted(scp_host *h, const uint64_t *kv, uint32_t n,
+                                          const char *what);
+/* The map object adopts kv (malloc'd, freed on failure) once its keys
+ * are checked in order. */
+SCP_HIDDEN int scp_host_map_adopt_sorted(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret);
+SCP_HIDDEN int scp_host_map_from_pairs_nocap(scp_host *h, const uint64_t *kv, uint32_t n,
+                                             uint64_t *out);
+SCP_HIDDEN int scp_host_map_from_pairs(scp_host *h, const uint64_t *kv, uint32_t n,
+                                       uint64_t *out);
+SCP_HIDDEN int scp_host_vec_unpack_to_slice(scp_host *h, uint64_t vec, uint64_t *dst,
+                                            uint32_t len);
+SCP_HIDDEN int scp_host_vec_new_from_slice(scp_host *h, const uint64_t *vals,
+                                           uint32_t n, uint64_t *out);
+
+/* 256-bit integers (host_int.c): words most significant first; the
+ * checked ethnum semantics, false on overflow / division by zero / a shift
+ * of 256 or more.  n is the exponent or shift. */
+typedef enum scp_int256_opcode {
+  SCP_I256_ADD, SCP_I256_SUB, SCP_I256_MUL, SCP_I256_DIV, SCP_I256_REM_EUCLID,
+  SCP_I256_POW, SCP_I256_SHL, SCP_I256_SHR
+} scp_int256_opcode;
+SCP_HIDDEN bool scp_int256_op(scp_int256_opcode op, bool sign, const uint64_t *a,
+                              const uint64_t *b, uint32_t n, uint64_t *r);
+SCP_HIDDEN bool scp_int256_fits_small(const uint64_t *a, bool sign);
+SCP_HIDDEN void scp_int256_from_small(uint64_t v, bool sign, uint64_t *r);
+
+/* ScVal XDR (host_xdr.c) with the reference's conversion and ValSer /
+ * ValDeser charges.  *out is malloc'd. */
+SCP_HIDDEN int scp_host_val_to_xdr(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
+SCP_HIDDEN int scp_host_val_from_xdr(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
+/* (Added) The pieces: from_host_val's conversion charges alone (Val ->
+ * ScVal, conversion.rs); the ScVal XDR image of v with no charge at all
+ * (storage keeps ledger entries as such images); and to_host_val of an
+ * XDR image without the ValDeser charge (storage reads, conversion.rs
+ * to_valid_host_val). */
+SCP_HIDDEN int scp_host_from_host_val_charges(scp_host *h, uint64_t v);
+SCP_HIDDEN int scp_host_val_to_xdr_raw(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
+/* (auth2) The write pass alone: the image with its ValSer charges, no
+ * conversion charges (an ScVal already converted, written inside a larger
+ * XDR value such as a signature payload). */
+SCP_HIDDEN int scp_host_val_to_xdr_writes(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
+SCP_HIDDEN int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
+/* The length of the one ScVal XDR image at p, read no further than len
+ * bytes; 0 when it is malformed or does not fit.  For untrusted images
+ * (authorization entries): scp_storage_scval_len trusts its input. */
+SCP_HIDDEN size_t scp_host_scval_xdr_len(const uint8_t *p, size_t len);
+
+/* Arithmetic modulo a 256-bit prime m (host_int.c); operands < m except
+ * scp_fr_reduce's.  scp_fr_pow's exponent has ewords words, least
+ * significant first. */
+SCP_HIDDEN void scp_fr_reduce(const uint64_t *a, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_add(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_sub(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_mul(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
+SCP_HIDDEN void scp_fr_pow(const uint64_t *a, const uint64_t *e, unsigned ewords,
+                           const uint64_t *m, uint64_t *r);
+
+/* PRNG (host_prng.c); no charges. */
+SCP_HIDDEN void scp_prng_seed_raw(scp_prng *p, const uint8_t seed[32]);
+SCP_HIDDEN void scp_prng_seed(scp_prng *p, const uint8_t seed[32]);
+SCP_HIDDEN void scp_prng_fill(scp_prng *p, uint8_t *dest, size_t n);
+SCP_HIDDEN uint64_t scp_prng_u64_inclusive(scp_prng *p, uint64_t lo, uint64_t hi);
+SCP_HIDDEN void scp_prng_shuffle(scp_prng *p, uint64_t *v, uint32_t n);
+
+/* Cryptographic primitives (host_crypto.c); no charges. */
+SCP_HIDDEN void scp_host_keccak256(const uint8_t *in, size_t len, uint8_t out[32]);
+SCP_HIDDEN bool scp_host_ed25519_key_ok(const uint8_t key[32]);
+SCP_HIDDEN bool scp_host_ed25519_verify(const uint8_t key[32], const uint8_t *msg, size_t len,
+                                        const uint8_t sig[64]);
+/* 0 ok, 1 malformed (length, r or s out of [1, n)), 2 s above n/2. */
+SCP_HIDDEN int scp_host_ecdsa_sig_check(const uint8_t *sig, size_t len, bool k1);
+SCP_HIDDEN bool scp_host_secp256k1_recover(const uint8_t hash[32], const uint8_t sig[64],
+                                           int recid, uint8_t out[65]);
+/* 0 ok, 1 not an uncompressed P-256 point. */
+SCP_HIDDEN int scp_host_p256_key_check(const uint8_t *key, size_t len);
+SCP_HIDDEN bool scp_host_p256_verify(const uint8_t key[65], const uint8_t hash[32],
+                                     const uint8_t sig[64]);
+
+/* Ledger storage in recording-footprint mode (host_storage.c; storage.rs,
+ * host/data_helper.rs, host/comparison.rs).  Every function charges what the
+ * reference does.  scp_storage_key builds storage_key_from_val's key for the
+ * current contract; the other functions take over nothing (keys are
+ * copied).  Returns SCP_OK, SCP_ERR_BUDGET, SCP_ERR_HOST, SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_storage_key(scp_host *h, uint64_t k, unsigned dur, scp_lkey *out);
+SCP_HIDDEN void scp_lkey_free(scp_lkey *k);
+SCP_HIDDEN int scp_storage_has(scp_host *h, const scp_lkey *k, bool *found);
+/* get: *ent points into the map (valid until the next storage change);
+ * Error(Storage, MissingValue) when absent. */
+SCP_HIDDEN int scp_storage_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent);
+/* put: val (len bytes) copied; live_until as given. */
+SCP_HIDDEN int scp_storage_put(scp_host *h, const scp_lkey *k, const uint8_t *val,
+                               uint32_t len, uint32_t live_until);
+SCP_HIDDEN int scp_storage_del(scp_host *h, const scp_lkey *k);
+/* extend_ttl (v1: threshold/extend_to) and extend_ttl_v2. */
+SCP_HIDDEN int scp_storage_extend_ttl(scp_host *h, const scp_lkey *k, uint32_t threshold,
+                                      uint32_t extend_to);
+SCP_HIDDEN int scp_storage_extend_ttl_v2(scp_host *h, const scp_lkey *k, uint32_t extend_to,
+                                         uint32_t min_ext, uint32_t max_ext);
+/* (tests) create_test_contract_frame (host/frame.rs, testutils): the
+ * instance read a test's with_test_contract_frame makes before its frame
+ * push, charged as call_contract reads an instance (the key's id clone,
+ * the LedgerKey, the storage get, the instance's clone).  Only
+ * test_replay.c calls it.  SCP_OK, or a host error (no instance). */
+SCP_HIDDEN int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]);
+/* Ledger state set up outside the profiled work, without charges.
+ * in_map false: an entry of the snapshot source, which the storage reads
+ * through to (and charges the map insert for) on first access, as the
+ * reference's recording mode does; in_map true: an entry already in the
+ * storage map and the footprint (read-write), as after writes earlier in
+ * the same invocation. */
+SCP_HIDDEN int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *val,
+                                uint32_t len, uint32_t live_until, bool in_map);
+/* The storage map at a frame push (RollbackPoint.storage; its charge is
+ * in scp_host_charge_push_context), and the rollback when the frame fails:
+ * scp_storage_rollback takes the copy over; otherwise free it. */
+SCP_HIDDEN int scp_storage_snapshot(const scp_host *h, scp_sentry **out, size_t *n);
+SCP_HIDDEN void scp_storage_snapshot_free(scp_sentry *s, size_t n);
+SCP_HIDDEN void scp_storage_rollback(scp_host *h, scp_sentry *snap, size_t n);
+/* Storage::is_key_live_in_snapshot (uncharged). */
+SCP_HIDDEN bool scp_storage_live_in_snapshot(const scp_host *h, const scp_lkey *k);
+SCP_HIDDEN void scp_storage_free(scp_host *h);
+/* LedgerEntry::metered_clone charges; ScVal::charge_for_substructure of
+ * an XDR image. */
+SCP_HIDDEN int scp_storage_clone_entry_charges(scp_host *h, const scp_sentry *e);
+SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval);
+/* The storage map's part of a ContractInstance image's clone (none for a
+ * map-less instance). */
+/* (auth2) Compare<ScVal> for Budget over two ScVal XDR images. */
+SCP_HIDDEN int scp_storage_scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord);
+SCP_HIDDEN int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len);
+/* The length of the ScVal XDR image at p (a well-formed image). */
+SCP_HIDDEN size_t scp_storage_scval_len(const uint8_t *p);
+/* The temporary/persistent halves of the *_contract_data host functions
+ * (dur = SCP_DUR_*); extend: p = {threshold, extend_to} or, v2, {extend_to,
+ * min_extension, max_extension}. */
+SCP_HIDDEN int scp_storage_put_contract_data(scp_host *h, uint64_t k, uint64_t v, unsigned dur);
+SCP_HIDDEN int scp_storage_has_contract_data(scp_host *h, uint64_t k, unsigned dur, bool *found);
+SCP_HIDDEN int scp_storage_get_contract_data(scp_host *h, uint64_t k, unsigned dur, uint64_t *out);
+SCP_HIDDEN int scp_storage_del_contract_data(scp_host *h, uint64_t k, unsigned dur);
+SCP_HIDDEN int scp_storage_extend_contract_data(scp_host *h, uint64_t k, unsigned dur, bool v2,
+                                                const uint32_t *p);
+
+/* Strkey of an address in the host's encoding (kind byte 0 account / 1
+ * contract, then 32 bytes): "G..." / "C...", NUL-terminated. */
+SCP_HIDDEN void scp_host_address_strkey(const uint8_t *addr, char out[57]);
+/* Strkey version bytes; the CRC16-XModem and strict base32 decoding
+ * (no padding, unused trailing bits zero) that reading a strkey needs. */
+enum { SCP_STRKEY_ACCOUNT = 6 << 3, SCP_STRKEY_CONTRACT = 2 << 3, SCP_STRKEY_MUXED = 12 << 3 };
+SCP_HIDDEN uint16_t scp_host_crc16_xmodem(const uint8_t *p, size_t n);
+SCP_HIDDEN bool scp_host_base32_decode(const uint8_t *s, size_t n, uint8_t *out, size_t *outn);
+/* An Address or MuxedAddress object's strkey (G..., C..., M...), no
+ * charge; its length. */
+SCP_HIDDEN size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]);
+
+
+#endif

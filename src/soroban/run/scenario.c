@@ -1,0 +1,990 @@
+/*
+ * scenario.c — reading a scenario file (scp_scenario.h): contracts, calls
+ * and their arguments, every one checked before anything runs, so a
+ * mistake in the fifth call does not cost the first four's run time.
+ */
+#include <jansson.h>
+#include <openssl/sha.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "soroban/run/scp_scenario.h"
+#include "soroban/run/sac_setup.h"
+#include "soroban/run/sor_ledger.h"
+#include "wasm/scp_wasm.h"
+
+typedef struct ctx {
+  const char *path;
+  scp_error *err;
+  scp_scenario *s;
+  scp_host *ids_host;          /* derives contract ids with the ledger's network id */
+  size_t nids;                 /* contracts whose id is known so far */
+} ctx;
+
+static int bad(ctx *c, int code, const char *where, const char *what) {
+  return scp_fail(c->err, code, "%s: %s%s%s", c->path, where ? where : "", where ? ": " : "",
+                  what);
+}
+
+static int nomem(ctx *c) { return bad(c, SCP_ERR_NOMEM, NULL, "out of memory"); }
+
+/* Keys of obj must be in known (NULL-ended); those in refused are ones
+ * this version cannot honour exactly. */
+static int check_keys(ctx *c, json_t *obj, const char *where, const char *const *known,
+                      const char *const *refused) {
+  const char *key;
+  json_t *v;
+  char what[200];
+  json_object_foreach(obj, key, v) {
+    bool ok = false;
+    for (size_t k = 0; known[k] && !ok; k++) ok = !strcmp(known[k], key);
+    if (ok) continue;
+    for (size_t k = 0; refused && refused[k]; k++)
+      if (!strcmp(refused[k], key)) {
+        snprintf(what, sizeof what, "\"%s\" is not supported yet", key);
+        return bad(c, SCP_ERR_UNSUPPORTED, where, what);
+      }
+    snprintf(what, sizeof what, "unknown key \"%.60s\"", key);
+    return bad(c, SCP_ERR_MALFORMED, where, what);
+  }
+  return SCP_OK;
+}
+
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* A text the scenario keeps (scp_args point into it). */
+static const char *keep(ctx *c, const char *text) {
+  scp_scenario *s = c->s;
+  if (!scp_grow(&s->texts, &s->texts_cap, s->ntexts + 1, sizeof *s->texts)) return NULL;
+  char *d = dup_str(text);
+  if (d) s->texts[s->ntexts++] = d;
+  return d;
+}
+
+/* A file name relative to the scenario file's folder. */
+static char *resolve(const char *base, const char *name) {
+  const char *slash = strrchr(base, '/');
+  if (name[0] == '/' || !slash) return dup_str(name);
+  size_t dl = (size_t)(slash - base) + 1, nl = strlen(name) + 1;
+  char *p = malloc(dl + nl);
+  if (!p) return NULL;
+  memcpy(p, base, dl);
+  memcpy(p + dl, name, nl);
+  return p;
+}
+
+/* 64 hex digits (an optional 0x) into out. */
+static bool hex32(const char *h, uint8_t out[32]) {
+  if (!strncmp(h, "0x", 2)) h += 2;
+  if (strlen(h) != 64) return false;
+  for (size_t i = 0; i < 64; i++)
+    if (!strchr("0123456789abcdefABCDEF", h[i])) return false;
+  for (size_t i = 0; i < 32; i++) {
+    unsigned b;
+    if (sscanf(h + 2 * i, "%2x", &b) != 1) return false;
+    out[i] = (uint8_t)b;
+  }
+  return true;
+}
+
+/* The contract or asset contract called name, as a strkey: false when
+ * there is none (or its id is not known yet: a later contract). */
+static bool named(ctx *c, const char *name, char sk[57]) {
+  for (size_t k = 0; k < c->nids; k++)
+    if (!strcmp(c->s->contracts[k].name, name)) {
+      scp_host_contract_strkey(c->s->ids[k], sk);
+      return true;
+    }
+  for (size_t k = 0; k < c->s->nassets; k++)
+    if (!strcmp(c->s->asset_names[k], name)) {
+      scp_host_contract_strkey(c->s->ids[c->s->ncontracts + k], sk);
+      return true;
+    }
+  return false;
+}
+
+static bool name_taken(ctx *c, const char *name, size_t ncontracts) {
+  for (size_t k = 0; k < ncontracts; k++)
+    if (!strcmp(c->s->contracts[k].name, name)) return true;
+  for (size_t k = 0; k < c->s->nassets; k++)
+    if (!strcmp(c->s->asset_names[k], name)) return true;
+  return false;
+}
+
+static int load_contract(ctx *c, json_t *j, size_t i) {
+  static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", "live_until",
+                                      NULL};
+  char where[48];
+  snprintf(where, sizeof where, "contracts[%zu]", i);
+  if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a contract is an object "
+                                     "{\"name\": ..., \"wasm\": ...}");
+  if (json_object_get(j, "id"))   /* derived, as on chain: it cannot be chosen */
+    return bad(c, SCP_ERR_UNSUPPORTED, where, "\"id\" is not supported: a contract's id is "
+               "derived from its \"deployer\" and \"salt\"");
+  int rc = check_keys(c, j, where, known, NULL);
+  if (rc) return rc;
+  json_t *name = json_object_get(j, "name"), *wasm = json_object_get(j, "wasm");
+  if (!json_is_string(name) || !json_string_length(name))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"name\" must be a non-empty string");
+  if (!json_is_string(wasm))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"wasm\" must be a file name");
+  if (name_taken(c, json_string_value(name), i))
+    return bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
+  scp_scenario_contract *sc = &c->s->contracts[i];
+  c->s->ncontracts = i + 1;
+  sc->name = dup_str(json_string_value(name));
+  sc->path = resolve(c->path, json_string_value(wasm));
+  if (!sc->name || !sc->path) return nomem(c);
+  /* deployer and salt: the id, as create_contract derives it */
+  scp_ledger_deploy *d = &c->s->deploys[i];
+  d->where = keep(c, where);
+  if (!d->where) return nomem(c);
+  scp_sor_salt(i, d->salt);   /* the default: the file's order */
+  json_t *dep = json_object_get(j, "deployer"), *salt = json_object_get(j, "salt");
+  if (dep) {
+    const char *t = json_is_string(dep) ? json_string_value(dep) : "";
+    d->deployer_index = SIZE_MAX;
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(c->s->contracts[k].name, t)) d->deployer_index = k;
+    d->by_contract = d->deployer_index != SIZE_MAX;
+    if (!d->by_contract && !scp_account_strkey(t, d->deployer))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"deployer\" must be an account strkey (G...) or "
+                 "the name of an earlier contract");
+  }
+  if (salt && !(json_is_string(salt) && hex32(json_string_value(salt), d->salt)))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"salt\" is 32 bytes as 64 hex digits");
+  json_t *lu = json_object_get(j, "live_until");
+  if (lu) {
+    if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
+      return bad(c, SCP_ERR_MALFORMED, where, "\"live_until\" must be a ledger number");
+    d->has_live_until = true;
+    d->live_until = (uint32_t)json_integer_value(lu);
+  }
+  scp_host_contract_id(c->ids_host, d->by_contract,
+                       d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
+                       c->s->ids[i]);
+  for (size_t k = 0; k < i; k++)
+    if (!memcmp(c->s->ids[k], c->s->ids[i], 32))
+      return bad(c, SCP_ERR_MALFORMED, where, "the same deployer and salt as an earlier "
+                 "contract: the same contract id");
+  c->nids = i + 1;
+  /* the file's errors name the scenario and the contract, as the others do */
+  if ((rc = scp_read_file(sc->path, &sc->wasm, &sc->len, c->err)) ||
+      (rc = scp_spec_from_wasm(sc->wasm, sc->len, sc->path, &sc->spec, c->err))) {
+    scp_error_prefix(c->err, where);
+    scp_error_prefix(c->err, c->path);
+  }
+  return rc;
+}
+
+static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
+                     const char *where, scp_arg **out, size_t *nout);
+
+/* "constructor_args", once every id is known (they may name any
+ * contract).  A Wasm that exports __constructor always has it run, with
+ * no arguments when none are given, as a deploy does. */
+static int load_ctor(ctx *c, json_t *j, size_t i) {
+  scp_scenario_contract *sc = &c->s->contracts[i];
+  scp_ledger_deploy *d = &c->s->deploys[i];
+  char where[80], what[200];
+  snprintf(where, sizeof where, "contracts[%zu]", i);
+  scp_wasm_module *m = NULL;
+  scp_error e;
+  uint8_t kind;
+  uint32_t idx;
+  bool has = false;
+  if (scp_wasm_load(sc->wasm, sc->len, &m, &e) == SCP_OK)
+    has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
+  scp_wasm_module_free(m);
+  json_t *args = json_object_get(j, "constructor_args");
+  if (args && !has) {
+    snprintf(what, sizeof what, "\"constructor_args\" given, but %.120s exports no __constructor",
+             sc->path);
+    return bad(c, SCP_ERR_ARG, where, what);
+  }
+  d->construct = has;
+  if (!has) return SCP_OK;
+  snprintf(where, sizeof where, "contracts[%zu]: constructor_args", i);
+  scp_arg *a = NULL;
+  size_t n = 0;
+  int rc = load_args(c, i, "__constructor", args, where, &a, &n);
+  d->ctor = a;
+  d->nctor = n;
+  return rc;
+}
+
+/* The text scp_spec_arg_value reads for a JSON value: a string as is (a
+ * bare word, hex, a strkey, a decimal), null as "null", everything else
+ * as JSON. */
+static const char *value_text(ctx *c, json_t *v) {
+  if (json_is_string(v)) return keep(c, json_string_value(v));
+  char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+  if (!d) return NULL;
+  const char *t = keep(c, d);
+  free(d);
+  return t;
+}
+
+/* A "type:value" text with a name in place of an address ("addr:usdc"):
+ * the named contract's strkey instead. */
+static const char *arg_text(ctx *c, const char *t) {
+  const char *colon = strchr(t, ':');
+  char sk[57], buf[80];
+  if (colon && (!strncmp(t, "addr:", 5) || !strncmp(t, "address:", 8)) && named(c, colon + 1, sk)) {
+    snprintf(buf, sizeof buf, "addr:%s", sk);
+    return keep(c, buf);
+  }
+  return keep(c, t);
+}
+
+/* "args": {"name": value, ...} typed by the spec, or ["type:value", ...];
+ * *out (malloc'd) receives them. */
+static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
+                     const char *where, scp_arg **out, size_t *nout) {
+  scp_spec *spec = contract == SIZE_MAX ? NULL : c->s->contracts[contract].spec;
+  const char *wpath = contract == SIZE_MAX ? "an asset contract" : c->s->contracts[contract].path;
+  char what[300];
+  int rc;
+  *nout = 0;
+  if (!args || json_is_array(args)) {
+    size_t n = args ? json_array_size(args) : 0;
+    *out = calloc(n ? n : 1, sizeof **out);
+    if (!*out) return nomem(c);
+    for (size_t k = 0; k < n; k++) {
+      json_t *a = json_array_get(args, k);
+      if (!json_is_string(a))
+        return bad(c, SCP_ERR_MALFORMED, where, "\"args\" as an array holds \"type:value\" "
+                   "strings");
+      const char *t = arg_text(c, json_string_value(a));
+      if (!t) return nomem(c);
+      if ((rc = scp_arg_parse(t, &(*out)[k], c->err))) {
+        scp_error_prefix(c->err, where);
+        scp_error_prefix(c->err, c->path);
+        return rc;
+      }
+    }
+    *nout = n;
+    if (!args && spec) goto by_name;   /* no args: every parameter omitted */
+    return SCP_OK;
+  }
+  if (!json_is_object(args))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"args\" is an object (by name) or an array "
+               "of \"type:value\" strings");
+by_name:;
+  if (!spec) {
+    snprintf(what, sizeof what, "%s has no contractspecv0 section to name arguments by: give "
+             "\"args\" as [\"type:value\", ...]", wpath);
+    return bad(c, SCP_ERR_ARG, where, what);
+  }
+  const scp_spec_fn *f = scp_spec_find(spec, function);
+  if (!f) {
+    snprintf(what, sizeof what, "no function %.40s in %s's contractspecv0", function, wpath);
+    return bad(c, SCP_ERR_NOTFOUND, where, what);
+  }
+  const char *key;
+  json_t *v;
+  json_object_foreach(args, key, v) {
+    bool known = false;
+    for (uint32_t k = 0; k < f->ninputs && !known; k++) known = !strcmp(f->inputs[k].name, key);
+    if (!known) {
+      scp_buf u = {0};
+      scp_spec_fn_format(f, &u);
+      snprintf(what, sizeof what, "%s has no parameter %.40s (usage: %.200s)", f->name, key,
+               u.oom || !u.data ? "?" : u.data);
+      scp_buf_free(&u);
+      return bad(c, SCP_ERR_ARG, where, what);
+    }
+  }
+  free(*out);
+  *out = calloc(f->ninputs ? f->ninputs : 1, sizeof **out);
+  if (!*out) return nomem(c);
+  for (uint32_t k = 0; k < f->ninputs; k++) {
+    const scp_spec_input *in = &f->inputs[k];
+    json_t *a = args ? json_object_get(args, in->name) : NULL;
+    if (!a && in->type.kind != SCP_SPEC_OPTION && in->type.kind != SCP_SPEC_VOID) {
+      snprintf(what, sizeof what, "%s: missing argument %s", f->name, in->name);
+      return bad(c, SCP_ERR_ARG, where, what);
+    }
+    char sk[57];
+    const char *t;
+    if (a && json_is_string(a) && in->type.kind == SCP_SPEC_ADDRESS &&
+        named(c, json_string_value(a), sk))
+      t = keep(c, sk);   /* an address given by contract or asset name */
+    else
+      t = a ? value_text(c, a) : "void";
+    if (!t) return nomem(c);
+    if ((rc = scp_spec_arg_value(spec, &in->type, in->name, t, &(*out)[k], c->err))) {
+      scp_error_prefix(c->err, where);
+      scp_error_prefix(c->err, c->path);
+      return rc;
+    }
+  }
+  *nout = f->ninputs;
+  return SCP_OK;
+}
+
+/* "signers" / "auth_signatures": an array of strings into a kept list;
+ * "NAME=..." with NAME a contract (or asset contract) of the file becomes
+ * "C...=...". */
+static int auth_list(ctx *c, json_t *a, const char *where, const char *key,
+                     const char ***out, size_t *n) {
+  char what[160];
+  if (!json_is_array(a)) {
+    snprintf(what, sizeof what, "\"%s\" is an array of strings", key);
+    return bad(c, SCP_ERR_MALFORMED, where, what);
+  }
+  size_t len = json_array_size(a);
+  if (!(*out = calloc(len + 1, sizeof **out))) return nomem(c);
+  for (size_t k = 0; k < len; k++) {
+    json_t *v = json_array_get(a, k);
+    if (!json_is_string(v)) {
+      snprintf(what, sizeof what, "%s[%zu] is a string", key, k);
+      return bad(c, SCP_ERR_MALFORMED, where, what);
+    }
+    const char *t = json_string_value(v), *eq = strchr(t, '=');
+    char name[64], sk[57], buf[256];
+    size_t l = eq ? (size_t)(eq - t) : 0;
+    if (eq && l < sizeof name) {
+      memcpy(name, t, l);
+      name[l] = 0;
+      if (named(c, name, sk) && snprintf(buf, sizeof buf, "%s%s", sk, eq) < (int)sizeof buf)
+        t = buf;
+    }
+    if (!((*out)[k] = keep(c, t))) return nomem(c);
+    *n = k + 1;
+  }
+  return SCP_OK;
+}
+
+/* A call's authorization: "auth" "record" (the default: recording mode,
+ * as simulation) or "enforce" (the CLI's --auth enforce: a recording run
+ * unprofiled, the entries signed with "signers", then the signed call);
+ * "signers" ("S..." or "ADDRESS=S...", ADDRESS a strkey or a contract's
+ * name), "auth_signatures" ("C...=TYPE:VALUE") and "auth_expiration" go
+ * with "enforce" only.  The seeds' and values' form is checked when the
+ * entries are built (exit 3, as on the command line). */
+static int load_auth(ctx *c, json_t *j, const char *where, scp_scenario_call *call) {
+  json_t *mode = json_object_get(j, "auth"), *sg = json_object_get(j, "signers"),
+         *as = json_object_get(j, "auth_signatures"), *ex = json_object_get(j, "auth_expiration");
+  if (mode && (!json_is_string(mode) || (strcmp(json_string_value(mode), "enforce") &&
+                                         strcmp(json_string_value(mode), "record"))))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"auth\" is \"record\" or \"enforce\"");
+  call->auth_enforce = mode && !strcmp(json_string_value(mode), "enforce");
+  if (!call->auth_enforce && (sg || as || ex))
+    return bad(c, SCP_ERR_MALFORMED, where,
+               "\"signers\", \"auth_signatures\" and \"auth_expiration\" go with \"auth\": \"enforce\"");
+  int rc = SCP_OK;
+  if (sg) rc = auth_list(c, sg, where, "signers", &call->auth_signers, &call->nauth_signers);
+  if (!rc && as)
+    rc = auth_list(c, as, where, "auth_signatures", &call->auth_signatures,
+                   &call->nauth_signatures);
+  if (!rc && ex) {
+    if (!json_is_integer(ex) || json_integer_value(ex) <= 0 ||
+        json_integer_value(ex) > (json_int_t)UINT32_MAX)
+      return bad(c, SCP_ERR_MALFORMED, where,
+                 "\"auth_expiration\" is a ledger sequence, 1 to 4294967295");
+    call->auth_expiration = (uint32_t)json_integer_value(ex);
+  }
+  return rc;
+}
+
+static int load_call(ctx *c, json_t *j, size_t i) {
+  static const char *const known[] = {"contract", "function", "args", "profile", "source",
+                                      "auth", "signers", "auth_signatures", "auth_expiration",
+                                      NULL};
+  char where[48];
+  snprintf(where, sizeof where, "calls[%zu]", i);
+  if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a call is an object");
+  int rc = check_keys(c, j, where, known, NULL);
+  if (rc) return rc;
+  scp_scenario_call *call = &c->s->calls[i];
+  c->s->ncalls = i + 1;
+  json_t *con = json_object_get(j, "contract"), *fn = json_object_get(j, "function");
+  json_t *prof = json_object_get(j, "profile");
+  if (prof && !json_is_boolean(prof))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"profile\" is true or false");
+  call->profile = !prof || json_is_true(prof);
+  if (!json_is_string(fn) || !json_string_length(fn))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"function\" must be a non-empty string");
+  if (con && !json_is_string(con))
+    return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must be a contract's name");
+  if (!con && c->s->ncontracts != 1)
+    return bad(c, SCP_ERR_MALFORMED, where, c->s->ncontracts ? "\"contract\" is needed when "
+               "there are several" : "\"contract\" names the asset contract to call");
+  call->contract = SIZE_MAX;
+  for (size_t k = 0; k < c->s->ncontracts; k++)
+    if (!con || !strcmp(c->s->contracts[k].name, json_string_value(con))) call->contract = k;
+  for (size_t k = 0; con && k < c->s->nassets; k++)
+    if (!strcmp(c->s->asset_names[k], json_string_value(con))) {
+      call->contract = k;
+      call->is_asset = true;
+    }
+  if (call->contract == SIZE_MAX) {
+    char what[120];
+    snprintf(what, sizeof what, "no contract named %.60s", json_string_value(con));
+    return bad(c, SCP_ERR_MALFORMED, where, what);
+  }
+  json_t *src = json_object_get(j, "source");
+  if (src) {
+    if (!json_is_string(src) || !scp_account_strkey(json_string_value(src), call->source))
+      return bad(c, SCP_ERR_MALFORMED, where,
+                 "\"source\" must be an account strkey (G..., 56 characters)");
+    call->has_source = true;
+  }
+  if ((rc = load_auth(c, j, where, call))) return rc;
+  call->function = dup_str(json_string_value(fn));
+  if (!call->function) return nomem(c);
+  if ((rc = load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
+                      json_object_get(j, "args"), where, &call->args, &call->nargs)))
+    return rc;
+  /* the others, in the file's order */
+  call->others = calloc(c->s->ncontracts + 1, sizeof *call->others);
+  if (!call->others) return nomem(c);
+  for (size_t k = 0, n = 0; k < c->s->ncontracts; k++) {
+    if (k == call->contract && !call->is_asset) continue;
+    const scp_scenario_contract *o = &c->s->contracts[k];
+    call->others[n++] = (scp_contract_file){.path = o->path, .wasm = o->wasm, .len = o->len};
+  }
+  return SCP_OK;
+}
+
+static int limit(ctx *c, json_t *root, const char *key, uint64_t *out) {
+  json_t *v = json_object_get(root, key);
+  if (!v) return SCP_OK;
+  if (!json_is_integer(v) || json_integer_value(v) <= 0) {
+    char what[80];
+    snprintf(what, sizeof what, "\"%s\" must be a positive integer", key);
+    return bad(c, SCP_ERR_MALFORMED, NULL, what);
+  }
+  *out = (uint64_t)json_integer_value(v);
+  return SCP_OK;
+}
+
+static int u32_of(ctx *c, json_t *l, const char *key, uint64_t max, uint64_t *out) {
+  json_t *v = json_object_get(l, key);
+  if (!v) return SCP_OK;
+  if (!json_is_integer(v) || json_integer_value(v) < 0 || (uint64_t)json_integer_value(v) > max) {
+    char what[80];
+    snprintf(what, sizeof what, "\"%s\" must be an integer from 0 to %llu", key, (unsigned long long)max);
+    return bad(c, SCP_ERR_MALFORMED, "ledger", what);
+  }
+  *out = (uint64_t)json_integer_value(v);
+  return SCP_OK;
+}
+
+/* "ledger": the ledger info every call sees. */
+static int load_ledger(ctx *c, json_t *l) {
+  static const char *const known[] = {"protocol", "sequence", "timestamp", "network_passphrase",
+                                      "network_id", NULL};
+  if (!l) return SCP_OK;
+  if (!json_is_object(l)) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"ledger\" is an object");
+  int rc = check_keys(c, l, "ledger", known, NULL);
+  uint64_t proto = 0, seq = 0, ts = 0;
+  if (!rc) rc = u32_of(c, l, "protocol", UINT32_MAX, &proto);
+  if (!rc) rc = u32_of(c, l, "sequence", UINT32_MAX, &seq);
+  if (!rc) rc = u32_of(c, l, "timestamp", INT64_MAX, &ts);
+  if (rc) return rc;
+  if (json_object_get(l, "protocol") && !proto)
+    return bad(c, SCP_ERR_ARG, "ledger", "protocol 0: this host runs protocols 20 to 28");
+  c->s->protocol = (uint32_t)proto;
+  c->s->sequence = (uint32_t)seq;
+  c->s->timestamp = ts;
+  json_t *pass = json_object_get(l, "network_passphrase"), *nid = json_object_get(l, "network_id");
+  if (pass && nid) return bad(c, SCP_ERR_MALFORMED, "ledger", "give network_passphrase or network_id, not both");
+  if (pass) {
+    if (!json_is_string(pass)) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_passphrase\" is a string");
+    SHA256((const uint8_t *)json_string_value(pass), json_string_length(pass), c->s->network_id);
+    c->s->has_network_id = true;
+  } else if (nid) {
+    const char *h = json_is_string(nid) ? json_string_value(nid) : "";
+    if (!strncmp(h, "0x", 2) || !hex32(h, c->s->network_id))   /* no 0x here, unlike salts */ return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
+    c->s->has_network_id = true;
+  }
+  return SCP_OK;
+}
+
+/* Base64 text (RFC 4648, padded, as `stellar xdr encode` writes XDR)
+ * decoded into a buffer the scenario keeps: *out and *n, or false when the
+ * text is not base64 (or out of memory: *out NULL). */
+static bool keep_base64(ctx *c, const char *text, const uint8_t **out, size_t *n) {
+  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t len = strlen(text), pad = 0;
+  *out = NULL;
+  if (!len || len % 4) return false;
+  while (pad < 2 && text[len - 1 - pad] == '=') pad++;
+  scp_scenario *s = c->s;
+  uint8_t *b = malloc(len / 4 * 3);
+  if (!b || !scp_grow(&s->texts, &s->texts_cap, s->ntexts + 1, sizeof *s->texts)) {
+    free(b);
+    return true;   /* *out NULL: out of memory */
+  }
+  uint32_t acc = 0;
+  for (size_t i = 0; i < len - pad; i++) {
+    const char *at = text[i] ? strchr(alphabet, text[i]) : NULL;
+    if (!at) {
+      free(b);
+      return false;
+    }
+    acc = acc << 6 | (uint32_t)(at - alphabet);
+    if (i % 4 == 3) {
+      b[i / 4 * 3] = (uint8_t)(acc >> 16);
+      b[i / 4 * 3 + 1] = (uint8_t)(acc >> 8);
+      b[i / 4 * 3 + 2] = (uint8_t)acc;
+    }
+  }
+  size_t q = (len - 4) / 4 * 3;   /* the last group: 1 or 2 bytes when padded */
+  if (pad == 2) b[q] = (uint8_t)(acc >> 4);
+  if (pad == 1) {
+    b[q] = (uint8_t)(acc >> 10);
+    b[q + 1] = (uint8_t)(acc >> 2);
+  }
+  s->texts[s->ntexts++] = (char *)b;
+  *out = b;
+  *n = len / 4 * 3 - pad;
+  return true;
+}
+
+/* "storage": [{"contract", "key", "value", "durability", "live_until"}],
+ * key and value as "type:value" (no spec types storage) or {"xdr":
+ * BASE64}, an ScVal's XDR, for what the type:value forms cannot say (a
+ * vec key such as an SDK contract's DataKey::Balance(address)). */
+static int load_storage(ctx *c, json_t *st) {
+  static const char *const known[] = {"contract", "key", "value", "durability", "live_until", NULL};
+  if (!st) return SCP_OK;
+  if (!json_is_array(st)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"storage\" must be an array");
+  if (!(c->s->storage = calloc(json_array_size(st) + 1, sizeof *c->s->storage))) return nomem(c);
+  for (size_t i = 0; i < json_array_size(st); i++) {
+    json_t *j = json_array_get(st, i);
+    char where[48], what[160];
+    snprintf(where, sizeof where, "storage[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an entry is an object");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    scp_ledger_seed *sd = &c->s->storage[i];
+    c->s->nstorage = i + 1;
+    json_t *con = json_object_get(j, "contract"), *dur = json_object_get(j, "durability");
+    json_t *lu = json_object_get(j, "live_until");
+    sd->contract = SIZE_MAX;
+    if (!con && c->s->ncontracts == 1) sd->contract = 0;
+    for (size_t k = 0; json_is_string(con) && k < c->s->ncontracts; k++)
+      if (!strcmp(c->s->contracts[k].name, json_string_value(con))) sd->contract = k;
+    if (sd->contract == SIZE_MAX) return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must name a contract");
+    sd->dur = 1;
+    if (dur) {
+      const char *d = json_is_string(dur) ? json_string_value(dur) : "";
+      if (!strcmp(d, "temporary")) sd->dur = 0;
+      else if (!strcmp(d, "instance")) sd->dur = SCP_SEED_INSTANCE;
+      else if (strcmp(d, "persistent"))
+        return bad(c, SCP_ERR_MALFORMED, where,
+                   "\"durability\" is \"persistent\", \"temporary\" or \"instance\"");
+    }
+    if (lu && sd->dur == SCP_SEED_INSTANCE)
+      return bad(c, SCP_ERR_MALFORMED, where,
+                 "\"live_until\" is not for instance storage (it lives as long as the contract's instance)");
+    if (lu) {
+      if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
+        return bad(c, SCP_ERR_MALFORMED, where, "\"live_until\" must be a ledger number");
+      sd->has_live_until = true;
+      sd->live_until = (uint32_t)json_integer_value(lu);
+    }
+    const char *names[2] = {"key", "value"};
+    scp_arg *dest[2] = {&sd->key, &sd->val};
+    for (int k = 0; k < 2; k++) {
+      json_t *v = json_object_get(j, names[k]);
+      json_t *x = json_is_object(v) && json_object_size(v) == 1 ? json_object_get(v, "xdr") : NULL;
+      if (json_is_string(x)) {
+        const uint8_t *b;
+        size_t n;
+        if (!keep_base64(c, json_string_value(x), &b, &n)) {
+          snprintf(what, sizeof what, "%s: \"xdr\" is not base64", names[k]);
+          return bad(c, SCP_ERR_MALFORMED, where, what);
+        }
+        if (!b) return nomem(c);
+        *dest[k] = (scp_arg){.kind = SCP_ARG_SCVAL, .data = b, .len = n};
+        continue;
+      }
+      if (!json_is_string(v)) {
+        snprintf(what, sizeof what, "\"%s\" must be a \"type:value\" string or {\"xdr\": BASE64}",
+                 names[k]);
+        return bad(c, SCP_ERR_MALFORMED, where, what);
+      }
+      const char *text = arg_text(c, json_string_value(v));
+      if (!text) return nomem(c);
+      scp_error e;
+      if (scp_arg_parse(text, dest[k], &e)) {
+        snprintf(what, sizeof what, "%s: %.120s", names[k], e.msg);
+        return bad(c, SCP_ERR_ARG, where, what);
+      }
+    }
+  }
+  return SCP_OK;
+}
+
+/* A non-negative int64 given as a JSON integer or a decimal string
+ * ("100000000": stroops may pass 2^53). */
+static bool i64_of(json_t *v, int64_t min, int64_t *out) {
+  if (json_is_integer(v)) {
+    if (json_integer_value(v) < min) return false;
+    *out = (int64_t)json_integer_value(v);
+    return true;
+  }
+  if (!json_is_string(v)) return false;
+  const char *t = json_string_value(v);
+  bool neg = *t == '-';
+  if (neg) t++;
+  if (!*t || strlen(t) > 19) return false;
+  uint64_t x = 0;
+  for (; *t; t++) {
+    if (*t < '0' || *t > '9') return false;
+    x = x * 10 + (uint64_t)(*t - '0');
+  }
+  if (x > (uint64_t)INT64_MAX + neg) return false;
+  *out = neg ? (int64_t)(0 - x) : (int64_t)x;
+  return *out >= min;
+}
+
+/* "assets": [{"name": "usdc", "asset": "native" | "CODE:G..."}]: asset
+ * contracts created before the first call, named like contracts. */
+static int load_assets(ctx *c, json_t *as) {
+  static const char *const known[] = {"name", "asset", NULL};
+  if (!as) return SCP_OK;
+  if (!json_is_array(as)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"assets\" must be an array");
+  size_t n = json_array_size(as);
+  c->s->asset_names = calloc(n + 1, sizeof *c->s->asset_names);
+  c->s->assets = calloc(n + 1, sizeof *c->s->assets);
+  if (!c->s->asset_names || !c->s->assets) return nomem(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(as, i);
+    char where[48], what[200];
+    snprintf(where, sizeof where, "assets[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an asset is an object "
+                                       "{\"name\": ..., \"asset\": ...}");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    json_t *name = json_object_get(j, "name"), *a = json_object_get(j, "asset");
+    if (!json_is_string(name) || !json_string_length(name))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"name\" must be a non-empty string");
+    if (!json_is_string(a))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"asset\" is \"native\" or \"CODE:G...\"");
+    if (name_taken(c, json_string_value(name), 0))
+      return bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
+    scp_sac_asset asset;
+    const char *why = "";
+    if (scp_sac_asset_parse(json_string_value(a), &asset, &why)) {
+      snprintf(what, sizeof what, "asset %.72s: %s", json_string_value(a), why);
+      return bad(c, SCP_ERR_ARG, where, what);
+    }
+    for (size_t k = 0; k < i; k++)
+      if (!strcmp(c->s->assets[k], json_string_value(a)))
+        return bad(c, SCP_ERR_MALFORMED, where, "this asset is already in \"assets\"");
+    c->s->asset_names[i] = dup_str(json_string_value(name));
+    c->s->assets[i] = keep(c, json_string_value(a));
+    c->s->nassets = i + 1;
+    if (!c->s->asset_names[i] || !c->s->assets[i]) return nomem(c);
+  }
+  return SCP_OK;
+}
+
+/* "accounts": [{"id", "balance", "seq_num", "thresholds", "signers",
+ * "flags"}]: classic accounts (AccountEntry). */
+static int load_accounts(ctx *c, json_t *as) {
+  static const char *const known[] = {"id", "balance", "seq_num", "thresholds", "signers",
+                                      "flags", NULL};
+  if (!as) return SCP_OK;
+  if (!json_is_array(as)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"accounts\" must be an array");
+  size_t n = json_array_size(as);
+  if (!(c->s->accounts = calloc(n + 1, sizeof *c->s->accounts))) return nomem(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(as, i);
+    char where[64];
+    snprintf(where, sizeof where, "accounts[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an account is an object");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    scp_ledger_account *a = &c->s->accounts[i];
+    c->s->naccounts = i + 1;
+    json_t *id = json_object_get(j, "id"), *v;
+    if (!json_is_string(id) || !scp_account_strkey(json_string_value(id), a->id))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"id\" must be an account strkey (G...)");
+    for (size_t k = 0; k < i; k++)
+      if (!memcmp(c->s->accounts[k].id, a->id, 32))
+        return bad(c, SCP_ERR_MALFORMED, where, "this account is already in \"accounts\"");
+    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &a->balance))
+      return bad(c, SCP_ERR_ARG, where, "\"balance\" must be stroops from 0 to 2^63-1 (a "
+                 "number or a decimal string)");
+    if ((v = json_object_get(j, "seq_num")) && !i64_of(v, 0, &a->seq_num))
+      return bad(c, SCP_ERR_ARG, where, "\"seq_num\" must be from 0 to 2^63-1");
+    if ((v = json_object_get(j, "flags")) &&
+        (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 15))
+      return bad(c, SCP_ERR_ARG, where, "\"flags\" must be an integer from 0 to 15 "
+                 "(AUTH_REQUIRED 1, AUTH_REVOCABLE 2, AUTH_IMMUTABLE 4, AUTH_CLAWBACK_ENABLED 8)");
+    a->flags = v ? (uint32_t)json_integer_value(v) : 0;
+    a->thresholds[0] = 1;   /* the master key's weight, as a new account has it */
+    if ((v = json_object_get(j, "thresholds"))) {
+      bool ok = json_is_array(v) && json_array_size(v) == 4;
+      for (size_t k = 0; ok && k < 4; k++) {
+        json_t *t = json_array_get(v, k);
+        ok = json_is_integer(t) && json_integer_value(t) >= 0 && json_integer_value(t) <= 255;
+        if (ok) a->thresholds[k] = (uint8_t)json_integer_value(t);
+      }
+      if (!ok) return bad(c, SCP_ERR_MALFORMED, where, "\"thresholds\" is [master, low, "
+                          "medium, high], each 0 to 255");
+    }
+    json_t *sg = json_object_get(j, "signers");
+    if (sg && (!json_is_array(sg) || json_array_size(sg) > SCP_MAX_SIGNERS))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"signers\" is an array of at most 20 "
+                 "{\"key\": \"G...\", \"weight\": N}");
+    for (size_t k = 0; sg && k < json_array_size(sg); k++) {
+      json_t *o = json_array_get(sg, k), *key = json_object_get(o, "key"),
+             *w = json_object_get(o, "weight");
+      char sw[80];
+      snprintf(sw, sizeof sw, "accounts[%zu]: signers[%zu]", i, k);
+      static const char *const sknown[] = {"key", "weight", NULL};
+      if (!json_is_object(o)) return bad(c, SCP_ERR_MALFORMED, sw, "a signer is an object");
+      if ((rc = check_keys(c, o, sw, sknown, NULL))) return rc;
+      if (!json_is_string(key) || !scp_account_strkey(json_string_value(key), a->signer_key[k]))
+        return bad(c, SCP_ERR_MALFORMED, sw, "\"key\" must be an ed25519 strkey (G...)");
+      if (!json_is_integer(w) || json_integer_value(w) < 1 || json_integer_value(w) > 255)
+        return bad(c, SCP_ERR_MALFORMED, sw, "\"weight\" must be an integer from 1 to 255");
+      for (size_t m = 0; m < k; m++)
+        if (!memcmp(a->signer_key[m], a->signer_key[k], 32))
+          return bad(c, SCP_ERR_MALFORMED, sw, "the same signer twice");
+      a->signer_weight[k] = (uint32_t)json_integer_value(w);
+      a->nsigners = k + 1;
+    }
+  }
+  return SCP_OK;
+}
+
+/* "trustlines": [{"account", "asset", "balance", "limit", "authorized"}]. */
+static int load_trustlines(ctx *c, json_t *ts) {
+  static const char *const known[] = {"account", "asset", "balance", "limit", "authorized", NULL};
+  if (!ts) return SCP_OK;
+  if (!json_is_array(ts)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"trustlines\" must be an array");
+  size_t n = json_array_size(ts);
+  if (!(c->s->trustlines = calloc(n + 1, sizeof *c->s->trustlines))) return nomem(c);
+  for (size_t i = 0; i < n; i++) {
+    json_t *j = json_array_get(ts, i), *v;
+    char where[64], what[200];
+    snprintf(where, sizeof where, "trustlines[%zu]", i);
+    if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a trustline is an object");
+    int rc = check_keys(c, j, where, known, NULL);
+    if (rc) return rc;
+    scp_ledger_trustline *t = &c->s->trustlines[i];
+    c->s->ntrustlines = i + 1;
+    json_t *acc = json_object_get(j, "account"), *as = json_object_get(j, "asset");
+    if (!json_is_string(acc) || !scp_account_strkey(json_string_value(acc), t->account))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"account\" must be an account strkey (G...)");
+    if (!json_is_string(as))
+      return bad(c, SCP_ERR_MALFORMED, where, "\"asset\" is \"CODE:G...\"");
+    /* an asset contract's name stands for its asset */
+    const char *text = json_string_value(as);
+    for (size_t k = 0; k < c->s->nassets; k++)
+      if (!strcmp(c->s->asset_names[k], text)) text = c->s->assets[k];
+    const char *why = "";
+    if (scp_ledger_trustline_asset(text, t->account, &why)) {
+      snprintf(what, sizeof what, "asset %.72s: %s", text, why);
+      return bad(c, SCP_ERR_ARG, where, what);
+    }
+    if (!(t->asset = keep(c, text))) return nomem(c);
+    for (size_t k = 0; k < i; k++)
+      if (!memcmp(c->s->trustlines[k].account, t->account, 32) &&
+          !strcmp(c->s->trustlines[k].asset, t->asset))
+        return bad(c, SCP_ERR_MALFORMED, where, "this account already has this trustline");
+    t->limit = INT64_MAX;
+    t->authorized = true;
+    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &t->balance))
+      return bad(c, SCP_ERR_ARG, where, "\"balance\" must be from 0 to 2^63-1 (a number or a "
+                 "decimal string)");
+    if ((v = json_object_get(j, "limit")) && !i64_of(v, 0, &t->limit))
+      return bad(c, SCP_ERR_ARG, where, "\"limit\" must be from 0 to 2^63-1");
+    if (t->balance > t->limit)
+      return bad(c, SCP_ERR_ARG, where, "\"balance\" is over the \"limit\"");
+    if ((v = json_object_get(j, "authorized"))) {
+      if (!json_is_boolean(v)) return bad(c, SCP_ERR_MALFORMED, where, "\"authorized\" is true or false");
+      t->authorized = json_is_true(v);
+    }
+  }
+  return SCP_OK;
+}
+
+int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
+  static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", "ledger",
+                                      "storage", "source", "accounts", "trustlines", "assets",
+                                      NULL};
+  *out = NULL;
+  uint8_t *text;
+  size_t len;
+  int rc = scp_read_file(path, &text, &len, err);
+  if (rc) return rc;
+  json_error_t je;
+  json_t *root = json_loadb((const char *)text, len, JSON_REJECT_DUPLICATES, &je);
+  free(text);
+  if (!root)
+    return scp_fail(err, SCP_ERR_MALFORMED, "%s: line %d column %d: %s", path, je.line,
+                    je.column, je.text);
+  ctx c = {.path = path, .err = err, .s = calloc(1, sizeof(scp_scenario))};
+  if (!c.s) {
+    json_decref(root);
+    return nomem(&c);
+  }
+  json_t *cons = json_object_get(root, "contracts"), *calls = json_object_get(root, "calls");
+  json_t *assets = json_object_get(root, "assets");
+  if (!json_is_object(root)) rc = bad(&c, SCP_ERR_MALFORMED, NULL, "a scenario is a JSON object");
+  else rc = check_keys(&c, root, NULL, known, NULL);
+  /* a scenario may call asset contracts only */
+  if (!rc && !(json_is_array(cons) && (json_array_size(cons) || json_array_size(assets))) &&
+      !(!cons && json_array_size(assets)))
+    rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"contracts\" must be a non-empty array");
+  if (!rc && (!json_is_array(calls) || !json_array_size(calls)))
+    rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"calls\" must be a non-empty array");
+  if (!rc) rc = limit(&c, root, "cpu_limit", &c.s->cpu_limit);
+  if (!rc) rc = limit(&c, root, "mem_limit", &c.s->mem_limit);
+  if (!rc) rc = load_ledger(&c, json_object_get(root, "ledger"));
+  json_t *src = json_object_get(root, "source");   /* (auth2) every call's source account */
+  if (!rc && src) {
+    if (!json_is_string(src) || !scp_account_strkey(json_string_value(src), c.s->source))
+      rc = bad(&c, SCP_ERR_MALFORMED, NULL,
+               "\"source\" must be an account strkey (G..., 56 characters)");
+    else c.s->has_source = true;
+  }
+  size_t ncons = json_array_size(cons);
+  if (!rc) {
+    c.s->contracts = calloc(ncons + 1, sizeof *c.s->contracts);
+    c.s->calls = calloc(json_array_size(calls), sizeof *c.s->calls);
+    c.s->deploys = calloc(ncons + 1, sizeof *c.s->deploys);
+    c.s->ids = calloc(ncons + json_array_size(assets) + 1, sizeof *c.s->ids);
+    if (!c.s->contracts || !c.s->calls || !c.s->deploys || !c.s->ids) rc = nomem(&c);
+  }
+  /* ids are derived with the ledger's network id, as the host does */
+  scp_budget b;
+  scp_budget_init(&b, UINT64_MAX, UINT64_MAX);
+  scp_host_opts ho = {0};
+  memcpy(ho.network_id, c.s->network_id, 32);
+  if (!rc && scp_host_create(&b, &ho, &c.ids_host)) rc = nomem(&c);
+  if (!rc) rc = load_assets(&c, assets);
+  for (size_t i = 0; !rc && i < c.s->nassets; i++) {
+    scp_sac_asset a;
+    const char *why;
+    scp_sac_asset_parse(c.s->assets[i], &a, &why);
+    scp_sac_contract_id(c.s->network_id, &a, c.s->ids[ncons + i]);
+  }
+  for (size_t i = 0; !rc && i < ncons; i++)
+    rc = load_contract(&c, json_array_get(cons, i), i);
+  for (size_t i = 0; !rc && i < ncons; i++)
+    rc = load_ctor(&c, json_array_get(cons, i), i);
+  if (!rc && !(c.s->files = calloc(ncons + 1, sizeof *c.s->files))) rc = nomem(&c);
+  for (size_t i = 0; !rc && i < c.s->ncontracts; i++) {
+    const scp_scenario_contract *k = &c.s->contracts[i];
+    c.s->files[i] = (scp_contract_file){.path = k->path, .wasm = k->wasm, .len = k->len};
+  }
+  if (!rc) rc = load_storage(&c, json_object_get(root, "storage"));
+  if (!rc) rc = load_accounts(&c, json_object_get(root, "accounts"));
+  if (!rc) rc = load_trustlines(&c, json_object_get(root, "trustlines"));
+  for (size_t i = 0; !rc && i < json_array_size(calls); i++)
+    rc = load_call(&c, json_array_get(calls, i), i);
+  scp_host_destroy(c.ids_host);
+  json_decref(root);
+  if (rc) {
+    scp_scenario_free(c.s);
+    return rc;
+  }
+  *out = c.s;
+  return SCP_OK;
+}
+
+scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra) {
+  scp_ledger *l = scp_ledger_new(s->files, s->ncontracts);
+  if (!l) return NULL;
+  l->seeds = s->storage;
+  l->nseeds = s->nstorage;
+  l->deploys = s->deploys;
+  l->accounts = s->accounts;
+  l->naccounts = s->naccounts;
+  l->trustlines = s->trustlines;
+  l->ntrustlines = s->ntrustlines;
+  l->owned_assets = calloc(s->nassets + nextra + 1, sizeof *l->owned_assets);
+  l->asset_ids = calloc(s->nassets + nextra + 1, sizeof *l->asset_ids);
+  if (!l->owned_assets || !l->asset_ids) {
+    scp_ledger_free(l);
+    return NULL;
+  }
+  for (size_t i = 0; i < s->nassets; i++) l->owned_assets[i] = s->assets[i];
+  for (size_t i = 0; i < nextra; i++) l->owned_assets[s->nassets + i] = extra[i];
+  l->assets = l->owned_assets;
+  l->nassets = s->nassets + nextra;
+  return l;
+}
+
+void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
+  const scp_scenario_call *call = &s->calls[i];
+  memset(o, 0, sizeof *o);
+  if (call->is_asset) {
+    o->wasm_path = s->assets[call->contract];
+    o->ledger_main_asset = true;
+  } else {
+    const scp_scenario_contract *sc = &s->contracts[call->contract];
+    o->wasm_path = sc->path;
+    o->wasm = sc->wasm;
+    o->wasm_len = sc->len;
+  }
+  o->function = call->function;
+  o->args = call->args;
+  o->nargs = call->nargs;
+  o->cpu_limit = s->cpu_limit;
+  o->mem_limit = s->mem_limit;
+  o->contracts = call->others;
+  o->ncontracts = call->is_asset ? s->ncontracts : s->ncontracts - 1;
+  o->protocol = s->protocol;
+  o->ledger_sequence = s->sequence;
+  o->ledger_timestamp = s->timestamp;
+  o->has_network_id = s->has_network_id;
+  memcpy(o->network_id, s->network_id, 32);
+  /* the call's own source account wins over the file's */
+  o->has_source_account = call->has_source || s->has_source;
+  memcpy(o->source_account, call->has_source ? call->source : s->source, 32);
+  o->ledger_main = call->contract;
+  o->auth_enforce = call->auth_enforce;
+  o->auth_signers = call->auth_signers;
+  o->nauth_signers = call->nauth_signers;
+  o->auth_signatures = call->auth_signatures;
+  o->nauth_signatures = call->nauth_signatures;
+  o->auth_expiration = call->auth_expiration;
+}
+
+void scp_scenario_free(scp_scenario *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->ncalls; i++) {
+    free(s->calls[i].function);
+    free(s->calls[i].args);
+    free(s->calls[i].others);
+    free(s->calls[i].auth_signers);
+    free(s->calls[i].auth_signatures);
+  }
+  free(s->calls);
+  for (size_t i = 0; i < s->ncontracts; i++) {
+    free(s->contracts[i].name);
+    free(s->contracts[i].path);
+    free(s->contracts[i].wasm);
+    scp_spec_free(s->contracts[i].spec);
+  }
+  for (size_t i = 0; s->deploys && i < s->ncontracts; i++) free((void *)s->deploys[i].ctor);
+  free(s->deploys);
+  free(s->contracts);
+  free(s->files);
+  free(s->storage);
+  free(s->accounts);
+  free(s->trustlines);
+  for (size_t i = 0; i < s->nassets; i++) free(s->asset_names[i]);
+  free(s->asset_names);
+  free(s->assets);
+  free(s->ids);
+  for (size_t i = 0; i < s->ntexts; i++) free(s->texts[i]);
+  free(s->texts);
+  free(s);
+}

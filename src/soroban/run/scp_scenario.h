@@ -1,0 +1,205 @@
+/*
+ * scp_scenario.h — scenario files: several calls profiled in one run of
+ * `scprof profile --scenario FILE.json` (schema in the README, "Scenario
+ * files").
+ *
+ * The calls run in order on one ledger (scp_ledger), as a sequence of
+ * transactions: each with a fresh Budget, each seeing the storage the
+ * earlier successful calls left (and the "storage" entries set up before
+ * the first).  The ledger is set up before the first call as a real one
+ * would be: accounts and trustlines as classic entries, asset contracts,
+ * contracts deployed with their deployer, salt and constructor.  A call
+ * with "auth": "enforce" is simulated (unprofiled, the ledger left as it
+ * was), signed, and profiled signed; its nonces stay in the ledger.
+ */
+#ifndef SCP_SCENARIO_H
+#define SCP_SCENARIO_H
+
+#include <stdint.h>
+
+#include "scprof.h"
+#include "soroban/run/scp_spec.h"
+
+/* Ledger state carried from one run to the next (struct scp_ledger below):
+ * set up once (scp_ledger_setup: accounts, trustlines, asset contracts,
+ * the contracts in file order with their deployers, salts and
+ * constructors, the "storage" entries), then the entries left by the runs
+ * that succeeded (struct scp_sentry, host_private.h).  Kept by
+ * scp_soroban_profile. */
+
+/* An initial contract-data entry ("storage"): key and value as host
+ * values, stored as the host would store them (ScVal XDR).  An instance
+ * seed is an entry of the contract's instance storage: the instance entry
+ * holds them all as its storage map (keys in the host's order), as a frame
+ * that put them would have left it. */
+enum { SCP_SEED_INSTANCE = 2 };
+typedef struct scp_ledger_seed {
+  size_t contract;             /* index into the ledger's files */
+  scp_arg key, val;
+  uint8_t dur;                 /* SCP_DUR_TEMPORARY 0, SCP_DUR_PERSISTENT 1,
+                                  SCP_SEED_INSTANCE */
+  bool has_live_until;         /* else sequence + the minimum TTL - 1 (not
+                                  for instance seeds: the instance's TTL) */
+  uint32_t live_until;
+} scp_ledger_seed;
+
+/* How contract i of the ledger is deployed.  Without one (deploys NULL)
+ * every contract is deployed by the all-zero account with salt i and no
+ * constructor.  A contract that has a constructor to run (construct), or
+ * whose deployer is a contract, is deployed by a set-up transaction that
+ * runs the host's create_contract_with_constructor (sor_ledger.c). */
+typedef struct scp_ledger_deploy {
+  bool by_contract;            /* the deployer is contract deployer_index */
+  size_t deployer_index;
+  uint8_t deployer[32];        /* else this account's ed25519 key */
+  uint8_t salt[32];
+  bool construct;              /* run __constructor(ctor...) */
+  bool has_live_until;         /* else sequence + the minimum TTL - 1 */
+  uint32_t live_until;         /* the TTL of its instance and code entries */
+  const scp_arg *ctor;
+  size_t nctor;
+  const char *where;           /* "contracts[1]", for messages */
+} scp_ledger_deploy;
+
+/* A classic account, written as the AccountEntry XDR the host reads
+ * (scenario_ledger.c): no inflation destination, no home domain, the
+ * signers sorted by key, numSubEntries = signers + its trustlines. */
+#define SCP_MAX_SIGNERS 20
+typedef struct scp_ledger_account {
+  uint8_t id[32];
+  int64_t balance, seq_num;
+  uint32_t flags;
+  uint8_t thresholds[4];       /* master weight, low, medium, high */
+  size_t nsigners;
+  uint8_t signer_key[SCP_MAX_SIGNERS][32];
+  uint32_t signer_weight[SCP_MAX_SIGNERS];
+} scp_ledger_account;
+
+/* A trustline, written as TrustLineEntry XDR; asset is "CODE:G..." text
+ * (checked when read). */
+typedef struct scp_ledger_trustline {
+  uint8_t account[32];
+  const char *asset;
+  int64_t balance, limit;
+  bool authorized;             /* AUTHORIZED_FLAG */
+} scp_ledger_trustline;
+
+typedef struct scp_ledger {
+  const scp_ledger_seed *seeds;   /* put in place with the first deploy */
+  size_t nseeds;
+  const scp_contract_file *files;
+  size_t nfiles;
+  const scp_ledger_deploy *deploys;   /* nfiles, or NULL: the defaults */
+  const scp_ledger_account *accounts;
+  size_t naccounts;
+  const scp_ledger_trustline *trustlines;
+  size_t ntrustlines;
+  const char *const *assets;   /* asset contracts: "native" or "CODE:G..." */
+  size_t nassets;
+  uint8_t (*ids)[32];          /* nfiles contract ids */
+  uint8_t (*asset_ids)[32];    /* nassets asset contract ids */
+  const char **owned_assets;   /* the assets array, when the ledger owns it */
+  bool deployed;
+  uint32_t simulations;        /* enforcing calls' recording runs so far: each
+                                  draws its nonces from its own seed */
+  struct scp_sentry *ents;     /* present entries only */
+  size_t nents;
+} scp_ledger;
+
+/* Empty ledger for files (borrowed); NULL when out of memory. */
+scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n);
+void scp_ledger_free(scp_ledger *l);
+
+/* (sor_ledger.c) Set the ledger up once, with o's ledger info and limits:
+ * accounts and trustlines, asset contracts, contracts (by set-up
+ * transactions for those with a constructor or a contract deployer), the
+ * "storage" entries last.  The first profiled run does it when it has not
+ * been done.  SCP_OK; SCP_ERR_ARG (a bad asset or constructor argument),
+ * SCP_ERR_INVALID (a deploy failed: err names the contract's JSON path),
+ * SCP_ERR_BUDGET, SCP_ERR_NOMEM.  A failed set-up leaves the ledger unusable. */
+int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err);
+
+/* (scenario_ledger.c) Whether text ("CODE:G...") is an asset account
+ * can hold a trustline to: SCP_OK, or SCP_ERR_ARG with *why the problem
+ * (malformed, the native asset, the account is the issuer). */
+int scp_ledger_trustline_asset(const char *text, const uint8_t account[32], const char **why);
+
+/* (scenario_ledger.c) The ledger's accounts and trustlines as AccountEntry
+ * and TrustLineEntry XDR in h's snapshot source.  SCP_OK, SCP_ERR_ARG (a
+ * trustline's asset), SCP_ERR_NOMEM. */
+struct scp_host;
+int scp_ledger_seed_classic(struct scp_host *h, const scp_ledger *l, scp_error *err);
+
+typedef struct scp_scenario_contract {
+  char *name, *path;           /* path as resolved (relative to the file) */
+  uint8_t *wasm;
+  size_t len;
+  scp_spec *spec;              /* NULL when the contract has none */
+} scp_scenario_contract;
+
+typedef struct scp_scenario_call {
+  size_t contract;             /* index into contracts, or into assets when is_asset */
+  bool is_asset;               /* a call straight to an asset contract */
+  bool has_source;             /* "source": this call's source account */
+  uint8_t source[32];
+  char *function;
+  scp_arg *args;
+  size_t nargs;
+  scp_contract_file *others;   /* every other contract, for opts.contracts */
+  bool profile;                /* false: a set-up call, run but not written */
+  /* "auth": "enforce" (scp_soroban_opts.auth_enforce and its lists; the
+   * strings are the scenario's, contract names resolved to C...) */
+  bool auth_enforce;
+  const char **auth_signers, **auth_signatures;
+  size_t nauth_signers, nauth_signatures;
+  uint32_t auth_expiration;
+} scp_scenario_call;
+
+typedef struct scp_scenario {
+  scp_scenario_contract *contracts;
+  size_t ncontracts;
+  scp_scenario_call *calls;
+  size_t ncalls;
+  uint64_t cpu_limit, mem_limit;   /* 0: the host defaults */
+  /* "ledger": protocol, sequence, timestamp, network id */
+  uint32_t protocol, sequence;
+  uint64_t timestamp;
+  bool has_network_id;
+  uint8_t network_id[32];
+  bool has_source;             /* (auth2) "source": the transaction's source account */
+  uint8_t source[32];
+  scp_contract_file *files;    /* every contract in file order (the ledger's) */
+  scp_ledger_seed *storage;    /* "storage": initial entries */
+  size_t nstorage;
+  scp_ledger_deploy *deploys;  /* per contract: deployer, salt, constructor */
+  scp_ledger_account *accounts;   /* "accounts" */
+  size_t naccounts;
+  scp_ledger_trustline *trustlines;   /* "trustlines" */
+  size_t ntrustlines;
+  char **asset_names;          /* "assets": names and "native" / "CODE:G..." */
+  const char **assets;
+  size_t nassets;
+  uint8_t (*ids)[32];          /* every contract's id, then every asset's */
+  char **texts;                /* argument texts the scp_args point into */
+  size_t ntexts, texts_cap;
+} scp_scenario;
+
+/* Read and check the scenario file at path, read every contract, type
+ * every argument.  Errors are one line naming the file and the problem:
+ * SCP_ERR_IO (unreadable), SCP_ERR_MALFORMED (not JSON, or not the
+ * schema), SCP_ERR_UNSUPPORTED (a key this version cannot honour
+ * exactly), SCP_ERR_ARG (a bad argument), SCP_ERR_NOTFOUND (a function
+ * the contract's spec does not have), SCP_ERR_NOMEM. */
+int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err);
+
+/* The ledger the calls share, set up from s (borrowed: free it before s),
+ * with extra asset contracts ("native" / "CODE:G...", borrowed, e.g. the
+ * command line's --asset) after the file's own; NULL when out of memory. */
+scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra);
+
+/* The options to profile call i (the caller sets the limits it wants). */
+void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o);
+
+void scp_scenario_free(scp_scenario *s);
+
+#endif

@@ -294,8 +294,8 @@ int sbpf_decode(scp_sbpf_prog *p, scp_error *err) {
     p->funcs[w++] = p->funcs[f];
   }
   p->nfuncs = w;
-  qsort(p->funcs, p->nfuncs, sizeof *p->funcs, cmp_func);
-  qsort(p->uses, p->nuses, sizeof *p->uses, cmp_use);
+  if (p->nfuncs) qsort(p->funcs, p->nfuncs, sizeof *p->funcs, cmp_func);
+  if (p->nuses) qsort(p->uses, p->nuses, sizeof *p->uses, cmp_use);
   uint32_t entry_key = scp_sbpf_hash("entrypoint", 10);
   for (size_t f = 0; f < p->nfuncs; f++) {
     uint32_t pc = p->funcs[f].pc;

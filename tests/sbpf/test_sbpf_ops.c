@@ -431,12 +431,77 @@ static void test_profile(void **state) {
   scp_sbpf_loader_destroy(l);
 }
 
+/* ---- boundary hooks ------------------------------------------------------ */
+
+typedef struct hook_log { char ev[32][48]; int n; } hook_log;
+
+static void h_call(void *c, scp_sbpf_vm *vm, uint32_t site, uint32_t target, uint32_t node) {
+  hook_log *h = c;
+  (void)node;
+  snprintf(h->ev[h->n++], 48, "call %u->%u d%u", site, target, scp_sbpf_vm_depth(vm));
+}
+static void h_ret(void *c, scp_sbpf_vm *vm, uint32_t ret_pc, uint32_t node) {
+  hook_log *h = c;
+  (void)node;
+  snprintf(h->ev[h->n++], 48, "ret %u d%u", ret_pc, scp_sbpf_vm_depth(vm));
+}
+static void h_enter(void *c, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, uint32_t node) {
+  hook_log *h = c;
+  (void)node;
+  snprintf(h->ev[h->n++], 48, "sys %s at %u left %llu", key == scp_sbpf_hash("sol_log_64_", 11) ? "log64" : "?",
+           pc, (unsigned long long)scp_sbpf_vm_remaining(vm));
+}
+static void h_exit(void *c, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, int status) {
+  hook_log *h = c;
+  (void)key;
+  snprintf(h->ev[h->n++], 48, "sysret %u %d left %llu", pc, status, (unsigned long long)scp_sbpf_vm_remaining(vm));
+}
+static void h_trap(void *c, scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc) {
+  hook_log *h = c;
+  (void)vm;
+  snprintf(h->ev[h->n++], 48, "trap %s at %u", scp_sbpf_trap_name(t), pc);
+}
+
+static void test_hooks(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  seen s = { 0 };
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_log_64_", log64, &s, NULL), SCP_OK);
+  uint32_t key = scp_sbpf_hash("sol_log_64_", 11);
+  /* 0 call f; 1 mov r1,0; 2 div r1,r1 (traps); 3 exit; f: 4 syscall; 5 exit */
+  ins code[] = { I(0x85, 0, 0, 0, 3), MOV(1, 0), I(0x3f, 1, 1, 0, 0), EXIT,
+                 I(0x85, 0, 0, 0, (int32_t)key), EXIT, { 0 } };
+  uint8_t text[64];
+  size_t len = encode(code, text);
+  scp_sbpf_prog *p;
+  scp_error err;
+  assert_int_equal(sbpf_load_text(l, text, len, V0, &p, &err), SCP_OK);
+  hook_log h = { .n = 0 };
+  scp_sbpf_hooks hooks = { h_call, h_ret, h_enter, h_exit, h_trap };
+  uint64_t meter = 1000, r0;
+  scp_sbpf_vm_config cfg = { .meter = &meter, .hooks = &hooks, .hooks_ctx = &h };
+  scp_sbpf_vm *vm;
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_ERR_TRAP);
+  const char *want[] = { "call 0->4 d1", "sys log64 at 4 left 998", "sysret 4 0 left 898", "ret 1 d0",
+                         "trap DivideByZero at 2" };
+  assert_int_equal(h.n, 5);
+  for (int i = 0; i < 5; i++) assert_string_equal(h.ev[i], want[i]);
+  assert_int_equal(meter, 1000 - 100 - 5);   /* call, syscall, exit, mov, div */
+  assert_int_equal(scp_sbpf_vm_trap_pc(vm), 2);
+  scp_sbpf_vm_destroy(vm);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_loader_destroy(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cases),
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),
     cmocka_unit_test(test_profile),
+    cmocka_unit_test(test_hooks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

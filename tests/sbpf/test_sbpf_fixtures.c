@@ -1,0 +1,426 @@
+/*
+ * test_sbpf_fixtures.c — the C fixtures (tests/fixtures/sbpf, linked by
+ * tools/sbpf-link into SCP_BUILD/tests/fixtures/sbpf) through the loader,
+ * the interpreter, the profile counters and the DWARF mapper, and the
+ * loader's one-line rejections of damaged copies of them.
+ *
+ * Exact CU are counted by hand from the disassembly of Debian clang
+ * 14.0.6's code for counter.c (llvm-objdump -d on counter.o); see
+ * test_counter.  Syscall costs here are the stand-ins registered below
+ * (100 CU each), so the numbers are the guest's instructions + 100 per
+ * syscall; the real costs are the runtime's business.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sbpf/sbpf_private.h"
+#include "symbols/scp_sym.h"
+
+static uint8_t *slurp(const char *name, size_t *len) {
+  const char *dir = getenv("SCP_BUILD");
+  char path[1024];
+  snprintf(path, sizeof path, "%s/tests/fixtures/sbpf/%s", dir ? dir : "build", name);
+  uint8_t *data;
+  scp_error err;
+  if (scp_read_file(path, &data, len, &err) != SCP_OK) fail_msg("%s: run make fixtures", err.msg);
+  return data;
+}
+
+/* Stand-in syscalls: 100 CU each, logs counted. */
+typedef struct calls { int log, log64, memcpy, sha; uint64_t last64[5]; } calls;
+
+static int cost100(scp_sbpf_vm *vm, scp_error *err) {
+  return scp_sbpf_vm_consume(vm, 100) ? scp_fail(err, SCP_ERR_BUDGET, "exceeded CUs") : SCP_OK;
+}
+static int sys_log(void *c, scp_sbpf_vm *vm, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  uint8_t *h;
+  ((calls *)c)->log++;
+  *r0 = 0;
+  int rc = scp_sbpf_vm_translate(vm, a[0], a[1], false, &h, err);
+  return rc ? rc : cost100(vm, err);
+}
+static int sys_log64(void *c, scp_sbpf_vm *vm, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  ((calls *)c)->log64++;
+  memcpy(((calls *)c)->last64, a, 5 * sizeof *a);
+  *r0 = 0;
+  return cost100(vm, err);
+}
+static int sys_memcpy(void *c, scp_sbpf_vm *vm, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  uint8_t *d, *s;
+  ((calls *)c)->memcpy++;
+  *r0 = 0;
+  int rc = scp_sbpf_vm_translate(vm, a[0], a[2], true, &d, err);
+  if (!rc) rc = scp_sbpf_vm_translate(vm, a[1], a[2], false, &s, err);
+  if (!rc) memmove(d, s, a[2]);
+  return rc ? rc : cost100(vm, err);
+}
+static int sys_sha(void *c, scp_sbpf_vm *vm, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  uint8_t *out;
+  ((calls *)c)->sha++;
+  *r0 = 0;
+  int rc = scp_sbpf_vm_translate(vm, a[2], 32, true, &out, err);
+  if (!rc) memset(out, 0xab, 32);
+  return rc ? rc : cost100(vm, err);
+}
+
+static scp_sbpf_loader *loader(calls *c) {
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_log_", sys_log, c, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_log_64_", sys_log64, c, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_memcpy_", sys_memcpy, c, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_sha256", sys_sha, c, NULL), SCP_OK);
+  return l;
+}
+
+/* ---- the input region: the aligned serialization (sol.h) ----------------- */
+typedef struct acct { uint8_t key, owner; bool signer, writable; uint64_t lamports, len; const uint8_t *data; } acct;
+
+static size_t serialize(uint8_t *b, const acct *a, size_t n, const uint8_t *ix, size_t ixlen) {
+  size_t o = 0;
+  memset(b, 0, 65536);
+  memcpy(b, &n, 8);
+  o = 8;
+  for (size_t i = 0; i < n; i++) {
+    b[o] = 0xff; b[o + 1] = a[i].signer; b[o + 2] = a[i].writable;
+    memset(b + o + 8, a[i].key, 32);
+    memset(b + o + 40, a[i].owner, 32);
+    memcpy(b + o + 72, &a[i].lamports, 8);
+    memcpy(b + o + 80, &a[i].len, 8);
+    if (a[i].len) memcpy(b + o + 88, a[i].data, a[i].len);
+    o += 88 + a[i].len + 10240;
+    o = (o + 7) & ~(size_t)7;
+    memset(b + o, 0xff, 8);
+    o += 8;
+  }
+  memcpy(b + o, &ixlen, 8);
+  memcpy(b + o + 8, ix, ixlen);
+  memset(b + o + 8 + ixlen, 0x77, 32);      /* program id */
+  return o + 8 + ixlen + 32;
+}
+
+typedef struct run_out { int rc; uint64_t r0, used; scp_sbpf_trap trap; char msg[512]; } run_out;
+
+static run_out run(const scp_sbpf_prog *p, uint8_t *in, size_t inlen, uint64_t limit, scp_tree *t) {
+  run_out o = { 0 };
+  uint64_t meter = limit;
+  scp_sbpf_region r = { SCP_SBPF_MM_INPUT, in, inlen, true };
+  scp_sbpf_vm_config cfg = { .meter = &meter, .input = &r, .ninput = 1, .tree = t, .module = 1 };
+  scp_sbpf_vm *vm;
+  scp_error err = { 0 };
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  scp_sbpf_vm_set_reg(vm, 1, SCP_SBPF_MM_INPUT);
+  o.rc = scp_sbpf_vm_run(vm, &o.r0, &err);
+  o.trap = scp_sbpf_vm_trap(vm);
+  o.used = limit - meter;
+  snprintf(o.msg, sizeof o.msg, "%s", o.rc ? err.msg : "");
+  scp_sbpf_vm_destroy(vm);
+  return o;
+}
+
+static scp_sbpf_prog *load(const scp_sbpf_loader *l, const char *name, uint8_t **bytes, size_t *len) {
+  *bytes = slurp(name, len);
+  scp_sbpf_prog *p;
+  scp_error err = { 0 };
+  if (scp_sbpf_load(l, *bytes, *len, name, &p, &err)) fail_msg("%s", err.msg);
+  return p;
+}
+
+/* counter.c, from the disassembly (pcs of counter.o):
+ *   entrypoint, no accounts: 0-4 (jeq taken) 5, 22-24 3, 25-27 3,
+ *   n <= 200: 42-43 2, mix_squares, 44-50 7 (sol_log_64_), 51-52 2 = 22;
+ *   mix_squares(n >= 1): 53-56 4, 8 per iteration (57-64), exit 1 = 5 + 8n;
+ *   mix_squares(0): 53, 54, 65 = 3.
+ *   n = 10: 22 + 85 = 107 instructions + 100 = 207 CU.
+ *   n = 0: 22 + 3 = 25 + 100 = 125 CU.
+ *   n = 201 (error path): 0-4 5, 22-24 3, 25-27 3, 28-31 3 (lddw is one;
+ *   sol_log_), 32-33 2, 51-52 2 = 18 + 100 = 118 CU, r0 = 7. */
+static void test_counter(void **state) {
+  (void)state;
+  calls c = { 0 };
+  scp_sbpf_loader *l = loader(&c);
+  static uint8_t in[65536];
+  const char *names[] = { "counter.so", "counter_v3.so" };
+  for (int v = 0; v < 2; v++) {
+    uint8_t *bytes;
+    size_t len;
+    scp_sbpf_prog *p = load(l, names[v], &bytes, &len);
+    assert_int_equal(scp_sbpf_prog_version(p), v ? SCP_SBPF_V3 : SCP_SBPF_V0);
+    assert_int_equal(scp_sbpf_prog_machine(p), SCP_SBPF_EM_BPF);
+    assert_int_equal(scp_sbpf_prog_nfuncs(p), 2);
+    assert_string_equal(scp_sbpf_prog_func(p, 0)->name, "entrypoint");
+    assert_string_equal(scp_sbpf_prog_func(p, 1)->name, "mix_squares");
+    assert_int_equal(scp_sbpf_prog_func(p, 1)->pc, 53);
+    assert_int_equal(scp_sbpf_prog_nsyscalls(p), 2);
+    uint8_t n = 10;
+    size_t inlen = serialize(in, NULL, 0, &n, 1);
+    run_out o = run(p, in, inlen, 200000, NULL);
+    assert_int_equal(o.rc, SCP_OK);
+    assert_int_equal(o.r0, 0);
+    assert_int_equal(o.used, 207);
+    assert_int_equal(c.last64[0], 10);
+    /* the meter at N-1, N, N+1 */
+    o = run(p, in, inlen, 206, NULL);
+    assert_int_equal(o.trap, SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS);
+    assert_int_equal(o.used, 206);
+    o = run(p, in, inlen, 207, NULL);
+    assert_int_equal(o.rc, SCP_OK);
+    assert_int_equal(o.used, 207);
+    o = run(p, in, inlen, 208, NULL);
+    assert_int_equal(o.rc, SCP_OK);
+    assert_int_equal(o.used, 207);
+    n = 0;
+    inlen = serialize(in, NULL, 0, &n, 1);
+    o = run(p, in, inlen, 200000, NULL);
+    assert_int_equal(o.used, 125);
+    n = 201;
+    inlen = serialize(in, NULL, 0, &n, 1);
+    int logs = c.log;
+    o = run(p, in, inlen, 200000, NULL);
+    assert_int_equal(o.rc, SCP_OK);
+    assert_int_equal(o.r0, 7);
+    assert_int_equal(o.used, 118);
+    assert_int_equal(c.log, logs + 1);
+    /* profiled: the same CU, every one on exactly one node */
+    n = 10;
+    inlen = serialize(in, NULL, 0, &n, 1);
+    scp_tree t;
+    assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+    o = run(p, in, inlen, 200000, &t);
+    assert_int_equal(o.used, 207);
+    assert_int_equal(scp_tree_total(&t, 0), 107);   /* guest only: syscalls are the runtime's nodes */
+    assert_int_equal(t.n, 3);
+    assert_int_equal(t.nodes[2].callee, 53);
+    assert_int_equal(t.nodes[2].self[0], 85);
+    scp_tree_free(&t);
+    scp_sbpf_prog_free(p);
+    free(bytes);
+  }
+  scp_sbpf_loader_destroy(l);
+}
+
+/* token.c: the state update lands in the input region; errors are r0. */
+static void test_token(void **state) {
+  (void)state;
+  calls c = { 0 };
+  scp_sbpf_loader *l = loader(&c);
+  static uint8_t in[65536];
+  const char *names[] = { "token.so", "token_v3.so" };
+  uint64_t used[2];
+  for (int v = 0; v < 2; v++) {
+    uint8_t *bytes;
+    size_t len;
+    scp_sbpf_prog *p = load(l, names[v], &bytes, &len);
+    uint8_t mint[8] = { 5 }, dest[72] = { 0 };
+    dest[32] = 1;
+    acct a[3] = {
+      { 1, 0x77, false, true, 1000, sizeof mint, mint },
+      { 2, 0x77, false, true, 1000, sizeof dest, dest },
+      { 3, 0, true, false, 1000, 0, NULL },
+    };
+    uint8_t ix[9] = { 0, 40 };
+    size_t inlen = serialize(in, a, 3, ix, sizeof ix);
+    run_out o = run(p, in, inlen, 200000, NULL);
+    assert_int_equal(o.rc, SCP_OK);
+    assert_int_equal(o.r0, 0);
+    used[v] = o.used;
+    uint64_t supply, balance;
+    memcpy(&supply, in + 8 + 88, 8);
+    size_t d1 = 8 + ((88 + 8 + 10240 + 7) & ~(size_t)7) + 8 + 88;
+    memcpy(&balance, in + d1 + 32, 8);
+    assert_int_equal(supply, 45);
+    assert_int_equal(balance, 41);
+    assert_int_equal(in[d1 + 40], 0xab);
+    assert_int_equal(c.last64[1], 45);
+    /* error paths */
+    a[2].signer = false;
+    inlen = serialize(in, a, 3, ix, sizeof ix);
+    assert_int_equal(run(p, in, inlen, 200000, NULL).r0, 4);
+    a[2].signer = true;
+    a[0].writable = false;
+    inlen = serialize(in, a, 3, ix, sizeof ix);
+    assert_int_equal(run(p, in, inlen, 200000, NULL).r0, 2);
+    a[0].writable = true;
+    a[1].owner = 0x66;
+    inlen = serialize(in, a, 3, ix, sizeof ix);
+    assert_int_equal(run(p, in, inlen, 200000, NULL).r0, 3);
+    a[1].owner = 0x77;
+    memset(ix + 1, 0xff, 8);
+    inlen = serialize(in, a, 3, ix, sizeof ix);
+    assert_int_equal(run(p, in, inlen, 200000, NULL).r0, 5);
+    /* copy: sol_memcpy_ of 32 bytes needs 32-byte data accounts */
+    uint8_t big[32] = { 9, 8, 7 };
+    a[0].data = big; a[0].len = 32;
+    ix[0] = 1;
+    inlen = serialize(in, a, 3, ix, 1);
+    run_out oc = run(p, in, inlen, 200000, NULL);
+    assert_int_equal(oc.r0, 0);
+    assert_int_equal(in[d1 + 24 + 2], 7);
+    scp_sbpf_prog_free(p);
+    free(bytes);
+  }
+  /* v0 and v3 run the same instructions (only the call encodings differ) */
+  assert_int_equal(used[0], used[1]);
+  scp_sbpf_loader_destroy(l);
+}
+
+/* The mapper reads the fixture's DWARF: the square() body in mix_squares's
+ * loop is an inline chain square <- mix_squares, with file:line. */
+static void test_dwarf(void **state) {
+  (void)state;
+  const char *names[] = { "counter.so", "counter_v3.so" };
+  for (int v = 0; v < 2; v++) {
+    size_t len;
+    uint8_t *bytes = slurp(names[v], &len);
+    calls c;
+    scp_sbpf_loader *l = loader(&c);
+    scp_sbpf_prog *p;
+    assert_int_equal(scp_sbpf_load(l, bytes, len, names[v], &p, NULL), SCP_OK);
+    scp_sym *s;
+    scp_error err;
+    assert_int_equal(scp_sym_open_elf(bytes, len, NULL, &s, &err), SCP_OK);
+    assert_true(scp_sym_has_dwarf(s));
+    const scp_frame_info *chain;
+    /* pc 59: r0 *= r0, square(i) inlined into the loop */
+    size_t n = scp_sym_chain(s, scp_sbpf_prog_text_addr(p) + 8 * 59, &chain);
+    assert_int_equal(n, 2);
+    assert_string_equal(chain[0].name, "square");
+    assert_int_equal(chain[0].inlined, 1);
+    assert_string_equal(chain[1].name, "mix_squares");
+    assert_non_null(strstr(chain[0].file, "counter.c"));
+    assert_int_equal(chain[0].line, 8);        /* static inline u64 square(...) { return x * x; } */
+    assert_int_equal(chain[1].line, 12);       /* the loop in mix_squares */
+    /* the entrypoint's first instruction */
+    n = scp_sym_chain(s, scp_sbpf_prog_text_addr(p), &chain);
+    assert_true(n >= 1);
+    assert_string_equal(chain[n - 1].name, "entrypoint");
+    scp_sym_destroy(s);
+    scp_sbpf_prog_free(p);
+    scp_sbpf_loader_destroy(l);
+    free(bytes);
+  }
+}
+
+/* ---- loader rejections ------------------------------------------------- */
+
+static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+/* File offset of section `name`'s header. */
+static size_t shdr_of(const uint8_t *b, const char *name) {
+  uint64_t shoff = rd64(b + 40);
+  uint16_t shnum, shstrndx;
+  memcpy(&shnum, b + 60, 2);
+  memcpy(&shstrndx, b + 62, 2);
+  uint64_t strs = rd64(b + shoff + 64ull * shstrndx + 24);
+  for (unsigned i = 0; i < shnum; i++) {
+    uint32_t nm;
+    memcpy(&nm, b + shoff + 64ull * i, 4);
+    if (!strcmp((const char *)b + strs + nm, name)) return shoff + 64ull * i;
+  }
+  fail_msg("no section %s", name);
+  return 0;
+}
+
+static void expect_reject(const scp_sbpf_loader *l, const uint8_t *b, size_t len, int code,
+                          const char *msg) {
+  scp_sbpf_prog *p;
+  scp_error err = { 0 };
+  int rc = scp_sbpf_load(l, b, len, "bad.so", &p, &err);
+  if (rc != code || strcmp(err.msg, msg)) fail_msg("rc %d '%s', want %d '%s'", rc, err.msg, code, msg);
+  assert_null(p);
+  assert_null(strchr(err.msg, '\n'));
+}
+
+static void test_rejections(void **state) {
+  (void)state;
+  calls c;
+  scp_sbpf_loader *l = loader(&c);
+  size_t len;
+  uint8_t *orig = slurp("counter.so", &len), *b = malloc(len);
+  const char *oob = "bad.so: ELF error: Offset or value is out of bounds (ValueOutOfBounds)";
+  /* truncated before e_flags, and in the middle */
+  expect_reject(l, orig, 40, SCP_ERR_MALFORMED, oob);
+  expect_reject(l, orig, len / 2, SCP_ERR_MALFORMED, oob);
+  /* both machines load; any other is refused */
+  memcpy(b, orig, len);
+  b[18] = (uint8_t)SCP_SBPF_EM_SBPF; b[19] = SCP_SBPF_EM_SBPF >> 8;
+  scp_sbpf_prog *p;
+  assert_int_equal(scp_sbpf_load(l, b, len, "sbpf.so", &p, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_prog_machine(p), SCP_SBPF_EM_SBPF);
+  scp_sbpf_prog_free(p);
+  b[18] = 0x3e; b[19] = 0;
+  expect_reject(l, b, len, SCP_ERR_MALFORMED,
+                "bad.so: ELF error: Incompatible ELF: wrong machine (WrongMachine)");
+  /* ET_EXEC */
+  memcpy(b, orig, len);
+  b[16] = 2;
+  expect_reject(l, b, len, SCP_ERR_MALFORMED, "bad.so: ELF error: Incompatible ELF: wrong type (WrongType)");
+  /* an unknown relocation type in .rel.dyn */
+  memcpy(b, orig, len);
+  size_t rel = rd64(b + shdr_of(b, ".rel.dyn") + 24);
+  b[rel + 8] = 5;
+  expect_reject(l, b, len, SCP_ERR_MALFORMED,
+                "bad.so: ELF error: Relocation failed, unknown type 5 (UnknownRelocation)");
+  /* .text running past the end of the file: the parser first finds it
+   * overlapping the section header table */
+  memcpy(b, orig, len);
+  uint64_t huge = len;
+  memcpy(b + shdr_of(b, ".text") + 32, &huge, 8);
+  expect_reject(l, b, len, SCP_ERR_MALFORMED,
+                "bad.so: ELF error: Failed to parse ELF file: values overlap (FailedToParse)");
+  /* .text beyond the end of the file */
+  memcpy(b, orig, len);
+  huge = 1ull << 40;
+  memcpy(b + shdr_of(b, ".text") + 24, &huge, 8);
+  expect_reject(l, b, len, SCP_ERR_MALFORMED, oob);
+  /* the entrypoint outside .text */
+  memcpy(b, orig, len);
+  memset(b + 24, 0, 8);
+  expect_reject(l, b, len, SCP_ERR_MALFORMED, "bad.so: ELF error: Entrypoint out of bounds (EntrypointOutOfBounds)");
+  /* a version the loader does not enable */
+  memcpy(b, orig, len);
+  b[48] = 9;
+  expect_reject(l, b, len, SCP_ERR_UNSUPPORTED,
+                "bad.so: ELF error: Detected sbpf_version required by the executable which are not "
+                "enabled (UnsupportedSBPFVersion)");
+  /* the verifier's reasons come through the same way */
+  memcpy(b, orig, len);
+  b[rd64(b + shdr_of(b, ".text") + 24)] = 0x06;
+  expect_reject(l, b, len, SCP_ERR_INVALID,
+                "bad.so: Verifier error: unknown eBPF opcode 0x6 (insn #0) (UnknownOpCode)");
+  free(orig);
+  /* v3: strict headers want EM_BPF and contiguous program headers */
+  orig = slurp("counter_v3.so", &len);
+  b = realloc(b, len);
+  memcpy(b, orig, len);
+  b[18] = (uint8_t)SCP_SBPF_EM_SBPF; b[19] = SCP_SBPF_EM_SBPF >> 8;
+  expect_reject(l, b, len, SCP_ERR_MALFORMED,
+                "bad.so: ELF error: Failed to parse ELF file: invalid file header (FailedToParse)");
+  memcpy(b, orig, len);
+  b[64 + 8] += 8;    /* first program header's p_offset */
+  expect_reject(l, b, len, SCP_ERR_MALFORMED, "bad.so: ELF error: Invalid ELF program header (InvalidProgramHeader)");
+  /* every truncation is refused cleanly */
+  for (size_t cut = 0; cut < len; cut += 7) {
+    scp_error err;
+    int rc = scp_sbpf_load(l, orig, cut, "cut.so", &p, &err);
+    if (rc == SCP_OK) scp_sbpf_prog_free(p);
+  }
+  free(orig);
+  free(b);
+  scp_sbpf_loader_destroy(l);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_counter),
+    cmocka_unit_test(test_token),
+    cmocka_unit_test(test_dwarf),
+    cmocka_unit_test(test_rejections),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

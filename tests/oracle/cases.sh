@@ -59,6 +59,7 @@ P=ScprofProgram111111111111111111111111111111
   D8=0102030405060708
   ocase v3_syscalls "$PROGS/syscalls_v3.so"
   ocase v3_sysvars "$PROGS/sysvars_v3.so"
+  ocase v3_log_truncated "$PROGS/spam_v3.so"
   ocase v3_fault_depletes "$PROGS/fault_v3.so"
   ocase v3_divide_by_zero "$PROGS/divzero_v3.so"
   ocase v3_panic "$PROGS/panic_v3.so"

@@ -122,6 +122,11 @@ const PROGRAMS = {
     ...h(1, 800), A.mov(2, 3), A.call('sol_log_data'),
     A.mov(0, 0), A.exit(),
   ],
+  // 200 log lines of 77 bytes: the collector's 10,000-byte limit
+  spam: [A.lddw(6, HEAP), A.movr(1, 6), A.mov(2, 0x41), A.mov(3, 64), A.call('sol_memset_'),
+         A.mov(7, 200),
+         A.movr(1, 6), A.mov(2, 64), A.call('sol_log_'), A.sub(7, 1), ins(0x55, 7, 0, -5, 0),
+         A.mov(0, 0), A.exit()],
   // a load from an unmapped address: a VM fault depletes the meter
   fault: [A.mov(1, 0), A.mov(2, 7), A.ldxdw(0, 1, 0), A.exit()],
   divzero: [A.mov(1, 5), A.mov(2, 0), A.div(1, 2), A.mov(0, 0), A.exit()],

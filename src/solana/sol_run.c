@@ -128,6 +128,8 @@ static int load(sol_state *st, scp_error *err) {
 }
 
 static int check_opts(const scp_sol_run_opts *o, scp_error *err) {
+  if (o->loader < SCP_SOL_LOADER_V1 || o->loader > SCP_SOL_LOADER_V3)
+    return scp_fail(err, SCP_ERR_ARG, "loader %d: want v1, v2 or v3", (int)o->loader);
   uint32_t heap = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
   if (heap % 1024 || heap < SCP_SBPF_HEAP_DEFAULT || heap > SCP_SBPF_HEAP_MAX)
     return scp_fail(err, SCP_ERR_ARG, "heap size %u: want a multiple of 1024 from 32768 to 262144", heap);
@@ -222,8 +224,13 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
 
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sol_state *st = ctx;
+  static const char *const LOADER[] = {"", "v1 (deprecated, unaligned input)", "v2", "v3 (upgradeable)"};
+  char version[8];
+  snprintf(version, sizeof version, "v%d", (int)scp_sbpf_prog_version(st->prog));
   int rc = scp_prof_meta(p, "program", st->o->name ? st->o->name : "");
   if (!rc) rc = scp_prof_meta(p, "program id", st->key_text);
+  if (!rc) rc = scp_prof_meta(p, "sbpf", version);
+  if (!rc) rc = scp_prof_meta(p, "loader", LOADER[st->o->loader <= 3 ? st->o->loader : 0]);
   for (size_t i = 0; !rc && i < st->c.nlogs; i++) rc = scp_prof_meta(p, "log", st->c.logs[i]);
   if (rc) scp_fail(err, rc, "out of memory");
   return rc;

@@ -225,9 +225,12 @@ static void test_token(void **state) {
     };
     uint8_t ix[9] = { 0, 40 };
     size_t inlen = serialize(in, a, 3, ix, sizeof ix);
+    int logs = c.log;
     run_out o = run(p, in, inlen, 200000, NULL);
     assert_int_equal(o.rc, SCP_OK);
     assert_int_equal(o.r0, 0);
+    /* the tag's name through the pointer table in .rodata, then "mint_to" */
+    assert_int_equal(c.log, logs + 2);
     used[v] = o.used;
     uint64_t supply, balance;
     memcpy(&supply, in + 8 + 88, 8);

@@ -312,6 +312,56 @@ static void test_dwarf(void **state) {
   }
 }
 
+/* traps.c: every fault with the runtime's message.  Each message below is
+ * what litesvm 1.5.0 logs ("Program ... failed: MESSAGE") for the same
+ * linked program and instruction; the successful runs' CU are its numbers
+ * too (17; 18 for tag 1 on v3, which reads its rodata at address 0; 21 for
+ * tag 5 on v3, whose stack has no gaps).  A failing run's CU are the VM's
+ * own count (the runtime then depletes the meter, which is its business). */
+static void test_traps(void **state) {
+  (void)state;
+  static const struct {
+    uint8_t tag;
+    bool v3;
+    int rc;
+    uint64_t cu;
+    const char *msg;
+  } t[] = {
+    { 0, false, SCP_ERR_TRAP, 16, "divide by zero at BPF instruction" },
+    { 0, true, SCP_ERR_TRAP, 16, "divide by zero at BPF instruction" },
+    { 1, false, SCP_ERR_TRAP, 16, "Access violation reading 8 bytes at address 0x0 (in unallocated region)" },
+    { 1, true, SCP_OK, 18, "" },
+    { 2, false, SCP_ERR_TRAP, 332, "exceeded max BPF to BPF call depth" },
+    { 2, true, SCP_ERR_TRAP, 332, "exceeded max BPF to BPF call depth" },
+    { 3, false, SCP_ERR_TRAP, 16, "Access violation writing 1 bytes at address 0x1000003c8 (in program region)" },
+    { 3, true, SCP_ERR_TRAP, 16, "Access violation writing 1 bytes at address 0x0 (in allocated region)" },
+    { 4, false, SCP_ERR_TRAP, 5000, "exceeded CUs meter at BPF instruction" },
+    { 4, true, SCP_ERR_TRAP, 5000, "exceeded CUs meter at BPF instruction" },
+    { 5, false, SCP_ERR_TRAP, 19, "Access violation in stack frame 1 at address 0x200001ff0 of size 1" },
+    { 5, true, SCP_OK, 21, "" },
+    { 6, false, SCP_OK, 17, "" },
+    { 6, true, SCP_OK, 17, "" },
+  };
+  calls c;
+  scp_sbpf_loader *l = loader(&c);
+  static uint8_t in[65536];
+  uint8_t *b0, *b3;
+  size_t n0, n3;
+  scp_sbpf_prog *p0 = load(l, "traps.so", &b0, &n0), *p3 = load(l, "traps_v3.so", &b3, &n3);
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    size_t inlen = serialize(in, NULL, 0, &t[i].tag, 1);
+    run_out o = run(t[i].v3 ? p3 : p0, in, inlen, 5000, NULL);
+    if (o.rc != t[i].rc || o.used != t[i].cu || strcmp(o.msg, t[i].msg))
+      fail_msg("tag %u v%d: rc %d cu %llu '%s'", t[i].tag, t[i].v3 ? 3 : 0, o.rc,
+               (unsigned long long)o.used, o.msg);
+  }
+  scp_sbpf_prog_free(p0);
+  scp_sbpf_prog_free(p3);
+  free(b0);
+  free(b3);
+  scp_sbpf_loader_destroy(l);
+}
+
 /* ---- loader rejections ------------------------------------------------- */
 
 static uint64_t rd64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
@@ -426,6 +476,7 @@ int main(void) {
     cmocka_unit_test(test_counter),
     cmocka_unit_test(test_token),
     cmocka_unit_test(test_dwarf),
+    cmocka_unit_test(test_traps),
     cmocka_unit_test(test_rejections),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,15 @@ if command -v valgrind >/dev/null 2>&1; then
     awk -v n="$n" -v p="$p" -v q="$q" 'BEGIN { printf "%-10s %14d %14d %8.1f%%\n", n, p, q, (q / p - 1) * 100 }'
   done
 fi
+if command -v valgrind >/dev/null 2>&1 && [ -x "$B/bench/bench_hostcall" ]; then
+  echo "== Soroban host-call path (callgrind; deterministic): instructions per host call"
+  count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/bench/bench_hostcall" \
+      "$B/bench/soroban/hostcalls.wasm" "$1" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+  }
+  a=$(count 1000) b=$(count 21000)
+  awk -v a="$a" -v b="$b" 'BEGIN { printf "%-10s %14d %14d %10.1f\n", "hostcalls", a, b, (b - a) / 20000 }'
+fi
 if [ -x "$B/bench/bench_sym" ]; then
   echo "== source mapper"
   "$B/bench/bench_sym"

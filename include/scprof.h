@@ -47,7 +47,7 @@ typedef enum scp_argkind {
   SCP_ARG_VOID, SCP_ARG_BOOL, SCP_ARG_U32, SCP_ARG_I32, SCP_ARG_U64,
   SCP_ARG_I64, SCP_ARG_U128, SCP_ARG_I128, SCP_ARG_SYMBOL, SCP_ARG_BYTES,
   SCP_ARG_STRING,
-  /* (Added) */
+  /* */
   SCP_ARG_TIMEPOINT, SCP_ARG_DURATION, SCP_ARG_U256, SCP_ARG_I256, SCP_ARG_ADDRESS,
   SCP_ARG_SCVAL    /* data/len: one ScVal, XDR (vec, map, structs, ...) */
 } scp_argkind;
@@ -73,10 +73,10 @@ typedef struct scp_arg {
  * Returns SCP_OK or SCP_ERR_ARG (err filled). */
 int scp_arg_parse(const char *text, scp_arg *out, scp_error *err);
 
-/* (auth2) The ed25519 key of an account strkey ("G...", 56 characters);
+/* The ed25519 key of an account strkey ("G...", 56 characters);
  * false when text is not one. */
 bool scp_account_strkey(const char *text, uint8_t key[32]);
-/* (auth3) A secret seed strkey ("S...") and an address strkey ("G..." kind
+/* A secret seed strkey ("S...") and an address strkey ("G..." kind
  * 0, "C..." kind 1); false when the text is not one. */
 bool scp_seed_strkey(const char *text, uint8_t seed[32]);
 bool scp_address_strkey(const char *text, unsigned *kind, uint8_t key[32]);
@@ -90,14 +90,14 @@ typedef struct scp_soroban_opts {
   size_t nargs;
   uint64_t cpu_limit;          /* 0: the host default, 100,000,000 */
   uint64_t mem_limit;          /* 0: the host default, 41,943,040 */
-  /* (Added) Further contracts deployed in the ledger before the call, for
+  /* Further contracts deployed in the ledger before the call, for
    * cross-contract calls (callees).  Contract i (from 0) gets the id the
    * host derives for deployer = the all-zero account key and salt = 32
    * bytes holding i + 1 big-endian; the called contract itself has salt 0.
    * The profile's metadata lists every id as a strkey ("C..."). */
   const struct scp_contract_file *contracts;
   size_t ncontracts;
-  /* (Added) The ledger: protocol (0 = the newest the host runs; 20 to 28
+  /* The ledger: protocol (0 = the newest the host runs; 20 to 28
    * accepted, else SCP_ERR_ARG), sequence number, close time, and the
    * network id (get_ledger_network_id; all zero unless has_network_id). */
   uint32_t protocol;
@@ -105,24 +105,24 @@ typedef struct scp_soroban_opts {
   uint64_t ledger_timestamp;
   bool has_network_id;
   uint8_t network_id[32];
-  /* (auth2) The transaction's source account (an ed25519 key), as
+  /* The transaction's source account (an ed25519 key), as
    * Host::set_source_account: its require_auth records no nonce and its
    * tracker is not emulated.  None unless has_source_account. */
   bool has_source_account;
   uint8_t source_account[32];
-  /* (Added) Ledger state kept between runs (scenario files, internal; NULL:
+  /* Ledger state kept between runs (scenario files, internal; NULL:
    * a fresh ledger).  With it, contracts is ignored: the ledger's contracts
    * are deployed once, and ledger_main names the called one. */
   struct scp_ledger *ledger;
   size_t ledger_main;
   bool ledger_main_asset;      /* ledger_main indexes the ledger's asset contracts */
-  /* (sacb) Stellar Asset Contracts created before the call (setup, not
+  /* Stellar Asset Contracts created before the call (setup, not
    * profiled), each "native" or "CODE:G..." (1 to 12 ASCII letters or
    * digits, the issuer's account strkey); a malformed one is SCP_ERR_ARG.
    * The profile's metadata lists each asset contract's id. */
   const char *const *assets;
   size_t nassets;
-  /* (auth3) Authorization as a signed transaction has it (enforcing mode):
+  /* Authorization as a signed transaction has it (enforcing mode):
    * false (default): recording ("mock all auths").  true: the call first
    * runs unprofiled in recording mode (what simulation does) to get the
    * authorization trees and nonces; scprof then builds one

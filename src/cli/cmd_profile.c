@@ -53,7 +53,7 @@ typedef struct profile_opts {
   uint32_t protocol;          /* --protocol N; 0: the newest */
   bool has_source;            /* --source G...: the transaction's source account */
   uint8_t source[32];
-  /* (auth3) --auth enforce, --signer, --auth-signature, --auth-expiration */
+  /* --auth enforce, --signer, --auth-signature, --auth-expiration */
   bool auth_enforce;
   const char **signers;
   size_t nsigners;
@@ -301,128 +301,125 @@ static int named_to_args(profile_opts *o) {
   return 0;
 }
 
-/* Returns 0 or the exit status of the error it printed. */
-static int parse_args(int argc, char **argv, profile_opts *o) {
+/* What an option handler returns for an argument that is not its own. */
+#define NOT_MINE (-1)
+
+/* The ledger's options: assets, accounts, trustlines, extra contracts,
+ * protocol, source account.  Returns 0, the exit status of the error it
+ * printed, or NOT_MINE. */
+static int ledger_option(int argc, char **argv, int *i, profile_opts *o) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
-  for (int i = 0; i < argc; i++) {
-    const char *a = argv[i], *val;
-    /* After the function name its parameters come first, so a contract
-     * parameter named like one of our options (--format, --top) is the
-     * parameter, as in stellar-cli's invoke. */
-    int named = named_arg(argc, argv, &i, o);
-    if (named < 0) return -named;
-    if (named) continue;
-    if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
-      o->out_dir = val;
-    } else if (!strcmp(a, "--cpu-limit") || !strcmp(a, "--mem-limit") || !strcmp(a, "--top")) {
-      uint64_t *dest = !strcmp(a, "--cpu-limit") ? &o->cpu_limit
-                       : !strcmp(a, "--mem-limit") ? &o->mem_limit : &o->top;
-      /* --top ends up in an unsigned of the report options */
-      uint64_t max = dest == &o->top ? UINT_MAX : UINT64_MAX;
-      if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
-      if (!cli_parse_u64(val, dest) || *dest > max)
-        return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
-    } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
-      int status = parse_formats(val, o->want);
-      if (status) return status;
-    } else if (!strcmp(a, "--min-width")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
-      if (!cli_parse_min_width(val, &o->svg.min_width_pct))
-        return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
-    } else if (!strcmp(a, "--asset")) {
-      if (!(val = cli_option_value(argc, argv, &i, "an asset (native or CODE:G...)"))) return usage;
-      o->assets[o->nassets++] = val;
-    } else if (!strcmp(a, "--account")) {
-      if (!(val = cli_option_value(argc, argv, &i, "an account (G...[:BALANCE])"))) return usage;
-      int status = parse_account(o, val);
-      if (status) return status;
-    } else if (!strcmp(a, "--trustline")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a trustline (G...:CODE:ISSUER[:BALANCE])")))
-        return usage;
-      int status = parse_trustline(o, val);
-      if (status) return status;
-    } else if (!strcmp(a, "--contract")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a contract .wasm file"))) return usage;
-      o->contracts[o->ncontracts++].path = val;
-    } else if (!strcmp(a, "--protocol")) {
-      uint64_t n;
-      if (!(val = cli_option_value(argc, argv, &i, "a protocol version"))) return usage;
-      if (!cli_parse_u64(val, &n) || n < 20 || n > 28)
-        return cli_die(SCP_ERR_ARG, "--protocol: '%s': this host runs protocols 20 to 28", val);
-      o->protocol = (uint32_t)n;
-    } else if (!strcmp(a, "--source")) {
-      if (!(val = cli_option_value(argc, argv, &i, "an account strkey (G...)"))) return usage;
-      if (!scp_account_strkey(val, o->source))
-        return cli_die(SCP_ERR_ARG, "--source: '%s' is not an account strkey (G..., 56 characters)",
-                       val);
-      o->has_source = true;
-    } else if (!strcmp(a, "--auth")) {
-      if (!(val = cli_option_value(argc, argv, &i, "record or enforce"))) return usage;
-      if (strcmp(val, "record") && strcmp(val, "enforce"))
-        return cli_die(SCP_ERR_USAGE, "--auth: '%s': record or enforce", val);
-      o->auth_enforce = !strcmp(val, "enforce");
-    } else if (!strcmp(a, "--signer")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a secret seed (S...) or ADDRESS=S..."))) return usage;
-      o->signers[o->nsigners++] = val;
-    } else if (!strcmp(a, "--auth-signature")) {
-      if (!(val = cli_option_value(argc, argv, &i, "C...=TYPE:VALUE"))) return usage;
-      o->auth_sigs[o->nauth_sigs++] = val;
-    } else if (!strcmp(a, "--auth-expiration")) {
-      uint64_t n;
-      if (!(val = cli_option_value(argc, argv, &i, "a ledger sequence number"))) return usage;
-      if (!cli_parse_u64(val, &n) || !n || n > UINT32_MAX)
-        return cli_die(SCP_ERR_USAGE, "--auth-expiration: '%s' is not a ledger sequence number", val);
-      o->auth_expiration = (uint32_t)n;
-    } else if (!strcmp(a, "--scenario")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
-      o->scenario = val;
-    } else if (!strcmp(a, "--icicle")) {
-      o->svg.icicle = true;
-    } else if (!strcmp(a, "--list")) {
-      o->list = true;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      o->quiet = true;
-    } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
-      /* a named argument that is not the function's */
-      char what[200];
-      snprintf(what, sizeof what, "%.100s is not a parameter of %.40s", a, o->function);
-      if (o->fn) return named_die(o, SCP_ERR_ARG, what);
-      scp_buf names = {0};
-      int status;
-      if (o->spec) {
-        fn_names(o->spec, &names);
-        status = cli_die(SCP_ERR_NOTFOUND, "%s: no function %s in its contractspecv0 "
-                         "(functions: %s)", o->wasm_path, o->function,
-                         names.oom ? "?" : names.data);
-      } else if (!(status = broken_module(o))) {
-        status = cli_die(SCP_ERR_ARG, "%s: unknown option %s (the contract has no "
-                         "contractspecv0 section to name arguments by: give them as "
-                         "type:value)", o->wasm_path, a);
-      }
-      scp_buf_free(&names);
-      return status;
-    } else if (a[0] == '-' && a[1] != 0) {
-      return cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
-    } else if (!o->wasm_path) {
-      o->wasm_path = a;
-    } else if (!o->function) {
-      o->function = a;
-      int status = load_spec(o);
-      if (status) return status;
-      o->fn = scp_spec_find(o->spec, a);
-      if (o->fn) {
-        o->named = calloc(o->fn->ninputs ? o->fn->ninputs : 1, sizeof *o->named);
-        if (!o->named) return cli_die(SCP_ERR_NOMEM, "out of memory");
-      }
-    } else {
-      scp_error e = {0};
-      if (scp_arg_parse(a, &o->args[o->nargs], &e))
-        return cli_die(SCP_ERR_ARG, "%s", e.msg);
-      o->nargs++;
-    }
+  const char *a = argv[*i], *val;
+  if (!strcmp(a, "--asset")) {
+    if (!(val = cli_option_value(argc, argv, i, "an asset (native or CODE:G...)"))) return usage;
+    o->assets[o->nassets++] = val;
+  } else if (!strcmp(a, "--account")) {
+    if (!(val = cli_option_value(argc, argv, i, "an account (G...[:BALANCE])"))) return usage;
+    int status = parse_account(o, val);
+    if (status) return status;
+  } else if (!strcmp(a, "--trustline")) {
+    if (!(val = cli_option_value(argc, argv, i, "a trustline (G...:CODE:ISSUER[:BALANCE])")))
+      return usage;
+    int status = parse_trustline(o, val);
+    if (status) return status;
+  } else if (!strcmp(a, "--contract")) {
+    if (!(val = cli_option_value(argc, argv, i, "a contract .wasm file"))) return usage;
+    o->contracts[o->ncontracts++].path = val;
+  } else if (!strcmp(a, "--protocol")) {
+    uint64_t n;
+    if (!(val = cli_option_value(argc, argv, i, "a protocol version"))) return usage;
+    if (!cli_parse_u64(val, &n) || n < 20 || n > 28)
+      return cli_die(SCP_ERR_ARG, "--protocol: '%s': this host runs protocols 20 to 28", val);
+    o->protocol = (uint32_t)n;
+  } else if (!strcmp(a, "--source")) {
+    if (!(val = cli_option_value(argc, argv, i, "an account strkey (G...)"))) return usage;
+    if (!scp_account_strkey(val, o->source))
+      return cli_die(SCP_ERR_ARG, "--source: '%s' is not an account strkey (G..., 56 characters)",
+                     val);
+    o->has_source = true;
+  } else {
+    return NOT_MINE;
   }
+  return 0;
+}
+
+/* The authorization options (--auth and what goes with enforce).  Returns
+ * 0, the exit status of the error it printed, or NOT_MINE. */
+static int auth_option(int argc, char **argv, int *i, profile_opts *o) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  const char *a = argv[*i], *val;
+  if (!strcmp(a, "--auth")) {
+    if (!(val = cli_option_value(argc, argv, i, "record or enforce"))) return usage;
+    if (strcmp(val, "record") && strcmp(val, "enforce"))
+      return cli_die(SCP_ERR_USAGE, "--auth: '%s': record or enforce", val);
+    o->auth_enforce = !strcmp(val, "enforce");
+  } else if (!strcmp(a, "--signer")) {
+    if (!(val = cli_option_value(argc, argv, i, "a secret seed (S...) or ADDRESS=S..."))) return usage;
+    o->signers[o->nsigners++] = val;
+  } else if (!strcmp(a, "--auth-signature")) {
+    if (!(val = cli_option_value(argc, argv, i, "C...=TYPE:VALUE"))) return usage;
+    o->auth_sigs[o->nauth_sigs++] = val;
+  } else if (!strcmp(a, "--auth-expiration")) {
+    uint64_t n;
+    if (!(val = cli_option_value(argc, argv, i, "a ledger sequence number"))) return usage;
+    if (!cli_parse_u64(val, &n) || !n || n > UINT32_MAX)
+      return cli_die(SCP_ERR_USAGE, "--auth-expiration: '%s' is not a ledger sequence number", val);
+    o->auth_expiration = (uint32_t)n;
+  } else {
+    return NOT_MINE;
+  }
+  return 0;
+}
+
+/* --NAME after the function that is none of its parameters: the error
+ * names the function's parameters, or its spec's functions, or says that
+ * the contract has no spec to name arguments by. */
+static int unknown_named(profile_opts *o, const char *a) {
+  char what[200];
+  snprintf(what, sizeof what, "%.100s is not a parameter of %.40s", a, o->function);
+  if (o->fn) return named_die(o, SCP_ERR_ARG, what);
+  scp_buf names = {0};
+  int status;
+  if (o->spec) {
+    fn_names(o->spec, &names);
+    status = cli_die(SCP_ERR_NOTFOUND, "%s: no function %s in its contractspecv0 "
+                     "(functions: %s)", o->wasm_path, o->function,
+                     names.oom ? "?" : names.data);
+  } else if (!(status = broken_module(o))) {
+    status = cli_die(SCP_ERR_ARG, "%s: unknown option %s (the contract has no "
+                     "contractspecv0 section to name arguments by: give them as "
+                     "type:value)", o->wasm_path, a);
+  }
+  scp_buf_free(&names);
+  return status;
+}
+
+/* CONTRACT.wasm, FUNCTION (with its spec, when the contract has one), then
+ * the type:value arguments. */
+static int positional(profile_opts *o, const char *a) {
+  if (!o->wasm_path) {
+    o->wasm_path = a;
+  } else if (!o->function) {
+    o->function = a;
+    int status = load_spec(o);
+    if (status) return status;
+    o->fn = scp_spec_find(o->spec, a);
+    if (o->fn) {
+      o->named = calloc(o->fn->ninputs ? o->fn->ninputs : 1, sizeof *o->named);
+      if (!o->named) return cli_die(SCP_ERR_NOMEM, "out of memory");
+    }
+  } else {
+    scp_error e = {0};
+    if (scp_arg_parse(a, &o->args[o->nargs], &e))
+      return cli_die(SCP_ERR_ARG, "%s", e.msg);
+    o->nargs++;
+  }
+  return 0;
+}
+
+/* After the arguments: what goes together, --scenario alone, a contract
+ * without a function (its functions listed), named arguments in order. */
+static int check_args(profile_opts *o) {
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");
@@ -450,6 +447,61 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
   return o->fn ? named_to_args(o) : 0;
 }
 
+/* Returns 0 or the exit status of the error it printed. */
+static int parse_args(int argc, char **argv, profile_opts *o) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i], *val;
+    /* After the function name its parameters come first, so a contract
+     * parameter named like one of our options (--format, --top) is the
+     * parameter, as in stellar-cli's invoke. */
+    int named = named_arg(argc, argv, &i, o);
+    if (named < 0) return -named;
+    if (named) continue;
+    int status = ledger_option(argc, argv, &i, o);
+    if (status == NOT_MINE) status = auth_option(argc, argv, &i, o);
+    if (status != NOT_MINE) {
+      if (status) return status;
+      continue;
+    }
+    if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
+      o->out_dir = val;
+    } else if (!strcmp(a, "--cpu-limit") || !strcmp(a, "--mem-limit") || !strcmp(a, "--top")) {
+      uint64_t *dest = !strcmp(a, "--cpu-limit") ? &o->cpu_limit
+                       : !strcmp(a, "--mem-limit") ? &o->mem_limit : &o->top;
+      /* --top ends up in an unsigned of the report options */
+      uint64_t max = dest == &o->top ? UINT_MAX : UINT64_MAX;
+      if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
+      if (!cli_parse_u64(val, dest) || *dest > max)
+        return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
+    } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
+      if ((status = parse_formats(val, o->want))) return status;
+    } else if (!strcmp(a, "--min-width")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
+      if (!cli_parse_min_width(val, &o->svg.min_width_pct))
+        return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
+    } else if (!strcmp(a, "--scenario")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
+      o->scenario = val;
+    } else if (!strcmp(a, "--icicle")) {
+      o->svg.icicle = true;
+    } else if (!strcmp(a, "--list")) {
+      o->list = true;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      o->quiet = true;
+    } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
+      return unknown_named(o, a);
+    } else if (a[0] == '-' && a[1] != 0) {
+      return cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
+    } else if ((status = positional(o, a))) {
+      return status;
+    }
+  }
+  return check_args(o);
+}
+
 /* File name of the flamegraph of metric m: flamegraph.svg for the first
  * metric (CPU), flamegraph-mem.svg for "Memory": the metric's name cut to
  * its first three letters or digits, lower-cased, so names stay stable and
@@ -470,32 +522,15 @@ static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t s
 /* Renders one format (for the SVG: one file per metric) into the output
  * folder.  Returns the exit status. */
 static int write_format(const scp_profile *p, const profile_opts *o, scp_format fmt) {
-  unsigned nsvg = fmt == SCP_FMT_SVG ? p->nmetrics : 1;
-  for (unsigned m = 0; m < nsvg; m++) {
+  const scp_out_format *of = scp_out_format_get(fmt);
+  unsigned nfiles = of->per_metric ? p->nmetrics : 1;
+  for (unsigned m = 0; m < nfiles; m++) {
     scp_buf b = {0};
-    int rc;
     char name[64];
-    snprintf(name, sizeof name, "%s", scp_out_format_file(fmt));
-    switch (fmt) {
-    case SCP_FMT_SVG: {
-      scp_svg_opts so = o->svg;
-      so.metric = m;
-      svg_file_name(p, m, name, sizeof name);
-      rc = scp_out_svg(p, &so, &b);
-      break;
-    }
-    case SCP_FMT_REPORT: {
-      scp_report_opts ro = {.top = (unsigned)o->top};
-      rc = scp_out_report(p, &ro, &b);
-      break;
-    }
-    case SCP_FMT_FOLDED: rc = scp_out_folded(p, 0, &b); break;
-    case SCP_FMT_SPEEDSCOPE: rc = scp_out_speedscope(p, 0, &b); break;
-    case SCP_FMT_CALLGRIND: rc = scp_out_callgrind(p, &b); break;
-    case SCP_FMT_PPROF: rc = scp_out_pprof(p, 0, &b); break;
-    case SCP_FMT_JSON: rc = scp_out_json(p, &b); break;
-    default: rc = SCP_ERR_INTERNAL; break;
-    }
+    snprintf(name, sizeof name, "%s", of->file);
+    if (of->per_metric) svg_file_name(p, m, name, sizeof name);
+    scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg};
+    int rc = of->write(p, &oo, &b);
     int status = rc == SCP_OK ? cli_write_file(o->out_dir, name, &b)
                               : cli_die(rc, "%s/%s: %s", o->out_dir, name, scp_strerror(rc));
     scp_buf_free(&b);
@@ -513,8 +548,8 @@ static int write_outputs(const scp_profile *p, const profile_opts *o) {
   /* The report on stdout is the text summary of the run, whichever
    * formats went to files. */
   scp_buf b = {0};
-  scp_report_opts ro = {.top = (unsigned)o->top};
-  int rc = scp_out_report(p, &ro, &b);
+  scp_out_opts oo = {.top = (unsigned)o->top};
+  int rc = scp_out_format_get(SCP_FMT_REPORT)->write(p, &oo, &b);
   status = rc == SCP_OK ? cli_write_stdout(&b) : cli_die(rc, "report: %s", scp_strerror(rc));
   scp_buf_free(&b);
   return status;
@@ -613,135 +648,155 @@ static int run_scenario(profile_opts *o) {
   return status ? status : first_fail;
 }
 
-int cmd_profile(int argc, char **argv) {
-  profile_opts o = {.out_dir = "scprof-out"};
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
-  o.args = calloc((size_t)argc + 1, sizeof *o.args);
-  o.contracts = calloc((size_t)argc + 1, sizeof *o.contracts);
-  o.assets = calloc((size_t)argc + 1, sizeof *o.assets);
-  o.signers = calloc((size_t)argc + 1, sizeof *o.signers);
-  o.auth_sigs = calloc((size_t)argc + 1, sizeof *o.auth_sigs);
-  o.accounts = calloc((size_t)argc + 1, sizeof *o.accounts);
-  o.trustlines = calloc((size_t)argc + 1, sizeof *o.trustlines);
-  o.owned = calloc((size_t)argc + 1, sizeof *o.owned);
-  if (!o.args || !o.contracts || !o.assets || !o.signers || !o.auth_sigs || !o.accounts ||
-      !o.trustlines || !o.owned) {
-    free(o.accounts);
-    free(o.trustlines);
-    free(o.owned);
-    free(o.args);
-    free(o.contracts);
-    free(o.assets);
-    free(o.signers);
-    free(o.auth_sigs);
-    return cli_die(SCP_ERR_NOMEM, "out of memory");
-  }
-  int status = 0;
-  int rc;
-  status = parse_args(argc, argv, &o);
-  if (status || o.listed) goto out;
-  if (o.scenario) {
-    status = run_scenario(&o);
-    goto out;
-  }
+/* Everything o holds (also after a failed alloc_opts). */
+static void free_opts(profile_opts *o) {
+  free(o->wasm);
+  free(o->named);
+  scp_spec_free(o->spec);
+  for (size_t i = 0; o->contracts && i < o->ncontracts; i++) free((void *)o->contracts[i].wasm);
+  free(o->contracts);
+  free(o->assets);
+  free(o->signers);
+  free(o->auth_sigs);
+  free(o->accounts);
+  free(o->trustlines);
+  for (size_t i = 0; o->owned && i < o->nowned; i++) free(o->owned[i]);
+  free(o->owned);
+  free(o->args);
+}
 
-  /* parse_args read the contract already (its spec names the arguments) */
-  uint8_t *wasm = o.wasm;
-  size_t wasm_len = o.wasm_len;
-  o.wasm = NULL;
+/* One array of argc + 1 entries for each repeatable option.  Returns false
+ * on OOM (free_opts frees what was made). */
+static bool alloc_opts(profile_opts *o, int argc) {
+  size_t n = (size_t)argc + 1;
+  o->args = calloc(n, sizeof *o->args);
+  o->contracts = calloc(n, sizeof *o->contracts);
+  o->assets = calloc(n, sizeof *o->assets);
+  o->signers = calloc(n, sizeof *o->signers);
+  o->auth_sigs = calloc(n, sizeof *o->auth_sigs);
+  o->accounts = calloc(n, sizeof *o->accounts);
+  o->trustlines = calloc(n, sizeof *o->trustlines);
+  o->owned = calloc(n, sizeof *o->owned);
+  return o->args && o->contracts && o->assets && o->signers && o->auth_sigs && o->accounts &&
+         o->trustlines && o->owned;
+}
+
+/* The called contract (parse_args may have read it for its spec; *wasm
+ * takes it over) and every --contract.  Returns 0 or the exit status of
+ * the error it printed (then *wasm is freed). */
+static int read_contracts(profile_opts *o, uint8_t **wasm, size_t *wasm_len) {
   scp_error err = {0};
-  if (!wasm && scp_read_file(o.wasm_path, &wasm, &wasm_len, &err)) {
-    status = cli_die(err.code, "%s", err.msg);
-    goto out;
-  }
-  for (size_t i = 0; i < o.ncontracts; i++) {
+  *wasm = o->wasm;
+  *wasm_len = o->wasm_len;
+  o->wasm = NULL;
+  if (!*wasm && scp_read_file(o->wasm_path, wasm, wasm_len, &err))
+    return cli_die(err.code, "%s", err.msg);
+  for (size_t i = 0; i < o->ncontracts; i++) {
     uint8_t *cw = NULL;
-    if (scp_read_file(o.contracts[i].path, &cw, &o.contracts[i].len, &err)) {
-      free(wasm);
-      status = cli_die(err.code, "%s", err.msg);
-      goto out;
+    if (scp_read_file(o->contracts[i].path, &cw, &o->contracts[i].len, &err)) {
+      free(*wasm);
+      *wasm = NULL;
+      return cli_die(err.code, "%s", err.msg);
     }
-    o.contracts[i].wasm = cw;
+    o->contracts[i].wasm = cw;
   }
+  return 0;
+}
+
+/* Accounts and trustlines: the scenario files' ledger, with the called
+ * contract first and the callees after it (the same ids: salts 0, 1, ...).
+ * *files is the ledger's file list (the caller frees both).  Returns false
+ * on OOM. */
+static bool cli_ledger(const profile_opts *o, const uint8_t *wasm, size_t wasm_len,
+                       scp_soroban_opts *so, scp_ledger **ledger, scp_contract_file **files) {
+  *ledger = NULL;
+  *files = calloc(o->ncontracts + 1, sizeof **files);
+  if (*files) {
+    (*files)[0] = (scp_contract_file){.path = o->wasm_path, .wasm = wasm, .len = wasm_len};
+    memcpy(*files + 1, o->contracts, o->ncontracts * sizeof **files);
+    *ledger = scp_ledger_new(*files, o->ncontracts + 1);
+  }
+  if (*ledger) (*ledger)->asset_ids = calloc(o->nassets + 1, sizeof *(*ledger)->asset_ids);
+  if (!*ledger || !(*ledger)->asset_ids) return false;
+  scp_ledger *l = *ledger;
+  l->accounts = o->accounts;
+  l->naccounts = o->naccounts;
+  l->trustlines = o->trustlines;
+  l->ntrustlines = o->ntrustlines;
+  l->assets = o->assets;
+  l->nassets = o->nassets;
+  so->ledger = l;
+  so->ledger_main = 0;
+  so->nassets = 0;   /* the ledger's own */
+  return true;
+}
+
+/* The last line on the terminal: "CPU 1,234, memory 5,678: profile
+ * written to DIR". */
+static void report_done(const scp_profile *p, const profile_opts *o, cli_progress *progress) {
+  scp_buf total = {0};
+  scp_buf_puts(&total, "CPU ");
+  scp_buf_put_grouped(&total, scp_profile_total(p, 0));
+  if (p->nmetrics > 1) {
+    scp_buf_puts(&total, ", memory ");
+    scp_buf_put_grouped(&total, scp_profile_total(p, 1));
+  }
+  cli_progress_done(progress, "%s: profile written to %s", total.oom ? "done" : total.data,
+                    o->out_dir);
+  scp_buf_free(&total);
+}
+
+/* One contract function: profiled, its outputs written.  Returns the exit
+ * status. */
+static int profile_call(profile_opts *o) {
+  uint8_t *wasm;
+  size_t wasm_len;
+  int status = read_contracts(o, &wasm, &wasm_len);
+  if (status) return status;
   cli_progress progress;
-  cli_progress_start(&progress, "profiling %s %s", o.wasm_path, o.function);
-  scp_soroban_opts so = {.wasm_path = o.wasm_path, .wasm = wasm, .wasm_len = wasm_len,
-                         .function = o.function, .args = o.args, .nargs = o.nargs,
-                         .cpu_limit = o.cpu_limit, .mem_limit = o.mem_limit,
-                         .contracts = o.contracts, .ncontracts = o.ncontracts,
-                         .assets = o.assets, .nassets = o.nassets,
-                         .protocol = o.protocol, .has_source_account = o.has_source,
-                         .auth_enforce = o.auth_enforce, .auth_signers = o.signers,
-                         .nauth_signers = o.nsigners, .auth_signatures = o.auth_sigs,
-                         .nauth_signatures = o.nauth_sigs,
-                         .auth_expiration = o.auth_expiration};
-  memcpy(so.source_account, o.source, 32);
-  /* accounts and trustlines: the scenario files' ledger, with the called
-   * contract first and the callees after it (the same ids: salts 0, 1, ...) */
+  cli_progress_start(&progress, "profiling %s %s", o->wasm_path, o->function);
+  scp_soroban_opts so = {.wasm_path = o->wasm_path, .wasm = wasm, .wasm_len = wasm_len,
+                         .function = o->function, .args = o->args, .nargs = o->nargs,
+                         .cpu_limit = o->cpu_limit, .mem_limit = o->mem_limit,
+                         .contracts = o->contracts, .ncontracts = o->ncontracts,
+                         .assets = o->assets, .nassets = o->nassets,
+                         .protocol = o->protocol, .has_source_account = o->has_source,
+                         .auth_enforce = o->auth_enforce, .auth_signers = o->signers,
+                         .nauth_signers = o->nsigners, .auth_signatures = o->auth_sigs,
+                         .nauth_signatures = o->nauth_sigs,
+                         .auth_expiration = o->auth_expiration};
+  memcpy(so.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
-  if (o.naccounts || o.ntrustlines) {
-    files = calloc(o.ncontracts + 1, sizeof *files);
-    if (files) {
-      files[0] = (scp_contract_file){.path = o.wasm_path, .wasm = wasm, .len = wasm_len};
-      memcpy(files + 1, o.contracts, o.ncontracts * sizeof *files);
-      ledger = scp_ledger_new(files, o.ncontracts + 1);
-    }
-    if (ledger) ledger->asset_ids = calloc(o.nassets + 1, sizeof *ledger->asset_ids);
-    if (!ledger || !ledger->asset_ids) {
-      free(wasm);
-      free(files);
-      scp_ledger_free(ledger);
-      status = cli_die(SCP_ERR_NOMEM, "out of memory");
-      goto out;
-    }
-    ledger->accounts = o.accounts;
-    ledger->naccounts = o.naccounts;
-    ledger->trustlines = o.trustlines;
-    ledger->ntrustlines = o.ntrustlines;
-    ledger->assets = o.assets;
-    ledger->nassets = o.nassets;
-    so.ledger = ledger;
-    so.ledger_main = 0;
-    so.nassets = 0;   /* the ledger's own */
+  if ((o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &ledger, &files)) {
+    free(wasm);
+    free(files);
+    scp_ledger_free(ledger);
+    return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
   scp_profile *p = NULL;
-  rc = scp_soroban_profile(&so, &p, &err);
+  scp_error err = {0};
+  int rc = scp_soroban_profile(&so, &p, &err);
   scp_ledger_free(ledger);
   free(files);
   free(wasm);
-  if (!p) {
-    status = cli_die(rc, "%s", err.msg);
-    goto out;
-  }
-  status = write_outputs(p, &o);
-  if (!status) {
-    scp_buf total = {0};
-    scp_buf_puts(&total, "CPU ");
-    scp_buf_put_grouped(&total, scp_profile_total(p, 0));
-    if (p->nmetrics > 1) {
-      scp_buf_puts(&total, ", memory ");
-      scp_buf_put_grouped(&total, scp_profile_total(p, 1));
-    }
-    cli_progress_done(&progress, "%s: profile written to %s", total.oom ? "done" : total.data,
-                      o.out_dir);
-    scp_buf_free(&total);
-  }
+  if (!p) return cli_die(rc, "%s", err.msg);
+  status = write_outputs(p, o);
+  if (!status) report_done(p, o, &progress);
   scp_profile_destroy(p);
-  if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o.out_dir);
-out:
-  free(o.wasm);
-  free(o.named);
-  scp_spec_free(o.spec);
-  for (size_t i = 0; i < o.ncontracts; i++) free((void *)o.contracts[i].wasm);
-  free(o.contracts);
-  free(o.assets);
-  free(o.signers);
-  free(o.auth_sigs);
-  free(o.accounts);
-  free(o.trustlines);
-  for (size_t i = 0; i < o.nowned; i++) free(o.owned[i]);
-  free(o.owned);
-  free(o.args);
+  if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o->out_dir);
+  return status;
+}
+
+int cmd_profile(int argc, char **argv) {
+  profile_opts o = {.out_dir = "scprof-out"};
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
+  if (!alloc_opts(&o, argc)) {
+    free_opts(&o);
+    return cli_die(SCP_ERR_NOMEM, "out of memory");
+  }
+  int status = parse_args(argc, argv, &o);
+  if (!status && !o.listed) status = o.scenario ? run_scenario(&o) : profile_call(&o);
+  free_opts(&o);
   return status;
 }

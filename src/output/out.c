@@ -1,299 +1,70 @@
 /*
- * out.c — scp_profile_write (format dispatch), frame labels and the helpers
- * every writer shares (label table, children in display order, percents).
+ * out.c — the format table: every output format's name, file name and
+ * writer, behind one writer signature, used by scp_profile_write and by
+ * the CLI alike.  The writers never call back into this file; what they
+ * share is out_util.c.
  */
 #include "output/out_private.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b) {
-  if (frame >= p->nframes) {
-    scp_buf_puts(b, "[unknown]");
-    return;
-  }
-  const scp_prof_frame *f = &p->frames[frame];
-  const char *name = scp_prof_str(p, f->name);
-  if (!*name) name = f->kind == SCP_KIND_ROOT ? "all" : "[unknown]";
-  scp_buf_puts(b, name);
-  /* Only guest code has a declaration worth showing; host/contract/vm
-   * names are already unique and carry their prefix. */
-  if ((f->kind == SCP_KIND_GUEST || f->kind == SCP_KIND_INLINED) &&
-      f->file != 0 && f->decl_line != 0) {
-    scp_buf_printf(b, " (%s:%u)", scp_prof_str(p, f->file), f->decl_line);
-  }
-  /* A guest name that did not come from DWARF says where it came from, so
-   * nobody looks for source lines that cannot be there. */
-  if (f->kind == SCP_KIND_GUEST || f->kind == SCP_KIND_INLINED) {
-    static const char *const marks[] = {
-      [SCP_SRC_NAMESEC] = " [name section]", [SCP_SRC_SYMTAB] = " [symtab]",
-      [SCP_SRC_RAW] = " [no symbols]"};
-    if (f->source < SCP_ARRAY_LEN(marks) && marks[f->source]) scp_buf_puts(b, marks[f->source]);
-  }
+static int write_folded(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  return scp_out_folded(p, o->metric, b);
 }
 
-int scp_out_labels_build(const scp_profile *p, scp_out_labels *l) {
-  memset(l, 0, sizeof *l);
-  scp_buf text = {0};
-  size_t *off = malloc((p->nframes + 1) * sizeof *off);
-  if (!off) return SCP_ERR_NOMEM;
-  for (size_t i = 0; i < p->nframes; i++) {
-    off[i] = text.len;
-    scp_out_label(p, (uint32_t)i, &text);
-    scp_buf_putc(&text, '\0');
-  }
-  /* Pointers are taken only now: the buffer may have moved while growing. */
-  l->label = malloc((p->nframes + 1) * sizeof *l->label);
-  if (text.oom || !l->label) {
-    free(off);
-    free(l->label);
-    scp_buf_free(&text);
-    l->label = NULL;
-    return SCP_ERR_NOMEM;
-  }
-  for (size_t i = 0; i < p->nframes; i++) l->label[i] = text.data + off[i];
-  free(off);
-  l->text = text.data;
-  l->n = p->nframes;
-  return SCP_OK;
+static int write_svg(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  scp_svg_opts so = o->svg;
+  so.metric = o->metric;
+  return scp_out_svg(p, &so, b);
 }
 
-void scp_out_labels_free(scp_out_labels *l) {
-  free(l->text);
-  free(l->label);
-  memset(l, 0, sizeof *l);
+static int write_report(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  scp_report_opts ro = {.top = o->top, .metric = o->metric};
+  return scp_out_report(p, &ro, b);
 }
 
-static void merge_sort(uint32_t *v, uint32_t *tmp, size_t n, scp_out_cmp cmp,
-                       void *ctx) {
-  if (n < 2) return;
-  size_t h = n / 2;
-  merge_sort(v, tmp, h, cmp, ctx);
-  merge_sort(v + h, tmp, n - h, cmp, ctx);
-  size_t i = 0, j = h, o = 0;
-  while (i < h && j < n) tmp[o++] = cmp(ctx, v[j], v[i]) < 0 ? v[j++] : v[i++];
-  while (i < h) tmp[o++] = v[i++];
-  while (j < n) tmp[o++] = v[j++];
-  memcpy(v, tmp, n * sizeof *v);
+static int write_speedscope(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  return scp_out_speedscope(p, o->metric, b);
 }
 
-int scp_out_sort_ids(uint32_t *ids, size_t n, scp_out_cmp cmp, void *ctx) {
-  if (n < 2) return SCP_OK;
-  uint32_t *tmp = malloc(n * sizeof *tmp);
-  if (!tmp) return SCP_ERR_NOMEM;
-  merge_sort(ids, tmp, n, cmp, ctx);
-  free(tmp);
-  return SCP_OK;
+static int write_callgrind(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  return scp_out_callgrind(p, b);
 }
 
-typedef struct kid_sort {
-  const scp_profile *p;
-  const scp_out_labels *l;
-} kid_sort;
-
-/* Display order of siblings: label, then kind, then node id. */
-static int kid_cmp(void *ctx, uint32_t a, uint32_t b) {
-  const kid_sort *s = ctx;
-  const scp_prof_node *na = &s->p->nodes[a], *nb = &s->p->nodes[b];
-  int c = strcmp(scp_out_label_of(s->l, na->frame), scp_out_label_of(s->l, nb->frame));
-  if (c) return c;
-  unsigned ka = na->frame < s->p->nframes ? s->p->frames[na->frame].kind : 0;
-  unsigned kb = nb->frame < s->p->nframes ? s->p->frames[nb->frame].kind : 0;
-  if (ka != kb) return ka < kb ? -1 : 1;
-  return a < b ? -1 : a > b;
+static int write_pprof(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  return scp_out_pprof(p, o->metric, b);
 }
 
-int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
-                       scp_out_kids *k) {
-  size_t n = p->nnodes;
-  k->start = calloc(n + 1, sizeof *k->start);
-  k->ids = malloc((n ? n : 1) * sizeof *k->ids);
-  uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-  if (!k->start || !k->ids || !tmp) {
-    free(tmp);
-    scp_out_kids_free(k);
-    return SCP_ERR_NOMEM;
-  }
-  /* Count children through the parent links (the sibling lists are the
-   * builder's; the parent link is the one thing every node must have). */
-  for (size_t i = 1; i < n; i++) {
-    uint32_t par = p->nodes[i].parent;
-    if (par < n) k->start[par + 1]++;
-  }
-  for (size_t i = 0; i < n; i++) k->start[i + 1] += k->start[i];
-  uint32_t *fill = tmp;  /* reuse as per-node write cursor */
-  for (size_t i = 0; i < n; i++) fill[i] = k->start[i];
-  for (size_t i = 1; i < n; i++) {
-    uint32_t par = p->nodes[i].parent;
-    if (par < n) k->ids[fill[par]++] = (uint32_t)i;
-  }
-  free(tmp);
-  kid_sort s = {p, l};
-  for (size_t i = 0; i < n; i++) {
-    if (scp_out_sort_ids(k->ids + k->start[i], k->start[i + 1] - k->start[i],
-                         kid_cmp, &s)) {
-      scp_out_kids_free(k);
-      return SCP_ERR_NOMEM;
-    }
-  }
-  return SCP_OK;
+static int write_json(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  return scp_out_json(p, b);
 }
 
-void scp_out_kids_free(scp_out_kids *k) {
-  free(k->start);
-  free(k->ids);
-  k->start = k->ids = NULL;
-}
-
-/* A recursive function's inclusive cost is counted only at its outermost
- * activation on each path: the inner ones are already inside it. */
-scp_out_frame_agg *scp_out_frame_aggregate(const scp_profile *p, const scp_out_kids *k) {
-  unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
-  scp_out_frame_agg *agg = calloc(p->nframes ? p->nframes : 1, sizeof *agg);
-  uint32_t *open = calloc(p->nframes ? p->nframes : 1, sizeof *open);
-  uint32_t *todo = malloc((2 * p->nnodes + 1) * sizeof *todo);
-  if (!agg || !open || !todo) {
-    free(agg);
-    free(open);
-    free(todo);
-    return NULL;
-  }
-  /* Explicit stack; an entry with the top bit set means "leaving node". */
-  const uint32_t leave = 0x80000000u;
-  size_t ntodo = 0;
-  if (p->nnodes) todo[ntodo++] = 0;
-  while (ntodo) {
-    uint32_t e = todo[--ntodo];
-    uint32_t id = e & ~leave;
-    uint32_t f = p->nodes[id].frame;
-    if (e & leave) {
-      if (f < p->nframes) open[f]--;
-      continue;
-    }
-    const scp_prof_node *n = &p->nodes[id];
-    if (f < p->nframes) {
-      scp_out_frame_agg *a = &agg[f];
-      a->seen = true;
-      a->calls += n->calls;
-      for (unsigned m = 0; m < nm; m++) {
-        a->self[m] += n->self[m];
-        if (!open[f]) a->total[m] += n->total[m];
-      }
-      open[f]++;
-    }
-    todo[ntodo++] = id | leave;
-    for (uint32_t i = k->start[id + 1]; i-- > k->start[id];)
-      todo[ntodo++] = k->ids[i];
-  }
-  free(open);
-  free(todo);
-  return agg;
-}
-
-void scp_out_put_location(scp_buf *b, const char *file, uint32_t line) {
-  scp_buf_puts(b, *file ? file : "?");
-  if (line) scp_buf_printf(b, ":%u", line);
-  else scp_buf_puts(b, " (no line)");
-}
-
-void scp_out_put_u64(scp_buf *b, uint64_t v) {
-  char tmp[20];
-  size_t n = sizeof tmp;
-  do {
-    tmp[--n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  scp_buf_put(b, tmp + n, sizeof tmp - n);
-}
-
-void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole) {
-  if (!whole) {
-    scp_buf_putc(b, '-');
-    return;
-  }
-  scp_buf_printf(b, "%.2f%%", 100.0 * (double)part / (double)whole);
-}
-
-size_t scp_out_utf8_len(const char *str) {
-  const unsigned char *s = (const unsigned char *)str;
-  size_t n;
-  if (s[0] < 0x80) return 1;
-  if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2;
-  else if (s[0] >= 0xe0 && s[0] <= 0xef) n = 3;
-  else if (s[0] >= 0xf0 && s[0] <= 0xf4) n = 4;
-  else return 0;
-  for (size_t i = 1; i < n; i++)  /* stops at the NUL: it is no continuation */
-    if ((s[i] & 0xc0) != 0x80) return 0;
-  if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0) return 0;   /* overlong */
-  if (n == 3 && s[0] == 0xed && s[1] >= 0xa0) return 0;  /* surrogate */
-  if (n == 4 && s[0] == 0xf0 && s[1] < 0x90) return 0;   /* overlong */
-  if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90) return 0;  /* > U+10FFFF */
-  return n;
-}
-
-void scp_out_put_json_str(scp_buf *b, const char *s) {
-  scp_buf_putc(b, '"');
-  while (*s) {
-    unsigned char c = (unsigned char)*s;
-    size_t n = scp_out_utf8_len(s);
-    if (n == 0) {
-      scp_buf_puts(b, "\xef\xbf\xbd");  /* U+FFFD */
-      s++;
-      continue;
-    }
-    if (c == '"' || c == '\\') {
-      scp_buf_putc(b, '\\');
-      scp_buf_putc(b, (char)c);
-    } else if (c == '\n') {
-      scp_buf_puts(b, "\\n");
-    } else if (c == '\t') {
-      scp_buf_puts(b, "\\t");
-    } else if (c < 0x20 || c == 0x7f) {
-      scp_buf_printf(b, "\\u%04x", c);
-    } else {
-      scp_buf_put(b, s, n);
-    }
-    s += n;
-  }
-  scp_buf_putc(b, '"');
-}
-
-size_t scp_out_node_path(const scp_profile *p, uint32_t node, uint32_t *path) {
-  size_t depth = 0;
-  for (uint32_t n = node; n != 0 && n < p->nnodes && depth < p->nnodes; n = p->nodes[n].parent)
-    path[depth++] = n;
-  for (size_t i = 0; i < depth / 2; i++) {  /* leaf first -> root first */
-    uint32_t t = path[i];
-    path[i] = path[depth - 1 - i];
-    path[depth - 1 - i] = t;
-  }
-  return depth;
-}
-
-static const struct {
-  const char *name, *file;
-} format_table[] = {
-    [SCP_FMT_FOLDED] = {"folded", "profile.folded"},
-    [SCP_FMT_SVG] = {"svg", "flamegraph.svg"},
-    [SCP_FMT_REPORT] = {"report", "report.txt"},
-    [SCP_FMT_SPEEDSCOPE] = {"speedscope", "profile.speedscope.json"},
-    [SCP_FMT_CALLGRIND] = {"callgrind", "callgrind.out.scprof"},
-    [SCP_FMT_PPROF] = {"pprof", "profile.pb.gz"},
-    [SCP_FMT_JSON] = {"json", "report.json"},
+static const scp_out_format formats[] = {
+    [SCP_FMT_FOLDED] = {"folded", "profile.folded", write_folded, false},
+    [SCP_FMT_SVG] = {"svg", "flamegraph.svg", write_svg, true},
+    [SCP_FMT_REPORT] = {"report", "report.txt", write_report, false},
+    [SCP_FMT_SPEEDSCOPE] = {"speedscope", "profile.speedscope.json", write_speedscope, false},
+    [SCP_FMT_CALLGRIND] = {"callgrind", "callgrind.out.scprof", write_callgrind, false},
+    [SCP_FMT_PPROF] = {"pprof", "profile.pb.gz", write_pprof, false},
+    [SCP_FMT_JSON] = {"json", "report.json", write_json, false},
 };
-_Static_assert(SCP_ARRAY_LEN(format_table) == SCP_FMT_COUNT, "one entry per format");
+_Static_assert(SCP_ARRAY_LEN(formats) == SCP_FMT_COUNT, "one entry per format");
+
+const scp_out_format *scp_out_format_get(scp_format f) {
+  return (unsigned)f < SCP_FMT_COUNT ? &formats[f] : NULL;
+}
 
 const char *scp_out_format_name(scp_format f) {
-  return (unsigned)f < SCP_FMT_COUNT ? format_table[f].name : NULL;
+  return (unsigned)f < SCP_FMT_COUNT ? formats[f].name : NULL;
 }
 
 const char *scp_out_format_file(scp_format f) {
-  return (unsigned)f < SCP_FMT_COUNT ? format_table[f].file : NULL;
+  return (unsigned)f < SCP_FMT_COUNT ? formats[f].file : NULL;
 }
 
 scp_format scp_out_format_parse(const char *name) {
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++)
-    if (strcmp(format_table[f].name, name) == 0) return (scp_format)f;
+    if (strcmp(formats[f].name, name) == 0) return (scp_format)f;
   return SCP_FMT_COUNT;
 }
 
@@ -301,39 +72,10 @@ int scp_profile_write(const scp_profile *p, scp_format fmt,
                       const scp_write_opts *opts, FILE *f) {
   static const scp_write_opts defaults = {0};
   if (!opts) opts = &defaults;
-  if (!p || !f || opts->metric >= p->nmetrics) return SCP_ERR_ARG;
+  if (!p || !f || opts->metric >= p->nmetrics || (unsigned)fmt >= SCP_FMT_COUNT) return SCP_ERR_ARG;
+  scp_out_opts o = {.metric = opts->metric, .top = opts->top};
   scp_buf b = {0};
-  int rc;
-  switch (fmt) {
-  case SCP_FMT_FOLDED:
-    rc = scp_out_folded(p, opts->metric, &b);
-    break;
-  case SCP_FMT_SVG: {
-    scp_svg_opts so = {.metric = opts->metric};
-    rc = scp_out_svg(p, &so, &b);
-    break;
-  }
-  case SCP_FMT_REPORT: {
-    scp_report_opts ro = {.top = opts->top, .metric = opts->metric};
-    rc = scp_out_report(p, &ro, &b);
-    break;
-  }
-  case SCP_FMT_SPEEDSCOPE:
-    rc = scp_out_speedscope(p, opts->metric, &b);
-    break;
-  case SCP_FMT_CALLGRIND:
-    rc = scp_out_callgrind(p, &b);
-    break;
-  case SCP_FMT_PPROF:
-    rc = scp_out_pprof(p, opts->metric, &b);
-    break;
-  case SCP_FMT_JSON:
-    rc = scp_out_json(p, &b);
-    break;
-  default:
-    rc = SCP_ERR_ARG;
-    break;
-  }
+  int rc = formats[fmt].write(p, &o, &b);
   if (rc == SCP_OK) rc = scp_buf_write(&b, f);
   scp_buf_free(&b);
   return rc;

@@ -58,7 +58,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
  * " [no symbols]" (func[N], 0xADDR), in every output. */
 void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b);
 
-/* ---- more formats (issue 6) --------------------------------------------- */
+/* ---- more formats ------------------------------------------------------- */
 
 /* speedscope JSON (https://www.speedscope.app/file-format-schema.json): one
  * "sampled" profile per metric, one sample per node with self cost (stack
@@ -169,5 +169,29 @@ int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b);
 const char *scp_out_format_name(scp_format f);
 const char *scp_out_format_file(scp_format f);
 scp_format scp_out_format_parse(const char *name);
+
+/* ---- the format table (out.c): one writer signature for every format ---- */
+
+/* Options of every writer; each reads the fields it needs. */
+typedef struct scp_out_opts {
+  unsigned metric;       /* the metric of single-metric formats (0 = CPU) */
+  unsigned top;          /* report: rows per table; 0 = 20 */
+  scp_svg_opts svg;      /* svg: width, pruning, icicle (its metric is `metric`) */
+} scp_out_opts;
+
+/* A writer: appends format output of p to b; returns as the writer it
+ * wraps (see above).  o is never NULL. */
+typedef int (*scp_out_write_fn)(const scp_profile *p, const scp_out_opts *o, scp_buf *b);
+
+typedef struct scp_out_format {
+  const char *name;      /* on command lines: "svg" */
+  const char *file;      /* conventional file name: "flamegraph.svg" */
+  scp_out_write_fn write;
+  bool per_metric;       /* worth one file per metric (the CLI writes one
+                            flamegraph per metric) */
+} scp_out_format;
+
+/* The entry of format f, or NULL when f is out of range.  Static storage. */
+const scp_out_format *scp_out_format_get(scp_format f);
 
 #endif

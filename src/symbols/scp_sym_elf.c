@@ -112,6 +112,118 @@ static int read_symbols(scp_sym *s, const uint8_t *elf, size_t len,
   return SCP_OK;
 }
 
+/* The section header table: every section in the file, named from the
+ * section-name table.  *out is calloc'd (the caller frees it). */
+static int read_sections(const uint8_t *elf, size_t len, uint64_t shoff, size_t shnum,
+                         size_t shstrndx, elf_shdr **out, scp_error *err) {
+  elf_shdr *sh = *out = calloc(shnum ? shnum : 1, sizeof *sh);
+  if (!sh) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < shnum; i++) {
+    const uint8_t *h = elf + shoff + i * 64;
+    sh[i] = (elf_shdr){.type = (uint32_t)le(h + 4, 4), .flags = le(h + 8, 8),
+                       .addr = le(h + 16, 8), .offset = le(h + 24, 8),
+                       .size = le(h + 32, 8), .link = (uint32_t)le(h + 40, 4),
+                       .info = (uint32_t)le(h + 44, 4), .entsize = le(h + 56, 8)};
+    if (!sec_in_file(&sh[i], len))
+      return scp_fail(err, SCP_ERR_MALFORMED, "ELF section %zu lies past the end of the file", i);
+  }
+  const elf_shdr *shstr = shstrndx < shnum ? &sh[shstrndx] : NULL;
+  for (size_t i = 0; i < shnum; i++) {
+    const uint8_t *h = elf + shoff + i * 64;
+    sh[i].name = str_at(elf, shstr, le(h, 4));
+    if (!sh[i].name) sh[i].name = "";
+  }
+  return SCP_OK;
+}
+
+/* Code: every executable section with bytes, and the window they span.
+ * Returns whether one lies at the sBPF v3 text address. */
+static bool code_ranges(scp_sym *s, const elf_shdr *sh, size_t shnum, sym_addr_limits *lim) {
+  bool v3 = false;
+  for (size_t i = 0; i < shnum; i++) {
+    if (!(sh[i].flags & SHF_EXECINSTR) || sh[i].type != SHT_PROGBITS ||
+        sh[i].size == 0 || sh[i].addr > UINT64_MAX - sh[i].size)
+      continue;
+    s->code[s->ncode].lo = sh[i].addr;
+    s->code[s->ncode].hi = sh[i].addr + sh[i].size;
+    if (sh[i].addr < lim->min) lim->min = sh[i].addr;
+    if (sh[i].addr + sh[i].size > lim->max) lim->max = sh[i].addr + sh[i].size;
+    if (sh[i].addr >= SBPF_V3_TEXT) v3 = true;
+    s->ncode++;
+  }
+  return v3;
+}
+
+/* The debug sections found, the copies the repair made, and what stops
+ * them from being read. */
+typedef struct elf_debug {
+  sym_section sec[MAX_DEBUG_SECTIONS];
+  size_t n;
+  uint8_t *owned[MAX_DEBUG_SECTIONS];
+  size_t nowned;
+  bool compressed;
+} elf_debug;
+
+/* Debug sections; with repair, the ones the repair may touch are copied
+ * and repaired first. */
+static int collect_debug(scp_sym *s, const uint8_t *elf, const elf_shdr *sh, size_t shnum,
+                         bool repair, elf_debug *d, scp_error *err) {
+  uint8_t *info = NULL;
+  size_t info_size = 0;
+  const uint8_t *abbrev = NULL;
+  size_t abbrev_size = 0;
+  for (size_t i = 0; i < shnum && d->n < MAX_DEBUG_SECTIONS; i++) {
+    if (strncmp(sh[i].name, ".debug_", 7) != 0 || sh[i].type == SHT_NOBITS)
+      continue;
+    if (sh[i].flags & SHF_COMPRESSED) {
+      d->compressed = true;
+      continue;
+    }
+    const uint8_t *data = elf + sh[i].offset;
+    bool copy = repair && (!strcmp(sh[i].name, ".debug_info") ||
+                           !strcmp(sh[i].name, ".debug_addr") ||
+                           !strcmp(sh[i].name, ".debug_ranges") ||
+                           !strcmp(sh[i].name, ".debug_line"));
+    if (copy) {
+      uint8_t *c = malloc(sh[i].size ? sh[i].size : 1);
+      if (!c) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+      memcpy(c, data, sh[i].size);
+      d->owned[d->nowned++] = c;
+      data = c;
+      if (!strcmp(sh[i].name, ".debug_info")) {
+        info = c;
+        info_size = sh[i].size;
+      } else if (!strcmp(sh[i].name, ".debug_addr")) {
+        s->repairs += scp_sym_repair_addr(c, sh[i].size);
+      } else if (!strcmp(sh[i].name, ".debug_ranges")) {
+        s->repairs += scp_sym_repair_ranges(c, sh[i].size);
+      } else {
+        s->repairs += scp_sym_repair_line(c, sh[i].size);
+      }
+    }
+    if (!strcmp(sh[i].name, ".debug_abbrev")) {
+      abbrev = data;
+      abbrev_size = sh[i].size;
+    }
+    d->sec[d->n++] = (sym_section){sh[i].name, data, sh[i].size};
+  }
+  if (info && abbrev)
+    s->repairs += scp_sym_repair_info(info, info_size, abbrev, abbrev_size);
+  return SCP_OK;
+}
+
+/* An object whose debug sections carry RELA relocations (x86-64, ...)
+ * keeps its addends outside the data: unrelocated, every address and
+ * string offset would be wrong.  (BPF objects use REL with the addend in
+ * place, which reads correctly as it is.) */
+static bool rela_debug(const elf_shdr *sh, size_t shnum) {
+  bool any = false;
+  for (size_t i = 0; i < shnum; i++)
+    any |= sh[i].type == SHT_RELA && sh[i].info < shnum &&
+           !strncmp(sh[sh[i].info].name, ".debug_", 7);
+  return any;
+}
+
 int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
                      scp_sym **out, scp_error *err) {
   if (!out) return scp_fail(err, SCP_ERR_ARG, "no output pointer");
@@ -137,134 +249,46 @@ int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
     return scp_fail(err, SCP_ERR_MALFORMED, "ELF section headers past the end of the file");
 
   scp_sym *s = scp_sym_new(opts);
-  elf_shdr *sh = calloc(shnum ? shnum : 1, sizeof *sh);
-  uint8_t *owned[MAX_DEBUG_SECTIONS] = {0};
-  size_t nowned = 0;
+  elf_shdr *sh = NULL;
+  elf_debug d = {0};
   int rc = SCP_OK;
-  if (!s || !sh) {
+  if (!s) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto fail;
   }
-  for (size_t i = 0; i < shnum; i++) {
-    const uint8_t *h = elf + shoff + i * 64;
-    sh[i] = (elf_shdr){.type = (uint32_t)le(h + 4, 4), .flags = le(h + 8, 8),
-                       .addr = le(h + 16, 8), .offset = le(h + 24, 8),
-                       .size = le(h + 32, 8), .link = (uint32_t)le(h + 40, 4),
-                       .info = (uint32_t)le(h + 44, 4), .entsize = le(h + 56, 8)};
-    if (!sec_in_file(&sh[i], len)) {
-      rc = scp_fail(err, SCP_ERR_MALFORMED, "ELF section %zu lies past the end of the file", i);
-      goto fail;
-    }
-  }
-  const elf_shdr *shstr = shstrndx < shnum ? &sh[shstrndx] : NULL;
-  for (size_t i = 0; i < shnum; i++) {
-    const uint8_t *h = elf + shoff + i * 64;
-    sh[i].name = str_at(elf, shstr, le(h, 4));
-    if (!sh[i].name) sh[i].name = "";
-  }
-
-  /* Code: every executable section with bytes. */
-  bool v3 = eflags == 3;
+  if ((rc = read_sections(elf, len, shoff, shnum, shstrndx, &sh, err))) goto fail;
   s->code = calloc(shnum ? shnum : 1, sizeof *s->code);
   if (!s->code) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto fail;
   }
   sym_addr_limits lim = {UINT64_MAX, 0};
-  for (size_t i = 0; i < shnum; i++) {
-    if (!(sh[i].flags & SHF_EXECINSTR) || sh[i].type != SHT_PROGBITS ||
-        sh[i].size == 0 || sh[i].addr > UINT64_MAX - sh[i].size)
-      continue;
-    s->code[s->ncode].lo = sh[i].addr;
-    s->code[s->ncode].hi = sh[i].addr + sh[i].size;
-    if (sh[i].addr < lim.min) lim.min = sh[i].addr;
-    if (sh[i].addr + sh[i].size > lim.max) lim.max = sh[i].addr + sh[i].size;
-    if (sh[i].addr >= SBPF_V3_TEXT) v3 = true;
-    s->ncode++;
-  }
+  bool v3 = code_ranges(s, sh, shnum, &lim) || eflags == 3;
   if ((rc = read_symbols(s, elf, len, sh, shnum, type == ET_REL)) != SCP_OK) {
     rc = scp_fail(err, rc, "out of memory");
     goto fail;
   }
-
-  /* Debug sections; the ones the repair may touch are copied first. */
   bool repair = (machine == EM_BPF || machine == EM_SBPF) && !v3 &&
                 !s->opts.no_dwarf_repair;
-  sym_section debug[MAX_DEBUG_SECTIONS];
-  size_t ndebug = 0;
-  bool compressed = false;
-  uint8_t *info = NULL;
-  size_t info_size = 0;
-  const uint8_t *abbrev = NULL;
-  size_t abbrev_size = 0;
-  for (size_t i = 0; i < shnum && ndebug < MAX_DEBUG_SECTIONS; i++) {
-    if (strncmp(sh[i].name, ".debug_", 7) != 0 || sh[i].type == SHT_NOBITS)
-      continue;
-    if (sh[i].flags & SHF_COMPRESSED) {
-      compressed = true;
-      continue;
-    }
-    const uint8_t *data = elf + sh[i].offset;
-    bool copy = repair && (!strcmp(sh[i].name, ".debug_info") ||
-                           !strcmp(sh[i].name, ".debug_addr") ||
-                           !strcmp(sh[i].name, ".debug_ranges") ||
-                           !strcmp(sh[i].name, ".debug_line"));
-    if (copy) {
-      uint8_t *c = malloc(sh[i].size ? sh[i].size : 1);
-      if (!c) {
-        rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-        goto fail;
-      }
-      memcpy(c, data, sh[i].size);
-      owned[nowned++] = c;
-      data = c;
-      if (!strcmp(sh[i].name, ".debug_info")) {
-        info = c;
-        info_size = sh[i].size;
-      } else if (!strcmp(sh[i].name, ".debug_addr")) {
-        s->repairs += scp_sym_repair_addr(c, sh[i].size);
-      } else if (!strcmp(sh[i].name, ".debug_ranges")) {
-        s->repairs += scp_sym_repair_ranges(c, sh[i].size);
-      } else {
-        s->repairs += scp_sym_repair_line(c, sh[i].size);
-      }
-    }
-    if (!strcmp(sh[i].name, ".debug_abbrev")) {
-      abbrev = data;
-      abbrev_size = sh[i].size;
-    }
-    debug[ndebug++] = (sym_section){sh[i].name, data, sh[i].size};
-  }
-  if (info && abbrev)
-    s->repairs += scp_sym_repair_info(info, info_size, abbrev, abbrev_size);
-
-  /* An object whose debug sections carry RELA relocations (x86-64, ...)
-   * keeps its addends outside the data: unrelocated, every address and
-   * string offset would be wrong.  (BPF objects use REL with the addend in
-   * place, which reads correctly as it is.) */
-  bool rela_debug = false;
-  for (size_t i = 0; i < shnum; i++)
-    rela_debug |= sh[i].type == SHT_RELA && sh[i].info < shnum &&
-                  !strncmp(sh[sh[i].info].name, ".debug_", 7);
-
-  if (compressed) {
+  if ((rc = collect_debug(s, elf, sh, shnum, repair, &d, err))) goto fail;
+  if (d.compressed) {
     scp_sym_warn(s, "compressed debug sections are not supported");
-  } else if (rela_debug) {
+  } else if (rela_debug(sh, shnum)) {
     scp_sym_warn(s, "debug sections need RELA relocations (unlinked object): not used");
-  } else if (ndebug && lim.max > lim.min) {
-    rc = scp_sym_load_dwarf(s, debug, ndebug, true, &lim);
+  } else if (d.n && lim.max > lim.min) {
+    rc = scp_sym_load_dwarf(s, d.sec, d.n, true, &lim);
     if (rc == SCP_ERR_NOMEM) {
       rc = scp_fail(err, rc, "out of memory");
       goto fail;
     }
   }
   if (lim.max > lim.min) scp_sym_set_window(s, lim.min, lim.max);
-  for (size_t i = 0; i < nowned; i++) free(owned[i]);
+  for (size_t i = 0; i < d.nowned; i++) free(d.owned[i]);
   free(sh);
   *out = s;
   return SCP_OK;
 fail:
-  for (size_t i = 0; i < nowned; i++) free(owned[i]);
+  for (size_t i = 0; i < d.nowned; i++) free(d.owned[i]);
   free(sh);
   scp_sym_destroy(s);
   return rc;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# End-to-end checks of the output side of the scprof command line (issue 6):
+# End-to-end checks of the output side of the scprof command line:
 #   profile --format / --icicle / --min-width, every format written and
 #   byte-identical across runs, real viewers reading them (callgrind_annotate,
 #   go tool pprof, xmllint, headless Chromium on the flamegraph and in the

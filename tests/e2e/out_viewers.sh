@@ -1,5 +1,5 @@
 #!/bin/sh
-# Real viewers read the stage 4 outputs (issue 6): the hand-built fixture of
+# Real viewers read the stage 4 outputs: the hand-built fixture of
 # tests/output/out_fixture.h is written in every format by gen_out, then
 #   callgrind_annotate (valgrind)   totals, self and inclusive costs
 #   go tool pprof -top (golang-go)  totals, inline frames, both sample types

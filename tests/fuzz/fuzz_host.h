@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_instance.h"
 #include "soroban/core/scp_val.h"
 #include "soroban/run/scp_scenario.h"
@@ -652,10 +653,10 @@ static inline void fh_set_entries(fh_state *s, const uint8_t *const *p, const si
   int rc = scp_host_set_auth_entries(s->h, p, l, n, &err);
   if (getenv("FUZZ_HOST_TRACE")) fprintf(stderr, "set_auth_entries(%zu) -> rc %d %s\n", n, rc, rc ? err.msg : "");
   switch (rc) {
-  case SCP_OK: if (scp_ae_count(s->h) != n) __builtin_trap(); break;
+  case SCP_OK: if (scp_auth_enf_count(s->h) != n) __builtin_trap(); break;
   case SCP_ERR_BUDGET: if (!s->b.exceeded) __builtin_trap(); /* fall through */
   case SCP_ERR_MALFORMED: case SCP_ERR_UNSUPPORTED: case SCP_ERR_HOST:
-    if (scp_ae_count(s->h) || !err.msg[0]) __builtin_trap();
+    if (scp_auth_enf_count(s->h) || !err.msg[0]) __builtin_trap();
     break;
   default: __builtin_trap();
   }

@@ -313,12 +313,12 @@ static const setup_spec setups[] = {
     "bhex:40/96;bhex:40/192;" R5S("bhex:40/96;") R5S("bhex:40/192;") },
 #undef BLS_G2_OFF_CURVE
 #undef BLS_BAD
-  /* (sac) The Stellar Asset Contract tests with signed authorization,
+  /* The Stellar Asset Contract tests with signed authorization,
    * accounts and trustlines are redone whole by sac_flows.h (the test's
    * keys from its PRNG, its ledger entries, Address objects and signed
    * entries), which test_replay.c runs in place of these tables for the
    * files it lists.  The ones below replay from the trace. */
-  /* (sac) the Stellar Asset Contract tests' codes (test/stellar_asset_contract.rs);
+  /* the Stellar Asset Contract tests' codes (test/stellar_asset_contract.rs);
    * the rest of test__stellar_asset_contract__* use the default "aaaa"
    * (sac_setup) */
   /* test_asset_init: the user's account and trustline (10_000_000 of

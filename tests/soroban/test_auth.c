@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "host_fixture.h"
 
@@ -236,7 +237,7 @@ static void test_require_auth_for_args_constructor(void **state) {
   memset(enc + 1, 1, 32);
   scp_executable ex = { .kind = SCP_EXEC_WASM };
   bool pushed;
-  assert_int_equal(scp_auth_create_frame(f->h, inv, enc, enc + 1, NULL, 0, &ex, &pushed), SCP_OK);
+  assert_int_equal(scp_auth_push_create(f->h, inv, enc, enc + 1, NULL, 0, &ex, &pushed), SCP_OK);
   assert_true(pushed);
   frame(f, 2, "__constructor", true);
   assert_int_equal(scp_host_vec_new_from_slice(f->h, NULL, 0, &v), SCP_OK);
@@ -245,7 +246,7 @@ static void test_require_auth_for_args_constructor(void **state) {
   assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
   assert_int_equal(d.cpu, 60 + 60 + 60 + 521 + 43);
   scp_host_pop_frame(f->h);
-  scp_auth_create_pop(f->h);
+  scp_auth_pop_create(f->h);
 }
 
 /* require_auth (the frame's own args, enforcing): the args' Vec<Val>
@@ -317,7 +318,7 @@ static void test_recording_first_require_auth(void **state) {
   assert_int_equal(d.cpu, 6511);
   assert_int_equal(d.mem, 32 + 168 + 125 + 304 + 173);
   assert_int_equal(d.mem, 802);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
   /* the nonce entry: temporary, owned by the account, value Void */
   assert_int_equal(f->h->nstore, 1);
   assert_int_equal(f->h->nfoot, 1);
@@ -332,7 +333,7 @@ static void test_recording_first_require_auth(void **state) {
   assert_error(d, SCP_ET_AUTH, SCP_EC_EXISTING_VALUE);
   assert_int_equal(d.cpu, 60 + 525 + 43);
   assert_int_equal(d.mem, 32);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
   assert_int_equal(scp_host_auth_count(f->h), 1);
 }
 
@@ -575,7 +576,7 @@ static void test_recording_nested_frame(void **state) {
   assert_int_equal(d.cpu, 2956);
   assert_int_equal(d.mem, 24 + 128 + 80 + 40);
   assert_int_equal(f->h->nstore, nstore);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
   /* popping both frames ends the tracker's root (and runs the emulated
    * authentication of its tree, outer -> inner: the account has no
    * entry, so load_account's storage get leaves the key, absent, in the
@@ -587,7 +588,7 @@ static void test_recording_nested_frame(void **state) {
   assert_int_equal(f->h->nstore, nstore + 1);
   frame_args(f, 3, "again");
   assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
-  assert_int_equal(scp_am_tracker_count(f->h), 2);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 2);
   assert_int_equal(f->h->nstore, nstore + 2);
 }
 
@@ -603,7 +604,7 @@ static void test_recording_non_root_disabled(void **state) {
   delta d = call(f, "require_auth", &a);
   assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
   assert_int_equal(d.cpu, 60 + 525 + 43 + 290 + 290);
-  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 0);
   scp_host_pop_frame(f->h);
   d = call(f, "require_auth", &a);
   assert_int_equal(d.rc, SCP_OK);
@@ -637,26 +638,26 @@ static void test_native_require(void **state) {
   assert_int_equal(f->b.cpu - c0, 60 + 523 + 43);
 }
 
-/* A failing frame rolls the trackers back (scp_am_save before its push,
- * scp_am_restore after its pop; uncharged): the tracker made inside is
+/* A failing frame rolls the trackers back (scp_auth_mgr_save before its push,
+ * scp_auth_mgr_restore after its pop; uncharged): the tracker made inside is
  * gone. */
 static void test_recording_rollback(void **state) {
   fixture *f = *state;
   frame_args(f, 1, "outer");
-  scp_am_snap *s;
-  assert_int_equal(scp_am_save(f->h, &s), SCP_OK);
+  scp_auth_mgr_snap *s;
+  assert_int_equal(scp_auth_mgr_save(f->h, &s), SCP_OK);
   frame_args(f, 2, "inner");
   uint64_t a = address(f, 0, 9);
   assert_int_equal(call(f, "require_auth", &a).rc, SCP_OK);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
   scp_host_pop_frame(f->h);
   uint64_t c0 = f->b.cpu;
-  scp_am_restore(f->h, s);
+  scp_auth_mgr_restore(f->h, s);
   assert_int_equal(f->b.cpu, c0);
-  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 0);
 }
 
-/* create_contract's deployer auth (scp_auth_create_frame), a contract
+/* create_contract's deployer auth (scp_auth_push_create), a contract
  * deploying with its own address: CreateContractArgsV2 clone (MemCpy(176)
  * 64 + the empty constructor args' MemAlloc(0) 434 / 16 B + MemCpy(0) 42
  * = 540 / 16 B), the frame push (Vec bulk init of one 176-byte item:
@@ -676,7 +677,7 @@ static delta create_auth(fixture *f, uint64_t dep, const uint64_t *ctor, uint32_
   memcpy(addr, o->u.bytes, 33);
   scp_executable ex = { .kind = SCP_EXEC_WASM };
   delta d = { 0 };
-  d.rc = scp_auth_create_frame(f->h, dep, addr, addr + 1, ctor, nctor, &ex, pushed);
+  d.rc = scp_auth_push_create(f->h, dep, addr, addr + 1, ctor, nctor, &ex, pushed);
   d.cpu = f->b.cpu - c0;
   d.mem = f->b.mem - m0;
   return d;
@@ -693,10 +694,10 @@ static void test_create_auth_self_deploy(void **state) {
   assert_int_equal(d.cpu, 540 + 565 + 540 + 290);
   assert_int_equal(d.cpu, 1935);
   assert_int_equal(d.mem, 16 + 192 + 16);
-  assert_int_equal(scp_am_depth(f->h), 2);
-  scp_auth_create_pop(f->h);
-  assert_int_equal(scp_am_depth(f->h), 1);
-  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  assert_int_equal(scp_auth_mgr_depth(f->h), 2);
+  scp_auth_pop_create(f->h);
+  assert_int_equal(scp_auth_mgr_depth(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 0);
 }
 
 /* An account deployer, recording, no source account: the same pieces
@@ -713,8 +714,8 @@ static void test_create_auth_account_deployer(void **state) {
   assert_int_equal(d.rc, SCP_OK);
   assert_int_equal(d.cpu, 540 + 565 + 540 + 290 + 5883);
   assert_int_equal(d.mem, 16 + 192 + 16 + 770);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
-  scp_auth_create_pop(f->h);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
+  scp_auth_pop_create(f->h);
   /* a second deployer with a constructor argument: the first tracker is
    * still active (its root is the deploy frame): one tracker frame at the
    * push (523 / 24 B), its address compared (290) before the new tracker;
@@ -724,8 +725,8 @@ static void test_create_auth_account_deployer(void **state) {
   d = create_auth(f, acc2, &one, 1, &pushed);
   assert_int_equal(d.rc, SCP_OK);
   assert_true(pushed);
-  assert_int_equal(scp_am_tracker_count(f->h), 2);
-  scp_auth_create_pop(f->h);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 2);
+  scp_auth_pop_create(f->h);
   /* the twin: the same second creation on a fresh host */
   void *ts = NULL;
   assert_int_equal(open_recording(&ts), 0);
@@ -736,7 +737,7 @@ static void test_create_auth_account_deployer(void **state) {
   assert_int_equal(e.rc, SCP_OK);
   assert_int_equal(e.cpu, 564 + 565 + 564 + 290 + 5883);
   assert_int_equal(e.mem, 112 + 192 + 112 + 770);
-  scp_auth_create_pop(t->h);
+  scp_auth_pop_create(t->h);
   fixture_close(&ts);
 }
 
@@ -759,7 +760,7 @@ static void test_create_auth_source_deployer(void **state) {
   assert_int_equal(d.cpu - 290, 2423);
   assert_int_equal(d.mem, 304);
   assert_int_equal(f->h->nstore, 0);
-  scp_auth_create_pop(f->h);
+  scp_auth_pop_create(f->h);
 }
 
 /* Enforcing: an account deployer is not authorized (no entries). */
@@ -773,7 +774,7 @@ static void test_create_auth_enforcing_account(void **state) {
   assert_int_equal(f->h->errval, scp_val_error(SCP_ET_AUTH, SCP_EC_INVALID_ACTION));
   assert_int_equal(d.cpu, 540 + 565 + 540 + 290);
   assert_true(pushed);
-  scp_auth_create_pop(f->h);
+  scp_auth_pop_create(f->h);
 }
 
 /* A recorded tracker adds its frame to the create push (523 / 24 B). */
@@ -787,7 +788,7 @@ static void test_create_auth_after_require_auth(void **state) {
   assert_int_equal(d.rc, SCP_OK);
   assert_int_equal(d.cpu, 1935 + 523);
   assert_int_equal(d.mem, 224 + 24);
-  scp_auth_create_pop(f->h);
+  scp_auth_pop_create(f->h);
 }
 
 /* The deployer authorized the deploying call itself (deployer.require_auth()
@@ -810,8 +811,8 @@ static void test_create_auth_under_tracker(void **state) {
   assert_int_equal(d.cpu, 3105);
   assert_int_equal(d.mem, 16 + 192 + 24 + 16 + 16);
   assert_int_equal(f->h->nstore, nstore);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
-  scp_auth_create_pop(f->h);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
+  scp_auth_pop_create(f->h);
   /* with one constructor arg, U32(1), in a deeper frame: each args clone
    * also copies the Vec<ScVal> of 1 (MemAlloc(96) 446 / 112 B, MemCpy(96)
    * 54: 564 CPU), and the compare goes on to the constructor args:
@@ -825,8 +826,8 @@ static void test_create_auth_under_tracker(void **state) {
   assert_int_equal(d.cpu, 3221);
   assert_int_equal(d.mem, 112 + 192 + 24 + 112 + 112);
   assert_int_equal(f->h->nstore, nstore);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
-  scp_auth_create_pop(f->h);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
+  scp_auth_pop_create(f->h);
 }
 
 /* A calling frame pushed without the auth manager's push (unit tests
@@ -863,7 +864,7 @@ static delta create_from_self(fixture *f, bool auth_push) {
                    SCP_OK);
   delta d = call(f, "create_contract", args);
   assert_error(d, SCP_ET_STORAGE, SCP_EC_MISSING_VALUE);
-  assert_int_equal(scp_am_depth(f->h), auth_push ? 1 : 0);
+  assert_int_equal(scp_auth_mgr_depth(f->h), auth_push ? 1 : 0);
   return d;
 }
 

@@ -32,6 +32,7 @@
 #include <cmocka.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "host_fixture.h"
 
@@ -55,7 +56,7 @@ typedef struct delta {
 static delta context_of(fixture *f, const scp_create_args *c, uint64_t *ctx) {
   uint64_t c0 = f->b.cpu, m0 = f->b.mem;
   delta d;
-  d.rc = scp_acf_context(f->h, c, ctx);
+  d.rc = scp_auth_create_context(f->h, c, ctx);
   d.cpu = f->b.cpu - c0;
   d.mem = f->b.mem - m0;
   return d;
@@ -148,7 +149,7 @@ static void test_context_stellar_asset(void **state) {
   assert_int_equal(d.cpu, 0);
 }
 
-/* scp_ae_auth_inputs of the one-node tree: the payload (the network id's
+/* scp_auth_emul_inputs of the one-node tree: the payload (the network id's
  * clone, to_xdr -- the args' clone --, the preimage's XDR writes, SHA-256),
  * its Bytes, the contexts: the trace's 69 -> 93 less the compare and
  * authenticate's scaddress_from_address (54 + 53 + 60 + 48).  The trace's
@@ -164,12 +165,12 @@ static void test_auth_inputs_external_ref(void **state) {
   memcpy(o.u.bytes, c.deployer, 33);
   uint64_t addr;
   assert_int_equal(scp_host_add_obj(f->h, &o, &addr), SCP_OK);
-  scp_am_tnode node = { .is_contract_fn = false, .fn = "", .create = &c };
-  scp_ae_auth a = { .address = addr, .nonce = 1234567890123, .live_until = 1000,
+  scp_auth_mgr_tnode node = { .is_contract_fn = false, .fn = "", .create = &c };
+  scp_auth_emul_in a = { .address = addr, .nonce = 1234567890123, .live_until = 1000,
                     .with_address = false, .nodes = &node, .nnodes = 1 };
   uint64_t payload, ctx, c0 = f->b.cpu, m0 = f->b.mem;
   uint8_t hash[32];
-  assert_int_equal(scp_ae_auth_inputs(f->h, &a, &payload, &ctx, hash), SCP_OK);
+  assert_int_equal(scp_auth_emul_inputs(f->h, &a, &payload, &ctx, hash), SCP_OK);
   assert_int_equal(f->b.cpu - c0, 31794 - 54 - 53 - 60 - 48);
   assert_int_equal(f->b.mem - m0, 5945);
 }
@@ -182,25 +183,25 @@ static void test_compare(void **state) {
   scp_create_args a = external_ref(), b = external_ref();
   int ord = 9;
   uint64_t c0 = f->b.cpu;
-  assert_int_equal(scp_acf_compare(f->h, &a, &b, &ord), SCP_OK);
+  assert_int_equal(scp_auth_create_compare(f->h, &a, &b, &ord), SCP_OK);
   assert_int_equal(ord, 0);
   assert_int_equal(f->b.cpu - c0, 54 + 53);
   b.salt[31] = 1;
   c0 = f->b.cpu;
-  assert_int_equal(scp_acf_compare(f->h, &a, &b, &ord), SCP_OK);
+  assert_int_equal(scp_auth_create_compare(f->h, &a, &b, &ord), SCP_OK);
   assert_int_equal(ord, -1);
   assert_int_equal(f->b.cpu - c0, 54);
   b = external_ref();
   b.ex.tag[0] = 'u';
   c0 = f->b.cpu;
-  assert_int_equal(scp_acf_compare(f->h, &a, &b, &ord), SCP_OK);
+  assert_int_equal(scp_auth_create_compare(f->h, &a, &b, &ord), SCP_OK);
   assert_int_equal(ord, -1);
   assert_int_equal(f->b.cpu - c0, 54 + 53);
   b = external_ref();
   uint64_t one = scp_val_u32(1);
   b.ctor = &one;
   b.nctor = 1;
-  assert_int_equal(scp_acf_compare(f->h, &a, &b, &ord), SCP_OK);
+  assert_int_equal(scp_auth_create_compare(f->h, &a, &b, &ord), SCP_OK);
   assert_int_equal(ord, -1);   /* a shorter list sorts first */
 }
 
@@ -210,7 +211,7 @@ static void test_xdr(void **state) {
   scp_create_args c = external_ref();
   uint8_t *img = NULL;
   size_t len = 0;
-  assert_int_equal(scp_acf_xdr(f->h, &c, false, &img, &len), SCP_OK);
+  assert_int_equal(scp_auth_create_xdr(f->h, &c, false, &img, &len), SCP_OK);
   uint8_t want[4 + 4 + 36 + 32 + 4 + 36 + 4 + 8 + 4] = { 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1 };
   size_t at = 12;
   memcpy(want + at, c.deployer + 1, 32);
@@ -350,9 +351,9 @@ static uint64_t emulate_create(fixture *f, const uint64_t *ctor, uint32_t nctor,
   memset(ex.hash, 0x44, 32);
   uint8_t salt[32] = { 3 };
   bool pushed = false;
-  assert_int_equal(scp_auth_create_frame(f->h, dep, acc, salt, ctor, nctor, &ex, &pushed), SCP_OK);
+  assert_int_equal(scp_auth_push_create(f->h, dep, acc, salt, ctor, nctor, &ex, &pushed), SCP_OK);
   assert_true(pushed);
-  scp_auth_create_pop(f->h);
+  scp_auth_pop_create(f->h);
   uint64_t c0 = f->b.cpu, m0 = f->b.mem;
   scp_host_pop_frame(f->h);
   scp_error err;

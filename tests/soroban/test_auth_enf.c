@@ -36,44 +36,13 @@
 #include <sodium.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/sac/sac_private.h"
 #include "host_fixture.h"
-
-/* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */
-static int open_ledger(void **state) {
-  scp_host_opts o = { .ledger_sequence = 123, .max_entry_ttl = 6312000, .auth_enforcing = true };
-  return fixture_open(state, 0, 0, &o, 64);
-}
+#include "xdr_hand.h"
 
 /* ---- XDR, written by hand (an independent check of the host's) ------------------ */
-
-typedef struct xb {
-  uint8_t p[8192];
-  size_t n;
-} xb;
-
-static void x32(xb *b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b->p[b->n++] = (uint8_t)(v >> (24 - 8 * i));
-}
-static void x64(xb *b, uint64_t v) {
-  x32(b, (uint32_t)(v >> 32));
-  x32(b, (uint32_t)v);
-}
-static void xbytes(xb *b, const void *p, size_t n) {
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  while (b->n % 4) b->p[b->n++] = 0;
-}
-static void xvar(xb *b, const void *p, size_t n) {
-  x32(b, (uint32_t)n);
-  xbytes(b, p, n);
-}
-static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
-  x32(b, kind);
-  if (!kind) x32(b, 0);
-  xbytes(b, id, 32);
-}
 
 /* A SorobanAuthorizedInvocation of contract `cid`'s fn(args) with no
  * sub-invocations; args: the user's account address, I128(100). */
@@ -548,17 +517,17 @@ static void test_rollback(void **state) {
   uint64_t who = address_of(f, 0, s.pk);
   delta d[2];
   for (int k = 0; k < 2; k++) {
-    scp_am_snap *as = NULL;
+    scp_auth_mgr_snap *as = NULL;
     scp_sentry *ss = NULL;
     size_t ns = 0;
     assert_int_equal(scp_storage_snapshot(f->h, &ss, &ns), SCP_OK);
-    assert_int_equal(scp_am_save(f->h, &as), SCP_OK);
+    assert_int_equal(scp_auth_mgr_save(f->h, &as), SCP_OK);
     mint_frame(f);
     d[k] = require_auth(f, who);
     assert_int_equal(d[k].rc, SCP_OK);
     scp_host_pop_frame(f->h);
     scp_storage_rollback(f->h, ss, ns);
-    scp_am_restore(f->h, as);
+    scp_auth_mgr_restore(f->h, as);
   }
   assert_true(d[1].cpu > 419231 + 21280 && d[1].cpu <= d[0].cpu);
   mint_frame(f);
@@ -649,9 +618,9 @@ static delta custom_account(fixture *f, stub *st, uint8_t wallet[32]) {
   xbytes(&e, inv.p, inv.n);
   set_entries(f, &e, 1);
   mint_frame(f);
-  scp_ae_probe = probe;
+  scp_auth_enf_probe = probe;
   delta d = require_auth(f, address_of(f, 1, wallet));
-  scp_ae_probe = NULL;
+  scp_auth_enf_probe = NULL;
   return d;
 }
 
@@ -798,7 +767,7 @@ static void test_invoker_authorizes_sub_call(void **state) {
   assert_int_equal(scp_host_vec_new_from_slice(f->h, &entry, 1, &list), SCP_OK);
   delta d = host_call(f, "authorize_as_curr_contract", &list);
   assert_int_equal(d.rc, SCP_OK);
-  assert_int_equal(scp_ae_invoker_count(f->h), 1);
+  assert_int_equal(scp_auth_enf_invoker_count(f->h), 1);
   contract_frame(f, 0xb2, "middle", NULL, 0);
   contract_frame(f, 0xc3, "inner", &seven, 1);
   uint64_t a = address_of(f, 1, a_id);
@@ -806,14 +775,14 @@ static void test_invoker_authorizes_sub_call(void **state) {
   assert_int_equal(d.rc, SCP_OK);
   assert_int_equal(d.cpu, 60 + 523 + 43 + 290 + 290 + 290 + 290);
   assert_int_equal(d.mem, 24);
-  assert_int_equal(scp_am_tracker_count(f->h), 0);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 0);
   d = host_call(f, "require_auth", &a);
   assert_int_equal(d.rc, SCP_OK);
-  assert_int_equal(scp_am_tracker_count(f->h), 1);
+  assert_int_equal(scp_auth_mgr_tracker_count(f->h), 1);
   scp_host_pop_frame(f->h);
-  assert_int_equal(scp_ae_invoker_count(f->h), 1);
+  assert_int_equal(scp_auth_enf_invoker_count(f->h), 1);
   scp_host_pop_frame(f->h);
-  assert_int_equal(scp_ae_invoker_count(f->h), 0);
+  assert_int_equal(scp_auth_enf_invoker_count(f->h), 0);
 }
 
 /* A tracker authorizes only calls below the contract that made it: A's
@@ -870,23 +839,23 @@ static void test_invoker_entry_charges(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_expired_v2, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_too_late_v1, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_success_v2, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_too_many_signatures, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_multisig_two_signers, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_unsorted_signers, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_below_threshold, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_signer_not_in_account, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_bad_signature, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_used_nonce, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_unmatched_function, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_entry_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_rollback, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_called, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_refuses, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_delegation, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_expired_v2, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_late_v1, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_success_v2, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_many_signatures, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_multisig_two_signers, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unsorted_signers, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_below_threshold, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_signer_not_in_account, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bad_signature, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_used_nonce, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unmatched_function, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_entry_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_rollback, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_called, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_refuses, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_delegation, fixture_open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_authorizes_sub_call, open_recording,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_other_function, open_recording, fixture_close),

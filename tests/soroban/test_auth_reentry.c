@@ -23,6 +23,8 @@
 #include <cmocka.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_instance.h"
 #include "host_fixture.h"
 
@@ -36,12 +38,6 @@ typedef struct stub {
   uint64_t seen;     /* has_contract_data(k, instance) in the callee */
   uint64_t got;      /* get_contract_data(k, instance), when there */
 } stub;
-
-static uint64_t sym(const char *s) {
-  uint64_t v = 0;
-  assert_true(scp_val_symbol_small((const uint8_t *)s, strlen(s), &v));
-  return v;
-}
 
 static int stub_invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *ret,
                        scp_error *err) {

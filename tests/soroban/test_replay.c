@@ -1,6 +1,6 @@
 /*
  * test_replay.c — replays the reference host's golden budget traces
- * (../shared/spec/soroban/observations/ JSON files, rs-soroban-env v28.0.2) that
+ * (tests/data/observations/ JSON files, rs-soroban-env v28.0.2) that
  * call host functions directly (never `push VM`), and checks that cpu, mem
  * and mem_peak after every host call equal the trace.
  *
@@ -24,7 +24,7 @@
  * Native test contracts (push TEST / pop TEST steps: prng.rs, frame.rs,
  * event.rs, invocation.rs) run through replay_testcontract.h: their
  * frames pushed and popped by the host, the steps inside replayed.
- * A Stellar Asset Contract test listed in sac_flows.h is redone by its
+ * A Stellar Asset Contract test listed in sac_flows.c is redone by its
  * flow instead: the test's keys, ledger entries, Address objects and
  * signed authorization entries made as the test makes them, and every
  * traced call it makes checked at its ret step the same way (sac_ref.h).
@@ -53,7 +53,7 @@
 #include "soroban/sac/sac_private.h"
 #include "sac_flows.h"
 
-#define OBS_DIR "../shared/spec/soroban/observations"
+#define OBS_DIR "tests/data/observations"
 
 enum outcome { R_EXACT, R_UNIMPL, R_SETUP, R_NOCALLS, R_MISMATCH, R_COUNT };
 static const char *const outcome_names[R_COUNT] = { "exact", "unimpl", "setup", "nocalls",
@@ -66,10 +66,10 @@ typedef struct replay {
   size_t exp_objs;
   const char *setup;   /* objects the test makes outside traced calls */
   const char *slices;  /* contents of the next *_from_slice calls */
-  const char *asset;   /* (sac) the Asset codes bytes_new_from_slice(44/52) hold */
-  const char *strs;    /* (sac) symbol_index_in_strs's strs */
-  const char *entries; /* (sac) classic ledger entries the test wrote untraced */
-  bool vec_setup;      /* (sac) vec_new_from_slice(1) holds the last setup object */
+  const char *asset;   /* the Asset codes bytes_new_from_slice(44/52) hold */
+  const char *strs;    /* symbol_index_in_strs's strs */
+  const char *entries; /* classic ledger entries the test wrote untraced */
+  bool vec_setup;      /* vec_new_from_slice(1) holds the last setup object */
   uint64_t last_setup_obj;
   size_t exp_store;    /* ledger storage entries the trace shows */
   bool made_up;   /* slice contents were invented: content-dependent
@@ -343,7 +343,7 @@ static bool made_bytes(replay *r, const uint8_t *b, uint32_t len) {
 }
 
 
-/* (sac) Files of the Stellar Asset Contract tests without a setups[] entry:
+/* Files of the Stellar Asset Contract tests without a setups[] entry:
  * the test host's enforcing auth mode and the default asset code. */
 static const char *sac_setup(const char *name) {
   /* the issuer's account (default_stellar_asset_contract creates it first) */
@@ -501,7 +501,7 @@ static bool make_setup_object(replay *r) {
   return scp_host_map_from_pairs(r->host, vals, count / 2, &out) == SCP_OK;
 }
 
-/* (sac) The next classic ledger entry of "entries:E1|E2;", written into
+/* The next classic ledger entry of "entries:E1|E2;", written into
  * the storage map and footprint uncharged, as the reference's test helpers
  * do: "acct:KEYHEX[:BALANCE]" an AccountEntry (only its balance is read),
  * "tl:KEYHEX:CODE:BALANCE:LIMIT" the TrustLineEntry of the setup's asset
@@ -849,7 +849,7 @@ static bool next_vals(replay *r, uint64_t *vals, uint32_t len) {
   return next_vals_n(r, vals, len, &k) && k == len;
 }
 
-/* (sac) The next Asset code of the setup's list ("asset:C1,C2,...;"; the
+/* The next Asset code of the setup's list ("asset:C1,C2,...;"; the
  * last one repeats), at most w bytes, zero-padded; "x:HEX" gives the
  * bytes in hex. */
 static void asset_code(replay *r, uint8_t *out, size_t w) {
@@ -907,7 +907,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     if (rc != SCP_OK && rc != SCP_ERR_NOMEM) ret = h->errval;
     else ret = SCP_VAL_VOID;
   } else if (!strcmp(name, "symbol_index_in_strs") && r->strs) {
-    /* (sac) EnvBase::symbol_index_in_strs with the test's strs from the
+    /* EnvBase::symbol_index_in_strs with the test's strs from the
      * setup ("strs:A,B,C;") */
     char copy[256];
     const char *strs[16];
@@ -952,7 +952,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
       if (!next_vals(r, vals, len) && !(r->elems && vec_elems(r, vals, len))) {
         r->made_up = true;
         for (uint32_t i = 0; i < len; i++) vals[i] = SCP_VAL_VOID;
-        /* (sac) a test's call args: the Address it just made */
+        /* a test's call args: the Address it just made */
         if (r->vec_setup && len == 1 && r->last_setup_obj) vals[0] = r->last_setup_obj;
       }
       rc = scp_host_vec_new_from_slice(h, vals, len, &ret);
@@ -960,7 +960,7 @@ static enum outcome do_call(replay *r, const char *name, char *argtext,
     } else {
       uint8_t *buf = calloc(len ? len : 1, 1);
       if (buf && r->asset && name[0] == 'b' && (len == 44 || len == 52)) {
-        /* (sac) the Asset XDR: the next code of the list, issuer key
+        /* the Asset XDR: the next code of the list, issuer key
          * 0x11.. (its bytes change no charge) */
         size_t w = len == 44 ? 4 : 12;
         buf[3] = len == 44 ? 1 : 2;
@@ -1095,7 +1095,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
         /* a memory change we do not reproduce means the test did untraced
          * work after the failure (conversions etc.): not checkable */
         if (!state_ok(r) && !(st.has_mem && r->budget.mem != r->exp_mem)) {
-          /* (sac) a call that failed on invented slice contents (an
+          /* a call that failed on invented slice contents (an
            * Asset XDR of zeros) says nothing about us, as at a ret */
           out = verdict(r, r->made_up ? R_SETUP : R_MISMATCH,
                         "step %s: after unreturned %s: cpu %llu, trace %llu%s",
@@ -1109,7 +1109,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
       while (changed && r->exp_store > r->host->nstore && seed_entry(r)) {
       }
       if (changed && r->exp_store > r->host->nstore) {
-        /* (sac) ledger entries (accounts, trustlines) the test wrote
+        /* ledger entries (accounts, trustlines) the test wrote
          * outside traced calls: their contents are not in the trace */
         out = verdict(r, R_SETUP, "step %s: ledger entries made outside traced calls", keys[i]);
         break;
@@ -1168,7 +1168,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
             else if (rl == plen && !strncmp(rn, pending_name, plen)) ret_idx = j;
             else break;
           } else if (!strncmp(evj, "push ", 5) || !strncmp(evj, "pop ", 4)) {
-            /* (sac) a nested frame (the Stellar Asset Contract run by
+            /* a nested frame (the Stellar Asset Contract run by
              * create_asset_contract or call): our host makes it itself */
           } else break;
         }
@@ -1206,7 +1206,7 @@ static enum outcome run_steps(replay *r, size_t from, size_t *pop_at) {
           reset |= r->exp_cpu < before_cpu;
         }
         if (reset) {
-          /* (sac) the test's invocation metering reset the budget inside
+          /* the test's invocation metering reset the budget inside
            * this call: its total is not comparable */
           out = verdict(r, R_SETUP, "step %s: budget reset inside the call (invocation metering)",
                         keys[i]);
@@ -1290,7 +1290,7 @@ static enum outcome replay_file(const char *path, replay *r, unsigned config) {
     return verdict(r, R_SETUP, "%s", r->setup + 5);
   }
   scp_host_opts opts = { 0 };
-  /* (sac) "enforce;": the reference test host's enforcing auth mode;
+  /* "enforce;": the reference test host's enforcing auth mode;
    * "asset:CODE;": the Asset the test's bytes_new_from_slice(44/52) holds */
   if (r->setup && !strncmp(r->setup, "enforce;", 8)) {
     opts.auth_enforcing = true;
@@ -1382,10 +1382,7 @@ static int cmp_str(const void *a, const void *b) {
 static void test_replay_observations(void **state) {
   (void)state;
   DIR *d = opendir(OBS_DIR);
-  if (!d) {
-    print_message("observations not found at %s; skipped\n", OBS_DIR);
-    skip();
-  }
+  if (!d) fail_msg("%s: cannot open (run from the repository root)", OBS_DIR);
   char **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *e;
@@ -1396,6 +1393,7 @@ static void test_replay_observations(void **state) {
     names[n++] = strdup(e->d_name);
   }
   closedir(d);
+  if (n == 0) fail_msg("%s: no .json traces", OBS_DIR);
   qsort(names, n, sizeof *names, cmp_str);
   unsigned counts[R_COUNT] = { 0 };
   unsigned direct = 0;
@@ -1414,11 +1412,11 @@ static void test_replay_observations(void **state) {
       if (!strcmp(slice_specs[k].file, names[i])) slices = slice_specs[k].slices;
     if (!setup) setup = sac_setup(names[i]);
     const sac_flow *flow = NULL;
-    for (size_t k = 0; k < SCP_ARRAY_LEN(sac_flows); k++)
+    for (size_t k = 0; k < sac_nflows; k++)
       if (!strcmp(sac_flows[k].file, names[i])) flow = &sac_flows[k];
     if (flow) {
-      /* (sac) a Stellar Asset Contract test redone by its flow
-       * (sac_flows.h): the test's untraced set-up -- keys, accounts,
+      /* a Stellar Asset Contract test redone by its flow
+       * (sac_flows.c): the test's untraced set-up -- keys, accounts,
        * trustlines, Address objects, signed authorization entries -- and
        * every traced call it makes, each checked at its ret step as here;
        * a difference fails the test */
@@ -1462,7 +1460,7 @@ static void test_replay_observations(void **state) {
                 direct, counts[R_EXACT], counts[R_UNIMPL], counts[R_SETUP],
                 counts[R_NOCALLS], counts[R_MISMATCH]);
   assert_int_equal(counts[R_MISMATCH], 0);
-  /* the README's counts: a file that stops replaying exactly (a host
+  /* the counts docs/replay.md gives: a file that stops replaying exactly (a host
    * change now failing in set-up, say) fails here, as a mismatch does */
   assert_int_equal(direct, 290);
   assert_int_equal(counts[R_EXACT], 218);
@@ -1479,7 +1477,7 @@ static void test_replay_map_new_from_slices(void **state) {
   (void)state;
   const char *path = OBS_DIR "/test__map__map_new_and_unpack__test_map_new_from_slices.json";
   FILE *f = fopen(path, "r");
-  if (!f) skip();
+  if (!f) fail_msg("%s: cannot open", path);
   fclose(f);
   replay r;
   memset(&r, 0, sizeof r);

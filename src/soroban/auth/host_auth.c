@@ -1,45 +1,18 @@
 /*
- * host_auth.c — authorization: require_auth / require_auth_for_args, the
- * records the report lists, authorize_as_curr_contract and the
- * __check_auth-only host functions (delegate_account_auth,
- * get_delegated_signers_for_current_auth_check).
- *
- * rs-soroban-env v28: host.rs (the host functions), auth.rs
- * (AuthorizationManager::require_auth, maybe_check_invoker_contract_auth,
- * require_auth_enforcing / _recording,
- * add_invoker_contract_auth_with_curr_contract_as_invoker), host/frame.rs
- * (ensure_check_auth_frame), host/mem_helper.rs (symbol_matches).
- *
- * The authorization manager's state and charges are in host_auth_mgr.c;
- * this file takes the arguments (require_auth: the running frame's args,
- * Vec<Val>::metered_clone; require_auth_for_args: the Vec's to_vec) and
- * hands them over.  Two modes (scp_host_opts.auth_enforcing):
- *  - recording ("mock all auths", the default): the reference's recording
- *    manager, charges included (trackers, nonces written through the
- *    storage, record_invocation, the trackers' frame pushes); each
- *    accepted require_auth is also recorded for the report; when the last
- *    frame pops, maybe_emulate_authentication (host_auth_emul.c).
- *  - enforcing with no authorization entries (the reference test host's
- *    default): the direct invoker rule passes, anything else fails with
- *    Error(Auth, InvalidAction).
- * Outside any contract frame require_auth_for_args fails with Error(Auth,
- * InternalError) after the args clone in both modes.
- * create_contract's deployer auth (scp_auth_create_frame): every deployer,
- * through the manager.  Enforcing mode with signed entries and
- * authorize_as_curr_contract's invoker-contract trackers are in
- * host_auth_enf.c.  The __check_auth-only functions pass
- * ensure_check_auth_frame inside a custom account's __check_auth (called
- * by host_auth_enf.c's authentication); there they read the current
- * authentication frame: AddressWithDelegates credentials' delegated
- * signers (host_auth_deleg.c) are listed and authenticated with the
- * frame's payload and context; without delegates the list is empty and
- * delegating fails with Error(Auth, InvalidInput), as in the reference.
+ * host_auth.c — the authorization host functions: require_auth /
+ * require_auth_for_args, authorize_as_curr_contract, the __check_auth-only
+ * delegate_account_auth and get_delegated_signers_for_current_auth_check,
+ * create_contract's deployer auth, and the records the report lists.  It
+ * takes the arguments and hands them to the manager (host_auth_mgr.c);
+ * enforcing mode's signed entries are host_auth_enf.c's.  Reference:
+ * rs-soroban-env v28 host.rs and auth.rs; each function names its part.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/fns/host_native.h"
 #include "soroban/core/host_account.h"
@@ -69,13 +42,19 @@ static int record_auth(scp_host *h, uint64_t address, uint64_t args) {
 /* ---- require_auth ------------------------------------------------------------ */
 
 /* AuthorizationManager::require_auth (host_auth_mgr.c), then the record
- * the report lists. */
+ * the report lists.  Two modes (scp_host_opts.auth_enforcing): recording
+ * ("mock all auths", the default), the reference's recording manager with
+ * its charges, each accepted require_auth also recorded, and the emulated
+ * authentication when the last frame pops (host_auth_emul.c); enforcing
+ * with no entries (the reference test host's default), where the direct
+ * invoker rule passes and anything else fails with Error(Auth,
+ * InvalidAction). */
 static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint64_t *args,
                    uint32_t n) {
-  int rc = scp_am_require_auth(h, address, args, n);
+  int rc = scp_auth_mgr_require_auth(h, address, args, n);
   /* listed in both modes when entries are set (enforcing without them,
    * only the direct invoker passes) */
-  return rc == SCP_OK && (!h->opts.auth_enforcing || scp_ae_count(h))
+  return rc == SCP_OK && (!h->opts.auth_enforcing || scp_auth_enf_count(h))
              ? record_auth(h, address, rec_args)
              : rc;
 }
@@ -85,7 +64,7 @@ static int require(scp_host *h, uint64_t address, uint64_t rec_args, const uint6
 /* the frame's function: CreateContractArgsV2::metered_clone
  * (host_auth_create.c) */
 static int charge_create_args_clone(scp_host *h, const void *p) {
-  return scp_acf_clone_charges(h, p);
+  return scp_auth_create_clone_charges(h, p);
 }
 
 /* The deployer's auth, for every deployer (create_contract_internal always
@@ -101,12 +80,12 @@ static int charge_create_args_clone(scp_host *h, const void *p) {
  * A calling frame pushed without the auth manager's push (only unit tests
  * do that) is left uncharged, as before.  The frame stays pushed over the
  * constructor (its invoker is this frame, not the deploying contract);
- * scp_auth_create_pop pops it. */
-int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
+ * scp_auth_pop_create pops it. */
+int scp_auth_push_create(scp_host *h, uint64_t deployer, const uint8_t addr[33],
                           const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
                           const scp_executable *ex, bool *pushed) {
   *pushed = false;
-  if (!h->nframes || !scp_am_frame_address(h, h->nframes - 1)) return SCP_OK;
+  if (!h->nframes || !scp_auth_mgr_frame_address(h, h->nframes - 1)) return SCP_OK;
   /* the frame's CreateContractArgsV2 (ctor borrowed: the caller's, live
    * over the frame; the entry frees the struct at its pop) */
   scp_create_args *c = malloc(sizeof *c);
@@ -114,15 +93,15 @@ int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33]
   *c = (scp_create_args){ .ex = *ex, .ctor = (uint64_t *)ctor, .nctor = nctor };
   memcpy(c->deployer, addr, 33);
   memcpy(c->salt, salt, 32);
-  size_t depth = scp_am_depth(h);
+  size_t depth = scp_auth_mgr_depth(h);
   int rc = charge_create_args_clone(h, c);
-  if (rc == SCP_OK) rc = scp_am_push_create(h, charge_create_args_clone, c, ctor, nctor);
-  *pushed = scp_am_depth(h) > depth;   /* then the entry owns c */
+  if (rc == SCP_OK) rc = scp_auth_mgr_push_create(h, charge_create_args_clone, c, ctor, nctor);
+  *pushed = scp_auth_mgr_depth(h) > depth;   /* then the entry owns c */
   if (!*pushed) free(c);
   return rc == SCP_OK ? require(h, deployer, SCP_VAL_VOID, NULL, 0) : rc;
 }
 
-void scp_auth_create_pop(scp_host *h) { scp_am_pop(h); }
+void scp_auth_pop_create(scp_host *h) { scp_auth_mgr_pop(h); }
 
 HOSTFN(require_auth) {
   *ret = SCP_VAL_VOID;
@@ -141,6 +120,8 @@ HOSTFN(require_auth) {
   return rc;
 }
 
+/* The args' to_vec; outside any contract frame Error(Auth, InternalError)
+ * after the args clone, in both modes. */
 HOSTFN(require_auth_for_args) {
   *ret = SCP_VAL_VOID;
   /* visit_obj(args, HostVec::to_vec): the Vec<Val> clone */
@@ -183,12 +164,19 @@ HOSTFN(authorize_as_curr_contract) {
   if (!entries) return SCP_ERR_NOMEM;
   if (n) memcpy(entries, v->u.vals, n * sizeof *entries);
   rc = scp_host_charge_bulk_init(h, n, SIZE_INVOKER_TRACKER);
-  if (rc == SCP_OK) rc = scp_ae_add_invokers(h, entries, n);
+  if (rc == SCP_OK) rc = scp_auth_enf_add_invokers(h, entries, n);
   free(entries);
   return rc;
 }
 
 /* ---- __check_auth-only functions ---------------------------------------------- */
+
+/* Inside a custom account's __check_auth (called by host_auth_enf.c's
+ * authentication) these read the current authentication frame:
+ * AddressWithDelegates credentials' delegated signers (host_auth_deleg.c)
+ * are listed and authenticated with the frame's payload and context;
+ * without delegates the list is empty and delegating fails with
+ * Error(Auth, InvalidInput), as in the reference. */
 
 /* ensure_check_auth_frame: the frame's function name (a Symbol clone),
  * compared with "__check_auth" by symbol_matches (a SymbolObject is
@@ -208,7 +196,7 @@ static int ensure_check_auth_frame(scp_host *h, const char *host_fn) {
   if (rc != SCP_OK) return rc;
   if (n == m && !memcmp(fn, CHECK_AUTH_FN, m)) {
     /* with_current_authentication_frame */
-    if (!scp_ae_authenticating(h))
+    if (!scp_auth_enf_authenticating(h))
       return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
                           "with_current_authentication_frame called with empty authentication "
                           "stack");
@@ -231,14 +219,14 @@ static int ensure_check_auth_frame(scp_host *h, const char *host_fn) {
 HOSTFN(delegate_account_auth) {
   *ret = SCP_VAL_VOID;
   int rc = ensure_check_auth_frame(h, "delegate_account_auth");
-  scp_ad *d = NULL;
+  scp_auth_deleg *d = NULL;
   uint64_t payload = 0, ctx = 0, sig = 0, sym, r = SCP_VAL_VOID;
-  if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
+  if (rc == SCP_OK) rc = scp_auth_enf_current_auth(h, &d, &payload, &ctx);
   if (rc == SCP_OK && !d)
     rc = scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT,
                       "no delegated signers were provided, but delegate_account_auth was called "
                       "for address");
-  if (rc == SCP_OK) rc = scp_ad_push(h, d, a[0], &sig);
+  if (rc == SCP_OK) rc = scp_auth_deleg_push(h, d, a[0], &sig);
   const scp_hobj *ao = NULL;
   if (rc == SCP_OK) rc = scp_host_visit(h, a[0], &ao);   /* scaddress_from_address */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, 48);
@@ -246,7 +234,7 @@ HOSTFN(delegate_account_auth) {
   uint8_t addr[33];
   memcpy(addr, ao->u.bytes, 33);
   if (addr[0] == 0) {
-    rc = scp_ae_check_account(h, addr + 1, payload, sig);
+    rc = scp_auth_emul_check_account(h, addr + 1, payload, sig);
   } else {
     uint64_t args[3] = { payload, sig, ctx };
     rc = scp_native_symbol(h, CHECK_AUTH_FN, &sym);
@@ -254,8 +242,8 @@ HOSTFN(delegate_account_auth) {
     if (rc == SCP_OK && r != SCP_VAL_VOID)
       rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "__check_auth did not return Void");
   }
-  if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
-  if (rc == SCP_OK) scp_ad_pop(d);
+  if (rc == SCP_OK) rc = scp_auth_enf_current_auth(h, &d, &payload, &ctx);
+  if (rc == SCP_OK) scp_auth_deleg_pop(d);
   return rc;
 }
 
@@ -266,11 +254,11 @@ HOSTFN(get_delegated_signers_for_current_auth_check) {
   (void)a;
   *ret = SCP_VAL_VOID;
   int rc = ensure_check_auth_frame(h, "get_delegated_signers_for_current_auth_check");
-  scp_ad *d = NULL;
+  scp_auth_deleg *d = NULL;
   uint64_t payload, ctx;
-  if (rc == SCP_OK) rc = scp_ae_current_auth(h, &d, &payload, &ctx);
+  if (rc == SCP_OK) rc = scp_auth_enf_current_auth(h, &d, &payload, &ctx);
   if (rc != SCP_OK) return rc;
-  return d ? scp_ad_signers(h, d, ret) : scp_native_env0(h, "vec_new", ret);
+  return d ? scp_auth_deleg_signers(h, d, ret) : scp_native_env0(h, "vec_new", ret);
 }
 
 /* ---- the records, for the report ---------------------------------------------- */

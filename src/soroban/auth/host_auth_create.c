@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_xdrw.h"
 #include "soroban/fns/host_native.h"
@@ -44,7 +45,7 @@ enum {
   AUTHORIZED_FN_CREATE_V2 = 2, PREIMAGE_FROM_ADDRESS = 0
 };
 
-scp_create_args *scp_acf_dup(const scp_create_args *c) {
+scp_create_args *scp_auth_create_dup(const scp_create_args *c) {
   scp_create_args *d = malloc(sizeof *d);
   if (!d) return NULL;
   *d = *c;
@@ -57,7 +58,7 @@ scp_create_args *scp_acf_dup(const scp_create_args *c) {
   return d;
 }
 
-void scp_acf_free(scp_create_args *c) {
+void scp_auth_create_free(scp_create_args *c) {
   if (!c) return;
   free(c->ctor);
   free(c);
@@ -66,7 +67,7 @@ void scp_acf_free(scp_create_args *c) {
 /* CreateContractArgsV2::metered_clone: the struct, then its substructure:
  * the executable's tag (an external reference), the constructor args'
  * Vec<ScVal> (heap alloc + copy) and each ScVal's own substructure. */
-int scp_acf_clone_charges(scp_host *h, const scp_create_args *c) {
+int scp_auth_create_clone_charges(scp_host *h, const scp_create_args *c) {
   int rc = scp_host_charge_copy(h, 1, SIZE_CREATE_ARGS_V2);
   if (rc == SCP_OK && c->ex.kind == SCP_EXEC_EXTERNAL_REF) {
     rc = scp_host_charge_alloc(h, c->ex.taglen, 1);
@@ -98,7 +99,7 @@ static int exec_order(const scp_executable *a, const scp_executable *b) {
   return o ? o : (a->taglen > b->taglen) - (a->taglen < b->taglen);
 }
 
-int scp_acf_compare(scp_host *h, const scp_create_args *a, const scp_create_args *b, int *ord) {
+int scp_auth_create_compare(scp_host *h, const scp_create_args *a, const scp_create_args *b, int *ord) {
   /* the preimage: FROM_ADDRESS both (the only kind here), address, salt */
   int rc = scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_ID_PREIMAGE);
   if (rc != SCP_OK) return rc;
@@ -125,7 +126,7 @@ int scp_acf_compare(scp_host *h, const scp_create_args *a, const scp_create_args
 
 /* ---- the XDR (one ValSer per write when charged: host_xdrw.c) ------------------- */
 
-int scp_acf_xdr(scp_host *h, const scp_create_args *c, bool charge, uint8_t **out, size_t *len) {
+int scp_auth_create_xdr(scp_host *h, const scp_create_args *c, bool charge, uint8_t **out, size_t *len) {
   scp_xdrw b = { .charge = charge };
   int rc = scp_xdrw_u32(h, &b, AUTHORIZED_FN_CREATE_V2);
   if (rc == SCP_OK) rc = scp_xdrw_u32(h, &b, PREIMAGE_FROM_ADDRESS);
@@ -193,7 +194,7 @@ static int exec_val(scp_host *h, const scp_executable *e, uint64_t a, uint64_t b
   return rc == SCP_OK ? scp_native_vec(h, pair, 2, out) : rc;
 }
 
-int scp_acf_context(scp_host *h, const scp_create_args *c, uint64_t *out) {
+int scp_auth_create_context(scp_host *h, const scp_create_args *c, uint64_t *out) {
   if (c->ex.kind == SCP_EXEC_STELLAR_ASSET)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT,
                         "StellarAsset executable is not allowed when authorizing create_contract "

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 
 enum {
   SIZE_SCADDRESS = 48, SIZE_RESULT_VEC = 24 + 16, SIZE_RESULT_NODE = 48 + 16,
@@ -54,14 +55,14 @@ typedef struct ad_node {
   bool exhausted;
 } ad_node;
 
-struct scp_ad {
+struct scp_auth_deleg {
   ad_node *n;           /* pre-order, node 0 the root */
   size_t nn, capn;
   uint32_t *ms;         /* match stack: node indices */
   size_t nms, capms;
 };
 
-void scp_ad_free(scp_ad *d) {
+void scp_auth_deleg_free(scp_auth_deleg *d) {
   if (!d) return;
   free(d->n);
   free(d->ms);
@@ -137,7 +138,7 @@ static bool parse_list(ad_parse *x, uint32_t parent, unsigned depth, uint32_t *c
 
 /* DelegatedAccountAuthSignerTreeNode::from_xdr of item k (0: the root,
  * else item k - 1) with its delegates, charged in the reference's order. */
-static int node_from_xdr(scp_host *h, scp_ad *d, const ad_parse *x, uint32_t k, uint32_t parent) {
+static int node_from_xdr(scp_host *h, scp_auth_deleg *d, const ad_parse *x, uint32_t k, uint32_t parent) {
   /* the delegates' windows */
   const uint8_t *prev = NULL;
   for (size_t i = 0; i < x->nit; i++) {
@@ -183,7 +184,7 @@ static int node_from_xdr(scp_host *h, scp_ad *d, const ad_parse *x, uint32_t k, 
   return rc;
 }
 
-int scp_ad_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used, scp_ad **out) {
+int scp_auth_deleg_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used, scp_auth_deleg **out) {
   *out = NULL;
   ad_parse x = { .p = p, .n = n };
   uint32_t top = 0;
@@ -191,11 +192,11 @@ int scp_ad_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used, scp_a
     free(x.it);
     return bad(h);
   }
-  scp_ad *d = calloc(1, sizeof *d);
+  scp_auth_deleg *d = calloc(1, sizeof *d);
   int rc = d ? node_from_xdr(h, d, &x, 0, 0) : SCP_ERR_NOMEM;
   free(x.it);
   if (rc != SCP_OK) {
-    scp_ad_free(d);
+    scp_auth_deleg_free(d);
     return rc;
   }
   *used = x.off;
@@ -205,7 +206,7 @@ int scp_ad_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used, scp_a
 
 /* ---- snapshots -------------------------------------------------------------------- */
 
-int scp_ad_snapshot_charges(scp_host *h, const scp_ad *d) {
+int scp_auth_deleg_snapshot_charges(scp_host *h, const scp_auth_deleg *d) {
   int rc = SCP_OK;
   for (size_t k = 0; rc == SCP_OK && k < d->nn; k++) {
     rc = scp_host_charge_copy(h, 1, SIZE_RESULT_VEC);
@@ -218,19 +219,19 @@ int scp_ad_snapshot_charges(scp_host *h, const scp_ad *d) {
   return rc == SCP_OK ? scp_host_charge_copy(h, d->nms, SIZE_USIZE) : rc;
 }
 
-struct scp_ad_state {
+struct scp_auth_deleg_state {
   bool *exhausted;
   uint32_t *ms;
   size_t nms;
 };
 
-scp_ad_state *scp_ad_save(const scp_ad *d) {
-  scp_ad_state *s = calloc(1, sizeof *s);
+scp_auth_deleg_state *scp_auth_deleg_save(const scp_auth_deleg *d) {
+  scp_auth_deleg_state *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->exhausted = calloc(d->nn + 1, sizeof *s->exhausted);
   s->ms = calloc(d->nms + 1, sizeof *s->ms);
   if (!s->exhausted || !s->ms) {
-    scp_ad_state_free(s);
+    scp_auth_deleg_state_free(s);
     return NULL;
   }
   for (size_t k = 0; k < d->nn; k++) s->exhausted[k] = d->n[k].exhausted;
@@ -239,7 +240,7 @@ scp_ad_state *scp_ad_save(const scp_ad *d) {
   return s;
 }
 
-void scp_ad_restore(scp_host *h, scp_ad *d, const scp_ad_state *s) {
+void scp_auth_deleg_restore(scp_host *h, scp_auth_deleg *d, const scp_auth_deleg_state *s) {
   for (size_t k = 0; k < d->nn; k++) d->n[k].exhausted = s->exhausted[k];
   /* rollback: the saved match stack's metered_clone */
   (void)scp_host_charge_copy(h, 1, SIZE_VEC);
@@ -249,7 +250,7 @@ void scp_ad_restore(scp_host *h, scp_ad *d, const scp_ad_state *s) {
   if (s->nms <= d->capms) d->nms = s->nms;
 }
 
-void scp_ad_state_free(scp_ad_state *s) {
+void scp_auth_deleg_state_free(scp_auth_deleg_state *s) {
   if (!s) return;
   free(s->exhausted);
   free(s->ms);
@@ -259,9 +260,9 @@ void scp_ad_state_free(scp_ad_state *s) {
 /* ---- delegation --------------------------------------------------------------------- */
 
 /* get_currently_matched_delegated_signer_node: free. */
-static uint32_t current(const scp_ad *d) { return d->nms ? d->ms[d->nms - 1] : 0; }
+static uint32_t current(const scp_auth_deleg *d) { return d->nms ? d->ms[d->nms - 1] : 0; }
 
-int scp_ad_push(scp_host *h, scp_ad *d, uint64_t address, uint64_t *signature) {
+int scp_auth_deleg_push(scp_host *h, scp_auth_deleg *d, uint64_t address, uint64_t *signature) {
   uint32_t cur = current(d);
   for (size_t k = cur + 1; k < d->nn; k++) {
     if (d->n[k].parent != cur) continue;
@@ -283,11 +284,11 @@ int scp_ad_push(scp_host *h, scp_ad *d, uint64_t address, uint64_t *signature) {
                       "delegated signer has not provided a signature");
 }
 
-void scp_ad_pop(scp_ad *d) {
+void scp_auth_deleg_pop(scp_auth_deleg *d) {
   if (d->nms) d->nms--;
 }
 
-int scp_ad_signers(scp_host *h, const scp_ad *d, uint64_t *out) {
+int scp_auth_deleg_signers(scp_host *h, const scp_auth_deleg *d, uint64_t *out) {
   uint32_t cur = current(d), k = 0;
   uint64_t *v = calloc(d->nn + 1, sizeof *v);
   if (!v) return SCP_ERR_NOMEM;

@@ -1,51 +1,11 @@
 /*
  * host_auth_emul.c — recording mode's emulated authentication, run when
- * the last context is popped (what simulation charges for the signature
- * checks enforcing mode would make).
- *
- * rs-soroban-env v28.0.2: host/frame.rs pop_context (when the context
- * stack is empty, before the rollback), auth.rs
- * AuthorizationManager::maybe_emulate_authentication,
- * AccountAuthorizationTracker::{emulate_authentication, authenticate,
- * get_signature_payload, root_invocation_to_xdr}, AuthorizedInvocation::
- * to_xdr, AuthorizedFunction::to_xdr; builtin_contracts/account_contract.rs
- * (AccountEd25519Signature, convert_to_auth_context_val,
- * AuthorizationContext::from_authorized_fn, check_account_authentication);
- * host/data_helper.rs load_account; host/metered_xdr.rs metered_hash_xdr.
- *
- * Per recording tracker, in order (SourceAccount credentials: nothing):
- *  - scaddress_from_address (VisitObject, ScAddress clone);
- *  - an account: one dummy signature -- BytesN<32> of the key and
- *    BytesN<64> of zeros (bytes_new_from_slice), the AccountEd25519Signature
- *    struct (map_new_from_slices {public_key, signature}), host_vec! of it;
- *    then authenticate with diagnostics suppressed and its result dropped:
- *    the address again, the signature payload (network id clone, the root
- *    invocation's XDR, the address, HashIdPreimageSorobanAuthorizationWith-
- *    Address written with one ValSer per write and SHA-256'd), its Bytes,
- *    the auth context Val (vec_new; per node: the args' vec_new_from_slice,
- *    ContractAuthorizationContext's map, the enum's vec, vec_push_back),
- *    check_account_authentication (vec_len, load_account: Rc<LedgerKey>,
- *    the storage get, the AccountEntry clone; vec_get, the struct's
- *    map_unpack_to_slice, both BytesN lengths, verify_sig_ed25519, which
- *    fails on the zero signature); finally the AccountId clone;
- *  - a contract: its instance entry (the key, try_get -- a missing one
- *    ends it), the instance clone, and for a Wasm executable the code key
- *    and try_get.  __check_auth is not called in recording mode.
- * A missing account entry makes load_account fail with Error(Storage,
- * MissingValue) inside authenticate, which is dropped: the rest of the
- * checks are not charged, as in the reference.
- * Checked against test__stellar_asset_contract__test_recording_auth_for_
- * stellar_asset_contract.json (after the mint's pop: 455,270 CPU,
- * 7,580 B), see test_auth.c.
- * The tree (sub-invocations recorded by record_invocation) is walked in
- * pre-order for the XDR and the contexts (test_emulation_subinvocation).
- * A create-contract function in the tree (a deployer's authorization) is
- * host_auth_create.c's: its args' clone, its XDR, its context.  A contract
- * whose executable is an external reference reads the reference entry and,
- * when it holds a Wasm hash, the code.  Worked out from the reference's
- * code but not checked against a trace: the contract address case,
- * accounts with signed-payload signers or sponsoring ids, the
- * external-reference read.
+ * the last context is popped: what simulation charges for the signature
+ * checks enforcing mode would make.  The signature payload, the auth
+ * contexts and the account check are shared with enforcing mode
+ * (host_auth_enf.c).  Reference: rs-soroban-env v28.0.2 auth.rs
+ * (maybe_emulate_authentication, AccountAuthorizationTracker) and
+ * builtin_contracts/account_contract.rs; each function names its part.
  */
 #include <openssl/sha.h>
 #include <stdio.h>
@@ -53,6 +13,7 @@
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_xdrw.h"
 #include "soroban/fns/host_native.h"
@@ -85,15 +46,15 @@ static int scaddress(scp_host *h, uint64_t addr, uint8_t out[33]) {
 
 /* The tracker's tree: its nodes in pre-order. */
 typedef struct tree {
-  scp_am_tnode *n;
+  scp_auth_mgr_tnode *n;
   size_t len;
 } tree;
 
-static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
+static int tree_load(scp_host *h, size_t ti, const scp_auth_mgr_tinfo *t, tree *out) {
   out->len = t->nnodes;
   out->n = calloc(t->nnodes + 1, sizeof *out->n);
   if (!out->n) return SCP_ERR_NOMEM;
-  for (size_t k = 0; k < t->nnodes; k++) scp_am_tracker_node(h, ti, k, &out->n[k]);
+  for (size_t k = 0; k < t->nnodes; k++) scp_auth_mgr_tracker_node(h, ti, k, &out->n[k]);
   return SCP_OK;
 }
 
@@ -102,13 +63,13 @@ static int tree_load(scp_host *h, size_t ti, const scp_am_tinfo *t, tree *out) {
  * vals_to_scval_vec), then the children's metered_collect and each
  * child's to_xdr.  Charges only. */
 static int invocation_to_xdr(scp_host *h, const tree *tr, size_t k) {
-  const scp_am_tnode *n = &tr->n[k];
+  const scp_auth_mgr_tnode *n = &tr->n[k];
   size_t fl = n->is_contract_fn ? strlen(n->fn) : 0;
   uint64_t small;
   int rc = SCP_OK;
   if (!n->is_contract_fn) {
     /* CreateContractHostFn: the args' metered_clone (host_auth_create.c) */
-    rc = scp_acf_clone_charges(h, n->create);
+    rc = scp_auth_create_clone_charges(h, n->create);
     goto subs;
   }
   if (!scp_val_symbol_small((const uint8_t *)n->fn, fl, &small)) {   /* a Symbol object */
@@ -137,13 +98,13 @@ subs:;
 
 /* The SorobanAuthorizedInvocation writes of node k (one ValSer each). */
 static int write_invocation(scp_host *h, scp_xdrw *b, const tree *tr, size_t k) {
-  const scp_am_tnode *n = &tr->n[k];
+  const scp_auth_mgr_tnode *n = &tr->n[k];
   int rc = SCP_OK;
   if (!n->is_contract_fn) {
     /* SorobanAuthorizedFunction::CreateContractV2HostFn */
     uint8_t *img = NULL;
     size_t len = 0;
-    rc = scp_acf_xdr(h, n->create, true, &img, &len);
+    rc = scp_auth_create_xdr(h, n->create, true, &img, &len);
     if (rc == SCP_OK) rc = scp_xdrw_append(b, img, len);
     free(img);
     goto subs;
@@ -179,7 +140,7 @@ subs:;
  * auth_rejected_for_incorrect_nonce.json: 21,280 CPU / 5,962 B with the
  * address (steps 153 -> 154), 18,311 / 5,116 without (247 -> 248), up to
  * the payload's Bytes. */
-static int signature_payload(scp_host *h, const scp_ae_auth *a, const tree *tr, uint8_t hash[32]) {
+static int signature_payload(scp_host *h, const scp_auth_emul_in *a, const tree *tr, uint8_t hash[32]) {
   int rc = scp_host_charge_copy(h, 1, SIZE_HASH);   /* network_id.metered_clone */
   if (rc == SCP_OK) rc = invocation_to_xdr(h, tr, 0);   /* root_invocation_to_xdr */
   uint8_t self[33];
@@ -208,10 +169,10 @@ static int auth_context(scp_host *h, const tree *tr, uint64_t *out) {
   uint64_t ctxs;
   int rc = scp_native_env0(h, "vec_new", &ctxs);
   for (size_t k = 0; rc == SCP_OK && k < tr->len; k++) {
-    const scp_am_tnode *n = &tr->n[k];
+    const scp_auth_mgr_tnode *n = &tr->n[k];
     uint64_t args = 0, fnsym = 0, map = 0, ctx = 0, tag = 0;
     if (!n->is_contract_fn) {   /* CreateContract[WithCtor]HostFn (host_auth_create.c) */
-      rc = scp_acf_context(h, n->create, &ctx);
+      rc = scp_auth_create_context(h, n->create, &ctx);
       if (rc == SCP_OK) rc = scp_native_env2(h, "vec_push_back", ctxs, ctx, &ctxs);
       continue;
     }
@@ -318,7 +279,7 @@ static int auth_error(scp_host *h, const char *msg) {
  * signer's weight (0: not a signer of the account); the weights' sum
  * against the medium threshold.  Checked against test__stellar_asset_
  * contract__test_classic_account_multisig_auth.json (see test_auth_enf.c). */
-int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, uint64_t sigs) {
+int scp_auth_emul_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, uint64_t sigs) {
   uint64_t len, prev = 0;
   acct_view acct;
   if (scp_val_tag_of(sigs) != SCP_TAG_VEC_OBJ)
@@ -356,9 +317,9 @@ int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload, u
   return rc;
 }
 
-int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload, uint64_t *ctx,
+int scp_auth_emul_inputs(scp_host *h, const scp_auth_emul_in *a, uint64_t *payload, uint64_t *ctx,
                        uint8_t hash[32]) {
-  tree tr = { (scp_am_tnode *)a->nodes, a->nnodes };
+  tree tr = { (scp_auth_mgr_tnode *)a->nodes, a->nnodes };
   int rc = signature_payload(h, a, &tr, hash);
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, payload);
   if (rc == SCP_OK) rc = auth_context(h, &tr, ctx);
@@ -367,20 +328,36 @@ int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload, uin
 
 /* authenticate for an account address (its result is dropped by the
  * caller, except out-of-memory and not-implemented). */
-static int authenticate_account(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+static int authenticate_account(scp_host *h, const scp_auth_mgr_tinfo *t, const tree *tr,
                                 uint64_t sigs) {
   uint8_t self[33], hash[32];
   uint64_t payload, ctx;
   SAC_TRACE(h, "authenticate");
-  scp_ae_auth a = { .address = t->address, .nonce = t->nonce, .live_until = t->nonce_live_until,
+  scp_auth_emul_in a = { .address = t->address, .nonce = t->nonce, .live_until = t->nonce_live_until,
                     .with_address = true, .nodes = tr->n, .nnodes = tr->len };
   int rc = scaddress(h, t->address, self);
-  if (rc == SCP_OK) rc = scp_ae_auth_inputs(h, &a, &payload, &ctx, hash);
+  if (rc == SCP_OK) rc = scp_auth_emul_inputs(h, &a, &payload, &ctx, hash);
   /* the zero signature never verifies */
-  return rc == SCP_OK ? scp_ae_check_account(h, self + 1, payload, sigs) : rc;
+  return rc == SCP_OK ? scp_auth_emul_check_account(h, self + 1, payload, sigs) : rc;
 }
 
-static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *tr,
+/* An account: one dummy signature -- BytesN<32> of the key and BytesN<64>
+ * of zeros (bytes_new_from_slice), the AccountEd25519Signature struct
+ * (map_new_from_slices {public_key, signature}), host_vec! of it; then
+ * authenticate with diagnostics suppressed and its result dropped: the
+ * address again, the signature payload (network id clone, the root
+ * invocation's XDR, the address, HashIdPreimageSorobanAuthorizationWith-
+ * Address written with one ValSer per write and SHA-256'd), its Bytes,
+ * the auth context Val, check_account_authentication (which fails on the
+ * zero signature); finally the AccountId clone.  A missing account entry
+ * makes load_account fail with Error(Storage, MissingValue) inside
+ * authenticate, which is dropped: the rest of the checks are not charged,
+ * as in the reference.  Checked against test__stellar_asset_contract__
+ * test_recording_auth_for_stellar_asset_contract.json (after the mint's
+ * pop: 455,270 CPU, 7,580 B), see test_auth.c; accounts with
+ * signed-payload signers or sponsoring ids are worked out from the code,
+ * not checked against a trace. */
+static int emulate_account_tree(scp_host *h, const scp_auth_mgr_tinfo *t, const tree *tr,
                                 const uint8_t addr[33]) {
   static const uint8_t zero_sig[64];
   uint64_t pk = 0, sig = 0, map = 0, sigs = 0;
@@ -403,14 +380,20 @@ static int emulate_account_tree(scp_host *h, const scp_am_tinfo *t, const tree *
   return scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
 }
 
-static int emulate_account(scp_host *h, size_t ti, const scp_am_tinfo *t, const uint8_t addr[33]) {
+static int emulate_account(scp_host *h, size_t ti, const scp_auth_mgr_tinfo *t, const uint8_t addr[33]) {
   tree tr;
   int rc = tree_load(h, ti, t, &tr);
   if (rc == SCP_OK) rc = emulate_account_tree(h, t, &tr, addr);
   free(tr.n);
   return rc;
 }
-/* A contract address: its instance and code entries enter the footprint. */
+
+/* A contract address: its instance and code entries enter the footprint
+ * -- the instance key and try_get (a missing one ends it), the instance
+ * clone, and for a Wasm executable the code key and try_get; an external
+ * reference reads the reference entry and, when it holds a Wasm hash, the
+ * code.  __check_auth is not called in recording mode.  Worked out from
+ * the reference's code, not checked against a trace. */
 static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   uint8_t kb[4];
   scp_lkey ik;
@@ -449,10 +432,18 @@ static int emulate_contract(scp_host *h, const uint8_t addr[33]) {
   return rc == SCP_OK ? scp_storage_try_get(h, &ck, &e) : rc;
 }
 
-int scp_am_emulate(scp_host *h) {
+/* maybe_emulate_authentication (host/frame.rs pop_context, when the
+ * context stack is empty, before the rollback): per recording tracker in
+ * order, scaddress_from_address (VisitObject, ScAddress clone), then the
+ * account or contract case; SourceAccount credentials cost nothing.  The
+ * tree (sub-invocations recorded by record_invocation) is walked in
+ * pre-order for the XDR and the contexts (test_emulation_subinvocation);
+ * a create-contract function in it (a deployer's authorization) is
+ * host_auth_create.c's: its args' clone, its XDR, its context. */
+int scp_auth_emul_run(scp_host *h) {
   if (h->opts.auth_enforcing) return SCP_OK;
-  scp_am_tinfo t;
-  for (size_t i = 0; scp_am_tracker_info(h, i, &t); i++) {
+  scp_auth_mgr_tinfo t;
+  for (size_t i = 0; scp_auth_mgr_tracker_info(h, i, &t); i++) {
     if (t.source) continue;
     uint8_t addr[33];
     SAC_TRACE(h, "emulate");

@@ -1,71 +1,20 @@
 /*
- * host_auth_enf.c — enforcing-mode authorization with signed entries: the
- * account trackers AuthorizationManager::new_enforcing makes from
- * SorobanAuthorizationEntry XDR, the matching of require_auth calls
- * against their trees, authentication (an account's ed25519 signatures,
- * a contract's __check_auth), the nonce, and the trackers' snapshots;
- * and the invoker-contract trackers authorize_as_curr_contract makes (both
- * modes), which share the matching and the snapshots.
- *
- * rs-soroban-env v28.0.2 auth.rs: AuthorizationManager::{new_enforcing,
- * require_auth_enforcing, snapshot, rollback, push_tracker_frame,
- * pop_frame}, AccountAuthorizationTracker::{from_authorization_entry,
- * maybe_authorize_invocation, verify_and_consume_nonce, authenticate,
- * snapshot, rollback}, InvocationTracker::{from_xdr, push_frame, pop_frame,
- * maybe_extend_invocation_match, last_authorized_invocation_mut, is_active,
- * current_frame_is_already_matched}, AuthorizedInvocation::{from_xdr,
- * snapshot}, AuthorizedFunction::from_xdr, Compare<AuthorizedFunction>;
- * builtin_contracts/account_contract.rs check_account_contract_auth;
- * builtin_contracts/invoker_contract_auth.rs
- * (InvokerContractAuthEntry::to_authorized_invocation);
- * InvokerContractAuthorizationTracker, maybe_check_invoker_contract_auth,
- * add_invoker_contract_auth_with_curr_contract_as_invoker;
- * host/frame.rs call_n_internal.
- *
- * What is charged (declared sizes from declared_size.rs):
- *  - new_enforcing: Vec<RefCell<AccountAuthorizationTracker>> with
- *    capacity n (bulk init of n x 328); per entry: the address object
- *    (add_host_object; SourceAccount: source_account_address), the
- *    signature's to_host_val, then the tree's from_xdr -- per node its
- *    sub-invocations' metered_collect (Result<AuthorizedInvocation> 224
- *    each) before its function: the contract's address object, the name
- *    (a Symbol object when over 9 characters), scvals_to_val_vec;
- *  - per frame push, per tracker not being authenticated (and per
- *    invoker tracker): a match-stack entry (bulk init of one usize), and
- *    in snapshot() the tree's AuthorizedInvocationSnapshot collects (per
- *    node: MemCpy(40) + its children x 48); the invoker trackers' own
- *    collect first (n x 48);
- *  - require_auth: every tracker's address compared twice (the
- *    has-active pass and the matching pass), each candidate node's
- *    function compared (address, name, args until one differs); a first
- *    match authenticates (host_auth_emul.c's payload and contexts, then
- *    the account's signature check or the contract's __check_auth call),
- *    checks the expiration ledger (free) and writes the nonce
- *    (consume_nonce, as recording mode does).
- * Errors: a recoverable authentication failure becomes Error(Auth,
- * InvalidAction) "failed account authentication with error"; an expired
- * signature or one live past the maximum is Error(Auth, InvalidInput); a
- * used nonce Error(Auth, ExistingValue); no matching tree Error(Auth,
- * InvalidAction) "Unauthorized function call for address".
- * Checked against the reference's traces in test_auth_enf.c.
- * Create-contract functions (CreateContractHostFn, CreateContractV2HostFn)
- * in an entry: kept as their args, compared as Compare<CreateContractArgsV2>
- * against a create-contract frame's (host_auth_create.c), hashed and given
- * to __check_auth as their contexts.
- * AddressWithDelegates credentials carry the delegated signers
- * (host_auth_deleg.c); authentication pushes an AuthenticationFrame (the
- * tracker, payload, context) that delegate_account_auth reads.
- * Not modelled (SCP_ERR_UNSUPPORTED): an asset preimage in an entry's
- * create function, create-contract InvokerContractAuthEntry cases.  A
- * __check_auth that re-enters its own contract (the account is the last
- * contract frame) is host_contract.c's call_contract: the running frame's
- * instance storage persisted first.
+ * host_auth_enf.c — enforcing-mode authorization: the account trackers
+ * made from signed SorobanAuthorizationEntry XDR, require_auth matched
+ * against their trees, authentication (ed25519 signatures or a contract's
+ * __check_auth), nonces and snapshots; and the invoker-contract trackers
+ * of authorize_as_curr_contract (both modes), which share the matching.
+ * Reference: rs-soroban-env v28.0.2 auth.rs (AuthorizationManager,
+ * AccountAuthorizationTracker, InvocationTracker); each function names the
+ * part it follows.  Checked against the reference's traces in
+ * test_auth_enf.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/fns/host_native.h"
 #include "soroban/core/host_account.h"
@@ -103,7 +52,7 @@ typedef struct ae_tracker {
   bool done;            /* is_fully_processed */
   bool verified;
   bool borrowed;        /* being authenticated (RefCell borrowed) */
-  scp_ad *deleg;        /* AddressWithDelegates: the delegated signers */
+  scp_auth_deleg *deleg;        /* AddressWithDelegates: the delegated signers */
 } ae_tracker;
 
 /* An AuthenticationFrame: the tracker authenticated, its payload and
@@ -124,9 +73,9 @@ typedef struct scp_auth_enf {
   size_t nastack, capastack;
 } scp_auth_enf;
 
-struct scp_ae_snap {
+struct scp_auth_enf_snap {
   size_t ntr;
-  scp_ad_state **deleg; /* per tracker with delegates, when taken */
+  scp_auth_deleg_state **deleg; /* per tracker with delegates, when taken */
   bool *taken;          /* per tracker: a snapshot was taken (not borrowed) */
   bool *verified;
   bool **exhausted;     /* per tracker, per node */
@@ -134,27 +83,27 @@ struct scp_ae_snap {
   bool **inv_exhausted; /* per invoker tracker, per node */
 };
 
-void (*scp_ae_probe)(scp_host *h);
+void (*scp_auth_enf_probe)(scp_host *h);
 
 static int unsupported(scp_host *h, const char *what) {
   snprintf(h->errmsg, sizeof h->errmsg, "enforcing auth: %s is not implemented yet", what);
   return SCP_ERR_UNSUPPORTED;
 }
 
-size_t scp_ae_count(const scp_host *h) { return h->ae ? h->ae->ntr : 0; }
-bool scp_ae_authenticating(const scp_host *h) { return h->ae && h->ae->authenticating; }
+size_t scp_auth_enf_count(const scp_host *h) { return h->ae ? h->ae->ntr : 0; }
+bool scp_auth_enf_authenticating(const scp_host *h) { return h->ae && h->ae->authenticating; }
 
 static void tracker_free(ae_tracker *t) {
-  scp_ad_free(t->deleg);
+  scp_auth_deleg_free(t->deleg);
   for (size_t k = 0; k < t->nnodes; k++) {
     free(t->nodes[k].args);
-    scp_acf_free(t->nodes[k].create);
+    scp_auth_create_free(t->nodes[k].create);
   }
   free(t->nodes);
   free(t->ms);
 }
 
-void scp_ae_free(scp_host *h) {
+void scp_auth_enf_free(scp_host *h) {
   if (!h->ae) return;
   for (size_t i = 0; i < h->ae->ntr; i++) tracker_free(&h->ae->tr[i]);
   for (size_t i = 0; i < h->ae->ninv; i++) tracker_free(&h->ae->inv[i]);
@@ -295,12 +244,12 @@ static int create_from_xdr(scp_host *h, ae_tracker *t, rd *r, bool v2, uint32_t 
   h->budget = real;
   c.ctor = ctor;
   c.nctor = n;
-  if (rc == SCP_OK && !(own = scp_acf_dup(&c))) rc = SCP_ERR_NOMEM;
+  if (rc == SCP_OK && !(own = scp_auth_create_dup(&c))) rc = SCP_ERR_NOMEM;
   free(ctor);
   if (rc == SCP_OK && !scp_grow(&t->nodes, cap, t->nnodes + 1, sizeof *t->nodes))
     rc = SCP_ERR_NOMEM;
   if (rc != SCP_OK) {
-    scp_acf_free(own);
+    scp_auth_create_free(own);
     return rc;
   }
   uint32_t me = (uint32_t)t->nnodes++;
@@ -400,7 +349,7 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
     /* AddressWithDelegates: the delegates' tree (host_auth_deleg.c) */
     size_t used = 0;
     if (rc == SCP_OK && t->cred == CRED_DELEGATES &&
-        (rc = scp_ad_from_xdr(h, r.p + r.off, r.n - r.off, &used, &t->deleg)) == SCP_OK)
+        (rc = scp_auth_deleg_from_xdr(h, r.p + r.off, r.n - r.off, &used, &t->deleg)) == SCP_OK)
       r.off += used;
   }
   size_t cap = 0;
@@ -409,10 +358,25 @@ static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracke
   return rc;
 }
 
+/* AuthorizationManager::new_enforcing (AccountAuthorizationTracker::
+ * from_authorization_entry, InvocationTracker::from_xdr,
+ * AuthorizedInvocation::from_xdr, AuthorizedFunction::from_xdr).
+ * Charged (declared sizes from declared_size.rs): the tracker Vec with
+ * capacity n (bulk init of n x 328); per entry the address object
+ * (add_host_object; SourceAccount: source_account_address), the
+ * signature's to_host_val, then the tree's from_xdr -- per node its
+ * sub-invocations' metered_collect (Result<AuthorizedInvocation> 224
+ * each) before its function: the contract's address object, the name (a
+ * Symbol object when over 9 characters), scvals_to_val_vec.
+ * Create-contract functions (CreateContractHostFn, CreateContractV2HostFn)
+ * are kept as their args, compared as Compare<CreateContractArgsV2>
+ * against a create-contract frame's (host_auth_create.c), hashed and
+ * given to __check_auth as their contexts.  AddressWithDelegates
+ * credentials carry the delegated signers (host_auth_deleg.c). */
 int scp_host_set_auth_entries(scp_host *h, const uint8_t *const *entries, const size_t *lens,
                               size_t n, scp_error *err) {
   h->errmsg[0] = 0;
-  scp_ae_free(h);   /* a new manager (before the invocation: no invoker trackers) */
+  scp_auth_enf_free(h);   /* a new manager (before the invocation: no invoker trackers) */
   h->opts.auth_enforcing = true;
   scp_auth_enf *e = calloc(1, sizeof *e);
   if (!e || !(e->tr = calloc(n + 1, sizeof *e->tr))) {
@@ -427,7 +391,7 @@ int scp_host_set_auth_entries(scp_host *h, const uint8_t *const *entries, const 
   }
   if (rc != SCP_OK) {
     scp_fail(err, rc, "%s", h->errmsg[0] ? h->errmsg : "setting authorization entries failed");
-    scp_ae_free(h);
+    scp_auth_enf_free(h);
   }
   return rc;
 }
@@ -448,8 +412,9 @@ static void pop_one(ae_tracker *t) {
 }
 
 /* push_tracker_frame: the account trackers not being authenticated, then
- * every invoker-contract tracker. */
-int scp_ae_push_frame(scp_host *h) {
+ * every invoker-contract tracker; each gets a match-stack entry (bulk
+ * init of one usize). */
+int scp_auth_enf_push_frame(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     if (h->ae->tr[i].borrowed) continue;
     int rc = push_one(h, &h->ae->tr[i]);
@@ -465,7 +430,7 @@ int scp_ae_push_frame(scp_host *h) {
 /* pop_frame: the same, then the invoker trackers gone out of scope (an
  * empty match stack: the sub-call they were for has returned, or the
  * contract that made them) from the top of their stack. */
-void scp_ae_pop_frame(scp_host *h) {
+void scp_auth_enf_pop_frame(scp_host *h) {
   scp_auth_enf *e = h->ae;
   for (size_t i = 0; e && i < e->ntr; i++)
     if (!e->tr[i].borrowed) pop_one(&e->tr[i]);
@@ -496,29 +461,32 @@ static int tree_snapshot(scp_host *h, const ae_tracker *t) {
   return SCP_OK;
 }
 
-int scp_ae_snapshot_charges(scp_host *h) {
+/* snapshot() of each tracker not being authenticated: the tree's
+ * AuthorizedInvocationSnapshot collects (per node MemCpy(40) + its
+ * children x 48). */
+int scp_auth_enf_snapshot_charges(scp_host *h) {
   for (size_t i = 0; h->ae && i < h->ae->ntr; i++) {
     if (h->ae->tr[i].borrowed) continue;
     int rc = tree_snapshot(h, &h->ae->tr[i]);
-    if (rc == SCP_OK && h->ae->tr[i].deleg) rc = scp_ad_snapshot_charges(h, h->ae->tr[i].deleg);
+    if (rc == SCP_OK && h->ae->tr[i].deleg) rc = scp_auth_deleg_snapshot_charges(h, h->ae->tr[i].deleg);
     if (rc != SCP_OK) return rc;
   }
   return SCP_OK;
 }
 
 /* snapshot()'s invoker_contract_tracker_root_snapshots (both modes). */
-int scp_ae_snapshot_invokers(scp_host *h) {
+int scp_auth_enf_snapshot_invokers(scp_host *h) {
   size_t n = h->ae ? h->ae->ninv : 0;
   int rc = collect_snapshots(h, n);
   for (size_t i = 0; rc == SCP_OK && i < n; i++) rc = tree_snapshot(h, &h->ae->inv[i]);
   return rc;
 }
 
-void scp_ae_snap_free(scp_ae_snap *s) {
+void scp_auth_enf_snap_free(scp_auth_enf_snap *s) {
   if (!s) return;
   for (size_t i = 0; s->exhausted && i < s->ntr; i++) free(s->exhausted[i]);
   for (size_t i = 0; s->inv_exhausted && i < s->ninv; i++) free(s->inv_exhausted[i]);
-  for (size_t i = 0; s->deleg && i < s->ntr; i++) scp_ad_state_free(s->deleg[i]);
+  for (size_t i = 0; s->deleg && i < s->ntr; i++) scp_auth_deleg_state_free(s->deleg[i]);
   free(s->deleg);
   free(s->inv_exhausted);
   free(s->exhausted);
@@ -543,9 +511,9 @@ static void flags_restore(ae_tracker *t, const bool *f) {
   }
 }
 
-int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
+int scp_auth_enf_save(const scp_host *h, scp_auth_enf_snap **out) {
   *out = NULL;
-  scp_ae_snap *s = calloc(1, sizeof *s);
+  scp_auth_enf_snap *s = calloc(1, sizeof *s);
   size_t n = h->ae ? h->ae->ntr : 0, ni = h->ae ? h->ae->ninv : 0;
   if (!s) return SCP_ERR_NOMEM;
   s->ntr = n;
@@ -556,12 +524,12 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
   s->inv_exhausted = calloc(ni + 1, sizeof *s->inv_exhausted);
   s->deleg = calloc(n + 1, sizeof *s->deleg);
   if (!s->taken || !s->verified || !s->exhausted || !s->inv_exhausted || !s->deleg) {
-    scp_ae_snap_free(s);
+    scp_auth_enf_snap_free(s);
     return SCP_ERR_NOMEM;
   }
   for (size_t i = 0; i < ni; i++)
     if (!(s->inv_exhausted[i] = flags_of(&h->ae->inv[i]))) {
-      scp_ae_snap_free(s);
+      scp_auth_enf_snap_free(s);
       return SCP_ERR_NOMEM;
     }
   for (size_t i = 0; i < n; i++) {
@@ -569,12 +537,12 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
     s->taken[i] = !t->borrowed;
     s->verified[i] = t->verified;
     if (!(s->exhausted[i] = calloc(t->nnodes + 1, sizeof **s->exhausted))) {
-      scp_ae_snap_free(s);
+      scp_auth_enf_snap_free(s);
       return SCP_ERR_NOMEM;
     }
     for (size_t k = 0; k < t->nnodes; k++) s->exhausted[i][k] = t->nodes[k].exhausted;
-    if (t->deleg && s->taken[i] && !(s->deleg[i] = scp_ad_save(t->deleg))) {
-      scp_ae_snap_free(s);
+    if (t->deleg && s->taken[i] && !(s->deleg[i] = scp_auth_deleg_save(t->deleg))) {
+      scp_auth_enf_snap_free(s);
       return SCP_ERR_NOMEM;
     }
   }
@@ -585,18 +553,18 @@ int scp_ae_save(const scp_host *h, scp_ae_snap **out) {
 /* rollback: the account trackers' exhausted flags and verified as at the
  * frame's push; the invoker trackers the failing frame made dropped, the
  * others' flags restored. */
-void scp_ae_restore(scp_host *h, scp_ae_snap *s) {
+void scp_auth_enf_restore(scp_host *h, scp_auth_enf_snap *s) {
   if (!s) return;
   scp_auth_enf *e = h->ae;
   for (size_t i = 0; e && i < s->ntr && i < e->ntr; i++) {
     if (!s->taken[i]) continue;
     e->tr[i].verified = s->verified[i];
     flags_restore(&e->tr[i], s->exhausted[i]);
-    if (e->tr[i].deleg && s->deleg[i]) scp_ad_restore(h, e->tr[i].deleg, s->deleg[i]);
+    if (e->tr[i].deleg && s->deleg[i]) scp_auth_deleg_restore(h, e->tr[i].deleg, s->deleg[i]);
   }
   while (e && e->ninv > s->ninv) tracker_free(&e->inv[--e->ninv]);
   for (size_t i = 0; e && i < e->ninv; i++) flags_restore(&e->inv[i], s->inv_exhausted[i]);
-  scp_ae_snap_free(s);
+  scp_auth_enf_snap_free(s);
 }
 
 /* ---- require_auth_enforcing --------------------------------------------------------- */
@@ -615,7 +583,7 @@ typedef struct ae_fn {
 static int ae_fn_init(scp_host *h, ae_fn *f, uint64_t contract, const char *fn, const uint64_t *args,
                       uint32_t nargs) {
   *f = (ae_fn){ .contract = contract, .args = args, .nargs = nargs,
-                .create = contract ? NULL : scp_am_top_create(h) };
+                .create = contract ? NULL : scp_auth_mgr_top_create(h) };
   size_t fl = strlen(fn);
   if (!contract || scp_val_symbol_small((const uint8_t *)fn, fl, &f->fnsym)) return SCP_OK;
   scp_budget *real = h->budget, shadow;
@@ -639,7 +607,7 @@ static int fn_equal(scp_host *h, const ae_node *n, const ae_fn *f, bool *eq) {
   if (!f->contract != !n->contract) return SCP_OK;
   if (!f->contract) {   /* Compare<CreateContractArgsV2> */
     if (!f->create) return SCP_OK;
-    int rc = scp_acf_compare(h, n->create, f->create, &ord);
+    int rc = scp_auth_create_compare(h, n->create, f->create, &ord);
     *eq = rc == SCP_OK && !ord;
     return rc;
   }
@@ -695,14 +663,20 @@ static int check_contract(scp_host *h, const uint8_t id[32], uint64_t payload, u
   uint64_t fnsym, ret = SCP_VAL_VOID;
   int rc = scp_native_symbol(h, "__check_auth", &fnsym);   /* Symbol::try_from_val(&str) */
   uint64_t args[3] = { payload, sig, ctx };
-  if (rc == SCP_OK && scp_ae_probe) scp_ae_probe(h);
+  if (rc == SCP_OK && scp_auth_enf_probe) scp_auth_enf_probe(h);
   if (rc == SCP_OK) rc = scp_host_call_internal(h, id, "__check_auth", args, 3, &ret);
   if (rc == SCP_OK && ret != SCP_VAL_VOID)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "__check_auth did not return Void");
   return rc;
 }
 
-/* AccountAuthorizationTracker::authenticate (not the source account). */
+/* AccountAuthorizationTracker::authenticate (not the source account):
+ * host_auth_emul.c's payload and contexts, then the account's signature
+ * check or the contract's __check_auth call, with an AuthenticationFrame
+ * (the tracker, payload, context) pushed that delegate_account_auth
+ * reads.  A __check_auth that re-enters its own contract is
+ * host_contract.c's: the running frame's instance storage persisted
+ * first. */
 static int authenticate(scp_host *h, ae_tracker *t) {
   const scp_hobj *a;
   int rc = scp_host_visit(h, t->address, &a);   /* scaddress_from_address */
@@ -710,32 +684,32 @@ static int authenticate(scp_host *h, ae_tracker *t) {
   if (rc != SCP_OK) return rc;
   uint8_t self[33];
   memcpy(self, a->u.bytes, 33);
-  scp_am_tnode *nodes = calloc(t->nnodes + 1, sizeof *nodes);
+  scp_auth_mgr_tnode *nodes = calloc(t->nnodes + 1, sizeof *nodes);
   if (!nodes) return SCP_ERR_NOMEM;
   for (size_t k = 0; k < t->nnodes; k++)
-    nodes[k] = (scp_am_tnode){ .is_contract_fn = !t->nodes[k].create,
+    nodes[k] = (scp_auth_mgr_tnode){ .is_contract_fn = !t->nodes[k].create,
                                .contract = t->nodes[k].contract, .fn = t->nodes[k].fn,
                                .args = t->nodes[k].args, .nargs = t->nodes[k].nargs,
                                .parent = t->nodes[k].parent, .create = t->nodes[k].create };
-  scp_ae_auth in = { .address = t->address, .nonce = t->nonce, .live_until = t->live_until,
+  scp_auth_emul_in in = { .address = t->address, .nonce = t->nonce, .live_until = t->live_until,
                      .with_address = t->cred == CRED_ADDRESS_V2 || t->cred == CRED_DELEGATES,
                      .nodes = nodes, .nnodes = t->nnodes };
   uint64_t payload = 0, ctx = 0;
   uint8_t hash[32];
-  rc = scp_ae_auth_inputs(h, &in, &payload, &ctx, hash);
+  rc = scp_auth_emul_inputs(h, &in, &payload, &ctx, hash);
   free(nodes);
   if (rc != SCP_OK) return rc;
   /* the AuthenticationFrame, over the account's checks */
   scp_auth_enf *e = h->ae;
   if (!scp_grow(&e->astack, &e->capastack, e->nastack + 1, sizeof *e->astack)) return SCP_ERR_NOMEM;
   e->astack[e->nastack++] = (ae_auth_frame){ (size_t)(t - e->tr), payload, ctx };
-  rc = self[0] == 0 ? scp_ae_check_account(h, self + 1, payload, t->signature)
+  rc = self[0] == 0 ? scp_auth_emul_check_account(h, self + 1, payload, t->signature)
                     : check_contract(h, self + 1, payload, t->signature, ctx);
   h->ae->nastack--;
   return rc;
 }
 
-int scp_ae_current_auth(scp_host *h, scp_ad **deleg, uint64_t *payload, uint64_t *ctx) {
+int scp_auth_enf_current_auth(scp_host *h, scp_auth_deleg **deleg, uint64_t *payload, uint64_t *ctx) {
   scp_auth_enf *e = h->ae;
   if (!e || !e->nastack)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
@@ -755,7 +729,7 @@ static int verify_nonce(scp_host *h, ae_tracker *t) {
   uint64_t max = (uint64_t)h->opts.ledger_sequence + h->opts.max_entry_ttl - 1;
   if (t->live_until > max)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT, "signature expiration is too late");
-  return scp_am_consume_nonce(h, t->address, t->nonce, t->live_until);
+  return scp_auth_mgr_consume_nonce(h, t->address, t->nonce, t->live_until);
 }
 
 /* A recoverable error becomes Error(Auth, InvalidAction), so it cannot
@@ -794,7 +768,17 @@ static int maybe_authorize(scp_host *h, ae_tracker *t, const ae_fn *f, bool allo
   return rc;
 }
 
-int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
+/* require_auth_enforcing: every tracker's address compared twice (the
+ * has-active pass and the matching pass), each candidate node's function
+ * compared (address, name, args until one differs); a first match
+ * authenticates, checks the expiration ledger (free) and writes the nonce
+ * (consume_nonce, as recording mode does).  Errors: a recoverable
+ * authentication failure is Error(Auth, InvalidAction) "failed account
+ * authentication with error"; an expired signature or one live past the
+ * maximum Error(Auth, InvalidInput); a used nonce Error(Auth,
+ * ExistingValue); no matching tree Error(Auth, InvalidAction)
+ * "Unauthorized function call for address". */
+int scp_auth_enf_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
                    const uint64_t *args, uint32_t nargs) {
   scp_auth_enf *e = h->ae;
   ae_fn f;
@@ -828,7 +812,7 @@ int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char 
 
 /* ---- invoker-contract trackers: authorize_as_curr_contract ---------------------- */
 
-size_t scp_ae_invoker_count(const scp_host *h) { return h->ae ? h->ae->ninv : 0; }
+size_t scp_auth_enf_invoker_count(const scp_host *h) { return h->ae ? h->ae->ninv : 0; }
 
 static int not_a(scp_host *h, const char *what) {
   return scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "%s", what);
@@ -839,7 +823,8 @@ static int not_a(scp_host *h, const char *what) {
  * to_authorized_invocation -- for the Contract case: SubContractInvocation
  * and its ContractAuthorizationContext (map_unpack_to_slice each), the
  * args' to_vec, the sub-invocations' Vec<AuthorizedInvocation> bulk init
- * and each one in turn. */
+ * and each one in turn.  The create-contract cases are not modelled
+ * (SCP_ERR_UNSUPPORTED). */
 static int invoker_entry(scp_host *h, ae_tracker *t, uint64_t val, uint32_t parent, size_t *cap,
                          unsigned depth) {
   static const char *const cases[] = { "Contract", "CreateContractHostFn",
@@ -900,7 +885,7 @@ static int invoker_entry(scp_host *h, ae_tracker *t, uint64_t val, uint32_t pare
  * entries' to_vec and the tracker Vec's bulk init: per entry
  * new_with_curr_contract_as_invoker (the current contract's id clone, the
  * tree, an address object for the contract). */
-int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n) {
+int scp_auth_enf_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     if (!scp_host_in_vm(h))
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
@@ -930,7 +915,7 @@ int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n) {
  * the manager's): an invoker tracker of `address`, not made by the
  * current contract (curr; 0 for a create-contract frame), whose tree
  * matches the function (root allowed). */
-int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
+int scp_auth_enf_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
                           const uint64_t *args, uint32_t nargs, bool *ok) {
   *ok = false;
   scp_auth_enf *e = h->ae;

@@ -1,54 +1,18 @@
 /*
- * host_auth_mgr.c — the authorization manager's state and charges: its
- * call stack, the account trackers of recording mode with their match
- * stacks, the nonces they write, and the snapshot a failing frame rolls
- * back to.  The host functions are in host_auth.c.
- *
- * rs-soroban-env v28 auth.rs: AuthorizationManager::{push_frame,
- * push_create_contract_host_fn_frame, push_tracker_frame, pop_frame,
- * snapshot, rollback, require_auth, maybe_check_invoker_contract_auth,
- * require_auth_enforcing, require_auth_recording},
- * AccountAuthorizationTracker::new_recording, InvocationTracker::{push_frame,
- * pop_frame, record_invocation, new_recording}, Host::consume_nonce;
- * host.rs source_account_address, with_recording_auth_nonce_prng;
- * host/conversion.rs storage_key_for_address, vals_to_scval_vec,
- * scvals_to_val_vec.
- *
- * What is charged (declared sizes from declared_size.rs):
- *  - push_tracker_frame: one Vec<usize> bulk init of 1 per account tracker
- *    (MemCpy(24), MemAlloc(8), MemCpy(8): 521 CPU, 24 B) for every contract
- *    and create-contract frame (host-function frames push no tracker frame);
- *  - snapshot(): enforcing: Vec<Option<AccountAuthorizationTrackerSnapshot>>
- *    with capacity = the trackers, then each entry tracker's tree snapshot;
- *    both: the invoker trackers' metered_collect and their trees' (the
- *    entry and invoker trackers live in host_auth_enf.c).  Recording mode
- *    clones its trackers and the handle map unmetered ("free for
- *    recording");
- *  - require_auth_recording for a new tracker: source_account_address when
- *    a source account is set (AccountId clone, the ScAddress object, the
- *    address compare), the nonce from the recording PRNG (gen_range(0..=
- *    i64::MAX), unmetered) unless the address is the source account, and
- *    consume_nonce: the ScAddress (visit + clone), its clone, the
- *    LedgerKeyNonce ScVal clone, Rc<LedgerKey> (MemAlloc(152)), storage has,
- *    Rc<LedgerEntry> (MemAlloc(288)), storage put (temporary, live until
- *    max(max_live_until_ledger, the temporary minimum));
- *  - record_invocation on an active tracker (a deeper frame of the same
- *    address): the AuthorizedFunction to XDR (symbol, ScAddress, the args'
- *    Vec<ScVal>), back from XDR (a new ScAddress object, the symbol, the
- *    args' host values) and the compare of the two; a create-contract
- *    function: the args' clone and Compare<CreateContractArgsV2> (the
- *    preimage, the executable, each constructor arg's Compare<ScVal>).
- * Each tracker keeps its root function and nonce for the emulated
- * authentication at the end (host_auth_emul.c).
- * A pop is free (pop_frame with or without a snapshot).
- * Enforcing mode with entries and the invoker-contract trackers of
- * authorize_as_curr_contract are host_auth_enf.c's; this file calls its
- * hooks (push, pop, snapshot, save/restore, require).
+ * host_auth_mgr.c — the authorization manager: its call stack of contract
+ * and create-contract frames, the account trackers of recording mode with
+ * their match stacks, the nonces they write, and the snapshot a failing
+ * frame rolls back to.  Enforcing mode's trackers (host_auth_enf.c) are
+ * driven from here; the host functions are in host_auth.c.  Reference:
+ * rs-soroban-env v28 auth.rs AuthorizationManager and InvocationTracker;
+ * each function names its part.  A pop is free (pop_frame with or without
+ * a snapshot).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 
 enum {
@@ -116,10 +80,10 @@ typedef struct scp_auth_mgr {
   size_t nroots, caproots;
 } scp_auth_mgr;
 
-struct scp_am_snap {
+struct scp_auth_mgr_snap {
   am_tracker *tr;
   size_t ntr;
-  scp_ae_snap *ae;   /* the enforcing trackers' (host_auth_enf.c) */
+  scp_auth_enf_snap *ae;   /* the enforcing trackers' (host_auth_enf.c) */
 };
 
 static scp_auth_mgr *mgr(scp_host *h) {
@@ -137,16 +101,16 @@ static void trackers_free(am_tracker *t, size_t n) {
 
 /* pop_context: with no context left, recording mode's emulated
  * authentication (host_auth_emul.c), then the manager's pop_frame. */
-void scp_am_frame_popped(scp_host *h) {
-  if (!h->nframes && h->am && scp_am_tracker_count(h)) {
-    int rc = scp_am_emulate(h);
+void scp_auth_mgr_frame_popped(scp_host *h) {
+  if (!h->nframes && h->am && scp_auth_mgr_tracker_count(h)) {
+    int rc = scp_auth_emul_run(h);
     if (h->auth_emul_rc == SCP_OK) h->auth_emul_rc = rc;
   }
-  scp_am_pop_host_frame(h);   /* AuthorizationManager::pop_frame (free) */
+  scp_auth_mgr_pop_host_frame(h);   /* AuthorizationManager::pop_frame (free) */
 }
 
-void scp_am_free(scp_host *h) {
-  scp_ae_free(h);
+void scp_auth_mgr_free(scp_host *h) {
+  scp_auth_enf_free(h);
   if (!h->am) return;
   for (size_t i = 0; i < h->am->n; i++)
     if (h->am->stack[i].kind == AF_CREATE) free((void *)h->am->stack[i].ctx);
@@ -154,7 +118,7 @@ void scp_am_free(scp_host *h) {
   trackers_free(h->am->tr, h->am->ntr);
   for (size_t i = 0; i < h->am->nroots; i++) {
     free(h->am->roots[i]->args);
-    scp_acf_free(h->am->roots[i]->create);
+    scp_auth_create_free(h->am->roots[i]->create);
     free(h->am->roots[i]);
   }
   free(h->am->roots);
@@ -162,10 +126,10 @@ void scp_am_free(scp_host *h) {
   h->am = NULL;
 }
 
-size_t scp_am_tracker_count(const scp_host *h) { return h->am ? h->am->ntr : 0; }
-size_t scp_am_depth(const scp_host *h) { return h->am ? h->am->n : 0; }
+size_t scp_auth_mgr_tracker_count(const scp_host *h) { return h->am ? h->am->ntr : 0; }
+size_t scp_auth_mgr_depth(const scp_host *h) { return h->am ? h->am->n : 0; }
 
-uint64_t scp_am_frame_address(const scp_host *h, size_t d) {
+uint64_t scp_auth_mgr_frame_address(const scp_host *h, size_t d) {
   if (!h->am) return 0;
   for (size_t i = h->am->n; i-- > 0;)
     if (h->am->stack[i].kind == AF_CONTRACT && h->am->stack[i].hdepth == d)
@@ -181,14 +145,17 @@ static bool ms_push(am_tracker *t, uint32_t v) {
 
 /* push_tracker_frame: InvocationTracker::push_frame of every account
  * tracker, recording's here, enforcing's in host_auth_enf.c (invoker
- * trackers are not modelled). */
+ * trackers are not modelled): one Vec<usize> bulk init of 1 per tracker
+ * (MemCpy(24), MemAlloc(8), MemCpy(8): 521 CPU, 24 B) for every contract
+ * and create-contract frame (host-function frames push no tracker
+ * frame). */
 static int push_tracker_frame(scp_host *h, scp_auth_mgr *m) {
   for (size_t i = 0; i < m->ntr; i++) {
     int rc = scp_host_charge_bulk_init(h, 1, SIZE_USIZE);
     if (rc != SCP_OK) return rc;
     if (!ms_push(&m->tr[i], MS_UNMATCHED)) return SCP_ERR_NOMEM;
   }
-  return scp_ae_push_frame(h);
+  return scp_auth_enf_push_frame(h);
 }
 
 static int push_entry(scp_host *h, am_entry e) {
@@ -198,11 +165,11 @@ static int push_entry(scp_host *h, am_entry e) {
   return push_tracker_frame(h, m);
 }
 
-int scp_am_push_contract(scp_host *h, uint64_t addr) {
+int scp_auth_mgr_push_contract(scp_host *h, uint64_t addr) {
   return push_entry(h, (am_entry){ .kind = AF_CONTRACT, .addr = addr, .hdepth = h->nframes });
 }
 
-int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *), const void *ctx,
+int scp_auth_mgr_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *), const void *ctx,
                        const uint64_t *ctor, uint32_t nctor) {
   int rc = scp_host_charge_bulk_init(h, 1, SIZE_CREATE_ARGS_V2);
   if (rc != SCP_OK) return rc;
@@ -217,7 +184,7 @@ int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *),
 
 /* pop_frame: the call stack, then InvocationTracker::pop_frame of each
  * tracker (a root popped past makes the tracker fully processed). */
-void scp_am_pop(scp_host *h) {
+void scp_auth_mgr_pop(scp_host *h) {
   scp_auth_mgr *m = h->am;
   if (!m || !m->n) return;
   m->n--;
@@ -227,26 +194,32 @@ void scp_am_pop(scp_host *h) {
     if (t->nms) t->nms--;
     if (t->root_frame >= 0 && (size_t)t->root_frame >= t->nms) t->done = true;
   }
-  scp_ae_pop_frame(h);
+  scp_auth_enf_pop_frame(h);
 }
 
 /* A host frame popped: its contract entry goes with it. */
-void scp_am_pop_host_frame(scp_host *h) {
+void scp_auth_mgr_pop_host_frame(scp_host *h) {
   scp_auth_mgr *m = h->am;
   if (m && m->n && m->stack[m->n - 1].kind == AF_CONTRACT &&
       m->stack[m->n - 1].hdepth == h->nframes)
-    scp_am_pop(h);
+    scp_auth_mgr_pop(h);
 }
 
-int scp_am_snapshot_charges(scp_host *h) {
+/* snapshot()'s charges: enforcing, Vec<Option<AccountAuthorization
+ * TrackerSnapshot>> with capacity = the trackers, then each entry
+ * tracker's tree snapshot; both modes, the invoker trackers'
+ * metered_collect and their trees' (host_auth_enf.c).  Recording mode
+ * clones its trackers and the handle map unmetered ("free for
+ * recording"). */
+int scp_auth_mgr_snapshot_charges(scp_host *h) {
   int rc = SCP_OK;
   if (h->opts.auth_enforcing) {
-    rc = scp_host_charge_bulk_init(h, scp_am_tracker_count(h) + scp_ae_count(h),
+    rc = scp_host_charge_bulk_init(h, scp_auth_mgr_tracker_count(h) + scp_auth_enf_count(h),
                                    SIZE_OPT_TRACKER_SNAPSHOT);
-    if (rc == SCP_OK) rc = scp_ae_snapshot_charges(h);
+    if (rc == SCP_OK) rc = scp_auth_enf_snapshot_charges(h);
   }
   /* invoker_contract_tracker_root_snapshots (host_auth_enf.c) */
-  return rc == SCP_OK ? scp_ae_snapshot_invokers(h) : rc;
+  return rc == SCP_OK ? scp_auth_enf_snapshot_invokers(h) : rc;
 }
 
 static int trackers_copy(const am_tracker *src, size_t n, am_tracker **out) {
@@ -269,9 +242,9 @@ static int trackers_copy(const am_tracker *src, size_t n, am_tracker **out) {
   return SCP_OK;
 }
 
-int scp_am_save(scp_host *h, scp_am_snap **out) {
+int scp_auth_mgr_save(scp_host *h, scp_auth_mgr_snap **out) {
   *out = NULL;
-  scp_am_snap *s = calloc(1, sizeof *s);
+  scp_auth_mgr_snap *s = calloc(1, sizeof *s);
   if (!s) return SCP_ERR_NOMEM;
   const scp_auth_mgr *m = h->am;
   int rc = trackers_copy(m ? m->tr : NULL, m ? m->ntr : 0, &s->tr);
@@ -280,9 +253,9 @@ int scp_am_save(scp_host *h, scp_am_snap **out) {
     return rc;
   }
   s->ntr = m ? m->ntr : 0;
-  rc = scp_ae_save(h, &s->ae);
+  rc = scp_auth_enf_save(h, &s->ae);
   if (rc != SCP_OK) {
-    scp_am_snap_free(s);
+    scp_auth_mgr_snap_free(s);
     return rc;
   }
   *out = s;
@@ -292,14 +265,14 @@ int scp_am_save(scp_host *h, scp_am_snap **out) {
 /* rollback (recording): the trackers and the handle map as at the frame's
  * push.  Taken before the push and restored after the pop, which leaves
  * the same state: the pushed match-stack entry is gone either way. */
-void scp_am_restore(scp_host *h, scp_am_snap *s) {
+void scp_auth_mgr_restore(scp_host *h, scp_auth_mgr_snap *s) {
   if (!s) return;
   scp_auth_mgr *m = mgr(h);
   if (!m) {
-    scp_am_snap_free(s);
+    scp_auth_mgr_snap_free(s);
     return;
   }
-  scp_ae_restore(h, s->ae);
+  scp_auth_enf_restore(h, s->ae);
   s->ae = NULL;
   trackers_free(m->tr, m->ntr);
   m->tr = s->tr;
@@ -308,9 +281,9 @@ void scp_am_restore(scp_host *h, scp_am_snap *s) {
   free(s);
 }
 
-void scp_am_snap_free(scp_am_snap *s) {
+void scp_auth_mgr_snap_free(scp_auth_mgr_snap *s) {
   if (!s) return;
-  scp_ae_snap_free(s->ae);
+  scp_auth_enf_snap_free(s->ae);
   trackers_free(s->tr, s->ntr);
   free(s);
 }
@@ -327,8 +300,12 @@ static bool frame_matched(const am_tracker *t) {
   return t->nms && t->ms[t->nms - 1] != MS_UNMATCHED;
 }
 
-/* Host::consume_nonce: the nonce entry written through the storage. */
-int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t live_until) {
+/* Host::consume_nonce: the nonce entry written through the storage -- the
+ * ScAddress (visit + clone), its clone, the LedgerKeyNonce ScVal clone,
+ * Rc<LedgerKey> (MemAlloc(152)), storage has, Rc<LedgerEntry>
+ * (MemAlloc(288)), storage put (temporary, live until
+ * max(max_live_until_ledger, the temporary minimum)). */
+int scp_auth_mgr_consume_nonce(scp_host *h, uint64_t address, int64_t nonce, uint32_t live_until) {
   const scp_hobj *a;
   int rc = scp_host_visit(h, address, &a);   /* scaddress_from_address */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
@@ -376,13 +353,20 @@ static int keep_fn(scp_host *h, scp_auth_mgr *m, const uint64_t *args, uint32_t 
     if (!(r->args = malloc((nargs ? nargs : 1) * sizeof *r->args))) return SCP_ERR_NOMEM;
     if (nargs) memcpy(r->args, args, nargs * sizeof *args);
     r->nargs = nargs;
-  } else if (!(r->create = scp_acf_dup(top->ctx))) {
+  } else if (!(r->create = scp_auth_create_dup(top->ctx))) {
     return SCP_ERR_NOMEM;
   }
   *out = r;
   return SCP_OK;
 }
 
+/* require_auth_recording for a new tracker: source_account_address when a
+ * source account is set (AccountId clone, the ScAddress object, the
+ * address compare), the nonce from the recording PRNG (host.rs
+ * with_recording_auth_nonce_prng: gen_range(0..=i64::MAX), unmetered)
+ * unless the address is the source account, and consume_nonce.  Each
+ * tracker keeps its root function and nonce for the emulated
+ * authentication at the end (host_auth_emul.c). */
 static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uint64_t *args,
                        uint32_t nargs) {
   bool source = false;
@@ -418,7 +402,7 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
     if (mlu > UINT32_MAX)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "max live-until overflows");
     nonce_lu = (uint32_t)mlu;
-    rc = scp_am_consume_nonce(h, address, nonce, (uint32_t)mlu);
+    rc = scp_auth_mgr_consume_nonce(h, address, nonce, (uint32_t)mlu);
     if (rc != SCP_OK) return rc;
   }
   /* the root function, kept for the emulation (uncharged bookkeeping) */
@@ -444,7 +428,13 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
 }
 
 /* AuthorizedFunction::to_xdr then from_xdr, and the compare of the
- * function with its round trip (InvocationTracker::record_invocation). */
+ * function with its round trip (InvocationTracker::record_invocation on
+ * an active tracker, a deeper frame of the same address): the XDR
+ * (symbol, ScAddress, the args' Vec<ScVal>), back from XDR (a new
+ * ScAddress object, the symbol, the args' host values) and the compare; a
+ * create-contract function: the args' clone and Compare<CreateContract
+ * ArgsV2> (the preimage, the executable, each constructor arg's
+ * Compare<ScVal>). */
 static int record_roundtrip(scp_host *h, const am_entry *e, const uint64_t *args, uint32_t n) {
   if (e->kind != AF_CONTRACT) {
     /* CreateContractHostFn: to_xdr clones the args (V2), from_xdr moves
@@ -598,7 +588,7 @@ static int require_recording(scp_host *h, scp_auth_mgr *m, uint64_t address, con
   return new_tracker(h, m, address, args, n);
 }
 
-int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uint32_t nargs) {
+int scp_auth_mgr_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uint32_t nargs) {
   scp_auth_mgr *m = h->am;
   if (!m || !m->n)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INTERNAL_ERROR,
@@ -615,15 +605,15 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
     rc = scp_host_compare(h, m->stack[m->n - 2].addr, address, &ord);
     if (rc != SCP_OK || ord == 0) return rc;
   }
-  if (m->n >= 2 && scp_ae_invoker_count(h)) {
+  if (m->n >= 2 && scp_auth_enf_invoker_count(h)) {
     bool ok = false;
-    rc = scp_ae_check_invokers(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
+    rc = scp_auth_enf_check_invokers(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
                                top->kind == AF_CONTRACT ? h->frames[top->hdepth].fn : "", args,
                                nargs, &ok);
     if (rc != SCP_OK || ok) return rc;
   }
-  if (h->opts.auth_enforcing && scp_ae_count(h))
-    return scp_ae_require(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
+  if (h->opts.auth_enforcing && scp_auth_enf_count(h))
+    return scp_auth_enf_require(h, address, top->kind == AF_CONTRACT ? top->addr : 0,
                           top->kind == AF_CONTRACT ? h->frames[top->hdepth].fn : "", args, nargs);
   if (h->opts.auth_enforcing)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_ACTION,
@@ -631,24 +621,24 @@ int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args, uin
   return require_recording(h, m, address, args, nargs);
 }
 
-bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out) {
+bool scp_auth_mgr_tracker_info(const scp_host *h, size_t i, scp_auth_mgr_tinfo *out) {
   if (!h->am || i >= h->am->ntr) return false;
   const am_tracker *t = &h->am->tr[i];
-  *out = (scp_am_tinfo){ .address = t->address, .source = t->source, .nonce = t->nonce,
+  *out = (scp_auth_mgr_tinfo){ .address = t->address, .source = t->source, .nonce = t->nonce,
                          .nonce_live_until = t->nonce_live_until, .nnodes = t->nnodes };
   return true;
 }
 
-bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out) {
+bool scp_auth_mgr_tracker_node(const scp_host *h, size_t i, size_t k, scp_auth_mgr_tnode *out) {
   if (!h->am || i >= h->am->ntr || k >= h->am->tr[i].nnodes) return false;
   const am_node *n = &h->am->tr[i].nodes[k];
-  *out = (scp_am_tnode){ .is_contract_fn = n->fn->kind == AF_CONTRACT, .contract = n->fn->addr,
+  *out = (scp_auth_mgr_tnode){ .is_contract_fn = n->fn->kind == AF_CONTRACT, .contract = n->fn->addr,
                          .fn = n->fn->fn, .args = n->fn->args, .nargs = n->fn->nargs,
                          .parent = n->parent, .create = n->fn->create };
   return true;
 }
 
-const scp_create_args *scp_am_top_create(const scp_host *h) {
+const scp_create_args *scp_auth_mgr_top_create(const scp_host *h) {
   const scp_auth_mgr *m = h->am;
   if (!m || !m->n || m->stack[m->n - 1].kind != AF_CREATE) return NULL;
   return m->stack[m->n - 1].ctx;

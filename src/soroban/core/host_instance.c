@@ -1,41 +1,15 @@
 /*
  * host_instance.c — a contract frame's instance storage, for WASM frames
- * and the Stellar Asset Contract's native frames alike.
- *
- * rs-soroban-env v28.0.2: host/frame.rs (with_frame: the instance storage
- * persisted when the closure succeeded, then the pop;
- * maybe_init_instance_storage, reload_instance_storage,
- * maybe_reload_instance_storage_on_frame_pop, persist_instance_storage),
- * storage.rs (InstanceStorageMap::from_instance_xdr, from_map),
- * host/conversion.rs (instance_storage_map_to_scmap, to_valid_host_val),
- * host/data_helper.rs (contract_instance_ledger_key,
- * retrieve_contract_instance_from_storage, store_contract_instance),
- * host/metered_clone.rs (metered_collect), host/metered_map.rs (from_map).
- *
- * Each frame holds the instance it was called with (the image the call
- * read, copied at the push) and, from its first instance access on, its
- * own map.  Charges, in the reference's order:
- *  - the first access: from_instance_xdr of the frame's instance.  Storage
- *    None: from_map of an empty Vec (MemCpy(0)).  Some(ScMap of n): the
- *    Result<Vec<(Val, Val)>> collect (MemCpy(40), MemAlloc(40n),
- *    MemCpy(40n)), each key and value to_valid_host_val in entry order,
- *    from_map's scan (MemCpy(24n)) and adjacent key compares.
- *  - the end of a frame that succeeded and modified its map:
- *    instance_storage_map_to_scmap (Vec<ScMapEntry> with_metered_capacity,
- *    the map's scan, each key converted for storage and each value
- *    converted), get_current_contract_id_internal (MemCpy(32)),
- *    contract_instance_ledger_key (MemCpy(32), MemAlloc(152)), then
- *    store_contract_instance(None, Some(map)) over the existing entry:
- *    has, get, the LedgerEntry's deep clone (its old map included),
- *    Rc::metered_new (MemAlloc(288)), put with the same live-until.  Then
- *    every other frame of the same contract below it reloads its map from
- *    the entry just written (the key, the get, the ScContractInstance
- *    clone, from_instance_xdr).
- *
- * The Stellar Asset Contract's frames were checked against the reference's
- * traces first (tests/soroban/test_sac.c: init_asset's persist, the later
- * frames' loads); the WASM frames share this code, checked by hand in
- * tests/soroban/test_instance.c.
+ * and the Stellar Asset Contract's native frames alike.  Each frame holds
+ * the instance it was called with (the image the call read, copied at the
+ * push) and, from its first instance access on, its own map; a frame that
+ * succeeded and modified its map writes it back at its end, and the
+ * frames of the same contract below it reload.  Reference: rs-soroban-env
+ * v28.0.2 host/frame.rs (with_frame, persist_instance_storage) and
+ * storage.rs (InstanceStorageMap); each function names its part.  The
+ * asset contract's frames were checked against the reference's traces
+ * (tests/soroban/test_sac.c), the WASM frames by hand
+ * (tests/soroban/test_instance.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,8 +65,12 @@ static int bad_instance(scp_host *h) {
 }
 
 /* InstanceStorageMap::from_instance_xdr of an instance image (NULL: none,
- * read as storage None).  *out gets the map when every charge went
- * through; otherwise it is left as it was. */
+ * read as storage None), at a frame's first instance access.  Storage
+ * None: from_map of an empty Vec (MemCpy(0)).  Some(ScMap of n): the
+ * Result<Vec<(Val, Val)>> collect (MemCpy(40), MemAlloc(40n),
+ * MemCpy(40n)), each key and value to_valid_host_val in entry order,
+ * from_map's scan (MemCpy(24n)) and adjacent key compares.  *out gets the
+ * map when every charge went through; otherwise it is left as it was. */
 static int from_instance_xdr(scp_host *h, const uint8_t *img, uint32_t len, scp_instance *out) {
   bool some = false;
   uint32_t n = 0;
@@ -191,7 +169,14 @@ static int image_with_map(scp_host *h, const uint8_t *old, uint32_t oldlen, cons
   return SCP_OK;
 }
 
-/* persist_instance_storage for the top frame (modified). */
+/* persist_instance_storage for the top frame (modified):
+ * instance_storage_map_to_scmap (Vec<ScMapEntry> with_metered_capacity,
+ * the map's scan, each key converted for storage and each value
+ * converted), get_current_contract_id_internal (MemCpy(32)),
+ * contract_instance_ledger_key (MemCpy(32), MemAlloc(152)), then
+ * store_contract_instance(None, Some(map)) over the existing entry: has,
+ * get, the LedgerEntry's deep clone (its old map included),
+ * Rc::metered_new (MemAlloc(288)), put with the same live-until. */
 static int persist(scp_host *h) {
   scp_frame *f = &h->frames[h->nframes - 1];
   const scp_instance *in = &f->storage;

@@ -97,8 +97,7 @@ SCP_HIDDEN int scp_lc_hash_input(scp_host *h, uint64_t obj, uint8_t out[32]);
  * FROM_ADDRESS preimage (deployer, salt), the executable, the constructor
  * arguments as host Vals (the reference keeps them as ScVals: their
  * images are taken where it works on those).  A create-contract frame's
- * (host_auth.c) borrows ctor; the recorded roots' and the entries' own it
- * (scp_acf_dup / scp_acf_free). */
+ * (auth/) borrows ctor; the recorded roots' and the entries' own it. */
 typedef struct scp_create_args {
   uint8_t deployer[33];
   uint8_t salt[32];
@@ -106,28 +105,6 @@ typedef struct scp_create_args {
   uint64_t *ctor;
   uint32_t nctor;
 } scp_create_args;
-
-/* (host_auth_create.c) CreateContractArgsV2's parts of the authorization
- * code, each charged as the reference charges it:
- *  scp_acf_clone_charges: CreateContractArgsV2::metered_clone;
- *  scp_acf_compare: Compare<CreateContractArgsV2> (*ord 0: equal);
- *  scp_acf_xdr: SorobanAuthorizedFunction::CreateContractV2HostFn's XDR,
- *    with one ValSer per write when charge (metered_hash_xdr's writer),
- *    uncharged otherwise (*out malloc'd);
- *  scp_acf_context: AuthorizationContext::from_authorized_fn's Val
- *    (CreateContractHostFn, or CreateContractWithCtorHostFn with
- *    constructor args); a StellarAsset executable is Error(Auth,
- *    InvalidInput);
- *  scp_acf_dup / scp_acf_free: an owned copy (ctor copied).
- * Errors: the budget's, SCP_ERR_NOMEM, host errors as said. */
-SCP_HIDDEN int scp_acf_clone_charges(scp_host *h, const scp_create_args *c);
-SCP_HIDDEN int scp_acf_compare(scp_host *h, const scp_create_args *a, const scp_create_args *b,
-                               int *ord);
-SCP_HIDDEN int scp_acf_xdr(scp_host *h, const scp_create_args *c, bool charge, uint8_t **out,
-                           size_t *len);
-SCP_HIDDEN int scp_acf_context(scp_host *h, const scp_create_args *c, uint64_t *out);
-SCP_HIDDEN scp_create_args *scp_acf_dup(const scp_create_args *c);
-SCP_HIDDEN void scp_acf_free(scp_create_args *c);
 
 /* Storage::try_get_full (host_storage.c): one read; *ent NULL when the
  * entry is absent. */

@@ -143,7 +143,7 @@ struct scp_host {
   bool io;                    /* the next storage access counts in stats */
   scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
   void *invoker_ctx;
-  /* (sac) the profiler's node for a native contract frame: enter true at
+  /* the profiler's node for a native contract frame: enter true at
    * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
    * NULL: no profile) */
   void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
@@ -162,8 +162,8 @@ struct scp_host {
   scp_auth_rec *auths;
   size_t nauths, capauths;
   struct scp_auth_mgr *am;    /* the authorization manager (host_auth_mgr.c) */
-  struct scp_auth_enf *ae;    /* (auth3) its enforcing trackers (host_auth_enf.c) */
-  int auth_emul_rc;           /* (auth2) the emulation's result at the last pop */
+  struct scp_auth_enf *ae;    /* its enforcing trackers (host_auth_enf.c) */
+  int auth_emul_rc;           /* the emulation's result at the last pop */
   bool has_nonce_prng;        /* the recording-auth nonce PRNG (set_base_prng_seed) */
   scp_prng nonce_prng;
   scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
@@ -181,7 +181,7 @@ typedef int (*scp_hostfn_impl)(scp_host *h, const uint64_t *args, uint64_t *ret)
  * and knows nothing else of auth, the asset contract or the function
  * bodies; run/host_links.c fills the one table scp_host_create gives
  * every host. */
-struct scp_am_snap;
+struct scp_auth_mgr_snap;
 struct scp_executable;
 typedef struct scp_host_links {
   /* the host-function bodies by SCP_HF_* id; NULL where not implemented */
@@ -193,11 +193,11 @@ typedef struct scp_host_links {
   /* auth, around a contract call: the manager's frame and its snapshot */
   int (*auth_push_contract)(scp_host *h, uint64_t addr);
   int (*auth_snapshot_charges)(scp_host *h);
-  int (*auth_save)(scp_host *h, struct scp_am_snap **out);
-  void (*auth_restore)(scp_host *h, struct scp_am_snap *s);
-  void (*auth_snap_free)(struct scp_am_snap *s);
+  int (*auth_save)(scp_host *h, struct scp_auth_mgr_snap **out);
+  void (*auth_restore)(scp_host *h, struct scp_auth_mgr_snap *s);
+  void (*auth_snap_free)(struct scp_auth_mgr_snap *s);
   /* auth, around create_contract: the deployer's frame (see
-   * scp_auth_create_frame) */
+   * scp_auth_push_create) */
   int (*auth_create_frame)(scp_host *h, uint64_t deployer, const uint8_t addr[33],
                            const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
                            const struct scp_executable *ex, bool *pushed);
@@ -266,185 +266,6 @@ SCP_HIDDEN bool scp_host_in_vm(const scp_host *h);
  * `memory`; err_oob_linear_memory: Error(WasmVm, IndexBounds). */
 SCP_HIDDEN int scp_host_mem_get(scp_host *h);
 SCP_HIDDEN int scp_host_mem_oob(scp_host *h);
-/* create_contract's deployer auth (host_auth.c):
- * push_create_contract_host_fn_frame and the deployer's require_auth;
- * scp_auth_create_pop after the constructor (create_contract_internal).
- * *pushed tells whether a frame was pushed (see there). */
-struct scp_executable;
-SCP_HIDDEN int scp_auth_create_frame(scp_host *h, uint64_t deployer, const uint8_t addr[33],
-                                     const uint8_t salt[32], const uint64_t *ctor, uint32_t nctor,
-                                     const struct scp_executable *ex, bool *pushed);
-SCP_HIDDEN void scp_auth_create_pop(scp_host *h);
-/* address.require_auth() (args Void: the running frame's args) or
- * address.require_auth_for_args(args), for native callers (the SAC): both
- * modes, the reference's charges, no dispatch-level argument checks.  The
- * frame must have been pushed with scp_host_charge_push_context(h, id) and
- * given its args (scp_host_set_frame_args). */
-SCP_HIDDEN int scp_auth_require(scp_host *h, uint64_t address, uint64_t args);
-
-/* The authorization manager (host_auth_mgr.c; auth.rs AuthorizationManager):
- * its call stack of contract / create-contract frames, the account trackers
- * (recording mode) and their per-frame match stacks.
- *  scp_am_push_contract: push_frame's call-stack entry for a contract frame
- *    (addr = the ScAddress object made for it) and push_tracker_frame;
- *  scp_am_push_create: push_create_contract_host_fn_frame (charges too);
- *    on success the entry owns ctx (malloc'd; freed at its pop);
- *  scp_am_pop: pop_frame without a snapshot (free);
- *  scp_am_save / scp_am_restore: the snapshot a failing frame rolls back to
- *    (recording mode: the trackers and the handle map, uncharged);
- *  scp_am_snapshot_charges: snapshot()'s charges;
- *  scp_am_require_auth: AuthorizationManager::require_auth after the args
- *    are taken (ctx NULL: the top frame's function; else the create args'
- *    clone, see host_auth.c), both modes. */
-typedef struct scp_am_snap scp_am_snap;
-SCP_HIDDEN int scp_am_push_contract(scp_host *h, uint64_t addr);
-SCP_HIDDEN int scp_am_push_create(scp_host *h, int (*clone_args)(scp_host *, const void *),
-                                  const void *ctx, const uint64_t *ctor, uint32_t nctor);
-SCP_HIDDEN void scp_am_pop(scp_host *h);
-SCP_HIDDEN void scp_am_pop_host_frame(scp_host *h);
-SCP_HIDDEN int scp_am_snapshot_charges(scp_host *h);
-SCP_HIDDEN int scp_am_save(scp_host *h, scp_am_snap **out);
-SCP_HIDDEN void scp_am_restore(scp_host *h, scp_am_snap *s);
-SCP_HIDDEN void scp_am_snap_free(scp_am_snap *s);
-SCP_HIDDEN int scp_am_require_auth(scp_host *h, uint64_t address, const uint64_t *args,
-                                   uint32_t nargs);
-/* The address object of the call-stack entry for host frame depth d
- * (a contract frame pushed with the manager's push), 0 when none. */
-SCP_HIDDEN uint64_t scp_am_frame_address(const scp_host *h, size_t d);
-SCP_HIDDEN size_t scp_am_tracker_count(const scp_host *h);
-SCP_HIDDEN size_t scp_am_depth(const scp_host *h);
-SCP_HIDDEN void scp_am_free(scp_host *h);
-/* A host frame was popped (scp_host_links.frame_popped). */
-SCP_HIDDEN void scp_am_frame_popped(scp_host *h);
-/* (auth2) A recording tracker as the emulation reads it: the address, its
- * SourceAccount credentials, the nonce and its live-until ledger, the
- * authorized tree's node count; its nodes in pre-order (node 0 the root):
- * the function (a contract function: contract, name, args) and the
- * parent's index.  False past the last. */
-typedef struct scp_am_tinfo {
-  uint64_t address;
-  bool source;
-  int64_t nonce;
-  uint32_t nonce_live_until;
-  size_t nnodes;
-} scp_am_tinfo;
-struct scp_create_args;
-typedef struct scp_am_tnode {
-  bool is_contract_fn;
-  uint64_t contract;
-  const char *fn;
-  const uint64_t *args;
-  uint32_t nargs, parent;
-  const struct scp_create_args *create;   /* !is_contract_fn: the create args */
-} scp_am_tnode;
-SCP_HIDDEN bool scp_am_tracker_info(const scp_host *h, size_t i, scp_am_tinfo *out);
-SCP_HIDDEN bool scp_am_tracker_node(const scp_host *h, size_t i, size_t k, scp_am_tnode *out);
-/* The top call-stack entry's create args when it is a create-contract
- * frame (AuthStackFrame::CreateContractHostFn), else NULL. */
-SCP_HIDDEN const struct scp_create_args *scp_am_top_create(const scp_host *h);
-/* (auth2) maybe_emulate_authentication (host_auth_emul.c): run when the
- * last context is popped in recording mode. */
-SCP_HIDDEN int scp_am_emulate(scp_host *h);
-
-/* (auth3) The pieces of AccountAuthorizationTracker::authenticate both
- * modes share (host_auth_emul.c).  scp_ae_auth_inputs: the signature
- * payload (get_signature_payload; with_address picks the AddressV2
- * preimage), its Bytes object and the auth contexts' Vec
- * (convert_to_auth_context_val) of a tree given in pre-order;
- * scp_ae_check_account: check_account_authentication of the account with
- * ed25519 key `key` (the recoverable failures are Error(Contract, 5)). */
-typedef struct scp_ae_auth {
-  uint64_t address;
-  int64_t nonce;
-  uint32_t live_until;
-  bool with_address;
-  const scp_am_tnode *nodes;
-  size_t nnodes;
-} scp_ae_auth;
-SCP_HIDDEN int scp_ae_auth_inputs(scp_host *h, const scp_ae_auth *a, uint64_t *payload,
-                                  uint64_t *ctx, uint8_t hash[32]);
-SCP_HIDDEN int scp_ae_check_account(scp_host *h, const uint8_t key[32], uint64_t payload,
-                                    uint64_t sigs);
-
-/* (auth3) Enforcing mode with authorization entries (host_auth_enf.c;
- * auth.rs AuthorizationManager::new_enforcing, require_auth_enforcing,
- * AccountAuthorizationTracker, InvocationTracker).  The manager's hooks:
- *  scp_ae_count: the account trackers made from entries;
- *  scp_ae_push_frame / scp_ae_pop_frame: push_tracker_frame / pop_frame
- *    of every tracker not borrowed (being authenticated);
- *  scp_ae_snapshot_charges: each such tracker's snapshot();
- *  scp_ae_save / scp_ae_restore / scp_ae_snap_free: the rollback state
- *    (exhausted flags, verified);
- *  scp_ae_require: require_auth_enforcing for the function (contract
- *    address object, name, args) the top frame runs; SCP_OK authorized. */
-SCP_HIDDEN size_t scp_ae_count(const scp_host *h);
-/* An authentication is under way (the reference's authentication stack is
- * not empty): what __check_auth runs inside. */
-SCP_HIDDEN bool scp_ae_authenticating(const scp_host *h);
-SCP_HIDDEN int scp_ae_push_frame(scp_host *h);
-SCP_HIDDEN void scp_ae_pop_frame(scp_host *h);
-SCP_HIDDEN int scp_ae_snapshot_charges(scp_host *h);
-SCP_HIDDEN int scp_ae_snapshot_invokers(scp_host *h);
-typedef struct scp_ae_snap scp_ae_snap;
-SCP_HIDDEN int scp_ae_save(const scp_host *h, scp_ae_snap **out);
-SCP_HIDDEN void scp_ae_restore(scp_host *h, scp_ae_snap *s);
-SCP_HIDDEN void scp_ae_snap_free(scp_ae_snap *s);
-SCP_HIDDEN int scp_ae_require(scp_host *h, uint64_t address, uint64_t contract, const char *fn,
-                              const uint64_t *args, uint32_t nargs);
-SCP_HIDDEN void scp_ae_free(scp_host *h);
-/* Invoker-contract trackers (authorize_as_curr_contract, both modes):
- * scp_ae_add_invokers: one tracker per InvokerContractAuthEntry Val (the
- *   current contract as invoker);
- * scp_ae_check_invokers: maybe_check_invoker_contract_auth past the
- *   direct invoker (curr: the current contract's address object, 0 for a
- *   create-contract frame); *ok when one authorizes the call. */
-SCP_HIDDEN size_t scp_ae_invoker_count(const scp_host *h);
-SCP_HIDDEN int scp_ae_add_invokers(scp_host *h, const uint64_t *entries, uint32_t n);
-SCP_HIDDEN int scp_ae_check_invokers(scp_host *h, uint64_t address, uint64_t curr, const char *fn,
-                                     const uint64_t *args, uint32_t nargs, bool *ok);
-/* AddressWithDelegates credentials' delegated signers (host_auth_deleg.c;
- * auth.rs DelegatedAccountAuthTracker):
- *  scp_ad_from_xdr: the tree from the VecM<SorobanDelegateSignature> at p
- *    (n bytes left; *used read), charged as from_xdr; the Error(Auth,
- *    InvalidInput) of duplicate or unsorted addresses, SCP_ERR_MALFORMED;
- *  scp_ad_snapshot_charges: its snapshot()'s charges;
- *  scp_ad_save / scp_ad_restore / scp_ad_state_free: the rollback state
- *    (restore charges the match stack's clone);
- *  scp_ad_push: try_push_delegated_auth_frame (*signature the delegate's);
- *  scp_ad_pop: pop_delegated_auth_frame;
- *  scp_ad_signers: get_current_delegated_signer_addresses (a Vec object).
- * scp_ae_current_auth: the authentication stack's top frame
- *  (with_current_authentication_frame): its delegates (NULL without), the
- *  signature payload and the context; Error(Auth, InternalError) when no
- *  authentication is under way. */
-typedef struct scp_ad scp_ad;
-typedef struct scp_ad_state scp_ad_state;
-SCP_HIDDEN int scp_ad_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *used,
-                               scp_ad **out);
-SCP_HIDDEN void scp_ad_free(scp_ad *d);
-SCP_HIDDEN int scp_ad_snapshot_charges(scp_host *h, const scp_ad *d);
-SCP_HIDDEN scp_ad_state *scp_ad_save(const scp_ad *d);
-SCP_HIDDEN void scp_ad_restore(scp_host *h, scp_ad *d, const scp_ad_state *s);
-SCP_HIDDEN void scp_ad_state_free(scp_ad_state *s);
-SCP_HIDDEN int scp_ad_push(scp_host *h, scp_ad *d, uint64_t address, uint64_t *signature);
-SCP_HIDDEN void scp_ad_pop(scp_ad *d);
-SCP_HIDDEN int scp_ad_signers(scp_host *h, const scp_ad *d, uint64_t *out);
-SCP_HIDDEN int scp_ae_current_auth(scp_host *h, scp_ad **deleg, uint64_t *payload, uint64_t *ctx);
-/* call_n_internal with CallParams::default_internal_call (a reserved name
- * allowed, re-entry prohibited): delegate_account_auth's __check_auth. */
-SCP_HIDDEN int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
-                                                 const uint64_t *args, uint32_t n, uint64_t *ret);
-/* Tests: called just before a custom account's __check_auth is called. */
-SCP_HIDDEN extern void (*scp_ae_probe)(scp_host *h);
-/* Host::consume_nonce (host_auth_mgr.c). */
-SCP_HIDDEN int scp_am_consume_nonce(scp_host *h, uint64_t address, int64_t nonce,
-                                    uint32_t live_until);
-/* call_n_internal with internal_host_call (host_contract.c): no
- * reserved-name check, re-entry only into the calling contract itself
- * (ContractReentryMode::SelfAllowed; that case is not implemented). */
-SCP_HIDDEN int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
-                                      const uint64_t *args, uint32_t n, uint64_t *ret);
-
 /* Argument / result types of host function id (SCP_VT_*). */
 SCP_HIDDEN unsigned scp_hostfn_argtype(unsigned id, unsigned arg);
 SCP_HIDDEN unsigned scp_hostfn_rettype(unsigned id);
@@ -493,14 +314,14 @@ SCP_HIDDEN void scp_int256_from_small(uint64_t v, bool sign, uint64_t *r);
  * ValDeser charges.  *out is malloc'd. */
 SCP_HIDDEN int scp_host_val_to_xdr(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
 SCP_HIDDEN int scp_host_val_from_xdr(scp_host *h, const uint8_t *p, size_t len, uint64_t *out);
-/* (Added) The pieces: from_host_val's conversion charges alone (Val ->
+/* The pieces: from_host_val's conversion charges alone (Val ->
  * ScVal, conversion.rs); the ScVal XDR image of v with no charge at all
  * (storage keeps ledger entries as such images); and to_host_val of an
  * XDR image without the ValDeser charge (storage reads, conversion.rs
  * to_valid_host_val). */
 SCP_HIDDEN int scp_host_from_host_val_charges(scp_host *h, uint64_t v);
 SCP_HIDDEN int scp_host_val_to_xdr_raw(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
-/* (auth2) The write pass alone: the image with its ValSer charges, no
+/* The write pass alone: the image with its ValSer charges, no
  * conversion charges (an ScVal already converted, written inside a larger
  * XDR value such as a signature payload). */
 SCP_HIDDEN int scp_host_val_to_xdr_writes(scp_host *h, uint64_t v, uint8_t **out, size_t *len);
@@ -590,7 +411,7 @@ SCP_HIDDEN int scp_storage_clone_entry_charges(scp_host *h, const scp_sentry *e)
 SCP_HIDDEN int scp_storage_value_substructure(scp_host *h, const uint8_t *scval);
 /* The storage map's part of a ContractInstance image's clone (none for a
  * map-less instance). */
-/* (auth2) Compare<ScVal> for Budget over two ScVal XDR images. */
+/* Compare<ScVal> for Budget over two ScVal XDR images. */
 SCP_HIDDEN int scp_storage_scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord);
 SCP_HIDDEN int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t len);
 /* The length of the ScVal XDR image at p (a well-formed image). */

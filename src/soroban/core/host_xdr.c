@@ -348,6 +348,88 @@ static void free_node(xnode *n) {
   free(n->kids);
 }
 
+static int parse(xreader *r, xnode *n);
+
+/* A Vec or Map: Option<ScVec> / Option<ScMap> (None is valid XDR but no
+ * Val), then the elements (a map's as key, value pairs). */
+static int parse_seq(xreader *r, xnode *n, uint32_t t) {
+  uint32_t some;
+  int rc = 0;
+  if (!get_u32(r, &some) || some > 1) return 1;
+  if (!some) {
+    n->representable = false;
+    return 0;
+  }
+  if (!get_u32(r, &n->len)) return 1;
+  uint32_t k = t == SCV_MAP ? 2 * n->len : n->len;
+  /* each element takes at least 4 bytes: fewer left is a read past
+   * the end */
+  if ((size_t)(r->end - r->p) / 4 < k) {
+    r->eof = true;
+    return 1;
+  }
+  n->kids = calloc(k ? k : 1, sizeof *n->kids);
+  if (!n->kids) return 1;
+  for (uint32_t i = 0; !rc && i < k; i++) {
+    rc = parse(r, &n->kids[i]);
+    if (!rc && !n->kids[i].representable) n->representable = false;
+  }
+  return rc;
+}
+
+/* An ScAddress: account, contract, muxed account, claimable balance or
+ * liquidity pool; n->data points at its 32 bytes. */
+static int parse_address(xreader *r, xnode *n) {
+  const uint8_t *p;
+  uint32_t x;
+  if (!get_u32(r, &x)) return 1;
+  n->w[0] = x;
+  if (x == 0) {   /* account: PublicKey ed25519 */
+    uint32_t pk;
+    if (!get_u32(r, &pk) || pk != 0 || !get_fixed(r, 32, &p)) return 1;
+  } else if (x == 1) {
+    if (!get_fixed(r, 32, &p)) return 1;
+  } else if (x == 2) {
+    if (!get_u64(r, &n->w[1]) || !get_fixed(r, 32, &p)) return 1;
+  } else if (x == 3) {
+    /* claimable balance: ClaimableBalanceId (only V0: a Hash) */
+    uint32_t v;
+    if (!get_u32(r, &v) || v != 0 || !get_fixed(r, 32, &p)) return 1;
+  } else if (x == 4) {
+    /* liquidity pool: PoolId (a Hash) */
+    if (!get_fixed(r, 32, &p)) return 1;
+  } else {
+    return 1;
+  }
+  n->data = p;
+  return 0;
+}
+
+/* A contract instance: executable (Wasm hash | StellarAsset), then
+ * Option<ScMap> storage; valid XDR but not a Val. */
+static int parse_instance(xreader *r, xnode *n) {
+  const uint8_t *p;
+  uint32_t x, some;
+  int rc = 0;
+  n->representable = false;
+  if (!get_u32(r, &x)) return 1;
+  if (x == 0 && !get_fixed(r, 32, &p)) return 1;
+  if (x > 1) return 1;
+  if (!get_u32(r, &some) || some > 1) return 1;
+  if (some) {
+    if (!get_u32(r, &n->len)) return 1;
+    if ((size_t)(r->end - r->p) / 8 < n->len) {
+      r->eof = true;
+      return 1;
+    }
+    n->type = SCV_MAP;   /* so free_node releases the entries */
+    n->kids = calloc(n->len ? 2 * (size_t)n->len : 1, sizeof *n->kids);
+    if (!n->kids) return 1;
+    for (uint32_t i = 0; !rc && i < 2 * n->len; i++) rc = parse(r, &n->kids[i]);
+  }
+  return rc;
+}
+
 /* 0 ok, 1 malformed (xdr error), 2 depth */
 static int parse(xreader *r, xnode *n) {
   memset(n, 0, sizeof *n);
@@ -391,80 +473,19 @@ static int parse(xreader *r, xnode *n) {
   case SCV_SYMBOL:
     if (!get_opaque(r, SCP_SYMBOL_MAX, &n->data, &n->len)) return 1;
     break;
-  case SCV_VEC: case SCV_MAP: {
-    uint32_t some;
-    if (!get_u32(r, &some) || some > 1) return 1;
-    if (!some) {
-      n->representable = false;
-      break;
-    }
-    if (!get_u32(r, &n->len)) return 1;
-    uint32_t k = t == SCV_MAP ? 2 * n->len : n->len;
-    /* each element takes at least 4 bytes: fewer left is a read past
-     * the end */
-    if ((size_t)(r->end - r->p) / 4 < k) {
-      r->eof = true;
-      return 1;
-    }
-    n->kids = calloc(k ? k : 1, sizeof *n->kids);
-    if (!n->kids) return 1;
-    for (uint32_t i = 0; !rc && i < k; i++) {
-      rc = parse(r, &n->kids[i]);
-      if (!rc && !n->kids[i].representable) n->representable = false;
-    }
+  case SCV_VEC: case SCV_MAP:
+    rc = parse_seq(r, n, t);
     break;
-  }
-  case SCV_ADDRESS: {
-    const uint8_t *p;
-    if (!get_u32(r, &x)) return 1;
-    n->w[0] = x;
-    if (x == 0) {   /* account: PublicKey ed25519 */
-      uint32_t pk;
-      if (!get_u32(r, &pk) || pk != 0 || !get_fixed(r, 32, &p)) return 1;
-    } else if (x == 1) {
-      if (!get_fixed(r, 32, &p)) return 1;
-    } else if (x == 2) {
-      if (!get_u64(r, &n->w[1]) || !get_fixed(r, 32, &p)) return 1;
-    } else if (x == 3) {
-      /* claimable balance: ClaimableBalanceId (only V0: a Hash) */
-      uint32_t v;
-      if (!get_u32(r, &v) || v != 0 || !get_fixed(r, 32, &p)) return 1;
-    } else if (x == 4) {
-      /* liquidity pool: PoolId (a Hash) */
-      if (!get_fixed(r, 32, &p)) return 1;
-    } else {
-      return 1;
-    }
-    n->data = p;
+  case SCV_ADDRESS:
+    rc = parse_address(r, n);
     break;
-  }
   case SCV_LEDGER_KEY_NONCE:   /* ScNonceKey { nonce: i64 } */
     if (!get_u64(r, &n->w[0])) return 1;
     n->representable = false;
     break;
-  case SCV_CONTRACT_INSTANCE: {
-    /* executable (Wasm hash | StellarAsset), then Option<ScMap> storage;
-     * valid XDR but not a Val */
-    const uint8_t *p;
-    uint32_t some;
-    n->representable = false;
-    if (!get_u32(r, &x)) return 1;
-    if (x == 0 && !get_fixed(r, 32, &p)) return 1;
-    if (x > 1) return 1;
-    if (!get_u32(r, &some) || some > 1) return 1;
-    if (some) {
-      if (!get_u32(r, &n->len)) return 1;
-      if ((size_t)(r->end - r->p) / 8 < n->len) {
-        r->eof = true;
-        return 1;
-      }
-      n->type = SCV_MAP;   /* so free_node releases the entries */
-      n->kids = calloc(n->len ? 2 * (size_t)n->len : 1, sizeof *n->kids);
-      if (!n->kids) return 1;
-      for (uint32_t i = 0; !rc && i < 2 * n->len; i++) rc = parse(r, &n->kids[i]);
-    }
+  case SCV_CONTRACT_INSTANCE:
+    rc = parse_instance(r, n);
     break;
-  }
   default:
     return 1;
   }

@@ -68,7 +68,7 @@ static inline uint64_t scp_budget_mem_remaining(const scp_budget *b) {
   return b->mem >= b->mem_limit ? 0 : b->mem_limit - b->mem;
 }
 
-/* (Added) Return `amount` bytes to the memory budget: lowers the net count
+/* Return `amount` bytes to the memory budget: lowers the net count
  * b->mem (saturating at 0), never b->mem_peak.  v28 refunds a popped VM
  * frame's linear memory this way (Budget::refund_mem_bytes). */
 void scp_budget_refund_mem(scp_budget *b, uint64_t amount);

@@ -35,33 +35,33 @@ typedef struct scp_host_opts {
   uint32_t protocol;          /* 0 = latest in env.json */
   uint32_t ledger_sequence;   /* default 0 */
   uint64_t ledger_timestamp;
-  /* (Added) */
+  /* */
   uint8_t network_id[32];     /* get_ledger_network_id; default all zero */
   uint32_t max_entry_ttl;     /* get_max_live_until_ledger; 0 = 3110400 */
-  /* (Added) new entries live until sequence + ttl - 1 (0 = 16 / 4096, the
+  /* new entries live until sequence + ttl - 1 (0 = 16 / 4096, the
    * reference's test ledger) */
   uint32_t min_temp_entry_ttl, min_persistent_entry_ttl;
-  /* (Added) LedgerInfo base_reserve in stroops, for the Stellar Asset
+  /* LedgerInfo base_reserve in stroops, for the Stellar Asset
    * Contract's native balances (minimum balances, new accounts);
    * 0 = 5_000_000, the network's and the reference's test ledger's. */
   uint32_t base_reserve;
-  /* (Added) Authorization mode: false (default) = recording ("mock all
+  /* Authorization mode: false (default) = recording ("mock all
    * auths", simulation); true = enforcing with no entries, the reference
    * test host's default (its traces); see host_auth.c. */
   bool auth_enforcing;
-  /* (Added) The transaction's source account (Host::set_source_account;
+  /* The transaction's source account (Host::set_source_account;
    * simulation always has one): its ed25519 key.  A recording tracker for
    * it writes no nonce; every new tracker compares with it. */
   bool has_source_account;
   uint8_t source_account[32];
-  /* (Added) Recording mode's disable_non_root_auth (simulation's default
+  /* Recording mode's disable_non_root_auth (simulation's default
    * "record" mode sets it): a require_auth needing a new authorization
    * tree outside the root frame fails with Error(Auth, InvalidAction).
    * false (default): allowed, as mock_all_auths_allowing_non_root_auth. */
   bool auth_disable_non_root;
 } scp_host_opts;
 
-/* (auth3) Enforcing-mode authorization from signed entries:
+/* Enforcing-mode authorization from signed entries:
  * Host::set_authorization_entries (AuthorizationManager::new_enforcing,
  * charged).  entries[i] is a SorobanAuthorizationEntry's XDR (lens[i]
  * bytes; SourceAccount, Address or AddressV2 credentials, contract-function
@@ -89,11 +89,11 @@ typedef struct scp_hostmem {
 /* Push/pop the relative-handle frame of a contract VM.  scp_host_push_frame
  * uses an all-zero contract id. */
 int scp_host_push_frame(scp_host *h);
-/* (Added) Same, naming the running contract (get_current_contract_address,
+/* Same, naming the running contract (get_current_contract_address,
  * contract events).  Returns SCP_OK or SCP_ERR_NOMEM. */
 int scp_host_push_contract_frame(scp_host *h, const uint8_t contract_id[32]);
 void scp_host_pop_frame(scp_host *h);
-/* (auth2) The result of recording mode's emulated authentication, which
+/* The result of recording mode's emulated authentication, which
  * popping the last frame runs (SCP_OK when it did not run; else err gets
  * the message), then reset. */
 int scp_host_take_auth_emulation_rc(scp_host *h, scp_error *err);
@@ -109,7 +109,7 @@ int scp_host_take_auth_emulation_rc(scp_host *h, scp_error *err);
 int scp_host_dispatch(scp_host *h, unsigned fn, const uint64_t *args,
                       scp_hostmem *mem, uint64_t *ret, scp_error *err);
 
-/* (Added) Run host function fn the way the reference's own tests call the
+/* Run host function fn the way the reference's own tests call the
  * host directly as an Env (vmcaller_env.rs): no DispatchHostFunction charge
  * and no relative/absolute conversion -- args and *ret are absolute -- but
  * the same argument/result checks (CheckedEnvArg) and function charges.
@@ -119,13 +119,13 @@ int scp_host_dispatch(scp_host *h, unsigned fn, const uint64_t *args,
 int scp_host_call(scp_host *h, unsigned fn, const uint64_t *args,
                   scp_hostmem *mem, uint64_t *ret, scp_error *err);
 
-/* (Added) Id of the host function called name ("vec_push_back"), or -1. */
+/* Id of the host function called name ("vec_push_back"), or -1. */
 int scp_hostfn_find_name(const char *name);
-/* (Added) Whether the host implements function id (else dispatch returns
+/* Whether the host implements function id (else dispatch returns
  * SCP_ERR_UNSUPPORTED). */
 bool scp_hostfn_implemented(unsigned id);
 
-/* (Added) Host::absolute_to_relative (host_object.rs): for an object Val,
+/* Host::absolute_to_relative (host_object.rs): for an object Val,
  * charge MemAlloc(8) and append it to the current frame's relative table;
  * *out is the relative Val.  Non-objects pass unchanged, free.  The VM glue
  * uses it for a contract function's arguments (vm.rs invoke_function_raw:
@@ -133,11 +133,11 @@ bool scp_hostfn_implemented(unsigned id);
  * MemAlloc(16*n), MemCpy(16*n) -- then this per argument, then
  * InvokeVmFunction).  Returns SCP_OK, SCP_ERR_BUDGET, SCP_ERR_HOST. */
 int scp_host_to_relative(scp_host *h, uint64_t val, uint64_t *out);
-/* (Added) Host::relative_to_absolute for the current frame (no charge),
+/* Host::relative_to_absolute for the current frame (no charge),
  * e.g. for a contract function's result.  SCP_OK or SCP_ERR_HOST. */
 int scp_host_to_absolute(scp_host *h, uint64_t val, uint64_t *out);
 
-/* (Added) Host::set_base_prng_seed (host.rs): seeds the base PRNG from
+/* Host::set_base_prng_seed (host.rs): seeds the base PRNG from
  * which every contract frame's PRNG is drawn.  Charges what the reference
  * does -- 2 x ComputeSha256Hash(64) for the seed's HMAC, cpu 14,285 --
  * which e2e invocation pays before the contract call.  Returns SCP_OK or
@@ -145,7 +145,7 @@ int scp_host_to_absolute(scp_host *h, uint64_t val, uint64_t *out);
  * Error(Context, InternalError) ("host base PRNG was not seeded"). */
 int scp_host_set_base_prng_seed(scp_host *h, const uint8_t seed[32]);
 
-/* (Added) Number of host objects (absolute table). */
+/* Number of host objects (absolute table). */
 size_t scp_host_object_count(const scp_host *h);
 
 /* Turn a CLI argument into a Val for a contract call in the current frame,
@@ -160,13 +160,13 @@ size_t scp_host_object_count(const scp_host *h);
  * digits (what scp_arg_parse produces), hi == 0 raw bytes. */
 int scp_host_arg_to_val(scp_host *h, const scp_arg *a, uint64_t *val,
                         scp_error *err);
-/* (Added) All n arguments of a call (conversion.rs scvals_to_val_vec): the
+/* All n arguments of a call (conversion.rs scvals_to_val_vec): the
  * Vec<Val> collect charges MemCpy(24) + MemAlloc(8n) + MemCpy(8n) first,
  * then each argument as scp_host_arg_to_val.  vals has room for n. */
 int scp_host_args_to_vals(scp_host *h, const scp_arg *args, size_t n,
                           uint64_t *vals, scp_error *err);
 
-/* (Added) Contract-data storage traffic so far, counted per host function
+/* Contract-data storage traffic so far, counted per host function
  * on temporary and persistent entries (instance storage accesses and the
  * host's own reads of contract instances and code are not counted): reads
  * are has / get / extend_*_ttl calls, writes put / del, and the instance
@@ -178,7 +178,7 @@ typedef struct scp_storage_stats {
 } scp_storage_stats;
 void scp_host_storage_stats(const scp_host *h, scp_storage_stats *out);
 
-/* (Added) Contracts (host_contract.c).
+/* Contracts (host_contract.c).
  *
  * The invoker runs one contract function in a nested VM, as
  * Host::call_contract_fn does from the VM creation on: it charges the VM's
@@ -264,7 +264,7 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id);
 
 /* Name the function the top frame runs (for auth records). */
 int scp_host_set_frame_fn(scp_host *h, const char *name);
-/* (Added) The top frame's call arguments (absolute Vals, copied): what
+/* The top frame's call arguments (absolute Vals, copied): what
  * require_auth authorizes. */
 int scp_host_set_frame_args(scp_host *h, const uint64_t *args, uint32_t n);
 

@@ -1,50 +1,11 @@
 /*
  * host_contract.c — contracts: code upload, deployment (contract ids the
  * way the reference derives them), cross-contract call / try_call through
- * the embedder's invoker (a nested VM, sor_vm.c).  Authorization is in
- * host_auth.c.
- *
- * rs-soroban-env v28: host/lifecycle.rs (upload_contract_wasm,
- * create_contract_internal), host/frame.rs (call_n_internal,
- * call_contract_fn, instantiate_vm, push_context), host.rs (call,
- * try_call, require_auth*), host/data_helper.rs (contract_instance_ledger_key,
- * retrieve_*_from_storage).
- *
- * Charges.  Modelled after the reference, in its order, for the parts
- * listed here; what is NOT charged yet is said for each:
- *  - upload_wasm, checked to the unit against the reference's traces
- *    (test_storage.c: two contracts, success and corrupt-module paths):
- *    the Bytes clone (Vec<u8> bulk init), SHA-256
- *    (ComputeSha256Hash(n)), the check VM (V0 cost inputs: MemCpy(32) for
- *    its id, VmInstantiation(n) -- where a corrupt module fails, exactly as
- *    the reference's traces -- the linker's import-symbol set (Vec<(&str,
- *    &str)> bulk init), VmCachedInstantiation(n), the import protocol
- *    check's symbol set again, MemAlloc of the initial linear memory),
- *    charge_for_parsing again (VmInstantiation(n)), the hash object, the
- *    code key (MemCpy(32) + MemAlloc(152)), storage has + put (host_storage.c)
- *    with the new entry (MemAlloc(288)).
- *  - create_contract(_with_constructor) / create_external_ref_contract, in
- *    the reference's order up to get_contract_protocol_version's VM
- *    (test_contract.c): the executable's inputs, the deployer and salt, the
- *    constructor args' ScVal conversion and Vec<Val>, the contract id
- *    (scp_lc_address_contract_id: one ValSer per XDR write, the network id
- *    through Env), the id / executable clones, the instance checked before
- *    the executable, the instance written; then call_constructor: the VM
- *    instantiated once to read the contract's protocol, and from protocol
- *    22 on __constructor through the invoker.  The deployer's auth (the
- *    auth manager's create-contract frame with its args clones, and
- *    require_auth) through host_auth.c scp_auth_create_frame, for every
- *    deployer; the frame stays pushed over the constructor.
- *  - call / try_call, checked to the unit against the reference's trace up
- *    to the callee's frame push (test_contract.c): the args Vec (bulk
- *    init), the ScAddress clone, the reserved-name check's read of a Symbol
- *    object, the instance key and its storage read and clone, the args
- *    Vec<Val>, the id clone, the code key, its storage read and clone (for
- *    code written during the run; snapshot code is read in shadow mode),
- *    then the invoker (VM creation, push_context, the call).  Not charged:
- *    the diagnostics.  A failing callee's storage-map changes, events and
- *    auth trackers are rolled back (pop_context).
- *  - require_auth* and the auth records: host_auth.c.
+ * the embedder's invoker (a nested VM, run/sor_vm.c), and the instance and
+ * code TTL host functions.  Authorization and native contracts are
+ * reached through the host's links (scp_host_links).  Reference:
+ * rs-soroban-env v28 host/lifecycle.rs, host/frame.rs, host.rs; each
+ * function names its part and what is not charged yet.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +21,8 @@ enum {
   SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288, SIZE_CONTRACT_ID = 32,
   SIZE_SCADDRESS = 48, SIZE_CONTRACT_INSTANCE = 96, SIZE_CONTEXT = 552,
   SIZE_STR_PAIR = 16 + 16 + 8,  /* (&str, &str) */
-  SIZE_COST_INPUTS = 40         /* ContractCodeCostInputs */
+  SIZE_COST_INPUTS = 40,        /* ContractCodeCostInputs */
+  SIZE_CONTRACT_ID_PREIMAGE = 80
 };
 
 /* ParsedModule::with_import_symbols (vm/parsed_module.rs): the distinct
@@ -134,6 +96,43 @@ void scp_host_contract_id(const scp_host *h, bool deployer_is_contract,
   SHA256(pre, n, id);
 }
 
+/* The contract id of an address preimage as get_contract_id_hash and
+ * create_contract_with_optional_auth charge it (host/metered_xdr.rs: one
+ * ValSer per XDR write, which is why the preimage is charged write by
+ * write). */
+int scp_host_address_contract_id(scp_host *h, const uint8_t addr[33], const uint8_t salt[32],
+                               uint8_t id[32]) {
+  if (addr[0] > 1) {
+    snprintf(h->errmsg, sizeof h->errmsg,
+             "deployers other than accounts and contracts are not supported");
+    return SCP_ERR_UNSUPPORTED;
+  }
+  /* get_ledger_network_id is called through Env: the body, then its
+   * result's CheckedEnvArg (a VisitObject), as create_asset_contract's
+   * traces show (1,031 CPU between the nested call and ret) */
+  uint64_t nidobj;
+  uint8_t nid[32];
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID_PREIMAGE);
+  if (rc == SCP_OK) rc = scp_hf_get_ledger_network_id(h, NULL, &nidobj);
+  if (rc == SCP_OK) rc = scp_host_check_val(h, nidobj);
+  if (rc == SCP_OK) rc = scp_lc_hash_input(h, nidobj, nid);
+  if (rc != SCP_OK) return rc;
+  /* HashIdPreimage::ContractId: envelope type, network id, preimage type,
+   * ScAddress type, [PublicKey type], the key or contract id, the salt --
+   * metered_write_xdr charges each write_all on its own */
+  static const uint32_t writes_account[] = { 4, 32, 4, 4, 4, 32, 32 };
+  static const uint32_t writes_contract[] = { 4, 32, 4, 4, 32, 32 };
+  const uint32_t *w = addr[0] == 0 ? writes_account : writes_contract;
+  size_t nw = addr[0] == 0 ? 7 : 6, total = 0;
+  for (size_t i = 0; rc == SCP_OK && i < nw; i++) {
+    rc = scp_host_charge(h, SCP_COST_ValSer, w[i]);
+    total += w[i];
+  }
+  if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)total);
+  if (rc == SCP_OK) scp_host_contract_id(h, addr[0] == 1, addr + 1, salt, id);
+  return rc;
+}
+
 int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t deployer[32],
                     const uint8_t salt[32], uint8_t id[32]) {
   uint8_t hash[32], img[44], kb[4];
@@ -156,6 +155,17 @@ void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx) {
 
 /* ---- upload_wasm ------------------------------------------------------------ */
 
+/* upload_contract_wasm, checked to the unit against the reference's
+ * traces (test_storage.c: two contracts, success and corrupt-module
+ * paths): the Bytes clone (Vec<u8> bulk init), SHA-256
+ * (ComputeSha256Hash(n)), the check VM (V0 cost inputs: MemCpy(32) for its
+ * id, VmInstantiation(n) -- where a corrupt module fails, exactly as the
+ * reference's traces -- the linker's import-symbol set (Vec<(&str, &str)>
+ * bulk init), VmCachedInstantiation(n), the import protocol check's
+ * symbol set again, MemAlloc of the initial linear memory),
+ * charge_for_parsing again (VmInstantiation(n)), the hash object, the code
+ * key (MemCpy(32) + MemAlloc(152)), storage has + put (host_storage.c)
+ * with the new entry (MemAlloc(288)). */
 int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, a[0], &o);
@@ -248,11 +258,15 @@ static int ctor_args(scp_host *h, uint64_t vec, uint64_t **out, uint32_t *n) {
 
 static int construct(scp_host *h, const uint8_t id[32], const uint64_t *ctor, uint32_t nctor);
 
-/* The reference's create path, the deployer's auth aside (see the file
- * comment): create_contract_from_obj_inputs reads the deployer and the salt
+/* The reference's create path (create_contract_internal), checked up to
+ * get_contract_protocol_version's VM (test_contract.c).  The deployer's
+ * auth (the auth manager's create-contract frame with its args clones,
+ * and require_auth) goes through the auth_create_frame hook for every
+ * deployer; the frame stays pushed over the constructor.
+ * create_contract_from_obj_inputs reads the deployer and the salt
  * (the wasm hash was read by the host function before, the constructor
  * args after); create_contract_with_optional_auth derives the id
- * (scp_lc_address_contract_id); create_contract_with_id clones the id and
+ * (scp_host_address_contract_id); create_contract_with_id clones the id and
  * the executable, checks the instance is absent *before* the executable
  * exists, and store_contract_instance checks again and writes it; then
  * call_constructor: get_contract_protocol_version instantiates the
@@ -281,7 +295,7 @@ static int create(scp_host *h, uint64_t deployer, uint64_t salt_obj, const scp_e
    * the frame is popped after the constructor */
   bool auth_frame = false;
   rc = h->links->auth_create_frame(h, deployer, addr, salt, ctor, nctor, ex, &auth_frame);
-  if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
+  if (rc == SCP_OK) rc = scp_host_address_contract_id(h, addr, salt, id);
   scp_lkey ik;
   uint8_t kb[4], wimg[44];
   bool has = false;
@@ -388,95 +402,72 @@ static bool symbol_text(scp_host *h, uint64_t sym, char *out, size_t cap) {
   return true;
 }
 
-static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
-                         uint32_t n, int mode, uint64_t *ret) {
-  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL && mode != MODE_INTERNAL_PROHIBITED;
-  if (mode == MODE_CALL && !strncmp(name, "__", 2))
-    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
-                        "can't invoke a reserved function directly");
+/* call_n_internal's re-entry rule: the only internal call
+ * (check_account_contract_auth, ContractReentryMode::SelfAllowed) may
+ * re-enter the last contract frame -- a custom account whose own function
+ * requires its auth -- after that frame's instance storage is persisted,
+ * so __check_auth sees it; any other re-entry is refused (the frames are
+ * all contract frames, so the top one is reentry_distance 0).  A
+ * constructor is never a re-entry. */
+static int check_reentry(scp_host *h, const uint8_t id[32], int mode, bool constructor) {
   for (size_t i = h->nframes; i-- > 0;)   /* the nearest first (reentry_distance) */
     if (!memcmp(h->frames[i].contract_id, id, 32) && !constructor) {
-      /* call_n_internal's re-entry rule: the only internal call
-       * (check_account_contract_auth, ContractReentryMode::SelfAllowed)
-       * may re-enter the last contract frame -- a custom account whose
-       * own function requires its auth -- after that frame's instance
-       * storage is persisted, so __check_auth sees it; any other
-       * re-entry is refused (the frames are all contract frames, so
-       * the top one is reentry_distance 0) */
-      if (mode == MODE_INTERNAL && i + 1 == h->nframes) {
-        int rc = scp_inst_persist_top(h);
-        if (rc != SCP_OK) return rc;
-        break;
-      }
+      if (mode == MODE_INTERNAL && i + 1 == h->nframes) return scp_inst_persist_top(h);
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION, "Contract re-entry is not allowed");
     }
-  /* the instance */
-  scp_lkey ik, ck;
-  uint8_t kb[4];
-  scp_lc_instance_key(id, &ik, kb);
-  const scp_sentry *e;
+  return SCP_OK;
+}
+
+/* A native test contract (call_contract_fn's registry branch): the
+ * TestContractFrame's id clone, then with_frame, whose failure rolls the
+ * storage map and the events back. */
+static int call_test_contract(scp_host *h, const uint8_t id[32], const char *name,
+                              const uint64_t *args, uint32_t n, uint64_t *ret) {
+  scp_sentry *snap = NULL;
+  size_t nsnap = 0, nevents = h->nevents;
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
+  if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
   if (rc != SCP_OK) return rc;
-  scp_executable ex;
-  rc = scp_lc_instance_from_entry(h, e, &ex);
-  if (rc != SCP_OK) return rc;
-  if (mode != MODE_PROBE) rc = scp_host_charge_bulk_init(h, n, 8);   /* args_vec */
-  /* the executable: a Stellar Asset contract runs no VM (its protocol is
-   * the ledger's); an external reference resolves to a Wasm hash */
-  if (rc == SCP_OK && ex.kind == SCP_EXEC_STELLAR_ASSET) {
-    if (mode == MODE_PROBE) {
-      *ret = scp_val_u32(h->opts.protocol);
-      return SCP_OK;
-    }
-    /* the native contract (sac_contract.c) */
-    return h->links->native_call(h, id, name, args, n, ret);
+  rc = h->test_contract(h->test_contract_ctx, h, id, name, args, n, ret);
+  if (rc != SCP_OK) {
+    scp_storage_rollback(h, snap, nsnap);
+    if (h->nevents > nevents) h->nevents = nevents;
+  } else {
+    scp_storage_snapshot_free(snap, nsnap);
   }
-  if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
-  if (rc != SCP_OK) return rc;
-  if (h->test_contract && mode != MODE_PROBE) {
-    /* a native test contract (call_contract_fn's registry branch): the
-     * TestContractFrame's id clone, then with_frame, whose failure rolls
-     * the storage map and the events back */
-    scp_sentry *snap = NULL;
-    size_t nsnap = 0, nevents = h->nevents;
-    rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-    if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
-    if (rc != SCP_OK) return rc;
-    rc = h->test_contract(h->test_contract_ctx, h, id, name, args, n, ret);
-    if (rc != SCP_OK) {
-      scp_storage_rollback(h, snap, nsnap);
-      if (h->nevents > nevents) h->nevents = nevents;
-    } else {
-      scp_storage_snapshot_free(snap, nsnap);
-    }
-    return rc;
-  }
-  uint8_t hash[32];
-  memcpy(hash, ex.hash, 32);
-  /* instantiate_vm: the id clone, then the code.  Code live in the
-   * snapshot is read and parsed in shadow mode (uncharged; the storage
-   * still records the access); code written during the run is read with
-   * charges (key, get, the BytesM clone, the cost inputs' clone) and
-   * parsed with charges (the invoker). */
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  return rc;
+}
+
+/* instantiate_vm: the id clone, then the code.  Code live in the snapshot
+ * is read and parsed in shadow mode (uncharged; the storage still records
+ * the access): *parse false; code written during the run is read with
+ * charges (key, get, the BytesM clone, the cost inputs' clone) and parsed
+ * with charges (the invoker): *parse true. */
+static int read_code(scp_host *h, const uint8_t hash[32], const scp_sentry **e, bool *parse) {
+  scp_lkey ck;
+  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   code_key(hash, &ck);
-  bool parse = !scp_storage_live_in_snapshot(h, &ck);
+  *parse = !scp_storage_live_in_snapshot(h, &ck);
   scp_budget *real = h->budget, shadow;
-  if (!parse) {
+  if (!*parse) {
     scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
     h->budget = &shadow;
   }
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  if (rc == SCP_OK) rc = scp_storage_get(h, &ck, &e);
-  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, e->vallen, 1);
+  if (rc == SCP_OK) rc = scp_storage_get(h, &ck, e);
+  if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, (*e)->vallen, 1);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_COST_INPUTS);
   h->budget = real;
-  if (rc != SCP_OK) return rc;
-  if (!h->invoker)
-    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "no VM to run a contract in");
+  return rc;
+}
+
+/* The contract's code run by the invoker (a VM of its own) inside
+ * with_frame's rollback point: a failing frame leaves the storage map, the
+ * auth manager and the events as they were (pop_context).  A trap becomes
+ * the host's Error(WasmVm, InvalidAction) with the trap's message. */
+static int call_vm(scp_host *h, const scp_invocation *proto, const scp_sentry *e, int mode,
+                   uint64_t *ret) {
   /* the code may move when the storage map changes: copy it */
   uint32_t len = e->vallen;
   uint8_t *wasm = malloc(len ? len : 1);
@@ -484,20 +475,19 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   memcpy(wasm, e->val, len);
   scp_hostmem *saved = h->mem;
   scp_error err = { 0 };
-  scp_invocation inv = { id, wasm, len, name, mode == MODE_CONSTRUCTOR, parse, args, n,
-                         mode == MODE_PROBE };
-  /* with_frame's rollback point: a failing frame leaves the storage map
-   * and the events as they were (pop_context) */
+  scp_invocation inv = *proto;
+  inv.wasm = wasm;
+  inv.len = len;
   scp_sentry *snap = NULL;
   size_t nsnap = 0, nevents = h->nevents;
-  scp_am_snap *asnap = NULL;
+  struct scp_auth_mgr_snap *asnap = NULL;
   if (mode != MODE_PROBE && (scp_storage_snapshot(h, &snap, &nsnap) != SCP_OK ||
                              h->links->auth_save(h, &asnap) != SCP_OK)) {
     scp_storage_snapshot_free(snap, nsnap);
     free(wasm);
     return SCP_ERR_NOMEM;
   }
-  rc = h->invoker(h->invoker_ctx, h, &inv, ret, &err);
+  int rc = h->invoker(h->invoker_ctx, h, &inv, ret, &err);
   h->mem = saved;
   free(wasm);
   if (rc != SCP_OK && mode != MODE_PROBE) {
@@ -517,6 +507,51 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   return rc;
 }
 
+static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
+                         uint32_t n, int mode, uint64_t *ret) {
+  bool constructor = mode != MODE_CALL && mode != MODE_INTERNAL && mode != MODE_INTERNAL_PROHIBITED;
+  if (mode == MODE_CALL && !strncmp(name, "__", 2))
+    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INVALID_ACTION,
+                        "can't invoke a reserved function directly");
+  int rc = check_reentry(h, id, mode, constructor);
+  if (rc != SCP_OK) return rc;
+  /* the instance */
+  scp_lkey ik;
+  uint8_t kb[4];
+  scp_lc_instance_key(id, &ik, kb);
+  const scp_sentry *e;
+  rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
+  if (rc != SCP_OK) return rc;
+  scp_executable ex;
+  rc = scp_lc_instance_from_entry(h, e, &ex);
+  if (rc != SCP_OK) return rc;
+  if (mode != MODE_PROBE) rc = scp_host_charge_bulk_init(h, n, 8);   /* args_vec */
+  /* the executable: a Stellar Asset contract runs no VM (its protocol is
+   * the ledger's); an external reference resolves to a Wasm hash */
+  if (rc == SCP_OK && ex.kind == SCP_EXEC_STELLAR_ASSET) {
+    if (mode == MODE_PROBE) {
+      *ret = scp_val_u32(h->opts.protocol);
+      return SCP_OK;
+    }
+    /* the native contract (sac_contract.c) */
+    return h->links->native_call(h, id, name, args, n, ret);
+  }
+  if (rc == SCP_OK && ex.kind == SCP_EXEC_EXTERNAL_REF) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
+  if (rc != SCP_OK) return rc;
+  if (h->test_contract && mode != MODE_PROBE) return call_test_contract(h, id, name, args, n, ret);
+  uint8_t hash[32];
+  memcpy(hash, ex.hash, 32);
+  bool parse;
+  if ((rc = read_code(h, hash, &e, &parse)) != SCP_OK) return rc;
+  if (!h->invoker)
+    return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "no VM to run a contract in");
+  scp_invocation inv = { id, NULL, 0, name, mode == MODE_CONSTRUCTOR, parse, args, n,
+                         mode == MODE_PROBE };
+  return call_vm(h, &inv, e, mode, ret);
+}
+
 int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {
   scp_lkey ik;
   uint8_t kb[4];
@@ -529,6 +564,15 @@ int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {
   return rc == SCP_OK ? scp_lc_instance_from_entry(h, e, &ex) : rc;
 }
 
+/* call / try_call (host.rs), checked to the unit against the reference's
+ * trace up to the callee's frame push (test_contract.c): the args Vec
+ * (bulk init), the ScAddress clone, the reserved-name check's read of a
+ * Symbol object, the instance key and its storage read and clone, the
+ * args Vec<Val>, the id clone, the code key, its storage read and clone
+ * (for code written during the run; snapshot code is read in shadow
+ * mode), then the invoker (VM creation, push_context, the call).  Not
+ * charged: the diagnostics.  A failing callee's storage-map changes,
+ * events and auth trackers are rolled back (pop_context). */
 static int do_call(scp_host *h, const uint64_t *a, uint64_t *ret, bool try_call) {
   const scp_hobj *addr, *args;
   int rc = scp_host_visit(h, a[2], &args);

@@ -2,15 +2,13 @@
  * host_fns_lifecycle.c — the lifecycle host functions that read or change
  * a contract's executable: get_contract_id, update_current_contract_wasm,
  * update_current_contract_executable_ref, extend_contract_instance_and_code
- * _ttl_v2, get_address_executable, and the contract-id derivation that
- * create_contract shares.
+ * _ttl_v2, get_address_executable.
  *
  * rs-soroban-env v28: host.rs (the host functions), host/lifecycle.rs
  * (update_current_contract_executable, get_contract_id_hash),
  * host/data_helper.rs (extend_contract_*_ttl_v2), events/system_events.rs
  * (the "executable_update" event), builtin_contracts/common_types.rs (how
- * an executable becomes a Val), host/metered_xdr.rs (ValSer once per XDR
- * write, which is why the contract-id preimage is charged write by write).
+ * an executable becomes a Val).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,45 +19,10 @@
 /* Declared sizes (host/declared_size.rs). */
 enum {
   SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288, SIZE_CONTRACT_ID = 32, SIZE_HASH = 32,
-  SIZE_SCADDRESS = 48, SIZE_CONTRACT_ID_PREIMAGE = 80
+  SIZE_SCADDRESS = 48
 };
 
 /* ---- get_contract_id ---------------------------------------------------------- */
-
-int scp_lc_address_contract_id(scp_host *h, const uint8_t addr[33], const uint8_t salt[32],
-                               uint8_t id[32]) {
-  if (addr[0] > 1) {
-    snprintf(h->errmsg, sizeof h->errmsg,
-             "deployers other than accounts and contracts are not supported");
-    return SCP_ERR_UNSUPPORTED;
-  }
-  /* get_ledger_network_id is called through Env: the body, then its
-   * result's CheckedEnvArg (a VisitObject), as create_asset_contract's
-   * traces show (1,031 CPU between the nested call and ret) */
-  uint64_t nidobj;
-  uint8_t nid[32];
-  int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID_PREIMAGE);
-  if (rc == SCP_OK) rc = scp_hf_get_ledger_network_id(h, NULL, &nidobj);
-  if (rc == SCP_OK) rc = scp_host_check_val(h, nidobj);
-  if (rc == SCP_OK) rc = scp_lc_hash_input(h, nidobj, nid);
-  if (rc != SCP_OK) return rc;
-  /* HashIdPreimage::ContractId: envelope type, network id, preimage type,
-   * ScAddress type, [PublicKey type], the key or contract id, the salt --
-   * metered_write_xdr charges each write_all on its own */
-  static const uint32_t writes_account[] = { 4, 32, 4, 4, 4, 32, 32 };
-  static const uint32_t writes_contract[] = { 4, 32, 4, 4, 32, 32 };
-  const uint32_t *w = addr[0] == 0 ? writes_account : writes_contract;
-  size_t nw = addr[0] == 0 ? 7 : 6, total = 0;
-  for (size_t i = 0; rc == SCP_OK && i < nw; i++) {
-    rc = scp_host_charge(h, SCP_COST_ValSer, w[i]);
-    total += w[i];
-  }
-  if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)total);
-  if (rc == SCP_OK) scp_host_contract_id(h, addr[0] == 1, addr + 1, salt, id);
-  return rc;
-}
-
-
 
 /* get_contract_id_hash (lifecycle.rs): the deployer's ScAddress and the
  * salt, then the id as create_contract derives it; the Address object
@@ -72,7 +35,7 @@ HOSTFN(get_contract_id) {
   if (rc != SCP_OK) return rc;
   memcpy(addr, dep->u.bytes, 33);
   rc = scp_lc_hash_input(h, a[1], salt);
-  if (rc == SCP_OK) rc = scp_lc_address_contract_id(h, addr, salt, id);
+  if (rc == SCP_OK) rc = scp_host_address_contract_id(h, addr, salt, id);
   if (rc != SCP_OK) return rc;
   enc[0] = 1;
   memcpy(enc + 1, id, 32);

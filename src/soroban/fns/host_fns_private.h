@@ -116,14 +116,25 @@ SCP_HIDDEN int scp_hf_valid_range(scp_host *h, uint32_t start, uint32_t end, uin
 SCP_HIDDEN int scp_hf_binary_search(scp_host *h, uint64_t obj, uint32_t stride, uint64_t key,
                                     bool *found, uint32_t *pos);
 
-/* (host_fns_lifecycle.c) */
+/* ---- host_contract.c ---- */
+
 /* The contract id of an address preimage, charged as get_contract_id_hash
  * and create_contract_with_optional_auth do: the ContractIdPreimage clone,
  * get_full_contract_id_preimage (get_ledger_network_id through Env, its
  * hash read), metered_hash_xdr (one ValSer per XDR write, SHA-256).  addr
  * is the host's address encoding; other than account / contract deployers
  * -> SCP_ERR_UNSUPPORTED. */
-SCP_HIDDEN int scp_lc_address_contract_id(scp_host *h, const uint8_t addr[33],
+SCP_HIDDEN int scp_host_address_contract_id(scp_host *h, const uint8_t addr[33],
                                           const uint8_t salt[32], uint8_t id[32]);
+
+/* call_n_internal with CallParams::default_internal_call (a reserved name
+ * allowed, re-entry prohibited): delegate_account_auth's __check_auth. */
+SCP_HIDDEN int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[32], const char *fn,
+                                                 const uint64_t *args, uint32_t n, uint64_t *ret);
+/* call_n_internal with internal_host_call (host_contract.c): no
+ * reserved-name check, re-entry only into the calling contract itself
+ * (ContractReentryMode::SelfAllowed; that case is not implemented). */
+SCP_HIDDEN int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
+                                      const uint64_t *args, uint32_t n, uint64_t *ret);
 
 #endif

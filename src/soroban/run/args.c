@@ -150,7 +150,7 @@ static bool strkey_decode(const uint8_t *s, size_t n, unsigned *kind, uint8_t ke
   return true;
 }
 
-/* (auth3) A secret seed's strkey ("S...": version byte 18 << 3). */
+/* A secret seed's strkey ("S...": version byte 18 << 3). */
 bool scp_seed_strkey(const char *text, uint8_t seed[32]) {
   uint8_t raw[35];
   if (!text || !strkey_raw((const uint8_t *)text, strlen(text), raw) || raw[0] != (18 << 3))
@@ -159,7 +159,7 @@ bool scp_seed_strkey(const char *text, uint8_t seed[32]) {
   return true;
 }
 
-/* (auth3) An address strkey: *kind 0 account (G...), 1 contract (C...). */
+/* An address strkey: *kind 0 account (G...), 1 contract (C...). */
 bool scp_address_strkey(const char *text, unsigned *kind, uint8_t key[32]) {
   return text && strkey_decode((const uint8_t *)text, strlen(text), kind, key);
 }
@@ -475,6 +475,42 @@ int scp_host_args_to_vals(scp_host *h, const scp_arg *args, size_t n,
   return SCP_OK;
 }
 
+/* ---- scalar arguments typed by the spec ------------------------------------ */
+
+int scp_spec_arg_parse(const scp_spec_type *t, const char *param, const char *text,
+                       scp_arg *out, scp_error *err) {
+  char label[64];
+  snprintf(label, sizeof label, "--%s", param);
+  /* Option<T>: the ScVal is Void for none, else T's value (how the SDK
+   * encodes Option), so "void" / "none" / "null" or a T. */
+  if (t->kind == SCP_SPEC_OPTION && t->nsub == 1) {
+    if (!strcmp(text, "void") || !strcmp(text, "none") || !strcmp(text, "null")) {
+      memset(out, 0, sizeof *out);
+      out->kind = SCP_ARG_VOID;
+      return SCP_OK;
+    }
+    t = &t->sub[0];
+  }
+  const char *type = scp_spec_kind_arg(t->kind);
+  if (!type) {
+    scp_buf tn = {0};
+    scp_spec_type_format(t, &tn);
+    int rc = scp_fail(err, SCP_ERR_ARG,
+                      "argument %s: type %s cannot be given on the command line yet "
+                      "(supported: bool, void, integers, timepoint, duration, bytes, bytesn, "
+                      "string, symbol, address, option of those)",
+                      label, tn.oom ? "?" : tn.data);
+    scp_buf_free(&tn);
+    return rc;
+  }
+  int rc = scp_arg_parse_as(type, strlen(type), text, label, out, err);
+  if (rc != SCP_OK) return rc;
+  if (t->kind == SCP_SPEC_BYTES_N && out->len != 2 * (size_t)t->n)
+    return scp_fail(err, SCP_ERR_ARG, "argument %s: bytesn<%u> takes exactly %u bytes (%u hex "
+                    "digits), got %zu", label, t->n, t->n, 2 * t->n, out->len / 2);
+  return SCP_OK;
+}
+
 /* ---- JSON values typed by the spec ---------------------------------------
  *
  * Nested arguments (vec, map, tuple, UDTs, muxed addresses) are read from
@@ -612,24 +648,10 @@ static const char *scalar_text(json_t *j, char *tmp, size_t cap) {
   return NULL;
 }
 
+/* The scp_arg_parse type of a scalar spec kind (void and addresses are
+ * handled apart), or NULL. */
 static const char *scalar_name(uint32_t kind) {
-  switch (kind) {
-  case SCP_SPEC_BOOL: return "bool";
-  case SCP_SPEC_U32: return "u32";
-  case SCP_SPEC_I32: return "i32";
-  case SCP_SPEC_U64: return "u64";
-  case SCP_SPEC_I64: return "i64";
-  case SCP_SPEC_TIMEPOINT: return "timepoint";
-  case SCP_SPEC_DURATION: return "duration";
-  case SCP_SPEC_U128: return "u128";
-  case SCP_SPEC_I128: return "i128";
-  case SCP_SPEC_U256: return "u256";
-  case SCP_SPEC_I256: return "i256";
-  case SCP_SPEC_BYTES: case SCP_SPEC_BYTES_N: return "bytes";
-  case SCP_SPEC_STRING: return "string";
-  case SCP_SPEC_SYMBOL: return "symbol";
-  default: return NULL;
-  }
+  return kind == SCP_SPEC_VOID || kind == SCP_SPEC_ADDRESS ? NULL : scp_spec_kind_arg(kind);
 }
 
 /* A scalar spec type from text (the JSON value's, or a map key's). */

@@ -5,6 +5,7 @@
  * host made with scp_host_create gets this one table.
  */
 #include "soroban/fns/host_fns_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/sac/sac_private.h"
 
 /* ---- the host-function bodies ----------------------------------------- */
@@ -88,15 +89,15 @@ bool scp_hostfn_implemented(unsigned id) {
 
 static const scp_host_links links = {
   .impls = impls,
-  .frame_popped = scp_am_frame_popped,
-  .destroying = scp_am_free,
-  .auth_push_contract = scp_am_push_contract,
-  .auth_snapshot_charges = scp_am_snapshot_charges,
-  .auth_save = scp_am_save,
-  .auth_restore = scp_am_restore,
-  .auth_snap_free = scp_am_snap_free,
-  .auth_create_frame = scp_auth_create_frame,
-  .auth_create_pop = scp_auth_create_pop,
+  .frame_popped = scp_auth_mgr_frame_popped,
+  .destroying = scp_auth_mgr_free,
+  .auth_push_contract = scp_auth_mgr_push_contract,
+  .auth_snapshot_charges = scp_auth_mgr_snapshot_charges,
+  .auth_save = scp_auth_mgr_save,
+  .auth_restore = scp_auth_mgr_restore,
+  .auth_snap_free = scp_auth_mgr_snap_free,
+  .auth_create_frame = scp_auth_push_create,
+  .auth_create_pop = scp_auth_pop_create,
   .native_call = scp_sac_call,
 };
 

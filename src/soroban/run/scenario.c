@@ -846,7 +846,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   if (!rc) rc = limit(&c, root, "cpu_limit", &c.s->cpu_limit);
   if (!rc) rc = limit(&c, root, "mem_limit", &c.s->mem_limit);
   if (!rc) rc = load_ledger(&c, json_object_get(root, "ledger"));
-  json_t *src = json_object_get(root, "source");   /* (auth2) every call's source account */
+  json_t *src = json_object_get(root, "source");   /* every call's source account */
   if (!rc && src) {
     if (!json_is_string(src) || !scp_account_strkey(json_string_value(src), c.s->source))
       rc = bad(&c, SCP_ERR_MALFORMED, NULL,

@@ -166,7 +166,7 @@ typedef struct scp_scenario {
   uint64_t timestamp;
   bool has_network_id;
   uint8_t network_id[32];
-  bool has_source;             /* (auth2) "source": the transaction's source account */
+  bool has_source;             /* "source": the transaction's source account */
   uint8_t source[32];
   scp_contract_file *files;    /* every contract in file order (the ledger's) */
   scp_ledger_seed *storage;    /* "storage": initial entries */

@@ -122,12 +122,17 @@ void scp_spec_type_format(const scp_spec_type *t, scp_buf *b);
  * --amount <i128> -> void". */
 void scp_spec_fn_format(const scp_spec_fn *f, scp_buf *b);
 
-/* Type the text a user gave for parameter `param` by its scalar spec type
- * t (or option of one) into *out (data points into text).  Other types
+/* (args.c) Type the text a user gave for parameter `param` by its scalar
+ * spec type t (or option of one) into *out (data points into text).  Other types
  * need the spec (scp_spec_arg_value): SCP_ERR_ARG naming the parameter
  * and the type. */
 int scp_spec_arg_parse(const scp_spec_type *t, const char *param, const char *text,
                        scp_arg *out, scp_error *err);
+
+/* The scp_arg_parse type a value of spec kind `kind` is given as on the
+ * command line ("u32", "bytes" for bytes and bytesn), NULL for kinds not
+ * typed from plain text. */
+SCP_HIDDEN const char *scp_spec_kind_arg(uint32_t kind);
 
 /* The UDT called name, or NULL. */
 const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name);

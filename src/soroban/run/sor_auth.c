@@ -18,6 +18,7 @@
 
 #include "soroban/run/sor_auth.h"
 #include "soroban/core/host_private.h"
+#include "soroban/auth/host_auth.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/core/host_xdrw.h"
 #include "soroban/run/scp_spec.h"
@@ -60,16 +61,16 @@ void scp_authplan_free(scp_authplan *p) {
 }
 
 /* SorobanAuthorizedInvocation of node k of recording tracker ti. */
-static int invocation(scp_host *h, size_t ti, const scp_am_tinfo *t, size_t k, xw *w,
+static int invocation(scp_host *h, size_t ti, const scp_auth_mgr_tinfo *t, size_t k, xw *w,
                       scp_error *err) {
-  scp_am_tnode n;
-  scp_am_tracker_node(h, ti, k, &n);
+  scp_auth_mgr_tnode n;
+  scp_auth_mgr_tracker_node(h, ti, k, &n);
   if (!n.is_contract_fn) {
     /* SOROBAN_AUTHORIZED_FUNCTION_TYPE_CREATE_CONTRACT_V2_HOST_FN, as
      * recording mode's to_xdr writes it (host_auth_create.c) */
     uint8_t *img = NULL;
     size_t len = 0;
-    int rc = scp_acf_xdr(h, n.create, false, &img, &len);
+    int rc = scp_auth_create_xdr(h, n.create, false, &img, &len);
     if (rc != SCP_OK) return scp_fail(err, rc, "--auth enforce: a create-contract function");
     put(w, img, len);
     free(img);
@@ -91,14 +92,14 @@ static int invocation(scp_host *h, size_t ti, const scp_am_tinfo *t, size_t k, x
   }
   uint32_t nsub = 0;
   for (size_t j = k + 1; j < t->nnodes; j++) {
-    scp_am_tnode c2;
-    scp_am_tracker_node(h, ti, j, &c2);
+    scp_auth_mgr_tnode c2;
+    scp_auth_mgr_tracker_node(h, ti, j, &c2);
     nsub += c2.parent == k;
   }
   u32(w, nsub);
   for (size_t j = k + 1; j < t->nnodes; j++) {
-    scp_am_tnode c2;
-    scp_am_tracker_node(h, ti, j, &c2);
+    scp_auth_mgr_tnode c2;
+    scp_auth_mgr_tracker_node(h, ti, j, &c2);
     if (c2.parent != k) continue;
     int rc = invocation(h, ti, t, j, w, err);
     if (rc != SCP_OK) return rc;
@@ -227,9 +228,9 @@ int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p
   uint32_t proto = h->opts.protocol;
   bool v2 = !proto || proto >= 27;   /* 0: the newest */
   uint32_t exp = o->auth_expiration ? o->auth_expiration : h->opts.ledger_sequence + 100;
-  scp_am_tinfo t;
+  scp_auth_mgr_tinfo t;
   int rc = SCP_OK;
-  for (size_t i = 0; rc == SCP_OK && scp_am_tracker_info(h, i, &t); i++) {
+  for (size_t i = 0; rc == SCP_OK && scp_auth_mgr_tracker_info(h, i, &t); i++) {
     xw inv = { 0 }, e = { 0 };
     rc = invocation(h, i, &t, 0, &inv, err);
     if (rc == SCP_OK && inv.oom) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");

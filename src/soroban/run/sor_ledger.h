@@ -1,6 +1,6 @@
 /*
- * sor_ledger.h — private to src/soroban: what sor_vm.c (the VM glue and
- * the profiled run) and sor_ledger.c (a scenario's ledger: set up once,
+ * sor_ledger.h — private to src/soroban: what sor_run.c (the profiled run,
+ * over sor_vm.c's VM glue) and sor_ledger.c (a scenario's ledger: set up once,
  * then the entries each run leaves) need of each other.
  */
 #ifndef SCP_SOR_LEDGER_H
@@ -15,7 +15,7 @@
 #define SCP_SOR_MIN_PROTOCOL 20
 #define SCP_SOR_MAX_PROTOCOL 28
 
-/* ---- sor_vm.c ---- */
+/* ---- sor_run.c ---- */
 
 /* o's ledger info and source account as host options (the rest zero). */
 SCP_HIDDEN void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho);

@@ -416,18 +416,30 @@ const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name) {
   return NULL;
 }
 
+/* Every spec kind with a plain name: the name users read ("bytesn<N>"
+ * and UDT names are made apart), and the scp_arg_parse type a value of it
+ * is given as (NULL: not typed from plain text). */
+static const struct { uint32_t kind; const char *name, *arg; } kinds[] = {
+  {SCP_SPEC_VAL, "val", NULL}, {SCP_SPEC_BOOL, "bool", "bool"}, {SCP_SPEC_VOID, "void", "void"},
+  {SCP_SPEC_ERROR, "error", NULL}, {SCP_SPEC_U32, "u32", "u32"}, {SCP_SPEC_I32, "i32", "i32"},
+  {SCP_SPEC_U64, "u64", "u64"}, {SCP_SPEC_I64, "i64", "i64"},
+  {SCP_SPEC_TIMEPOINT, "timepoint", "timepoint"}, {SCP_SPEC_DURATION, "duration", "duration"},
+  {SCP_SPEC_U128, "u128", "u128"}, {SCP_SPEC_I128, "i128", "i128"},
+  {SCP_SPEC_U256, "u256", "u256"}, {SCP_SPEC_I256, "i256", "i256"},
+  {SCP_SPEC_BYTES, "bytes", "bytes"}, {SCP_SPEC_BYTES_N, "bytesn", "bytes"},
+  {SCP_SPEC_STRING, "string", "string"}, {SCP_SPEC_SYMBOL, "symbol", "symbol"},
+  {SCP_SPEC_ADDRESS, "address", "address"}, {SCP_SPEC_MUXED_ADDRESS, "muxed_address", NULL},
+  {SCP_SPEC_OPTION, "option", NULL}, {SCP_SPEC_RESULT, "result", NULL},
+  {SCP_SPEC_VEC, "vec", NULL}, {SCP_SPEC_MAP, "map", NULL}, {SCP_SPEC_TUPLE, "tuple", NULL},
+};
+
+const char *scp_spec_kind_arg(uint32_t kind) {
+  for (size_t k = 0; k < SCP_ARRAY_LEN(kinds); k++)
+    if (kinds[k].kind == kind) return kinds[k].arg;
+  return NULL;
+}
+
 void scp_spec_type_format(const scp_spec_type *t, scp_buf *b) {
-  static const struct { uint32_t kind; const char *name; } simple[] = {
-    {SCP_SPEC_VAL, "val"}, {SCP_SPEC_BOOL, "bool"}, {SCP_SPEC_VOID, "void"},
-    {SCP_SPEC_ERROR, "error"}, {SCP_SPEC_U32, "u32"}, {SCP_SPEC_I32, "i32"},
-    {SCP_SPEC_U64, "u64"}, {SCP_SPEC_I64, "i64"}, {SCP_SPEC_TIMEPOINT, "timepoint"},
-    {SCP_SPEC_DURATION, "duration"}, {SCP_SPEC_U128, "u128"}, {SCP_SPEC_I128, "i128"},
-    {SCP_SPEC_U256, "u256"}, {SCP_SPEC_I256, "i256"}, {SCP_SPEC_BYTES, "bytes"},
-    {SCP_SPEC_STRING, "string"}, {SCP_SPEC_SYMBOL, "symbol"}, {SCP_SPEC_ADDRESS, "address"},
-    {SCP_SPEC_MUXED_ADDRESS, "muxed_address"}, {SCP_SPEC_OPTION, "option"},
-    {SCP_SPEC_RESULT, "result"}, {SCP_SPEC_VEC, "vec"}, {SCP_SPEC_MAP, "map"},
-    {SCP_SPEC_TUPLE, "tuple"},
-  };
   if (t->kind == SCP_SPEC_UDT) {
     scp_buf_puts(b, t->name ? t->name : "?");
     return;
@@ -437,8 +449,8 @@ void scp_spec_type_format(const scp_spec_type *t, scp_buf *b) {
     return;
   }
   const char *name = "?";
-  for (size_t k = 0; k < SCP_ARRAY_LEN(simple); k++)
-    if (simple[k].kind == t->kind) name = simple[k].name;
+  for (size_t k = 0; k < SCP_ARRAY_LEN(kinds); k++)
+    if (kinds[k].kind == t->kind) name = kinds[k].name;
   scp_buf_puts(b, name);
   if (t->kind < SCP_SPEC_OPTION) return;
   scp_buf_putc(b, '<');
@@ -459,61 +471,4 @@ void scp_spec_fn_format(const scp_spec_fn *f, scp_buf *b) {
   scp_buf_puts(b, " -> ");
   if (f->noutputs) scp_spec_type_format(&f->outputs[0], b);
   else scp_buf_puts(b, "void");
-}
-
-/* The scp_arg_parse type name a spec type is typed as, or NULL. */
-static const char *arg_type_name(uint32_t kind) {
-  switch (kind) {
-  case SCP_SPEC_BOOL: return "bool";
-  case SCP_SPEC_VOID: return "void";
-  case SCP_SPEC_U32: return "u32";
-  case SCP_SPEC_I32: return "i32";
-  case SCP_SPEC_U64: return "u64";
-  case SCP_SPEC_I64: return "i64";
-  case SCP_SPEC_TIMEPOINT: return "timepoint";
-  case SCP_SPEC_DURATION: return "duration";
-  case SCP_SPEC_U128: return "u128";
-  case SCP_SPEC_I128: return "i128";
-  case SCP_SPEC_U256: return "u256";
-  case SCP_SPEC_I256: return "i256";
-  case SCP_SPEC_BYTES: case SCP_SPEC_BYTES_N: return "bytes";
-  case SCP_SPEC_STRING: return "string";
-  case SCP_SPEC_SYMBOL: return "symbol";
-  case SCP_SPEC_ADDRESS: return "address";
-  default: return NULL;
-  }
-}
-
-int scp_spec_arg_parse(const scp_spec_type *t, const char *param, const char *text,
-                       scp_arg *out, scp_error *err) {
-  char label[64];
-  snprintf(label, sizeof label, "--%s", param);
-  /* Option<T>: the ScVal is Void for none, else T's value (how the SDK
-   * encodes Option), so "void" / "none" / "null" or a T. */
-  if (t->kind == SCP_SPEC_OPTION && t->nsub == 1) {
-    if (!strcmp(text, "void") || !strcmp(text, "none") || !strcmp(text, "null")) {
-      memset(out, 0, sizeof *out);
-      out->kind = SCP_ARG_VOID;
-      return SCP_OK;
-    }
-    t = &t->sub[0];
-  }
-  const char *type = arg_type_name(t->kind);
-  if (!type) {
-    scp_buf tn = {0};
-    scp_spec_type_format(t, &tn);
-    int rc = scp_fail(err, SCP_ERR_ARG,
-                      "argument %s: type %s cannot be given on the command line yet "
-                      "(supported: bool, void, integers, timepoint, duration, bytes, bytesn, "
-                      "string, symbol, address, option of those)",
-                      label, tn.oom ? "?" : tn.data);
-    scp_buf_free(&tn);
-    return rc;
-  }
-  int rc = scp_arg_parse_as(type, strlen(type), text, label, out, err);
-  if (rc != SCP_OK) return rc;
-  if (t->kind == SCP_SPEC_BYTES_N && out->len != 2 * (size_t)t->n)
-    return scp_fail(err, SCP_ERR_ARG, "argument %s: bytesn<%u> takes exactly %u bytes (%u hex "
-                    "digits), got %zu", label, t->n, t->n, 2 * t->n, out->len / 2);
-  return SCP_OK;
 }

@@ -1,45 +1,11 @@
 /*
- * host_sac.c — get_asset_contract_id and create_asset_contract: the Asset
- * XDR, the asset contract's id, and the asset contract's instance.
- *
- * rs-soroban-env v28: host.rs (create_asset_contract,
- * get_asset_contract_id), host/lifecycle.rs (create_contract_internal,
- * create_contract_with_id, maybe_initialize_stellar_asset_contract,
- * get_asset_contract_id_hash), host/data_helper.rs
- * (get_full_contract_id_preimage, contract_instance_ledger_key,
- * store_contract_instance), host/metered_xdr.rs.
- *
- * Charges, in the reference's order:
- *  - reading the Asset (metered_from_xdr_obj): VisitObject, ValDeser(len).
- *  - the preimage: get_ledger_network_id (the host function and its
- *    result's check, as the reference calls it through Env: 1,031 CPU and
- *    128 bytes in the traces), hash_from_bytesobj_input (VisitObject,
- *    MemCpy(32)), metered_hash_xdr: one ValSer per piece the XDR writer
- *    writes (every discriminant, fixed opaque and key is its own write_all,
- *    so each piece pays the constant), then ComputeSha256Hash(len).
- *  - create_asset_contract also clones the ContractIdPreimage (MemCpy(80),
- *    its declared size) before the preimage, then creates the instance:
- *    the id and executable clones (MemCpy(32), MemCpy(72)), the instance
- *    key (MemCpy(32), MemAlloc(152)), storage `has` twice (once in
- *    create_contract_with_id, once in store_contract_instance), the id clone
- *    for the entry, the entry (MemAlloc(288)) and the storage put; then the
- *    Asset is written again (ValSer per piece) for init_asset.
- *   Checked to the unit against the reference's traces at the step where
- *   init_asset begins (tests/soroban/test_sac.c):
- *   test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract
- *   _executable.json (native: cpu 30640, mem 2364) and
- *   test__stellar_asset_contract__test_asset4_init.json (alphanum4: cpu
- *   35545, mem 4216).
- *
- *  - then maybe_initialize_stellar_asset_contract: the Asset's XDR again,
- *    the "init_asset" Symbol object, the Bytes object, call_n_internal
- *    (the reserved-name check reads the Symbol) into the native Stellar
- *    Asset Contract (sac_contract.c, sac_meta.c), the Address object.
- *    Checked to the unit against the reference's traces at
- *    `ret create_asset_contract` for native, alphanum4, alphanum12 and
- *    trailing-zero codes, and for an invalid code (tests/soroban/test_sac.c).
- *  A failing init_asset rolls the instance entry back, as the reference's
- *  frame rollback does.
+ * host_sac.c — the host functions that make and name Stellar Asset
+ * Contracts: get_asset_contract_id and create_asset_contract (the Asset
+ * XDR, the asset contract's id, its instance, then init_asset in the
+ * native contract).  Reference: rs-soroban-env v28 host.rs,
+ * host/lifecycle.rs and host/data_helper.rs; each function names its
+ * part.  Checked to the unit against the reference's traces in
+ * tests/soroban/test_sac.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +98,7 @@ static int charge_pieces(scp_host *h, const uint32_t *len, unsigned n) {
   return rc;
 }
 
-/* metered_from_xdr_obj::<Asset>. */
+/* metered_from_xdr_obj::<Asset>: VisitObject, ValDeser(len). */
 int scp_sac_read_asset(scp_host *h, uint64_t obj, scp_sac_asset *a) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, obj, &o);
@@ -145,7 +111,13 @@ int scp_sac_read_asset(scp_host *h, uint64_t obj, scp_sac_asset *a) {
   }
 }
 
-/* get_full_contract_id_preimage then metered_hash_xdr. */
+/* get_full_contract_id_preimage then metered_hash_xdr:
+ * get_ledger_network_id (the host function and its result's check, as the
+ * reference calls it through Env: 1,031 CPU and 128 bytes in the traces),
+ * hash_from_bytesobj_input (VisitObject, MemCpy(32)), one ValSer per piece
+ * the XDR writer writes (every discriminant, fixed opaque and key is its
+ * own write_all, so each piece pays the constant), then
+ * ComputeSha256Hash(len). */
 int scp_sac_asset_id(scp_host *h, const scp_sac_asset *a, uint8_t id[32]) {
   uint64_t nid;
   const scp_hobj *o;
@@ -190,7 +162,10 @@ HOSTFN(get_asset_contract_id) {
 }
 
 /* create_contract_with_id + store_contract_instance for a new StellarAsset
- * instance (contract_instance_ledger_key, has, has, put). */
+ * instance: the id and executable clones (MemCpy(32), MemCpy(72)), the
+ * instance key (MemCpy(32), MemAlloc(152)), storage `has` twice (once in
+ * create_contract_with_id, once in store_contract_instance), the id clone
+ * for the entry, the entry (MemAlloc(288)) and the storage put. */
 static int create_instance(scp_host *h, const uint8_t id[32]) {
   static const uint8_t lkci[4] = { 0, 0, 0, 20 };   /* ScVal::LedgerKeyContractInstance */
   uint8_t keybuf[4], img[12];
@@ -251,6 +226,17 @@ static int init_asset(scp_host *h, const uint8_t id[32], const scp_sac_asset *as
   return rc;
 }
 
+/* create_asset_contract: the Asset read, the ContractIdPreimage clone
+ * (MemCpy(80), its declared size), the id, the instance, then init_asset
+ * (maybe_initialize_stellar_asset_contract) and the Address object.  A
+ * failing init_asset rolls the instance entry back, as the reference's
+ * frame rollback does.  Checked to the unit against the traces where
+ * init_asset begins --
+ * test__lifecycle__cap_68_executable_getter__get_stellar_asset_contract
+ * _executable.json (native: cpu 30640, mem 2364),
+ * test__stellar_asset_contract__test_asset4_init.json (alphanum4: cpu
+ * 35545, mem 4216) -- and at `ret create_asset_contract` for native,
+ * alphanum4, alphanum12 and trailing-zero codes and an invalid code. */
 HOSTFN(create_asset_contract) {
   scp_sac_asset asset;
   uint8_t id[32];

@@ -1,0 +1,489 @@
+/*
+ * sor_run.c — one profiled Soroban invocation, as a few named steps:
+ * deploy the contracts, check the entry point, set the authorization
+ * entries (enforcing mode), run the call in its HostFunction frame, settle
+ * the run (refunds, ledger), and build the profile with its metadata
+ * through the run core (which checks the invariant).  Contract frames
+ * themselves are sor_vm.c's.
+ *
+ * The whole invocation (rs-soroban-env v28 host/frame.rs call_n_internal,
+ * call_contract_fn, instantiate_vm, vm.rs):
+ *   0. ledger set-up, uncharged (the reference's snapshot): the code and
+ *      instance entries of the called contract and of every extra contract
+ *      (scp_host_deploy); or, with a scp_ledger (scenario files), the
+ *      entries the earlier runs left, saved again after the run (a failed
+ *      run changes nothing, as a failed transaction; sor_ledger.c, which
+ *      sets that ledger up with its set-up transactions run here by
+ *      scp_sor_setup_run)
+ *   1. Host::set_base_prng_seed: 2 x ComputeSha256Hash(64) = 14,285 CPU
+ *                                                           -> the root node
+ *   2. the HostFunction frame: push_context's charges, the function name
+ *      as a Symbol, argument conversion (ScVal -> Val)     -> the root node
+ *   3. call_n_internal: the contract's instance and code read from storage
+ *      (host_contract.c)                                   -> the root node
+ *   4-7. the contract's VM and frame (sor_vm.c)
+ *
+ * The invariant checked after every run: Σ self == the meter's total for
+ * every metric, i.e. Σ self CPU == Budget CPU and Σ self memory == Budget
+ * memory + refunded (sor_vm.c's meter).  The storage metrics appear in the
+ * profile only when the run touched temporary or persistent storage.
+ */
+#include "soroban/run/sor_vm.h"
+#include "soroban/run/scp_scenario.h"
+#include "soroban/run/sor_auth.h"
+#include "soroban/run/sor_ledger.h"
+#include "soroban/run/sac_setup.h"
+#include "soroban/core/scp_val.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One profiled run: what the steps hand each other. */
+typedef struct sor_run {
+  sor_vm vm;
+  const scp_soroban_opts *o;
+  const char *path;            /* the called contract's file, for messages */
+  uint8_t main_id[32];
+  bool sac_main;               /* the call is to an asset contract */
+  uint32_t nr;                 /* results of the called function */
+  uint64_t *vals;              /* the arguments as Vals */
+  bool hf_frame;               /* the HostFunction frame is pushed */
+  scp_buf title, argtext, result, line;
+  int run_rc;                  /* how the call ended */
+  scp_error run_err;           /* and its message */
+  scp_storage_stats st;
+} sor_run;
+
+static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of memory"); }
+
+void scp_sor_salt(size_t i, uint8_t salt[32]) {
+  memset(salt, 0, 32);
+  for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
+}
+
+void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
+  memset(ho, 0, sizeof *ho);
+  ho->protocol = o->protocol;
+  ho->ledger_sequence = o->ledger_sequence;
+  ho->ledger_timestamp = o->ledger_timestamp;
+  if (o->has_network_id) memcpy(ho->network_id, o->network_id, 32);
+  ho->has_source_account = o->has_source_account;
+  if (o->has_source_account) memcpy(ho->source_account, o->source_account, 32);
+}
+
+/* ---- set-up transactions (sor_ledger.c's deploys) ------------------------------------ */
+
+int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
+  sor_vm vm;
+  uint32_t mi;
+  int rc = scp_sor_vm_open(&vm, s->cpu_limit, s->mem_limit, s->ho, err);
+  if (rc) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (!rc) rc = scp_sor_add_module(&vm, s->id, s->wasm, s->len, s->path, &mi, err);
+  if (!rc) rc = s->run(vm.host, &vm.run_err, s->ctx, err);
+  scp_sor_vm_close(&vm);
+  return rc;
+}
+
+/* ---- deploy ----------------------------------------------------------------------------- */
+
+/* The ledger's entries as the snapshot source (set up by the first run);
+ * modules with the called one first. */
+static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
+  scp_ledger *l = o->ledger;
+  int rc = SCP_OK;
+  size_t nmain = o->ledger_main_asset ? l->nassets : l->nfiles;
+  if (o->ledger_main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
+  if ((rc = scp_ledger_setup(l, o, err))) return rc;
+  if (scp_sor_ledger_give(l, vm->host)) return oom(err);
+  memcpy(main_id, o->ledger_main_asset ? l->asset_ids[o->ledger_main] : l->ids[o->ledger_main], 32);
+  uint32_t mi;
+  for (size_t k = 0; k <= l->nfiles && !rc; k++) {
+    size_t i = k == 0 ? o->ledger_main : k - 1;
+    if (k == 0 && o->ledger_main_asset) continue;
+    if (k && i == o->ledger_main && !o->ledger_main_asset) continue;
+    const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
+    rc = scp_sor_add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
+  }
+  return rc;
+}
+
+/* The called contract (salt 0) and every extra one (salt i + 1), from the
+ * deployer zero. */
+static int deploy_files(sor_run *r, scp_error *err) {
+  static const uint8_t zero[32];
+  const scp_soroban_opts *o = r->o;
+  uint8_t id[32], salt[32];
+  uint32_t mi;
+  int rc;
+  scp_sor_salt(0, salt);
+  if ((rc = scp_host_deploy(r->vm.host, o->wasm, o->wasm_len, zero, salt, id))) return scp_fail(err, rc, "out of memory");
+  if ((rc = scp_sor_add_module(&r->vm, id, o->wasm, o->wasm_len, r->path, &mi, err))) return rc;
+  memcpy(r->main_id, id, 32);
+  for (size_t i = 0; i < o->ncontracts; i++) {
+    const scp_contract_file *c = &o->contracts[i];
+    const char *cp = c->path ? c->path : "callee.wasm";
+    scp_sor_salt(i + 1, salt);
+    if ((rc = scp_host_deploy(r->vm.host, c->wasm, c->len, zero, salt, id))) return scp_fail(err, rc, "out of memory");
+    if ((rc = scp_sor_add_module(&r->vm, id, c->wasm, c->len, cp, &mi, err))) return rc;
+  }
+  return SCP_OK;
+}
+
+/* 0. the contracts in the ledger before the call, the --asset contracts
+ * created as set-up, and the protocol checks the reference's module parse
+ * makes: a contract newer than the ledger is refused
+ * (check_contract_interface_version), as is an import its protocol or the
+ * ledger's does not have. */
+static int deploy(sor_run *r, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  sor_vm *vm = &r->vm;
+  uint8_t id[32];
+  int rc = o->ledger ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
+  for (size_t i = 0; i < o->nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->assets[i], id, err);
+  if (rc) return rc;
+  for (size_t i = 0; i < vm->nmods && o->protocol; i++) {
+    uint32_t cp = scp_sor_module_protocol(vm->mods[i].mod);
+    if (cp != UINT32_MAX && cp > o->protocol)
+      return scp_fail(err, SCP_ERR_UNSUPPORTED, "%s: built for protocol %u, newer than the ledger's protocol %u",
+                      vm->mods[i].label + strlen("contract:"), cp, o->protocol);
+  }
+  for (size_t i = 0; i < vm->nmods; i++)
+    if ((rc = scp_sor_check_import_protocols(&vm->mods[i], o->protocol ? o->protocol : SCP_SOR_MAX_PROTOCOL, err)))
+      return rc;
+  return SCP_OK;
+}
+
+/* The called function: exported, as many parameters as arguments, all i64
+ * Vals.  An asset contract called directly (a scenario's asset) has no Wasm
+ * to check: the native contract checks its own arguments.  Also names the
+ * root node. */
+static int check_entry(sor_run *r, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  const char *path = r->path;
+  r->sac_main = o->ledger && o->ledger_main_asset;
+  const scp_wasm_module *mainmod = r->sac_main ? NULL : r->vm.mods[0].mod;
+  uint8_t kind;
+  uint32_t fidx;
+  if (!o->function || (!r->sac_main && (!scp_wasm_export_find(mainmod, o->function, strlen(o->function), &kind, &fidx) ||
+      kind != SCP_EXT_FUNC)))
+    return scp_fail(err, SCP_ERR_NOTFOUND, "%s: no exported function '%s'", path, o->function ? o->function : "");
+  const uint8_t *ps = NULL, *rs;
+  uint32_t np = (uint32_t)o->nargs;
+  r->nr = 1;
+  if (!r->sac_main) scp_wasm_func_sig(mainmod, fidx, &ps, &np, &rs, &r->nr);
+  if (np != o->nargs)
+    return scp_fail(err, SCP_ERR_ARG, "%s: function '%s' takes %u argument%s, %zu given", path, o->function,
+                    np, np == 1 ? "" : "s", o->nargs);
+  for (uint32_t i = 0; ps && i < np; i++)
+    if (ps[i] != SCP_WASM_I64)
+      return scp_fail(err, SCP_ERR_INVALID, "%s: function '%s' parameter %u is not an i64 Val", path, o->function, i);
+  scp_buf_printf(&r->title, r->sac_main ? "contract:SAC(%s)" : "contract:%s", scp_sor_basename(path));
+  if (r->title.oom) return oom(err);
+  r->vm.title = r->title.data;
+  return SCP_OK;
+}
+
+/* ---- run the call ------------------------------------------------------------------------- */
+
+/* Book what the meter counted since the cursor to a new root child (a
+ * host node with a callee of its own); with only_if_any, not when it is
+ * all zero. */
+static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, scp_error *err) {
+  uint64_t d[SCP_MAX_METRICS];
+  if (!scp_run_take(vm->run, d) && only_if_any) return SCP_OK;
+  uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
+  if (en == SCP_NODE_NONE) return oom(err);
+  scp_run_add(vm->run, en, d);
+  return SCP_OK;
+}
+
+/* 0b. enforcing mode: the signing accounts' entries (set-up), then
+ * Host::set_authorization_entries, charged in its own frame (auth:entries).
+ * Its Host or Budget failure is the run's; any other stops here. */
+static int set_auth_entries(sor_run *r, const scp_authplan *plan, scp_error *err) {
+  sor_vm *vm = &r->vm;
+  int rc = scp_authplan_seed_accounts(vm->host, plan, err);
+  if (rc) return rc;
+  scp_run_book(vm->run, 0);
+  scp_error ae = {0};
+  int arc = scp_authplan_apply(vm->host, plan, &ae);
+  if ((rc = book_root_child(vm, SOR_AUTH_ENTRIES, false, err))) return rc;
+  if (arc != SCP_OK && arc != SCP_ERR_HOST && arc != SCP_ERR_BUDGET) {
+    *err = ae;
+    return arc;
+  }
+  r->run_rc = arc;
+  if (arc) r->run_err = ae;
+  return SCP_OK;
+}
+
+static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *vals, scp_buf *b) {
+  for (size_t i = 0; i < o->nargs; i++) {
+    if (i) scp_buf_puts(b, ", ");
+    scp_host_val_format(vm->host, vals[i], b);
+  }
+  return b->oom ? SCP_ERR_NOMEM : SCP_OK;
+}
+
+/* 1. the base PRNG seed; 2. the HostFunction frame and the arguments.  A
+ * scenario's simulation (the recording run of an enforcing call) seeds
+ * with its ordinal from 1, so its nonces are fresh ones, not the ones
+ * earlier signed calls consumed or recording mode's (seed 0).  A failure
+ * is the run's, except a bad argument, which stops here. */
+static int open_host_fn_frame(sor_run *r, bool simulation, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  sor_vm *vm = &r->vm;
+  if (!(r->vals = calloc(o->nargs + 1, sizeof *r->vals))) return oom(err);
+  uint8_t seed[32] = { 0 };
+  if (simulation && o->ledger) {
+    uint32_t k = ++o->ledger->simulations;
+    for (int b = 0; b < 4; b++) seed[28 + b] = (uint8_t)(k >> (24 - 8 * b));
+  }
+  int rc = r->run_rc;
+  if (rc == SCP_OK) rc = scp_host_set_base_prng_seed(vm->host, seed);
+  if (rc == SCP_OK) rc = scp_host_charge_push_context(vm->host, NULL);
+  if (rc == SCP_OK) {
+    rc = scp_host_push_frame(vm->host);
+    r->hf_frame = rc == SCP_OK;
+  }
+  uint64_t fn_sym;
+  if (rc == SCP_OK) rc = scp_host_symbol_val(vm->host, o->function, &fn_sym);
+  if (rc == SCP_OK) rc = scp_host_args_to_vals(vm->host, o->args, o->nargs, r->vals, &r->run_err);
+  if (rc == SCP_ERR_ARG) {
+    *err = r->run_err;
+    return rc;
+  }
+  if (rc == SCP_OK) describe_args(vm, o, r->vals, &r->argtext);
+  scp_run_book(vm->run, 0);
+  r->run_rc = rc;
+  return SCP_OK;
+}
+
+/* 3-7. the call, its result formatted. */
+static void call(sor_run *r) {
+  sor_vm *vm = &r->vm;
+  if (r->run_rc) return;
+  scp_error e = {0};
+  uint64_t result_val = SCP_VAL_VOID;
+  r->run_rc = scp_host_invoke_contract(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
+                                       &result_val, &e);
+  if (r->run_rc) {
+    r->run_err = vm->run_err.msg[0] ? vm->run_err : e;
+    r->run_err.code = r->run_rc;
+  } else if (r->nr == 1) {
+    scp_host_val_format(vm->host, result_val, &r->result);
+  }
+}
+
+/* Popping the last frame runs recording mode's emulated authentication
+ * (host_auth_emul.c): its own node under the root, when it charged any. */
+static int close_host_fn_frame(sor_run *r, scp_error *err) {
+  sor_vm *vm = &r->vm;
+  if (!r->hf_frame) return SCP_OK;
+  scp_run_book(vm->run, 0);
+  scp_host_pop_frame(vm->host);
+  int rc = book_root_child(vm, SOR_AUTH_EMULATE, true, err);
+  if (rc) return rc;
+  scp_error ee = { 0 };
+  int erc = scp_host_take_auth_emulation_rc(vm->host, &ee);
+  if (erc != SCP_OK && r->run_rc == SCP_OK) {
+    r->run_rc = erc;
+    r->run_err = ee;
+  }
+  return SCP_OK;
+}
+
+/* After the call: a recording run's trees signed (collect), the linear
+ * memory charged to the HostFunction frame refunded, the ledger saved (not
+ * by a simulation), and the run's status given its message.  An error the
+ * run cannot be profiled with (bad code, out of memory) stops here. */
+static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  sor_vm *vm = &r->vm;
+  int rc;
+  if (collect) {
+    if (r->run_rc) {
+      *err = r->run_err;
+      scp_error_prefix(err, "the recording run (for the authorization entries)");
+      return r->run_rc;
+    }
+    if ((rc = scp_authplan_collect(vm->host, o, collect, err))) return rc;
+  }
+  if (vm->late_refund) {
+    scp_budget_refund_mem(&vm->budget, vm->late_refund);
+    vm->refunded += vm->late_refund;
+  }
+  scp_run_book(vm->run, 0);
+  if (o->ledger && !collect && (rc = scp_sor_ledger_save(o->ledger, vm->host, r->run_rc == SCP_OK, plan != NULL)))
+    return scp_fail(err, rc, "out of memory");
+  int run_rc = r->run_rc;
+  if (run_rc == SCP_ERR_BUDGET && !strstr(r->run_err.msg, "ExceededLimit")) scp_sor_budget_message(vm, &r->run_err);
+  if (run_rc && !r->run_err.msg[0])
+    scp_fail(&r->run_err, run_rc, "invoking '%s' failed: %s", o->function, scp_strerror(run_rc));
+  if (run_rc == SCP_ERR_MALFORMED || run_rc == SCP_ERR_INVALID || run_rc == SCP_ERR_UNSUPPORTED ||
+      run_rc == SCP_ERR_NOMEM || run_rc == SCP_ERR_INTERNAL) {
+    *err = r->run_err;
+    if (!strstr(err->msg, r->path)) scp_error_prefix(err, r->path);
+    return run_rc;
+  }
+  return SCP_OK;
+}
+
+/* ---- the profile ---------------------------------------------------------------------------- */
+
+static int meta_u64(scp_profile *p, const char *key, uint64_t v) {
+  char num[32];
+  snprintf(num, sizeof num, "%llu", (unsigned long long)v);
+  return scp_prof_meta(p, key, num);
+}
+
+/* A metadata line whose value is r->line, written by the caller. */
+static int meta_line(sor_run *r, scp_profile *p, const char *key) {
+  return r->line.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, key, r->line.data);
+}
+
+/* "contract id i" for every contract when there is more than one, then
+ * "asset contract i" for a scenario's assets and the --asset ones. */
+static int meta_ids(sor_run *r, scp_profile *p) {
+  const scp_soroban_opts *o = r->o;
+  sor_vm *vm = &r->vm;
+  char sk[57], key[48];
+  int rc = SCP_OK;
+  for (size_t i = 0; (o->ncontracts || vm->nmods > 1 || o->ledger) && i < vm->nmods && !rc; i++) {
+    scp_host_contract_strkey(vm->mods[i].id, sk);
+    snprintf(key, sizeof key, "contract id %zu", i);
+    scp_buf_free(&r->line);
+    scp_buf_printf(&r->line, "%s = %s", vm->mods[i].label + strlen("contract:"), sk);
+    rc = meta_line(r, p, key);
+  }
+  for (size_t i = 0; o->ledger && i < o->ledger->nassets && !rc; i++) {
+    scp_host_contract_strkey(o->ledger->asset_ids[i], sk);
+    snprintf(key, sizeof key, "asset contract %zu", i);
+    scp_buf_free(&r->line);
+    scp_buf_printf(&r->line, "SAC(%s) = %s", o->ledger->assets[i], sk);
+    rc = meta_line(r, p, key);
+  }
+  for (size_t i = 0; i < o->nassets && !rc; i++) {
+    scp_sac_asset asset;
+    const char *why;
+    uint8_t id[32];
+    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) continue;
+    scp_sac_contract_id(vm->host->opts.network_id, &asset, id);
+    scp_host_contract_strkey(id, sk);
+    snprintf(key, sizeof key, "asset contract %zu", i);
+    scp_buf_free(&r->line);
+    scp_buf_printf(&r->line, "SAC(%s) = %s", o->assets[i], sk);
+    rc = meta_line(r, p, key);
+  }
+  return rc;
+}
+
+/* The run's metadata lines, in the order the report shows them. */
+static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
+  sor_run *r = ctx;
+  const scp_soroban_opts *o = r->o;
+  sor_vm *vm = &r->vm;
+  int rc = scp_prof_meta(p, "contract", r->path);
+  if (!rc) rc = scp_prof_meta(p, "function", o->function);
+  if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
+  if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
+  if (!rc && r->run_rc) rc = scp_prof_meta(p, "status", r->run_err.msg);
+  if (!rc) rc = meta_u64(p, "memory peak", vm->budget.mem_peak);
+  if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
+  if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);
+  if (!rc) rc = meta_u64(p, "events", scp_host_event_count(vm->host));
+  if (!rc) rc = meta_ids(r, p);
+  if (!rc && (r->st.reads || r->st.writes)) {
+    scp_buf_free(&r->line);
+    scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes)",
+                   (unsigned long long)r->st.reads, (unsigned long long)r->st.bytes_read,
+                   (unsigned long long)r->st.writes, (unsigned long long)r->st.bytes_written);
+    rc = meta_line(r, p, "storage");
+  }
+  for (size_t i = 0; !rc && i < scp_host_auth_count(vm->host); i++) {
+    char key[32];
+    snprintf(key, sizeof key, "auth %zu", i + 1);
+    scp_buf_free(&r->line);
+    scp_host_auth_format(vm->host, i, &r->line);
+    rc = meta_line(r, p, key);
+  }
+  if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
+    rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
+  return rc ? oom(err) : SCP_OK;
+}
+
+/* The profile, through the run core: the invariant, the tree symbolized,
+ * "demo.wasm run(u32:200)" as its heading (the flamegraph's, diff's column
+ * names), the metadata.  The storage metrics only when storage was used. */
+static int build_profile(sor_run *r, scp_profile **out, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  scp_host_storage_stats(r->vm.host, &r->st);
+  scp_buf heading = {0};
+  scp_buf_printf(&heading, r->sac_main ? "SAC(%s) %s(%s)" : "%s %s(%s)", scp_sor_basename(r->path), o->function,
+                 r->argtext.data ? r->argtext.data : "");
+  if (heading.oom) {
+    scp_buf_free(&heading);
+    return oom(err);
+  }
+  scp_resolver res;
+  scp_sor_resolver(&r->vm, &res);
+  scp_run_report rep = {r->st.reads || r->st.writes ? SOR_NMETRICS : 2, heading.data, r->run_rc,
+                        r->run_err.msg, &res, add_meta, r};
+  int rc = scp_run_build(r->vm.run, &rep, out, err);
+  scp_buf_free(&heading);
+  if (rc == SCP_ERR_INTERNAL) scp_error_prefix(err, r->path);
+  return rc;
+}
+
+/* One run: with plan, its entries are set (enforcing mode) before the
+ * call; with collect, the recording run's trackers are turned into signed
+ * entries after it (sor_auth.c), and no profile is kept. */
+static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_authplan *collect,
+                       scp_profile **out, scp_error *err) {
+  *out = NULL;
+  sor_run r;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  r.path = o->wasm_path ? o->wasm_path : "contract.wasm";
+  scp_host_opts ho;
+  scp_sor_host_opts(o, &ho);
+  int rc = SCP_OK;
+  if (o->protocol && (o->protocol < SCP_SOR_MIN_PROTOCOL || o->protocol > SCP_SOR_MAX_PROTOCOL))
+    rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->protocol,
+                  SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
+  if (!rc) rc = scp_sor_vm_open(&r.vm, o->cpu_limit, o->mem_limit, &ho, err);
+  if (!rc) rc = deploy(&r, err);
+  if (!rc) rc = check_entry(&r, err);
+  if (!rc && plan) rc = set_auth_entries(&r, plan, err);
+  if (!rc) rc = open_host_fn_frame(&r, collect != NULL, err);
+  if (!rc) call(&r);
+  if (!rc) rc = close_host_fn_frame(&r, err);
+  if (!rc) rc = settle(&r, plan, collect, err);
+  if (!rc) rc = build_profile(&r, out, err);
+  if (!rc && (rc = r.run_rc)) {
+    *err = r.run_err;
+    if (!strstr(err->msg, r.path)) scp_error_prefix(err, r.path);
+  }
+  free(r.vals);
+  scp_buf_free(&r.title);
+  scp_buf_free(&r.argtext);
+  scp_buf_free(&r.result);
+  scp_buf_free(&r.line);
+  scp_sor_vm_close(&r.vm);
+  return rc;
+}
+
+int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
+  if (!o->auth_enforce) return run_profile(o, NULL, NULL, out, err);
+  *out = NULL;
+  /* simulation first (recording mode, unprofiled), then the signed call */
+  scp_soroban_opts rec = *o;
+  rec.auth_enforce = false;
+  scp_authplan plan = {0};
+  scp_profile *p = NULL;
+  int rc = run_profile(&rec, NULL, &plan, &p, err);
+  scp_profile_destroy(p);
+  if (rc == SCP_OK) rc = run_profile(o, &plan, NULL, out, err);
+  scp_authplan_free(&plan);
+  return rc;
+}

@@ -1,0 +1,97 @@
+/*
+ * sor_vm.h — private to src/soroban: the VM glue (sor_vm.c: contract code,
+ * nested VMs, host calls, the meter the run core reads) as the profiled run
+ * (sor_run.c) drives it.
+ */
+#ifndef SCP_SOR_VM_H
+#define SCP_SOR_VM_H
+
+#include "soroban/core/scp_host.h"
+#include "soroban/core/host_private.h"
+#include "run/scp_run.h"
+#include "symbols/scp_sym.h"
+#include "wasm/scp_wasm.h"
+
+/* The run core's metrics, in this order. */
+enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_METRIC_RBYTES,
+       SOR_METRIC_WBYTES, SOR_NMETRICS };
+
+/* Host-node callees that are no host function: Host::set_authorization_
+ * entries (auth:entries) and recording mode's emulated authentication at
+ * the last frame's pop (auth:emulate). */
+#define SOR_AUTH_EMULATE 0xFFFFFFF0u
+#define SOR_AUTH_ENTRIES 0xFFFFFFF1u
+
+#define SOR_MAX_DEPTH 128
+
+/* One contract's code, loaded once. */
+typedef struct sor_module {
+  uint8_t id[32];
+  uint8_t code_hash[32];
+  scp_wasm_module *mod;
+  int *import_fn;              /* host function id per import */
+  scp_sym *sym;
+  char *label;                 /* "contract:demo.wasm" */
+} sor_module;
+
+/* One running VM. */
+typedef struct sor_frame {
+  uint32_t module;
+  scp_wasm_instance *inst;
+  uint64_t fuel_flushed;       /* fuel already charged as WasmInsnExec */
+  uint64_t linear_mem;         /* memory charged for its linear memory */
+  uint32_t node;               /* its contract node (the root for the called contract) */
+  bool nested;                 /* node was entered on the run core's stack */
+  bool instantiating;
+} sor_frame;
+
+typedef struct sor_vm {
+  scp_budget budget;
+  scp_host *host;
+  scp_run *run;                /* the tree, the cursor and the node stack */
+  sor_module *mods;
+  size_t nmods, capmods;
+  sor_frame frames[SOR_MAX_DEPTH];
+  unsigned depth;
+  uint64_t refunded;
+  uint64_t late_refund;        /* linear memory charged to the host-function frame */
+  scp_error run_err;           /* innermost failure */
+  const char *title;           /* the root's name */
+  char frame_name[160];
+  char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
+  unsigned nsac;
+} sor_vm;
+
+/* Set vm up: a Budget of cpu_limit / mem_limit, a host with options ho
+ * whose contract calls run in this VM glue, and a run core with the six
+ * metrics.  Returns SCP_OK or SCP_ERR_NOMEM ("out of memory" in err); on
+ * failure the caller still calls scp_sor_vm_close. */
+SCP_HIDDEN int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit,
+                               const scp_host_opts *ho, scp_error *err);
+/* Free everything vm holds (also after a failed open). */
+SCP_HIDDEN void scp_sor_vm_close(sor_vm *vm);
+
+/* Load wasm as module index *out of contract id, labelled
+ * contract:<basename of path>; errors name path. */
+SCP_HIDDEN int scp_sor_add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm,
+                                  size_t len, const char *path, uint32_t *out, scp_error *err);
+
+/* The contract's interface protocol (contractenvmetav0), UINT32_MAX when
+ * it has none. */
+SCP_HIDDEN uint32_t scp_sor_module_protocol(const scp_wasm_module *mod);
+
+/* Refuse a module importing a host function that its protocol or the
+ * ledger's does not have. */
+SCP_HIDDEN int scp_sor_check_import_protocols(const sor_module *m, uint32_t ledger, scp_error *err);
+
+/* Names the tree's nodes and inline chains for the profile. */
+SCP_HIDDEN void scp_sor_resolver(sor_vm *vm, scp_resolver *out);
+
+SCP_HIDDEN const char *scp_sor_basename(const char *path);
+
+/* e's message for a run stopped by the Budget: "Error(Budget,
+ * ExceededLimit): CPU used of limit, memory used of limit".  Returns
+ * SCP_ERR_BUDGET. */
+SCP_HIDDEN int scp_sor_budget_message(const sor_vm *vm, scp_error *e);
+
+#endif

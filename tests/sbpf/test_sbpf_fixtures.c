@@ -444,6 +444,15 @@ static void test_rejections(void **state) {
   expect_reject(l, b, len, SCP_ERR_UNSUPPORTED,
                 "bad.so: ELF error: Detected sbpf_version required by the executable which are not "
                 "enabled (UnsupportedSBPFVersion)");
+  /* e_flags 1 is sBPF v1 on the same lenient path; v2 moved the loads */
+  memcpy(b, orig, len);
+  b[48] = 1;
+  assert_int_equal(scp_sbpf_load(l, b, len, "v1.so", &p, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_prog_version(p), SCP_SBPF_V1);
+  scp_sbpf_prog_free(p);
+  b[48] = 2;
+  expect_reject(l, b, len, SCP_ERR_INVALID,
+                "bad.so: Verifier error: unknown eBPF opcode 0x79 (insn #2) (UnknownOpCode)");
   /* the verifier's reasons come through the same way */
   memcpy(b, orig, len);
   b[rd64(b + shdr_of(b, ".text") + 24)] = 0x06;

@@ -57,7 +57,7 @@ static const char *load_source(void *ctx, const char *file, size_t *len) {
 
 int cmd_annotate(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
-  const char *profile_path = NULL, *only = NULL, *metric_name = "cpu", *val;
+  const char *profile_path = NULL, *only = NULL, *metric_name = "0", *val;
   bool calls = false;
   source_cache cache = {0};
   cache.dirs = calloc((size_t)argc + 1, sizeof *cache.dirs);
@@ -69,7 +69,7 @@ int cmd_annotate(int argc, char **argv) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) status = usage;
       else cache.dirs[cache.ndirs++] = val;
     } else if (!strcmp(a, "--metric")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, fee)"))) status = usage;
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, fee, cu)"))) status = usage;
       else metric_name = val;
     } else if (!strcmp(a, "--calls")) {
       calls = true;

@@ -136,7 +136,7 @@ static int parse_trustline(profile_opts *o, const char *val) {
 }
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
-static int parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
+int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
   memset(want, 0, SCP_FMT_COUNT * sizeof *want);
   bool any = false;
   const char *s = list;
@@ -576,7 +576,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
-      if ((status = parse_formats(val, o->want))) return status;
+      if ((status = cli_parse_formats(val, o->want))) return status;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &o->svg.min_width_pct))
@@ -934,6 +934,7 @@ static int profile_call(profile_opts *o) {
 }
 
 int cmd_profile(int argc, char **argv) {
+  if (cli_is_sbpf_program(argc, argv)) return cmd_profile_sol(argc, argv);
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
   if (!alloc_opts(&o, argc)) {

@@ -80,6 +80,7 @@ P=ScprofProgram111111111111111111111111111111
   ocase v3_syscalls "$PROGS/syscalls_v3.so"
   ocase v3_sysvars "$PROGS/sysvars_v3.so"
   ocase v3_log_truncated "$PROGS/spam_v3.so"
+  ocase v3_epoch_stake "$PROGS/epochstake_v3.so"
   ocase v3_unregistered_remaining_cu "$PROGS/remaining_v3.so"
   ocase v3_unregistered_blake3 "$PROGS/blake3_v3.so"
   ocase v3_fault_depletes "$PROGS/fault_v3.so"

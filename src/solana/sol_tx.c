@@ -254,8 +254,14 @@ static int finish_profile(tx_state *t) {
   scp_profile *p = t->prof;
   char status[160] = "";
   int rc = SCP_OK;
-  if (res->failed >= 0 || res->txerr[0]) {
-    scp_sol_tx_outcome(res, status, sizeof status);
+  if (res->failed >= 0) {
+    char name[96];
+    scp_sol_ierr_name(res->ierr, name, sizeof name);
+    snprintf(status, sizeof status, "instruction #%ld failed: %s", res->failed + 1, name);
+  } else if (res->txerr[0]) {
+    snprintf(status, sizeof status, "transaction failed: %s", res->txerr);
+  }
+  if (status[0]) {
     p->status = SCP_ERR_TRAP;
     p->status_msg = scp_strtab_intern(&p->strs, status);
     if (p->status_msg == UINT32_MAX) rc = SCP_ERR_NOMEM;
@@ -295,7 +301,7 @@ int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *
     res->failed = b.bad_ix;
     res->ierr.kind = SCP_SOL_IERR_INVALID_INSTRUCTION_DATA;
   } else if (b.dup_ix >= 0) {
-    snprintf(res->txerr, sizeof res->txerr, "DuplicateInstruction(%ld)", b.dup_ix);
+    snprintf(res->txerr, sizeof res->txerr, "DuplicateInstruction { index: %ld }", b.dup_ix);
   } else {
     for (; nsaved < o->naccts; nsaved++)
       if ((rc = scp_sol_account_copy(&saved[nsaved], &o->accts[nsaved]))) {

@@ -66,7 +66,9 @@ int sol_txprof_ix(scp_profile *p, size_t k, uint32_t *id) {
   uint32_t fr;
   snprintf(name, sizeof name, "instruction #%zu", k);
   int rc = frame(p, name, "", 0, SCP_KIND_CONTRACT, SCP_SRC_HOST, &fr);
-  return rc ? rc : node(p, 0, fr, id);
+  if (!rc) rc = node(p, 0, fr, id);
+  if (!rc) p->nodes[*id].calls = 1;
+  return rc;
 }
 
 int sol_txprof_leaf(scp_profile *p, uint32_t at, const char *name, uint64_t cu) {

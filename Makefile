@@ -73,9 +73,19 @@ $(BIN): $(CLI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
+# Tests see tests/ on the include path (build_dir.h).  A helper that
+# several tests share is a tests/AREA/NAME.c compiled once; the tests that
+# need it list its object below and link it.
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -c $< -o $@
+
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB) $(LDLIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< $(filter %.o,$^) $(LIB) $(LDLIBS) $(TEST_LIBS)
+
+$(BUILD)/tests/soroban/test_replay $(BUILD)/tests/soroban/test_sac_whole: \
+  $(BUILD)/tests/soroban/sac_flows.o
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -116,7 +116,7 @@ typedef struct scp_soroban_opts {
   struct scp_ledger *ledger;
   size_t ledger_main;
   bool ledger_main_asset;      /* ledger_main indexes the ledger's asset contracts */
-  /* (sacb) Stellar Asset Contracts created before the call (setup, not
+  /* Stellar Asset Contracts created before the call (setup, not
    * profiled), each "native" or "CODE:G..." (1 to 12 ASCII letters or
    * digits, the issuer's account strkey); a malformed one is SCP_ERR_ARG.
    * The profile's metadata lists each asset contract's id. */

@@ -1,6 +1,6 @@
 /*
- * sbpf_verify.c — solana-sbpf's RequisiteVerifier (and, for v3, its
- * LocalVerifier), then the decoder that turns verified text into the
+ * sbpf_verify.c — solana-sbpf's RequisiteVerifier (and, for v3 under the
+ * deployment options, its LocalVerifier), then the decoder that turns verified text into the
  * interpreter's form and finds the basic blocks the meter charges.
  *
  * Both read sbpf_ops.def: an opcode byte means a body in some versions and
@@ -140,7 +140,10 @@ int sbpf_verify(const scp_sbpf_prog *p, scp_error *err) {
     int rc = check_one(p, t, &i, err);
     if (rc) return rc;
   }
-  if (p->version < SCP_SBPF_V3) return SCP_OK;
+  /* LocalVerifier (v3 syscall keys, call -1) is a deployment check: what
+   * agave executes went through RequisiteVerifier alone, and an unknown
+   * key is then UnsupportedInstruction when it runs. */
+  if (p->version < SCP_SBPF_V3 || !p->loader->opts.reject_broken_elfs) return SCP_OK;
   for (i = 0; i < n; i++) {
     raw r = get(p, i);
     if (r.opc == 0x18) i++;
@@ -195,7 +198,10 @@ static int decode_one(scp_sbpf_prog *p, const enc *t, uint32_t i, sbpf_insn *d) 
     if (p->version >= SCP_SBPF_V3) {
       int64_t target = (int64_t)i + 1 + r.imm;
       if (r.src == 1 && target >= 0 && target < p->ninsns) d->aux = (int32_t)target;
-      else d->op = OP_BADCALL;
+      else {
+        d->op = OP_BADCALL;
+        if (r.src == 0) return add_use(p, (uint32_t)r.imm);
+      }
     } else {
       const sbpf_key *k = sbpf_lookup_key(p, (uint32_t)r.imm);
       if (k) d->aux = (int32_t)k->pc;

@@ -7,7 +7,7 @@
  * Floats, SIMD, multi-value, reference types and the rest are rejected at
  * load time with the feature and byte offset named.
  *
- * Metering (../shared/spec/soroban/metering.txt): each region (function
+ * Metering (docs/reference/metering.txt): each region (function
  * body, loop, if-arm, else-arm) charges its whole static fuel on entry.
  * When a tree is attached, the interpreter counts region entries per
  * calling-context node instead of emitting per-instruction events;

@@ -3,7 +3,7 @@
  * internal form, placing fuel exactly where wasmi 0.31 places it.
  *
  * Fuel model (stellar/wasmi v0.31.1-soroban.20.0.1, func_builder/
- * translator.rs; summarised in ../shared/spec/soroban/metering.txt):
+ * translator.rs; summarised in docs/reference/metering.txt):
  *  - A ConsumeFuel instruction opens every region: the function body,
  *    each `loop`, the then-arm of `if`, the `else` arm.  `block` has none:
  *    it adds into the enclosing region.  Each starts at base (1).

@@ -6,7 +6,7 @@ set -e
 B=${1:-build}
 D=tests/fuzz/corpus-sbpf
 mkdir -p "$D"
-for f in counter token; do
+for f in counter token traps; do
   cp "$B/tests/fixtures/sbpf/$f.so" "$D/$f.so"
   cp "$B/tests/fixtures/sbpf/${f}_v3.so" "$D/${f}_v3.so"
 done

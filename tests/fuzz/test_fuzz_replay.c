@@ -23,6 +23,7 @@
 #include "fuzz_sbpf.h"
 #include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
+#include "build_dir.h"
 
 static unsigned replay_dir(const char *dir, bool truncations,
                            void (*one)(const uint8_t *, size_t)) {
@@ -80,14 +81,8 @@ static void test_corpus_sbpf(void **state) {
 
 static void test_fixtures(void **state) {
   (void)state;
-  const char *b = getenv("SCP_BUILD");
-  char dir[1024];
-  unsigned n = 0;
-  snprintf(dir, sizeof dir, "%s/examples", b ? b : "build");
-  n += replay_dir(dir, true, fuzz_wasm_one);
-  snprintf(dir, sizeof dir, "%s/tests/fixtures/wasm", b ? b : "build");
-  n += replay_dir(dir, true, fuzz_wasm_one);
-  assert_true(n > 0);
+  assert_true(replay_dir(build_path("examples"), true, fuzz_wasm_one) > 0);
+  assert_true(replay_dir(build_path("tests/fixtures/wasm"), true, fuzz_wasm_one) > 0);
 }
 
 int main(void) {

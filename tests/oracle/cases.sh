@@ -60,6 +60,8 @@ P=ScprofProgram111111111111111111111111111111
   ocase v3_syscalls "$PROGS/syscalls_v3.so"
   ocase v3_sysvars "$PROGS/sysvars_v3.so"
   ocase v3_log_truncated "$PROGS/spam_v3.so"
+  ocase v3_unregistered_remaining_cu "$PROGS/remaining_v3.so"
+  ocase v3_unregistered_blake3 "$PROGS/blake3_v3.so"
   ocase v3_fault_depletes "$PROGS/fault_v3.so"
   ocase v3_divide_by_zero "$PROGS/divzero_v3.so"
   ocase v3_panic "$PROGS/panic_v3.so"
@@ -107,3 +109,10 @@ for V in "" _v3; do
 done
 ocase fixture_token_mint_to_loader2 "$FIX/token.so" --loader v2 --ix "00$(le64 7)" \
   --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+# traps.c: one fault per tag (divide by zero, a read at 0, the call depth, a
+# store into the program, the meter, the v0 stack gap) and tag 6, none
+for V in "" _v3; do
+  for TAG in 0 1 2 3 4 5 6; do
+    ocase fixture_traps_$TAG$V "$FIX/traps$V.so" --ix 0$TAG
+  done
+done

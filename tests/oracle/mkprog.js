@@ -22,6 +22,8 @@ const SYS = {
   sol_get_return_data: 0x5d2245e4, sol_alloc_free_: 0x83f00e8f,
   sol_get_epoch_rewards_sysvar: 0xfdba2b3b, sol_get_last_restart_slot: 0x188a0031,
   sol_get_processed_sibling_instruction: 0xadb8efc8,
+  // not registered with litesvm 1.5.0's features
+  sol_remaining_compute_units: 0xedef5aee, sol_blake3: 0x174c5122,
 };
 // SysvarRent111111111111111111111111111111111 as four little-endian u64
 const RENT_ID = [0x515c2c1917d5a706n, 0x7ff14a3d4cc98c21n, 0x44fda19b08eeda58n, 0x000000008ad9dbe3n];
@@ -127,6 +129,10 @@ const PROGRAMS = {
          A.mov(7, 200),
          A.movr(1, 6), A.mov(2, 64), A.call('sol_log_'), A.sub(7, 1), ins(0x55, 7, 0, -5, 0),
          A.mov(0, 0), A.exit()],
+  // syscalls litesvm does not register: the call is an unsupported
+  // instruction when reached
+  remaining: [A.mov(1, 1), A.call('sol_remaining_compute_units'), A.exit()],
+  blake3: [A.mov(1, 0), A.mov(2, 0), A.call('sol_blake3'), A.exit()],
   // a load from an unmapped address: a VM fault depletes the meter
   fault: [A.mov(1, 0), A.mov(2, 7), A.ldxdw(0, 1, 0), A.exit()],
   divzero: [A.mov(1, 5), A.mov(2, 0), A.div(1, 2), A.mov(0, 0), A.exit()],

@@ -139,7 +139,10 @@ static scp_sbpf_prog *load(const scp_sbpf_loader *l, const char *name, uint8_t *
  *   n = 10: 22 + 85 = 107 instructions + 100 = 207 CU.
  *   n = 0: 22 + 3 = 25 + 100 = 125 CU.
  *   n = 201 (error path): 0-4 5, 22-24 3, 25-27 3, 28-31 3 (lddw is one;
- *   sol_log_), 32-33 2, 51-52 2 = 18 + 100 = 118 CU, r0 = 7. */
+ *   sol_log_), 32-33 2, 51-52 2 = 18 + 100 = 118 CU, r0 = 7.
+ * litesvm 1.5.0 (solana-sbpf 0.23, agave 4.3), given the same linked
+ * counter.so and counter_v3.so, charges the same 207, 125 and 118 (sol_log_
+ * and sol_log_64_ cost 100 there too). */
 static void test_counter(void **state) {
   (void)state;
   calls c = { 0 };
@@ -225,9 +228,12 @@ static void test_token(void **state) {
     };
     uint8_t ix[9] = { 0, 40 };
     size_t inlen = serialize(in, a, 3, ix, sizeof ix);
+    int logs = c.log;
     run_out o = run(p, in, inlen, 200000, NULL);
     assert_int_equal(o.rc, SCP_OK);
     assert_int_equal(o.r0, 0);
+    /* the tag's name through the pointer table in .rodata, then "mint_to" */
+    assert_int_equal(c.log, logs + 2);
     used[v] = o.used;
     uint64_t supply, balance;
     memcpy(&supply, in + 8 + 88, 8);
@@ -304,6 +310,56 @@ static void test_dwarf(void **state) {
     scp_sbpf_loader_destroy(l);
     free(bytes);
   }
+}
+
+/* traps.c: every fault with the runtime's message.  Each message below is
+ * what litesvm 1.5.0 logs ("Program ... failed: MESSAGE") for the same
+ * linked program and instruction; the successful runs' CU are its numbers
+ * too (17; 18 for tag 1 on v3, which reads its rodata at address 0; 21 for
+ * tag 5 on v3, whose stack has no gaps).  A failing run's CU are the VM's
+ * own count (the runtime then depletes the meter, which is its business). */
+static void test_traps(void **state) {
+  (void)state;
+  static const struct {
+    uint8_t tag;
+    bool v3;
+    int rc;
+    uint64_t cu;
+    const char *msg;
+  } t[] = {
+    { 0, false, SCP_ERR_TRAP, 16, "divide by zero at BPF instruction" },
+    { 0, true, SCP_ERR_TRAP, 16, "divide by zero at BPF instruction" },
+    { 1, false, SCP_ERR_TRAP, 16, "Access violation reading 8 bytes at address 0x0 (in unallocated region)" },
+    { 1, true, SCP_OK, 18, "" },
+    { 2, false, SCP_ERR_TRAP, 332, "exceeded max BPF to BPF call depth" },
+    { 2, true, SCP_ERR_TRAP, 332, "exceeded max BPF to BPF call depth" },
+    { 3, false, SCP_ERR_TRAP, 16, "Access violation writing 1 bytes at address 0x1000003c8 (in program region)" },
+    { 3, true, SCP_ERR_TRAP, 16, "Access violation writing 1 bytes at address 0x0 (in allocated region)" },
+    { 4, false, SCP_ERR_TRAP, 5000, "exceeded CUs meter at BPF instruction" },
+    { 4, true, SCP_ERR_TRAP, 5000, "exceeded CUs meter at BPF instruction" },
+    { 5, false, SCP_ERR_TRAP, 19, "Access violation in stack frame 1 at address 0x200001ff0 of size 1" },
+    { 5, true, SCP_OK, 21, "" },
+    { 6, false, SCP_OK, 17, "" },
+    { 6, true, SCP_OK, 17, "" },
+  };
+  calls c;
+  scp_sbpf_loader *l = loader(&c);
+  static uint8_t in[65536];
+  uint8_t *b0, *b3;
+  size_t n0, n3;
+  scp_sbpf_prog *p0 = load(l, "traps.so", &b0, &n0), *p3 = load(l, "traps_v3.so", &b3, &n3);
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    size_t inlen = serialize(in, NULL, 0, &t[i].tag, 1);
+    run_out o = run(t[i].v3 ? p3 : p0, in, inlen, 5000, NULL);
+    if (o.rc != t[i].rc || o.used != t[i].cu || strcmp(o.msg, t[i].msg))
+      fail_msg("tag %u v%d: rc %d cu %llu '%s'", t[i].tag, t[i].v3 ? 3 : 0, o.rc,
+               (unsigned long long)o.used, o.msg);
+  }
+  scp_sbpf_prog_free(p0);
+  scp_sbpf_prog_free(p3);
+  free(b0);
+  free(b3);
+  scp_sbpf_loader_destroy(l);
 }
 
 /* ---- loader rejections ------------------------------------------------- */
@@ -388,6 +444,15 @@ static void test_rejections(void **state) {
   expect_reject(l, b, len, SCP_ERR_UNSUPPORTED,
                 "bad.so: ELF error: Detected sbpf_version required by the executable which are not "
                 "enabled (UnsupportedSBPFVersion)");
+  /* e_flags 1 is sBPF v1 on the same lenient path; v2 moved the loads */
+  memcpy(b, orig, len);
+  b[48] = 1;
+  assert_int_equal(scp_sbpf_load(l, b, len, "v1.so", &p, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_prog_version(p), SCP_SBPF_V1);
+  scp_sbpf_prog_free(p);
+  b[48] = 2;
+  expect_reject(l, b, len, SCP_ERR_INVALID,
+                "bad.so: Verifier error: unknown eBPF opcode 0x79 (insn #2) (UnknownOpCode)");
   /* the verifier's reasons come through the same way */
   memcpy(b, orig, len);
   b[rd64(b + shdr_of(b, ".text") + 24)] = 0x06;
@@ -420,6 +485,7 @@ int main(void) {
     cmocka_unit_test(test_counter),
     cmocka_unit_test(test_token),
     cmocka_unit_test(test_dwarf),
+    cmocka_unit_test(test_traps),
     cmocka_unit_test(test_rejections),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -261,7 +261,6 @@ static const vcase vcases[] = {
   { V0, { EXIT, I(0x18, 0, 0, 0, 0), END }, "Verifier error: LD_DW instruction cannot be last in program (LDDWCannotBeLast)" },
   { V0, { I(0x8d, 0, 0, 0, 10), EXIT }, "Verifier error: Invalid register specified at instruction 0 (InvalidRegister)" },
   { V1, { I(0x07, 10, 0, 0, 8), EXIT }, "Verifier error: Unaligned immediate (insn #0) (UnalignedImmediate)" },
-  { V3, { I(0x85, 0, 0, 0, 12345), EXIT }, "Verifier error: Invalid syscall code 12345 (InvalidSyscall)" },
 };
 
 static void test_verifier(void **state) {
@@ -276,6 +275,32 @@ static void test_verifier(void **state) {
     int rc = sbpf_load_text(l, text, len, vcases[i].v, &p, &err);
     if (rc != SCP_ERR_INVALID || strcmp(err.msg, vcases[i].msg))
       fail_msg("case %zu: rc %d '%s' want '%s'", i, rc, err.msg, vcases[i].msg);
+  }
+  /* v3: an unknown syscall key is a deployment error (LocalVerifier),
+   * and at execution time UnsupportedInstruction when it is reached */
+  {
+    uint8_t t3[16];
+    ins bad[] = { I(0x85, 0, 0, 0, 12345), EXIT, { 0 } };
+    size_t n3 = encode(bad, t3);
+    scp_sbpf_loader_opts o;
+    scp_sbpf_loader_opts_default(&o);
+    o.reject_broken_elfs = true;
+    scp_sbpf_loader *strict;
+    assert_int_equal(scp_sbpf_loader_create(&o, &strict), SCP_OK);
+    scp_sbpf_prog *p3;
+    scp_error e3;
+    assert_int_equal(sbpf_load_text(strict, t3, n3, V3, &p3, &e3), SCP_ERR_INVALID);
+    assert_string_equal(e3.msg, "Verifier error: Invalid syscall code 12345 (InvalidSyscall)");
+    scp_sbpf_loader_destroy(strict);
+    assert_int_equal(sbpf_load_text(l, t3, n3, V3, &p3, &e3), SCP_OK);
+    uint64_t meter = 10, r0;
+    scp_sbpf_vm_config cfg = { .meter = &meter };
+    scp_sbpf_vm *vm;
+    assert_int_equal(scp_sbpf_vm_create(p3, &cfg, &vm, &e3), SCP_OK);
+    assert_int_equal(scp_sbpf_vm_run(vm, &r0, &e3), SCP_ERR_TRAP);
+    assert_int_equal(scp_sbpf_vm_trap(vm), SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
+    scp_sbpf_vm_destroy(vm);
+    scp_sbpf_prog_free(p3);
   }
   /* v1/v2 may bump r10 by a multiple of 64 */
   uint8_t text[16];

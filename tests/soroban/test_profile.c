@@ -17,13 +17,7 @@
 #include "profile/scp_prof.h"
 #include "soroban/core/scp_host.h"
 #include "util/scp_util.h"
-
-static char *fixture(const char *rel) {
-  static char path[1024];
-  const char *b = getenv("SCP_BUILD");
-  snprintf(path, sizeof path, "%s/%s", b ? b : "build", rel);
-  return path;
-}
+#include "build_dir.h"
 
 typedef struct run {
   uint8_t *wasm;
@@ -35,7 +29,7 @@ typedef struct run {
 
 static void profile(run *r, const char *rel, const char *fn, const char *arg, uint64_t cpu_limit) {
   memset(r, 0, sizeof *r);
-  assert_int_equal(scp_read_file(fixture(rel), &r->wasm, &r->len, &r->err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path(rel), &r->wasm, &r->len, &r->err), SCP_OK);
   scp_arg a;
   size_t nargs = 0;
   if (arg) {
@@ -316,7 +310,7 @@ static void test_bad_inputs(void **state) {
   uint8_t *w;
   size_t n;
   scp_error e;
-  assert_int_equal(scp_read_file(fixture("examples/demo.wasm"), &w, &n, &e), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/demo.wasm"), &w, &n, &e), SCP_OK);
   for (size_t cut = 0; cut < n; cut += 97) {
     scp_soroban_opts o = {.wasm_path = "cut.wasm", .wasm = w, .wasm_len = cut, .function = "run"};
     scp_profile *p = NULL;
@@ -344,8 +338,8 @@ static void test_cross_contract(void **state) {
   run r, callee;
   memset(&r, 0, sizeof r);
   memset(&callee, 0, sizeof callee);
-  assert_int_equal(scp_read_file(fixture("examples/caller.wasm"), &r.wasm, &r.len, &r.err), SCP_OK);
-  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
+  assert_int_equal(scp_read_file(build_path("examples/caller.wasm"), &r.wasm, &r.len, &r.err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
                    SCP_OK);
   /* the counter's id: deployer = zero account, salt = 1 (scprof.h) */
   scp_budget b;
@@ -416,9 +410,9 @@ static void test_create_and_call(void **state) {
   run r, callee;
   memset(&r, 0, sizeof r);
   memset(&callee, 0, sizeof callee);
-  assert_int_equal(scp_read_file(fixture("tests/fixtures/wasm/deployer.wasm"), &r.wasm, &r.len, &r.err),
+  assert_int_equal(scp_read_file(build_path("tests/fixtures/wasm/deployer.wasm"), &r.wasm, &r.len, &r.err),
                    SCP_OK);
-  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
+  assert_int_equal(scp_read_file(build_path("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
                    SCP_OK);
   uint8_t hash[32];
   SHA256(callee.wasm, callee.len, hash);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "symbols/scp_sym.h"
+#include "build_dir.h"
 #include "symbols/scp_sym_private.h"   /* the repair functions */
 
 #include <dwarf.h>
@@ -46,10 +47,8 @@ typedef struct blob {
 } blob;
 
 static blob load_fixture(const char *name) {
-  const char *dir = getenv("SCP_BUILD");
   char path[512];
-  snprintf(path, sizeof path, "%s/tests/fixtures/wasm/%s",
-           dir && *dir ? dir : "build", name);
+  snprintf(path, sizeof path, "%s/tests/fixtures/wasm/%s", build_dir(), name);
   blob b = {0};
   scp_error err = {0};
   if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK)
@@ -750,11 +749,6 @@ static void test_garbled_dwarf_never_crashes(void **state) {
 }
 
 /* ---- ELF: BPF objects built by clang from the same fixture source ------ */
-
-static const char *build_dir(void) {
-  const char *dir = getenv("SCP_BUILD");
-  return dir && *dir ? dir : "build";
-}
 
 /* Compile tests/fixtures/wasm/sym_inline.c for BPF (the Makefile only
  * builds WASM fixtures; the same source keeps the same line numbers). */

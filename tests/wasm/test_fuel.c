@@ -3,7 +3,7 @@
  * Soroban's wasmi 0.31 (stellar/wasmi tag v0.31.1-soroban.20.0.1).
  *
  * Every number below is worked out in a comment from these rules (see
- * ../shared/spec/soroban/metering.txt; "T:NNN" cites
+ * docs/reference/metering.txt; "T:NNN" cites
  * crates/wasmi/src/engine/func_builder/translator.rs, "E:NNN"
  * crates/wasmi/src/engine/executor.rs, "C:NNN" engine/config.rs):
  *
@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include "wasm/scp_wasm.h"
+#include "build_dir.h"
 
 #define BIG_FUEL 1000000000000ULL   /* 10^12: metered, never the limit */
 
@@ -80,11 +81,6 @@ typedef struct fuel_mod {
   uint64_t grow_cur, grow_desired;   /* arguments of the last hook call */
   uint32_t last_import;              /* import_index of the last host call */
 } fuel_mod;
-
-static const char *build_dir(void) {
-  const char *b = getenv("SCP_BUILD");
-  return b && *b ? b : "build";
-}
 
 static int run_tool(char *const argv[]) {
   pid_t pid = fork();

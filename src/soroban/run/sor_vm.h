@@ -62,6 +62,13 @@ typedef struct sor_vm {
   unsigned nsac;
 } sor_vm;
 
+/* The charges of creating a contract VM from module m (vm.rs,
+ * vm/parsed_module.rs), linear memory aside: with parse, the ParseWasm*
+ * cost inputs and the linker's import-symbol set; always the
+ * InstantiateWasm* cost inputs and the import protocol check's symbol set.
+ * SCP_OK or SCP_ERR_BUDGET. */
+int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *m, bool parse);
+
 /* Set vm up: a Budget of cpu_limit / mem_limit, a host with options ho
  * whose contract calls run in this VM glue, and a run core with the six
  * metrics.  Returns SCP_OK or SCP_ERR_NOMEM ("out of memory" in err); on

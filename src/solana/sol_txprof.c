@@ -90,7 +90,21 @@ int sol_txprof_leaf(scp_profile *p, uint32_t at, const char *name, uint64_t cu) 
   return SCP_OK;
 }
 
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root);
+
 int sol_txprof_graft(scp_profile *p, uint32_t at, const scp_profile *sub) {
+  return graft(p, at, sub, false);
+}
+
+int sol_txprof_merge(scp_profile *p, uint32_t at, const scp_profile *sub) {
+  return graft(p, at, sub, true);
+}
+
+int sol_txprof_frame(scp_profile *p, const char *name, uint32_t *fr) {
+  return frame(p, name, "", 0, SCP_KIND_CONTRACT, SCP_SRC_HOST, fr);
+}
+
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root) {
   uint32_t *map = malloc((sub->nnodes ? sub->nnodes : 1) * sizeof *map);
   if (!map) return SCP_ERR_NOMEM;
   int rc = SCP_OK;
@@ -98,18 +112,23 @@ int sol_txprof_graft(scp_profile *p, uint32_t at, const scp_profile *sub) {
   for (size_t i = 0; i < sub->nnodes && !rc; i++) {
     const scp_prof_node *s = &sub->nodes[i];
     const scp_prof_frame *sf = &sub->frames[s->frame];
-    uint32_t fr, id;
+    uint32_t fr, id = at;
     uint8_t kind = i == 0 ? SCP_KIND_CONTRACT : sf->kind;
-    if ((rc = frame(p, scp_prof_str(sub, sf->name), scp_prof_str(sub, sf->file), sf->decl_line, kind,
-                    sf->source, &fr)) ||
-        (rc = node(p, i == 0 ? at : map[s->parent], fr, &id)))
+    if (!(merge_root && i == 0) &&
+        ((rc = frame(p, scp_prof_str(sub, sf->name), scp_prof_str(sub, sf->file), sf->decl_line, kind,
+                     sf->source, &fr)) ||
+         (rc = node(p, i == 0 ? at : map[s->parent], fr, &id))))
       break;
     map[i] = id;
     scp_prof_node *n = &p->nodes[id];
     n->calls = i == 0 ? 1 : s->calls;
-    n->self[0] = s->self[0];
+    n->self[0] += s->self[0];
     n->call_line = s->call_line;
     n->call_file = str(p, scp_prof_str(sub, s->call_file));
+    if (s->nlines && n->nlines) {
+      rc = SCP_ERR_INTERNAL;   /* a placeholder has no lines of its own */
+      break;
+    }
     if (s->nlines) {
       if (!scp_grow(&p->lines, &p->caplines, p->nlines + s->nlines, sizeof *p->lines)) {
         rc = SCP_ERR_NOMEM;
@@ -127,6 +146,48 @@ int sol_txprof_graft(scp_profile *p, uint32_t at, const scp_profile *sub) {
   }
   free(map);
   return rc;
+}
+
+int sol_txprof_settle(scp_profile *p) {
+  size_t nn = p->nnodes, no = 0, ns = 0;
+  uint32_t *order = malloc(nn * sizeof *order), *newid = malloc(nn * sizeof *newid);
+  uint32_t *stack = malloc(nn * sizeof *stack);
+  scp_prof_node *nodes = malloc(nn * sizeof *nodes);
+  if (!order || !newid || !stack || !nodes) {
+    free(order), free(newid), free(stack), free(nodes);
+    return SCP_ERR_NOMEM;
+  }
+  stack[ns++] = 0;
+  while (ns) {
+    uint32_t id = stack[--ns];
+    order[no] = id;
+    newid[id] = (uint32_t)no++;
+    size_t k = ns;
+    for (uint32_t c = p->nodes[id].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling) stack[ns++] = c;
+    for (size_t a = k, b = ns; a + 1 < b; a++, b--) {   /* first child on top */
+      uint32_t t = stack[a];
+      stack[a] = stack[b - 1];
+      stack[b - 1] = t;
+    }
+  }
+  for (size_t i = 0; i < no; i++) {
+    nodes[i] = p->nodes[order[i]];
+    nodes[i].parent = i ? newid[nodes[i].parent] : SCP_NODE_NONE;
+    nodes[i].first_child = nodes[i].next_sibling = SCP_NODE_NONE;
+  }
+  for (size_t i = no; i-- > 1;) {
+    uint32_t par = nodes[i].parent;
+    nodes[i].next_sibling = nodes[par].first_child;
+    nodes[par].first_child = (uint32_t)i;
+  }
+  free(p->nodes);
+  p->nodes = nodes;
+  p->nnodes = p->capnodes = no;
+  free(order), free(newid), free(stack);
+  for (size_t i = 0; i < no; i++) p->nodes[i].total[0] = p->nodes[i].self[0];
+  for (size_t i = no; i-- > 1;) p->nodes[p->nodes[i].parent].total[0] += p->nodes[i].total[0];
+  for (size_t i = 1; i < no; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+  return scp_prof_check(p) ? SCP_OK : SCP_ERR_INTERNAL;
 }
 
 int sol_txprof_finish(scp_profile *p, uint64_t cu) {

@@ -49,11 +49,14 @@ NAME="sol_tx check --max-cu on a transaction (848 CU)"
 ok sh -c "'$BIN' check '$T/out/02-budget_memo/report.json' --max-cu 848 >/dev/null &&
           ! '$BIN' check '$T/out/02-budget_memo/report.json' --max-cu 847 >/dev/null 2>&1"
 
-if command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ]; then
-  node "$D/tx.js" "$T/tx.json" >"$T/oracle.txt" 2>"$T/oracle.err"
-  n=0
-  for dir in "$T"/out/*/; do
-    n=$((n + 1))
+have_oracle=0
+command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
+[ $have_oracle -eq 1 ] || echo "SKIP sol_tx oracle: litesvm 1.5.0 not installed in $ORACLE"
+
+# every transaction of scenario $1 (profiled in $2) against litesvm
+against_oracle() {
+  node "$D/tx.js" "$1" >"$T/oracle.txt" 2>"$T/oracle.err"
+  for dir in "$2"/*/; do
     label=$(basename "$dir" | sed 's/^[0-9]*-//')
     awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/oracle.txt" |
       sed 's/^result err TransactionError/result err /' >"$T/want.txt"
@@ -61,6 +64,34 @@ if command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package
     ok cmp -s "$T/want.txt" "$dir/result.txt"
     cmp -s "$T/want.txt" "$dir/result.txt" || diff "$T/want.txt" "$dir/result.txt" | head -10
   done
+}
+[ $have_oracle -eq 1 ] && against_oracle "$T/tx.json" "$T/out"
+
+# Cross-program invocation: tests/fixtures/sbpf/cpi.c (a System transfer
+# from its PDA, self-invocation two levels deep with return data, the
+# runtime's privilege and depth errors).
+B=${SCP_BUILD:-build}
+if [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
+  B_ABS=$(cd "$B" && pwd)
+  sed "s|@BUILD@|$B_ABS|g" "$D/cpi_cases.json" >"$T/cpi.json"
+  "$BIN" profile --scenario "$T/cpi.json" -o "$T/cpi" -q >/dev/null 2>"$T/err"
+  NAME="sol_tx cpi: CU and outcome of every transaction as pinned"
+  ok cmp -s "$T/cpi/scenario.txt" "$D/cpi_expected.txt"
+  bad=0
+  for dir in "$T"/cpi/*/; do
+    cu=$(awk '$1 == "cu" {print $2}' "$dir/result.txt")
+    sum=$(awk '{s += $NF} END {print s + 0}' "$dir/profile.folded")
+    [ "$cu" = "$sum" ] || { echo "  $dir: folded $sum != cu $cu"; bad=1; }
+  done
+  NAME="sol_tx cpi: self CU add up to the consumed CU"
+  ok [ $bad -eq 0 ]
+  NAME="sol_tx cpi: the callee under the invoke, the invoke keeping its 946 CU"
+  ok sh -c "grep -q 'transfer (tests/fixtures/sbpf/cpi.c:[0-9]*);syscall:sol_invoke_signed_c 946\$' '$T/cpi/01-pda_transfer/profile.folded' &&
+            grep -q ';syscall:sol_invoke_signed_c;program:System 150\$' '$T/cpi/01-pda_transfer/profile.folded'"
+  NAME="sol_tx cpi: three program frames nested (depth 3)"
+  ok grep -q 'sol_invoke_signed_c;program:cpi;.*sol_invoke_signed_c;program:cpi;.*syscall:sol_set_return_data 100$' \
+    "$T/cpi/05-nest_return_data/profile.folded"
+  [ $have_oracle -eq 1 ] && against_oracle "$T/cpi.json" "$T/cpi"
 else
-  echo "SKIP sol_tx oracle: litesvm 1.5.0 not installed in $ORACLE"
+  echo "SKIP sol_tx cpi: $B/tests/fixtures/sbpf/cpi.so not built"
 fi

@@ -238,6 +238,53 @@ static int run_all(tx_state *t, const budget *b) {
   return rc;
 }
 
+/* A program's account as the chain holds it, for an account the
+ * transaction names by a program's id but does not give: builtins are
+ * NativeLoader accounts holding their name, loader 1 and 2 programs hold
+ * their ELF, an upgradeable program the address of its programdata.
+ * Programs read these like any account (their layout moves the input). */
+static int set_bytes(scp_sol_account *a, const void *p, size_t n, uint64_t lamports, const char *owner) {
+  uint8_t *d = malloc(n ? n : 1);
+  if (!d) return SCP_ERR_NOMEM;
+  if (n) memcpy(d, p, n);
+  free(a->data);
+  a->data = d;
+  a->len = n;
+  a->lamports = lamports;
+  a->executable = true;
+  scp_sol_key_parse(owner, strlen(owner), a->owner);
+  return SCP_OK;
+}
+
+static int program_account(const scp_sol_tx_opts *o, scp_sol_account *a) {
+  static const uint8_t zero[32] = {0};
+  if (a->lamports || a->len || a->executable || memcmp(a->owner, zero, 32)) return SCP_OK;
+  if (!memcmp(a->key, scp_sol_system_id, 32))
+    return set_bytes(a, "solana_system_program", 21, 1, "NativeLoader1111111111111111111111111111111");
+  if (!memcmp(a->key, scp_sol_compute_budget_id, 32))
+    return set_bytes(a, "solana_compute_budget_program", 29, 1, "NativeLoader1111111111111111111111111111111");
+  for (size_t i = 0; i < o->nprogs; i++) {
+    const scp_sol_tx_prog *p = &o->progs[i];
+    if (memcmp(p->id, a->key, 32)) continue;
+    if (p->loader != SCP_SOL_LOADER_V3)
+      return set_bytes(a, p->elf, p->len, ((uint64_t)p->len + ACCOUNT_STORAGE_OVERHEAD) * RENT_PER_BYTE,
+                       p->loader == SCP_SOL_LOADER_V2 ? "BPFLoader2111111111111111111111111111111111"
+                                                      : "BPFLoader1111111111111111111111111111111111");
+    uint8_t st[36] = {2, 0, 0, 0}, loader[32];
+    scp_sol_key_parse("BPFLoaderUpgradeab1e11111111111111111111111", 43, loader);
+    for (int bump = 255; bump >= 0; bump--) {
+      uint8_t b = (uint8_t)bump;
+      const uint8_t *seeds[2] = {p->id, &b};
+      size_t lens[2] = {32, 1};
+      scp_sol_ierr_kind why;
+      if (sol_create_pda(seeds, lens, 2, loader, st + 4, &why)) break;
+    }
+    return set_bytes(a, st, sizeof st, (36u + ACCOUNT_STORAGE_OVERHEAD) * RENT_PER_BYTE,
+                     "BPFLoaderUpgradeab1e11111111111111111111111");
+  }
+  return SCP_OK;
+}
+
 static int check_opts(const scp_sol_tx_opts *o, tx_state *t, scp_error *err) {
   for (size_t k = 0; k < o->nixs; k++)
     for (size_t i = 0; i < o->ixs[k].naccts; i++) {
@@ -246,6 +293,7 @@ static int check_opts(const scp_sol_tx_opts *o, tx_state *t, scp_error *err) {
         return scp_fail(err, SCP_ERR_ARG, "instruction %zu account %zu: no account %u", k + 1, i, a->index);
       t->signer[a->index] |= a->signer;
       t->writable[a->index] |= a->writable;
+      if (program_account(o, &o->accts[a->index])) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     }
   return SCP_OK;
 }

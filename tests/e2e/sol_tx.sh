@@ -67,6 +67,22 @@ against_oracle() {
 }
 [ $have_oracle -eq 1 ] && against_oracle "$T/tx.json" "$T/out"
 
+# Real flows on litesvm's own programs: Associated Token Account create
+# (CPIs into Token and System, the Rust ABI), idempotent create of an
+# existing account, create of an existing one (IllegalOwner), the same with
+# Token-2022, and Token-2022 mint_to / transfer_checked / burn, alone and in
+# one transaction.
+sed "s|@ORACLE@|$ORACLE_ABS|g" "$D/ata_cases.json" >"$T/ata.json"
+"$BIN" profile --scenario "$T/ata.json" -o "$T/ata" -q >/dev/null 2>"$T/err"
+NAME="sol_tx ata: CU and outcome of every transaction as pinned (ATA create 13386)"
+ok cmp -s "$T/ata/scenario.txt" "$D/ata_expected.txt"
+NAME="sol_tx ata: Token and System nested under ATA's invokes"
+ok sh -c "grep -q 'program:ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL;.*syscall:sol_invoke_signed_rust;program:token;' '$T/ata/01-ata_create/profile.folded' ||
+          grep -q 'program:ata;.*syscall:sol_invoke_signed_rust;program:token;' '$T/ata/01-ata_create/profile.folded'"
+NAME="sol_tx ata: the System program's create_account under ATA"
+ok grep -q 'syscall:sol_invoke_signed_rust;program:System 150$' "$T/ata/01-ata_create/profile.folded"
+[ $have_oracle -eq 1 ] && against_oracle "$T/ata.json" "$T/ata"
+
 # Cross-program invocation: tests/fixtures/sbpf/cpi.c (a System transfer
 # from its PDA, self-invocation two levels deep with return data, the
 # runtime's privilege and depth errors).

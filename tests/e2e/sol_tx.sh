@@ -89,7 +89,7 @@ ok grep -q 'syscall:sol_invoke_signed_rust;program:System 150$' "$T/ata/01-ata_c
 B=${SCP_BUILD:-build}
 if [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
   B_ABS=$(cd "$B" && pwd)
-  sed "s|@BUILD@|$B_ABS|g" "$D/cpi_cases.json" >"$T/cpi.json"
+  sed "s|@BUILD@|$B_ABS|g; s|@ORACLE@|$ORACLE_ABS|g" "$D/cpi_cases.json" >"$T/cpi.json"
   "$BIN" profile --scenario "$T/cpi.json" -o "$T/cpi" -q >/dev/null 2>"$T/err"
   NAME="sol_tx cpi: CU and outcome of every transaction as pinned"
   ok cmp -s "$T/cpi/scenario.txt" "$D/cpi_expected.txt"
@@ -107,6 +107,15 @@ if [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
   NAME="sol_tx cpi: three program frames nested (depth 3)"
   ok grep -q 'sol_invoke_signed_c;program:cpi;.*sol_invoke_signed_c;program:cpi;.*syscall:sol_set_return_data 100$' \
     "$T/cpi/05-nest_return_data/profile.folded"
+  # each program frame's inclusive CU is its "consumed N of M" line
+  d8="$T/cpi/08-token_pda_transfer"
+  tok=$(awk '/Program Tokenkeg.* consumed/ {print $5}' "$d8/result.txt")
+  tok_sum=$(awk '/;syscall:sol_invoke_signed_c;program:token/ {s += $NF} END {print s + 0}' "$d8/profile.folded")
+  outer=$(awk '/Program ScprofProgram.* consumed/ {print $5}' "$d8/result.txt")
+  outer_sum=$(awk '/^transaction;instruction #1;program:cpi/ {s += $NF} END {print s + 0}' "$d8/profile.folded")
+  NAME="sol_tx cpi: Token's frame holds its consumed $tok CU, the caller's its $outer"
+  frames_match() { [ -n "$tok" ] && [ "$tok" = "$tok_sum" ] && [ "$outer" = "$outer_sum" ]; }
+  ok frames_match
   [ $have_oracle -eq 1 ] && against_oracle "$T/cpi.json" "$T/cpi"
 else
   echo "SKIP sol_tx cpi: $B/tests/fixtures/sbpf/cpi.so not built"

@@ -287,7 +287,7 @@ static int run(sol_cli *c) {
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
-                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0};
+                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL};
   memcpy(o.program_id, c->program_id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&o, &r, &err);
@@ -331,7 +331,7 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0};
+                          x->profile, NULL, 0, 0, NULL};
     memcpy(o.program_id, p->id, 32);
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);

@@ -43,6 +43,7 @@ typedef struct scp_sol_run_opts {
   const struct scp_sol_tx_prog *progs;
   size_t nprogs;
   unsigned depth;
+  const uint8_t (*callers)[32];  /* the programs below this one, outermost first (depth - 1) */
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

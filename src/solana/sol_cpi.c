@@ -43,6 +43,8 @@ struct sol_cpi {
   scp_tree *tree;
   uint32_t sys_node;
   size_t *orig_len;            /* each instruction account's length at the start */
+  uint8_t (*stack)[32];        /* the program ids on the stack, this one last */
+  unsigned nstack;
   graft *g;
   size_t ng, capg;
 };
@@ -63,6 +65,14 @@ int sol_cpi_new(const scp_sol_run_opts *o, sol_ctx *c, scp_error *err) {
   }
   x->o = o;
   x->c = c;
+  x->nstack = o->depth > 1 && o->callers ? o->depth : 1;
+  if (!(x->stack = calloc(x->nstack, 32))) {
+    free(x->orig_len);
+    free(x);
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  if (x->nstack > 1) memcpy(x->stack, o->callers, 32u * (x->nstack - 1));
+  memcpy(x->stack[x->nstack - 1], o->program_id, 32);
   for (size_t i = 0; i < o->nix; i++) x->orig_len[i] = o->accts[o->ix[i].index].len;
   c->cpi = x;
   return SCP_OK;
@@ -76,6 +86,7 @@ void sol_cpi_free(struct sol_cpi *x) {
   }
   free(x->g);
   free(x->orig_len);
+  free(x->stack);
   free(x);
 }
 
@@ -515,7 +526,7 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   if (!left) return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, o->accts, o->naccts, ixa, ix->n,
                          ix->data, ix->len, left, o->heap_size, x->tree != NULL, o->progs, o->nprogs,
-                         c->stack_height + 1};
+                         c->stack_height + 1, (const uint8_t(*)[32])x->stack};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, err);
@@ -565,6 +576,14 @@ static int invoke(sol_ctx *c, const sol_io *io, const uint64_t a[5], bool rust, 
   if ((rc = infos(x, io, rust, a[1], a[2], &ix, at, ca, &nca, err))) goto done;
   for (size_t i = 0; i < nca && !rc; i++) rc = to_callee(x, &ca[i], err);
   if (rc) goto done;
+  /* InvokeContext::push: a program already on the stack may only invoke
+   * itself directly */
+  bool below = false;
+  for (unsigned i = 0; i + 1 < x->nstack; i++) below |= !memcmp(x->stack[i], ix.program, 32);
+  if (below && memcmp(x->stack[x->nstack - 1], ix.program, 32)) {
+    rc = ierr_fail(c, err, SCP_SOL_IERR_REENTRANCY_NOT_ALLOWED);
+    goto done;
+  }
   if (c->stack_height >= MAX_DEPTH) {
     rc = ierr_fail(c, err, SCP_SOL_IERR_CALL_DEPTH);
     goto done;

@@ -196,7 +196,7 @@ static uint8_t *slurp(const char *name, size_t *len) {
 }
 
 /* The cpi fixture invokes itself twice (depth 3) with return data:
- * litesvm charges 2923; each callee sits under its invoke, the invoke node
+ * litesvm charges 2969; each callee sits under its invoke, the invoke node
  * keeps 946, every program node's total is its "consumed" line. */
 static void test_cpi_nested(void **state) {
   size_t len;
@@ -217,8 +217,8 @@ static void test_cpi_nested(void **state) {
   scp_profile *p;
   assert_int_equal(scp_solana_transaction(s, &ix, 1, "t", &p, &r, &err), SCP_OK);
   assert_string_equal(r.outcome, "ok");
-  assert_int_equal(r.cu, 2923);
-  assert_int_equal(self_sum(p), 2923);
+  assert_int_equal(r.cu, 2969);
+  assert_int_equal(self_sum(p), 2969);
   /* consumed lines, innermost first, against the program nodes' totals */
   uint64_t consumed[3];
   size_t nc = 0;

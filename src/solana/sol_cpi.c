@@ -245,6 +245,30 @@ static int signers(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t n, cpi_ix
   return SCP_OK;
 }
 
+/* check_authorized_program: no CPI into the loaders (but the upgradeable
+ * loader's upgrade, set_authority, close and set_authority_checked) or the
+ * precompiles. */
+static int authorized(sol_ctx *c, const cpi_ix *ix, scp_error *err) {
+  static const char *const DENY[] = {
+      "NativeLoader1111111111111111111111111111111", "BPFLoader1111111111111111111111111111111111",
+      "BPFLoader2111111111111111111111111111111111", "Ed25519SigVerify111111111111111111111111111",
+      "KeccakSecp256k11111111111111111111111111111", "Secp256r1SigVerify1111111111111111111111111"};
+  char k[SCP_SOL_B58_KEY_MAX];
+  uint8_t id[32];
+  scp_sol_key_str(ix->program, k);
+  bool deny = false;
+  for (size_t i = 0; i < sizeof DENY / sizeof *DENY; i++)
+    deny |= scp_sol_key_parse(DENY[i], strlen(DENY[i]), id) && !memcmp(id, ix->program, 32);
+  if (scp_sol_key_parse("BPFLoaderUpgradeab1e11111111111111111111111", 43, id) && !memcmp(id, ix->program, 32)) {
+    uint8_t tag = ix->len ? ix->data[0] : 0xff;
+    if (tag != 3 && tag != 4 && tag != 5 && tag != 7) deny = true;
+    else return scp_fail(err, SCP_ERR_UNSUPPORTED, "CPI into the upgradeable loader is not implemented by scprof");
+  }
+  if (deny) return scp_fail(err, SCP_ERR_TRAP, "Program %s not supported by inner instructions", k);
+  (void)c;
+  return SCP_OK;
+}
+
 /* ---- privileges (InvokeContext::prepare_next_instruction) ---- */
 
 /* The caller's instruction account with this key, or -1. */
@@ -564,6 +588,7 @@ static int invoke(sol_ctx *c, const sol_io *io, const uint64_t a[5], bool rust, 
   int rc = charge(c, io, INVOKE_UNITS, err);
   if (!rc) rc = rust ? ix_rust(c, io, a[0], &ix, err) : ix_c(c, io, a[0], &ix, err);
   if (!rc) rc = signers(c, io, a[3], a[4], &ix, err);
+  if (!rc) rc = authorized(c, &ix, err);
   if (rc) goto done;
   at = calloc(ix.n + 1, sizeof *at);
   ca = calloc(ix.n + 1, sizeof *ca);

@@ -142,7 +142,14 @@ static int load_ix(loader_ctx *l, scp_sol_scenario *s, size_t *acap, json_t *j, 
   if (s->ntx && sol_scn_builtin(prog, x)) goto builtin;
   for (x->program = 0; x->program < s->nprograms; x->program++)
     if (!strcmp(s->programs[x->program].name, prog)) break;
-  if (x->program == s->nprograms) return bad(l, "an instruction names a program not in \"programs\"");
+  if (x->program == s->nprograms) {
+    /* in a transaction: a program deployed in "accounts", by its id */
+    if (s->ntx && scp_sol_key_parse(prog, strlen(prog), x->program_id)) {
+      x->program = SIZE_MAX;
+      goto builtin;
+    }
+    return bad(l, "an instruction names a program not in \"programs\"");
+  }
   memcpy(x->program_id, s->programs[x->program].id, 32);
 builtin:;
   const char *data = json_string_value(json_object_get(j, "data"));

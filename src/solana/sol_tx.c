@@ -285,6 +285,47 @@ static int program_account(const scp_sol_tx_opts *o, scp_sol_account *a) {
   return SCP_OK;
 }
 
+/* Programs deployed in the accounts, as on chain: an executable account
+ * of loader 1 or 2 holds the ELF; one of the upgradeable loader holds the
+ * address of its programdata account, whose ELF follows a 45-byte header.
+ * They join the given programs (which win), named by their ids. */
+static int deployed(const scp_sol_tx_opts *o, scp_sol_tx_prog **out, size_t *n, char (**names)[SCP_SOL_B58_KEY_MAX]) {
+  static const char *const LOADERS[3] = {"BPFLoader1111111111111111111111111111111111",
+                                         "BPFLoader2111111111111111111111111111111111",
+                                         "BPFLoaderUpgradeab1e11111111111111111111111"};
+  *out = calloc(o->nprogs + o->naccts + 1, sizeof **out);
+  *names = calloc(o->naccts + 1, sizeof **names);
+  if (!*out || !*names) return SCP_ERR_NOMEM;
+  if (o->nprogs) memcpy(*out, o->progs, o->nprogs * sizeof **out);
+  *n = o->nprogs;
+  for (size_t i = 0; i < o->naccts; i++) {
+    const scp_sol_account *a = &o->accts[i];
+    if (!a->executable || find_prog(o, a->key)) continue;
+    int which = -1;
+    for (int l = 0; l < 3; l++) {
+      uint8_t id[32];
+      if (scp_sol_key_parse(LOADERS[l], strlen(LOADERS[l]), id) && !memcmp(id, a->owner, 32)) which = l;
+    }
+    if (which < 0) continue;
+    scp_sol_tx_prog *p = &(*out)[*n];
+    memcpy(p->id, a->key, 32);
+    p->loader = (scp_sol_loader)(which + 1);
+    scp_sol_key_str(a->key, (*names)[i]);
+    p->name = (*names)[i];
+    if (which < 2) {
+      p->elf = a->data, p->len = a->len;
+    } else {
+      if (a->len < 36 || a->data[0] != 2) continue;
+      for (size_t k = 0; k < o->naccts; k++)
+        if (!memcmp(o->accts[k].key, a->data + 4, 32) && o->accts[k].len > 45)
+          p->elf = o->accts[k].data + 45, p->len = o->accts[k].len - 45;
+      if (!p->elf) continue;
+    }
+    (*n)++;
+  }
+  return SCP_OK;
+}
+
 static int check_opts(const scp_sol_tx_opts *o, tx_state *t, scp_error *err) {
   for (size_t k = 0; k < o->nixs; k++)
     for (size_t i = 0; i < o->ixs[k].naccts; i++) {
@@ -325,7 +366,28 @@ static int finish_profile(tx_state *t) {
   return SCP_OK;
 }
 
+static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err);
+
 int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err) {
+  scp_sol_tx_prog *progs = NULL;
+  char(*names)[SCP_SOL_B58_KEY_MAX] = NULL;
+  size_t n = 0;
+  int rc = deployed(o, &progs, &n, &names);
+  if (rc) {
+    memset(res, 0, sizeof *res);
+    rc = scp_fail(err, rc, "out of memory");
+  } else {
+    scp_sol_tx_opts with = *o;
+    with.progs = progs;
+    with.nprogs = n;
+    rc = tx_run(&with, res, err);
+  }
+  free(progs);
+  free(names);
+  return rc;
+}
+
+static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err) {
   memset(res, 0, sizeof *res);
   res->failed = -1;
   size_t n = o->naccts ? o->naccts : 1, nsaved = 0;

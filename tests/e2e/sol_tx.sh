@@ -117,6 +117,16 @@ if [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
   frames_match() { [ -n "$tok" ] && [ "$tok" = "$tok_sum" ] && [ "$outer" = "$outer_sum" ]; }
   ok frames_match
   [ $have_oracle -eq 1 ] && against_oracle "$T/cpi.json" "$T/cpi"
+
+  # Programs deployed in the accounts, as on chain: Memo as a loader-2
+  # account holding its ELF, the cpi fixture as an upgradeable program
+  # account and its programdata account (a 45-byte header, then the ELF).
+  { printf '\003\000\000\000'; head -c 41 /dev/zero; cat "$B/tests/fixtures/sbpf/cpi.so"; } >"$T/cpi.programdata"
+  sed "s|@ORACLE@|$ORACLE_ABS|g; s|@PROGRAMDATA@|$T/cpi.programdata|g" "$D/deployed_cases.json" >"$T/dep.json"
+  "$BIN" profile --scenario "$T/dep.json" -o "$T/dep" -q >/dev/null 2>"$T/err"
+  NAME="sol_tx deployed: Memo from its account (274 CU), the upgradeable cpi from its programdata (1570)"
+  ok sh -c "printf '01\tmemo_deployed\t274\tok\n02\tupgradeable_deployed_nest\t1570\tok\n' | cmp -s - '$T/dep/scenario.txt'"
+  [ $have_oracle -eq 1 ] && against_oracle "$T/dep.json" "$T/dep"
 else
   echo "SKIP sol_tx cpi: $B/tests/fixtures/sbpf/cpi.so not built"
 fi

@@ -24,6 +24,8 @@ static const limit_option limit_options[] = {
     {"--max-mem", "Memory", false},
     {"--max-fn", "CPU", true},
     {"--max-fn-mem", "Memory", true},
+    {"--max-fee", "Fee", false},
+    {"--max-fn-fee", "Fee", true},
     {"--max-cu", "CU", false},          /* Solana programs */
     {"--max-fn-cu", "CU", true},
 };

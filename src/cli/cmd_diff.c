@@ -24,7 +24,7 @@ int cmd_diff(int argc, char **argv) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
       out_dir = val;
     } else if (!strcmp(a, "--metric")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, cu)"))) return usage;
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, fee, cu)"))) return usage;
       metric_name = val;
     } else if (!strcmp(a, "--top")) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;

@@ -81,6 +81,11 @@ P=ScprofProgram111111111111111111111111111111
   ocase v3_sysvars "$PROGS/sysvars_v3.so"
   ocase v3_log_truncated "$PROGS/spam_v3.so"
   ocase v3_epoch_stake "$PROGS/epochstake_v3.so"
+  for C in validate_point group_op decompress pairing_map; do
+    ocase v3_curve_${C}_unknown_id "$PROGS/badcurve_${C}_v3.so"
+  done
+  ocase v3_curve_group_op_unknown_op "$PROGS/badop_group_op_v3.so"
+  ocase v3_unregistered_big_mod_exp "$PROGS/bigmodexp_v3.so"
   ocase v3_unregistered_remaining_cu "$PROGS/remaining_v3.so"
   ocase v3_unregistered_blake3 "$PROGS/blake3_v3.so"
   ocase v3_fault_depletes "$PROGS/fault_v3.so"

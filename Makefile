@@ -129,7 +129,35 @@ $(BUILD)/tests/fixtures/rust/%.wasm: $$(wildcard tests/fixtures/rust/$$(firstwor
 	  --remap-path-prefix=$(CURDIR)/tests/fixtures/rust/$(firstword $(subst _, ,$*))=/src/$(firstword $(subst _, ,$*)) \
 	  -o $(CURDIR)/$@ src/lib.rs
 
-fixtures: $(EXAMPLES) $(FIXTURES) $(RUST_FIXTURES)
+
+# sBPF fixtures: each tests/fixtures/sbpf/NAME.c is compiled with clang
+# -target bpf and linked by the project's fixture linker (tools/sbpf-link.c,
+# see its head comment) into NAME.so (sBPF v0, ET_DYN with .rel.dyn) and
+# NAME_v3.so (the strict v3 layout).  DWARF 4: solana-sbpf refuses section
+# names over 15 bytes, and DWARF 5 brings .debug_str_offsets.
+SBPF_LINK   = $(BUILD)/tools/sbpf-link
+SBPF_CFLAGS = -target bpf -O2 -g -gdwarf-4 -ffreestanding -fno-builtin -fno-jump-tables \
+              -Itests/fixtures/sbpf -fdebug-prefix-map=$(CURDIR)=.
+SBPF_SRC    = $(wildcard tests/fixtures/sbpf/*.c)
+SBPF_FIXTURES = $(SBPF_SRC:%.c=$(BUILD)/%.so) $(SBPF_SRC:%.c=$(BUILD)/%_v3.so)
+
+$(SBPF_LINK): tools/sbpf-link.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/tests/fixtures/sbpf/%.o: tests/fixtures/sbpf/%.c tests/fixtures/sbpf/sol.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(SBPF_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/fixtures/sbpf/%_v3.so: $(BUILD)/tests/fixtures/sbpf/%.o $(SBPF_LINK)
+	$(SBPF_LINK) --v3 -o $@ $<
+
+$(BUILD)/tests/fixtures/sbpf/%.so: $(BUILD)/tests/fixtures/sbpf/%.o $(SBPF_LINK)
+	$(SBPF_LINK) -o $@ $<
+
+.SECONDARY: $(SBPF_SRC:%.c=$(BUILD)/%.o)
+
+fixtures: $(EXAMPLES) $(FIXTURES) $(RUST_FIXTURES) $(SBPF_FIXTURES)
 
 demo: deps
 	$(MAKE) all

@@ -57,7 +57,8 @@ static const char *load_source(void *ctx, const char *file, size_t *len) {
 
 int cmd_annotate(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
-  const char *profile_path = NULL, *only = NULL, *metric_name = "cpu", *val;
+  const char *profile_path = NULL, *only = NULL, *metric_name = "0", *val;
+  bool calls = false;
   source_cache cache = {0};
   cache.dirs = calloc((size_t)argc + 1, sizeof *cache.dirs);
   if (!cache.dirs) return cli_die(SCP_ERR_NOMEM, "out of memory");
@@ -68,8 +69,10 @@ int cmd_annotate(int argc, char **argv) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) status = usage;
       else cache.dirs[cache.ndirs++] = val;
     } else if (!strcmp(a, "--metric")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem)"))) status = usage;
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, fee, cu)"))) status = usage;
       else metric_name = val;
+    } else if (!strcmp(a, "--calls")) {
+      calls = true;
     } else if (a[0] == '-' && a[1] != 0) {
       status = cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
     } else if (!profile_path) {
@@ -89,8 +92,8 @@ int cmd_annotate(int argc, char **argv) {
     scp_buf b = {0};
     int rc = SCP_ERR_USAGE;
     if (m >= 0) {
-      scp_annotate_opts ao = {.metric = (unsigned)m, .only = only, .load = load_source,
-                              .ctx = &cache};
+      scp_annotate_opts ao = {.metric = (unsigned)m, .calls = calls, .only = only,
+                              .load = load_source, .ctx = &cache};
       rc = scp_out_annotate(p, &ao, &b);
     }
     if (m < 0)

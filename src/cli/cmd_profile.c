@@ -61,6 +61,9 @@ typedef struct profile_opts {
   const char **auth_sigs;
   size_t nauth_sigs;
   uint32_t auth_expiration;
+  /* --network NAME, --network-config FILE, --soroban-state-size BYTES */
+  const char *network, *network_config;
+  uint64_t state_size;
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -133,7 +136,7 @@ static int parse_trustline(profile_opts *o, const char *val) {
 }
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
-static int parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
+int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
   memset(want, 0, SCP_FMT_COUNT * sizeof *want);
   bool any = false;
   const char *s = list;
@@ -447,6 +450,27 @@ static int auth_option(int argc, char **argv, int *i, profile_opts *o) {
   return 0;
 }
 
+/* The fee's options: the network, a settings file, the state size.
+ * Returns 0, the exit status of the error it printed, or NOT_MINE. */
+static int fee_option(int argc, char **argv, int *i, profile_opts *o) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  const char *a = argv[*i], *val;
+  if (!strcmp(a, "--network")) {
+    if (!(val = cli_option_value(argc, argv, i, "a network (mainnet, testnet)"))) return usage;
+    o->network = val;
+  } else if (!strcmp(a, "--network-config")) {
+    if (!(val = cli_option_value(argc, argv, i, "a settings .json file"))) return usage;
+    o->network_config = val;
+  } else if (!strcmp(a, "--soroban-state-size")) {
+    if (!(val = cli_option_value(argc, argv, i, "a size in bytes"))) return usage;
+    if (!cli_parse_u64(val, &o->state_size) || !o->state_size || o->state_size > INT64_MAX)
+      return cli_die(SCP_ERR_USAGE, "--soroban-state-size: '%s' is not a size in bytes", val);
+  } else {
+    return NOT_MINE;
+  }
+  return 0;
+}
+
 /* --NAME after the function that is none of its parameters: the error
  * names the function's parameters, or its spec's functions, or says that
  * the contract has no spec to name arguments by. */
@@ -534,6 +558,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     if (named) continue;
     int status = ledger_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = auth_option(argc, argv, &i, o);
+    if (status == NOT_MINE) status = fee_option(argc, argv, &i, o);
     if (status != NOT_MINE) {
       if (status) return status;
       continue;
@@ -551,7 +576,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
-      if ((status = parse_formats(val, o->want))) return status;
+      if ((status = cli_parse_formats(val, o->want))) return status;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &o->svg.min_width_pct))
@@ -664,6 +689,7 @@ static int run_scenario(profile_opts *o) {
   scp_ledger *ledger = scp_scenario_ledger(sc, o->assets, o->nassets);
   int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
+  uint64_t fee_total = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
@@ -673,6 +699,9 @@ static int run_scenario(profile_opts *o) {
     if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.mem_limit = o->mem_limit;
     if (o->protocol) so.protocol = o->protocol;
+    so.network = o->network;
+    so.network_config = o->network_config;
+    so.soroban_state_size = o->state_size;
     if (o->has_source) {
       so.has_source_account = true;
       memcpy(so.source_account, o->source, 32);
@@ -727,12 +756,18 @@ static int run_scenario(profile_opts *o) {
       break;
     }
     if (profiled) status = write_outputs(p, &po);
-    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
+    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
                    (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
                    profiled ? "" : "\t(set-up, not profiled)");
+    int fm = cli_find_metric(p, "Fee");
+    if (fm >= 0) {
+      fee_total += scp_profile_total(p, (unsigned)fm);
+      scp_buf_printf(&sum, "\tfee %llu", (unsigned long long)scp_profile_total(p, (unsigned)fm));
+    }
+    scp_buf_putc(&sum, '\n');
     if (profiled) cli_progress_done(&progress, "profile written to %s", dir);
     else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
@@ -742,6 +777,8 @@ static int run_scenario(profile_opts *o) {
                             : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
   scp_ledger_free(ledger);
+  if (o->network || o->network_config)
+    scp_buf_printf(&sum, "total\tfee %llu\n", (unsigned long long)fee_total);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
                                 : cli_write_file(o->out_dir, "scenario.txt", &sum);
   scp_buf_free(&sum);
@@ -866,7 +903,9 @@ static int profile_call(profile_opts *o) {
                          .auth_enforce = o->auth_enforce, .auth_signers = o->signers,
                          .nauth_signers = o->nsigners, .auth_signatures = o->auth_sigs,
                          .nauth_signatures = o->nauth_sigs,
-                         .auth_expiration = o->auth_expiration};
+                         .auth_expiration = o->auth_expiration,
+                         .network = o->network, .network_config = o->network_config,
+                         .soroban_state_size = o->state_size};
   memcpy(so.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
@@ -895,6 +934,7 @@ static int profile_call(profile_opts *o) {
 }
 
 int cmd_profile(int argc, char **argv) {
+  if (cli_is_sbpf_program(argc, argv)) return cmd_profile_sol(argc, argv);
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
   if (!alloc_opts(&o, argc)) {

@@ -86,11 +86,22 @@ static int collect(ann_ctx *c, const char *fn_name) {
     uint32_t id = todo[--ntodo];
     const scp_prof_node *n = &p->nodes[id];
     bool inl = n->frame < p->nframes && p->frames[n->frame].kind == SCP_KIND_INLINED;
+    /* with calls, a host function's cost is its caller's line's */
+    bool host = c->o->calls && id && n->frame < p->nframes &&
+                p->frames[n->frame].kind == SCP_KIND_HOST;
     bool take = true;
     if (fn_name)
       take = (n->frame < p->nframes && fn_matches(scp_prof_str(p, p->frames[n->frame].name), fn_name)) ||
-             (id && inl && taken[n->parent]);
+             (id && (inl || host) && taken[n->parent]);
     taken[id] = take;
+    if (take && host && n->call_file) {
+      if (!scp_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v)) goto fail;
+      ann_line *a = &c->v[c->n++];
+      a->file = n->call_file;
+      a->line = n->call_line;
+      memcpy(a->cost, n->self, sizeof a->cost);
+      a->ahead = 0;
+    }
     for (uint32_t j = 0; take && j < n->nlines && n->lines_first + j < p->nlines; j++) {
       const scp_prof_line *pl = &p->lines[n->lines_first + j];
       if (!pl->file) continue;  /* no file: nothing to annotate */

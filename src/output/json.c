@@ -79,7 +79,21 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu}", (unsigned long long)me->limit,
                    (unsigned long long)scp_out_total(p, m));
   }
-  scp_buf_puts(b, "],\n\"frames\":[");
+  scp_buf_putc(b, ']');
+  if (p->nparts) {
+    scp_buf_puts(b, ",\n\"breakdown\":{\"title\":");
+    scp_out_put_json_str(b, scp_prof_str(p, p->parts_title));
+    scp_buf_printf(b, ",\"metric\":%u,\"parts\":[", p->parts_metric);
+    for (size_t i = 0; i < p->nparts; i++) {
+      scp_buf_puts(b, i ? ",{\"name\":" : "{\"name\":");
+      scp_out_put_json_str(b, scp_prof_str(p, p->parts[i].name));
+      scp_buf_puts(b, ",\"amount\":");
+      scp_out_put_json_str(b, scp_prof_str(p, p->parts[i].amount));
+      scp_buf_printf(b, ",\"cost\":%llu}", (unsigned long long)p->parts[i].cost);
+    }
+    scp_buf_puts(b, "]}");
+  }
+  scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
     scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
@@ -201,6 +215,29 @@ static int text_index(const char *s, const char *const *names, size_t n) {
   return -1;
 }
 
+/* "breakdown" (version 2): a metric's rows by component; optional. */
+static int load_breakdown(loader *l, json_t *root) {
+  scp_profile *p = l->p;
+  json_t *bd = json_object_get(root, "breakdown");
+  if (!bd) return SCP_OK;
+  json_t *parts = json_object_get(bd, "parts");
+  uint64_t metric;
+  if (!get_str(l, bd, "title", &p->parts_title) || !get_u64(bd, "metric", &metric) ||
+      metric >= p->nmetrics || !json_is_array(parts))
+    return bad(l, "bad breakdown");
+  p->parts_metric = (unsigned)metric;
+  for (size_t i = 0; i < json_array_size(parts); i++) {
+    json_t *j = json_array_get(parts, i);
+    scp_prof_part pt;
+    if (!get_str(l, j, "name", &pt.name) || !get_str(l, j, "amount", &pt.amount) ||
+        !get_u64(j, "cost", &pt.cost))
+      return bad(l, "bad breakdown part");
+    if (!scp_grow(&p->parts, &p->capparts, p->nparts + 1, sizeof *p->parts)) return SCP_ERR_NOMEM;
+    p->parts[p->nparts++] = pt;
+  }
+  return SCP_OK;
+}
+
 static int load_header(loader *l, json_t *root) {
   scp_profile *p = l->p;
   json_t *schema = json_object_get(root, "schema");
@@ -247,7 +284,7 @@ static int load_header(loader *l, json_t *root) {
     p->metrics[m].name = scp_prof_str(p, name);
     p->metrics[m].unit = scp_prof_str(p, unit);
   }
-  return SCP_OK;
+  return load_breakdown(l, root);
 }
 
 static int load_frames(loader *l, json_t *root) {

@@ -480,6 +480,31 @@ static void budget(scp_buf *b, const report_ctx *c) {
   table_free(&t);
 }
 
+/* The breakdown of one metric by component (the fee): each row's amount
+ * and cost, then the total, which is the metric's. */
+static void breakdown(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  if (!p->nparts || p->parts_metric >= c->nm) return;
+  const scp_metric *me = &p->metrics[p->parts_metric];
+  scp_buf_printf(b, "\n%s\n", scp_prof_str(p, p->parts_title));
+  table t = {.ncols = 3, .align = "lrr"};
+  cell_str(&t, "component");
+  cell_str(&t, "resource");
+  cell_str(&t, me->unit ? me->unit : "");
+  uint64_t sum = 0;
+  for (size_t i = 0; i < p->nparts; i++) {
+    cell_str(&t, scp_prof_str(p, p->parts[i].name));
+    cell_str(&t, scp_prof_str(p, p->parts[i].amount));
+    cell_num(&t, p->parts[i].cost);
+    sum += p->parts[i].cost;
+  }
+  cell_str(&t, "total");
+  cell_str(&t, "");
+  cell_num(&t, sum);
+  table_print(b, &t);
+  table_free(&t);
+}
+
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   static const scp_report_opts defaults = {0};
   if (!o) o = &defaults;
@@ -501,6 +526,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
 
   header(b, &c);
   budget(b, &c);
+  breakdown(b, &c);
   const unsigned code = 1u << SCP_KIND_GUEST | 1u << SCP_KIND_INLINED |
                         1u << SCP_KIND_HOST | 1u << SCP_KIND_CONTRACT |
                         1u << SCP_KIND_VM;

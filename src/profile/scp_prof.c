@@ -394,9 +394,24 @@ bool scp_prof_check(const scp_profile *p) {
   return true;
 }
 
+int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const char *name,
+                      const char *amount, uint64_t cost) {
+  if (p->nparts && p->parts_metric != metric) return SCP_ERR_ARG;
+  uint32_t t = scp_strtab_intern(&p->strs, title), n = scp_strtab_intern(&p->strs, name),
+           a = scp_strtab_intern(&p->strs, amount);
+  if (t == UINT32_MAX || n == UINT32_MAX || a == UINT32_MAX ||
+      !scp_grow(&p->parts, &p->capparts, p->nparts + 1, sizeof *p->parts))
+    return SCP_ERR_NOMEM;
+  p->parts_title = t;
+  p->parts_metric = metric;
+  p->parts[p->nparts++] = (scp_prof_part){n, a, cost};
+  return SCP_OK;
+}
+
 void scp_profile_destroy(scp_profile *p) {
   if (!p) return;
   scp_strtab_free(&p->strs);
+  free(p->parts);
   free(p->frames);
   free(p->nodes);
   free(p->lines);

@@ -355,7 +355,7 @@ head -c 2000 "$T/a/report.json" >"$T/cut.json"
 NAME="truncated report.json"
 run 65 "$BIN" check "$T/cut.json" --max-cpu 1
 one_line_err "cut.json"
-sed 's/"version":1/"version":99/' "$T/a/report.json" >"$T/v99.json"
+sed 's/"version":[0-9]*/"version":99/' "$T/a/report.json" >"$T/v99.json"
 NAME="report.json from a newer version"
 run 65 "$BIN" diff "$T/a/report.json" "$T/v99.json"
 one_line_err "v99.json"

@@ -57,10 +57,12 @@ static void read_meter(void *ctx, uint64_t *now) {
   const scp_storage_stats *st = &vm->host->stats;
   now[SOR_METRIC_CPU] = vm->budget.cpu;
   now[SOR_METRIC_MEM] = vm->budget.mem + vm->refunded;
-  now[SOR_METRIC_READS] = st->reads;
-  now[SOR_METRIC_WRITES] = st->writes;
-  now[SOR_METRIC_RBYTES] = st->bytes_read;
-  now[SOR_METRIC_WBYTES] = st->bytes_written;
+  unsigned s = vm->fee.on;   /* the storage metrics move one up after Fee */
+  if (vm->fee.on) now[SOR_METRIC_FEE] = vm->fee_total;
+  now[SOR_METRIC_READS + s] = st->reads;
+  now[SOR_METRIC_WRITES + s] = st->writes;
+  now[SOR_METRIC_RBYTES + s] = st->bytes_read;
+  now[SOR_METRIC_WBYTES + s] = st->bytes_written;
 }
 
 static sor_frame *top(sor_vm *vm) { return vm->depth ? &vm->frames[vm->depth - 1] : NULL; }
@@ -704,6 +706,35 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   return SCP_OK;
 }
 
+/* The host's storage and event notes, booked to the node on top; the
+ * emulated authentication's own, to its node (made after it). */
+static void on_fee(void *ctx, int what, const scp_lkey *k, size_t index) {
+  sor_vm *vm = ctx;
+  uint32_t node = scp_run_top(vm->run);
+  if (vm->emulating && !node) node = SCP_FEE_NODE_PENDING;
+  scp_fee_track_note(&vm->fee.track, what, k, index, node);
+}
+
+int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
+  const scp_metric metrics[SOR_NMETRICS + 1] = {
+    {"CPU", "instructions", vm->budget.cpu_limit},
+    {"Memory", "bytes", vm->budget.mem_limit},
+    {"Fee", "stroops", 0},
+    {"Reads", "entries", 0},
+    {"Writes", "entries", 0},
+    {"Loaded bytes", "bytes", 0},
+    {"Stored bytes", "bytes", 0},
+  };
+  /* nothing is booked yet: the run core is made again with the metric */
+  scp_run_destroy(vm->run);
+  vm->run = NULL;
+  scp_run_opts ro = {SOR_NMETRICS + 1, metrics, read_meter, vm, NULL};
+  int rc = scp_run_create(&ro, &vm->run, err);
+  if (rc) return rc;
+  vm->host->fee_hook = on_fee;
+  return SCP_OK;
+}
+
 void scp_sor_vm_close(sor_vm *vm) {
   for (size_t i = 0; i < vm->nmods; i++) {
     scp_sym_destroy(vm->mods[i].sym);
@@ -714,4 +745,5 @@ void scp_sor_vm_close(sor_vm *vm) {
   free(vm->mods);
   scp_host_destroy(vm->host);
   scp_run_destroy(vm->run);
+  scp_fee_run_free(&vm->fee);
 }

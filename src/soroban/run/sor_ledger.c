@@ -204,7 +204,7 @@ static int deploy_tx(scp_host *h, const scp_error *inner, void *ctx, scp_error *
   const char *path = f->path ? f->path : "contract.wasm";
   static const uint8_t zero[32];
   if (scp_sor_ledger_give(l, h)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  uint32_t proto = c->o->protocol ? c->o->protocol : SCP_SOR_MAX_PROTOCOL;
+  uint32_t proto = c->o->ledger.protocol ? c->o->ledger.protocol : SCP_SOR_MAX_PROTOCOL;
   if (proto < 22 && d->nctor)     /* CreateContractV2 came with protocol 22 */
     return scp_fail(err, SCP_ERR_ARG, "%s: constructor arguments need protocol 22 or later (the "
                     "ledger's is %u)", d->where, proto);
@@ -258,7 +258,7 @@ static int deploy_run(scp_ledger *l, const scp_soroban_opts *o, size_t i, scp_er
   ho.has_source_account = !d->by_contract;
   memcpy(ho.source_account, d->by_contract ? zero : d->deployer, 32);
   deploy_ctx c = {.l = l, .o = o, .i = i};
-  scp_sor_setup s = {.cpu_limit = o->cpu_limit, .mem_limit = o->mem_limit, .ho = &ho,
+  scp_sor_setup s = {.cpu_limit = o->limits.cpu, .mem_limit = o->limits.mem, .ho = &ho,
                      .id = l->ids[i], .wasm = f->wasm, .len = f->len,
                      .path = f->path ? f->path : "contract.wasm", .run = deploy_tx, .ctx = &c};
   return scp_sor_setup_run(&s, err);

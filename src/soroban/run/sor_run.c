@@ -63,12 +63,12 @@ void scp_sor_salt(size_t i, uint8_t salt[32]) {
 
 void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
   memset(ho, 0, sizeof *ho);
-  ho->protocol = o->protocol;
-  ho->ledger_sequence = o->ledger_sequence;
-  ho->ledger_timestamp = o->ledger_timestamp;
-  if (o->has_network_id) memcpy(ho->network_id, o->network_id, 32);
-  ho->has_source_account = o->has_source_account;
-  if (o->has_source_account) memcpy(ho->source_account, o->source_account, 32);
+  ho->protocol = o->ledger.protocol;
+  ho->ledger_sequence = o->ledger.sequence;
+  ho->ledger_timestamp = o->ledger.timestamp;
+  if (o->ledger.has_network_id) memcpy(ho->network_id, o->ledger.network_id, 32);
+  ho->has_source_account = o->auth.has_source_account;
+  if (o->auth.has_source_account) memcpy(ho->source_account, o->auth.source_account, 32);
 }
 
 /* ---- set-up transactions (sor_ledger.c's deploys) ------------------------------------ */
@@ -89,18 +89,18 @@ int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
 /* The ledger's entries as the snapshot source (set up by the first run);
  * modules with the called one first. */
 static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
-  scp_ledger *l = o->ledger;
+  scp_ledger *l = scp_sor_session_ledger(o);
   int rc = SCP_OK;
-  size_t nmain = o->ledger_main_asset ? l->nassets : l->nfiles;
-  if (o->ledger_main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
+  size_t nmain = o->session->main_asset ? l->nassets : l->nfiles;
+  if (o->session->main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->session->main);
   if ((rc = scp_ledger_setup(l, o, err))) return rc;
   if (scp_sor_ledger_give(l, vm->host)) return oom(err);
-  memcpy(main_id, o->ledger_main_asset ? l->asset_ids[o->ledger_main] : l->ids[o->ledger_main], 32);
+  memcpy(main_id, o->session->main_asset ? l->asset_ids[o->session->main] : l->ids[o->session->main], 32);
   uint32_t mi;
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {
-    size_t i = k == 0 ? o->ledger_main : k - 1;
-    if (k == 0 && o->ledger_main_asset) continue;
-    if (k && i == o->ledger_main && !o->ledger_main_asset) continue;
+    size_t i = k == 0 ? o->session->main : k - 1;
+    if (k == 0 && o->session->main_asset) continue;
+    if (k && i == o->session->main && !o->session->main_asset) continue;
     const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
     rc = scp_sor_add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
   }
@@ -119,8 +119,8 @@ static int deploy_files(sor_run *r, scp_error *err) {
   if ((rc = scp_host_deploy(r->vm.host, o->wasm, o->wasm_len, zero, salt, id))) return scp_fail(err, rc, "out of memory");
   if ((rc = scp_sor_add_module(&r->vm, id, o->wasm, o->wasm_len, r->path, &mi, err))) return rc;
   memcpy(r->main_id, id, 32);
-  for (size_t i = 0; i < o->ncontracts; i++) {
-    const scp_contract_file *c = &o->contracts[i];
+  for (size_t i = 0; i < o->ledger.ncontracts; i++) {
+    const scp_contract_file *c = &o->ledger.contracts[i];
     const char *cp = c->path ? c->path : "callee.wasm";
     scp_sor_salt(i + 1, salt);
     if ((rc = scp_host_deploy(r->vm.host, c->wasm, c->len, zero, salt, id))) return scp_fail(err, rc, "out of memory");
@@ -138,17 +138,17 @@ static int deploy(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   uint8_t id[32];
-  int rc = o->ledger ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
-  for (size_t i = 0; i < o->nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->assets[i], id, err);
+  int rc = scp_sor_session_ledger(o) ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
+  for (size_t i = 0; i < o->ledger.nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->ledger.assets[i], id, err);
   if (rc) return rc;
-  for (size_t i = 0; i < vm->nmods && o->protocol; i++) {
+  for (size_t i = 0; i < vm->nmods && o->ledger.protocol; i++) {
     uint32_t cp = scp_sor_module_protocol(vm->mods[i].mod);
-    if (cp != UINT32_MAX && cp > o->protocol)
+    if (cp != UINT32_MAX && cp > o->ledger.protocol)
       return scp_fail(err, SCP_ERR_UNSUPPORTED, "%s: built for protocol %u, newer than the ledger's protocol %u",
-                      vm->mods[i].label + strlen("contract:"), cp, o->protocol);
+                      vm->mods[i].label + strlen("contract:"), cp, o->ledger.protocol);
   }
   for (size_t i = 0; i < vm->nmods; i++)
-    if ((rc = scp_sor_check_import_protocols(&vm->mods[i], o->protocol ? o->protocol : SCP_SOR_MAX_PROTOCOL, err)))
+    if ((rc = scp_sor_check_import_protocols(&vm->mods[i], o->ledger.protocol ? o->ledger.protocol : SCP_SOR_MAX_PROTOCOL, err)))
       return rc;
   return SCP_OK;
 }
@@ -160,7 +160,7 @@ static int deploy(sor_run *r, scp_error *err) {
 static int check_entry(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   const char *path = r->path;
-  r->sac_main = o->ledger && o->ledger_main_asset;
+  r->sac_main = scp_sor_session_ledger(o) && o->session->main_asset;
   const scp_wasm_module *mainmod = r->sac_main ? NULL : r->vm.mods[0].mod;
   uint8_t kind;
   uint32_t fidx;
@@ -235,8 +235,8 @@ static int open_host_fn_frame(sor_run *r, bool simulation, scp_error *err) {
   sor_vm *vm = &r->vm;
   if (!(r->vals = calloc(o->nargs + 1, sizeof *r->vals))) return oom(err);
   uint8_t seed[32] = { 0 };
-  if (simulation && o->ledger) {
-    uint32_t k = ++o->ledger->simulations;
+  if (simulation && scp_sor_session_ledger(o)) {
+    uint32_t k = ++o->session->ledger->simulations;
     for (int b = 0; b < 4; b++) seed[28 + b] = (uint8_t)(k >> (24 - 8 * b));
   }
   int rc = r->run_rc;
@@ -314,7 +314,8 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
     vm->refunded += vm->late_refund;
   }
   scp_run_book(vm->run, 0);
-  if (o->ledger && !collect && (rc = scp_sor_ledger_save(o->ledger, vm->host, r->run_rc == SCP_OK, plan != NULL)))
+  scp_ledger *l = scp_sor_session_ledger(o);
+  if (l && !collect && (rc = scp_sor_ledger_save(l, vm->host, r->run_rc == SCP_OK, plan != NULL)))
     return scp_fail(err, rc, "out of memory");
   int run_rc = r->run_rc;
   if (run_rc == SCP_ERR_BUDGET && !strstr(r->run_err.msg, "ExceededLimit")) scp_sor_budget_message(vm, &r->run_err);
@@ -349,30 +350,30 @@ static int meta_ids(sor_run *r, scp_profile *p) {
   sor_vm *vm = &r->vm;
   char sk[57], key[48];
   int rc = SCP_OK;
-  for (size_t i = 0; (o->ncontracts || vm->nmods > 1 || o->ledger) && i < vm->nmods && !rc; i++) {
+  for (size_t i = 0; (o->ledger.ncontracts || vm->nmods > 1 || scp_sor_session_ledger(o)) && i < vm->nmods && !rc; i++) {
     scp_host_contract_strkey(vm->mods[i].id, sk);
     snprintf(key, sizeof key, "contract id %zu", i);
     scp_buf_free(&r->line);
     scp_buf_printf(&r->line, "%s = %s", vm->mods[i].label + strlen("contract:"), sk);
     rc = meta_line(r, p, key);
   }
-  for (size_t i = 0; o->ledger && i < o->ledger->nassets && !rc; i++) {
-    scp_host_contract_strkey(o->ledger->asset_ids[i], sk);
+  for (size_t i = 0; scp_sor_session_ledger(o) && i < o->session->ledger->nassets && !rc; i++) {
+    scp_host_contract_strkey(o->session->ledger->asset_ids[i], sk);
     snprintf(key, sizeof key, "asset contract %zu", i);
     scp_buf_free(&r->line);
-    scp_buf_printf(&r->line, "SAC(%s) = %s", o->ledger->assets[i], sk);
+    scp_buf_printf(&r->line, "SAC(%s) = %s", o->session->ledger->assets[i], sk);
     rc = meta_line(r, p, key);
   }
-  for (size_t i = 0; i < o->nassets && !rc; i++) {
+  for (size_t i = 0; i < o->ledger.nassets && !rc; i++) {
     scp_sac_asset asset;
     const char *why;
     uint8_t id[32];
-    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) continue;
+    if (scp_sac_asset_parse(o->ledger.assets[i], &asset, &why)) continue;
     scp_sac_contract_id(vm->host->opts.network_id, &asset, id);
     scp_host_contract_strkey(id, sk);
     snprintf(key, sizeof key, "asset contract %zu", i);
     scp_buf_free(&r->line);
-    scp_buf_printf(&r->line, "SAC(%s) = %s", o->assets[i], sk);
+    scp_buf_printf(&r->line, "SAC(%s) = %s", o->ledger.assets[i], sk);
     rc = meta_line(r, p, key);
   }
   return rc;
@@ -448,10 +449,10 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
   int rc = SCP_OK;
-  if (o->protocol && (o->protocol < SCP_SOR_MIN_PROTOCOL || o->protocol > SCP_SOR_MAX_PROTOCOL))
-    rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->protocol,
+  if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
+    rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
-  if (!rc) rc = scp_sor_vm_open(&r.vm, o->cpu_limit, o->mem_limit, &ho, err);
+  if (!rc) rc = scp_sor_vm_open(&r.vm, o->limits.cpu, o->limits.mem, &ho, err);
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);
@@ -474,11 +475,11 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
 }
 
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
-  if (!o->auth_enforce) return run_profile(o, NULL, NULL, out, err);
+  if (!o->auth.enforce) return run_profile(o, NULL, NULL, out, err);
   *out = NULL;
   /* simulation first (recording mode, unprofiled), then the signed call */
   scp_soroban_opts rec = *o;
-  rec.auth_enforce = false;
+  rec.auth.enforce = false;
   scp_authplan plan = {0};
   scp_profile *p = NULL;
   int rc = run_profile(&rec, NULL, &plan, &p, err);

@@ -12,6 +12,7 @@
  * (scp_sor_setup_run) and never attributed.
  */
 #include "soroban/run/sor_ledger.h"
+#include "soroban/run/sor_vm.h"
 #include "soroban/core/host_private.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/run/sac_setup.h"
@@ -19,6 +20,34 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/sha.h>
+
+void scp_sor_salt(size_t i, uint8_t salt[32]) {
+  memset(salt, 0, 32);
+  for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
+}
+
+void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
+  memset(ho, 0, sizeof *ho);
+  ho->protocol = o->ledger.protocol;
+  ho->ledger_sequence = o->ledger.sequence;
+  ho->ledger_timestamp = o->ledger.timestamp;
+  if (o->ledger.has_network_id) memcpy(ho->network_id, o->ledger.network_id, 32);
+  ho->has_source_account = o->auth.has_source_account;
+  if (o->auth.has_source_account) memcpy(ho->source_account, o->auth.source_account, 32);
+}
+
+/* A set-up transaction: a VM of its own with the one contract, the
+ * callback run against its host. */
+int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
+  sor_vm vm;
+  uint32_t mi;
+  int rc = scp_sor_vm_open(&vm, s->cpu_limit, s->mem_limit, s->ho, err);
+  if (rc) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (!rc) rc = scp_sor_add_module(&vm, s->id, s->wasm, s->len, s->path, &mi, err);
+  if (!rc) rc = s->run(vm.host, &vm.run_err, s->ctx, err);
+  scp_sor_vm_close(&vm);
+  return rc;
+}
 
 scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
   scp_ledger *l = calloc(1, sizeof *l);

@@ -13,8 +13,7 @@
  *      (scp_host_deploy); or, with a scp_ledger (scenario files), the
  *      entries the earlier runs left, saved again after the run (a failed
  *      run changes nothing, as a failed transaction; sor_ledger.c, which
- *      sets that ledger up with its set-up transactions run here by
- *      scp_sor_setup_run)
+ *      sets that ledger up with its set-up transactions)
  *   1. Host::set_base_prng_seed: 2 x ComputeSha256Hash(64) = 14,285 CPU
  *                                                           -> the root node
  *   2. the HostFunction frame: push_context's charges, the function name
@@ -55,34 +54,6 @@ typedef struct sor_run {
 } sor_run;
 
 static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of memory"); }
-
-void scp_sor_salt(size_t i, uint8_t salt[32]) {
-  memset(salt, 0, 32);
-  for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
-}
-
-void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
-  memset(ho, 0, sizeof *ho);
-  ho->protocol = o->ledger.protocol;
-  ho->ledger_sequence = o->ledger.sequence;
-  ho->ledger_timestamp = o->ledger.timestamp;
-  if (o->ledger.has_network_id) memcpy(ho->network_id, o->ledger.network_id, 32);
-  ho->has_source_account = o->auth.has_source_account;
-  if (o->auth.has_source_account) memcpy(ho->source_account, o->auth.source_account, 32);
-}
-
-/* ---- set-up transactions (sor_ledger.c's deploys) ------------------------------------ */
-
-int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
-  sor_vm vm;
-  uint32_t mi;
-  int rc = scp_sor_vm_open(&vm, s->cpu_limit, s->mem_limit, s->ho, err);
-  if (rc) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  if (!rc) rc = scp_sor_add_module(&vm, s->id, s->wasm, s->len, s->path, &mi, err);
-  if (!rc) rc = s->run(vm.host, &vm.run_err, s->ctx, err);
-  scp_sor_vm_close(&vm);
-  return rc;
-}
 
 /* ---- deploy ----------------------------------------------------------------------------- */
 

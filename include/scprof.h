@@ -154,6 +154,20 @@ typedef struct scp_soroban_opts {
   scp_limits limits;
   scp_ledger_opts ledger;
   scp_auth_opts auth;
+  /* The resource fee the network charges for the call, as an extra metric
+   * "Fee" (stroops) on every node, with its breakdown.  network: a shipped
+   * profile ("mainnet", "testnet"; NULL: "mainnet" when network_config is
+   * set, else no fee); network_config: a settings file (stellar-core's
+   * ConfigUpgradeSet JSON) applied on it; soroban_state_size: the Soroban
+   * state size in bytes the rent write fee is computed from (0: the
+   * profile's).  With a network, the ledger takes its TTL settings.  An
+   * unknown name or a bad file is SCP_ERR_ARG / SCP_ERR_MALFORMED /
+   * SCP_ERR_IO.  A call over one of the network's per-transaction limits
+   * ends as SCP_ERR_LIMIT, naming the limit and the excess, with the
+   * profile set. */
+  const char *network;
+  const char *network_config;
+  uint64_t soroban_state_size;
   /* Internal to the scenario runner: the ledger kept between a scenario
    * file's runs (NULL: a fresh ledger). */
   struct scp_sor_session *session;

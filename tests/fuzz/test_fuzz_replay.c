@@ -3,7 +3,9 @@
  * every fixture module through the fuzz target, the host-call corpus
  * (tests/fuzz/corpus-host) through fuzz_host, the authorization-entry
  * corpus (tests/fuzz/corpus-auth) through fuzz_auth and the scenario
- * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, so inputs
+ * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, the sBPF corpus
+ * (tests/fuzz/corpus-sbpf) and the linked sBPF fixtures with their
+ * truncations through fuzz_sbpf, so inputs
  * that once crashed stay fixed.  Runs under the sanitizers in `make check`.
  */
 #include <dirent.h>
@@ -18,6 +20,7 @@
 
 #include "fuzz_auth.h"
 #include "fuzz_host.h"
+#include "fuzz_sbpf.h"
 #include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
 #include "build_dir.h"
@@ -67,6 +70,15 @@ static void test_corpus_scenario(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-scenario", false, fuzz_scenario_one) > 0);
 }
 
+static void test_corpus_sbpf(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-sbpf", true, fuzz_sbpf_one) > 0);
+  const char *b = getenv("SCP_BUILD");
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s/tests/fixtures/sbpf", b ? b : "build");
+  assert_true(replay_dir(dir, true, fuzz_sbpf_one) > 0);
+}
+
 static void test_fixtures(void **state) {
   (void)state;
   assert_true(replay_dir(build_path("examples"), true, fuzz_wasm_one) > 0);
@@ -79,6 +91,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_host),
     cmocka_unit_test(test_corpus_auth),
     cmocka_unit_test(test_corpus_scenario),
+    cmocka_unit_test(test_corpus_sbpf),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

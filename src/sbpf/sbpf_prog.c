@@ -13,34 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- murmur3-32, seed 0 ---------------------------------------------- */
-
-static uint32_t rotl(uint32_t x, int r) { return x << r | x >> (32 - r); }
-
-uint32_t scp_sbpf_hash(const void *data, size_t len) {
-  const uint8_t *p = data;
-  uint32_t h = 0, c1 = 0xcc9e2d51, c2 = 0x1b873593;
-  size_t i = 0;
-  for (; i + 4 <= len; i += 4) {
-    uint32_t k = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16 |
-                 (uint32_t)p[i + 3] << 24;
-    k *= c1; k = rotl(k, 15); k *= c2;
-    h ^= k; h = rotl(h, 13); h = h * 5 + 0xe6546b64;
-  }
-  uint32_t k = 0;
-  switch (len & 3) {
-  case 3: k ^= (uint32_t)p[i + 2] << 16; /* fall through */
-  case 2: k ^= (uint32_t)p[i + 1] << 8;  /* fall through */
-  case 1: k ^= p[i]; k *= c1; k = rotl(k, 15); k *= c2; h ^= k;
-  }
-  h ^= (uint32_t)len;
-  h ^= h >> 16; h *= 0x85ebca6b; h ^= h >> 13; h *= 0xc2b2ae35; h ^= h >> 16;
-  return h;
-}
+uint32_t scp_sbpf_hash(const void *data, size_t len) { return scp_murmur3_32(data, len); }
 
 uint32_t sbpf_hash_pc(uint64_t pc) {
   uint8_t b[8];
-  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(pc >> (8 * i));
+  scp_put_le64(b, pc);
   return scp_sbpf_hash(b, 8);
 }
 

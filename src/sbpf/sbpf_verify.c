@@ -63,8 +63,8 @@ static raw get(const scp_sbpf_prog *p, uint64_t i) {
   r.opc = b[0];
   r.dst = b[1] & 15;
   r.src = b[1] >> 4;
-  r.off = (int16_t)(b[2] | b[3] << 8);
-  r.imm = (int32_t)((uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24);
+  r.off = (int16_t)scp_le16(b + 2);
+  r.imm = (int32_t)scp_le32(b + 4);
   return r;
 }
 

@@ -18,7 +18,6 @@
  */
 #include "sbpf/sbpf_private.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,17 +30,8 @@ enum {
   SECTION_NAME_MAX = 16, SYMBOL_NAME_MAX = 64, DEBUG_NAME_MAX = 255
 };
 
-/* Fill err with "ELF error: <ElfError text> (<variant>)" and return code. */
-static int SCP_PRINTF(4, 5) elf_fail(scp_error *err, int code, const char *variant,
-                                     const char *fmt, ...) {
-  char text[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  return scp_fail(err, code, "ELF error: %s (%s)", text, variant);
-}
-#define ELF_FAIL(err, code, variant, ...) elf_fail(err, code, variant, __VA_ARGS__)
+/* "ELF error: <ElfError text> (<variant>)" */
+#define ELF_FAIL(err, code, variant, ...) sbpf_fail(err, code, "ELF", variant, __VA_ARGS__)
 
 /* An ElfParserError, converted as From<ElfParserError> for ElfError does. */
 typedef enum perr {

@@ -77,6 +77,11 @@ struct scp_sbpf_prog {
   uint32_t *func_block;        /* first block of each function (nfuncs + 1) */
 };
 
+/* Fill err with "<kind> error: <text> (<variant>)" -- solana-sbpf's
+ * ElfError / VerifierError as the loader reports them -- and return code. */
+int sbpf_fail(scp_error *err, int code, const char *kind, const char *variant, const char *fmt,
+              ...) SCP_PRINTF(5, 6);
+
 /* Loader internals. */
 const sbpf_syscall *sbpf_loader_find(const scp_sbpf_loader *l, uint32_t key);
 uint32_t sbpf_loader_index(const scp_sbpf_loader *l, const sbpf_syscall *s);

@@ -10,6 +10,7 @@
  */
 #include "sbpf/sbpf_private.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,18 @@ uint32_t sbpf_hash_pc(uint64_t pc) {
   uint8_t b[8];
   scp_put_le64(b, pc);
   return scp_sbpf_hash(b, 8);
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+int sbpf_fail(scp_error *err, int code, const char *kind, const char *variant, const char *fmt,
+              ...) {
+  char text[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  return scp_fail(err, code, "%s error: %s (%s)", kind, text, variant);
 }
 
 /* ---- traps -------------------------------------------------------------- */
@@ -119,8 +132,8 @@ const sbpf_key *sbpf_lookup_key(const scp_sbpf_prog *p, uint32_t key) {
 }
 
 static int collision(uint32_t key, scp_error *err) {
-  return scp_fail(err, SCP_ERR_MALFORMED, "ELF error: Symbol hash collision 0x%x (SymbolHashCollision)",
-                  key);
+  return sbpf_fail(err, SCP_ERR_MALFORMED, "ELF", "SymbolHashCollision",
+                   "Symbol hash collision 0x%x", key);
 }
 
 int sbpf_register_key(scp_sbpf_prog *p, uint32_t key, uint32_t pc, scp_error *err) {

@@ -32,7 +32,7 @@ typedef struct sbpf_insn {
 } sbpf_insn;
 
 typedef struct sbpf_syscall {
-  uint32_t key;
+  uint32_t key;                /* first, as key_lower reads it */
   char *name;
   scp_sbpf_syscall_fn fn;
   void *ctx;
@@ -45,7 +45,7 @@ struct scp_sbpf_loader {
 };
 
 typedef struct sbpf_key {
-  uint32_t key, pc;
+  uint32_t key, pc;            /* key first, as key_lower reads it */
 } sbpf_key;
 
 struct scp_sbpf_prog {

@@ -72,14 +72,25 @@ void scp_sbpf_loader_destroy(scp_sbpf_loader *l) {
   free(l);
 }
 
-static size_t sys_lower(const scp_sbpf_loader *l, uint32_t key) {
-  size_t lo = 0, hi = l->nsys;
+/* The first of n records of `size` bytes, sorted by the uint32_t key each
+ * starts with (sbpf_syscall, sbpf_key), whose key is not below key. */
+static size_t key_lower(const void *base, size_t n, size_t size, uint32_t key) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (l->sys[mid].key < key) lo = mid + 1;
+    uint32_t k;
+    memcpy(&k, (const char *)base + mid * size, sizeof k);
+    if (k < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+_Static_assert(offsetof(sbpf_syscall, key) == 0 && offsetof(sbpf_key, key) == 0,
+               "key_lower reads the key at the start of a record");
+
+static size_t sys_lower(const scp_sbpf_loader *l, uint32_t key) {
+  return key_lower(l->sys, l->nsys, sizeof *l->sys, key);
 }
 
 const sbpf_syscall *sbpf_loader_find(const scp_sbpf_loader *l, uint32_t key) {
@@ -116,18 +127,12 @@ const char *scp_sbpf_loader_syscall_name(const scp_sbpf_loader *l, uint32_t key)
 
 /* ---- function registry ------------------------------------------------- */
 
-static size_t key_lower(const scp_sbpf_prog *p, uint32_t key) {
-  size_t lo = 0, hi = p->nkeys;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (p->keys[mid].key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+static size_t prog_key_lower(const scp_sbpf_prog *p, uint32_t key) {
+  return key_lower(p->keys, p->nkeys, sizeof *p->keys, key);
 }
 
 const sbpf_key *sbpf_lookup_key(const scp_sbpf_prog *p, uint32_t key) {
-  size_t i = key_lower(p, key);
+  size_t i = prog_key_lower(p, key);
   return i < p->nkeys && p->keys[i].key == key ? &p->keys[i] : NULL;
 }
 
@@ -137,7 +142,7 @@ static int collision(uint32_t key, scp_error *err) {
 }
 
 int sbpf_register_key(scp_sbpf_prog *p, uint32_t key, uint32_t pc, scp_error *err) {
-  size_t i = key_lower(p, key);
+  size_t i = prog_key_lower(p, key);
   if (i < p->nkeys && p->keys[i].key == key) {
     if (p->keys[i].pc != pc) return collision(key, err);
     return SCP_OK;
@@ -156,7 +161,7 @@ int sbpf_register_hashed(scp_sbpf_prog *p, uint32_t pc, bool entry, uint32_t *ke
   if (sbpf_loader_find(p->loader, k)) return collision(k, err);
   if (entry) {
     /* unregister_function(entrypoint) first: the entry may move. */
-    size_t i = key_lower(p, k);
+    size_t i = prog_key_lower(p, k);
     if (i < p->nkeys && p->keys[i].key == k) {
       memmove(&p->keys[i], &p->keys[i + 1], (p->nkeys - i - 1) * sizeof *p->keys);
       p->nkeys--;

@@ -120,6 +120,25 @@ typedef struct sbpf_region {
   unsigned gap_shift;          /* 0 = contiguous; else frame/gap size log2 */
 } sbpf_region;
 
+/* The host address of [a, a+len) in the regions (indexed by a >> 32), or
+ * NULL when it is not mapped, not writable for a write, or falls in a gap
+ * of a gapped stack.  Inline: the interpreter's loads and stores use it. */
+static inline uint8_t *sbpf_xlate(const sbpf_region *rg, unsigned nreg, uint64_t a, uint64_t len,
+                                  bool write) {
+  uint64_t i = a >> 32;
+  if (SCP_UNLIKELY(i >= nreg)) return NULL;
+  const sbpf_region *r = &rg[i];
+  if (SCP_UNLIKELY((write && !r->writable) || a < r->vaddr)) return NULL;
+  uint64_t off = a - r->vaddr;
+  if (r->gap_shift) {
+    if ((off >> r->gap_shift) & 1) return NULL;
+    uint64_t mask = (1ull << r->gap_shift) - 1;
+    off = ((off & ~mask) >> 1) | (off & mask);
+  }
+  if (SCP_UNLIKELY(off > r->len || len > r->len - off)) return NULL;
+  return r->host + off;
+}
+
 typedef struct sbpf_frame {
   uint64_t saved[5];           /* r6..r9, r10 */
   uint32_t ret_pc;

@@ -3,8 +3,9 @@
  * every fixture module through the fuzz target, the host-call corpus
  * (tests/fuzz/corpus-host) through fuzz_host, the authorization-entry
  * corpus (tests/fuzz/corpus-auth) through fuzz_auth and the scenario
- * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, so inputs
- * that once crashed stay fixed.  Runs under the sanitizers in `make check`.
+ * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario and the
+ * differential corpus (tests/fuzz/corpus-diff) through fuzz_diff, against
+ * wabt's wasm-interp, so inputs that once crashed or differed stay fixed.  Runs under the sanitizers in `make check`.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 
 #include "fuzz_auth.h"
+#include "fuzz_diff.h"
 #include "fuzz_host.h"
 #include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
@@ -66,6 +68,11 @@ static void test_corpus_scenario(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-scenario", false, fuzz_scenario_one) > 0);
 }
 
+static void test_corpus_diff(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-diff", false, fuzz_diff_one) > 0);
+}
+
 static void test_fixtures(void **state) {
   (void)state;
   const char *b = getenv("SCP_BUILD");
@@ -84,6 +91,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_host),
     cmocka_unit_test(test_corpus_auth),
     cmocka_unit_test(test_corpus_scenario),
+    cmocka_unit_test(test_corpus_diff),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

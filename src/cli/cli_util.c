@@ -153,7 +153,8 @@ int cli_load_profile(const char *path, scp_profile **out) {
   uint8_t *text = NULL;
   size_t len = 0;
   scp_error err = {0};
-  if (scp_read_file(path, &text, &len, &err) != SCP_OK) return cli_die(err.code, "%s", err.msg);
+  if (scp_read_file_max(path, SCP_MAX_PROFILE_BYTES, "a profile", &text, &len, &err) != SCP_OK)
+    return cli_die(err.code, "%s", err.msg);
   int rc = scp_out_json_load((const char *)text, len, path, out, &err);
   free(text);
   if (rc != SCP_OK) return cli_die(rc, "%s", err.msg);

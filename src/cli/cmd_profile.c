@@ -170,7 +170,8 @@ static int load_spec(profile_opts *o) {
   if (o->spec_loaded) return 0;
   o->spec_loaded = true;
   scp_error err = {0};
-  if (scp_read_file(o->wasm_path, &o->wasm, &o->wasm_len, &err))
+  if (scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", &o->wasm,
+                        &o->wasm_len, &err))
     return cli_die(err.code, "%s", err.msg);
   if (scp_spec_from_wasm(o->wasm, o->wasm_len, o->wasm_path, &o->spec, &err))
     return cli_die(err.code, "%s", err.msg);
@@ -475,6 +476,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
       if (!cli_parse_u64(val, dest) || *dest > max)
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
+      /* 0 would be taken as "not given" and run with the default */
+      if (!*dest && dest != &o->top)
+        return cli_die(SCP_ERR_USAGE, "%s: 0 is not a limit (give a positive number)", a);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
       if ((status = parse_formats(val, o->want))) return status;
@@ -689,11 +693,13 @@ static int read_contracts(profile_opts *o, uint8_t **wasm, size_t *wasm_len) {
   *wasm = o->wasm;
   *wasm_len = o->wasm_len;
   o->wasm = NULL;
-  if (!*wasm && scp_read_file(o->wasm_path, wasm, wasm_len, &err))
+  if (!*wasm && scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", wasm,
+                                     wasm_len, &err))
     return cli_die(err.code, "%s", err.msg);
   for (size_t i = 0; i < o->ncontracts; i++) {
     uint8_t *cw = NULL;
-    if (scp_read_file(o->contracts[i].path, &cw, &o->contracts[i].len, &err)) {
+    if (scp_read_file_max(o->contracts[i].path, SCP_MAX_WASM_BYTES, "a WASM module", &cw,
+                          &o->contracts[i].len, &err)) {
       free(*wasm);
       *wasm = NULL;
       return cli_die(err.code, "%s", err.msg);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct { const char *text; int exit_status; } status_table[] = {
 #define X(code, exit_status, text) { text, exit_status },
@@ -279,9 +280,18 @@ void scp_strtab_free(scp_strtab *t) {
   memset(t, 0, sizeof *t);
 }
 
-int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err) {
+static int read_file(const char *path, size_t max, const char *what, uint8_t **data,
+                     size_t *len, scp_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return scp_fail(err, SCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  /* the size a regular file says it has is refused before any allocation;
+   * a pipe is stopped when it passes the limit */
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+    fclose(f);
+    return scp_fail(err, SCP_ERR_LIMIT, "%s: %llu bytes, over the %zu-byte limit for %s", path,
+                    (unsigned long long)st.st_size, max, what);
+  }
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -293,6 +303,11 @@ int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err)
     size_t got = fread(buf + n, 1, cap - n, f);
     n += got;
     if (got == 0) break;
+    if (n > max) {
+      fclose(f);
+      free(buf);
+      return scp_fail(err, SCP_ERR_LIMIT, "%s: over the %zu-byte limit for %s", path, max, what);
+    }
   }
   int bad = ferror(f);
   fclose(f);
@@ -303,4 +318,13 @@ int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err)
   *data = buf;
   *len = n;
   return SCP_OK;
+}
+
+int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err) {
+  return read_file(path, SIZE_MAX, "a file", data, len, err);
+}
+
+int scp_read_file_max(const char *path, size_t max, const char *what, uint8_t **data,
+                      size_t *len, scp_error *err) {
+  return read_file(path, max, what, data, len, err);
 }

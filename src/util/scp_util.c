@@ -4,6 +4,7 @@
 #include "util/scp_util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,13 +27,37 @@ int scp_exit_status(int status) {
   return status_table[status].exit_status;
 }
 
+/* Copy len bytes of src into dst (cap bytes, NUL included); when they do
+ * not fit, the middle goes, marked "...": the start (the file's name) and
+ * the end (the reason) both survive a long path.  Cuts fall on UTF-8
+ * character boundaries. */
+static void fit_middle(char *dst, size_t cap, const char *src, size_t len) {
+  if (len < cap) {
+    memcpy(dst, src, len);
+    dst[len] = 0;
+    return;
+  }
+  size_t head = (cap - 4) / 3, tail = cap - 4 - head;
+  while (head && ((unsigned char)src[head] & 0xc0) == 0x80) head--;
+  size_t from = len - tail;
+  while (from < len && ((unsigned char)src[from] & 0xc0) == 0x80) from++;
+  memcpy(dst, src, head);
+  memcpy(dst + head, "...", 3);
+  memcpy(dst + head + 3, src + from, len - from);
+  dst[head + 3 + len - from] = 0;
+}
+
 int scp_fail(scp_error *err, int code, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
     err->code = code;
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    char *full = NULL;
+    int n = vasprintf(&full, fmt, ap);
     va_end(ap);
+    if (n >= 0) fit_middle(err->msg, sizeof err->msg, full, (size_t)n);
+    else snprintf(err->msg, sizeof err->msg, "%s", fmt);
+    free(full);
     for (char *c = err->msg; *c; c++)  /* one line, always */
       if (*c == '\n' || *c == '\r') *c = ' ';
   }
@@ -41,16 +66,11 @@ int scp_fail(scp_error *err, int code, const char *fmt, ...) {
 
 void scp_error_prefix(scp_error *err, const char *prefix) {
   if (!err || !prefix) return;
-  char tmp[sizeof err->msg];
-  size_t plen = strlen(prefix);
-  if (plen + 2 >= sizeof tmp) plen = sizeof tmp - 3;
-  memcpy(tmp, prefix, plen);
-  memcpy(tmp + plen, ": ", 2);
-  size_t room = sizeof tmp - plen - 3;
-  size_t mlen = strnlen(err->msg, room);
-  memcpy(tmp + plen + 2, err->msg, mlen);
-  tmp[plen + 2 + mlen] = 0;
-  memcpy(err->msg, tmp, sizeof tmp);
+  char *full = NULL;
+  int n = asprintf(&full, "%s: %s", prefix, err->msg);
+  if (n < 0) return;
+  fit_middle(err->msg, sizeof err->msg, full, (size_t)n);
+  free(full);
 }
 
 bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem) {

@@ -340,6 +340,63 @@ static int read_file(const char *path, size_t max, const char *what, uint8_t **d
   return SCP_OK;
 }
 
+size_t scp_utf8_len(const char *str, size_t left) {
+  const unsigned char *s = (const unsigned char *)str;
+  if (!left) return 0;
+  if (s[0] < 0x80) return 1;
+  size_t n;
+  uint32_t cp;
+  if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2, cp = s[0] & 0x1f;
+  else if (s[0] >= 0xe0 && s[0] <= 0xef) n = 3, cp = s[0] & 0x0f;
+  else if (s[0] >= 0xf0 && s[0] <= 0xf4) n = 4, cp = s[0] & 0x07;
+  else return 0;
+  if (left < n) return 0;
+  for (size_t i = 1; i < n; i++) {
+    if ((s[i] & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (s[i] & 0x3f);
+  }
+  /* overlong forms, UTF-16 surrogates, past U+10FFFF */
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+      cp > 0x10ffff)
+    return 0;
+  return n;
+}
+
+static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+bool scp_text_is_safe(const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    size_t n = scp_utf8_len(s + i, len - i);
+    if (!n || (n == 1 && is_control((unsigned char)s[i]))) return false;
+    i += n;
+  }
+  return true;
+}
+
+void scp_buf_put_safe(scp_buf *b, const char *s, size_t len) {
+  static const char hex[] = "0123456789ABCDEF";
+  for (size_t i = 0; i < len;) {
+    size_t n = scp_utf8_len(s + i, len - i);
+    if (n && !(n == 1 && is_control((unsigned char)s[i]))) {
+      scp_buf_put(b, s + i, n);
+      i += n;
+      continue;
+    }
+    unsigned char c = (unsigned char)s[i++];
+    char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    scp_buf_put(b, esc, 4);
+  }
+}
+
+uint32_t scp_strtab_intern_safe(scp_strtab *t, const char *s, size_t len) {
+  if (scp_text_is_safe(s, len)) return scp_strtab_intern_n(t, s, len);
+  scp_buf b = {0};
+  scp_buf_put_safe(&b, s, len);
+  uint32_t id = b.oom ? UINT32_MAX : scp_strtab_intern_n(t, b.data, b.len);
+  scp_buf_free(&b);
+  return id;
+}
+
 int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err) {
   return read_file(path, SIZE_MAX, "a file", data, len, err);
 }

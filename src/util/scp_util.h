@@ -107,6 +107,17 @@ static inline const char *scp_strtab_get(const scp_strtab *t, uint32_t id) {
 }
 void scp_strtab_free(scp_strtab *t);
 
+/* The one rule for names and text that scprof writes out: control
+ * characters (below 0x20, and 0x7f) and bytes that are not part of valid
+ * UTF-8 become the four characters \xNN (uppercase hex); everything else,
+ * backslash included, is kept.  Deterministic: the same bytes always give
+ * the same text. */
+size_t scp_utf8_len(const char *s, size_t left);   /* 1..4, or 0: not valid UTF-8 */
+bool scp_text_is_safe(const char *s, size_t len);
+void scp_buf_put_safe(scp_buf *b, const char *s, size_t len);
+/* Interns s (len bytes) under that rule.  UINT32_MAX on OOM. */
+uint32_t scp_strtab_intern_safe(scp_strtab *t, const char *s, size_t len);
+
 /* Read a whole file.  Returns SCP_OK, SCP_ERR_IO (err names the path). */
 int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err);
 

@@ -523,9 +523,10 @@ static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t s
   else snprintf(name, size, "flamegraph-%s.svg", tag);
 }
 
-/* Renders one format (for the SVG: one file per metric) into the output
- * folder.  Returns the exit status. */
-static int write_format(const scp_profile *p, const profile_opts *o, scp_format fmt) {
+/* Renders one format (for the SVG: one file per metric) into folder dir,
+ * which messages call shown.  Returns the exit status. */
+static int write_format(const scp_profile *p, const profile_opts *o, const char *dir,
+                        const char *shown, scp_format fmt) {
   const scp_out_format *of = scp_out_format_get(fmt);
   unsigned nfiles = of->per_metric ? p->nmetrics : 1;
   for (unsigned m = 0; m < nfiles; m++) {
@@ -535,19 +536,20 @@ static int write_format(const scp_profile *p, const profile_opts *o, scp_format 
     if (of->per_metric) svg_file_name(p, m, name, sizeof name);
     scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg};
     int rc = of->write(p, &oo, &b);
-    int status = rc == SCP_OK ? cli_write_file(o->out_dir, name, &b)
-                              : cli_die(rc, "%s/%s: %s", o->out_dir, name, scp_strerror(rc));
+    int status = rc == SCP_OK ? cli_write_file_as(dir, shown, name, &b)
+                              : cli_die(rc, "%s/%s: %s", shown, name, scp_strerror(rc));
     scp_buf_free(&b);
     if (status) return status;
   }
   return 0;
 }
 
-static int write_outputs(const scp_profile *p, const profile_opts *o) {
-  int status = cli_make_dir(o->out_dir);
+static int write_outputs(const scp_profile *p, const profile_opts *o, const char *dir,
+                         const char *shown) {
+  int status = cli_make_dir(dir);
   if (status) return status;
   for (unsigned f = 0; f < SCP_FMT_COUNT && !status; f++)
-    if (o->want[f]) status = write_format(p, o, (scp_format)f);
+    if (o->want[f]) status = write_format(p, o, dir, shown, (scp_format)f);
   if (status || o->quiet) return status;
   /* The report on stdout is the text summary of the run, whichever
    * formats went to files. */
@@ -570,7 +572,8 @@ static int run_scenario(profile_opts *o) {
   if (scp_scenario_load(o->scenario, &sc, &err)) return cli_die(err.code, "%s", err.msg);
   /* --asset adds asset contracts after the file's own */
   scp_ledger *ledger = scp_scenario_ledger(sc, o->assets, o->nassets);
-  int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  cli_outdir od = {0};
+  int status = ledger ? cli_outdir_begin(&od, o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
@@ -615,8 +618,9 @@ static int run_scenario(profile_opts *o) {
       status = cli_die(err.code, "%s: %s", o->scenario, err.msg);
       break;
     }
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
+    char dir[4400], shown[4400];
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, i + 1, so.function);
+    snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, i + 1, so.function);
     cli_progress progress;
     cli_progress_start(&progress, "profiling call %zu: %s %s", i + 1, so.wasm_path, so.function);
     scp_profile *p = NULL;
@@ -627,26 +631,27 @@ static int run_scenario(profile_opts *o) {
       status = cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
       break;
     }
-    profile_opts po = *o;
-    po.out_dir = dir;
-    if (profiled) status = write_outputs(p, &po);
+    if (profiled) status = write_outputs(p, o, dir, shown);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
                    (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
                    profiled ? "" : "\t(set-up, not profiled)");
-    if (profiled) cli_progress_done(&progress, "profile written to %s", dir);
+    if (profiled) cli_progress_done(&progress, "profile written to %s", shown);
     else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
     if (!status && rc && !first_fail)
       first_fail = profiled ? cli_die(rc, "%s: calls[%zu]: %s (partial profile written to %s)",
-                                      o->scenario, i, err.msg, dir)
+                                      o->scenario, i, err.msg, shown)
                             : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
   scp_ledger_free(ledger);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
-                                : cli_write_file(o->out_dir, "scenario.txt", &sum);
+                                : cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  /* the folder goes in whole, or the old one stays as it was */
+  if (!status) status = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   scp_buf_free(&sum);
   scp_scenario_free(sc);
   return status ? status : first_fail;
@@ -787,7 +792,11 @@ static int profile_call(profile_opts *o) {
   free(files);
   free(wasm);
   if (!p) return cli_die(rc, "%s", err.msg);
-  status = write_outputs(p, o);
+  cli_outdir od;
+  status = cli_outdir_begin(&od, o->out_dir);
+  if (!status) status = write_outputs(p, o, od.tmp, od.final);
+  if (!status) status = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   if (!status) report_done(p, o, &progress);
   scp_profile_destroy(p);
   if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o->out_dir);

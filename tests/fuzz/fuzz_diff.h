@@ -11,6 +11,7 @@
 #ifndef SCP_FUZZ_DIFF_H
 #define SCP_FUZZ_DIFF_H
 
+#include <errno.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -84,13 +85,15 @@ static bool fd_wabt(const uint8_t *mod, size_t len, char *out, size_t cap) {
   int rc = posix_spawnp(&pid, "wasm-interp", &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
   close(p[1]);
+  /* libFuzzer's timeout timer interrupts system calls (EINTR) */
   size_t n = 0;
   ssize_t r;
-  while (rc == 0 && (r = read(p[0], out + n, cap - 1 - n)) > 0) n += (size_t)r;
+  while (rc == 0 && ((r = read(p[0], out + n, cap - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+    if (r > 0) n += (size_t)r;
   close(p[0]);
   out[n] = 0;
   int st = 0;
-  if (rc == 0) waitpid(pid, &st, 0);
+  while (rc == 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
   return rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) != 127;
 }
 

@@ -73,9 +73,19 @@ $(BIN): $(CLI_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
+# Tests see tests/ on the include path (build_dir.h).  A helper that
+# several tests share is a tests/AREA/NAME.c compiled once; the tests that
+# need it list its object below and link it.
+$(BUILD)/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -c $< -o $@
+
 $(BUILD)/tests/%: tests/%.c $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(LIB) $(LDLIBS) $(TEST_LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests -MMD -MP -o $@ $< $(filter %.o,$^) $(LIB) $(LDLIBS) $(TEST_LIBS)
+
+$(BUILD)/tests/soroban/test_replay $(BUILD)/tests/soroban/test_sac_whole: \
+  $(BUILD)/tests/soroban/sac_flows.o
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -97,7 +107,57 @@ $(BUILD)/%.wasm: %.wat
 	@mkdir -p $(dir $@)
 	wat2wasm $< -o $@
 
-fixtures: $(EXAMPLES) $(FIXTURES)
+# Rust fixtures: no_std contracts built by Debian's rustc (always
+# /usr/bin/rustc, never a rustup toolchain) as cargo would, from the crate
+# folder with src/lib.rs relative, at opt-level z and 3, legacy and v0
+# mangling, full debug info.  The crate folder is remapped to /src/NAME so
+# the bytes do not depend on where the tree is checked out.
+RUSTC     = /usr/bin/rustc
+RUST_CRATES = $(notdir $(wildcard tests/fixtures/rust/*))
+RUST_FIXTURES = $(if $(wildcard $(RUSTC)),$(foreach c,$(RUST_CRATES),$(foreach v,Oz O3 Oz_v0 O3_v0,$(BUILD)/tests/fixtures/rust/$(c)_$(v).wasm)))
+RUSTFLAGS_FIX = --edition 2021 --crate-type cdylib --target wasm32-unknown-unknown \
+                -C debuginfo=2 -C panic=abort -C codegen-units=1
+$(BUILD)/tests/fixtures/rust/%_Oz.wasm: RUST_OPT = -C opt-level=z
+$(BUILD)/tests/fixtures/rust/%_O3.wasm: RUST_OPT = -C opt-level=3
+$(BUILD)/tests/fixtures/rust/%_Oz_v0.wasm: RUST_OPT = -C opt-level=z -C symbol-mangling-version=v0
+$(BUILD)/tests/fixtures/rust/%_O3_v0.wasm: RUST_OPT = -C opt-level=3 -C symbol-mangling-version=v0
+.SECONDEXPANSION:
+$(BUILD)/tests/fixtures/rust/%.wasm: $$(wildcard tests/fixtures/rust/$$(firstword $$(subst _, ,$$*))/src/*.rs)
+	@mkdir -p $(dir $@)
+	cd tests/fixtures/rust/$(firstword $(subst _, ,$*)) && $(RUSTC) $(RUSTFLAGS_FIX) $(RUST_OPT) \
+	  --crate-name $(firstword $(subst _, ,$*)) \
+	  --remap-path-prefix=$(CURDIR)/tests/fixtures/rust/$(firstword $(subst _, ,$*))=/src/$(firstword $(subst _, ,$*)) \
+	  -o $(CURDIR)/$@ src/lib.rs
+
+
+# sBPF fixtures: each tests/fixtures/sbpf/NAME.c is compiled with clang
+# -target bpf and linked by the project's fixture linker (tools/sbpf-link.c,
+# see its head comment) into NAME.so (sBPF v0, ET_DYN with .rel.dyn) and
+# NAME_v3.so (the strict v3 layout).  DWARF 4: solana-sbpf refuses section
+# names over 15 bytes, and DWARF 5 brings .debug_str_offsets.
+SBPF_LINK   = $(BUILD)/tools/sbpf-link
+SBPF_CFLAGS = -target bpf -O2 -g -gdwarf-4 -ffreestanding -fno-builtin -fno-jump-tables \
+              -Itests/fixtures/sbpf -fdebug-prefix-map=$(CURDIR)=.
+SBPF_SRC    = $(wildcard tests/fixtures/sbpf/*.c)
+SBPF_FIXTURES = $(SBPF_SRC:%.c=$(BUILD)/%.so) $(SBPF_SRC:%.c=$(BUILD)/%_v3.so)
+
+$(SBPF_LINK): tools/sbpf-link.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+
+$(BUILD)/tests/fixtures/sbpf/%.o: tests/fixtures/sbpf/%.c tests/fixtures/sbpf/sol.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(SBPF_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/fixtures/sbpf/%_v3.so: $(BUILD)/tests/fixtures/sbpf/%.o $(SBPF_LINK)
+	$(SBPF_LINK) --v3 -o $@ $<
+
+$(BUILD)/tests/fixtures/sbpf/%.so: $(BUILD)/tests/fixtures/sbpf/%.o $(SBPF_LINK)
+	$(SBPF_LINK) -o $@ $<
+
+.SECONDARY: $(SBPF_SRC:%.c=$(BUILD)/%.o)
+
+fixtures: $(EXAMPLES) $(FIXTURES) $(RUST_FIXTURES) $(SBPF_FIXTURES)
 
 demo: deps
 	$(MAKE) all

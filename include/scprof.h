@@ -116,7 +116,7 @@ typedef struct scp_soroban_opts {
   struct scp_ledger *ledger;
   size_t ledger_main;
   bool ledger_main_asset;      /* ledger_main indexes the ledger's asset contracts */
-  /* (sacb) Stellar Asset Contracts created before the call (setup, not
+  /* Stellar Asset Contracts created before the call (setup, not
    * profiled), each "native" or "CODE:G..." (1 to 12 ASCII letters or
    * digits, the issuer's account strkey); a malformed one is SCP_ERR_ARG.
    * The profile's metadata lists each asset contract's id. */
@@ -146,6 +146,20 @@ typedef struct scp_soroban_opts {
   const char *const *auth_signatures;
   size_t nauth_signatures;
   uint32_t auth_expiration;
+  /* The resource fee the network charges for the call, as an extra metric
+   * "Fee" (stroops) on every node, with its breakdown.  network: a shipped
+   * profile ("mainnet", "testnet"; NULL: "mainnet" when network_config is
+   * set, else no fee); network_config: a settings file (stellar-core's
+   * ConfigUpgradeSet JSON) applied on it; soroban_state_size: the Soroban
+   * state size in bytes the rent write fee is computed from (0: the
+   * profile's).  With a network, the ledger takes its TTL settings.  An
+   * unknown name or a bad file is SCP_ERR_ARG / SCP_ERR_MALFORMED /
+   * SCP_ERR_IO.  A call over one of the network's per-transaction limits
+   * ends as SCP_ERR_LIMIT, naming the limit and the excess, with the
+   * profile set. */
+  const char *network;
+  const char *network_config;
+  uint64_t soroban_state_size;
 } scp_soroban_opts;
 
 /* One extra contract (caller-owned bytes). */

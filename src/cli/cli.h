@@ -16,6 +16,12 @@
 #include "util/scp_util.h"
 
 int cmd_profile(int argc, char **argv);
+/* profile of a Solana program (cmd_profile_sol.c): cmd_profile hands over
+ * when the first argument that is not an option is an ELF file */
+int cmd_profile_sol(int argc, char **argv);
+bool cli_is_sbpf_program(int argc, char **argv);
+/* --format LIST into want[]; 0 or the exit status of the error it printed */
+int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]);
 int cmd_diff(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_check(int argc, char **argv);

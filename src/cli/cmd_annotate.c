@@ -2,9 +2,13 @@
  * cmd_annotate.c — `scprof annotate PROFILE.json [FILE|FUNCTION]`: source
  * files with a cost column per metric in front of every line, like
  * `perf annotate`.  The source is read from disk: a file name recorded in
- * DWARF is tried as it is (relative to the current folder), then under
- * each --source-dir in order.  A file that cannot be read is still shown,
- * as its lines with cost (the writer says so in its header).
+ * DWARF is tried as it is (an absolute name, or relative to the current
+ * folder), then through each --source-dir in order: a relative name under
+ * DIR, an absolute name through OLD=NEW (the prefix OLD replaced by NEW,
+ * for sources moved since the build).  An absolute name is never cut down
+ * to a relative one: two crates' src/lib.rs must not be mistaken for each
+ * other.  A file that cannot be read is still shown, as its lines with
+ * cost (the writer says so in its header).
  */
 #include "cli.h"
 
@@ -34,18 +38,27 @@ static const char *load_source(void *ctx, const char *file, size_t *len) {
   source_cache *c = ctx;
   if (!*file) return NULL;
   const char *text = read_source(c, file, len);
-  if (text || file[0] == '/') return text;
   for (size_t i = 0; i < c->ndirs && !text; i++) {
     char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", c->dirs[i], file) < (int)sizeof path)
-      text = read_source(c, path, len);
+    const char *d = c->dirs[i], *eq = strchr(d, '=');
+    int n = -1;
+    if (file[0] != '/' && !eq) {
+      n = snprintf(path, sizeof path, "%s/%s", d, file);
+    } else if (file[0] == '/' && eq) {
+      size_t ol = (size_t)(eq - d);
+      while (ol > 1 && d[ol - 1] == '/') ol--;
+      if (ol && !strncmp(file, d, ol) && (file[ol] == '/' || d[ol - 1] == '/'))
+        n = snprintf(path, sizeof path, "%s%s%s", eq + 1, file[ol] == '/' ? "" : "/", file + ol);
+    }
+    if (n >= 0 && n < (int)sizeof path) text = read_source(c, path, len);
   }
   return text;
 }
 
 int cmd_annotate(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
-  const char *profile_path = NULL, *only = NULL, *metric_name = "cpu", *val;
+  const char *profile_path = NULL, *only = NULL, *metric_name = "0", *val;
+  bool calls = false;
   source_cache cache = {0};
   cache.dirs = calloc((size_t)argc + 1, sizeof *cache.dirs);
   if (!cache.dirs) return cli_die(SCP_ERR_NOMEM, "out of memory");
@@ -56,8 +69,10 @@ int cmd_annotate(int argc, char **argv) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) status = usage;
       else cache.dirs[cache.ndirs++] = val;
     } else if (!strcmp(a, "--metric")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem)"))) status = usage;
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, fee, cu)"))) status = usage;
       else metric_name = val;
+    } else if (!strcmp(a, "--calls")) {
+      calls = true;
     } else if (a[0] == '-' && a[1] != 0) {
       status = cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
     } else if (!profile_path) {
@@ -77,8 +92,8 @@ int cmd_annotate(int argc, char **argv) {
     scp_buf b = {0};
     int rc = SCP_ERR_USAGE;
     if (m >= 0) {
-      scp_annotate_opts ao = {.metric = (unsigned)m, .only = only, .load = load_source,
-                              .ctx = &cache};
+      scp_annotate_opts ao = {.metric = (unsigned)m, .calls = calls, .only = only,
+                              .load = load_source, .ctx = &cache};
       rc = scp_out_annotate(p, &ao, &b);
     }
     if (m < 0)

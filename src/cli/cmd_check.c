@@ -24,6 +24,10 @@ static const limit_option limit_options[] = {
     {"--max-mem", "Memory", false},
     {"--max-fn", "CPU", true},
     {"--max-fn-mem", "Memory", true},
+    {"--max-fee", "Fee", false},
+    {"--max-fn-fee", "Fee", true},
+    {"--max-cu", "CU", false},          /* Solana programs */
+    {"--max-fn-cu", "CU", true},
 };
 
 /* A limit as given, resolved against the profile once it is loaded. */
@@ -105,7 +109,7 @@ int cmd_check(int argc, char **argv) {
     goto out;
   }
   if (!nlimits) {
-    status = cli_die(SCP_ERR_USAGE, "check needs a limit: --max-cpu N, --max-mem N or --max-fn NAME=N");
+    status = cli_die(SCP_ERR_USAGE, "check needs a limit: --max-cpu N, --max-mem N, --max-cu N or --max-fn NAME=N");
     goto out;
   }
 

@@ -13,7 +13,7 @@
 
 int cmd_diff(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
-  const char *out_dir = "scprof-out", *paths[2] = {NULL, NULL}, *metric_name = "cpu", *val;
+  const char *out_dir = "scprof-out", *paths[2] = {NULL, NULL}, *metric_name = "0", *val;
   uint64_t top = 0;
   bool quiet = false;
   scp_svg_opts so = {0};
@@ -24,7 +24,7 @@ int cmd_diff(int argc, char **argv) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
       out_dir = val;
     } else if (!strcmp(a, "--metric")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem)"))) return usage;
+      if (!(val = cli_option_value(argc, argv, &i, "a metric (cpu, mem, fee, cu)"))) return usage;
       metric_name = val;
     } else if (!strcmp(a, "--top")) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;

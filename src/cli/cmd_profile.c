@@ -35,6 +35,7 @@ typedef struct profile_opts {
   size_t ncontracts;
   uint64_t cpu_limit, mem_limit, top;
   bool quiet;
+  bool strict_debug;          /* damaged DWARF is an error, not a warning */
   bool want[SCP_FMT_COUNT];   /* formats to write */
   scp_svg_opts svg;           /* metric is set per SVG */
   /* Arguments by name from the contract's contractspecv0 section (loaded
@@ -60,6 +61,9 @@ typedef struct profile_opts {
   const char **auth_sigs;
   size_t nauth_sigs;
   uint32_t auth_expiration;
+  /* --network NAME, --network-config FILE, --soroban-state-size BYTES */
+  const char *network, *network_config;
+  uint64_t state_size;
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -132,7 +136,7 @@ static int parse_trustline(profile_opts *o, const char *val) {
 }
 
 /* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
-static int parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
+int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
   memset(want, 0, SCP_FMT_COUNT * sizeof *want);
   bool any = false;
   const char *s = list;
@@ -200,6 +204,81 @@ static int named_die(const profile_opts *o, int status, const char *what) {
   int rc = cli_die(status, "%s: %s (usage: %s)", o->wasm_path, what, u.oom ? "?" : u.data);
   scp_buf_free(&u);
   return rc;
+}
+
+static const char *valtype_text(uint8_t t) {
+  return t == 0x7f ? "i32" : t == 0x7e ? "i64" : t == 0x7d ? "f32" : t == 0x7c ? "f64" : "?";
+}
+
+/* The module's exported functions: "name(i64, i64) -> i64" lines into b
+ * (as_list) or their names comma-separated.  Returns the count, or -1
+ * when the module does not load (its own error is for the run to tell). */
+static int exported_functions(const profile_opts *o, bool as_list, scp_buf *b) {
+  scp_wasm_module *m = NULL;
+  scp_error err = {0};
+  if (scp_wasm_load(o->wasm, o->wasm_len, &m, &err)) return -1;
+  int n = 0;
+  for (uint32_t i = 0; i < scp_wasm_export_count(m); i++) {
+    const char *name;
+    size_t len;
+    uint8_t kind;
+    uint32_t f, np, nr;
+    const uint8_t *params, *results;
+    if (!scp_wasm_export_get(m, i, &name, &len, &kind, &f) || kind != 0 ||
+        !scp_wasm_func_sig(m, f, &params, &np, &results, &nr))
+      continue;
+    if (!as_list) {
+      scp_buf_printf(b, "%s%.*s", n ? ", " : "", (int)len, name);
+    } else {
+      scp_buf_printf(b, "  %.*s(", (int)len, name);
+      for (uint32_t k = 0; k < np; k++)
+        scp_buf_printf(b, "%s%s", k ? ", " : "", valtype_text(params[k]));
+      scp_buf_puts(b, ")");
+      if (nr) scp_buf_printf(b, " -> %s", valtype_text(results[0]));
+      scp_buf_putc(b, '\n');
+    }
+    n++;
+  }
+  scp_wasm_module_free(m);
+  return n;
+}
+
+/* --list of a contract without a spec: its exported functions with their
+ * WASM signatures (each Soroban argument is one i64 Val). */
+static int list_exports(profile_opts *o) {
+  scp_buf lines = {0}, b = {0};
+  int n = exported_functions(o, true, &lines);
+  if (n < 0) {
+    scp_buf_free(&lines);
+    return broken_module(o);
+  }
+  scp_buf_printf(&b, "%s: %d exported function%s (no contractspecv0 section: WASM signatures; "
+                 "give arguments as type:value)\n", o->wasm_path, n, n == 1 ? "" : "s");
+  scp_buf_put(&b, lines.data, lines.len);
+  if (lines.oom) b.oom = true;
+  o->listed = true;
+  int status = cli_write_stdout(&b);
+  scp_buf_free(&lines);
+  scp_buf_free(&b);
+  return status;
+}
+
+/* FUNCTION must be exported: say which are, not just that it is not. */
+static int check_exported(const profile_opts *o) {
+  scp_buf names = {0};
+  int n = exported_functions(o, false, &names), status = 0;
+  bool found = false;
+  for (const char *s = names.data; n > 0 && s && *s && !found;) {
+    size_t l = strcspn(s, ",");
+    found = l == strlen(o->function) && !strncmp(s, o->function, l);
+    s += l;
+    while (*s == ',' || *s == ' ') s++;
+  }
+  if (n >= 0 && !found)
+    status = cli_die(SCP_ERR_NOTFOUND, "%s: no exported function '%s' (exported: %s)", o->wasm_path,
+                     o->function, n == 0 ? "none" : names.oom ? "?" : names.data);
+  scp_buf_free(&names);
+  return status;
 }
 
 /* The names of the spec's functions, comma-separated, for messages. */
@@ -372,6 +451,27 @@ static int auth_option(int argc, char **argv, int *i, profile_opts *o) {
   return 0;
 }
 
+/* The fee's options: the network, a settings file, the state size.
+ * Returns 0, the exit status of the error it printed, or NOT_MINE. */
+static int fee_option(int argc, char **argv, int *i, profile_opts *o) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  const char *a = argv[*i], *val;
+  if (!strcmp(a, "--network")) {
+    if (!(val = cli_option_value(argc, argv, i, "a network (mainnet, testnet)"))) return usage;
+    o->network = val;
+  } else if (!strcmp(a, "--network-config")) {
+    if (!(val = cli_option_value(argc, argv, i, "a settings .json file"))) return usage;
+    o->network_config = val;
+  } else if (!strcmp(a, "--soroban-state-size")) {
+    if (!(val = cli_option_value(argc, argv, i, "a size in bytes"))) return usage;
+    if (!cli_parse_u64(val, &o->state_size) || !o->state_size || o->state_size > INT64_MAX)
+      return cli_die(SCP_ERR_USAGE, "--soroban-state-size: '%s' is not a size in bytes", val);
+  } else {
+    return NOT_MINE;
+  }
+  return 0;
+}
+
 /* --NAME after the function that is none of its parameters: the error
  * names the function's parameters, or its spec's functions, or says that
  * the contract has no spec to name arguments by. */
@@ -437,15 +537,13 @@ static int check_args(profile_opts *o) {
     int status = load_spec(o);
     if (status) return status;
     if (o->spec) return list_functions(o);
-    if (o->list) {
-      status = broken_module(o);
-      return status ? status : cli_die(SCP_ERR_NOTFOUND, "%s: no contractspecv0 section: the "
-                                       "contract does not describe its functions", o->wasm_path);
-    }
+    if (o->list) return list_exports(o);
   }
   if (!o->wasm_path || !o->function)
     return cli_die(SCP_ERR_USAGE, "profile needs CONTRACT.wasm and FUNCTION (see scprof --help)");
-  return o->fn ? named_to_args(o) : 0;
+  if (o->fn) return named_to_args(o);
+  int status = load_spec(o);
+  return status ? status : check_exported(o);
 }
 
 /* Returns 0 or the exit status of the error it printed. */
@@ -461,6 +559,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     if (named) continue;
     int status = ledger_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = auth_option(argc, argv, &i, o);
+    if (status == NOT_MINE) status = fee_option(argc, argv, &i, o);
     if (status != NOT_MINE) {
       if (status) return status;
       continue;
@@ -481,7 +580,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
         return cli_die(SCP_ERR_USAGE, "%s: 0 is not a limit (give a positive number)", a);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
-      if ((status = parse_formats(val, o->want))) return status;
+      if ((status = cli_parse_formats(val, o->want))) return status;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &o->svg.min_width_pct))
@@ -495,6 +594,8 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->list = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       o->quiet = true;
+    } else if (!strcmp(a, "--strict-debug")) {
+      o->strict_debug = true;
     } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
       return unknown_named(o, a);
     } else if (a[0] == '-' && a[1] != 0) {
@@ -507,18 +608,25 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
 }
 
 /* File name of the flamegraph of metric m: flamegraph.svg for the first
- * metric (CPU), flamegraph-mem.svg for "Memory": the metric's name cut to
- * its first three letters or digits, lower-cased, so names stay stable and
- * safe in a path; the metric's number when it has none. */
+ * metric (CPU), flamegraph-mem.svg for "Memory", else the metric's name
+ * lower-cased with every run of other characters a '-' (Reads ->
+ * flamegraph-reads.svg, Loaded bytes -> flamegraph-loaded-bytes.svg), so
+ * names stay readable and safe in a path; the metric's number when it has
+ * none. */
 static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t size) {
   if (m == 0) {
     snprintf(name, size, "%s", scp_out_format_file(SCP_FMT_SVG));
     return;
   }
   const char *mn = p->metrics[m].name ? p->metrics[m].name : "";
-  char tag[4] = {0};
-  for (size_t i = 0, n = 0; mn[i] && n < 3; i++)
+  char tag[32] = {0};
+  size_t n = 0;
+  for (size_t i = 0; mn[i] && n + 1 < sizeof tag; i++) {
     if (isalnum((unsigned char)mn[i])) tag[n++] = (char)tolower((unsigned char)mn[i]);
+    else if (n && tag[n - 1] != '-') tag[n++] = '-';
+  }
+  while (n && tag[n - 1] == '-') tag[--n] = 0;
+  if (!strcmp(tag, "memory")) snprintf(tag, sizeof tag, "mem");
   if (!tag[0]) snprintf(name, size, "flamegraph-%u.svg", m);
   else snprintf(name, size, "flamegraph-%s.svg", tag);
 }
@@ -561,6 +669,19 @@ static int write_outputs(const scp_profile *p, const profile_opts *o, const char
   return status;
 }
 
+/* The source mapper's word on damaged DWARF (the report header's "debug
+ * info" line): a one-line warning, or with --strict-debug the error that
+ * stops before any output is written.  Returns 0 or that exit status. */
+static int debug_damage(const scp_profile *p, const profile_opts *o) {
+  for (size_t i = 0; i < p->nmeta; i++) {
+    if (strcmp(scp_prof_str(p, p->meta[i].key), "debug info")) continue;
+    const char *why = scp_prof_str(p, p->meta[i].value);
+    if (o->strict_debug) return cli_die(SCP_ERR_DWARF, "%s: %s", o->wasm_path, why);
+    cli_warn("%s: %s (--strict-debug makes this an error)", o->wasm_path, why);
+  }
+  return 0;
+}
+
 /* --scenario: one profile per call, in DIR/NN-FUNCTION/, and a summary
  * line per call in DIR/scenario.txt.  The calls are transactions on one
  * ledger (a failed one changes nothing), so one that traps does not stop
@@ -575,6 +696,7 @@ static int run_scenario(profile_opts *o) {
   cli_outdir od = {0};
   int status = ledger ? cli_outdir_begin(&od, o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
+  uint64_t fee_total = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
@@ -584,6 +706,9 @@ static int run_scenario(profile_opts *o) {
     if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.mem_limit = o->mem_limit;
     if (o->protocol) so.protocol = o->protocol;
+    so.network = o->network;
+    so.network_config = o->network_config;
+    so.soroban_state_size = o->state_size;
     if (o->has_source) {
       so.has_source_account = true;
       memcpy(so.source_account, o->source, 32);
@@ -631,13 +756,25 @@ static int run_scenario(profile_opts *o) {
       status = cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
       break;
     }
-    if (profiled) status = write_outputs(p, o, dir, shown);
-    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s\n", i + 1,
+    profile_opts po = *o;
+    po.wasm_path = so.wasm_path;
+    if (profiled && (status = debug_damage(p, &po))) {
+      scp_profile_destroy(p);
+      break;
+    }
+    if (profiled) status = write_outputs(p, &po, dir, shown);
+    scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
                    (unsigned long long)scp_profile_total(p, 0),
                    (unsigned long long)scp_profile_total(p, 1), rc ? err.msg : "ok",
                    profiled ? "" : "\t(set-up, not profiled)");
+    int fm = cli_find_metric(p, "Fee");
+    if (fm >= 0) {
+      fee_total += scp_profile_total(p, (unsigned)fm);
+      scp_buf_printf(&sum, "\tfee %llu", (unsigned long long)scp_profile_total(p, (unsigned)fm));
+    }
+    scp_buf_putc(&sum, '\n');
     if (profiled) cli_progress_done(&progress, "profile written to %s", shown);
     else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
@@ -647,6 +784,8 @@ static int run_scenario(profile_opts *o) {
                             : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
   scp_ledger_free(ledger);
+  if (o->network || o->network_config)
+    scp_buf_printf(&sum, "total\tfee %llu\n", (unsigned long long)fee_total);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
                                 : cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
   /* the folder goes in whole, or the old one stays as it was */
@@ -656,6 +795,7 @@ static int run_scenario(profile_opts *o) {
   scp_scenario_free(sc);
   return status ? status : first_fail;
 }
+
 
 /* Everything o holds (also after a failed alloc_opts). */
 static void free_opts(profile_opts *o) {
@@ -775,7 +915,9 @@ static int profile_call(profile_opts *o) {
                          .auth_enforce = o->auth_enforce, .auth_signers = o->signers,
                          .nauth_signers = o->nsigners, .auth_signatures = o->auth_sigs,
                          .nauth_signatures = o->nauth_sigs,
-                         .auth_expiration = o->auth_expiration};
+                         .auth_expiration = o->auth_expiration,
+                         .network = o->network, .network_config = o->network_config,
+                         .soroban_state_size = o->state_size};
   memcpy(so.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
@@ -792,6 +934,10 @@ static int profile_call(profile_opts *o) {
   free(files);
   free(wasm);
   if (!p) return cli_die(rc, "%s", err.msg);
+  if ((status = debug_damage(p, o))) {
+    scp_profile_destroy(p);
+    return status;
+  }
   cli_outdir od;
   status = cli_outdir_begin(&od, o->out_dir);
   if (!status) status = write_outputs(p, o, od.tmp, od.final);
@@ -804,6 +950,7 @@ static int profile_call(profile_opts *o) {
 }
 
 int cmd_profile(int argc, char **argv) {
+  if (cli_is_sbpf_program(argc, argv)) return cmd_profile_sol(argc, argv);
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
   if (!alloc_opts(&o, argc)) {

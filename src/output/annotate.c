@@ -12,6 +12,7 @@
 typedef struct ann_line {
   uint32_t file, line;
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;          /* of cost[0]: charged for code that did not run */
 } ann_line;
 
 typedef struct ann_ctx {
@@ -19,6 +20,7 @@ typedef struct ann_ctx {
   const scp_annotate_opts *o;
   unsigned nm;
   uint64_t total;          /* run total of the chosen metric */
+  bool ahead;              /* an "ahead" column after the CPU's % */
   ann_line *v;             /* merged, sorted by (file name, line) */
   size_t n, cap;
   uint32_t *files;         /* distinct file ids to show, in output order */
@@ -47,29 +49,58 @@ static int cmp_lines(void *ctx, uint32_t a, uint32_t b) {
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Which nodes count: all, or those of function `fn_name` (a node counts
- * when its frame or the function it was inlined into has that name). */
+/* A function named by the user: its full name, or its last path
+ * components ("load" or "vault::load" for "vault::load"), a generic
+ * instance's "::<...>" left out ("add_all" for "vault::add_all::<u64>"). */
+static bool fn_matches(const char *name, const char *want) {
+  size_t nl = strlen(name), wl = strlen(want);
+  if (!strcmp(name, want)) return true;
+  if (nl > 3 && name[nl - 1] == '>') {         /* strip one trailing ::<...> */
+    int depth = 0;
+    for (size_t i = nl; i-- > 2;) {
+      depth += name[i] == '>' ? 1 : name[i] == '<' ? -1 : 0;
+      if (depth == 0) {
+        if (name[i - 1] == ':' && name[i - 2] == ':') nl = i - 2;
+        break;
+      }
+    }
+  }
+  if (nl == wl) return !strncmp(name, want, nl);
+  return nl > wl + 2 && !strncmp(name + nl - wl, want, wl) && name[nl - wl - 1] == ':' &&
+         name[nl - wl - 2] == ':';
+}
+
+/* Which nodes count: all, or those of function `fn_name`: nodes of that
+ * name and everything inlined into them, at any depth. */
 static int collect(ann_ctx *c, const char *fn_name) {
   const scp_profile *p = c->p;
   int rc = SCP_ERR_NOMEM;
   scp_out_labels l = {0};
   scp_out_kids k = {0};
-  uint32_t *owner = malloc(p->nnodes * sizeof *owner);
+  bool *taken = malloc(p->nnodes * sizeof *taken);
   uint32_t *todo = malloc(p->nnodes * sizeof *todo);
-  if (!owner || !todo || scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  if (!taken || !todo || scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
   size_t ntodo = 0;
   todo[ntodo++] = 0;
-  owner[0] = 0;
   while (ntodo) {
     uint32_t id = todo[--ntodo];
     const scp_prof_node *n = &p->nodes[id];
     bool inl = n->frame < p->nframes && p->frames[n->frame].kind == SCP_KIND_INLINED;
-    if (id) owner[id] = inl ? owner[n->parent] : id;
+    /* with calls, a host function's cost is its caller's line's */
+    bool host = c->o->calls && id && n->frame < p->nframes &&
+                p->frames[n->frame].kind == SCP_KIND_HOST;
     bool take = true;
-    if (fn_name) {
-      uint32_t of = p->nodes[owner[id]].frame;
-      take = (n->frame < p->nframes && strcmp(scp_prof_str(p, p->frames[n->frame].name), fn_name) == 0) ||
-             (of < p->nframes && strcmp(scp_prof_str(p, p->frames[of].name), fn_name) == 0);
+    if (fn_name)
+      take = (n->frame < p->nframes && fn_matches(scp_prof_str(p, p->frames[n->frame].name), fn_name)) ||
+             (id && (inl || host) && taken[n->parent]);
+    taken[id] = take;
+    if (take && host && n->call_file) {
+      if (!scp_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v)) goto fail;
+      ann_line *a = &c->v[c->n++];
+      a->file = n->call_file;
+      a->line = n->call_line;
+      memcpy(a->cost, n->self, sizeof a->cost);
+      a->ahead = 0;
     }
     for (uint32_t j = 0; take && j < n->nlines && n->lines_first + j < p->nlines; j++) {
       const scp_prof_line *pl = &p->lines[n->lines_first + j];
@@ -79,6 +110,7 @@ static int collect(ann_ctx *c, const char *fn_name) {
       a->file = pl->file;
       a->line = pl->line;
       memcpy(a->cost, pl->cost, sizeof a->cost);
+      a->ahead = pl->ahead;
     }
     for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) todo[ntodo++] = k.ids[i];
   }
@@ -101,6 +133,7 @@ static int collect(ann_ctx *c, const char *fn_name) {
     const ann_line *a = &c->v[ids[i]];
     if (nm && merged[nm - 1].file == a->file && merged[nm - 1].line == a->line) {
       for (unsigned m = 0; m < SCP_MAX_METRICS; m++) merged[nm - 1].cost[m] += a->cost[m];
+      merged[nm - 1].ahead += a->ahead;
     } else {
       merged[nm++] = *a;
     }
@@ -112,7 +145,7 @@ static int collect(ann_ctx *c, const char *fn_name) {
   c->cap = c->n;
   rc = SCP_OK;
 fail:
-  free(owner);
+  free(taken);
   free(todo);
   scp_out_kids_free(&k);
   scp_out_labels_free(&l);
@@ -147,8 +180,19 @@ static void pad_left(scp_buf *b, size_t have, size_t width) {
 
 typedef struct ann_cols {
   size_t w[SCP_MAX_METRICS];  /* by column, not by metric */
-  size_t wline;
+  size_t wline, wahead;
 } ann_cols;
+
+static void put_num_or_dot(scp_buf *b, uint64_t v, size_t width) {
+  if (v) {
+    pad_left(b, digits(v), width);
+    scp_buf_put_grouped(b, v);
+  } else {
+    pad_left(b, 1, width);
+    scp_buf_putc(b, '.');
+  }
+  scp_buf_puts(b, "  ");
+}
 
 /* One row: costs (or "."), %, line number, text. */
 static void put_row(scp_buf *b, const ann_ctx *c, const ann_cols *w, const ann_line *a,
@@ -177,6 +221,7 @@ static void put_row(scp_buf *b, const ann_ctx *c, const ann_cols *w, const ann_l
         scp_buf_putc(b, '.');
       }
       scp_buf_puts(b, "  ");
+      if (c->ahead) put_num_or_dot(b, a ? a->ahead : 0, w->wahead);
     }
   }
   scp_buf t = {0};
@@ -197,8 +242,8 @@ static void put_file(scp_buf *b, const ann_ctx *c, uint32_t file, bool fn_mode) 
   size_t first = 0, last = 0;  /* this file's rows in c->v: [first, last) */
   while (first < c->n && c->v[first].file != file) first++;
   for (last = first; last < c->n && c->v[last].file == file; last++) {}
-  ann_cols w = {.wline = 4};
-  uint64_t sum[SCP_MAX_METRICS] = {0};
+  ann_cols w = {.wline = 4, .wahead = 5};
+  uint64_t sum[SCP_MAX_METRICS] = {0}, ahead = 0;
   for (unsigned k = 0; k < c->nm; k++) {
     const scp_metric *me = &p->metrics[col_metric(c, k)];
     w.w[k] = strlen(me->name && *me->name ? me->name : "cost");
@@ -210,6 +255,8 @@ static void put_file(scp_buf *b, const ann_ctx *c, uint32_t file, bool fn_mode) 
       size_t d = digits(c->v[i].cost[m]);
       if (d > w.w[k]) w.w[k] = d;
     }
+    ahead += c->v[i].ahead;
+    if (digits(c->v[i].ahead) > w.wahead) w.wahead = digits(c->v[i].ahead);
   }
   size_t len = 0;
   const char *text = c->o->load ? c->o->load(c->o->ctx, name, &len) : NULL;
@@ -233,7 +280,13 @@ static void put_file(scp_buf *b, const ann_ctx *c, uint32_t file, bool fn_mode) 
     if (k == 0) {
       scp_buf_puts(b, " (");
       scp_out_put_pct(b, sum[m], c->total);
-      scp_buf_puts(b, " of the run)");
+      scp_buf_puts(b, " of the run");
+      if (c->ahead) {
+        scp_buf_puts(b, "; ");
+        scp_buf_put_grouped(b, ahead);
+        scp_buf_puts(b, " of it charged ahead: paid on entering a block, not run");
+      }
+      scp_buf_putc(b, ')');
     }
   }
   if (!text) scp_buf_puts(b, "; source not available, lines with cost only");
@@ -244,6 +297,10 @@ static void put_file(scp_buf *b, const ann_ctx *c, uint32_t file, bool fn_mode) 
     pad_left(b, strlen(mn), w.w[k]);
     scp_buf_puts(b, mn);
     scp_buf_puts(b, k == 0 ? "        %  " : "  ");
+    if (k == 0 && c->ahead) {
+      pad_left(b, 5, w.wahead);
+      scp_buf_puts(b, "ahead  ");
+    }
   }
   pad_left(b, 4, w.wline);
   scp_buf_puts(b, text ? "line  source\n" : "line\n");
@@ -288,7 +345,8 @@ int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *
   if (!p->nnodes) return SCP_ERR_ARG;
   ann_ctx c = {.p = p, .o = o,
                .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS,
-               .total = scp_out_total(p, o->metric)};
+               .total = scp_out_total(p, o->metric),
+               .ahead = p->ahead && o->metric == 0};
   int rc = SCP_ERR_NOMEM;
   bool fn_mode = false;
   if (o->only && *o->only) {

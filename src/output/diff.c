@@ -227,7 +227,9 @@ static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
   }
   for (size_t i = 0; i < p->nlines; i++) {
     const scp_prof_line *ln = &p->lines[i];
-    if (!ln->file && !ln->line) continue;
+    /* line 0 is compiler-generated code: it stays with its function and,
+     * as in the report, is not ranked as a source line */
+    if (!ln->line) continue;
     key.len = 0;
     scp_out_put_location(&key, scp_prof_str(p, ln->file), ln->line);
     if (key.oom) goto fail;

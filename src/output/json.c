@@ -21,7 +21,8 @@ static const char *kind_text(unsigned k) {
 static const char *source_text(unsigned s) {
   static const char *const names[] = {
       [SCP_SRC_DWARF] = "dwarf", [SCP_SRC_NAMESEC] = "name-section",
-      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host"};
+      [SCP_SRC_SYMTAB] = "symtab", [SCP_SRC_RAW] = "raw", [SCP_SRC_HOST] = "host",
+      [SCP_SRC_EXPORT] = "export"};
   return s < SCP_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
@@ -78,7 +79,21 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu}", (unsigned long long)me->limit,
                    (unsigned long long)scp_out_total(p, m));
   }
-  scp_buf_puts(b, "],\n\"frames\":[");
+  scp_buf_putc(b, ']');
+  if (p->nparts) {
+    scp_buf_puts(b, ",\n\"breakdown\":{\"title\":");
+    scp_out_put_json_str(b, scp_prof_str(p, p->parts_title));
+    scp_buf_printf(b, ",\"metric\":%u,\"parts\":[", p->parts_metric);
+    for (size_t i = 0; i < p->nparts; i++) {
+      scp_buf_puts(b, i ? ",{\"name\":" : "{\"name\":");
+      scp_out_put_json_str(b, scp_prof_str(p, p->parts[i].name));
+      scp_buf_puts(b, ",\"amount\":");
+      scp_out_put_json_str(b, scp_prof_str(p, p->parts[i].amount));
+      scp_buf_printf(b, ",\"cost\":%llu}", (unsigned long long)p->parts[i].cost);
+    }
+    scp_buf_puts(b, "]}");
+  }
+  scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
     scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
@@ -106,6 +121,9 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     put_costs(b, n->self, nm);
     scp_buf_puts(b, ",\"total\":");
     put_costs(b, n->total, nm);
+    /* charged ahead: of self[0], paid for code that did not run; only in
+     * profiles whose engine keeps it */
+    if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)n->ahead);
     scp_buf_puts(b, ",\"call_site\":");
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
@@ -121,6 +139,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       scp_out_put_json_str(b, scp_prof_str(p, ln->file));
       scp_buf_printf(b, ",\"line\":%u,\"cost\":", ln->line);
       put_costs(b, ln->cost, nm);
+      if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)ln->ahead);
       scp_buf_putc(b, '}');
     }
     scp_buf_puts(b, "]}");
@@ -158,6 +177,13 @@ static bool get_u64(json_t *obj, const char *key, uint64_t *v) {
   return true;
 }
 
+/* Optional "ahead": absent is 0; never more than the CPU it is part of. */
+static bool get_ahead(json_t *obj, uint64_t cpu, uint64_t *v) {
+  *v = 0;
+  if (!json_object_get(obj, "ahead")) return true;
+  return get_u64(obj, "ahead", v) && *v <= cpu;
+}
+
 static bool get_u32(json_t *obj, const char *key, uint32_t *v) {
   uint64_t x;
   if (!get_u64(obj, key, &x) || x > UINT32_MAX) return false;
@@ -187,6 +213,29 @@ static int text_index(const char *s, const char *const *names, size_t n) {
   for (size_t i = 0; i < n; i++)
     if (names[i] && strcmp(names[i], s) == 0) return (int)i;
   return -1;
+}
+
+/* "breakdown" (version 2): a metric's rows by component; optional. */
+static int load_breakdown(loader *l, json_t *root) {
+  scp_profile *p = l->p;
+  json_t *bd = json_object_get(root, "breakdown");
+  if (!bd) return SCP_OK;
+  json_t *parts = json_object_get(bd, "parts");
+  uint64_t metric;
+  if (!get_str(l, bd, "title", &p->parts_title) || !get_u64(bd, "metric", &metric) ||
+      metric >= p->nmetrics || !json_is_array(parts))
+    return bad(l, "bad breakdown");
+  p->parts_metric = (unsigned)metric;
+  for (size_t i = 0; i < json_array_size(parts); i++) {
+    json_t *j = json_array_get(parts, i);
+    scp_prof_part pt;
+    if (!get_str(l, j, "name", &pt.name) || !get_str(l, j, "amount", &pt.amount) ||
+        !get_u64(j, "cost", &pt.cost))
+      return bad(l, "bad breakdown part");
+    if (!scp_grow(&p->parts, &p->capparts, p->nparts + 1, sizeof *p->parts)) return SCP_ERR_NOMEM;
+    p->parts[p->nparts++] = pt;
+  }
+  return SCP_OK;
 }
 
 static int load_header(loader *l, json_t *root) {
@@ -235,13 +284,13 @@ static int load_header(loader *l, json_t *root) {
     p->metrics[m].name = scp_prof_str(p, name);
     p->metrics[m].unit = scp_prof_str(p, unit);
   }
-  return SCP_OK;
+  return load_breakdown(l, root);
 }
 
 static int load_frames(loader *l, json_t *root) {
   scp_profile *p = l->p;
   static const char *const kinds[] = {"root", "guest", "inlined", "host", "contract", "vm"};
-  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host"};
+  static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host", "export"};
   _Static_assert(SCP_ARRAY_LEN(kinds) == SCP_KIND_COUNT, "one name per kind");
   json_t *frames = json_object_get(root, "frames");
   if (!json_is_array(frames)) return bad(l, "frames missing");
@@ -299,8 +348,10 @@ static int load_nodes(loader *l, json_t *root) {
     scp_prof_node *nd = &p->nodes[id];
     nd->frame = frame;
     if (!get_u64(j, "calls", &nd->calls) || !get_costs(json_object_get(j, "self"), p->nmetrics, nd->self) ||
-        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total))
+        !get_costs(json_object_get(j, "total"), p->nmetrics, nd->total) ||
+        !get_ahead(j, nd->self[0], &nd->ahead))
       goto malformed;
+    p->ahead += nd->ahead;
     if (par != -1) {
       nd->parent = (uint32_t)par;
       nd->depth = p->nodes[par].depth + 1;
@@ -325,7 +376,8 @@ static int load_nodes(loader *l, json_t *root) {
       scp_prof_line *pl = &p->lines[p->nlines];
       memset(pl, 0, sizeof *pl);
       if (!get_str(l, lj, "file", &pl->file) || !get_u32(lj, "line", &pl->line) ||
-          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost))
+          !get_costs(json_object_get(lj, "cost"), p->nmetrics, pl->cost) ||
+          !get_ahead(lj, pl->cost[0], &pl->ahead))
         goto malformed;
       p->nlines++;
     }

@@ -29,7 +29,7 @@ void scp_out_label(const scp_profile *p, uint32_t frame, scp_buf *b) {
   if (f->kind == SCP_KIND_GUEST || f->kind == SCP_KIND_INLINED) {
     static const char *const marks[] = {
       [SCP_SRC_NAMESEC] = " [name section]", [SCP_SRC_SYMTAB] = " [symtab]",
-      [SCP_SRC_RAW] = " [no symbols]"};
+      [SCP_SRC_RAW] = " [no symbols]", [SCP_SRC_EXPORT] = " [export]"};
     if (f->source < SCP_ARRAY_LEN(marks) && marks[f->source]) scp_buf_puts(b, marks[f->source]);
   }
 }

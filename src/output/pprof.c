@@ -220,8 +220,11 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
     if (!*name) name = fr->kind == SCP_KIND_ROOT ? "all" : "[unknown]";
     uint64_t sname = pp_str(&c, name);
     pb_uint(&c.msg, 1, (uint64_t)f + 1);
+    /* no system_name: pprof takes a system name equal to the name for a
+     * mangled one it could not demangle, and then strips everything in
+     * <> and () from it, so <u32 as FromVal>::from_val and <u64 as
+     * FromVal>::from_val would both show as ::from_val */
     pb_uint(&c.msg, 2, sname);
-    pb_uint(&c.msg, 3, sname);
     pb_uint(&c.msg, 4, pp_str(&c, scp_prof_str(p, fr->file)));
     pb_uint(&c.msg, 5, fr->decl_line);
     pb_msg(&body, 5, &c.msg);

@@ -60,6 +60,36 @@ static size_t text_width(const char *s) {
 
 static size_t table_rows(const table *t) { return t->ncells / t->ncols; }
 
+/* A frame label in a table: at most LABEL_MAX columns, the middle of a
+ * longer one (its generic arguments, most often) left out, so a Rust
+ * name does not make every row of its table hundreds of columns wide. */
+enum { LABEL_MAX = 80 };
+
+static void cell_label(table *t, const char *s) {
+  size_t w = text_width(s);
+  if (w <= LABEL_MAX) {
+    cell_str(t, s);
+    return;
+  }
+  /* keep the first 45 and the last 34 columns (whole UTF-8 characters) */
+  size_t head = 0, cols = 0;
+  while (s[head] && cols < 45) {
+    head++;
+    while (((unsigned char)s[head] & 0xc0) == 0x80) head++;
+    cols++;
+  }
+  const char *tail = s + strlen(s);
+  for (cols = 0; tail > s + head && cols < 34;) {
+    tail--;
+    if (((unsigned char)*tail & 0xc0) != 0x80) cols++;
+  }
+  cell_begin(t);
+  scp_buf_put(&t->text, s, head);
+  scp_buf_puts(&t->text, "\xe2\x80\xa6");   /* U+2026 */
+  scp_buf_puts(&t->text, tail);
+  cell_end(t);
+}
+
 static void pad(scp_buf *b, size_t n) {
   while (n--) scp_buf_putc(b, ' ');
 }
@@ -105,6 +135,9 @@ typedef struct report_ctx {
   scp_out_labels labels;
   scp_out_kids kids;
   frame_agg *agg;                   /* one per frame */
+  uint64_t *ahead;                  /* per frame: self CPU charged ahead */
+  bool show_ahead;                  /* CPU report of a profile that has it */
+  bool show[SCP_MAX_METRICS];       /* a column: CPU, memory, the chosen metric, or used */
 } report_ctx;
 
 static unsigned frame_kind(const scp_profile *p, uint32_t f) {
@@ -163,10 +196,13 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   /* Columns: [calls] chosen metric, %, other metrics..., [calls], name. */
   char align[16];
   unsigned ncols = 0;
+  bool ahead = c->show_ahead && !by_total && !host;
   if (host) align[ncols++] = 'r';
   align[ncols++] = 'r';
   align[ncols++] = 'r';
-  for (unsigned m = 1; m < c->nm; m++) align[ncols++] = 'r';
+  if (ahead) align[ncols++] = 'r';
+  for (unsigned m = 1; m < c->nm; m++)
+    if (c->show[m]) align[ncols++] = 'r';
   if (!host) align[ncols++] = 'r';
   align[ncols++] = 'l';
   align[ncols] = 0;
@@ -175,11 +211,13 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   if (host) cell_str(&t, "calls");
   for (unsigned k = 0; k < c->nm; k++) {
     unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    if (!c->show[m]) continue;
     cell_begin(&t);
     scp_buf_puts(&t.text, what);
     put_metric_name(&t.text, &p->metrics[m]);
     cell_end(&t);
     if (k == 0) cell_str(&t, "%");
+    if (k == 0 && ahead) cell_str(&t, "ahead");
   }
   if (!host) cell_str(&t, "calls");
   cell_str(&t, host ? "host function" : kinds == 1u << SCP_KIND_CONTRACT ? "contract"
@@ -190,15 +228,17 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     if (host) cell_num(&t, a->calls);
     for (unsigned k = 0; k < c->nm; k++) {
       unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      if (!c->show[m]) continue;
       cell_num(&t, v[m]);
       if (k == 0) cell_pct(&t, v[m], c->total);
+      if (k == 0 && ahead) cell_num(&t, c->ahead[ids[i]]);
     }
     /* inlined code and the root are never called: "0" would mislead */
     unsigned kind = frame_kind(p, ids[i]);
     if (!host && (kind == SCP_KIND_INLINED || kind == SCP_KIND_ROOT) && !a->calls)
       cell_str(&t, "-");
     else if (!host) cell_num(&t, a->calls);
-    cell_str(&t, scp_out_label_of(&c->labels, ids[i]));
+    cell_label(&t, scp_out_label_of(&c->labels, ids[i]));
   }
   table_print(b, &t);
   table_free(&t);
@@ -211,6 +251,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
 typedef struct line_agg {
   uint32_t file, line, frame;
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;
 } line_agg;
 
 typedef struct line_sort {
@@ -239,6 +280,56 @@ static int cmp_line_cost(void *ctx, uint32_t a, uint32_t b) {
   return cmp_line_key(ctx, a, b);
 }
 
+/* The hottest-lines table itself: shown rows of sum, in ids order. */
+static void lines_rows(scp_buf *b, const report_ctx *c, const line_agg *sum, const uint32_t *ids,
+                       size_t shown) {
+  const scp_profile *p = c->p;
+  char align[16];
+  unsigned ncols = 0;
+  for (unsigned k = 0; k < c->nm; k++) {
+    if (!c->show[k == 0 ? c->metric : k <= c->metric ? k - 1 : k]) continue;
+    align[ncols++] = 'r';
+    if (k == 0) align[ncols++] = 'r';
+    if (k == 0 && c->show_ahead) { align[ncols++] = 'r'; align[ncols++] = 'r'; }
+  }
+  align[ncols++] = 'l';
+  align[ncols++] = 'l';
+  align[ncols] = 0;
+  table t = {.ncols = ncols, .align = align};
+  for (unsigned k = 0; k < c->nm; k++) {
+    unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+    if (!c->show[m]) continue;
+    cell_begin(&t);
+    put_metric_name(&t.text, &p->metrics[m]);
+    cell_end(&t);
+    if (k == 0) cell_str(&t, "%");
+    if (k == 0 && c->show_ahead) { cell_str(&t, "ran"); cell_str(&t, "ahead"); }
+  }
+  cell_str(&t, "line");
+  cell_str(&t, "function");
+  for (size_t i = 0; i < shown; i++) {
+    const line_agg *a = &sum[ids[i]];
+    for (unsigned k = 0; k < c->nm; k++) {
+      unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
+      if (!c->show[m]) continue;
+      cell_num(&t, a->cost[m]);
+      if (k == 0) cell_pct(&t, a->cost[m], c->total);
+      if (k == 0 && c->show_ahead) {
+        cell_num(&t, a->cost[m] - a->ahead);
+        cell_num(&t, a->ahead);
+      }
+    }
+    scp_buf loc = {0};
+    scp_out_put_location(&loc, scp_prof_str(p, a->file), a->line);
+    if (loc.oom) t.oom = true;
+    else cell_label(&t, loc.data);
+    scp_buf_free(&loc);
+    cell_label(&t, scp_out_label_of(&c->labels, a->frame));
+  }
+  table_print(b, &t);
+  table_free(&t);
+}
+
 static int lines_table(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
   int rc = SCP_ERR_NOMEM;
@@ -263,6 +354,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
       v[n].line = pl->line;
       v[n].frame = nd->frame;
       memcpy(v[n].cost, pl->cost, sizeof v[n].cost);
+      v[n].ahead = pl->ahead;
       ids[n] = (uint32_t)n;
       n++;
     }
@@ -277,6 +369,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
     line_agg acc = *first;
     uint64_t best = 0;
     memset(acc.cost, 0, sizeof acc.cost);
+    acc.ahead = 0;
     while (i < n && v[ids[i]].file == first->file && v[ids[i]].line == first->line) {
       /* runs of one frame are adjacent: sum each run, keep the largest */
       uint32_t fr = v[ids[i]].frame;
@@ -284,6 +377,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
       while (i < n && v[ids[i]].file == first->file && v[ids[i]].line == first->line &&
              v[ids[i]].frame == fr) {
         for (unsigned m = 0; m < SCP_MAX_METRICS; m++) acc.cost[m] += v[ids[i]].cost[m];
+        acc.ahead += v[ids[i]].ahead;
         run += v[ids[i]].cost[c->metric];
         i++;
       }
@@ -308,45 +402,16 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
     scp_buf_puts(b, "  (none)\n");
     goto note;
   }
-  char align[16];
-  unsigned ncols = 0;
-  for (unsigned k = 0; k < c->nm; k++) {
-    align[ncols++] = 'r';
-    if (k == 0) align[ncols++] = 'r';
-  }
-  align[ncols++] = 'l';
-  align[ncols++] = 'l';
-  align[ncols] = 0;
-  table t = {.ncols = ncols, .align = align};
-  for (unsigned k = 0; k < c->nm; k++) {
-    unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
-    cell_begin(&t);
-    put_metric_name(&t.text, &p->metrics[m]);
-    cell_end(&t);
-    if (k == 0) cell_str(&t, "%");
-  }
-  cell_str(&t, "line");
-  cell_str(&t, "function");
-  for (size_t i = 0; i < shown; i++) {
-    const line_agg *a = &sum[ids[i]];
-    for (unsigned k = 0; k < c->nm; k++) {
-      unsigned m = k == 0 ? c->metric : k <= c->metric ? k - 1 : k;
-      cell_num(&t, a->cost[m]);
-      if (k == 0) cell_pct(&t, a->cost[m], c->total);
-    }
-    cell_begin(&t);
-    scp_out_put_location(&t.text, scp_prof_str(p, a->file), a->line);
-    cell_end(&t);
-    cell_str(&t, scp_out_label_of(&c->labels, a->frame));
-  }
-  table_print(b, &t);
-  table_free(&t);
+  lines_rows(b, c, sum, ids, shown);
 note:
   if (no_line) {
     scp_buf_puts(b, "  (");
     scp_buf_put_grouped(b, no_line);
     scp_buf_puts(b, " more in compiler-generated code without a source line, counted in its functions)\n");
   }
+  if (c->show_ahead && shown)
+    scp_buf_puts(b, "  (ahead: charged when a block was entered, for instructions an early exit\n"
+                    "   then skipped; ran + ahead = CPU.  See \"Charged ahead\" in the README)\n");
   rc = SCP_OK;
 fail:
   free(v);
@@ -368,6 +433,8 @@ static void header(scp_buf *b, const report_ctx *c) {
   scp_buf_putc(b, '\n');
   table t = {.ncols = 2, .align = "ll"};
   for (size_t i = 0; i < p->nmeta; i++) {
+    /* the run's own status line below says it, with what kind of failure */
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), "status")) continue;
     cell_str(&t, scp_prof_str(p, p->meta[i].key));
     cell_str(&t, scp_prof_str(p, p->meta[i].value));
   }
@@ -413,6 +480,31 @@ static void budget(scp_buf *b, const report_ctx *c) {
   table_free(&t);
 }
 
+/* The breakdown of one metric by component (the fee): each row's amount
+ * and cost, then the total, which is the metric's. */
+static void breakdown(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  if (!p->nparts || p->parts_metric >= c->nm) return;
+  const scp_metric *me = &p->metrics[p->parts_metric];
+  scp_buf_printf(b, "\n%s\n", scp_prof_str(p, p->parts_title));
+  table t = {.ncols = 3, .align = "lrr"};
+  cell_str(&t, "component");
+  cell_str(&t, "resource");
+  cell_str(&t, me->unit ? me->unit : "");
+  uint64_t sum = 0;
+  for (size_t i = 0; i < p->nparts; i++) {
+    cell_str(&t, scp_prof_str(p, p->parts[i].name));
+    cell_str(&t, scp_prof_str(p, p->parts[i].amount));
+    cell_num(&t, p->parts[i].cost);
+    sum += p->parts[i].cost;
+  }
+  cell_str(&t, "total");
+  cell_str(&t, "");
+  cell_num(&t, sum);
+  table_print(b, &t);
+  table_free(&t);
+}
+
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   static const scp_report_opts defaults = {0};
   if (!o) o = &defaults;
@@ -424,9 +516,17 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
       !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
     goto fail;
+  c.show_ahead = p->ahead && o->metric == 0;
+  /* CPU and memory always (the Budget's two); the others when the run used them */
+  for (unsigned m = 0; m < c.nm; m++) c.show[m] = m == c.metric || m < 2 || scp_out_total(p, m);
+  if (c.show_ahead) {
+    if (!(c.ahead = calloc(p->nframes ? p->nframes : 1, sizeof *c.ahead))) goto fail;
+    for (size_t i = 0; i < p->nnodes; i++) c.ahead[p->nodes[i].frame] += p->nodes[i].ahead;
+  }
 
   header(b, &c);
   budget(b, &c);
+  breakdown(b, &c);
   const unsigned code = 1u << SCP_KIND_GUEST | 1u << SCP_KIND_INLINED |
                         1u << SCP_KIND_HOST | 1u << SCP_KIND_CONTRACT |
                         1u << SCP_KIND_VM;
@@ -456,6 +556,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
     goto fail;
   rc = scp_out_done(b);
 fail:
+  free(c.ahead);
   free(c.agg);
   scp_out_kids_free(&c.kids);
   scp_out_labels_free(&c.labels);

@@ -80,15 +80,17 @@ int scp_out_callgrind(const scp_profile *p, scp_buf *b);
  * several lines, innermost first.  Also SCP_ERR_INTERNAL should zlib fail. */
 int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
 
-/* JSON report, schema "scprof-report" version 1 (SCP_OUT_JSON_VERSION):
- *   {"schema":"scprof-report","version":1,"title","status":{code,text,
+/* JSON report, schema "scprof-report" version 2 (SCP_OUT_JSON_VERSION):
+ *   {"schema":"scprof-report","version":2,"title","status":{code,text,
  *    message},"meta":[{key,value}],"metrics":[{name,unit,limit,total}],
+ *    "breakdown":{title,metric,parts:[{name,amount,cost}]} (when the run
+ *    has one: the fee by component; version 2),
  *    "frames":[{id,name,label,kind,file,decl_line,source}],
  *    "nodes":[{id,parent,depth,frame,calls,self:[],total:[],
  *              call_site:{file,line}|null,lines:[{file,line,cost:[]}]}]}
  * nodes in pre-order (children by label), parent -1 for the root.  Any
  * change to existing fields bumps the version; adding fields does not. */
-#define SCP_OUT_JSON_VERSION 1
+#define SCP_OUT_JSON_VERSION 2
 int scp_out_json(const scp_profile *p, scp_buf *b);
 
 /* Reads a JSON report (any version up to SCP_OUT_JSON_VERSION) back into a
@@ -129,6 +131,7 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
  * SCP_ERR_NOTFOUND when `only` matches no file and no function. */
 typedef struct scp_annotate_opts {
   unsigned metric;
+  bool calls;      /* a host function's own cost on the line that called it */
   const char *only;
   const char *(*load)(void *ctx, const char *file, size_t *len);
   void *ctx;

@@ -212,6 +212,10 @@ static void put_title(scp_buf *b, const svg_ctx *c, const scp_prof_node *n) {
   scp_out_put_pct(b, n->total[c->metric], c->total);
   scp_buf_puts(b, ", self ");
   scp_buf_put_grouped(b, n->self[c->metric]);
+  if (c->metric == 0 && n->ahead) {
+    scp_buf_puts(b, ", of it charged ahead ");
+    scp_buf_put_grouped(b, n->ahead);
+  }
   for (unsigned i = 0; i < p->nmetrics && i < SCP_MAX_METRICS; i++) {
     if (i == c->metric) continue;
     scp_buf_puts(b, ", ");

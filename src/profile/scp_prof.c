@@ -17,6 +17,7 @@
 typedef struct line_acc {
   uint32_t node, file, line;
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;
 } line_acc;
 
 typedef struct builder {
@@ -120,15 +121,19 @@ static bool acc_rehash(builder *b, size_t n) {
 }
 
 /* Book cost as self of node, on (file, line). */
-static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const uint64_t *cost) {
+static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const uint64_t *cost,
+                uint64_t ahead) {
   scp_prof_node *pn = &b->p->nodes[node];
   for (unsigned m = 0; m < b->nm; m++) pn->self[m] += cost[m];
+  pn->ahead += ahead;
+  b->p->ahead += ahead;
   size_t mask = b->nslots - 1;
   size_t h = scp_hash64(pair_hash(node, file) ^ line) & mask;
   for (; b->slots[h] != UINT32_MAX; h = (h + 1) & mask) {
     line_acc *a = &b->acc[b->slots[h]];
     if (a->node == node && a->file == file && a->line == line) {
       for (unsigned m = 0; m < b->nm; m++) a->cost[m] += cost[m];
+      a->ahead += ahead;
       return SCP_OK;
     }
   }
@@ -136,6 +141,7 @@ static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const u
   line_acc *a = &b->acc[b->nacc];
   memset(a, 0, sizeof *a);
   a->node = node; a->file = file; a->line = line;
+  a->ahead = ahead;
   for (unsigned m = 0; m < b->nm; m++) a->cost[m] = cost[m];
   b->slots[h] = (uint32_t)b->nacc++;
   if (b->nacc * 2 > b->nslots && !acc_rehash(b, b->nslots * 2)) return SCP_ERR_NOMEM;
@@ -209,12 +215,12 @@ static int build_tree(builder *b) {
         if ((rc = intern(b, chain[0].file, &file))) break;
         line = chain[0].line;
       }
-      rc = book(b, at, file, line, pc->cost);
+      rc = book(b, at, file, line, pc->cost, pc->ahead);
     }
     if (rc) break;
     bool any = false;
     for (unsigned m = 0; m < b->nm; m++) any |= rest[m] != 0;
-    if (any && (rc = book(b, pn, 0, 0, rest))) break;
+    if (any && (rc = book(b, pn, 0, 0, rest, 0))) break;
     /* children: calls from inlined code hang under the inlined frame */
     for (uint32_t c = rn->first_child; c != SCP_NODE_NONE; c = t->nodes[c].next_sibling) {
       uint32_t at = pn;
@@ -310,6 +316,7 @@ static int finish(builder *b) {
     l->file = a->file;
     l->line = a->line;
     memcpy(l->cost, a->cost, sizeof l->cost);
+    l->ahead = a->ahead;
     scp_prof_node *pn = &p->nodes[a->node];
     if (pn->nlines == 0) pn->lines_first = (uint32_t)i;
     pn->nlines++;
@@ -389,9 +396,24 @@ bool scp_prof_check(const scp_profile *p) {
   return true;
 }
 
+int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const char *name,
+                      const char *amount, uint64_t cost) {
+  if (p->nparts && p->parts_metric != metric) return SCP_ERR_ARG;
+  uint32_t t = scp_strtab_intern(&p->strs, title), n = scp_strtab_intern(&p->strs, name),
+           a = scp_strtab_intern(&p->strs, amount);
+  if (t == UINT32_MAX || n == UINT32_MAX || a == UINT32_MAX ||
+      !scp_grow(&p->parts, &p->capparts, p->nparts + 1, sizeof *p->parts))
+    return SCP_ERR_NOMEM;
+  p->parts_title = t;
+  p->parts_metric = metric;
+  p->parts[p->nparts++] = (scp_prof_part){n, a, cost};
+  return SCP_OK;
+}
+
 void scp_profile_destroy(scp_profile *p) {
   if (!p) return;
   scp_strtab_free(&p->strs);
+  free(p->parts);
   free(p->frames);
   free(p->nodes);
   free(p->lines);

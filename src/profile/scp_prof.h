@@ -19,7 +19,8 @@ typedef enum scp_source {
   SCP_SRC_NAMESEC,   /* WASM name section (no lines) */
   SCP_SRC_SYMTAB,    /* ELF .symtab (no lines) */
   SCP_SRC_RAW,       /* func[N] / 0xADDR */
-  SCP_SRC_HOST       /* host-side frame: named by the engine */
+  SCP_SRC_HOST,      /* host-side frame: named by the engine */
+  SCP_SRC_EXPORT     /* WASM export name (no name section entry, no lines) */
 } scp_source;
 
 /* One resolved frame.  name/file are borrowed from the resolver and copied
@@ -59,6 +60,7 @@ typedef struct scp_prof_frame {
 typedef struct scp_prof_line {
   uint32_t file, line;     /* file string id; line 0 = compiler-generated */
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;          /* of cost[0]: charged for code that did not run */
 } scp_prof_line;
 
 typedef struct scp_prof_node {
@@ -70,6 +72,7 @@ typedef struct scp_prof_node {
   uint64_t total[SCP_MAX_METRICS];
   uint32_t lines_first, nlines;  /* self cost by source line, sorted */
   uint32_t call_file, call_line; /* where the parent called/inlined this */
+  uint64_t ahead;                /* of self[0]: charged ahead (Σ its lines') */
 } scp_prof_node;
 
 typedef struct scp_metric {
@@ -82,6 +85,14 @@ typedef struct scp_meta {
   uint32_t key, value;  /* string ids */
 } scp_meta;
 
+/* One row of a metric's breakdown by component (the report's "Fees"
+ * section): what was counted, how much of it (text), and its cost in the
+ * metric's unit.  The rows of a breakdown sum to the metric's total. */
+typedef struct scp_prof_part {
+  uint32_t name, amount;  /* string ids */
+  uint64_t cost;
+} scp_prof_part;
+
 struct scp_profile {
   scp_strtab strs;
   unsigned nmetrics;
@@ -91,8 +102,12 @@ struct scp_profile {
   scp_prof_line *lines;    size_t nlines, caplines;
   scp_meta *meta;          size_t nmeta, capmeta;     /* ordered key/values */
   uint32_t title;          /* string id, e.g. "scprof: demo.wasm run" */
+  uint64_t ahead;          /* Σ charged ahead: 0 when the engine keeps none */
   int status;              /* SCP_OK or how the run ended (trap, budget) */
   uint32_t status_msg;     /* string id, "" when SCP_OK */
+  scp_prof_part *parts;    size_t nparts, capparts;
+  uint32_t parts_title;    /* string id ("Fees (mainnet)"); parts break down */
+  unsigned parts_metric;   /* this metric */
 };
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the
@@ -103,6 +118,12 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics,
 
 /* Append a metadata line shown by the report ("contract", "demo.wasm"). */
 int scp_prof_meta(scp_profile *p, const char *key, const char *value);
+
+/* Append a row to the breakdown of metric `metric` titled title (the
+ * first row sets both; later rows must name the same metric).  Returns
+ * SCP_OK, SCP_ERR_ARG (another metric) or SCP_ERR_NOMEM. */
+int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const char *name,
+                      const char *amount, uint64_t cost);
 
 static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);

@@ -110,12 +110,18 @@ uint64_t *scp_tree_counters(scp_tree *t, uint32_t id, uint32_t n) {
 }
 
 bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost) {
+  return scp_tree_add_pc_ahead(t, id, pc, cost, 0);
+}
+
+bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
+                           uint64_t ahead) {
   scp_tree_node *n = &t->nodes[id];
   for (unsigned m = 0; m < t->nmetrics; m++) n->self[m] += cost[m];
   /* per-pc entries: most recent first is the common hit (same pc again) */
   for (uint32_t i = n->npcs; i-- > 0;)
     if (n->pcs[i].pc == pc) {
       for (unsigned m = 0; m < t->nmetrics; m++) n->pcs[i].cost[m] += cost[m];
+      n->pcs[i].ahead += ahead;
       return true;
     }
   size_t cap = n->cappcs;
@@ -124,6 +130,7 @@ bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost
   scp_pc_cost *e = &n->pcs[n->npcs++];
   memset(e, 0, sizeof *e);
   e->pc = pc;
+  e->ahead = ahead;
   for (unsigned m = 0; m < t->nmetrics; m++) e->cost[m] = cost[m];
   return true;
 }

@@ -38,6 +38,7 @@ const char *scp_kind_name(scp_kind k);
 typedef struct scp_pc_cost {
   uint64_t pc;
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;                    /* of cost[0]: charged, did not run */
 } scp_pc_cost;
 
 typedef struct scp_tree_node {
@@ -87,6 +88,12 @@ static inline void scp_tree_add(scp_tree *t, uint32_t id, unsigned metric,
 /* Add a cost vector (nmetrics entries) to node's self, attributed to pc.
  * Returns false on OOM (the self cost is still added). */
 bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost);
+
+/* The same, `ahead` of cost[0] being "charged ahead": paid for code at pc
+ * that did not run (an engine that charges a block on entry and leaves it
+ * early).  It is part of cost[0], not an extra cost. */
+bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
+                           uint64_t ahead);
 
 /* Sum of self costs of one metric over the whole tree. */
 uint64_t scp_tree_total(const scp_tree *t, unsigned metric);

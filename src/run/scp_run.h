@@ -17,12 +17,22 @@
  * or block and writes exact per-pc costs into the tree (scp_tree_add_pc).
  * When the chain turns guest work into meter charges (Soroban's fuel flush
  * before a host call, sBPF's pending instruction count before a syscall),
- * it calls scp_run_skip so that those units are not booked twice.
+ * it calls scp_run_skip so that those units are not booked twice, or
+ * scp_run_enter_from_guest, which skips them and enters the host call in
+ * one meter reading.
  *
  * The stack holds the node that pending costs go to: the root at first,
  * then whatever scp_run_enter pushed (a host call, a syscall, a contract or
  * program entry).  Guest calls are the engine's business; a host call from
- * guest code names the engine's current guest node as its parent.
+ * guest code names the engine's current guest node as its parent.  Every
+ * enter is paired with one leave; a trap may leave calls open, which
+ * scp_run_unwind (and scp_run_build) closes.
+ *
+ * Errors: scp_run_create, scp_run_check and scp_run_build return codes.
+ * Booking never loses a unit: a per-pc cost that cannot be stored stays in
+ * the node's self (scp_run_book_pc says so), and a call that cannot be
+ * entered (out of memory) has its costs booked to the caller
+ * (scp_run_enter says so).
  *
  * After the run, the invariant (scp_run_check): for every metric, the sum of
  * the tree's self costs equals the meter's total.  scp_run_build checks it,
@@ -163,7 +173,8 @@ typedef struct scp_run_report {
  * Returns SCP_OK with *out a new profile (the caller destroys it with
  * scp_profile_destroy); or SCP_ERR_INTERNAL (an invariant does not hold),
  * SCP_ERR_NOMEM, or add_meta's error, with err filled and *out NULL.  The
- * run itself is unchanged apart from the booking, and may be destroyed. */
+ * run is left unwound and booked up to now; it may be built again or
+ * destroyed. */
 int scp_run_build(scp_run *r, const scp_run_report *rep, scp_profile **out, scp_error *err);
 
 #endif

@@ -43,6 +43,7 @@ typedef struct index_ctx {
   Dwarf_Half version;             /* its DWARF version */
   Dwarf_Files *files;             /* and its file table */
   size_t nfiles;
+  const char *comp_dir;           /* its DW_AT_comp_dir, or NULL */
   /* libdw hands out one pointer per file-table entry, so file names are
    * interned through a small cache keyed by that pointer. */
   struct { const char *src, *interned; } files_seen[64];
@@ -60,12 +61,63 @@ static const char *ctx_intern(index_ctx *c, const char *str) {
   return r;
 }
 
-/* Intern a file name returned by libdw (see files_seen). */
-static const char *intern_file(index_ctx *c, const char *src) {
+static const char *unit_comp_dir(Dwarf_Die *cudie) {
+  Dwarf_Attribute a;
+  return dwarf_attr(cudie, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
+}
+
+/* Intern a file name returned by libdw (see files_seen).  libdw joins a
+ * file with its include directory, but a relative directory (rustc writes
+ * "src" for the crate's own files) stays relative: join it with the unit's
+ * absolute DW_AT_comp_dir, so each file has one name and files of
+ * different crates with the same relative name stay apart.  A relative
+ * comp_dir (".", from -fdebug-prefix-map) leaves the name relative. */
+/* Drop "." and "dir/.." from an absolute path in place: the same file
+ * reached through include directories like "core/src/../../stdarch" and
+ * "stdarch" gets one name. */
+static void normalize_path(char *p) {
+  if (p[0] != '/') return;
+  char *out = p;          /* p[0] is '/', kept */
+  const char *in = p;
+  while (*in) {
+    while (*in == '/') in++;
+    const char *e = in;
+    while (*e && *e != '/') e++;
+    size_t n = (size_t)(e - in);
+    if (n == 1 && in[0] == '.') {
+      /* skip */
+    } else if (n == 2 && in[0] == '.' && in[1] == '.') {
+      while (out > p && *--out != '/') {}
+    } else if (n) {
+      *out++ = '/';
+      memmove(out, in, n);
+      out += n;
+    }
+    in = e;
+  }
+  if (out == p) *out++ = '/';
+  *out = 0;
+}
+
+static const char *intern_file(index_ctx *c, const char *src, const char *comp_dir) {
   size_t slot = (size_t)(scp_hash64((uintptr_t)src) & 63);
   if (c->files_seen[slot].src == src && c->files_seen[slot].interned)
     return c->files_seen[slot].interned;
-  const char *r = ctx_intern(c, src);
+  char path[4096];
+  const char *name = src;
+  if (src[0] && src[0] != '/' && comp_dir && comp_dir[0] == '/') {
+    const char *rel = src;
+    size_t n = strlen(comp_dir);
+    while (n > 1 && comp_dir[n - 1] == '/') n--;
+    while (rel[0] == '.' && rel[1] == '/') rel += 2;
+    if (snprintf(path, sizeof path, "%.*s/%s", (int)n, comp_dir, rel) < (int)sizeof path)
+      name = path;
+  } else if (src[0] == '/' && (strstr(src, "/./") || strstr(src, "/../")) &&
+             snprintf(path, sizeof path, "%s", src) < (int)sizeof path) {
+    name = path;
+  }
+  if (name == path) normalize_path(path);
+  const char *r = ctx_intern(c, name);
   c->files_seen[slot].src = src;
   c->files_seen[slot].interned = r;
   return r;
@@ -115,15 +167,18 @@ static const char *cu_file(index_ctx *c, Dwarf_Die *die, Dwarf_Word idx) {
   Dwarf_Files *files = c->files;
   size_t n = c->nfiles;
   Dwarf_Half version = c->version;
+  const char *comp_dir = c->comp_dir;
   if (die->cu != c->cu) {   /* declared in another unit */
     Dwarf_Die cu;
     if (!dwarf_diecu(die, &cu, NULL, NULL) ||
         dwarf_cu_info(die->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) != 0 ||
         dwarf_getsrcfiles(&cu, &files, &n) != 0)
       return NULL;
+    comp_dir = unit_comp_dir(&cu);
   }
   if (!files || idx >= n || (idx == 0 && version < 5)) return NULL;
-  return dwarf_filesrc(files, (size_t)idx, NULL, NULL);
+  const char *src = dwarf_filesrc(files, (size_t)idx, NULL, NULL);
+  return src ? intern_file(c, src, comp_dir) : NULL;
 }
 
 /* Name and declaration of the origin DIE o (already collected into d),
@@ -157,7 +212,7 @@ static void name_origin(index_ctx *c, Dwarf_Die *o, die_attrs *d,
   }
   sc->name = ctx_intern(c, name ? name : "<unnamed>");
   const char *df = d->has_decl_file ? cu_file(c, decl_die, d->decl_file) : NULL;
-  sc->decl_file = df ? intern_file(c, df) : "";
+  sc->decl_file = df ? df : "";
   sc->decl_line = d->has_decl_line && d->decl_line <= UINT32_MAX
                       ? (uint32_t)d->decl_line : 0;
 }
@@ -204,7 +259,7 @@ static void describe(index_ctx *c, Dwarf_Die *die, sym_scope *sc) {
     if (d.has_call_line && d.call_line <= UINT32_MAX)
       sc->call_line = (uint32_t)d.call_line;
     const char *cf = d.has_call_file ? cu_file(c, die, d.call_file) : NULL;
-    if (cf && !(sc->call_file = intern_file(c, cf))) sc->call_file = "";
+    if (cf) sc->call_file = cf;
   }
   Dwarf_Die origin;
   if (!d.has_origin || !dwarf_formref_die(&d.origin, &origin)) {
@@ -342,7 +397,8 @@ static void walk(index_ctx *c, Dwarf_Die *first, uint32_t parent,
 
 static const char *row_file(index_ctx *c, Dwarf_Line *l) {
   const char *src = dwarf_linesrc(l, NULL, NULL);
-  return src ? intern_file(c, src) : "";
+  const char *r = src ? intern_file(c, src, c->comp_dir) : "";
+  return r ? r : "";
 }
 
 static void add_lines(index_ctx *c, Dwarf_Die *cudie) {
@@ -498,6 +554,17 @@ void scp_sym_index_clear(scp_sym *s) {
   s->has_dwarf = false;
 }
 
+/* The .debug_info offset of the first unit header libdw refuses. */
+static unsigned long long first_bad_unit(Dwarf *dw) {
+  Dwarf_Off off = 0, next;
+  size_t hsize;
+  Dwarf_Half version;
+  while (dwarf_next_unit(dw, off, &next, &hsize, &version, NULL, NULL, NULL, NULL, NULL) == 0 &&
+         version >= 2 && version <= 5)
+    off = next;
+  return (unsigned long long)off;
+}
+
 int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
   index_ctx c = {.s = s, .lim = *lim};
   Dwarf_CU *cu = NULL, *next = NULL;
@@ -528,12 +595,27 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
                                &subdie)) == 0) {
     cu = next;
     int tag = dwarf_tag(&cudie);
+    if (tag == DW_TAG_invalid) {
+      /* the unit's first DIE names an abbreviation its table does not
+       * have: .debug_abbrev (or the unit's offset into it) is damaged */
+      Dwarf_Off abbrev = 0, unit_next;
+      size_t hsize;
+      dwarf_next_unit(dw, dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie), &unit_next, &hsize,
+                      NULL, &abbrev, NULL, NULL, NULL, NULL);
+      scp_sym_warn(s, "damaged .debug_abbrev at offset 0x%llx (the unit at .debug_info "
+                   "offset 0x%llx): %s", (unsigned long long)abbrev,
+                   (unsigned long long)(dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie)),
+                   dwarf_errmsg(-1));
+      c.err = SCP_ERR_DWARF;
+      break;
+    }
     if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit) continue;
     c.cu_index = (uint32_t)ncus++;
     c.cu = cudie.cu;
     c.version = version;
     c.files = NULL;
     c.nfiles = 0;
+    c.comp_dir = unit_comp_dir(&cudie);
     if (dwarf_getsrcfiles(&cudie, &c.files, &c.nfiles) != 0) {
       c.files = NULL;
       c.nfiles = 0;
@@ -544,7 +626,8 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
       walk(&c, &child, SYM_NONE, 0, 0);
   }
   if (!c.err && rc < 0) {
-    scp_sym_warn(s, "unreadable DWARF unit: %s", dwarf_errmsg(-1));
+    const char *why = dwarf_errmsg(-1);
+    scp_sym_warn(s, "damaged .debug_info at offset 0x%llx: %s", first_bad_unit(dw), why);
     c.err = SCP_ERR_DWARF;
   }
   if (!c.err && ncus == 0 && s->nscopes == 0) {

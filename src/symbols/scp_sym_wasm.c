@@ -1,8 +1,9 @@
 /*
  * scp_sym_wasm.c — the WASM container for the source mapper: function
  * bodies from the Code section, import count and names from the Import
- * section, names from the "name" custom section, and the ".debug_*" custom
- * sections handed to libdw.
+ * section, names from the "name" custom section (else, for exported
+ * functions, their export name), and the ".debug_*" custom sections handed
+ * to libdw.
  *
  * Only what symbolization needs is read, but every length is checked
  * against the bytes that are really there: a truncated or garbled module
@@ -14,7 +15,7 @@
 #include <string.h>
 
 enum {
-  SEC_CUSTOM = 0, SEC_IMPORT = 2, SEC_CODE = 10, SEC_LAST_KNOWN = 13,
+  SEC_CUSTOM = 0, SEC_IMPORT = 2, SEC_EXPORT = 7, SEC_CODE = 10, SEC_LAST_KNOWN = 13,
   MAX_DEBUG_SECTIONS = 32
 };
 
@@ -155,6 +156,25 @@ bad:
   return SCP_OK;
 }
 
+/* A function the name section does not name but the module exports is
+ * called by its export name (a stripped contract still exports every entry
+ * point under the name users call it by).  Damage here only costs names. */
+static int export_names(scp_sym *s, wasm_reader r) {
+  uint32_t count;
+  if (!rd_u32(&r, &count)) return SCP_OK;
+  for (uint32_t i = 0; i < count; i++) {
+    const uint8_t *name;
+    uint32_t nlen, index;
+    uint8_t kind;
+    if (!rd_name(&r, &name, &nlen) || !rd_byte(&r, &kind) || !rd_u32(&r, &index)) return SCP_OK;
+    if (kind != 0 || index >= s->nfuncs || s->funcs[index].name || !nlen) continue;
+    if (!(s->funcs[index].name = scp_sym_intern_n(s, (const char *)name, nlen)))
+      return SCP_ERR_NOMEM;
+    s->funcs[index].source = SCP_SRC_EXPORT;
+  }
+  return SCP_OK;
+}
+
 static int raw_names(scp_sym *s) {
   for (size_t i = 0; i < s->nfuncs; i++) {
     if (s->funcs[i].name) continue;
@@ -179,7 +199,7 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
   sym_section debug[MAX_DEBUG_SECTIONS];
   char debug_names[MAX_DEBUG_SECTIONS][32];
   size_t ndebug = 0;
-  wasm_reader names = {NULL, NULL};
+  wasm_reader names = {NULL, NULL}, exports = {NULL, NULL};
   uint64_t code_size = 0;
   bool have_code = false, have_import = false;
   int rc = SCP_OK;
@@ -219,6 +239,8 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
                                       (uint64_t)(sec.end - sec.p)};
         ndebug++;
       }
+    } else if (id == SEC_EXPORT) {
+      exports = sec;
     } else if (id == SEC_IMPORT) {
       if (have_import || have_code) {
         rc = scp_fail(err, SCP_ERR_MALFORMED, "import section out of order");
@@ -237,6 +259,7 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
     }
   }
   if (names.p && (rc = read_names(s, names)) != SCP_OK) goto nomem;
+  if (exports.p && (rc = export_names(s, exports)) != SCP_OK) goto nomem;
   if ((rc = raw_names(s)) != SCP_OK) goto nomem;
 
   /* Offset 0 of the Code payload is the body count, so no function starts
@@ -244,6 +267,11 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
   sym_addr_limits lim = {.min = 1, .max = code_size};
   rc = have_code ? scp_sym_load_dwarf(s, debug, ndebug, false, &lim) : SCP_OK;
   if (rc == SCP_ERR_NOMEM) goto nomem;
+  if (rc == SCP_ERR_DWARF && s->warning[0]) {   /* say what is used instead */
+    size_t n = strlen(s->warning);
+    snprintf(s->warning + n, sizeof s->warning - n, "; %s, no source lines",
+             names.p ? "function names from the name section" : "functions named func[N]");
+  }
   scp_sym_set_window(s, 0, code_size);
   *out = s;
   return SCP_OK;

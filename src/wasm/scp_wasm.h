@@ -7,7 +7,7 @@
  * Floats, SIMD, multi-value, reference types and the rest are rejected at
  * load time with the feature and byte offset named.
  *
- * Metering (../shared/spec/soroban/metering.txt): each region (function
+ * Metering (docs/reference/metering.txt): each region (function
  * body, loop, if-arm, else-arm) charges its whole static fuel on entry.
  * When a tree is attached, the interpreter counts region entries per
  * calling-context node instead of emitting per-instruction events;
@@ -62,6 +62,12 @@ const scp_wasm_import *scp_wasm_import_get(const scp_wasm_module *m, uint32_t i)
  * index (function index counts imports first). */
 bool scp_wasm_export_find(const scp_wasm_module *m, const char *name, size_t len,
                           uint8_t *kind, uint32_t *index);
+
+/* Export i (0 <= i < count) in module order: name (len bytes, not
+ * NUL-terminated), kind (0 = function) and index. */
+uint32_t scp_wasm_export_count(const scp_wasm_module *m);
+bool scp_wasm_export_get(const scp_wasm_module *m, uint32_t i, const char **name, size_t *len,
+                         uint8_t *kind, uint32_t *index);
 
 /* Signature of function index f: params/results as valtype bytes. */
 bool scp_wasm_func_sig(const scp_wasm_module *m, uint32_t f,
@@ -163,6 +169,12 @@ int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
 scp_trap scp_wasm_last_trap(const scp_wasm_instance *inst);
 /* The function index the last trap happened in (not for host traps). */
 uint32_t scp_wasm_last_trap_func(const scp_wasm_instance *inst);
+
+/* The guest backtrace of the last trap, innermost first: entry i's
+ * function index and code-section pc (the trapping operator, then each
+ * caller's call).  Returns the number of entries (up to 64; 0 when the
+ * trap was outside guest code); *func and *pc are set when i is below it. */
+size_t scp_wasm_trap_trace(const scp_wasm_instance *inst, size_t i, uint32_t *func, uint64_t *pc);
 int scp_wasm_host_status(const scp_wasm_instance *inst);
 
 /* ---- metering & profiling -------------------------------------------- */

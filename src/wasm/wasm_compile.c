@@ -3,7 +3,7 @@
  * internal form, placing fuel exactly where wasmi 0.31 places it.
  *
  * Fuel model (stellar/wasmi v0.31.1-soroban.20.0.1, func_builder/
- * translator.rs; summarised in ../shared/spec/soroban/metering.txt):
+ * translator.rs; summarised in docs/reference/metering.txt):
  *  - A ConsumeFuel instruction opens every region: the function body,
  *    each `loop`, the then-arm of `if`, the `else` arm.  `block` has none:
  *    it adds into the enclosing region.  Each starts at base (1).
@@ -16,8 +16,9 @@
  *    A br_if whose target is the function body becomes ReturnIfNez, which
  *    costs nothing; a br to it is a return (base).
  *  - `if` costs base in the enclosing region (its BrIfEqz); a reachable
- *    end of the then-arm adds base (the Br over the else-arm) to the then
- *    region; the reachable end of the function body is a return (base).
+ *    end of the then-arm adds base (the Br over the else-arm) to the
+ *    enclosing region too, since visit_else pops the `if` frame before it
+ *    charges; the reachable end of the function body is a return (base).
  *  - After `end`, code is reachable iff the ended frame was entered
  *    reachable (wasmi does not track whether the end is branched to).
  *
@@ -60,6 +61,7 @@ typedef struct compiler {
   scp_ins *code; size_t ncode, capcode;
   wasm_fuel_meta *meta; size_t nmeta, capmeta;
   uint32_t nregions;
+  uint32_t nsites;             /* conditional-branch counters after the regions */
   bool reachable;              /* translation reachability */
   size_t label_at;             /* latest code index a branch may target */
   uint8_t *local_types; uint32_t nlocals_total;
@@ -164,20 +166,44 @@ static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
 
 /* Add fuel to the innermost region, recorded at the current operator's pc
  * so a region's count can later be split exactly over its operators. */
-static int bump(compiler *c, uint64_t fuel) {
+/* `ins` is the internal instruction that runs the operator: the next one
+ * emitted (fusion moves it back, see clamp_meta), or for a region's own
+ * base its FUEL instruction. */
+static int bump_at(compiler *c, uint32_t fuel_ins, uint64_t fuel, uint32_t ins) {
   if (fuel == 0) return SCP_OK;
-  ctrl_frame *f = top(c);
-  scp_ins *fi = &c->code[f->fuel_ins];
+  scp_ins *fi = &c->code[fuel_ins];
   fi->b += fuel;
   wasm_fuel_meta *last = c->nmeta ? &c->meta[c->nmeta - 1] : NULL;
-  if (last && last->pc == c->op_pc && last->region == fi->a) {
+  if (last && last->pc == c->op_pc && last->region == fi->a && last->ins == ins) {
     last->fuel += fuel;
     return SCP_OK;
   }
   if (!scp_grow(&c->meta, &c->capmeta, c->nmeta + 1, sizeof *c->meta))
     return NOMEM(c);
-  c->meta[c->nmeta++] = (wasm_fuel_meta){c->op_pc, fi->a, fuel};
+  c->meta[c->nmeta++] = (wasm_fuel_meta){c->op_pc, fi->a, fuel, ins};
   return SCP_OK;
+}
+
+static int bump_region(compiler *c, uint32_t fuel_ins, uint64_t fuel) {
+  return bump_at(c, fuel_ins, fuel, (uint32_t)c->ncode);
+}
+
+static int bump(compiler *c, uint64_t fuel) {
+  return bump_region(c, top(c)->fuel_ins, fuel);
+}
+
+/* The base of the region just opened, run by its FUEL instruction. */
+static int bump_base(compiler *c, uint64_t fuel) {
+  uint32_t fi = top(c)->fuel_ins;
+  return bump_at(c, fi, fuel, fi);
+}
+
+/* An operator fused into the instruction before it was recorded at an
+ * index that was then not emitted (or was taken back): it runs with the
+ * instruction it was folded into. */
+static void clamp_meta(compiler *c) {
+  for (size_t i = c->nmeta; i-- > 0 && c->meta[i].ins >= c->ncode;)
+    c->meta[i].ins = c->ncode ? (uint32_t)c->ncode - 1 : 0;
 }
 
 /* Open a new region: emits its FUEL instruction charging base. */
@@ -382,7 +408,7 @@ static int compile_op(compiler *c, uint8_t op) {
       f->start_ip = (uint32_t)c->ncode;
       pin_label(c);
       TRY(open_region(c, &f->fuel_ins));
-      TRY(bump(c, FUEL_BASE));
+      TRY(bump_base(c, FUEL_BASE));
     }
     return SCP_OK;
   }
@@ -402,7 +428,7 @@ static int compile_op(compiler *c, uint8_t op) {
     f->else_patch = patch;
     if (reach) {
       TRY(open_region(c, &f->fuel_ins));
-      TRY(bump(c, FUEL_BASE));
+      TRY(bump_base(c, FUEL_BASE));
     }
     return SCP_OK;
   }
@@ -413,7 +439,10 @@ static int compile_op(compiler *c, uint8_t op) {
     if (c->nvals != f->height) return fail(c, SCP_ERR_INVALID, "type mismatch: values remaining at end of then-arm");
     if (f->entry_reachable) {
       if (c->reachable) {                /* Br over the else-arm */
-        TRY(bump(c, FUEL_BASE));
+        /* wasmi pops the `if` frame before charging this Br, so it lands
+         * in the enclosing region (already paid on its entry), not the
+         * then-arm's. */
+        TRY(bump_region(c, c->ctrl[c->nctrl - 2].fuel_ins, FUEL_BASE));
         uint32_t at = (uint32_t)c->ncode;
         TRY(emit(c, IOP_BR, 0, 0));
         TRY(add_patch(c, f, at));
@@ -423,7 +452,7 @@ static int compile_op(compiler *c, uint8_t op) {
       pin_label(c);
       TRY(open_region(c, &f->fuel_ins));
       c->reachable = true;
-      TRY(bump(c, FUEL_BASE));
+      TRY(bump_base(c, FUEL_BASE));
     }
     f->kind = 0x05;
     f->unreachable = false;
@@ -758,6 +787,60 @@ static int read_locals(compiler *c, const wasm_functype *ft) {
   return SCP_OK;
 }
 
+/* ---- branch counters ---------------------------------------------------- */
+
+static const bool cond_branch[IOP_COUNT] = {
+  [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true,
+#define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,
+#include "wasm/wasm_ops.def"
+};
+
+bool wasm_iop_is_cond_branch(uint32_t op) { return op < IOP_COUNT && cond_branch[op]; }
+
+/* A TAKEN stub at the end of the code: counts a taken branch in counter
+ * nregions + site and goes on to `target`, or returns when target is
+ * SCP_BR_RETURN.  Returns the stub's index in *at. */
+static int count_stub(compiler *c, uint32_t target, uint32_t *at) {
+  *at = (uint32_t)c->ncode;
+  uint32_t slot = c->nregions + c->nsites++;
+  if (target == SCP_BR_RETURN) {
+    TRY(emit(c, IOP_TAKEN, slot, *at + 1));
+    return emit(c, IOP_RETURN, 0, 0);
+  }
+  return emit(c, IOP_TAKEN, slot, target);
+}
+
+/* Every conditional branch and br_table target goes through a TAKEN stub,
+ * so that a node's counters also say how often each branch was taken.
+ * With the region entries that gives how often every instruction ran
+ * (scp_wasm_settle): a region is charged on entry, so the instructions an
+ * early exit skips are paid without running ("charged ahead").  Only taken
+ * branches pay the stub's dispatch; no fuel is involved. */
+static int add_count_stubs(compiler *c) {
+  uint32_t body = (uint32_t)c->ncode;
+  for (uint32_t k = 0; k < body; k++) {
+    uint32_t op = c->code[k].op, at;
+    if (op == IOP_RETURN_IF) {
+      TRY(count_stub(c, SCP_BR_RETURN, &at));
+      c->code[k] = (scp_ins){IOP_BR_IF, at, 0};
+    } else if (cond_branch[op]) {
+      TRY(count_stub(c, c->code[k].a, &at));
+      c->code[k].a = at;
+    } else if (op == IOP_BR_TABLE) {
+      uint32_t n = c->code[k].a;
+      for (uint32_t j = k + 1; j <= k + 1 + n; j++) {
+        scp_ins *e = &c->code[j];
+        TRY(count_stub(c, e->a, &at));
+        e = &c->code[j];                 /* emit may have moved the code */
+        if (e->a == SCP_BR_RETURN) e->b = 0;   /* the stub returns */
+        e->a = at;
+      }
+      k += n + 1;
+    }
+  }
+  return SCP_OK;
+}
+
 int scp_wasm_compile_func(scp_wasm_module *m, uint32_t def_index,
                           const uint8_t *body, const uint8_t *end,
                           scp_error *err) {
@@ -776,13 +859,14 @@ int scp_wasm_compile_func(scp_wasm_module *m, uint32_t def_index,
   int rc = read_locals(c, ft);
   if (!rc) rc = push_ctrl(c, 0, ft->nresults ? ft->results[0] : 0);
   if (!rc) rc = open_region(c, &c->ctrl[0].fuel_ins);
-  if (!rc) rc = bump(c, FUEL_BASE + c->nlocals_total / FUEL_LOCALS_PER);
+  if (!rc) rc = bump_base(c, FUEL_BASE + c->nlocals_total / FUEL_LOCALS_PER);
   while (!rc) {
     if (c->p >= c->end) { rc = fail(c, SCP_ERR_MALFORMED, "unexpected end of function body"); break; }
     c->op_pc = (uint32_t)(c->p - m->bytes) - m->code_offset;
     uint8_t op = *c->p++;
     c->n_ops++;
     rc = compile_op(c, op);
+    clamp_meta(c);
     if (!rc && c->nctrl == 0) {
       if (c->p != c->end) rc = fail(c, SCP_ERR_MALFORMED, "section size mismatch: operators after function end");
       break;
@@ -797,11 +881,18 @@ int scp_wasm_compile_func(scp_wasm_module *m, uint32_t def_index,
     free(c->meta);
     return rc;
   }
+  c->fn->body_len = (uint32_t)c->ncode;
+  if ((rc = add_count_stubs(c))) {
+    free(c->code);
+    free(c->meta);
+    return rc;
+  }
   c->fn->code = c->code;
   c->fn->ncode = (uint32_t)c->ncode;
   c->fn->meta = c->meta;
   c->fn->nmeta = (uint32_t)c->nmeta;
   c->fn->nregions = c->nregions;
+  c->fn->ncounters = c->nregions + c->nsites;
   c->fn->max_height = (uint32_t)c->max_height;
   m->n_instructions += c->n_ops;
   return SCP_OK;

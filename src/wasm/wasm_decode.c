@@ -650,6 +650,18 @@ bool scp_wasm_export_find(const scp_wasm_module *m, const char *name, size_t len
   return false;
 }
 
+uint32_t scp_wasm_export_count(const scp_wasm_module *m) { return m->nexports; }
+
+bool scp_wasm_export_get(const scp_wasm_module *m, uint32_t i, const char **name, size_t *len,
+                         uint8_t *kind, uint32_t *index) {
+  if (i >= m->nexports) return false;
+  *name = m->exports[i].name;
+  *len = m->exports[i].len;
+  *kind = m->exports[i].kind;
+  *index = m->exports[i].index;
+  return true;
+}
+
 bool scp_wasm_func_sig(const scp_wasm_module *m, uint32_t f, const uint8_t **params,
                        uint32_t *nparams, const uint8_t **results, uint32_t *nresults) {
   if (f >= m->nfuncs) return false;

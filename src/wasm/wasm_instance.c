@@ -3,6 +3,7 @@
  * counters into per-pc costs.
  */
 #include "wasm/wasm_private.h"
+#include "wasm/wasm_iops.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +91,7 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
     goto fail;
   }
   for (uint32_t i = 0; i < ndef; i++) {
-    uint32_t n = m->funcs[i].nregions ? m->funcs[i].nregions : 1;
+    uint32_t n = m->funcs[i].ncounters ? m->funcs[i].ncounters : 1;
     if (!(inst->scratch_counters[i] = calloc(n, sizeof(uint64_t)))) {
       rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
       goto fail;
@@ -195,6 +196,14 @@ int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
 
 scp_trap scp_wasm_last_trap(const scp_wasm_instance *inst) { return inst->trap; }
 uint32_t scp_wasm_last_trap_func(const scp_wasm_instance *inst) { return inst->trap_func; }
+
+size_t scp_wasm_trap_trace(const scp_wasm_instance *inst, size_t i, uint32_t *func, uint64_t *pc) {
+  if (i < inst->ntrace) {
+    *func = inst->trace[i].func;
+    *pc = inst->trace[i].pc;
+  }
+  return inst->ntrace;
+}
 int scp_wasm_host_status(const scp_wasm_instance *inst) { return inst->host_status; }
 
 void scp_wasm_set_fuel(scp_wasm_instance *inst, uint64_t fuel) {
@@ -226,34 +235,85 @@ void scp_wasm_attach(scp_wasm_instance *inst, scp_tree *t, uint32_t at,
 uint32_t scp_wasm_current_node(const scp_wasm_instance *inst) { return inst->cur_node; }
 uint64_t scp_wasm_current_pc(const scp_wasm_instance *inst) { return inst->cur_pc; }
 
+static void land(const wasm_func *fn, uint32_t k, uint64_t target, uint64_t n, uint64_t *arrive) {
+  if (target > k && target < fn->body_len) arrive[target] += n;
+}
+
+/* How often each instruction of fn's body ran in one node, in one forward
+ * pass: a FUEL instruction ran as often as its region was entered (loop
+ * back-edges land on one), a branch sends its taken count (its TAKEN
+ * stub's counter; all of it for br) to its target, and the rest falls
+ * through.  A run that trapped is counted as if it went on. */
+static void ran_counts(const wasm_func *fn, const uint64_t *cnt, uint64_t *ran, uint64_t *arrive) {
+  memset(arrive, 0, (size_t)fn->body_len * sizeof *arrive);
+  uint64_t flow = 0;
+  for (uint32_t k = 0; k < fn->body_len; k++) {
+    const scp_ins *in = &fn->code[k];
+    uint64_t e = in->op == IOP_FUEL ? cnt[in->a] : flow + arrive[k];
+    ran[k] = flow = e;
+    if (in->op == IOP_BR || in->op == IOP_BR_ADJ) {
+      land(fn, k, in->a, e, arrive);
+      flow = 0;
+    } else if (in->op == IOP_RETURN || in->op == IOP_RETURN_IF || in->op == IOP_UNREACHABLE) {
+      flow = in->op == IOP_RETURN_IF ? e : 0;   /* RETURN_IF: no longer emitted */
+    } else if (in->op == IOP_BR_TABLE) {
+      for (uint32_t j = k + 1; j <= k + 1 + in->a; j++) {
+        const scp_ins *stub = &fn->code[fn->code[j].a];
+        land(fn, k, stub->b, cnt[stub->a], arrive);
+        ran[j] = 0;
+      }
+      k += in->a + 1;
+      flow = 0;
+    } else if (wasm_iop_is_cond_branch(in->op)) {
+      const scp_ins *stub = &fn->code[in->a];
+      uint64_t taken = cnt[stub->a];
+      land(fn, k, stub->b, taken, arrive);
+      flow = e > taken ? e - taken : 0;
+    }
+  }
+}
+
 int scp_wasm_settle(scp_wasm_instance *inst) {
   scp_tree *t = inst->tree;
   if (!t) return SCP_OK;
   const scp_wasm_module *m = inst->mod;
-  for (size_t id = 0; id < t->n; id++) {
+  uint32_t maxlen = 1;
+  for (uint32_t f = 0; f + m->nfunc_imports < m->nfuncs; f++)
+    if (m->funcs[f].body_len > maxlen) maxlen = m->funcs[f].body_len;
+  uint64_t *ran = malloc(2 * (size_t)maxlen * sizeof *ran);
+  if (!ran) return SCP_ERR_NOMEM;
+  int rc = SCP_OK;
+  for (size_t id = 0; id < t->n && !rc; id++) {
     scp_tree_node *n = &t->nodes[id];
     if (n->kind != SCP_KIND_GUEST || n->module != inst->module_id || !n->counters) continue;
     if (n->callee < m->nfunc_imports || n->callee >= m->nfuncs) continue;
     const wasm_func *fn = &m->funcs[n->callee - m->nfunc_imports];
     uint64_t *cnt = n->counters;
     uint64_t cost[SCP_MAX_METRICS] = {0};
+    ran_counts(fn, cnt, ran, ran + maxlen);
     for (uint32_t i = 0; i < fn->nmeta;) {
       /* entries of one pc are adjacent per region run; sum them per pc */
       uint32_t pc = fn->meta[i].pc;
-      uint64_t fuel = 0;
+      uint64_t fuel = 0, ahead = 0;
       for (; i < fn->nmeta && fn->meta[i].pc == pc; i++) {
-        fuel += cnt[fn->meta[i].region] * fn->meta[i].fuel;
-        inst->ops_settled += cnt[fn->meta[i].region];
+        const wasm_fuel_meta *me = &fn->meta[i];
+        uint64_t entries = cnt[me->region], r = ran[me->ins];
+        fuel += entries * me->fuel;
+        ahead += (entries > r ? entries - r : 0) * me->fuel;
+        inst->ops_settled += entries;
       }
       if (!fuel) continue;
       cost[0] = fuel * inst->fuel_scale;
-      if (!scp_tree_add_pc(t, (uint32_t)id, pc, cost))
-        return SCP_ERR_NOMEM;
+      if (!scp_tree_add_pc_ahead(t, (uint32_t)id, pc, cost, ahead * inst->fuel_scale)) {
+        rc = SCP_ERR_NOMEM;
+        break;
+      }
       n = &t->nodes[id];
     }
     memset(n->counters, 0, (size_t)n->ncounters * sizeof *n->counters);
   }
-  return SCP_OK;
+  free(ran);
+  return rc;
 }
 
 uint64_t scp_wasm_ops_settled(const scp_wasm_instance *inst) { return inst->ops_settled; }

@@ -49,7 +49,7 @@ static bool same_type(const scp_wasm_module *m, uint32_t a, uint32_t b) {
  * either way).  Sets *node and returns the node's region counters, or NULL
  * on OOM. */
 static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, const void *ip,
-                                   uint32_t callee, uint64_t callsite_pc, uint32_t nregions) {
+                                   uint32_t callee, uint64_t callsite_pc, uint32_t ncounters) {
   uintptr_t k = ((uintptr_t)ip >> 4) ^ ((uintptr_t)*node * 0x9e3779b1u) ^ callee;
   wasm_call_cache *e = &inst->call_cache[(k ^ (k >> 10)) & (SCP_CALL_CACHE - 1)];
   scp_tree *t = inst->tree;
@@ -61,11 +61,39 @@ static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, cons
   uint32_t child = scp_tree_enter(t, *node, callsite_pc, SCP_KIND_GUEST, inst->module_id, callee);
   if (child == SCP_NODE_NONE) return NULL;
   uint64_t *c = t->nodes[child].counters ? t->nodes[child].counters
-                                         : scp_tree_counters(t, child, nregions);
+                                         : scp_tree_counters(t, child, ncounters);
   if (!c) return NULL;
   *e = (wasm_call_cache){ip, *node, callee, child, c};
   *node = child;
   return c;
+}
+#endif
+
+#ifndef SCP_WASM_TRACE
+#define SCP_WASM_TRACE
+/* The wasm pc of internal instruction ip of fn: the operator whose fuel
+ * it runs (the last one recorded at or before it). */
+static uint32_t pc_of(const wasm_func *fn, const scp_ins *ip) {
+  uint32_t k = (uint32_t)(ip - fn->code), pc = fn->body_start;
+  for (uint32_t i = 0; i < fn->nmeta && fn->meta[i].ins <= k; i++) pc = fn->meta[i].pc;
+  return pc;
+}
+
+/* Keep the guest stack of a trap (cold path: once per failed call). */
+static void wasm_trace(scp_wasm_instance *inst, const wasm_func *fn, uint32_t func_index,
+                       const scp_ins *ip, uint32_t depth) {
+  inst->ntrace = 0;
+  if (!fn || !ip) return;
+  inst->trace[inst->ntrace].func = func_index;
+  inst->trace[inst->ntrace++].pc = pc_of(fn, ip);
+  /* frames[d] (d >= 1) holds the caller of the d-th call: its function and
+   * the call instruction, whose b is the call's wasm pc */
+  for (uint32_t d = depth; d-- > 1 && inst->ntrace < SCP_WASM_TRACE_MAX;) {
+    const wasm_frame *fr = &inst->frames[d];
+    if (!fr->func || !fr->ret_ip) break;
+    inst->trace[inst->ntrace].func = fr->func_index;
+    inst->trace[inst->ntrace++].pc = (uint32_t)fr->ret_ip->b;
+  }
 }
 #endif
 
@@ -111,7 +139,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     fr_->node = node; fr_->func_index = func_index;                                \
     if (inst->tree) {                                                              \
       uint64_t *cc_ = enter_node(inst, &node, ip, ci_, (callsite_pc),              \
-                                 cf_->nregions ? cf_->nregions : 1);              \
+                                 cf_->ncounters ? cf_->ncounters : 1);            \
       if (SCP_UNLIKELY(!cc_)) { depth--; goto out_nomem; }                         \
       counters = cc_;                                                              \
     } else {                                                                       \
@@ -192,6 +220,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     NEXT();
   }
   CASE(BR) { ip = fn->code + ip->a; DISPATCH(); }
+  CASE(TAKEN) { counters[ip->a]++; ip = fn->code + ip->b; DISPATCH(); }
   CASE(BR_ADJ) {
     uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
     if (keep) sp[-1 - (int64_t)drop] = sp[-1];
@@ -485,6 +514,7 @@ out_trap:
   inst->fuel = fuel;
   inst->trap = trap;
   inst->trap_func = func_index;
+  wasm_trace(inst, fn, func_index, ip, depth);
   inst->cur_node = node;
   if (trap == SCP_TRAP_HOST)
     return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);

@@ -37,7 +37,8 @@
   X(TABLE_INIT)     /* a = elem segment, b = wasm pc */                      \
   X(TABLE_COPY)     /* b = wasm pc */                                        \
   X(ELEM_DROP)      /* a = elem segment */                                   \
-  X(LOCAL_COPY)     /* local.get b; local.set a */
+  X(LOCAL_COPY)     /* local.get b; local.set a */                          \
+  X(TAKEN)          /* counters[a]++, go to b: a taken conditional branch */
 
 enum scp_iop {
 #define X(n) IOP_##n,

@@ -26,6 +26,8 @@ static inline const uint8_t *functype_params(const wasm_functype *t) {
 
 /* One internal instruction.  `op` indexes the handler table; `a` and `b`
  * are immediates whose meaning depends on op (see wasm_ops.def). */
+#define SCP_WASM_TRACE_MAX 64   /* guest frames kept for a trap's backtrace */
+
 typedef struct scp_ins {
   uint32_t op;
   uint32_t a;
@@ -38,6 +40,7 @@ typedef struct wasm_fuel_meta {
   uint32_t pc;        /* code-section payload offset */
   uint32_t region;
   uint64_t fuel;
+  uint32_t ins;       /* the internal instruction that runs the operator */
 } wasm_fuel_meta;
 
 typedef struct wasm_func {
@@ -46,8 +49,10 @@ typedef struct wasm_func {
   uint32_t nlocals;                /* declared locals, params excluded */
   uint32_t max_height;             /* operand stack slots needed beyond locals */
   uint32_t nregions;
+  uint32_t ncounters;              /* nregions + one per conditional branch target */
   scp_ins *code;
   uint32_t ncode;
+  uint32_t body_len;               /* code[body_len..ncode): branch-count stubs */
   wasm_fuel_meta *meta;
   uint32_t nmeta;
 } wasm_func;
@@ -152,6 +157,10 @@ struct scp_wasm_instance {
   /* last trap */
   scp_trap trap;
   uint32_t trap_func;   /* the function index the trap happened in */
+  /* the guest stack at the trap, innermost first: function index and
+   * code-section pc of the trapping operator, then of each caller's call */
+  struct { uint32_t func, pc; } trace[SCP_WASM_TRACE_MAX];
+  uint32_t ntrace;
   int host_status;
   scp_error host_err;
 };
@@ -167,5 +176,9 @@ int scp_wasm_exec_goto(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
                        scp_error *err) SCP_HIDDEN;
 int scp_wasm_exec_switch(scp_wasm_instance *inst, uint32_t f, uint64_t *args,
                          scp_error *err) SCP_HIDDEN;
+
+/* True for the internal branches that may fall through (br_if and its
+ * fused forms, the `if` test); their target is a TAKEN stub. */
+bool wasm_iop_is_cond_branch(uint32_t op);
 
 #endif

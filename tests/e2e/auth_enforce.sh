@@ -60,14 +60,14 @@ NAME="auth: a key the wallet does not hold: __check_auth fails, the call traps (
 run_guard "$S2" "$T/bad"; rc=$?
 ok sh -c "[ $rc -eq 10 ] && grep -q 'contract error 2' '$T/bad/report.txt'"
 NAME="auth: the status is the caller's failed authentication, with the account's error"
-ok grep -q "^  status  *require_auth: failed account authentication with error (failing with contract error 2)" "$T/bad/report.txt"
+ok grep -q "^  status  *contract trapped: require_auth: failed account authentication with error (failing with contract error 2)" "$T/bad/report.txt"
 NAME="auth: the failing run's folded stacks still add up"
 ok [ "$(folded_sum "$T/bad")" -eq "$(report_cpu "$T/bad")" ]
 
 NAME="auth: --auth-signature gives the wallet's signature Val as is (a U32: the wallet traps)"
 "$BIN" profile --auth enforce --auth-signature "$W=u32:1" --contract "$WA" "$G" bump "addr:$W" \
   "bytes:$PK1" u32:5 -o "$T/as" >/dev/null 2>"$T/err"; rc=$?
-ok sh -c "[ $rc -eq 10 ] && grep -q '^  status  *require_auth: failed account authentication' '$T/as/report.txt'"
+ok sh -c "[ $rc -eq 10 ] && grep -q '^  status  *contract trapped: require_auth: failed account authentication' '$T/as/report.txt'"
 NAME="auth: --auth-signature for an account address is a one-line error (exit 3)"
 "$BIN" profile --auth enforce --auth-signature "$G1=u32:1" --contract "$WA" "$G" bump "addr:$W" \
   "bytes:$PK1" u32:5 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?

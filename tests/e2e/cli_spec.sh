@@ -114,8 +114,13 @@ DEMO=$B/examples/demo.wasm
 NAME="no spec: type:value still works (exit $rc)"; ok [ "$rc" -eq 0 ]
 "$BIN" profile "$DEMO" run --n 5 -o "$T/x" -q 2>"$T/err"; rc=$?
 NAME="no spec: a named argument is a one-line error, exit 3 (exit $rc)"; ok one_line_error 3 "no contractspecv0 section"
-"$BIN" profile "$DEMO" --list 2>"$T/err"; rc=$?
-NAME="no spec: --list is a one-line error, exit 4 (exit $rc)"; ok one_line_error 4
+"$BIN" profile "$DEMO" --list >"$T/out" 2>"$T/err"; rc=$?
+NAME="no spec: --list lists the exported functions with their WASM signatures (exit $rc)"
+ok sh -c "[ $rc -eq 0 ] && [ ! -s '$T/err' ] && grep -q '^$DEMO: 1 exported function (no contractspecv0 section' '$T/out' &&
+          grep -qx '  run(i64) -> i64' '$T/out'"
+"$BIN" profile "$DEMO" nosuch u32:1 -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="no spec: an unknown function lists the exported ones, exit 4 (exit $rc)"
+ok one_line_error 4 "no exported function 'nosuch' (exported: run)"
 
 # a malformed spec: one line naming the file and the byte offset, exit 65
 # (the first entry's kind word, right after the section name, set to 9)

@@ -111,7 +111,7 @@ ok grep -q "auth 1 *CDUIHVLAEKTNIIPBASRVFX2BH7BCJTKCBCCYDKFF7N4M5H3H54ZHTUKR aut
 NAME="constructor scenario: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/f/02-increment"
 
 # ---- a call's own source account: its require_auth needs no nonce and no
-# signature check, as --source (README: 172,525 CPU instead of 214,507)
+# signature check, as --source (docs/auth.md: 172,525 CPU instead of 214,507)
 Z=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
 cat >"$T/src.json" <<JSON
 {"contracts": [{"name": "k", "wasm": "counter.wasm"}],

@@ -3,9 +3,12 @@
  * every fixture module through the fuzz target, the host-call corpus
  * (tests/fuzz/corpus-host) through fuzz_host, the authorization-entry
  * corpus (tests/fuzz/corpus-auth) through fuzz_auth and the scenario
- * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario and the
- * differential corpus (tests/fuzz/corpus-diff) through fuzz_diff, against
- * wabt's wasm-interp, so inputs that once crashed or differed stay fixed.  Runs under the sanitizers in `make check`.
+ * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, the sBPF corpus
+ * (tests/fuzz/corpus-sbpf) and the linked sBPF fixtures with their
+ * truncations through fuzz_sbpf, and the differential corpus
+ * (tests/fuzz/corpus-diff) through fuzz_diff against wabt's wasm-interp, so
+ * inputs that once crashed or differed stay fixed.  Runs under the
+ * sanitizers in `make check`.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -20,8 +23,10 @@
 #include "fuzz_auth.h"
 #include "fuzz_diff.h"
 #include "fuzz_host.h"
+#include "fuzz_sbpf.h"
 #include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
+#include "build_dir.h"
 
 static unsigned replay_dir(const char *dir, bool truncations,
                            void (*one)(const uint8_t *, size_t)) {
@@ -73,16 +78,19 @@ static void test_corpus_diff(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-diff", false, fuzz_diff_one) > 0);
 }
 
-static void test_fixtures(void **state) {
+static void test_corpus_sbpf(void **state) {
   (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-sbpf", true, fuzz_sbpf_one) > 0);
   const char *b = getenv("SCP_BUILD");
   char dir[1024];
-  unsigned n = 0;
-  snprintf(dir, sizeof dir, "%s/examples", b ? b : "build");
-  n += replay_dir(dir, true, fuzz_wasm_one);
-  snprintf(dir, sizeof dir, "%s/tests/fixtures/wasm", b ? b : "build");
-  n += replay_dir(dir, true, fuzz_wasm_one);
-  assert_true(n > 0);
+  snprintf(dir, sizeof dir, "%s/tests/fixtures/sbpf", b ? b : "build");
+  assert_true(replay_dir(dir, true, fuzz_sbpf_one) > 0);
+}
+
+static void test_fixtures(void **state) {
+  (void)state;
+  assert_true(replay_dir(build_path("examples"), true, fuzz_wasm_one) > 0);
+  assert_true(replay_dir(build_path("tests/fixtures/wasm"), true, fuzz_wasm_one) > 0);
 }
 
 int main(void) {
@@ -92,6 +100,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_auth),
     cmocka_unit_test(test_corpus_scenario),
     cmocka_unit_test(test_corpus_diff),
+    cmocka_unit_test(test_corpus_sbpf),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

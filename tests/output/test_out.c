@@ -536,6 +536,50 @@ static void test_profile_write(void **state) {
   prof_free(p);
 }
 
+/* The format table: what the library writes (scp_profile_write) and what
+ * the CLI writes (the table's writer) are the same bytes, for every format
+ * and metric; the SVG options the CLI passes reach the writer; only the
+ * flamegraph is written once per metric. */
+static void test_format_table(void **state) {
+  scp_profile *p = fixture();
+  assert_null(scp_out_format_get(SCP_FMT_COUNT));
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
+    const scp_out_format *of = scp_out_format_get((scp_format)f);
+    assert_non_null(of);
+    assert_string_equal(of->name, scp_out_format_name((scp_format)f));
+    assert_string_equal(of->file, scp_out_format_file((scp_format)f));
+    assert_int_equal(of->per_metric, f == SCP_FMT_SVG);
+    for (unsigned m = 0; m < p->nmetrics; m++) {
+      int rc;
+      scp_write_opts wo = {.metric = m, .top = 2};
+      char *lib = NULL;
+      size_t len = 0;
+      FILE *mf = open_memstream(&lib, &len);
+      assert_non_null(mf);
+      rc = scp_profile_write(p, (scp_format)f, &wo, mf);
+      fclose(mf);
+      assert_int_equal(rc, SCP_OK);
+      scp_out_opts oo = {.metric = m, .top = 2};
+      scp_buf b = {0};
+      assert_int_equal(of->write(p, &oo, &b), SCP_OK);
+      assert_int_equal(b.len, len);
+      assert_memory_equal(b.data, lib, len);
+      scp_buf_free(&b);
+      free(lib);
+    }
+  }
+  scp_out_opts oo = {.metric = 0, .svg = {.icicle = true, .width = 800}};
+  scp_svg_opts so = {.metric = 0, .icicle = true, .width = 800};
+  scp_buf a = {0}, b = {0};
+  assert_int_equal(scp_out_format_get(SCP_FMT_SVG)->write(p, &oo, &a), SCP_OK);
+  assert_int_equal(scp_out_svg(p, &so, &b), SCP_OK);
+  assert_int_equal(a.len, b.len);
+  assert_memory_equal(a.data, b.data, a.len);
+  scp_buf_free(&a);
+  scp_buf_free(&b);
+  prof_free(p);
+}
+
 /* ---- golden files -------------------------------------------------------
  * Expected outputs live in tests/output/golden/ (paths relative to the
  * repository root, where tests/run.sh runs).  SCP_RECORD_GOLDEN=1
@@ -1102,6 +1146,7 @@ int main(void) {
       cmocka_unit_test(test_report_contracts),
       cmocka_unit_test(test_report_root_inlined),
       cmocka_unit_test(test_profile_write),
+    cmocka_unit_test(test_format_table),
       cmocka_unit_test(test_golden_all),
       cmocka_unit_test(test_speedscope),
       cmocka_unit_test(test_json_report),

@@ -22,32 +22,9 @@
 #include "soroban/core/host_private.h"
 #include "soroban/core/host_lifecycle.h"
 #include "host_fixture.h"
-
-static int open_ledger(void **state) {
-  scp_host_opts o = { .ledger_sequence = 123, .max_entry_ttl = 6312000, .auth_enforcing = true };
-  return fixture_open(state, 0, 0, &o, 64);
-}
+#include "xdr_hand.h"
 
 /* ---- XDR by hand ------------------------------------------------------------------- */
-
-typedef struct xb {
-  uint8_t p[4096];
-  size_t n;
-} xb;
-
-static void x32(xb *b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b->p[b->n++] = (uint8_t)(v >> (24 - 8 * i));
-}
-static void xbytes(xb *b, const void *p, size_t n) {
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  while (b->n % 4) b->p[b->n++] = 0;
-}
-static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
-  x32(b, kind);
-  if (!kind) x32(b, 0);
-  xbytes(b, id, 32);
-}
 
 enum { TARGET = 0x2e };
 
@@ -195,7 +172,7 @@ static void test_signers_list_charges(void **state) {
   stub s = { 0 }, s2 = { 0 };
   assert_int_equal(run(f, &s, 3, NULL), SCP_OK);
   fixture *g = NULL;
-  assert_int_equal(open_ledger((void **)&g), 0);
+  assert_int_equal(fixture_open_ledger((void **)&g), 0);
   assert_int_not_equal(run(g, &s2, 2, NULL), SCP_OK);   /* no delegates: the delegation fails */
   assert_int_equal(s2.list_rc, SCP_OK);
   assert_int_equal(scp_host_obj(g->h, s2.list_ret)->len, 0);
@@ -245,7 +222,7 @@ static void test_snapshot_charges(void **state) {
     uint8_t sw[32] = { 7 }, sd[32] = { 8 }, target[32];
     memset(target, TARGET, 32);
     fixture *g = NULL;
-    assert_int_equal(open_ledger((void **)&g), 0);
+    assert_int_equal(fixture_open_ledger((void **)&g), 0);
     assert_int_equal(scp_host_deploy(g->h, code, sizeof code, zero, sw, s.w), SCP_OK);
     assert_int_equal(scp_host_deploy(g->h, code, sizeof code, zero, sd, s.d), SCP_OK);
     xb dl = { .n = 0 }, e;
@@ -278,7 +255,7 @@ static void test_delegation_errors(void **state) {
   assert_int_equal(s.del2_rc, SCP_ERR_HOST);
   assert_int_equal(rc, SCP_OK);   /* the stub returns the first one's result */
   fixture *g = NULL;
-  assert_int_equal(open_ledger((void **)&g), 0);
+  assert_int_equal(fixture_open_ledger((void **)&g), 0);
   stub s2 = { .delegate_other = true };
   rc = run(g, &s2, 3, NULL);
   assert_int_equal(s2.del_rc, SCP_ERR_HOST);
@@ -359,14 +336,14 @@ static void test_delegates_order(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_delegation, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_signers_list_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_entry_conversion_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_snapshot_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_delegation_errors, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_truncated_delegate_signature, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_delegate_refuses, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_delegates_order, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_delegation, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_signers_list_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_entry_conversion_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_snapshot_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_delegation_errors, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_truncated_delegate_signature, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_delegate_refuses, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_delegates_order, fixture_open_ledger, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,41 +40,9 @@
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/sac/sac_private.h"
 #include "host_fixture.h"
-
-/* The reference's test ledger: sequence 123, max entry TTL 6,312,000. */
-static int open_ledger(void **state) {
-  scp_host_opts o = { .ledger_sequence = 123, .max_entry_ttl = 6312000, .auth_enforcing = true };
-  return fixture_open(state, 0, 0, &o, 64);
-}
+#include "xdr_hand.h"
 
 /* ---- XDR, written by hand (an independent check of the host's) ------------------ */
-
-typedef struct xb {
-  uint8_t p[8192];
-  size_t n;
-} xb;
-
-static void x32(xb *b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b->p[b->n++] = (uint8_t)(v >> (24 - 8 * i));
-}
-static void x64(xb *b, uint64_t v) {
-  x32(b, (uint32_t)(v >> 32));
-  x32(b, (uint32_t)v);
-}
-static void xbytes(xb *b, const void *p, size_t n) {
-  memcpy(b->p + b->n, p, n);
-  b->n += n;
-  while (b->n % 4) b->p[b->n++] = 0;
-}
-static void xvar(xb *b, const void *p, size_t n) {
-  x32(b, (uint32_t)n);
-  xbytes(b, p, n);
-}
-static void xaddr(xb *b, unsigned kind, const uint8_t id[32]) {
-  x32(b, kind);
-  if (!kind) x32(b, 0);
-  xbytes(b, id, 32);
-}
 
 /* A SorobanAuthorizedInvocation of contract `cid`'s fn(args) with no
  * sub-invocations; args: the user's account address, I128(100). */
@@ -871,23 +839,23 @@ static void test_invoker_entry_charges(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_expired_v2, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_too_late_v1, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_success_v2, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_too_many_signatures, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_multisig_two_signers, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_unsorted_signers, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_below_threshold, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_signer_not_in_account, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_bad_signature, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_used_nonce, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_unmatched_function, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_entry_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_rollback, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_called, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_charges, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_refuses, open_ledger, fixture_close),
-    cmocka_unit_test_setup_teardown(test_check_auth_delegation, open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_expired_v2, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_late_v1, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_success_v2, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_too_many_signatures, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_multisig_two_signers, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unsorted_signers, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_below_threshold, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_signer_not_in_account, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_bad_signature, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_used_nonce, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_unmatched_function, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_entry_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_rollback, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_called, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_charges, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_refuses, fixture_open_ledger, fixture_close),
+    cmocka_unit_test_setup_teardown(test_check_auth_delegation, fixture_open_ledger, fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_authorizes_sub_call, open_recording,
                                     fixture_close),
     cmocka_unit_test_setup_teardown(test_invoker_other_function, open_recording, fixture_close),

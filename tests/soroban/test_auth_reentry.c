@@ -39,12 +39,6 @@ typedef struct stub {
   uint64_t got;      /* get_contract_data(k, instance), when there */
 } stub;
 
-static uint64_t sym(const char *s) {
-  uint64_t v = 0;
-  assert_true(scp_val_symbol_small((const uint8_t *)s, strlen(s), &v));
-  return v;
-}
-
 static int stub_invoke(void *ctx, scp_host *h, const scp_invocation *inv, uint64_t *ret,
                        scp_error *err) {
   stub *s = ctx;

@@ -19,21 +19,7 @@
 #include "host_fixture.h"
 #include "bls_vectors.h"
 
-static void hex(const char *s, uint8_t *out) {
-  for (size_t i = 0; s[2 * i]; i++) {
-    unsigned v;
-    sscanf(s + 2 * i, "%2x", &v);
-    out[i] = (uint8_t)v;
-  }
-}
-
 static int setup(void **state) { return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0); }
-
-static uint64_t bytes_obj(scp_host *h, const uint8_t *p, uint32_t n) {
-  uint64_t v;
-  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, p, n, &v), SCP_OK);
-  return v;
-}
 
 static const scp_hobj *obj(fixture *f, uint64_t v) {
   return &f->h->objs[scp_val_handle(v) >> 1];

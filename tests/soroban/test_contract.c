@@ -31,6 +31,7 @@
 #include <openssl/sha.h>
 
 #include "soroban/core/host_private.h"
+#include "soroban/run/sor_vm.h"
 #include "wasm/scp_wasm.h"
 
 typedef struct probe {

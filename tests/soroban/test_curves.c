@@ -16,21 +16,7 @@
 #include "soroban/fns/crypto_bn254.h"
 #include "host_fixture.h"
 
-static void hex(const char *s, uint8_t *out) {
-  for (size_t i = 0; s[2 * i]; i++) {
-    unsigned v;
-    sscanf(s + 2 * i, "%2x", &v);
-    out[i] = (uint8_t)v;
-  }
-}
-
 static int setup(void **state) { return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0); }
-
-static uint64_t bytes_obj(scp_host *h, const uint8_t *p, uint32_t n) {
-  uint64_t v;
-  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, p, n, &v), SCP_OK);
-  return v;
-}
 
 static int u256_obj(scp_host *h, const uint64_t *w, uint64_t *out) {
   scp_hobj o = { .tag = SCP_TAG_U256_OBJ };

@@ -60,22 +60,6 @@ static int setup(void **state) {
   return scp_storage_seed(f->h, &k, created, sizeof created, 4095, true) ? -1 : 0;
 }
 
-static uint64_t sym(const char *s) {
-  uint64_t v = 0;
-  assert_true(scp_val_symbol_small((const uint8_t *)s, strlen(s), &v));
-  return v;
-}
-
-/* Dispatch; the rc, and the cpu / mem it cost. */
-static int call(fixture *f, const char *name, const uint64_t *args, uint64_t *ret,
-                uint64_t *cpu, uint64_t *mem) {
-  scp_error err;
-  uint64_t c = f->b.cpu, m = f->b.mem;
-  int rc = scp_host_dispatch(f->h, fn(name), args, &f->mem, ret, &err);
-  if (cpu) *cpu = f->b.cpu - c;
-  if (mem) *mem = f->b.mem - m;
-  return rc;
-}
 
 static int frame_end(fixture *f, uint64_t *cpu, uint64_t *mem) {
   uint64_t c = f->b.cpu, m = f->b.mem;
@@ -97,7 +81,7 @@ static void put_k5_and_end(fixture *f) {
   uint64_t ret, cpu, mem;
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
   uint64_t p[3] = { sym("k"), scp_val_u32(5), 2 };
-  assert_int_equal(call(f, "put_contract_data", p, &ret, &cpu, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p, &ret, &cpu, NULL), SCP_OK);
   /* the first access: storage None, from_map of no entries = MemCpy(0) 42
    * (then test_host.c's put: 295 + 45 + 45 + 45 + 437 + 45 + 45) */
   assert_int_equal(cpu, 295 + 42 + 45 + 45 + 45 + 437 + 45 + 45);
@@ -143,7 +127,7 @@ static void test_next_frame_loads_the_map(void **state) {
   uint64_t ret, cpu, mem;
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
   uint64_t g[2] = { sym("k"), 2 };
-  assert_int_equal(call(f, "get_contract_data", g, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", g, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(ret, scp_val_u32(5));
   /* 295 + from_instance_xdr of 1 entry: the Result<Vec<(Val, Val)>>
    * collect MemCpy(40) 47 + MemAlloc(40) 439 (memory 56) + MemCpy(40) 47,
@@ -164,7 +148,7 @@ static void test_second_write_clones_the_old_map(void **state) {
   uint64_t ret, cpu, mem;
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
   uint64_t p[3] = { sym("m"), scp_val_u32(7), 2 };
-  assert_int_equal(call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(frame_end(f, &cpu, &mem), SCP_OK);
   /* 2 entries: bulk init 45 + MemAlloc(384) 482 + MemCpy(384) 90 (memory
    * 400), scan MemCpy(48) 48, ids and key 46 + 46 + 453 (168), has 933,
@@ -190,11 +174,11 @@ static void test_reentrant_parent_reloads(void **state) {
   uint64_t ret, cpu, mem;
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
   uint64_t h[2] = { sym("k"), 2 };
-  assert_int_equal(call(f, "has_contract_data", h, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "has_contract_data", h, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(ret, SCP_VAL_FALSE);
   uint64_t p[3] = { sym("k"), scp_val_u32(5), 2 };
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
-  assert_int_equal(call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(frame_end(f, &cpu, &mem), SCP_OK);
   /* the persist (5191 / 812, as above), then the parent's reload: the key
    * 46 + 453 (168), get 933, the ScContractInstance clone MemCpy(96) 54 +
@@ -203,7 +187,7 @@ static void test_reentrant_parent_reloads(void **state) {
   assert_int_equal(cpu, 5191 + 46 + 453 + 933 + 54 + 458 + 66 + 434 + 42 + 47 + 439 + 47 + 45);
   assert_int_equal(mem, 812 + 168 + 208 + 17 + 56);
   scp_host_pop_frame(f->h);
-  assert_int_equal(call(f, "get_contract_data", h, &ret, &cpu, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", h, &ret, &cpu, NULL), SCP_OK);
   assert_int_equal(ret, scp_val_u32(5));
   assert_int_equal(cpu, 295 + 48 + 45);   /* loaded already */
   assert_false(f->h->frames[0].instance_modified);
@@ -217,7 +201,7 @@ static void test_persist_out_of_budget(void **state) {
   uint64_t ret;
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
   uint64_t p[3] = { sym("k"), scp_val_u32(5), 2 };
-  assert_int_equal(call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
   f->b.cpu_limit = f->b.cpu + 5190;   /* one unit short */
   assert_int_equal(scp_inst_frame_end(f->h), SCP_ERR_BUDGET);
   scp_host_pop_frame(f->h);
@@ -234,7 +218,7 @@ static void test_persist_without_instance_entry(void **state) {
   static const uint8_t other[32] = { 0xbe, 0xef };
   assert_int_equal(scp_host_push_contract_frame(f->h, other), SCP_OK);
   uint64_t p[3] = { sym("k"), scp_val_u32(5), 2 };
-  assert_int_equal(call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(scp_inst_frame_end(f->h), SCP_ERR_HOST);
   assert_int_equal(f->h->errval, scp_val_error(SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR));
   scp_host_pop_frame(f->h);
@@ -306,7 +290,7 @@ static void test_trace_commit_reveal(void **state) {
   assert_int_equal(scp_storage_seed(f->h, &code, wasm, 4, 4095, true), SCP_OK);
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
   uint64_t h[2] = { sym("seed"), 2 };
-  assert_int_equal(call(f, "has_contract_data", h, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "has_contract_data", h, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(ret, SCP_VAL_FALSE);
   assert_int_equal(cpu - 295, 87);
   uint64_t bytes, rel;
@@ -314,10 +298,10 @@ static void test_trace_commit_reveal(void **state) {
   assert_int_equal(scp_host_memobj_new_from_slice(f->h, SCP_TAG_BYTES_OBJ, raw, 32, &bytes), SCP_OK);
   assert_int_equal(scp_host_to_relative(f->h, bytes, &rel), SCP_OK);
   uint64_t p1[3] = { sym("seed"), rel, 2 }, p2[3] = { sym("ledger"), scp_val_u32(1), 2 };
-  assert_int_equal(call(f, "put_contract_data", p1, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p1, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(cpu - 295, 722);
   assert_int_equal(mem, 40);
-  assert_int_equal(call(f, "put_contract_data", p2, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p2, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(cpu - 295, 674);
   assert_int_equal(mem, 64);
   assert_int_equal(frame_end(f, &cpu, &mem), SCP_OK);
@@ -326,12 +310,12 @@ static void test_trace_commit_reveal(void **state) {
   scp_host_pop_frame(f->h);
 
   assert_int_equal(scp_host_push_contract_frame(f->h, contract), SCP_OK);
-  assert_int_equal(call(f, "has_contract_data", h, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "has_contract_data", h, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(ret, SCP_VAL_TRUE);
   assert_int_equal(cpu - 295, 1658);
   assert_int_equal(mem, 224);
   uint64_t g1[2] = { sym("ledger"), 2 };
-  assert_int_equal(call(f, "get_contract_data", g1, &ret, &cpu, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", g1, &ret, &cpu, NULL), SCP_OK);
   assert_int_equal(ret, scp_val_u32(1));
   assert_int_equal(cpu - 295, 96);
   scp_host_pop_frame(f->h);

@@ -16,6 +16,7 @@
 #include "profile/scp_prof.h"
 #include "soroban/core/host_lifecycle.h"
 #include "util/scp_util.h"
+#include "build_dir.h"
 
 static scp_host *new_host(scp_budget *b, const scp_host_opts *o) {
   scp_host *h;
@@ -363,21 +364,14 @@ static void test_get_account_executable(void **state) {
  * own code with the counter example's, which is in the ledger; the host
  * call shows in the profile with the event it emitted.  Then the same with
  * a hash nobody uploaded: Error(Storage, MissingValue). */
-static char *fixture(const char *rel) {
-  static char path[1024];
-  const char *b = getenv("SCP_BUILD");
-  snprintf(path, sizeof path, "%s/%s", b ? b : "build", rel);
-  return path;
-}
-
 static void test_upgrade_e2e(void **state) {
   (void)state;
   uint8_t *wasm, *counter;
   size_t len, clen;
   scp_error err;
-  if (scp_read_file(fixture("tests/fixtures/wasm/upgrader.wasm"), &wasm, &len, &err) != SCP_OK)
-    skip();
-  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &counter, &clen, &err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("tests/fixtures/wasm/upgrader.wasm"), &wasm, &len, &err),
+                   SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/counter.wasm"), &counter, &clen, &err), SCP_OK);
   uint8_t hash[32];
   SHA256(counter, clen, hash);
   for (int pass = 0; pass < 2; pass++) {

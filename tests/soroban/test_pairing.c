@@ -24,14 +24,6 @@
 #include "host_fixture.h"
 #include "pairing_vectors.h"
 
-static void hex(const char *s, uint8_t *out) {
-  for (size_t i = 0; s[2 * i]; i++) {
-    unsigned v;
-    sscanf(s + 2 * i, "%2x", &v);
-    out[i] = (uint8_t)v;
-  }
-}
-
 static void fe_hex(const scp_ff *f, const char *s, scp_fe *r) {
   uint8_t b[48];
   hex(s, b);
@@ -290,12 +282,6 @@ static void test_speed(void **state) {
 /* ---- the host functions ---- */
 
 static int setup(void **state) { return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0); }
-
-static uint64_t bytes_obj(scp_host *h, const uint8_t *p, uint32_t n) {
-  uint64_t v;
-  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, p, n, &v), SCP_OK);
-  return v;
-}
 
 static uint64_t vec_obj(scp_host *h, const uint64_t *vals, uint32_t n) {
   uint64_t v;

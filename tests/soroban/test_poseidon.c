@@ -23,7 +23,7 @@
 #include "soroban/fns/host_fns_private.h"
 #include "host_fixture.h"
 
-#define OBS_DIR "../shared/spec/soroban/observations/"
+#define OBS_DIR "tests/data/observations/"
 
 static int setup(void **state) {
   return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0);
@@ -93,12 +93,6 @@ static uint64_t vec(scp_host *h, const uint64_t *v, uint32_t n) {
 }
 
 static uint64_t small(uint64_t x) { return scp_val_small_u(x, SCP_TAG_U256_SMALL); }
-
-static uint64_t sym(const char *s) {
-  uint64_t v = 0;
-  assert_true(scp_val_symbol_small((const uint8_t *)s, strlen(s), &v));
-  return v;
-}
 
 /* Rows of t=3 from the trace's constants; in Poseidon2's partial rounds
  * only the first constant is set (the others are 0, small values). */

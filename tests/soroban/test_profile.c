@@ -17,13 +17,7 @@
 #include "profile/scp_prof.h"
 #include "soroban/core/scp_host.h"
 #include "util/scp_util.h"
-
-static char *fixture(const char *rel) {
-  static char path[1024];
-  const char *b = getenv("SCP_BUILD");
-  snprintf(path, sizeof path, "%s/%s", b ? b : "build", rel);
-  return path;
-}
+#include "build_dir.h"
 
 typedef struct run {
   uint8_t *wasm;
@@ -35,7 +29,7 @@ typedef struct run {
 
 static void profile(run *r, const char *rel, const char *fn, const char *arg, uint64_t cpu_limit) {
   memset(r, 0, sizeof *r);
-  assert_int_equal(scp_read_file(fixture(rel), &r->wasm, &r->len, &r->err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path(rel), &r->wasm, &r->len, &r->err), SCP_OK);
   scp_arg a;
   size_t nargs = 0;
   if (arg) {
@@ -85,7 +79,7 @@ static void test_ident_exact(void **state) {
   assert_int_equal(r.rc, SCP_OK);
   check_invariants(r.p);
   /* 3 fuel x 4 CPU */
-  assert_int_equal(guest_cpu(r.p, "func[1]"), 12);
+  assert_int_equal(guest_cpu(r.p, "ident"), 12);
   done(&r);
 }
 
@@ -96,10 +90,10 @@ static void test_sum_exact(void **state) {
   assert_int_equal(r.rc, SCP_OK);
   check_invariants(r.p);
   /* (12 + 14 * 11) fuel x 4 */
-  assert_int_equal(guest_cpu(r.p, "func[2]"), (12 + 14 * 11) * 4);
+  assert_int_equal(guest_cpu(r.p, "sum"), (12 + 14 * 11) * 4);
   done(&r);
   profile(&r, "tests/fixtures/wat/exact.wasm", "sum", "u32:0", 0);
-  assert_int_equal(guest_cpu(r.p, "func[2]"), (12 + 14) * 4);
+  assert_int_equal(guest_cpu(r.p, "sum"), (12 + 14) * 4);
   done(&r);
 }
 
@@ -109,14 +103,14 @@ static void test_host_call_excludes_flush(void **state) {
   profile(&r, "tests/fixtures/wat/exact.wasm", "seq", "void", 0);
   assert_int_equal(r.rc, SCP_OK);
   check_invariants(r.p);
-  assert_int_equal(guest_cpu(r.p, "func[3]"), 69 * 4);
+  assert_int_equal(guest_cpu(r.p, "seq"), 69 * 4);
   int h = find(r.p, "host:get_ledger_sequence");
   assert_true(h >= 0);
   /* DispatchHostFunction only: the 276 CPU of guest fuel flushed at the
    * boundary must not land here */
   assert_int_equal(r.p->nodes[h].self[0], 295);
   assert_int_equal(r.p->nodes[h].calls, 1);
-  assert_int_equal(r.p->nodes[h].parent, (uint32_t)find(r.p, "func[3]"));
+  assert_int_equal(r.p->nodes[h].parent, (uint32_t)find(r.p, "seq"));
   done(&r);
 }
 
@@ -128,7 +122,7 @@ static void test_memory_grow_exact(void **state) {
   check_invariants(r.p);
   /* static 11 fuel + 1024 fuel per page, x 4; plus MemAlloc(65536):
    * cpu 434 + (16 * 65536 >> 7) = 8626, mem 16 + 65536 */
-  int g = find(r.p, "func[4]");
+  int g = find(r.p, "grow");
   assert_int_equal(r.p->nodes[g].self[0], (11 + 1024) * 4 + 8626);
   assert_int_equal(r.p->nodes[g].self[1], 65552);
   done(&r);
@@ -152,7 +146,7 @@ static void test_budget_n_minus_1(void **state) {
   assert_non_null(r.p);
   check_invariants(r.p);
   /* the body region and 100 of the 101 loop entries were paid for */
-  assert_int_equal(guest_cpu(r.p, "func[2]"), (12 + 14 * 100) * 4);
+  assert_int_equal(guest_cpu(r.p, "sum"), (12 + 14 * 100) * 4);
   assert_true(scp_profile_total(r.p, 0) < total);
   assert_non_null(strstr(r.err.msg, "ExceededLimit"));
   done(&r);
@@ -169,7 +163,7 @@ static void test_bounded_memory(void **state) {
   assert_int_equal(small.rc, SCP_OK);
   assert_int_equal(big.rc, SCP_OK);
   check_invariants(big.p);
-  assert_int_equal(guest_cpu(big.p, "func[2]"), (12 + 14 * 7000001ULL) * 4);
+  assert_int_equal(guest_cpu(big.p, "sum"), (12 + 14 * 7000001ULL) * 4);
   assert_int_equal(small.p->nnodes, big.p->nnodes);
   assert_int_equal(small.p->nlines, big.p->nlines);
   assert_int_equal(small.p->nframes, big.p->nframes);
@@ -186,7 +180,7 @@ static void test_trap_partial(void **state) {
   check_invariants(r.p);
   assert_non_null(strstr(r.err.msg, "unreachable"));
   /* body 1 + unreachable 1 */
-  assert_int_equal(guest_cpu(r.p, "func[5]"), 2 * 4);
+  assert_int_equal(guest_cpu(r.p, "trap"), 2 * 4);
   done(&r);
 }
 
@@ -316,7 +310,7 @@ static void test_bad_inputs(void **state) {
   uint8_t *w;
   size_t n;
   scp_error e;
-  assert_int_equal(scp_read_file(fixture("examples/demo.wasm"), &w, &n, &e), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/demo.wasm"), &w, &n, &e), SCP_OK);
   for (size_t cut = 0; cut < n; cut += 97) {
     scp_soroban_opts o = {.wasm_path = "cut.wasm", .wasm = w, .wasm_len = cut, .function = "run"};
     scp_profile *p = NULL;
@@ -344,8 +338,8 @@ static void test_cross_contract(void **state) {
   run r, callee;
   memset(&r, 0, sizeof r);
   memset(&callee, 0, sizeof callee);
-  assert_int_equal(scp_read_file(fixture("examples/caller.wasm"), &r.wasm, &r.len, &r.err), SCP_OK);
-  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
+  assert_int_equal(scp_read_file(build_path("examples/caller.wasm"), &r.wasm, &r.len, &r.err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
                    SCP_OK);
   /* the counter's id: deployer = zero account, salt = 1 (scprof.h) */
   scp_budget b;
@@ -416,9 +410,9 @@ static void test_create_and_call(void **state) {
   run r, callee;
   memset(&r, 0, sizeof r);
   memset(&callee, 0, sizeof callee);
-  assert_int_equal(scp_read_file(fixture("tests/fixtures/wasm/deployer.wasm"), &r.wasm, &r.len, &r.err),
+  assert_int_equal(scp_read_file(build_path("tests/fixtures/wasm/deployer.wasm"), &r.wasm, &r.len, &r.err),
                    SCP_OK);
-  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
+  assert_int_equal(scp_read_file(build_path("examples/counter.wasm"), &callee.wasm, &callee.len, &r.err),
                    SCP_OK);
   uint8_t hash[32];
   SHA256(callee.wasm, callee.len, hash);

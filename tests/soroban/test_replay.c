@@ -1,6 +1,6 @@
 /*
  * test_replay.c — replays the reference host's golden budget traces
- * (../shared/spec/soroban/observations/ JSON files, rs-soroban-env v28.0.2) that
+ * (tests/data/observations/ JSON files, rs-soroban-env v28.0.2) that
  * call host functions directly (never `push VM`), and checks that cpu, mem
  * and mem_peak after every host call equal the trace.
  *
@@ -24,7 +24,7 @@
  * Native test contracts (push TEST / pop TEST steps: prng.rs, frame.rs,
  * event.rs, invocation.rs) run through replay_testcontract.h: their
  * frames pushed and popped by the host, the steps inside replayed.
- * A Stellar Asset Contract test listed in sac_flows.h is redone by its
+ * A Stellar Asset Contract test listed in sac_flows.c is redone by its
  * flow instead: the test's keys, ledger entries, Address objects and
  * signed authorization entries made as the test makes them, and every
  * traced call it makes checked at its ret step the same way (sac_ref.h).
@@ -53,7 +53,7 @@
 #include "soroban/sac/sac_private.h"
 #include "sac_flows.h"
 
-#define OBS_DIR "../shared/spec/soroban/observations"
+#define OBS_DIR "tests/data/observations"
 
 enum outcome { R_EXACT, R_UNIMPL, R_SETUP, R_NOCALLS, R_MISMATCH, R_COUNT };
 static const char *const outcome_names[R_COUNT] = { "exact", "unimpl", "setup", "nocalls",
@@ -1382,10 +1382,7 @@ static int cmp_str(const void *a, const void *b) {
 static void test_replay_observations(void **state) {
   (void)state;
   DIR *d = opendir(OBS_DIR);
-  if (!d) {
-    print_message("observations not found at %s; skipped\n", OBS_DIR);
-    skip();
-  }
+  if (!d) fail_msg("%s: cannot open (run from the repository root)", OBS_DIR);
   char **names = NULL;
   size_t n = 0, cap = 0;
   struct dirent *e;
@@ -1396,6 +1393,7 @@ static void test_replay_observations(void **state) {
     names[n++] = strdup(e->d_name);
   }
   closedir(d);
+  if (n == 0) fail_msg("%s: no .json traces", OBS_DIR);
   qsort(names, n, sizeof *names, cmp_str);
   unsigned counts[R_COUNT] = { 0 };
   unsigned direct = 0;
@@ -1414,11 +1412,11 @@ static void test_replay_observations(void **state) {
       if (!strcmp(slice_specs[k].file, names[i])) slices = slice_specs[k].slices;
     if (!setup) setup = sac_setup(names[i]);
     const sac_flow *flow = NULL;
-    for (size_t k = 0; k < SCP_ARRAY_LEN(sac_flows); k++)
+    for (size_t k = 0; k < sac_nflows; k++)
       if (!strcmp(sac_flows[k].file, names[i])) flow = &sac_flows[k];
     if (flow) {
       /* a Stellar Asset Contract test redone by its flow
-       * (sac_flows.h): the test's untraced set-up -- keys, accounts,
+       * (sac_flows.c): the test's untraced set-up -- keys, accounts,
        * trustlines, Address objects, signed authorization entries -- and
        * every traced call it makes, each checked at its ret step as here;
        * a difference fails the test */
@@ -1462,7 +1460,7 @@ static void test_replay_observations(void **state) {
                 direct, counts[R_EXACT], counts[R_UNIMPL], counts[R_SETUP],
                 counts[R_NOCALLS], counts[R_MISMATCH]);
   assert_int_equal(counts[R_MISMATCH], 0);
-  /* the README's counts: a file that stops replaying exactly (a host
+  /* the counts docs/replay.md gives: a file that stops replaying exactly (a host
    * change now failing in set-up, say) fails here, as a mismatch does */
   assert_int_equal(direct, 290);
   assert_int_equal(counts[R_EXACT], 218);
@@ -1479,7 +1477,7 @@ static void test_replay_map_new_from_slices(void **state) {
   (void)state;
   const char *path = OBS_DIR "/test__map__map_new_and_unpack__test_map_new_from_slices.json";
   FILE *f = fopen(path, "r");
-  if (!f) skip();
+  if (!f) fail_msg("%s: cannot open", path);
   fclose(f);
   replay r;
   memset(&r, 0, sizeof r);

@@ -30,36 +30,8 @@
 #include "soroban/sac/sac_private.h"
 #include "soroban/sac/host_sac.h"
 #include "util/scp_util.h"
-
-typedef struct fixture {
-  scp_budget b;
-  scp_host *h;
-} fixture;
-
-static int setup(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
-  /* the reference's test host: enforcing auth mode, no entries */
-  scp_host_opts o = { .auth_enforcing = true };
-  if (scp_host_create(&f->b, &o, &f->h)) return -1;
-  f->b.cpu = 14285;
-  f->b.mem = f->b.mem_peak = 0;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  scp_host_destroy(f->h);
-  free(f);
-  return 0;
-}
-
-static unsigned fn(const char *name) {
-  int id = scp_hostfn_find_name(name);
-  assert_true(id >= 0);
-  return (unsigned)id;
-}
+#include "build_dir.h"
+#include "host_fixture.h"
 
 static const uint8_t native[4] = { 0 };
 
@@ -567,13 +539,11 @@ static int prof_find(const scp_profile *p, const char *name, uint32_t parent_of)
 
 static void test_profile_from_wasm(void **state) {
   (void)state;
-  char path[1024];
-  const char *b = getenv("SCP_BUILD");
-  snprintf(path, sizeof path, "%s/tests/fixtures/wasm/sac_user.wasm", b ? b : "build");
+  const char *path = build_path("tests/fixtures/wasm/sac_user.wasm");
   uint8_t *wasm = NULL;
   size_t len = 0;
   scp_error err;
-  if (scp_read_file(path, &wasm, &len, &err) != SCP_OK) skip();   /* fixtures not built */
+  if (scp_read_file(path, &wasm, &len, &err) != SCP_OK) fail_msg("%s: %s", path, err.msg);
   scp_soroban_opts o = { .wasm_path = "sac_user.wasm", .wasm = wasm, .wasm_len = len,
                          .function = "run" };
   scp_profile *p = NULL;
@@ -608,20 +578,20 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_decode),
     cmocka_unit_test(test_native_id),
-    cmocka_unit_test_setup_teardown(test_create_native, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_create_asset4, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_create_asset4_trailing_zero, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_create_asset12, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_create_asset12_trailing_zero, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_create_invalid, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_metadata_calls, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_contract_address_trust_and_balance, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_native_account_balance, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_admin, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_allowance_missing, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_create_native, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_asset4, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_asset4_trailing_zero, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_asset12, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_asset12_trailing_zero, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_create_invalid, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_metadata_calls, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_contract_address_trust_and_balance, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_native_account_balance, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_admin, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_allowance_missing, fixture_open_sac, fixture_close),
     cmocka_unit_test(test_profile_from_wasm),
-    cmocka_unit_test_setup_teardown(test_get_id_native, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_get_id_invalid, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_get_id_native, fixture_open_sac, fixture_close),
+    cmocka_unit_test_setup_teardown(test_get_id_invalid, fixture_open_sac, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,34 +32,7 @@
 #include "soroban/sac/sac_private.h"
 #include "soroban/sac/host_sac.h"
 
-typedef struct fixture {
-  scp_budget b;
-  scp_host *h;
-} fixture;
-
-static int setup(void **state) {
-  fixture *f = calloc(1, sizeof *f);
-  scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
-  scp_host_opts o = { .auth_enforcing = true };
-  if (scp_host_create(&f->b, &o, &f->h)) return -1;
-  f->b.cpu = 14285;
-  f->b.mem = f->b.mem_peak = 0;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fixture *f = *state;
-  scp_host_destroy(f->h);
-  free(f);
-  return 0;
-}
-
-static unsigned fn(const char *name) {
-  int id = scp_hostfn_find_name(name);
-  assert_true(id >= 0);
-  return (unsigned)id;
-}
+#include "host_fixture.h"
 
 static void be64_put(uint8_t *p, int64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)v >> (56 - 8 * i));
@@ -304,7 +277,7 @@ static void test_transfer_muxed(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_transfer_muxed, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_transfer_muxed, fixture_open_sac, fixture_close),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

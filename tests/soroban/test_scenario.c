@@ -46,17 +46,11 @@
 #include "soroban/core/scp_host.h"
 #include "soroban/run/scp_scenario.h"
 #include "util/scp_util.h"
+#include "build_dir.h"
 
 #include <openssl/sha.h>
 
 #define ZERO_G "GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF"
-
-static char *fixture(const char *rel) {
-  static char path[1024];
-  const char *b = getenv("SCP_BUILD");
-  snprintf(path, sizeof path, "%s/%s", b ? b : "build", rel);
-  return path;
-}
 
 static const char *meta(const scp_profile *p, const char *key) {
   for (size_t i = 0; i < p->nmeta; i++)
@@ -73,7 +67,7 @@ typedef struct counter {
 static void counter_open(counter *c) {
   scp_error err;
   size_t len;
-  assert_int_equal(scp_read_file(fixture("examples/counter.wasm"), &c->wasm, &len, &err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/counter.wasm"), &c->wasm, &len, &err), SCP_OK);
   c->file = (scp_contract_file){.path = "counter.wasm", .wasm = c->wasm, .len = len};
   assert_non_null(c->ledger = scp_ledger_new(&c->file, 1));
 }
@@ -187,7 +181,7 @@ static int vault_call(counter *c, const char *fn, const char *amount, uint64_t c
 static void vault_open(counter *c) {
   scp_error err;
   size_t len;
-  assert_int_equal(scp_read_file(fixture("examples/vault.wasm"), &c->wasm, &len, &err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("examples/vault.wasm"), &c->wasm, &len, &err), SCP_OK);
   c->file = (scp_contract_file){.path = "vault.wasm", .wasm = c->wasm, .len = len};
   assert_non_null(c->ledger = scp_ledger_new(&c->file, 1));
 }
@@ -259,7 +253,7 @@ static int seq_run(uint32_t protocol, uint32_t seq, char *result, uint64_t *cpu)
   uint8_t *wasm;
   size_t len;
   scp_error err;
-  assert_int_equal(scp_read_file(fixture("tests/fixtures/wat/exact.wasm"), &wasm, &len, &err), SCP_OK);
+  assert_int_equal(scp_read_file(build_path("tests/fixtures/wat/exact.wasm"), &wasm, &len, &err), SCP_OK);
   scp_arg a;
   assert_int_equal(scp_arg_parse("void", &a, &err), SCP_OK);
   scp_soroban_opts o = {.wasm_path = "exact.wasm", .wasm = wasm, .wasm_len = len, .function = "seq",
@@ -308,7 +302,7 @@ static void test_scenario_ledger_keys(void **state) {
   (void)state;
   char json[2048];
   /* the fixture path must be absolute for a file in /tmp */
-  char *abs = realpath(fixture("examples/counter.wasm"), NULL);
+  char *abs = realpath(build_path("examples/counter.wasm"), NULL);
   assert_non_null(abs);
   snprintf(json, sizeof json,
            "{\"ledger\": {\"protocol\": 23, \"sequence\": 7, \"timestamp\": 1700000000,"
@@ -372,7 +366,7 @@ static char *with_paths(const char *tmpl) {
     }
     char rel[256];
     snprintf(rel, sizeof rel, "%.*s", (int)(end - t - 1), t + 1);
-    char *abs = realpath(fixture(rel), NULL);
+    char *abs = realpath(build_path(rel), NULL);
     assert_non_null(abs);
     n += (size_t)snprintf(out + n, sizeof out - n, "%s", abs);
     free(abs);

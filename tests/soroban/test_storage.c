@@ -50,42 +50,26 @@ static int setup(void **state) {
   return 0;
 }
 
-static uint64_t sym(const char *s) {
-  uint64_t v = 0;
-  assert_true(scp_val_symbol_small((const uint8_t *)s, strlen(s), &v));
-  return v;
-}
-
-/* Dispatch from the VM; returns the rc, and the cpu / mem it cost. */
-static int call(fixture *f, const char *name, const uint64_t *args, uint64_t *ret,
-                uint64_t *cpu, uint64_t *mem) {
-  scp_error err;
-  uint64_t c = f->b.cpu, m = f->b.mem;
-  int rc = scp_host_dispatch(f->h, fn(name), args, &f->mem, ret, &err);
-  if (cpu) *cpu = f->b.cpu - c;
-  if (mem) *mem = f->b.mem - m;
-  return rc;
-}
 
 static void test_trace_charges(void **state) {
   fixture *f = *state;
   uint64_t ret, cpu, mem, a[3] = { sym("key_1"), 1 /* Persistent */ };
-  assert_int_equal(call(f, "has_contract_data", a, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "has_contract_data", a, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(ret, SCP_VAL_FALSE);
   assert_int_equal(mem, 479);
   assert_int_equal(cpu, 3547);
 
   uint64_t p[3] = { sym("key_1"), scp_val_small_u(1234, SCP_TAG_U64_SMALL), 1 };
-  assert_int_equal(call(f, "put_contract_data", p, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", p, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(mem, 831);
   assert_int_equal(cpu, 5687);
 
-  assert_int_equal(call(f, "has_contract_data", a, &ret, &cpu, &mem), SCP_OK);
+  assert_int_equal(fixture_call(f, "has_contract_data", a, &ret, &cpu, &mem), SCP_OK);
   assert_int_equal(ret, SCP_VAL_TRUE);
   assert_int_equal(mem, 168);
   assert_int_equal(cpu, 2227);
 
-  assert_int_equal(call(f, "get_contract_data", a, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", a, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(ret, scp_val_small_u(1234, SCP_TAG_U64_SMALL));
 
   scp_storage_stats st;
@@ -101,19 +85,19 @@ static void test_temporary_and_persistent_are_distinct(void **state) {
   fixture *f = *state;
   uint64_t ret;
   uint64_t put_t[3] = { sym("k"), scp_val_u32(7), 0 };
-  assert_int_equal(call(f, "put_contract_data", put_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", put_t, &ret, NULL, NULL), SCP_OK);
   uint64_t get_p[2] = { sym("k"), 1 }, get_t[2] = { sym("k"), 0 };
-  assert_int_equal(call(f, "get_contract_data", get_p, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(fixture_call(f, "get_contract_data", get_p, &ret, NULL, NULL), SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_STORAGE, SCP_EC_MISSING_VALUE));
-  assert_int_equal(call(f, "get_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(ret, scp_val_u32(7));
   /* overwrite, then delete */
   put_t[1] = scp_val_u32(9);
-  assert_int_equal(call(f, "put_contract_data", put_t, &ret, NULL, NULL), SCP_OK);
-  assert_int_equal(call(f, "get_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", put_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(ret, scp_val_u32(9));
-  assert_int_equal(call(f, "del_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
-  assert_int_equal(call(f, "has_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "del_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "has_contract_data", get_t, &ret, NULL, NULL), SCP_OK);
   assert_int_equal(ret, SCP_VAL_FALSE);
   /* object keys and values round-trip through their XDR images */
   uint64_t bytes;
@@ -122,9 +106,9 @@ static void test_temporary_and_persistent_are_distinct(void **state) {
   uint64_t rel;
   assert_int_equal(scp_host_to_relative(f->h, bytes, &rel), SCP_OK);
   uint64_t put_b[3] = { rel, rel, 1 };
-  assert_int_equal(call(f, "put_contract_data", put_b, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", put_b, &ret, NULL, NULL), SCP_OK);
   uint64_t get_b[2] = { rel, 1 };
-  assert_int_equal(call(f, "get_contract_data", get_b, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "get_contract_data", get_b, &ret, NULL, NULL), SCP_OK);
   uint64_t abs;
   assert_int_equal(scp_host_to_absolute(f->h, ret, &abs), SCP_OK);
   int ord;
@@ -136,35 +120,35 @@ static void test_ttl(void **state) {
   fixture *f = *state;
   uint64_t ret;
   uint64_t put_p[3] = { sym("key_1"), scp_val_u32(1), 1 }, put_t[3] = { sym("key_1"), scp_val_u32(1), 0 };
-  assert_int_equal(call(f, "put_contract_data", put_p, &ret, NULL, NULL), SCP_OK);
-  assert_int_equal(call(f, "put_contract_data", put_t, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", put_p, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "put_contract_data", put_t, &ret, NULL, NULL), SCP_OK);
   /* as the reference's test_persistent_storage / test_temp_storage: max TTL
    * 6312000 at sequence 0 gives max live-until 6311999 */
   uint64_t ext[4] = { sym("key_1"), 1, scp_val_u32(1), scp_val_u32(6311999) };
-  assert_int_equal(call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_OK);
   ext[3] = scp_val_u32(6312000);   /* persistent: clamped */
-  assert_int_equal(call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_OK);
   ext[1] = 0;                      /* temporary: refused */
-  assert_int_equal(call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_STORAGE, SCP_EC_INVALID_ACTION));
   ext[3] = scp_val_u32(6311999);
-  assert_int_equal(call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_OK);
   ext[2] = scp_val_u32(7);         /* threshold above extend_to */
   ext[3] = scp_val_u32(6);
-  assert_int_equal(call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", ext, &ret, NULL, NULL), SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_STORAGE, SCP_EC_INVALID_INPUT));
   uint64_t inst[4] = { sym("key_1"), 2, scp_val_u32(1), scp_val_u32(6) };
-  assert_int_equal(call(f, "extend_contract_data_ttl", inst, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", inst, &ret, NULL, NULL), SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_STORAGE, SCP_EC_INVALID_ACTION));
   uint64_t missing[4] = { sym("nope"), 1, scp_val_u32(1), scp_val_u32(6) };
-  assert_int_equal(call(f, "extend_contract_data_ttl", missing, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl", missing, &ret, NULL, NULL), SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_STORAGE, SCP_EC_MISSING_VALUE));
   /* v2: max below min is refused; a normal extension succeeds */
   uint64_t v2[5] = { sym("key_1"), 1, scp_val_u32(100), scp_val_u32(10), scp_val_u32(5) };
-  assert_int_equal(call(f, "extend_contract_data_ttl_v2", v2, &ret, NULL, NULL), SCP_ERR_HOST);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl_v2", v2, &ret, NULL, NULL), SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_STORAGE, SCP_EC_INVALID_INPUT));
   v2[4] = scp_val_u32(50);
-  assert_int_equal(call(f, "extend_contract_data_ttl_v2", v2, &ret, NULL, NULL), SCP_OK);
+  assert_int_equal(fixture_call(f, "extend_contract_data_ttl_v2", v2, &ret, NULL, NULL), SCP_OK);
 }
 
 /* upload_wasm of the reference's own test contracts, as its traces

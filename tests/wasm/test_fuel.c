@@ -3,7 +3,7 @@
  * Soroban's wasmi 0.31 (stellar/wasmi tag v0.31.1-soroban.20.0.1).
  *
  * Every number below is worked out in a comment from these rules (see
- * ../shared/spec/soroban/metering.txt; "T:NNN" cites
+ * docs/reference/metering.txt; "T:NNN" cites
  * crates/wasmi/src/engine/func_builder/translator.rs, "E:NNN"
  * crates/wasmi/src/engine/executor.rs, "C:NNN" engine/config.rs):
  *
@@ -16,8 +16,9 @@
  *   loads 2, stores 1, call / call_indirect 67
  *   block: no region of its own, its ops go to the parent        T:848-862
  *   if: 1 in the enclosing region (BrIfEqz), then-arm region     T:909
- *   else: + 1 in the then-region when the then-arm end is
- *         reachable (its Br), else-arm region                    T:962-964
+ *   else: + 1 in the ENCLOSING region when the then-arm end is
+ *         reachable (its Br: visit_else pops the `if` frame before it
+ *         bumps the fuel), else-arm region                       T:946-964
  *   br / br_if to a label: 1 (+ drop_keep fuel)                  T:1038,1070
  *   br_if to the function's outermost label: ReturnIfNez, 0     T:1086-1092
  *   br to the outermost label, return, reachable end of the
@@ -61,6 +62,7 @@
 #include <unistd.h>
 
 #include "wasm/scp_wasm.h"
+#include "build_dir.h"
 
 #define BIG_FUEL 1000000000000ULL   /* 10^12: metered, never the limit */
 
@@ -80,11 +82,6 @@ typedef struct fuel_mod {
   uint64_t grow_cur, grow_desired;   /* arguments of the last hook call */
   uint32_t last_import;              /* import_index of the last host call */
 } fuel_mod;
-
-static const char *build_dir(void) {
-  const char *b = getenv("SCP_BUILD");
-  return b && *b ? b : "build";
-}
 
 static int run_tool(char *const argv[]) {
   pid_t pid = fork();
@@ -491,11 +488,12 @@ static void test_if_else(void **state) {
     "      local.get $n i32.const 1 i32.sub local.tee $n\n"
     "      br_if $l)\n"
     "    local.get $acc))\n");
-  /* body: entry 1 + get 1 + if 1 + end 1 = 4.  then: 1 + const 1 + the Br
-   * at `else` 1 = 3.  else: 1 + 3 ops = 4.  true 4+3 = 7, false 4+4 = 8 */
+  /* body: entry 1 + get 1 + if 1 + the Br at `else` 1 + end 1 = 5.
+   * then: 1 + const 1 = 2.  else: 1 + 3 ops = 4.  true 5+2 = 7,
+   * false 5+4 = 9: the Br is paid although the then-arm never ran */
   assert_int_equal(fuel_of(&fm, "ifelse", a1, &r), 7);
   assert_int_equal((uint32_t)r, 10);
-  assert_int_equal(fuel_of(&fm, "ifelse", a0, &r), 8);
+  assert_int_equal(fuel_of(&fm, "ifelse", a0, &r), 9);
   assert_int_equal((uint32_t)r, 21);
   /* no else, no Br: body 4, then-arm 1 + 2 = 3.  true 7, false 4 */
   assert_int_equal(fuel_of(&fm, "ifonly", a1, NULL), 7);
@@ -507,13 +505,76 @@ static void test_if_else(void **state) {
   assert_int_equal(fuel_of(&fm, "thenret", a0, &r), 6);
   assert_int_equal((uint32_t)r, 2);
   /* body: entry 1 + 2 locals / 8 = 0 + get 1 + end 1 = 3.
-   * loop: 1 + get, const, and 3 + if 1 + get, const, sub, tee, br_if 5 = 10
-   * (ops after the if's end go back to the loop region).
-   * then: 1 + 4 + Br 1 = 6.  else: 1 + 4 = 5.
+   * loop: 1 + get, const, and 3 + if 1 + the then-arm's Br 1 + get,
+   * const, sub, tee, br_if 5 = 11 (ops after the if's end go back to the
+   * loop region).  then: 1 + 4 = 5.  else: 1 + 4 = 5.
    * n = 4, 3, 2, 1: 4 loop entries, odd n take `then` (3, 1), even `else`:
-   * 3 + 4*10 + 2*6 + 2*5 = 65; acc = 10 + 1 + 10 + 1 = 22 */
-  assert_int_equal(fuel_of(&fm, "inloop", a4, &r), 65);
+   * 3 + 4*11 + 2*5 + 2*5 = 67; acc = 10 + 1 + 10 + 1 = 22 */
+  assert_int_equal(fuel_of(&fm, "inloop", a4, &r), 67);
   assert_int_equal((uint32_t)r, 22);
+  fm_close(&fm);
+}
+
+/* The Br that ends a reachable then-arm is charged where wasmi's
+ * visit_else charges it: after it has popped the `if` frame, so to the
+ * enclosing region, paid on every entry of that region whether or not the
+ * then-arm runs.  The argument-building loops of SDK contracts have this
+ * shape (`loop { if done {..} else {..; br loop} }`). */
+static void test_else_br_enclosing(void **state) {
+  fuel_mod fm;
+  uint64_t r;
+  fm_open(&fm, "elsebr",
+    "(module\n"
+    "  (func (export \"sdkloop\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (loop $l\n"
+    "      local.get $i local.get $n i32.ge_u\n"
+    "      if\n"
+    "        local.get $i i32.const 100 i32.add local.set $i\n"
+    "      else\n"
+    "        local.get $i i32.const 1 i32.add local.set $i\n"
+    "        br $l\n"
+    "      end)\n"
+    "    local.get $i)\n"
+    "  (func (export \"nestloop\") (param $n i32) (param $m i32) (result i32)\n"
+    "    (local $acc i32)\n"
+    "    (loop $l\n"
+    "      local.get $n\n"
+    "      if\n"
+    "        local.get $m\n"
+    "        if\n"
+    "          local.get $acc i32.const 1 i32.add local.set $acc\n"
+    "        else\n"
+    "          local.get $acc i32.const 2 i32.add local.set $acc\n"
+    "        end\n"
+    "        local.get $n i32.const 1 i32.sub local.set $n\n"
+    "        br $l\n"
+    "      end)\n"
+    "    local.get $acc))\n");
+  /* sdkloop: body = entry 1 + (1 param + 1 local)/8 0 + get 1 + end 1 = 3.
+   * loop: 1 + get, get, ge_u 3 + if 1 + the then-arm's Br 1 = 6.
+   * then: 1 + get, const, add, set 4 = 5.  else: 1 + 4 + br 1 = 6.
+   * n = 3: i = 0, 1, 2 take the else-arm (3 loop entries), i = 3 the
+   * then-arm (a 4th): 3 + 4*6 + 3*6 + 5 = 50 (with the Br in the then-arm
+   * it would be 3 + 4*5 + 3*6 + 6 = 47: 1 fuel per loop entry that does
+   * not take the then-arm).  n = 0: then-arm at once: 3 + 6 + 5 = 14. */
+  uint64_t a3[1] = {3}, a0[1] = {0};
+  assert_int_equal(fuel_of(&fm, "sdkloop", a3, &r), 50);
+  assert_int_equal((uint32_t)r, 103);
+  assert_int_equal(fuel_of(&fm, "sdkloop", a0, &r), 14);
+  assert_int_equal((uint32_t)r, 100);
+  /* nestloop: body = 1 + (2 params + 1 local)/8 0 + get 1 + end 1 = 3.
+   * loop: 1 + get 1 + if 1 = 3 (the outer then-arm ends in `br`, so it
+   * has no Br over an else-arm).  outer then: 1 + get 1 + inner if 1 +
+   * the inner then-arm's Br 1 + get, const, sub, set 4 + br 1 = 9.
+   * inner then: 1 + 4 = 5; inner else: 1 + 4 = 5.
+   * n = 2: 3 loop entries (n = 2, 1, 0), 2 outer then-arms, 2 inner arms:
+   * 3 + 3*3 + 2*9 + 2*5 = 40 for m = 1 (acc 2) and m = 0 (acc 4); the
+   * Br in the inner then-arm would give m = 0 38 */
+  uint64_t a21[2] = {2, 1}, a20[2] = {2, 0};
+  assert_int_equal(fuel_of(&fm, "nestloop", a21, &r), 40);
+  assert_int_equal((uint32_t)r, 2);
+  assert_int_equal(fuel_of(&fm, "nestloop", a20, &r), 40);
+  assert_int_equal((uint32_t)r, 4);
   fm_close(&fm);
 }
 
@@ -825,24 +886,25 @@ static void test_region_shapes(void **state) {
   assert_int_equal(fuel_of(&fm, "loopexit", a4, &r), 48);
   assert_int_equal((uint32_t)r, 9);
   assert_int_equal(fuel_of(&fm, "loopexit", a0, &r), 3 + 9);
-  /* ifinblock: body = 1 + get 1 + if 1 + const 1 + add 1 + end 1 = 6;
-   * then 1 + 1 + Br 1 = 3; else 1 + 1 = 2.  true 9 (11), false 8 (12) */
+  /* ifinblock: body = 1 + get 1 + if 1 + the then-arm's Br 1 (the block
+   * adds into the body) + const 1 + add 1 + end 1 = 7; then 1 + 1 = 2;
+   * else 1 + 1 = 2.  true 9 (11), false 9 (12) */
   uint64_t a1[1] = {1};
   assert_int_equal(fuel_of(&fm, "ifinblock", a1, &r), 9);
   assert_int_equal((uint32_t)r, 11);
-  assert_int_equal(fuel_of(&fm, "ifinblock", a0, &r), 8);
+  assert_int_equal(fuel_of(&fm, "ifinblock", a0, &r), 9);
   assert_int_equal((uint32_t)r, 12);
-  /* nestedif: body = 1 + (2 params)/8 0 + get 1 + if 1 + end 1 = 4.
-   * outer then: 1 + get 1 + inner if 1 + Br at outer else 1 = 4;
-   * inner then: 1 + 1 + Br 1 = 3; inner else: 1 + 1 = 2;
-   * outer else: 1 + 1 = 2.
-   * (1,1): 4 + 4 + 3 = 11; (1,0): 4 + 4 + 2 = 10; (0,x): 4 + 2 = 6 */
+  /* nestedif: body = 1 + (2 params)/8 0 + get 1 + if 1 + the outer
+   * then-arm's Br 1 + end 1 = 5.
+   * outer then: 1 + get 1 + inner if 1 + the inner then-arm's Br 1 = 4;
+   * inner then: 1 + 1 = 2; inner else: 1 + 1 = 2; outer else: 1 + 1 = 2.
+   * (1,1): 5 + 4 + 2 = 11; (1,0): 5 + 4 + 2 = 11; (0,x): 5 + 2 = 7 */
   uint64_t a11[2] = {1, 1}, a10[2] = {1, 0}, a01[2] = {0, 1};
   assert_int_equal(fuel_of(&fm, "nestedif", a11, &r), 11);
   assert_int_equal((uint32_t)r, 11);
-  assert_int_equal(fuel_of(&fm, "nestedif", a10, &r), 10);
+  assert_int_equal(fuel_of(&fm, "nestedif", a10, &r), 11);
   assert_int_equal((uint32_t)r, 12);
-  assert_int_equal(fuel_of(&fm, "nestedif", a01, &r), 6);
+  assert_int_equal(fuel_of(&fm, "nestedif", a01, &r), 7);
   assert_int_equal((uint32_t)r, 13);
   /* badind: 1 + get 1 + call_indirect 67 + end 1 = 70 paid, then the
    * trap; entry 0 works: + $seven 1 + 1 + 1 = 73 */
@@ -1005,26 +1067,26 @@ static void test_call_depth(void **state) {
     "    else\n"
     "      local.get 0 i32.const 1 i32.sub call $r i32.const 1 i32.add\n"
     "    end))\n");
-  /* body: entry 1 + 1 param / 8 = 0 + get 1 + eqz 1 + if 1 + end 1 = 5;
-   * then: 1 + const 1 + Br 1 = 3; else: 1 + 3 + call 67 + 2 = 73.
-   * r(0) = 8, r(n) = 78 + r(n-1) = 78n + 8. */
+  /* body: entry 1 + 1 param / 8 = 0 + get 1 + eqz 1 + if 1 + the
+   * then-arm's Br 1 + end 1 = 6; then: 1 + const 1 = 2; else: 1 + 3 +
+   * call 67 + 2 = 73.  r(0) = 8, r(n) = 79 + r(n-1) = 79n + 8. */
   uint64_t a10[1] = {10};
-  assert_int_equal(fuel_of(&fm, "r", a10, &r), 78 * 10 + 8);
+  assert_int_equal(fuel_of(&fm, "r", a10, &r), 79 * 10 + 8);
   assert_int_equal((uint32_t)r, 10);
   /* wasmi 0.31 (engine/stack/frames.rs:74-80, executor.rs:207): the
    * running frame is popped off the CallStack; a call pushes the CALLER
    * and fails when 1024 callers are already there.  So 1025 wasm frames
    * can be live: r(1024) = frames r(1024)..r(0) works. */
   uint64_t a1024[1] = {1024}, a1025[1] = {1025};
-  assert_int_equal(fuel_of(&fm, "r", a1024, &r), 78 * 1024 + 8);
+  assert_int_equal(fuel_of(&fm, "r", a1024, &r), 79 * 1024 + 8);
   assert_int_equal((uint32_t)r, 1024);
   /* r(1025): r(1) is the 1025th frame and its call fails after it paid
-   * body 5 + else 73; all 1025 frames paid 78: 79950 */
+   * body 6 + else 73; all 1025 frames paid 79: 80975 */
   assert_int_equal(fm_call(&fm, "r", a1025, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
-  assert_int_equal(consumed, 78 * 1025);
+  assert_int_equal(consumed, 79 * 1025);
   /* still usable */
-  assert_int_equal(fuel_of(&fm, "r", a10, &r), 78 * 10 + 8);
+  assert_int_equal(fuel_of(&fm, "r", a10, &r), 79 * 10 + 8);
   fm_close(&fm);
 }
 
@@ -1038,9 +1100,9 @@ static void test_call_depth(void **state) {
  * the caller's argument being the callee's param); frame n+1 can start
  * iff n*1000 + 1 (argument) + 2 + 999 = (n+1)*1000 + 2 <= 131072, i.e. at most 131 frames live: big(130)
  * works, big(131) traps "call stack exhausted" creating frame 132.
- * Fuel: body 1 + (1 + 999)/8 = 125 + get, eqz, if, end 4 = 130;
- * then 3; else 73.  big(n) = 203n + 133.  At the overflow, frames 1..131
- * each paid 203 (the 132nd never starts): 26593. */
+ * Fuel: body 1 + (1 + 999)/8 = 125 + get, eqz, if, the then-arm's Br,
+ * end 5 = 131; then 2; else 73.  big(n) = 204n + 133.  At the overflow,
+ * frames 1..131 each paid 204 (the 132nd never starts): 26724. */
 static void test_value_stack_limit(void **state) {
   fuel_mod fm;
   uint64_t r, consumed;
@@ -1060,12 +1122,12 @@ static void test_value_stack_limit(void **state) {
     "    end))\n");
   fm_open(&fm, "bigframes", wat);
   uint64_t a10[1] = {10}, a130[1] = {130}, a131[1] = {131};
-  assert_int_equal(fuel_of(&fm, "big", a10, &r), 203 * 10 + 133);
-  assert_int_equal(fuel_of(&fm, "big", a130, &r), 203 * 130 + 133);
+  assert_int_equal(fuel_of(&fm, "big", a10, &r), 204 * 10 + 133);
+  assert_int_equal(fuel_of(&fm, "big", a130, &r), 204 * 130 + 133);
   assert_int_equal((uint32_t)r, 130);
   assert_int_equal(fm_call(&fm, "big", a131, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
-  assert_int_equal(consumed, 203 * 131);
+  assert_int_equal(consumed, 204 * 131);
   fm_close(&fm);
 }
 
@@ -1192,6 +1254,115 @@ static uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc) {
   return c;
 }
 
+static uint64_t pc_ahead(scp_tree *t, uint32_t node, uint64_t pc) {
+  uint64_t c = 0;
+  scp_tree_node *nd = scp_tree_at(t, node);
+  for (uint32_t i = 0; i < nd->npcs; i++)
+    if (nd->pcs[i].pc == pc) c += nd->pcs[i].ahead;
+  return c;
+}
+
+/* "Charged ahead": a region pays for all its operators on entry; those an
+ * early exit skips were paid without running.  Per pc, ahead = (region
+ * entries - times the operator ran) x fuel x 4, and it is part of the pc's
+ * cost, never added to it. */
+static void test_settle_ahead(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (func (export \"exit\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (block $out\n"
+    "      (loop $l\n"
+    "        local.get $i local.get $n i32.ge_u\n"
+    "        br_if $out\n"
+    "        local.get $i i32.const 1 i32.add local.set $i\n"
+    "        br $l))\n"
+    "    local.get $i)\n"
+    "  (func (export \"sdk\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (loop $l\n"
+    "      local.get $i local.get $n i32.ge_u\n"
+    "      if\n"
+    "        local.get $i i32.const 100 i32.add local.set $i\n"
+    "      else\n"
+    "        local.get $i i32.const 1 i32.add local.set $i\n"
+    "        br $l\n"
+    "      end)\n"
+    "    local.get $i)\n"
+    "  (func (export \"ret\") (param $n i32)\n"
+    "    (loop $l\n"
+    "      local.get $n i32.eqz br_if 1\n"
+    "      local.get $n i32.const 1 i32.sub local.set $n\n"
+    "      br $l)))\n";
+  fuel_mod fm;
+  scp_tree t;
+  fm_open(&fm, "ahead", wat);
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/ahead.wasm", build_dir());
+  size_t len;
+  uint8_t *bin = read_all(path, &len);
+  assert_non_null(bin);
+  op_pc ops[32];
+  uint64_t r, a3[1] = {3}, a2[1] = {2};
+
+  /* exit(3): body 1 + get 1 + end 1 = 3; loop 1 + get, get, ge_u, br_if 4
+   * + get, const, add, set 4 + br 1 = 10, entered 4 times (i = 0..3, the
+   * 4th leaves at br_if): 43.  The five operators after the br_if ran 3
+   * times: 1 x 4 CPU ahead each. */
+  assert_int_equal(fuel_of(&fm, "exit", a3, &r), 43);
+  assert_int_equal((uint32_t)r, 3);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  uint32_t node = find_guest(&t, 0);
+  assert_int_not_equal(node, SCP_NODE_NONE);
+  /* block, loop, get, get, ge_u, br_if, get, const, add, set, br, end,
+   * end, get, end */
+  assert_int_equal(body_ops(bin, len, 0, ops, 32), 15);
+  static const uint64_t exit_ahead[15] = {0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 4, 0, 0, 0, 0};
+  uint64_t sum = 0;
+  for (size_t i = 0; i < 15; i++) {
+    assert_int_equal(pc_ahead(&t, node, ops[i].pc), exit_ahead[i]);
+    sum += pc_ahead(&t, node, ops[i].pc);
+  }
+  assert_int_equal(sum, 20);
+  assert_int_equal(pc_cost(&t, node, ops[6].pc), 4 * 4);   /* charged 4 times */
+
+  /* sdk(3): body 3; loop 1 + get, get, ge_u 3 + if 1 + the then-arm's Br
+   * 1 = 6 (entered 4 times); then 1 + 4 = 5 (once); else 1 + 4 + br 1 = 6
+   * (3 times): 3 + 24 + 5 + 18 = 50.  Only the Br at `else` is charged
+   * ahead: 4 loop entries pay it, it runs once: 3 x 4 = 12 CPU. */
+  assert_int_equal(fuel_of(&fm, "sdk", a3, &r), 50);
+  assert_int_equal((uint32_t)r, 103);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  node = find_guest(&t, 1);
+  /* loop, get, get, ge_u, if, get, const, add, set, else, get, const, add,
+   * set, br, end, end, get, end */
+  assert_int_equal(body_ops(bin, len, 1, ops, 32), 19);
+  sum = 0;
+  for (size_t i = 0; i < 19; i++) {
+    assert_int_equal(pc_ahead(&t, node, ops[i].pc), i == 9 ? 12 : 0);
+    sum += pc_ahead(&t, node, ops[i].pc);
+  }
+  assert_int_equal(sum, 12);
+  /* the else pc: the Br (4 x 1) and the else-arm's own base (3 x 1) */
+  assert_int_equal(pc_cost(&t, node, ops[9].pc), 4 * (4 + 3));
+
+  /* ret(2): body 1 + end 1 = 2; loop 1 + get, eqz 2 (br_if to the body is
+   * ReturnIfNez: 0) + get, const, sub, set 4 + br 1 = 8, entered 3 times:
+   * 26.  The 5 operators after the br_if ran twice (4 CPU ahead each), and
+   * the body's end never ran (the return was the br_if's): 4 more. */
+  assert_int_equal(fuel_of(&fm, "ret", a2, NULL), 26);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  node = find_guest(&t, 2);
+  /* loop, get, eqz, br_if, get, const, sub, set, br, end, end */
+  assert_int_equal(body_ops(bin, len, 2, ops, 32), 11);
+  static const uint64_t ret_ahead[11] = {0, 0, 0, 0, 4, 4, 4, 4, 4, 0, 4};
+  for (size_t i = 0; i < 11; i++) assert_int_equal(pc_ahead(&t, node, ops[i].pc), ret_ahead[i]);
+  free(bin);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
 /* DESIGN.md: the cost of instruction i in a node is entries(region(i)) x
  * static_cost(i) (x 4 for CPU), dynamic charges added at their pc.
  * f(5): the loop runs 5 times. */
@@ -1284,6 +1455,7 @@ int main(void) {
     CASE(test_br_table),
     CASE(test_loop_reentry),
     CASE(test_if_else),
+    CASE(test_else_br_enclosing),
     CASE(test_region_shapes),
     CASE(test_calls),
     CASE(test_import_index),
@@ -1299,6 +1471,7 @@ int main(void) {
     CASE(test_value_stack_limit),
     CASE(test_settle_totals),
     CASE(test_settle_per_pc),
+    CASE(test_settle_ahead),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

@@ -2,7 +2,7 @@
  * test_spec.c — WebAssembly core spec conformance of the WASM engine,
  * restricted to what Soroban's wasmi 0.31 accepts.
  *
- * For every ../shared/wasm-testsuite/NAME.wast (one cmocka test each):
+ * For every tests/data/wasm-testsuite/NAME.wast (one cmocka test each):
  *   1. convert it with `wast2json` into $SCP_BUILD/spec/NAME/ (cached: a
  *      stamp file newer than the .wast means the conversion is current);
  *   2. run every command of NAME.json in a forked child, so that an engine
@@ -51,8 +51,9 @@
 #include <jansson.h>
 
 #include "wasm/scp_wasm.h"
+#include "build_dir.h"
 
-#define SUITE_DIR "../shared/wasm-testsuite"
+#define SUITE_DIR "tests/data/wasm-testsuite"
 #define CHILD_STALL_S 20         /* no progress for this long = a hang */
 #define MAX_CRASH_RERUNS 32
 #define MSG_CAP (256 * 1024)
@@ -1693,11 +1694,6 @@ static void run_script(spec_run *run, json_t *root, const int *skip_cmds, int ns
 /* ------------------------------------------------------------------------
  * Conversion and the per-file cmocka test.
  * --------------------------------------------------------------------- */
-
-static const char *build_dir(void) {
-  const char *b = getenv("SCP_BUILD");
-  return b && *b ? b : "build";
-}
 
 static int mkdir_p(const char *path) {
   char tmp[4096];

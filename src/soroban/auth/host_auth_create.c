@@ -1,32 +1,11 @@
 /*
  * host_auth_create.c — create-contract authorized functions
- * (AuthorizedFunction::CreateContractHostFn, which holds a
- * CreateContractArgsV2) in the authorization code: the clone, the
- * compare, the XDR the signature payload hashes and the entries carry,
- * and the authorization context a custom account's __check_auth gets.
- *
- * rs-soroban-env v28.0.2: auth.rs (AuthStackFrame::to_authorized_function,
- * AuthorizedFunction::{from_xdr, to_xdr}, Compare<AuthorizedFunction>),
- * host/comparison.rs (Compare<CreateContractArgsV2>: the preimage and the
- * executable as FixedSizeOrdType -- MemCmp of their declared sizes --
- * then the constructor args' Vec<ScVal>), host/metered_clone.rs
- * (CreateContractArgsV2's substructure), builtin_contracts/
- * account_contract.rs (AuthorizationContext::from_authorized_fn,
- * CreateContractHostFnContext, CreateContractWithConstructorHostFnContext),
- * builtin_contracts/common_types.rs (ContractExecutable::from_xdr,
- * ContractExecutableRef::from_xdr), builtin_contracts/base_types.rs
- * (Address from ScAddress: add_host_object of an unmetered clone).
- *
- * The context is built as the builtin contracttype conversions build it:
- * the executable (Wasm: BytesN<32> from the hash; ExternalRef: the owner's
- * Address object, the tag's clone and String object), the salt's
- * BytesN<32>, the constructor args (scvals_to_val_vec, then the HostVec),
- * then the enum's Val: its variant Symbol, the executable's own enum Val
- * (variant Symbol; ExternalRef's {owner, tag} map), the struct's map, the
- * enum's Vec.  Checked against test__lifecycle__cap_85_executable_
- * reference__test_custom_account_gets_executable_reference_in_auth_
- * context.json (steps 73 -> 93: 11,240 CPU / 1,257 B for an ExternalRef
- * executable, no constructor args; tests/soroban/test_auth_create.c).
+ * (AuthorizedFunction::CreateContractHostFn, holding a CreateContractArgsV2)
+ * in the authorization code: the clone, the compare, the XDR the signature
+ * payload hashes and the entries carry, and the authorization context a
+ * custom account's __check_auth gets.  Reference: rs-soroban-env v28.0.2
+ * auth.rs, host/comparison.rs, builtin_contracts/account_contract.rs; each
+ * function names its part.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +78,9 @@ static int exec_order(const scp_executable *a, const scp_executable *b) {
   return o ? o : (a->taglen > b->taglen) - (a->taglen < b->taglen);
 }
 
+/* Compare<CreateContractArgsV2> (host/comparison.rs): the preimage and the
+ * executable as FixedSizeOrdType -- MemCmp of their declared sizes --
+ * then the constructor args' Vec<ScVal>. */
 int scp_auth_create_compare(scp_host *h, const scp_create_args *a, const scp_create_args *b, int *ord) {
   /* the preimage: FROM_ADDRESS both (the only kind here), address, salt */
   int rc = scp_host_charge(h, SCP_COST_MemCmp, SIZE_CONTRACT_ID_PREIMAGE);
@@ -194,6 +176,19 @@ static int exec_val(scp_host *h, const scp_executable *e, uint64_t a, uint64_t b
   return rc == SCP_OK ? scp_native_vec(h, pair, 2, out) : rc;
 }
 
+/* AuthorizationContext::from_authorized_fn (CreateContractHostFnContext,
+ * CreateContractWithConstructorHostFnContext), built as the builtin
+ * contracttype conversions build it: the executable (Wasm: BytesN<32>
+ * from the hash; ExternalRef: the owner's Address object -- base_types.rs,
+ * add_host_object of an unmetered clone -- the tag's clone and String
+ * object), the salt's BytesN<32>, the constructor args
+ * (scvals_to_val_vec, then the HostVec), then the enum's Val: its variant
+ * Symbol, the executable's own enum Val (variant Symbol; ExternalRef's
+ * {owner, tag} map), the struct's map, the enum's Vec.  Checked against
+ * test__lifecycle__cap_85_executable_reference__test_custom_account_gets_
+ * executable_reference_in_auth_context.json (steps 73 -> 93: 11,240 CPU /
+ * 1,257 B for an ExternalRef executable, no constructor args;
+ * tests/soroban/test_auth_create.c). */
 int scp_auth_create_context(scp_host *h, const scp_create_args *c, uint64_t *out) {
   if (c->ex.kind == SCP_EXEC_STELLAR_ASSET)
     return scp_host_err(h, SCP_ET_AUTH, SCP_EC_INVALID_INPUT,

@@ -2,37 +2,13 @@
  * host_auth_deleg.c — AddressWithDelegates credentials (protocol 27 on):
  * the tree of delegated signers an account's entry carries, matched when
  * its __check_auth calls delegate_account_auth, and listed by
- * get_delegated_signers_for_current_auth_check.
- *
- * rs-soroban-env v28.0.2 auth.rs: DelegatedAccountAuthSignerTreeNode::
- * {from_xdr, snapshot, rollback}, DelegatedAccountAuthTracker::{from_xdr,
- * snapshot, rollback, try_push_delegated_auth_frame,
- * pop_delegated_auth_frame, get_currently_matched_delegated_signer_node,
- * get_current_delegated_signer_addresses}; host/metered_clone.rs
- * (metered_collect: the Result<Vec<T>> container's bulk init;
- * Vec<usize>::metered_clone); host/metered_vector.rs (push_back:
- * from_exact_iter, the Vec<Val>'s deep clone).
- *
- * Charges (declared sizes: DelegatedAccountAuthSignerTreeNode 48, its
- * snapshot 32, each in a Result with HostError 16):
- *  - from_xdr, per node: the adjacent delegates' addresses compared
- *    (Compare<ScAddress>: MemCmp(48)) -- equal is Error(Auth,
- *    InvalidInput) "delegated signers contain duplicate address", out of
- *    order "... are not in sorted order" --; a nested node's address
- *    object (add_host_object) and signature (to_host_val); then its
- *    delegates' metered_collect (MemCpy(40), MemAlloc / MemCpy(64 n)) and
- *    each one in turn;
- *  - snapshot: per node its delegates' collect (MemCpy(40), MemAlloc /
- *    MemCpy(48 n)), then the match stack's clone (MemCpy(24), MemAlloc /
- *    MemCpy(8 n)); rollback clones the saved match stack again;
- *  - delegate_account_auth's match: the current node's delegates'
- *    addresses compared with the address (Compare<AddressObject>) up to
- *    the first equal one;
- *  - the signer list: a Vec<Val> rebuilt at each push_back (MemCpy(24),
- *    MemAlloc / MemCpy(8 k)), then its object.
- * No reference trace covers delegation (only the dispatch check of
- * delegate_account_auth's argument); the numbers in
- * tests/soroban/test_auth_deleg.c are worked out from these rules.
+ * get_delegated_signers_for_current_auth_check.  Reference:
+ * rs-soroban-env v28.0.2 auth.rs (DelegatedAccountAuthSignerTreeNode,
+ * DelegatedAccountAuthTracker); declared sizes: a tree node 48, its
+ * snapshot 32, each in a Result with HostError 16.  No reference trace
+ * covers delegation (only the dispatch check of delegate_account_auth's
+ * argument); the numbers in tests/soroban/test_auth_deleg.c are worked
+ * out from the rules each function states.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,7 +113,13 @@ static bool parse_list(ad_parse *x, uint32_t parent, unsigned depth, uint32_t *c
 }
 
 /* DelegatedAccountAuthSignerTreeNode::from_xdr of item k (0: the root,
- * else item k - 1) with its delegates, charged in the reference's order. */
+ * else item k - 1) with its delegates, charged in the reference's order:
+ * the adjacent delegates' addresses compared (Compare<ScAddress>:
+ * MemCmp(48)) -- equal is Error(Auth, InvalidInput) "delegated signers
+ * contain duplicate address", out of order "... are not in sorted order"
+ * --; a nested node's address object (add_host_object) and signature
+ * (to_host_val); then its delegates' metered_collect (MemCpy(40), MemAlloc
+ * / MemCpy(64 n)) and each one in turn. */
 static int node_from_xdr(scp_host *h, scp_auth_deleg *d, const ad_parse *x, uint32_t k, uint32_t parent) {
   /* the delegates' windows */
   const uint8_t *prev = NULL;
@@ -206,6 +188,10 @@ int scp_auth_deleg_from_xdr(scp_host *h, const uint8_t *p, size_t n, size_t *use
 
 /* ---- snapshots -------------------------------------------------------------------- */
 
+/* snapshot: per node its delegates' collect (MemCpy(40), MemAlloc /
+ * MemCpy(48 n)), then the match stack's clone (Vec<usize>::metered_clone:
+ * MemCpy(24), MemAlloc / MemCpy(8 n)); rollback clones the saved match
+ * stack again. */
 int scp_auth_deleg_snapshot_charges(scp_host *h, const scp_auth_deleg *d) {
   int rc = SCP_OK;
   for (size_t k = 0; rc == SCP_OK && k < d->nn; k++) {
@@ -262,6 +248,9 @@ void scp_auth_deleg_state_free(scp_auth_deleg_state *s) {
 /* get_currently_matched_delegated_signer_node: free. */
 static uint32_t current(const scp_auth_deleg *d) { return d->nms ? d->ms[d->nms - 1] : 0; }
 
+/* try_push_delegated_auth_frame: the current node's delegates' addresses
+ * compared with the address (Compare<AddressObject>) up to the first
+ * equal one. */
 int scp_auth_deleg_push(scp_host *h, scp_auth_deleg *d, uint64_t address, uint64_t *signature) {
   uint32_t cur = current(d);
   for (size_t k = cur + 1; k < d->nn; k++) {
@@ -288,6 +277,9 @@ void scp_auth_deleg_pop(scp_auth_deleg *d) {
   if (d->nms) d->nms--;
 }
 
+/* get_current_delegated_signer_addresses: a Vec<Val> rebuilt at each
+ * push_back (metered_vector.rs: MemCpy(24), MemAlloc / MemCpy(8 k)), then
+ * its object. */
 int scp_auth_deleg_signers(scp_host *h, const scp_auth_deleg *d, uint64_t *out) {
   uint32_t cur = current(d), k = 0;
   uint64_t *v = calloc(d->nn + 1, sizeof *v);

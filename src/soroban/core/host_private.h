@@ -104,6 +104,8 @@ typedef struct scp_sentry {
   uint32_t live_until;
 } scp_sentry;
 
+enum { SCP_FEE_HOOK_FOOTPRINT, SCP_FEE_HOOK_WRITE, SCP_FEE_HOOK_EXTEND, SCP_FEE_HOOK_EVENT };
+
 /* One Footprint entry: AccessType 0 read-only, 1 read-write. */
 typedef struct scp_fentry {
   scp_lkey k;
@@ -147,6 +149,10 @@ struct scp_host {
    * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
    * NULL: no profile) */
   void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
+  /* the fee tracker's notes (sor_vm.c; NULL: none): a key entering the
+   * footprint or turning read-write, a write, a TTL extension (k), an
+   * event (its slot in events) */
+  void (*fee_hook)(void *ctx, int what, const struct scp_lkey *k, size_t index);
   /* (tests) A native test contract, as the reference's TestContractRegistry
    * (host/frame.rs call_contract_fn, testutils): when set, a call whose
    * executable resolves to Wasm runs this instead of a VM, after the

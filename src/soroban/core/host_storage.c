@@ -434,6 +434,7 @@ static int record_access(scp_host *h, const scp_lkey *key, bool rw) {
   rc = kmap_insert(h, &m, key, &pos);
   h->foot = m.arr;
   if (rc == SCP_OK) h->foot[pos].rw = rw;
+  if (rc == SCP_OK && h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_FOOTPRINT, key, 0);
   return rc;
 }
 
@@ -581,6 +582,7 @@ static int put_opt(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t 
   e->vallen = present ? len : 0;
   e->present = present;
   e->live_until = present ? live_until : 0;
+  if (h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_WRITE, k, 0);
   if (h->io) {
     h->io = false;
     h->stats.writes++;
@@ -628,6 +630,7 @@ static int apply_extension(scp_host *h, const scp_lkey *k, uint32_t old, uint32_
   size_t pos;
   int rc = store_insert(h, k, &pos);
   if (rc == SCP_OK) h->store[pos].live_until = new_lu;
+  if (rc == SCP_OK && h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_EXTEND, k, 0);
   return rc;
 }
 

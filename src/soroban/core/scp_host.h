@@ -243,13 +243,6 @@ void scp_host_contract_strkey(const uint8_t id[32], char out[57]);
 struct scp_wasm_module;
 uint64_t scp_host_import_symbols(const struct scp_wasm_module *m);
 
-/* (sor_vm.c) The charges of creating a contract VM from module m
- * (vm.rs, vm/parsed_module.rs), linear memory aside: with parse, the
- * ParseWasm* cost inputs and the linker's import-symbol set; always the
- * InstantiateWasm* cost inputs and the import protocol check's symbol set.
- * SCP_OK or SCP_ERR_BUDGET. */
-int scp_soroban_vm_charges(scp_budget *b, const struct scp_wasm_module *m, bool parse);
-
 /* push_context's charges (frame.rs), for a contract frame (contract_id)
  * or a host-function frame (NULL): the auth manager's frame push (contract
  * frames: the id clone, an ScAddress object, the call-stack entry and one

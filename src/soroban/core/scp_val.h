@@ -1,7 +1,7 @@
 /*
  * scp_val.h — the Soroban Val: a 64-bit word, tag in bits 0..7, body in
  * bits 8..63 (rs-soroban-env v28 soroban-env-common/src/val.rs, symbol.rs,
- * error.rs; summary in ../shared/spec/soroban/val.txt).  Header-only.
+ * error.rs; summary in docs/reference/val.txt).  Header-only.
  *
  * Object handles: body major = handle, minor = 0.  Handle bit 0 clear =
  * relative (per-VM-frame table, what a guest sees), set = absolute (the

@@ -151,6 +151,7 @@ HOSTFN(contract_event) {
   if (!scp_grow(&h->events, &h->capevents, h->nevents + 1, sizeof *h->events))
     return SCP_ERR_NOMEM;
   h->events[h->nevents++] = (scp_event){ a[0], a[1] };
+  if (h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_EVENT, NULL, h->nevents - 1);
   *ret = SCP_VAL_VOID;
   return SCP_OK;
 }

@@ -293,6 +293,29 @@ int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p
   return rc;
 }
 
+int scp_authplan_recorded_size(scp_host *h, uint64_t *bytes, uint32_t *n, scp_error *err) {
+  scp_auth_mgr_tinfo t;
+  *bytes = 0;
+  *n = 0;
+  for (size_t i = 0; scp_auth_mgr_tracker_info(h, i, &t); i++) {
+    xw inv = { 0 };
+    int rc = invocation(h, i, &t, 0, &inv, err);
+    if (rc == SCP_OK && inv.oom) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    free(inv.x.p);
+    if (rc != SCP_OK) return rc;
+    /* SourceAccount: the tag; Address(V2): tag, ScAddress, nonce,
+     * expiration ledger, ScVal::Void */
+    uint64_t cred = 4;
+    if (!t.source) {
+      const scp_hobj *a = scp_host_obj(h, t.address);
+      cred += (a && a->u.bytes[0] == 0 ? 40 : 36) + 8 + 4 + 4;
+    }
+    *bytes += cred + inv.x.n;
+    (*n)++;
+  }
+  return SCP_OK;
+}
+
 static bool has_account(const scp_host *h, const uint8_t key[32]) {
   for (size_t i = 0; i < h->nstore; i++)
     if (h->store[i].k.type == SCP_LK_ACCOUNT && !memcmp(h->store[i].k.id, key, 32)) return true;

@@ -29,5 +29,11 @@ SCP_HIDDEN int scp_authplan_seed_accounts(scp_host *h, const scp_authplan *p, sc
 /* Host::set_authorization_entries (charged). */
 SCP_HIDDEN int scp_authplan_apply(scp_host *h, const scp_authplan *p, scp_error *err);
 SCP_HIDDEN void scp_authplan_free(scp_authplan *p);
+/* The authorization entries simulation returns after recording run h (one
+ * per tracker; address credentials carry a Void signature), as XDR bytes
+ * summed, and their count: the transaction-size input of the fee.
+ * SCP_OK, SCP_ERR_NOMEM or the error of an argument with no XDR form. */
+SCP_HIDDEN int scp_authplan_recorded_size(scp_host *h, uint64_t *bytes, uint32_t *n,
+                                          scp_error *err);
 
 #endif

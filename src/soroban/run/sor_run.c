@@ -47,6 +47,7 @@ typedef struct sor_run {
   bool sac_main;               /* the call is to an asset contract */
   uint32_t nr;                 /* results of the called function */
   uint64_t *vals;              /* the arguments as Vals */
+  uint64_t result_val;         /* the call's return Val */
   bool hf_frame;               /* the HostFunction frame is pushed */
   scp_buf title, argtext, result, line;
   int run_rc;                  /* how the call ended */
@@ -69,6 +70,11 @@ void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
   if (o->has_network_id) memcpy(ho->network_id, o->network_id, 32);
   ho->has_source_account = o->has_source_account;
   if (o->has_source_account) memcpy(ho->source_account, o->source_account, 32);
+  /* a ledger on a network has its TTL settings (a bad network is reported
+   * by the run) */
+  scp_fee_network net;
+  bool on;
+  if (scp_fee_network_from_opts(o, &net, &on, NULL) == SCP_OK && on) scp_fee_network_ttls(&net, ho);
 }
 
 /* ---- set-up transactions (sor_ledger.c's deploys) ------------------------------------ */
@@ -188,12 +194,15 @@ static int check_entry(sor_run *r, scp_error *err) {
 /* Book what the meter counted since the cursor to a new root child (a
  * host node with a callee of its own); with only_if_any, not when it is
  * all zero. */
-static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, scp_error *err) {
+static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32_t *node,
+                           scp_error *err) {
   uint64_t d[SCP_MAX_METRICS];
+  *node = 0;
   if (!scp_run_take(vm->run, d) && only_if_any) return SCP_OK;
   uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
   if (en == SCP_NODE_NONE) return oom(err);
   scp_run_add(vm->run, en, d);
+  *node = en;
   return SCP_OK;
 }
 
@@ -207,7 +216,8 @@ static int set_auth_entries(sor_run *r, const scp_authplan *plan, scp_error *err
   scp_run_book(vm->run, 0);
   scp_error ae = {0};
   int arc = scp_authplan_apply(vm->host, plan, &ae);
-  if ((rc = book_root_child(vm, SOR_AUTH_ENTRIES, false, err))) return rc;
+  uint32_t node;
+  if ((rc = book_root_child(vm, SOR_AUTH_ENTRIES, false, &node, err))) return rc;
   if (arc != SCP_OK && arc != SCP_ERR_HOST && arc != SCP_ERR_BUDGET) {
     *err = ae;
     return arc;
@@ -267,6 +277,7 @@ static void call(sor_run *r) {
   uint64_t result_val = SCP_VAL_VOID;
   r->run_rc = scp_host_invoke_contract(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
                                        &result_val, &e);
+  r->result_val = result_val;
   if (r->run_rc) {
     r->run_err = vm->run_err.msg[0] ? vm->run_err : e;
     r->run_err.code = r->run_rc;
@@ -281,14 +292,45 @@ static int close_host_fn_frame(sor_run *r, scp_error *err) {
   sor_vm *vm = &r->vm;
   if (!r->hf_frame) return SCP_OK;
   scp_run_book(vm->run, 0);
+  vm->emulating = true;
   scp_host_pop_frame(vm->host);
-  int rc = book_root_child(vm, SOR_AUTH_EMULATE, true, err);
+  vm->emulating = false;
+  uint32_t node;
+  int rc = book_root_child(vm, SOR_AUTH_EMULATE, true, &node, err);
   if (rc) return rc;
+  scp_fee_track_remap(&vm->fee.track, SCP_FEE_NODE_PENDING, node);
   scp_error ee = { 0 };
   int erc = scp_host_take_auth_emulation_rc(vm->host, &ee);
   if (erc != SCP_OK && r->run_rc == SCP_OK) {
     r->run_rc = erc;
     r->run_err = ee;
+  }
+  return SCP_OK;
+}
+
+/* The fee of the call, as simulation would have declared it, on the nodes
+ * that caused it; the meter's Fee becomes its total and the cursor moves
+ * past it (the shares are booked already).  A call over a network limit
+ * ends as SCP_ERR_LIMIT, naming the limit and the excess. */
+static int book_fee(sor_run *r, const scp_authplan *plan, scp_error *err) {
+  sor_vm *vm = &r->vm;
+  scp_fee_call fc = {.contract_id = r->main_id, .function = r->o->function, .args = r->vals,
+                     .nargs = r->o->nargs, .result = r->result_val,
+                     .instructions = vm->budget.cpu, .memory = vm->budget.mem,
+                     .cpu_metric = SOR_METRIC_CPU, .fee_metric = SOR_METRIC_FEE};
+  int rc;
+  if (plan) {
+    for (size_t i = 0; i < plan->n; i++) fc.auth_bytes += plan->lens[i];
+    fc.nauth = (uint32_t)plan->n;
+  } else if ((rc = scp_authplan_recorded_size(vm->host, &fc.auth_bytes, &fc.nauth, err))) {
+    return rc;
+  }
+  if ((rc = scp_fee_run_finish(&vm->fee, vm->host, &fc, scp_run_tree(vm->run), err))) return rc;
+  vm->fee_total = (uint64_t)vm->fee.tx.total;
+  scp_run_skip(vm->run);
+  if (vm->fee.tx.nexcess) {
+    r->run_rc = scp_fee_run_over(&vm->fee, &r->run_err);
+    if (r->run_rc == SCP_ERR_NOMEM) return oom(err);
   }
   return SCP_OK;
 }
@@ -314,7 +356,11 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
     vm->refunded += vm->late_refund;
   }
   scp_run_book(vm->run, 0);
-  if (o->ledger && !collect && (rc = scp_sor_ledger_save(o->ledger, vm->host, r->run_rc == SCP_OK, plan != NULL)))
+  if (vm->fee.on && r->run_rc == SCP_OK && (rc = book_fee(r, plan, err))) return rc;
+  /* a call over a network limit is refused: its writes are dropped */
+  bool refused = vm->fee.done && vm->fee.tx.nexcess;
+  if (o->ledger && !collect &&
+      (rc = scp_sor_ledger_save(o->ledger, vm->host, r->run_rc == SCP_OK && !refused, plan != NULL)))
     return scp_fail(err, rc, "out of memory");
   int run_rc = r->run_rc;
   if (run_rc == SCP_ERR_BUDGET && !strstr(r->run_err.msg, "ExceededLimit")) scp_sor_budget_message(vm, &r->run_err);
@@ -378,6 +424,20 @@ static int meta_ids(sor_run *r, scp_profile *p) {
   return rc;
 }
 
+/* The guest backtrace of the trap that failed the run: one "backtrace"
+ * line per frame, innermost first. */
+static int meta_backtrace(const sor_vm *vm, scp_profile *p) {
+  int rc = SCP_OK;
+  for (const char *l = vm->trap_trace; !rc && *l;) {
+    size_t n = strcspn(l, "\n");
+    char line[400];
+    snprintf(line, sizeof line, "%.*s", (int)(n < 399 ? n : 399), l);
+    rc = scp_prof_meta(p, "backtrace", line);
+    l += n + (l[n] == '\n');
+  }
+  return rc;
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -388,6 +448,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
   if (!rc && r->run_rc) rc = scp_prof_meta(p, "status", r->run_err.msg);
+  if (!rc && r->run_rc) rc = meta_backtrace(vm, p);
   if (!rc) rc = meta_u64(p, "memory peak", vm->budget.mem_peak);
   if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
   if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);
@@ -407,6 +468,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     scp_host_auth_format(vm->host, i, &r->line);
     rc = meta_line(r, p, key);
   }
+  if (!rc && vm->fee.done) rc = scp_fee_run_describe(&vm->fee, p, SOR_METRIC_FEE);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
   return rc ? oom(err) : SCP_OK;
@@ -427,7 +489,10 @@ static int build_profile(sor_run *r, scp_profile **out, scp_error *err) {
   }
   scp_resolver res;
   scp_sor_resolver(&r->vm, &res);
-  scp_run_report rep = {r->st.reads || r->st.writes ? SOR_NMETRICS : 2, heading.data, r->run_rc,
+  /* with a fee: CPU, memory, Fee, then the storage metrics */
+  bool storage = r->st.reads || r->st.writes;
+  unsigned fee = r->vm.fee.on;
+  scp_run_report rep = {(storage ? SOR_NMETRICS : 2) + fee, heading.data, r->run_rc,
                         r->run_err.msg, &res, add_meta, r};
   int rc = scp_run_build(r->vm.run, &rep, out, err);
   scp_buf_free(&heading);
@@ -451,7 +516,14 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (o->protocol && (o->protocol < SCP_SOR_MIN_PROTOCOL || o->protocol > SCP_SOR_MAX_PROTOCOL))
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
+  /* the network's fee (its TTLs into ho), not for a simulation's run */
+  scp_fee_run fee;
+  if (!rc) rc = scp_fee_run_init(&fee, o, &ho, err);
+  else memset(&fee, 0, sizeof fee);
+  if (collect) fee.on = false;
   if (!rc) rc = scp_sor_vm_open(&r.vm, o->cpu_limit, o->mem_limit, &ho, err);
+  r.vm.fee = fee;
+  if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);

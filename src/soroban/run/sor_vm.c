@@ -57,10 +57,12 @@ static void read_meter(void *ctx, uint64_t *now) {
   const scp_storage_stats *st = &vm->host->stats;
   now[SOR_METRIC_CPU] = vm->budget.cpu;
   now[SOR_METRIC_MEM] = vm->budget.mem + vm->refunded;
-  now[SOR_METRIC_READS] = st->reads;
-  now[SOR_METRIC_WRITES] = st->writes;
-  now[SOR_METRIC_RBYTES] = st->bytes_read;
-  now[SOR_METRIC_WBYTES] = st->bytes_written;
+  unsigned s = vm->fee.on;   /* the storage metrics move one up after Fee */
+  if (vm->fee.on) now[SOR_METRIC_FEE] = vm->fee_total;
+  now[SOR_METRIC_READS + s] = st->reads;
+  now[SOR_METRIC_WRITES + s] = st->writes;
+  now[SOR_METRIC_RBYTES + s] = st->bytes_read;
+  now[SOR_METRIC_WBYTES + s] = st->bytes_written;
 }
 
 static sor_frame *top(sor_vm *vm) { return vm->depth ? &vm->frames[vm->depth - 1] : NULL; }
@@ -119,6 +121,7 @@ static int on_host_call(void *ctx, scp_wasm_instance *inst, uint32_t import_inde
   scp_run_leave(vm->run);
   if (rc) return rc;
   vm->run_err.msg[0] = 0;   /* a failure a try_call caught is no longer the story */
+  vm->trap_trace[0] = 0;
   args[0] = ret;
   refuel(vm, inst);
   return SCP_OK;
@@ -300,9 +303,66 @@ static int budget_or(int rc, scp_wasm_instance *inst) {
   return rc;
 }
 
+/* Rust's panic machinery: core/std/alloc code and the panic handler
+ * (rust_begin_unwind, or whatever the crate named its #[panic_handler]). */
+static bool panic_frame(const scp_frame_info *f) {
+  const char *n = f->name ? f->name : "", *file = f->file ? f->file : "";
+  static const char *const lib[] = {"core::", "<core::", "std::", "<std::", "alloc::", "<alloc::"};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(lib); i++)
+    if (!strncmp(n, lib[i], strlen(lib[i]))) return true;
+  if (strstr(file, "/library/core/") || strstr(file, "/library/std/") ||
+      strstr(file, "/library/alloc/"))
+    return true;
+  const char *last = strrchr(n, ':');
+  last = last ? last + 1 : n;
+  return !strcmp(n, "rust_begin_unwind") || !strcmp(last, "panic") || !strncmp(last, "panic_", 6) ||
+         strstr(n, "panicking") != NULL;
+}
+
+/* The guest stack at the trap, inlined frames included, innermost first,
+ * into vm->trap_trace ("#0 name (file:line)" lines, kept for the report);
+ * when the trap is in the panic machinery, *user becomes ", panicked in"
+ * and the first frame outside it. */
+static void trap_backtrace(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, char *user,
+                           size_t ulen) {
+  if (vm->trap_trace[0]) return;   /* the innermost trap tells the story */
+  scp_buf b = {0};
+  scp_sym *sym = vm->mods[mi].sym;
+  uint32_t func;
+  uint64_t pc;
+  size_t n = scp_wasm_trap_trace(inst, 0, &func, &pc), k = 0;
+  bool in_panic = true;
+  for (size_t i = 0; i < n && k < 32; i++) {
+    scp_wasm_trap_trace(inst, i, &func, &pc);
+    const scp_frame_info *chain = NULL;
+    scp_frame_info one;
+    size_t cn = sym ? scp_sym_chain(sym, pc, &chain) : 0;
+    if (!cn && sym && scp_sym_function(sym, func, &one) == SCP_OK) {
+      chain = &one;
+      cn = 1;
+    }
+    for (size_t j = 0; j < cn && k < 32; j++, k++) {
+      const scp_frame_info *f = &chain[j];
+      bool lined = f->file && f->file[0] && f->line;
+      scp_buf_printf(&b, "%s#%zu %s", k ? "\n" : "", k, f->name ? f->name : "?");
+      if (lined) scp_buf_printf(&b, " (%s:%u)", f->file, f->line);
+      if (f->inlined) scp_buf_puts(&b, " [inlined]");
+      if (in_panic && k > 0 && !panic_frame(f)) {
+        snprintf(user, ulen, ", panicked in %s%s%s:%u%s", f->name ? f->name : "?",
+                 lined ? " (" : "", lined ? f->file : "", lined ? f->line : 0, lined ? ")" : "");
+        if (!lined) snprintf(user, ulen, ", panicked in %s", f->name ? f->name : "?");
+      }
+      if (!panic_frame(f)) in_panic = false;
+    }
+  }
+  if (!b.oom && b.len) snprintf(vm->trap_trace, sizeof vm->trap_trace, "%s", b.data);
+  scp_buf_free(&b);
+}
+
 /* A guest trap's message names the function by its source name (and its
  * file), not the engine's function index: "trap: unreachable in transfer
- * (examples/token.c)", and the contract when it is not the called one. */
+ * (examples/token.c)", and the contract when it is not the called one;
+ * a Rust panic adds the first frame outside the panic machinery. */
 static void name_trap(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, scp_error *e) {
   scp_trap t = scp_wasm_last_trap(inst);
   if (t == SCP_TRAP_HOST || t == SCP_TRAP_OUT_OF_FUEL || mi >= vm->nmods) return;
@@ -314,8 +374,10 @@ static void name_trap(sor_vm *vm, uint32_t mi, const scp_wasm_instance *inst, sc
   bool has_file = file && file[0];
   const char *label = mi && vm->mods[mi].label ? vm->mods[mi].label : "";
   if (!strncmp(label, "contract:", 9)) label += 9;
-  scp_fail(e, SCP_ERR_TRAP, "trap: %s in %s%s%s%s%s%s", scp_trap_text(t), fi.name, has_file ? " (" : "",
-           has_file ? file : "", has_file ? ")" : "", label[0] ? " of " : "", label);
+  char user[300] = "";
+  trap_backtrace(vm, mi, inst, user, sizeof user);
+  scp_fail(e, SCP_ERR_TRAP, "trap: %s in %s%s%s%s%s%s%s", scp_trap_text(t), fi.name, has_file ? " (" : "",
+           has_file ? file : "", has_file ? ")" : "", label[0] ? " of " : "", label, user);
 }
 
 static void note_err(sor_vm *vm, const scp_error *e) {
@@ -651,6 +713,35 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   return SCP_OK;
 }
 
+/* The host's storage and event notes, booked to the node on top; the
+ * emulated authentication's own, to its node (made after it). */
+static void on_fee(void *ctx, int what, const scp_lkey *k, size_t index) {
+  sor_vm *vm = ctx;
+  uint32_t node = scp_run_top(vm->run);
+  if (vm->emulating && !node) node = SCP_FEE_NODE_PENDING;
+  scp_fee_track_note(&vm->fee.track, what, k, index, node);
+}
+
+int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
+  const scp_metric metrics[SOR_NMETRICS + 1] = {
+    {"CPU", "instructions", vm->budget.cpu_limit},
+    {"Memory", "bytes", vm->budget.mem_limit},
+    {"Fee", "stroops", 0},
+    {"Reads", "entries", 0},
+    {"Writes", "entries", 0},
+    {"Loaded bytes", "bytes", 0},
+    {"Stored bytes", "bytes", 0},
+  };
+  /* nothing is booked yet: the run core is made again with the metric */
+  scp_run_destroy(vm->run);
+  vm->run = NULL;
+  scp_run_opts ro = {SOR_NMETRICS + 1, metrics, read_meter, vm, NULL};
+  int rc = scp_run_create(&ro, &vm->run, err);
+  if (rc) return rc;
+  vm->host->fee_hook = on_fee;
+  return SCP_OK;
+}
+
 void scp_sor_vm_close(sor_vm *vm) {
   for (size_t i = 0; i < vm->nmods; i++) {
     scp_sym_destroy(vm->mods[i].sym);
@@ -661,4 +752,5 @@ void scp_sor_vm_close(sor_vm *vm) {
   free(vm->mods);
   scp_host_destroy(vm->host);
   scp_run_destroy(vm->run);
+  scp_fee_run_free(&vm->fee);
 }

@@ -9,12 +9,16 @@
 #include "soroban/core/scp_host.h"
 #include "soroban/core/host_private.h"
 #include "run/scp_run.h"
+#include "soroban/fee/scp_fee_tx.h"
 #include "symbols/scp_sym.h"
 #include "wasm/scp_wasm.h"
 
-/* The run core's metrics, in this order. */
+/* The run core's metrics, in this order; with a fee (scp_sor_vm_fee) the
+ * Fee metric comes third, SOR_METRIC_FEE, and the storage metrics one
+ * later, so a run without storage keeps the first three. */
 enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_METRIC_RBYTES,
        SOR_METRIC_WBYTES, SOR_NMETRICS };
+#define SOR_METRIC_FEE 2
 
 /* Host-node callees that are no host function: Host::set_authorization_
  * entries (auth:entries) and recording mode's emulated authentication at
@@ -56,11 +60,22 @@ typedef struct sor_vm {
   uint64_t refunded;
   uint64_t late_refund;        /* linear memory charged to the host-function frame */
   scp_error run_err;           /* innermost failure */
+  char trap_trace[2048];       /* its guest backtrace: "#N frame" lines */
   const char *title;           /* the root's name */
   char frame_name[160];
   char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
   unsigned nsac;
+  scp_fee_run fee;             /* the network's fee (fee.on), booked after the call */
+  uint64_t fee_total;          /* the meter's Fee: 0 until booked */
+  bool emulating;              /* the last pop's emulated authentication runs */
 } sor_vm;
+
+/* The charges of creating a contract VM from module m (vm.rs,
+ * vm/parsed_module.rs), linear memory aside: with parse, the ParseWasm*
+ * cost inputs and the linker's import-symbol set; always the
+ * InstantiateWasm* cost inputs and the import protocol check's symbol set.
+ * SCP_OK or SCP_ERR_BUDGET. */
+int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *m, bool parse);
 
 /* Set vm up: a Budget of cpu_limit / mem_limit, a host with options ho
  * whose contract calls run in this VM glue, and a run core with the six
@@ -68,6 +83,11 @@ typedef struct sor_vm {
  * failure the caller still calls scp_sor_vm_close. */
 SCP_HIDDEN int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit,
                                const scp_host_opts *ho, scp_error *err);
+/* After open, with vm->fee set up (scp_fee_run_init, fee.on): the run core
+ * gets the Fee metric and the host's storage and event notes go to the
+ * fee tracker, each booked to the node on top.  SCP_OK or SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_sor_vm_fee(sor_vm *vm, scp_error *err);
+
 /* Free everything vm holds (also after a failed open). */
 SCP_HIDDEN void scp_sor_vm_close(sor_vm *vm);
 

@@ -1,0 +1,405 @@
+/*
+ * sbpf_interp.c — the interpreter loop over the decoded form.
+ *
+ * Compiled twice: with computed goto (default) and, through
+ * sbpf_interp_switch.c, with a portable switch; the bodies are the same
+ * text.  Registers, the instruction pointer and the meter live in locals and
+ * are spilled to the VM before a syscall body, a hook or a trap.
+ *
+ * Metering: ENTER(pc) starts a basic block.  It charges the block's whole
+ * instruction count (cnt[pc], an lddw counts once) and counts one entry for
+ * the block in the running frame's calling-context node; nothing happens
+ * per instruction.  When the meter cannot pay for the whole block, the
+ * instruction where solana-sbpf's step() would fail is replaced by
+ * METER_OUT for the rest of the run (sbpf_meter_short), so the run stops
+ * exactly there.  A trap in the middle of a block gives back what the block
+ * charged beyond the instructions it executed (the faulting one counts, as
+ * step() counts it before executing it).  A syscall is the last instruction
+ * of its block, so the meter already holds every guest instruction when
+ * the syscall body runs, as dispatch_syscall's flush does.
+ */
+#include "sbpf/sbpf_private.h"
+
+#include <string.h>
+
+#ifndef SBPF_SWITCH
+#define EXEC_NAME scp_sbpf_exec_goto
+#else
+#define EXEC_NAME scp_sbpf_exec_switch
+#endif
+
+#ifndef SBPF_INTERP_HELPERS
+#define SBPF_INTERP_HELPERS
+static inline uint8_t *xlate(const sbpf_region *rg, unsigned nreg, uint64_t a, uint64_t len,
+                             bool write) {
+  uint64_t i = a >> 32;
+  if (SCP_UNLIKELY(i >= nreg)) return NULL;
+  const sbpf_region *r = &rg[i];
+  if (SCP_UNLIKELY((write && !r->writable) || a < r->vaddr)) return NULL;
+  uint64_t off = a - r->vaddr;
+  if (r->gap_shift) {
+    if ((off >> r->gap_shift) & 1) return NULL;
+    uint64_t mask = (1ull << r->gap_shift) - 1;
+    off = ((off & ~mask) >> 1) | (off & mask);
+  }
+  if (SCP_UNLIKELY(off > r->len || len > r->len - off)) return NULL;
+  return r->host + off;
+}
+
+static inline uint64_t ld(const uint8_t *h, unsigned n) {
+  uint64_t v = 0;
+  memcpy(&v, h, n);           /* little-endian host */
+  return v;
+}
+
+static inline void st(uint8_t *h, uint64_t v, unsigned n) { memcpy(h, &v, n); }
+
+static inline uint64_t sext32(uint32_t v) { return (uint64_t)(int64_t)(int32_t)v; }
+
+static inline uint64_t bswap(uint64_t v, int32_t bits) {
+  return bits == 16 ? __builtin_bswap16((uint16_t)v)
+       : bits == 32 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
+}
+#endif
+
+int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
+  const scp_sbpf_prog *p = vm->prog;
+  const sbpf_insn *const code = p->code;
+  const uint32_t *const cnt = p->cnt, *const blk = p->blk;
+  const sbpf_region *const rg = vm->regions;
+  const unsigned nreg = vm->nregions;
+  const scp_sbpf_hooks *hooks = vm->cfg.hooks;
+  void *hctx = vm->cfg.hooks_ctx;
+  const bool bump = p->version == SCP_SBPF_V0 || p->version == SCP_SBPF_V3;
+  const uint64_t frame_step = SCP_SBPF_FRAME_SIZE * (p->version == SCP_SBPF_V0 ? 2 : 1);
+  uint64_t r[11];
+  memcpy(r, vm->reg, sizeof r);
+  uint64_t m = *vm->cfg.meter, insns = 0, charged = 0;
+  uint32_t depth = 0, bpc = 0, pc;
+  sbpf_frame cur;
+  const sbpf_insn *ip;
+  scp_sbpf_trap trap = SCP_SBPF_TRAP_NONE;
+  bool filled = false;
+  int status = SCP_OK;
+  uint8_t *h;
+
+#ifndef SBPF_SWITCH
+  static const void *const labels[OP_COUNT] = {
+#define BODY(name, flow) &&op_##name,
+#include "sbpf/sbpf_ops.def"
+  };
+#define DISPATCH() goto *labels[ip->op]
+#define CASE(name) op_##name:
+#else
+#define DISPATCH() goto dispatch
+#define CASE(name) case OP_##name:
+#endif
+
+#define NEXT() do { ip++; DISPATCH(); } while (0)
+#define TRAP(t) do { trap = (t); goto trapped; } while (0)
+#define ENTER(target) do {                                                  \
+    uint32_t t_ = (target);                                                 \
+    ip = code + t_;                                                         \
+    bpc = t_;                                                               \
+    uint64_t n_ = cnt[t_];                                                  \
+    if (SCP_UNLIKELY(n_ > m)) { n_ = m; sbpf_meter_short(vm, t_, m); }       \
+    m -= n_;                                                                \
+    charged = n_;                                                           \
+    insns += n_;                                                            \
+    uint32_t b_ = blk[t_] - cur.fb;                                         \
+    if (SCP_LIKELY(b_ < cur.fnb)) cur.ctr[b_]++;                            \
+    else sbpf_stray(vm, cur.node, t_);                                      \
+    DISPATCH();                                                             \
+  } while (0)
+#define DST r[ip->dst]
+#define SRC r[ip->src]
+#define IMM ((uint64_t)ip->imm)
+#define LOAD(n) do {                                                        \
+    uint64_t a_ = SRC + (uint64_t)(int64_t)ip->aux;                         \
+    if (!(h = xlate(rg, nreg, a_, n, false))) {                             \
+      trap = sbpf_access_violation(vm, a_, n, false, err); filled = true;   \
+      goto trapped;                                                         \
+    }                                                                       \
+    DST = ld(h, n);                                                         \
+    NEXT();                                                                 \
+  } while (0)
+#define STORE(n, v) do {                                                    \
+    uint64_t a_ = DST + (uint64_t)(int64_t)ip->aux;                         \
+    if (!(h = xlate(rg, nreg, a_, n, true))) {                              \
+      trap = sbpf_access_violation(vm, a_, n, true, err); filled = true;    \
+      goto trapped;                                                         \
+    }                                                                       \
+    st(h, (v), n);                                                          \
+    NEXT();                                                                 \
+  } while (0)
+#define ALU(expr) do { DST = (expr); NEXT(); } while (0)
+#define JMP(cond) do { if (cond) ENTER((uint32_t)ip->aux); ENTER((uint32_t)(ip - code) + 1); } while (0)
+#define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
+#define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
+
+  sbpf_enter_call(vm, &cur, vm->cfg.node, 0, p->entry);
+  ENTER(p->entry);
+
+#ifdef SBPF_SWITCH
+dispatch:
+  switch ((sbpf_op)ip->op) {
+#endif
+  CASE(LDDW) DST = IMM; ip += 2; DISPATCH();
+  CASE(LDXB) LOAD(1);
+  CASE(LDXH) LOAD(2);
+  CASE(LDXW) LOAD(4);
+  CASE(LDXDW) LOAD(8);
+  CASE(STB) STORE(1, IMM);
+  CASE(STH) STORE(2, IMM);
+  CASE(STW) STORE(4, IMM);
+  CASE(STDW) STORE(8, IMM);
+  CASE(STXB) STORE(1, SRC);
+  CASE(STXH) STORE(2, SRC);
+  CASE(STXW) STORE(4, SRC);
+  CASE(STXDW) STORE(8, SRC);
+
+  CASE(ADD32I_S) ALU(sext32((uint32_t)DST + (uint32_t)IMM));
+  CASE(ADD32R_S) ALU(sext32((uint32_t)DST + (uint32_t)SRC));
+  CASE(SUB32I_S) ALU(sext32((uint32_t)DST - (uint32_t)IMM));
+  CASE(SUB32R_S) ALU(sext32((uint32_t)DST - (uint32_t)SRC));
+  CASE(MUL32I_S) ALU(sext32((uint32_t)DST * (uint32_t)IMM));
+  CASE(MUL32R_S) ALU(sext32((uint32_t)DST * (uint32_t)SRC));
+  CASE(ADD32I_Z) ALU((uint32_t)((uint32_t)DST + (uint32_t)IMM));
+  CASE(ADD32R_Z) ALU((uint32_t)((uint32_t)DST + (uint32_t)SRC));
+  CASE(SUB32I_SWAP) ALU((uint32_t)((uint32_t)IMM - (uint32_t)DST));
+  CASE(SUB32R_Z) ALU((uint32_t)((uint32_t)DST - (uint32_t)SRC));
+  CASE(DIV32I) ALU((uint32_t)DST / (uint32_t)IMM);
+  CASE(DIV32R) DIVZ((uint32_t)SRC); ALU((uint32_t)DST / (uint32_t)SRC);
+  CASE(MOD32I) ALU((uint32_t)DST % (uint32_t)IMM);
+  CASE(MOD32R) DIVZ((uint32_t)SRC); ALU((uint32_t)DST % (uint32_t)SRC);
+  CASE(OR32I) ALU((uint32_t)DST | (uint32_t)IMM);
+  CASE(OR32R) ALU((uint32_t)DST | (uint32_t)SRC);
+  CASE(AND32I) ALU((uint32_t)DST & (uint32_t)IMM);
+  CASE(AND32R) ALU((uint32_t)DST & (uint32_t)SRC);
+  CASE(LSH32I) ALU((uint32_t)((uint32_t)DST << (IMM & 31)));
+  CASE(LSH32R) ALU((uint32_t)((uint32_t)DST << (SRC & 31)));
+  CASE(RSH32I) ALU((uint32_t)DST >> (IMM & 31));
+  CASE(RSH32R) ALU((uint32_t)DST >> (SRC & 31));
+  CASE(NEG32) ALU((uint32_t)(0u - (uint32_t)DST));
+  CASE(XOR32I) ALU((uint32_t)DST ^ (uint32_t)IMM);
+  CASE(XOR32R) ALU((uint32_t)DST ^ (uint32_t)SRC);
+  CASE(MOV32I) ALU((uint32_t)IMM);
+  CASE(MOV32R) ALU((uint32_t)SRC);
+  CASE(MOV32R_S) ALU(sext32((uint32_t)SRC));
+  CASE(ARSH32I) ALU((uint32_t)((int32_t)(uint32_t)DST >> (IMM & 31)));
+  CASE(ARSH32R) ALU((uint32_t)((int32_t)(uint32_t)DST >> (SRC & 31)));
+  CASE(LE) ALU(ip->imm == 16 ? (uint16_t)DST : ip->imm == 32 ? (uint32_t)DST : DST);
+  CASE(BE) ALU(bswap(DST, (int32_t)ip->imm));
+
+  CASE(ADD64I) ALU(DST + IMM);
+  CASE(ADD64R) ALU(DST + SRC);
+  CASE(SUB64I) ALU(DST - IMM);
+  CASE(SUB64I_SWAP) ALU(IMM - DST);
+  CASE(SUB64R) ALU(DST - SRC);
+  CASE(MUL64I) ALU(DST * IMM);
+  CASE(MUL64R) ALU(DST * SRC);
+  CASE(DIV64I) ALU(DST / IMM);
+  CASE(DIV64R) DIVZ(SRC); ALU(DST / SRC);
+  CASE(MOD64I) ALU(DST % IMM);
+  CASE(MOD64R) DIVZ(SRC); ALU(DST % SRC);
+  CASE(OR64I) ALU(DST | IMM);
+  CASE(OR64R) ALU(DST | SRC);
+  CASE(AND64I) ALU(DST & IMM);
+  CASE(AND64R) ALU(DST & SRC);
+  CASE(LSH64I) ALU(DST << (IMM & 63));
+  CASE(LSH64R) ALU(DST << (SRC & 63));
+  CASE(RSH64I) ALU(DST >> (IMM & 63));
+  CASE(RSH64R) ALU(DST >> (SRC & 63));
+  CASE(NEG64) ALU(0 - DST);
+  CASE(XOR64I) ALU(DST ^ IMM);
+  CASE(XOR64R) ALU(DST ^ SRC);
+  CASE(MOV64I) ALU(IMM);
+  CASE(MOV64R) ALU(SRC);
+  CASE(ARSH64I) ALU((uint64_t)((int64_t)DST >> (IMM & 63)));
+  CASE(ARSH64R) ALU((uint64_t)((int64_t)DST >> (SRC & 63)));
+  CASE(HOR64I) ALU(DST | IMM << 32);
+
+  CASE(LMUL32I) ALU((uint32_t)((uint32_t)DST * (uint32_t)IMM));
+  CASE(LMUL32R) ALU((uint32_t)((uint32_t)DST * (uint32_t)SRC));
+  CASE(LMUL64I) ALU(DST * IMM);
+  CASE(LMUL64R) ALU(DST * SRC);
+  CASE(UHMUL64I) ALU((uint64_t)((unsigned __int128)DST * (uint32_t)IMM >> 64));
+  CASE(UHMUL64R) ALU((uint64_t)((unsigned __int128)DST * SRC >> 64));
+  CASE(SHMUL64I) ALU((uint64_t)((__int128)(int64_t)DST * ip->imm >> 64));
+  CASE(SHMUL64R) ALU((uint64_t)((__int128)(int64_t)DST * (int64_t)SRC >> 64));
+  CASE(UDIV32I) ALU((uint32_t)DST / (uint32_t)IMM);
+  CASE(UDIV32R) DIVZ((uint32_t)SRC); ALU((uint32_t)DST / (uint32_t)SRC);
+  CASE(UDIV64I) ALU(DST / (uint32_t)IMM);
+  CASE(UDIV64R) DIVZ(SRC); ALU(DST / SRC);
+  CASE(UREM32I) ALU((uint32_t)DST % (uint32_t)IMM);
+  CASE(UREM32R) DIVZ((uint32_t)SRC); ALU((uint32_t)DST % (uint32_t)SRC);
+  CASE(UREM64I) ALU(DST % (uint32_t)IMM);
+  CASE(UREM64R) DIVZ(SRC); ALU(DST % SRC);
+  CASE(SDIV32I) DIVO((int32_t)DST, (int32_t)ip->imm, INT32_MIN);
+    ALU((uint32_t)((int32_t)DST / (int32_t)ip->imm));
+  CASE(SDIV32R) DIVZ((int32_t)SRC); DIVO((int32_t)DST, (int32_t)SRC, INT32_MIN);
+    ALU((uint32_t)((int32_t)DST / (int32_t)SRC));
+  CASE(SDIV64I) DIVO((int64_t)DST, ip->imm, INT64_MIN); ALU((uint64_t)((int64_t)DST / ip->imm));
+  CASE(SDIV64R) DIVZ((int64_t)SRC); DIVO((int64_t)DST, (int64_t)SRC, INT64_MIN);
+    ALU((uint64_t)((int64_t)DST / (int64_t)SRC));
+  CASE(SREM32I) DIVO((int32_t)DST, (int32_t)ip->imm, INT32_MIN);
+    ALU((uint32_t)((int32_t)DST % (int32_t)ip->imm));
+  CASE(SREM32R) DIVZ((int32_t)SRC); DIVO((int32_t)DST, (int32_t)SRC, INT32_MIN);
+    ALU((uint32_t)((int32_t)DST % (int32_t)SRC));
+  CASE(SREM64I) DIVO((int64_t)DST, ip->imm, INT64_MIN); ALU((uint64_t)((int64_t)DST % ip->imm));
+  CASE(SREM64R) DIVZ((int64_t)SRC); DIVO((int64_t)DST, (int64_t)SRC, INT64_MIN);
+    ALU((uint64_t)((int64_t)DST % (int64_t)SRC));
+
+  CASE(JA) ENTER((uint32_t)ip->aux);
+  CASE(JEQI) JMP(DST == IMM);
+  CASE(JEQR) JMP(DST == SRC);
+  CASE(JGTI) JMP(DST > IMM);
+  CASE(JGTR) JMP(DST > SRC);
+  CASE(JGEI) JMP(DST >= IMM);
+  CASE(JGER) JMP(DST >= SRC);
+  CASE(JLTI) JMP(DST < IMM);
+  CASE(JLTR) JMP(DST < SRC);
+  CASE(JLEI) JMP(DST <= IMM);
+  CASE(JLER) JMP(DST <= SRC);
+  CASE(JSETI) JMP(DST & IMM);
+  CASE(JSETR) JMP(DST & SRC);
+  CASE(JNEI) JMP(DST != IMM);
+  CASE(JNER) JMP(DST != SRC);
+  CASE(JSGTI) JMP((int64_t)DST > ip->imm);
+  CASE(JSGTR) JMP((int64_t)DST > (int64_t)SRC);
+  CASE(JSGEI) JMP((int64_t)DST >= ip->imm);
+  CASE(JSGER) JMP((int64_t)DST >= (int64_t)SRC);
+  CASE(JSLTI) JMP((int64_t)DST < ip->imm);
+  CASE(JSLTR) JMP((int64_t)DST < (int64_t)SRC);
+  CASE(JSLEI) JMP((int64_t)DST <= ip->imm);
+  CASE(JSLER) JMP((int64_t)DST <= (int64_t)SRC);
+  CASE(JEQ32I) JMP((uint32_t)DST == (uint32_t)IMM);
+  CASE(JEQ32R) JMP((uint32_t)DST == (uint32_t)SRC);
+  CASE(JGT32I) JMP((uint32_t)DST > (uint32_t)IMM);
+  CASE(JGT32R) JMP((uint32_t)DST > (uint32_t)SRC);
+  CASE(JGE32I) JMP((uint32_t)DST >= (uint32_t)IMM);
+  CASE(JGE32R) JMP((uint32_t)DST >= (uint32_t)SRC);
+  CASE(JLT32I) JMP((uint32_t)DST < (uint32_t)IMM);
+  CASE(JLT32R) JMP((uint32_t)DST < (uint32_t)SRC);
+  CASE(JLE32I) JMP((uint32_t)DST <= (uint32_t)IMM);
+  CASE(JLE32R) JMP((uint32_t)DST <= (uint32_t)SRC);
+  CASE(JSET32I) JMP((uint32_t)DST & (uint32_t)IMM);
+  CASE(JSET32R) JMP((uint32_t)DST & (uint32_t)SRC);
+  CASE(JNE32I) JMP((uint32_t)DST != (uint32_t)IMM);
+  CASE(JNE32R) JMP((uint32_t)DST != (uint32_t)SRC);
+  CASE(JSGT32I) JMP((int32_t)DST > (int32_t)ip->imm);
+  CASE(JSGT32R) JMP((int32_t)DST > (int32_t)SRC);
+  CASE(JSGE32I) JMP((int32_t)DST >= (int32_t)ip->imm);
+  CASE(JSGE32R) JMP((int32_t)DST >= (int32_t)SRC);
+  CASE(JSLT32I) JMP((int32_t)DST < (int32_t)ip->imm);
+  CASE(JSLT32R) JMP((int32_t)DST < (int32_t)SRC);
+  CASE(JSLE32I) JMP((int32_t)DST <= (int32_t)ip->imm);
+  CASE(JSLE32R) JMP((int32_t)DST <= (int32_t)SRC);
+
+  CASE(CALL) CASE(CALLX) {
+    /* push_frame: save r6-r10 and the return pc, then check the depth. */
+    pc = (uint32_t)(ip - code);
+    uint64_t target = ip->op == OP_CALLX ? r[ip->src] : (uint64_t)(uint32_t)ip->aux;
+    sbpf_frame *f = &vm->frames[depth];
+    memcpy(f->saved, &r[6], sizeof f->saved);
+    f->ret_pc = pc + 1;
+    f->node = cur.node; f->fb = cur.fb; f->fnb = cur.fnb; f->ctr = cur.ctr;
+    if (++depth == SCP_SBPF_MAX_CALL_DEPTH) TRAP(SCP_SBPF_TRAP_CALL_DEPTH_EXCEEDED);
+    if (bump) r[10] += frame_step;
+    if (ip->op == OP_CALLX) {
+      target = (target - p->text_vaddr) / 8;
+      if (target >= p->ninsns) TRAP(SCP_SBPF_TRAP_CALL_OUTSIDE_TEXT_SEGMENT);
+    }
+    sbpf_enter_call(vm, &cur, cur.node, p->text_addr + 8ull * pc, (uint32_t)target);
+    if (hooks && hooks->call) {
+      vm->depth = depth;
+      hooks->call(hctx, vm, pc, (uint32_t)target, cur.node);
+    }
+    ENTER((uint32_t)target);
+  }
+  CASE(EXIT) {
+    if (depth == 0) {
+      *r0out = r[0];
+      goto done;
+    }
+    sbpf_frame *f = &vm->frames[--depth];
+    memcpy(&r[6], f->saved, sizeof f->saved);
+    cur.node = f->node; cur.fb = f->fb; cur.fnb = f->fnb; cur.ctr = f->ctr;
+    if (hooks && hooks->ret) {
+      vm->depth = depth;
+      hooks->ret(hctx, vm, f->ret_pc, cur.node);
+    }
+    ENTER(f->ret_pc);
+  }
+  CASE(SYSCALL) {
+    const sbpf_syscall *s = &p->loader->sys[ip->aux];
+    uint64_t ret = 0;
+    pc = (uint32_t)(ip - code);
+    *vm->cfg.meter = m;
+    vm->pc = pc;
+    vm->node = cur.node;
+    vm->depth = depth;
+    vm->insns = insns;
+    memcpy(vm->reg, r, sizeof r);
+    if (hooks && hooks->syscall_enter) hooks->syscall_enter(hctx, vm, s->key, pc, cur.node);
+    status = s->fn(s->ctx, vm, &r[1], &ret, err);
+    if (hooks && hooks->syscall_exit) hooks->syscall_exit(hctx, vm, s->key, pc, status);
+    m = *vm->cfg.meter;
+    if (status) {
+      vm->syscall_status = status;
+      filled = true;
+      TRAP(SCP_SBPF_TRAP_SYSCALL);
+    }
+    r[0] = ret;
+    ENTER(pc + 1);
+  }
+  CASE(BADCALL) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
+  CASE(UNSUPPORTED) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
+  CASE(OVERRUN) TRAP(SCP_SBPF_TRAP_EXECUTION_OVERRUN);
+  CASE(METER_OUT) TRAP(SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS);
+#ifdef SBPF_SWITCH
+  default: TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
+  }
+#endif
+
+trapped: {
+  pc = (uint32_t)(ip - code);
+  /* step() counted the faulting instruction; the meter stop is not one. */
+  uint64_t done_n = cnt[bpc] - cnt[pc] + (trap != SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS);
+  if (trap != SCP_SBPF_TRAP_SYSCALL && done_n < charged) {
+    m += charged - done_n;
+    insns -= charged - done_n;
+  }
+  sbpf_unpatch(vm);
+  *vm->cfg.meter = m;
+  vm->insns = insns;
+  vm->depth = depth;
+  vm->trap = trap;
+  vm->trap_pc = pc;
+  memcpy(vm->reg, r, sizeof r);
+  sbpf_trap(vm, trap, pc, bpc, done_n, &cur, filled ? NULL : err);
+  if (hooks && hooks->trap) hooks->trap(hctx, vm, trap, pc);
+  return SCP_ERR_TRAP;
+}
+done:
+  sbpf_unpatch(vm);
+  *vm->cfg.meter = m;
+  vm->insns = insns;
+  memcpy(vm->reg, r, sizeof r);
+  return SCP_OK;
+
+#undef DISPATCH
+#undef CASE
+#undef NEXT
+#undef TRAP
+#undef ENTER
+#undef DST
+#undef SRC
+#undef IMM
+#undef LOAD
+#undef STORE
+#undef ALU
+#undef JMP
+#undef DIVZ
+#undef DIVO
+}

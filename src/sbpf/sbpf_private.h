@@ -1,0 +1,196 @@
+/*
+ * sbpf_private.h — engine internals shared by the loader, the decoder and
+ * verifier, the VM and the interpreter.  Not a public header.
+ */
+#ifndef SCP_SBPF_PRIVATE_H
+#define SCP_SBPF_PRIVATE_H
+
+#include "sbpf/scp_sbpf.h"
+
+/* Version masks of sbpf_ops.def. */
+enum { V0 = 1, V1 = 2, V2 = 4, V3 = 8, ALL = 15, V013 = V0 | V1 | V3 };
+
+typedef enum sbpf_flow { PLAIN, JUMP, GOTO, CALL, EXIT, TRAP } sbpf_flow;
+
+typedef enum sbpf_check {
+  CHK_NONE, CHK_STORE, CHK_DIVZ, CHK_SH32, CHK_SH64, CHK_END, CHK_LDDW, CHK_JMP, CHK_CALLX
+} sbpf_check;
+
+typedef enum sbpf_op {
+#define BODY(name, flow) OP_##name,
+#include "sbpf/sbpf_ops.def"
+  OP_COUNT
+} sbpf_op;
+
+/* One decoded instruction slot.  aux: jump/call target pc, memory offset,
+ * syscall index into the loader's table; imm: the sign-extended immediate
+ * (lddw: the whole 64-bit value).  CALLX keeps its register in src. */
+typedef struct sbpf_insn {
+  uint8_t op, dst, src, pad;
+  int32_t aux;
+  int64_t imm;
+} sbpf_insn;
+
+typedef struct sbpf_syscall {
+  uint32_t key;
+  char *name;
+  scp_sbpf_syscall_fn fn;
+  void *ctx;
+} sbpf_syscall;
+
+struct scp_sbpf_loader {
+  scp_sbpf_loader_opts opts;
+  sbpf_syscall *sys;          /* sorted by key */
+  size_t nsys, capsys;
+};
+
+typedef struct sbpf_key {
+  uint32_t key, pc;
+} sbpf_key;
+
+struct scp_sbpf_prog {
+  const scp_sbpf_loader *loader;
+  char *name;                  /* for messages */
+  scp_sbpf_version version;
+  uint16_t machine;
+  uint32_t ninsns, entry;
+  uint8_t *text;               /* relocated .text (owned) */
+  uint64_t text_len_bytes;
+  uint64_t text_addr;          /* ELF sh_addr / p_vaddr of .text */
+  uint64_t text_vaddr;         /* VM address of slot 0 */
+  uint8_t *ro;                 /* read-only region bytes (owned) */
+  uint64_t ro_len, ro_vaddr;
+  /* Function registry (v0-v2 keys; v3 labels), sorted by key. */
+  sbpf_key *keys;
+  size_t nkeys, capkeys;
+  /* Functions by pc (distinct pcs), names owned. */
+  scp_sbpf_func *funcs;
+  size_t nfuncs, capfuncs;
+  scp_sbpf_syscall_use *uses;
+  size_t nuses, capuses;
+  /* Decoded form: ninsns + 1 slots (the last one is OVERRUN). */
+  sbpf_insn *code;
+  uint32_t *cnt;               /* instructions from pc to the end of its block */
+  uint32_t *blk;               /* block index at a leader, UINT32_MAX elsewhere */
+  uint32_t *block_pc;          /* leader pc of each block */
+  uint32_t nblocks;
+  uint32_t *func_block;        /* first block of each function (nfuncs + 1) */
+};
+
+/* Loader internals. */
+const sbpf_syscall *sbpf_loader_find(const scp_sbpf_loader *l, uint32_t key);
+uint32_t sbpf_loader_index(const scp_sbpf_loader *l, const sbpf_syscall *s);
+
+/* ELF parsing, relocation and registry (sbpf_elf.c): fills p's text, ro,
+ * entry, keys, funcs (names), version, machine.  err->msg without the file
+ * prefix. */
+int sbpf_elf_load(scp_sbpf_prog *p, const uint8_t *elf, size_t len, scp_error *err);
+
+/* Registry helpers (sbpf_prog.c). */
+int sbpf_register_key(scp_sbpf_prog *p, uint32_t key, uint32_t pc, scp_error *err);
+const sbpf_key *sbpf_lookup_key(const scp_sbpf_prog *p, uint32_t key);
+int sbpf_add_func(scp_sbpf_prog *p, uint32_t pc, const char *name, size_t nlen);
+/* key = murmur3(le64(pc)) unless the name is "entrypoint"; fails with
+ * SymbolHashCollision against the loader's syscalls. */
+int sbpf_register_hashed(scp_sbpf_prog *p, uint32_t pc, bool entry, uint32_t *key,
+                         scp_error *err);
+
+/* Verify (RequisiteVerifier, and LocalVerifier for v3), decode into the
+ * internal form and find basic blocks (sbpf_verify.c). */
+int sbpf_verify(const scp_sbpf_prog *p, scp_error *err);
+int sbpf_decode(scp_sbpf_prog *p, scp_error *err);
+
+/* Build a program straight from .text bytes (solana-sbpf's
+ * Executable::new_from_text_bytes): entrypoint at pc 0, text at
+ * MM_BYTECODE, no rodata.  For tests and the fuzzer. */
+int sbpf_load_text(const scp_sbpf_loader *l, const uint8_t *text, size_t len,
+                   scp_sbpf_version v, scp_sbpf_prog **out, scp_error *err);
+
+/* ---- VM ------------------------------------------------------------------ */
+
+typedef struct sbpf_region {
+  uint8_t *host;
+  uint64_t vaddr, len;
+  bool writable;
+  unsigned gap_shift;          /* 0 = contiguous; else frame/gap size log2 */
+} sbpf_region;
+
+typedef struct sbpf_frame {
+  uint64_t saved[5];           /* r6..r9, r10 */
+  uint32_t ret_pc;
+  uint32_t node, fb, fnb;
+  uint64_t *ctr;
+} sbpf_frame;
+
+/* Entries that no per-node counter covers: a block entered outside its
+ * function's block range, or entered mid-block (callx). */
+typedef struct sbpf_stray {
+  uint32_t node, pc;
+  uint64_t count;
+} sbpf_stray_entry;
+
+#define SBPF_CALL_CACHE 256
+
+typedef struct sbpf_call_cache {
+  uint32_t node, pc, target, child;
+  uint64_t *ctr;
+} sbpf_call_cache;
+
+struct scp_sbpf_vm {
+  const scp_sbpf_prog *prog;
+  scp_sbpf_vm_config cfg;
+  uint64_t reg[11];
+  sbpf_region regions[5];
+  unsigned nregions;
+  uint8_t *stack, *heap;
+  uint64_t stack_len;
+  sbpf_frame frames[SCP_SBPF_MAX_CALL_DEPTH];
+  uint32_t depth;
+  uint32_t pc, node;           /* spilled at syscalls and traps */
+  uint64_t insns;              /* instructions executed */
+  bool ran, switch_dispatch, settled;
+  scp_sbpf_trap trap;
+  uint32_t trap_pc;
+  int syscall_status;
+  /* Meter stop: the op replaced by METER_OUT while the meter runs short. */
+  uint32_t patch_pc;
+  uint8_t patch_op;
+  bool patched;
+  uint64_t *scratch;           /* block counters when no tree is attached */
+  sbpf_stray_entry *strays;
+  size_t nstrays, capstrays;
+  sbpf_call_cache cache[SBPF_CALL_CACHE];
+  bool oom;
+};
+
+/* Interpreter entry points (sbpf_interp.c, compiled twice). */
+int scp_sbpf_exec_goto(scp_sbpf_vm *vm, uint64_t *r0, scp_error *err);
+int scp_sbpf_exec_switch(scp_sbpf_vm *vm, uint64_t *r0, scp_error *err);
+
+/* Slow paths the interpreter calls (sbpf_vm.c). */
+/* The access-violation trap for [addr, addr+len): fills err with the
+ * message MemoryMapping::generate_access_violation makes and returns
+ * ACCESS_VIOLATION or STACK_ACCESS_VIOLATION. */
+scp_sbpf_trap sbpf_access_violation(scp_sbpf_vm *vm, uint64_t addr, uint64_t len, bool write,
+                                    scp_error *err);
+/* A block entered where no node counter covers it (mid-block, or outside
+ * the frame's function). */
+void sbpf_stray(scp_sbpf_vm *vm, uint32_t node, uint32_t pc);
+/* Enter the node of a call at byte address callsite to target pc: fills
+ * cur's node, counters and block range. */
+void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t callsite,
+                     uint32_t target);
+/* The meter (m) cannot pay for the block entered at pc: put METER_OUT on
+ * the instruction where step() fails. */
+void sbpf_meter_short(scp_sbpf_vm *vm, uint32_t pc, uint64_t m);
+void sbpf_unpatch(scp_sbpf_vm *vm);
+/* A trap at pc in the block entered at bpc after `executed` instructions of
+ * it: only those count in the profile.  Fills err (when non-NULL) with the
+ * trap's text. */
+void sbpf_trap(scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc, uint32_t bpc, uint64_t executed,
+               const sbpf_frame *cur, scp_error *err);
+
+/* murmur3 of a pc's 8 little-endian bytes. */
+uint32_t sbpf_hash_pc(uint64_t pc);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * sbpf_vm.c — one invocation: the memory map, the meter's slow paths,
+ * calling-context nodes and settling block counters into per-pc CU.
+ *
+ * The memory map is solana-sbpf's aligned mapping (agave's choice while
+ * its virtual-address-space features are off): region i covers the 4 GiB
+ * at i << 32; 0 rodata (v3), 1 program (text and v0-v2 rodata), 2 stack,
+ * 3 heap, 4 input.  The v0 stack is "gapped": each 4 KiB frame is followed
+ * by an unmapped 4 KiB hole, and a call moves r10 two frames up.
+ */
+#include "sbpf/sbpf_private.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t empty_region[1];
+
+int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
+                       scp_sbpf_vm **out, scp_error *err) {
+  *out = NULL;
+  if (!cfg || !cfg->meter) return scp_fail(err, SCP_ERR_ARG, "sBPF VM: no CU meter given");
+  uint32_t heap = cfg->heap_size ? cfg->heap_size : SCP_SBPF_HEAP_DEFAULT;
+  if (heap > SCP_SBPF_HEAP_MAX)
+    return scp_fail(err, SCP_ERR_ARG, "sBPF VM: heap of %u bytes is over the %u-byte maximum", heap,
+                    SCP_SBPF_HEAP_MAX);
+  if (cfg->ninput > 1 || (cfg->ninput && !cfg->input))
+    return scp_fail(err, SCP_ERR_ARG, "sBPF VM: the aligned memory map takes one input region");
+  if (cfg->ninput &&
+      (cfg->input[0].vaddr < SCP_SBPF_MM_INPUT ||
+       cfg->input[0].vaddr - SCP_SBPF_MM_INPUT + cfg->input[0].len > SCP_SBPF_MM_REGION))
+    return scp_fail(err, SCP_ERR_ARG, "sBPF VM: the input region must lie in [0x%llx, 0x%llx)",
+                    (unsigned long long)SCP_SBPF_MM_INPUT,
+                    (unsigned long long)(SCP_SBPF_MM_INPUT + SCP_SBPF_MM_REGION));
+  scp_sbpf_vm *vm = calloc(1, sizeof *vm);
+  if (!vm) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  vm->prog = p;
+  vm->cfg = *cfg;
+  vm->cfg.heap_size = heap;
+  vm->stack_len = (uint64_t)SCP_SBPF_FRAME_SIZE * SCP_SBPF_MAX_CALL_DEPTH;
+  vm->stack = calloc(1, vm->stack_len);
+  vm->heap = calloc(1, heap);
+  vm->scratch = calloc(p->nblocks + 1, sizeof *vm->scratch);
+  if (!vm->stack || !vm->heap || !vm->scratch) {
+    scp_sbpf_vm_destroy(vm);
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  bool v3 = p->version >= SCP_SBPF_V3;
+  uint8_t *ro = p->ro_len ? p->ro : empty_region;
+  vm->regions[0] = v3 ? (sbpf_region){ ro, SCP_SBPF_MM_RODATA, p->ro_len, false, 0 }
+                      : (sbpf_region){ empty_region, 0, 0, false, 0 };
+  vm->regions[1] = v3 ? (sbpf_region){ empty_region, SCP_SBPF_MM_BYTECODE, 0, false, 0 }
+                      : (sbpf_region){ ro, p->ro_vaddr, p->ro_len, false, 0 };
+  vm->regions[2] = (sbpf_region){ vm->stack, SCP_SBPF_MM_STACK, vm->stack_len, true,
+                                  p->version == SCP_SBPF_V0 ? 12 : 0 };
+  vm->regions[3] = (sbpf_region){ vm->heap, SCP_SBPF_MM_HEAP, heap, true, 0 };
+  vm->nregions = 4;
+  if (cfg->ninput) {
+    const scp_sbpf_region *in = &cfg->input[0];
+    vm->regions[4] = (sbpf_region){ in->len ? in->host : empty_region, in->vaddr, in->len,
+                                    in->writable, 0 };
+    vm->nregions = 5;
+  }
+  bool manual = p->version == SCP_SBPF_V1 || p->version == SCP_SBPF_V2;
+  vm->reg[10] = SCP_SBPF_MM_STACK + (manual ? vm->stack_len : SCP_SBPF_FRAME_SIZE);
+  vm->node = cfg->node;
+  *out = vm;
+  return SCP_OK;
+}
+
+void scp_sbpf_vm_destroy(scp_sbpf_vm *vm) {
+  if (!vm) return;
+  sbpf_unpatch(vm);
+  free(vm->stack);
+  free(vm->heap);
+  free(vm->scratch);
+  free(vm->strays);
+  free(vm);
+}
+
+void scp_sbpf_vm_set_reg(scp_sbpf_vm *vm, unsigned r, uint64_t v) {
+  if (r < 11) vm->reg[r] = v;
+}
+
+uint64_t scp_sbpf_vm_reg(const scp_sbpf_vm *vm, unsigned r) { return r < 11 ? vm->reg[r] : 0; }
+
+void scp_sbpf_vm_set_switch_dispatch(scp_sbpf_vm *vm, bool on) { vm->switch_dispatch = on; }
+
+int scp_sbpf_vm_run(scp_sbpf_vm *vm, uint64_t *r0, scp_error *err) {
+  uint64_t dummy;
+  if (!r0) r0 = &dummy;
+  *r0 = 0;
+  if (vm->ran) return scp_fail(err, SCP_ERR_INTERNAL, "sBPF VM: a VM runs once");
+  vm->ran = true;
+  int rc = vm->switch_dispatch ? scp_sbpf_exec_switch(vm, r0, err) : scp_sbpf_exec_goto(vm, r0, err);
+  int src = scp_sbpf_vm_settle(vm);
+  if (rc == SCP_OK && (src || vm->oom)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  return rc;
+}
+
+scp_sbpf_trap scp_sbpf_vm_trap(const scp_sbpf_vm *vm) { return vm->trap; }
+uint32_t scp_sbpf_vm_trap_pc(const scp_sbpf_vm *vm) { return vm->trap_pc; }
+int scp_sbpf_vm_syscall_status(const scp_sbpf_vm *vm) { return vm->syscall_status; }
+uint64_t scp_sbpf_vm_insns(const scp_sbpf_vm *vm) { return vm->insns; }
+const scp_sbpf_prog *scp_sbpf_vm_prog(const scp_sbpf_vm *vm) { return vm->prog; }
+uint32_t scp_sbpf_vm_depth(const scp_sbpf_vm *vm) { return vm->depth; }
+uint32_t scp_sbpf_vm_pc(const scp_sbpf_vm *vm) { return vm->pc; }
+uint32_t scp_sbpf_vm_node(const scp_sbpf_vm *vm) { return vm->node; }
+uint64_t scp_sbpf_vm_remaining(const scp_sbpf_vm *vm) { return *vm->cfg.meter; }
+
+int scp_sbpf_vm_consume(scp_sbpf_vm *vm, uint64_t amount) {
+  uint64_t *m = vm->cfg.meter;
+  if (*m < amount) {
+    *m = 0;
+    return SCP_ERR_BUDGET;
+  }
+  *m -= amount;
+  return SCP_OK;
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+static uint8_t *map(const scp_sbpf_vm *vm, uint64_t a, uint64_t len, bool write) {
+  uint64_t i = a >> 32;
+  if (i >= vm->nregions) return NULL;
+  const sbpf_region *r = &vm->regions[i];
+  if ((write && !r->writable) || a < r->vaddr) return NULL;
+  uint64_t off = a - r->vaddr;
+  if (r->gap_shift) {
+    if ((off >> r->gap_shift) & 1) return NULL;
+    uint64_t mask = (1ull << r->gap_shift) - 1;
+    off = ((off & ~mask) >> 1) | (off & mask);
+  }
+  if (off > r->len || len > r->len - off) return NULL;
+  return r->host + off;
+}
+
+scp_sbpf_trap sbpf_access_violation(scp_sbpf_vm *vm, uint64_t addr, uint64_t len, bool write,
+                                    scp_error *err) {
+  const char *access = write ? "writing" : "reading";
+  scp_sbpf_version v = vm->prog->version;
+  /* (vm_addr as i64).saturating_sub(MM_STACK_START) / stack_frame_size */
+  int64_t a = (int64_t)addr, rel;
+  if (__builtin_sub_overflow(a, (int64_t)SCP_SBPF_MM_STACK, &rel)) rel = INT64_MIN;
+  int64_t frame = rel / SCP_SBPF_FRAME_SIZE;
+  if (v != SCP_SBPF_V1 && v != SCP_SBPF_V2 && frame >= -1 && frame <= SCP_SBPF_MAX_CALL_DEPTH) {
+    scp_fail(err, SCP_ERR_TRAP, "Access violation in stack frame %" PRId64 " at address 0x%" PRIx64
+             " of size %" PRIu64, frame, addr, len);
+    return SCP_SBPF_TRAP_STACK_ACCESS_VIOLATION;
+  }
+  uint64_t i = addr >> 32;
+  const char *name = "unallocated";
+  if (i < vm->nregions) {
+    const sbpf_region *r = &vm->regions[i];
+    uint64_t span = r->gap_shift ? r->len * 2 : r->len;
+    if (addr >= r->vaddr && addr - r->vaddr < span) {
+      static const char *const names[] = { "allocated", "program", "stack", "heap", "input" };
+      name = names[i];
+    }
+  }
+  scp_fail(err, SCP_ERR_TRAP, "Access violation %s %" PRIu64 " bytes at address 0x%" PRIx64
+           " (in %s region)", access, len, addr, name);
+  return SCP_SBPF_TRAP_ACCESS_VIOLATION;
+}
+
+int scp_sbpf_vm_translate(scp_sbpf_vm *vm, uint64_t vaddr, uint64_t len, bool write,
+                          uint8_t **host, scp_error *err) {
+  *host = map(vm, vaddr, len, write);
+  if (*host) return SCP_OK;
+  sbpf_access_violation(vm, vaddr, len, write, err);
+  return SCP_ERR_TRAP;
+}
+
+/* ---- meter ---------------------------------------------------------------- */
+
+void sbpf_meter_short(scp_sbpf_vm *vm, uint32_t pc, uint64_t m) {
+  const scp_sbpf_prog *p = vm->prog;
+  uint32_t q = pc;
+  for (uint64_t i = 0; i < m; i++) q += p->code[q].op == OP_LDDW ? 2 : 1;
+  /* The decoded form is the program's; the patch lives only until this
+   * run ends, and no other VM runs meanwhile (no call sits before q in
+   * the block). */
+  sbpf_insn *code = (sbpf_insn *)p->code;
+  vm->patch_pc = q;
+  vm->patch_op = code[q].op;
+  vm->patched = true;
+  code[q].op = OP_METER_OUT;
+}
+
+void sbpf_unpatch(scp_sbpf_vm *vm) {
+  if (!vm->patched) return;
+  ((sbpf_insn *)vm->prog->code)[vm->patch_pc].op = vm->patch_op;
+  vm->patched = false;
+}
+
+/* ---- calling-context nodes and block counters --------------------------- */
+
+static void fallback(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t node) {
+  cur->node = node;
+  cur->ctr = vm->scratch;
+  cur->fb = 0;
+  cur->fnb = vm->prog->nblocks;
+}
+
+void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t callsite,
+                     uint32_t target) {
+  scp_tree *t = vm->cfg.tree;
+  if (!t || vm->oom) {
+    fallback(vm, cur, parent);
+    return;
+  }
+  uint32_t h = (uint32_t)((callsite >> 3) * 0x9e3779b1u) ^ parent * 0x85ebca6bu ^ target;
+  sbpf_call_cache *e = &vm->cache[(h ^ h >> 12) & (SBPF_CALL_CACHE - 1)];
+  const scp_sbpf_prog *p = vm->prog;
+  uint32_t fi = scp_sbpf_prog_func_at(p, target);
+  if (fi == UINT32_MAX) fi = 0;
+  cur->fb = p->func_block[fi];
+  cur->fnb = p->func_block[fi + 1] - cur->fb;
+  if (e->ctr && e->node == parent && e->pc == (uint32_t)callsite && e->target == target) {
+    t->nodes[e->child].calls++;
+    cur->node = e->child;
+    cur->ctr = e->ctr;
+    return;
+  }
+  uint32_t id = scp_tree_enter(t, parent, callsite, SCP_KIND_GUEST, vm->cfg.module, target);
+  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : scp_tree_counters(t, id, cur->fnb);
+  if (!ctr || t->nodes[id].ncounters != cur->fnb) {
+    vm->oom = true;
+    fallback(vm, cur, parent);
+    return;
+  }
+  *e = (sbpf_call_cache){ parent, (uint32_t)callsite, target, id, ctr };
+  cur->node = id;
+  cur->ctr = ctr;
+}
+
+static sbpf_stray_entry *stray_find(scp_sbpf_vm *vm, uint32_t node, uint32_t pc, bool add) {
+  for (size_t i = vm->nstrays; i-- > 0;)
+    if (vm->strays[i].node == node && vm->strays[i].pc == pc) return &vm->strays[i];
+  if (!add) return NULL;
+  if (!scp_grow(&vm->strays, &vm->capstrays, vm->nstrays + 1, sizeof *vm->strays)) {
+    vm->oom = true;
+    return NULL;
+  }
+  sbpf_stray_entry *s = &vm->strays[vm->nstrays++];
+  *s = (sbpf_stray_entry){ node, pc, 0 };
+  return s;
+}
+
+void sbpf_stray(scp_sbpf_vm *vm, uint32_t node, uint32_t pc) {
+  if (!vm->cfg.tree || node == SCP_NODE_NONE) return;
+  sbpf_stray_entry *s = stray_find(vm, node, pc, true);
+  if (s) s->count++;
+}
+
+/* Add `times` CU to each of n instructions from pc on, in node. */
+static void add_run(scp_sbpf_vm *vm, uint32_t node, uint32_t pc, uint64_t n, uint64_t times) {
+  const scp_sbpf_prog *p = vm->prog;
+  uint64_t cost[SCP_MAX_METRICS] = { 0 };
+  cost[vm->cfg.cu_metric] = times;
+  for (uint64_t i = 0; i < n && pc <= p->ninsns; i++) {
+    if (!scp_tree_add_pc(vm->cfg.tree, node, p->text_addr + 8ull * pc, cost)) vm->oom = true;
+    pc += p->code[pc].op == OP_LDDW ? 2 : 1;
+  }
+}
+
+void sbpf_trap(scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc, uint32_t bpc, uint64_t executed,
+               const sbpf_frame *cur, scp_error *err) {
+  static const char *const texts[] = {
+#define X(id, variant, text) text,
+#include "sbpf/sbpf_traps.def"
+#undef X
+  };
+  if (err) scp_fail(err, SCP_ERR_TRAP, "%s", texts[t]);
+  (void)pc;
+  const scp_sbpf_prog *p = vm->prog;
+  if (!vm->cfg.tree || cur->node == SCP_NODE_NONE || executed >= p->cnt[bpc]) return;
+  /* The block's entry counted all of it: take the entry back and book the
+   * executed prefix one instruction at a time. */
+  uint32_t b = p->blk[bpc] - cur->fb;
+  if (b < cur->fnb && cur->ctr != vm->scratch) cur->ctr[b]--;
+  else {
+    sbpf_stray_entry *s = stray_find(vm, cur->node, bpc, false);
+    if (s) s->count--;
+  }
+  add_run(vm, cur->node, bpc, executed, 1);
+}
+
+int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
+  scp_tree *t = vm->cfg.tree;
+  if (!t) return SCP_OK;
+  const scp_sbpf_prog *p = vm->prog;
+  uint64_t *acc = calloc(p->ninsns + 1, sizeof *acc);
+  uint32_t *touched = malloc((p->ninsns + 1) * sizeof *touched);
+  uint64_t cost[SCP_MAX_METRICS] = { 0 };
+  if (!acc || !touched) {
+    free(acc);
+    free(touched);
+    return SCP_ERR_NOMEM;
+  }
+  for (size_t id = 0; id < t->n; id++) {
+    scp_tree_node *n = &t->nodes[id];
+    if (n->kind != SCP_KIND_GUEST || n->module != vm->cfg.module || !n->counters) continue;
+    uint32_t fi = scp_sbpf_prog_func_at(p, n->callee);
+    if (fi == UINT32_MAX) continue;
+    uint32_t fb = p->func_block[fi], fnb = p->func_block[fi + 1] - fb;
+    if (n->ncounters != fnb) continue;
+    /* An entry at a leader runs its straight-line run to the end (cnt),
+     * through later leaders and, without a call, past the function. */
+    uint32_t ntouched = 0;
+    for (uint32_t b = 0; b < fnb; b++) {
+      uint64_t c = n->counters[b];
+      if (!c) continue;
+      n->counters[b] = 0;
+      uint32_t q = p->block_pc[fb + b];
+      for (uint32_t k = p->cnt[q]; k-- > 0 && q <= p->ninsns;) {
+        if (!acc[q]) touched[ntouched++] = q;
+        acc[q] += c;
+        q += p->code[q].op == OP_LDDW ? 2 : 1;
+      }
+    }
+    for (uint32_t i = 0; i < ntouched; i++) {
+      cost[vm->cfg.cu_metric] = acc[touched[i]];
+      acc[touched[i]] = 0;
+      if (!scp_tree_add_pc(t, (uint32_t)id, p->text_addr + 8ull * touched[i], cost)) vm->oom = true;
+    }
+  }
+  free(acc);
+  free(touched);
+  for (size_t i = 0; i < vm->nstrays; i++) {
+    sbpf_stray_entry *s = &vm->strays[i];
+    if (s->count) add_run(vm, s->node, s->pc, p->cnt[s->pc], s->count);
+    s->count = 0;
+  }
+  return vm->oom ? SCP_ERR_NOMEM : SCP_OK;
+}

@@ -1,0 +1,66 @@
+/*
+ * scp_sol_run.h — one instruction of an sBPF program, as agave's BPF loader
+ * runs it (programs/bpf_loader execute): log the invoke, serialize the
+ * input, charge the heap, run the VM with r1 = the input and r2 = the
+ * instruction data, log the CU consumed and any return data, turn r0 or
+ * the trap into the instruction's error, deplete the meter on a VM fault
+ * (not on a syscall error), read the accounts back with the runtime's
+ * checks, and log success or failure.  The transaction is the instruction
+ * alone: its CU is what the instruction consumed.
+ *
+ * Profiled, every CU sits on one node of the tree: guest frames (the
+ * engine's per-block counts) under the root "program:NAME", each syscall a
+ * "syscall:NAME" node at its call site holding the meter before its body
+ * minus after it, the heap charge and a fault's depletion on the program
+ * node; Σ self CU == consumed CU is checked before the profile is built.
+ */
+#ifndef SCP_SOL_RUN_H
+#define SCP_SOL_RUN_H
+
+#include "solana/scp_sol.h"
+#include "profile/scp_prof.h"
+
+#define SCP_SOL_DEFAULT_CU_LIMIT 200000u
+
+typedef struct scp_sol_run_opts {
+  const uint8_t *elf;          /* the program (borrowed) */
+  size_t elf_len;
+  const char *name;            /* the root frame: "program:NAME" */
+  const char *path;            /* for messages (NULL: name) */
+  uint8_t program_id[32];
+  scp_sol_loader loader;       /* the program account's owner: decides the layout */
+  scp_sol_account *accts;      /* the transaction's accounts; updated on success */
+  size_t naccts;
+  const scp_sol_ixacct *ix;    /* the instruction's accounts */
+  size_t nix;
+  const uint8_t *data;         /* instruction data */
+  size_t len;
+  uint64_t cu_limit;           /* 0: 200,000 */
+  uint32_t heap_size;          /* 0: 32 KiB; a multiple of 1 KiB up to 256 KiB */
+  bool profile;                /* build res->profile */
+} scp_sol_run_opts;
+
+typedef struct scp_sol_result {
+  uint64_t cu;                 /* computeUnitsConsumed */
+  uint64_t cu_limit;
+  scp_sol_ierr ierr;           /* SCP_SOL_IERR_NONE: success */
+  char **logs;                 /* the runtime's log lines, as litesvm returns them */
+  size_t nlogs;
+  scp_profile *profile;        /* when profiled */
+  char sbpf_version[4];        /* "v0".."v3" */
+} scp_sol_result;
+
+/* Run the instruction.  SCP_OK whether the instruction succeeded or failed
+ * (res->ierr says which; the accounts change only on success).  Errors: the
+ * ELF does not load (SCP_ERR_MALFORMED / SCP_ERR_INVALID / SCP_ERR_UNSUPPORTED
+ * with the loader's one-line reason naming o->name), SCP_ERR_ARG (a bad
+ * option: heap size, account index), SCP_ERR_INTERNAL (the Σ self CU
+ * invariant does not hold), SCP_ERR_NOMEM.  On error *res is empty. */
+int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err);
+void scp_sol_result_free(scp_sol_result *res);
+
+/* What an ELF is: its sBPF version and exported functions, one per line
+ * ("sbpf v0\nentrypoint 0x...\n..."), into a malloc'd string. */
+int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, scp_error *err);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * scp_sol_scenario.h — a Solana scenario file: programs, accounts and a
+ * sequence of instructions run one after the other on the same accounts
+ * (an instruction that fails changes nothing), some of them profiled.
+ *
+ *   {"programs": [{"name": "token", "elf": "token.so",
+ *                  "id": "Tokenkeg...", "loader": "v3"}],
+ *    "accounts": [{"pubkey": "...", "lamports": 1461600, "owner": "...",
+ *                  "data": "hex | b64:... | @file", "executable": false}],
+ *    "instructions": [{"program": "token", "data": "07...",
+ *                      "accounts": [{"pubkey": "...", "signer": true,
+ *                                    "writable": true}],
+ *                      "cu_limit": 200000, "heap": 32768,
+ *                      "profile": true, "label": "mint_to"}]}
+ *
+ * Paths are relative to the scenario file.  "id" defaults to the
+ * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
+ * instruction names but "accounts" does not is an empty system account.
+ */
+#ifndef SCP_SOL_SCENARIO_H
+#define SCP_SOL_SCENARIO_H
+
+#include "solana/scp_sol.h"
+
+typedef struct scp_sol_scn_program {
+  char *name;
+  char *path;
+  uint8_t *elf;
+  size_t len;
+  uint8_t id[32];
+  scp_sol_loader loader;
+} scp_sol_scn_program;
+
+typedef struct scp_sol_scn_ix {
+  size_t program;              /* index into programs */
+  uint8_t *data;
+  size_t len;
+  scp_sol_ixacct *accts;       /* indexes into the scenario's accounts */
+  size_t naccts;
+  uint64_t cu_limit;           /* 0: default */
+  uint32_t heap;               /* 0: default */
+  bool profile;
+  char *label;                 /* "NN-label" names its folder */
+} scp_sol_scn_ix;
+
+typedef struct scp_sol_scenario {
+  scp_sol_scn_program *programs;
+  size_t nprograms;
+  scp_sol_account *accounts;   /* the state the instructions carry along */
+  size_t naccounts;
+  scp_sol_scn_ix *ixs;
+  size_t nixs;
+} scp_sol_scenario;
+
+/* Load a scenario file and the programs it names.  Returns SCP_OK;
+ * SCP_ERR_IO (a file), SCP_ERR_MALFORMED (not JSON or a wrong shape: err
+ * names the file and the key), SCP_ERR_NOMEM; on failure *out is NULL. */
+int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err);
+void scp_sol_scenario_free(scp_sol_scenario *s);
+
+/* Whether a JSON file is a Solana scenario (has "programs"). */
+bool scp_sol_scenario_is(const char *path);
+
+#endif

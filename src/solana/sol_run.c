@@ -1,0 +1,405 @@
+/* sol_run.c — one instruction of an sBPF program under agave's BPF loader
+ * rules, optionally profiled (the steps and the booking are in
+ * scp_sol_run.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "solana/scp_sol_run.h"
+#include "solana/scp_sol_input.h"
+#include "solana/sol_sys.h"
+#include "sbpf/scp_sbpf.h"
+#include "run/scp_run.h"
+#include "symbols/scp_sym.h"
+
+typedef struct sol_reg {
+  struct sol_state *st;
+  const sol_syscall *sc;
+} sol_reg;
+
+typedef struct sol_state {
+  const scp_sol_run_opts *o;
+  sol_ctx c;
+  uint64_t meter;              /* remaining CU */
+  uint64_t limit;
+  scp_sbpf_loader *loader;
+  scp_sbpf_prog *prog;
+  sol_reg *regs;
+  scp_run *run;
+  uint32_t prog_node;
+  uint64_t text_addr;
+  scp_sym *sym;
+  const scp_sol_account *saved;   /* the accounts before the instruction */
+  char key_text[SCP_SOL_B58_KEY_MAX];
+  char frame[160];
+  char root[160];
+} sol_state;
+
+/* ---- the VM as the syscall bodies see it ---- */
+
+static int io_translate(void *vm, uint64_t va, uint64_t len, bool write, uint8_t **host,
+                        scp_error *err) {
+  return scp_sbpf_vm_translate(vm, va, len, write, host, err);
+}
+static uint64_t io_remaining(void *vm) { return scp_sbpf_vm_remaining(vm); }
+static int io_consume(void *vm, uint64_t n) { return scp_sbpf_vm_consume(vm, n); }
+
+static int thunk(void *ctx, scp_sbpf_vm *vm, const uint64_t args[5], uint64_t *r0, scp_error *err) {
+  sol_reg *g = ctx;
+  sol_io io = {vm, io_translate, io_remaining, io_consume};
+  int rc = g->sc->fn(&g->st->c, &io, args, r0, err);
+  if (rc == SCP_ERR_UNSUPPORTED) scp_error_prefix(err, g->sc->name);
+  return rc;
+}
+
+/* ---- booking ---- */
+
+static void read_meter(void *ctx, uint64_t *now) {
+  sol_state *st = ctx;
+  now[0] = st->limit - st->meter;
+}
+
+static void on_syscall_enter(void *ctx, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, uint32_t node) {
+  sol_state *st = ctx;
+  /* the instructions flushed into the meter before the body are the
+   * engine's to book */
+  scp_run_skip(st->run);
+  scp_run_enter(st->run, node, st->text_addr + 8ull * pc, SCP_KIND_HOST, 0, key);
+}
+
+static void on_syscall_exit(void *ctx, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, int status) {
+  scp_run_leave(((sol_state *)ctx)->run);
+}
+
+static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
+  sol_state *st = ctx;
+  switch (n->kind) {
+  case SCP_KIND_ROOT:
+  case SCP_KIND_CONTRACT:
+    out->name = st->root;
+    out->source = SCP_SRC_HOST;
+    return SCP_OK;
+  case SCP_KIND_HOST: {
+    const char *s = scp_sbpf_loader_syscall_name(st->loader, n->callee);
+    snprintf(st->frame, sizeof st->frame, "syscall:%s", s ? s : "?");
+    out->name = st->frame;
+    out->source = SCP_SRC_HOST;
+    return SCP_OK;
+  }
+  case SCP_KIND_GUEST: {
+    uint64_t addr = st->text_addr + 8ull * n->callee;
+    if (st->sym && scp_sym_function_at(st->sym, addr, out) == SCP_OK && out->name && out->name[0])
+      return SCP_OK;
+    uint32_t fi = scp_sbpf_prog_func_at(st->prog, n->callee);
+    const scp_sbpf_func *f = fi == UINT32_MAX ? NULL : scp_sbpf_prog_func(st->prog, fi);
+    if (f && f->name && f->name[0] && f->pc == n->callee) snprintf(st->frame, sizeof st->frame, "%s", f->name);
+    else snprintf(st->frame, sizeof st->frame, "[no symbols] 0x%llx", (unsigned long long)addr);
+    out->name = st->frame;
+    out->source = SCP_SRC_RAW;
+    return SCP_OK;
+  }
+  default:
+    out->name = scp_kind_name((scp_kind)n->kind);
+    return SCP_OK;
+  }
+}
+
+static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_info **chain) {
+  sol_state *st = ctx;
+  return st->sym ? scp_sym_chain(st->sym, pc, chain) : 0;
+}
+
+/* ---- set-up ---- */
+
+static int load(sol_state *st, scp_error *err) {
+  const scp_sol_run_opts *o = st->o;
+  size_t n;
+  const sol_syscall *sc = sol_syscalls(&n);
+  int rc = scp_sbpf_loader_create(NULL, &st->loader);
+  if (rc) return scp_fail(err, rc, "out of memory");
+  if (!(st->regs = calloc(n, sizeof *st->regs))) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    st->regs[i] = (sol_reg){st, &sc[i]};
+    if ((rc = scp_sbpf_loader_register(st->loader, sc[i].name, thunk, &st->regs[i], err))) return rc;
+  }
+  if ((rc = scp_sbpf_load(st->loader, o->elf, o->elf_len, o->path ? o->path : o->name, &st->prog,
+                          err)))
+    return rc;
+  st->text_addr = scp_sbpf_prog_text_addr(st->prog);
+  return SCP_OK;
+}
+
+static int check_opts(const scp_sol_run_opts *o, scp_error *err) {
+  if (o->loader < SCP_SOL_LOADER_V1 || o->loader > SCP_SOL_LOADER_V3)
+    return scp_fail(err, SCP_ERR_ARG, "loader %d: want v1, v2 or v3", (int)o->loader);
+  uint32_t heap = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
+  if (heap % 1024 || heap < SCP_SBPF_HEAP_DEFAULT || heap > SCP_SBPF_HEAP_MAX)
+    return scp_fail(err, SCP_ERR_ARG, "heap size %u: want a multiple of 1024 from 32768 to 262144", heap);
+  for (size_t i = 0; i < o->nix; i++)
+    if (o->ix[i].index >= o->naccts)
+      return scp_fail(err, SCP_ERR_ARG, "instruction account %zu: no account %u", i, o->ix[i].index);
+  return SCP_OK;
+}
+
+/* ---- the run ---- */
+
+typedef struct vm_outcome {
+  int rc;                 /* of scp_sbpf_vm_run */
+  uint64_t r0;
+  scp_error err;
+  scp_sbpf_trap trap;
+} vm_outcome;
+
+static int run_vm(sol_state *st, const scp_sol_input *in, vm_outcome *out, scp_error *err) {
+  const scp_sol_run_opts *o = st->o;
+  scp_sbpf_region region = {SCP_SBPF_MM_INPUT, in->buf, in->len, true};
+  scp_sbpf_hooks hooks = {NULL, NULL, on_syscall_enter, on_syscall_exit, NULL};
+  scp_sbpf_vm_config cfg = {&st->meter, o->heap_size, &region, 1, st->run ? &hooks : NULL, st,
+                            st->run ? scp_run_tree(st->run) : NULL, st->prog_node, 0, 0};
+  scp_sbpf_vm *vm = NULL;
+  int rc = scp_sbpf_vm_create(st->prog, &cfg, &vm, err);
+  if (rc) return rc;
+  scp_sbpf_vm_set_reg(vm, 1, SCP_SBPF_MM_INPUT);
+  scp_sbpf_vm_set_reg(vm, 2, SCP_SBPF_MM_INPUT + in->ixdata_off);
+  out->rc = scp_sbpf_vm_run(vm, &out->r0, &out->err);
+  out->trap = scp_sbpf_vm_trap(vm);
+  scp_sbpf_vm_destroy(vm);
+  if (out->rc == SCP_ERR_NOMEM) return scp_fail(err, SCP_ERR_NOMEM, "out of memory while profiling");
+  /* the guest work since the last syscall is in the tree (settled) */
+  if (st->run) scp_run_skip(st->run);
+  return SCP_OK;
+}
+
+static void put_b64(scp_buf *b, const uint8_t *p, size_t n) {
+  static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+    char q[4] = {T[v >> 18 & 63], T[v >> 12 & 63], i + 1 < n ? T[v >> 6 & 63] : '=', i + 2 < n ? T[v & 63] : '='};
+    scp_buf_put(b, q, 4);
+  }
+}
+
+/* After the VM: the consumed line, return data, the error, the depletion,
+ * the write-back. */
+static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_t prev,
+                  uint64_t vm_used, scp_sol_result *res, scp_error *err) {
+  const scp_sol_run_opts *o = st->o;
+  sol_ctx *c = &st->c;
+  char why[600] = "";
+  sol_log(c, "Program %s consumed %llu of %llu compute units", st->key_text,
+          (unsigned long long)vm_used, (unsigned long long)prev);
+  if (c->return_len) {
+    scp_buf b = {0};
+    put_b64(&b, c->return_data, c->return_len);
+    scp_buf_putc(&b, 0);
+    sol_log(c, "Program return: %s %s", st->key_text, b.oom ? "" : b.data);
+    scp_buf_free(&b);
+  }
+  if (v->rc == SCP_OK && v->r0 != 0) {
+    res->ierr = scp_sol_ierr_from_u64(v->r0);
+    scp_sol_ierr_text(res->ierr, why, sizeof why);
+  } else if (v->rc != SCP_OK) {
+    snprintf(why, sizeof why, "%s", v->err.msg);
+    if (v->trap == SCP_SBPF_TRAP_SYSCALL) {
+      res->ierr = c->ierr.kind ? c->ierr : (scp_sol_ierr){SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE, 0};
+    } else {
+      res->ierr.kind = SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE;
+      st->meter = 0;      /* deplete_cu_meter_on_vm_failure */
+      if (st->run) scp_run_book(st->run, st->prog_node);
+    }
+  } else {
+    scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+    int rc = scp_sol_input_deserialize(in, o->accts, &ix, &res->ierr);
+    if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
+    if (rc) scp_sol_ierr_text(res->ierr, why, sizeof why);
+  }
+  if (res->ierr.kind) {
+    sol_log(c, "Program %s failed: %s", st->key_text, why);
+    return SCP_OK;
+  }
+  sol_log(c, "Program %s success", st->key_text);
+  scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+  if (!scp_sol_input_balanced(st->saved, o->accts, &ix))
+    res->ierr.kind = SCP_SOL_IERR_UNBALANCED_INSTRUCTION;
+  return SCP_OK;
+}
+
+static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
+  sol_state *st = ctx;
+  static const char *const LOADER[] = {"", "v1 (deprecated, unaligned input)", "v2", "v3 (upgradeable)"};
+  char version[8];
+  snprintf(version, sizeof version, "v%d", (int)scp_sbpf_prog_version(st->prog));
+  int rc = scp_prof_meta(p, "program", st->o->name ? st->o->name : "");
+  if (!rc) rc = scp_prof_meta(p, "program id", st->key_text);
+  if (!rc) rc = scp_prof_meta(p, "sbpf", version);
+  if (!rc) rc = scp_prof_meta(p, "loader", LOADER[st->o->loader <= 3 ? st->o->loader : 0]);
+  for (size_t i = 0; !rc && i < st->c.nlogs; i++) rc = scp_prof_meta(p, "log", st->c.logs[i]);
+  if (rc) scp_fail(err, rc, "out of memory");
+  return rc;
+}
+
+static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
+  scp_sym_opts so = {0};
+  scp_error serr;
+  if (scp_sym_open_elf(st->o->elf, st->o->elf_len, &so, &st->sym, &serr)) st->sym = NULL;
+  scp_resolver resolver = {st, node_frame, pc_chain};
+  char status[700] = "";
+  if (res->ierr.kind) {
+    char name[96];
+    scp_sol_ierr_name(res->ierr, name, sizeof name);
+    snprintf(status, sizeof status, "instruction failed: %s", name);
+  }
+  scp_run_report rep = {1, st->root, res->ierr.kind ? SCP_ERR_TRAP : SCP_OK, status, &resolver,
+                        add_meta, st};
+  return scp_run_build(st->run, &rep, &res->profile, err);
+}
+
+static int run_instruction(sol_state *st, scp_sol_result *res, scp_error *err) {
+  const scp_sol_run_opts *o = st->o;
+  sol_ctx *c = &st->c;
+  scp_sol_input in = {0};
+  vm_outcome v = {0};
+  int rc;
+  sol_log(c, "Program %s invoke [1]", st->key_text);
+  scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+  if ((rc = scp_sol_input_serialize(o->accts, o->naccts, &ix, &in, &res->ierr, err))) {
+    if (rc != SCP_ERR_LIMIT) return rc;
+    char why[128];
+    scp_sol_ierr_text(res->ierr, why, sizeof why);
+    sol_log(c, "Program %s failed: %s", st->key_text, why);
+    return SCP_OK;
+  }
+  uint64_t prev = st->meter;
+  /* calculate_heap_cost: 8 CU per 32 KiB page beyond the first */
+  uint32_t heap = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
+  uint64_t heap_cost = ((heap + 32767u) / 32768u - 1) * 8u;
+  st->meter = st->meter > heap_cost ? st->meter - heap_cost : 0;
+  if (st->run) scp_run_book(st->run, st->prog_node);
+  uint64_t before_vm = st->meter;
+  if ((rc = run_vm(st, &in, &v, err))) goto done;
+  rc = finish(st, &in, &v, prev, before_vm - st->meter, res, err);
+done:
+  scp_sol_input_free(&in);
+  return rc;
+}
+
+int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
+  memset(res, 0, sizeof *res);
+  int rc = check_opts(o, err);
+  if (rc) return rc;
+  sol_state *st = calloc(1, sizeof *st);
+  scp_sol_account *saved = calloc(o->naccts ? o->naccts : 1, sizeof *saved);
+  if (!st || !saved) {
+    free(st);
+    free(saved);
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  size_t nsaved = 0;
+  st->o = o;
+  st->limit = st->meter = o->cu_limit ? o->cu_limit : SCP_SOL_DEFAULT_CU_LIMIT;
+  res->cu_limit = st->limit;
+  memcpy(st->c.program_id, o->program_id, 32);
+  st->c.check_aligned = o->loader != SCP_SOL_LOADER_V1;
+  st->c.stack_height = 1;
+  st->c.heap_size = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
+  sol_sysvars_default(&st->c.sysvars);
+  scp_sol_key_str(o->program_id, st->key_text);
+  snprintf(st->root, sizeof st->root, "program:%s", o->name && o->name[0] ? o->name : st->key_text);
+  for (; nsaved < o->naccts; nsaved++)
+    if ((rc = scp_sol_account_copy(&saved[nsaved], &o->accts[nsaved]))) {
+      scp_fail(err, rc, "out of memory");
+      goto fail;
+    }
+  st->saved = saved;
+  if ((rc = load(st, err))) goto fail;
+  snprintf(res->sbpf_version, sizeof res->sbpf_version, "v%d", (int)scp_sbpf_prog_version(st->prog));
+  if (o->profile) {
+    const scp_metric m = {"CU", "compute units", st->limit};
+    scp_run_opts ro = {1, &m, read_meter, st, NULL};
+    /* the root is the program: its frames hang under it */
+    if ((rc = scp_run_create(&ro, &st->run, err))) goto fail;
+    st->prog_node = 0;
+  }
+  if ((rc = run_instruction(st, res, err))) goto fail;
+  res->cu = st->limit - st->meter;
+  if (st->run && (rc = build_profile(st, res, err))) goto fail;
+  if (st->c.log_oom) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  /* a failed instruction commits nothing */
+  if (res->ierr.kind)
+    for (size_t i = 0; i < o->naccts; i++) {
+      scp_sol_account_free(&o->accts[i]);
+      o->accts[i] = saved[i];
+      saved[i].data = NULL;
+    }
+  res->logs = st->c.logs;
+  res->nlogs = st->c.nlogs;
+  st->c.logs = NULL;
+  st->c.nlogs = 0;
+fail:
+  for (size_t i = 0; i < nsaved; i++) scp_sol_account_free(&saved[i]);
+  free(saved);
+  if (rc) scp_sol_result_free(res);
+  sol_ctx_free(&st->c);
+  if (st->sym) scp_sym_destroy(st->sym);
+  scp_run_destroy(st->run);
+  scp_sbpf_prog_free(st->prog);
+  scp_sbpf_loader_destroy(st->loader);
+  free(st->regs);
+  free(st);
+  return rc;
+}
+
+void scp_sol_result_free(scp_sol_result *res) {
+  for (size_t i = 0; i < res->nlogs; i++) free(res->logs[i]);
+  free(res->logs);
+  if (res->profile) scp_profile_destroy(res->profile);
+  memset(res, 0, sizeof *res);
+}
+
+int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, scp_error *err) {
+  scp_sol_run_opts o = {0};
+  sol_state st = {0};
+  scp_buf b = {0};
+  o.elf = elf;
+  o.elf_len = len;
+  o.name = name;
+  o.path = name;
+  st.o = &o;
+  *out = NULL;
+  int rc = load(&st, err);
+  if (rc) goto done;
+  scp_buf_printf(&b, "sbpf v%d\n", (int)scp_sbpf_prog_version(st.prog));
+  scp_buf_printf(&b, "e_machine %u\n", scp_sbpf_prog_machine(st.prog));
+  scp_buf_printf(&b, "instructions %u\n", scp_sbpf_prog_ninsns(st.prog));
+  uint32_t entry = scp_sbpf_prog_entry(st.prog);
+  scp_sym_opts so = {0};
+  scp_error serr;
+  if (scp_sym_open_elf(elf, len, &so, &st.sym, &serr)) st.sym = NULL;
+  for (uint32_t i = 0; i < scp_sbpf_prog_nfuncs(st.prog); i++) {
+    const scp_sbpf_func *f = scp_sbpf_prog_func(st.prog, i);
+    uint64_t addr = st.text_addr + 8ull * f->pc;
+    scp_frame_info fi = {0};
+    const char *fname = f->name && f->name[0] ? f->name : NULL;
+    /* the mapper's name (DWARF, demangled) when it has one for this address */
+    if (st.sym && scp_sym_function_at(st.sym, addr, &fi) == SCP_OK && fi.name && fi.name[0] &&
+        fi.source != SCP_SRC_RAW)
+      fname = fi.name;
+    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)addr, fname ? fname : "?",
+                   f->pc == entry ? " (entrypoint)" : "");
+  }
+  for (uint32_t i = 0; i < scp_sbpf_prog_nsyscalls(st.prog); i++) {
+    const scp_sbpf_syscall_use *u = scp_sbpf_prog_syscall(st.prog, i);
+    scp_buf_printf(&b, "syscall 0x%08x %s\n", u->key, u->name ? u->name : "?");
+  }
+  scp_buf_putc(&b, 0);
+  if (b.oom) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  else *out = b.data, b.data = NULL;
+done:
+  scp_buf_free(&b);
+  if (st.sym) scp_sym_destroy(st.sym);
+  scp_sbpf_prog_free(st.prog);
+  scp_sbpf_loader_destroy(st.loader);
+  free(st.regs);
+  return rc;
+}

@@ -1,0 +1,266 @@
+/* sol_scenario.c — Solana scenario files (format in scp_sol_scenario.h). */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include "solana/scp_sol_scenario.h"
+#include "util/scp_util.h"
+
+#define DEFAULT_PROGRAM_ID "ScprofProgram111111111111111111111111111111"
+
+typedef struct loader_ctx {
+  const char *file;     /* the scenario, for messages */
+  const char *dir;      /* its folder, for relative paths */
+  scp_error *err;
+} loader_ctx;
+
+static int bad(loader_ctx *l, const char *what) {
+  return scp_fail(l->err, SCP_ERR_MALFORMED, "%s: %s", l->file, what);
+}
+
+static char *join(const loader_ctx *l, const char *rel) {
+  size_t n = strlen(l->dir) + strlen(rel) + 2;
+  char *p = malloc(n);
+  if (!p) return NULL;
+  if (rel[0] == '/' || !l->dir[0]) snprintf(p, n, "%s", rel);
+  else snprintf(p, n, "%s/%s", l->dir, rel);
+  return p;
+}
+
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* hex, b64:BASE64 or @FILE (relative to the scenario) */
+static int data_of(loader_ctx *l, const char *s, const char *what, uint8_t **out, size_t *len) {
+  static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t n = strlen(s), k = 0;
+  *out = NULL;
+  *len = 0;
+  if (s[0] == '@') {
+    char *p = join(l, s + 1);
+    if (!p) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+    int rc = scp_read_file(p, out, len, l->err);
+    free(p);
+    return rc;
+  }
+  uint8_t *b = malloc(n + 1);
+  if (!b) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  if (!strncmp(s, "b64:", 4)) {
+    uint32_t acc = 0;
+    unsigned bits = 0;
+    for (const char *p = s + 4; *p && *p != '='; p++) {
+      const char *q = strchr(B64, *p);
+      if (!q) goto fail;
+      acc = acc << 6 | (uint32_t)(q - B64);
+      bits += 6;
+      if (bits >= 8) b[k++] = (uint8_t)(acc >> (bits -= 8));
+    }
+  } else {
+    if (n % 2) goto fail;
+    for (size_t i = 0; i < n; i += 2) {
+      int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+      if (hi < 0 || lo < 0) goto fail;
+      b[k++] = (uint8_t)(hi << 4 | lo);
+    }
+  }
+  *out = b;
+  *len = k;
+  return SCP_OK;
+fail:
+  free(b);
+  return scp_fail(l->err, SCP_ERR_MALFORMED, "%s: %s: '%s' is not hex, b64:BASE64 or @FILE", l->file,
+                  what, s);
+}
+
+static int key_of(loader_ctx *l, json_t *v, const char *what, uint8_t key[32]) {
+  const char *s = json_string_value(v);
+  if (s && scp_sol_key_parse(s, strlen(s), key)) return SCP_OK;
+  return scp_fail(l->err, SCP_ERR_MALFORMED, "%s: %s: not a base58 public key", l->file, what);
+}
+
+static int load_program(loader_ctx *l, json_t *j, scp_sol_scn_program *p) {
+  const char *name = json_string_value(json_object_get(j, "name"));
+  const char *elf = json_string_value(json_object_get(j, "elf"));
+  const char *loader = json_string_value(json_object_get(j, "loader"));
+  json_t *id = json_object_get(j, "id");
+  if (!name || !elf) return bad(l, "a program needs \"name\" and \"elf\"");
+  if (!(p->name = strdup(name)) || !(p->path = join(l, elf)))
+    return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  int rc = scp_read_file(p->path, &p->elf, &p->len, l->err);
+  if (rc) return rc;
+  if (id) {
+    if ((rc = key_of(l, id, "program id", p->id))) return rc;
+  } else {
+    scp_sol_key_parse(DEFAULT_PROGRAM_ID, strlen(DEFAULT_PROGRAM_ID), p->id);
+  }
+  if (!loader || !strcmp(loader, "v3")) p->loader = SCP_SOL_LOADER_V3;
+  else if (!strcmp(loader, "v2")) p->loader = SCP_SOL_LOADER_V2;
+  else if (!strcmp(loader, "v1")) p->loader = SCP_SOL_LOADER_V1;
+  else return bad(l, "\"loader\" is v1, v2 or v3");
+  return SCP_OK;
+}
+
+static int load_account(loader_ctx *l, json_t *j, scp_sol_account *a) {
+  int rc = key_of(l, json_object_get(j, "pubkey"), "account pubkey", a->key);
+  if (rc) return rc;
+  json_t *owner = json_object_get(j, "owner");
+  if (owner && (rc = key_of(l, owner, "account owner", a->owner))) return rc;
+  json_t *lam = json_object_get(j, "lamports");
+  if (lam && (!json_is_integer(lam) || json_integer_value(lam) < 0))
+    return bad(l, "\"lamports\" is a non-negative integer");
+  a->lamports = lam ? (uint64_t)json_integer_value(lam) : 0;
+  a->executable = json_is_true(json_object_get(j, "executable"));
+  const char *data = json_string_value(json_object_get(j, "data"));
+  return data_of(l, data ? data : "", "account data", &a->data, &a->len);
+}
+
+/* The account's index, added as an empty system account when unknown. */
+static int account_index(loader_ctx *l, scp_sol_scenario *s, size_t *cap, const uint8_t key[32],
+                         uint16_t *idx) {
+  for (size_t i = 0; i < s->naccounts; i++)
+    if (!memcmp(s->accounts[i].key, key, 32)) {
+      *idx = (uint16_t)i;
+      return SCP_OK;
+    }
+  if (s->naccounts >= UINT16_MAX) return bad(l, "too many accounts");
+  if (!scp_grow(&s->accounts, cap, s->naccounts + 1, sizeof *s->accounts))
+    return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  scp_sol_account *a = &s->accounts[s->naccounts];
+  memset(a, 0, sizeof *a);
+  memcpy(a->key, key, 32);
+  if (!(a->data = malloc(1))) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  *idx = (uint16_t)s->naccounts++;
+  return SCP_OK;
+}
+
+static int load_ix(loader_ctx *l, scp_sol_scenario *s, size_t *acap, json_t *j, scp_sol_scn_ix *x) {
+  const char *prog = json_string_value(json_object_get(j, "program"));
+  if (!prog) return bad(l, "an instruction needs \"program\"");
+  for (x->program = 0; x->program < s->nprograms; x->program++)
+    if (!strcmp(s->programs[x->program].name, prog)) break;
+  if (x->program == s->nprograms) return bad(l, "an instruction names a program not in \"programs\"");
+  const char *data = json_string_value(json_object_get(j, "data"));
+  int rc = data_of(l, data ? data : "", "instruction data", &x->data, &x->len);
+  if (rc) return rc;
+  json_t *cu = json_object_get(j, "cu_limit"), *heap = json_object_get(j, "heap");
+  if ((cu && (!json_is_integer(cu) || json_integer_value(cu) <= 0)) ||
+      (heap && (!json_is_integer(heap) || json_integer_value(heap) <= 0 ||
+                json_integer_value(heap) > 262144)))
+    return bad(l, "\"cu_limit\" and \"heap\" are positive integers");
+  x->cu_limit = cu ? (uint64_t)json_integer_value(cu) : 0;
+  x->heap = heap ? (uint32_t)json_integer_value(heap) : 0;
+  json_t *pf = json_object_get(j, "profile");
+  x->profile = !pf || json_is_true(pf);
+  const char *label = json_string_value(json_object_get(j, "label"));
+  if (!(x->label = strdup(label ? label : s->programs[x->program].name)))
+    return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  json_t *accts = json_object_get(j, "accounts");
+  size_t n = json_array_size(accts);
+  if (accts && !json_is_array(accts)) return bad(l, "an instruction's \"accounts\" is an array");
+  if (!(x->accts = calloc(n ? n : 1, sizeof *x->accts))) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    json_t *e = json_array_get(accts, i);
+    uint8_t key[32];
+    if ((rc = key_of(l, json_object_get(e, "pubkey"), "instruction account pubkey", key)) ||
+        (rc = account_index(l, s, acap, key, &x->accts[i].index)))
+      return rc;
+    x->accts[i].signer = json_is_true(json_object_get(e, "signer"));
+    x->accts[i].writable = json_is_true(json_object_get(e, "writable"));
+  }
+  x->naccts = n;
+  /* the message gives each account the union of its flags */
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < n; k++)
+      if (x->accts[i].index == x->accts[k].index) {
+        x->accts[i].signer |= x->accts[k].signer;
+        x->accts[i].writable |= x->accts[k].writable;
+      }
+  return SCP_OK;
+}
+
+static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
+  json_t *progs = json_object_get(root, "programs"), *accts = json_object_get(root, "accounts"),
+         *ixs = json_object_get(root, "instructions");
+  if (!json_is_array(progs) || !json_is_array(ixs) || (accts && !json_is_array(accts)))
+    return bad(l, "want arrays \"programs\", \"instructions\" and optionally \"accounts\"");
+  size_t np = json_array_size(progs), na = json_array_size(accts), nx = json_array_size(ixs), acap = na;
+  s->programs = calloc(np ? np : 1, sizeof *s->programs);
+  s->accounts = calloc(na ? na : 1, sizeof *s->accounts);
+  s->ixs = calloc(nx ? nx : 1, sizeof *s->ixs);
+  if (!s->programs || !s->accounts || !s->ixs) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  acap = na ? na : 1;
+  int rc;
+  for (; s->nprograms < np; s->nprograms++)
+    if ((rc = load_program(l, json_array_get(progs, s->nprograms), &s->programs[s->nprograms]))) return rc;
+  for (; s->naccounts < na; s->naccounts++) {
+    if ((rc = load_account(l, json_array_get(accts, s->naccounts), &s->accounts[s->naccounts]))) {
+      s->naccounts++;   /* its partial data is freed with the rest */
+      return rc;
+    }
+    for (size_t i = 0; i < s->naccounts; i++)
+      if (!memcmp(s->accounts[i].key, s->accounts[s->naccounts].key, 32)) {
+        s->naccounts++;
+        return bad(l, "an account is listed twice");
+      }
+  }
+  for (; s->nixs < nx; s->nixs++)
+    if ((rc = load_ix(l, s, &acap, json_array_get(ixs, s->nixs), &s->ixs[s->nixs]))) {
+      s->nixs++;
+      return rc;
+    }
+  return SCP_OK;
+}
+
+int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err) {
+  *out = NULL;
+  json_error_t je;
+  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  if (!root)
+    return scp_fail(err, SCP_ERR_MALFORMED, "%s:%d: %s", path, je.line, je.text);
+  scp_sol_scenario *s = calloc(1, sizeof *s);
+  char *dir = strdup(path);
+  int rc;
+  if (!s || !dir) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  else dir[0] = 0;
+  loader_ctx l = {path, dir, err};
+  rc = load_all(&l, root, s);
+done:
+  json_decref(root);
+  free(dir);
+  if (rc) scp_sol_scenario_free(s);
+  else *out = s;
+  return rc;
+}
+
+void scp_sol_scenario_free(scp_sol_scenario *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->nprograms; i++) {
+    free(s->programs[i].name);
+    free(s->programs[i].path);
+    free(s->programs[i].elf);
+  }
+  for (size_t i = 0; i < s->naccounts; i++) scp_sol_account_free(&s->accounts[i]);
+  for (size_t i = 0; i < s->nixs; i++) {
+    free(s->ixs[i].data);
+    free(s->ixs[i].accts);
+    free(s->ixs[i].label);
+  }
+  free(s->programs);
+  free(s->accounts);
+  free(s->ixs);
+  free(s);
+}
+
+bool scp_sol_scenario_is(const char *path) {
+  json_error_t je;
+  json_t *root = json_load_file(path, 0, &je);
+  bool yes = root && json_object_get(root, "programs") != NULL;
+  json_decref(root);
+  return yes;
+}

@@ -1,0 +1,149 @@
+/* sol_sys.c — what the syscall bodies share: the log collector, metering,
+ * memory translation with agave's alignment rule, UTF-8 errors worded as
+ * Rust words them, and the registration table. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "solana/sol_sys.h"
+
+void sol_sysvars_default(sol_sysvars *s) {
+  memset(s, 0, sizeof *s);
+  s->slot = 447552000;                   /* litesvm 1.5.0's clock */
+  s->lamports_per_byte_year = 6960;
+  s->exemption_threshold = 1.0;
+  s->burn_percent = 50;
+  s->slots_per_epoch = 432000;
+  s->leader_schedule_slot_offset = 432000;
+  s->warmup = true;
+  s->first_normal_epoch = 14;
+  s->first_normal_slot = 524256;
+}
+
+void sol_log(sol_ctx *c, const char *fmt, ...) {
+  char small[256], *line = small;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if (n < 0) return;
+  if ((size_t)n >= sizeof small) {
+    line = malloc((size_t)n + 1);
+    if (!line) { c->log_oom = true; return; }
+    va_start(ap, fmt);
+    vsnprintf(line, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+  }
+  /* LogCollector::log: a line that would reach the limit is dropped and
+   * the first such line is replaced by "Log truncated" */
+  if (c->log_bytes + (size_t)n >= SOL_LOG_BYTES_LIMIT) {
+    if (line != small) free(line);
+    if (c->log_truncated) return;
+    c->log_truncated = true;
+    line = small;
+    snprintf(small, sizeof small, "Log truncated");
+  } else {
+    c->log_bytes += (size_t)n;
+  }
+  char *copy = line == small ? strdup(small) : line;
+  if (!copy || !scp_grow(&c->logs, &c->logs_cap, c->nlogs + 1, sizeof *c->logs)) {
+    free(copy);
+    c->log_oom = true;
+    return;
+  }
+  c->logs[c->nlogs++] = copy;
+}
+
+void sol_ctx_free(sol_ctx *c) {
+  for (size_t i = 0; i < c->nlogs; i++) free(c->logs[i]);
+  free(c->logs);
+  c->logs = NULL;
+  c->nlogs = c->logs_cap = 0;
+}
+
+int sol_charge(sol_ctx *c, const sol_io *io, uint64_t amount, scp_error *err) {
+  if (io->consume(io->vm, amount) == SCP_OK) return SCP_OK;
+  c->ierr.kind = SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED;
+  return scp_fail(err, SCP_ERR_BUDGET, "Computational budget exceeded");
+}
+
+int sol_map(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t len, uint64_t size,
+            uint64_t align, bool write, uint8_t **host, scp_error *err) {
+  *host = NULL;
+  if (len == 0) return SCP_OK;
+  if (len > (uint64_t)INT64_MAX / size) return scp_fail(err, SCP_ERR_TRAP, "InvalidLength");
+  int rc = io->translate(io->vm, va, len * size, write, host, err);
+  if (rc) return rc;
+  /* agave checks the host address; its regions start 16-aligned, so the
+   * guest address's alignment is the host's */
+  if (c->check_aligned && align > 1 && va % align) {
+    *host = NULL;
+    return scp_fail(err, SCP_ERR_TRAP, "Unaligned pointer");
+  }
+  return SCP_OK;
+}
+
+int sol_map_slices(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t n,
+                   const uint8_t **pairs, scp_error *err) {
+  uint8_t *h;
+  int rc = sol_map(c, io, va, n, 16, 8, false, &h, err);
+  *pairs = h;
+  return rc;
+}
+
+/* core::str::from_utf8's first error: (valid_up_to, error_len or 0 when
+ * the input ends inside a sequence); false when s is valid. */
+static bool utf8_error(const uint8_t *s, size_t n, size_t *at, unsigned *elen) {
+  size_t i = 0;
+  while (i < n) {
+    uint8_t b = s[i];
+    if (b < 0x80) { i++; continue; }
+    unsigned w = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    *at = i;
+    if (w == 0) { *elen = 1; return true; }
+    if (i + 1 >= n) { *elen = 0; return true; }
+    uint8_t b1 = s[i + 1];
+    bool ok1;
+    if (w == 2) ok1 = b1 >= 0x80 && b1 <= 0xbf;
+    else if (w == 3)
+      ok1 = (b == 0xe0 && b1 >= 0xa0 && b1 <= 0xbf) || (b >= 0xe1 && b <= 0xec && b1 >= 0x80 && b1 <= 0xbf) ||
+            (b == 0xed && b1 >= 0x80 && b1 <= 0x9f) || (b >= 0xee && b1 >= 0x80 && b1 <= 0xbf);
+    else
+      ok1 = (b == 0xf0 && b1 >= 0x90 && b1 <= 0xbf) || (b >= 0xf1 && b <= 0xf3 && b1 >= 0x80 && b1 <= 0xbf) ||
+            (b == 0xf4 && b1 >= 0x80 && b1 <= 0x8f);
+    if (!ok1) { *elen = 1; return true; }
+    for (unsigned k = 2; k < w; k++) {
+      if (i + k >= n) { *elen = 0; return true; }
+      if ((s[i + k] & 0xc0) != 0x80) { *elen = k; return true; }
+    }
+    i += w;
+  }
+  return false;
+}
+
+int sol_check_utf8(const uint8_t *s, size_t n, const char *prefix, scp_error *err) {
+  size_t at;
+  unsigned elen;
+  if (!utf8_error(s, n, &at, &elen)) return SCP_OK;
+  scp_buf b = {0};
+  scp_buf_puts(&b, prefix);
+  if (elen) scp_buf_printf(&b, "invalid utf-8 sequence of %u bytes from index %zu: [", elen, at);
+  else scp_buf_printf(&b, "incomplete utf-8 byte sequence from index %zu: [", at);
+  for (size_t i = 0; i < n && b.len < sizeof err->msg; i++) scp_buf_printf(&b, i ? ", %u" : "%u", s[i]);
+  scp_buf_putc(&b, ']');
+  scp_buf_putc(&b, 0);
+  int rc = scp_fail(err, SCP_ERR_TRAP, "%s", b.oom ? "invalid utf-8" : b.data);
+  scp_buf_free(&b);
+  return rc;
+}
+
+static const sol_syscall SYSCALLS[] = {
+#define X(name, fn) {#name, fn},
+#include "solana/sol_syscalls.def"
+#undef X
+};
+
+const sol_syscall *sol_syscalls(size_t *n) {
+  *n = SCP_ARRAY_LEN(SYSCALLS);
+  return SYSCALLS;
+}

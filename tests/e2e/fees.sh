@@ -1,0 +1,195 @@
+#!/bin/sh
+# End-to-end: the resource fee (--network).  The token example's flow on
+# mainnet's protocol-23 settings: each call's fee in scenario.txt and the
+# total; the transfer's report breaks the fee down by component (numbers
+# worked out from the rates in src/soroban/fee/net.c, see below), its fee
+# flamegraph adds up to the total, the write fee sits on the storage
+# writes (annotate --calls), check --max-fee gates it, diff --metric fee
+# compares the recording-mode transfer with the signed one.  A call over a
+# network limit fails naming the limit and the excess; bad network input
+# is a one-line error.
+# Prints one PASS/FAIL line per check (tests/run.sh counts them).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cp "$B/examples/token.wasm" "$T/"
+ADMIN=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
+# seed 0x11 x 32 and its account
+S1=SAIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRDBNT
+ALICE=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
+BOB=GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6
+
+. "$(dirname "$0")/lib/check.sh"
+
+cat >"$T/token.json" <<JSON
+{"ledger": {"sequence": 100, "network_passphrase": "Test SDF Network ; September 2015"},
+ "accounts": [{"id": "$ADMIN"}, {"id": "$ALICE"}, {"id": "$BOB"}],
+ "contracts": [{"name": "token", "wasm": "token.wasm", "deployer": "$ADMIN",
+                "constructor_args": {"admin": "$ADMIN", "decimal": 7,
+                                     "name": "Example Token", "symbol": "EXT"}}],
+ "calls": [{"function": "mint", "args": {"to": "$ALICE", "amount": 1000}},
+           {"function": "mint", "args": {"to": "$BOB", "amount": 500}},
+           {"function": "transfer", "args": {"from": "$ALICE", "to": "$BOB", "amount": 300}},
+           {"function": "transfer", "args": {"from": "$ALICE", "to": "$BOB", "amount": 300},
+            "auth": "enforce", "signers": ["$S1"]}]}
+JSON
+"$BIN" profile -q -o "$T/a" --network mainnet --scenario "$T/token.json" 2>"$T/err"; rc=$?
+NAME="token flow with --network mainnet runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+cat >"$T/want" <<EOF2
+1 mint ok fee 410703
+2 mint ok fee 410703
+3 transfer ok fee 168661
+4 transfer ok fee 77202
+total fee 1067269
+EOF2
+NAME="scenario.txt: each call's fee and the total"
+ok sh -c "awk -F'\t' '\$1 == \"total\" {print \$1, \$2; next} {print \$1, \$3, \$6, \$7}' '$T/a/scenario.txt' | cmp -s - '$T/want'"
+
+# The transfer (recording mode, as simulated).  Rates: 25 per 10,000
+# instructions, 6,250 per disk-read entry, 1,786 per KB read, 10,000 per
+# written entry, 3,500 per KB written, 10,000 per KB of events, 16,235 per
+# KB of history (transaction + 300), 1,624 per KB of transaction; rent
+# 1,000 per KB (553,688,657 bytes of state: the floor), temporary rent
+# denominator 2,430.  Each part is rounded up on its own:
+#   770,501 instructions      ceil(770501 * 25 / 10000)        =  1,927
+#   1 disk read (Alice's account, auth emulation)  1 * 6,250    =  6,250
+#   92 bytes read             ceil(92 * 1786 / 1024)          =    161
+#   3 writes (2 balances, the nonce)  3 * 10,000               = 30,000
+#   372 bytes written (148 + 148 + 76)  ceil(372 * 3500 / 1024) = 1,272
+#   180 bytes of event + result  ceil(180 * 10000 / 1024)      =  1,758
+#   history  ceil((996 + 300) * 16235 / 1024)                  = 20,548
+#   bandwidth  ceil(996 * 1624 / 1024)                          =  1,580
+# (a balance entry: 20 + contract 36 + key Vec[Balance, addr] 72 + i128
+# 20 = 148; the nonce: 20 + account 40 + LedgerKeyNonce 12 + Void 4 = 76;
+# the event: 52 + topics 104 + i128 20, the Void result 4; the
+# transaction: envelope 184 + footprint keys 416 + InvokeContract 164 +
+# one auth entry 4 + 228)
+#   the nonce (76 bytes, temporary, live 3,110,400 ledgers from 100):
+#     ceil(76 * 1000 * 3110400 / (1024 * 2430))                 = 95,000
+#   its TTL entry: 10,000 + ceil(48 * 3500 / 1024)              = 10,165
+D="$T/a/03-transfer"
+cat >"$T/want" <<'EOF2'
+Fees (mainnet)
+  component                                                 resource  stroops
+  instructions                                  770,501 instructions    1,927
+  disk read entries                                        1 entries    6,250
+  disk read bytes                                           92 bytes      161
+  write entries                                            3 entries   30,000
+  write bytes                                              372 bytes    1,272
+  events and return value                     180 bytes (refundable)    1,758
+  history (transaction size)               996 + 300 bytes of result   20,548
+  bandwidth (transaction size)                             996 bytes    1,580
+  rent                          1 entry at 1,000 per KB (refundable)   95,000
+  TTL writes                              1 TTL entries (refundable)   10,165
+  total                                                               168,661
+EOF2
+NAME="transfer report: the Fees section, each component and the total"
+ok sh -c "sed -n '/^Fees (mainnet)/,/^  total/p' '$D/report.txt' | cmp -s - '$T/want'"
+NAME="transfer report: fee line (non-refundable / refundable) and footprint"
+ok sh -c "grep -q '^  fee  *168,661 stroops: 61,738 non-refundable, 106,923 refundable\$' '$D/report.txt' &&
+          grep -q '^  footprint  *3 read-only, 3 read-write (0 restored)\$' '$D/report.txt'"
+
+# the fee flamegraph: its root is the total, and the nodes' own fees (the
+# JSON report; Fee is the third metric, after CPU and memory) add up to it
+NAME="flamegraph-fee.svg: subtitle and root frame are the total"
+ok sh -c "grep -q '<text id=\"subtitle\"[^>]*>Fee: 168,661 stroops' '$D/flamegraph-fee.svg' &&
+          grep -q '<g scp:x=\"0\" scp:w=\"168661\" scp:d=\"0\">' '$D/flamegraph-fee.svg'"
+self_fee_sum() {
+  sed -n 's/.*"self":\[\([0-9,]*\)\].*/\1/p' "$1" | awk -F, '{s += $3} END {print s}'
+}
+NAME="every stroop sits on one node: the nodes' self fees sum to 168,661"
+ok [ "$(self_fee_sum "$D/report.json")" = 168661 ]
+NAME="the write fee sits on the storage writes: host:put_contract_data 21,065"
+ok sh -c "grep -q '^ *21,351  *2.77%  *2,819  *21,065 .* 2  host:put_contract_data\$' '$D/report.txt'"
+NAME="the account read sits on auth:emulate: 1,152 (its CPU) + 6,250 + 161 = 7,563"
+ok sh -c "grep -q '^ *460,768  *59.80%  *9,330  *7,563 .* 1  auth:emulate\$' '$D/report.txt'"
+NAME="the transaction's size sits on the root: 22,128 + 79 (its CPU) + 39 (the result's 4 bytes) = 22,246"
+ok sh -c "grep -q '^ *31,784  *4.13%  *0  *3,369  *22,246 .* 1  contract:token.wasm\$' '$D/report.txt'"
+"$BIN" annotate "$D/report.json" token.c --metric fee --calls -S . >"$T/ann" 2>"$T/err"; rc=$?
+NAME="annotate --metric fee --calls: write_balance's put line 21,066, require_auth 115,445"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^ *21,066 .* 180 *put_contract_data' '$T/ann' &&
+          grep -q '^ *115,445 .* 264 *require_auth(from);' '$T/ann'"
+"$BIN" check "$D/report.json" --max-fee 168661 -q; rc=$?
+NAME="check --max-fee 168661 passes"; ok [ "$rc" -eq 0 ]
+"$BIN" check "$D/report.json" --max-fee 168660 >"$T/out" 2>"$T/err"; rc=$?
+NAME="check --max-fee 168660 fails (11)"
+ok sh -c "[ $rc -eq 11 ] && grep -q '^OVER  Fee 168,661 > 168,660' '$T/out'"
+"$BIN" diff "$D" "$T/a/04-transfer" --metric fee -o "$T/d" >"$T/out" 2>"$T/err"; rc=$?
+NAME="diff --metric fee: signed transfer 77,202 vs simulated 168,661 (the nonce's rent)"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  Fee  *168,661  *77,202  *-91,459' '$T/out' &&
+          grep -q '115,444  *28,524  *-86,920 .* host:require_auth\$' '$T/out'"
+
+"$BIN" profile -q -o "$T/b" --network mainnet --scenario "$T/token.json" 2>/dev/null
+NAME="two runs write the same bytes"
+ok cmp -s "$D/report.json" "$T/b/03-transfer/report.json"
+
+# ---- a single call: demo.wasm run(200), worked out by hand --------------
+# 409,304 instructions -> 1,024; 116 bytes of event and result -> 1,133;
+# transaction 332 bytes: history ceil(632 * 16235 / 1024) = 10,021,
+# bandwidth ceil(332 * 1624 / 1024) = 527; no storage.  Total 12,705.
+"$BIN" profile -q -o "$T/demo" --network testnet "$B/examples/demo.wasm" run u32:200 2>"$T/err"; rc=$?
+NAME="demo run on testnet: fee 12,705 (compute 1,024, events 1,133, history 10,021, bandwidth 527)"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  instructions  *409,304 instructions  *1,024\$' '$T/demo/report.txt' &&
+          grep -q '^  events and return value  *116 bytes (refundable)  *1,133\$' '$T/demo/report.txt' &&
+          grep -q '^  history (transaction size)  *332 + 300 bytes of result  *10,021\$' '$T/demo/report.txt' &&
+          grep -q '^  bandwidth (transaction size)  *332 bytes  *527\$' '$T/demo/report.txt' &&
+          grep -q '^  total  *12,705\$' '$T/demo/report.txt'"
+NAME="without storage the fee is the third metric: flamegraph-fee.svg, no storage SVGs"
+ok sh -c "[ -f '$T/demo/flamegraph-fee.svg' ] && [ ! -f '$T/demo/flamegraph-wri.svg' ]"
+"$BIN" profile -q -o "$T/nofee" "$B/examples/demo.wasm" run u32:200 2>"$T/err"
+NAME="without --network there is no fee metric"
+ok sh -c "! grep -q Fee '$T/nofee/report.txt' && [ ! -f '$T/nofee/flamegraph-fee.svg' ]"
+
+# ---- an archived contract, restored by the call ------------------------------
+# counter.wasm's instance and code lived until ledger 50; at ledger 100 the
+# call restores both: two disk reads (their 3,480 bytes: 2 * 6,250 and
+# ceil(3480 * 1786 / 1024) = 6,070), both written back with the new
+# counter entry, rent as new entries for 2,073,600 ledgers (denominator
+# 1,215): the code's 3,376 XDR bytes + 31,616 bytes of parsed module
+# (ParseWasm* memory of its 50 instructions, 2 functions, 1 global, 1
+# table entry, 5 types, 9 imports, 3 exports) = 34,992 -> 58,320,000, at a
+# third 19,440,000; the instance's 104 bytes 173,334; the counter's 80
+# bytes 133,334; three TTL entries 30,000 + ceil(144 * 3500 / 1024) = 493.
+cp "$B/examples/counter.wasm" "$T/"
+cat >"$T/arch.json" <<JSON
+{"ledger": {"sequence": 100},
+ "contracts": [{"name": "counter", "wasm": "counter.wasm", "live_until": 50}],
+ "calls": [{"function": "increment", "args": ["addr:$ALICE", "u32:3"]}]}
+JSON
+"$BIN" profile -q -o "$T/arch" --network mainnet --source "$ALICE" --scenario "$T/arch.json" 2>"$T/err"; rc=$?
+R="$T/arch/01-increment/report.txt"
+NAME="a restored contract: 2 disk reads (12,500), 3,480 bytes read (6,070), 3 writes, 2 restored"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  disk read entries  *2 entries  *12,500\$' '$R' &&
+          grep -q '^  disk read bytes  *3,480 bytes  *6,070\$' '$R' &&
+          grep -q '^  write entries  *3 entries  *30,000\$' '$R' &&
+          grep -q '^  footprint  *0 read-only, 3 read-write (2 restored)\$' '$R'"
+NAME="a restored contract: rent 19,440,000 + 173,334 + 133,334 = 19,746,668, TTL writes 30,493"
+ok sh -c "grep -q '^  rent  *3 entries at 1,000 per KB (refundable)  *19,746,668\$' '$R' &&
+          grep -q '^  TTL writes  *3 TTL entries (refundable)  *30,493\$' '$R'"
+
+# ---- limits ---------------------------------------------------------------
+cat >"$T/tight.json" <<'JSON'
+{"updated_entry": [{"contract_ledger_cost_v0": {"tx_max_write_ledger_entries": 2}}]}
+JSON
+sed 's/"auth": "enforce", "signers": \["[A-Z0-9]*"\]}\]}/"auth": "record"},\
+           {"function": "balance", "args": {"id": "'"$BOB"'"}}]}/' "$T/token.json" >"$T/lim.json"
+"$BIN" profile -q -o "$T/lim" --network-config "$T/tight.json" --scenario "$T/lim.json" 2>"$T/err"; rc=$?
+NAME="a transfer over tx_max_write_ledger_entries fails (13) naming the limit and the excess"
+ok sh -c "[ $rc -eq 13 ] && grep -q 'calls\[2\]: .*the network would refuse this call: tx_max_write_ledger_entries 3 over the limit 2 by 1' '$T/err' &&
+          grep -q 'over network limits  *tx_max_write_ledger_entries 3 over the limit 2 by 1' '$T/lim/03-transfer/report.txt'"
+NAME="a refused call changes nothing: Bob still holds 500"
+ok grep -q '^  result  *i128:500$' "$T/lim/05-balance/report.txt"
+
+# ---- bad input: one line, the right status ---------------------------------
+"$BIN" profile -q -o "$T/x" --network nosuch "$B/examples/demo.wasm" run u32:1 2>"$T/err"; rc=$?
+NAME="--network nosuch: one-line error (3)"; ok one_line_error 3 "network 'nosuch'"
+"$BIN" profile -q -o "$T/x" --network-config "$T/none.json" "$B/examples/demo.wasm" run u32:1 2>"$T/err"; rc=$?
+NAME="--network-config missing file: one-line error (74)"; ok one_line_error 74 "none.json"
+printf '{"updated_entry": [{"contract_compute_v0": {"fee_rate_per_instructions_increment": "x"}}]}' >"$T/bad.json"
+"$BIN" profile -q -o "$T/x" --network-config "$T/bad.json" "$B/examples/demo.wasm" run u32:1 2>"$T/err"; rc=$?
+NAME="--network-config bad value: one-line error naming the setting (65)"
+ok one_line_error 65 "contract_compute_v0.fee_rate_per_instructions_increment is not an integer"
+"$BIN" profile -q -o "$T/x" --soroban-state-size abc "$B/examples/demo.wasm" run u32:1 2>"$T/err"; rc=$?
+NAME="--soroban-state-size abc: one-line error (2)"; ok one_line_error 2 "soroban-state-size"

@@ -1,0 +1,118 @@
+# tests/oracle/cases.sh — the oracle cases: one instruction each, run in
+# litesvm 1.5.0 (tests/oracle/run.js) and in scprof with the same arguments.
+# Sourced by tests/e2e/oracle.sh, which defines `ocase NAME PROGRAM ARGS...`;
+# expected.txt pins what litesvm 1.5.0 charged for each (the oracle is
+# checked against it too, so a changed oracle fails loudly).  PROGRAM is an
+# ELF path or builtin:NAME (an ELF litesvm ships, extracted by scripts/deps).
+#
+# Accounts are PUBKEY:LAMPORTS:OWNER:DATA[:s][:w]; keys are 32 equal bytes.
+
+K1=4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi    # [1; 32]  the mint
+K2=8qbHbw2BbbTHBW1sbeqakYXVKRQM8Ne7pLK7m6CVfeR    # [2; 32]  a token account
+K3=CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8    # [3; 32]  mint authority, K2's owner
+K4=GgBaCs3NCBuZN12kCJgAW63ydqohFkHEdfdEXBPzLHq    # [4; 32]  a second token account
+K5=LbUiWL3xVV8hTFYBVdbTNrpDo41NKS6o3LHHuDzjfcY    # [5; 32]  K4's owner
+SYS=11111111111111111111111111111111
+TOKEN=TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA
+TOKEN22=TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb
+
+rep() { i=0; while [ $i -lt "$2" ]; do printf %s "$1"; i=$((i + 1)); done; }
+key() { rep "$(printf %02x "$1")" 32; }                    # [n; 32] in hex
+le64() { printf '%016x' "$1" | sed 's/\(..\)/\1 /g' | awk '{for (i = NF; i; i--) printf "%s", $i}'; }
+# SPL Token state: a Mint (82 bytes) and an Account (165 bytes).
+mint() { printf '01000000%s%s%02x0100000000%s' "$(key "$1")" "$(le64 "$2")" "$3" "$(rep 00 32)"; }
+tacct() { printf '%s%s%s00000000%s01%s' "$(key "$1")" "$(key "$2")" "$(le64 "$3")" "$(rep 00 32)" "$(rep 00 56)"; }
+MINT_RENT=1461600 ACCT_RENT=2039280 WALLET=1000000000
+
+for PV in TOKEN TOKEN22; do
+  eval "OWN=\$$PV"; PN=$(echo $PV | tr 'A-Z' 'a-z' | sed 's/token22/token2022/')
+  MINT="$K1:$MINT_RENT:$OWN:$(mint 3 1000 6)"
+  SRC="$K2:$ACCT_RENT:$OWN:$(tacct 1 3 500)"
+  DST="$K4:$ACCT_RENT:$OWN:$(tacct 1 5 0)"
+  OWNER="$K3:$WALLET:$SYS::s"
+  ocase ${PN}_initialize_mint2 builtin:$PN --ix "1406$(key 3)00" --account "$K1:$MINT_RENT:$OWN:$(rep 00 82):w"
+  ocase ${PN}_initialize_account3 builtin:$PN --ix "12$(key 5)" --account "$K4:$ACCT_RENT:$OWN:$(rep 00 165):w" --account "$MINT"
+  ocase ${PN}_mint_to builtin:$PN --ix "07$(le64 100)" --account "$MINT:w" --account "$SRC:w" --account "$OWNER"
+  ocase ${PN}_transfer builtin:$PN --ix "03$(le64 100)" --account "$SRC:w" --account "$DST:w" --account "$OWNER"
+  ocase ${PN}_transfer_checked builtin:$PN --ix "0c$(le64 100)06" --account "$SRC:w" --account "$MINT" --account "$DST:w" --account "$OWNER"
+  ocase ${PN}_burn builtin:$PN --ix "08$(le64 100)" --account "$SRC:w" --account "$MINT:w" --account "$OWNER"
+  ocase ${PN}_close_account builtin:$PN --ix "09" --account "$K4:$ACCT_RENT:$OWN:$(tacct 1 3 0):w" --account "$K5:$WALLET:$SYS::w" --account "$OWNER"
+  # error paths: too little to send (custom 1), the wrong owner signing (custom 4), no signature
+  ocase ${PN}_transfer_insufficient builtin:$PN --ix "03$(le64 501)" --account "$SRC:w" --account "$DST:w" --account "$OWNER"
+  ocase ${PN}_transfer_wrong_owner builtin:$PN --ix "03$(le64 1)" --account "$SRC:w" --account "$DST:w" --account "$K5:$WALLET:$SYS::s"
+  ocase ${PN}_transfer_unsigned builtin:$PN --ix "03$(le64 1)" --account "$SRC:w" --account "$DST:w" --account "$K3:$WALLET:$SYS:"
+done
+
+# Memo 4.0.0 (loader 2, aligned input) and Memo 1.0.0 (deprecated loader,
+# unaligned input): a text, a text with a signer, bytes that are not UTF-8.
+for M in memo memo1; do
+  ocase ${M}_hello builtin:$M --ix "$(printf 'hello, memo' | od -An -tx1 | tr -d ' \n')"
+  ocase ${M}_signed builtin:$M --ix "$(printf 'signed' | od -An -tx1 | tr -d ' \n')" --account "$K3:$WALLET:$SYS::s"
+  ocase ${M}_not_utf8 builtin:$M --ix "68ff69"
+done
+
+# Hand-assembled sBPF v3 programs (tests/oracle/mkprog.js writes them into
+# $PROGS): every implemented syscall in one run, the ways a run fails, and
+# the write-back checks.  They run as ScprofProgram111... under the
+# upgradeable loader; accounts that program owns may change.
+P=ScprofProgram111111111111111111111111111111
+  D8=0102030405060708
+  ocase v3_syscalls "$PROGS/syscalls_v3.so"
+  ocase v3_sysvars "$PROGS/sysvars_v3.so"
+  ocase v3_log_truncated "$PROGS/spam_v3.so"
+  ocase v3_unregistered_remaining_cu "$PROGS/remaining_v3.so"
+  ocase v3_unregistered_blake3 "$PROGS/blake3_v3.so"
+  ocase v3_fault_depletes "$PROGS/fault_v3.so"
+  ocase v3_divide_by_zero "$PROGS/divzero_v3.so"
+  ocase v3_panic "$PROGS/panic_v3.so"
+  ocase v3_abort "$PROGS/abort_v3.so"
+  ocase v3_memcpy_overlap "$PROGS/overlap_v3.so"
+  ocase v3_cu_limit_mid_syscall "$PROGS/syscalls_v3.so" --cu-limit 30000
+  ocase v3_heap_64k "$PROGS/syscalls_v3.so" --heap 65536
+  ocase v3_r0_custom "$PROGS/ret_v3.so" --ix "$(le64 42)"
+  ocase v3_r0_custom_zero "$PROGS/ret_v3.so" --ix "$(le64 4294967296)"
+  ocase v3_r0_invalid_argument "$PROGS/ret_v3.so" --ix "$(le64 8589934592)"
+  ocase v3_r0_invalid_error "$PROGS/ret_v3.so" --ix "$(le64 1099511627776000)"
+  ocase v3_write_owned "$PROGS/write_v3.so" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_write_readonly "$PROGS/write_v3.so" --account "$K1:$WALLET:$P:$D8"
+  ocase v3_write_not_owned "$PROGS/write_v3.so" --account "$K1:$WALLET:$SYS:$D8:w"
+  ocase v3_write_duplicate "$PROGS/write_v3.so" --account "$K1:$WALLET:$P:$D8:w" --account "$K1:$WALLET:$P:$D8"
+  ocase v3_move_lamport "$PROGS/move_v3.so" --account "$K1:$WALLET:$P:$D8:w" --account "$K2:$WALLET:$SYS::w"
+  ocase v3_move_readonly "$PROGS/move_v3.so" --account "$K1:$WALLET:$P:$D8" --account "$K2:$WALLET:$SYS::w"
+  ocase v3_move_not_owned "$PROGS/move_v3.so" --account "$K1:$WALLET:$SYS:$D8:w" --account "$K2:$WALLET:$SYS::w"
+  ocase v3_burn_unbalanced "$PROGS/burn_v3.so" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_grow_10 "$PROGS/resize_v3.so" --ix "$(le64 18)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_grow_limit "$PROGS/resize_v3.so" --ix "$(le64 10248)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_grow_past_limit "$PROGS/resize_v3.so" --ix "$(le64 10249)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_shrink "$PROGS/resize_v3.so" --ix "$(le64 2)" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_resize_not_owned "$PROGS/resize_v3.so" --ix "$(le64 2)" --account "$K1:$WALLET:$SYS:$D8:w"
+  ocase v3_assign_zeroed "$PROGS/assign_v3.so" --account "$K1:$WALLET:$P:0000:w"
+  ocase v3_assign_with_data "$PROGS/assign_v3.so" --account "$K1:$WALLET:$P:$D8:w"
+  ocase v3_assign_not_owned "$PROGS/assign_v3.so" --account "$K1:$WALLET:$SYS::w"
+
+# The C fixtures the project builds (tests/fixtures/sbpf, linked as sBPF v0
+# with relocations and as strict v3): their CU moves with their source, so
+# expected.txt says "-" and scprof is held to the oracle.
+FIX=${SCP_BUILD:-build}/tests/fixtures/sbpf
+for V in "" _v3; do
+  ocase fixture_counter$V "$FIX/counter$V.so"
+  ocase fixture_counter_50$V "$FIX/counter$V.so" --ix 32
+  ocase fixture_counter_error$V "$FIX/counter$V.so" --ix c9
+  ocase fixture_token_mint_to$V "$FIX/token$V.so" --ix "00$(le64 250)" \
+    --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+  ocase fixture_token_copy$V "$FIX/token$V.so" --ix 01 \
+    --account "$K1:$WALLET:$P:$(rep 11 32):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+  ocase fixture_token_unsigned$V "$FIX/token$V.so" --ix "00$(le64 1)" \
+    --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$K3:$WALLET:$SYS:"
+  ocase fixture_token_overflow$V "$FIX/token$V.so" --ix "00$(le64 18446744073709551615)" \
+    --account "$K1:$WALLET:$P:$(rep ff 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+done
+ocase fixture_token_mint_to_loader2 "$FIX/token.so" --loader v2 --ix "00$(le64 7)" \
+  --account "$K1:$WALLET:$P:$(rep 00 8):w" --account "$K2:$WALLET:$P:$(rep 00 72):w" --account "$OWNER"
+# traps.c: one fault per tag (divide by zero, a read at 0, the call depth, a
+# store into the program, the meter, the v0 stack gap) and tag 6, none
+for V in "" _v3; do
+  for TAG in 0 1 2 3 4 5 6; do
+    ocase fixture_traps_$TAG$V "$FIX/traps$V.so" --ix 0$TAG
+  done
+done

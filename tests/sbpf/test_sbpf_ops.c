@@ -1,0 +1,532 @@
+/*
+ * test_sbpf_ops.c — the sBPF interpreter, one case per line: version, the
+ * program (encoded instructions), the CU limit, then r0 and the CU used, or
+ * the trap and the CU used.  CU are worked out by hand from solana-sbpf
+ * 0.23's step(): 1 per executed instruction (lddw once, the faulting one
+ * included), a failing meter check (due >= remaining) stops *before* the
+ * instruction and does not count it.  Every case runs in both dispatch
+ * modes, which must agree.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "sbpf/sbpf_private.h"
+
+typedef struct ins { uint8_t op, dst, src; int16_t off; int32_t imm; } ins;
+#define I(op, d, s, off, imm) { op, d, s, off, imm }
+/* lddw: two slots */
+#define LDDW(d, v) I(0x18, d, 0, 0, (int32_t)(uint32_t)(v)), I(0, 0, 0, 0, (int32_t)(uint32_t)((uint64_t)(v) >> 32))
+#define MOV(d, imm) I(0xb7, d, 0, 0, imm)
+#define MOVR(d, s) I(0xbf, d, s, 0, 0)
+#define EXIT I(0x95, 0, 0, 0, 0)
+/* ends a program whose last slot would otherwise count as an lddw tail */
+#define END I(0xff, 15, 15, -1, -1)
+
+enum { OK = -1 };
+
+typedef struct tcase {
+  const char *name;
+  scp_sbpf_version v;
+  ins code[24];
+  uint64_t limit;
+  int trap;            /* OK, or an scp_sbpf_trap */
+  uint64_t r0, cu;
+  const char *msg;     /* expected trap message, or NULL */
+} tcase;
+
+#define V0 SCP_SBPF_V0
+#define V1 SCP_SBPF_V1
+#define V2 SCP_SBPF_V2
+#define V3 SCP_SBPF_V3
+#define T(x) SCP_SBPF_TRAP_##x
+
+static const tcase cases[] = {
+  { "mov exit", V0, { MOV(0, 42), EXIT }, 100, OK, 42, 2, NULL },
+  /* lddw is one instruction (two slots) */
+  { "lddw", V0, { LDDW(0, 0x1122334455667788ull), EXIT }, 100, OK, 0x1122334455667788ull, 2, NULL },
+  { "mov64 imm sign-extends", V0, { MOV(0, -1), EXIT }, 100, OK, UINT64_MAX, 2, NULL },
+  { "mov32 imm zero-extends", V0, { I(0xb4, 0, 0, 0, -1), EXIT }, 100, OK, 0xffffffffu, 2, NULL },
+  /* add32: v0 sign-extends the 32-bit result, v2 zero-extends it */
+  { "add32 v0", V0, { I(0xb4, 0, 0, 0, 0x7fffffff), I(0x04, 0, 0, 0, 1), EXIT }, 100, OK,
+    0xffffffff80000000ull, 3, NULL },
+  { "add32 v2", V2, { I(0xb4, 0, 0, 0, 0x7fffffff), I(0x04, 0, 0, 0, 1), EXIT }, 100, OK,
+    0x80000000ull, 3, NULL },
+  /* sub imm: v2 swaps the operands (imm - dst) */
+  { "sub64 imm v0", V0, { MOV(0, 3), I(0x17, 0, 0, 0, 10), EXIT }, 100, OK, (uint64_t)-7, 3, NULL },
+  { "sub64 imm v2", V2, { MOV(0, 3), I(0x17, 0, 0, 0, 10), EXIT }, 100, OK, 7, 3, NULL },
+  { "sub32 imm v2", V2, { MOV(0, 3), I(0x14, 0, 0, 0, 10), EXIT }, 100, OK, 7, 3, NULL },
+  /* mov32 reg: v2 sign-extends */
+  { "mov32 reg v2", V2, { MOV(1, -2), I(0xbc, 0, 1, 0, 0), EXIT }, 100, OK, (uint64_t)-2, 3, NULL },
+  { "mov32 reg v0", V0, { MOV(1, -2), I(0xbc, 0, 1, 0, 0), EXIT }, 100, OK, 0xfffffffeu, 3, NULL },
+  { "mul32 sext", V0, { MOV(0, 0x10000), I(0x24, 0, 0, 0, 0x8000), EXIT }, 100, OK,
+    0xffffffff80000000ull, 3, NULL },
+  { "mul64", V0, { MOV(0, -3), I(0x27, 0, 0, 0, 7), EXIT }, 100, OK, (uint64_t)-21, 3, NULL },
+  { "div64 imm (sign-extended imm)", V0, { MOV(0, -1), I(0x37, 0, 0, 0, -1), EXIT }, 100, OK, 1, 3, NULL },
+  { "div32 reg", V0, { MOV(0, 100), MOV(1, 7), I(0x3c, 0, 1, 0, 0), EXIT }, 100, OK, 14, 4, NULL },
+  { "mod64 reg", V0, { MOV(0, 100), MOV(1, 7), I(0x9f, 0, 1, 0, 0), EXIT }, 100, OK, 2, 4, NULL },
+  { "div by zero", V0, { MOV(0, 1), MOV(1, 0), I(0x3f, 0, 1, 0, 0), EXIT }, 100, T(DIVIDE_BY_ZERO),
+    0, 3, "divide by zero at BPF instruction" },
+  { "mod32 by zero (low half)", V0, { MOV(0, 1), LDDW(1, 0x100000000ull), I(0x9c, 0, 1, 0, 0), EXIT },
+    100, T(DIVIDE_BY_ZERO), 0, 3, NULL },
+  { "neg64", V0, { MOV(0, 5), I(0x87, 0, 0, 0, 0), EXIT }, 100, OK, (uint64_t)-5, 3, NULL },
+  { "neg32", V0, { MOV(0, 5), I(0x84, 0, 0, 0, 0), EXIT }, 100, OK, 0xfffffffbu, 3, NULL },
+  { "lsh/rsh/arsh", V0, { MOV(0, -16), I(0xc7, 0, 0, 0, 2), I(0x67, 0, 0, 0, 60), I(0x77, 0, 0, 0, 61), EXIT },
+    100, OK, 6, 5, NULL },
+  { "arsh32", V0, { I(0xb4, 0, 0, 0, (int32_t)0x80000000u), I(0xc4, 0, 0, 0, 4), EXIT }, 100, OK,
+    0xf8000000u, 3, NULL },
+  { "le16", V0, { LDDW(0, 0x1122334455667788ull), I(0xd4, 0, 0, 0, 16), EXIT }, 100, OK, 0x7788, 3, NULL },
+  { "be32", V0, { LDDW(0, 0x1122334455667788ull), I(0xdc, 0, 0, 0, 32), EXIT }, 100, OK, 0x88776655u, 3, NULL },
+  { "be64", V0, { LDDW(0, 0x1122334455667788ull), I(0xdc, 0, 0, 0, 64), EXIT }, 100, OK,
+    0x8877665544332211ull, 3, NULL },
+  { "or/and/xor", V0, { MOV(0, 0xf0), I(0x47, 0, 0, 0, 0x0f), I(0x57, 0, 0, 0, 0x3c), I(0xa7, 0, 0, 0, 0xff), EXIT },
+    100, OK, 0xc3, 5, NULL },
+  /* PQR (v2) */
+  { "uhmul64", V2, { MOV(0, -1), MOV(1, -1), I(0x3e, 0, 1, 0, 0), EXIT }, 100, OK, 0xfffffffffffffffeull, 4, NULL },
+  { "shmul64", V2, { MOV(0, -1), MOV(1, 5), I(0xbe, 0, 1, 0, 0), EXIT }, 100, OK, UINT64_MAX, 4, NULL },
+  { "sdiv64 imm", V2, { MOV(0, -20), I(0xd6, 0, 0, 0, 3), EXIT }, 100, OK, (uint64_t)-6, 3, NULL },
+  { "srem32 reg", V2, { MOV(0, -20), MOV(1, 3), I(0xee, 0, 1, 0, 0), EXIT }, 100, OK, 0xfffffffeu, 4, NULL },
+  { "udiv64 imm (imm as u32)", V2, { MOV(0, -1), I(0x56, 0, 0, 0, -1), EXIT }, 100, OK, 0x100000001ull, 3, NULL },
+  { "sdiv64 overflow", V2, { MOV(0, 0), I(0xf7, 0, 0, 0, (int32_t)0x80000000u), MOV(1, -1), I(0xde, 0, 1, 0, 0), EXIT },
+    100, T(DIVIDE_OVERFLOW), 0, 4, NULL },
+  { "sdiv32 overflow", V2, { I(0xb4, 0, 0, 0, (int32_t)0x80000000u), I(0xc6, 0, 0, 0, -1), EXIT },
+    100, T(DIVIDE_OVERFLOW), 0, 2, "division overflow at BPF instruction" },
+  { "hor64", V2, { MOV(0, 1), I(0xf7, 0, 0, 0, 2), EXIT }, 100, OK, 0x200000001ull, 3, NULL },
+  { "lmul32", V2, { MOV(0, -1), I(0x86, 0, 0, 0, 2), EXIT }, 100, OK, 0xfffffffeu, 3, NULL },
+  /* jumps: a loop of 3 instructions run 10 times: 2 + 30 + 1 = 33 */
+  { "loop", V0, { MOV(1, 10), MOV(0, 0), I(0x0f, 0, 1, 0, 0), I(0x17, 1, 0, 0, 1), I(0x55, 1, 0, -3, 0), EXIT },
+    100, OK, 55, 33, NULL },
+  /* the meter at N-1, N, N+1: the 33rd instruction (exit) is the one a
+   * 32-CU meter refuses; the 32 before it are consumed */
+  { "meter N-1", V0, { MOV(1, 10), MOV(0, 0), I(0x0f, 0, 1, 0, 0), I(0x17, 1, 0, 0, 1), I(0x55, 1, 0, -3, 0), EXIT },
+    32, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 32, "exceeded CUs meter at BPF instruction" },
+  { "meter N", V0, { MOV(1, 10), MOV(0, 0), I(0x0f, 0, 1, 0, 0), I(0x17, 1, 0, 0, 1), I(0x55, 1, 0, -3, 0), EXIT },
+    33, OK, 55, 33, NULL },
+  { "meter N+1", V0, { MOV(1, 10), MOV(0, 0), I(0x0f, 0, 1, 0, 0), I(0x17, 1, 0, 0, 1), I(0x55, 1, 0, -3, 0), EXIT },
+    34, OK, 55, 33, NULL },
+  /* out in the middle of a block: 4 of the loop's 5 first instructions */
+  { "meter mid-block", V0, { MOV(1, 10), MOV(0, 0), I(0x0f, 0, 1, 0, 0), I(0x17, 1, 0, 0, 1), I(0x55, 1, 0, -3, 0), EXIT },
+    4, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 4, NULL },
+  { "meter zero", V0, { MOV(0, 1), EXIT }, 0, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 0, NULL },
+  /* a fault before the meter stop wins: 1 mov + the faulting div */
+  { "fault before meter stop", V0, { MOV(1, 0), I(0x3f, 0, 1, 0, 0), MOV(0, 1), MOV(0, 2), EXIT }, 3,
+    T(DIVIDE_BY_ZERO), 0, 2, NULL },
+  { "jsgt/jslt", V0, { MOV(1, -5), MOV(0, 0), I(0x65, 1, 0, 1, -6), EXIT, MOV(0, 7), EXIT }, 100, OK, 7, 5, NULL },
+  { "jset", V0, { MOV(1, 6), MOV(0, 0), I(0x45, 1, 0, 1, 4), EXIT, MOV(0, 9), EXIT }, 100, OK, 9, 5, NULL },
+  /* v3 jmp32 compares the low halves only */
+  { "jeq32 v3", V3, { LDDW(1, 0x500000007ull), MOV(0, 0), I(0x16, 1, 0, 1, 7), EXIT, MOV(0, 1), EXIT },
+    100, OK, 1, 5, NULL },
+  { "jmp32 is v3 only", V0, { I(0x16, 1, 0, 0, 7), EXIT }, 100, -2, 0, 0, NULL },
+  /* falling off the end: the instruction past .text costs 1 */
+  { "overrun", V0, { MOV(0, 1) }, 100, T(EXECUTION_OVERRUN), 0, 2,
+    "attempted to execute past the end of the text segment at BPF instruction" },
+  /* calls: pc-relative imm resolved by the loader; the callee's exit
+   * returns after the call.  mov, call, [mov, exit], exit = 5 */
+  { "call", V0, { MOV(0, 1), I(0x85, 0, 0, 1, 1), EXIT, MOV(0, 5), EXIT }, 100, OK, 5, 5, NULL },
+  /* r6-r9 and r10 are restored on return */
+  { "call saves r6", V0, { MOV(6, 1), I(0x85, 0, 0, 0, 2), MOVR(0, 6), EXIT, MOV(6, 9), EXIT }, 100, OK, 1, 6, NULL },
+  /* a function calling itself: mov + call per level; the 64th call makes
+   * the depth 64 = max_call_depth and fails (it is counted): 128 */
+  { "call depth", V0, { MOV(0, 0), I(0x85, 0, 0, 0, -2) }, 1000, T(CALL_DEPTH_EXCEEDED), 0, 128,
+    "exceeded max BPF to BPF call depth" },
+  { "call depth v3", V3, { MOV(0, 0), I(0x85, 0, 1, 0, -2) }, 1000, T(CALL_DEPTH_EXCEEDED), 0, 128, NULL },
+  { "call v3 src=1", V3, { MOV(0, 1), I(0x85, 0, 1, 0, 1), EXIT, MOV(0, 5), EXIT }, 100, OK, 5, 5, NULL },
+  { "unknown call key", V0, { I(0x85, 0, 0, 0, 0x7fffff) }, 100, T(UNSUPPORTED_INSTRUCTION), 0, 1,
+    "unsupported BPF instruction" },
+  /* callx: target VA in reg[imm] (v0) */
+  { "callx", V0, { LDDW(1, 0x100000000ull + 4 * 8), I(0x8d, 0, 0, 0, 1), EXIT, MOV(0, 2), EXIT }, 100, OK,
+    2, 5, NULL },
+  { "callx v3 dst", V3, { LDDW(1, 0x100000000ull + 4 * 8), I(0x8d, 1, 0, 0, 0), EXIT, MOV(0, 2), EXIT }, 100, OK,
+    2, 5, NULL },
+  { "callx v2 src", V2, { MOV(1, 0), I(0xf7, 1, 0, 0, 1), I(0x07, 1, 0, 0, 5 * 8), I(0x8d, 0, 1, 0, 0), EXIT, MOV(0, 2), EXIT },
+    100, OK, 2, 7, NULL },
+  { "callx outside", V0, { MOV(1, 0), I(0x8d, 0, 0, 0, 1), EXIT }, 100, T(CALL_OUTSIDE_TEXT_SEGMENT), 0, 2,
+    "callx attempted to call outside of the text segment" },
+  /* callx into the middle of a block still charges from there */
+  { "callx mid-block", V0, { LDDW(1, 0x100000000ull + 5 * 8), I(0x8d, 0, 0, 0, 1), EXIT, MOV(0, 1), MOV(0, 3), EXIT },
+    100, OK, 3, 5, NULL },
+  /* memory: the stack frame below r10 */
+  { "stack store/load", V0, { MOV(1, 77), I(0x7b, 10, 1, -8, 0), I(0x79, 0, 10, -8, 0), EXIT }, 100, OK, 77, 4, NULL },
+  { "store imm byte", V0, { MOV(0, -1), I(0x7b, 10, 0, -8, 0), I(0x72, 10, 0, -8, 0x12), I(0x79, 0, 10, -8, 0), EXIT },
+    100, OK, 0xffffffffffffff12ull, 5, NULL },
+  { "v2 memory classes", V2, { MOV(1, 77), I(0x9f, 10, 1, -8, 0), I(0x9c, 0, 10, -8, 0), EXIT }, 100, OK, 77, 4, NULL },
+  { "null load", V0, { MOV(1, 0), I(0x79, 0, 1, 0, 0), EXIT }, 100, T(ACCESS_VIOLATION), 0, 2,
+    "Access violation reading 8 bytes at address 0x0 (in unallocated region)" },
+  /* v0 frames are 4 KiB with a 4 KiB gap above each */
+  { "stack gap", V0, { I(0x79, 0, 10, 0, 0), EXIT }, 100, T(STACK_ACCESS_VIOLATION), 0, 1,
+    "Access violation in stack frame 1 at address 0x200001000 of size 8" },
+  { "v1 stack is one block", V1, { I(0x79, 0, 10, -4104, 0), EXIT }, 100, OK, 0, 2, NULL },
+  { "heap store", V0, { LDDW(1, 0x300000000ull), MOV(2, 9), I(0x7b, 1, 2, 0x7ff8, 0), I(0x79, 0, 1, 0x7ff8, 0), EXIT },
+    100, OK, 9, 5, NULL },
+  { "heap end", V0, { LDDW(1, 0x300000000ull), I(0x7b, 1, 1, 0x7ffc, 0), EXIT }, 100, T(ACCESS_VIOLATION), 0, 2,
+    "Access violation writing 8 bytes at address 0x300007ffc (in heap region)" },
+  { "store to program", V0, { LDDW(1, 0x100000000ull), I(0x7b, 1, 1, 0, 0), EXIT }, 100, T(ACCESS_VIOLATION), 0, 2,
+    "Access violation writing 8 bytes at address 0x100000000 (in program region)" },
+  { "load text bytes", V0, { LDDW(1, 0x100000000ull), I(0x71, 0, 1, 0, 0), EXIT }, 100, OK, 0x18, 3, NULL },
+  { "input region", V0, { LDDW(1, 0x400000000ull), I(0x79, 0, 1, 8, 0), EXIT }, 100, OK, 0x0807060504030201ull, 3, NULL },
+  { "input read-only", V0, { LDDW(1, 0x400000000ull), I(0x7a, 1, 0, 0, 1), EXIT }, 100, T(ACCESS_VIOLATION), 0, 2,
+    "Access violation writing 8 bytes at address 0x400000000 (in input region)" },
+};
+
+static uint8_t input[32] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+static size_t encode(const ins *c, uint8_t *out) {
+  size_t n = 0;
+  while (n < 24 && !(c[n].op == 0xff && c[n].off == -1) &&
+         (c[n].op || c[n].dst || c[n].imm || (n > 0 && c[n - 1].op == 0x18))) {
+    out[8 * n] = c[n].op;
+    out[8 * n + 1] = (uint8_t)(c[n].dst | c[n].src << 4);
+    memcpy(out + 8 * n + 2, &c[n].off, 2);
+    memcpy(out + 8 * n + 4, &c[n].imm, 4);
+    n++;
+  }
+  return 8 * n;
+}
+
+typedef struct outcome {
+  int rc, trap;
+  uint64_t r0, used;
+  char msg[512];
+} outcome;
+
+static outcome run(const scp_sbpf_loader *l, const tcase *t, bool sw) {
+  uint8_t text[24 * 8];
+  outcome o = { 0 };
+  size_t len = encode(t->code, text);
+  scp_sbpf_prog *p;
+  scp_error err = { 0 };
+  o.rc = sbpf_load_text(l, text, len, t->v, &p, &err);
+  if (o.rc) {
+    o.trap = -2;
+    snprintf(o.msg, sizeof o.msg, "%s", err.msg);
+    return o;
+  }
+  uint64_t meter = t->limit;
+  scp_sbpf_region in = { SCP_SBPF_MM_INPUT, input, sizeof input, false };
+  scp_sbpf_vm_config cfg = { .meter = &meter, .input = &in, .ninput = 1 };
+  scp_sbpf_vm *vm;
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  scp_sbpf_vm_set_switch_dispatch(vm, sw);
+  o.rc = scp_sbpf_vm_run(vm, &o.r0, &err);
+  o.trap = o.rc ? (int)scp_sbpf_vm_trap(vm) : OK;
+  o.used = t->limit - meter;
+  assert_int_equal(scp_sbpf_vm_insns(vm), o.used);   /* no syscalls: CU = instructions */
+  snprintf(o.msg, sizeof o.msg, "%s", o.rc ? err.msg : "");
+  scp_sbpf_vm_destroy(vm);
+  scp_sbpf_prog_free(p);
+  return o;
+}
+
+static void test_cases(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const tcase *t = &cases[i];
+    outcome a = run(l, t, false), b = run(l, t, true);
+    if (a.trap != t->trap || (t->trap == OK && a.r0 != t->r0) || (t->trap != -2 && a.used != t->cu) ||
+        (t->msg && strcmp(a.msg, t->msg)))
+      fail_msg("%s: trap %d r0 %#llx cu %llu msg '%s' (want trap %d r0 %#llx cu %llu)", t->name, a.trap,
+               (unsigned long long)a.r0, (unsigned long long)a.used, a.msg, t->trap,
+               (unsigned long long)t->r0, (unsigned long long)t->cu);
+    if (a.trap != b.trap || a.r0 != b.r0 || a.used != b.used || strcmp(a.msg, b.msg))
+      fail_msg("%s: goto and switch dispatch disagree", t->name);
+  }
+  scp_sbpf_loader_destroy(l);
+}
+
+/* ---- verifier --------------------------------------------------------- */
+
+typedef struct vcase {
+  scp_sbpf_version v;
+  ins code[6];
+  const char *msg;
+} vcase;
+
+static const vcase vcases[] = {
+  { V0, { I(0x06, 0, 0, 0, 0), EXIT }, "Verifier error: unknown eBPF opcode 0x6 (insn #0) (UnknownOpCode)" },
+  { V2, { LDDW(0, 1), EXIT }, "Verifier error: unknown eBPF opcode 0x18 (insn #0) (UnknownOpCode)" },
+  { V0, { I(0x37, 0, 0, 0, 0), EXIT }, "Verifier error: division by 0 (insn #0) (DivisionByZero)" },
+  { V0, { I(0x05, 0, 0, 5, 0), EXIT }, "Verifier error: jump out of code to #6 (insn #0) (JumpOutOfCode)" },
+  { V0, { I(0x05, 0, 0, 1, 0), LDDW(0, 1), EXIT },
+    "Verifier error: jump to middle of LD_DW at #2 (insn #0) (JumpToMiddleOfLDDW)" },
+  { V0, { MOV(10, 1), EXIT }, "Verifier error: cannot write into register r10 (insn #0) (CannotWriteR10)" },
+  { V0, { MOV(11, 1), EXIT }, "Verifier error: invalid destination register (insn #0) (InvalidDestinationRegister)" },
+  { V0, { I(0x67, 0, 0, 0, 64), EXIT },
+    "Verifier error: Shift with overflow of 64-bit value by 64 (insn #0) (ShiftWithOverflow)" },
+  { V0, { I(0xd4, 0, 0, 0, 8), EXIT }, "Verifier error: unsupported argument for LE/BE (insn #0) (UnsupportedLEBEArgument)" },
+  { V0, { EXIT, I(0x18, 0, 0, 0, 0), END }, "Verifier error: LD_DW instruction cannot be last in program (LDDWCannotBeLast)" },
+  { V0, { I(0x8d, 0, 0, 0, 10), EXIT }, "Verifier error: Invalid register specified at instruction 0 (InvalidRegister)" },
+  { V1, { I(0x07, 10, 0, 0, 8), EXIT }, "Verifier error: Unaligned immediate (insn #0) (UnalignedImmediate)" },
+};
+
+static void test_verifier(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  for (size_t i = 0; i < sizeof vcases / sizeof vcases[0]; i++) {
+    uint8_t text[6 * 8];
+    size_t len = encode(vcases[i].code, text);
+    scp_sbpf_prog *p;
+    scp_error err = { 0 };
+    int rc = sbpf_load_text(l, text, len, vcases[i].v, &p, &err);
+    if (rc != SCP_ERR_INVALID || strcmp(err.msg, vcases[i].msg))
+      fail_msg("case %zu: rc %d '%s' want '%s'", i, rc, err.msg, vcases[i].msg);
+  }
+  /* v3: an unknown syscall key is a deployment error (LocalVerifier),
+   * and at execution time UnsupportedInstruction when it is reached */
+  {
+    uint8_t t3[16];
+    ins bad[] = { I(0x85, 0, 0, 0, 12345), EXIT, { 0 } };
+    size_t n3 = encode(bad, t3);
+    scp_sbpf_loader_opts o;
+    scp_sbpf_loader_opts_default(&o);
+    o.reject_broken_elfs = true;
+    scp_sbpf_loader *strict;
+    assert_int_equal(scp_sbpf_loader_create(&o, &strict), SCP_OK);
+    scp_sbpf_prog *p3;
+    scp_error e3;
+    assert_int_equal(sbpf_load_text(strict, t3, n3, V3, &p3, &e3), SCP_ERR_INVALID);
+    assert_string_equal(e3.msg, "Verifier error: Invalid syscall code 12345 (InvalidSyscall)");
+    scp_sbpf_loader_destroy(strict);
+    assert_int_equal(sbpf_load_text(l, t3, n3, V3, &p3, &e3), SCP_OK);
+    uint64_t meter = 10, r0;
+    scp_sbpf_vm_config cfg = { .meter = &meter };
+    scp_sbpf_vm *vm;
+    assert_int_equal(scp_sbpf_vm_create(p3, &cfg, &vm, &e3), SCP_OK);
+    assert_int_equal(scp_sbpf_vm_run(vm, &r0, &e3), SCP_ERR_TRAP);
+    assert_int_equal(scp_sbpf_vm_trap(vm), SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
+    scp_sbpf_vm_destroy(vm);
+    scp_sbpf_prog_free(p3);
+  }
+  /* v1/v2 may bump r10 by a multiple of 64 */
+  uint8_t text[16];
+  ins ok[] = { I(0x07, 10, 0, 0, -64), EXIT, { 0 } };
+  size_t len = encode(ok, text);
+  scp_sbpf_prog *p;
+  assert_int_equal(sbpf_load_text(l, text, len, V1, &p, NULL), SCP_OK);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_loader_destroy(l);
+}
+
+/* ---- syscalls and the meter flush -------------------------------------- */
+
+typedef struct seen {
+  uint64_t args[5], remaining_at_entry;
+  uint32_t pc, depth;
+  int calls;
+} seen;
+
+static int log64(void *ctx, scp_sbpf_vm *vm, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  seen *s = ctx;
+  memcpy(s->args, a, sizeof s->args);
+  s->remaining_at_entry = scp_sbpf_vm_remaining(vm);
+  s->pc = scp_sbpf_vm_pc(vm);
+  s->depth = scp_sbpf_vm_depth(vm);
+  s->calls++;
+  *r0 = 99;
+  return scp_sbpf_vm_consume(vm, 100) ? scp_fail(err, SCP_ERR_BUDGET, "Computational budget exceeded")
+                                      : SCP_OK;
+}
+
+static int peek(void *ctx, scp_sbpf_vm *vm, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  uint8_t *h;
+  int rc = scp_sbpf_vm_translate(vm, a[0], a[1], a[2] != 0, &h, err);
+  if (rc) return rc;
+  *r0 = a[1] ? h[0] : 0;
+  return SCP_OK;
+}
+
+static void test_syscalls(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  seen s = { 0 };
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_log_64_", log64, &s, NULL), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "peek", peek, NULL, NULL), SCP_OK);
+  scp_error err;
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_log_64_", log64, &s, &err), SCP_ERR_INVALID);
+  uint32_t key = scp_sbpf_hash("sol_log_64_", 11);
+  assert_int_equal(key, 0x5c2a3178);
+  assert_int_equal(scp_sbpf_hash("sol_log_", 8), 0x207559bd);
+  assert_int_equal(scp_sbpf_hash("entrypoint", 10), 0x71e3cf81);
+  /* 3 movs, the call (4 instructions flushed before the body: the meter
+   * shows 1000 - 4 at entry), 100 for the body, mov + exit: 106 */
+  ins code[] = { MOV(1, 1), MOV(2, 2), MOV(5, 5), I(0x85, 0, 0, 0, (int32_t)key), MOVR(0, 0), EXIT, { 0 } };
+  uint8_t text[64];
+  size_t len = encode(code, text);
+  for (int v = 0; v <= 3; v += 3) {
+    scp_sbpf_prog *p;
+    memset(&s, 0, sizeof s);
+    assert_int_equal(sbpf_load_text(l, text, len, (scp_sbpf_version)v, &p, &err), SCP_OK);
+    assert_int_equal(scp_sbpf_prog_nsyscalls(p), 1);
+    assert_string_equal(scp_sbpf_prog_syscall(p, 0)->name, "sol_log_64_");
+    uint64_t meter = 1000, r0;
+    scp_sbpf_vm_config cfg = { .meter = &meter };
+    scp_sbpf_vm *vm;
+    assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+    assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_OK);
+    assert_int_equal(r0, 99);
+    assert_int_equal(s.calls, 1);
+    assert_int_equal(s.remaining_at_entry, 996);
+    assert_int_equal(s.pc, 3);
+    assert_int_equal(s.args[0], 1);
+    assert_int_equal(s.args[4], 5);
+    assert_int_equal(meter, 1000 - 106);
+    assert_int_equal(scp_sbpf_vm_insns(vm), 6);
+    scp_sbpf_vm_destroy(vm);
+    /* the body's charge exhausting the meter is the syscall's error */
+    meter = 50;
+    assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+    assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_ERR_TRAP);
+    assert_int_equal(scp_sbpf_vm_trap(vm), SCP_SBPF_TRAP_SYSCALL);
+    assert_int_equal(scp_sbpf_vm_syscall_status(vm), SCP_ERR_BUDGET);
+    assert_string_equal(err.msg, "Computational budget exceeded");
+    assert_int_equal(meter, 0);
+    scp_sbpf_vm_destroy(vm);
+    scp_sbpf_prog_free(p);
+  }
+  /* translate from a syscall: a bad range is the VM's access violation */
+  uint32_t pk = scp_sbpf_hash("peek", 4);
+  ins code2[] = { LDDW(1, 0x300000000ull + 0x7fff), MOV(2, 2), I(0x85, 0, 0, 0, (int32_t)pk), EXIT, { 0 } };
+  len = encode(code2, text);
+  scp_sbpf_prog *p;
+  assert_int_equal(sbpf_load_text(l, text, len, V0, &p, &err), SCP_OK);
+  uint64_t meter = 100, r0;
+  scp_sbpf_vm_config cfg = { .meter = &meter };
+  scp_sbpf_vm *vm;
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_ERR_TRAP);
+  assert_string_equal(err.msg, "Access violation reading 2 bytes at address 0x300007fff (in heap region)");
+  assert_int_equal(meter, 97);
+  scp_sbpf_vm_destroy(vm);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_loader_destroy(l);
+}
+
+/* ---- profiling: block counters settle into exact per-pc CU ------------- */
+
+static void test_profile(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  /* main: mov r1,3; call f; exit.  f: loop r1 times (add, sub, jne); exit */
+  ins code[] = { MOV(1, 3), I(0x85, 0, 0, 0, 1), EXIT, MOV(0, 0), I(0x0f, 0, 1, 0, 0), I(0x17, 1, 0, 0, 1),
+                 I(0x55, 1, 0, -3, 0), EXIT, { 0 } };
+  uint8_t text[80];
+  size_t len = encode(code, text);
+  for (uint64_t limit = 10; limit <= 100; limit += 90) {
+    scp_sbpf_prog *p;
+    scp_error err;
+    assert_int_equal(sbpf_load_text(l, text, len, V0, &p, &err), SCP_OK);
+    scp_tree t;
+    assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+    uint64_t meter = limit, r0;
+    scp_sbpf_vm_config cfg = { .meter = &meter, .tree = &t, .node = 0, .module = 7 };
+    scp_sbpf_vm *vm;
+    assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+    int rc = scp_sbpf_vm_run(vm, &r0, &err);
+    /* 2 + (1 + 3*3 + 1) + 1 = 14 instructions */
+    if (limit == 100) {
+      assert_int_equal(rc, SCP_OK);
+      assert_int_equal(limit - meter, 14);
+    } else {
+      assert_int_equal(rc, SCP_ERR_TRAP);
+      assert_int_equal(meter, 0);
+    }
+    /* Σ self == consumed, per node and per pc */
+    assert_int_equal(scp_tree_total(&t, 0), limit - meter);
+    uint64_t sum_pcs = 0;
+    for (size_t i = 0; i < t.n; i++)
+      for (uint32_t k = 0; k < t.nodes[i].npcs; k++) sum_pcs += t.nodes[i].pcs[k].cost[0];
+    assert_int_equal(sum_pcs, limit - meter);
+    /* root -> entry (pc 0) -> f (pc 3, called at byte 8) */
+    assert_int_equal(t.n, 3);
+    assert_int_equal(t.nodes[1].callee, 0);
+    assert_int_equal(t.nodes[2].callee, 3);
+    assert_int_equal(t.nodes[2].callsite, 8);
+    assert_int_equal(t.nodes[1].self[0], limit == 100 ? 3 : 2);
+    scp_sbpf_vm_destroy(vm);
+    scp_tree_free(&t);
+    scp_sbpf_prog_free(p);
+  }
+  scp_sbpf_loader_destroy(l);
+}
+
+/* ---- boundary hooks ------------------------------------------------------ */
+
+typedef struct hook_log { char ev[32][48]; int n; } hook_log;
+
+static void h_call(void *c, scp_sbpf_vm *vm, uint32_t site, uint32_t target, uint32_t node) {
+  hook_log *h = c;
+  (void)node;
+  snprintf(h->ev[h->n++], 48, "call %u->%u d%u", site, target, scp_sbpf_vm_depth(vm));
+}
+static void h_ret(void *c, scp_sbpf_vm *vm, uint32_t ret_pc, uint32_t node) {
+  hook_log *h = c;
+  (void)node;
+  snprintf(h->ev[h->n++], 48, "ret %u d%u", ret_pc, scp_sbpf_vm_depth(vm));
+}
+static void h_enter(void *c, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, uint32_t node) {
+  hook_log *h = c;
+  (void)node;
+  snprintf(h->ev[h->n++], 48, "sys %s at %u left %llu", key == scp_sbpf_hash("sol_log_64_", 11) ? "log64" : "?",
+           pc, (unsigned long long)scp_sbpf_vm_remaining(vm));
+}
+static void h_exit(void *c, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, int status) {
+  hook_log *h = c;
+  (void)key;
+  snprintf(h->ev[h->n++], 48, "sysret %u %d left %llu", pc, status, (unsigned long long)scp_sbpf_vm_remaining(vm));
+}
+static void h_trap(void *c, scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc) {
+  hook_log *h = c;
+  (void)vm;
+  snprintf(h->ev[h->n++], 48, "trap %s at %u", scp_sbpf_trap_name(t), pc);
+}
+
+static void test_hooks(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  seen s = { 0 };
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  assert_int_equal(scp_sbpf_loader_register(l, "sol_log_64_", log64, &s, NULL), SCP_OK);
+  uint32_t key = scp_sbpf_hash("sol_log_64_", 11);
+  /* 0 call f; 1 mov r1,0; 2 div r1,r1 (traps); 3 exit; f: 4 syscall; 5 exit */
+  ins code[] = { I(0x85, 0, 0, 0, 3), MOV(1, 0), I(0x3f, 1, 1, 0, 0), EXIT,
+                 I(0x85, 0, 0, 0, (int32_t)key), EXIT, { 0 } };
+  uint8_t text[64];
+  size_t len = encode(code, text);
+  scp_sbpf_prog *p;
+  scp_error err;
+  assert_int_equal(sbpf_load_text(l, text, len, V0, &p, &err), SCP_OK);
+  hook_log h = { .n = 0 };
+  scp_sbpf_hooks hooks = { h_call, h_ret, h_enter, h_exit, h_trap };
+  uint64_t meter = 1000, r0;
+  scp_sbpf_vm_config cfg = { .meter = &meter, .hooks = &hooks, .hooks_ctx = &h };
+  scp_sbpf_vm *vm;
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_ERR_TRAP);
+  const char *want[] = { "call 0->4 d1", "sys log64 at 4 left 998", "sysret 4 0 left 898", "ret 1 d0",
+                         "trap DivideByZero at 2" };
+  assert_int_equal(h.n, 5);
+  for (int i = 0; i < 5; i++) assert_string_equal(h.ev[i], want[i]);
+  assert_int_equal(meter, 1000 - 100 - 5);   /* call, syscall, exit, mov, div */
+  assert_int_equal(scp_sbpf_vm_trap_pc(vm), 2);
+  scp_sbpf_vm_destroy(vm);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_loader_destroy(l);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_cases),
+    cmocka_unit_test(test_verifier),
+    cmocka_unit_test(test_syscalls),
+    cmocka_unit_test(test_profile),
+    cmocka_unit_test(test_hooks),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -55,3 +55,18 @@ NAME="scenario write failure: exit 74 (exit $rc)"; ok one_line_error 74 "$T/sc/0
 (cd "$T/sc" && find . -type f | sort | xargs cat) >"$T/sc-after"
 NAME="scenario folder untouched"; ok cmp -s "$T/sc-before" "$T/sc-after"
 NAME="scenario: nothing left beside it"; ok [ "$(ls "$T" | grep -c 'tmp\|old')" -eq 0 ]
+
+# a Solana program's folder (its result.txt included) is swapped the same way
+if command -v node >/dev/null 2>&1; then
+  node "$(dirname "$0")/../oracle/mkprog.js" "$T/p" >/dev/null
+  "$BIN" profile "$T/p/syscalls_v3.so" -o "$T/sol" -q; rc=$?
+  NAME="solana program (exit $rc)"; ok [ -f "$T/sol/result.txt" ]
+  (cd "$T/sol" && ls && cat ./*) >"$T/sol-before"
+  (trap '' XFSZ; ulimit -f 1; "$BIN" profile "$T/p/fault_v3.so" -o "$T/sol" -q) 2>"$T/err"; rc=$?
+  NAME="solana write failure: exit 74 (exit $rc)"; ok one_line_error 74 "$T/sol/"
+  (cd "$T/sol" && ls && cat ./*) >"$T/sol-after"
+  NAME="solana folder untouched"; ok cmp -s "$T/sol-before" "$T/sol-after"
+  NAME="solana: nothing left beside it"; ok [ "$(ls "$T" | grep -c 'tmp\|old')" -eq 0 ]
+else
+  echo "SKIP solana outputs: no node to write the programs"
+fi

@@ -54,11 +54,35 @@ int cli_find_metric(const scp_profile *p, const char *name);
 
 /* mkdir -p.  Returns SCP_OK or SCP_ERR_IO with a one-line error printed. */
 int cli_make_dir(const char *dir);
+/* The same for path, with errors naming dir (the folder path stands for). */
+int cli_make_dir_as(const char *path, const char *dir);
 
 /* Writes b to DIR/NAME (NAME alone when dir is NULL); a write that fails
  * leaves no half-written file behind.  Frees nothing.  Returns the exit
  * status (0, or that of the error it printed). */
 int cli_write_file(const char *dir, const char *name, const scp_buf *b);
+
+/* As cli_write_file into dir, but an error names shown/NAME: the file's
+ * place once its folder is renamed into place (cli_outdir). */
+int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b);
+
+/* An output folder written whole or not at all: files go to a temporary
+ * folder beside the target (DIR.tmpPID), and cli_outdir_commit swaps it
+ * in only when every one is complete.  The old folder is replaced whole
+ * when it holds nothing but scprof's outputs; when it holds other files
+ * too, the new files are renamed into it one by one and the rest is left
+ * alone.  cli_outdir_abort removes the temporary folder and leaves the old
+ * one untouched.  tmp is where to write; final is what messages name. */
+typedef struct cli_outdir {
+  char final[4096];
+  char tmp[4200];
+  bool open;
+} cli_outdir;
+
+/* Exit status: 0, or that of the one-line error printed. */
+int cli_outdir_begin(cli_outdir *d, const char *dir);
+int cli_outdir_commit(cli_outdir *d);
+void cli_outdir_abort(cli_outdir *d);
 
 /* Writes b to stdout; exit status like cli_write_file. */
 int cli_write_stdout(const scp_buf *b);

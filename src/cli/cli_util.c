@@ -14,12 +14,27 @@
 #include <time.h>
 #include <unistd.h>
 
+/* "scprof: PREFIX" then the message, under the text rule of everything
+ * scprof writes (scp_buf_put_safe): a name from a hostile module cannot
+ * send control characters to the terminal. */
+static void put_line(const char *prefix, const char *fmt, va_list ap) {
+  char *msg = NULL;
+  int n = vasprintf(&msg, fmt, ap);
+  scp_buf b = {0};
+  scp_buf_puts(&b, "scprof: ");
+  scp_buf_puts(&b, prefix);
+  if (n >= 0) scp_buf_put_safe(&b, msg, (size_t)n);
+  else scp_buf_puts(&b, fmt);
+  scp_buf_putc(&b, '\n');
+  if (!b.oom) fwrite(b.data, 1, b.len, stderr);
+  scp_buf_free(&b);
+  free(msg);
+}
+
 int cli_die(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("scprof: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  put_line("", fmt, ap);
   va_end(ap);
   return scp_exit_status(status);
 }
@@ -27,9 +42,7 @@ int cli_die(int status, const char *fmt, ...) {
 void cli_warn(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("scprof: warning: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  put_line("warning: ", fmt, ap);
   va_end(ap);
 }
 
@@ -78,9 +91,11 @@ int cli_find_metric(const scp_profile *p, const char *name) {
   return -1;
 }
 
-int cli_make_dir(const char *dir) {
+int cli_make_dir(const char *dir) { return cli_make_dir_as(dir, dir); }
+
+int cli_make_dir_as(const char *path_in, const char *dir) {
   char path[4096];
-  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+  if (snprintf(path, sizeof path, "%s", path_in) >= (int)sizeof path)
     return cli_die(SCP_ERR_IO, "%s: folder name too long", dir);
   /* Create each ancestor in turn; existing ones are fine, and a non-folder
    * in the way is reported by the final stat. */
@@ -101,16 +116,22 @@ int cli_make_dir(const char *dir) {
 }
 
 int cli_write_file(const char *dir, const char *name, const scp_buf *b) {
-  char path[4096], tmp[4200];
+  return cli_write_file_as(dir, dir, name, b);
+}
+
+int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b) {
+  char path[4096], tmp[4200], said[4096];
   int n = dir ? snprintf(path, sizeof path, "%s/%s", dir, name)
               : snprintf(path, sizeof path, "%s", name);
   if (n < 0 || n >= (int)sizeof path) return cli_die(SCP_ERR_IO, "%s: file name too long", name);
-  if (b->oom) return cli_die(SCP_ERR_NOMEM, "%s: out of memory", path);
+  if (shown) snprintf(said, sizeof said, "%s/%s", shown, name);
+  else snprintf(said, sizeof said, "%s", name);
+  if (b->oom) return cli_die(SCP_ERR_NOMEM, "%s: out of memory", said);
   /* Written beside the target and renamed over it, so a reader (or a CI
    * job after a full disk) never sees half a file under the real name. */
   snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
   FILE *f = fopen(tmp, "wb");
-  if (!f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", path, strerror(errno));
+  if (!f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", said, strerror(errno));
   int rc = scp_buf_write(b, f);
   int saved_errno = errno;
   if (fclose(f) != 0 && rc == SCP_OK) {
@@ -123,7 +144,7 @@ int cli_write_file(const char *dir, const char *name, const scp_buf *b) {
   }
   if (rc != SCP_OK) {
     remove(tmp);
-    return cli_die(rc, "%s: cannot write: %s", path,
+    return cli_die(rc, "%s: cannot write: %s", said,
                    rc == SCP_ERR_IO ? strerror(saved_errno) : scp_strerror(rc));
   }
   return 0;
@@ -153,7 +174,8 @@ int cli_load_profile(const char *path, scp_profile **out) {
   uint8_t *text = NULL;
   size_t len = 0;
   scp_error err = {0};
-  if (scp_read_file(path, &text, &len, &err) != SCP_OK) return cli_die(err.code, "%s", err.msg);
+  if (scp_read_file_max(path, SCP_MAX_PROFILE_BYTES, "a profile", &text, &len, &err) != SCP_OK)
+    return cli_die(err.code, "%s", err.msg);
   int rc = scp_out_json_load((const char *)text, len, path, out, &err);
   free(text);
   if (rc != SCP_OK) return cli_die(rc, "%s", err.msg);

@@ -174,7 +174,8 @@ static int load_spec(profile_opts *o) {
   if (o->spec_loaded) return 0;
   o->spec_loaded = true;
   scp_error err = {0};
-  if (scp_read_file(o->wasm_path, &o->wasm, &o->wasm_len, &err))
+  if (scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", &o->wasm,
+                        &o->wasm_len, &err))
     return cli_die(err.code, "%s", err.msg);
   if (scp_spec_from_wasm(o->wasm, o->wasm_len, o->wasm_path, &o->spec, &err))
     return cli_die(err.code, "%s", err.msg);
@@ -574,6 +575,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
       if (!cli_parse_u64(val, dest) || *dest > max)
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
+      /* 0 would be taken as "not given" and run with the default */
+      if (!*dest && dest != &o->top)
+        return cli_die(SCP_ERR_USAGE, "%s: 0 is not a limit (give a positive number)", a);
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
       if ((status = cli_parse_formats(val, o->want))) return status;
@@ -627,9 +631,10 @@ static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t s
   else snprintf(name, size, "flamegraph-%s.svg", tag);
 }
 
-/* Renders one format (for the SVG: one file per metric) into the output
- * folder.  Returns the exit status. */
-static int write_format(const scp_profile *p, const profile_opts *o, scp_format fmt) {
+/* Renders one format (for the SVG: one file per metric) into folder dir,
+ * which messages call shown.  Returns the exit status. */
+static int write_format(const scp_profile *p, const profile_opts *o, const char *dir,
+                        const char *shown, scp_format fmt) {
   const scp_out_format *of = scp_out_format_get(fmt);
   unsigned nfiles = of->per_metric ? p->nmetrics : 1;
   for (unsigned m = 0; m < nfiles; m++) {
@@ -639,19 +644,20 @@ static int write_format(const scp_profile *p, const profile_opts *o, scp_format 
     if (of->per_metric) svg_file_name(p, m, name, sizeof name);
     scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg};
     int rc = of->write(p, &oo, &b);
-    int status = rc == SCP_OK ? cli_write_file(o->out_dir, name, &b)
-                              : cli_die(rc, "%s/%s: %s", o->out_dir, name, scp_strerror(rc));
+    int status = rc == SCP_OK ? cli_write_file_as(dir, shown, name, &b)
+                              : cli_die(rc, "%s/%s: %s", shown, name, scp_strerror(rc));
     scp_buf_free(&b);
     if (status) return status;
   }
   return 0;
 }
 
-static int write_outputs(const scp_profile *p, const profile_opts *o) {
-  int status = cli_make_dir(o->out_dir);
+static int write_outputs(const scp_profile *p, const profile_opts *o, const char *dir,
+                         const char *shown) {
+  int status = cli_make_dir(dir);
   if (status) return status;
   for (unsigned f = 0; f < SCP_FMT_COUNT && !status; f++)
-    if (o->want[f]) status = write_format(p, o, (scp_format)f);
+    if (o->want[f]) status = write_format(p, o, dir, shown, (scp_format)f);
   if (status || o->quiet) return status;
   /* The report on stdout is the text summary of the run, whichever
    * formats went to files. */
@@ -687,7 +693,8 @@ static int run_scenario(profile_opts *o) {
   if (scp_scenario_load(o->scenario, &sc, &err)) return cli_die(err.code, "%s", err.msg);
   /* --asset adds asset contracts after the file's own */
   scp_ledger *ledger = scp_scenario_ledger(sc, o->assets, o->nassets);
-  int status = ledger ? cli_make_dir(o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  cli_outdir od = {0};
+  int status = ledger ? cli_outdir_begin(&od, o->out_dir) : cli_die(SCP_ERR_NOMEM, "out of memory");
   int first_fail = 0;
   uint64_t fee_total = 0;
   scp_buf sum = {0};
@@ -736,8 +743,9 @@ static int run_scenario(profile_opts *o) {
       status = cli_die(err.code, "%s: %s", o->scenario, err.msg);
       break;
     }
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%02zu-%s", o->out_dir, i + 1, so.function);
+    char dir[4400], shown[4400];
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, i + 1, so.function);
+    snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, i + 1, so.function);
     cli_progress progress;
     cli_progress_start(&progress, "profiling call %zu: %s %s", i + 1, so.wasm_path, so.function);
     scp_profile *p = NULL;
@@ -749,13 +757,12 @@ static int run_scenario(profile_opts *o) {
       break;
     }
     profile_opts po = *o;
-    po.out_dir = dir;
     po.wasm_path = so.wasm_path;
     if (profiled && (status = debug_damage(p, &po))) {
       scp_profile_destroy(p);
       break;
     }
-    if (profiled) status = write_outputs(p, &po);
+    if (profiled) status = write_outputs(p, &po, dir, shown);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
@@ -768,19 +775,22 @@ static int run_scenario(profile_opts *o) {
       scp_buf_printf(&sum, "\tfee %llu", (unsigned long long)scp_profile_total(p, (unsigned)fm));
     }
     scp_buf_putc(&sum, '\n');
-    if (profiled) cli_progress_done(&progress, "profile written to %s", dir);
+    if (profiled) cli_progress_done(&progress, "profile written to %s", shown);
     else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
     if (!status && rc && !first_fail)
       first_fail = profiled ? cli_die(rc, "%s: calls[%zu]: %s (partial profile written to %s)",
-                                      o->scenario, i, err.msg, dir)
+                                      o->scenario, i, err.msg, shown)
                             : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
   scp_ledger_free(ledger);
   if (o->network || o->network_config)
     scp_buf_printf(&sum, "total\tfee %llu\n", (unsigned long long)fee_total);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
-                                : cli_write_file(o->out_dir, "scenario.txt", &sum);
+                                : cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  /* the folder goes in whole, or the old one stays as it was */
+  if (!status) status = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   scp_buf_free(&sum);
   scp_scenario_free(sc);
   return status ? status : first_fail;
@@ -828,11 +838,13 @@ static int read_contracts(profile_opts *o, uint8_t **wasm, size_t *wasm_len) {
   *wasm = o->wasm;
   *wasm_len = o->wasm_len;
   o->wasm = NULL;
-  if (!*wasm && scp_read_file(o->wasm_path, wasm, wasm_len, &err))
+  if (!*wasm && scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", wasm,
+                                     wasm_len, &err))
     return cli_die(err.code, "%s", err.msg);
   for (size_t i = 0; i < o->ncontracts; i++) {
     uint8_t *cw = NULL;
-    if (scp_read_file(o->contracts[i].path, &cw, &o->contracts[i].len, &err)) {
+    if (scp_read_file_max(o->contracts[i].path, SCP_MAX_WASM_BYTES, "a WASM module", &cw,
+                          &o->contracts[i].len, &err)) {
       free(*wasm);
       *wasm = NULL;
       return cli_die(err.code, "%s", err.msg);
@@ -929,7 +941,11 @@ static int profile_call(profile_opts *o) {
     scp_profile_destroy(p);
     return status;
   }
-  status = write_outputs(p, o);
+  cli_outdir od;
+  status = cli_outdir_begin(&od, o->out_dir);
+  if (!status) status = write_outputs(p, o, od.tmp, od.final);
+  if (!status) status = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   if (!status) report_done(p, o, &progress);
   scp_profile_destroy(p);
   if (!status && rc) status = cli_die(rc, "%s (partial profile written to %s)", err.msg, o->out_dir);

@@ -222,15 +222,17 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
   return 0;
 }
 
-static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir) {
+/* Into folder dir, which messages call shown (cli_outdir). */
+static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir,
+                         const char *shown) {
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
     scp_buf b = {0};
     scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
     int rc = of->write(p, &oo, &b);
-    int st = rc == SCP_OK ? cli_write_file(dir, of->file, &b)
-                          : cli_die(rc, "%s/%s: %s", dir, of->file, scp_strerror(rc));
+    int st = rc == SCP_OK ? cli_write_file_as(dir, shown, of->file, &b)
+                          : cli_die(rc, "%s/%s: %s", shown, of->file, scp_strerror(rc));
     scp_buf_free(&b);
     if (st) return st;
   }
@@ -239,7 +241,7 @@ static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir
 
 /* result.txt: the oracle's lines */
 static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, size_t nix,
-                        const scp_sol_result *r, const char *dir) {
+                        const scp_sol_result *r, const char *dir, const char *shown) {
   scp_buf b = {0};
   char name[96], key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
   scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
@@ -257,7 +259,7 @@ static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, 
     for (size_t k = 0; k < a->len; k++) scp_buf_printf(&b, "%02x", a->data[k]);
     scp_buf_putc(&b, '\n');
   }
-  int st = cli_write_file(dir, "result.txt", &b);
+  int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
 }
@@ -293,9 +295,12 @@ static int run(sol_cli *c) {
   int rc = scp_sol_run(&o, &r, &err);
   free(elf);
   if (rc) return cli_die(rc, "%s", err.msg);
-  int st = cli_make_dir(c->out_dir);
-  if (!st) st = write_outputs(r.profile, c, c->out_dir);
-  if (!st) st = write_result(c->accts, c->ixaccts, c->nix, &r, c->out_dir);
+  cli_outdir od;
+  int st = cli_outdir_begin(&od, c->out_dir);
+  if (!st) st = write_outputs(r.profile, c, od.tmp, od.final);
+  if (!st) st = write_result(c->accts, c->ixaccts, c->nix, &r, od.tmp, od.final);
+  if (!st) st = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   if (!st && !c->quiet) {
     scp_buf b = {0};
     scp_out_opts oo = {.top = (unsigned)c->top};
@@ -324,7 +329,8 @@ static int run_scenario(sol_cli *c) {
   scp_sol_scenario *s;
   if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
   if (s->ntx) return run_tx_scenario(c, s);
-  int st = cli_make_dir(c->out_dir), first_fail = 0;
+  cli_outdir od;
+  int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
@@ -339,20 +345,24 @@ static int run_scenario(sol_cli *c) {
       st = cli_die(rc, "%s: instruction %zu: %s", c->scenario, i + 1, err.msg);
       break;
     }
-    char name[96], dir[1024];
+    char name[96], dir[4400], shown[4400];
     scp_sol_ierr_name(r.ierr, name, sizeof name);
-    snprintf(dir, sizeof dir, "%s/%02zu-%s", c->out_dir, i + 1, x->label);
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, i + 1, x->label);
+    snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, i + 1, x->label);
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", i + 1, x->label, (unsigned long long)r.cu,
                    r.ierr.kind ? name : "ok");
     if (x->profile) {
-      st = cli_make_dir(dir);
-      if (!st) st = write_outputs(r.profile, c, dir);
-      if (!st) st = write_result(s->accounts, x->accts, x->naccts, &r, dir);
+      st = cli_make_dir_as(dir, shown);
+      if (!st) st = write_outputs(r.profile, c, dir, shown);
+      if (!st) st = write_result(s->accounts, x->accts, x->naccts, &r, dir, shown);
     }
     if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_result_free(&r);
   }
-  if (!st) st = cli_write_file(c->out_dir, "scenario.txt", &sum);
+  if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  /* the folder goes in whole, or the old one stays as it was */
+  if (!st) st = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
   scp_sol_scenario_free(s);
@@ -361,14 +371,14 @@ static int run_scenario(sol_cli *c) {
 
 /* ---- a scenario of transactions ---- */
 
-static int write_tx_result(const scp_sol_tx_result *r, const char *dir) {
+static int write_tx_result(const scp_sol_tx_result *r, const char *dir, const char *shown) {
   scp_buf b = {0};
   char out[160];
   scp_sol_tx_outcome(r, out, sizeof out);
   scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
   for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
   scp_buf_printf(&b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
-  int st = cli_write_file(dir, "result.txt", &b);
+  int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
 }
@@ -378,7 +388,8 @@ static int write_tx_result(const scp_sol_tx_result *r, const char *dir) {
  * first failing transaction's. */
 static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   scp_error err = {0};
-  int st = cli_make_dir(c->out_dir), first_fail = 0;
+  cli_outdir od;
+  int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
   scp_buf sum = {0};
   scp_sol_tx_prog *progs = calloc(s->nprograms + 1, sizeof *progs);
   scp_sol_tx_ix *ixs = calloc(s->nixs + 1, sizeof *ixs);
@@ -396,7 +407,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
       memcpy(ixs[n].program, x->program_id, 32);
     }
     at += n;
-    char title[300], dir[1024], out[160];
+    char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true};
     scp_sol_tx_result r;
@@ -406,15 +417,18 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
       break;
     }
     scp_sol_tx_outcome(&r, out, sizeof out);
-    snprintf(dir, sizeof dir, "%s/%02zu-%s", c->out_dir, t + 1, s->tx_labels[t]);
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, t + 1, s->tx_labels[t]);
+    snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, t + 1, s->tx_labels[t]);
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
-    st = cli_make_dir(dir);
-    if (!st) st = write_outputs(r.profile, c, dir);
-    if (!st) st = write_tx_result(&r, dir);
+    st = cli_make_dir_as(dir, shown);
+    if (!st) st = write_outputs(r.profile, c, dir, shown);
+    if (!st) st = write_tx_result(&r, dir, shown);
     if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }
-  if (!st) st = cli_write_file(c->out_dir, "scenario.txt", &sum);
+  if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  if (!st) st = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
   free(progs);

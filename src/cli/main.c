@@ -101,7 +101,8 @@ static const char usage_text[] =
   "\n"
   "exit status: 0 ok, 2 usage, 3 bad argument, 4 not found, 10 trap,\n"
   "11 budget exceeded (check: a limit exceeded), 12 host function error,\n"
-  "13 resource limit, 65 malformed input, 66 unsupported feature,\n"
+  "13 limit reached (cross-contract depth, input size), 65 malformed input,\n"
+  "66 unsupported feature, "
   "67 invalid module, 68 bad debug information, 70 out of memory,\n"
   "71 internal error, 74 I/O error.\n";
 

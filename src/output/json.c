@@ -195,7 +195,7 @@ static bool get_u32(json_t *obj, const char *key, uint32_t *v) {
 static bool get_str(loader *l, json_t *obj, const char *key, uint32_t *id) {
   json_t *j = json_object_get(obj, key);
   if (!json_is_string(j)) return false;
-  *id = scp_strtab_intern_n(&l->p->strs, json_string_value(j), json_string_length(j));
+  *id = scp_strtab_intern_safe(&l->p->strs, json_string_value(j), json_string_length(j));
   return *id != UINT32_MAX;
 }
 

@@ -33,7 +33,8 @@ typedef struct builder {
 } builder;
 
 static int intern(builder *b, const char *s, uint32_t *id) {
-  *id = scp_strtab_intern(&b->p->strs, s ? s : "");
+  if (!s) s = "";
+  *id = scp_strtab_intern_safe(&b->p->strs, s, strlen(s));
   return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
 }
 
@@ -369,7 +370,8 @@ done:
 }
 
 int scp_prof_meta(scp_profile *p, const char *key, const char *value) {
-  uint32_t k = scp_strtab_intern(&p->strs, key), v = scp_strtab_intern(&p->strs, value);
+  uint32_t k = scp_strtab_intern_safe(&p->strs, key, strlen(key)),
+           v = scp_strtab_intern_safe(&p->strs, value, strlen(value));
   if (k == UINT32_MAX || v == UINT32_MAX ||
       !scp_grow(&p->meta, &p->capmeta, p->nmeta + 1, sizeof *p->meta))
     return SCP_ERR_NOMEM;

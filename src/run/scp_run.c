@@ -180,7 +180,8 @@ int scp_run_build(scp_run *r, const scp_run_report *rep, scp_profile **out, scp_
   r->tree.nmetrics = all;
   if (rc) return rc;
   p->status = rep->status;
-  uint32_t title = scp_strtab_intern(&p->strs, rep->title ? rep->title : "");
+  const char *ttl = rep->title ? rep->title : "";
+  uint32_t title = scp_strtab_intern_safe(&p->strs, ttl, strlen(ttl));
   if (title == UINT32_MAX) {
     rc = oom(err);
     goto fail;
@@ -188,7 +189,8 @@ int scp_run_build(scp_run *r, const scp_run_report *rep, scp_profile **out, scp_
   p->title = title;
   if (rep->add_meta && (rc = rep->add_meta(rep->ctx, p, err))) goto fail;
   if (rep->status) {
-    uint32_t sid = scp_strtab_intern(&p->strs, rep->status_msg ? rep->status_msg : "");
+    const char *msg = rep->status_msg ? rep->status_msg : "";
+    uint32_t sid = scp_strtab_intern_safe(&p->strs, msg, strlen(msg));
     if (sid == UINT32_MAX) {
       rc = oom(err);
       goto fail;

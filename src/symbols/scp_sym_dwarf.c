@@ -48,6 +48,7 @@ typedef struct index_ctx {
    * interned through a small cache keyed by that pointer. */
   struct { const char *src, *interned; } files_seen[64];
   int err;                        /* sticky: first failure */
+  char why[200];                  /* what made the unit's DWARF unusable */
   char buf[4096];                 /* demangling */
 } index_ctx;
 
@@ -344,7 +345,7 @@ static int cmp_piece(const void *a, const void *b) {
 static void walk(index_ctx *c, Dwarf_Die *first, uint32_t parent,
                  uint32_t depth, int die_depth) {
   if (die_depth > SYM_MAX_DIE_DEPTH) {
-    scp_sym_warn(c->s, "DWARF DIE nesting deeper than %d", SYM_MAX_DIE_DEPTH);
+    snprintf(c->why, sizeof c->why, "DIE nesting deeper than %d", SYM_MAX_DIE_DEPTH);
     ctx_fail(c, SCP_ERR_DWARF);
     return;
   }
@@ -565,6 +566,21 @@ static unsigned long long first_bad_unit(Dwarf *dw) {
   return (unsigned long long)off;
 }
 
+/* A unit whose DWARF cannot be used loses only itself: what it added is
+ * taken back, so its functions fall back to the name section, and the
+ * first such unit is named in the warning (with how many there were). */
+typedef struct unit_mark {
+  size_t rows, scopes, pieces;
+} unit_mark;
+
+static void drop_unit(index_ctx *c, const unit_mark *m, size_t *nbad, char *first, size_t cap) {
+  c->s->nrows = m->rows;
+  c->s->nscopes = m->scopes;
+  c->npieces = m->pieces;
+  c->err = 0;
+  if (!(*nbad)++) snprintf(first, cap, "%s", c->why);
+}
+
 int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
   index_ctx c = {.s = s, .lim = *lim};
   Dwarf_CU *cu = NULL, *next = NULL;
@@ -572,7 +588,8 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
   uint8_t unit_type;
   Dwarf_Die cudie, subdie;
   int rc;
-  size_t ncus = 0, nrows = 0;
+  size_t ncus = 0, nrows = 0, nbad = 0;
+  char first_bad[400] = "";
   /* Count the line rows first (libdw keeps each CU's table, so this parses
    * nothing twice) and allocate them once: growing a large array by
    * doubling copies it again and again. */
@@ -595,19 +612,20 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
                                &subdie)) == 0) {
     cu = next;
     int tag = dwarf_tag(&cudie);
+    unsigned long long unit_off = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
+    unit_mark mark = {s->nrows, s->nscopes, c.npieces};
     if (tag == DW_TAG_invalid) {
       /* the unit's first DIE names an abbreviation its table does not
        * have: .debug_abbrev (or the unit's offset into it) is damaged */
       Dwarf_Off abbrev = 0, unit_next;
       size_t hsize;
-      dwarf_next_unit(dw, dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie), &unit_next, &hsize,
-                      NULL, &abbrev, NULL, NULL, NULL, NULL);
-      scp_sym_warn(s, "damaged .debug_abbrev at offset 0x%llx (the unit at .debug_info "
-                   "offset 0x%llx): %s", (unsigned long long)abbrev,
-                   (unsigned long long)(dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie)),
-                   dwarf_errmsg(-1));
-      c.err = SCP_ERR_DWARF;
-      break;
+      dwarf_next_unit(dw, unit_off, &unit_next, &hsize, NULL, &abbrev, NULL, NULL, NULL, NULL);
+      snprintf(c.why, sizeof c.why, "damaged .debug_abbrev at offset 0x%llx (the unit at "
+               ".debug_info offset 0x%llx): %s", (unsigned long long)abbrev, unit_off,
+               dwarf_errmsg(-1));
+      drop_unit(&c, &mark, &nbad, first_bad, sizeof first_bad);
+      ncus++;
+      continue;
     }
     if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit) continue;
     c.cu_index = (uint32_t)ncus++;
@@ -624,11 +642,30 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
     Dwarf_Die child;
     if (!c.err && dwarf_haschildren(&cudie) && dwarf_child(&cudie, &child) == 0)
       walk(&c, &child, SYM_NONE, 0, 0);
+    if (c.err == SCP_ERR_DWARF) {
+      size_t n = strlen(c.why);
+      snprintf(c.why + n, sizeof c.why - n, " (the unit at .debug_info offset 0x%llx)", unit_off);
+      drop_unit(&c, &mark, &nbad, first_bad, sizeof first_bad);
+    }
   }
   if (!c.err && rc < 0) {
+    /* a unit header libdw refuses ends the walk: the units before it stay */
     const char *why = dwarf_errmsg(-1);
-    scp_sym_warn(s, "damaged .debug_info at offset 0x%llx: %s", first_bad_unit(dw), why);
+    if (ncus == 0 || s->nscopes == 0) {
+      scp_sym_warn(s, "damaged .debug_info at offset 0x%llx: %s", first_bad_unit(dw), why);
+      c.err = SCP_ERR_DWARF;
+    } else if (!nbad++) {
+      snprintf(first_bad, sizeof first_bad, "damaged .debug_info at offset 0x%llx: %s (this "
+               "unit and those after it)", first_bad_unit(dw), why);
+    }
+  }
+  if (!c.err && nbad && ncus > 0 && s->nscopes == 0) {
+    scp_sym_warn(s, "%s", first_bad);   /* every unit dropped: no DWARF at all */
     c.err = SCP_ERR_DWARF;
+  }
+  if (!c.err && nbad) {
+    scp_sym_warn(s, "%s", first_bad);
+    s->dwarf_partial = true;
   }
   if (!c.err && ncus == 0 && s->nscopes == 0) {
     scp_sym_warn(s, "DWARF has no compile units");

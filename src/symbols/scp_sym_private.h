@@ -114,6 +114,7 @@ struct scp_sym {
   uint32_t *subs;    size_t nsubs;             /* subprograms by entry */
   sym_row *rows;     size_t nrows, caprows;
   bool has_dwarf;                              /* an index was built */
+  bool dwarf_partial;           /* some units dropped (warning says which) */
 
   /* ELF: executable sections, for 0xADDR frames of pcs no symbol covers. */
   struct { uint64_t lo, hi; } *code; size_t ncode;

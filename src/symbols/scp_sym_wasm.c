@@ -271,6 +271,10 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
     size_t n = strlen(s->warning);
     snprintf(s->warning + n, sizeof s->warning - n, "; %s, no source lines",
              names.p ? "function names from the name section" : "functions named func[N]");
+  } else if (rc == SCP_OK && s->dwarf_partial) {   /* the other units keep their lines */
+    size_t n = strlen(s->warning);
+    snprintf(s->warning + n, sizeof s->warning - n, "; functions there: %s, no source lines",
+             names.p ? "names from the name section" : "named func[N]");
   }
   scp_sym_set_window(s, 0, code_size);
   *out = s;

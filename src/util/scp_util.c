@@ -4,8 +4,10 @@
 #include "util/scp_util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct { const char *text; int exit_status; } status_table[] = {
 #define X(code, exit_status, text) { text, exit_status },
@@ -25,13 +27,37 @@ int scp_exit_status(int status) {
   return status_table[status].exit_status;
 }
 
+/* Copy len bytes of src into dst (cap bytes, NUL included); when they do
+ * not fit, the middle goes, marked "...": the start (the file's name) and
+ * the end (the reason) both survive a long path.  Cuts fall on UTF-8
+ * character boundaries. */
+static void fit_middle(char *dst, size_t cap, const char *src, size_t len) {
+  if (len < cap) {
+    memcpy(dst, src, len);
+    dst[len] = 0;
+    return;
+  }
+  size_t head = (cap - 4) / 3, tail = cap - 4 - head;
+  while (head && ((unsigned char)src[head] & 0xc0) == 0x80) head--;
+  size_t from = len - tail;
+  while (from < len && ((unsigned char)src[from] & 0xc0) == 0x80) from++;
+  memcpy(dst, src, head);
+  memcpy(dst + head, "...", 3);
+  memcpy(dst + head + 3, src + from, len - from);
+  dst[head + 3 + len - from] = 0;
+}
+
 int scp_fail(scp_error *err, int code, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
     err->code = code;
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    char *full = NULL;
+    int n = vasprintf(&full, fmt, ap);
     va_end(ap);
+    if (n >= 0) fit_middle(err->msg, sizeof err->msg, full, (size_t)n);
+    else snprintf(err->msg, sizeof err->msg, "%s", fmt);
+    free(full);
     for (char *c = err->msg; *c; c++)  /* one line, always */
       if (*c == '\n' || *c == '\r') *c = ' ';
   }
@@ -40,16 +66,11 @@ int scp_fail(scp_error *err, int code, const char *fmt, ...) {
 
 void scp_error_prefix(scp_error *err, const char *prefix) {
   if (!err || !prefix) return;
-  char tmp[sizeof err->msg];
-  size_t plen = strlen(prefix);
-  if (plen + 2 >= sizeof tmp) plen = sizeof tmp - 3;
-  memcpy(tmp, prefix, plen);
-  memcpy(tmp + plen, ": ", 2);
-  size_t room = sizeof tmp - plen - 3;
-  size_t mlen = strnlen(err->msg, room);
-  memcpy(tmp + plen + 2, err->msg, mlen);
-  tmp[plen + 2 + mlen] = 0;
-  memcpy(err->msg, tmp, sizeof tmp);
+  char *full = NULL;
+  int n = asprintf(&full, "%s: %s", prefix, err->msg);
+  if (n < 0) return;
+  fit_middle(err->msg, sizeof err->msg, full, (size_t)n);
+  free(full);
 }
 
 bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem) {
@@ -279,9 +300,18 @@ void scp_strtab_free(scp_strtab *t) {
   memset(t, 0, sizeof *t);
 }
 
-int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err) {
+static int read_file(const char *path, size_t max, const char *what, uint8_t **data,
+                     size_t *len, scp_error *err) {
   FILE *f = fopen(path, "rb");
   if (!f) return scp_fail(err, SCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  /* the size a regular file says it has is refused before any allocation;
+   * a pipe is stopped when it passes the limit */
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+    fclose(f);
+    return scp_fail(err, SCP_ERR_LIMIT, "%s: %llu bytes, over the %zu-byte limit for %s", path,
+                    (unsigned long long)st.st_size, max, what);
+  }
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
@@ -293,6 +323,11 @@ int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err)
     size_t got = fread(buf + n, 1, cap - n, f);
     n += got;
     if (got == 0) break;
+    if (n > max) {
+      fclose(f);
+      free(buf);
+      return scp_fail(err, SCP_ERR_LIMIT, "%s: over the %zu-byte limit for %s", path, max, what);
+    }
   }
   int bad = ferror(f);
   fclose(f);
@@ -303,4 +338,70 @@ int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err)
   *data = buf;
   *len = n;
   return SCP_OK;
+}
+
+size_t scp_utf8_len(const char *str, size_t left) {
+  const unsigned char *s = (const unsigned char *)str;
+  if (!left) return 0;
+  if (s[0] < 0x80) return 1;
+  size_t n;
+  uint32_t cp;
+  if (s[0] >= 0xc2 && s[0] <= 0xdf) n = 2, cp = s[0] & 0x1f;
+  else if (s[0] >= 0xe0 && s[0] <= 0xef) n = 3, cp = s[0] & 0x0f;
+  else if (s[0] >= 0xf0 && s[0] <= 0xf4) n = 4, cp = s[0] & 0x07;
+  else return 0;
+  if (left < n) return 0;
+  for (size_t i = 1; i < n; i++) {
+    if ((s[i] & 0xc0) != 0x80) return 0;
+    cp = cp << 6 | (s[i] & 0x3f);
+  }
+  /* overlong forms, UTF-16 surrogates, past U+10FFFF */
+  if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || (cp >= 0xd800 && cp <= 0xdfff) ||
+      cp > 0x10ffff)
+    return 0;
+  return n;
+}
+
+static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+bool scp_text_is_safe(const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    size_t n = scp_utf8_len(s + i, len - i);
+    if (!n || (n == 1 && is_control((unsigned char)s[i]))) return false;
+    i += n;
+  }
+  return true;
+}
+
+void scp_buf_put_safe(scp_buf *b, const char *s, size_t len) {
+  static const char hex[] = "0123456789ABCDEF";
+  for (size_t i = 0; i < len;) {
+    size_t n = scp_utf8_len(s + i, len - i);
+    if (n && !(n == 1 && is_control((unsigned char)s[i]))) {
+      scp_buf_put(b, s + i, n);
+      i += n;
+      continue;
+    }
+    unsigned char c = (unsigned char)s[i++];
+    char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+    scp_buf_put(b, esc, 4);
+  }
+}
+
+uint32_t scp_strtab_intern_safe(scp_strtab *t, const char *s, size_t len) {
+  if (scp_text_is_safe(s, len)) return scp_strtab_intern_n(t, s, len);
+  scp_buf b = {0};
+  scp_buf_put_safe(&b, s, len);
+  uint32_t id = b.oom ? UINT32_MAX : scp_strtab_intern_n(t, b.data, b.len);
+  scp_buf_free(&b);
+  return id;
+}
+
+int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err) {
+  return read_file(path, SIZE_MAX, "a file", data, len, err);
+}
+
+int scp_read_file_max(const char *path, size_t max, const char *what, uint8_t **data,
+                      size_t *len, scp_error *err) {
+  return read_file(path, max, what, data, len, err);
 }

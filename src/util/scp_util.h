@@ -151,7 +151,31 @@ static inline const char *scp_strtab_get(const scp_strtab *t, uint32_t id) {
 }
 void scp_strtab_free(scp_strtab *t);
 
+/* The one rule for names and text that scprof writes out: control
+ * characters (below 0x20, and 0x7f) and bytes that are not part of valid
+ * UTF-8 become the four characters \xNN (uppercase hex); everything else,
+ * backslash included, is kept.  Deterministic: the same bytes always give
+ * the same text. */
+size_t scp_utf8_len(const char *s, size_t left);   /* 1..4, or 0: not valid UTF-8 */
+bool scp_text_is_safe(const char *s, size_t len);
+void scp_buf_put_safe(scp_buf *b, const char *s, size_t len);
+/* Interns s (len bytes) under that rule.  UINT32_MAX on OOM. */
+uint32_t scp_strtab_intern_safe(scp_strtab *t, const char *s, size_t len);
+
 /* Read a whole file.  Returns SCP_OK, SCP_ERR_IO (err names the path). */
 int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err);
+
+/* Largest inputs read (README "Input limits"), each well above what the
+ * network takes (a contract's code is at most 128 KiB, a transaction
+ * 129 KiB) so that debug builds and generous scenarios still fit. */
+#define SCP_MAX_WASM_BYTES (64u << 20)       /* a module, DWARF included */
+#define SCP_MAX_SCENARIO_BYTES (16u << 20)   /* a scenario file */
+#define SCP_MAX_ARG_BYTES (1u << 20)         /* one argument's text (JSON) */
+#define SCP_MAX_PROFILE_BYTES (1u << 30)     /* a profile JSON read back */
+
+/* scp_read_file refusing, before reading, a file over max bytes:
+ * SCP_ERR_LIMIT "PATH: N bytes, over the M-byte limit for WHAT". */
+int scp_read_file_max(const char *path, size_t max, const char *what, uint8_t **data,
+                      size_t *len, scp_error *err);
 
 #endif

@@ -328,34 +328,63 @@ static int sec_global(reader *r, scp_wasm_module *m) {
   return SCP_OK;
 }
 
+/* Export names already seen, as an open-addressing set of export indices
+ * (+1; 0 is empty) hashed by name: the duplicate check stays linear in the
+ * number of exports, where comparing every pair took seconds at 100k. */
+static uint64_t name_hash(const char *s, size_t len) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+  return h;
+}
+
+/* Adds export i; false when an earlier export has its name. */
+static bool seen_insert(uint32_t *seen, size_t mask, const wasm_export *ex, uint32_t i) {
+  for (size_t h = name_hash(ex[i].name, ex[i].len) & mask;; h = (h + 1) & mask) {
+    uint32_t j = seen[h];
+    if (!j) {
+      seen[h] = i + 1;
+      return true;
+    }
+    if (ex[j - 1].len == ex[i].len && memcmp(ex[j - 1].name, ex[i].name, ex[i].len) == 0) return false;
+  }
+}
+
+static int export_one(reader *r, scp_wasm_module *m, uint32_t i) {
+  wasm_export *e = &m->exports[i];
+  const uint8_t *s;
+  uint32_t len;
+  TRY(r_name(r, &s, &len));
+  if (!(e->name = dup_name(s, len))) return SCP_ERR_NOMEM;
+  e->len = len;
+  m->nexports = i + 1;
+  TRY(r_byte(r, &e->kind));
+  TRY(r_u32(r, &e->index));
+  switch (e->kind) {
+  case SCP_EXT_FUNC: if (e->index >= m->nfuncs) return rfail(r, SCP_ERR_INVALID, "unknown function"); break;
+  case SCP_EXT_TABLE: if (e->index != 0 || !m->has_table) return rfail(r, SCP_ERR_INVALID, "unknown table"); break;
+  case SCP_EXT_MEMORY: if (e->index != 0 || !m->has_memory) return rfail(r, SCP_ERR_INVALID, "unknown memory"); break;
+  case SCP_EXT_GLOBAL: if (e->index >= m->nglobals) return rfail(r, SCP_ERR_INVALID, "unknown global"); break;
+  default: return rfail(r, SCP_ERR_MALFORMED, "malformed export kind");
+  }
+  return SCP_OK;
+}
+
 static int sec_export(reader *r, scp_wasm_module *m) {
   uint32_t n;
   TRY(r_u32(r, &n));
   if (n > (size_t)(r->end - r->p)) return rfail(r, SCP_ERR_MALFORMED, "unexpected end");
   m->exports = calloc(n ? n : 1, sizeof *m->exports);
   if (!m->exports) return SCP_ERR_NOMEM;
-  for (uint32_t i = 0; i < n; i++) {
-    wasm_export *e = &m->exports[i];
-    const uint8_t *s;
-    uint32_t len;
-    TRY(r_name(r, &s, &len));
-    if (!(e->name = dup_name(s, len))) return SCP_ERR_NOMEM;
-    e->len = len;
-    m->nexports = i + 1;
-    TRY(r_byte(r, &e->kind));
-    TRY(r_u32(r, &e->index));
-    switch (e->kind) {
-    case SCP_EXT_FUNC: if (e->index >= m->nfuncs) return rfail(r, SCP_ERR_INVALID, "unknown function"); break;
-    case SCP_EXT_TABLE: if (e->index != 0 || !m->has_table) return rfail(r, SCP_ERR_INVALID, "unknown table"); break;
-    case SCP_EXT_MEMORY: if (e->index != 0 || !m->has_memory) return rfail(r, SCP_ERR_INVALID, "unknown memory"); break;
-    case SCP_EXT_GLOBAL: if (e->index >= m->nglobals) return rfail(r, SCP_ERR_INVALID, "unknown global"); break;
-    default: return rfail(r, SCP_ERR_MALFORMED, "malformed export kind");
-    }
-    for (uint32_t j = 0; j < i; j++)
-      if (m->exports[j].len == len && memcmp(m->exports[j].name, s, len) == 0)
-        return rfail(r, SCP_ERR_INVALID, "duplicate export name");
-  }
-  return SCP_OK;
+  size_t cap = 2;
+  while (cap < 2 * (size_t)n) cap <<= 1;
+  uint32_t *seen = calloc(cap, sizeof *seen);
+  if (!seen) return SCP_ERR_NOMEM;
+  int rc = SCP_OK;
+  for (uint32_t i = 0; i < n && rc == SCP_OK; i++)
+    if ((rc = export_one(r, m, i)) == SCP_OK && !seen_insert(seen, cap - 1, m->exports, i))
+      rc = rfail(r, SCP_ERR_INVALID, "duplicate export name");
+  free(seen);
+  return rc;
 }
 
 static int sec_start(reader *r, scp_wasm_module *m) {

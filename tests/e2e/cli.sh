@@ -66,6 +66,15 @@ one_line_err "trap message" "integer divide by zero"
 [ -s "$T/t/flamegraph.svg" ] && echo "PASS partial profile after trap" || echo "FAIL partial profile after trap"
 check "budget exit" 11 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 400000 -o "$T/u" -q
 one_line_err "budget message" "ExceededLimit"
+# an error about a 600-byte path is shortened in the middle: the start of
+# the path and the reason both survive the 511-byte message
+long=$T/$(printf '%0200d' 0)/$(printf '%0200d' 1)/$(printf '%0200d' 2).wasm
+check "long missing path" 74 "$BIN" profile "$long" run
+one_line_err "long path keeps the reason" "^scprof: $T/0000.*\.\.\..*02\.wasm: cannot open: No such file or directory$"
+check "--cpu-limit 0 is refused" 2 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 0 -o "$T/z" -q
+one_line_err "--cpu-limit 0 message" "cpu-limit: 0 is not a limit"
+check "--mem-limit 0 is refused" 2 "$BIN" profile "$DEMO" run u32:200 --mem-limit 0 -o "$T/z" -q
+one_line_err "--mem-limit 0 message" "mem-limit: 0 is not a limit"
 [ -s "$T/u/report.txt" ] && echo "PASS partial profile after budget" || echo "FAIL partial profile after budget"
 # code the Soroban host refuses at upload is not profiled
 check "start section refused" 67 "$BIN" profile "$B/tests/fixtures/wat/start.wasm" f u32:1 -o "$T/x"

@@ -43,3 +43,11 @@ NAME="without the callee deployed the call fails (exit $rc)"; ok [ "$rc" -ne 0 ]
 rc=$?
 NAME="--contract with a missing file: one-line error (exit $rc)"
 ok [ "$rc" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ]
+# Out of memory budget after the callee's frame gave its linear memory back:
+# the message quotes the memory the Budget table shows (everything
+# charged), then the net figure.
+"$BIN" profile "$CALLER" run "str:$ID" u32:3 --contract "$COUNTER" -o "$T/e" -q -f report --mem-limit 400000 2>"$T/err"
+rc=$?
+mem=$(awk '$1 == "Memory" {gsub(",", "", $2); print $2; exit}' "$T/e/report.txt")
+NAME="memory budget exceeded: message quotes the Budget table's $mem"
+ok one_line_error 11 "memory $mem of 400000 ("

@@ -5,8 +5,10 @@
  * corpus (tests/fuzz/corpus-auth) through fuzz_auth and the scenario
  * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, the sBPF corpus
  * (tests/fuzz/corpus-sbpf) and the linked sBPF fixtures with their
- * truncations through fuzz_sbpf, so inputs
- * that once crashed stay fixed.  Runs under the sanitizers in `make check`.
+ * truncations through fuzz_sbpf, and the differential corpus
+ * (tests/fuzz/corpus-diff) through fuzz_diff against wabt's wasm-interp, so
+ * inputs that once crashed or differed stay fixed.  Runs under the
+ * sanitizers in `make check`.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include <stdlib.h>
 
 #include "fuzz_auth.h"
+#include "fuzz_diff.h"
 #include "fuzz_host.h"
 #include "fuzz_sbpf.h"
 #include "fuzz_scenario.h"
@@ -70,6 +73,11 @@ static void test_corpus_scenario(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-scenario", false, fuzz_scenario_one) > 0);
 }
 
+static void test_corpus_diff(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-diff", false, fuzz_diff_one) > 0);
+}
+
 static void test_corpus_sbpf(void **state) {
   (void)state;
   assert_true(replay_dir("tests/fuzz/corpus-sbpf", true, fuzz_sbpf_one) > 0);
@@ -91,6 +99,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_host),
     cmocka_unit_test(test_corpus_auth),
     cmocka_unit_test(test_corpus_scenario),
+    cmocka_unit_test(test_corpus_diff),
     cmocka_unit_test(test_corpus_sbpf),
     cmocka_unit_test(test_fixtures),
   };

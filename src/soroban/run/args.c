@@ -285,6 +285,10 @@ int scp_arg_parse_as(const char *type, size_t tlen, const char *v, const char *l
 
 int scp_arg_parse(const char *text, scp_arg *out, scp_error *err) {
   memset(out, 0, sizeof *out);
+  size_t tlen = strlen(text);
+  if (tlen > SCP_MAX_ARG_BYTES)
+    return scp_fail(err, SCP_ERR_LIMIT, "argument: %zu bytes, over the %u-byte limit for an "
+                    "argument", tlen, SCP_MAX_ARG_BYTES);
   if (!strcmp(text, "void")) {
     out->kind = SCP_ARG_VOID;
     return SCP_OK;
@@ -1020,6 +1024,10 @@ static void jnode_xdr(const jnode *n, scp_buf *b) {
 int scp_spec_arg_value(scp_spec *s, const scp_spec_type *t, const char *param,
                        const char *text, scp_arg *out, scp_error *err) {
   memset(out, 0, sizeof *out);
+  size_t tlen = strlen(text);
+  if (tlen > SCP_MAX_ARG_BYTES)
+    return scp_fail(err, SCP_ERR_LIMIT, "argument --%s: %zu bytes, over the %u-byte limit for "
+                    "an argument", param, tlen, SCP_MAX_ARG_BYTES);
   const scp_spec_type *inner = t;
   if (t->kind == SCP_SPEC_OPTION && t->nsub == 1) inner = &t->sub[0];
   if (scalar_name(inner->kind) || inner->kind == SCP_SPEC_ADDRESS ||

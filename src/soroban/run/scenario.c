@@ -174,7 +174,7 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
                  "contract: the same contract id");
   c->nids = i + 1;
   /* the file's errors name the scenario and the contract, as the others do */
-  if ((rc = scp_read_file(sc->path, &sc->wasm, &sc->len, c->err)) ||
+  if ((rc = scp_read_file_max(sc->path, SCP_MAX_WASM_BYTES, "a WASM module", &sc->wasm, &sc->len, c->err)) ||
       (rc = scp_spec_from_wasm(sc->wasm, sc->len, sc->path, &sc->spec, c->err))) {
     scp_error_prefix(c->err, where);
     scp_error_prefix(c->err, c->path);
@@ -820,7 +820,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   *out = NULL;
   uint8_t *text;
   size_t len;
-  int rc = scp_read_file(path, &text, &len, err);
+  int rc = scp_read_file_max(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &text, &len, err);
   if (rc) return rc;
   json_error_t je;
   json_t *root = json_loadb((const char *)text, len, JSON_REJECT_DUPLICATES, &je);

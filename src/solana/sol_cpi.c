@@ -491,7 +491,7 @@ static int add_graft(struct sol_cpi *x, const char *name, scp_profile *prof, uin
   memset(g, 0, sizeof *g);
   if (!(g->name = malloc(strlen(name) + 9))) goto oom;
   sprintf(g->name, "program:%s", name);
-  snprintf(g->placeholder, sizeof g->placeholder, "\x01" "cpi#%zu", x->ng);
+  snprintf(g->placeholder, sizeof g->placeholder, "[cpi #%zu]", x->ng);
   g->prof = prof;
   g->cu = cu;
   x->ng++;

@@ -219,6 +219,63 @@ typedef struct scp_write_opts {
 int scp_profile_write(const scp_profile *p, scp_format fmt,
                       const scp_write_opts *opts, FILE *f);
 
+/* ---- Solana ------------------------------------------------------------
+ * A chain state for test harnesses: programs and accounts, transactions run
+ * on it one after the other (accounts change when a transaction succeeds),
+ * each profiled as scprof profile --scenario does: the root, one
+ * "instruction #k" node per instruction, programs and their frames under
+ * it, every CPI's callee under its invoke.  Costs are litesvm 1.5.0's
+ * (agave 4.3); the System and Compute Budget programs are built in. */
+typedef struct scp_solana scp_solana;
+
+int scp_solana_new(scp_solana **out, scp_error *err);
+void scp_solana_free(scp_solana *s);
+
+/* Deploy an sBPF program under id with loader 1, 2 or 3 (upgradeable);
+ * the ELF is copied and loaded when called.  name: its frame
+ * "program:NAME" (NULL: the id). */
+int scp_solana_add_program(scp_solana *s, const uint8_t id[32], const uint8_t *elf, size_t len,
+                           int loader, const char *name, scp_error *err);
+
+/* Create or replace an account (data copied). */
+int scp_solana_set_account(scp_solana *s, const uint8_t key[32], uint64_t lamports,
+                           const uint8_t owner[32], const uint8_t *data, size_t len,
+                           bool executable, scp_error *err);
+
+/* An account's state now (data valid until the next call on s); false
+ * when s has no such account. */
+bool scp_solana_get_account(const scp_solana *s, const uint8_t key[32], uint64_t *lamports,
+                            uint8_t owner[32], const uint8_t **data, size_t *len);
+
+typedef struct scp_solana_meta {
+  uint8_t pubkey[32];
+  bool signer, writable;
+} scp_solana_meta;
+
+typedef struct scp_solana_ix {
+  uint8_t program_id[32];
+  const scp_solana_meta *accounts;
+  size_t naccounts;
+  const uint8_t *data;
+  size_t len;
+} scp_solana_ix;
+
+typedef struct scp_solana_result {
+  uint64_t cu;                 /* computeUnitsConsumed */
+  uint64_t cu_limit;
+  long failed;                 /* index of the failing instruction, -1: none */
+  char outcome[160];           /* "ok", "1 Custom(1)", "InsufficientFundsForRent { ... }" */
+  char **logs;                 /* as the runtime printed them */
+  size_t nlogs;
+} scp_solana_result;
+
+/* Run a transaction.  SCP_OK whether it succeeded or not (res says);
+ * *out (when out is not NULL) gets its profile, also for a failed one.
+ * Errors: a program does not load, an unknown program, SCP_ERR_NOMEM. */
+int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, const char *title,
+                           scp_profile **out, scp_solana_result *res, scp_error *err);
+void scp_solana_result_free(scp_solana_result *res);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "solana/scp_sol_run.h"
 #include "solana/scp_sol_scenario.h"
+#include "solana/scp_sol_tx.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -286,7 +287,7 @@ static int run(sol_cli *c) {
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
-                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true};
+                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL};
   memcpy(o.program_id, c->program_id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&o, &r, &err);
@@ -316,10 +317,13 @@ static int run(sol_cli *c) {
  * one changes nothing); each profiled one in DIR/NN-LABEL/, a line per
  * instruction in DIR/scenario.txt; the exit status is the first failing
  * instruction's. */
+static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s);
+
 static int run_scenario(sol_cli *c) {
   scp_error err = {0};
   scp_sol_scenario *s;
   if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+  if (s->ntx) return run_tx_scenario(c, s);
   int st = cli_make_dir(c->out_dir), first_fail = 0;
   scp_buf sum = {0};
   for (size_t i = 0; i < s->nixs && !st; i++) {
@@ -327,7 +331,7 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile};
+                          x->profile, NULL, 0, 0, NULL};
     memcpy(o.program_id, p->id, 32);
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
@@ -351,6 +355,70 @@ static int run_scenario(sol_cli *c) {
   if (!st) st = cli_write_file(c->out_dir, "scenario.txt", &sum);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
+  scp_sol_scenario_free(s);
+  return st ? st : first_fail;
+}
+
+/* ---- a scenario of transactions ---- */
+
+static int write_tx_result(const scp_sol_tx_result *r, const char *dir) {
+  scp_buf b = {0};
+  char out[160];
+  scp_sol_tx_outcome(r, out, sizeof out);
+  scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
+  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
+  scp_buf_printf(&b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+  int st = cli_write_file(dir, "result.txt", &b);
+  scp_buf_free(&b);
+  return st;
+}
+
+/* Each transaction in DIR/NN-LABEL/ (outputs and result.txt), a line each
+ * in DIR/scenario.txt; the accounts carry over; the exit status is the
+ * first failing transaction's. */
+static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
+  scp_error err = {0};
+  int st = cli_make_dir(c->out_dir), first_fail = 0;
+  scp_buf sum = {0};
+  scp_sol_tx_prog *progs = calloc(s->nprograms + 1, sizeof *progs);
+  scp_sol_tx_ix *ixs = calloc(s->nixs + 1, sizeof *ixs);
+  if (!progs || !ixs) st = cli_die(SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < s->nprograms && progs; i++) {
+    const scp_sol_scn_program *p = &s->programs[i];
+    progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
+    memcpy(progs[i].id, p->id, 32);
+  }
+  for (size_t t = 0, at = 0; t < s->ntx && !st; t++) {
+    size_t n = 0;
+    for (; at + n < s->nixs && s->ixs[at + n].tx == t; n++) {
+      const scp_sol_scn_ix *x = &s->ixs[at + n];
+      ixs[n] = (scp_sol_tx_ix){{0}, x->accts, x->naccts, x->data, x->len};
+      memcpy(ixs[n].program, x->program_id, 32);
+    }
+    at += n;
+    char title[300], dir[1024], out[160];
+    snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true};
+    scp_sol_tx_result r;
+    int rc = scp_sol_tx_run(&o, &r, &err);
+    if (rc) {
+      st = cli_die(rc, "%s: transaction %zu: %s", c->scenario, t + 1, err.msg);
+      break;
+    }
+    scp_sol_tx_outcome(&r, out, sizeof out);
+    snprintf(dir, sizeof dir, "%s/%02zu-%s", c->out_dir, t + 1, s->tx_labels[t]);
+    scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
+    st = cli_make_dir(dir);
+    if (!st) st = write_outputs(r.profile, c, dir);
+    if (!st) st = write_tx_result(&r, dir);
+    if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
+    scp_sol_tx_result_free(&r);
+  }
+  if (!st) st = cli_write_file(c->out_dir, "scenario.txt", &sum);
+  if (!st && !c->quiet) st = cli_write_stdout(&sum);
+  scp_buf_free(&sum);
+  free(progs);
+  free(ixs);
   scp_sol_scenario_free(s);
   return st ? st : first_fail;
 }

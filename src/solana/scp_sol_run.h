@@ -38,6 +38,12 @@ typedef struct scp_sol_run_opts {
   uint64_t cu_limit;           /* 0: 200,000 */
   uint32_t heap_size;          /* 0: 32 KiB; a multiple of 1 KiB up to 256 KiB */
   bool profile;                /* build res->profile */
+  /* cross-program invocation (sol_cpi.c): the programs a CPI may call
+   * besides the builtins, and the invoke depth (0: a top-level instruction) */
+  const struct scp_sol_tx_prog *progs;
+  size_t nprogs;
+  unsigned depth;
+  const uint8_t (*callers)[32];  /* the programs below this one, outermost first (depth - 1) */
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {
@@ -48,6 +54,10 @@ typedef struct scp_sol_result {
   size_t nlogs;
   scp_profile *profile;        /* when profiled */
   char sbpf_version[4];        /* "v0".."v3" */
+  /* the return data when the program ended (the caller of a CPI reads it) */
+  uint8_t return_program[32];
+  uint8_t return_data[1024];
+  size_t return_len;
 } scp_sol_result;
 
 /* Run the instruction.  SCP_OK whether the instruction succeeded or failed

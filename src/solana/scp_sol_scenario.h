@@ -13,6 +13,11 @@
  *                      "cu_limit": 200000, "heap": 32768,
  *                      "profile": true, "label": "mint_to"}]}
  *
+ * Instead of "instructions", "transactions": [{"label": "...",
+ * "instructions": [...]}] runs each transaction's instructions as one
+ * transaction (scp_sol_tx.h); there "program" may also be "system" or
+ * "compute_budget".
+ *
  * Paths are relative to the scenario file.  "id" defaults to the
  * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
  * instruction names but "accounts" does not is an empty system account.
@@ -41,6 +46,11 @@ typedef struct scp_sol_scn_ix {
   uint32_t heap;               /* 0: default */
   bool profile;
   char *label;                 /* "NN-label" names its folder */
+  /* in a scenario of "transactions": the transaction it belongs to (from 0),
+   * and its program's id; program is SIZE_MAX for the builtins "system" and
+   * "compute_budget" */
+  size_t tx;
+  uint8_t program_id[32];
 } scp_sol_scn_ix;
 
 typedef struct scp_sol_scenario {
@@ -50,6 +60,8 @@ typedef struct scp_sol_scenario {
   size_t naccounts;
   scp_sol_scn_ix *ixs;
   size_t nixs;
+  char **tx_labels;            /* "transactions": one label each */
+  size_t ntx;                  /* 0: "instructions", each on its own */
 } scp_sol_scenario;
 
 /* Load a scenario file and the programs it names.  Returns SCP_OK;

@@ -6,6 +6,7 @@
 #include "solana/scp_sol_run.h"
 #include "solana/scp_sol_input.h"
 #include "solana/sol_sys.h"
+#include "solana/sol_cpi.h"
 #include "sbpf/scp_sbpf.h"
 #include "run/scp_run.h"
 #include "symbols/scp_sym.h"
@@ -62,7 +63,8 @@ static void on_syscall_enter(void *ctx, scp_sbpf_vm *vm, uint32_t key, uint32_t 
   /* the instructions flushed into the meter before the body are the
    * engine's to book */
   scp_run_skip(st->run);
-  scp_run_enter(st->run, node, st->text_addr + 8ull * pc, SCP_KIND_HOST, 0, key);
+  uint32_t sys = scp_run_enter(st->run, node, st->text_addr + 8ull * pc, SCP_KIND_HOST, 0, key);
+  sol_cpi_at(st->c.cpi, scp_run_tree(st->run), sys);
 }
 
 static void on_syscall_exit(void *ctx, scp_sbpf_vm *vm, uint32_t key, uint32_t pc, int status) {
@@ -72,8 +74,10 @@ static void on_syscall_exit(void *ctx, scp_sbpf_vm *vm, uint32_t key, uint32_t p
 static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
   sol_state *st = ctx;
   switch (n->kind) {
-  case SCP_KIND_ROOT:
   case SCP_KIND_CONTRACT:
+    if (n->callee) return sol_cpi_frame(st->c.cpi, n, out);   /* a CPI's callee */
+    /* fall through */
+  case SCP_KIND_ROOT:
     out->name = st->root;
     out->source = SCP_SRC_HOST;
     return SCP_OK;
@@ -249,7 +253,10 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   }
   scp_run_report rep = {1, st->root, res->ierr.kind ? SCP_ERR_TRAP : SCP_OK, status, &resolver,
                         add_meta, st};
-  return scp_run_build(st->run, &rep, &res->profile, err);
+  int rc = scp_run_build(st->run, &rep, &res->profile, err);
+  /* the callees' profiles go where their invokes were */
+  if (!rc) rc = sol_cpi_graft(st->c.cpi, res->profile, err);
+  return rc;
 }
 
 static int run_instruction(sol_state *st, scp_sol_result *res, scp_error *err) {
@@ -258,7 +265,7 @@ static int run_instruction(sol_state *st, scp_sol_result *res, scp_error *err) {
   scp_sol_input in = {0};
   vm_outcome v = {0};
   int rc;
-  sol_log(c, "Program %s invoke [1]", st->key_text);
+  sol_log(c, "Program %s invoke [%u]", st->key_text, c->stack_height);
   scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
   if ((rc = scp_sol_input_serialize(o->accts, o->naccts, &ix, &in, &res->ierr, err))) {
     if (rc != SCP_ERR_LIMIT) return rc;
@@ -298,7 +305,7 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
   res->cu_limit = st->limit;
   memcpy(st->c.program_id, o->program_id, 32);
   st->c.check_aligned = o->loader != SCP_SOL_LOADER_V1;
-  st->c.stack_height = 1;
+  st->c.stack_height = o->depth ? o->depth : 1;
   st->c.heap_size = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
   sol_sysvars_default(&st->c.sysvars);
   scp_sol_key_str(o->program_id, st->key_text);
@@ -310,6 +317,7 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
     }
   st->saved = saved;
   if ((rc = load(st, err))) goto fail;
+  if ((rc = sol_cpi_new(o, &st->c, err))) goto fail;
   snprintf(res->sbpf_version, sizeof res->sbpf_version, "v%d", (int)scp_sbpf_prog_version(st->prog));
   if (o->profile) {
     const scp_metric m = {"CU", "compute units", st->limit};
@@ -332,6 +340,9 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
       o->accts[i] = saved[i];
       saved[i].data = NULL;
     }
+  memcpy(res->return_program, st->c.return_program, 32);
+  memcpy(res->return_data, st->c.return_data, st->c.return_len);
+  res->return_len = st->c.return_len;
   res->logs = st->c.logs;
   res->nlogs = st->c.nlogs;
   st->c.logs = NULL;
@@ -340,6 +351,7 @@ fail:
   for (size_t i = 0; i < nsaved; i++) scp_sol_account_free(&saved[i]);
   free(saved);
   if (rc) scp_sol_result_free(res);
+  sol_cpi_free(st->c.cpi);
   sol_ctx_free(&st->c);
   if (st->sym) scp_sym_destroy(st->sym);
   scp_run_destroy(st->run);

@@ -134,12 +134,24 @@ static int account_index(loader_ctx *l, scp_sol_scenario *s, size_t *cap, const 
   return SCP_OK;
 }
 
+static bool sol_scn_builtin(const char *prog, scp_sol_scn_ix *x);
+
 static int load_ix(loader_ctx *l, scp_sol_scenario *s, size_t *acap, json_t *j, scp_sol_scn_ix *x) {
   const char *prog = json_string_value(json_object_get(j, "program"));
   if (!prog) return bad(l, "an instruction needs \"program\"");
+  if (s->ntx && sol_scn_builtin(prog, x)) goto builtin;
   for (x->program = 0; x->program < s->nprograms; x->program++)
     if (!strcmp(s->programs[x->program].name, prog)) break;
-  if (x->program == s->nprograms) return bad(l, "an instruction names a program not in \"programs\"");
+  if (x->program == s->nprograms) {
+    /* in a transaction: a program deployed in "accounts", by its id */
+    if (s->ntx && scp_sol_key_parse(prog, strlen(prog), x->program_id)) {
+      x->program = SIZE_MAX;
+      goto builtin;
+    }
+    return bad(l, "an instruction names a program not in \"programs\"");
+  }
+  memcpy(x->program_id, s->programs[x->program].id, 32);
+builtin:;
   const char *data = json_string_value(json_object_get(j, "data"));
   int rc = data_of(l, data ? data : "", "instruction data", &x->data, &x->len);
   if (rc) return rc;
@@ -153,7 +165,7 @@ static int load_ix(loader_ctx *l, scp_sol_scenario *s, size_t *acap, json_t *j, 
   json_t *pf = json_object_get(j, "profile");
   x->profile = !pf || json_is_true(pf);
   const char *label = json_string_value(json_object_get(j, "label"));
-  if (!(x->label = strdup(label ? label : s->programs[x->program].name)))
+  if (!(x->label = strdup(label ? label : x->program == SIZE_MAX ? prog : s->programs[x->program].name)))
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
   json_t *accts = json_object_get(j, "accounts");
   size_t n = json_array_size(accts);
@@ -179,9 +191,56 @@ static int load_ix(loader_ctx *l, scp_sol_scenario *s, size_t *acap, json_t *j, 
   return SCP_OK;
 }
 
+/* ---- "transactions": flattened into one instruction list, each
+ * instruction tagged with its transaction ---- */
+
+static bool sol_scn_builtin(const char *prog, scp_sol_scn_ix *x) {
+  if (strcmp(prog, "system") && strcmp(prog, "compute_budget")) return false;
+  x->program = SIZE_MAX;
+  scp_sol_key_parse(strcmp(prog, "system") ? "ComputeBudget111111111111111111111111111111"
+                                           : "11111111111111111111111111111111",
+                    strcmp(prog, "system") ? 43 : 32, x->program_id);
+  return true;
+}
+
+/* The flat list becomes root's "instructions", so root owns it. */
+static int sol_scn_transactions(loader_ctx *l, json_t *root, json_t *txs, scp_sol_scenario *s,
+                                json_t **flat) {
+  size_t n = json_array_size(txs);
+  if (!json_is_array(txs) || !n) return bad(l, "\"transactions\" is a non-empty array");
+  if (!(s->tx_labels = calloc(n, sizeof *s->tx_labels)) || !(*flat = json_array()) ||
+      json_object_set_new(root, "instructions", *flat))
+    return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t t = 0; t < n; t++) {
+    json_t *tx = json_array_get(txs, t), *ixs = json_object_get(tx, "instructions");
+    const char *label = json_string_value(json_object_get(tx, "label"));
+    char def[32];
+    snprintf(def, sizeof def, "tx%zu", t + 1);
+    if (!(s->tx_labels[s->ntx++] = strdup(label ? label : def))) goto oom;
+    if (!json_is_array(ixs) || !json_array_size(ixs))
+      return bad(l, "a transaction needs a non-empty \"instructions\" array");
+    for (size_t i = 0; i < json_array_size(ixs); i++) {
+      json_t *ix = json_deep_copy(json_array_get(ixs, i));
+      if (!ix || !json_is_object(ix)) {
+        json_decref(ix);
+        return bad(l, "an instruction is an object");
+      }
+      if (json_object_set_new(ix, "tx", json_integer((json_int_t)t)) || json_array_append_new(*flat, ix)) goto oom;
+    }
+  }
+  return SCP_OK;
+oom:
+  return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+}
+
 static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
   json_t *progs = json_object_get(root, "programs"), *accts = json_object_get(root, "accounts"),
          *ixs = json_object_get(root, "instructions");
+  json_t *txs = json_object_get(root, "transactions");
+  if (txs && !ixs) {
+    int rc = sol_scn_transactions(l, root, txs, s, &ixs);
+    if (rc) return rc;
+  }
   if (!json_is_array(progs) || !json_is_array(ixs) || (accts && !json_is_array(accts)))
     return bad(l, "want arrays \"programs\", \"instructions\" and optionally \"accounts\"");
   size_t np = json_array_size(progs), na = json_array_size(accts), nx = json_array_size(ixs), acap = na;
@@ -204,11 +263,13 @@ static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
         return bad(l, "an account is listed twice");
       }
   }
-  for (; s->nixs < nx; s->nixs++)
+  for (; s->nixs < nx; s->nixs++) {
+    s->ixs[s->nixs].tx = s->ntx ? (size_t)json_integer_value(json_object_get(json_array_get(ixs, s->nixs), "tx")) : s->nixs;
     if ((rc = load_ix(l, s, &acap, json_array_get(ixs, s->nixs), &s->ixs[s->nixs]))) {
       s->nixs++;
       return rc;
     }
+  }
   return SCP_OK;
 }
 
@@ -251,6 +312,8 @@ void scp_sol_scenario_free(scp_sol_scenario *s) {
     free(s->ixs[i].accts);
     free(s->ixs[i].label);
   }
+  for (size_t i = 0; i < s->ntx; i++) free(s->tx_labels[i]);
+  free(s->tx_labels);
   free(s->programs);
   free(s->accounts);
   free(s->ixs);

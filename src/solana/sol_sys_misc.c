@@ -165,3 +165,20 @@ int sol_sys_sibling(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t 
   *r0 = 0;
   return SCP_OK;
 }
+
+/* sol_get_epoch_stake(vote): the total epoch stake for a null address
+ * (base), else the vote account's (base + 32/cbpu + mem_op_base, the
+ * address mapped).  Stake is 0 everywhere, as in litesvm, which keeps no
+ * stakes. */
+int sol_sys_epoch_stake(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  uint8_t *vote;
+  int rc;
+  if (a[0] == 0) {
+    if ((rc = sol_charge(c, io, SOL_SYSCALL_BASE, err))) return rc;
+  } else if ((rc = sol_charge(c, io, SOL_SYSCALL_BASE + 32 / SOL_CPI_BYTES_PER_UNIT + SOL_MEM_OP_BASE, err)) ||
+             (rc = sol_map(c, io, a[0], 1, 32, 1, false, &vote, err))) {
+    return rc;
+  }
+  *r0 = 0;
+  return SCP_OK;
+}

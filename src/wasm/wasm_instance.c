@@ -189,6 +189,8 @@ int scp_wasm_call(scp_wasm_instance *inst, uint32_t f, const uint64_t *args,
   if (t->nparams) memcpy(inst->stack, args, t->nparams * sizeof *args);
   inst->trap = SCP_TRAP_NONE;
   inst->host_status = SCP_OK;
+  inst->ntrace = 0;
+  inst->trace_unsettled = false;
   int rc = run(inst, f, inst->stack, err);
   if (rc == SCP_OK && t->nresults) results[0] = inst->stack[0];
   return rc;
@@ -235,6 +237,22 @@ void scp_wasm_attach(scp_wasm_instance *inst, scp_tree *t, uint32_t at,
 uint32_t scp_wasm_current_node(const scp_wasm_instance *inst) { return inst->cur_node; }
 uint64_t scp_wasm_current_pc(const scp_wasm_instance *inst) { return inst->cur_pc; }
 
+/* Where the last trap stopped node id's runs: the instruction of each of
+ * its frames on the trapped stack.  Out of fuel at a FUEL instruction
+ * stopped nothing: that region was never entered (its count says so). */
+static size_t trap_stops(const scp_wasm_instance *inst, uint32_t id, uint32_t *stops) {
+  size_t n = 0;
+  if (!inst->trace_unsettled) return 0;
+  for (uint32_t i = 0; i < inst->ntrace; i++) {
+    if (inst->trace[i].node != id) continue;
+    const wasm_func *fn = &inst->mod->funcs[inst->trace[i].func - inst->mod->nfunc_imports];
+    if (i == 0 && inst->trap == SCP_TRAP_OUT_OF_FUEL && fn->code[inst->trace[i].ins].op == IOP_FUEL)
+      continue;
+    stops[n++] = inst->trace[i].ins;
+  }
+  return n;
+}
+
 static void land(const wasm_func *fn, uint32_t k, uint64_t target, uint64_t n, uint64_t *arrive) {
   if (target > k && target < fn->body_len) arrive[target] += n;
 }
@@ -243,14 +261,19 @@ static void land(const wasm_func *fn, uint32_t k, uint64_t target, uint64_t n, u
  * pass: a FUEL instruction ran as often as its region was entered (loop
  * back-edges land on one), a branch sends its taken count (its TAKEN
  * stub's counter; all of it for br) to its target, and the rest falls
- * through.  A run that trapped is counted as if it went on. */
-static void ran_counts(const wasm_func *fn, const uint64_t *cnt, uint64_t *ran, uint64_t *arrive) {
+ * through; a trap's stops (trap_stops) end one run early. */
+static void ran_counts(const wasm_func *fn, const uint64_t *cnt, uint64_t *ran, uint64_t *arrive,
+                       const uint32_t *stops, size_t nstops) {
   memset(arrive, 0, (size_t)fn->body_len * sizeof *arrive);
   uint64_t flow = 0;
   for (uint32_t k = 0; k < fn->body_len; k++) {
     const scp_ins *in = &fn->code[k];
     uint64_t e = in->op == IOP_FUEL ? cnt[in->a] : flow + arrive[k];
     ran[k] = flow = e;
+    /* a trap stopped one run at k (the trapping operator, or a call that
+     * did not come back): the rest of that region did not run */
+    for (size_t i = 0; i < nstops; i++)
+      if (stops[i] == k && flow) flow--;
     if (in->op == IOP_BR || in->op == IOP_BR_ADJ) {
       land(fn, k, in->a, e, arrive);
       flow = 0;
@@ -290,7 +313,8 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
     const wasm_func *fn = &m->funcs[n->callee - m->nfunc_imports];
     uint64_t *cnt = n->counters;
     uint64_t cost[SCP_MAX_METRICS] = {0};
-    ran_counts(fn, cnt, ran, ran + maxlen);
+    uint32_t stops[SCP_WASM_TRACE_MAX];
+    ran_counts(fn, cnt, ran, ran + maxlen, stops, trap_stops(inst, (uint32_t)id, stops));
     for (uint32_t i = 0; i < fn->nmeta;) {
       /* entries of one pc are adjacent per region run; sum them per pc */
       uint32_t pc = fn->meta[i].pc;
@@ -313,6 +337,7 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
     memset(n->counters, 0, (size_t)n->ncounters * sizeof *n->counters);
   }
   free(ran);
+  inst->trace_unsettled = false;
   return rc;
 }
 

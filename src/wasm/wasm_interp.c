@@ -81,10 +81,13 @@ static uint32_t pc_of(const wasm_func *fn, const scp_ins *ip) {
 
 /* Keep the guest stack of a trap (cold path: once per failed call). */
 static void wasm_trace(scp_wasm_instance *inst, const wasm_func *fn, uint32_t func_index,
-                       const scp_ins *ip, uint32_t depth) {
+                       const scp_ins *ip, uint32_t depth, uint32_t node) {
   inst->ntrace = 0;
+  inst->trace_unsettled = true;
   if (!fn || !ip) return;
   inst->trace[inst->ntrace].func = func_index;
+  inst->trace[inst->ntrace].node = node;
+  inst->trace[inst->ntrace].ins = (uint32_t)(ip - fn->code);
   inst->trace[inst->ntrace++].pc = pc_of(fn, ip);
   /* frames[d] (d >= 1) holds the caller of the d-th call: its function and
    * the call instruction, whose b is the call's wasm pc */
@@ -92,6 +95,8 @@ static void wasm_trace(scp_wasm_instance *inst, const wasm_func *fn, uint32_t fu
     const wasm_frame *fr = &inst->frames[d];
     if (!fr->func || !fr->ret_ip) break;
     inst->trace[inst->ntrace].func = fr->func_index;
+    inst->trace[inst->ntrace].node = fr->node;
+    inst->trace[inst->ntrace].ins = (uint32_t)(fr->ret_ip - fr->func->code);
     inst->trace[inst->ntrace++].pc = (uint32_t)fr->ret_ip->b;
   }
 }
@@ -514,7 +519,7 @@ out_trap:
   inst->fuel = fuel;
   inst->trap = trap;
   inst->trap_func = func_index;
-  wasm_trace(inst, fn, func_index, ip, depth);
+  wasm_trace(inst, fn, func_index, ip, depth, node);
   inst->cur_node = node;
   if (trap == SCP_TRAP_HOST)
     return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);

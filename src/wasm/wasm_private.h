@@ -159,8 +159,9 @@ struct scp_wasm_instance {
   uint32_t trap_func;   /* the function index the trap happened in */
   /* the guest stack at the trap, innermost first: function index and
    * code-section pc of the trapping operator, then of each caller's call */
-  struct { uint32_t func, pc; } trace[SCP_WASM_TRACE_MAX];
+  struct { uint32_t func, pc, node, ins; } trace[SCP_WASM_TRACE_MAX];
   uint32_t ntrace;
+  bool trace_unsettled;  /* scp_wasm_settle has not used the trace's stops */
   int host_status;
   scp_error host_err;
 };

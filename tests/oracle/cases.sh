@@ -21,7 +21,9 @@ key() { rep "$(printf %02x "$1")" 32; }                    # [n; 32] in hex
 le64() { printf '%016x' "$1" | sed 's/\(..\)/\1 /g' | awk '{for (i = NF; i; i--) printf "%s", $i}'; }
 # SPL Token state: a Mint (82 bytes) and an Account (165 bytes).
 mint() { printf '01000000%s%s%02x0100000000%s' "$(key "$1")" "$(le64 "$2")" "$3" "$(rep 00 32)"; }
-tacct() { printf '%s%s%s00000000%s01%s' "$(key "$1")" "$(key "$2")" "$(le64 "$3")" "$(rep 00 32)" "$(rep 00 56)"; }
+tacct() { printf '%s%s%s00000000%s%s%s' "$(key "$1")" "$(key "$2")" "$(le64 "$3")" "$(rep 00 32)" "${4:-01}" "$(rep 00 56)"; }
+# a Mint whose freeze authority is [n; 32] too
+fmint() { printf '01000000%s%s%02x0101000000%s' "$(key "$1")" "$(le64 "$2")" "$3" "$(key "$1")"; }
 MINT_RENT=1461600 ACCT_RENT=2039280 WALLET=1000000000
 
 for PV in TOKEN TOKEN22; do
@@ -30,6 +32,8 @@ for PV in TOKEN TOKEN22; do
   SRC="$K2:$ACCT_RENT:$OWN:$(tacct 1 3 500)"
   DST="$K4:$ACCT_RENT:$OWN:$(tacct 1 5 0)"
   OWNER="$K3:$WALLET:$SYS::s"
+  FMINT="$K1:$MINT_RENT:$OWN:$(fmint 3 1000 6)"
+  FROZEN="$K2:$ACCT_RENT:$OWN:$(tacct 1 3 500 02)"
   ocase ${PN}_initialize_mint2 builtin:$PN --ix "1406$(key 3)00" --account "$K1:$MINT_RENT:$OWN:$(rep 00 82):w"
   ocase ${PN}_initialize_account3 builtin:$PN --ix "12$(key 5)" --account "$K4:$ACCT_RENT:$OWN:$(rep 00 165):w" --account "$MINT"
   ocase ${PN}_mint_to builtin:$PN --ix "07$(le64 100)" --account "$MINT:w" --account "$SRC:w" --account "$OWNER"
@@ -41,6 +45,22 @@ for PV in TOKEN TOKEN22; do
   ocase ${PN}_transfer_insufficient builtin:$PN --ix "03$(le64 501)" --account "$SRC:w" --account "$DST:w" --account "$OWNER"
   ocase ${PN}_transfer_wrong_owner builtin:$PN --ix "03$(le64 1)" --account "$SRC:w" --account "$DST:w" --account "$K5:$WALLET:$SYS::s"
   ocase ${PN}_transfer_unsigned builtin:$PN --ix "03$(le64 1)" --account "$SRC:w" --account "$DST:w" --account "$K3:$WALLET:$SYS:"
+  # the other instructions: delegation, authorities, freezing, the checked
+  # forms, and the ones that answer through return data
+  ocase ${PN}_approve builtin:$PN --ix "04$(le64 50)" --account "$SRC:w" --account "$K5:$WALLET:$SYS:" --account "$OWNER"
+  ocase ${PN}_approve_checked builtin:$PN --ix "0d$(le64 50)06" --account "$SRC:w" --account "$MINT" --account "$K5:$WALLET:$SYS:" --account "$OWNER"
+  ocase ${PN}_revoke builtin:$PN --ix "05" --account "$SRC:w" --account "$OWNER"
+  ocase ${PN}_set_authority builtin:$PN --ix "060001$(key 5)" --account "$MINT:w" --account "$OWNER"
+  ocase ${PN}_freeze builtin:$PN --ix "0a" --account "$SRC:w" --account "$FMINT" --account "$OWNER"
+  ocase ${PN}_thaw builtin:$PN --ix "0b" --account "$FROZEN:w" --account "$FMINT" --account "$OWNER"
+  ocase ${PN}_freeze_without_authority builtin:$PN --ix "0a" --account "$SRC:w" --account "$MINT" --account "$OWNER"
+  ocase ${PN}_mint_to_checked builtin:$PN --ix "0e$(le64 100)06" --account "$MINT:w" --account "$SRC:w" --account "$OWNER"
+  ocase ${PN}_mint_to_checked_wrong_decimals builtin:$PN --ix "0e$(le64 100)09" --account "$MINT:w" --account "$SRC:w" --account "$OWNER"
+  ocase ${PN}_burn_checked builtin:$PN --ix "0f$(le64 100)06" --account "$SRC:w" --account "$MINT:w" --account "$OWNER"
+  ocase ${PN}_get_account_data_size builtin:$PN --ix "15" --account "$MINT"
+  ocase ${PN}_amount_to_ui_amount builtin:$PN --ix "17$(le64 1234567)" --account "$MINT"
+  ocase ${PN}_ui_amount_to_amount builtin:$PN --ix "18$(printf '12.5' | od -An -tx1 | tr -d ' \n')" --account "$MINT"
+  ocase ${PN}_initialize_immutable_owner builtin:$PN --ix "16" --account "$K4:$ACCT_RENT:$OWN:$(rep 00 165):w"
 done
 
 # Memo 4.0.0 (loader 2, aligned input) and Memo 1.0.0 (deprecated loader,
@@ -60,6 +80,12 @@ P=ScprofProgram111111111111111111111111111111
   ocase v3_syscalls "$PROGS/syscalls_v3.so"
   ocase v3_sysvars "$PROGS/sysvars_v3.so"
   ocase v3_log_truncated "$PROGS/spam_v3.so"
+  ocase v3_epoch_stake "$PROGS/epochstake_v3.so"
+  for C in validate_point group_op decompress pairing_map; do
+    ocase v3_curve_${C}_unknown_id "$PROGS/badcurve_${C}_v3.so"
+  done
+  ocase v3_curve_group_op_unknown_op "$PROGS/badop_group_op_v3.so"
+  ocase v3_unregistered_big_mod_exp "$PROGS/bigmodexp_v3.so"
   ocase v3_unregistered_remaining_cu "$PROGS/remaining_v3.so"
   ocase v3_unregistered_blake3 "$PROGS/blake3_v3.so"
   ocase v3_fault_depletes "$PROGS/fault_v3.so"

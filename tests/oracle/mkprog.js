@@ -24,6 +24,9 @@ const SYS = {
   sol_get_processed_sibling_instruction: 0xadb8efc8,
   // not registered with litesvm 1.5.0's features
   sol_remaining_compute_units: 0xedef5aee, sol_blake3: 0x174c5122,
+  sol_get_epoch_stake: 0x5be92f4a, sol_big_mod_exp: 0x780e4c15,
+  sol_curve_validate_point: 0xaa2607ca, sol_curve_group_op: 0xdd1c41a6,
+  sol_curve_decompress: 0x080c98b0, sol_curve_pairing_map: 0xf111a47e,
 };
 // SysvarRent111111111111111111111111111111111 as four little-endian u64
 const RENT_ID = [0x515c2c1917d5a706n, 0x7ff14a3d4cc98c21n, 0x44fda19b08eeda58n, 0x000000008ad9dbe3n];
@@ -129,6 +132,18 @@ const PROGRAMS = {
          A.mov(7, 200),
          A.movr(1, 6), A.mov(2, 64), A.call('sol_log_'), A.sub(7, 1), ins(0x55, 7, 0, -5, 0),
          A.mov(0, 0), A.exit()],
+  // the total stake (no address) and a vote account's (the program id's)
+  epochstake: [A.movr(9, 2), A.mov(1, 0), A.call('sol_get_epoch_stake'), A.movr(7, 0),
+               A.movr(1, 9), A.call('sol_get_epoch_stake'),
+               A.movr(2, 0), A.movr(1, 7), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0),
+               A.call('sol_log_64_'), A.mov(0, 0), A.exit()],
+  // curve syscalls with a curve id no curve has: InvalidAttribute, nothing charged
+  ...Object.fromEntries(['sol_curve_validate_point', 'sol_curve_group_op', 'sol_curve_decompress',
+                         'sol_curve_pairing_map'].map((n) => [`badcurve_${n.slice(10)}`,
+    [A.mov(1, 99), A.mov(2, 0), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0), A.call(n), A.exit()]])),
+  badop_group_op: [A.mov(1, 0), A.mov(2, 7), A.mov(3, 0), A.mov(4, 0), A.mov(5, 0),
+                   A.call('sol_curve_group_op'), A.exit()],
+  bigmodexp: [A.mov(1, 0), A.mov(2, 0), A.call('sol_big_mod_exp'), A.exit()],
   // syscalls litesvm does not register: the call is an unsupported
   // instruction when reached
   remaining: [A.mov(1, 1), A.call('sol_remaining_compute_units'), A.exit()],

@@ -84,6 +84,43 @@ static const tcase cases[] = {
     0x8877665544332211ull, 3, NULL },
   { "or/and/xor", V0, { MOV(0, 0xf0), I(0x47, 0, 0, 0, 0x0f), I(0x57, 0, 0, 0, 0x3c), I(0xa7, 0, 0, 0, 0xff), EXIT },
     100, OK, 0xc3, 5, NULL },
+  /* every other ALU body: r0 = 100, r1 = 7 (or the imm 7), then the op */
+#define A2(name, v, op, a, imm, want) { name, v, { MOV(0, a), MOV(1, 7), I(op, 0, 1, 0, imm), EXIT }, 100, OK, want, 4, NULL }
+  A2("add32 reg", V0, 0x0c, 100, 0, 107), A2("sub32 reg", V0, 0x1c, 100, 0, 93),
+  A2("mul32 reg", V0, 0x2c, 100, 0, 700), A2("div32 imm", V0, 0x34, 100, 7, 14),
+  A2("mod32 imm", V0, 0x94, 100, 7, 2), A2("or32 reg", V0, 0x4c, 100, 0, 103),
+  A2("or32 imm", V0, 0x44, 100, 7, 103), A2("and32 reg", V0, 0x5c, 100, 0, 4),
+  A2("and32 imm", V0, 0x54, 100, 7, 4), A2("lsh32 reg", V0, 0x6c, 100, 0, 12800),
+  A2("lsh32 imm", V0, 0x64, 100, 2, 400), A2("rsh32 reg", V0, 0x7c, 100, 0, 0),
+  A2("rsh32 imm", V0, 0x74, 100, 2, 25), A2("xor32 reg", V0, 0xac, 100, 0, 99),
+  A2("xor32 imm", V0, 0xa4, 100, 7, 99), A2("arsh32 reg", V0, 0xcc, -100, 0, 0xffffffffu),
+  A2("mov32 imm", V0, 0xb4, 100, 7, 7), A2("add64 reg", V0, 0x0f, 100, 0, 107),
+  A2("sub64 reg", V0, 0x1f, 100, 0, 93), A2("mul64 reg", V0, 0x2f, 100, 0, 700),
+  A2("div64 reg", V0, 0x3f, 100, 0, 14), A2("mod64 imm", V0, 0x97, 100, 7, 2),
+  A2("or64 reg", V0, 0x4f, 100, 0, 103), A2("and64 reg", V0, 0x5f, 100, 0, 4),
+  A2("lsh64 reg", V0, 0x6f, 100, 0, 12800), A2("rsh64 reg", V0, 0x7f, 100, 0, 0),
+  A2("rsh64 imm", V0, 0x77, 100, 2, 25), A2("xor64 reg", V0, 0xaf, 100, 0, 99),
+  A2("arsh64 reg", V0, 0xcf, -100, 0, UINT64_MAX), A2("mov64 reg", V0, 0xbf, 100, 0, 7),
+  A2("add32 reg v2", V2, 0x0c, 0x7fffffff, 0, 0x80000006u), A2("sub32 reg v2", V2, 0x1c, 0, 0, 0xfffffff9u),
+  A2("add32 imm v3 sext", V3, 0x04, 0x7fffffff, 1, 0xffffffff80000000ull),
+  A2("lmul32 reg", V2, 0x8e, 100, 0, 700), A2("lmul64 imm", V2, 0x96, 100, 7, 700),
+  A2("lmul64 reg", V2, 0x9e, 100, 0, 700), A2("uhmul64 imm", V2, 0x36, -1, 2, 1),
+  A2("shmul64 imm", V2, 0xb6, -1, 5, UINT64_MAX), A2("udiv32 imm", V2, 0x46, 100, 7, 14),
+  A2("udiv32 reg", V2, 0x4e, 100, 0, 14), A2("udiv64 reg", V2, 0x5e, 100, 0, 14),
+  A2("urem32 imm", V2, 0x66, 100, 7, 2), A2("urem32 reg", V2, 0x6e, 100, 0, 2),
+  A2("urem64 imm", V2, 0x76, 100, 7, 2), A2("urem64 reg", V2, 0x7e, 100, 0, 2),
+  A2("sdiv32 reg", V2, 0xce, -100, 0, 0xfffffff2u), A2("sdiv64 reg", V2, 0xde, -100, 0, (uint64_t)-14),
+  A2("sdiv32 imm", V2, 0xc6, -100, 7, 0xfffffff2u), A2("srem32 imm", V2, 0xe6, -100, 7, 0xfffffffeu),
+  A2("srem64 imm", V2, 0xf6, -100, 7, (uint64_t)-2), A2("srem64 reg", V2, 0xfe, -100, 0, (uint64_t)-2),
+  { "udiv64 by zero", V2, { MOV(0, 1), MOV(1, 0), I(0x5e, 0, 1, 0, 0), EXIT }, 100, T(DIVIDE_BY_ZERO), 0, 3, NULL },
+  { "srem64 overflow", V2, { MOV(0, 0), I(0xf7, 0, 0, 0, (int32_t)0x80000000u), I(0xf6, 0, 0, 0, -1), EXIT }, 100,
+    T(DIVIDE_OVERFLOW), 0, 3, NULL },
+  { "ldxh/ldxw", V0, { LDDW(1, 0x400000000ull), I(0x69, 0, 1, 8, 0), I(0x61, 2, 1, 8, 0), I(0x0f, 0, 2, 0, 0), EXIT },
+    100, OK, 0x0201 + 0x04030201, 5, NULL },
+  { "sth/stw/stdw/stxb/stxh/stxw", V0, { I(0x7a, 10, 0, -8, -1), I(0x6a, 10, 0, -8, 0x1234), I(0x62, 10, 0, -4, 0x55),
+    MOV(1, 0x66), I(0x73, 10, 1, -2, 0), I(0x6b, 10, 1, -6, 0), I(0x63, 10, 1, -4, 0), I(0x79, 0, 10, -8, 0), EXIT },
+    100, OK, 0x0000006600661234ull, 9, NULL },
+#undef A2
   /* PQR (v2) */
   { "uhmul64", V2, { MOV(0, -1), MOV(1, -1), I(0x3e, 0, 1, 0, 0), EXIT }, 100, OK, 0xfffffffffffffffeull, 4, NULL },
   { "shmul64", V2, { MOV(0, -1), MOV(1, 5), I(0xbe, 0, 1, 0, 0), EXIT }, 100, OK, UINT64_MAX, 4, NULL },
@@ -235,6 +272,39 @@ static void test_cases(void **state) {
     if (a.trap != b.trap || a.r0 != b.r0 || a.used != b.used || strcmp(a.msg, b.msg))
       fail_msg("%s: goto and switch dispatch disagree", t->name);
   }
+  scp_sbpf_loader_destroy(l);
+}
+
+/* Every conditional jump, both forms, 64-bit (v0) and 32-bit (v3):
+ * r0 = 0, r1 = a, r2 = b, jump +1 over an exit to r0 = 1.  Taken: 6
+ * instructions and r0 1; not taken: 5 and r0 0.  With a = -1, b = 1
+ * (unsigned a > b, signed a < b) and with a = b = 5. */
+static void test_jumps(void **state) {
+  (void)state;
+  static const struct { const char *name; uint8_t op; bool t1, t2; } j[] = {
+    { "jeq", 0x1d, false, true }, { "jgt", 0x2d, true, false }, { "jge", 0x3d, true, true },
+    { "jlt", 0xad, false, false }, { "jle", 0xbd, false, true }, { "jset", 0x4d, true, true },
+    { "jne", 0x5d, true, false }, { "jsgt", 0x6d, false, false }, { "jsge", 0x7d, false, true },
+    { "jslt", 0xcd, true, false }, { "jsle", 0xdd, true, true },
+  };
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  for (size_t i = 0; i < sizeof j / sizeof j[0]; i++)
+    for (int wide = 0; wide < 2; wide++)
+      for (int reg = 0; reg < 2; reg++)
+        for (int pair = 0; pair < 2; pair++) {
+          int32_t a = pair ? 5 : -1, b = pair ? 5 : 1;
+          uint8_t op = (uint8_t)((reg ? j[i].op : j[i].op - 8) + (wide ? 0 : 1));
+          tcase t = { j[i].name, wide ? V0 : V3,
+                      { MOV(0, 0), MOV(1, a), MOV(2, b), I(op, 1, 2, 1, b), EXIT, MOV(0, 1), EXIT },
+                      100, OK, 0, 0, NULL };
+          bool taken = pair ? j[i].t2 : j[i].t1;
+          outcome o = run(l, &t, false), o2 = run(l, &t, true);
+          if (o.trap != OK || o.r0 != (uint64_t)taken || o.used != (taken ? 6u : 5u) || o2.r0 != o.r0 ||
+              o2.used != o.used)
+            fail_msg("%s%s %s (a=%d b=%d): r0 %llu cu %llu", j[i].name, wide ? "" : "32", reg ? "reg" : "imm", a,
+                     b, (unsigned long long)o.r0, (unsigned long long)o.used);
+        }
   scp_sbpf_loader_destroy(l);
 }
 
@@ -523,6 +593,7 @@ static void test_hooks(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cases),
+    cmocka_unit_test(test_jumps),
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),
     cmocka_unit_test(test_profile),

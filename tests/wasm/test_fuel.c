@@ -1230,6 +1230,7 @@ static size_t body_ops(const uint8_t *wasm, size_t len, uint32_t func, op_pc *ou
         case 0x0c: case 0x0d: case 0x10: case 0x20: case 0x21: case 0x22:
         case 0x23: case 0x24: case 0x41: leb(&p); break;
         case 0xfc: leb(&p); leb(&p); break;                    /* memory.fill 0 */
+        case 0x28: leb(&p); leb(&p); break;                    /* i32.load memarg */
         default: break;                                        /* no immediates */
         }
       }
@@ -1363,6 +1364,66 @@ static void test_settle_ahead(void **state) {
   scp_tree_free(&t);
 }
 
+/* A trap ends the run where it happens: in the trapping frame and in each
+ * caller (whose call never came back), the rest of the region was charged
+ * and did not run. */
+static void test_settle_ahead_trap(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (memory 1)\n"
+    "  (func $t unreachable)\n"
+    "  (func (export \"calltrap\") i32.const 1 drop call $t i32.const 2 drop)\n"
+    "  (func (export \"oob\")\n"
+    "    i32.const 1 drop i32.const 65536 i32.load drop i32.const 2 drop))\n";
+  fuel_mod fm;
+  scp_tree t;
+  uint64_t consumed;
+  fm_open(&fm, "aheadtrap", wat);
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/aheadtrap.wasm", build_dir());
+  size_t len;
+  uint8_t *bin = read_all(path, &len);
+  assert_non_null(bin);
+  op_pc ops[32];
+
+  /* calltrap: body 1 + const, drop 2 + call 67 + const, drop 2 + end 1 =
+   * 73; $t: 1 + unreachable 1 = 2.  The call never comes back: the
+   * const, drop and end after it (3 fuel) are 12 CPU charged ahead. */
+  assert_int_equal(fm_call(&fm, "calltrap", NULL, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(consumed, 75);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  uint32_t node = find_guest(&t, 1);
+  assert_int_not_equal(node, SCP_NODE_NONE);
+  /* const, drop, call, const, drop, end */
+  assert_int_equal(body_ops(bin, len, 1, ops, 32), 6);
+  static const uint64_t call_ahead[6] = {0, 0, 0, 4, 4, 4};
+  for (size_t i = 0; i < 6; i++) assert_int_equal(pc_ahead(&t, node, ops[i].pc), call_ahead[i]);
+  uint32_t tnode = find_guest(&t, 0);
+  assert_int_equal(body_ops(bin, len, 0, ops, 32), 2);   /* unreachable, end */
+  assert_int_equal(pc_ahead(&t, tnode, ops[0].pc), 0);
+
+  /* oob: 1 + const, drop 2 + const 1 + load 2 + drop 1 + const, drop 2 +
+   * end 1 = 10, all paid on entry; the load traps: drop, const, drop and
+   * end (4 fuel) are 16 CPU charged ahead, the load itself ran. */
+  assert_int_equal(fm_call(&fm, "oob", NULL, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(consumed, 10);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  node = find_guest(&t, 2);
+  /* const, drop, const, load, drop, const, drop, end */
+  assert_int_equal(body_ops(bin, len, 2, ops, 32), 8);
+  static const uint64_t oob_ahead[8] = {0, 0, 0, 0, 4, 4, 4, 4};
+  for (size_t i = 0; i < 8; i++) assert_int_equal(pc_ahead(&t, node, ops[i].pc), oob_ahead[i]);
+  /* a second settle (no new run) takes nothing more off */
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  assert_int_equal(pc_ahead(&t, node, ops[4].pc), 4);
+  free(bin);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
 /* DESIGN.md: the cost of instruction i in a node is entries(region(i)) x
  * static_cost(i) (x 4 for CPU), dynamic charges added at their pc.
  * f(5): the loop runs 5 times. */
@@ -1472,6 +1533,7 @@ int main(void) {
     CASE(test_settle_totals),
     CASE(test_settle_per_pc),
     CASE(test_settle_ahead),
+    CASE(test_settle_ahead_trap),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

@@ -1,0 +1,96 @@
+/*
+ * scp_sol_tx.h — a Solana transaction: several instructions on one set of
+ * accounts, run in order against one compute meter, as agave's SVM runs a
+ * legacy transaction (litesvm 1.5.0 is the oracle).
+ *
+ * Before anything runs, the compute budget instructions are read as the
+ * runtime reads them (compute-budget-instruction): SetComputeUnitLimit,
+ * RequestHeapFrame, SetComputeUnitPrice, SetLoadedAccountsDataSizeLimit, one
+ * of each at most (DuplicateInstruction), anything else
+ * InvalidInstructionData; without a limit the transaction gets 200,000 CU
+ * per instruction of a program that is no builtin and 3,000 per builtin
+ * instruction (compute budget instructions included), at most 1,400,000.
+ * A bad budget fails the transaction with 0 CU and no logs.
+ *
+ * Then every instruction runs on the remaining meter: an sBPF program
+ * through scp_sol_run (its "consumed N of M" line has M = what is left),
+ * the System and Compute Budget builtins here at the 150 CU each charges.
+ * The first failing instruction stops the transaction; its error is the
+ * transaction's, the CU consumed so far are charged, and no account
+ * changes.  After the last instruction the rent-state check runs on the
+ * writable accounts (a new rent-paying account is InsufficientFundsForRent,
+ * the account index counted in the message's order behind the fee payer).
+ *
+ * Profiled, the tree is root -> "instruction #k" -> "program:NAME" -> the
+ * program's frames; a builtin's CU sit on its program node.
+ */
+#ifndef SCP_SOL_TX_H
+#define SCP_SOL_TX_H
+
+#include "solana/scp_sol.h"
+#include "profile/scp_prof.h"
+
+#define SCP_SOL_TX_MAX_CU 1400000u
+#define SCP_SOL_BUILTIN_IX_CU 3000u
+#define SCP_SOL_BUILTIN_CU 150u
+
+/* An sBPF program the transaction may call. */
+typedef struct scp_sol_tx_prog {
+  uint8_t id[32];
+  const uint8_t *elf;          /* borrowed */
+  size_t len;
+  const char *name;            /* "program:NAME" */
+  const char *path;            /* for messages (NULL: name) */
+  scp_sol_loader loader;
+} scp_sol_tx_prog;
+
+/* One instruction: its program by id, its accounts (indexes into the
+ * transaction's accounts; the flags are merged over the message), data. */
+typedef struct scp_sol_tx_ix {
+  uint8_t program[32];
+  const scp_sol_ixacct *accts;
+  size_t naccts;
+  const uint8_t *data;
+  size_t len;
+} scp_sol_tx_ix;
+
+typedef struct scp_sol_tx_opts {
+  const scp_sol_tx_prog *progs;
+  size_t nprogs;
+  scp_sol_account *accts;      /* updated when the transaction succeeds */
+  size_t naccts;
+  const scp_sol_tx_ix *ixs;
+  size_t nixs;
+  const char *title;           /* the profile's heading; NULL: "transaction" */
+  bool profile;
+} scp_sol_tx_opts;
+
+typedef struct scp_sol_tx_result {
+  uint64_t cu;                 /* computeUnitsConsumed */
+  uint64_t cu_limit;
+  uint32_t heap;
+  uint64_t cu_price;
+  long failed;                 /* the failing instruction's index, -1: none */
+  scp_sol_ierr ierr;           /* its error */
+  char txerr[96];              /* a transaction-level error ("" if none or ierr) */
+  char **logs;
+  size_t nlogs;
+  scp_profile *profile;
+} scp_sol_tx_result;
+
+/* Run the transaction.  SCP_OK whether it succeeded or failed (res says
+ * which).  Errors: a program does not load (the loader's message),
+ * SCP_ERR_ARG (an account index, an unknown program), SCP_ERR_UNSUPPORTED
+ * (a System instruction not implemented), SCP_ERR_INTERNAL (Σ self CU !=
+ * consumed CU), SCP_ERR_NOMEM; then *res is empty. */
+int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err);
+void scp_sol_tx_result_free(scp_sol_tx_result *res);
+
+/* "Custom(1)" / "MissingRequiredSignature" of instruction k as "k NAME", or
+ * the transaction error; "ok" on success. */
+void scp_sol_tx_outcome(const scp_sol_tx_result *res, char *buf, size_t cap);
+
+extern const uint8_t scp_sol_system_id[32];
+extern const uint8_t scp_sol_compute_budget_id[32];
+
+#endif

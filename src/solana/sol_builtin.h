@@ -1,0 +1,33 @@
+/* sol_builtin.h — the builtin programs a transaction can call (System,
+ * Compute Budget) and the log list a transaction keeps. */
+#ifndef SOL_BUILTIN_H
+#define SOL_BUILTIN_H
+
+#include "solana/scp_sol.h"
+#include "util/scp_util.h"
+
+typedef struct sol_logs {
+  char **v;
+  size_t n, cap;
+  bool oom;
+} sol_logs;
+
+void sol_logs_add(sol_logs *l, const char *fmt, ...) SCP_PRINTF(2, 3);
+void sol_logs_free(sol_logs *l);
+
+/* One builtin instruction on the transaction's accounts. */
+typedef struct sol_bi {
+  scp_sol_account *accts;
+  const scp_sol_ixacct *ix;    /* merged message flags */
+  size_t nix;
+  const uint8_t *data;
+  size_t len;
+  sol_logs *logs;
+} sol_bi;
+
+/* The System program's instruction (system_processor): SCP_OK with *ierr
+ * set on failure (accounts may be half-changed: the caller rolls back),
+ * SCP_ERR_UNSUPPORTED (an instruction not implemented, err names it). */
+int sol_system_exec(const sol_bi *b, scp_sol_ierr *ierr, scp_error *err);
+
+#endif

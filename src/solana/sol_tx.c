@@ -1,0 +1,471 @@
+/* sol_tx.c — a legacy transaction: the compute budget read first, then
+ * each instruction on one meter, the rent-state check, all or nothing
+ * (the rules are in scp_sol_tx.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "solana/scp_sol_tx.h"
+#include "solana/scp_sol_run.h"
+#include "solana/sol_builtin.h"
+#include "solana/sol_txprof.h"
+#include "solana/sol_sys.h"
+#include "sbpf/scp_sbpf.h"
+
+const uint8_t scp_sol_system_id[32] = {0};
+const uint8_t scp_sol_compute_budget_id[32] = {
+    0x03, 0x06, 0x46, 0x6f, 0xe5, 0x21, 0x17, 0x32, 0xff, 0xec, 0xad, 0xba, 0x72, 0xc3, 0x9b, 0xe7,
+    0xbc, 0x8c, 0xe5, 0xbb, 0xc5, 0xf7, 0x12, 0x6b, 0x2c, 0x43, 0x9b, 0x3a, 0x40, 0x00, 0x00, 0x00};
+/* the other programs the runtime counts as builtins for the default limit */
+static const uint8_t LOADER_IDS[4][32] = {
+    {0x02, 0xa8, 0xf6, 0x91, 0x4e, 0x88, 0xa1, 0x6b, 0xbd, 0x23, 0x95, 0x85, 0x5f, 0x64, 0x04, 0xd9,
+     0xb4, 0xf4, 0x56, 0xb7, 0x82, 0x1b, 0xb0, 0x14, 0x57, 0x49, 0x42, 0x8c},
+    {0x02, 0xa8, 0xf6, 0x91, 0x4e, 0x88, 0xa1, 0x6e, 0x39, 0x5a, 0xe1, 0x28, 0x94, 0x8f, 0xfa, 0x69,
+     0x56, 0x93, 0x37, 0x68, 0x18, 0xdd, 0x47, 0x43, 0x52, 0x21, 0xf3, 0xc6},
+    {0x02, 0xa8, 0xf6, 0x91, 0x4e, 0x88, 0xa1, 0xb0, 0xe2, 0x10, 0x15, 0x3e, 0xf7, 0x63, 0xae, 0x2b,
+     0x00, 0xc2, 0xb9, 0x3d, 0x16, 0xc1, 0x24, 0xd2, 0xc0, 0x53, 0x7a, 0x10, 0x04, 0x80},
+    {0x07, 0x61, 0x48, 0x1d, 0x35, 0x74, 0x74, 0xbb, 0x7c, 0x4d, 0x76, 0x24, 0xeb, 0xd3, 0xbd, 0xb3,
+     0xd8, 0x35, 0x5e, 0x73, 0xd1, 0x10, 0x43, 0xfc, 0x0d, 0xa3, 0x53, 0x80}};
+
+#define RENT_PER_BYTE 6960u         /* lamports per byte for rent exemption (2 years) */
+#define ACCOUNT_STORAGE_OVERHEAD 128u
+
+static bool is_builtin(const uint8_t id[32]) {
+  if (!memcmp(id, scp_sol_system_id, 32) || !memcmp(id, scp_sol_compute_budget_id, 32)) return true;
+  for (size_t i = 0; i < 4; i++)
+    if (!memcmp(id, LOADER_IDS[i], 32)) return true;
+  return false;
+}
+
+typedef struct budget {
+  uint64_t limit, price;
+  uint32_t heap;
+  long bad_ix;             /* InvalidInstructionData at this index, -1 */
+  long dup_ix;             /* DuplicateInstruction(index), -1 */
+} budget;
+
+static uint32_t le32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* compute-budget-instruction: borsh enum, trailing bytes ignored */
+static void read_budget(const scp_sol_tx_opts *o, budget *b) {
+  bool seen[5] = {0};
+  uint64_t limit = 0;
+  uint32_t heap = SCP_SBPF_HEAP_DEFAULT;
+  size_t nbuiltin = 0, nother = 0;
+  *b = (budget){0, 0, SCP_SBPF_HEAP_DEFAULT, -1, -1};
+  for (size_t i = 0; i < o->nixs; i++) {
+    const scp_sol_tx_ix *x = &o->ixs[i];
+    if (is_builtin(x->program)) nbuiltin++;
+    else nother++;
+    if (memcmp(x->program, scp_sol_compute_budget_id, 32)) continue;
+    static const size_t need[5] = {9, 5, 5, 9, 5};
+    uint8_t tag = x->len ? x->data[0] : 0;
+    if (!x->len || tag == 0 || tag > 4 || x->len < need[tag]) {
+      b->bad_ix = (long)i;
+      return;
+    }
+    if (seen[tag]) {
+      b->dup_ix = (long)i;
+      return;
+    }
+    seen[tag] = true;
+    if (tag == 1) heap = le32(x->data + 1);
+    if (tag == 2) limit = le32(x->data + 1);
+    if (tag == 3) b->price = sol_le64(x->data + 1);
+    if (tag == 1 && (heap < SCP_SBPF_HEAP_DEFAULT || heap > SCP_SBPF_HEAP_MAX || heap % 1024)) {
+      b->bad_ix = (long)i;
+      return;
+    }
+  }
+  if (!seen[2]) limit = (uint64_t)nbuiltin * SCP_SOL_BUILTIN_IX_CU + (uint64_t)nother * SCP_SOL_DEFAULT_CU_LIMIT;
+  b->limit = limit < SCP_SOL_TX_MAX_CU ? limit : SCP_SOL_TX_MAX_CU;
+  b->heap = heap;
+}
+
+
+typedef struct tx_state {
+  const scp_sol_tx_opts *o;
+  scp_sol_tx_result *res;
+  sol_logs logs;
+  bool *signer, *writable;     /* merged over the message, per account */
+  uint64_t meter;
+  scp_profile *prof;
+  scp_error *err;
+} tx_state;
+
+static const scp_sol_tx_prog *find_prog(const scp_sol_tx_opts *o, const uint8_t id[32]) {
+  for (size_t i = 0; i < o->nprogs; i++)
+    if (!memcmp(o->progs[i].id, id, 32)) return &o->progs[i];
+  return NULL;
+}
+
+static int run_builtin(tx_state *t, size_t k, const scp_sol_ixacct *ix, scp_sol_ierr *ierr) {
+  const scp_sol_tx_ix *x = &t->o->ixs[k];
+  bool sys = !memcmp(x->program, scp_sol_system_id, 32);
+  char key[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(x->program, key);
+  sol_logs_add(&t->logs, "Program %s invoke [1]", key);
+  uint64_t before = t->meter;
+  int rc = SCP_OK;
+  *ierr = (scp_sol_ierr){0};
+  if (t->meter < SCP_SOL_BUILTIN_CU) {
+    t->meter = 0;
+    *ierr = (scp_sol_ierr){SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED, 0};
+  } else {
+    t->meter -= SCP_SOL_BUILTIN_CU;
+    if (sys) {
+      sol_bi b = {t->o->accts, ix, x->naccts, x->data, x->len, &t->logs};
+      rc = sol_system_exec(&b, ierr, t->err);
+    }
+  }
+  if (rc) return rc;
+  if (ierr->kind) {
+    char why[600];
+    scp_sol_ierr_text(*ierr, why, sizeof why);
+    sol_logs_add(&t->logs, "Program %s failed: %s", key, why);
+  } else {
+    sol_logs_add(&t->logs, "Program %s success", key);
+  }
+  if (t->prof) {
+    uint32_t node;
+    if ((rc = sol_txprof_ix(t->prof, k + 1, &node)) ||
+        (rc = sol_txprof_leaf(t->prof, node, sys ? "program:System" : "program:ComputeBudget",
+                              before - t->meter)))
+      return scp_fail(t->err, rc, "out of memory");
+  }
+  return SCP_OK;
+}
+
+static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const budget *b, scp_sol_ierr *ierr) {
+  const scp_sol_tx_ix *x = &t->o->ixs[k];
+  const scp_sol_tx_prog *p = find_prog(t->o, x->program);
+  char key[SCP_SOL_B58_KEY_MAX];
+  if (!p) {
+    scp_sol_key_str(x->program, key);
+    return scp_fail(t->err, SCP_ERR_ARG, "instruction %zu: no program %s", k + 1, key);
+  }
+  if (!t->meter)
+    return scp_fail(t->err, SCP_ERR_UNSUPPORTED, "instruction %zu: no compute units left to start %s",
+                    k + 1, p->name);
+  scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
+                         ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
+                         t->o->progs, t->o->nprogs, 0, NULL};
+  memcpy(ro.program_id, p->id, 32);
+  scp_sol_result r;
+  int rc = scp_sol_run(&ro, &r, t->err);
+  if (rc) return rc;
+  for (size_t i = 0; i < r.nlogs; i++) sol_logs_add(&t->logs, "%s", r.logs[i]);
+  t->meter -= r.cu <= t->meter ? r.cu : t->meter;
+  *ierr = r.ierr;
+  if (t->prof) {
+    uint32_t node;
+    if ((rc = sol_txprof_ix(t->prof, k + 1, &node)) || (rc = sol_txprof_graft(t->prof, node, r.profile)))
+      rc = scp_fail(t->err, rc, "out of memory");
+  }
+  scp_sol_result_free(&r);
+  return rc;
+}
+
+/* RentState transitions (svm rent_calculator): a writable account may not
+ * become rent-paying, nor grow or gain lamports while rent-paying. */
+static bool rent_ok(const scp_sol_account *pre, const scp_sol_account *post) {
+  uint64_t min_post = ((uint64_t)post->len + ACCOUNT_STORAGE_OVERHEAD) * RENT_PER_BYTE;
+  if (!post->lamports || post->lamports >= min_post) return true;
+  uint64_t min_pre = ((uint64_t)pre->len + ACCOUNT_STORAGE_OVERHEAD) * RENT_PER_BYTE;
+  if (!pre->lamports || pre->lamports >= min_pre) return false;
+  return pre->len == post->len && post->lamports <= pre->lamports;
+}
+
+/* The message's account index of account i: the fee payer first, then
+ * writable signers, read-only signers, writable, read-only, each in order
+ * of first mention, programs last. */
+static size_t message_index(const tx_state *t, const size_t *order, size_t n, size_t acct) {
+  size_t at = 1;
+  for (int rank = 0; rank < 4; rank++)
+    for (size_t i = 0; i < n; i++) {
+      size_t a = order[i];
+      int r = (t->signer[a] ? 0 : 2) + (t->writable[a] ? 0 : 1);
+      if (r != rank) continue;
+      if (a == acct) return at;
+      at++;
+    }
+  return at;
+}
+
+static void check_rent(tx_state *t, const scp_sol_account *saved) {
+  const scp_sol_tx_opts *o = t->o;
+  size_t *order = calloc(o->naccts ? o->naccts : 1, sizeof *order), n = 0;
+  bool *seen = calloc(o->naccts ? o->naccts : 1, 1);
+  if (!order || !seen) {
+    free(order);
+    free(seen);
+    t->logs.oom = true;
+    return;
+  }
+  for (size_t k = 0; k < o->nixs; k++)
+    for (size_t i = 0; i < o->ixs[k].naccts; i++) {
+      size_t a = o->ixs[k].accts[i].index;
+      if (!seen[a]) seen[a] = true, order[n++] = a;
+    }
+  for (size_t i = 0; i < n && !t->res->txerr[0]; i++) {
+    size_t a = order[i];
+    if (t->writable[a] && !rent_ok(&saved[a], &o->accts[a]))
+      snprintf(t->res->txerr, sizeof t->res->txerr, "InsufficientFundsForRent { account_index: %zu }",
+               message_index(t, order, n, a));
+  }
+  free(order);
+  free(seen);
+}
+
+static int run_all(tx_state *t, const budget *b) {
+  const scp_sol_tx_opts *o = t->o;
+  int rc = SCP_OK;
+  for (size_t k = 0; k < o->nixs && !rc; k++) {
+    const scp_sol_tx_ix *x = &o->ixs[k];
+    scp_sol_ixacct *ix = calloc(x->naccts ? x->naccts : 1, sizeof *ix);
+    if (!ix) return scp_fail(t->err, SCP_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < x->naccts; i++)
+      ix[i] = (scp_sol_ixacct){x->accts[i].index, t->signer[x->accts[i].index], t->writable[x->accts[i].index]};
+    scp_sol_ierr ierr = {0};
+    rc = is_builtin(x->program) ? run_builtin(t, k, ix, &ierr) : run_program(t, k, ix, b, &ierr);
+    free(ix);
+    if (!rc && ierr.kind) {
+      t->res->failed = (long)k;
+      t->res->ierr = ierr;
+      break;
+    }
+  }
+  return rc;
+}
+
+/* A program's account as the chain holds it, for an account the
+ * transaction names by a program's id but does not give: builtins are
+ * NativeLoader accounts holding their name, loader 1 and 2 programs hold
+ * their ELF, an upgradeable program the address of its programdata.
+ * Programs read these like any account (their layout moves the input). */
+static int set_bytes(scp_sol_account *a, const void *p, size_t n, uint64_t lamports, const char *owner) {
+  uint8_t *d = malloc(n ? n : 1);
+  if (!d) return SCP_ERR_NOMEM;
+  if (n) memcpy(d, p, n);
+  free(a->data);
+  a->data = d;
+  a->len = n;
+  a->lamports = lamports;
+  a->executable = true;
+  scp_sol_key_parse(owner, strlen(owner), a->owner);
+  return SCP_OK;
+}
+
+static int program_account(const scp_sol_tx_opts *o, scp_sol_account *a) {
+  static const uint8_t zero[32] = {0};
+  if (a->lamports || a->len || a->executable || memcmp(a->owner, zero, 32)) return SCP_OK;
+  if (!memcmp(a->key, scp_sol_system_id, 32))
+    return set_bytes(a, "solana_system_program", 21, 1, "NativeLoader1111111111111111111111111111111");
+  if (!memcmp(a->key, scp_sol_compute_budget_id, 32))
+    return set_bytes(a, "solana_compute_budget_program", 29, 1, "NativeLoader1111111111111111111111111111111");
+  for (size_t i = 0; i < o->nprogs; i++) {
+    const scp_sol_tx_prog *p = &o->progs[i];
+    if (memcmp(p->id, a->key, 32)) continue;
+    if (p->loader != SCP_SOL_LOADER_V3)
+      return set_bytes(a, p->elf, p->len, ((uint64_t)p->len + ACCOUNT_STORAGE_OVERHEAD) * RENT_PER_BYTE,
+                       p->loader == SCP_SOL_LOADER_V2 ? "BPFLoader2111111111111111111111111111111111"
+                                                      : "BPFLoader1111111111111111111111111111111111");
+    uint8_t st[36] = {2, 0, 0, 0}, loader[32];
+    scp_sol_key_parse("BPFLoaderUpgradeab1e11111111111111111111111", 43, loader);
+    for (int bump = 255; bump >= 0; bump--) {
+      uint8_t b = (uint8_t)bump;
+      const uint8_t *seeds[2] = {p->id, &b};
+      size_t lens[2] = {32, 1};
+      scp_sol_ierr_kind why;
+      if (sol_create_pda(seeds, lens, 2, loader, st + 4, &why)) break;
+    }
+    return set_bytes(a, st, sizeof st, (36u + ACCOUNT_STORAGE_OVERHEAD) * RENT_PER_BYTE,
+                     "BPFLoaderUpgradeab1e11111111111111111111111");
+  }
+  return SCP_OK;
+}
+
+/* Programs deployed in the accounts, as on chain: an executable account
+ * of loader 1 or 2 holds the ELF; one of the upgradeable loader holds the
+ * address of its programdata account, whose ELF follows a 45-byte header.
+ * They join the given programs (which win), named by their ids. */
+static int deployed(const scp_sol_tx_opts *o, scp_sol_tx_prog **out, size_t *n, char (**names)[SCP_SOL_B58_KEY_MAX]) {
+  static const char *const LOADERS[3] = {"BPFLoader1111111111111111111111111111111111",
+                                         "BPFLoader2111111111111111111111111111111111",
+                                         "BPFLoaderUpgradeab1e11111111111111111111111"};
+  *out = calloc(o->nprogs + o->naccts + 1, sizeof **out);
+  *names = calloc(o->naccts + 1, sizeof **names);
+  if (!*out || !*names) return SCP_ERR_NOMEM;
+  if (o->nprogs) memcpy(*out, o->progs, o->nprogs * sizeof **out);
+  *n = o->nprogs;
+  for (size_t i = 0; i < o->naccts; i++) {
+    const scp_sol_account *a = &o->accts[i];
+    if (!a->executable || find_prog(o, a->key)) continue;
+    int which = -1;
+    for (int l = 0; l < 3; l++) {
+      uint8_t id[32];
+      if (scp_sol_key_parse(LOADERS[l], strlen(LOADERS[l]), id) && !memcmp(id, a->owner, 32)) which = l;
+    }
+    if (which < 0) continue;
+    scp_sol_tx_prog *p = &(*out)[*n];
+    memcpy(p->id, a->key, 32);
+    p->loader = (scp_sol_loader)(which + 1);
+    scp_sol_key_str(a->key, (*names)[i]);
+    p->name = (*names)[i];
+    if (which < 2) {
+      p->elf = a->data, p->len = a->len;
+    } else {
+      if (a->len < 36 || a->data[0] != 2) continue;
+      for (size_t k = 0; k < o->naccts; k++)
+        if (!memcmp(o->accts[k].key, a->data + 4, 32) && o->accts[k].len > 45)
+          p->elf = o->accts[k].data + 45, p->len = o->accts[k].len - 45;
+      if (!p->elf) continue;
+    }
+    (*n)++;
+  }
+  return SCP_OK;
+}
+
+static int check_opts(const scp_sol_tx_opts *o, tx_state *t, scp_error *err) {
+  for (size_t k = 0; k < o->nixs; k++)
+    for (size_t i = 0; i < o->ixs[k].naccts; i++) {
+      const scp_sol_ixacct *a = &o->ixs[k].accts[i];
+      if (a->index >= o->naccts)
+        return scp_fail(err, SCP_ERR_ARG, "instruction %zu account %zu: no account %u", k + 1, i, a->index);
+      t->signer[a->index] |= a->signer;
+      t->writable[a->index] |= a->writable;
+      if (program_account(o, &o->accts[a->index])) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    }
+  return SCP_OK;
+}
+
+static int finish_profile(tx_state *t) {
+  scp_sol_tx_result *res = t->res;
+  scp_profile *p = t->prof;
+  char status[160] = "";
+  int rc = SCP_OK;
+  if (res->failed >= 0) {
+    char name[96];
+    scp_sol_ierr_name(res->ierr, name, sizeof name);
+    snprintf(status, sizeof status, "instruction #%ld failed: %s", res->failed + 1, name);
+  } else if (res->txerr[0]) {
+    snprintf(status, sizeof status, "transaction failed: %s", res->txerr);
+  }
+  if (status[0]) {
+    p->status = SCP_ERR_TRAP;
+    p->status_msg = scp_strtab_intern(&p->strs, status);
+    if (p->status_msg == UINT32_MAX) rc = SCP_ERR_NOMEM;
+  }
+  p->title = scp_strtab_intern(&p->strs, t->o->title ? t->o->title : "transaction");
+  if (p->title == UINT32_MAX) rc = SCP_ERR_NOMEM;
+  for (size_t i = 0; !rc && i < res->nlogs; i++) rc = scp_prof_meta(p, "log", res->logs[i]);
+  if (rc) return scp_fail(t->err, rc, "out of memory");
+  if ((rc = sol_txprof_finish(p, res->cu)))
+    return scp_fail(t->err, rc, "transaction profile: self CU do not add up to the %llu CU consumed",
+                    (unsigned long long)res->cu);
+  return SCP_OK;
+}
+
+static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err);
+
+int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err) {
+  scp_sol_tx_prog *progs = NULL;
+  char(*names)[SCP_SOL_B58_KEY_MAX] = NULL;
+  size_t n = 0;
+  int rc = deployed(o, &progs, &n, &names);
+  if (rc) {
+    memset(res, 0, sizeof *res);
+    rc = scp_fail(err, rc, "out of memory");
+  } else {
+    scp_sol_tx_opts with = *o;
+    with.progs = progs;
+    with.nprogs = n;
+    rc = tx_run(&with, res, err);
+  }
+  free(progs);
+  free(names);
+  return rc;
+}
+
+static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err) {
+  memset(res, 0, sizeof *res);
+  res->failed = -1;
+  size_t n = o->naccts ? o->naccts : 1, nsaved = 0;
+  tx_state t = {o, res, {0}, calloc(n, 1), calloc(n, 1), 0, NULL, err};
+  scp_sol_account *saved = calloc(n, sizeof *saved);
+  int rc = SCP_OK;
+  if (!t.signer || !t.writable || !saved) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  if ((rc = check_opts(o, &t, err))) goto done;
+  budget b;
+  read_budget(o, &b);
+  res->cu_limit = b.limit;
+  res->heap = b.heap;
+  res->cu_price = b.price;
+  if (o->profile && (rc = sol_txprof_new(b.limit, &t.prof))) {
+    rc = scp_fail(err, rc, "out of memory");
+    goto done;
+  }
+  if (b.bad_ix >= 0) {
+    res->failed = b.bad_ix;
+    res->ierr.kind = SCP_SOL_IERR_INVALID_INSTRUCTION_DATA;
+  } else if (b.dup_ix >= 0) {
+    snprintf(res->txerr, sizeof res->txerr, "DuplicateInstruction { index: %ld }", b.dup_ix);
+  } else {
+    for (; nsaved < o->naccts; nsaved++)
+      if ((rc = scp_sol_account_copy(&saved[nsaved], &o->accts[nsaved]))) {
+        rc = scp_fail(err, rc, "out of memory");
+        goto done;
+      }
+    t.meter = b.limit;
+    if ((rc = run_all(&t, &b))) goto done;
+    res->cu = b.limit - t.meter;
+    if (res->failed < 0) check_rent(&t, saved);
+    /* a failed transaction changes no account */
+    if (res->failed >= 0 || res->txerr[0])
+      for (size_t i = 0; i < o->naccts; i++) {
+        scp_sol_account_free(&o->accts[i]);
+        o->accts[i] = saved[i];
+        saved[i].data = NULL;
+      }
+  }
+  if (t.logs.oom) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  res->logs = t.logs.v;
+  res->nlogs = t.logs.n;
+  t.logs = (sol_logs){0};
+  if (t.prof && (rc = finish_profile(&t))) goto done;
+  res->profile = t.prof;
+  t.prof = NULL;
+done:
+  for (size_t i = 0; i < nsaved; i++) scp_sol_account_free(&saved[i]);
+  free(saved);
+  free(t.signer);
+  free(t.writable);
+  sol_logs_free(&t.logs);
+  scp_profile_destroy(t.prof);
+  if (rc) scp_sol_tx_result_free(res);
+  return rc;
+}
+
+void scp_sol_tx_result_free(scp_sol_tx_result *res) {
+  for (size_t i = 0; i < res->nlogs; i++) free(res->logs[i]);
+  free(res->logs);
+  scp_profile_destroy(res->profile);
+  memset(res, 0, sizeof *res);
+  res->failed = -1;
+}
+
+void scp_sol_tx_outcome(const scp_sol_tx_result *res, char *buf, size_t cap) {
+  char name[96];
+  if (res->failed >= 0) {
+    scp_sol_ierr_name(res->ierr, name, sizeof name);
+    snprintf(buf, cap, "%ld %s", res->failed, name);
+  } else {
+    snprintf(buf, cap, "%s", res->txerr[0] ? res->txerr : "ok");
+  }
+}

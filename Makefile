@@ -157,6 +157,15 @@ $(BUILD)/tests/fixtures/sbpf/%.so: $(BUILD)/tests/fixtures/sbpf/%.o $(SBPF_LINK)
 
 .SECONDARY: $(SBPF_SRC:%.c=$(BUILD)/%.o)
 
+# sBPF benchmark programs (bench/sbpf/NAME.c), built and linked like the
+# fixtures, for make bench only.
+BENCH_SBPF = $(patsubst %.c,$(BUILD)/%.so,$(wildcard bench/sbpf/*.c))
+$(BUILD)/bench/sbpf/%.o: bench/sbpf/%.c tests/fixtures/sbpf/sol.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(SBPF_CFLAGS) -c -o $@ $<
+$(BUILD)/bench/sbpf/%.so: $(BUILD)/bench/sbpf/%.o $(SBPF_LINK)
+	$(SBPF_LINK) -o $@ $<
+
 fixtures: $(EXAMPLES) $(FIXTURES) $(RUST_FIXTURES) $(SBPF_FIXTURES)
 
 demo: deps
@@ -179,7 +188,7 @@ check: deps
 	$(MAKE) all
 	$(MAKE) BUILD=build/san EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" test
 
-bench: all $(BENCH_BIN) $(BENCH_WASM)
+bench: all $(BENCH_BIN) $(BENCH_WASM) $(BENCH_SBPF)
 	@sh bench/run.sh $(BUILD)
 
 # libFuzzer targets (clang), built against their own instrumented library;

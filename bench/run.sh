@@ -26,6 +26,10 @@ if command -v valgrind >/dev/null 2>&1 && [ -x "$B/bench/bench_hostcall" ]; then
   a=$(count 1000) b=$(count 21000)
   awk -v a="$a" -v b="$b" 'BEGIN { printf "%-10s %14d %14d %10.1f\n", "hostcalls", a, b, (b - a) / 20000 }'
 fi
+if [ -x "$B/bench/bench_sbpf" ] && [ -f "$B/bench/sbpf/work.so" ]; then
+  echo "== sBPF interpreter: plain vs profiled CU/s, and peak memory against CU"
+  "$B/bench/bench_sbpf" "$B/bench/sbpf/work.so"
+fi
 if [ -x "$B/bench/bench_sym" ]; then
   echo "== source mapper"
   "$B/bench/bench_sym"

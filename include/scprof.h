@@ -81,15 +81,22 @@ bool scp_account_strkey(const char *text, uint8_t key[32]);
 bool scp_seed_strkey(const char *text, uint8_t seed[32]);
 bool scp_address_strkey(const char *text, unsigned *kind, uint8_t key[32]);
 
-typedef struct scp_soroban_opts {
-  const char *wasm_path;       /* for messages and the profile title */
-  const uint8_t *wasm;         /* contract bytes (caller-owned) */
-  size_t wasm_len;
-  const char *function;        /* exported function to call */
-  const scp_arg *args;
-  size_t nargs;
-  uint64_t cpu_limit;          /* 0: the host default, 100,000,000 */
-  uint64_t mem_limit;          /* 0: the host default, 41,943,040 */
+/* The budget a call may use; 0 takes the host default. */
+typedef struct scp_limits {
+  uint64_t cpu;                /* 0: the host default, 100,000,000 */
+  uint64_t mem;                /* 0: the host default, 41,943,040 */
+} scp_limits;
+
+/* The ledger a call runs against. */
+typedef struct scp_ledger_opts {
+  /* protocol (0 = the newest the host runs; 20 to 28 accepted, else
+   * SCP_ERR_ARG), sequence number, close time, and the network id
+   * (get_ledger_network_id; all zero unless has_network_id). */
+  uint32_t protocol;
+  uint32_t sequence;
+  uint64_t timestamp;
+  bool has_network_id;
+  uint8_t network_id[32];
   /* Further contracts deployed in the ledger before the call, for
    * cross-contract calls (callees).  Contract i (from 0) gets the id the
    * host derives for deployer = the all-zero account key and salt = 32
@@ -97,55 +104,56 @@ typedef struct scp_soroban_opts {
    * The profile's metadata lists every id as a strkey ("C..."). */
   const struct scp_contract_file *contracts;
   size_t ncontracts;
-  /* The ledger: protocol (0 = the newest the host runs; 20 to 28
-   * accepted, else SCP_ERR_ARG), sequence number, close time, and the
-   * network id (get_ledger_network_id; all zero unless has_network_id). */
-  uint32_t protocol;
-  uint32_t ledger_sequence;
-  uint64_t ledger_timestamp;
-  bool has_network_id;
-  uint8_t network_id[32];
-  /* The transaction's source account (an ed25519 key), as
-   * Host::set_source_account: its require_auth records no nonce and its
-   * tracker is not emulated.  None unless has_source_account. */
-  bool has_source_account;
-  uint8_t source_account[32];
-  /* Ledger state kept between runs (scenario files, internal; NULL:
-   * a fresh ledger).  With it, contracts is ignored: the ledger's contracts
-   * are deployed once, and ledger_main names the called one. */
-  struct scp_ledger *ledger;
-  size_t ledger_main;
-  bool ledger_main_asset;      /* ledger_main indexes the ledger's asset contracts */
   /* Stellar Asset Contracts created before the call (setup, not
    * profiled), each "native" or "CODE:G..." (1 to 12 ASCII letters or
    * digits, the issuer's account strkey); a malformed one is SCP_ERR_ARG.
    * The profile's metadata lists each asset contract's id. */
   const char *const *assets;
   size_t nassets;
-  /* Authorization as a signed transaction has it (enforcing mode):
-   * false (default): recording ("mock all auths").  true: the call first
-   * runs unprofiled in recording mode (what simulation does) to get the
-   * authorization trees and nonces; scprof then builds one
+} scp_ledger_opts;
+
+/* Authorization as the transaction carries it. */
+typedef struct scp_auth_opts {
+  /* The transaction's source account (an ed25519 key), as
+   * Host::set_source_account: its require_auth records no nonce and its
+   * tracker is not emulated.  None unless has_source_account. */
+  bool has_source_account;
+  uint8_t source_account[32];
+  /* enforce false (default): recording ("mock all auths").  true: the
+   * call first runs unprofiled in recording mode (what simulation does)
+   * to get the authorization trees and nonces; scprof then builds one
    * SorobanAuthorizationEntry per address (AddressV2 credentials from
    * protocol 27, Address before; SourceAccount for the source account),
    * signs it, and profiles the call in enforcing mode, where the
    * signatures are checked and custom accounts' __check_auth runs.
-   * Not with a ledger (scenario files): SCP_ERR_UNSUPPORTED.
-   *  auth_signers: "S..." (an account whose master key it is) or
+   * Not with a scenario file's ledger: SCP_ERR_UNSUPPORTED.
+   *  signers: "S..." (an account whose master key it is) or
    *    "G...=S..." / "C...=S..." (a signer of that account, or of that
    *    contract: the signature is then the same Vec of
    *    {public_key, signature} maps); an account with no signer is
    *    SCP_ERR_ARG.  An account without a ledger entry gets the default
    *    one (master weight 1, thresholds 0) as set-up.
-   *  auth_signatures: "C...=TYPE:VALUE", a contract's signature Val as
-   *    given (default Void when it has no signer either);
-   *  auth_expiration: signature_expiration_ledger (0: sequence + 100). */
-  bool auth_enforce;
-  const char *const *auth_signers;
-  size_t nauth_signers;
-  const char *const *auth_signatures;
-  size_t nauth_signatures;
-  uint32_t auth_expiration;
+   *  signatures: "C...=TYPE:VALUE", a contract's signature Val as given
+   *    (default Void when it has no signer either);
+   *  expiration: signature_expiration_ledger (0: sequence + 100). */
+  bool enforce;
+  const char *const *signers;
+  size_t nsigners;
+  const char *const *signatures;
+  size_t nsignatures;
+  uint32_t expiration;
+} scp_auth_opts;
+
+typedef struct scp_soroban_opts {
+  const char *wasm_path;       /* for messages and the profile title */
+  const uint8_t *wasm;         /* contract bytes (caller-owned) */
+  size_t wasm_len;
+  const char *function;        /* exported function to call */
+  const scp_arg *args;
+  size_t nargs;
+  scp_limits limits;
+  scp_ledger_opts ledger;
+  scp_auth_opts auth;
   /* The resource fee the network charges for the call, as an extra metric
    * "Fee" (stroops) on every node, with its breakdown.  network: a shipped
    * profile ("mainnet", "testnet"; NULL: "mainnet" when network_config is
@@ -160,6 +168,9 @@ typedef struct scp_soroban_opts {
   const char *network;
   const char *network_config;
   uint64_t soroban_state_size;
+  /* Internal to the scenario runner: the ledger kept between a scenario
+   * file's runs (NULL: a fresh ledger). */
+  struct scp_sor_session *session;
 } scp_soroban_opts;
 
 /* One extra contract (caller-owned bytes). */

@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/scp_util.h"  /* byte order and murmur3 only (inline): the tool links no library */
+
 #define R_BPF_64_64 1
 #define R_BPF_64_ABS64 2
 #define R_BPF_64_ABS32 3
@@ -56,34 +58,9 @@ static void die(const char *fmt, ...) {
   exit(1);
 }
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-static void wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void wr32(uint8_t *p, uint32_t v) { wr16(p, (uint16_t)v); wr16(p + 2, (uint16_t)(v >> 16)); }
-static void wr64(uint8_t *p, uint64_t v) { wr32(p, (uint32_t)v); wr32(p + 4, (uint32_t)(v >> 32)); }
 static uint64_t align(uint64_t x, uint64_t a) { return a > 1 ? (x + a - 1) / a * a : x; }
 
-static uint32_t murmur3(const char *s) {
-  const uint8_t *p = (const uint8_t *)s;
-  size_t len = strlen(s), i = 0;
-  uint32_t h = 0, k;
-  for (; i + 4 <= len; i += 4) {
-    k = rd32(p + i) * 0xcc9e2d51u;
-    k = (k << 15 | k >> 17) * 0x1b873593u;
-    h ^= k;
-    h = (h << 13 | h >> 19) * 5 + 0xe6546b64u;
-  }
-  k = 0;
-  switch (len & 3) {
-  case 3: k ^= (uint32_t)p[i + 2] << 16; /* fall through */
-  case 2: k ^= (uint32_t)p[i + 1] << 8;  /* fall through */
-  case 1: k ^= p[i]; k *= 0xcc9e2d51u; k = (k << 15 | k >> 17) * 0x1b873593u; h ^= k;
-  }
-  h ^= (uint32_t)len;
-  h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
-  return h;
-}
+static uint32_t murmur3(const char *s) { return scp_murmur3_32(s, strlen(s)); }
 
 /* ---- a growable byte buffer --------------------------------------------- */
 typedef struct buf { uint8_t *d; size_t n, cap; } buf;
@@ -125,7 +102,7 @@ static const uint8_t *sym(uint32_t i) {
   if (i >= nsyms) die("relocation against symbol %u of %llu", i, (unsigned long long)nsyms);
   return symtab + 24ull * i;
 }
-static const char *sym_name(const uint8_t *s) { return (const char *)strtab + rd32(s); }
+static const char *sym_name(const uint8_t *s) { return (const char *)strtab + scp_le32(s); }
 
 static void read_object(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -136,32 +113,33 @@ static void read_object(const char *path) {
   obj = malloc(obj_len + 1);
   if (!obj || fread(obj, 1, obj_len, f) != obj_len) die("cannot read");
   fclose(f);
-  if (obj_len < 64 || memcmp(obj, "\177ELF\2\1", 6) || rd16(obj + 16) != 1 || rd16(obj + 18) != 247)
+  if (obj_len < 64 || memcmp(obj, "\177ELF\2\1", 6) || scp_le16(obj + 16) != 1 ||
+      scp_le16(obj + 18) != 247)
     die("not a 64-bit little-endian BPF relocatable object");
-  uint64_t shoff = rd64(obj + 40);
-  nsecs = rd16(obj + 60);
-  unsigned shstrndx = rd16(obj + 62);
+  uint64_t shoff = scp_le64(obj + 40);
+  nsecs = scp_le16(obj + 60);
+  unsigned shstrndx = scp_le16(obj + 62);
   if (shoff + 64ull * nsecs > obj_len || shstrndx >= nsecs) die("bad section headers");
   secs = calloc(nsecs, sizeof *secs);
   const uint8_t *shs = obj + shoff + 64ull * shstrndx;
-  const char *names = (const char *)obj + rd64(shs + 24);
+  const char *names = (const char *)obj + scp_le64(shs + 24);
   for (unsigned i = 0; i < nsecs; i++) {
     const uint8_t *h = obj + shoff + 64ull * i;
     isec *s = &secs[i];
-    s->name = names + rd32(h);
-    s->type = rd32(h + 4);
-    s->flags = rd64(h + 8);
-    s->off = rd64(h + 24);
-    s->size = rd64(h + 32);
-    s->link = rd32(h + 40);
-    s->info = rd32(h + 44);
-    s->align = rd64(h + 48);
-    s->entsize = rd64(h + 56);
+    s->name = names + scp_le32(h);
+    s->type = scp_le32(h + 4);
+    s->flags = scp_le64(h + 8);
+    s->off = scp_le64(h + 24);
+    s->size = scp_le64(h + 32);
+    s->link = scp_le32(h + 40);
+    s->info = scp_le32(h + 44);
+    s->align = scp_le64(h + 48);
+    s->entsize = scp_le64(h + 56);
     if (s->type != 8 && s->off + s->size > obj_len) die("section %s past the end", s->name);
     if (s->type == 2) {
       symtab = obj + s->off;
       nsyms = s->size / 24;
-      strtab = obj + rd64(obj + shoff + 64ull * s->link + 24);
+      strtab = obj + scp_le64(obj + shoff + 64ull * s->link + 24);
     }
     if (!strcmp(s->name, ".text")) s->kind = 1;
     else if (!strncmp(s->name, ".rodata", 7)) s->kind = 2;
@@ -212,9 +190,9 @@ static uint32_t dyn_index(const char *name) {
 
 /* Address of symbol s in the output (0 for an undefined one). */
 static uint64_t sym_addr(const uint8_t *s, bool *defined) {
-  uint16_t shndx = rd16(s + 6);
+  uint16_t shndx = scp_le16(s + 6);
   *defined = shndx != 0 && shndx < nsecs && secs[shndx].kind;
-  return *defined ? secs[shndx].out_addr + rd64(s + 8) : 0;
+  return *defined ? secs[shndx].out_addr + scp_le64(s + 8) : 0;
 }
 
 static void relocate_text(isec *text, uint64_t text_addr) {
@@ -222,7 +200,7 @@ static void relocate_text(isec *text, uint64_t text_addr) {
     if (secs[r].type != 9 || &secs[secs[r].info] != text) continue;
     const uint8_t *rel = obj + secs[r].off;
     for (uint64_t k = 0; k + 16 <= secs[r].size; k += 16) {
-      uint64_t off = rd64(rel + k), info = rd64(rel + k + 8);
+      uint64_t off = scp_le64(rel + k), info = scp_le64(rel + k + 8);
       uint32_t type = (uint32_t)info;
       const uint8_t *s = sym((uint32_t)(info >> 32));
       bool def;
@@ -231,20 +209,20 @@ static void relocate_text(isec *text, uint64_t text_addr) {
       if (off + 8 > text->size) die("relocation past .text");
       if (type == R_BPF_64_64) {
         if (!def) die("lddw of undefined symbol %s", sym_name(s));
-        addr += rd32(insn + 4);
-        wr32(insn + 4, (uint32_t)addr);
-        wr32(insn + 12, (uint32_t)(addr >> 32));
+        addr += scp_le32(insn + 4);
+        scp_put_le32(insn + 4, (uint32_t)addr);
+        scp_put_le32(insn + 12, (uint32_t)(addr >> 32));
         if (!v3) add_rel(text_addr + off, R_BPF_64_RELATIVE, 0);
       } else if (type == R_BPF_64_32) {
         if (def) {
           int64_t rel_pc = (int64_t)((addr - text_addr) / 8) - (int64_t)(off / 8) - 1;
-          wr32(insn + 4, (uint32_t)(int32_t)rel_pc);
+          scp_put_le32(insn + 4, (uint32_t)(int32_t)rel_pc);
         } else if (v3) {
           insn[1] &= 0x0f;                      /* src 0: a static syscall */
-          wr32(insn + 4, murmur3(sym_name(s)));
+          scp_put_le32(insn + 4, murmur3(sym_name(s)));
         } else {
           insn[1] &= 0x0f;
-          wr32(insn + 4, 0xffffffffu);
+          scp_put_le32(insn + 4, 0xffffffffu);
           add_rel(text_addr + off, R_BPF_64_32, dyn_index(sym_name(s)));
         }
       } else {
@@ -259,24 +237,24 @@ static void relocate_data(isec *target) {
     if (secs[r].type != 9 || &secs[secs[r].info] != target) continue;
     const uint8_t *rel = obj + secs[r].off;
     for (uint64_t k = 0; k + 16 <= secs[r].size; k += 16) {
-      uint64_t off = rd64(rel + k), info = rd64(rel + k + 8);
+      uint64_t off = scp_le64(rel + k), info = scp_le64(rel + k + 8);
       uint32_t type = (uint32_t)info;
       bool def;
       uint64_t addr = sym_addr(sym((uint32_t)(info >> 32)), &def);
       if (type == R_BPF_64_ABS64) {
         if (off + 8 > target->size) die("relocation past %s", target->name);
-        uint64_t v = addr + rd64(target->data + off);
+        uint64_t v = addr + scp_le64(target->data + off);
         if (target->kind == 2 && !v3) {
           /* the old toolchain's form: the loader reads the low 32 bits
            * from the upper half and writes MM_PROGRAM_START + them */
-          wr64(target->data + off, v << 32);
+          scp_put_le64(target->data + off, v << 32);
           add_rel(target->out_addr + off, R_BPF_64_RELATIVE, 0);
         } else {
-          wr64(target->data + off, v);
+          scp_put_le64(target->data + off, v);
         }
       } else if (type == R_BPF_64_ABS32) {
         if (off + 4 > target->size) die("relocation past %s", target->name);
-        wr32(target->data + off, (uint32_t)(addr + rd32(target->data + off)));
+        scp_put_le32(target->data + off, (uint32_t)(addr + scp_le32(target->data + off)));
       } else if (type != 0) {
         die("unsupported relocation type %u in %s", type, target->name);
       }
@@ -303,14 +281,16 @@ static unsigned add_sec(osec s) {
 static void phdr(buf *b, size_t at, uint32_t type, uint32_t flags, uint64_t off, uint64_t vaddr,
                  uint64_t size) {
   uint8_t *p = b->d + at;
-  wr32(p, type); wr32(p + 4, flags); wr64(p + 8, off); wr64(p + 16, vaddr); wr64(p + 24, vaddr);
-  wr64(p + 32, size); wr64(p + 40, size); wr64(p + 48, 8);
+  scp_put_le32(p, type); scp_put_le32(p + 4, flags); scp_put_le64(p + 8, off);
+  scp_put_le64(p + 16, vaddr); scp_put_le64(p + 24, vaddr);
+  scp_put_le64(p + 32, size); scp_put_le64(p + 40, size); scp_put_le64(p + 48, 8);
 }
 
 static uint64_t entry_value(isec *text) {
   for (uint64_t i = 0; i < nsyms; i++) {
     const uint8_t *s = symtab + 24 * i;
-    if (!strcmp(sym_name(s), "entrypoint") && &secs[rd16(s + 6)] == text) return rd64(s + 8);
+    if (!strcmp(sym_name(s), "entrypoint") && &secs[scp_le16(s + 6)] == text)
+      return scp_le64(s + 8);
   }
   die("no entrypoint function in .text");
   return 0;
@@ -356,13 +336,13 @@ static void write_tail(buf *b, isec *text, unsigned text_index, uint64_t text_ad
     for (uint64_t i = 0; i < nsyms; i++) {
       const uint8_t *s = symtab + 24 * i;
       bool global = (s[4] >> 4) != 0;
-      if ((s[4] & 0xf) != 2 || &secs[rd16(s + 6)] != text || global != (pass == 1)) continue;
+      if ((s[4] & 0xf) != 2 || &secs[scp_le16(s + 6)] != text || global != (pass == 1)) continue;
       uint8_t e[24] = { 0 };
-      wr32(e, add_str(&ss, sym_name(s)));
+      scp_put_le32(e, add_str(&ss, sym_name(s)));
       e[4] = s[4];
-      wr16(e + 6, (uint16_t)text_index);
-      wr64(e + 8, text_addr + rd64(s + 8));
-      wr64(e + 16, rd64(s + 16));
+      scp_put_le16(e + 6, (uint16_t)text_index);
+      scp_put_le64(e + 8, text_addr + scp_le64(s + 8));
+      scp_put_le64(e + 16, scp_le64(s + 16));
       put(&st, e, 24);
       if (pass == 0) nlocal++;
     }
@@ -389,30 +369,31 @@ static void write_tail(buf *b, isec *text, unsigned text_index, uint64_t text_ad
   for (unsigned i = 0; i < nout; i++) {
     uint8_t h[64] = { 0 };
     if (i) {
-      wr32(h, name_at[i]); wr32(h + 4, out[i].type); wr64(h + 8, out[i].flags);
-      wr64(h + 16, out[i].addr); wr64(h + 24, out[i].off); wr64(h + 32, out[i].size);
-      wr32(h + 40, out[i].link); wr32(h + 44, out[i].info); wr64(h + 48, out[i].align);
-      wr64(h + 56, out[i].entsize);
+      scp_put_le32(h, name_at[i]); scp_put_le32(h + 4, out[i].type);
+      scp_put_le64(h + 8, out[i].flags); scp_put_le64(h + 16, out[i].addr);
+      scp_put_le64(h + 24, out[i].off); scp_put_le64(h + 32, out[i].size);
+      scp_put_le32(h + 40, out[i].link); scp_put_le32(h + 44, out[i].info);
+      scp_put_le64(h + 48, out[i].align); scp_put_le64(h + 56, out[i].entsize);
     }
     put(b, h, 64);
   }
-  wr64(b->d + 40, shoff);
-  wr16(b->d + 58, 64);
-  wr16(b->d + 60, (uint16_t)nout);
-  wr16(b->d + 62, (uint16_t)shstr);
+  scp_put_le64(b->d + 40, shoff);
+  scp_put_le16(b->d + 58, 64);
+  scp_put_le16(b->d + 60, (uint16_t)nout);
+  scp_put_le16(b->d + 62, (uint16_t)shstr);
 }
 
 static void header(buf *b, unsigned phnum, uint32_t flags, uint64_t entry) {
   uint8_t h[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1, 0 };
-  wr16(h + 16, 3);                 /* ET_DYN */
-  wr16(h + 18, (uint16_t)machine);
-  wr32(h + 20, 1);
-  wr64(h + 24, entry);
-  wr64(h + 32, 64);
-  wr32(h + 48, flags);
-  wr16(h + 52, 64);
-  wr16(h + 54, 56);
-  wr16(h + 56, (uint16_t)phnum);
+  scp_put_le16(h + 16, 3);                 /* ET_DYN */
+  scp_put_le16(h + 18, (uint16_t)machine);
+  scp_put_le32(h + 20, 1);
+  scp_put_le64(h + 24, entry);
+  scp_put_le64(h + 32, 64);
+  scp_put_le32(h + 48, flags);
+  scp_put_le16(h + 52, 64);
+  scp_put_le16(h + 54, 56);
+  scp_put_le16(h + 56, (uint16_t)phnum);
   put(b, h, 64);
   put(b, NULL, 56ull * phnum);
 }
@@ -445,11 +426,11 @@ static void link_v0(buf *b) {
   put(&dsym, zero, 24);
   for (size_t i = 0; i < ndyn; i++) {
     uint8_t e[24] = { 0 };
-    wr32(e, add_str(&dstr, dynnames[i]));
+    scp_put_le32(e, add_str(&dstr, dynnames[i]));
     if (i == 0) {
       e[4] = 0x12;                 /* GLOBAL FUNC */
-      wr16(e + 6, (uint16_t)text_index);
-      wr64(e + 8, entry_addr);
+      scp_put_le16(e + 6, (uint16_t)text_index);
+      scp_put_le64(e + 8, entry_addr);
     } else {
       e[4] = 0x10;                 /* GLOBAL NOTYPE, undefined: a syscall */
     }
@@ -465,8 +446,8 @@ static void link_v0(buf *b) {
   uint64_t rel_off = b->n;
   for (size_t i = 0; i < nrels; i++) {
     uint8_t e[16];
-    wr64(e, rels[i].off);
-    wr64(e + 8, (uint64_t)rels[i].sym << 32 | rels[i].type);
+    scp_put_le64(e, rels[i].off);
+    scp_put_le64(e + 8, (uint64_t)rels[i].sym << 32 | rels[i].type);
     put(b, e, 16);
   }
   if (nrels)
@@ -479,8 +460,8 @@ static void link_v0(buf *b) {
   for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
     if (!nrels && tags[i][0] >= 17 && tags[i][0] <= 19) continue;
     uint8_t e[16];
-    wr64(e, tags[i][0]);
-    wr64(e + 8, tags[i][1]);
+    scp_put_le64(e, tags[i][0]);
+    scp_put_le64(e + 8, tags[i][1]);
     put(b, e, 16);
   }
   add_sec((osec){ ".dynamic", 6, out[dynsym_i].link, 0, 3, dynamic_off, dynamic_off,

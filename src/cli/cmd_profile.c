@@ -700,42 +700,42 @@ static int run_scenario(profile_opts *o) {
   scp_buf sum = {0};
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
-    scp_scenario_opts(sc, i, &so);
-    so.ledger = ledger;
+    scp_sor_session sess = {.ledger = ledger};
+    scp_scenario_opts(sc, i, &so, &sess);
     bool profiled = sc->calls[i].profile;
-    if (o->cpu_limit) so.cpu_limit = o->cpu_limit;   /* the command line wins */
-    if (o->mem_limit) so.mem_limit = o->mem_limit;
-    if (o->protocol) so.protocol = o->protocol;
+    if (o->cpu_limit) so.limits.cpu = o->cpu_limit;   /* the command line wins */
+    if (o->mem_limit) so.limits.mem = o->mem_limit;
+    if (o->protocol) so.ledger.protocol = o->protocol;
     so.network = o->network;
     so.network_config = o->network_config;
     so.soroban_state_size = o->state_size;
     if (o->has_source) {
-      so.has_source_account = true;
-      memcpy(so.source_account, o->source, 32);
+      so.auth.has_source_account = true;
+      memcpy(so.auth.source_account, o->source, 32);
     }
     /* --auth enforce: every profiled call signed, the command line's
      * signers and signatures after the call's own */
     const char **signers = NULL, **sigs = NULL;
     if (o->auth_enforce && profiled) {
-      signers = calloc(so.nauth_signers + o->nsigners + 1, sizeof *signers);
-      sigs = calloc(so.nauth_signatures + o->nauth_sigs + 1, sizeof *sigs);
+      signers = calloc(so.auth.nsigners + o->nsigners + 1, sizeof *signers);
+      sigs = calloc(so.auth.nsignatures + o->nauth_sigs + 1, sizeof *sigs);
       if (!signers || !sigs) {
         free(signers);
         free(sigs);
         status = cli_die(SCP_ERR_NOMEM, "out of memory");
         break;
       }
-      if (so.nauth_signers) memcpy(signers, so.auth_signers, so.nauth_signers * sizeof *signers);
-      if (o->nsigners) memcpy(signers + so.nauth_signers, o->signers, o->nsigners * sizeof *signers);
-      if (so.nauth_signatures) memcpy(sigs, so.auth_signatures, so.nauth_signatures * sizeof *sigs);
+      if (so.auth.nsigners) memcpy(signers, so.auth.signers, so.auth.nsigners * sizeof *signers);
+      if (o->nsigners) memcpy(signers + so.auth.nsigners, o->signers, o->nsigners * sizeof *signers);
+      if (so.auth.nsignatures) memcpy(sigs, so.auth.signatures, so.auth.nsignatures * sizeof *sigs);
       if (o->nauth_sigs)
-        memcpy(sigs + so.nauth_signatures, o->auth_sigs, o->nauth_sigs * sizeof *sigs);
-      so.auth_enforce = true;
-      so.auth_signers = signers;
-      so.nauth_signers += o->nsigners;
-      so.auth_signatures = sigs;
-      so.nauth_signatures += o->nauth_sigs;
-      if (o->auth_expiration) so.auth_expiration = o->auth_expiration;
+        memcpy(sigs + so.auth.nsignatures, o->auth_sigs, o->nauth_sigs * sizeof *sigs);
+      so.auth.enforce = true;
+      so.auth.signers = signers;
+      so.auth.nsigners += o->nsigners;
+      so.auth.signatures = sigs;
+      so.auth.nsignatures += o->nauth_sigs;
+      if (o->auth_expiration) so.auth.expiration = o->auth_expiration;
     }
     /* the ledger is set up before the first call: its errors name the
      * scenario's keys, not a call */
@@ -859,7 +859,8 @@ static int read_contracts(profile_opts *o, uint8_t **wasm, size_t *wasm_len) {
  * *files is the ledger's file list (the caller frees both).  Returns false
  * on OOM. */
 static bool cli_ledger(const profile_opts *o, const uint8_t *wasm, size_t wasm_len,
-                       scp_soroban_opts *so, scp_ledger **ledger, scp_contract_file **files) {
+                       scp_soroban_opts *so, scp_sor_session *sess, scp_ledger **ledger,
+                       scp_contract_file **files) {
   *ledger = NULL;
   *files = calloc(o->ncontracts + 1, sizeof **files);
   if (*files) {
@@ -876,9 +877,9 @@ static bool cli_ledger(const profile_opts *o, const uint8_t *wasm, size_t wasm_l
   l->ntrustlines = o->ntrustlines;
   l->assets = o->assets;
   l->nassets = o->nassets;
-  so->ledger = l;
-  so->ledger_main = 0;
-  so->nassets = 0;   /* the ledger's own */
+  *sess = (scp_sor_session){.ledger = l, .main = 0};
+  so->session = sess;
+  so->ledger.nassets = 0;   /* the ledger's own */
   return true;
 }
 
@@ -908,20 +909,22 @@ static int profile_call(profile_opts *o) {
   cli_progress_start(&progress, "profiling %s %s", o->wasm_path, o->function);
   scp_soroban_opts so = {.wasm_path = o->wasm_path, .wasm = wasm, .wasm_len = wasm_len,
                          .function = o->function, .args = o->args, .nargs = o->nargs,
-                         .cpu_limit = o->cpu_limit, .mem_limit = o->mem_limit,
-                         .contracts = o->contracts, .ncontracts = o->ncontracts,
-                         .assets = o->assets, .nassets = o->nassets,
-                         .protocol = o->protocol, .has_source_account = o->has_source,
-                         .auth_enforce = o->auth_enforce, .auth_signers = o->signers,
-                         .nauth_signers = o->nsigners, .auth_signatures = o->auth_sigs,
-                         .nauth_signatures = o->nauth_sigs,
-                         .auth_expiration = o->auth_expiration,
+                         .limits = {.cpu = o->cpu_limit, .mem = o->mem_limit},
+                         .ledger = {.contracts = o->contracts, .ncontracts = o->ncontracts,
+                                    .assets = o->assets, .nassets = o->nassets,
+                                    .protocol = o->protocol},
+                         .auth = {.has_source_account = o->has_source,
+                                  .enforce = o->auth_enforce, .signers = o->signers,
+                                  .nsigners = o->nsigners, .signatures = o->auth_sigs,
+                                  .nsignatures = o->nauth_sigs,
+                                  .expiration = o->auth_expiration},
                          .network = o->network, .network_config = o->network_config,
                          .soroban_state_size = o->state_size};
-  memcpy(so.source_account, o->source, 32);
+  memcpy(so.auth.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
-  if ((o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &ledger, &files)) {
+  scp_sor_session sess;
+  if ((o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &sess, &ledger, &files)) {
     free(wasm);
     free(files);
     scp_ledger_free(ledger);

@@ -18,7 +18,6 @@
  */
 #include "sbpf/sbpf_private.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,26 +30,8 @@ enum {
   SECTION_NAME_MAX = 16, SYMBOL_NAME_MAX = 64, DEBUG_NAME_MAX = 255
 };
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-static void wr32(uint8_t *p, uint32_t v) {
-  p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-
-/* Fill err with "ELF error: <ElfError text> (<variant>)" and return code. */
-static int SCP_PRINTF(4, 5) elf_fail(scp_error *err, int code, const char *variant,
-                                     const char *fmt, ...) {
-  char text[400];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  return scp_fail(err, code, "ELF error: %s (%s)", text, variant);
-}
-#define ELF_FAIL(err, code, variant, ...) elf_fail(err, code, variant, __VA_ARGS__)
+/* "ELF error: <ElfError text> (<variant>)" */
+#define ELF_FAIL(err, code, variant, ...) sbpf_fail(err, code, "ELF", variant, __VA_ARGS__)
 
 /* An ElfParserError, converted as From<ElfParserError> for ElfError does. */
 typedef enum perr {
@@ -102,11 +83,12 @@ typedef struct elf {
 } elf;
 
 static shdr read_shdr(const uint8_t *p) {
-  return (shdr){ rd32(p), rd32(p + 4), rd64(p + 8), rd64(p + 16), rd64(p + 24), rd64(p + 32) };
+  return (shdr){ scp_le32(p), scp_le32(p + 4), scp_le64(p + 8), scp_le64(p + 16),
+                 scp_le64(p + 24), scp_le64(p + 32) };
 }
 static phdr read_phdr(const uint8_t *p) {
-  return (phdr){ rd32(p), rd32(p + 4), rd64(p + 8), rd64(p + 16), rd64(p + 24),
-                 rd64(p + 32), rd64(p + 40) };
+  return (phdr){ scp_le32(p), scp_le32(p + 4), scp_le64(p + 8), scp_le64(p + 16), scp_le64(p + 24),
+                 scp_le64(p + 32), scp_le64(p + 40) };
 }
 
 static bool overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) {
@@ -165,9 +147,9 @@ static perr parse_dynamic(elf *e) {
       }
   if (!tab) return P_OK;
   for (uint64_t o = 0; o + DYN <= tlen; o += DYN) {
-    uint64_t tag = rd64(tab + o);
+    uint64_t tag = scp_le64(tab + o);
     if (tag == DT_NULL) break;
-    if (tag < DT_NUM) e->dyn[tag] = rd64(tab + o + 8);
+    if (tag < DT_NUM) e->dyn[tag] = scp_le64(tab + o + 8);
   }
   uint64_t va = e->dyn[DT_REL];
   if (va) {
@@ -205,12 +187,12 @@ static perr parse_dynamic(elf *e) {
 static perr parse(elf *e) {
   const uint8_t *b = e->b;
   if (e->len < EHDR) return P_OUT_OF_BOUNDS;
-  e->type = rd16(b + 16); e->machine = rd16(b + 18);
-  e->entry = rd64(b + 24); e->phoff = rd64(b + 32); e->shoff = rd64(b + 40);
-  e->flags = rd32(b + 48);
-  e->phnum = rd16(b + 56); e->shnum = rd16(b + 60); e->shstrndx = rd16(b + 62);
-  if (memcmp(b, "\177ELF", 4) || b[4] != 2 || b[5] != 1 || b[6] != 1 || rd32(b + 20) != 1 ||
-      rd16(b + 52) != EHDR || rd16(b + 54) != PHDR || rd16(b + 58) != SHDR ||
+  e->type = scp_le16(b + 16); e->machine = scp_le16(b + 18);
+  e->entry = scp_le64(b + 24); e->phoff = scp_le64(b + 32); e->shoff = scp_le64(b + 40);
+  e->flags = scp_le32(b + 48);
+  e->phnum = scp_le16(b + 56); e->shnum = scp_le16(b + 60); e->shstrndx = scp_le16(b + 62);
+  if (memcmp(b, "\177ELF", 4) || b[4] != 2 || b[5] != 1 || b[6] != 1 || scp_le32(b + 20) != 1 ||
+      scp_le16(b + 52) != EHDR || scp_le16(b + 54) != PHDR || scp_le16(b + 58) != SHDR ||
       e->shstrndx >= e->shnum)
     return P_FILE_HEADER;
   uint64_t ph0 = e->phoff, ph1 = ph0 + (uint64_t)PHDR * e->phnum;
@@ -316,9 +298,9 @@ static int sym_at(const elf *e, uint32_t idx, uint8_t *info, uint32_t *name, uin
   if (!e->dynsym || (uint64_t)idx >= e->dynsym->size / SYM)
     return ELF_FAIL(err, SCP_ERR_MALFORMED, "UnknownSymbol", "Unknown symbol with index %u", idx);
   const uint8_t *s = e->b + e->dynsym->offset + (uint64_t)idx * SYM;
-  *name = rd32(s);
+  *name = scp_le32(s);
   *info = s[4];
-  *value = rd64(s + 8);
+  *value = scp_le64(s + 8);
   return SCP_OK;
 }
 
@@ -333,7 +315,7 @@ static int relocate(scp_sbpf_prog *p, const elf *e, const shdr *text, uint8_t *m
   int rc;
   for (uint64_t i = 0; i < n; i++) {
     uint8_t *insn = m + t0 + i * 8;
-    int32_t imm = (int32_t)rd32(insn + 4);
+    int32_t imm = (int32_t)scp_le32(insn + 4);
     if (insn[0] != 0x85 || imm == -1) continue;
     int64_t target = (int64_t)i + 1 + imm;
     if (target < 0 || target >= (int64_t)n)
@@ -341,16 +323,16 @@ static int relocate(scp_sbpf_prog *p, const elf *e, const shdr *text, uint8_t *m
                       "Relative jump out of bounds at instruction #%llu", (unsigned long long)i);
     uint32_t key;
     if ((rc = sbpf_register_hashed(p, (uint32_t)target, false, &key, err))) return rc;
-    wr32(insn + 4, key);
+    scp_put_le32(insn + 4, key);
   }
   for (uint64_t r = 0; r < e->nrel; r++) {
     const uint8_t *rel = e->b + e->rel_off + r * REL;
-    uint64_t off = rd64(rel), info = rd64(rel + 8);
+    uint64_t off = scp_le64(rel), info = scp_le64(rel + 8);
     uint32_t type = (uint32_t)info, symi = (uint32_t)(info >> 32);
     uint64_t imm = off + 4;
     if (type == 1) {                      /* R_BPF_64_64 */
       if (imm + 4 < imm || imm + 4 > e->len) return oob(err);
-      uint64_t refd = rd32(m + imm);
+      uint64_t refd = scp_le32(m + imm);
       uint8_t sinfo;
       uint32_t sname;
       uint64_t value;
@@ -359,27 +341,27 @@ static int relocate(scp_sbpf_prog *p, const elf *e, const shdr *text, uint8_t *m
       if (addr < value) addr = UINT64_MAX;
       if (addr < SCP_SBPF_MM_REGION) addr += SCP_SBPF_MM_REGION;
       if (imm + 12 < imm || imm + 12 > e->len) return oob(err);
-      wr32(m + imm, (uint32_t)addr);
-      wr32(m + imm + 8, (uint32_t)(addr >> 32));
+      scp_put_le32(m + imm, (uint32_t)addr);
+      scp_put_le32(m + imm + 8, (uint32_t)(addr >> 32));
     } else if (type == 8) {               /* R_BPF_64_RELATIVE */
       if (off >= t0 && off < t0 + tlen) {
         if (imm + 12 < imm || imm + 12 > e->len) return oob(err);
-        uint64_t refd = (uint64_t)rd32(m + imm + 8) << 32 | rd32(m + imm);
+        uint64_t refd = (uint64_t)scp_le32(m + imm + 8) << 32 | scp_le32(m + imm);
         if (refd == 0)
           return ELF_FAIL(err, SCP_ERR_MALFORMED, "InvalidVirtualAddress",
                           "Relocation failed, invalid referenced virtual address 0x0");
         if (refd < SCP_SBPF_MM_REGION) refd += SCP_SBPF_MM_REGION;
-        wr32(m + imm, (uint32_t)refd);
-        wr32(m + imm + 8, (uint32_t)(refd >> 32));
+        scp_put_le32(m + imm, (uint32_t)refd);
+        scp_put_le32(m + imm + 8, (uint32_t)(refd >> 32));
       } else {
         /* The legacy toolchain wrote only the low 32 bits of the address,
          * at r_offset + 4: the loader reads them there and stores the
          * whole 64-bit VM address at r_offset. */
         if (imm + 4 < imm || imm + 4 > e->len) return oob(err);
-        uint64_t refd = SCP_SBPF_MM_REGION + rd32(m + imm);
+        uint64_t refd = SCP_SBPF_MM_REGION + scp_le32(m + imm);
         if (off + 8 < off || off + 8 > e->len) return oob(err);
-        wr32(m + off, (uint32_t)refd);
-        wr32(m + off + 4, (uint32_t)(refd >> 32));
+        scp_put_le32(m + off, (uint32_t)refd);
+        scp_put_le32(m + off + 4, (uint32_t)(refd >> 32));
       }
     } else if (type == 10) {              /* R_BPF_64_32 */
       uint8_t sinfo;
@@ -406,7 +388,7 @@ static int relocate(scp_sbpf_prog *p, const elf *e, const shdr *text, uint8_t *m
                           (int)nlen, nm, (unsigned long long)(off / 8), (unsigned long long)off);
       }
       if (imm + 4 < imm || imm + 4 > e->len) return oob(err);
-      wr32(m + imm, key);
+      scp_put_le32(m + imm, key);
     } else if (type != 0) {
       return ELF_FAIL(err, SCP_ERR_MALFORMED, "UnknownRelocation",
                       "Relocation failed, unknown type %u", type);
@@ -421,11 +403,11 @@ static void symtab_names(scp_sbpf_prog *p, const elf *e, uint64_t text_addr, uin
   if (!e->symtab || !e->strtab || slice(e, e->symtab->offset, e->symtab->size, SYM)) return;
   for (uint64_t o = 0; o + SYM <= e->symtab->size; o += SYM) {
     const uint8_t *s = e->b + e->symtab->offset + o;
-    uint64_t value = rd64(s + 8);
+    uint64_t value = scp_le64(s + 8);
     const char *nm;
     size_t n;
     if ((s[4] & 0xf) != STT_FUNC || value < text_addr || value - text_addr >= text_size) continue;
-    if (string_in(e, e->strtab, rd32(s), DEBUG_NAME_MAX, &nm, &n) || n == 0) continue;
+    if (string_in(e, e->strtab, scp_le32(s), DEBUG_NAME_MAX, &nm, &n) || n == 0) continue;
     sbpf_add_func(p, (uint32_t)((value - text_addr) / 8), nm, n);
   }
 }
@@ -506,11 +488,11 @@ static int load_lenient(scp_sbpf_prog *p, elf *e, scp_error *err) {
   if (e->dynsym && e->dynstr && !slice(e, e->dynsym->offset, e->dynsym->size, SYM))
     for (uint64_t o = 0; o + SYM <= e->dynsym->size; o += SYM) {
       const uint8_t *s = e->b + e->dynsym->offset + o;
-      uint64_t value = rd64(s + 8);
+      uint64_t value = scp_le64(s + 8);
       const char *nm;
       size_t n;
       if ((s[4] & 0xf) != STT_FUNC || value < text->addr || value - text->addr >= tlen) continue;
-      if (string_in(e, e->dynstr, rd32(s), SYMBOL_NAME_MAX, &nm, &n) || n == 0) continue;
+      if (string_in(e, e->dynstr, scp_le32(s), SYMBOL_NAME_MAX, &nm, &n) || n == 0) continue;
       sbpf_add_func(p, (uint32_t)((value - text->addr) / 8), nm, n);
     }
   rc = SCP_OK;
@@ -523,14 +505,14 @@ fail:
 static int load_strict(scp_sbpf_prog *p, elf *e, scp_error *err) {
   const uint8_t *b = e->b;
   if (e->len < EHDR) return oob(err);
-  e->machine = rd16(b + 18); e->entry = rd64(b + 24); e->phoff = rd64(b + 32);
-  e->phnum = rd16(b + 56);
+  e->machine = scp_le16(b + 18); e->entry = scp_le64(b + 24); e->phoff = scp_le64(b + 32);
+  e->phnum = scp_le16(b + 56);
   uint64_t ph1 = EHDR + (uint64_t)PHDR * e->phnum;
   static const uint8_t pad[7];
   if (memcmp(b, "\177ELF", 4) || b[4] != 2 || b[5] != 1 || b[6] != 1 || b[7] != 0 ||
       b[8] != 0 || memcmp(b + 9, pad, 7) || e->machine != SCP_SBPF_EM_BPF ||
-      rd32(b + 20) != 1 || e->phoff != EHDR || rd16(b + 52) != EHDR || rd16(b + 54) != PHDR ||
-      e->phnum == 0 || ph1 > e->len)
+      scp_le32(b + 20) != 1 || e->phoff != EHDR || scp_le16(b + 52) != EHDR ||
+      scp_le16(b + 54) != PHDR || e->phnum == 0 || ph1 > e->len)
     return parser_fail(P_FILE_HEADER, err);
   phdr ph[2];
   unsigned nph = e->phnum < 2 ? e->phnum : 2;
@@ -573,9 +555,9 @@ static int load_strict(scp_sbpf_prog *p, elf *e, scp_error *err) {
   sbpf_add_func(p, p->entry, "entrypoint", 10);
   /* Debug labels: section headers are optional in v3; read .symtab when
    * the lenient parser can make sense of them, for names only. */
-  e->shoff = rd64(b + 40);
-  e->shnum = rd16(b + 60);
-  e->shstrndx = rd16(b + 62);
+  e->shoff = scp_le64(b + 40);
+  e->shnum = scp_le16(b + 60);
+  e->shstrndx = scp_le16(b + 62);
   uint64_t sh1 = e->shoff + (uint64_t)SHDR * e->shnum;
   if (e->shnum && e->shstrndx < e->shnum && sh1 >= e->shoff && sh1 <= e->len && !(e->shoff % 8)) {
     e->sh = calloc(e->shnum, sizeof *e->sh);
@@ -598,13 +580,13 @@ int sbpf_elf_load(scp_sbpf_prog *p, const uint8_t *bytes, size_t len, scp_error 
   e.b = bytes;
   e.len = len;
   if (len < 52) return oob(err);
-  uint32_t flags = rd32(bytes + 48);
+  uint32_t flags = scp_le32(bytes + 48);
   const scp_sbpf_loader_opts *o = &p->loader->opts;
   if (flags > 3 || flags < (uint32_t)o->min_version || flags > (uint32_t)o->max_version)
     return ELF_FAIL(err, SCP_ERR_UNSUPPORTED, "UnsupportedSBPFVersion",
                     "Detected sbpf_version required by the executable which are not enabled");
   p->version = (scp_sbpf_version)flags;
-  p->machine = len >= 20 ? rd16(bytes + 18) : 0;
+  p->machine = len >= 20 ? scp_le16(bytes + 18) : 0;
   int rc = p->version >= SCP_SBPF_V3 ? load_strict(p, &e, err) : load_lenient(p, &e, err);
   free(e.sh);
   free(e.ph);

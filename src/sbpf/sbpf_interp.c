@@ -30,22 +30,6 @@
 
 #ifndef SBPF_INTERP_HELPERS
 #define SBPF_INTERP_HELPERS
-static inline uint8_t *xlate(const sbpf_region *rg, unsigned nreg, uint64_t a, uint64_t len,
-                             bool write) {
-  uint64_t i = a >> 32;
-  if (SCP_UNLIKELY(i >= nreg)) return NULL;
-  const sbpf_region *r = &rg[i];
-  if (SCP_UNLIKELY((write && !r->writable) || a < r->vaddr)) return NULL;
-  uint64_t off = a - r->vaddr;
-  if (r->gap_shift) {
-    if ((off >> r->gap_shift) & 1) return NULL;
-    uint64_t mask = (1ull << r->gap_shift) - 1;
-    off = ((off & ~mask) >> 1) | (off & mask);
-  }
-  if (SCP_UNLIKELY(off > r->len || len > r->len - off)) return NULL;
-  return r->host + off;
-}
-
 static inline uint64_t ld(const uint8_t *h, unsigned n) {
   uint64_t v = 0;
   memcpy(&v, h, n);           /* little-endian host */
@@ -116,7 +100,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define IMM ((uint64_t)ip->imm)
 #define LOAD(n) do {                                                        \
     uint64_t a_ = SRC + (uint64_t)(int64_t)ip->aux;                         \
-    if (!(h = xlate(rg, nreg, a_, n, false))) {                             \
+    if (!(h = sbpf_xlate(rg, nreg, a_, n, false))) {                             \
       trap = sbpf_access_violation(vm, a_, n, false, err); filled = true;   \
       goto trapped;                                                         \
     }                                                                       \
@@ -125,7 +109,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
   } while (0)
 #define STORE(n, v) do {                                                    \
     uint64_t a_ = DST + (uint64_t)(int64_t)ip->aux;                         \
-    if (!(h = xlate(rg, nreg, a_, n, true))) {                              \
+    if (!(h = sbpf_xlate(rg, nreg, a_, n, true))) {                              \
       trap = sbpf_access_violation(vm, a_, n, true, err); filled = true;    \
       goto trapped;                                                         \
     }                                                                       \

@@ -32,7 +32,7 @@ typedef struct sbpf_insn {
 } sbpf_insn;
 
 typedef struct sbpf_syscall {
-  uint32_t key;
+  uint32_t key;                /* first, as key_lower reads it */
   char *name;
   scp_sbpf_syscall_fn fn;
   void *ctx;
@@ -45,7 +45,7 @@ struct scp_sbpf_loader {
 };
 
 typedef struct sbpf_key {
-  uint32_t key, pc;
+  uint32_t key, pc;            /* key first, as key_lower reads it */
 } sbpf_key;
 
 struct scp_sbpf_prog {
@@ -76,6 +76,11 @@ struct scp_sbpf_prog {
   uint32_t nblocks;
   uint32_t *func_block;        /* first block of each function (nfuncs + 1) */
 };
+
+/* Fill err with "<kind> error: <text> (<variant>)" -- solana-sbpf's
+ * ElfError / VerifierError as the loader reports them -- and return code. */
+int sbpf_fail(scp_error *err, int code, const char *kind, const char *variant, const char *fmt,
+              ...) SCP_PRINTF(5, 6);
 
 /* Loader internals. */
 const sbpf_syscall *sbpf_loader_find(const scp_sbpf_loader *l, uint32_t key);
@@ -114,6 +119,25 @@ typedef struct sbpf_region {
   bool writable;
   unsigned gap_shift;          /* 0 = contiguous; else frame/gap size log2 */
 } sbpf_region;
+
+/* The host address of [a, a+len) in the regions (indexed by a >> 32), or
+ * NULL when it is not mapped, not writable for a write, or falls in a gap
+ * of a gapped stack.  Inline: the interpreter's loads and stores use it. */
+static inline uint8_t *sbpf_xlate(const sbpf_region *rg, unsigned nreg, uint64_t a, uint64_t len,
+                                  bool write) {
+  uint64_t i = a >> 32;
+  if (SCP_UNLIKELY(i >= nreg)) return NULL;
+  const sbpf_region *r = &rg[i];
+  if (SCP_UNLIKELY((write && !r->writable) || a < r->vaddr)) return NULL;
+  uint64_t off = a - r->vaddr;
+  if (r->gap_shift) {
+    if ((off >> r->gap_shift) & 1) return NULL;
+    uint64_t mask = (1ull << r->gap_shift) - 1;
+    off = ((off & ~mask) >> 1) | (off & mask);
+  }
+  if (SCP_UNLIKELY(off > r->len || len > r->len - off)) return NULL;
+  return r->host + off;
+}
 
 typedef struct sbpf_frame {
   uint64_t saved[5];           /* r6..r9, r10 */

@@ -10,38 +10,28 @@
  */
 #include "sbpf/sbpf_private.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- murmur3-32, seed 0 ---------------------------------------------- */
-
-static uint32_t rotl(uint32_t x, int r) { return x << r | x >> (32 - r); }
-
-uint32_t scp_sbpf_hash(const void *data, size_t len) {
-  const uint8_t *p = data;
-  uint32_t h = 0, c1 = 0xcc9e2d51, c2 = 0x1b873593;
-  size_t i = 0;
-  for (; i + 4 <= len; i += 4) {
-    uint32_t k = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8 | (uint32_t)p[i + 2] << 16 |
-                 (uint32_t)p[i + 3] << 24;
-    k *= c1; k = rotl(k, 15); k *= c2;
-    h ^= k; h = rotl(h, 13); h = h * 5 + 0xe6546b64;
-  }
-  uint32_t k = 0;
-  switch (len & 3) {
-  case 3: k ^= (uint32_t)p[i + 2] << 16; /* fall through */
-  case 2: k ^= (uint32_t)p[i + 1] << 8;  /* fall through */
-  case 1: k ^= p[i]; k *= c1; k = rotl(k, 15); k *= c2; h ^= k;
-  }
-  h ^= (uint32_t)len;
-  h ^= h >> 16; h *= 0x85ebca6b; h ^= h >> 13; h *= 0xc2b2ae35; h ^= h >> 16;
-  return h;
-}
+uint32_t scp_sbpf_hash(const void *data, size_t len) { return scp_murmur3_32(data, len); }
 
 uint32_t sbpf_hash_pc(uint64_t pc) {
   uint8_t b[8];
-  for (int i = 0; i < 8; i++) b[i] = (uint8_t)(pc >> (8 * i));
+  scp_put_le64(b, pc);
   return scp_sbpf_hash(b, 8);
+}
+
+/* ---- errors ------------------------------------------------------------- */
+
+int sbpf_fail(scp_error *err, int code, const char *kind, const char *variant, const char *fmt,
+              ...) {
+  char text[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  return scp_fail(err, code, "%s error: %s (%s)", kind, text, variant);
 }
 
 /* ---- traps -------------------------------------------------------------- */
@@ -82,14 +72,25 @@ void scp_sbpf_loader_destroy(scp_sbpf_loader *l) {
   free(l);
 }
 
-static size_t sys_lower(const scp_sbpf_loader *l, uint32_t key) {
-  size_t lo = 0, hi = l->nsys;
+/* The first of n records of `size` bytes, sorted by the uint32_t key each
+ * starts with (sbpf_syscall, sbpf_key), whose key is not below key. */
+static size_t key_lower(const void *base, size_t n, size_t size, uint32_t key) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (l->sys[mid].key < key) lo = mid + 1;
+    uint32_t k;
+    memcpy(&k, (const char *)base + mid * size, sizeof k);
+    if (k < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+_Static_assert(offsetof(sbpf_syscall, key) == 0 && offsetof(sbpf_key, key) == 0,
+               "key_lower reads the key at the start of a record");
+
+static size_t sys_lower(const scp_sbpf_loader *l, uint32_t key) {
+  return key_lower(l->sys, l->nsys, sizeof *l->sys, key);
 }
 
 const sbpf_syscall *sbpf_loader_find(const scp_sbpf_loader *l, uint32_t key) {
@@ -126,28 +127,22 @@ const char *scp_sbpf_loader_syscall_name(const scp_sbpf_loader *l, uint32_t key)
 
 /* ---- function registry ------------------------------------------------- */
 
-static size_t key_lower(const scp_sbpf_prog *p, uint32_t key) {
-  size_t lo = 0, hi = p->nkeys;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (p->keys[mid].key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+static size_t prog_key_lower(const scp_sbpf_prog *p, uint32_t key) {
+  return key_lower(p->keys, p->nkeys, sizeof *p->keys, key);
 }
 
 const sbpf_key *sbpf_lookup_key(const scp_sbpf_prog *p, uint32_t key) {
-  size_t i = key_lower(p, key);
+  size_t i = prog_key_lower(p, key);
   return i < p->nkeys && p->keys[i].key == key ? &p->keys[i] : NULL;
 }
 
 static int collision(uint32_t key, scp_error *err) {
-  return scp_fail(err, SCP_ERR_MALFORMED, "ELF error: Symbol hash collision 0x%x (SymbolHashCollision)",
-                  key);
+  return sbpf_fail(err, SCP_ERR_MALFORMED, "ELF", "SymbolHashCollision",
+                   "Symbol hash collision 0x%x", key);
 }
 
 int sbpf_register_key(scp_sbpf_prog *p, uint32_t key, uint32_t pc, scp_error *err) {
-  size_t i = key_lower(p, key);
+  size_t i = prog_key_lower(p, key);
   if (i < p->nkeys && p->keys[i].key == key) {
     if (p->keys[i].pc != pc) return collision(key, err);
     return SCP_OK;
@@ -166,7 +161,7 @@ int sbpf_register_hashed(scp_sbpf_prog *p, uint32_t pc, bool entry, uint32_t *ke
   if (sbpf_loader_find(p->loader, k)) return collision(k, err);
   if (entry) {
     /* unregister_function(entrypoint) first: the entry may move. */
-    size_t i = key_lower(p, k);
+    size_t i = prog_key_lower(p, k);
     if (i < p->nkeys && p->keys[i].key == k) {
       memmove(&p->keys[i], &p->keys[i + 1], (p->nkeys - i - 1) * sizeof *p->keys);
       p->nkeys--;

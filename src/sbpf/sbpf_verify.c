@@ -15,7 +15,6 @@
  */
 #include "sbpf/sbpf_private.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,15 +40,8 @@ static void enc_table(scp_sbpf_version v, enc t[256]) {
       t[encodings[i].byte] = (enc){ encodings[i].op, encodings[i].check, true };
 }
 
-static int vfail(scp_error *err, const char *variant, const char *fmt, ...) SCP_PRINTF(3, 4);
-static int vfail(scp_error *err, const char *variant, const char *fmt, ...) {
-  char text[300];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
-  return scp_fail(err, SCP_ERR_INVALID, "Verifier error: %s (%s)", text, variant);
-}
+/* "Verifier error: <VerifierError text> (<variant>)" */
+#define VFAIL(err, variant, ...) sbpf_fail(err, SCP_ERR_INVALID, "Verifier", variant, __VA_ARGS__)
 
 typedef struct raw {
   uint8_t opc, dst, src;
@@ -63,8 +55,8 @@ static raw get(const scp_sbpf_prog *p, uint64_t i) {
   r.opc = b[0];
   r.dst = b[1] & 15;
   r.src = b[1] >> 4;
-  r.off = (int16_t)(b[2] | b[3] << 8);
-  r.imm = (int32_t)((uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24);
+  r.off = (int16_t)scp_le16(b + 2);
+  r.imm = (int32_t)scp_le32(b + 4);
   return r;
 }
 
@@ -76,55 +68,55 @@ static int check_one(const scp_sbpf_prog *p, const enc *t, uint64_t *ip, scp_err
   raw r = get(p, i);
   const enc *e = &t[r.opc];
   bool store = false;
-  if (!e->valid) return vfail(err, "UnknownOpCode", "unknown eBPF opcode 0x%x (insn #%llu)", r.opc, ui);
+  if (!e->valid) return VFAIL(err, "UnknownOpCode", "unknown eBPF opcode 0x%x (insn #%llu)", r.opc, ui);
   switch ((sbpf_check)e->check) {
   case CHK_NONE: break;
   case CHK_STORE: store = true; break;
   case CHK_DIVZ:
-    if (r.imm == 0) return vfail(err, "DivisionByZero", "division by 0 (insn #%llu)", ui);
+    if (r.imm == 0) return VFAIL(err, "DivisionByZero", "division by 0 (insn #%llu)", ui);
     break;
   case CHK_SH32: case CHK_SH64: {
     unsigned bits = e->check == CHK_SH32 ? 32 : 64;
     if (r.imm < 0 || (uint64_t)r.imm >= bits)
-      return vfail(err, "ShiftWithOverflow", "Shift with overflow of %llu-bit value by %u (insn #%llu)",
+      return VFAIL(err, "ShiftWithOverflow", "Shift with overflow of %llu-bit value by %u (insn #%llu)",
                    (unsigned long long)(uint64_t)(int64_t)r.imm, bits, ui);
     break;
   }
   case CHK_END:
     if (r.imm != 16 && r.imm != 32 && r.imm != 64)
-      return vfail(err, "UnsupportedLEBEArgument", "unsupported argument for LE/BE (insn #%llu)", ui);
+      return VFAIL(err, "UnsupportedLEBEArgument", "unsupported argument for LE/BE (insn #%llu)", ui);
     break;
   case CHK_LDDW:
     if ((i + 1) * 8 >= p->text_len_bytes)
-      return vfail(err, "LDDWCannotBeLast", "LD_DW instruction cannot be last in program");
+      return VFAIL(err, "LDDWCannotBeLast", "LD_DW instruction cannot be last in program");
     if (get(p, i + 1).opc != 0)
-      return vfail(err, "IncompleteLDDW", "incomplete LD_DW instruction (insn #%llu)", ui);
+      return VFAIL(err, "IncompleteLDDW", "incomplete LD_DW instruction (insn #%llu)", ui);
     *ip = i + 1;
     break;
   case CHK_JMP: {
     int64_t d = (int64_t)i + 1 + r.off;
     if (d < 0 || (uint64_t)d >= n)
-      return vfail(err, "JumpOutOfCode", "jump out of code to #%llu (insn #%llu)",
+      return VFAIL(err, "JumpOutOfCode", "jump out of code to #%llu (insn #%llu)",
                    (unsigned long long)(uint64_t)d, ui);
     if (get(p, (uint64_t)d).opc == 0)
-      return vfail(err, "JumpToMiddleOfLDDW", "jump to middle of LD_DW at #%llu (insn #%llu)",
+      return VFAIL(err, "JumpToMiddleOfLDDW", "jump to middle of LD_DW at #%llu (insn #%llu)",
                    (unsigned long long)d, ui);
     break;
   }
   case CHK_CALLX: {
     int64_t reg = p->version == SCP_SBPF_V2 ? r.src : p->version >= SCP_SBPF_V3 ? r.dst : r.imm;
     if (reg < 0 || reg >= 10)
-      return vfail(err, "InvalidRegister", "Invalid register specified at instruction %llu", ui);
+      return VFAIL(err, "InvalidRegister", "Invalid register specified at instruction %llu", ui);
     break;
   }
   }
   if (r.opc == 0x07 && r.dst == 10 && manual_bump(p->version) && (r.imm & 63))
-    return vfail(err, "UnalignedImmediate", "Unaligned immediate (insn #%llu)", ui);
-  if (r.src > 10) return vfail(err, "InvalidSourceRegister", "invalid source register (insn #%llu)", ui);
+    return VFAIL(err, "UnalignedImmediate", "Unaligned immediate (insn #%llu)", ui);
+  if (r.src > 10) return VFAIL(err, "InvalidSourceRegister", "invalid source register (insn #%llu)", ui);
   if (r.dst == 10 && !store && !(manual_bump(p->version) && r.opc == 0x07))
-    return vfail(err, "CannotWriteR10", "cannot write into register r10 (insn #%llu)", ui);
+    return VFAIL(err, "CannotWriteR10", "cannot write into register r10 (insn #%llu)", ui);
   if (r.dst > 10)
-    return vfail(err, "InvalidDestinationRegister", "invalid destination register (insn #%llu)", ui);
+    return VFAIL(err, "InvalidDestinationRegister", "invalid destination register (insn #%llu)", ui);
   return SCP_OK;
 }
 
@@ -132,9 +124,9 @@ int sbpf_verify(const scp_sbpf_prog *p, scp_error *err) {
   enc t[256];
   enc_table(p->version, t);
   if (p->text_len_bytes % 8)
-    return vfail(err, "ProgramLengthNotMultiple", "program length must be a multiple of 8 octets");
+    return VFAIL(err, "ProgramLengthNotMultiple", "program length must be a multiple of 8 octets");
   if (p->text_len_bytes == 0)
-    return vfail(err, "NoProgram", "no program set, call prog_set() to load one");
+    return VFAIL(err, "NoProgram", "no program set, call prog_set() to load one");
   uint64_t n = p->text_len_bytes / 8, i = 0;
   for (; i < n; i++) {
     int rc = check_one(p, t, &i, err);
@@ -148,9 +140,9 @@ int sbpf_verify(const scp_sbpf_prog *p, scp_error *err) {
     raw r = get(p, i);
     if (r.opc == 0x18) i++;
     else if (r.opc == 0x85 && r.src == 0 && !sbpf_loader_find(p->loader, (uint32_t)r.imm))
-      return vfail(err, "InvalidSyscall", "Invalid syscall code %u", (uint32_t)r.imm);
+      return VFAIL(err, "InvalidSyscall", "Invalid syscall code %u", (uint32_t)r.imm);
     else if (r.opc == 0x85 && r.src == 1 && r.imm == -1)
-      return vfail(err, "InvalidFunction", "Invalid function at instruction %llu", (unsigned long long)i);
+      return VFAIL(err, "InvalidFunction", "Invalid function at instruction %llu", (unsigned long long)i);
   }
   return SCP_OK;
 }

@@ -121,18 +121,7 @@ int scp_sbpf_vm_consume(scp_sbpf_vm *vm, uint64_t amount) {
 /* ---- memory -------------------------------------------------------------- */
 
 static uint8_t *map(const scp_sbpf_vm *vm, uint64_t a, uint64_t len, bool write) {
-  uint64_t i = a >> 32;
-  if (i >= vm->nregions) return NULL;
-  const sbpf_region *r = &vm->regions[i];
-  if ((write && !r->writable) || a < r->vaddr) return NULL;
-  uint64_t off = a - r->vaddr;
-  if (r->gap_shift) {
-    if ((off >> r->gap_shift) & 1) return NULL;
-    uint64_t mask = (1ull << r->gap_shift) - 1;
-    off = ((off & ~mask) >> 1) | (off & mask);
-  }
-  if (off > r->len || len > r->len - off) return NULL;
-  return r->host + off;
+  return sbpf_xlate(vm->regions, vm->nregions, a, len, write);
 }
 
 scp_sbpf_trap sbpf_access_violation(scp_sbpf_vm *vm, uint64_t addr, uint64_t len, bool write,

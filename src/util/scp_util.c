@@ -97,7 +97,7 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n) {
     b->oom = true;
     return;
   }
-  memcpy(b->data + b->len, p, n);
+  if (n) memcpy(b->data + b->len, p, n);   /* an empty buffer's data may be NULL */
   b->len += n;
   b->data[b->len] = 0;
 }

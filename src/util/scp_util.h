@@ -81,6 +81,27 @@ static inline void scp_put_be64(uint8_t *p, uint64_t v) {
   scp_put_be32(p + 4, (uint32_t)v);
 }
 
+/* Little-endian words, as ELF (sBPF), Wasm and Solana write them. */
+static inline uint16_t scp_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t scp_le32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t scp_le64(const uint8_t *p) {
+  return scp_le32(p) | (uint64_t)scp_le32(p + 4) << 32;
+}
+static inline void scp_put_le16(uint8_t *p, uint16_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+}
+static inline void scp_put_le32(uint8_t *p, uint32_t v) {
+  scp_put_le16(p, (uint16_t)v);
+  scp_put_le16(p + 2, (uint16_t)(v >> 16));
+}
+static inline void scp_put_le64(uint8_t *p, uint64_t v) {
+  scp_put_le32(p, (uint32_t)v);
+  scp_put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
 /* ---- hashing --------------------------------------------------------- */
 static inline uint64_t scp_hash64(uint64_t x) {
   x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;
@@ -88,6 +109,29 @@ static inline uint64_t scp_hash64(uint64_t x) {
   x ^= x >> 33; return x;
 }
 uint64_t scp_hash_bytes(const void *p, size_t n);  /* FNV-1a 64 */
+/* MurmurHash3 x86_32, seed 0: sBPF's syscall and function keys.  Inline so
+ * that the fixture linker (tools/sbpf-link.c), which links no library,
+ * computes the same keys as the loader. */
+static inline uint32_t scp_murmur3_32(const void *data, size_t len) {
+  const uint8_t *p = data;
+  uint32_t h = 0, k;
+  size_t i = 0;
+  for (; i + 4 <= len; i += 4) {
+    k = scp_le32(p + i) * 0xcc9e2d51u;
+    k = (k << 15 | k >> 17) * 0x1b873593u;
+    h ^= k;
+    h = (h << 13 | h >> 19) * 5 + 0xe6546b64u;
+  }
+  k = 0;
+  switch (len & 3) {
+  case 3: k ^= (uint32_t)p[i + 2] << 16; /* fall through */
+  case 2: k ^= (uint32_t)p[i + 1] << 8;  /* fall through */
+  case 1: k ^= p[i]; k *= 0xcc9e2d51u; k = (k << 15 | k >> 17) * 0x1b873593u; h ^= k;
+  }
+  h ^= (uint32_t)len;
+  h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+  return h;
+}
 
 /* ---- string interning -------------------------------------------------
  * Stable ids: the n-th distinct string gets id n (0 is reserved for "").

@@ -118,11 +118,11 @@ static inline void fuzz_scenario_one(const uint8_t *data, size_t size) {
   scp_ledger *l = scp_scenario_ledger(sc, NULL, 0);
   if (l) {
     scp_soroban_opts o;
-    scp_scenario_opts(sc, 0, &o);
-    o.ledger = l;
+    scp_sor_session sess = {.ledger = l};
+    scp_scenario_opts(sc, 0, &o, &sess);
     /* tiny budgets: the limits the file gives, at most 2^21 CPU / 2^22 bytes */
-    if (!o.cpu_limit || o.cpu_limit > (1u << 21)) o.cpu_limit = 1u << 21;
-    if (!o.mem_limit || o.mem_limit > (1u << 22)) o.mem_limit = 1u << 22;
+    if (!o.limits.cpu || o.limits.cpu > (1u << 21)) o.limits.cpu = 1u << 21;
+    if (!o.limits.mem || o.limits.mem > (1u << 22)) o.limits.mem = 1u << 22;
     scp_error e2 = { 0 };
     rc = scp_ledger_setup(l, &o, &e2);
     if (rc) fs_check(fs_one_line(&e2) && rc != SCP_ERR_INTERNAL && rc != SCP_ERR_NOMEM);

@@ -46,6 +46,26 @@ static const uint64_t *self_of(scp_run *r, uint32_t node) {
   return scp_tree_at(scp_run_tree(r), node)->self;
 }
 
+/* Every unit is on one node, then the run goes. */
+static void check_and_destroy(scp_run *r) {
+  scp_error err = {0};
+  assert_int_equal(scp_run_check(r, &err), SCP_OK);
+  scp_run_destroy(r);
+}
+
+/* program:A (entered) and its guest function: `cu` units the engine
+ * counted at pc, which the chain then flushes into the meter.  Returns
+ * the function's node. */
+static uint32_t guest_work(scp_run *r, fake *f, uint32_t *prog, uint64_t pc, uint64_t cu) {
+  scp_tree *t = scp_run_tree(r);
+  *prog = scp_run_enter(r, 0, 0, SCP_KIND_CONTRACT, 1, 1);
+  uint32_t fn = scp_tree_enter(t, *prog, 0, SCP_KIND_GUEST, 1, 3);
+  uint64_t work[SCP_MAX_METRICS] = {cu, 0};
+  assert_true(scp_tree_add_pc(t, fn, pc, work));
+  f->now[CU] += cu;
+  return fn;
+}
+
 /* Charges before the first boundary go to the root; each enter books the
  * caller's part so far to the caller, each leave the callee's part to it. */
 static void test_book_exact(void **state) {
@@ -88,11 +108,7 @@ static void test_skip_guest_work(void **state) {
   fake f = {{0, 0}, 0};
   scp_run *r = make(&f);
   scp_tree *t = scp_run_tree(r);
-  uint32_t prog = scp_run_enter(r, 0, 0, SCP_KIND_CONTRACT, 1, 1);   /* program:A */
-  uint32_t fn = scp_tree_enter(t, prog, 0, SCP_KIND_GUEST, 1, 3);
-  uint64_t work[SCP_MAX_METRICS] = {42, 0};
-  assert_true(scp_tree_add_pc(t, fn, 0x18, work));   /* the engine's count */
-  f.now[CU] += 42;                                   /* the flush before the syscall */
+  uint32_t prog, fn = guest_work(r, &f, &prog, 0x18, 42);   /* flushed before the syscall */
   scp_run_skip(r);
   uint32_t sys = scp_run_enter(r, fn, 0x20, SCP_KIND_HOST, 1, 9);
   f.now[CU] += 100;
@@ -108,9 +124,7 @@ static void test_skip_guest_work(void **state) {
   assert_int_equal(self_of(r, 0)[CU], 0);
   assert_int_equal(scp_tree_at(t, sys)->callsite, 0x20);
   assert_int_equal(scp_tree_at(t, fn)->npcs, 2);
-  scp_error err = {0};
-  assert_int_equal(scp_run_check(r, &err), SCP_OK);
-  scp_run_destroy(r);
+  check_and_destroy(r);
 }
 
 /* A syscall out of guest code: the pending units are the guest's (charged
@@ -121,12 +135,7 @@ static void test_from_guest_and_unwind(void **state) {
   (void)state;
   fake f = {{0, 0}, 0};
   scp_run *r = make(&f);
-  scp_tree *t = scp_run_tree(r);
-  uint32_t prog = scp_run_enter(r, 0, 0, SCP_KIND_CONTRACT, 1, 1);
-  uint32_t fn = scp_tree_enter(t, prog, 0, SCP_KIND_GUEST, 1, 3);
-  uint64_t work[SCP_MAX_METRICS] = {30, 0};
-  assert_true(scp_tree_add_pc(t, fn, 0x8, work));
-  f.now[CU] += 30;                                   /* the guest's, flushed */
+  uint32_t prog, fn = guest_work(r, &f, &prog, 0x8, 30);    /* the guest's, flushed */
   unsigned reads = f.reads;
   uint32_t sys = scp_run_enter_from_guest(r, fn, 0x10, SCP_KIND_HOST, 1, 4);
   assert_int_equal(f.reads, reads + 1);
@@ -141,9 +150,7 @@ static void test_from_guest_and_unwind(void **state) {
   assert_int_equal(self_of(r, sys)[CU], 1000);
   assert_int_equal(self_of(r, fn)[CU], 30);
   assert_int_equal(self_of(r, prog)[CU], 0);
-  scp_error err = {0};
-  assert_int_equal(scp_run_check(r, &err), SCP_OK);
-  scp_run_destroy(r);
+  check_and_destroy(r);
 }
 
 /* A cross-program invocation: syscall -> program -> syscall, each level's
@@ -180,9 +187,7 @@ static void test_nested_calls(void **state) {
   scp_run_leave(r);
   assert_int_equal(scp_run_depth(r), 0);
   assert_int_equal(self_of(r, 0)[CU], 9);
-  scp_error err = {0};
-  assert_int_equal(scp_run_check(r, &err), SCP_OK);
-  scp_run_destroy(r);
+  check_and_destroy(r);
 }
 
 /* take hands the delta to the chain (a node made only when it is not

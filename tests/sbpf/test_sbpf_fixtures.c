@@ -18,16 +18,17 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "build_dir.h"
 #include "sbpf/sbpf_private.h"
 #include "symbols/scp_sym.h"
 
 static uint8_t *slurp(const char *name, size_t *len) {
-  const char *dir = getenv("SCP_BUILD");
-  char path[1024];
-  snprintf(path, sizeof path, "%s/tests/fixtures/sbpf/%s", dir ? dir : "build", name);
+  char rel[256];
+  snprintf(rel, sizeof rel, "tests/fixtures/sbpf/%s", name);
   uint8_t *data;
   scp_error err;
-  if (scp_read_file(path, &data, len, &err) != SCP_OK) fail_msg("%s: run make fixtures", err.msg);
+  if (scp_read_file(build_path(rel), &data, len, &err) != SCP_OK)
+    fail_msg("%s: run make fixtures", err.msg);
   return data;
 }
 

@@ -382,8 +382,8 @@ static void test_upgrade_e2e(void **state) {
     assert_int_equal(scp_arg_parse(text, &arg, &err), SCP_OK);
     scp_contract_file cf = { "examples/counter.wasm", counter, clen };
     scp_soroban_opts o = { .wasm_path = "upgrader.wasm", .wasm = wasm, .wasm_len = len,
-                           .function = "upgrade", .args = &arg, .nargs = 1, .contracts = &cf,
-                           .ncontracts = 1 };
+                           .function = "upgrade", .args = &arg, .nargs = 1, .ledger = {.contracts = &cf,
+                           .ncontracts = 1} };
     scp_profile *p = NULL;
     int rc = scp_soroban_profile(&o, &p, &err);
     int node = -1;

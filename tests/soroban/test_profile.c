@@ -37,7 +37,7 @@ static void profile(run *r, const char *rel, const char *fn, const char *arg, ui
     nargs = 1;
   }
   scp_soroban_opts o = {.wasm_path = rel, .wasm = r->wasm, .wasm_len = r->len, .function = fn,
-                        .args = &a, .nargs = nargs, .cpu_limit = cpu_limit};
+                        .args = &a, .nargs = nargs, .limits = {.cpu = cpu_limit}};
   r->rc = scp_soroban_profile(&o, &r->p, &r->err);
 }
 
@@ -357,7 +357,7 @@ static void test_cross_contract(void **state) {
   assert_int_equal(scp_arg_parse("u32:3", &a[1], &r.err), SCP_OK);
   scp_contract_file cf = {"examples/counter.wasm", callee.wasm, callee.len};
   scp_soroban_opts o = {.wasm_path = "examples/caller.wasm", .wasm = r.wasm, .wasm_len = r.len,
-                        .function = "run", .args = a, .nargs = 2, .contracts = &cf, .ncontracts = 1};
+                        .function = "run", .args = a, .nargs = 2, .ledger = {.contracts = &cf, .ncontracts = 1}};
   r.rc = scp_soroban_profile(&o, &r.p, &r.err);
   assert_int_equal(r.rc, SCP_OK);
   check_invariants(r.p);
@@ -424,7 +424,7 @@ static void test_create_and_call(void **state) {
                                  &a[1], &r.err), SCP_OK);
   scp_contract_file cf = {"examples/counter.wasm", callee.wasm, callee.len};
   scp_soroban_opts o = {.wasm_path = "deployer.wasm", .wasm = r.wasm, .wasm_len = r.len,
-                        .function = "run", .args = a, .nargs = 2, .contracts = &cf, .ncontracts = 1};
+                        .function = "run", .args = a, .nargs = 2, .ledger = {.contracts = &cf, .ncontracts = 1}};
   r.rc = scp_soroban_profile(&o, &r.p, &r.err);
   assert_int_equal(r.rc, SCP_OK);
   check_invariants(r.p);

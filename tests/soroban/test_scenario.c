@@ -84,9 +84,10 @@ static int increment(counter *c, const char *by, uint64_t cpu_limit, uint64_t *c
   scp_error err;
   assert_int_equal(scp_arg_parse("addr:" ZERO_G, &a[0], &err), SCP_OK);
   assert_int_equal(scp_arg_parse(by, &a[1], &err), SCP_OK);
+  scp_sor_session sess = {.ledger = c->ledger};
   scp_soroban_opts o = {.wasm_path = "counter.wasm", .wasm = c->file.wasm, .wasm_len = c->file.len,
-                        .function = "increment", .args = a, .nargs = 2, .cpu_limit = cpu_limit,
-                        .ledger = c->ledger, .ledger_main = 0};
+                        .function = "increment", .args = a, .nargs = 2, .limits = {.cpu = cpu_limit},
+                        .session = &sess};
   scp_profile *p = NULL;
   int rc = scp_soroban_profile(&o, &p, &err);
   assert_non_null(p);
@@ -165,9 +166,10 @@ static int vault_call(counter *c, const char *fn, const char *amount, uint64_t c
     assert_int_equal(scp_arg_parse(amount, &a[1], &err), SCP_OK);
     n = 2;
   }
+  scp_sor_session sess = {.ledger = c->ledger};
   scp_soroban_opts o = {.wasm_path = "vault.wasm", .wasm = c->file.wasm, .wasm_len = c->file.len,
-                        .function = fn, .args = a, .nargs = n, .cpu_limit = cpu_limit,
-                        .ledger = c->ledger, .ledger_main = 0};
+                        .function = fn, .args = a, .nargs = n, .limits = {.cpu = cpu_limit},
+                        .session = &sess};
   scp_profile *p = NULL;
   int rc = scp_soroban_profile(&o, &p, &err);
   assert_non_null(p);
@@ -257,7 +259,7 @@ static int seq_run(uint32_t protocol, uint32_t seq, char *result, uint64_t *cpu)
   scp_arg a;
   assert_int_equal(scp_arg_parse("void", &a, &err), SCP_OK);
   scp_soroban_opts o = {.wasm_path = "exact.wasm", .wasm = wasm, .wasm_len = len, .function = "seq",
-                        .args = &a, .nargs = 1, .protocol = protocol, .ledger_sequence = seq};
+                        .args = &a, .nargs = 1, .ledger = {.protocol = protocol, .sequence = seq}};
   scp_profile *p = NULL;
   int rc = scp_soroban_profile(&o, &p, &err);
   if (p) {
@@ -315,16 +317,17 @@ static void test_scenario_ledger_keys(void **state) {
   scp_error err;
   assert_int_equal(load_text(json, &s, &err), SCP_OK);
   scp_soroban_opts o;
-  scp_scenario_opts(s, 0, &o);
-  assert_int_equal(o.protocol, 23);
-  assert_int_equal(o.ledger_sequence, 7);
-  assert_int_equal(o.ledger_timestamp, 1700000000);
-  assert_true(o.has_network_id);
+  scp_sor_session sess = {0};
+  scp_scenario_opts(s, 0, &o, &sess);
+  assert_int_equal(o.ledger.protocol, 23);
+  assert_int_equal(o.ledger.sequence, 7);
+  assert_int_equal(o.ledger.timestamp, 1700000000);
+  assert_true(o.ledger.has_network_id);
   /* SHA-256 of the testnet passphrase: the testnet's network id */
   static const uint8_t testnet[32] = {
     0xce, 0xe0, 0x30, 0x2d, 0x59, 0x84, 0x4d, 0x32, 0xbd, 0xca, 0x91, 0x5c, 0x82, 0x03, 0xdd, 0x44,
     0xb3, 0x3f, 0xbb, 0x7e, 0xdc, 0x19, 0x05, 0x1e, 0xa3, 0x7a, 0xbe, 0xdf, 0x28, 0xec, 0xd4, 0x72};
-  assert_memory_equal(o.network_id, testnet, 32);
+  assert_memory_equal(o.ledger.network_id, testnet, 32);
   assert_false(s->calls[0].profile);
   assert_int_equal(s->nstorage, 1);
   assert_int_equal(s->storage[0].dur, 0);
@@ -397,8 +400,8 @@ static void run_close(run *r) {
 /* Call i's profile (status in *rc). */
 static scp_profile *run_call(run *r, size_t i, int *rc) {
   scp_soroban_opts o;
-  scp_scenario_opts(r->s, i, &o);
-  o.ledger = r->l;
+  scp_sor_session sess = {.ledger = r->l};
+  scp_scenario_opts(r->s, i, &o, &sess);
   scp_profile *p = NULL;
   scp_error err = {0};
   *rc = scp_soroban_profile(&o, &p, &err);
@@ -568,7 +571,8 @@ static void test_ledger_key_errors(void **state) {
   run r;
   run_open(&r, "{\"contracts\": [" C0 ", \"constructor_args\": [\"u32:1\"]}], " CALL "}");
   scp_soroban_opts o;
-  scp_scenario_opts(r.s, 0, &o);
+  scp_sor_session sess = {.ledger = r.l};
+  scp_scenario_opts(r.s, 0, &o, &sess);
   scp_error err = {0};
   assert_int_equal(scp_ledger_setup(r.l, &o, &err), SCP_ERR_ARG);
   assert_non_null(strstr(err.msg, "contracts[0]: deploying "));
@@ -593,7 +597,8 @@ static void test_classic_entries(void **state) {
            " \"contracts\": [{\"name\": \"k\", \"wasm\": \"@examples/counter.wasm@\"}],"
            " \"calls\": [{\"function\": \"fail\"}]}");
   scp_soroban_opts o;
-  scp_scenario_opts(r.s, 0, &o);
+  scp_sor_session sess = {.ledger = r.l};
+  scp_scenario_opts(r.s, 0, &o, &sess);
   scp_error err = {0};
   assert_int_equal(scp_ledger_setup(r.l, &o, &err), SCP_OK);
   uint8_t from[32], to[32], iss[32];
@@ -903,7 +908,8 @@ static void test_contract_live_until(void **state) {
            " \"constructor_args\": [\"addr:" FROM "\", \"u32:5\"]}],"
            " \"calls\": [{\"contract\": \"c\", \"function\": \"get\"}]}");
   scp_soroban_opts o;
-  scp_scenario_opts(r.s, 0, &o);
+  scp_sor_session sess = {.ledger = r.l};
+  scp_scenario_opts(r.s, 0, &o, &sess);
   scp_error err = {0};
   assert_int_equal(scp_ledger_setup(r.l, &o, &err), SCP_OK);
   int seen = 0;

@@ -921,12 +921,13 @@ scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra,
   return l;
 }
 
-void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
+void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
+                       scp_sor_session *sess) {
   const scp_scenario_call *call = &s->calls[i];
   memset(o, 0, sizeof *o);
+  sess->main_asset = call->is_asset;
   if (call->is_asset) {
     o->wasm_path = s->assets[call->contract];
-    o->ledger_main_asset = true;
   } else {
     const scp_scenario_contract *sc = &s->contracts[call->contract];
     o->wasm_path = sc->path;
@@ -936,25 +937,26 @@ void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o) {
   o->function = call->function;
   o->args = call->args;
   o->nargs = call->nargs;
-  o->cpu_limit = s->cpu_limit;
-  o->mem_limit = s->mem_limit;
-  o->contracts = call->others;
-  o->ncontracts = call->is_asset ? s->ncontracts : s->ncontracts - 1;
-  o->protocol = s->protocol;
-  o->ledger_sequence = s->sequence;
-  o->ledger_timestamp = s->timestamp;
-  o->has_network_id = s->has_network_id;
-  memcpy(o->network_id, s->network_id, 32);
+  o->limits.cpu = s->cpu_limit;
+  o->limits.mem = s->mem_limit;
+  o->ledger.contracts = call->others;
+  o->ledger.ncontracts = call->is_asset ? s->ncontracts : s->ncontracts - 1;
+  o->ledger.protocol = s->protocol;
+  o->ledger.sequence = s->sequence;
+  o->ledger.timestamp = s->timestamp;
+  o->ledger.has_network_id = s->has_network_id;
+  memcpy(o->ledger.network_id, s->network_id, 32);
   /* the call's own source account wins over the file's */
-  o->has_source_account = call->has_source || s->has_source;
-  memcpy(o->source_account, call->has_source ? call->source : s->source, 32);
-  o->ledger_main = call->contract;
-  o->auth_enforce = call->auth_enforce;
-  o->auth_signers = call->auth_signers;
-  o->nauth_signers = call->nauth_signers;
-  o->auth_signatures = call->auth_signatures;
-  o->nauth_signatures = call->nauth_signatures;
-  o->auth_expiration = call->auth_expiration;
+  o->auth.has_source_account = call->has_source || s->has_source;
+  memcpy(o->auth.source_account, call->has_source ? call->source : s->source, 32);
+  sess->main = call->contract;
+  o->session = sess;
+  o->auth.enforce = call->auth_enforce;
+  o->auth.signers = call->auth_signers;
+  o->auth.nsigners = call->nauth_signers;
+  o->auth.signatures = call->auth_signatures;
+  o->auth.nsignatures = call->nauth_signatures;
+  o->auth.expiration = call->auth_expiration;
 }
 
 void scp_scenario_free(scp_scenario *s) {

@@ -106,6 +106,20 @@ typedef struct scp_ledger {
   size_t nents;
 } scp_ledger;
 
+/* What a run of a scenario file adds to its options (scp_soroban_opts
+ * .session): the ledger its runs share (contracts is then ignored: the
+ * ledger's contracts are deployed once) and the called one. */
+typedef struct scp_sor_session {
+  scp_ledger *ledger;
+  size_t main;                 /* the called contract */
+  bool main_asset;             /* main indexes the ledger's asset contracts */
+} scp_sor_session;
+
+/* The ledger of o's session, NULL without one. */
+static inline scp_ledger *scp_sor_session_ledger(const scp_soroban_opts *o) {
+  return o->session ? o->session->ledger : NULL;
+}
+
 /* Empty ledger for files (borrowed); NULL when out of memory. */
 scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n);
 void scp_ledger_free(scp_ledger *l);
@@ -147,7 +161,7 @@ typedef struct scp_scenario_call {
   size_t nargs;
   scp_contract_file *others;   /* every other contract, for opts.contracts */
   bool profile;                /* false: a set-up call, run but not written */
-  /* "auth": "enforce" (scp_soroban_opts.auth_enforce and its lists; the
+  /* "auth": "enforce" (scp_soroban_opts.auth.enforce and its lists; the
    * strings are the scenario's, contract names resolved to C...) */
   bool auth_enforce;
   const char **auth_signers, **auth_signatures;
@@ -197,8 +211,11 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err);
  * command line's --asset) after the file's own; NULL when out of memory. */
 scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra);
 
-/* The options to profile call i (the caller sets the limits it wants). */
-void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o);
+/* The options to profile call i (the caller sets the limits it wants);
+ * o->session is sess, whose called contract is set (sess->ledger is the
+ * caller's). */
+void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
+                       scp_sor_session *sess);
 
 void scp_scenario_free(scp_scenario *s);
 

@@ -1,6 +1,6 @@
 /*
  * sor_auth.c — the signed authorization entries of an enforcing-mode
- * profile (scp_soroban_opts.auth_enforce), built the way a wallet does
+ * profile (scp_soroban_opts.auth.enforce), built the way a wallet does
  * after simulation: from the recording run's trackers (their trees and
  * nonces), one SorobanAuthorizationEntry per address, its payload
  * (HashIdPreimage SorobanAuthorization[WithAddress], SHA-256) signed with
@@ -120,8 +120,8 @@ static int cmp_keyed(const void *a, const void *b) {
 static int signers_for(const scp_soroban_opts *o, const uint8_t a[33], keyed *out, size_t *n,
                        scp_error *err) {
   *n = 0;
-  for (size_t i = 0; i < o->nauth_signers; i++) {
-    const char *s = o->auth_signers[i], *eq = strchr(s, '=');
+  for (size_t i = 0; i < o->auth.nsigners; i++) {
+    const char *s = o->auth.signers[i], *eq = strchr(s, '=');
     uint8_t seed[32], key[32];
     unsigned kind = 0;
     if (eq) {
@@ -156,8 +156,8 @@ static int signers_for(const scp_soroban_opts *o, const uint8_t a[33], keyed *ou
 static int given_signature(scp_host *h, const scp_soroban_opts *o, const uint8_t a[33], xw *w,
                            bool *found, scp_error *err) {
   *found = false;
-  for (size_t i = 0; i < o->nauth_signatures; i++) {
-    const char *s = o->auth_signatures[i], *eq = strchr(s, '=');
+  for (size_t i = 0; i < o->auth.nsignatures; i++) {
+    const char *s = o->auth.signatures[i], *eq = strchr(s, '=');
     char addr[64];
     uint8_t key[32];
     unsigned kind;
@@ -227,7 +227,7 @@ int scp_authplan_collect(scp_host *h, const scp_soroban_opts *o, scp_authplan *p
   if (sodium_init() < 0) return scp_fail(err, SCP_ERR_INTERNAL, "libsodium did not initialise");
   uint32_t proto = h->opts.protocol;
   bool v2 = !proto || proto >= 27;   /* 0: the newest */
-  uint32_t exp = o->auth_expiration ? o->auth_expiration : h->opts.ledger_sequence + 100;
+  uint32_t exp = o->auth.expiration ? o->auth.expiration : h->opts.ledger_sequence + 100;
   scp_auth_mgr_tinfo t;
   int rc = SCP_OK;
   for (size_t i = 0; rc == SCP_OK && scp_auth_mgr_tracker_info(h, i, &t); i++) {

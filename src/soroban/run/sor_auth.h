@@ -1,6 +1,6 @@
 /*
  * sor_auth.h — the signed authorization entries of an enforcing-mode
- * profile (sor_auth.c; scp_soroban_opts.auth_enforce).
+ * profile (sor_auth.c; scp_soroban_opts.auth.enforce).
  */
 #ifndef SCP_SOR_AUTH_H
 #define SCP_SOR_AUTH_H

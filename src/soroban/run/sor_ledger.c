@@ -12,6 +12,7 @@
  * (scp_sor_setup_run) and never attributed.
  */
 #include "soroban/run/sor_ledger.h"
+#include "soroban/run/sor_vm.h"
 #include "soroban/core/host_private.h"
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/run/sac_setup.h"
@@ -19,6 +20,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/sha.h>
+
+void scp_sor_salt(size_t i, uint8_t salt[32]) {
+  memset(salt, 0, 32);
+  for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
+}
+
+void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
+  memset(ho, 0, sizeof *ho);
+  ho->protocol = o->ledger.protocol;
+  ho->ledger_sequence = o->ledger.sequence;
+  ho->ledger_timestamp = o->ledger.timestamp;
+  if (o->ledger.has_network_id) memcpy(ho->network_id, o->ledger.network_id, 32);
+  ho->has_source_account = o->auth.has_source_account;
+  if (o->auth.has_source_account) memcpy(ho->source_account, o->auth.source_account, 32);
+  /* a ledger on a network has its TTL settings (a bad network is reported
+   * by the run) */
+  scp_fee_network net;
+  bool on;
+  if (scp_fee_network_from_opts(o, &net, &on, NULL) == SCP_OK && on) scp_fee_network_ttls(&net, ho);
+}
+
+/* A set-up transaction: a VM of its own with the one contract, the
+ * callback run against its host. */
+int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
+  sor_vm vm;
+  uint32_t mi;
+  int rc = scp_sor_vm_open(&vm, s->cpu_limit, s->mem_limit, s->ho, err);
+  if (rc) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (!rc) rc = scp_sor_add_module(&vm, s->id, s->wasm, s->len, s->path, &mi, err);
+  if (!rc) rc = s->run(vm.host, &vm.run_err, s->ctx, err);
+  scp_sor_vm_close(&vm);
+  return rc;
+}
 
 scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
   scp_ledger *l = calloc(1, sizeof *l);
@@ -204,7 +238,7 @@ static int deploy_tx(scp_host *h, const scp_error *inner, void *ctx, scp_error *
   const char *path = f->path ? f->path : "contract.wasm";
   static const uint8_t zero[32];
   if (scp_sor_ledger_give(l, h)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  uint32_t proto = c->o->protocol ? c->o->protocol : SCP_SOR_MAX_PROTOCOL;
+  uint32_t proto = c->o->ledger.protocol ? c->o->ledger.protocol : SCP_SOR_MAX_PROTOCOL;
   if (proto < 22 && d->nctor)     /* CreateContractV2 came with protocol 22 */
     return scp_fail(err, SCP_ERR_ARG, "%s: constructor arguments need protocol 22 or later (the "
                     "ledger's is %u)", d->where, proto);
@@ -258,7 +292,7 @@ static int deploy_run(scp_ledger *l, const scp_soroban_opts *o, size_t i, scp_er
   ho.has_source_account = !d->by_contract;
   memcpy(ho.source_account, d->by_contract ? zero : d->deployer, 32);
   deploy_ctx c = {.l = l, .o = o, .i = i};
-  scp_sor_setup s = {.cpu_limit = o->cpu_limit, .mem_limit = o->mem_limit, .ho = &ho,
+  scp_sor_setup s = {.cpu_limit = o->limits.cpu, .mem_limit = o->limits.mem, .ho = &ho,
                      .id = l->ids[i], .wasm = f->wasm, .len = f->len,
                      .path = f->path ? f->path : "contract.wasm", .run = deploy_tx, .ctx = &c};
   return scp_sor_setup_run(&s, err);

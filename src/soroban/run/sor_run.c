@@ -13,8 +13,7 @@
  *      (scp_host_deploy); or, with a scp_ledger (scenario files), the
  *      entries the earlier runs left, saved again after the run (a failed
  *      run changes nothing, as a failed transaction; sor_ledger.c, which
- *      sets that ledger up with its set-up transactions run here by
- *      scp_sor_setup_run)
+ *      sets that ledger up with its set-up transactions)
  *   1. Host::set_base_prng_seed: 2 x ComputeSha256Hash(64) = 14,285 CPU
  *                                                           -> the root node
  *   2. the HostFunction frame: push_context's charges, the function name
@@ -57,56 +56,23 @@ typedef struct sor_run {
 
 static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of memory"); }
 
-void scp_sor_salt(size_t i, uint8_t salt[32]) {
-  memset(salt, 0, 32);
-  for (int k = 0; k < 8; k++) salt[31 - k] = (uint8_t)((uint64_t)i >> (8 * k));
-}
-
-void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
-  memset(ho, 0, sizeof *ho);
-  ho->protocol = o->protocol;
-  ho->ledger_sequence = o->ledger_sequence;
-  ho->ledger_timestamp = o->ledger_timestamp;
-  if (o->has_network_id) memcpy(ho->network_id, o->network_id, 32);
-  ho->has_source_account = o->has_source_account;
-  if (o->has_source_account) memcpy(ho->source_account, o->source_account, 32);
-  /* a ledger on a network has its TTL settings (a bad network is reported
-   * by the run) */
-  scp_fee_network net;
-  bool on;
-  if (scp_fee_network_from_opts(o, &net, &on, NULL) == SCP_OK && on) scp_fee_network_ttls(&net, ho);
-}
-
-/* ---- set-up transactions (sor_ledger.c's deploys) ------------------------------------ */
-
-int scp_sor_setup_run(const scp_sor_setup *s, scp_error *err) {
-  sor_vm vm;
-  uint32_t mi;
-  int rc = scp_sor_vm_open(&vm, s->cpu_limit, s->mem_limit, s->ho, err);
-  if (rc) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  if (!rc) rc = scp_sor_add_module(&vm, s->id, s->wasm, s->len, s->path, &mi, err);
-  if (!rc) rc = s->run(vm.host, &vm.run_err, s->ctx, err);
-  scp_sor_vm_close(&vm);
-  return rc;
-}
-
 /* ---- deploy ----------------------------------------------------------------------------- */
 
 /* The ledger's entries as the snapshot source (set up by the first run);
  * modules with the called one first. */
 static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[32], scp_error *err) {
-  scp_ledger *l = o->ledger;
+  scp_ledger *l = scp_sor_session_ledger(o);
   int rc = SCP_OK;
-  size_t nmain = o->ledger_main_asset ? l->nassets : l->nfiles;
-  if (o->ledger_main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->ledger_main);
+  size_t nmain = o->session->main_asset ? l->nassets : l->nfiles;
+  if (o->session->main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->session->main);
   if ((rc = scp_ledger_setup(l, o, err))) return rc;
   if (scp_sor_ledger_give(l, vm->host)) return oom(err);
-  memcpy(main_id, o->ledger_main_asset ? l->asset_ids[o->ledger_main] : l->ids[o->ledger_main], 32);
+  memcpy(main_id, o->session->main_asset ? l->asset_ids[o->session->main] : l->ids[o->session->main], 32);
   uint32_t mi;
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {
-    size_t i = k == 0 ? o->ledger_main : k - 1;
-    if (k == 0 && o->ledger_main_asset) continue;
-    if (k && i == o->ledger_main && !o->ledger_main_asset) continue;
+    size_t i = k == 0 ? o->session->main : k - 1;
+    if (k == 0 && o->session->main_asset) continue;
+    if (k && i == o->session->main && !o->session->main_asset) continue;
     const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
     rc = scp_sor_add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
   }
@@ -125,8 +91,8 @@ static int deploy_files(sor_run *r, scp_error *err) {
   if ((rc = scp_host_deploy(r->vm.host, o->wasm, o->wasm_len, zero, salt, id))) return scp_fail(err, rc, "out of memory");
   if ((rc = scp_sor_add_module(&r->vm, id, o->wasm, o->wasm_len, r->path, &mi, err))) return rc;
   memcpy(r->main_id, id, 32);
-  for (size_t i = 0; i < o->ncontracts; i++) {
-    const scp_contract_file *c = &o->contracts[i];
+  for (size_t i = 0; i < o->ledger.ncontracts; i++) {
+    const scp_contract_file *c = &o->ledger.contracts[i];
     const char *cp = c->path ? c->path : "callee.wasm";
     scp_sor_salt(i + 1, salt);
     if ((rc = scp_host_deploy(r->vm.host, c->wasm, c->len, zero, salt, id))) return scp_fail(err, rc, "out of memory");
@@ -144,17 +110,17 @@ static int deploy(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   uint8_t id[32];
-  int rc = o->ledger ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
-  for (size_t i = 0; i < o->nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->assets[i], id, err);
+  int rc = scp_sor_session_ledger(o) ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
+  for (size_t i = 0; i < o->ledger.nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->ledger.assets[i], id, err);
   if (rc) return rc;
-  for (size_t i = 0; i < vm->nmods && o->protocol; i++) {
+  for (size_t i = 0; i < vm->nmods && o->ledger.protocol; i++) {
     uint32_t cp = scp_sor_module_protocol(vm->mods[i].mod);
-    if (cp != UINT32_MAX && cp > o->protocol)
+    if (cp != UINT32_MAX && cp > o->ledger.protocol)
       return scp_fail(err, SCP_ERR_UNSUPPORTED, "%s: built for protocol %u, newer than the ledger's protocol %u",
-                      vm->mods[i].label + strlen("contract:"), cp, o->protocol);
+                      vm->mods[i].label + strlen("contract:"), cp, o->ledger.protocol);
   }
   for (size_t i = 0; i < vm->nmods; i++)
-    if ((rc = scp_sor_check_import_protocols(&vm->mods[i], o->protocol ? o->protocol : SCP_SOR_MAX_PROTOCOL, err)))
+    if ((rc = scp_sor_check_import_protocols(&vm->mods[i], o->ledger.protocol ? o->ledger.protocol : SCP_SOR_MAX_PROTOCOL, err)))
       return rc;
   return SCP_OK;
 }
@@ -166,7 +132,7 @@ static int deploy(sor_run *r, scp_error *err) {
 static int check_entry(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   const char *path = r->path;
-  r->sac_main = o->ledger && o->ledger_main_asset;
+  r->sac_main = scp_sor_session_ledger(o) && o->session->main_asset;
   const scp_wasm_module *mainmod = r->sac_main ? NULL : r->vm.mods[0].mod;
   uint8_t kind;
   uint32_t fidx;
@@ -245,8 +211,8 @@ static int open_host_fn_frame(sor_run *r, bool simulation, scp_error *err) {
   sor_vm *vm = &r->vm;
   if (!(r->vals = calloc(o->nargs + 1, sizeof *r->vals))) return oom(err);
   uint8_t seed[32] = { 0 };
-  if (simulation && o->ledger) {
-    uint32_t k = ++o->ledger->simulations;
+  if (simulation && scp_sor_session_ledger(o)) {
+    uint32_t k = ++o->session->ledger->simulations;
     for (int b = 0; b < 4; b++) seed[28 + b] = (uint8_t)(k >> (24 - 8 * b));
   }
   int rc = r->run_rc;
@@ -359,8 +325,9 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
   if (vm->fee.on && r->run_rc == SCP_OK && (rc = book_fee(r, plan, err))) return rc;
   /* a call over a network limit is refused: its writes are dropped */
   bool refused = vm->fee.done && vm->fee.tx.nexcess;
-  if (o->ledger && !collect &&
-      (rc = scp_sor_ledger_save(o->ledger, vm->host, r->run_rc == SCP_OK && !refused, plan != NULL)))
+  scp_ledger *l = scp_sor_session_ledger(o);
+  if (l && !collect &&
+      (rc = scp_sor_ledger_save(l, vm->host, r->run_rc == SCP_OK && !refused, plan != NULL)))
     return scp_fail(err, rc, "out of memory");
   int run_rc = r->run_rc;
   if (run_rc == SCP_ERR_BUDGET && !strstr(r->run_err.msg, "ExceededLimit")) scp_sor_budget_message(vm, &r->run_err);
@@ -395,30 +362,30 @@ static int meta_ids(sor_run *r, scp_profile *p) {
   sor_vm *vm = &r->vm;
   char sk[57], key[48];
   int rc = SCP_OK;
-  for (size_t i = 0; (o->ncontracts || vm->nmods > 1 || o->ledger) && i < vm->nmods && !rc; i++) {
+  for (size_t i = 0; (o->ledger.ncontracts || vm->nmods > 1 || scp_sor_session_ledger(o)) && i < vm->nmods && !rc; i++) {
     scp_host_contract_strkey(vm->mods[i].id, sk);
     snprintf(key, sizeof key, "contract id %zu", i);
     scp_buf_free(&r->line);
     scp_buf_printf(&r->line, "%s = %s", vm->mods[i].label + strlen("contract:"), sk);
     rc = meta_line(r, p, key);
   }
-  for (size_t i = 0; o->ledger && i < o->ledger->nassets && !rc; i++) {
-    scp_host_contract_strkey(o->ledger->asset_ids[i], sk);
+  for (size_t i = 0; scp_sor_session_ledger(o) && i < o->session->ledger->nassets && !rc; i++) {
+    scp_host_contract_strkey(o->session->ledger->asset_ids[i], sk);
     snprintf(key, sizeof key, "asset contract %zu", i);
     scp_buf_free(&r->line);
-    scp_buf_printf(&r->line, "SAC(%s) = %s", o->ledger->assets[i], sk);
+    scp_buf_printf(&r->line, "SAC(%s) = %s", o->session->ledger->assets[i], sk);
     rc = meta_line(r, p, key);
   }
-  for (size_t i = 0; i < o->nassets && !rc; i++) {
+  for (size_t i = 0; i < o->ledger.nassets && !rc; i++) {
     scp_sac_asset asset;
     const char *why;
     uint8_t id[32];
-    if (scp_sac_asset_parse(o->assets[i], &asset, &why)) continue;
+    if (scp_sac_asset_parse(o->ledger.assets[i], &asset, &why)) continue;
     scp_sac_contract_id(vm->host->opts.network_id, &asset, id);
     scp_host_contract_strkey(id, sk);
     snprintf(key, sizeof key, "asset contract %zu", i);
     scp_buf_free(&r->line);
-    scp_buf_printf(&r->line, "SAC(%s) = %s", o->assets[i], sk);
+    scp_buf_printf(&r->line, "SAC(%s) = %s", o->ledger.assets[i], sk);
     rc = meta_line(r, p, key);
   }
   return rc;
@@ -513,15 +480,15 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
   int rc = SCP_OK;
-  if (o->protocol && (o->protocol < SCP_SOR_MIN_PROTOCOL || o->protocol > SCP_SOR_MAX_PROTOCOL))
-    rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->protocol,
+  if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
+    rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
   /* the network's fee (its TTLs into ho), not for a simulation's run */
   scp_fee_run fee;
   if (!rc) rc = scp_fee_run_init(&fee, o, &ho, err);
   else memset(&fee, 0, sizeof fee);
   if (collect) fee.on = false;
-  if (!rc) rc = scp_sor_vm_open(&r.vm, o->cpu_limit, o->mem_limit, &ho, err);
+  if (!rc) rc = scp_sor_vm_open(&r.vm, o->limits.cpu, o->limits.mem, &ho, err);
   r.vm.fee = fee;
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) rc = deploy(&r, err);
@@ -546,11 +513,11 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
 }
 
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
-  if (!o->auth_enforce) return run_profile(o, NULL, NULL, out, err);
+  if (!o->auth.enforce) return run_profile(o, NULL, NULL, out, err);
   *out = NULL;
   /* simulation first (recording mode, unprofiled), then the signed call */
   scp_soroban_opts rec = *o;
-  rec.auth_enforce = false;
+  rec.auth.enforce = false;
   scp_authplan plan = {0};
   scp_profile *p = NULL;
   int rc = run_profile(&rec, NULL, &plan, &p, err);

@@ -5,7 +5,11 @@
 #include <string.h>
 #include "solana/sol_txprof.h"
 
-static uint32_t str(scp_profile *p, const char *s) { return scp_strtab_intern(&p->strs, s ? s : ""); }
+/* the text rule of every profile string (scp_prof.c), so names match */
+static uint32_t str(scp_profile *p, const char *s) {
+  if (!s) s = "";
+  return scp_strtab_intern_safe(&p->strs, s, strlen(s));
+}
 
 static int frame(scp_profile *p, const char *name, const char *file, uint32_t decl, uint8_t kind,
                  uint8_t source, uint32_t *out) {

@@ -646,12 +646,10 @@ int sol_cpi_graft(struct sol_cpi *x, scp_profile *p, scp_error *err) {
   for (size_t i = 0; i < x->ng && !rc; i++) {
     graft *g = &x->g[i];
     uint32_t id = SCP_NODE_NONE, fr;
-    /* the profile holds names under the text rule (scp_buf_put_safe):
-     * the placeholder's \x01 marker reads as the four characters \x01 */
-    char want[40];
-    snprintf(want, sizeof want, "\\x01%s", g->placeholder + 1);
+    /* the placeholder is printable text, so the profile's text rule
+     * (scp_buf_put_safe) leaves it as it is */
     for (size_t n = 0; n < p->nnodes && id == SCP_NODE_NONE; n++)
-      if (!strcmp(scp_prof_str(p, p->frames[p->nodes[n].frame].name), want)) id = (uint32_t)n;
+      if (!strcmp(scp_prof_str(p, p->frames[p->nodes[n].frame].name), g->placeholder)) id = (uint32_t)n;
     if (id == SCP_NODE_NONE) continue;
     if ((rc = sol_txprof_frame(p, g->name, &fr))) break;
     p->nodes[id].frame = fr;

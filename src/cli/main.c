@@ -68,7 +68,7 @@ static const char usage_text[] =
   "                      network (mainnet unless --network)\n"
   "      --soroban-state-size N  state bytes for the rent write fee\n"
   "      --scenario FILE run the calls of a scenario file on one ledger,\n"
-  "                      one profile each in DIR/NN-FUNCTION/ (see README)\n"
+  "                      one profile each in DIR/NN-FUNCTION/ (docs/scenarios.md)\n"
   "  -q, --quiet         do not print the report\n"
   "      --strict-debug  damaged debug information (DWARF) is an error\n"
   "                      (status 68), not a warning\n"

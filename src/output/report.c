@@ -411,7 +411,7 @@ note:
   }
   if (c->show_ahead && shown)
     scp_buf_puts(b, "  (ahead: charged when a block was entered, for instructions an early exit\n"
-                    "   then skipped; ran + ahead = CPU.  See \"Charged ahead\" in the README)\n");
+                    "   then skipped; ran + ahead = CPU.  See \"Charged ahead\" in docs/outputs.md)\n");
   rc = SCP_OK;
 fail:
   free(v);

@@ -1,6 +1,6 @@
 /*
  * scp_scenario.h — scenario files: several calls profiled in one run of
- * `scprof profile --scenario FILE.json` (schema in the README, "Scenario
+ * `scprof profile --scenario FILE.json` (schema in docs/scenarios.md, "Scenario
  * files").
  *
  * The calls run in order on one ledger (scp_ledger), as a sequence of

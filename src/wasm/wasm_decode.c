@@ -497,10 +497,9 @@ static int sec_custom(reader *r, scp_wasm_module *m) {
   const uint8_t *s;
   uint32_t len;
   TRY(r_name(r, &s, &len));
-  wasm_custom *c = realloc(m->customs, (m->ncustoms + 1) * sizeof *c);
-  if (!c) return SCP_ERR_NOMEM;
-  m->customs = c;
-  c = &m->customs[m->ncustoms];
+  if (!scp_grow(&m->customs, &m->capcustoms, (size_t)m->ncustoms + 1, sizeof *m->customs))
+    return SCP_ERR_NOMEM;
+  wasm_custom *c = &m->customs[m->ncustoms];
   if (!(c->name = dup_name(s, len))) return SCP_ERR_NOMEM;
   c->data = r->p;
   c->len = (size_t)(r->end - r->p);

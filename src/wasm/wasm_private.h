@@ -111,6 +111,7 @@ struct scp_wasm_module {
   wasm_segment *datas;     uint32_t ndatas;
   bool has_datacount; uint32_t datacount;
   wasm_custom *customs;    uint32_t ncustoms;
+  size_t capcustoms;       /* grown by doubling: 100k sections stay linear */
   uint32_t code_offset;             /* file offset of the code section payload */
   uint64_t n_instructions;          /* wasm operators, for the cost model */
 };

@@ -107,3 +107,20 @@ void scp_budget_refund_mem(scp_budget *b, uint64_t amount) {
 const char *scp_cost_type_name(scp_cost_type t) {
   return (unsigned)t < SCP_COST_COUNT ? cost_names[t] : "?";
 }
+
+void scp_budget_parse_wasm_costs(const scp_wasm_cost_inputs *ci,
+                                 scp_cost_input out[SCP_PARSE_WASM_NCOSTS]) {
+  const scp_cost_input list[SCP_PARSE_WASM_NCOSTS] = {
+    {SCP_COST_ParseWasmInstructions, ci->n_instructions},
+    {SCP_COST_ParseWasmFunctions, ci->n_functions},
+    {SCP_COST_ParseWasmGlobals, ci->n_globals},
+    {SCP_COST_ParseWasmTableEntries, ci->n_table_entries},
+    {SCP_COST_ParseWasmTypes, ci->n_types},
+    {SCP_COST_ParseWasmDataSegments, ci->n_data_segments},
+    {SCP_COST_ParseWasmElemSegments, ci->n_elem_segments},
+    {SCP_COST_ParseWasmImports, ci->n_imports},
+    {SCP_COST_ParseWasmExports, ci->n_exports},
+    {SCP_COST_ParseWasmDataSegmentBytes, ci->n_data_segment_bytes},
+  };
+  memcpy(out, list, sizeof list);
+}

@@ -11,6 +11,7 @@
 #define SCP_BUDGET_H
 
 #include "util/scp_util.h"
+#include "wasm/scp_wasm.h"
 
 typedef enum scp_cost_type {
 #define X(id, name, has_input, cc, cl, mc, ml) SCP_COST_##name = id,
@@ -74,5 +75,13 @@ static inline uint64_t scp_budget_mem_remaining(const scp_budget *b) {
 void scp_budget_refund_mem(scp_budget *b, uint64_t amount);
 
 const char *scp_cost_type_name(scp_cost_type t);
+
+/* The ParseWasm* cost types with their inputs from a module's cost inputs,
+ * in charge_for_parsing's order (vm/parsed_module.rs): the list the VM
+ * charges on parsing and the fee's module-memory size both follow. */
+typedef struct scp_cost_input { scp_cost_type t; int64_t n; } scp_cost_input;
+enum { SCP_PARSE_WASM_NCOSTS = 10 };
+void scp_budget_parse_wasm_costs(const scp_wasm_cost_inputs *ci,
+                                 scp_cost_input out[SCP_PARSE_WASM_NCOSTS]);
 
 #endif

@@ -145,18 +145,8 @@ static uint32_t rent_size(scp_host *h, const scp_lkey *k, const uint8_t *wasm, u
   scp_wasm_cost_inputs ci;
   scp_wasm_cost_inputs_get(m, &ci);
   scp_wasm_module_free(m);
-  const struct { scp_cost_type t; uint32_t n; } in[] = {
-    {SCP_COST_ParseWasmInstructions, ci.n_instructions},
-    {SCP_COST_ParseWasmFunctions, ci.n_functions},
-    {SCP_COST_ParseWasmGlobals, ci.n_globals},
-    {SCP_COST_ParseWasmTableEntries, ci.n_table_entries},
-    {SCP_COST_ParseWasmTypes, ci.n_types},
-    {SCP_COST_ParseWasmDataSegments, ci.n_data_segments},
-    {SCP_COST_ParseWasmElemSegments, ci.n_elem_segments},
-    {SCP_COST_ParseWasmImports, ci.n_imports},
-    {SCP_COST_ParseWasmExports, ci.n_exports},
-    {SCP_COST_ParseWasmDataSegmentBytes, ci.n_data_segment_bytes},
-  };
+  scp_cost_input in[SCP_PARSE_WASM_NCOSTS];
+  scp_budget_parse_wasm_costs(&ci, in);
   uint64_t mem = xdr;
   for (size_t i = 0; i < SCP_ARRAY_LEN(in); i++)
     mem += scp_budget_mem_cost(h->budget, in[i].t, 1, in[i].n);

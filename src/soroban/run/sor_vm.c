@@ -159,17 +159,9 @@ static int bulk_init(scp_budget *b, uint64_t n, uint64_t size) {
 int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *mod, bool parse) {
   scp_wasm_cost_inputs ci;
   scp_wasm_cost_inputs_get(mod, &ci);
-  const struct { scp_cost_type t; int64_t n; } list[] = {
-    {SCP_COST_ParseWasmInstructions, ci.n_instructions},
-    {SCP_COST_ParseWasmFunctions, ci.n_functions},
-    {SCP_COST_ParseWasmGlobals, ci.n_globals},
-    {SCP_COST_ParseWasmTableEntries, ci.n_table_entries},
-    {SCP_COST_ParseWasmTypes, ci.n_types},
-    {SCP_COST_ParseWasmDataSegments, ci.n_data_segments},
-    {SCP_COST_ParseWasmElemSegments, ci.n_elem_segments},
-    {SCP_COST_ParseWasmImports, ci.n_imports},
-    {SCP_COST_ParseWasmExports, ci.n_exports},
-    {SCP_COST_ParseWasmDataSegmentBytes, ci.n_data_segment_bytes},
+  scp_cost_input parsing[SCP_PARSE_WASM_NCOSTS];
+  scp_budget_parse_wasm_costs(&ci, parsing);
+  const scp_cost_input list[] = {
     {SCP_COST_InstantiateWasmInstructions, -1},
     {SCP_COST_InstantiateWasmFunctions, ci.n_functions},
     {SCP_COST_InstantiateWasmGlobals, ci.n_globals},
@@ -185,10 +177,10 @@ int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *mod, bool parse
    * instantiation and the import protocol check's symbol set */
   uint64_t nsym = scp_host_import_symbols(mod);
   int rc = SCP_OK;
-  for (size_t i = parse ? 0 : 10; i < 10 && !rc; i++)
-    rc = scp_budget_charge(b, list[i].t, 1, list[i].n);
+  for (size_t i = 0; parse && i < SCP_PARSE_WASM_NCOSTS && !rc; i++)
+    rc = scp_budget_charge(b, parsing[i].t, 1, parsing[i].n);
   if (!rc && parse) rc = bulk_init(b, nsym, 40);
-  for (size_t i = 10; i < SCP_ARRAY_LEN(list) && !rc; i++)
+  for (size_t i = 0; i < SCP_ARRAY_LEN(list) && !rc; i++)
     rc = scp_budget_charge(b, list[i].t, 1, list[i].n);
   if (!rc) rc = bulk_init(b, nsym, 40);
   return rc;

@@ -167,6 +167,7 @@ static int export_names(scp_sym *s, wasm_reader r) {
     uint32_t nlen, index;
     uint8_t kind;
     if (!rd_name(&r, &name, &nlen) || !rd_byte(&r, &kind) || !rd_u32(&r, &index)) return SCP_OK;
+    nlen = (uint32_t)strnlen((const char *)name, nlen);  /* names end at a NUL */
     if (kind != 0 || index >= s->nfuncs || s->funcs[index].name || !nlen) continue;
     if (!(s->funcs[index].name = scp_sym_intern_n(s, (const char *)name, nlen)))
       return SCP_ERR_NOMEM;

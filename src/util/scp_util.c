@@ -261,6 +261,10 @@ static bool strtab_rehash(scp_strtab *t, size_t nslots) {
 }
 
 uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
+  /* Entries are C strings: a name with a NUL in it (a hostile name
+   * section can hold one) is the part before it, so that its hash, its
+   * stored copy and the comparison below all see the same bytes. */
+  len = strnlen(s, len);
   if (t->n == 0) {  /* id 0 is always "" */
     if (!scp_grow(&t->strs, &t->cap, 1, sizeof *t->strs)) return UINT32_MAX;
     if (!(t->strs[0] = calloc(1, 1))) return UINT32_MAX;

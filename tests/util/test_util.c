@@ -72,6 +72,9 @@ static void test_strtab(void **state) {
   assert_int_equal(b, 2);
   assert_int_equal(scp_strtab_intern(&t, "alpha"), a);
   assert_int_equal(scp_strtab_intern_n(&t, "betamax", 4), b);
+  /* an embedded NUL ends the entry: no read past the shorter copy */
+  assert_int_equal(scp_strtab_intern_n(&t, "beta\0xyz", 8), b);
+  assert_int_equal(scp_strtab_intern_n(&t, "alpha\0", 6), a);
   /* stable ids through rehashing */
   char name[32];
   for (int i = 0; i < 5000; i++) {

@@ -87,6 +87,19 @@ typedef struct scp_limits {
   uint64_t mem;                /* 0: the host default, 41,943,040 */
 } scp_limits;
 
+/* The shape of a profile's call tree.  Memory follows the number of
+ * distinct call paths, so it has a budget: past max_nodes nodes, a new
+ * path is merged into a "[truncated]" frame under its deepest kept
+ * ancestor (its costs stay exact and are booked once; the profile's
+ * "call tree" line says how many calls went there).  fold_recursion: a
+ * function called again below itself (directly or not) re-enters the
+ * frame above, so recursive code reads as one frame. */
+#define SCP_DEFAULT_MAX_NODES 100000
+typedef struct scp_tree_opts {
+  uint64_t max_nodes;          /* 0: SCP_DEFAULT_MAX_NODES; UINT64_MAX: no budget */
+  bool fold_recursion;
+} scp_tree_opts;
+
 /* The ledger a call runs against. */
 typedef struct scp_ledger_opts {
   /* protocol (0 = the newest the host runs; 20 to 28 accepted, else
@@ -154,6 +167,7 @@ typedef struct scp_soroban_opts {
   scp_limits limits;
   scp_ledger_opts ledger;
   scp_auth_opts auth;
+  scp_tree_opts shape;
   /* The resource fee the network charges for the call, as an extra metric
    * "Fee" (stroops) on every node, with its breakdown.  network: a shipped
    * profile ("mainnet", "testnet"; NULL: "mainnet" when network_config is

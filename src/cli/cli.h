@@ -42,6 +42,15 @@ bool cli_parse_u64(const char *s, uint64_t *v);
  * value (its own 0 means "the default"). */
 bool cli_parse_min_width(const char *s, double *pct);
 
+/* When the node budget merged call paths of p into [truncated] frames,
+ * says so on stderr (the report's "call tree" line); shown names the run. */
+void cli_warn_truncated(const scp_profile *p, const char *shown);
+
+/* --max-nodes N (N >= 1) or --fold-recursion at argv[*i] (advancing *i
+ * past a value) into *shape.  Returns 0, or the exit status of the error
+ * it printed. */
+int cli_shape_option(int argc, char **argv, int *i, scp_tree_opts *shape);
+
 /* The value of option argv[*i] (advancing *i), or NULL after printing
  * "OPTION needs WHAT" when it is missing or empty (the caller returns the
  * usage status). */

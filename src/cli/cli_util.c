@@ -62,6 +62,27 @@ bool cli_parse_u64(const char *s, uint64_t *v) {
   return true;
 }
 
+void cli_warn_truncated(const scp_profile *p, const char *shown) {
+  for (size_t i = 0; i < p->nmeta; i++)
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), "call tree"))
+      cli_warn("%s: %s", shown, scp_prof_str(p, p->meta[i].value));
+}
+
+int cli_shape_option(int argc, char **argv, int *i, scp_tree_opts *shape) {
+  const char *a = argv[*i];
+  if (!strcmp(a, "--fold-recursion")) {
+    shape->fold_recursion = true;
+    return 0;
+  }
+  const char *val = cli_option_value(argc, argv, i, "a number of nodes");
+  if (!val) return scp_exit_status(SCP_ERR_USAGE);
+  if (!cli_parse_u64(val, &shape->max_nodes) || shape->max_nodes == UINT64_MAX)
+    return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a number of nodes", a, val);
+  if (!shape->max_nodes)
+    return cli_die(SCP_ERR_USAGE, "%s: 0 is not a budget (give a positive number)", a);
+  return 0;
+}
+
 bool cli_parse_min_width(const char *s, double *pct) {
   char *end;
   errno = 0;

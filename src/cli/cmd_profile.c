@@ -36,6 +36,7 @@ typedef struct profile_opts {
   uint64_t cpu_limit, mem_limit, top;
   bool quiet;
   bool strict_debug;          /* damaged DWARF is an error, not a warning */
+  scp_tree_opts shape;        /* --max-nodes, --fold-recursion */
   bool want[SCP_FMT_COUNT];   /* formats to write */
   scp_svg_opts svg;           /* metric is set per SVG */
   /* Arguments by name from the contract's contractspecv0 section (loaded
@@ -596,6 +597,8 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->quiet = true;
     } else if (!strcmp(a, "--strict-debug")) {
       o->strict_debug = true;
+    } else if (!strcmp(a, "--max-nodes") || !strcmp(a, "--fold-recursion")) {
+      if ((status = cli_shape_option(argc, argv, &i, &o->shape))) return status;
     } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
       return unknown_named(o, a);
     } else if (a[0] == '-' && a[1] != 0) {
@@ -673,6 +676,7 @@ static int write_outputs(const scp_profile *p, const profile_opts *o, const char
  * info" line): a one-line warning, or with --strict-debug the error that
  * stops before any output is written.  Returns 0 or that exit status. */
 static int debug_damage(const scp_profile *p, const profile_opts *o) {
+  cli_warn_truncated(p, o->wasm_path);
   for (size_t i = 0; i < p->nmeta; i++) {
     if (strcmp(scp_prof_str(p, p->meta[i].key), "debug info")) continue;
     const char *why = scp_prof_str(p, p->meta[i].value);
@@ -705,6 +709,7 @@ static int run_scenario(profile_opts *o) {
     bool profiled = sc->calls[i].profile;
     if (o->cpu_limit) so.limits.cpu = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.limits.mem = o->mem_limit;
+    so.shape = o->shape;
     if (o->protocol) so.ledger.protocol = o->protocol;
     so.network = o->network;
     so.network_config = o->network_config;
@@ -910,6 +915,7 @@ static int profile_call(profile_opts *o) {
   scp_soroban_opts so = {.wasm_path = o->wasm_path, .wasm = wasm, .wasm_len = wasm_len,
                          .function = o->function, .args = o->args, .nargs = o->nargs,
                          .limits = {.cpu = o->cpu_limit, .mem = o->mem_limit},
+                         .shape = o->shape,
                          .ledger = {.contracts = o->contracts, .ncontracts = o->ncontracts,
                                     .assets = o->assets, .nassets = o->nassets,
                                     .protocol = o->protocol},

@@ -21,6 +21,7 @@ typedef struct sol_cli {
   uint64_t top, cu_limit, heap;
   bool quiet, list, have_id;
   scp_svg_opts svg;
+  scp_tree_opts shape;
   uint8_t program_id[32];
   scp_sol_loader loader;
   uint8_t *ix;
@@ -184,6 +185,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
         return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
     } else if (!strcmp(a, "--icicle")) {
       c->svg.icicle = true;
+    } else if (!strcmp(a, "--max-nodes") || !strcmp(a, "--fold-recursion")) {
+      if ((st = cli_shape_option(argc, argv, &i, &c->shape))) return st;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       c->quiet = true;
     } else if (!strcmp(a, "--scenario")) {
@@ -225,6 +228,7 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
 /* Into folder dir, which messages call shown (cli_outdir). */
 static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir,
                          const char *shown) {
+  cli_warn_truncated(p, c->path ? c->path : c->scenario);
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
@@ -289,8 +293,9 @@ static int run(sol_cli *c) {
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
-                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL};
+                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false}};
   memcpy(o.program_id, c->program_id, 32);
+  o.shape = c->shape;
   scp_sol_result r;
   int rc = scp_sol_run(&o, &r, &err);
   free(elf);
@@ -337,8 +342,9 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL};
+                          x->profile, NULL, 0, 0, NULL, {0, false}};
     memcpy(o.program_id, p->id, 32);
+    o.shape = c->shape;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
     if (rc) {

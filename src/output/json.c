@@ -14,7 +14,8 @@ static const char *kind_text(unsigned k) {
   static const char *const names[SCP_KIND_COUNT] = {
       [SCP_KIND_ROOT] = "root", [SCP_KIND_GUEST] = "guest",
       [SCP_KIND_INLINED] = "inlined", [SCP_KIND_HOST] = "host",
-      [SCP_KIND_CONTRACT] = "contract", [SCP_KIND_VM] = "vm"};
+      [SCP_KIND_CONTRACT] = "contract", [SCP_KIND_VM] = "vm",
+      [SCP_KIND_TRUNCATED] = "truncated"};
   return k < SCP_KIND_COUNT ? names[k] : "unknown";
 }
 
@@ -289,7 +290,8 @@ static int load_header(loader *l, json_t *root) {
 
 static int load_frames(loader *l, json_t *root) {
   scp_profile *p = l->p;
-  static const char *const kinds[] = {"root", "guest", "inlined", "host", "contract", "vm"};
+  static const char *const kinds[] = {"root", "guest", "inlined", "host", "contract", "vm",
+                                      "truncated"};
   static const char *const sources[] = {"dwarf", "name-section", "symtab", "raw", "host", "export"};
   _Static_assert(SCP_ARRAY_LEN(kinds) == SCP_KIND_COUNT, "one name per kind");
   json_t *frames = json_object_get(root, "frames");

@@ -187,7 +187,8 @@ static int build_tree(builder *b) {
     scp_frame_info fi;
     memset(&fi, 0, sizeof fi);
     fi.source = SCP_SRC_HOST;
-    if ((rc = b->r->node_frame(b->r->ctx, rn, &fi))) break;
+    if (rn->kind == SCP_KIND_TRUNCATED) fi.name = "[truncated]";
+    else if ((rc = b->r->node_frame(b->r->ctx, rn, &fi))) break;
     uint32_t fr;
     if ((rc = frame_id(b, &fi, (scp_kind)rn->kind, &fr))) break;
     if (w.attach == UINT32_MAX) {
@@ -206,7 +207,8 @@ static int build_tree(builder *b) {
     memcpy(rest, rn->self, sizeof rest);
     for (uint32_t i = 0; i < rn->npcs && !rc; i++) {
       const scp_pc_cost *pc = &rn->pcs[i];
-      for (unsigned m = 0; m < b->nm; m++) rest[m] -= pc->cost[m];
+      uint64_t cost[SCP_MAX_METRICS];
+      for (unsigned m = 0; m < b->nm; m++) rest[m] -= cost[m] = scp_tree_pc_cost(t, pc, m);
       const scp_frame_info *chain = NULL;
       size_t cn = b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
       uint32_t at = pn, file = 0, line = 0;
@@ -215,7 +217,7 @@ static int build_tree(builder *b) {
         if ((rc = intern(b, chain[0].file, &file))) break;
         line = chain[0].line;
       }
-      rc = book(b, at, file, line, pc->cost, pc->ahead);
+      rc = book(b, at, file, line, cost, pc->ahead);
     }
     if (rc) break;
     bool any = false;
@@ -225,7 +227,8 @@ static int build_tree(builder *b) {
     for (uint32_t c = rn->first_child; c != SCP_NODE_NONE; c = t->nodes[c].next_sibling) {
       uint32_t at = pn;
       uint32_t call_file = 0, call_line = 0;
-      if (rn->kind == SCP_KIND_GUEST) {
+      /* under a [truncated] marker call sites are not kept (all 0) */
+      if (rn->kind == SCP_KIND_GUEST && rn->marker == SCP_NODE_NONE) {
         const scp_frame_info *chain = NULL;
         size_t cn = b->r->pc_chain(b->r->ctx, rn->module, t->nodes[c].callsite, &chain);
         if (cn) {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const kind_names[SCP_KIND_COUNT] = {
-  "root", "guest", "inlined", "host", "contract", "vm",
+  "root", "guest", "inlined", "host", "contract", "vm", "truncated",
 };
 
 const char *scp_kind_name(scp_kind k) {
@@ -54,6 +54,8 @@ int scp_tree_init(scp_tree *t, unsigned nmetrics) {
   memset(&t->nodes[0], 0, sizeof t->nodes[0]);
   t->nodes[0].parent = t->nodes[0].first_child = t->nodes[0].next_sibling = SCP_NODE_NONE;
   t->nodes[0].hash_next = SCP_NODE_NONE;
+  t->nodes[0].marker = SCP_NODE_NONE;
+  t->root_marker = SCP_NODE_NONE;
   t->nodes[0].kind = SCP_KIND_ROOT;
   t->nodes[0].calls = 1;
   t->n = 1;
@@ -67,22 +69,28 @@ void scp_tree_free(scp_tree *t) {
   }
   free(t->nodes);
   free(t->buckets);
+  free(t->more);
   memset(t, 0, sizeof *t);
 }
 
-uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
-                        scp_kind kind, uint32_t module, uint32_t callee) {
+static uint32_t find(const scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
+                     uint32_t module, uint32_t callee) {
   size_t h = key_hash(parent, callsite, kind, module, callee) & (t->nbuckets - 1);
   for (uint32_t i = t->buckets[h]; i != SCP_NODE_NONE; i = t->nodes[i].hash_next) {
-    scp_tree_node *n = &t->nodes[i];
+    const scp_tree_node *n = &t->nodes[i];
     if (n->parent == parent && n->callsite == callsite && n->kind == (uint32_t)kind &&
-        n->module == module && n->callee == callee) {
-      n->calls++;
+        n->module == module && n->callee == callee)
       return i;
-    }
   }
+  return SCP_NODE_NONE;
+}
+
+/* A new node with calls == 0 (the caller counts the call). */
+static uint32_t create(scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
+                       uint32_t module, uint32_t callee) {
   if (t->n >= SCP_NODE_NONE - 1) return SCP_NODE_NONE;
   if (!scp_grow(&t->nodes, &t->cap, t->n + 1, sizeof *t->nodes)) return SCP_NODE_NONE;
+  size_t h = key_hash(parent, callsite, kind, module, callee) & (t->nbuckets - 1);
   uint32_t id = (uint32_t)t->n++;
   scp_tree_node *n = &t->nodes[id];
   memset(n, 0, sizeof *n);
@@ -91,13 +99,75 @@ uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
   n->kind = kind;
   n->module = module;
   n->callee = callee;
-  n->calls = 1;
   n->first_child = SCP_NODE_NONE;
+  n->marker = kind == SCP_KIND_TRUNCATED ? id : t->nodes[parent].marker;
   n->next_sibling = t->nodes[parent].first_child;
   t->nodes[parent].first_child = id;
   n->hash_next = t->buckets[h];
   t->buckets[h] = id;
   if (t->n * 2 > t->nbuckets) rehash(t, t->nbuckets * 2);  /* failure only slows lookups */
+  return id;
+}
+
+static uint32_t find_or_create(scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
+                               uint32_t module, uint32_t callee) {
+  uint32_t id = find(t, parent, callsite, kind, module, callee);
+  return id != SCP_NODE_NONE ? id : create(t, parent, callsite, kind, module, callee);
+}
+
+/* With fold_recursion: the node of the same callee on the path above
+ * parent, up to the nearest contract entry, or SCP_NODE_NONE. */
+static uint32_t recursion_of(const scp_tree *t, uint32_t parent, scp_kind kind, uint32_t module,
+                             uint32_t callee) {
+  if (kind != SCP_KIND_GUEST) return SCP_NODE_NONE;
+  for (uint32_t a = parent; a != SCP_NODE_NONE; a = t->nodes[a].parent) {
+    const scp_tree_node *n = &t->nodes[a];
+    if (n->kind == (uint32_t)kind && n->module == module && n->callee == callee) return a;
+    if (n->kind == SCP_KIND_CONTRACT || n->kind == SCP_KIND_TRUNCATED) break;
+  }
+  return SCP_NODE_NONE;
+}
+
+/* A key past the budget: its flat node under the marker of parent (or,
+ * past 1.5 x the budget, under the root's marker).  A marker is only made
+ * with room for its first child, so none stays empty. */
+static uint32_t truncated(scp_tree *t, uint32_t parent, scp_kind kind, uint32_t module,
+                          uint32_t callee) {
+  size_t room = t->max_nodes + t->max_nodes / 2;
+  uint32_t mk = t->nodes[parent].marker;
+  if (mk == SCP_NODE_NONE) {
+    mk = find(t, parent, 0, SCP_KIND_TRUNCATED, 0, 0);
+    if (mk == SCP_NODE_NONE && t->n + 2 <= room)
+      mk = create(t, parent, 0, SCP_KIND_TRUNCATED, 0, 0);
+  }
+  if (mk != SCP_NODE_NONE) {
+    uint32_t id = find(t, mk, 0, kind, module, callee);
+    if (id != SCP_NODE_NONE) return id;
+    if (t->n < room) return create(t, mk, 0, kind, module, callee);
+  }
+  if (t->root_marker == SCP_NODE_NONE &&
+      (t->root_marker = create(t, 0, 0, SCP_KIND_TRUNCATED, 0, 0)) == SCP_NODE_NONE)
+    return SCP_NODE_NONE;
+  return find_or_create(t, t->root_marker, 0, kind, module, callee);
+}
+
+uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
+                        scp_kind kind, uint32_t module, uint32_t callee) {
+  /* under a marker, paths are flat: one node per callee */
+  if (t->nodes[parent].marker != SCP_NODE_NONE) {
+    parent = t->nodes[parent].marker;
+    callsite = 0;
+  }
+  uint32_t id = find(t, parent, callsite, kind, module, callee);
+  if (id == SCP_NODE_NONE && t->fold_recursion)
+    id = recursion_of(t, parent, kind, module, callee);
+  if (id == SCP_NODE_NONE) {
+    if (t->max_nodes && t->n >= t->max_nodes)
+      id = truncated(t, parent, kind, module, callee);
+    else
+      id = create(t, parent, callsite, kind, module, callee);
+  }
+  if (id != SCP_NODE_NONE) t->nodes[id].calls++;
   return id;
 }
 
@@ -113,6 +183,38 @@ bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost
   return scp_tree_add_pc_ahead(t, id, pc, cost, 0);
 }
 
+/* The side-table row of entry e, made on first use; NULL on OOM. */
+static uint64_t *more_of(scp_tree *t, scp_pc_cost *e) {
+  if (e->more) return t->more[e->more - 1];
+  if (t->nmore >= UINT32_MAX - 1 || !scp_grow(&t->more, &t->capmore, t->nmore + 1, sizeof *t->more))
+    return NULL;
+  memset(t->more[t->nmore], 0, sizeof *t->more);
+  e->more = (uint32_t)++t->nmore;
+  return t->more[e->more - 1];
+}
+
+bool scp_tree_pc_add(scp_tree *t, uint32_t id, uint32_t i, unsigned m, uint64_t amount) {
+  scp_pc_cost *e = &t->nodes[id].pcs[i];
+  if (m == 0) {
+    e->cost0 += amount;
+    return true;
+  }
+  uint64_t *row = amount ? more_of(t, e) : NULL;
+  if (row) row[m] += amount;
+  return row || !amount;
+}
+
+/* Adds the metrics past 0 of cost to entry e; false on OOM. */
+static bool add_more(scp_tree *t, scp_pc_cost *e, const uint64_t *cost) {
+  bool any = false;
+  for (unsigned m = 1; m < t->nmetrics; m++) any |= cost[m] != 0;
+  if (!any) return true;
+  uint64_t *row = more_of(t, e);
+  if (!row) return false;
+  for (unsigned m = 1; m < t->nmetrics; m++) row[m] += cost[m];
+  return true;
+}
+
 bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
                            uint64_t ahead) {
   scp_tree_node *n = &t->nodes[id];
@@ -120,9 +222,9 @@ bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t
   /* per-pc entries: most recent first is the common hit (same pc again) */
   for (uint32_t i = n->npcs; i-- > 0;)
     if (n->pcs[i].pc == pc) {
-      for (unsigned m = 0; m < t->nmetrics; m++) n->pcs[i].cost[m] += cost[m];
+      n->pcs[i].cost0 += cost[0];
       n->pcs[i].ahead += ahead;
-      return true;
+      return add_more(t, &n->pcs[i], cost);
     }
   size_t cap = n->cappcs;
   if (!scp_grow(&n->pcs, &cap, (size_t)n->npcs + 1, sizeof *n->pcs)) return false;
@@ -131,8 +233,18 @@ bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t
   memset(e, 0, sizeof *e);
   e->pc = pc;
   e->ahead = ahead;
-  for (unsigned m = 0; m < t->nmetrics; m++) e->cost[m] = cost[m];
-  return true;
+  e->cost0 = cost[0];
+  return add_more(t, e, cost);
+}
+
+scp_tree_trunc scp_tree_truncated(const scp_tree *t) {
+  scp_tree_trunc r = {0, 0};
+  for (size_t i = 1; i < t->n; i++) {
+    const scp_tree_node *n = &t->nodes[i];
+    if (n->kind == SCP_KIND_TRUNCATED) r.markers++;
+    else if (n->marker != SCP_NODE_NONE) r.calls += n->calls;
+  }
+  return r;
 }
 
 uint64_t scp_tree_total(const scp_tree *t, unsigned metric) {

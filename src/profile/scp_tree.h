@@ -14,6 +14,23 @@
  *
  * Node ids are stable; node pointers are not (the node array grows), so an
  * engine keeps ids and may cache the `counters` pointer, which is stable.
+ *
+ * Memory is bounded by a node budget (max_nodes, 0 = none).  Past it, a
+ * call path never seen before is not given its own nodes: it is merged
+ * into a "[truncated]" node (kind SCP_KIND_TRUNCATED) under its deepest
+ * kept ancestor, whose children are flat, one per callee (kind, module,
+ * callee), whatever the path between them.  A node under such a marker
+ * still stands for one callee, so engines' per-function counters and
+ * per-pc costs stay valid, and every unit is still booked exactly once.
+ * Markers and their children may take the tree to 1.5 x max_nodes; past
+ * that, new callees go under one marker below the root.  The number of
+ * callees (the code's size) bounds what that one can hold.
+ *
+ * fold_recursion: a call to a callee that already has a node on the path
+ * above (up to the nearest contract entry) re-enters that node, so direct
+ * and indirect recursion show as one frame whose self holds every level.
+ * Engines see the same stable answer for the same key, as they must for
+ * their call caches.
  */
 #ifndef SCP_TREE_H
 #define SCP_TREE_H
@@ -30,15 +47,21 @@ typedef enum scp_kind {
   SCP_KIND_HOST,      /* a host function / syscall */
   SCP_KIND_CONTRACT,  /* a contract / program entry (cross-contract, CPI) */
   SCP_KIND_VM,        /* VM set-up work: parse, instantiate, load */
+  SCP_KIND_TRUNCATED, /* "[truncated]": call paths past the node budget */
   SCP_KIND_COUNT
 } scp_kind;
 
 const char *scp_kind_name(scp_kind k);
 
+/* A guest node's cost at one pc.  There are millions of these in a large
+ * profile and nearly all cost only metric 0 (the engine's instructions),
+ * so the other metrics live in the tree's side table, only for the pcs
+ * that have them (read through scp_tree_pc_cost). */
 typedef struct scp_pc_cost {
   uint64_t pc;
-  uint64_t cost[SCP_MAX_METRICS];
-  uint64_t ahead;                    /* of cost[0]: charged, did not run */
+  uint64_t cost0;                    /* metric 0 */
+  uint64_t ahead;                    /* of cost0: charged, did not run */
+  uint32_t more;                     /* 0, or 1 + its row in the tree's `more` */
 } scp_pc_cost;
 
 typedef struct scp_tree_node {
@@ -52,6 +75,8 @@ typedef struct scp_tree_node {
   uint32_t npcs, cappcs;
   scp_pc_cost *pcs;                  /* per-pc self costs, unsorted */
   uint32_t hash_next;                /* child-lookup chain */
+  uint32_t marker;                   /* the [truncated] node this is, or is
+                                        under; SCP_NODE_NONE for kept paths */
 } scp_tree_node;
 
 typedef struct scp_tree {
@@ -60,6 +85,11 @@ typedef struct scp_tree {
   uint32_t *buckets;                 /* hash of the node key -> first node */
   size_t nbuckets;
   unsigned nmetrics;
+  size_t max_nodes;                  /* node budget; 0 = unbounded */
+  bool fold_recursion;
+  uint32_t root_marker;              /* the marker past 1.5 x max_nodes */
+  uint64_t (*more)[SCP_MAX_METRICS]; /* per-pc costs of metrics 1.. (see scp_pc_cost) */
+  size_t nmore, capmore;
 } scp_tree;
 
 /* Create/destroy.  A new tree holds only the root (id 0). */
@@ -71,7 +101,9 @@ static inline scp_tree_node *scp_tree_at(scp_tree *t, uint32_t id) {
 }
 
 /* Find or create the child of `parent` with this key; counts one call.
- * Returns its id, or SCP_NODE_NONE on OOM. */
+ * Past the node budget, or with fold_recursion, the node returned may be
+ * a merged one (see the head comment): the answer for a key never
+ * changes once given.  Returns its id, or SCP_NODE_NONE on OOM. */
 uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
                         scp_kind kind, uint32_t module, uint32_t callee);
 
@@ -94,6 +126,23 @@ bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost
  * early).  It is part of cost[0], not an extra cost. */
 bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
                            uint64_t ahead);
+
+/* What the node budget merged: calls entered into nodes under a
+ * [truncated] marker, and how many markers there are. */
+typedef struct scp_tree_trunc {
+  uint64_t calls;
+  size_t markers;
+} scp_tree_trunc;
+scp_tree_trunc scp_tree_truncated(const scp_tree *t);
+
+/* The cost of metric m at per-pc entry e of t. */
+static inline uint64_t scp_tree_pc_cost(const scp_tree *t, const scp_pc_cost *e, unsigned m) {
+  return m == 0 ? e->cost0 : e->more ? t->more[e->more - 1][m] : 0;
+}
+
+/* Add amount of metric m to per-pc entry i of node id (not to its self:
+ * the caller books that).  Returns false on OOM (nothing added). */
+bool scp_tree_pc_add(scp_tree *t, uint32_t id, uint32_t i, unsigned m, uint64_t amount);
 
 /* Sum of self costs of one metric over the whole tree. */
 uint64_t scp_tree_total(const scp_tree *t, unsigned metric);

@@ -34,6 +34,7 @@ int scp_run_create(const scp_run_opts *o, scp_run **out, scp_error *err) {
     free(r);
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   }
+  r->tree.max_nodes = SCP_DEFAULT_MAX_NODES;
   r->nmetrics = o->nmetrics;
   memcpy(r->metrics, o->metrics, o->nmetrics * sizeof *o->metrics);
   r->meter = o->meter;
@@ -48,6 +49,13 @@ void scp_run_destroy(scp_run *r) {
   scp_tree_free(&r->tree);
   free(r->stack);
   free(r);
+}
+
+void scp_run_set_shape(scp_run *r, const scp_tree_opts *shape) {
+  r->tree.max_nodes = shape->max_nodes == UINT64_MAX ? 0
+                      : shape->max_nodes ? (size_t)shape->max_nodes
+                                         : SCP_DEFAULT_MAX_NODES;
+  r->tree.fold_recursion = shape->fold_recursion;
 }
 
 scp_tree *scp_run_tree(scp_run *r) { return &r->tree; }
@@ -167,6 +175,28 @@ int scp_run_check(scp_run *r, scp_error *err) {
 
 static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of memory"); }
 
+/* The tree's shape, said in the profile: what the node budget merged and
+ * whether recursion was folded, so a reader knows the tree is not whole. */
+static int shape_meta(const scp_run *r, scp_profile *p) {
+  scp_tree_trunc tr = scp_tree_truncated(&r->tree);
+  if (tr.markers) {
+    scp_buf s = {0};
+    scp_buf_puts(&s, "node budget of ");
+    scp_buf_put_grouped(&s, r->tree.max_nodes);
+    scp_buf_puts(&s, " reached: ");
+    scp_buf_put_grouped(&s, tr.calls);
+    scp_buf_printf(&s, " call%s on paths past it merged into %zu [truncated] frame%s "
+                   "(costs exact; raise --max-nodes to see them)",
+                   tr.calls == 1 ? "" : "s", tr.markers, tr.markers == 1 ? "" : "s");
+    int rc = s.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "call tree", s.data);
+    scp_buf_free(&s);
+    if (rc) return rc;
+  }
+  if (r->tree.fold_recursion)
+    return scp_prof_meta(p, "recursion", "folded: a recursive call re-enters its caller's frame");
+  return SCP_OK;
+}
+
 int scp_run_build(scp_run *r, const scp_run_report *rep, scp_profile **out, scp_error *err) {
   *out = NULL;
   scp_run_unwind(r);
@@ -188,6 +218,10 @@ int scp_run_build(scp_run *r, const scp_run_report *rep, scp_profile **out, scp_
   }
   p->title = title;
   if (rep->add_meta && (rc = rep->add_meta(rep->ctx, p, err))) goto fail;
+  if (shape_meta(r, p)) {
+    rc = oom(err);
+    goto fail;
+  }
   if (rep->status) {
     const char *msg = rep->status_msg ? rep->status_msg : "";
     uint32_t sid = scp_strtab_intern_safe(&p->strs, msg, strlen(msg));

@@ -78,6 +78,10 @@ int scp_run_create(const scp_run_opts *o, scp_run **out, scp_error *err);
 /* Free the run and its tree.  NULL is a no-op. */
 void scp_run_destroy(scp_run *r);
 
+/* Shape the tree (scp_tree_opts, include/scprof.h) before anything is
+ * entered; a run starts with SCP_DEFAULT_MAX_NODES and no folding. */
+void scp_run_set_shape(scp_run *r, const scp_tree_opts *shape);
+
 /* The tree, for the engine to attach to (scp_wasm_attach) and for the
  * chain's own node lookups.  Owned by the run; valid until destroy. */
 scp_tree *scp_run_tree(scp_run *r);
@@ -168,7 +172,9 @@ typedef struct scp_run_report {
 
 /* Unwind (scp_run_unwind), check the invariant (scp_run_check) on
  * every metric, build the profile (scp_prof_build) keeping rep->nmetrics
- * metrics, set its status, title and metadata, and check that inclusive ==
+ * metrics, set its status, title and metadata (after the chain's lines: a
+ * "call tree" line when the node budget merged paths into [truncated]
+ * frames, a "recursion" line when folded), and check that inclusive ==
  * self + sum of children for every node and metric.
  * Returns SCP_OK with *out a new profile (the caller destroys it with
  * scp_profile_destroy); or SCP_ERR_INTERNAL (an invariant does not hold),

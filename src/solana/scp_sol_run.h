@@ -44,6 +44,7 @@ typedef struct scp_sol_run_opts {
   size_t nprogs;
   unsigned depth;
   const uint8_t (*callers)[32];  /* the programs below this one, outermost first (depth - 1) */
+  scp_tree_opts shape;         /* the profile's node budget and recursion folding */
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

@@ -324,6 +324,7 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
     scp_run_opts ro = {1, &m, read_meter, st, NULL};
     /* the root is the program: its frames hang under it */
     if ((rc = scp_run_create(&ro, &st->run, err))) goto fail;
+    scp_run_set_shape(st->run, &o->shape);
     st->prog_node = 0;
   }
   if ((rc = run_instruction(st, res, err))) goto fail;

@@ -299,6 +299,55 @@ static void test_build_metadata(void **state) {
   scp_run_destroy(r);
 }
 
+/* A node budget of 3: the second syscall's path is merged into a
+ * [truncated] frame (under the root: 1.5 x 3 leaves no room for a marker
+ * under the program and its child), its units still booked once, and the
+ * profile says so after the chain's lines; folding is said too. */
+static void test_build_shape(void **state) {
+  (void)state;
+  fake f = {{0, 0}, 0};
+  scp_run *r = make(&f);
+  scp_tree_opts shape = {3, true};
+  scp_run_set_shape(r, &shape);
+  uint32_t a = scp_run_enter(r, 0, 0, SCP_KIND_CONTRACT, 0, 0);
+  f.now[CU] += 10;
+  uint32_t s1 = scp_run_enter(r, a, 0x10, SCP_KIND_HOST, 0, 1);
+  assert_int_equal(scp_tree_at(scp_run_tree(r), s1)->kind, SCP_KIND_HOST);
+  f.now[CU] += 20;
+  scp_run_leave(r);
+  uint32_t s2 = scp_run_enter(r, a, 0x20, SCP_KIND_HOST, 0, 2);
+  assert_int_equal(scp_tree_at(scp_run_tree(r), s2)->marker, scp_run_tree(r)->root_marker);
+  assert_int_equal(scp_tree_at(scp_run_tree(r), s2)->parent, scp_run_tree(r)->root_marker);
+  f.now[CU] += 40;
+  scp_run_leave(r);
+  scp_run_leave(r);
+  scp_resolver res = {NULL, name_node, NULL};
+  int called = 0;
+  scp_run_report rep = {1, "A run()", SCP_OK, NULL, &res, add_two, &called};
+  scp_profile *p = NULL;
+  scp_error err = {0};
+  assert_int_equal(scp_run_build(r, &rep, &p, &err), SCP_OK);
+  assert_int_equal(p->nodes[0].total[0], 70);
+  assert_int_equal(p->nmeta, 4);
+  assert_string_equal(meta_key(p, 2), "call tree");
+  assert_string_equal(scp_prof_str(p, p->meta[2].value),
+                      "node budget of 3 reached: 1 call on paths past it merged into 1 "
+                      "[truncated] frame (costs exact; raise --max-nodes to see them)");
+  assert_string_equal(meta_key(p, 3), "recursion");
+  bool found = false;
+  for (size_t i = 0; i < p->nnodes; i++) {
+    const scp_prof_frame *fr = &p->frames[p->nodes[i].frame];
+    if (strcmp(scp_prof_str(p, fr->name), "[truncated]")) continue;
+    found = true;
+    assert_int_equal(fr->kind, SCP_KIND_TRUNCATED);
+    assert_int_equal(p->nodes[i].self[0], 0);
+    assert_int_equal(p->nodes[i].total[0], 40);
+  }
+  assert_true(found);
+  scp_profile_destroy(p);
+  scp_run_destroy(r);
+}
+
 static int fail_meta(void *ctx, scp_profile *p, scp_error *err) {
   (void)ctx, (void)p;
   return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
@@ -349,6 +398,7 @@ int main(void) {
     cmocka_unit_test(test_take_and_totals_vector),
     cmocka_unit_test(test_broken_invariant),
     cmocka_unit_test(test_build_metadata),
+    cmocka_unit_test(test_build_shape),
     cmocka_unit_test(test_build_failure_and_ok_status),
     cmocka_unit_test(test_create_refuses),
   };

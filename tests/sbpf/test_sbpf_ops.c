@@ -511,7 +511,7 @@ static void test_profile(void **state) {
     assert_int_equal(scp_tree_total(&t, 0), limit - meter);
     uint64_t sum_pcs = 0;
     for (size_t i = 0; i < t.n; i++)
-      for (uint32_t k = 0; k < t.nodes[i].npcs; k++) sum_pcs += t.nodes[i].pcs[k].cost[0];
+      for (uint32_t k = 0; k < t.nodes[i].npcs; k++) sum_pcs += t.nodes[i].pcs[k].cost0;
     assert_int_equal(sum_pcs, limit - meter);
     /* root -> entry (pc 0) -> f (pc 3, called at byte 8) */
     assert_int_equal(t.n, 3);

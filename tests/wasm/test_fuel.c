@@ -1178,7 +1178,7 @@ static void test_settle_totals(void **state) {
     scp_tree_node *nd = scp_tree_at(&t, (uint32_t)i);
     if (nd->kind != SCP_KIND_GUEST) continue;
     uint64_t sum = 0;
-    for (uint32_t k = 0; k < nd->npcs; k++) sum += nd->pcs[k].cost[0];
+    for (uint32_t k = 0; k < nd->npcs; k++) sum += nd->pcs[k].cost0;
     assert_int_equal(sum, nd->self[0]);
   }
   scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
@@ -1251,7 +1251,7 @@ static uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc) {
   uint64_t c = 0;
   scp_tree_node *nd = scp_tree_at(t, node);
   for (uint32_t i = 0; i < nd->npcs; i++)
-    if (nd->pcs[i].pc == pc) c += nd->pcs[i].cost[0];
+    if (nd->pcs[i].pc == pc) c += nd->pcs[i].cost0;
   return c;
 }
 

@@ -225,7 +225,8 @@ static bool book(cells *c, uint64_t amount, scp_tree *tree, unsigned metric) {
   for (size_t i = 0; i < n; i++) {
     const cell *e = &c->v[i];
     scp_tree_add(tree, e->node, metric, c->share[i]);
-    if (e->pc >= 0) tree->nodes[e->node].pcs[e->pc].cost[metric] += c->share[i];
+    /* without room for the pc's share it stays in the node's self */
+    if (e->pc >= 0) scp_tree_pc_add(tree, e->node, (uint32_t)e->pc, metric, c->share[i]);
   }
   return true;
 }
@@ -237,8 +238,9 @@ static void cpu_cells(cells *c, const scp_tree *tree, unsigned cpu) {
     const scp_tree_node *n = &tree->nodes[id];
     uint64_t at_pcs = 0;
     for (uint32_t i = 0; i < n->npcs; i++) {
-      cell_add(c, id, (int32_t)i, n->pcs[i].cost[cpu]);
-      at_pcs += n->pcs[i].cost[cpu];
+      uint64_t v = scp_tree_pc_cost(tree, &n->pcs[i], cpu);
+      cell_add(c, id, (int32_t)i, v);
+      at_pcs += v;
     }
     cell_add(c, id, -1, n->self[cpu] - at_pcs);
   }

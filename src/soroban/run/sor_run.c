@@ -491,6 +491,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc) rc = scp_sor_vm_open(&r.vm, o->limits.cpu, o->limits.mem, &ho, err);
   r.vm.fee = fee;
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
+  if (!rc) scp_run_set_shape(r.vm.run, &o->shape);
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);

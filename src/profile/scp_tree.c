@@ -73,7 +73,9 @@ void scp_tree_free(scp_tree *t) {
   memset(t, 0, sizeof *t);
 }
 
-static uint32_t find(const scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
+/* Inlined: a guest's host calls reach the tree on every call (no call
+ * cache on that path), so the lookup is the hot path. */
+static inline __attribute__((always_inline)) uint32_t find(const scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
                      uint32_t module, uint32_t callee) {
   size_t h = key_hash(parent, callsite, kind, module, callee) & (t->nbuckets - 1);
   for (uint32_t i = t->buckets[h]; i != SCP_NODE_NONE; i = t->nodes[i].hash_next) {
@@ -151,22 +153,25 @@ static uint32_t truncated(scp_tree *t, uint32_t parent, scp_kind kind, uint32_t 
   return find_or_create(t, t->root_marker, 0, kind, module, callee);
 }
 
+/* A key not in the tree: folded into an ancestor, merged past the
+ * budget, or a new node.  Counts no call. */
+static uint32_t enter_new(scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
+                          uint32_t module, uint32_t callee) {
+  uint32_t id = t->fold_recursion ? recursion_of(t, parent, kind, module, callee) : SCP_NODE_NONE;
+  if (id != SCP_NODE_NONE) return id;
+  if (t->max_nodes && t->n >= t->max_nodes) return truncated(t, parent, kind, module, callee);
+  return create(t, parent, callsite, kind, module, callee);
+}
+
 uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
                         scp_kind kind, uint32_t module, uint32_t callee) {
   /* under a marker, paths are flat: one node per callee */
-  if (t->nodes[parent].marker != SCP_NODE_NONE) {
+  if (SCP_UNLIKELY(t->nodes[parent].marker != SCP_NODE_NONE)) {
     parent = t->nodes[parent].marker;
     callsite = 0;
   }
   uint32_t id = find(t, parent, callsite, kind, module, callee);
-  if (id == SCP_NODE_NONE && t->fold_recursion)
-    id = recursion_of(t, parent, kind, module, callee);
-  if (id == SCP_NODE_NONE) {
-    if (t->max_nodes && t->n >= t->max_nodes)
-      id = truncated(t, parent, kind, module, callee);
-    else
-      id = create(t, parent, callsite, kind, module, callee);
-  }
+  if (SCP_UNLIKELY(id == SCP_NODE_NONE)) id = enter_new(t, parent, callsite, kind, module, callee);
   if (id != SCP_NODE_NONE) t->nodes[id].calls++;
   return id;
 }

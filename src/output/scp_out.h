@@ -6,9 +6,11 @@
  *
  * Unless its comment says otherwise, a writer returns SCP_OK, SCP_ERR_ARG
  * (a metric out of range, or a profile without a root where one is needed;
- * nothing written) or SCP_ERR_NOMEM (b->oom set or an allocation failed; b
- * may then hold a partial output, which the caller discards).  Writers
- * only append to b; p is never modified.
+ * nothing written), SCP_ERR_NOMEM (b->oom set or an allocation failed; b
+ * may then hold a partial output, which the caller discards) or
+ * SCP_ERR_IO (b has a sink and writing to it failed).  Writers only append
+ * to b, never read back or change what they put there: with a sink
+ * (scp_buf), that is already in the file.  p is never modified.
  */
 #ifndef SCP_OUT_H
 #define SCP_OUT_H

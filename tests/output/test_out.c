@@ -929,6 +929,110 @@ static void test_diff(void **state) {
   prof_free(b2);
 }
 
+/* ---- streaming ------------------------------------------------------------ */
+
+/* 4,000 random call chains 10 deep over 200 frames with long names: 40,000
+ * nodes, 17 MiB of folded stacks, 2 MiB of speedscope. */
+static scp_profile *large_profile(void) {
+  scp_profile *p = prof_new(0, 0);
+  uint32_t fr[200];
+  for (unsigned i = 0; i < 200; i++) {
+    char name[96], file[64];
+    snprintf(name, sizeof name, "contract::module_%u::a_rather_long_function_name_%u", i % 7, i);
+    snprintf(file, sizeof file, "src/module_%u/lib.rs", i % 7);
+    fr[i] = frame(p, name, file, 10 + i, i % 5 ? SCP_KIND_GUEST : SCP_KIND_INLINED);
+  }
+  uint64_t seed = 1;
+  for (unsigned chain = 0; chain < 4000; chain++) {
+    uint32_t parent = 0;
+    for (unsigned d = 0; d < 10; d++) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      parent = node(p, parent, fr[(seed >> 33) % 200], 1, 1 + (seed >> 50), (seed >> 40) & 63);
+    }
+  }
+  finish(p);
+  return p;
+}
+
+/* The pprof writer compresses its message a piece at a time as it makes
+ * it: the result must be what compressing the whole message at once
+ * gives (what scprof wrote before it streamed). */
+static void assert_gzip_one_shot(const scp_buf *gz) {
+  scp_buf raw = {0};
+  unsigned char out[65536];
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+  z.next_in = (Bytef *)gz->data;
+  z.avail_in = (uInt)gz->len;
+  int zr;
+  do {
+    z.next_out = out;
+    z.avail_out = sizeof out;
+    zr = inflate(&z, Z_NO_FLUSH);
+    assert_true(zr == Z_OK || zr == Z_STREAM_END);
+    scp_buf_put(&raw, out, sizeof out - z.avail_out);
+  } while (zr != Z_STREAM_END);
+  inflateEnd(&z);
+  assert_true(raw.len > 10 * sizeof out);   /* many pieces */
+  memset(&z, 0, sizeof z);
+  assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  uLong bound = deflateBound(&z, (uLong)raw.len);
+  unsigned char *once = malloc(bound);
+  assert_non_null(once);
+  z.next_in = (Bytef *)raw.data;
+  z.avail_in = (uInt)raw.len;
+  z.next_out = once;
+  z.avail_out = (uInt)bound;
+  assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+  assert_int_equal(bound - z.avail_out, gz->len);
+  assert_memory_equal(once, gz->data, gz->len);
+  deflateEnd(&z);
+  free(once);
+  scp_buf_free(&raw);
+}
+
+/* Every format written through a buffer with a sink gives the very bytes
+ * it gives in memory, while the buffer never holds or allocates more
+ * than a chunk, though the larger outputs are several chunks long; the
+ * library's scp_profile_write streams the same way and reports a full
+ * disk as SCP_ERR_IO. */
+static void test_stream_large(void **state) {
+  scp_profile *p = large_profile();
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
+    const scp_out_format *of = scp_out_format_get((scp_format)f);
+    scp_out_opts oo = {.metric = 0, .svg = {.min_width_pct = -1}};
+    scp_buf mem = {0};
+    assert_int_equal(of->write(p, &oo, &mem), SCP_OK);
+    FILE *tf = tmpfile();
+    assert_non_null(tf);
+    scp_buf b = {.sink = tf};
+    assert_int_equal(of->write(p, &oo, &b), SCP_OK);
+    assert_int_equal(scp_buf_flush(&b), SCP_OK);
+    assert_true(b.cap <= SCP_BUF_CHUNK);   /* cap only grows: len never passed it */
+    if (f == SCP_FMT_FOLDED || f == SCP_FMT_SPEEDSCOPE || f == SCP_FMT_JSON || f == SCP_FMT_SVG)
+      assert_true(mem.len > 2 * SCP_BUF_CHUNK);
+    if (f == SCP_FMT_PPROF) assert_gzip_one_shot(&mem);
+    assert_int_equal(fseek(tf, 0, SEEK_END), 0);
+    assert_int_equal((size_t)ftell(tf), mem.len);
+    rewind(tf);
+    char *got = malloc(mem.len + 1);
+    assert_non_null(got);
+    assert_int_equal(fread(got, 1, mem.len, tf), mem.len);
+    assert_memory_equal(got, mem.data, mem.len);
+    free(got);
+    fclose(tf);
+    scp_buf_free(&b);
+    scp_buf_free(&mem);
+  }
+  FILE *full = fopen("/dev/full", "w");
+  if (full) {
+    assert_int_equal(scp_profile_write(p, SCP_FMT_FOLDED, NULL, full), SCP_ERR_IO);
+    fclose(full);
+  }
+  prof_free(p);
+}
+
 /* ---- edge cases ------------------------------------------------------------ */
 
 static void test_no_nodes_and_bad_metric(void **state) {
@@ -1154,6 +1258,7 @@ int main(void) {
       cmocka_unit_test(test_callgrind),
       cmocka_unit_test(test_pprof),
       cmocka_unit_test(test_diff),
+      cmocka_unit_test(test_stream_large),
       cmocka_unit_test(test_no_nodes_and_bad_metric),
       cmocka_unit_test(test_deep_chain),
       cmocka_unit_test(test_malformed_profile),

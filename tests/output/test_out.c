@@ -101,8 +101,8 @@ static void test_folded(void **state) {
 }
 
 /* ';' and newlines cannot break the format; equal stacks merge; every
- * stack starts at the root, whose own cost is a one-frame stack; the order
- * is bytewise over whole lines. */
+ * stack starts at the root, whose own cost is a one-frame stack; lines
+ * follow their frames' labels in bytewise order. */
 static void test_folded_sanitize_merge(void **state) {
   scp_profile *p = prof_new(0, 0);
   uint32_t w = frame(p, "weird;name\nx", "", 0, SCP_KIND_GUEST);
@@ -117,6 +117,56 @@ static void test_folded_sanitize_merge(void **state) {
   finish(p);
   char *s = render(folded0, p, NULL);
   assert_string_equal(s, "all 7\nall;f [u8, 32] 7\nall;weird,name x 5\n");
+  free(s);
+  prof_free(p);
+}
+
+/* Siblings of one label are one stack and one line, recursively: the
+ * second `a` under the root merges with the first, its `b` with the
+ * first's `b`, and their `c`s too; `d` (no cost of its own) still leads
+ * to `e`.  Names that fold to the same text ("a;x", "a,x") merge as well.
+ * Lines follow the frame labels in order, a stack's own line before its
+ * callees', so a sibling whose label extends another's ("b (x.c:3)",
+ * "a [u8, 2]") comes after the whole of the shorter one's stacks: a
+ * bytewise sort of the lines (the same lines) would have put
+ * "all;a [u8, 2] 512" and "all;a,x 6144" before "all;a;b 34", and
+ * "all;a;b (x.c:3) 256" before "all;a;b 34" too. */
+static void test_folded_groups(void **state) {
+  scp_profile *p = prof_new(0, 0);
+  uint32_t a = frame(p, "a", "", 0, SCP_KIND_GUEST);
+  uint32_t b = frame(p, "b", "", 0, SCP_KIND_GUEST);
+  uint32_t bx = frame(p, "b", "x.c", 3, SCP_KIND_INLINED);
+  uint32_t c = frame(p, "c", "", 0, SCP_KIND_GUEST);
+  uint32_t d = frame(p, "d", "", 0, SCP_KIND_GUEST);
+  uint32_t e = frame(p, "e", "", 0, SCP_KIND_HOST);
+  uint32_t au = frame(p, "a [u8; 2]", "", 0, SCP_KIND_GUEST);
+  uint32_t asemi = frame(p, "a;x", "", 0, SCP_KIND_GUEST);
+  uint32_t acomma = frame(p, "a,x", "", 0, SCP_KIND_GUEST);
+  p->nodes[0].self[0] = 3;
+  node(p, 0, acomma, 1, 4096, 0);
+  uint32_t a1 = node(p, 0, a, 1, 1, 0);
+  node(p, node(p, a1, b, 1, 2, 0), c, 1, 4, 0);
+  node(p, a1, c, 1, 8, 0);
+  node(p, node(p, 0, au, 1, 512, 0), c, 1, 1024, 0);
+  uint32_t a2 = node(p, 0, a, 1, 16, 0);
+  node(p, a2, bx, 1, 256, 0);
+  uint32_t b2 = node(p, a2, b, 1, 32, 0);
+  node(p, node(p, b2, d, 1, 0, 0), e, 1, 128, 0);
+  node(p, b2, c, 1, 64, 0);
+  node(p, 0, asemi, 1, 2048, 0);
+  finish(p);
+  char *s = render(folded0, p, NULL);
+  assert_string_equal(s,
+      "all 3\n"
+      "all;a 17\n"
+      "all;a;b 34\n"
+      "all;a;b;c 68\n"
+      "all;a;b;d;e 128\n"
+      "all;a;b (x.c:3) 256\n"
+      "all;a;c 8\n"
+      "all;a [u8, 2] 512\n"
+      "all;a [u8, 2];c 1024\n"
+      "all;a,x 6144\n");
   free(s);
   prof_free(p);
 }
@@ -1239,6 +1289,7 @@ int main(void) {
       cmocka_unit_test(test_label),
       cmocka_unit_test(test_folded),
       cmocka_unit_test(test_folded_sanitize_merge),
+      cmocka_unit_test(test_folded_groups),
       cmocka_unit_test(test_svg_frames),
       cmocka_unit_test(test_svg_layout_options),
       cmocka_unit_test(test_svg_pruning),

@@ -229,7 +229,9 @@ typedef struct scp_write_opts {
 } scp_write_opts;
 
 /* Write p in format fmt to f.  opts may be NULL.  Output depends only on p
- * and opts (byte-deterministic).  Returns SCP_OK or SCP_ERR_IO / NOMEM. */
+ * and opts (byte-deterministic).  It goes to f as it is made, a chunk at a
+ * time, so memory does not grow with its size; on an error f may hold part
+ * of it.  Returns SCP_OK or SCP_ERR_IO / NOMEM. */
 int scp_profile_write(const scp_profile *p, scp_format fmt,
                       const scp_write_opts *opts, FILE *f);
 

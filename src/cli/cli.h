@@ -75,6 +75,14 @@ int cli_write_file(const char *dir, const char *name, const scp_buf *b);
  * place once its folder is renamed into place (cli_outdir). */
 int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b);
 
+/* Runs the writer of format `of` on p with opts straight into DIR/NAME, a
+ * chunk at a time (scp_buf's sink), so the output is never held whole; the
+ * file is whole or absent as with cli_write_file_as, and a failure (of
+ * the writer or of the disk) is one line naming shown/NAME and the reason.
+ * Returns the exit status. */
+int cli_write_format(const char *dir, const char *shown, const char *name, const scp_profile *p,
+                     const scp_out_format *of, const scp_out_opts *opts);
+
 /* An output folder written whole or not at all: files go to a temporary
  * folder beside the target (DIR.tmpPID), and cli_outdir_commit swaps it
  * in only when every one is complete.  The old folder is replaced whole

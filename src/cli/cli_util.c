@@ -140,35 +140,70 @@ int cli_write_file(const char *dir, const char *name, const scp_buf *b) {
   return cli_write_file_as(dir, dir, name, b);
 }
 
-int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b) {
+/* A file written beside its target (PATH.tmpPID) and renamed over it at
+ * the end, so a reader (or a CI job after a full disk) never sees half a
+ * file under the real name.  said: the name messages give. */
+typedef struct out_file {
   char path[4096], tmp[4200], said[4096];
-  int n = dir ? snprintf(path, sizeof path, "%s/%s", dir, name)
-              : snprintf(path, sizeof path, "%s", name);
-  if (n < 0 || n >= (int)sizeof path) return cli_die(SCP_ERR_IO, "%s: file name too long", name);
-  if (shown) snprintf(said, sizeof said, "%s/%s", shown, name);
-  else snprintf(said, sizeof said, "%s", name);
-  if (b->oom) return cli_die(SCP_ERR_NOMEM, "%s: out of memory", said);
-  /* Written beside the target and renamed over it, so a reader (or a CI
-   * job after a full disk) never sees half a file under the real name. */
-  snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", said, strerror(errno));
-  int rc = scp_buf_write(b, f);
-  int saved_errno = errno;
-  if (fclose(f) != 0 && rc == SCP_OK) {
-    rc = SCP_ERR_IO;
-    saved_errno = errno;
-  }
-  if (rc == SCP_OK && rename(tmp, path) != 0) {
-    rc = SCP_ERR_IO;
-    saved_errno = errno;
-  }
-  if (rc != SCP_OK) {
-    remove(tmp);
-    return cli_die(rc, "%s: cannot write: %s", said,
-                   rc == SCP_ERR_IO ? strerror(saved_errno) : scp_strerror(rc));
-  }
+  FILE *f;
+} out_file;
+
+static int out_file_name(out_file *o, const char *dir, const char *shown, const char *name) {
+  int n = dir ? snprintf(o->path, sizeof o->path, "%s/%s", dir, name)
+              : snprintf(o->path, sizeof o->path, "%s", name);
+  if (n < 0 || n >= (int)sizeof o->path) return cli_die(SCP_ERR_IO, "%s: file name too long", name);
+  if (shown) snprintf(o->said, sizeof o->said, "%s/%s", shown, name);
+  else snprintf(o->said, sizeof o->said, "%s", name);
+  snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", o->path, (long)getpid());
   return 0;
+}
+
+static int out_file_open(out_file *o) {
+  o->f = fopen(o->tmp, "wb");
+  if (!o->f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", o->said, strerror(errno));
+  return 0;
+}
+
+/* Closes the file and, when rc (the writing's status) is SCP_OK, renames it
+ * into place; else, or when that fails, removes it and prints one line
+ * naming the file and the reason (err_no: the errno of a write error). */
+static int out_file_finish(out_file *o, int rc, int err_no) {
+  if (fclose(o->f) != 0 && rc == SCP_OK) {
+    rc = SCP_ERR_IO;
+    err_no = errno;
+  }
+  if (rc == SCP_OK && rename(o->tmp, o->path) != 0) {
+    rc = SCP_ERR_IO;
+    err_no = errno;
+  }
+  if (rc == SCP_OK) return 0;
+  remove(o->tmp);
+  if (rc == SCP_ERR_IO) return cli_die(rc, "%s: cannot write: %s", o->said, strerror(err_no));
+  return cli_die(rc, "%s: %s", o->said, scp_strerror(rc));
+}
+
+int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b) {
+  out_file o;
+  int status = out_file_name(&o, dir, shown, name);
+  if (status) return status;
+  if (b->oom) return cli_die(SCP_ERR_NOMEM, "%s: out of memory", o.said);
+  if ((status = out_file_open(&o))) return status;
+  int rc = scp_buf_write(b, o.f);
+  return out_file_finish(&o, rc, errno);
+}
+
+int cli_write_format(const char *dir, const char *shown, const char *name, const scp_profile *p,
+                     const scp_out_format *of, const scp_out_opts *opts) {
+  out_file o;
+  int status = out_file_name(&o, dir, shown, name);
+  if (status || (status = out_file_open(&o))) return status;
+  /* the writer's output goes to the file a chunk at a time */
+  scp_buf b = {.sink = o.f};
+  int rc = of->write(p, opts, &b);
+  if (rc == SCP_OK) rc = scp_buf_flush(&b);
+  int err_no = b.sink_errno;
+  scp_buf_free(&b);
+  return out_file_finish(&o, rc, err_no);
 }
 
 int cli_write_stdout(const scp_buf *b) {

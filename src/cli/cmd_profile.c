@@ -641,15 +641,11 @@ static int write_format(const scp_profile *p, const profile_opts *o, const char 
   const scp_out_format *of = scp_out_format_get(fmt);
   unsigned nfiles = of->per_metric ? p->nmetrics : 1;
   for (unsigned m = 0; m < nfiles; m++) {
-    scp_buf b = {0};
     char name[64];
     snprintf(name, sizeof name, "%s", of->file);
     if (of->per_metric) svg_file_name(p, m, name, sizeof name);
     scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg};
-    int rc = of->write(p, &oo, &b);
-    int status = rc == SCP_OK ? cli_write_file_as(dir, shown, name, &b)
-                              : cli_die(rc, "%s/%s: %s", shown, name, scp_strerror(rc));
-    scp_buf_free(&b);
+    int status = cli_write_format(dir, shown, name, p, of, &oo);
     if (status) return status;
   }
   return 0;

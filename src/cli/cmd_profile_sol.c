@@ -232,12 +232,8 @@ static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
-    scp_buf b = {0};
     scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
-    int rc = of->write(p, &oo, &b);
-    int st = rc == SCP_OK ? cli_write_file_as(dir, shown, of->file, &b)
-                          : cli_die(rc, "%s/%s: %s", shown, of->file, scp_strerror(rc));
-    scp_buf_free(&b);
+    int st = cli_write_format(dir, shown, of->file, p, of, &oo);
     if (st) return st;
   }
   return 0;

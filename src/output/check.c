@@ -76,7 +76,8 @@ int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b) {
     const char *msg = scp_prof_str(p, p->status_msg);
     scp_buf_printf(b, "note  run ended: %s%s%s\n", scp_strerror(p->status), *msg ? ": " : "", msg);
   }
-  rc = b->oom ? SCP_ERR_NOMEM : over ? SCP_ERR_BUDGET : missing ? SCP_ERR_NOTFOUND : SCP_OK;
+  rc = scp_out_done(b);
+  if (rc == SCP_OK) rc = over ? SCP_ERR_BUDGET : missing ? SCP_ERR_NOTFOUND : SCP_OK;
 fail:
   free(agg);
   scp_out_kids_free(&k);

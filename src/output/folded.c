@@ -3,28 +3,26 @@
  * inferno and speedscope read.  Every stack starts with the root frame
  * (the contract invoked), so a profile of several contracts or a diff of
  * two runs keeps its top level; the root's own cost is the stack of one.
+ *
+ * The file can be far larger than the tree (a deep tree repeats every
+ * ancestor on every line), so lines are written as the tree is walked and
+ * never held: memory is a few ids per node plus the current stack's text.
+ * One stack is one line, so siblings whose folded labels are equal (two
+ * call sites of one function, two names that fold to the same text) are
+ * walked as one group: its count is the sum of theirs and its children are
+ * all of theirs, grouped again the same way.  Groups go in bytewise order
+ * of their labels, each group's own line before its callees', so lines are
+ * sorted by their sequence of frame labels.  That is the bytewise order of
+ * whole lines (what `sort` gives) except where one sibling's label is a
+ * prefix of another's: bytewise, "f (x.c:1) 3" would sort among "f 5" and
+ * "f;g 2" (its ' ' and '(' against " 5" and ";g"), while here "f" with its
+ * callees comes whole before "f (x.c:1)" — a group's lines must be
+ * contiguous for the file to be written in one pass.
  */
 #include "output/out_private.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct stack_line {
-  const char *s;
-  size_t len;
-  uint64_t count;
-} stack_line;
-
-static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen) {
-  int c = memcmp(a, b, alen < blen ? alen : blen);
-  if (c) return c;
-  return alen < blen ? -1 : alen > blen;
-}
-
-static int cmp_stack_line(const void *pa, const void *pb) {
-  const stack_line *a = pa, *b = pb;
-  return cmp_bytes(a->s, a->len, b->s, b->len);
-}
 
 /* ';' separates frames and '\n' lines: neither may appear inside a label.
  * ',' keeps "[u8; 32]" readable as "[u8, 32]". */
@@ -35,108 +33,138 @@ static void put_folded_label(scp_buf *b, const char *s) {
   }
 }
 
-typedef struct walk_item {
-  uint32_t node;
-  size_t prefix;  /* length of the parent's path in the path buffer */
-} walk_item;
+/* Folded label of every frame, and of node ids through their frame. */
+typedef struct folded_labels {
+  const scp_profile *p;
+  char *text;            /* all labels, NUL-separated */
+  size_t *off;           /* nframes + 1 entries: the last is "[unknown]" */
+} folded_labels;
 
-typedef struct raw_line {
-  size_t off, len;
-  uint64_t count;
-} raw_line;
+static const char *label_of_node(const folded_labels *fl, uint32_t node) {
+  uint32_t f = fl->p->nodes[node].frame;
+  return fl->text + fl->off[f < fl->p->nframes ? f : fl->p->nframes];
+}
+
+static int cmp_by_label(void *ctx, uint32_t a, uint32_t b) {
+  return strcmp(label_of_node(ctx, a), label_of_node(ctx, b));
+}
+
+static int folded_labels_build(const scp_profile *p, folded_labels *fl) {
+  scp_out_labels l = {0};
+  scp_buf text = {0};
+  fl->p = p;
+  fl->off = malloc((p->nframes + 1) * sizeof *fl->off);
+  if (!fl->off || scp_out_labels_build(p, &l)) {
+    free(fl->off);
+    fl->off = NULL;
+    return SCP_ERR_NOMEM;
+  }
+  for (size_t f = 0; f <= p->nframes; f++) {
+    fl->off[f] = text.len;
+    put_folded_label(&text, f < p->nframes ? scp_out_label_of(&l, (uint32_t)f) : "[unknown]");
+    scp_buf_putc(&text, '\0');
+  }
+  scp_out_labels_free(&l);
+  if (text.oom) {
+    scp_buf_free(&text);
+    free(fl->off);
+    fl->off = NULL;
+    return SCP_ERR_NOMEM;
+  }
+  fl->text = text.data;
+  return SCP_OK;
+}
+
+/* The children of one group, sorted by label, in ids[lo..hi); the groups
+ * before `next` are done.  plen: the group's stack text length. */
+typedef struct level {
+  size_t lo, hi, next, plen;
+} level;
+
+typedef struct walk {
+  const scp_profile *p;
+  unsigned metric;
+  scp_out_kids k;
+  folded_labels fl;
+  uint32_t *ids;         /* the groups on the stack and their children */
+  size_t top;            /* ids in use */
+  level *lv;             /* one per group on the stack */
+  size_t nlv, caplv;
+  scp_buf path;          /* the current stack's text */
+  scp_buf *b;
+} walk;
+
+/* The group ids[lo..hi) (one label, its stack in w->path): writes its
+ * line, then lays out its children at w->top, sorted, and opens a level
+ * over them.  False on OOM. */
+static bool open_group(walk *w, size_t lo, size_t hi) {
+  if (w->path.oom) return false;
+  uint64_t self = 0;
+  size_t at = w->top;
+  for (size_t i = lo; i < hi; i++) {
+    uint32_t n = w->ids[i];
+    self += w->p->nodes[n].self[w->metric];
+    /* every node is the child of one node, so the groups on the stack and
+     * their children never need more than nnodes ids */
+    for (uint32_t c = w->k.start[n]; c < w->k.start[n + 1]; c++) w->ids[at++] = w->k.ids[c];
+  }
+  if (self) {
+    scp_buf_put(w->b, w->path.data, w->path.len);
+    scp_buf_putc(w->b, ' ');
+    scp_out_put_u64(w->b, self);
+    scp_buf_putc(w->b, '\n');
+  }
+  if (at == w->top) return true;
+  if (scp_out_sort_ids(w->ids + w->top, at - w->top, cmp_by_label, &w->fl)) return false;
+  if (!scp_grow(&w->lv, &w->caplv, w->nlv + 1, sizeof *w->lv)) return false;
+  w->lv[w->nlv++] = (level){w->top, at, w->top, w->path.len};
+  w->top = at;
+  return true;
+}
+
+/* Depth first, one level per group on the current stack. */
+static bool walk_groups(walk *w) {
+  w->ids[0] = 0;
+  w->top = 1;
+  scp_buf_puts(&w->path, label_of_node(&w->fl, 0));
+  if (!open_group(w, 0, 1)) return false;
+  while (w->nlv && !w->b->oom && !w->b->io_err) {
+    level *v = &w->lv[w->nlv - 1];
+    if (v->next == v->hi) {
+      w->top = v->lo;
+      w->nlv--;
+      continue;
+    }
+    size_t lo = v->next, hi = lo + 1;
+    const char *name = label_of_node(&w->fl, w->ids[lo]);
+    while (hi < v->hi && strcmp(label_of_node(&w->fl, w->ids[hi]), name) == 0) hi++;
+    v->next = hi;
+    w->path.len = v->plen;
+    scp_buf_putc(&w->path, ';');
+    scp_buf_puts(&w->path, name);
+    if (!open_group(w, lo, hi)) return false;
+  }
+  return true;
+}
 
 int scp_out_folded(const scp_profile *p, unsigned metric, scp_buf *b) {
   if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
   if (!p->nnodes) return SCP_OK;
   int rc = SCP_ERR_NOMEM;
   scp_out_labels l = {0};
-  scp_out_kids k = {0};
-  scp_buf path = {0}, stacks = {0}, text = {0};
-  walk_item *todo = NULL;
-  raw_line *raw = NULL;
-  stack_line *lines = NULL;
-  size_t nraw = 0, capraw = 0;
-
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
-  todo = malloc(p->nnodes * sizeof *todo);
-  if (!todo) goto fail;
-
-  /* Pre-order walk; each stack is copied out when its node has self cost. */
-  size_t ntodo = 0;
-  put_folded_label(&path, scp_out_label_of(&l, p->nodes[0].frame));
-  size_t root_len = path.len;
-  if (p->nodes[0].self[metric]) {
-    if (!scp_grow(&raw, &capraw, nraw + 1, sizeof *raw)) goto fail;
-    raw[nraw] = (raw_line){stacks.len, 0, p->nodes[0].self[metric]};
-    scp_buf_put(&stacks, path.data, root_len);
-    raw[nraw].len = stacks.len - raw[nraw].off;
-    nraw++;
-  }
-  for (uint32_t i = k.start[1]; i-- > k.start[0];) todo[ntodo++] = (walk_item){k.ids[i], root_len};
-  while (ntodo) {
-    walk_item w = todo[--ntodo];
-    const scp_prof_node *n = &p->nodes[w.node];
-    path.len = w.prefix;
-    if (w.prefix) scp_buf_putc(&path, ';');
-    put_folded_label(&path, scp_out_label_of(&l, n->frame));
-    if (path.oom) goto fail;
-    if (n->self[metric]) {
-      if (!scp_grow(&raw, &capraw, nraw + 1, sizeof *raw)) goto fail;
-      raw[nraw++] = (raw_line){stacks.len, path.len, n->self[metric]};
-      scp_buf_put(&stacks, path.data, path.len);
-    }
-    /* Children pushed in reverse so they pop in display order (the order
-     * does not matter for the output, which is sorted, but keeps walks alike). */
-    for (uint32_t i = k.start[w.node + 1]; i-- > k.start[w.node];)
-      todo[ntodo++] = (walk_item){k.ids[i], path.len};
-  }
-  if (stacks.oom) goto fail;
-
-  /* Equal stacks (two nodes with the same labels) merge into one line. */
-  lines = malloc((nraw ? nraw : 1) * sizeof *lines);
-  if (!lines) goto fail;
-  for (size_t i = 0; i < nraw; i++)
-    lines[i] = (stack_line){stacks.data + raw[i].off, raw[i].len, raw[i].count};
-  qsort(lines, nraw, sizeof *lines, cmp_stack_line);
-  size_t nlines = 0;
-  for (size_t i = 0; i < nraw; i++) {
-    if (nlines && cmp_stack_line(&lines[nlines - 1], &lines[i]) == 0)
-      lines[nlines - 1].count += lines[i].count;
-    else
-      lines[nlines++] = lines[i];
-  }
-
-  /* Sort the finished lines bytewise, count included, as `sort` would. */
-  size_t *offs = malloc((nlines ? nlines : 1) * sizeof *offs);
-  if (!offs) goto fail;
-  for (size_t i = 0; i < nlines; i++) {
-    offs[i] = text.len;
-    scp_buf_put(&text, lines[i].s, lines[i].len);
-    scp_buf_putc(&text, ' ');
-    scp_out_put_u64(&text, lines[i].count);
-    lines[i].len = text.len - offs[i];
-  }
-  if (text.oom) {
-    free(offs);
-    goto fail;
-  }
-  for (size_t i = 0; i < nlines; i++) lines[i].s = text.data + offs[i];
-  free(offs);
-  qsort(lines, nlines, sizeof *lines, cmp_stack_line);
-  for (size_t i = 0; i < nlines; i++) {
-    scp_buf_put(b, lines[i].s, lines[i].len);
-    scp_buf_putc(b, '\n');
-  }
-  rc = scp_out_done(b);
-
+  walk w = {.p = p, .metric = metric, .b = b};
+  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &w.k)) goto fail;
+  scp_out_labels_free(&l);
+  if (folded_labels_build(p, &w.fl)) goto fail;
+  if (!(w.ids = malloc(p->nnodes * sizeof *w.ids))) goto fail;
+  if (walk_groups(&w)) rc = scp_out_done(b);
 fail:
-  free(lines);
-  free(raw);
-  free(todo);
-  scp_buf_free(&path);
-  scp_buf_free(&stacks);
-  scp_buf_free(&text);
-  scp_out_kids_free(&k);
+  free(w.ids);
+  free(w.lv);
+  free(w.fl.text);
+  free(w.fl.off);
+  scp_buf_free(&w.path);
+  scp_out_kids_free(&w.k);
   scp_out_labels_free(&l);
   return rc;
 }

@@ -74,9 +74,9 @@ int scp_profile_write(const scp_profile *p, scp_format fmt,
   if (!opts) opts = &defaults;
   if (!p || !f || opts->metric >= p->nmetrics || (unsigned)fmt >= SCP_FMT_COUNT) return SCP_ERR_ARG;
   scp_out_opts o = {.metric = opts->metric, .top = opts->top};
-  scp_buf b = {0};
+  scp_buf b = {.sink = f};   /* to f a chunk at a time, never held whole */
   int rc = formats[fmt].write(p, &o, &b);
-  if (rc == SCP_OK) rc = scp_buf_write(&b, f);
+  if (rc == SCP_OK) rc = scp_buf_flush(&b);
   scp_buf_free(&b);
   return rc;
 }

@@ -89,9 +89,10 @@ static inline uint64_t scp_out_total(const scp_profile *p, unsigned metric) {
   return p->nnodes ? p->nodes[0].total[metric] : 0;
 }
 
-/* Ends a writer: SCP_ERR_NOMEM when the buffer ran out of memory. */
+/* Ends a writer: SCP_ERR_NOMEM when the buffer ran out of memory,
+ * SCP_ERR_IO when writing to its sink failed. */
 static inline int scp_out_done(const scp_buf *b) {
-  return b->oom ? SCP_ERR_NOMEM : SCP_OK;
+  return b->oom ? SCP_ERR_NOMEM : b->io_err ? SCP_ERR_IO : SCP_OK;
 }
 
 #endif

@@ -134,30 +134,72 @@ static void sample(pp_ctx *c, scp_buf *out, const uint32_t *path, size_t depth,
   scp_buf_free(&vals);
 }
 
-static int gzip_into(scp_buf *b, const scp_buf *raw) {
+/* ---- gzip, streamed ------------------------------------------------------
+ * The encoded profile goes through deflate as it is made and the
+ * compressed bytes are appended to b a piece at a time, so neither the
+ * whole message nor the whole file is ever held.  deflate's output depends
+ * only on the bytes fed and the flush at the end, not on how they are cut
+ * into calls, so the file is the same as compressing the message at once. */
+
+typedef struct gz_out {
   z_stream z;
-  memset(&z, 0, sizeof z);
+  scp_buf *b;
+  int rc;                /* SCP_OK, or the first failure */
+} gz_out;
+
+static int gz_begin(gz_out *g, scp_buf *b) {
+  memset(g, 0, sizeof *g);
+  g->b = b;
   /* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 and no name,
    * so the bytes depend only on the input. */
-  if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    return SCP_ERR_NOMEM;
-  uLong bound = deflateBound(&z, (uLong)raw->len);
-  if (!scp_grow(&b->data, &b->cap, b->len + bound + 1, 1)) {
-    deflateEnd(&z);
-    return SCP_ERR_NOMEM;
-  }
-  z.next_in = (Bytef *)(raw->data ? raw->data : "");
-  z.avail_in = (uInt)raw->len;
-  z.next_out = (Bytef *)b->data + b->len;
-  z.avail_out = (uInt)bound;
-  int zr = deflate(&z, Z_FINISH);
-  size_t produced = bound - z.avail_out;
-  deflateEnd(&z);
-  if (zr != Z_STREAM_END) return SCP_ERR_INTERNAL;
-  b->len += produced;
-  b->data[b->len] = 0;
+  if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return g->rc = SCP_ERR_NOMEM;
   return SCP_OK;
 }
+
+/* Compresses n bytes of p (Z_NO_FLUSH), or ends the stream (Z_FINISH). */
+static void gz_run(gz_out *g, const void *p, size_t n, int flush) {
+  unsigned char out[16384];
+  const unsigned char *in = p ? p : (const unsigned char *)"";
+  if (g->rc != SCP_OK) return;
+  for (;;) {
+    /* avail_in is an unsigned int: a larger input goes in pieces */
+    uInt take = n > 1u << 30 ? 1u << 30 : (uInt)n;
+    int last = take == n ? flush : Z_NO_FLUSH;
+    g->z.next_in = (Bytef *)in;
+    g->z.avail_in = take;
+    int zr;
+    do {
+      g->z.next_out = out;
+      g->z.avail_out = sizeof out;
+      zr = deflate(&g->z, last);
+      if (zr == Z_STREAM_ERROR) {
+        g->rc = SCP_ERR_INTERNAL;
+        return;
+      }
+      scp_buf_put(g->b, out, sizeof out - g->z.avail_out);
+    } while (g->z.avail_out == 0 || (last == Z_FINISH && zr != Z_STREAM_END));
+    in += take;
+    n -= take;
+    if (!n) return;
+  }
+}
+
+/* Compresses what buf holds and empties it for more. */
+static void gz_feed(gz_out *g, scp_buf *buf) {
+  if (buf->oom && g->rc == SCP_OK) g->rc = SCP_ERR_NOMEM;
+  gz_run(g, buf->data, buf->len, Z_NO_FLUSH);
+  buf->len = 0;
+}
+
+static int gz_end(gz_out *g) {
+  gz_run(g, NULL, 0, Z_FINISH);
+  deflateEnd(&g->z);
+  return g->rc;
+}
+
+/* Samples are compressed a piece at a time once this much waits. */
+#define PP_FEED_BYTES 65536
 
 int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
@@ -167,6 +209,8 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   scp_buf body = {0}, samples = {0};
+  gz_out gz;
+  bool gz_open = false;
   uint32_t *todo = NULL, *path = NULL, *fids = NULL, *lines = NULL;
   size_t nn = p->nnodes;
   if (scp_strtab_intern(&c.strings, "") != 0 || scp_strtab_intern(&c.lockeys, "") != 0)
@@ -177,6 +221,8 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   fids = malloc(nn * sizeof *fids);
   lines = malloc(nn * sizeof *lines);
   if (!todo || !path || !fids || !lines) goto fail;
+  if (gz_begin(&gz, b) != SCP_OK) goto fail;
+  gz_open = true;
 
   /* sample_type: one per metric */
   for (unsigned m = 0; m < c.nm; m++) {
@@ -185,7 +231,9 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
     pb_uint(&c.msg, 2, pp_str(&c, me->unit && *me->unit ? me->unit : "count"));
     pb_msg(&body, 1, &c.msg);
   }
-  /* samples, pre-order with children by label */
+  gz_feed(&gz, &body);
+  /* samples, pre-order with children by label, compressed as they come;
+   * the locations they name follow them, so those wait in c.locations */
   size_t ntodo = 0;
   todo[ntodo++] = 0;
   while (ntodo) {
@@ -208,11 +256,10 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
     for (unsigned m = 0; m < c.nm; m++) any |= rest[m] != 0;
     if (any) sample(&c, &samples, path, depth, 0, rest, fids, lines);
     for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) todo[ntodo++] = k.ids[i];
+    if (samples.len >= PP_FEED_BYTES) gz_feed(&gz, &samples);
   }
-  scp_buf_put(&body, samples.data, samples.len);
-  if (samples.oom) body.oom = true;
-  scp_buf_put(&body, c.locations.data, c.locations.len);
-  if (c.locations.oom) body.oom = true;
+  gz_feed(&gz, &samples);
+  gz_feed(&gz, &c.locations);
   /* functions: one per frame, id = frame id + 1 */
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
@@ -246,9 +293,12 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   }
   pb_uint(&body, 14, dtype);
   if (body.oom || c.msg.oom || c.locmsg.oom || c.inner.oom) goto fail;
-  rc = gzip_into(b, &body);
+  gz_feed(&gz, &body);
+  gz_open = false;
+  rc = gz_end(&gz);
   if (rc == SCP_OK) rc = scp_out_done(b);
 fail:
+  if (gz_open) deflateEnd(&gz.z);
   free(todo);
   free(path);
   free(fids);

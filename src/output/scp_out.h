@@ -6,9 +6,11 @@
  *
  * Unless its comment says otherwise, a writer returns SCP_OK, SCP_ERR_ARG
  * (a metric out of range, or a profile without a root where one is needed;
- * nothing written) or SCP_ERR_NOMEM (b->oom set or an allocation failed; b
- * may then hold a partial output, which the caller discards).  Writers
- * only append to b; p is never modified.
+ * nothing written), SCP_ERR_NOMEM (b->oom set or an allocation failed; b
+ * may then hold a partial output, which the caller discards) or
+ * SCP_ERR_IO (b has a sink and writing to it failed).  Writers only append
+ * to b, never read back or change what they put there: with a sink
+ * (scp_buf), that is already in the file.  p is never modified.
  */
 #ifndef SCP_OUT_H
 #define SCP_OUT_H
@@ -16,10 +18,15 @@
 #include "profile/scp_prof.h"
 
 /* Folded stacks, one "root;..;leaf COUNT" line per stack with a non-zero
- * self cost of `metric`, lines sorted bytewise.  Frame text is the frame
- * label (see scp_out_label) with ';' turned into ',' and control
- * characters into ' '.  The root is implied (as in flamegraph.pl); its own
- * cost, if any, is a line with the root label alone.  Equal stacks merge. */
+ * self cost of `metric`.  Frame text is the frame label (see
+ * scp_out_label) with ';' turned into ',' and control characters into ' '.
+ * Every line starts with the root's label; the root's own cost, if any, is
+ * a line with the root label alone.  Equal stacks merge (sibling nodes of
+ * one label are one stack, and so are their children of one label).
+ * Lines are sorted by their sequence of frame labels, each compared
+ * bytewise, a stack's own line before its callees' (the head comment of
+ * folded.c says how that differs from sorting whole lines).  Written as
+ * the tree is walked: memory does not grow with the output. */
 int scp_out_folded(const scp_profile *p, unsigned metric, scp_buf *b);
 
 typedef struct scp_svg_opts {

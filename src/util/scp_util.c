@@ -91,8 +91,27 @@ bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem) {
 
 /* ---- buffer ---------------------------------------------------------- */
 
+/* Writes n bytes to the sink; false (and io_err set) when it fails. */
+static bool sink_write(scp_buf *b, const void *p, size_t n) {
+  errno = 0;
+  if (!n || fwrite(p, 1, n, b->sink) == n) return true;
+  b->io_err = true;
+  b->sink_errno = errno ? errno : EIO;
+  return false;
+}
+
 void scp_buf_put(scp_buf *b, const void *p, size_t n) {
-  if (b->oom) return;
+  if (b->oom || b->io_err) return;
+  /* len + n + 1 (the NUL) stays within a chunk, so cap never passes it */
+  if (b->sink && (n >= SCP_BUF_CHUNK || b->len + n >= SCP_BUF_CHUNK)) {
+    if (!sink_write(b, b->data, b->len)) return;
+    b->len = 0;
+    if (b->data) b->data[0] = 0;
+    if (n >= SCP_BUF_CHUNK) {
+      sink_write(b, p, n);
+      return;
+    }
+  }
   if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, b->len + n + 1, 1)) {
     b->oom = true;
     return;
@@ -153,8 +172,24 @@ void scp_buf_free(scp_buf *b) {
 
 int scp_buf_write(const scp_buf *b, FILE *f) {
   if (b->oom) return SCP_ERR_NOMEM;
+  if (b->io_err) return SCP_ERR_IO;
   if (b->len && fwrite(b->data, 1, b->len, f) != b->len) return SCP_ERR_IO;
   return fflush(f) == 0 ? SCP_OK : SCP_ERR_IO;
+}
+
+int scp_buf_flush(scp_buf *b) {
+  if (b->oom) return SCP_ERR_NOMEM;
+  if (!b->sink) return b->io_err ? SCP_ERR_IO : SCP_OK;
+  if (!b->io_err && sink_write(b, b->data, b->len)) {
+    b->len = 0;
+    if (b->data) b->data[0] = 0;
+    errno = 0;
+    if (fflush(b->sink) != 0) {
+      b->io_err = true;
+      b->sink_errno = errno ? errno : EIO;
+    }
+  }
+  return b->io_err ? SCP_ERR_IO : SCP_OK;
 }
 
 /* ---- LEB128 ---------------------------------------------------------- */

@@ -31,11 +31,25 @@ void scp_error_prefix(scp_error *err, const char *prefix);
  * Returns false on overflow/OOM (ptr and cap unchanged). */
 bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem);
 
-/* ---- byte buffer (output writers) ------------------------------------ */
+/* ---- byte buffer (output writers) ------------------------------------
+ * A string builder, or, with a sink, a writer's window onto its file: once
+ * appends would fill a chunk (SCP_BUF_CHUNK bytes), what the buffer holds
+ * goes to the sink first, and an append of a chunk or more goes straight
+ * through, so the buffer never holds (nor allocates) more than a chunk
+ * and an output of any size costs no more memory than that.  A writer
+ * given a buffer with a sink must therefore only append: what it put
+ * earlier may already be in the file.  Without a sink, everything stays
+ * in data (NUL-terminated after len), as a string builder needs. */
+#define SCP_BUF_CHUNK ((size_t)1 << 20)
+
 typedef struct scp_buf {
   char *data;
   size_t len, cap;
   bool oom;      /* sticky: set on the first failed append */
+  bool io_err;   /* sticky: a write to the sink failed (errno in sink_errno);
+                    later appends are dropped */
+  int sink_errno;
+  FILE *sink;    /* NULL: a string builder.  Set before the first append. */
 } scp_buf;
 
 void scp_buf_put(scp_buf *b, const void *p, size_t n);
@@ -47,8 +61,14 @@ void scp_buf_put_grouped(scp_buf *b, uint64_t v);
 /* XML/HTML-escape s into b. */
 void scp_buf_put_xml(scp_buf *b, const char *s);
 void scp_buf_free(scp_buf *b);
-/* Write the buffer to f; SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on write error. */
+/* Write the buffer to f; SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on write error
+ * (or on an earlier one to b's sink). */
 int scp_buf_write(const scp_buf *b, FILE *f);
+/* Ends a buffer with a sink: writes what it still holds to the sink and
+ * flushes the stream.  SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on a write
+ * error now or before (errno in b->sink_errno); SCP_OK otherwise, and
+ * SCP_OK with nothing done when b has no sink. */
+int scp_buf_flush(scp_buf *b);
 
 /* ---- LEB128 ----------------------------------------------------------
  * Each reader decodes at *p (bounded by end), advances *p and returns true,

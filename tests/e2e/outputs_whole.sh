@@ -3,8 +3,10 @@
 # cannot finish writing (a file-size limit stands in for a full disk:
 # SIGXFSZ ignored, so write() fails with EFBIG) leaves the first run's
 # folder exactly as it was and no temporary folder or file beside it, with
-# one line naming the file and the reason; a run that completes replaces
-# the folder whole; a folder holding the user's own files is never removed.
+# one line naming the file and the reason, also when the limit is hit in
+# the middle of a file being streamed to disk; a run that completes
+# replaces the folder whole; a folder holding the user's own files is
+# never removed.
 set -u
 BIN=${SCPROF:-build/bin/scprof}
 B=${SCP_BUILD:-build}
@@ -25,6 +27,17 @@ ok one_line_error 74 "$T/out/flamegraph.svg: cannot write: File too large"
 (cd "$T/out" && ls && cat ./*) >"$T/after"
 NAME="the first run's folder is untouched"; ok cmp -s "$T/before" "$T/after"
 NAME="nothing left beside it"; ok [ "$(ls "$T")" = "$(printf 'after\nbefore\nerr\nout')" ]
+
+# a file of several MiB goes to disk a chunk at a time while it is made,
+# so the limit is hit part-way through writing it: the same one line, no
+# partial file, the first run's folder untouched
+(trap '' XFSZ; ulimit -f 3000; "$BIN" profile "$B/tests/fixtures/wasm/walk.wasm" walk u32:60 u32:60 \
+   -o "$T/out" -q -f report,folded) 2>"$T/err"; rc=$?
+NAME="write failure mid-file: exit 74 naming the file and reason (exit $rc)"
+ok one_line_error 74 "$T/out/profile.folded: cannot write: File too large"
+(cd "$T/out" && ls && cat ./*) >"$T/after"
+NAME="mid-file failure: the first run's folder is untouched"; ok cmp -s "$T/before" "$T/after"
+NAME="mid-file failure: nothing left beside it"; ok [ "$(ls "$T")" = "$(printf 'after\nbefore\nerr\nout')" ]
 
 # a run that completes replaces the folder whole: the formats it did not
 # write do not stay behind

@@ -101,8 +101,8 @@ static void test_folded(void **state) {
 }
 
 /* ';' and newlines cannot break the format; equal stacks merge; every
- * stack starts at the root, whose own cost is a one-frame stack; the order
- * is bytewise over whole lines. */
+ * stack starts at the root, whose own cost is a one-frame stack; lines
+ * follow their frames' labels in bytewise order. */
 static void test_folded_sanitize_merge(void **state) {
   scp_profile *p = prof_new(0, 0);
   uint32_t w = frame(p, "weird;name\nx", "", 0, SCP_KIND_GUEST);
@@ -117,6 +117,56 @@ static void test_folded_sanitize_merge(void **state) {
   finish(p);
   char *s = render(folded0, p, NULL);
   assert_string_equal(s, "all 7\nall;f [u8, 32] 7\nall;weird,name x 5\n");
+  free(s);
+  prof_free(p);
+}
+
+/* Siblings of one label are one stack and one line, recursively: the
+ * second `a` under the root merges with the first, its `b` with the
+ * first's `b`, and their `c`s too; `d` (no cost of its own) still leads
+ * to `e`.  Names that fold to the same text ("a;x", "a,x") merge as well.
+ * Lines follow the frame labels in order, a stack's own line before its
+ * callees', so a sibling whose label extends another's ("b (x.c:3)",
+ * "a [u8, 2]") comes after the whole of the shorter one's stacks: a
+ * bytewise sort of the lines (the same lines) would have put
+ * "all;a [u8, 2] 512" and "all;a,x 6144" before "all;a;b 34", and
+ * "all;a;b (x.c:3) 256" before "all;a;b 34" too. */
+static void test_folded_groups(void **state) {
+  scp_profile *p = prof_new(0, 0);
+  uint32_t a = frame(p, "a", "", 0, SCP_KIND_GUEST);
+  uint32_t b = frame(p, "b", "", 0, SCP_KIND_GUEST);
+  uint32_t bx = frame(p, "b", "x.c", 3, SCP_KIND_INLINED);
+  uint32_t c = frame(p, "c", "", 0, SCP_KIND_GUEST);
+  uint32_t d = frame(p, "d", "", 0, SCP_KIND_GUEST);
+  uint32_t e = frame(p, "e", "", 0, SCP_KIND_HOST);
+  uint32_t au = frame(p, "a [u8; 2]", "", 0, SCP_KIND_GUEST);
+  uint32_t asemi = frame(p, "a;x", "", 0, SCP_KIND_GUEST);
+  uint32_t acomma = frame(p, "a,x", "", 0, SCP_KIND_GUEST);
+  p->nodes[0].self[0] = 3;
+  node(p, 0, acomma, 1, 4096, 0);
+  uint32_t a1 = node(p, 0, a, 1, 1, 0);
+  node(p, node(p, a1, b, 1, 2, 0), c, 1, 4, 0);
+  node(p, a1, c, 1, 8, 0);
+  node(p, node(p, 0, au, 1, 512, 0), c, 1, 1024, 0);
+  uint32_t a2 = node(p, 0, a, 1, 16, 0);
+  node(p, a2, bx, 1, 256, 0);
+  uint32_t b2 = node(p, a2, b, 1, 32, 0);
+  node(p, node(p, b2, d, 1, 0, 0), e, 1, 128, 0);
+  node(p, b2, c, 1, 64, 0);
+  node(p, 0, asemi, 1, 2048, 0);
+  finish(p);
+  char *s = render(folded0, p, NULL);
+  assert_string_equal(s,
+      "all 3\n"
+      "all;a 17\n"
+      "all;a;b 34\n"
+      "all;a;b;c 68\n"
+      "all;a;b;d;e 128\n"
+      "all;a;b (x.c:3) 256\n"
+      "all;a;c 8\n"
+      "all;a [u8, 2] 512\n"
+      "all;a [u8, 2];c 1024\n"
+      "all;a,x 6144\n");
   free(s);
   prof_free(p);
 }
@@ -929,6 +979,110 @@ static void test_diff(void **state) {
   prof_free(b2);
 }
 
+/* ---- streaming ------------------------------------------------------------ */
+
+/* 4,000 random call chains 10 deep over 200 frames with long names: 40,000
+ * nodes, 17 MiB of folded stacks, 2 MiB of speedscope. */
+static scp_profile *large_profile(void) {
+  scp_profile *p = prof_new(0, 0);
+  uint32_t fr[200];
+  for (unsigned i = 0; i < 200; i++) {
+    char name[96], file[64];
+    snprintf(name, sizeof name, "contract::module_%u::a_rather_long_function_name_%u", i % 7, i);
+    snprintf(file, sizeof file, "src/module_%u/lib.rs", i % 7);
+    fr[i] = frame(p, name, file, 10 + i, i % 5 ? SCP_KIND_GUEST : SCP_KIND_INLINED);
+  }
+  uint64_t seed = 1;
+  for (unsigned chain = 0; chain < 4000; chain++) {
+    uint32_t parent = 0;
+    for (unsigned d = 0; d < 10; d++) {
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      parent = node(p, parent, fr[(seed >> 33) % 200], 1, 1 + (seed >> 50), (seed >> 40) & 63);
+    }
+  }
+  finish(p);
+  return p;
+}
+
+/* The pprof writer compresses its message a piece at a time as it makes
+ * it: the result must be what compressing the whole message at once
+ * gives (what scprof wrote before it streamed). */
+static void assert_gzip_one_shot(const scp_buf *gz) {
+  scp_buf raw = {0};
+  unsigned char out[65536];
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+  z.next_in = (Bytef *)gz->data;
+  z.avail_in = (uInt)gz->len;
+  int zr;
+  do {
+    z.next_out = out;
+    z.avail_out = sizeof out;
+    zr = inflate(&z, Z_NO_FLUSH);
+    assert_true(zr == Z_OK || zr == Z_STREAM_END);
+    scp_buf_put(&raw, out, sizeof out - z.avail_out);
+  } while (zr != Z_STREAM_END);
+  inflateEnd(&z);
+  assert_true(raw.len > 10 * sizeof out);   /* many pieces */
+  memset(&z, 0, sizeof z);
+  assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  uLong bound = deflateBound(&z, (uLong)raw.len);
+  unsigned char *once = malloc(bound);
+  assert_non_null(once);
+  z.next_in = (Bytef *)raw.data;
+  z.avail_in = (uInt)raw.len;
+  z.next_out = once;
+  z.avail_out = (uInt)bound;
+  assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+  assert_int_equal(bound - z.avail_out, gz->len);
+  assert_memory_equal(once, gz->data, gz->len);
+  deflateEnd(&z);
+  free(once);
+  scp_buf_free(&raw);
+}
+
+/* Every format written through a buffer with a sink gives the very bytes
+ * it gives in memory, while the buffer never holds or allocates more
+ * than a chunk, though the larger outputs are several chunks long; the
+ * library's scp_profile_write streams the same way and reports a full
+ * disk as SCP_ERR_IO. */
+static void test_stream_large(void **state) {
+  scp_profile *p = large_profile();
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
+    const scp_out_format *of = scp_out_format_get((scp_format)f);
+    scp_out_opts oo = {.metric = 0, .svg = {.min_width_pct = -1}};
+    scp_buf mem = {0};
+    assert_int_equal(of->write(p, &oo, &mem), SCP_OK);
+    FILE *tf = tmpfile();
+    assert_non_null(tf);
+    scp_buf b = {.sink = tf};
+    assert_int_equal(of->write(p, &oo, &b), SCP_OK);
+    assert_int_equal(scp_buf_flush(&b), SCP_OK);
+    assert_true(b.cap <= SCP_BUF_CHUNK);   /* cap only grows: len never passed it */
+    if (f == SCP_FMT_FOLDED || f == SCP_FMT_SPEEDSCOPE || f == SCP_FMT_JSON || f == SCP_FMT_SVG)
+      assert_true(mem.len > 2 * SCP_BUF_CHUNK);
+    if (f == SCP_FMT_PPROF) assert_gzip_one_shot(&mem);
+    assert_int_equal(fseek(tf, 0, SEEK_END), 0);
+    assert_int_equal((size_t)ftell(tf), mem.len);
+    rewind(tf);
+    char *got = malloc(mem.len + 1);
+    assert_non_null(got);
+    assert_int_equal(fread(got, 1, mem.len, tf), mem.len);
+    assert_memory_equal(got, mem.data, mem.len);
+    free(got);
+    fclose(tf);
+    scp_buf_free(&b);
+    scp_buf_free(&mem);
+  }
+  FILE *full = fopen("/dev/full", "w");
+  if (full) {
+    assert_int_equal(scp_profile_write(p, SCP_FMT_FOLDED, NULL, full), SCP_ERR_IO);
+    fclose(full);
+  }
+  prof_free(p);
+}
+
 /* ---- edge cases ------------------------------------------------------------ */
 
 static void test_no_nodes_and_bad_metric(void **state) {
@@ -1135,6 +1289,7 @@ int main(void) {
       cmocka_unit_test(test_label),
       cmocka_unit_test(test_folded),
       cmocka_unit_test(test_folded_sanitize_merge),
+      cmocka_unit_test(test_folded_groups),
       cmocka_unit_test(test_svg_frames),
       cmocka_unit_test(test_svg_layout_options),
       cmocka_unit_test(test_svg_pruning),
@@ -1154,6 +1309,7 @@ int main(void) {
       cmocka_unit_test(test_callgrind),
       cmocka_unit_test(test_pprof),
       cmocka_unit_test(test_diff),
+      cmocka_unit_test(test_stream_large),
       cmocka_unit_test(test_no_nodes_and_bad_metric),
       cmocka_unit_test(test_deep_chain),
       cmocka_unit_test(test_malformed_profile),

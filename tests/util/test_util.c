@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +125,89 @@ static void test_buf(void **state) {
   scp_buf_free(&b);
 }
 
+/* Reads back the whole of f (a tmpfile). */
+static char *slurp(FILE *f, size_t *len) {
+  assert_int_equal(fseek(f, 0, SEEK_END), 0);
+  long n = ftell(f);
+  assert_true(n >= 0);
+  rewind(f);
+  char *data = malloc((size_t)n + 1);
+  assert_non_null(data);
+  assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+  data[n] = 0;
+  *len = (size_t)n;
+  return data;
+}
+
+/* With a sink, appends reach the file in order and the buffer never holds
+ * or allocates more than a chunk, whatever the sizes of the appends;
+ * without one, the same appends all stay in memory as before. */
+static void test_buf_sink(void **state) {
+  (void)state;
+  enum { BIG = 3 * (1 << 20) + 12345 };
+  char *big = malloc(BIG);
+  assert_non_null(big);
+  for (size_t i = 0; i < BIG; i++) big[i] = (char)('a' + i % 26);
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  scp_buf b = {.sink = f}, mem = {0};
+  for (int round = 0; round < 2; round++) {
+    scp_buf *t[2] = {&b, &mem};
+    for (int k = 0; k < 2; k++) {
+      for (unsigned i = 0; i < 200000; i++) scp_buf_printf(t[k], "line %u;", i);
+      assert_true(b.len < SCP_BUF_CHUNK);
+      scp_buf_put(t[k], big, round ? SCP_BUF_CHUNK - 1 : BIG);  /* straight through */
+      assert_true(b.len < SCP_BUF_CHUNK);
+      scp_buf_putc(t[k], '\n');
+    }
+  }
+  assert_true(b.cap <= SCP_BUF_CHUNK);
+  assert_string_equal(b.data + b.len - 1, "\n");    /* still NUL-terminated */
+  assert_true(mem.len > 4 * SCP_BUF_CHUNK);          /* no sink: all held */
+  assert_int_equal(scp_buf_flush(&b), SCP_OK);
+  assert_int_equal(b.len, 0);
+  assert_int_equal(scp_buf_flush(&mem), SCP_OK);     /* no sink: nothing to do */
+  size_t len;
+  char *got = slurp(f, &len);
+  assert_int_equal(len, mem.len);
+  assert_memory_equal(got, mem.data, len);
+  free(got);
+  fclose(f);
+  scp_buf_free(&b);
+  scp_buf_free(&mem);
+  free(big);
+}
+
+/* A failed write to the sink is sticky: later appends are dropped, and
+ * whoever ends the buffer gets SCP_ERR_IO with the write's errno. */
+static void test_buf_sink_error(void **state) {
+  (void)state;
+  FILE *f = fopen("/dev/full", "w");
+  if (!f) {
+    fprintf(stderr, "note: no /dev/full, sink errors not checked\n");
+    return;
+  }
+  scp_buf b = {.sink = f};
+  for (unsigned i = 0; i < 300000 && !b.io_err; i++) scp_buf_printf(&b, "line %u\n", i);
+  assert_true(b.io_err);
+  assert_int_equal(b.sink_errno, ENOSPC);
+  assert_false(b.oom);
+  size_t held = b.len;
+  scp_buf_puts(&b, "dropped");
+  assert_int_equal(b.len, held);
+  assert_int_equal(scp_buf_write(&b, stdout), SCP_ERR_IO);
+  assert_int_equal(scp_buf_flush(&b), SCP_ERR_IO);
+  scp_buf_free(&b);
+  /* a short tail fails only when flushed at the end */
+  scp_buf t = {.sink = f};
+  scp_buf_puts(&t, "tail");
+  assert_false(t.io_err);
+  assert_int_equal(scp_buf_flush(&t), SCP_ERR_IO);
+  assert_int_equal(t.sink_errno, ENOSPC);
+  scp_buf_free(&t);
+  fclose(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_leb_u32),
@@ -130,6 +215,8 @@ int main(void) {
     cmocka_unit_test(test_strtab),
     cmocka_unit_test(test_error_table),
     cmocka_unit_test(test_buf),
+    cmocka_unit_test(test_buf_sink),
+    cmocka_unit_test(test_buf_sink_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -287,6 +287,9 @@ typedef struct scp_solana_result {
 
 /* Run a transaction.  SCP_OK whether it succeeded or not (res says);
  * *out (when out is not NULL) gets its profile, also for a failed one.
+ * Each transaction runs on a fresh recent blockhash (what durable nonces
+ * record): litesvm's sha256("genesis") hashed once more per transaction,
+ * as litesvm's expire_blockhash before each.
  * Errors: a program does not load, an unknown program, SCP_ERR_NOMEM. */
 int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, const char *title,
                            scp_profile **out, scp_solana_result *res, scp_error *err);

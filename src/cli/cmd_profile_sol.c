@@ -289,7 +289,8 @@ static int run(sol_cli *c) {
   char name[128];
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
-                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false}};
+                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
+                        NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
   scp_sol_result r;
@@ -338,7 +339,7 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
     scp_sol_result r;
@@ -401,6 +402,9 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
     memcpy(progs[i].id, p->id, 32);
   }
+  /* each transaction on a fresh blockhash, as tests/oracle/tx.js has litesvm */
+  uint8_t blockhash[32];
+  scp_sol_blockhash_genesis(blockhash);
   for (size_t t = 0, at = 0; t < s->ntx && !st; t++) {
     size_t n = 0;
     for (; at + n < s->nixs && s->ixs[at + n].tx == t; n++) {
@@ -411,7 +415,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     at += n;
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true};
+    scp_sol_blockhash_next(blockhash);
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {

@@ -45,6 +45,9 @@ typedef struct scp_sol_run_opts {
   unsigned depth;
   const uint8_t (*callers)[32];  /* the programs below this one, outermost first (depth - 1) */
   scp_tree_opts shape;         /* the profile's node budget and recursion folding */
+  /* the transaction's recent blockhash, for the System program's durable
+   * nonces under a CPI; NULL: litesvm's first (scp_sol_blockhash_genesis) */
+  const uint8_t *blockhash;
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

@@ -12,6 +12,10 @@
  * instruction (compute budget instructions included), at most 1,400,000.
  * A bad budget fails the transaction with 0 CU and no logs.
  *
+ * Accounts the transaction names but does not give are as litesvm holds
+ * them: a program's account, and the RecentBlockhashes (one entry: this
+ * blockhash) and Rent sysvars, owned by Sysvar1111... with 1 lamport.
+ *
  * Then every instruction runs on the remaining meter: an sBPF program
  * through scp_sol_run (its "consumed N of M" line has M = what is left),
  * the System and Compute Budget builtins here at the 150 CU each charges.
@@ -63,6 +67,9 @@ typedef struct scp_sol_tx_opts {
   size_t nixs;
   const char *title;           /* the profile's heading; NULL: "transaction" */
   bool profile;
+  /* the message's recent blockhash, which the durable nonce instructions
+   * hash; NULL: litesvm's first one (scp_sol_blockhash_genesis) */
+  const uint8_t *blockhash;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {
@@ -89,6 +96,14 @@ void scp_sol_tx_result_free(scp_sol_tx_result *res);
 /* "Custom(1)" / "MissingRequiredSignature" of instruction k as "k NAME", or
  * the transaction error; "ok" on success. */
 void scp_sol_tx_outcome(const scp_sol_tx_result *res, char *buf, size_t cap);
+
+/* litesvm's blockhashes: the first is sha256("genesis"), and each
+ * expire_blockhash makes the next the sha256 of the last (tests/oracle/tx.js
+ * expires it before every transaction, so its transaction k runs with the
+ * k-th next one).  Until the first expiry the RecentBlockhashes sysvar
+ * records 0 lamports per signature, afterwards 5,000. */
+void scp_sol_blockhash_genesis(uint8_t out[32]);
+void scp_sol_blockhash_next(uint8_t hash[32]);
 
 extern const uint8_t scp_sol_system_id[32];
 extern const uint8_t scp_sol_compute_budget_id[32];

@@ -15,6 +15,14 @@ typedef struct sol_logs {
 void sol_logs_add(sol_logs *l, const char *fmt, ...) SCP_PRINTF(2, 3);
 void sol_logs_free(sol_logs *l);
 
+/* What the runtime charges and keeps as litesvm 1.5.0 sets it up: its fee
+ * structure's lamports per signature (what a nonce records), and rent
+ * exemption: (128 + data length) x 6,960 lamports. */
+#define SCP_SOL_LAMPORTS_PER_SIGNATURE 5000u
+#define SCP_SOL_RENT_PER_BYTE 6960u
+#define SCP_SOL_ACCOUNT_OVERHEAD 128u
+#define SCP_SOL_NONCE_SIZE 80u
+
 /* One builtin instruction on the transaction's accounts. */
 typedef struct sol_bi {
   scp_sol_account *accts;
@@ -23,11 +31,13 @@ typedef struct sol_bi {
   const uint8_t *data;
   size_t len;
   sol_logs *logs;
+  const uint8_t *blockhash;    /* the transaction's recent blockhash (32 bytes) */
 } sol_bi;
 
 /* The System program's instruction (system_processor): SCP_OK with *ierr
- * set on failure (accounts may be half-changed: the caller rolls back),
- * SCP_ERR_UNSUPPORTED (an instruction not implemented, err names it). */
+ * set on failure (accounts may be half-changed: the caller rolls back).
+ * Every instruction of agave 4's System program is implemented, so err is
+ * not used. */
 int sol_system_exec(const sol_bi *b, scp_sol_ierr *ierr, scp_error *err);
 
 #endif

@@ -515,9 +515,17 @@ static int run_system(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct 
     sol_log(c, "Program %s failed: Computational budget exceeded", key);
     return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
   }
+  /* InvokeContext::process_executable_chain clears the return data for
+   * every program it runs, builtins included: after a System CPI the
+   * caller reads none */
+  memcpy(c->return_program, scp_sol_system_id, 32);
+  c->return_len = 0;
+  uint8_t bh[32];
+  if (x->o->blockhash) memcpy(bh, x->o->blockhash, 32);
+  else scp_sol_blockhash_genesis(bh);
   sol_logs logs = {0};
   scp_sol_ierr e = {0};
-  sol_bi b = {x->o->accts, ixa, ix->n, ix->data, ix->len, &logs};
+  sol_bi b = {x->o->accts, ixa, ix->n, ix->data, ix->len, &logs, bh};
   rc = sol_system_exec(&b, &e, err);
   for (size_t i = 0; i < logs.n; i++) sol_log(c, "%s", logs.v[i]);
   sol_logs_free(&logs);
@@ -551,7 +559,7 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   if (!left) return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, o->accts, o->naccts, ixa, ix->n,
                          ix->data, ix->len, left, o->heap_size, x->tree != NULL, o->progs, o->nprogs,
-                         c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape};
+                         c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape, o->blockhash};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, err);

@@ -10,6 +10,8 @@ struct scp_solana {
   size_t nprogs, capprogs;
   scp_sol_account *accts;
   size_t naccts, capaccts;
+  uint8_t blockhash[32];       /* the last transaction's; all zero before the first */
+  bool started;
 };
 
 int scp_solana_new(scp_solana **out, scp_error *err) {
@@ -130,7 +132,10 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
       acc[at] = (scp_sol_ixacct){(uint16_t)x, ixs[k].accounts[i].signer, ixs[k].accounts[i].writable};
     }
   }
-  scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL};
+  /* each transaction on a fresh blockhash, as litesvm after expire_blockhash */
+  if (!s->started) scp_sol_blockhash_genesis(s->blockhash), s->started = true;
+  scp_sol_blockhash_next(s->blockhash);
+  scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL, s->blockhash};
   scp_sol_tx_result r;
   if ((rc = scp_sol_tx_run(&o, &r, err))) goto done;
   res->cu = r.cu;

@@ -1,6 +1,7 @@
 /* sol_system.c — the System program as agave's system_processor runs it:
  * bincode instructions, the checks in its order with its ic_msg lines, and
- * BorrowedAccount's rules for lamports, data length and owner. */
+ * BorrowedAccount's rules for lamports, data length and owner; the durable
+ * nonce instructions of its system_instruction.rs on solana-nonce's state. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,13 @@
 #define CUSTOM(n) ((scp_sol_ierr){SCP_SOL_IERR_CUSTOM, (n)})
 /* SystemError codes */
 enum { SYS_ACCOUNT_ALREADY_IN_USE = 0, SYS_RESULT_WITH_NEGATIVE_LAMPORTS = 1,
-       SYS_INVALID_ACCOUNT_DATA_LENGTH = 3, SYS_ADDRESS_WITH_SEED_MISMATCH = 5 };
+       SYS_INVALID_ACCOUNT_DATA_LENGTH = 3, SYS_ADDRESS_WITH_SEED_MISMATCH = 5,
+       SYS_NONCE_BLOCKHASH_NOT_EXPIRED = 7 };
+/* AddressError of create_with_seed, which reaches the instruction as
+ * Custom(code) (litesvm 1.5.0 answers Custom(0) for a 33-byte seed) */
+enum { ADDR_MAX_SEED_LENGTH_EXCEEDED = 0, ADDR_ILLEGAL_OWNER = 2 };
+/* limited_deserialize reads at most a packet's worth of bytes */
+#define PACKET_DATA_SIZE 1232u
 
 void sol_logs_add(sol_logs *l, const char *fmt, ...) {
   char buf[1024];
@@ -61,11 +68,13 @@ static const uint8_t *rd_key(rd *r) {
   r->p += 32, r->n -= 32;
   return k;
 }
-/* a bincode String: u64 length and UTF-8 bytes */
+/* a bincode String: u64 length and bytes that must be UTF-8 */
 static const uint8_t *rd_str(rd *r, size_t *len) {
   uint64_t n = rd_u64(r);
   if (r->bad || n > r->n) return r->bad = true, NULL;
   const uint8_t *s = r->p;
+  for (size_t i = 0, k; i < n; i += k)
+    if (!(k = scp_utf8_len((const char *)s + i, (size_t)n - i))) return r->bad = true, NULL;
   *len = (size_t)n;
   r->p += n, r->n -= n;
   return s;
@@ -176,9 +185,9 @@ static scp_sol_ierr assign(const sol_bi *b, size_t i, const uint8_t *base, const
 /* Address::create: a _with_seed address must be sha256(base, seed, owner). */
 static scp_sol_ierr seeded(const sol_bi *b, const uint8_t key[32], const uint8_t *base,
                           const uint8_t *seed, size_t slen, const uint8_t owner[32]) {
-  if (slen > 32) return ERR(MAX_SEED_LENGTH_EXCEEDED);
+  if (slen > 32) return CUSTOM(ADDR_MAX_SEED_LENGTH_EXCEEDED);
   static const char MARKER[] = "ProgramDerivedAddress";
-  if (!memcmp(owner + 11, MARKER, 21)) return ERR(ILLEGAL_OWNER);
+  if (!memcmp(owner + 11, MARKER, 21)) return CUSTOM(ADDR_ILLEGAL_OWNER);
   const uint8_t *parts[3] = {base, seed, owner};
   size_t lens[3] = {32, slen, 32};
   uint8_t h[32];
@@ -208,52 +217,345 @@ static scp_sol_ierr create(const sol_bi *b, const uint8_t *base, uint64_t lampor
   return e;
 }
 
-int sol_system_exec(const sol_bi *b, scp_sol_ierr *ierr, scp_error *err) {
-  rd r = {b->data, b->len, false};
-  uint32_t tag = rd_u32(&r);
-  const uint8_t *base = NULL, *owner = NULL, *seed = NULL;
-  size_t slen = 0;
-  uint64_t lamports = 0, space = 0;
-  size_t need = 1;
-  *ierr = (scp_sol_ierr){0};
-  switch (tag) {
-  case 0: lamports = rd_u64(&r), space = rd_u64(&r), owner = rd_key(&r), need = 2; break;
-  case 1: owner = rd_key(&r); break;
-  case 2: lamports = rd_u64(&r), need = 2; break;
-  case 3:
-    base = rd_key(&r), seed = rd_str(&r, &slen), lamports = rd_u64(&r), space = rd_u64(&r);
-    owner = rd_key(&r), need = 2;
-    break;
-  case 8: space = rd_u64(&r); break;
-  case 9: base = rd_key(&r), seed = rd_str(&r, &slen), space = rd_u64(&r), owner = rd_key(&r); break;
-  case 10: base = rd_key(&r), seed = rd_str(&r, &slen), owner = rd_key(&r); break;
-  default:
-    if (r.bad || tag > 12) break;
-    return scp_fail(err, SCP_ERR_UNSUPPORTED, "System program: instruction %u is not implemented", tag);
+/* CreateAccountAllowPrefund: the new account is account 0 and may hold
+ * lamports already; the funder, account 1, is needed (and pays) only when
+ * lamports is not 0. */
+static scp_sol_ierr create_prefunded(const sol_bi *b, uint64_t lamports, uint64_t space,
+                                     const uint8_t owner[32]) {
+  if (b->nix < (lamports ? 2u : 1u)) return ERR(MISSING_ACCOUNT);
+  scp_sol_ierr e = allocate(b, 0, NULL, space);
+  if (!e.kind) e = assign(b, 0, NULL, owner);
+  if (!e.kind && lamports) e = transfer(b, 1, 0, lamports);
+  return e;
+}
+
+/* TransferWithSeed: account 1 (the base) signs for account 0, the address
+ * derived from it, the seed and the owner. */
+static scp_sol_ierr transfer_with_seed(const sol_bi *b, uint64_t lamports, const uint8_t *seed, size_t slen,
+                                       const uint8_t owner[32]) {
+  char k[SCP_SOL_B58_KEY_MAX], d[SCP_SOL_B58_KEY_MAX];
+  const uint8_t *base = acct(b, 1)->key;
+  if (!b->ix[1].signer) {
+    scp_sol_key_str(base, k);
+    sol_logs_add(b->logs, "Transfer: 'from' account %s must sign", k);
+    return ERR(MISSING_REQUIRED_SIGNATURE);
   }
-  if (r.bad || tag > 12) {
+  if (slen > 32) return CUSTOM(ADDR_MAX_SEED_LENGTH_EXCEEDED);
+  static const char MARKER[] = "ProgramDerivedAddress";
+  if (!memcmp(owner + 11, MARKER, 21)) return CUSTOM(ADDR_ILLEGAL_OWNER);
+  const uint8_t *parts[3] = {base, seed, owner};
+  size_t lens[3] = {32, slen, 32};
+  uint8_t h[32];
+  sol_sha256(parts, lens, 3, h);
+  if (memcmp(h, acct(b, 0)->key, 32)) {
+    scp_sol_key_str(acct(b, 0)->key, k);
+    scp_sol_key_str(h, d);
+    sol_logs_add(b->logs, "Transfer: 'from' address %s does not match derived address %s", k, d);
+    return CUSTOM(SYS_ADDRESS_WITH_SEED_MISMATCH);
+  }
+  /* transfer_verified: transfer() without its signer check */
+  scp_sol_account *f = acct(b, 0);
+  if (f->len) {
+    sol_logs_add(b->logs, "Transfer: `from` must not carry data");
+    return ERR(INVALID_ARGUMENT);
+  }
+  if (lamports > f->lamports) {
+    sol_logs_add(b->logs, "Transfer: insufficient lamports %llu, need %llu",
+                 (unsigned long long)f->lamports, (unsigned long long)lamports);
+    return CUSTOM(SYS_RESULT_WITH_NEGATIVE_LAMPORTS);
+  }
+  scp_sol_ierr e = set_lamports(b, 0, f->lamports - lamports);
+  if (e.kind) return e;
+  scp_sol_account *t = acct(b, 2);
+  if (t->lamports + lamports < t->lamports) return ERR(ARITHMETIC_OVERFLOW);
+  return set_lamports(b, 2, t->lamports + lamports);
+}
+
+/* ---- durable nonces ----
+ * The account holds bincode nonce::Versions: u32 Legacy (0) or Current (1),
+ * u32 Uninitialized (0) or Initialized (1), then authority, durable nonce
+ * and lamports per signature (80 bytes).  Initialize and Advance store
+ * hash("DURABLE_NONCE", the transaction's blockhash) and the runtime's
+ * lamports per signature. */
+enum { NONCE_LEGACY = 0, NONCE_CURRENT = 1 };
+
+typedef struct nonce_state {
+  uint32_t version;
+  bool initialized;
+  uint8_t authority[32], durable[32];
+  uint64_t lps;
+} nonce_state;
+
+/* BorrowedAccount::get_state: InvalidAccountData when the data is no
+ * Versions (trailing bytes are ignored). */
+static bool nonce_get(const scp_sol_account *a, nonce_state *st) {
+  rd r = {a->data, a->len, false};
+  memset(st, 0, sizeof *st);
+  st->version = rd_u32(&r);
+  uint32_t tag = rd_u32(&r);
+  if (r.bad || st->version > NONCE_CURRENT || tag > 1) return false;
+  st->initialized = tag == 1;
+  if (!st->initialized) return true;
+  const uint8_t *auth = rd_key(&r), *durable = rd_key(&r);
+  st->lps = rd_u64(&r);
+  if (r.bad) return false;
+  memcpy(st->authority, auth, 32);
+  memcpy(st->durable, durable, 32);
+  return true;
+}
+
+/* BorrowedAccount::set_state: the data must be changeable by the System
+ * program and hold the serialized state (8 bytes uninitialized, 80
+ * initialized); bytes past it keep their values. */
+static scp_sol_ierr nonce_set(const sol_bi *b, size_t i, const nonce_state *st) {
+  scp_sol_account *a = acct(b, i);
+  if (!b->ix[i].writable) return ERR(READONLY_DATA_MODIFIED);
+  if (memcmp(a->owner, SYSTEM_ID, 32)) return ERR(EXTERNAL_ACCOUNT_DATA_MODIFIED);
+  size_t need = st->initialized ? SCP_SOL_NONCE_SIZE : 8;
+  if (a->len < need) return ERR(ACCOUNT_DATA_TOO_SMALL);
+  uint8_t *d = a->data;
+  for (int k = 0; k < 4; k++) d[k] = (uint8_t)(st->version >> (8 * k)), d[4 + k] = 0;
+  d[4] = st->initialized;
+  if (!st->initialized) return (scp_sol_ierr){0};
+  memcpy(d + 8, st->authority, 32);
+  memcpy(d + 40, st->durable, 32);
+  for (int k = 0; k < 8; k++) d[72 + k] = (uint8_t)(st->lps >> (8 * k));
+  return (scp_sol_ierr){0};
+}
+
+static void durable_nonce(const uint8_t blockhash[32], uint8_t out[32]) {
+  static const char PREFIX[] = "DURABLE_NONCE";
+  const uint8_t *parts[2] = {(const uint8_t *)PREFIX, blockhash};
+  size_t lens[2] = {sizeof PREFIX - 1, 32};
+  sol_sha256(parts, lens, 2, out);
+}
+
+static bool is_sysvar(const sol_bi *b, size_t i, const char *id) {
+  uint8_t k[32];
+  scp_sol_key_parse(id, strlen(id), k);
+  return !memcmp(acct(b, i)->key, k, 32);
+}
+
+/* get_sysvar_with_account_check: the account must be there and be the
+ * sysvar; its contents are not read (the sysvar cache is). */
+static scp_sol_ierr sysvar_at(const sol_bi *b, size_t i, const char *id) {
+  if (b->nix <= i) return ERR(MISSING_ACCOUNT);
+  return is_sysvar(b, i, id) ? (scp_sol_ierr){0} : ERR(INVALID_ARGUMENT);
+}
+
+#define RBH_ID "SysvarRecentB1ockHashes11111111111111111111"
+#define RENT_ID "SysvarRent111111111111111111111111111111111"
+
+static bool writable_or_log(const sol_bi *b, size_t i, const char *what) {
+  if (b->ix[i].writable) return true;
+  char k[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(acct(b, i)->key, k);
+  sol_logs_add(b->logs, "%s nonce account: Account %s must be writeable", what, k);
+  return false;
+}
+
+static scp_sol_ierr state_invalid(const sol_bi *b, const char *what) {
+  char k[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(acct(b, 0)->key, k);
+  sol_logs_add(b->logs, "%s nonce account: Account %s state is invalid", what, k);
+  return ERR(INVALID_ACCOUNT_DATA);
+}
+
+static scp_sol_ierr nonce_advance(const sol_bi *b) {
+  scp_sol_ierr e = sysvar_at(b, 1, RBH_ID);
+  if (e.kind) return e;
+  if (!writable_or_log(b, 0, "Advance")) return ERR(INVALID_ARGUMENT);
+  nonce_state st;
+  if (!nonce_get(acct(b, 0), &st)) return ERR(INVALID_ACCOUNT_DATA);
+  if (!st.initialized) return state_invalid(b, "Advance");
+  if (!signed_by(b, st.authority)) {
+    char k[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(st.authority, k);
+    sol_logs_add(b->logs, "Advance nonce account: Account %s must be a signer", k);
+    return ERR(MISSING_REQUIRED_SIGNATURE);
+  }
+  uint8_t next[32];
+  durable_nonce(b->blockhash, next);
+  if (!memcmp(next, st.durable, 32)) {
+    sol_logs_add(b->logs, "Advance nonce account: nonce can only advance once per slot");
+    return CUSTOM(SYS_NONCE_BLOCKHASH_NOT_EXPIRED);
+  }
+  st.version = NONCE_CURRENT;
+  memcpy(st.durable, next, 32);
+  st.lps = SCP_SOL_LAMPORTS_PER_SIGNATURE;
+  return nonce_set(b, 0, &st);
+}
+
+static uint64_t rent_min(size_t len) { return ((uint64_t)len + SCP_SOL_ACCOUNT_OVERHEAD) * SCP_SOL_RENT_PER_BYTE; }
+
+static scp_sol_ierr nonce_withdraw(const sol_bi *b, uint64_t lamports) {
+  scp_sol_ierr e = sysvar_at(b, 2, RBH_ID);
+  if (!e.kind) e = sysvar_at(b, 3, RENT_ID);
+  if (e.kind) return e;
+  if (!writable_or_log(b, 0, "Withdraw")) return ERR(INVALID_ARGUMENT);
+  scp_sol_account *from = acct(b, 0);
+  nonce_state st;
+  if (!nonce_get(from, &st)) return ERR(INVALID_ACCOUNT_DATA);
+  const uint8_t *signer = from->key;
+  uint64_t need = lamports;
+  if (st.initialized && lamports == from->lamports) {
+    uint8_t now[32];
+    durable_nonce(b->blockhash, now);
+    if (!memcmp(now, st.durable, 32)) {
+      sol_logs_add(b->logs, "Withdraw nonce account: nonce can only advance once per slot");
+      return CUSTOM(SYS_NONCE_BLOCKHASH_NOT_EXPIRED);
+    }
+    nonce_state un = {NONCE_CURRENT, false, {0}, {0}, 0};
+    if ((e = nonce_set(b, 0, &un)).kind) return e;
+  } else if (st.initialized) {
+    uint64_t min = rent_min(from->len);
+    if (lamports + min < lamports) return ERR(INSUFFICIENT_FUNDS);
+    need = lamports + min;
+  }
+  if (st.initialized) signer = st.authority;
+  if (need > from->lamports) {
+    sol_logs_add(b->logs, "Withdraw nonce account: insufficient lamports %llu, need %llu",
+                 (unsigned long long)from->lamports, (unsigned long long)need);
+    return ERR(INSUFFICIENT_FUNDS);
+  }
+  if (!signed_by(b, signer)) {
+    char k[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(signer, k);
+    sol_logs_add(b->logs, "Withdraw nonce account: Account %s must sign", k);
+    return ERR(MISSING_REQUIRED_SIGNATURE);
+  }
+  if ((e = set_lamports(b, 0, from->lamports - lamports)).kind) return e;
+  scp_sol_account *to = acct(b, 1);
+  if (to->lamports + lamports < to->lamports) return ERR(ARITHMETIC_OVERFLOW);
+  return set_lamports(b, 1, to->lamports + lamports);
+}
+
+static scp_sol_ierr nonce_initialize(const sol_bi *b, const uint8_t authority[32]) {
+  scp_sol_ierr e = sysvar_at(b, 1, RBH_ID);
+  if (!e.kind) e = sysvar_at(b, 2, RENT_ID);
+  if (e.kind) return e;
+  if (!writable_or_log(b, 0, "Initialize")) return ERR(INVALID_ARGUMENT);
+  scp_sol_account *a = acct(b, 0);
+  nonce_state st;
+  if (!nonce_get(a, &st)) return ERR(INVALID_ACCOUNT_DATA);
+  if (st.initialized) return state_invalid(b, "Initialize");
+  uint64_t min = rent_min(a->len);
+  if (a->lamports < min) {
+    sol_logs_add(b->logs, "Initialize nonce account: insufficient lamports %llu, need %llu",
+                 (unsigned long long)a->lamports, (unsigned long long)min);
+    return ERR(INSUFFICIENT_FUNDS);
+  }
+  st = (nonce_state){NONCE_CURRENT, true, {0}, {0}, SCP_SOL_LAMPORTS_PER_SIGNATURE};
+  memcpy(st.authority, authority, 32);
+  durable_nonce(b->blockhash, st.durable);
+  return nonce_set(b, 0, &st);
+}
+
+/* Versions::authorize keeps the version: a legacy nonce stays legacy. */
+static scp_sol_ierr nonce_authorize(const sol_bi *b, const uint8_t authority[32]) {
+  if (!writable_or_log(b, 0, "Authorize")) return ERR(INVALID_ARGUMENT);
+  nonce_state st;
+  if (!nonce_get(acct(b, 0), &st)) return ERR(INVALID_ACCOUNT_DATA);
+  if (!st.initialized) return state_invalid(b, "Authorize");
+  if (!signed_by(b, st.authority)) {
+    char k[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(st.authority, k);
+    sol_logs_add(b->logs, "Authorize nonce account: Account %s must sign", k);
+    return ERR(MISSING_REQUIRED_SIGNATURE);
+  }
+  memcpy(st.authority, authority, 32);
+  return nonce_set(b, 0, &st);
+}
+
+/* Versions::upgrade: an initialized legacy nonce becomes current, its
+ * nonce hashed once more out of the blockhash domain; anything else is
+ * InvalidArgument. */
+static scp_sol_ierr nonce_upgrade(const sol_bi *b) {
+  scp_sol_account *a = acct(b, 0);
+  if (memcmp(a->owner, SYSTEM_ID, 32)) return ERR(INVALID_ACCOUNT_OWNER);
+  if (!b->ix[0].writable) return ERR(INVALID_ARGUMENT);
+  nonce_state st;
+  if (!nonce_get(a, &st)) return ERR(INVALID_ACCOUNT_DATA);
+  if (st.version != NONCE_LEGACY || !st.initialized) return ERR(INVALID_ARGUMENT);
+  uint8_t old[32];
+  memcpy(old, st.durable, 32);
+  durable_nonce(old, st.durable);
+  st.version = NONCE_CURRENT;
+  return nonce_set(b, 0, &st);
+}
+
+/* ---- the instruction ---- */
+
+typedef struct sys_ix {
+  uint32_t tag;
+  const uint8_t *base, *owner, *seed;
+  size_t slen;
+  uint64_t lamports, space;
+  size_t need;                 /* instruction accounts it checks for first */
+} sys_ix;
+
+/* limited_deserialize of SystemInstruction: false for bad data. */
+static bool decode(const sol_bi *b, sys_ix *x) {
+  rd r = {b->data, b->len, false};
+  memset(x, 0, sizeof *x);
+  x->tag = rd_u32(&r);
+  x->need = 1;
+  switch (x->tag) {
+  case 0:
+  case 13: x->lamports = rd_u64(&r), x->space = rd_u64(&r), x->owner = rd_key(&r), x->need = 2; break;
+  case 1: x->owner = rd_key(&r); break;
+  case 2: x->lamports = rd_u64(&r), x->need = 2; break;
+  case 3:
+    x->base = rd_key(&r), x->seed = rd_str(&r, &x->slen), x->lamports = rd_u64(&r);
+    x->space = rd_u64(&r), x->owner = rd_key(&r), x->need = 2;
+    break;
+  case 4: case 12: break;
+  case 5: x->lamports = rd_u64(&r), x->need = 2; break;
+  case 6: case 7: x->owner = rd_key(&r); break;   /* the nonce authority */
+  case 8: x->space = rd_u64(&r); break;
+  case 9: x->base = rd_key(&r), x->seed = rd_str(&r, &x->slen), x->space = rd_u64(&r), x->owner = rd_key(&r); break;
+  case 10: x->base = rd_key(&r), x->seed = rd_str(&r, &x->slen), x->owner = rd_key(&r); break;
+  case 11: x->lamports = rd_u64(&r), x->seed = rd_str(&r, &x->slen), x->owner = rd_key(&r), x->need = 3; break;
+  default: return false;
+  }
+  if (x->tag == 13) x->need = x->lamports ? 2 : 1;
+  return !r.bad && b->len - r.n <= PACKET_DATA_SIZE;
+}
+
+int sol_system_exec(const sol_bi *b, scp_sol_ierr *ierr, scp_error *err) {
+  (void)err;
+  sys_ix x;
+  *ierr = (scp_sol_ierr){0};
+  if (!decode(b, &x)) {
     *ierr = ERR(INVALID_INSTRUCTION_DATA);
     return SCP_OK;
   }
-  if (b->nix < need) {
+  if (b->nix < x.need) {
     *ierr = ERR(MISSING_ACCOUNT);
     return SCP_OK;
   }
-  size_t target = tag == 0 || tag == 3 ? 1 : 0;
-  if (seed && tag != 3 && (*ierr = seeded(b, acct(b, target)->key, base, seed, slen, owner)).kind)
+  /* Address::create re-derives a _with_seed address before anything else */
+  size_t target = x.tag == 3 ? 1 : 0;
+  if (x.base && (*ierr = seeded(b, acct(b, target)->key, x.base, x.seed, x.slen, x.owner)).kind)
     return SCP_OK;
-  if (tag == 3 && (*ierr = seeded(b, acct(b, 1)->key, base, seed, slen, owner)).kind) return SCP_OK;
-  switch (tag) {
-  case 0: *ierr = create(b, NULL, lamports, space, owner); break;
-  case 3: *ierr = create(b, base, lamports, space, owner); break;
-  case 1: *ierr = assign(b, 0, NULL, owner); break;
-  case 10: *ierr = assign(b, 0, base, owner); break;
-  case 2: *ierr = transfer(b, 0, 1, lamports); break;
-  case 8: *ierr = allocate(b, 0, NULL, space); break;
+  switch (x.tag) {
+  case 0: *ierr = create(b, NULL, x.lamports, x.space, x.owner); break;
+  case 3: *ierr = create(b, x.base, x.lamports, x.space, x.owner); break;
+  case 1: *ierr = assign(b, 0, NULL, x.owner); break;
+  case 10: *ierr = assign(b, 0, x.base, x.owner); break;
+  case 2: *ierr = transfer(b, 0, 1, x.lamports); break;
+  case 8: *ierr = allocate(b, 0, NULL, x.space); break;
   case 9:
-    *ierr = allocate(b, 0, base, space);
-    if (!ierr->kind) *ierr = assign(b, 0, base, owner);
+    *ierr = allocate(b, 0, x.base, x.space);
+    if (!ierr->kind) *ierr = assign(b, 0, x.base, x.owner);
     break;
+  case 11: *ierr = transfer_with_seed(b, x.lamports, x.seed, x.slen, x.owner); break;
+  case 13: *ierr = create_prefunded(b, x.lamports, x.space, x.owner); break;
+  case 4: *ierr = nonce_advance(b); break;
+  case 5: *ierr = nonce_withdraw(b, x.lamports); break;
+  case 6: *ierr = nonce_initialize(b, x.owner); break;
+  case 7: *ierr = nonce_authorize(b, x.owner); break;
+  case 12: *ierr = nonce_upgrade(b); break;
   }
   return SCP_OK;
 }

@@ -25,8 +25,23 @@ static const uint8_t LOADER_IDS[4][32] = {
     {0x07, 0x61, 0x48, 0x1d, 0x35, 0x74, 0x74, 0xbb, 0x7c, 0x4d, 0x76, 0x24, 0xeb, 0xd3, 0xbd, 0xb3,
      0xd8, 0x35, 0x5e, 0x73, 0xd1, 0x10, 0x43, 0xfc, 0x0d, 0xa3, 0x53, 0x80}};
 
-#define RENT_PER_BYTE 6960u         /* lamports per byte for rent exemption (2 years) */
-#define ACCOUNT_STORAGE_OVERHEAD 128u
+#define RENT_PER_BYTE SCP_SOL_RENT_PER_BYTE
+#define ACCOUNT_STORAGE_OVERHEAD SCP_SOL_ACCOUNT_OVERHEAD
+
+void scp_sol_blockhash_genesis(uint8_t out[32]) {
+  static const char GENESIS[] = "genesis";
+  const uint8_t *p = (const uint8_t *)GENESIS;
+  size_t n = sizeof GENESIS - 1;
+  sol_sha256(&p, &n, 1, out);
+}
+
+void scp_sol_blockhash_next(uint8_t hash[32]) {
+  uint8_t in[32];
+  memcpy(in, hash, 32);
+  const uint8_t *p = in;
+  size_t n = 32;
+  sol_sha256(&p, &n, 1, hash);
+}
 
 static bool is_builtin(const uint8_t id[32]) {
   if (!memcmp(id, scp_sol_system_id, 32) || !memcmp(id, scp_sol_compute_budget_id, 32)) return true;
@@ -91,6 +106,7 @@ typedef struct tx_state {
   uint64_t meter;
   scp_profile *prof;
   scp_error *err;
+  uint8_t blockhash[32];
 } tx_state;
 
 static const scp_sol_tx_prog *find_prog(const scp_sol_tx_opts *o, const uint8_t id[32]) {
@@ -114,7 +130,7 @@ static int run_builtin(tx_state *t, size_t k, const scp_sol_ixacct *ix, scp_sol_
   } else {
     t->meter -= SCP_SOL_BUILTIN_CU;
     if (sys) {
-      sol_bi b = {t->o->accts, ix, x->naccts, x->data, x->len, &t->logs};
+      sol_bi b = {t->o->accts, ix, x->naccts, x->data, x->len, &t->logs, t->blockhash};
       rc = sol_system_exec(&b, ierr, t->err);
     }
   }
@@ -149,7 +165,7 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
                     k + 1, p->name);
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
                          ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
-                         t->o->progs, t->o->nprogs, 0, NULL, {0, false}};
+                         t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, t->err);
@@ -256,6 +272,38 @@ static int set_bytes(scp_sol_account *a, const void *p, size_t n, uint64_t lampo
   return SCP_OK;
 }
 
+static int set_sysvar(scp_sol_account *a, const uint8_t *d, size_t n) {
+  int rc = set_bytes(a, d, n, 1, "Sysvar1111111111111111111111111111111111111");
+  a->executable = false;
+  return rc;
+}
+
+/* The RecentBlockhashes sysvar as litesvm keeps it: one entry, the
+ * blockhash and its lamports per signature (0 for the first blockhash,
+ * which no expiry wrote).  It follows the blockhash from one transaction
+ * to the next, as litesvm rewrites it at every expiry. */
+static int sysvar_account(const uint8_t blockhash[32], bool first, scp_sol_account *a) {
+  static const uint8_t zero[32] = {0};
+  uint8_t id[32], sysvar[32];
+  scp_sol_key_parse("Sysvar1111111111111111111111111111111111111", 43, sysvar);
+  bool empty = !a->lamports && !a->len && !a->executable && !memcmp(a->owner, zero, 32);
+  scp_sol_key_parse("SysvarRecentB1ockHashes11111111111111111111", 43, id);
+  if (!memcmp(a->key, id, 32) && (empty || !memcmp(a->owner, sysvar, 32))) {
+    uint8_t d[48] = {1};
+    memcpy(d + 8, blockhash, 32);
+    uint64_t lps = first ? 0 : SCP_SOL_LAMPORTS_PER_SIGNATURE;
+    for (int k = 0; k < 8; k++) d[40 + k] = (uint8_t)(lps >> (8 * k));
+    return set_sysvar(a, d, sizeof d);
+  }
+  /* Rent: 6,960 lamports per byte, threshold 1.0 (SIMD-0194), 50% burnt */
+  scp_sol_key_parse("SysvarRent111111111111111111111111111111111", 43, id);
+  if (!memcmp(a->key, id, 32) && empty) {
+    static const uint8_t rent[17] = {0x30, 0x1b, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 50};
+    return set_sysvar(a, rent, sizeof rent);
+  }
+  return SCP_OK;
+}
+
 static int program_account(const scp_sol_tx_opts *o, scp_sol_account *a) {
   static const uint8_t zero[32] = {0};
   if (a->lamports || a->len || a->executable || memcmp(a->owner, zero, 32)) return SCP_OK;
@@ -334,7 +382,9 @@ static int check_opts(const scp_sol_tx_opts *o, tx_state *t, scp_error *err) {
         return scp_fail(err, SCP_ERR_ARG, "instruction %zu account %zu: no account %u", k + 1, i, a->index);
       t->signer[a->index] |= a->signer;
       t->writable[a->index] |= a->writable;
-      if (program_account(o, &o->accts[a->index])) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+      if (program_account(o, &o->accts[a->index]) ||
+          sysvar_account(t->blockhash, !o->blockhash, &o->accts[a->index]))
+        return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     }
   return SCP_OK;
 }
@@ -368,6 +418,19 @@ static int finish_profile(tx_state *t) {
 
 static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err);
 
+/* litesvm keeps no account of 0 lamports (AccountsDb::add_account drops
+ * it): one emptied by a transaction, or given so, reads as a fresh system
+ * account with no data. */
+static void drop_empty(const scp_sol_tx_opts *o) {
+  for (size_t i = 0; i < o->naccts; i++) {
+    scp_sol_account *a = &o->accts[i];
+    if (a->lamports) continue;
+    a->len = 0;
+    a->executable = false;
+    memset(a->owner, 0, 32);
+  }
+}
+
 int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err) {
   scp_sol_tx_prog *progs = NULL;
   char(*names)[SCP_SOL_B58_KEY_MAX] = NULL;
@@ -391,13 +454,16 @@ static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *e
   memset(res, 0, sizeof *res);
   res->failed = -1;
   size_t n = o->naccts ? o->naccts : 1, nsaved = 0;
-  tx_state t = {o, res, {0}, calloc(n, 1), calloc(n, 1), 0, NULL, err};
+  tx_state t = {o, res, {0}, calloc(n, 1), calloc(n, 1), 0, NULL, err, {0}};
   scp_sol_account *saved = calloc(n, sizeof *saved);
   int rc = SCP_OK;
   if (!t.signer || !t.writable || !saved) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto done;
   }
+  drop_empty(o);
+  if (o->blockhash) memcpy(t.blockhash, o->blockhash, 32);
+  else scp_sol_blockhash_genesis(t.blockhash);
   if ((rc = check_opts(o, &t, err))) goto done;
   budget b;
   read_budget(o, &b);
@@ -430,6 +496,8 @@ static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *e
         o->accts[i] = saved[i];
         saved[i].data = NULL;
       }
+    else
+      drop_empty(o);
   }
   if (t.logs.oom) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");

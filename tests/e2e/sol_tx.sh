@@ -83,6 +83,19 @@ NAME="sol_tx ata: the System program's create_account under ATA"
 ok grep -q 'syscall:sol_invoke_signed_rust;program:System 150$' "$T/ata/01-ata_create/profile.folded"
 [ $have_oracle -eq 1 ] && against_oracle "$T/ata.json" "$T/ata"
 
+# The System program's durable nonces (initialize, advance, withdraw,
+# authorize, upgrade of a legacy nonce) on the blockhash litesvm gives each
+# transaction, TransferWithSeed, CreateAccountAllowPrefund, and each one's
+# errors: wrong or missing signer, read-only or foreign account, wrong
+# sysvar, too few lamports, an uninitialized or initialized nonce, an
+# advance twice in one blockhash, a seed that does not derive the address.
+"$BIN" profile --scenario "$D/nonce_cases.json" -o "$T/nonce" -q >/dev/null 2>"$T/err"
+NAME="sol_tx nonce: CU and outcome of every transaction as pinned"
+ok cmp -s "$T/nonce/scenario.txt" "$D/nonce_expected.txt"
+[ -s "$T/nonce/scenario.txt" ] && ! cmp -s "$T/nonce/scenario.txt" "$D/nonce_expected.txt" &&
+  diff "$D/nonce_expected.txt" "$T/nonce/scenario.txt" | head -20
+[ $have_oracle -eq 1 ] && against_oracle "$D/nonce_cases.json" "$T/nonce"
+
 # Cross-program invocation: tests/fixtures/sbpf/cpi.c (a System transfer
 # from its PDA, self-invocation two levels deep with return data, the
 # runtime's privilege and depth errors).

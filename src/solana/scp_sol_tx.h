@@ -88,7 +88,7 @@ typedef struct scp_sol_tx_result {
 /* Run the transaction.  SCP_OK whether it succeeded or failed (res says
  * which).  Errors: a program does not load (the loader's message),
  * SCP_ERR_ARG (an account index, an unknown program), SCP_ERR_UNSUPPORTED
- * (a System instruction not implemented), SCP_ERR_INTERNAL (Σ self CU !=
+ * (something scprof does not model), SCP_ERR_INTERNAL (Σ self CU !=
  * consumed CU), SCP_ERR_NOMEM; then *res is empty. */
 int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *err);
 void scp_sol_tx_result_free(scp_sol_tx_result *res);

@@ -5,6 +5,8 @@
  * returns r0 1 without writing the result. */
 #include <stdlib.h>
 #include <string.h>
+#include "crypto/crypto_bn254.h"
+#include "crypto/crypto_poseidon.h"
 #include "solana/sol_sys.h"
 
 /* SVMTransactionExecutionCost::default */
@@ -20,6 +22,8 @@
 #define BN_G2_DECOMPRESS 13610u
 #define POSEIDON_A        61u
 #define POSEIDON_C       542u
+/* poseidon_enforce_padding: inputs are exactly 32 bytes */
+#define POSEIDON_EXACT true
 
 #define LE_FLAG 0x80u
 
@@ -88,5 +92,56 @@ int sol_sys_alt_bn128_compression(sol_ctx *c, const sol_io *io, const uint64_t a
   bool ok = k & 1 ? sol_bn_decompress(in, a[2], g2, le, res) : sol_bn_compress(in, a[2], g2, le, res);
   if (ok) memcpy(out, res, outs[k]);
   *r0 = ok ? 0 : 1;
+  return SCP_OK;
+}
+
+/* Each input as light-poseidon reads it: 32 bytes (with padding enforced;
+ * without, 1..32) of a value below r, in the chosen byte order. */
+static bool poseidon_input(const uint8_t *b, uint64_t len, bool le, uint64_t w[4]) {
+  if (len == 0 || (POSEIDON_EXACT ? len != 32 : len > 32)) return false;
+  uint8_t be[32] = {0};
+  for (uint64_t i = 0; i < len; i++) be[32 - len + i] = le ? b[len - 1 - i] : b[i];
+  for (int i = 0; i < 4; i++) {
+    w[i] = 0;
+    for (int j = 0; j < 8; j++) w[i] = w[i] << 8 | be[8 * i + j];
+  }
+  for (int i = 0; i < 4; i++)
+    if (w[i] != scp_bn_r[i]) return w[i] < scp_bn_r[i];
+  return false;
+}
+
+/* sol_poseidon(parameters, endianness, vals, vals_len, result): parameters
+ * 0 (BN254 x^5) and endianness 0 big / 1 little, else the syscall fails;
+ * at most 12 inputs; 61 n^2 + 542 CU. */
+int sol_sys_poseidon(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  uint64_t n = a[3];
+  if (a[0] != 0) return scp_fail(err, SCP_ERR_TRAP, "Invalid parameters.");
+  if (a[1] > 1) return scp_fail(err, SCP_ERR_TRAP, "Invalid endianness.");
+  if (n > SCP_POSEIDON_MAX_INPUTS) {
+    sol_log(c, "Poseidon hashing %llu sequences is not supported", (unsigned long long)n);
+    return scp_fail(err, SCP_ERR_TRAP, "InvalidLength");
+  }
+  uint8_t *out;
+  const uint8_t *f = NULL;
+  int rc;
+  if ((rc = sol_charge(c, io, POSEIDON_A * n * n + POSEIDON_C, err)) ||
+      (rc = sol_map(c, io, a[4], 32, 1, 1, true, &out, err)) ||
+      (n && (rc = sol_map_slices(c, io, a[2], n, &f, err))))
+    return rc;
+  uint64_t in[SCP_POSEIDON_MAX_INPUTS][4], h[4];
+  bool ok = n > 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint8_t *p;
+    uint64_t len = sol_le64(f + 16 * i + 8);
+    if ((rc = sol_map(c, io, sol_le64(f + 16 * i), len, 1, 1, false, &p, err))) return rc;
+    ok = ok && poseidon_input(p, len, a[1] == 1, in[i]);
+  }
+  ok = ok && scp_poseidon_hash((const uint64_t(*)[4])in, n, h);
+  *r0 = ok ? 0 : 1;
+  if (!ok) return SCP_OK;
+  for (int i = 0; i < 32; i++) {
+    uint8_t byte = (uint8_t)(h[i / 8] >> (56 - 8 * (i % 8)));
+    out[a[1] == 1 ? 31 - i : i] = byte;
+  }
   return SCP_OK;
 }

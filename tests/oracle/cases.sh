@@ -225,3 +225,22 @@ ocase crypto_bn_g2_decompress_le "$CR" --ix "0183$(L2 $(echo $G2 | cut -c1-128))
 ocase crypto_bn_g2_decompress_long "$CR" --ix "0103$(echo $G2 | cut -c1-128)00"
 ocase crypto_bn_compress_op_4 "$CR" --ix "0104$G1"
 ocase crypto_bn_compress_bad_result "$CR" --ix "8101$(n32 1)"
+# sol_poseidon: ix 02, parameters, endianness, the count, then each input
+# as a length byte and its bytes
+pv() { printf '20%s' "$1"; }
+ocase crypto_poseidon_one "$CR" --ix "020000$(printf %02x 1)$(pv $(n32 1))"
+ocase crypto_poseidon_one_two "$CR" --ix "02000002$(pv $(n32 1))$(pv $(n32 2))"
+ocase crypto_poseidon_le "$CR" --ix "02000102$(pv $(rep 01 32))$(pv $(rep 02 32))"
+ocase crypto_poseidon_twelve "$CR" --ix "0200000c$(rep "$(pv $(n32 1))" 12)"
+ocase crypto_poseidon_thirteen "$CR" --ix "0200000d$(rep "$(pv $(n32 1))" 13)"
+ocase crypto_poseidon_none "$CR" --ix "02000000"
+ocase crypto_poseidon_short_input "$CR" --ix "020000011f$(rep 00 30)01"
+ocase crypto_poseidon_long_input "$CR" --ix "0200000121$(n32 1)00"
+ocase crypto_poseidon_empty_input "$CR" --ix "0200000100"
+ocase crypto_poseidon_modulus "$CR" --ix "02000001$(pv $BN_R)"
+ocase crypto_poseidon_modulus_le "$CR" --ix "02000101$(pv $(L1 $BN_R))"
+ocase crypto_poseidon_below_modulus "$CR" --ix "02000001$(pv ${BN_R%?}0)"
+ocase crypto_poseidon_bad_parameters "$CR" --ix "02010001$(pv $(n32 1))"
+ocase crypto_poseidon_bad_endianness "$CR" --ix "02000201$(pv $(n32 1))"
+ocase crypto_poseidon_bad_result "$CR" --ix "82000001$(pv $(n32 1))"
+ocase crypto_poseidon_cu_limit "$CR" --ix "0200000c$(rep "$(pv $(n32 1))" 12)" --cu-limit 9000

@@ -132,4 +132,15 @@ bool sol_create_pda(const uint8_t *const *seeds, const size_t *lens, size_t n,
 /* curve25519-dalek's CompressedEdwardsY::decompress().is_some() */
 bool sol_is_on_curve(const uint8_t p[32]);
 
+/* alt_bn128 as solana-bn254 3.2.1 (sol_bn254.c): each is false where the
+ * library returns an error (the syscall's r0 1), else writes out (G1 64,
+ * G2 128 bytes; compressed halves; the pairing's 32-byte 0 or 1).  le: the
+ * little-endian encodings (op | 0x80); exact: the pairing's length must be
+ * a multiple of 192 (else the whole pairs are taken). */
+bool sol_bn_add(const uint8_t *in, size_t len, bool g2, bool le, uint8_t *out);
+bool sol_bn_mul(const uint8_t *in, size_t len, bool g2, bool le, uint8_t *out);
+bool sol_bn_pairing(const uint8_t *in, size_t len, bool le, bool exact, uint8_t out[32]);
+bool sol_bn_compress(const uint8_t *in, size_t len, bool g2, bool le, uint8_t *out);
+bool sol_bn_decompress(const uint8_t *in, size_t len, bool g2, bool le, uint8_t *out);
+
 #endif

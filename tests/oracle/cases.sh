@@ -142,3 +142,105 @@ for V in "" _v3; do
     ocase fixture_traps_$TAG$V "$FIX/traps$V.so" --ix 0$TAG
   done
 done
+
+# crypto.c (tests/fixtures/sbpf/crypto.c): one syscall per case on bytes the
+# instruction carries; the results are logged, so the oracle compares them.
+# alt_bn128: BN254's generators G1 = (1, 2) and G2 (EIP-197's, imaginary
+# parts first), their negations, and NS, a point of the twist outside the
+# order-r subgroup.  Big-endian unless the op has 0x80.
+G1=0000000000000000000000000000000000000000000000000000000000000001$(printf '%064x' 2)
+NG1=$(printf '%064x' 1)30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd45
+G2=198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed090689d0585ff075ec9e99ad690c3395bc4b313370b38ef355acdadcd122975b12c85ea5db8c6deb4aab71808dcb408fe3d1e7690c43d37b4ce6cc0166fa7daa
+NG2=198e9393920d483a7260bfb731fb5d25f1aa493335a9e71297e485b7aef312c21800deef121f1e76426a00665e5c4479674322d4f75edadd46debd5cd992f6ed275dc4a288d1afb3cbb1ac09187524c7db36395df7be3b99e673b13a075a65ec1d9befcd05a5323e6da4d435f3b617cdb3af83285c2df711ef39c01571827f9d
+NS=$(printf '%064x%064x' 0 1)0d1271953ed9ea0836846e70a1934187998c7f790cb4d7511b7f8da82de048a42869111d5381f072f8e2728fdb825a51aadd70e52c9830e9ab4b871c0531f1bb
+BN_P=30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47
+BN_R=30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001
+n32() { printf '%064x' "$1"; }
+# the little-endian form: the bytes of each $2-byte chunk reversed
+lerev() { echo "$1" | fold -w $(($2 * 2)) | while read -r ch; do echo "$ch" | sed 's/../& /g' | awk '{for (i = NF; i; i--) printf "%s", $i}'; done; }
+L1() { lerev "$1" 32; }
+L2() { lerev "$1" 64; }
+Z64=$(rep 00 64) Z128=$(rep 00 128)
+CR=$FIX/crypto_v3.so
+ocase crypto_bn_g1_add "$CR" --ix "0000$G1$G1"
+ocase crypto_bn_g1_add_neg "$CR" --ix "0000$G1$NG1"
+ocase crypto_bn_g1_add_short "$CR" --ix "0000$G1"
+ocase crypto_bn_g1_add_empty "$CR" --ix "0000"
+ocase crypto_bn_g1_add_long "$CR" --ix "0000$G1${G1}00"
+ocase crypto_bn_g1_add_x_over_p "$CR" --ix "0000$(n32 0)${BN_P%?}8$(n32 2)$G1"
+ocase crypto_bn_g1_add_off_curve "$CR" --ix "0000$(n32 1)$(n32 3)$G1"
+ocase crypto_bn_g1_add_inf_flag "$CR" --ix "0000$(n32 5)40$(n32 7 | cut -c3-)$G1"
+ocase crypto_bn_g1_add_both_flags "$CR" --ix "0000$(n32 1)c0$(n32 2 | cut -c3-)$G1"
+ocase crypto_bn_g1_add_le "$CR" --ix "0080$(L1 $G1)$(L1 $G1)"
+ocase crypto_bn_g1_add_le_short "$CR" --ix "0080$(L1 $G1)"
+ocase crypto_bn_g1_mul "$CR" --ix "0002$G1$(n32 2)"
+ocase crypto_bn_g1_mul_order "$CR" --ix "0002$G1$BN_R"
+ocase crypto_bn_g1_mul_unreduced "$CR" --ix "0002$NG1$(rep ff 32)"
+ocase crypto_bn_g1_mul_short "$CR" --ix "0002$G1"
+ocase crypto_bn_g1_mul_long "$CR" --ix "0002$G1$(n32 2)00"
+ocase crypto_bn_g1_mul_le "$CR" --ix "0082$(L1 $G1)$(L1 $(n32 5))"
+ocase crypto_bn_g1_mul_le_short "$CR" --ix "0082$(L1 $G1)05"
+ocase crypto_bn_g2_add "$CR" --ix "0004$G2$G2"
+ocase crypto_bn_g2_add_neg "$CR" --ix "0004$G2$NG2"
+ocase crypto_bn_g2_add_not_subgroup "$CR" --ix "0004$G2$NS"
+ocase crypto_bn_g2_add_off_curve "$CR" --ix "0004${G2%??}01$G2"
+ocase crypto_bn_g2_add_short "$CR" --ix "0004$G2"
+ocase crypto_bn_g2_add_le "$CR" --ix "0084$(L2 $G2)$(L2 $G2)"
+ocase crypto_bn_g2_mul "$CR" --ix "0006$G2$(n32 3)"
+ocase crypto_bn_g2_mul_not_subgroup "$CR" --ix "0006$NS$(n32 3)"
+ocase crypto_bn_g2_mul_short "$CR" --ix "0006$G2$(n32 3 | cut -c3-)"
+ocase crypto_bn_g2_mul_le "$CR" --ix "0086$(L2 $G2)$(L1 $(n32 3))"
+ocase crypto_bn_pairing_one "$CR" --ix "0003$G1$G2$NG1$G2"
+ocase crypto_bn_pairing_not_one "$CR" --ix "0003$G1$G2"
+ocase crypto_bn_pairing_empty "$CR" --ix "0003"
+ocase crypto_bn_pairing_ragged "$CR" --ix "0003$G1${G2}00"
+ocase crypto_bn_pairing_not_subgroup "$CR" --ix "0003$G1$NS"
+ocase crypto_bn_pairing_inf "$CR" --ix "0003$Z64$G2$G1$Z128"
+ocase crypto_bn_pairing_le "$CR" --ix "0083$(L1 $G1)$(L2 $G2)$(L1 $NG1)$(L2 $G2)"
+ocase crypto_bn_pairing_cu_limit "$CR" --ix "0003$G1$G2$NG1$G2" --cu-limit 40000
+ocase crypto_bn_op_g1_sub "$CR" --ix "0001$G1$G1"
+ocase crypto_bn_op_g2_sub "$CR" --ix "0005$G2$G2"
+ocase crypto_bn_op_7 "$CR" --ix "0007$G1$G1"
+ocase crypto_bn_bad_result "$CR" --ix "8000$G1$G1"
+ocase crypto_bn_g1_compress "$CR" --ix "0100$G1"
+ocase crypto_bn_g1_compress_neg "$CR" --ix "0100$NG1"
+ocase crypto_bn_g1_compress_zero "$CR" --ix "0100$Z64"
+ocase crypto_bn_g1_compress_off_curve "$CR" --ix "0100$(n32 1)$(n32 3)"
+ocase crypto_bn_g1_compress_inf_flag "$CR" --ix "0100$(n32 5)40$(n32 7 | cut -c3-)"
+ocase crypto_bn_g1_compress_short "$CR" --ix "0100${G1%??}"
+ocase crypto_bn_g1_compress_le "$CR" --ix "0180$(L1 $NG1)"
+ocase crypto_bn_g1_decompress "$CR" --ix "0101$(n32 1)"
+ocase crypto_bn_g1_decompress_large "$CR" --ix "010180$(n32 1 | cut -c3-)"
+ocase crypto_bn_g1_decompress_inf_flag "$CR" --ix "010140$(n32 9 | cut -c3-)"
+ocase crypto_bn_g1_decompress_zero "$CR" --ix "0101$(n32 0)"
+ocase crypto_bn_g1_decompress_no_root "$CR" --ix "0101$(n32 4)"
+ocase crypto_bn_g1_decompress_over_p "$CR" --ix "0101$BN_P"
+ocase crypto_bn_g1_decompress_le "$CR" --ix "0181$(L1 80$(n32 1 | cut -c3-))"
+ocase crypto_bn_g2_compress "$CR" --ix "0102$G2"
+ocase crypto_bn_g2_compress_neg "$CR" --ix "0102$NG2"
+ocase crypto_bn_g2_compress_le "$CR" --ix "0182$(L2 $NG2)"
+ocase crypto_bn_g2_decompress "$CR" --ix "0103$(echo $G2 | cut -c1-128)"
+ocase crypto_bn_g2_decompress_large "$CR" --ix "010399$(echo $G2 | cut -c3-128)"
+ocase crypto_bn_g2_decompress_le "$CR" --ix "0183$(L2 $(echo $G2 | cut -c1-128))"
+ocase crypto_bn_g2_decompress_long "$CR" --ix "0103$(echo $G2 | cut -c1-128)00"
+ocase crypto_bn_compress_op_4 "$CR" --ix "0104$G1"
+ocase crypto_bn_compress_bad_result "$CR" --ix "8101$(n32 1)"
+# sol_poseidon: ix 02, parameters, endianness, the count, then each input
+# as a length byte and its bytes
+pv() { printf '20%s' "$1"; }
+ocase crypto_poseidon_one "$CR" --ix "020000$(printf %02x 1)$(pv $(n32 1))"
+ocase crypto_poseidon_one_two "$CR" --ix "02000002$(pv $(n32 1))$(pv $(n32 2))"
+ocase crypto_poseidon_le "$CR" --ix "02000102$(pv $(rep 01 32))$(pv $(rep 02 32))"
+ocase crypto_poseidon_twelve "$CR" --ix "0200000c$(rep "$(pv $(n32 1))" 12)"
+ocase crypto_poseidon_thirteen "$CR" --ix "0200000d$(rep "$(pv $(n32 1))" 13)"
+ocase crypto_poseidon_none "$CR" --ix "02000000"
+ocase crypto_poseidon_short_input "$CR" --ix "020000011f$(rep 00 30)01"
+ocase crypto_poseidon_long_input "$CR" --ix "0200000121$(n32 1)00"
+ocase crypto_poseidon_empty_input "$CR" --ix "0200000100"
+ocase crypto_poseidon_modulus "$CR" --ix "02000001$(pv $BN_R)"
+ocase crypto_poseidon_modulus_le "$CR" --ix "02000101$(pv $(L1 $BN_R))"
+ocase crypto_poseidon_below_modulus "$CR" --ix "02000001$(pv ${BN_R%?}0)"
+ocase crypto_poseidon_bad_parameters "$CR" --ix "02010001$(pv $(n32 1))"
+ocase crypto_poseidon_bad_endianness "$CR" --ix "02000201$(pv $(n32 1))"
+ocase crypto_poseidon_bad_result "$CR" --ix "82000001$(pv $(n32 1))"
+ocase crypto_poseidon_cu_limit "$CR" --ix "0200000c$(rep "$(pv $(n32 1))" 12)" --cu-limit 9000

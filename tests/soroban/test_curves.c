@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "soroban/core/host_private.h"
-#include "soroban/fns/crypto_bn254.h"
+#include "crypto/crypto_bn254.h"
 #include "host_fixture.h"
 
 static int setup(void **state) { return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0); }

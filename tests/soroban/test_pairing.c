@@ -18,7 +18,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "soroban/fns/crypto_pairing.h"
+#include "crypto/crypto_pairing.h"
 #include "soroban/fns/host_bls.h"
 #include "soroban/core/host_private.h"
 #include "host_fixture.h"

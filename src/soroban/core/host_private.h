@@ -8,6 +8,7 @@
 
 #include "soroban/core/scp_host.h"
 #include "soroban/core/scp_val.h"
+#include "crypto/crypto_fr.h"
 
 /* Argument / result types of env.json. */
 typedef enum scp_vtype {
@@ -336,16 +337,6 @@ SCP_HIDDEN int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, 
  * bytes; 0 when it is malformed or does not fit.  For untrusted images
  * (authorization entries): scp_storage_scval_len trusts its input. */
 SCP_HIDDEN size_t scp_host_scval_xdr_len(const uint8_t *p, size_t len);
-
-/* Arithmetic modulo a 256-bit prime m (host_int.c); operands < m except
- * scp_fr_reduce's.  scp_fr_pow's exponent has ewords words, least
- * significant first. */
-SCP_HIDDEN void scp_fr_reduce(const uint64_t *a, const uint64_t *m, uint64_t *r);
-SCP_HIDDEN void scp_fr_add(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
-SCP_HIDDEN void scp_fr_sub(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
-SCP_HIDDEN void scp_fr_mul(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r);
-SCP_HIDDEN void scp_fr_pow(const uint64_t *a, const uint64_t *e, unsigned ewords,
-                           const uint64_t *m, uint64_t *r);
 
 /* PRNG (host_prng.c); no charges. */
 SCP_HIDDEN void scp_prng_seed_raw(scp_prng *p, const uint8_t seed[32]);

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "soroban/fns/crypto_ff.h"
+#include "crypto/crypto_ff.h"
 
 /* map_to_curve (WBMap::map_to_curve): on the curve, NOT cofactor-cleared
  * (the bls12_381_map_fp_to_g1 / map_fp2_to_g2 result).  u canonical. */

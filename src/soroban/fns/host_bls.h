@@ -17,7 +17,7 @@
 #ifndef SCP_HOST_BLS_H
 #define SCP_HOST_BLS_H
 
-#include "soroban/fns/crypto_ff.h"
+#include "crypto/crypto_ff.h"
 #include "soroban/core/host_private.h"
 
 enum { SCP_BLS_FP = 48, SCP_BLS_FP2 = 96, SCP_BLS_G1 = 96, SCP_BLS_G2 = 192, SCP_BLS_FR = 32 };

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "soroban/fns/crypto_bn254.h"
+#include "crypto/crypto_bn254.h"
 #include "soroban/core/host_private.h"
 
 /* Visits the BytesObject v (absolute handle) and decodes its 64 bytes

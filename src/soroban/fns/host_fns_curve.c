@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "soroban/fns/crypto_bn254.h"
+#include "crypto/crypto_bn254.h"
 #include "soroban/fns/host_bn254.h"
 #include "soroban/fns/host_fns_private.h"
 

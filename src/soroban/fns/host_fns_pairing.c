@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "soroban/fns/crypto_pairing.h"
+#include "crypto/crypto_pairing.h"
 #include "soroban/fns/host_bls.h"
 #include "soroban/fns/host_bn254.h"
 #include "soroban/fns/host_fns_private.h"

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "soroban/fns/crypto_ff.h"
+#include "crypto/crypto_ff.h"
 
 typedef struct scp_fe6 { scp_fe2 c[3]; } scp_fe6;     /* c0 + c1 v + c2 v^2 */
 typedef struct scp_fe12 { scp_fe6 c[2]; } scp_fe12;   /* c0 + c1 w */

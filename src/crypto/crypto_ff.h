@@ -17,7 +17,7 @@
 
 #include <gmp.h>
 
-#include "soroban/core/host_private.h"
+#include "util/scp_util.h"
 
 enum { SCP_FF_LIMBS = 6 };
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "soroban/core/host_private.h"
+#include "crypto/crypto_fr.h"
 
 /* Affine point; inf marks the point at infinity (encoded as all zeros). */
 typedef struct scp_bn_g1 {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "soroban/fns/crypto_ff.h"
+#include "crypto/crypto_ff.h"
 
 static void hex(const char *s, uint8_t *out) {
   for (size_t i = 0; s[2 * i]; i++) {

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "soroban/fns/crypto_bn254.h"
+#include "crypto/crypto_bn254.h"
 
 const uint64_t scp_bn_p[4] = { 0x30644e72e131a029ULL, 0xb85045b68181585dULL,
                                0x97816a916871ca8dULL, 0x3c208c16d87cfd47ULL };

@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "soroban/fns/crypto_ff.h"
+#include "crypto/crypto_ff.h"
 
 static scp_ff bls_field, bn_field;
 static pthread_once_t fields_once = PTHREAD_ONCE_INIT;

@@ -18,7 +18,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "soroban/fns/crypto_pairing.h"
+#include "crypto/crypto_pairing.h"
 
 static scp_pairing bn_pc, bls_pc;
 static pthread_once_t pairing_once = PTHREAD_ONCE_INIT;

@@ -300,6 +300,69 @@ static void test_damaged_unit_header_loses_only_itself(void **state) {
   free(good.data);
 }
 
+/* ---- an ELF's damaged unit ---------------------------------------------- */
+
+static uint64_t le64(const uint8_t *p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+  return v;
+}
+
+/* The data of section want of a (trusted, test-built) little-endian ELF64. */
+static uint8_t *elf_section(blob *b, const char *want, size_t *size) {
+  const uint8_t *d = b->data;
+  uint64_t shoff = le64(d + 40);
+  size_t n = (size_t)(d[60] | d[61] << 8), stridx = (size_t)(d[62] | d[63] << 8);
+  assert_true(shoff + n * 64 <= b->len && stridx < n);
+  const char *strs = (const char *)d + le64(d + shoff + stridx * 64 + 24);
+  for (size_t i = 0; i < n; i++) {
+    const uint8_t *h = d + shoff + i * 64;
+    if (strcmp(strs + get32(h), want)) continue;
+    *size = (size_t)le64(h + 32);
+    return b->data + le64(h + 24);
+  }
+  fail_msg("no section %s", want);
+  return NULL;
+}
+
+/* A BPF object (sym_inline.c, one unit) whose unit header is damaged: the
+ * warning names it and says the functions keep their symbol-table names. */
+static void test_elf_damaged_unit(void **state) {
+  (void)state;
+  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
+  char out[512], cmd[2048];
+  snprintf(out, sizeof out, "%s/tests/symbols/units_bpf.o", build_dir());
+  int len = snprintf(cmd, sizeof cmd, "mkdir -p '%s/tests/symbols' && %s -target bpf -O2 -g "
+                     "-gdwarf-4 -c '%s/tests/fixtures/wasm/sym_inline.c' -o '%s'", build_dir(),
+                     clang && *clang ? clang : "clang", src && *src ? src : ".", out);
+  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
+  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
+  blob b = {0};
+  scp_error err = {0};
+  if (scp_read_file(out, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
+  size_t size;
+  uint8_t *info = elf_section(&b, ".debug_info", &size);
+  assert_int_equal(info[4], 4);
+  info[4] = 99;
+  scp_sym *s = NULL;
+  assert_int_equal(scp_sym_open_elf(b.data, b.len, NULL, &s, &err), SCP_OK);
+  assert_false(scp_sym_has_dwarf(s));
+  assert_string_equal(scp_sym_warning(s), "damaged .debug_info at offset 0x0: unknown DWARF "
+                      "version 99 (this unit only); function names from the symbol table, no "
+                      "source lines");
+  scp_frame_info f;
+  bool found = false;
+  for (uint32_t i = 0; i < scp_sym_function_count(s); i++) {
+    assert_int_equal(scp_sym_function(s, i, &f), SCP_OK);
+    if (strcmp(f.name, "accumulate")) continue;
+    found = true;
+    assert_int_equal(f.source, SCP_SRC_SYMTAB);
+  }
+  assert_true(found);
+  scp_sym_destroy(s);
+  free(b.data);
+}
+
 /* ---- DIE nesting past the limit --------------------------------------- */
 
 /* A growable byte buffer for hand-built DWARF. */
@@ -461,6 +524,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_damaged_unit_header_loses_only_itself),
       cmocka_unit_test(test_die_depth_limit_loses_only_its_unit),
+      cmocka_unit_test(test_elf_damaged_unit),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

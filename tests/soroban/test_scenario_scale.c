@@ -1,16 +1,18 @@
 /*
  * test_scenario_scale.c — reading a scenario stays linear: 100,000
- * contracts, assets, accounts, trustlines, storage entries and calls, each
- * named thing referenced by name 100,000 times (deployers, calls, "addr:"
- * arguments, signers, storage, trustlines), load within a second, and so do
- * the classic entries of 100,000 accounts with a trustline each; an object
- * of 100,000 keys (jansson hashes them) is read and refused within a
- * second too, also when its last key repeats the first.
+ * contracts, assets, accounts, trustlines, storage entries, spec functions
+ * and calls, each named thing referenced by name 100,000 times (deployers,
+ * calls, "addr:" arguments, signers, storage, trustlines, functions), load
+ * within a second, and so do the classic entries of 100,000 accounts with
+ * a trustline each; a duplicate that is the last of 100,000 is found; an
+ * object of 100,000 keys (jansson hashes them) is read and refused within
+ * a second too, also when its last key repeats the first.
  *
- * Each scenario is written to a folder of its own under SCP_BUILD/tests,
- * with a one-line WASM module (8 bytes) as every contract's code.  The
- * limit holds in the release build; the sanitizers' build gets five
- * seconds.
+ * The scenarios are written under SCP_BUILD/tests/soroban/scale (at most
+ * 16 MiB each, the scenario limit), with an 8-byte WASM module as every
+ * contract's code.  Times are the process's CPU time, so other work on the
+ * machine does not count: a second in the release build, five under the
+ * sanitizers.
  */
 #include <setjmp.h>
 #include <stdarg.h>

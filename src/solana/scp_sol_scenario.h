@@ -30,8 +30,9 @@
 typedef struct scp_sol_scn_program {
   char *name;
   char *path;
-  uint8_t *elf;
+  uint8_t *elf;                /* the first program of this path's, shared */
   size_t len;
+  size_t same_file;            /* that program's index (its own: the owner) */
   uint8_t id[32];
   scp_sol_loader loader;
 } scp_sol_scn_program;

@@ -7,10 +7,19 @@
 
 #define DEFAULT_PROGRAM_ID "ScprofProgram111111111111111111111111111111"
 
+/* Programs and accounts are found through maps: a scenario of 100,000
+ * instructions each naming accounts would otherwise compare every key
+ * with every account read so far. */
 typedef struct loader_ctx {
   const char *file;     /* the scenario, for messages */
   const char *dir;      /* its folder, for relative paths */
   scp_error *err;
+  scp_bmap programs;    /* program names: index (the first of a name) */
+  scp_bmap accounts;    /* account keys: index */
+  scp_bmap files;       /* ELF files read: the first program of each */
+  uint8_t default_id[32];
+  uint8_t *flags;       /* per account, while an instruction's are merged */
+  size_t flags_cap;
 } loader_ctx;
 
 static int bad(loader_ctx *l, const char *what) {
@@ -79,20 +88,35 @@ static int key_of(loader_ctx *l, json_t *v, const char *what, uint8_t key[32]) {
   return scp_fail(l->err, SCP_ERR_MALFORMED, "%s: %s: not a base58 public key", l->file, what);
 }
 
-static int load_program(loader_ctx *l, json_t *j, scp_sol_scn_program *p) {
+/* Program i of s; a file named before is not read again: its bytes are
+ * shared. */
+static int load_program(loader_ctx *l, json_t *j, scp_sol_scenario *s, size_t i) {
+  scp_sol_scn_program *p = &s->programs[i];
   const char *name = json_string_value(json_object_get(j, "name"));
   const char *elf = json_string_value(json_object_get(j, "elf"));
   const char *loader = json_string_value(json_object_get(j, "loader"));
   json_t *id = json_object_get(j, "id");
+  p->same_file = i;
   if (!name || !elf) return bad(l, "a program needs \"name\" and \"elf\"");
   if (!(p->name = strdup(name)) || !(p->path = join(l, elf)))
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
-  int rc = scp_read_file(p->path, &p->elf, &p->len, l->err);
+  bool added;
+  size_t *first = scp_bmap_put(&l->files, p->path, strlen(p->path), &added);
+  if (!first) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  int rc = SCP_OK;
+  if (added) {
+    *first = i;
+    rc = scp_read_file(p->path, &p->elf, &p->len, l->err);
+  } else {
+    p->same_file = *first;
+    p->elf = s->programs[*first].elf;
+    p->len = s->programs[*first].len;
+  }
   if (rc) return rc;
   if (id) {
     if ((rc = key_of(l, id, "program id", p->id))) return rc;
   } else {
-    scp_sol_key_parse(DEFAULT_PROGRAM_ID, strlen(DEFAULT_PROGRAM_ID), p->id);
+    memcpy(p->id, l->default_id, 32);
   }
   if (!loader || !strcmp(loader, "v3")) p->loader = SCP_SOL_LOADER_V3;
   else if (!strcmp(loader, "v2")) p->loader = SCP_SOL_LOADER_V2;
@@ -118,14 +142,17 @@ static int load_account(loader_ctx *l, json_t *j, scp_sol_account *a) {
 /* The account's index, added as an empty system account when unknown. */
 static int account_index(loader_ctx *l, scp_sol_scenario *s, size_t *cap, const uint8_t key[32],
                          uint16_t *idx) {
-  for (size_t i = 0; i < s->naccounts; i++)
-    if (!memcmp(s->accounts[i].key, key, 32)) {
-      *idx = (uint16_t)i;
-      return SCP_OK;
-    }
+  const size_t *known = scp_bmap_get(&l->accounts, key, 32);
+  if (known) {
+    *idx = (uint16_t)*known;
+    return SCP_OK;
+  }
   if (s->naccounts >= UINT16_MAX) return bad(l, "too many accounts");
-  if (!scp_grow(&s->accounts, cap, s->naccounts + 1, sizeof *s->accounts))
+  bool added;
+  size_t *v = scp_bmap_put(&l->accounts, key, 32, &added);
+  if (!v || !scp_grow(&s->accounts, cap, s->naccounts + 1, sizeof *s->accounts))
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  *v = s->naccounts;
   scp_sol_account *a = &s->accounts[s->naccounts];
   memset(a, 0, sizeof *a);
   memcpy(a->key, key, 32);
@@ -140,8 +167,8 @@ static int load_ix(loader_ctx *l, scp_sol_scenario *s, size_t *acap, json_t *j, 
   const char *prog = json_string_value(json_object_get(j, "program"));
   if (!prog) return bad(l, "an instruction needs \"program\"");
   if (s->ntx && sol_scn_builtin(prog, x)) goto builtin;
-  for (x->program = 0; x->program < s->nprograms; x->program++)
-    if (!strcmp(s->programs[x->program].name, prog)) break;
+  const size_t *named = scp_bmap_get(&l->programs, prog, strlen(prog));
+  x->program = named ? *named : s->nprograms;
   if (x->program == s->nprograms) {
     /* in a transaction: a program deployed in "accounts", by its id */
     if (s->ntx && scp_sol_key_parse(prog, strlen(prog), x->program_id)) {
@@ -181,13 +208,20 @@ builtin:;
     x->accts[i].writable = json_is_true(json_object_get(e, "writable"));
   }
   x->naccts = n;
-  /* the message gives each account the union of its flags */
+  /* the message gives each account the union of its flags: gathered per
+   * account, handed back, then cleared for the next instruction */
+  size_t had = l->flags_cap;
+  if (!scp_grow(&l->flags, &l->flags_cap, s->naccounts, 1))
+    return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  if (l->flags_cap > had) memset(l->flags + had, 0, l->flags_cap - had);
   for (size_t i = 0; i < n; i++)
-    for (size_t k = 0; k < n; k++)
-      if (x->accts[i].index == x->accts[k].index) {
-        x->accts[i].signer |= x->accts[k].signer;
-        x->accts[i].writable |= x->accts[k].writable;
-      }
+    l->flags[x->accts[i].index] |= (uint8_t)(x->accts[i].signer | x->accts[i].writable << 1);
+  for (size_t i = 0; i < n; i++) {
+    uint8_t f = l->flags[x->accts[i].index];
+    x->accts[i].signer = f & 1;
+    x->accts[i].writable = f >> 1 & 1;
+  }
+  for (size_t i = 0; i < n; i++) l->flags[x->accts[i].index] = 0;
   return SCP_OK;
 }
 
@@ -250,18 +284,29 @@ static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
   if (!s->programs || !s->accounts || !s->ixs) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
   acap = na ? na : 1;
   int rc;
-  for (; s->nprograms < np; s->nprograms++)
-    if ((rc = load_program(l, json_array_get(progs, s->nprograms), &s->programs[s->nprograms]))) return rc;
+  bool added;
+  for (; s->nprograms < np; s->nprograms++) {
+    scp_sol_scn_program *p = &s->programs[s->nprograms];
+    if ((rc = load_program(l, json_array_get(progs, s->nprograms), s, s->nprograms))) {
+      s->nprograms++;   /* what it holds is freed with the rest */
+      return rc;
+    }
+    size_t *v = scp_bmap_put(&l->programs, p->name, strlen(p->name), &added);
+    if (!v) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+    if (added) *v = s->nprograms;   /* the first of a name is the one called */
+  }
   for (; s->naccounts < na; s->naccounts++) {
-    if ((rc = load_account(l, json_array_get(accts, s->naccounts), &s->accounts[s->naccounts]))) {
+    scp_sol_account *a = &s->accounts[s->naccounts];
+    if ((rc = load_account(l, json_array_get(accts, s->naccounts), a))) {
       s->naccounts++;   /* its partial data is freed with the rest */
       return rc;
     }
-    for (size_t i = 0; i < s->naccounts; i++)
-      if (!memcmp(s->accounts[i].key, s->accounts[s->naccounts].key, 32)) {
-        s->naccounts++;
-        return bad(l, "an account is listed twice");
-      }
+    size_t *v = scp_bmap_put(&l->accounts, a->key, 32, &added);
+    if (!v || !added) {
+      s->naccounts++;
+      return v ? bad(l, "an account is listed twice") : scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+    }
+    *v = s->naccounts;
   }
   for (; s->nixs < nx; s->nixs++) {
     s->ixs[s->nixs].tx = s->ntx ? (size_t)json_integer_value(json_object_get(json_array_get(ixs, s->nixs), "tx")) : s->nixs;
@@ -289,8 +334,13 @@ int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *e
   char *slash = strrchr(dir, '/');
   if (slash) *slash = 0;
   else dir[0] = 0;
-  loader_ctx l = {path, dir, err};
+  loader_ctx l = {.file = path, .dir = dir, .err = err};
+  scp_sol_key_parse(DEFAULT_PROGRAM_ID, strlen(DEFAULT_PROGRAM_ID), l.default_id);
   rc = load_all(&l, root, s);
+  scp_bmap_free(&l.programs);
+  scp_bmap_free(&l.accounts);
+  scp_bmap_free(&l.files);
+  free(l.flags);
 done:
   json_decref(root);
   free(dir);
@@ -304,7 +354,7 @@ void scp_sol_scenario_free(scp_sol_scenario *s) {
   for (size_t i = 0; i < s->nprograms; i++) {
     free(s->programs[i].name);
     free(s->programs[i].path);
-    free(s->programs[i].elf);
+    if (s->programs[i].same_file == i) free(s->programs[i].elf);
   }
   for (size_t i = 0; i < s->naccounts; i++) scp_sol_account_free(&s->accounts[i]);
   for (size_t i = 0; i < s->nixs; i++) {

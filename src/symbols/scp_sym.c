@@ -219,6 +219,28 @@ static bool section_needed(const char *name) {
   return false;
 }
 
+/* Run scp_sym_check_units over the .debug_info of img, the image
+ * scp_sym_debug_elf laid out from secs (their data in order after the ELF
+ * header). */
+static void check_units(uint8_t *img, const sym_section *secs, size_t n,
+                        bool elf64, sym_unit_check *check) {
+  size_t off = elf64 ? 64 : 52, info_off = 0, info_size = 0, abbrev_size = 0;
+  bool have_info = false, have_abbrev = false;
+  for (size_t i = 0; i < n; i++) {
+    if (!strcmp(secs[i].name, ".debug_info") && !have_info) {
+      have_info = true;
+      info_off = off;
+      info_size = (size_t)secs[i].size;
+    } else if (!strcmp(secs[i].name, ".debug_abbrev") && !have_abbrev) {
+      have_abbrev = true;
+      abbrev_size = (size_t)secs[i].size;
+    }
+    off += (size_t)secs[i].size;
+  }
+  scp_sym_check_units(img + info_off, have_info ? info_size : 0, have_abbrev,
+                      abbrev_size, check);
+}
+
 int scp_sym_load_dwarf(scp_sym *s, const sym_section *all, size_t nall,
                        bool elf64, const sym_addr_limits *lim) {
   sym_section secs[32];
@@ -240,6 +262,8 @@ int scp_sym_load_dwarf(scp_sym *s, const sym_section *all, size_t nall,
     scp_sym_warn(s, "debug sections too large to index");
     return SCP_ERR_NOMEM;
   }
+  sym_unit_check check;
+  check_units(img, secs, n, elf64, &check);
   int rc = SCP_ERR_DWARF;
   elf_version(EV_CURRENT);
   Elf *elf = elf_memory((char *)img, size);
@@ -249,7 +273,7 @@ int scp_sym_load_dwarf(scp_sym *s, const sym_section *all, size_t nall,
   } else if (!(dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL))) {
     scp_sym_warn(s, "unreadable DWARF: %s", dwarf_errmsg(-1));
   } else {
-    rc = scp_sym_index_dwarf(s, dw, lim);
+    rc = scp_sym_index_dwarf(s, dw, lim, &check);
   }
   if (dw) dwarf_end(dw);
   if (elf) elf_end(elf);

@@ -555,20 +555,67 @@ void scp_sym_index_clear(scp_sym *s) {
   s->has_dwarf = false;
 }
 
-/* The .debug_info offset of the first unit header libdw refuses. */
-static unsigned long long first_bad_unit(Dwarf *dw) {
-  Dwarf_Off off = 0, next;
+/* ---- the units -------------------------------------------------------- */
+
+typedef enum unit_step { UNIT_END, UNIT_OK, UNIT_REFUSED, UNIT_STOP } unit_step;
+
+/* A walk over the units of .debug_info by header offset.  A refused header
+ * (see scp_sym_units.c) is stepped over by its length, so the units after
+ * it are still read. */
+typedef struct unit_walk {
+  Dwarf *dw;
+  const sym_unit_check *check;
+  Dwarf_Off off;                  /* the next unit header; -1 at the end */
+} unit_walk;
+
+/* The unit at w->off: UNIT_OK with its CU DIE, version and type, or
+ * UNIT_REFUSED (a damaged header: w->off moves past it), UNIT_STOP (no way
+ * to the units from there on), UNIT_END.  *unit_off is its offset. */
+static unit_step unit_next(unit_walk *w, Dwarf_Die *cudie, Dwarf_Half *version,
+                           uint8_t *unit_type, Dwarf_Off *unit_off) {
+  Dwarf_Off off = w->off, next;
   size_t hsize;
+  Dwarf_Half ver;
+  *unit_off = off;
+  if (off == (Dwarf_Off)-1) return UNIT_END;
+  if (off >= w->check->stop) return UNIT_STOP;
+  int rc = dwarf_next_unit(w->dw, off, &next, &hsize, &ver, NULL, NULL, NULL, NULL, NULL);
+  if (rc > 0) return UNIT_END;
+  if (rc < 0) return UNIT_STOP;
+  w->off = next;
+  /* libdw interns units in section order and only on demand: it must meet
+   * a refused unit too, or it would try it again for the next one. */
+  Dwarf_Die die;
+  bool found = dwarf_offdie(w->dw, off + hsize, &die) != NULL;
+  if (ver < 2 || ver > 5 || !found) return UNIT_REFUSED;
+  if (dwarf_cu_info(die.cu, version, unit_type, cudie, NULL, NULL, NULL, NULL) != 0)
+    return UNIT_REFUSED;
+  return UNIT_OK;
+}
+
+/* Line rows of every unit, to allocate them once: growing a large array by
+ * doubling copies it again and again.  libdw keeps each unit's table, so
+ * this parses nothing twice. */
+static size_t count_rows(Dwarf *dw, const sym_unit_check *check) {
+  unit_walk w = {dw, check, 0};
+  Dwarf_Die cudie;
   Dwarf_Half version;
-  while (dwarf_next_unit(dw, off, &next, &hsize, &version, NULL, NULL, NULL, NULL, NULL) == 0 &&
-         version >= 2 && version <= 5)
-    off = next;
-  return (unsigned long long)off;
+  uint8_t unit_type;
+  Dwarf_Off off;
+  size_t nrows = 0;
+  unit_step st;
+  while ((st = unit_next(&w, &cudie, &version, &unit_type, &off)) == UNIT_OK ||
+         st == UNIT_REFUSED) {
+    Dwarf_Lines *lines;
+    size_t n;
+    if (st == UNIT_OK && dwarf_getsrclines(&cudie, &lines, &n) == 0) nrows += n;
+  }
+  return nrows;
 }
 
 /* A unit whose DWARF cannot be used loses only itself: what it added is
  * taken back, so its functions fall back to the name section, and the
- * first such unit is named in the warning (with how many there were). */
+ * first such unit is named in the warning. */
 typedef struct unit_mark {
   size_t rows, scopes, pieces;
 } unit_mark;
@@ -581,86 +628,84 @@ static void drop_unit(index_ctx *c, const unit_mark *m, size_t *nbad, char *firs
   if (!(*nbad)++) snprintf(first, cap, "%s", c->why);
 }
 
-int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim) {
-  index_ctx c = {.s = s, .lim = *lim};
-  Dwarf_CU *cu = NULL, *next = NULL;
-  Dwarf_Half version;
-  uint8_t unit_type;
-  Dwarf_Die cudie, subdie;
-  int rc;
-  size_t ncus = 0, nrows = 0, nbad = 0;
-  char first_bad[400] = "";
-  /* Count the line rows first (libdw keeps each CU's table, so this parses
-   * nothing twice) and allocate them once: growing a large array by
-   * doubling copies it again and again. */
-  while (dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie, &subdie) == 0) {
-    Dwarf_Lines *lines;
-    size_t n;
-    cu = next;
-    if (dwarf_getsrclines(&cudie, &lines, &n) == 0) nrows += n;
+/* Index one unit: its line rows and its scopes.  A unit whose first DIE
+ * has no abbreviation, or whose DIEs nest too deep, is dropped. */
+static void index_unit(index_ctx *c, Dwarf *dw, Dwarf_Die *cudie, Dwarf_Half version,
+                       unsigned long long unit_off, size_t *ncus, size_t *nbad,
+                       char *first_bad, size_t cap) {
+  scp_sym *s = c->s;
+  int tag = dwarf_tag(cudie);
+  unit_mark mark = {s->nrows, s->nscopes, c->npieces};
+  if (tag == DW_TAG_invalid) {
+    /* the unit's first DIE names an abbreviation its table does not
+     * have: .debug_abbrev (or the unit's offset into it) is damaged */
+    Dwarf_Off abbrev = 0, unit_next_off;
+    size_t hsize;
+    dwarf_next_unit(dw, unit_off, &unit_next_off, &hsize, NULL, &abbrev, NULL, NULL, NULL, NULL);
+    snprintf(c->why, sizeof c->why, "damaged .debug_abbrev at offset 0x%llx (the unit at "
+             ".debug_info offset 0x%llx): %s", (unsigned long long)abbrev, unit_off,
+             dwarf_errmsg(-1));
+    drop_unit(c, &mark, nbad, first_bad, cap);
+    (*ncus)++;
+    return;
   }
+  if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit) return;
+  c->cu_index = (uint32_t)(*ncus)++;
+  c->cu = cudie->cu;
+  c->version = version;
+  c->files = NULL;
+  c->nfiles = 0;
+  c->comp_dir = unit_comp_dir(cudie);
+  if (dwarf_getsrcfiles(cudie, &c->files, &c->nfiles) != 0) {
+    c->files = NULL;
+    c->nfiles = 0;
+  }
+  add_lines(c, cudie);
+  Dwarf_Die child;
+  if (!c->err && dwarf_haschildren(cudie) && dwarf_child(cudie, &child) == 0)
+    walk(c, &child, SYM_NONE, 0, 0);
+  if (c->err == SCP_ERR_DWARF) {
+    size_t n = strlen(c->why);
+    snprintf(c->why + n, sizeof c->why - n, " (the unit at .debug_info offset 0x%llx)", unit_off);
+    drop_unit(c, &mark, nbad, first_bad, cap);
+  }
+}
+
+int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim,
+                        const sym_unit_check *check) {
+  index_ctx c = {.s = s, .lim = *lim};
+  size_t ncus = 0, nbad = 0;
+  char first_bad[400] = "";
+  size_t nrows = count_rows(dw, check);
   /* Scopes and their pieces are fewer than rows in compiled code: reserve
    * that much (untouched capacity costs no page faults). */
   if (nrows && (!scp_grow(&s->rows, &s->caprows, nrows, sizeof *s->rows) ||
                 !scp_grow(&c.pieces, &c.cappieces, nrows, sizeof *c.pieces) ||
                 !scp_grow(&s->scopes, &s->capscopes, nrows / 2, sizeof *s->scopes)))
     c.err = SCP_ERR_NOMEM;
-  cu = NULL;
-  rc = 0;
-  while (!c.err &&
-         (rc = dwarf_get_units(dw, cu, &next, &version, &unit_type, &cudie,
-                               &subdie)) == 0) {
-    cu = next;
-    int tag = dwarf_tag(&cudie);
-    unsigned long long unit_off = dwarf_dieoffset(&cudie) - dwarf_cuoffset(&cudie);
-    unit_mark mark = {s->nrows, s->nscopes, c.npieces};
-    if (tag == DW_TAG_invalid) {
-      /* the unit's first DIE names an abbreviation its table does not
-       * have: .debug_abbrev (or the unit's offset into it) is damaged */
-      Dwarf_Off abbrev = 0, unit_next;
-      size_t hsize;
-      dwarf_next_unit(dw, unit_off, &unit_next, &hsize, NULL, &abbrev, NULL, NULL, NULL, NULL);
-      snprintf(c.why, sizeof c.why, "damaged .debug_abbrev at offset 0x%llx (the unit at "
-               ".debug_info offset 0x%llx): %s", (unsigned long long)abbrev, unit_off,
-               dwarf_errmsg(-1));
-      drop_unit(&c, &mark, &nbad, first_bad, sizeof first_bad);
-      ncus++;
+  unit_walk w = {dw, check, 0};
+  Dwarf_Die cudie;
+  Dwarf_Half version;
+  uint8_t unit_type;
+  Dwarf_Off off;
+  unit_step st = UNIT_END;
+  while (!c.err && (st = unit_next(&w, &cudie, &version, &unit_type, &off)) != UNIT_END) {
+    unsigned long long unit_off = off;
+    if (st == UNIT_OK) {
+      index_unit(&c, dw, &cudie, version, unit_off, &ncus, &nbad, first_bad, sizeof first_bad);
       continue;
     }
-    if (tag != DW_TAG_compile_unit && tag != DW_TAG_partial_unit) continue;
-    c.cu_index = (uint32_t)ncus++;
-    c.cu = cudie.cu;
-    c.version = version;
-    c.files = NULL;
-    c.nfiles = 0;
-    c.comp_dir = unit_comp_dir(&cudie);
-    if (dwarf_getsrcfiles(&cudie, &c.files, &c.nfiles) != 0) {
-      c.files = NULL;
-      c.nfiles = 0;
-    }
-    add_lines(&c, &cudie);
-    Dwarf_Die child;
-    if (!c.err && dwarf_haschildren(&cudie) && dwarf_child(&cudie, &child) == 0)
-      walk(&c, &child, SYM_NONE, 0, 0);
-    if (c.err == SCP_ERR_DWARF) {
-      size_t n = strlen(c.why);
-      snprintf(c.why + n, sizeof c.why - n, " (the unit at .debug_info offset 0x%llx)", unit_off);
-      drop_unit(&c, &mark, &nbad, first_bad, sizeof first_bad);
-    }
+    /* a damaged header: this unit is lost, and when its length cannot be
+     * used, so are the ones after it */
+    const char *why = st == UNIT_STOP && off == check->stop ? check->stop_why
+                      : off == check->first ? check->why : dwarf_errmsg(-1);
+    if (!nbad++)
+      snprintf(first_bad, sizeof first_bad, "damaged .debug_info at offset 0x%llx: %s (%s)",
+               unit_off, why, st == UNIT_STOP ? "this unit and those after it" : "this unit only");
+    if (st == UNIT_STOP) break;
   }
-  if (!c.err && rc < 0) {
-    /* a unit header libdw refuses ends the walk: the units before it stay */
-    const char *why = dwarf_errmsg(-1);
-    if (ncus == 0 || s->nscopes == 0) {
-      scp_sym_warn(s, "damaged .debug_info at offset 0x%llx: %s", first_bad_unit(dw), why);
-      c.err = SCP_ERR_DWARF;
-    } else if (!nbad++) {
-      snprintf(first_bad, sizeof first_bad, "damaged .debug_info at offset 0x%llx: %s (this "
-               "unit and those after it)", first_bad_unit(dw), why);
-    }
-  }
-  if (!c.err && nbad && ncus > 0 && s->nscopes == 0) {
-    scp_sym_warn(s, "%s", first_bad);   /* every unit dropped: no DWARF at all */
+  if (!c.err && nbad && s->nscopes == 0) {
+    scp_sym_warn(s, "%s", first_bad);   /* nothing left: no DWARF at all */
     c.err = SCP_ERR_DWARF;
   }
   if (!c.err && nbad) {

@@ -281,6 +281,14 @@ int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
       rc = scp_fail(err, rc, "out of memory");
       goto fail;
     }
+    /* say what is used instead, as for WASM */
+    size_t n = strlen(s->warning);
+    if (rc == SCP_ERR_DWARF && n)
+      snprintf(s->warning + n, sizeof s->warning - n, "; %s, no source lines",
+               s->nfuncs ? "function names from the symbol table" : "functions named by address");
+    else if (rc == SCP_OK && s->dwarf_partial)
+      snprintf(s->warning + n, sizeof s->warning - n, "; functions there: %s, no source lines",
+               s->nfuncs ? "names from the symbol table" : "named by address");
   }
   if (lim.max > lim.min) scp_sym_set_window(s, lim.min, lim.max);
   for (size_t i = 0; i < d.nowned; i++) free(d.owned[i]);

@@ -1,7 +1,8 @@
 /*
  * scp_sym_private.h — internals of the source mapper shared by its .c files
  * (scp_sym.c: queries and cache; scp_sym_dwarf.c: the DWARF index;
- * scp_sym_wasm.c: the WASM container).  Not part of any public interface.
+ * scp_sym_units.c: damaged unit headers; scp_sym_wasm.c: the WASM
+ * container).  Not part of any public interface.
  *
  * Everything the queries need is copied into plain sorted arrays at open
  * time and every string is interned, so libdw is closed again once the
@@ -144,11 +145,29 @@ SCP_HIDDEN const char *scp_sym_intern_n(scp_sym *s, const char *str,
 SCP_HIDDEN void scp_sym_warn(scp_sym *s, const char *fmt, ...)
     SCP_PRINTF(2, 3);
 
-/* Build scopes, segments, subprogram table and line rows from dw.  On
+/* What scp_sym_check_units found among the unit headers of .debug_info. */
+typedef struct sym_unit_check {
+  uint64_t first;          /* offset of the first refused header, or UINT64_MAX */
+  char why[120];           /* what is wrong with it */
+  uint64_t stop;           /* offset of the first unit whose length cannot be
+                              used (no unit from there on is read), or
+                              UINT64_MAX */
+  char stop_why[120];
+} sym_unit_check;
+
+/* Find the unit headers of info that libdw would refuse, and rewrite each
+ * one whose unit_length is usable so that libdw steps over just that unit
+ * (see scp_sym_units.c).  info is the private copy libdw is given. */
+SCP_HIDDEN void scp_sym_check_units(uint8_t *info, size_t size, bool have_abbrev,
+                                    size_t abbrev_size, sym_unit_check *out);
+
+/* Build scopes, segments, subprogram table and line rows from dw, whose
+ * .debug_info went through scp_sym_check_units (check: its findings).  On
  * failure (SCP_ERR_DWARF with s->warning set, or SCP_ERR_NOMEM) the partial
  * index is discarded and s->has_dwarf stays false. */
 SCP_HIDDEN int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw,
-                                   const sym_addr_limits *lim);
+                                   const sym_addr_limits *lim,
+                                   const sym_unit_check *check);
 
 /* Drop every DWARF-derived table (used when indexing fails half way). */
 SCP_HIDDEN void scp_sym_index_clear(scp_sym *s);

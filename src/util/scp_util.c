@@ -346,15 +346,19 @@ static int read_file(const char *path, size_t max, const char *what, uint8_t **d
   /* the size a regular file says it has is refused before any allocation;
    * a pipe is stopped when it passes the limit */
   struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+  bool regular = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  if (regular && (uint64_t)st.st_size > max) {
     fclose(f);
     return scp_fail(err, SCP_ERR_LIMIT, "%s: %llu bytes, over the %zu-byte limit for %s", path,
                     (unsigned long long)st.st_size, max, what);
   }
+  /* a regular file's own size first, so a small file costs a small
+   * buffer (a scenario holds thousands of modules) */
+  size_t first = regular ? (size_t)st.st_size + 1 : 65536;
   uint8_t *buf = NULL;
   size_t n = 0, cap = 0;
   for (;;) {
-    if (!scp_grow(&buf, &cap, n + 65536, 1)) {
+    if (n == cap && !scp_grow(&buf, &cap, n ? n + 65536 : first, 1)) {
       fclose(f);
       free(buf);
       return scp_fail(err, SCP_ERR_NOMEM, "%s: out of memory reading file", path);

@@ -1,6 +1,7 @@
 /*
  * scp_util.h — small shared helpers: error filling, growable arrays and
- * byte buffers, LEB128 readers, hashing, string interning.
+ * byte buffers, LEB128 readers, hashing, string interning, byte-string
+ * maps.
  * Internal to libscprof (not installed).
  */
 #ifndef SCP_UTIL_H
@@ -170,6 +171,38 @@ static inline const char *scp_strtab_get(const scp_strtab *t, uint32_t id) {
   return id < t->n ? t->strs[id] : "";
 }
 void scp_strtab_free(scp_strtab *t);
+
+/* ---- byte-string maps (scp_bmap.c) -----------------------------------
+ * Keys (copied; any bytes) to size_t values, by hash: for the loaders'
+ * "is this name or key already there, and where", which a scan of
+ * everything read so far would make quadratic.  A value pointer stays
+ * valid until the next scp_bmap_put. */
+typedef struct scp_bmap_ent {
+  uint64_t hash;
+  size_t off, len;         /* the key: keys[off, off + len) */
+  size_t val;
+} scp_bmap_ent;
+
+typedef struct scp_bmap_slot {
+  uint32_t ent;            /* entry + 1, 0 = empty */
+  uint32_t tag;            /* the top half of its key's hash */
+} scp_bmap_slot;
+
+typedef struct scp_bmap {
+  scp_bmap_ent *ents;
+  size_t n, cap;
+  uint8_t *keys;           /* every key's bytes, back to back */
+  size_t nkeys, capkeys;
+  scp_bmap_slot *slots;    /* open addressing */
+  size_t nslots;
+} scp_bmap;
+
+/* The value of key, added with value 0 when absent (*added then true);
+ * NULL when out of memory. */
+size_t *scp_bmap_put(scp_bmap *m, const void *key, size_t len, bool *added);
+/* The value of key, or NULL when it is absent. */
+size_t *scp_bmap_get(const scp_bmap *m, const void *key, size_t len);
+void scp_bmap_free(scp_bmap *m);
 
 /* The one rule for names and text that scprof writes out: control
  * characters (below 0x20, and 0x7f) and bytes that are not part of valid

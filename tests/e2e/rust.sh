@@ -182,7 +182,7 @@ ok [ "$(grep -c '^  status ' "$T/Oz-deposit0/report.txt")" -eq 1 ]
 # Damaged debug information: a warning naming the section, the offset and
 # the fallback (and the same in the report header); --strict-debug makes
 # it the bad-debug-information status, 68, and writes nothing.  A damaged
-# second unit loses only the units from there on: the first keeps its lines.
+# unit header loses only that unit: the others keep their lines.
 W=$B/tests/fixtures/rust/vault_Oz.wasm
 info=$(wasm-objdump -h "$W" | sed -n 's/.*start=0x\([0-9a-f]*\).*"\.debug_info".*/\1/p')
 # the payload follows the name (1 + 11 bytes); the second unit starts after
@@ -194,7 +194,7 @@ cp "$W" "$T/damaged.wasm"
 printf '\143\000' | dd of="$T/damaged.wasm" bs=1 seek=$((first + second + 4)) conv=notrunc 2>/dev/null
 "$BIN" profile "$T/damaged.wasm" find u32:5 -o "$T/dmg" -q 2>"$T/err"
 rc=$?
-want=$(printf 'damaged .debug_info at offset 0x%x: invalid DWARF (this unit and those after it); functions there: names from the name section, no source lines' "$second")
+want=$(printf 'damaged .debug_info at offset 0x%x: unknown DWARF version 99 (this unit only); functions there: names from the name section, no source lines' "$second")
 NAME="damaged .debug_info: exit 0, one warning naming section, offset and fallback"
 ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF 'warning: $T/damaged.wasm: $want' '$T/err'"
 NAME="damaged .debug_info: the report header says it too"
@@ -210,6 +210,16 @@ printf '\377\377\377\377' | dd of="$T/damaged2.wasm" bs=1 seek=$((0x$abbrev + 14
 rc=$?
 NAME="damaged .debug_abbrev: exit 0, one warning naming it and its unit (only that unit is lost)"
 ok sh -c "[ $rc -eq 0 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q 'warning: .*: damaged .debug_abbrev at offset 0x0 (the unit at .debug_info offset 0x0): .*; functions there: names from the name section, no source lines' '$T/err'"
+# The first unit (the vault crate's) damaged: only it is lost; core's units
+# after it keep their names and lines
+cp "$W" "$T/damaged1.wasm"
+printf '\143\000' | dd of="$T/damaged1.wasm" bs=1 seek=$((first + 4)) conv=notrunc 2>/dev/null
+"$BIN" profile "$T/damaged1.wasm" checked u32:2000000000 -o "$T/dmg1" -q 2>"$T/err"
+NAME="damaged first unit: one warning naming it at offset 0x0 and the fallback"
+ok grep -qF "damaged .debug_info at offset 0x0: unknown DWARF version 99 (this unit only); functions there: names from the name section, no source lines" "$T/err"
+NAME="damaged first unit: core's frames keep their lines, the crate's fall back to names"
+ok sh -c "grep -q 'backtrace .*core::option::expect_failed (/usr/src/rustc-1.63.0/library/core/src/option.rs:[0-9]*)$' '$T/dmg1/report.txt' &&
+          grep -q 'backtrace .*#[0-9]* checked$' '$T/dmg1/report.txt'"
 echo '{"contracts": [{"name": "v", "wasm": "damaged.wasm"}], "calls": [{"function": "find", "args": ["u32:5"]}]}' >"$T/dmg.json"
 "$BIN" profile -q -o "$T/dsc" --scenario "$T/dmg.json" 2>"$T/err"
 rc=$?

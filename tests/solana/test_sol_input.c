@@ -300,6 +300,25 @@ static void test_base58(void **state) {
   assert_false(scp_sol_key_parse("0OIl", 4, k));                 /* not base58 */
   assert_false(scp_sol_key_parse("111", 3, k));                  /* 3 bytes */
   assert_false(scp_sol_key_parse("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", 44, k)); /* > 32 */
+  /* the largest key, and one more: 2^256 */
+  assert_true(scp_sol_key_parse("JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG", 44, k));
+  for (int i = 0; i < 32; i++) assert_int_equal(k[i], 0xff);
+  assert_false(scp_sol_key_parse("JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFH", 44, k));
+  /* every count of leading zero bytes round-trips, and a '1' too many or
+   * too few is refused */
+  for (int zeros = 0; zeros <= 32; zeros++) {
+    uint8_t key[32], back[32];
+    for (int i = 0; i < 32; i++) key[i] = i < zeros ? 0 : (uint8_t)(0x80 + i);
+    scp_sol_key_str(key, s);
+    size_t n = strlen(s);
+    assert_true(scp_sol_key_parse(s, n, back));
+    assert_memory_equal(back, key, 32);
+    char more[SCP_SOL_B58_KEY_MAX + 1] = "1";
+    memcpy(more + 1, s, n + 1);
+    assert_false(n < 44 && scp_sol_key_parse(more, n + 1, back));
+    if (zeros) assert_false(scp_sol_key_parse(s + 1, n - 1, back));
+  }
+  assert_false(scp_sol_key_parse("4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLK\0", 44, k));
 }
 
 int main(void) {

@@ -1412,57 +1412,6 @@ static void test_partial_dwarf(void **state) {
   free(b.data);
 }
 
-/* Two units (sym_inline.c in DWARF 4, sym_unit2.c in DWARF 5): a damaged
- * second unit loses only itself (libdw refuses its header, so the walk
- * ends there), its functions fall back to the name section, the warning
- * names its .debug_info offset and the fallback, and the first unit keeps
- * its lines. */
-static void test_damaged_unit_loses_only_itself(void **state) {  (void)state;
-  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
-  clang = clang && *clang ? clang : "clang";
-  src = src && *src ? src : ".";
-  char dir[512], cmd[4096], path[600];
-  snprintf(dir, sizeof dir, "%s/tests/symbols", build_dir());
-  int len = snprintf(cmd, sizeof cmd,
-           "mkdir -p '%s' && "
-           "%s --target=wasm32 -O2 -g -gdwarf-4 -c '%s/tests/fixtures/wasm/sym_inline.c' -o '%s/unit_a.o' && "
-           "%s --target=wasm32 -O2 -g -gdwarf-5 -c '%s/tests/symbols/sym_unit2.c' -o '%s/unit_b.o' && "
-           "%s --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic "
-           "-Wl,--allow-undefined '%s/unit_a.o' '%s/unit_b.o' -o '%s/units.wasm'",
-           dir, clang, src, dir, clang, src, dir, clang, dir, dir, dir);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
-  snprintf(path, sizeof path, "%s/units.wasm", dir);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
-  size_t size;
-  uint8_t *info = find_custom(&b, ".debug_info", &size);
-  /* unit 0: length, version 4, abbrev offset at +6; unit 1 (DWARF 5):
-   * length, version, unit type, address size, abbrev offset at +8 */
-  uint32_t len0 = (uint32_t)info[0] | (uint32_t)info[1] << 8 | (uint32_t)info[2] << 16 |
-                  (uint32_t)info[3] << 24;
-  size_t second = 4 + len0;
-  assert_true(second + 12 < size);
-  assert_int_equal(info[4], 4);
-  assert_int_equal(info[second + 4], 5);
-  memset(info + second + 8, 0xee, 4);   /* its abbreviation offset */
-  scp_sym *s = open_blob(&b, NULL);
-  assert_true(scp_sym_has_dwarf(s));
-  char want[200];
-  snprintf(want, sizeof want, "damaged .debug_info at offset 0x%zx: invalid offset (this unit "
-           "and those after it); functions there: names from the name section, no source lines",
-           second);
-  assert_string_equal(scp_sym_warning(s), want);
-  check_accumulate(s, F_ACCUMULATE, 1);
-  scp_frame_info f;
-  assert_int_equal(scp_sym_function(s, 4, &f), SCP_OK);
-  assert_string_equal(f.name, "sum_squares");
-  assert_int_equal(f.source, SCP_SRC_NAMESEC);
-  scp_sym_destroy(s);
-  free(b.data);
-}
-
 /* C++: names are the demangled linkage names, with parameters. */
 static void test_cpp_linkage_names(void **state) {
   (void)state;
@@ -1574,7 +1523,6 @@ int main(void) {
       cmocka_unit_test(test_elf_hand_built),
       cmocka_unit_test(test_mixed_units_and_tombstones),
       cmocka_unit_test(test_partial_dwarf),
-    cmocka_unit_test(test_damaged_unit_loses_only_itself),
       cmocka_unit_test(test_cpp_linkage_names),
       cmocka_unit_test(test_demangle),
   };

@@ -1,6 +1,6 @@
 /*
  * test_util.c — the shared helpers: LEB128 under the WebAssembly rules,
- * string interning, the error table, buffers.
+ * string interning, byte-string maps, the error table, buffers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,9 +8,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/scp_util.h"
 
@@ -208,6 +210,71 @@ static void test_buf_sink_error(void **state) {
   fclose(f);
 }
 
+/* Byte-string maps: any bytes (NULs, the empty key) are keys, the first
+ * put adds, later ones find; 200,000 keys stay findable through rehashes. */
+static void test_bmap(void **state) {
+  (void)state;
+  scp_bmap m = {0};
+  bool added;
+  assert_null(scp_bmap_get(&m, "a", 1));
+  size_t *v = scp_bmap_put(&m, "a\0b", 3, &added);
+  assert_true(v && added);
+  *v = 7;
+  assert_null(scp_bmap_get(&m, "a", 1));
+  assert_null(scp_bmap_get(&m, "a\0c", 3));
+  v = scp_bmap_put(&m, "a\0b", 3, &added);
+  assert_true(v && !added && *v == 7);
+  v = scp_bmap_put(&m, "", 0, &added);
+  assert_true(v && added && *v == 0);
+  *v = 9;
+  assert_int_equal(*scp_bmap_get(&m, "", 0), 9);
+  char k[32];
+  for (size_t i = 0; i < 200000; i++) {
+    int n = snprintf(k, sizeof k, "k%zu", i);
+    v = scp_bmap_put(&m, k, (size_t)n, &added);
+    assert_true(v && added);
+    *v = i;
+  }
+  for (size_t i = 0; i < 200000; i += 997) {
+    int n = snprintf(k, sizeof k, "k%zu", i);
+    v = scp_bmap_get(&m, k, (size_t)n);
+    assert_true(v && *v == i);
+  }
+  assert_int_equal(*scp_bmap_get(&m, "a\0b", 3), 7);
+  assert_null(scp_bmap_get(&m, "k200000", 7));
+  scp_bmap_free(&m);
+  assert_null(scp_bmap_get(&m, "a\0b", 3));
+}
+
+/* A small file costs a small buffer (a scenario keeps thousands of
+ * modules read whole), and a file of exactly the first buffer's size is
+ * read to its end. */
+static void test_read_file_small(void **state) {
+  (void)state;
+  char path[] = "/tmp/scp_read_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "\0asm\1\0\0\0", 8), 8);
+  close(fd);
+  uint8_t *data = NULL;
+  size_t len = 0;
+  scp_error err = {0};
+  assert_int_equal(scp_read_file(path, &data, &len, &err), SCP_OK);
+  assert_int_equal(len, 8);
+  assert_memory_equal(data, "\0asm\1\0\0\0", 8);
+  assert_true(malloc_usable_size(data) < 4096);
+  free(data);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  for (int i = 0; i < 70000; i++) fputc(i & 0xff, f);
+  fclose(f);
+  assert_int_equal(scp_read_file(path, &data, &len, &err), SCP_OK);
+  assert_int_equal(len, 70000);
+  assert_int_equal(data[69999], 69999 & 0xff);
+  free(data);
+  unlink(path);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_leb_u32),
@@ -217,6 +284,8 @@ int main(void) {
     cmocka_unit_test(test_buf),
     cmocka_unit_test(test_buf_sink),
     cmocka_unit_test(test_buf_sink_error),
+    cmocka_unit_test(test_bmap),
+    cmocka_unit_test(test_read_file_small),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,12 +13,21 @@
 #include "soroban/run/sor_ledger.h"
 #include "wasm/scp_wasm.h"
 
+/* Every lookup of a name or key goes through a map: a scenario of 100,000
+ * contracts, accounts or trustlines would take hours to check against all
+ * the earlier ones one by one. */
 typedef struct ctx {
   const char *path;
   scp_error *err;
   scp_scenario *s;
   scp_host *ids_host;          /* derives contract ids with the ledger's network id */
   size_t nids;                 /* contracts whose id is known so far */
+  scp_bmap names;              /* contract and asset names: index * 2, + 1 for an asset */
+  scp_bmap ids;                /* contract ids */
+  scp_bmap assets;             /* "assets" texts */
+  scp_bmap accounts;           /* "accounts" ids */
+  scp_bmap trustlines;         /* "trustlines": account id and asset text */
+  scp_bmap files;              /* WASM files read: the first contract of each */
 } ctx;
 
 static int bad(ctx *c, int code, const char *where, const char *what) {
@@ -57,12 +66,29 @@ static char *dup_str(const char *s) {
   return d;
 }
 
+/* n bytes the scenario keeps, carved from blocks of 64 KiB: 100,000
+ * arguments are not 100,000 allocations.  NULL when out of memory. */
+static void *carve(ctx *c, size_t n) {
+  scp_scenario *s = c->s;
+  if (n > s->text_room) {
+    size_t size = n > 65536 ? n : 65536;
+    char *b = scp_grow(&s->texts, &s->texts_cap, s->ntexts + 1, sizeof *s->texts) ? malloc(size) : NULL;
+    if (!b) return NULL;
+    s->texts[s->ntexts++] = b;
+    s->text_at = b;
+    s->text_room = size;
+  }
+  void *p = s->text_at;
+  s->text_at += n;
+  s->text_room -= n;
+  return p;
+}
+
 /* A text the scenario keeps (scp_args point into it). */
 static const char *keep(ctx *c, const char *text) {
-  scp_scenario *s = c->s;
-  if (!scp_grow(&s->texts, &s->texts_cap, s->ntexts + 1, sizeof *s->texts)) return NULL;
-  char *d = dup_str(text);
-  if (d) s->texts[s->ntexts++] = d;
+  size_t n = strlen(text) + 1;
+  char *d = carve(c, n);
+  if (d) memcpy(d, text, n);
   return d;
 }
 
@@ -92,28 +118,40 @@ static bool hex32(const char *h, uint8_t out[32]) {
   return true;
 }
 
+/* The contract (or, *asset, asset contract) called name, read so far:
+ * its index, or SIZE_MAX. */
+static size_t find_name(ctx *c, const char *name, bool *asset) {
+  const size_t *v = scp_bmap_get(&c->names, name, strlen(name));
+  *asset = v && (*v & 1);
+  return v ? *v >> 1 : SIZE_MAX;
+}
+
+/* Take name for contract or asset index; false when it is taken (or out
+ * of memory: *oom). */
+static bool take_name(ctx *c, const char *name, size_t index, bool asset, bool *oom) {
+  bool added;
+  size_t *v = scp_bmap_put(&c->names, name, strlen(name), &added);
+  *oom = !v;
+  if (added) *v = index * 2 + asset;
+  return added;
+}
+
 /* The contract or asset contract called name, as a strkey: false when
  * there is none (or its id is not known yet: a later contract). */
 static bool named(ctx *c, const char *name, char sk[57]) {
-  for (size_t k = 0; k < c->nids; k++)
-    if (!strcmp(c->s->contracts[k].name, name)) {
-      scp_host_contract_strkey(c->s->ids[k], sk);
-      return true;
-    }
-  for (size_t k = 0; k < c->s->nassets; k++)
-    if (!strcmp(c->s->asset_names[k], name)) {
-      scp_host_contract_strkey(c->s->ids[c->s->ncontracts + k], sk);
-      return true;
-    }
-  return false;
+  bool asset;
+  size_t k = find_name(c, name, &asset);
+  if (k == SIZE_MAX || (!asset && k >= c->nids)) return false;
+  scp_host_contract_strkey(c->s->ids[asset ? c->s->ncontracts + k : k], sk);
+  return true;
 }
 
-static bool name_taken(ctx *c, const char *name, size_t ncontracts) {
-  for (size_t k = 0; k < ncontracts; k++)
-    if (!strcmp(c->s->contracts[k].name, name)) return true;
-  for (size_t k = 0; k < c->s->nassets; k++)
-    if (!strcmp(c->s->asset_names[k], name)) return true;
-  return false;
+/* Put key (len bytes) in m: false when it was there already (or out of
+ * memory: *oom). */
+static bool first_time(scp_bmap *m, const void *key, size_t len, bool *oom) {
+  bool added;
+  *oom = !scp_bmap_put(m, key, len, &added);
+  return added;
 }
 
 static int load_contract(ctx *c, json_t *j, size_t i) {
@@ -133,8 +171,9 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
     return bad(c, SCP_ERR_MALFORMED, where, "\"name\" must be a non-empty string");
   if (!json_is_string(wasm))
     return bad(c, SCP_ERR_MALFORMED, where, "\"wasm\" must be a file name");
-  if (name_taken(c, json_string_value(name), i))
-    return bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
+  bool oom;
+  if (!take_name(c, json_string_value(name), i, false, &oom))
+    return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
   scp_scenario_contract *sc = &c->s->contracts[i];
   c->s->ncontracts = i + 1;
   sc->name = dup_str(json_string_value(name));
@@ -148,10 +187,10 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   json_t *dep = json_object_get(j, "deployer"), *salt = json_object_get(j, "salt");
   if (dep) {
     const char *t = json_is_string(dep) ? json_string_value(dep) : "";
-    d->deployer_index = SIZE_MAX;
-    for (size_t k = 0; k < i; k++)
-      if (!strcmp(c->s->contracts[k].name, t)) d->deployer_index = k;
-    d->by_contract = d->deployer_index != SIZE_MAX;
+    bool asset;
+    d->deployer_index = find_name(c, t, &asset);
+    d->by_contract = !asset && d->deployer_index < i;
+    if (!d->by_contract) d->deployer_index = SIZE_MAX;
     if (!d->by_contract && !scp_account_strkey(t, d->deployer))
       return bad(c, SCP_ERR_MALFORMED, where, "\"deployer\" must be an account strkey (G...) or "
                  "the name of an earlier contract");
@@ -168,18 +207,33 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   scp_host_contract_id(c->ids_host, d->by_contract,
                        d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
                        c->s->ids[i]);
-  for (size_t k = 0; k < i; k++)
-    if (!memcmp(c->s->ids[k], c->s->ids[i], 32))
-      return bad(c, SCP_ERR_MALFORMED, where, "the same deployer and salt as an earlier "
-                 "contract: the same contract id");
+  if (!first_time(&c->ids, c->s->ids[i], 32, &oom))
+    return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "the same deployer and salt as "
+                                "an earlier contract: the same contract id");
   c->nids = i + 1;
+  /* a file read before: its bytes and spec are shared */
+  const size_t *first = scp_bmap_get(&c->files, sc->path, strlen(sc->path));
+  if (first) {
+    const scp_scenario_contract *o = &c->s->contracts[*first];
+    sc->wasm = o->wasm;
+    sc->len = o->len;
+    sc->spec = o->spec;
+    sc->same_file = *first;
+    return SCP_OK;
+  }
+  sc->same_file = i;
   /* the file's errors name the scenario and the contract, as the others do */
   if ((rc = scp_read_file_max(sc->path, SCP_MAX_WASM_BYTES, "a WASM module", &sc->wasm, &sc->len, c->err)) ||
       (rc = scp_spec_from_wasm(sc->wasm, sc->len, sc->path, &sc->spec, c->err))) {
     scp_error_prefix(c->err, where);
     scp_error_prefix(c->err, c->path);
+    return rc;
   }
-  return rc;
+  bool added;
+  size_t *v = scp_bmap_put(&c->files, sc->path, strlen(sc->path), &added);
+  if (!v) return nomem(c);
+  *v = i;
+  return SCP_OK;
 }
 
 static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
@@ -198,7 +252,9 @@ static int load_ctor(ctx *c, json_t *j, size_t i) {
   uint8_t kind;
   uint32_t idx;
   bool has = false;
-  if (scp_wasm_load(sc->wasm, sc->len, &m, &e) == SCP_OK)
+  if (sc->same_file != i)   /* the same module as an earlier contract's */
+    has = c->s->deploys[sc->same_file].construct;
+  else if (scp_wasm_load(sc->wasm, sc->len, &m, &e) == SCP_OK)
     has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
   scp_wasm_module_free(m);
   json_t *args = json_object_get(j, "constructor_args");
@@ -416,14 +472,8 @@ static int load_call(ctx *c, json_t *j, size_t i) {
   if (!con && c->s->ncontracts != 1)
     return bad(c, SCP_ERR_MALFORMED, where, c->s->ncontracts ? "\"contract\" is needed when "
                "there are several" : "\"contract\" names the asset contract to call");
-  call->contract = SIZE_MAX;
-  for (size_t k = 0; k < c->s->ncontracts; k++)
-    if (!con || !strcmp(c->s->contracts[k].name, json_string_value(con))) call->contract = k;
-  for (size_t k = 0; con && k < c->s->nassets; k++)
-    if (!strcmp(c->s->asset_names[k], json_string_value(con))) {
-      call->contract = k;
-      call->is_asset = true;
-    }
+  /* without "contract", the one contract there is */
+  call->contract = con ? find_name(c, json_string_value(con), &call->is_asset) : 0;
   if (call->contract == SIZE_MAX) {
     char what[120];
     snprintf(what, sizeof what, "no contract named %.60s", json_string_value(con));
@@ -439,18 +489,8 @@ static int load_call(ctx *c, json_t *j, size_t i) {
   if ((rc = load_auth(c, j, where, call))) return rc;
   call->function = dup_str(json_string_value(fn));
   if (!call->function) return nomem(c);
-  if ((rc = load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
-                      json_object_get(j, "args"), where, &call->args, &call->nargs)))
-    return rc;
-  /* the others, in the file's order */
-  call->others = calloc(c->s->ncontracts + 1, sizeof *call->others);
-  if (!call->others) return nomem(c);
-  for (size_t k = 0, n = 0; k < c->s->ncontracts; k++) {
-    if (k == call->contract && !call->is_asset) continue;
-    const scp_scenario_contract *o = &c->s->contracts[k];
-    call->others[n++] = (scp_contract_file){.path = o->path, .wasm = o->wasm, .len = o->len};
-  }
-  return SCP_OK;
+  return load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
+                   json_object_get(j, "args"), where, &call->args, &call->nargs);
 }
 
 static int limit(ctx *c, json_t *root, const char *key, uint64_t *out) {
@@ -517,19 +557,12 @@ static bool keep_base64(ctx *c, const char *text, const uint8_t **out, size_t *n
   *out = NULL;
   if (!len || len % 4) return false;
   while (pad < 2 && text[len - 1 - pad] == '=') pad++;
-  scp_scenario *s = c->s;
-  uint8_t *b = malloc(len / 4 * 3);
-  if (!b || !scp_grow(&s->texts, &s->texts_cap, s->ntexts + 1, sizeof *s->texts)) {
-    free(b);
-    return true;   /* *out NULL: out of memory */
-  }
+  uint8_t *b = carve(c, len / 4 * 3);
+  if (!b) return true;   /* *out NULL: out of memory */
   uint32_t acc = 0;
   for (size_t i = 0; i < len - pad; i++) {
     const char *at = text[i] ? strchr(alphabet, text[i]) : NULL;
-    if (!at) {
-      free(b);
-      return false;
-    }
+    if (!at) return false;
     acc = acc << 6 | (uint32_t)(at - alphabet);
     if (i % 4 == 3) {
       b[i / 4 * 3] = (uint8_t)(acc >> 16);
@@ -543,7 +576,6 @@ static bool keep_base64(ctx *c, const char *text, const uint8_t **out, size_t *n
     b[q] = (uint8_t)(acc >> 10);
     b[q + 1] = (uint8_t)(acc >> 2);
   }
-  s->texts[s->ntexts++] = (char *)b;
   *out = b;
   *n = len / 4 * 3 - pad;
   return true;
@@ -569,11 +601,10 @@ static int load_storage(ctx *c, json_t *st) {
     c->s->nstorage = i + 1;
     json_t *con = json_object_get(j, "contract"), *dur = json_object_get(j, "durability");
     json_t *lu = json_object_get(j, "live_until");
-    sd->contract = SIZE_MAX;
-    if (!con && c->s->ncontracts == 1) sd->contract = 0;
-    for (size_t k = 0; json_is_string(con) && k < c->s->ncontracts; k++)
-      if (!strcmp(c->s->contracts[k].name, json_string_value(con))) sd->contract = k;
-    if (sd->contract == SIZE_MAX) return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must name a contract");
+    bool asset = false;
+    sd->contract = !con && c->s->ncontracts == 1 ? 0 : SIZE_MAX;
+    if (json_is_string(con)) sd->contract = find_name(c, json_string_value(con), &asset);
+    if (sd->contract == SIZE_MAX || asset) return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must name a contract");
     sd->dur = 1;
     if (dur) {
       const char *d = json_is_string(dur) ? json_string_value(dur) : "";
@@ -671,17 +702,17 @@ static int load_assets(ctx *c, json_t *as) {
       return bad(c, SCP_ERR_MALFORMED, where, "\"name\" must be a non-empty string");
     if (!json_is_string(a))
       return bad(c, SCP_ERR_MALFORMED, where, "\"asset\" is \"native\" or \"CODE:G...\"");
-    if (name_taken(c, json_string_value(name), 0))
-      return bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
+    bool oom;
+    if (!take_name(c, json_string_value(name), i, true, &oom))
+      return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "two contracts or assets have this name");
     scp_sac_asset asset;
     const char *why = "";
     if (scp_sac_asset_parse(json_string_value(a), &asset, &why)) {
       snprintf(what, sizeof what, "asset %.72s: %s", json_string_value(a), why);
       return bad(c, SCP_ERR_ARG, where, what);
     }
-    for (size_t k = 0; k < i; k++)
-      if (!strcmp(c->s->assets[k], json_string_value(a)))
-        return bad(c, SCP_ERR_MALFORMED, where, "this asset is already in \"assets\"");
+    if (!first_time(&c->assets, json_string_value(a), json_string_length(a), &oom))
+      return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this asset is already in \"assets\"");
     c->s->asset_names[i] = dup_str(json_string_value(name));
     c->s->assets[i] = keep(c, json_string_value(a));
     c->s->nassets = i + 1;
@@ -711,9 +742,9 @@ static int load_accounts(ctx *c, json_t *as) {
     json_t *id = json_object_get(j, "id"), *v;
     if (!json_is_string(id) || !scp_account_strkey(json_string_value(id), a->id))
       return bad(c, SCP_ERR_MALFORMED, where, "\"id\" must be an account strkey (G...)");
-    for (size_t k = 0; k < i; k++)
-      if (!memcmp(c->s->accounts[k].id, a->id, 32))
-        return bad(c, SCP_ERR_MALFORMED, where, "this account is already in \"accounts\"");
+    bool oom;
+    if (!first_time(&c->accounts, a->id, 32, &oom))
+      return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this account is already in \"accounts\"");
     if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &a->balance))
       return bad(c, SCP_ERR_ARG, where, "\"balance\" must be stroops from 0 to 2^63-1 (a "
                  "number or a decimal string)");
@@ -784,18 +815,25 @@ static int load_trustlines(ctx *c, json_t *ts) {
       return bad(c, SCP_ERR_MALFORMED, where, "\"asset\" is \"CODE:G...\"");
     /* an asset contract's name stands for its asset */
     const char *text = json_string_value(as);
-    for (size_t k = 0; k < c->s->nassets; k++)
-      if (!strcmp(c->s->asset_names[k], text)) text = c->s->assets[k];
+    bool asset;
+    size_t k = find_name(c, text, &asset);
+    if (asset) text = c->s->assets[k];
     const char *why = "";
     if (scp_ledger_trustline_asset(text, t->account, &why)) {
       snprintf(what, sizeof what, "asset %.72s: %s", text, why);
       return bad(c, SCP_ERR_ARG, where, what);
     }
     if (!(t->asset = keep(c, text))) return nomem(c);
-    for (size_t k = 0; k < i; k++)
-      if (!memcmp(c->s->trustlines[k].account, t->account, 32) &&
-          !strcmp(c->s->trustlines[k].asset, t->asset))
-        return bad(c, SCP_ERR_MALFORMED, where, "this account already has this trustline");
+    /* its key: the account's id, then the asset's text */
+    size_t alen = strlen(text);
+    uint8_t *key = malloc(32 + alen);
+    if (!key) return nomem(c);
+    memcpy(key, t->account, 32);
+    memcpy(key + 32, text, alen);
+    bool oom, fresh = first_time(&c->trustlines, key, 32 + alen, &oom);
+    free(key);
+    if (!fresh)
+      return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this account already has this trustline");
     t->limit = INT64_MAX;
     t->authorized = true;
     if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &t->balance))
@@ -889,6 +927,8 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   for (size_t i = 0; !rc && i < json_array_size(calls); i++)
     rc = load_call(&c, json_array_get(calls, i), i);
   scp_host_destroy(c.ids_host);
+  scp_bmap *maps[] = {&c.names, &c.ids, &c.assets, &c.accounts, &c.trustlines, &c.files};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(maps); i++) scp_bmap_free(maps[i]);
   json_decref(root);
   if (rc) {
     scp_scenario_free(c.s);
@@ -896,97 +936,4 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   }
   *out = c.s;
   return SCP_OK;
-}
-
-scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra) {
-  scp_ledger *l = scp_ledger_new(s->files, s->ncontracts);
-  if (!l) return NULL;
-  l->seeds = s->storage;
-  l->nseeds = s->nstorage;
-  l->deploys = s->deploys;
-  l->accounts = s->accounts;
-  l->naccounts = s->naccounts;
-  l->trustlines = s->trustlines;
-  l->ntrustlines = s->ntrustlines;
-  l->owned_assets = calloc(s->nassets + nextra + 1, sizeof *l->owned_assets);
-  l->asset_ids = calloc(s->nassets + nextra + 1, sizeof *l->asset_ids);
-  if (!l->owned_assets || !l->asset_ids) {
-    scp_ledger_free(l);
-    return NULL;
-  }
-  for (size_t i = 0; i < s->nassets; i++) l->owned_assets[i] = s->assets[i];
-  for (size_t i = 0; i < nextra; i++) l->owned_assets[s->nassets + i] = extra[i];
-  l->assets = l->owned_assets;
-  l->nassets = s->nassets + nextra;
-  return l;
-}
-
-void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
-                       scp_sor_session *sess) {
-  const scp_scenario_call *call = &s->calls[i];
-  memset(o, 0, sizeof *o);
-  sess->main_asset = call->is_asset;
-  if (call->is_asset) {
-    o->wasm_path = s->assets[call->contract];
-  } else {
-    const scp_scenario_contract *sc = &s->contracts[call->contract];
-    o->wasm_path = sc->path;
-    o->wasm = sc->wasm;
-    o->wasm_len = sc->len;
-  }
-  o->function = call->function;
-  o->args = call->args;
-  o->nargs = call->nargs;
-  o->limits.cpu = s->cpu_limit;
-  o->limits.mem = s->mem_limit;
-  o->ledger.contracts = call->others;
-  o->ledger.ncontracts = call->is_asset ? s->ncontracts : s->ncontracts - 1;
-  o->ledger.protocol = s->protocol;
-  o->ledger.sequence = s->sequence;
-  o->ledger.timestamp = s->timestamp;
-  o->ledger.has_network_id = s->has_network_id;
-  memcpy(o->ledger.network_id, s->network_id, 32);
-  /* the call's own source account wins over the file's */
-  o->auth.has_source_account = call->has_source || s->has_source;
-  memcpy(o->auth.source_account, call->has_source ? call->source : s->source, 32);
-  sess->main = call->contract;
-  o->session = sess;
-  o->auth.enforce = call->auth_enforce;
-  o->auth.signers = call->auth_signers;
-  o->auth.nsigners = call->nauth_signers;
-  o->auth.signatures = call->auth_signatures;
-  o->auth.nsignatures = call->nauth_signatures;
-  o->auth.expiration = call->auth_expiration;
-}
-
-void scp_scenario_free(scp_scenario *s) {
-  if (!s) return;
-  for (size_t i = 0; i < s->ncalls; i++) {
-    free(s->calls[i].function);
-    free(s->calls[i].args);
-    free(s->calls[i].others);
-    free(s->calls[i].auth_signers);
-    free(s->calls[i].auth_signatures);
-  }
-  free(s->calls);
-  for (size_t i = 0; i < s->ncontracts; i++) {
-    free(s->contracts[i].name);
-    free(s->contracts[i].path);
-    free(s->contracts[i].wasm);
-    scp_spec_free(s->contracts[i].spec);
-  }
-  for (size_t i = 0; s->deploys && i < s->ncontracts; i++) free((void *)s->deploys[i].ctor);
-  free(s->deploys);
-  free(s->contracts);
-  free(s->files);
-  free(s->storage);
-  free(s->accounts);
-  free(s->trustlines);
-  for (size_t i = 0; i < s->nassets; i++) free(s->asset_names[i]);
-  free(s->asset_names);
-  free(s->assets);
-  free(s->ids);
-  for (size_t i = 0; i < s->ntexts; i++) free(s->texts[i]);
-  free(s->texts);
-  free(s);
 }

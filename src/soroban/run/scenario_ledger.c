@@ -79,15 +79,24 @@ int scp_ledger_trustline_asset(const char *text, const uint8_t account[32], cons
 int scp_ledger_seed_classic(struct scp_host *h, const scp_ledger *l, scp_error *err) {
   uint8_t buf[80 + 40 * SCP_MAX_SIGNERS];
   int rc = SCP_OK;
+  /* trustlines by account, counted once: not every trustline per account */
+  scp_bmap held = {0};
+  for (size_t t = 0; t < l->ntrustlines && !rc; t++) {
+    bool added;
+    size_t *n = scp_bmap_put(&held, l->trustlines[t].account, 32, &added);
+    if (n) (*n)++;
+    else rc = SCP_ERR_NOMEM;
+  }
   for (size_t i = 0; i < l->naccounts && !rc; i++) {
     const scp_ledger_account *a = &l->accounts[i];
-    uint32_t sub = (uint32_t)a->nsigners;
-    for (size_t t = 0; t < l->ntrustlines; t++) sub += !memcmp(l->trustlines[t].account, a->id, 32);
+    const size_t *lines = scp_bmap_get(&held, a->id, 32);
+    uint32_t sub = (uint32_t)a->nsigners + (lines ? (uint32_t)*lines : 0);
     size_t len = account_xdr(a, sub, buf);
     scp_lkey k = {.type = SCP_LK_ACCOUNT};
     memcpy(k.id, a->id, 32);
     rc = scp_storage_seed(h, &k, buf, (uint32_t)len, 0, false);
   }
+  scp_bmap_free(&held);
   for (size_t i = 0; i < l->ntrustlines && !rc; i++) {
     const scp_ledger_trustline *t = &l->trustlines[i];
     scp_sac_asset asset;

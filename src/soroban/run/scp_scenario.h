@@ -149,6 +149,8 @@ typedef struct scp_scenario_contract {
   uint8_t *wasm;
   size_t len;
   scp_spec *spec;              /* NULL when the contract has none */
+  size_t same_file;            /* the first contract of this path, whose wasm
+                                  and spec these are (itself: its own) */
 } scp_scenario_contract;
 
 typedef struct scp_scenario_call {
@@ -159,7 +161,6 @@ typedef struct scp_scenario_call {
   char *function;
   scp_arg *args;
   size_t nargs;
-  scp_contract_file *others;   /* every other contract, for opts.contracts */
   bool profile;                /* false: a set-up call, run but not written */
   /* "auth": "enforce" (scp_soroban_opts.auth.enforce and its lists; the
    * strings are the scenario's, contract names resolved to C...) */
@@ -194,8 +195,11 @@ typedef struct scp_scenario {
   const char **assets;
   size_t nassets;
   uint8_t (*ids)[32];          /* every contract's id, then every asset's */
-  char **texts;                /* argument texts the scp_args point into */
+  char **texts;                /* blocks of the argument texts (and XDR) the
+                                  scp_args point into */
   size_t ntexts, texts_cap;
+  char *text_at;               /* the free part of the last block */
+  size_t text_room;
 } scp_scenario;
 
 /* Read and check the scenario file at path, read every contract, type
@@ -213,7 +217,7 @@ scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra,
 
 /* The options to profile call i (the caller sets the limits it wants);
  * o->session is sess, whose called contract is set (sess->ledger is the
- * caller's). */
+ * caller's, and deploys every contract: o->ledger.contracts is empty). */
 void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
                        scp_sor_session *sess);
 

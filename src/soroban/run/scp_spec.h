@@ -93,6 +93,9 @@ typedef struct scp_spec {
    * with the spec */
   uint8_t **owned;
   size_t nowned, owned_cap;
+  /* fns and udts by name (the first of a name): a scenario names a
+   * function once per call */
+  scp_bmap fn_index, udt_index;
 } scp_spec;
 
 /* Decode a whole contractspecv0 payload (len bytes).  base is the

@@ -323,7 +323,25 @@ void scp_spec_free(scp_spec *s) {
   free(s->udts);
   for (size_t k = 0; k < s->nowned; k++) free(s->owned[k]);
   free(s->owned);
+  scp_bmap_free(&s->fn_index);
+  scp_bmap_free(&s->udt_index);
   free(s);
+}
+
+/* Index fns and udts by name; false when out of memory. */
+static bool index_names(scp_spec *s) {
+  bool added;
+  for (size_t k = 0; k < s->nfns; k++) {
+    size_t *v = scp_bmap_put(&s->fn_index, s->fns[k].name, strlen(s->fns[k].name), &added);
+    if (!v) return false;
+    if (added) *v = k;
+  }
+  for (size_t k = 0; k < s->nudts; k++) {
+    size_t *v = scp_bmap_put(&s->udt_index, s->udts[k].name, strlen(s->udts[k].name), &added);
+    if (!v) return false;
+    if (added) *v = k;
+  }
+  return true;
 }
 
 int scp_spec_parse(const uint8_t *p, size_t len, size_t base, const char *path,
@@ -370,6 +388,7 @@ int scp_spec_parse(const uint8_t *p, size_t len, size_t base, const char *path,
     }
     s->count[kind]++;
   }
+  if (!r.failed && !index_names(s)) nomem(&r);
   if (r.failed) {
     scp_spec_free(s);
     return r.failed;
@@ -405,15 +424,13 @@ int scp_spec_from_wasm(const uint8_t *wasm, size_t len, const char *path, scp_sp
 }
 
 const scp_spec_fn *scp_spec_find(const scp_spec *s, const char *name) {
-  for (size_t k = 0; s && k < s->nfns; k++)
-    if (!strcmp(s->fns[k].name, name)) return &s->fns[k];
-  return NULL;
+  const size_t *k = s ? scp_bmap_get(&s->fn_index, name, strlen(name)) : NULL;
+  return k ? &s->fns[*k] : NULL;
 }
 
 const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name) {
-  for (size_t k = 0; s && k < s->nudts; k++)
-    if (!strcmp(s->udts[k].name, name)) return &s->udts[k];
-  return NULL;
+  const size_t *k = s ? scp_bmap_get(&s->udt_index, name, strlen(name)) : NULL;
+  return k ? &s->udts[*k] : NULL;
 }
 
 /* Every spec kind with a plain name: the name users read ("bytesn<N>"

@@ -1,0 +1,102 @@
+/*
+ * scenario_use.c — what a loaded scenario (scenario.c) gives its runs: the
+ * ledger the calls share, each call's options, and its freeing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "soroban/run/scp_scenario.h"
+
+scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra) {
+  scp_ledger *l = scp_ledger_new(s->files, s->ncontracts);
+  if (!l) return NULL;
+  l->seeds = s->storage;
+  l->nseeds = s->nstorage;
+  l->deploys = s->deploys;
+  l->accounts = s->accounts;
+  l->naccounts = s->naccounts;
+  l->trustlines = s->trustlines;
+  l->ntrustlines = s->ntrustlines;
+  l->owned_assets = calloc(s->nassets + nextra + 1, sizeof *l->owned_assets);
+  l->asset_ids = calloc(s->nassets + nextra + 1, sizeof *l->asset_ids);
+  if (!l->owned_assets || !l->asset_ids) {
+    scp_ledger_free(l);
+    return NULL;
+  }
+  for (size_t i = 0; i < s->nassets; i++) l->owned_assets[i] = s->assets[i];
+  for (size_t i = 0; i < nextra; i++) l->owned_assets[s->nassets + i] = extra[i];
+  l->assets = l->owned_assets;
+  l->nassets = s->nassets + nextra;
+  return l;
+}
+
+void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
+                       scp_sor_session *sess) {
+  const scp_scenario_call *call = &s->calls[i];
+  memset(o, 0, sizeof *o);
+  sess->main_asset = call->is_asset;
+  if (call->is_asset) {
+    o->wasm_path = s->assets[call->contract];
+  } else {
+    const scp_scenario_contract *sc = &s->contracts[call->contract];
+    o->wasm_path = sc->path;
+    o->wasm = sc->wasm;
+    o->wasm_len = sc->len;
+  }
+  o->function = call->function;
+  o->args = call->args;
+  o->nargs = call->nargs;
+  o->limits.cpu = s->cpu_limit;
+  o->limits.mem = s->mem_limit;
+  /* the session's ledger deploys every contract: no list of the others */
+  o->ledger.contracts = NULL;
+  o->ledger.ncontracts = 0;
+  o->ledger.protocol = s->protocol;
+  o->ledger.sequence = s->sequence;
+  o->ledger.timestamp = s->timestamp;
+  o->ledger.has_network_id = s->has_network_id;
+  memcpy(o->ledger.network_id, s->network_id, 32);
+  /* the call's own source account wins over the file's */
+  o->auth.has_source_account = call->has_source || s->has_source;
+  memcpy(o->auth.source_account, call->has_source ? call->source : s->source, 32);
+  sess->main = call->contract;
+  o->session = sess;
+  o->auth.enforce = call->auth_enforce;
+  o->auth.signers = call->auth_signers;
+  o->auth.nsigners = call->nauth_signers;
+  o->auth.signatures = call->auth_signatures;
+  o->auth.nsignatures = call->nauth_signatures;
+  o->auth.expiration = call->auth_expiration;
+}
+
+void scp_scenario_free(scp_scenario *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->ncalls; i++) {
+    free(s->calls[i].function);
+    free(s->calls[i].args);
+    free(s->calls[i].auth_signers);
+    free(s->calls[i].auth_signatures);
+  }
+  free(s->calls);
+  for (size_t i = 0; i < s->ncontracts; i++) {
+    free(s->contracts[i].name);
+    free(s->contracts[i].path);
+    if (s->contracts[i].same_file != i) continue;   /* shared */
+    free(s->contracts[i].wasm);
+    scp_spec_free(s->contracts[i].spec);
+  }
+  for (size_t i = 0; s->deploys && i < s->ncontracts; i++) free((void *)s->deploys[i].ctor);
+  free(s->deploys);
+  free(s->contracts);
+  free(s->files);
+  free(s->storage);
+  free(s->accounts);
+  free(s->trustlines);
+  for (size_t i = 0; i < s->nassets; i++) free(s->asset_names[i]);
+  free(s->asset_names);
+  free(s->assets);
+  free(s->ids);
+  for (size_t i = 0; i < s->ntexts; i++) free(s->texts[i]);
+  free(s->texts);
+  free(s);
+}

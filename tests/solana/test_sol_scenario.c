@@ -1,0 +1,171 @@
+/*
+ * test_sol_scenario.c — reading a Solana scenario stays linear: 100,000
+ * programs and 100,000 instructions naming them and 60,000 listed
+ * accounts (the most a scenario may hold is 65,535), and one instruction
+ * naming 100,000 accounts, load within a second of CPU time (five under
+ * the sanitizers); an account listed twice is still found when it is the
+ * last.  The scenarios are written under SCP_BUILD/tests/solana/scale.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "solana/scp_sol_scenario.h"
+#include "util/scp_util.h"
+#include "build_dir.h"
+
+#ifndef N
+#define N 100000
+#endif
+#define NACCOUNTS 60000
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LIMIT 5.0
+#else
+#define LIMIT 1.0
+#endif
+
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Write b as name in the scale folder (with p.so, 16 bytes, beside it);
+ * returns the path (static). */
+static const char *write_scenario(const char *name, scp_buf *b) {
+  static char dir[512], path[600];
+  if (!dir[0]) {
+    snprintf(dir, sizeof dir, "%s/tests/solana/scale", build_dir());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/p.so", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite("\177ELF not a program", 1, 16, f), 16);
+    fclose(f);
+  }
+  assert_false(b->oom);
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
+  fclose(f);
+  scp_buf_free(b);
+  return path;
+}
+
+/* The base58 text of the key made of i's bytes. */
+static void key(size_t i, char out[SCP_SOL_B58_KEY_MAX]) {
+  uint8_t k[32] = {0};
+  for (int b = 0; b < 8; b++) k[b] = (uint8_t)(i >> (8 * b));
+  k[31] = 0x77;
+  scp_sol_key_str(k, out);
+}
+
+static scp_sol_scenario *timed_load(const char *path, const char *what, int *rc, scp_error *err) {
+  scp_sol_scenario *s = NULL;
+  double t0 = cpu_now();
+  *rc = scp_sol_scenario_load(path, &s, err);
+  double dt = cpu_now() - t0;
+  printf("# %s: %.3f s CPU%s%s\n", what, dt, *rc ? ": " : "", *rc ? err->msg : "");
+  assert_true(dt < LIMIT);
+  return s;
+}
+
+/* Programs called by name, each instruction naming a listed account. */
+static void test_programs_accounts_instructions(void **state) {
+  (void)state;
+  char k[SCP_SOL_B58_KEY_MAX];
+  scp_buf b = {0};
+  scp_buf_printf(&b, "{\"programs\":[");
+  for (size_t i = 0; i < N; i++) scp_buf_printf(&b, "%s{\"name\":\"p%zu\",\"elf\":\"p.so\"}", i ? "," : "", i);
+  scp_buf_printf(&b, "],\"accounts\":[");
+  for (size_t i = 0; i < NACCOUNTS; i++) {
+    key(i, k);
+    scp_buf_printf(&b, "%s{\"pubkey\":\"%s\",\"lamports\":1}", i ? "," : "", k);
+  }
+  scp_buf_printf(&b, "],\"instructions\":[");
+  for (size_t i = 0; i < N; i++) {
+    key((i * 7919) % NACCOUNTS, k);
+    scp_buf_printf(&b, "%s{\"program\":\"p%zu\",\"accounts\":[{\"pubkey\":\"%s\",\"signer\":true}]}",
+                   i ? "," : "", (i * 31) % N, k);
+  }
+  scp_buf_printf(&b, "]}");
+  int rc;
+  scp_error err = {0};
+  scp_sol_scenario *s = timed_load(write_scenario("programs.json", &b), "programs", &rc, &err);
+  assert_int_equal(rc, SCP_OK);
+  assert_int_equal(s->nprograms, N);
+  assert_int_equal(s->naccounts, NACCOUNTS);
+  assert_int_equal(s->nixs, N);
+  const scp_sol_scn_ix *x = &s->ixs[N - 1];
+  assert_int_equal(x->program, ((size_t)(N - 1) * 31) % N);
+  assert_int_equal(x->naccts, 1);
+  assert_int_equal(x->accts[0].index, ((size_t)(N - 1) * 7919) % NACCOUNTS);
+  assert_true(x->accts[0].signer && !x->accts[0].writable);
+  /* programs of one file share its bytes, read once */
+  assert_ptr_equal(s->programs[N - 1].elf, s->programs[0].elf);
+  scp_sol_scenario_free(s);
+}
+
+/* One instruction naming 100,000 accounts, 50,000 of them new (empty
+ * system accounts), each twice with different flags. */
+static void test_one_instruction_many_accounts(void **state) {
+  (void)state;
+  char k[SCP_SOL_B58_KEY_MAX];
+  scp_buf b = {0};
+  scp_buf_printf(&b, "{\"programs\":[{\"name\":\"p\",\"elf\":\"p.so\"}],\"instructions\":"
+                 "[{\"program\":\"p\",\"accounts\":[");
+  for (size_t i = 0; i < N; i++) {
+    key(i % (N / 2), k);
+    scp_buf_printf(&b, "%s{\"pubkey\":\"%s\",\"%s\":true}", i ? "," : "", k,
+                   i < N / 2 ? "signer" : "writable");
+  }
+  scp_buf_printf(&b, "]}]}");
+  int rc;
+  scp_error err = {0};
+  scp_sol_scenario *s = timed_load(write_scenario("wide.json", &b), "one instruction", &rc, &err);
+  assert_int_equal(rc, SCP_OK);
+  assert_int_equal(s->naccounts, N / 2);
+  const scp_sol_scn_ix *x = &s->ixs[0];
+  assert_int_equal(x->naccts, N);
+  for (size_t i = 0; i < N; i += 997) {
+    assert_int_equal(x->accts[i].index, i % (N / 2));
+    assert_true(x->accts[i].signer && x->accts[i].writable);
+  }
+  scp_sol_scenario_free(s);
+}
+
+static void test_duplicate_account_last(void **state) {
+  (void)state;
+  char k[SCP_SOL_B58_KEY_MAX];
+  scp_buf b = {0};
+  scp_buf_printf(&b, "{\"programs\":[{\"name\":\"p\",\"elf\":\"p.so\"}],\"accounts\":[");
+  for (size_t i = 0; i < NACCOUNTS; i++) {
+    key(i == NACCOUNTS - 1 ? 0 : i, k);
+    scp_buf_printf(&b, "%s{\"pubkey\":\"%s\"}", i ? "," : "", k);
+  }
+  scp_buf_printf(&b, "],\"instructions\":[{\"program\":\"p\"}]}");
+  int rc;
+  scp_error err = {0};
+  assert_null(timed_load(write_scenario("dup.json", &b), "duplicate account", &rc, &err));
+  assert_int_equal(rc, SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "an account is listed twice"));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_programs_accounts_instructions),
+      cmocka_unit_test(test_one_instruction_many_accounts),
+      cmocka_unit_test(test_duplicate_account_last),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -68,7 +68,8 @@ static int parse_data(const char *what, const char *s, uint8_t **out, size_t *le
   *len = 0;
   if (s[0] == '@') {
     scp_error err = {0};
-    if (scp_read_file(s + 1, out, len, &err)) return cli_die(err.code, "%s: %s", what, err.msg);
+    if (scp_read_file_max(s + 1, SCP_MAX_DATA_BYTES, "instruction or account data", out, len, &err))
+      return cli_die(err.code, "%s: %s", what, err.msg);
     return 0;
   }
   uint8_t *b = malloc(n + 1);
@@ -278,7 +279,8 @@ static int run(sol_cli *c) {
   uint8_t *elf = NULL;
   size_t len = 0;
   scp_error err = {0};
-  if (scp_read_file(c->path, &elf, &len, &err)) return cli_die(err.code, "%s", err.msg);
+  if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &len, &err))
+    return cli_die(err.code, "%s", err.msg);
   if (c->list) {
     int st = list_program(c, elf, len);
     free(elf);

@@ -49,7 +49,8 @@ static int data_of(loader_ctx *l, const char *s, const char *what, uint8_t **out
   if (s[0] == '@') {
     char *p = join(l, s + 1);
     if (!p) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
-    int rc = scp_read_file(p, out, len, l->err);
+    int rc = scp_read_file_max(p, SCP_MAX_DATA_BYTES, "instruction or account data", out, len,
+                               l->err);
     free(p);
     return rc;
   }
@@ -106,7 +107,7 @@ static int load_program(loader_ctx *l, json_t *j, scp_sol_scenario *s, size_t i)
   int rc = SCP_OK;
   if (added) {
     *first = i;
-    rc = scp_read_file(p->path, &p->elf, &p->len, l->err);
+    rc = scp_read_file_max(p->path, SCP_MAX_ELF_BYTES, "an sBPF program", &p->elf, &p->len, l->err);
   } else {
     p->same_file = *first;
     p->elf = s->programs[*first].elf;
@@ -318,15 +319,27 @@ static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
   return SCP_OK;
 }
 
+/* The scenario file's JSON, read whole under the scenario size limit
+ * before jansson parses it (a huge file is refused before it is read). */
+static int load_json(const char *path, size_t flags, json_t **root, scp_error *err) {
+  uint8_t *text = NULL;
+  size_t len = 0;
+  json_error_t je;
+  *root = NULL;
+  int rc = scp_read_file_max(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &text, &len, err);
+  if (rc) return rc;
+  *root = json_loadb((const char *)text, len, flags, &je);
+  free(text);
+  return *root ? SCP_OK : scp_fail(err, SCP_ERR_MALFORMED, "%s:%d: %s", path, je.line, je.text);
+}
+
 int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err) {
   *out = NULL;
-  json_error_t je;
-  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (!root)
-    return scp_fail(err, SCP_ERR_MALFORMED, "%s:%d: %s", path, je.line, je.text);
+  json_t *root;
+  int rc = load_json(path, JSON_REJECT_DUPLICATES, &root, err);
+  if (rc) return rc;
   scp_sol_scenario *s = calloc(1, sizeof *s);
   char *dir = strdup(path);
-  int rc;
   if (!s || !dir) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto done;
@@ -371,8 +384,9 @@ void scp_sol_scenario_free(scp_sol_scenario *s) {
 }
 
 bool scp_sol_scenario_is(const char *path) {
-  json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
+  json_t *root;
+  /* over the limit or not JSON: the Soroban loader says why */
+  load_json(path, 0, &root, NULL);
   bool yes = root && json_object_get(root, "programs") != NULL;
   json_decref(root);
   return yes;

@@ -225,6 +225,9 @@ int scp_read_file(const char *path, uint8_t **data, size_t *len, scp_error *err)
 #define SCP_MAX_SCENARIO_BYTES (16u << 20)   /* a scenario file */
 #define SCP_MAX_ARG_BYTES (1u << 20)         /* one argument's text (JSON) */
 #define SCP_MAX_PROFILE_BYTES (1u << 30)     /* a profile JSON read back */
+#define SCP_MAX_ELF_BYTES (64u << 20)        /* an sBPF program, DWARF included */
+#define SCP_MAX_DATA_BYTES (10u << 20)       /* instruction or account data from a file:
+                                                the runtime's 10 MiB account maximum */
 
 /* scp_read_file refusing, before reading, a file over max bytes:
  * SCP_ERR_LIMIT "PATH: N bytes, over the M-byte limit for WHAT". */

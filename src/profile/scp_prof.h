@@ -129,6 +129,18 @@ static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);
 }
 
+/* Renumber p's nodes in depth-first preorder and relink them, siblings in
+ * the order cmp sorts their ids (qsort_r, ctx p; NULL keeps the order they
+ * are linked in).  Nodes the root does not reach are dropped.  With newid,
+ * *newid maps every old id to its new one (SCP_NODE_NONE: dropped); the
+ * caller frees it.  Returns SCP_OK or SCP_ERR_NOMEM (p unchanged). */
+int scp_prof_preorder(scp_profile *p, int (*cmp)(const void *, const void *, void *),
+                      uint32_t **newid);
+
+/* Inclusive totals (self plus the children's totals, every metric) and
+ * depths, from the self costs of nodes in preorder. */
+void scp_prof_totals(scp_profile *p);
+
 /* Checks inclusive(n) == self(n) + sum(inclusive(children)) for every node
  * and every metric.  Returns true when it holds. */
 bool scp_prof_check(const scp_profile *p);

@@ -10,6 +10,8 @@
  */
 #include "profile/scp_prof.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -387,6 +389,17 @@ done:
     return scp_fail(err, rc, "building profile: %s", scp_strerror(rc));
   }
   *out = p;
+  return SCP_OK;
+}
+
+int scp_prof_frame_printf(scp_frame_info *out, char *buf, size_t size, uint8_t source,
+                          const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  out->name = buf;
+  out->source = source;
   return SCP_OK;
 }
 

@@ -50,6 +50,12 @@ typedef struct scp_resolver {
                      const scp_frame_info **chain);
 } scp_resolver;
 
+/* A resolver's answer for a frame it names itself: the name printed into
+ * buf (size bytes, cut to fit), out->name = buf, out->source = source.
+ * Returns SCP_OK. */
+int scp_prof_frame_printf(scp_frame_info *out, char *buf, size_t size, uint8_t source,
+                          const char *fmt, ...) SCP_PRINTF(5, 6);
+
 typedef struct scp_prof_frame {
   uint32_t name, file;     /* string ids */
   uint32_t decl_line;

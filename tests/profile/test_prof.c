@@ -1,7 +1,8 @@
 /*
  * test_prof.c — the profile's shared finishing steps: renumbering nodes in
  * preorder (siblings as linked or as a comparison sorts them, unreachable
- * nodes dropped, the old-to-new id map) and inclusive totals and depths.
+ * nodes dropped, the old-to-new id map), inclusive totals and depths, and
+ * the frame a resolver names itself.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -113,11 +114,25 @@ static void test_totals_and_depths(void **state) {
   scp_profile_destroy(p);
 }
 
+static void test_frame_printf(void **state) {
+  (void)state;
+  char buf[12];
+  scp_frame_info fi = {0};
+  assert_int_equal(scp_prof_frame_printf(&fi, buf, sizeof buf, SCP_SRC_RAW, "func[%u]", 42u), SCP_OK);
+  assert_ptr_equal(fi.name, buf);
+  assert_string_equal(fi.name, "func[42]");
+  assert_int_equal(fi.source, SCP_SRC_RAW);
+  scp_prof_frame_printf(&fi, buf, sizeof buf, SCP_SRC_HOST, "host:%s", "a_long_name");
+  assert_string_equal(fi.name, "host:a_long");                 /* cut to fit */
+  assert_int_equal(fi.source, SCP_SRC_HOST);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_preorder_link_order),
     cmocka_unit_test(test_preorder_sorted),
     cmocka_unit_test(test_totals_and_depths),
+    cmocka_unit_test(test_frame_printf),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -255,7 +255,7 @@ uint32_t scp_sor_module_protocol(const scp_wasm_module *mod) {
   size_t mlen;
   if (scp_wasm_custom_section(mod, "contractenvmetav0", &meta, &mlen) && mlen >= 8 &&
       !(meta[0] | meta[1] | meta[2] | meta[3]))
-    return (uint32_t)meta[4] << 24 | (uint32_t)meta[5] << 16 | (uint32_t)meta[6] << 8 | meta[7];
+    return scp_be32(meta + 4);
   return UINT32_MAX;
 }
 

@@ -209,6 +209,39 @@ static void test_map_linear_memory(void **state) {
   scp_host_pop_frame(f->h);
 }
 
+/* map_get and map_del on a key the map lacks: Error(Object, MissingValue)
+ * naming the function; map_has says false; a present key is found. */
+static void test_map_missing_key(void **state) {
+  fixture *f = *state;
+  scp_hostmem m = { NULL, 0 };
+  uint64_t args[3], ret, map;
+  scp_error err;
+  assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_new"), args, &m, &map, &err), SCP_OK);
+  args[0] = map, args[1] = scp_val_u32(1), args[2] = scp_val_u32(10);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_put"), args, &m, &map, &err), SCP_OK);
+  args[0] = map, args[1] = scp_val_u32(1);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_get"), args, &m, &ret, &err), SCP_OK);
+  assert_int_equal(ret, scp_val_u32(10));
+  args[1] = scp_val_u32(2);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_has"), args, &m, &ret, &err), SCP_OK);
+  assert_int_equal(ret, scp_val_bool(false));
+  static const char *const names[2] = { "map_get", "map_del" };
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(scp_host_dispatch(f->h, fn(names[i]), args, &m, &ret, &err), SCP_ERR_HOST);
+    assert_int_equal(ret, scp_val_error(SCP_ET_OBJECT, SCP_EC_MISSING_VALUE));
+    char want[64];
+    snprintf(want, sizeof want, "map key not found in %s", names[i]);
+    assert_non_null(strstr(err.msg, want));
+  }
+  args[1] = scp_val_u32(1);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_del"), args, &m, &ret, &err), SCP_OK);
+  args[0] = ret;
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_len"), args, &m, &ret, &err), SCP_OK);
+  assert_int_equal(ret, scp_val_u32(0));
+  scp_host_pop_frame(f->h);
+}
+
 /* A direct call (scp_host_call) with no linear memory while a frame is
  * pushed: the map functions' slice and value ranges were read through the
  * NULL memory (fuzz_host).  They now fail as on an empty memory, with the
@@ -638,6 +671,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_secp256k1_recover, setup, fixture_close),
     cmocka_unit_test(test_int256),
     cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_map_missing_key, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map_linear_memory_none, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map_linear_memory_overflow, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, fixture_close),

@@ -147,6 +147,15 @@ static void test_int256(void **state) {
   assert_true(scp_int256_fits_small(small, false));
   assert_false(scp_int256_fits_small(small, true));
   assert_true(scp_int256_fits_small(minus_seven, true));
+  scp_int256_from_small(scp_val_small_u(5, SCP_TAG_U256_SMALL), false, r);
+  assert_true(!r[0] && !r[1] && !r[2] && r[3] == 5);
+  scp_int256_from_small(scp_val_small_i(-7, SCP_TAG_I256_SMALL), true, r);
+  assert_memory_equal(r, minus_seven, sizeof r);
+  /* modular product: (2^254)^2 mod 2^255 - 19 = 3 * 2^253 + 76 */
+  const uint64_t p25519[4] = { 0x7fffffffffffffffULL, UINT64_MAX, UINT64_MAX, 0xffffffffffffffedULL };
+  const uint64_t x254[4] = { 0x4000000000000000ULL, 0, 0, 0 };
+  scp_fr_mul(x254, x254, p25519, r);
+  assert_true(r[0] == 0x6000000000000000ULL && !r[1] && !r[2] && r[3] == 76);
 }
 
 /* A map through linear memory: keys are (ptr, len) slices, values Vals. */

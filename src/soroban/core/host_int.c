@@ -42,9 +42,9 @@ static void negate(const uint64_t *a, uint64_t *r) {
   sub_words(zero, a, r);
 }
 
-/* r = a * b (mod 2^256); returns whether the full product overflowed */
-static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
-  uint64_t res[8] = { 0 };   /* little-endian 512-bit product */
+/* res = a * b, the full 512-bit product in little-endian words */
+static void mul_full(const uint64_t *a, const uint64_t *b, uint64_t res[8]) {
+  memset(res, 0, 8 * sizeof *res);
   for (int i = 0; i < 4; i++) {
     u128 carry = 0;
     for (int j = 0; j < 4; j++) {
@@ -54,6 +54,12 @@ static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
     }
     res[i + 4] = (uint64_t)carry;
   }
+}
+
+/* r = a * b (mod 2^256); returns whether the full product overflowed */
+static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
+  uint64_t res[8];
+  mul_full(a, b, res);
   for (int i = 0; i < 4; i++) r[3 - i] = res[i];
   return res[4] | res[5] | res[6] | res[7];
 }
@@ -254,16 +260,8 @@ void scp_fr_sub(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_
 }
 
 void scp_fr_mul(const uint64_t *a, const uint64_t *b, const uint64_t *m, uint64_t *r) {
-  uint64_t res[8] = { 0 };   /* little-endian words */
-  for (int i = 0; i < 4; i++) {
-    u128 carry = 0;
-    for (int j = 0; j < 4; j++) {
-      u128 t = (u128)a[3 - i] * b[3 - j] + res[i + j] + carry;
-      res[i + j] = (uint64_t)t;
-      carry = t >> 64;
-    }
-    res[i + 4] = (uint64_t)carry;
-  }
+  uint64_t res[8];
+  mul_full(a, b, res);
   uint64_t x[8];
   for (int i = 0; i < 8; i++) x[i] = res[7 - i];
   mod512(x, m, r);

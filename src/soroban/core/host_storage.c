@@ -762,6 +762,16 @@ void scp_storage_rollback(scp_host *h, scp_sentry *snap, size_t n) {
   h->capstore = n + 1;
 }
 
+void scp_storage_frame_end(scp_host *h, bool roll_back, scp_sentry *snap, size_t nsnap,
+                           size_t nevents) {
+  if (!roll_back) {
+    scp_storage_snapshot_free(snap, nsnap);
+    return;
+  }
+  scp_storage_rollback(h, snap, nsnap);
+  if (h->nevents > nevents) h->nevents = nevents;
+}
+
 void scp_host_storage_stats(const scp_host *h, scp_storage_stats *out) {
   *out = h->stats;
 }

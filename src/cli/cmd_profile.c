@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "soroban/run/scp_scenario.h"
+#include "soroban/run/arg_json.h"
 #include "soroban/run/scp_spec.h"
 #include "wasm/scp_wasm.h"
 
@@ -374,8 +375,8 @@ static int named_to_args(profile_opts *o) {
   o->args = args;
   for (uint32_t k = 0; k < f->ninputs; k++) {
     scp_error e = {0};
-    if (scp_spec_arg_value(o->spec, &f->inputs[k].type, f->inputs[k].name,
-                           o->named[k] ? o->named[k] : "void", &args[k], &e))
+    if (scp_argjson_value(o->spec, &f->inputs[k].type, f->inputs[k].name,
+                          o->named[k] ? o->named[k] : "void", &args[k], &e))
       return named_die(o, e.code, e.msg);
   }
   o->nargs = f->ninputs;

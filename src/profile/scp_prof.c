@@ -10,6 +10,8 @@
  */
 #include "profile/scp_prof.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,11 +270,11 @@ static int cmp_line(const void *a, const void *b, void *ctx) {
   return x->line < y->line ? -1 : x->line > y->line;
 }
 
-/* Renumber nodes in depth-first preorder with sorted children, so node ids
- * (and everything written from them) are deterministic. */
-static int finish(builder *b) {
-  scp_profile *p = b->p;
-  size_t nn = p->nnodes;
+int scp_prof_preorder(scp_profile *p, int (*cmp)(const void *, const void *, void *),
+                      uint32_t **newid_out) {
+  size_t nn = p->nnodes, no = 0, ns = 0;
+  if (newid_out) *newid_out = NULL;
+  if (!nn) return SCP_OK;
   uint32_t *order = malloc(nn * sizeof *order), *newid = malloc(nn * sizeof *newid);
   uint32_t *kids = malloc(nn * sizeof *kids), *stack = malloc(nn * sizeof *stack);
   scp_prof_node *nodes = malloc(nn * sizeof *nodes);
@@ -280,7 +282,7 @@ static int finish(builder *b) {
     free(order); free(newid); free(kids); free(stack); free(nodes);
     return SCP_ERR_NOMEM;
   }
-  size_t no = 0, ns = 0;
+  memset(newid, 0xff, nn * sizeof *newid);
   stack[ns++] = 0;
   while (ns) {
     uint32_t id = stack[--ns];
@@ -289,25 +291,49 @@ static int finish(builder *b) {
     size_t k = 0;
     for (uint32_t c = p->nodes[id].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
       kids[k++] = c;
-    qsort_r(kids, k, sizeof *kids, cmp_node, p);
+    if (cmp) qsort_r(kids, k, sizeof *kids, cmp, p);
     for (size_t i = k; i-- > 0;) stack[ns++] = kids[i];   /* first child on top */
   }
-  for (size_t i = 0; i < nn; i++) {
+  for (size_t i = 0; i < no; i++) {
     nodes[i] = p->nodes[order[i]];
     nodes[i].parent = i ? newid[nodes[i].parent] : SCP_NODE_NONE;
     nodes[i].first_child = nodes[i].next_sibling = SCP_NODE_NONE;
   }
-  /* relink children in sorted (preorder) order: iterate backwards */
-  for (size_t i = nn; i-- > 1;) {
+  /* relink children in preorder: iterate backwards */
+  for (size_t i = no; i-- > 1;) {
     uint32_t par = nodes[i].parent;
     nodes[i].next_sibling = nodes[par].first_child;
     nodes[par].first_child = (uint32_t)i;
   }
-  for (size_t i = 0; i < b->nacc; i++) b->acc[i].node = newid[b->acc[i].node];
   free(p->nodes);
   p->nodes = nodes;
-  p->capnodes = nn;
-  free(order); free(newid); free(kids); free(stack);
+  p->nnodes = p->capnodes = no;
+  free(order); free(kids); free(stack);
+  if (newid_out) *newid_out = newid;
+  else free(newid);
+  return SCP_OK;
+}
+
+void scp_prof_totals(scp_profile *p) {
+  size_t nn = p->nnodes;
+  for (size_t i = 0; i < nn; i++) memcpy(p->nodes[i].total, p->nodes[i].self, sizeof p->nodes[i].total);
+  /* children come after parents in preorder */
+  for (size_t i = nn; i-- > 1;) {
+    scp_prof_node *pn = &p->nodes[i];
+    for (unsigned m = 0; m < p->nmetrics; m++) p->nodes[pn->parent].total[m] += pn->total[m];
+  }
+  for (size_t i = 1; i < nn; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+}
+
+/* Renumber nodes in depth-first preorder with sorted children, so node ids
+ * (and everything written from them) are deterministic. */
+static int finish(builder *b) {
+  scp_profile *p = b->p;
+  uint32_t *newid;
+  int rc = scp_prof_preorder(p, cmp_node, &newid);
+  if (rc) return rc;
+  for (size_t i = 0; i < b->nacc; i++) b->acc[i].node = newid[b->acc[i].node];
+  free(newid);
 
   /* lines, sorted, laid out per node */
   qsort_r(b->acc, b->nacc, sizeof *b->acc, cmp_line, p);
@@ -325,13 +351,7 @@ static int finish(builder *b) {
     pn->nlines++;
   }
   p->nlines = b->nacc;
-  /* inclusive totals: children come after parents in preorder */
-  for (size_t i = 0; i < nn; i++) memcpy(p->nodes[i].total, p->nodes[i].self, sizeof p->nodes[i].total);
-  for (size_t i = nn; i-- > 1;) {
-    scp_prof_node *pn = &p->nodes[i];
-    for (unsigned m = 0; m < b->nm; m++) p->nodes[pn->parent].total[m] += pn->total[m];
-  }
-  for (size_t i = 1; i < nn; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+  scp_prof_totals(p);
   return SCP_OK;
 }
 
@@ -369,6 +389,17 @@ done:
     return scp_fail(err, rc, "building profile: %s", scp_strerror(rc));
   }
   *out = p;
+  return SCP_OK;
+}
+
+int scp_prof_frame_printf(scp_frame_info *out, char *buf, size_t size, uint8_t source,
+                          const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, size, fmt, ap);
+  va_end(ap);
+  out->name = buf;
+  out->source = source;
   return SCP_OK;
 }
 

@@ -50,6 +50,12 @@ typedef struct scp_resolver {
                      const scp_frame_info **chain);
 } scp_resolver;
 
+/* A resolver's answer for a frame it names itself: the name printed into
+ * buf (size bytes, cut to fit), out->name = buf, out->source = source.
+ * Returns SCP_OK. */
+int scp_prof_frame_printf(scp_frame_info *out, char *buf, size_t size, uint8_t source,
+                          const char *fmt, ...) SCP_PRINTF(5, 6);
+
 typedef struct scp_prof_frame {
   uint32_t name, file;     /* string ids */
   uint32_t decl_line;
@@ -128,6 +134,18 @@ int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const 
 static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);
 }
+
+/* Renumber p's nodes in depth-first preorder and relink them, siblings in
+ * the order cmp sorts their ids (qsort_r, ctx p; NULL keeps the order they
+ * are linked in).  Nodes the root does not reach are dropped.  With newid,
+ * *newid maps every old id to its new one (SCP_NODE_NONE: dropped); the
+ * caller frees it.  Returns SCP_OK or SCP_ERR_NOMEM (p unchanged). */
+int scp_prof_preorder(scp_profile *p, int (*cmp)(const void *, const void *, void *),
+                      uint32_t **newid);
+
+/* Inclusive totals (self plus the children's totals, every metric) and
+ * depths, from the self costs of nodes in preorder. */
+void scp_prof_totals(scp_profile *p);
 
 /* Checks inclusive(n) == self(n) + sum(inclusive(children)) for every node
  * and every metric.  Returns true when it holds. */

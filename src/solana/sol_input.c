@@ -9,15 +9,6 @@
 #define NON_DUP 0xff
 #define ALIGN_PAD(n) ((8 - (n) % 8) % 8)
 
-static void put64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint64_t get64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-  return v;
-}
-
 /* The instruction account index of the first occurrence of ix account i's
  * transaction account (i itself when it is the first). */
 static size_t first_of(const scp_sol_ix *ix, size_t i) {
@@ -43,22 +34,22 @@ static uint8_t *put_account(uint8_t *p, const scp_sol_account *a, const scp_sol_
     memset(p, 0, 4), p += 4;
     memcpy(p, a->key, 32), p += 32;
     memcpy(p, a->owner, 32), p += 32;
-    put64(p, a->lamports), p += 8;
-    put64(p, a->len), p += 8;
+    scp_put_le64(p, a->lamports), p += 8;
+    scp_put_le64(p, a->len), p += 8;
     if (a->len) memcpy(p, a->data, a->len);
     p += a->len;
     size_t pad = SCP_SOL_MAX_PERMITTED_DATA_INCREASE + ALIGN_PAD(a->len);
     memset(p, 0, pad), p += pad;
   } else {
     memcpy(p, a->key, 32), p += 32;
-    put64(p, a->lamports), p += 8;
-    put64(p, a->len), p += 8;
+    scp_put_le64(p, a->lamports), p += 8;
+    scp_put_le64(p, a->len), p += 8;
     if (a->len) memcpy(p, a->data, a->len);
     p += a->len;
     memcpy(p, a->owner, 32), p += 32;
     *p++ = a->executable;
   }
-  put64(p, UINT64_MAX);   /* mask_out_rent_epoch_in_vm_serialization */
+  scp_put_le64(p, UINT64_MAX);   /* mask_out_rent_epoch_in_vm_serialization */
   return p + 8;
 }
 
@@ -85,7 +76,7 @@ int scp_sol_input_serialize(const scp_sol_account *accts, size_t ntx, const scp_
     return scp_fail(err, SCP_ERR_NOMEM, "input region of %zu bytes", size);
   }
   uint8_t *p = in->buf;
-  put64(p, ix->naccts), p += 8;
+  scp_put_le64(p, ix->naccts), p += 8;
   for (size_t i = 0; i < ix->naccts; i++) {
     const scp_sol_account *a = &accts[ix->accts[i].index];
     in->pre_len[i] = a->len;
@@ -97,7 +88,7 @@ int scp_sol_input_serialize(const scp_sol_account *accts, size_t ntx, const scp_
     }
     p = put_account(p, a, &ix->accts[i], aligned);
   }
-  put64(p, ix->len), p += 8;
+  scp_put_le64(p, ix->len), p += 8;
   in->ixdata_off = (size_t)(p - in->buf);
   if (ix->len) memcpy(p, ix->data, ix->len);
   p += ix->len;
@@ -193,11 +184,11 @@ static int read_aligned(const scp_sol_input *in, size_t *at, acct_ref *r, size_t
   size_t s = *at + 1 + 1 + 1 + 4 + 32;
   const uint8_t *owner = b + s;
   s += 32;
-  uint64_t lamports = get64(b + s);
+  uint64_t lamports = scp_le64(b + s);
   s += 8;
   int rc;
   if (lamports != r->a->lamports && (rc = set_lamports(r, lamports, ierr))) return rc;
-  uint64_t post = get64(b + s);
+  uint64_t post = scp_le64(b + s);
   s += 8;
   if ((post > pre && post - pre > SCP_SOL_MAX_PERMITTED_DATA_INCREASE) ||
       post > SCP_SOL_MAX_PERMITTED_DATA_LENGTH)
@@ -213,7 +204,7 @@ static int read_unaligned(const scp_sol_input *in, size_t *at, acct_ref *r, size
                           scp_sol_ierr *ierr) {
   const uint8_t *b = in->buf;
   size_t s = *at + 1 + 1 + 32;
-  uint64_t lamports = get64(b + s);
+  uint64_t lamports = scp_le64(b + s);
   s += 8 + 8;
   int rc;
   if (lamports != r->a->lamports && (rc = set_lamports(r, lamports, ierr))) return rc;

@@ -83,22 +83,19 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
     return SCP_OK;
   case SCP_KIND_HOST: {
     const char *s = scp_sbpf_loader_syscall_name(st->loader, n->callee);
-    snprintf(st->frame, sizeof st->frame, "syscall:%s", s ? s : "?");
-    out->name = st->frame;
-    out->source = SCP_SRC_HOST;
-    return SCP_OK;
+    return scp_prof_frame_printf(out, st->frame, sizeof st->frame, SCP_SRC_HOST, "syscall:%s",
+                                 s ? s : "?");
   }
   case SCP_KIND_GUEST: {
     uint64_t addr = st->text_addr + 8ull * n->callee;
-    if (st->sym && scp_sym_function_at(st->sym, addr, out) == SCP_OK && out->name && out->name[0])
+    if (scp_sym_function_at(st->sym, addr, out) == SCP_OK && out->name && out->name[0])
       return SCP_OK;
     uint32_t fi = scp_sbpf_prog_func_at(st->prog, n->callee);
     const scp_sbpf_func *f = fi == UINT32_MAX ? NULL : scp_sbpf_prog_func(st->prog, fi);
-    if (f && f->name && f->name[0] && f->pc == n->callee) snprintf(st->frame, sizeof st->frame, "%s", f->name);
-    else snprintf(st->frame, sizeof st->frame, "[no symbols] 0x%llx", (unsigned long long)addr);
-    out->name = st->frame;
-    out->source = SCP_SRC_RAW;
-    return SCP_OK;
+    if (f && f->name && f->name[0] && f->pc == n->callee)
+      return scp_prof_frame_printf(out, st->frame, sizeof st->frame, SCP_SRC_RAW, "%s", f->name);
+    return scp_prof_frame_printf(out, st->frame, sizeof st->frame, SCP_SRC_RAW, "[no symbols] 0x%llx",
+                                 (unsigned long long)addr);
   }
   default:
     out->name = scp_kind_name((scp_kind)n->kind);
@@ -107,8 +104,7 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
 }
 
 static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_info **chain) {
-  sol_state *st = ctx;
-  return st->sym ? scp_sym_chain(st->sym, pc, chain) : 0;
+  return scp_sym_chain(((sol_state *)ctx)->sym, pc, chain);
 }
 
 /* ---- set-up ---- */

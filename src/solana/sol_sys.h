@@ -110,14 +110,9 @@ int sol_map(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t len, uint64_t si
 /* A VmSlice<u8> array: n (ptr, len) pairs at va. */
 int sol_map_slices(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t n,
                    const uint8_t **pairs, scp_error *err);
-static inline uint64_t sol_le64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-  return v;
-}
-static inline void sol_put_le64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
-}
+/* util's little-endian words under the names the bodies use */
+static inline uint64_t sol_le64(const uint8_t *p) { return scp_le64(p); }
+static inline void sol_put_le64(uint8_t *p, uint64_t v) { scp_put_le64(p, v); }
 /* Rust's from_utf8 error, Display'd with the bytes ("{0}: {1:?}") into
  * err; SCP_OK when s is UTF-8. */
 int sol_check_utf8(const uint8_t *s, size_t n, const char *prefix, scp_error *err);

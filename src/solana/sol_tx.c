@@ -57,10 +57,6 @@ typedef struct budget {
   long dup_ix;             /* DuplicateInstruction(index), -1 */
 } budget;
 
-static uint32_t le32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* compute-budget-instruction: borsh enum, trailing bytes ignored */
 static void read_budget(const scp_sol_tx_opts *o, budget *b) {
   bool seen[5] = {0};
@@ -84,9 +80,9 @@ static void read_budget(const scp_sol_tx_opts *o, budget *b) {
       return;
     }
     seen[tag] = true;
-    if (tag == 1) heap = le32(x->data + 1);
-    if (tag == 2) limit = le32(x->data + 1);
-    if (tag == 3) b->price = sol_le64(x->data + 1);
+    if (tag == 1) heap = scp_le32(x->data + 1);
+    if (tag == 2) limit = scp_le32(x->data + 1);
+    if (tag == 3) b->price = scp_le64(x->data + 1);
     if (tag == 1 && (heap < SCP_SBPF_HEAP_DEFAULT || heap > SCP_SBPF_HEAP_MAX || heap % 1024)) {
       b->bad_ix = (long)i;
       return;

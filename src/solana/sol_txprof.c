@@ -153,56 +153,16 @@ static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge
 }
 
 int sol_txprof_settle(scp_profile *p) {
-  size_t nn = p->nnodes, no = 0, ns = 0;
-  uint32_t *order = malloc(nn * sizeof *order), *newid = malloc(nn * sizeof *newid);
-  uint32_t *stack = malloc(nn * sizeof *stack);
-  scp_prof_node *nodes = malloc(nn * sizeof *nodes);
-  if (!order || !newid || !stack || !nodes) {
-    free(order), free(newid), free(stack), free(nodes);
-    return SCP_ERR_NOMEM;
-  }
-  stack[ns++] = 0;
-  while (ns) {
-    uint32_t id = stack[--ns];
-    order[no] = id;
-    newid[id] = (uint32_t)no++;
-    size_t k = ns;
-    for (uint32_t c = p->nodes[id].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling) stack[ns++] = c;
-    for (size_t a = k, b = ns; a + 1 < b; a++, b--) {   /* first child on top */
-      uint32_t t = stack[a];
-      stack[a] = stack[b - 1];
-      stack[b - 1] = t;
-    }
-  }
-  for (size_t i = 0; i < no; i++) {
-    nodes[i] = p->nodes[order[i]];
-    nodes[i].parent = i ? newid[nodes[i].parent] : SCP_NODE_NONE;
-    nodes[i].first_child = nodes[i].next_sibling = SCP_NODE_NONE;
-  }
-  for (size_t i = no; i-- > 1;) {
-    uint32_t par = nodes[i].parent;
-    nodes[i].next_sibling = nodes[par].first_child;
-    nodes[par].first_child = (uint32_t)i;
-  }
-  free(p->nodes);
-  p->nodes = nodes;
-  p->nnodes = p->capnodes = no;
-  free(order), free(newid), free(stack);
-  for (size_t i = 0; i < no; i++) p->nodes[i].total[0] = p->nodes[i].self[0];
-  for (size_t i = no; i-- > 1;) p->nodes[p->nodes[i].parent].total[0] += p->nodes[i].total[0];
-  for (size_t i = 1; i < no; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+  int rc = scp_prof_preorder(p, NULL, NULL);
+  if (rc) return rc;
+  scp_prof_totals(p);
   return scp_prof_check(p) ? SCP_OK : SCP_ERR_INTERNAL;
 }
 
 int sol_txprof_finish(scp_profile *p, uint64_t cu) {
   uint64_t self = 0;
-  for (size_t i = 0; i < p->nnodes; i++) {
-    p->nodes[i].total[0] = p->nodes[i].self[0];
-    self += p->nodes[i].self[0];
-  }
-  /* preorder: every child comes after its parent */
-  for (size_t i = p->nnodes; i-- > 1;) p->nodes[p->nodes[i].parent].total[0] += p->nodes[i].total[0];
-  for (size_t i = 1; i < p->nnodes; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+  for (size_t i = 0; i < p->nnodes; i++) self += p->nodes[i].self[0];
+  scp_prof_totals(p);
   p->nodes[0].calls = 1;
   if (self != cu || !scp_prof_check(p)) return SCP_ERR_INTERNAL;
   return SCP_OK;

@@ -54,7 +54,8 @@ int scp_sym_open(const uint8_t *bytes, size_t len, const scp_sym_opts *opts,
 void scp_sym_destroy(scp_sym *s);
 
 /* Inline chain at pc (see scp_resolver.pc_chain).  Always returns >= 1
- * frame for an address inside a function; 0 when pc is outside all code. */
+ * frame for an address inside a function; 0 when pc is outside all code
+ * or s is NULL (a module without symbols), *chain then NULL. */
 size_t scp_sym_chain(scp_sym *s, uint64_t pc, const scp_frame_info **chain);
 
 /* The frame for a whole function, by WASM function index (imports counted

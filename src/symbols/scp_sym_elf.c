@@ -30,12 +30,6 @@ typedef struct elf_shdr {
   uint64_t entsize;
 } elf_shdr;
 
-static uint64_t le(const uint8_t *p, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
 /* Section contents lie inside the file (SHT_NOBITS has none). */
 static bool sec_in_file(const elf_shdr *sh, size_t len) {
   return sh->type == SHT_NOBITS ||
@@ -71,10 +65,10 @@ static int read_symbols(scp_sym *s, const uint8_t *elf, size_t len,
   size_t n = (size_t)(symtab->size / 24);
   for (size_t i = 1; i < n; i++) {
     const uint8_t *sym = elf + symtab->offset + i * 24;
-    uint32_t name = (uint32_t)le(sym, 4);
+    uint32_t name = scp_le32(sym);
     uint8_t info = sym[4];
-    uint16_t shndx = (uint16_t)le(sym + 6, 2);
-    uint64_t value = le(sym + 8, 8), size = le(sym + 16, 8);
+    uint16_t shndx = scp_le16(sym + 6);
+    uint64_t value = scp_le64(sym + 8), size = scp_le64(sym + 16);
     if (ELF64_ST_TYPE(info) != STT_FUNC || shndx == SHN_UNDEF || shndx >= shnum ||
         !(sh[shndx].flags & SHF_EXECINSTR))
       continue;
@@ -120,17 +114,17 @@ static int read_sections(const uint8_t *elf, size_t len, uint64_t shoff, size_t 
   if (!sh) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < shnum; i++) {
     const uint8_t *h = elf + shoff + i * 64;
-    sh[i] = (elf_shdr){.type = (uint32_t)le(h + 4, 4), .flags = le(h + 8, 8),
-                       .addr = le(h + 16, 8), .offset = le(h + 24, 8),
-                       .size = le(h + 32, 8), .link = (uint32_t)le(h + 40, 4),
-                       .info = (uint32_t)le(h + 44, 4), .entsize = le(h + 56, 8)};
+    sh[i] = (elf_shdr){.type = scp_le32(h + 4), .flags = scp_le64(h + 8),
+                       .addr = scp_le64(h + 16), .offset = scp_le64(h + 24),
+                       .size = scp_le64(h + 32), .link = scp_le32(h + 40),
+                       .info = scp_le32(h + 44), .entsize = scp_le64(h + 56)};
     if (!sec_in_file(&sh[i], len))
       return scp_fail(err, SCP_ERR_MALFORMED, "ELF section %zu lies past the end of the file", i);
   }
   const elf_shdr *shstr = shstrndx < shnum ? &sh[shstrndx] : NULL;
   for (size_t i = 0; i < shnum; i++) {
     const uint8_t *h = elf + shoff + i * 64;
-    sh[i].name = str_at(elf, shstr, le(h, 4));
+    sh[i].name = str_at(elf, shstr, scp_le32(h));
     if (!sh[i].name) sh[i].name = "";
   }
   return SCP_OK;
@@ -233,18 +227,18 @@ int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
   if (elf[EI_CLASS] != ELFCLASS64 || elf[EI_DATA] != ELFDATA2LSB)
     return scp_fail(err, SCP_ERR_UNSUPPORTED,
                     "only 64-bit little-endian ELF (BPF/sBPF) is supported");
-  uint16_t type = (uint16_t)le(elf + 16, 2), machine = (uint16_t)le(elf + 18, 2);
-  uint32_t eflags = (uint32_t)le(elf + 48, 4);
-  uint64_t shoff = le(elf + 40, 8);
-  uint16_t shentsize = (uint16_t)le(elf + 58, 2);
-  size_t shnum = (size_t)le(elf + 60, 2), shstrndx = (size_t)le(elf + 62, 2);
+  uint16_t type = scp_le16(elf + 16), machine = scp_le16(elf + 18);
+  uint32_t eflags = scp_le32(elf + 48);
+  uint64_t shoff = scp_le64(elf + 40);
+  uint16_t shentsize = scp_le16(elf + 58);
+  size_t shnum = scp_le16(elf + 60), shstrndx = scp_le16(elf + 62);
   if (shoff == 0)
     return scp_fail(err, SCP_ERR_MALFORMED, "ELF without section headers");
   if (shentsize != 64 || shoff > len || len - shoff < 64)
     return scp_fail(err, SCP_ERR_MALFORMED, "bad ELF section header table");
   /* Extended numbering: counts live in section header 0. */
-  if (shnum == 0) shnum = (size_t)le(elf + shoff + 32, 8);
-  if (shstrndx == SHN_XINDEX) shstrndx = (size_t)le(elf + shoff + 40, 4);
+  if (shnum == 0) shnum = (size_t)scp_le64(elf + shoff + 32);
+  if (shstrndx == SHN_XINDEX) shstrndx = (size_t)scp_le32(elf + shoff + 40);
   if (shnum > (len - shoff) / 64)
     return scp_fail(err, SCP_ERR_MALFORMED, "ELF section headers past the end of the file");
 

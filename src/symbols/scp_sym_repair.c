@@ -26,21 +26,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t get_le(const uint8_t *p, unsigned n) {
-  uint64_t v = 0;
-  for (unsigned i = 0; i < n; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-static void put_le64(uint8_t *p, uint64_t v) {
-  for (unsigned i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+/* A DWARF offset: 4 bytes in 32-bit DWARF, 8 in 64-bit. */
+static uint64_t get_offset(const uint8_t *p, unsigned osize) {
+  return osize == 8 ? scp_le64(p) : scp_le32(p);
 }
 
 /* Fold the 8-byte address at p when it is damaged; returns 1 if changed. */
 static uint32_t fold_at(uint8_t *p) {
-  uint64_t x = get_le(p, 8);
+  uint64_t x = scp_le64(p);
   if (x <= 0xffffffffu || x >= UINT64_MAX - 1) return 0;
-  put_le64(p, (x >> 32) + (x & 0xffffffffu));
+  scp_put_le64(p, (x >> 32) + (x & 0xffffffffu));
   return 1;
 }
 
@@ -49,12 +44,12 @@ static const uint8_t *unit_end(const uint8_t **pp, const uint8_t *end,
                                unsigned *offset_size) {
   const uint8_t *p = *pp;
   if (end - p < 4) return NULL;
-  uint64_t len = get_le(p, 4);
+  uint64_t len = scp_le32(p);
   p += 4;
   *offset_size = 4;
   if (len == 0xffffffffu) {
     if (end - p < 8) return NULL;
-    len = get_le(p, 8);
+    len = scp_le64(p);
     p += 8;
     *offset_size = 8;
   } else if (len >= 0xfffffff0u) {
@@ -88,7 +83,7 @@ uint32_t scp_sym_repair_ranges(uint8_t *data, size_t size) {
    * ends a list, (-1, base) selects a base address. */
   uint32_t fixed = 0;
   for (size_t off = 0; off + 16 <= size; off += 16) {
-    uint64_t a = get_le(data + off, 8);
+    uint64_t a = scp_le64(data + off);
     if (a != UINT64_MAX) fixed += fold_at(data + off);
     fixed += fold_at(data + off + 8);
   }
@@ -204,12 +199,12 @@ static bool skip_value(cursor *c, uint64_t form, unsigned addr_size,
     return skip(c, n);
   case DW_FORM_block2:
     if (c->end - c->p < 2) return false;
-    n = get_le(c->p, 2);
+    n = scp_le16(c->p);
     c->p += 2;
     return skip(c, n);
   case DW_FORM_block4:
     if (c->end - c->p < 4) return false;
-    n = get_le(c->p, 4);
+    n = scp_le32(c->p);
     c->p += 4;
     return skip(c, n);
   case DW_FORM_block: case DW_FORM_exprloc:
@@ -282,12 +277,12 @@ uint32_t scp_sym_repair_line(uint8_t *data, size_t size) {
     unsigned osize;
     const uint8_t *uend = unit_end(&p, end, &osize);
     if (!uend || uend - p < 2) break;
-    uint64_t version = get_le(p, 2);
+    uint64_t version = scp_le16(p);
     const uint8_t *h = p + 2;
     if (version < 2 || version > 5) { p = uend; continue; }
     if (version == 5) h += 2;                        /* address, segment size */
     if ((size_t)(uend - h) < osize) break;
-    uint64_t header_length = get_le(h, osize);
+    uint64_t header_length = get_offset(h, osize);
     h += osize;
     if (header_length > (uint64_t)(uend - h)) break;
     const uint8_t *program = h + header_length;
@@ -313,19 +308,19 @@ uint32_t scp_sym_repair_info(uint8_t *info, size_t size, const uint8_t *abbrev_d
     const uint8_t *uend = unit_end(&p, end, &osize);
     if (!uend || uend - p < 2) break;
     cursor c = {p, uend};
-    uint64_t version = get_le(c.p, 2), abbrev_off, unit_type = DW_UT_compile;
+    uint64_t version = scp_le16(c.p), abbrev_off, unit_type = DW_UT_compile;
     unsigned addr_size;
     c.p += 2;
     if (version >= 2 && version <= 4) {
       if ((size_t)(c.end - c.p) < osize + 1u) break;
-      abbrev_off = get_le(c.p, osize);
+      abbrev_off = get_offset(c.p, osize);
       addr_size = c.p[osize];
       c.p += osize + 1;
     } else if (version == 5) {
       if ((size_t)(c.end - c.p) < osize + 2u) break;
       unit_type = c.p[0];
       addr_size = c.p[1];
-      abbrev_off = get_le(c.p + 2, osize);
+      abbrev_off = get_offset(c.p + 2, osize);
       c.p += 2 + osize;
       if (unit_type == DW_UT_skeleton || unit_type == DW_UT_split_compile)
         c.p = (size_t)(c.end - c.p) >= 8 ? c.p + 8 : c.end;

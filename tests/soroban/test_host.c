@@ -147,6 +147,15 @@ static void test_int256(void **state) {
   assert_true(scp_int256_fits_small(small, false));
   assert_false(scp_int256_fits_small(small, true));
   assert_true(scp_int256_fits_small(minus_seven, true));
+  scp_int256_from_small(scp_val_small_u(5, SCP_TAG_U256_SMALL), false, r);
+  assert_true(!r[0] && !r[1] && !r[2] && r[3] == 5);
+  scp_int256_from_small(scp_val_small_i(-7, SCP_TAG_I256_SMALL), true, r);
+  assert_memory_equal(r, minus_seven, sizeof r);
+  /* modular product: (2^254)^2 mod 2^255 - 19 = 3 * 2^253 + 76 */
+  const uint64_t p25519[4] = { 0x7fffffffffffffffULL, UINT64_MAX, UINT64_MAX, 0xffffffffffffffedULL };
+  const uint64_t x254[4] = { 0x4000000000000000ULL, 0, 0, 0 };
+  scp_fr_mul(x254, x254, p25519, r);
+  assert_true(r[0] == 0x6000000000000000ULL && !r[1] && !r[2] && r[3] == 76);
 }
 
 /* A map through linear memory: keys are (ptr, len) slices, values Vals. */
@@ -206,6 +215,39 @@ static void test_map_linear_memory(void **state) {
   assert_int_equal(scp_host_dispatch(f->h, fn("symbol_index_in_linear_memory"), args, &m, &ret,
                                      &err), SCP_OK);
   assert_int_equal(ret, scp_val_u32(1));
+  scp_host_pop_frame(f->h);
+}
+
+/* map_get and map_del on a key the map lacks: Error(Object, MissingValue)
+ * naming the function; map_has says false; a present key is found. */
+static void test_map_missing_key(void **state) {
+  fixture *f = *state;
+  scp_hostmem m = { NULL, 0 };
+  uint64_t args[3], ret, map;
+  scp_error err;
+  assert_int_equal(scp_host_push_frame(f->h), SCP_OK);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_new"), args, &m, &map, &err), SCP_OK);
+  args[0] = map, args[1] = scp_val_u32(1), args[2] = scp_val_u32(10);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_put"), args, &m, &map, &err), SCP_OK);
+  args[0] = map, args[1] = scp_val_u32(1);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_get"), args, &m, &ret, &err), SCP_OK);
+  assert_int_equal(ret, scp_val_u32(10));
+  args[1] = scp_val_u32(2);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_has"), args, &m, &ret, &err), SCP_OK);
+  assert_int_equal(ret, scp_val_bool(false));
+  static const char *const names[2] = { "map_get", "map_del" };
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(scp_host_dispatch(f->h, fn(names[i]), args, &m, &ret, &err), SCP_ERR_HOST);
+    assert_int_equal(ret, scp_val_error(SCP_ET_OBJECT, SCP_EC_MISSING_VALUE));
+    char want[64];
+    snprintf(want, sizeof want, "map key not found in %s", names[i]);
+    assert_non_null(strstr(err.msg, want));
+  }
+  args[1] = scp_val_u32(1);
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_del"), args, &m, &ret, &err), SCP_OK);
+  args[0] = ret;
+  assert_int_equal(scp_host_dispatch(f->h, fn("map_len"), args, &m, &ret, &err), SCP_OK);
+  assert_int_equal(ret, scp_val_u32(0));
   scp_host_pop_frame(f->h);
 }
 
@@ -638,6 +680,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_secp256k1_recover, setup, fixture_close),
     cmocka_unit_test(test_int256),
     cmocka_unit_test_setup_teardown(test_map_linear_memory, setup, fixture_close),
+    cmocka_unit_test_setup_teardown(test_map_missing_key, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map_linear_memory_none, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_map_linear_memory_overflow, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_vec_linear_memory, setup, fixture_close),

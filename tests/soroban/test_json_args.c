@@ -1,6 +1,6 @@
 /*
  * test_json_args.c — JSON arguments typed by a contract's spec
- * (scp_spec_arg_value, src/soroban/run/args.c): the exact ScVal XDR each
+ * (scp_argjson_value, src/soroban/run/arg_json.c): the exact ScVal XDR each
  * stellar-cli convention gives (vec, map sorted by ScVal order, tuple,
  * struct, tuple struct, union, enum, error enum, option, muxed address),
  * the host conversion's charges for one of them worked out from the cost
@@ -14,7 +14,8 @@
 #include <cmocka.h>
 
 #include "soroban/core/host_private.h"
-#include "soroban/run/scp_spec.h"
+#include "soroban/run/arg_json.h"
+#include "soroban/run/args.h"
 
 typedef struct xw {
   uint8_t b[4096];
@@ -107,7 +108,7 @@ static const scp_spec_type *param(const scp_spec *s, const char *name) {
 static void expect_xdr(scp_spec *s, const char *name, const char *text, const xw *want) {
   scp_arg a;
   scp_error err = {0};
-  int rc = scp_spec_arg_value(s, param(s, name), name, text, &a, &err);
+  int rc = scp_argjson_value(s, param(s, name), name, text, &a, &err);
   if (rc != SCP_OK) fail_msg("%s: %s", text, err.msg);
   assert_int_equal(a.kind, SCP_ARG_SCVAL);
   assert_int_equal(a.len, want->n);
@@ -172,7 +173,7 @@ static void test_xdr_of_each_convention(void **state) {
   /* option: null is Void, otherwise the value */
   scp_arg a;
   scp_error err = {0};
-  assert_int_equal(scp_spec_arg_value(s, param(s, "o"), "o", "null", &a, &err), SCP_OK);
+  assert_int_equal(scp_argjson_value(s, param(s, "o"), "o", "null", &a, &err), SCP_OK);
   assert_int_equal(a.kind, SCP_ARG_VOID);
   w = (xw){0};
   w32(&w, SCV_VEC); w32(&w, 1); w32(&w, 0);
@@ -207,7 +208,7 @@ static void test_host_conversion_cost(void **state) {
   scp_spec *s = make_spec();
   scp_arg a;
   scp_error err = {0};
-  assert_int_equal(scp_spec_arg_value(s, param(s, "v"), "v", "[1,2]", &a, &err), SCP_OK);
+  assert_int_equal(scp_argjson_value(s, param(s, "v"), "v", "[1,2]", &a, &err), SCP_OK);
   scp_budget b;
   scp_host *h;
   scp_budget_init(&b, UINT64_MAX, UINT64_MAX);
@@ -224,7 +225,7 @@ static void test_host_conversion_cost(void **state) {
   assert_int_equal(o->u.vals[1], scp_val_u32(2));
 
   /* a muxed address becomes a MuxedAddress object: 2, id, key */
-  assert_int_equal(scp_spec_arg_value(s, param(s, "mx"), "mx",
+  assert_int_equal(scp_argjson_value(s, param(s, "mx"), "mx",
                    "MAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB6AAAAAAAOW6NCXDEE", &a,
                    &err), SCP_OK);
   assert_int_equal(scp_host_arg_to_val(h, &a, &v, &err), SCP_OK);
@@ -239,7 +240,7 @@ static void test_host_conversion_cost(void **state) {
   for (int k = 0; k < 32; k++) assert_int_equal(o->u.bytes[9 + k], k);
 
   /* a struct's map arrives sorted, so the host accepts it */
-  assert_int_equal(scp_spec_arg_value(s, param(s, "p"), "p", "{\"y\":2,\"x\":1}", &a, &err),
+  assert_int_equal(scp_argjson_value(s, param(s, "p"), "p", "{\"y\":2,\"x\":1}", &a, &err),
                    SCP_OK);
   assert_int_equal(scp_host_arg_to_val(h, &a, &v, &err), SCP_OK);
   assert_int_equal(v & 0xff, SCP_TAG_MAP_OBJ);
@@ -250,7 +251,7 @@ static void test_host_conversion_cost(void **state) {
 static void expect_error(scp_spec *s, const char *name, const char *text, const char *msg) {
   scp_arg a;
   scp_error err = {0};
-  assert_int_equal(scp_spec_arg_value(s, param(s, name), name, text, &a, &err), SCP_ERR_ARG);
+  assert_int_equal(scp_argjson_value(s, param(s, name), name, text, &a, &err), SCP_ERR_ARG);
   if (!strstr(err.msg, msg)) fail_msg("%s: got '%s', want '%s'", text, err.msg, msg);
   assert_null(strchr(err.msg, '\n'));
 }
@@ -283,11 +284,50 @@ static void test_errors(void **state) {
   scp_spec_free(s);
 }
 
+/* The text helpers args.c shares with arg_json.c. */
+static void test_text_helpers(void **state) {
+  (void)state;
+  uint8_t raw[48], be[32];
+  size_t len;
+  const char *g = "GAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB7JZX";
+  const char *m = "MAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB6AAAAAAAOW6NCXDEE";
+  assert_true(scp_arg_strkey_decode((const uint8_t *)g, strlen(g), raw, sizeof raw, &len));
+  assert_int_equal(len, 35);
+  assert_int_equal(raw[0], 6 << 3);
+  for (int k = 0; k < 32; k++) assert_int_equal(raw[1 + k], k);   /* key 00 01 02 .. 1f */
+  assert_true(scp_arg_strkey_decode((const uint8_t *)m, strlen(m), raw, sizeof raw, &len));
+  assert_int_equal(len, 43);
+  assert_int_equal(raw[0], 12 << 3);
+  assert_false(scp_arg_strkey_decode((const uint8_t *)m, strlen(m), raw, 35, &len));   /* cap */
+  char bad[57];
+  memcpy(bad, g, 57);
+  bad[10] = bad[10] == 'A' ? 'B' : 'A';                          /* checksum no longer holds */
+  assert_false(scp_arg_strkey_decode((const uint8_t *)bad, 56, raw, sizeof raw, &len));
+  assert_false(scp_arg_strkey_decode((const uint8_t *)"AE", 2, raw, sizeof raw, &len));
+  uint8_t out[3];
+  scp_arg_hex_decode((const uint8_t *)"00fFa5", 3, out);
+  assert_memory_equal(out, "\x00\xff\xa5", 3);
+  static const char two255[] = "57896044618658097711785492504343953926634992332820282019728792003956564819968";
+  assert_true(scp_arg_parse_256(two255, strlen(two255), false, be));
+  assert_int_equal(be[0], 0x80);
+  assert_false(scp_arg_parse_256(two255, strlen(two255), true, be));   /* over i256 */
+  char neg[100];
+  snprintf(neg, sizeof neg, "-%s", two255);
+  assert_true(scp_arg_parse_256(neg, strlen(neg), true, be));          /* i256 min */
+  assert_int_equal(be[0], 0x80);
+  assert_int_equal(be[31], 0);
+  assert_true(scp_arg_parse_256("-1", 2, true, be));
+  for (int k = 0; k < 32; k++) assert_int_equal(be[k], 0xff);
+  assert_false(scp_arg_parse_256("-1", 2, false, be));
+  assert_false(scp_arg_parse_256("1x", 2, false, be));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_xdr_of_each_convention),
     cmocka_unit_test(test_host_conversion_cost),
     cmocka_unit_test(test_errors),
+    cmocka_unit_test(test_text_helpers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1501,8 +1501,21 @@ static void test_demangle(void **state) {
                       "ns::foo");
 }
 
+/* A module without symbols: the resolvers pass its NULL mapper as it is. */
+static void test_no_mapper(void **state) {
+  (void)state;
+  const scp_frame_info *chain = (const scp_frame_info *)state;   /* not NULL */
+  scp_frame_info fi = {.name = "kept"};
+  assert_int_equal(scp_sym_chain(NULL, 0x10, &chain), 0);
+  assert_null(chain);
+  assert_int_equal(scp_sym_function(NULL, 0, &fi), SCP_ERR_ARG);
+  assert_int_equal(scp_sym_function_at(NULL, 0x10, &fi), SCP_ERR_ARG);
+  assert_string_equal(fi.name, "kept");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_no_mapper),
       cmocka_unit_test(test_dwarf4_inline_chains),
       cmocka_unit_test(test_dwarf5_inline_chains),
       cmocka_unit_test(test_chain_storage_stable),

@@ -275,6 +275,31 @@ static void test_read_file_small(void **state) {
   unlink(path);
 }
 
+/* The fixed-width word readers and writers every layer uses (ELF, DWARF,
+ * Solana's input region and instructions, XDR). */
+static void test_words(void **state) {
+  (void)state;
+  static const uint8_t b[8] = {0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef};
+  assert_int_equal(scp_le16(b), 0x2301);
+  assert_int_equal(scp_le32(b), 0x67452301u);
+  assert_true(scp_le64(b) == 0xefcdab8967452301ull);
+  assert_int_equal(scp_be32(b), 0x01234567u);
+  assert_true(scp_be64(b) == 0x0123456789abcdefull);
+  uint8_t o[8];
+  scp_put_le64(o, 0xefcdab8967452301ull);
+  assert_memory_equal(o, b, 8);
+  scp_put_be64(o, 0x0123456789abcdefull);
+  assert_memory_equal(o, b, 8);
+  memset(o, 0, sizeof o);
+  scp_put_le16(o, 0x2301);
+  scp_put_le32(o + 2, 0xab896745u);
+  assert_memory_equal(o, b, 6);
+  scp_put_be32(o, 0x01234567u);
+  assert_memory_equal(o, b, 4);
+  static const uint8_t top[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+  assert_true(scp_le64(top) == UINT64_MAX && scp_be64(top) == UINT64_MAX);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_leb_u32),
@@ -282,6 +307,7 @@ int main(void) {
     cmocka_unit_test(test_strtab),
     cmocka_unit_test(test_error_table),
     cmocka_unit_test(test_buf),
+    cmocka_unit_test(test_words),
     cmocka_unit_test(test_buf_sink),
     cmocka_unit_test(test_buf_sink_error),
     cmocka_unit_test(test_bmap),

@@ -165,14 +165,7 @@ static int compare_to_small(scp_host *h, const scp_hobj *o, uint64_t small, bool
   case SCP_TAG_U256_OBJ: case SCP_TAG_I256_OBJ: {
     if (st != (o->tag == SCP_TAG_U256_OBJ ? SCP_TAG_U256_SMALL : SCP_TAG_I256_SMALL)) break;
     uint64_t w[4];
-    if (o->tag == SCP_TAG_U256_OBJ) {
-      w[0] = w[1] = w[2] = 0;
-      w[3] = scp_val_body(small);
-    } else {
-      int64_t s = scp_val_signed_body(small);
-      w[0] = w[1] = w[2] = s < 0 ? UINT64_MAX : 0;
-      w[3] = (uint64_t)s;
-    }
+    scp_int256_from_small(small, o->tag == SCP_TAG_I256_OBJ, w);
     return fixed(h, 32, u256_order(o->u.w, w, o->tag == SCP_TAG_I256_OBJ), ord);
   }
   case SCP_TAG_SYMBOL_OBJ: {

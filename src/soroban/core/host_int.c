@@ -42,9 +42,9 @@ static void negate(const uint64_t *a, uint64_t *r) {
   sub_words(zero, a, r);
 }
 
-/* r = a * b (mod 2^256); returns whether the full product overflowed */
-static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
-  uint64_t res[8] = { 0 };   /* little-endian 512-bit product */
+/* res = a * b, the full 512-bit product in little-endian words */
+static void mul_full(const uint64_t *a, const uint64_t *b, uint64_t res[8]) {
+  memset(res, 0, 8 * sizeof *res);
   for (int i = 0; i < 4; i++) {
     u128 carry = 0;
     for (int j = 0; j < 4; j++) {
@@ -54,6 +54,12 @@ static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
     }
     res[i + 4] = (uint64_t)carry;
   }
+}
+
+/* r = a * b (mod 2^256); returns whether the full product overflowed */
+static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
+  uint64_t res[8];
+  mul_full(a, b, res);
   for (int i = 0; i < 4; i++) r[3 - i] = res[i];
   return res[4] | res[5] | res[6] | res[7];
 }

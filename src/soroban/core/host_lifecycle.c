@@ -25,10 +25,6 @@ enum {
 
 enum { SCV_BYTES = 13, SCV_CONTRACT_INSTANCE = 19, SCV_EXECUTABLE_TAG = 22 };
 
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static void wr32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)(v >> 24);
   p[1] = (uint8_t)(v >> 16);
@@ -40,8 +36,8 @@ static void wr32(uint8_t *p, uint32_t v) {
 
 bool scp_lc_parse_instance(const uint8_t *img, uint32_t len, scp_executable *e) {
   memset(e, 0, sizeof *e);
-  if (len < 8 || rd32(img) != SCV_CONTRACT_INSTANCE) return false;
-  uint32_t kind = rd32(img + 4), at = 8;
+  if (len < 8 || scp_be32(img) != SCV_CONTRACT_INSTANCE) return false;
+  uint32_t kind = scp_be32(img + 4), at = 8;
   e->kind = (uint8_t)kind;
   switch (kind) {
   case SCP_EXEC_WASM:
@@ -52,10 +48,10 @@ bool scp_lc_parse_instance(const uint8_t *img, uint32_t len, scp_executable *e) 
     return true;
   case SCP_EXEC_EXTERNAL_REF: {
     if (len < at + 4) return false;
-    uint32_t ak = rd32(img + at);
+    uint32_t ak = scp_be32(img + at);
     at += 4;
     if (ak == 0) {   /* account: PublicKey ed25519 */
-      if (len < at + 4 || rd32(img + at)) return false;
+      if (len < at + 4 || scp_be32(img + at)) return false;
       at += 4;
     } else if (ak != 1) {
       return false;
@@ -64,7 +60,7 @@ bool scp_lc_parse_instance(const uint8_t *img, uint32_t len, scp_executable *e) 
     e->owner[0] = (uint8_t)ak;
     memcpy(e->owner + 1, img + at, 32);
     at += 32;
-    uint32_t n = rd32(img + at);
+    uint32_t n = scp_be32(img + at);
     at += 4;
     if (n > SCP_EXEC_TAG_MAX || len < at + n) return false;
     memcpy(e->tag, img + at, n);
@@ -202,10 +198,10 @@ int scp_lc_resolve_ref(scp_host *h, const scp_executable *e, uint8_t hash[32]) {
   if (rc == SCP_OK) rc = scp_storage_get(h, &k, &ent);
   scp_lkey_free(&k);
   if (rc != SCP_OK) return rc;
-  if (ent->vallen < 8 || rd32(ent->val) != SCV_BYTES)
+  if (ent->vallen < 8 || scp_be32(ent->val) != SCV_BYTES)
     return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR,
                         "executable reference entry does not contain a Wasm hash");
-  if (rd32(ent->val + 4) != 32 || ent->vallen < 40)
+  if (scp_be32(ent->val + 4) != 32 || ent->vallen < 40)
     return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE,
                         "expected fixed-length bytes slice, got slice with different size");
   memcpy(hash, ent->val + 8, 32);

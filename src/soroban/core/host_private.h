@@ -399,6 +399,10 @@ SCP_HIDDEN int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *v
 SCP_HIDDEN int scp_storage_snapshot(const scp_host *h, scp_sentry **out, size_t *n);
 SCP_HIDDEN void scp_storage_snapshot_free(scp_sentry *s, size_t n);
 SCP_HIDDEN void scp_storage_rollback(scp_host *h, scp_sentry *snap, size_t n);
+/* A frame's end: with roll_back, the storage back to snap and the events
+ * back to the first nevents (both taken at its push); else snap freed. */
+SCP_HIDDEN void scp_storage_frame_end(scp_host *h, bool roll_back, scp_sentry *snap, size_t nsnap,
+                                      size_t nevents);
 /* Storage::is_key_live_in_snapshot (uncharged). */
 SCP_HIDDEN bool scp_storage_live_in_snapshot(const scp_host *h, const scp_lkey *k);
 SCP_HIDDEN void scp_storage_free(scp_host *h);

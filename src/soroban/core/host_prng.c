@@ -51,9 +51,7 @@ static void refill(scp_prng *p, unsigned index) {
 
 void scp_prng_seed_raw(scp_prng *p, const uint8_t seed[32]) {
   memset(p, 0, sizeof *p);
-  for (int i = 0; i < 8; i++)
-    p->key[i] = (uint32_t)seed[4 * i] | (uint32_t)seed[4 * i + 1] << 8 |
-                (uint32_t)seed[4 * i + 2] << 16 | (uint32_t)seed[4 * i + 3] << 24;
+  for (int i = 0; i < 8; i++) p->key[i] = scp_le32(seed + 4 * i);
   p->index = 64;   /* empty buffer: the first draw generates */
 }
 

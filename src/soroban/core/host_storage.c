@@ -44,10 +44,6 @@ enum {
   SCV_LEDGER_KEY_NONCE, SCV_EXECUTABLE_TAG
 };
 
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int charge(scp_host *h, scp_cost_type t, uint64_t input) {
   return scp_host_charge(h, t, (int64_t)input);
 }
@@ -62,7 +58,7 @@ static int fixed_size(uint32_t type, const uint8_t *body) {
   case SCV_U128: case SCV_I128: return 16;
   case SCV_U256: case SCV_I256: return 32;
   case SCV_ADDRESS:
-    switch (rd32(body)) {
+    switch (scp_be32(body)) {
     case 0: case 3: return 4 + 4 + 32;   /* account / claimable balance: inner union */
     case 2: return 4 + 8 + 32;           /* muxed account */
     default: return 4 + 32;              /* contract / liquidity pool */
@@ -73,17 +69,17 @@ static int fixed_size(uint32_t type, const uint8_t *body) {
 
 /* Length of one ScVal's XDR image at p (well-formed: we wrote it). */
 static size_t scval_len(const uint8_t *p) {
-  uint32_t type = rd32(p);
+  uint32_t type = scp_be32(p);
   int f = fixed_size(type, p + 4);
   if (f >= 0) return 4 + (size_t)f;
   switch (type) {
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: case SCV_EXECUTABLE_TAG: {
-    uint32_t n = rd32(p + 4);
+    uint32_t n = scp_be32(p + 4);
     return 8 + n + (4 - n % 4) % 4;
   }
   case SCV_VEC: case SCV_MAP: {
-    if (!rd32(p + 4)) return 8;
-    uint32_t n = rd32(p + 8) * (type == SCV_MAP ? 2u : 1u);
+    if (!scp_be32(p + 4)) return 8;
+    uint32_t n = scp_be32(p + 8) * (type == SCV_MAP ? 2u : 1u);
     size_t at = 12;
     for (uint32_t i = 0; i < n; i++) at += scval_len(p + at);
     return at;
@@ -102,7 +98,7 @@ static int cmp_bytes(const uint8_t *a, const uint8_t *b, size_t n, bool sign) {
 
 /* Compare<ScVal> for Budget (comparison.rs) over two XDR images. */
 static int scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord) {
-  uint32_t ta = rd32(a), tb = rd32(b);
+  uint32_t ta = scp_be32(a), tb = scp_be32(b);
   if (ta != tb) {
     *ord = ta < tb ? -1 : 1;
     return SCP_OK;
@@ -144,22 +140,22 @@ static int scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord) 
     return rc;
   case SCV_ADDRESS: {
     rc = charge(h, SCP_COST_MemCmp, SIZE_SCADDRESS);
-    uint32_t ka = rd32(a), kb = rd32(b);
+    uint32_t ka = scp_be32(a), kb = scp_be32(b);
     if (ka != kb) *ord = ka < kb ? -1 : 1;
     else *ord = cmp_bytes(a, b, (size_t)fixed_size(SCV_ADDRESS, a), false);
     return rc;
   }
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: case SCV_EXECUTABLE_TAG: {
-    uint32_t na = rd32(a), nb = rd32(b), n = na < nb ? na : nb;
+    uint32_t na = scp_be32(a), nb = scp_be32(b), n = na < nb ? na : nb;
     rc = charge(h, SCP_COST_MemCmp, n);
     int c = n ? memcmp(a + 4, b + 4, n) : 0;
     *ord = c < 0 ? -1 : c > 0 ? 1 : na < nb ? -1 : na > nb;
     return rc;
   }
   case SCV_VEC: case SCV_MAP: {
-    if (!rd32(a) || !rd32(b))
+    if (!scp_be32(a) || !scp_be32(b))
       return scp_host_err(h, SCP_ET_VALUE, SCP_EC_INVALID_INPUT, "ScVal vec/map without a body");
-    uint32_t na = rd32(a + 4), nb = rd32(b + 4), n = na < nb ? na : nb;
+    uint32_t na = scp_be32(a + 4), nb = scp_be32(b + 4), n = na < nb ? na : nb;
     bool map = ta == SCV_MAP;
     rc = charge(h, SCP_COST_MemCpy, (uint64_t)(map ? SIZE_SCMAP_ENTRY : SIZE_SCVAL) * n);
     a += 8;
@@ -231,12 +227,12 @@ size_t scp_storage_scval_len(const uint8_t *p) { return scval_len(p); }
  * (host_instance.c). */
 static const uint8_t *instance_storage(const uint8_t *p, const scp_executable *e) {
   size_t at = scp_lc_instance_storage_at(e);
-  return rd32(p + at) ? p + at + 4 : NULL;
+  return scp_be32(p + at) ? p + at + 4 : NULL;
 }
 
 /* Vec<ScMapEntry> clone of n entries at p (the count, then the entries). */
 static int map_body_substructure(scp_host *h, const uint8_t *p) {
-  uint32_t n = rd32(p);
+  uint32_t n = scp_be32(p);
   uint64_t size = (uint64_t)SIZE_SCMAP_ENTRY * n;
   int rc = charge(h, SCP_COST_MemAlloc, size);
   if (rc == SCP_OK) rc = charge(h, SCP_COST_MemCpy, size);
@@ -257,7 +253,7 @@ int scp_storage_instance_substructure(scp_host *h, const uint8_t *img, uint32_t 
 
 /* ScVal::charge_for_substructure (metered_clone.rs) over an XDR image. */
 static int scval_substructure(scp_host *h, const uint8_t *p) {
-  uint32_t type = rd32(p);
+  uint32_t type = scp_be32(p);
   switch (type) {
   case SCV_CONTRACT_INSTANCE: {
     /* ScContractInstance: an external reference's tag string, then the
@@ -273,14 +269,14 @@ static int scval_substructure(scp_host *h, const uint8_t *p) {
     return rc == SCP_OK && m ? map_body_substructure(h, m) : rc;
   }
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: case SCV_EXECUTABLE_TAG: {
-    uint32_t n = rd32(p + 4);
+    uint32_t n = scp_be32(p + 4);
     int rc = charge(h, SCP_COST_MemAlloc, n);
     return rc == SCP_OK ? charge(h, SCP_COST_MemCpy, n) : rc;
   }
   case SCV_VEC: case SCV_MAP: {
-    if (!rd32(p + 4)) return SCP_OK;
+    if (!scp_be32(p + 4)) return SCP_OK;
     bool map = type == SCV_MAP;
-    uint32_t n = rd32(p + 8);
+    uint32_t n = scp_be32(p + 8);
     uint64_t size = (uint64_t)(map ? SIZE_SCMAP_ENTRY : SIZE_SCVAL) * n;
     int rc = charge(h, SCP_COST_MemAlloc, size);
     if (rc == SCP_OK) rc = charge(h, SCP_COST_MemCpy, size);
@@ -764,6 +760,16 @@ void scp_storage_rollback(scp_host *h, scp_sentry *snap, size_t n) {
   h->store = snap;
   h->nstore = n;
   h->capstore = n + 1;
+}
+
+void scp_storage_frame_end(scp_host *h, bool roll_back, scp_sentry *snap, size_t nsnap,
+                           size_t nevents) {
+  if (!roll_back) {
+    scp_storage_snapshot_free(snap, nsnap);
+    return;
+  }
+  scp_storage_rollback(h, snap, nsnap);
+  if (h->nevents > nevents) h->nevents = nevents;
 }
 
 void scp_host_storage_stats(const scp_host *h, scp_storage_stats *out) {

@@ -109,7 +109,7 @@ static int put_u32(scp_host *h, xbuf *b, uint32_t x) {
 
 static int put_u64(scp_host *h, xbuf *b, uint64_t x) {
   uint8_t t[8];
-  for (int i = 0; i < 8; i++) t[i] = (uint8_t)(x >> (56 - 8 * i));
+  scp_put_be64(t, x);
   return put(h, b, t, 8);
 }
 
@@ -308,7 +308,7 @@ static bool get_u32(xreader *r, uint32_t *x) {
     r->eof = true;
     return false;
   }
-  *x = (uint32_t)r->p[0] << 24 | (uint32_t)r->p[1] << 16 | (uint32_t)r->p[2] << 8 | r->p[3];
+  *x = scp_be32(r->p);
   r->p += 4;
   return true;
 }
@@ -552,7 +552,7 @@ static int to_host_obj(scp_host *h, const xnode *n, uint64_t *out) {
     uint32_t len = 33;
     enc[0] = (uint8_t)n->w[0];
     if (n->w[0] == 2) {
-      for (int i = 0; i < 8; i++) enc[1 + i] = (uint8_t)(n->w[1] >> (56 - 8 * i));
+      scp_put_be64(enc + 1, n->w[1]);
       memcpy(enc + 9, n->data, 32);
       len = 41;
     } else {

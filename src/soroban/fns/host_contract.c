@@ -63,11 +63,6 @@ static void instance_image(const uint8_t hash[32], uint8_t out[44]) {
   memset(out + 40, 0, 4);
 }
 
-static void code_key(const uint8_t hash[32], scp_lkey *k) {
-  *k = (scp_lkey){ .type = SCP_LK_CONTRACT_CODE };
-  memcpy(k->id, hash, 32);
-}
-
 /* HashIdPreimage::ContractId XDR: ENVELOPE_TYPE_CONTRACT_ID (8), network
  * id, ContractIdPreimage::FromAddress (0), ScAddress, salt.  addr is the
  * host's address encoding (kind byte, payload). */
@@ -139,7 +134,7 @@ int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t 
   SHA256(wasm, len, hash);
   scp_host_contract_id(h, false, deployer, salt, id);
   scp_lkey ck, ik;
-  code_key(hash, &ck);
+  scp_lc_code_key(hash, &ck);
   scp_lc_instance_key(id, &ik, kb);
   instance_image(hash, img);
   uint32_t lu = h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1;
@@ -205,7 +200,7 @@ int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 32, 1);
   if (rc == SCP_OK) rc = new_obj(h, SCP_TAG_BYTES_OBJ, hash, 32, ret);
   scp_lkey ck;
-  code_key(hash, &ck);
+  scp_lc_code_key(hash, &ck);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   bool has = false;
@@ -429,12 +424,7 @@ static int call_test_contract(scp_host *h, const uint8_t id[32], const char *nam
   if (rc == SCP_OK) rc = scp_storage_snapshot(h, &snap, &nsnap);
   if (rc != SCP_OK) return rc;
   rc = h->test_contract(h->test_contract_ctx, h, id, name, args, n, ret);
-  if (rc != SCP_OK) {
-    scp_storage_rollback(h, snap, nsnap);
-    if (h->nevents > nevents) h->nevents = nevents;
-  } else {
-    scp_storage_snapshot_free(snap, nsnap);
-  }
+  scp_storage_frame_end(h, rc != SCP_OK, snap, nsnap, nevents);
   return rc;
 }
 
@@ -446,7 +436,7 @@ static int call_test_contract(scp_host *h, const uint8_t id[32], const char *nam
 static int read_code(scp_host *h, const uint8_t hash[32], const scp_sentry **e, bool *parse) {
   scp_lkey ck;
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  code_key(hash, &ck);
+  scp_lc_code_key(hash, &ck);
   *parse = !scp_storage_live_in_snapshot(h, &ck);
   scp_budget *real = h->budget, shadow;
   if (!*parse) {
@@ -490,14 +480,10 @@ static int call_vm(scp_host *h, const scp_invocation *proto, const scp_sentry *e
   int rc = h->invoker(h->invoker_ctx, h, &inv, ret, &err);
   h->mem = saved;
   free(wasm);
-  if (rc != SCP_OK && mode != MODE_PROBE) {
-    scp_storage_rollback(h, snap, nsnap);
-    h->links->auth_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
-    if (h->nevents > nevents) h->nevents = nevents;
-  } else {
-    scp_storage_snapshot_free(snap, nsnap);
-    h->links->auth_snap_free(asnap);
-  }
+  bool roll_back = rc != SCP_OK && mode != MODE_PROBE;
+  scp_storage_frame_end(h, roll_back, snap, nsnap, nevents);
+  if (roll_back) h->links->auth_restore(h, asnap);   /* the auth manager's rollback (uncharged) */
+  else h->links->auth_snap_free(asnap);
   if (rc == SCP_ERR_TRAP && !h->errmsg[0]) {
     size_t m = strnlen(err.msg, sizeof h->errmsg - 1);
     memcpy(h->errmsg, err.msg, m);
@@ -692,14 +678,21 @@ int scp_host_charge_push_context(scp_host *h, const uint8_t *contract_id) {
 
 /* extend_contract_instance_ttl_from_contract_id: the key's Rc clone
  * (MemCpy(16)), then Storage::extend_ttl. */
-static int extend_instance(scp_host *h, const scp_lkey *ik, uint32_t threshold, uint32_t extend_to) {
+static int extend_instance(scp_host *h, const scp_lkey *ik, const scp_host_ttl *x) {
   int rc = scp_host_charge_copy(h, 1, 16);
-  return rc == SCP_OK ? scp_storage_extend_ttl(h, ik, threshold, extend_to) : rc;
+  return rc == SCP_OK ? scp_host_extend_ttl(h, ik, x) : rc;
 }
 
-/* extend_contract_code_ttl_from_contract_id: the instance read (storage
- * get, ScContractInstance clone), the code key, Storage::extend_ttl. */
-static int extend_code(scp_host *h, const scp_lkey *ik, uint32_t threshold, uint32_t extend_to) {
+int scp_host_extend_ttl(scp_host *h, const scp_lkey *k, const scp_host_ttl *x) {
+  return x->v2 ? scp_storage_extend_ttl_v2(h, k, x->p[0], x->p[1], x->p[2])
+               : scp_storage_extend_ttl(h, k, x->p[0], x->p[1]);
+}
+
+/* extend_contract_code_ttl_from_contract_id and extend_contract_code_ttl_v2
+ * (data_helper.rs): the instance read (storage get, ScContractInstance
+ * clone); Wasm: the code key, Storage::extend_ttl; ExternalRef: the
+ * reference entry, then the code it resolves to; StellarAsset: nothing. */
+int scp_host_extend_code(scp_host *h, const scp_lkey *ik, const scp_host_ttl *x) {
   const scp_sentry *e;
   scp_executable ex;
   int rc = scp_storage_get(h, ik, &e);
@@ -707,23 +700,21 @@ static int extend_code(scp_host *h, const scp_lkey *ik, uint32_t threshold, uint
   rc = scp_lc_instance_from_entry(h, e, &ex);
   if (rc != SCP_OK || ex.kind == SCP_EXEC_STELLAR_ASSET) return rc;
   if (ex.kind == SCP_EXEC_EXTERNAL_REF) {
-    /* the reference entry, then the code it resolves to */
     scp_lkey rk;
     rc = scp_lc_exec_ref_key(h, &ex, &rk);
-    if (rc == SCP_OK) rc = scp_storage_extend_ttl(h, &rk, threshold, extend_to);
+    if (rc == SCP_OK) rc = scp_host_extend_ttl(h, &rk, x);
     scp_lkey_free(&rk);
     if (rc == SCP_OK) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
     if (rc != SCP_OK) return rc;
   }
   scp_lkey ck;
-  code_key(ex.hash, &ck);
+  scp_lc_code_key(ex.hash, &ck);
   rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  return rc == SCP_OK ? scp_storage_extend_ttl(h, &ck, threshold, extend_to) : rc;
+  return rc == SCP_OK ? scp_host_extend_ttl(h, &ck, x) : rc;
 }
 
-/* contract_id_from_address, then contract_instance_ledger_key. */
-static int instance_key_of(scp_host *h, uint64_t addr, scp_lkey *ik, uint8_t kb[4]) {
+int scp_host_instance_key_of(scp_host *h, uint64_t addr, scp_lkey *ik, uint8_t kb[4]) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, addr, &o);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
@@ -740,10 +731,10 @@ enum { EXT_INSTANCE = 1, EXT_CODE = 2 };
 static int extend_by_address(scp_host *h, uint64_t addr, uint64_t t, uint64_t e, int what) {
   scp_lkey ik;
   uint8_t kb[4];
-  int rc = instance_key_of(h, addr, &ik, kb);
-  uint32_t threshold = scp_val_major(t), extend_to = scp_val_major(e);
-  if (rc == SCP_OK && (what & EXT_INSTANCE)) rc = extend_instance(h, &ik, threshold, extend_to);
-  if (rc == SCP_OK && (what & EXT_CODE)) rc = extend_code(h, &ik, threshold, extend_to);
+  int rc = scp_host_instance_key_of(h, addr, &ik, kb);
+  const scp_host_ttl x = { false, { scp_val_major(t), scp_val_major(e) } };
+  if (rc == SCP_OK && (what & EXT_INSTANCE)) rc = extend_instance(h, &ik, &x);
+  if (rc == SCP_OK && (what & EXT_CODE)) rc = scp_host_extend_code(h, &ik, &x);
   return rc;
 }
 
@@ -758,9 +749,9 @@ int scp_hf_extend_current_contract_instance_and_code_ttl(scp_host *h, const uint
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);   /* get_current_contract_id_internal */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  uint32_t threshold = scp_val_major(a[0]), extend_to = scp_val_major(a[1]);
-  if (rc == SCP_OK) rc = extend_instance(h, &ik, threshold, extend_to);
-  if (rc == SCP_OK) rc = extend_code(h, &ik, threshold, extend_to);
+  const scp_host_ttl x = { false, { scp_val_major(a[0]), scp_val_major(a[1]) } };
+  if (rc == SCP_OK) rc = extend_instance(h, &ik, &x);
+  if (rc == SCP_OK) rc = scp_host_extend_code(h, &ik, &x);
   return rc;
 }
 

@@ -411,9 +411,7 @@ HOSTFN(get_id_from_muxed_address) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, a[0], &o);
   if (rc != SCP_OK) return rc;
-  uint64_t id = 0;
-  for (int i = 0; i < 8; i++) id = id << 8 | o->u.bytes[1 + i];
-  return scp_hf_u64_val(h, id, ret);
+  return scp_hf_u64_val(h, scp_be64(o->u.bytes + 1), ret);
 }
 
 /* ---- EnvBase (host.rs impl EnvBase for Host) ------------------------------ */

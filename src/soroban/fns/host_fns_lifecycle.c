@@ -18,7 +18,7 @@
 
 /* Declared sizes (host/declared_size.rs). */
 enum {
-  SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288, SIZE_CONTRACT_ID = 32, SIZE_HASH = 32,
+  SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288, SIZE_CONTRACT_ID = 32,
   SIZE_SCADDRESS = 48
 };
 
@@ -156,51 +156,19 @@ HOSTFN(update_current_contract_executable_ref) {
 
 enum { TTL_EXT_INSTANCE_AND_CODE = 0, TTL_EXT_INSTANCE = 1, TTL_EXT_CODE = 2 };
 
-/* extend_contract_code_ttl_v2 (data_helper.rs): the instance read; Wasm:
- * the code entry; ExternalRef: the reference entry, then the code it
- * resolves to; StellarAsset: nothing. */
-static int extend_code_v2(scp_host *h, const scp_lkey *ik, const uint32_t *p) {
-  const scp_sentry *e;
-  scp_executable ex;
-  int rc = scp_storage_get(h, ik, &e);
-  if (rc != SCP_OK) return rc;
-  rc = scp_lc_instance_from_entry(h, e, &ex);
-  if (rc != SCP_OK || ex.kind == SCP_EXEC_STELLAR_ASSET) return rc;
-  scp_lkey ck;
-  if (ex.kind == SCP_EXEC_EXTERNAL_REF) {
-    scp_lkey rk;
-    rc = scp_lc_exec_ref_key(h, &ex, &rk);
-    if (rc == SCP_OK) rc = scp_storage_extend_ttl_v2(h, &rk, p[0], p[1], p[2]);
-    scp_lkey_free(&rk);
-    if (rc == SCP_OK) rc = scp_lc_resolve_ref(h, &ex, ex.hash);
-    if (rc != SCP_OK) return rc;
-  }
-  scp_lc_code_key(ex.hash, &ck);
-  rc = scp_host_charge_copy(h, 1, SIZE_HASH);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  return rc == SCP_OK ? scp_storage_extend_ttl_v2(h, &ck, p[0], p[1], p[2]) : rc;
-}
-
 /* contract_id_from_address, the instance key, then the code (unless the
  * scope is Instance) before the instance (unless it is Code).  The scope
  * (ContractTtlExtension) was checked by the dispatcher. */
 HOSTFN(extend_contract_instance_and_code_ttl_v2) {
   *ret = SCP_VAL_VOID;
-  const scp_hobj *o;
-  int rc = scp_host_visit(h, a[0], &o);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_SCADDRESS);
-  if (rc == SCP_OK && o->u.bytes[0] != 1)
-    rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "not a contract address");
-  if (rc != SCP_OK) return rc;
   uint8_t kb[4];
   scp_lkey ik;
-  scp_lc_instance_key(o->u.bytes + 1, &ik, kb);
-  rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
-  if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+  int rc = scp_host_instance_key_of(h, a[0], &ik, kb);
+  if (rc != SCP_OK) return rc;
   uint64_t scope = a[1];   /* a plain enum across the ABI */
-  uint32_t p[3] = { scp_hf_u32_arg(a[2]), scp_hf_u32_arg(a[3]), scp_hf_u32_arg(a[4]) };
-  if (rc == SCP_OK && scope != TTL_EXT_INSTANCE) rc = extend_code_v2(h, &ik, p);
-  if (rc == SCP_OK && scope != TTL_EXT_CODE) rc = scp_storage_extend_ttl_v2(h, &ik, p[0], p[1], p[2]);
+  const scp_host_ttl x = { true, { scp_hf_u32_arg(a[2]), scp_hf_u32_arg(a[3]), scp_hf_u32_arg(a[4]) } };
+  if (scope != TTL_EXT_INSTANCE) rc = scp_host_extend_code(h, &ik, &x);
+  if (rc == SCP_OK && scope != TTL_EXT_CODE) rc = scp_host_extend_ttl(h, &ik, &x);
   return rc;
 }
 

@@ -33,12 +33,21 @@ static int map_find(scp_host *h, uint64_t m, uint64_t key, bool *found, uint32_t
   return scp_hf_binary_search(h, m, 2, key, found, pos);
 }
 
+/* The map a[0] visited, then key a[1] found in it (map_get, map_del,
+ * map_has); with fn, a missing key is Error(Object, MissingValue) naming fn. */
+static int map_lookup(scp_host *h, const uint64_t *a, const char *fn, bool *found, uint32_t *pos) {
+  const scp_hobj *o;
+  int rc = scp_host_visit(h, a[0], &o);
+  if (rc == SCP_OK) rc = map_find(h, a[0], a[1], found, pos);
+  if (rc == SCP_OK && fn && !*found)
+    rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_MISSING_VALUE, "map key not found in %s", fn);
+  return rc;
+}
+
 /* MeteredOrdMap::from_exact_iter of n entries: deep clone of the
  * Vec<(Val, Val)> (MemCpy(24), MemAlloc(24n), MemCpy(24n)), then from_map:
  * charge_scan MemCpy(24n) and every adjacent pair of keys compared (each
  * must be Less, else Error(Object, InvalidInput)).  Takes over kv. */
-
-
 static int map_build(scp_host *h, uint64_t *kv, uint32_t n, uint64_t *ret) {
   int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
@@ -71,38 +80,18 @@ HOSTFN(map_put) {
 }
 
 HOSTFN(map_get) {
-  const scp_hobj *o;
   bool found;
   uint32_t pos;
-  int rc = scp_host_visit(h, a[0], &o);
-  if (rc == SCP_OK) rc = map_find(h, a[0], a[1], &found, &pos);
-  if (rc != SCP_OK) return rc;
-  if (!found)
-    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_MISSING_VALUE, "map key not found in map_get");
-  rc = scp_host_charge_copy(h, 1, SIZE_MAP_ENTRY);
+  int rc = map_lookup(h, a, "map_get", &found, &pos);
+  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_MAP_ENTRY);
   if (rc == SCP_OK) *ret = scp_hf_objp(h, a[0])->u.vals[2 * pos + 1];
   return rc;
 }
 
-/* remove: the new map, then metered_clone of the removed value (MemCpy(8)). */
-HOSTFN(map_del) {
-  const scp_hobj *o;
-  bool found;
-  uint32_t pos;
-  int rc = scp_host_visit(h, a[0], &o);
-  if (rc == SCP_OK) rc = map_find(h, a[0], a[1], &found, &pos);
-  if (rc != SCP_OK) return rc;
-  if (!found)
-    return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_MISSING_VALUE, "map key not found in map_del");
-  o = scp_hf_objp(h, a[0]);
-  uint32_t n = o->len - 1;
-  uint64_t *kv = scp_hf_vals_alloc(2 * (size_t)n);
-  if (!kv) return SCP_ERR_NOMEM;
-  memcpy(kv, o->u.vals, 2 * (size_t)pos * sizeof *kv);
-  memcpy(kv + 2 * pos, o->u.vals + 2 * (pos + 1), 2 * (size_t)(n - pos) * sizeof *kv);
-  /* from_exact_iter (with its from_map checks) comes before the clone of
-   * the value and before add_host_object */
-  rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
+/* from_exact_iter of n entries: deep clone, then from_map's scan and
+ * adjacent compares. */
+static int kv_rebuild_charges(scp_host *h, const uint64_t *kv, uint32_t n) {
+  int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
   for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
     int ord;
@@ -110,6 +99,24 @@ HOSTFN(map_del) {
     if (rc == SCP_OK && ord >= 0)
       rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "map keys not in order");
   }
+  return rc;
+}
+
+/* remove: the new map, then metered_clone of the removed value (MemCpy(8)). */
+HOSTFN(map_del) {
+  bool found;
+  uint32_t pos;
+  int rc = map_lookup(h, a, "map_del", &found, &pos);
+  if (rc != SCP_OK) return rc;
+  const scp_hobj *o = scp_hf_objp(h, a[0]);
+  uint32_t n = o->len - 1;
+  uint64_t *kv = scp_hf_vals_alloc(2 * (size_t)n);
+  if (!kv) return SCP_ERR_NOMEM;
+  memcpy(kv, o->u.vals, 2 * (size_t)pos * sizeof *kv);
+  memcpy(kv + 2 * pos, o->u.vals + 2 * (pos + 1), 2 * (size_t)(n - pos) * sizeof *kv);
+  /* from_exact_iter (with its from_map checks) comes before the clone of
+   * the value and before add_host_object */
+  rc = kv_rebuild_charges(h, kv, n);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_VAL);
   if (rc != SCP_OK) {
     free(kv);
@@ -128,11 +135,9 @@ HOSTFN(map_len) {
 }
 
 HOSTFN(map_has) {
-  const scp_hobj *o;
   bool found;
   uint32_t pos;
-  int rc = scp_host_visit(h, a[0], &o);
-  if (rc == SCP_OK) rc = map_find(h, a[0], a[1], &found, &pos);
+  int rc = map_lookup(h, a, NULL, &found, &pos);
   if (rc == SCP_OK) *ret = scp_val_bool(found);
   return rc;
 }
@@ -441,20 +446,6 @@ static int kv_find(scp_host *h, const uint64_t *kv, uint32_t n, uint64_t key, bo
   }
   *found = false;
   *pos = left;
-  return rc;
-}
-
-/* from_exact_iter of n entries: deep clone, then from_map's scan and
- * adjacent compares. */
-static int kv_rebuild_charges(scp_host *h, const uint64_t *kv, uint32_t n) {
-  int rc = scp_host_charge_bulk_init(h, n, SIZE_MAP_ENTRY);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, n, SIZE_MAP_ENTRY);
-  for (uint32_t i = 1; rc == SCP_OK && i < n; i++) {
-    int ord;
-    rc = scp_host_compare(h, kv[2 * (i - 1)], kv[2 * i], &ord);
-    if (rc == SCP_OK && ord >= 0)
-      rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT, "map keys not in order");
-  }
   return rc;
 }
 

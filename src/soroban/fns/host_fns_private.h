@@ -137,4 +137,21 @@ SCP_HIDDEN int scp_host_call_internal_prohibited(scp_host *h, const uint8_t id[3
 SCP_HIDDEN int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,
                                       const uint64_t *args, uint32_t n, uint64_t *ret);
 
+/* A TTL extension's arguments: Storage::extend_ttl's (threshold,
+ * extend_to) or, v2, extend_ttl_v2's (extend_to, min_extension,
+ * max_extension). */
+typedef struct scp_host_ttl {
+  bool v2;
+  uint32_t p[3];
+} scp_host_ttl;
+/* Storage::extend_ttl or extend_ttl_v2 of k with x's arguments. */
+SCP_HIDDEN int scp_host_extend_ttl(scp_host *h, const scp_lkey *k, const scp_host_ttl *x);
+/* The code TTL of the contract whose instance key is ik, extended by x
+ * (extend_contract_code_ttl_from_contract_id, extend_contract_code_ttl_v2). */
+SCP_HIDDEN int scp_host_extend_code(scp_host *h, const scp_lkey *ik, const scp_host_ttl *x);
+/* contract_id_from_address (the visit, the ScAddress clone, a contract
+ * address only), then contract_instance_ledger_key into ik (kb its key
+ * bytes). */
+SCP_HIDDEN int scp_host_instance_key_of(scp_host *h, uint64_t addr, scp_lkey *ik, uint8_t kb[4]);
+
 #endif

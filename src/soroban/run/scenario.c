@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "soroban/run/scp_scenario.h"
+#include "soroban/run/arg_json.h"
 #include "soroban/run/sac_setup.h"
 #include "soroban/run/sor_ledger.h"
 #include "wasm/scp_wasm.h"
@@ -274,7 +275,7 @@ static int load_ctor(ctx *c, json_t *j, size_t i) {
   return rc;
 }
 
-/* The text scp_spec_arg_value reads for a JSON value: a string as is (a
+/* The text scp_argjson_value reads for a JSON value: a string as is (a
  * bare word, hex, a strkey, a decimal), null as "null", everything else
  * as JSON. */
 static const char *value_text(ctx *c, json_t *v) {
@@ -374,7 +375,7 @@ by_name:;
     else
       t = a ? value_text(c, a) : "void";
     if (!t) return nomem(c);
-    if ((rc = scp_spec_arg_value(spec, &in->type, in->name, t, &(*out)[k], c->err))) {
+    if ((rc = scp_argjson_value(spec, &in->type, in->name, t, &(*out)[k], c->err))) {
       scp_error_prefix(c->err, where);
       scp_error_prefix(c->err, c->path);
       return rc;

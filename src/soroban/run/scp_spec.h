@@ -89,7 +89,7 @@ typedef struct scp_spec {
   scp_spec_udt *udts;            /* in section order */
   size_t nudts;
   size_t count[SCP_SPEC_ENTRY_KINDS];   /* entries of each kind */
-  /* ScVal XDR made by scp_spec_arg_value for nested arguments; freed
+  /* ScVal XDR made by scp_argjson_value for nested arguments; freed
    * with the spec */
   uint8_t **owned;
   size_t nowned, owned_cap;
@@ -127,7 +127,7 @@ void scp_spec_fn_format(const scp_spec_fn *f, scp_buf *b);
 
 /* (args.c) Type the text a user gave for parameter `param` by its scalar
  * spec type t (or option of one) into *out (data points into text).  Other types
- * need the spec (scp_spec_arg_value): SCP_ERR_ARG naming the parameter
+ * need the spec (scp_argjson_value): SCP_ERR_ARG naming the parameter
  * and the type. */
 int scp_spec_arg_parse(const scp_spec_type *t, const char *param, const char *text,
                        scp_arg *out, scp_error *err);
@@ -139,25 +139,5 @@ SCP_HIDDEN const char *scp_spec_kind_arg(uint32_t kind);
 
 /* The UDT called name, or NULL. */
 const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name);
-
-/* (args.c) Type the text a user gave for parameter `param` by its spec
- * type t, scalars as scp_spec_arg_parse does, and every other type from
- * JSON the way stellar-cli's invoke takes it (array for vec and tuple,
- * object or array of [key, value] pairs for map, object by field name for
- * a struct, array for a tuple struct, "Case" or {"Case": value} for a
- * union, the number for an enum, null for an absent option, strings or
- * numbers for integers, hex for bytes, strkeys for addresses, G... or M...
- * for muxed_address).  Such a value becomes kind SCP_ARG_SCVAL holding
- * its ScVal XDR, owned by s.  Errors: SCP_ERR_ARG naming the parameter
- * and the JSON path ("argument --pair.b[1]: not an i128"). */
-int scp_spec_arg_value(scp_spec *s, const scp_spec_type *t, const char *param,
-                       const char *text, scp_arg *out, scp_error *err);
-
-/* (args.c) Parse value as an argument of type `type` (the names
- * scp_arg_parse takes before the colon); label names the argument in
- * messages ("argument LABEL: not a u32").  Shared by scp_arg_parse and
- * scp_spec_arg_parse so both accept the same spellings. */
-SCP_HIDDEN int scp_arg_parse_as(const char *type, size_t tlen, const char *value,
-                                const char *label, scp_arg *out, scp_error *err);
 
 #endif

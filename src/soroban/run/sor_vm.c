@@ -255,7 +255,7 @@ uint32_t scp_sor_module_protocol(const scp_wasm_module *mod) {
   size_t mlen;
   if (scp_wasm_custom_section(mod, "contractenvmetav0", &meta, &mlen) && mlen >= 8 &&
       !(meta[0] | meta[1] | meta[2] | meta[3]))
-    return (uint32_t)meta[4] << 24 | (uint32_t)meta[5] << 16 | (uint32_t)meta[6] << 8 | meta[7];
+    return scp_be32(meta + 4);
   return UINT32_MAX;
 }
 
@@ -328,8 +328,8 @@ static void trap_backtrace(sor_vm *vm, uint32_t mi, const scp_wasm_instance *ins
     scp_wasm_trap_trace(inst, i, &func, &pc);
     const scp_frame_info *chain = NULL;
     scp_frame_info one;
-    size_t cn = sym ? scp_sym_chain(sym, pc, &chain) : 0;
-    if (!cn && sym && scp_sym_function(sym, func, &one) == SCP_OK) {
+    size_t cn = scp_sym_chain(sym, pc, &chain);
+    if (!cn && scp_sym_function(sym, func, &one) == SCP_OK) {
       chain = &one;
       cn = 1;
     }
@@ -626,6 +626,11 @@ static void on_native(void *ctx, const uint8_t id[32], bool enter) {
 
 /* ---- naming for the profile ------------------------------------------------------ */
 
+/* module's symbols, NULL when it has none (the scp_sym lookups say no) */
+static scp_sym *mod_sym(const sor_vm *vm, uint32_t module) {
+  return module < vm->nmods ? vm->mods[module].sym : NULL;
+}
+
 static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
   sor_vm *vm = ctx;
   switch (n->kind) {
@@ -652,17 +657,13 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
       return SCP_OK;
     }
     const scp_hostfn *hf = scp_hostfn_get(n->callee);
-    snprintf(vm->frame_name, sizeof vm->frame_name, "host:%s", hf ? hf->name : "?");
-    out->name = vm->frame_name;
-    return SCP_OK;
+    return scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_HOST,
+                                 "host:%s", hf ? hf->name : "?");
   }
   case SCP_KIND_GUEST: {
-    scp_sym *sym = n->module < vm->nmods ? vm->mods[n->module].sym : NULL;
-    if (sym && scp_sym_function(sym, n->callee, out) == SCP_OK) return SCP_OK;
-    snprintf(vm->frame_name, sizeof vm->frame_name, "func[%u]", n->callee);
-    out->name = vm->frame_name;
-    out->source = SCP_SRC_RAW;
-    return SCP_OK;
+    if (scp_sym_function(mod_sym(vm, n->module), n->callee, out) == SCP_OK) return SCP_OK;
+    return scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_RAW,
+                                 "func[%u]", n->callee);
   }
   default:
     out->name = scp_kind_name((scp_kind)n->kind);
@@ -671,9 +672,7 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
 }
 
 static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_info **chain) {
-  sor_vm *vm = ctx;
-  scp_sym *sym = module < vm->nmods ? vm->mods[module].sym : NULL;
-  return sym ? scp_sym_chain(sym, pc, chain) : 0;
+  return scp_sym_chain(mod_sym(ctx, module), pc, chain);
 }
 
 void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {

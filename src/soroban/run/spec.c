@@ -52,7 +52,7 @@ static bool nomem(reader *r) {
 
 static bool u32(reader *r, uint32_t *x, const char *what) {
   if (r->end - r->p < 4) return fail(r, what);
-  *x = (uint32_t)r->p[0] << 24 | (uint32_t)r->p[1] << 16 | (uint32_t)r->p[2] << 8 | r->p[3];
+  *x = scp_be32(r->p);
   r->p += 4;
   return true;
 }

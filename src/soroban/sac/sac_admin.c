@@ -148,9 +148,8 @@ static int check_clawbackable(scp_host *h, uint64_t addr) {
  * [clawback, from, name] with the amount. */
 int scp_sac_clawback(scp_host *h, uint64_t from, uint64_t amount) {
   int64_t hi;
-  uint64_t lo, admin, data;
-  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  uint64_t lo, admin;
+  int rc = scp_sac_amount(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = check_clawbackable(h, from);
   if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, from);
@@ -159,6 +158,5 @@ int scp_sac_clawback(scp_host *h, uint64_t from, uint64_t amount) {
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_sac_spend_noauth(h, from, hi, lo);
-  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? scp_sac_event(h, "clawback", from, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_amount_event(h, "clawback", from, hi, lo) : rc;
 }

@@ -364,6 +364,28 @@ static int trustline_entry(scp_host *h, const uint8_t acct[32], const scp_sac_as
   return rc != SCP_OK || *e ? rc : trustline_missing(h, acct);
 }
 
+/* A trustline read for one of its fields: the key's image, the key, the
+ * entry, and at, the field's offset in the entry's value. */
+typedef struct tl_field {
+  uint8_t img[52];
+  scp_lkey k;
+  const scp_sentry *e;
+  size_t at;
+} tl_field;
+
+/* trustline_entry, then the TrustLineEntry's clone when clone; the field
+ * off bytes past the key (accountID, asset) must hold need bytes. */
+static int trustline_field(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a, bool clone,
+                           size_t off, size_t need, tl_field *t) {
+  int rc = trustline_entry(h, acct, a, t->img, &t->k, &t->e);
+  if (rc == SCP_OK && clone) rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
+  if (rc != SCP_OK) return rc;
+  t->at = 36 + t->k.keylen + off;
+  if (t->e->vallen < t->at + need)
+    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  return SCP_OK;
+}
+
 /* is_account_authorized: read_asset, the issuer's clone; the issuer is
  * authorized; else get_trustline_flags' AUTHORIZED_FLAG (the entry read in
  * place).  The native asset's accounts are always authorized. */
@@ -375,16 +397,10 @@ static int account_authorized(scp_host *h, const uint8_t acct[32], bool *ok) {
   if (a.type == SCP_SAC_NATIVE) return SCP_OK;
   rc = scp_host_charge_copy(h, 1, SIZE_ACCOUNT_ID);
   if (rc != SCP_OK || !memcmp(a.issuer, acct, 32)) return rc;
-  uint8_t img[52];
-  scp_lkey k;
-  const scp_sentry *e;
-  rc = trustline_entry(h, acct, &a, img, &k, &e);
-  if (rc != SCP_OK) return rc;
-  size_t at = 36 + k.keylen + 16;   /* accountID, asset, balance, limit: flags */
-  if (e->vallen < at + 4)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  *ok = (scp_be32(e->val + at) & TRUSTLINE_AUTHORIZED_FLAG) != 0;
-  return SCP_OK;
+  uint32_t flags;
+  rc = scp_sac_trustline_flags(h, acct, &a, &flags);
+  if (rc == SCP_OK) *ok = (flags & TRUSTLINE_AUTHORIZED_FLAG) != 0;
+  return rc;
 }
 
 int scp_sac_new_balance(scp_host *h, int64_t bal, int64_t amount, int64_t lo, int64_t hi,
@@ -419,15 +435,11 @@ int scp_sac_put_patched(scp_host *h, const scp_lkey *k, const scp_sentry *e, siz
  * LedgerEntryExt's clone, Rc::metered_new) and Storage::put. */
 static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
                               int64_t amount) {
-  uint8_t img[52];
-  scp_lkey k;
-  const scp_sentry *e;
-  int rc = trustline_entry(h, acct, a, img, &k, &e);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
+  tl_field t;
+  int rc = trustline_field(h, acct, a, true, 0, 24, &t);   /* balance, limit, flags */
   if (rc != SCP_OK) return rc;
-  size_t at = 36 + k.keylen;
-  if (e->vallen < at + 24)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
+  const scp_sentry *e = t.e;
+  size_t at = t.at;
   int64_t bal = (int64_t)scp_be64(e->val + at), limit = (int64_t)scp_be64(e->val + at + 8);
   int64_t lo = 0, hi = limit;
   if (bal < 0)
@@ -445,8 +457,7 @@ static int trustline_transfer(scp_host *h, const uint8_t acct[32], const scp_sac
   uint8_t b[8];
   if ((rc = scp_sac_new_balance(h, bal, amount, lo, hi, &nb)) != SCP_OK) return rc;
   scp_put_be64(b, (uint64_t)nb);
-  rc = scp_sac_put_patched(h, &k, e, at, b, 8);
-  return rc;
+  return scp_sac_put_patched(h, &t.k, e, at, b, 8);
 }
 
 /* transfer_classic_balance: read_asset; the native asset's account
@@ -539,16 +550,10 @@ int scp_sac_spend_balance(scp_host *h, uint64_t addr, int64_t hi, uint64_t lo) {
  * trustline is Error(Contract, #13)), the flags read in place. */
 int scp_sac_trustline_flags(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
                             uint32_t *flags) {
-  uint8_t img[52];
-  scp_lkey k;
-  const scp_sentry *e;
-  int rc = trustline_entry(h, acct, a, img, &k, &e);
-  if (rc != SCP_OK) return rc;
-  size_t at = 36 + k.keylen + 16;   /* accountID, asset, balance, limit: flags */
-  if (e->vallen < at + 4)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  *flags = scp_be32(e->val + at);
-  return SCP_OK;
+  tl_field t;
+  int rc = trustline_field(h, acct, a, false, 16, 4, &t);   /* past balance, limit: flags */
+  if (rc == SCP_OK) *flags = scp_be32(t.e->val + t.at);
+  return rc;
 }
 
 /* set_trustline_authorization: the key, the entry, the TrustLineEntry's
@@ -557,16 +562,10 @@ int scp_sac_trustline_flags(scp_host *h, const uint8_t acct[32], const scp_sac_a
  * modify_ledger_entry_data and Storage::put. */
 int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32], const scp_sac_asset *a,
                                 bool authorize) {
-  uint8_t img[52];
-  scp_lkey k;
-  const scp_sentry *e;
-  int rc = trustline_entry(h, acct, a, img, &k, &e);
-  if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_TRUSTLINE_ENTRY);
+  tl_field t;
+  int rc = trustline_field(h, acct, a, true, 16, 4, &t);   /* past balance, limit: flags */
   if (rc != SCP_OK) return rc;
-  size_t at = 36 + k.keylen + 16;
-  if (e->vallen < at + 4)
-    return scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "unexpected entry found");
-  uint32_t flags = scp_be32(e->val + at);
+  uint32_t flags = scp_be32(t.e->val + t.at);
   if (((flags & SCP_TL_AUTHORIZED) != 0) == authorize) return SCP_OK;
   if (authorize)
     flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES) | SCP_TL_AUTHORIZED;
@@ -574,5 +573,5 @@ int scp_sac_trustline_authorize(scp_host *h, const uint8_t acct[32], const scp_s
     flags = (flags & ~(uint32_t)SCP_TL_AUTHORIZED) | SCP_TL_AUTHORIZED_TO_MAINTAIN_LIABILITIES;
   uint8_t b[4];
   scp_put_be32(b, flags);
-  return scp_sac_put_patched(h, &k, e, at, b, 4);
+  return scp_sac_put_patched(h, &t.k, t.e, t.at, b, 4);
 }

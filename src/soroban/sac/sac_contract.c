@@ -215,11 +215,6 @@ int scp_sac_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64
   if (pushed && scp_sac_probe) scp_sac_probe(h, SCP_SAC_PROBE_POPPING);
   if (pushed) scp_host_pop_frame(h);
   if (h->native_hook) h->native_hook(h->invoker_ctx, id, false);
-  if (rc != SCP_OK) {
-    scp_storage_rollback(h, snap, nsnap);
-    if (h->nevents > nevents) h->nevents = nevents;
-  } else {
-    scp_storage_snapshot_free(snap, nsnap);
-  }
+  scp_storage_frame_end(h, rc != SCP_OK, snap, nsnap, nevents);
   return rc;
 }

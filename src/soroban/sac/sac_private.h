@@ -166,8 +166,13 @@ SCP_HIDDEN int scp_sac_event(scp_host *h, const char *name, uint64_t a, uint64_t
                              uint64_t data);
 /* check_not_issuer (contract.rs): Error(Contract, #2) for the issuer. */
 SCP_HIDDEN int scp_sac_check_not_issuer(scp_host *h, uint64_t addr);
-/* check_nonnegative_amount (contract.rs): Error(Contract, #8). */
-SCP_HIDDEN int scp_sac_check_nonnegative(scp_host *h, int64_t hi);
+/* The amount Val as an i128 (hi, lo), then check_nonnegative_amount
+ * (contract.rs): Error(Contract, #8). */
+SCP_HIDDEN int scp_sac_amount(scp_host *h, uint64_t amount, int64_t *hi, uint64_t *lo);
+/* amount.try_into_val (the i128 back to a Val), then the event [name,
+ * addr, read_name()] with it as data (mint, burn, clawback). */
+SCP_HIDDEN int scp_sac_amount_event(scp_host *h, const char *name, uint64_t addr, int64_t hi,
+                                    uint64_t lo);
 /* Address::require_auth: the Env's require_auth (between the probes). */
 SCP_HIDDEN int scp_sac_require_auth(scp_host *h, uint64_t addr);
 /* burn_from(spender, from, amount), transfer_from(spender, from, to,

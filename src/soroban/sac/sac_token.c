@@ -32,11 +32,18 @@
 
 enum { SIZE_ACCOUNT_ID = 32, SIZE_ADDRESS = 16, ERR_OPERATION_NOT_SUPPORTED = 2, ERR_NEGATIVE_AMOUNT = 8 };
 
-int scp_sac_check_nonnegative(scp_host *h, int64_t hi) {
-  if (hi < 0)
+int scp_sac_amount(scp_host *h, uint64_t amount, int64_t *hi, uint64_t *lo) {
+  int rc = scp_sac_val_i128(h, amount, hi, lo);
+  if (rc == SCP_OK && *hi < 0)
     return scp_host_err(h, SCP_ET_CONTRACT, (scp_err_code)ERR_NEGATIVE_AMOUNT,
                         "negative amount is not allowed");
-  return SCP_OK;
+  return rc;
+}
+
+int scp_sac_amount_event(scp_host *h, const char *name, uint64_t addr, int64_t hi, uint64_t lo) {
+  uint64_t data;
+  int rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
+  return rc == SCP_OK ? scp_sac_event(h, name, addr, 0, false, data) : rc;
 }
 
 /* Address::require_auth: the Env's require_auth (its argument check, a
@@ -139,17 +146,13 @@ int scp_sac_check_not_issuer(scp_host *h, uint64_t addr) {
 int scp_sac_mint(scp_host *h, uint64_t to, uint64_t amount) {
   int64_t hi;
   uint64_t lo, admin;
-  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  int rc = scp_sac_amount(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, to);
   if (rc == SCP_OK) rc = scp_sac_read_admin(h, &admin);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, admin);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_receive_balance(h, to, hi, lo);
-  /* amount.try_into_val: the i128 back to a Val */
-  uint64_t data;
-  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? scp_sac_event(h, "mint", to, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_amount_event(h, "mint", to, hi, lo) : rc;
 }
 
 /* check_non_native (contract.rs): read_asset_info; the native asset is
@@ -170,16 +173,13 @@ static int check_non_native(scp_host *h) {
 int scp_sac_burn(scp_host *h, uint64_t from, uint64_t amount) {
   int64_t hi;
   uint64_t lo;
-  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  int rc = scp_sac_amount(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = check_non_native(h);
   if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, from);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, from);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
-  uint64_t data;
-  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? scp_sac_event(h, "burn", from, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_amount_event(h, "burn", from, hi, lo) : rc;
 }
 
 /* set_admin(new_admin) (contract.rs): read_administrator, its
@@ -201,8 +201,7 @@ int scp_sac_set_admin(scp_host *h, uint64_t new_admin) {
 int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amount) {
   int64_t hi;
   uint64_t lo;
-  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  int rc = scp_sac_amount(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = check_non_native(h);
   if (rc == SCP_OK) rc = scp_sac_check_not_issuer(h, from);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, spender);
@@ -210,9 +209,7 @@ int scp_sac_burn_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t amo
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
   if (rc == SCP_OK) rc = scp_sac_spend_allowance(h, from, spender, hi, lo);
   if (rc == SCP_OK) rc = scp_sac_spend_balance(h, from, hi, lo);
-  uint64_t data;
-  if (rc == SCP_OK) rc = scp_sac_i128_pieces_val(h, hi, lo, &data);
-  return rc == SCP_OK ? scp_sac_event(h, "burn", from, 0, false, data) : rc;
+  return rc == SCP_OK ? scp_sac_amount_event(h, "burn", from, hi, lo) : rc;
 }
 
 /* transfer_from(spender, from, to, amount) (contract.rs): the amount's
@@ -222,8 +219,7 @@ int scp_sac_transfer_from(scp_host *h, uint64_t spender, uint64_t from, uint64_t
                           uint64_t amount) {
   int64_t hi;
   uint64_t lo;
-  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  int rc = scp_sac_amount(h, amount, &hi, &lo);
   if (rc == SCP_OK) rc = scp_sac_require_auth(h, spender);
   if (rc == SCP_OK) rc = scp_sac_extend_instance(h);
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_ADDRESS);
@@ -244,8 +240,7 @@ int scp_sac_transfer(scp_host *h, uint64_t from, uint64_t to_mux, uint64_t amoun
   int64_t hi;
   uint64_t lo, to = to_mux, id = 0;
   bool muxed = scp_val_tag_of(to_mux) == SCP_TAG_MUXED_ADDRESS_OBJ;
-  int rc = scp_sac_val_i128(h, amount, &hi, &lo);
-  if (rc == SCP_OK) rc = scp_sac_check_nonnegative(h, hi);
+  int rc = scp_sac_amount(h, amount, &hi, &lo);
   if (rc == SCP_OK && muxed) {
     rc = scp_native_env1(h, "get_address_from_muxed_address", to_mux, &to);
     if (rc == SCP_OK && scp_val_tag_of(to) != SCP_TAG_ADDRESS_OBJ)

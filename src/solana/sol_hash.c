@@ -3,8 +3,8 @@
  * keccak-hasher use it), and program-derived addresses with
  * curve25519-dalek's rule for "on the curve". */
 #include <string.h>
-#include <gmp.h>
 #include <openssl/evp.h>
+#include "crypto/crypto_ed25519.h"
 #include "solana/sol_sys.h"
 
 void sol_sha256(const uint8_t *const *parts, const size_t *lens, size_t n, uint8_t out[32]) {
@@ -82,46 +82,10 @@ void sol_keccak256(const uint8_t *const *parts, const size_t *lens, size_t n, ui
   for (int i = 0; i < 32; i++) out[i] = (uint8_t)(a[i / 8] >> (8 * (i % 8)));
 }
 
-/* CompressedEdwardsY::decompress().is_some(): y is the low 255 bits taken
- * mod p (non-canonical values accepted, the sign bit ignored); the point
- * exists when (y^2 - 1) / (d y^2 + 1) is a square mod p.  libsodium's
- * crypto_core_ed25519_is_valid_point is stricter (canonical, not small
- * order, in the prime-order subgroup) and would move bump seeds. */
-bool sol_is_on_curve(const uint8_t p[32]) {
-  uint8_t be[32];
-  for (int i = 0; i < 32; i++) be[i] = p[31 - i];
-  be[0] &= 0x7f;
-  mpz_t q, y, u, v, d, t;
-  mpz_inits(q, y, u, v, d, t, NULL);
-  mpz_ui_pow_ui(q, 2, 255);
-  mpz_sub_ui(q, q, 19);
-  mpz_import(y, 32, 1, 1, 1, 0, be);
-  mpz_mod(y, y, q);
-  /* d = -121665 / 121666 */
-  mpz_set_ui(t, 121666);
-  mpz_invert(t, t, q);
-  mpz_set_si(d, -121665);
-  mpz_mul(d, d, t);
-  mpz_mod(d, d, q);
-  mpz_mul(t, y, y);
-  mpz_mod(t, t, q);
-  mpz_sub_ui(u, t, 1);
-  mpz_mod(u, u, q);
-  mpz_mul(v, d, t);
-  mpz_add_ui(v, v, 1);
-  mpz_mod(v, v, q);
-  bool ok;
-  if (mpz_sgn(u) == 0) ok = true;
-  else if (mpz_sgn(v) == 0) ok = false;
-  else {
-    mpz_invert(v, v, q);
-    mpz_mul(u, u, v);
-    mpz_mod(u, u, q);
-    ok = mpz_legendre(u, q) == 1;
-  }
-  mpz_clears(q, y, u, v, d, t, NULL);
-  return ok;
-}
+/* CompressedEdwardsY::decompress().is_some(): crypto_ed25519 decodes as
+ * dalek does (non-canonical y, small-order points and all); libsodium's
+ * crypto_core_ed25519_is_valid_point is stricter and would move bump seeds. */
+bool sol_is_on_curve(const uint8_t p[32]) { return scp_ed_valid(false, p); }
 
 bool sol_create_pda(const uint8_t *const *seeds, const size_t *lens, size_t n,
                     const uint8_t program_id[32], uint8_t out[32], scp_sol_ierr_kind *why) {

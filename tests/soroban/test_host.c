@@ -19,24 +19,6 @@ static int setup(void **state) {
   return fixture_open(state, UINT64_MAX, UINT64_MAX, NULL, 0);
 }
 
-static void test_keccak(void **state) {
-  (void)state;
-  uint8_t d[32], want[32];
-  scp_host_keccak256((const uint8_t *)"", 0, d);
-  hex("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470", want);
-  assert_memory_equal(d, want, 32);
-  scp_host_keccak256((const uint8_t *)"abc", 3, d);
-  hex("4e03657aea45a94fc7d47ba826c8d667c0d1e6e33a64a036ec44f58fa12d6c45", want);
-  assert_memory_equal(d, want, 32);
-  /* more than one 136-byte block */
-  uint8_t big[300];
-  memset(big, 'a', sizeof big);
-  scp_host_keccak256(big, 136, d);
-  uint8_t d2[32];
-  scp_host_keccak256(big, 137, d2);
-  assert_memory_not_equal(d, d2, 32);
-}
-
 static void test_ed25519(void **state) {
   fixture *f = *state;
   /* RFC 8032 section 7.1, test 1 */
@@ -633,7 +615,6 @@ static void test_dispatch_garbage(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_keccak),
     cmocka_unit_test_setup_teardown(test_ed25519, setup, fixture_close),
     cmocka_unit_test_setup_teardown(test_secp256k1_recover, setup, fixture_close),
     cmocka_unit_test(test_int256),

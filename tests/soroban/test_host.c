@@ -43,6 +43,16 @@ static void test_ed25519(void **state) {
   assert_int_equal(scp_host_call(f->h, fn("verify_sig_ed25519"), args, NULL, &ret, &err),
                    SCP_ERR_HOST);
   assert_int_equal(ret, scp_val_error(SCP_ET_OBJECT, SCP_EC_UNEXPECTED_SIZE));
+  /* keys as ed25519-dalek decompresses them: all zeros (small order), y = p + 1
+   * (non-canonical), x = 0 with the sign bit pass; y = 2 is off the curve */
+  uint8_t key[32] = {0};
+  assert_true(scp_host_ed25519_key_ok(key));
+  hex("eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f", key);
+  assert_true(scp_host_ed25519_key_ok(key));
+  hex("0100000000000000000000000000000000000000000000000000000000000080", key);
+  assert_true(scp_host_ed25519_key_ok(key));
+  hex("0200000000000000000000000000000000000000000000000000000000000000", key);
+  assert_false(scp_host_ed25519_key_ok(key));
 }
 
 static void test_secp256k1_recover(void **state) {

@@ -17,53 +17,17 @@
 #include <secp256k1_recovery.h>
 #include <sodium.h>
 
+#include "crypto/crypto_ed25519.h"
 #include "soroban/core/host_private.h"
 
 /* ---- ed25519 -------------------------------------------------------------- */
 
-/* VerifyingKey::from_bytes (ed25519-dalek) only decompresses the point:
- * CompressedEdwardsY::decompress takes y from the low 255 bits (reduced
- * mod p, so non-canonical encodings pass), needs x^2 = u / v with
- * u = y^2 - 1, v = d y^2 + 1 to have a root (sqrt_ratio_i), and applies the
- * sign bit even to x = 0.  Small-order keys such as all zeros (the
- * GAAAA...WHF account) pass, and fail only at verify_strict, after
- * VerifyEd25519Sig is charged: libsodium's crypto_core_ed25519_is_valid_point
- * would reject them before.  u / v is a square iff u v is: Euler's
- * criterion, (u v)^((p-1)/2) = 1, or u v = 0. */
-bool scp_host_ed25519_key_ok(const uint8_t key[32]) {
-  uint8_t be[32];
-  for (int i = 0; i < 32; i++) be[i] = key[31 - i];
-  be[0] &= 0x7f;
-  BN_CTX *ctx = BN_CTX_new();
-  BIGNUM *p = BN_new(), *d = BN_new(), *y = BN_new(), *u = BN_new(), *v = BN_new(),
-         *e = BN_new();
-  bool ok = false;
-  if (!ctx || !p || !d || !y || !u || !v || !e) goto done;
-  /* p = 2^255 - 19; d = -121665 / 121666 */
-  if (!BN_set_bit(p, 255) || !BN_sub_word(p, 19) ||
-      !BN_dec2bn(&d, "37095705934669439343138083508754565189542113879843219016388785533085940283555") ||
-      !BN_bin2bn(be, 32, y) || !BN_nnmod(y, y, p, ctx) || !BN_mod_sqr(y, y, p, ctx) ||
-      !BN_copy(u, y) || !BN_sub_word(u, 1) || !BN_nnmod(u, u, p, ctx) ||
-      !BN_mod_mul(v, d, y, p, ctx) || !BN_add_word(v, 1) || !BN_nnmod(v, v, p, ctx) ||
-      !BN_mod_mul(u, u, v, p, ctx))
-    goto done;
-  if (BN_is_zero(u)) {
-    ok = true;
-    goto done;
-  }
-  if (!BN_copy(e, p) || !BN_sub_word(e, 1) || !BN_rshift1(e, e) || !BN_mod_exp(v, u, e, p, ctx))
-    goto done;
-  ok = BN_is_one(v);
-done:
-  BN_free(p);
-  BN_free(d);
-  BN_free(y);
-  BN_free(u);
-  BN_free(v);
-  BN_free(e);
-  BN_CTX_free(ctx);
-  return ok;
-}
+/* VerifyingKey::from_bytes (ed25519-dalek) only decompresses the point, as
+ * crypto_ed25519 does (non-canonical y, x = 0 with the sign bit, small
+ * order all pass).  Small-order keys such as all zeros (the GAAAA...WHF
+ * account) fail only at verify_strict, after VerifyEd25519Sig is charged:
+ * libsodium's crypto_core_ed25519_is_valid_point would reject them before. */
+bool scp_host_ed25519_key_ok(const uint8_t key[32]) { return scp_ed_valid(false, key); }
 
 bool scp_host_ed25519_verify(const uint8_t key[32], const uint8_t *msg, size_t len,
                              const uint8_t sig[64]) {

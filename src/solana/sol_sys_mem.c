@@ -85,36 +85,3 @@ int sol_sys_alloc_free(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64
   *r0 = 0x300000000ULL + pos;
   return SCP_OK;
 }
-
-int sol_sys_unimpl(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  return scp_fail(err, SCP_ERR_UNSUPPORTED, "this syscall is not implemented by scprof");
-}
-
-/* The curve syscalls refuse a curve or operation they do not know with
- * InvalidAttribute before charging anything (abort_on_invalid_curve); a
- * known one is not implemented here.  Curve ids: 0 curve25519 Edwards,
- * 1 Ristretto, BLS12-381: 4 pairing, 5 G1, 6 G2 (| 0x80 big-endian). */
-static bool bls_id(uint64_t id, uint64_t base) { return id == base || id == (base | 0x80); }
-
-static int curve_unknown(scp_error *err) { return scp_fail(err, SCP_ERR_TRAP, "InvalidAttribute"); }
-
-int sol_sys_curve_validate(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  if (a[0] > 1 && !bls_id(a[0], 5) && !bls_id(a[0], 6)) return curve_unknown(err);
-  return sol_sys_unimpl(c, io, a, r0, err);
-}
-
-int sol_sys_curve_group_op(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  if (a[0] > 1 && !bls_id(a[0], 5) && !bls_id(a[0], 6)) return curve_unknown(err);
-  if (a[0] <= 1 && a[1] > 2) return curve_unknown(err);   /* ADD, SUB, MUL */
-  return sol_sys_unimpl(c, io, a, r0, err);
-}
-
-int sol_sys_curve_decompress(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  if (!bls_id(a[0], 5) && !bls_id(a[0], 6)) return curve_unknown(err);
-  return sol_sys_unimpl(c, io, a, r0, err);
-}
-
-int sol_sys_curve_pairing_map(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  if (!bls_id(a[0], 4)) return curve_unknown(err);
-  return sol_sys_unimpl(c, io, a, r0, err);
-}

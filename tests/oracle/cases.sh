@@ -244,3 +244,84 @@ ocase crypto_poseidon_bad_parameters "$CR" --ix "02010001$(pv $(n32 1))"
 ocase crypto_poseidon_bad_endianness "$CR" --ix "02000201$(pv $(n32 1))"
 ocase crypto_poseidon_bad_result "$CR" --ix "82000001$(pv $(n32 1))"
 ocase crypto_poseidon_cu_limit "$CR" --ix "0200000c$(rep "$(pv $(n32 1))" 12)" --cu-limit 9000
+# curve25519 (curve 0 Edwards, 1 Ristretto): ix 03 validate (curve, point),
+# 04 group op (curve, op, left, right; MUL's left is the scalar), 05
+# multiscalar (curve, n, n scalars, n points; | 0x40: n + 512).  Edwards
+# points as curve25519-dalek decodes them: small order (O2 (0, -1), O8 of
+# order 8), outside the prime-order subgroup (EMIX = B + O8), y = p + 1
+# (ENC, the identity), x = 0 with the sign bit (ESIGN).  Scalars are
+# little-endian and must be below l.
+sc() { printf '%02x%s' "$1" "$(rep 00 31)"; }
+EB=$(rep 58 1)$(rep 66 31)
+EID=$(sc 1)
+EO2=ec$(rep ff 30)7f
+EO8=26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05
+EMIX=da99e28ba529cdde35a25fba9059e78ecaee239f99755b9b1aa4f65df00803e2
+ENC=ee$(rep ff 30)7f
+ESIGN=01$(rep 00 30)80
+EOFF=$(sc 2)
+RG=e2f2ae0a6abc4e71a884a961c500515f58e30b6aa582dd8db6a65945e08d2d76
+RG2=6a493210f7499cd17fecb510ae0cea23a110e8d5b901f8acadd3095c73a3b919
+RZ=$(rep 00 32)
+RNC=ed$(rep ff 30)7f
+SL=edd3f55c1a631258d69cf7a2def9de14$(rep 00 15)10
+SLM1=ecd3f55c1a631258d69cf7a2def9de14$(rep 00 15)10
+for P in EB EID EO2 EO8 EMIX ENC ESIGN EOFF; do
+  eval "ocase crypto_c25519_ed_validate_$(echo $P | cut -c2- | tr A-Z a-z) \"\$CR\" --ix \"0300\$$P\""
+done
+for P in RG RZ RNC EB EID; do
+  eval "ocase crypto_c25519_rist_validate_$(echo $P | tr A-Z a-z) \"\$CR\" --ix \"0301\$$P\""
+done
+ocase crypto_c25519_ed_add "$CR" --ix "040000$EB$EB"
+ocase crypto_c25519_ed_add_mixed "$CR" --ix "040000$EB$EO8"
+ocase crypto_c25519_ed_add_order2 "$CR" --ix "040000$EO2$EO2"
+ocase crypto_c25519_ed_add_noncanonical "$CR" --ix "040000$ENC$EB"
+ocase crypto_c25519_ed_add_sign_zero "$CR" --ix "040000$ESIGN$EMIX"
+ocase crypto_c25519_ed_add_off_curve "$CR" --ix "040000$EB$EOFF"
+ocase crypto_c25519_ed_sub "$CR" --ix "040001$EB$EB"
+ocase crypto_c25519_ed_sub_from_identity "$CR" --ix "040001$EID$EMIX"
+ocase crypto_c25519_ed_mul "$CR" --ix "040002$(sc 2)$EB"
+ocase crypto_c25519_ed_mul_zero "$CR" --ix "040002$(sc 0)$EMIX"
+ocase crypto_c25519_ed_mul_order8 "$CR" --ix "040002$(sc 8)$EO8"
+ocase crypto_c25519_ed_mul_mixed "$CR" --ix "040002$SLM1$EMIX"
+ocase crypto_c25519_ed_mul_l "$CR" --ix "040002$SL$EB"
+ocase crypto_c25519_ed_mul_ff "$CR" --ix "040002$(rep ff 32)$EB"
+ocase crypto_c25519_ed_mul_off_curve "$CR" --ix "040002$(sc 2)$EOFF"
+ocase crypto_c25519_ed_op_3 "$CR" --ix "040003$EB$EB"
+ocase crypto_c25519_ed_add_short "$CR" --ix "040000"
+ocase crypto_c25519_ed_add_bad_result "$CR" --ix "840000$EB$EB"
+ocase crypto_c25519_ed_add_bad_result_invalid "$CR" --ix "840000$EB$EOFF"
+ocase crypto_c25519_rist_add "$CR" --ix "040100$RG$RG"
+ocase crypto_c25519_rist_add_identity "$CR" --ix "040100$RZ$RG2"
+ocase crypto_c25519_rist_add_invalid "$CR" --ix "040100$RG$EB"
+ocase crypto_c25519_rist_sub "$CR" --ix "040101$RG2$RG"
+ocase crypto_c25519_rist_sub_self "$CR" --ix "040101$RG$RG"
+ocase crypto_c25519_rist_mul "$CR" --ix "040102$(sc 2)$RG"
+ocase crypto_c25519_rist_mul_zero "$CR" --ix "040102$(sc 0)$RG"
+ocase crypto_c25519_rist_mul_identity "$CR" --ix "040102$(sc 5)$RZ"
+ocase crypto_c25519_rist_mul_lm1 "$CR" --ix "040102$SLM1$RG2"
+ocase crypto_c25519_rist_mul_l "$CR" --ix "040102$SL$RG"
+ocase crypto_c25519_rist_mul_invalid "$CR" --ix "040102$(sc 2)$RNC"
+ocase crypto_c25519_rist_op_3 "$CR" --ix "040103$RG$RG"
+ocase crypto_c25519_unknown_curve "$CR" --ix "040200$RG$RG"
+ocase crypto_c25519_ed_msm_none "$CR" --ix "050000"
+ocase crypto_c25519_ed_msm_one "$CR" --ix "050001$(sc 3)$EMIX"
+ocase crypto_c25519_ed_msm_two "$CR" --ix "050002$(sc 3)$(sc 5)$EB$EO8"
+ocase crypto_c25519_ed_msm_l "$CR" --ix "050002$(sc 3)$SL$EB$EB"
+ocase crypto_c25519_ed_msm_off_curve "$CR" --ix "050002$(sc 3)$(sc 5)$EB$EOFF"
+ocase crypto_c25519_ed_msm_short "$CR" --ix "050003$(sc 1)"
+ocase crypto_c25519_ed_msm_bad_result "$CR" --ix "850001$(sc 3)$EB"
+ocase crypto_c25519_ed_msm_513 "$CR" --ix "450001"
+ocase crypto_c25519_ed_msm_512 "$CR" --ix "450000"
+ocase crypto_c25519_ed_msm_512_past_input "$CR" --ix "450000" --cu-limit 1400000
+ocase crypto_c25519_ed_msm_cu_limit "$CR" --ix "050002$(sc 3)$(sc 5)$EB$EO8" --cu-limit 3000
+ocase crypto_c25519_rist_msm_none "$CR" --ix "050100"
+ocase crypto_c25519_rist_msm_one "$CR" --ix "050101$(sc 3)$RG"
+ocase crypto_c25519_rist_msm_two "$CR" --ix "050102$(sc 3)$(sc 5)$RG$RG2"
+ocase crypto_c25519_rist_msm_to_identity "$CR" --ix "050102$SLM1$(sc 1)$RG$RG"
+ocase crypto_c25519_rist_msm_invalid "$CR" --ix "050102$(sc 3)$(sc 5)$RG$RNC"
+ocase crypto_c25519_rist_msm_l "$CR" --ix "050101$SL$RG"
+ocase crypto_c25519_rist_msm_513 "$CR" --ix "450101"
+ocase crypto_c25519_rist_msm_cu_limit "$CR" --ix "050102$(sc 3)$(sc 5)$RG$RG2" --cu-limit 3000
+ocase crypto_c25519_msm_unknown_curve "$CR" --ix "050200"
+ocase crypto_c25519_msm_513_unknown_curve "$CR" --ix "450201"

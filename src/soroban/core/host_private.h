@@ -346,7 +346,6 @@ SCP_HIDDEN uint64_t scp_prng_u64_inclusive(scp_prng *p, uint64_t lo, uint64_t hi
 SCP_HIDDEN void scp_prng_shuffle(scp_prng *p, uint64_t *v, uint32_t n);
 
 /* Cryptographic primitives (host_crypto.c); no charges. */
-SCP_HIDDEN void scp_host_keccak256(const uint8_t *in, size_t len, uint8_t out[32]);
 SCP_HIDDEN bool scp_host_ed25519_key_ok(const uint8_t key[32]);
 SCP_HIDDEN bool scp_host_ed25519_verify(const uint8_t key[32], const uint8_t *msg, size_t len,
                                         const uint8_t sig[64]);

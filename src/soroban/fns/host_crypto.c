@@ -1,8 +1,8 @@
 /*
  * host_crypto.c — the cryptographic primitives behind the crypto host
  * functions, on Debian's libraries: libsodium (ed25519), libsecp256k1
- * (ECDSA recovery), OpenSSL libcrypto (P-256), and Keccak-256 written here
- * (OpenSSL 3.0 has SHA3 but not the original Keccak padding).  No charges
+ * (ECDSA recovery) and OpenSSL libcrypto (P-256); Keccak-256 is
+ * crypto/crypto_keccak's.  No charges
  * here: host_fns.c charges as the reference does around these calls.
  */
 #include <string.h>
@@ -17,122 +17,17 @@
 #include <secp256k1_recovery.h>
 #include <sodium.h>
 
+#include "crypto/crypto_ed25519.h"
 #include "soroban/core/host_private.h"
-
-/* ---- Keccak-256 (FIPS 202's permutation, original 0x01 padding) -------- */
-
-static const uint64_t keccak_rc[24] = {
-  0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL,
-  0x8000000080008000ULL, 0x000000000000808bULL, 0x0000000080000001ULL,
-  0x8000000080008081ULL, 0x8000000000008009ULL, 0x000000000000008aULL,
-  0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
-  0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL,
-  0x8000000000008003ULL, 0x8000000000008002ULL, 0x8000000000000080ULL,
-  0x000000000000800aULL, 0x800000008000000aULL, 0x8000000080008081ULL,
-  0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
-};
-
-/* rho rotation offsets and pi lane order, walking the lanes from (1, 0) */
-static const unsigned keccak_rot[24] = { 1,  3,  6,  10, 15, 21, 28, 36, 45, 55, 2,  14,
-                                         27, 41, 56, 8,  25, 43, 62, 18, 39, 61, 20, 44 };
-static const unsigned keccak_pi[24] = { 10, 7,  11, 17, 18, 3, 5,  16, 8,  21, 24, 4,
-                                        15, 23, 19, 13, 12, 2, 20, 14, 22, 9,  6,  1 };
-
-static uint64_t rotl64(uint64_t x, unsigned n) { return (x << n) | (x >> (64 - n)); }
-
-static void keccak_f(uint64_t s[25]) {
-  for (int round = 0; round < 24; round++) {
-    uint64_t c[5];
-    for (int x = 0; x < 5; x++) c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
-    for (int x = 0; x < 5; x++) {
-      uint64_t d = c[(x + 4) % 5] ^ rotl64(c[(x + 1) % 5], 1);
-      for (int y = 0; y < 25; y += 5) s[y + x] ^= d;
-    }
-    uint64_t cur = s[1];
-    for (int i = 0; i < 24; i++) {
-      unsigned j = keccak_pi[i];
-      uint64_t t = s[j];
-      s[j] = rotl64(cur, keccak_rot[i]);
-      cur = t;
-    }
-    for (int y = 0; y < 25; y += 5) {
-      uint64_t row[5];
-      for (int x = 0; x < 5; x++) row[x] = s[y + x];
-      for (int x = 0; x < 5; x++) s[y + x] = row[x] ^ (~row[(x + 1) % 5] & row[(x + 2) % 5]);
-    }
-    s[0] ^= keccak_rc[round];
-  }
-}
-
-static uint64_t load_le64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
-  return v;
-}
-
-void scp_host_keccak256(const uint8_t *in, size_t len, uint8_t out[32]) {
-  enum { RATE = 136 };
-  uint64_t s[25] = { 0 };
-  while (len >= RATE) {
-    for (int i = 0; i < RATE / 8; i++) s[i] ^= load_le64(in + 8 * i);
-    keccak_f(s);
-    in += RATE;
-    len -= RATE;
-  }
-  uint8_t last[RATE] = { 0 };
-  if (len) memcpy(last, in, len);
-  last[len] ^= 0x01;
-  last[RATE - 1] ^= 0x80;
-  for (int i = 0; i < RATE / 8; i++) s[i] ^= load_le64(last + 8 * i);
-  keccak_f(s);
-  for (int i = 0; i < 32; i++) out[i] = (uint8_t)(s[i / 8] >> (8 * (i % 8)));
-}
 
 /* ---- ed25519 -------------------------------------------------------------- */
 
-/* VerifyingKey::from_bytes (ed25519-dalek) only decompresses the point:
- * CompressedEdwardsY::decompress takes y from the low 255 bits (reduced
- * mod p, so non-canonical encodings pass), needs x^2 = u / v with
- * u = y^2 - 1, v = d y^2 + 1 to have a root (sqrt_ratio_i), and applies the
- * sign bit even to x = 0.  Small-order keys such as all zeros (the
- * GAAAA...WHF account) pass, and fail only at verify_strict, after
- * VerifyEd25519Sig is charged: libsodium's crypto_core_ed25519_is_valid_point
- * would reject them before.  u / v is a square iff u v is: Euler's
- * criterion, (u v)^((p-1)/2) = 1, or u v = 0. */
-bool scp_host_ed25519_key_ok(const uint8_t key[32]) {
-  uint8_t be[32];
-  for (int i = 0; i < 32; i++) be[i] = key[31 - i];
-  be[0] &= 0x7f;
-  BN_CTX *ctx = BN_CTX_new();
-  BIGNUM *p = BN_new(), *d = BN_new(), *y = BN_new(), *u = BN_new(), *v = BN_new(),
-         *e = BN_new();
-  bool ok = false;
-  if (!ctx || !p || !d || !y || !u || !v || !e) goto done;
-  /* p = 2^255 - 19; d = -121665 / 121666 */
-  if (!BN_set_bit(p, 255) || !BN_sub_word(p, 19) ||
-      !BN_dec2bn(&d, "37095705934669439343138083508754565189542113879843219016388785533085940283555") ||
-      !BN_bin2bn(be, 32, y) || !BN_nnmod(y, y, p, ctx) || !BN_mod_sqr(y, y, p, ctx) ||
-      !BN_copy(u, y) || !BN_sub_word(u, 1) || !BN_nnmod(u, u, p, ctx) ||
-      !BN_mod_mul(v, d, y, p, ctx) || !BN_add_word(v, 1) || !BN_nnmod(v, v, p, ctx) ||
-      !BN_mod_mul(u, u, v, p, ctx))
-    goto done;
-  if (BN_is_zero(u)) {
-    ok = true;
-    goto done;
-  }
-  if (!BN_copy(e, p) || !BN_sub_word(e, 1) || !BN_rshift1(e, e) || !BN_mod_exp(v, u, e, p, ctx))
-    goto done;
-  ok = BN_is_one(v);
-done:
-  BN_free(p);
-  BN_free(d);
-  BN_free(y);
-  BN_free(u);
-  BN_free(v);
-  BN_free(e);
-  BN_CTX_free(ctx);
-  return ok;
-}
+/* VerifyingKey::from_bytes (ed25519-dalek) only decompresses the point, as
+ * crypto_ed25519 does (non-canonical y, x = 0 with the sign bit, small
+ * order all pass).  Small-order keys such as all zeros (the GAAAA...WHF
+ * account) fail only at verify_strict, after VerifyEd25519Sig is charged:
+ * libsodium's crypto_core_ed25519_is_valid_point would reject them before. */
+bool scp_host_ed25519_key_ok(const uint8_t key[32]) { return scp_ed_valid(false, key); }
 
 bool scp_host_ed25519_verify(const uint8_t key[32], const uint8_t *msg, size_t len,
                              const uint8_t sig[64]) {

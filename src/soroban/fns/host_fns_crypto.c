@@ -8,6 +8,7 @@
 #include <string.h>
 #include <openssl/sha.h>
 
+#include "crypto/crypto_keccak.h"
 #include "soroban/fns/host_fns_private.h"
 
 /* ---- crypto (crypto/mod.rs) ------------------------------------------------ */
@@ -33,7 +34,7 @@ HOSTFN(compute_hash_keccak256) {
   if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, 32, 1);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeKeccak256Hash, o->len);
   if (rc != SCP_OK) return rc;
-  scp_host_keccak256(o->u.bytes, o->len, digest);
+  scp_keccak256(o->u.bytes, o->len, digest);
   return scp_hf_add_bytes_obj(h, SCP_TAG_BYTES_OBJ, digest, sizeof digest, ret);
 }
 

@@ -19,23 +19,12 @@
 #include "solana/scp_sol_scenario.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
+#include "cpu_time.h"
 
 #ifndef N
 #define N 100000
 #endif
 #define NACCOUNTS 60000
-
-#if defined(__SANITIZE_ADDRESS__)
-#define LIMIT 5.0
-#else
-#define LIMIT 1.0
-#endif
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Write b as name in the scale folder (with p.so, 16 bytes, beside it);
  * returns the path (static). */
@@ -76,7 +65,7 @@ static scp_sol_scenario *timed_load(const char *path, const char *what, int *rc,
   *rc = scp_sol_scenario_load(path, &s, err);
   double dt = cpu_now() - t0;
   printf("# %s: %.3f s CPU%s%s\n", what, dt, *rc ? ": " : "", *rc ? err->msg : "");
-  assert_true(dt < LIMIT);
+  assert_true(dt < CPU_LIMIT);
   return s;
 }
 

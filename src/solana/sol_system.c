@@ -112,13 +112,8 @@ static scp_sol_ierr set_lamports(const sol_bi *b, size_t i, uint64_t v) {
   return (scp_sol_ierr){0};
 }
 
-static scp_sol_ierr transfer(const sol_bi *b, size_t from, size_t to, uint64_t lamports) {
-  char k[SCP_SOL_B58_KEY_MAX];
-  if (!b->ix[from].signer) {
-    scp_sol_key_str(acct(b, from)->key, k);
-    sol_logs_add(b->logs, "Transfer: `from` account %s must sign", k);
-    return ERR(MISSING_REQUIRED_SIGNATURE);
-  }
+/* transfer_verified: a transfer whose signer has been checked */
+static scp_sol_ierr transfer_verified(const sol_bi *b, size_t from, size_t to, uint64_t lamports) {
   scp_sol_account *f = acct(b, from);
   if (f->len) {
     sol_logs_add(b->logs, "Transfer: `from` must not carry data");
@@ -134,6 +129,16 @@ static scp_sol_ierr transfer(const sol_bi *b, size_t from, size_t to, uint64_t l
   scp_sol_account *t = acct(b, to);
   if (t->lamports + lamports < t->lamports) return ERR(ARITHMETIC_OVERFLOW);
   return set_lamports(b, to, t->lamports + lamports);
+}
+
+static scp_sol_ierr transfer(const sol_bi *b, size_t from, size_t to, uint64_t lamports) {
+  if (!b->ix[from].signer) {
+    char k[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(acct(b, from)->key, k);
+    sol_logs_add(b->logs, "Transfer: `from` account %s must sign", k);
+    return ERR(MISSING_REQUIRED_SIGNATURE);
+  }
+  return transfer_verified(b, from, to, lamports);
 }
 
 static scp_sol_ierr allocate(const sol_bi *b, size_t i, const uint8_t *base, uint64_t space) {
@@ -253,22 +258,7 @@ static scp_sol_ierr transfer_with_seed(const sol_bi *b, uint64_t lamports, const
     sol_logs_add(b->logs, "Transfer: 'from' address %s does not match derived address %s", k, d);
     return CUSTOM(SYS_ADDRESS_WITH_SEED_MISMATCH);
   }
-  /* transfer_verified: transfer() without its signer check */
-  scp_sol_account *f = acct(b, 0);
-  if (f->len) {
-    sol_logs_add(b->logs, "Transfer: `from` must not carry data");
-    return ERR(INVALID_ARGUMENT);
-  }
-  if (lamports > f->lamports) {
-    sol_logs_add(b->logs, "Transfer: insufficient lamports %llu, need %llu",
-                 (unsigned long long)f->lamports, (unsigned long long)lamports);
-    return CUSTOM(SYS_RESULT_WITH_NEGATIVE_LAMPORTS);
-  }
-  scp_sol_ierr e = set_lamports(b, 0, f->lamports - lamports);
-  if (e.kind) return e;
-  scp_sol_account *t = acct(b, 2);
-  if (t->lamports + lamports < t->lamports) return ERR(ARITHMETIC_OVERFLOW);
-  return set_lamports(b, 2, t->lamports + lamports);
+  return transfer_verified(b, 0, 2, lamports);
 }
 
 /* ---- durable nonces ----

@@ -19,7 +19,7 @@
 #include "solana/scp_sol_scenario.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
-#include "cpu_time.h"
+#include "scale_test.h"
 
 #ifndef N
 #define N 100000
@@ -30,25 +30,8 @@
  * returns the path (static). */
 static const char *write_scenario(const char *name, scp_buf *b) {
   static char dir[512], path[600];
-  if (!dir[0]) {
-    snprintf(dir, sizeof dir, "%s/tests/solana/scale", build_dir());
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/p.so", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite("\177ELF not a program", 1, 16, f), 16);
-    fclose(f);
-  }
-  assert_false(b->oom);
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
-  fclose(f);
-  scp_buf_free(b);
-  return path;
+  if (!dir[0]) scale_folder(dir, sizeof dir, "solana", "p.so", "\177ELF not a program", 16);
+  return scale_write(path, sizeof path, dir, name, b);
 }
 
 /* The base58 text of the key made of i's bytes. */

@@ -30,7 +30,7 @@
 #include "soroban/run/scp_scenario.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
-#include "cpu_time.h"
+#include "scale_test.h"
 
 #ifndef N
 #define N 100000
@@ -39,32 +39,15 @@
 /* The folder the scenarios are written to, with m.wasm in it. */
 static const char *folder(void) {
   static char dir[512];
-  if (dir[0]) return dir;
-  snprintf(dir, sizeof dir, "%s/tests/soroban/scale", build_dir());
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-  assert_int_equal(system(cmd), 0);
-  char path[600];
-  snprintf(path, sizeof path, "%s/m.wasm", dir);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite("\0asm\1\0\0\0", 1, 8, f), 8);
-  fclose(f);
+  if (!dir[0]) scale_folder(dir, sizeof dir, "soroban", "m.wasm", "\0asm\1\0\0\0", 8);
   return dir;
 }
 
 /* Write b as folder()/name; returns the path (static). */
 static const char *write_scenario(const char *name, scp_buf *b) {
   static char path[600];
-  assert_false(b->oom);
   assert_true(b->len < SCP_MAX_SCENARIO_BYTES);
-  snprintf(path, sizeof path, "%s/%s", folder(), name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
-  fclose(f);
-  scp_buf_free(b);
-  return path;
+  return scale_write(path, sizeof path, folder(), name, b);
 }
 
 /* The G... strkey of the account whose key is i's bytes. */

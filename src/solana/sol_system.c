@@ -187,9 +187,11 @@ static scp_sol_ierr assign(const sol_bi *b, size_t i, const uint8_t *base, const
   return (scp_sol_ierr){0};
 }
 
-/* Address::create: a _with_seed address must be sha256(base, seed, owner). */
+/* Address::create: a _with_seed address must be sha256(base, seed, owner);
+ * who begins the log line of a mismatch ("Create: address"). */
 static scp_sol_ierr seeded(const sol_bi *b, const uint8_t key[32], const uint8_t *base,
-                          const uint8_t *seed, size_t slen, const uint8_t owner[32]) {
+                          const uint8_t *seed, size_t slen, const uint8_t owner[32],
+                          const char *who) {
   if (slen > 32) return CUSTOM(ADDR_MAX_SEED_LENGTH_EXCEEDED);
   static const char MARKER[] = "ProgramDerivedAddress";
   if (!memcmp(owner + 11, MARKER, 21)) return CUSTOM(ADDR_ILLEGAL_OWNER);
@@ -201,7 +203,7 @@ static scp_sol_ierr seeded(const sol_bi *b, const uint8_t key[32], const uint8_t
     char a[SCP_SOL_B58_KEY_MAX], d[SCP_SOL_B58_KEY_MAX];
     scp_sol_key_str(key, a);
     scp_sol_key_str(h, d);
-    sol_logs_add(b->logs, "Create: address %s does not match derived address %s", a, d);
+    sol_logs_add(b->logs, "%s %s does not match derived address %s", who, a, d);
     return CUSTOM(SYS_ADDRESS_WITH_SEED_MISMATCH);
   }
   return (scp_sol_ierr){0};
@@ -238,27 +240,15 @@ static scp_sol_ierr create_prefunded(const sol_bi *b, uint64_t lamports, uint64_
  * derived from it, the seed and the owner. */
 static scp_sol_ierr transfer_with_seed(const sol_bi *b, uint64_t lamports, const uint8_t *seed, size_t slen,
                                        const uint8_t owner[32]) {
-  char k[SCP_SOL_B58_KEY_MAX], d[SCP_SOL_B58_KEY_MAX];
   const uint8_t *base = acct(b, 1)->key;
   if (!b->ix[1].signer) {
+    char k[SCP_SOL_B58_KEY_MAX];
     scp_sol_key_str(base, k);
     sol_logs_add(b->logs, "Transfer: 'from' account %s must sign", k);
     return ERR(MISSING_REQUIRED_SIGNATURE);
   }
-  if (slen > 32) return CUSTOM(ADDR_MAX_SEED_LENGTH_EXCEEDED);
-  static const char MARKER[] = "ProgramDerivedAddress";
-  if (!memcmp(owner + 11, MARKER, 21)) return CUSTOM(ADDR_ILLEGAL_OWNER);
-  const uint8_t *parts[3] = {base, seed, owner};
-  size_t lens[3] = {32, slen, 32};
-  uint8_t h[32];
-  sol_sha256(parts, lens, 3, h);
-  if (memcmp(h, acct(b, 0)->key, 32)) {
-    scp_sol_key_str(acct(b, 0)->key, k);
-    scp_sol_key_str(h, d);
-    sol_logs_add(b->logs, "Transfer: 'from' address %s does not match derived address %s", k, d);
-    return CUSTOM(SYS_ADDRESS_WITH_SEED_MISMATCH);
-  }
-  return transfer_verified(b, 0, 2, lamports);
+  scp_sol_ierr e = seeded(b, acct(b, 0)->key, base, seed, slen, owner, "Transfer: 'from' address");
+  return e.kind ? e : transfer_verified(b, 0, 2, lamports);
 }
 
 /* ---- durable nonces ----
@@ -528,7 +518,8 @@ int sol_system_exec(const sol_bi *b, scp_sol_ierr *ierr, scp_error *err) {
   }
   /* Address::create re-derives a _with_seed address before anything else */
   size_t target = x.tag == 3 ? 1 : 0;
-  if (x.base && (*ierr = seeded(b, acct(b, target)->key, x.base, x.seed, x.slen, x.owner)).kind)
+  if (x.base && (*ierr = seeded(b, acct(b, target)->key, x.base, x.seed, x.slen, x.owner,
+                                   "Create: address")).kind)
     return SCP_OK;
   switch (x.tag) {
   case 0: *ierr = create(b, NULL, x.lamports, x.space, x.owner); break;

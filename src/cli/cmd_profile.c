@@ -870,16 +870,10 @@ static bool cli_ledger(const profile_opts *o, const uint8_t *wasm, size_t wasm_l
     memcpy(*files + 1, o->contracts, o->ncontracts * sizeof **files);
     *ledger = scp_ledger_new(*files, o->ncontracts + 1);
   }
-  if (*ledger) (*ledger)->asset_ids = calloc(o->nassets + 1, sizeof *(*ledger)->asset_ids);
-  if (!*ledger || !(*ledger)->asset_ids) return false;
-  scp_ledger *l = *ledger;
-  l->accounts = o->accounts;
-  l->naccounts = o->naccounts;
-  l->trustlines = o->trustlines;
-  l->ntrustlines = o->ntrustlines;
-  l->assets = o->assets;
-  l->nassets = o->nassets;
-  *sess = (scp_sor_session){.ledger = l, .main = 0};
+  if (!*ledger || !scp_ledger_classic(*ledger, o->accounts, o->naccounts, o->trustlines,
+                                      o->ntrustlines, o->assets, o->nassets))
+    return false;
+  *sess = (scp_sor_session){.ledger = *ledger, .main = 0};
   so->session = sess;
   so->ledger.nassets = 0;   /* the ledger's own */
   return true;

@@ -112,13 +112,8 @@ static scp_sol_ierr set_lamports(const sol_bi *b, size_t i, uint64_t v) {
   return (scp_sol_ierr){0};
 }
 
-static scp_sol_ierr transfer(const sol_bi *b, size_t from, size_t to, uint64_t lamports) {
-  char k[SCP_SOL_B58_KEY_MAX];
-  if (!b->ix[from].signer) {
-    scp_sol_key_str(acct(b, from)->key, k);
-    sol_logs_add(b->logs, "Transfer: `from` account %s must sign", k);
-    return ERR(MISSING_REQUIRED_SIGNATURE);
-  }
+/* transfer_verified: a transfer whose signer has been checked */
+static scp_sol_ierr transfer_verified(const sol_bi *b, size_t from, size_t to, uint64_t lamports) {
   scp_sol_account *f = acct(b, from);
   if (f->len) {
     sol_logs_add(b->logs, "Transfer: `from` must not carry data");
@@ -134,6 +129,16 @@ static scp_sol_ierr transfer(const sol_bi *b, size_t from, size_t to, uint64_t l
   scp_sol_account *t = acct(b, to);
   if (t->lamports + lamports < t->lamports) return ERR(ARITHMETIC_OVERFLOW);
   return set_lamports(b, to, t->lamports + lamports);
+}
+
+static scp_sol_ierr transfer(const sol_bi *b, size_t from, size_t to, uint64_t lamports) {
+  if (!b->ix[from].signer) {
+    char k[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(acct(b, from)->key, k);
+    sol_logs_add(b->logs, "Transfer: `from` account %s must sign", k);
+    return ERR(MISSING_REQUIRED_SIGNATURE);
+  }
+  return transfer_verified(b, from, to, lamports);
 }
 
 static scp_sol_ierr allocate(const sol_bi *b, size_t i, const uint8_t *base, uint64_t space) {
@@ -182,9 +187,11 @@ static scp_sol_ierr assign(const sol_bi *b, size_t i, const uint8_t *base, const
   return (scp_sol_ierr){0};
 }
 
-/* Address::create: a _with_seed address must be sha256(base, seed, owner). */
+/* Address::create: a _with_seed address must be sha256(base, seed, owner);
+ * who begins the log line of a mismatch ("Create: address"). */
 static scp_sol_ierr seeded(const sol_bi *b, const uint8_t key[32], const uint8_t *base,
-                          const uint8_t *seed, size_t slen, const uint8_t owner[32]) {
+                          const uint8_t *seed, size_t slen, const uint8_t owner[32],
+                          const char *who) {
   if (slen > 32) return CUSTOM(ADDR_MAX_SEED_LENGTH_EXCEEDED);
   static const char MARKER[] = "ProgramDerivedAddress";
   if (!memcmp(owner + 11, MARKER, 21)) return CUSTOM(ADDR_ILLEGAL_OWNER);
@@ -196,7 +203,7 @@ static scp_sol_ierr seeded(const sol_bi *b, const uint8_t key[32], const uint8_t
     char a[SCP_SOL_B58_KEY_MAX], d[SCP_SOL_B58_KEY_MAX];
     scp_sol_key_str(key, a);
     scp_sol_key_str(h, d);
-    sol_logs_add(b->logs, "Create: address %s does not match derived address %s", a, d);
+    sol_logs_add(b->logs, "%s %s does not match derived address %s", who, a, d);
     return CUSTOM(SYS_ADDRESS_WITH_SEED_MISMATCH);
   }
   return (scp_sol_ierr){0};
@@ -233,42 +240,15 @@ static scp_sol_ierr create_prefunded(const sol_bi *b, uint64_t lamports, uint64_
  * derived from it, the seed and the owner. */
 static scp_sol_ierr transfer_with_seed(const sol_bi *b, uint64_t lamports, const uint8_t *seed, size_t slen,
                                        const uint8_t owner[32]) {
-  char k[SCP_SOL_B58_KEY_MAX], d[SCP_SOL_B58_KEY_MAX];
   const uint8_t *base = acct(b, 1)->key;
   if (!b->ix[1].signer) {
+    char k[SCP_SOL_B58_KEY_MAX];
     scp_sol_key_str(base, k);
     sol_logs_add(b->logs, "Transfer: 'from' account %s must sign", k);
     return ERR(MISSING_REQUIRED_SIGNATURE);
   }
-  if (slen > 32) return CUSTOM(ADDR_MAX_SEED_LENGTH_EXCEEDED);
-  static const char MARKER[] = "ProgramDerivedAddress";
-  if (!memcmp(owner + 11, MARKER, 21)) return CUSTOM(ADDR_ILLEGAL_OWNER);
-  const uint8_t *parts[3] = {base, seed, owner};
-  size_t lens[3] = {32, slen, 32};
-  uint8_t h[32];
-  sol_sha256(parts, lens, 3, h);
-  if (memcmp(h, acct(b, 0)->key, 32)) {
-    scp_sol_key_str(acct(b, 0)->key, k);
-    scp_sol_key_str(h, d);
-    sol_logs_add(b->logs, "Transfer: 'from' address %s does not match derived address %s", k, d);
-    return CUSTOM(SYS_ADDRESS_WITH_SEED_MISMATCH);
-  }
-  /* transfer_verified: transfer() without its signer check */
-  scp_sol_account *f = acct(b, 0);
-  if (f->len) {
-    sol_logs_add(b->logs, "Transfer: `from` must not carry data");
-    return ERR(INVALID_ARGUMENT);
-  }
-  if (lamports > f->lamports) {
-    sol_logs_add(b->logs, "Transfer: insufficient lamports %llu, need %llu",
-                 (unsigned long long)f->lamports, (unsigned long long)lamports);
-    return CUSTOM(SYS_RESULT_WITH_NEGATIVE_LAMPORTS);
-  }
-  scp_sol_ierr e = set_lamports(b, 0, f->lamports - lamports);
-  if (e.kind) return e;
-  scp_sol_account *t = acct(b, 2);
-  if (t->lamports + lamports < t->lamports) return ERR(ARITHMETIC_OVERFLOW);
-  return set_lamports(b, 2, t->lamports + lamports);
+  scp_sol_ierr e = seeded(b, acct(b, 0)->key, base, seed, slen, owner, "Transfer: 'from' address");
+  return e.kind ? e : transfer_verified(b, 0, 2, lamports);
 }
 
 /* ---- durable nonces ----
@@ -361,25 +341,55 @@ static scp_sol_ierr state_invalid(const sol_bi *b, const char *what) {
   return ERR(INVALID_ACCOUNT_DATA);
 }
 
+/* The state of the nonce account, instruction account 0, which must be
+ * writable. */
+static scp_sol_ierr writable_nonce(const sol_bi *b, const char *what, nonce_state *st) {
+  if (!writable_or_log(b, 0, what)) return ERR(INVALID_ARGUMENT);
+  if (!nonce_get(acct(b, 0), st)) return ERR(INVALID_ACCOUNT_DATA);
+  return (scp_sol_ierr){0};
+}
+
+/* ... and initialized, as Advance and Authorize want it */
+static scp_sol_ierr initialized_nonce(const sol_bi *b, const char *what, nonce_state *st) {
+  scp_sol_ierr e = writable_nonce(b, what, st);
+  if (!e.kind && !st->initialized) return state_invalid(b, what);
+  return e;
+}
+
+/* must is the runtime's wording, which differs between instructions */
+static scp_sol_ierr signer_or_log(const sol_bi *b, const uint8_t *key, const char *what,
+                                  const char *must) {
+  if (signed_by(b, key)) return (scp_sol_ierr){0};
+  char k[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(key, k);
+  sol_logs_add(b->logs, "%s nonce account: Account %s %s", what, k, must);
+  return ERR(MISSING_REQUIRED_SIGNATURE);
+}
+
+/* next = the durable nonce of this blockhash, which must differ from the
+ * stored one: a nonce advances once per blockhash */
+static scp_sol_ierr next_durable(const sol_bi *b, const nonce_state *st, const char *what,
+                                 uint8_t next[32]) {
+  durable_nonce(b->blockhash, next);
+  if (memcmp(next, st->durable, 32)) return (scp_sol_ierr){0};
+  sol_logs_add(b->logs, "%s nonce account: nonce can only advance once per slot", what);
+  return CUSTOM(SYS_NONCE_BLOCKHASH_NOT_EXPIRED);
+}
+
+static scp_sol_ierr insufficient(const sol_bi *b, const char *what, uint64_t have, uint64_t need) {
+  sol_logs_add(b->logs, "%s nonce account: insufficient lamports %llu, need %llu", what,
+               (unsigned long long)have, (unsigned long long)need);
+  return ERR(INSUFFICIENT_FUNDS);
+}
+
 static scp_sol_ierr nonce_advance(const sol_bi *b) {
   scp_sol_ierr e = sysvar_at(b, 1, RBH_ID);
-  if (e.kind) return e;
-  if (!writable_or_log(b, 0, "Advance")) return ERR(INVALID_ARGUMENT);
   nonce_state st;
-  if (!nonce_get(acct(b, 0), &st)) return ERR(INVALID_ACCOUNT_DATA);
-  if (!st.initialized) return state_invalid(b, "Advance");
-  if (!signed_by(b, st.authority)) {
-    char k[SCP_SOL_B58_KEY_MAX];
-    scp_sol_key_str(st.authority, k);
-    sol_logs_add(b->logs, "Advance nonce account: Account %s must be a signer", k);
-    return ERR(MISSING_REQUIRED_SIGNATURE);
-  }
   uint8_t next[32];
-  durable_nonce(b->blockhash, next);
-  if (!memcmp(next, st.durable, 32)) {
-    sol_logs_add(b->logs, "Advance nonce account: nonce can only advance once per slot");
-    return CUSTOM(SYS_NONCE_BLOCKHASH_NOT_EXPIRED);
-  }
+  if (e.kind || (e = initialized_nonce(b, "Advance", &st)).kind ||
+      (e = signer_or_log(b, st.authority, "Advance", "must be a signer")).kind ||
+      (e = next_durable(b, &st, "Advance", next)).kind)
+    return e;
   st.version = NONCE_CURRENT;
   memcpy(st.durable, next, 32);
   st.lps = SCP_SOL_LAMPORTS_PER_SIGNATURE;
@@ -391,20 +401,14 @@ static uint64_t rent_min(size_t len) { return ((uint64_t)len + SCP_SOL_ACCOUNT_O
 static scp_sol_ierr nonce_withdraw(const sol_bi *b, uint64_t lamports) {
   scp_sol_ierr e = sysvar_at(b, 2, RBH_ID);
   if (!e.kind) e = sysvar_at(b, 3, RENT_ID);
-  if (e.kind) return e;
-  if (!writable_or_log(b, 0, "Withdraw")) return ERR(INVALID_ARGUMENT);
-  scp_sol_account *from = acct(b, 0);
   nonce_state st;
-  if (!nonce_get(from, &st)) return ERR(INVALID_ACCOUNT_DATA);
+  if (e.kind || (e = writable_nonce(b, "Withdraw", &st)).kind) return e;
+  scp_sol_account *from = acct(b, 0);
   const uint8_t *signer = from->key;
   uint64_t need = lamports;
   if (st.initialized && lamports == from->lamports) {
     uint8_t now[32];
-    durable_nonce(b->blockhash, now);
-    if (!memcmp(now, st.durable, 32)) {
-      sol_logs_add(b->logs, "Withdraw nonce account: nonce can only advance once per slot");
-      return CUSTOM(SYS_NONCE_BLOCKHASH_NOT_EXPIRED);
-    }
+    if ((e = next_durable(b, &st, "Withdraw", now)).kind) return e;
     nonce_state un = {NONCE_CURRENT, false, {0}, {0}, 0};
     if ((e = nonce_set(b, 0, &un)).kind) return e;
   } else if (st.initialized) {
@@ -413,17 +417,8 @@ static scp_sol_ierr nonce_withdraw(const sol_bi *b, uint64_t lamports) {
     need = lamports + min;
   }
   if (st.initialized) signer = st.authority;
-  if (need > from->lamports) {
-    sol_logs_add(b->logs, "Withdraw nonce account: insufficient lamports %llu, need %llu",
-                 (unsigned long long)from->lamports, (unsigned long long)need);
-    return ERR(INSUFFICIENT_FUNDS);
-  }
-  if (!signed_by(b, signer)) {
-    char k[SCP_SOL_B58_KEY_MAX];
-    scp_sol_key_str(signer, k);
-    sol_logs_add(b->logs, "Withdraw nonce account: Account %s must sign", k);
-    return ERR(MISSING_REQUIRED_SIGNATURE);
-  }
+  if (need > from->lamports) return insufficient(b, "Withdraw", from->lamports, need);
+  if ((e = signer_or_log(b, signer, "Withdraw", "must sign")).kind) return e;
   if ((e = set_lamports(b, 0, from->lamports - lamports)).kind) return e;
   scp_sol_account *to = acct(b, 1);
   if (to->lamports + lamports < to->lamports) return ERR(ARITHMETIC_OVERFLOW);
@@ -433,18 +428,12 @@ static scp_sol_ierr nonce_withdraw(const sol_bi *b, uint64_t lamports) {
 static scp_sol_ierr nonce_initialize(const sol_bi *b, const uint8_t authority[32]) {
   scp_sol_ierr e = sysvar_at(b, 1, RBH_ID);
   if (!e.kind) e = sysvar_at(b, 2, RENT_ID);
-  if (e.kind) return e;
-  if (!writable_or_log(b, 0, "Initialize")) return ERR(INVALID_ARGUMENT);
-  scp_sol_account *a = acct(b, 0);
   nonce_state st;
-  if (!nonce_get(a, &st)) return ERR(INVALID_ACCOUNT_DATA);
+  if (e.kind || (e = writable_nonce(b, "Initialize", &st)).kind) return e;
   if (st.initialized) return state_invalid(b, "Initialize");
+  scp_sol_account *a = acct(b, 0);
   uint64_t min = rent_min(a->len);
-  if (a->lamports < min) {
-    sol_logs_add(b->logs, "Initialize nonce account: insufficient lamports %llu, need %llu",
-                 (unsigned long long)a->lamports, (unsigned long long)min);
-    return ERR(INSUFFICIENT_FUNDS);
-  }
+  if (a->lamports < min) return insufficient(b, "Initialize", a->lamports, min);
   st = (nonce_state){NONCE_CURRENT, true, {0}, {0}, SCP_SOL_LAMPORTS_PER_SIGNATURE};
   memcpy(st.authority, authority, 32);
   durable_nonce(b->blockhash, st.durable);
@@ -453,16 +442,9 @@ static scp_sol_ierr nonce_initialize(const sol_bi *b, const uint8_t authority[32
 
 /* Versions::authorize keeps the version: a legacy nonce stays legacy. */
 static scp_sol_ierr nonce_authorize(const sol_bi *b, const uint8_t authority[32]) {
-  if (!writable_or_log(b, 0, "Authorize")) return ERR(INVALID_ARGUMENT);
   nonce_state st;
-  if (!nonce_get(acct(b, 0), &st)) return ERR(INVALID_ACCOUNT_DATA);
-  if (!st.initialized) return state_invalid(b, "Authorize");
-  if (!signed_by(b, st.authority)) {
-    char k[SCP_SOL_B58_KEY_MAX];
-    scp_sol_key_str(st.authority, k);
-    sol_logs_add(b->logs, "Authorize nonce account: Account %s must sign", k);
-    return ERR(MISSING_REQUIRED_SIGNATURE);
-  }
+  scp_sol_ierr e = initialized_nonce(b, "Authorize", &st);
+  if (e.kind || (e = signer_or_log(b, st.authority, "Authorize", "must sign")).kind) return e;
   memcpy(st.authority, authority, 32);
   return nonce_set(b, 0, &st);
 }
@@ -536,7 +518,8 @@ int sol_system_exec(const sol_bi *b, scp_sol_ierr *ierr, scp_error *err) {
   }
   /* Address::create re-derives a _with_seed address before anything else */
   size_t target = x.tag == 3 ? 1 : 0;
-  if (x.base && (*ierr = seeded(b, acct(b, target)->key, x.base, x.seed, x.slen, x.owner)).kind)
+  if (x.base && (*ierr = seeded(b, acct(b, target)->key, x.base, x.seed, x.slen, x.owner,
+                                   "Create: address")).kind)
     return SCP_OK;
   switch (x.tag) {
   case 0: *ierr = create(b, NULL, x.lamports, x.space, x.owner); break;

@@ -19,47 +19,19 @@
 #include "solana/scp_sol_scenario.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
+#include "scale_test.h"
 
 #ifndef N
 #define N 100000
 #endif
 #define NACCOUNTS 60000
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LIMIT 5.0
-#else
-#define LIMIT 1.0
-#endif
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Write b as name in the scale folder (with p.so, 16 bytes, beside it);
  * returns the path (static). */
 static const char *write_scenario(const char *name, scp_buf *b) {
   static char dir[512], path[600];
-  if (!dir[0]) {
-    snprintf(dir, sizeof dir, "%s/tests/solana/scale", build_dir());
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/p.so", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite("\177ELF not a program", 1, 16, f), 16);
-    fclose(f);
-  }
-  assert_false(b->oom);
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
-  fclose(f);
-  scp_buf_free(b);
-  return path;
+  if (!dir[0]) scale_folder(dir, sizeof dir, "solana", "p.so", "\177ELF not a program", 16);
+  return scale_write(path, sizeof path, dir, name, b);
 }
 
 /* The base58 text of the key made of i's bytes. */
@@ -76,7 +48,7 @@ static scp_sol_scenario *timed_load(const char *path, const char *what, int *rc,
   *rc = scp_sol_scenario_load(path, &s, err);
   double dt = cpu_now() - t0;
   printf("# %s: %.3f s CPU%s%s\n", what, dt, *rc ? ": " : "", *rc ? err->msg : "");
-  assert_true(dt < LIMIT);
+  assert_true(dt < CPU_LIMIT);
   return s;
 }
 

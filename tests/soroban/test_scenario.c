@@ -640,6 +640,36 @@ static void test_classic_entries(void **state) {
   run_close(&r);
 }
 
+/* The ledger's classic side as the scenario and the command line give it:
+ * the file's asset contracts, then the command line's (--asset), one id
+ * each, zeroed until set-up deploys them; set again, the ids follow. */
+static void test_ledger_classic(void **state) {
+  (void)state;
+  scp_scenario *sc = NULL;
+  scp_error err = {0};
+  assert_int_equal(load_text(with_paths("{\"assets\": [{\"name\": \"x\", \"asset\": \"native\"}],"
+                                        " \"contracts\": [{\"name\": \"k\", \"wasm\":"
+                                        " \"@examples/counter.wasm@\"}], \"calls\": [{\"function\":"
+                                        " \"get\"}]}"), &sc, &err), SCP_OK);
+  const char *extra[1] = {"ABC:" ISSUER};
+  scp_ledger *l = scp_scenario_ledger(sc, extra, 1);
+  assert_non_null(l);
+  assert_int_equal(l->nassets, 2);
+  assert_string_equal(l->assets[0], "native");
+  assert_string_equal(l->assets[1], extra[0]);
+  static const uint8_t zero[3][32];
+  assert_memory_equal(l->asset_ids, zero, sizeof zero);   /* nassets + 1 */
+  scp_ledger_account acct[1] = {{.balance = 5}};
+  assert_true(scp_ledger_classic(l, acct, 1, NULL, 0, extra, 1));
+  assert_ptr_equal(l->accounts, acct);
+  assert_int_equal(l->naccounts, 1);
+  assert_int_equal(l->ntrustlines, 0);
+  assert_ptr_equal(l->assets, extra);
+  assert_memory_equal(l->asset_ids, zero, 2 * 32);
+  scp_ledger_free(l);
+  scp_scenario_free(sc);
+}
+
 /* Recording mode's emulated signature check with and without the
  * account's entry.  Without one, load_account fails and the reference
  * drops the error: counter.wasm increment(ZERO_G, 1)'s auth:emulate is
@@ -982,6 +1012,7 @@ int main(void) {
     cmocka_unit_test(test_constructor_deployer_salt),
     cmocka_unit_test(test_ledger_key_errors),
     cmocka_unit_test(test_classic_entries),
+    cmocka_unit_test(test_ledger_classic),
     cmocka_unit_test(test_account_entry_emulation),
     cmocka_unit_test(test_mint_emulation_trace),
     cmocka_unit_test(test_pay_between_trustlines),

@@ -30,52 +30,24 @@
 #include "soroban/run/scp_scenario.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
+#include "scale_test.h"
 
 #ifndef N
 #define N 100000
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define LIMIT 5.0
-#else
-#define LIMIT 1.0
-#endif
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* The folder the scenarios are written to, with m.wasm in it. */
 static const char *folder(void) {
   static char dir[512];
-  if (dir[0]) return dir;
-  snprintf(dir, sizeof dir, "%s/tests/soroban/scale", build_dir());
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
-  assert_int_equal(system(cmd), 0);
-  char path[600];
-  snprintf(path, sizeof path, "%s/m.wasm", dir);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite("\0asm\1\0\0\0", 1, 8, f), 8);
-  fclose(f);
+  if (!dir[0]) scale_folder(dir, sizeof dir, "soroban", "m.wasm", "\0asm\1\0\0\0", 8);
   return dir;
 }
 
 /* Write b as folder()/name; returns the path (static). */
 static const char *write_scenario(const char *name, scp_buf *b) {
   static char path[600];
-  assert_false(b->oom);
   assert_true(b->len < SCP_MAX_SCENARIO_BYTES);
-  snprintf(path, sizeof path, "%s/%s", folder(), name);
-  FILE *f = fopen(path, "wb");
-  assert_non_null(f);
-  assert_int_equal(fwrite(b->data, 1, b->len, f), b->len);
-  fclose(f);
-  scp_buf_free(b);
-  return path;
+  return scale_write(path, sizeof path, folder(), name, b);
 }
 
 /* The G... strkey of the account whose key is i's bytes. */
@@ -89,9 +61,9 @@ static void account(size_t i, char out[57]) {
 /* Load path, timed; returns the scenario (NULL and *rc on failure). */
 static scp_scenario *timed_load(const char *path, int *rc, scp_error *err, double *dt) {
   scp_scenario *s = NULL;
-  double t0 = now();
+  double t0 = cpu_now();
   *rc = scp_scenario_load(path, &s, err);
-  *dt = now() - t0;
+  *dt = cpu_now() - t0;
   return s;
 }
 
@@ -102,7 +74,7 @@ static scp_scenario *load_within_limit(const char *path, const char *what) {
   scp_scenario *s = timed_load(path, &rc, &err, &dt);
   if (rc) fail_msg("%s: %s", what, err.msg);
   printf("# %s: loaded in %.3f s\n", what, dt);
-  assert_true(dt < LIMIT);
+  assert_true(dt < CPU_LIMIT);
   return s;
 }
 
@@ -214,12 +186,12 @@ static void test_accounts_trustlines_storage(void **state) {
   scp_host *h = NULL;
   assert_int_equal(scp_host_create(&bg, &ho, &h), SCP_OK);
   scp_error err = {0};
-  double t0 = now();
+  double t0 = cpu_now();
   assert_int_equal(scp_ledger_seed_classic(h, l, &err), SCP_OK);
-  double dt = now() - t0;
+  double dt = cpu_now() - t0;
   printf("# classic entries: %zu accounts, %zu trustlines in %.3f s\n", s->naccounts,
          s->ntrustlines, dt);
-  assert_true(dt < LIMIT);
+  assert_true(dt < CPU_LIMIT);
   assert_int_equal(h->nsnap, 2 * N);
   /* numSubEntries (offset 52 of AccountEntry): one trustline */
   assert_int_equal(scp_be32(h->snap[N - 1].val + 52), 1);
@@ -281,7 +253,7 @@ static void test_duplicate_last(void **state) {
     snprintf(where, sizeof where, "%s[%d]: ", kind == 0 ? "contracts" : kind == 1 ? "accounts"
              : "trustlines", N - 1);
     assert_non_null(strstr(err.msg, where));
-    assert_true(dt < LIMIT);
+    assert_true(dt < CPU_LIMIT);
   }
 }
 
@@ -350,7 +322,7 @@ static void test_many_keys(void **state) {
     printf("# %s: refused in %.3f s: %s\n", dup ? "duplicate key" : "unknown keys", dt, err.msg);
     assert_int_equal(rc, SCP_ERR_MALFORMED);
     assert_non_null(strstr(err.msg, dup ? "duplicate object key" : "unknown key \"k0\""));
-    assert_true(dt < LIMIT);
+    assert_true(dt < CPU_LIMIT);
   }
 }
 

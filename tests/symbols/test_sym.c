@@ -26,6 +26,7 @@
 #include "symbols/scp_sym.h"
 #include "build_dir.h"
 #include "symbols/scp_sym_private.h"   /* the repair functions */
+#include "sym_fixture.h"
 
 #include <dwarf.h>
 
@@ -41,11 +42,6 @@ enum {
 /* Function indices: host_log is the one import. */
 enum { F_HOST_LOG, F_ACCUMULATE, F_SCALE, F_RUN, F_COUNT };
 
-typedef struct blob {
-  uint8_t *data;
-  size_t len;
-} blob;
-
 static blob load_fixture(const char *name) {
   char path[512];
   snprintf(path, sizeof path, "%s/tests/fixtures/wasm/%s", build_dir(), name);
@@ -54,19 +50,6 @@ static blob load_fixture(const char *name) {
   if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK)
     fail_msg("fixture missing (run make fixtures): %s", err.msg);
   return b;
-}
-
-static scp_sym *open_blob(const blob *b, const scp_sym_opts *opts) {
-  scp_sym *s = NULL;
-  scp_error err = {0};
-  int rc = scp_sym_open_wasm(b->data, b->len, opts, &s, &err);
-  if (rc != SCP_OK) fail_msg("open failed: %d %s", rc, err.msg);
-  return s;
-}
-
-static const char *base(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? slash + 1 : path;
 }
 
 static void assert_frame(const scp_frame_info *f, const char *name,
@@ -638,28 +621,6 @@ static void test_malformed_container(void **state) {
   scp_sym_destroy(s);
 }
 
-/* Find a custom section's payload (after its name) in a module. */
-static uint8_t *find_custom(blob *b, const char *want, size_t *size) {
-  const uint8_t *end = b->data + b->len;
-  const uint8_t *p = b->data + 8;
-  while (p < end) {
-    uint8_t id = *p++;
-    uint32_t len;
-    assert_true(scp_leb_u32(&p, end, &len));
-    const uint8_t *q = p, *sec_end = p + len;
-    p = sec_end;
-    if (id != 0) continue;
-    uint32_t nlen;
-    assert_true(scp_leb_u32(&q, sec_end, &nlen));
-    if (nlen == strlen(want) && memcmp(q, want, nlen) == 0) {
-      *size = (size_t)(sec_end - q - nlen);
-      return (uint8_t *)q + nlen;
-    }
-  }
-  fail_msg("no custom section %s", want);
-  return NULL;
-}
-
 static void assert_fallback_names(scp_sym *s) {
   uint64_t lo, hi;
   assert_int_equal(scp_sym_function_range(s, F_ACCUMULATE, &lo, &hi), SCP_OK);
@@ -756,39 +717,11 @@ static void test_garbled_dwarf_never_crashes(void **state) {
 /* Compile tests/fixtures/wasm/sym_inline.c for BPF (the Makefile only
  * builds WASM fixtures; the same source keeps the same line numbers). */
 static blob build_bpf(const char *tag, const char *flags) {
-  const char *clang = getenv("CLANG");
-  const char *src = getenv("SCP_SRCDIR");
-  char out[512], cmd[2048];
+  char out[512];
   snprintf(out, sizeof out, "%s/tests/symbols/sym_inline_%s.o", build_dir(), tag);
-  int len = snprintf(cmd, sizeof cmd,
-           "mkdir -p '%s/tests/symbols' && %s -target bpf -O2 %s -c "
-           "'%s/tests/fixtures/wasm/sym_inline.c' -o '%s'",
-           build_dir(), clang && *clang ? clang : "clang", flags,
-           src && *src ? src : ".", out);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build BPF fixture: %s", cmd);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(out, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
-  return b;
-}
-
-static scp_sym *open_elf_blob(const blob *b, const scp_sym_opts *opts) {
-  scp_sym *s = NULL;
-  scp_error err = {0};
-  int rc = scp_sym_open_elf(b->data, b->len, opts, &s, &err);
-  if (rc != SCP_OK) fail_msg("open_elf failed: %d %s", rc, err.msg);
-  return s;
-}
-
-static uint64_t rd64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-  return v;
-}
-
-static void wr64(uint8_t *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+  return sym_build(out, "mkdir -p '%s/tests/symbols' && %s -target bpf -O2 %s -c "
+                   "'%s/tests/fixtures/wasm/sym_inline.c' -o '%s'",
+                   build_dir(), sym_env("CLANG", "clang"), flags, sym_env("SCP_SRCDIR", "."), out);
 }
 
 typedef struct tsec {
@@ -799,18 +732,18 @@ typedef struct tsec {
 
 /* The section headers of a (trusted, test-built) ELF64. */
 static size_t sections(const blob *b, tsec *out, size_t max) {
-  uint64_t shoff = rd64(b->data + 40);
+  uint64_t shoff = scp_le64(b->data + 40);
   size_t n = (size_t)(b->data[60] | b->data[61] << 8);
   size_t stridx = (size_t)(b->data[62] | b->data[63] << 8);
   assert_true(n <= max && shoff + n * 64 <= b->len);
   const uint8_t *strh = b->data + shoff + stridx * 64;
-  const char *strs = (const char *)b->data + rd64(strh + 24);
+  const char *strs = (const char *)b->data + scp_le64(strh + 24);
   for (size_t i = 0; i < n; i++) {
     const uint8_t *h = b->data + shoff + i * 64;
     uint32_t name = (uint32_t)(h[0] | h[1] << 8 | h[2] << 16 | (uint32_t)h[3] << 24);
     out[i] = (tsec){strs + name, (uint32_t)(h[4] | h[5] << 8),
-                    (uint32_t)(h[44] | h[45] << 8), rd64(h + 16), rd64(h + 24),
-                    rd64(h + 32)};
+                    (uint32_t)(h[44] | h[45] << 8), scp_le64(h + 16), scp_le64(h + 24),
+                    scp_le64(h + 32)};
   }
   return n;
 }
@@ -851,13 +784,13 @@ static unsigned damage(blob *b, const char *target, bool zero_frame_base,
     if (secs[i].type != 9 /* SHT_REL */ || secs[i].info != tgt_index) continue;
     for (uint64_t r = 0; r + 16 <= secs[i].size; r += 16) {
       const uint8_t *rel = b->data + secs[i].off + r;
-      uint64_t off = rd64(rel), type = rd64(rel + 8) & 0xffffffffu;
+      uint64_t off = scp_le64(rel), type = scp_le64(rel + 8) & 0xffffffffu;
       if (type != 2 /* R_BPF_64_ABS64 */) continue;
       assert_true(off + 8 <= tgt->size);
       uint8_t *p = b->data + tgt->off + off;
-      uint64_t x = rd64(p);
+      uint64_t x = scp_le64(p);
       if (x != 0) {
-        wr64(p, (x & 0xffffffffu) << 32);
+        scp_put_le64(p, (x & 0xffffffffu) << 32);
         count++;
       }
       if (zero_frame_base && off + 14 <= tgt->size && p[12] == 0x01 &&
@@ -988,8 +921,8 @@ static void check_repair(const char *tag, const char *flags, const char *target,
   tsec secs[64];
   size_t nsecs = sections(&bad, secs, 64);
   const tsec *text = section(secs, nsecs, ".text");
-  uint8_t *text_hdr = bad.data + rd64(bad.data + 40) + (size_t)(text - secs) * 64;
-  wr64(text_hdr + 16, 0x100000000ULL);
+  uint8_t *text_hdr = bad.data + scp_le64(bad.data + 40) + (size_t)(text - secs) * 64;
+  scp_put_le64(text_hdr + 16, 0x100000000ULL);
   v3 = open_elf_blob(&bad, NULL);
   assert_int_equal(scp_sym_repaired(v3), 0);
   scp_sym_destroy(v3);
@@ -1012,29 +945,29 @@ static void test_repair_rules(void **state) {
                                   UINT64_MAX - 1, UINT64_MAX - 1, 0, 0};
   static const uint64_t want[10] = {UINT64_MAX, 0x120, 0x10, 0x20, 0x108, 0x30,
                                     UINT64_MAX - 1, UINT64_MAX - 1, 0, 0};
-  for (int i = 0; i < 10; i++) wr64(r + 8 * i, in[i]);
+  for (int i = 0; i < 10; i++) scp_put_le64(r + 8 * i, in[i]);
   assert_int_equal(scp_sym_repair_ranges(r, sizeof r), 4);
-  for (int i = 0; i < 10; i++) assert_int_equal(rd64(r + 8 * i), want[i]);
+  for (int i = 0; i < 10; i++) assert_int_equal(scp_le64(r + 8 * i), want[i]);
 
   /* .debug_addr (DWARF 5): one 64-bit unit, then a 32-bit one (untouched). */
   uint8_t a[64] = {0};
   a[0] = 28; a[4] = 5; a[6] = 8; a[7] = 0;          /* length, v5, 8, 0 */
-  wr64(a + 8, 0x120ULL << 32);
-  wr64(a + 16, 0x40);
-  wr64(a + 24, UINT64_MAX - 1);
+  scp_put_le64(a + 8, 0x120ULL << 32);
+  scp_put_le64(a + 16, 0x40);
+  scp_put_le64(a + 24, UINT64_MAX - 1);
   a[32] = 12; a[36] = 5; a[38] = 4;                  /* 32-bit unit */
   a[40] = 0; a[41] = 0; a[42] = 0; a[43] = 0x7f;     /* 0x7f000000 */
   a[44] = 1;
   assert_int_equal(scp_sym_repair_addr(a, 48), 1);
-  assert_int_equal(rd64(a + 8), 0x120);
-  assert_int_equal(rd64(a + 16), 0x40);
-  assert_int_equal(rd64(a + 24), UINT64_MAX - 1);
+  assert_int_equal(scp_le64(a + 8), 0x120);
+  assert_int_equal(scp_le64(a + 16), 0x40);
+  assert_int_equal(scp_le64(a + 24), UINT64_MAX - 1);
   assert_int_equal(a[43], 0x7f);
   /* A unit length past the end: nothing is touched. */
   a[0] = 200;
-  wr64(a + 8, 0x120ULL << 32);
+  scp_put_le64(a + 8, 0x120ULL << 32);
   assert_int_equal(scp_sym_repair_addr(a, 48), 0);
-  assert_int_equal(rd64(a + 8), 0x120ULL << 32);
+  assert_int_equal(scp_le64(a + 8), 0x120ULL << 32);
 
   /* .debug_line (DWARF 4): header, then set_address (damaged), a special
    * opcode, advance_pc, end_sequence; then set_address (fine). */
@@ -1052,16 +985,16 @@ static void test_repair_rules(void **state) {
   size_t at = sizeof hdr;
   l[6] = (uint8_t)(sizeof hdr - 10);
   l[at++] = 0; l[at++] = 9; l[at++] = DW_LNE_set_address;
-  wr64(l + at, 0x120ULL << 32); at += 8;
+  scp_put_le64(l + at, 0x120ULL << 32); at += 8;
   l[at++] = 0x20;                                     /* special opcode */
   l[at++] = DW_LNS_advance_pc; l[at++] = 0x88; l[at++] = 0x01;
   l[at++] = 0; l[at++] = 1; l[at++] = DW_LNE_end_sequence;
   l[at++] = 0; l[at++] = 9; l[at++] = DW_LNE_set_address;
-  wr64(l + at, 0x200); at += 8;
+  scp_put_le64(l + at, 0x200); at += 8;
   l[0] = (uint8_t)(at - 4);
   assert_int_equal(scp_sym_repair_line(l, at), 1);
-  assert_int_equal(rd64(l + sizeof hdr + 3), 0x120);
-  assert_int_equal(rd64(l + at - 8), 0x200);
+  assert_int_equal(scp_le64(l + sizeof hdr + 3), 0x120);
+  assert_int_equal(scp_le64(l + at - 8), 0x200);
 }
 
 static void test_bpf_repair_dwarf4_info(void **state) {
@@ -1150,21 +1083,12 @@ static void test_elf_symtab_fallback(void **state) {
  * refused with a warning and .symtab names the functions. */
 static void test_elf_rela_object_falls_back(void **state) {
   (void)state;
-  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
-  clang = clang && *clang ? clang : "clang";
-  src = src && *src ? src : ".";
-  char dir[512], cmd[2048], path[600];
+  char dir[512], path[600];
   snprintf(dir, sizeof dir, "%s/tests/symbols", build_dir());
-  int len = snprintf(cmd, sizeof cmd,
-                     "mkdir -p '%s' && %s --target=x86_64-linux-gnu -O2 -g -c "
-                     "'%s/tests/fixtures/wasm/sym_inline.c' -o '%s/sym_inline_x86.o'",
-                     dir, clang, src, dir);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
   snprintf(path, sizeof path, "%s/sym_inline_x86.o", dir);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
+  blob b = sym_build(path, "mkdir -p '%s' && %s --target=x86_64-linux-gnu -O2 -g -c "
+                     "'%s/tests/fixtures/wasm/sym_inline.c' -o '%s'",
+                     dir, sym_env("CLANG", "clang"), sym_env("SCP_SRCDIR", "."), path);
   scp_sym *s = open_elf_blob(&b, NULL);
   assert_false(scp_sym_has_dwarf(s));
   assert_non_null(strstr(scp_sym_warning(s), "RELA"));
@@ -1189,22 +1113,22 @@ static size_t build_elf(uint8_t *img, size_t cap, bool with_symtab) {
   img[16] = 1;                       /* ET_REL */
   img[18] = 247;                     /* EM_BPF */
   img[20] = 1;
-  wr64(img + 40, sh);
+  scp_put_le64(img + 40, sh);
   img[52] = 64; img[58] = 64; img[60] = (uint8_t)nsec; img[62] = 2;
   memset(img + text, 0x95, 24);      /* three "exit" slots */
   memcpy(img + str, shstr, sizeof shstr);
   uint8_t *h = img + sh + 64;        /* [1] .text */
-  h[0] = 1; h[4] = 1; h[8] = 6; wr64(h + 16, 0x120); wr64(h + 24, text); wr64(h + 32, 24);
+  h[0] = 1; h[4] = 1; h[8] = 6; scp_put_le64(h + 16, 0x120); scp_put_le64(h + 24, text); scp_put_le64(h + 32, 24);
   h = img + sh + 128;                /* [2] .shstrtab */
-  h[0] = 7; h[4] = 3; wr64(h + 24, str); wr64(h + 32, sizeof shstr);
+  h[0] = 7; h[4] = 3; scp_put_le64(h + 24, str); scp_put_le64(h + 32, sizeof shstr);
   if (with_symtab) {
     h = img + sh + 192;              /* [3] .symtab -> [4] .strtab */
-    h[0] = 17; h[4] = 2; wr64(h + 24, sym); wr64(h + 32, 48); h[40] = 4; h[56] = 24;
+    h[0] = 17; h[4] = 2; scp_put_le64(h + 24, sym); scp_put_le64(h + 32, 48); h[40] = 4; h[56] = 24;
     h = img + sh + 256;
-    h[0] = 25; h[4] = 3; wr64(h + 24, sstr); wr64(h + 32, sizeof strtab);
+    h[0] = 25; h[4] = 3; scp_put_le64(h + 24, sstr); scp_put_le64(h + 32, sizeof strtab);
     memcpy(img + sstr, strtab, sizeof strtab);
     uint8_t *s1 = img + sym + 24;    /* symbol 1: FUNC in section 1 */
-    s1[0] = 1; s1[4] = 0x12; s1[6] = 1; wr64(s1 + 8, 0); wr64(s1 + 16, 8);
+    s1[0] = 1; s1[4] = 0x12; s1[6] = 1; scp_put_le64(s1 + 8, 0); scp_put_le64(s1 + 16, 8);
   }
   return sh + nsec * 64;
 }
@@ -1275,24 +1199,17 @@ static void test_elf_hand_built(void **state) {
  * its DWARF tombstoned (low_pc and line sequence at 0xffffffff). */
 static void test_mixed_units_and_tombstones(void **state) {
   (void)state;
-  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
-  clang = clang && *clang ? clang : "clang";
-  src = src && *src ? src : ".";
-  char dir[512], cmd[4096], path[600];
+  const char *clang = sym_env("CLANG", "clang"), *src = sym_env("SCP_SRCDIR", ".");
+  char dir[512], path[600];
   snprintf(dir, sizeof dir, "%s/tests/symbols", build_dir());
-  int len = snprintf(cmd, sizeof cmd,
+  snprintf(path, sizeof path, "%s/mixed.wasm", dir);
+  blob b = sym_build(path,
            "mkdir -p '%s' && "
            "%s --target=wasm32 -O2 -g -gdwarf-4 -c '%s/tests/fixtures/wasm/sym_inline.c' -o '%s/mixed_a.o' && "
            "%s --target=wasm32 -O2 -g -gdwarf-5 -c '%s/tests/symbols/sym_unit2.c' -o '%s/mixed_b.o' && "
            "%s --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic "
-           "-Wl,--allow-undefined '%s/mixed_a.o' '%s/mixed_b.o' -o '%s/mixed.wasm'",
-           dir, clang, src, dir, clang, src, dir, clang, dir, dir, dir);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
-  snprintf(path, sizeof path, "%s/mixed.wasm", dir);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
+           "-Wl,--allow-undefined '%s/mixed_a.o' '%s/mixed_b.o' -o '%s'",
+           dir, clang, src, dir, clang, src, dir, clang, dir, dir, path);
   /* The removed function's DWARF really is in the file. */
   assert_non_null(memmem(b.data, b.len, "unused_helper", 13));
 
@@ -1371,24 +1288,17 @@ static void test_mixed_units_and_tombstones(void **state) {
  * to the name section while the first keeps its lines. */
 static void test_partial_dwarf(void **state) {
   (void)state;
-  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
-  clang = clang && *clang ? clang : "clang";
-  src = src && *src ? src : ".";
-  char dir[512], cmd[4096], path[600];
+  const char *clang = sym_env("CLANG", "clang"), *src = sym_env("SCP_SRCDIR", ".");
+  char dir[512], path[600];
   snprintf(dir, sizeof dir, "%s/tests/symbols", build_dir());
-  int len = snprintf(cmd, sizeof cmd,
+  snprintf(path, sizeof path, "%s/partial.wasm", dir);
+  blob b = sym_build(path,
            "mkdir -p '%s' && "
            "%s --target=wasm32 -O2 -g -c '%s/tests/fixtures/wasm/sym_inline.c' -o '%s/partial_a.o' && "
            "%s --target=wasm32 -O2 -g0 -c '%s/tests/symbols/sym_unit2.c' -o '%s/partial_b.o' && "
            "%s --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic "
-           "-Wl,--allow-undefined '%s/partial_a.o' '%s/partial_b.o' -o '%s/partial.wasm'",
-           dir, clang, src, dir, clang, src, dir, clang, dir, dir, dir);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
-  snprintf(path, sizeof path, "%s/partial.wasm", dir);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
+           "-Wl,--allow-undefined '%s/partial_a.o' '%s/partial_b.o' -o '%s'",
+           dir, clang, src, dir, clang, src, dir, clang, dir, dir, path);
   scp_sym *s = open_blob(&b, NULL);
   assert_true(scp_sym_has_dwarf(s));
   assert_int_equal(scp_sym_function_count(s), 5);
@@ -1415,22 +1325,13 @@ static void test_partial_dwarf(void **state) {
 /* C++: names are the demangled linkage names, with parameters. */
 static void test_cpp_linkage_names(void **state) {
   (void)state;
-  const char *clang = getenv("CLANGXX"), *src = getenv("SCP_SRCDIR");
-  clang = clang && *clang ? clang : "clang++";
-  src = src && *src ? src : ".";
-  char dir[512], cmd[2048], path[600];
+  char dir[512], path[600];
   snprintf(dir, sizeof dir, "%s/tests/symbols", build_dir());
-  int len = snprintf(cmd, sizeof cmd,
-                     "mkdir -p '%s' && %s --target=wasm32 -O2 -g -nostdlib "
-                     "-fno-exceptions -Wl,--no-entry -Wl,--export-dynamic "
-                     "'%s/tests/symbols/sym_cpp.cc' -o '%s/sym_cpp.wasm'",
-                     dir, clang, src, dir);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
   snprintf(path, sizeof path, "%s/sym_cpp.wasm", dir);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
+  blob b = sym_build(path, "mkdir -p '%s' && %s --target=wasm32 -O2 -g -nostdlib "
+                     "-fno-exceptions -Wl,--no-entry -Wl,--export-dynamic "
+                     "'%s/tests/symbols/sym_cpp.cc' -o '%s'",
+                     dir, sym_env("CLANGXX", "clang++"), sym_env("SCP_SRCDIR", "."), path);
   scp_sym *s = open_blob(&b, NULL);
   static const char norm2[] = "geo::norm2(geo::Point const&)";
   static const char dot[] = "geo::dot(geo::Point const&, geo::Point const&)";

@@ -20,51 +20,13 @@
 #include "symbols/scp_sym.h"
 #include "build_dir.h"
 #include "symbols/scp_sym_private.h"   /* SYM_MAX_DIE_DEPTH */
+#include "sym_fixture.h"
 
 #include <dwarf.h>
 
 /* Function indices: host_log is the one import; then sym_inline.c's,
  * then sum_squares (second unit) and sum_squares2 (third). */
 enum { F_HOST_LOG, F_ACCUMULATE, F_SCALE, F_RUN, F_SUM, F_SUM2, F_UNITS };
-
-typedef struct blob {
-  uint8_t *data;
-  size_t len;
-} blob;
-
-static scp_sym *open_blob(const blob *b, const scp_sym_opts *opts) {
-  scp_sym *s = NULL;
-  scp_error err = {0};
-  int rc = scp_sym_open_wasm(b->data, b->len, opts, &s, &err);
-  if (rc != SCP_OK) fail_msg("open failed: %d %s", rc, err.msg);
-  return s;
-}
-
-static const char *base(const char *path) {
-  const char *slash = strrchr(path, '/');
-  return slash ? slash + 1 : path;
-}
-
-static uint8_t *find_custom(blob *b, const char *want, size_t *size) {
-  const uint8_t *end = b->data + b->len;
-  const uint8_t *p = b->data + 8;
-  while (p < end) {
-    uint8_t id = *p++;
-    uint32_t len;
-    assert_true(scp_leb_u32(&p, end, &len));
-    const uint8_t *q = p, *sec_end = p + len;
-    p = sec_end;
-    if (id != 0) continue;
-    uint32_t nlen;
-    assert_true(scp_leb_u32(&q, sec_end, &nlen));
-    if (nlen == strlen(want) && memcmp(q, want, nlen) == 0) {
-      *size = (size_t)(sec_end - q - nlen);
-      return (uint8_t *)q + nlen;
-    }
-  }
-  fail_msg("no custom section %s", want);
-  return NULL;
-}
 
 /* A sym_inline.c function keeps its DWARF: its name and declaration line,
  * every pc inside it, and source lines of sym_inline.c. */
@@ -101,35 +63,19 @@ static void check_inline_unit(scp_sym *s) {
 /* Three units: sym_inline.c in DWARF 4, sym_unit2.c in DWARF 5 and
  * sym_unit2.c again, renamed (sum_squares2), in DWARF 4. */
 static blob build_three_units(void) {
-  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
-  clang = clang && *clang ? clang : "clang";
-  src = src && *src ? src : ".";
-  char dir[512], cmd[4096], path[600];
+  const char *clang = sym_env("CLANG", "clang"), *src = sym_env("SCP_SRCDIR", ".");
+  char dir[512], path[600];
   snprintf(dir, sizeof dir, "%s/tests/symbols", build_dir());
-  int len = snprintf(cmd, sizeof cmd,
+  snprintf(path, sizeof path, "%s/units.wasm", dir);
+  return sym_build(path,
            "mkdir -p '%s' && "
            "%s --target=wasm32 -O2 -g -gdwarf-4 -c '%s/tests/fixtures/wasm/sym_inline.c' -o '%s/unit_a.o' && "
            "%s --target=wasm32 -O2 -g -gdwarf-5 -c '%s/tests/symbols/sym_unit2.c' -o '%s/unit_b.o' && "
            "%s --target=wasm32 -O2 -g -gdwarf-4 -Dsum_squares=sum_squares2 -Dunused_helper=unused_helper2 "
            "-c '%s/tests/symbols/sym_unit2.c' -o '%s/unit_c.o' && "
            "%s --target=wasm32 -nostdlib -Wl,--no-entry -Wl,--export-dynamic "
-           "-Wl,--allow-undefined '%s/unit_a.o' '%s/unit_b.o' '%s/unit_c.o' -o '%s/units.wasm'",
-           dir, clang, src, dir, clang, src, dir, clang, src, dir, clang, dir, dir, dir, dir);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
-  snprintf(path, sizeof path, "%s/units.wasm", dir);
-  blob b = {0};
-  scp_error err = {0};
-  if (scp_read_file(path, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
-  return b;
-}
-
-static uint32_t get32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void set32(uint8_t *p, uint32_t v) {
-  for (int i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i));
+           "-Wl,--allow-undefined '%s/unit_a.o' '%s/unit_b.o' '%s/unit_c.o' -o '%s'",
+           dir, clang, src, dir, clang, src, dir, clang, src, dir, clang, dir, dir, dir, path);
 }
 
 /* A sym_unit2.c function keeps its DWARF: name, declaration, and square
@@ -174,6 +120,14 @@ static void check_namesec(scp_sym *s, uint32_t index, const char *name) {
 static const char *const partial_tail =
     "; functions there: names from the name section, no source lines";
 
+/* b still has DWARF, and the warning want */
+static scp_sym *open_damaged(const blob *b, const char *want) {
+  scp_sym *s = open_blob(b, NULL);
+  assert_true(scp_sym_has_dwarf(s));
+  assert_string_equal(scp_sym_warning(s), want);
+  return s;
+}
+
 /* A damaged unit header loses only that unit when its unit_length still
  * says where the next unit starts, the first unit's included: the units
  * after it keep their names and lines, its functions fall back to the
@@ -192,8 +146,8 @@ static void test_damaged_unit_header_loses_only_itself(void **state) {
   /* unit 0 (DWARF 4): length, version at +4, abbrev offset at +6; unit 1
    * (DWARF 5): length, version, unit type at +6, address size, abbrev
    * offset at +8; unit 2 (DWARF 4) */
-  size_t u1 = 4 + get32(info), u2 = u1 + 4 + get32(info + u1);
-  assert_true(u2 + 12 < size && u2 + 4 + get32(info + u2) == size);
+  size_t u1 = 4 + scp_le32(info), u2 = u1 + 4 + scp_le32(info + u1);
+  assert_true(u2 + 12 < size && u2 + 4 + scp_le32(info + u2) == size);
   assert_int_equal(info[4], 4);
   assert_int_equal(info[u1 + 4], 5);
   assert_int_equal(info[u2 + 4], 4);
@@ -214,14 +168,12 @@ static void test_damaged_unit_header_loses_only_itself(void **state) {
       snprintf(want, sizeof want, "damaged .debug_info at offset 0x0: unknown DWARF "
                "version 99 (this unit only)%s", partial_tail);
     } else {
-      set32(info + 6, 0xeeeeeeee);
+      scp_put_le32(info + 6, 0xeeeeeeee);
       snprintf(want, sizeof want, "damaged .debug_info at offset 0x0: abbreviation offset "
                "0xeeeeeeee past .debug_abbrev (0x%zx bytes) (this unit only)%s",
                abbrev_size, partial_tail);
     }
-    s = open_blob(&b, NULL);
-    assert_true(scp_sym_has_dwarf(s));
-    assert_string_equal(scp_sym_warning(s), want);
+    s = open_damaged(&b, want);
     check_namesec(s, F_ACCUMULATE, "accumulate");
     check_namesec(s, F_SCALE, "scale");
     check_namesec(s, F_RUN, "run");
@@ -239,14 +191,12 @@ static void test_damaged_unit_header_loses_only_itself(void **state) {
       snprintf(want, sizeof want, "damaged .debug_info at offset 0x%zx: unknown unit type "
                "0x7f (this unit only)%s", u1, partial_tail);
     } else {
-      set32(info + u1 + 8, 0xeeeeeeee);
+      scp_put_le32(info + u1 + 8, 0xeeeeeeee);
       snprintf(want, sizeof want, "damaged .debug_info at offset 0x%zx: abbreviation offset "
                "0xeeeeeeee past .debug_abbrev (0x%zx bytes) (this unit only)%s", u1,
                abbrev_size, partial_tail);
     }
-    s = open_blob(&b, NULL);
-    assert_true(scp_sym_has_dwarf(s));
-    assert_string_equal(scp_sym_warning(s), want);
+    s = open_damaged(&b, want);
     check_inline_unit(s);
     check_namesec(s, F_SUM, "sum_squares");
     check_unit2_dwarf(s, F_SUM2, "sum_squares2");
@@ -259,25 +209,23 @@ static void test_damaged_unit_header_loses_only_itself(void **state) {
   for (int kind = 0; kind < 2; kind++) {
     memcpy(b.data, good.data, b.len);
     if (kind == 0) {
-      set32(info + u1, 0x7fffffff);
+      scp_put_le32(info + u1, 0x7fffffff);
       snprintf(want, sizeof want, "damaged .debug_info at offset 0x%zx: unit length "
                "0x7fffffff past the end of the section (0x%zx bytes) (this unit and those "
                "after it)%s", u1, size, partial_tail);
     } else {
-      set32(info + u1, 5);
+      scp_put_le32(info + u1, 5);
       snprintf(want, sizeof want, "damaged .debug_info at offset 0x%zx: unit length shorter "
                "than its header (this unit and those after it)%s", u1, partial_tail);
     }
-    s = open_blob(&b, NULL);
-    assert_true(scp_sym_has_dwarf(s));
-    assert_string_equal(scp_sym_warning(s), want);
+    s = open_damaged(&b, want);
     check_inline_unit(s);
     check_namesec(s, F_SUM, "sum_squares");
     check_namesec(s, F_SUM2, "sum_squares2");
     scp_sym_destroy(s);
   }
   memcpy(b.data, good.data, b.len);
-  set32(info, 0xfffffff3);
+  scp_put_le32(info, 0xfffffff3);
   s = open_blob(&b, NULL);
   assert_false(scp_sym_has_dwarf(s));
   assert_string_equal(scp_sym_warning(s), "damaged .debug_info at offset 0x0: reserved unit "
@@ -302,24 +250,18 @@ static void test_damaged_unit_header_loses_only_itself(void **state) {
 
 /* ---- an ELF's damaged unit ---------------------------------------------- */
 
-static uint64_t le64(const uint8_t *p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
-  return v;
-}
-
 /* The data of section want of a (trusted, test-built) little-endian ELF64. */
 static uint8_t *elf_section(blob *b, const char *want, size_t *size) {
   const uint8_t *d = b->data;
-  uint64_t shoff = le64(d + 40);
+  uint64_t shoff = scp_le64(d + 40);
   size_t n = (size_t)(d[60] | d[61] << 8), stridx = (size_t)(d[62] | d[63] << 8);
   assert_true(shoff + n * 64 <= b->len && stridx < n);
-  const char *strs = (const char *)d + le64(d + shoff + stridx * 64 + 24);
+  const char *strs = (const char *)d + scp_le64(d + shoff + stridx * 64 + 24);
   for (size_t i = 0; i < n; i++) {
     const uint8_t *h = d + shoff + i * 64;
-    if (strcmp(strs + get32(h), want)) continue;
-    *size = (size_t)le64(h + 32);
-    return b->data + le64(h + 24);
+    if (strcmp(strs + scp_le32(h), want)) continue;
+    *size = (size_t)scp_le64(h + 32);
+    return b->data + scp_le64(h + 24);
   }
   fail_msg("no section %s", want);
   return NULL;
@@ -329,17 +271,12 @@ static uint8_t *elf_section(blob *b, const char *want, size_t *size) {
  * warning names it and says the functions keep their symbol-table names. */
 static void test_elf_damaged_unit(void **state) {
   (void)state;
-  const char *clang = getenv("CLANG"), *src = getenv("SCP_SRCDIR");
-  char out[512], cmd[2048];
+  char out[512];
   snprintf(out, sizeof out, "%s/tests/symbols/units_bpf.o", build_dir());
-  int len = snprintf(cmd, sizeof cmd, "mkdir -p '%s/tests/symbols' && %s -target bpf -O2 -g "
+  blob b = sym_build(out, "mkdir -p '%s/tests/symbols' && %s -target bpf -O2 -g "
                      "-gdwarf-4 -c '%s/tests/fixtures/wasm/sym_inline.c' -o '%s'", build_dir(),
-                     clang && *clang ? clang : "clang", src && *src ? src : ".", out);
-  if (len < 0 || (size_t)len >= sizeof cmd) fail_msg("paths too long");
-  if (system(cmd) != 0) fail_msg("cannot build: %s", cmd);
-  blob b = {0};
+                     sym_env("CLANG", "clang"), sym_env("SCP_SRCDIR", "."), out);
   scp_error err = {0};
-  if (scp_read_file(out, &b.data, &b.len, &err) != SCP_OK) fail_msg("%s", err.msg);
   size_t size;
   uint8_t *info = elf_section(&b, ".debug_info", &size);
   assert_int_equal(info[4], 4);
@@ -389,7 +326,7 @@ static void dleb(dbuf *d, uint32_t v) {
 
 static void d32(dbuf *d, uint32_t v) {
   uint8_t b[4];
-  set32(b, v);
+  scp_put_le32(b, v);
   dput(d, b, 4);
 }
 
@@ -432,7 +369,7 @@ static void deep_unit(dbuf *info, int depth, const char *fn, uint32_t lo, uint32
   for (int i = 0; i < depth; i++) dbyte(info, i + 1 < depth ? 2 : 4);
   for (int i = 0; i + 1 < depth; i++) dbyte(info, 0);
   dbyte(info, 0);                      /* end of the unit's children */
-  set32(info->b + start, (uint32_t)(info->n - start - 4));
+  scp_put_le32(info->b + start, (uint32_t)(info->n - start - 4));
 }
 
 /* Two bodies of 4 bytes, at [2, 6) and [7, 11) of the code payload, named

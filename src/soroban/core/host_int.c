@@ -7,67 +7,24 @@
  */
 #include <string.h>
 
+#include "crypto/crypto_words.h"
 #include "soroban/core/host_private.h"
-
-typedef unsigned __int128 u128;
 
 static bool is_neg(const uint64_t *a) { return (a[0] >> 63) != 0; }
 
 static bool is_zero(const uint64_t *a) { return !(a[0] | a[1] | a[2] | a[3]); }
 
-/* r = a + b; returns the carry out */
-static bool add_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
-  u128 c = 0;
-  for (int i = 3; i >= 0; i--) {
-    c += (u128)a[i] + b[i];
-    r[i] = (uint64_t)c;
-    c >>= 64;
-  }
-  return c != 0;
-}
-
-/* r = a - b; returns the borrow out */
-static bool sub_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
-  uint64_t borrow = 0;
-  for (int i = 3; i >= 0; i--) {
-    u128 d = (u128)a[i] - b[i] - borrow;
-    r[i] = (uint64_t)d;
-    borrow = (uint64_t)(d >> 127);
-  }
-  return borrow != 0;
-}
-
 static void negate(const uint64_t *a, uint64_t *r) {
   static const uint64_t zero[4];
-  sub_words(zero, a, r);
-}
-
-/* res = a * b, the full 512-bit product in little-endian words */
-static void mul_full(const uint64_t *a, const uint64_t *b, uint64_t res[8]) {
-  memset(res, 0, 8 * sizeof *res);
-  for (int i = 0; i < 4; i++) {
-    u128 carry = 0;
-    for (int j = 0; j < 4; j++) {
-      u128 t = (u128)a[3 - i] * b[3 - j] + res[i + j] + carry;
-      res[i + j] = (uint64_t)t;
-      carry = t >> 64;
-    }
-    res[i + 4] = (uint64_t)carry;
-  }
+  scp_w256_sub(zero, a, r);
 }
 
 /* r = a * b (mod 2^256); returns whether the full product overflowed */
 static bool mul_words(const uint64_t *a, const uint64_t *b, uint64_t *r) {
   uint64_t res[8];
-  mul_full(a, b, res);
+  scp_w256_mul_full(a, b, res);
   for (int i = 0; i < 4; i++) r[3 - i] = res[i];
   return res[4] | res[5] | res[6] | res[7];
-}
-
-static int cmp_words(const uint64_t *a, const uint64_t *b) {
-  for (int i = 0; i < 4; i++)
-    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
-  return 0;
 }
 
 static void shl_words(const uint64_t *a, unsigned n, uint64_t *r) {
@@ -101,8 +58,8 @@ static void divmod_words(const uint64_t *a, const uint64_t *b, uint64_t *q, uint
   for (int bit = 255; bit >= 0; bit--) {
     shl_words(rem, 1, rem);
     rem[3] |= (a[3 - bit / 64] >> (bit % 64)) & 1;
-    if (cmp_words(rem, b) >= 0) {
-      sub_words(rem, b, rem);
+    if (scp_w256_cmp(rem, b) >= 0) {
+      scp_w256_sub(rem, b, rem);
       quo[3 - bit / 64] |= (uint64_t)1 << (bit % 64);
     }
   }
@@ -127,7 +84,7 @@ static bool mul_signed(const uint64_t *a, const uint64_t *b, uint64_t *r) {
   if (of) return false;
   if (neg) {
     /* |result| may be up to 2^255 */
-    if (cmp_words(p, min_i256) > 0) return false;
+    if (scp_w256_cmp(p, min_i256) > 0) return false;
     negate(p, r);
   } else {
     if (is_neg(p)) return false;
@@ -162,13 +119,13 @@ bool scp_int256_op(scp_int256_opcode op, bool sign, const uint64_t *a, const uin
                    uint32_t n, uint64_t *r) {
   switch (op) {
   case SCP_I256_ADD: {
-    bool carry = add_words(a, b, r);
+    bool carry = scp_w256_add(a, b, r);
     if (!sign) return !carry;
     /* overflow iff both operands share a sign the result lacks */
     return !(is_neg(a) == is_neg(b) && is_neg(r) != is_neg(a));
   }
   case SCP_I256_SUB: {
-    bool borrow = sub_words(a, b, r);
+    bool borrow = scp_w256_sub(a, b, r);
     if (!sign) return !borrow;
     return !(is_neg(a) != is_neg(b) && is_neg(r) != is_neg(a));
   }
@@ -183,7 +140,7 @@ bool scp_int256_op(scp_int256_opcode op, bool sign, const uint64_t *a, const uin
       return true;
     }
     static const uint64_t minus_one[4] = { UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX };
-    if (!cmp_words(a, min_i256) && !cmp_words(b, minus_one)) return false;
+    if (!scp_w256_cmp(a, min_i256) && !scp_w256_cmp(b, minus_one)) return false;
     uint64_t ma[4], mb[4], q[4], m[4];
     abs_words(a, ma);
     abs_words(b, mb);
@@ -193,7 +150,7 @@ bool scp_int256_op(scp_int256_opcode op, bool sign, const uint64_t *a, const uin
       memcpy(r, q, sizeof q);
     } else {
       /* truncated remainder takes a's sign; rem_euclid is never negative */
-      if (is_neg(a) && !is_zero(m)) sub_words(mb, m, m);
+      if (is_neg(a) && !is_zero(m)) scp_w256_sub(mb, m, m);
       memcpy(r, m, sizeof m);
     }
     return true;

@@ -13,20 +13,15 @@ scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra,
   l->seeds = s->storage;
   l->nseeds = s->nstorage;
   l->deploys = s->deploys;
-  l->accounts = s->accounts;
-  l->naccounts = s->naccounts;
-  l->trustlines = s->trustlines;
-  l->ntrustlines = s->ntrustlines;
-  l->owned_assets = calloc(s->nassets + nextra + 1, sizeof *l->owned_assets);
-  l->asset_ids = calloc(s->nassets + nextra + 1, sizeof *l->asset_ids);
-  if (!l->owned_assets || !l->asset_ids) {
+  /* the file's asset contracts, then the command line's */
+  const char **assets = l->owned_assets = calloc(s->nassets + nextra + 1, sizeof *assets);
+  if (!assets || !scp_ledger_classic(l, s->accounts, s->naccounts, s->trustlines,
+                                     s->ntrustlines, assets, s->nassets + nextra)) {
     scp_ledger_free(l);
     return NULL;
   }
-  for (size_t i = 0; i < s->nassets; i++) l->owned_assets[i] = s->assets[i];
-  for (size_t i = 0; i < nextra; i++) l->owned_assets[s->nassets + i] = extra[i];
-  l->assets = l->owned_assets;
-  l->nassets = s->nassets + nextra;
+  for (size_t i = 0; i < s->nassets; i++) assets[i] = s->assets[i];
+  for (size_t i = 0; i < nextra; i++) assets[s->nassets + i] = extra[i];
   return l;
 }
 

@@ -124,6 +124,13 @@ static inline scp_ledger *scp_sor_session_ledger(const scp_soroban_opts *o) {
 scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n);
 void scp_ledger_free(scp_ledger *l);
 
+/* l's classic side: accounts, trustlines and asset contracts (borrowed),
+ * with the ids of the assets (asset_ids) allocated to match.  False when
+ * out of memory. */
+bool scp_ledger_classic(scp_ledger *l, const scp_ledger_account *accounts, size_t naccounts,
+                        const scp_ledger_trustline *trustlines, size_t ntrustlines,
+                        const char *const *assets, size_t nassets);
+
 /* (sor_ledger.c) Set the ledger up once, with o's ledger info and limits:
  * accounts and trustlines, asset contracts, contracts (by set-up
  * transactions for those with a constructor or a contract deployer), the

@@ -66,6 +66,20 @@ scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
   return l;
 }
 
+bool scp_ledger_classic(scp_ledger *l, const scp_ledger_account *accounts, size_t naccounts,
+                        const scp_ledger_trustline *trustlines, size_t ntrustlines,
+                        const char *const *assets, size_t nassets) {
+  l->accounts = accounts;
+  l->naccounts = naccounts;
+  l->trustlines = trustlines;
+  l->ntrustlines = ntrustlines;
+  l->assets = assets;
+  l->nassets = nassets;
+  free(l->asset_ids);
+  l->asset_ids = calloc(nassets + 1, sizeof *l->asset_ids);
+  return l->asset_ids != NULL;
+}
+
 static void ents_free(scp_sentry *e, size_t n) {
   for (size_t i = 0; i < n; i++) {
     free(e[i].k.key);

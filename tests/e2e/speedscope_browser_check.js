@@ -60,6 +60,17 @@ function parseSandwich(text) {
   return rows;
 }
 
+// The sandwich table once it holds at least n rows: the view draws its
+// heading before its rows, so one read right after the heading may see none.
+async function sandwichRows(page, n) {
+  let rows = new Map();
+  for (let i = 0; i < 100 && rows.size < n; i++) {
+    if (i) await new Promise((r) => setTimeout(r, 100));
+    rows = parseSandwich(await page.evaluate("document.body.innerText"));
+  }
+  return rows;
+}
+
 const key = async (page, k, code, vk) => {
   await page.send("Input.dispatchKeyEvent", { type: "keyDown", key: k, code, text: k, windowsVirtualKeyCode: vk });
   await page.send("Input.dispatchKeyEvent", { type: "keyUp", key: k, code, windowsVirtualKeyCode: vk });
@@ -87,8 +98,8 @@ async function main(browser) {
   // Sandwich view ("3"): every function's total and self CPU.
   await key(page, "3", "Digit3", 51);
   await page.until('document.body.innerText.includes("Symbol Name")');
-  const rows = parseSandwich(await page.evaluate("document.body.innerText"));
   const want = perFunction(0);
+  const rows = await sandwichRows(page, want.size);
   const fmt = (v) => v.toLocaleString("en-US");
   let wrong = [];
   for (const [name, e] of want) {
@@ -104,8 +115,8 @@ async function main(browser) {
   const memName = "Memory (bytes) (2/" + report.metrics.length + ")";
   const mem = await page.until(`document.body.innerText.includes(${JSON.stringify(memName)})`);
   check('"n" switches to "' + memName + '"', mem);
-  const memRows = parseSandwich(await page.evaluate("document.body.innerText"));
   const memWant = perFunction(1);
+  const memRows = await sandwichRows(page, memWant.size);
   let top = null;
   for (const [name, e] of memWant) if (!top || e.self > memWant.get(top).self) top = name;
   const pct = (100 * memWant.get(top).total) / report.metrics[1].total;

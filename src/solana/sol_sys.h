@@ -107,6 +107,12 @@ int sol_charge(sol_ctx *c, const sol_io *io, uint64_t amount, scp_error *err);
  * aligned to `align` when c->check_aligned; len 0 gives a NULL host. */
 int sol_map(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t len, uint64_t size,
             uint64_t align, bool write, uint8_t **host, scp_error *err);
+/* The BLS12-381 curve ids of the curve syscalls (sol_sys_bls.c); a[0] is
+ * the curve id, already known to be one of theirs. */
+int sol_bls_validate(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err);
+int sol_bls_decompress(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err);
+int sol_bls_group_op(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err);
+int sol_bls_pairing(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err);
 /* A VmSlice<u8> array: n (ptr, len) pairs at va. */
 int sol_map_slices(sol_ctx *c, const sol_io *io, uint64_t va, uint64_t n,
                    const uint8_t **pairs, scp_error *err);

@@ -5,8 +5,8 @@
  * (1) groups as solana-curve25519 computes them on curve25519-dalek; the
  * arithmetic is crypto/crypto_ed25519's.  A curve or operation they do not
  * know is InvalidAttribute before any charge (abort_on_invalid_curve); the
- * BLS12-381 ids (4 pairing, 5 G1, 6 G2, each | 0x80 big-endian) pass that
- * check and are not implemented here.  Inputs that do not decode, and
+ * BLS12-381 ids (5 G1, 6 G2, each | 0x80 big-endian; 4 the pairing) go to
+ * sol_sys_bls.c, and multiscalar has none of them.  Inputs that do not decode, and
  * scalars not below the group order, return r0 1 and leave the result
  * alone; the result is translated only after a success. */
 #include <string.h>
@@ -20,10 +20,6 @@ static const uint64_t MSM_BASE[2] = { 2273, 2303 };
 static const uint64_t MSM_INCR[2] = { 758, 788 };
 /* more points than this is InvalidLength before anything else */
 #define MSM_MAX 512u
-
-static int unimpl(scp_error *err) {
-  return scp_fail(err, SCP_ERR_UNSUPPORTED, "this syscall is not implemented by scprof");
-}
 
 static bool bls_id(uint64_t id, uint64_t base) { return id == base || id == (base | 0x80); }
 
@@ -43,7 +39,7 @@ static int put_result(sol_ctx *c, const sol_io *io, uint64_t va, bool ok, const 
 
 /* sol_curve_validate_point(curve, point, _) */
 int sol_sys_curve_validate(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  if (bls_id(a[0], 5) || bls_id(a[0], 6)) return unimpl(err);
+  if (bls_id(a[0], 5) || bls_id(a[0], 6)) return sol_bls_validate(c, io, a, r0, err);
   if (a[0] > 1) return curve_unknown(err);
   bool rist = a[0] == 1;
   uint8_t *p;
@@ -57,7 +53,7 @@ int sol_sys_curve_validate(sol_ctx *c, const sol_io *io, const uint64_t a[5], ui
 /* sol_curve_group_op(curve, op, left, right, result): ops 0 ADD, 1 SUB, 2
  * MUL (left is then the scalar, right the point) */
 int sol_sys_curve_group_op(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  if (bls_id(a[0], 5) || bls_id(a[0], 6)) return unimpl(err);
+  if (bls_id(a[0], 5) || bls_id(a[0], 6)) return sol_bls_group_op(c, io, a, r0, err);
   if (a[0] > 1 || a[1] > 2) return curve_unknown(err);
   bool rist = a[0] == 1;
   uint8_t *l, *r, res[32];
@@ -89,10 +85,10 @@ int sol_sys_curve_msm(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_
 
 int sol_sys_curve_decompress(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
   if (!bls_id(a[0], 5) && !bls_id(a[0], 6)) return curve_unknown(err);
-  return unimpl(err);
+  return sol_bls_decompress(c, io, a, r0, err);
 }
 
 int sol_sys_curve_pairing_map(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
   if (!bls_id(a[0], 4)) return curve_unknown(err);
-  return unimpl(err);
+  return sol_bls_pairing(c, io, a, r0, err);
 }

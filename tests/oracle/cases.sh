@@ -325,3 +325,99 @@ ocase crypto_c25519_rist_msm_513 "$CR" --ix "450101"
 ocase crypto_c25519_rist_msm_cu_limit "$CR" --ix "050102$(sc 3)$(sc 5)$RG$RG2" --cu-limit 3000
 ocase crypto_c25519_msm_unknown_curve "$CR" --ix "050200"
 ocase crypto_c25519_msm_513_unknown_curve "$CR" --ix "450201"
+# bls.c (tests/fixtures/sbpf/bls.c): the BLS12-381 curve ids (5 G1, 6 G2,
+# 4 the pairing; | 0x80 big-endian).  Zcash points: the generators, their
+# negations, BS1 = (4, sqrt(68)) on the curve outside the order-r
+# subgroup, BZ = (0, 2) which blst refuses, the compressed forms (0x80,
+# 0x20 when y is the larger root).  Little-endian reverses each 48-byte Fp
+# and puts Fp2's real part first.
+BL=$FIX/bls_v3.so
+BG1=17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1
+BNG1=17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb114d1d6855d545a8aa7d76c8cf2e21f267816aef1db507c96655b9d5caac42364e6f38ba0ecb751bad54dcd6b939c2ca
+BS1=$(rep 00 47)040a989badd40d6212b33cffc3f3763e9bc760f988c9926b26da9dd85e928483446346b8ed00e1de5d5ea93e354abe706c
+BZ=$(rep 00 48)$(rep 00 47)02
+BG1C=97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb
+BNG1C=b7f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb
+BS1C=80$(rep 00 46)04
+BG2X=13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8
+BG2=${BG2X}0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801
+BG2C=9$(echo $BG2X | cut -c2-)
+BINF1=40$(rep 00 95)
+BINF2=40$(rep 00 191)
+BP=1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab
+BLS_R=73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001
+B1() { lerev "$1" 48; }
+# G2 little-endian: each Fp reversed, then the two halves of each Fp2 swapped
+B2() { echo "$1" | fold -w 192 | while read -r f2; do
+  printf '%s%s' "$(B1 "$(echo $f2 | cut -c97-)")" "$(B1 "$(echo $f2 | cut -c1-96)")"; done; }
+ocase crypto_bls_g1_validate "$BL" --ix "008500$BG1"
+ocase crypto_bls_g1_validate_le_id "$BL" --ix "000500$BG1"
+ocase crypto_bls_g1_validate_le "$BL" --ix "000500$(B1 $BG1)"
+ocase crypto_bls_g1_validate_neg "$BL" --ix "008500$BNG1"
+ocase crypto_bls_g1_validate_inf "$BL" --ix "008500$BINF1"
+ocase crypto_bls_g1_validate_inf_le "$BL" --ix "000500$(B1 $BINF1)"
+ocase crypto_bls_g1_validate_inf_extra "$BL" --ix "008500${BINF1%??}01"
+ocase crypto_bls_g1_validate_inf_sort "$BL" --ix "008500$(echo $BINF1 | sed 's/^40/60/')"
+ocase crypto_bls_g1_validate_zero "$BL" --ix "008500$(rep 00 96)"
+ocase crypto_bls_g1_validate_not_subgroup "$BL" --ix "008500$BS1"
+ocase crypto_bls_g1_validate_x_zero "$BL" --ix "008500$BZ"
+ocase crypto_bls_g1_validate_off_curve "$BL" --ix "008500${BG1%?}0"
+ocase crypto_bls_g1_validate_x_p "$BL" --ix "008500$BP$(echo $BG1 | cut -c97-)"
+ocase crypto_bls_g1_validate_compressed_flag "$BL" --ix "0085009$(echo $BG1 | cut -c2-)"
+ocase crypto_bls_g1_validate_bad_pointer "$BL" --ix "408500$BG1"
+ocase crypto_bls_g2_validate "$BL" --ix "008600$BG2"
+ocase crypto_bls_g2_validate_le "$BL" --ix "000600$(B2 $BG2)"
+ocase crypto_bls_g2_validate_inf "$BL" --ix "008600$BINF2"
+ocase crypto_bls_g2_validate_off_curve "$BL" --ix "008600${BG2%?}0"
+ocase crypto_bls_g2_validate_swapped "$BL" --ix "008600$(B1 $(B2 $BG2))"
+ocase crypto_bls_pairing_id_validate "$BL" --ix "008400$BG1"
+ocase crypto_bls_g1_decompress "$BL" --ix "018500$BG1C"
+ocase crypto_bls_g1_decompress_le "$BL" --ix "010500$(B1 $BG1C)"
+ocase crypto_bls_g1_decompress_neg "$BL" --ix "018500$BNG1C"
+ocase crypto_bls_g1_decompress_inf "$BL" --ix "018500c0$(rep 00 47)"
+ocase crypto_bls_g1_decompress_inf_sort "$BL" --ix "018500e0$(rep 00 47)"
+ocase crypto_bls_g1_decompress_no_flag "$BL" --ix "0185001$(echo $BG1C | cut -c2-)"
+ocase crypto_bls_g1_decompress_no_root "$BL" --ix "01850080$(rep 00 46)01"
+ocase crypto_bls_g1_decompress_not_subgroup "$BL" --ix "018500$BS1C"
+ocase crypto_bls_g1_decompress_x_p "$BL" --ix "0185009$(echo $BP | cut -c2-)"
+ocase crypto_bls_g1_decompress_bad_result "$BL" --ix "818500$BG1C"
+ocase crypto_bls_g2_decompress "$BL" --ix "018600$BG2C"
+ocase crypto_bls_g2_decompress_le "$BL" --ix "010600$(B2 $BG2C)"
+ocase crypto_bls_g2_decompress_sorted "$BL" --ix "018600b$(echo $BG2C | cut -c2-)"
+ocase crypto_bls_pairing_id_decompress "$BL" --ix "018400$BG1C"
+ocase crypto_bls_g1_add "$BL" --ix "02850060$BG1$BG1"
+ocase crypto_bls_g1_add_le "$BL" --ix "02050060$(B1 $BG1)$(B1 $BG1)"
+ocase crypto_bls_g1_add_neg "$BL" --ix "02850060$BG1$BNG1"
+ocase crypto_bls_g1_add_inf "$BL" --ix "02850060$BINF1$BG1"
+ocase crypto_bls_g1_add_not_subgroup "$BL" --ix "02850060$BG1$BS1"
+ocase crypto_bls_g1_add_x_zero "$BL" --ix "02850060$BG1$BZ"
+ocase crypto_bls_g1_add_off_curve "$BL" --ix "02850060$BG1${BG1%?}0"
+ocase crypto_bls_g1_sub "$BL" --ix "02850160$BG1$BNG1"
+ocase crypto_bls_g1_sub_self "$BL" --ix "02850160$BG1$BG1"
+ocase crypto_bls_g1_mul "$BL" --ix "02850220$(n32 5)$BG1"
+ocase crypto_bls_g1_mul_le "$BL" --ix "02050220$(L1 $(n32 5))$(B1 $BG1)"
+ocase crypto_bls_g1_mul_r "$BL" --ix "02850220$BLS_R$BG1"
+ocase crypto_bls_g1_mul_r_minus_1 "$BL" --ix "02850220${BLS_R%?}0$BG1"
+ocase crypto_bls_g1_mul_not_subgroup "$BL" --ix "02850220$(n32 5)$BS1"
+ocase crypto_bls_g1_mul_inf "$BL" --ix "02850220$(n32 5)$BINF1"
+ocase crypto_bls_g1_op_3 "$BL" --ix "02850360$BG1$BG1"
+ocase crypto_bls_g1_add_bad_result "$BL" --ix "82850060$BG1$BG1"
+ocase crypto_bls_g1_add_bad_left "$BL" --ix "42850060$BG1$BG1"
+ocase crypto_bls_g2_add "$BL" --ix "028600c0$BG2$BG2"
+ocase crypto_bls_g2_add_le "$BL" --ix "020600c0$(B2 $BG2)$(B2 $BG2)"
+ocase crypto_bls_g2_sub_self "$BL" --ix "028601c0$BG2$BG2"
+ocase crypto_bls_g2_mul "$BL" --ix "02860220$(n32 7)$BG2"
+ocase crypto_bls_g2_mul_le "$BL" --ix "02060220$(L1 $(n32 7))$(B2 $BG2)"
+ocase crypto_bls_g2_mul_cu_limit "$BL" --ix "02860220$(n32 7)$BG2" --cu-limit 5000
+ocase crypto_bls_pairing_id_group_op "$BL" --ix "02840060$BG1$BG1"
+ocase crypto_bls_pairing_none "$BL" --ix "038400"
+ocase crypto_bls_pairing_none_le "$BL" --ix "030400"
+ocase crypto_bls_pairing_one "$BL" --ix "038401$BG1$BG2"
+ocase crypto_bls_pairing_one_le "$BL" --ix "030401$(B1 $BG1)$(B2 $BG2)"
+ocase crypto_bls_pairing_two "$BL" --ix "038402$BG1$BNG1$BG2$BG2"
+ocase crypto_bls_pairing_inf "$BL" --ix "038401$BINF1$BG2"
+ocase crypto_bls_pairing_not_subgroup "$BL" --ix "038401$BS1$BG2"
+ocase crypto_bls_pairing_g1_id "$BL" --ix "038501$BG1$BG2"
+ocase crypto_bls_pairing_bad_result "$BL" --ix "838401$BG1$BG2"
+ocase crypto_bls_pairing_past_input "$BL" --ix "038403$BG1$BG2"
+ocase crypto_bls_pairing_cu_limit "$BL" --ix "038402$BG1$BNG1$BG2$BG2" --cu-limit 30000

@@ -75,8 +75,9 @@ void scp_tree_free(scp_tree *t) {
 
 /* Inlined: a guest's host calls reach the tree on every call (no call
  * cache on that path), so the lookup is the hot path. */
-static inline __attribute__((always_inline)) uint32_t find(const scp_tree *t, uint32_t parent, uint64_t callsite, scp_kind kind,
-                     uint32_t module, uint32_t callee) {
+static inline __attribute__((always_inline)) uint32_t find(const scp_tree *t, uint32_t parent,
+                                                             uint64_t callsite, scp_kind kind,
+                                                             uint32_t module, uint32_t callee) {
   size_t h = key_hash(parent, callsite, kind, module, callee) & (t->nbuckets - 1);
   for (uint32_t i = t->buckets[h]; i != SCP_NODE_NONE; i = t->nodes[i].hash_next) {
     const scp_tree_node *n = &t->nodes[i];
@@ -147,8 +148,10 @@ static uint32_t truncated(scp_tree *t, uint32_t parent, scp_kind kind, uint32_t 
     if (id != SCP_NODE_NONE) return id;
     if (t->n < room) return create(t, mk, 0, kind, module, callee);
   }
+  /* the root's marker has the key of a marker made under the root as a
+   * parent: one node serves both, so a key's answer never changes */
   if (t->root_marker == SCP_NODE_NONE &&
-      (t->root_marker = create(t, 0, 0, SCP_KIND_TRUNCATED, 0, 0)) == SCP_NODE_NONE)
+      (t->root_marker = find_or_create(t, 0, 0, SCP_KIND_TRUNCATED, 0, 0)) == SCP_NODE_NONE)
     return SCP_NODE_NONE;
   return find_or_create(t, t->root_marker, 0, kind, module, callee);
 }

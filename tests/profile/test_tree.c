@@ -68,6 +68,30 @@ static void test_budget_markers(void **state) {
   scp_tree_free(&t);
 }
 
+/* A marker made under the root (the root being the deepest kept
+ * ancestor) is also the root's marker past 1.5 x the budget: one node,
+ * and an answer given under it stays the answer. */
+static void test_root_marker_is_one(void **state) {
+  (void)state;
+  scp_tree t;
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  t.max_nodes = 4;
+  uint32_t a = enter(&t, 0, 0x10, 100), b = enter(&t, a, 0x20, 101);
+  enter(&t, b, 0x30, 102);
+  uint32_t d = enter(&t, 0, 0x40, 103);              /* marker under the root, n = 6 */
+  uint32_t mk = at(&t, d)->parent;
+  assert_int_equal(at(&t, mk)->parent, 0);
+  uint32_t e = enter(&t, a, 0x14, 104);              /* no room under a: the root's marker */
+  assert_int_equal(at(&t, e)->parent, mk);
+  assert_int_equal(t.root_marker, mk);
+  assert_int_equal(enter(&t, 0, 0x40, 103), d);
+  size_t markers = 0;
+  for (uint32_t c = at(&t, 0)->first_child; c != SCP_NODE_NONE; c = at(&t, c)->next_sibling)
+    markers += at(&t, c)->kind == SCP_KIND_TRUNCATED;
+  assert_int_equal(markers, 1);
+  scp_tree_free(&t);
+}
+
 /* Costs booked on merged nodes are still booked once: Σ self is what was
  * added, whatever the budget. */
 static void test_budget_keeps_totals(void **state) {
@@ -164,6 +188,7 @@ static void test_pc_side_table(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_budget_markers),
+    cmocka_unit_test(test_root_marker_is_one),
     cmocka_unit_test(test_budget_keeps_totals),
     cmocka_unit_test(test_no_budget),
     cmocka_unit_test(test_fold_recursion),

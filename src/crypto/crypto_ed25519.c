@@ -24,19 +24,13 @@ static const uint8_t L_BYTES[32] = {
   0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10};
 
-static uint64_t load64(const uint8_t *b) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
-  return v;
-}
-
 /* the low 255 bits, not reduced (dalek's FieldElement::from_bytes) */
 static void fe_frombytes(fe *h, const uint8_t s[32]) {
-  h->v[0] = load64(s) & MASK51;
-  h->v[1] = (load64(s + 6) >> 3) & MASK51;
-  h->v[2] = (load64(s + 12) >> 6) & MASK51;
-  h->v[3] = (load64(s + 19) >> 1) & MASK51;
-  h->v[4] = (load64(s + 24) >> 12) & MASK51;
+  h->v[0] = scp_le64(s) & MASK51;
+  h->v[1] = (scp_le64(s + 6) >> 3) & MASK51;
+  h->v[2] = (scp_le64(s + 12) >> 6) & MASK51;
+  h->v[3] = (scp_le64(s + 19) >> 1) & MASK51;
+  h->v[4] = (scp_le64(s + 24) >> 12) & MASK51;
 }
 
 static void fe_carry(fe *h) {

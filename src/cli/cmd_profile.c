@@ -654,6 +654,7 @@ static int write_format(const scp_profile *p, const profile_opts *o, const char 
 
 static int write_outputs(const scp_profile *p, const profile_opts *o, const char *dir,
                          const char *shown) {
+  cli_warn_truncated(p, o->wasm_path);
   int status = cli_make_dir(dir);
   if (status) return status;
   for (unsigned f = 0; f < SCP_FMT_COUNT && !status; f++)
@@ -673,7 +674,6 @@ static int write_outputs(const scp_profile *p, const profile_opts *o, const char
  * info" line): a one-line warning, or with --strict-debug the error that
  * stops before any output is written.  Returns 0 or that exit status. */
 static int debug_damage(const scp_profile *p, const profile_opts *o) {
-  cli_warn_truncated(p, o->wasm_path);
   for (size_t i = 0; i < p->nmeta; i++) {
     if (strcmp(scp_prof_str(p, p->meta[i].key), "debug info")) continue;
     const char *why = scp_prof_str(p, p->meta[i].value);

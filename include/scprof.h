@@ -83,8 +83,8 @@ bool scp_address_strkey(const char *text, unsigned *kind, uint8_t key[32]);
 
 /* The budget a call may use; 0 takes the host default. */
 typedef struct scp_limits {
-  uint64_t cpu;                /* 0: the host default, 100,000,000 */
-  uint64_t mem;                /* 0: the host default, 41,943,040 */
+  uint64_t cpu;                /* 0: the network's, else the host default, 100,000,000 */
+  uint64_t mem;                /* 0: the network's, else the host default, 41,943,040 */
 } scp_limits;
 
 /* The shape of a profile's call tree.  Memory follows the number of
@@ -170,11 +170,14 @@ typedef struct scp_soroban_opts {
   scp_tree_opts shape;
   /* The resource fee the network charges for the call, as an extra metric
    * "Fee" (stroops) on every node, with its breakdown.  network: a shipped
-   * profile ("mainnet", "testnet"; NULL: "mainnet" when network_config is
-   * set, else no fee); network_config: a settings file (stellar-core's
+   * profile ("mainnet", "testnet": the newest; "mainnet@YYYY-MM-DD": the
+   * newest dated on or before that day; NULL: "mainnet" when
+   * network_config is set, else no fee); network_config: a settings file (stellar-core's
    * ConfigUpgradeSet JSON) applied on it; soroban_state_size: the Soroban
    * state size in bytes the rent write fee is computed from (0: the
-   * profile's).  With a network, the ledger takes its TTL settings.  An
+   * profile's).  With a network, the ledger takes its TTL settings and a
+   * limit left 0 in `limits` is the network's (tx_max_instructions,
+   * tx_memory_limit).  An
    * unknown name or a bad file is SCP_ERR_ARG / SCP_ERR_MALFORMED /
    * SCP_ERR_IO.  A call over one of the network's per-transaction limits
    * ends as SCP_ERR_LIMIT, naming the limit and the excess, with the

@@ -459,7 +459,7 @@ static int fee_option(int argc, char **argv, int *i, profile_opts *o) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *a = argv[*i], *val;
   if (!strcmp(a, "--network")) {
-    if (!(val = cli_option_value(argc, argv, i, "a network (mainnet, testnet)"))) return usage;
+    if (!(val = cli_option_value(argc, argv, i, "a network (mainnet, testnet, mainnet@YYYY-MM-DD)"))) return usage;
     o->network = val;
   } else if (!strcmp(a, "--network-config")) {
     if (!(val = cli_option_value(argc, argv, i, "a settings .json file"))) return usage;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # End-to-end: the resource fee (--network).  The token example's flow on
-# mainnet's protocol-23 settings: each call's fee in scenario.txt and the
+# mainnet's protocol-23 settings (the dated profile mainnet@2026-01-12): each call's fee in scenario.txt and the
 # total; the transfer's report breaks the fee down by component (numbers
 # worked out from the rates in src/soroban/fee/net.c, see below), its fee
 # flamegraph adds up to the total, the write fee sits on the storage
@@ -35,7 +35,7 @@ cat >"$T/token.json" <<JSON
            {"function": "transfer", "args": {"from": "$ALICE", "to": "$BOB", "amount": 300},
             "auth": "enforce", "signers": ["$S1"]}]}
 JSON
-"$BIN" profile -q -o "$T/a" --network mainnet --scenario "$T/token.json" 2>"$T/err"; rc=$?
+"$BIN" profile -q -o "$T/a" --network mainnet@2026-01-12 --scenario "$T/token.json" 2>"$T/err"; rc=$?
 NAME="token flow with --network mainnet runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 cat >"$T/want" <<EOF2
 1 mint ok fee 410703
@@ -121,15 +121,80 @@ NAME="diff --metric fee: signed transfer 77,202 vs simulated 168,661 (the nonce'
 ok sh -c "[ $rc -eq 0 ] && grep -q '^  Fee  *168,661  *77,202  *-91,459' '$T/out' &&
           grep -q '115,444  *28,524  *-86,920 .* host:require_auth\$' '$T/out'"
 
-"$BIN" profile -q -o "$T/b" --network mainnet --scenario "$T/token.json" 2>/dev/null
+"$BIN" profile -q -o "$T/b" --network mainnet@2026-01-12 --scenario "$T/token.json" 2>/dev/null
 NAME="two runs write the same bytes"
 ok cmp -s "$D/report.json" "$T/b/03-transfer/report.json"
+
+# ---- today's settings: the same transfer on mainnet as of 2026-07-29 -----
+# The resources are the ones above; the rates are laboratory f0103e70's
+# (7 per 10,000 instructions, 1,563 per disk-read entry, 447 per KB read,
+# 2,500 per written entry, 875 per KB written, 5,000 per KB of events,
+# 4,059 per KB of history, 406 per KB of transaction; rent still at the
+# 1,000 floor for 1,388,000,392 bytes of state):
+#   ceil(770501 * 7 / 10000) = 540; 1,563; ceil(92 * 447 / 1024) = 41;
+#   3 * 2,500 = 7,500; ceil(372 * 875 / 1024) = 318;
+#   ceil(180 * 5000 / 1024) = 879; ceil(1296 * 4059 / 1024) = 5,138;
+#   ceil(996 * 406 / 1024) = 395; rent 95,000 (the nonce, as above);
+#   TTL entry 2,500 + ceil(48 * 875 / 1024) = 2,542.  Total 113,916:
+#   15,495 non-refundable, 98,421 refundable.
+"$BIN" profile -q -o "$T/now" --network mainnet --scenario "$T/token.json" 2>"$T/err"; rc=$?
+cat >"$T/want" <<'EOF2'
+Fees (mainnet)
+  component                                                 resource  stroops
+  instructions                                  770,501 instructions      540
+  disk read entries                                        1 entries    1,563
+  disk read bytes                                           92 bytes       41
+  write entries                                            3 entries    7,500
+  write bytes                                              372 bytes      318
+  events and return value                     180 bytes (refundable)      879
+  history (transaction size)               996 + 300 bytes of result    5,138
+  bandwidth (transaction size)                             996 bytes      395
+  rent                          1 entry at 1,000 per KB (refundable)   95,000
+  TTL writes                              1 TTL entries (refundable)    2,542
+  total                                                               113,916
+EOF2
+R="$T/now/03-transfer/report.txt"
+NAME="mainnet today: the transfer's Fees section worked out from the 2026-07-29 rates"
+ok sh -c "[ $rc -eq 0 ] && sed -n '/^Fees (mainnet)/,/^  total/p' '$R' | cmp -s - '$T/want' &&
+          grep -q '^  fee  *113,916 stroops: 15,495 non-refundable, 98,421 refundable\$' '$R'"
+cat >"$T/want" <<EOF2
+1 mint ok fee 359306
+2 mint ok fee 359306
+3 transfer ok fee 113916
+4 transfer ok fee 20198
+total fee 852726
+EOF2
+NAME="mainnet today: each call's fee (docs/fees.md's figures; the mints and the signed transfer are pins of scprof's output)"
+ok sh -c "awk -F'\t' '\$1 == \"total\" {print \$1, \$2; next} {print \$1, \$3, \$6, \$7}' '$T/now/scenario.txt' | cmp -s - '$T/want'"
+NAME="the report states the profile's date and source"
+ok sh -c "grep -q '^  network  *mainnet, settings of 2026-07-29\$' '$R' &&
+          grep -q '^  network source  *stellar/laboratory src/constants/networkLimits.ts, commit f0103e70 (2026-07-29)' '$R' &&
+          grep -q '^  network  *mainnet, settings of 2026-01-12\$' '$D/report.txt'"
+NAME="the CPU limit follows the network: 400,000,000 on mainnet today, 100,000,000 on 2026-01-12"
+ok sh -c "grep -q '^  CPU  *770,501  *400,000,000 ' '$R' && grep -q '^  CPU  *770,501  *100,000,000 ' '$D/report.txt'"
+"$BIN" profile -q -o "$T/lim1" --network mainnet --cpu-limit 700000 "$B/examples/demo.wasm" run u32:200 2>"$T/err"; rc=$?
+NAME="--cpu-limit wins over the network's: the limit shown is 700,000"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  CPU  *409,304  *700,000 ' '$T/lim1/report.txt'"
+# demo run(200) on testnet today: ceil(409304 * 7 / 10000) = 287, events
+# ceil(116 * 5000 / 1024) = 567, history ceil(632 * 4059 / 1024) = 2,506,
+# bandwidth ceil(332 * 406 / 1024) = 132; total 3,492
+"$BIN" profile -q -o "$T/demo2" --network testnet "$B/examples/demo.wasm" run u32:200 2>"$T/err"; rc=$?
+NAME="demo run on testnet today: fee 3,492 (compute 287, events 567, history 2,506, bandwidth 132)"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  instructions  *409,304 instructions  *287\$' '$T/demo2/report.txt' &&
+          grep -q '^  events and return value  *116 bytes (refundable)  *567\$' '$T/demo2/report.txt' &&
+          grep -q '^  history (transaction size)  *332 + 300 bytes of result  *2,506\$' '$T/demo2/report.txt' &&
+          grep -q '^  bandwidth (transaction size)  *332 bytes  *132\$' '$T/demo2/report.txt' &&
+          grep -q '^  total  *3,492\$' '$T/demo2/report.txt' &&
+          grep -q '^  network  *testnet, settings of 2026-07-29\$' '$T/demo2/report.txt'"
+"$BIN" profile -q -o "$T/x" --network mainnet@2026-01-11 "$B/examples/demo.wasm" run u32:1 2>"$T/err"; rc=$?
+NAME="--network before the oldest profile: one-line error (3)"
+ok one_line_error 3 "network 'mainnet@2026-01-11': the oldest mainnet profile is of 2026-01-12"
 
 # ---- a single call: demo.wasm run(200), worked out by hand --------------
 # 409,304 instructions -> 1,024; 116 bytes of event and result -> 1,133;
 # transaction 332 bytes: history ceil(632 * 16235 / 1024) = 10,021,
 # bandwidth ceil(332 * 1624 / 1024) = 527; no storage.  Total 12,705.
-"$BIN" profile -q -o "$T/demo" --network testnet "$B/examples/demo.wasm" run u32:200 2>"$T/err"; rc=$?
+"$BIN" profile -q -o "$T/demo" --network testnet@2025-08-14 "$B/examples/demo.wasm" run u32:200 2>"$T/err"; rc=$?
 NAME="demo run on testnet: fee 12,705 (compute 1,024, events 1,133, history 10,021, bandwidth 527)"
 ok sh -c "[ $rc -eq 0 ] && grep -q '^  instructions  *409,304 instructions  *1,024\$' '$T/demo/report.txt' &&
           grep -q '^  events and return value  *116 bytes (refundable)  *1,133\$' '$T/demo/report.txt' &&
@@ -158,7 +223,7 @@ cat >"$T/arch.json" <<JSON
  "contracts": [{"name": "counter", "wasm": "counter.wasm", "live_until": 50}],
  "calls": [{"function": "increment", "args": ["addr:$ALICE", "u32:3"]}]}
 JSON
-"$BIN" profile -q -o "$T/arch" --network mainnet --source "$ALICE" --scenario "$T/arch.json" 2>"$T/err"; rc=$?
+"$BIN" profile -q -o "$T/arch" --network mainnet@2026-01-12 --source "$ALICE" --scenario "$T/arch.json" 2>"$T/err"; rc=$?
 R="$T/arch/01-increment/report.txt"
 NAME="a restored contract: 2 disk reads (12,500), 3,480 bytes read (6,070), 3 writes, 2 restored"
 ok sh -c "[ $rc -eq 0 ] && grep -q '^  disk read entries  *2 entries  *12,500\$' '$R' &&

@@ -310,10 +310,12 @@ static void test_hand_rent_write_fee(void **state) {
 static void test_network_profiles(void **state) {
   (void)state;
   scp_fee_network m, t;
-  assert_true(scp_fee_network_named("mainnet", &m));
+  /* the protocol-23 profiles (every value of every profile is pinned in
+   * test_fee_net.c) */
+  assert_true(scp_fee_network_named("mainnet@2026-01-12", &m));
   assert_true(scp_fee_network_named("testnet", &t));
   assert_false(scp_fee_network_named("futurenet", &t));
-  assert_true(scp_fee_network_named("testnet", &t));
+  assert_true(scp_fee_network_named("testnet@2025-08-14", &t));
   assert_int_equal(m.fee.fee_per_instruction_increment, 25);
   assert_int_equal(m.fee.fee_per_write_1kb, 3500);
   assert_int_equal(m.min_persistent_ttl, 2073600);
@@ -335,10 +337,11 @@ static void test_network_profiles(void **state) {
 
 static void test_network_file(void **state) {
   (void)state;
-  /* the shipped testnet settings file, applied on nothing, is the profile */
+  /* the shipped protocol-23 testnet settings file, applied on nothing, is
+   * the testnet profile of its date */
   scp_fee_network want, got;
   memset(&got, 0, sizeof got);
-  assert_true(scp_fee_network_named("testnet", &want));
+  assert_true(scp_fee_network_named("testnet@2025-08-14", &want));
   scp_error err = {0};
   assert_int_equal(scp_fee_network_load("examples/network/testnet-p23.json", &got, &err), SCP_OK);
   assert_memory_equal(&got.fee, &want.fee, sizeof want.fee);

@@ -14,16 +14,25 @@ int scp_fee_network_from_opts(const scp_soroban_opts *o, scp_fee_network *net, b
   *on = false;
   if (!o->network && !o->network_config) return SCP_OK;
   const char *name = o->network ? o->network : "mainnet";
-  if (!scp_fee_network_named(name, net))
-    return scp_fail(err, SCP_ERR_ARG, "network '%s': the shipped networks are %s", name,
-                    scp_fee_network_names());
+  int rc = scp_fee_network_find(name, net, err);
+  if (rc) return rc;
   if (o->network_config) {
-    int rc = scp_fee_network_load(o->network_config, net, err);
+    rc = scp_fee_network_load(o->network_config, net, err);
     if (rc) return rc;
   }
   if (o->soroban_state_size) net->soroban_state_size = o->soroban_state_size;
   *on = true;
   return SCP_OK;
+}
+
+void scp_fee_budget_limits(const scp_soroban_opts *o, uint64_t *cpu, uint64_t *mem) {
+  *cpu = o->limits.cpu;
+  *mem = o->limits.mem;
+  scp_fee_network net;
+  bool on;
+  if (scp_fee_network_from_opts(o, &net, &on, NULL) != SCP_OK || !on) return;
+  if (!*cpu) *cpu = net.limit[SCP_FEE_LIM_INSTRUCTIONS];
+  if (!*mem) *mem = net.limit[SCP_FEE_LIM_MEMORY];
 }
 
 void scp_fee_network_ttls(const scp_fee_network *net, scp_host_opts *ho) {
@@ -92,6 +101,18 @@ int scp_fee_run_over(const scp_fee_run *r, scp_error *err) {
   return rc;
 }
 
+int scp_fee_network_describe(const scp_fee_network *net, scp_profile *p) {
+  scp_buf a = {0};
+  if (net->base[0])
+    scp_buf_printf(&a, "%s (a settings file applied on %s of %s)", net->name, net->base, net->date);
+  else
+    scp_buf_printf(&a, "%s, settings of %s", net->name, net->date);
+  int rc = a.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "network", a.data);
+  if (!rc && !net->base[0]) rc = scp_prof_meta(p, "network source", net->source);
+  scp_buf_free(&a);
+  return rc;
+}
+
 int scp_fee_run_describe(const scp_fee_run *r, scp_profile *p, unsigned m) {
   const scp_fee_tx *t = &r->tx;
   const scp_fee_resources *res = &t->res;
@@ -135,7 +156,7 @@ int scp_fee_run_describe(const scp_fee_run *r, scp_profile *p, unsigned m) {
   scp_buf_printf(&a, "%u read-only, %u read-write (%u restored)", t->footprint_ro,
                  t->footprint_rw, t->restored);
   if (!rc) rc = a.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "footprint", a.data);
-  if (!rc) rc = scp_prof_meta(p, "network", r->net.name);
+  if (!rc) rc = scp_fee_network_describe(&r->net, p);
   if (!rc && t->nexcess) {
     a.len = 0;
     excess_text(t, &a);

@@ -33,6 +33,10 @@ const char *scp_fee_limit_name(scp_fee_limit_id id);
 
 typedef struct scp_fee_network {
   char name[64];                  /* "mainnet", or the settings file */
+  const char *date;               /* YYYY-MM-DD the values were read (static);
+                                     a settings file keeps its base's */
+  char base[64];                  /* a settings file: the profile it was applied on;
+                                     "" for a shipped profile */
   const char *source;             /* where the values come from (static) */
   scp_fee_config fee;
   scp_fee_rent_write_config rent_write;
@@ -45,17 +49,26 @@ typedef struct scp_fee_network {
   uint64_t limit[SCP_FEE_LIM_COUNT];
 } scp_fee_network;
 
-/* The shipped profile called name ("mainnet", "testnet"); false when there
- * is none.  *out is a copy the caller may change. */
-bool scp_fee_network_named(const char *name, scp_fee_network *out);
-/* The profile names, comma separated, for messages. */
+/* The shipped profile spec names: "mainnet" or "testnet" is the newest
+ * profile of that network, "mainnet@2026-03-01" the newest one dated on or
+ * before that day.  *out is a copy the caller may change.  SCP_ERR_ARG
+ * (err, which may be NULL, says why) for an unknown network, a malformed
+ * date, or a date before the oldest profile. */
+int scp_fee_network_find(const char *spec, scp_fee_network *out, scp_error *err);
+/* scp_fee_network_find as a yes/no. */
+bool scp_fee_network_named(const char *spec, scp_fee_network *out);
+/* The profile names, for messages. */
 const char *scp_fee_network_names(void);
+/* The shipped profiles, every date of every network (for tests and docs). */
+size_t scp_fee_network_count(void);
+const scp_fee_network *scp_fee_network_at(size_t i);
 
 /* Apply the settings file at path on top of *net (a settings file is an
- * upgrade: what it names replaces, the rest stays).  Unknown settings are
- * skipped (cost parameters, timing); a known one with a value that is not
- * an integer in range is SCP_ERR_MALFORMED, an unreadable file SCP_ERR_IO,
- * err naming the file and the setting.  On failure *net is unchanged. */
+ * upgrade: what it names replaces, the rest stays).  Settings the fee does
+ * not use (cost parameters, ledger-wide limits, timing) are skipped; an
+ * unknown setting or field, or a value that is not an integer in range, is
+ * SCP_ERR_MALFORMED, an unreadable file SCP_ERR_IO, err naming the file and
+ * the setting.  On failure *net is unchanged. */
 int scp_fee_network_load(const char *path, scp_fee_network *net, scp_error *err);
 
 /* The rent configuration: fee_per_rent_1kb from the state size. */

@@ -103,6 +103,10 @@ typedef struct scp_fee_run {
  * SCP_ERR_ARG, SCP_ERR_MALFORMED, SCP_ERR_IO; err (may be NULL) says why. */
 int scp_fee_network_from_opts(const scp_soroban_opts *o, scp_fee_network *net, bool *on,
                               scp_error *err);
+/* The Budget's limits for a run with options o: the options' own, else
+ * the network's tx_max_instructions and tx_memory_limit when o names a
+ * network, else 0 (the host's defaults). */
+void scp_fee_budget_limits(const scp_soroban_opts *o, uint64_t *cpu, uint64_t *mem);
 /* The network's TTL settings into a ledger's host options. */
 void scp_fee_network_ttls(const scp_fee_network *net, struct scp_host_opts *ho);
 
@@ -122,6 +126,11 @@ int scp_fee_run_finish(scp_fee_run *r, struct scp_host *h, scp_fee_call *c, scp_
 /* The breakdown (profile parts of metric `metric`) and the metadata lines
  * (the limits the call is over among them).  SCP_OK or SCP_ERR_NOMEM. */
 int scp_fee_run_describe(const scp_fee_run *r, struct scp_profile *p, unsigned metric);
+
+/* The "network" metadata line (the profile and the date of its settings,
+ * or the settings file and what it was applied on) and, for a shipped
+ * profile, "network source".  SCP_OK or SCP_ERR_NOMEM. */
+int scp_fee_network_describe(const scp_fee_network *net, struct scp_profile *p);
 
 /* When the call is over a network limit: err filled with SCP_ERR_LIMIT and
  * "the network would refuse this call: LIMIT VALUE over the limit N by

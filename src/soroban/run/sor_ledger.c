@@ -306,9 +306,10 @@ static int deploy_run(scp_ledger *l, const scp_soroban_opts *o, size_t i, scp_er
   ho.has_source_account = !d->by_contract;
   memcpy(ho.source_account, d->by_contract ? zero : d->deployer, 32);
   deploy_ctx c = {.l = l, .o = o, .i = i};
-  scp_sor_setup s = {.cpu_limit = o->limits.cpu, .mem_limit = o->limits.mem, .ho = &ho,
+  scp_sor_setup s = {.ho = &ho,
                      .id = l->ids[i], .wasm = f->wasm, .len = f->len,
                      .path = f->path ? f->path : "contract.wasm", .run = deploy_tx, .ctx = &c};
+  scp_fee_budget_limits(o, &s.cpu_limit, &s.mem_limit);
   return scp_sor_setup_run(&s, err);
 }
 

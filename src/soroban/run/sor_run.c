@@ -488,7 +488,9 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc) rc = scp_fee_run_init(&fee, o, &ho, err);
   else memset(&fee, 0, sizeof fee);
   if (collect) fee.on = false;
-  if (!rc) rc = scp_sor_vm_open(&r.vm, o->limits.cpu, o->limits.mem, &ho, err);
+  uint64_t cpu_limit, mem_limit;
+  scp_fee_budget_limits(o, &cpu_limit, &mem_limit);
+  if (!rc) rc = scp_sor_vm_open(&r.vm, cpu_limit, mem_limit, &ho, err);
   r.vm.fee = fee;
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) scp_run_set_shape(r.vm.run, &o->shape);

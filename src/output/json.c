@@ -44,6 +44,36 @@ static const char *status_code(int s) {
   return s >= 0 && (size_t)s < SCP_ARRAY_LEN(names) ? names[s] : "SCP_UNKNOWN";
 }
 
+/* "tables": the chain's tables (scp_prof_table), when it has any. */
+static void put_tables(scp_buf *b, const scp_profile *p) {
+  if (!p->ntables) return;
+  scp_buf_puts(b, ",\n\"tables\":[");
+  for (size_t k = 0; k < p->ntables; k++) {
+    const scp_prof_table *t = &p->tables[k];
+    scp_buf_puts(b, k ? ",\n{\"title\":" : "\n{\"title\":");
+    scp_out_put_json_str(b, scp_prof_str(p, t->title));
+    scp_buf_puts(b, ",\"item\":");
+    scp_out_put_json_str(b, scp_prof_str(p, t->item));
+    scp_buf_puts(b, ",\"columns\":[");
+    for (unsigned c = 0; c < t->ncols; c++) {
+      scp_buf_puts(b, c ? ",{\"name\":" : "{\"name\":");
+      scp_out_put_json_str(b, scp_prof_str(p, t->col[c]));
+      scp_buf_printf(b, ",\"metric\":%d}", t->col_metric[c]);
+    }
+    scp_buf_puts(b, "],\"rows\":[");
+    for (size_t i = 0; i < t->nrows; i++) {
+      const scp_prof_trow *r = &p->trows[t->first + i];
+      scp_buf_puts(b, i ? ",\n{\"name\":" : "\n{\"name\":");
+      scp_out_put_json_str(b, scp_prof_str(p, r->name));
+      scp_buf_puts(b, ",\"values\":");
+      put_costs(b, r->v, t->ncols);
+      scp_buf_putc(b, '}');
+    }
+    scp_buf_puts(b, "]}");
+  }
+  scp_buf_putc(b, ']');
+}
+
 int scp_out_json(const scp_profile *p, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
@@ -94,6 +124,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     }
     scp_buf_puts(b, "]}");
   }
+  put_tables(b, p);
   scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
@@ -239,6 +270,45 @@ static int load_breakdown(loader *l, json_t *root) {
   return SCP_OK;
 }
 
+/* "tables": optional; columns that break a metric down are checked
+ * against the metric's total once the nodes are read. */
+static int load_tables(loader *l, json_t *root) {
+  scp_profile *p = l->p;
+  json_t *tables = json_object_get(root, "tables");
+  if (!tables) return SCP_OK;
+  if (!json_is_array(tables)) return bad(l, "bad tables");
+  for (size_t k = 0; k < json_array_size(tables); k++) {
+    json_t *jt = json_array_get(tables, k), *cols = json_object_get(jt, "columns"),
+           *rows = json_object_get(jt, "rows");
+    scp_prof_table t = {.first = p->ntrows};
+    if (!get_str(l, jt, "title", &t.title) || !get_str(l, jt, "item", &t.item) ||
+        !json_is_array(cols) || !json_array_size(cols) ||
+        json_array_size(cols) > SCP_PROF_TABLE_COLS || !json_is_array(rows))
+      return bad(l, "bad table");
+    t.ncols = (unsigned)json_array_size(cols);
+    for (unsigned c = 0; c < t.ncols; c++) {
+      json_t *jc = json_array_get(cols, c), *m = json_object_get(jc, "metric");
+      if (!get_str(l, jc, "name", &t.col[c]) || !json_is_integer(m) ||
+          json_integer_value(m) < -1 || json_integer_value(m) >= (json_int_t)p->nmetrics)
+        return bad(l, "bad table column");
+      t.col_metric[c] = (int)json_integer_value(m);
+    }
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+      json_t *jr = json_array_get(rows, i);
+      scp_prof_trow r = {0};
+      if (!get_str(l, jr, "name", &r.name) ||
+          !get_costs(json_object_get(jr, "values"), t.ncols, r.v))
+        return bad(l, "bad table row");
+      if (!scp_grow(&p->trows, &p->captrows, p->ntrows + 1, sizeof *p->trows)) return SCP_ERR_NOMEM;
+      p->trows[p->ntrows++] = r;
+      t.nrows++;
+    }
+    if (!scp_grow(&p->tables, &p->captables, p->ntables + 1, sizeof *p->tables)) return SCP_ERR_NOMEM;
+    p->tables[p->ntables++] = t;
+  }
+  return SCP_OK;
+}
+
 static int load_header(loader *l, json_t *root) {
   scp_profile *p = l->p;
   json_t *schema = json_object_get(root, "schema");
@@ -285,7 +355,8 @@ static int load_header(loader *l, json_t *root) {
     p->metrics[m].name = scp_prof_str(p, name);
     p->metrics[m].unit = scp_prof_str(p, unit);
   }
-  return load_breakdown(l, root);
+  int rc = load_breakdown(l, root);
+  return rc ? rc : load_tables(l, root);
 }
 
 static int load_frames(loader *l, json_t *root) {
@@ -409,6 +480,8 @@ int scp_out_json_load(const char *text, size_t len, const char *name,
     rc = SCP_ERR_NOMEM;
   } else if (!(rc = load_header(&l, root)) && !(rc = load_frames(&l, root))) {
     rc = load_nodes(&l, root);
+    if (!rc && !scp_prof_tables_check(l.p))
+      rc = bad(&l, "a table's column does not sum to its metric's total");
   }
   json_decref(root);
   if (rc == SCP_ERR_NOMEM) scp_fail(err, rc, "%s: out of memory", l.name);

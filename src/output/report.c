@@ -505,6 +505,38 @@ static void breakdown(scp_buf *b, const report_ctx *c) {
   table_free(&t);
 }
 
+/* The chain's tables (the Budget by cost type), each row as it was added,
+ * then the sums of the columns that break a metric down (the metric's
+ * total). */
+static int extra_tables(scp_buf *b, const scp_profile *p) {
+  char align[SCP_PROF_TABLE_COLS + 2];
+  for (size_t k = 0; k < p->ntables; k++) {
+    const scp_prof_table *pt = &p->tables[k];
+    memset(align, 'r', sizeof align);
+    align[0] = 'l';
+    align[pt->ncols + 1] = 0;
+    table t = {.ncols = pt->ncols + 1, .align = align};
+    scp_buf_printf(b, "\n%s\n", scp_prof_str(p, pt->title));
+    cell_str(&t, scp_prof_str(p, pt->item));
+    for (unsigned c = 0; c < pt->ncols; c++) cell_str(&t, scp_prof_str(p, pt->col[c]));
+    for (size_t i = 0; i < pt->nrows; i++) {
+      const scp_prof_trow *r = &p->trows[pt->first + i];
+      cell_str(&t, scp_prof_str(p, r->name));
+      for (unsigned c = 0; c < pt->ncols; c++) cell_num(&t, r->v[c]);
+    }
+    cell_str(&t, "total");
+    for (unsigned c = 0; c < pt->ncols; c++) {
+      if (pt->col_metric[c] >= 0) cell_num(&t, scp_prof_table_sum(p, pt, c));
+      else cell_str(&t, "");
+    }
+    bool oom = t.oom;
+    if (!oom) table_print(b, &t);
+    table_free(&t);
+    if (oom) return SCP_ERR_NOMEM;
+  }
+  return SCP_OK;
+}
+
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   static const scp_report_opts defaults = {0};
   if (!o) o = &defaults;
@@ -554,6 +586,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
     goto fail;
   if (frame_table(b, &c, false, 1u << SCP_KIND_HOST, "Host functions (self cost)"))
     goto fail;
+  if (extra_tables(b, p)) goto fail;
   rc = scp_out_done(b);
 fail:
   free(c.ahead);

@@ -92,6 +92,9 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
  *    message},"meta":[{key,value}],"metrics":[{name,unit,limit,total}],
  *    "breakdown":{title,metric,parts:[{name,amount,cost}]} (when the run
  *    has one: the fee by component; version 2),
+ *    "tables":[{title,item,columns:[{name,metric}],rows:[{name,values:[]}]}]
+ *    (when the chain adds any: Soroban's Budget by cost type; a column's
+ *    metric is the one its rows sum to, -1 for none),
  *    "frames":[{id,name,label,kind,file,decl_line,source}],
  *    "nodes":[{id,parent,depth,frame,calls,self:[],total:[],
  *              call_site:{file,line}|null,lines:[{file,line,cost:[]}]}]}

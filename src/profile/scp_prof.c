@@ -444,9 +444,61 @@ int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const 
   return SCP_OK;
 }
 
+int scp_prof_table_begin(scp_profile *p, const char *title, const char *item, unsigned ncols,
+                         const char *const *cols, const int *col_metric) {
+  if (!ncols || ncols > SCP_PROF_TABLE_COLS) return SCP_ERR_ARG;
+  scp_prof_table t = {.ncols = ncols, .first = p->ntrows};
+  for (unsigned i = 0; i < ncols; i++) {
+    if (col_metric[i] >= (int)p->nmetrics || col_metric[i] < -1) return SCP_ERR_ARG;
+    t.col_metric[i] = col_metric[i];
+    if ((t.col[i] = scp_strtab_intern(&p->strs, cols[i])) == UINT32_MAX) return SCP_ERR_NOMEM;
+  }
+  t.title = scp_strtab_intern(&p->strs, title);
+  t.item = scp_strtab_intern(&p->strs, item);
+  if (t.title == UINT32_MAX || t.item == UINT32_MAX ||
+      !scp_grow(&p->tables, &p->captables, p->ntables + 1, sizeof *p->tables))
+    return SCP_ERR_NOMEM;
+  p->tables[p->ntables++] = t;
+  return SCP_OK;
+}
+
+int scp_prof_table_row(scp_profile *p, const char *name, const uint64_t *v) {
+  if (!p->ntables) return SCP_ERR_ARG;
+  scp_prof_table *t = &p->tables[p->ntables - 1];
+  scp_prof_trow r = {.name = scp_strtab_intern(&p->strs, name)};
+  if (r.name == UINT32_MAX || !scp_grow(&p->trows, &p->captrows, p->ntrows + 1, sizeof *p->trows))
+    return SCP_ERR_NOMEM;
+  memcpy(r.v, v, t->ncols * sizeof *v);
+  p->trows[p->ntrows++] = r;
+  t->nrows++;
+  return SCP_OK;
+}
+
+uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col) {
+  uint64_t s = 0;
+  for (size_t i = 0; i < t->nrows && col < t->ncols; i++) {
+    uint64_t v = p->trows[t->first + i].v[col];
+    s = s + v < s ? UINT64_MAX : s + v;
+  }
+  return s;
+}
+
+bool scp_prof_tables_check(const scp_profile *p) {
+  for (size_t k = 0; k < p->ntables; k++) {
+    const scp_prof_table *t = &p->tables[k];
+    for (unsigned c = 0; c < t->ncols; c++)
+      if (t->col_metric[c] >= 0 &&
+          scp_prof_table_sum(p, t, c) != scp_profile_total(p, (unsigned)t->col_metric[c]))
+        return false;
+  }
+  return true;
+}
+
 void scp_profile_destroy(scp_profile *p) {
   if (!p) return;
   scp_strtab_free(&p->strs);
+  free(p->tables);
+  free(p->trows);
   free(p->parts);
   free(p->frames);
   free(p->nodes);

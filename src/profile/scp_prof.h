@@ -99,6 +99,25 @@ typedef struct scp_prof_part {
   uint64_t cost;
 } scp_prof_part;
 
+/* A table of counts by item that a chain attaches to the run (Soroban's
+ * Budget by cost type): one named row per item and up to
+ * SCP_PROF_TABLE_COLS integer columns.  A column may break a metric down:
+ * then its rows sum to that metric's total (scp_prof_tables_check), and
+ * the report prints that sum. */
+#define SCP_PROF_TABLE_COLS 4
+typedef struct scp_prof_table {
+  uint32_t title, item;                    /* string ids: "Budget by cost type", "cost type" */
+  unsigned ncols;
+  uint32_t col[SCP_PROF_TABLE_COLS];       /* column names (string ids) */
+  int col_metric[SCP_PROF_TABLE_COLS];     /* the metric the column sums to; -1: none */
+  size_t first, nrows;                     /* its rows in scp_profile.trows */
+} scp_prof_table;
+
+typedef struct scp_prof_trow {
+  uint32_t name;                           /* string id */
+  uint64_t v[SCP_PROF_TABLE_COLS];
+} scp_prof_trow;
+
 struct scp_profile {
   scp_strtab strs;
   unsigned nmetrics;
@@ -114,6 +133,8 @@ struct scp_profile {
   scp_prof_part *parts;    size_t nparts, capparts;
   uint32_t parts_title;    /* string id ("Fees (mainnet)"); parts break down */
   unsigned parts_metric;   /* this metric */
+  scp_prof_table *tables;  size_t ntables, captables;  /* in the order added */
+  scp_prof_trow *trows;    size_t ntrows, captrows;
 };
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the
@@ -130,6 +151,20 @@ int scp_prof_meta(scp_profile *p, const char *key, const char *value);
  * SCP_OK, SCP_ERR_ARG (another metric) or SCP_ERR_NOMEM. */
 int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const char *name,
                       const char *amount, uint64_t cost);
+
+/* Start a table (scp_prof_table): ncols columns named cols, col_metric[i]
+ * the metric column i sums to or -1.  Rows then go to it with
+ * scp_prof_table_row.  SCP_OK, SCP_ERR_ARG (ncols 0 or over
+ * SCP_PROF_TABLE_COLS, a metric out of range), SCP_ERR_NOMEM. */
+int scp_prof_table_begin(scp_profile *p, const char *title, const char *item, unsigned ncols,
+                         const char *const *cols, const int *col_metric);
+/* A row of the last table begun: its name and ncols values.  SCP_OK,
+ * SCP_ERR_ARG (no table), SCP_ERR_NOMEM. */
+int scp_prof_table_row(scp_profile *p, const char *name, const uint64_t *v);
+/* The sum of column col of table t (saturating). */
+uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col);
+/* Every column that breaks a metric down sums to that metric's total. */
+bool scp_prof_tables_check(const scp_profile *p);
 
 static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);

@@ -405,6 +405,34 @@ static int meta_backtrace(const sor_vm *vm, scp_profile *p) {
   return rc;
 }
 
+/* The Budget by cost type, as soroban-sdk's cost_estimate().budget()
+ * prints it: for every cost type charged, its iterations, the sum of its
+ * inputs (0 for a constant-cost type), its CPU and its memory.  Every
+ * charge lands in one row, so the CPU column sums to the Budget's CPU (the
+ * profile's CPU) and the memory column to the memory charged (the Budget's
+ * plus what was refunded: the profile's memory); checked here. */
+static int budget_table(const sor_vm *vm, scp_profile *p, scp_error *err) {
+  static const char *const cols[] = {"iterations", "input", "CPU", "memory"};
+  static const int col_metric[] = {-1, -1, SOR_METRIC_CPU, SOR_METRIC_MEM};
+  int rc = scp_prof_table_begin(p, "Budget by cost type", "cost type", 4, cols, col_metric);
+  uint64_t cpu = 0, mem = 0;
+  for (int t = 0; t < SCP_COST_COUNT && !rc; t++) {
+    const scp_cost_tracker *k = &vm->budget.tracker[t];
+    if (!k->iterations && !k->cpu && !k->mem) continue;
+    const uint64_t v[] = {k->iterations, k->inputs, k->cpu, k->mem};
+    rc = scp_prof_table_row(p, scp_cost_type_name((scp_cost_type)t), v);
+    cpu += k->cpu;
+    mem += k->mem;
+  }
+  if (rc) return rc == SCP_ERR_NOMEM ? oom(err) : scp_fail(err, rc, "internal error: the budget table");
+  if (cpu != vm->budget.cpu || mem != vm->budget.mem + vm->refunded)
+    return scp_fail(err, SCP_ERR_INTERNAL,
+                    "internal error: the cost types' CPU %llu and memory %llu differ from the Budget's %llu and %llu",
+                    (unsigned long long)cpu, (unsigned long long)mem, (unsigned long long)vm->budget.cpu,
+                    (unsigned long long)(vm->budget.mem + vm->refunded));
+  return SCP_OK;
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -438,7 +466,8 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && vm->fee.done) rc = scp_fee_run_describe(&vm->fee, p, SOR_METRIC_FEE);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
-  return rc ? oom(err) : SCP_OK;
+  if (rc) return oom(err);
+  return budget_table(vm, p, err);
 }
 
 /* The profile, through the run core: the invariant, the tree symbolized,

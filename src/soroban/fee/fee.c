@@ -58,9 +58,65 @@ static int64_t clamp_fee128(i128 v) {
   return (int64_t)v;
 }
 
-int64_t scp_fee_per_increment(uint32_t value, int64_t rate, int64_t increment) {
-  return div_ceil64(sat_mul((int64_t)value, rate), increment > 1 ? increment : 1);
+int64_t scp_fee_per_increment64(int64_t value, int64_t rate, int64_t increment) {
+  return div_ceil64(sat_mul(value, rate), increment > 1 ? increment : 1);
 }
+
+int64_t scp_fee_per_increment(uint32_t value, int64_t rate, int64_t increment) {
+  return scp_fee_per_increment64(value, rate, increment);
+}
+
+/* The TTL entries of n bumped entries: one write each, their 48 bytes
+ * per KB written, rounded up once. */
+static int64_t ttl_writes(uint32_t n, const scp_fee_config *cfg) {
+  return sat_add(sat_mul(cfg->fee_per_write_entry, n),
+                 scp_fee_per_increment64(sat_mul(SCP_FEE_TTL_ENTRY_SIZE, n), cfg->fee_per_write_1kb,
+                                         SCP_FEE_DATA_SIZE_1KB_INCREMENT));
+}
+
+void scp_fee_sdk_estimate(const scp_fee_sdk_resources *r, const scp_fee_sdk_config *c,
+                          scp_fee_sdk_fee *out) {
+  const scp_fee_config *f = &c->fee;
+  const int64_t kb = SCP_FEE_DATA_SIZE_1KB_INCREMENT;
+  out->instructions = scp_fee_per_increment64(r->instructions, f->fee_per_instruction_increment,
+                                              SCP_FEE_INSTRUCTIONS_INCREMENT);
+  /* the read-entry fee on every written entry too, as the network charges
+   * it (a written entry is read first) */
+  out->disk_read_entries =
+      sat_mul(f->fee_per_disk_read_entry, (int64_t)r->disk_read_entries + r->write_entries);
+  out->write_entries = sat_mul(f->fee_per_write_entry, r->write_entries);
+  out->disk_read_bytes = scp_fee_per_increment(r->disk_read_bytes, f->fee_per_disk_read_1kb, kb);
+  out->write_bytes = scp_fee_per_increment(r->write_bytes, f->fee_per_write_1kb, kb);
+  out->contract_events = scp_fee_per_increment(r->contract_events_size_bytes,
+                                               f->fee_per_contract_event_1kb, kb);
+  out->persistent_entry_rent =
+      sat_add(scp_fee_per_increment64(r->persistent_rent_ledger_bytes, c->fee_per_rent_1kb,
+                                      sat_mul(kb, c->persistent_rent_rate_denominator)),
+              ttl_writes(r->persistent_entry_rent_bumps, f));
+  out->temporary_entry_rent =
+      sat_add(scp_fee_per_increment64(r->temporary_rent_ledger_bytes, c->fee_per_rent_1kb,
+                                      sat_mul(kb, c->temporary_rent_rate_denominator)),
+              ttl_writes(r->temporary_entry_rent_bumps, f));
+  int64_t t = out->instructions;
+  t = sat_add(t, out->disk_read_entries);
+  t = sat_add(t, out->write_entries);
+  t = sat_add(t, out->disk_read_bytes);
+  t = sat_add(t, out->write_bytes);
+  t = sat_add(t, out->contract_events);
+  t = sat_add(t, out->persistent_entry_rent);
+  out->total = sat_add(t, out->temporary_entry_rent);
+}
+
+/* soroban-sdk 27.0.5 (stellar/rs-soroban-sdk 808e9cff)
+ * soroban-sdk/src/testutils/cost_estimate.rs CostEstimate::fee: "a snapshot
+ * of the Stellar Mainnet fees as of 2026-07-10" and a rent rate of 12,000
+ * per KB, "a bit higher than the current network fee". */
+const scp_fee_sdk_config scp_fee_sdk_test_config = {
+  .fee = {7, 1563, 2500, 447, 875, 4059, 5000, 406},
+  .fee_per_rent_1kb = 12000,
+  .persistent_rent_rate_denominator = 1215,
+  .temporary_rent_rate_denominator = 2430,
+};
 
 static uint32_t sat_add_u32(uint32_t a, uint32_t b) {
   return a > UINT32_MAX - b ? UINT32_MAX : a + b;

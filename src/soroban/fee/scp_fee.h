@@ -130,6 +130,60 @@ int64_t scp_fee_rent_entry(const scp_fee_rent_change *c, const scp_fee_rent_conf
 int64_t scp_fee_rent(const scp_fee_rent_change *c, size_t n, const scp_fee_rent_config *cfg,
                      uint32_t ledger, scp_fee_rent_breakdown *out);
 
+/* scp_fee_per_increment for a 64-bit value (rent in ledger-bytes,
+ * instructions of an invocation). */
+int64_t scp_fee_per_increment64(int64_t value, int64_t rate, int64_t increment);
+
+/* ---- soroban-sdk's cost_estimate().fee() --------------------------------
+ * What a soroban-sdk test reports for one top-level call: the
+ * InvocationResources the host metered (rs-soroban-env v28
+ * host/invocation_metering.rs) and the FeeEstimate its estimate_fees
+ * derives from them.  Not the network's fee: no transaction size or
+ * history, the read-entry fee also on written entries, events without the
+ * return value, rent from a fixed rate per KB on the ledger-bytes bumped,
+ * the TTL entry writes inside the rent components. */
+typedef struct scp_fee_sdk_resources {
+  int64_t instructions;
+  int64_t mem_bytes;                   /* the peak; no fee */
+  uint32_t disk_read_entries;
+  uint32_t memory_read_entries;        /* no fee */
+  uint32_t write_entries;
+  uint32_t disk_read_bytes;
+  uint32_t write_bytes;
+  uint32_t contract_events_size_bytes;
+  int64_t persistent_rent_ledger_bytes;  /* bytes x ledgers of rent bumped */
+  uint32_t persistent_entry_rent_bumps;
+  int64_t temporary_rent_ledger_bytes;
+  uint32_t temporary_entry_rent_bumps;
+} scp_fee_sdk_resources;
+
+typedef struct scp_fee_sdk_fee {
+  int64_t total;
+  int64_t instructions;
+  int64_t disk_read_entries;
+  int64_t write_entries;
+  int64_t disk_read_bytes;
+  int64_t write_bytes;
+  int64_t contract_events;
+  int64_t persistent_entry_rent;       /* with the TTL entries' writes */
+  int64_t temporary_entry_rent;
+} scp_fee_sdk_fee;
+
+typedef struct scp_fee_sdk_config {
+  scp_fee_config fee;
+  int64_t fee_per_rent_1kb;
+  int64_t persistent_rent_rate_denominator;
+  int64_t temporary_rent_rate_denominator;
+} scp_fee_sdk_config;
+
+/* The constants soroban-sdk's CostEstimate::fee passes (see fee.c). */
+extern const scp_fee_sdk_config scp_fee_sdk_test_config;
+
+/* InvocationResources::estimate_fees: every component rounded up on its
+ * own, saturating; cannot fail. */
+void scp_fee_sdk_estimate(const scp_fee_sdk_resources *r, const scp_fee_sdk_config *c,
+                          scp_fee_sdk_fee *out);
+
 /* Split amount over n weights in proportion, each share rounded down,
  * then one more stroop to each of the largest remainders (ties: the
  * earlier weight) until the shares sum to amount exactly.  Returns SCP_OK,

@@ -15,26 +15,10 @@ B=${SCP_BUILD:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 cp "$B/examples/token.wasm" "$T/"
-ADMIN=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
-# seed 0x11 x 32 and its account
-S1=SAIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRDBNT
-ALICE=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
-BOB=GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6
-
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/token_flow.sh"
 
-cat >"$T/token.json" <<JSON
-{"ledger": {"sequence": 100, "network_passphrase": "Test SDF Network ; September 2015"},
- "accounts": [{"id": "$ADMIN"}, {"id": "$ALICE"}, {"id": "$BOB"}],
- "contracts": [{"name": "token", "wasm": "token.wasm", "deployer": "$ADMIN",
-                "constructor_args": {"admin": "$ADMIN", "decimal": 7,
-                                     "name": "Example Token", "symbol": "EXT"}}],
- "calls": [{"function": "mint", "args": {"to": "$ALICE", "amount": 1000}},
-           {"function": "mint", "args": {"to": "$BOB", "amount": 500}},
-           {"function": "transfer", "args": {"from": "$ALICE", "to": "$BOB", "amount": 300}},
-           {"function": "transfer", "args": {"from": "$ALICE", "to": "$BOB", "amount": 300},
-            "auth": "enforce", "signers": ["$S1"]}]}
-JSON
+token_flow "$T/token.json"
 "$BIN" profile -q -o "$T/a" --network mainnet@2026-01-12 --scenario "$T/token.json" 2>"$T/err"; rc=$?
 NAME="token flow with --network mainnet runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 cat >"$T/want" <<EOF2

@@ -20,9 +20,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "soroban/fee/scp_fee.h"
 #include "soroban/fee/scp_fee_net.h"
@@ -169,64 +167,11 @@ static void test_current_rent(void **state) {
   assert_int_equal(scp_fee_rent_write_per_1kb(2700000001, &n.rent_write), 1226);
 }
 
-static int write_tmp(char *path, const char *text) {
-  strcpy(path, "/tmp/scprof-feenet-XXXXXX");
-  int fd = mkstemp(path);
-  if (fd < 0) return -1;
-  size_t n = strlen(text);
-  int ok = write(fd, text, n) == (ssize_t)n;
-  close(fd);
-  return ok ? 0 : -1;
-}
-
-/* A settings file's settings and fields are all known: a misspelt one is
- * refused with the nearest name, never skipped. */
-static void test_file_keys(void **state) {
-  (void)state;
-  scp_fee_network n;
-  assert_true(scp_fee_network_named("mainnet", &n));
-  char path[64];
-  scp_error err = {0};
-  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"contract_compute_v0\": "
-                   "{\"fee_rate_per_instruction_increment\": 9}}]}"), 0);
-  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
-  assert_non_null(strstr(err.msg, "updated_entry[0].contract_compute_v0: unknown key "
-                                  "\"fee_rate_per_instruction_increment\"; did you mean "
-                                  "\"fee_rate_per_instructions_increment\"?"));
-  assert_int_equal(n.fee.fee_per_instruction_increment, 7);
-  unlink(path);
-  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"state_archival\": {}}, "
-                   "{\"contract_event_v0\": {}}]}"), 0);
-  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
-  assert_non_null(strstr(err.msg, "updated_entry[1]: unknown key \"contract_event_v0\"; did you mean "
-                                  "\"contract_events_v0\"?"));
-  unlink(path);
-  assert_int_equal(write_tmp(path, "{\"updated_entry\": [], \"extra\": 1}"), 0);
-  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
-  assert_non_null(strstr(err.msg, "unknown key \"extra\""));
-  unlink(path);
-  /* what the fee does not use is known and skipped; a u64 beyond i64 is
-   * out of range for an i64 fee, not wrapped */
-  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"scp_timing\": "
-                   "{\"ledger_target_close_time_milliseconds\": 5000}}, {\"eviction_iterator\": {}}, "
-                   "{\"contract_parallel_compute_v0\": {\"ledger_max_dependent_tx_clusters\": 2}}]}"), 0);
-  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_OK);
-  assert_string_equal(n.base, "mainnet");
-  assert_string_equal(n.date, "2026-07-29");
-  unlink(path);
-  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"contract_events_v0\": "
-                   "{\"fee_contract_events1_kb\": 9223372036854775808}}]}"), 0);
-  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
-  assert_non_null(strstr(err.msg, "contract_events_v0.fee_contract_events1_kb is out of range"));
-  unlink(path);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_every_profile_pinned),
     cmocka_unit_test(test_choice_by_date),
     cmocka_unit_test(test_current_rent),
-    cmocka_unit_test(test_file_keys),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -407,6 +407,48 @@ static void test_network_file_errors(void **state) {
   assert_non_null(strstr(err.msg, "/nonexistent/net.json"));
 }
 
+/* A settings file's settings and fields are all known: a misspelt one is
+ * refused with the nearest name, never skipped. */
+static void test_file_keys(void **state) {
+  (void)state;
+  scp_fee_network n;
+  assert_true(scp_fee_network_named("mainnet", &n));
+  char path[64];
+  scp_error err = {0};
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"contract_compute_v0\": "
+                   "{\"fee_rate_per_instruction_increment\": 9}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "updated_entry[0].contract_compute_v0: unknown key "
+                                  "\"fee_rate_per_instruction_increment\"; did you mean "
+                                  "\"fee_rate_per_instructions_increment\"?"));
+  assert_int_equal(n.fee.fee_per_instruction_increment, 7);
+  unlink(path);
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"state_archival\": {}}, "
+                   "{\"contract_event_v0\": {}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "updated_entry[1]: unknown key \"contract_event_v0\"; did you mean "
+                                  "\"contract_events_v0\"?"));
+  unlink(path);
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [], \"extra\": 1}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "unknown key \"extra\""));
+  unlink(path);
+  /* what the fee does not use is known and skipped; a u64 beyond i64 is
+   * out of range for an i64 fee, not wrapped */
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"scp_timing\": "
+                   "{\"ledger_target_close_time_milliseconds\": 5000}}, {\"eviction_iterator\": {}}, "
+                   "{\"contract_parallel_compute_v0\": {\"ledger_max_dependent_tx_clusters\": 2}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_OK);
+  assert_string_equal(n.base, "mainnet");
+  assert_string_equal(n.date, "2026-07-29");
+  unlink(path);
+  assert_int_equal(write_tmp(path, "{\"updated_entry\": [{\"contract_events_v0\": "
+                   "{\"fee_contract_events1_kb\": 9223372036854775808}}]}"), 0);
+  assert_int_equal(scp_fee_network_load(path, &n, &err), SCP_ERR_MALFORMED);
+  assert_non_null(strstr(err.msg, "contract_events_v0.fee_contract_events1_kb is out of range"));
+  unlink(path);
+}
+
 /* ---- attribution: the split of a component over nodes ---------------- */
 
 static void test_split(void **state) {
@@ -462,6 +504,7 @@ int main(void) {
     cmocka_unit_test(test_network_profiles),
     cmocka_unit_test(test_network_file),
     cmocka_unit_test(test_network_file_errors),
+    cmocka_unit_test(test_file_keys),
     cmocka_unit_test(test_split),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,6 +58,13 @@ static int64_t clamp_fee128(i128 v) {
   return (int64_t)v;
 }
 
+/* The saturating sum of n values, left to right. */
+static int64_t sat_sum(const int64_t *v, size_t n) {
+  int64_t s = 0;
+  for (size_t i = 0; i < n; i++) s = sat_add(s, v[i]);
+  return s;
+}
+
 int64_t scp_fee_per_increment64(int64_t value, int64_t rate, int64_t increment) {
   return div_ceil64(sat_mul(value, rate), increment > 1 ? increment : 1);
 }
@@ -97,14 +104,10 @@ void scp_fee_sdk_estimate(const scp_fee_sdk_resources *r, const scp_fee_sdk_conf
       sat_add(scp_fee_per_increment64(r->temporary_rent_ledger_bytes, c->fee_per_rent_1kb,
                                       sat_mul(kb, c->temporary_rent_rate_denominator)),
               ttl_writes(r->temporary_entry_rent_bumps, f));
-  int64_t t = out->instructions;
-  t = sat_add(t, out->disk_read_entries);
-  t = sat_add(t, out->write_entries);
-  t = sat_add(t, out->disk_read_bytes);
-  t = sat_add(t, out->write_bytes);
-  t = sat_add(t, out->contract_events);
-  t = sat_add(t, out->persistent_entry_rent);
-  out->total = sat_add(t, out->temporary_entry_rent);
+  const int64_t parts[] = {out->instructions, out->disk_read_entries, out->write_entries,
+                           out->disk_read_bytes, out->write_bytes, out->contract_events,
+                           out->persistent_entry_rent, out->temporary_entry_rent};
+  out->total = sat_sum(parts, sizeof parts / sizeof parts[0]);
 }
 
 /* soroban-sdk 27.0.5 (stellar/rs-soroban-sdk 808e9cff)
@@ -140,14 +143,10 @@ void scp_fee_transaction(const scp_fee_resources *res, const scp_fee_config *cfg
   out->bandwidth = scp_fee_per_increment(res->transaction_size_bytes,
                                          cfg->fee_per_transaction_size_1kb, kb);
   out->refundable = out->events;
-  int64_t n = out->compute;
-  n = sat_add(n, out->disk_read_entries);
-  n = sat_add(n, out->write_entries);
-  n = sat_add(n, out->disk_read_bytes);
-  n = sat_add(n, out->write_bytes);
-  n = sat_add(n, out->historical);
-  n = sat_add(n, out->bandwidth);
-  out->non_refundable = n;
+  const int64_t nonref[] = {out->compute, out->disk_read_entries, out->write_entries,
+                            out->disk_read_bytes, out->write_bytes, out->historical,
+                            out->bandwidth};
+  out->non_refundable = sat_sum(nonref, sizeof nonref / sizeof nonref[0]);
 }
 
 int64_t scp_fee_rent_write_per_1kb(int64_t state_size, const scp_fee_rent_write_config *cfg) {

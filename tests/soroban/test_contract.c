@@ -15,8 +15,8 @@
  * import symbols + InstantiateWasm* + the import check's symbols + 16 pages
  * of linear memory), and push_context (the auth manager's frame push and
  * snapshot in enforcing mode, the storage map's clone, the Context).
- * The contract is the reference's own example_contract_data.wasm (see
- * ref_wasm.h: skipped unless SCP_REF_WASMS has it); the state is the
+ * The contract is the reference's own example_contract_data.wasm (in
+ * tests/data/ref-wasms, see ref_wasm.h); the state is the
  * trace's after
  * create_contract: code and instance entries in the map and footprint.
  */
@@ -66,7 +66,7 @@ static void test_call_to_vm_push(void **state) {
   uint8_t *w;
   size_t n;
   scp_error err;
-  if (!ref_wasm("example_contract_data.wasm", &w, &n)) skip();
+  assert_true(ref_wasm("example_contract_data.wasm", "fc644715", &w, &n));
   scp_budget b;
   scp_budget_init(&b, UINT64_MAX, UINT64_MAX);
   scp_host_opts o = { .auth_enforcing = true };

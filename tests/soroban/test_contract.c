@@ -74,22 +74,10 @@ static void test_call_to_vm_push(void **state) {
   assert_int_equal(scp_host_create(&b, &o, &h), SCP_OK);
   probe p = { .b = &b };
   scp_host_set_invoker(h, invoker, &p);
-  /* the state after upload_wasm + create_contract */
-  uint8_t id[32] = { 7 }, hash[32], img[44] = { 0, 0, 0, 19 };
-  SHA256(w, n, hash);
-  memcpy(img + 8, hash, 32);
-  scp_lkey ck = { .type = SCP_LK_CONTRACT_CODE };
-  memcpy(ck.id, hash, 32);
-  uint8_t kb[4] = { 0, 0, 0, 20 };
-  scp_lkey ik = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb, .keylen = 4 };
-  memcpy(ik.id, id, 32);
-  assert_int_equal(scp_storage_seed(h, &ck, w, (uint32_t)n, 4095, true), SCP_OK);
-  assert_int_equal(scp_storage_seed(h, &ik, img, sizeof img, 4095, true), SCP_OK);
-  /* the call's arguments */
-  uint8_t enc[33] = { 1 };
-  memcpy(enc + 1, id, 32);
+  /* the state after upload_wasm + create_contract, then the call's arguments */
+  static const uint8_t id[32] = { 7 };
   uint64_t addr, sym, vec, key;
-  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr), SCP_OK);
+  ref_deployed(h, w, n, id, &addr);
   assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ,
                                                   (const uint8_t *)"has_persistent", 14, &sym), SCP_OK);
   assert_true(scp_val_symbol_small((const uint8_t *)"key_1", 5, &key));

@@ -30,7 +30,6 @@
 #include <cmocka.h>
 
 #include <jansson.h>
-#include <openssl/sha.h>
 
 #include "ref_wasm.h"
 
@@ -134,21 +133,9 @@ static void test_storage_contract_frames(void **state) {
   scp_error err = {0};
   assert_int_equal(scp_sor_vm_open(&vm, UINT64_MAX, UINT64_MAX, &o, &err), SCP_OK);
   scp_host *h = vm.host;
-  /* the state after upload_wasm + create_contract (test_contract.c) */
-  uint8_t id[32] = {7}, hash[32], img[44] = {0, 0, 0, 19};
-  SHA256(w, n, hash);
-  memcpy(img + 8, hash, 32);
-  scp_lkey ck = {.type = SCP_LK_CONTRACT_CODE};
-  memcpy(ck.id, hash, 32);
-  uint8_t kb[4] = {0, 0, 0, 20};
-  scp_lkey ik = {.type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb, .keylen = 4};
-  memcpy(ik.id, id, 32);
-  assert_int_equal(scp_storage_seed(h, &ck, w, (uint32_t)n, 4095, true), SCP_OK);
-  assert_int_equal(scp_storage_seed(h, &ik, img, sizeof img, 4095, true), SCP_OK);
-  uint8_t enc[33] = {1};
-  memcpy(enc + 1, id, 32);
+  static const uint8_t id[32] = {7};
   uint64_t addr;
-  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr), SCP_OK);
+  ref_deployed(h, w, n, id, &addr);
   uint64_t key1 = 0;
   assert_true(scp_val_symbol_small((const uint8_t *)"key_1", 5, &key1));
   uint64_t key2 = obj(h, SCP_TAG_SYMBOL_OBJ, "this_is_key_2");

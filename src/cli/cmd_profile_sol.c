@@ -240,15 +240,11 @@ static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir
   return 0;
 }
 
-/* result.txt: the oracle's lines */
-static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, size_t nix,
-                        const scp_sol_result *r, const char *dir, const char *shown) {
-  scp_buf b = {0};
-  char name[96], key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
-  scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
-  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
-  scp_sol_ierr_name(r->ierr, name, sizeof name);
-  scp_buf_printf(&b, r->ierr.kind ? "result err %s\n" : "result ok\n", name);
+/* result.txt's "post KEY LAMPORTS OWNER DATAHEX" line of each account of
+ * ix[0..nix) the first time it is named (the oracle prints the same) */
+static void post_lines(scp_buf *b, const scp_sol_account *accts, const scp_sol_ixacct *ix,
+                       size_t nix) {
+  char key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
   for (size_t i = 0; i < nix; i++) {
     bool first = true;
     for (size_t k = 0; k < i; k++) first &= ix[k].index != ix[i].index;
@@ -256,10 +252,22 @@ static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, 
     const scp_sol_account *a = &accts[ix[i].index];
     scp_sol_key_str(a->key, key);
     scp_sol_key_str(a->owner, owner);
-    scp_buf_printf(&b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
-    for (size_t k = 0; k < a->len; k++) scp_buf_printf(&b, "%02x", a->data[k]);
-    scp_buf_putc(&b, '\n');
+    scp_buf_printf(b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
+    for (size_t k = 0; k < a->len; k++) scp_buf_printf(b, "%02x", a->data[k]);
+    scp_buf_putc(b, '\n');
   }
+}
+
+/* result.txt: the oracle's lines */
+static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, size_t nix,
+                        const scp_sol_result *r, const char *dir, const char *shown) {
+  scp_buf b = {0};
+  char name[96];
+  scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
+  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
+  scp_sol_ierr_name(r->ierr, name, sizeof name);
+  scp_buf_printf(&b, r->ierr.kind ? "result err %s\n" : "result ok\n", name);
+  post_lines(&b, accts, ix, nix);
   int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
@@ -376,13 +384,28 @@ static int run_scenario(sol_cli *c) {
 
 /* ---- a scenario of transactions ---- */
 
-static int write_tx_result(const scp_sol_tx_result *r, const char *dir, const char *shown) {
+/* result.txt of a transaction: then the accounts its instructions name,
+ * as they are after it (the scenario's accounts carry over) */
+static int write_tx_result(const scp_sol_tx_result *r, const scp_sol_account *accts,
+                           const scp_sol_tx_ix *ixs, size_t nixs, const char *dir,
+                           const char *shown) {
   scp_buf b = {0};
   char out[160];
   scp_sol_tx_outcome(r, out, sizeof out);
   scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
   for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
   scp_buf_printf(&b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+  size_t nall = 0;
+  for (size_t i = 0; i < nixs; i++) nall += ixs[i].naccts;
+  scp_sol_ixacct *all = calloc(nall + 1, sizeof *all);
+  if (!all) {
+    scp_buf_free(&b);
+    return cli_die(SCP_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0, at = 0; i < nixs; at += ixs[i].naccts, i++)
+    memcpy(all + at, ixs[i].accts, ixs[i].naccts * sizeof *all);
+  post_lines(&b, accts, all, nall);
+  free(all);
   int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
@@ -431,7 +454,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
     st = cli_make_dir_as(dir, shown);
     if (!st) st = write_outputs(r.profile, c, dir, shown);
-    if (!st) st = write_tx_result(&r, dir, shown);
+    if (!st) st = write_tx_result(&r, s->accounts, ixs, n, dir, shown);
     if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }

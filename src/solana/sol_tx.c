@@ -307,6 +307,19 @@ static int program_account(const scp_sol_tx_opts *o, scp_sol_account *a) {
     return set_bytes(a, "solana_system_program", 21, 1, "NativeLoader1111111111111111111111111111111");
   if (!memcmp(a->key, scp_sol_compute_budget_id, 32))
     return set_bytes(a, "solana_compute_budget_program", 29, 1, "NativeLoader1111111111111111111111111111111");
+  /* the loaders are builtins too (litesvm 1.5.0's accounts after a
+   * transaction naming one: tests/e2e/sol_tx.sh cpi_into_loader) */
+  static const char *const LOADER_NAMES[3][2] = {
+      {"BPFLoader1111111111111111111111111111111111", "solana_bpf_loader_deprecated_program"},
+      {"BPFLoader2111111111111111111111111111111111", "solana_bpf_loader_program"},
+      {"BPFLoaderUpgradeab1e11111111111111111111111", "solana_bpf_loader_upgradeable_program"}};
+  for (size_t i = 0; i < 3; i++) {
+    uint8_t id[32];
+    scp_sol_key_parse(LOADER_NAMES[i][0], strlen(LOADER_NAMES[i][0]), id);
+    if (!memcmp(a->key, id, 32))
+      return set_bytes(a, LOADER_NAMES[i][1], strlen(LOADER_NAMES[i][1]), 1,
+                       "NativeLoader1111111111111111111111111111111");
+  }
   for (size_t i = 0; i < o->nprogs; i++) {
     const scp_sol_tx_prog *p = &o->progs[i];
     if (memcmp(p->id, a->key, 32)) continue;

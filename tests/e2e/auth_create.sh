@@ -26,17 +26,17 @@ folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
 cpu_of() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 deploy() { "$BIN" profile "$@" --contract "$C" "$F" deploy "addr:$G1" "bytes:$H" "bytes:$SALT"; }
 
-NAME="auth create: recording mode emulates the deployer's check over a create-contract tree (446,213)"
+NAME="[pin] auth create: recording mode emulates the deployer's check over a create-contract tree (446,213)"
 deploy -o "$T/r" >/dev/null 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && grep -q ';auth:emulate ' '$T/r/profile.folded' && [ $(cpu_of "$T/r") -eq 446213 ]"
 NAME="auth create: the report shows the Address argument and result as strkeys"
 ok sh -c "grep -q '^  arguments        addr:$G1, bytes:$H, bytes:$SALT\$' '$T/r/report.txt' && grep -q '^  result           addr:C[A-Z2-7]\\{55\\}\$' '$T/r/report.txt'"
 NAME="auth create: recording, folded stacks add up"
 ok [ "$(folded_sum "$T/r")" -eq "$(cpu_of "$T/r")" ]
-NAME="auth create: recording with the deployer's account entry: its signature check emulated too (867,275; auth:emulate 459,989)"
+NAME="[pin] auth create: recording with the deployer's account entry: its signature check emulated too (867,275; auth:emulate 459,989)"
 deploy --account "$G1" -o "$T/ra" >/dev/null 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/ra") -eq 867275 ] && grep -q '^contract:factory.wasm;auth:emulate 459989$' '$T/ra/profile.folded'"
-NAME="auth create: --auth enforce signs a CreateContractV2HostFn entry (874,177 CPU)"
+NAME="[pin] auth create: --auth enforce signs a CreateContractV2HostFn entry (874,177 CPU)"
 deploy --auth enforce --signer "$S1" -o "$T/e" >/dev/null 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/e") -eq 874177 ] && grep -q ';auth:entries ' '$T/e/profile.folded'"
 NAME="auth create: enforcing, folded stacks add up"
@@ -52,7 +52,7 @@ cat >"$T/w.json" <<JSON
            {"contract": "factory", "function": "deploy", "args": ["addr:wallet", "bytes:$H", "bytes:$SALT"],
             "auth": "enforce", "signers": ["wallet=$S1"]}]}
 JSON
-NAME="auth create: a custom account deployer's __check_auth gets the create-contract context (1,041,550 CPU)"
+NAME="[pin] auth create: a custom account deployer's __check_auth gets the create-contract context (1,041,550 CPU)"
 "$BIN" profile --scenario "$T/w.json" -o "$T/w" -q 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w/02-deploy") -eq 1041550 ]"
 NAME="auth create: the wallet's __check_auth is nested under host:create_contract"

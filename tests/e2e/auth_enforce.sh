@@ -6,6 +6,8 @@
 # exact totals, __check_auth nested under host:require_auth in the folded
 # stacks, the folded stacks adding up to the report's CPU, the
 # auth:entries frame, a wrong key refused by the wallet, one-line errors.
+# The exact totals are [pin]s: scprof's own numbers, recorded (the
+# examples are not the reference's contracts).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 BIN=${SCPROF:-build/bin/scprof}
@@ -44,7 +46,7 @@ NAME="auth: set_authorization_entries in its own frame"
 ok grep -q "^contract:guard.wasm;auth:entries [0-9]*$" "$T/e/profile.folded"
 NAME="auth: folded stacks add up to the report's CPU"
 ok [ "$(folded_sum "$T/e")" -eq "$(report_cpu "$T/e")" ]
-NAME="auth: exact total CPU 956,519"
+NAME="[pin] auth: exact total CPU 956,519"
 ok [ "$(report_cpu "$T/e")" -eq 956519 ]
 NAME="auth: stable across runs"
 run_guard "$S1" "$T/e2"
@@ -111,7 +113,7 @@ NAME="auth: a custom account's __check_auth re-enters its own contract (keeper s
 ok sh -c "[ $rc -eq 0 ] && grep -q '^  result  *u32:1' '$T/k/report.txt'"
 NAME="auth: the re-entered __check_auth is under set_limit's host:require_auth"
 ok grep -q "^contract:keeper.wasm;set_limit ([^)]*);host:require_auth;contract:keeper.wasm;check_auth (examples/keeper.c:[0-9]*);host:verify_sig_ed25519 419526$" "$T/k/profile.folded"
-NAME="auth: keeper set_limit exact: 859,610 CPU, the persist in host:require_auth 46,948 self"
+NAME="[pin] auth: keeper set_limit exact: 859,610 CPU, the persist in host:require_auth 46,948 self"
 ok sh -c "[ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/k/report.txt' | tr -d ,)\" -eq 859610 ] && grep -q '^contract:keeper.wasm;set_limit ([^)]*);host:require_auth 46948$' '$T/k/profile.folded'"
 NAME="auth: keeper's folded stacks add up to the report's CPU"
 ok [ "$(folded_sum "$T/k")" -eq "$(report_cpu "$T/k")" ]

@@ -25,6 +25,7 @@ pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }
 skip() { echo "SKIP $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
+. "$(dirname "$0")/lib/check.sh"   # helper
 
 # run WANT_STATUS CMD...: runs CMD with stdout in $T/out and stderr in
 # $T/err; prints PASS/FAIL for the exit status under the name in $NAME.
@@ -133,11 +134,11 @@ for bad in abc -1 101 ""; do
 done
 if have xmllint; then
   for f in flamegraph.svg flamegraph-mem.svg; do
-    xmllint --noout "$T/a/$f" 2>"$T/x.log" && pass "xmllint: $f well-formed" ||
-      { fail "xmllint: $f well-formed"; cat "$T/x.log"; }
+    xmllint --noout "$T/a/$f" 2>"$T/x.log" && pass "[viewer] xmllint: $f well-formed" ||
+      { fail "[viewer] xmllint: $f well-formed"; cat "$T/x.log"; }
   done
 else
-  skip "xmllint not installed"
+  skip "[viewer] xmllint not installed"
 fi
 
 # ---- the flamegraph in a real browser ---------------------------------------
@@ -145,34 +146,32 @@ CHROMIUM=""
 for c in chromium chromium-browser; do have "$c" && CHROMIUM=$(command -v "$c") && break; done
 if [ -n "$CHROMIUM" ] && have node; then
   mkdir -p "$T/chrome-profile"
-  node "$REPO/tests/e2e/svg_browser_check.js" "$CHROMIUM" "$T/a/flamegraph.svg" \
-    "$T/a/report.json" "$T/chrome-profile" >"$T/chrome.txt" 2>&1
-  cat "$T/chrome.txt"
-  grep -q '^PASS' "$T/chrome.txt" || fail "chromium: the browser checks did not run"
+  helper viewer "chromium: the flamegraph's browser checks" node "$REPO/tests/e2e/svg_browser_check.js" \
+    "$CHROMIUM" "$T/a/flamegraph.svg" "$T/a/report.json" "$T/chrome-profile"
 else
-  skip "chromium (or node) not installed: flamegraph not checked in a browser"
+  skip "[viewer] chromium (or node) not installed: flamegraph not checked in a browser"
 fi
 
 # ---- callgrind, pprof, speedscope, JSON in their readers ----------------------
 if have callgrind_annotate; then
   callgrind_annotate "$T/a/callgrind.out.scprof" >"$T/ca.txt" 2>&1
-  has "callgrind_annotate: program totals are the Budget's" "$T/ca.txt" \
+  has "[viewer] callgrind_annotate: program totals are the Budget's" "$T/ca.txt" \
     "^$(grouped "$CPU") \\(100\\.0%\\) +$(grouped "$MEM") \\(100\\.0%\\) +PROGRAM TOTALS"
-  has "callgrind_annotate: guest function with its file" "$T/ca.txt" 'examples/demo\.c:checksum'
+  has "[viewer] callgrind_annotate: guest function with its file" "$T/ca.txt" 'examples/demo\.c:checksum'
 else
-  skip "callgrind_annotate (valgrind) not installed"
+  skip "[viewer] callgrind_annotate (valgrind) not installed"
 fi
 if have go; then
   export HOME="${HOME:-$T}" GOCACHE="${GOCACHE:-$T/gocache}"
   go tool pprof -top "$T/a/profile.pb.gz" >"$T/pp.txt" 2>&1
-  has "go tool pprof -top: CPU total" "$T/pp.txt" "of ${CPU}instructions total"
-  has "go tool pprof -top: inlined mix" "$T/pp.txt" ' mix \(inline\)$'
+  has "[viewer] go tool pprof -top: CPU total" "$T/pp.txt" "of ${CPU}instructions total"
+  has "[viewer] go tool pprof -top: inlined mix" "$T/pp.txt" ' mix \(inline\)$'
   go tool pprof -raw -sample_index=Memory "$T/a/profile.pb.gz" >"$T/ppm.txt" 2>&1
   sum=$(awk '/^Samples:/ {on = 1; next} /^Locations/ {on = 0} on && /^ *[0-9]+ +[0-9]+:/ {s += $2} END {print s + 0}' "$T/ppm.txt")
-  [ "$sum" = "$MEM" ] && pass "go tool pprof -raw: memory samples add up to $MEM bytes" ||
-    fail "go tool pprof -raw: memory samples add up to $sum, want $MEM"
+  [ "$sum" = "$MEM" ] && pass "[viewer] go tool pprof -raw: memory samples add up to $MEM bytes" ||
+    fail "[viewer] go tool pprof -raw: memory samples add up to $sum, want $MEM"
 else
-  skip "go (golang-go) not installed: pprof not checked"
+  skip "[viewer] go (golang-go) not installed: pprof not checked"
 fi
 if have node; then
   # speedscope's file-format schema and its app (a static page) ship in the
@@ -187,19 +186,18 @@ if have node; then
     fi
   fi
   SCHEMA=$SPEEDSCOPE/file-format-schema.json
-  [ -s "$SCHEMA" ] || { skip "speedscope npm package not available: no schema, structure checked by hand only"; SCHEMA=-; }
-  node "$REPO/tests/e2e/speedscope_check.js" "$SCHEMA" "$T/a/profile.speedscope.json" "$T/a/report.json"
+  [ -s "$SCHEMA" ] || { skip "[viewer] speedscope npm package not available: no schema, structure checked by hand only"; SCHEMA=-; }
+  helper viewer "speedscope_check.js" node "$REPO/tests/e2e/speedscope_check.js" "$SCHEMA" \
+    "$T/a/profile.speedscope.json" "$T/a/report.json"
   if [ -n "$CHROMIUM" ] && [ -s "$SPEEDSCOPE/index.html" ]; then
     mkdir -p "$T/chrome-profile2"
-    node "$REPO/tests/e2e/speedscope_browser_check.js" "$CHROMIUM" "$SPEEDSCOPE" \
-      "$T/a/profile.speedscope.json" "$T/a/report.json" "$T/chrome-profile2" >"$T/ss.txt" 2>&1
-    cat "$T/ss.txt"
-    grep -q '^PASS' "$T/ss.txt" || fail "speedscope app: the browser checks did not run"
+    helper viewer "speedscope app: the browser checks" node "$REPO/tests/e2e/speedscope_browser_check.js" \
+      "$CHROMIUM" "$SPEEDSCOPE" "$T/a/profile.speedscope.json" "$T/a/report.json" "$T/chrome-profile2"
   else
-    skip "chromium or the speedscope app not available: speedscope file not opened in it"
+    skip "[viewer] chromium or the speedscope app not available: speedscope file not opened in it"
   fi
 else
-  skip "node not installed: speedscope file not checked"
+  skip "[viewer] node not installed: speedscope file not checked"
 fi
 
 # ---- diff ----------------------------------------------------------------

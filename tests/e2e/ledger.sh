@@ -44,14 +44,14 @@ cat >"$T/pay.json" <<JSON
 JSON
 "$BIN" profile -q -o "$T/a" --scenario "$T/pay.json" 2>"$T/err"; rc=$?
 NAME="pay between two trustlines runs (exit $rc)"; ok [ "$rc" -eq 0 ]
-NAME="pay costs 672,742 CPU / 230,883 bytes"; ok [ "$(cpu_mem "$T/a/01-pay")" = "672742 230883" ]
+NAME="[pin] pay costs 672,742 CPU / 230,883 bytes"; ok [ "$(cpu_mem "$T/a/01-pay")" = "672742 230883" ]
 NAME="the payer's emulated signature check verifies (460,487 CPU)"
 ok grep -q "460,487 .* auth:emulate" "$T/a/01-pay/report.txt"
 NAME="pay: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/a/01-pay"
 NAME="the report lists the asset contract's id"
 ok grep -q "asset contract 0 *SAC(USDC:$ISS) = $TESTNET_ID" "$T/a/01-pay/report.txt"
 NAME="the transfer runs in the asset contract's frame"; ok grep -q "contract:SAC(USDC:GBBD4" "$T/a/01-pay/profile.folded"
-NAME="the summary line"; ok grep -q "^1	payer	pay	CPU 672742	memory 230883	ok$" "$T/a/scenario.txt"
+NAME="[pin] the summary line"; ok grep -q "^1	payer	pay	CPU 672742	memory 230883	ok$" "$T/a/scenario.txt"
 "$BIN" profile -q -o "$T/b" --scenario "$T/pay.json" 2>"$T/err"
 NAME="the same scenario writes the same bytes"; ok diff -r "$T/a" "$T/b"
 

@@ -13,10 +13,12 @@ CC=${CC:-cc}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
-skip() { echo "SKIP $*"; }
+# every check here is a real reader's ([viewer]) but the build of gen_out
+pass() { echo "PASS [viewer] $*"; }
+fail() { echo "FAIL [viewer] $*"; }
+skip() { echo "SKIP [viewer] $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
+. "$(dirname "$0")/lib/check.sh"   # helper
 # check NAME FILE PATTERN: PASS when the extended regex PATTERN is in FILE.
 check() {
   if grep -Eq -- "$3" "$2"; then pass "$1"; else fail "$1"; sed 's/^/  | /' "$2"; fi
@@ -27,9 +29,9 @@ if $CC -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -o "$tmp/gen_out" tests/output/g
      src/output/*.c src/profile/*.c src/util/scp_util.c $(pkg-config --cflags --libs zlib jansson 2>/dev/null ||
                                           echo -lz -ljansson) \
      >"$tmp/cc.log" 2>&1 && "$tmp/gen_out" "$tmp"; then
-  pass "gen_out writes every format"
+  echo "PASS gen_out writes every format"
 else
-  fail "gen_out writes every format"; cat "$tmp/cc.log"
+  echo "FAIL gen_out writes every format"; cat "$tmp/cc.log"
   exit 1
 fi
 
@@ -79,9 +81,7 @@ fi
 
 # ---- the SVG's script, in node with a small DOM ----------------------------
 if have node; then
-  if node tests/output/svg_dom_check.js "$tmp/fixture.svg" >"$tmp/js.txt" 2>&1; then :; fi
-  cat "$tmp/js.txt"
-  grep -q '^PASS' "$tmp/js.txt" || fail "svg script checks did not run"
+  helper viewer "svg_dom_check.js" node tests/output/svg_dom_check.js "$tmp/fixture.svg"
 else
   skip "node not installed: SVG script not checked"
 fi

@@ -81,5 +81,5 @@ if command -v node >/dev/null 2>&1; then
   NAME="solana folder untouched"; ok cmp -s "$T/sol-before" "$T/sol-after"
   NAME="solana: nothing left beside it"; ok [ "$(ls "$T" | grep -c 'tmp\|old')" -eq 0 ]
 else
-  echo "SKIP solana outputs: no node to write the programs"
+  echo "FAIL solana outputs: no node to write the programs (scripts/deps installs it)"
 fi

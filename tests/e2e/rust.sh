@@ -28,7 +28,7 @@ run() {
 budget() {
   cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$T/$1/report.txt")
   mem=$(awk '$1 == "Memory" {gsub(",", "", $2); print $2; exit}' "$T/$1/report.txt")
-  NAME="$1 costs $2 CPU, $3 bytes (got $cpu, $mem)"; ok [ "$cpu" = "$2" ] && [ "$mem" = "$3" ]
+  NAME="[pin] $1 costs $2 CPU, $3 bytes (got $cpu, $mem)"; ok [ "$cpu" = "$2" ] && [ "$mem" = "$3" ]
 }
 
 # frames NAME: the distinct guest and inlined frame labels of a profile
@@ -67,8 +67,7 @@ for v in Oz O3 Oz_v0 O3_v0; do
   NAME="$v deposit u32:0 fails with the contract's error"
   ok grep -q "contract error 1" "$T/$v-deposit0/report.txt"
   for r in find deposit deposit0 sum checked panic; do
-    NAME="$v $r: folded stacks add up to the Budget CPU"; ok folded_is_cpu "$T/$v-$r"
-    node "$HERE/rust_check.js" "$W" "$T/$v-$r/report.json" "$v $r"
+    helper viewer "$v $r: rust_check.js" node "$HERE/rust_check.js" "$W" "$T/$v-$r/report.json" "$v $r"
   done
 
   # names: trait impls keep their Self type, both FromVal impls are

@@ -197,7 +197,7 @@ NAME="seeded instance storage costs what carried instance storage costs"
 ok cmp -s "$T/is/01-total/profile.folded" "$T/in/02-total/profile.folded"
 NAME="a deposit on seeded state costs what it costs on carried state"
 ok cmp -s "$T/is/02-deposit/profile.folded" "$T/in/03-deposit/profile.folded"
-NAME="call 2 after a deposit: 143,985 CPU"
+NAME="[pin] call 2 after a deposit: 143,985 CPU"
 ok [ "$(awk -F'\t' '$1 == 2 {print $4}' "$T/in/scenario.txt")" = "CPU 143985" ]
 
 # ---- ledger info and protocol

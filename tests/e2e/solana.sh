@@ -13,7 +13,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
 if ! command -v node >/dev/null 2>&1; then
-  echo "SKIP solana: no node to write the programs"; exit 0
+  echo "FAIL solana: no node to write the programs (scripts/deps installs it)"; exit 0
 fi
 node "$(dirname "$0")/../oracle/mkprog.js" "$T/p"
 
@@ -146,7 +146,7 @@ JSON
   NAME="scenario: p-token from an empty mint: 201, 235, 235, 119, 76 CU, then Custom(1) at 181"
   ok [ "$(cut -f3,4 "$T/tk/scenario.txt" | tr '\t\n' ' ')" = "201 ok 235 ok 235 ok 119 ok 76 ok 181 Custom(1) " ]
 else
-  echo "SKIP scenario on p-token: $ORACLE/token.so not extracted (scripts/deps)"
+  oracle_missing "scenario on p-token: not run, $ORACLE/token.so (litesvm's ELF) not extracted"
 fi
 
 "$BIN" profile --scenario "$T/p/flow.json" "$T/p/move_v3.so" >/dev/null 2>"$T/err"; rc=$?

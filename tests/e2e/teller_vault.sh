@@ -65,7 +65,7 @@ ok [ "$(jq '[.nodes[].self[0]] | add' "$J")" = "$(jq '.metrics[0].total' "$J")" 
    [ "$(jq '[.nodes[].self[1]] | add' "$J")" = "$(jq '.metrics[1].total' "$J")" ]
 # exact numbers for paths without require_auth (cost-params.txt): the
 # teller's own VM and the whole vault.total() call below host:call
-NAME="teller instantiation 104,394 CPU"
+NAME="[pin] teller instantiation 104,394 CPU"
 ok grep -q "^contract:teller.wasm;vm:instantiate 104394$" "$F"
 tot=$(grep "^contract:teller.wasm;run (examples/teller.c:[0-9]*);host:call;contract:vault.wasm;total " "$F" |
       awk '{s += $NF} END {print s}')
@@ -74,8 +74,8 @@ tot=$(grep "^contract:teller.wasm;run (examples/teller.c:[0-9]*);host:call;contr
 # + MemAlloc(40) 439 + MemCpy(40) 47 + the scan MemCpy(24) 45, where 45
 # was charged before, for a map kept as host values; and
 # has_contract_data finding the key charges get's access, MemCpy(24) 45)
-NAME="vault.total() costs 4,902 CPU ($tot)"; ok [ "$tot" = 4902 ]
-NAME="strkey_to_address 2,424 CPU"
+NAME="[pin] vault.total() costs 4,902 CPU ($tot)"; ok [ "$tot" = 4902 ]
+NAME="[pin] strkey_to_address 2,424 CPU"
 ok grep -q "^contract:teller.wasm;run (examples/teller.c:[0-9]*);host:strkey_to_address 2424$" "$F"
 "$BIN" profile -o "$T/b" -q -f folded "$TELLER" run --vault "$ID" --times 2 --contract "$VAULT"
 NAME="deterministic"; ok cmp -s "$F" "$T/b/profile.folded"

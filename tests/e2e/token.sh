@@ -51,6 +51,7 @@ cat >"$T/token.json" <<JSON
 JSON
 "$BIN" profile -q -o "$T/a" -f report,folded,json --scenario "$T/token.json" 2>"$T/err"; rc=$?
 NAME="token flow runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+# [pin]: scprof's own totals, recorded; no reference trace runs this contract
 cat >"$T/want" <<EOF2
 1 mint CPU 726513 memory 235066 ok
 2 mint CPU 724761 memory 234626 ok
@@ -62,7 +63,7 @@ cat >"$T/want" <<EOF2
 8 name CPU 215096 memory 220120 ok
 EOF2
 summary "$T/a" >"$T/got"
-NAME="token flow: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"
+NAME="[pin] token flow: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"
 NAME="balances after the transfer: 700 and 800"
 ok sh -c "grep -q 'result *i128:700' '$T/a/04-balance/report.txt' && grep -q 'result *i128:800' '$T/a/05-balance/report.txt'"
 NAME="the allowance and the constructor's metadata"
@@ -79,7 +80,7 @@ NAME="token flow: two runs write the same bytes"; ok diff -r "$T/a" "$T/b"
 # the first mint then costs what the second does (no extension to write)
 sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": 121060}/' "$T/token.json" >"$T/live.json"
 "$BIN" profile -q -o "$T/c" -f report --scenario "$T/live.json" 2>"$T/err"; rc=$?
-NAME="live_until 121060: the first mint costs the second's (724,761 CPU)"
+NAME="[pin] live_until 121060: the first mint costs the second's (724,761 CPU)"
 ok grep -q "^1	token	mint	CPU 724761	memory 234626	ok$" "$T/c/scenario.txt"
 sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": "soon"}/' "$T/token.json" >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
@@ -149,7 +150,7 @@ cat >"$T/want" <<EOF2
 7 balance CPU 62809 memory 8676 ok
 EOF2
 summary "$T/s" >"$T/got"
-NAME="asset contract calls: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"
+NAME="[pin] asset contract calls: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"
 NAME="asset contract balances carried: 700, 300, then 500 after the payment"
 ok sh -c "grep -q 'result *i128:700' '$T/s/03-balance/report.txt' && grep -q 'result *i128:300' '$T/s/04-balance/report.txt' && grep -q 'result *i128:500' '$T/s/07-balance/report.txt'"
 NAME="the asset contract's name, from its instance storage"

@@ -19,7 +19,7 @@
 const fs = require('fs');
 const path = require('path');
 const { b58decode, b58encode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm,
-        parseData, send } = require('./svm.js');
+        parseData, posts, send } = require('./svm.js');
 
 // A program account's ELF: the account itself for loaders 1 and 2, the
 // programdata account after its 45-byte header for the upgradeable loader.
@@ -108,15 +108,7 @@ function run(argv) {
   for (const a of accounts)
     svm.setAccount(a.key, new lib.Account(a.lamports, a.data, a.owner, a.executable, 0n));
   const out = send(svm, [{ program: b58decode(programId), accounts, data: ix }], errorName);
-  const seen = new Set();
-  for (const a of accounts) {
-    const k = b58encode(a.key);
-    if (seen.has(k)) continue;
-    seen.add(k);
-    const acc = svm.getAccount(a.key);
-    out.push(acc ? `post ${k} ${acc.lamports()} ${b58encode(Buffer.from(acc.owner()))} ${Buffer.from(acc.data()).toString('hex')}`
-                 : `post ${k} 0 ${b58encode(SYSTEM)} `);
-  }
+  out.push(...posts(svm, accounts.map((a) => a.key)));
   process.stdout.write(out.join('\n') + '\n');
 }
 

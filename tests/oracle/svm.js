@@ -124,7 +124,23 @@ function send(svm, ixs, errorText) {
   return out;
 }
 
+// "post PUBKEY LAMPORTS OWNER DATAHEX" for each of keys (Buffers) the first
+// time it comes, as the account is now (an account that is gone: 0
+// lamports, owned by System, no data).
+function posts(svm, keys) {
+  const out = [], seen = new Set();
+  for (const key of keys) {
+    const k = b58encode(key);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const acc = svm.getAccount(key);
+    out.push(acc ? `post ${k} ${acc.lamports()} ${b58encode(Buffer.from(acc.owner()))} ${Buffer.from(acc.data()).toString('hex')}`
+                 : `post ${k} 0 ${b58encode(SYSTEM)} `);
+  }
+  return out;
+}
+
 module.exports = {
   b58decode, b58encode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, FEE_PAYER, SYSTEM,
-  die, litesvm, newSvm, parseData, transaction, send,
+  die, litesvm, newSvm, parseData, transaction, send, posts,
 };

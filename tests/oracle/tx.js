@@ -8,6 +8,7 @@
 //   cu N                       computeUnitsConsumed
 //   log TEXT                   each log line, as the runtime printed it
 //   result ok | result err E   E: "k Name" for InstructionError(k, Name), else the error
+//   post PUBKEY LAMPORTS OWNER DATAHEX   each account the instructions name, afterwards
 //
 // Programs are named by "name" in "programs" (an ELF under a loader, or
 // "builtin:NAME" for a program litesvm ships), or by base58 id; "system" and
@@ -16,7 +17,7 @@
 const fs = require('fs');
 const path = require('path');
 const { b58decode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm, parseData,
-        send } = require('./svm.js');
+        posts, send } = require('./svm.js');
 
 // the builtins a transaction may name besides the ELF programs litesvm ships
 const PROGRAMS = {
@@ -58,7 +59,8 @@ function main(file) {
       accounts: (ix.accounts || []).map((a) => ({ key: b58decode(a.pubkey), signer: !!a.signer, writable: !!a.writable })),
     }));
     svm.expireBlockhash();
-    out.push(`tx ${tx.label || t + 1}`, ...send(svm, ixs, errorText));
+    out.push(`tx ${tx.label || t + 1}`, ...send(svm, ixs, errorText),
+             ...posts(svm, ixs.flatMap((ix) => ix.accounts.map((a) => a.key))));
   }
   process.stdout.write(out.join('\n') + '\n');
 }

@@ -630,10 +630,12 @@ static void test_format_table(void **state) {
   prof_free(p);
 }
 
-/* ---- golden files -------------------------------------------------------
+/* ---- golden files: regression pins ----------------------------------------
  * Expected outputs live in tests/output/golden/ (paths relative to the
- * repository root, where tests/run.sh runs).  SCP_RECORD_GOLDEN=1
- * rewrites them instead of comparing: tests/output/record-golden.sh. */
+ * repository root, where tests/run.sh runs).  scprof wrote them: they pin
+ * the output, they are no independent evidence (tests/kinds.txt: pin).
+ * SCP_RECORD_GOLDEN=1 rewrites them instead of comparing:
+ * tests/output/record-golden.sh; tests/run.sh refuses to run with it set. */
 
 #define GOLDEN_DIR "tests/output/golden/"
 

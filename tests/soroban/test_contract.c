@@ -15,8 +15,8 @@
  * import symbols + InstantiateWasm* + the import check's symbols + 16 pages
  * of linear memory), and push_context (the auth manager's frame push and
  * snapshot in enforcing mode, the storage map's clone, the Context).
- * The contract is the reference's own example_contract_data.wasm (see
- * ref_wasm.h: skipped unless SCP_REF_WASMS has it); the state is the
+ * The contract is the reference's own example_contract_data.wasm (in
+ * tests/data/ref-wasms, see ref_wasm.h); the state is the
  * trace's after
  * create_contract: code and instance entries in the map and footprint.
  */
@@ -66,7 +66,7 @@ static void test_call_to_vm_push(void **state) {
   uint8_t *w;
   size_t n;
   scp_error err;
-  if (!ref_wasm("example_contract_data.wasm", &w, &n)) skip();
+  assert_true(ref_wasm("example_contract_data.wasm", "fc644715", &w, &n));
   scp_budget b;
   scp_budget_init(&b, UINT64_MAX, UINT64_MAX);
   scp_host_opts o = { .auth_enforcing = true };
@@ -74,22 +74,10 @@ static void test_call_to_vm_push(void **state) {
   assert_int_equal(scp_host_create(&b, &o, &h), SCP_OK);
   probe p = { .b = &b };
   scp_host_set_invoker(h, invoker, &p);
-  /* the state after upload_wasm + create_contract */
-  uint8_t id[32] = { 7 }, hash[32], img[44] = { 0, 0, 0, 19 };
-  SHA256(w, n, hash);
-  memcpy(img + 8, hash, 32);
-  scp_lkey ck = { .type = SCP_LK_CONTRACT_CODE };
-  memcpy(ck.id, hash, 32);
-  uint8_t kb[4] = { 0, 0, 0, 20 };
-  scp_lkey ik = { .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_PERSISTENT, .key = kb, .keylen = 4 };
-  memcpy(ik.id, id, 32);
-  assert_int_equal(scp_storage_seed(h, &ck, w, (uint32_t)n, 4095, true), SCP_OK);
-  assert_int_equal(scp_storage_seed(h, &ik, img, sizeof img, 4095, true), SCP_OK);
-  /* the call's arguments */
-  uint8_t enc[33] = { 1 };
-  memcpy(enc + 1, id, 32);
+  /* the state after upload_wasm + create_contract, then the call's arguments */
+  static const uint8_t id[32] = { 7 };
   uint64_t addr, sym, vec, key;
-  assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &addr), SCP_OK);
+  ref_deployed(h, w, n, id, &addr);
   assert_int_equal(scp_host_memobj_new_from_slice(h, SCP_TAG_SYMBOL_OBJ,
                                                   (const uint8_t *)"has_persistent", 14, &sym), SCP_OK);
   assert_true(scp_val_symbol_small((const uint8_t *)"key_1", 5, &key));

@@ -1459,6 +1459,8 @@ static void test_replay_observations(void **state) {
                 "%u untraced setup, %u without host calls, %u mismatch\n",
                 direct, counts[R_EXACT], counts[R_UNIMPL], counts[R_SETUP],
                 counts[R_NOCALLS], counts[R_MISMATCH]);
+  print_message("NOTE [trace] %u direct-call traces replayed, %u exact to the unit\n", direct,
+                counts[R_EXACT]);
   assert_int_equal(counts[R_MISMATCH], 0);
   /* the counts docs/replay.md gives: a file that stops replaying exactly (a host
    * change now failing in set-up, say) fails here, as a mismatch does */

@@ -157,11 +157,11 @@ static void test_ttl(void **state) {
  *   2,926 bytes, 11 imports, 16 pages): cpu 3,285,246, mem 1,640,387
  *   test__storage__test_nested_bump steps 2->4 (example_invoke_contract,
  *   2,522 bytes, 6 imports, 17 pages): cpu 2,980,547, mem 1,670,328 */
-static void upload(const char *name, uint64_t want_cpu, uint64_t want_mem) {
+static void upload(const char *name, const char *hash8, uint64_t want_cpu, uint64_t want_mem) {
   uint8_t *w;
   size_t n;
   scp_error err;
-  if (!ref_wasm(name, &w, &n)) skip();
+  assert_true(ref_wasm(name, hash8, &w, &n));
   scp_budget b;
   scp_budget_init(&b, UINT64_MAX, UINT64_MAX);
   scp_host *h;
@@ -181,8 +181,8 @@ static void upload(const char *name, uint64_t want_cpu, uint64_t want_mem) {
 
 static void test_upload_wasm_trace(void **state) {
   (void)state;
-  upload("example_contract_data.wasm", 3285246, 1640387);
-  upload("example_invoke_contract.wasm", 2980547, 1670328);
+  upload("example_contract_data.wasm", "fc644715", 3285246, 1640387);
+  upload("example_invoke_contract.wasm", "3f2c7e4c", 2980547, 1670328);
 }
 
 int main(void) {

@@ -186,8 +186,9 @@ static void test_buf_sink_error(void **state) {
   (void)state;
   FILE *f = fopen("/dev/full", "w");
   if (!f) {
-    fprintf(stderr, "note: no /dev/full, sink errors not checked\n");
-    return;
+    /* the system's, not the repository's: a counted skip, never a pass */
+    print_message("SKIP no /dev/full: sink errors not checked\n");
+    skip();
   }
   scp_buf b = {.sink = f};
   for (unsigned i = 0; i < 300000 && !b.io_err; i++) scp_buf_printf(&b, "line %u\n", i);

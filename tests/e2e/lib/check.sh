@@ -17,3 +17,40 @@ folded_is_cpu() {
   cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt")
   [ -n "$cpu" ] && [ "$sum" = "$cpu" ]
 }
+
+# Kinds of evidence (tests/run.sh prints a line per kind): a check line may
+# carry its kind as a tag after PASS/FAIL/SKIP, e.g. "PASS [litesvm] ...":
+#   [litesvm] compared with litesvm, live    [trace] with the reference traces
+#   [spec]    the WebAssembly spec suite     [viewer] read by a real viewer / llvm-symbolizer
+#   [derived] a figure worked out by hand    [pin] a recorded number (regression pin)
+# Untagged lines count as "other" (behaviour, errors, internal consistency).
+
+# helper KIND WHAT CMD...: runs a checking helper (a script that prints its
+# own PASS/FAIL lines) and passes its lines on, tagged [KIND] unless the
+# helper tagged them.  A non-zero
+# exit, or a run that prints no PASS/FAIL line at all, is one FAIL more:
+# a helper cannot make its checks vanish.
+helper() {
+  hkind=$1 hwhat=$2; shift 2
+  hout=$(mktemp)
+  "$@" >"$hout" 2>&1
+  hrc=$?
+  sed -e "s/^\(PASS\|FAIL\|SKIP\) \([^[]\)/\1 [$hkind] \2/" "$hout"
+  if [ "$hrc" -ne 0 ]; then
+    echo "FAIL [$hkind] $hwhat: the helper exited $hrc"
+  elif ! grep -q '^\(PASS\|FAIL\) ' "$hout"; then
+    echo "FAIL [$hkind] $hwhat: the helper printed no check"
+  fi
+  rm -f "$hout"
+}
+
+# The litesvm oracle is required unless SCP_NO_ORACLE=1 opts out (a user
+# without npm): then every case that needs it prints its own SKIP line.
+# oracle_missing WHAT: one SKIP (opted out) or FAIL line for WHAT.
+oracle_missing() {
+  if [ "${SCP_NO_ORACLE:-0}" = 1 ]; then
+    echo "SKIP [litesvm] $1 (SCP_NO_ORACLE=1)"
+  else
+    echo "FAIL [litesvm] $1 (scripts/deps installs litesvm; SCP_NO_ORACLE=1 skips)"
+  fi
+}

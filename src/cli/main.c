@@ -22,6 +22,7 @@ static const char usage_text[] =
   "       scprof check PROFILE.json [--max-cpu N] [--max-mem N] [--max-fee N]\n"
   "                    [--max-cu N] [--max-fn NAME=N ...] [--max-fn-mem NAME=N ...]\n"
   "                    [--max-fn-fee NAME=N ...] [--max-fn-cu NAME=N ...] [-q]\n"
+  "       scprof size [-o DIR] [-f LIST] [--top N] [-q] CONTRACT.wasm|PROGRAM.so\n"
   "       scprof --help | --version\n"
   "\n"
   "profile runs FUNCTION of a Soroban contract under a faithful\n"
@@ -131,6 +132,7 @@ int main(int argc, char **argv) {
       {"diff", cmd_diff},
       {"annotate", cmd_annotate},
       {"check", cmd_check},
+      {"size", cmd_size},
   };
   for (size_t i = 0; i < SCP_ARRAY_LEN(commands); i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 2, argv + 2);

@@ -1,0 +1,108 @@
+/*
+ * cmd_size.c — `scprof size FILE`: where the bytes of a Soroban contract
+ * (.wasm) or a Solana program (.so) go, as a profile of one metric
+ * (bytes) written in every profile format, so `scprof diff` compares two
+ * builds.  The flamegraph is size.svg; the other files keep the names a
+ * profile's have (report.json is what diff, annotate and check read).
+ */
+#include "cli.h"
+#include "size/scp_size.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE_SVG "size.svg"
+
+typedef struct size_cli {
+  const char *path, *out_dir;
+  bool want[SCP_FMT_COUNT];
+  bool quiet, keep_hash;
+  uint64_t top;
+  scp_svg_opts svg;
+} size_cli;
+
+static int parse_args(int argc, char **argv, size_cli *c) {
+  const int usage = scp_exit_status(SCP_ERR_USAGE);
+  const char *val;
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c->want[f] = true;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int st;
+    if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
+      c->out_dir = val;
+    } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
+      if ((st = cli_parse_formats(val, c->want))) return st;
+    } else if (!strcmp(a, "--top")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
+      if (!cli_parse_u64(val, &c->top) || c->top > 100000000)
+        return cli_die(SCP_ERR_USAGE, "--top: '%s' is not a non-negative integer", val);
+    } else if (!strcmp(a, "--min-width")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
+      if (!cli_parse_min_width(val, &c->svg.min_width_pct))
+        return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
+    } else if (!strcmp(a, "--icicle")) {
+      c->svg.icicle = true;
+    } else if (!strcmp(a, "--keep-hash")) {
+      c->keep_hash = true;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      c->quiet = true;
+    } else if (a[0] == '-' && a[1] != 0) {
+      return cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
+    } else if (!c->path) {
+      c->path = a;
+    } else {
+      return cli_die(SCP_ERR_USAGE, "size takes one file, not '%s' too (see scprof --help)", a);
+    }
+  }
+  if (!c->path) return cli_die(SCP_ERR_USAGE, "size needs CONTRACT.wasm or PROGRAM.so");
+  return 0;
+}
+
+static int write_outputs(const scp_profile *p, const size_cli *c, const cli_outdir *od) {
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
+    if (!c->want[f]) continue;
+    const scp_out_format *of = scp_out_format_get((scp_format)f);
+    scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
+    const char *file = f == SCP_FMT_SVG ? SIZE_SVG : of->file;
+    int st = cli_write_format(od->tmp, od->final, file, p, of, &oo);
+    if (st) return st;
+  }
+  return 0;
+}
+
+int cmd_size(int argc, char **argv) {
+  size_cli c = {.out_dir = "scprof-size"};
+  int st = parse_args(argc, argv, &c);
+  if (st) return st;
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  scp_error err = {0};
+  if (scp_read_file_max(c.path, SCP_MAX_WASM_BYTES, "a contract or program", &bytes, &len, &err))
+    return cli_die(err.code, "%s", err.msg);
+  const char *base = strrchr(c.path, '/');
+  char warn[256];
+  scp_size_opts o = {.name = base ? base + 1 : c.path, .sym = {.keep_rust_hash = c.keep_hash},
+                     .warn = warn, .warn_size = sizeof warn};
+  scp_profile *p = NULL;
+  int rc = scp_size_build(bytes, len, &o, &p, &err);
+  free(bytes);
+  if (rc) return cli_die(rc, "%s: %s", c.path, err.msg);
+  if (*warn) cli_warn("%s: %s", c.path, warn);
+  cli_outdir od;
+  st = cli_outdir_begin(&od, c.out_dir);
+  if (!st) st = write_outputs(p, &c, &od);
+  if (!st) st = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
+  if (!st && !c.quiet) {
+    scp_buf b = {0};
+    scp_out_opts oo = {.top = (unsigned)c.top};
+    rc = scp_out_format_get(SCP_FMT_REPORT)->write(p, &oo, &b);
+    st = rc == SCP_OK ? cli_write_stdout(&b) : cli_die(rc, "report: %s", scp_strerror(rc));
+    scp_buf_free(&b);
+  }
+  scp_profile_destroy(p);
+  return st;
+}

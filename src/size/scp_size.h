@@ -1,0 +1,55 @@
+/*
+ * scp_size.h — where a contract's or program's bytes go: every byte of a
+ * WASM module or an ELF (sBPF) file attributed once to a node of a tree,
+ * built as a profile of one metric, "Size" in bytes, so that every
+ * formatter and `diff` read it as they read an execution profile.
+ *
+ * The tree, root = the file:
+ *   WASM  "[wasm header]" (magic and version), then one node per section
+ *         ("Type", "Code", "Data", "Custom:.debug_info", ...), each with a
+ *         "[section header]" child (its id and size fields).  Code:
+ *         "[body sizes]" (the body count and each body's size field), then
+ *         the functions, their bytes split by inlined function and
+ *         source line (DWARF), Rust paths grouped "crate:core" ->
+ *         "module:core::fmt" -> function.  Data: "[segment headers]" (the
+ *         count, and each segment's kind, offset expression and size) and
+ *         one node per segment, "data[N]", holding its bytes.
+ *   ELF   "[ELF header]", "[program headers]", "[section headers]",
+ *         "[padding]" (bytes no header or section covers), and one node
+ *         per section by name (".text", ".rodata", ".rel.dyn", ...).
+ *         Executable sections hold the functions of the symbol table,
+ *         grouped as for WASM, and "[no symbol]" for bytes none covers.
+ * A section node's total less its "[section header]" child is the size
+ * `wasm-objdump -h` shows; an ELF section's total is `llvm-objdump -h`'s.
+ * A WASM function's total is its body (what the body-size field counts);
+ * an ELF function's is its symbol's extent (st_size, or up to the next
+ * symbol when it has none).
+ *
+ * Σ self over the tree == the file's length, always: scp_size_build
+ * checks it (and inclusive == self + children) before returning.
+ */
+#ifndef SCP_SIZE_H
+#define SCP_SIZE_H
+
+#include "profile/scp_prof.h"
+#include "symbols/scp_sym.h"
+
+typedef struct scp_size_opts {
+  const char *name;     /* the root's name (the file's); NULL: "module" */
+  scp_sym_opts sym;     /* how names are read (keep Rust hashes, ...) */
+  char *warn;           /* when not NULL: the symbol mapper's warning (debug */
+  size_t warn_size;     /* information present but unusable), "" if none */
+} scp_size_opts;
+
+/* Size tree of bytes[0..len) (WASM or ELF, told by the magic), as a
+ * profile of one metric ("Size", "bytes").  bytes are borrowed for the
+ * call only.  Returns SCP_OK (*out a new profile, scp_profile_destroy),
+ * SCP_ERR_MALFORMED (neither WASM nor ELF, or a layout that does not hold:
+ * a section past the end, sections that overlap; err says which),
+ * SCP_ERR_UNSUPPORTED (32-bit or big-endian ELF), SCP_ERR_NOMEM, or
+ * SCP_ERR_INTERNAL (the sum check failed); *out is NULL on failure.
+ * o may be NULL. */
+int scp_size_build(const uint8_t *bytes, size_t len, const scp_size_opts *o,
+                   scp_profile **out, scp_error *err);
+
+#endif

@@ -103,6 +103,18 @@ int cli_outdir_begin(cli_outdir *d, const char *dir);
 int cli_outdir_commit(cli_outdir *d);
 void cli_outdir_abort(cli_outdir *d);
 
+/* A scenario's coverage summed over its profiled calls (cli_cov.c): begin
+ * keeps nothing unless want[] has lcov; add sums a call's profile in; end
+ * writes DIR/lcov.info (shown names it) when status is 0, frees, and
+ * returns the status (that of the error it printed, or status).  Each
+ * returns 0 or the exit status of the one-line error it printed. */
+typedef struct cli_cov {
+  scp_lcov *c;
+} cli_cov;
+int cli_cov_begin(cli_cov *cv, const bool want[SCP_FMT_COUNT]);
+int cli_cov_add(cli_cov *cv, const scp_profile *p);
+int cli_cov_end(cli_cov *cv, int status, const char *dir, const char *shown);
+
 /* Writes b to stdout; exit status like cli_write_file. */
 int cli_write_stdout(const scp_buf *b);
 

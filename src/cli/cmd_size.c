@@ -25,7 +25,7 @@ typedef struct size_cli {
 static int parse_args(int argc, char **argv, size_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *val;
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c->want[f] = true;
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c->want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int st;
@@ -35,6 +35,10 @@ static int parse_args(int argc, char **argv, size_cli *c) {
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
       if ((st = cli_parse_formats(val, c->want))) return st;
+      /* coverage is of a run, not of a file's bytes ("all" means the rest) */
+      if (strstr(val, "lcov"))
+        return cli_die(SCP_ERR_USAGE, "size: --format lcov is written by profile, not size");
+      c->want[SCP_FMT_LCOV] = false;
     } else if (!strcmp(a, "--top")) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
       if (!cli_parse_u64(val, &c->top) || c->top > 100000000)

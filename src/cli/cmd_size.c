@@ -13,9 +13,13 @@
 #include <string.h>
 
 #define SIZE_SVG "size.svg"
+#define NEVER_RUN_SVG "size-never-run.svg"
+#define MAX_RUNS 64
 
 typedef struct size_cli {
   const char *path, *out_dir;
+  const char *runs[MAX_RUNS];   /* --profile: execution profiles of the file */
+  size_t nruns;
   bool want[SCP_FMT_COUNT];
   bool quiet, keep_hash;
   uint64_t top;
@@ -49,6 +53,12 @@ static int parse_args(int argc, char **argv, size_cli *c) {
         return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
     } else if (!strcmp(a, "--icicle")) {
       c->svg.icicle = true;
+    } else if (!strcmp(a, "--profile")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a profile (report.json or its folder)")))
+        return usage;
+      if (c->nruns == MAX_RUNS)
+        return cli_die(SCP_ERR_USAGE, "--profile: at most %d profiles", MAX_RUNS);
+      c->runs[c->nruns++] = val;
     } else if (!strcmp(a, "--keep-hash")) {
       c->keep_hash = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -70,11 +80,38 @@ static int write_outputs(const scp_profile *p, const size_cli *c, const cli_outd
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
     scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
-    const char *file = f == SCP_FMT_SVG ? SIZE_SVG : of->file;
-    int st = cli_write_format(od->tmp, od->final, file, p, of, &oo);
-    if (st) return st;
+    unsigned nfiles = of->per_metric ? p->nmetrics : 1;
+    for (unsigned m = 0; m < nfiles; m++) {
+      oo.metric = m;
+      const char *file = f != SCP_FMT_SVG ? of->file : m ? NEVER_RUN_SVG : SIZE_SVG;
+      int st = cli_write_format(od->tmp, od->final, file, p, of, &oo);
+      if (st) return st;
+    }
   }
   return 0;
+}
+
+/* --profile: load each run and mark the code that never ran in them; the
+ * totals go into the report's header. */
+static int mark(scp_profile *p, const size_cli *c) {
+  scp_profile *runs[MAX_RUNS] = {0};
+  int st = 0;
+  for (size_t i = 0; i < c->nruns && !st; i++) st = cli_load_profile(c->runs[i], &runs[i]);
+  scp_size_mark_result r;
+  scp_error err = {0};
+  int rc = st ? SCP_OK : scp_size_mark(p, (const scp_profile *const *)runs, c->nruns, &r, &err);
+  for (size_t i = 0; i < c->nruns; i++) scp_profile_destroy(runs[i]);
+  if (st) return st;
+  if (rc) return cli_die(rc, "%s: %s", c->path, err.msg);
+  if (r.functions && !r.functions_ran)
+    return cli_die(SCP_ERR_ARG, "%s: none of its functions ran in %s%s (profiles of another file?)",
+                   c->path, c->runs[0], c->nruns > 1 ? " and the others" : "");
+  char line[160];
+  snprintf(line, sizeof line, "%llu of %llu code bytes (%.2f%%); %zu of %zu functions ran",
+           (unsigned long long)r.never_run, (unsigned long long)r.code,
+           r.code ? 100.0 * (double)r.never_run / (double)r.code : 0.0, r.functions_ran,
+           r.functions);
+  return scp_prof_meta(p, "never run", line) ? cli_die(SCP_ERR_NOMEM, "out of memory") : 0;
 }
 
 int cmd_size(int argc, char **argv) {
@@ -95,14 +132,16 @@ int cmd_size(int argc, char **argv) {
   free(bytes);
   if (rc) return cli_die(rc, "%s: %s", c.path, err.msg);
   if (*warn) cli_warn("%s: %s", c.path, warn);
-  cli_outdir od;
-  st = cli_outdir_begin(&od, c.out_dir);
+  st = c.nruns ? mark(p, &c) : 0;
+  cli_outdir od = {0};
+  if (!st) st = cli_outdir_begin(&od, c.out_dir);
   if (!st) st = write_outputs(p, &c, &od);
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
   if (!st && !c.quiet) {
     scp_buf b = {0};
-    scp_out_opts oo = {.top = (unsigned)c.top};
+    /* with --profile, the tables rank what never ran */
+    scp_out_opts oo = {.top = (unsigned)c.top, .metric = c.nruns ? 1 : 0};
     rc = scp_out_format_get(SCP_FMT_REPORT)->write(p, &oo, &b);
     st = rc == SCP_OK ? cli_write_stdout(&b) : cli_die(rc, "report: %s", scp_strerror(rc));
     scp_buf_free(&b);

@@ -52,4 +52,25 @@ typedef struct scp_size_opts {
 int scp_size_build(const uint8_t *bytes, size_t len, const scp_size_opts *o,
                    scp_profile **out, scp_error *err);
 
+/* What scp_size_mark found: the code's bytes (function bodies) and how
+ * many of them never ran; functions, and how many of them ran. */
+typedef struct scp_size_mark_result {
+  uint64_t code, never_run;
+  size_t functions, functions_ran;
+} scp_size_mark_result;
+
+/* Mark size profile p (from scp_size_build, unmarked) with the code that
+ * never ran in the execution profiles runs[0..nruns) of the same file:
+ * adds metric 1, "Never run" (bytes), so that every node's and every
+ * line's Never run is the part of its code bytes that did not run.  A
+ * function that no profile called never ran, all of it; in one that ran,
+ * a source line never ran when no profile booked cost that ran (cost less
+ * charged ahead) on it in a frame of that name.  Lines of free
+ * instructions alone (a WASM block's end) therefore count as never run.
+ * Non-code bytes (headers, data, debug sections) are 0.  Returns SCP_OK,
+ * SCP_ERR_ARG (p has more than one metric: not a size profile, or marked
+ * already; p unchanged) or SCP_ERR_NOMEM (p unchanged).  res is filled. */
+int scp_size_mark(scp_profile *p, const scp_profile *const *runs, size_t nruns,
+                  scp_size_mark_result *res, scp_error *err);
+
 #endif

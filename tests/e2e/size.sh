@@ -82,3 +82,31 @@ else fail "size: cut-short module: exit $st: $(cat "$T/err")"; fi
 "$BIN" size 2>"$T/err"
 st=$?
 [ "$st" -eq 2 ] && pass "size: no file is a usage error" || fail "size: no file: exit $st"
+
+# size --profile: a function no run called is never run, all of its bytes
+# (the body size wasm-objdump gives, the symbol size llvm-readelf gives);
+# lines run in the size tree exactly where the run's lcov counts them
+CTR=$B/examples/counter.wasm
+G=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
+"$BIN" profile "$CTR" increment "addr:$G" u32:1 -o "$T/inc" -q -f json,lcov
+"$BIN" size "$CTR" --profile "$T/inc" -o "$T/szc" -q -f json,report
+fail_size=$(wasm-objdump -x "$CTR" | sed -n 's/^ - func\[[0-9]*\] size=\([0-9]*\) <fail>$/\1/p')
+python3 tests/e2e/size_cover_check.py "$T/szc/report.json" "$T/inc/lcov.info" fail "$fail_size"
+grep -q "never run .*; 1 of 2 functions ran" "$T/szc/report.txt" && pass "size --profile: 1 of 2 functions ran" ||
+  fail "size --profile: the report's never-run line"
+# with a second profile, of fail, both ran
+"$BIN" profile "$CTR" fail -o "$T/fail" -q -f json 2>/dev/null
+"$BIN" size "$CTR" --profile "$T/inc/report.json" --profile "$T/fail" -o "$T/szc2" -q -f report
+grep -q "never run .*; 2 of 2 functions ran" "$T/szc2/report.txt" && pass "size --profile twice: 2 of 2 functions ran" ||
+  fail "size --profile twice: $(grep 'never run' "$T/szc2/report.txt")"
+# an sBPF program whose error path skips mix_squares
+SO=$B/tests/fixtures/sbpf/counter.so
+"$BIN" profile "$SO" --ix c9 -o "$T/sol" -q -f json,lcov 2>/dev/null
+"$BIN" size "$SO" --profile "$T/sol" -o "$T/szs" -q -f json
+mix=$(llvm-readelf -s --wide "$SO" | awk '$4 == "FUNC" && $8 == "mix_squares" {print $3}')
+python3 tests/e2e/size_cover_check.py "$T/szs/report.json" "$T/sol/lcov.info" mix_squares "$mix"
+# a profile of another file is refused, one line
+"$BIN" size "$B/examples/demo.wasm" --profile "$T/inc" -o "$T/e" -q 2>"$T/err"
+st=$?
+[ "$st" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && pass "size --profile of another file: exit 3, one line" ||
+  fail "size --profile of another file: exit $st: $(cat "$T/err")"

@@ -134,12 +134,35 @@ static void test_elf_overlap(void **state) {
   free(elf);
 }
 
+/* Marked against no run at all: every code byte (the one 7-byte body)
+ * never ran, nothing else is code; a second mark is refused. */
+static void test_mark_nothing_ran(void **state) {
+  (void)state;
+  scp_profile *p = NULL;
+  scp_error err = {0};
+  assert_int_equal(scp_size_build(module, sizeof module, NULL, &p, &err), SCP_OK);
+  scp_size_mark_result r;
+  assert_int_equal(scp_size_mark(p, NULL, 0, &r, &err), SCP_OK);
+  assert_int_equal(r.code, 7);
+  assert_int_equal(r.never_run, 7);
+  assert_int_equal(r.functions, 1);
+  assert_int_equal(r.functions_ran, 0);
+  assert_int_equal(p->nmetrics, 2);
+  assert_string_equal(p->metrics[1].name, "Never run");
+  assert_int_equal(scp_profile_total(p, 0), 55);
+  assert_int_equal(scp_profile_total(p, 1), 7);
+  assert_true(scp_prof_check(p));
+  assert_int_equal(scp_size_mark(p, NULL, 0, &r, &err), SCP_ERR_ARG);
+  scp_profile_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_module_by_hand),
       cmocka_unit_test(test_every_cut),
       cmocka_unit_test(test_not_a_module),
       cmocka_unit_test(test_elf_overlap),
+      cmocka_unit_test(test_mark_nothing_ran),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -91,6 +91,17 @@ static int write_outputs(const scp_profile *p, const size_cli *c, const cli_outd
   return 0;
 }
 
+/* What the bytes cost, into p's header: a contract's VM instantiation. */
+static int deploy_costs(scp_profile *p, const uint8_t *bytes, size_t len, const size_cli *c,
+                        scp_error *err) {
+  (void)c;
+  if (len < 4 || memcmp(bytes, "\0asm", 4)) return SCP_OK;
+  scp_size_vm vm;
+  int rc = scp_size_soroban_vm(bytes, len, &vm, err);
+  if (!rc) rc = scp_size_soroban_meta(p, &vm);
+  return rc == SCP_ERR_NOMEM ? scp_fail(err, rc, "out of memory") : rc;
+}
+
 /* --profile: load each run and mark the code that never ran in them; the
  * totals go into the report's header. */
 static int mark(scp_profile *p, const size_cli *c) {
@@ -129,8 +140,12 @@ int cmd_size(int argc, char **argv) {
                      .warn = warn, .warn_size = sizeof warn};
   scp_profile *p = NULL;
   int rc = scp_size_build(bytes, len, &o, &p, &err);
+  if (!rc) rc = deploy_costs(p, bytes, len, &c, &err);
   free(bytes);
-  if (rc) return cli_die(rc, "%s: %s", c.path, err.msg);
+  if (rc) {
+    scp_profile_destroy(p);
+    return cli_die(rc, "%s: %s", c.path, err.msg);
+  }
   if (*warn) cli_warn("%s: %s", c.path, warn);
   st = c.nruns ? mark(p, &c) : 0;
   cli_outdir od = {0};

@@ -33,6 +33,7 @@
 
 #include "profile/scp_prof.h"
 #include "symbols/scp_sym.h"
+#include "wasm/scp_wasm.h"
 
 typedef struct scp_size_opts {
   const char *name;     /* the root's name (the file's); NULL: "module" */
@@ -72,5 +73,26 @@ typedef struct scp_size_mark_result {
  * already; p unchanged) or SCP_ERR_NOMEM (p unchanged).  res is filled. */
 int scp_size_mark(scp_profile *p, const scp_profile *const *runs, size_t nruns,
                   scp_size_mark_result *res, scp_error *err);
+
+/* ---- what the bytes cost ---------------------------------------------- */
+
+/* Soroban: the Budget's charges for instantiating the contract's VM, which
+ * every call pays (code already in the ledger: no parsing), with the
+ * module's counts that drive them and its initial memory pages. */
+typedef struct scp_size_vm {
+  uint64_t cpu, mem;
+  scp_wasm_cost_inputs counts;
+  uint32_t pages;
+} scp_size_vm;
+
+/* Load wasm[0..len) as the VM does and charge its instantiation on a
+ * Budget of its own.  Returns SCP_OK, or the loader's error (a module the
+ * VM refuses: SCP_ERR_MALFORMED, SCP_ERR_INVALID, SCP_ERR_UNSUPPORTED;
+ * err says why) or SCP_ERR_NOMEM. */
+int scp_size_soroban_vm(const uint8_t *wasm, size_t len, scp_size_vm *out, scp_error *err);
+
+/* The figures as two metadata lines of p ("VM per call", "VM counts").
+ * SCP_OK or SCP_ERR_NOMEM. */
+int scp_size_soroban_meta(scp_profile *p, const scp_size_vm *v);
 
 #endif

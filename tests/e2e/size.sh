@@ -110,3 +110,28 @@ python3 tests/e2e/size_cover_check.py "$T/szs/report.json" "$T/sol/lcov.info" mi
 st=$?
 [ "$st" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && pass "size --profile of another file: exit 3, one line" ||
   fail "size --profile of another file: exit $st: $(cat "$T/err")"
+
+# the VM's instantiation, which every call pays: size's figure is the
+# Budget's vm:instantiate charge in a real profile of the same contract
+vm_check() {
+  name=$1; wasm=$2; shift 2
+  # a call that traps still has its VM made, and its profile written
+  rm -rf "$T/vm"
+  "$BIN" profile "$wasm" "$@" -o "$T/vm" -q -f json 2>"$T/err"
+  if [ ! -s "$T/vm/report.json" ]; then fail "size VM $name: profile: $(cat "$T/err")"; return; fi
+  "$BIN" size "$wasm" -o "$T/vms" -q -f report
+  got=$(sed -n 's/^  VM per call  *CPU \([0-9]*\) instructions, memory \([0-9]*\) bytes$/\1 \2/p' "$T/vms/report.txt")
+  want=$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+fr = {f["id"]: f["name"] for f in r["frames"]}
+v = [n["total"] for n in r["nodes"] if fr[n["frame"]] == "vm:instantiate"]
+print("%d %d" % (v[0][0], v[0][1]) if len(v) == 1 else "none")' "$T/vm/report.json")
+  [ -n "$got" ] && [ "$got" = "$want" ] && pass "size VM $name: per call CPU and memory $got == the profile's vm:instantiate" ||
+    fail "size VM $name: size says '$got', the profile's vm:instantiate '$want'"
+}
+vm_check demo "$B/examples/demo.wasm" run u32:5
+vm_check counter "$CTR" increment "addr:$G" u32:1
+vm_check token "$B/examples/token.wasm" decimals   # traps: not initialised
+vm_check vault_Oz "$B/tests/fixtures/rust/vault_Oz.wasm" sum u32:8
+vm_check vault_O3 "$B/tests/fixtures/rust/vault_O3.wasm" sum u32:8

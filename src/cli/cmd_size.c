@@ -91,13 +91,20 @@ static int write_outputs(const scp_profile *p, const size_cli *c, const cli_outd
   return 0;
 }
 
-/* What the bytes cost, into p's header: a contract's VM instantiation. */
+/* What the bytes cost, into p's header: a contract's VM instantiation, a
+ * program's deploy. */
 static int deploy_costs(scp_profile *p, const uint8_t *bytes, size_t len, const size_cli *c,
                         scp_error *err) {
   (void)c;
-  if (len < 4 || memcmp(bytes, "\0asm", 4)) return SCP_OK;
+  int rc;
+  if (len < 4 || memcmp(bytes, "\0asm", 4)) {
+    scp_size_deploy d;
+    scp_size_solana_deploy(len, &d);
+    rc = scp_size_solana_meta(p, &d);
+    return rc ? scp_fail(err, rc, "out of memory") : SCP_OK;
+  }
   scp_size_vm vm;
-  int rc = scp_size_soroban_vm(bytes, len, &vm, err);
+  rc = scp_size_soroban_vm(bytes, len, &vm, err);
   if (!rc) rc = scp_size_soroban_meta(p, &vm);
   return rc == SCP_ERR_NOMEM ? scp_fail(err, rc, "out of memory") : rc;
 }

@@ -95,4 +95,22 @@ int scp_size_soroban_vm(const uint8_t *wasm, size_t len, scp_size_vm *out, scp_e
  * SCP_OK or SCP_ERR_NOMEM. */
 int scp_size_soroban_meta(scp_profile *p, const scp_size_vm *v);
 
+/* Solana: what deploying a program of program_len bytes through the
+ * upgradeable loader costs at the default Rent and fee, worked out from
+ * the rules size_solana.c cites: the rent-exempt lamports of its program
+ * and programdata accounts (kept) and of the buffer it is written through
+ * (returned), the number of write transactions and the chunk each
+ * carries, and the fees of a deploy and of a redeploy of the same length. */
+typedef struct scp_size_deploy {
+  uint64_t program_rent, programdata_rent, buffer_rent;
+  uint64_t chunk, writes;
+  uint64_t deploy_fee, redeploy_fee;
+} scp_size_deploy;
+
+void scp_size_solana_deploy(uint64_t program_len, scp_size_deploy *out);
+
+/* The figures as metadata lines of p ("rent-exempt", "deploy",
+ * "redeploy").  SCP_OK or SCP_ERR_NOMEM. */
+int scp_size_solana_meta(scp_profile *p, const scp_size_deploy *d);
+
 #endif

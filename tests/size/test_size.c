@@ -156,6 +156,36 @@ static void test_mark_nothing_ran(void **state) {
   scp_profile_destroy(p);
 }
 
+/* Deploy figures worked out by hand from the rules, each from its source:
+ * solana-rent Rent::minimum_balance = ((128 + n) * 3,480) as f64 * 2.0
+ * (ACCOUNT_STORAGE_OVERHEAD, DEFAULT_LAMPORTS_PER_BYTE_YEAR,
+ * DEFAULT_EXEMPTION_THRESHOLD); UpgradeableLoaderState size_of_program 36,
+ * size_of_programdata_metadata 45, size_of_buffer_metadata 37; the CLI's
+ * calculate_max_chunk_size: 1,232 (PACKET_DATA_SIZE) - 259 (one signature
+ * 65, header 3, four keys 129, blockhash 32, two instructions 1 + 8 + 21)
+ * - 1 = 972; 5,000 lamports a signature. */
+static void test_solana_deploy(void **state) {
+  (void)state;
+  scp_size_deploy d;
+  scp_size_solana_deploy(100312, &d);          /* litesvm's token.so */
+  assert_int_equal(d.program_rent, (128 + 36) * 6960);          /* 1,141,440 */
+  assert_int_equal(d.program_rent, 1141440);
+  assert_int_equal(d.programdata_rent, (128 + 45 + 100312) * 6960);
+  assert_int_equal(d.programdata_rent, 699375600);
+  assert_int_equal(d.buffer_rent, (128 + 37 + 100312) * 6960);
+  assert_int_equal(d.chunk, 972);
+  assert_int_equal(d.writes, 104);             /* 103 x 972 = 100,116 < 100,312 */
+  assert_int_equal(d.deploy_fee, (2 + 104 + 2) * 5000);
+  assert_int_equal(d.redeploy_fee, (2 + 104 + 1) * 5000);
+  scp_size_solana_deploy(972, &d);
+  assert_int_equal(d.writes, 1);
+  scp_size_solana_deploy(973, &d);
+  assert_int_equal(d.writes, 2);
+  scp_size_solana_deploy(0, &d);
+  assert_int_equal(d.writes, 0);
+  assert_int_equal(d.programdata_rent, 173 * 6960);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_module_by_hand),
@@ -163,6 +193,7 @@ int main(void) {
       cmocka_unit_test(test_not_a_module),
       cmocka_unit_test(test_elf_overlap),
       cmocka_unit_test(test_mark_nothing_ran),
+      cmocka_unit_test(test_solana_deploy),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -103,6 +103,19 @@ int cli_outdir_begin(cli_outdir *d, const char *dir);
 int cli_outdir_commit(cli_outdir *d);
 void cli_outdir_abort(cli_outdir *d);
 
+/* The options of a command that writes an output folder (cli_outopt.c):
+ * -o/--out DIR, -f/--format LIST, --top N, --min-width PCT, --icicle at
+ * argv[*i] (advancing *i past a value) into o.  *handled is false, and
+ * nothing is read, for any other option.  Returns 0 or the exit status
+ * of the one-line error it printed. */
+typedef struct cli_out_opts {
+  const char *dir;
+  bool want[SCP_FMT_COUNT];
+  uint64_t top;
+  scp_svg_opts svg;
+} cli_out_opts;
+int cli_output_option(int argc, char **argv, int *i, cli_out_opts *o, bool *handled);
+
 /* A scenario's coverage summed over its profiled calls (cli_cov.c): begin
  * keeps nothing unless want[] has lcov; add sums a call's profile in; end
  * writes DIR/lcov.info (shown names it) when status is 0, frees, and

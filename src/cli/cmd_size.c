@@ -17,42 +17,28 @@
 #define MAX_RUNS 64
 
 typedef struct size_cli {
-  const char *path, *out_dir;
+  const char *path;
+  cli_out_opts out;             /* -o, -f, --top, --min-width, --icicle */
   const char *runs[MAX_RUNS];   /* --profile: execution profiles of the file */
   size_t nruns;
-  bool want[SCP_FMT_COUNT];
   bool quiet, keep_hash;
-  uint64_t top;
-  scp_svg_opts svg;
 } size_cli;
 
 static int parse_args(int argc, char **argv, size_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *val;
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c->want[f] = !scp_out_format_get((scp_format)f)->opt_in;
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++)
+    c->out.want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
-    int st;
-    if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
-      c->out_dir = val;
-    } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
-      if ((st = cli_parse_formats(val, c->want))) return st;
+    bool handled;
+    int st = cli_output_option(argc, argv, &i, &c->out, &handled);
+    if (st) return st;
+    if (handled) {
       /* coverage is of a run, not of a file's bytes ("all" means the rest) */
-      if (strstr(val, "lcov"))
+      if ((!strcmp(a, "-f") || !strcmp(a, "--format")) && strstr(argv[i], "lcov"))
         return cli_die(SCP_ERR_USAGE, "size: --format lcov is written by profile, not size");
-      c->want[SCP_FMT_LCOV] = false;
-    } else if (!strcmp(a, "--top")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
-      if (!cli_parse_u64(val, &c->top) || c->top > 100000000)
-        return cli_die(SCP_ERR_USAGE, "--top: '%s' is not a non-negative integer", val);
-    } else if (!strcmp(a, "--min-width")) {
-      if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
-      if (!cli_parse_min_width(val, &c->svg.min_width_pct))
-        return cli_die(SCP_ERR_USAGE, "--min-width: '%s' is not a percentage from 0 to 100", val);
-    } else if (!strcmp(a, "--icicle")) {
-      c->svg.icicle = true;
+      c->out.want[SCP_FMT_LCOV] = false;
     } else if (!strcmp(a, "--profile")) {
       if (!(val = cli_option_value(argc, argv, &i, "a profile (report.json or its folder)")))
         return usage;
@@ -77,9 +63,9 @@ static int parse_args(int argc, char **argv, size_cli *c) {
 
 static int write_outputs(const scp_profile *p, const size_cli *c, const cli_outdir *od) {
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
-    if (!c->want[f]) continue;
+    if (!c->out.want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
-    scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
+    scp_out_opts oo = {.metric = 0, .top = (unsigned)c->out.top, .svg = c->out.svg};
     unsigned nfiles = of->per_metric ? p->nmetrics : 1;
     for (unsigned m = 0; m < nfiles; m++) {
       oo.metric = m;
@@ -133,7 +119,7 @@ static int mark(scp_profile *p, const size_cli *c) {
 }
 
 int cmd_size(int argc, char **argv) {
-  size_cli c = {.out_dir = "scprof-size"};
+  size_cli c = {.out = {.dir = "scprof-size"}};
   int st = parse_args(argc, argv, &c);
   if (st) return st;
   uint8_t *bytes = NULL;
@@ -156,14 +142,14 @@ int cmd_size(int argc, char **argv) {
   if (*warn) cli_warn("%s: %s", c.path, warn);
   st = c.nruns ? mark(p, &c) : 0;
   cli_outdir od = {0};
-  if (!st) st = cli_outdir_begin(&od, c.out_dir);
+  if (!st) st = cli_outdir_begin(&od, c.out.dir);
   if (!st) st = write_outputs(p, &c, &od);
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
   if (!st && !c.quiet) {
     scp_buf b = {0};
     /* with --profile, the tables rank what never ran */
-    scp_out_opts oo = {.top = (unsigned)c.top, .metric = c.nruns ? 1 : 0};
+    scp_out_opts oo = {.top = (unsigned)c.out.top, .metric = c.nruns ? 1 : 0};
     rc = scp_out_format_get(SCP_FMT_REPORT)->write(p, &oo, &b);
     st = rc == SCP_OK ? cli_write_stdout(&b) : cli_die(rc, "report: %s", scp_strerror(rc));
     scp_buf_free(&b);

@@ -135,3 +135,13 @@ vm_check counter "$CTR" increment "addr:$G" u32:1
 vm_check token "$B/examples/token.wasm" decimals   # traps: not initialised
 vm_check vault_Oz "$B/tests/fixtures/rust/vault_Oz.wasm" sum u32:8
 vm_check vault_O3 "$B/tests/fixtures/rust/vault_O3.wasm" sum u32:8
+
+# Rust paths fold into crate -> module -> function: the standard library
+# apart from the contract's own code
+"$BIN" size "$B/tests/fixtures/rust/vault_O3.wasm" -o "$T/rs" -q -f folded
+if grep -q "^vault_O3.wasm;Code;crate:core;module:core::fmt::Formatter;core::fmt::Formatter::pad (" "$T/rs/profile.folded" &&
+   grep -q "^vault_O3.wasm;Code;crate:vault;" "$T/rs/profile.folded"; then
+  pass "size: Rust functions under crate:core -> module:core::fmt::Formatter, and crate:vault"
+else
+  fail "size: no crate:core / crate:vault grouping in vault_O3.wasm"
+fi

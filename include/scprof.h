@@ -223,6 +223,7 @@ typedef enum scp_format {
   SCP_FMT_CALLGRIND,  /* callgrind (callgrind_annotate, KCachegrind) */
   SCP_FMT_PPROF,      /* pprof profile.proto, gzip-compressed */
   SCP_FMT_JSON,       /* JSON report: the whole tree, versioned schema */
+  SCP_FMT_LCOV,       /* lcov tracefile: lines and functions that ran */
   SCP_FMT_COUNT
 } scp_format;
 

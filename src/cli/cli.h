@@ -25,6 +25,8 @@ int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]);
 int cmd_diff(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+/* scprof size FILE (cmd_size.c) */
+int cmd_size(int argc, char **argv);
 
 /* Prints "scprof: MESSAGE" on stderr as one line and returns the exit
  * status of `status` (an scp_status), so callers can `return cli_die(...)`. */
@@ -100,6 +102,31 @@ typedef struct cli_outdir {
 int cli_outdir_begin(cli_outdir *d, const char *dir);
 int cli_outdir_commit(cli_outdir *d);
 void cli_outdir_abort(cli_outdir *d);
+
+/* The options of a command that writes an output folder (cli_outopt.c):
+ * -o/--out DIR, -f/--format LIST, --top N, --min-width PCT, --icicle at
+ * argv[*i] (advancing *i past a value) into o.  *handled is false, and
+ * nothing is read, for any other option.  Returns 0 or the exit status
+ * of the one-line error it printed. */
+typedef struct cli_out_opts {
+  const char *dir;
+  bool want[SCP_FMT_COUNT];
+  uint64_t top;
+  scp_svg_opts svg;
+} cli_out_opts;
+int cli_output_option(int argc, char **argv, int *i, cli_out_opts *o, bool *handled);
+
+/* A scenario's coverage summed over its profiled calls (cli_cov.c): begin
+ * keeps nothing unless want[] has lcov; add sums a call's profile in; end
+ * writes DIR/lcov.info (shown names it) when status is 0, frees, and
+ * returns the status (that of the error it printed, or status).  Each
+ * returns 0 or the exit status of the one-line error it printed. */
+typedef struct cli_cov {
+  scp_lcov *c;
+} cli_cov;
+int cli_cov_begin(cli_cov *cv, const bool want[SCP_FMT_COUNT]);
+int cli_cov_add(cli_cov *cv, const scp_profile *p);
+int cli_cov_end(cli_cov *cv, int status, const char *dir, const char *shown);
 
 /* Writes b to stdout; exit status like cli_write_file. */
 int cli_write_stdout(const scp_buf *b);

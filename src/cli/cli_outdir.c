@@ -23,7 +23,7 @@ static bool our_name(const char *name) {
   static const char *const pats[] = {
     "report.txt", "report.json", "profile.folded", "profile.speedscope.json",
     "callgrind.out.scprof", "profile.pb.gz", "flamegraph*.svg", "scenario.txt",
-    "diff.svg", "diff.txt", "result.txt", "*.tmp[0-9]*", NULL};
+    "diff.svg", "diff.txt", "result.txt", "size.svg", "size-never-run.svg", "lcov.info", "*.tmp[0-9]*", NULL};
   for (size_t i = 0; pats[i]; i++)
     if (!fnmatch(pats[i], name, 0)) return true;
   return false;

@@ -699,6 +699,8 @@ static int run_scenario(profile_opts *o) {
   int first_fail = 0;
   uint64_t fee_total = 0;
   scp_buf sum = {0};
+  cli_cov cov = {0};
+  if (!status) status = cli_cov_begin(&cov, o->want);
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
     scp_sor_session sess = {.ledger = ledger};
@@ -765,6 +767,7 @@ static int run_scenario(profile_opts *o) {
       break;
     }
     if (profiled) status = write_outputs(p, &po, dir, shown);
+    if (profiled && !status) status = cli_cov_add(&cov, p);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
@@ -790,6 +793,7 @@ static int run_scenario(profile_opts *o) {
     scp_buf_printf(&sum, "total\tfee %llu\n", (unsigned long long)fee_total);
   if (!status) status = sum.oom ? cli_die(SCP_ERR_NOMEM, "out of memory")
                                 : cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  if (od.open) status = cli_cov_end(&cov, status, od.tmp, od.final);
   /* the folder goes in whole, or the old one stays as it was */
   if (!status) status = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
@@ -952,7 +956,7 @@ static int profile_call(profile_opts *o) {
 int cmd_profile(int argc, char **argv) {
   if (cli_is_sbpf_program(argc, argv)) return cmd_profile_sol(argc, argv);
   profile_opts o = {.out_dir = "scprof-out"};
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = true;
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   if (!alloc_opts(&o, argc)) {
     free_opts(&o);
     return cli_die(SCP_ERR_NOMEM, "out of memory");

@@ -344,6 +344,8 @@ static int run_scenario(sol_cli *c) {
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
   scp_buf sum = {0};
+  cli_cov cov = {0};
+  if (!st) st = cli_cov_begin(&cov, c->want);
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
     const scp_sol_scn_program *p = &s->programs[x->program];
@@ -368,11 +370,13 @@ static int run_scenario(sol_cli *c) {
       st = cli_make_dir_as(dir, shown);
       if (!st) st = write_outputs(r.profile, c, dir, shown);
       if (!st) st = write_result(s->accounts, x->accts, x->naccts, &r, dir, shown);
+      if (!st) st = cli_cov_add(&cov, r.profile);
     }
     if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_result_free(&r);
   }
   if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  st = cli_cov_end(&cov, st, od.tmp, od.final);
   /* the folder goes in whole, or the old one stays as it was */
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
@@ -422,6 +426,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   scp_sol_tx_prog *progs = calloc(s->nprograms + 1, sizeof *progs);
   scp_sol_tx_ix *ixs = calloc(s->nixs + 1, sizeof *ixs);
   if (!progs || !ixs) st = cli_die(SCP_ERR_NOMEM, "out of memory");
+  cli_cov cov = {0};
+  if (!st) st = cli_cov_begin(&cov, c->want);
   for (size_t i = 0; i < s->nprograms && progs; i++) {
     const scp_sol_scn_program *p = &s->programs[i];
     progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
@@ -455,10 +461,12 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     st = cli_make_dir_as(dir, shown);
     if (!st) st = write_outputs(r.profile, c, dir, shown);
     if (!st) st = write_tx_result(&r, s->accounts, ixs, n, dir, shown);
+    if (!st) st = cli_cov_add(&cov, r.profile);
     if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }
   if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
+  st = cli_cov_end(&cov, st, od.tmp, od.final);
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
@@ -471,7 +479,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
 
 int cmd_profile_sol(int argc, char **argv) {
   sol_cli c = {.out_dir = "scprof-out", .top = 20, .loader = SCP_SOL_LOADER_V3};
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c.want[f] = true;
+  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c.want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   /* the id a program given by path runs under, as tests/oracle/run.js */
   scp_sol_key_parse("ScprofProgram111111111111111111111111111111", 43, c.program_id);
   c.accts = calloc((size_t)argc + 1, sizeof *c.accts);

@@ -22,6 +22,7 @@ static const char usage_text[] =
   "       scprof check PROFILE.json [--max-cpu N] [--max-mem N] [--max-fee N]\n"
   "                    [--max-cu N] [--max-fn NAME=N ...] [--max-fn-mem NAME=N ...]\n"
   "                    [--max-fn-fee NAME=N ...] [--max-fn-cu NAME=N ...] [-q]\n"
+  "       scprof size [-o DIR] [-f LIST] [--top N] [-q] CONTRACT.wasm|PROGRAM.so\n"
   "       scprof --help | --version\n"
   "\n"
   "profile runs FUNCTION of a Soroban contract under a faithful\n"
@@ -38,7 +39,7 @@ static const char usage_text[] =
   "profile options:\n"
   "  -o, --out DIR       output folder (default: scprof-out)\n"
   "  -f, --format LIST   comma-separated: svg, folded, report, speedscope,\n"
-  "                      callgrind, pprof, json (default: all)\n"
+  "                      callgrind, pprof, json (default: these), lcov\n"
   "      --cpu-limit N   CPU instruction limit (default the network's\n"
   "                      tx_max_instructions with --network, else 100000000)\n"
   "      --mem-limit N   memory byte limit (default the network's\n"
@@ -96,6 +97,11 @@ static const char usage_text[] =
   "profile.folded, report.txt, profile.speedscope.json, callgrind.out.scprof,\n"
   "profile.pb.gz (pprof), report.json (the input of diff, annotate, check).\n"
   "\n"
+  "size attributes every byte of CONTRACT.wasm or PROGRAM.so to headers,\n"
+  "sections, functions (by crate and module), inlined functions, lines and\n"
+  "data, in every format (size.svg), with what the bytes cost; --profile RUN\n"
+  "(repeatable) adds the bytes that never ran in those runs (docs/size.md).\n"
+  "\n"
   "diff compares two report.json files (or profile folders): writes\n"
   "DIR/diff.svg (default DIR: scprof-out) and DIR/diff.txt, prints the table.\n"
   "annotate prints source lines with their costs; -S adds a folder to look\n"
@@ -134,6 +140,7 @@ int main(int argc, char **argv) {
       {"diff", cmd_diff},
       {"annotate", cmd_annotate},
       {"check", cmd_check},
+      {"size", cmd_size},
   };
   for (size_t i = 0; i < SCP_ARRAY_LEN(commands); i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 2, argv + 2);

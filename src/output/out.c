@@ -39,6 +39,10 @@ static int write_json(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
   return scp_out_json(p, b);
 }
 
+static int write_lcov(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
+  return scp_out_lcov(p, b);
+}
+
 static const scp_out_format formats[] = {
     [SCP_FMT_FOLDED] = {"folded", "profile.folded", write_folded, false},
     [SCP_FMT_SVG] = {"svg", "flamegraph.svg", write_svg, true},
@@ -47,6 +51,7 @@ static const scp_out_format formats[] = {
     [SCP_FMT_CALLGRIND] = {"callgrind", "callgrind.out.scprof", write_callgrind, false},
     [SCP_FMT_PPROF] = {"pprof", "profile.pb.gz", write_pprof, false},
     [SCP_FMT_JSON] = {"json", "report.json", write_json, false},
+    [SCP_FMT_LCOV] = {"lcov", "lcov.info", write_lcov, false, true},
 };
 _Static_assert(SCP_ARRAY_LEN(formats) == SCP_FMT_COUNT, "one entry per format");
 

@@ -172,11 +172,35 @@ typedef struct scp_check_opts {
 
 int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b);
 
+/* Coverage as an lcov tracefile (geninfo(1), read by genhtml and CI
+ * services): per source file (sorted by name) "TN:", "SF:file", one
+ * FN:decl_line,name and FNDA:calls,name per guest function declared in it
+ * (merged by name), FNF/FNH, then DA:line,count per source line with
+ * cost, LF/LH, "end_of_record".  A line's count is its metric-0 cost that
+ * ran (cost less the part charged ahead for code that did not run: CPU
+ * instructions on Soroban, CU on Solana), summed over the tree; a line
+ * only charged ahead is DA:line,0.  Lines without cost are not in a
+ * profile, so they are absent here. */
+int scp_out_lcov(const scp_profile *p, scp_buf *b);
+
+/* The same over several profiles (the calls of a scenario): counts of
+ * one (file, line) and one (file, function) summed across them.  new:
+ * SCP_OK or SCP_ERR_NOMEM (*out NULL).  add copies what it needs from p
+ * (p may be destroyed after): SCP_OK or SCP_ERR_NOMEM (c then holds part
+ * of p; free it).  write sorts and merges c's rows, then appends the
+ * tracefile to b, returning as a writer does.  free accepts NULL. */
+typedef struct scp_lcov scp_lcov;
+int scp_lcov_new(scp_lcov **out);
+int scp_lcov_add(scp_lcov *c, const scp_profile *p);
+int scp_lcov_write(scp_lcov *c, scp_buf *b);
+void scp_lcov_free(scp_lcov *c);
+
 /* Format names for command lines and conventional output file names:
  *   folded  profile.folded          svg        flamegraph.svg
  *   report  report.txt              speedscope profile.speedscope.json
  *   callgrind callgrind.out.scprof (KCachegrind finds "callgrind.out.*")
  *   pprof   profile.pb.gz           json       report.json
+ *   lcov    lcov.info (opt-in: not among the defaults)
  * Both return NULL for a value out of range.  scp_out_format_parse returns
  * the format named `name`, or SCP_FMT_COUNT when there is none. */
 const char *scp_out_format_name(scp_format f);
@@ -202,6 +226,8 @@ typedef struct scp_out_format {
   scp_out_write_fn write;
   bool per_metric;       /* worth one file per metric (the CLI writes one
                             flamegraph per metric) */
+  bool opt_in;           /* written only when asked for (--format lcov or
+                            all), not by default */
 } scp_out_format;
 
 /* The entry of format f, or NULL when f is out of range.  Static storage. */

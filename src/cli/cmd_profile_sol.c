@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "solana/scp_sol_run.h"
 #include "solana/scp_sol_scenario.h"
+#include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_tx.h"
 
 #include <limits.h>
@@ -30,6 +31,8 @@ typedef struct sol_cli {
   size_t naccts;
   scp_sol_ixacct *ixaccts;
   size_t nix;
+  bool warp;                   /* --warp-slot: the Clock's slot */
+  uint64_t warp_slot;
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
@@ -180,6 +183,11 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
       if (!cli_parse_u64(val, dest) || *dest > UINT_MAX * (dest == &c->cu_limit ? 1ull << 31 : 1ull))
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
+    } else if (!strcmp(a, "--warp-slot")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a slot"))) return usage;
+      if (!cli_parse_u64(val, &c->warp_slot))
+        return cli_die(SCP_ERR_USAGE, "--warp-slot: '%s' is not a non-negative integer", val);
+      c->warp = true;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &c->svg.min_width_pct))
@@ -275,6 +283,22 @@ static int list_program(const sol_cli *c, const uint8_t *elf, size_t len) {
   return 0;
 }
 
+/* The sysvar cache of a run: litesvm's with the sysvar accounts given
+ * (as run.js sets them), then --warp-slot; the sysvar accounts follow it. */
+static int sysvars_of(const sol_cli *c, scp_sol_account *accts, size_t n, scp_sol_sysvars *sv,
+                      scp_error *err) {
+  int rc = scp_sol_sysvars_init(sv);
+  if (rc) return scp_fail(err, rc, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    if (!accts[i].lamports && !accts[i].len) continue;
+    if ((rc = scp_sol_sysvars_from_accounts(sv, &accts[i], 1, err))) break;
+  }
+  if (!rc && c->warp) scp_sol_sysvars_warp(sv, c->warp_slot);
+  if (!rc && scp_sol_sysvars_to_accounts(sv, accts, n)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (rc) scp_sol_sysvars_free(sv);
+  return rc;
+}
+
 static int run(sol_cli *c) {
   uint8_t *elf = NULL;
   size_t len = 0;
@@ -292,11 +316,19 @@ static int run(sol_cli *c) {
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL};
+                        NULL, NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
+  scp_sol_sysvars sv;
+  int rc = sysvars_of(c, c->accts, c->naccts, &sv, &err);
+  if (rc) {
+    free(elf);
+    return cli_die(rc, "%s", err.msg);
+  }
+  o.sysvars = &sv;
   scp_sol_result r;
-  int rc = scp_sol_run(&o, &r, &err);
+  rc = scp_sol_run(&o, &r, &err);
+  scp_sol_sysvars_free(&sv);
   free(elf);
   if (rc) return cli_die(rc, "%s", err.msg);
   cli_outdir od;
@@ -332,6 +364,13 @@ static int run_scenario(sol_cli *c) {
   scp_error err = {0};
   scp_sol_scenario *s;
   if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+  if (c->warp) {
+    scp_sol_sysvars_warp(&s->sysvars, c->warp_slot);
+    if (scp_sol_sysvars_to_accounts(&s->sysvars, s->accounts, s->naccounts)) {
+      scp_sol_scenario_free(s);
+      return cli_die(SCP_ERR_NOMEM, "out of memory");
+    }
+  }
   if (s->ntx) return run_tx_scenario(c, s);
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
@@ -341,9 +380,10 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
+    o.sysvars = &s->sysvars;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
     if (rc) {
@@ -418,7 +458,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash};
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash,
+                         &s->sysvars};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {

@@ -29,6 +29,7 @@ typedef struct sol_state {
   uint64_t text_addr;
   scp_sym *sym;
   const scp_sol_account *saved;   /* the accounts before the instruction */
+  scp_sol_sysvars own_sysvars;    /* litesvm's, when the options give none */
   char key_text[SCP_SOL_B58_KEY_MAX];
   char frame[160];
   char root[160];
@@ -303,7 +304,14 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
   st->c.check_aligned = o->loader != SCP_SOL_LOADER_V1;
   st->c.stack_height = o->depth ? o->depth : 1;
   st->c.heap_size = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
-  sol_sysvars_default(&st->c.sysvars);
+  if (o->sysvars) {
+    st->c.sysvars = o->sysvars;
+  } else if (scp_sol_sysvars_init(&st->own_sysvars)) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto fail;
+  } else {
+    st->c.sysvars = &st->own_sysvars;
+  }
   scp_sol_key_str(o->program_id, st->key_text);
   snprintf(st->root, sizeof st->root, "program:%s", o->name && o->name[0] ? o->name : st->key_text);
   for (; nsaved < o->naccts; nsaved++)
@@ -355,6 +363,7 @@ fail:
   scp_sbpf_prog_free(st->prog);
   scp_sbpf_loader_destroy(st->loader);
   free(st->regs);
+  scp_sol_sysvars_free(&st->own_sysvars);
   free(st);
   return rc;
 }

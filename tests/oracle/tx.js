@@ -11,12 +11,14 @@
 //
 // Programs are named by "name" in "programs" (an ELF under a loader, or
 // "builtin:NAME" for a program litesvm ships), or by base58 id; "system" and
-// "compute_budget" are the builtins.  Signatures are zero (sigverify off).
+// "compute_budget" are the builtins.  "sysvars" is applied with litesvm's
+// setters (env.js).  Signatures are zero (sigverify off).
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { b58decode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm, parseData,
         send } = require('./svm.js');
+const { applySysvars } = require('./env.js');
 
 // the builtins a transaction may name besides the ELF programs litesvm ships
 const PROGRAMS = {
@@ -50,6 +52,7 @@ function main(file) {
   for (const a of scn.accounts || [])
     svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), parseData(a.data, dir),
       a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+  applySysvars(lib, svm, scn.sysvars);
   const out = [];
   for (const [t, tx] of (scn.transactions || []).entries()) {
     const ixs = tx.instructions.map((ix) => ({

@@ -51,6 +51,7 @@ static int consume(void *vm, uint64_t n) {
 
 static fake F;
 static sol_ctx C;
+static scp_sol_sysvars SV;
 static sol_io IO = {&F, xlate, remaining, consume};
 
 static int setup(void **state) {
@@ -62,7 +63,9 @@ static int setup(void **state) {
   C.stack_height = 1;
   C.heap_size = 32768;
   memset(C.program_id, 9, 32);
-  sol_sysvars_default(&C.sysvars);
+  scp_sol_sysvars_free(&SV);
+  if (scp_sol_sysvars_init(&SV)) return -1;
+  C.sysvars = &SV;
   return 0;
 }
 static int teardown(void **state) {

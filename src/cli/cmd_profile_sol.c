@@ -10,6 +10,7 @@
 #include "solana/scp_sol_run.h"
 #include "solana/scp_sol_scenario.h"
 #include "solana/scp_sol_sysvar.h"
+#include "solana/scp_sol_feature.h"
 #include "solana/scp_sol_tx.h"
 
 #include <limits.h>
@@ -33,6 +34,8 @@ typedef struct sol_cli {
   size_t nix;
   bool warp;                   /* --warp-slot: the Clock's slot */
   uint64_t warp_slot;
+  const char **features;       /* --feature ID|NAME=on|off, in order */
+  size_t nfeatures;
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
@@ -188,6 +191,13 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       if (!cli_parse_u64(val, &c->warp_slot))
         return cli_die(SCP_ERR_USAGE, "--warp-slot: '%s' is not a non-negative integer", val);
       c->warp = true;
+    } else if (!strcmp(a, "--feature")) {
+      if (!(val = cli_option_value(argc, argv, &i, "ID|NAME=on|off"))) return usage;
+      scp_sol_features probe;
+      scp_error err = {0};
+      scp_sol_features_default(&probe);
+      if (scp_sol_feature_parse(&probe, val, &err)) return cli_die(err.code, "%s", err.msg);
+      c->features[c->nfeatures++] = val;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &c->svg.min_width_pct))
@@ -299,6 +309,12 @@ static int sysvars_of(const sol_cli *c, scp_sol_account *accts, size_t n, scp_so
   return rc;
 }
 
+/* --feature on top of f (each was checked while parsing). */
+static void apply_features(const sol_cli *c, scp_sol_features *f) {
+  scp_error err = {0};
+  for (size_t i = 0; i < c->nfeatures; i++) scp_sol_feature_parse(f, c->features[i], &err);
+}
+
 static int run(sol_cli *c) {
   uint8_t *elf = NULL;
   size_t len = 0;
@@ -316,7 +332,7 @@ static int run(sol_cli *c) {
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL, NULL};
+                        NULL, NULL, NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
   scp_sol_sysvars sv;
@@ -326,6 +342,10 @@ static int run(sol_cli *c) {
     return cli_die(rc, "%s", err.msg);
   }
   o.sysvars = &sv;
+  scp_sol_features feat;
+  scp_sol_features_default(&feat);
+  apply_features(c, &feat);
+  o.features = &feat;
   scp_sol_result r;
   rc = scp_sol_run(&o, &r, &err);
   scp_sol_sysvars_free(&sv);
@@ -371,6 +391,7 @@ static int run_scenario(sol_cli *c) {
       return cli_die(SCP_ERR_NOMEM, "out of memory");
     }
   }
+  apply_features(c, &s->features);
   if (s->ntx) return run_tx_scenario(c, s);
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
@@ -380,10 +401,11 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
     o.sysvars = &s->sysvars;
+    o.features = &s->features;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
     if (rc) {
@@ -459,7 +481,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
     scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash,
-                         &s->sysvars};
+                         &s->sysvars, &s->features};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {
@@ -494,11 +516,13 @@ int cmd_profile_sol(int argc, char **argv) {
   scp_sol_key_parse("ScprofProgram111111111111111111111111111111", 43, c.program_id);
   c.accts = calloc((size_t)argc + 1, sizeof *c.accts);
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
-  int st = c.accts && c.ixaccts ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  c.features = calloc((size_t)argc + 1, sizeof *c.features);
+  int st = c.accts && c.ixaccts && c.features ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
   if (!st) st = c.scenario ? run_scenario(&c) : run(&c);
   for (size_t i = 0; i < c.naccts; i++) scp_sol_account_free(&c.accts[i]);
   free(c.accts);
   free(c.ixaccts);
+  free(c.features);
   free(c.ix);
   return st;
 }

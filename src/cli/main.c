@@ -86,6 +86,8 @@ static const char usage_text[] =
   "      --cu-limit N    compute-unit limit (default 200000)\n"
   "      --heap N        heap bytes, a multiple of 1024 to 262144 (default 32768)\n"
   "      --warp-slot N   move the Clock to slot N (litesvm's warpToSlot)\n"
+  "      --feature ID|NAME=on|off  set a runtime feature gate (repeatable;\n"
+  "                      docs/solana.md lists the gates scprof models)\n"
   "      --list          print the ELF's sBPF version, functions and syscalls\n"
   "  also writes DIR/result.txt: cu, the runtime's log lines, the outcome, and\n"
   "  each account after the instruction (tests/oracle/run.js prints the same).\n"

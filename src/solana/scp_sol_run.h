@@ -50,6 +50,8 @@ typedef struct scp_sol_run_opts {
   const uint8_t *blockhash;
   /* the sysvar cache the syscalls read (borrowed); NULL: litesvm's */
   const struct scp_sol_sysvars *sysvars;
+  /* the feature gates (borrowed); NULL: litesvm's */
+  const struct scp_sol_features *features;
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

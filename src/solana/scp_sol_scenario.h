@@ -21,7 +21,8 @@
  * "sysvars": {"clock": {"slot": N, "unix_timestamp": T, ...}, "rent": {...},
  * "epoch_schedule": {...}, "epoch_rewards": {...}, "slot_hashes": [[slot,
  * "hash"], ...], "stake_history": [[epoch, effective, activating,
- * deactivating], ...], "last_restart_slot": N} sets the sysvars by field.
+ * deactivating], ...], "last_restart_slot": N} sets the sysvars by field;
+ * "features": {"NAME|ID": true|false} the feature gates (scp_sol_feature.h).
  *
  * Paths are relative to the scenario file.  "id" defaults to the
  * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
@@ -32,6 +33,7 @@
 
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_sysvar.h"
+#include "solana/scp_sol_feature.h"
 
 typedef struct scp_sol_scn_program {
   char *name;
@@ -72,6 +74,8 @@ typedef struct scp_sol_scenario {
   /* the sysvar cache: litesvm's, then the sysvar accounts of "accounts",
    * then "sysvars" (scp_sol_sysvar.h); the sysvar accounts match it */
   scp_sol_sysvars sysvars;
+  /* the feature gates: litesvm's, then "features" */
+  scp_sol_features features;
 } scp_sol_scenario;
 
 /* Load a scenario file and the programs it names.  Returns SCP_OK;

@@ -73,6 +73,8 @@ typedef struct scp_sol_tx_opts {
   const uint8_t *blockhash;
   /* the sysvar cache its programs read (borrowed); NULL: litesvm's */
   const struct scp_sol_sysvars *sysvars;
+  /* the feature gates (borrowed); NULL: litesvm's */
+  const struct scp_sol_features *features;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {

@@ -337,6 +337,12 @@ static int sol_scn_sysvars(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
     int rc = scp_sol_sysvars_json(&s->sysvars, sv, l->file, l->err);
     if (rc) return rc;
   }
+  json_t *feat = json_object_get(root, "features");
+  scp_sol_features_default(&s->features);
+  if (feat) {
+    int rc = scp_sol_features_json(&s->features, feat, l->file, l->err);
+    if (rc) return rc;
+  }
   if (scp_sol_sysvars_to_accounts(&s->sysvars, s->accounts, s->naccounts))
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
   return SCP_OK;

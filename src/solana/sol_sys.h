@@ -16,6 +16,7 @@
 
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_sysvar.h"
+#include "solana/scp_sol_feature.h"
 #include "util/scp_util.h"
 
 /* Execution costs (SVMTransactionExecutionCost::default, litesvm 1.5.0). */
@@ -49,6 +50,7 @@ typedef struct sol_ctx {
   bool check_aligned;          /* every loader but the deprecated one */
   uint32_t stack_height;       /* 1 for a top-level instruction */
   const scp_sol_sysvars *sysvars;   /* the sysvar cache (never NULL in a run) */
+  const scp_sol_features *features; /* the feature gates; NULL: litesvm's */
   /* logs, as the LogCollector keeps them */
   char **logs;
   size_t nlogs, logs_cap, log_bytes;

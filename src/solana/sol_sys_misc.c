@@ -121,6 +121,15 @@ int sol_sys_get_return_data(sol_ctx *c, const sol_io *io, const uint64_t a[5], u
   return SCP_OK;
 }
 
+/* sol_remaining_compute_units: syscall_base_cost, then r0 is the CU left
+ * (the instructions before the call already counted). */
+int sol_sys_remaining_cu(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  int rc = sol_charge(c, io, SOL_SYSCALL_BASE, err);
+  if (rc) return rc;
+  *r0 = io->remaining(io->vm);
+  return SCP_OK;
+}
+
 int sol_sys_stack_height(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
   int rc = sol_charge(c, io, SOL_SYSCALL_BASE, err);
   if (rc) return rc;

@@ -18,7 +18,7 @@ const fs = require('fs');
 const path = require('path');
 const { b58decode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm, parseData,
         send } = require('./svm.js');
-const { applySysvars } = require('./env.js');
+const { applySysvars, setFeatures } = require('./env.js');
 
 // the builtins a transaction may name besides the ELF programs litesvm ships
 const PROGRAMS = {
@@ -42,6 +42,8 @@ function main(file) {
   const scn = JSON.parse(fs.readFileSync(file, 'utf8'));
   const lib = litesvm();
   const svm = newSvm(lib);
+  // "features": {"<base58 id>": true|false}
+  if (scn.features) setFeatures(lib, svm, Object.entries(scn.features).map(([k, v]) => `${k}=${v ? 'on' : 'off'}`));
   const ids = { ...PROGRAMS };
   for (const p of scn.programs || []) {
     if (p.elf && p.elf.startsWith('builtin:')) { ids[p.name] = PROGRAMS[p.elf.slice(8)]; continue; }

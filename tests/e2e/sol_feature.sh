@@ -20,6 +20,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/sol.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
 G=$B/tests/fixtures/sbpf/gates.so
@@ -36,21 +37,10 @@ REMAINING=5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP
 GETSYSVAR=CLCoTADvV64PSrnR6QXty6Fwrt9Xc6EdxSJE4wLRePjq
 NEST8=6TkHkRmP7JZy1fdM6fg5uXn76wChQBWGokHBJzrLB3mj
 
-# fcase NAME CU ARGS...: scprof as pinned, and as litesvm
 fcase() {
   name=$1 want=$2
   shift 2
-  rm -rf "$T/out"
-  "$BIN" profile "$G" "$@" -o "$T/out" -q >/dev/null 2>"$T/err"
-  NAME="sol_feature $name charges $want CU"
-  ok grep -qx "cu $want" "$T/out/result.txt"
-  NAME="sol_feature $name: the profile's self CU add up to the CU charged"
-  ok [ "$(awk '{s += $NF} END {print s + 0}' "$T/out/profile.folded")" = "$want" ]
-  [ $have_oracle -eq 1 ] || return 0
-  node "$D/run.js" "$G" "$@" >"$T/oracle.txt" 2>"$T/oracle.err"
-  NAME="sol_feature $name equals litesvm with the same feature set"
-  ok cmp -s "$T/oracle.txt" "$T/out/result.txt"
-  cmp -s "$T/oracle.txt" "$T/out/result.txt" || diff "$T/oracle.txt" "$T/out/result.txt" | head -10
+  sol_case "sol_feature $name" "$want" "$G" "$G" "$@"
 }
 
 fcase fault_depletes 200000 --ix 0010
@@ -82,15 +72,7 @@ ok grep -q "^01	depth_5	5370	0 CallDepth$" "$T/nest5/scenario.txt"
 "$BIN" profile --scenario "$T/nest5.json" --feature raise_cpi_nesting_limit_to_8=on -o "$T/nest5" -q >/dev/null 2>"$T/err"
 NAME="sol_feature --feature overrides a scenario's \"features\""
 ok cmp -s "$T/nest5/scenario.txt" "$T/want.txt"
-if [ $have_oracle -eq 1 ]; then
-  node "$D/tx.js" "$T/nest.json" >"$T/oracle.txt" 2>"$T/oracle.err"
-  for dir in "$T"/nest/*/; do
-    label=$(basename "$dir" | sed 's/^[0-9]*-//')
-    awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/oracle.txt" >"$T/want.txt"
-    NAME="sol_feature nesting 8: $label equals litesvm with the gate on"
-    ok cmp -s "$T/want.txt" "$dir/result.txt"
-  done
-fi
+[ $have_oracle -eq 1 ] && sol_tx_oracle "sol_feature nesting 8 (the gate on in litesvm too):" "$T/nest.json" "$T/nest"
 
 # refused: one line naming the gate
 "$BIN" profile "$G" --feature provide_instruction_data_offset_in_vm_r2=off -o "$T/bad" -q >/dev/null 2>"$T/err"

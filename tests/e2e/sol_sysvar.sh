@@ -20,6 +20,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/sol.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
 CLOCKP=$B/tests/fixtures/sbpf/clock_v3.so
@@ -59,26 +60,13 @@ T999=7KaM6MPzg2jSbdCYvQJhnJdsFz46FAjfUyJeWV42VcHM
 T998=7oo9mp1VvgdcVcBueUJFmT7wM6G4ntGdB5xL4p9eqS7K
 create() { echo "--ix 00000000$(le64 "$1")ff --account $2:0:$SYS::w --account $K3:1000000000:$SYS::s --account $K3:1000000000:$SYS::s:w --account $SYSPROG"; }
 
-# scase NAME CU PROGRAM ARGS...: scprof as pinned, and as litesvm
+# scase NAME CU PROGRAM ARGS...: sol_case, the ALT program as builtin:alt for the oracle
 scase() {
   name=$1 want=$2 prog=$3
   shift 3
   if [ ! -f "$prog" ]; then echo "SKIP sol_sysvar $name: $prog not there"; return 0; fi
-  set -- "$prog" "$@"
-  [ "$prog" = "$ALT" ] && set -- "$@" --program-id $ALTID
-  rm -rf "$T/out"
-  "$BIN" profile "$@" -o "$T/out" -q >/dev/null 2>"$T/err"
-  NAME="sol_sysvar $name charges $want CU"
-  ok grep -qx "cu $want" "$T/out/result.txt"
-  grep -qx "cu $want" "$T/out/result.txt" || echo "  got $(head -1 "$T/out/result.txt")"
-  NAME="sol_sysvar $name: the profile's self CU add up to the CU charged"
-  ok [ "$(awk '{s += $NF} END {print s + 0}' "$T/out/profile.folded")" = "$want" ]
-  [ $have_oracle -eq 1 ] || return 0
-  [ "$prog" = "$ALT" ] && { shift; set -- builtin:alt "$@"; }
-  node "$D/run.js" "$@" >"$T/oracle.txt" 2>"$T/oracle.err"
-  NAME="sol_sysvar $name equals litesvm (CU, logs, outcome, accounts after)"
-  ok cmp -s "$T/oracle.txt" "$T/out/result.txt"
-  cmp -s "$T/oracle.txt" "$T/out/result.txt" || diff "$T/oracle.txt" "$T/out/result.txt" | head -10
+  if [ "$prog" = "$ALT" ]; then sol_case "sol_sysvar $name" "$want" "$prog --program-id $ALTID" builtin:alt "$@"
+  else sol_case "sol_sysvar $name" "$want" "$prog" "$prog" "$@"; fi
 }
 
 scase clock_default 707 "$CLOCKP"
@@ -109,16 +97,7 @@ if [ -f "$ALT" ]; then
   ok cmp -s "$T/scn/scenario.txt" "$T/want.txt"
   NAME="sol_sysvar scenario: the program saw the Clock set by field (slot 1001, unix_timestamp 1,700,000,100)"
   ok grep -qx "log Program log: 0x3e9, 0x3, 0x4, 0x64bb5a80, 0x6553f164" "$T/scn/01-clock_read/result.txt"
-  if [ $have_oracle -eq 1 ]; then
-    node "$D/tx.js" "$T/scn.json" >"$T/oracle.txt" 2>"$T/oracle.err"
-    for dir in "$T"/scn/*/; do
-      label=$(basename "$dir" | sed 's/^[0-9]*-//')
-      awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/oracle.txt" >"$T/want.txt"
-      NAME="sol_sysvar scenario $label equals litesvm with the sysvars set by its setters"
-      ok cmp -s "$T/want.txt" "$dir/result.txt"
-      cmp -s "$T/want.txt" "$dir/result.txt" || diff "$T/want.txt" "$dir/result.txt" | head -10
-    done
-  fi
+  [ $have_oracle -eq 1 ] && sol_tx_oracle "sol_sysvar scenario (sysvars set by litesvm's setters):" "$T/scn.json" "$T/scn"
 else
   echo "SKIP sol_sysvar scenario: no alt.so (litesvm not installed)"
 fi

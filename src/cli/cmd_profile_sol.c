@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "solana/scp_sol_run.h"
 #include "solana/scp_sol_scenario.h"
+#include "solana/scp_sol_sysvar.h"
+#include "solana/scp_sol_feature.h"
 #include "solana/scp_sol_tx.h"
 
 #include <limits.h>
@@ -30,6 +32,10 @@ typedef struct sol_cli {
   size_t naccts;
   scp_sol_ixacct *ixaccts;
   size_t nix;
+  bool warp;                   /* --warp-slot: the Clock's slot */
+  uint64_t warp_slot;
+  const char **features;       /* --feature ID|NAME=on|off, in order */
+  size_t nfeatures;
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
@@ -180,6 +186,18 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
       if (!cli_parse_u64(val, dest) || *dest > UINT_MAX * (dest == &c->cu_limit ? 1ull << 31 : 1ull))
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
+    } else if (!strcmp(a, "--warp-slot")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a slot"))) return usage;
+      if (!cli_parse_u64(val, &c->warp_slot))
+        return cli_die(SCP_ERR_USAGE, "--warp-slot: '%s' is not a non-negative integer", val);
+      c->warp = true;
+    } else if (!strcmp(a, "--feature")) {
+      if (!(val = cli_option_value(argc, argv, &i, "ID|NAME=on|off"))) return usage;
+      scp_sol_features probe;
+      scp_error err = {0};
+      scp_sol_features_default(&probe);
+      if (scp_sol_feature_parse(&probe, val, &err)) return cli_die(err.code, "%s", err.msg);
+      c->features[c->nfeatures++] = val;
     } else if (!strcmp(a, "--min-width")) {
       if (!(val = cli_option_value(argc, argv, &i, "a percentage"))) return usage;
       if (!cli_parse_min_width(val, &c->svg.min_width_pct))
@@ -283,6 +301,28 @@ static int list_program(const sol_cli *c, const uint8_t *elf, size_t len) {
   return 0;
 }
 
+/* The sysvar cache of a run: litesvm's with the sysvar accounts given
+ * (as run.js sets them), then --warp-slot; the sysvar accounts follow it. */
+static int sysvars_of(const sol_cli *c, scp_sol_account *accts, size_t n, scp_sol_sysvars *sv,
+                      scp_error *err) {
+  int rc = scp_sol_sysvars_init(sv);
+  if (rc) return scp_fail(err, rc, "out of memory");
+  for (size_t i = 0; i < n; i++) {
+    if (!accts[i].lamports && !accts[i].len) continue;
+    if ((rc = scp_sol_sysvars_from_accounts(sv, &accts[i], 1, err))) break;
+  }
+  if (!rc && c->warp) scp_sol_sysvars_warp(sv, c->warp_slot);
+  if (!rc && scp_sol_sysvars_to_accounts(sv, accts, n)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (rc) scp_sol_sysvars_free(sv);
+  return rc;
+}
+
+/* --feature on top of f (each was checked while parsing). */
+static void apply_features(const sol_cli *c, scp_sol_features *f) {
+  scp_error err = {0};
+  for (size_t i = 0; i < c->nfeatures; i++) scp_sol_feature_parse(f, c->features[i], &err);
+}
+
 static int run(sol_cli *c) {
   uint8_t *elf = NULL;
   size_t len = 0;
@@ -300,11 +340,23 @@ static int run(sol_cli *c) {
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL};
+                        NULL, NULL, NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
+  scp_sol_sysvars sv;
+  int rc = sysvars_of(c, c->accts, c->naccts, &sv, &err);
+  if (rc) {
+    free(elf);
+    return cli_die(rc, "%s", err.msg);
+  }
+  o.sysvars = &sv;
+  scp_sol_features feat;
+  scp_sol_features_default(&feat);
+  apply_features(c, &feat);
+  o.features = &feat;
   scp_sol_result r;
-  int rc = scp_sol_run(&o, &r, &err);
+  rc = scp_sol_run(&o, &r, &err);
+  scp_sol_sysvars_free(&sv);
   free(elf);
   if (rc) return cli_die(rc, "%s", err.msg);
   cli_outdir od;
@@ -340,6 +392,14 @@ static int run_scenario(sol_cli *c) {
   scp_error err = {0};
   scp_sol_scenario *s;
   if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+  if (c->warp) {
+    scp_sol_sysvars_warp(&s->sysvars, c->warp_slot);
+    if (scp_sol_sysvars_to_accounts(&s->sysvars, s->accounts, s->naccounts)) {
+      scp_sol_scenario_free(s);
+      return cli_die(SCP_ERR_NOMEM, "out of memory");
+    }
+  }
+  apply_features(c, &s->features);
   if (s->ntx) return run_tx_scenario(c, s);
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
@@ -351,9 +411,11 @@ static int run_scenario(sol_cli *c) {
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
+    o.sysvars = &s->sysvars;
+    o.features = &s->features;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
     if (rc) {
@@ -447,7 +509,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash};
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash,
+                         &s->sysvars, &s->features};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {
@@ -484,11 +547,13 @@ int cmd_profile_sol(int argc, char **argv) {
   scp_sol_key_parse("ScprofProgram111111111111111111111111111111", 43, c.program_id);
   c.accts = calloc((size_t)argc + 1, sizeof *c.accts);
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
-  int st = c.accts && c.ixaccts ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  c.features = calloc((size_t)argc + 1, sizeof *c.features);
+  int st = c.accts && c.ixaccts && c.features ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
   if (!st) st = c.scenario ? run_scenario(&c) : run(&c);
   for (size_t i = 0; i < c.naccts; i++) scp_sol_account_free(&c.accts[i]);
   free(c.accts);
   free(c.ixaccts);
+  free(c.features);
   free(c.ix);
   return st;
 }

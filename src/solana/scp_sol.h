@@ -3,7 +3,8 @@
  * instruction errors a program run ends with, public keys in base58.
  *
  * Which runtime features are on follows litesvm 1.5.0's defaults (agave 4.3,
- * ../shared/spec/sbpf/runtime-features.txt): account data is copied into the
+ * ../shared/spec/sbpf/runtime-features.txt; the gates a run may change are
+ * in scp_sol_feature.h): account data is copied into the
  * input region (no direct mapping), rent_epoch is serialized as u64::MAX, r2
  * holds the address of the instruction data, a failing VM depletes the
  * meter unless a syscall failed.

@@ -48,6 +48,10 @@ typedef struct scp_sol_run_opts {
   /* the transaction's recent blockhash, for the System program's durable
    * nonces under a CPI; NULL: litesvm's first (scp_sol_blockhash_genesis) */
   const uint8_t *blockhash;
+  /* the sysvar cache the syscalls read (borrowed); NULL: litesvm's */
+  const struct scp_sol_sysvars *sysvars;
+  /* the feature gates (borrowed); NULL: litesvm's */
+  const struct scp_sol_features *features;
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

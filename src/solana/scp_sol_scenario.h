@@ -18,6 +18,12 @@
  * transaction (scp_sol_tx.h); there "program" may also be "system" or
  * "compute_budget".
  *
+ * "sysvars": {"clock": {"slot": N, "unix_timestamp": T, ...}, "rent": {...},
+ * "epoch_schedule": {...}, "epoch_rewards": {...}, "slot_hashes": [[slot,
+ * "hash"], ...], "stake_history": [[epoch, effective, activating,
+ * deactivating], ...], "last_restart_slot": N} sets the sysvars by field;
+ * "features": {"NAME|ID": true|false} the feature gates (scp_sol_feature.h).
+ *
  * Paths are relative to the scenario file.  "id" defaults to the
  * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
  * instruction names but "accounts" does not is an empty system account.
@@ -26,6 +32,8 @@
 #define SCP_SOL_SCENARIO_H
 
 #include "solana/scp_sol.h"
+#include "solana/scp_sol_sysvar.h"
+#include "solana/scp_sol_feature.h"
 
 typedef struct scp_sol_scn_program {
   char *name;
@@ -63,6 +71,11 @@ typedef struct scp_sol_scenario {
   size_t nixs;
   char **tx_labels;            /* "transactions": one label each */
   size_t ntx;                  /* 0: "instructions", each on its own */
+  /* the sysvar cache: litesvm's, then the sysvar accounts of "accounts",
+   * then "sysvars" (scp_sol_sysvar.h); the sysvar accounts match it */
+  scp_sol_sysvars sysvars;
+  /* the feature gates: litesvm's, then "features" */
+  scp_sol_features features;
 } scp_sol_scenario;
 
 /* Load a scenario file and the programs it names.  Returns SCP_OK;

@@ -14,7 +14,8 @@
  *
  * Accounts the transaction names but does not give are as litesvm holds
  * them: a program's account, and the RecentBlockhashes (one entry: this
- * blockhash) and Rent sysvars, owned by Sysvar1111... with 1 lamport.
+ * blockhash) and Rent sysvars, owned by Sysvar1111... with 1 lamport (a
+ * scenario's loader gives the other sysvar accounts from its cache).
  *
  * Then every instruction runs on the remaining meter: an sBPF program
  * through scp_sol_run (its "consumed N of M" line has M = what is left),
@@ -70,6 +71,10 @@ typedef struct scp_sol_tx_opts {
   /* the message's recent blockhash, which the durable nonce instructions
    * hash; NULL: litesvm's first one (scp_sol_blockhash_genesis) */
   const uint8_t *blockhash;
+  /* the sysvar cache its programs read (borrowed); NULL: litesvm's */
+  const struct scp_sol_sysvars *sysvars;
+  /* the feature gates (borrowed); NULL: litesvm's */
+  const struct scp_sol_features *features;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {

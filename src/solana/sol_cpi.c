@@ -23,7 +23,6 @@
 #include "sbpf/scp_sbpf.h"
 
 #define INVOKE_UNITS 946u
-#define MAX_DEPTH 5u
 #define MAX_SIGNERS 16u
 #define MAX_SEEDS 16u
 #define MAX_INFOS 255u
@@ -559,7 +558,8 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   if (!left) return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, o->accts, o->naccts, ixa, ix->n,
                          ix->data, ix->len, left, o->heap_size, x->tree != NULL, o->progs, o->nprogs,
-                         c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape, o->blockhash};
+                         c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape, o->blockhash,
+                         c->sysvars, c->features};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, err);
@@ -618,7 +618,8 @@ static int invoke(sol_ctx *c, const sol_io *io, const uint64_t a[5], bool rust, 
     rc = ierr_fail(c, err, SCP_SOL_IERR_REENTRANCY_NOT_ALLOWED);
     goto done;
   }
-  if (c->stack_height >= MAX_DEPTH) {
+  /* max_instruction_stack_depth: 5, 9 under SIMD-0268 */
+  if (c->stack_height >= (scp_sol_feature_on(c->features, SCP_SOL_F_CPI_NESTING_8) ? 9u : 5u)) {
     rc = ierr_fail(c, err, SCP_SOL_IERR_CALL_DEPTH);
     goto done;
   }

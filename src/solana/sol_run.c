@@ -29,6 +29,7 @@ typedef struct sol_state {
   uint64_t text_addr;
   scp_sym *sym;
   const scp_sol_account *saved;   /* the accounts before the instruction */
+  scp_sol_sysvars own_sysvars;    /* litesvm's, when the options give none */
   char key_text[SCP_SOL_B58_KEY_MAX];
   char frame[160];
   char root[160];
@@ -117,6 +118,7 @@ static int load(sol_state *st, scp_error *err) {
   if (rc) return scp_fail(err, rc, "out of memory");
   if (!(st->regs = calloc(n, sizeof *st->regs))) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < n; i++) {
+    if (!scp_sol_features_syscall(o->features, sc[i].name)) continue;
     st->regs[i] = (sol_reg){st, &sc[i]};
     if ((rc = scp_sbpf_loader_register(st->loader, sc[i].name, thunk, &st->regs[i], err))) return rc;
   }
@@ -202,8 +204,10 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
       res->ierr = c->ierr.kind ? c->ierr : (scp_sol_ierr){SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE, 0};
     } else {
       res->ierr.kind = SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE;
-      st->meter = 0;      /* deplete_cu_meter_on_vm_failure */
-      if (st->run) scp_run_book(st->run, st->prog_node);
+      if (scp_sol_feature_on(o->features, SCP_SOL_F_DEPLETE_ON_FAULT)) {
+        st->meter = 0;
+        if (st->run) scp_run_book(st->run, st->prog_node);
+      }
     }
   } else {
     scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
@@ -300,10 +304,18 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
   st->limit = st->meter = o->cu_limit ? o->cu_limit : SCP_SOL_DEFAULT_CU_LIMIT;
   res->cu_limit = st->limit;
   memcpy(st->c.program_id, o->program_id, 32);
+  st->c.features = o->features;
   st->c.check_aligned = o->loader != SCP_SOL_LOADER_V1;
   st->c.stack_height = o->depth ? o->depth : 1;
   st->c.heap_size = o->heap_size ? o->heap_size : SCP_SBPF_HEAP_DEFAULT;
-  sol_sysvars_default(&st->c.sysvars);
+  if (o->sysvars) {
+    st->c.sysvars = o->sysvars;
+  } else if (scp_sol_sysvars_init(&st->own_sysvars)) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto fail;
+  } else {
+    st->c.sysvars = &st->own_sysvars;
+  }
   scp_sol_key_str(o->program_id, st->key_text);
   snprintf(st->root, sizeof st->root, "program:%s", o->name && o->name[0] ? o->name : st->key_text);
   for (; nsaved < o->naccts; nsaved++)
@@ -355,6 +367,7 @@ fail:
   scp_sbpf_prog_free(st->prog);
   scp_sbpf_loader_destroy(st->loader);
   free(st->regs);
+  scp_sol_sysvars_free(&st->own_sysvars);
   free(st);
   return rc;
 }

@@ -268,6 +268,8 @@ oom:
   return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
 }
 
+static int sol_scn_sysvars(loader_ctx *l, json_t *root, scp_sol_scenario *s);
+
 static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
   json_t *progs = json_object_get(root, "programs"), *accts = json_object_get(root, "accounts"),
          *ixs = json_object_get(root, "instructions");
@@ -316,6 +318,33 @@ static int load_all(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
       return rc;
     }
   }
+  return sol_scn_sysvars(l, root, s);
+}
+
+/* The sysvar cache from the state and "sysvars"; the sysvar accounts are
+ * then rewritten from it.  An account with no lamports and no data is one
+ * an instruction named without giving it: litesvm's sysvar account. */
+static int sol_scn_sysvars(loader_ctx *l, json_t *root, scp_sol_scenario *s) {
+  json_t *sv = json_object_get(root, "sysvars");
+  if (scp_sol_sysvars_init(&s->sysvars)) return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < s->naccounts; i++) {
+    if (!s->accounts[i].lamports && !s->accounts[i].len) continue;
+    scp_error why = {0};
+    int rc = scp_sol_sysvars_from_accounts(&s->sysvars, &s->accounts[i], 1, &why);
+    if (rc) return scp_fail(l->err, rc, "%s: %s", l->file, why.msg);
+  }
+  if (sv) {
+    int rc = scp_sol_sysvars_json(&s->sysvars, sv, l->file, l->err);
+    if (rc) return rc;
+  }
+  json_t *feat = json_object_get(root, "features");
+  scp_sol_features_default(&s->features);
+  if (feat) {
+    int rc = scp_sol_features_json(&s->features, feat, l->file, l->err);
+    if (rc) return rc;
+  }
+  if (scp_sol_sysvars_to_accounts(&s->sysvars, s->accounts, s->naccounts))
+    return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
   return SCP_OK;
 }
 
@@ -380,6 +409,7 @@ void scp_sol_scenario_free(scp_sol_scenario *s) {
   free(s->programs);
   free(s->accounts);
   free(s->ixs);
+  scp_sol_sysvars_free(&s->sysvars);
   free(s);
 }
 

@@ -7,19 +7,6 @@
 #include <string.h>
 #include "solana/sol_sys.h"
 
-void sol_sysvars_default(sol_sysvars *s) {
-  memset(s, 0, sizeof *s);
-  s->slot = 447552000;                   /* litesvm 1.5.0's clock */
-  s->lamports_per_byte_year = 6960;
-  s->exemption_threshold = 1.0;
-  s->burn_percent = 50;
-  s->slots_per_epoch = 432000;
-  s->leader_schedule_slot_offset = 432000;
-  s->warmup = true;
-  s->first_normal_epoch = 14;
-  s->first_normal_slot = 524256;
-}
-
 void sol_log(sol_ctx *c, const char *fmt, ...) {
   char small[256], *line = small;
   va_list ap;

@@ -15,6 +15,8 @@
 #define SOL_SYS_H
 
 #include "solana/scp_sol.h"
+#include "solana/scp_sol_sysvar.h"
+#include "solana/scp_sol_feature.h"
 #include "util/scp_util.h"
 
 /* Execution costs (SVMTransactionExecutionCost::default, litesvm 1.5.0). */
@@ -42,26 +44,13 @@ typedef struct sol_io {
   int (*consume)(void *vm, uint64_t amount);
 } sol_io;
 
-/* Sysvar values the syscalls hand out (litesvm's defaults unless set). */
-typedef struct sol_sysvars {
-  uint64_t slot, epoch_start_timestamp, epoch, leader_schedule_epoch;
-  int64_t unix_timestamp;
-  uint64_t lamports_per_byte_year;
-  double exemption_threshold;
-  uint8_t burn_percent;
-  uint64_t slots_per_epoch, leader_schedule_slot_offset, first_normal_epoch, first_normal_slot;
-  bool warmup;
-  uint64_t last_restart_slot;
-} sol_sysvars;
-
-void sol_sysvars_default(sol_sysvars *s);
-
 /* The runtime's state for one instruction. */
 typedef struct sol_ctx {
   uint8_t program_id[32];
   bool check_aligned;          /* every loader but the deprecated one */
   uint32_t stack_height;       /* 1 for a top-level instruction */
-  sol_sysvars sysvars;
+  const scp_sol_sysvars *sysvars;   /* the sysvar cache (never NULL in a run) */
+  const scp_sol_features *features; /* the feature gates; NULL: litesvm's */
   /* logs, as the LogCollector keeps them */
   char **logs;
   size_t nlogs, logs_cap, log_bytes;

@@ -3,55 +3,29 @@
 #include <string.h>
 #include "solana/sol_sys.h"
 
-/* The sysvars as the runtime lays them out in memory (Rust repr(C), what
- * the typed getters copy, padding zero) and as their accounts hold them
- * (bincode, what sol_get_sysvar slices).  Returns the length. */
-enum { SV_CLOCK, SV_RENT, SV_EPOCH_SCHEDULE, SV_EPOCH_REWARDS, SV_LAST_RESTART, SV_COUNT };
-
-static size_t sysvar_bytes(const sol_sysvars *s, int which, bool in_memory, uint8_t out[96]) {
+/* A typed getter writes the sysvar as Rust lays it out in memory
+ * (repr(C), padding zero): the cache's bincode bytes, with EpochSchedule's
+ * bool widened to its 8-byte slot and the struct's tail padded.  Returns
+ * the size written. */
+static size_t in_memory(const scp_sol_sysvars *s, scp_sol_sysvar_kind k, uint8_t out[96]) {
+  static const size_t SIZE[SCP_SOL_SV_COUNT] = {40, 40, 96, 24, 0, 0, 8, 0};
+  static const size_t BINCODE[SCP_SOL_SV_COUNT] = {40, 33, 81, 17, 0, 0, 8, 0};
+  const uint8_t *d = s->data[k];
   memset(out, 0, 96);
-  switch (which) {
-  case SV_CLOCK:
-    sol_put_le64(out, s->slot);
-    sol_put_le64(out + 8, s->epoch_start_timestamp);
-    sol_put_le64(out + 16, s->epoch);
-    sol_put_le64(out + 24, s->leader_schedule_epoch);
-    sol_put_le64(out + 32, (uint64_t)s->unix_timestamp);
-    return 40;
-  case SV_RENT: {
-    uint64_t bits;
-    memcpy(&bits, &s->exemption_threshold, 8);
-    sol_put_le64(out, s->lamports_per_byte_year);
-    sol_put_le64(out + 8, bits);
-    out[16] = s->burn_percent;
-    return in_memory ? 24 : 17;
+  if (k == SCP_SOL_SV_EPOCH_SCHEDULE) {
+    memcpy(out, d, 17);
+    memcpy(out + 24, d + 17, 16);
+  } else {
+    memcpy(out, d, BINCODE[k]);
   }
-  case SV_EPOCH_SCHEDULE:
-    sol_put_le64(out, s->slots_per_epoch);
-    sol_put_le64(out + 8, s->leader_schedule_slot_offset);
-    out[16] = s->warmup;
-    if (in_memory) {
-      sol_put_le64(out + 24, s->first_normal_epoch);
-      sol_put_le64(out + 32, s->first_normal_slot);
-      return 40;
-    }
-    sol_put_le64(out + 17, s->first_normal_epoch);
-    sol_put_le64(out + 25, s->first_normal_slot);
-    return 33;
-  case SV_EPOCH_REWARDS:
-    /* all zero by default: 81 bytes as an account, 96 with u128 alignment */
-    return in_memory ? 96 : 81;
-  default:
-    sol_put_le64(out, s->last_restart_slot);
-    return 8;
-  }
+  return SIZE[k];
 }
 
 /* A typed getter: sysvar_base_cost + size_of::<T>(), then T is written. */
-static int get_typed(sol_ctx *c, const sol_io *io, uint64_t va, int which, uint64_t align,
+static int get_typed(sol_ctx *c, const sol_io *io, uint64_t va, scp_sol_sysvar_kind k, uint64_t align,
                      uint64_t *r0, scp_error *err) {
   uint8_t b[96], *out;
-  size_t n = sysvar_bytes(&c->sysvars, which, true, b);
+  size_t n = in_memory(c->sysvars, k, b);
   int rc;
   if ((rc = sol_charge(c, io, SOL_SYSVAR_BASE + n, err)) ||
       (rc = sol_map(c, io, va, 1, n, align, true, &out, err)))
@@ -62,32 +36,28 @@ static int get_typed(sol_ctx *c, const sol_io *io, uint64_t va, int which, uint6
 }
 
 int sol_sys_clock(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  return get_typed(c, io, a[0], SV_CLOCK, 8, r0, err);
+  return get_typed(c, io, a[0], SCP_SOL_SV_CLOCK, 8, r0, err);
 }
 int sol_sys_rent(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  return get_typed(c, io, a[0], SV_RENT, 8, r0, err);
+  return get_typed(c, io, a[0], SCP_SOL_SV_RENT, 8, r0, err);
 }
 int sol_sys_epoch_schedule(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  return get_typed(c, io, a[0], SV_EPOCH_SCHEDULE, 8, r0, err);
+  return get_typed(c, io, a[0], SCP_SOL_SV_EPOCH_SCHEDULE, 8, r0, err);
 }
 int sol_sys_epoch_rewards(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  return get_typed(c, io, a[0], SV_EPOCH_REWARDS, 16, r0, err);
+  return get_typed(c, io, a[0], SCP_SOL_SV_EPOCH_REWARDS, 16, r0, err);
 }
 int sol_sys_last_restart_slot(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0,
                               scp_error *err) {
-  return get_typed(c, io, a[0], SV_LAST_RESTART, 8, r0, err);
+  return get_typed(c, io, a[0], SCP_SOL_SV_LAST_RESTART_SLOT, 8, r0, err);
 }
 
-static const char *const SYSVAR_IDS[SV_COUNT] = {
-  "SysvarC1ock11111111111111111111111111111111", "SysvarRent111111111111111111111111111111111",
-  "SysvarEpochSchedu1e111111111111111111111111", "SysvarEpochRewards1111111111111111111111111",
-  "SysvarLastRestartS1ot1111111111111111111111"};
-
 /* sol_get_sysvar(id, var, offset, length): base + 32/cbpu +
- * max(length/cbpu, mem_op_base); r0 0, 1 when the range passes the end,
- * 2 for a sysvar the cache does not hold. */
+ * max(length/cbpu, mem_op_base); r0 0, 1 when the range passes the end of
+ * the cached account data, 2 for a sysvar the cache does not serve
+ * (SysvarCache::sysvar_id_to_buffer: not the deprecated RecentBlockhashes). */
 int sol_sys_get_sysvar(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
-  uint8_t *id, *var, b[96];
+  uint8_t *id, *var;
   uint64_t buf_cost = a[3] / SOL_CPI_BYTES_PER_UNIT;
   int rc;
   if ((rc = sol_charge(c, io, SOL_SYSVAR_BASE + 32 / SOL_CPI_BYTES_PER_UNIT +
@@ -99,16 +69,17 @@ int sol_sys_get_sysvar(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64
     c->ierr.kind = SCP_SOL_IERR_ARITHMETIC_OVERFLOW;
     return scp_fail(err, SCP_ERR_TRAP, "Program arithmetic overflowed");
   }
-  *r0 = 2;
-  for (int k = 0; k < SV_COUNT; k++) {
-    uint8_t key[32];
-    scp_sol_key_parse(SYSVAR_IDS[k], strlen(SYSVAR_IDS[k]), key);
-    if (memcmp(key, id, 32)) continue;
-    size_t n = sysvar_bytes(&c->sysvars, k, false, b);
-    if (a[2] + a[3] > n) { *r0 = 1; return SCP_OK; }
-    if (a[3]) memcpy(var, b + a[2], a[3]);
-    *r0 = 0;
+  int k = scp_sol_sysvar_kind_of(id);
+  if (k < 0 || k == SCP_SOL_SV_RECENT_BLOCKHASHES) {
+    *r0 = 2;
+    return SCP_OK;
   }
+  if (a[2] + a[3] > c->sysvars->len[k]) {
+    *r0 = 1;
+    return SCP_OK;
+  }
+  if (a[3]) memcpy(var, c->sysvars->data[k] + a[2], a[3]);
+  *r0 = 0;
   return SCP_OK;
 }
 
@@ -147,6 +118,15 @@ int sol_sys_get_return_data(sol_ctx *c, const sol_io *io, const uint64_t a[5], u
     memcpy(pid, c->return_program, 32);
   }
   *r0 = c->return_len;
+  return SCP_OK;
+}
+
+/* sol_remaining_compute_units: syscall_base_cost, then r0 is the CU left
+ * (the instructions before the call already counted). */
+int sol_sys_remaining_cu(sol_ctx *c, const sol_io *io, const uint64_t a[5], uint64_t *r0, scp_error *err) {
+  int rc = sol_charge(c, io, SOL_SYSCALL_BASE, err);
+  if (rc) return rc;
+  *r0 = io->remaining(io->vm);
   return SCP_OK;
 }
 

@@ -161,7 +161,8 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
                     k + 1, p->name);
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
                          ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
-                         t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash};
+                         t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash, t->o->sysvars,
+                         t->o->features};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, t->err);

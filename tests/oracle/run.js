@@ -11,6 +11,7 @@
 // Usage (the arguments are scprof profile's, so one case line drives both):
 //   run.js PROGRAM --ix HEX [--account PUBKEY:LAMPORTS:OWNER:DATA[:s][:w]]...
 //          [--program-id PUBKEY] [--loader v1|v2|v3] [--cu-limit N] [--heap N]
+//          [--warp-slot N] [--feature ID=on|off]...
 //   run.js --extract DIR       write the built-in programs' ELF files to DIR
 // PROGRAM is an ELF path or builtin:NAME (token, token2022, ata, memo1, memo).
 // DATA is hex, b64:BASE64, @FILE, or empty.  The litesvm package is found in
@@ -20,6 +21,7 @@ const fs = require('fs');
 const path = require('path');
 const { b58decode, b58encode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm,
         parseData, posts, send } = require('./svm.js');
+const { setFeatures } = require('./env.js');
 
 // A program account's ELF: the account itself for loaders 1 and 2, the
 // programdata account after its 45-byte header for the upgradeable loader.
@@ -71,7 +73,8 @@ function run(argv) {
   const lib = litesvm();
   const svm = newSvm(lib);
   let program = null, programId = null, loader = null, ix = Buffer.alloc(0);
-  let cuLimit = null, heap = null;
+  let cuLimit = null, heap = null, warp = null;
+  const features = [];
   const accounts = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => { if (i + 1 >= argv.length) die(`${a} wants a value`); return argv[++i]; };
@@ -81,11 +84,14 @@ function run(argv) {
     else if (a === '--loader') loader = v();
     else if (a === '--cu-limit') cuLimit = BigInt(v());
     else if (a === '--heap') heap = BigInt(v());
+    else if (a === '--warp-slot') warp = BigInt(v());
+    else if (a === '--feature') features.push(v());
     else if (a.startsWith('--')) die(`unknown option ${a}`);
     else if (program) die(`two programs: ${program} and ${a}`);
     else program = a;
   }
   if (!program) die('no program');
+  if (features.length) setFeatures(lib, svm, features);
   if (program.startsWith('builtin:')) {
     const id = BUILTINS[program.slice(8)];
     if (!id) die(`unknown built-in ${program}`);
@@ -107,6 +113,8 @@ function run(argv) {
   }
   for (const a of accounts)
     svm.setAccount(a.key, new lib.Account(a.lamports, a.data, a.owner, a.executable, 0n));
+  // after the accounts: a Clock account given moves with the warp
+  if (warp !== null) svm.warpToSlot(warp);
   const out = send(svm, [{ program: b58decode(programId), accounts, data: ix }], errorName);
   out.push(...posts(svm, accounts.map((a) => a.key)));
   process.stdout.write(out.join('\n') + '\n');

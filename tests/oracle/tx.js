@@ -12,12 +12,14 @@
 //
 // Programs are named by "name" in "programs" (an ELF under a loader, or
 // "builtin:NAME" for a program litesvm ships), or by base58 id; "system" and
-// "compute_budget" are the builtins.  Signatures are zero (sigverify off).
+// "compute_budget" are the builtins.  "sysvars" is applied with litesvm's
+// setters (env.js).  Signatures are zero (sigverify off).
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { b58decode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm, parseData,
         posts, send } = require('./svm.js');
+const { applySysvars, setFeatures } = require('./env.js');
 
 // the builtins a transaction may name besides the ELF programs litesvm ships
 const PROGRAMS = {
@@ -41,6 +43,8 @@ function main(file) {
   const scn = JSON.parse(fs.readFileSync(file, 'utf8'));
   const lib = litesvm();
   const svm = newSvm(lib);
+  // "features": {"<base58 id>": true|false}
+  if (scn.features) setFeatures(lib, svm, Object.entries(scn.features).map(([k, v]) => `${k}=${v ? 'on' : 'off'}`));
   const ids = { ...PROGRAMS };
   for (const p of scn.programs || []) {
     if (p.elf && p.elf.startsWith('builtin:')) { ids[p.name] = PROGRAMS[p.elf.slice(8)]; continue; }
@@ -51,6 +55,7 @@ function main(file) {
   for (const a of scn.accounts || [])
     svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), parseData(a.data, dir),
       a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+  applySysvars(lib, svm, scn.sysvars);
   const out = [];
   for (const [t, tx] of (scn.transactions || []).entries()) {
     const ixs = tx.instructions.map((ix) => ({

@@ -51,6 +51,7 @@ static int consume(void *vm, uint64_t n) {
 
 static fake F;
 static sol_ctx C;
+static scp_sol_sysvars SV;
 static sol_io IO = {&F, xlate, remaining, consume};
 
 static int setup(void **state) {
@@ -62,7 +63,9 @@ static int setup(void **state) {
   C.stack_height = 1;
   C.heap_size = 32768;
   memset(C.program_id, 9, 32);
-  sol_sysvars_default(&C.sysvars);
+  scp_sol_sysvars_free(&SV);
+  if (scp_sol_sysvars_init(&SV)) return -1;
+  C.sysvars = &SV;
   return 0;
 }
 static int teardown(void **state) {
@@ -384,15 +387,30 @@ static void test_table(void **state) {
   (void)state;
   size_t n;
   const sol_syscall *t = sol_syscalls(&n);
-  assert_int_equal(n, 38);
+  assert_int_equal(n, 39);
   assert_string_equal(t[0].name, "abort");
   assert_string_equal(t[n - 1].name, "sol_log_data");
+  size_t gated = 0;
   for (size_t i = 0; i < n; i++) {
     assert_null(strstr(t[i].name, "blake3"));
-    assert_null(strstr(t[i].name, "remaining_compute_units"));
     assert_null(strstr(t[i].name, "fees"));
     assert_null(strstr(t[i].name, "big_mod_exp"));
+    /* in the table, registered only with its gate on (litesvm: off) */
+    if (!scp_sol_features_syscall(NULL, t[i].name)) {
+      assert_string_equal(t[i].name, "sol_remaining_compute_units");
+      gated++;
+    }
   }
+  assert_int_equal(gated, 1);
+}
+
+/* sol_remaining_compute_units: 100, then r0 is what is left */
+static void test_remaining_cu(void **state) {
+  (void)state;
+  uint64_t r0;
+  F.meter = 5000;
+  assert_int_equal(call(sol_sys_remaining_cu, 0, 0, 0, 0, 0, &r0, SCP_OK), 100);
+  assert_int_equal(r0, 4900);
 }
 
 int main(void) {
@@ -406,6 +424,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_pda, setup, teardown),
     cmocka_unit_test_setup_teardown(test_secp256k1, setup, teardown),
     cmocka_unit_test_setup_teardown(test_sysvars, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_remaining_cu, setup, teardown),
     cmocka_unit_test_setup_teardown(test_return_data, setup, teardown),
     cmocka_unit_test(test_table),
   };

@@ -1,0 +1,41 @@
+# tests/e2e/lib/sol.sh — the Solana oracle comparisons the sysvar and
+# feature scripts share (sourced after check.sh; they set BIN, D, T and
+# have_oracle).
+
+# sol_case NAME CU "SCPROF_PROGRAM" "ORACLE_PROGRAM" ARGS...: scprof
+# profile SCPROF_PROGRAM ARGS charges CU (pinned: litesvm charged it), its
+# folded stacks add up to it, and its result.txt (CU, logs, outcome,
+# accounts after) equals tests/oracle/run.js ORACLE_PROGRAM ARGS line for
+# line.  The programs are word-split (a path and its --program-id).
+sol_case() {
+  name=$1 want=$2 sprog=$3 oprog=$4
+  shift 4
+  rm -rf "$T/out"
+  # shellcheck disable=SC2086
+  "$BIN" profile $sprog "$@" -o "$T/out" -q >/dev/null 2>"$T/err"
+  NAME="$name charges $want CU"
+  ok grep -qx "cu $want" "$T/out/result.txt"
+  grep -qx "cu $want" "$T/out/result.txt" 2>/dev/null || echo "  got $(head -1 "$T/out/result.txt" 2>/dev/null)"
+  NAME="$name: the profile's self CU add up to the CU charged"
+  ok [ "$(awk '{s += $NF} END {print s + 0}' "$T/out/profile.folded" 2>/dev/null)" = "$want" ]
+  [ "$have_oracle" -eq 1 ] || return 0
+  # shellcheck disable=SC2086
+  node "$D/run.js" $oprog "$@" >"$T/oracle.txt" 2>"$T/oracle.err"
+  NAME="$name equals litesvm (CU, logs, outcome, accounts after)"
+  ok cmp -s "$T/oracle.txt" "$T/out/result.txt"
+  cmp -s "$T/oracle.txt" "$T/out/result.txt" || diff "$T/oracle.txt" "$T/out/result.txt" | head -10
+}
+
+# sol_tx_oracle PREFIX SCENARIO OUTDIR: every transaction scprof profiled
+# from SCENARIO into OUTDIR has the result.txt tests/oracle/tx.js prints
+# for it (CU, logs, outcome).
+sol_tx_oracle() {
+  node "$D/tx.js" "$2" >"$T/oracle.txt" 2>"$T/oracle.err"
+  for dir in "$3"/*/; do
+    label=$(basename "$dir" | sed 's/^[0-9]*-//')
+    awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/oracle.txt" >"$T/want.txt"
+    NAME="$1 $label equals litesvm"
+    ok cmp -s "$T/want.txt" "$dir/result.txt"
+    cmp -s "$T/want.txt" "$dir/result.txt" || diff "$T/want.txt" "$dir/result.txt" | head -10
+  done
+}

@@ -104,6 +104,10 @@ typedef struct scp_ledger {
                                   draws its nonces from its own seed */
   struct scp_sentry *ents;     /* present entries only */
   size_t nents;
+  /* the TTL settings of a ledger read from a snapshot (else the host's
+   * defaults, or the network's) */
+  bool has_ttls;
+  uint32_t min_temp_ttl, min_persistent_ttl, max_entry_ttl;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts

@@ -205,9 +205,56 @@ static void test_snapshot_equals_scenario(void **state) {
   scp_scenario_free(s);
 }
 
+/* tests/data/snapshots/scprof_counter.json is what the writer makes of a
+ * small scenario's ledger (counter and vault, their storage, an account):
+ * the fixture the e2e tests and docs/snapshots.md profile.  SCP_RECORD=1
+ * writes it anew. */
+static const char SMALL[] =
+    "{\"ledger\": {\"sequence\": 100, \"timestamp\": 1700000000},"
+    " \"accounts\": [{\"id\": \"" ALICE "\", \"balance\": \"5000\"}],"
+    " \"contracts\": [{\"name\": \"counter\", \"wasm\": \"@examples/counter.wasm@\"},"
+    "  {\"name\": \"vault\", \"wasm\": \"@examples/vault.wasm@\"}],"
+    " \"storage\": [{\"contract\": \"counter\", \"key\": \"sym:count\", \"value\": \"u32:5\"},"
+    "  {\"contract\": \"vault\", \"key\": \"sym:total\", \"value\": \"u32:40\", \"durability\": \"instance\"}],"
+    " \"calls\": [{\"contract\": \"counter\", \"function\": \"fail\"}]}";
+
+static void test_committed_fixture(void **state) {
+  (void)state;
+  char dir[] = "/tmp/scp_snapXXXXXX", path[128];
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/small.json", dir);
+  write_file(path, with_paths(SMALL));
+  scp_scenario *s = NULL;
+  scp_error err = {0};
+  assert_int_equal(scp_scenario_load(path, &s, &err), SCP_OK);
+  scp_ledger *l = scp_scenario_ledger(s, NULL, 0);
+  scp_soroban_opts o;
+  scp_sor_session sess = {.ledger = l};
+  scp_scenario_opts(s, 0, &o, &sess);
+  assert_int_equal(scp_ledger_setup(l, &o, &err), SCP_OK);
+  scp_snapshot info = {.protocol = 28, .sequence = 100, .timestamp = 1700000000, .min_persistent_ttl = 4096,
+                       .min_temp_ttl = 16, .max_entry_ttl = 3110400};
+  char *text = NULL;
+  assert_int_equal(scp_snapshot_write(l, &info, false, SCP_XDR_JSON_STRINGS, &text, &err), SCP_OK);
+  const char *fixture = "tests/data/snapshots/scprof_counter.json";
+  if (getenv("SCP_RECORD")) write_file(fixture, text);
+  uint8_t *want = NULL;
+  size_t len = 0;
+  assert_int_equal(scp_read_file(fixture, &want, &len, &err), SCP_OK);
+  assert_int_equal(len, strlen(text));
+  assert_memory_equal(want, text, len);
+  free(want);
+  free(text);
+  scp_ledger_free(l);
+  scp_scenario_free(s);
+  unlink(path);
+  rmdir(dir);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_snapshot_equals_scenario),
+      cmocka_unit_test(test_committed_fixture),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

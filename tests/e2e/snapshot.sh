@@ -118,3 +118,29 @@ NAME="--protocol with --snapshot: exit 2 (exit $rc)"; ok one_line_error 2 "--sna
 NAME="--wasm without --snapshot: exit 2 (exit $rc)"; ok one_line_error 2 "--wasm C...=FILE.wasm goes with --snapshot"
 "$BIN" snapshot ls "$T/nope.json" 2>"$T/err"; rc=$?
 NAME="ls of a missing file: exit 74 (exit $rc)"; ok one_line_error 74 "$T/nope.json"
+
+# ---- a scenario starting from a snapshot: calls name contracts by id
+cp $S $D/sdk_native_stub.json "$T/"
+cat >"$T/from.json" <<JSON
+{"snapshot": "scprof_counter.json",
+ "calls": [{"contract": "$COUNTER", "function": "increment", "args": ["addr:$ALICE", "u32:2"]},
+           {"contract": "$COUNTER", "function": "increment", "args": ["addr:$ALICE", "u32:2"]},
+           {"contract": "$VAULT", "function": "total", "args": {}}]}
+JSON
+"$BIN" profile -q -o "$T/fs" -f report --scenario "$T/from.json" 2>"$T/err"; rc=$?
+NAME="scenario from a snapshot runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+NAME="its first call is the --snapshot call's"; ok [ "$(totals "$T/fs/01-increment")" = "$(totals "$T/c")" ]
+NAME="the second sees the first's write (7 + 2)"; ok grep -q "result *u32:9" "$T/fs/02-increment/report.txt"
+NAME="the vault by its spec"; ok grep -q "result *u32:40" "$T/fs/03-total/report.txt"
+cat >"$T/stub.json" <<JSON
+{"snapshot": "sdk_native_stub.json", "wasm": {"$STUB": "counter.wasm"},
+ "calls": [{"contract": "$STUB", "function": "increment", "args": ["addr:$ALICE", "u32:2"]}]}
+JSON
+"$BIN" profile -q -o "$T/st" -f report --scenario "$T/stub.json" 2>"$T/err"; rc=$?
+NAME="a scenario's \"wasm\" stands in for a stub (exit $rc)"; ok [ "$(totals "$T/st/01-increment")" = "$(totals "$T/w")" ]
+sed 's/"snapshot": "scprof_counter.json",/"snapshot": "scprof_counter.json", "accounts": [],/' "$T/from.json" >"$T/both.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/both.json" 2>"$T/err"; rc=$?
+NAME="a snapshot and accounts: exit 66 (exit $rc)"; ok one_line_error 66 "$T/both.json: \"accounts\" with \"snapshot\": the snapshot is the ledger"
+sed 's/"wasm": {[^}]*},//' "$T/stub.json" >"$T/nostub.json"
+"$BIN" profile -q -o "$T/x" --scenario "$T/nostub.json" 2>"$T/err"; rc=$?
+NAME="a scenario calling a stub without a stand-in: exit 65 (exit $rc)"; ok one_line_error 65 "$T/nostub.json: calls[0]: contract $STUB is a natively registered test contract (its code entry is a stub, no Wasm): give its Wasm in \"wasm\": {\"$STUB\": \"FILE.wasm\"}"

@@ -94,6 +94,11 @@ int scp_snapshot_stand_in(scp_snapshot *s, scp_snap_contract *c, const char *pat
 scp_ledger *scp_snapshot_ledger(const scp_snapshot *s, const scp_snap_contract *main,
                                 scp_contract_file **files);
 
+/* l (new, its contracts set) given s's entries (copied) and TTL
+ * settings, as deployed.  SCP_OK or SCP_ERR_NOMEM (l's entries so far
+ * freed with it). */
+int scp_snapshot_fill(const scp_snapshot *s, scp_ledger *l);
+
 /* The snapshot's ledger info into o (protocol, sequence, timestamp,
  * network id). */
 void scp_snapshot_ledger_opts(const scp_snapshot *s, scp_ledger_opts *o);

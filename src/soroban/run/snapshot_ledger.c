@@ -88,30 +88,31 @@ scp_ledger *scp_snapshot_ledger(const scp_snapshot *s, const scp_snap_contract *
     memcpy(l->ids[i], c->id, 32);
   }
   free(order);
-  if (l && !(l->ents = calloc(s->nents + 1, sizeof *l->ents))) {
+  if (l && scp_snapshot_fill(s, l)) {
     scp_ledger_free(l);
     return NULL;
   }
-  for (size_t i = 0; l && i < s->nents; i++) {
+  return l;
+}
+
+int scp_snapshot_fill(const scp_snapshot *s, scp_ledger *l) {
+  if (!(l->ents = calloc(s->nents + 1, sizeof *l->ents))) return SCP_ERR_NOMEM;
+  for (size_t i = 0; i < s->nents; i++) {
     scp_sentry *e = &l->ents[i];
     *e = s->ents[i];
     e->val = malloc(e->vallen ? e->vallen : 1);
     e->k.key = e->k.keylen ? malloc(e->k.keylen) : NULL;
     l->nents++;
-    if (!e->val || (e->k.keylen && !e->k.key)) {
-      scp_ledger_free(l);
-      return NULL;
-    }
+    if (!e->val || (e->k.keylen && !e->k.key)) return SCP_ERR_NOMEM;
     memcpy(e->val, s->ents[i].val, e->vallen);
     if (e->k.keylen) memcpy(e->k.key, s->ents[i].k.key, e->k.keylen);
   }
-  if (!l) return NULL;
   l->deployed = true;   /* the snapshot is the ledger: nothing to deploy */
   l->has_ttls = true;
   l->min_temp_ttl = s->min_temp_ttl;
   l->min_persistent_ttl = s->min_persistent_ttl;
   l->max_entry_ttl = s->max_entry_ttl;
-  return l;
+  return SCP_OK;
 }
 
 void scp_snapshot_ledger_opts(const scp_snapshot *s, scp_ledger_opts *o) {

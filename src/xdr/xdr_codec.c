@@ -597,8 +597,8 @@ int scp_xdr_from_json(const scp_xdr_type *t, const json_t *v, scp_buf *out, scp_
 }
 
 const scp_xdr_type *scp_xdr_find(const char *name) {
-  for (size_t i = 0; scp_xdr_types[i]; i++)
-    if (!strcmp(scp_xdr_types[i]->name, name)) return scp_xdr_types[i];
+  for (size_t i = 0; scp_xdr_types[i].name; i++)
+    if (!strcmp(scp_xdr_types[i].name, name)) return scp_xdr_types[i].type;
   return NULL;
 }
 

@@ -46,7 +46,12 @@ struct scp_xdr_type {
   bool flat;
 };
 
-/* Every named type, NULL-ended (xdr_types.c). */
-extern const scp_xdr_type *const scp_xdr_types[];
+/* Every named type by its name (aliases too: AccountId is PublicKey),
+ * NULL-ended (xdr_types.c, generated). */
+typedef struct scp_xdr_named {
+  const char *name;
+  const scp_xdr_type *type;
+} scp_xdr_named;
+extern const scp_xdr_named scp_xdr_types[];
 
 #endif

@@ -25,6 +25,8 @@
 static const char *const fuzz_xdr_names[] = {
   "ScVal", "LedgerKey", "LedgerEntry", "AccountEntry", "TrustLineEntry", "TrustLineAsset",
   "ContractCodeEntry", "ContractDataEntry", "ScAddress", "ScError", "ScContractInstance",
+  "TransactionEnvelope", "TransactionMeta", "TransactionResult", "SorobanAuthorizationEntry",
+  "SorobanTransactionData", "ConfigSettingEntry",
 };
 
 static void fuzz_xdr_fail_ok(int rc, const scp_error *e) {

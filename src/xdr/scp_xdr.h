@@ -77,6 +77,18 @@ enum {
   SCP_STRKEY_HASH_X = 23 << 3,     /* X */
 };
 
+/* The one strkey codec of the project (host, arguments, XDR JSON).
+ * scp_xdr_strkey_encode: the strkey of version byte ver and n payload
+ * bytes (n + 3 <= SCP_XDR_STRKEY_MAX_RAW) into out, NUL-terminated; its
+ * length.  scp_xdr_strkey_raw: strict base32 of s (n characters: no
+ * padding, unused trailing bits zero) into raw (at most cap bytes, *len of
+ * them: version, payload, checksum); false when malformed or the CRC16
+ * checksum is wrong. */
+#define SCP_XDR_STRKEY_MAX_RAW 64
+uint16_t scp_xdr_crc16_xmodem(const uint8_t *p, size_t n);
+size_t scp_xdr_strkey_encode(uint8_t ver, const uint8_t *payload, size_t n, char *out);
+bool scp_xdr_strkey_raw(const uint8_t *s, size_t n, uint8_t *raw, size_t cap, size_t *len);
+
 /* The 56-character strkey of a 32-byte payload with version byte ver. */
 void scp_xdr_strkey(uint8_t ver, const uint8_t key[32], char out[57]);
 

@@ -629,7 +629,7 @@ bool scp_xdr_unbase64(const char *text, uint8_t **out, size_t *len) {
 
 static const char B32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 
-static uint16_t crc16_xmodem(const uint8_t *p, size_t n) {
+uint16_t scp_xdr_crc16_xmodem(const uint8_t *p, size_t n) {
   uint16_t crc = 0;
   for (size_t i = 0; i < n; i++) {
     crc ^= (uint16_t)(p[i] << 8);
@@ -638,17 +638,17 @@ static uint16_t crc16_xmodem(const uint8_t *p, size_t n) {
   return crc;
 }
 
-void scp_xdr_strkey(uint8_t ver, const uint8_t key[32], char out[57]) {
-  uint8_t raw[35];
+size_t scp_xdr_strkey_encode(uint8_t ver, const uint8_t *payload, size_t n, char *out) {
+  uint8_t raw[SCP_XDR_STRKEY_MAX_RAW];
   raw[0] = ver;
-  memcpy(raw + 1, key, 32);
-  uint16_t crc = crc16_xmodem(raw, 33);
-  raw[33] = (uint8_t)crc;
-  raw[34] = (uint8_t)(crc >> 8);
+  memcpy(raw + 1, payload, n);
+  uint16_t crc = scp_xdr_crc16_xmodem(raw, n + 1);
+  raw[n + 1] = (uint8_t)crc;
+  raw[n + 2] = (uint8_t)(crc >> 8);
   uint32_t acc = 0;
   int bits = 0;
   size_t k = 0;
-  for (size_t i = 0; i < 35; i++) {
+  for (size_t i = 0; i < n + 3; i++) {
     acc = acc << 8 | raw[i];
     bits += 8;
     while (bits >= 5) {
@@ -658,27 +658,42 @@ void scp_xdr_strkey(uint8_t ver, const uint8_t key[32], char out[57]) {
   }
   if (bits) out[k++] = B32[(acc << (5 - bits)) & 31];
   out[k] = 0;
+  return k;
+}
+
+bool scp_xdr_strkey_raw(const uint8_t *s, size_t n, uint8_t *raw, size_t cap, size_t *len) {
+  uint32_t acc = 0;
+  unsigned bits = 0;
+  size_t o = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned v;
+    if (s[i] >= 'A' && s[i] <= 'Z') v = (unsigned)(s[i] - 'A');
+    else if (s[i] >= '2' && s[i] <= '7') v = (unsigned)(s[i] - '2') + 26;
+    else return false;
+    acc = acc << 5 | v;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      if (o == cap) return false;
+      raw[o++] = (uint8_t)(acc >> bits);
+      acc &= (1u << bits) - 1;
+    }
+  }
+  /* strict: no padding, no spare character, unused trailing bits zero */
+  if (bits >= 5 || acc || o < 3) return false;
+  *len = o;
+  return scp_xdr_crc16_xmodem(raw, o - 2) == (uint16_t)(raw[o - 2] | raw[o - 1] << 8);
+}
+
+void scp_xdr_strkey(uint8_t ver, const uint8_t key[32], char out[57]) {
+  scp_xdr_strkey_encode(ver, key, 32, out);
 }
 
 bool scp_xdr_strkey_decode(const char *s, uint8_t ver, uint8_t key[32]) {
-  if (strlen(s) != 56) return false;
   uint8_t raw[35];
-  uint32_t acc = 0;
-  int bits = 0;
-  size_t k = 0;
-  for (size_t i = 0; i < 56; i++) {
-    const char *c = strchr(B32, s[i]);
-    if (!c || !s[i]) return false;
-    acc = acc << 5 | (uint32_t)(c - B32);
-    bits += 5;
-    if (bits >= 8) {
-      raw[k++] = (uint8_t)(acc >> (bits - 8));
-      bits -= 8;
-    }
-  }
-  /* 56 x 5 = 280 bits = 35 bytes exactly: nothing left over */
-  uint16_t crc = crc16_xmodem(raw, 33);
-  if (k != 35 || raw[0] != ver || raw[33] != (uint8_t)crc || raw[34] != (uint8_t)(crc >> 8)) return false;
+  size_t n = strlen(s), len = 0;
+  if (n != 56 || !scp_xdr_strkey_raw((const uint8_t *)s, n, raw, sizeof raw, &len) || len != 35 || raw[0] != ver)
+    return false;
   memcpy(key, raw + 1, 32);
   return true;
 }

@@ -52,20 +52,23 @@ static const uint8_t *take_padded(rd *r, size_t n) {
   return a;
 }
 
+/* n big-endian bytes negated in two's complement. */
+static void negate(uint8_t *be, size_t n) {
+  unsigned carry = 1;
+  for (size_t i = n; i-- > 0;) {
+    unsigned x = (uint8_t)~be[i] + carry;
+    be[i] = (uint8_t)x;
+    carry = x >> 8;
+  }
+}
+
 /* Big-endian magnitude bytes as decimal digits (repeated division). */
 static void big_decimal(const uint8_t *be, size_t n, bool neg, char *out) {
   uint8_t m[32];
   char d[80];
   size_t nd = 0;
   memcpy(m, be, n);
-  if (neg) {   /* two's complement magnitude */
-    unsigned carry = 1;
-    for (size_t i = n; i-- > 0;) {
-      unsigned x = (uint8_t)~m[i] + carry;
-      m[i] = (uint8_t)x;
-      carry = x >> 8;
-    }
-  }
+  if (neg) negate(m, n);   /* the magnitude */
   bool zero;
   do {
     unsigned rem = 0;
@@ -350,14 +353,7 @@ static bool big_parse(const char *s, size_t n, bool sign, uint8_t *be) {
     bool top = be[0] & 0x80, rest = false;
     for (size_t i = 1; i < n; i++) rest |= be[i] != 0;
     if (top && (!neg || rest || be[0] != 0x80)) return false;
-    if (neg) {
-      unsigned carry = 1;
-      for (size_t i = n; i-- > 0;) {
-        unsigned x = (uint8_t)~be[i] + carry;
-        be[i] = (uint8_t)x;
-        carry = x >> 8;
-      }
-    }
+    if (neg) negate(be, n);
   }
   return true;
 }

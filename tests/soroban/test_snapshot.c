@@ -26,6 +26,7 @@
 #include "soroban/run/scp_snapshot.h"
 #include "util/scp_json.h"
 #include "build_dir.h"
+#include "scenario_paths.h"
 
 #define ADMIN "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5"
 #define ALICE "GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ"
@@ -62,26 +63,20 @@ static const char SCENARIO[] =
     "  {\"contract\": \"token\", \"function\": \"mint\", \"args\": {\"to\": \"" ALICE "\", \"amount\": 1000}},"
     "  {\"contract\": \"token\", \"function\": \"name\"}]}";
 
-/* The scenario's text with @rel@ as the build's absolute path. */
-static char *with_paths(const char *tmpl) {
-  static char out[8192];
-  size_t n = 0;
-  for (const char *t = tmpl; *t && n < sizeof out - 1;) {
-    const char *end = *t == '@' ? strchr(t + 1, '@') : NULL;
-    if (!end) {
-      out[n++] = *t++;
-      continue;
-    }
-    char rel[256];
-    snprintf(rel, sizeof rel, "%.*s", (int)(end - t - 1), t + 1);
-    char *abs = realpath(build_path(rel), NULL);
-    assert_non_null(abs);
-    n += (size_t)snprintf(out + n, sizeof out - n, "%s", abs);
-    free(abs);
-    t = end + 1;
-  }
-  out[n] = 0;
-  return out;
+/* tmpl written to DIR/NAME and loaded, its ledger set up (not yet run). */
+static void load_set_up(const char *tmpl, char *dir, char *path, size_t cap, scp_scenario **s, scp_ledger **l) {
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, cap, "%s/run.json", dir);
+  write_file(path, with_paths(tmpl));
+  scp_error err = {0};
+  int rc = scp_scenario_load(path, s, &err);
+  if (rc) print_message("%s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  *l = scp_scenario_ledger(*s, NULL, 0);
+  scp_soroban_opts o;
+  scp_sor_session sess = {.ledger = *l};
+  scp_scenario_opts(*s, 0, &o, &sess);
+  assert_int_equal(scp_ledger_setup(*l, &o, &err), SCP_OK);
 }
 
 typedef struct outcome {
@@ -128,20 +123,13 @@ static const uint64_t WANT_MEM[5] = {223209, 211158, 223939, 235066, 220120};
 static void test_snapshot_equals_scenario(void **state) {
   (void)state;
   char dir[] = "/tmp/scp_snapXXXXXX", path[128];
-  assert_non_null(mkdtemp(dir));
-  snprintf(path, sizeof path, "%s/run.json", dir);
-  write_file(path, with_paths(SCENARIO));
   scp_scenario *s = NULL;
+  scp_ledger *l = NULL;
   scp_error err = {0};
-  int rc = scp_scenario_load(path, &s, &err);
-  if (rc) print_message("%s\n", err.msg);
-  assert_int_equal(rc, SCP_OK);
+  int rc;
   /* the scenario's ledger after set-up, written four ways */
-  scp_ledger *l = scp_scenario_ledger(s, NULL, 0);
-  scp_soroban_opts o;
+  load_set_up(SCENARIO, dir, path, sizeof path, &s, &l);
   scp_sor_session sess = {.ledger = l};
-  scp_scenario_opts(s, 0, &o, &sess);
-  assert_int_equal(scp_ledger_setup(l, &o, &err), SCP_OK);
   scp_snapshot info = {.protocol = 28, .sequence = 100, .timestamp = 1700000000, .min_persistent_ttl = 4096,
                        .min_temp_ttl = 16, .max_entry_ttl = 3110400};
   memcpy(info.network_id, s->network_id, 32);
@@ -221,17 +209,10 @@ static const char SMALL[] =
 static void test_committed_fixture(void **state) {
   (void)state;
   char dir[] = "/tmp/scp_snapXXXXXX", path[128];
-  assert_non_null(mkdtemp(dir));
-  snprintf(path, sizeof path, "%s/small.json", dir);
-  write_file(path, with_paths(SMALL));
   scp_scenario *s = NULL;
+  scp_ledger *l = NULL;
   scp_error err = {0};
-  assert_int_equal(scp_scenario_load(path, &s, &err), SCP_OK);
-  scp_ledger *l = scp_scenario_ledger(s, NULL, 0);
-  scp_soroban_opts o;
-  scp_sor_session sess = {.ledger = l};
-  scp_scenario_opts(s, 0, &o, &sess);
-  assert_int_equal(scp_ledger_setup(l, &o, &err), SCP_OK);
+  load_set_up(SMALL, dir, path, sizeof path, &s, &l);
   scp_snapshot info = {.protocol = 28, .sequence = 100, .timestamp = 1700000000, .min_persistent_ttl = 4096,
                        .min_temp_ttl = 16, .max_entry_ttl = 3110400};
   char *text = NULL;

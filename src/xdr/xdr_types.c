@@ -7,17 +7,17 @@
  */
 #include "xdr/xdr_private.h"
 
-#define PRIM(id, k, size) static const scp_xdr_type id = {.name = #id + 2, .kind = k, .n = size}
-PRIM(T_None, XK_NONE, 0);
-PRIM(T_U32, XK_U32, 0);
-PRIM(T_I32, XK_I32, 0);
-PRIM(T_U64, XK_U64, 0);
-PRIM(T_I64, XK_I64, 0);
-PRIM(T_Bool, XK_BOOL, 0);
-PRIM(T_StrkeyG, XK_STRKEY, SCP_STRKEY_ACCOUNT);
-PRIM(T_StrkeyC, XK_STRKEY, SCP_STRKEY_CONTRACT);
-PRIM(T_StrkeyT, XK_STRKEY, SCP_STRKEY_PRE_AUTH_TX);
-PRIM(T_StrkeyX, XK_STRKEY, SCP_STRKEY_HASH_X);
+#define PRIM(id, label, k, size) static const scp_xdr_type id = {.name = label, .kind = k, .n = size}
+PRIM(T_None, "None", XK_NONE, 0);
+PRIM(T_U32, "U32", XK_U32, 0);
+PRIM(T_I32, "I32", XK_I32, 0);
+PRIM(T_U64, "U64", XK_U64, 0);
+PRIM(T_I64, "I64", XK_I64, 0);
+PRIM(T_Bool, "Bool", XK_BOOL, 0);
+PRIM(T_StrkeyG, "StrkeyG", XK_STRKEY, SCP_STRKEY_ACCOUNT);
+PRIM(T_StrkeyC, "StrkeyC", XK_STRKEY, SCP_STRKEY_CONTRACT);
+PRIM(T_StrkeyT, "StrkeyT", XK_STRKEY, SCP_STRKEY_PRE_AUTH_TX);
+PRIM(T_StrkeyX, "StrkeyX", XK_STRKEY, SCP_STRKEY_HASH_X);
 
 static const scp_xdr_type T_ScErrorCode;
 static const scp_xdr_type T_ScError;

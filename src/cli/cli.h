@@ -27,6 +27,29 @@ int cmd_annotate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 /* scprof size FILE (cmd_size.c) */
 int cmd_size(int argc, char **argv);
+/* scprof snapshot ls FILE (cmd_snapshot.c) */
+int cmd_snapshot(int argc, char **argv);
+/* (cmd_snapshot.c) The snapshot at path with its --wasm C...=FILE
+ * stand-ins (subs); 0 or the exit status of the error it printed. */
+struct scp_snapshot;
+struct scp_snap_contract;
+int cli_snapshot_open(const char *path, const char *const *subs, size_t nsubs,
+                      struct scp_snapshot **out);
+/* Contract id (C...) of s: *out, and a copy of its Wasm in *wasm (the
+ * caller frees it); 0 or the exit status of the error it printed (a
+ * native stub: the line suggests --wasm). */
+int cli_snapshot_contract(struct scp_snapshot *s, const char *id, uint8_t **wasm, size_t *len,
+                          const struct scp_snap_contract **out);
+/* The options of a call on s's ledger (main first): ledger info, the
+ * session and its ledger (*ledger and *files the caller frees, also
+ * after a failure).  False when out of memory. */
+struct scp_soroban_opts;
+struct scp_sor_session;
+struct scp_ledger;
+struct scp_contract_file;
+bool cli_snapshot_session(struct scp_snapshot *s, const struct scp_snap_contract *main,
+                          struct scp_soroban_opts *so, struct scp_sor_session *sess,
+                          struct scp_ledger **ledger, struct scp_contract_file **files);
 
 /* Prints "scprof: MESSAGE" on stderr as one line and returns the exit
  * status of `status` (an scp_status), so callers can `return cli_die(...)`. */

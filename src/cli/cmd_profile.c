@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "soroban/run/scp_scenario.h"
+#include "soroban/run/scp_snapshot.h"
 #include "soroban/run/arg_json.h"
 #include "soroban/run/scp_spec.h"
 #include "wasm/scp_wasm.h"
@@ -53,6 +54,12 @@ typedef struct profile_opts {
   const char **named;         /* fn's parameters: the text given, or NULL */
   size_t nnamed;              /* how many were given */
   const char *scenario;       /* --scenario FILE.json: several calls instead */
+  /* --snapshot FILE.json: the ledger, the contract an id of it (read
+   * when the function name is reached), --wasm C...=FILE.wasm */
+  const char *snapshot, **wasm_subs;
+  size_t nwasm_subs;
+  scp_snapshot *snap;
+  const scp_snap_contract *snap_main;
   uint32_t protocol;          /* --protocol N; 0: the newest */
   bool has_source;            /* --source G...: the transaction's source account */
   uint8_t source[32];
@@ -176,9 +183,15 @@ static int load_spec(profile_opts *o) {
   if (o->spec_loaded) return 0;
   o->spec_loaded = true;
   scp_error err = {0};
-  if (scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", &o->wasm,
-                        &o->wasm_len, &err))
+  if (o->snapshot) {
+    /* the contract is an id of the snapshot, its Wasm the snapshot's */
+    int status = cli_snapshot_open(o->snapshot, o->wasm_subs, o->nwasm_subs, &o->snap);
+    if (!status) status = cli_snapshot_contract(o->snap, o->wasm_path, &o->wasm, &o->wasm_len, &o->snap_main);
+    if (status) return status;
+  } else if (scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", &o->wasm,
+                               &o->wasm_len, &err)) {
     return cli_die(err.code, "%s", err.msg);
+  }
   if (scp_spec_from_wasm(o->wasm, o->wasm_len, o->wasm_path, &o->spec, &err))
     return cli_die(err.code, "%s", err.msg);
   return 0;
@@ -407,6 +420,12 @@ static int ledger_option(int argc, char **argv, int *i, profile_opts *o) {
   } else if (!strcmp(a, "--contract")) {
     if (!(val = cli_option_value(argc, argv, i, "a contract .wasm file"))) return usage;
     o->contracts[o->ncontracts++].path = val;
+  } else if (!strcmp(a, "--snapshot")) {
+    if (!(val = cli_option_value(argc, argv, i, "a ledger snapshot .json file"))) return usage;
+    o->snapshot = val;
+  } else if (!strcmp(a, "--wasm")) {
+    if (!(val = cli_option_value(argc, argv, i, "C...=FILE.wasm"))) return usage;
+    o->wasm_subs[o->nwasm_subs++] = val;
   } else if (!strcmp(a, "--protocol")) {
     uint64_t n;
     if (!(val = cli_option_value(argc, argv, i, "a protocol version"))) return usage;
@@ -526,6 +545,11 @@ static int check_args(profile_opts *o) {
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");
+  if (o->nwasm_subs && !o->snapshot)
+    return cli_die(SCP_ERR_USAGE, "--wasm C...=FILE.wasm goes with --snapshot");
+  if (o->snapshot && (o->scenario || o->ncontracts || o->naccounts || o->ntrustlines || o->protocol))
+    return cli_die(SCP_ERR_USAGE, "--snapshot is the ledger: no --scenario, --contract, --account, "
+                   "--trustline or --protocol with it");
   if (o->scenario) {
     if (o->wasm_path || o->ncontracts || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
@@ -818,6 +842,8 @@ static void free_opts(profile_opts *o) {
   for (size_t i = 0; o->owned && i < o->nowned; i++) free(o->owned[i]);
   free(o->owned);
   free(o->args);
+  free(o->wasm_subs);
+  scp_snapshot_free(o->snap);
 }
 
 /* One array of argc + 1 entries for each repeatable option.  Returns false
@@ -832,7 +858,8 @@ static bool alloc_opts(profile_opts *o, int argc) {
   o->accounts = calloc(n, sizeof *o->accounts);
   o->trustlines = calloc(n, sizeof *o->trustlines);
   o->owned = calloc(n, sizeof *o->owned);
-  return o->args && o->contracts && o->assets && o->signers && o->auth_sigs && o->accounts &&
+  o->wasm_subs = calloc(n, sizeof *o->wasm_subs);
+  return o->wasm_subs && o->args && o->contracts && o->assets && o->signers && o->auth_sigs && o->accounts &&
          o->trustlines && o->owned;
 }
 
@@ -925,7 +952,8 @@ static int profile_call(profile_opts *o) {
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
   scp_sor_session sess;
-  if ((o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &sess, &ledger, &files)) {
+  if (o->snap ? !cli_snapshot_session(o->snap, o->snap_main, &so, &sess, &ledger, &files)
+             : (o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &sess, &ledger, &files)) {
     free(wasm);
     free(files);
     scp_ledger_free(ledger);

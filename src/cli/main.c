@@ -14,6 +14,9 @@ static const char usage_text[] =
   "usage: scprof profile [options] CONTRACT.wasm FUNCTION [--NAME VALUE... | ARG...]\n"
   "       scprof profile CONTRACT.wasm --list\n"
   "       scprof profile [options] --scenario FILE.json\n"
+  "       scprof profile [options] --snapshot FILE.json [--wasm C...=FILE.wasm]\n"
+  "                      C... FUNCTION [ARGS]\n"
+  "       scprof snapshot ls FILE.json\n"
   "       scprof profile [options] PROGRAM.so --ix HEX [--account SPEC...]\n"
   "       scprof profile PROGRAM.so --list\n"
   "       scprof diff OLD.json NEW.json [-o DIR] [--metric M] [--top N] [-q]\n"
@@ -51,6 +54,10 @@ static const char usage_text[] =
   "      --contract FILE deploy FILE.wasm first, for cross-contract calls\n"
   "                      (repeatable; the report lists each contract's id)\n"
   "      --protocol N    the ledger's protocol version, 20 to 28 (default 28)\n"
+  "      --snapshot FILE the ledger of a soroban-sdk test snapshot or of\n"
+  "                      `stellar snapshot create`; the contract is its id\n"
+  "      --wasm C...=FILE  the Wasm standing in for a snapshot's contract\n"
+  "                      (a natively registered test contract)\n"
   "      --source G...   the transaction's source account: its require_auth\n"
   "                      writes no nonce and needs no signature check\n"
   "      --auth MODE     record (default: mock all auths, as simulation) or\n"
@@ -144,6 +151,7 @@ int main(int argc, char **argv) {
       {"annotate", cmd_annotate},
       {"check", cmd_check},
       {"size", cmd_size},
+      {"snapshot", cmd_snapshot},
   };
   for (size_t i = 0; i < SCP_ARRAY_LEN(commands); i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 2, argv + 2);

@@ -6,8 +6,9 @@
  * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, the sBPF corpus
  * (tests/fuzz/corpus-sbpf) and the linked sBPF fixtures with their
  * truncations through fuzz_sbpf, and the differential corpus
- * (tests/fuzz/corpus-diff) through fuzz_diff against wabt's wasm-interp, so
- * inputs that once crashed or differed stay fixed.  Runs under the
+ * (tests/fuzz/corpus-diff) through fuzz_diff against wabt's wasm-interp,
+ * and the XDR corpus (tests/fuzz/corpus-xdr, with truncations) through
+ * fuzz_xdr, so inputs that once crashed or differed stay fixed.  Runs under the
  * sanitizers in `make check`.
  */
 #include <dirent.h>
@@ -26,6 +27,7 @@
 #include "fuzz_sbpf.h"
 #include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
+#include "fuzz_xdr.h"
 #include "build_dir.h"
 
 static unsigned replay_dir(const char *dir, bool truncations,
@@ -87,6 +89,11 @@ static void test_corpus_sbpf(void **state) {
   assert_true(replay_dir(dir, true, fuzz_sbpf_one) > 0);
 }
 
+static void test_corpus_xdr(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-xdr", true, fuzz_xdr_one) > 0);
+}
+
 static void test_fixtures(void **state) {
   (void)state;
   assert_true(replay_dir(build_path("examples"), true, fuzz_wasm_one) > 0);
@@ -101,6 +108,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_scenario),
     cmocka_unit_test(test_corpus_diff),
     cmocka_unit_test(test_corpus_sbpf),
+    cmocka_unit_test(test_corpus_xdr),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,6 +47,7 @@
 #include "soroban/run/scp_scenario.h"
 #include "util/scp_util.h"
 #include "build_dir.h"
+#include "scenario_paths.h"
 
 #include <openssl/sha.h>
 
@@ -356,28 +357,6 @@ static void test_scenario_ledger_keys(void **state) {
 #define FROM "GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ"
 #define TO "GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6"
 
-/* A scenario's text with @name@ replaced by the fixture's absolute path
- * (files in /tmp need absolute names). */
-static char *with_paths(const char *tmpl) {
-  static char out[8192];
-  size_t n = 0;
-  for (const char *t = tmpl; *t && n < sizeof out - 1;) {
-    const char *end = *t == '@' ? strchr(t + 1, '@') : NULL;
-    if (!end) {
-      out[n++] = *t++;
-      continue;
-    }
-    char rel[256];
-    snprintf(rel, sizeof rel, "%.*s", (int)(end - t - 1), t + 1);
-    char *abs = realpath(build_path(rel), NULL);
-    assert_non_null(abs);
-    n += (size_t)snprintf(out + n, sizeof out - n, "%s", abs);
-    free(abs);
-    t = end + 1;
-  }
-  out[n] = 0;
-  return out;
-}
 
 typedef struct run {
   scp_scenario *s;

@@ -66,71 +66,12 @@ int scp_host_map_from_pairs(scp_host *h, const uint64_t *kv, uint32_t n, uint64_
 
 /* ---- addresses and strkeys (host.rs, host/conversion.rs) ------------------ */
 
-uint16_t scp_host_crc16_xmodem(const uint8_t *p, size_t n) {
-  uint16_t crc = 0;
-  for (size_t i = 0; i < n; i++) {
-    crc ^= (uint16_t)(p[i] << 8);
-    for (int b = 0; b < 8; b++) crc = crc & 0x8000 ? (uint16_t)(crc << 1 ^ 0x1021) : (uint16_t)(crc << 1);
-  }
-  return crc;
-}
-
-static const char b32[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-
-static size_t base32_encode(const uint8_t *p, size_t n, char *out) {
-  size_t o = 0;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; i++) {
-    acc = acc << 8 | p[i];
-    bits += 8;
-    while (bits >= 5) {
-      out[o++] = b32[(acc >> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits) out[o++] = b32[(acc << (5 - bits)) & 31];
-  return o;
-}
-
-/* Strict base32 (no padding; unused trailing bits must be zero). */
-bool scp_host_base32_decode(const uint8_t *s, size_t n, uint8_t *out, size_t *outn) {
-  size_t o = 0;
-  uint32_t acc = 0;
-  int bits = 0;
-  for (size_t i = 0; i < n; i++) {
-    const char *c = s[i] ? strchr(b32, s[i]) : NULL;
-    if (!c) return false;
-    acc = acc << 5 | (uint32_t)(c - b32);
-    bits += 5;
-    if (bits >= 8) {
-      out[o++] = (uint8_t)(acc >> (bits - 8));
-      bits -= 8;
-    }
-  }
-  if (bits >= 5 || (acc & ((1u << bits) - 1))) return false;
-  *outn = o;
-  return true;
-}
-
-static size_t strkey_encode(uint8_t version, const uint8_t *payload, size_t n, char *out) {
-  uint8_t raw[64];
-  raw[0] = version;
-  memcpy(raw + 1, payload, n);
-  uint16_t crc = scp_host_crc16_xmodem(raw, n + 1);
-  raw[n + 1] = (uint8_t)crc;
-  raw[n + 2] = (uint8_t)(crc >> 8);
-  return base32_encode(raw, n + 3, out);
-}
-
 void scp_host_contract_strkey(const uint8_t id[32], char out[57]) {
-  size_t n = strkey_encode(SCP_STRKEY_CONTRACT, id, 32, out);
-  out[n] = 0;
+  scp_xdr_strkey(SCP_STRKEY_CONTRACT, id, out);
 }
 
 void scp_host_address_strkey(const uint8_t *addr, char out[57]) {
-  size_t n = strkey_encode(addr[0] == 0 ? SCP_STRKEY_ACCOUNT : SCP_STRKEY_CONTRACT, addr + 1, 32, out);
-  out[n] = 0;
+  scp_xdr_strkey(addr[0] == 0 ? SCP_STRKEY_ACCOUNT : SCP_STRKEY_CONTRACT, addr + 1, out);
 }
 
 /* The strkey of an Address / MuxedAddress object's host encoding (kind 0
@@ -142,10 +83,9 @@ size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]) {
   if (o->u.bytes[0] == 2) {
     memcpy(payload, o->u.bytes + 9, 32);   /* key, then the id big-endian */
     memcpy(payload + 32, o->u.bytes + 1, 8);
-    n = strkey_encode(SCP_STRKEY_MUXED, payload, 40, out);
+    n = scp_xdr_strkey_encode(SCP_STRKEY_MUXED, payload, 40, out);
   } else {
-    n = strkey_encode(o->u.bytes[0] == 0 ? SCP_STRKEY_ACCOUNT : SCP_STRKEY_CONTRACT, o->u.bytes + 1, 32, out);
+    n = scp_xdr_strkey_encode(o->u.bytes[0] == 0 ? SCP_STRKEY_ACCOUNT : SCP_STRKEY_CONTRACT, o->u.bytes + 1, 32, out);
   }
-  out[n] = 0;
   return n;
 }

@@ -9,6 +9,7 @@
 #include "soroban/core/scp_host.h"
 #include "soroban/core/scp_val.h"
 #include "crypto/crypto_fr.h"
+#include "xdr/scp_xdr.h"
 
 /* Argument / result types of env.json. */
 typedef enum scp_vtype {
@@ -429,11 +430,8 @@ SCP_HIDDEN int scp_storage_extend_contract_data(scp_host *h, uint64_t k, unsigne
 /* Strkey of an address in the host's encoding (kind byte 0 account / 1
  * contract, then 32 bytes): "G..." / "C...", NUL-terminated. */
 SCP_HIDDEN void scp_host_address_strkey(const uint8_t *addr, char out[57]);
-/* Strkey version bytes; the CRC16-XModem and strict base32 decoding
- * (no padding, unused trailing bits zero) that reading a strkey needs. */
-enum { SCP_STRKEY_ACCOUNT = 6 << 3, SCP_STRKEY_CONTRACT = 2 << 3, SCP_STRKEY_MUXED = 12 << 3 };
-SCP_HIDDEN uint16_t scp_host_crc16_xmodem(const uint8_t *p, size_t n);
-SCP_HIDDEN bool scp_host_base32_decode(const uint8_t *s, size_t n, uint8_t *out, size_t *outn);
+/* Strkeys are read and written by xdr/scp_xdr.h's codec (version bytes
+ * SCP_STRKEY_*, scp_xdr_strkey_raw). */
 /* An Address or MuxedAddress object's strkey (G..., C..., M...), no
  * charge; its length. */
 SCP_HIDDEN size_t scp_host_addr_obj_strkey(const scp_hobj *o, char out[80]);

@@ -367,8 +367,7 @@ static int strkey_to_address(scp_host *h, uint64_t v, bool allow_muxed, uint64_t
   if (rc != SCP_OK) return rc;
   uint8_t raw[64];
   size_t n;
-  bool ok = scp_host_base32_decode(o->u.bytes, o->len, raw, &n) && n >= 3 &&
-            scp_host_crc16_xmodem(raw, n - 2) == (uint16_t)(raw[n - 2] | raw[n - 1] << 8);
+  bool ok = scp_xdr_strkey_raw(o->u.bytes, o->len, raw, sizeof raw, &n);
   uint8_t enc[41];
   uint32_t elen = 33;
   unsigned tag = SCP_TAG_ADDRESS_OBJ;

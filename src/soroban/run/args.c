@@ -11,6 +11,7 @@
 
 #include "soroban/core/host_private.h"
 #include "soroban/run/args.h"
+#include "xdr/scp_xdr.h"
 #include "soroban/run/scp_spec.h"
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -100,44 +101,8 @@ bool scp_arg_parse_256(const char *s, size_t n, bool sign, uint8_t out[32]) {
   return true;
 }
 
-static uint16_t crc16_xmodem(const uint8_t *p, size_t n) {
-  uint16_t crc = 0;
-  for (size_t i = 0; i < n; i++) {
-    crc ^= (uint16_t)(p[i] << 8);
-    for (int b = 0; b < 8; b++) crc = (uint16_t)(crc & 0x8000 ? crc << 1 ^ 0x1021 : crc << 1);
-  }
-  return crc;
-}
-
-/* Base32 (RFC 4648, no padding) of a strkey into raw; false on a
- * character outside the alphabet, non-zero spare bits, or more than cap
- * bytes. */
-static bool base32_decode(const uint8_t *s, size_t n, uint8_t *raw, size_t cap, size_t *len) {
-  uint32_t acc = 0;
-  unsigned bits = 0;
-  size_t o = 0;
-  for (size_t i = 0; i < n; i++) {
-    unsigned v;
-    if (s[i] >= 'A' && s[i] <= 'Z') v = (unsigned)(s[i] - 'A');
-    else if (s[i] >= '2' && s[i] <= '7') v = (unsigned)(s[i] - '2') + 26;
-    else return false;
-    acc = acc << 5 | v;
-    bits += 5;
-    if (bits >= 8) {
-      bits -= 8;
-      if (o == cap) return false;
-      raw[o++] = (uint8_t)(acc >> bits);
-      acc &= (1u << bits) - 1;
-    }
-  }
-  if (bits >= 5 || acc) return false;
-  *len = o;
-  return true;
-}
-
 bool scp_arg_strkey_decode(const uint8_t *s, size_t n, uint8_t *raw, size_t cap, size_t *len) {
-  return base32_decode(s, n, raw, cap, len) && *len >= 3 &&
-         crc16_xmodem(raw, *len - 2) == (uint16_t)(raw[*len - 2] | raw[*len - 1] << 8);
+  return scp_xdr_strkey_raw(s, n, raw, cap, len);
 }
 
 /* A 56-character strkey (version byte, 32-byte payload, checksum)

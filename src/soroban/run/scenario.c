@@ -94,7 +94,7 @@ static const char *keep(ctx *c, const char *text) {
 }
 
 /* A file name relative to the scenario file's folder. */
-static char *resolve(const char *base, const char *name) {
+char *scp_scenario_resolve(const char *base, const char *name) {
   const char *slash = strrchr(base, '/');
   if (name[0] == '/' || !slash) return dup_str(name);
   size_t dl = (size_t)(slash - base) + 1, nl = strlen(name) + 1;
@@ -178,7 +178,7 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   scp_scenario_contract *sc = &c->s->contracts[i];
   c->s->ncontracts = i + 1;
   sc->name = dup_str(json_string_value(name));
-  sc->path = resolve(c->path, json_string_value(wasm));
+  sc->path = scp_scenario_resolve(c->path, json_string_value(wasm));
   if (!sc->name || !sc->path) return nomem(c);
   /* deployer and salt: the id, as create_contract derives it */
   scp_ledger_deploy *d = &c->s->deploys[i];
@@ -475,6 +475,8 @@ static int load_call(ctx *c, json_t *j, size_t i) {
                "there are several" : "\"contract\" names the asset contract to call");
   /* without "contract", the one contract there is */
   call->contract = con ? find_name(c, json_string_value(con), &call->is_asset) : 0;
+  if (call->contract == SIZE_MAX && c->s->snapshot) return scp_scenario_snapshot_missing(c->s, c->path, where,
+                                                                                        json_string_value(con), c->err);
   if (call->contract == SIZE_MAX) {
     char what[120];
     snprintf(what, sizeof what, "no contract named %.60s", json_string_value(con));
@@ -852,10 +854,30 @@ static int load_trustlines(ctx *c, json_t *ts) {
   return SCP_OK;
 }
 
+/* "snapshot": the ledger is the snapshot's, its contracts named by their
+ * ids; what would build another ledger around it is refused. */
+static int load_snapshot(ctx *c, json_t *root, json_t *snap) {
+  static const char *const own[] = {"contracts", "accounts", "trustlines", "assets", "storage", "ledger"};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(own); i++)
+    if (json_object_get(root, own[i])) {
+      char what[160];
+      snprintf(what, sizeof what, "\"%s\" with \"snapshot\": the snapshot is the ledger (its "
+               "contracts, accounts and settings)", own[i]);
+      return bad(c, SCP_ERR_UNSUPPORTED, NULL, what);
+    }
+  if (!json_is_string(snap)) return bad(c, SCP_ERR_MALFORMED, NULL, "\"snapshot\" must be a file name");
+  int rc = scp_scenario_snapshot(c->s, c->path, json_string_value(snap), json_object_get(root, "wasm"), c->err);
+  bool oom = false;
+  for (size_t i = 0; !rc && i < c->s->ncontracts; i++)
+    if (!take_name(c, c->s->contracts[i].name, i, false, &oom)) rc = nomem(c);
+  c->nids = c->s->ncontracts;
+  return rc;
+}
+
 int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", "ledger",
                                       "storage", "source", "accounts", "trustlines", "assets",
-                                      NULL};
+                                      "snapshot", "wasm", NULL};
   *out = NULL;
   uint8_t *text;
   size_t len;
@@ -873,11 +895,13 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
     return nomem(&c);
   }
   json_t *cons = json_object_get(root, "contracts"), *calls = json_object_get(root, "calls");
-  json_t *assets = json_object_get(root, "assets");
+  json_t *assets = json_object_get(root, "assets"), *snap = json_object_get(root, "snapshot");
   if (!json_is_object(root)) rc = bad(&c, SCP_ERR_MALFORMED, NULL, "a scenario is a JSON object");
   else rc = check_keys(&c, root, NULL, known, NULL);
+  if (!rc && json_object_get(root, "wasm") && !snap)
+    rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"wasm\" (stand-ins for a snapshot's contracts) goes with \"snapshot\"");
   /* a scenario may call asset contracts only */
-  if (!rc && !(json_is_array(cons) && (json_array_size(cons) || json_array_size(assets))) &&
+  if (!rc && !snap && !(json_is_array(cons) && (json_array_size(cons) || json_array_size(assets))) &&
       !(!cons && json_array_size(assets)))
     rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"contracts\" must be a non-empty array");
   if (!rc && (!json_is_array(calls) || !json_array_size(calls)))
@@ -893,12 +917,15 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
     else c.s->has_source = true;
   }
   size_t ncons = json_array_size(cons);
+  if (!rc && snap) rc = load_snapshot(&c, root, snap);
   if (!rc) {
-    c.s->contracts = calloc(ncons + 1, sizeof *c.s->contracts);
+    if (!snap) {
+      c.s->contracts = calloc(ncons + 1, sizeof *c.s->contracts);
+      c.s->deploys = calloc(ncons + 1, sizeof *c.s->deploys);
+      c.s->ids = calloc(ncons + json_array_size(assets) + 1, sizeof *c.s->ids);
+    }
     c.s->calls = calloc(json_array_size(calls), sizeof *c.s->calls);
-    c.s->deploys = calloc(ncons + 1, sizeof *c.s->deploys);
-    c.s->ids = calloc(ncons + json_array_size(assets) + 1, sizeof *c.s->ids);
-    if (!c.s->contracts || !c.s->calls || !c.s->deploys || !c.s->ids) rc = nomem(&c);
+    if (!c.s->contracts || !c.s->calls || (!snap && !c.s->deploys) || !c.s->ids) rc = nomem(&c);
   }
   /* ids are derived with the ledger's network id, as the host does */
   scp_budget b;
@@ -917,7 +944,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
     rc = load_contract(&c, json_array_get(cons, i), i);
   for (size_t i = 0; !rc && i < ncons; i++)
     rc = load_ctor(&c, json_array_get(cons, i), i);
-  if (!rc && !(c.s->files = calloc(ncons + 1, sizeof *c.s->files))) rc = nomem(&c);
+  if (!rc && !snap && !(c.s->files = calloc(ncons + 1, sizeof *c.s->files))) rc = nomem(&c);
   for (size_t i = 0; !rc && i < c.s->ncontracts; i++) {
     const scp_scenario_contract *k = &c.s->contracts[i];
     c.s->files[i] = (scp_contract_file){.path = k->path, .wasm = k->wasm, .len = k->len};

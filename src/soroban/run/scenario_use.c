@@ -6,10 +6,18 @@
 #include <string.h>
 
 #include "soroban/run/scp_scenario.h"
+#include "soroban/run/scp_snapshot.h"
 
 scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra, size_t nextra) {
   scp_ledger *l = scp_ledger_new(s->files, s->ncontracts);
   if (!l) return NULL;
+  if (s->snapshot) {   /* the snapshot's ledger, its contracts in the scenario's order */
+    memcpy(l->ids, s->ids, s->ncontracts * sizeof *l->ids);
+    if (scp_snapshot_fill(s->snapshot, l)) {
+      scp_ledger_free(l);
+      return NULL;
+    }
+  }
   l->seeds = s->storage;
   l->nseeds = s->nstorage;
   l->deploys = s->deploys;
@@ -93,5 +101,6 @@ void scp_scenario_free(scp_scenario *s) {
   free(s->ids);
   for (size_t i = 0; i < s->ntexts; i++) free(s->texts[i]);
   free(s->texts);
+  scp_snapshot_free(s->snapshot);
   free(s);
 }

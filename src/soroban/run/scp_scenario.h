@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "scprof.h"
 #include "soroban/run/scp_spec.h"
 
@@ -104,6 +106,10 @@ typedef struct scp_ledger {
                                   draws its nonces from its own seed */
   struct scp_sentry *ents;     /* present entries only */
   size_t nents;
+  /* the TTL settings of a ledger read from a snapshot (else the host's
+   * defaults, or the network's) */
+  bool has_ttls;
+  uint32_t min_temp_ttl, min_persistent_ttl, max_entry_ttl;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts
@@ -202,6 +208,8 @@ typedef struct scp_scenario {
   const char **assets;
   size_t nassets;
   uint8_t (*ids)[32];          /* every contract's id, then every asset's */
+  struct scp_snapshot *snapshot;   /* "snapshot": the starting ledger (the
+                                      contracts are its Wasm contracts) */
   char **texts;                /* blocks of the argument texts (and XDR) the
                                   scp_args point into */
   size_t ntexts, texts_cap;
@@ -229,5 +237,24 @@ void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
                        scp_sor_session *sess);
 
 void scp_scenario_free(scp_scenario *s);
+
+/* (scenario_snap.c) "snapshot": the snapshot at snap_path (with "wasm"
+ * stand-ins, NULL or an object {"C...": "FILE.wasm"}, paths relative to
+ * file) as s's starting ledger: its Wasm contracts as s's contracts
+ * (contracts, ncontracts, files, ids allocated), named by their ids, and
+ * its ledger info.  Errors name file: those of scp_snapshot_load, or of a
+ * stand-in. */
+int scp_scenario_snapshot(scp_scenario *s, const char *file, const char *snap_path,
+                          const json_t *wasm, scp_error *err);
+
+/* (scenario_snap.c) A call's "contract" (name) that is none of the
+ * snapshot scenario s's contracts: SCP_ERR_MALFORMED, the line naming
+ * file, where and why (a native stub: the "wasm" stand-in to give). */
+int scp_scenario_snapshot_missing(const scp_scenario *s, const char *file, const char *where,
+                                  const char *name, scp_error *err);
+
+/* (scenario.c) name relative to the folder of base (a new string), NULL
+ * when out of memory. */
+char *scp_scenario_resolve(const char *base, const char *name);
 
 #endif

@@ -39,6 +39,13 @@ void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
   scp_fee_network net;
   bool on;
   if (scp_fee_network_from_opts(o, &net, &on, NULL) == SCP_OK && on) scp_fee_network_ttls(&net, ho);
+  /* a snapshot's ledger has its own */
+  const scp_ledger *l = scp_sor_session_ledger(o);
+  if (l && l->has_ttls) {
+    ho->min_temp_entry_ttl = l->min_temp_ttl;
+    ho->min_persistent_entry_ttl = l->min_persistent_ttl;
+    ho->max_entry_ttl = l->max_entry_ttl;
+  }
 }
 
 /* A set-up transaction: a VM of its own with the one contract, the

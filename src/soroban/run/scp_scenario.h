@@ -104,6 +104,10 @@ typedef struct scp_ledger {
                                   draws its nonces from its own seed */
   struct scp_sentry *ents;     /* present entries only */
   size_t nents;
+  /* --context sdk-test: the test Env's storage map after the last call,
+   * None entries included (a deleted key stays as None) */
+  struct scp_sentry *test_map;
+  size_t ntest_map;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts

@@ -101,6 +101,29 @@ static int deploy_files(sor_run *r, scp_error *err) {
   return SCP_OK;
 }
 
+/* The soroban-sdk test Env's state after e.register(WASM, ()). */
+static int deploy_test_env(sor_run *r, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  uint32_t mi;
+  scp_ledger *l = scp_sor_session_ledger(o);
+  static const uint8_t zero[32];
+  const scp_ledger_deploy *d = l && l->deploys ? &l->deploys[0] : NULL;
+  if (l && (l->nfiles != 1 || l->nassets || l->naccounts || l->ntrustlines || l->nseeds ||
+            (d && (d->by_contract || d->construct || d->has_live_until || memcmp(d->deployer, zero, 32) ||
+                   memcmp(d->salt, zero, 32)))))
+    return scp_fail(err, SCP_ERR_UNSUPPORTED,
+                    "context sdk-test: a scenario of one contract with no deployer, salt, constructor or "
+                    "live_until (the test Env's e.register), and no assets, accounts, trustlines or storage");
+  int rc = scp_host_deploy_test_env(r->vm.host, o->wasm, o->wasm_len, r->main_id);
+  /* the earlier calls' map, as the test's Env keeps it */
+  for (size_t i = 0; l && !rc && i < l->ntest_map; i++) {
+    const scp_sentry *e = &l->test_map[i];
+    rc = scp_storage_seed_map(r->vm.host, &e->k, e->present ? e->val : NULL, e->vallen, e->live_until);
+  }
+  if (rc) return scp_fail(err, rc, "out of memory");
+  return scp_sor_add_module(&r->vm, r->main_id, o->wasm, o->wasm_len, r->path, &mi, err);
+}
+
 /* 0. the contracts in the ledger before the call, the --asset contracts
  * created as set-up, and the protocol checks the reference's module parse
  * makes: a contract newer than the ledger is refused
@@ -110,7 +133,8 @@ static int deploy(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   uint8_t id[32];
-  int rc = scp_sor_session_ledger(o) ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
+  int rc = o->sdk_test ? deploy_test_env(r, err)
+         : scp_sor_session_ledger(o) ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
   for (size_t i = 0; i < o->ledger.nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->ledger.assets[i], id, err);
   if (rc) return rc;
   for (size_t i = 0; i < vm->nmods && o->ledger.protocol; i++) {
@@ -201,6 +225,30 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
   return b->oom ? SCP_ERR_NOMEM : SCP_OK;
 }
 
+/* A soroban-sdk test's call: the base PRNG seed (Env::default) and the
+ * arguments' Vals (the client) before the measured span, on a throwaway
+ * budget; at Host::call the footprint starts empty (invocation metering's
+ * reset).  No HostFunction frame. */
+static int open_test_call(sor_run *r, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  scp_host *h = r->vm.host;
+  static const uint8_t seed[32];
+  scp_budget *real = h->budget, outside;
+  scp_budget_init(&outside, UINT64_MAX, UINT64_MAX);
+  h->budget = &outside;
+  int rc = scp_host_set_base_prng_seed(h, seed);
+  if (rc == SCP_OK) rc = scp_host_args_to_vals(h, o->args, o->nargs, r->vals, &r->run_err);
+  h->budget = real;
+  if (rc == SCP_ERR_ARG) {
+    *err = r->run_err;
+    return rc;
+  }
+  if (rc == SCP_OK) describe_args(&r->vm, o, r->vals, &r->argtext);
+  scp_storage_footprint_clear(h);
+  r->run_rc = rc;
+  return SCP_OK;
+}
+
 /* 1. the base PRNG seed; 2. the HostFunction frame and the arguments.  A
  * scenario's simulation (the recording run of an enforcing call) seeds
  * with its ordinal from 1, so its nonces are fresh ones, not the ones
@@ -210,6 +258,7 @@ static int open_host_fn_frame(sor_run *r, bool simulation, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   if (!(r->vals = calloc(o->nargs + 1, sizeof *r->vals))) return oom(err);
+  if (o->sdk_test) return open_test_call(r, err);
   uint8_t seed[32] = { 0 };
   if (simulation && scp_sor_session_ledger(o)) {
     uint32_t k = ++o->session->ledger->simulations;
@@ -241,8 +290,12 @@ static void call(sor_run *r) {
   if (r->run_rc) return;
   scp_error e = {0};
   uint64_t result_val = SCP_VAL_VOID;
-  r->run_rc = scp_host_invoke_contract(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
-                                       &result_val, &e);
+  if (r->o->sdk_test)
+    r->run_rc = scp_host_test_call(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
+                                   &result_val, &e);
+  else
+    r->run_rc = scp_host_invoke_contract(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
+                                         &result_val, &e);
   r->result_val = result_val;
   if (r->run_rc) {
     r->run_err = vm->run_err.msg[0] ? vm->run_err : e;
@@ -317,7 +370,8 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
     }
     if ((rc = scp_authplan_collect(vm->host, o, collect, err))) return rc;
   }
-  if (vm->late_refund) {
+  /* a test's Host::call has no frame below the contract's: no refund */
+  if (vm->late_refund && !o->sdk_test) {
     scp_budget_refund_mem(&vm->budget, vm->late_refund);
     vm->refunded += vm->late_refund;
   }
@@ -326,7 +380,13 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
   /* a call over a network limit is refused: its writes are dropped */
   bool refused = vm->fee.done && vm->fee.tx.nexcess;
   scp_ledger *l = scp_sor_session_ledger(o);
-  if (l && !collect &&
+  if (l && o->sdk_test && r->run_rc == SCP_OK) {
+    scp_storage_snapshot_free(l->test_map, l->ntest_map);
+    l->test_map = NULL;
+    l->ntest_map = 0;
+    if ((rc = scp_storage_snapshot(vm->host, &l->test_map, &l->ntest_map))) return oom(err);
+  }
+  if (l && !o->sdk_test && !collect &&
       (rc = scp_sor_ledger_save(l, vm->host, r->run_rc == SCP_OK && !refused, plan != NULL)))
     return scp_fail(err, rc, "out of memory");
   int run_rc = r->run_rc;
@@ -496,6 +556,19 @@ static int build_profile(sor_run *r, scp_profile **out, scp_error *err) {
   return rc;
 }
 
+/* soroban-sdk's test Env (env.rs new_for_testutils): protocol 28, ledger
+ * sequence 0, network id zero, minimum TTLs 4,096 / 16, maximum
+ * 6,312,000, enforcing auth with no entries, the module cache. */
+static void sdk_test_host_opts(scp_host_opts *ho) {
+  memset(ho, 0, sizeof *ho);
+  ho->protocol = 28;
+  ho->min_persistent_entry_ttl = 4096;
+  ho->min_temp_entry_ttl = 16;
+  ho->max_entry_ttl = 6312000;
+  ho->auth_enforcing = true;
+  ho->module_cache = true;
+}
+
 /* One run: with plan, its entries are set (enforcing mode) before the
  * call; with collect, the recording run's trackers are turned into signed
  * entries after it (sor_auth.c), and no profile is kept. */
@@ -508,6 +581,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.path = o->wasm_path ? o->wasm_path : "contract.wasm";
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
+  if (o->sdk_test) sdk_test_host_opts(&ho);
   int rc = SCP_OK;
   if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
@@ -523,6 +597,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.vm.fee = fee;
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) scp_run_set_shape(r.vm.run, &o->shape);
+  r.vm.test_env = o->sdk_test;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);

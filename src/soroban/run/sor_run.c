@@ -52,6 +52,13 @@ typedef struct sor_run {
   int run_rc;                  /* how the call ended */
   scp_error run_err;           /* and its message */
   scp_storage_stats st;
+  /* --context sdk-test: the map at Host::call's start, and what
+   * cost_estimate() reports */
+  scp_sentry *init_map;
+  size_t ninit;
+  bool sdk_done;
+  scp_fee_sdk_resources sdk_res;
+  scp_fee_sdk_fee sdk_fee;
 } sor_run;
 
 static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of memory"); }
@@ -245,6 +252,7 @@ static int open_test_call(sor_run *r, scp_error *err) {
   }
   if (rc == SCP_OK) describe_args(&r->vm, o, r->vals, &r->argtext);
   scp_storage_footprint_clear(h);
+  if (scp_storage_snapshot(h, &r->init_map, &r->ninit)) return oom(err);
   r->run_rc = rc;
   return SCP_OK;
 }
@@ -380,6 +388,14 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
   /* a call over a network limit is refused: its writes are dropped */
   bool refused = vm->fee.done && vm->fee.tx.nexcess;
   scp_ledger *l = scp_sor_session_ledger(o);
+  if (o->sdk_test && r->run_rc == SCP_OK) {
+    r->sdk_res.instructions = (int64_t)vm->budget.cpu;
+    r->sdk_res.mem_bytes = (int64_t)vm->budget.mem_peak;
+    if ((rc = scp_fee_sdk_measure(vm->host, r->init_map, r->ninit, &r->sdk_res)))
+      return scp_fail(err, rc, "%s: sizing the events: %s", r->path, vm->host->errmsg);
+    scp_fee_sdk_estimate(&r->sdk_res, &scp_fee_sdk_test_config, &r->sdk_fee);
+    r->sdk_done = true;
+  }
   if (l && o->sdk_test && r->run_rc == SCP_OK) {
     scp_storage_snapshot_free(l->test_map, l->ntest_map);
     l->test_map = NULL;
@@ -493,12 +509,44 @@ static int budget_table(const sor_vm *vm, scp_profile *p, scp_error *err) {
   return SCP_OK;
 }
 
+/* cost_estimate().resources() and .fee(), field by field as the SDK
+ * prints them. */
+static int meta_sdk(sor_run *r, scp_profile *p) {
+  const scp_fee_sdk_resources *s = &r->sdk_res;
+  const scp_fee_sdk_fee *f = &r->sdk_fee;
+  scp_buf_free(&r->line);
+  scp_buf_printf(&r->line,
+                 "instructions %lld, mem_bytes %lld, disk_read_entries %u, memory_read_entries %u, "
+                 "write_entries %u, disk_read_bytes %u, write_bytes %u, contract_events_size_bytes %u, "
+                 "persistent_rent_ledger_bytes %lld, persistent_entry_rent_bumps %u, "
+                 "temporary_rent_ledger_bytes %lld, temporary_entry_rent_bumps %u",
+                 (long long)s->instructions, (long long)s->mem_bytes, s->disk_read_entries,
+                 s->memory_read_entries, s->write_entries, s->disk_read_bytes, s->write_bytes,
+                 s->contract_events_size_bytes, (long long)s->persistent_rent_ledger_bytes,
+                 s->persistent_entry_rent_bumps, (long long)s->temporary_rent_ledger_bytes,
+                 s->temporary_entry_rent_bumps);
+  int rc = meta_line(r, p, "sdk resources");
+  scp_buf_free(&r->line);
+  scp_buf_printf(&r->line,
+                 "total %lld = instructions %lld + disk_read_entries %lld + write_entries %lld + "
+                 "disk_read_bytes %lld + write_bytes %lld + contract_events %lld + "
+                 "persistent_entry_rent %lld + temporary_entry_rent %lld",
+                 (long long)f->total, (long long)f->instructions, (long long)f->disk_read_entries,
+                 (long long)f->write_entries, (long long)f->disk_read_bytes, (long long)f->write_bytes,
+                 (long long)f->contract_events, (long long)f->persistent_entry_rent,
+                 (long long)f->temporary_entry_rent);
+  if (!rc) rc = meta_line(r, p, "sdk fee estimate");
+  return rc;
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
-  int rc = scp_prof_meta(p, "contract", r->path);
+  int rc = scp_prof_meta(p, "context", o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
+                                                   : "network (the recording-mode invocation simulation runs)");
+  if (!rc) rc = scp_prof_meta(p, "contract", r->path);
   if (!rc) rc = scp_prof_meta(p, "function", o->function);
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
@@ -524,6 +572,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     rc = meta_line(r, p, key);
   }
   if (!rc && vm->fee.done) rc = scp_fee_run_describe(&vm->fee, p, SOR_METRIC_FEE);
+  if (!rc && r->sdk_done) rc = meta_sdk(r, p);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
   if (rc) return oom(err);
@@ -556,6 +605,21 @@ static int build_profile(sor_run *r, scp_profile **out, scp_error *err) {
   return rc;
 }
 
+/* What the sdk-test context cannot honour: the network's fee and ledger,
+ * signed auth, contracts or ledger state beyond the one e.register. */
+static int check_sdk_test(const scp_soroban_opts *o, scp_error *err) {
+  const char *what = o->network || o->network_config ? "a network (its fee is the SDK's estimate)"
+                   : o->auth.enforce ? "--auth enforce (a test enforces with no entries)"
+                   : o->ledger.ncontracts ? "extra contracts"
+                   : o->ledger.nassets ? "asset contracts"
+                   : o->ledger.protocol && o->ledger.protocol != 28 ? "a protocol other than 28"
+                   : o->ledger.sequence || o->ledger.timestamp || o->ledger.has_network_id
+                     ? "ledger settings (a test Env's ledger is sequence 0, timestamp 0, network id zero)"
+                   : o->auth.has_source_account ? "a source account" : NULL;
+  if (!what) return SCP_OK;
+  return scp_fail(err, SCP_ERR_ARG, "context sdk-test: %s cannot be given", what);
+}
+
 /* soroban-sdk's test Env (env.rs new_for_testutils): protocol 28, ledger
  * sequence 0, network id zero, minimum TTLs 4,096 / 16, maximum
  * 6,312,000, enforcing auth with no entries, the module cache. */
@@ -586,6 +650,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
+  if (!rc && o->sdk_test) rc = check_sdk_test(o, err);
   /* the network's fee (its TTLs into ho), not for a simulation's run */
   scp_fee_run fee;
   if (!rc) rc = scp_fee_run_init(&fee, o, &ho, err);
@@ -611,6 +676,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
     if (!strstr(err->msg, r.path)) scp_error_prefix(err, r.path);
   }
   free(r.vals);
+  scp_storage_snapshot_free(r.init_map, r.ninit);
   scp_buf_free(&r.title);
   scp_buf_free(&r.argtext);
   scp_buf_free(&r.result);

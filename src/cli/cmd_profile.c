@@ -67,6 +67,7 @@ typedef struct profile_opts {
   const char *network, *network_config;
   uint64_t state_size;
   bool sdk_test;              /* --context sdk-test (default: network) */
+  bool context_given;         /* --context given: it wins over a scenario's */
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -464,6 +465,7 @@ static int fee_option(int argc, char **argv, int *i, profile_opts *o) {
     if (strcmp(val, "network") && strcmp(val, "sdk-test"))
       return cli_die(SCP_ERR_USAGE, "--context: '%s' is not a context (network, sdk-test)", val);
     o->sdk_test = !strcmp(val, "sdk-test");
+    o->context_given = true;
   } else if (!strcmp(a, "--network")) {
     if (!(val = cli_option_value(argc, argv, i, "a network (mainnet, testnet, mainnet@YYYY-MM-DD)"))) return usage;
     o->network = val;
@@ -716,7 +718,7 @@ static int run_scenario(profile_opts *o) {
     if (o->protocol) so.ledger.protocol = o->protocol;
     so.network = o->network;
     so.network_config = o->network_config;
-    so.sdk_test = o->sdk_test;
+    so.sdk_test = o->context_given ? o->sdk_test : sc->sdk_test;
     so.soroban_state_size = o->state_size;
     if (o->has_source) {
       so.auth.has_source_account = true;

@@ -187,6 +187,7 @@ typedef struct scp_scenario {
   scp_scenario_call *calls;
   size_t ncalls;
   uint64_t cpu_limit, mem_limit;   /* 0: the host defaults */
+  bool sdk_test;               /* "context": "sdk-test" */
   /* "ledger": protocol, sequence, timestamp, network id */
   uint32_t protocol, sequence;
   uint64_t timestamp;

@@ -648,6 +648,17 @@ static int do_call(scp_host *h, const uint64_t *a, uint64_t *ret, bool try_call)
   return SCP_OK;
 }
 
+/* A top-level call's end: a failure's message and Error value out. */
+static int top_level_end(scp_host *h, int rc, uint64_t *ret, scp_error *err) {
+  if (rc == SCP_OK) return rc;
+  size_t m = strnlen(h->errmsg, sizeof h->errmsg - 1);
+  err->code = rc;
+  memcpy(err->msg, h->errmsg, m);
+  err->msg[m] = 0;
+  *ret = h->errval;
+  return rc;
+}
+
 /* A soroban-sdk client's call: the address, the function's Symbol and
  * the argument Vec built by the test (outside the measured span: on a
  * throwaway budget), then Host::call itself, whose charges are the span's
@@ -668,14 +679,7 @@ int scp_host_test_call(scp_host *h, const uint8_t id[32], const char *fn, const 
   if (rc == SCP_OK) rc = scp_host_vec_new_from_slice(h, args, nargs, &a[2]);
   h->budget = real;
   if (rc == SCP_OK) rc = do_call(h, a, ret, false);
-  if (rc != SCP_OK) {
-    size_t m = strnlen(h->errmsg, sizeof h->errmsg - 1);
-    err->code = rc;
-    memcpy(err->msg, h->errmsg, m);
-    err->msg[m] = 0;
-    *ret = h->errval;
-  }
-  return rc;
+  return top_level_end(h, rc, ret, err);
 }
 
 int scp_host_symbol_val(scp_host *h, const char *name, uint64_t *out) {
@@ -695,14 +699,7 @@ int scp_host_invoke_contract(scp_host *h, const uint8_t id[32], const char *fn,
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCpy, (int64_t)strlen(fn));
   }
   if (rc == SCP_OK) rc = call_contract(h, id, fn, args, nargs, MODE_CALL, ret);
-  if (rc != SCP_OK) {
-    size_t m = strnlen(h->errmsg, sizeof h->errmsg - 1);
-    err->code = rc;
-    memcpy(err->msg, h->errmsg, m);
-    err->msg[m] = 0;
-    *ret = h->errval;
-  }
-  return rc;
+  return top_level_end(h, rc, ret, err);
 }
 
 int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,

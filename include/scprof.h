@@ -168,6 +168,11 @@ typedef struct scp_soroban_opts {
   scp_ledger_opts ledger;
   scp_auth_opts auth;
   scp_tree_opts shape;
+  /* The context measured: false (default) the network's recording-mode
+   * invocation (simulation); true what a soroban-sdk test's
+   * cost_estimate() measures (--context sdk-test: Host::call from a test
+   * Env after e.register, see docs/fees.md). */
+  bool sdk_test;
   /* The resource fee the network charges for the call, as an extra metric
    * "Fee" (stroops) on every node, with its breakdown.  network: a shipped
    * profile ("mainnet", "testnet": the newest; "mainnet@YYYY-MM-DD": the

@@ -73,6 +73,8 @@ typedef struct profile_opts {
   /* --network NAME, --network-config FILE, --soroban-state-size BYTES */
   const char *network, *network_config;
   uint64_t state_size;
+  bool sdk_test;              /* --context sdk-test (default: network) */
+  bool context_given;         /* --context given: it wins over a scenario's */
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -477,7 +479,13 @@ static int auth_option(int argc, char **argv, int *i, profile_opts *o) {
 static int fee_option(int argc, char **argv, int *i, profile_opts *o) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *a = argv[*i], *val;
-  if (!strcmp(a, "--network")) {
+  if (!strcmp(a, "--context")) {
+    if (!(val = cli_option_value(argc, argv, i, "a context (network, sdk-test)"))) return usage;
+    if (strcmp(val, "network") && strcmp(val, "sdk-test"))
+      return cli_die(SCP_ERR_USAGE, "--context: '%s' is not a context (network, sdk-test)", val);
+    o->sdk_test = !strcmp(val, "sdk-test");
+    o->context_given = true;
+  } else if (!strcmp(a, "--network")) {
     if (!(val = cli_option_value(argc, argv, i, "a network (mainnet, testnet, mainnet@YYYY-MM-DD)"))) return usage;
     o->network = val;
   } else if (!strcmp(a, "--network-config")) {
@@ -736,6 +744,7 @@ static int run_scenario(profile_opts *o) {
     if (o->protocol) so.ledger.protocol = o->protocol;
     so.network = o->network;
     so.network_config = o->network_config;
+    so.sdk_test = o->context_given ? o->sdk_test : sc->sdk_test;
     so.soroban_state_size = o->state_size;
     if (o->has_source) {
       so.auth.has_source_account = true;
@@ -947,6 +956,7 @@ static int profile_call(profile_opts *o) {
                                   .nsignatures = o->nauth_sigs,
                                   .expiration = o->auth_expiration},
                          .network = o->network, .network_config = o->network_config,
+                         .sdk_test = o->sdk_test,
                          .soroban_state_size = o->state_size};
   memcpy(so.auth.source_account, o->source, 32);
   scp_ledger *ledger = NULL;

@@ -393,6 +393,12 @@ SCP_HIDDEN int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]);
  * the same invocation. */
 SCP_HIDDEN int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *val,
                                 uint32_t len, uint32_t live_until, bool in_map);
+/* An entry in the storage map alone, uncharged, with no footprint access
+ * (val NULL: a None entry); and the footprint emptied, as a soroban-sdk
+ * test's Host::call does at depth 0 (invocation metering). */
+SCP_HIDDEN int scp_storage_seed_map(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t len,
+                                    uint32_t live_until);
+SCP_HIDDEN void scp_storage_footprint_clear(scp_host *h);
 /* The storage map at a frame push (RollbackPoint.storage; its charge is
  * in scp_host_charge_push_context), and the rollback when the frame fails:
  * scp_storage_rollback takes the copy over; otherwise free it. */
@@ -405,6 +411,8 @@ SCP_HIDDEN void scp_storage_frame_end(scp_host *h, bool roll_back, scp_sentry *s
                                       size_t nevents);
 /* Storage::is_key_live_in_snapshot (uncharged). */
 SCP_HIDDEN bool scp_storage_live_in_snapshot(const scp_host *h, const scp_lkey *k);
+/* k's entry in the snapshot source (NULL: none), read without charges. */
+SCP_HIDDEN const scp_sentry *scp_storage_snapshot_entry(const scp_host *h, const scp_lkey *k);
 SCP_HIDDEN void scp_storage_free(scp_host *h);
 /* LedgerEntry::metered_clone charges; ScVal::charge_for_substructure of
  * an XDR image. */

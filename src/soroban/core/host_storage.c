@@ -481,6 +481,10 @@ static const scp_sentry *snapshot_get(const scp_host *h, const scp_lkey *k) {
   return NULL;
 }
 
+const scp_sentry *scp_storage_snapshot_entry(const scp_host *h, const scp_lkey *k) {
+  return snapshot_get(h, k);
+}
+
 bool scp_storage_live_in_snapshot(const scp_host *h, const scp_lkey *k) {
   const scp_sentry *e = snapshot_get(h, k);
   return e && e->live_until >= h->opts.ledger_sequence;
@@ -694,6 +698,36 @@ int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_
   e->present = true;
   e->live_until = live_until;
   return SCP_OK;
+}
+
+/* An entry put in the storage map alone (no footprint), uncharged: what
+ * a soroban-sdk test's earlier invocations left in its long-lived map;
+ * val NULL is a None entry (a key read and found missing, or deleted). */
+int scp_storage_seed_map(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t len,
+                         uint32_t live_until) {
+  scp_budget *b = h->budget, shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  h->budget = &shadow;
+  size_t pos;
+  int rc = store_insert(h, k, &pos);
+  h->budget = b;
+  if (rc != SCP_OK) return rc;
+  scp_sentry *e = &h->store[pos];
+  free(e->val);
+  e->val = NULL;
+  e->vallen = 0;
+  e->present = val != NULL;
+  e->live_until = val ? live_until : 0;
+  if (!val) return SCP_OK;
+  if (!(e->val = malloc(len ? len : 1))) return SCP_ERR_NOMEM;
+  if (len) memcpy(e->val, val, len);
+  e->vallen = len;
+  return SCP_OK;
+}
+
+void scp_storage_footprint_clear(scp_host *h) {
+  for (size_t i = 0; i < h->nfoot; i++) scp_lkey_free(&h->foot[i].k);
+  h->nfoot = 0;
 }
 
 void scp_storage_free(scp_host *h) {

@@ -59,6 +59,12 @@ typedef struct scp_host_opts {
    * tree outside the root frame fails with Error(Auth, InvalidAction).
    * false (default): allowed, as mock_all_auths_allowing_non_root_auth. */
   bool auth_disable_non_root;
+  /* A module cache holding the code of the snapshot (a soroban-sdk test's
+   * Env after e.register): instantiate_vm's cache branch, charged -- the
+   * code key built, Storage::has on it -- with no parse and no code read.
+   * false (default): no cache, the code read and parsed uncharged, as
+   * the network's recording-mode invocation does. */
+  bool module_cache;
 } scp_host_opts;
 
 /* Enforcing-mode authorization from signed entries:
@@ -204,6 +210,15 @@ typedef struct scp_invocation {
 typedef int (*scp_host_invoker)(void *ctx, scp_host *h, const scp_invocation *inv,
                                 uint64_t *ret, scp_error *err);
 void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx);
+
+/* soroban-sdk's test Env: e.register(WASM, ()) as the storage map and
+ * module cache it leaves (the contract id from the test generator's first
+ * address, salt zero), uncharged; then one client call measured as
+ * cost_estimate() measures it (Host::call at depth 0, the arguments and
+ * the function's Symbol built outside).  Codes as scp_host_invoke_contract. */
+int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint8_t id[32]);
+int scp_host_test_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
+                       uint32_t nargs, uint64_t *ret, scp_error *err);
 
 /* Contract id of a contract deployed by `deployer` (an account's ed25519
  * key, or a contract id when deployer_is_contract) with `salt`: SHA-256 of

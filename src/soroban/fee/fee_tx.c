@@ -519,3 +519,56 @@ done:
   free(w.ev_size);
   return rc;
 }
+
+/* ---- soroban-sdk's InvocationResources ------------------------------------------ */
+
+/* invocation_metering.rs try_snapshot_storage_and_event_resources: every
+ * footprint key compared between the map at Host::call's start (init) and
+ * now.  Contract data and code are memory reads unless an expired
+ * persistent entry is restored; rent is counted from the current ledger
+ * (not sequence - 1 as the network does); events are the contract
+ * events only, the return value left out. */
+int scp_fee_sdk_measure(scp_host *h, const scp_sentry *init, size_t ninit, scp_fee_sdk_resources *r) {
+  uint32_t seq = h->opts.ledger_sequence;
+  for (size_t i = 0; i < h->nfoot; i++) {
+    const scp_lkey *k = &h->foot[i].k;
+    const scp_sentry *was = in_list(init, ninit, k), *now = in_list(h->store, h->nstore, k);
+    uint32_t init_lu = seq, init_rent = 0, new_rent = 0, size = 0;
+    bool disk = !is_soroban(k);
+    if (was && was->present) {
+      if (is_soroban(k) && was->live_until >= seq) init_lu = was->live_until;
+      else if (is_soroban(k)) disk = is_persistent(k);
+      uint32_t xdr = entry_size(k, was->vallen);
+      if (disk) r->disk_read_bytes += xdr;
+      init_rent = rent_size(h, k, was->val, was->vallen, xdr);
+    }
+    if (now && now->present) {
+      size = entry_size(k, now->vallen);
+      new_rent = rent_size(h, k, now->val, now->vallen, size);
+    }
+    if (disk) r->disk_read_entries++;
+    else r->memory_read_entries++;
+    if (h->foot[i].rw) {
+      r->write_entries++;
+      r->write_bytes += size;
+    }
+    if (!now || !now->present || !is_soroban(k)) continue;
+    int64_t grow = new_rent > init_rent ? (int64_t)(new_rent - init_rent) : 0;
+    int64_t bytes = (int64_t)(init_lu - seq) * grow + ((int64_t)now->live_until - init_lu) * new_rent;
+    if (bytes <= 0) continue;
+    if (is_persistent(k)) {
+      r->persistent_rent_ledger_bytes += bytes;
+      r->persistent_entry_rent_bumps++;
+    } else {
+      r->temporary_rent_ledger_bytes += bytes;
+      r->temporary_entry_rent_bumps++;
+    }
+  }
+  for (size_t i = 0; i < h->nevents; i++) {
+    uint64_t n;
+    int rc = event_size(h, &h->events[i], &n);
+    if (rc) return rc;
+    r->contract_events_size_bytes = sat32(r->contract_events_size_bytes + n);
+  }
+  return SCP_OK;
+}

@@ -138,4 +138,13 @@ int scp_fee_network_describe(const scp_fee_network *net, struct scp_profile *p);
  * (SCP_ERR_NOMEM when the text cannot be made). */
 int scp_fee_run_over(const scp_fee_run *r, scp_error *err);
 
+/* The storage and event part of soroban-sdk's InvocationResources for the
+ * call just made (instructions and mem_bytes are the caller's): the
+ * footprint compared between init (the storage map at Host::call's start,
+ * ninit entries) and the host's map now; added to *r.  SCP_OK or a
+ * Host error of sizing an event. */
+struct scp_sentry;
+int scp_fee_sdk_measure(struct scp_host *h, const struct scp_sentry *init, size_t ninit,
+                        scp_fee_sdk_resources *r);
+
 #endif

@@ -143,6 +143,42 @@ int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t 
   return rc;
 }
 
+/* soroban-sdk's e.register(WASM, ()) (env.rs register_contract_with_source):
+ * CreateContractV2 from the test generator's first address (contract
+ * 00..01) with a zero salt, in recording auth; its invocation leaves four
+ * entries in the Env's long-lived storage map: the deployer's instance key
+ * (read, None), the deployer's recording nonce (temporary), the new
+ * instance and the code.  The code and the instance are also the module
+ * cache's snapshot (scp_host_opts.module_cache). */
+int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint8_t id[32]) {
+  static const uint8_t salt[32];
+  uint8_t deployer[32] = { 0 }, hash[32], img[44], kb[4], dkb[4], nonce[12], unit[4] = { 0, 0, 0, 1 };
+  deployer[31] = 1;
+  SHA256(wasm, len, hash);
+  scp_host_contract_id(h, true, deployer, salt, id);
+  scp_lkey ck, ik, dk, nk;
+  scp_lc_code_key(hash, &ck);
+  scp_lc_instance_key(id, &ik, kb);
+  scp_lc_instance_key(deployer, &dk, dkb);
+  /* ScVal::LedgerKeyNonce (21) of the first recording nonce; its value
+   * never takes part in a lookup of the called contract's keys (the
+   * deployer's address sorts first) */
+  memset(nonce, 0, sizeof nonce);
+  nonce[3] = 21;
+  nk = (scp_lkey){ .type = SCP_LK_CONTRACT_DATA, .dur = SCP_DUR_TEMPORARY, .key = nonce, .keylen = 12 };
+  memcpy(nk.id, deployer, 32);
+  instance_image(hash, img);
+  uint32_t lu = h->opts.ledger_sequence + h->opts.min_persistent_entry_ttl - 1;
+  uint32_t tlu = h->opts.ledger_sequence + h->opts.min_temp_entry_ttl - 1;
+  int rc = scp_storage_seed(h, &ck, wasm, (uint32_t)len, lu, false);
+  if (rc == SCP_OK) rc = scp_storage_seed(h, &ik, img, sizeof img, lu, false);
+  if (rc == SCP_OK) rc = scp_storage_seed_map(h, &ck, wasm, (uint32_t)len, lu);
+  if (rc == SCP_OK) rc = scp_storage_seed_map(h, &ik, img, sizeof img, lu);
+  if (rc == SCP_OK) rc = scp_storage_seed_map(h, &dk, NULL, 0, 0);
+  if (rc == SCP_OK) rc = scp_storage_seed_map(h, &nk, unit, sizeof unit, tlu);
+  return rc;
+}
+
 void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx) {
   h->invoker = fn;
   h->invoker_ctx = ctx;
@@ -438,6 +474,15 @@ static int read_code(scp_host *h, const uint8_t hash[32], const scp_sentry **e, 
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   scp_lc_code_key(hash, &ck);
   *parse = !scp_storage_live_in_snapshot(h, &ck);
+  if (!*parse && h->opts.module_cache) {
+    /* the cache branch: the key, has(), the cached module */
+    bool found;
+    if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
+    if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
+    if (rc == SCP_OK) rc = scp_storage_has(h, &ck, &found);
+    if (rc == SCP_OK) *e = scp_storage_snapshot_entry(h, &ck);
+    return rc;
+  }
   scp_budget *real = h->budget, shadow;
   if (!*parse) {
     scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
@@ -603,6 +648,40 @@ static int do_call(scp_host *h, const uint64_t *a, uint64_t *ret, bool try_call)
   return SCP_OK;
 }
 
+/* A top-level call's end: a failure's message and Error value out. */
+static int top_level_end(scp_host *h, int rc, uint64_t *ret, scp_error *err) {
+  if (rc == SCP_OK) return rc;
+  size_t m = strnlen(h->errmsg, sizeof h->errmsg - 1);
+  err->code = rc;
+  memcpy(err->msg, h->errmsg, m);
+  err->msg[m] = 0;
+  *ret = h->errval;
+  return rc;
+}
+
+/* A soroban-sdk client's call: the address, the function's Symbol and
+ * the argument Vec built by the test (outside the measured span: on a
+ * throwaway budget), then Host::call itself, whose charges are the span's
+ * (do_call: call_args_from_obj, contract_id_from_address,
+ * call_n_internal), with no HostFunction frame below it. */
+int scp_host_test_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
+                       uint32_t nargs, uint64_t *ret, scp_error *err) {
+  h->errmsg[0] = 0;
+  uint8_t enc[33];
+  enc[0] = 1;
+  memcpy(enc + 1, id, 32);
+  uint64_t a[3];
+  scp_budget *real = h->budget, outside;
+  scp_budget_init(&outside, UINT64_MAX, UINT64_MAX);
+  h->budget = &outside;
+  int rc = new_obj(h, SCP_TAG_ADDRESS_OBJ, enc, 33, &a[0]);
+  if (rc == SCP_OK) rc = scp_host_symbol_val(h, fn, &a[1]);
+  if (rc == SCP_OK) rc = scp_host_vec_new_from_slice(h, args, nargs, &a[2]);
+  h->budget = real;
+  if (rc == SCP_OK) rc = do_call(h, a, ret, false);
+  return top_level_end(h, rc, ret, err);
+}
+
 int scp_host_symbol_val(scp_host *h, const char *name, uint64_t *out) {
   size_t n = strlen(name);
   if (scp_val_symbol_small((const uint8_t *)name, n, out)) return SCP_OK;
@@ -620,14 +699,7 @@ int scp_host_invoke_contract(scp_host *h, const uint8_t id[32], const char *fn,
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCpy, (int64_t)strlen(fn));
   }
   if (rc == SCP_OK) rc = call_contract(h, id, fn, args, nargs, MODE_CALL, ret);
-  if (rc != SCP_OK) {
-    size_t m = strnlen(h->errmsg, sizeof h->errmsg - 1);
-    err->code = rc;
-    memcpy(err->msg, h->errmsg, m);
-    err->msg[m] = 0;
-    *ret = h->errval;
-  }
-  return rc;
+  return top_level_end(h, rc, ret, err);
 }
 
 int scp_host_call_internal(scp_host *h, const uint8_t id[32], const char *fn,

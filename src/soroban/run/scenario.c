@@ -877,7 +877,7 @@ static int load_snapshot(ctx *c, json_t *root, json_t *snap) {
 int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   static const char *const known[] = {"contracts", "calls", "cpu_limit", "mem_limit", "ledger",
                                       "storage", "source", "accounts", "trustlines", "assets",
-                                      "snapshot", "wasm", NULL};
+                                      "snapshot", "wasm", "context", NULL};
   *out = NULL;
   uint8_t *text;
   size_t len;
@@ -909,6 +909,13 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   if (!rc) rc = limit(&c, root, "cpu_limit", &c.s->cpu_limit);
   if (!rc) rc = limit(&c, root, "mem_limit", &c.s->mem_limit);
   if (!rc) rc = load_ledger(&c, json_object_get(root, "ledger"));
+  json_t *cx = json_object_get(root, "context");   /* what the calls measure */
+  if (!rc && cx) {
+    const char *t = json_is_string(cx) ? json_string_value(cx) : "";
+    if (strcmp(t, "network") && strcmp(t, "sdk-test"))
+      rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"context\" must be \"network\" or \"sdk-test\"");
+    else c.s->sdk_test = !strcmp(t, "sdk-test");
+  }
   json_t *src = json_object_get(root, "source");   /* every call's source account */
   if (!rc && src) {
     if (!json_is_string(src) || !scp_account_strkey(json_string_value(src), c.s->source))

@@ -110,6 +110,10 @@ typedef struct scp_ledger {
    * defaults, or the network's) */
   bool has_ttls;
   uint32_t min_temp_ttl, min_persistent_ttl, max_entry_ttl;
+  /* --context sdk-test: the test Env's storage map after the last call,
+   * None entries included (a deleted key stays as None) */
+  struct scp_sentry *test_map;
+  size_t ntest_map;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts
@@ -189,6 +193,7 @@ typedef struct scp_scenario {
   scp_scenario_call *calls;
   size_t ncalls;
   uint64_t cpu_limit, mem_limit;   /* 0: the host defaults */
+  bool sdk_test;               /* "context": "sdk-test" */
   /* "ledger": protocol, sequence, timestamp, network id */
   uint32_t protocol, sequence;
   uint64_t timestamp;

@@ -98,6 +98,7 @@ static void ents_free(scp_sentry *e, size_t n) {
 void scp_ledger_free(scp_ledger *l) {
   if (!l) return;
   ents_free(l->ents, l->nents);
+  scp_storage_snapshot_free(l->test_map, l->ntest_map);
   free(l->ids);
   free(l->asset_ids);
   free(l->owned_assets);

@@ -52,6 +52,13 @@ typedef struct sor_run {
   int run_rc;                  /* how the call ended */
   scp_error run_err;           /* and its message */
   scp_storage_stats st;
+  /* --context sdk-test: the map at Host::call's start, and what
+   * cost_estimate() reports */
+  scp_sentry *init_map;
+  size_t ninit;
+  bool sdk_done;
+  scp_fee_sdk_resources sdk_res;
+  scp_fee_sdk_fee sdk_fee;
 } sor_run;
 
 static int oom(scp_error *err) { return scp_fail(err, SCP_ERR_NOMEM, "out of memory"); }
@@ -101,6 +108,29 @@ static int deploy_files(sor_run *r, scp_error *err) {
   return SCP_OK;
 }
 
+/* The soroban-sdk test Env's state after e.register(WASM, ()). */
+static int deploy_test_env(sor_run *r, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  uint32_t mi;
+  scp_ledger *l = scp_sor_session_ledger(o);
+  static const uint8_t zero[32];
+  const scp_ledger_deploy *d = l && l->deploys ? &l->deploys[0] : NULL;
+  if (l && (l->nfiles != 1 || l->nassets || l->naccounts || l->ntrustlines || l->nseeds ||
+            (d && (d->by_contract || d->construct || d->has_live_until || memcmp(d->deployer, zero, 32) ||
+                   memcmp(d->salt, zero, 32)))))
+    return scp_fail(err, SCP_ERR_UNSUPPORTED,
+                    "context sdk-test: a scenario of one contract with no deployer, salt, constructor or "
+                    "live_until (the test Env's e.register), and no assets, accounts, trustlines or storage");
+  int rc = scp_host_deploy_test_env(r->vm.host, o->wasm, o->wasm_len, r->main_id);
+  /* the earlier calls' map, as the test's Env keeps it */
+  for (size_t i = 0; l && !rc && i < l->ntest_map; i++) {
+    const scp_sentry *e = &l->test_map[i];
+    rc = scp_storage_seed_map(r->vm.host, &e->k, e->present ? e->val : NULL, e->vallen, e->live_until);
+  }
+  if (rc) return scp_fail(err, rc, "out of memory");
+  return scp_sor_add_module(&r->vm, r->main_id, o->wasm, o->wasm_len, r->path, &mi, err);
+}
+
 /* 0. the contracts in the ledger before the call, the --asset contracts
  * created as set-up, and the protocol checks the reference's module parse
  * makes: a contract newer than the ledger is refused
@@ -110,7 +140,8 @@ static int deploy(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   uint8_t id[32];
-  int rc = scp_sor_session_ledger(o) ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
+  int rc = o->sdk_test ? deploy_test_env(r, err)
+         : scp_sor_session_ledger(o) ? ledger_setup(vm, o, r->main_id, err) : deploy_files(r, err);
   for (size_t i = 0; i < o->ledger.nassets && !rc; i++) rc = scp_sac_setup_text(vm->host, o->ledger.assets[i], id, err);
   if (rc) return rc;
   for (size_t i = 0; i < vm->nmods && o->ledger.protocol; i++) {
@@ -201,6 +232,31 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
   return b->oom ? SCP_ERR_NOMEM : SCP_OK;
 }
 
+/* A soroban-sdk test's call: the base PRNG seed (Env::default) and the
+ * arguments' Vals (the client) before the measured span, on a throwaway
+ * budget; at Host::call the footprint starts empty (invocation metering's
+ * reset).  No HostFunction frame. */
+static int open_test_call(sor_run *r, scp_error *err) {
+  const scp_soroban_opts *o = r->o;
+  scp_host *h = r->vm.host;
+  static const uint8_t seed[32];
+  scp_budget *real = h->budget, outside;
+  scp_budget_init(&outside, UINT64_MAX, UINT64_MAX);
+  h->budget = &outside;
+  int rc = scp_host_set_base_prng_seed(h, seed);
+  if (rc == SCP_OK) rc = scp_host_args_to_vals(h, o->args, o->nargs, r->vals, &r->run_err);
+  h->budget = real;
+  if (rc == SCP_ERR_ARG) {
+    *err = r->run_err;
+    return rc;
+  }
+  if (rc == SCP_OK) describe_args(&r->vm, o, r->vals, &r->argtext);
+  scp_storage_footprint_clear(h);
+  if (scp_storage_snapshot(h, &r->init_map, &r->ninit)) return oom(err);
+  r->run_rc = rc;
+  return SCP_OK;
+}
+
 /* 1. the base PRNG seed; 2. the HostFunction frame and the arguments.  A
  * scenario's simulation (the recording run of an enforcing call) seeds
  * with its ordinal from 1, so its nonces are fresh ones, not the ones
@@ -210,6 +266,7 @@ static int open_host_fn_frame(sor_run *r, bool simulation, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   if (!(r->vals = calloc(o->nargs + 1, sizeof *r->vals))) return oom(err);
+  if (o->sdk_test) return open_test_call(r, err);
   uint8_t seed[32] = { 0 };
   if (simulation && scp_sor_session_ledger(o)) {
     uint32_t k = ++o->session->ledger->simulations;
@@ -241,8 +298,12 @@ static void call(sor_run *r) {
   if (r->run_rc) return;
   scp_error e = {0};
   uint64_t result_val = SCP_VAL_VOID;
-  r->run_rc = scp_host_invoke_contract(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
-                                       &result_val, &e);
+  if (r->o->sdk_test)
+    r->run_rc = scp_host_test_call(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
+                                   &result_val, &e);
+  else
+    r->run_rc = scp_host_invoke_contract(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
+                                         &result_val, &e);
   r->result_val = result_val;
   if (r->run_rc) {
     r->run_err = vm->run_err.msg[0] ? vm->run_err : e;
@@ -317,7 +378,8 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
     }
     if ((rc = scp_authplan_collect(vm->host, o, collect, err))) return rc;
   }
-  if (vm->late_refund) {
+  /* a test's Host::call has no frame below the contract's: no refund */
+  if (vm->late_refund && !o->sdk_test) {
     scp_budget_refund_mem(&vm->budget, vm->late_refund);
     vm->refunded += vm->late_refund;
   }
@@ -326,7 +388,21 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
   /* a call over a network limit is refused: its writes are dropped */
   bool refused = vm->fee.done && vm->fee.tx.nexcess;
   scp_ledger *l = scp_sor_session_ledger(o);
-  if (l && !collect &&
+  if (o->sdk_test && r->run_rc == SCP_OK) {
+    r->sdk_res.instructions = (int64_t)vm->budget.cpu;
+    r->sdk_res.mem_bytes = (int64_t)vm->budget.mem_peak;
+    if ((rc = scp_fee_sdk_measure(vm->host, r->init_map, r->ninit, &r->sdk_res)))
+      return scp_fail(err, rc, "%s: sizing the events: %s", r->path, vm->host->errmsg);
+    scp_fee_sdk_estimate(&r->sdk_res, &scp_fee_sdk_test_config, &r->sdk_fee);
+    r->sdk_done = true;
+  }
+  if (l && o->sdk_test && r->run_rc == SCP_OK) {
+    scp_storage_snapshot_free(l->test_map, l->ntest_map);
+    l->test_map = NULL;
+    l->ntest_map = 0;
+    if ((rc = scp_storage_snapshot(vm->host, &l->test_map, &l->ntest_map))) return oom(err);
+  }
+  if (l && !o->sdk_test && !collect &&
       (rc = scp_sor_ledger_save(l, vm->host, r->run_rc == SCP_OK && !refused, plan != NULL)))
     return scp_fail(err, rc, "out of memory");
   int run_rc = r->run_rc;
@@ -433,12 +509,44 @@ static int budget_table(const sor_vm *vm, scp_profile *p, scp_error *err) {
   return SCP_OK;
 }
 
+/* cost_estimate().resources() and .fee(), field by field as the SDK
+ * prints them. */
+static int meta_sdk(sor_run *r, scp_profile *p) {
+  const scp_fee_sdk_resources *s = &r->sdk_res;
+  const scp_fee_sdk_fee *f = &r->sdk_fee;
+  scp_buf_free(&r->line);
+  scp_buf_printf(&r->line,
+                 "instructions %lld, mem_bytes %lld, disk_read_entries %u, memory_read_entries %u, "
+                 "write_entries %u, disk_read_bytes %u, write_bytes %u, contract_events_size_bytes %u, "
+                 "persistent_rent_ledger_bytes %lld, persistent_entry_rent_bumps %u, "
+                 "temporary_rent_ledger_bytes %lld, temporary_entry_rent_bumps %u",
+                 (long long)s->instructions, (long long)s->mem_bytes, s->disk_read_entries,
+                 s->memory_read_entries, s->write_entries, s->disk_read_bytes, s->write_bytes,
+                 s->contract_events_size_bytes, (long long)s->persistent_rent_ledger_bytes,
+                 s->persistent_entry_rent_bumps, (long long)s->temporary_rent_ledger_bytes,
+                 s->temporary_entry_rent_bumps);
+  int rc = meta_line(r, p, "sdk resources");
+  scp_buf_free(&r->line);
+  scp_buf_printf(&r->line,
+                 "total %lld = instructions %lld + disk_read_entries %lld + write_entries %lld + "
+                 "disk_read_bytes %lld + write_bytes %lld + contract_events %lld + "
+                 "persistent_entry_rent %lld + temporary_entry_rent %lld",
+                 (long long)f->total, (long long)f->instructions, (long long)f->disk_read_entries,
+                 (long long)f->write_entries, (long long)f->disk_read_bytes, (long long)f->write_bytes,
+                 (long long)f->contract_events, (long long)f->persistent_entry_rent,
+                 (long long)f->temporary_entry_rent);
+  if (!rc) rc = meta_line(r, p, "sdk fee estimate");
+  return rc;
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
-  int rc = scp_prof_meta(p, "contract", r->path);
+  int rc = scp_prof_meta(p, "context", o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
+                                                   : "network (the recording-mode invocation simulation runs)");
+  if (!rc) rc = scp_prof_meta(p, "contract", r->path);
   if (!rc) rc = scp_prof_meta(p, "function", o->function);
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
@@ -464,6 +572,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     rc = meta_line(r, p, key);
   }
   if (!rc && vm->fee.done) rc = scp_fee_run_describe(&vm->fee, p, SOR_METRIC_FEE);
+  if (!rc && r->sdk_done) rc = meta_sdk(r, p);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
   if (rc) return oom(err);
@@ -496,6 +605,34 @@ static int build_profile(sor_run *r, scp_profile **out, scp_error *err) {
   return rc;
 }
 
+/* What the sdk-test context cannot honour: the network's fee and ledger,
+ * signed auth, contracts or ledger state beyond the one e.register. */
+static int check_sdk_test(const scp_soroban_opts *o, scp_error *err) {
+  const char *what = o->network || o->network_config ? "a network (its fee is the SDK's estimate)"
+                   : o->auth.enforce ? "--auth enforce (a test enforces with no entries)"
+                   : o->ledger.ncontracts ? "extra contracts"
+                   : o->ledger.nassets ? "asset contracts"
+                   : o->ledger.protocol && o->ledger.protocol != 28 ? "a protocol other than 28"
+                   : o->ledger.sequence || o->ledger.timestamp || o->ledger.has_network_id
+                     ? "ledger settings (a test Env's ledger is sequence 0, timestamp 0, network id zero)"
+                   : o->auth.has_source_account ? "a source account" : NULL;
+  if (!what) return SCP_OK;
+  return scp_fail(err, SCP_ERR_ARG, "context sdk-test: %s cannot be given", what);
+}
+
+/* soroban-sdk's test Env (env.rs new_for_testutils): protocol 28, ledger
+ * sequence 0, network id zero, minimum TTLs 4,096 / 16, maximum
+ * 6,312,000, enforcing auth with no entries, the module cache. */
+static void sdk_test_host_opts(scp_host_opts *ho) {
+  memset(ho, 0, sizeof *ho);
+  ho->protocol = 28;
+  ho->min_persistent_entry_ttl = 4096;
+  ho->min_temp_entry_ttl = 16;
+  ho->max_entry_ttl = 6312000;
+  ho->auth_enforcing = true;
+  ho->module_cache = true;
+}
+
 /* One run: with plan, its entries are set (enforcing mode) before the
  * call; with collect, the recording run's trackers are turned into signed
  * entries after it (sor_auth.c), and no profile is kept. */
@@ -508,10 +645,12 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.path = o->wasm_path ? o->wasm_path : "contract.wasm";
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
+  if (o->sdk_test) sdk_test_host_opts(&ho);
   int rc = SCP_OK;
   if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
+  if (!rc && o->sdk_test) rc = check_sdk_test(o, err);
   /* the network's fee (its TTLs into ho), not for a simulation's run */
   scp_fee_run fee;
   if (!rc) rc = scp_fee_run_init(&fee, o, &ho, err);
@@ -523,6 +662,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.vm.fee = fee;
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) scp_run_set_shape(r.vm.run, &o->shape);
+  r.vm.test_env = o->sdk_test;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);
@@ -536,6 +676,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
     if (!strstr(err->msg, r.path)) scp_error_prefix(err, r.path);
   }
   free(r.vals);
+  scp_storage_snapshot_free(r.init_map, r.ninit);
   scp_buf_free(&r.title);
   scp_buf_free(&r.argtext);
   scp_buf_free(&r.result);

@@ -68,6 +68,7 @@ typedef struct sor_vm {
   scp_fee_run fee;             /* the network's fee (fee.on), booked after the call */
   uint64_t fee_total;          /* the meter's Fee: 0 until booked */
   bool emulating;              /* the last pop's emulated authentication runs */
+  bool test_env;               /* a soroban-sdk test's call: no frame below the top contract */
 } sor_vm;
 
 /* The charges of creating a contract VM from module m (vm.rs,

@@ -25,6 +25,8 @@ int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]);
 int cmd_diff(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+/* scprof bench (cmd_bench.c) */
+int cmd_bench(int argc, char **argv);
 
 /* Prints "scprof: MESSAGE" on stderr as one line and returns the exit
  * status of `status` (an scp_status), so callers can `return cli_die(...)`. */

@@ -45,8 +45,10 @@ static int add_case(cli_cases *c, unsigned long number, const char *label, const
   return 0;
 }
 
-/* The NN-LABEL folders of dir that hold a report.json, in number order. */
-static int scan_folder(const char *dir, cli_cases *c) {
+/* The NN-LABEL folders of dir that hold a report.json, and at the top
+ * level those a level down too (a bench's case that ran a scenario). */
+static int scan_dir(const char *dir, const char *prefix, unsigned long parent, cli_cases *c) {
+  bool nested = !prefix;
   DIR *d = opendir(dir);
   if (!d) return cli_die(SCP_ERR_IO, "%s: cannot open the folder", dir);
   const char *json = scp_out_format_file(SCP_FMT_JSON);
@@ -54,12 +56,23 @@ static int scan_folder(const char *dir, cli_cases *c) {
   for (struct dirent *e; !st && (e = readdir(d));) {
     const char *label;
     unsigned long number = case_number(e->d_name, &label);
-    char sub[4096], report[4200];
-    if (!number || snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub) continue;
+    char sub[4096], report[4200], name[600];
+    if (!number || snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name) >= (int)sizeof sub || !is_dir(sub))
+      continue;
     snprintf(report, sizeof report, "%s/%s", sub, json);
-    if (is_dir(sub) && access(report, F_OK) == 0) st = add_case(c, number, label, sub);
+    /* a nested case is its parent's number and LABEL/NN-NAME, in order */
+    snprintf(name, sizeof name, "%s%s%.500s", prefix ? prefix : "", prefix ? "/" : "", prefix ? e->d_name : label);
+    if (access(report, F_OK) == 0) st = add_case(c, prefix ? parent : number, name, sub);
+    else if (nested) st = scan_dir(sub, name, number, c);
   }
   closedir(d);
+  return st;
+}
+
+/* The cases of dir, in number order (nested ones in their folders' order). */
+static int scan_folder(const char *dir, cli_cases *c) {
+  const char *json = scp_out_format_file(SCP_FMT_JSON);
+  int st = scan_dir(dir, NULL, 0, c);
   if (st) return st;
   if (!c->n)
     return cli_die(SCP_ERR_IO, "%s: no %s and no NN-LABEL/%s folders (a profile, scenario or bench "

@@ -23,6 +23,8 @@ static const char usage_text[] =
   "                    [--max-cu N] [--max-fn NAME=N ...] [--max-fn-mem NAME=N ...]\n"
   "                    [--max-fn-fee NAME=N ...] [--max-fn-cu NAME=N ...]\n"
   "                    [--allow-failure] [-q]\n"
+  "       scprof bench FILE.json [-o DIR] [--baseline B.json] [--save-baseline B.json]\n"
+  "                    [--max-increase PCT] [--matrix] [--network N] [--format LIST] [-q]\n"
   "       scprof --help | --version\n"
   "\n"
   "profile runs FUNCTION of a Soroban contract under a faithful\n"
@@ -137,6 +139,7 @@ int main(int argc, char **argv) {
       {"diff", cmd_diff},
       {"annotate", cmd_annotate},
       {"check", cmd_check},
+      {"bench", cmd_bench},
   };
   for (size_t i = 0; i < SCP_ARRAY_LEN(commands); i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 2, argv + 2);

@@ -303,9 +303,16 @@ static int run_case(bench *b, const bench_cli *c, size_t k, size_t col) {
   /* A failed run wrote its profiles, which say how it failed: the table
    * and the verdict tell it.  Anything else (a bad scenario, a missing
    * file) stops the bench with the runner's own one line. */
-  if (st && !run_failure(st)) replay(log);
+  int cst = st && !run_failure(st) ? st : collect(b, k, col, dir);
+  /* a run failed that wrote no profile (a set-up call or instruction):
+   * nothing in the table would show it, so it stops the bench */
+  bool shown = false;
+  for (size_t r = 0; r < b->nrows; r++)
+    shown |= b->rows[r].kase == k && b->rows[r].cell[col].present && b->rows[r].cell[col].status != SCP_OK;
+  if (!cst && st && !shown) cst = st;
+  if (st && (cst == st)) replay(log);
   fclose(log);
-  return st && !run_failure(st) ? st : collect(b, k, col, dir);
+  return cst;
 }
 
 static void bench_free(bench *b) {

@@ -6,8 +6,11 @@
 # case's profile is beside it, and a second run writes bench.md and
 # bench.json byte for byte the same.  A changed program (one more
 # syscall: 2 -> 103 CU) shows its delta against the saved baseline and
-# fails with --max-increase 0 (11).  A failure not expected, one expected
-# that did not happen, one with another error, fail the bench.  With the
+# fails with --max-increase 0 (11).  Every kind of failed run of both
+# chains not expected (trap, Budget, host error; instruction error, VM,
+# syscall and transaction out of CU) fails the bench with profile's
+# status; so do an expected failure that did not happen, one with another
+# error, and a set-up call that failed without a profile to show it.  With the
 # programs litesvm ships (build/oracle), --matrix puts p-token and
 # Token-2022 side by side on the mint and transfer cases of
 # tests/oracle/cases.sh, each cell the CU litesvm 1.5.0 charged
@@ -128,9 +131,18 @@ one() {   # $1 case JSON: a bench of it alone
 one '{"label": "ret_custom", "scenario": "custom.json"}'
 NAME="bench: a failure not expected fails with its status (10)"
 ok sh -c "[ $rc -eq 10 ] && grep -q 'a run failed' '$T/err' && grep -q '\*\*failed\*\*: instruction failed: Custom(101)' '$T/out'"
-one '{"label": "out", "scenario": "vm_out.json"}'
-NAME="bench: compute units run out, not expected: 11"
-ok [ "$rc" -eq 11 ]
+ISS=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5 TO=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ
+printf '{"assets": [{"name": "usdc", "asset": "USDC:%s"}], "accounts": [{"id": "%s"}, {"id": "%s"}],
+ "trustlines": [{"account": "%s", "asset": "usdc"}],
+ "calls": [{"contract": "usdc", "function": "transfer", "args": ["addr:%s", "addr:%s", "i128:100"]}]}\n' \
+  "$ISS" "$ISS" "$TO" "$TO" "$TO" "$ISS" >"$W/host.json"
+# every kind of failed run, not expected, fails the bench with profile's status
+for kind in "trap.json 10" "budget.json 11" "host.json 12" "vm_out.json 11" "sys_out.json 11" \
+            "fault.json 10" "tx_custom.json 10" "tx_budget.json 11"; do
+  one "{\"label\": \"x\", \"scenario\": \"${kind% *}\"}"
+  NAME="bench: ${kind% *} failing, not expected: exit ${kind#* }, the row says failed"
+  ok sh -c "[ $rc -eq ${kind#* } ] && grep -q '^| x | .* | \*\*failed\*\*: ' '$T/out'"
+done
 one '{"label": "ret_custom", "scenario": "custom.json", "expect": "fail", "error": "Custom(7)"}'
 NAME="bench: a failure with another error than expected fails (10)"
 ok sh -c "[ $rc -eq 10 ] && grep -q 'failed, but not with the expected error' '$T/out'"
@@ -146,6 +158,11 @@ ok one_line_error 65 "cases[0].label"
 one '{"label": "missing", "scenario": "nosuch.json"}'
 NAME="bench: a scenario that cannot be read stops the bench with its status (74)"
 ok one_line_error 74 "nosuch.json"
+printf '{"contracts": [{"name": "demo", "wasm": "demo.wasm"}], "calls": [%s, %s]}\n' \
+  "$(call 9999 | sed 's/}$/, "profile": false}/')" "$(call 200)" >"$W/setup.json"
+one '{"label": "setup", "scenario": "setup.json"}'
+NAME="bench: a set-up call that fails (no profile to show it) stops the bench with its status"
+ok one_line_error 10 "calls[0]"
 "$BIN" bench "$W/bench.json" --matrix -o "$T/m" >/dev/null 2>"$T/err"; rc=$?
 NAME="bench --matrix on a file without a matrix: usage"
 ok one_line_error 2 "has no \"matrix\""

@@ -292,11 +292,12 @@ static bool run_failure(int st) {
          st == scp_exit_status(SCP_ERR_HOST);
 }
 
-static int run_case(bench *b, const bench_cli *c, size_t k, size_t col) {
+/* Into top, the temporary folder of the bench's output folder. */
+static int run_case(bench *b, const bench_cli *c, const char *top, size_t k, size_t col) {
   char dir[4400];
   const bench_case *x = &b->cases[k];
-  if (b->ncolumns > 1) snprintf(dir, sizeof dir, "%s/%s/%02zu-%s", c->out_dir, b->columns[col], k + 1, x->label);
-  else snprintf(dir, sizeof dir, "%s/%02zu-%s", c->out_dir, k + 1, x->label);
+  if (b->ncolumns > 1) snprintf(dir, sizeof dir, "%s/%s/%02zu-%s", top, b->columns[col], k + 1, x->label);
+  else snprintf(dir, sizeof dir, "%s/%02zu-%s", top, k + 1, x->label);
   FILE *log = tmpfile();
   if (!log) return cli_die(SCP_ERR_IO, "cannot keep the runs' messages");
   int st = run_profile(c, x->scenario[col], dir, log);
@@ -330,13 +331,15 @@ static void bench_free(bench *b) {
   free(b->rows);
 }
 
-static int write_outputs(bench *b, const bench_cli *c) {
+static int write_outputs(bench *b, const bench_cli *c, cli_outdir *od) {
   scp_buf md = {0}, js = {0};
   bench_table(b, c->baseline != NULL, &md);
   bench_json(b, &js);
   int st = md.oom || js.oom ? cli_die(SCP_ERR_NOMEM, "out of memory") : 0;
-  if (!st) st = cli_write_file(c->out_dir, "bench.md", &md);
-  if (!st) st = cli_write_file(c->out_dir, "bench.json", &js);
+  if (!st) st = cli_write_file_as(od->tmp, od->final, "bench.md", &md);
+  if (!st) st = cli_write_file_as(od->tmp, od->final, "bench.json", &js);
+  /* the folder goes in whole, or the old one stays as it was */
+  if (!st) st = cli_outdir_commit(od);
   if (!st && c->save) st = cli_write_file(NULL, c->save, &js);
   if (!st && !c->quiet) st = cli_write_stdout(&md);
   scp_buf_free(&md);
@@ -347,15 +350,17 @@ static int write_outputs(bench *b, const bench_cli *c) {
 int cmd_bench(int argc, char **argv) {
   bench_cli c = {.out_dir = "scprof-bench"};
   bench b = {0};
+  cli_outdir od = {0};
   int st = parse_args(argc, argv, &c);
   if (!st) st = read_bench(&b, &c);
-  if (!st) st = cli_make_dir(c.out_dir);
+  if (!st) st = cli_outdir_begin(&od, c.out_dir);
   for (size_t col = 0; !st && col < b.ncolumns; col++)
-    for (size_t k = 0; !st && k < b.ncases; k++) st = run_case(&b, &c, k, col);
+    for (size_t k = 0; !st && k < b.ncases; k++) st = run_case(&b, &c, od.tmp, k, col);
   if (!st && c.baseline) st = bench_baseline(&b, c.baseline);
   int verdict = SCP_OK;
   if (!st) verdict = bench_judge(&b);
-  if (!st) st = write_outputs(&b, &c);
+  if (!st) st = write_outputs(&b, &c, &od);
+  cli_outdir_abort(&od);
   if (!st && verdict != SCP_OK) {
     size_t bad = 0;
     for (size_t r = 0; r < b.nrows; r++)

@@ -163,6 +163,14 @@ printf '{"contracts": [{"name": "demo", "wasm": "demo.wasm"}], "calls": [%s, %s]
 one '{"label": "setup", "scenario": "setup.json"}'
 NAME="bench: a set-up call that fails (no profile to show it) stops the bench with its status"
 ok one_line_error 10 "calls[0]"
+cp "$T/b/bench.md" "$T/b.md"
+"$BIN" bench "$W/one.json" -o "$T/b" -q 2>/dev/null
+NAME="bench: a bench stopped by an error leaves the old output folder as it was"
+ok cmp -s "$T/b.md" "$T/b/bench.md" && [ -d "$T/b/22-tx_out_of_cu" ]
+printf '{"cases": [{"label": "ret_ok", "scenario": "ret.json"}]}\n' >"$W/one.json"
+"$BIN" bench "$W/one.json" -o "$T/b" -q 2>/dev/null; rc=$?
+NAME="bench: a new run replaces its old output folder whole (no stale cases)"
+ok [ "$rc" -eq 0 ] && [ "$(ls "$T/b" | tr '\n' ' ')" = "01-ret_ok bench.json bench.md " ]
 "$BIN" bench "$W/bench.json" --matrix -o "$T/m" >/dev/null 2>"$T/err"; rc=$?
 NAME="bench --matrix on a file without a matrix: usage"
 ok one_line_error 2 "has no \"matrix\""

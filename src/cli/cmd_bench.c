@@ -121,7 +121,7 @@ static int read_case(bench *b, const bench_cli *c, size_t k, json_t *j) {
   for (size_t i = 0; i < k; i++)
     if (!strcmp(b->cases[i].label, label))
       return cli_die(SCP_ERR_MALFORMED, "%s: cases[%zu].label: \"%s\" is cases[%zu]'s too", f, k, label, i);
-  x->label = strdup(label);
+  if (!(x->label = strdup(label))) return cli_die(SCP_ERR_NOMEM, "out of memory");
   json_t *sc = json_object_get(j, "scenario");
   for (size_t col = 0; col < b->ncolumns; col++) {
     json_t *v = json_is_object(sc) ? json_object_get(sc, b->columns[col]) : sc;
@@ -144,7 +144,7 @@ static int read_case(bench *b, const bench_cli *c, size_t k, json_t *j) {
     return cli_die(SCP_ERR_MALFORMED, "%s: cases[%zu].max_increase: a percentage >= 0", f, k);
   x->has_max = mi != NULL;
   x->max_increase = mi ? json_number_value(mi) : 0;
-  return x->label ? 0 : cli_die(SCP_ERR_NOMEM, "out of memory");
+  return 0;
 }
 
 static int read_columns(bench *b, const bench_cli *c, json_t *m) {

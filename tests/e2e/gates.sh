@@ -148,3 +148,32 @@ mkdir -p "$T/empty"
 "$BIN" check "$T/empty" --max-cu 1 >/dev/null 2>"$T/err"; rc=$?
 NAME="check on a folder with no profiles: exit 74, one line"
 ok one_line_error 74 "no report.json and no NN-LABEL/report.json folders"
+
+# a callee invoked by CPI runs the meter out: tests/oracle/cpi_cases.json's
+# nest_cu_limit (litesvm: 1,800 CU, ComputationalBudgetExceeded), and the
+# same nesting with 1,259 CU, where the callee's VM runs out
+# (ProgramFailedToComplete in the caller, "exceeded CUs meter" at invoke [2])
+ORACLE=${SCP_ORACLE_DIR:-build/oracle}
+if [ -f "$ORACLE/token.so" ] && [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
+  B_ABS=$(cd "$B" && pwd) O_ABS=$(cd "$ORACLE" && pwd)
+  sed "s|@BUILD@|$B_ABS|g; s|@ORACLE@|$O_ABS|g" "$(dirname "$0")/../oracle/cpi_cases.json" |
+    node -e '
+      const d = JSON.parse(require("fs").readFileSync(0, "utf8"));
+      const t = d.transactions.find((x) => x.label === "nest_cu_limit");
+      const v = JSON.parse(JSON.stringify(t));
+      v.label = "callee_vm_out"; v.instructions[0].data = "02eb040000";
+      d.transactions = [t, v];
+      process.stdout.write(JSON.stringify(d));' >"$T/cpi.json"
+  "$BIN" profile --scenario "$T/cpi.json" -o "$T/cpi" -q -f json 2>/dev/null; prc=$?
+  NAME="cpi: the scenario exits 11, the first failure's (out of compute units)"
+  ok [ "$prc" -eq 11 ]
+  prc=11; gate 11 "cpi nest_cu_limit (ComputationalBudgetExceeded)" "$T/cpi/01-nest_cu_limit" --max-cu
+  prc=11; gate 11 "cpi callee's VM out of CU (ProgramFailedToComplete)" "$T/cpi/02-callee_vm_out" --max-cu
+  NAME="cpi callee's VM out of CU: it was the callee's meter, 1,259 CU in all"
+  P=ScprofProgram111111111111111111111111111111
+  ok [ "$(grep -o '"value":"Program [^"]*' "$T/cpi/02-callee_vm_out/report.json" | sed -n '4,6s/^"value":"//p')" = \
+       "$(printf 'Program %s invoke [2]\nProgram %s consumed 35 of 35 compute units\nProgram %s failed: exceeded CUs meter at BPF instruction' "$P" "$P" "$P")" ] &&
+     grep -q '"message":"instruction #2 failed: ProgramFailedToComplete"' "$T/cpi/02-callee_vm_out/report.json"
+else
+  echo "SKIP gates cpi: $ORACLE/token.so or the cpi.so fixture missing"
+fi

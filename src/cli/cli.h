@@ -50,6 +50,8 @@ struct scp_contract_file;
 bool cli_snapshot_session(struct scp_snapshot *s, const struct scp_snap_contract *main,
                           struct scp_soroban_opts *so, struct scp_sor_session *sess,
                           struct scp_ledger **ledger, struct scp_contract_file **files);
+/* scprof bench (cmd_bench.c) */
+int cmd_bench(int argc, char **argv);
 
 /* Prints "scprof: MESSAGE" on stderr as one line and returns the exit
  * status of `status` (an scp_status), so callers can `return cli_die(...)`. */
@@ -159,6 +161,32 @@ int cli_write_stdout(const scp_buf *b);
  * On success returns 0 and sets *out; otherwise prints a one-line error
  * naming the file and returns its exit status. */
 int cli_load_profile(const char *path, scp_profile **out);
+
+/* The profiles `diff` and `check` take (cli_cases.c): a report.json or a
+ * profile folder is one case, labelled by its path (number 0); a folder of
+ * NN-LABEL/ folders with a report.json each (a scenario's or a bench's
+ * output) is one case each, in number order, labelled LABEL. */
+typedef struct cli_case {
+  unsigned long number;
+  char *label;
+  char *path;       /* for cli_load_profile */
+} cli_case;
+
+typedef struct cli_cases {
+  cli_case *v;
+  size_t n;
+  bool folder;      /* several, from NN-LABEL/ folders */
+} cli_cases;
+
+/* Exit status: 0, or that of the one-line error printed (*out is then
+ * empty).  cli_cases_free empties a set (an empty one too). */
+int cli_cases_load(const char *path, cli_cases *out);
+void cli_cases_free(cli_cases *c);
+
+/* pair[j] = the case of a that b's case j is compared with: the first
+ * unpaired one of the same label, else the next unpaired one in order,
+ * else SIZE_MAX (b's case is new).  pair holds b->n entries. */
+int cli_cases_pair(const cli_cases *a, const cli_cases *b, size_t *pair);
 
 /* Progress for long runs: one line on stderr when a run starts and one when
  * it ends (with the CPU time it took), only when stderr is a terminal, so

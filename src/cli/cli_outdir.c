@@ -17,20 +17,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Names scprof writes into an output folder (profile, scenario, diff) and
+/* Names scprof writes into an output folder (profile, scenario, diff, bench) and
  * the temporary files of an interrupted write. */
 static bool our_name(const char *name) {
   static const char *const pats[] = {
     "report.txt", "report.json", "profile.folded", "profile.speedscope.json",
     "callgrind.out.scprof", "profile.pb.gz", "flamegraph*.svg", "scenario.txt",
-    "diff.svg", "diff.txt", "result.txt", "size.svg", "size-never-run.svg", "lcov.info", "*.tmp[0-9]*", NULL};
+    "diff.svg", "diff.txt", "result.txt", "size.svg", "size-never-run.svg", "lcov.info", "bench.md", "bench.json", "*.tmp[0-9]*", NULL};
   for (size_t i = 0; pats[i]; i++)
     if (!fnmatch(pats[i], name, 0)) return true;
   return false;
 }
 
 /* Every entry of dir is ours: our files, and scenario call folders
- * ("01-run") holding only ours. */
+ * ("01-run") holding only ours, two levels deep at most (a bench's case
+ * that ran a scenario: "03-transfer/01-run"). */
 static bool only_ours(const char *dir, int depth) {
   DIR *d = opendir(dir);
   if (!d) return false;
@@ -43,7 +44,7 @@ static bool only_ours(const char *dir, int depth) {
     struct stat st;
     if (lstat(path, &st) != 0) ok = false;
     else if (S_ISDIR(st.st_mode))
-      ok = depth == 0 && !fnmatch("[0-9][0-9]*-*", e->d_name, 0) && only_ours(path, 1);
+      ok = depth < 2 && !fnmatch("[0-9][0-9]*-*", e->d_name, 0) && only_ours(path, depth + 1);
     else
       ok = S_ISREG(st.st_mode) && our_name(e->d_name);
   }

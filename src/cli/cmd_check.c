@@ -1,10 +1,13 @@
 /*
- * cmd_check.c — `scprof check PROFILE.json --max-cpu N --max-mem N
- * [--max-fn NAME=N ...]`: the budget gate for CI.  Prints one line per
- * limit ("ok" / "OVER" / "MISSING") and exits 0 when every limit holds,
- * with the budget status (11) when one is exceeded, and with the not-found
- * status (4) when a named function is not in the profile.  A limit is
- * inclusive: a total equal to it passes.
+ * cmd_check.c — `scprof check PROFILE [--max-cpu N --max-mem N --max-cu N
+ * --max-fn NAME=N ...] [--allow-failure]`: the budget gate for CI.  Prints
+ * one line per limit ("ok" / "OVER" / "MISSING") and exits 0 when every
+ * limit holds, with the budget status (11) when one is exceeded, and with
+ * the not-found status (4) when a named function is not in the profile.  A
+ * limit is inclusive: a total equal to it passes.  A run that failed fails
+ * the check with its own status (10 trap, 11 budget or compute units, 12
+ * host error) unless --allow-failure.  PROFILE may be a scenario's or a
+ * bench's output folder: every case is checked, each under a heading.
  */
 #include "cli.h"
 
@@ -68,6 +71,69 @@ static size_t count_lines(const scp_buf *b, const char *prefix) {
   return n;
 }
 
+/* One case's check: its lines on stdout (under a heading when the input is
+ * a folder of cases), *rc the scp_out_check result.  Returns 0 or the exit
+ * status of an error that stops the whole check. */
+static int check_case(const cli_case *c, bool heading, const pending_limit *pending, size_t nlimits,
+                      scp_check_opts *co, bool quiet, int *rc) {
+  scp_profile *p = NULL;
+  int status = cli_load_profile(c->path, &p);
+  if (status) return status;
+  scp_check_limit *limits = (scp_check_limit *)co->limits;
+  for (size_t i = 0; i < nlimits && !status; i++) {
+    int m = cli_find_metric(p, pending[i].opt->metric);
+    if (m < 0)
+      status = cli_die(SCP_ERR_ARG, "%s: no %s metric for %s", c->path, pending[i].opt->metric,
+                       pending[i].opt->flag);
+    limits[i] = (scp_check_limit){pending[i].function, (unsigned)m, pending[i].max};
+  }
+  scp_buf b = {0};
+  if (heading) scp_buf_printf(&b, "== %02lu %s\n", c->number, c->label);
+  if (!status) {
+    *rc = scp_out_check(p, co, &b);
+    bool run_failed = p->status != SCP_OK && !co->allow_failure;
+    if (*rc == SCP_ERR_ARG || *rc == SCP_ERR_NOMEM || *rc == SCP_ERR_INTERNAL)
+      status = cli_die(*rc, "%s: %s", c->path, scp_strerror(*rc));
+    else if (!quiet)
+      status = cli_write_stdout(&b);
+    if (!status && !heading && run_failed)
+      status = cli_die(*rc, "%s: the run failed: %s (--allow-failure checks its costs anyway)", c->path,
+                       scp_strerror(p->status));
+    else if (!status && !heading && *rc == SCP_ERR_BUDGET)
+      status = cli_die(*rc, "%s: over budget (%zu of %zu limits exceeded)", c->path,
+                       count_lines(&b, "OVER  "), nlimits);
+    else if (!status && !heading && *rc == SCP_ERR_NOTFOUND)
+      status = cli_die(*rc, "%s: a function named by --max-fn is not in the profile", c->path);
+    if (run_failed) *rc = -p->status;   /* told apart from a limit over */
+  }
+  scp_buf_free(&b);
+  scp_profile_destroy(p);
+  return status;
+}
+
+/* A folder of cases: every case checked; the status is the first failed
+ * run's, else over budget, else not found. */
+static int check_folder(const char *path, const cli_cases *cases, const pending_limit *pending,
+                        size_t nlimits, scp_check_opts *co, bool quiet) {
+  int status = 0, failed_run = 0;
+  size_t over = 0, missing = 0, failed = 0;
+  const char *first = NULL;
+  for (size_t k = 0; k < cases->n && !status; k++) {
+    int rc = SCP_OK;
+    status = check_case(&cases->v[k], true, pending, nlimits, co, quiet, &rc);
+    if (status || rc == SCP_OK) continue;
+    if (!first) first = cases->v[k].label;
+    failed++;
+    if (rc < 0 && !failed_run) failed_run = -rc;
+    over += rc == SCP_ERR_BUDGET;
+    missing += rc == SCP_ERR_NOTFOUND;
+  }
+  if (status || !failed) return status;
+  int code = failed_run ? failed_run : over ? SCP_ERR_BUDGET : SCP_ERR_NOTFOUND;
+  return cli_die(code, "%s: %zu of %zu cases failed their check (the first: %s)", path, failed, cases->n,
+                 first);
+}
+
 int cmd_check(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *profile_path = NULL;
@@ -75,7 +141,7 @@ int cmd_check(int argc, char **argv) {
   scp_check_limit *limits = calloc((size_t)argc + 1, sizeof *limits);
   size_t nlimits = 0;
   int status = 0;
-  bool quiet = false;
+  bool quiet = false, allow_failure = false;
   if (!pending || !limits) {
     status = cli_die(SCP_ERR_NOMEM, "out of memory");
     goto out;
@@ -95,6 +161,8 @@ int cmd_check(int argc, char **argv) {
       if (!status) nlimits++;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
       quiet = true;
+    } else if (!strcmp(a, "--allow-failure")) {
+      allow_failure = true;
     } else if (a[0] == '-' && a[1] != 0) {
       status = cli_die(SCP_ERR_USAGE, "unknown option %s (see scprof --help)", a);
     } else if (!profile_path) {
@@ -112,35 +180,17 @@ int cmd_check(int argc, char **argv) {
     status = cli_die(SCP_ERR_USAGE, "check needs a limit: --max-cpu N, --max-mem N, --max-cu N or --max-fn NAME=N");
     goto out;
   }
-
-  scp_profile *p = NULL;
-  status = cli_load_profile(profile_path, &p);
+  cli_cases cases;
+  status = cli_cases_load(profile_path, &cases);
   if (status) goto out;
-  for (size_t i = 0; i < nlimits && !status; i++) {
-    int m = cli_find_metric(p, pending[i].opt->metric);
-    if (m < 0)
-      status = cli_die(SCP_ERR_ARG, "%s: no %s metric for %s", profile_path, pending[i].opt->metric,
-                       pending[i].opt->flag);
-    limits[i] = (scp_check_limit){pending[i].function, (unsigned)m, pending[i].max};
+  scp_check_opts co = {limits, nlimits, allow_failure};
+  if (cases.folder) {
+    status = check_folder(profile_path, &cases, pending, nlimits, &co, quiet);
+  } else {
+    int rc = SCP_OK;
+    status = check_case(&cases.v[0], false, pending, nlimits, &co, quiet, &rc);
   }
-  if (!status) {
-    scp_check_opts co = {limits, nlimits};
-    scp_buf b = {0};
-    int rc = scp_out_check(p, &co, &b);
-    if (rc == SCP_OK || rc == SCP_ERR_BUDGET || rc == SCP_ERR_NOTFOUND) {
-      status = quiet ? 0 : cli_write_stdout(&b);
-      if (!status && rc == SCP_ERR_BUDGET)
-        status = cli_die(rc, "%s: over budget (%zu of %zu limits exceeded%s)", profile_path,
-                         count_lines(&b, "OVER  ") - (p->status == SCP_ERR_BUDGET), nlimits,
-                         p->status == SCP_ERR_BUDGET ? "; the run itself ran out of budget" : "");
-      else if (!status && rc == SCP_ERR_NOTFOUND)
-        status = cli_die(rc, "%s: a function named by --max-fn is not in the profile", profile_path);
-    } else {
-      status = cli_die(rc, "%s: %s", profile_path, scp_strerror(rc));
-    }
-    scp_buf_free(&b);
-  }
-  scp_profile_destroy(p);
+  cli_cases_free(&cases);
 out:
   /* <= : a limit whose number did not parse has its name copied already */
   if (pending)

@@ -375,8 +375,8 @@ static int run(sol_cli *c) {
   if (!st && r.ierr.kind) {
     char why[96];
     scp_sol_ierr_name(r.ierr, why, sizeof why);
-    st = cli_die(SCP_ERR_TRAP, "%s: instruction failed: %s after %llu CU (profile written to %s)",
-                 c->path, why, (unsigned long long)r.cu, c->out_dir);
+    st = cli_die(r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP, "%s: instruction failed: %s after %llu CU%s (profile written to %s)",
+                 c->path, why, (unsigned long long)r.cu, r.out_of_cu ? ", out of compute units" : "", c->out_dir);
   }
   scp_sol_result_free(&r);
   return st;
@@ -434,7 +434,7 @@ static int run_scenario(sol_cli *c) {
       if (!st) st = write_result(s->accounts, x->accts, x->naccts, &r, dir, shown);
       if (!st) st = cli_cov_add(&cov, r.profile);
     }
-    if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
+    if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
     scp_sol_result_free(&r);
   }
   if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
@@ -502,7 +502,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     size_t n = 0;
     for (; at + n < s->nixs && s->ixs[at + n].tx == t; n++) {
       const scp_sol_scn_ix *x = &s->ixs[at + n];
-      ixs[n] = (scp_sol_tx_ix){{0}, x->accts, x->naccts, x->data, x->len};
+      ixs[n] = (scp_sol_tx_ix){{0}, x->accts, x->naccts, x->data, x->len, x->label_given ? x->label : NULL};
       memcpy(ixs[n].program, x->program_id, 32);
     }
     at += n;
@@ -525,7 +525,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     if (!st) st = write_outputs(r.profile, c, dir, shown);
     if (!st) st = write_tx_result(&r, s->accounts, ixs, n, dir, shown);
     if (!st) st = cli_cov_add(&cov, r.profile);
-    if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
+    if (strcmp(out, "ok") && !first_fail)
+      first_fail = scp_exit_status(r.failed >= 0 && r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }
   if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);

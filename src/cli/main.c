@@ -24,7 +24,10 @@ static const char usage_text[] =
   "                    [--calls]\n"
   "       scprof check PROFILE.json [--max-cpu N] [--max-mem N] [--max-fee N]\n"
   "                    [--max-cu N] [--max-fn NAME=N ...] [--max-fn-mem NAME=N ...]\n"
-  "                    [--max-fn-fee NAME=N ...] [--max-fn-cu NAME=N ...] [-q]\n"
+  "                    [--max-fn-fee NAME=N ...] [--max-fn-cu NAME=N ...]\n"
+  "                    [--allow-failure] [-q]\n"
+  "       scprof bench FILE.json [-o DIR] [--baseline B.json] [--save-baseline B.json]\n"
+  "                    [--max-increase PCT] [--matrix] [--network N] [--format LIST] [-q]\n"
   "       scprof size [-o DIR] [-f LIST] [--top N] [-q] CONTRACT.wasm|PROGRAM.so\n"
   "       scprof --help | --version\n"
   "\n"
@@ -116,16 +119,21 @@ static const char usage_text[] =
   "(repeatable) adds the bytes that never ran in those runs (docs/size.md).\n"
   "\n"
   "diff compares two report.json files (or profile folders): writes\n"
-  "DIR/diff.svg (default DIR: scprof-out) and DIR/diff.txt, prints the table.\n"
+  "DIR/diff.svg (default DIR: scprof-out) and DIR/diff.txt, prints the table;\n"
+  "two scenario output folders are compared case by case (by label, then\n"
+  "by order), each pair in DIR/NN-LABEL/.\n"
   "annotate prints source lines with their costs; -S adds a folder to look\n"
   "for source files in; --calls puts each host function's own cost on the\n"
   "line that called it (where storage, event and auth fees sit).  check\n"
-  "exits 11 when a limit (inclusive) is exceeded.\n"
+  "exits 11 when a limit (inclusive) is exceeded, and with the run's own\n"
+  "status when it failed (10, 11, 12) unless --allow-failure; a scenario\n"
+  "output folder has every case checked.\n"
   "--metric is cpu, mem or fee (a profile run with --network); cu for a\n"
   "Solana program; default: the profile's first metric.\n"
   "\n"
-  "exit status: 0 ok, 2 usage, 3 bad argument, 4 not found, 10 trap,\n"
-  "11 budget exceeded (check: a limit exceeded), 12 host function error,\n"
+  "exit status: 0 ok, 2 usage, 3 bad argument, 4 not found, 10 trap (a Solana\n"
+  "instruction failed), 11 budget or compute units exceeded (check: a limit\n"
+  "exceeded), 12 host function error,\n"
   "13 limit reached (cross-contract depth, input size), 65 malformed input,\n"
   "66 unsupported feature, "
   "67 invalid module, 68 bad debug information, 70 out of memory,\n"
@@ -155,6 +163,7 @@ int main(int argc, char **argv) {
       {"check", cmd_check},
       {"size", cmd_size},
       {"snapshot", cmd_snapshot},
+      {"bench", cmd_bench},
   };
   for (size_t i = 0; i < SCP_ARRAY_LEN(commands); i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 2, argv + 2);

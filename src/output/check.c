@@ -68,16 +68,17 @@ int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b) {
     }
     scp_buf_puts(b, ")\n");
   }
-  if (p->status == SCP_ERR_BUDGET) {
-    over = true;
+  /* A failed transaction is not within budget, whatever it cost: the
+   * run's own status fails the check unless failure was allowed. */
+  bool failed = p->status != SCP_OK && !o->allow_failure;
+  if (p->status != SCP_OK) {
     const char *msg = scp_prof_str(p, p->status_msg);
-    scp_buf_printf(b, "OVER  run ended: %s%s%s\n", scp_strerror(p->status), *msg ? ": " : "", msg);
-  } else if (p->status != SCP_OK) {
-    const char *msg = scp_prof_str(p, p->status_msg);
-    scp_buf_printf(b, "note  run ended: %s%s%s\n", scp_strerror(p->status), *msg ? ": " : "", msg);
+    scp_buf_printf(b, "%s  run ended: %s%s%s%s\n", failed ? "FAIL" : "note", scp_strerror(p->status),
+                   *msg ? ": " : "", msg, failed ? "" : " (failure allowed)");
   }
   rc = scp_out_done(b);
-  if (rc == SCP_OK) rc = over ? SCP_ERR_BUDGET : missing ? SCP_ERR_NOTFOUND : SCP_OK;
+  if (rc == SCP_OK)
+    rc = failed ? p->status : over ? SCP_ERR_BUDGET : missing ? SCP_ERR_NOTFOUND : SCP_OK;
 fail:
   free(agg);
   scp_out_kids_free(&k);

@@ -154,10 +154,13 @@ int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *
  *   "OVER  CPU of main 2,345 > 2,000 (+17.25%)"
  * A limit names a function (frame name or label) or NULL for the whole
  * run; a function's cost is its inclusive cost counted once per path (as
- * in the report), summed over frames of that name.  A run that ended by
- * exhausting its budget counts as over.  Returns SCP_OK when every limit
- * holds, SCP_ERR_BUDGET when one does not, SCP_ERR_NOTFOUND when a named
- * function is absent (its line says so), SCP_ERR_ARG for a bad metric;
+ * in the report), summed over frames of that name.  A run that failed
+ * (p->status: trapped, budget or compute units exhausted, host error) has
+ * a line "FAIL  run ended: ..." and fails the check with its own status,
+ * before any limit, unless allow_failure (then the line starts "note").
+ * Otherwise returns SCP_OK when every limit holds, SCP_ERR_BUDGET when
+ * one does not, SCP_ERR_NOTFOUND when a named function is absent (its
+ * line says so); SCP_ERR_ARG for a bad metric;
  * b holds the lines in every case but SCP_ERR_ARG / SCP_ERR_NOMEM. */
 typedef struct scp_check_limit {
   const char *function;  /* NULL: the whole run */
@@ -168,6 +171,9 @@ typedef struct scp_check_limit {
 typedef struct scp_check_opts {
   const scp_check_limit *limits;
   size_t nlimits;
+  /* a run that failed (trapped, ran out of budget or compute units, a
+   * host error) passes on its limits alone instead of failing */
+  bool allow_failure;
 } scp_check_opts;
 
 int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b);

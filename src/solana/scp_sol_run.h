@@ -58,6 +58,10 @@ typedef struct scp_sol_result {
   uint64_t cu;                 /* computeUnitsConsumed */
   uint64_t cu_limit;
   scp_sol_ierr ierr;           /* SCP_SOL_IERR_NONE: success */
+  /* the failure is the compute meter running out (the VM's instruction
+   * meter, a syscall's or a callee's charge): exit status and profile
+   * status are then "budget exceeded", as for Soroban's Budget */
+  bool out_of_cu;
   char **logs;                 /* the runtime's log lines, as litesvm returns them */
   size_t nlogs;
   scp_profile *profile;        /* when profiled */

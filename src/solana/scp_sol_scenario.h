@@ -55,6 +55,8 @@ typedef struct scp_sol_scn_ix {
   uint32_t heap;               /* 0: default */
   bool profile;
   char *label;                 /* "NN-label" names its folder */
+  bool label_given;            /* the file gave it ("label"): in a transaction
+                                * it names the "instruction #k" node too */
   /* in a scenario of "transactions": the transaction it belongs to (from 0),
    * and its program's id; program is SIZE_MAX for the builtins "system" and
    * "compute_budget" */

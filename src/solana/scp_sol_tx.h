@@ -57,6 +57,7 @@ typedef struct scp_sol_tx_ix {
   size_t naccts;
   const uint8_t *data;
   size_t len;
+  const char *label;           /* its node is "instruction #k LABEL"; NULL: none */
 } scp_sol_tx_ix;
 
 typedef struct scp_sol_tx_opts {
@@ -84,6 +85,7 @@ typedef struct scp_sol_tx_result {
   uint64_t cu_price;
   long failed;                 /* the failing instruction's index, -1: none */
   scp_sol_ierr ierr;           /* its error */
+  bool out_of_cu;              /* that error is the compute meter running out */
   char txerr[96];              /* a transaction-level error ("" if none or ierr) */
   char **logs;
   size_t nlogs;

@@ -570,6 +570,7 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   c->return_len = r.return_len;
   rc = io->consume(io->vm, r.cu);
   scp_sol_ierr e = r.ierr;
+  c->callee_out_of_cu |= r.out_of_cu;
   uint64_t cu = r.cu;
   scp_profile *prof = r.profile;
   r.profile = NULL;

@@ -121,7 +121,7 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
     goto done;
   }
   for (size_t k = 0, at = 0; k < n; k++) {
-    tix[k] = (scp_sol_tx_ix){{0}, acc + at, ixs[k].naccounts, ixs[k].data, ixs[k].len};
+    tix[k] = (scp_sol_tx_ix){{0}, acc + at, ixs[k].naccounts, ixs[k].data, ixs[k].len, NULL};
     memcpy(tix[k].program, ixs[k].program_id, 32);
     for (size_t i = 0; i < ixs[k].naccounts; i++, at++) {
       long x = index_of(s, ixs[k].accounts[i].pubkey);

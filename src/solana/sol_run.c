@@ -216,6 +216,8 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
     if (rc) scp_sol_ierr_text(res->ierr, why, sizeof why);
   }
   if (res->ierr.kind) {
+    res->out_of_cu = v->trap == SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS || c->callee_out_of_cu ||
+                     res->ierr.kind == SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED;
     sol_log(c, "Program %s failed: %s", st->key_text, why);
     return SCP_OK;
   }
@@ -251,7 +253,8 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
     scp_sol_ierr_name(res->ierr, name, sizeof name);
     snprintf(status, sizeof status, "instruction failed: %s", name);
   }
-  scp_run_report rep = {1, st->root, res->ierr.kind ? SCP_ERR_TRAP : SCP_OK, status, &resolver,
+  int ended = !res->ierr.kind ? SCP_OK : res->out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP;
+  scp_run_report rep = {1, st->root, ended, status, &resolver,
                         add_meta, st};
   int rc = scp_run_build(st->run, &rep, &res->profile, err);
   /* the callees' profiles go where their invokes were */

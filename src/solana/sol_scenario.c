@@ -195,6 +195,7 @@ builtin:;
   const char *label = json_string_value(json_object_get(j, "label"));
   if (!(x->label = strdup(label ? label : x->program == SIZE_MAX ? prog : s->programs[x->program].name)))
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
+  x->label_given = label != NULL;
   json_t *accts = json_object_get(j, "accounts");
   size_t n = json_array_size(accts);
   if (accts && !json_is_array(accts)) return bad(l, "an instruction's \"accounts\" is an array");

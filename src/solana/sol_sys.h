@@ -63,6 +63,8 @@ typedef struct sol_ctx {
   uint64_t heap_pos, heap_size;
   /* set when a syscall failed with an InstructionError */
   scp_sol_ierr ierr;
+  /* a callee invoked by CPI ran out of compute units */
+  bool callee_out_of_cu;
   /* cross-program invocation (sol_cpi.c); NULL: sol_invoke_signed_* unsupported */
   struct sol_cpi *cpi;
 } sol_ctx;

@@ -140,7 +140,7 @@ static int run_builtin(tx_state *t, size_t k, const scp_sol_ixacct *ix, scp_sol_
   }
   if (t->prof) {
     uint32_t node;
-    if ((rc = sol_txprof_ix(t->prof, k + 1, &node)) ||
+    if ((rc = sol_txprof_ix(t->prof, k + 1, x->label, &node)) ||
         (rc = sol_txprof_leaf(t->prof, node, sys ? "program:System" : "program:ComputeBudget",
                               before - t->meter)))
       return scp_fail(t->err, rc, "out of memory");
@@ -170,9 +170,10 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   for (size_t i = 0; i < r.nlogs; i++) sol_logs_add(&t->logs, "%s", r.logs[i]);
   t->meter -= r.cu <= t->meter ? r.cu : t->meter;
   *ierr = r.ierr;
+  t->res->out_of_cu = r.out_of_cu;
   if (t->prof) {
     uint32_t node;
-    if ((rc = sol_txprof_ix(t->prof, k + 1, &node)) || (rc = sol_txprof_graft(t->prof, node, r.profile)))
+    if ((rc = sol_txprof_ix(t->prof, k + 1, x->label, &node)) || (rc = sol_txprof_graft(t->prof, node, r.profile)))
       rc = scp_fail(t->err, rc, "out of memory");
   }
   scp_sol_result_free(&r);
@@ -243,6 +244,7 @@ static int run_all(tx_state *t, const budget *b) {
     rc = is_builtin(x->program) ? run_builtin(t, k, ix, &ierr) : run_program(t, k, ix, b, &ierr);
     free(ix);
     if (!rc && ierr.kind) {
+      t->res->out_of_cu |= ierr.kind == SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED;
       t->res->failed = (long)k;
       t->res->ierr = ierr;
       break;
@@ -412,7 +414,7 @@ static int finish_profile(tx_state *t) {
     snprintf(status, sizeof status, "transaction failed: %s", res->txerr);
   }
   if (status[0]) {
-    p->status = SCP_ERR_TRAP;
+    p->status = res->failed >= 0 && res->out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP;
     p->status_msg = scp_strtab_intern(&p->strs, status);
     if (p->status_msg == UINT32_MAX) rc = SCP_ERR_NOMEM;
   }

@@ -65,10 +65,10 @@ int sol_txprof_new(uint64_t limit, scp_profile **out) {
   return SCP_OK;
 }
 
-int sol_txprof_ix(scp_profile *p, size_t k, uint32_t *id) {
-  char name[48];
+int sol_txprof_ix(scp_profile *p, size_t k, const char *label, uint32_t *id) {
+  char name[300];
   uint32_t fr;
-  snprintf(name, sizeof name, "instruction #%zu", k);
+  snprintf(name, sizeof name, "instruction #%zu%s%.250s", k, label ? " " : "", label ? label : "");
   int rc = frame(p, name, "", 0, SCP_KIND_CONTRACT, SCP_SRC_HOST, &fr);
   if (!rc) rc = node(p, 0, fr, id);
   if (!rc) p->nodes[*id].calls = 1;

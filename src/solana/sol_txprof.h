@@ -9,8 +9,9 @@
 
 /* A profile with only its root (one CU metric with the limit). */
 int sol_txprof_new(uint64_t limit, scp_profile **out);
-/* Append "instruction #k" under the root; *node is its id. */
-int sol_txprof_ix(scp_profile *p, size_t k, uint32_t *node);
+/* Append "instruction #k" ("instruction #k LABEL" when label is not NULL)
+ * under the root; *node is its id. */
+int sol_txprof_ix(scp_profile *p, size_t k, const char *label, uint32_t *node);
 /* Graft sub's whole tree under node (sub's root becomes node's child). */
 int sol_txprof_graft(scp_profile *p, uint32_t node, const scp_profile *sub);
 /* Graft sub's root into node (its self cost, lines and children). */

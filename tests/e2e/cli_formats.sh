@@ -291,7 +291,7 @@ has "check: says which function is missing" "$T/out" '^MISSING +CPU of nope'
 NAME="check a run that exhausted its budget"
 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 400000 -o "$T/over" -q -f json 2>/dev/null
 run 11 "$BIN" check "$T/over" --max-cpu 100000000
-has "check: the exhausted run is over" "$T/out" '^OVER +run ended: budget exceeded'
+has "check: the exhausted run fails" "$T/out" '^FAIL +run ended: budget exceeded'
 NAME="check without limits"
 run 2 "$BIN" check "$T/a"
 one_line_err "check needs a limit"

@@ -159,6 +159,8 @@ const PROGRAMS = {
             A.call('sol_memcpy_'), A.mov(0, 0), A.exit()],
   // r0 = the first 8 instruction bytes
   ret: [A.ldxdw(0, 2, 0), A.exit()],
+  // ret with one more syscall: the changed program of tests/e2e/bench.sh
+  retlog: [A.call('sol_log_compute_units_'), A.ldxdw(0, 2, 0), A.exit()],
   // write account 0's first data byte (the input's byte 96)
   write: [A.stb(1, 96, 0x5a), A.mov(0, 0), A.exit()],
   // move one lamport from account 0 to account 1 (account 0 holds 8 data bytes)

@@ -1257,7 +1257,7 @@ static void test_check(void **state) {
       {"compute", 0, 230},                /* recursion counted once: ok */
       {"main (src/lib.rs:10)", 0, 400},   /* by label: 410 over */
   };
-  scp_check_opts o = {lim, 4};
+  scp_check_opts o = {lim, 4, false};
   scp_buf b = {0};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_BUDGET);
   assert_string_equal(b.data,
@@ -1270,18 +1270,38 @@ static void test_check(void **state) {
   assert_int_equal(scp_out_check(p, &o, &b), SCP_OK);
   scp_buf_free(&b);
   scp_check_limit missing = {"nosuch", 0, 1};
-  o = (scp_check_opts){&missing, 1};
+  o = (scp_check_opts){&missing, 1, false};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_NOTFOUND);
   assert_string_equal(b.data, "MISSING  CPU of nosuch: no such function in the profile\n");
   scp_buf_free(&b);
   p->status = SCP_ERR_BUDGET;
   p->status_msg = str(p, "cpu limit exceeded");
-  o = (scp_check_opts){lim, 1};
+  o = (scp_check_opts){lim, 1, false};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_BUDGET);
-  assert_non_null(strstr(b.data, "OVER  run ended: budget exceeded: cpu limit exceeded\n"));
+  assert_non_null(strstr(b.data, "FAIL  run ended: budget exceeded: cpu limit exceeded\n"));
+  scp_buf_free(&b);
+  /* a failed run fails on its own status, whatever its limits say, unless
+   * failure is allowed; then the limits decide */
+  p->status = SCP_ERR_TRAP;
+  p->status_msg = str(p, "instruction failed: Custom(101)");
+  assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_TRAP);
+  assert_string_equal(b.data, "ok    CPU 1,410 <= 2,000 (70.50%)\n"
+                              "FAIL  run ended: contract trapped: instruction failed: Custom(101)\n");
+  scp_buf_free(&b);
+  p->status = SCP_ERR_HOST;
+  assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_HOST);
+  scp_buf_free(&b);
+  o.allow_failure = true;
+  assert_int_equal(scp_out_check(p, &o, &b), SCP_OK);
+  assert_string_equal(b.data, "ok    CPU 1,410 <= 2,000 (70.50%)\n"
+                              "note  run ended: host function error: instruction failed: Custom(101) "
+                              "(failure allowed)\n");
+  scp_buf_free(&b);
+  o.limits = &lim[1];
+  assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_BUDGET);
   scp_buf_free(&b);
   scp_check_limit bad = {NULL, 7, 1};
-  o = (scp_check_opts){&bad, 1};
+  o = (scp_check_opts){&bad, 1, false};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_ARG);
   prof_free(p);
 }

@@ -10,16 +10,17 @@
 #include "solana/scp_sol_run.h"
 #include "solana/scp_sol_scenario.h"
 #include "solana/scp_sol_tx.h"
+#include "cli_soltx.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct sol_cli {
-  const char *out_dir, *path, *scenario;
+  const char *out_dir, *path, *scenario, *tx;
   bool want[SCP_FMT_COUNT];
   uint64_t top, cu_limit, heap;
-  bool quiet, list, have_id;
+  bool quiet, list, have_id, expect_chain;
   scp_svg_opts svg;
   scp_tree_opts shape;
   uint8_t program_id[32];
@@ -35,6 +36,7 @@ typedef struct sol_cli {
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
+    if (!strcmp(argv[i], "--tx")) return true;
     if (argv[i][0] == '-') continue;
     size_t len = strlen(argv[i]);
     if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
@@ -164,6 +166,21 @@ static int parse_account(sol_cli *c, const char *spec) {
   return 0;
 }
 
+/* --tx takes its instructions from the transaction: the other options
+ * give only the state (programs and accounts) */
+static int check_tx_args(const sol_cli *c) {
+  if (c->ixlen || c->list || c->cu_limit || c->heap)
+    return cli_die(SCP_ERR_USAGE, "--tx takes the instructions and the budget from the transaction "
+                                  "(no --ix, --list, --cu-limit or --heap)");
+  if (c->scenario && (c->path || c->nix))
+    return cli_die(SCP_ERR_USAGE, "--tx with --scenario takes the programs and accounts from the scenario");
+  for (size_t i = 0; i < c->nix; i++)
+    if (c->ixaccts[i].signer || c->ixaccts[i].writable)
+      return cli_die(SCP_ERR_USAGE, "--tx: the transaction's message says which accounts sign and are "
+                                    "writable (no :s or :w on --account)");
+  return 0;
+}
+
 static int parse_args(int argc, char **argv, sol_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   for (int i = 0; i < argc; i++) {
@@ -193,6 +210,11 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario file"))) return usage;
       c->scenario = val;
+    } else if (!strcmp(a, "--tx")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a transaction file"))) return usage;
+      c->tx = val;
+    } else if (!strcmp(a, "--expect-chain")) {
+      c->expect_chain = true;
     } else if (!strcmp(a, "--list")) {
       c->list = true;
     } else if (!strcmp(a, "--ix")) {
@@ -220,6 +242,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
+  if (c->tx) return check_tx_args(c);
+  if (c->expect_chain) return cli_die(SCP_ERR_USAGE, "--expect-chain needs --tx");
   if (c->scenario && (c->path || c->nix || c->ixlen))
     return cli_die(SCP_ERR_USAGE, "--scenario takes the programs, accounts and instructions from its file");
   if (!c->path && !c->scenario) return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so");
@@ -238,6 +262,56 @@ static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir
     if (st) return st;
   }
   return 0;
+}
+
+static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *dir, const char *shown) {
+  return write_outputs(p, ctx, dir, shown);
+}
+
+/* --tx on the state of a scenario (its programs and accounts; it may run
+ * no instructions of its own) or of PROGRAM.so and --account */
+static int run_wire(sol_cli *c) {
+  cli_sol_tx o = {c->tx, NULL, 0, c->accts, c->naccts, c->out_dir, c->quiet, c->expect_chain,
+                  (unsigned)c->top, write_outputs_cb, c};
+  scp_sol_scenario *s = NULL;
+  uint8_t *elf = NULL;
+  scp_error err = {0};
+  scp_sol_tx_prog one = {{0}, NULL, 0, NULL, NULL, c->loader}, *progs = NULL;
+  char name[128];
+  int st = 0;
+  if (c->scenario) {
+    if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+    if (s->nixs) {
+      st = cli_die(SCP_ERR_USAGE, "%s: with --tx the scenario gives the state only, but it has %zu instructions",
+                   c->scenario, s->nixs);
+      goto done;
+    }
+    if (!(progs = calloc(s->nprograms + 1, sizeof *progs))) {
+      st = cli_die(SCP_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    for (size_t i = 0; i < s->nprograms; i++) {
+      const scp_sol_scn_program *p = &s->programs[i];
+      progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
+      memcpy(progs[i].id, p->id, 32);
+    }
+    o.progs = progs, o.nprogs = s->nprograms, o.state = s->accounts, o.nstate = s->naccounts;
+  } else if (c->path) {
+    if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &one.len, &err))
+      return cli_die(err.code, "%s", err.msg);
+    const char *base = strrchr(c->path, '/');
+    base = base ? base + 1 : c->path;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
+    one.elf = elf, one.name = name, one.path = c->path;
+    memcpy(one.id, c->program_id, 32);
+    o.progs = &one, o.nprogs = 1;
+  }
+  st = cli_sol_tx_run(&o);
+done:
+  free(progs);
+  free(elf);
+  if (s) scp_sol_scenario_free(s);
+  return st;
 }
 
 /* result.txt: the oracle's lines */
@@ -418,7 +492,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash};
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash, 0, NULL, 0};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {
@@ -454,7 +528,7 @@ int cmd_profile_sol(int argc, char **argv) {
   c.accts = calloc((size_t)argc + 1, sizeof *c.accts);
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
   int st = c.accts && c.ixaccts ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
-  if (!st) st = c.scenario ? run_scenario(&c) : run(&c);
+  if (!st) st = c.tx ? run_wire(&c) : c.scenario ? run_scenario(&c) : run(&c);
   for (size_t i = 0; i < c.naccts; i++) scp_sol_account_free(&c.accts[i]);
   free(c.accts);
   free(c.ixaccts);

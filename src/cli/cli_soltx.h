@@ -1,0 +1,32 @@
+/*
+ * cli_soltx.h — `scprof profile --tx FILE`: one Solana transaction from a
+ * file (wire bytes, base64 or base58, or an RPC getTransaction response)
+ * run on the state the other options give (a scenario's programs and
+ * accounts, --account, PROGRAM.so), written to the output folder as a
+ * scenario transaction is: every format and result.txt.
+ */
+#ifndef SCP_CLI_SOLTX_H
+#define SCP_CLI_SOLTX_H
+
+#include "cli.h"
+#include "solana/scp_sol_tx.h"
+
+typedef struct cli_sol_tx {
+  const char *path;                      /* the transaction file */
+  const scp_sol_tx_prog *progs;          /* borrowed */
+  size_t nprogs;
+  const scp_sol_account *state;          /* borrowed, not changed */
+  size_t nstate;
+  const char *out_dir;
+  bool quiet, expect_chain;
+  unsigned top;
+  /* the profile in every wanted format into dir (cmd_profile_sol.c) */
+  int (*write_outputs)(const scp_profile *p, const void *ctx, const char *dir, const char *shown);
+  const void *ctx;
+} cli_sol_tx;
+
+/* Run it; the exit status: 0, that of a failing transaction (10), of a
+ * chain record that differs under expect_chain, or of bad input. */
+int cli_sol_tx_run(const cli_sol_tx *o);
+
+#endif

@@ -1,0 +1,115 @@
+/*
+ * cmd_profile_soltx.c — `scprof profile --tx FILE` (cli_soltx.h): the wire
+ * transaction is decoded and resolved against the state (scp_sol_wire),
+ * run as a scenario transaction is (scp_sol_tx_run, fees charged), and
+ * result.txt gets the oracle's lines plus the fee and the writable
+ * accounts after it.
+ */
+#include "cli_soltx.h"
+#include "solana/scp_sol_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TX_FILE_MAX (16u << 20)
+
+/* result.txt: "cu", "log" lines and "result" as tests/oracle/tx.js
+ * prints them, then "fee N" and "post KEY LAMPORTS OWNER HEX" for each
+ * writable account of the message, in its order */
+static void result_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, scp_buf *b) {
+  char out[160], key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
+  scp_sol_tx_outcome(r, out, sizeof out);
+  scp_buf_printf(b, "cu %llu\n", (unsigned long long)r->cu);
+  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(b, "log %s\n", r->logs[i]);
+  scp_buf_printf(b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+  scp_buf_printf(b, "fee %llu\n", (unsigned long long)r->fee);
+  for (size_t i = 0; i < m->nmsg; i++) {
+    if (!m->writable[i]) continue;
+    const scp_sol_account *a = &m->accts[i];
+    scp_sol_key_str(a->key, key);
+    scp_sol_key_str(a->owner, owner);
+    scp_buf_printf(b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
+    for (size_t k = 0; k < a->len; k++) scp_buf_printf(b, "%02x", a->data[k]);
+    scp_buf_putc(b, '\n');
+  }
+}
+
+/* "transaction NAME": NAME is the file's name up to its first dot, so a
+ * transaction saved as LABEL.b64 profiles under the heading the scenario
+ * transaction LABEL has */
+static void title_of(const char *path, char *title, size_t cap) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  snprintf(title, cap, "transaction %.*s", (int)strcspn(base, "."), base);
+}
+
+static int write_all(const cli_sol_tx *o, const scp_sol_tx_result *r, const scp_sol_wire_msg *m) {
+  cli_outdir od;
+  scp_buf b = {0};
+  int st = cli_outdir_begin(&od, o->out_dir);
+  if (!st && r->profile) st = o->write_outputs(r->profile, o->ctx, od.tmp, od.final);
+  result_lines(r, m, &b);
+  if (!st) st = cli_write_file_as(od.tmp, od.final, "result.txt", &b);
+  if (!st) st = cli_outdir_commit(&od);
+  cli_outdir_abort(&od);
+  scp_buf_free(&b);
+  if (!st && !o->quiet && r->profile) {
+    scp_buf rep = {0};
+    scp_out_opts oo = {.top = o->top};
+    int rc = scp_out_format_get(SCP_FMT_REPORT)->write(r->profile, &oo, &rep);
+    st = rc == SCP_OK ? cli_write_stdout(&rep) : cli_die(rc, "report: %s", scp_strerror(rc));
+    scp_buf_free(&rep);
+  }
+  return st;
+}
+
+static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_msg *m) {
+  scp_error err = {0};
+  char title[300], out[160];
+  scp_sol_tx_result r;
+  title_of(o->path, title, sizeof title);
+  if (m->txerr[0]) {
+    /* refused before it runs: no CU, no fee, no account changed */
+    memset(&r, 0, sizeof r);
+    r.failed = -1;
+    snprintf(r.txerr, sizeof r.txerr, "%s", m->txerr);
+  } else {
+    scp_sol_tx_opts to = {o->progs, o->nprogs, m->accts, m->naccts, m->ixs, m->nixs, title, true,
+                          tx->blockhash, m->nmsg, m->writable, tx->nreq};
+    int rc = scp_sol_tx_run(&to, &r, &err);
+    if (rc) return cli_die(rc, "%s: %s", o->path, err.msg);
+  }
+  int st = write_all(o, &r, m);
+  scp_sol_tx_outcome(&r, out, sizeof out);
+  if (!st && strcmp(out, "ok"))
+    st = cli_die(SCP_ERR_TRAP, "%s: transaction failed: %s after %llu CU (written to %s)", o->path, out,
+                 (unsigned long long)r.cu, o->out_dir);
+  scp_sol_tx_result_free(&r);
+  return st;
+}
+
+int cli_sol_tx_run(const cli_sol_tx *o) {
+  uint8_t *file = NULL, *bytes = NULL;
+  size_t flen = 0, len = 0;
+  scp_error err = {0};
+  scp_sol_wire_tx tx = {0};
+  scp_sol_wire_msg m = {0};
+  int st = 0;
+  if (scp_read_file_max(o->path, TX_FILE_MAX, "a transaction", &file, &flen, &err))
+    return cli_die(err.code, "%s", err.msg);
+  if (scp_sol_wire_text(file, flen, &bytes, &len, &err) || scp_sol_wire_decode(bytes, len, &tx, &err)) {
+    st = cli_die(err.code, "%s: %s", o->path, err.msg);
+    goto done;
+  }
+  if (scp_sol_wire_load(&tx, o->state, o->nstate, NULL, &m, &err)) {
+    st = cli_die(err.code, "%s: %s", o->path, err.msg);
+    goto done;
+  }
+  st = run_msg(o, &tx, &m);
+done:
+  scp_sol_wire_msg_free(&m);
+  scp_sol_wire_free(&tx);
+  free(bytes);
+  free(file);
+  return st;
+}

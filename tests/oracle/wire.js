@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+// The wire oracle: every transaction of a transaction scenario (the JSON of
+// tests/oracle/tx.js) built and serialized by @solana/web3.js, as a legacy
+// transaction and as a v0 one whose non-signer accounts come from an
+// address lookup table, and run by litesvm 1.5.0 on the scenario's
+// accounts (each transaction on the starting accounts, its fee payer
+// FeePayer111... paying the fee).  Into OUTDIR it writes what scprof reads
+// and what it must print:
+//
+//   state.json          programs, accounts (+ fee payer, + lookup table),
+//                       no instructions: the state for scprof --tx
+//   LABEL.scn.json      the transaction alone as a scenario
+//   LABEL.legacy.b64    the legacy wire transaction (base64)
+//   LABEL.v0.b64        the v0 one
+//   LABEL.legacy.want   litesvm's lines: cu, log, result, then "post KEY
+//   LABEL.v0.want       LAMPORTS OWNER HEX" for each writable account
+//   LABEL.rpc.json      a getTransaction response (encoding base64) of the
+//                       v0 transaction with litesvm's meta
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { b58decode, b58encode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, FEE_PAYER, SYSTEM, die, litesvm,
+        newSvm, parseData } = require('./svm.js');
+const svmErrorText = require('./svm.js').errorText;
+// litesvm's node binding gives an error without fields as its number in
+// TransactionErrorFieldless (dist/internal.d.ts); these are the names
+const FIELDLESS = ['AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound',
+  'InsufficientFundsForFee', 'InvalidAccountForFee', 'AlreadyProcessed', 'BlockhashNotFound', 'CallChainTooDeep',
+  'MissingSignatureForFee', 'InvalidAccountIndex', 'SignatureFailure', 'InvalidProgramForExecution',
+  'SanitizeFailure', 'ClusterMaintenance', 'AccountBorrowOutstanding', 'WouldExceedMaxBlockCostLimit',
+  'UnsupportedVersion', 'InvalidWritableAccount', 'WouldExceedMaxAccountCostLimit',
+  'WouldExceedAccountDataBlockLimit', 'TooManyAccountLocks', 'AddressLookupTableNotFound',
+  'InvalidAddressLookupTableOwner', 'InvalidAddressLookupTableData', 'InvalidAddressLookupTableIndex'];
+// litesvm's words for a transaction error, without its "TransactionError" prefix
+const errorText = (e) => (typeof e === 'number' ? FIELDLESS[e] || `TransactionError ${e}`
+  : svmErrorText(e).replace(/^TransactionError(?=[A-Z])/, ''));
+
+const PROGRAMS = {
+  system: '11111111111111111111111111111111',
+  compute_budget: 'ComputeBudget111111111111111111111111111111',
+  ...BUILTINS,
+};
+const ALT_PROGRAM = 'AddressLookupTab1e1111111111111111111111111';
+const ALT_KEY = 'LookupTab1e11111111111111111111111111111111';
+// writes to these are demoted to reads (agave's reserved account keys)
+const RESERVED = new Set([ALT_PROGRAM, ...Object.values(LOADERS), 'ComputeBudget111111111111111111111111111111',
+  '11111111111111111111111111111111', 'SysvarRent111111111111111111111111111111111',
+  'SysvarC1ock11111111111111111111111111111111', 'SysvarRecentB1ockHashes11111111111111111111',
+  'SysvarS1otHashes111111111111111111111111111', 'Sysvar1nstructions1111111111111111111111111']);
+
+function web3() {
+  const dir = process.env.SCP_ORACLE_DIR || path.join(__dirname, '../../build/oracle');
+  const p = path.resolve(dir, 'node_modules/@solana/web3.js');
+  if (!fs.existsSync(p)) die(`@solana/web3.js not installed at ${p} (run scripts/deps)`);
+  return require(p);
+}
+
+// The lookup table account: 56 bytes of meta (active, extended at slot 0,
+// an authority), then the addresses.
+function altData(addrs) {
+  const meta = Buffer.alloc(56);
+  meta.writeUInt32LE(1, 0);
+  meta.writeBigUInt64LE(0xffffffffffffffffn, 4);
+  meta[21] = 1;
+  FEE_PAYER.copy(meta, 22);
+  return Buffer.concat([meta, ...addrs.map(b58decode)]);
+}
+
+// The writable accounts after the transaction, as "post" lines.
+function postLines(svm, w3, msg) {
+  const keys = msg.getAccountKeys({ addressLookupTableAccounts: msg.alts });
+  const loaded = keys.accountKeysFromLookups || { writable: [], readonly: [] };
+  const all = [...keys.staticAccountKeys, ...loaded.writable, ...loaded.readonly];
+  const called = new Set(msg.compiledInstructions.map((ix) => ix.programIdIndex));
+  const hasUpgradeable = all.some((k) => k.toBase58() === LOADERS.v3);
+  const out = [];
+  all.forEach((k, i) => {
+    const key = k.toBase58();
+    if (!msg.isAccountWritable(i) || RESERVED.has(key) || (called.has(i) && !hasUpgradeable)) return;
+    const a = svm.getAccount(k.toBytes());
+    const lamports = a ? a.lamports() : 0n;
+    const owner = a && lamports ? b58encode(Buffer.from(a.owner())) : '11111111111111111111111111111111';
+    const data = a && lamports ? Buffer.from(a.data()).toString('hex') : '';
+    out.push(`post ${key} ${lamports} ${owner} ${data}`);
+  });
+  return out;
+}
+
+function run(lib, setup, bytes, v0) {
+  const svm = setup();
+  const res = v0 ? svm.sendVersionedTransaction(bytes) : svm.sendLegacyTransaction(bytes);
+  const failed = typeof res.err === 'function';
+  const meta = failed ? res.meta() : res;
+  return { svm, failed, meta, err: failed ? res.err() : null };
+}
+
+function main(file, outdir) {
+  const dir = path.dirname(file);
+  const scn = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const lib = litesvm();
+  const w3 = web3();
+  const ids = { ...PROGRAMS };
+  const programs = [];
+  for (const p of scn.programs || []) {
+    if (p.elf && p.elf.startsWith('builtin:')) { ids[p.name] = PROGRAMS[p.elf.slice(8)]; continue; }
+    ids[p.name] = p.id || DEFAULT_PROGRAM_ID;
+    programs.push({ ...p, elf: path.resolve(dir, p.elf) });
+  }
+  const txs = (scn.transactions || []).map((tx) => tx.instructions.map((ix) => new w3.TransactionInstruction({
+    programId: new w3.PublicKey(ids[ix.program] || ix.program),
+    data: parseData(ix.data, dir),
+    keys: (ix.accounts || []).map((a) => ({ pubkey: new w3.PublicKey(a.pubkey), isSigner: !!a.signer,
+      isWritable: !!a.writable })),
+  })));
+  // the table holds every account an instruction names that is not a signer
+  const addrs = [];
+  for (const ixs of txs) for (const ix of ixs) for (const k of ix.keys) {
+    const s = k.pubkey.toBase58();
+    if (!k.isSigner && !addrs.includes(s) && s !== FEE_PAYER_B58) addrs.push(s);
+  }
+  const alt = altData(addrs);
+  const accounts = (scn.accounts || []).map((a) => ({ ...a, data: a.data ? parseData(a.data, dir).toString('hex') : undefined }));
+  const extra = [{ pubkey: FEE_PAYER_B58, lamports: 1000000000000 },
+                 { pubkey: ALT_KEY, lamports: (128 + alt.length) * 6960, owner: ALT_PROGRAM, data: alt.toString('hex') }];
+  fs.mkdirSync(outdir, { recursive: true });
+  fs.writeFileSync(path.join(outdir, 'state.json'),
+    JSON.stringify({ programs, accounts: [...accounts, ...extra], instructions: [] }, null, 1));
+  const setup = () => {
+    const svm = newSvm(lib);
+    for (const p of programs)
+      svm.addProgramWithLoader(b58decode(ids[p.name]), fs.readFileSync(p.elf), b58decode(LOADERS[p.loader || 'v3']));
+    for (const a of [...accounts, ...extra])
+      svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
+        a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+    svm.expireBlockhash();
+    return svm;
+  };
+  const table = new w3.AddressLookupTableAccount({ key: new w3.PublicKey(ALT_KEY), state: {
+    deactivationSlot: 0xffffffffffffffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
+    authority: new w3.PublicKey(FEE_PAYER), addresses: addrs.map((a) => new w3.PublicKey(a)) } });
+  if (process.env.SCP_WIRE_ALT_CASES) altCases(lib, w3, setup, accounts, extra, programs, txs, addrs, outdir);
+  (scn.transactions || []).forEach((tx, t) => {
+    const label = tx.label || String(t + 1);
+    fs.writeFileSync(path.join(outdir, `${label}.scn.json`),
+      JSON.stringify({ programs, accounts: [...accounts, ...extra], transactions: [tx] }, null, 1));
+    const blockhash = setup().latestBlockhash();
+    const payerKey = new w3.PublicKey(FEE_PAYER);
+    const legacy = new w3.Transaction({ feePayer: payerKey, recentBlockhash: blockhash }).add(...txs[t]);
+    const legacyMsg = legacy.compileMessage();
+    const legacyBytes = legacy.serialize({ requireAllSignatures: false, verifySignatures: false });
+    const v0Msg = new w3.TransactionMessage({ payerKey, recentBlockhash: blockhash, instructions: txs[t] })
+      .compileToV0Message([table]);
+    v0Msg.alts = [table];
+    const v0Bytes = Buffer.from(new w3.VersionedTransaction(v0Msg).serialize());
+    for (const [form, bytes, msg] of [['legacy', legacyBytes, legacyMsg], ['v0', v0Bytes, v0Msg]]) {
+      const r = run(lib, setup, bytes, form === 'v0');
+      const lines = [`cu ${r.meta.computeUnitsConsumed()}`, ...r.meta.logs().map((l) => `log ${l}`),
+        r.failed ? `result err ${errorText(r.err)}` : 'result ok', ...postLines(r.svm, w3, msg)];
+      fs.writeFileSync(path.join(outdir, `${label}.${form}.b64`), Buffer.from(bytes).toString('base64') + '\n');
+      fs.writeFileSync(path.join(outdir, `${label}.${form}.want`), lines.join('\n') + '\n');
+      if (form === 'v0') fs.writeFileSync(path.join(outdir, `${label}.rpc.json`), JSON.stringify(rpcResponse(r, bytes), null, 1));
+    }
+  });
+}
+
+// The first transaction's v0 form on lookup tables the runtime refuses or
+// half uses, each in OUTDIR/alt-NAME/, and on fee payers that cannot pay,
+// in OUTDIR/payer_NAME/ (state.json, tx.v0.b64, tx.v0.want; a refused
+// table leaves no account changed and gives no "post" lines).
+function altCases(lib, w3, setup0, accounts, extra, programs, txs, addrs, outdir) {
+  const slot = 447552000n;
+  const variants = {
+    deactivated: (d) => d.writeBigUInt64LE(5n, 4),
+    deactivated_now: (d) => d.writeBigUInt64LE(slot, 4),
+    extended_now: (d) => d.writeBigUInt64LE(slot, 12),
+    uninitialized: (d) => d.writeUInt32LE(0, 0),
+    ragged: null,
+    foreign: null,
+  };
+  const blockhash = setup0().latestBlockhash();
+  const table = new w3.AddressLookupTableAccount({ key: new w3.PublicKey(ALT_KEY), state: {
+    deactivationSlot: 0xffffffffffffffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
+    authority: new w3.PublicKey(FEE_PAYER), addresses: addrs.map((a) => new w3.PublicKey(a)) } });
+  const msg = new w3.TransactionMessage({ payerKey: new w3.PublicKey(FEE_PAYER), recentBlockhash: blockhash,
+    instructions: txs[0] }).compileToV0Message([table]);
+  msg.alts = [table];
+  const bytes = Buffer.from(new w3.VersionedTransaction(msg).serialize());
+  // the fee payer that cannot pay: too poor, left rent-paying, not a
+  // system account, absent
+  const fee = 5000 * msg.header.numRequiredSignatures;
+  const payers = {
+    payer_poor: { lamports: fee - 1 },
+    payer_rent: { lamports: 128 * 6960 + fee - 1 },
+    payer_exact: { lamports: 128 * 6960 + fee },
+    payer_owned: { owner: BUILTINS.token },
+    payer_missing: { lamports: 0 },
+  };
+  for (const name of [...Object.keys(variants), ...Object.keys(payers)]) {
+    const edit = variants[name];
+    const alt = { ...extra[1] };
+    let data = Buffer.from(alt.data, 'hex');
+    if (edit) edit(data);
+    if (name === 'ragged') data = Buffer.concat([data, Buffer.alloc(5)]);
+    if (name === 'foreign') alt.owner = '11111111111111111111111111111111';
+    alt.data = data.toString('hex');
+    const state = [...accounts, { ...extra[0], ...(payers[name] || {}) }, alt];
+    const dir = path.join(outdir, payers[name] ? name : `alt-${name}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ programs, accounts: state, instructions: [] }, null, 1));
+    const svm = newSvm(lib);
+    for (const p of programs)
+      svm.addProgramWithLoader(b58decode(p.id || DEFAULT_PROGRAM_ID), fs.readFileSync(p.elf), b58decode(LOADERS[p.loader || 'v3']));
+    for (const a of state)
+      svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
+        a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+    svm.expireBlockhash();
+    const res = svm.sendVersionedTransaction(bytes);
+    const failed = typeof res.err === 'function';
+    const meta = failed ? res.meta() : res;
+    const lines = [`cu ${meta.computeUnitsConsumed()}`, ...meta.logs().map((l) => `log ${l}`),
+      failed ? `result err ${errorText(res.err())}` : 'result ok', ...(failed && !payers[name] ? [] : postLines(svm, w3, msg))];
+    fs.writeFileSync(path.join(dir, 'tx.v0.b64'), bytes.toString('base64') + '\n');
+    fs.writeFileSync(path.join(dir, 'tx.v0.want'), lines.join('\n') + '\n');
+  }
+}
+
+// The RPC's err: "Name", {"Name": value}, {"InstructionError": [k, E]}.
+function rpcErr(r) {
+  if (!r.failed) return null;
+  const s = errorText(r.err);
+  let m = /^(\d+) Custom\((\d+)\)$/.exec(s);
+  if (m) return { InstructionError: [Number(m[1]), { Custom: Number(m[2]) }] };
+  m = /^(\d+) (\w+)$/.exec(s);
+  if (m) return { InstructionError: [Number(m[1]), m[2]] };
+  m = /^(\w+) \{ (\w+): (\d+) \}$/.exec(s);
+  if (m) return m[1] === 'DuplicateInstruction' ? { [m[1]]: Number(m[3]) } : { [m[1]]: { [m[2]]: Number(m[3]) } };
+  return s;
+}
+
+function rpcResponse(r, bytes) {
+  const inner = r.meta.innerInstructions().map((list, index) => ({ index, instructions: list.map((ii) => {
+    const c = ii.instruction();
+    return { programIdIndex: c.programIdIndex(), accounts: Array.from(c.accounts()),
+             data: b58encode(Buffer.from(c.data())), stackHeight: ii.stackHeight() };
+  }) })).filter((x) => x.instructions.length);
+  return { jsonrpc: '2.0', id: 1, result: {
+    slot: 447552000, blockTime: null, version: 0,
+    transaction: [Buffer.from(bytes).toString('base64'), 'base64'],
+    meta: { err: rpcErr(r), status: r.failed ? { Err: rpcErr(r) } : { Ok: null },
+            innerInstructions: inner, logMessages: r.meta.logs(),
+            computeUnitsConsumed: Number(r.meta.computeUnitsConsumed()) } } };
+}
+
+const FEE_PAYER_B58 = b58encode(FEE_PAYER);
+main(process.argv[2] || die('usage: wire.js SCENARIO.json OUTDIR'), process.argv[3] || die('usage: wire.js SCENARIO.json OUTDIR'));

@@ -7,6 +7,7 @@
  */
 #include "cli_soltx.h"
 #include "solana/scp_sol_wire.h"
+#include "solana/scp_sol_rpctx.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +44,79 @@ static void title_of(const char *path, char *title, size_t cap) {
   snprintf(title, cap, "transaction %.*s", (int)strcspn(base, "."), base);
 }
 
-static int write_all(const cli_sol_tx *o, const scp_sol_tx_result *r, const scp_sol_wire_msg *m) {
+/* The inner instructions per top-level instruction, from the runtime's
+ * "invoke [N]" lines (N > 1: an inner one); false when the logs were cut. */
+static bool inner_counts(char *const *logs, size_t n, size_t *count, size_t cap) {
+  long top = -1;
+  memset(count, 0, cap * sizeof *count);
+  for (size_t i = 0; i < n; i++) {
+    unsigned depth;
+    char c;
+    if (!strcmp(logs[i], "Log truncated")) return false;
+    const char *inv = strstr(logs[i], " invoke [");
+    if (strncmp(logs[i], "Program ", 8) || !inv || sscanf(inv, " invoke [%u%c", &depth, &c) != 2 || c != ']')
+      continue;
+    if (depth == 1) top++;
+    else if (top >= 0 && (size_t)top < cap) count[top]++;
+  }
+  return true;
+}
+
+/* "chain" lines of result.txt: the chain's record beside scprof's, the
+ * first log line that differs; the one-line summary into sum */
+static bool chain_lines(const scp_sol_chain *ch, const scp_sol_tx_result *r, scp_buf *b, char *sum, size_t cap) {
+  char err[200];
+  bool same = ch->cu == r->cu;
+  scp_sol_rpc_err(r, err, sizeof err);
+  scp_buf_printf(b, "chain cu %llu scprof %llu\n", (unsigned long long)ch->cu, (unsigned long long)r->cu);
+  scp_buf_printf(b, "chain err %s scprof %s\n", ch->err, err);
+  same &= !strcmp(ch->err, err);
+  size_t k = 0;
+  while (k < ch->nlogs && k < r->nlogs && !strcmp(ch->logs[k], r->logs[k])) k++;
+  int n = snprintf(sum, cap, "chain %llu CU, scprof %llu CU", (unsigned long long)ch->cu, (unsigned long long)r->cu);
+  if (k == ch->nlogs && k == r->nlogs) {
+    scp_buf_printf(b, "chain logs same (%zu lines)\n", k);
+  } else {
+    same = false;
+    scp_buf_printf(b, "chain log %zu: %s\nscprof log %zu: %s\n", k + 1, k < ch->nlogs ? ch->logs[k] : "(none)",
+                   k + 1, k < r->nlogs ? r->logs[k] : "(none)");
+    if (n > 0 && (size_t)n < cap)
+      snprintf(sum + n, cap - (size_t)n, "; log line %zu differs: chain \"%s\", scprof \"%s\"", k + 1,
+               k < ch->nlogs ? ch->logs[k] : "(none)", k < r->nlogs ? r->logs[k] : "(none)");
+  }
+  size_t mine[256];
+  if (inner_counts(r->logs, r->nlogs, mine, 256)) {
+    size_t bad = SIZE_MAX;
+    for (size_t i = 0; i < 256 && bad == SIZE_MAX; i++)
+      if (mine[i] != (i < ch->ninner ? ch->inner[i] : 0)) bad = i;
+    if (bad == SIZE_MAX) {
+      scp_buf_printf(b, "chain inner instructions same\n");
+    } else {
+      same = false;
+      scp_buf_printf(b, "chain inner instructions of instruction %zu: chain %zu scprof %zu\n", bad,
+                     bad < ch->ninner ? ch->inner[bad] : 0, mine[bad]);
+    }
+  }
+  if (strcmp(ch->err, err)) {
+    n = (int)strlen(sum);
+    snprintf(sum + n, cap - (size_t)n, "; outcome: chain %s, scprof %s", ch->err, err);
+  }
+  return same;
+}
+
+static int write_all(const cli_sol_tx *o, const scp_sol_tx_result *r, const scp_sol_wire_msg *m,
+                     const scp_sol_chain *ch, bool *differs) {
   cli_outdir od;
   scp_buf b = {0};
+  char sum[1200] = "";
   int st = cli_outdir_begin(&od, o->out_dir);
   if (!st && r->profile) st = o->write_outputs(r->profile, o->ctx, od.tmp, od.final);
   result_lines(r, m, &b);
+  *differs = ch && !chain_lines(ch, r, &b, sum, sizeof sum);
+  if (!st && ch) {
+    if (*differs) cli_warn("%s: %s", o->path, sum);
+    else if (!o->quiet) printf("%s\n", sum);
+  }
   if (!st) st = cli_write_file_as(od.tmp, od.final, "result.txt", &b);
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
@@ -63,7 +131,7 @@ static int write_all(const cli_sol_tx *o, const scp_sol_tx_result *r, const scp_
   return st;
 }
 
-static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_msg *m) {
+static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_msg *m, const scp_sol_chain *ch) {
   scp_error err = {0};
   char title[300], out[160];
   scp_sol_tx_result r;
@@ -79,9 +147,13 @@ static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_
     int rc = scp_sol_tx_run(&to, &r, &err);
     if (rc) return cli_die(rc, "%s: %s", o->path, err.msg);
   }
-  int st = write_all(o, &r, m);
+  bool differs = false;
+  int st = write_all(o, &r, m, ch, &differs);
   scp_sol_tx_outcome(&r, out, sizeof out);
-  if (!st && strcmp(out, "ok"))
+  if (!st && differs && o->expect_chain)
+    st = cli_die(SCP_ERR_CHAIN, "%s: scprof's run differs from the chain's record (see %s/result.txt)", o->path,
+                 o->out_dir);
+  else if (!st && strcmp(out, "ok"))
     st = cli_die(SCP_ERR_TRAP, "%s: transaction failed: %s after %llu CU (written to %s)", o->path, out,
                  (unsigned long long)r.cu, o->out_dir);
   scp_sol_tx_result_free(&r);
@@ -94,10 +166,24 @@ int cli_sol_tx_run(const cli_sol_tx *o) {
   scp_error err = {0};
   scp_sol_wire_tx tx = {0};
   scp_sol_wire_msg m = {0};
+  scp_sol_chain ch = {0};
+  bool rpc = false;
   int st = 0;
   if (scp_read_file_max(o->path, TX_FILE_MAX, "a transaction", &file, &flen, &err))
     return cli_die(err.code, "%s", err.msg);
-  if (scp_sol_wire_text(file, flen, &bytes, &len, &err) || scp_sol_wire_decode(bytes, len, &tx, &err)) {
+  if ((rpc = scp_sol_rpctx_is(file, flen))) {
+    if (scp_sol_rpctx_read(file, flen, o->path, &ch, &err)) {
+      st = cli_die(err.code, "%s", err.msg);
+      goto done;
+    }
+    if (scp_sol_wire_decode(ch.wire, ch.len, &tx, &err)) {
+      st = cli_die(err.code, "%s: result.transaction: %s", o->path, err.msg);
+      goto done;
+    }
+  } else if (o->expect_chain) {
+    st = cli_die(SCP_ERR_USAGE, "%s: --expect-chain needs a getTransaction response, not a bare transaction", o->path);
+    goto done;
+  } else if (scp_sol_wire_text(file, flen, &bytes, &len, &err) || scp_sol_wire_decode(bytes, len, &tx, &err)) {
     st = cli_die(err.code, "%s: %s", o->path, err.msg);
     goto done;
   }
@@ -105,8 +191,9 @@ int cli_sol_tx_run(const cli_sol_tx *o) {
     st = cli_die(err.code, "%s: %s", o->path, err.msg);
     goto done;
   }
-  st = run_msg(o, &tx, &m);
+  st = run_msg(o, &tx, &m, rpc ? &ch : NULL);
 done:
+  scp_sol_chain_free(&ch);
   scp_sol_wire_msg_free(&m);
   scp_sol_wire_free(&tx);
   free(bytes);

@@ -148,6 +148,20 @@ forms() {
       differ=$((differ + 1)); echo "  $label: the scenario's result differs from the wire's"
     fi
   done
+  # the getTransaction responses (encodings base64 and json) of each form:
+  # litesvm's meta is the chain's record, which scprof must meet exactly
+  nr=0 rbad=0
+  for rpc in "$T/$name"/*.rpc.json "$T/$name"/*.rpcjson.json; do
+    nr=$((nr + 1))
+    "$BIN" profile --scenario "$T/$name/state.json" --tx "$rpc" --expect-chain -o "$T/r" -q >/dev/null 2>"$T/err"
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 10 ] || ! grep -q '^chain logs same' "$T/r/result.txt" ||
+       ! grep -q '^chain inner instructions same' "$T/r/result.txt"; then
+      rbad=$((rbad + 1)); echo "  $(basename "$rpc"): exit $rc: $(cat "$T/err")"
+    fi
+  done
+  NAME="sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and inner instructions"
+  ok [ "$nr" -gt 0 -a "$rbad" -eq 0 ]
   NAME="sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer)"
   ok [ "$n" -gt 0 -a "$bad" -eq 0 ]
   NAME="sol_wire $name: scenario, legacy and v0 profiles byte-identical ($same files of $pinned transactions)"
@@ -156,6 +170,28 @@ forms() {
 forms tx
 forms ata 1
 forms nonce
+
+# a record scprof does not meet: CU and a log line changed
+r=$T/ata/ata_create.v0.rpc.json
+sed 's/"computeUnitsConsumed": 13386/"computeUnitsConsumed": 13385/; s/Program log: Create/Program log: Created/' "$r" >"$T/changed.json"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/changed.json" --expect-chain -o "$T/c" -q >"$T/out" 2>"$T/err"
+rc=$?
+NAME="sol_wire --expect-chain: a record that differs is exit 14, the first differing log line named"
+ok sh -c "[ $rc -eq 14 ] && grep -q 'chain 13385 CU, scprof 13386 CU; log line 2 differs: chain \"Program log: Created\", scprof \"Program log: Create\"' '$T/err' &&
+          grep -qx 'chain cu 13385 scprof 13386' '$T/c/result.txt' && grep -qx 'chain log 2: Program log: Created' '$T/c/result.txt'"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/changed.json" -o "$T/c" -q >/dev/null 2>&1
+NAME="sol_wire without --expect-chain the difference is reported, not an error"
+ok [ $? -eq 0 ]
+sed 's/"computeUnitsConsumed": 13386/"computeUnitsConsumed": null/' "$r" >"$T/nocu.json"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/nocu.json" -o "$T/c" -q >/dev/null 2>"$T/err"
+rc=$?
+NAME="sol_wire a record without computeUnitsConsumed (null) refused (exit 65, JSON path named)"
+ok one_line_error 65 "nocu.json: result.meta.computeUnitsConsumed"
+sed 's/"meta": {/"meta": {"surprise": 1,/' "$r" >"$T/unknown.json"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/unknown.json" -o "$T/c" -q >/dev/null 2>"$T/err"
+rc=$?
+NAME="sol_wire an unknown key in meta refused"
+ok one_line_error 65 'unknown key "surprise"'
 
 # refused lookup tables and fee payers that cannot pay (from ata_create)
 bad=0 n=0

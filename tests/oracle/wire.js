@@ -14,8 +14,8 @@
 //   LABEL.v0.b64        the v0 one
 //   LABEL.legacy.want   litesvm's lines: cu, log, result, then "post KEY
 //   LABEL.v0.want       LAMPORTS OWNER HEX" for each writable account
-//   LABEL.rpc.json      a getTransaction response (encoding base64) of the
-//                       v0 transaction with litesvm's meta
+//   LABEL.FORM.rpc.json       a getTransaction response (encoding base64)
+//   LABEL.FORM.rpcjson.json   and one of encoding json, with litesvm's meta
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -158,7 +158,10 @@ function main(file, outdir) {
         r.failed ? `result err ${errorText(r.err)}` : 'result ok', ...postLines(r.svm, w3, msg)];
       fs.writeFileSync(path.join(outdir, `${label}.${form}.b64`), Buffer.from(bytes).toString('base64') + '\n');
       fs.writeFileSync(path.join(outdir, `${label}.${form}.want`), lines.join('\n') + '\n');
-      if (form === 'v0') fs.writeFileSync(path.join(outdir, `${label}.rpc.json`), JSON.stringify(rpcResponse(r, bytes), null, 1));
+      fs.writeFileSync(path.join(outdir, `${label}.${form}.rpc.json`),
+        JSON.stringify(rpcResponse(r, bytes, form, null), null, 1));
+      fs.writeFileSync(path.join(outdir, `${label}.${form}.rpcjson.json`),
+        JSON.stringify(rpcResponse(r, bytes, form, msg), null, 1));
     }
   });
 }
@@ -237,15 +240,29 @@ function rpcErr(r) {
   return s;
 }
 
-function rpcResponse(r, bytes) {
+// encoding "json": the message as the RPC writes it
+function jsonTx(msg, bytes) {
+  const sig = b58encode(Buffer.from(bytes.slice(1, 65)));
+  const out = { signatures: Array(msg.header.numRequiredSignatures).fill(sig), message: {
+    header: msg.header, accountKeys: msg.staticAccountKeys.map((k) => k.toBase58()),
+    recentBlockhash: msg.recentBlockhash,
+    instructions: msg.compiledInstructions.map((ix) => ({ programIdIndex: ix.programIdIndex,
+      accounts: Array.from(ix.accountKeyIndexes), data: b58encode(Buffer.from(ix.data)), stackHeight: null })) } };
+  if (msg.version === 0)
+    out.message.addressTableLookups = msg.addressTableLookups.map((l) => ({ accountKey: l.accountKey.toBase58(),
+      writableIndexes: Array.from(l.writableIndexes), readonlyIndexes: Array.from(l.readonlyIndexes) }));
+  return out;
+}
+
+function rpcResponse(r, bytes, form, msg) {
   const inner = r.meta.innerInstructions().map((list, index) => ({ index, instructions: list.map((ii) => {
     const c = ii.instruction();
     return { programIdIndex: c.programIdIndex(), accounts: Array.from(c.accounts()),
              data: b58encode(Buffer.from(c.data())), stackHeight: ii.stackHeight() };
   }) })).filter((x) => x.instructions.length);
   return { jsonrpc: '2.0', id: 1, result: {
-    slot: 447552000, blockTime: null, version: 0,
-    transaction: [Buffer.from(bytes).toString('base64'), 'base64'],
+    slot: 447552000, blockTime: null, version: form === 'v0' ? 0 : 'legacy',
+    transaction: msg ? jsonTx(msg, bytes) : [Buffer.from(bytes).toString('base64'), 'base64'],
     meta: { err: rpcErr(r), status: r.failed ? { Err: rpcErr(r) } : { Ok: null },
             innerInstructions: inner, logMessages: r.meta.logs(),
             computeUnitsConsumed: Number(r.meta.computeUnitsConsumed()) } } };

@@ -18,7 +18,7 @@ typedef struct cli_sol_tx {
   const scp_sol_account *state;          /* borrowed, not changed */
   size_t nstate;
   const char *out_dir;
-  bool quiet, expect_chain;
+  bool quiet, expect_chain, sigverify;
   unsigned top;
   /* the profile in every wanted format into dir (cmd_profile_sol.c) */
   int (*write_outputs)(const scp_profile *p, const void *ctx, const char *dir, const char *shown);

@@ -20,7 +20,7 @@ typedef struct sol_cli {
   const char *out_dir, *path, *scenario, *tx;
   bool want[SCP_FMT_COUNT];
   uint64_t top, cu_limit, heap;
-  bool quiet, list, have_id, expect_chain;
+  bool quiet, list, have_id, expect_chain, sigverify;
   scp_svg_opts svg;
   scp_tree_opts shape;
   uint8_t program_id[32];
@@ -215,6 +215,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->tx = val;
     } else if (!strcmp(a, "--expect-chain")) {
       c->expect_chain = true;
+    } else if (!strcmp(a, "--sigverify")) {
+      c->sigverify = true;
     } else if (!strcmp(a, "--list")) {
       c->list = true;
     } else if (!strcmp(a, "--ix")) {
@@ -243,7 +245,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     }
   }
   if (c->tx) return check_tx_args(c);
-  if (c->expect_chain) return cli_die(SCP_ERR_USAGE, "--expect-chain needs --tx");
+  if (c->expect_chain || c->sigverify)
+    return cli_die(SCP_ERR_USAGE, "%s needs --tx", c->expect_chain ? "--expect-chain" : "--sigverify");
   if (c->scenario && (c->path || c->nix || c->ixlen))
     return cli_die(SCP_ERR_USAGE, "--scenario takes the programs, accounts and instructions from its file");
   if (!c->path && !c->scenario) return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so");
@@ -271,7 +274,7 @@ static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *d
 /* --tx on the state of a scenario (its programs and accounts; it may run
  * no instructions of its own) or of PROGRAM.so and --account */
 static int run_wire(sol_cli *c) {
-  cli_sol_tx o = {c->tx, NULL, 0, c->accts, c->naccts, c->out_dir, c->quiet, c->expect_chain,
+  cli_sol_tx o = {c->tx, NULL, 0, c->accts, c->naccts, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
                   (unsigned)c->top, write_outputs_cb, c};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;

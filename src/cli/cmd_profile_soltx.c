@@ -191,6 +191,11 @@ int cli_sol_tx_run(const cli_sol_tx *o) {
     st = cli_die(err.code, "%s: %s", o->path, err.msg);
     goto done;
   }
+  /* the runtime checks signatures after it loads the lookups */
+  if (o->sigverify && !m.txerr[0] && !scp_sol_wire_verify(&tx)) {
+    scp_sol_wire_msg_free(&m);
+    snprintf(m.txerr, sizeof m.txerr, "SignatureFailure");
+  }
   st = run_msg(o, &tx, &m, rpc ? &ch : NULL);
 done:
   scp_sol_chain_free(&ch);

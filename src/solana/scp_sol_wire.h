@@ -83,6 +83,11 @@ int scp_sol_wire_text(const uint8_t *in, size_t n, uint8_t **out, size_t *outlen
 
 void scp_sol_wire_free(scp_sol_wire_tx *tx);
 
+/* Whether every signature is the ed25519 signature of the message by the
+ * static key at its index (libsodium's strict verification; the runtime
+ * checks them after the lookups load, and a bad one is SignatureFailure). */
+bool scp_sol_wire_verify(const scp_sol_wire_tx *tx);
+
 /* The transaction on a set of accounts, ready for scp_sol_tx_run. */
 typedef struct scp_sol_wire_msg {
   scp_sol_account *accts;      /* the message's accounts in its order, then

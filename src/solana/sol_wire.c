@@ -124,6 +124,13 @@ void scp_sol_wire_free(scp_sol_wire_tx *tx) {
   memset(tx, 0, sizeof *tx);
 }
 
+bool scp_sol_wire_verify(const scp_sol_wire_tx *tx) {
+  if (tx->nsigs > tx->nkeys) return false;
+  for (size_t i = 0; i < tx->nsigs; i++)
+    if (crypto_sign_verify_detached(tx->sigs + 64 * i, tx->msg, tx->msglen, tx->keys + 32 * i)) return false;
+  return true;
+}
+
 static bool is_b58(uint8_t c) {
   return (c >= '1' && c <= '9') || (c >= 'A' && c <= 'Z' && c != 'I' && c != 'O') ||
          (c >= 'a' && c <= 'z' && c != 'l');

@@ -14,7 +14,9 @@
 # transaction as (a) a scenario, (c) a legacy and (d) a v0 wire
 # transaction whose non-signer accounts come from a lookup table gives
 # litesvm's CU, logs, outcome and writable accounts after it, the fee
-# payer's lamports included (independent evidence); the profiles of the
+# payer's lamports included (independent evidence); so do their
+# getTransaction responses (base64 and json) with litesvm's meta as the
+# chain's record, and --sigverify on a signed transaction; the profiles of the
 # three forms are byte-identical; lookup tables the runtime refuses
 # (deactivated, extended in this slot, wrong owner, bad data) and fee
 # payers that cannot pay give litesvm's errors.
@@ -203,6 +205,20 @@ for dir in "$T"/ata/alt-* "$T"/ata/payer_*; do
 done
 NAME="sol_wire $n lookup tables and fee payers (deactivated, extended now, foreign, bad data; poor, rent-paying, not system, absent) as litesvm"
 ok [ "$n" -eq 11 -a "$bad" -eq 0 ]
+# signatures: a really signed transfer and the same with a signature byte
+# changed, against litesvm with its signature checks on
+for d in sig_good sig_bad; do
+  "$BIN" profile --scenario "$T/ata/$d/state.json" --tx "$T/ata/$d/tx.b64" --sigverify -o "$T/$d" -q >/dev/null 2>&1
+  echo $? >"$T/$d.rc"
+done
+NAME="sol_wire --sigverify: a good signature runs (150 CU), a bad one is SignatureFailure, as litesvm"
+ok sh -c "grep -v '^fee ' '$T/sig_good/result.txt' | cmp -s - '$T/ata/sig_good/tx.want' && [ \$(cat '$T/sig_good.rc') -eq 0 ] &&
+          grep -v '^fee ' '$T/sig_bad/result.txt' | cmp -s - '$T/ata/sig_bad/tx.want' && [ \$(cat '$T/sig_bad.rc') -eq 10 ] &&
+          grep -qx 'result err SignatureFailure' '$T/ata/sig_bad/tx.want'"
+"$BIN" profile --scenario "$T/ata/sig_bad/state.json" --tx "$T/ata/sig_bad/tx.b64" -o "$T/nosig" -q >/dev/null 2>&1
+NAME="sol_wire without --sigverify the bad signature is not checked"
+ok [ $? -eq 0 ]
+
 NAME="sol_wire a table deactivated in this slot still loads; one deactivated earlier is AddressLookupTableNotFound"
 ok sh -c "grep -qx 'result ok' '$T/ata/alt-deactivated_now/tx.v0.want' &&
           grep -qx 'result err AddressLookupTableNotFound' '$T/ata/alt-deactivated/tx.v0.want'"

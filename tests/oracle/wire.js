@@ -138,6 +138,7 @@ function main(file, outdir) {
   const table = new w3.AddressLookupTableAccount({ key: new w3.PublicKey(ALT_KEY), state: {
     deactivationSlot: 0xffffffffffffffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
     authority: new w3.PublicKey(FEE_PAYER), addresses: addrs.map((a) => new w3.PublicKey(a)) } });
+  if (process.env.SCP_WIRE_ALT_CASES) sigCases(lib, w3, accounts, programs, outdir);
   if (process.env.SCP_WIRE_ALT_CASES) altCases(lib, w3, setup, accounts, extra, programs, txs, addrs, outdir);
   (scn.transactions || []).forEach((tx, t) => {
     const label = tx.label || String(t + 1);
@@ -224,6 +225,40 @@ function altCases(lib, w3, setup0, accounts, extra, programs, txs, addrs, outdir
       failed ? `result err ${errorText(res.err())}` : 'result ok', ...(failed && !payers[name] ? [] : postLines(svm, w3, msg))];
     fs.writeFileSync(path.join(dir, 'tx.v0.b64'), bytes.toString('base64') + '\n');
     fs.writeFileSync(path.join(dir, 'tx.v0.want'), lines.join('\n') + '\n');
+  }
+}
+
+// A transaction really signed (a key from a fixed seed pays and sends
+// 1,000 lamports) and the same with one signature byte changed, run with
+// litesvm's signature checks on: OUTDIR/sig_good/ and sig_bad/ (state.json,
+// tx.b64, tx.want).
+function sigCases(lib, w3, accounts, programs, outdir) {
+  const kp = w3.Keypair.fromSeed(new Uint8Array(32).fill(9));
+  const to = new w3.PublicKey('GgBaCs3NCBuZN12kCJgAW63ydqohFkHEdfdEXBPzLHq');
+  const state = [...accounts, { pubkey: kp.publicKey.toBase58(), lamports: 1000000000 }];
+  for (const name of ['sig_good', 'sig_bad']) {
+    const svm = newSvm(lib);
+    svm.setSigverify(true);
+    for (const a of state)
+      svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
+        a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+    svm.expireBlockhash();
+    const tx = new w3.Transaction({ feePayer: kp.publicKey, recentBlockhash: svm.latestBlockhash() })
+      .add(w3.SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: to, lamports: 1000 }));
+    tx.sign(kp);
+    const bytes = Buffer.from(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
+    if (name === 'sig_bad') bytes[5] ^= 1;
+    const res = svm.sendLegacyTransaction(bytes);
+    const failed = typeof res.err === 'function';
+    const meta = failed ? res.meta() : res;
+    const msg = tx.compileMessage();
+    const lines = [`cu ${meta.computeUnitsConsumed()}`, ...meta.logs().map((l) => `log ${l}`),
+      failed ? `result err ${errorText(res.err())}` : 'result ok', ...(failed ? [] : postLines(svm, w3, msg))];
+    const dir = path.join(outdir, name);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ programs, accounts: state, instructions: [] }, null, 1));
+    fs.writeFileSync(path.join(dir, 'tx.b64'), bytes.toString('base64') + '\n');
+    fs.writeFileSync(path.join(dir, 'tx.want'), lines.join('\n') + '\n');
   }
 }
 

@@ -86,6 +86,20 @@ function postLines(svm, w3, msg) {
   return out;
 }
 
+// A fresh litesvm holding the programs and the accounts (data in hex),
+// its blockhash expired once (the scenario's first transaction's).
+function loadSvm(lib, programs, state, sigverify) {
+  const svm = newSvm(lib);
+  if (sigverify) svm.setSigverify(true);
+  for (const p of programs)
+    svm.addProgramWithLoader(b58decode(p.id || DEFAULT_PROGRAM_ID), fs.readFileSync(p.elf), b58decode(LOADERS[p.loader || 'v3']));
+  for (const a of state)
+    svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
+      a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+  svm.expireBlockhash();
+  return svm;
+}
+
 function run(lib, setup, bytes, v0) {
   const svm = setup();
   const res = v0 ? svm.sendVersionedTransaction(bytes) : svm.sendLegacyTransaction(bytes);
@@ -125,16 +139,7 @@ function main(file, outdir) {
   fs.mkdirSync(outdir, { recursive: true });
   fs.writeFileSync(path.join(outdir, 'state.json'),
     JSON.stringify({ programs, accounts: [...accounts, ...extra], instructions: [] }, null, 1));
-  const setup = () => {
-    const svm = newSvm(lib);
-    for (const p of programs)
-      svm.addProgramWithLoader(b58decode(ids[p.name]), fs.readFileSync(p.elf), b58decode(LOADERS[p.loader || 'v3']));
-    for (const a of [...accounts, ...extra])
-      svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
-        a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
-    svm.expireBlockhash();
-    return svm;
-  };
+  const setup = () => loadSvm(lib, programs, [...accounts, ...extra], false);
   const table = new w3.AddressLookupTableAccount({ key: new w3.PublicKey(ALT_KEY), state: {
     deactivationSlot: 0xffffffffffffffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
     authority: new w3.PublicKey(FEE_PAYER), addresses: addrs.map((a) => new w3.PublicKey(a)) } });
@@ -211,13 +216,7 @@ function altCases(lib, w3, setup0, accounts, extra, programs, txs, addrs, outdir
     const dir = path.join(outdir, payers[name] ? name : `alt-${name}`);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ programs, accounts: state, instructions: [] }, null, 1));
-    const svm = newSvm(lib);
-    for (const p of programs)
-      svm.addProgramWithLoader(b58decode(p.id || DEFAULT_PROGRAM_ID), fs.readFileSync(p.elf), b58decode(LOADERS[p.loader || 'v3']));
-    for (const a of state)
-      svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
-        a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
-    svm.expireBlockhash();
+    const svm = loadSvm(lib, programs, state, false);
     const res = svm.sendVersionedTransaction(bytes);
     const failed = typeof res.err === 'function';
     const meta = failed ? res.meta() : res;
@@ -237,12 +236,7 @@ function sigCases(lib, w3, accounts, programs, outdir) {
   const to = new w3.PublicKey('GgBaCs3NCBuZN12kCJgAW63ydqohFkHEdfdEXBPzLHq');
   const state = [...accounts, { pubkey: kp.publicKey.toBase58(), lamports: 1000000000 }];
   for (const name of ['sig_good', 'sig_bad']) {
-    const svm = newSvm(lib);
-    svm.setSigverify(true);
-    for (const a of state)
-      svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
-        a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
-    svm.expireBlockhash();
+    const svm = loadSvm(lib, programs, state, true);
     const tx = new w3.Transaction({ feePayer: kp.publicKey, recentBlockhash: svm.latestBlockhash() })
       .add(w3.SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: to, lamports: 1000 }));
     tx.sign(kp);

@@ -10,8 +10,8 @@
 #
 # With litesvm 1.5.0 and @solana/web3.js in build/oracle (tests/oracle/
 # wire.js builds and serializes every transaction of tests/oracle/
-# {tx,ata,nonce}_cases.json with web3.js and runs it in litesvm): every
-# transaction as (a) a scenario, (c) a legacy and (d) a v0 wire
+# {tx,ata,nonce,ptoken}_cases.json with web3.js and runs it in litesvm):
+# every transaction as (a) a scenario, (c) a legacy and (d) a v0 wire
 # transaction whose non-signer accounts come from a lookup table gives
 # litesvm's CU, logs, outcome and writable accounts after it, the fee
 # payer's lamports included (independent evidence); so do their
@@ -172,6 +172,10 @@ forms() {
 forms tx
 forms ata 1
 forms nonce
+forms ptoken
+"$BIN" profile --scenario "$T/ptoken/state.json" --tx "$T/ptoken/ptoken_priority_fee.v0.b64" -o "$T/pf" -q >/dev/null 2>&1
+NAME="sol_wire p-token with a price of 1,000 micro-lamports over 100,000 CU: fee 2 x 5,000 + 100 (1,166 CU)"
+ok sh -c "grep -qx 'fee 10100' '$T/pf/result.txt' && grep -qx 'cu 1166' '$T/pf/result.txt'"
 
 # a record scprof does not meet: CU and a log line changed
 r=$T/ata/ata_create.v0.rpc.json

@@ -29,4 +29,12 @@ typedef struct cli_sol_tx {
  * chain record that differs under expect_chain, or of bad input. */
 int cli_sol_tx_run(const cli_sol_tx *o);
 
+/* A scenario transaction with a "fee_payer": compiled into a legacy
+ * message (scp_sol_wire_compile) and run as --tx runs one (the fee
+ * charged) on o->accts, the scenario's accounts, which take its changes;
+ * the "fee" and "post" lines of result.txt are appended to lines.  SCP_OK
+ * with *r filled; else the error in err and *r empty. */
+int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp_sol_tx_result *r, scp_buf *lines,
+                          scp_error *err);
+
 #endif

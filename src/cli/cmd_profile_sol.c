@@ -453,13 +453,14 @@ static int run_scenario(sol_cli *c) {
 
 /* ---- a scenario of transactions ---- */
 
-static int write_tx_result(const scp_sol_tx_result *r, const char *dir, const char *shown) {
+static int write_tx_result(const scp_sol_tx_result *r, const scp_buf *extra, const char *dir, const char *shown) {
   scp_buf b = {0};
   char out[160];
   scp_sol_tx_outcome(r, out, sizeof out);
   scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
   for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
   scp_buf_printf(&b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+  if (extra->len) scp_buf_put(&b, extra->data, extra->len);
   int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
@@ -497,8 +498,11 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     scp_sol_blockhash_next(blockhash);
     scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash, 0, NULL, 0};
     scp_sol_tx_result r;
-    int rc = scp_sol_tx_run(&o, &r, &err);
+    scp_buf extra = {0};
+    int rc = s->tx_has_fee_payer[t] ? cli_sol_tx_with_payer(&o, s->tx_fee_payer[t], &r, &extra, &err)
+                                    : scp_sol_tx_run(&o, &r, &err);
     if (rc) {
+      scp_buf_free(&extra);
       st = cli_die(rc, "%s: transaction %zu: %s", c->scenario, t + 1, err.msg);
       break;
     }
@@ -508,7 +512,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
     st = cli_make_dir_as(dir, shown);
     if (!st) st = write_outputs(r.profile, c, dir, shown);
-    if (!st) st = write_tx_result(&r, dir, shown);
+    if (!st) st = write_tx_result(&r, &extra, dir, shown);
+    scp_buf_free(&extra);
     if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }

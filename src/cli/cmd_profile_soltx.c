@@ -17,12 +17,8 @@
 /* result.txt: "cu", "log" lines and "result" as tests/oracle/tx.js
  * prints them, then "fee N" and "post KEY LAMPORTS OWNER HEX" for each
  * writable account of the message, in its order */
-static void result_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, scp_buf *b) {
-  char out[160], key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
-  scp_sol_tx_outcome(r, out, sizeof out);
-  scp_buf_printf(b, "cu %llu\n", (unsigned long long)r->cu);
-  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(b, "log %s\n", r->logs[i]);
-  scp_buf_printf(b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+static void account_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, scp_buf *b) {
+  char key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
   scp_buf_printf(b, "fee %llu\n", (unsigned long long)r->fee);
   for (size_t i = 0; i < m->nmsg; i++) {
     if (!m->writable[i]) continue;
@@ -33,6 +29,47 @@ static void result_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, 
     for (size_t k = 0; k < a->len; k++) scp_buf_printf(b, "%02x", a->data[k]);
     scp_buf_putc(b, '\n');
   }
+}
+
+static void result_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, scp_buf *b) {
+  char out[160];
+  scp_sol_tx_outcome(r, out, sizeof out);
+  scp_buf_printf(b, "cu %llu\n", (unsigned long long)r->cu);
+  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(b, "log %s\n", r->logs[i]);
+  scp_buf_printf(b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+  account_lines(r, m, b);
+}
+
+int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp_sol_tx_result *r, scp_buf *lines,
+                          scp_error *err) {
+  uint8_t *wire = NULL;
+  size_t len = 0;
+  scp_sol_wire_tx tx = {0};
+  scp_sol_wire_msg m = {0};
+  memset(r, 0, sizeof *r);
+  r->failed = -1;
+  int rc = scp_sol_wire_compile(payer, o->ixs, o->nixs, o->accts, o->blockhash, &wire, &len, err);
+  if (!rc) rc = scp_sol_wire_decode(wire, len, &tx, err);
+  if (!rc) rc = scp_sol_wire_load(&tx, o->accts, o->naccts, NULL, &m, err);
+  if (!rc && m.txerr[0]) rc = scp_fail(err, SCP_ERR_ARG, "the runtime refuses the transaction: %s", m.txerr);
+  if (!rc) {
+    scp_sol_tx_opts w = {o->progs, o->nprogs, m.accts, m.naccts, m.ixs, m.nixs, o->title, o->profile,
+                         tx.blockhash, m.nmsg, m.writable, tx.nreq};
+    rc = scp_sol_tx_run(&w, r, err);
+  }
+  if (!rc) {
+    account_lines(r, &m, lines);
+    for (size_t i = 0; i < m.nmsg && !rc; i++)
+      for (size_t k = 0; k < o->naccts; k++)
+        if (!memcmp(o->accts[k].key, m.accts[i].key, 32)) {
+          scp_sol_account_free(&o->accts[k]);
+          if (scp_sol_account_copy(&o->accts[k], &m.accts[i])) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+        }
+  }
+  scp_sol_wire_msg_free(&m);
+  scp_sol_wire_free(&tx);
+  free(wire);
+  return rc;
 }
 
 /* "transaction NAME": NAME is the file's name up to its first dot, so a

@@ -35,6 +35,7 @@
 
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_tx.h"
+#include "util/scp_util.h"
 
 typedef struct scp_sol_wire_ix {
   uint8_t program;             /* index of a static key */
@@ -117,7 +118,19 @@ int scp_sol_wire_load(const scp_sol_wire_tx *tx, const scp_sol_account *state, s
                       const scp_sol_wire_slots *slots, scp_sol_wire_msg *m, scp_error *err);
 void scp_sol_wire_msg_free(scp_sol_wire_msg *m);
 
-/* The ids of the ALT program and the upgradeable loader */
+/* A compact-u16 (short_vec length) appended to b */
+void scp_sol_wire_put_cu16(scp_buf *b, size_t v);
+
+/* A legacy transaction of instructions (their accounts indexes into
+ * accts) as a client compiles it: payer first, then every account once,
+ * its flags merged over the instructions, then the programs (read-only),
+ * ordered stably by class (writable signers, read-only signers, writable,
+ * read-only), signatures zero.  SCP_OK with *out malloc'd; SCP_ERR_ARG
+ * (more than 256 accounts), SCP_ERR_NOMEM. */
+int scp_sol_wire_compile(const uint8_t payer[32], const scp_sol_tx_ix *ixs, size_t n, const scp_sol_account *accts,
+                         const uint8_t blockhash[32], uint8_t **out, size_t *len, scp_error *err);
+
+/* The id of the Address Lookup Table program */
 extern const char scp_sol_alt_program[];
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sodium.h>
 #include "solana/scp_sol_rpctx.h"
+#include "solana/scp_sol_wire.h"
 #include "util/scp_json.h"
 
 typedef struct ctx {
@@ -19,14 +20,6 @@ bool scp_sol_rpctx_is(const uint8_t *p, size_t n) {
   size_t i = 0;
   while (i < n && strchr(" \t\r\n", p[i]) && p[i]) i++;
   return i < n && p[i] == '{';
-}
-
-static void put_cu16(scp_buf *b, size_t v) {
-  do {
-    uint8_t x = v & 0x7f;
-    v >>= 7;
-    scp_buf_putc(b, (char)(v ? x | 0x80 : x));
-  } while (v);
 }
 
 /* base58 text of exactly n bytes */
@@ -48,7 +41,7 @@ static int put_b58(ctx *c, const json_t *v, size_t n, const char *path) {
 /* a JSON array as a compact-u16 count of items; each item by fn */
 static int put_vec(ctx *c, const json_t *a, const char *path, int (*fn)(ctx *, const json_t *, const char *)) {
   if (!json_is_array(a) || json_array_size(a) > 0xffff) return bad(c, path, "want an array");
-  put_cu16(&c->out, json_array_size(a));
+  scp_sol_wire_put_cu16(&c->out, json_array_size(a));
   for (size_t i = 0; i < json_array_size(a); i++) {
     char sub[200];
     snprintf(sub, sizeof sub, "%s[%zu]", path, i);
@@ -76,7 +69,7 @@ static int put_data(ctx *c, const json_t *v, const char *path) {
     free(d);
     return bad(c, path, "want base58 instruction data");
   }
-  put_cu16(&c->out, len);
+  scp_sol_wire_put_cu16(&c->out, len);
   scp_buf_put(&c->out, d, len);
   free(d);
   return SCP_OK;
@@ -141,7 +134,7 @@ static int json_tx(ctx *c, const json_t *tx, bool v0, const char *path) {
   if (!rc) rc = put_vec(c, json_object_get(msg, "instructions"), sub, put_ix);
   snprintf(sub, sizeof sub, "%s.message.addressTableLookups", path);
   const json_t *lk = json_object_get(msg, "addressTableLookups");
-  if (!rc && v0 && !lk) put_cu16(&c->out, 0);
+  if (!rc && v0 && !lk) scp_sol_wire_put_cu16(&c->out, 0);
   else if (!rc && v0) rc = put_vec(c, lk, sub, put_lookup);
   else if (!rc && lk && !json_is_null(lk) && json_array_size(lk))
     rc = bad(c, sub, "a legacy transaction has no address table lookups");

@@ -14,6 +14,14 @@ typedef struct rd {
   scp_error *err;
 } rd;
 
+void scp_sol_wire_put_cu16(scp_buf *b, size_t v) {
+  do {
+    uint8_t x = v & 0x7f;
+    v >>= 7;
+    scp_buf_putc(b, (char)(v ? x | 0x80 : x));
+  } while (v);
+}
+
 static int short_read(rd *r, const char *what) {
   return scp_fail(r->err, SCP_ERR_MALFORMED, "%s at byte %zu runs past the end (%zu bytes)", what, r->at, r->n);
 }
@@ -384,4 +392,75 @@ void scp_sol_wire_msg_free(scp_sol_wire_msg *m) {
   free(m->ixs);
   free(m->ixaccts);
   memset(m, 0, sizeof *m);
+}
+
+/* ---- compiling a scenario transaction ---------------------------------- */
+
+typedef struct ckey {
+  const uint8_t *key;
+  bool signer, writable;
+} ckey;
+
+static size_t add_ckey(ckey *k, size_t *n, const uint8_t *key, bool signer, bool writable) {
+  for (size_t i = 0; i < *n; i++)
+    if (!memcmp(k[i].key, key, 32)) {
+      k[i].signer |= signer, k[i].writable |= writable;
+      return i;
+    }
+  if (*n < 257) k[*n] = (ckey){key, signer, writable};
+  return (*n)++;
+}
+
+static int ckey_rank(const ckey *k) { return (k->signer ? 0 : 2) + (k->writable ? 0 : 1); }
+
+static uint8_t ckey_index(const ckey *k, size_t n, const uint8_t *key) {
+  size_t i = 0;
+  while (i < n && memcmp(k[i].key, key, 32)) i++;
+  return (uint8_t)i;
+}
+
+int scp_sol_wire_compile(const uint8_t payer[32], const scp_sol_tx_ix *ixs, size_t n, const scp_sol_account *accts,
+                         const uint8_t blockhash[32], uint8_t **out, size_t *len, scp_error *err) {
+  ckey k[258], sorted[258];
+  size_t nk = 0, nsig = 0, nro_signed = 0, nro_unsigned = 0;
+  add_ckey(k, &nk, payer, true, true);
+  for (size_t x = 0; x < n; x++)
+    for (size_t i = 0; i < ixs[x].naccts; i++)
+      add_ckey(k, &nk, accts[ixs[x].accts[i].index].key, ixs[x].accts[i].signer, ixs[x].accts[i].writable);
+  for (size_t x = 0; x < n; x++) add_ckey(k, &nk, ixs[x].program, false, false);
+  if (nk > 256) return scp_fail(err, SCP_ERR_ARG, "more than 256 accounts in one transaction");
+  size_t ns = 0;
+  sorted[ns++] = k[0];
+  for (int rank = 0; rank < 4; rank++)
+    for (size_t i = 1; i < nk; i++)
+      if (ckey_rank(&k[i]) == rank) sorted[ns++] = k[i];
+  for (size_t i = 0; i < ns; i++) {
+    nsig += sorted[i].signer;
+    nro_signed += sorted[i].signer && !sorted[i].writable;
+    nro_unsigned += !sorted[i].signer && !sorted[i].writable;
+  }
+  scp_buf b = {0};
+  uint8_t zero[64] = {0};
+  scp_sol_wire_put_cu16(&b, nsig);
+  for (size_t i = 0; i < nsig; i++) scp_buf_put(&b, zero, 64);
+  scp_buf_putc(&b, (char)nsig), scp_buf_putc(&b, (char)nro_signed), scp_buf_putc(&b, (char)nro_unsigned);
+  scp_sol_wire_put_cu16(&b, ns);
+  for (size_t i = 0; i < ns; i++) scp_buf_put(&b, sorted[i].key, 32);
+  scp_buf_put(&b, blockhash, 32);
+  scp_sol_wire_put_cu16(&b, n);
+  for (size_t x = 0; x < n; x++) {
+    scp_buf_putc(&b, (char)ckey_index(sorted, ns, ixs[x].program));
+    scp_sol_wire_put_cu16(&b, ixs[x].naccts);
+    for (size_t i = 0; i < ixs[x].naccts; i++)
+      scp_buf_putc(&b, (char)ckey_index(sorted, ns, accts[ixs[x].accts[i].index].key));
+    scp_sol_wire_put_cu16(&b, ixs[x].len);
+    scp_buf_put(&b, ixs[x].data, ixs[x].len);
+  }
+  if (b.oom) {
+    scp_buf_free(&b);
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  *out = (uint8_t *)b.data;
+  *len = b.len;
+  return SCP_OK;
 }

@@ -124,9 +124,10 @@ forms() {
   sed "s|@ORACLE@|$ORACLE_ABS|g" "$D/${name}_cases.json" >"$T/$name.json"
   SCP_WIRE_ALT_CASES=${2:-} node "$D/wire.js" "$T/$name.json" "$T/$name" 2>"$T/oracle.err" ||
     { echo "FAIL sol_wire $name: wire.js failed: $(head -3 "$T/oracle.err")"; return; }
-  n=0 bad=0 same=0 differ=0 pinned=0
+  n=0 bad=0 same=0 differ=0 pinned=0 sposts=0 labels=0
   for want in "$T/$name"/*.legacy.want; do
     label=$(basename "$want" .legacy.want)
+    labels=$((labels + 1))
     "$BIN" profile --scenario "$T/$name/$label.scn.json" -o "$T/a" -q >/dev/null 2>&1
     for f in legacy v0; do
       n=$((n + 1))
@@ -140,7 +141,12 @@ forms() {
     # rent-state check's account index counts in each message's own order)
     grep -v '^post \|^fee ' "$T/legacy/result.txt" >"$T/wl"
     grep -v '^post \|^fee ' "$T/v0/result.txt" >"$T/wv"
-    if cmp -s "$T/a/01-$label/result.txt" "$T/wl" && cmp -s "$T/wl" "$T/wv"; then
+    grep -v '^post \|^fee ' "$T/a/01-$label/result.txt" >"$T/sa"
+    # the scenario's accounts after (its own key order) as litesvm's
+    grep '^post ' "$T/a/01-$label/result.txt" | sort >"$T/sp"
+    grep '^post ' "$T/$name/$label.legacy.want" | sort >"$T/lp"
+    cmp -s "$T/sp" "$T/lp" && [ -s "$T/sp" ] && sposts=$((sposts + 1))
+    if cmp -s "$T/sa" "$T/wl" && cmp -s "$T/wl" "$T/wv"; then
       pinned=$((pinned + 1))
       for p in profile.folded report.json report.txt callgrind.out.scprof profile.speedscope.json flamegraph.svg profile.pb.gz; do
         if cmp -s "$T/a/01-$label/$p" "$T/legacy/$p" && cmp -s "$T/a/01-$label/$p" "$T/v0/$p"; then same=$((same + 1))
@@ -166,6 +172,8 @@ forms() {
   ok [ "$nr" -gt 0 -a "$rbad" -eq 0 ]
   NAME="sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer)"
   ok [ "$n" -gt 0 -a "$bad" -eq 0 ]
+  NAME="sol_wire $name: the $labels scenario transactions with a fee_payer leave litesvm's accounts, fee payer included"
+  ok [ "$labels" -gt 0 -a "$sposts" -eq "$labels" ]
   NAME="sol_wire $name: scenario, legacy and v0 profiles byte-identical ($same files of $pinned transactions)"
   ok [ "$same" -gt 0 -a "$differ" -eq 0 ]
 }

@@ -9,7 +9,8 @@
 //
 //   state.json          programs, accounts (+ fee payer, + lookup table),
 //                       no instructions: the state for scprof --tx
-//   LABEL.scn.json      the transaction alone as a scenario
+//   LABEL.scn.json      the transaction alone as a scenario, FeePayer111...
+//                       its "fee_payer"
 //   LABEL.legacy.b64    the legacy wire transaction (base64)
 //   LABEL.v0.b64        the v0 one
 //   LABEL.legacy.want   litesvm's lines: cu, log, result, then "post KEY
@@ -148,7 +149,8 @@ function main(file, outdir) {
   (scn.transactions || []).forEach((tx, t) => {
     const label = tx.label || String(t + 1);
     fs.writeFileSync(path.join(outdir, `${label}.scn.json`),
-      JSON.stringify({ programs, accounts: [...accounts, ...extra], transactions: [tx] }, null, 1));
+      JSON.stringify({ programs, accounts: [...accounts, ...extra],
+        transactions: [{ ...tx, fee_payer: FEE_PAYER_B58 }] }, null, 1));
     const blockhash = setup().latestBlockhash();
     const payerKey = new w3.PublicKey(FEE_PAYER);
     const legacy = new w3.Transaction({ feePayer: payerKey, recentBlockhash: blockhash }).add(...txs[t]);

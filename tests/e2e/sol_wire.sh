@@ -16,7 +16,8 @@
 # litesvm's CU, logs, outcome and writable accounts after it, the fee
 # payer's lamports included (independent evidence); so do their
 # getTransaction responses (base64 and json) with litesvm's meta as the
-# chain's record, and --sigverify on a signed transaction; the profiles of the
+# chain's record, --sigverify on a signed transaction and a durable-nonce
+# transaction; the profiles of the
 # three forms are byte-identical; lookup tables the runtime refuses
 # (deactivated, extended in this slot, wrong owner, bad data) and fee
 # payers that cannot pay give litesvm's errors.
@@ -230,6 +231,12 @@ ok sh -c "grep -v '^fee ' '$T/sig_good/result.txt' | cmp -s - '$T/ata/sig_good/t
 "$BIN" profile --scenario "$T/ata/sig_bad/state.json" --tx "$T/ata/sig_bad/tx.b64" -o "$T/nosig" -q >/dev/null 2>&1
 NAME="sol_wire without --sigverify the bad signature is not checked"
 ok [ $? -eq 0 ]
+
+# a durable-nonce transaction built by web3.js (its recent blockhash the
+# stored nonce): the nonce advanced from it, as litesvm advances it
+"$BIN" profile --scenario "$T/ata/nonce_durable/state.json" --tx "$T/ata/nonce_durable/tx.b64" -o "$T/nd" -q >/dev/null 2>&1
+NAME="sol_wire a durable-nonce transaction (300 CU, the nonce advanced) as litesvm"
+ok sh -c "grep -v '^fee ' '$T/nd/result.txt' | cmp -s - '$T/ata/nonce_durable/tx.want' && grep -qx 'cu 300' '$T/nd/result.txt'"
 
 NAME="sol_wire a table deactivated in this slot still loads; one deactivated earlier is AddressLookupTableNotFound"
 ok sh -c "grep -qx 'result ok' '$T/ata/alt-deactivated_now/tx.v0.want' &&

@@ -145,6 +145,7 @@ function main(file, outdir) {
     deactivationSlot: 0xffffffffffffffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
     authority: new w3.PublicKey(FEE_PAYER), addresses: addrs.map((a) => new w3.PublicKey(a)) } });
   if (process.env.SCP_WIRE_ALT_CASES) sigCases(lib, w3, accounts, programs, outdir);
+  if (process.env.SCP_WIRE_ALT_CASES) durableNonceCase(lib, w3, accounts, programs, outdir);
   if (process.env.SCP_WIRE_ALT_CASES) altCases(lib, w3, setup, accounts, extra, programs, txs, addrs, outdir);
   (scn.transactions || []).forEach((tx, t) => {
     const label = tx.label || String(t + 1);
@@ -256,6 +257,41 @@ function sigCases(lib, w3, accounts, programs, outdir) {
     fs.writeFileSync(path.join(dir, 'tx.b64'), bytes.toString('base64') + '\n');
     fs.writeFileSync(path.join(dir, 'tx.want'), lines.join('\n') + '\n');
   }
+}
+
+// A durable-nonce transaction as web3.js builds one (AdvanceNonceAccount
+// first, the nonce account's stored nonce as the recent blockhash, not
+// litesvm's latest: litesvm's blockhash check lets it through as a nonce
+// transaction), then a transfer: OUTDIR/nonce_durable/ (state.json,
+// tx.b64, tx.want).
+function durableNonceCase(lib, w3, accounts, programs, outdir) {
+  const nonce = Buffer.alloc(32, 0x2a);
+  const noncePubkey = new w3.PublicKey(Buffer.alloc(32, 0x55));
+  const payerKey = new w3.PublicKey(FEE_PAYER);
+  const data = Buffer.alloc(80);
+  data.writeUInt32LE(1, 0);
+  data.writeUInt32LE(1, 4);
+  FEE_PAYER.copy(data, 8);
+  nonce.copy(data, 40);
+  data.writeBigUInt64LE(5000n, 72);
+  const state = [...accounts, { pubkey: FEE_PAYER_B58, lamports: 1000000000000 },
+    { pubkey: noncePubkey.toBase58(), lamports: (128 + 80) * 6960, data: data.toString('hex') }];
+  const svm = loadSvm(lib, programs, state, false);
+  const tx = new w3.Transaction({ feePayer: payerKey, nonceInfo: { nonce: b58encode(nonce),
+    nonceInstruction: w3.SystemProgram.nonceAdvance({ noncePubkey, authorizedPubkey: payerKey }) } })
+    .add(w3.SystemProgram.transfer({ fromPubkey: payerKey, toPubkey: new w3.PublicKey(Buffer.alloc(32, 0x66)),
+      lamports: 1000000 }));
+  const bytes = Buffer.from(tx.serialize({ requireAllSignatures: false, verifySignatures: false }));
+  const res = svm.sendLegacyTransaction(bytes);
+  const failed = typeof res.err === 'function';
+  const meta = failed ? res.meta() : res;
+  const lines = [`cu ${meta.computeUnitsConsumed()}`, ...meta.logs().map((l) => `log ${l}`),
+    failed ? `result err ${errorText(res.err())}` : 'result ok', ...postLines(svm, w3, tx.compileMessage())];
+  const dir = path.join(outdir, 'nonce_durable');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'state.json'), JSON.stringify({ programs, accounts: state, instructions: [] }, null, 1));
+  fs.writeFileSync(path.join(dir, 'tx.b64'), bytes.toString('base64') + '\n');
+  fs.writeFileSync(path.join(dir, 'tx.want'), lines.join('\n') + '\n');
 }
 
 // The RPC's err: "Name", {"Name": value}, {"InstructionError": [k, E]}.

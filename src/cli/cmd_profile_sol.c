@@ -12,16 +12,17 @@
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_feature.h"
 #include "solana/scp_sol_tx.h"
+#include "cli_soltx.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct sol_cli {
-  const char *out_dir, *path, *scenario;
+  const char *out_dir, *path, *scenario, *tx;
   bool want[SCP_FMT_COUNT];
   uint64_t top, cu_limit, heap;
-  bool quiet, list, have_id;
+  bool quiet, list, have_id, expect_chain, sigverify;
   scp_svg_opts svg;
   scp_tree_opts shape;
   uint8_t program_id[32];
@@ -41,6 +42,7 @@ typedef struct sol_cli {
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
+    if (!strcmp(argv[i], "--tx")) return true;
     if (argv[i][0] == '-') continue;
     size_t len = strlen(argv[i]);
     if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
@@ -170,6 +172,21 @@ static int parse_account(sol_cli *c, const char *spec) {
   return 0;
 }
 
+/* --tx takes its instructions from the transaction: the other options
+ * give only the state (programs and accounts) */
+static int check_tx_args(const sol_cli *c) {
+  if (c->ixlen || c->list || c->cu_limit || c->heap)
+    return cli_die(SCP_ERR_USAGE, "--tx takes the instructions and the budget from the transaction "
+                                  "(no --ix, --list, --cu-limit or --heap)");
+  if (c->scenario && (c->path || c->nix))
+    return cli_die(SCP_ERR_USAGE, "--tx with --scenario takes the programs and accounts from the scenario");
+  for (size_t i = 0; i < c->nix; i++)
+    if (c->ixaccts[i].signer || c->ixaccts[i].writable)
+      return cli_die(SCP_ERR_USAGE, "--tx: the transaction's message says which accounts sign and are "
+                                    "writable (no :s or :w on --account)");
+  return 0;
+}
+
 static int parse_args(int argc, char **argv, sol_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   for (int i = 0; i < argc; i++) {
@@ -211,6 +228,13 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario file"))) return usage;
       c->scenario = val;
+    } else if (!strcmp(a, "--tx")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a transaction file"))) return usage;
+      c->tx = val;
+    } else if (!strcmp(a, "--expect-chain")) {
+      c->expect_chain = true;
+    } else if (!strcmp(a, "--sigverify")) {
+      c->sigverify = true;
     } else if (!strcmp(a, "--list")) {
       c->list = true;
     } else if (!strcmp(a, "--ix")) {
@@ -238,6 +262,9 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
+  if (c->tx) return check_tx_args(c);
+  if (c->expect_chain || c->sigverify)
+    return cli_die(SCP_ERR_USAGE, "%s needs --tx", c->expect_chain ? "--expect-chain" : "--sigverify");
   if (c->scenario && (c->path || c->nix || c->ixlen))
     return cli_die(SCP_ERR_USAGE, "--scenario takes the programs, accounts and instructions from its file");
   if (!c->path && !c->scenario) return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so");
@@ -322,6 +349,80 @@ static void apply_features(const sol_cli *c, scp_sol_features *f) {
   scp_error err = {0};
   for (size_t i = 0; i < c->nfeatures; i++) scp_sol_feature_parse(f, c->features[i], &err);
 }
+
+static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *dir, const char *shown) {
+  return write_outputs(p, ctx, dir, shown);
+}
+
+/* --tx on the state of a scenario (its programs and accounts; it may run
+ * no instructions of its own) or of PROGRAM.so and --account */
+static int run_wire(sol_cli *c) {
+  cli_sol_tx o = {c->tx, NULL, 0, c->accts, c->naccts, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
+                  (unsigned)c->top, write_outputs_cb, c};
+  scp_sol_scenario *s = NULL;
+  uint8_t *elf = NULL;
+  scp_error err = {0};
+  scp_sol_tx_prog one = {{0}, NULL, 0, NULL, NULL, c->loader}, *progs = NULL;
+  char name[128];
+  int st = 0;
+  scp_sol_sysvars sv;
+  scp_sol_features feat;
+  bool have_sv = false;
+  if (c->scenario) {
+    if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+    if (s->nixs) {
+      st = cli_die(SCP_ERR_USAGE, "%s: with --tx the scenario gives the state only, but it has %zu instructions",
+                   c->scenario, s->nixs);
+      goto done;
+    }
+    if (!(progs = calloc(s->nprograms + 1, sizeof *progs))) {
+      st = cli_die(SCP_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    for (size_t i = 0; i < s->nprograms; i++) {
+      const scp_sol_scn_program *p = &s->programs[i];
+      progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
+      memcpy(progs[i].id, p->id, 32);
+    }
+    o.progs = progs, o.nprogs = s->nprograms, o.state = s->accounts, o.nstate = s->naccounts;
+    if (c->warp) {
+      scp_sol_sysvars_warp(&s->sysvars, c->warp_slot);
+      if (scp_sol_sysvars_to_accounts(&s->sysvars, s->accounts, s->naccounts)) {
+        st = cli_die(SCP_ERR_NOMEM, "out of memory");
+        goto done;
+      }
+    }
+    apply_features(c, &s->features);
+    o.sysvars = &s->sysvars, o.features = &s->features;
+  } else if (c->path) {
+    if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &one.len, &err))
+      return cli_die(err.code, "%s", err.msg);
+    const char *base = strrchr(c->path, '/');
+    base = base ? base + 1 : c->path;
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
+    one.elf = elf, one.name = name, one.path = c->path;
+    memcpy(one.id, c->program_id, 32);
+    o.progs = &one, o.nprogs = 1;
+  }
+  if (!c->scenario) {
+    if ((st = sysvars_of(c, c->accts, c->naccts, &sv, &err))) {
+      st = cli_die(st, "%s", err.msg);
+      goto done;
+    }
+    have_sv = true;
+    scp_sol_features_default(&feat);
+    apply_features(c, &feat);
+    o.state = c->accts, o.nstate = c->naccts, o.sysvars = &sv, o.features = &feat;
+  }
+  st = cli_sol_tx_run(&o);
+done:
+  if (have_sv) scp_sol_sysvars_free(&sv);
+  free(progs);
+  free(elf);
+  if (s) scp_sol_scenario_free(s);
+  return st;
+}
+
 
 static int run(sol_cli *c) {
   uint8_t *elf = NULL;
@@ -451,8 +552,9 @@ static int run_scenario(sol_cli *c) {
 /* ---- a scenario of transactions ---- */
 
 /* result.txt of a transaction: then the accounts its instructions name,
- * as they are after it (the scenario's accounts carry over) */
-static int write_tx_result(const scp_sol_tx_result *r, const scp_sol_account *accts,
+ * as they are after it (the scenario's accounts carry over); a transaction
+ * run with its fee payer has its "fee" and "post" lines in extra instead */
+static int write_tx_result(const scp_sol_tx_result *r, const scp_buf *extra, const scp_sol_account *accts,
                            const scp_sol_tx_ix *ixs, size_t nixs, const char *dir,
                            const char *shown) {
   scp_buf b = {0};
@@ -461,17 +563,21 @@ static int write_tx_result(const scp_sol_tx_result *r, const scp_sol_account *ac
   scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
   for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
   scp_buf_printf(&b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
-  size_t nall = 0;
-  for (size_t i = 0; i < nixs; i++) nall += ixs[i].naccts;
-  scp_sol_ixacct *all = calloc(nall + 1, sizeof *all);
-  if (!all) {
-    scp_buf_free(&b);
-    return cli_die(SCP_ERR_NOMEM, "out of memory");
+  if (extra->len) {
+    scp_buf_put(&b, extra->data, extra->len);
+  } else {
+    size_t nall = 0;
+    for (size_t i = 0; i < nixs; i++) nall += ixs[i].naccts;
+    scp_sol_ixacct *all = calloc(nall + 1, sizeof *all);
+    if (!all) {
+      scp_buf_free(&b);
+      return cli_die(SCP_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0, at = 0; i < nixs; at += ixs[i].naccts, i++)
+      memcpy(all + at, ixs[i].accts, ixs[i].naccts * sizeof *all);
+    post_lines(&b, accts, all, nall);
+    free(all);
   }
-  for (size_t i = 0, at = 0; i < nixs; at += ixs[i].naccts, i++)
-    memcpy(all + at, ixs[i].accts, ixs[i].naccts * sizeof *all);
-  post_lines(&b, accts, all, nall);
-  free(all);
   int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
@@ -510,10 +616,13 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
     scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash,
-                         &s->sysvars, &s->features};
+                         &s->sysvars, &s->features, 0, NULL, 0};
     scp_sol_tx_result r;
-    int rc = scp_sol_tx_run(&o, &r, &err);
+    scp_buf extra = {0};
+    int rc = s->tx_has_fee_payer[t] ? cli_sol_tx_with_payer(&o, s->tx_fee_payer[t], &r, &extra, &err)
+                                    : scp_sol_tx_run(&o, &r, &err);
     if (rc) {
+      scp_buf_free(&extra);
       st = cli_die(rc, "%s: transaction %zu: %s", c->scenario, t + 1, err.msg);
       break;
     }
@@ -523,7 +632,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
     st = cli_make_dir_as(dir, shown);
     if (!st) st = write_outputs(r.profile, c, dir, shown);
-    if (!st) st = write_tx_result(&r, s->accounts, ixs, n, dir, shown);
+    if (!st) st = write_tx_result(&r, &extra, s->accounts, ixs, n, dir, shown);
+    scp_buf_free(&extra);
     if (!st) st = cli_cov_add(&cov, r.profile);
     if (strcmp(out, "ok") && !first_fail)
       first_fail = scp_exit_status(r.failed >= 0 && r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
@@ -550,7 +660,7 @@ int cmd_profile_sol(int argc, char **argv) {
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
   c.features = calloc((size_t)argc + 1, sizeof *c.features);
   int st = c.accts && c.ixaccts && c.features ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
-  if (!st) st = c.scenario ? run_scenario(&c) : run(&c);
+  if (!st) st = c.tx ? run_wire(&c) : c.scenario ? run_scenario(&c) : run(&c);
   for (size_t i = 0; i < c.naccts; i++) scp_sol_account_free(&c.accts[i]);
   free(c.accts);
   free(c.ixaccts);

@@ -81,5 +81,9 @@ bool scp_sol_key_parse(const char *text, size_t len, uint8_t key[32]);
 /* Base58 of any bytes into out (cap bytes, NUL-terminated); the length, or
  * 0 when it does not fit. */
 size_t scp_sol_b58_encode(const uint8_t *in, size_t n, char *out, size_t cap);
+/* Base58 text of any length into bytes: SCP_OK with *out malloc'd (the
+ * caller frees it) and *n its length; SCP_ERR_MALFORMED (a character
+ * outside the alphabet), SCP_ERR_NOMEM; *out is NULL on failure. */
+int scp_sol_b58_decode(const char *text, size_t len, uint8_t **out, size_t *n);
 
 #endif

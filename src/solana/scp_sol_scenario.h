@@ -14,9 +14,12 @@
  *                      "profile": true, "label": "mint_to"}]}
  *
  * Instead of "instructions", "transactions": [{"label": "...",
- * "instructions": [...]}] runs each transaction's instructions as one
- * transaction (scp_sol_tx.h); there "program" may also be "system" or
- * "compute_budget".
+ * "fee_payer": "PUBKEY", "instructions": [...]}] runs each transaction's
+ * instructions as one transaction (scp_sol_tx.h); there "program" may
+ * also be "system" or "compute_budget".  With "fee_payer" (an account of
+ * "accounts") the transaction is compiled into a legacy message with that
+ * payer first and runs as a wire transaction does (scp_sol_wire.h): the
+ * fee is charged and the accounts after it are reported.
  *
  * "sysvars": {"clock": {"slot": N, "unix_timestamp": T, ...}, "rent": {...},
  * "epoch_schedule": {...}, "epoch_rewards": {...}, "slot_hashes": [[slot,
@@ -72,6 +75,8 @@ typedef struct scp_sol_scenario {
   scp_sol_scn_ix *ixs;
   size_t nixs;
   char **tx_labels;            /* "transactions": one label each */
+  uint8_t (*tx_fee_payer)[32]; /* "fee_payer" of each, where tx_has_fee_payer */
+  bool *tx_has_fee_payer;
   size_t ntx;                  /* 0: "instructions", each on its own */
   /* the sysvar cache: litesvm's, then the sysvar accounts of "accounts",
    * then "sysvars" (scp_sol_sysvar.h); the sysvar accounts match it */

@@ -76,6 +76,21 @@ typedef struct scp_sol_tx_opts {
   const struct scp_sol_sysvars *sysvars;
   /* the feature gates (borrowed); NULL: litesvm's */
   const struct scp_sol_features *features;
+  /* A message read from the wire (scp_sol_wire): accts[0..nmsg) are its
+   * accounts in its order, the fee payer first, msg_writable their
+   * writable flags and nreq the signatures it requires.  Then the fee is
+   * charged as litesvm charges it: 5,000 lamports per signature (those
+   * of the Ed25519, Secp256k1 and Secp256r1 instructions included) plus
+   * the priority fee, ceil(price x limit / 1,000,000), taken from the fee
+   * payer before the instructions run (AccountNotFound,
+   * InvalidAccountForFee, InsufficientFundsForFee or the payer's
+   * InsufficientFundsForRent fail the transaction with nothing charged),
+   * and kept when an instruction fails; the rent-state check counts
+   * accounts by their message index.  nmsg 0: a scenario transaction,
+   * whose fee payer is outside the accounts and charged nothing. */
+  size_t nmsg;
+  const bool *msg_writable;
+  size_t nreq;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {
@@ -83,6 +98,7 @@ typedef struct scp_sol_tx_result {
   uint64_t cu_limit;
   uint32_t heap;
   uint64_t cu_price;
+  uint64_t fee;                /* lamports taken from the fee payer */
   long failed;                 /* the failing instruction's index, -1: none */
   scp_sol_ierr ierr;           /* its error */
   bool out_of_cu;              /* that error is the compute meter running out */

@@ -1,5 +1,6 @@
 /* sol_b58.c — base58 (Bitcoin alphabet), as Solana prints public keys. */
 #include <string.h>
+#include <stdlib.h>
 #include "solana/scp_sol.h"
 
 static const char ALPHA[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -70,4 +71,41 @@ bool scp_sol_key_parse(const char *text, size_t len, uint8_t key[32]) {
   if (lead != ones) return false;
   memcpy(key, b, 32);
   return true;
+}
+
+int scp_sol_b58_decode(const char *text, size_t len, uint8_t **out, size_t *n) {
+  /* bytes of the value, least significant first; 733/1000 > log(58)/log(256) */
+  size_t cap = len * 733 / 1000 + 1, nb = 0, ones = 0;
+  uint8_t *b = calloc(cap + len + 1, 1);
+  *out = NULL;
+  *n = 0;
+  if (!b) return SCP_ERR_NOMEM;
+  while (ones < len && text[ones] == '1') ones++;
+  for (size_t i = 0; i < len; i++) {
+    int d = b58_digit((unsigned char)text[i]);
+    if (d < 0) {
+      free(b);
+      return SCP_ERR_MALFORMED;
+    }
+    unsigned carry = (unsigned)d;
+    for (size_t j = 0; j < nb; j++) {
+      carry += (unsigned)b[j] * 58;
+      b[j] = (uint8_t)carry;
+      carry >>= 8;
+    }
+    while (carry) b[nb++] = (uint8_t)carry, carry >>= 8;
+  }
+  /* the leading '1's are leading zero bytes; then the value, most
+   * significant first */
+  uint8_t *r = malloc(ones + nb + 1);
+  if (!r) {
+    free(b);
+    return SCP_ERR_NOMEM;
+  }
+  memset(r, 0, ones);
+  for (size_t j = 0; j < nb; j++) r[ones + j] = b[nb - 1 - j];
+  free(b);
+  *out = r;
+  *n = ones + nb;
+  return SCP_OK;
 }

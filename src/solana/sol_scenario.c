@@ -244,7 +244,8 @@ static int sol_scn_transactions(loader_ctx *l, json_t *root, json_t *txs, scp_so
                                 json_t **flat) {
   size_t n = json_array_size(txs);
   if (!json_is_array(txs) || !n) return bad(l, "\"transactions\" is a non-empty array");
-  if (!(s->tx_labels = calloc(n, sizeof *s->tx_labels)) || !(*flat = json_array()) ||
+  if (!(s->tx_labels = calloc(n, sizeof *s->tx_labels)) || !(s->tx_fee_payer = calloc(n, sizeof *s->tx_fee_payer)) ||
+      !(s->tx_has_fee_payer = calloc(n, 1)) || !(*flat = json_array()) ||
       json_object_set_new(root, "instructions", *flat))
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
   for (size_t t = 0; t < n; t++) {
@@ -255,6 +256,11 @@ static int sol_scn_transactions(loader_ctx *l, json_t *root, json_t *txs, scp_so
     if (!(s->tx_labels[s->ntx++] = strdup(label ? label : def))) goto oom;
     if (!json_is_array(ixs) || !json_array_size(ixs))
       return bad(l, "a transaction needs a non-empty \"instructions\" array");
+    const json_t *fp = json_object_get(tx, "fee_payer");
+    const char *fps = json_string_value(fp);
+    if (fp && (!fps || !scp_sol_key_parse(fps, strlen(fps), s->tx_fee_payer[t])))
+      return bad(l, "a transaction's \"fee_payer\" is a base58 public key");
+    s->tx_has_fee_payer[t] = fp != NULL;
     for (size_t i = 0; i < json_array_size(ixs); i++) {
       json_t *ix = json_deep_copy(json_array_get(ixs, i));
       if (!ix || !json_is_object(ix)) {
@@ -407,6 +413,8 @@ void scp_sol_scenario_free(scp_sol_scenario *s) {
   }
   for (size_t i = 0; i < s->ntx; i++) free(s->tx_labels[i]);
   free(s->tx_labels);
+  free(s->tx_fee_payer);
+  free(s->tx_has_fee_payer);
   free(s->programs);
   free(s->accounts);
   free(s->ixs);

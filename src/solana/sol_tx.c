@@ -7,6 +7,7 @@
 #include "solana/scp_sol_run.h"
 #include "solana/sol_builtin.h"
 #include "solana/sol_txprof.h"
+#include "solana/sol_fee.h"
 #include "solana/sol_sys.h"
 #include "sbpf/scp_sbpf.h"
 
@@ -208,6 +209,12 @@ static size_t message_index(const tx_state *t, const size_t *order, size_t n, si
 
 static void check_rent(tx_state *t, const scp_sol_account *saved) {
   const scp_sol_tx_opts *o = t->o;
+  if (o->nmsg) {
+    for (size_t i = 0; i < o->nmsg && !t->res->txerr[0]; i++)
+      if (o->msg_writable[i] && !rent_ok(&saved[i], &o->accts[i]))
+        snprintf(t->res->txerr, sizeof t->res->txerr, "InsufficientFundsForRent { account_index: %zu }", i);
+    return;
+  }
   size_t *order = calloc(o->naccts ? o->naccts : 1, sizeof *order), n = 0;
   bool *seen = calloc(o->naccts ? o->naccts : 1, 1);
   if (!order || !seen) {
@@ -387,6 +394,10 @@ static int deployed(const scp_sol_tx_opts *o, scp_sol_tx_prog **out, size_t *n, 
 }
 
 static int check_opts(const scp_sol_tx_opts *o, tx_state *t, scp_error *err) {
+  for (size_t i = 0; i < o->nmsg && i < o->naccts; i++) {
+    t->signer[i] = i < o->nreq;
+    t->writable[i] = o->msg_writable[i];
+  }
   for (size_t k = 0; k < o->nixs; k++)
     for (size_t i = 0; i < o->ixs[k].naccts; i++) {
       const scp_sol_ixacct *a = &o->ixs[k].accts[i];
@@ -497,19 +508,26 @@ static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *e
         rc = scp_fail(err, rc, "out of memory");
         goto done;
       }
+    if (o->nmsg) {
+      uint64_t fee = sol_fee_of(o, b.price, b.limit);
+      sol_fee_charge(&o->accts[0], fee, res->txerr, sizeof res->txerr);
+      if (!res->txerr[0]) res->fee = fee;
+    }
     t.meter = b.limit;
-    if ((rc = run_all(&t, &b))) goto done;
+    if (!res->txerr[0] && (rc = run_all(&t, &b))) goto done;
     res->cu = b.limit - t.meter;
     if (res->failed < 0) check_rent(&t, saved);
     /* a failed transaction changes no account */
-    if (res->failed >= 0 || res->txerr[0])
+    if (res->failed >= 0 || res->txerr[0]) {
       for (size_t i = 0; i < o->naccts; i++) {
         scp_sol_account_free(&o->accts[i]);
         o->accts[i] = saved[i];
         saved[i].data = NULL;
       }
-    else
-      drop_empty(o);
+      /* the fee stays charged */
+      if (res->fee) o->accts[0].lamports -= res->fee;
+    }
+    drop_empty(o);
   }
   if (t.logs.oom) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");

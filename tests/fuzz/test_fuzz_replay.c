@@ -7,8 +7,10 @@
  * (tests/fuzz/corpus-sbpf) and the linked sBPF fixtures with their
  * truncations through fuzz_sbpf, and the differential corpus
  * (tests/fuzz/corpus-diff) through fuzz_diff against wabt's wasm-interp,
- * and the XDR corpus (tests/fuzz/corpus-xdr, with truncations) through
- * fuzz_xdr, so inputs that once crashed or differed stay fixed.  Runs under the
+ * the XDR corpus (tests/fuzz/corpus-xdr, with truncations) through
+ * fuzz_xdr, and the wire-transaction corpus (tests/fuzz/corpus-wire) with
+ * its truncations through fuzz_wire, so inputs that once crashed or
+ * differed stay fixed.  Runs under the
  * sanitizers in `make check`.
  */
 #include <dirent.h>
@@ -28,6 +30,7 @@
 #include "fuzz_scenario.h"
 #include "fuzz_wasm.h"
 #include "fuzz_xdr.h"
+#include "fuzz_wire.h"
 #include "build_dir.h"
 
 static unsigned replay_dir(const char *dir, bool truncations,
@@ -80,6 +83,11 @@ static void test_corpus_diff(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-diff", false, fuzz_diff_one) > 0);
 }
 
+static void test_corpus_wire(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-wire", true, fuzz_wire_one) >= 8);
+}
+
 static void test_corpus_sbpf(void **state) {
   (void)state;
   assert_true(replay_dir("tests/fuzz/corpus-sbpf", true, fuzz_sbpf_one) > 0);
@@ -109,6 +117,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_diff),
     cmocka_unit_test(test_corpus_sbpf),
     cmocka_unit_test(test_corpus_xdr),
+    cmocka_unit_test(test_corpus_wire),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -113,6 +113,16 @@ function transaction(ixs, blockhash) {
   return Buffer.concat([Buffer.from(compactU16(nsig)), Buffer.alloc(64 * nsig), ...parts]);
 }
 
+// The error as "k Name" for InstructionError(k, Name), else as litesvm says.
+function errorText(err) {
+  const s = String(err.toString ? err.toString() : err);
+  let m = /index: (\d+), error: InstructionErrorCustom \{ code: (\d+) \}/.exec(s);
+  if (m) return `${m[1]} Custom(${m[2]})`;
+  m = /index: (\d+), error: (\w+) \}/.exec(s);
+  if (m) return `${m[1]} ${m[2]}`;
+  return s;
+}
+
 // Send ixs; the outcome as lines "cu N", "log TEXT"..., "result ok" or
 // "result err " + errorText(the error).
 function send(svm, ixs, errorText) {
@@ -143,5 +153,5 @@ function posts(svm, keys) {
 
 module.exports = {
   b58decode, b58encode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, FEE_PAYER, SYSTEM,
-  die, litesvm, newSvm, parseData, transaction, send, posts,
+  die, litesvm, newSvm, parseData, transaction, send, posts, errorText, compactU16,
 };

@@ -18,7 +18,7 @@
 const fs = require('fs');
 const path = require('path');
 const { b58decode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, SYSTEM, die, litesvm, newSvm, parseData,
-        posts, send } = require('./svm.js');
+        posts, send, errorText } = require('./svm.js');
 const { applySysvars, setFeatures } = require('./env.js');
 
 // the builtins a transaction may name besides the ELF programs litesvm ships
@@ -27,16 +27,6 @@ const PROGRAMS = {
   compute_budget: 'ComputeBudget111111111111111111111111111111',
   ...BUILTINS,
 };
-
-// The error as "k Name" for InstructionError(k, Name), else as litesvm says.
-function errorText(err) {
-  const s = String(err.toString ? err.toString() : err);
-  let m = /index: (\d+), error: InstructionErrorCustom \{ code: (\d+) \}/.exec(s);
-  if (m) return `${m[1]} Custom(${m[2]})`;
-  m = /index: (\d+), error: (\w+) \}/.exec(s);
-  if (m) return `${m[1]} ${m[2]}`;
-  return s;
-}
 
 function main(file) {
   const dir = path.dirname(file);

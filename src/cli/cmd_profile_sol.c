@@ -358,7 +358,7 @@ static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *d
  * no instructions of its own) or of PROGRAM.so and --account */
 static int run_wire(sol_cli *c) {
   cli_sol_tx o = {c->tx, NULL, 0, c->accts, c->naccts, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
-                  (unsigned)c->top, write_outputs_cb, c};
+                  (unsigned)c->top, write_outputs_cb, c, NULL, NULL};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
   scp_error err = {0};

@@ -68,6 +68,8 @@ int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp
   scp_sol_wire_slots slots;
   if (!rc) rc = scp_sol_wire_load(&tx, o->accts, o->naccts, slots_of(o->sysvars, &slots, hashes), &m, err);
   if (!rc && m.txerr[0]) rc = scp_fail(err, SCP_ERR_ARG, "the runtime refuses the transaction: %s", m.txerr);
+  /* compiling keeps the instructions' order: their labels carry over */
+  for (size_t k = 0; !rc && k < m.nixs && k < o->nixs; k++) m.ixs[k].label = o->ixs[k].label;
   if (!rc) {
     scp_sol_tx_opts w = {o->progs, o->nprogs, m.accts, m.naccts, m.ixs, m.nixs, o->title, o->profile,
                          tx.blockhash, o->sysvars, o->features, m.nmsg, m.writable, tx.nreq};

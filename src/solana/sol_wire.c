@@ -328,7 +328,7 @@ static int build_ixs(const scp_sol_wire_tx *tx, scp_sol_wire_msg *m) {
     const scp_sol_wire_ix *x = &tx->ixs[k];
     for (size_t i = 0; i < x->naccts; i++)
       at[i] = (scp_sol_ixacct){x->accts[i], x->accts[i] < tx->nreq, m->writable[x->accts[i]]};
-    m->ixs[k] = (scp_sol_tx_ix){{0}, at, x->naccts, x->data, x->len};
+    m->ixs[k] = (scp_sol_tx_ix){{0}, at, x->naccts, x->data, x->len, NULL};
     memcpy(m->ixs[k].program, tx->keys + 32 * (size_t)x->program, 32);
     at += x->naccts;
   }

@@ -47,6 +47,8 @@ typedef struct sol_cli {
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
+    /* options only a Solana run has: the program may come from them */
+    if (!strcmp(argv[i], "--program") || !strcmp(argv[i], "--accounts")) return true;
     if (argv[i][0] == '-') continue;
     size_t len = strlen(argv[i]);
     if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
@@ -95,6 +97,34 @@ static int account_state(const char *spec, const char **f, size_t *fl, size_t *n
   return parse_data("--account data", f[3], fl[3], &a->data, &a->len);
 }
 
+static int mention(sol_cli *c, size_t idx, scp_sol_ixacct x);
+
+/* --account @FILE[:s][:w]: the one account of an account file, as an
+ * instruction account */
+static int account_file(sol_cli *c, const char *spec, const char **f, const size_t *fl, size_t nf) {
+  scp_sol_state one = {0};
+  scp_sol_ixacct x = {0};
+  scp_error err = {0};
+  char *path = strndup(spec + 1, fl[0] - 1);
+  if (!path) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  int rc = scp_sol_state_load(&one, path, NULL, &err);
+  free(path);
+  if (!rc && one.n != 1)
+    rc = scp_fail(&err, SCP_ERR_ARG, "--account %s: the file holds %zu accounts; give it with --accounts and "
+                  "name the instruction's with --account PUBKEY", spec, one.n);
+  for (size_t i = 1; !rc && i < nf; i++) {
+    if (is_flag(f[i], fl[i]) && f[i][0] == 's') x.signer = true;
+    else if (is_flag(f[i], fl[i]) && f[i][0] == 'w') x.writable = true;
+    else rc = scp_fail(&err, SCP_ERR_USAGE, "--account %s: unknown flag '%.*s' (s, w)", spec, (int)fl[i], f[i]);
+  }
+  size_t idx = 0;
+  if (!rc) rc = scp_sol_state_add(&c->st, &one.accts[0], "--account", &err);
+  if (!rc) rc = scp_sol_state_index(&c->st, one.accts[0].key, &idx, &err);
+  scp_sol_state_free(&one);
+  if (rc) return cli_die(rc == SCP_ERR_MALFORMED && !strncmp(err.msg, "--account", 9) ? SCP_ERR_ARG : rc, "%s", err.msg);
+  return mention(c, idx, x);
+}
+
 /* --account PUBKEY:LAMPORTS:OWNER:DATA[:s][:w][:x], or PUBKEY[:s][:w]
  * for an account whose state --accounts gave */
 static int parse_account(sol_cli *c, const char *spec) {
@@ -107,6 +137,7 @@ static int parse_account(sol_cli *c, const char *spec) {
     if (!p[n]) break;
     p += n + 1;
   }
+  if (spec[0] == '@') return account_file(c, spec, f, fl, nf);
   bool short_form = nf == 1 || is_flag(f[1], fl[1]);
   scp_sol_account a = {0};
   scp_sol_ixacct x = {0};
@@ -141,6 +172,11 @@ static int parse_account(sol_cli *c, const char *spec) {
     return cli_die(st == SCP_ERR_MALFORMED ? SCP_ERR_ARG : st, "%s", err.msg);
   }
   if ((st = scp_sol_state_index(&c->st, a.key, &idx, &err))) return cli_die(st, "%s", err.msg);
+  return mention(c, idx, x);
+}
+
+/* The instruction's next account: idx with x's flags. */
+static int mention(sol_cli *c, size_t idx, scp_sol_ixacct x) {
   if (idx > UINT16_MAX) return cli_die(SCP_ERR_ARG, "--account: more than 65,535 accounts");
   x.index = (uint16_t)idx;
   c->ixaccts[c->nix++] = x;

@@ -76,6 +76,21 @@ static int data_pair(const src *s, const json_t *v, const char *path, scp_sol_ac
   return SCP_OK;
 }
 
+/* Whether raw data read for @FILE is rather one of the account files:
+ * taken as bytes, the JSON text would silently be the account's data. */
+static bool looks_like_state(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  while (i < n && (p[i] == ' ' || p[i] == '\n' || p[i] == '\r' || p[i] == '\t')) i++;
+  if (i == n || (p[i] != '{' && p[i] != '[')) return false;
+  json_t *v = NULL;
+  if (scp_json_parse(p, n, "", &v, NULL)) return false;
+  const json_t *o = json_is_array(v) ? json_array_get(v, 0) : v;
+  bool yes = json_object_get(o, "account") || json_object_get(o, "value") || json_object_get(o, "result") ||
+             json_object_get(o, "lamports");
+  json_decref(v);
+  return yes;
+}
+
 int scp_sol_data_parse(const char *t, size_t n, const char *dir, uint8_t **out, size_t *len,
                        scp_error *err) {
   bool ok, oom = false;
@@ -86,9 +101,16 @@ int scp_sol_data_parse(const char *t, size_t n, const char *dir, uint8_t **out, 
     size_t need = strlen(dir) + n + 2;
     char *p = malloc(need);
     if (!p) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-    if (t[1] == '/' || !dir[0]) snprintf(p, need, "%s", t + 1);
-    else snprintf(p, need, "%s/%s", dir, t + 1);
+    if (t[1] == '/' || !dir[0]) snprintf(p, need, "%.*s", (int)(n - 1), t + 1);
+    else snprintf(p, need, "%s/%.*s", dir, (int)(n - 1), t + 1);
     int rc = scp_read_file_max(p, SCP_MAX_DATA_BYTES, "instruction or account data", out, len, err);
+    if (!rc && looks_like_state(*out, *len)) {
+      free(*out);
+      *out = NULL;
+      *len = 0;
+      rc = scp_fail(err, SCP_ERR_ARG, "%s is an account file (JSON), not the account's bytes: give it with --accounts",
+                    p);
+    }
     free(p);
     return rc;
   }

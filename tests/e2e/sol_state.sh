@@ -131,6 +131,32 @@ PROGS=   # the hand-assembled programs of cases.sh are not needed here
 NAME="cases of real programs were run from files"
 ok [ "$ncase" -gt 40 ] || [ $have_py -eq 0 ]
 
+# The same from a scenario of transactions: tests/oracle/ata_cases.json
+# (ATA create with its CPIs into Token and System, Token-2022 flows) with
+# its "accounts" replaced by files of each form; every transaction's
+# result.txt must be litesvm's (tests/oracle/tx.js on the original) and
+# every profile file the original's, byte for byte.
+if [ $have_py -eq 1 ] && [ -f "$ORACLE/ata.so" ]; then
+  ORACLE_ABS=$(cd "$ORACLE" && pwd)
+  sed "s|@ORACLE@|$ORACLE_ABS|g" "$D/ata_cases.json" >"$T/ata.json"
+  "$BIN" profile --scenario "$T/ata.json" -o "$T/ata" -q >/dev/null 2>&1
+  [ $have_oracle -eq 1 ] && node "$D/tx.js" "$T/ata.json" >"$T/ata_oracle.txt" 2>/dev/null
+  for form in $FORMS; do
+    python3 "$D/dump.py" scenario "$form" "$T/ata.json" "$T/ata_$form.json"
+    "$BIN" profile --scenario "$T/ata_$form.json" -o "$T/ata_$form" -q >/dev/null 2>"$T/err"
+    NAME="ata_cases from $form files: every transaction's profile and result, byte for byte"
+    ok diff -r "$T/ata" "$T/ata_$form"
+    [ $have_oracle -eq 1 ] || continue
+    for dir in "$T/ata_$form"/*/; do
+      label=$(basename "$dir" | sed 's/^[0-9]*-//')
+      awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/ata_oracle.txt" |
+        sed 's/^result err TransactionError/result err /' >"$T/want.txt"
+      NAME="ata_cases $label from $form files equals litesvm (CU, logs, outcome)"
+      ok cmp -s "$T/want.txt" "$dir/result.txt"
+    done
+  done
+fi
+
 # ---- what used to be taken silently: now read, or refused in one line ----
 K=4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi
 K3=CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8

@@ -17,6 +17,9 @@ FORM is one of
   multi        one getMultipleAccounts JSON-RPC reply, multi.json; prints the
                ADDR1,ADDR2,...= prefix --accounts wants for it
   seashell     Seashell's cache: a gzip JSON map, scenarios/cache.json.gz
+  dump.py scenario FORM IN.json OUT.json
+               IN's own "accounts" written in FORM to the folder OUT.d beside
+               OUT.json, which is IN with "accounts" naming those files
 Integers are written as the tools write them: lamports a JSON number,
 rentEpoch 18446744073709551615 (u64::MAX, as the CLI prints it) and, for
 seashell, rent_epoch as a decimal string.  Output is deterministic.
@@ -55,12 +58,38 @@ def account(form, a):
             "executable": a["executable"], "rentEpoch": U64_MAX, "space": len(a["data"])}
 
 
+def scenario(form, src, dst):
+    """A scenario's own accounts (defaults: system owner, 0 lamports, no
+    data) as FORM files; the copy names them instead."""
+    with open(src) as fh:
+        scn = json.load(fh)
+    specs = []
+    for a in scn.get("accounts", []):
+        data = a.get("data", "")
+        specs.append("%s:%d:%s:%s%s" % (a["pubkey"], int(a.get("lamports", 0)),
+                                        a.get("owner", "11111111111111111111111111111111"), data,
+                                        ":x" if a.get("executable") else ""))
+    folder = os.path.splitext(dst)[0] + ".d"
+    prefix = write(form, folder, specs, quiet=True)
+    rel = os.path.basename(folder)
+    scn["accounts"] = [{"multi": prefix + rel + "/multi.json",
+                        "seashell": rel + "/scenarios/cache.json.gz"}.get(form, rel)]
+    with open(dst, "w") as fh:
+        json.dump(scn, fh, indent=1)
+
+
 def main(argv):
     if len(argv) < 3:
         sys.exit(__doc__)
-    form, out = argv[1], argv[2]
+    if argv[1] == "scenario":
+        scenario(argv[2], argv[3], argv[4])
+        return
+    write(argv[1], argv[2], argv[3:])
+
+
+def write(form, out, specs, quiet=False):
     accts = []
-    for spec in argv[3:]:
+    for spec in specs:
         f = spec.split(":")
         hexpart, _, path = f[3].partition("@")
         data = bytes.fromhex(hexpart)
@@ -75,15 +104,17 @@ def main(argv):
         reply = {"jsonrpc": "2.0", "result": {"context": ctx, "value": [account("cli", a) for a in accts]}, "id": 1}
         with open(os.path.join(out, "multi.json"), "w") as fh:
             json.dump(reply, fh, indent=2)
-        print(",".join(a["pubkey"] for a in accts) + "=")
-        return
+        prefix = ",".join(a["pubkey"] for a in accts) + "="
+        if not quiet:
+            print(prefix)
+        return prefix
     if form == "seashell":
         os.makedirs(os.path.join(out, "scenarios"), exist_ok=True)
         cache = {a["pubkey"]: {"lamports": a["lamports"], "data": a["data"].hex(), "owner": a["owner"],
                                "executable": a["executable"], "rent_epoch": str(U64_MAX)} for a in accts}
         with open(os.path.join(out, "scenarios", "cache.json.gz"), "wb") as fh:
             fh.write(gzip.compress(json.dumps(cache).encode(), mtime=0))
-        return
+        return ""
     for i, a in enumerate(accts):
         if form == "info":
             name, doc = a["pubkey"] + ".json", {"context": ctx, "value": account("cli", a)}
@@ -95,6 +126,7 @@ def main(argv):
             else:
                 json.dump(doc, fh, indent=2)
             fh.write("\n")
+    return ""
 
 
 main(sys.argv)

@@ -41,6 +41,13 @@ typedef struct scp_sol_state {
  * SCP_ERR_NOMEM. */
 int scp_sol_state_load(scp_sol_state *st, const char *spec, const char *dir, scp_error *err);
 
+/* The text of one account file (gzip-compressed or not) named name (for
+ * messages; a name ADDR.json gives a getAccountInfo reply its address),
+ * with the nkeys addresses of an ADDR,...= prefix.  As scp_sol_state_load
+ * without the file system. */
+int scp_sol_state_add_bytes(scp_sol_state *st, const uint8_t *bytes, size_t len, const char *name,
+                            const uint8_t (*keys)[32], size_t nkeys, scp_error *err);
+
 /* One JSON value read from file (for messages) at JSON path path.  With
  * scenario set, an object {"pubkey", "lamports", "owner", "data",
  * "executable"} is a scenario's own account too: data as hex, b64:BASE64,

@@ -352,27 +352,24 @@ int scp_sol_state_add_json(scp_sol_state *st, const json_t *v, const char *file,
 /* a dump of a 10 MiB account is 14 MB of base64 */
 #define MAX_FILE (64u << 20)
 
-static int load_file(scp_sol_state *st, const char *path, const uint8_t (*keys)[32], size_t nkeys,
-                     scp_error *err) {
-  uint8_t *text = NULL, *plain = NULL;
-  size_t len = 0, plen = 0;
-  int rc = scp_read_file_max(path, MAX_FILE, "an account file", &text, &len, err);
-  if (rc) return rc;
-  if (scp_is_gzip(text, len)) {
-    const char *why = scp_gunzip(text, len, MAX_INFLATED, &plain, &plen);
-    free(text);
-    if (why) return scp_fail(err, SCP_ERR_MALFORMED, "%s: %s", path, why);
-    text = plain;
+int scp_sol_state_add_bytes(scp_sol_state *st, const uint8_t *bytes, size_t len, const char *name,
+                            const uint8_t (*keys)[32], size_t nkeys, scp_error *err) {
+  uint8_t *plain = NULL;
+  size_t plen = 0;
+  if (scp_is_gzip(bytes, len)) {
+    const char *why = scp_gunzip(bytes, len, MAX_INFLATED, &plain, &plen);
+    if (why) return scp_fail(err, SCP_ERR_MALFORMED, "%s: %s", name, why);
+    bytes = plain;
     len = plen;
   }
   json_t *root = NULL;
-  rc = scp_json_parse(text, len, path, &root, err);
-  free(text);
+  int rc = scp_json_parse(bytes, len, name, &root, err);
+  free(plain);
   if (rc) return rc;
-  src s = {path, "", keys, nkeys, false, false, err};
+  src s = {name, "", keys, nkeys, false, false, err};
   uint8_t named[1][32];
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
+  const char *base = strrchr(name, '/');
+  base = base ? base + 1 : name;
   if (!nkeys && scp_sol_key_parse(base, strcspn(base, "."), named[0])) {
     s.keys = (const uint8_t(*)[32])named;
     s.nkeys = 1;
@@ -380,6 +377,17 @@ static int load_file(scp_sol_state *st, const char *path, const uint8_t (*keys)[
   }
   rc = value(st, &s, root, "", NULL);
   json_decref(root);
+  return rc;
+}
+
+static int load_file(scp_sol_state *st, const char *path, const uint8_t (*keys)[32], size_t nkeys,
+                     scp_error *err) {
+  uint8_t *text = NULL;
+  size_t len = 0;
+  int rc = scp_read_file_max(path, MAX_FILE, "an account file", &text, &len, err);
+  if (rc) return rc;
+  rc = scp_sol_state_add_bytes(st, text, len, path, keys, nkeys, err);
+  free(text);
   return rc;
 }
 

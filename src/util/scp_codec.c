@@ -160,9 +160,13 @@ static bool grow_to(uint8_t **b, size_t *cap, size_t max) {
   return true;
 }
 
+/* The output buffers hold max + 1 bytes at most: one byte more than the
+ * limit tells "larger" from "exactly the limit". */
+static size_t first_cap(size_t max) { return max < (1u << 16) ? max + 1 : 1u << 16; }
+
 const char *scp_gunzip(const uint8_t *in, size_t n, size_t max, uint8_t **out, size_t *len) {
   z_stream z = {0};
-  size_t cap = 1u << 16;
+  size_t cap = first_cap(max);
   uint8_t *b = malloc(cap);
   *out = NULL;
   *len = 0;
@@ -176,8 +180,8 @@ const char *scp_gunzip(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
   z.avail_in = (uInt)n;
   if (n > 0xffffffffu) why = "larger than the limit";
   while (!why) {
-    if (z.total_out == cap && !grow_to(&b, &cap, max)) {
-      why = cap >= max ? "larger than the limit" : "out of memory";
+    if (z.total_out == cap && !grow_to(&b, &cap, max + 1)) {
+      why = cap > max ? "larger than the limit" : "out of memory";
       break;
     }
     z.next_out = b + z.total_out;
@@ -192,6 +196,7 @@ const char *scp_gunzip(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
   }
   size_t got = z.total_out;
   inflateEnd(&z);
+  if (!why && got > max) why = "larger than the limit";
   if (why) {
     free(b);
     return why;
@@ -205,7 +210,7 @@ const char *scp_unzstd(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
   *out = NULL;
   *len = 0;
   ZSTD_DStream *z = ZSTD_createDStream();
-  size_t cap = 1u << 16;
+  size_t cap = first_cap(max);
   uint8_t *b = malloc(cap);
   if (!z || !b) {
     ZSTD_freeDStream(z);
@@ -221,7 +226,7 @@ const char *scp_unzstd(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
     if (ZSTD_isError(rc)) { why = "not a valid zstd frame"; break; }
     if (rc == 0 && ib.pos == ib.size) break;
     if (ob.pos == ob.size) {
-      if (!grow_to(&b, &cap, max)) { why = cap >= max ? "larger than the limit" : "out of memory"; break; }
+      if (!grow_to(&b, &cap, max + 1)) { why = cap > max ? "larger than the limit" : "out of memory"; break; }
       ob.dst = b;
       ob.size = cap;
     } else if (ib.pos == ib.size) {
@@ -230,6 +235,7 @@ const char *scp_unzstd(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
     }
   }
   ZSTD_freeDStream(z);
+  if (!why && ob.pos > max) why = "larger than the limit";
   if (why) {
     free(b);
     return why;

@@ -18,6 +18,11 @@
  * transaction (scp_sol_tx.h); there "program" may also be "system" or
  * "compute_budget".
  *
+ * An entry of "accounts" may also be any form of scp_sol_state.h, or a
+ * string naming account files ([ADDR,...=]PATH, as --accounts).  Every
+ * object's keys are checked (an unknown one is refused with the nearest
+ * known key), every message names the JSON path.
+ *
  * Paths are relative to the scenario file.  "id" defaults to the
  * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
  * instruction names but "accounts" does not is an empty system account.

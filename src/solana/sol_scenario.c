@@ -131,10 +131,24 @@ static int load_program(loader_ctx *l, const json_t *j, scp_sol_scenario *s, siz
 /* The account's index, added as an empty system account when unknown. */
 static int account_index(loader_ctx *l, const uint8_t key[32], uint16_t *idx, const char *path) {
   size_t i;
-  if (!scp_sol_state_get(&l->st, key) && l->st.n >= UINT16_MAX) return bad(l, path, "too many accounts");
   int rc = scp_sol_state_index(&l->st, key, &i, l->err);
+  if (!rc && i >= UINT16_MAX) return bad(l, path, "too many accounts");
   *idx = (uint16_t)i;
   return rc;
+}
+
+/* prefix (n bytes) then "[i]": the path of an array element, written
+ * without printf (a scenario has hundreds of thousands of them) */
+static void elem_path(char *out, size_t cap, const char *prefix, size_t n, size_t i) {
+  char d[24];
+  size_t k = 0;
+  do d[k++] = (char)('0' + i % 10); while ((i /= 10));
+  if (n + k + 3 > cap) n = cap - k - 3;
+  memcpy(out, prefix, n);
+  out[n++] = '[';
+  while (k) out[n++] = d[--k];
+  out[n++] = ']';
+  out[n] = 0;
 }
 
 static bool sol_scn_builtin(const char *prog, scp_sol_scn_ix *x);
@@ -180,11 +194,14 @@ static int ix_accounts(loader_ctx *l, const json_t *accts, scp_sol_scn_ix *x, co
   char p[160];
   int rc;
   snprintf(p, sizeof p, "%s.accounts", path);
+  size_t plen = strlen(p);
+  char prefix[160];
+  memcpy(prefix, p, plen);
   if (accts && !json_is_array(accts)) return bad(l, p, "an instruction's \"accounts\" is an array");
   if (!(x->accts = calloc(n ? n : 1, sizeof *x->accts))) return nomem(l);
   for (size_t i = 0; i < n; i++) {
     const json_t *e = json_array_get(accts, i);
-    snprintf(p, sizeof p, "%s.accounts[%zu]", path, i);
+    elem_path(p, sizeof p, prefix, plen, i);
     uint8_t key[32];
     if (!json_is_object(e)) return bad(l, p, "an account is an object");
     if ((rc = scp_json_check_keys(e, known, l->file, p, l->err)) || (rc = key_of(l, e, "pubkey", p, key)) ||
@@ -273,13 +290,13 @@ static int load_accounts(loader_ctx *l, const json_t *accts) {
   for (size_t i = 0; i < json_array_size(accts); i++) {
     const json_t *e = json_array_get(accts, i);
     snprintf(p, sizeof p, "accounts[%zu]", i);
-    uint8_t key[32];
-    const char *k = json_string_value(json_object_get(e, "pubkey"));
-    if (k && scp_sol_key_parse(k, strlen(k), key) && scp_sol_state_get(&l->st, key))
-      return bad(l, p, "an account is listed twice");
+    size_t had = l->st.n;
     int rc = json_is_string(e) ? scp_sol_state_load(&l->st, json_string_value(e), l->dir, l->err)
                                : scp_sol_state_add_json(&l->st, e, l->file, l->dir, p, true, l->err);
     if (rc) return rc;
+    /* the scenario's own entry of an address already read, same contents or not */
+    if (l->st.n == had && json_object_get(e, "pubkey") && !json_object_get(e, "account"))
+      return bad(l, p, "an account is listed twice");
   }
   if (l->st.n > UINT16_MAX) return bad(l, "accounts", "too many accounts");
   return SCP_OK;
@@ -332,7 +349,7 @@ static int load_all(loader_ctx *l, const json_t *root, scp_sol_scenario *s) {
     const json_t *list = txs ? json_object_get(json_array_get(txs, t), "instructions") : ixs;
     for (size_t i = 0; i < json_array_size(list); i++) {
       if (txs) snprintf(p, sizeof p, "transactions[%zu].instructions[%zu]", t, i);
-      else snprintf(p, sizeof p, "instructions[%zu]", i);
+      else elem_path(p, sizeof p, "instructions", 12, i);
       scp_sol_scn_ix *x = &s->ixs[s->nixs++];
       x->tx = txs ? t : s->nixs - 1;
       if ((rc = load_ix(l, s, json_array_get(list, i), x, p))) return rc;

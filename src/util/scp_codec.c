@@ -32,15 +32,20 @@ size_t scp_b58_encode(const uint8_t *in, size_t n, char *out, size_t cap) {
   return k;
 }
 
-/* The digit c stands for (its place in ALPHA), or -1. */
+/* The digit c stands for (its place in ALPHA), or -1: a table, as a
+ * scenario parses hundreds of thousands of keys (bytes from 128 are -1). */
 static int b58_digit(unsigned char c) {
-  if (c >= '1' && c <= '9') return c - '1';
-  if (c >= 'A' && c <= 'H') return c - 'A' + 9;
-  if (c >= 'J' && c <= 'N') return c - 'J' + 17;
-  if (c >= 'P' && c <= 'Z') return c - 'P' + 22;
-  if (c >= 'a' && c <= 'k') return c - 'a' + 33;
-  if (c >= 'm' && c <= 'z') return c - 'm' + 44;
-  return -1;
+  static const signed char table[128] = {
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+      -1, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, -1, -1, -1, -1, -1,
+      -1, 9, 10, 11, 12, 13, 14, 15, 16, -1, 17, 18, 19, 20, 21, -1,
+      22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, -1, -1, -1, -1, -1,
+      -1, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, -1, 44, 45, 46,
+      47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, -1, -1, -1, -1, -1,
+  };
+  return c < 128 ? table[c] : -1;
 }
 
 bool scp_b58_decode32(const char *text, size_t len, uint8_t key[32]) {

@@ -458,7 +458,26 @@ static int run_scenario(sol_cli *c) {
   scp_buf sum = {0};
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
-    const scp_sol_scn_program *p = &s->programs[x->program];
+    /* a program of "programs", or one deployed in the accounts as they are
+     * now (its bytes copied: the run may replace the accounts' buffers) */
+    char idtext[SCP_SOL_B58_KEY_MAX];
+    scp_sol_scn_program dep = {.name = idtext, .path = idtext};
+    const scp_sol_scn_program *p = x->program == SIZE_MAX ? &dep : &s->programs[x->program];
+    const uint8_t *elf;
+    scp_sol_key_str(x->program_id, idtext);
+    if (x->program == SIZE_MAX) {
+      if (!scp_sol_program_in(s->accounts, s->naccounts, x->program_id, &elf, &dep.len, &dep.loader)) {
+        st = cli_die(SCP_ERR_MALFORMED, "%s: instruction %zu: %s is not in \"programs\" nor a program deployed in "
+                     "\"accounts\"", c->scenario, i + 1, idtext);
+        break;
+      }
+      if (!(dep.elf = malloc(dep.len ? dep.len : 1))) {
+        st = cli_die(SCP_ERR_NOMEM, "out of memory");
+        break;
+      }
+      memcpy(dep.elf, elf, dep.len);
+      memcpy(dep.id, x->program_id, 32);
+    }
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
                           x->profile, NULL, 0, 0, NULL, {0, false}, NULL};
@@ -466,6 +485,7 @@ static int run_scenario(sol_cli *c) {
     o.shape = c->shape;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
+    free(dep.elf);
     if (rc) {
       st = cli_die(rc, "%s: instruction %zu: %s", c->scenario, i + 1, err.msg);
       break;

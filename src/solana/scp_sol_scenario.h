@@ -23,6 +23,10 @@
  * object's keys are checked (an unknown one is refused with the nearest
  * known key), every message names the JSON path.
  *
+ * "program" may be the id of a program deployed in "accounts" (program
+ * SIZE_MAX, program_id its id; the caller finds its ELF there when the
+ * instruction runs, scp_sol_program_in).
+ *
  * Paths are relative to the scenario file.  "id" defaults to the
  * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
  * instruction names but "accounts" does not is an empty system account.

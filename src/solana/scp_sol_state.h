@@ -84,5 +84,9 @@ int scp_sol_data_parse(const char *text, size_t n, const char *dir, uint8_t **ou
  * such a program. */
 bool scp_sol_state_program(const scp_sol_state *st, const uint8_t id[32], const uint8_t **elf,
                            size_t *len, scp_sol_loader *loader);
+/* The same over an array of accounts (a scenario's, as they are when its
+ * instruction runs). */
+bool scp_sol_program_in(const scp_sol_account *accts, size_t n, const uint8_t id[32], const uint8_t **elf,
+                        size_t *len, scp_sol_loader *loader);
 
 #endif

@@ -167,12 +167,12 @@ static int ix_program(loader_ctx *l, scp_sol_scenario *s, const json_t *j, scp_s
     memcpy(x->program_id, s->programs[x->program].id, 32);
     return SCP_OK;
   }
-  if (s->ntx && scp_sol_key_parse(*prog, strlen(*prog), x->program_id)) {
-    x->program = SIZE_MAX;
+  if (scp_sol_key_parse(*prog, strlen(*prog), x->program_id)) {
+    x->program = SIZE_MAX;   /* deployed in "accounts", found when it runs */
     return SCP_OK;
   }
   return bad(l, path, s->ntx ? "\"program\" is not in \"programs\", a builtin or a public key"
-                             : "\"program\" names a program not in \"programs\"");
+                             : "\"program\" is not in \"programs\" or a public key");
 }
 
 /* "cu_limit" (1 to the runtime's 1,400,000) and "heap" (1 to 256 KiB) */

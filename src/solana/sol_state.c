@@ -509,12 +509,13 @@ void scp_sol_state_free(scp_sol_state *st) {
   memset(st, 0, sizeof *st);
 }
 
-bool scp_sol_state_program(const scp_sol_state *st, const uint8_t id[32], const uint8_t **elf,
-                           size_t *len, scp_sol_loader *loader) {
+/* The ELF of program account a (pd: the account its upgradeable state
+ * names, when there is one). */
+static bool deployed_elf(const scp_sol_account *a, const scp_sol_account *(*find)(const void *, const uint8_t *),
+                         const void *where, const uint8_t **elf, size_t *len, scp_sol_loader *loader) {
   static const char *const LOADERS[3] = {"BPFLoader1111111111111111111111111111111111",
                                          "BPFLoader2111111111111111111111111111111111",
                                          "BPFLoaderUpgradeab1e11111111111111111111111"};
-  const scp_sol_account *a = scp_sol_state_get(st, id);
   if (!a || !a->executable) return false;
   for (int l = 0; l < 3; l++) {
     uint8_t k[32];
@@ -526,12 +527,35 @@ bool scp_sol_state_program(const scp_sol_state *st, const uint8_t id[32], const 
       *len = a->len;
       return true;
     }
-    /* UpgradeableLoaderState::Program { programdata_address } */
-    const scp_sol_account *pd = a->len >= 36 && a->data[0] == 2 ? scp_sol_state_get(st, a->data + 4) : NULL;
+    /* UpgradeableLoaderState::Program { programdata_address }, and the
+     * ProgramData account's 45-byte header (tag 3, slot, authority) */
+    const scp_sol_account *pd = a->len >= 36 && a->data[0] == 2 ? find(where, a->data + 4) : NULL;
     if (!pd || pd->len <= 45 || pd->data[0] != 3) return false;
     *elf = pd->data + 45;
     *len = pd->len - 45;
     return true;
   }
   return false;
+}
+
+static const scp_sol_account *in_state(const void *st, const uint8_t *key) { return scp_sol_state_get(st, key); }
+
+bool scp_sol_state_program(const scp_sol_state *st, const uint8_t id[32], const uint8_t **elf,
+                           size_t *len, scp_sol_loader *loader) {
+  return deployed_elf(scp_sol_state_get(st, id), in_state, st, elf, len, loader);
+}
+
+typedef struct array { const scp_sol_account *a; size_t n; } array;
+
+static const scp_sol_account *in_array(const void *arr, const uint8_t *key) {
+  const array *x = arr;
+  for (size_t i = 0; i < x->n; i++)
+    if (!memcmp(x->a[i].key, key, 32)) return &x->a[i];
+  return NULL;
+}
+
+bool scp_sol_program_in(const scp_sol_account *accts, size_t n, const uint8_t id[32], const uint8_t **elf,
+                        size_t *len, scp_sol_loader *loader) {
+  array x = {accts, n};
+  return deployed_elf(in_array(&x, id), in_array, &x, elf, len, loader);
 }

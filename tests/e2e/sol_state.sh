@@ -157,6 +157,35 @@ if [ $have_py -eq 1 ] && [ -f "$ORACLE/ata.so" ]; then
   done
 fi
 
+# A scenario of "instructions" whose program is deployed in its account
+# files (p-token as an upgradeable program and its programdata) and named
+# by its id: MintTo at litesvm's 119 CU (expected.txt), the same result as
+# the run from --account fields.
+if [ $have_py -eq 1 ] && [ -f "$ORACLE/token.so" ]; then
+  TK=TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA
+  # shellcheck disable=SC2046
+  python3 "$D/dump.py" cli "$T/dep/prog" $(deployed_specs "$ORACLE/token.so" $TK v3) >/dev/null
+  python3 "$D/dump.py" info "$T/dep/state" "$K1:$MINT_RENT:$TK:$(mint 3 1000 6)" "$K2:$ACCT_RENT:$TK:$(tacct 1 3 500)" \
+    "$K3:$WALLET:$SYS:" >/dev/null
+  cat >"$T/dep/s.json" <<EOF2
+{"programs": [], "accounts": ["prog", "state"],
+ "instructions": [{"label": "mint_to", "program": "$TK", "data": "07$(le64 100)",
+                   "accounts": [{"pubkey": "$K1", "writable": true}, {"pubkey": "$K2", "writable": true},
+                                {"pubkey": "$K3", "signer": true}]}]}
+EOF2
+  "$BIN" profile --scenario "$T/dep/s.json" -o "$T/dep/out" -q >/dev/null 2>"$T/err"
+  "$BIN" profile "$ORACLE/token.so" --program-id $TK --ix "07$(le64 100)" --account "$K1:$MINT_RENT:$TK:$(mint 3 1000 6):w" \
+    --account "$K2:$ACCT_RENT:$TK:$(tacct 1 3 500):w" --account "$K3:$WALLET:$SYS::s" -o "$T/dep/cli" -q >/dev/null 2>&1
+  NAME="scenario instruction by the id of a program deployed in its account files: MintTo 119 CU"
+  ok grep -qx "cu 119" "$T/dep/out/01-mint_to/result.txt"
+  NAME="scenario instruction by a deployed program's id: the result of the run from fields"
+  ok cmp -s "$T/dep/cli/result.txt" "$T/dep/out/01-mint_to/result.txt"
+  sed "s/\"prog\", //" "$T/dep/s.json" >"$T/dep/s2.json"
+  "$BIN" profile --scenario "$T/dep/s2.json" -o "$T/dep/out2" -q >/dev/null 2>"$T/err"; rc=$?
+  NAME="an id neither in \"programs\" nor deployed: one line"
+  ok one_line_error 65 "instruction 1: $TK is not in \"programs\" nor a program deployed in \"accounts\""
+fi
+
 # ---- what used to be taken silently: now read, or refused in one line ----
 K=4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi
 K3=CktRuQ2mttgRGkXJtyksdKHjUdc2C4TgDzyB98oEzy8

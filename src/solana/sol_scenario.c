@@ -193,10 +193,13 @@ static int ix_accounts(loader_ctx *l, const json_t *accts, scp_sol_scn_ix *x, co
   size_t n = json_array_size(accts);
   char p[160];
   int rc;
-  snprintf(p, sizeof p, "%s.accounts", path);
-  size_t plen = strlen(p);
   char prefix[160];
-  memcpy(prefix, p, plen);
+  size_t plen = strlen(path);
+  if (plen > sizeof prefix - 10) plen = sizeof prefix - 10;
+  memcpy(prefix, path, plen);
+  memcpy(prefix + plen, ".accounts", 10);
+  plen += 9;
+  memcpy(p, prefix, plen + 1);
   if (accts && !json_is_array(accts)) return bad(l, p, "an instruction's \"accounts\" is an array");
   if (!(x->accts = calloc(n ? n : 1, sizeof *x->accts))) return nomem(l);
   for (size_t i = 0; i < n; i++) {
@@ -309,7 +312,7 @@ static int load_programs(loader_ctx *l, const json_t *progs, scp_sol_scenario *s
   if (!(s->programs = calloc(np ? np : 1, sizeof *s->programs))) return nomem(l);
   for (; s->nprograms < np; s->nprograms++) {
     scp_sol_scn_program *pr = &s->programs[s->nprograms];
-    snprintf(p, sizeof p, "programs[%zu]", s->nprograms);
+    elem_path(p, sizeof p, "programs", 8, s->nprograms);
     int rc = load_program(l, json_array_get(progs, s->nprograms), s, s->nprograms, p);
     if (rc) {
       s->nprograms++;   /* what it holds is freed with the rest */

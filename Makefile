@@ -15,7 +15,7 @@ PREFIX   ?= /usr/local
 BUILD    ?= build
 CC       ?= cc
 CLANG    ?= clang
-PKGS      = libdw libelf jansson libcrypto libsodium libsecp256k1 zlib gmp
+PKGS      = libdw libelf jansson libcrypto libsodium libsecp256k1 zlib libzstd gmp
 VERSION   = 0.1.0
 
 WARN      = -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \

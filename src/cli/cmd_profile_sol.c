@@ -11,12 +11,20 @@
 #include "solana/scp_sol_scenario.h"
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_feature.h"
+#include "solana/scp_sol_state.h"
 #include "solana/scp_sol_tx.h"
 #include "cli_soltx.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* --program ID=FILE.so[:v1|v2|v3] */
+typedef struct sol_prog {
+  uint8_t id[32];
+  char *path;
+  scp_sol_loader loader;
+} sol_prog;
 
 typedef struct sol_cli {
   const char *out_dir, *path, *scenario, *tx;
@@ -29,20 +37,26 @@ typedef struct sol_cli {
   scp_sol_loader loader;
   uint8_t *ix;
   size_t ixlen;
-  scp_sol_account *accts;      /* unique, in order of first mention */
-  size_t naccts;
+  scp_sol_state st;            /* --accounts, then --account, each key once */
+  const char **specs;          /* the --account values, read after --accounts */
+  size_t nspecs;
   scp_sol_ixacct *ixaccts;
   size_t nix;
   bool warp;                   /* --warp-slot: the Clock's slot */
   uint64_t warp_slot;
   const char **features;       /* --feature ID|NAME=on|off, in order */
   size_t nfeatures;
+  sol_prog *progs;             /* --program */
+  size_t nprogs, progs_cap;
+  bool cu_given;
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
     if (!strcmp(argv[i], "--tx")) return true;
+    /* options only a Solana run has: the program may come from them */
+    if (!strcmp(argv[i], "--program") || !strcmp(argv[i], "--accounts")) return true;
     if (argv[i][0] == '-') continue;
     size_t len = strlen(argv[i]);
     if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
@@ -56,56 +70,12 @@ bool cli_is_sbpf_program(int argc, char **argv) {
   return false;
 }
 
-static int hexval(char c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-static bool b64val(char c, unsigned *v) {
-  static const char T[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  const char *p = c ? strchr(T, c) : NULL;
-  if (!p) return false;
-  *v = (unsigned)(p - T);
-  return true;
-}
-
 /* DATA: hex, b64:BASE64, @FILE or empty.  Returns 0 or an exit status. */
-static int parse_data(const char *what, const char *s, uint8_t **out, size_t *len) {
-  size_t n = strlen(s);
-  *out = NULL;
-  *len = 0;
-  if (s[0] == '@') {
-    scp_error err = {0};
-    if (scp_read_file_max(s + 1, SCP_MAX_DATA_BYTES, "instruction or account data", out, len, &err))
-      return cli_die(err.code, "%s: %s", what, err.msg);
-    return 0;
-  }
-  uint8_t *b = malloc(n + 1);
-  if (!b) return cli_die(SCP_ERR_NOMEM, "out of memory");
-  size_t k = 0;
-  if (!strncmp(s, "b64:", 4)) {
-    uint32_t acc = 0;
-    unsigned bits = 0, v;
-    for (const char *p = s + 4; *p && *p != '='; p++) {
-      if (!b64val(*p, &v)) goto bad;
-      acc = acc << 6 | v;
-      bits += 6;
-      if (bits >= 8) b[k++] = (uint8_t)(acc >> (bits -= 8));
-    }
-  } else {
-    if (n % 2) goto bad;
-    for (size_t i = 0; i < n; i += 2) {
-      int hi = hexval(s[i]), lo = hexval(s[i + 1]);
-      if (hi < 0 || lo < 0) goto bad;
-      b[k++] = (uint8_t)(hi << 4 | lo);
-    }
-  }
-  *out = b;
-  *len = k;
-  return 0;
-bad:
-  free(b);
-  return cli_die(SCP_ERR_ARG, "%s: '%s' is not hex, b64:BASE64 or @FILE", what, s);
+static int parse_data(const char *what, const char *s, size_t n, uint8_t **out, size_t *len) {
+  scp_error err = {0};
+  int rc = scp_sol_data_parse(s, n, NULL, out, len, &err);
+  if (rc == SCP_ERR_MALFORMED) return cli_die(SCP_ERR_ARG, "%s: %s", what, err.msg);
+  return rc ? cli_die(err.code, "%s: %s", what, err.msg) : 0;
 }
 
 static int parse_key(const char *what, const char *s, size_t n, uint8_t key[32]) {
@@ -113,57 +83,114 @@ static int parse_key(const char *what, const char *s, size_t n, uint8_t key[32])
   return cli_die(SCP_ERR_ARG, "%s: '%.*s' is not a base58 public key", what, (int)n, s);
 }
 
-/* --account PUBKEY:LAMPORTS:OWNER:DATA[:s][:w][:x] */
+static bool is_flag(const char *f, size_t n) { return n == 1 && strchr("swx", f[0]); }
+
+/* An account's state from --account's fields: base58 keys, lamports, data
+ * (b64:BASE64 is one field although ':' splits it). */
+static int account_state(const char *spec, const char **f, size_t *fl, size_t *nf,
+                         scp_sol_account *a) {
+  char num[32];
+  int st;
+  if (*nf >= 5 && fl[3] == 3 && !memcmp(f[3], "b64", 3)) {
+    fl[3] = 4 + fl[4];   /* f[3] runs on into f[4]: "b64:TEXT" */
+    for (size_t i = 4; i + 1 < *nf; i++) f[i] = f[i + 1], fl[i] = fl[i + 1];
+    (*nf)--;
+  }
+  if ((st = parse_key("--account", f[0], fl[0], a->key)) ||
+      (st = parse_key("--account owner", f[2], fl[2], a->owner)))
+    return st;
+  snprintf(num, sizeof num, "%.*s", (int)(fl[1] < 31 ? fl[1] : 31), f[1]);
+  if (fl[1] >= 31 || !cli_parse_u64(num, &a->lamports))
+    return cli_die(SCP_ERR_ARG, "--account %s: lamports '%.*s' is not a number", spec, (int)fl[1], f[1]);
+  return parse_data("--account data", f[3], fl[3], &a->data, &a->len);
+}
+
+static int mention(sol_cli *c, size_t idx, scp_sol_ixacct x);
+
+/* --account @FILE[:s][:w]: the one account of an account file, as an
+ * instruction account */
+static int account_file(sol_cli *c, const char *spec, const char **f, const size_t *fl, size_t nf) {
+  scp_sol_state one = {0};
+  scp_sol_ixacct x = {0};
+  scp_error err = {0};
+  char *path = strndup(spec + 1, fl[0] - 1);
+  if (!path) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  int rc = scp_sol_state_load(&one, path, NULL, &err);
+  free(path);
+  if (!rc && one.n != 1)
+    rc = scp_fail(&err, SCP_ERR_ARG, "--account %s: the file holds %zu accounts; give it with --accounts and "
+                  "name the instruction's with --account PUBKEY", spec, one.n);
+  for (size_t i = 1; !rc && i < nf; i++) {
+    if (is_flag(f[i], fl[i]) && f[i][0] == 's') x.signer = true;
+    else if (is_flag(f[i], fl[i]) && f[i][0] == 'w') x.writable = true;
+    else rc = scp_fail(&err, SCP_ERR_USAGE, "--account %s: unknown flag '%.*s' (s, w)", spec, (int)fl[i], f[i]);
+  }
+  size_t idx = 0;
+  if (!rc) rc = scp_sol_state_add(&c->st, &one.accts[0], "--account", &err);
+  if (!rc) rc = scp_sol_state_index(&c->st, one.accts[0].key, &idx, &err);
+  scp_sol_state_free(&one);
+  if (rc) return cli_die(rc == SCP_ERR_MALFORMED && !strncmp(err.msg, "--account", 9) ? SCP_ERR_ARG : rc, "%s", err.msg);
+  return mention(c, idx, x);
+}
+
+/* --account PUBKEY:LAMPORTS:OWNER:DATA[:s][:w][:x], or PUBKEY[:s][:w]
+ * for an account whose state --accounts gave */
 static int parse_account(sol_cli *c, const char *spec) {
-  const char *f[8];
-  size_t fl[8], nf = 0;
-  for (const char *p = spec; nf < 8;) {
+  const char *f[9];
+  size_t fl[9], nf = 0;
+  for (const char *p = spec; nf < 9;) {
     size_t n = strcspn(p, ":");
     f[nf] = p;
     fl[nf++] = n;
     if (!p[n]) break;
     p += n + 1;
   }
-  if (nf < 4 || nf > 7)
-    return cli_die(SCP_ERR_USAGE, "--account %s: want PUBKEY:LAMPORTS:OWNER:DATA[:s][:w][:x]", spec);
+  if (spec[0] == '@') return account_file(c, spec, f, fl, nf);
+  bool short_form = nf == 1 || is_flag(f[1], fl[1]);
   scp_sol_account a = {0};
   scp_sol_ixacct x = {0};
-  char num[32];
   int st;
-  if ((st = parse_key("--account", f[0], fl[0], a.key)) || (st = parse_key("--account owner", f[2], fl[2], a.owner)))
-    return st;
-  snprintf(num, sizeof num, "%.*s", (int)(fl[1] < 31 ? fl[1] : 31), f[1]);
-  if (fl[1] >= 31 || !cli_parse_u64(num, &a.lamports))
-    return cli_die(SCP_ERR_ARG, "--account %s: lamports '%.*s' is not a number", spec, (int)fl[1], f[1]);
-  for (size_t i = 4; i < nf; i++) {
-    if (fl[i] == 1 && f[i][0] == 's') x.signer = true;
-    else if (fl[i] == 1 && f[i][0] == 'w') x.writable = true;
-    else if (fl[i] == 1 && f[i][0] == 'x') a.executable = true;
-    else return cli_die(SCP_ERR_USAGE, "--account %s: unknown flag '%.*s' (s, w, x)", spec, (int)fl[i], f[i]);
-  }
-  char *data = strndup(f[3], fl[3]);
-  if (!data) return cli_die(SCP_ERR_NOMEM, "out of memory");
-  st = parse_data("--account data", data, &a.data, &a.len);
-  free(data);
-  if (st) return st;
-  size_t idx = 0;
-  while (idx < c->naccts && memcmp(c->accts[idx].key, a.key, 32)) idx++;
-  if (idx == c->naccts) {
-    c->accts[c->naccts++] = a;
-  } else {
-    const scp_sol_account *o = &c->accts[idx];
-    bool same = o->lamports == a.lamports && !memcmp(o->owner, a.owner, 32) && o->len == a.len &&
-                (!a.len || !memcmp(o->data, a.data, a.len)) && o->executable == a.executable;
+  size_t first_flag = short_form ? 1 : 4;
+  if (!short_form && (nf < 4 || (st = account_state(spec, f, fl, &nf, &a)))) {
     scp_sol_account_free(&a);
-    if (!same) return cli_die(SCP_ERR_ARG, "--account %.*s given twice with different contents", (int)fl[0], f[0]);
+    return nf < 4 ? cli_die(SCP_ERR_USAGE, "--account %s: want PUBKEY:LAMPORTS:OWNER:DATA[:s][:w][:x] or PUBKEY[:s][:w]", spec) : st;
   }
+  if (nf > first_flag + 3)
+    return scp_sol_account_free(&a), cli_die(SCP_ERR_USAGE, "--account %s: too many fields", spec);
+  for (size_t i = first_flag; i < nf; i++) {
+    if (is_flag(f[i], fl[i]) && f[i][0] == 's') x.signer = true;
+    else if (is_flag(f[i], fl[i]) && f[i][0] == 'w') x.writable = true;
+    else if (is_flag(f[i], fl[i]) && !short_form) a.executable = true;
+    else {
+      scp_sol_account_free(&a);
+      return cli_die(SCP_ERR_USAGE, "--account %s: unknown flag '%.*s' (%s)", spec, (int)fl[i], f[i],
+                     short_form ? "s, w: the state comes from --accounts" : "s, w, x");
+    }
+  }
+  size_t idx;
+  scp_error err = {0};
+  if (short_form) {
+    if (!scp_sol_key_parse(f[0], fl[0], a.key))
+      return cli_die(SCP_ERR_USAGE, "--account %s: want PUBKEY:LAMPORTS:OWNER:DATA[:s][:w][:x], or PUBKEY[:s][:w] "
+                     "of an --accounts file", spec);
+    if (!scp_sol_state_get(&c->st, a.key))
+      return cli_die(SCP_ERR_ARG, "--account %.*s: no --accounts file holds this account; give "
+                     "PUBKEY:LAMPORTS:OWNER:DATA", (int)fl[0], f[0]);
+  } else if ((st = scp_sol_state_add(&c->st, &a, "--account", &err))) {
+    return cli_die(st == SCP_ERR_MALFORMED ? SCP_ERR_ARG : st, "%s", err.msg);
+  }
+  if ((st = scp_sol_state_index(&c->st, a.key, &idx, &err))) return cli_die(st, "%s", err.msg);
+  return mention(c, idx, x);
+}
+
+/* The instruction's next account: idx with x's flags. */
+static int mention(sol_cli *c, size_t idx, scp_sol_ixacct x) {
+  if (idx > UINT16_MAX) return cli_die(SCP_ERR_ARG, "--account: more than 65,535 accounts");
   x.index = (uint16_t)idx;
   c->ixaccts[c->nix++] = x;
   /* the message gives every mention of an account the union of its flags */
   for (size_t i = 0; i < c->nix; i++)
     if (c->ixaccts[i].index == idx) {
-      c->ixaccts[i].signer |= x.signer;
-      c->ixaccts[i].writable |= x.writable;
       x.signer |= c->ixaccts[i].signer;
       x.writable |= c->ixaccts[i].writable;
     }
@@ -180,10 +207,36 @@ static int check_tx_args(const sol_cli *c) {
                                   "(no --ix, --list, --cu-limit or --heap)");
   if (c->scenario && (c->path || c->nix))
     return cli_die(SCP_ERR_USAGE, "--tx with --scenario takes the programs and accounts from the scenario");
+  if (c->nprogs)
+    return cli_die(SCP_ERR_USAGE, "--tx: give the programs as PROGRAM.so, in a scenario's \"programs\" or "
+                                  "deployed in the accounts (not --program)");
   for (size_t i = 0; i < c->nix; i++)
     if (c->ixaccts[i].signer || c->ixaccts[i].writable)
       return cli_die(SCP_ERR_USAGE, "--tx: the transaction's message says which accounts sign and are "
                                     "writable (no :s or :w on --account)");
+  return 0;
+}
+
+/* --program ID=FILE.so[:v1|v2|v3] */
+static int parse_program(sol_cli *c, const char *spec) {
+  const char *eq = strchr(spec, '=');
+  sol_prog p = {.loader = SCP_SOL_LOADER_V3};
+  int st;
+  if (!eq || !eq[1]) return cli_die(SCP_ERR_USAGE, "--program %s: want ID=FILE.so[:v1|v2|v3]", spec);
+  if ((st = parse_key("--program", spec, (size_t)(eq - spec), p.id))) return st;
+  const char *file = eq + 1, *colon = strrchr(file, ':');
+  size_t n = strlen(file);
+  if (colon && (!strcmp(colon, ":v1") || !strcmp(colon, ":v2") || !strcmp(colon, ":v3"))) {
+    p.loader = (scp_sol_loader)(colon[2] - '0');
+    n = (size_t)(colon - file);
+  }
+  for (size_t i = 0; i < c->nprogs; i++)
+    if (!memcmp(c->progs[i].id, p.id, 32)) return cli_die(SCP_ERR_USAGE, "--program %s: that id is given twice", spec);
+  if (!(p.path = strndup(file, n)) || !scp_grow(&c->progs, &c->progs_cap, c->nprogs + 1, sizeof *c->progs)) {
+    free(p.path);
+    return cli_die(SCP_ERR_NOMEM, "out of memory");
+  }
+  c->progs[c->nprogs++] = p;
   return 0;
 }
 
@@ -198,10 +251,15 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     } else if (!strcmp(a, "-f") || !strcmp(a, "--format")) {
       if (!(val = cli_option_value(argc, argv, &i, "a list of formats"))) return usage;
       if ((st = cli_parse_formats(val, c->want))) return st;
-    } else if (!strcmp(a, "--top") || !strcmp(a, "--cu-limit") || !strcmp(a, "--heap")) {
-      uint64_t *dest = !strcmp(a, "--top") ? &c->top : !strcmp(a, "--heap") ? &c->heap : &c->cu_limit;
+    } else if (!strcmp(a, "--cu-limit")) {
+      /* the runtime's SetComputeUnitLimit takes at most 1,400,000; 0 runs nothing */
+      if (!(val = cli_option_value(argc, argv, &i, "an integer from 1 to 1400000"))) return usage;
+      if (!cli_parse_u64(val, &c->cu_limit) || !c->cu_limit || c->cu_limit > SCP_SOL_TX_MAX_CU)
+        return cli_die(SCP_ERR_USAGE, "--cu-limit: '%s' is not an integer from 1 to 1400000 (the runtime's limit)", val);
+    } else if (!strcmp(a, "--top") || !strcmp(a, "--heap")) {
+      uint64_t *dest = !strcmp(a, "--top") ? &c->top : &c->heap;
       if (!(val = cli_option_value(argc, argv, &i, "a non-negative integer"))) return usage;
-      if (!cli_parse_u64(val, dest) || *dest > UINT_MAX * (dest == &c->cu_limit ? 1ull << 31 : 1ull))
+      if (!cli_parse_u64(val, dest) || *dest > UINT_MAX)
         return cli_die(SCP_ERR_USAGE, "%s: '%s' is not a non-negative integer", a, val);
     } else if (!strcmp(a, "--warp-slot")) {
       if (!(val = cli_option_value(argc, argv, &i, "a slot"))) return usage;
@@ -240,10 +298,17 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     } else if (!strcmp(a, "--ix")) {
       if (!(val = cli_option_value(argc, argv, &i, "instruction data"))) return usage;
       free(c->ix);
-      if ((st = parse_data("--ix", val, &c->ix, &c->ixlen))) return st;
+      if ((st = parse_data("--ix", val, strlen(val), &c->ix, &c->ixlen))) return st;
     } else if (!strcmp(a, "--account")) {
       if (!(val = cli_option_value(argc, argv, &i, "PUBKEY:LAMPORTS:OWNER:DATA"))) return usage;
-      if ((st = parse_account(c, val))) return st;
+      c->specs[c->nspecs++] = val;
+    } else if (!strcmp(a, "--accounts")) {
+      if (!(val = cli_option_value(argc, argv, &i, "an account file or folder"))) return usage;
+      scp_error err = {0};
+      if ((st = scp_sol_state_load(&c->st, val, NULL, &err))) return cli_die(err.code, "%s", err.msg);
+    } else if (!strcmp(a, "--program")) {
+      if (!(val = cli_option_value(argc, argv, &i, "ID=FILE.so"))) return usage;
+      if ((st = parse_program(c, val))) return st;
     } else if (!strcmp(a, "--program-id")) {
       if (!(val = cli_option_value(argc, argv, &i, "a public key"))) return usage;
       if ((st = parse_key("--program-id", val, strlen(val), c->program_id))) return st;
@@ -262,12 +327,24 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
-  if (c->tx) return check_tx_args(c);
+  if (c->tx) {
+    for (size_t k = 0; k < c->nspecs; k++) {
+      int st = parse_account(c, c->specs[k]);
+      if (st) return st;
+    }
+    return check_tx_args(c);
+  }
   if (c->expect_chain || c->sigverify)
     return cli_die(SCP_ERR_USAGE, "%s needs --tx", c->expect_chain ? "--expect-chain" : "--sigverify");
-  if (c->scenario && (c->path || c->nix || c->ixlen))
+  if (c->scenario && (c->path || c->nspecs || c->ixlen || c->st.n || c->nprogs))
     return cli_die(SCP_ERR_USAGE, "--scenario takes the programs, accounts and instructions from its file");
-  if (!c->path && !c->scenario) return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so");
+  if (!c->path && !c->scenario && !c->nprogs && !c->have_id)
+    return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so, --program ID=FILE.so or --program-id");
+  /* after every --accounts file, whatever the order on the line */
+  for (size_t k = 0; k < c->nspecs; k++) {
+    int st = parse_account(c, c->specs[k]);
+    if (st) return st;
+  }
   return 0;
 }
 
@@ -357,7 +434,7 @@ static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *d
 /* --tx on the state of a scenario (its programs and accounts; it may run
  * no instructions of its own) or of PROGRAM.so and --account */
 static int run_wire(sol_cli *c) {
-  cli_sol_tx o = {c->tx, NULL, 0, c->accts, c->naccts, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
+  cli_sol_tx o = {c->tx, NULL, 0, c->st.accts, c->st.n, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
                   (unsigned)c->top, write_outputs_cb, c, NULL, NULL};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
@@ -405,14 +482,14 @@ static int run_wire(sol_cli *c) {
     o.progs = &one, o.nprogs = 1;
   }
   if (!c->scenario) {
-    if ((st = sysvars_of(c, c->accts, c->naccts, &sv, &err))) {
+    if ((st = sysvars_of(c, c->st.accts, c->st.n, &sv, &err))) {
       st = cli_die(st, "%s", err.msg);
       goto done;
     }
     have_sv = true;
     scp_sol_features_default(&feat);
     apply_features(c, &feat);
-    o.state = c->accts, o.nstate = c->naccts, o.sysvars = &sv, o.features = &feat;
+    o.state = c->st.accts, o.nstate = c->st.n, o.sysvars = &sv, o.features = &feat;
   }
   st = cli_sol_tx_run(&o);
 done:
@@ -423,31 +500,80 @@ done:
   return st;
 }
 
+/* The program the instruction runs and its id: PROGRAM.so under
+ * --program-id, a --program (the one of --program-id, or the only one), or
+ * a program deployed in the --accounts at --program-id.  *owned is the
+ * ELF's buffer to free (NULL when the accounts hold it). */
+typedef struct sol_pick {
+  uint8_t *owned;
+  const uint8_t *elf;
+  size_t len;
+  const char *path;
+  char name[128];
+  char idtext[SCP_SOL_B58_KEY_MAX];
+  scp_sol_loader loader;
+} sol_pick;
+
+static int pick_program(sol_cli *c, sol_pick *p) {
+  scp_error err = {0};
+  const sol_prog *given = NULL;
+  p->path = c->path;
+  p->loader = c->loader;
+  for (size_t i = 0; !c->path && i < c->nprogs; i++)
+    if (!memcmp(c->progs[i].id, c->program_id, 32) || (!c->have_id && c->nprogs == 1)) given = &c->progs[i];
+  if (given) {
+    p->path = given->path;
+    p->loader = given->loader;
+    memcpy(c->program_id, given->id, 32);
+  }
+  scp_sol_key_str(c->program_id, p->idtext);
+  if (!p->path) {
+    if (scp_sol_state_program(&c->st, c->program_id, &p->elf, &p->len, &p->loader)) {
+      p->path = p->idtext;
+      snprintf(p->name, sizeof p->name, "%s", p->idtext);
+      return 0;
+    }
+    return cli_die(SCP_ERR_USAGE, "%s: %s", c->have_id ? "--program-id" : "--program",
+                   c->have_id ? "no --program and no program account in --accounts has this id"
+                              : "several --program: give --program-id for the one that runs");
+  }
+  if (scp_read_file_max(p->path, SCP_MAX_ELF_BYTES, "an sBPF program", &p->owned, &p->len, &err))
+    return cli_die(err.code, "%s", err.msg);
+  p->elf = p->owned;
+  const char *base = strrchr(p->path, '/');
+  base = base ? base + 1 : p->path;
+  snprintf(p->name, sizeof p->name, "%.*s", (int)strcspn(base, "."), base);
+  return 0;
+}
+
+/* An error the placeholder id explains: the program compared an owner
+ * with its own id, or the runtime found it changing an account it would
+ * have owned under its real id. */
+static bool id_explains(scp_sol_ierr e) {
+  return e.kind == SCP_SOL_IERR_INCORRECT_PROGRAM_ID || e.kind == SCP_SOL_IERR_EXTERNAL_ACCOUNT_DATA_MODIFIED ||
+         e.kind == SCP_SOL_IERR_EXTERNAL_ACCOUNT_LAMPORT_SPEND || e.kind == SCP_SOL_IERR_MODIFIED_PROGRAM_ID ||
+         e.kind == SCP_SOL_IERR_INVALID_ACCOUNT_OWNER || e.kind == SCP_SOL_IERR_ILLEGAL_OWNER;
+}
 
 static int run(sol_cli *c) {
-  uint8_t *elf = NULL;
-  size_t len = 0;
-  scp_error err = {0};
-  if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &len, &err))
-    return cli_die(err.code, "%s", err.msg);
+  sol_pick p = {0};
+  int st = pick_program(c, &p);
+  if (st) return st;
   if (c->list) {
-    int st = list_program(c, elf, len);
-    free(elf);
+    st = list_program(c, p.elf, p.len);
+    free(p.owned);
     return st;
   }
-  const char *base = strrchr(c->path, '/');
-  base = base ? base + 1 : c->path;
-  char name[128];
-  snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
-  scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
+  scp_error err = {0};
+  scp_sol_run_opts o = {p.elf, p.len, p.name, p.path, {0}, p.loader, c->st.accts, c->st.n, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
                         NULL, NULL, NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
   scp_sol_sysvars sv;
-  int rc = sysvars_of(c, c->accts, c->naccts, &sv, &err);
+  int rc = sysvars_of(c, c->st.accts, c->st.n, &sv, &err);
   if (rc) {
-    free(elf);
+    free(p.owned);
     return cli_die(rc, "%s", err.msg);
   }
   o.sysvars = &sv;
@@ -458,12 +584,12 @@ static int run(sol_cli *c) {
   scp_sol_result r;
   rc = scp_sol_run(&o, &r, &err);
   scp_sol_sysvars_free(&sv);
-  free(elf);
+  free(p.owned);
   if (rc) return cli_die(rc, "%s", err.msg);
   cli_outdir od;
-  int st = cli_outdir_begin(&od, c->out_dir);
+  st = cli_outdir_begin(&od, c->out_dir);
   if (!st) st = write_outputs(r.profile, c, od.tmp, od.final);
-  if (!st) st = write_result(c->accts, c->ixaccts, c->nix, &r, od.tmp, od.final);
+  if (!st) st = write_result(c->st.accts, c->ixaccts, c->nix, &r, od.tmp, od.final);
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
   if (!st && !c->quiet) {
@@ -475,9 +601,11 @@ static int run(sol_cli *c) {
   }
   if (!st && r.ierr.kind) {
     char why[96];
+    bool placeholder = !c->have_id && !c->nprogs && id_explains(r.ierr);
     scp_sol_ierr_name(r.ierr, why, sizeof why);
-    st = cli_die(r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP, "%s: instruction failed: %s after %llu CU%s (profile written to %s)",
-                 c->path, why, (unsigned long long)r.cu, r.out_of_cu ? ", out of compute units" : "", c->out_dir);
+    st = cli_die(r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP, "%s: instruction failed: %s after %llu CU%s (profile written to %s)%s",
+                 p.path, why, (unsigned long long)r.cu, r.out_of_cu ? ", out of compute units" : "", c->out_dir,
+                 placeholder ? "; the program ran as ScprofProgram111...; give --program-id" : "");
   }
   scp_sol_result_free(&r);
   return st;
@@ -509,7 +637,26 @@ static int run_scenario(sol_cli *c) {
   if (!st) st = cli_cov_begin(&cov, c->want);
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
-    const scp_sol_scn_program *p = &s->programs[x->program];
+    /* a program of "programs", or one deployed in the accounts as they are
+     * now (its bytes copied: the run may replace the accounts' buffers) */
+    char idtext[SCP_SOL_B58_KEY_MAX];
+    scp_sol_scn_program dep = {.name = idtext, .path = idtext};
+    const scp_sol_scn_program *p = x->program == SIZE_MAX ? &dep : &s->programs[x->program];
+    const uint8_t *elf;
+    scp_sol_key_str(x->program_id, idtext);
+    if (x->program == SIZE_MAX) {
+      if (!scp_sol_program_in(s->accounts, s->naccounts, x->program_id, &elf, &dep.len, &dep.loader)) {
+        st = cli_die(SCP_ERR_MALFORMED, "%s: instruction %zu: %s is not in \"programs\" nor a program deployed in "
+                     "\"accounts\"", c->scenario, i + 1, idtext);
+        break;
+      }
+      if (!(dep.elf = malloc(dep.len ? dep.len : 1))) {
+        st = cli_die(SCP_ERR_NOMEM, "out of memory");
+        break;
+      }
+      memcpy(dep.elf, elf, dep.len);
+      memcpy(dep.id, x->program_id, 32);
+    }
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
                           x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL};
@@ -519,6 +666,7 @@ static int run_scenario(sol_cli *c) {
     o.features = &s->features;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
+    free(dep.elf);
     if (rc) {
       st = cli_die(rc, "%s: instruction %zu: %s", c->scenario, i + 1, err.msg);
       break;
@@ -656,13 +804,15 @@ int cmd_profile_sol(int argc, char **argv) {
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c.want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   /* the id a program given by path runs under, as tests/oracle/run.js */
   scp_sol_key_parse("ScprofProgram111111111111111111111111111111", 43, c.program_id);
-  c.accts = calloc((size_t)argc + 1, sizeof *c.accts);
+  c.specs = calloc((size_t)argc + 1, sizeof *c.specs);
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
   c.features = calloc((size_t)argc + 1, sizeof *c.features);
-  int st = c.accts && c.ixaccts && c.features ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  int st = c.specs && c.ixaccts && c.features ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
   if (!st) st = c.tx ? run_wire(&c) : c.scenario ? run_scenario(&c) : run(&c);
-  for (size_t i = 0; i < c.naccts; i++) scp_sol_account_free(&c.accts[i]);
-  free(c.accts);
+  scp_sol_state_free(&c.st);
+  for (size_t i = 0; i < c.nprogs; i++) free(c.progs[i].path);
+  free(c.progs);
+  free(c.specs);
   free(c.ixaccts);
   free(c.features);
   free(c.ix);

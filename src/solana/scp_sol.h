@@ -78,12 +78,9 @@ void scp_sol_ierr_text(scp_sol_ierr e, char *buf, size_t cap);
 void scp_sol_key_str(const uint8_t key[32], char out[SCP_SOL_B58_KEY_MAX]);
 /* Parse base58 text that decodes to exactly 32 bytes. */
 bool scp_sol_key_parse(const char *text, size_t len, uint8_t key[32]);
-/* Base58 of any bytes into out (cap bytes, NUL-terminated); the length, or
- * 0 when it does not fit. */
-size_t scp_sol_b58_encode(const uint8_t *in, size_t n, char *out, size_t cap);
-/* Base58 text of any length into bytes: SCP_OK with *out malloc'd (the
- * caller frees it) and *n its length; SCP_ERR_MALFORMED (a character
- * outside the alphabet), SCP_ERR_NOMEM; *out is NULL on failure. */
+/* Base58 text of any length into bytes (util's codec): SCP_OK with *out
+ * malloc'd (the caller frees it) and *n its length; SCP_ERR_MALFORMED (a
+ * character outside the alphabet), SCP_ERR_NOMEM; *out is NULL on failure. */
 int scp_sol_b58_decode(const char *text, size_t len, uint8_t **out, size_t *n);
 
 #endif

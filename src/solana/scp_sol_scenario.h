@@ -27,6 +27,15 @@
  * deactivating], ...], "last_restart_slot": N} sets the sysvars by field;
  * "features": {"NAME|ID": true|false} the feature gates (scp_sol_feature.h).
  *
+ * An entry of "accounts" may also be any form of scp_sol_state.h, or a
+ * string naming account files ([ADDR,...=]PATH, as --accounts).  Every
+ * object's keys are checked (an unknown one is refused with the nearest
+ * known key), every message names the JSON path.
+ *
+ * "program" may be the id of a program deployed in "accounts" (program
+ * SIZE_MAX, program_id its id; the caller finds its ELF there when the
+ * instruction runs, scp_sol_program_in).
+ *
  * Paths are relative to the scenario file.  "id" defaults to the
  * ScprofProgram111... id, "loader" to v3, "profile" to true; an account an
  * instruction names but "accounts" does not is an empty system account.

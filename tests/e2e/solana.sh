@@ -155,4 +155,4 @@ ok one_line_error 2 "--scenario takes the programs"
 printf '{"programs": [{"name": "x"}], "instructions": []}' >"$T/p/bad.json"
 "$BIN" profile --scenario "$T/p/bad.json" >/dev/null 2>"$T/err"; rc=$?
 NAME="a scenario program without its ELF: one line naming the file"
-ok one_line_error 65 "$T/p/bad.json: a program needs"
+ok one_line_error 65 "$T/p/bad.json: programs[0]: a program needs"

@@ -1,7 +1,8 @@
 /*
  * test_fuzz_replay.c — replays the fuzz corpus (tests/fuzz/corpus) and
  * every fixture module through the fuzz target, the host-call corpus
- * (tests/fuzz/corpus-host) through fuzz_host, the authorization-entry
+ * (tests/fuzz/corpus-host) through fuzz_host, the Solana account-file
+ * corpus (tests/fuzz/corpus-solstate) through fuzz_solstate, the authorization-entry
  * corpus (tests/fuzz/corpus-auth) through fuzz_auth and the scenario
  * corpus (tests/fuzz/corpus-scenario) through fuzz_scenario, the sBPF corpus
  * (tests/fuzz/corpus-sbpf) and the linked sBPF fixtures with their
@@ -28,6 +29,7 @@
 #include "fuzz_host.h"
 #include "fuzz_sbpf.h"
 #include "fuzz_scenario.h"
+#include "fuzz_solstate.h"
 #include "fuzz_wasm.h"
 #include "fuzz_xdr.h"
 #include "fuzz_wire.h"
@@ -102,6 +104,11 @@ static void test_corpus_xdr(void **state) {
   assert_true(replay_dir("tests/fuzz/corpus-xdr", true, fuzz_xdr_one) > 0);
 }
 
+static void test_corpus_solstate(void **state) {
+  (void)state;
+  assert_true(replay_dir("tests/fuzz/corpus-solstate", true, fuzz_solstate_one) >= 8);
+}
+
 static void test_fixtures(void **state) {
   (void)state;
   assert_true(replay_dir(build_path("examples"), true, fuzz_wasm_one) > 0);
@@ -118,6 +125,7 @@ int main(void) {
     cmocka_unit_test(test_corpus_sbpf),
     cmocka_unit_test(test_corpus_xdr),
     cmocka_unit_test(test_corpus_wire),
+    cmocka_unit_test(test_corpus_solstate),
     cmocka_unit_test(test_fixtures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

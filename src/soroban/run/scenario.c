@@ -4,6 +4,7 @@
  * mistake in the fifth call does not cost the first four's run time.
  */
 #include <jansson.h>
+#include <sodium.h>
 #include <openssl/sha.h>
 #include <stdlib.h>
 #include <string.h>
@@ -555,32 +556,17 @@ static int load_ledger(ctx *c, json_t *l) {
  * decoded into a buffer the scenario keeps: *out and *n, or false when the
  * text is not base64 (or out of memory: *out NULL). */
 static bool keep_base64(ctx *c, const char *text, const uint8_t **out, size_t *n) {
-  static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t len = strlen(text), pad = 0;
+  size_t len = strlen(text), got = 0;
+  const char *end = NULL;
   *out = NULL;
   if (!len || len % 4) return false;
-  while (pad < 2 && text[len - 1 - pad] == '=') pad++;
   uint8_t *b = carve(c, len / 4 * 3);
   if (!b) return true;   /* *out NULL: out of memory */
-  uint32_t acc = 0;
-  for (size_t i = 0; i < len - pad; i++) {
-    const char *at = text[i] ? strchr(alphabet, text[i]) : NULL;
-    if (!at) return false;
-    acc = acc << 6 | (uint32_t)(at - alphabet);
-    if (i % 4 == 3) {
-      b[i / 4 * 3] = (uint8_t)(acc >> 16);
-      b[i / 4 * 3 + 1] = (uint8_t)(acc >> 8);
-      b[i / 4 * 3 + 2] = (uint8_t)acc;
-    }
-  }
-  size_t q = (len - 4) / 4 * 3;   /* the last group: 1 or 2 bytes when padded */
-  if (pad == 2) b[q] = (uint8_t)(acc >> 4);
-  if (pad == 1) {
-    b[q] = (uint8_t)(acc >> 10);
-    b[q + 1] = (uint8_t)(acc >> 2);
-  }
+  if (sodium_base642bin(b, len / 4 * 3, text, len, NULL, &got, &end, sodium_base64_VARIANT_ORIGINAL) ||
+      end != text + len)
+    return false;
   *out = b;
-  *n = len / 4 * 3 - pad;
+  *n = got;
   return true;
 }
 

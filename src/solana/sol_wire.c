@@ -162,15 +162,40 @@ int scp_sol_wire_text(const uint8_t *in, size_t n, uint8_t **out, size_t *outlen
     *outlen = n;
     return SCP_OK;
   }
-  /* base64 first: base58's alphabet is base64's too, but base58 text is
-   * rarely valid padded base64 of the right length */
-  uint8_t *buf = malloc(b - a + 1);
+  /* base58's alphabet is inside base64's, so text of base58 letters whose
+   * length is a multiple of 4 reads as both: then the one whose bytes
+   * decode as a transaction is meant (both: refused as ambiguous) */
+  uint8_t *buf = malloc(b - a + 1), *alt = NULL;
   if (!buf) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  size_t len = 0;
+  size_t len = 0, altlen = 0;
   const char *end = NULL;
-  if (!sodium_base642bin(buf, b - a + 1, (const char *)in + a, b - a, NULL, &len, &end,
-                         sodium_base64_VARIANT_ORIGINAL) &&
-      end == (const char *)in + b && (b - a) % 4 == 0) {
+  bool b64 = !sodium_base642bin(buf, b - a + 1, (const char *)in + a, b - a, NULL, &len, &end,
+                                sodium_base64_VARIANT_ORIGINAL) &&
+             end == (const char *)in + b && (b - a) % 4 == 0;
+  if (b64 && b58) {
+    int rc = scp_sol_b58_decode((const char *)in + a, b - a, &alt, &altlen);
+    if (rc == SCP_ERR_NOMEM) {
+      free(buf);
+      return scp_fail(err, rc, "out of memory");
+    }
+    scp_sol_wire_tx t1 = {0}, t2 = {0};
+    bool ok64 = !scp_sol_wire_decode(buf, len, &t1, NULL), ok58 = !rc && !scp_sol_wire_decode(alt, altlen, &t2, NULL);
+    scp_sol_wire_free(&t1);
+    scp_sol_wire_free(&t2);
+    if (ok64 && ok58) {
+      free(buf);
+      free(alt);
+      return scp_fail(err, SCP_ERR_MALFORMED, "text that reads as a transaction both in base64 and in base58");
+    }
+    if (ok58) {
+      free(buf);
+      *out = alt;
+      *outlen = altlen;
+      return SCP_OK;
+    }
+    free(alt);
+  }
+  if (b64) {
     *out = buf;
     *outlen = len;
     return SCP_OK;
@@ -178,7 +203,7 @@ int scp_sol_wire_text(const uint8_t *in, size_t n, uint8_t **out, size_t *outlen
   free(buf);
   if (b58) {
     int rc = scp_sol_b58_decode((const char *)in + a, b - a, out, outlen);
-    if (rc) return scp_fail(err, rc, "out of memory");
+    if (rc) return scp_fail(err, rc, rc == SCP_ERR_NOMEM ? "out of memory" : "text that is not base58");
     return SCP_OK;
   }
   return scp_fail(err, SCP_ERR_MALFORMED, "text that is neither base64 nor base58");

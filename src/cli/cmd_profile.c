@@ -146,39 +146,6 @@ static int parse_trustline(profile_opts *o, const char *val) {
   return 0;
 }
 
-/* "svg,folded" -> want[].  Returns 0 or the usage status (error printed). */
-int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]) {
-  memset(want, 0, SCP_FMT_COUNT * sizeof *want);
-  bool any = false;
-  const char *s = list;
-  for (;;) {
-    size_t len = strcspn(s, ",");
-    char name[32];
-    if (len == 0 || len >= sizeof name) goto bad;
-    memcpy(name, s, len);
-    name[len] = 0;
-    if (strcmp(name, "all") == 0) {
-      for (unsigned f = 0; f < SCP_FMT_COUNT; f++) want[f] = true;
-    } else {
-      scp_format f = scp_out_format_parse(name);
-      if (f == SCP_FMT_COUNT) goto bad;
-      want[f] = true;
-    }
-    any = true;
-    if (!s[len]) break;
-    s += len + 1;
-  }
-  if (any) return 0;
-bad:;
-  scp_buf names = {0};
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++)
-    scp_buf_printf(&names, "%s%s", f ? ", " : "", scp_out_format_name((scp_format)f));
-  int status = cli_die(SCP_ERR_USAGE, "--format: bad list '%s' (formats: %s, all)", list,
-                       names.oom ? "?" : names.data);
-  scp_buf_free(&names);
-  return status;
-}
-
 /* Reads the contract and decodes its spec, once.  Returns 0 or the exit
  * status of the error it printed. */
 static int load_spec(profile_opts *o) {

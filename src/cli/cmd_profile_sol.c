@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "solana/scp_sol_run.h"
+#include "solana/scp_sol_progs.h"
 #include "solana/scp_sol_scenario.h"
 #include "solana/scp_sol_tx.h"
 
@@ -300,7 +301,7 @@ static int run(sol_cli *c) {
   snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
   scp_sol_run_opts o = {elf, len, name, c->path, {0}, c->loader, c->accts, c->naccts, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL};
+                        NULL, NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
   scp_sol_result r;
@@ -344,12 +345,15 @@ static int run_scenario(sol_cli *c) {
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
   scp_buf sum = {0};
+  /* each program loaded once for the whole scenario */
+  scp_sol_progs *cache = NULL;
+  if (!st && scp_sol_progs_new(&cache, &err)) st = cli_die(err.code, "%s", err.msg);
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
     const scp_sol_scn_program *p = &s->programs[x->program];
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, cache};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
     scp_sol_result r;
@@ -378,6 +382,7 @@ static int run_scenario(sol_cli *c) {
   cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
+  scp_sol_progs_free(cache);
   scp_sol_scenario_free(s);
   return st ? st : first_fail;
 }
@@ -421,7 +426,10 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   scp_buf sum = {0};
   scp_sol_tx_prog *progs = calloc(s->nprograms + 1, sizeof *progs);
   scp_sol_tx_ix *ixs = calloc(s->nixs + 1, sizeof *ixs);
+  /* each program loaded once for the whole scenario */
+  scp_sol_progs *cache = NULL;
   if (!progs || !ixs) st = cli_die(SCP_ERR_NOMEM, "out of memory");
+  if (!st && scp_sol_progs_new(&cache, &err)) st = cli_die(err.code, "%s", err.msg);
   for (size_t i = 0; i < s->nprograms && progs; i++) {
     const scp_sol_scn_program *p = &s->programs[i];
     progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
@@ -441,7 +449,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash};
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash, cache};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {
@@ -463,6 +471,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
+  scp_sol_progs_free(cache);
   free(progs);
   free(ixs);
   scp_sol_scenario_free(s);

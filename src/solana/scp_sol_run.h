@@ -48,6 +48,9 @@ typedef struct scp_sol_run_opts {
   /* the transaction's recent blockhash, for the System program's durable
    * nonces under a CPI; NULL: litesvm's first (scp_sol_blockhash_genesis) */
   const uint8_t *blockhash;
+  /* the session's loaded programs (scp_sol_progs.h), shared with the
+   * CPIs; NULL: a cache for this instruction alone */
+  struct scp_sol_progs *cache;
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

@@ -70,6 +70,9 @@ typedef struct scp_sol_tx_opts {
   /* the message's recent blockhash, which the durable nonce instructions
    * hash; NULL: litesvm's first one (scp_sol_blockhash_genesis) */
   const uint8_t *blockhash;
+  /* the session's loaded programs (scp_sol_progs.h), shared by every
+   * instruction and CPI; NULL: a cache for this transaction alone */
+  struct scp_sol_progs *cache;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {

@@ -440,8 +440,10 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   scp_sol_blockhash_genesis(blockhash);
   for (size_t t = 0, at = 0; t < s->ntx && !st; t++) {
     size_t n = 0;
+    bool profile = false;
     for (; at + n < s->nixs && s->ixs[at + n].tx == t; n++) {
       const scp_sol_scn_ix *x = &s->ixs[at + n];
+      profile |= x->profile;
       ixs[n] = (scp_sol_tx_ix){{0}, x->accts, x->naccts, x->data, x->len};
       memcpy(ixs[n].program, x->program_id, 32);
     }
@@ -449,7 +451,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash, cache};
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, profile, blockhash, cache};
     scp_sol_tx_result r;
     int rc = scp_sol_tx_run(&o, &r, &err);
     if (rc) {
@@ -460,9 +462,11 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, t + 1, s->tx_labels[t]);
     snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, t + 1, s->tx_labels[t]);
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
-    st = cli_make_dir_as(dir, shown);
-    if (!st) st = write_outputs(r.profile, c, dir, shown);
-    if (!st) st = write_tx_result(&r, s->accounts, ixs, n, dir, shown);
+    if (profile) {
+      st = cli_make_dir_as(dir, shown);
+      if (!st) st = write_outputs(r.profile, c, dir, shown);
+      if (!st) st = write_tx_result(&r, s->accounts, ixs, n, dir, shown);
+    }
     if (strcmp(out, "ok") && !first_fail) first_fail = scp_exit_status(SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }

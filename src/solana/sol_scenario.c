@@ -248,6 +248,8 @@ static int sol_scn_transactions(loader_ctx *l, json_t *root, json_t *txs, scp_so
     return scp_fail(l->err, SCP_ERR_NOMEM, "out of memory");
   for (size_t t = 0; t < n; t++) {
     json_t *tx = json_array_get(txs, t), *ixs = json_object_get(tx, "instructions");
+    json_t *pf = json_object_get(tx, "profile");
+    if (pf && !json_is_boolean(pf)) return bad(l, "a transaction's \"profile\" is true or false");
     const char *label = json_string_value(json_object_get(tx, "label"));
     char def[32];
     snprintf(def, sizeof def, "tx%zu", t + 1);
@@ -260,7 +262,13 @@ static int sol_scn_transactions(loader_ctx *l, json_t *root, json_t *txs, scp_so
         json_decref(ix);
         return bad(l, "an instruction is an object");
       }
-      if (json_object_set_new(ix, "tx", json_integer((json_int_t)t)) || json_array_append_new(*flat, ix)) goto oom;
+      /* the transaction's "profile" is each of its instructions' */
+      if ((pf && json_object_set(ix, "profile", pf)) ||
+          json_object_set_new(ix, "tx", json_integer((json_int_t)t))) {
+        json_decref(ix);
+        goto oom;
+      }
+      if (json_array_append_new(*flat, ix)) goto oom;
     }
   }
   return SCP_OK;

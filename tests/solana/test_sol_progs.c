@@ -15,20 +15,18 @@
 #include "scprof.h"
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_progs.h"
+#include "build_dir.h"
 
-static uint8_t *slurp(const char *name, size_t *len) {
-  const char *dir = getenv("SCP_BUILD");
-  char path[1024];
-  snprintf(path, sizeof path, "%s/tests/fixtures/sbpf/%s", dir ? dir : "build", name);
+/* the cpi fixture (tests/fixtures/sbpf/cpi.c), NULL when not built */
+static uint8_t *cpi_elf(size_t *len) {
   uint8_t *data;
   scp_error err;
-  if (scp_read_file(path, &data, len, &err) != SCP_OK) return NULL;
-  return data;
+  return scp_read_file(build_path("tests/fixtures/sbpf/cpi.so"), &data, len, &err) == SCP_OK ? data : NULL;
 }
 
 static void test_one_entry_per_elf(void **state) {
   size_t len;
-  uint8_t *elf = slurp("cpi.so", &len);
+  uint8_t *elf = cpi_elf(&len);
   if (!elf) skip();
   uint8_t *copy = malloc(len);
   assert_non_null(copy);
@@ -92,7 +90,7 @@ static uint64_t run_cpi(scp_solana *s, const uint8_t id[32], size_t *nnodes) {
  * one cached program at once, each with its own state. */
 static void test_shared_across_runs_and_handles(void **state) {
   size_t len, n1, n2, n3;
-  uint8_t *elf = slurp("cpi.so", &len);
+  uint8_t *elf = cpi_elf(&len);
   if (!elf) skip();
   uint8_t id[32];
   scp_solana *s = cpi_chain(elf, len, id), *t = cpi_chain(elf, len, id);

@@ -34,6 +34,23 @@ acct() { printf '%s%s%s%s01%s' "$(rep 32 01)" "$A3" "$1" "$(rep 36 00)" "$(rep 5
 SRCD=$(acct 00e1f50500000000)
 DSTD=$(acct 0000000000000000)
 
+# transactions N FN: the scenario's "transactions", FN I printing the I-th
+transactions() {
+  echo " \"transactions\": ["
+  i=1
+  while [ $i -le "$1" ]; do
+    [ $i -gt 1 ] && echo ","
+    "$2" $i
+    i=$((i + 1))
+  done
+  echo "]}"
+}
+
+tx_transfer() {
+  printf '{"label": "t%d", %s"instructions": [{"program": "token", "data": "030100000000000000", "accounts": [{"pubkey": "%s", "writable": true}, {"pubkey": "%s", "writable": true}, {"pubkey": "%s", "signer": true}]}]}' \
+    "$1" "$PF" "$SRC" "$DST" "$WAL"
+}
+
 # scenario_transfer N: N transfers of 1 token, each its own transaction
 # (unprofiled with PF='"profile": false, ' PF_NAME=_np)
 scenario_transfer() {
@@ -42,16 +59,15 @@ scenario_transfer() {
     echo " \"accounts\": [{\"pubkey\": \"$WAL\", \"lamports\": 1000000000},"
     echo "  {\"pubkey\": \"$SRC\", \"lamports\": 2039280, \"owner\": \"$TK\", \"data\": \"$SRCD\"},"
     echo "  {\"pubkey\": \"$DST\", \"lamports\": 2039280, \"owner\": \"$TK\", \"data\": \"$DSTD\"}],"
-    echo " \"transactions\": ["
-    i=1
-    while [ $i -le "$1" ]; do
-      [ $i -gt 1 ] && echo ","
-      printf '{"label": "t%d", %s"instructions": [{"program": "token", "data": "030100000000000000", "accounts": [{"pubkey": "%s", "writable": true}, {"pubkey": "%s", "writable": true}, {"pubkey": "%s", "signer": true}]}]}' \
-        $i "$PF" "$SRC" "$DST" "$WAL"
-      i=$((i + 1))
-    done
-    echo "]}"
+    transactions "$1" tx_transfer
   } >"$T/transfer$PF_NAME$1.json"
+}
+
+tx_ata() {
+  printf '{"label": "create%d", "instructions": [{"program": "ata", "data": "", "accounts": [{"pubkey": "%s", "signer": true, "writable": true}, {"pubkey": "%s", "writable": true}, {"pubkey": "%s"}, {"pubkey": "%s"}, {"pubkey": "11111111111111111111111111111111"}, {"pubkey": "%s"}]}]},\n' \
+    "$1" "$WAL" "$ATA" "$WAL" "$MINT" "$TK"
+  printf '{"label": "close%d", "instructions": [{"program": "token", "data": "09", "accounts": [{"pubkey": "%s", "writable": true}, {"pubkey": "%s", "writable": true}, {"pubkey": "%s", "signer": true}]}]}' \
+    "$1" "$ATA" "$WAL" "$WAL"
 }
 
 # scenario_ata N: N times ATA create then CloseAccount
@@ -61,20 +77,9 @@ scenario_ata() {
     echo "  {\"name\": \"token\", \"elf\": \"$ORACLE/token.so\", \"id\": \"$TK\"}],"
     echo " \"accounts\": [{\"pubkey\": \"$WAL\", \"lamports\": 1000000000},"
     echo "  {\"pubkey\": \"$MINT\", \"lamports\": 1461600, \"owner\": \"$TK\", \"data\": \"$MINTD\"}],"
-    echo " \"transactions\": ["
-    i=1
-    while [ $i -le "$1" ]; do
-      [ $i -gt 1 ] && echo ","
-      printf '{"label": "create%d", "instructions": [{"program": "ata", "data": "", "accounts": [{"pubkey": "%s", "signer": true, "writable": true}, {"pubkey": "%s", "writable": true}, {"pubkey": "%s"}, {"pubkey": "%s"}, {"pubkey": "11111111111111111111111111111111"}, {"pubkey": "%s"}]}]},\n' \
-        $i "$WAL" "$ATA" "$WAL" "$MINT" "$TK"
-      printf '{"label": "close%d", "instructions": [{"program": "token", "data": "09", "accounts": [{"pubkey": "%s", "writable": true}, {"pubkey": "%s", "writable": true}, {"pubkey": "%s", "signer": true}]}]}' \
-        $i "$ATA" "$WAL" "$WAL"
-      i=$((i + 1))
-    done
-    echo "]}"
+    transactions "$1" tx_ata
   } >"$T/ata$1.json"
 }
-
 
 # instructions scprof executes for scenario $1 (its outputs in $T/out)
 count() {

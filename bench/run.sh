@@ -34,3 +34,5 @@ if [ -x "$B/bench/bench_sym" ]; then
   echo "== source mapper"
   "$B/bench/bench_sym"
 fi
+echo "== Solana: instructions executed per transaction (callgrind; deterministic)"
+sh "$(dirname "$0")/sol_tx.sh" "$B"

@@ -8,6 +8,7 @@
  */
 #include "cli.h"
 #include "solana/scp_sol_run.h"
+#include "solana/scp_sol_progs.h"
 #include "solana/scp_sol_scenario.h"
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_feature.h"
@@ -567,7 +568,7 @@ static int run(sol_cli *c) {
   scp_error err = {0};
   scp_sol_run_opts o = {p.elf, p.len, p.name, p.path, {0}, p.loader, c->st.accts, c->st.n, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL, NULL, NULL};
+                        NULL, NULL, NULL, NULL};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
   scp_sol_sysvars sv;
@@ -635,6 +636,9 @@ static int run_scenario(sol_cli *c) {
   scp_buf sum = {0};
   cli_cov cov = {0};
   if (!st) st = cli_cov_begin(&cov, c->want);
+  /* each program loaded once for the whole scenario */
+  scp_sol_progs *cache = NULL;
+  if (!st && scp_sol_progs_new(&cache, &err)) st = cli_die(err.code, "%s", err.msg);
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
     /* a program of "programs", or one deployed in the accounts as they are
@@ -659,7 +663,7 @@ static int run_scenario(sol_cli *c) {
     }
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL, cache};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
     o.sysvars = &s->sysvars;
@@ -693,6 +697,7 @@ static int run_scenario(sol_cli *c) {
   cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
+  scp_sol_progs_free(cache);
   scp_sol_scenario_free(s);
   return st ? st : first_fail;
 }
@@ -741,9 +746,12 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   scp_buf sum = {0};
   scp_sol_tx_prog *progs = calloc(s->nprograms + 1, sizeof *progs);
   scp_sol_tx_ix *ixs = calloc(s->nixs + 1, sizeof *ixs);
+  /* each program loaded once for the whole scenario */
+  scp_sol_progs *cache = NULL;
   if (!progs || !ixs) st = cli_die(SCP_ERR_NOMEM, "out of memory");
   cli_cov cov = {0};
   if (!st) st = cli_cov_begin(&cov, c->want);
+  if (!st && scp_sol_progs_new(&cache, &err)) st = cli_die(err.code, "%s", err.msg);
   for (size_t i = 0; i < s->nprograms && progs; i++) {
     const scp_sol_scn_program *p = &s->programs[i];
     progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
@@ -754,8 +762,10 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   scp_sol_blockhash_genesis(blockhash);
   for (size_t t = 0, at = 0; t < s->ntx && !st; t++) {
     size_t n = 0;
+    bool profile = false;
     for (; at + n < s->nixs && s->ixs[at + n].tx == t; n++) {
       const scp_sol_scn_ix *x = &s->ixs[at + n];
+      profile |= x->profile;
       ixs[n] = (scp_sol_tx_ix){{0}, x->accts, x->naccts, x->data, x->len, x->label_given ? x->label : NULL};
       memcpy(ixs[n].program, x->program_id, 32);
     }
@@ -763,8 +773,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, true, blockhash,
-                         &s->sysvars, &s->features, 0, NULL, 0};
+    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, profile, blockhash,
+                         &s->sysvars, &s->features, 0, NULL, 0, cache};
     scp_sol_tx_result r;
     scp_buf extra = {0};
     int rc = s->tx_has_fee_payer[t] ? cli_sol_tx_with_payer(&o, s->tx_fee_payer[t], &r, &extra, &err)
@@ -778,11 +788,13 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, t + 1, s->tx_labels[t]);
     snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, t + 1, s->tx_labels[t]);
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
-    st = cli_make_dir_as(dir, shown);
-    if (!st) st = write_outputs(r.profile, c, dir, shown);
-    if (!st) st = write_tx_result(&r, &extra, s->accounts, ixs, n, dir, shown);
+    if (profile) {
+      st = cli_make_dir_as(dir, shown);
+      if (!st) st = write_outputs(r.profile, c, dir, shown);
+      if (!st) st = write_tx_result(&r, &extra, s->accounts, ixs, n, dir, shown);
+      if (!st) st = cli_cov_add(&cov, r.profile);
+    }
     scp_buf_free(&extra);
-    if (!st) st = cli_cov_add(&cov, r.profile);
     if (strcmp(out, "ok") && !first_fail)
       first_fail = scp_exit_status(r.failed >= 0 && r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
@@ -793,6 +805,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   cli_outdir_abort(&od);
   if (!st && !c->quiet) st = cli_write_stdout(&sum);
   scp_buf_free(&sum);
+  scp_sol_progs_free(cache);
   free(progs);
   free(ixs);
   scp_sol_scenario_free(s);

@@ -103,6 +103,7 @@ uint32_t scp_sbpf_vm_trap_pc(const scp_sbpf_vm *vm) { return vm->trap_pc; }
 int scp_sbpf_vm_syscall_status(const scp_sbpf_vm *vm) { return vm->syscall_status; }
 uint64_t scp_sbpf_vm_insns(const scp_sbpf_vm *vm) { return vm->insns; }
 const scp_sbpf_prog *scp_sbpf_vm_prog(const scp_sbpf_vm *vm) { return vm->prog; }
+void *scp_sbpf_vm_hooks_ctx(const scp_sbpf_vm *vm) { return vm->cfg.hooks_ctx; }
 uint32_t scp_sbpf_vm_depth(const scp_sbpf_vm *vm) { return vm->depth; }
 uint32_t scp_sbpf_vm_pc(const scp_sbpf_vm *vm) { return vm->pc; }
 uint32_t scp_sbpf_vm_node(const scp_sbpf_vm *vm) { return vm->node; }

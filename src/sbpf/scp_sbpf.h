@@ -233,6 +233,9 @@ uint64_t scp_sbpf_vm_insns(const scp_sbpf_vm *vm);
 
 /* The program being run. */
 const scp_sbpf_prog *scp_sbpf_vm_prog(const scp_sbpf_vm *vm);
+/* The config's hooks_ctx: how a body registered once per loader (shared
+ * by every program and VM it loads) finds the invocation it serves. */
+void *scp_sbpf_vm_hooks_ctx(const scp_sbpf_vm *vm);
 
 /* Translate guest [vaddr, vaddr+len) for reading (write=false) or writing,
  * as MemoryMapping::map does (the range must lie in one region; a store

@@ -52,6 +52,9 @@ typedef struct scp_sol_run_opts {
   const struct scp_sol_sysvars *sysvars;
   /* the feature gates (borrowed); NULL: litesvm's */
   const struct scp_sol_features *features;
+  /* the session's loaded programs (scp_sol_progs.h), shared with the
+   * CPIs; NULL: a cache for this instruction alone */
+  struct scp_sol_progs *cache;
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

@@ -91,6 +91,9 @@ typedef struct scp_sol_tx_opts {
   size_t nmsg;
   const bool *msg_writable;
   size_t nreq;
+  /* the session's loaded programs (scp_sol_progs.h), shared by every
+   * instruction and CPI; NULL: a cache for this transaction alone */
+  struct scp_sol_progs *cache;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {

@@ -559,7 +559,7 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, o->accts, o->naccts, ixa, ix->n,
                          ix->data, ix->len, left, o->heap_size, x->tree != NULL, o->progs, o->nprogs,
                          c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape, o->blockhash,
-                         c->sysvars, c->features};
+                         c->sysvars, c->features, o->cache};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, err);

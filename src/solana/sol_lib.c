@@ -4,6 +4,7 @@
 #include <string.h>
 #include "scprof.h"
 #include "solana/scp_sol_tx.h"
+#include "solana/scp_sol_progs.h"
 
 struct scp_solana {
   scp_sol_tx_prog *progs;
@@ -12,11 +13,20 @@ struct scp_solana {
   size_t naccts, capaccts;
   uint8_t blockhash[32];       /* the last transaction's; all zero before the first */
   bool started;
+  scp_sol_progs *cache;        /* each program loaded once for the handle's life */
 };
 
 int scp_solana_new(scp_solana **out, scp_error *err) {
-  *out = calloc(1, sizeof **out);
-  return *out ? SCP_OK : scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  scp_solana *s = calloc(1, sizeof *s);
+  *out = NULL;
+  if (!s) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  int rc = scp_sol_progs_new(&s->cache, err);
+  if (rc) {
+    free(s);
+    return rc;
+  }
+  *out = s;
+  return SCP_OK;
 }
 
 void scp_solana_free(scp_solana *s) {
@@ -28,6 +38,7 @@ void scp_solana_free(scp_solana *s) {
   for (size_t i = 0; i < s->naccts; i++) scp_sol_account_free(&s->accts[i]);
   free(s->progs);
   free(s->accts);
+  scp_sol_progs_free(s->cache);
   free(s);
 }
 
@@ -135,7 +146,8 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
   /* each transaction on a fresh blockhash, as litesvm after expire_blockhash */
   if (!s->started) scp_sol_blockhash_genesis(s->blockhash), s->started = true;
   scp_sol_blockhash_next(s->blockhash);
-  scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL, s->blockhash, NULL, NULL, 0, NULL, 0};
+  scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL, s->blockhash,
+                       NULL, NULL, 0, NULL, 0, s->cache};
   scp_sol_tx_result r;
   if ((rc = scp_sol_tx_run(&o, &r, err))) goto done;
   res->cu = r.cu;

@@ -7,27 +7,23 @@
 #include "solana/scp_sol_input.h"
 #include "solana/sol_sys.h"
 #include "solana/sol_cpi.h"
+#include "solana/scp_sol_progs.h"
 #include "sbpf/scp_sbpf.h"
 #include "run/scp_run.h"
 #include "symbols/scp_sym.h"
-
-typedef struct sol_reg {
-  struct sol_state *st;
-  const sol_syscall *sc;
-} sol_reg;
 
 typedef struct sol_state {
   const scp_sol_run_opts *o;
   sol_ctx c;
   uint64_t meter;              /* remaining CU */
   uint64_t limit;
-  scp_sbpf_loader *loader;
-  scp_sbpf_prog *prog;
-  sol_reg *regs;
+  const scp_sbpf_loader *loader;  /* the cache's, as the program */
+  scp_sol_prog *entry;            /* the program, from o->cache */
+  const scp_sbpf_prog *prog;
   scp_run *run;
   uint32_t prog_node;
   uint64_t text_addr;
-  scp_sym *sym;
+  scp_sym *sym;                   /* the cache's */
   const scp_sol_account *saved;   /* the accounts before the instruction */
   scp_sol_sysvars own_sysvars;    /* litesvm's, when the options give none */
   char key_text[SCP_SOL_B58_KEY_MAX];
@@ -44,12 +40,29 @@ static int io_translate(void *vm, uint64_t va, uint64_t len, bool write, uint8_t
 static uint64_t io_remaining(void *vm) { return scp_sbpf_vm_remaining(vm); }
 static int io_consume(void *vm, uint64_t n) { return scp_sbpf_vm_consume(vm, n); }
 
+/* ctx is the syscall's row of sol_syscalls(); the instruction is the VM's
+ * (run_vm makes the state its hooks context) */
 static int thunk(void *ctx, scp_sbpf_vm *vm, const uint64_t args[5], uint64_t *r0, scp_error *err) {
-  sol_reg *g = ctx;
+  const sol_syscall *sc = ctx;
+  sol_state *st = scp_sbpf_vm_hooks_ctx(vm);
   sol_io io = {vm, io_translate, io_remaining, io_consume};
-  int rc = g->sc->fn(&g->st->c, &io, args, r0, err);
-  if (rc == SCP_ERR_UNSUPPORTED) scp_error_prefix(err, g->sc->name);
+  int rc = sc->fn(&st->c, &io, args, r0, err);
+  if (rc == SCP_ERR_UNSUPPORTED) scp_error_prefix(err, sc->name);
   return rc;
+}
+
+int sol_run_loader(scp_sbpf_loader **out, uint64_t mask, scp_error *err) {
+  size_t n;
+  const sol_syscall *sc = sol_syscalls(&n);
+  int rc = scp_sbpf_loader_create(NULL, out);
+  if (rc) return scp_fail(err, rc, "out of memory");
+  for (size_t i = 0; i < n; i++)
+    if (i < 64 && (mask >> i & 1) && (rc = scp_sbpf_loader_register(*out, sc[i].name, thunk, (void *)&sc[i], err))) {
+      scp_sbpf_loader_destroy(*out);
+      *out = NULL;
+      return rc;
+    }
+  return SCP_OK;
 }
 
 /* ---- booking ---- */
@@ -110,21 +123,14 @@ static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_
 
 /* ---- set-up ---- */
 
+/* the program from the cache: loaded, relocated and verified the first
+ * time the session runs these bytes */
 static int load(sol_state *st, scp_error *err) {
   const scp_sol_run_opts *o = st->o;
-  size_t n;
-  const sol_syscall *sc = sol_syscalls(&n);
-  int rc = scp_sbpf_loader_create(NULL, &st->loader);
-  if (rc) return scp_fail(err, rc, "out of memory");
-  if (!(st->regs = calloc(n, sizeof *st->regs))) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  for (size_t i = 0; i < n; i++) {
-    if (!scp_sol_features_syscall(o->features, sc[i].name)) continue;
-    st->regs[i] = (sol_reg){st, &sc[i]};
-    if ((rc = scp_sbpf_loader_register(st->loader, sc[i].name, thunk, &st->regs[i], err))) return rc;
-  }
-  if ((rc = scp_sbpf_load(st->loader, o->elf, o->elf_len, o->path ? o->path : o->name, &st->prog,
-                          err)))
-    return rc;
+  int rc = scp_sol_progs_get(o->cache, o->features, o->elf, o->elf_len, o->path ? o->path : o->name, &st->entry, err);
+  if (rc) return rc;
+  st->loader = scp_sol_progs_loader(o->cache, o->features);
+  st->prog = scp_sol_prog_sbpf(st->entry);
   st->text_addr = scp_sbpf_prog_text_addr(st->prog);
   return SCP_OK;
 }
@@ -243,9 +249,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
 }
 
 static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
-  scp_sym_opts so = {0};
-  scp_error serr;
-  if (scp_sym_open_elf(st->o->elf, st->o->elf_len, &so, &st->sym, &serr)) st->sym = NULL;
+  st->sym = scp_sol_prog_sym(st->entry);
   scp_resolver resolver = {st, node_frame, pc_chain};
   char status[700] = "";
   if (res->ierr.kind) {
@@ -291,7 +295,7 @@ done:
   return rc;
 }
 
-int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
+static int run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
   memset(res, 0, sizeof *res);
   int rc = check_opts(o, err);
   if (rc) return rc;
@@ -365,13 +369,20 @@ fail:
   if (rc) scp_sol_result_free(res);
   sol_cpi_free(st->c.cpi);
   sol_ctx_free(&st->c);
-  if (st->sym) scp_sym_destroy(st->sym);
   scp_run_destroy(st->run);
-  scp_sbpf_prog_free(st->prog);
-  scp_sbpf_loader_destroy(st->loader);
-  free(st->regs);
   scp_sol_sysvars_free(&st->own_sysvars);
   free(st);
+  return rc;
+}
+
+int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
+  if (o->cache) return run(o, res, err);
+  /* a cache for this instruction alone, which its CPIs share */
+  scp_sol_run_opts with = *o;
+  memset(res, 0, sizeof *res);
+  int rc = scp_sol_progs_new(&with.cache, err);
+  if (!rc) rc = run(&with, res, err);
+  scp_sol_progs_free(with.cache);
   return rc;
 }
 
@@ -392,15 +403,14 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   o.path = name;
   st.o = &o;
   *out = NULL;
-  int rc = load(&st, err);
+  int rc = scp_sol_progs_new(&o.cache, err);
+  if (!rc) rc = load(&st, err);
   if (rc) goto done;
   scp_buf_printf(&b, "sbpf v%d\n", (int)scp_sbpf_prog_version(st.prog));
   scp_buf_printf(&b, "e_machine %u\n", scp_sbpf_prog_machine(st.prog));
   scp_buf_printf(&b, "instructions %u\n", scp_sbpf_prog_ninsns(st.prog));
   uint32_t entry = scp_sbpf_prog_entry(st.prog);
-  scp_sym_opts so = {0};
-  scp_error serr;
-  if (scp_sym_open_elf(elf, len, &so, &st.sym, &serr)) st.sym = NULL;
+  st.sym = scp_sol_prog_sym(st.entry);
   for (uint32_t i = 0; i < scp_sbpf_prog_nfuncs(st.prog); i++) {
     const scp_sbpf_func *f = scp_sbpf_prog_func(st.prog, i);
     uint64_t addr = st.text_addr + 8ull * f->pc;
@@ -422,9 +432,6 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   else *out = b.data, b.data = NULL;
 done:
   scp_buf_free(&b);
-  if (st.sym) scp_sym_destroy(st.sym);
-  scp_sbpf_prog_free(st.prog);
-  scp_sbpf_loader_destroy(st.loader);
-  free(st.regs);
+  scp_sol_progs_free(o.cache);
   return rc;
 }

@@ -259,7 +259,7 @@ static bool sol_scn_builtin(const char *prog, scp_sol_scn_ix *x) {
 
 /* Each transaction's label, and the number of instructions of all. */
 static int tx_shape(loader_ctx *l, const json_t *txs, scp_sol_scenario *s, size_t *nix) {
-  static const char *const known[] = {"label", "fee_payer", "instructions", NULL};
+  static const char *const known[] = {"label", "fee_payer", "profile", "instructions", NULL};
   size_t n = json_array_size(txs);
   char p[64];
   *nix = 0;
@@ -280,6 +280,8 @@ static int tx_shape(loader_ctx *l, const json_t *txs, scp_sol_scenario *s, size_
     if (!(s->tx_labels[s->ntx++] = strdup(label ? label : def))) return nomem(l);
     if (!json_is_array(ixs) || !json_array_size(ixs))
       return bad(l, p, "a transaction needs a non-empty \"instructions\" array");
+    const json_t *pf = json_object_get(tx, "profile");
+    if (pf && !json_is_boolean(pf)) return bad(l, p, "\"profile\" is true or false");
     const json_t *fp = json_object_get(tx, "fee_payer");
     const char *fps = json_string_value(fp);
     if (fp && (!fps || !scp_sol_key_parse(fps, strlen(fps), s->tx_fee_payer[t])))
@@ -356,6 +358,9 @@ static int load_all(loader_ctx *l, const json_t *root, scp_sol_scenario *s) {
       scp_sol_scn_ix *x = &s->ixs[s->nixs++];
       x->tx = txs ? t : s->nixs - 1;
       if ((rc = load_ix(l, s, json_array_get(list, i), x, p))) return rc;
+      /* a transaction's "profile" is each of its instructions' */
+      const json_t *pf = txs ? json_object_get(json_array_get(txs, t), "profile") : NULL;
+      if (pf) x->profile = json_is_true(pf);
     }
   }
   return SCP_OK;

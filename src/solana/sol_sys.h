@@ -92,6 +92,14 @@ typedef struct sol_syscall {
  * registration order; *n gets their number. */
 const sol_syscall *sol_syscalls(size_t *n);
 
+/* A loader with the syscalls of sol_syscalls() whose bit is set in mask
+ * registered (the feature gates decide; sol_run.c).
+ * The bodies find the instruction they serve through the VM's hooks
+ * context, so one loader, and the programs loaded under it, serve every
+ * instruction, transaction and CPI of a session. */
+struct scp_sbpf_loader;
+int sol_run_loader(struct scp_sbpf_loader **out, uint64_t mask, scp_error *err);
+
 /* ---- helpers the bodies share (sol_sys.c) ---- */
 int sol_charge(sol_ctx *c, const sol_io *io, uint64_t amount, scp_error *err);
 /* translate_slice/translate_type: len elements of `size` bytes at va,

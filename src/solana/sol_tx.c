@@ -5,6 +5,7 @@
 #include <string.h>
 #include "solana/scp_sol_tx.h"
 #include "solana/scp_sol_run.h"
+#include "solana/scp_sol_progs.h"
 #include "solana/sol_builtin.h"
 #include "solana/sol_txprof.h"
 #include "solana/sol_fee.h"
@@ -163,7 +164,7 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
                          ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
                          t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash, t->o->sysvars,
-                         t->o->features};
+                         t->o->features, t->o->cache};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, t->err);
@@ -466,7 +467,9 @@ int scp_sol_tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *
     scp_sol_tx_opts with = *o;
     with.progs = progs;
     with.nprogs = n;
-    rc = tx_run(&with, res, err);
+    if (!o->cache && (rc = scp_sol_progs_new(&with.cache, err))) memset(res, 0, sizeof *res);
+    else rc = tx_run(&with, res, err);
+    if (!o->cache) scp_sol_progs_free(with.cache);
   }
   free(progs);
   free(names);

@@ -1,0 +1,48 @@
+/*
+ * scp_sol_progs.h — the loaded sBPF programs of a session: each distinct ELF
+ * (by its bytes) is parsed, relocated and verified once, then shared by
+ * every instruction, transaction and CPI that runs it.  Its symbol mapper
+ * is opened once too, the first time a profile needs it, and resolves each
+ * distinct pc once (scp_sym caches), not once per transaction.
+ *
+ * A cache belongs to whoever owns the programs (a scp_solana handle, a
+ * scenario run, a transaction); there is no process-wide state, so
+ * several sessions live side by side in one process.  Not thread-safe: one
+ * cache, one thread at a time.
+ */
+#ifndef SCP_SOL_PROGS_H
+#define SCP_SOL_PROGS_H
+
+#include "sbpf/scp_sbpf.h"
+#include "symbols/scp_sym.h"
+
+typedef struct scp_sol_progs scp_sol_progs;
+typedef struct scp_sol_prog scp_sol_prog;
+
+int scp_sol_progs_new(scp_sol_progs **out, scp_error *err);
+void scp_sol_progs_free(scp_sol_progs *c);
+
+struct scp_sol_features;
+
+/* The program of these ELF bytes under the syscalls the feature gates
+ * register (NULL: litesvm's), loaded on the first call (the bytes are
+ * copied; `name` names the file in the loader's message) and the same
+ * entry afterwards.  A load that fails is not kept: the next call tries
+ * again and fails the same way.  Errors: those of scp_sbpf_load,
+ * SCP_ERR_NOMEM. */
+int scp_sol_progs_get(scp_sol_progs *c, const struct scp_sol_features *features, const uint8_t *elf, size_t len,
+                      const char *name, scp_sol_prog **out, scp_error *err);
+
+/* The syscall registry the programs of these gates were loaded under (its
+ * names); NULL before scp_sol_progs_get loaded one under them. */
+const scp_sbpf_loader *scp_sol_progs_loader(const scp_sol_progs *c, const struct scp_sol_features *features);
+
+const scp_sbpf_prog *scp_sol_prog_sbpf(const scp_sol_prog *p);
+/* The ELF's mapper, opened on first use; NULL when it cannot be opened
+ * (frames then fall back to the loader's function names). */
+scp_sym *scp_sol_prog_sym(scp_sol_prog *p);
+
+/* Distinct programs loaded so far (what the tests check). */
+size_t scp_sol_progs_count(const scp_sol_progs *c);
+
+#endif

@@ -215,10 +215,10 @@ EOF2
   "$BIN" profile --scenario "$T/s3.json" -o "$T/s" -q >/dev/null 2>"$T/err"; rc=$?
   NAME="scenario: a \"space\" that is not the data's length is refused"
   ok one_line_error 65 "accounts[1].account.space: 5, but the data has 4 bytes"
-  sed 's/"programs"/"sysvars": {}, "programs"/' "$T/s.json" >"$T/s4.json"
+  sed 's/"programs"/"sysvars": {"clok": {}}, "programs"/' "$T/s.json" >"$T/s4.json"
   "$BIN" profile --scenario "$T/s4.json" -o "$T/s" -q >/dev/null 2>"$T/err"; rc=$?
-  NAME="scenario: \"sysvars\" is refused as not supported yet, not as unknown"
-  ok one_line_error 66 "\"sysvars\" is not supported yet"
+  NAME="scenario: \"sysvars\" is read strictly: an unknown sysvar is refused with its JSON path"
+  ok one_line_error 65 "s4.json: sysvars.clok: unknown sysvar"
   sed 's/"data": "6869"/"data": "6869", "cu_limit": 1400001/' "$T/s.json" >"$T/s5.json"
   "$BIN" profile --scenario "$T/s5.json" -o "$T/s" -q >/dev/null 2>"$T/err"; rc=$?
   NAME="scenario: cu_limit above the runtime's 1,400,000 is refused"

@@ -26,7 +26,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
 if ! command -v node >/dev/null 2>&1; then
-  echo "SKIP bench: no node to write the Solana programs"; exit 0
+  echo "FAIL bench: no node to write the Solana programs (scripts/deps installs it)"; exit 0
 fi
 node "$D/mkprog.js" "$T/p" >/dev/null
 W=$T/w
@@ -178,7 +178,7 @@ ok one_line_error 2 "has no \"matrix\""
 # --matrix: p-token and Token-2022 on litesvm-checked cases
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 if [ ! -f "$ORACLE/token.so" ] || [ ! -f "$ORACLE/token2022.so" ]; then
-  echo "SKIP bench --matrix: $ORACLE/token.so, token2022.so not extracted (scripts/deps)"
+  oracle_missing "bench --matrix: $ORACLE/token.so, token2022.so not extracted (scripts/deps)"
   exit 0
 fi
 MX=$T/mx

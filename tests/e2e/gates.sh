@@ -62,7 +62,7 @@ ok sh -c "[ $rc -eq 12 ] && grep -qx '== 01 transfer' '$T/out' && grep -q 'the f
 
 # ---- Solana
 if ! command -v node >/dev/null 2>&1; then
-  echo "SKIP gates solana: no node to write the programs"; exit 0
+  echo "FAIL gates solana: no node to write the programs (scripts/deps installs it)"; exit 0
 fi
 node "$(dirname "$0")/../oracle/mkprog.js" "$T/p"
 "$BIN" profile "$T/p/ret_v3.so" --ix 0000000000000000 -o "$T/o_ok" -q -f json 2>/dev/null; prc=$?
@@ -175,5 +175,5 @@ if [ -f "$ORACLE/token.so" ] && [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
        "$(printf 'Program %s invoke [2]\nProgram %s consumed 35 of 35 compute units\nProgram %s failed: exceeded CUs meter at BPF instruction' "$P" "$P" "$P")" ] &&
      grep -q '"message":"instruction #2 failed: ProgramFailedToComplete"' "$T/cpi/02-callee_vm_out/report.json"
 else
-  echo "SKIP gates cpi: $ORACLE/token.so or the cpi.so fixture missing"
+  oracle_missing "gates cpi: $ORACLE/token.so or the cpi.so fixture missing"
 fi

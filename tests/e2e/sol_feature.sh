@@ -25,12 +25,12 @@ ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
 G=$B/tests/fixtures/sbpf/gates.so
 if [ ! -f "$G" ] || [ ! -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
-  echo "SKIP sol_feature: $G or cpi.so not built"
+  echo "FAIL sol_feature: $G or cpi.so not built (make builds them)"
   exit 0
 fi
 have_oracle=0
 command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
-[ $have_oracle -eq 1 ] || echo "SKIP sol_feature oracle: litesvm 1.5.0 not installed in $ORACLE"
+[ $have_oracle -eq 1 ] || oracle_missing "sol_feature: the litesvm comparisons (litesvm 1.5.0 not installed in $ORACLE)"
 
 DEPLETE=B7H2caeia4ZFcpE3QcgMqbiWiBtWrdBRBSJ1DY6Ktxbq
 REMAINING=5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP

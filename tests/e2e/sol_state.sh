@@ -29,11 +29,11 @@ have_oracle=0
 if command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ]; then
   have_oracle=1
 else
-  echo "SKIP oracle: litesvm 1.5.0 not installed in $ORACLE (run scripts/deps with npm reachable)"
+  oracle_missing "sol_state: every case against litesvm (litesvm 1.5.0 not installed in $ORACLE)"
 fi
 have_py=1
 command -v python3 >/dev/null 2>&1 && command -v zstd >/dev/null 2>&1 || have_py=0
-[ $have_py -eq 1 ] || echo "SKIP account files: python3 or zstd missing (scripts/deps installs them)"
+[ $have_py -eq 1 ] || echo "FAIL account files: python3 or zstd missing (scripts/deps installs them)"
 
 # builtin:NAME -> its ELF, id and loader
 prog_of() {
@@ -70,7 +70,7 @@ ocase() {
   set -- $(prog_of "${prog#builtin:}")
   elf=$1; id=$2; loader=$3
   set -- $aargs
-  [ -f "$elf" ] || { echo "SKIP $name: $elf not extracted"; return 0; }
+  [ -f "$elf" ] || { oracle_missing "$name: $elf not extracted"; return 0; }
   form=$(echo $FORMS | cut -d' ' -f$((ncase % 7 + 1)))
   deploy=$((ncase % 7 == 0)); [ "$loader" = v3 ] || deploy=1
   ncase=$((ncase + 1))

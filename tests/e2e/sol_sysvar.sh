@@ -25,7 +25,7 @@ ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
 CLOCKP=$B/tests/fixtures/sbpf/clock_v3.so
 if [ ! -f "$CLOCKP" ]; then
-  echo "SKIP sol_sysvar: $CLOCKP not built"
+  echo "FAIL sol_sysvar: $CLOCKP not built (make builds it)"
   exit 0
 fi
 have_oracle=0
@@ -36,7 +36,7 @@ ALT=$ORACLE/alt.so
 if [ ! -f "$ALT" ] && [ $have_oracle -eq 1 ]; then
   node "$D/run.js" --extract "$T/elf" >/dev/null 2>&1 && ALT=$T/elf/alt.so
 fi
-[ $have_oracle -eq 1 ] || echo "SKIP sol_sysvar oracle: litesvm 1.5.0 not installed in $ORACLE"
+[ $have_oracle -eq 1 ] || oracle_missing "sol_sysvar: the litesvm comparisons (litesvm 1.5.0 not installed in $ORACLE)"
 
 le64() { printf '%016x' "$1" | sed 's/\(..\)/\1 /g' | awk '{for (i = NF; i; i--) printf "%s", $i}'; }
 rep() { i=0; while [ $i -lt "$2" ]; do printf %s "$1"; i=$((i + 1)); done; }
@@ -99,7 +99,7 @@ if [ -f "$ALT" ]; then
   ok grep -qx "log Program log: 0x3e9, 0x3, 0x4, 0x64bb5a80, 0x6553f164" "$T/scn/01-clock_read/result.txt"
   [ $have_oracle -eq 1 ] && sol_tx_oracle "sol_sysvar scenario (sysvars set by litesvm's setters):" "$T/scn.json" "$T/scn"
 else
-  echo "SKIP sol_sysvar scenario: no alt.so (litesvm not installed)"
+  oracle_missing "sol_sysvar scenario: no alt.so (litesvm not installed)"
 fi
 
 # Bad sysvars: one line naming the file and what is wrong, exit 65.

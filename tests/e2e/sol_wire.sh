@@ -114,7 +114,7 @@ ok sh -c "'$BIN' profile '$T/tx.bin' --expect-chain -q -o '$T/u' >/dev/null 2>&1
 # ---- against litesvm and web3.js ----------------------------------------
 if ! command -v node >/dev/null 2>&1 || [ ! -f "$ORACLE/node_modules/litesvm/package.json" ] ||
    [ ! -f "$ORACLE/node_modules/@solana/web3.js/package.json" ] || [ ! -f "$ORACLE/token.so" ]; then
-  echo "SKIP sol_wire oracle: litesvm 1.5.0 and @solana/web3.js not installed in $ORACLE (scripts/deps)"
+  oracle_missing "sol_wire: every transaction against litesvm and web3.js (not installed in $ORACLE)"
   exit 0
 fi
 ORACLE_ABS=$(cd "$ORACLE" && pwd)

@@ -150,7 +150,7 @@ static int parse_account(sol_cli *c, const char *spec) {
   bool short_form = nf == 1 || is_flag(f[1], fl[1]);
   scp_sol_account a = {0};
   scp_sol_ixacct x = {0};
-  int st;
+  int st = 0;
   size_t first_flag = short_form ? 1 : 4;
   if (!short_form && (nf < 4 || (st = account_state(spec, f, fl, &nf, &a)))) {
     scp_sol_account_free(&a);

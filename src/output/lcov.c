@@ -79,7 +79,7 @@ int scp_lcov_add(scp_lcov *c, const scp_profile *p) {
 
 /* One per (file, function) and per (file, line), sorted. */
 static size_t merge(scp_lcov *c) {
-  qsort_r(c->v, c->n, sizeof *c->v, cmp_row, &c->strs);
+  if (c->n) qsort_r(c->v, c->n, sizeof *c->v, cmp_row, &c->strs);   /* no rows: v may be NULL */
   size_t out = 0;
   for (size_t i = 0; i < c->n; i++) {
     lc_row *last = out ? &c->v[out - 1] : NULL;

@@ -38,7 +38,8 @@ done
 [ "$n" -ge 30 ] && pass "size: $n fixtures checked" || fail "size: only $n fixtures found (build them first)"
 
 found=0
-for f in "$B"/oracle/*.so; do
+ORACLE=${SCP_ORACLE_DIR:-build/oracle}   # scripts/deps fills build/oracle whatever the build folder
+for f in "$ORACLE"/*.so; do
   [ -f "$f" ] || continue
   found=1
   if "$BIN" size "$f" -o "$T/out" -q -f folded,json 2>"$T/err"; then
@@ -49,7 +50,7 @@ for f in "$B"/oracle/*.so; do
 done
 if [ "$found" -ne 1 ]; then
   if [ "${SCP_NO_ORACLE:-0}" = 1 ]; then skip "[litesvm] size: litesvm's programs (SCP_NO_ORACLE=1)"
-  else echo "FAIL size: litesvm's programs are not in build/oracle (scripts/deps installs them; SCP_NO_ORACLE=1 skips)"; fi
+  else echo "FAIL size: litesvm's programs are not in $ORACLE (scripts/deps installs them; SCP_NO_ORACLE=1 skips)"; fi
 fi
 
 # every format, twice: byte-identical; the flamegraph is size.svg

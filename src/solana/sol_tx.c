@@ -5,6 +5,7 @@
 #include <string.h>
 #include "solana/scp_sol_tx.h"
 #include "solana/scp_sol_run.h"
+#include "solana/scp_sol_state.h"
 #include "solana/scp_sol_progs.h"
 #include "solana/sol_builtin.h"
 #include "solana/sol_txprof.h"
@@ -353,14 +354,11 @@ static int program_account(const scp_sol_tx_opts *o, scp_sol_account *a) {
   return SCP_OK;
 }
 
-/* Programs deployed in the accounts, as on chain: an executable account
- * of loader 1 or 2 holds the ELF; one of the upgradeable loader holds the
- * address of its programdata account, whose ELF follows a 45-byte header.
- * They join the given programs (which win), named by their ids. */
+/* Programs deployed in the accounts, as on chain (scp_sol_program_in: an
+ * executable account of loader 1 or 2 holds the ELF, one of the
+ * upgradeable loader names its programdata account).  They join the given
+ * programs (which win), named by their ids. */
 static int deployed(const scp_sol_tx_opts *o, scp_sol_tx_prog **out, size_t *n, char (**names)[SCP_SOL_B58_KEY_MAX]) {
-  static const char *const LOADERS[3] = {"BPFLoader1111111111111111111111111111111111",
-                                         "BPFLoader2111111111111111111111111111111111",
-                                         "BPFLoaderUpgradeab1e11111111111111111111111"};
   *out = calloc(o->nprogs + o->naccts + 1, sizeof **out);
   *names = calloc(o->naccts + 1, sizeof **names);
   if (!*out || !*names) return SCP_ERR_NOMEM;
@@ -368,27 +366,13 @@ static int deployed(const scp_sol_tx_opts *o, scp_sol_tx_prog **out, size_t *n, 
   *n = o->nprogs;
   for (size_t i = 0; i < o->naccts; i++) {
     const scp_sol_account *a = &o->accts[i];
-    if (!a->executable || find_prog(o, a->key)) continue;
-    int which = -1;
-    for (int l = 0; l < 3; l++) {
-      uint8_t id[32];
-      if (scp_sol_key_parse(LOADERS[l], strlen(LOADERS[l]), id) && !memcmp(id, a->owner, 32)) which = l;
-    }
-    if (which < 0) continue;
     scp_sol_tx_prog *p = &(*out)[*n];
+    if (!a->executable || find_prog(o, a->key) ||
+        !scp_sol_program_in(o->accts, o->naccts, a->key, &p->elf, &p->len, &p->loader))
+      continue;
     memcpy(p->id, a->key, 32);
-    p->loader = (scp_sol_loader)(which + 1);
     scp_sol_key_str(a->key, (*names)[i]);
     p->name = (*names)[i];
-    if (which < 2) {
-      p->elf = a->data, p->len = a->len;
-    } else {
-      if (a->len < 36 || a->data[0] != 2) continue;
-      for (size_t k = 0; k < o->naccts; k++)
-        if (!memcmp(o->accts[k].key, a->data + 4, 32) && o->accts[k].len > 45)
-          p->elf = o->accts[k].data + 45, p->len = o->accts[k].len - 45;
-      if (!p->elf) continue;
-    }
     (*n)++;
   }
   return SCP_OK;

@@ -116,7 +116,7 @@ static int check_case(const cli_case *c, bool heading, const pending_limit *pend
 static int check_folder(const char *path, const cli_cases *cases, const pending_limit *pending,
                         size_t nlimits, scp_check_opts *co, bool quiet) {
   int status = 0, failed_run = 0;
-  size_t over = 0, missing = 0, failed = 0;
+  size_t over = 0, failed = 0;
   const char *first = NULL;
   for (size_t k = 0; k < cases->n && !status; k++) {
     int rc = SCP_OK;
@@ -126,7 +126,6 @@ static int check_folder(const char *path, const cli_cases *cases, const pending_
     failed++;
     if (rc < 0 && !failed_run) failed_run = -rc;
     over += rc == SCP_ERR_BUDGET;
-    missing += rc == SCP_ERR_NOTFOUND;
   }
   if (status || !failed) return status;
   int code = failed_run ? failed_run : over ? SCP_ERR_BUDGET : SCP_ERR_NOTFOUND;

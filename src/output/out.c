@@ -44,14 +44,14 @@ static int write_lcov(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
 }
 
 static const scp_out_format formats[] = {
-    [SCP_FMT_FOLDED] = {"folded", "profile.folded", write_folded, false},
-    [SCP_FMT_SVG] = {"svg", "flamegraph.svg", write_svg, true},
-    [SCP_FMT_REPORT] = {"report", "report.txt", write_report, false},
-    [SCP_FMT_SPEEDSCOPE] = {"speedscope", "profile.speedscope.json", write_speedscope, false},
-    [SCP_FMT_CALLGRIND] = {"callgrind", "callgrind.out.scprof", write_callgrind, false},
-    [SCP_FMT_PPROF] = {"pprof", "profile.pb.gz", write_pprof, false},
-    [SCP_FMT_JSON] = {"json", "report.json", write_json, false},
-    [SCP_FMT_LCOV] = {"lcov", "lcov.info", write_lcov, false, true},
+    [SCP_FMT_FOLDED] = {.name = "folded", .file = "profile.folded", .write = write_folded, .per_metric = false},
+    [SCP_FMT_SVG] = {.name = "svg", .file = "flamegraph.svg", .write = write_svg, .per_metric = true},
+    [SCP_FMT_REPORT] = {.name = "report", .file = "report.txt", .write = write_report, .per_metric = false},
+    [SCP_FMT_SPEEDSCOPE] = {.name = "speedscope", .file = "profile.speedscope.json", .write = write_speedscope, .per_metric = false},
+    [SCP_FMT_CALLGRIND] = {.name = "callgrind", .file = "callgrind.out.scprof", .write = write_callgrind, .per_metric = false},
+    [SCP_FMT_PPROF] = {.name = "pprof", .file = "profile.pb.gz", .write = write_pprof, .per_metric = false},
+    [SCP_FMT_JSON] = {.name = "json", .file = "report.json", .write = write_json, .per_metric = false},
+    [SCP_FMT_LCOV] = {.name = "lcov", .file = "lcov.info", .write = write_lcov, .per_metric = false, .opt_in = true},
 };
 _Static_assert(SCP_ARRAY_LEN(formats) == SCP_FMT_COUNT, "one entry per format");
 

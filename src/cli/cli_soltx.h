@@ -28,6 +28,7 @@ typedef struct cli_sol_tx {
    * tables load */
   const struct scp_sol_sysvars *sysvars;
   const struct scp_sol_features *features;
+  const struct scp_sol_idls *idls;       /* instruction names (borrowed); NULL: none */
 } cli_sol_tx;
 
 /* Run it; the exit status: 0, that of a failing transaction (10), of a

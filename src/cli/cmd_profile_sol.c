@@ -14,6 +14,8 @@
 #include "solana/scp_sol_feature.h"
 #include "solana/scp_sol_state.h"
 #include "solana/scp_sol_tx.h"
+#include "solana/scp_sol_names.h"
+#include "solana/scp_sol_idl.h"
 #include "cli_soltx.h"
 
 #include <limits.h>
@@ -50,6 +52,7 @@ typedef struct sol_cli {
   sol_prog *progs;             /* --program */
   size_t nprogs, progs_cap;
   bool cu_given;
+  scp_sol_idls *idls;          /* --idl ID=FILE.json */
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
@@ -241,6 +244,18 @@ static int parse_program(sol_cli *c, const char *spec) {
   return 0;
 }
 
+/* --idl ID=FILE.json: an Anchor IDL naming program ID's instructions */
+static int parse_idl(sol_cli *c, const char *spec) {
+  const char *eq = strchr(spec, '=');
+  uint8_t id[32];
+  scp_error err = {0};
+  int st;
+  if (!eq || !eq[1]) return cli_die(SCP_ERR_USAGE, "--idl %s: want ID=FILE.json", spec);
+  if ((st = parse_key("--idl", spec, (size_t)(eq - spec), id))) return st;
+  if (scp_sol_idls_add(&c->idls, id, eq + 1, &err)) return cli_die(err.code, "%s", err.msg);
+  return 0;
+}
+
 static int parse_args(int argc, char **argv, sol_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   for (int i = 0; i < argc; i++) {
@@ -310,6 +325,9 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     } else if (!strcmp(a, "--program")) {
       if (!(val = cli_option_value(argc, argv, &i, "ID=FILE.so"))) return usage;
       if ((st = parse_program(c, val))) return st;
+    } else if (!strcmp(a, "--idl")) {
+      if (!(val = cli_option_value(argc, argv, &i, "ID=FILE.json"))) return usage;
+      if ((st = parse_idl(c, val))) return st;
     } else if (!strcmp(a, "--program-id")) {
       if (!(val = cli_option_value(argc, argv, &i, "a public key"))) return usage;
       if ((st = parse_key("--program-id", val, strlen(val), c->program_id))) return st;
@@ -436,7 +454,7 @@ static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *d
  * no instructions of its own) or of PROGRAM.so and --account */
 static int run_wire(sol_cli *c) {
   cli_sol_tx o = {c->tx, NULL, 0, c->st.accts, c->st.n, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
-                  (unsigned)c->top, write_outputs_cb, c, NULL, NULL};
+                  (unsigned)c->top, write_outputs_cb, c, NULL, NULL, c->idls};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
   scp_error err = {0};
@@ -475,9 +493,7 @@ static int run_wire(sol_cli *c) {
   } else if (c->path) {
     if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &one.len, &err))
       return cli_die(err.code, "%s", err.msg);
-    const char *base = strrchr(c->path, '/');
-    base = base ? base + 1 : c->path;
-    snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
+    scp_sol_file_name(c->path, name, sizeof name);
     one.elf = elf, one.name = name, one.path = c->path;
     memcpy(one.id, c->program_id, 32);
     o.progs = &one, o.nprogs = 1;
@@ -541,9 +557,7 @@ static int pick_program(sol_cli *c, sol_pick *p) {
   if (scp_read_file_max(p->path, SCP_MAX_ELF_BYTES, "an sBPF program", &p->owned, &p->len, &err))
     return cli_die(err.code, "%s", err.msg);
   p->elf = p->owned;
-  const char *base = strrchr(p->path, '/');
-  base = base ? base + 1 : p->path;
-  snprintf(p->name, sizeof p->name, "%.*s", (int)strcspn(base, "."), base);
+  scp_sol_file_name(p->path, p->name, sizeof p->name);
   return 0;
 }
 
@@ -568,7 +582,7 @@ static int run(sol_cli *c) {
   scp_error err = {0};
   scp_sol_run_opts o = {p.elf, p.len, p.name, p.path, {0}, p.loader, c->st.accts, c->st.n, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL, NULL, NULL, NULL};
+                        NULL, NULL, NULL, NULL, c->idls};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
   scp_sol_sysvars sv;
@@ -663,7 +677,7 @@ static int run_scenario(sol_cli *c) {
     }
     scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
                           s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL, cache};
+                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL, cache, c->idls};
     memcpy(o.program_id, p->id, 32);
     o.shape = c->shape;
     o.sysvars = &s->sysvars;
@@ -774,7 +788,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
     scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, profile, blockhash,
-                         &s->sysvars, &s->features, 0, NULL, 0, cache};
+                         &s->sysvars, &s->features, 0, NULL, 0, cache, c->idls};
     scp_sol_tx_result r;
     scp_buf extra = {0};
     int rc = s->tx_has_fee_payer[t] ? cli_sol_tx_with_payer(&o, s->tx_fee_payer[t], &r, &extra, &err)
@@ -825,6 +839,7 @@ int cmd_profile_sol(int argc, char **argv) {
   scp_sol_state_free(&c.st);
   for (size_t i = 0; i < c.nprogs; i++) free(c.progs[i].path);
   free(c.progs);
+  scp_sol_idls_free(c.idls);
   free(c.specs);
   free(c.ixaccts);
   free(c.features);

@@ -72,7 +72,8 @@ int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp
   for (size_t k = 0; !rc && k < m.nixs && k < o->nixs; k++) m.ixs[k].label = o->ixs[k].label;
   if (!rc) {
     scp_sol_tx_opts w = {o->progs, o->nprogs, m.accts, m.naccts, m.ixs, m.nixs, o->title, o->profile,
-                         tx.blockhash, o->sysvars, o->features, m.nmsg, m.writable, tx.nreq, o->cache};
+                         tx.blockhash, o->sysvars, o->features, m.nmsg, m.writable, tx.nreq, o->cache,
+                         o->idls};
     rc = scp_sol_tx_run(&w, r, err);
   }
   if (!rc) {
@@ -198,7 +199,8 @@ static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_
     snprintf(r.txerr, sizeof r.txerr, "%s", m->txerr);
   } else {
     scp_sol_tx_opts to = {o->progs, o->nprogs, m->accts, m->naccts, m->ixs, m->nixs, title, true,
-                          tx->blockhash, o->sysvars, o->features, m->nmsg, m->writable, tx->nreq, NULL};
+                          tx->blockhash, o->sysvars, o->features, m->nmsg, m->writable, tx->nreq, NULL,
+                          o->idls};
     int rc = scp_sol_tx_run(&to, &r, &err);
     if (rc) return cli_die(rc, "%s: %s", o->path, err.msg);
   }

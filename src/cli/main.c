@@ -109,6 +109,7 @@ static const char usage_text[] =
   "      --warp-slot N   move the Clock to slot N (litesvm's warpToSlot)\n"
   "      --feature ID|NAME=on|off  set a runtime feature gate (repeatable;\n"
   "                      docs/solana.md lists the gates scprof models)\n"
+  "      --idl ID=FILE.json  an Anchor IDL naming program ID's instructions\n"
   "      --list          print the ELF's sBPF version, functions and syscalls\n"
   "  also writes DIR/result.txt: cu, the runtime's log lines, the outcome, and\n"
   "  each account after the instruction (tests/oracle/run.js prints the same).\n"

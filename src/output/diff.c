@@ -3,11 +3,34 @@
  * the newer profile, colour by change) and a text table of the largest
  * changes.  Nodes are matched by their label path from the root, functions
  * by label and lines by file:line, so the two profiles need not share ids.
+ * A frame with an owner (a program's code) is matched within its owner's
+ * id, and a program's own frame by its id and what it ran, so a program
+ * its inputs name differently is still the same program.
  */
 #include "output/out_private.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The key frame f is matched by (above) into key. */
+static void match_key(const scp_profile *p, const scp_out_labels *l, uint32_t f, scp_buf *key) {
+  const scp_prof_frame *fr = f < p->nframes ? &p->frames[f] : NULL;
+  if (!fr || !fr->owner_id) {
+    scp_buf_puts(key, scp_out_label_of(l, f));
+    return;
+  }
+  scp_buf_printf(key, "%s\x1e", scp_prof_str(p, fr->owner_id));
+  if (fr->kind == SCP_KIND_CONTRACT) scp_buf_printf(key, "\x1e%s", scp_prof_str(p, fr->detail));
+  else scp_buf_puts(key, scp_out_label_of(l, f));
+}
+
+/* What a row of the function tables shows: the label, and whose
+ * function it is when it is a program's. */
+static void shown_label(const scp_profile *p, const scp_out_labels *l, uint32_t f, scp_buf *b) {
+  const scp_prof_frame *fr = &p->frames[f];
+  if (fr->owner && fr->kind != SCP_KIND_CONTRACT) scp_buf_printf(b, "%s: ", scp_prof_str(p, fr->owner));
+  scp_buf_puts(b, scp_out_label_of(l, f));
+}
 
 /* Gives every node of p a path key in `keys`: key(root) = "" and
  * key(n) = "<key id of parent>\x1f<label>", interned, so equal label paths
@@ -30,7 +53,8 @@ static uint32_t *path_keys(const scp_profile *p, scp_strtab *keys) {
     for (uint32_t i = k.start[id]; i < k.start[id + 1]; i++) {
       uint32_t kid = k.ids[i];
       s.len = 0;
-      scp_buf_printf(&s, "%u\x1f%s", key[id], scp_out_label_of(&l, p->nodes[kid].frame));
+      scp_buf_printf(&s, "%u\x1f", key[id]);
+      match_key(p, &l, p->nodes[kid].frame, &s);
       key[kid] = s.oom ? UINT32_MAX : scp_strtab_intern(keys, s.data);
       if (key[kid] == UINT32_MAX) ok = false;
       todo[ntodo++] = kid;
@@ -80,23 +104,25 @@ fail:
 
 typedef struct diff_row {
   uint64_t before, now;
+  uint32_t shown;        /* its text in shown: the newer profile's when both have it */
 } diff_row;
 
 /* Values keyed by a string (function label or file:line), both sides. */
 typedef struct diff_set {
-  scp_strtab keys;
+  scp_strtab keys, shown;
   diff_row *rows;
   size_t nrows, cap;     /* rows[0..nrows) initialised */
   bool oom;
 } diff_set;
 
-static void diff_add(diff_set *d, const char *key, bool is_now, uint64_t v) {
-  uint32_t id = scp_strtab_intern(&d->keys, key);
-  if (id == UINT32_MAX || !scp_grow(&d->rows, &d->cap, d->keys.n, sizeof *d->rows)) {
+static void diff_add(diff_set *d, const char *key, const char *shown, bool is_now, uint64_t v) {
+  uint32_t id = scp_strtab_intern(&d->keys, key), sh = scp_strtab_intern(&d->shown, shown);
+  if (id == UINT32_MAX || sh == UINT32_MAX || !scp_grow(&d->rows, &d->cap, d->keys.n, sizeof *d->rows)) {
     d->oom = true;
     return;
   }
-  while (d->nrows < d->keys.n) d->rows[d->nrows++] = (diff_row){0, 0};
+  while (d->nrows < d->keys.n) d->rows[d->nrows++] = (diff_row){.shown = sh};
+  if (is_now) d->rows[id].shown = sh;
   if (is_now) d->rows[id].now += v;
   else d->rows[id].before += v;
 }
@@ -109,7 +135,8 @@ static int cmp_change(void *ctx, uint32_t a, uint32_t b) {
   const diff_set *d = ctx;
   uint64_t ca = change_of(&d->rows[a]), cb = change_of(&d->rows[b]);
   if (ca != cb) return ca > cb ? -1 : 1;
-  return strcmp(d->keys.strs[a], d->keys.strs[b]);
+  int c = strcmp(d->shown.strs[d->rows[a].shown], d->shown.strs[d->rows[b].shown]);
+  return c ? c : strcmp(d->keys.strs[a], d->keys.strs[b]);
 }
 
 static void put_signed(scp_buf *b, uint64_t before, uint64_t now) {
@@ -170,7 +197,7 @@ static void diff_table(scp_buf *b, diff_set *d, const char *heading,
         case 1: scp_buf_put_grouped(&cells, row->now); break;
         case 2: put_signed(&cells, row->before, row->now); break;
         case 3: put_signed_pct(&cells, row->before, row->now); break;
-        default: scp_buf_puts(&cells, d->keys.strs[ids[r - 1]]); break;
+        default: scp_buf_puts(&cells, d->shown.strs[row->shown]); break;
         }
       }
       scp_buf_putc(&cells, '\0');
@@ -206,6 +233,7 @@ static void diff_table(scp_buf *b, diff_set *d, const char *heading,
 
 static void diff_set_free(diff_set *d) {
   scp_strtab_free(&d->keys);
+  scp_strtab_free(&d->shown);
   free(d->rows);
 }
 
@@ -222,8 +250,14 @@ static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
     goto fail;
   for (uint32_t f = 0; f < p->nframes; f++) {
     if (!agg[f].seen || p->frames[f].kind == SCP_KIND_ROOT) continue;
-    diff_add(self, scp_out_label_of(&l, f), is_now, agg[f].self[metric]);
-    diff_add(total, scp_out_label_of(&l, f), is_now, agg[f].total[metric]);
+    key.len = 0;
+    match_key(p, &l, f, &key);
+    scp_buf_putc(&key, '\0');
+    size_t at = key.len;
+    shown_label(p, &l, f, &key);
+    if (key.oom) goto fail;
+    diff_add(self, key.data, key.data + at, is_now, agg[f].self[metric]);
+    diff_add(total, key.data, key.data + at, is_now, agg[f].total[metric]);
   }
   for (size_t i = 0; i < p->nlines; i++) {
     const scp_prof_line *ln = &p->lines[i];
@@ -233,7 +267,7 @@ static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
     key.len = 0;
     scp_out_put_location(&key, scp_prof_str(p, ln->file), ln->line);
     if (key.oom) goto fail;
-    diff_add(lines, key.data, is_now, ln->cost[metric]);
+    diff_add(lines, key.data, key.data, is_now, ln->cost[metric]);
   }
   rc = self->oom || total->oom || lines->oom ? SCP_ERR_NOMEM : SCP_OK;
 fail:

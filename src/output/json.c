@@ -74,6 +74,35 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
   scp_buf_putc(b, ']');
 }
 
+/* "frames": name, label, kind, file, declaration line, source; a
+ * program's code with its program, a program's own frame with what it ran. */
+static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l) {
+  scp_buf_puts(b, ",\n\"frames\":[");
+  for (uint32_t f = 0; f < p->nframes; f++) {
+    const scp_prof_frame *fr = &p->frames[f];
+    scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
+    scp_out_put_json_str(b, scp_prof_str(p, fr->name));
+    scp_buf_puts(b, ",\"label\":");
+    scp_out_put_json_str(b, scp_out_label_of(l, f));
+    scp_buf_printf(b, ",\"kind\":\"%s\",\"file\":", kind_text(fr->kind));
+    scp_out_put_json_str(b, scp_prof_str(p, fr->file));
+    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"", fr->decl_line,
+                   source_text(fr->source));
+    /* whose code it is, when the profile runs several programs */
+    if (fr->owner_id) {
+      scp_buf_puts(b, ",\"program\":");
+      scp_out_put_json_str(b, scp_prof_str(p, fr->owner));
+      scp_buf_puts(b, ",\"program_id\":");
+      scp_out_put_json_str(b, scp_prof_str(p, fr->owner_id));
+    }
+    if (fr->detail) {
+      scp_buf_puts(b, ",\"instruction\":");
+      scp_out_put_json_str(b, scp_prof_str(p, fr->detail));
+    }
+    scp_buf_putc(b, '}');
+  }
+}
+
 int scp_out_json(const scp_profile *p, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
@@ -125,18 +154,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_buf_puts(b, "]}");
   }
   put_tables(b, p);
-  scp_buf_puts(b, ",\n\"frames\":[");
-  for (uint32_t f = 0; f < p->nframes; f++) {
-    const scp_prof_frame *fr = &p->frames[f];
-    scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
-    scp_out_put_json_str(b, scp_prof_str(p, fr->name));
-    scp_buf_puts(b, ",\"label\":");
-    scp_out_put_json_str(b, scp_out_label_of(&l, f));
-    scp_buf_printf(b, ",\"kind\":\"%s\",\"file\":", kind_text(fr->kind));
-    scp_out_put_json_str(b, scp_prof_str(p, fr->file));
-    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"}", fr->decl_line,
-                   source_text(fr->source));
-  }
+  put_frames(b, p, &l);
   scp_buf_puts(b, "],\n\"nodes\":[");
   size_t ntodo = 0;
   bool first = true;
@@ -229,6 +247,12 @@ static bool get_str(loader *l, json_t *obj, const char *key, uint32_t *id) {
   if (!json_is_string(j)) return false;
   *id = scp_strtab_intern_safe(&l->p->strs, json_string_value(j), json_string_length(j));
   return *id != UINT32_MAX;
+}
+
+/* An optional string member: absent is "" (id 0). */
+static bool opt_str(loader *l, json_t *obj, const char *key, uint32_t *id) {
+  *id = 0;
+  return !json_object_get(obj, key) || get_str(l, obj, key, id);
 }
 
 static bool get_costs(json_t *arr, unsigned nm, uint64_t *out) {
@@ -381,6 +405,9 @@ static int load_frames(loader *l, json_t *root) {
     int k = text_index(json_string_value(kind), kinds, SCP_ARRAY_LEN(kinds));
     int s = text_index(json_string_value(src), sources, SCP_ARRAY_LEN(sources));
     if (k < 0 || s < 0) return bad(l, "unknown frame kind or source");
+    if (!opt_str(l, j, "program", &f->owner) || !opt_str(l, j, "program_id", &f->owner_id) ||
+        !opt_str(l, j, "instruction", &f->detail))
+      return bad(l, "bad frame");
     f->kind = (uint8_t)k;
     f->source = (uint8_t)s;
     p->nframes = i + 1;

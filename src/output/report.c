@@ -164,6 +164,16 @@ static void put_metric_name(scp_buf *b, const scp_metric *m) {
   scp_buf_puts(b, m->name && *m->name ? m->name : "cost");
 }
 
+/* Whose function a row is, as a column of its own, when the profile
+ * runs several programs' code (frames with an owner); a table of the
+ * programs themselves needs none. */
+static bool owner_column(const scp_profile *p, unsigned kinds, const uint32_t *ids, size_t n) {
+  if (kinds == 1u << SCP_KIND_CONTRACT) return false;
+  for (size_t i = 0; i < n; i++)
+    if (p->frames[ids[i]].owner) return true;
+  return false;
+}
+
 /* "Top N functions by self CPU" and the like.  kinds: bit mask of the
  * frame kinds listed. */
 static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
@@ -193,9 +203,11 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     free(ids);
     return SCP_OK;
   }
-  /* Columns: [calls] chosen metric, %, other metrics..., [calls], name. */
+  /* Columns: [calls] chosen metric, %, other metrics..., [calls],
+   * [program], name. */
   char align[16];
   unsigned ncols = 0;
+  bool owners = owner_column(p, kinds, ids, n);
   bool ahead = c->show_ahead && !by_total && !host;
   if (host) align[ncols++] = 'r';
   align[ncols++] = 'r';
@@ -204,6 +216,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   for (unsigned m = 1; m < c->nm; m++)
     if (c->show[m]) align[ncols++] = 'r';
   if (!host) align[ncols++] = 'r';
+  if (owners) align[ncols++] = 'l';
   align[ncols++] = 'l';
   align[ncols] = 0;
   table t = {.ncols = ncols, .align = align};
@@ -220,6 +233,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     if (k == 0 && ahead) cell_str(&t, "ahead");
   }
   if (!host) cell_str(&t, "calls");
+  if (owners) cell_str(&t, "program");
   cell_str(&t, host ? "host function" : kinds == 1u << SCP_KIND_CONTRACT ? "contract"
                                                                          : "function");
   for (size_t i = 0; i < n; i++) {
@@ -238,6 +252,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
     if (!host && (kind == SCP_KIND_INLINED || kind == SCP_KIND_ROOT) && !a->calls)
       cell_str(&t, "-");
     else if (!host) cell_num(&t, a->calls);
+    if (owners) cell_str(&t, scp_prof_str(p, p->frames[ids[i]].owner));
     cell_label(&t, scp_out_label_of(&c->labels, ids[i]));
   }
   table_print(b, &t);

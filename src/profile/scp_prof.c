@@ -54,8 +54,9 @@ static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_
   if (id == b->p->nframes) {
     if (!scp_grow(&b->p->frames, &b->p->capframes, b->p->nframes + 1, sizeof *b->p->frames))
       return SCP_ERR_NOMEM;
-    b->p->frames[b->p->nframes++] = (scp_prof_frame){name, file, fi->decl_line, (uint8_t)kind,
-                                                     fi->source};
+    b->p->frames[b->p->nframes++] = (scp_prof_frame){.name = name, .file = file,
+                                                     .decl_line = fi->decl_line,
+                                                     .kind = (uint8_t)kind, .source = fi->source};
   }
   *out = id;
   return SCP_OK;

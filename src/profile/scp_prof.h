@@ -61,6 +61,16 @@ typedef struct scp_prof_frame {
   uint32_t decl_line;
   uint8_t kind;            /* scp_kind */
   uint8_t source;          /* scp_source */
+  /* Whose code it is, for chains that run several programs in one
+   * profile: the program's display name and its id as text (string ids,
+   * 0 = "" = none).  Frames of two programs are two frames even when
+   * their names are equal, so tables list them apart; a comparison
+   * matches program frames by owner_id, which does not depend on how the
+   * input named the program. */
+  uint32_t owner, owner_id;
+  /* string id: what a program frame ran (its instruction's name, which
+   * its name ends with: "program:token Transfer"); "" none */
+  uint32_t detail;
 } scp_prof_frame;
 
 typedef struct scp_prof_line {

@@ -25,7 +25,7 @@
 typedef struct scp_sol_run_opts {
   const uint8_t *elf;          /* the program (borrowed) */
   size_t elf_len;
-  const char *name;            /* the root frame: "program:NAME" */
+  const char *name;            /* the name the input gives (scp_sol_program_name) */
   const char *path;            /* for messages (NULL: name) */
   uint8_t program_id[32];
   scp_sol_loader loader;       /* the program account's owner: decides the layout */
@@ -55,6 +55,8 @@ typedef struct scp_sol_run_opts {
   /* the session's loaded programs (scp_sol_progs.h), shared with the
    * CPIs; NULL: a cache for this instruction alone */
   struct scp_sol_progs *cache;
+  /* Anchor IDLs naming instructions (scp_sol_idl.h, borrowed); NULL: none */
+  const struct scp_sol_idls *idls;
 } scp_sol_run_opts;
 
 typedef struct scp_sol_result {

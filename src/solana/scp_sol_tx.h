@@ -44,7 +44,7 @@ typedef struct scp_sol_tx_prog {
   uint8_t id[32];
   const uint8_t *elf;          /* borrowed */
   size_t len;
-  const char *name;            /* "program:NAME" */
+  const char *name;            /* the name the input gives (scp_sol_program_name) */
   const char *path;            /* for messages (NULL: name) */
   scp_sol_loader loader;
 } scp_sol_tx_prog;
@@ -94,6 +94,8 @@ typedef struct scp_sol_tx_opts {
   /* the session's loaded programs (scp_sol_progs.h), shared by every
    * instruction and CPI; NULL: a cache for this transaction alone */
   struct scp_sol_progs *cache;
+  /* Anchor IDLs naming instructions (scp_sol_idl.h, borrowed); NULL: none */
+  const struct scp_sol_idls *idls;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {

@@ -12,7 +12,8 @@
  *   caller's memory (lamports, owner, data and its length).
  *
  * Profiled, the callee's profile hangs under the invoke's syscall node as
- * "program:NAME"; the syscall node keeps only the invoke's own CU. */
+ * "program:NAME INSTRUCTION" (sol_txprof.h); the syscall node keeps only
+ * the invoke's own CU. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@
 
 typedef struct graft {
   char placeholder[24];
-  char *name;                  /* "program:NAME" */
+  sol_progframe pf;            /* the callee and what it ran */
   scp_profile *prof;           /* NULL for a builtin: cu on its node */
   uint64_t cu;
 } graft;
@@ -80,10 +81,7 @@ int sol_cpi_new(const scp_sol_run_opts *o, sol_ctx *c, scp_error *err) {
 
 void sol_cpi_free(struct sol_cpi *x) {
   if (!x) return;
-  for (size_t i = 0; i < x->ng; i++) {
-    free(x->g[i].name);
-    scp_profile_destroy(x->g[i].prof);
-  }
+  for (size_t i = 0; i < x->ng; i++) scp_profile_destroy(x->g[i].prof);
   free(x->g);
   free(x->orig_len);
   free(x->stack);
@@ -481,7 +479,7 @@ static int to_caller(struct sol_cpi *x, const sol_io *io, caller_acct *ca, scp_e
 
 /* ---- the callee ---- */
 
-static int add_graft(struct sol_cpi *x, const char *name, scp_profile *prof, uint64_t cu, scp_error *err) {
+static int add_graft(struct sol_cpi *x, const sol_progframe *pf, scp_profile *prof, uint64_t cu, scp_error *err) {
   if (!x->tree) {
     scp_profile_destroy(prof);
     return SCP_OK;
@@ -489,8 +487,7 @@ static int add_graft(struct sol_cpi *x, const char *name, scp_profile *prof, uin
   if (!scp_grow(&x->g, &x->capg, x->ng + 1, sizeof *x->g)) goto oom;
   graft *g = &x->g[x->ng];
   memset(g, 0, sizeof *g);
-  if (!(g->name = malloc(strlen(name) + 9))) goto oom;
-  sprintf(g->name, "program:%s", name);
+  g->pf = *pf;
   snprintf(g->placeholder, sizeof g->placeholder, "[cpi #%zu]", x->ng);
   g->prof = prof;
   g->cu = cu;
@@ -529,7 +526,9 @@ static int run_system(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct 
   for (size_t i = 0; i < logs.n; i++) sol_log(c, "%s", logs.v[i]);
   sol_logs_free(&logs);
   if (rc) return rc;
-  if (!rc) rc = add_graft(x, "System", NULL, SCP_SOL_BUILTIN_CU, err);
+  sol_progframe pf;
+  sol_progframe_of(&pf, scp_sol_system_id, NULL, ix->data, ix->len, x->o->idls);
+  if (!rc) rc = add_graft(x, &pf, NULL, SCP_SOL_BUILTIN_CU, err);
   if (rc) return rc;
   if (e.kind) {
     char why[200];
@@ -559,7 +558,7 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, o->accts, o->naccts, ixa, ix->n,
                          ix->data, ix->len, left, o->heap_size, x->tree != NULL, o->progs, o->nprogs,
                          c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape, o->blockhash,
-                         c->sysvars, c->features, o->cache};
+                         c->sysvars, c->features, o->cache, o->idls};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, err);
@@ -575,7 +574,9 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   scp_profile *prof = r.profile;
   r.profile = NULL;
   scp_sol_result_free(&r);
-  int grc = add_graft(x, p->name, prof, cu, err);
+  sol_progframe pf;
+  sol_progframe_of(&pf, p->id, p->name, ix->data, ix->len, o->idls);
+  int grc = add_graft(x, &pf, prof, cu, err);
   if (grc) return grc;
   if (e.kind) {
     char why[200];
@@ -661,7 +662,7 @@ int sol_cpi_graft(struct sol_cpi *x, scp_profile *p, scp_error *err) {
     for (size_t n = 0; n < p->nnodes && id == SCP_NODE_NONE; n++)
       if (!strcmp(scp_prof_str(p, p->frames[p->nodes[n].frame].name), g->placeholder)) id = (uint32_t)n;
     if (id == SCP_NODE_NONE) continue;
-    if ((rc = sol_txprof_frame(p, g->name, &fr))) break;
+    if ((rc = sol_txprof_frame(p, &g->pf, &fr))) break;
     p->nodes[id].frame = fr;
     /* the meter charged the callee to the invoke's syscall node */
     scp_prof_node *sys = &p->nodes[p->nodes[id].parent];

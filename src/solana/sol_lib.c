@@ -147,7 +147,7 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
   if (!s->started) scp_sol_blockhash_genesis(s->blockhash), s->started = true;
   scp_sol_blockhash_next(s->blockhash);
   scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL, s->blockhash,
-                       NULL, NULL, 0, NULL, 0, s->cache};
+                       NULL, NULL, 0, NULL, 0, s->cache, NULL};
   scp_sol_tx_result r;
   if ((rc = scp_sol_tx_run(&o, &r, err))) goto done;
   res->cu = r.cu;

@@ -7,6 +7,7 @@
 #include "solana/scp_sol_input.h"
 #include "solana/sol_sys.h"
 #include "solana/sol_cpi.h"
+#include "solana/sol_txprof.h"
 #include "solana/scp_sol_progs.h"
 #include "sbpf/scp_sbpf.h"
 #include "run/scp_run.h"
@@ -28,7 +29,7 @@ typedef struct sol_state {
   scp_sol_sysvars own_sysvars;    /* litesvm's, when the options give none */
   char key_text[SCP_SOL_B58_KEY_MAX];
   char frame[160];
-  char root[160];
+  sol_progframe pf;               /* the root: the program and what it ran */
 } sol_state;
 
 /* ---- the VM as the syscall bodies see it ---- */
@@ -92,7 +93,7 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
     if (n->callee) return sol_cpi_frame(st->c.cpi, n, out);   /* a CPI's callee */
     /* fall through */
   case SCP_KIND_ROOT:
-    out->name = st->root;
+    out->name = st->pf.name;
     out->source = SCP_SRC_HOST;
     return SCP_OK;
   case SCP_KIND_HOST: {
@@ -239,7 +240,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   static const char *const LOADER[] = {"", "v1 (deprecated, unaligned input)", "v2", "v3 (upgradeable)"};
   char version[8];
   snprintf(version, sizeof version, "v%d", (int)scp_sbpf_prog_version(st->prog));
-  int rc = scp_prof_meta(p, "program", st->o->name ? st->o->name : "");
+  int rc = scp_prof_meta(p, "program", st->pf.owner);
   if (!rc) rc = scp_prof_meta(p, "program id", st->key_text);
   if (!rc) rc = scp_prof_meta(p, "sbpf", version);
   if (!rc) rc = scp_prof_meta(p, "loader", LOADER[st->o->loader <= 3 ? st->o->loader : 0]);
@@ -258,11 +259,15 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
     snprintf(status, sizeof status, "instruction failed: %s", name);
   }
   int ended = !res->ierr.kind ? SCP_OK : res->out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP;
-  scp_run_report rep = {1, st->root, ended, status, &resolver,
+  scp_run_report rep = {1, st->pf.name, ended, status, &resolver,
                         add_meta, st};
   int rc = scp_run_build(st->run, &rep, &res->profile, err);
+  /* this program's frames are its own; the callees' come with theirs */
+  if (!rc && (rc = sol_txprof_own(res->profile, &st->pf))) rc = scp_fail(err, rc, "out of memory");
   /* the callees' profiles go where their invokes were */
   if (!rc) rc = sol_cpi_graft(st->c.cpi, res->profile, err);
+  /* a top-level instruction's table (a transaction builds its own) */
+  if (!rc && !st->o->depth && (rc = sol_txprof_programs(res->profile))) rc = scp_fail(err, rc, "out of memory");
   return rc;
 }
 
@@ -324,7 +329,7 @@ static int run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
     st->c.sysvars = &st->own_sysvars;
   }
   scp_sol_key_str(o->program_id, st->key_text);
-  snprintf(st->root, sizeof st->root, "program:%s", o->name && o->name[0] ? o->name : st->key_text);
+  sol_progframe_of(&st->pf, o->program_id, o->name, o->data, o->len, o->idls);
   for (; nsaved < o->naccts; nsaved++)
     if ((rc = scp_sol_account_copy(&saved[nsaved], &o->accts[nsaved]))) {
       scp_fail(err, rc, "out of memory");

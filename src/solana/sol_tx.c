@@ -143,9 +143,10 @@ static int run_builtin(tx_state *t, size_t k, const scp_sol_ixacct *ix, scp_sol_
   }
   if (t->prof) {
     uint32_t node;
+    sol_progframe pf;
+    sol_progframe_of(&pf, x->program, NULL, x->data, x->len, t->o->idls);
     if ((rc = sol_txprof_ix(t->prof, k + 1, x->label, &node)) ||
-        (rc = sol_txprof_leaf(t->prof, node, sys ? "program:System" : "program:ComputeBudget",
-                              before - t->meter)))
+        (rc = sol_txprof_leaf(t->prof, node, &pf, before - t->meter)))
       return scp_fail(t->err, rc, "out of memory");
   }
   return SCP_OK;
@@ -165,7 +166,7 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
                          ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
                          t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash, t->o->sysvars,
-                         t->o->features, t->o->cache};
+                         t->o->features, t->o->cache, t->o->idls};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, t->err);
@@ -421,6 +422,7 @@ static int finish_profile(tx_state *t) {
   if ((rc = sol_txprof_finish(p, res->cu)))
     return scp_fail(t->err, rc, "transaction profile: self CU do not add up to the %llu CU consumed",
                     (unsigned long long)res->cu);
+  if ((rc = sol_txprof_programs(p))) return scp_fail(t->err, rc, "out of memory");
   return SCP_OK;
 }
 

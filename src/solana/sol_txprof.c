@@ -3,7 +3,9 @@
  * order, so instruction #k stays the k-th child of the root. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "solana/sol_txprof.h"
+#include "solana/scp_sol_names.h"
 
 /* the text rule of every profile string (scp_prof.c), so names match */
 static uint32_t str(scp_profile *p, const char *s) {
@@ -11,20 +13,63 @@ static uint32_t str(scp_profile *p, const char *s) {
   return scp_strtab_intern_safe(&p->strs, s, strlen(s));
 }
 
-static int frame(scp_profile *p, const char *name, const char *file, uint32_t decl, uint8_t kind,
-                 uint8_t source, uint32_t *out) {
-  uint32_t n = str(p, name), f = str(p, file);
-  if (n == UINT32_MAX || f == UINT32_MAX) return SCP_ERR_NOMEM;
+/* A frame's identity: its text fields and kind; owner fields "" for none. */
+typedef struct fkey {
+  const char *name, *file;
+  uint32_t decl;
+  uint8_t kind, source;
+  const char *owner, *owner_id, *detail;
+} fkey;
+
+static int frame(scp_profile *p, const fkey *k, uint32_t *out) {
+  uint32_t n = str(p, k->name), f = str(p, k->file), o = str(p, k->owner), oid = str(p, k->owner_id),
+           d = str(p, k->detail);
+  if (n == UINT32_MAX || f == UINT32_MAX || o == UINT32_MAX || oid == UINT32_MAX || d == UINT32_MAX)
+    return SCP_ERR_NOMEM;
   for (size_t i = 0; i < p->nframes; i++) {
     const scp_prof_frame *x = &p->frames[i];
-    if (x->name == n && x->file == f && x->decl_line == decl && x->kind == kind && x->source == source) {
+    if (x->name == n && x->file == f && x->decl_line == k->decl && x->kind == k->kind &&
+        x->source == k->source && x->owner == o && x->owner_id == oid && x->detail == d) {
       *out = (uint32_t)i;
       return SCP_OK;
     }
   }
   if (!scp_grow(&p->frames, &p->capframes, p->nframes + 1, sizeof *p->frames)) return SCP_ERR_NOMEM;
-  p->frames[p->nframes] = (scp_prof_frame){n, f, decl, kind, source};
+  p->frames[p->nframes] = (scp_prof_frame){.name = n, .file = f, .decl_line = k->decl, .kind = k->kind,
+                                           .source = k->source, .owner = o, .owner_id = oid, .detail = d};
   *out = (uint32_t)p->nframes++;
+  return SCP_OK;
+}
+
+static int host_frame(scp_profile *p, const char *name, uint8_t kind, uint32_t *out) {
+  fkey k = {.name = name, .file = "", .kind = kind, .source = SCP_SRC_HOST};
+  return frame(p, &k, out);
+}
+
+static int prog_frame(scp_profile *p, const sol_progframe *pf, uint32_t *out) {
+  fkey k = {.name = pf->name, .file = "", .kind = SCP_KIND_CONTRACT, .source = SCP_SRC_HOST,
+            .owner = pf->owner, .owner_id = pf->owner_id, .detail = pf->detail};
+  return frame(p, &k, out);
+}
+
+void sol_progframe_of(sol_progframe *f, const uint8_t id[32], const char *given, const uint8_t *data,
+                      size_t len, const struct scp_sol_idls *idls) {
+  scp_sol_program_name(id, given, f->owner, sizeof f->owner);
+  scp_sol_key_str(id, f->owner_id);
+  scp_sol_ix_name(id, data, len, idls, f->detail, sizeof f->detail);
+  snprintf(f->name, sizeof f->name, "program:%s%s%s", f->owner, f->detail[0] ? " " : "", f->detail);
+}
+
+int sol_txprof_own(scp_profile *p, const sol_progframe *pf) {
+  uint32_t o = str(p, pf->owner), oid = str(p, pf->owner_id), d = str(p, pf->detail);
+  if (o == UINT32_MAX || oid == UINT32_MAX || d == UINT32_MAX) return SCP_ERR_NOMEM;
+  for (size_t i = 0; i < p->nframes; i++) {
+    scp_prof_frame *x = &p->frames[i];
+    if (x->owner_id) continue;
+    x->owner = o;
+    x->owner_id = oid;
+  }
+  if (p->nnodes) p->frames[p->nodes[0].frame].detail = d;
   return SCP_OK;
 }
 
@@ -55,7 +100,7 @@ int sol_txprof_new(uint64_t limit, scp_profile **out) {
   p->nmetrics = 1;
   p->metrics[0] = (scp_metric){"CU", "compute units", limit};
   p->status_msg = str(p, "");
-  int rc = p->status_msg == UINT32_MAX ? SCP_ERR_NOMEM : frame(p, "transaction", "", 0, SCP_KIND_ROOT, SCP_SRC_HOST, &fr);
+  int rc = p->status_msg == UINT32_MAX ? SCP_ERR_NOMEM : host_frame(p, "transaction", SCP_KIND_ROOT, &fr);
   if (!rc) rc = node(p, SCP_NODE_NONE, fr, &id);
   if (rc) {
     scp_profile_destroy(p);
@@ -69,15 +114,15 @@ int sol_txprof_ix(scp_profile *p, size_t k, const char *label, uint32_t *id) {
   char name[300];
   uint32_t fr;
   snprintf(name, sizeof name, "instruction #%zu%s%.250s", k, label ? " " : "", label ? label : "");
-  int rc = frame(p, name, "", 0, SCP_KIND_CONTRACT, SCP_SRC_HOST, &fr);
+  int rc = host_frame(p, name, SCP_KIND_CONTRACT, &fr);
   if (!rc) rc = node(p, 0, fr, id);
   if (!rc) p->nodes[*id].calls = 1;
   return rc;
 }
 
-int sol_txprof_leaf(scp_profile *p, uint32_t at, const char *name, uint64_t cu) {
+int sol_txprof_leaf(scp_profile *p, uint32_t at, const sol_progframe *pf, uint64_t cu) {
   uint32_t fr, id;
-  int rc = frame(p, name, "", 0, SCP_KIND_CONTRACT, SCP_SRC_HOST, &fr);
+  int rc = prog_frame(p, pf, &fr);
   if (!rc) rc = node(p, at, fr, &id);
   if (rc) return rc;
   p->nodes[id].calls = 1;
@@ -104,8 +149,8 @@ int sol_txprof_merge(scp_profile *p, uint32_t at, const scp_profile *sub) {
   return graft(p, at, sub, true);
 }
 
-int sol_txprof_frame(scp_profile *p, const char *name, uint32_t *fr) {
-  return frame(p, name, "", 0, SCP_KIND_CONTRACT, SCP_SRC_HOST, fr);
+int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
+  return prog_frame(p, pf, fr);
 }
 
 static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root) {
@@ -119,8 +164,13 @@ static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge
     uint32_t fr, id = at;
     uint8_t kind = i == 0 ? SCP_KIND_CONTRACT : sf->kind;
     if (!(merge_root && i == 0) &&
-        ((rc = frame(p, scp_prof_str(sub, sf->name), scp_prof_str(sub, sf->file), sf->decl_line, kind,
-                     sf->source, &fr)) ||
+        ((rc = frame(p,
+                     &(fkey){.name = scp_prof_str(sub, sf->name), .file = scp_prof_str(sub, sf->file),
+                             .decl = sf->decl_line, .kind = kind, .source = sf->source,
+                             .owner = scp_prof_str(sub, sf->owner),
+                             .owner_id = scp_prof_str(sub, sf->owner_id),
+                             .detail = scp_prof_str(sub, sf->detail)},
+                     &fr)) ||
          (rc = node(p, i == 0 ? at : map[s->parent], fr, &id))))
       break;
     map[i] = id;
@@ -166,4 +216,65 @@ int sol_txprof_finish(scp_profile *p, uint64_t cu) {
   p->nodes[0].calls = 1;
   if (self != cu || !scp_prof_check(p)) return SCP_ERR_INTERNAL;
   return SCP_OK;
+}
+
+/* ---- the Programs table ---- */
+
+static bool is_program(const scp_profile *p, uint32_t n) {
+  const scp_prof_frame *f = &p->frames[p->nodes[n].frame];
+  return f->owner_id && (f->kind == SCP_KIND_CONTRACT || f->kind == SCP_KIND_ROOT);
+}
+
+typedef struct prog_row {
+  uint32_t frame;
+  uint64_t v[3];           /* invocations, self CU, total CU */
+} prog_row;
+
+static int cmp_rows(const void *a, const void *b, void *ctx) {
+  const scp_profile *p = ctx;
+  const prog_row *x = a, *y = b;
+  if (x->v[2] != y->v[2]) return x->v[2] > y->v[2] ? -1 : 1;
+  int c = strcmp(scp_prof_str(p, p->frames[x->frame].name), scp_prof_str(p, p->frames[y->frame].name));
+  return c ? c : (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+/* A node's CU are its nearest program's (itself when it is one); a
+ * program's total counts its outermost invocations only (a program that
+ * invokes itself is inside its own total already). */
+static void tally(const scp_profile *p, prog_row *row) {
+  for (uint32_t n = 0; n < p->nnodes; n++) {
+    uint32_t at = n;
+    while (at != SCP_NODE_NONE && !is_program(p, at)) at = p->nodes[at].parent;
+    if (at == SCP_NODE_NONE) continue;
+    uint32_t f = p->nodes[at].frame;
+    row[f].frame = f;
+    row[f].v[1] += p->nodes[n].self[0];
+    if (at != n) continue;
+    row[f].v[0]++;
+    bool nested = false;
+    for (uint32_t up = p->nodes[n].parent; up != SCP_NODE_NONE && !nested; up = p->nodes[up].parent)
+      nested = p->nodes[up].frame == f;
+    if (!nested) row[f].v[2] += p->nodes[n].total[0];
+  }
+}
+
+int sol_txprof_programs(scp_profile *p) {
+  static const char *const cols[3] = {"invocations", "self CU", "total CU"};
+  /* self CU break the CU down: every CU is some program's */
+  static const int metric[3] = {-1, 0, -1};
+  prog_row *row = calloc(p->nframes ? p->nframes : 1, sizeof *row);
+  if (!row) return SCP_ERR_NOMEM;
+  tally(p, row);
+  size_t n = 0;
+  for (size_t f = 0; f < p->nframes; f++)
+    if (row[f].v[0]) row[n++] = row[f];
+  int rc = SCP_OK;
+  if (n) {
+    qsort_r(row, n, sizeof *row, cmp_rows, p);
+    rc = scp_prof_table_begin(p, "Programs", "program", 3, cols, metric);
+    for (size_t i = 0; i < n && !rc; i++)
+      rc = scp_prof_table_row(p, scp_prof_str(p, p->frames[row[i].frame].name), row[i].v);
+  }
+  free(row);
+  return rc;
 }

@@ -104,9 +104,9 @@ JSON
 NAME="tx scenario: exit 10, the first failure's"
 ok [ "$prc" -eq 10 ]
 NAME="tx: labels name the instruction nodes (instruction #2 t1), an unlabelled one stays bare"
-ok grep -qx "transaction;instruction #1 t0;program:ret;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
-   grep -qx "transaction;instruction #2 t1;program:ret;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
-   grep -qx "transaction;instruction #3;program:ret;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded"
+ok grep -qx "transaction;instruction #1 t0;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
+   grep -qx "transaction;instruction #2 t1;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
+   grep -qx "transaction;instruction #3;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded"
 prc=10; gate 10 "tx Custom(101)" "$T/tx/02-custom" --max-cu
 prc=11; gate 11 "tx syscall out of CU (1,200 CU)" "$T/tx/03-syscall_out" --max-cu
 prc=11; gate 11 "tx VM out of CU (160 CU)" "$T/tx/04-vm_out" --max-cu

@@ -70,7 +70,7 @@ ok cmp -s "$T/out/scenario.txt" "$D/tx_expected.txt"
   diff "$D/tx_expected.txt" "$T/out/scenario.txt" | head -20
 
 NAME="sol_tx profile: instruction nodes under the root, program frames under them"
-ok grep -qx "transaction;instruction #3;program:memo;entrypoint \[symtab\];syscall:sol_log_ 200" \
+ok grep -qx "transaction;instruction #3;program:memo Memo;entrypoint \[symtab\];syscall:sol_log_ 200" \
   "$T/out/02-budget_memo/profile.folded"
 
 NAME="sol_tx check --max-cu on a transaction (848 CU)"
@@ -90,11 +90,51 @@ sed "s|@ORACLE@|$ORACLE_ABS|g" "$D/ata_cases.json" >"$T/ata.json"
 "$BIN" profile --scenario "$T/ata.json" -o "$T/ata" -q >/dev/null 2>"$T/err"
 NAME="[pin] sol_tx ata: CU and outcome of every transaction as pinned (ATA create 13386)"
 ok cmp -s "$T/ata/scenario.txt" "$D/ata_expected.txt"
-NAME="sol_tx ata: Token and System nested under ATA's invokes"
-ok sh -c "grep -q 'program:ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL;.*syscall:sol_invoke_signed_rust;program:token;' '$T/ata/01-ata_create/profile.folded' ||
-          grep -q 'program:ata;.*syscall:sol_invoke_signed_rust;program:token;' '$T/ata/01-ata_create/profile.folded'"
-NAME="sol_tx ata: the System program's create_account under ATA"
-ok grep -q 'syscall:sol_invoke_signed_rust;program:System 150$' "$T/ata/01-ata_create/profile.folded"
+# Programs are named by their ids, whatever the scenario calls them ("ata"),
+# and each invoke by the instruction it ran (the data's tag); ATA's
+# `entrypoint` and Token's are two rows of the function tables.
+ata_names() {   # folder, token program name
+  f="$1/profile.folded"
+  for ix in GetAccountDataSize InitializeImmutableOwner InitializeAccount3; do
+    grep -q "^transaction;instruction #1;program:associated-token-account Create[a-zA-Z]*;.*syscall:sol_invoke_signed_rust;program:$2 $ix;" "$f" ||
+      { echo "no $2 $ix under the ATA's invoke" >&2; return 1; }
+  done
+  grep -q "^transaction;instruction #1;program:associated-token-account Create[a-zA-Z]*;.*syscall:sol_invoke_signed_rust;program:system CreateAccount 150\$" "$f" &&
+    ! grep -q 'program:ata\b\|program:token;\|program:System' "$f"
+}
+NAME="sol_tx ata: Token's three invokes and System's CreateAccount named under ATA's Create"
+ok ata_names "$T/ata/01-ata_create" token
+NAME="sol_tx ata: the same with Token-2022 under CreateIdempotent"
+ok ata_names "$T/ata/04-ata_create_token2022" token-2022
+# the function tables keep each program's entrypoint apart (report and JSON)
+NAME="sol_tx ata: ATA's and Token's entrypoint are two rows of the report (189 and 185 self CU)"
+ok sh -c "grep -Eq '^ +189 .* 1  associated-token-account +entrypoint \[symtab\]\$' '$T/ata/01-ata_create/report.txt' &&
+          grep -Eq '^ +185 .* 3  token +entrypoint \[symtab\]\$' '$T/ata/01-ata_create/report.txt'"
+NAME="sol_tx ata: two entrypoint frames in the JSON, each with its program and id"
+ok sh -c "[ \$(grep -c '\"name\":\"entrypoint\".*\"program\":\"associated-token-account\",\"program_id\":\"ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL\"' '$T/ata/01-ata_create/report.json') = 1 ] &&
+          [ \$(grep -c '\"name\":\"entrypoint\".*\"program\":\"token\",\"program_id\":\"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA\"' '$T/ata/01-ata_create/report.json') = 1 ]"
+# the Programs table: Token's three invocations are the CU of their
+# "consumed" lines (183, 38, 235), System's CreateAccount its 150, ATA's
+# Create the rest of 13,386 (12,780 self)
+NAME="sol_tx ata: the Programs table by instruction, from the consumed lines"
+programs_ok() {
+  r="$T/ata/01-ata_create/report.txt"
+  grep -Eq '^  program:associated-token-account Create +1 +12,780 +13,386$' "$r" &&
+    grep -Eq '^  program:token GetAccountDataSize +1 +183 +183$' "$r" &&
+    grep -Eq '^  program:token InitializeImmutableOwner +1 +38 +38$' "$r" &&
+    grep -Eq '^  program:token InitializeAccount3 +1 +235 +235$' "$r" &&
+    grep -Eq '^  program:system CreateAccount +1 +150 +150$' "$r" &&
+    grep -q 'Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA consumed 183 of' "$r" &&
+    grep -q 'Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA consumed 38 of' "$r" &&
+    grep -q 'Program TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA consumed 235 of' "$r"
+}
+ok programs_ok
+# the same transaction with ATA's program named "p0" in the scenario: the
+# same profile, and diff says no change
+sed 's/"ata"/"p0"/g' "$T/ata.json" >"$T/ata_p0.json"
+"$BIN" profile --scenario "$T/ata_p0.json" -o "$T/ata_p0" -q >/dev/null 2>"$T/err"
+NAME="sol_tx ata: a scenario naming ATA \"p0\" gives the same folded profile"
+ok cmp -s "$T/ata/01-ata_create/profile.folded" "$T/ata_p0/01-ata_create/profile.folded"
 against_oracle "$T/ata.json" "$T/ata"
 else
   not_run "$D/tx_expected.txt" "$D/ata_expected.txt"
@@ -130,13 +170,26 @@ else
   ok cmp -s "$T/cpi/scenario.txt" "$D/cpi_expected.txt"
   NAME="sol_tx cpi: the callee under the invoke, the invoke keeping its 946 CU"
   ok sh -c "grep -q 'transfer (tests/fixtures/sbpf/cpi.c:[0-9]*);syscall:sol_invoke_signed_c 946\$' '$T/cpi/01-pda_transfer/profile.folded' &&
-            grep -q ';syscall:sol_invoke_signed_c;program:System 150\$' '$T/cpi/01-pda_transfer/profile.folded'"
+            grep -q ';syscall:sol_invoke_signed_c;program:system Transfer 150\$' '$T/cpi/01-pda_transfer/profile.folded'"
   NAME="sol_tx cpi: three program frames nested (depth 3)"
-  ok grep -q 'sol_invoke_signed_c;program:cpi;.*sol_invoke_signed_c;program:cpi;.*syscall:sol_set_return_data 100$' \
+  ok grep -q 'sol_invoke_signed_c;program:cpi ix 0x0201;.*sol_invoke_signed_c;program:cpi ix 0x0200;.*syscall:sol_set_return_data 100$' \
     "$T/cpi/05-nest_return_data/profile.folded"
   NAME="sol_tx cpi: diff of two transactions' profiles"
   ok sh -c "'$BIN' diff '$T/cpi/01-pda_transfer/report.json' '$T/cpi/07-two_transfers/report.json' -o '$T/d' -q >/dev/null &&
             grep -q 'program:cpi' '$T/d/diff.txt'"
+  # a program the chain does not know takes the scenario's name, so the
+  # same transaction reads "program:cpi" in one file and "program:p0" in
+  # another; diff matches program frames by their id and says no change
+  sed 's/"cpi"/"p0"/g; s/"cpi2"/"p1"/g' "$T/cpi.json" >"$T/cpi_p0.json"
+  "$BIN" profile --scenario "$T/cpi_p0.json" -o "$T/cpi_p0" -q >/dev/null 2>&1
+  NAME="sol_tx cpi: the scenario's names \"cpi\" and \"p0\" differ, diff by program id says no change"
+  same_by_id() {
+    a="$T/cpi/05-nest_return_data" b="$T/cpi_p0/05-nest_return_data"
+    grep -q 'program:cpi ix 0x0202;' "$a/profile.folded" && grep -q 'program:p0 ix 0x0202;' "$b/profile.folded" &&
+      "$BIN" diff "$a/report.json" "$b/report.json" -o "$T/dp0" -q >/dev/null &&
+      [ "$(grep -c '(no change)' "$T/dp0/diff.txt")" = 3 ] && grep -q '^  CU  *2,969  *2,969  *0  ' "$T/dp0/diff.txt"
+  }
+  ok same_by_id
   # each program frame's inclusive CU is its "consumed N of M" line
   d8="$T/cpi/08-token_pda_transfer"
   tok=$(awk '/Program Tokenkeg.* consumed/ {print $5}' "$d8/result.txt")

@@ -73,8 +73,8 @@ ok sh -c "[ \$(cat '$T/rc.bin') -eq 10 ] && cmp -s '$T/want' '$T/o.bin/result.tx
 NAME="sol_wire base64 and base58 text read as the same transaction"
 ok sh -c "cmp -s '$T/o.bin/result.txt' '$T/o.b64/result.txt' && cmp -s '$T/o.bin/result.txt' '$T/o.b58/result.txt' &&
           cmp -s '$T/o.bin/profile.folded' '$T/o.b58/profile.folded'"
-NAME="sol_wire the instruction's node under the root"
-ok grep -qx "transaction;instruction #1;program:System 150" "$T/o.bin/profile.folded"
+NAME="sol_wire the instruction's node under the root (System with no data: no instruction name)"
+ok grep -qx "transaction;instruction #1;program:system 150" "$T/o.bin/profile.folded"
 
 refused() {   # file, exit status, text of the one line
   "$BIN" profile --tx "$1" --account "$PAYER:1000000000:11111111111111111111111111111111:" -o "$T/x" -q \
@@ -180,6 +180,14 @@ forms() {
 }
 forms tx
 forms ata 1
+# the two input forms of one transaction are one profile: diff says no change
+"$BIN" profile --scenario "$T/ata/ata_create.scn.json" -o "$T/as" -q >/dev/null 2>&1
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/ata/ata_create.legacy.b64" -o "$T/aw" -q >/dev/null 2>&1
+NAME="sol_wire ata_create: scenario and --tx wire forms diff as no change, Token's InitializeAccount3 named in both"
+ok sh -c "'$BIN' diff '$T/as/01-ata_create/report.json' '$T/aw/report.json' -o '$T/ad' -q >/dev/null &&
+          [ \$(grep -c '(no change)' '$T/ad/diff.txt') = 3 ] && grep -q '^  CU  *13,386  *13,386  *0  ' '$T/ad/diff.txt' &&
+          grep -q ';program:token InitializeAccount3;' '$T/as/01-ata_create/profile.folded' &&
+          grep -q ';program:token InitializeAccount3;' '$T/aw/profile.folded'"
 forms nonce
 forms ptoken
 "$BIN" profile --scenario "$T/ptoken/state.json" --tx "$T/ptoken/ptoken_priority_fee.v0.b64" -o "$T/pf" -q >/dev/null 2>&1

@@ -55,7 +55,7 @@ static inline void fuzz_wire_run(const scp_sol_wire_tx *tx) {
       for (size_t i = 0; i < m.ixs[k].naccts; i++)
         if (m.ixs[k].accts[i].index >= m.nmsg) abort();
     scp_sol_tx_opts o = {NULL, 0, m.accts, m.naccts, m.ixs, m.nixs, NULL, false, tx->blockhash,
-                         NULL, NULL, m.nmsg, m.writable, tx->nreq, NULL};
+                         NULL, NULL, m.nmsg, m.writable, tx->nreq, NULL, NULL};
     uint64_t before = m.accts[0].lamports;
     scp_sol_tx_result r;
     if (scp_sol_tx_run(&o, &r, &err) == SCP_OK) {

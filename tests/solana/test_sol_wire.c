@@ -323,7 +323,7 @@ static void test_run_charges(void **state) {
     assert_int_equal(scp_sol_wire_decode(w.b, w.n, &tx, &err), SCP_OK);
     assert_int_equal(scp_sol_wire_load(&tx, st, 1, NULL, &m, &err), SCP_OK);
     scp_sol_tx_opts o = {NULL, 0, m.accts, m.naccts, m.ixs, m.nixs, NULL, false, tx.blockhash,
-                         NULL, NULL, m.nmsg, m.writable, tx.nreq, NULL};
+                         NULL, NULL, m.nmsg, m.writable, tx.nreq, NULL, NULL};
     assert_int_equal(scp_sol_tx_run(&o, &r, &err), SCP_OK);
     assert_int_equal(r.cu, 150);
     assert_int_equal(r.fee, 5000);

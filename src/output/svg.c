@@ -308,11 +308,13 @@ static void put_subtitle(scp_buf *b, const svg_ctx *c) {
     scp_buf_puts(b, "; red grew, blue shrank");
   }
   if (p->status != SCP_OK) {
-    scp_buf_puts(b, "; run ended: ");
-    put_xml(b, scp_strerror(p->status), SIZE_MAX);
     const char *msg = scp_prof_str(p, p->status_msg);
+    /* a Solana run's line already says what failed ("instruction failed: ...") */
+    bool said = p->chain == SCP_CHAIN_SOLANA && *msg;
+    scp_buf_puts(b, "; run ended: ");
+    if (!said) put_xml(b, scp_out_status_text(p), SIZE_MAX);
     if (*msg) {
-      scp_buf_puts(b, ": ");
+      if (!said) scp_buf_puts(b, ": ");
       put_xml(b, msg, SIZE_MAX);
     }
   }

@@ -261,6 +261,7 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   scp_run_report rep = {1, st->root, ended, status, &resolver,
                         add_meta, st};
   int rc = scp_run_build(st->run, &rep, &res->profile, err);
+  if (!rc) res->profile->chain = SCP_CHAIN_SOLANA;
   /* the callees' profiles go where their invokes were */
   if (!rc) rc = sol_cpi_graft(st->c.cpi, res->profile, err);
   return rc;

@@ -25,6 +25,18 @@ CTR=$B/tests/fixtures/sbpf/counter.so
 CPI=$B/tests/fixtures/sbpf/cpi.so
 if [ ! -f "$CTR" ] || [ ! -f "$CPI" ] || [ ! -f "$B/examples/demo.wasm" ]; then
   echo "FAIL chain_words: the fixtures are not built (make builds them)"; 
+# --help: both chains, every option of the Solana profile command
+"$BIN" --help >"$T/help.txt"
+sed -n '/^profile runs/,/^$/p' "$T/help.txt" >"$T/intro.txt"
+missing=""
+for o in --ix --account --accounts --program --program-id --loader --cu-limit --heap --warp-slot \
+         --feature --list --tx --expect-chain --sigverify --scenario; do
+  grep -q -- "^ *$o " "$T/help.txt" || missing="$missing $o"
+done
+NAME="--help: its introduction names both chains, and every Solana option is listed"
+ok sh -c "grep -q 'Soroban contract' '$T/intro.txt' && grep -q 'Solana program' '$T/intro.txt' && [ -z '$missing' ]"
+[ -n "$missing" ] && echo "  not in --help:$missing"
+
 # pprof glues a value to its unit: "compute units" would read "118compute units"
 if command -v go >/dev/null 2>&1; then
   go tool pprof -top "$R/custom/profile.pb.gz" >"$T/pp.txt" 2>&1
@@ -45,6 +57,18 @@ sol out_of_cu "$CTR" --ix 05 --cu-limit 50
 # the counter without its DWARF: no source lines, names from .symtab
 if ! llvm-objcopy --strip-debug "$CTR" "$T/stripped.so"; then
   echo "FAIL chain_words: llvm-objcopy (package llvm, scripts/deps) could not strip $CTR"; 
+# --help: both chains, every option of the Solana profile command
+"$BIN" --help >"$T/help.txt"
+sed -n '/^profile runs/,/^$/p' "$T/help.txt" >"$T/intro.txt"
+missing=""
+for o in --ix --account --accounts --program --program-id --loader --cu-limit --heap --warp-slot \
+         --feature --list --tx --expect-chain --sigverify --scenario; do
+  grep -q -- "^ *$o " "$T/help.txt" || missing="$missing $o"
+done
+NAME="--help: its introduction names both chains, and every Solana option is listed"
+ok sh -c "grep -q 'Soroban contract' '$T/intro.txt' && grep -q 'Solana program' '$T/intro.txt' && [ -z '$missing' ]"
+[ -n "$missing" ] && echo "  not in --help:$missing"
+
 # pprof glues a value to its unit: "compute units" would read "118compute units"
 if command -v go >/dev/null 2>&1; then
   go tool pprof -top "$R/custom/profile.pb.gz" >"$T/pp.txt" 2>&1
@@ -164,6 +188,18 @@ ok sh -c "grep -q '\"chain\":\"solana\"' '$R/tx/report.json' && ! grep -q '\"cha
 "$BIN" diff "$R/cpi/01-pda_transfer/report.json" "$R/cpi/02-missing_signer/report.json" -o "$T/d" -q >/dev/null 2>&1
 NAME="a Solana report.json read back keeps its chain: diff.svg says how the run ended in Solana's words"
 ok sh -c "grep -q 'run ended: instruction #1 failed: ' '$T/d/diff.svg' && ! grep -qE '$SOROBAN_WORDS' '$T/d/diff.svg'"
+
+# --help: both chains, every option of the Solana profile command
+"$BIN" --help >"$T/help.txt"
+sed -n '/^profile runs/,/^$/p' "$T/help.txt" >"$T/intro.txt"
+missing=""
+for o in --ix --account --accounts --program --program-id --loader --cu-limit --heap --warp-slot \
+         --feature --list --tx --expect-chain --sigverify --scenario; do
+  grep -q -- "^ *$o " "$T/help.txt" || missing="$missing $o"
+done
+NAME="--help: its introduction names both chains, and every Solana option is listed"
+ok sh -c "grep -q 'Soroban contract' '$T/intro.txt' && grep -q 'Solana program' '$T/intro.txt' && [ -z '$missing' ]"
+[ -n "$missing" ] && echo "  not in --help:$missing"
 
 # pprof glues a value to its unit: "compute units" would read "118compute units"
 if command -v go >/dev/null 2>&1; then

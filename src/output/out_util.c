@@ -219,6 +219,14 @@ const char *scp_out_status_text(const scp_profile *p) {
   }
 }
 
+void scp_out_put_ended(scp_buf *b, const scp_profile *p) {
+  const char *msg = scp_prof_str(p, p->status_msg);
+  bool said = p->chain == SCP_CHAIN_SOLANA && *msg;
+  if (!said) scp_buf_puts(b, scp_out_status_text(p));
+  if (*msg && !said) scp_buf_puts(b, ": ");
+  scp_buf_puts(b, msg);
+}
+
 void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole) {
   if (!whole) {
     scp_buf_putc(b, '-');

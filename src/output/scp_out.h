@@ -63,6 +63,11 @@ typedef struct scp_report_opts {
  * Numbers have thousands separators; columns are aligned.  o may be NULL. */
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
 
+/* How the run ended, in its chain's words: Soroban's are the error table's
+ * ("contract trapped", "budget exceeded"); Solana's the runtime's
+ * ("success", "failed", "out of compute units").  A static string. */
+const char *scp_out_status_text(const scp_profile *p);
+
 /* The frame's display text: its name, plus " (file:line)" for guest and
  * inlined frames whose declaration file and line are known.  Names of
  * other kinds already carry their prefix ("host:vec_push_back",

@@ -308,15 +308,12 @@ static void put_subtitle(scp_buf *b, const svg_ctx *c) {
     scp_buf_puts(b, "; red grew, blue shrank");
   }
   if (p->status != SCP_OK) {
-    const char *msg = scp_prof_str(p, p->status_msg);
-    /* a Solana run's line already says what failed ("instruction failed: ...") */
-    bool said = p->chain == SCP_CHAIN_SOLANA && *msg;
+    scp_buf ended = {0};
+    scp_out_put_ended(&ended, p);
     scp_buf_puts(b, "; run ended: ");
-    if (!said) put_xml(b, scp_out_status_text(p), SIZE_MAX);
-    if (*msg) {
-      if (!said) scp_buf_puts(b, ": ");
-      put_xml(b, msg, SIZE_MAX);
-    }
+    if (ended.oom) b->oom = true;
+    else put_xml(b, ended.data, SIZE_MAX);
+    scp_buf_free(&ended);
   }
 }
 

@@ -617,6 +617,16 @@ static int top_tables(scp_buf *b, const report_ctx *c) {
   return rc;
 }
 
+/* How many frames the run used of kind `kind` whose names start with prefix. */
+static size_t count_frames(const report_ctx *c, unsigned kind, const char *prefix) {
+  const scp_profile *p = c->p;
+  size_t n = 0;
+  for (uint32_t f = 0; f < p->nframes; f++)
+    n += c->agg[f].seen && frame_kind(p, f) == kind &&
+         !strncmp(scp_prof_str(p, p->frames[f].name), prefix, strlen(prefix));
+  return n;
+}
+
 static int report_soroban(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
   header(b, c);
@@ -624,10 +634,7 @@ static int report_soroban(scp_buf *b, const report_ctx *c) {
   breakdown(b, c);
   if (top_tables(b, c) || lines_table(b, c)) return SCP_ERR_NOMEM;
   /* Contracts only when there is more than the one entry contract. */
-  size_t ncontracts = 0;
-  for (uint32_t f = 0; f < p->nframes; f++)
-    ncontracts += c->agg[f].seen && frame_kind(p, f) == SCP_KIND_CONTRACT;
-  if (ncontracts > 1 &&
+  if (count_frames(c, SCP_KIND_CONTRACT, "") > 1 &&
       frame_table(b, c, true, 1u << SCP_KIND_CONTRACT, "Contracts by total cost"))
     return SCP_ERR_NOMEM;
   if (frame_table(b, c, false, 1u << SCP_KIND_HOST, "Host functions (self cost)"))
@@ -666,14 +673,12 @@ static int report_solana(scp_buf *b, const report_ctx *c) {
   if (has_lines(p, c->metric) ? lines_table(b, c) : hottest_functions(b, c)) return SCP_ERR_NOMEM;
   /* The programs a transaction ran (its instructions and the programs
    * they invoked); a single instruction's program is the root. */
-  size_t nprograms = 0;
-  for (uint32_t f = 0; f < p->nframes; f++)
-    nprograms += c->agg[f].seen && frame_kind(p, f) == SCP_KIND_CONTRACT &&
-                 !strncmp(scp_prof_str(p, p->frames[f].name), "program:", 8);
   table_spec programs = {.by_total = true, .kinds = 1u << SCP_KIND_CONTRACT,
                          .prefix = "program:", .heading = "Programs by total CU",
                          .what = "program"};
-  if (nprograms && frame_table_spec(b, c, &programs)) return SCP_ERR_NOMEM;
+  if (count_frames(c, SCP_KIND_CONTRACT, "program:") &&
+      frame_table_spec(b, c, &programs))
+    return SCP_ERR_NOMEM;
   table_spec syscalls = {.kinds = 1u << SCP_KIND_HOST, .heading = "Syscalls (self CU)",
                          .what = "syscall"};
   if (frame_table_spec(b, c, &syscalls)) return SCP_ERR_NOMEM;

@@ -627,12 +627,19 @@ static size_t count_frames(const report_ctx *c, unsigned kind, const char *prefi
   return n;
 }
 
+/* What every report opens with: the header, the totals against their
+ * limits under `totals` (the chain's word), the metric's breakdown, the
+ * top functions. */
+static int opening(scp_buf *b, const report_ctx *c, const char *totals) {
+  header(b, c);
+  budget(b, c, totals);
+  breakdown(b, c);
+  return top_tables(b, c);
+}
+
 static int report_soroban(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
-  header(b, c);
-  budget(b, c, "Budget");
-  breakdown(b, c);
-  if (top_tables(b, c) || lines_table(b, c)) return SCP_ERR_NOMEM;
+  if (opening(b, c, "Budget") || lines_table(b, c)) return SCP_ERR_NOMEM;
   /* Contracts only when there is more than the one entry contract. */
   if (count_frames(c, SCP_KIND_CONTRACT, "") > 1 &&
       frame_table(b, c, true, 1u << SCP_KIND_CONTRACT, "Contracts by total cost"))
@@ -666,10 +673,7 @@ static int hottest_functions(scp_buf *b, const report_ctx *c) {
 
 static int report_solana(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
-  header(b, c);
-  budget(b, c, "Compute units");
-  breakdown(b, c);
-  if (top_tables(b, c)) return SCP_ERR_NOMEM;
+  if (opening(b, c, "Compute units")) return SCP_ERR_NOMEM;
   if (has_lines(p, c->metric) ? lines_table(b, c) : hottest_functions(b, c)) return SCP_ERR_NOMEM;
   /* The programs a transaction ran (its instructions and the programs
    * they invoked); a single instruction's program is the root. */

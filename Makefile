@@ -1,7 +1,7 @@
 # scprof — deterministic cost profiler for smart contracts.
 #
 #   make            build bin/scprof and lib/libscprof.a (release)
-#   make demo       install missing packages, build, profile the example
+#   make demo       install missing packages, build, profile the examples (Soroban, Solana)
 #   make check      install missing packages, build, run every test (sanitized)
 #   make test       run every test against the release build
 #   make layers     check that every src/ folder uses only the layers below it
@@ -171,6 +171,8 @@ fixtures: $(EXAMPLES) $(FIXTURES) $(RUST_FIXTURES) $(SBPF_FIXTURES)
 demo: deps
 	$(MAKE) all
 	$(BIN) profile $(BUILD)/examples/demo.wasm run u32:200 -o out/demo
+	$(BIN) profile $(BUILD)/tests/fixtures/sbpf/counter.so --ix 32 -o out/demo-sol -q
+	@echo "Solana: the profile of counter.so --ix 32 is in out/demo-sol/ (report.txt, flamegraph.svg)"
 
 # Every folder of src/ is a layer that uses only the layers below it: the
 # order is written in scripts/check-layers, which reads the includes and,

@@ -28,6 +28,7 @@ typedef struct bench_cell {
   uint64_t cost, mem, fee;
   bool has_mem, has_fee;
   int status;                          /* the profile's: SCP_OK or how it failed */
+  const char *status_text;             /* that, in its chain's words (static) */
   char *error;                         /* its status line ("" when ok) */
   bool has_base;
   uint64_t base;                       /* the baseline's cost */

@@ -207,7 +207,7 @@ void bench_json(const bench *b, scp_buf *o) {
       scp_buf_printf(o, ", \"metric\": \"%s\", \"cost\": %llu", x->metric, (unsigned long long)x->cost);
       put_opt(o, "memory", x->has_mem, x->mem);
       put_opt(o, "fee", x->has_fee, x->fee);
-      scp_buf_printf(o, ", \"status\": \"%s\", \"error\": ", x->status == SCP_OK ? "ok" : scp_strerror(x->status));
+      scp_buf_printf(o, ", \"status\": \"%s\", \"error\": ", x->status == SCP_OK ? "ok" : x->status_text);
       put_str(o, x->error);
       put_opt(o, "baseline", x->has_base, x->base);
       scp_buf_puts(o, ", \"verdict\": ");

@@ -279,6 +279,7 @@ static int collect(bench *b, size_t k, size_t col, const char *dir) {
     x->has_fee = fee > 0;
     x->fee = fee > 0 ? scp_profile_total(p, (unsigned)fee) : 0;
     x->status = p->status;
+    x->status_text = scp_out_status_text(p);
     x->error = strdup(p->status == SCP_OK ? "" : scp_prof_str(p, p->status_msg));
     scp_profile_destroy(p);
     if (!x->error) st = cli_die(SCP_ERR_NOMEM, "out of memory");

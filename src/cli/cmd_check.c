@@ -98,7 +98,7 @@ static int check_case(const cli_case *c, bool heading, const pending_limit *pend
       status = cli_write_stdout(&b);
     if (!status && !heading && run_failed)
       status = cli_die(*rc, "%s: the run failed: %s (--allow-failure checks its costs anyway)", c->path,
-                       scp_strerror(p->status));
+                       scp_out_status_text(p));
     else if (!status && !heading && *rc == SCP_ERR_BUDGET)
       status = cli_die(*rc, "%s: over budget (%zu of %zu limits exceeded)", c->path,
                        count_lines(&b, "OVER  "), nlimits);

@@ -72,9 +72,9 @@ int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b) {
    * run's own status fails the check unless failure was allowed. */
   bool failed = p->status != SCP_OK && !o->allow_failure;
   if (p->status != SCP_OK) {
-    const char *msg = scp_prof_str(p, p->status_msg);
-    scp_buf_printf(b, "%s  run ended: %s%s%s%s\n", failed ? "FAIL" : "note", scp_strerror(p->status),
-                   *msg ? ": " : "", msg, failed ? "" : " (failure allowed)");
+    scp_buf_printf(b, "%s  run ended: ", failed ? "FAIL" : "note");
+    scp_out_put_ended(b, p);
+    scp_buf_puts(b, failed ? "\n" : " (failure allowed)\n");
   }
   rc = scp_out_done(b);
   if (rc == SCP_OK)

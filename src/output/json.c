@@ -118,7 +118,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
                  SCP_OUT_JSON_VERSION);
   scp_out_put_json_str(b, scp_prof_str(p, p->title));
   scp_buf_printf(b, ",\n\"status\":{\"code\":\"%s\",\"text\":", status_code(p->status));
-  scp_out_put_json_str(b, scp_strerror(p->status));
+  scp_out_put_json_str(b, scp_out_status_text(p));
   scp_buf_puts(b, ",\"message\":");
   scp_out_put_json_str(b, scp_prof_str(p, p->status_msg));
   scp_buf_puts(b, "},\n\"meta\":[");
@@ -198,7 +198,11 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       todo[ntodo++] = k.ids[i];
     }
   }
-  scp_buf_puts(b, "\n]}\n");
+  scp_buf_puts(b, "\n]");
+  /* last, so a reader of the keys before it sees them unchanged; Soroban,
+   * the first chain, is the default when the key is absent */
+  if (p->chain == SCP_CHAIN_SOLANA) scp_buf_puts(b, ",\n\"chain\":\"solana\"");
+  scp_buf_puts(b, "}\n");
   rc = scp_out_done(b);
 fail:
   free(todo);
@@ -354,6 +358,13 @@ static int load_header(loader *l, json_t *root) {
   int s = text_index(json_string_value(code), codes, SCP_ARRAY_LEN(codes));
   if (s < 0) return bad(l, "unknown status code");
   p->status = s;
+  static const char *const chains[] = {[SCP_CHAIN_SOROBAN] = "soroban", [SCP_CHAIN_SOLANA] = "solana"};
+  json_t *chain = json_object_get(root, "chain");
+  int ch = chain ? text_index(json_is_string(chain) ? json_string_value(chain) : "", chains,
+                              SCP_ARRAY_LEN(chains))
+                 : SCP_CHAIN_SOROBAN;
+  if (ch < 0) return bad(l, "unknown chain");
+  p->chain = (uint8_t)ch;
   json_t *meta = json_object_get(root, "meta");
   if (!json_is_array(meta)) return bad(l, "meta missing");
   for (size_t i = 0; i < json_array_size(meta); i++) {

@@ -84,6 +84,12 @@ SCP_HIDDEN int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
                                 const uint64_t *before, uint64_t before_total,
                                 scp_buf *b);
 
+/* How a failed run ended, in one line: Soroban's status text and its
+ * message ("contract trapped: unreachable at ..."); a Solana run's message
+ * alone ("instruction failed: Custom(7)"), which already says what failed,
+ * or its status text when there is none. */
+SCP_HIDDEN void scp_out_put_ended(scp_buf *b, const scp_profile *p);
+
 /* Total of one metric over the whole run: the root's inclusive cost. */
 static inline uint64_t scp_out_total(const scp_profile *p, unsigned metric) {
   return p->nnodes ? p->nodes[0].total[metric] : 0;

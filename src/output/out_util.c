@@ -208,6 +208,25 @@ void scp_out_put_u64(scp_buf *b, uint64_t v) {
   scp_buf_put(b, tmp + n, sizeof tmp - n);
 }
 
+const char *scp_out_status_text(const scp_profile *p) {
+  if (p->chain != SCP_CHAIN_SOLANA) return scp_strerror(p->status);
+  switch (p->status) {
+  case SCP_OK: return "success";
+  case SCP_ERR_BUDGET: return "out of compute units";
+  /* an instruction error; "host function error" names no Solana thing */
+  case SCP_ERR_TRAP: case SCP_ERR_HOST: return "failed";
+  default: return scp_strerror(p->status);
+  }
+}
+
+void scp_out_put_ended(scp_buf *b, const scp_profile *p) {
+  const char *msg = scp_prof_str(p, p->status_msg);
+  bool said = p->chain == SCP_CHAIN_SOLANA && *msg;
+  if (!said) scp_buf_puts(b, scp_out_status_text(p));
+  if (*msg && !said) scp_buf_puts(b, ": ");
+  scp_buf_puts(b, msg);
+}
+
 void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole) {
   if (!whole) {
     scp_buf_putc(b, '-');

@@ -201,6 +201,15 @@ static int gz_end(gz_out *g) {
 /* Samples are compressed a piece at a time once this much waits. */
 #define PP_FEED_BYTES 65536
 
+/* pprof prints a value with its unit glued on ("1410instructions"), so a
+ * unit of several words ("compute units") would read "6000compute units":
+ * such a unit is written as the metric's name ("6000CU") instead. */
+static const char *pp_unit(const scp_metric *me) {
+  if (!me->unit || !*me->unit) return "count";
+  if (strchr(me->unit, ' ') && me->name && *me->name) return me->name;
+  return me->unit;
+}
+
 int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
   if (!p->nnodes) return SCP_ERR_ARG;
@@ -228,7 +237,7 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   for (unsigned m = 0; m < c.nm; m++) {
     const scp_metric *me = &p->metrics[m];
     pb_uint(&c.msg, 1, pp_str(&c, me->name && *me->name ? me->name : "cost"));
-    pb_uint(&c.msg, 2, pp_str(&c, me->unit && *me->unit ? me->unit : "count"));
+    pb_uint(&c.msg, 2, pp_str(&c, pp_unit(me)));
     pb_msg(&body, 1, &c.msg);
   }
   gz_feed(&gz, &body);
@@ -280,7 +289,7 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   uint64_t dtype = pp_str(&c, dm->name && *dm->name ? dm->name : "cost");
   /* period_type/period: one unit of the chosen metric per unit counted */
   pb_uint(&c.msg, 1, dtype);
-  pb_uint(&c.msg, 2, pp_str(&c, dm->unit && *dm->unit ? dm->unit : "count"));
+  pb_uint(&c.msg, 2, pp_str(&c, pp_unit(dm)));
   uint64_t title = pp_str(&c, scp_prof_str(p, p->title));
   if (c.oom) goto fail;
   for (size_t i = 0; i < c.strings.n; i++)  /* string_table, 0 = "" */

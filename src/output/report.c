@@ -169,25 +169,44 @@ static void put_metric_name(scp_buf *b, const scp_metric *m) {
  * programs themselves needs none. */
 static bool owner_column(const scp_profile *p, unsigned kinds, const uint32_t *ids, size_t n) {
   if (kinds == 1u << SCP_KIND_CONTRACT) return false;
-  for (size_t i = 0; i < n; i++)
-    if (p->frames[ids[i]].owner) return true;
+  /* one program's rows all say the same: the column only when two differ */
+  for (size_t i = 1; i < n; i++)
+    if (strcmp(scp_prof_str(p, p->frames[ids[i]].owner), scp_prof_str(p, p->frames[ids[0]].owner)))
+      return true;
   return false;
 }
 
-/* "Top N functions by self CPU" and the like.  kinds: bit mask of the
- * frame kinds listed. */
-static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
-                       unsigned kinds, const char *heading) {
+/* One frame table: which frames (a bit mask of kinds, and a name prefix
+ * when not NULL), by self or total cost, under heading; the last column
+ * is named `what` ("function", "host function", "syscall", "program"...),
+ * and a host table (calls first) lists frames that were called for
+ * nothing too. */
+typedef struct table_spec {
+  bool by_total;
+  unsigned kinds;
+  const char *prefix;
+  const char *heading;
+  const char *what;
+} table_spec;
+
+static bool frame_listed(const report_ctx *c, const table_spec *ts, uint32_t f, bool host) {
   const scp_profile *p = c->p;
+  if (!c->agg[f].seen || !(ts->kinds & (1u << frame_kind(p, f)))) return false;
+  if (ts->prefix && strncmp(scp_prof_str(p, p->frames[f].name), ts->prefix, strlen(ts->prefix)))
+    return false;
+  uint64_t v = ts->by_total ? c->agg[f].total[c->metric] : c->agg[f].self[c->metric];
+  return v || (host && c->agg[f].calls);
+}
+
+static int frame_table_spec(scp_buf *b, const report_ctx *c, const table_spec *ts) {
+  const scp_profile *p = c->p;
+  const bool by_total = ts->by_total;
   uint32_t *ids = malloc((p->nframes ? p->nframes : 1) * sizeof *ids);
   if (!ids) return SCP_ERR_NOMEM;
   size_t n = 0;
-  bool host = kinds == 1u << SCP_KIND_HOST;
-  for (uint32_t f = 0; f < p->nframes; f++) {
-    if (!c->agg[f].seen || !(kinds & (1u << frame_kind(p, f)))) continue;
-    uint64_t v = by_total ? c->agg[f].total[c->metric] : c->agg[f].self[c->metric];
-    if (v || (host && c->agg[f].calls)) ids[n++] = f;
-  }
+  bool host = ts->kinds == 1u << SCP_KIND_HOST;
+  for (uint32_t f = 0; f < p->nframes; f++)
+    if (frame_listed(c, ts, f, host)) ids[n++] = f;
   frame_sort s = {c, by_total};
   if (scp_out_sort_ids(ids, n, cmp_frames, &s)) {
     free(ids);
@@ -196,7 +215,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   if (n > c->top) n = c->top;
 
   scp_buf_putc(b, '\n');
-  scp_buf_puts(b, heading);
+  scp_buf_puts(b, ts->heading);
   scp_buf_putc(b, '\n');
   if (!n) {
     scp_buf_puts(b, "  (none)\n");
@@ -207,7 +226,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
    * [program], name. */
   char align[16];
   unsigned ncols = 0;
-  bool owners = owner_column(p, kinds, ids, n);
+  bool owners = owner_column(p, ts->kinds, ids, n);
   bool ahead = c->show_ahead && !by_total && !host;
   if (host) align[ncols++] = 'r';
   align[ncols++] = 'r';
@@ -234,8 +253,7 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   }
   if (!host) cell_str(&t, "calls");
   if (owners) cell_str(&t, "program");
-  cell_str(&t, host ? "host function" : kinds == 1u << SCP_KIND_CONTRACT ? "contract"
-                                                                         : "function");
+  cell_str(&t, ts->what);
   for (size_t i = 0; i < n; i++) {
     const frame_agg *a = &c->agg[ids[i]];
     const uint64_t *v = by_total ? a->total : a->self;
@@ -259,6 +277,17 @@ static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
   table_free(&t);
   free(ids);
   return SCP_OK;
+}
+
+/* "Top N functions by self CPU" and the like, in Soroban's words.  kinds:
+ * bit mask of the frame kinds listed. */
+static int frame_table(scp_buf *b, const report_ctx *c, bool by_total,
+                       unsigned kinds, const char *heading) {
+  table_spec ts = {.by_total = by_total, .kinds = kinds, .heading = heading,
+                   .what = kinds == 1u << SCP_KIND_HOST       ? "host function"
+                           : kinds == 1u << SCP_KIND_CONTRACT ? "contract"
+                                                              : "function"};
+  return frame_table_spec(b, c, &ts);
 }
 
 /* ---- hottest lines ----------------------------------------------------- */
@@ -437,6 +466,49 @@ fail:
 
 /* ---- header and budget ------------------------------------------------- */
 
+/* The runtime's own words for a failed Solana run: the text after
+ * "failed: " in the last "Program ... failed: TEXT" log line (the outermost
+ * program that failed logs last), or NULL. */
+static const char *runtime_error(const scp_profile *p) {
+  const char *found = NULL;
+  for (size_t i = 0; i < p->nmeta; i++) {
+    if (strcmp(scp_prof_str(p, p->meta[i].key), "log")) continue;
+    const char *v = scp_prof_str(p, p->meta[i].value);
+    const char *at = strstr(v, " failed: ");
+    if (!strncmp(v, "Program ", 8) && at) found = at + 9;
+  }
+  return found;
+}
+
+/* Soroban: "OK", or the error table's text and the run's one line.
+ * Solana: "success", or "failed: " and the runtime's text, then an
+ * "error" row with the InstructionError as scprof names it. */
+static void status_rows(table *t, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  const char *msg = scp_prof_str(p, p->status_msg);
+  bool sol = p->chain == SCP_CHAIN_SOLANA;
+  const char *said = sol && p->status != SCP_OK ? runtime_error(p) : NULL;
+  cell_str(t, "status");
+  cell_begin(t);
+  if (p->status == SCP_OK) {
+    scp_buf_puts(&t->text, sol ? "success" : "OK");
+  } else if (said) {
+    scp_buf_puts(&t->text, "failed: ");
+    scp_buf_puts(&t->text, said);
+  } else {
+    scp_buf_puts(&t->text, scp_out_status_text(p));
+    if (!sol && *msg) {
+      scp_buf_puts(&t->text, ": ");
+      scp_buf_puts(&t->text, msg);
+    }
+  }
+  cell_end(t);
+  if (sol && p->status != SCP_OK && *msg) {
+    cell_str(t, "error");
+    cell_str(t, msg);
+  }
+}
+
 static void header(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
   const char *title = scp_prof_str(p, p->title);
@@ -453,26 +525,16 @@ static void header(scp_buf *b, const report_ctx *c) {
     cell_str(&t, scp_prof_str(p, p->meta[i].key));
     cell_str(&t, scp_prof_str(p, p->meta[i].value));
   }
-  cell_str(&t, "status");
-  cell_begin(&t);
-  if (p->status == SCP_OK) {
-    scp_buf_puts(&t.text, "OK");
-  } else {
-    scp_buf_puts(&t.text, scp_strerror(p->status));
-    const char *msg = scp_prof_str(p, p->status_msg);
-    if (*msg) {
-      scp_buf_puts(&t.text, ": ");
-      scp_buf_puts(&t.text, msg);
-    }
-  }
-  cell_end(&t);
+  status_rows(&t, c);
   table_print(b, &t);
   table_free(&t);
 }
 
-static void budget(scp_buf *b, const report_ctx *c) {
+/* What the run consumed of each metric's limit, under heading ("Budget",
+ * Soroban's word; "Compute units" on Solana). */
+static void budget(scp_buf *b, const report_ctx *c, const char *heading) {
   const scp_profile *p = c->p;
-  scp_buf_puts(b, "\nBudget\n");
+  scp_buf_printf(b, "\n%s\n", heading);
   table t = {.ncols = 5, .align = "lrrrl"};
   cell_str(&t, "metric");
   cell_str(&t, "consumed");
@@ -552,6 +614,104 @@ static int extra_tables(scp_buf *b, const scp_profile *p) {
   return SCP_OK;
 }
 
+/* "Top N functions by self CPU", then by total: every code frame (and by
+ * self the root's own cost: work outside any function; by total the root
+ * would always be the whole run). */
+static int top_tables(scp_buf *b, const report_ctx *c) {
+  const unsigned code = 1u << SCP_KIND_GUEST | 1u << SCP_KIND_INLINED |
+                        1u << SCP_KIND_HOST | 1u << SCP_KIND_CONTRACT |
+                        1u << SCP_KIND_VM;
+  scp_buf heading = {0};
+  int rc = SCP_OK;
+  for (int by_total = 0; by_total < 2 && !rc; by_total++) {
+    heading.len = 0;
+    scp_buf_printf(&heading, "Top %u functions by %s ", c->top, by_total ? "total" : "self");
+    put_metric_name(&heading, &c->p->metrics[c->metric]);
+    unsigned kinds = by_total ? code : code | 1u << SCP_KIND_ROOT;
+    rc = heading.oom ? SCP_ERR_NOMEM : frame_table(b, c, by_total, kinds, heading.data);
+  }
+  scp_buf_free(&heading);
+  return rc;
+}
+
+/* How many frames the run used of kind `kind` whose names start with prefix. */
+static size_t count_frames(const report_ctx *c, unsigned kind, const char *prefix) {
+  const scp_profile *p = c->p;
+  size_t n = 0;
+  for (uint32_t f = 0; f < p->nframes; f++)
+    n += c->agg[f].seen && frame_kind(p, f) == kind &&
+         !strncmp(scp_prof_str(p, p->frames[f].name), prefix, strlen(prefix));
+  return n;
+}
+
+/* What every report opens with: the header, the totals against their
+ * limits under `totals` (the chain's word), the metric's breakdown, the
+ * top functions. */
+static int opening(scp_buf *b, const report_ctx *c, const char *totals) {
+  header(b, c);
+  budget(b, c, totals);
+  breakdown(b, c);
+  return top_tables(b, c);
+}
+
+static int report_soroban(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  if (opening(b, c, "Budget") || lines_table(b, c)) return SCP_ERR_NOMEM;
+  /* Contracts only when there is more than the one entry contract. */
+  if (count_frames(c, SCP_KIND_CONTRACT, "") > 1 &&
+      frame_table(b, c, true, 1u << SCP_KIND_CONTRACT, "Contracts by total cost"))
+    return SCP_ERR_NOMEM;
+  if (frame_table(b, c, false, 1u << SCP_KIND_HOST, "Host functions (self cost)"))
+    return SCP_ERR_NOMEM;
+  return extra_tables(b, p);
+}
+
+/* Some source line cost something: the program has a line table. */
+static bool has_lines(const scp_profile *p, unsigned metric) {
+  for (size_t i = 0; i < p->nlines; i++)
+    if (p->lines[i].line && p->lines[i].cost[metric]) return true;
+  return false;
+}
+
+/* Without source lines the hottest code is named by function, or by
+ * address where the ELF has no symbol for it. */
+static int hottest_functions(scp_buf *b, const report_ctx *c) {
+  scp_buf heading = {0};
+  scp_buf_puts(&heading, "Hottest functions by self ");
+  put_metric_name(&heading, &c->p->metrics[c->metric]);
+  table_spec ts = {.kinds = 1u << SCP_KIND_GUEST | 1u << SCP_KIND_INLINED,
+                   .heading = heading.data, .what = "function"};
+  int rc = heading.oom ? SCP_ERR_NOMEM : frame_table_spec(b, c, &ts);
+  scp_buf_free(&heading);
+  scp_buf_puts(b, "  (no source lines: the program has no DWARF line table; give the\n"
+                  "   unstripped build of the same program with --symbols FILE)\n");
+  return rc;
+}
+
+static bool has_table(const scp_profile *p, const char *title) {
+  for (size_t i = 0; i < p->ntables; i++)
+    if (!strcmp(scp_prof_str(p, p->tables[i].title), title)) return true;
+  return false;
+}
+
+static int report_solana(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  if (opening(b, c, "Compute units")) return SCP_ERR_NOMEM;
+  if (has_lines(p, c->metric) ? lines_table(b, c) : hottest_functions(b, c)) return SCP_ERR_NOMEM;
+  /* The programs a transaction ran, by total CU, unless the profile
+   * carries its own "Programs" table by instruction (printed last). */
+  table_spec programs = {.by_total = true, .kinds = 1u << SCP_KIND_CONTRACT,
+                         .prefix = "program:", .heading = "Programs by total CU",
+                         .what = "program"};
+  if (!has_table(p, "Programs") && count_frames(c, SCP_KIND_CONTRACT, "program:") &&
+      frame_table_spec(b, c, &programs))
+    return SCP_ERR_NOMEM;
+  table_spec syscalls = {.kinds = 1u << SCP_KIND_HOST, .heading = "Syscalls (self CU)",
+                         .what = "syscall"};
+  if (frame_table_spec(b, c, &syscalls)) return SCP_ERR_NOMEM;
+  return extra_tables(b, p);
+}
+
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   static const scp_report_opts defaults = {0};
   if (!o) o = &defaults;
@@ -570,39 +730,8 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
     if (!(c.ahead = calloc(p->nframes ? p->nframes : 1, sizeof *c.ahead))) goto fail;
     for (size_t i = 0; i < p->nnodes; i++) c.ahead[p->nodes[i].frame] += p->nodes[i].ahead;
   }
-
-  header(b, &c);
-  budget(b, &c);
-  breakdown(b, &c);
-  const unsigned code = 1u << SCP_KIND_GUEST | 1u << SCP_KIND_INLINED |
-                        1u << SCP_KIND_HOST | 1u << SCP_KIND_CONTRACT |
-                        1u << SCP_KIND_VM;
-  scp_buf heading = {0};
-  for (int by_total = 0; by_total < 2; by_total++) {
-    heading.len = 0;
-    scp_buf_printf(&heading, "Top %u functions by %s ", c.top, by_total ? "total" : "self");
-    put_metric_name(&heading, &p->metrics[c.metric]);
-    /* The root's own cost (work outside any function) is listed by self;
-     * by total it would always be the whole run. */
-    unsigned kinds = by_total ? code : code | 1u << SCP_KIND_ROOT;
-    if (heading.oom || frame_table(b, &c, by_total, kinds, heading.data)) {
-      scp_buf_free(&heading);
-      goto fail;
-    }
-  }
-  scp_buf_free(&heading);
-  if (lines_table(b, &c)) goto fail;
-  /* Contracts only when there is more than the one entry contract. */
-  size_t ncontracts = 0;
-  for (uint32_t f = 0; f < p->nframes; f++)
-    ncontracts += c.agg[f].seen && frame_kind(p, f) == SCP_KIND_CONTRACT;
-  if (ncontracts > 1 &&
-      frame_table(b, &c, true, 1u << SCP_KIND_CONTRACT, "Contracts by total cost"))
-    goto fail;
-  if (frame_table(b, &c, false, 1u << SCP_KIND_HOST, "Host functions (self cost)"))
-    goto fail;
-  if (extra_tables(b, p)) goto fail;
-  rc = scp_out_done(b);
+  rc = p->chain == SCP_CHAIN_SOLANA ? report_solana(b, &c) : report_soroban(b, &c);
+  if (!rc) rc = scp_out_done(b);
 fail:
   free(c.ahead);
   free(c.agg);

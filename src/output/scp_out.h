@@ -49,13 +49,24 @@ typedef struct scp_report_opts {
   unsigned metric;       /* metric the tables are sorted by (0 = CPU) */
 } scp_report_opts;
 
-/* Plain-text report: header (title, metadata lines, status), budget table
+/* Plain-text report in the words of the profile's chain (p->chain).
+ * Soroban: header (title, metadata lines, status), Budget table
  * (consumed / limit / %), top functions by self and by total (per frame
  * over the whole tree; a recursive frame's total counted once per path),
  * hottest source lines (file:line with the function spending most there),
  * contracts (when more than one), host functions (calls and self costs).
+ * Solana: the same header with the runtime's words for how the run ended
+ * ("success"; "failed: " and the text of the failing program's log line,
+ * then an "error" row), a Compute units table, the top functions, the
+ * hottest source lines (or, without any, the hottest functions and a hint
+ * about --symbols), the programs by total CU, the syscalls.
  * Numbers have thousands separators; columns are aligned.  o may be NULL. */
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b);
+
+/* How the run ended, in its chain's words: Soroban's are the error table's
+ * ("contract trapped", "budget exceeded"); Solana's the runtime's
+ * ("success", "failed", "out of compute units").  A static string. */
+const char *scp_out_status_text(const scp_profile *p);
 
 /* The frame's display text: its name, plus " (file:line)" for guest and
  * inlined frames whose declaration file and line are known.  Names of

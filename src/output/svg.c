@@ -308,13 +308,12 @@ static void put_subtitle(scp_buf *b, const svg_ctx *c) {
     scp_buf_puts(b, "; red grew, blue shrank");
   }
   if (p->status != SCP_OK) {
+    scp_buf ended = {0};
+    scp_out_put_ended(&ended, p);
     scp_buf_puts(b, "; run ended: ");
-    put_xml(b, scp_strerror(p->status), SIZE_MAX);
-    const char *msg = scp_prof_str(p, p->status_msg);
-    if (*msg) {
-      scp_buf_puts(b, ": ");
-      put_xml(b, msg, SIZE_MAX);
-    }
+    if (ended.oom) b->oom = true;
+    else put_xml(b, ended.data, SIZE_MAX);
+    scp_buf_free(&ended);
   }
 }
 

@@ -97,6 +97,14 @@ typedef struct scp_metric {
   uint64_t limit;      /* network/budget limit, 0 = none */
 } scp_metric;
 
+/* Whose words the formatters use (a Solana report says program, syscall,
+ * compute units; a Soroban one contract, host function, Budget).  Nothing
+ * else in the profile depends on it. */
+typedef enum scp_chain {
+  SCP_CHAIN_SOROBAN,   /* the default: every profile scprof made before */
+  SCP_CHAIN_SOLANA
+} scp_chain;
+
 typedef struct scp_meta {
   uint32_t key, value;  /* string ids */
 } scp_meta;
@@ -145,6 +153,7 @@ struct scp_profile {
   unsigned parts_metric;   /* this metric */
   scp_prof_table *tables;  size_t ntables, captables;  /* in the order added */
   scp_prof_trow *trows;    size_t ntrows, captrows;
+  uint8_t chain;           /* scp_chain */
 };
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the

@@ -264,6 +264,7 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   int rc = scp_run_build(st->run, &rep, &res->profile, err);
   /* this program's frames are its own; the callees' come with theirs */
   if (!rc && (rc = sol_txprof_own(res->profile, &st->pf))) rc = scp_fail(err, rc, "out of memory");
+  if (!rc) res->profile->chain = SCP_CHAIN_SOLANA;
   /* the callees' profiles go where their invokes were */
   if (!rc) rc = sol_cpi_graft(st->c.cpi, res->profile, err);
   /* a top-level instruction's table (a transaction builds its own) */

@@ -99,6 +99,10 @@ ok grep -qx '| ret_custom | 2 CU |  | instruction failed: Custom(101) (expected)
    grep -qx '| vm_out_of_cu | 2 CU |  | instruction failed: ProgramFailedToComplete (expected) |' "$T/out" &&
    grep -qx '| syscall_out_of_cu | 100 CU |  | instruction failed: ComputationalBudgetExceeded (expected) |' "$T/out" &&
    grep -qx '| tx_out_of_cu | 1,200 CU |  | instruction #2 failed: ComputationalBudgetExceeded (expected) |' "$T/out"
+NAME="bench: bench.json's status of a failed run is in its chain's words"
+ok sh -c "grep -q '\"case\": \"ret_custom\",.* \"status\": \"failed\", ' '$T/a/bench.json' &&
+          grep -q '\"case\": \"syscall_out_of_cu\",.* \"status\": \"out of compute units\", ' '$T/a/bench.json' &&
+          grep -q '\"case\": \"demo_trap\",.* \"status\": \"contract trapped\", ' '$T/a/bench.json'"
 "$BIN" bench "$W/bench.json" -o "$T/b" -q 2>/dev/null
 NAME="bench: a second run writes bench.md and bench.json byte for byte the same"
 ok cmp -s "$T/a/bench.md" "$T/b/bench.md" && cmp -s "$T/a/bench.json" "$T/b/bench.json"

@@ -73,7 +73,7 @@ ok [ "$prc" -eq 0 ] && [ "$rc" -eq 0 ]
 gate 10 "solana Custom(101)" "$T/o_custom" --max-cu
 NAME="solana Custom(101): the FAIL line names the error"
 "$BIN" check "$T/o_custom" --max-cu 2000000 >"$T/out" 2>/dev/null
-ok grep -qx "FAIL  run ended: contract trapped: instruction failed: Custom(101)" "$T/out"
+ok grep -qx "FAIL  run ended: instruction failed: Custom(101)" "$T/out"
 "$BIN" profile "$T/p/fault_v3.so" -o "$T/o_fault" -q -f json 2>/dev/null; prc=$?
 gate 10 "solana access violation" "$T/o_fault" --max-cu
 "$BIN" profile "$T/p/syscalls_v3.so" --cu-limit 2 -o "$T/o_vm" -q -f json 2>"$T/err"; prc=$?

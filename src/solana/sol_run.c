@@ -393,7 +393,8 @@ void scp_sol_result_free(scp_sol_result *res) {
   memset(res, 0, sizeof *res);
 }
 
-int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, scp_error *err) {
+int scp_sol_list(const uint8_t *elf, size_t len, const char *name, struct scp_sol_progs *cache, char **out,
+                 scp_error *err) {
   scp_sol_run_opts o = {0};
   sol_state st = {0};
   scp_buf b = {0};
@@ -403,7 +404,8 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   o.path = name;
   st.o = &o;
   *out = NULL;
-  int rc = scp_sol_progs_new(&o.cache, err);
+  int rc = cache ? SCP_OK : scp_sol_progs_new(&o.cache, err);
+  if (cache) o.cache = cache;
   if (!rc) rc = load(&st, err);
   if (rc) goto done;
   scp_buf_printf(&b, "sbpf v%d\n", (int)scp_sbpf_prog_version(st.prog));
@@ -420,7 +422,9 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
     if (st.sym && scp_sym_function_at(st.sym, addr, &fi) == SCP_OK && fi.name && fi.name[0] &&
         fi.source != SCP_SRC_RAW)
       fname = fi.name;
-    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)addr, fname ? fname : "?",
+    char raw[32];
+    snprintf(raw, sizeof raw, "fn_0x%llx", (unsigned long long)addr);
+    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)addr, fname ? fname : raw,
                    f->pc == entry ? " (entrypoint)" : "");
   }
   for (uint32_t i = 0; i < scp_sbpf_prog_nsyscalls(st.prog); i++) {
@@ -432,6 +436,6 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   else *out = b.data, b.data = NULL;
 done:
   scp_buf_free(&b);
-  scp_sol_progs_free(o.cache);
+  if (!cache) scp_sol_progs_free(o.cache);
   return rc;
 }

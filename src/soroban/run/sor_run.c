@@ -663,6 +663,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) scp_run_set_shape(r.vm.run, &o->shape);
   r.vm.test_env = o->sdk_test;
+  r.vm.symbols = o->symbols;
+  r.vm.nsymbols = o->nsymbols;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);

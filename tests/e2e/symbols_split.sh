@@ -1,0 +1,142 @@
+#!/bin/sh
+# End-to-end checks of symbols from another file: stripped copies of the
+# project's DWARF fixtures (llvm-objcopy --strip-all, and the split debug
+# file of --only-keep-debug, whose code sections are NOBITS) profiled with
+# --symbols / --symbols-dir give the same folded stacks and report.json as
+# the unstripped file; a file of another program is refused in one line; a
+# stripped program without symbols gets its functions from call targets.
+# Prints PASS / FAIL lines; $SCPROF is the binary, $SCP_BUILD the build
+# folder; run from the repository root (tests/run.sh does).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
+ORACLE=${SCP_ORACLE_DIR:-build/oracle}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+F=$B/tests/fixtures/sbpf
+
+if ! command -v llvm-objcopy >/dev/null 2>&1; then
+  echo "FAIL symbols_split: llvm-objcopy not installed (scripts/deps installs llvm)"
+  exit 0
+fi
+
+# same A B: the folded stacks and report.json of two profile folders agree
+same() { cmp -s "$1/profile.folded" "$2/profile.folded" && cmp -s "$1/report.json" "$2/report.json"; }
+
+# split NAME: $T/s/NAME.so (stripped) and $T/s/NAME.debug (the debug half)
+mkdir -p "$T/s" "$T/d"
+split() {
+  llvm-objcopy --strip-all "$F/$1.so" "$T/s/$1.so" &&
+    llvm-objcopy --only-keep-debug "$F/$1.so" "$T/d/$1.debug"
+}
+
+for v in counter counter_v3 token; do
+  NAME="symbols_split $v: llvm-objcopy splits it"; ok split $v
+  case $v in
+    token) set -- --ix 00 ;;
+    *) set -- --ix 05 ;;
+  esac
+  "$BIN" profile "$F/$v.so" "$@" -o "$T/$v-full" -q -f folded,json >/dev/null 2>&1
+  "$BIN" profile "$T/s/$v.so" "$@" -o "$T/$v-strip" -q -f folded,json >/dev/null 2>&1
+  "$BIN" profile "$T/s/$v.so" "$@" --symbols "$T/d/$v.debug" -o "$T/$v-debug" -q -f folded,json >/dev/null 2>&1
+  "$BIN" profile "$T/s/$v.so" "$@" --symbols "ScprofProgram111111111111111111111111111111=$F/$v.so" \
+    -o "$T/$v-unstripped" -q -f folded,json >/dev/null 2>&1
+  "$BIN" profile "$T/s/$v.so" "$@" --symbols-dir "$T/d" -o "$T/$v-dir" -q -f folded,json >/dev/null 2>&1
+  NAME="symbols_split $v: the DWARF fixture has source lines"; ok grep -q '\.c:[0-9]' "$T/$v-full/profile.folded"
+  NAME="symbols_split $v: the stripped copy has none"; ok sh -c "! grep -q '\\.c:[0-9]' '$T/$v-strip/profile.folded'"
+  NAME="symbols_split $v: --symbols FILE.debug gives the unstripped profile"; ok same "$T/$v-full" "$T/$v-debug"
+  NAME="symbols_split $v: --symbols ID=unstripped.so gives it"; ok same "$T/$v-full" "$T/$v-unstripped"
+  NAME="symbols_split $v: --symbols-dir (NAME.debug) gives it"; ok same "$T/$v-full" "$T/$v-dir"
+  NAME="symbols_split $v: the stripped profile costs the same"
+  ok [ "$(awk '{s += $NF} END {print s}' "$T/$v-full/profile.folded")" = \
+       "$(awk '{s += $NF} END {print s}' "$T/$v-strip/profile.folded")" ]
+done
+
+# counter.c: entrypoint calls mix_squares (not inlined, at 0x2c8); stripped,
+# .dynsym names the entrypoint only and the call target gets an address name
+NAME="symbols_split: a stripped program's call target is its own function, not the entrypoint calling itself"
+ok grep -qx 'program:counter;entrypoint \[symtab\];fn_0x2c8 \[no symbols\] 45' "$T/counter-strip/profile.folded"
+NAME="symbols_split: no entrypoint under entrypoint"
+ok sh -c "! grep -q 'entrypoint.*;entrypoint' '$T/counter-strip/profile.folded'"
+"$BIN" profile "$T/s/counter.so" --list >"$T/list" 2>&1
+NAME="symbols_split: --list names the call target fn_0x2c8"; ok grep -qx 'function 0x2c8 fn_0x2c8' "$T/list"
+"$BIN" profile "$T/s/counter.so" --list --symbols "$T/d/counter.debug" >"$T/list" 2>&1
+NAME="symbols_split: --list --symbols names it mix_squares"; ok grep -qx 'function 0x2c8 mix_squares' "$T/list"
+
+# refusals: one line, non-zero
+"$BIN" profile "$T/s/counter.so" --ix 05 --symbols "$F/token.so" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: another program's file is refused in one line"
+ok one_line_error 3 "$F/token.so: not the symbols of program counter: its .text is at 0x120, 1648 bytes; the program's at 0x120, 528 bytes"
+"$BIN" profile "$T/s/counter.so" --ix 05 --symbols "$T/d/token.debug" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: another program's debug file is refused in one line"; ok one_line_error 3 "not the symbols of program counter"
+"$BIN" profile "$T/s/counter.so" --ix 05 --symbols "$F/counter_v3.so" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: the v3 build of the same source is refused"; ok one_line_error 3 "not the symbols of program counter"
+llvm-objcopy --strip-all "$F/counter.so" "$T/patched.so"
+printf '\377' | dd of="$T/patched.so" bs=1 seek=$((0x128)) conv=notrunc 2>/dev/null
+"$BIN" profile "$T/s/counter.so" --ix 05 --symbols "$T/patched.so" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: a build whose code differs by one byte is refused"
+ok one_line_error 3 "its .text bytes differ from the program's"
+"$BIN" profile "$T/s/counter.so" --ix 05 --symbols "Vote111111111111111111111111111111111111111=$T/d/counter.debug" \
+  -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: an id no program of the run has is refused"; ok one_line_error 2 "no program of the run has id"
+"$BIN" profile "$T/d/counter.debug" --ix 05 -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: profiling the debug file says what it is"; ok one_line_error 2 "a split debug file"
+"$BIN" profile "$T/s/counter.so" --ix 05 --symbols-dir "$T/nope" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: --symbols-dir of a missing folder"; ok one_line_error 2 "not a folder"
+
+# CPI callees: the scenario of tests/oracle/cpi_cases.json with cpi.so
+# stripped; its symbols from --symbols-dir serve both ids that run it
+if [ -f "$ORACLE/token.so" ]; then
+  split cpi
+  # $T/d also holds the fixture token.debug, which the scenario's token
+  # (litesvm's SPL Token) would refuse
+  mkdir -p "$T/dc"
+  mv "$T/d/cpi.debug" "$T/dc/"
+  B_ABS=$(cd "$B" && pwd)
+  O_ABS=$(cd "$ORACLE" && pwd)
+  sed "s|@BUILD@|$B_ABS|g; s|@ORACLE@|$O_ABS|g" tests/oracle/cpi_cases.json >"$T/full.json"
+  sed "s|@BUILD@/tests/fixtures/sbpf/cpi.so|$T/s/cpi.so|g; s|@ORACLE@|$O_ABS|g" tests/oracle/cpi_cases.json >"$T/strip.json"
+  "$BIN" profile --scenario "$T/full.json" -o "$T/cpi-full" -q -f folded >/dev/null 2>&1
+  "$BIN" profile --scenario "$T/strip.json" --symbols-dir "$T/dc" -o "$T/cpi-dir" -q -f folded >/dev/null 2>&1
+  NAME="symbols_split cpi: nested CPI frames with lines in the stripped scenario"
+  ok grep -q 'sol_invoke_signed_c;program:cpi;.*cpi.c:[0-9]' "$T/cpi-dir/05-nest_return_data/profile.folded"
+  NAME="symbols_split cpi: every transaction's folded stacks as unstripped"
+  ok diff -r "$T/cpi-full" "$T/cpi-dir"
+  "$BIN" profile --scenario "$T/strip.json" --symbols-dir "$T/d" -o "$T/x" -q >/dev/null 2>"$T/err"; rc=$?
+  NAME="symbols_split cpi: a NAME.debug of another program named alike is refused"
+  ok one_line_error 3 "$T/d/token.debug: not the symbols of program token"
+else
+  echo "FAIL symbols_split cpi: $ORACLE/token.so missing (scripts/deps installs litesvm's programs)"
+fi
+
+# Soroban: the contract with its custom sections dropped (wasm-strip: the
+# DWARF and the name section), given its unstripped build with --symbols;
+# the copies keep the file name so the profiles compare whole but for the
+# path in report.json's "contract" line
+mkdir -p "$T/w"
+# jsame A B: as same, with the folder of the contract path dropped
+jsame() {
+  cmp -s "$1/profile.folded" "$2/profile.folded" &&
+    [ "$(sed 's|"value":"[^"]*/\([^"/]*\.wasm\)"|"value":"\1"|' "$1/report.json")" = \
+      "$(sed 's|"value":"[^"]*/\([^"/]*\.wasm\)"|"value":"\1"|' "$2/report.json")" ]
+}
+# (vault's deposit has inline chains three deep)
+for c in examples/demo.wasm:run:u32:200 tests/fixtures/rust/vault_O3.wasm:deposit:u32:5; do
+  w=${c%%:*}; rest=${c#*:}; fn=${rest%%:*}; arg=${rest#*:}; n=$(basename "$w" .wasm)
+  if ! cp "$B/$w" "$T/w/$n.wasm" || ! wasm-strip "$T/w/$n.wasm"; then
+    echo "FAIL symbols_split $n: cannot strip a copy with wasm-strip (scripts/deps installs wabt)"; continue
+  fi
+  "$BIN" profile "$B/$w" "$fn" "$arg" -o "$T/$n-full" -q -f folded,json >/dev/null 2>&1
+  "$BIN" profile "$T/w/$n.wasm" "$fn" "$arg" -o "$T/$n-strip" -q -f folded,json >/dev/null 2>&1
+  "$BIN" profile "$T/w/$n.wasm" "$fn" "$arg" --symbols "$B/$w" -o "$T/$n-sym" -q -f folded,json >/dev/null 2>&1
+  NAME="symbols_split $n: the stripped contract has no source lines"
+  ok sh -c "[ -s '$T/$n-strip/profile.folded' ] && ! grep -q '[a-z]:[0-9][0-9]*)' '$T/$n-strip/profile.folded'"
+  NAME="symbols_split $n: the unstripped one has them"; ok grep -q '[a-z]:[0-9][0-9]*)' "$T/$n-full/profile.folded"
+  NAME="symbols_split $n: --symbols FILE.wasm gives the unstripped profile"; ok jsame "$T/$n-full" "$T/$n-sym"
+done
+"$BIN" profile "$T/w/demo.wasm" run u32:200 --symbols "$B/examples/token.wasm" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: another contract's Wasm is refused in one line"
+ok one_line_error 3 "$B/examples/token.wasm: not the symbols of $T/w/demo.wasm: its code section differs from the contract's (2918 bytes, the contract's 585)"
+"$BIN" profile "$T/w/demo.wasm" run u32:200 --symbols "CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=$B/examples/demo.wasm" -o "$T/x" -q 2>"$T/err"; rc=$?
+NAME="symbols_split: C...=FILE.wasm without --snapshot is refused"; ok one_line_error 2 "needs --snapshot"

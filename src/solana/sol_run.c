@@ -121,6 +121,15 @@ static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_
   return scp_sym_chain(((sol_state *)ctx)->sym, pc, chain);
 }
 
+static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size) {
+  const sol_state *st = ctx;
+  if (pc < st->text_addr || (pc - st->text_addr) % 8 || (pc - st->text_addr) / 8 > UINT32_MAX) {
+    if (size) buf[0] = 0;
+    return 0;
+  }
+  return scp_sbpf_prog_disasm(st->prog, (uint32_t)((pc - st->text_addr) / 8), buf, size);
+}
+
 /* ---- set-up ---- */
 
 /* the program from the cache: loaded, relocated and verified the first
@@ -244,13 +253,18 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc) rc = scp_prof_meta(p, "sbpf", version);
   if (!rc) rc = scp_prof_meta(p, "loader", LOADER[st->o->loader <= 3 ? st->o->loader : 0]);
   for (size_t i = 0; !rc && i < st->c.nlogs; i++) rc = scp_prof_meta(p, "log", st->c.logs[i]);
+  if (!rc && !scp_sym_has_dwarf(st->sym)) {
+    char note[300];
+    snprintf(note, sizeof note, "program:%s: " SCP_SYM_NO_DWARF_NOTE, st->o->name ? st->o->name : "");
+    rc = scp_prof_meta(p, "source lines", note);
+  }
   if (rc) scp_fail(err, rc, "out of memory");
   return rc;
 }
 
 static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   st->sym = scp_sol_prog_sym(st->entry);
-  scp_resolver resolver = {st, node_frame, pc_chain};
+  scp_resolver resolver = {.ctx = st, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
   char status[700] = "";
   if (res->ierr.kind) {
     char name[96];

@@ -124,6 +124,12 @@ uint32_t scp_sym_function_count(const scp_sym *s);
 int scp_sym_function_range(const scp_sym *s, uint32_t func_index,
                            uint64_t *lo, uint64_t *hi);
 
+/* The profile's "source lines" note for code without DWARF (after the
+ * code's label): the same words, and the same pointer to the recipe, for
+ * every engine. */
+#define SCP_SYM_NO_DWARF_NOTE \
+  "no DWARF, so no source lines; build with debug info or give the unstripped build with --symbols (docs/symbols.md)"
+
 /* True when a DWARF index was built (lines and inline chains available). */
 bool scp_sym_has_dwarf(const scp_sym *s);
 

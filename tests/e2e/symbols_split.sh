@@ -140,3 +140,59 @@ NAME="symbols_split: another contract's Wasm is refused in one line"
 ok one_line_error 3 "$B/examples/token.wasm: not the symbols of $T/w/demo.wasm: its code section differs from the contract's (2918 bytes, the contract's 585)"
 "$BIN" profile "$T/w/demo.wasm" run u32:200 --symbols "CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=$B/examples/demo.wasm" -o "$T/x" -q 2>"$T/err"; rc=$?
 NAME="symbols_split: C...=FILE.wasm without --snapshot is refused"; ok one_line_error 2 "needs --snapshot"
+
+# without DWARF: a note in report.txt and report.json, and annotate says
+# why it has nothing to show instead of printing nothing
+"$BIN" profile "$T/w/demo.wasm" run u32:200 -o "$T/dn" -q -f report,json >/dev/null 2>&1
+NOTE="contract:demo.wasm: no DWARF, so no source lines; build with debug info or give the unstripped build with --symbols (docs/symbols.md)"
+NAME="symbols_split: report.txt notes the missing DWARF and the recipe"; ok grep -qxF "  source lines     $NOTE" "$T/dn/report.txt"
+NAME="symbols_split: report.json carries the note"; ok grep -qF "{\"key\":\"source lines\",\"value\":\"$NOTE\"}" "$T/dn/report.json"
+NAME="symbols_split: no note when --symbols gives the DWARF"; ok sh -c "! grep -q 'source lines' '$T/demo-sym/report.json'"
+"$BIN" profile "$T/s/counter.so" --ix 05 -o "$T/cn" -q -f report >/dev/null 2>&1
+NAME="symbols_split: a stripped program's report notes it too"
+ok grep -qF "  source lines  program:counter: no DWARF, so no source lines;" "$T/cn/report.txt"
+"$BIN" annotate "$T/dn/report.json" >"$T/out" 2>"$T/err"; rc=$?
+NAME="symbols_split: annotate of a profile without lines fails in one line with the recipe"
+ok one_line_error 68 "no source lines to annotate (its code has no DWARF): profile a build with debug info, or the stripped one with --symbols"
+"$BIN" annotate "$T/dn/report.json" run >"$T/out" 2>"$T/err"; rc=$?
+NAME="symbols_split: annotate FUNCTION finds the export 'run' and says it has no lines"
+ok one_line_error 68 "function 'run' has no source lines"
+"$BIN" annotate "$T/dn/report.json" "run [export]" >"$T/out" 2>"$T/err"; rc=$?
+NAME="symbols_split: annotate takes the frame's label 'run [export]' too"; ok one_line_error 68 "function 'run' has no source lines"
+"$BIN" annotate "$T/dn/report.json" nosuch >"$T/out" 2>"$T/err"; rc=$?
+NAME="symbols_split: annotate of a function not in the profile"; ok one_line_error 4 "no source file or function 'nosuch'"
+"$BIN" annotate "$T/demo-sym/report.json" run >"$T/out" 2>"$T/err"; rc=$?
+NAME="symbols_split: annotate run of the --symbols profile shows demo.c"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^-- examples/demo.c -- CPU ' '$T/out'"
+
+# annotate FUNCTION of a stripped program lists its instructions; their CU
+# add up to the function's self CU in the folded stacks, for every
+# function of counter and token.  counter.c's mix_squares (fn_0x2c8) for
+# --ix 05, counted by hand: 4 set-up instructions, the 8-instruction loop
+# body 5 times, the exit: 4 + 40 + 1 = 45 CU
+"$BIN" annotate "$T/counter-strip/report.json" "fn_0x2c8 [no symbols]" >"$T/out" 2>"$T/err"; rc=$?
+NAME="[derived] symbols_split: annotate fn_0x2c8 lists 13 instructions, self CU 45"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^-- fn_0x2c8: no source lines, its 13 instructions -- self CU 45 ' '$T/out'"
+NAME="symbols_split: the loop body's multiply ran 5 times"; ok grep -qE '^ +5 +2\.99% +0x2f8  mul64r r0, r0$' "$T/out"
+NAME="symbols_split: the call and the syscall are instructions of the entrypoint"
+ok sh -c "'$BIN' annotate '$T/counter-strip/report.json' entrypoint | grep -q '0x278  call 0x2c8' &&
+          '$BIN' annotate '$T/counter-strip/report.json' entrypoint | grep -q '0x2b0  syscall sol_log_64_'"
+for v in counter counter_v3 token; do
+  f=$T/$v-strip/profile.folded
+  for fn in $(awk '{n = split($0, a, ";"); sub(/ [0-9]+$/, "", a[n]); if (a[n] ~ / \[(symtab|no symbols)\]$/) print a[n]}' "$f" |
+              sed 's/ \[.*//' | sort -u); do
+    self=$(awk -v fn="$fn" '{n = split($0, a, ";"); c = $NF; sub(/ [0-9]+$/, "", a[n]); sub(/ \[.*/, "", a[n]);
+                             if (a[n] == fn) s += c} END {print s + 0}' "$f")
+    "$BIN" annotate "$T/$v-strip/report.json" "$fn" >"$T/out" 2>&1
+    sum=$(awk 'NR > 2 && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); s += $1} END {print s + 0}' "$T/out")
+    head1=$(sed -n '1s/.* self CU \([0-9,]*\) .*/\1/p' "$T/out" | tr -d ,)
+    NAME="symbols_split $v: annotate $fn: Σ instructions' CU = its self CU in the folded stacks ($sum, $self)"
+    ok [ "$sum" = "$self" ] && [ "$head1" = "$self" ] && [ "$self" -gt 0 ]
+  done
+done
+# a report.json whose rows cost more than their node is refused
+sed 's/"insn":"mul64r r0, r0","cost":\[5\]/"insn":"mul64r r0, r0","cost":[500]/' "$T/counter-strip/report.json" >"$T/bad.json"
+"$BIN" annotate "$T/bad.json" fn_0x2c8 >"$T/out" 2>"$T/err"; rc=$?
+NAME="symbols_split: a report.json whose instructions cost more than their node is refused"
+ok one_line_error 65 "\"pcs\" cost more than its self cost"
+NAME="symbols_split: the DWARF profile carries no instruction rows"; ok sh -c "! grep -q '\"pcs\"' '$T/counter-debug/report.json'"

@@ -689,6 +689,7 @@ void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {
   out->ctx = vm;
   out->node_frame = node_frame;
   out->pc_chain = pc_chain;
+  out->pc_text = NULL;
 }
 
 /* ---- the VM's life --------------------------------------------------------------- */

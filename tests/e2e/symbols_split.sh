@@ -103,6 +103,18 @@ if [ -f "$ORACLE/token.so" ]; then
   ok grep -q 'sol_invoke_signed_c;program:cpi;.*cpi.c:[0-9]' "$T/cpi-dir/05-nest_return_data/profile.folded"
   NAME="symbols_split cpi: every transaction's folded stacks as unstripped"
   ok diff -r "$T/cpi-full" "$T/cpi-dir"
+  # without symbols: a transaction's profile keeps the instruction rows and
+  # the note of the program it ran
+  "$BIN" profile --scenario "$T/strip.json" -o "$T/cpi-bare" -q -f folded,json,report >/dev/null 2>&1
+  d1=$T/cpi-bare/01-pda_transfer
+  "$BIN" annotate "$d1/report.json" entrypoint >"$T/out" 2>&1
+  self=$(awk '{n = split($0, a, ";"); c = $NF; sub(/ [0-9]+$/, "", a[n]); if (a[n] == "entrypoint [symtab]") s += c}
+              END {print s + 0}' "$d1/profile.folded")
+  sum=$(awk 'NR > 2 && $1 ~ /^[0-9,]+$/ {gsub(",", "", $1); s += $1} END {print s + 0}' "$T/out")
+  NAME="symbols_split cpi: annotate entrypoint in a transaction's profile: Σ instructions' CU = self CU ($sum, $self)"
+  ok [ "$sum" = "$self" ] && [ "$self" -gt 0 ]
+  NAME="symbols_split cpi: the transaction's report notes the program without DWARF"
+  ok grep -qF "source lines  program:cpi: no DWARF" "$d1/report.txt"
   "$BIN" profile --scenario "$T/strip.json" --symbols-dir "$T/d" -o "$T/x" -q >/dev/null 2>"$T/err"; rc=$?
   NAME="symbols_split cpi: a NAME.debug of another program named alike is refused"
   ok one_line_error 3 "$T/d/token.debug: not the symbols of program token"

@@ -157,6 +157,12 @@ typedef struct scp_auth_opts {
   uint32_t expiration;
 } scp_auth_opts;
 
+/* A file's bytes given for symbols (scp_soroban_opts.symbols). */
+typedef struct scp_sym_file {
+  const uint8_t *bytes;
+  size_t len;
+} scp_sym_file;
+
 typedef struct scp_soroban_opts {
   const char *wasm_path;       /* for messages and the profile title */
   const uint8_t *wasm;         /* contract bytes (caller-owned) */
@@ -193,6 +199,14 @@ typedef struct scp_soroban_opts {
   /* Internal to the scenario runner: the ledger kept between a scenario
    * file's runs (NULL: a fresh ledger). */
   struct scp_sor_session *session;
+  /* Symbols from other files (borrowed, outliving the profile): WASM
+   * modules with DWARF whose Code and Import sections are byte-identical
+   * to a contract's, i.e. the contract before its custom sections were
+   * stripped.  Each contract of the run is symbolized from the first that
+   * matches it, else from its own bytes; the caller checks beforehand that
+   * each belongs to the contract it was given for (none are refused here). */
+  const scp_sym_file *symbols;
+  size_t nsymbols;
 } scp_soroban_opts;
 
 /* One extra contract (caller-owned bytes). */

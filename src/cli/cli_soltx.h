@@ -29,6 +29,9 @@ typedef struct cli_sol_tx {
   const struct scp_sol_sysvars *sysvars;
   const struct scp_sol_features *features;
   const struct scp_sol_idls *idls;       /* instruction names (borrowed); NULL: none */
+  /* the programs' cache (symbol files registered); NULL: one for the
+   * transaction alone */
+  struct scp_sol_progs *cache;
 } cli_sol_tx;
 
 /* Run it; the exit status: 0, that of a failing transaction (10), of a

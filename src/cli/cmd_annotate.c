@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NO_DWARF "its code has no DWARF"
+#define RECIPE "profile a build with debug info, or the stripped one with --symbols and its unstripped build " \
+               "(docs/symbols.md)"
+
 typedef struct source_cache {
   const char **dirs;        /* --source-dir values, in order */
   size_t ndirs;
@@ -58,6 +62,7 @@ static const char *load_source(void *ctx, const char *file, size_t *len) {
 int cmd_annotate(int argc, char **argv) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *profile_path = NULL, *only = NULL, *metric_name = "0", *val;
+  char *trimmed = NULL;
   bool calls = false;
   source_cache cache = {0};
   cache.dirs = calloc((size_t)argc + 1, sizeof *cache.dirs);
@@ -79,6 +84,10 @@ int cmd_annotate(int argc, char **argv) {
       profile_path = a;
     } else if (!only) {
       only = a;
+      /* a frame's label as the profile prints it: "deposit [export]" */
+      const char *tag = strrchr(a, '[');
+      size_t n = tag ? (size_t)(tag - a) : 0;
+      if (n > 1 && a[n - 1] == ' ' && a[strlen(a) - 1] == ']' && (trimmed = strndup(a, n - 1))) only = trimmed;
     } else {
       status = cli_die(SCP_ERR_USAGE, "annotate takes one FILE or FUNCTION, not '%s' too", a);
     }
@@ -100,6 +109,11 @@ int cmd_annotate(int argc, char **argv) {
       status = cli_die(SCP_ERR_USAGE, "%s: no metric '%s' in this profile", profile_path, metric_name);
     else if (rc == SCP_ERR_NOTFOUND)
       status = cli_die(rc, "%s: no source file or function '%s' in this profile", profile_path, only);
+    else if (rc == SCP_ERR_DWARF && only)
+      status = cli_die(rc, "%s: function '%s' has no source lines (%s): %s", profile_path, only, NO_DWARF, RECIPE);
+    else if (rc == SCP_ERR_DWARF)
+      status = cli_die(rc, "%s: no source lines to annotate (%s): %s%s", profile_path, NO_DWARF, RECIPE,
+                       p->npcs ? "; or name a function to list its instructions" : "");
     else if (rc != SCP_OK)
       status = cli_die(rc, "%s: %s", profile_path, scp_strerror(rc));
     else
@@ -110,5 +124,6 @@ int cmd_annotate(int argc, char **argv) {
   for (size_t i = 0; i < cache.ntexts; i++) free(cache.texts[i]);
   free(cache.texts);
   free(cache.dirs);
+  free(trimmed);
   return status;
 }

@@ -9,6 +9,7 @@
  * (partial) profile, then exits with the trap/budget status.
  */
 #include "cli.h"
+#include "cli_sorsyms.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/scp_snapshot.h"
 #include "soroban/run/arg_json.h"
@@ -75,6 +76,7 @@ typedef struct profile_opts {
   uint64_t state_size;
   bool sdk_test;              /* --context sdk-test (default: network) */
   bool context_given;         /* --context given: it wins over a scenario's */
+  cli_sor_syms syms;          /* --symbols [C...=]FILE.wasm */
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -526,6 +528,8 @@ static int check_args(profile_opts *o) {
     return cli_die(SCP_ERR_USAGE, "--snapshot is the ledger: no --scenario, --contract, --account, "
                    "--trustline or --protocol with it");
   if (o->scenario) {
+    if (o->syms.nspecs)
+      return cli_die(SCP_ERR_USAGE, "--symbols goes with one call (CONTRACT.wasm FUNCTION), not --scenario");
     if (o->wasm_path || o->ncontracts || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
                      "CONTRACT.wasm, FUNCTION, --contract or --list with it");
@@ -599,6 +603,9 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
       o->strict_debug = true;
     } else if (!strcmp(a, "--max-nodes") || !strcmp(a, "--fold-recursion")) {
       if ((status = cli_shape_option(argc, argv, &i, &o->shape))) return status;
+    } else if (!strcmp(a, "--symbols")) {
+      if (!(val = cli_option_value(argc, argv, &i, "[C...=]FILE.wasm"))) return usage;
+      o->syms.specs[o->syms.nspecs++] = val;
     } else if (o->function && a[0] == '-' && a[1] == '-' && a[2]) {
       return unknown_named(o, a);
     } else if (a[0] == '-' && a[1] != 0) {
@@ -819,6 +826,8 @@ static void free_opts(profile_opts *o) {
   free(o->owned);
   free(o->args);
   free(o->wasm_subs);
+  cli_sor_syms_free(&o->syms);
+  free(o->syms.specs);
   scp_snapshot_free(o->snap);
 }
 
@@ -835,7 +844,8 @@ static bool alloc_opts(profile_opts *o, int argc) {
   o->trustlines = calloc(n, sizeof *o->trustlines);
   o->owned = calloc(n, sizeof *o->owned);
   o->wasm_subs = calloc(n, sizeof *o->wasm_subs);
-  return o->wasm_subs && o->args && o->contracts && o->assets && o->signers && o->auth_sigs && o->accounts &&
+  o->syms.specs = calloc(n, sizeof *o->syms.specs);
+  return o->syms.specs && o->wasm_subs && o->args && o->contracts && o->assets && o->signers && o->auth_sigs && o->accounts &&
          o->trustlines && o->owned;
 }
 
@@ -908,6 +918,10 @@ static int profile_call(profile_opts *o) {
   size_t wasm_len;
   int status = read_contracts(o, &wasm, &wasm_len);
   if (status) return status;
+  if ((status = cli_sor_syms_load(&o->syms, o->wasm_path, wasm, wasm_len, o->contracts, o->ncontracts, o->snap))) {
+    free(wasm);
+    return status;
+  }
   cli_progress progress;
   cli_progress_start(&progress, "profiling %s %s", o->wasm_path, o->function);
   scp_soroban_opts so = {.wasm_path = o->wasm_path, .wasm = wasm, .wasm_len = wasm_len,
@@ -924,7 +938,8 @@ static int profile_call(profile_opts *o) {
                                   .expiration = o->auth_expiration},
                          .network = o->network, .network_config = o->network_config,
                          .sdk_test = o->sdk_test,
-                         .soroban_state_size = o->state_size};
+                         .soroban_state_size = o->state_size,
+                         .symbols = o->syms.files, .nsymbols = o->syms.nfiles};
   memcpy(so.auth.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;

@@ -17,6 +17,7 @@
 #include "solana/scp_sol_names.h"
 #include "solana/scp_sol_idl.h"
 #include "cli_soltx.h"
+#include "cli_solsyms.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ typedef struct sol_cli {
   size_t nprogs, progs_cap;
   bool cu_given;
   scp_sol_idls *idls;          /* --idl ID=FILE.json */
+  cli_sol_syms syms;           /* --symbols, --symbols-dir */
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
@@ -309,6 +311,12 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->expect_chain = true;
     } else if (!strcmp(a, "--sigverify")) {
       c->sigverify = true;
+    } else if (!strcmp(a, "--symbols")) {
+      if (!(val = cli_option_value(argc, argv, &i, "[ID=]FILE"))) return usage;
+      c->syms.specs[c->syms.nspecs++] = val;
+    } else if (!strcmp(a, "--symbols-dir")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
+      c->syms.dir = val;
     } else if (!strcmp(a, "--list")) {
       c->list = true;
     } else if (!strcmp(a, "--ix")) {
@@ -414,10 +422,10 @@ static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, 
   return st;
 }
 
-static int list_program(const sol_cli *c, const uint8_t *elf, size_t len) {
+static int list_program(const sol_cli *c, const uint8_t *elf, size_t len, scp_sol_progs *cache) {
   char *text = NULL;
   scp_error err = {0};
-  int rc = scp_sol_list(elf, len, c->path, &text, &err);
+  int rc = scp_sol_list(elf, len, c->path, cache, &text, &err);
   if (rc) return cli_die(rc, "%s", err.msg);
   fputs(text, stdout);
   free(text);
@@ -450,15 +458,34 @@ static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *d
   return write_outputs(p, ctx, dir, shown);
 }
 
+/* The cache of a run with the symbol files of --symbols and --symbols-dir
+ * for progs and the programs deployed in accts; 0 or the exit status. */
+static int cache_with_symbols(const sol_cli *c, const scp_sol_tx_prog *progs, size_t nprogs,
+                              const scp_sol_account *accts, size_t naccts, scp_sol_progs **cache) {
+  scp_error err = {0};
+  if (scp_sol_progs_new(cache, &err)) return cli_die(err.code, "%s", err.msg);
+  return cli_sol_syms_load(&c->syms, progs, nprogs, accts, naccts, *cache);
+}
+
+/* The programs of a scenario as a transaction takes them. */
+static void scenario_progs(const scp_sol_scenario *s, scp_sol_tx_prog *progs) {
+  for (size_t i = 0; i < s->nprograms; i++) {
+    const scp_sol_scn_program *p = &s->programs[i];
+    progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
+    memcpy(progs[i].id, p->id, 32);
+  }
+}
+
 /* --tx on the state of a scenario (its programs and accounts; it may run
  * no instructions of its own) or of PROGRAM.so and --account */
 static int run_wire(sol_cli *c) {
   cli_sol_tx o = {c->tx, NULL, 0, c->st.accts, c->st.n, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
-                  (unsigned)c->top, write_outputs_cb, c, NULL, NULL, c->idls};
+                  (unsigned)c->top, write_outputs_cb, c, NULL, NULL, c->idls, NULL};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
   scp_error err = {0};
   scp_sol_tx_prog one = {{0}, NULL, 0, NULL, NULL, c->loader}, *progs = NULL;
+  scp_sol_progs *cache = NULL;
   char name[128];
   int st = 0;
   scp_sol_sysvars sv;
@@ -475,11 +502,7 @@ static int run_wire(sol_cli *c) {
       st = cli_die(SCP_ERR_NOMEM, "out of memory");
       goto done;
     }
-    for (size_t i = 0; i < s->nprograms; i++) {
-      const scp_sol_scn_program *p = &s->programs[i];
-      progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
-      memcpy(progs[i].id, p->id, 32);
-    }
+    scenario_progs(s, progs);
     o.progs = progs, o.nprogs = s->nprograms, o.state = s->accounts, o.nstate = s->naccounts;
     if (c->warp) {
       scp_sol_sysvars_warp(&s->sysvars, c->warp_slot);
@@ -497,6 +520,7 @@ static int run_wire(sol_cli *c) {
     one.elf = elf, one.name = name, one.path = c->path;
     memcpy(one.id, c->program_id, 32);
     o.progs = &one, o.nprogs = 1;
+    if ((st = cli_sol_refuse_debug(c->path, elf, one.len))) goto done;
   }
   if (!c->scenario) {
     if ((st = sysvars_of(c, c->st.accts, c->st.n, &sv, &err))) {
@@ -508,8 +532,11 @@ static int run_wire(sol_cli *c) {
     apply_features(c, &feat);
     o.state = c->st.accts, o.nstate = c->st.n, o.sysvars = &sv, o.features = &feat;
   }
-  st = cli_sol_tx_run(&o);
+  st = cache_with_symbols(c, o.progs, o.nprogs, o.state, o.nstate, &cache);
+  o.cache = cache;
+  if (!st) st = cli_sol_tx_run(&o);
 done:
+  scp_sol_progs_free(cache);
   if (have_sv) scp_sol_sysvars_free(&sv);
   free(progs);
   free(elf);
@@ -570,27 +597,36 @@ static bool id_explains(scp_sol_ierr e) {
          e.kind == SCP_SOL_IERR_INVALID_ACCOUNT_OWNER || e.kind == SCP_SOL_IERR_ILLEGAL_OWNER;
 }
 
+static int run_picked(sol_cli *c, const sol_pick *p, scp_sol_progs *cache);
+
 static int run(sol_cli *c) {
   sol_pick p = {0};
+  scp_sol_progs *cache = NULL;
   int st = pick_program(c, &p);
   if (st) return st;
-  if (c->list) {
-    st = list_program(c, p.elf, p.len);
-    free(p.owned);
-    return st;
-  }
+  scp_sol_tx_prog self = {{0}, p.elf, p.len, p.name, p.path, p.loader};
+  memcpy(self.id, c->program_id, 32);
+  st = cli_sol_refuse_debug(p.path, p.elf, p.len);
+  if (!st) st = cache_with_symbols(c, &self, 1, c->st.accts, c->st.n, &cache);
+  if (!st) st = c->list ? list_program(c, p.elf, p.len, cache) : run_picked(c, &p, cache);
+  scp_sol_progs_free(cache);
+  free(p.owned);
+  return st;
+}
+
+static int run_picked(sol_cli *c, const sol_pick *pp, scp_sol_progs *cache) {
+  const sol_pick p = *pp;
+  int st = 0;
   scp_error err = {0};
   scp_sol_run_opts o = {p.elf, p.len, p.name, p.path, {0}, p.loader, c->st.accts, c->st.n, c->ixaccts,
                         c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
                         NULL, NULL, NULL, NULL, c->idls};
   memcpy(o.program_id, c->program_id, 32);
   o.shape = c->shape;
+  o.cache = cache;
   scp_sol_sysvars sv;
   int rc = sysvars_of(c, c->st.accts, c->st.n, &sv, &err);
-  if (rc) {
-    free(p.owned);
-    return cli_die(rc, "%s", err.msg);
-  }
+  if (rc) return cli_die(rc, "%s", err.msg);
   o.sysvars = &sv;
   scp_sol_features feat;
   scp_sol_features_default(&feat);
@@ -599,7 +635,6 @@ static int run(sol_cli *c) {
   scp_sol_result r;
   rc = scp_sol_run(&o, &r, &err);
   scp_sol_sysvars_free(&sv);
-  free(p.owned);
   if (rc) return cli_die(rc, "%s", err.msg);
   cli_outdir od;
   st = cli_outdir_begin(&od, c->out_dir);
@@ -632,6 +667,16 @@ static int run(sol_cli *c) {
  * instruction's. */
 static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s);
 
+/* A scenario's cache, with the symbol files of its programs. */
+static int scenario_cache(const sol_cli *c, const scp_sol_scenario *s, scp_sol_progs **cache) {
+  scp_sol_tx_prog *progs = calloc(s->nprograms + 1, sizeof *progs);
+  if (!progs) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  scenario_progs(s, progs);
+  int st = cache_with_symbols(c, progs, s->nprograms, s->accounts, s->naccounts, cache);
+  free(progs);
+  return st;
+}
+
 static int run_scenario(sol_cli *c) {
   scp_error err = {0};
   scp_sol_scenario *s;
@@ -652,7 +697,7 @@ static int run_scenario(sol_cli *c) {
   if (!st) st = cli_cov_begin(&cov, c->want);
   /* each program loaded once for the whole scenario */
   scp_sol_progs *cache = NULL;
-  if (!st && scp_sol_progs_new(&cache, &err)) st = cli_die(err.code, "%s", err.msg);
+  if (!st) st = scenario_cache(c, s, &cache);
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
     /* a program of "programs", or one deployed in the accounts as they are
@@ -765,12 +810,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   if (!progs || !ixs) st = cli_die(SCP_ERR_NOMEM, "out of memory");
   cli_cov cov = {0};
   if (!st) st = cli_cov_begin(&cov, c->want);
-  if (!st && scp_sol_progs_new(&cache, &err)) st = cli_die(err.code, "%s", err.msg);
-  for (size_t i = 0; i < s->nprograms && progs; i++) {
-    const scp_sol_scn_program *p = &s->programs[i];
-    progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
-    memcpy(progs[i].id, p->id, 32);
-  }
+  if (progs) scenario_progs(s, progs);
+  if (!st) st = cache_with_symbols(c, progs, s->nprograms, s->accounts, s->naccounts, &cache);
   /* each transaction on a fresh blockhash, as tests/oracle/tx.js has litesvm */
   uint8_t blockhash[32];
   scp_sol_blockhash_genesis(blockhash);
@@ -834,7 +875,8 @@ int cmd_profile_sol(int argc, char **argv) {
   c.specs = calloc((size_t)argc + 1, sizeof *c.specs);
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
   c.features = calloc((size_t)argc + 1, sizeof *c.features);
-  int st = c.specs && c.ixaccts && c.features ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  c.syms.specs = calloc((size_t)argc + 1, sizeof *c.syms.specs);
+  int st = c.specs && c.ixaccts && c.features && c.syms.specs ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
   if (!st) st = c.tx ? run_wire(&c) : c.scenario ? run_scenario(&c) : run(&c);
   scp_sol_state_free(&c.st);
   for (size_t i = 0; i < c.nprogs; i++) free(c.progs[i].path);
@@ -843,6 +885,7 @@ int cmd_profile_sol(int argc, char **argv) {
   free(c.specs);
   free(c.ixaccts);
   free(c.features);
+  free(c.syms.specs);
   free(c.ix);
   return st;
 }

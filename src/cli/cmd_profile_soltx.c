@@ -199,7 +199,7 @@ static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_
     snprintf(r.txerr, sizeof r.txerr, "%s", m->txerr);
   } else {
     scp_sol_tx_opts to = {o->progs, o->nprogs, m->accts, m->naccts, m->ixs, m->nixs, title, true,
-                          tx->blockhash, o->sysvars, o->features, m->nmsg, m->writable, tx->nreq, NULL,
+                          tx->blockhash, o->sysvars, o->features, m->nmsg, m->writable, tx->nreq, o->cache,
                           o->idls};
     int rc = scp_sol_tx_run(&to, &r, &err);
     if (rc) return cli_die(rc, "%s: %s", o->path, err.msg);

@@ -70,6 +70,12 @@ static bool fn_matches(const char *name, const char *want) {
          name[nl - wl - 2] == ':';
 }
 
+static bool fn_present(const scp_profile *p, const char *fn_name) {
+  for (size_t i = 0; i < p->nframes; i++)
+    if (fn_matches(scp_prof_str(p, p->frames[i].name), fn_name)) return true;
+  return false;
+}
+
 /* Which nodes count: all, or those of function `fn_name`: nodes of that
  * name and everything inlined into them, at any depth. */
 static int collect(ann_ctx *c, const char *fn_name) {
@@ -338,6 +344,114 @@ static void put_file(scp_buf *b, const ann_ctx *c, uint32_t file, bool fn_mode) 
     put_row(b, c, &w, &c->v[i], c->v[i].line, "(beyond the end of the file)", 28);
 }
 
+/* ---- code without source lines: its instructions ------------------------ */
+
+static int cmp_pc_rows(const void *a, const void *b) {
+  const scp_prof_pc *x = a, *y = b;
+  return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* The instruction rows of every node of function fn_name, merged by pc
+ * (the function's nodes on several call paths), and its self cost. */
+static int gather_pcs(const scp_profile *p, const char *fn_name, scp_prof_pc **out, size_t *nout,
+                      uint64_t *self) {
+  size_t n = 0;
+  for (size_t i = 0; i < p->nnodes; i++)
+    if (fn_matches(scp_prof_str(p, p->frames[p->nodes[i].frame].name), fn_name)) n += p->nodes[i].npcs;
+  scp_prof_pc *v = malloc((n ? n : 1) * sizeof *v);
+  if (!v) return SCP_ERR_NOMEM;
+  n = 0;
+  for (size_t i = 0; i < p->nnodes; i++) {
+    const scp_prof_node *nd = &p->nodes[i];
+    if (!fn_matches(scp_prof_str(p, p->frames[nd->frame].name), fn_name)) continue;
+    for (unsigned m = 0; m < p->nmetrics && m < SCP_MAX_METRICS; m++) self[m] += nd->self[m];
+    for (uint32_t j = 0; j < nd->npcs && nd->pcs_first + j < p->npcs; j++) v[n++] = p->pcs[nd->pcs_first + j];
+  }
+  if (n) qsort(v, n, sizeof *v, cmp_pc_rows);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (k && v[k - 1].pc == v[i].pc) {
+      for (unsigned m = 0; m < SCP_MAX_METRICS; m++) v[k - 1].cost[m] += v[i].cost[m];
+    } else {
+      v[k++] = v[i];
+    }
+  }
+  *out = v;
+  *nout = k;
+  return SCP_OK;
+}
+
+/* One listing row: the costs, the chosen metric's %, the address, text. */
+static void put_insn_row(scp_buf *b, const ann_ctx *c, const size_t *w, const uint64_t *cost,
+                         const char *addr, const char *text) {
+  scp_buf_puts(b, "  ");
+  for (unsigned k = 0; k < c->nm; k++) {
+    put_num_or_dot(b, cost[col_metric(c, k)], w[k]);
+    if (k) continue;
+    scp_buf t = {0};
+    scp_out_put_pct(&t, cost[c->o->metric], c->total);
+    pad_left(b, t.len, 7);
+    scp_buf_put(b, t.data, t.len);
+    scp_buf_free(&t);
+    scp_buf_puts(b, "  ");
+  }
+  pad_left(b, strlen(addr), 10);
+  scp_buf_printf(b, "%s  %s\n", addr, text);
+}
+
+/* Function fn_name's instructions with their self cost, for code without
+ * source lines (c->p has the rows when its engine can print instructions).
+ * The rows add up to the function's self cost; what self holds at no
+ * instruction (none in the engines today) is a last row, so the listing
+ * still adds up.  SCP_ERR_DWARF when the function has no rows. */
+static int put_insns(scp_buf *b, const ann_ctx *c, const char *fn_name) {
+  const scp_profile *p = c->p;
+  scp_prof_pc *v = NULL;
+  size_t n = 0;
+  uint64_t self[SCP_MAX_METRICS] = {0}, rest[SCP_MAX_METRICS];
+  int rc = gather_pcs(p, fn_name, &v, &n, self);
+  if (rc || !n) {
+    free(v);
+    return rc ? rc : SCP_ERR_DWARF;
+  }
+  size_t w[SCP_MAX_METRICS];
+  memcpy(rest, self, sizeof rest);
+  for (unsigned k = 0; k < c->nm; k++) {
+    const scp_metric *me = &p->metrics[col_metric(c, k)];
+    w[k] = strlen(me->name && *me->name ? me->name : "cost");
+    if (digits(self[col_metric(c, k)]) > w[k]) w[k] = digits(self[col_metric(c, k)]);
+  }
+  for (size_t i = 0; i < n; i++)
+    for (unsigned m = 0; m < SCP_MAX_METRICS; m++) rest[m] -= v[i].cost[m];
+  const scp_metric *m0 = &p->metrics[c->o->metric];
+  const char *mn = m0->name && *m0->name ? m0->name : "cost";
+  scp_buf_printf(b, "-- %s: no source lines, its %zu instructions -- self %s ", fn_name, n, mn);
+  scp_buf_put_grouped(b, self[c->o->metric]);
+  scp_buf_puts(b, " (");
+  scp_out_put_pct(b, self[c->o->metric], c->total);
+  scp_buf_puts(b, " of the run; the syscalls and calls it makes are their own frames, not in self)");
+  if (!strcmp(mn, "CU")) scp_buf_puts(b, "; one CU per instruction run, so CU is also the times each ran");
+  scp_buf_puts(b, "\n  ");
+  for (unsigned k = 0; k < c->nm; k++) {
+    const scp_metric *me = &p->metrics[col_metric(c, k)];
+    const char *name = me->name && *me->name ? me->name : "cost";
+    pad_left(b, strlen(name), w[k]);
+    scp_buf_puts(b, name);
+    scp_buf_puts(b, k == 0 ? "        %  " : "  ");
+  }
+  scp_buf_puts(b, "   address  instruction\n");
+  for (size_t i = 0; i < n; i++) {
+    char addr[24];
+    snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)v[i].pc);
+    put_insn_row(b, c, w, v[i].cost, addr, scp_prof_str(p, v[i].text));
+  }
+  bool any = false;
+  for (unsigned m = 0; m < SCP_MAX_METRICS; m++) any |= rest[m] != 0;
+  if (any) put_insn_row(b, c, w, rest, "-", "(at no instruction)");
+  free(v);
+  return scp_out_done(b);
+}
+
 int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *b) {
   static const scp_annotate_opts defaults = {0};
   if (!o) o = &defaults;
@@ -356,6 +470,8 @@ int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *
     fn_mode = !any_file;
   }
   if ((rc = collect(&c, fn_mode ? o->only : NULL))) goto fail;
+  bool any_line = false;
+  for (size_t i = 0; i < c.n && !any_line; i++) any_line = c.v[i].file != 0;
   rc = SCP_ERR_NOMEM;
   c.files = malloc((c.n ? c.n : 1) * sizeof *c.files);
   if (!c.files) goto fail;
@@ -365,8 +481,10 @@ int scp_out_annotate(const scp_profile *p, const scp_annotate_opts *o, scp_buf *
     if (o->only && *o->only && !fn_mode && !file_matches(scp_prof_str(p, f), o->only)) continue;
     c.files[c.nfiles++] = f;
   }
-  if (o->only && *o->only && !c.nfiles) {
-    rc = SCP_ERR_NOTFOUND;
+  if (!any_line || (o->only && *o->only && !c.nfiles)) {
+    rc = fn_mode && !fn_present(p, o->only) ? SCP_ERR_NOTFOUND
+         : fn_mode                          ? put_insns(b, &c, o->only)
+                                            : SCP_ERR_DWARF;
     goto fail;
   }
   if (scp_out_sort_ids(c.files, c.nfiles, cmp_files, &c)) goto fail;

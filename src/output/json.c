@@ -34,6 +34,22 @@ static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
   scp_buf_putc(b, ']');
 }
 
+/* A node's instructions without source lines (only nodes that have them):
+ * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...] */
+static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
+  if (!n->npcs) return;
+  scp_buf_puts(b, ",\"pcs\":[");
+  for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
+    const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
+    scp_buf_printf(b, "%s{\"pc\":%llu,\"insn\":", j ? "," : "", (unsigned long long)r->pc);
+    scp_out_put_json_str(b, scp_prof_str(p, r->text));
+    scp_buf_puts(b, ",\"cost\":");
+    put_costs(b, r->cost, nm);
+    scp_buf_putc(b, '}');
+  }
+  scp_buf_putc(b, ']');
+}
+
 /* Status codes by name, so readers need not know our numbering. */
 static const char *status_code(int s) {
   static const char *const names[] = {
@@ -192,7 +208,9 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)ln->ahead);
       scp_buf_putc(b, '}');
     }
-    scp_buf_puts(b, "]}");
+    scp_buf_putc(b, ']');
+    put_pcs(b, p, n, nm);
+    scp_buf_putc(b, '}');
     for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) {
       depth[k.ids[i]] = depth[id] + 1;
       todo[ntodo++] = k.ids[i];
@@ -426,6 +444,33 @@ static int load_frames(loader *l, json_t *root) {
   return SCP_OK;
 }
 
+/* A node's "pcs" (absent: none): each pc once, ascending, their costs
+ * within the node's self cost. */
+static int load_pcs(loader *l, json_t *j, scp_prof_node *nd) {
+  scp_profile *p = l->p;
+  json_t *pcs = json_object_get(j, "pcs");
+  if (!pcs) return SCP_OK;
+  if (!json_is_array(pcs) || !json_array_size(pcs)) return bad(l, "bad node: \"pcs\" is not a non-empty array");
+  uint64_t sum[SCP_MAX_METRICS] = {0};
+  nd->pcs_first = (uint32_t)p->npcs;
+  for (size_t k = 0; k < json_array_size(pcs); k++) {
+    json_t *r = json_array_get(pcs, k);
+    if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
+    scp_prof_pc *pc = &p->pcs[p->npcs];
+    *pc = (scp_prof_pc){.node = (uint32_t)(nd - p->nodes)};
+    if (!get_u64(r, "pc", &pc->pc) || !get_str(l, r, "insn", &pc->text) ||
+        !get_costs(json_object_get(r, "cost"), p->nmetrics, pc->cost) ||
+        (k && pc->pc <= pc[-1].pc))
+      return bad(l, "bad node: a \"pcs\" row");
+    for (unsigned m = 0; m < p->nmetrics; m++)
+      if (pc->cost[m] > nd->self[m] - sum[m]) return bad(l, "bad node: \"pcs\" cost more than its self cost");
+      else sum[m] += pc->cost[m];
+    p->npcs++;
+    nd->npcs++;
+  }
+  return SCP_OK;
+}
+
 static int load_nodes(loader *l, json_t *root) {
   scp_profile *p = l->p;
   json_t *nodes = json_object_get(root, "nodes");
@@ -492,6 +537,7 @@ static int load_nodes(loader *l, json_t *root) {
         goto malformed;
       p->nlines++;
     }
+    if ((rc = load_pcs(l, j, nd)) != SCP_OK) goto done;
   }
   rc = SCP_OK;
   goto done;

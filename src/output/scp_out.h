@@ -149,7 +149,10 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
  * load(ctx, file, &len) supplies a file's text (the caller reads it; the
  * text must stay valid until the writer returns) or NULL when it is not
  * available: then only the lines with cost are listed.  load may be NULL.
- * SCP_ERR_NOTFOUND when `only` matches no file and no function. */
+ * SCP_ERR_NOTFOUND when `only` matches no file and no function;
+ * SCP_ERR_DWARF when there is nothing to show for want of source lines:
+ * `only` names a function of the profile whose code has none, or the
+ * whole profile has none (code without DWARF). */
 typedef struct scp_annotate_opts {
   unsigned metric;
   bool calls;      /* a host function's own cost on the line that called it */

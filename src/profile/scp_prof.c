@@ -175,6 +175,22 @@ static int descend_inline(builder *b, uint32_t at, const scp_frame_info *chain, 
 
 typedef struct work { uint32_t raw, attach, call_file, call_line; } work;
 
+/* An instruction without a source line: its cost and text, kept apart
+ * from the line rows (they already hold it under file 0). */
+static int add_pc_row(builder *b, uint32_t node, uint32_t module, uint64_t pc, const uint64_t *cost) {
+  scp_profile *p = b->p;
+  char text[96];
+  size_t n = b->r->pc_text(b->r->ctx, module, pc, text, sizeof text);
+  uint32_t id;
+  int rc = intern(b, n < sizeof text ? text : "", &id);
+  if (rc) return rc;
+  if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
+  scp_prof_pc *r = &p->pcs[p->npcs++];
+  *r = (scp_prof_pc){.pc = pc, .node = node, .text = id};
+  memcpy(r->cost, cost, sizeof r->cost);
+  return SCP_OK;
+}
+
 static int build_tree(builder *b) {
   const scp_tree *t = b->t;
   work *stack = NULL;
@@ -221,6 +237,7 @@ static int build_tree(builder *b) {
         line = chain[0].line;
       }
       rc = book(b, at, file, line, cost, pc->ahead);
+      if (!rc && b->r->pc_text && !*scp_prof_str(b->p, file)) rc = add_pc_row(b, at, rn->module, pc->pc, cost);
     }
     if (rc) break;
     bool any = false;
@@ -309,6 +326,7 @@ int scp_prof_preorder(scp_profile *p, int (*cmp)(const void *, const void *, voi
   free(p->nodes);
   p->nodes = nodes;
   p->nnodes = p->capnodes = no;
+  for (size_t i = 0; i < p->npcs; i++) p->pcs[i].node = newid[p->pcs[i].node];
   free(order); free(kids); free(stack);
   if (newid_out) *newid_out = newid;
   else free(newid);
@@ -324,6 +342,33 @@ void scp_prof_totals(scp_profile *p) {
     for (unsigned m = 0; m < p->nmetrics; m++) p->nodes[pn->parent].total[m] += pn->total[m];
   }
   for (size_t i = 1; i < nn; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
+}
+
+static int cmp_pc(const void *a, const void *b) {
+  const scp_prof_pc *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* Sort the instruction rows by (node, pc), merge those of one pc (a node
+ * may gather several raw ones), and point each node at its rows. */
+static void lay_out_pcs(scp_profile *p) {
+  qsort(p->pcs, p->npcs, sizeof *p->pcs, cmp_pc);
+  size_t out = 0;
+  for (size_t i = 0; i < p->npcs; i++) {
+    scp_prof_pc *last = out ? &p->pcs[out - 1] : NULL;
+    if (last && last->node == p->pcs[i].node && last->pc == p->pcs[i].pc) {
+      for (unsigned m = 0; m < SCP_MAX_METRICS; m++) last->cost[m] += p->pcs[i].cost[m];
+      continue;
+    }
+    p->pcs[out++] = p->pcs[i];
+  }
+  p->npcs = out;
+  for (size_t i = out; i-- > 0;) {
+    scp_prof_node *n = &p->nodes[p->pcs[i].node];
+    n->pcs_first = (uint32_t)i;
+    n->npcs++;
+  }
 }
 
 /* Renumber nodes in depth-first preorder with sorted children, so node ids
@@ -352,6 +397,7 @@ static int finish(builder *b) {
     pn->nlines++;
   }
   p->nlines = b->nacc;
+  if (p->npcs) lay_out_pcs(p);
   scp_prof_totals(p);
   return SCP_OK;
 }
@@ -504,6 +550,7 @@ void scp_profile_destroy(scp_profile *p) {
   free(p->frames);
   free(p->nodes);
   free(p->lines);
+  free(p->pcs);
   free(p->meta);
   free(p);
 }

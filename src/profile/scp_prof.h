@@ -48,6 +48,10 @@ typedef struct scp_resolver {
    * destroyed. */
   size_t (*pc_chain)(void *ctx, uint32_t module, uint64_t pc,
                      const scp_frame_info **chain);
+  /* Optional (NULL: none): the instruction at pc as text into buf (size
+   * bytes), its length returned.  With it, the self cost of every pc
+   * without a source line is kept per instruction (scp_profile.pcs). */
+  size_t (*pc_text)(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size);
 } scp_resolver;
 
 /* A resolver's answer for a frame it names itself: the name printed into
@@ -79,6 +83,15 @@ typedef struct scp_prof_line {
   uint64_t ahead;          /* of cost[0]: charged for code that did not run */
 } scp_prof_line;
 
+/* The self cost of one instruction of code without source lines, for
+ * annotate to list; a node's rows are sorted by pc. */
+typedef struct scp_prof_pc {
+  uint64_t pc;             /* as the resolver's pc_chain takes it */
+  uint32_t node;           /* the node whose self cost it is */
+  uint32_t text;           /* string id: the instruction, as pc_text wrote it */
+  uint64_t cost[SCP_MAX_METRICS];
+} scp_prof_pc;
+
 typedef struct scp_prof_node {
   uint32_t frame;
   uint32_t parent, first_child, next_sibling;   /* SCP_NODE_NONE-terminated */
@@ -89,6 +102,7 @@ typedef struct scp_prof_node {
   uint32_t lines_first, nlines;  /* self cost by source line, sorted */
   uint32_t call_file, call_line; /* where the parent called/inlined this */
   uint64_t ahead;                /* of self[0]: charged ahead (Σ its lines') */
+  uint32_t pcs_first, npcs;      /* its rows in scp_profile.pcs */
 } scp_prof_node;
 
 typedef struct scp_metric {
@@ -154,6 +168,9 @@ struct scp_profile {
   scp_prof_table *tables;  size_t ntables, captables;  /* in the order added */
   scp_prof_trow *trows;    size_t ntrows, captrows;
   uint8_t chain;           /* scp_chain */
+  /* per-instruction self costs where there are no source lines (only with
+   * a resolver's pc_text), laid out per node (pcs_first, npcs) */
+  scp_prof_pc *pcs;        size_t npcs, cappcs;
 };
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the

@@ -155,6 +155,14 @@ const scp_sbpf_func *scp_sbpf_prog_func(const scp_sbpf_prog *p, uint32_t i);
 /* Index of the function whose range holds pc (UINT32_MAX when none). */
 uint32_t scp_sbpf_prog_func_at(const scp_sbpf_prog *p, uint32_t pc);
 
+/* Instruction pc (an index) as text into buf, as it runs in the program's
+ * sBPF version: the mnemonic of its interpreter body (sbpf_ops.def,
+ * lower-cased), registers, immediates, memory operands as [rN+off], jump
+ * and call targets as byte addresses, a syscall by name ("add64i r1, 5",
+ * "ldxdw r2, [r1+8]", "jnei r3, 0, 0x2c8", "syscall sol_log_").  Returns
+ * the length written (cut to size - 1); 0 and "" for a pc past the end. */
+size_t scp_sbpf_prog_disasm(const scp_sbpf_prog *p, uint32_t pc, char *buf, size_t size);
+
 /* Syscall keys the program calls, sorted; name NULL when unregistered. */
 typedef struct scp_sbpf_syscall_use {
   uint32_t key;

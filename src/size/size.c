@@ -120,7 +120,7 @@ static int finish(size_b *b, const char *format, scp_profile **out, scp_error *e
   if (scp_tree_total(&b->t, 0) != b->len)
     return scp_fail(err, SCP_ERR_INTERNAL, "the size tree holds %llu bytes of %zu",
                     (unsigned long long)scp_tree_total(&b->t, 0), b->len);
-  scp_resolver r = {b, node_frame, pc_chain};
+  scp_resolver r = {.ctx = b, .node_frame = node_frame, .pc_chain = pc_chain};
   int rc = scp_prof_build(&b->t, &metric, &r, out, err);
   if (rc) return rc;
   scp_profile *p = *out;

@@ -24,6 +24,13 @@ void scp_sol_progs_free(scp_sol_progs *c);
 
 struct scp_sol_features;
 
+/* Symbols from another file: an unstripped build or a split debug file of
+ * a program (bytes copied).  A program whose mapper is opened afterwards
+ * reads the first such file that belongs to it (scp_sym_elf_matches)
+ * instead of its own ELF; the caller checks beforehand that each file
+ * belongs to the program it was given for.  SCP_OK or SCP_ERR_NOMEM. */
+int scp_sol_progs_add_symbols(scp_sol_progs *c, const uint8_t *bytes, size_t len, scp_error *err);
+
 /* The program of these ELF bytes under the syscalls the feature gates
  * register (NULL: litesvm's), loaded on the first call (the bytes are
  * copied; `name` names the file in the loader's message) and the same
@@ -38,8 +45,10 @@ int scp_sol_progs_get(scp_sol_progs *c, const struct scp_sol_features *features,
 const scp_sbpf_loader *scp_sol_progs_loader(const scp_sol_progs *c, const struct scp_sol_features *features);
 
 const scp_sbpf_prog *scp_sol_prog_sbpf(const scp_sol_prog *p);
-/* The ELF's mapper, opened on first use; NULL when it cannot be opened
- * (frames then fall back to the loader's function names). */
+/* The ELF's mapper (or the symbol file's that belongs to it), opened on
+ * first use, its functions also cut at the loader's call targets when it
+ * has no .symtab; NULL when it cannot be opened (frames then fall back to
+ * the loader's function names). */
 scp_sym *scp_sol_prog_sym(scp_sol_prog *p);
 
 /* Distinct programs loaded so far (what the tests check). */

@@ -86,8 +86,12 @@ typedef struct scp_sol_result {
 int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err);
 void scp_sol_result_free(scp_sol_result *res);
 
-/* What an ELF is: its sBPF version and exported functions, one per line
- * ("sbpf v0\nentrypoint 0x...\n..."), into a malloc'd string. */
-int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, scp_error *err);
+/* What an ELF is: its sBPF version and functions (the loader's call
+ * targets, named by the mapper, else by the loader, else fn_0xADDR), one
+ * per line ("sbpf v0\n...function 0x... NAME\n..."), into a malloc'd
+ * string.  cache: where the program is loaded and its symbol files are
+ * (NULL: a cache for this call alone). */
+int scp_sol_list(const uint8_t *elf, size_t len, const char *name, struct scp_sol_progs *cache, char **out,
+                 scp_error *err);
 
 #endif

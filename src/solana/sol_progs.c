@@ -5,9 +5,16 @@
 #include "solana/sol_sys.h"
 #include "solana/scp_sol_feature.h"
 
+/* A file given for the symbols of a program (scp_sol_progs_add_symbols). */
+typedef struct sym_file {
+  uint8_t *bytes;
+  size_t len;
+} sym_file;
+
 struct scp_sol_prog {
   uint8_t *elf;                /* the key, and the bytes the mapper reads */
   size_t len;
+  const struct scp_sol_progs *owner;
   scp_sbpf_prog *prog;
   scp_sym *sym;
   bool sym_tried;
@@ -26,6 +33,8 @@ typedef struct prog_set {
 struct scp_sol_progs {
   prog_set *sets;
   size_t nsets, cap;
+  sym_file *syms;
+  size_t nsyms, capsyms;
 };
 
 int scp_sol_progs_new(scp_sol_progs **out, scp_error *err) {
@@ -64,7 +73,20 @@ void scp_sol_progs_free(scp_sol_progs *c) {
     scp_sbpf_loader_destroy(ps->loader);
   }
   free(c->sets);
+  for (size_t i = 0; i < c->nsyms; i++) free(c->syms[i].bytes);
+  free(c->syms);
   free(c);
+}
+
+int scp_sol_progs_add_symbols(scp_sol_progs *c, const uint8_t *bytes, size_t len, scp_error *err) {
+  uint8_t *copy = malloc(len ? len : 1);
+  if (!copy || !scp_grow(&c->syms, &c->capsyms, c->nsyms + 1, sizeof *c->syms)) {
+    free(copy);
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  if (len) memcpy(copy, bytes, len);
+  c->syms[c->nsyms++] = (sym_file){.bytes = copy, .len = len};
+  return SCP_OK;
 }
 
 int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const uint8_t *elf, size_t len,
@@ -94,6 +116,7 @@ int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const 
   }
   if (len) memcpy(p->elf, elf, len);
   p->len = len;
+  p->owner = c;
   int rc = scp_sbpf_load(ps->loader, p->elf, len, name, &p->prog, err);
   if (rc) {
     prog_free(p);
@@ -115,12 +138,39 @@ size_t scp_sol_progs_count(const scp_sol_progs *c) {
   return n;
 }
 
+/* A stripped program's functions start at the loader's call targets too
+ * (scp_sym_add_entries), named as the loader names them. */
+static void add_call_targets(scp_sol_prog *p) {
+  uint32_t n = scp_sbpf_prog_nfuncs(p->prog);
+  uint64_t *pcs = calloc(n + 1, sizeof *pcs);
+  const char **names = calloc(n + 1, sizeof *names);
+  uint64_t text = scp_sbpf_prog_text_addr(p->prog);
+  for (uint32_t i = 0; pcs && names && i < n; i++) {
+    const scp_sbpf_func *f = scp_sbpf_prog_func(p->prog, i);
+    pcs[i] = text + 8ull * f->pc;
+    names[i] = f->name;
+  }
+  /* out of memory: the functions stay as the symbols cut them */
+  if (pcs && names) scp_sym_add_entries(p->sym, pcs, names, n);
+  free(pcs);
+  free(names);
+}
+
 scp_sym *scp_sol_prog_sym(scp_sol_prog *p) {
   if (!p->sym_tried) {
     scp_sym_opts so = {0};
     scp_error serr;
+    const uint8_t *bytes = p->elf;
+    size_t len = p->len;
     p->sym_tried = true;
-    if (scp_sym_open_elf(p->elf, p->len, &so, &p->sym, &serr)) p->sym = NULL;
+    for (size_t i = 0; p->owner && i < p->owner->nsyms; i++)
+      if (!scp_sym_elf_matches(p->elf, p->len, p->owner->syms[i].bytes, p->owner->syms[i].len, &serr)) {
+        bytes = p->owner->syms[i].bytes;
+        len = p->owner->syms[i].len;
+        break;
+      }
+    if (scp_sym_open_elf(bytes, len, &so, &p->sym, &serr)) p->sym = NULL;
+    if (p->sym) add_call_targets(p);
   }
   return p->sym;
 }

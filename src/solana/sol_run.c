@@ -122,6 +122,15 @@ static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_
   return scp_sym_chain(((sol_state *)ctx)->sym, pc, chain);
 }
 
+static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size) {
+  const sol_state *st = ctx;
+  if (pc < st->text_addr || (pc - st->text_addr) % 8 || (pc - st->text_addr) / 8 > UINT32_MAX) {
+    if (size) buf[0] = 0;
+    return 0;
+  }
+  return scp_sbpf_prog_disasm(st->prog, (uint32_t)((pc - st->text_addr) / 8), buf, size);
+}
+
 /* ---- set-up ---- */
 
 /* the program from the cache: loaded, relocated and verified the first
@@ -245,13 +254,18 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc) rc = scp_prof_meta(p, "sbpf", version);
   if (!rc) rc = scp_prof_meta(p, "loader", LOADER[st->o->loader <= 3 ? st->o->loader : 0]);
   for (size_t i = 0; !rc && i < st->c.nlogs; i++) rc = scp_prof_meta(p, "log", st->c.logs[i]);
+  if (!rc && !scp_sym_has_dwarf(st->sym)) {
+    char note[300];
+    snprintf(note, sizeof note, "program:%s: " SCP_SYM_NO_DWARF_NOTE, st->o->name ? st->o->name : "");
+    rc = scp_prof_meta(p, "source lines", note);
+  }
   if (rc) scp_fail(err, rc, "out of memory");
   return rc;
 }
 
 static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   st->sym = scp_sol_prog_sym(st->entry);
-  scp_resolver resolver = {st, node_frame, pc_chain};
+  scp_resolver resolver = {.ctx = st, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
   char status[700] = "";
   if (res->ierr.kind) {
     char name[96];
@@ -399,7 +413,8 @@ void scp_sol_result_free(scp_sol_result *res) {
   memset(res, 0, sizeof *res);
 }
 
-int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, scp_error *err) {
+int scp_sol_list(const uint8_t *elf, size_t len, const char *name, struct scp_sol_progs *cache, char **out,
+                 scp_error *err) {
   scp_sol_run_opts o = {0};
   sol_state st = {0};
   scp_buf b = {0};
@@ -409,7 +424,8 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   o.path = name;
   st.o = &o;
   *out = NULL;
-  int rc = scp_sol_progs_new(&o.cache, err);
+  int rc = cache ? SCP_OK : scp_sol_progs_new(&o.cache, err);
+  if (cache) o.cache = cache;
   if (!rc) rc = load(&st, err);
   if (rc) goto done;
   scp_buf_printf(&b, "sbpf v%d\n", (int)scp_sbpf_prog_version(st.prog));
@@ -426,7 +442,9 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
     if (st.sym && scp_sym_function_at(st.sym, addr, &fi) == SCP_OK && fi.name && fi.name[0] &&
         fi.source != SCP_SRC_RAW)
       fname = fi.name;
-    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)addr, fname ? fname : "?",
+    char raw[32];
+    snprintf(raw, sizeof raw, "fn_0x%llx", (unsigned long long)addr);
+    scp_buf_printf(&b, "function 0x%llx %s%s\n", (unsigned long long)addr, fname ? fname : raw,
                    f->pc == entry ? " (entrypoint)" : "");
   }
   for (uint32_t i = 0; i < scp_sbpf_prog_nsyscalls(st.prog); i++) {
@@ -438,6 +456,6 @@ int scp_sol_list(const uint8_t *elf, size_t len, const char *name, char **out, s
   else *out = b.data, b.data = NULL;
 done:
   scp_buf_free(&b);
-  scp_sol_progs_free(o.cache);
+  if (!cache) scp_sol_progs_free(o.cache);
   return rc;
 }

@@ -154,7 +154,37 @@ int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
   return prog_frame(p, pf, fr);
 }
 
+/* The instruction rows of sub's node s, for annotate, on p's node id. */
+static int graft_pcs(scp_profile *p, uint32_t id, const scp_profile *sub, const scp_prof_node *s) {
+  if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + s->npcs, sizeof *p->pcs)) return SCP_ERR_NOMEM;
+  p->nodes[id].pcs_first = (uint32_t)p->npcs;
+  p->nodes[id].npcs = s->npcs;
+  for (uint32_t k = 0; k < s->npcs; k++) {
+    scp_prof_pc x = sub->pcs[s->pcs_first + k];
+    x.node = id;
+    if ((x.text = str(p, scp_prof_str(sub, x.text))) == UINT32_MAX) return SCP_ERR_NOMEM;
+    p->pcs[p->npcs++] = x;
+  }
+  return SCP_OK;
+}
+
+/* sub's "source lines" notes (a program without DWARF), each once. */
+static int graft_notes(scp_profile *p, const scp_profile *sub) {
+  for (size_t i = 0; i < sub->nmeta; i++) {
+    if (strcmp(scp_prof_str(sub, sub->meta[i].key), "source lines")) continue;
+    const char *v = scp_prof_str(sub, sub->meta[i].value);
+    bool have = false;
+    for (size_t k = 0; k < p->nmeta && !have; k++)
+      have = !strcmp(scp_prof_str(p, p->meta[k].key), "source lines") && !strcmp(scp_prof_str(p, p->meta[k].value), v);
+    int rc = have ? SCP_OK : scp_prof_meta(p, "source lines", v);
+    if (rc) return rc;
+  }
+  return SCP_OK;
+}
+
 static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root) {
+  int nrc = graft_notes(p, sub);
+  if (nrc) return nrc;
   uint32_t *map = malloc((sub->nnodes ? sub->nnodes : 1) * sizeof *map);
   if (!map) return SCP_ERR_NOMEM;
   int rc = SCP_OK;
@@ -197,6 +227,7 @@ static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge
         p->lines[p->nlines++] = x;
       }
     }
+    if (!rc && s->npcs && !n->npcs) rc = graft_pcs(p, id, sub, s);
     if (n->call_file == UINT32_MAX) rc = SCP_ERR_NOMEM;
   }
   free(map);

@@ -46,6 +46,40 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
 int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
                      scp_sym **out, scp_error *err);
 
+/* Whether dbg, an unstripped build or a split debug file (objcopy
+ * --only-keep-debug: DWARF and .symtab, code sections SHT_NOBITS), belongs
+ * to the program prog: every executable section of prog is in dbg under
+ * its name at the same address with the same size, and with the same bytes
+ * when dbg has them.  Then a mapper opened over dbg answers for prog's pcs.
+ * Returns SCP_OK; SCP_ERR_ARG when dbg does not belong (err says which
+ * section differs and how, or that dbg is not an ELF); the errors of the
+ * ELF header checks for prog (SCP_ERR_MALFORMED, SCP_ERR_UNSUPPORTED);
+ * SCP_ERR_NOMEM. */
+int scp_sym_elf_matches(const uint8_t *prog, size_t plen, const uint8_t *dbg, size_t dlen,
+                        scp_error *err);
+
+/* True for a split debug file: an ELF whose executable sections have no
+ * bytes (SHT_NOBITS), so it can give symbols but cannot run. */
+bool scp_sym_elf_debug_only(const uint8_t *elf, size_t len);
+
+/* The same for a WASM contract: dbg's Code and Import sections are
+ * byte-identical to wasm's (what stripping custom sections leaves alone).
+ * SCP_OK, SCP_ERR_ARG (err says what differs), SCP_ERR_MALFORMED (wasm is
+ * not a module). */
+int scp_sym_wasm_matches(const uint8_t *wasm, size_t len, const uint8_t *dbg, size_t dlen,
+                         scp_error *err);
+
+/* Function starts the mapper's container does not give: an ELF mapper
+ * without .symtab (a stripped program, whose .dynsym names a few
+ * functions at most) cuts its functions at each of pcs (call targets the
+ * loader found), naming a new one names[i] (names or names[i] may be NULL
+ * or "") or else fn_0xADDR (source SCP_SRC_RAW).  A pc outside the code
+ * or already a function start is skipped; a mapper with .symtab, or a WASM
+ * one, is left as it is.  Call before the first lookup.  Returns SCP_OK,
+ * SCP_ERR_NOMEM (the mapper stays usable, perhaps partly cut), SCP_ERR_ARG
+ * (lookups already made: nothing changed). */
+int scp_sym_add_entries(scp_sym *s, const uint64_t *pcs, const char *const *names, size_t n);
+
 /* Either of the above, chosen by the magic bytes ("\0asm" or "\177ELF");
  * SCP_ERR_MALFORMED (err filled) for anything else. */
 int scp_sym_open(const uint8_t *bytes, size_t len, const scp_sym_opts *opts,
@@ -89,6 +123,12 @@ uint32_t scp_sym_function_count(const scp_sym *s);
  * Returns SCP_OK or SCP_ERR_NOTFOUND (outputs untouched). */
 int scp_sym_function_range(const scp_sym *s, uint32_t func_index,
                            uint64_t *lo, uint64_t *hi);
+
+/* The profile's "source lines" note for code without DWARF (after the
+ * code's label): the same words, and the same pointer to the recipe, for
+ * every engine. */
+#define SCP_SYM_NO_DWARF_NOTE \
+  "no DWARF, so no source lines; build with debug info or give the unstripped build with --symbols (docs/symbols.md)"
 
 /* True when a DWARF index was built (lines and inline chains available). */
 bool scp_sym_has_dwarf(const scp_sym *s);

@@ -60,6 +60,7 @@ static int read_symbols(scp_sym *s, const uint8_t *elf, size_t len,
   for (size_t i = 0; i < shnum && !symtab; i++)
     if (sh[i].type == SHT_DYNSYM) symtab = &sh[i];
   if (!symtab || symtab->link >= shnum) return SCP_OK;
+  s->have_symtab = symtab->type == SHT_SYMTAB;
   const elf_shdr *strtab = &sh[symtab->link];
   if (!sec_in_file(symtab, len) || !sec_in_file(strtab, len)) return SCP_OK;
   size_t n = (size_t)(symtab->size / 24);
@@ -130,12 +131,15 @@ static int read_sections(const uint8_t *elf, size_t len, uint64_t shoff, size_t 
   return SCP_OK;
 }
 
-/* Code: every executable section with bytes, and the window they span.
- * Returns whether one lies at the sBPF v3 text address. */
+/* Code: every executable section, and the window they span; a split debug
+ * file keeps the sections' addresses and sizes without their bytes
+ * (SHT_NOBITS), which is all the mapper needs.  Returns whether one lies at
+ * the sBPF v3 text address. */
 static bool code_ranges(scp_sym *s, const elf_shdr *sh, size_t shnum, sym_addr_limits *lim) {
   bool v3 = false;
   for (size_t i = 0; i < shnum; i++) {
-    if (!(sh[i].flags & SHF_EXECINSTR) || sh[i].type != SHT_PROGBITS ||
+    if (!(sh[i].flags & SHF_EXECINSTR) ||
+        (sh[i].type != SHT_PROGBITS && sh[i].type != SHT_NOBITS) ||
         sh[i].size == 0 || sh[i].addr > UINT64_MAX - sh[i].size)
       continue;
     s->code[s->ncode].lo = sh[i].addr;
@@ -218,29 +222,47 @@ static bool rela_debug(const elf_shdr *sh, size_t shnum) {
   return any;
 }
 
-int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
-                     scp_sym **out, scp_error *err) {
-  if (!out) return scp_fail(err, SCP_ERR_ARG, "no output pointer");
-  *out = NULL;
+/* Where the section header table is: the checks of the ELF header. */
+typedef struct elf_head {
+  uint16_t type, machine;
+  uint32_t eflags;
+  uint64_t shoff;
+  size_t shnum, shstrndx;
+} elf_head;
+
+static int read_head(const uint8_t *elf, size_t len, elf_head *h, scp_error *err) {
   if (!elf || len < 64 || memcmp(elf, ELFMAG, SELFMAG) != 0)
     return scp_fail(err, SCP_ERR_MALFORMED, "not an ELF file");
   if (elf[EI_CLASS] != ELFCLASS64 || elf[EI_DATA] != ELFDATA2LSB)
     return scp_fail(err, SCP_ERR_UNSUPPORTED,
                     "only 64-bit little-endian ELF (BPF/sBPF) is supported");
-  uint16_t type = scp_le16(elf + 16), machine = scp_le16(elf + 18);
-  uint32_t eflags = scp_le32(elf + 48);
-  uint64_t shoff = scp_le64(elf + 40);
+  *h = (elf_head){.type = scp_le16(elf + 16), .machine = scp_le16(elf + 18),
+                  .eflags = scp_le32(elf + 48), .shoff = scp_le64(elf + 40),
+                  .shnum = scp_le16(elf + 60), .shstrndx = scp_le16(elf + 62)};
   uint16_t shentsize = scp_le16(elf + 58);
-  size_t shnum = scp_le16(elf + 60), shstrndx = scp_le16(elf + 62);
-  if (shoff == 0)
+  if (h->shoff == 0)
     return scp_fail(err, SCP_ERR_MALFORMED, "ELF without section headers");
-  if (shentsize != 64 || shoff > len || len - shoff < 64)
+  if (shentsize != 64 || h->shoff > len || len - h->shoff < 64)
     return scp_fail(err, SCP_ERR_MALFORMED, "bad ELF section header table");
   /* Extended numbering: counts live in section header 0. */
-  if (shnum == 0) shnum = (size_t)scp_le64(elf + shoff + 32);
-  if (shstrndx == SHN_XINDEX) shstrndx = (size_t)scp_le32(elf + shoff + 40);
-  if (shnum > (len - shoff) / 64)
+  if (h->shnum == 0) h->shnum = (size_t)scp_le64(elf + h->shoff + 32);
+  if (h->shstrndx == SHN_XINDEX) h->shstrndx = (size_t)scp_le32(elf + h->shoff + 40);
+  if (h->shnum > (len - h->shoff) / 64)
     return scp_fail(err, SCP_ERR_MALFORMED, "ELF section headers past the end of the file");
+  return SCP_OK;
+}
+
+int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
+                     scp_sym **out, scp_error *err) {
+  if (!out) return scp_fail(err, SCP_ERR_ARG, "no output pointer");
+  *out = NULL;
+  elf_head h;
+  int hrc = read_head(elf, len, &h, err);
+  if (hrc) return hrc;
+  uint16_t type = h.type, machine = h.machine;
+  uint32_t eflags = h.eflags;
+  uint64_t shoff = h.shoff;
+  size_t shnum = h.shnum, shstrndx = h.shstrndx;
 
   scp_sym *s = scp_sym_new(opts);
   elf_shdr *sh = NULL;
@@ -294,4 +316,112 @@ fail:
   free(sh);
   scp_sym_destroy(s);
   return rc;
+}
+
+/* ---- symbols from another file ----------------------------------------- */
+
+static const elf_shdr *section_named(const elf_shdr *sh, size_t n, const char *name) {
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(sh[i].name, name)) return &sh[i];
+  return NULL;
+}
+
+/* Every executable section of the program must be in dbg under its name at
+ * the same address with the same size, and with the same bytes when dbg
+ * has them: the addresses DWARF and .symtab use are then the program's. */
+static int code_matches(const uint8_t *prog, const elf_shdr *ps, size_t pn, const uint8_t *dbg,
+                        const elf_shdr *ds, size_t dn, scp_error *err) {
+  size_t compared = 0;
+  for (size_t i = 0; i < pn; i++) {
+    const elf_shdr *p = &ps[i];
+    if (!(p->flags & SHF_EXECINSTR) || p->type != SHT_PROGBITS || p->size == 0) continue;
+    const elf_shdr *d = section_named(ds, dn, p->name);
+    if (!d || !(d->flags & SHF_EXECINSTR))
+      return scp_fail(err, SCP_ERR_ARG, "it has no %s section", p->name);
+    if (d->addr != p->addr || d->size != p->size)
+      return scp_fail(err, SCP_ERR_ARG,
+                      "its %s is at 0x%llx, %llu bytes; the program's at 0x%llx, %llu bytes",
+                      p->name, (unsigned long long)d->addr, (unsigned long long)d->size,
+                      (unsigned long long)p->addr, (unsigned long long)p->size);
+    if (d->type == SHT_PROGBITS && memcmp(dbg + d->offset, prog + p->offset, (size_t)p->size))
+      return scp_fail(err, SCP_ERR_ARG, "its %s bytes differ from the program's", p->name);
+    compared++;
+  }
+  if (!compared) return scp_fail(err, SCP_ERR_ARG, "the program has no code to compare");
+  return SCP_OK;
+}
+
+int scp_sym_elf_matches(const uint8_t *prog, size_t plen, const uint8_t *dbg, size_t dlen,
+                        scp_error *err) {
+  elf_head ph, dh;
+  elf_shdr *ps = NULL, *ds = NULL;
+  int rc = read_head(prog, plen, &ph, err);
+  if (!rc) rc = read_sections(prog, plen, ph.shoff, ph.shnum, ph.shstrndx, &ps, err);
+  if (!rc && (rc = read_head(dbg, dlen, &dh, err)) == SCP_ERR_MALFORMED)
+    rc = scp_fail(err, SCP_ERR_ARG, "not an ELF file");
+  if (!rc) rc = read_sections(dbg, dlen, dh.shoff, dh.shnum, dh.shstrndx, &ds, err);
+  if (!rc) rc = code_matches(prog, ps, ph.shnum, dbg, ds, dh.shnum, err);
+  free(ps);
+  free(ds);
+  return rc;
+}
+
+static int cmp_lo(const void *a, const void *b) {
+  const sym_func *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* The end of the code section holding pc (0 when none does). */
+static uint64_t code_end(const scp_sym *s, uint64_t pc) {
+  for (size_t k = 0; k < s->ncode; k++)
+    if (pc >= s->code[k].lo && pc < s->code[k].hi) return s->code[k].hi;
+  return 0;
+}
+
+int scp_sym_add_entries(scp_sym *s, const uint64_t *pcs, const char *const *names, size_t n) {
+  if (!s || s->have_symtab || s->nimports) return SCP_OK;
+  /* chains resolved before the cut would name the old function */
+  if (s->nchains > 2) return SCP_ERR_ARG;
+  size_t had = s->nfuncs;
+  for (size_t i = 0; i < n; i++) {
+    if (!code_end(s, pcs[i])) continue;
+    bool known = false;
+    for (size_t k = 0; k < s->nfuncs && !known; k++) known = s->funcs[k].lo == pcs[i];
+    if (known) continue;
+    char buf[32];
+    const char *name = names && names[i] && names[i][0] ? names[i] : NULL;
+    if (!name) snprintf(buf, sizeof buf, "fn_0x%llx", (unsigned long long)pcs[i]);
+    const char *in = name ? scp_sym_clean_name(s, name, strlen(name)) : scp_sym_intern(s, buf);
+    if (!in || !scp_grow(&s->funcs, &s->capfuncs, s->nfuncs + 1, sizeof *s->funcs))
+      return SCP_ERR_NOMEM;
+    s->funcs[s->nfuncs++] = (sym_func){.lo = pcs[i], .hi = code_end(s, pcs[i]), .name = in,
+                                       .source = name ? SCP_SRC_SYMTAB : SCP_SRC_RAW};
+  }
+  if (s->nfuncs == had) return SCP_OK;
+  qsort(s->funcs, s->nfuncs, sizeof *s->funcs, cmp_lo);
+  /* a function ends where the next one starts */
+  for (size_t i = 0; i < s->nfuncs; i++) {
+    sym_func *f = &s->funcs[i];
+    if (i + 1 < s->nfuncs && s->funcs[i + 1].lo < f->hi) f->hi = s->funcs[i + 1].lo;
+    f->index = (uint32_t)i;
+  }
+  return SCP_OK;
+}
+
+bool scp_sym_elf_debug_only(const uint8_t *elf, size_t len) {
+  elf_head h;
+  elf_shdr *sh = NULL;
+  scp_error err;
+  if (read_head(elf, len, &h, &err) || read_sections(elf, len, h.shoff, h.shnum, h.shstrndx, &sh, &err)) {
+    free(sh);
+    return false;
+  }
+  size_t empty = 0, full = 0;
+  for (size_t i = 0; i < h.shnum; i++) {
+    if (!(sh[i].flags & SHF_EXECINSTR) || sh[i].size == 0) continue;
+    if (sh[i].type == SHT_NOBITS) empty++;
+    else full++;
+  }
+  free(sh);
+  return empty && !full;
 }

@@ -120,6 +120,7 @@ struct scp_sym {
   /* ELF: executable sections, for 0xADDR frames of pcs no symbol covers. */
   struct { uint64_t lo, hi; } *code; size_t ncode;
   uint32_t repairs;                            /* damaged DWARF fields fixed */
+  bool have_symtab;              /* ELF: functions came from .symtab */
 
   sym_chain *chains; size_t nchains, capchains;    /* by chain id */
   uint64_t win_lo, win_hi;                         /* dense window */

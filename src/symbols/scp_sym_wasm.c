@@ -286,3 +286,37 @@ fail:
   scp_sym_destroy(s);
   return rc;
 }
+
+/* The payload of the first section with this id ({NULL, NULL} for none);
+ * false when the module's section headers are damaged. */
+static bool wasm_section(const uint8_t *wasm, size_t len, uint8_t want, wasm_reader *out) {
+  *out = (wasm_reader){NULL, NULL};
+  if (len < 8 || memcmp(wasm, "\0asm\1\0\0\0", 8) != 0) return false;
+  wasm_reader r = {wasm + 8, wasm + len};
+  while (r.p < r.end) {
+    uint8_t id;
+    uint32_t size;
+    if (!rd_byte(&r, &id) || !rd_u32(&r, &size) || size > (size_t)(r.end - r.p)) return false;
+    if (id == want && !out->p) *out = (wasm_reader){r.p, r.p + size};
+    r.p += size;
+  }
+  return true;
+}
+
+int scp_sym_wasm_matches(const uint8_t *wasm, size_t len, const uint8_t *dbg, size_t dlen,
+                         scp_error *err) {
+  static const struct { uint8_t id; const char *name; } secs[] = {
+      {SEC_CODE, "code"}, {SEC_IMPORT, "import"}};
+  for (size_t i = 0; i < SCP_ARRAY_LEN(secs); i++) {
+    wasm_reader a, b;
+    if (!wasm_section(wasm, len, secs[i].id, &a))
+      return scp_fail(err, SCP_ERR_MALFORMED, "not a WASM module");
+    if (!wasm_section(dbg, dlen, secs[i].id, &b))
+      return scp_fail(err, SCP_ERR_ARG, "not a WASM module");
+    size_t na = (size_t)(a.end - a.p), nb = (size_t)(b.end - b.p);
+    if (na != nb || (na && memcmp(a.p, b.p, na)))
+      return scp_fail(err, SCP_ERR_ARG, "its %s section differs from the contract's (%zu bytes, the contract's %zu)",
+                      secs[i].name, nb, na);
+  }
+  return SCP_OK;
+}

@@ -270,7 +270,7 @@ static void test_build_metadata(void **state) {
   scp_run_leave(r);
   scp_run_leave(r);
   f.now[CU] += 2;                                     /* pending: build books it to the root */
-  scp_resolver res = {NULL, name_node, NULL};
+  scp_resolver res = {.node_frame = name_node};
   int called = 0;
   scp_run_report rep = {1, "A run()", SCP_ERR_BUDGET, "trap: out of compute units", &res, add_two, &called};
   scp_profile *p = NULL;
@@ -321,7 +321,7 @@ static void test_build_shape(void **state) {
   f.now[CU] += 40;
   scp_run_leave(r);
   scp_run_leave(r);
-  scp_resolver res = {NULL, name_node, NULL};
+  scp_resolver res = {.node_frame = name_node};
   int called = 0;
   scp_run_report rep = {1, "A run()", SCP_OK, NULL, &res, add_two, &called};
   scp_profile *p = NULL;
@@ -358,7 +358,7 @@ static void test_build_failure_and_ok_status(void **state) {
   (void)state;
   fake f = {{4, 0}, 0};
   scp_run *r = make(&f);
-  scp_resolver res = {NULL, name_node, NULL};
+  scp_resolver res = {.node_frame = name_node};
   scp_run_report rep = {0, NULL, SCP_OK, NULL, &res, fail_meta, NULL};
   scp_profile *p = NULL;
   scp_error err = {0};

@@ -575,6 +575,12 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && r->sdk_done) rc = meta_sdk(r, p);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
+  for (size_t i = 0; !rc && i < vm->nmods; i++) {
+    if (!vm->mods[i].sym || scp_sym_has_dwarf(vm->mods[i].sym)) continue;
+    scp_buf_free(&r->line);
+    scp_buf_printf(&r->line, "%s: " SCP_SYM_NO_DWARF_NOTE, vm->mods[i].label);
+    rc = meta_line(r, p, "source lines");
+  }
   if (rc) return oom(err);
   return budget_table(vm, p, err);
 }
@@ -663,6 +669,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) scp_run_set_shape(r.vm.run, &o->shape);
   r.vm.test_env = o->sdk_test;
+  r.vm.symbols = o->symbols;
+  r.vm.nsymbols = o->nsymbols;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);

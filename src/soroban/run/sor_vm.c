@@ -241,7 +241,15 @@ int scp_sor_add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm, si
   }
   vm->nmods++;
   if ((rc = link_imports(m, path, err))) return rc;
-  scp_sym_open_wasm(wasm, len, NULL, &m->sym, NULL);   /* no symbols: fall back */
+  const uint8_t *sym = wasm;
+  size_t symlen = len;
+  for (size_t i = 0; i < vm->nsymbols; i++)
+    if (!scp_sym_wasm_matches(wasm, len, vm->symbols[i].bytes, vm->symbols[i].len, NULL)) {
+      sym = vm->symbols[i].bytes;
+      symlen = vm->symbols[i].len;
+      break;
+    }
+  scp_sym_open_wasm(sym, symlen, NULL, &m->sym, NULL);   /* no symbols: fall back */
   scp_buf b = {0};
   scp_buf_printf(&b, "contract:%s", name);
   if (b.oom) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
@@ -681,6 +689,7 @@ void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {
   out->ctx = vm;
   out->node_frame = node_frame;
   out->pc_chain = pc_chain;
+  out->pc_text = NULL;
 }
 
 /* ---- the VM's life --------------------------------------------------------------- */

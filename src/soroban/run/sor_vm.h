@@ -69,6 +69,8 @@ typedef struct sor_vm {
   uint64_t fee_total;          /* the meter's Fee: 0 until booked */
   bool emulating;              /* the last pop's emulated authentication runs */
   bool test_env;               /* a soroban-sdk test's call: no frame below the top contract */
+  const scp_sym_file *symbols; /* files a module's mapper may read instead (borrowed) */
+  size_t nsymbols;
 } sor_vm;
 
 /* The charges of creating a contract VM from module m (vm.rs,
@@ -93,7 +95,9 @@ SCP_HIDDEN int scp_sor_vm_fee(sor_vm *vm, scp_error *err);
 SCP_HIDDEN void scp_sor_vm_close(sor_vm *vm);
 
 /* Load wasm as module index *out of contract id, labelled
- * contract:<basename of path>; errors name path. */
+ * contract:<basename of path>; errors name path.  Its mapper reads the
+ * first of vm->symbols whose code is wasm's (scp_sym_wasm_matches), else
+ * wasm itself. */
 SCP_HIDDEN int scp_sor_add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm,
                                   size_t len, const char *path, uint32_t *out, scp_error *err);
 

@@ -626,6 +626,20 @@ static void on_native(void *ctx, const uint8_t id[32], bool enter) {
     scp_run_leave(vm->run);
 }
 
+/* auth:verify: entered on the stack like a host call, so its Budget
+ * charges are its own and a __check_auth's contract hangs under it.
+ * Recording mode's emulated authentication books after the fact
+ * (auth:emulate) and gets no frame inside it. */
+static void on_auth(void *ctx, int what, bool enter) {
+  sor_vm *vm = ctx;
+  if (vm->emulating) return;
+  if (enter)
+    scp_run_enter(vm->run, scp_run_top(vm->run), 0, SCP_KIND_HOST, UINT32_MAX,
+                  what == SCP_AUTH_VERIFY_ED25519 ? SOR_AUTH_VERIFY_ED25519 : SOR_AUTH_VERIFY_CONTRACT);
+  else
+    scp_run_leave(vm->run);
+}
+
 /* ---- naming for the profile ------------------------------------------------------ */
 
 /* module's symbols, NULL when it has none (the scp_sym lookups say no) */
@@ -656,6 +670,11 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
     }
     if (n->callee == SOR_AUTH_ENTRIES) {
       out->name = "auth:entries";
+      return SCP_OK;
+    }
+    if (n->callee == SOR_AUTH_VERIFY_ED25519 || n->callee == SOR_AUTH_VERIFY_CONTRACT) {
+      out->name = n->callee == SOR_AUTH_VERIFY_ED25519 ? "auth:verify(ed25519)"
+                                                        : "auth:verify(__check_auth)";
       return SCP_OK;
     }
     const scp_hostfn *hf = scp_hostfn_get(n->callee);
@@ -703,6 +722,7 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   if ((rc = scp_host_create(&vm->budget, ho, &vm->host))) return scp_fail(err, rc, "out of memory");
   scp_host_set_invoker(vm->host, invoke, vm);
   vm->host->native_hook = on_native;
+  vm->host->auth_hook = on_auth;
   return SCP_OK;
 }
 

@@ -25,6 +25,11 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
  * the last frame's pop (auth:emulate). */
 #define SOR_AUTH_EMULATE 0xFFFFFFF0u
 #define SOR_AUTH_ENTRIES 0xFFFFFFF1u
+/* An authentication's signature check (auth:verify(ed25519)) or a custom
+ * account's __check_auth (auth:verify(__check_auth)), under the
+ * require_auth that caused it. */
+#define SOR_AUTH_VERIFY_ED25519 0xFFFFFFF2u
+#define SOR_AUTH_VERIFY_CONTRACT 0xFFFFFFF3u
 
 #define SOR_MAX_DEPTH 128
 

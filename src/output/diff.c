@@ -1,18 +1,21 @@
 /*
  * diff.c — comparing two profiles: the differential flamegraph (layout of
  * the newer profile, colour by change) and a text table of the largest
- * changes.  Nodes are matched by their label path from the root, functions
- * by label and lines by file:line, so the two profiles need not share ids.
+ * changes.  Nodes are matched by the path of their frames from the root,
+ * frames as diff_match.c matches them (functions by name, else by body
+ * hash, so two builds of a contract compare function by function), lines
+ * by file:line; the two profiles need not share ids.
  */
 #include "output/out_private.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Gives every node of p a path key in `keys`: key(root) = "" and
- * key(n) = "<key id of parent>\x1f<label>", interned, so equal label paths
- * get equal ids in both profiles.  Returns NULL on OOM. */
-static uint32_t *path_keys(const scp_profile *p, scp_strtab *keys) {
+/* Gives every node of p (side of m) a path key in `keys`: key(root) = ""
+ * and key(n) = "<key id of parent>\x1f<frame's match key>", interned, so
+ * equal frame paths get equal ids in both profiles.  Returns NULL on OOM. */
+static uint32_t *path_keys(const scp_profile *p, const scp_out_match *m, unsigned side,
+                           scp_strtab *keys) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *key = malloc((p->nnodes ? p->nnodes : 1) * sizeof *key);
@@ -30,7 +33,8 @@ static uint32_t *path_keys(const scp_profile *p, scp_strtab *keys) {
     for (uint32_t i = k.start[id]; i < k.start[id + 1]; i++) {
       uint32_t kid = k.ids[i];
       s.len = 0;
-      scp_buf_printf(&s, "%u\x1f%s", key[id], scp_out_label_of(&l, p->nodes[kid].frame));
+      uint32_t f = p->nodes[kid].frame;
+      scp_buf_printf(&s, "%u\x1f%u", key[id], f < p->nframes ? m->key[side][f] : 0);
       key[kid] = s.oom ? UINT32_MAX : scp_strtab_intern(keys, s.data);
       if (key[kid] == UINT32_MAX) ok = false;
       todo[ntodo++] = kid;
@@ -56,10 +60,13 @@ int scp_out_diff_svg(const scp_profile *before, const scp_profile *now,
     return SCP_ERR_ARG;
   int rc = SCP_ERR_NOMEM;
   scp_strtab keys = {0};
+  scp_out_match m;
   uint64_t *by_key = NULL, *was = NULL;
-  uint32_t *kb = path_keys(before, &keys);
+  uint32_t *kb = NULL, *kn = NULL;
+  if (scp_out_match_build(before, now, &m)) return rc;
+  kb = path_keys(before, &m, 0, &keys);
   size_t nbefore_keys = keys.n;
-  uint32_t *kn = kb ? path_keys(now, &keys) : NULL;
+  kn = kb ? path_keys(now, &m, 1, &keys) : NULL;
   if (!kn) goto fail;
   by_key = calloc(nbefore_keys + 1, sizeof *by_key);
   was = calloc(now->nnodes + 1, sizeof *was);
@@ -73,6 +80,7 @@ fail:
   free(by_key);
   free(was);
   scp_strtab_free(&keys);
+  scp_out_match_free(&m);
   return rc;
 }
 
@@ -80,6 +88,7 @@ fail:
 
 typedef struct diff_row {
   uint64_t before, now;
+  uint8_t seen;          /* bit 0: in before, bit 1: in now */
 } diff_row;
 
 /* Values keyed by a string (function label or file:line), both sides. */
@@ -96,9 +105,10 @@ static void diff_add(diff_set *d, const char *key, bool is_now, uint64_t v) {
     d->oom = true;
     return;
   }
-  while (d->nrows < d->keys.n) d->rows[d->nrows++] = (diff_row){0, 0};
+  while (d->nrows < d->keys.n) d->rows[d->nrows++] = (diff_row){.before = 0, .now = 0};
   if (is_now) d->rows[id].now += v;
   else d->rows[id].before += v;
+  d->rows[id].seen |= is_now ? 2 : 1;
 }
 
 static uint64_t change_of(const diff_row *r) {
@@ -169,7 +179,12 @@ static void diff_table(scp_buf *b, diff_set *d, const char *heading,
         case 0: scp_buf_put_grouped(&cells, row->before); break;
         case 1: scp_buf_put_grouped(&cells, row->now); break;
         case 2: put_signed(&cells, row->before, row->now); break;
-        case 3: put_signed_pct(&cells, row->before, row->now); break;
+        case 3:
+          /* only one build has it: not a change of the same thing */
+          if (row->seen == 1) scp_buf_puts(&cells, "gone");
+          else if (row->seen == 2) scp_buf_puts(&cells, "new");
+          else put_signed_pct(&cells, row->before, row->now);
+          break;
         default: scp_buf_puts(&cells, d->keys.strs[ids[r - 1]]); break;
         }
       }
@@ -209,8 +224,9 @@ static void diff_set_free(diff_set *d) {
   free(d->rows);
 }
 
-/* Adds one profile's functions (self or total) and lines to the sets. */
-static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
+/* Adds one profile's functions (self or total), named as m shows them, and
+ * lines to the sets. */
+static int add_profile(const scp_profile *p, const scp_out_match *m, unsigned metric, bool is_now,
                        diff_set *self, diff_set *total, diff_set *lines) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
@@ -222,8 +238,9 @@ static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
     goto fail;
   for (uint32_t f = 0; f < p->nframes; f++) {
     if (!agg[f].seen || p->frames[f].kind == SCP_KIND_ROOT) continue;
-    diff_add(self, scp_out_label_of(&l, f), is_now, agg[f].self[metric]);
-    diff_add(total, scp_out_label_of(&l, f), is_now, agg[f].total[metric]);
+    const char *label = scp_out_match_label(m, is_now, f);
+    diff_add(self, label, is_now, agg[f].self[metric]);
+    diff_add(total, label, is_now, agg[f].total[metric]);
   }
   for (size_t i = 0; i < p->nlines; i++) {
     const scp_prof_line *ln = &p->lines[i];
@@ -244,6 +261,37 @@ fail:
   return rc;
 }
 
+static const char *meta_of(const scp_profile *p, const char *key) {
+  for (size_t i = 0; i < p->nmeta; i++)
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), key)) return scp_prof_str(p, p->meta[i].value);
+  return NULL;
+}
+
+/* Two builds: a warning when the profiles ran different Wasm files, and
+ * how their functions were paired; the functions only one side has are
+ * listed by name in the tables below ("new", "gone"). */
+static void put_builds(scp_buf *b, const scp_profile *before, const scp_profile *now,
+                       const scp_out_match *m) {
+  const char *hb = meta_of(before, "wasm sha256"), *hn = meta_of(now, "wasm sha256");
+  if (hb && hn && strcmp(hb, hn))
+    scp_buf_printf(b, "  warning  different Wasm files (sha256 %.12s... before, %.12s... now): "
+                   "functions are matched by name, else by body hash\n", hb, hn);
+  if (!m->matched && !m->only[0] && !m->only[1]) return;
+  scp_buf_puts(b, "  functions  ");
+  scp_buf_put_grouped(b, m->matched);
+  scp_buf_puts(b, " matched");
+  if (m->by_body) {
+    scp_buf_puts(b, " (");
+    scp_buf_put_grouped(b, m->by_body);
+    scp_buf_puts(b, " by body hash)");
+  }
+  scp_buf_puts(b, ", ");
+  scp_buf_put_grouped(b, m->only[0]);
+  scp_buf_puts(b, " only before, ");
+  scp_buf_put_grouped(b, m->only[1]);
+  scp_buf_puts(b, " only now\n");
+}
+
 int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
                         const scp_report_opts *o, scp_buf *b) {
   static const scp_report_opts defaults = {0};
@@ -252,13 +300,15 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
   if (metric >= before->nmetrics || metric >= now->nmetrics || metric >= SCP_MAX_METRICS)
     return SCP_ERR_ARG;
   diff_set self = {0}, total = {0}, lines = {0};
+  scp_out_match match;
+  if (scp_out_match_build(before, now, &match)) return SCP_ERR_NOMEM;
   int rc = SCP_ERR_NOMEM;
   /* id 0 of every set is "" and stays unused */
   if (scp_strtab_intern(&self.keys, "") || scp_strtab_intern(&total.keys, "") ||
       scp_strtab_intern(&lines.keys, ""))
     goto fail;
-  if (add_profile(before, metric, false, &self, &total, &lines) ||
-      add_profile(now, metric, true, &self, &total, &lines))
+  if (add_profile(before, &match, metric, false, &self, &total, &lines) ||
+      add_profile(now, &match, metric, true, &self, &total, &lines))
     goto fail;
 
   const char *mname = now->metrics[metric].name ? now->metrics[metric].name : "cost";
@@ -266,6 +316,7 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
   const char *now_title = scp_prof_str(now, now->title);
   scp_buf_printf(b, "scprof diff\n  before  %s\n  now     %s\n",
                  *before_title ? before_title : "-", *now_title ? now_title : "-");
+  put_builds(b, before, now, &match);
   scp_buf_puts(b, "\nTotals\n");
   /* Totals: one row per metric, unsorted (metric order). */
   unsigned nm = now->nmetrics < before->nmetrics ? now->nmetrics : before->nmetrics;
@@ -327,5 +378,6 @@ fail:
   diff_set_free(&self);
   diff_set_free(&total);
   diff_set_free(&lines);
+  scp_out_match_free(&match);
   return rc;
 }

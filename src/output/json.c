@@ -134,8 +134,13 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_out_put_json_str(b, scp_out_label_of(&l, f));
     scp_buf_printf(b, ",\"kind\":\"%s\",\"file\":", kind_text(fr->kind));
     scp_out_put_json_str(b, scp_prof_str(p, fr->file));
-    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"}", fr->decl_line,
+    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"", fr->decl_line,
                    source_text(fr->source));
+    if (fr->body) {
+      scp_buf_puts(b, ",\"body\":");
+      scp_out_put_json_str(b, scp_prof_str(p, fr->body));
+    }
+    scp_buf_putc(b, '}');
   }
   scp_buf_puts(b, "],\n\"nodes\":[");
   size_t ntodo = 0;
@@ -383,6 +388,9 @@ static int load_frames(loader *l, json_t *root) {
     if (k < 0 || s < 0) return bad(l, "unknown frame kind or source");
     f->kind = (uint8_t)k;
     f->source = (uint8_t)s;
+    f->body = 0;
+    if (json_object_get(j, "body") && !get_str(l, j, "body", &f->body))
+      return bad(l, "bad frame body");
     p->nframes = i + 1;
   }
   return SCP_OK;

@@ -23,7 +23,8 @@ static int frame(scp_profile *p, const char *name, const char *file, uint32_t de
     }
   }
   if (!scp_grow(&p->frames, &p->capframes, p->nframes + 1, sizeof *p->frames)) return SCP_ERR_NOMEM;
-  p->frames[p->nframes] = (scp_prof_frame){n, f, decl, kind, source};
+  p->frames[p->nframes] = (scp_prof_frame){.name = n, .file = f, .decl_line = decl, .kind = kind,
+                                           .source = source};
   *out = (uint32_t)p->nframes++;
   return SCP_OK;
 }

@@ -93,7 +93,7 @@ PUBKEY=40256
 VERIFY=$((377551 + (4059 * 32 >> 7)))
 MEMCPY64=$((42 + (16 * 64 >> 7)))
 EXPECT=$((6 * VISIT + PUBKEY + MEMCPY64 + VERIFY))
-NAME="auth: auth:verify(ed25519) is exactly the verification's charges ($EXPECT CPU)"
+NAME="[derived] auth: auth:verify(ed25519) is exactly the verification's charges ($EXPECT CPU)"
 ok grep -q "^contract:counter.wasm;increment ([^)]*);host:require_auth;auth:verify(ed25519) $EXPECT$" "$T/c/profile.folded"
 NAME="auth: the signed call's folded stacks add up to the report's CPU"
 ok [ "$(folded_sum "$T/c")" -eq "$(report_cpu "$T/c")" ]

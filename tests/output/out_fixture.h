@@ -56,8 +56,9 @@ static inline uint32_t frame(scp_profile *p, const char *name, const char *file,
     if (strcmp(scp_prof_str(p, f->name), name) == 0 && f->kind == kind) return i;
   }
   FX_CHECK(scp_grow(&p->frames, &p->capframes, p->nframes + 1, sizeof *p->frames));
-  p->frames[p->nframes] = (scp_prof_frame){str(p, name), str(p, file), decl_line,
-                                           (uint8_t)kind, SCP_SRC_DWARF};
+  p->frames[p->nframes] = (scp_prof_frame){.name = str(p, name), .file = str(p, file),
+                                           .decl_line = decl_line, .kind = (uint8_t)kind,
+                                           .source = SCP_SRC_DWARF};
   return (uint32_t)p->nframes++;
 }
 

@@ -36,6 +36,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
 
 /* One profiled run: what the steps hand each other. */
 typedef struct sor_run {
@@ -539,6 +540,14 @@ static int meta_sdk(sor_run *r, scp_profile *p) {
   return rc;
 }
 
+/* The called contract's code hash: `diff` warns when two profiles come
+ * from different Wasm files. */
+static int meta_wasm_hash(const sor_vm *vm, scp_profile *p) {
+  char hex[65];
+  sodium_bin2hex(hex, sizeof hex, vm->mods[0].code_hash, 32);
+  return scp_prof_meta(p, "wasm sha256", hex);
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -547,6 +556,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   int rc = scp_prof_meta(p, "context", o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
                                                    : "network (the recording-mode invocation simulation runs)");
   if (!rc) rc = scp_prof_meta(p, "contract", r->path);
+  if (!rc && !r->sac_main && vm->nmods) rc = meta_wasm_hash(vm, p);
   if (!rc) rc = scp_prof_meta(p, "function", o->function);
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");

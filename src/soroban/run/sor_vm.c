@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/sha.h>
+#include <sodium.h>
 
 /* ---- the meter ------------------------------------------------------------------ */
 
@@ -647,6 +648,17 @@ static scp_sym *mod_sym(const sor_vm *vm, uint32_t module) {
   return module < vm->nmods ? vm->mods[module].sym : NULL;
 }
 
+/* A guest function's body hash (SHA-256 of its Code-section bytes, hex):
+ * what `diff` matches two builds' functions by when names do not. */
+static const char *body_hash(sor_vm *vm, uint32_t module, uint32_t fn) {
+  const uint8_t *body;
+  size_t len;
+  uint8_t h[32];
+  if (module >= vm->nmods || !scp_wasm_func_body(vm->mods[module].mod, fn, &body, &len)) return NULL;
+  SHA256(body, len, h);
+  return sodium_bin2hex(vm->frame_body, sizeof vm->frame_body, h, sizeof h);
+}
+
 static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
   sor_vm *vm = ctx;
   switch (n->kind) {
@@ -682,9 +694,12 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
                                  "host:%s", hf ? hf->name : "?");
   }
   case SCP_KIND_GUEST: {
-    if (scp_sym_function(mod_sym(vm, n->module), n->callee, out) == SCP_OK) return SCP_OK;
-    return scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_RAW,
+    int rc = scp_sym_function(mod_sym(vm, n->module), n->callee, out);
+    if (rc != SCP_OK)
+      rc = scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_RAW,
                                  "func[%u]", n->callee);
+    out->body = body_hash(vm, n->module, n->callee);
+    return rc;
   }
   default:
     out->name = scp_kind_name((scp_kind)n->kind);

@@ -68,6 +68,7 @@ typedef struct sor_vm {
   char trap_trace[2048];       /* its guest backtrace: "#N frame" lines */
   const char *title;           /* the root's name */
   char frame_name[160];
+  char frame_body[65];         /* the guest frame's body hash, hex (node_frame) */
   char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
   unsigned nsac;
   scp_fee_run fee;             /* the network's fee (fee.on), booked after the call */

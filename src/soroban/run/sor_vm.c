@@ -382,13 +382,23 @@ static void note_err(sor_vm *vm, const scp_error *e) {
  * the same code and the id's first bytes. */
 static int find_module(sor_vm *vm, const scp_invocation *inv, uint32_t *mi, scp_error *err) {
   const uint8_t *id = inv->id;
-  for (size_t i = 0; i < vm->nmods; i++)
-    if (!memcmp(vm->mods[i].id, id, 32)) {
-      *mi = (uint32_t)i;
-      return SCP_OK;
-    }
   uint8_t hash[32];
-  SHA256(inv->wasm, inv->len, hash);
+  bool hashed = false;
+  /* the id and the code: a contract upgraded (update_current_contract_wasm)
+   * runs its new code */
+  for (size_t i = 0; i < vm->nmods; i++) {
+    sor_module *m = &vm->mods[i];
+    if (memcmp(m->id, id, 32)) continue;
+    if (m->code_at != inv->wasm) {
+      if (!hashed) SHA256(inv->wasm, inv->len, hash);
+      hashed = true;
+      if (memcmp(m->code_hash, hash, 32)) continue;
+      m->code_at = inv->wasm;
+    }
+    *mi = (uint32_t)i;
+    return SCP_OK;
+  }
+  if (!hashed) SHA256(inv->wasm, inv->len, hash);
   const char *code = NULL;
   for (size_t i = 0; i < vm->nmods && !code; i++)
     if (!memcmp(vm->mods[i].code_hash, hash, 32)) code = vm->mods[i].label + strlen("contract:");

@@ -37,6 +37,8 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
 typedef struct sor_module {
   uint8_t id[32];
   uint8_t code_hash[32];
+  const uint8_t *code_at;      /* the ledger's code bytes last found to be this
+                                  module's (find_module: hashed once) */
   scp_wasm_module *mod;
   int *import_fn;              /* host function id per import */
   scp_sym *sym;

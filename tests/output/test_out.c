@@ -216,6 +216,27 @@ static void assert_well_formed(const char *text) {
   assert_int_equal(rc, 0);
 }
 
+/* A title longer than the room between the buttons: cut with "...", whole
+ * in a tooltip.  At 1200px the room is 2 * (600 - 10 - 100 - 10) = 960px,
+ * 95 glyphs of 17 * 0.59 px: 92 characters and "...". */
+static void test_svg_long_title(void **state) {
+  scp_profile *p = fixture();
+  char longt[201];
+  memset(longt, 'x', 200);
+  longt[200] = 0;
+  p->title = scp_strtab_intern(&p->strs, longt);
+  scp_svg_opts o = {0};
+  char *s = render(svg, p, &o);
+  assert_well_formed(s);
+  char want[400];
+  snprintf(want, sizeof want, "<text id=\"title\" x=\"600\" y=\"24\"><title>%s</title>%.92s...</text>",
+           longt, longt);
+  assert_non_null(strstr(s, want));
+  free(s);
+  scp_profile_destroy(p);
+  (void)state;
+}
+
 static void test_svg_frames(void **state) {
   scp_profile *p = fixture();
   scp_svg_opts o = {0};
@@ -1374,6 +1395,7 @@ int main(void) {
       cmocka_unit_test(test_callgrind),
       cmocka_unit_test(test_pprof),
       cmocka_unit_test(test_diff),
+      cmocka_unit_test(test_svg_long_title),
       cmocka_unit_test(test_diff_moved),
       cmocka_unit_test(test_stream_large),
       cmocka_unit_test(test_no_nodes_and_bad_metric),

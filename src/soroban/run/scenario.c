@@ -99,31 +99,7 @@ static const char *keep(ctx *c, const char *text) {
   return d;
 }
 
-/* A file name relative to the scenario file's folder. */
-char *scp_scenario_resolve(const char *base, const char *name) {
-  const char *slash = strrchr(base, '/');
-  if (name[0] == '/' || !slash) return dup_str(name);
-  size_t dl = (size_t)(slash - base) + 1, nl = strlen(name) + 1;
-  char *p = malloc(dl + nl);
-  if (!p) return NULL;
-  memcpy(p, base, dl);
-  memcpy(p + dl, name, nl);
-  return p;
-}
 
-/* 64 hex digits (an optional 0x) into out. */
-static bool hex32(const char *h, uint8_t out[32]) {
-  if (!strncmp(h, "0x", 2)) h += 2;
-  if (strlen(h) != 64) return false;
-  for (size_t i = 0; i < 64; i++)
-    if (!strchr("0123456789abcdefABCDEF", h[i])) return false;
-  for (size_t i = 0; i < 32; i++) {
-    unsigned b;
-    if (sscanf(h + 2 * i, "%2x", &b) != 1) return false;
-    out[i] = (uint8_t)b;
-  }
-  return true;
-}
 
 /* The contract (or, *asset, asset contract) called name, read so far:
  * its index, or SIZE_MAX. */
@@ -202,7 +178,7 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
       return bad(c, SCP_ERR_MALFORMED, where, "\"deployer\" must be an account strkey (G...) or "
                  "the name of an earlier contract");
   }
-  if (salt && !(json_is_string(salt) && hex32(json_string_value(salt), d->salt)))
+  if (salt && !(json_is_string(salt) && scp_scenario_hex32(json_string_value(salt), d->salt)))
     return bad(c, SCP_ERR_MALFORMED, where, "\"salt\" is 32 bytes as 64 hex digits");
   json_t *up = json_object_get(j, "upload_only");
   if (up && !json_is_boolean(up)) return bad(c, SCP_ERR_MALFORMED, where, "\"upload_only\" is true or false");
@@ -623,7 +599,7 @@ static int load_ledger(ctx *c, json_t *l) {
     c->s->has_network_id = true;
   } else if (nid) {
     const char *h = json_is_string(nid) ? json_string_value(nid) : "";
-    if (!strncmp(h, "0x", 2) || !hex32(h, c->s->network_id))   /* no 0x here, unlike salts */ return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
+    if (!strncmp(h, "0x", 2) || !scp_scenario_hex32(h, c->s->network_id))   /* no 0x here, unlike salts */ return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
     c->s->has_network_id = true;
   }
   return SCP_OK;
@@ -724,28 +700,6 @@ static int load_storage(ctx *c, json_t *st) {
   return SCP_OK;
 }
 
-/* A non-negative int64 given as a JSON integer or a decimal string
- * ("100000000": stroops may pass 2^53). */
-static bool i64_of(json_t *v, int64_t min, int64_t *out) {
-  if (json_is_integer(v)) {
-    if (json_integer_value(v) < min) return false;
-    *out = (int64_t)json_integer_value(v);
-    return true;
-  }
-  if (!json_is_string(v)) return false;
-  const char *t = json_string_value(v);
-  bool neg = *t == '-';
-  if (neg) t++;
-  if (!*t || strlen(t) > 19) return false;
-  uint64_t x = 0;
-  for (; *t; t++) {
-    if (*t < '0' || *t > '9') return false;
-    x = x * 10 + (uint64_t)(*t - '0');
-  }
-  if (x > (uint64_t)INT64_MAX + neg) return false;
-  *out = neg ? (int64_t)(0 - x) : (int64_t)x;
-  return *out >= min;
-}
 
 /* "assets": [{"name": "usdc", "asset": "native" | "CODE:G..."}]: asset
  * contracts created before the first call, named like contracts. */
@@ -813,10 +767,10 @@ static int load_accounts(ctx *c, json_t *as) {
     bool oom;
     if (!first_time(&c->accounts, a->id, 32, &oom))
       return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this account is already in \"accounts\"");
-    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &a->balance))
+    if ((v = json_object_get(j, "balance")) && !scp_scenario_i64(v, 0, &a->balance))
       return bad(c, SCP_ERR_ARG, where, "\"balance\" must be stroops from 0 to 2^63-1 (a "
                  "number or a decimal string)");
-    if ((v = json_object_get(j, "seq_num")) && !i64_of(v, 0, &a->seq_num))
+    if ((v = json_object_get(j, "seq_num")) && !scp_scenario_i64(v, 0, &a->seq_num))
       return bad(c, SCP_ERR_ARG, where, "\"seq_num\" must be from 0 to 2^63-1");
     if ((v = json_object_get(j, "flags")) &&
         (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 15))
@@ -904,10 +858,10 @@ static int load_trustlines(ctx *c, json_t *ts) {
       return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this account already has this trustline");
     t->limit = INT64_MAX;
     t->authorized = true;
-    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &t->balance))
+    if ((v = json_object_get(j, "balance")) && !scp_scenario_i64(v, 0, &t->balance))
       return bad(c, SCP_ERR_ARG, where, "\"balance\" must be from 0 to 2^63-1 (a number or a "
                  "decimal string)");
-    if ((v = json_object_get(j, "limit")) && !i64_of(v, 0, &t->limit))
+    if ((v = json_object_get(j, "limit")) && !scp_scenario_i64(v, 0, &t->limit))
       return bad(c, SCP_ERR_ARG, where, "\"limit\" must be from 0 to 2^63-1");
     if (t->balance > t->limit)
       return bad(c, SCP_ERR_ARG, where, "\"balance\" is over the \"limit\"");

@@ -1,41 +1,22 @@
 /*
  * diff.c — comparing two profiles: the differential flamegraph (layout of
  * the newer profile, colour by change) and a text table of the largest
- * changes.  Nodes are matched by their label path from the root, functions
- * by label and lines by file:line, so the two profiles need not share ids.
- * A frame with an owner (a program's code) is matched within its owner's
- * id, and a program's own frame by its id and what it ran, so a program
- * its inputs name differently is still the same program.
+ * changes.  Nodes are matched by the path of their frames from the root,
+ * frames as diff_match.c matches them (functions by name, else by body
+ * hash, so two builds of a contract compare function by function; a
+ * program's frames within its program's id), lines by file:line; the two
+ * profiles need not share ids.
  */
 #include "output/out_private.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The key frame f is matched by (above) into key. */
-static void match_key(const scp_profile *p, const scp_out_labels *l, uint32_t f, scp_buf *key) {
-  const scp_prof_frame *fr = f < p->nframes ? &p->frames[f] : NULL;
-  if (!fr || !fr->owner_id) {
-    scp_buf_puts(key, scp_out_label_of(l, f));
-    return;
-  }
-  scp_buf_printf(key, "%s\x1e", scp_prof_str(p, fr->owner_id));
-  if (fr->kind == SCP_KIND_CONTRACT) scp_buf_printf(key, "\x1e%s", scp_prof_str(p, fr->detail));
-  else scp_buf_puts(key, scp_out_label_of(l, f));
-}
-
-/* What a row of the function tables shows: the label, and whose
- * function it is when it is a program's. */
-static void shown_label(const scp_profile *p, const scp_out_labels *l, uint32_t f, scp_buf *b) {
-  const scp_prof_frame *fr = &p->frames[f];
-  if (fr->owner && fr->kind != SCP_KIND_CONTRACT) scp_buf_printf(b, "%s: ", scp_prof_str(p, fr->owner));
-  scp_buf_puts(b, scp_out_label_of(l, f));
-}
-
-/* Gives every node of p a path key in `keys`: key(root) = "" and
- * key(n) = "<key id of parent>\x1f<label>", interned, so equal label paths
- * get equal ids in both profiles.  Returns NULL on OOM. */
-static uint32_t *path_keys(const scp_profile *p, scp_strtab *keys) {
+/* Gives every node of p (side of m) a path key in `keys`: key(root) = ""
+ * and key(n) = "<key id of parent>\x1f<frame's match key>", interned, so
+ * equal frame paths get equal ids in both profiles.  Returns NULL on OOM. */
+static uint32_t *path_keys(const scp_profile *p, const scp_out_match *m, unsigned side,
+                           scp_strtab *keys) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *key = malloc((p->nnodes ? p->nnodes : 1) * sizeof *key);
@@ -53,8 +34,8 @@ static uint32_t *path_keys(const scp_profile *p, scp_strtab *keys) {
     for (uint32_t i = k.start[id]; i < k.start[id + 1]; i++) {
       uint32_t kid = k.ids[i];
       s.len = 0;
-      scp_buf_printf(&s, "%u\x1f", key[id]);
-      match_key(p, &l, p->nodes[kid].frame, &s);
+      uint32_t f = p->nodes[kid].frame;
+      scp_buf_printf(&s, "%u\x1f%u", key[id], f < p->nframes ? m->key[side][f] : 0);
       key[kid] = s.oom ? UINT32_MAX : scp_strtab_intern(keys, s.data);
       if (key[kid] == UINT32_MAX) ok = false;
       todo[ntodo++] = kid;
@@ -80,10 +61,13 @@ int scp_out_diff_svg(const scp_profile *before, const scp_profile *now,
     return SCP_ERR_ARG;
   int rc = SCP_ERR_NOMEM;
   scp_strtab keys = {0};
+  scp_out_match m;
   uint64_t *by_key = NULL, *was = NULL;
-  uint32_t *kb = path_keys(before, &keys);
+  uint32_t *kb = NULL, *kn = NULL;
+  if (scp_out_match_build(before, now, &m)) return rc;
+  kb = path_keys(before, &m, 0, &keys);
   size_t nbefore_keys = keys.n;
-  uint32_t *kn = kb ? path_keys(now, &keys) : NULL;
+  kn = kb ? path_keys(now, &m, 1, &keys) : NULL;
   if (!kn) goto fail;
   by_key = calloc(nbefore_keys + 1, sizeof *by_key);
   was = calloc(now->nnodes + 1, sizeof *was);
@@ -97,6 +81,7 @@ fail:
   free(by_key);
   free(was);
   scp_strtab_free(&keys);
+  scp_out_match_free(&m);
   return rc;
 }
 
@@ -104,27 +89,27 @@ fail:
 
 typedef struct diff_row {
   uint64_t before, now;
-  uint32_t shown;        /* its text in shown: the newer profile's when both have it */
+  uint8_t seen;          /* bit 0: in before, bit 1: in now */
 } diff_row;
 
 /* Values keyed by a string (function label or file:line), both sides. */
 typedef struct diff_set {
-  scp_strtab keys, shown;
+  scp_strtab keys;
   diff_row *rows;
   size_t nrows, cap;     /* rows[0..nrows) initialised */
   bool oom;
 } diff_set;
 
-static void diff_add(diff_set *d, const char *key, const char *shown, bool is_now, uint64_t v) {
-  uint32_t id = scp_strtab_intern(&d->keys, key), sh = scp_strtab_intern(&d->shown, shown);
-  if (id == UINT32_MAX || sh == UINT32_MAX || !scp_grow(&d->rows, &d->cap, d->keys.n, sizeof *d->rows)) {
+static void diff_add(diff_set *d, const char *key, bool is_now, uint64_t v) {
+  uint32_t id = scp_strtab_intern(&d->keys, key);
+  if (id == UINT32_MAX || !scp_grow(&d->rows, &d->cap, d->keys.n, sizeof *d->rows)) {
     d->oom = true;
     return;
   }
-  while (d->nrows < d->keys.n) d->rows[d->nrows++] = (diff_row){.shown = sh};
-  if (is_now) d->rows[id].shown = sh;
+  while (d->nrows < d->keys.n) d->rows[d->nrows++] = (diff_row){.before = 0, .now = 0};
   if (is_now) d->rows[id].now += v;
   else d->rows[id].before += v;
+  d->rows[id].seen |= is_now ? 2 : 1;
 }
 
 static uint64_t change_of(const diff_row *r) {
@@ -135,8 +120,7 @@ static int cmp_change(void *ctx, uint32_t a, uint32_t b) {
   const diff_set *d = ctx;
   uint64_t ca = change_of(&d->rows[a]), cb = change_of(&d->rows[b]);
   if (ca != cb) return ca > cb ? -1 : 1;
-  int c = strcmp(d->shown.strs[d->rows[a].shown], d->shown.strs[d->rows[b].shown]);
-  return c ? c : strcmp(d->keys.strs[a], d->keys.strs[b]);
+  return strcmp(d->keys.strs[a], d->keys.strs[b]);
 }
 
 static void put_signed(scp_buf *b, uint64_t before, uint64_t now) {
@@ -196,8 +180,13 @@ static void diff_table(scp_buf *b, diff_set *d, const char *heading,
         case 0: scp_buf_put_grouped(&cells, row->before); break;
         case 1: scp_buf_put_grouped(&cells, row->now); break;
         case 2: put_signed(&cells, row->before, row->now); break;
-        case 3: put_signed_pct(&cells, row->before, row->now); break;
-        default: scp_buf_puts(&cells, d->shown.strs[row->shown]); break;
+        case 3:
+          /* only one build has it: not a change of the same thing */
+          if (row->seen == 1) scp_buf_puts(&cells, "gone");
+          else if (row->seen == 2) scp_buf_puts(&cells, "new");
+          else put_signed_pct(&cells, row->before, row->now);
+          break;
+        default: scp_buf_puts(&cells, d->keys.strs[ids[r - 1]]); break;
         }
       }
       scp_buf_putc(&cells, '\0');
@@ -233,12 +222,22 @@ static void diff_table(scp_buf *b, diff_set *d, const char *heading,
 
 static void diff_set_free(diff_set *d) {
   scp_strtab_free(&d->keys);
-  scp_strtab_free(&d->shown);
   free(d->rows);
 }
 
-/* Adds one profile's functions (self or total) and lines to the sets. */
-static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
+/* Adds one profile's functions (self or total), named as m shows them, and
+ * lines to the sets. */
+/* What a row of the function tables shows: the label the match gives the
+ * frame and, for a program's function, whose it is ("token: entrypoint"),
+ * so two programs' functions of the same name are two rows. */
+static void shown_label(const scp_profile *p, const scp_out_match *m, unsigned side, uint32_t f,
+                        scp_buf *b) {
+  const scp_prof_frame *fr = &p->frames[f];
+  if (fr->owner && fr->kind != SCP_KIND_CONTRACT) scp_buf_printf(b, "%s: ", scp_prof_str(p, fr->owner));
+  scp_buf_puts(b, scp_out_match_label(m, side, f));
+}
+
+static int add_profile(const scp_profile *p, const scp_out_match *m, unsigned metric, bool is_now,
                        diff_set *self, diff_set *total, diff_set *lines) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
@@ -251,13 +250,10 @@ static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
   for (uint32_t f = 0; f < p->nframes; f++) {
     if (!agg[f].seen || p->frames[f].kind == SCP_KIND_ROOT) continue;
     key.len = 0;
-    match_key(p, &l, f, &key);
-    scp_buf_putc(&key, '\0');
-    size_t at = key.len;
-    shown_label(p, &l, f, &key);
+    shown_label(p, m, is_now, f, &key);
     if (key.oom) goto fail;
-    diff_add(self, key.data, key.data + at, is_now, agg[f].self[metric]);
-    diff_add(total, key.data, key.data + at, is_now, agg[f].total[metric]);
+    diff_add(self, key.data, is_now, agg[f].self[metric]);
+    diff_add(total, key.data, is_now, agg[f].total[metric]);
   }
   for (size_t i = 0; i < p->nlines; i++) {
     const scp_prof_line *ln = &p->lines[i];
@@ -267,7 +263,7 @@ static int add_profile(const scp_profile *p, unsigned metric, bool is_now,
     key.len = 0;
     scp_out_put_location(&key, scp_prof_str(p, ln->file), ln->line);
     if (key.oom) goto fail;
-    diff_add(lines, key.data, key.data, is_now, ln->cost[metric]);
+    diff_add(lines, key.data, is_now, ln->cost[metric]);
   }
   rc = self->oom || total->oom || lines->oom ? SCP_ERR_NOMEM : SCP_OK;
 fail:
@@ -278,6 +274,37 @@ fail:
   return rc;
 }
 
+static const char *meta_of(const scp_profile *p, const char *key) {
+  for (size_t i = 0; i < p->nmeta; i++)
+    if (!strcmp(scp_prof_str(p, p->meta[i].key), key)) return scp_prof_str(p, p->meta[i].value);
+  return NULL;
+}
+
+/* Two builds: a warning when the profiles ran different Wasm files, and
+ * how their functions were paired; the functions only one side has are
+ * listed by name in the tables below ("new", "gone"). */
+static void put_builds(scp_buf *b, const scp_profile *before, const scp_profile *now,
+                       const scp_out_match *m) {
+  const char *hb = meta_of(before, "wasm sha256"), *hn = meta_of(now, "wasm sha256");
+  if (hb && hn && strcmp(hb, hn))
+    scp_buf_printf(b, "  warning  different Wasm files (sha256 %.12s... before, %.12s... now): "
+                   "functions are matched by name, else by body hash\n", hb, hn);
+  if (!m->matched && !m->only[0] && !m->only[1]) return;
+  scp_buf_puts(b, "  functions  ");
+  scp_buf_put_grouped(b, m->matched);
+  scp_buf_puts(b, " matched");
+  if (m->by_body) {
+    scp_buf_puts(b, " (");
+    scp_buf_put_grouped(b, m->by_body);
+    scp_buf_puts(b, " by body hash)");
+  }
+  scp_buf_puts(b, ", ");
+  scp_buf_put_grouped(b, m->only[0]);
+  scp_buf_puts(b, " only before, ");
+  scp_buf_put_grouped(b, m->only[1]);
+  scp_buf_puts(b, " only now\n");
+}
+
 int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
                         const scp_report_opts *o, scp_buf *b) {
   static const scp_report_opts defaults = {0};
@@ -286,13 +313,15 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
   if (metric >= before->nmetrics || metric >= now->nmetrics || metric >= SCP_MAX_METRICS)
     return SCP_ERR_ARG;
   diff_set self = {0}, total = {0}, lines = {0};
+  scp_out_match match;
+  if (scp_out_match_build(before, now, &match)) return SCP_ERR_NOMEM;
   int rc = SCP_ERR_NOMEM;
   /* id 0 of every set is "" and stays unused */
   if (scp_strtab_intern(&self.keys, "") || scp_strtab_intern(&total.keys, "") ||
       scp_strtab_intern(&lines.keys, ""))
     goto fail;
-  if (add_profile(before, metric, false, &self, &total, &lines) ||
-      add_profile(now, metric, true, &self, &total, &lines))
+  if (add_profile(before, &match, metric, false, &self, &total, &lines) ||
+      add_profile(now, &match, metric, true, &self, &total, &lines))
     goto fail;
 
   const char *mname = now->metrics[metric].name ? now->metrics[metric].name : "cost";
@@ -300,6 +329,7 @@ int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
   const char *now_title = scp_prof_str(now, now->title);
   scp_buf_printf(b, "scprof diff\n  before  %s\n  now     %s\n",
                  *before_title ? before_title : "-", *now_title ? now_title : "-");
+  put_builds(b, before, now, &match);
   scp_buf_puts(b, "\nTotals\n");
   /* Totals: one row per metric, unsorted (metric order). */
   unsigned nm = now->nmetrics < before->nmetrics ? now->nmetrics : before->nmetrics;
@@ -361,5 +391,6 @@ fail:
   diff_set_free(&self);
   diff_set_free(&total);
   diff_set_free(&lines);
+  scp_out_match_free(&match);
   return rc;
 }

@@ -115,6 +115,10 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
       scp_buf_puts(b, ",\"instruction\":");
       scp_out_put_json_str(b, scp_prof_str(p, fr->detail));
     }
+    if (fr->body) {
+      scp_buf_puts(b, ",\"body\":");
+      scp_out_put_json_str(b, scp_prof_str(p, fr->body));
+    }
     scp_buf_putc(b, '}');
   }
 }
@@ -439,6 +443,9 @@ static int load_frames(loader *l, json_t *root) {
       return bad(l, "bad frame");
     f->kind = (uint8_t)k;
     f->source = (uint8_t)s;
+    f->body = 0;
+    if (json_object_get(j, "body") && !get_str(l, j, "body", &f->body))
+      return bad(l, "bad frame body");
     p->nframes = i + 1;
   }
   return SCP_OK;

@@ -36,6 +36,30 @@ SCP_HIDDEN int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
                                   scp_out_kids *k);
 SCP_HIDDEN void scp_out_kids_free(scp_out_kids *k);
 
+/* Which frame of one profile is which of the other (diff_match.c): a
+ * key per frame of each side, equal keys being the same frame.  Named
+ * guest functions are matched by name and file, then by name, then by
+ * body hash; func[N] by body hash; the rest by label.  matched / only[0] / only[1]: the distinct guest
+ * functions in both, only in before, only in now; by_body: those of
+ * them matched by body hash. */
+typedef struct scp_out_match {
+  scp_strtab keys;
+  uint32_t *key[2];              /* [side][frame]: key id; side 0 before, 1 now */
+  scp_out_labels labels[2];
+  uint8_t *seen;                 /* [key]: bit 0 a before frame has it, bit 1 a now frame */
+  uint8_t *counted;              /* [key]: bit 0 counted, bit 1 paired by body hash */
+  uint32_t *now_frame;           /* [key]: the first now frame with it, UINT32_MAX none */
+  size_t matched, by_body, only[2];
+} scp_out_match;
+
+/* Returns SCP_OK or SCP_ERR_NOMEM (m left empty). */
+SCP_HIDDEN int scp_out_match_build(const scp_profile *before, const scp_profile *now,
+                                   scp_out_match *m);
+/* The label a frame of side shows in a diff: the new profile's label of
+ * its key when it has one, else its own. */
+SCP_HIDDEN const char *scp_out_match_label(const scp_out_match *m, unsigned side, uint32_t frame);
+SCP_HIDDEN void scp_out_match_free(scp_out_match *m);
+
 /* Stable sort of ids by cmp(ctx, a, b) (C has no qsort with a context).
  * Returns SCP_OK or SCP_ERR_NOMEM (ids unchanged). */
 typedef int (*scp_out_cmp)(void *ctx, uint32_t a, uint32_t b);

@@ -125,17 +125,21 @@ int scp_out_json_load(const char *text, size_t len, const char *name,
                       scp_profile **out, scp_error *err);
 
 /* Differential flamegraph: the layout (widths) of `now`, each frame
- * coloured by how its inclusive cost changed from `before` (frames matched
- * by their label path from the root; a path missing in `before` counts as
- * 0 there): red grew, blue shrank, near-white unchanged; the stronger the
+ * coloured by how its inclusive cost changed from `before` (nodes matched
+ * by their frames' path from the root, functions by name, else by body
+ * hash, the rest by label -- see out_private.h scp_out_match; a path
+ * missing in `before` counts as 0 there): red grew, blue shrank, near-white unchanged; the stronger the
  * colour, the closer the change is to the largest one drawn.  Titles add
  * "change +12, +3.40%" (or "new", "unchanged"), the subtitle the totals. */
 int scp_out_diff_svg(const scp_profile *before, const scp_profile *now,
                      const scp_svg_opts *o, scp_buf *b);
 
-/* Text diff: totals per metric (before, now, change, %), then the largest
- * changes (by absolute value of the chosen metric) by function (self and
- * total, matched by label) and by source line (file:line). */
+/* Text diff: a warning when the two ran different Wasm files (their
+ * "wasm sha256" metadata) and how many functions were matched, totals per
+ * metric (before, now, change, %), then the largest changes (by absolute
+ * value of the chosen metric) by function (self and total, matched by
+ * name, else by body hash; one only one side has is "new" or "gone") and
+ * by source line (file:line). */
 int scp_out_diff_report(const scp_profile *before, const scp_profile *now,
                         const scp_report_opts *o, scp_buf *b);
 

@@ -59,6 +59,33 @@ static size_t text_chars(const char *str) {
   return chars;
 }
 
+/* The title, centred between "Reset Zoom" on the left and "Search" on
+ * the right (100px from the right margin): a longer one is cut with "..."
+ * and kept whole in a tooltip, so it neither runs under "Search" nor off
+ * the picture's left edge. */
+static void put_title_text(scp_buf *b, const scp_profile *p, bool diff, unsigned width) {
+  const char *title = scp_prof_str(p, p->title);
+  scp_buf t = {0};
+  scp_buf_printf(&t, "%s%s", diff ? "Differential flame graph: " : "", *title ? title : "Flame Graph");
+  if (t.oom) {
+    b->oom = true;
+    return;
+  }
+  /* half the room on the narrower (right) side, in 17px glyphs */
+  double half = width / 2.0 - SVG_XPAD - 100 - 10;
+  size_t fit = half > 0 ? (size_t)(2 * half / (17 * 0.59)) : 4;
+  if (text_chars(t.data) <= fit) {
+    put_xml(b, t.data, SIZE_MAX);
+  } else {
+    scp_buf_puts(b, "<title>");
+    put_xml(b, t.data, SIZE_MAX);
+    scp_buf_puts(b, "</title>");
+    put_xml(b, t.data, fit > 3 ? fit - 3 : 1);
+    scp_buf_puts(b, "...");
+  }
+  scp_buf_free(&t);
+}
+
 /* The label shown inside a frame of `w` pixels: whole when it fits, else
  * cut with "..", nothing when fewer than 3 characters fit. */
 static void put_fitted_label(scp_buf *b, const char *label, double w) {
@@ -379,9 +406,7 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
   scp_buf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
                     "fill=\"url(#background)\"/>\n", width, c.height);
   scp_buf_printf(b, "<text id=\"title\" x=\"%u\" y=\"24\">", width / 2);
-  const char *title = scp_prof_str(p, p->title);
-  if (before) put_xml(b, "Differential flame graph: ", SIZE_MAX);
-  put_xml(b, *title ? title : "Flame Graph", SIZE_MAX);
+  put_title_text(b, p, before != NULL, width);
   scp_buf_printf(b, "</text>\n<text id=\"subtitle\" x=\"%u\" y=\"48\">", width / 2);
   put_subtitle(b, &c);
   scp_buf_printf(b, "</text>\n<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n",

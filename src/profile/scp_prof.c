@@ -41,13 +41,15 @@ static int intern(builder *b, const char *s, uint32_t *id) {
 }
 
 static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_t *out) {
-  uint32_t name, file;
+  uint32_t name, file, body;
   const char *decl_file = fi->decl_file ? fi->decl_file : fi->file;
   int rc;
-  if ((rc = intern(b, fi->name, &name)) || (rc = intern(b, decl_file, &file))) return rc;
-  char key[64];
-  snprintf(key, sizeof key, "%u|%u|%u|%u|%u", name, file, fi->decl_line, (unsigned)kind,
-           (unsigned)fi->source);
+  if ((rc = intern(b, fi->name, &name)) || (rc = intern(b, decl_file, &file)) ||
+      (rc = intern(b, fi->body, &body)))
+    return rc;
+  char key[80];
+  snprintf(key, sizeof key, "%u|%u|%u|%u|%u|%u", name, file, fi->decl_line, (unsigned)kind,
+           (unsigned)fi->source, body);
   uint32_t id = scp_strtab_intern(&b->frame_keys, key);
   if (id == UINT32_MAX) return SCP_ERR_NOMEM;
   id -= 1;  /* strtab id 0 is "" */
@@ -56,7 +58,8 @@ static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_
       return SCP_ERR_NOMEM;
     b->p->frames[b->p->nframes++] = (scp_prof_frame){.name = name, .file = file,
                                                      .decl_line = fi->decl_line,
-                                                     .kind = (uint8_t)kind, .source = fi->source};
+                                                     .kind = (uint8_t)kind,
+                                                     .source = fi->source, .body = body};
   }
   *out = id;
   return SCP_OK;

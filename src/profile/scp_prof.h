@@ -35,6 +35,11 @@ typedef struct scp_frame_info {
   const char *decl_file; /* may be NULL: same as file */
   uint8_t inlined;       /* 1 when this frame was inlined into the next */
   uint8_t source;        /* scp_source */
+  /* What the function's code is, apart from where it sits (a hash of a
+   * WASM function body, hex), so that two builds can be matched function
+   * by function; NULL or "" when the resolver has none.  Frames of one
+   * name with different bodies are different frames. */
+  const char *body;
 } scp_frame_info;
 
 typedef struct scp_resolver {
@@ -75,6 +80,7 @@ typedef struct scp_prof_frame {
   /* string id: what a program frame ran (its instruction's name, which
    * its name ends with: "program:token Transfer"); "" none */
   uint32_t detail;
+  uint32_t body;           /* string id of scp_frame_info.body, 0 ("") = none */
 } scp_prof_frame;
 
 typedef struct scp_prof_line {

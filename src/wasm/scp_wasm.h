@@ -75,6 +75,11 @@ bool scp_wasm_func_sig(const scp_wasm_module *m, uint32_t f,
                        const uint8_t **results, uint32_t *nresults);
 
 uint32_t scp_wasm_func_count(const scp_wasm_module *m);     /* imports included */
+
+/* The bytes of defined function f's body as the Code section holds them
+ * (locals declaration .. end), pointing into the module's copy.  Returns
+ * false (and sets nothing) for an imported or out-of-range f. */
+bool scp_wasm_func_body(const scp_wasm_module *m, uint32_t f, const uint8_t **body, size_t *len);
 uint32_t scp_wasm_import_func_count(const scp_wasm_module *m);
 
 /* What Soroban's cost model counts when it parses/instantiates a module

@@ -674,6 +674,14 @@ bool scp_wasm_func_sig(const scp_wasm_module *m, uint32_t f, const uint8_t **par
 
 uint32_t scp_wasm_func_count(const scp_wasm_module *m) { return m->nfuncs; }
 uint32_t scp_wasm_import_func_count(const scp_wasm_module *m) { return m->nfunc_imports; }
+
+bool scp_wasm_func_body(const scp_wasm_module *m, uint32_t f, const uint8_t **body, size_t *len) {
+  if (f < m->nfunc_imports || f >= m->nfuncs) return false;
+  const wasm_func *fn = &m->funcs[f - m->nfunc_imports];
+  *body = m->bytes + m->code_offset + fn->body_start;
+  *len = fn->body_end - fn->body_start;
+  return true;
+}
 uint32_t scp_wasm_initial_pages(const scp_wasm_module *m) { return m->has_memory ? m->mem_min : 0; }
 
 void scp_wasm_cost_inputs_get(const scp_wasm_module *m, scp_wasm_cost_inputs *ci) {

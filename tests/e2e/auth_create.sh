@@ -56,6 +56,6 @@ NAME="[pin] auth create: a custom account deployer's __check_auth gets the creat
 "$BIN" profile --scenario "$T/w.json" -o "$T/w" -q 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w/02-deploy") -eq 1041550 ]"
 NAME="auth create: the wallet's __check_auth is nested under host:create_contract"
-ok grep -q "^contract:factory.wasm;deploy ([^)]*);host:create_contract;contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526$" "$T/w/02-deploy/profile.folded"
+ok grep -q "^contract:factory.wasm;deploy ([^)]*);host:create_contract;auth:verify(__check_auth);contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526$" "$T/w/02-deploy/profile.folded"
 NAME="auth create: custom account, folded stacks add up"
 ok [ "$(folded_sum "$T/w/02-deploy")" -eq "$(cpu_of "$T/w/02-deploy")" ]

@@ -35,16 +35,16 @@ scenario() {   # $1: the profiled call, $2: the signer
 JSON
 }
 SAC='contract:SAC(USDC:GBBD4…)'
-CHECK="contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526"
+CHECK="auth:verify(__check_auth);contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526"
 
 scenario '{"contract": "usdc", "function": "transfer", "args": ["addr:wallet", "addr:'$TO'", "i128:100"]' "$S1" >"$T/d.json"
 NAME="[pin] auth sac: the wallet pays through the asset contract called directly (766,326 CPU)"
 "$BIN" profile --scenario "$T/d.json" -o "$T/d" -q 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/d/03-transfer") -eq 766326 ]"
-NAME="auth sac: its __check_auth is nested under the asset contract's frame"
+NAME="auth sac: its __check_auth is nested under the asset contract's frame, in auth:verify(__check_auth)"
 ok grep -q "^contract:SAC(USDC:$ISS);$SAC;$CHECK$" "$T/d/03-transfer/profile.folded"
 NAME="auth sac: and its VM too (vm:instantiate under contract:wallet.wasm)"
-ok grep -q "^contract:SAC(USDC:$ISS);$SAC;contract:wallet.wasm;vm:instantiate [0-9]*$" "$T/d/03-transfer/profile.folded"
+ok grep -q "^contract:SAC(USDC:$ISS);$SAC;auth:verify(__check_auth);contract:wallet.wasm;vm:instantiate [0-9]*$" "$T/d/03-transfer/profile.folded"
 NAME="auth sac: directly, the folded stacks add up to the report's CPU"
 ok [ "$(folded_sum "$T/d/03-transfer")" -eq "$(cpu_of "$T/d/03-transfer")" ]
 

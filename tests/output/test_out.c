@@ -216,6 +216,27 @@ static void assert_well_formed(const char *text) {
   assert_int_equal(rc, 0);
 }
 
+/* A title longer than the room between the buttons: cut with "...", whole
+ * in a tooltip.  At 1200px the room is 2 * (600 - 10 - 100 - 10) = 960px,
+ * 95 glyphs of 17 * 0.59 px: 92 characters and "...". */
+static void test_svg_long_title(void **state) {
+  scp_profile *p = fixture();
+  char longt[201];
+  memset(longt, 'x', 200);
+  longt[200] = 0;
+  p->title = scp_strtab_intern(&p->strs, longt);
+  scp_svg_opts o = {0};
+  char *s = render(svg, p, &o);
+  assert_well_formed(s);
+  char want[400];
+  snprintf(want, sizeof want, "<text id=\"title\" x=\"600\" y=\"24\"><title>%s</title>%.92s...</text>",
+           longt, longt);
+  assert_non_null(strstr(s, want));
+  free(s);
+  scp_profile_destroy(p);
+  (void)state;
+}
+
 static void test_svg_frames(void **state) {
   scp_profile *p = fixture();
   scp_svg_opts o = {0};
@@ -924,6 +945,48 @@ static void test_pprof(void **state) {
 
 /* ---- diff ----------------------------------------------------------------- */
 
+/* A rebuild that moved compute's declaration (line 5 -> 9) and renamed
+ * helper (same body hash): both are still the same functions, shown with
+ * the new profile's label; only compute's real change is reported. */
+static void test_diff_moved(void **state) {
+  scp_profile *a = fixture(), *b2 = fixture_after();
+  for (size_t f = 0; f < b2->nframes; f++) {
+    scp_prof_frame *fr = &b2->frames[f];
+    const char *name = scp_prof_str(b2, fr->name);
+    if (!strcmp(name, "compute")) fr->decl_line = 9;
+    if (!strcmp(name, "helper")) {
+      fr->name = scp_strtab_intern(&b2->strs, "helper2");
+      fr->body = scp_strtab_intern(&b2->strs, "00ff");
+    }
+  }
+  for (size_t f = 0; f < a->nframes; f++)
+    if (!strcmp(scp_prof_str(a, a->frames[f].name), "helper"))
+      a->frames[f].body = scp_strtab_intern(&a->strs, "00ff");
+  scp_buf b = {0};
+  assert_int_equal(scp_out_diff_report(a, b2, NULL, &b), SCP_OK);
+  assert_non_null(strstr(b.data, "  functions  3 matched (1 by body hash), 0 only before, 0 only now\n"));
+  assert_non_null(strstr(b.data, "     220  520    +300  +136.36%  compute (src/math.rs:9)\n"));
+  assert_null(strstr(b.data, "gone"));
+  assert_null(strstr(b.data, "helper"));   /* unchanged: no row */
+  /* the body hash is kept by report.json */
+  b.len = 0;
+  assert_int_equal(scp_out_json(b2, &b), SCP_OK);
+  assert_non_null(strstr(b.data, "\"name\":\"helper2\""));
+  assert_non_null(strstr(b.data, ",\"body\":\"00ff\"}"));
+  scp_profile *back = NULL;
+  scp_error err;
+  assert_int_equal(scp_out_json_load(b.data, b.len, "t", &back, &err), SCP_OK);
+  bool found = false;
+  for (size_t f = 0; f < back->nframes; f++)
+    found |= !strcmp(scp_prof_str(back, back->frames[f].body), "00ff");
+  assert_true(found);
+  scp_profile_destroy(back);
+  scp_buf_free(&b);
+  scp_profile_destroy(a);
+  scp_profile_destroy(b2);
+  (void)state;
+}
+
 static void test_diff(void **state) {
   scp_profile *a = fixture(), *b2 = fixture_after();
   scp_buf b = {0};
@@ -932,6 +995,7 @@ static void test_diff(void **state) {
       "scprof diff\n"
       "  before  scprof: demo.wasm run\n"
       "  now     scprof: demo.wasm run\n"
+      "  functions  3 matched, 0 only before, 0 only now\n"
       "\n"
       "Totals\n"
       "  metric  before    now  change  %\n"
@@ -1331,6 +1395,8 @@ int main(void) {
       cmocka_unit_test(test_callgrind),
       cmocka_unit_test(test_pprof),
       cmocka_unit_test(test_diff),
+      cmocka_unit_test(test_svg_long_title),
+      cmocka_unit_test(test_diff_moved),
       cmocka_unit_test(test_stream_large),
       cmocka_unit_test(test_no_nodes_and_bad_metric),
       cmocka_unit_test(test_deep_chain),

@@ -664,7 +664,11 @@ static int check_contract(scp_host *h, const uint8_t id[32], uint64_t payload, u
   int rc = scp_native_symbol(h, "__check_auth", &fnsym);   /* Symbol::try_from_val(&str) */
   uint64_t args[3] = { payload, sig, ctx };
   if (rc == SCP_OK && scp_auth_enf_probe) scp_auth_enf_probe(h);
-  if (rc == SCP_OK) rc = scp_host_call_internal(h, id, "__check_auth", args, 3, &ret);
+  if (rc == SCP_OK) {
+    if (h->auth_hook) h->auth_hook(h->invoker_ctx, SCP_AUTH_VERIFY_CONTRACT, true);
+    rc = scp_host_call_internal(h, id, "__check_auth", args, 3, &ret);
+    if (h->auth_hook) h->auth_hook(h->invoker_ctx, SCP_AUTH_VERIFY_CONTRACT, false);
+  }
   if (rc == SCP_OK && ret != SCP_VAL_VOID)
     rc = scp_host_err(h, SCP_ET_VALUE, SCP_EC_UNEXPECTED_TYPE, "__check_auth did not return Void");
   return rc;

@@ -107,6 +107,9 @@ typedef struct scp_sentry {
 } scp_sentry;
 
 enum { SCP_FEE_HOOK_FOOTPRINT, SCP_FEE_HOOK_WRITE, SCP_FEE_HOOK_EXTEND, SCP_FEE_HOOK_EVENT };
+/* What an authentication checks (scp_host.auth_hook): an account's ed25519
+ * signature, or a custom account's __check_auth. */
+enum { SCP_AUTH_VERIFY_ED25519, SCP_AUTH_VERIFY_CONTRACT };
 
 /* One Footprint entry: AccessType 0 read-only, 1 read-write. */
 typedef struct scp_fentry {
@@ -151,6 +154,10 @@ struct scp_host {
    * the Stellar Asset Contract's frame push, false after its pop (sor_vm.c;
    * NULL: no profile) */
   void (*native_hook)(void *ctx, const uint8_t id[32], bool enter);
+  /* the profiler's auth:verify node: enter true before an authentication's
+   * signature check (what: SCP_AUTH_VERIFY_*), false after it, whatever it
+   * returned (sor_vm.c; NULL: no profile) */
+  void (*auth_hook)(void *ctx, int what, bool enter);
   /* the fee tracker's notes (sor_vm.c; NULL: none): a key entering the
    * footprint or turning read-write, a write, a TTL extension (k), an
    * event (its slot in events) */

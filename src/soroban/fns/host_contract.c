@@ -256,6 +256,7 @@ int scp_hf_upload_wasm(scp_host *h, const uint64_t *a, uint64_t *ret) {
 static int call_contract(scp_host *h, const uint8_t id[32], const char *name, const uint64_t *args,
                          uint32_t n, int mode, uint64_t *ret);
 enum { MODE_CALL, MODE_CONSTRUCTOR, MODE_PROBE, MODE_INTERNAL, MODE_INTERNAL_PROHIBITED };
+static int missing_callee(scp_host *h, const uint8_t id[32], int rc);
 #define CONSTRUCTOR_SUPPORT_PROTOCOL 22
 
 /* vecobject_to_scval_vec (each Val converted to an ScVal, collected into
@@ -554,7 +555,7 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
   if (rc == SCP_OK) rc = scp_storage_get(h, &ik, &e);
-  if (rc != SCP_OK) return rc;
+  if (rc != SCP_OK) return missing_callee(h, id, rc);
   scp_executable ex;
   rc = scp_lc_instance_from_entry(h, e, &ex);
   if (rc != SCP_OK) return rc;
@@ -581,6 +582,19 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   scp_invocation inv = { id, NULL, 0, name, mode == MODE_CONSTRUCTOR, parse, args, n,
                          mode == MODE_PROBE };
   return call_vm(h, &inv, e, mode, ret);
+}
+
+/* A callee with no instance: the host's error as it is (Error(Storage,
+ * MissingValue)), its message naming the contract and how a profile gets
+ * it deployed, which the storage key alone does not say. */
+static int missing_callee(scp_host *h, const uint8_t id[32], int rc) {
+  if (rc != SCP_ERR_HOST || h->errval != scp_val_error(SCP_ET_STORAGE, SCP_EC_MISSING_VALUE)) return rc;
+  char sk[57];
+  scp_host_contract_strkey(id, sk);
+  snprintf(h->errmsg, sizeof h->errmsg,
+           "trying to get non-existing value for contract storage key: contract %s is not deployed "
+           "(give its Wasm with --contract FILE.wasm, or list it in the scenario's \"contracts\")", sk);
+  return rc;
 }
 
 int scp_host_test_frame_instance(scp_host *h, const uint8_t id[32]) {

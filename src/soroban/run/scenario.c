@@ -30,6 +30,11 @@ typedef struct ctx {
   scp_bmap accounts;           /* "accounts" ids */
   scp_bmap trustlines;         /* "trustlines": account id and asset text */
   scp_bmap files;              /* WASM files read: the first contract of each */
+  /* "@NAME" code references: those of the call being read, and per
+   * contract the code earlier calls gave it (it may have upgraded to it) */
+  size_t refs[8], nrefs;
+  struct given { size_t contract, code; } *given;
+  size_t ngiven, capgiven;
 } ctx;
 
 static int bad(ctx *c, int code, const char *where, const char *what) {
@@ -94,31 +99,7 @@ static const char *keep(ctx *c, const char *text) {
   return d;
 }
 
-/* A file name relative to the scenario file's folder. */
-char *scp_scenario_resolve(const char *base, const char *name) {
-  const char *slash = strrchr(base, '/');
-  if (name[0] == '/' || !slash) return dup_str(name);
-  size_t dl = (size_t)(slash - base) + 1, nl = strlen(name) + 1;
-  char *p = malloc(dl + nl);
-  if (!p) return NULL;
-  memcpy(p, base, dl);
-  memcpy(p + dl, name, nl);
-  return p;
-}
 
-/* 64 hex digits (an optional 0x) into out. */
-static bool hex32(const char *h, uint8_t out[32]) {
-  if (!strncmp(h, "0x", 2)) h += 2;
-  if (strlen(h) != 64) return false;
-  for (size_t i = 0; i < 64; i++)
-    if (!strchr("0123456789abcdefABCDEF", h[i])) return false;
-  for (size_t i = 0; i < 32; i++) {
-    unsigned b;
-    if (sscanf(h + 2 * i, "%2x", &b) != 1) return false;
-    out[i] = (uint8_t)b;
-  }
-  return true;
-}
 
 /* The contract (or, *asset, asset contract) called name, read so far:
  * its index, or SIZE_MAX. */
@@ -158,7 +139,7 @@ static bool first_time(scp_bmap *m, const void *key, size_t len, bool *oom) {
 
 static int load_contract(ctx *c, json_t *j, size_t i) {
   static const char *const known[] = {"name", "wasm", "deployer", "salt", "constructor_args", "live_until",
-                                      NULL};
+                                      "upload_only", NULL};
   char where[48];
   snprintf(where, sizeof where, "contracts[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a contract is an object "
@@ -197,8 +178,16 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
       return bad(c, SCP_ERR_MALFORMED, where, "\"deployer\" must be an account strkey (G...) or "
                  "the name of an earlier contract");
   }
-  if (salt && !(json_is_string(salt) && hex32(json_string_value(salt), d->salt)))
+  if (salt && !(json_is_string(salt) && scp_scenario_hex32(json_string_value(salt), d->salt)))
     return bad(c, SCP_ERR_MALFORMED, where, "\"salt\" is 32 bytes as 64 hex digits");
+  json_t *up = json_object_get(j, "upload_only");
+  if (up && !json_is_boolean(up)) return bad(c, SCP_ERR_MALFORMED, where, "\"upload_only\" is true or false");
+  d->upload_only = json_is_true(up);
+  /* its id is where a call's create_contract (a factory's) with this
+   * deployer and salt puts an instance of it */
+  if (d->upload_only && json_object_get(j, "constructor_args"))
+    return bad(c, SCP_ERR_MALFORMED, where, "an \"upload_only\" contract is not deployed: no "
+               "\"constructor_args\" (the call that deploys it gives them)");
   json_t *lu = json_object_get(j, "live_until");
   if (lu) {
     if (!json_is_integer(lu) || json_integer_value(lu) < 0 || json_integer_value(lu) > UINT32_MAX)
@@ -254,7 +243,9 @@ static int load_ctor(ctx *c, json_t *j, size_t i) {
   uint8_t kind;
   uint32_t idx;
   bool has = false;
-  if (sc->same_file != i)   /* the same module as an earlier contract's */
+  if (d->upload_only)   /* code only: nothing to construct */
+    has = false;
+  else if (sc->same_file != i)   /* the same module as an earlier contract's */
     has = c->s->deploys[sc->same_file].construct;
   else if (scp_wasm_load(sc->wasm, sc->len, &m, &e) == SCP_OK)
     has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
@@ -276,10 +267,21 @@ static int load_ctor(ctx *c, json_t *j, size_t i) {
   return rc;
 }
 
+/* "@NAME", a contract of the file: its code hash (hex), noted as given
+ * to the contract the call being read calls. */
+static bool code_ref(ctx *c, const char *text, char hex[65]) {
+  size_t k;
+  if (!scp_scenario_code_ref(c->s, c->s->ncontracts, text, hex, &k)) return false;
+  if (c->nrefs < SCP_ARRAY_LEN(c->refs)) c->refs[c->nrefs++] = k;
+  return true;
+}
+
 /* The text scp_argjson_value reads for a JSON value: a string as is (a
  * bare word, hex, a strkey, a decimal), null as "null", everything else
  * as JSON. */
 static const char *value_text(ctx *c, json_t *v) {
+  char hex[65];
+  if (json_is_string(v) && code_ref(c, json_string_value(v), hex)) return keep(c, hex);
   if (json_is_string(v)) return keep(c, json_string_value(v));
   char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
   if (!d) return NULL;
@@ -292,12 +294,55 @@ static const char *value_text(ctx *c, json_t *v) {
  * the named contract's strkey instead. */
 static const char *arg_text(ctx *c, const char *t) {
   const char *colon = strchr(t, ':');
-  char sk[57], buf[80];
+  char sk[57], buf[160], hex[65];
   if (colon && (!strncmp(t, "addr:", 5) || !strncmp(t, "address:", 8)) && named(c, colon + 1, sk)) {
     snprintf(buf, sizeof buf, "addr:%s", sk);
     return keep(c, buf);
   }
+  if (colon && colon - t < 64 && code_ref(c, colon + 1, hex)) {   /* "bytes:@pool" */
+    snprintf(buf, sizeof buf, "%.*s:%s", (int)(colon - t), t, hex);
+    return keep(c, buf);
+  }
   return keep(c, t);
+}
+
+/* function in the contract's spec, else in the spec of code an earlier
+ * call gave the contract ("@NAME": update_current_contract_wasm may have
+ * made it the contract's code), the latest first; NULL when none has it.
+ * *spec and *wpath then say whose spec it is. */
+static const scp_spec_fn *find_fn(ctx *c, size_t contract, const char *function, scp_spec **spec,
+                                  const char **wpath) {
+  const scp_spec_fn *f = *spec ? scp_spec_find(*spec, function) : NULL;
+  for (size_t g = c->ngiven; !f && g-- > 0;) {
+    const scp_scenario_contract *code = &c->s->contracts[c->given[g].code];
+    if (c->given[g].contract != contract || !code->spec) continue;
+    if ((f = scp_spec_find(code->spec, function))) {
+      *spec = code->spec;
+      *wpath = code->path;
+    }
+  }
+  return f;
+}
+
+/* Element k of "args" as an array when it is a JSON value, not a
+ * "type:value" string (a struct's object, an enum's array, a number):
+ * typed by the function's parameter k, as the object form types it. */
+static int array_value(ctx *c, size_t contract, const char *function, size_t k, json_t *a,
+                       const char *where, scp_arg *out) {
+  scp_spec *spec = contract == SIZE_MAX ? NULL : c->s->contracts[contract].spec;
+  const char *wpath = "";
+  const scp_spec_fn *f = find_fn(c, contract, function, &spec, &wpath);
+  if (!f || k >= f->ninputs)
+    return bad(c, SCP_ERR_MALFORMED, where, "\"args\" as an array holds \"type:value\" strings, "
+               "or JSON values typed by the function's parameters in the contract's contractspecv0");
+  const char *t = value_text(c, a);
+  if (!t) return nomem(c);
+  int rc = scp_argjson_value(spec, &f->inputs[k].type, f->inputs[k].name, t, out, c->err);
+  if (rc) {
+    scp_error_prefix(c->err, where);
+    scp_error_prefix(c->err, c->path);
+  }
+  return rc;
 }
 
 /* "args": {"name": value, ...} typed by the spec, or ["type:value", ...];
@@ -315,9 +360,10 @@ static int load_args(ctx *c, size_t contract, const char *function, json_t *args
     if (!*out) return nomem(c);
     for (size_t k = 0; k < n; k++) {
       json_t *a = json_array_get(args, k);
-      if (!json_is_string(a))
-        return bad(c, SCP_ERR_MALFORMED, where, "\"args\" as an array holds \"type:value\" "
-                   "strings");
+      if (!json_is_string(a)) {
+        if ((rc = array_value(c, contract, function, k, a, where, &(*out)[k]))) return rc;
+        continue;
+      }
       const char *t = arg_text(c, json_string_value(a));
       if (!t) return nomem(c);
       if ((rc = scp_arg_parse(t, &(*out)[k], c->err))) {
@@ -339,7 +385,7 @@ by_name:;
              "\"args\" as [\"type:value\", ...]", wpath);
     return bad(c, SCP_ERR_ARG, where, what);
   }
-  const scp_spec_fn *f = scp_spec_find(spec, function);
+  const scp_spec_fn *f = find_fn(c, contract, function, &spec, &wpath);
   if (!f) {
     snprintf(what, sizeof what, "no function %.40s in %s's contractspecv0", function, wpath);
     return bad(c, SCP_ERR_NOTFOUND, where, what);
@@ -493,8 +539,15 @@ static int load_call(ctx *c, json_t *j, size_t i) {
   if ((rc = load_auth(c, j, where, call))) return rc;
   call->function = dup_str(json_string_value(fn));
   if (!call->function) return nomem(c);
-  return load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
-                   json_object_get(j, "args"), where, &call->args, &call->nargs);
+  c->nrefs = 0;
+  rc = load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
+                 json_object_get(j, "args"), where, &call->args, &call->nargs);
+  /* code given to the contract: later calls may find their function in it */
+  for (size_t k = 0; !rc && !call->is_asset && k < c->nrefs; k++) {
+    if (!scp_grow(&c->given, &c->capgiven, c->ngiven + 1, sizeof *c->given)) return nomem(c);
+    c->given[c->ngiven++] = (struct given){.contract = call->contract, .code = c->refs[k]};
+  }
+  return rc;
 }
 
 static int limit(ctx *c, json_t *root, const char *key, uint64_t *out) {
@@ -546,7 +599,7 @@ static int load_ledger(ctx *c, json_t *l) {
     c->s->has_network_id = true;
   } else if (nid) {
     const char *h = json_is_string(nid) ? json_string_value(nid) : "";
-    if (!strncmp(h, "0x", 2) || !hex32(h, c->s->network_id))   /* no 0x here, unlike salts */ return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
+    if (!strncmp(h, "0x", 2) || !scp_scenario_hex32(h, c->s->network_id))   /* no 0x here, unlike salts */ return bad(c, SCP_ERR_MALFORMED, "ledger", "\"network_id\" is 64 hex digits");
     c->s->has_network_id = true;
   }
   return SCP_OK;
@@ -594,6 +647,8 @@ static int load_storage(ctx *c, json_t *st) {
     sd->contract = !con && c->s->ncontracts == 1 ? 0 : SIZE_MAX;
     if (json_is_string(con)) sd->contract = find_name(c, json_string_value(con), &asset);
     if (sd->contract == SIZE_MAX || asset) return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" must name a contract");
+    if (c->s->deploys && c->s->deploys[sd->contract].upload_only)
+      return bad(c, SCP_ERR_MALFORMED, where, "\"contract\" names an \"upload_only\" contract: no storage");
     sd->dur = 1;
     if (dur) {
       const char *d = json_is_string(dur) ? json_string_value(dur) : "";
@@ -645,28 +700,6 @@ static int load_storage(ctx *c, json_t *st) {
   return SCP_OK;
 }
 
-/* A non-negative int64 given as a JSON integer or a decimal string
- * ("100000000": stroops may pass 2^53). */
-static bool i64_of(json_t *v, int64_t min, int64_t *out) {
-  if (json_is_integer(v)) {
-    if (json_integer_value(v) < min) return false;
-    *out = (int64_t)json_integer_value(v);
-    return true;
-  }
-  if (!json_is_string(v)) return false;
-  const char *t = json_string_value(v);
-  bool neg = *t == '-';
-  if (neg) t++;
-  if (!*t || strlen(t) > 19) return false;
-  uint64_t x = 0;
-  for (; *t; t++) {
-    if (*t < '0' || *t > '9') return false;
-    x = x * 10 + (uint64_t)(*t - '0');
-  }
-  if (x > (uint64_t)INT64_MAX + neg) return false;
-  *out = neg ? (int64_t)(0 - x) : (int64_t)x;
-  return *out >= min;
-}
 
 /* "assets": [{"name": "usdc", "asset": "native" | "CODE:G..."}]: asset
  * contracts created before the first call, named like contracts. */
@@ -734,10 +767,10 @@ static int load_accounts(ctx *c, json_t *as) {
     bool oom;
     if (!first_time(&c->accounts, a->id, 32, &oom))
       return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this account is already in \"accounts\"");
-    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &a->balance))
+    if ((v = json_object_get(j, "balance")) && !scp_scenario_i64(v, 0, &a->balance))
       return bad(c, SCP_ERR_ARG, where, "\"balance\" must be stroops from 0 to 2^63-1 (a "
                  "number or a decimal string)");
-    if ((v = json_object_get(j, "seq_num")) && !i64_of(v, 0, &a->seq_num))
+    if ((v = json_object_get(j, "seq_num")) && !scp_scenario_i64(v, 0, &a->seq_num))
       return bad(c, SCP_ERR_ARG, where, "\"seq_num\" must be from 0 to 2^63-1");
     if ((v = json_object_get(j, "flags")) &&
         (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 15))
@@ -825,10 +858,10 @@ static int load_trustlines(ctx *c, json_t *ts) {
       return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "this account already has this trustline");
     t->limit = INT64_MAX;
     t->authorized = true;
-    if ((v = json_object_get(j, "balance")) && !i64_of(v, 0, &t->balance))
+    if ((v = json_object_get(j, "balance")) && !scp_scenario_i64(v, 0, &t->balance))
       return bad(c, SCP_ERR_ARG, where, "\"balance\" must be from 0 to 2^63-1 (a number or a "
                  "decimal string)");
-    if ((v = json_object_get(j, "limit")) && !i64_of(v, 0, &t->limit))
+    if ((v = json_object_get(j, "limit")) && !scp_scenario_i64(v, 0, &t->limit))
       return bad(c, SCP_ERR_ARG, where, "\"limit\" must be from 0 to 2^63-1");
     if (t->balance > t->limit)
       return bad(c, SCP_ERR_ARG, where, "\"balance\" is over the \"limit\"");
@@ -948,6 +981,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   for (size_t i = 0; !rc && i < json_array_size(calls); i++)
     rc = load_call(&c, json_array_get(calls, i), i);
   scp_host_destroy(c.ids_host);
+  free(c.given);
   scp_bmap *maps[] = {&c.names, &c.ids, &c.assets, &c.accounts, &c.trustlines, &c.files};
   for (size_t i = 0; i < SCP_ARRAY_LEN(maps); i++) scp_bmap_free(maps[i]);
   json_decref(root);

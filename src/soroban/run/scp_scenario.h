@@ -61,6 +61,7 @@ typedef struct scp_ledger_deploy {
   const scp_arg *ctor;
   size_t nctor;
   const char *where;           /* "contracts[1]", for messages */
+  bool upload_only;            /* only its code in the ledger: no instance */
 } scp_ledger_deploy;
 
 /* A classic account, written as the AccountEntry XDR the host reads
@@ -255,6 +256,20 @@ int scp_scenario_snapshot(scp_scenario *s, const char *file, const char *snap_pa
 /* (scenario_snap.c) A call's "contract" (name) that is none of the
  * snapshot scenario s's contracts: SCP_ERR_MALFORMED, the line naming
  * file, where and why (a native stub: the "wasm" stand-in to give). */
+/* (scenario_text.c) 64 hex digits (an optional 0x) into out; false
+ * when text is not that. */
+bool scp_scenario_hex32(const char *text, uint8_t out[32]);
+
+/* (scenario_text.c) An int64 of at least min given as a JSON integer or a
+ * decimal string (stroops may pass 2^53); false when v is not that. */
+bool scp_scenario_i64(json_t *v, int64_t min, int64_t *out);
+
+/* (scenario_text.c) text "@NAME", NAME one of s's first n contracts:
+ * its Wasm's SHA-256 as 64 hex digits in hex and its index in *index.
+ * False for any other text. */
+bool scp_scenario_code_ref(const scp_scenario *s, size_t n, const char *text, char hex[65],
+                           size_t *index);
+
 int scp_scenario_snapshot_missing(const scp_scenario *s, const char *file, const char *where,
                                   const char *name, scp_error *err);
 

@@ -431,14 +431,15 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   scp_host *tmp;
   if (scp_host_create(&shadow, &ho, &tmp)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   /* classic accounts and trustlines, asset contracts, then the contracts
-   * that need no transaction; the code of the others */
+   * that need no transaction; the code of the others (and of the upload-
+   * only ones, which stay code) */
   int rc = scp_ledger_seed_classic(tmp, l, err);
   for (size_t i = 0; i < l->nassets && !rc; i++)
     rc = scp_sac_setup_text(tmp, l->assets[i], l->asset_ids[i], err);
   uint32_t lu = tmp->opts.ledger_sequence + tmp->opts.min_persistent_entry_ttl - 1;
   for (size_t i = 0; i < l->nfiles && !rc; i++) {
     const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;
-    if (!d || (!d->by_contract && !d->construct)) {
+    if (!d || (!d->by_contract && !d->construct && !d->upload_only)) {
       if (!d) scp_sor_salt(i, salt);
       rc = scp_host_deploy(tmp, l->files[i].wasm, l->files[i].len, d ? d->deployer : zero,
                            d ? d->salt : salt, l->ids[i]);
@@ -458,7 +459,8 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   l->deployed = rc == SCP_OK;
   /* the set-up transactions, in the file's order */
   for (size_t i = 0; i < l->nfiles && !rc && l->deploys; i++)
-    if (l->deploys[i].by_contract || l->deploys[i].construct) rc = deploy_run(l, o, i, err);
+    if ((l->deploys[i].by_contract || l->deploys[i].construct) && !l->deploys[i].upload_only)
+      rc = deploy_run(l, o, i, err);
   if (!rc) contract_ttls(l);
   if (rc || !l->nseeds) return rc;
   /* "storage" last: what the ledger holds at the first call */
@@ -469,4 +471,21 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   scp_host_destroy(tmp);
   for (size_t i = 0; i < l->nfiles && !rc; i++) rc = seed_instance(l, i, err);
   return rc;
+}
+
+size_t scp_sor_ledger_code_file(const scp_ledger *l, size_t i) {
+  uint8_t kb[4], hash[32];
+  scp_lkey ik;
+  scp_executable ex;
+  scp_lc_instance_key(l->ids[i], &ik, kb);
+  const scp_sentry *e = NULL;
+  for (size_t k = 0; k < l->nents && !e; k++)
+    if (key_same(&l->ents[k].k, &ik)) e = &l->ents[k];
+  if (!e || !scp_lc_parse_instance(e->val, e->vallen, &ex) || ex.kind != SCP_EXEC_WASM) return i;
+  for (size_t n = 0; n < l->nfiles; n++) {
+    size_t k = n == 0 ? i : n - (n <= i);   /* its own file first */
+    SHA256(l->files[k].wasm, l->files[k].len, hash);
+    if (!memcmp(hash, ex.hash, 32)) return k;
+  }
+  return i;
 }

@@ -36,6 +36,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sodium.h>
+#include <openssl/sha.h>
 
 /* One profiled run: what the steps hand each other. */
 typedef struct sor_run {
@@ -80,8 +82,10 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
     size_t i = k == 0 ? o->session->main : k - 1;
     if (k == 0 && o->session->main_asset) continue;
     if (k && i == o->session->main && !o->session->main_asset) continue;
-    const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
-    rc = scp_sor_add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
+    /* the code it runs now, which an upgrade may have changed */
+    const scp_contract_file *f = &l->files[scp_sor_ledger_code_file(l, i)];
+    const char *cp = f->path ? f->path : "contract.wasm";
+    rc = scp_sor_add_module(vm, l->ids[i], f->wasm, f->len, cp, &mi, err);
   }
   return rc;
 }
@@ -180,7 +184,13 @@ static int check_entry(sor_run *r, scp_error *err) {
   for (uint32_t i = 0; ps && i < np; i++)
     if (ps[i] != SCP_WASM_I64)
       return scp_fail(err, SCP_ERR_INVALID, "%s: function '%s' parameter %u is not an i64 Val", path, o->function, i);
-  scp_buf_printf(&r->title, r->sac_main ? "contract:SAC(%s)" : "contract:%s", scp_sor_basename(path));
+  /* a contract upgraded by an earlier call is named by the code it runs */
+  uint8_t h[32];
+  if (!r->sac_main) SHA256(o->wasm, o->wasm_len, h);
+  if (!r->sac_main && memcmp(h, r->vm.mods[0].code_hash, 32))
+    scp_buf_puts(&r->title, r->vm.mods[0].label);
+  else
+    scp_buf_printf(&r->title, r->sac_main ? "contract:SAC(%s)" : "contract:%s", scp_sor_basename(path));
   if (r->title.oom) return oom(err);
   r->vm.title = r->title.data;
   return SCP_OK;
@@ -539,6 +549,14 @@ static int meta_sdk(sor_run *r, scp_profile *p) {
   return rc;
 }
 
+/* The called contract's code hash: `diff` warns when two profiles come
+ * from different Wasm files. */
+static int meta_wasm_hash(const sor_vm *vm, scp_profile *p) {
+  char hex[65];
+  sodium_bin2hex(hex, sizeof hex, vm->mods[0].code_hash, 32);
+  return scp_prof_meta(p, "wasm sha256", hex);
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -547,6 +565,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   int rc = scp_prof_meta(p, "context", o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
                                                    : "network (the recording-mode invocation simulation runs)");
   if (!rc) rc = scp_prof_meta(p, "contract", r->path);
+  if (!rc && !r->sac_main && vm->nmods) rc = meta_wasm_hash(vm, p);
   if (!rc) rc = scp_prof_meta(p, "function", o->function);
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");

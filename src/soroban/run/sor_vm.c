@@ -48,6 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/sha.h>
+#include <sodium.h>
 
 /* ---- the meter ------------------------------------------------------------------ */
 
@@ -389,13 +390,23 @@ static void note_err(sor_vm *vm, const scp_error *e) {
  * the same code and the id's first bytes. */
 static int find_module(sor_vm *vm, const scp_invocation *inv, uint32_t *mi, scp_error *err) {
   const uint8_t *id = inv->id;
-  for (size_t i = 0; i < vm->nmods; i++)
-    if (!memcmp(vm->mods[i].id, id, 32)) {
-      *mi = (uint32_t)i;
-      return SCP_OK;
-    }
   uint8_t hash[32];
-  SHA256(inv->wasm, inv->len, hash);
+  bool hashed = false;
+  /* the id and the code: a contract upgraded (update_current_contract_wasm)
+   * runs its new code */
+  for (size_t i = 0; i < vm->nmods; i++) {
+    sor_module *m = &vm->mods[i];
+    if (memcmp(m->id, id, 32)) continue;
+    if (m->code_at != inv->wasm) {
+      if (!hashed) SHA256(inv->wasm, inv->len, hash);
+      hashed = true;
+      if (memcmp(m->code_hash, hash, 32)) continue;
+      m->code_at = inv->wasm;
+    }
+    *mi = (uint32_t)i;
+    return SCP_OK;
+  }
+  if (!hashed) SHA256(inv->wasm, inv->len, hash);
   const char *code = NULL;
   for (size_t i = 0; i < vm->nmods && !code; i++)
     if (!memcmp(vm->mods[i].code_hash, hash, 32)) code = vm->mods[i].label + strlen("contract:");
@@ -634,11 +645,36 @@ static void on_native(void *ctx, const uint8_t id[32], bool enter) {
     scp_run_leave(vm->run);
 }
 
+/* auth:verify: entered on the stack like a host call, so its Budget
+ * charges are its own and a __check_auth's contract hangs under it.
+ * Recording mode's emulated authentication books after the fact
+ * (auth:emulate) and gets no frame inside it. */
+static void on_auth(void *ctx, int what, bool enter) {
+  sor_vm *vm = ctx;
+  if (vm->emulating) return;
+  if (enter)
+    scp_run_enter(vm->run, scp_run_top(vm->run), 0, SCP_KIND_HOST, UINT32_MAX,
+                  what == SCP_AUTH_VERIFY_ED25519 ? SOR_AUTH_VERIFY_ED25519 : SOR_AUTH_VERIFY_CONTRACT);
+  else
+    scp_run_leave(vm->run);
+}
+
 /* ---- naming for the profile ------------------------------------------------------ */
 
 /* module's symbols, NULL when it has none (the scp_sym lookups say no) */
 static scp_sym *mod_sym(const sor_vm *vm, uint32_t module) {
   return module < vm->nmods ? vm->mods[module].sym : NULL;
+}
+
+/* A guest function's body hash (SHA-256 of its Code-section bytes, hex):
+ * what `diff` matches two builds' functions by when names do not. */
+static const char *body_hash(sor_vm *vm, uint32_t module, uint32_t fn) {
+  const uint8_t *body;
+  size_t len;
+  uint8_t h[32];
+  if (module >= vm->nmods || !scp_wasm_func_body(vm->mods[module].mod, fn, &body, &len)) return NULL;
+  SHA256(body, len, h);
+  return sodium_bin2hex(vm->frame_body, sizeof vm->frame_body, h, sizeof h);
 }
 
 static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
@@ -666,14 +702,22 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
       out->name = "auth:entries";
       return SCP_OK;
     }
+    if (n->callee == SOR_AUTH_VERIFY_ED25519 || n->callee == SOR_AUTH_VERIFY_CONTRACT) {
+      out->name = n->callee == SOR_AUTH_VERIFY_ED25519 ? "auth:verify(ed25519)"
+                                                        : "auth:verify(__check_auth)";
+      return SCP_OK;
+    }
     const scp_hostfn *hf = scp_hostfn_get(n->callee);
     return scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_HOST,
                                  "host:%s", hf ? hf->name : "?");
   }
   case SCP_KIND_GUEST: {
-    if (scp_sym_function(mod_sym(vm, n->module), n->callee, out) == SCP_OK) return SCP_OK;
-    return scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_RAW,
+    int rc = scp_sym_function(mod_sym(vm, n->module), n->callee, out);
+    if (rc != SCP_OK)
+      rc = scp_prof_frame_printf(out, vm->frame_name, sizeof vm->frame_name, SCP_SRC_RAW,
                                  "func[%u]", n->callee);
+    out->body = body_hash(vm, n->module, n->callee);
+    return rc;
   }
   default:
     out->name = scp_kind_name((scp_kind)n->kind);
@@ -712,6 +756,7 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   if ((rc = scp_host_create(&vm->budget, ho, &vm->host))) return scp_fail(err, rc, "out of memory");
   scp_host_set_invoker(vm->host, invoke, vm);
   vm->host->native_hook = on_native;
+  vm->host->auth_hook = on_auth;
   return SCP_OK;
 }
 

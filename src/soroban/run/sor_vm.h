@@ -25,6 +25,11 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
  * the last frame's pop (auth:emulate). */
 #define SOR_AUTH_EMULATE 0xFFFFFFF0u
 #define SOR_AUTH_ENTRIES 0xFFFFFFF1u
+/* An authentication's signature check (auth:verify(ed25519)) or a custom
+ * account's __check_auth (auth:verify(__check_auth)), under the
+ * require_auth that caused it. */
+#define SOR_AUTH_VERIFY_ED25519 0xFFFFFFF2u
+#define SOR_AUTH_VERIFY_CONTRACT 0xFFFFFFF3u
 
 #define SOR_MAX_DEPTH 128
 
@@ -32,6 +37,8 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
 typedef struct sor_module {
   uint8_t id[32];
   uint8_t code_hash[32];
+  const uint8_t *code_at;      /* the ledger's code bytes last found to be this
+                                  module's (find_module: hashed once) */
   scp_wasm_module *mod;
   int *import_fn;              /* host function id per import */
   scp_sym *sym;
@@ -63,6 +70,7 @@ typedef struct sor_vm {
   char trap_trace[2048];       /* its guest backtrace: "#N frame" lines */
   const char *title;           /* the root's name */
   char frame_name[160];
+  char frame_body[65];         /* the guest frame's body hash, hex (node_frame) */
   char sac_names[8][64];       /* contract:SAC(...) names, by SOR_CALLEE_SAC0 + k */
   unsigned nsac;
   scp_fee_run fee;             /* the network's fee (fee.on), booked after the call */

@@ -232,7 +232,10 @@ static void diff_set_free(diff_set *d) {
  * so two programs' functions of the same name are two rows. */
 static void shown_label(const scp_profile *p, const scp_out_match *m, unsigned side, uint32_t f,
                         scp_buf *b) {
-  const scp_prof_frame *fr = &p->frames[f];
+  /* a frame both sides have shows as the newer profile names it */
+  uint32_t g = m->now_frame[m->key[side][f]];
+  if (g != UINT32_MAX) p = m->side[1];
+  const scp_prof_frame *fr = &p->frames[g != UINT32_MAX ? g : f];
   if (fr->owner && fr->kind != SCP_KIND_CONTRACT) scp_buf_printf(b, "%s: ", scp_prof_str(p, fr->owner));
   scp_buf_puts(b, scp_out_match_label(m, side, f));
 }

@@ -139,6 +139,8 @@ int scp_out_match_build(const scp_profile *before, const scp_profile *now, scp_o
   for (uint32_t g = now->nframes; g-- > 0;) m->now_frame[m->key[1][g]] = g;
   m->seen = seen;
   seen = NULL;
+  m->side[0] = before;
+  m->side[1] = now;
   rc = SCP_OK;
 fail:
   free(seen);

@@ -49,6 +49,7 @@ typedef struct scp_out_match {
   uint8_t *seen;                 /* [key]: bit 0 a before frame has it, bit 1 a now frame */
   uint8_t *counted;              /* [key]: bit 0 counted, bit 1 paired by body hash */
   uint32_t *now_frame;           /* [key]: the first now frame with it, UINT32_MAX none */
+  const scp_profile *side[2];    /* the two profiles (borrowed) */
   size_t matched, by_body, only[2];
 } scp_out_match;
 

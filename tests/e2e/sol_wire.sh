@@ -23,6 +23,7 @@
 # payers that cannot pay give litesvm's errors.
 set -u
 BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
 D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -118,11 +119,12 @@ if ! command -v node >/dev/null 2>&1 || [ ! -f "$ORACLE/node_modules/litesvm/pac
   exit 0
 fi
 ORACLE_ABS=$(cd "$ORACLE" && pwd)
+B_ABS=$(cd "$B" && pwd)
 
 # every transaction of case file $1 in its three forms
 forms() {
   name=$1
-  sed "s|@ORACLE@|$ORACLE_ABS|g" "$D/${name}_cases.json" >"$T/$name.json"
+  sed "s|@ORACLE@|$ORACLE_ABS|g; s|@BUILD@|$B_ABS|g" "$D/${name}_cases.json" >"$T/$name.json"
   SCP_WIRE_ALT_CASES=${2:-} node "$D/wire.js" "$T/$name.json" "$T/$name" 2>"$T/oracle.err" ||
     { echo "FAIL sol_wire $name: wire.js failed: $(head -3 "$T/oracle.err")"; return; }
   n=0 bad=0 same=0 differ=0 pinned=0 sposts=0 labels=0
@@ -159,7 +161,7 @@ forms() {
   done
   # the getTransaction responses (encodings base64 and json) of each form:
   # litesvm's meta is the chain's record, which scprof must meet exactly
-  nr=0 rbad=0
+  nr=0 rbad=0 ninner=0
   for rpc in "$T/$name"/*.rpc.json "$T/$name"/*.rpcjson.json; do
     nr=$((nr + 1))
     "$BIN" profile --scenario "$T/$name/state.json" --tx "$rpc" --expect-chain -o "$T/r" -q >/dev/null 2>"$T/err"
@@ -168,10 +170,14 @@ forms() {
        ! grep -q '^chain inner instructions same' "$T/r/result.txt"; then
       rbad=$((rbad + 1)); echo "  $(basename "$rpc"): exit $rc: $(cat "$T/err")"
     fi
+    i=$(sed -n 's/^chain inner instructions same (\([0-9]*\))$/\1/p' "$T/r/result.txt")
+    ninner=$((ninner + ${i:-0}))
   done
-  NAME="sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and inner instructions"
+  NAME="sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and all $ninner inner instructions (program, accounts, data, stack height)"
   ok [ "$nr" -gt 0 -a "$rbad" -eq 0 ]
-  NAME="sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer)"
+  [ "$name" = ata ] && { NAME="sol_wire ata: the responses record inner instructions to compare"; ok [ "$ninner" -gt 0 ]; }
+  big=$(find "$T/$name" -maxdepth 1 -name '*.toolarge' | wc -l)
+  NAME="sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer; $big larger than a packet left out)"
   ok [ "$n" -gt 0 -a "$bad" -eq 0 ]
   NAME="sol_wire $name: the $labels scenario transactions with a fee_payer leave litesvm's accounts, fee payer included"
   ok [ "$labels" -gt 0 -a "$sposts" -eq "$labels" ]
@@ -182,6 +188,12 @@ forms tx
 forms ata 1
 forms nonce
 forms ptoken
+# CPIs nested up to the depth limit (the CPI refused for CallDepth is in
+# the chain's inner instructions too), failing ones, System and Token callees
+forms cpi
+"$BIN" profile --scenario "$T/cpi/state.json" --tx "$T/cpi/depth_limit.v0.rpc.json" -o "$T/dl" -q >/dev/null 2>&1
+NAME="sol_wire cpi: depth_limit's 5 inner instructions, nested to stackHeight 6 (the one refused for CallDepth), as the chain's"
+ok sh -c "grep -q '\"stackHeight\": 6' '$T/cpi/depth_limit.v0.rpc.json' && grep -qx 'chain inner instructions same (5)' '$T/dl/result.txt'"
 "$BIN" profile --scenario "$T/ptoken/state.json" --tx "$T/ptoken/ptoken_priority_fee.v0.b64" -o "$T/pf" -q >/dev/null 2>&1
 NAME="sol_wire p-token with a price of 1,000 micro-lamports over 100,000 CU: fee 2 x 5,000 + 100 (1,166 CU)"
 ok sh -c "grep -qx 'fee 10100' '$T/pf/result.txt' && grep -qx 'cu 1166' '$T/pf/result.txt'"
@@ -197,6 +209,27 @@ ok sh -c "[ $rc -eq 14 ] && grep -q 'chain 13385 CU, scprof 13386 CU; log line 2
 "$BIN" profile --scenario "$T/ata/state.json" --tx "$T/changed.json" -o "$T/c" -q >/dev/null 2>&1
 NAME="sol_wire without --expect-chain the difference is reported, not an error"
 ok [ $? -eq 0 ]
+# an inner instruction the chain recorded otherwise: the data of
+# ata_create's third CPI replaced by one other byte (base58 "2" or "3")
+python3 -c "
+import json, sys
+d = json.load(open('$r'))
+ii = d['result']['meta']['innerInstructions'][0]['instructions']
+sys.stdout.write(ii[2]['data'])
+ii[2]['data'] = '2' if ii[2]['data'] != '2' else '3'
+json.dump(d, open('$T/inner.json', 'w'))
+del ii[2]['stackHeight']
+json.dump(d, open('$T/noheight.json', 'w'))
+" >"$T/inner_data"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/inner.json" --expect-chain -o "$T/c" -q >"$T/out" 2>"$T/err"
+rc=$?
+NAME="sol_wire --expect-chain: an inner instruction that differs is exit 14, the first one named with both sides"
+ok sh -c "[ $rc -eq 14 ] && grep -q 'inner instruction 3 differs: chain \"index 0 stackHeight 2 programIdIndex [0-9]* accounts \[[0-9,]*\] data [23]\", scprof \"index 0 stackHeight 2 programIdIndex [0-9]* accounts \[[0-9,]*\] data $(cat "$T/inner_data")\"' '$T/err' &&
+          grep -q '^scprof inner 3: index 0 stackHeight 2' '$T/c/result.txt'"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/noheight.json" -o "$T/c" -q >/dev/null 2>"$T/err"
+rc=$?
+NAME="sol_wire an inner instruction without stackHeight refused (exit 65, JSON path named)"
+ok one_line_error 65 "result.meta.innerInstructions[0].instructions[2].stackHeight"
 sed 's/"computeUnitsConsumed": 13386/"computeUnitsConsumed": null/' "$r" >"$T/nocu.json"
 "$BIN" profile --scenario "$T/ata/state.json" --tx "$T/nocu.json" -o "$T/c" -q >/dev/null 2>"$T/err"
 rc=$?

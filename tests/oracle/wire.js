@@ -17,6 +17,8 @@
 //   LABEL.v0.want       LAMPORTS OWNER HEX" for each writable account
 //   LABEL.FORM.rpc.json       a getTransaction response (encoding base64)
 //   LABEL.FORM.rpcjson.json   and one of encoding json, with litesvm's meta
+//   LABEL.toolarge      instead of the above for a transaction larger than
+//                       a packet, which web3.js cannot serialize
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -156,7 +158,15 @@ function main(file, outdir) {
     const payerKey = new w3.PublicKey(FEE_PAYER);
     const legacy = new w3.Transaction({ feePayer: payerKey, recentBlockhash: blockhash }).add(...txs[t]);
     const legacyMsg = legacy.compileMessage();
-    const legacyBytes = legacy.serialize({ requireAllSignatures: false, verifySignatures: false });
+    let legacyBytes;
+    try {
+      legacyBytes = legacy.serialize({ requireAllSignatures: false, verifySignatures: false });
+    } catch (e) {
+      // more than a packet (1,232 bytes): web3.js cannot write it, no
+      // node would take it; named in OUTDIR/LABEL.toolarge
+      fs.writeFileSync(path.join(outdir, `${label}.toolarge`), `${e.message}\n`);
+      return;
+    }
     const v0Msg = new w3.TransactionMessage({ payerKey, recentBlockhash: blockhash, instructions: txs[t] })
       .compileToV0Message([table]);
     v0Msg.alts = [table];

@@ -173,13 +173,13 @@ forms() {
     i=$(sed -n 's/^chain inner instructions same (\([0-9]*\))$/\1/p' "$T/r/result.txt")
     ninner=$((ninner + ${i:-0}))
   done
-  NAME="sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and all $ninner inner instructions (program, accounts, data, stack height)"
+  NAME="[litesvm] sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and all $ninner inner instructions (program, accounts, data, stack height)"
   ok [ "$nr" -gt 0 -a "$rbad" -eq 0 ]
   [ "$name" = ata ] && { NAME="sol_wire ata: the responses record inner instructions to compare"; ok [ "$ninner" -gt 0 ]; }
   big=$(find "$T/$name" -maxdepth 1 -name '*.toolarge' | wc -l)
-  NAME="sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer; $big larger than a packet left out)"
+  NAME="[litesvm] sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer; $big larger than a packet left out)"
   ok [ "$n" -gt 0 -a "$bad" -eq 0 ]
-  NAME="sol_wire $name: the $labels scenario transactions with a fee_payer leave litesvm's accounts, fee payer included"
+  NAME="[litesvm] sol_wire $name: the $labels scenario transactions with a fee_payer leave litesvm's accounts, fee payer included"
   ok [ "$labels" -gt 0 -a "$sposts" -eq "$labels" ]
   NAME="sol_wire $name: scenario, legacy and v0 profiles byte-identical ($same files of $pinned transactions)"
   ok [ "$same" -gt 0 -a "$differ" -eq 0 ]
@@ -192,7 +192,7 @@ forms ptoken
 # the chain's inner instructions too), failing ones, System and Token callees
 forms cpi
 "$BIN" profile --scenario "$T/cpi/state.json" --tx "$T/cpi/depth_limit.v0.rpc.json" -o "$T/dl" -q >/dev/null 2>&1
-NAME="sol_wire cpi: depth_limit's 5 inner instructions, nested to stackHeight 6 (the one refused for CallDepth), as the chain's"
+NAME="[litesvm] sol_wire cpi: depth_limit's 5 inner instructions, nested to stackHeight 6 (the one refused for CallDepth), as the chain's"
 ok sh -c "grep -q '\"stackHeight\": 6' '$T/cpi/depth_limit.v0.rpc.json' && grep -qx 'chain inner instructions same (5)' '$T/dl/result.txt'"
 "$BIN" profile --scenario "$T/ptoken/state.json" --tx "$T/ptoken/ptoken_priority_fee.v0.b64" -o "$T/pf" -q >/dev/null 2>&1
 NAME="sol_wire p-token with a price of 1,000 micro-lamports over 100,000 CU: fee 2 x 5,000 + 100 (1,166 CU)"

@@ -235,6 +235,12 @@ int cli_sol_tx_run(const cli_sol_tx *o) {
     st = cli_die(err.code, "%s: %s", o->path, err.msg);
     goto done;
   }
+  /* a sysvar account the message names holds what the run's sysvar cache
+   * holds, as litesvm keeps them in step */
+  if (o->sysvars && scp_sol_sysvars_to_accounts(o->sysvars, m.accts, m.naccts)) {
+    st = cli_die(SCP_ERR_NOMEM, "out of memory");
+    goto done;
+  }
   /* the runtime checks signatures after it loads the lookups */
   if (o->sigverify && !m.txerr[0] && !scp_sol_wire_verify(&tx)) {
     scp_sol_wire_msg_free(&m);

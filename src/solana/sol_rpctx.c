@@ -177,7 +177,7 @@ static int read_logs(ctx *c, const json_t *logs, scp_sol_chain *out) {
 /* one of meta.innerInstructions[].instructions, as a line of *lines */
 static int inner_ix(ctx *c, long top, const json_t *ix, const char *path, sol_logs *lines) {
   static const char *const KEYS[] = {"programIdIndex", "accounts", "data", "stackHeight", NULL};
-  uint64_t prog, height, a;
+  uint64_t prog = 0, height = 0, a = 0;
   const json_t *accts = json_object_get(ix, "accounts");
   const char *data = json_string_value(json_object_get(ix, "data"));
   char sub[240];

@@ -213,9 +213,6 @@ static int check_tx_args(const sol_cli *c) {
                                   "(no --ix, --list, --cu-limit or --heap)");
   if (c->scenario && (c->path || c->nix))
     return cli_die(SCP_ERR_USAGE, "--tx with --scenario takes the programs and accounts from the scenario");
-  if (c->nprogs)
-    return cli_die(SCP_ERR_USAGE, "--tx: give the programs as PROGRAM.so, in a scenario's \"programs\" or "
-                                  "deployed in the accounts (not --program)");
   for (size_t i = 0; i < c->nix; i++)
     if (c->ixaccts[i].signer || c->ixaccts[i].writable)
       return cli_die(SCP_ERR_USAGE, "--tx: the transaction's message says which accounts sign and are "
@@ -478,15 +475,18 @@ static void scenario_progs(const scp_sol_scenario *s, scp_sol_tx_prog *progs) {
 
 /* --tx on the state of a scenario (its programs and accounts; it may run
  * no instructions of its own) or of PROGRAM.so and --account */
+static int tx_programs(const sol_cli *c, scp_sol_tx_prog *progs, size_t *n, uint8_t **elfs, char (*names)[128]);
+
 static int run_wire(sol_cli *c) {
   cli_sol_tx o = {c->tx, NULL, 0, c->st.accts, c->st.n, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
                   (unsigned)c->top, write_outputs_cb, c, NULL, NULL, c->idls, NULL};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
   scp_error err = {0};
-  scp_sol_tx_prog one = {{0}, NULL, 0, NULL, NULL, c->loader}, *progs = NULL;
+  scp_sol_tx_prog one = {.loader = c->loader}, *progs = NULL;
   scp_sol_progs *cache = NULL;
-  char name[128];
+  uint8_t **elfs = NULL;
+  char name[128], (*names)[128] = NULL;
   int st = 0;
   scp_sol_sysvars sv;
   scp_sol_features feat;
@@ -513,14 +513,28 @@ static int run_wire(sol_cli *c) {
     }
     apply_features(c, &s->features);
     o.sysvars = &s->sysvars, o.features = &s->features;
-  } else if (c->path) {
-    if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &one.len, &err))
-      return cli_die(err.code, "%s", err.msg);
-    scp_sol_file_name(c->path, name, sizeof name);
-    one.elf = elf, one.name = name, one.path = c->path;
-    memcpy(one.id, c->program_id, 32);
-    o.progs = &one, o.nprogs = 1;
-    if ((st = cli_sol_refuse_debug(c->path, elf, one.len))) goto done;
+  } else {
+    size_t n = 0;
+    progs = calloc(c->nprogs + 1, sizeof *progs);
+    elfs = calloc(c->nprogs + 1, sizeof *elfs);
+    names = calloc(c->nprogs + 1, sizeof *names);
+    if (!progs || !elfs || !names) {
+      st = cli_die(SCP_ERR_NOMEM, "out of memory");
+      goto done;
+    }
+    if (c->path) {
+      if (scp_read_file_max(c->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elf, &one.len, &err)) {
+        st = cli_die(err.code, "%s", err.msg);
+        goto done;
+      }
+      scp_sol_file_name(c->path, name, sizeof name);
+      one.elf = elf, one.name = name, one.path = c->path;
+      memcpy(one.id, c->program_id, 32);
+      progs[n++] = one;
+      if ((st = cli_sol_refuse_debug(c->path, elf, one.len))) goto done;
+    }
+    if ((st = tx_programs(c, progs, &n, elfs, names))) goto done;
+    o.progs = progs, o.nprogs = n;
   }
   if (!c->scenario) {
     if ((st = sysvars_of(c, c->st.accts, c->st.n, &sv, &err))) {
@@ -538,10 +552,30 @@ static int run_wire(sol_cli *c) {
 done:
   scp_sol_progs_free(cache);
   if (have_sv) scp_sol_sysvars_free(&sv);
+  for (size_t i = 0; elfs && i < c->nprogs; i++) free(elfs[i]);
+  free(elfs);
+  free(names);
   free(progs);
   free(elf);
   if (s) scp_sol_scenario_free(s);
   return st;
+}
+
+/* The --program files of a --tx run, after PROGRAM.so's entry (progs[0]
+ * when there is one): each ELF read into elfs[i], named by its file's
+ * name up to the first dot.  0 or an exit status. */
+static int tx_programs(const sol_cli *c, scp_sol_tx_prog *progs, size_t *n, uint8_t **elfs, char (*names)[128]) {
+  scp_error err = {0};
+  for (size_t i = 0; i < c->nprogs; i++) {
+    const sol_prog *g = &c->progs[i];
+    size_t len = 0;
+    if (scp_read_file_max(g->path, SCP_MAX_ELF_BYTES, "an sBPF program", &elfs[i], &len, &err))
+      return cli_die(err.code, "%s", err.msg);
+    scp_sol_file_name(g->path, names[i], sizeof names[i]);
+    progs[*n] = (scp_sol_tx_prog){.elf = elfs[i], .len = len, .name = names[i], .path = g->path, .loader = g->loader};
+    memcpy(progs[(*n)++].id, g->id, 32);
+  }
+  return 0;
 }
 
 /* The program the instruction runs and its id: PROGRAM.so under

@@ -100,22 +100,11 @@ static void title_of(const char *path, char *title, size_t cap) {
   snprintf(title, cap, "transaction %.*s", (int)strcspn(base, "."), base);
 }
 
-/* The inner instructions per top-level instruction, from the runtime's
- * "invoke [N]" lines (N > 1: an inner one); false when the logs were cut. */
-static bool inner_counts(char *const *logs, size_t n, size_t *count, size_t cap) {
-  long top = -1;
-  memset(count, 0, cap * sizeof *count);
-  for (size_t i = 0; i < n; i++) {
-    unsigned depth;
-    char c;
-    if (!strcmp(logs[i], "Log truncated")) return false;
-    const char *inv = strstr(logs[i], " invoke [");
-    if (strncmp(logs[i], "Program ", 8) || !inv || sscanf(inv, " invoke [%u%c", &depth, &c) != 2 || c != ']')
-      continue;
-    if (depth == 1) top++;
-    else if (top >= 0 && (size_t)top < cap) count[top]++;
-  }
-  return true;
+/* The first line at which two lists differ; SIZE_MAX: none. */
+static size_t first_diff(char *const *a, size_t na, char *const *b, size_t nb) {
+  size_t k = 0;
+  while (k < na && k < nb && !strcmp(a[k], b[k])) k++;
+  return k == na && k == nb ? SIZE_MAX : k;
 }
 
 /* "chain" lines of result.txt: the chain's record beside scprof's, the
@@ -127,11 +116,10 @@ static bool chain_lines(const scp_sol_chain *ch, const scp_sol_tx_result *r, scp
   scp_buf_printf(b, "chain cu %llu scprof %llu\n", (unsigned long long)ch->cu, (unsigned long long)r->cu);
   scp_buf_printf(b, "chain err %s scprof %s\n", ch->err, err);
   same &= !strcmp(ch->err, err);
-  size_t k = 0;
-  while (k < ch->nlogs && k < r->nlogs && !strcmp(ch->logs[k], r->logs[k])) k++;
+  size_t k = first_diff(ch->logs, ch->nlogs, r->logs, r->nlogs);
   int n = snprintf(sum, cap, "chain %llu CU, scprof %llu CU", (unsigned long long)ch->cu, (unsigned long long)r->cu);
-  if (k == ch->nlogs && k == r->nlogs) {
-    scp_buf_printf(b, "chain logs same (%zu lines)\n", k);
+  if (k == SIZE_MAX) {
+    scp_buf_printf(b, "chain logs same (%zu lines)\n", r->nlogs);
   } else {
     same = false;
     scp_buf_printf(b, "chain log %zu: %s\nscprof log %zu: %s\n", k + 1, k < ch->nlogs ? ch->logs[k] : "(none)",
@@ -140,18 +128,17 @@ static bool chain_lines(const scp_sol_chain *ch, const scp_sol_tx_result *r, scp
       snprintf(sum + n, cap - (size_t)n, "; log line %zu differs: chain \"%s\", scprof \"%s\"", k + 1,
                k < ch->nlogs ? ch->logs[k] : "(none)", k < r->nlogs ? r->logs[k] : "(none)");
   }
-  size_t mine[256];
-  if (inner_counts(r->logs, r->nlogs, mine, 256)) {
-    size_t bad = SIZE_MAX;
-    for (size_t i = 0; i < 256 && bad == SIZE_MAX; i++)
-      if (mine[i] != (i < ch->ninner ? ch->inner[i] : 0)) bad = i;
-    if (bad == SIZE_MAX) {
-      scp_buf_printf(b, "chain inner instructions same\n");
-    } else {
-      same = false;
-      scp_buf_printf(b, "chain inner instructions of instruction %zu: chain %zu scprof %zu\n", bad,
-                     bad < ch->ninner ? ch->inner[bad] : 0, mine[bad]);
-    }
+  /* the inner instructions, one by one, as the logs */
+  k = first_diff(ch->inner, ch->ninner, r->inner, r->ninner);
+  if (k == SIZE_MAX) {
+    scp_buf_printf(b, "chain inner instructions same (%zu)\n", r->ninner);
+  } else {
+    const char *c1 = k < ch->ninner ? ch->inner[k] : "(none)", *s1 = k < r->ninner ? r->inner[k] : "(none)";
+    same = false;
+    scp_buf_printf(b, "chain inner %zu: %s\nscprof inner %zu: %s\n", k + 1, c1, k + 1, s1);
+    n = (int)strlen(sum);
+    snprintf(sum + n, cap - (size_t)n, "; inner instruction %zu differs: chain \"%.200s\", scprof \"%.200s\"", k + 1,
+             c1, s1);
   }
   if (strcmp(ch->err, err)) {
     n = (int)strlen(sum);
@@ -248,6 +235,12 @@ int cli_sol_tx_run(const cli_sol_tx *o) {
   scp_sol_wire_slots slots;
   if (scp_sol_wire_load(&tx, o->state, o->nstate, slots_of(o->sysvars, &slots, hashes), &m, &err)) {
     st = cli_die(err.code, "%s: %s", o->path, err.msg);
+    goto done;
+  }
+  /* a sysvar account the message names holds what the run's sysvar cache
+   * holds, as litesvm keeps them in step */
+  if (o->sysvars && scp_sol_sysvars_to_accounts(o->sysvars, m.accts, m.naccts)) {
+    st = cli_die(SCP_ERR_NOMEM, "out of memory");
     goto done;
   }
   /* the runtime checks signatures after it loads the lookups */

@@ -5,7 +5,10 @@
  * set; `--feature ID|NAME=on|off` and a scenario's "features" object
  * change gates of the table, and the run changes exactly as the runtime
  * does (tests/e2e/sol_feature.sh compares each with litesvm given the same
- * feature set).  A gate the table does not model is refused with its name.
+ * feature set).  Two gates agave 4.3 no longer reads
+ * (increase_cpi_account_info_limit, provide_instruction_data_offset_in_vm_r2)
+ * are taken in either state and change nothing, as in agave 4.3 and
+ * litesvm.  A gate the table does not model is refused with its name.
  */
 #ifndef SCP_SOL_FEATURE_H
 #define SCP_SOL_FEATURE_H
@@ -32,8 +35,9 @@ bool scp_sol_feature_on(const scp_sol_features *f, scp_sol_feature k);
 const char *scp_sol_feature_name(scp_sol_feature k);
 const char *scp_sol_feature_id(scp_sol_feature k);
 
-/* Set the gate named by its base58 id or its name.  SCP_ERR_ARG (err:
- * "feature NAME: ..." naming the gate) when the table does not model it. */
+/* Set the gate named by its base58 id or its name (a gate agave 4.3 no
+ * longer reads: SCP_OK, f unchanged).  SCP_ERR_ARG (err: "feature NAME:
+ * ..." naming the gate) when the table does not model it. */
 int scp_sol_feature_set(scp_sol_features *f, const char *gate, size_t len, bool on, scp_error *err);
 /* "ID|NAME=on|off", as --feature takes it. */
 int scp_sol_feature_parse(scp_sol_features *f, const char *spec, scp_error *err);

@@ -7,7 +7,10 @@
  * "result" alone: {"slot", "blockTime", "version", "transaction", "meta"}.
  * meta must hold computeUnitsConsumed, logMessages and err (older nodes
  * left the first out: such a record cannot be compared, so it is refused);
- * its other keys are those RPC nodes write.  "jsonParsed" transactions
+ * its other keys are those RPC nodes write.  innerInstructions entries
+ * are {"index", "instructions"}, each instruction {"programIdIndex",
+ * "accounts", "data" (base58), "stackHeight"}; a record without the stack
+ * height (older nodes) is refused, as it cannot be compared.  "jsonParsed" transactions
  * name accounts without their order and cannot be turned back into bytes:
  * refused.  Every refusal is SCP_ERR_MALFORMED with the file and the JSON
  * path.  Account data is not in a response: the state comes from elsewhere.
@@ -25,8 +28,10 @@ typedef struct scp_sol_chain {
   char **logs;                 /* meta.logMessages */
   size_t nlogs;
   char *err;                   /* meta.err, compact JSON with sorted keys ("null") */
-  size_t *inner;               /* instructions meta.innerInstructions records per */
-  size_t ninner;               /* top-level instruction (ninner = the highest index + 1) */
+  /* meta.innerInstructions, one line per inner instruction in the order
+   * recorded, as scp_sol_tx_result's inner lines are written */
+  char **inner;
+  size_t ninner;
 } scp_sol_chain;
 
 /* Whether the bytes are JSON (an object), not a wire transaction. */

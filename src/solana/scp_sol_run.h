@@ -75,6 +75,12 @@ typedef struct scp_sol_result {
   uint8_t return_program[32];
   uint8_t return_data[1024];
   size_t return_len;
+  /* the CPIs it ran, nested ones included, in the order they ran, each
+   * as an RPC node records an inner instruction ("stackHeight H
+   * programIdIndex P accounts [A,B] data BASE58", indexes into the
+   * transaction's accounts) */
+  char **inner;
+  size_t ninner;
 } scp_sol_result;
 
 /* Run the instruction.  SCP_OK whether the instruction succeeded or failed

@@ -111,6 +111,12 @@ typedef struct scp_sol_tx_result {
   char **logs;
   size_t nlogs;
   scp_profile *profile;
+  /* the CPIs that ran, in order, as an RPC node's meta.innerInstructions
+   * records them: "index K stackHeight H programIdIndex P accounts [A,B]
+   * data BASE58", K the top-level instruction, P and A indexes into the
+   * transaction's accounts */
+  char **inner;
+  size_t ninner;
 } scp_sol_tx_result;
 
 /* Run the transaction.  SCP_OK whether it succeeded or failed (res says

@@ -15,6 +15,24 @@ typedef struct sol_logs {
 void sol_logs_add(sol_logs *l, const char *fmt, ...) SCP_PRINTF(2, 3);
 void sol_logs_free(sol_logs *l);
 
+/* One inner instruction (a CPI that ran) as an RPC node records it in
+ * meta.innerInstructions: its program and accounts as indexes into the
+ * transaction's accounts, its data, the stack height it ran at. */
+typedef struct sol_inner {
+  long top;                    /* the top-level instruction; -1: not known here */
+  unsigned height;             /* stackHeight: 2 for a CPI of a top-level instruction */
+  long program;                /* programIdIndex; -1: the program is not in the transaction */
+  const unsigned *accts;
+  size_t naccts;
+  const uint8_t *data;
+  size_t len;
+} sol_inner;
+
+/* Append in to l as one line, "[index K ]stackHeight H programIdIndex P
+ * accounts [A,B] data BASE58": the same bytes for the same instruction
+ * whichever side wrote it.  SCP_OK; SCP_ERR_NOMEM (l->oom set). */
+int sol_inner_add(sol_logs *l, const sol_inner *in);
+
 /* What the runtime charges and keeps as litesvm 1.5.0 sets it up: its fee
  * structure's lamports per signature (what a nonce records), and rent
  * exemption: (128 + data length) x 6,960 lamports. */

@@ -564,6 +564,14 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   int rc = scp_sol_run(&ro, &r, err);
   if (rc) return rc;
   for (size_t i = 0; i < r.nlogs; i++) sol_log(c, "%s", r.logs[i]);
+  /* the callee's own CPIs follow its record in the trace */
+  for (size_t i = 0; i < r.ninner; i++)
+    if (scp_grow(&c->inner.v, &c->inner.cap, c->inner.n + 1, sizeof *c->inner.v)) {
+      c->inner.v[c->inner.n++] = r.inner[i];
+      r.inner[i] = NULL;
+    } else {
+      c->inner.oom = true;
+    }
   memcpy(c->return_program, r.return_program, 32);
   memcpy(c->return_data, r.return_data, r.return_len);
   c->return_len = r.return_len;
@@ -586,6 +594,24 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   }
   if (rc == SCP_ERR_BUDGET) return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
   return SCP_OK;
+}
+
+/* The instruction trace's record of the CPI: TransactionContext::push
+ * adds it to the trace before it checks the depth, so a CPI refused for
+ * CallDepth leaves one and one refused earlier (privileges, reentrancy,
+ * which InvokeContext::push checks first) none. */
+static int record(struct sol_cpi *x, const cpi_ix *ix, const scp_sol_ixacct *ixa, scp_error *err) {
+  unsigned *idx = calloc(ix->n + 1, sizeof *idx);
+  if (!idx) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < ix->n; i++) idx[i] = ixa[i].index;
+  long prog = -1;
+  for (size_t i = 0; i < x->o->naccts && prog < 0; i++)
+    if (!memcmp(x->o->accts[i].key, ix->program, 32)) prog = (long)i;
+  sol_inner in = {.top = -1, .height = x->c->stack_height + 1, .program = prog, .accts = idx, .naccts = ix->n,
+                  .data = ix->data, .len = ix->len};
+  int rc = sol_inner_add(&x->c->inner, &in);
+  free(idx);
+  return rc ? scp_fail(err, rc, "out of memory") : SCP_OK;
 }
 
 static int invoke(sol_ctx *c, const sol_io *io, const uint64_t a[5], bool rust, scp_error *err) {
@@ -620,13 +646,14 @@ static int invoke(sol_ctx *c, const sol_io *io, const uint64_t a[5], bool rust, 
     rc = ierr_fail(c, err, SCP_SOL_IERR_REENTRANCY_NOT_ALLOWED);
     goto done;
   }
+  for (size_t i = 0; i < ix.n; i++)
+    ixa[i] = (scp_sol_ixacct){x->o->ix[at[i]].index, ix.signer[i], ix.writable[i]};
+  if ((rc = record(x, &ix, ixa, err))) goto done;
   /* max_instruction_stack_depth: 5, 9 under SIMD-0268 */
   if (c->stack_height >= (scp_sol_feature_on(c->features, SCP_SOL_F_CPI_NESTING_8) ? 9u : 5u)) {
     rc = ierr_fail(c, err, SCP_SOL_IERR_CALL_DEPTH);
     goto done;
   }
-  for (size_t i = 0; i < ix.n; i++)
-    ixa[i] = (scp_sol_ixacct){x->o->ix[at[i]].index, ix.signer[i], ix.writable[i]};
   rc = !memcmp(ix.program, scp_sol_system_id, 32) ? run_system(x, io, ixa, &ix, err)
                                                    : run_program(x, io, ixa, &ix, err);
   for (size_t i = 0; i < nca && !rc; i++)

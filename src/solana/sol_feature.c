@@ -20,16 +20,25 @@ static const struct {
   {"raise_cpi_nesting_limit_to_8", "6TkHkRmP7JZy1fdM6fg5uXn76wChQBWGokHBJzrLB3mj", false},
 };
 
+/* Gates agave 4.3 no longer reads: their feature-conditional code was
+ * removed once they were active on every cluster (agave pulls 11121 and
+ * 11423, merged to master before it became 4.3 in June 2026), so on and
+ * off run the same, as litesvm 1.5.0 does with either state set
+ * (tests/e2e/sol_feature.sh). */
+static const struct {
+  const char *name, *id;
+} UNREAD[] = {
+  /* SIMD-0339: invoke_units 946, 34 bytes per account meta and 80 per
+   * account info charged per cpi_bytes_per_unit, at most 255 infos */
+  {"increase_cpi_account_info_limit", "H6iVbVaDZgDphcPbcZwc5LoznMPWQfnJ1AM7L1xzqvt5"},
+  /* SIMD-0321: r2 holds the instruction data's address */
+  {"provide_instruction_data_offset_in_vm_r2", "5xXZc66h4UdB6Yq7FzdBxBiRAFMMScMLwHxk2QZDaNZL"},
+};
+
 /* Gates the model depends on but cannot change, and why. */
 static const struct {
   const char *name, *id, *why;
 } FIXED[] = {
-  {"increase_cpi_account_info_limit", "H6iVbVaDZgDphcPbcZwc5LoznMPWQfnJ1AM7L1xzqvt5",
-   "SIMD-0339's CPI costs (946 per invoke, 80 bytes per account info) stay: litesvm 1.5.0 charges them "
-   "with the gate off too, so there is no oracle for the older costs"},
-  {"provide_instruction_data_offset_in_vm_r2", "5xXZc66h4UdB6Yq7FzdBxBiRAFMMScMLwHxk2QZDaNZL",
-   "SIMD-0321: agave 4.3 no longer reads the gate: r2 holds the instruction data's address with it off "
-   "too (litesvm 1.5.0)"},
   {"mask_out_rent_epoch_in_vm_serialization", "RENtePQcDLrAbxAsP3k8dwVcnNYQ466hi2uKvALjnXx",
    "accounts carry no rent_epoch in scprof; it is serialized as u64::MAX"},
 };
@@ -53,13 +62,16 @@ int scp_sol_feature_set(scp_sol_features *f, const char *gate, size_t len, bool 
       f->on[k] = on;
       return SCP_OK;
     }
+  for (size_t i = 0; i < SCP_ARRAY_LEN(UNREAD); i++)
+    if (is(UNREAD[i].name, gate, len) || is(UNREAD[i].id, gate, len)) return SCP_OK;
   for (size_t i = 0; i < SCP_ARRAY_LEN(FIXED); i++)
     if (is(FIXED[i].name, gate, len) || is(FIXED[i].id, gate, len))
       return scp_fail(err, SCP_ERR_ARG, "feature %s: not modelled: %s", FIXED[i].name, FIXED[i].why);
   return scp_fail(err, SCP_ERR_ARG,
                   "feature %.*s: not a gate scprof models (deplete_cu_meter_on_vm_failure, "
                   "remaining_compute_units_syscall_enabled, "
-                  "get_sysvar_syscall_enabled, raise_cpi_nesting_limit_to_8, or their ids)",
+                  "get_sysvar_syscall_enabled, raise_cpi_nesting_limit_to_8, "
+                  "increase_cpi_account_info_limit, provide_instruction_data_offset_in_vm_r2, or their ids)",
                   (int)(len > 64 ? 64 : len), gate);
 }
 

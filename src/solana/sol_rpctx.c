@@ -4,6 +4,7 @@
 #include <sodium.h>
 #include "solana/scp_sol_rpctx.h"
 #include "solana/scp_sol_wire.h"
+#include "solana/sol_builtin.h"
 #include "util/scp_json.h"
 
 typedef struct ctx {
@@ -173,22 +174,68 @@ static int read_logs(ctx *c, const json_t *logs, scp_sol_chain *out) {
   return SCP_OK;
 }
 
+/* one of meta.innerInstructions[].instructions, as a line of *lines */
+static int inner_ix(ctx *c, long top, const json_t *ix, const char *path, sol_logs *lines) {
+  static const char *const KEYS[] = {"programIdIndex", "accounts", "data", "stackHeight", NULL};
+  uint64_t prog = 0, height = 0, a = 0;
+  const json_t *accts = json_object_get(ix, "accounts");
+  const char *data = json_string_value(json_object_get(ix, "data"));
+  char sub[240];
+  int rc = scp_json_check_keys(ix, KEYS, c->file, path, c->err);
+  if (rc) return rc;
+  snprintf(sub, sizeof sub, "%s.programIdIndex", path);
+  if (!scp_json_u64(json_object_get(ix, "programIdIndex"), &prog) || prog > 255)
+    return bad(c, sub, "want an integer from 0 to 255");
+  snprintf(sub, sizeof sub, "%s.stackHeight", path);
+  if (!scp_json_u64(json_object_get(ix, "stackHeight"), &height) || height < 2 || height > 9)
+    return bad(c, sub, "want the stack height the node recorded, 2 to 9 (older nodes did not record it)");
+  snprintf(sub, sizeof sub, "%s.accounts", path);
+  if (!json_is_array(accts)) return bad(c, sub, "want an array");
+  unsigned *idx = calloc(json_array_size(accts) + 1, sizeof *idx);
+  uint8_t *bytes = NULL;
+  size_t len = 0;
+  if (!idx) return scp_fail(c->err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < json_array_size(accts) && !rc; i++) {
+    if (!scp_json_u64(json_array_get(accts, i), &a) || a > 255) rc = bad(c, sub, "want integers from 0 to 255");
+    idx[i] = (unsigned)a;
+  }
+  snprintf(sub, sizeof sub, "%s.data", path);
+  if (!rc && (!data || scp_sol_b58_decode(data, strlen(data), &bytes, &len))) rc = bad(c, sub, "want base58 data");
+  sol_inner in = {.top = top, .height = (unsigned)height, .program = (long)prog, .accts = idx,
+                  .naccts = json_array_size(accts), .data = bytes, .len = len};
+  if (!rc && sol_inner_add(lines, &in)) rc = scp_fail(c->err, SCP_ERR_NOMEM, "out of memory");
+  free(idx);
+  free(bytes);
+  return rc;
+}
+
 static int read_inner(ctx *c, const json_t *inner, scp_sol_chain *out) {
+  static const char *const KEYS[] = {"index", "instructions", NULL};
   if (!inner || json_is_null(inner)) return SCP_OK;
   if (!json_is_array(inner)) return bad(c, "result.meta.innerInstructions", "want an array");
-  for (size_t i = 0; i < json_array_size(inner); i++) {
+  sol_logs lines = {0};
+  int rc = SCP_OK;
+  for (size_t i = 0; i < json_array_size(inner) && !rc; i++) {
     uint64_t k;
+    char path[120], sub[160];
     const json_t *e = json_array_get(inner, i), *list = json_object_get(e, "instructions");
-    if (!scp_json_u64(json_object_get(e, "index"), &k) || k > 255 || !json_is_array(list))
-      return bad(c, "result.meta.innerInstructions", "want {\"index\", \"instructions\"} entries");
-    if (k >= out->ninner) {
-      size_t *v = realloc(out->inner, (k + 1) * sizeof *v);
-      if (!v) return scp_fail(c->err, SCP_ERR_NOMEM, "out of memory");
-      memset(v + out->ninner, 0, (k + 1 - out->ninner) * sizeof *v);
-      out->inner = v, out->ninner = k + 1;
+    snprintf(path, sizeof path, "result.meta.innerInstructions[%zu]", i);
+    if ((rc = scp_json_check_keys(e, KEYS, c->file, path, c->err))) break;
+    if (!scp_json_u64(json_object_get(e, "index"), &k) || k > 255 || !json_is_array(list)) {
+      rc = bad(c, path, "want {\"index\", \"instructions\"}");
+      break;
     }
-    out->inner[k] += json_array_size(list);
+    for (size_t j = 0; j < json_array_size(list) && !rc; j++) {
+      snprintf(sub, sizeof sub, "%s.instructions[%zu]", path, j);
+      rc = inner_ix(c, (long)k, json_array_get(list, j), sub, &lines);
+    }
   }
+  if (rc) {
+    sol_logs_free(&lines);
+    return rc;
+  }
+  out->inner = lines.v;
+  out->ninner = lines.n;
   return SCP_OK;
 }
 
@@ -258,6 +305,7 @@ void scp_sol_chain_free(scp_sol_chain *c) {
   for (size_t i = 0; i < c->nlogs; i++) free(c->logs[i]);
   free(c->logs);
   free(c->err);
+  for (size_t i = 0; i < c->ninner; i++) free(c->inner[i]);
   free(c->inner);
   memset(c, 0, sizeof *c);
 }

@@ -383,6 +383,13 @@ static int run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
   res->nlogs = st->c.nlogs;
   st->c.logs = NULL;
   st->c.nlogs = 0;
+  if (st->c.inner.oom) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    goto fail;
+  }
+  res->inner = st->c.inner.v;
+  res->ninner = st->c.inner.n;
+  st->c.inner = (sol_logs){0};
 fail:
   for (size_t i = 0; i < nsaved; i++) scp_sol_account_free(&saved[i]);
   free(saved);
@@ -409,6 +416,8 @@ int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) 
 void scp_sol_result_free(scp_sol_result *res) {
   for (size_t i = 0; i < res->nlogs; i++) free(res->logs[i]);
   free(res->logs);
+  for (size_t i = 0; i < res->ninner; i++) free(res->inner[i]);
+  free(res->inner);
   if (res->profile) scp_profile_destroy(res->profile);
   memset(res, 0, sizeof *res);
 }

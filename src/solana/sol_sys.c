@@ -46,6 +46,7 @@ void sol_ctx_free(sol_ctx *c) {
   free(c->logs);
   c->logs = NULL;
   c->nlogs = c->logs_cap = 0;
+  sol_logs_free(&c->inner);
 }
 
 int sol_charge(sol_ctx *c, const sol_io *io, uint64_t amount, scp_error *err) {

@@ -17,6 +17,7 @@
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_feature.h"
+#include "solana/sol_builtin.h"
 #include "util/scp_util.h"
 
 /* Execution costs (SVMTransactionExecutionCost::default, litesvm 1.5.0). */
@@ -67,6 +68,9 @@ typedef struct sol_ctx {
   bool callee_out_of_cu;
   /* cross-program invocation (sol_cpi.c); NULL: sol_invoke_signed_* unsupported */
   struct sol_cpi *cpi;
+  /* the CPIs run from here and below, in the order they ran (sol_inner_add
+   * lines without their top-level index) */
+  sol_logs inner;
 } sol_ctx;
 
 /* Append one log line (the collector's byte limit applies; the first line

@@ -101,6 +101,7 @@ typedef struct tx_state {
   const scp_sol_tx_opts *o;
   scp_sol_tx_result *res;
   sol_logs logs;
+  sol_logs inner;              /* the CPIs, "index K " before each */
   bool *signer, *writable;     /* merged over the message, per account */
   uint64_t meter;
   scp_profile *prof;
@@ -172,6 +173,17 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   int rc = scp_sol_run(&ro, &r, t->err);
   if (rc) return rc;
   for (size_t i = 0; i < r.nlogs; i++) sol_logs_add(&t->logs, "%s", r.logs[i]);
+  for (size_t i = 0; i < r.ninner; i++) {
+    scp_buf line = {0};
+    scp_buf_printf(&line, "index %zu %s", k, r.inner[i]);
+    scp_buf_putc(&line, '\0');
+    if (line.oom || !scp_grow(&t->inner.v, &t->inner.cap, t->inner.n + 1, sizeof *t->inner.v)) {
+      scp_buf_free(&line);
+      t->inner.oom = true;
+    } else {
+      t->inner.v[t->inner.n++] = line.data;
+    }
+  }
   t->meter -= r.cu <= t->meter ? r.cu : t->meter;
   *ierr = r.ierr;
   t->res->out_of_cu = r.out_of_cu;
@@ -466,7 +478,7 @@ static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *e
   memset(res, 0, sizeof *res);
   res->failed = -1;
   size_t n = o->naccts ? o->naccts : 1, nsaved = 0;
-  tx_state t = {o, res, {0}, calloc(n, 1), calloc(n, 1), 0, NULL, err, {0}};
+  tx_state t = {.o = o, .res = res, .signer = calloc(n, 1), .writable = calloc(n, 1), .err = err};
   scp_sol_account *saved = calloc(n, sizeof *saved);
   int rc = SCP_OK;
   if (!t.signer || !t.writable || !saved) {
@@ -518,13 +530,16 @@ static int tx_run(const scp_sol_tx_opts *o, scp_sol_tx_result *res, scp_error *e
     }
     drop_empty(o);
   }
-  if (t.logs.oom) {
+  if (t.logs.oom || t.inner.oom) {
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto done;
   }
   res->logs = t.logs.v;
   res->nlogs = t.logs.n;
   t.logs = (sol_logs){0};
+  res->inner = t.inner.v;
+  res->ninner = t.inner.n;
+  t.inner = (sol_logs){0};
   if (t.prof && (rc = finish_profile(&t))) goto done;
   res->profile = t.prof;
   t.prof = NULL;
@@ -534,6 +549,7 @@ done:
   free(t.signer);
   free(t.writable);
   sol_logs_free(&t.logs);
+  sol_logs_free(&t.inner);
   scp_profile_destroy(t.prof);
   if (rc) scp_sol_tx_result_free(res);
   return rc;
@@ -542,6 +558,8 @@ done:
 void scp_sol_tx_result_free(scp_sol_tx_result *res) {
   for (size_t i = 0; i < res->nlogs; i++) free(res->logs[i]);
   free(res->logs);
+  for (size_t i = 0; i < res->ninner; i++) free(res->inner[i]);
+  free(res->inner);
   scp_profile_destroy(res->profile);
   memset(res, 0, sizeof *res);
   res->failed = -1;

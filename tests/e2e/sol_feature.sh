@@ -12,6 +12,17 @@
 #   get_sysvar_syscall_enabled off: sol_get_sysvar becomes unsupported;
 #   raise_cpi_nesting_limit_to_8 on: CPIs nest 8 deep (depth 5 and 8 run,
 #     9 is CallDepth), tests/fixtures/sbpf/cpi.c through a scenario.
+#   increase_cpi_account_info_limit (SIMD-0339) and
+#     provide_instruction_data_offset_in_vm_r2 (SIMD-0321) off: agave 4.3
+#     no longer reads them (their conditional code left agave in pulls
+#     11121 and 11423, before master became 4.3), so a CPI costs
+#     invoke_units 946 + floor(34 x metas / 250) + floor(data / 250) +
+#     floor(80 x infos / 250) + the callee accounts' data / 250 either way
+#     and r2 holds the instruction data's address either way: the CU
+#     difference is 0 for every input.  litesvm with the gate off agrees
+#     (independent); every transaction of tests/oracle/cpi_cases.json (21,
+#     CPIs of System and Token, nested, failing) gives byte-identical
+#     result.txt with the gate on and off.
 # Gates scprof does not model are refused with one line naming them.
 set -u
 BIN=${SCPROF:-build/bin/scprof}
@@ -36,6 +47,8 @@ DEPLETE=B7H2caeia4ZFcpE3QcgMqbiWiBtWrdBRBSJ1DY6Ktxbq
 REMAINING=5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP
 GETSYSVAR=CLCoTADvV64PSrnR6QXty6Fwrt9Xc6EdxSJE4wLRePjq
 NEST8=6TkHkRmP7JZy1fdM6fg5uXn76wChQBWGokHBJzrLB3mj
+R2=5xXZc66h4UdB6Yq7FzdBxBiRAFMMScMLwHxk2QZDaNZL
+SIMD0339=H6iVbVaDZgDphcPbcZwc5LoznMPWQfnJ1AM7L1xzqvt5
 
 fcase() {
   name=$1 want=$2
@@ -55,11 +68,13 @@ fcase remaining_registered 323 --ix 01 --feature $REMAINING=on
 NAME="sol_feature sol_remaining_compute_units answers the CU left after its own charge (199,787)"
 ok grep -q "^log Program log: 0x30c6b, " "$T/out/result.txt"
 fcase get_sysvar 339 --ix 02
+cp "$T/out/result.txt" "$T/r2_on.txt"
 fcase get_sysvar_unregistered 200000 --ix 02 --feature $GETSYSVAR=off
 fcase remaining_no_deplete 323 --ix 01 --feature $REMAINING=on --feature $DEPLETE=off
 
 # raise_cpi_nesting_limit_to_8 through a scenario's "features"
 B_ABS=$(cd "$B" && pwd)
+ORACLE_ABS=$(cd "$ORACLE" 2>/dev/null && pwd)
 sed "s|@BUILD@|$B_ABS|g" "$D/feature_cases.json" >"$T/nest.json"
 "$BIN" profile --scenario "$T/nest.json" -o "$T/nest" -q >/dev/null 2>"$T/err"
 printf '01\tdepth_5\t7166\tok\n02\tdepth_8\t11363\tok\n03\tdepth_9\t9666\t0 CallDepth\n' >"$T/want.txt"
@@ -74,15 +89,34 @@ NAME="sol_feature --feature overrides a scenario's \"features\""
 ok cmp -s "$T/nest5/scenario.txt" "$T/want.txt"
 [ $have_oracle -eq 1 ] && sol_tx_oracle "sol_feature nesting 8 (the gate on in litesvm too):" "$T/nest.json" "$T/nest"
 
+# gates agave 4.3 no longer reads: r2 the data's address with SIMD-0321 off
+# (the first log line is r2), the same 339 CU
+fcase r2_gate_off 339 --ix 02 --feature $R2=off
+NAME="[litesvm] sol_feature SIMD-0321 off: r2 is still the instruction data's address, as litesvm's"
+ok sh -c "grep -q '^log Program log: 0x400000' '$T/out/result.txt' && cmp -s '$T/out/result.txt' '$T/r2_on.txt'"
+# SIMD-0339 off through a scenario's "features": every CPI case as litesvm
+# with the gate off, and byte-identical to the run with it on
+sed "s|@BUILD@|$B_ABS|g; s|@ORACLE@|$ORACLE_ABS|g" "$D/cpi_cases.json" >"$T/cpi_on.json"
+python3 -c "
+import json; d = json.load(open('$T/cpi_on.json'))
+d['features'] = {'$SIMD0339': False}
+json.dump(d, open('$T/cpi_off.json', 'w'), indent=1)"
+"$BIN" profile --scenario "$T/cpi_on.json" -o "$T/cpi_on" -q >/dev/null 2>&1
+"$BIN" profile --scenario "$T/cpi_off.json" -o "$T/cpi_off" -q >/dev/null 2>&1
+n=0 same=0
+for d in "$T"/cpi_on/*/; do
+  n=$((n + 1))
+  cmp -s "$d/result.txt" "$T/cpi_off/$(basename "$d")/result.txt" && same=$((same + 1))
+done
+NAME="[derived] sol_feature SIMD-0339 off: the $n CPI transactions charge and log as with it on ($same the same)"
+ok [ "$n" -eq 21 -a "$same" -eq "$n" ]
+[ $have_oracle -eq 1 ] && sol_tx_oracle "sol_feature SIMD-0339 off (litesvm with the gate off too):" "$T/cpi_off.json" "$T/cpi_off"
+
 # refused: one line naming the gate
-"$BIN" profile "$G" --feature provide_instruction_data_offset_in_vm_r2=off -o "$T/bad" -q >/dev/null 2>"$T/err"
+"$BIN" profile "$G" --feature mask_out_rent_epoch_in_vm_serialization=off -o "$T/bad" -q >/dev/null 2>"$T/err"
 rc=$?
-NAME="sol_feature refuses a gate agave 4.3 no longer reads, saying why"
-ok one_line_error 3 "feature provide_instruction_data_offset_in_vm_r2: not modelled: SIMD-0321"
-"$BIN" profile "$G" --feature H6iVbVaDZgDphcPbcZwc5LoznMPWQfnJ1AM7L1xzqvt5=off -o "$T/bad" -q >/dev/null 2>"$T/err"
-rc=$?
-NAME="sol_feature refuses SIMD-0339 off by id, naming it"
-ok one_line_error 3 "feature increase_cpi_account_info_limit: not modelled"
+NAME="sol_feature refuses a gate it cannot change, saying why"
+ok one_line_error 3 "feature mask_out_rent_epoch_in_vm_serialization: not modelled: accounts carry no rent_epoch"
 "$BIN" profile "$G" --feature enable_sha512_syscall=on -o "$T/bad" -q >/dev/null 2>"$T/err"
 rc=$?
 NAME="sol_feature refuses a gate it does not know"

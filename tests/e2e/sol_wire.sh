@@ -10,19 +10,23 @@
 #
 # With litesvm 1.5.0 and @solana/web3.js in build/oracle (tests/oracle/
 # wire.js builds and serializes every transaction of tests/oracle/
-# {tx,ata,nonce,ptoken}_cases.json with web3.js and runs it in litesvm):
-# every transaction as (a) a scenario, (c) a legacy and (d) a v0 wire
-# transaction whose non-signer accounts come from a lookup table gives
-# litesvm's CU, logs, outcome and writable accounts after it, the fee
-# payer's lamports included (independent evidence); so do their
-# getTransaction responses (base64 and json) with litesvm's meta as the
-# chain's record, --sigverify on a signed transaction and a durable-nonce
-# transaction; the profiles of the
-# three forms are byte-identical; lookup tables the runtime refuses
-# (deactivated, extended in this slot, wrong owner, bad data) and fee
-# payers that cannot pay give litesvm's errors.
+# {tx,ata,nonce,ptoken,cpi,sysprog}_cases.json with web3.js and runs it in
+# litesvm; sysprog's ALT and Stake instructions are web3.js's own
+# builders', its Clock and SlotHashes set): every transaction as (a) a
+# scenario, (c) a legacy and (d) a v0 wire transaction whose non-signer
+# accounts come from a lookup table, (c) and (d) again on (b) the state as
+# account dumps (sysvars as their accounts) with the programs as --program
+# files, gives litesvm's CU, logs, outcome and writable accounts after it,
+# the fee payer's lamports included (independent evidence); so do (e)
+# their getTransaction responses (base64 and json) with litesvm's meta as
+# the chain's record, inner instructions compared one by one, and
+# --sigverify on a signed transaction and a durable-nonce transaction;
+# the profiles of all these forms are byte-identical; lookup tables the
+# runtime refuses (deactivated, extended in this slot, wrong owner, bad
+# data) and fee payers that cannot pay give litesvm's errors.
 set -u
 BIN=${SCPROF:-build/bin/scprof}
+B=${SCP_BUILD:-build}
 D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -118,17 +122,29 @@ if ! command -v node >/dev/null 2>&1 || [ ! -f "$ORACLE/node_modules/litesvm/pac
   exit 0
 fi
 ORACLE_ABS=$(cd "$ORACLE" && pwd)
+B_ABS=$(cd "$B" && pwd)
 
 # every transaction of case file $1 in its three forms
 forms() {
   name=$1
-  sed "s|@ORACLE@|$ORACLE_ABS|g" "$D/${name}_cases.json" >"$T/$name.json"
+  sed "s|@ORACLE@|$ORACLE_ABS|g; s|@BUILD@|$B_ABS|g; s|@ELF@|$T/elf|g" "$D/${name}_cases.json" >"$T/$name.json"
   SCP_WIRE_ALT_CASES=${2:-} node "$D/wire.js" "$T/$name.json" "$T/$name" 2>"$T/oracle.err" ||
     { echo "FAIL sol_wire $name: wire.js failed: $(head -3 "$T/oracle.err")"; return; }
-  n=0 bad=0 same=0 differ=0 pinned=0 sposts=0 labels=0
+  n=0 bad=0 same=0 differ=0 pinned=0 sposts=0 labels=0 nb=0 bbad=0 nr=0 rbad=0 ninner=0
+  # (b): the state as account dumps (the sysvars as their accounts) and
+  # the programs as --program files named as the scenario names them
+  mkdir -p "$T/$name/progs"
+  python3 "$D/dump.py" cli "$T/$name/dump" $(cat "$T/$name/state.specs") >/dev/null
+  pargs=
+  while read -r id pname elf loader; do
+    cp "$elf" "$T/$name/progs/$pname.so"
+    pargs="$pargs --program $id=$T/$name/progs/$pname.so:$loader"
+  done <"$T/$name/state.programs"
   for want in "$T/$name"/*.legacy.want; do
     label=$(basename "$want" .legacy.want)
     labels=$((labels + 1))
+    # no output of the last transaction can stand in for this one's
+    rm -rf "$T/a" "$T/legacy" "$T/v0" "$T/blegacy" "$T/bv0" "$T"/elegacy* "$T"/ev0*
     "$BIN" profile --scenario "$T/$name/$label.scn.json" -o "$T/a" -q >/dev/null 2>&1
     for f in legacy v0; do
       n=$((n + 1))
@@ -137,6 +153,27 @@ forms() {
         bad=$((bad + 1))
         echo "  $label $f:"; grep -v '^fee ' "$T/$f/result.txt" | diff "$T/$name/$label.$f.want" - | head -5
       fi
+      nb=$((nb + 1))
+      # shellcheck disable=SC2086
+      "$BIN" profile $pargs --accounts "$T/$name/dump" --tx "$T/$name/$label.$f.b64" -o "$T/b$f" -q >/dev/null 2>&1
+      if ! grep -v '^fee ' "$T/b$f/result.txt" | cmp -s - "$T/$name/$label.$f.want"; then
+        bbad=$((bbad + 1))
+        echo "  $label $f from dumps:"; grep -v '^fee ' "$T/b$f/result.txt" | diff "$T/$name/$label.$f.want" - | head -5
+      fi
+      # (e): its getTransaction responses, both encodings: litesvm's meta
+      # is the chain's record, which scprof must meet exactly
+      for e in rpc rpcjson; do
+        nr=$((nr + 1))
+        "$BIN" profile --scenario "$T/$name/state.json" --tx "$T/$name/$label.$f.$e.json" --expect-chain \
+          -o "$T/e$f$e" -q >/dev/null 2>"$T/err"
+        rc=$?
+        if [ $rc -ne 0 ] && [ $rc -ne 10 ] || ! grep -q '^chain logs same' "$T/e$f$e/result.txt" ||
+           ! grep -q '^chain inner instructions same' "$T/e$f$e/result.txt"; then
+          rbad=$((rbad + 1)); echo "  $label.$f.$e.json: exit $rc: $(cat "$T/err")"
+        fi
+        i=$(sed -n 's/^chain inner instructions same (\([0-9]*\))$/\1/p' "$T/e$f$e/result.txt")
+        ninner=$((ninner + ${i:-0}))
+      done
     done
     # the scenario form's CU, logs and outcome as the wire forms' (the
     # rent-state check's account index counts in each message's own order)
@@ -150,32 +187,26 @@ forms() {
     if cmp -s "$T/sa" "$T/wl" && cmp -s "$T/wl" "$T/wv"; then
       pinned=$((pinned + 1))
       for p in profile.folded report.json report.txt callgrind.out.scprof profile.speedscope.json flamegraph.svg profile.pb.gz; do
-        if cmp -s "$T/a/01-$label/$p" "$T/legacy/$p" && cmp -s "$T/a/01-$label/$p" "$T/v0/$p"; then same=$((same + 1))
-        else differ=$((differ + 1)); echo "  $label: $p differs between the forms"; fi
+        for o in legacy v0 blegacy bv0 elegacyrpc elegacyrpcjson ev0rpc ev0rpcjson; do
+          if cmp -s "$T/a/01-$label/$p" "$T/$o/$p"; then same=$((same + 1))
+          else differ=$((differ + 1)); echo "  $label: $p differs between the scenario and $o"; fi
+        done
       done
     elif ! grep -q 'InsufficientFundsForRent' "$T/wl"; then
       differ=$((differ + 1)); echo "  $label: the scenario's result differs from the wire's"
     fi
   done
-  # the getTransaction responses (encodings base64 and json) of each form:
-  # litesvm's meta is the chain's record, which scprof must meet exactly
-  nr=0 rbad=0
-  for rpc in "$T/$name"/*.rpc.json "$T/$name"/*.rpcjson.json; do
-    nr=$((nr + 1))
-    "$BIN" profile --scenario "$T/$name/state.json" --tx "$rpc" --expect-chain -o "$T/r" -q >/dev/null 2>"$T/err"
-    rc=$?
-    if [ $rc -ne 0 ] && [ $rc -ne 10 ] || ! grep -q '^chain logs same' "$T/r/result.txt" ||
-       ! grep -q '^chain inner instructions same' "$T/r/result.txt"; then
-      rbad=$((rbad + 1)); echo "  $(basename "$rpc"): exit $rc: $(cat "$T/err")"
-    fi
-  done
-  NAME="sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and inner instructions"
+  NAME="[litesvm] sol_wire $name: $nr getTransaction responses (base64 and json) meet the chain's CU, logs, err and all $ninner inner instructions (program, accounts, data, stack height)"
   ok [ "$nr" -gt 0 -a "$rbad" -eq 0 ]
-  NAME="sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer)"
+  [ "$name" = ata ] && { NAME="sol_wire ata: the responses record inner instructions to compare"; ok [ "$ninner" -gt 0 ]; }
+  big=$(find "$T/$name" -maxdepth 1 -name '*.toolarge' | wc -l)
+  NAME="[litesvm] sol_wire $name: $n legacy and v0 wire transactions equal litesvm (CU, logs, outcome, writable accounts with the fee payer; $big larger than a packet left out)"
   ok [ "$n" -gt 0 -a "$bad" -eq 0 ]
-  NAME="sol_wire $name: the $labels scenario transactions with a fee_payer leave litesvm's accounts, fee payer included"
+  NAME="[litesvm] sol_wire $name: $nb legacy and v0 wire transactions on account dumps with --program files equal litesvm"
+  ok [ "$nb" -gt 0 -a "$bbad" -eq 0 ]
+  NAME="[litesvm] sol_wire $name: the $labels scenario transactions with a fee_payer leave litesvm's accounts, fee payer included"
   ok [ "$labels" -gt 0 -a "$sposts" -eq "$labels" ]
-  NAME="sol_wire $name: scenario, legacy and v0 profiles byte-identical ($same files of $pinned transactions)"
+  NAME="sol_wire $name: profiles byte-identical from the scenario, the legacy and v0 wire forms, both on account dumps, and their getTransaction responses ($same files of $pinned transactions)"
   ok [ "$same" -gt 0 -a "$differ" -eq 0 ]
 }
 forms tx
@@ -190,6 +221,22 @@ ok sh -c "'$BIN' diff '$T/as/01-ata_create/report.json' '$T/aw/report.json' -o '
           grep -q ';program:token InitializeAccount3;' '$T/aw/profile.folded'"
 forms nonce
 forms ptoken
+# CPIs nested up to the depth limit (the CPI refused for CallDepth is in
+# the chain's inner instructions too), failing ones, System and Token callees
+forms cpi
+"$BIN" profile --scenario "$T/cpi/state.json" --tx "$T/cpi/depth_limit.v0.rpc.json" -o "$T/dl" -q >/dev/null 2>&1
+# programs that read sysvars, with the Clock and SlotHashes set: the Clock
+# reader (tests/fixtures/sbpf/clock.c), the Address Lookup Table program
+# creating tables and extending one (instructions built by web3.js's
+# AddressLookupTableProgram), Stake's Initialize (StakeProgram), both core
+# BPF programs taken out of litesvm
+node "$D/run.js" --extract "$T/elf" >/dev/null 2>&1 || echo "FAIL [litesvm] sol_wire: run.js --extract failed"
+forms sysprog
+NAME="[litesvm] sol_wire sysprog: ALT create (10,499 CU), create and extend (16,944), Stake Initialize (7,568) as litesvm charged them"
+ok sh -c "grep -qx 'cu 10499' '$T/sysprog/alt_create.v0.want' && grep -qx 'cu 16944' '$T/sysprog/alt_create_extend.v0.want' &&
+          grep -qx 'cu 7568' '$T/sysprog/stake_initialize.legacy.want' && grep -qx 'result ok' '$T/sysprog/alt_create_extend.legacy.want'"
+NAME="[litesvm] sol_wire cpi: depth_limit's 5 inner instructions, nested to stackHeight 6 (the one refused for CallDepth), as the chain's"
+ok sh -c "grep -q '\"stackHeight\": 6' '$T/cpi/depth_limit.v0.rpc.json' && grep -qx 'chain inner instructions same (5)' '$T/dl/result.txt'"
 "$BIN" profile --scenario "$T/ptoken/state.json" --tx "$T/ptoken/ptoken_priority_fee.v0.b64" -o "$T/pf" -q >/dev/null 2>&1
 NAME="sol_wire p-token with a price of 1,000 micro-lamports over 100,000 CU: fee 2 x 5,000 + 100 (1,166 CU)"
 ok sh -c "grep -qx 'fee 10100' '$T/pf/result.txt' && grep -qx 'cu 1166' '$T/pf/result.txt'"
@@ -205,6 +252,27 @@ ok sh -c "[ $rc -eq 14 ] && grep -q 'chain 13385 CU, scprof 13386 CU; log line 2
 "$BIN" profile --scenario "$T/ata/state.json" --tx "$T/changed.json" -o "$T/c" -q >/dev/null 2>&1
 NAME="sol_wire without --expect-chain the difference is reported, not an error"
 ok [ $? -eq 0 ]
+# an inner instruction the chain recorded otherwise: the data of
+# ata_create's third CPI replaced by one other byte (base58 "2" or "3")
+python3 -c "
+import json, sys
+d = json.load(open('$r'))
+ii = d['result']['meta']['innerInstructions'][0]['instructions']
+sys.stdout.write(ii[2]['data'])
+ii[2]['data'] = '2' if ii[2]['data'] != '2' else '3'
+json.dump(d, open('$T/inner.json', 'w'))
+del ii[2]['stackHeight']
+json.dump(d, open('$T/noheight.json', 'w'))
+" >"$T/inner_data"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/inner.json" --expect-chain -o "$T/c" -q >"$T/out" 2>"$T/err"
+rc=$?
+NAME="sol_wire --expect-chain: an inner instruction that differs is exit 14, the first one named with both sides"
+ok sh -c "[ $rc -eq 14 ] && grep -q 'inner instruction 3 differs: chain \"index 0 stackHeight 2 programIdIndex [0-9]* accounts \[[0-9,]*\] data [23]\", scprof \"index 0 stackHeight 2 programIdIndex [0-9]* accounts \[[0-9,]*\] data $(cat "$T/inner_data")\"' '$T/err' &&
+          grep -q '^scprof inner 3: index 0 stackHeight 2' '$T/c/result.txt'"
+"$BIN" profile --scenario "$T/ata/state.json" --tx "$T/noheight.json" -o "$T/c" -q >/dev/null 2>"$T/err"
+rc=$?
+NAME="sol_wire an inner instruction without stackHeight refused (exit 65, JSON path named)"
+ok one_line_error 65 "result.meta.innerInstructions[0].instructions[2].stackHeight"
 sed 's/"computeUnitsConsumed": 13386/"computeUnitsConsumed": null/' "$r" >"$T/nocu.json"
 "$BIN" profile --scenario "$T/ata/state.json" --tx "$T/nocu.json" -o "$T/c" -q >/dev/null 2>"$T/err"
 rc=$?

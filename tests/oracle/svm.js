@@ -43,6 +43,7 @@ const BUILTINS = {
   memo1: 'Memo1UhkJRfHyvLMcVucJwxXeuD728EqVDDwQDxFMNo',
   memo: 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
   alt: 'AddressLookupTab1e1111111111111111111111111',   // core BPF since the migration
+  stake: 'Stake11111111111111111111111111111111111111', // core BPF too
 };
 // A program named by an ELF path runs under this id unless the case says.
 const DEFAULT_PROGRAM_ID = 'ScprofProgram111111111111111111111111111111';

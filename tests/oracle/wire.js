@@ -8,7 +8,12 @@
 // and what it must print:
 //
 //   state.json          programs, accounts (+ fee payer, + lookup table),
-//                       no instructions: the state for scprof --tx
+//                       the scenario's "sysvars", no instructions: the
+//                       state for scprof --tx
+//   state.specs         the same accounts as tests/oracle/dump.py specs,
+//                       one a line, with the sysvar accounts litesvm holds
+//                       for the scenario's "sysvars" (account dumps)
+//   state.programs      "ID NAME ELF LOADER" a line, for --program
 //   LABEL.scn.json      the transaction alone as a scenario, FeePayer111...
 //                       its "fee_payer"
 //   LABEL.legacy.b64    the legacy wire transaction (base64)
@@ -17,12 +22,15 @@
 //   LABEL.v0.want       LAMPORTS OWNER HEX" for each writable account
 //   LABEL.FORM.rpc.json       a getTransaction response (encoding base64)
 //   LABEL.FORM.rpcjson.json   and one of encoding json, with litesvm's meta
+//   LABEL.toolarge      instead of the above for a transaction larger than
+//                       a packet, which web3.js cannot serialize
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { b58decode, b58encode, LOADERS, BUILTINS, DEFAULT_PROGRAM_ID, FEE_PAYER, SYSTEM, die, litesvm,
         newSvm, parseData } = require('./svm.js');
 const svmErrorText = require('./svm.js').errorText;
+const { applySysvars } = require('./env.js');
 // litesvm's node binding gives an error without fields as its number in
 // TransactionErrorFieldless (dist/internal.d.ts); these are the names
 const FIELDLESS = ['AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound',
@@ -88,8 +96,9 @@ function postLines(svm, w3, msg) {
 }
 
 // A fresh litesvm holding the programs and the accounts (data in hex),
-// its blockhash expired once (the scenario's first transaction's).
-function loadSvm(lib, programs, state, sigverify) {
+// the scenario's sysvars set by litesvm's setters, its blockhash expired
+// once (the scenario's first transaction's).
+function loadSvm(lib, programs, state, sigverify, sysvars) {
   const svm = newSvm(lib);
   if (sigverify) svm.setSigverify(true);
   for (const p of programs)
@@ -97,8 +106,50 @@ function loadSvm(lib, programs, state, sigverify) {
   for (const a of state)
     svm.setAccount(b58decode(a.pubkey), new lib.Account(BigInt(a.lamports), a.data ? Buffer.from(a.data, 'hex') : new Uint8Array(0),
       a.owner ? b58decode(a.owner) : SYSTEM, !!a.executable, 0n));
+  applySysvars(lib, svm, sysvars);
   svm.expireBlockhash();
   return svm;
+}
+
+const SYSVAR_IDS = {
+  clock: 'SysvarC1ock11111111111111111111111111111111', rent: 'SysvarRent111111111111111111111111111111111',
+  epoch_schedule: 'SysvarEpochSchedu1e111111111111111111111111', epoch_rewards: 'SysvarEpochRewards1111111111111111111111111',
+  slot_hashes: 'SysvarS1otHashes111111111111111111111111111', stake_history: 'SysvarStakeHistory1111111111111111111111111',
+  last_restart_slot: 'SysvarLastRestartS1ot1111111111111111111111',
+};
+
+// state.specs and state.programs: the state as account dumps and program
+// files (the sysvars as the accounts litesvm holds after its setters)
+function writeDumpState(svm, state, programs, sysvars, outdir) {
+  const specs = state.map((a) => `${a.pubkey}:${a.lamports}:${a.owner || '11111111111111111111111111111111'}:` +
+    `${a.data || ''}${a.executable ? ':x' : ''}`);
+  for (const k of Object.keys(sysvars || {})) {
+    const acc = svm.getAccount(b58decode(SYSVAR_IDS[k] || die(`sysvars.${k}: no account id`)));
+    specs.push(`${SYSVAR_IDS[k]}:${acc.lamports()}:${b58encode(Buffer.from(acc.owner()))}:${Buffer.from(acc.data()).toString('hex')}`);
+  }
+  fs.writeFileSync(path.join(outdir, 'state.specs'), specs.join('\n') + '\n');
+  fs.writeFileSync(path.join(outdir, 'state.programs'),
+    programs.map((p) => `${p.id || DEFAULT_PROGRAM_ID} ${p.name} ${p.elf} ${p.loader || 'v3'}\n`).join(''));
+}
+
+// An instruction a case has web3.js build ({"web3": BUILDER, ...}):
+//   createLookupTable  {authority, payer, recent_slot}
+//   extendLookupTable  {authority, payer, recent_slot (the table is the one
+//                      created for authority and it), addresses}
+//   stakeInitialize    {stake, staker, withdrawer} (no lockup)
+function web3Ix(w3, ix) {
+  const key = (k) => new w3.PublicKey(k);
+  const alt = w3.AddressLookupTableProgram;
+  if (ix.web3 === 'createLookupTable')
+    return alt.createLookupTable({ authority: key(ix.authority), payer: key(ix.payer), recentSlot: ix.recent_slot })[0];
+  if (ix.web3 === 'extendLookupTable')
+    return alt.extendLookupTable({ authority: key(ix.authority), payer: key(ix.payer),
+      lookupTable: alt.createLookupTable({ authority: key(ix.authority), payer: key(ix.payer), recentSlot: ix.recent_slot })[1],
+      addresses: ix.addresses.map(key) });
+  if (ix.web3 === 'stakeInitialize')
+    return w3.StakeProgram.initialize({ stakePubkey: key(ix.stake),
+      authorized: new w3.Authorized(key(ix.staker), key(ix.withdrawer)) });
+  return die(`web3 ${ix.web3}: not a builder wire.js knows`);
 }
 
 function run(lib, setup, bytes, v0) {
@@ -121,12 +172,21 @@ function main(file, outdir) {
     ids[p.name] = p.id || DEFAULT_PROGRAM_ID;
     programs.push({ ...p, elf: path.resolve(dir, p.elf) });
   }
-  const txs = (scn.transactions || []).map((tx) => tx.instructions.map((ix) => new w3.TransactionInstruction({
-    programId: new w3.PublicKey(ids[ix.program] || ix.program),
-    data: parseData(ix.data, dir),
-    keys: (ix.accounts || []).map((a) => ({ pubkey: new w3.PublicKey(a.pubkey), isSigner: !!a.signer,
-      isWritable: !!a.writable })),
-  })));
+  const txs = (scn.transactions || []).map((tx) => tx.instructions.map((ix) => (ix.web3 ? web3Ix(w3, ix)
+    : new w3.TransactionInstruction({
+      programId: new w3.PublicKey(ids[ix.program] || ix.program),
+      data: parseData(ix.data, dir),
+      keys: (ix.accounts || []).map((a) => ({ pubkey: new w3.PublicKey(a.pubkey), isSigner: !!a.signer,
+        isWritable: !!a.writable })),
+    }))));
+  // the scenario form of an instruction web3.js built: its bytes, its
+  // program by the name "programs" gives it
+  const names = Object.fromEntries(Object.entries(ids).map(([n, id]) => [id, n]));
+  const scnIxs = (tx, t) => tx.instructions.map((ix, k) => (!ix.web3 ? ix : {
+    program: names[txs[t][k].programId.toBase58()] || txs[t][k].programId.toBase58(),
+    data: Buffer.from(txs[t][k].data).toString('hex'),
+    accounts: txs[t][k].keys.map((a) => ({ pubkey: a.pubkey.toBase58(), signer: a.isSigner, writable: a.isWritable })) }));
+  const sysvars = scn.sysvars ? { sysvars: scn.sysvars } : {};
   // the table holds every account an instruction names that is not a signer
   const addrs = [];
   for (const ixs of txs) for (const ix of ixs) for (const k of ix.keys) {
@@ -139,8 +199,9 @@ function main(file, outdir) {
                  { pubkey: ALT_KEY, lamports: (128 + alt.length) * 6960, owner: ALT_PROGRAM, data: alt.toString('hex') }];
   fs.mkdirSync(outdir, { recursive: true });
   fs.writeFileSync(path.join(outdir, 'state.json'),
-    JSON.stringify({ programs, accounts: [...accounts, ...extra], instructions: [] }, null, 1));
-  const setup = () => loadSvm(lib, programs, [...accounts, ...extra], false);
+    JSON.stringify({ programs, accounts: [...accounts, ...extra], ...sysvars, instructions: [] }, null, 1));
+  const setup = () => loadSvm(lib, programs, [...accounts, ...extra], false, scn.sysvars);
+  writeDumpState(setup(), [...accounts, ...extra], programs, scn.sysvars, outdir);
   const table = new w3.AddressLookupTableAccount({ key: new w3.PublicKey(ALT_KEY), state: {
     deactivationSlot: 0xffffffffffffffffn, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0,
     authority: new w3.PublicKey(FEE_PAYER), addresses: addrs.map((a) => new w3.PublicKey(a)) } });
@@ -150,13 +211,21 @@ function main(file, outdir) {
   (scn.transactions || []).forEach((tx, t) => {
     const label = tx.label || String(t + 1);
     fs.writeFileSync(path.join(outdir, `${label}.scn.json`),
-      JSON.stringify({ programs, accounts: [...accounts, ...extra],
-        transactions: [{ ...tx, fee_payer: FEE_PAYER_B58 }] }, null, 1));
+      JSON.stringify({ programs, accounts: [...accounts, ...extra], ...sysvars,
+        transactions: [{ ...tx, instructions: scnIxs(tx, t), fee_payer: FEE_PAYER_B58 }] }, null, 1));
     const blockhash = setup().latestBlockhash();
     const payerKey = new w3.PublicKey(FEE_PAYER);
     const legacy = new w3.Transaction({ feePayer: payerKey, recentBlockhash: blockhash }).add(...txs[t]);
     const legacyMsg = legacy.compileMessage();
-    const legacyBytes = legacy.serialize({ requireAllSignatures: false, verifySignatures: false });
+    let legacyBytes;
+    try {
+      legacyBytes = legacy.serialize({ requireAllSignatures: false, verifySignatures: false });
+    } catch (e) {
+      // more than a packet (1,232 bytes): web3.js cannot write it, no
+      // node would take it; named in OUTDIR/LABEL.toolarge
+      fs.writeFileSync(path.join(outdir, `${label}.toolarge`), `${e.message}\n`);
+      return;
+    }
     const v0Msg = new w3.TransactionMessage({ payerKey, recentBlockhash: blockhash, instructions: txs[t] })
       .compileToV0Message([table]);
     v0Msg.alts = [table];

@@ -21,7 +21,7 @@ sol_case() {
   [ "$have_oracle" -eq 1 ] || return 0
   # shellcheck disable=SC2086
   node "$D/run.js" $oprog "$@" >"$T/oracle.txt" 2>"$T/oracle.err"
-  NAME="$name equals litesvm (CU, logs, outcome, accounts after)"
+  NAME="[litesvm] $name equals litesvm (CU, logs, outcome, accounts after)"
   ok cmp -s "$T/oracle.txt" "$T/out/result.txt"
   cmp -s "$T/oracle.txt" "$T/out/result.txt" || diff "$T/oracle.txt" "$T/out/result.txt" | head -10
 }
@@ -34,7 +34,7 @@ sol_tx_oracle() {
   for dir in "$3"/*/; do
     label=$(basename "$dir" | sed 's/^[0-9]*-//')
     awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/oracle.txt" >"$T/want.txt"
-    NAME="$1 $label equals litesvm"
+    NAME="[litesvm] $1 $label equals litesvm"
     ok cmp -s "$T/want.txt" "$dir/result.txt"
     cmp -s "$T/want.txt" "$dir/result.txt" || diff "$T/want.txt" "$dir/result.txt" | head -10
   done

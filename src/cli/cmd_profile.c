@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/scp_snapshot.h"
+#include "cli/cli_sortx.h"
 #include "soroban/run/arg_json.h"
 #include "soroban/run/scp_spec.h"
 #include "wasm/scp_wasm.h"
@@ -75,6 +76,7 @@ typedef struct profile_opts {
   uint64_t state_size;
   bool sdk_test;              /* --context sdk-test (default: network) */
   bool context_given;         /* --context given: it wins over a scenario's */
+  cli_sortx sortx;            /* --tx ENVELOPE [--meta META] on --snapshot */
 } profile_opts;
 
 /* Stroops: a decimal int64 from 0. */
@@ -525,6 +527,17 @@ static int check_args(profile_opts *o) {
   if (o->snapshot && (o->scenario || o->ncontracts || o->naccounts || o->ntrustlines || o->protocol))
     return cli_die(SCP_ERR_USAGE, "--snapshot is the ledger: no --scenario, --contract, --account, "
                    "--trustline or --protocol with it");
+  if (o->sortx.tx_path || o->sortx.meta_path) {
+    /* the transaction names the contract, function, arguments and auth */
+    const char *given = o->wasm_path || o->list ? "its contract, function and arguments" : o->scenario ? "the calls"
+                      : o->auth_enforce || o->nsigners || o->nauth_sigs || o->auth_expiration || o->has_source
+                        ? "its authorization and source account" : o->cpu_limit ? "its CPU limit (its instructions)" : NULL;
+    int status = cli_sortx_load(&o->sortx, given, o->snapshot);
+    if (status) return status;
+    o->wasm_path = o->sortx.tx->contract_strkey;
+    o->function = o->sortx.tx->function;
+    return load_spec(o);
+  }
   if (o->scenario) {
     if (o->wasm_path || o->ncontracts || o->list)
       return cli_die(SCP_ERR_USAGE, "--scenario names the contracts and calls itself: no "
@@ -561,6 +574,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     int status = ledger_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = auth_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = fee_option(argc, argv, &i, o);
+    if (status == NOT_MINE) status = cli_sortx_option(argc, argv, &i, &o->sortx);
     if (status != NOT_MINE) {
       if (status) return status;
       continue;
@@ -820,6 +834,7 @@ static void free_opts(profile_opts *o) {
   free(o->args);
   free(o->wasm_subs);
   scp_snapshot_free(o->snap);
+  cli_sortx_free(&o->sortx);
 }
 
 /* One array of argc + 1 entries for each repeatable option.  Returns false
@@ -926,6 +941,14 @@ static int profile_call(profile_opts *o) {
                          .sdk_test = o->sdk_test,
                          .soroban_state_size = o->state_size};
   memcpy(so.auth.source_account, o->source, 32);
+  const scp_sortx *tx = o->sortx.tx;
+  if (tx) {   /* its arguments, source, and declared instructions as the limit */
+    so.args = tx->args;
+    so.nargs = tx->nargs;
+    so.auth.has_source_account = true;
+    memcpy(so.auth.source_account, tx->source, 32);
+    so.limits.cpu = tx->instructions;
+  }
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
   scp_sor_session sess;
@@ -935,6 +958,10 @@ static int profile_call(profile_opts *o) {
     free(files);
     scp_ledger_free(ledger);
     return cli_die(SCP_ERR_NOMEM, "out of memory");
+  }
+  if (tx) {
+    sess.tx = tx;
+    sess.tx_meta = o->sortx.has_meta ? &o->sortx.meta : NULL;
   }
   scp_profile *p = NULL;
   scp_error err = {0};

@@ -123,6 +123,10 @@ typedef struct scp_sor_session {
   scp_ledger *ledger;
   size_t main;                 /* the called contract */
   bool main_asset;             /* main indexes the ledger's asset contracts */
+  /* A transaction envelope to run as the network does (scp_sortx.h), and
+   * what the network recorded for it; NULL: none. */
+  const struct scp_sortx *tx;
+  const struct scp_sortx_meta *tx_meta;
 } scp_sor_session;
 
 /* The ledger of o's session, NULL without one. */

@@ -32,6 +32,7 @@
 #include "soroban/run/sor_auth.h"
 #include "soroban/run/sor_ledger.h"
 #include "soroban/run/sac_setup.h"
+#include "soroban/run/scp_sortx.h"
 #include "soroban/core/scp_val.h"
 
 #include <stdlib.h>
@@ -539,13 +540,33 @@ static int meta_sdk(sor_run *r, scp_profile *p) {
   return rc;
 }
 
+/* A transaction's resources: declared, computed, recorded. */
+static int describe_tx(sor_run *r, scp_profile *p) {
+  const sor_vm *vm = &r->vm;
+  scp_sortx_computed c = {.instructions = vm->budget.cpu, .has_fee = vm->fee.done};
+  if (vm->fee.done) {
+    const scp_fee_tx *t = &vm->fee.tx;
+    c.disk_read_bytes = t->res.disk_read_bytes;
+    c.write_bytes = t->res.write_bytes;
+    c.nro = t->footprint_ro;
+    c.nrw = t->footprint_rw;
+    c.resource_fee = t->total;
+    c.non_refundable = t->fee.non_refundable;
+    c.refundable = t->fee.refundable;
+    c.rent = t->rent.total;
+  }
+  return scp_sortx_describe(r->o->session->tx, r->o->session->tx_meta, &c, p);
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
-  int rc = scp_prof_meta(p, "context", o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
-                                                   : "network (the recording-mode invocation simulation runs)");
+  const char *cx = o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
+                 : o->session && o->session->tx ? "transaction (its authorization entries and footprint enforced)"
+                 : "network (the recording-mode invocation simulation runs)";
+  int rc = scp_prof_meta(p, "context", cx);
   if (!rc) rc = scp_prof_meta(p, "contract", r->path);
   if (!rc) rc = scp_prof_meta(p, "function", o->function);
   if (!rc) rc = scp_prof_meta(p, "arguments", r->argtext.data ? r->argtext.data : "");
@@ -572,6 +593,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     rc = meta_line(r, p, key);
   }
   if (!rc && vm->fee.done) rc = scp_fee_run_describe(&vm->fee, p, SOR_METRIC_FEE);
+  if (!rc && o->session && o->session->tx) rc = describe_tx(r, p);
   if (!rc && r->sdk_done) rc = meta_sdk(r, p);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
@@ -665,6 +687,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.vm.test_env = o->sdk_test;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
+  const scp_sortx *tx = o->session ? o->session->tx : NULL;
+  if (!rc && tx && scp_storage_declare_footprint(r.vm.host, tx->foot, tx->nfoot)) rc = oom(err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);
   if (!rc) rc = open_host_fn_frame(&r, collect != NULL, err);
   if (!rc) call(&r);
@@ -686,6 +710,12 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
 }
 
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
+  const scp_sortx *tx = o->session ? o->session->tx : NULL;
+  if (tx) {
+    /* a transaction: its own entries, as they are (enforcing mode) */
+    scp_authplan plan = {.entries = tx->auth, .lens = tx->auth_lens, .n = tx->nauth};
+    return run_profile(o, &plan, NULL, out, err);
+  }
   if (!o->auth.enforce) return run_profile(o, NULL, NULL, out, err);
   *out = NULL;
   /* simulation first (recording mode, unprofiled), then the signed call */
@@ -697,5 +727,14 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   scp_profile_destroy(p);
   if (rc == SCP_OK) rc = run_profile(o, &plan, NULL, out, err);
   scp_authplan_free(&plan);
+  return rc;
+}
+
+int scp_sortx_simulate_auth(const scp_soroban_opts *o, scp_authplan *plan, scp_error *err) {
+  scp_soroban_opts rec = *o;
+  rec.auth.enforce = false;
+  scp_profile *p = NULL;
+  int rc = run_profile(&rec, NULL, plan, &p, err);
+  scp_profile_destroy(p);
   return rc;
 }

@@ -21,6 +21,7 @@
 
 #include "scprof.h"
 #include "util/scp_util.h"
+#include "soroban/fee/scp_fee.h"
 
 struct scp_fentry;
 
@@ -71,15 +72,28 @@ typedef struct scp_sortx_meta {
  * resultMetaXdr (and resultXdr).  Errors as scp_sortx_load. */
 int scp_sortx_meta_load(const char *path, scp_sortx_meta *out, scp_error *err);
 
-/* What scprof computed for the run: its CPU, and with a network the
- * fee's resources and charges (has_fee). */
+/* What scprof computed for the run: its CPU, and with a network (cfg
+ * set) the resources the run used and what it leaves to the refundable
+ * charge: its events' and return value's bytes, its rent. */
 typedef struct scp_sortx_computed {
   uint64_t instructions;
-  bool has_fee;
-  uint64_t disk_read_bytes, write_bytes;
+  const scp_fee_config *cfg;   /* the network's rates; NULL: no network */
   uint32_t nro, nrw;
-  int64_t resource_fee, non_refundable, refundable, rent;
+  uint64_t disk_read_bytes, write_bytes;
+  uint32_t events_bytes;
+  int64_t rent;
 } scp_sortx_computed;
+
+/* What the network charges for transaction t whose run used c (as
+ * stellar-core does): the non-refundable part from the declared
+ * resources (instructions, the footprint's classic entries and restored
+ * archived entries as disk reads, its read-write entries as writes, the
+ * declared bytes) and the envelope's size; the refundable part from the
+ * events the run emitted and its rent.  c->cfg must be set. */
+typedef struct scp_sortx_charge {
+  int64_t non_refundable, refundable, rent, total;
+} scp_sortx_charge;
+void scp_sortx_charge_of(const scp_sortx *t, const scp_sortx_computed *c, scp_sortx_charge *out);
 
 /* (sor_run.c) The signed authorization entries an enforcing run of o
  * sets (o->auth: signers, signatures, expiration), from the recording run
@@ -89,11 +103,13 @@ struct scp_authplan;
 int scp_sortx_simulate_auth(const scp_soroban_opts *o, struct scp_authplan *plan, scp_error *err);
 
 struct scp_profile;
-/* (sor_tx_report.c) The resources table as metadata lines "tx ...": for
- * each resource what the envelope declared, what scprof computed and
- * (meta, may be NULL) what the network charged, a difference between two
- * of them marked "DIFFERS", then "tx differences": "none" or how many and
- * which.  SCP_OK or SCP_ERR_NOMEM. */
+/* (sor_tx_report.c) The resources table as metadata lines "tx ...",
+ * each "declared D | scprof S | network N" ("-" where there is none):
+ * the resources the envelope declared next to those the run used, then
+ * the fee the network charges as scprof computes it (scp_sortx_charge_of)
+ * next to what the meta (may be NULL) recorded.  A difference between
+ * two cells of a row is marked "DIFFERS"; then "tx differences": "none"
+ * or how many and which.  SCP_OK or SCP_ERR_NOMEM. */
 int scp_sortx_describe(const scp_sortx *t, const scp_sortx_meta *meta, const scp_sortx_computed *c,
                        struct scp_profile *p);
 

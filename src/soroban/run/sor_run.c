@@ -543,16 +543,15 @@ static int meta_sdk(sor_run *r, scp_profile *p) {
 /* A transaction's resources: declared, computed, recorded. */
 static int describe_tx(sor_run *r, scp_profile *p) {
   const sor_vm *vm = &r->vm;
-  scp_sortx_computed c = {.instructions = vm->budget.cpu, .has_fee = vm->fee.done};
+  scp_sortx_computed c = {.instructions = vm->budget.cpu};
   if (vm->fee.done) {
     const scp_fee_tx *t = &vm->fee.tx;
-    c.disk_read_bytes = t->res.disk_read_bytes;
-    c.write_bytes = t->res.write_bytes;
+    c.cfg = &vm->fee.net.fee;
     c.nro = t->footprint_ro;
     c.nrw = t->footprint_rw;
-    c.resource_fee = t->total;
-    c.non_refundable = t->fee.non_refundable;
-    c.refundable = t->fee.refundable;
+    c.disk_read_bytes = t->res.disk_read_bytes;
+    c.write_bytes = t->res.write_bytes;
+    c.events_bytes = t->res.contract_events_size_bytes;
     c.rent = t->rent.total;
   }
   return scp_sortx_describe(r->o->session->tx, r->o->session->tx_meta, &c, p);

@@ -10,7 +10,9 @@
  *    the envelope then runs at exactly the cost of the --auth enforce run
  *    of the same call (CPU, memory, every folded stack).
  *  - the host's errors: a changed signature byte, an expired signature,
- *    a key left out of the footprint, a write to a read-only key.
+ *    a key left out of the footprint, a write to a read-only key; and
+ *    stellar-core's refusal of an archived entry the envelope does not
+ *    restore.
  *  - the three encodings (JSON, base64, binary) give the same transaction.
  *  - two public testnet envelopes (stellar/laboratory's test vectors) read
  *    as the transactions whose hashes the laboratory's tests give: the
@@ -50,6 +52,8 @@
 
 static char g_dir[64];
 static char g_snap[128];   /* the counter snapshot with G1's account in ALICE's place */
+static char g_arch[128];   /* the same, the count entry archived (live until 50) */
+static bool g_restore;     /* envelopes restore the count entry (read-write 0) */
 
 static char *read_text(const char *path) {
   uint8_t *p = NULL;
@@ -77,6 +81,13 @@ static int setup(void **state) {
   for (char *a = strstr(t, ALICE); a; a = strstr(a, ALICE)) memcpy(a, G1, 56);
   snprintf(g_snap, sizeof g_snap, "%s/snap.json", g_dir);
   write_bytes(g_snap, t, strlen(t));
+  /* the count entry is the file's last */
+  char *last = NULL;
+  for (char *a = strstr(t, "\"live_until\": 4195"); a; a = strstr(a + 1, "\"live_until\": 4195")) last = a;
+  assert_non_null(last);
+  memcpy(last, "\"live_until\":   50", 18);
+  snprintf(g_arch, sizeof g_arch, "%s/archived.json", g_dir);
+  write_bytes(g_arch, t, strlen(t));
   free(t);
   return 0;
 }
@@ -273,11 +284,12 @@ static void write_envelope(const char *path, json_t *entry, uint32_t instruction
   else json_decref(nk);
   json_t *doc = json_pack(
       "{s:{s:{s:s,s:i,s:s,s:s,s:s,s:[{s:n,s:{s:{s:{s:{s:s,s:s,s:[{s:s},{s:i}]}},s:[O]}}}],"
-      "s:{s:{s:s,s:{s:{s:o,s:o},s:I,s:i,s:i},s:s}}},s:[]}}",
+      "s:{s:{s:o,s:{s:{s:o,s:o},s:I,s:i,s:i},s:s}}},s:[]}}",
       "tx", "tx", "source_account", G1, "fee", 200000, "seq_num", "4294967297", "cond", "none", "memo", "none",
       "operations", "source_account", "body", "invoke_host_function", "host_function", "invoke_contract",
       "contract_address", COUNTER, "function_name", "increment", "args", "address", G1, "u32", 2, "auth", entry,
-      "ext", "v1", "ext", "v0", "resources", "footprint", "read_only", ro, "read_write", rw, "instructions",
+      "ext", "v1", "ext", g_restore ? json_pack("{s:{s:[i]}}", "v1", "archived_soroban_entries", 0) : json_string("v0"),
+      "resources", "footprint", "read_only", ro, "read_write", rw, "instructions",
       (json_int_t)instructions, "disk_read_bytes", 0, "write_bytes", 0, "resource_fee", "0", "signatures");
   assert_non_null(doc);
   assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
@@ -286,9 +298,9 @@ static void write_envelope(const char *path, json_t *entry, uint32_t instruction
 
 /* Run the envelope at path on a fresh ledger: the profile (NULL when the
  * run did not get that far) and the return code, err its message. */
-static scp_profile *run_tx(const char *path, int *rc, scp_error *err) {
+static scp_profile *run_tx_on(const char *snap, const char *path, int *rc, scp_error *err) {
   env e;
-  env_open(&e, g_snap);
+  env_open(&e, snap);
   scp_sortx *tx = NULL;
   assert_int_equal(scp_sortx_load(path, &tx, err), SCP_OK);
   e.o.function = tx->function;
@@ -304,6 +316,8 @@ static scp_profile *run_tx(const char *path, int *rc, scp_error *err) {
   env_close(&e);
   return p;
 }
+
+static scp_profile *run_tx(const char *path, int *rc, scp_error *err) { return run_tx_on(g_snap, path, rc, err); }
 
 /* The signed envelope costs what --auth enforce costs; its errors are the
  * host's. */
@@ -400,6 +414,35 @@ static void test_expired_signature(void **state) {
   json_decref(entry);
 }
 
+/* An archived entry of the footprint: stellar-core refuses the call
+ * unless the envelope restores it; restored, the call reads its value. */
+static void test_archived(void **state) {
+  (void)state;
+  json_t *entry = signed_entry();
+  char path[160];
+  snprintf(path, sizeof path, "%s/arch.json", g_dir);
+  write_envelope(path, entry, 2000000, true, true);
+  int rc;
+  scp_error err = {0};
+  scp_profile *got = run_tx_on(g_arch, path, &rc, &err);
+  assert_int_equal(rc, SCP_ERR_HOST);
+  assert_non_null(strstr(err.msg, "footprint.read_write[0]: the entry is archived (live until ledger 50, the ledger is 100) "
+                                  "and the transaction does not restore it"));
+  /* refused before the host runs: nothing charged */
+  assert_non_null(got);
+  assert_int_equal(scp_profile_total(got, 0), 0);
+  scp_profile_destroy(got);
+  g_restore = true;
+  write_envelope(path, entry, 2000000, true, true);
+  g_restore = false;
+  got = run_tx_on(g_arch, path, &rc, &err);
+  if (rc) print_message("%s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_string_equal(meta_value(got, "result"), "u32:7");
+  scp_profile_destroy(got);
+  json_decref(entry);
+}
+
 static void same_tx(const scp_sortx *a, const scp_sortx *b) {
   assert_string_equal(a->function, b->function);
   assert_memory_equal(a->contract, b->contract, 32);
@@ -425,11 +468,23 @@ static void same_tx(const scp_sortx *a, const scp_sortx *b) {
  * base64 and binary. */
 static void test_encodings(void **state) {
   (void)state;
-  static const char *const files[] = {"tests/data/xdr/envelope_v1.json", "tests/data/xdr/envelope_fee_bump.json"};
+  static const char *const vectors[] = {"tests/data/xdr/envelope_v1.json", "tests/data/xdr/envelope_fee_bump.json"};
   for (size_t f = 0; f < 2; f++) {
     scp_sortx *j = NULL, *b64 = NULL, *bin = NULL;
     scp_error err = {0};
-    assert_int_equal(scp_sortx_load(files[f], &j, &err), SCP_OK);
+    /* the vectors restore read-write entry 2 of 2: refused as stellar-core
+     * refuses it; entries 0 and 1 are read */
+    assert_int_equal(scp_sortx_load(vectors[f], &j, &err), SCP_ERR_MALFORMED);
+    assert_non_null(strstr(err.msg, "soroban_data.ext.v1.archived_soroban_entries[1]: not an index of the read-write footprint"));
+    scp_sortx_free(j);
+    char *vt = read_text(vectors[f]), *at = strstr(vt, "\"archived_soroban_entries\": [0, 2]");
+    assert_non_null(at);
+    memcpy(at + strlen("\"archived_soroban_entries\": [0, "), "1", 1);
+    char file[160];
+    snprintf(file, sizeof file, "%s/vector%zu.json", g_dir, f);
+    write_bytes(file, vt, strlen(vt));
+    free(vt);
+    assert_int_equal(scp_sortx_load(file, &j, &err), SCP_OK);
     /* what the file holds */
     assert_int_equal(j->fee_bump, f == 1);
     assert_int_equal(j->fee, f ? 300000 : 150000);
@@ -445,9 +500,9 @@ static void test_encodings(void **state) {
     assert_int_equal(j->resource_fee, 50000);
     assert_int_equal(j->narchived, 2);
     /* the same envelope as base64 and binary */
-    char *text = read_text(files[f]);
+    char *text = read_text(file);
     json_t *v = NULL;
-    assert_int_equal(scp_json_parse((const uint8_t *)text, strlen(text), files[f], &v, &err), SCP_OK);
+    assert_int_equal(scp_json_parse((const uint8_t *)text, strlen(text), file, &v, &err), SCP_OK);
     free(text);
     scp_buf raw = {0};
     assert_int_equal(scp_xdr_from_json(scp_xdr_find("TransactionEnvelope"), v, &raw, &err), SCP_OK);
@@ -622,6 +677,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_signed_envelope),
       cmocka_unit_test(test_expired_signature),
+      cmocka_unit_test(test_archived),
       cmocka_unit_test(test_encodings),
       cmocka_unit_test(test_public_envelopes),
       cmocka_unit_test(test_meta),

@@ -43,7 +43,8 @@ typedef struct scp_sortx {
   uint32_t nro, nrw;
   uint32_t instructions, disk_read_bytes, write_bytes;
   int64_t resource_fee;
-  size_t narchived;            /* archived entries it restores (v1 extension) */
+  uint32_t *archived;          /* the read-write entries it restores (v1 extension) */
+  size_t narchived;
   size_t bytes;                /* the envelope's XDR size */
 } scp_sortx;
 
@@ -55,6 +56,16 @@ typedef struct scp_sortx {
  * scp_sortx_free either way. */
 int scp_sortx_load(const char *path, scp_sortx **out, scp_error *err);
 void scp_sortx_free(scp_sortx *t);
+
+/* The footprint's archived entries (persistent ones whose live-until
+ * ledger is before h's sequence, in h's snapshot source) are those t
+ * restores: SCP_OK, or SCP_ERR_HOST naming the first that is not, as
+ * stellar-core refuses the call (INVOKE_HOST_FUNCTION_ENTRY_ARCHIVED)
+ * before the host runs.  The ones it restores the storage restores as
+ * recording mode does (the entry live again from the ledger's minimum
+ * persistent TTL). */
+struct scp_host;
+int scp_sortx_check_archived(const scp_sortx *t, struct scp_host *h, scp_error *err);
 
 /* What the network recorded: the SorobanTransactionMeta v1 extension's
  * charges and, from an RPC response's TransactionResult, the fee

@@ -688,7 +688,9 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc) rc = check_entry(&r, err);
   const scp_sortx *tx = o->session ? o->session->tx : NULL;
   if (!rc && tx && scp_storage_declare_footprint(r.vm.host, tx->foot, tx->nfoot)) rc = oom(err);
-  if (!rc && plan) rc = set_auth_entries(&r, plan, err);
+  /* stellar-core refuses an archived entry it does not restore before the host runs */
+  if (!rc && tx) r.run_rc = scp_sortx_check_archived(tx, r.vm.host, &r.run_err);
+  if (!rc && plan && !r.run_rc) rc = set_auth_entries(&r, plan, err);
   if (!rc) rc = open_host_fn_frame(&r, collect != NULL, err);
   if (!rc) call(&r);
   if (!rc) rc = close_host_fn_frame(&r, err);

@@ -189,8 +189,20 @@ static int soroban_data(rdr *r, const json_t *ext) {
       !u32_of(mem(res, "write_bytes"), &t->write_bytes) || !scp_json_i64(mem(sd, "resource_fee"), &fee))
     return bad(r, SCP_ERR_INTERNAL, "soroban_data", "the codec's JSON lacks a resource");
   t->resource_fee = fee;
-  t->narchived = json_array_size(mem(x, "archived_soroban_entries"));
-  return footprint(r, mem(res, "footprint"));
+  const json_t *ar = mem(x, "archived_soroban_entries");
+  t->narchived = json_array_size(ar);
+  if (!(t->archived = calloc(t->narchived + 1, sizeof *t->archived))) return scp_fail(r->err, SCP_ERR_NOMEM, "out of memory");
+  for (size_t i = 0; i < t->narchived; i++)
+    if (!u32_of(json_array_get(ar, i), &t->archived[i]))
+      return bad(r, SCP_ERR_INTERNAL, "soroban_data.ext.v1", "the codec's JSON lacks an index");
+  int rc = footprint(r, mem(res, "footprint"));
+  for (size_t i = 0; !rc && i < t->narchived; i++)
+    if (t->archived[i] >= t->nrw) {
+      char where[96];
+      snprintf(where, sizeof where, "soroban_data.ext.v1.archived_soroban_entries[%zu]", i);
+      rc = bad(r, SCP_ERR_MALFORMED, where, "not an index of the read-write footprint");
+    }
+  return rc;
 }
 
 /* The one operation: InvokeHostFunction of a contract function. */
@@ -256,6 +268,7 @@ void scp_sortx_free(scp_sortx *t) {
   free(t->auth);
   free(t->auth_lens);
   free(t->foot);
+  free(t->archived);
   free(t);
 }
 
@@ -282,6 +295,30 @@ int scp_sortx_load(const char *path, scp_sortx **out, scp_error *err) {
   scp_buf_free(&r.b);
   json_decref(j);
   return rc;
+}
+
+/* ---- archived entries ---------------------------------------------------------------- */
+
+static bool marked(const scp_sortx *t, size_t rw) {
+  for (size_t i = 0; i < t->narchived; i++)
+    if (t->archived[i] == rw) return true;
+  return false;
+}
+
+int scp_sortx_check_archived(const scp_sortx *t, scp_host *h, scp_error *err) {
+  uint32_t seq = h->opts.ledger_sequence;
+  for (size_t i = 0; i < t->nfoot; i++) {
+    const scp_lkey *k = &t->foot[i].k;
+    bool persistent = k->type == SCP_LK_CONTRACT_CODE || (k->type == SCP_LK_CONTRACT_DATA && k->dur == SCP_DUR_PERSISTENT);
+    const scp_sentry *e = persistent ? scp_storage_snapshot_entry(h, k) : NULL;
+    bool rw = i >= t->nro;
+    if (!e || !e->present || e->live_until >= seq || (rw && marked(t, i - t->nro))) continue;
+    return scp_fail(err, SCP_ERR_HOST,
+                    "footprint.%s[%zu]: the entry is archived (live until ledger %u, the ledger is %u) and the "
+                    "transaction does not restore it (stellar-core: INVOKE_HOST_FUNCTION_ENTRY_ARCHIVED)",
+                    rw ? "read_write" : "read_only", rw ? i - t->nro : i, e->live_until, seq);
+  }
+  return SCP_OK;
 }
 
 /* ---- the meta ------------------------------------------------------------------------ */

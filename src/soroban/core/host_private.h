@@ -10,6 +10,7 @@
 #include "soroban/core/scp_val.h"
 #include "crypto/crypto_fr.h"
 #include "xdr/scp_xdr.h"
+#include <string.h>
 
 /* Argument / result types of env.json. */
 typedef enum scp_vtype {
@@ -147,6 +148,11 @@ struct scp_host {
    * must be in it, a write in its read-write part.  NULL: none. */
   scp_fentry *declared;
   size_t ndeclared;
+  /* Code entries stored without cost inputs (ContractCodeEntry ext v0),
+   * by Wasm hash (borrowed from the ledger): the VM charges them by their
+   * byte length, and their entries are that much smaller. */
+  const uint8_t (*v0_code)[32];
+  size_t nv0_code;
   scp_storage_stats stats;    /* contract-data reads / writes so far */
   bool io;                    /* the next storage access counts in stats */
   scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
@@ -403,6 +409,12 @@ SCP_HIDDEN int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *v
 SCP_HIDDEN int scp_storage_seed_map(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t len,
                                     uint32_t live_until);
 SCP_HIDDEN void scp_storage_footprint_clear(scp_host *h);
+/* The code of Wasm hash is stored without cost inputs (h->v0_code). */
+static inline bool scp_host_code_v0(const scp_host *h, const uint8_t hash[32]) {
+  for (size_t i = 0; i < h->nv0_code; i++)
+    if (!memcmp(h->v0_code[i], hash, 32)) return true;
+  return false;
+}
 /* Two keys are the same ledger key (uncharged). */
 SCP_HIDDEN bool scp_lkey_same(const scp_lkey *a, const scp_lkey *b);
 /* (host_footprint.c) The transaction's footprint, copied: from now on an

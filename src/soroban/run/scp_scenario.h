@@ -114,6 +114,10 @@ typedef struct scp_ledger {
    * None entries included (a deleted key stays as None) */
   struct scp_sentry *test_map;
   size_t ntest_map;
+  /* Wasm hashes of code entries stored without cost inputs (a snapshot's
+   * ext v0 entries; owned) */
+  uint8_t (*v0_code)[32];
+  size_t nv0_code;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts

@@ -75,6 +75,8 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   if (o->session->main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->session->main);
   if ((rc = scp_ledger_setup(l, o, err))) return rc;
   if (scp_sor_ledger_give(l, vm->host)) return oom(err);
+  vm->host->v0_code = (const uint8_t (*)[32])l->v0_code;
+  vm->host->nv0_code = l->nv0_code;
   memcpy(main_id, o->session->main_asset ? l->asset_ids[o->session->main] : l->ids[o->session->main], 32);
   uint32_t mi;
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {

@@ -32,6 +32,7 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
 typedef struct sor_module {
   uint8_t id[32];
   uint8_t code_hash[32];
+  size_t len;                  /* the Wasm's bytes */
   scp_wasm_module *mod;
   int *import_fn;              /* host function id per import */
   scp_sym *sym;

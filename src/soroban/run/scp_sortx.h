@@ -45,7 +45,8 @@ typedef struct scp_sortx {
   int64_t resource_fee;
   uint32_t *archived;          /* the read-write entries it restores (v1 extension) */
   size_t narchived;
-  size_t bytes;                /* the envelope's XDR size */
+  size_t bytes;                /* the envelope's XDR size (a fee bump's inner
+                                  transaction's, as an envelope of its own) */
 } scp_sortx;
 
 /* Read the envelope at path.  SCP_OK, or (err one line "PATH: JSON-PATH:

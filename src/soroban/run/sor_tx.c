@@ -291,6 +291,16 @@ int scp_sortx_load(const char *path, scp_sortx **out, scp_error *err) {
   }
   if (!rc && !v1)
     rc = bad(&r, SCP_ERR_UNSUPPORTED, "tx_v0", "a v0 envelope cannot hold a Soroban transaction");
+  if (!rc && fb) {
+    /* stellar-core runs the inner transaction as an envelope of its own
+     * (FeeBumpTransactionFrame::convertInnerTxToV1): its fee counts that
+     * envelope's size */
+    json_t *inner = json_pack("{s:O}", "tx", v1);
+    if (!inner) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    if (!rc) rc = json_bin(path, scp_xdr_find("TransactionEnvelope"), inner, &r.b, err);
+    if (!rc) r.t->bytes = r.b.len;
+    json_decref(inner);
+  }
   if (!rc) rc = transaction(&r, mem(v1, "tx"));
   scp_buf_free(&r.b);
   json_decref(j);

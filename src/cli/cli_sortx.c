@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_sortx.h"
+#include "soroban/run/scp_scenario.h"
 
 int cli_sortx_option(int argc, char **argv, int *i, cli_sortx *x) {
   const char *a = argv[*i], *val;
@@ -29,6 +30,18 @@ int cli_sortx_load(cli_sortx *x, const char *given, const char *snapshot) {
     x->has_meta = true;
   }
   return 0;
+}
+
+void cli_sortx_apply(const cli_sortx *x, scp_soroban_opts *so, scp_sor_session *sess) {
+  const scp_sortx *tx = x->tx;
+  if (!tx) return;
+  so->args = tx->args;
+  so->nargs = tx->nargs;
+  so->auth.has_source_account = true;
+  memcpy(so->auth.source_account, tx->source, 32);
+  so->limits.cpu = tx->instructions;
+  sess->tx = tx;
+  sess->tx_meta = x->has_meta ? &x->meta : NULL;
 }
 
 void cli_sortx_free(cli_sortx *x) {

@@ -27,6 +27,13 @@ int cli_sortx_option(int argc, char **argv, int *i, cli_sortx *x);
  * the exit status of the error it printed. */
 int cli_sortx_load(cli_sortx *x, const char *given, const char *snapshot);
 
+/* The run's options from the transaction (nothing without --tx): its
+ * arguments, source account and declared instructions as the CPU limit
+ * into so (x must outlive the run), its envelope and meta into sess (the
+ * session so runs in). */
+struct scp_sor_session;
+void cli_sortx_apply(const cli_sortx *x, scp_soroban_opts *so, struct scp_sor_session *sess);
+
 void cli_sortx_free(cli_sortx *x);
 
 #endif

@@ -941,14 +941,6 @@ static int profile_call(profile_opts *o) {
                          .sdk_test = o->sdk_test,
                          .soroban_state_size = o->state_size};
   memcpy(so.auth.source_account, o->source, 32);
-  const scp_sortx *tx = o->sortx.tx;
-  if (tx) {   /* its arguments, source, and declared instructions as the limit */
-    so.args = tx->args;
-    so.nargs = tx->nargs;
-    so.auth.has_source_account = true;
-    memcpy(so.auth.source_account, tx->source, 32);
-    so.limits.cpu = tx->instructions;
-  }
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
   scp_sor_session sess;
@@ -959,10 +951,7 @@ static int profile_call(profile_opts *o) {
     scp_ledger_free(ledger);
     return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
-  if (tx) {
-    sess.tx = tx;
-    sess.tx_meta = o->sortx.has_meta ? &o->sortx.meta : NULL;
-  }
+  cli_sortx_apply(&o->sortx, &so, &sess);
   scp_profile *p = NULL;
   scp_error err = {0};
   int rc = scp_soroban_profile(&so, &p, &err);

@@ -74,15 +74,22 @@ static void fuzz_xdr_json(const scp_xdr_type *t, const uint8_t *p, size_t n) {
   scp_buf_free(&b);
 }
 
-static void fuzz_xdr_snapshot(const uint8_t *p, size_t n) {
-  char path[] = "/tmp/scp_fuzz_snapXXXXXX";
+/* p (n bytes) as a new file at path (a mkstemp template); false when it
+ * cannot be made. */
+static bool fuzz_xdr_file(const uint8_t *p, size_t n, char *path) {
   int fd = mkstemp(path);
-  if (fd < 0) return;
+  if (fd < 0) return false;
   FILE *f = fdopen(fd, "w");
   if (f) {
     fwrite(p, 1, n, f);
     fclose(f);
   }
+  return true;
+}
+
+static void fuzz_xdr_snapshot(const uint8_t *p, size_t n) {
+  char path[] = "/tmp/scp_fuzz_snapXXXXXX";
+  if (!fuzz_xdr_file(p, n, path)) return;
   scp_snapshot *s = NULL;
   scp_error e = {0};
   int rc = scp_snapshot_load(path, &s, &e);
@@ -102,13 +109,7 @@ static void fuzz_xdr_snapshot(const uint8_t *p, size_t n) {
 /* An envelope (meta false) or meta file: a failure names the file. */
 static void fuzz_xdr_tx(const uint8_t *p, size_t n, bool meta) {
   char path[] = "/tmp/scp_fuzz_txXXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0) return;
-  FILE *f = fdopen(fd, "w");
-  if (f) {
-    fwrite(p, 1, n, f);
-    fclose(f);
-  }
+  if (!fuzz_xdr_file(p, n, path)) return;
   scp_sortx *t = NULL;
   scp_sortx_meta m;
   scp_error e = {0};

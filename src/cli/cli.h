@@ -63,6 +63,8 @@ void cli_warn(const char *fmt, ...) SCP_PRINTF(1, 2);
 /* A non-negative decimal integer; ',' and '_' may group digits ("1,000")
  * so limits can be pasted from a report.  False on anything else. */
 bool cli_parse_u64(const char *s, uint64_t *v);
+/* Stroops: a decimal int64 from 0. */
+bool cli_parse_stroops(const char *s, int64_t *out);
 
 /* --min-width PCT: a percentage in [0, 100] into *pct for scp_svg_opts.
  * 0 means keep every frame, which the SVG writer spells as a negative

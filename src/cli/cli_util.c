@@ -265,3 +265,10 @@ void cli_progress_done(cli_progress *pg, const char *fmt, ...) {
   fprintf(stderr, " (%.2f s CPU)\n", cpu_seconds() - pg->cpu_start);
   va_end(ap);
 }
+
+bool cli_parse_stroops(const char *t, int64_t *out) {
+  uint64_t v;
+  if (!cli_parse_u64(t, &v) || v > INT64_MAX) return false;
+  *out = (int64_t)v;
+  return true;
+}

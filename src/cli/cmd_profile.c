@@ -12,6 +12,7 @@
 #include "cli_sorsyms.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/scp_snapshot.h"
+#include "cli/cli_sortx.h"
 #include "soroban/run/arg_json.h"
 #include "soroban/run/scp_spec.h"
 #include "wasm/scp_wasm.h"
@@ -77,15 +78,8 @@ typedef struct profile_opts {
   bool sdk_test;              /* --context sdk-test (default: network) */
   bool context_given;         /* --context given: it wins over a scenario's */
   cli_sor_syms syms;          /* --symbols [C...=]FILE.wasm */
+  cli_sortx sortx;            /* --tx ENVELOPE [--meta META] on --snapshot */
 } profile_opts;
-
-/* Stroops: a decimal int64 from 0. */
-static bool parse_stroops(const char *t, int64_t *out) {
-  uint64_t v;
-  if (!cli_parse_u64(t, &v) || v > INT64_MAX) return false;
-  *out = (int64_t)v;
-  return true;
-}
 
 /* --account G...[:BALANCE]: a classic account (master key weight 1, no
  * signers), its balance in stroops (default 0). */
@@ -100,7 +94,7 @@ static int parse_account(profile_opts *o, const char *val) {
     key[56] = 0;
     ok = scp_account_strkey(key, a->id);
   }
-  if (!ok || (val[n] && !parse_stroops(val + n + 1, &a->balance)))
+  if (!ok || (val[n] && !cli_parse_stroops(val + n + 1, &a->balance)))
     return cli_die(SCP_ERR_ARG, "--account %s: expected G...[:BALANCE] (an account strkey, the "
                    "balance in stroops)", val);
   for (size_t i = 0; i < o->naccounts; i++)
@@ -134,7 +128,7 @@ static int parse_trustline(profile_opts *o, const char *val) {
     o->owned[o->nowned++] = asset;
   }
   if (ok && !asset) return cli_die(SCP_ERR_NOMEM, "out of memory");
-  if (ok && code[alen]) ok = parse_stroops(code + alen + 1, &t->balance);
+  if (ok && code[alen]) ok = cli_parse_stroops(code + alen + 1, &t->balance);
   if (!ok)
     return cli_die(SCP_ERR_ARG, "--trustline %s: expected ACCOUNT:CODE:ISSUER[:BALANCE] (account "
                    "strkeys G..., the balance in the asset's units)", val);
@@ -527,6 +521,17 @@ static int check_args(profile_opts *o) {
   if (o->snapshot && (o->scenario || o->ncontracts || o->naccounts || o->ntrustlines || o->protocol))
     return cli_die(SCP_ERR_USAGE, "--snapshot is the ledger: no --scenario, --contract, --account, "
                    "--trustline or --protocol with it");
+  if (o->sortx.tx_path || o->sortx.meta_path) {
+    /* the transaction names the contract, function, arguments and auth */
+    const char *given = o->wasm_path || o->list ? "its contract, function and arguments" : o->scenario ? "the calls"
+                      : o->auth_enforce || o->nsigners || o->nauth_sigs || o->auth_expiration || o->has_source
+                        ? "its authorization and source account" : o->cpu_limit ? "its CPU limit (its instructions)" : NULL;
+    int status = cli_sortx_load(&o->sortx, given, o->snapshot);
+    if (status) return status;
+    o->wasm_path = o->sortx.tx->contract_strkey;
+    o->function = o->sortx.tx->function;
+    return load_spec(o);
+  }
   if (o->scenario) {
     if (o->syms.nspecs)
       return cli_die(SCP_ERR_USAGE, "--symbols goes with one call (CONTRACT.wasm FUNCTION), not --scenario");
@@ -565,6 +570,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     int status = ledger_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = auth_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = fee_option(argc, argv, &i, o);
+    if (status == NOT_MINE) status = cli_sortx_option(argc, argv, &i, &o->sortx);
     if (status != NOT_MINE) {
       if (status) return status;
       continue;
@@ -829,6 +835,7 @@ static void free_opts(profile_opts *o) {
   cli_sor_syms_free(&o->syms);
   free(o->syms.specs);
   scp_snapshot_free(o->snap);
+  cli_sortx_free(&o->sortx);
 }
 
 /* One array of argc + 1 entries for each repeatable option.  Returns false
@@ -951,6 +958,7 @@ static int profile_call(profile_opts *o) {
     scp_ledger_free(ledger);
     return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
+  cli_sortx_apply(&o->sortx, &so, &sess);
   scp_profile *p = NULL;
   scp_error err = {0};
   int rc = scp_soroban_profile(&so, &p, &err);

@@ -60,7 +60,13 @@ typedef struct sol_cli {
 bool cli_is_sbpf_program(int argc, char **argv) {
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
-    if (!strcmp(argv[i], "--tx")) return true;
+    /* --tx: a Solana wire transaction, or with --snapshot (the Soroban
+     * ledger) a Soroban envelope */
+    if (!strcmp(argv[i], "--tx")) {
+      for (int k = 0; k < argc; k++)
+        if (!strcmp(argv[k], "--snapshot")) return false;
+      return true;
+    }
     /* options only a Solana run has: the program may come from them */
     if (!strcmp(argv[i], "--program") || !strcmp(argv[i], "--accounts")) return true;
     if (argv[i][0] == '-') continue;

@@ -22,6 +22,7 @@ cp "$B/examples/counter.wasm" "$B/examples/vault.wasm" "$T/"
 
 . "$(dirname "$0")/lib/check.sh"
 totals() { awk '$1 == "CPU" || $1 == "Memory" {print $1, $2}' "$1/report.txt" | head -2; }
+cpu_of() { awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt"; }
 
 # ---- the same state as a scenario and as a snapshot
 cat >"$T/small.json" <<JSON
@@ -73,16 +74,32 @@ run_bad() { "$BIN" profile -q -o "$T/x" --snapshot "$@" 2>"$T/err"; rc=$?; }
 sed 's/"protocol_version": 28/"protocol_version": 29/' $S >"$T/p29.json"
 run_bad "$T/p29.json" $VAULT total
 NAME="protocol 29: exit 66 (exit $rc)"; ok one_line_error 66 "$T/p29.json: ledger.protocol_version: 29: this host runs protocols 20 to 28"
-python3 - "$S" "$T/v0.json" <<'PY'
+python3 - "$S" "$T/v0.json" "$(sed -n 's/.*"hash": "\([0-9a-f]*\)".*/\1/p' $S | sed -n 2p)" "$T/v0len" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 for e in j["ledger"]["ledger_entries"]:
     d = e["entry"]["data"]
-    if "contract_code" in d: d["contract_code"]["ext"] = "v0"
+    if "contract_code" in d:
+        d["contract_code"]["ext"] = "v0"
+        if d["contract_code"]["hash"] == sys.argv[3]: open(sys.argv[4], "w").write(str(len(d["contract_code"]["code"]) // 2))
 json.dump(j, open(sys.argv[2], "w"))
 PY
-run_bad "$T/v0.json" $VAULT total
-NAME="code without cost inputs: exit 66 (exit $rc)"; ok one_line_error 66 "$T/v0.json: ledger.ledger_entries[1]: a Wasm code entry without cost inputs"
+# code without cost inputs (ContractCodeEntry ext v0) is charged as the
+# reference charges it (vm/parsed_module.rs VersionedContractCodeCostInputs::V0):
+# live code is not parsed in the call, its instantiation is
+# VmCachedInstantiation(wasm bytes) in place of the InstantiateWasm* types
+"$BIN" profile -q -o "$T/v0" -f report --snapshot "$T/v0.json" $VAULT total 2>"$T/err"; rc=$?
+NAME="code without cost inputs (ext v0) runs (exit $rc)"; ok sh -c "[ $rc -eq 0 ] && grep -q 'result *u32:40' '$T/v0/report.txt'"
+LEN=$(cat "$T/v0len")
+row() { awk -v t="$2" '$1 == t {gsub(",", ""); print $2, $3, $4, $5}' "$1/report.txt"; }
+NAME="[derived] ext v0: VmCachedInstantiation($LEN bytes): CPU 41142 + 634*$LEN>>7, memory 69472 + 1217*$LEN>>7"
+ok [ "$(row "$T/v0" VmCachedInstantiation)" = "1 $LEN $((41142 + (634 * LEN >> 7))) $((69472 + (1217 * LEN >> 7)))" ]
+NAME="ext v0: no InstantiateWasm* charge"; ok sh -c "! grep -q '^  InstantiateWasm' '$T/v0/report.txt'"
+inst_cpu() { awk '$1 ~ /^InstantiateWasm/ {gsub(",", ""); s += $4} END {print s + 0}' "$1/report.txt"; }
+NAME="[derived] ext v0: the CPU is ext v1's less its InstantiateWasm* CPU plus VmCachedInstantiation's"
+ok [ "$(cpu_of "$T/v0")" -eq $(( $(cpu_of "$T/v") - $(inst_cpu "$T/v") + 41142 + (634 * LEN >> 7) )) ]
+"$BIN" profile -q -o "$T/v0c" -f report --snapshot "$T/v0.json" $COUNTER increment "addr:$ALICE" u32:2 2>"$T/err"; rc=$?
+NAME="ext v0: counter's increment (an entry written, rent) runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 sed 's/"n_exports": [0-9]*/"n_exports": 99/' $S >"$T/ci.json"
 run_bad "$T/ci.json" $VAULT total
 NAME="cost inputs not the module's: exit 66 (exit $rc)"; ok one_line_error 66 "the stored cost inputs are not the module's"

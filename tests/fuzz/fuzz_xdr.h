@@ -2,8 +2,10 @@
  * fuzz_xdr.h — one input through the XDR codec (src/xdr) and the snapshot
  * reader.  Byte 0 picks what the rest is: even, the binary of a type of
  * the subset (byte 1 picks which); odd, JSON text — for byte 0 = 1 a
- * ledger snapshot file read by scp_snapshot_load, else a value of the
- * picked type.  Oracles besides the sanitizers: binary that decodes must
+ * ledger snapshot file read by scp_snapshot_load, for 7 a transaction
+ * envelope file (any encoding) read by scp_sortx_load, for 9 a meta file
+ * (or RPC reply) read by scp_sortx_meta_load, else a value of the picked
+ * type.  Oracles besides the sanitizers: binary that decodes must
  * encode back from its JSON to the same bytes in both integer styles;
  * JSON that encodes must decode to binary that encodes to the same bytes
  * again; every failure has a message and a documented status (never
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include "soroban/run/scp_snapshot.h"
+#include "soroban/run/scp_sortx.h"
 #include "util/scp_json.h"
 #include "xdr/scp_xdr.h"
 
@@ -71,15 +74,22 @@ static void fuzz_xdr_json(const scp_xdr_type *t, const uint8_t *p, size_t n) {
   scp_buf_free(&b);
 }
 
-static void fuzz_xdr_snapshot(const uint8_t *p, size_t n) {
-  char path[] = "/tmp/scp_fuzz_snapXXXXXX";
+/* p (n bytes) as a new file at path (a mkstemp template); false when it
+ * cannot be made. */
+static bool fuzz_xdr_file(const uint8_t *p, size_t n, char *path) {
   int fd = mkstemp(path);
-  if (fd < 0) return;
+  if (fd < 0) return false;
   FILE *f = fdopen(fd, "w");
   if (f) {
     fwrite(p, 1, n, f);
     fclose(f);
   }
+  return true;
+}
+
+static void fuzz_xdr_snapshot(const uint8_t *p, size_t n) {
+  char path[] = "/tmp/scp_fuzz_snapXXXXXX";
+  if (!fuzz_xdr_file(p, n, path)) return;
   scp_snapshot *s = NULL;
   scp_error e = {0};
   int rc = scp_snapshot_load(path, &s, &e);
@@ -96,10 +106,29 @@ static void fuzz_xdr_snapshot(const uint8_t *p, size_t n) {
   scp_snapshot_free(s);
 }
 
+/* An envelope (meta false) or meta file: a failure names the file. */
+static void fuzz_xdr_tx(const uint8_t *p, size_t n, bool meta) {
+  char path[] = "/tmp/scp_fuzz_txXXXXXX";
+  if (!fuzz_xdr_file(p, n, path)) return;
+  scp_sortx *t = NULL;
+  scp_sortx_meta m;
+  scp_error e = {0};
+  int rc = meta ? scp_sortx_meta_load(path, &m, &e) : scp_sortx_load(path, &t, &e);
+  unlink(path);
+  if (rc) {
+    fuzz_xdr_fail_ok(rc, &e);
+    if (strncmp(e.msg, path, strlen(path)) && rc != SCP_ERR_NOMEM) abort();
+  } else if (t && (t->nfoot != (size_t)t->nro + t->nrw || !t->function[0])) {
+    abort();
+  }
+  scp_sortx_free(t);
+}
+
 static void fuzz_xdr_one(const uint8_t *data, size_t size) {
   if (size < 2) return;
   const scp_xdr_type *t = scp_xdr_find(fuzz_xdr_names[data[1] % SCP_ARRAY_LEN(fuzz_xdr_names)]);
   if (data[0] == 1) fuzz_xdr_snapshot(data + 1, size - 1);
+  else if (data[0] == 7 || data[0] == 9) fuzz_xdr_tx(data + 1, size - 1, data[0] == 9);
   else if (data[0] & 1) fuzz_xdr_json(t, data + 2, size - 2);
   else fuzz_xdr_binary(t, data + 2, size - 2);
 }

@@ -342,8 +342,12 @@ static void test_scenario_ledger_keys(void **state) {
     {"{\"network_id\": \"xyz\"}", "ledger: \"network_id\" is 64 hex digits"},
     {"{\"height\": 1}", "ledger: unknown key \"height\""},
     {"{\"sequence\": 4294967296}", "ledger: \"sequence\" must be an integer from 0 to 4294967295"},
+    /* the shared JSON reader: the key's path and the nearest known key */
+    {"{\"sequense\": 1}", ": ledger: unknown key \"sequense\"; did you mean \"sequence\"?"},
+    /* past int64: kept as its digits, refused, never rounded */
+    {"{\"sequence\": 18446744073709551616}", "ledger: \"sequence\" must be an integer from 0 to 4294967295"},
   };
-  for (size_t i = 0; i < 3; i++) {
+  for (size_t i = 0; i < SCP_ARRAY_LEN(bad); i++) {
     snprintf(json, sizeof json, "{\"ledger\": %s, \"contracts\": [{\"name\": \"c\", \"wasm\": \"x.wasm\"}],"
              " \"calls\": [{\"function\": \"f\"}]}", bad[i][0]);
     assert_int_equal(load_text(json, &s, &err), SCP_ERR_MALFORMED);

@@ -10,6 +10,7 @@
 #include "soroban/core/scp_val.h"
 #include "crypto/crypto_fr.h"
 #include "xdr/scp_xdr.h"
+#include <string.h>
 
 /* Argument / result types of env.json. */
 typedef enum scp_vtype {
@@ -146,6 +147,15 @@ struct scp_host {
   size_t nsnap, capsnap;
   scp_fentry *foot;           /* Footprint (recording mode), sorted */
   size_t nfoot, capfoot;
+  /* A transaction's declared footprint (host_footprint.c): every access
+   * must be in it, a write in its read-write part.  NULL: none. */
+  scp_fentry *declared;
+  size_t ndeclared;
+  /* Code entries stored without cost inputs (ContractCodeEntry ext v0),
+   * by Wasm hash (borrowed from the ledger): the VM charges them by their
+   * byte length, and their entries are that much smaller. */
+  const uint8_t (*v0_code)[32];
+  size_t nv0_code;
   scp_storage_stats stats;    /* contract-data reads / writes so far */
   bool io;                    /* the next storage access counts in stats */
   scp_host_invoker invoker;   /* runs a contract in a nested VM (sor_vm.c) */
@@ -406,6 +416,24 @@ SCP_HIDDEN int scp_storage_seed(scp_host *h, const scp_lkey *k, const uint8_t *v
 SCP_HIDDEN int scp_storage_seed_map(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t len,
                                     uint32_t live_until);
 SCP_HIDDEN void scp_storage_footprint_clear(scp_host *h);
+/* The code of Wasm hash is stored without cost inputs (h->v0_code). */
+static inline bool scp_host_code_v0(const scp_host *h, const uint8_t hash[32]) {
+  for (size_t i = 0; i < h->nv0_code; i++)
+    if (!memcmp(h->v0_code[i], hash, 32)) return true;
+  return false;
+}
+/* Two keys are the same ledger key (uncharged). */
+SCP_HIDDEN bool scp_lkey_same(const scp_lkey *a, const scp_lkey *b);
+/* (host_footprint.c) The transaction's footprint, copied: from now on an
+ * access to a key outside it, or a write to a key of its read-only part,
+ * is the host's Error(Storage, ExceededLimit), as Footprint::enforce_access.
+ * The check itself is uncharged: the accesses keep recording mode's
+ * charges.  SCP_OK or SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_storage_declare_footprint(scp_host *h, const scp_fentry *f, size_t n);
+/* SCP_OK when k may be accessed (rw: written) under the declared
+ * footprint (or there is none); else the host error above. */
+SCP_HIDDEN int scp_storage_footprint_check(scp_host *h, const scp_lkey *k, bool rw);
+SCP_HIDDEN void scp_storage_declared_free(scp_host *h);
 /* The storage map at a frame push (RollbackPoint.storage; its charge is
  * in scp_host_charge_push_context), and the rollback when the frame fails:
  * scp_storage_rollback takes the copy over; otherwise free it. */

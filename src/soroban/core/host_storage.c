@@ -421,6 +421,8 @@ static int store_insert(scp_host *h, const scp_lkey *key, size_t *pos) {
 
 /* Footprint::record_access */
 static int record_access(scp_host *h, const scp_lkey *key, bool rw) {
+  int rc0 = scp_storage_footprint_check(h, key, rw);
+  if (rc0 != SCP_OK) return rc0;
   kmap m = foot_map(h);
   bool found;
   size_t pos;
@@ -469,7 +471,7 @@ static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
   return rc;
 }
 
-static bool lkey_same(const scp_lkey *a, const scp_lkey *b) {
+bool scp_lkey_same(const scp_lkey *a, const scp_lkey *b) {
   return a->type == b->type && a->account == b->account && !memcmp(a->id, b->id, 32) &&
          ((a->type != SCP_LK_CONTRACT_DATA && a->type != SCP_LK_TRUSTLINE) ||
           (a->dur == b->dur && a->keylen == b->keylen && !memcmp(a->key, b->key, a->keylen)));
@@ -477,7 +479,7 @@ static bool lkey_same(const scp_lkey *a, const scp_lkey *b) {
 
 static const scp_sentry *snapshot_get(const scp_host *h, const scp_lkey *k) {
   for (size_t i = 0; i < h->nsnap; i++)
-    if (lkey_same(&h->snap[i].k, k)) return &h->snap[i];
+    if (scp_lkey_same(&h->snap[i].k, k)) return &h->snap[i];
   return NULL;
 }
 
@@ -748,6 +750,7 @@ void scp_storage_free(scp_host *h) {
   h->store = NULL;
   h->foot = NULL;
   h->nstore = h->nfoot = h->capstore = h->capfoot = 0;
+  scp_storage_declared_free(h);
 }
 
 int scp_storage_snapshot(const scp_host *h, scp_sentry **out, size_t *n) {

@@ -122,10 +122,11 @@ static uint32_t key_size(const scp_lkey *k) {
  * v1, 48 bytes) as every upload since protocol 21 writes it.  A classic
  * account image shorter than a whole AccountEntry (80 bytes without
  * signers or extensions) is counted as the whole one. */
-static uint32_t entry_size(const scp_lkey *k, uint32_t vallen) {
+static uint32_t entry_size(const scp_host *h, const scp_lkey *k, uint32_t vallen) {
   switch (k->type) {
   case SCP_LK_CONTRACT_DATA: return 12 + 4 + address_size(k) + k->keylen + 4 + vallen;
-  case SCP_LK_CONTRACT_CODE: return 12 + 48 + 32 + 4 + pad4(vallen);
+  /* ext v1 with its cost inputs (48 bytes), or ext v0 (4) */
+  case SCP_LK_CONTRACT_CODE: return 12 + (scp_host_code_v0(h, k->id) ? 4 : 48) + 32 + 4 + pad4(vallen);
   case SCP_LK_ACCOUNT: return 12 + (vallen < 80 ? 80 : vallen);
   default: return 12 + vallen;
   }
@@ -133,11 +134,16 @@ static uint32_t entry_size(const scp_lkey *k, uint32_t vallen) {
 
 /* entry_size_for_rent: a code entry also pays for the memory its module
  * takes once parsed (wasm_module_memory_cost: the ParseWasm* memory costs
- * of its cost inputs, in the ledger's budget model); other entries pay for
- * their XDR size. */
+ * of its cost inputs, in the ledger's budget model; VmInstantiation's of
+ * its length for code stored without them); other entries pay for their
+ * XDR size. */
 static uint32_t rent_size(scp_host *h, const scp_lkey *k, const uint8_t *wasm, uint32_t len,
                           uint32_t xdr) {
   if (k->type != SCP_LK_CONTRACT_CODE) return xdr;
+  if (scp_host_code_v0(h, k->id)) {
+    uint64_t v0 = xdr + scp_budget_mem_cost(h->budget, SCP_COST_VmInstantiation, 1, len);
+    return v0 > UINT32_MAX ? UINT32_MAX : (uint32_t)v0;
+  }
   scp_wasm_module *m = NULL;
   scp_error e;
   /* code on the ledger passed these checks at upload */
@@ -270,10 +276,10 @@ static void classify(scp_host *h, const scp_fee_track *t, const scp_fentry *f, e
   e->now = in_list(h->store, h->nstore, &f->k);
   for (size_t i = 0; i < t->nkeys; i++)
     if (key_same(t->keys[i].k, &f->k)) e->who = &t->keys[i];
-  if (e->old && e->old->present) e->old_size = entry_size(&f->k, e->old->vallen);
+  if (e->old && e->old->present) e->old_size = entry_size(h, &f->k, e->old->vallen);
   else e->old = NULL;
   bool present = e->now && e->now->present;
-  if (present) e->new_size = entry_size(&f->k, e->now->vallen);
+  if (present) e->new_size = entry_size(h, &f->k, e->now->vallen);
   if (!is_soroban(&f->k)) {
     e->disk_read = true;
     return;
@@ -538,12 +544,12 @@ int scp_fee_sdk_measure(scp_host *h, const scp_sentry *init, size_t ninit, scp_f
     if (was && was->present) {
       if (is_soroban(k) && was->live_until >= seq) init_lu = was->live_until;
       else if (is_soroban(k)) disk = is_persistent(k);
-      uint32_t xdr = entry_size(k, was->vallen);
+      uint32_t xdr = entry_size(h, k, was->vallen);
       if (disk) r->disk_read_bytes += xdr;
       init_rent = rent_size(h, k, was->val, was->vallen, xdr);
     }
     if (now && now->present) {
-      size = entry_size(k, now->vallen);
+      size = entry_size(h, k, now->vallen);
       new_rent = rent_size(h, k, now->val, now->vallen, size);
     }
     if (disk) r->disk_read_entries++;

@@ -13,6 +13,7 @@
 #include "soroban/run/arg_json.h"
 #include "soroban/run/sac_setup.h"
 #include "soroban/run/sor_ledger.h"
+#include "util/scp_json.h"
 #include "wasm/scp_wasm.h"
 
 /* Every lookup of a name or key goes through a map: a scenario of 100,000
@@ -44,26 +45,10 @@ static int bad(ctx *c, int code, const char *where, const char *what) {
 
 static int nomem(ctx *c) { return bad(c, SCP_ERR_NOMEM, NULL, "out of memory"); }
 
-/* Keys of obj must be in known (NULL-ended); those in refused are ones
- * this version cannot honour exactly. */
-static int check_keys(ctx *c, json_t *obj, const char *where, const char *const *known,
-                      const char *const *refused) {
-  const char *key;
-  json_t *v;
-  char what[200];
-  json_object_foreach(obj, key, v) {
-    bool ok = false;
-    for (size_t k = 0; known[k] && !ok; k++) ok = !strcmp(known[k], key);
-    if (ok) continue;
-    for (size_t k = 0; refused && refused[k]; k++)
-      if (!strcmp(refused[k], key)) {
-        snprintf(what, sizeof what, "\"%s\" is not supported yet", key);
-        return bad(c, SCP_ERR_UNSUPPORTED, where, what);
-      }
-    snprintf(what, sizeof what, "unknown key \"%.60s\"", key);
-    return bad(c, SCP_ERR_MALFORMED, where, what);
-  }
-  return SCP_OK;
+/* Keys of obj must be in known (NULL-ended): an unknown one is refused
+ * with its JSON path and the nearest known key. */
+static int check_keys(ctx *c, json_t *obj, const char *where, const char *const *known) {
+  return scp_json_check_keys(obj, known, c->path, where, c->err);
 }
 
 static char *dup_str(const char *s) {
@@ -147,7 +132,7 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   if (json_object_get(j, "id"))   /* derived, as on chain: it cannot be chosen */
     return bad(c, SCP_ERR_UNSUPPORTED, where, "\"id\" is not supported: a contract's id is "
                "derived from its \"deployer\" and \"salt\"");
-  int rc = check_keys(c, j, where, known, NULL);
+  int rc = check_keys(c, j, where, known);
   if (rc) return rc;
   json_t *name = json_object_get(j, "name"), *wasm = json_object_get(j, "wasm");
   if (!json_is_string(name) || !json_string_length(name))
@@ -504,7 +489,7 @@ static int load_call(ctx *c, json_t *j, size_t i) {
   char where[48];
   snprintf(where, sizeof where, "calls[%zu]", i);
   if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a call is an object");
-  int rc = check_keys(c, j, where, known, NULL);
+  int rc = check_keys(c, j, where, known);
   if (rc) return rc;
   scp_scenario_call *call = &c->s->calls[i];
   c->s->ncalls = i + 1;
@@ -580,7 +565,7 @@ static int load_ledger(ctx *c, json_t *l) {
                                       "network_id", NULL};
   if (!l) return SCP_OK;
   if (!json_is_object(l)) return bad(c, SCP_ERR_MALFORMED, "ledger", "\"ledger\" is an object");
-  int rc = check_keys(c, l, "ledger", known, NULL);
+  int rc = check_keys(c, l, "ledger", known);
   uint64_t proto = 0, seq = 0, ts = 0;
   if (!rc) rc = u32_of(c, l, "protocol", UINT32_MAX, &proto);
   if (!rc) rc = u32_of(c, l, "sequence", UINT32_MAX, &seq);
@@ -637,7 +622,7 @@ static int load_storage(ctx *c, json_t *st) {
     char where[48], what[160];
     snprintf(where, sizeof where, "storage[%zu]", i);
     if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an entry is an object");
-    int rc = check_keys(c, j, where, known, NULL);
+    int rc = check_keys(c, j, where, known);
     if (rc) return rc;
     scp_ledger_seed *sd = &c->s->storage[i];
     c->s->nstorage = i + 1;
@@ -717,7 +702,7 @@ static int load_assets(ctx *c, json_t *as) {
     snprintf(where, sizeof where, "assets[%zu]", i);
     if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an asset is an object "
                                        "{\"name\": ..., \"asset\": ...}");
-    int rc = check_keys(c, j, where, known, NULL);
+    int rc = check_keys(c, j, where, known);
     if (rc) return rc;
     json_t *name = json_object_get(j, "name"), *a = json_object_get(j, "asset");
     if (!json_is_string(name) || !json_string_length(name))
@@ -757,7 +742,7 @@ static int load_accounts(ctx *c, json_t *as) {
     char where[64];
     snprintf(where, sizeof where, "accounts[%zu]", i);
     if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "an account is an object");
-    int rc = check_keys(c, j, where, known, NULL);
+    int rc = check_keys(c, j, where, known);
     if (rc) return rc;
     scp_ledger_account *a = &c->s->accounts[i];
     c->s->naccounts = i + 1;
@@ -799,7 +784,7 @@ static int load_accounts(ctx *c, json_t *as) {
       snprintf(sw, sizeof sw, "accounts[%zu]: signers[%zu]", i, k);
       static const char *const sknown[] = {"key", "weight", NULL};
       if (!json_is_object(o)) return bad(c, SCP_ERR_MALFORMED, sw, "a signer is an object");
-      if ((rc = check_keys(c, o, sw, sknown, NULL))) return rc;
+      if ((rc = check_keys(c, o, sw, sknown))) return rc;
       if (!json_is_string(key) || !scp_account_strkey(json_string_value(key), a->signer_key[k]))
         return bad(c, SCP_ERR_MALFORMED, sw, "\"key\" must be an ed25519 strkey (G...)");
       if (!json_is_integer(w) || json_integer_value(w) < 1 || json_integer_value(w) > 255)
@@ -826,7 +811,7 @@ static int load_trustlines(ctx *c, json_t *ts) {
     char where[64], what[200];
     snprintf(where, sizeof where, "trustlines[%zu]", i);
     if (!json_is_object(j)) return bad(c, SCP_ERR_MALFORMED, where, "a trustline is an object");
-    int rc = check_keys(c, j, where, known, NULL);
+    int rc = check_keys(c, j, where, known);
     if (rc) return rc;
     scp_ledger_trustline *t = &c->s->trustlines[i];
     c->s->ntrustlines = i + 1;
@@ -902,12 +887,10 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   size_t len;
   int rc = scp_read_file_max(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &text, &len, err);
   if (rc) return rc;
-  json_error_t je;
-  json_t *root = json_loadb((const char *)text, len, JSON_REJECT_DUPLICATES, &je);
+  json_t *root = NULL;
+  rc = scp_json_parse(text, len, path, &root, err);
   free(text);
-  if (!root)
-    return scp_fail(err, SCP_ERR_MALFORMED, "%s: line %d column %d: %s", path, je.line,
-                    je.column, je.text);
+  if (rc) return rc;
   ctx c = {.path = path, .err = err, .s = calloc(1, sizeof(scp_scenario))};
   if (!c.s) {
     json_decref(root);
@@ -916,7 +899,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   json_t *cons = json_object_get(root, "contracts"), *calls = json_object_get(root, "calls");
   json_t *assets = json_object_get(root, "assets"), *snap = json_object_get(root, "snapshot");
   if (!json_is_object(root)) rc = bad(&c, SCP_ERR_MALFORMED, NULL, "a scenario is a JSON object");
-  else rc = check_keys(&c, root, NULL, known, NULL);
+  else rc = check_keys(&c, root, NULL, known);
   if (!rc && json_object_get(root, "wasm") && !snap)
     rc = bad(&c, SCP_ERR_MALFORMED, NULL, "\"wasm\" (stand-ins for a snapshot's contracts) goes with \"snapshot\"");
   /* a scenario may call asset contracts only */

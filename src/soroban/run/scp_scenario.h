@@ -115,6 +115,10 @@ typedef struct scp_ledger {
    * None entries included (a deleted key stays as None) */
   struct scp_sentry *test_map;
   size_t ntest_map;
+  /* Wasm hashes of code entries stored without cost inputs (a snapshot's
+   * ext v0 entries; owned) */
+  uint8_t (*v0_code)[32];
+  size_t nv0_code;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts
@@ -124,6 +128,10 @@ typedef struct scp_sor_session {
   scp_ledger *ledger;
   size_t main;                 /* the called contract */
   bool main_asset;             /* main indexes the ledger's asset contracts */
+  /* A transaction envelope to run as the network does (scp_sortx.h), and
+   * what the network recorded for it; NULL: none. */
+  const struct scp_sortx *tx;
+  const struct scp_sortx_meta *tx_meta;
 } scp_sor_session;
 
 /* The ledger of o's session, NULL without one. */

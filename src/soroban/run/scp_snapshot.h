@@ -14,9 +14,9 @@
  * protocol outside the host's range, an entry kind the host has no reader
  * for (offers, data, claimable balances, pools, config settings, TTL
  * entries), a key that does not match its entry, a contract entry without
- * live_until, a Wasm code entry without cost inputs (the reference charges
- * such code by its byte length; this host charges by the module's cost
- * inputs) or whose cost inputs are not the module's.
+ * live_until, a Wasm code entry whose cost inputs are not the module's.
+ * A code entry without cost inputs (ext v0) is kept as such: the host
+ * charges it by its byte length, as the reference does.
  */
 #ifndef SCP_SNAPSHOT_H
 #define SCP_SNAPSHOT_H
@@ -63,6 +63,8 @@ typedef struct scp_snapshot {
   scp_snap_contract *contracts;   /* every contract instance, file order */
   size_t ncontracts;
   size_t naccounts, ntrustlines;
+  uint8_t (*v0_code)[32];      /* Wasm hashes of code entries without cost inputs */
+  size_t nv0_code;
 } scp_snapshot;
 
 /* Read the snapshot at path (a test snapshot or the ledger object alone).

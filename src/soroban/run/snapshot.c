@@ -198,18 +198,25 @@ static int note_contract(rdr *r, const cut *c) {
   return SCP_OK;
 }
 
-/* A Wasm code entry must carry the cost inputs this host charges by: the
- * module's own. */
+/* A Wasm code entry's cost inputs, when it has them, must be the module's
+ * own (the host charges by them); one without them (ext v0) is noted, the
+ * host charges it by its byte length. */
 static int check_code(rdr *r, const cut *c) {
   if (!c->vallen) return SCP_OK;
   if (c->vallen >= sizeof STUB_PREFIX - 1 && !memcmp(c->val, STUB_PREFIX, sizeof STUB_PREFIX - 1)) return SCP_OK;
-  if (!c->has_cost_inputs)
-    return bad(r, SCP_ERR_UNSUPPORTED, "a Wasm code entry without cost inputs (ext v0): the reference "
-               "charges such code by its byte length, which this host does not model", NULL);
   scp_wasm_module *m = NULL;
   scp_error e = {0};
   if (scp_wasm_load(c->val, c->vallen, &m, &e))
     return bad(r, e.code == SCP_ERR_NOMEM ? e.code : SCP_ERR_MALFORMED, "contract code: ", e.msg);
+  if (!c->has_cost_inputs) {
+    scp_wasm_module_free(m);
+    scp_snapshot *s = r->s;
+    uint8_t (*g)[32] = realloc(s->v0_code, (s->nv0_code + 1) * sizeof *g);
+    if (!g) return nomem(r);
+    s->v0_code = g;
+    memcpy(g[s->nv0_code++], c->e.k.id, 32);
+    return SCP_OK;
+  }
   scp_wasm_cost_inputs mine;
   scp_wasm_cost_inputs_get(m, &mine);
   scp_wasm_module_free(m);
@@ -408,6 +415,7 @@ void scp_snapshot_free(scp_snapshot *s) {
   }
   free(s->ents);
   free(s->contracts);
+  free(s->v0_code);
   free(s->path);
   free(s);
 }

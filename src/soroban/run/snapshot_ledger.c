@@ -107,6 +107,11 @@ int scp_snapshot_fill(const scp_snapshot *s, scp_ledger *l) {
     memcpy(e->val, s->ents[i].val, e->vallen);
     if (e->k.keylen) memcpy(e->k.key, s->ents[i].k.key, e->k.keylen);
   }
+  if (s->nv0_code) {
+    if (!(l->v0_code = malloc(s->nv0_code * sizeof *l->v0_code))) return SCP_ERR_NOMEM;
+    memcpy(l->v0_code, s->v0_code, s->nv0_code * sizeof *l->v0_code);
+    l->nv0_code = s->nv0_code;
+  }
   l->deployed = true;   /* the snapshot is the ledger: nothing to deploy */
   l->has_ttls = true;
   l->min_temp_ttl = s->min_temp_ttl;

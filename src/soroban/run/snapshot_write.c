@@ -27,8 +27,9 @@ static void put_padded(scp_buf *b, const uint8_t *p, size_t n) {
   scp_buf_put(b, zero, (4 - n % 4) % 4);
 }
 
-/* The LedgerKey (into k) and LedgerEntry (into e) binaries of x. */
-static int entry_xdr(const scp_sentry *x, scp_buf *k, scp_buf *e, scp_error *err) {
+/* The LedgerKey (into k) and LedgerEntry (into e) binaries of x; v0: a
+ * code entry without cost inputs. */
+static int entry_xdr(const scp_sentry *x, bool v0, scp_buf *k, scp_buf *e, scp_error *err) {
   put32(e, 0);                          /* last_modified_ledger_seq */
   put32(e, x->k.type);
   put32(k, x->k.type);
@@ -50,6 +51,14 @@ static int entry_xdr(const scp_sentry *x, scp_buf *k, scp_buf *e, scp_error *err
     break;
   }
   case SCP_LK_CONTRACT_CODE: {
+    if (v0) {
+      put32(e, 0);                      /* ext v0: no cost inputs */
+      scp_buf_put(e, x->k.id, 32);
+      put32(e, x->vallen);
+      put_padded(e, x->val, x->vallen);
+      scp_buf_put(k, x->k.id, 32);
+      break;
+    }
     scp_wasm_module *m = NULL;
     if (scp_wasm_load(x->val, x->vallen, &m, err)) return err->code;
     scp_wasm_cost_inputs ci;
@@ -82,10 +91,10 @@ static int entry_xdr(const scp_sentry *x, scp_buf *k, scp_buf *e, scp_error *err
   return SCP_OK;
 }
 
-static json_t *entry_json(const scp_sentry *x, bool pairs, scp_xdr_style style, scp_error *err) {
+static json_t *entry_json(const scp_sentry *x, bool v0, bool pairs, scp_xdr_style style, scp_error *err) {
   scp_buf k = {0}, e = {0};
   json_t *kj = NULL, *ej = NULL, *out = NULL;
-  int rc = entry_xdr(x, &k, &e, err);
+  int rc = entry_xdr(x, v0, &k, &e, err);
   if (!rc && (k.oom || e.oom)) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   if (!rc) rc = scp_xdr_to_json(scp_xdr_find("LedgerKey"), (uint8_t *)k.data, k.len, style, &kj, err);
   if (!rc) rc = scp_xdr_to_json(scp_xdr_find("LedgerEntry"), (uint8_t *)e.data, e.len, style, &ej, err);
@@ -114,7 +123,10 @@ int scp_snapshot_write(const scp_ledger *l, const scp_snapshot *info, bool pairs
   sodium_bin2hex(nid, sizeof nid, info->network_id, 32);
   json_t *list = json_array();
   for (size_t i = 0; list && i < l->nents; i++) {
-    json_t *e = entry_json(&l->ents[i], pairs, style, err);
+    bool v0 = false;
+    for (size_t k = 0; l->ents[i].k.type == SCP_LK_CONTRACT_CODE && k < l->nv0_code; k++)
+      v0 |= !memcmp(l->v0_code[k], l->ents[i].k.id, 32);
+    json_t *e = entry_json(&l->ents[i], v0, pairs, style, err);
     if (!e) {
       json_decref(list);
       return err->code ? err->code : SCP_ERR_NOMEM;

@@ -102,6 +102,7 @@ void scp_ledger_free(scp_ledger *l) {
   free(l->ids);
   free(l->asset_ids);
   free(l->owned_assets);
+  free(l->v0_code);
   free(l);
 }
 

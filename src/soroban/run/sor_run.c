@@ -32,6 +32,7 @@
 #include "soroban/run/sor_auth.h"
 #include "soroban/run/sor_ledger.h"
 #include "soroban/run/sac_setup.h"
+#include "soroban/run/scp_sortx.h"
 #include "soroban/core/scp_val.h"
 
 #include <stdlib.h>
@@ -76,6 +77,8 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   if (o->session->main >= nmain) return scp_fail(err, SCP_ERR_INTERNAL, "ledger: no contract %zu", o->session->main);
   if ((rc = scp_ledger_setup(l, o, err))) return rc;
   if (scp_sor_ledger_give(l, vm->host)) return oom(err);
+  vm->host->v0_code = (const uint8_t (*)[32])l->v0_code;
+  vm->host->nv0_code = l->nv0_code;
   memcpy(main_id, o->session->main_asset ? l->asset_ids[o->session->main] : l->ids[o->session->main], 32);
   uint32_t mi;
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {
@@ -557,13 +560,32 @@ static int meta_wasm_hash(const sor_vm *vm, scp_profile *p) {
   return scp_prof_meta(p, "wasm sha256", hex);
 }
 
+/* A transaction's resources: declared, computed, recorded. */
+static int describe_tx(sor_run *r, scp_profile *p) {
+  const sor_vm *vm = &r->vm;
+  scp_sortx_computed c = {.instructions = vm->budget.cpu};
+  if (vm->fee.done) {
+    const scp_fee_tx *t = &vm->fee.tx;
+    c.cfg = &vm->fee.net.fee;
+    c.nro = t->footprint_ro;
+    c.nrw = t->footprint_rw;
+    c.disk_read_bytes = t->res.disk_read_bytes;
+    c.write_bytes = t->res.write_bytes;
+    c.events_bytes = t->res.contract_events_size_bytes;
+    c.rent = t->rent.total;
+  }
+  return scp_sortx_describe(r->o->session->tx, r->o->session->tx_meta, &c, p);
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
-  int rc = scp_prof_meta(p, "context", o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
-                                                   : "network (the recording-mode invocation simulation runs)");
+  const char *cx = o->sdk_test ? "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)"
+                 : o->session && o->session->tx ? "transaction (its authorization entries and footprint enforced)"
+                 : "network (the recording-mode invocation simulation runs)";
+  int rc = scp_prof_meta(p, "context", cx);
   if (!rc) rc = scp_prof_meta(p, "contract", r->path);
   if (!rc && !r->sac_main && vm->nmods) rc = meta_wasm_hash(vm, p);
   if (!rc) rc = scp_prof_meta(p, "function", o->function);
@@ -591,6 +613,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     rc = meta_line(r, p, key);
   }
   if (!rc && vm->fee.done) rc = scp_fee_run_describe(&vm->fee, p, SOR_METRIC_FEE);
+  if (!rc && o->session && o->session->tx) rc = describe_tx(r, p);
   if (!rc && r->sdk_done) rc = meta_sdk(r, p);
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
@@ -692,7 +715,11 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.vm.nsymbols = o->nsymbols;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
-  if (!rc && plan) rc = set_auth_entries(&r, plan, err);
+  const scp_sortx *tx = o->session ? o->session->tx : NULL;
+  if (!rc && tx && scp_storage_declare_footprint(r.vm.host, tx->foot, tx->nfoot)) rc = oom(err);
+  /* stellar-core refuses an archived entry it does not restore before the host runs */
+  if (!rc && tx) r.run_rc = scp_sortx_check_archived(tx, r.vm.host, &r.run_err);
+  if (!rc && plan && !r.run_rc) rc = set_auth_entries(&r, plan, err);
   if (!rc) rc = open_host_fn_frame(&r, collect != NULL, err);
   if (!rc) call(&r);
   if (!rc) rc = close_host_fn_frame(&r, err);
@@ -713,6 +740,12 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
 }
 
 int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error *err) {
+  const scp_sortx *tx = o->session ? o->session->tx : NULL;
+  if (tx) {
+    /* a transaction: its own entries, as they are (enforcing mode) */
+    scp_authplan plan = {.entries = tx->auth, .lens = tx->auth_lens, .n = tx->nauth};
+    return run_profile(o, &plan, NULL, out, err);
+  }
   if (!o->auth.enforce) return run_profile(o, NULL, NULL, out, err);
   *out = NULL;
   /* simulation first (recording mode, unprofiled), then the signed call */
@@ -724,5 +757,14 @@ int scp_soroban_profile(const scp_soroban_opts *o, scp_profile **out, scp_error 
   scp_profile_destroy(p);
   if (rc == SCP_OK) rc = run_profile(o, &plan, NULL, out, err);
   scp_authplan_free(&plan);
+  return rc;
+}
+
+int scp_sortx_simulate_auth(const scp_soroban_opts *o, scp_authplan *plan, scp_error *err) {
+  scp_soroban_opts rec = *o;
+  rec.auth.enforce = false;
+  scp_profile *p = NULL;
+  int rc = run_profile(&rec, NULL, plan, &p, err);
+  scp_profile_destroy(p);
   return rc;
 }

@@ -187,6 +187,18 @@ int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *mod, bool parse
   return rc;
 }
 
+/* Code stored without cost inputs (VersionedContractCodeCostInputs::V0):
+ * VmInstantiation(len) at parse, the linker's symbol set, then
+ * VmCachedInstantiation(len) at instantiation and the symbol set again. */
+static int vm_charges_v0(scp_budget *b, const scp_wasm_module *mod, size_t len, bool parse) {
+  uint64_t nsym = scp_host_import_symbols(mod);
+  int rc = parse ? scp_budget_charge(b, SCP_COST_VmInstantiation, 1, (int64_t)len) : SCP_OK;
+  if (!rc && parse) rc = bulk_init(b, nsym, 40);
+  if (!rc) rc = scp_budget_charge(b, SCP_COST_VmCachedInstantiation, 1, (int64_t)len);
+  if (!rc) rc = bulk_init(b, nsym, 40);
+  return rc;
+}
+
 /* ---- modules ----------------------------------------------------------------- */
 
 const char *scp_sor_basename(const char *path) {
@@ -231,6 +243,7 @@ int scp_sor_add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm, si
   memset(m, 0, sizeof *m);
   memcpy(m->id, id, 32);
   SHA256(wasm, len, m->code_hash);
+  m->len = len;
   int rc = scp_wasm_load(wasm, len, &m->mod, err);
   if (rc == SCP_OK && (rc = scp_sor_check_code(m->mod, err))) {
     scp_wasm_module_free(m->mod);
@@ -440,7 +453,8 @@ static int open_frame(sor_vm *vm, uint32_t mi, bool parse, sor_frame **out, scp_
   f->node = node;
   f->nested = nested;
   *out = f;
-  int rc = scp_soroban_vm_charges(&vm->budget, m->mod, parse);
+  int rc = scp_host_code_v0(vm->host, m->code_hash) ? vm_charges_v0(&vm->budget, m->mod, m->len, parse)
+                                                   : scp_soroban_vm_charges(&vm->budget, m->mod, parse);
   if (rc == SCP_OK) {
     scp_wasm_env env = {on_host_call, on_grow, vm, NULL};
     f->instantiating = true;

@@ -39,6 +39,7 @@ typedef struct sor_module {
   uint8_t code_hash[32];
   const uint8_t *code_at;      /* the ledger's code bytes last found to be this
                                   module's (find_module: hashed once) */
+  size_t len;                  /* the Wasm's bytes */
   scp_wasm_module *mod;
   int *import_fn;              /* host function id per import */
   scp_sym *sym;

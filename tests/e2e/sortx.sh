@@ -1,0 +1,148 @@
+#!/bin/sh
+# End-to-end: a Soroban transaction envelope run on a snapshot
+# (scprof profile --snapshot S --tx ENVELOPE [--meta META]).
+# Independent evidence: the envelope of counter's increment, its source
+# account authorizing it (SourceAccount credentials), costs exactly what
+# the --auth enforce --source run of the same call costs (every folded
+# stack); the non-refundable charge is worked out by hand from the
+# declared resources, the envelope's size and mainnet's rates ([derived]).
+# The signed flow (signatures, nonces, expiration) is test_sortx.c's.
+# Every refusal is one line with the documented exit status.
+# Prints one PASS/FAIL line per check (tests/run.sh counts them).
+set -u
+BIN=${SCPROF:-build/bin/scprof}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+S=tests/data/snapshots/scprof_counter.json
+C=CC6CLEDX3HP6XYUT4GODR4OW6JELD4XAACWMSUDA4D7E2Z5GMO2FMOR4
+A=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ
+H=976b0908dddf6d4d4cdd38db89921b193c120785e75d10defae16709d19e6ab4
+
+. "$(dirname "$0")/lib/check.sh"
+cpu() { awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt"; }
+line() { sed -n "s/^  $2  *//p" "$1/report.txt"; }
+
+# envelope NAME INSTRUCTIONS WRITE_BYTES RW: increment(A, 2) from A, the
+# footprint read-only [instance, code] and read-write RW
+envelope() {
+  inv="{\"function\": {\"contract_fn\": {\"contract_address\": \"$C\", \"function_name\": \"increment\", \"args\": [{\"address\": \"$A\"}, {\"u32\": 2}]}}, \"sub_invocations\": []}"
+  cat >"$T/$1" <<JSON
+{"tx": {"tx": {"source_account": "$A", "fee": 200000, "seq_num": "4294967297", "cond": "none", "memo": "none",
+ "operations": [{"source_account": null, "body": {"invoke_host_function": {
+   "host_function": {"invoke_contract": {"contract_address": "$C", "function_name": "increment", "args": [{"address": "$A"}, {"u32": 2}]}},
+   "auth": [{"credentials": "source_account", "root_invocation": $inv}]}}}],
+ "ext": {"v1": {"ext": "v0", "resources": {"footprint": {
+    "read_only": [{"contract_data": {"contract": "$C", "key": "ledger_key_contract_instance", "durability": "persistent"}}, {"contract_code": {"hash": "$H"}}],
+    "read_write": [$4]},
+   "instructions": $2, "disk_read_bytes": 0, "write_bytes": $3}, "resource_fee": "6444"}}},
+ "signatures": []}}
+JSON
+}
+COUNT="{\"contract_data\": {\"contract\": \"$C\", \"key\": {\"symbol\": \"count\"}, \"durability\": \"persistent\"}}"
+
+# ---- the envelope costs what the --auth enforce run costs
+"$BIN" profile -q -o "$T/want" -f report,folded --snapshot $S --auth enforce --source $A $C increment "addr:$A" u32:2 2>"$T/err"
+envelope env.json 182819 100 "$COUNT"
+"$BIN" profile -q -o "$T/tx" -f report,folded,json --snapshot $S --tx "$T/env.json" 2>"$T/err"; rc=$?
+NAME="tx: the envelope runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+NAME="tx: every folded stack is the --auth enforce --source run's"; ok cmp -s "$T/want/profile.folded" "$T/tx/profile.folded"
+NAME="[pin] tx: CPU 182,819 (the --auth enforce run's own)"; ok [ "$(cpu "$T/tx")" = 182819 ]
+NAME="tx: the context says a transaction"; ok grep -q "^  context  *transaction (its authorization entries and footprint enforced)$" "$T/tx/report.txt"
+NAME="tx: the declared instructions are the CPU limit"; ok grep -q "^  CPU  *182,819  *182,819  *100.00%" "$T/tx/report.txt"
+NAME="tx: declared and used side by side, the difference marked"
+ok sh -c "[ \"\$(sed -n 's/^  tx write bytes  *//p' '$T/tx/report.txt')\" = 'declared 100 | scprof - | network -' ] &&
+          [ \"\$(sed -n 's/^  tx instructions  *//p' '$T/tx/report.txt')\" = 'declared 182,819 | scprof 182,819 | network -' ]"
+NAME="tx: the rows are in the JSON report too"; ok grep -q '"tx instructions"' "$T/tx/report.json"
+
+# ---- with a network: what the network charges, next to the meta
+envelope env80.json 182819 80 "$COUNT"
+"$BIN" profile -q -o "$T/n" -f report --snapshot $S --tx "$T/env80.json" --network mainnet 2>"$T/err"; rc=$?
+NAME="tx --network mainnet runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+# mainnet 2026-07 rates on the declared resources and the 492-byte envelope:
+# ceil(182819*7/10000) 128 + one write entry 2500 + ceil(80*875/1024) 69
+# + history ceil((492+300)*4059/1024) 3140 + bandwidth ceil(492*406/1024) 196
+NAME="[derived] tx: the non-refundable charge 6,033 from the declared resources"
+ok [ "$(line "$T/n" "tx non-refundable fee")" = "declared - | scprof 6,033 | network -" ]
+NAME="tx: the envelope's size"; ok grep -q "^  tx envelope  *v1, fee 200000, 1 auth entry, 492 bytes$" "$T/n/report.txt"
+# the events and return value, 84 bytes: ceil(84*5000/1024) = 411
+NAME="[derived] tx: the refundable charge 411 (events), no rent"
+ok sh -c "[ \"\$(sed -n 's/^  tx refundable fee  *//p' '$T/n/report.txt')\" = 'declared - | scprof 411 | network -' ] &&
+          [ \"\$(sed -n 's/^  tx rent fee  *//p' '$T/n/report.txt')\" = 'declared - | scprof 0 | network -' ]"
+NAME="tx: declared and used agree: no difference"; ok [ "$(line "$T/n" "tx differences")" = "none" ]
+
+# meta NAME NONREFUNDABLE: a TransactionMeta v4 with the charges given
+meta() {
+  cat >"$T/$1" <<JSON
+{"v4": {"ext": "v0", "tx_changes_before": [], "operations": [], "tx_changes_after": [],
+ "soroban_meta": {"ext": {"v1": {"ext": "v0", "total_non_refundable_resource_fee_charged": "$2",
+   "total_refundable_resource_fee_charged": "411", "rent_fee_charged": "0"}}, "return_value": {"u32": 7}},
+ "events": [], "diagnostic_events": []}}
+JSON
+}
+meta meta.json 6033
+"$BIN" profile -q -o "$T/m" -f report --snapshot $S --tx "$T/env80.json" --meta "$T/meta.json" --network mainnet 2>"$T/err"; rc=$?
+NAME="tx --meta runs (exit $rc)"; ok [ "$rc" -eq 0 ]
+NAME="tx --meta: the meta the run's figures make shows no difference"; ok [ "$(line "$T/m" "tx differences")" = "none" ]
+NAME="tx --meta: the recorded charge next to the computed one"
+ok [ "$(line "$T/m" "tx resource fee charged")" = "declared - | scprof 6,444 | network 6,444" ]
+meta meta_other.json 7000
+"$BIN" profile -q -o "$T/mo" -f report --snapshot $S --tx "$T/env80.json" --meta "$T/meta_other.json" --network mainnet 2>"$T/err"; rc=$?
+NAME="tx --meta: a different fee is marked"
+ok sh -c "[ $rc -eq 0 ] && [ \"\$(sed -n 's/^  tx non-refundable fee  *//p' '$T/mo/report.txt')\" = 'declared - | scprof 6,033 | network 7,000  DIFFERS' ]"
+NAME="tx --meta: the differences named"; ok [ "$(line "$T/mo" "tx differences")" = "2: resource fee charged, non-refundable fee" ]
+
+# ---- the host's errors: one line, a failed call's exit status
+envelope env_nofoot.json 182819 80 ""
+"$BIN" profile -q -o "$T/f" -f report --snapshot $S --tx "$T/env_nofoot.json" 2>"$T/err"; rc=$?
+NAME="tx: a key outside the footprint is the host's error (exit $rc)"
+ok one_line_error 10 "trying to access contract data key outside of the footprint"
+envelope env_short.json 182818 80 "$COUNT"
+"$BIN" profile -q -o "$T/s" -f report --snapshot $S --tx "$T/env_short.json" 2>"$T/err"; rc=$?
+NAME="tx: one instruction under the run's CPU is over the budget (exit $rc)"; ok one_line_error 11 "ExceededLimit"
+sed -e 's/"instructions": 182819/"instructions": 2000000/' -e 's/"credentials": "source_account"/"credentials": {"address": {"address": "'$A'", "nonce": "7", "signature_expiration_ledger": 200, "signature": {"vec": [{"map": [{"key": {"symbol": "public_key"}, "val": {"bytes": "d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737"}}, {"key": {"symbol": "signature"}, "val": {"bytes": "'"$(printf 'aa%.0s' $(seq 64))"'"}}]}]}}}/' "$T/env.json" >"$T/env_sig.json"
+"$BIN" profile -q -o "$T/b" -f report --snapshot $S --tx "$T/env_sig.json" 2>"$T/err"; rc=$?
+NAME="tx: an address entry's account outside the footprint is the host's error (exit $rc)"
+ok one_line_error 10 "require_auth: trying to access account outside of the footprint"
+
+# the count entry archived (live until 50 < ledger 100), not restored by the envelope
+awk '/"live_until": 4195/ {n++; if (n == 5) sub(/4195/, "50")} {print}' $S >"$T/archived.json"
+"$BIN" profile -q -o "$T/a" -f report --snapshot "$T/archived.json" --tx "$T/env80.json" 2>"$T/err"; rc=$?
+NAME="tx: an archived entry the envelope does not restore: refused as stellar-core does (exit $rc)"
+ok one_line_error 12 "footprint.read_write[0]: the entry is archived (live until ledger 50, the ledger is 100) and the transaction does not restore it (stellar-core: INVOKE_HOST_FUNCTION_ENTRY_ARCHIVED)"
+
+# ---- the project's vectors (tests/data/xdr): they decode, their resources print
+"$BIN" profile -q -o "$T/x" -f report --snapshot $S --tx tests/data/xdr/envelope_fee_bump.json 2>"$T/err"; rc=$?
+# the vector marks read-write entry 2 of 2 for restore: stellar-core refuses that envelope
+NAME="tx: the fee-bump vector's restore index past its read-write footprint is refused (exit $rc)"
+ok one_line_error 65 "envelope_fee_bump.json: soroban_data.ext.v1.archived_soroban_entries[1]: not an index of the read-write footprint"
+sed 's/"archived_soroban_entries": \[0, 2\]/"archived_soroban_entries": [0]/' tests/data/xdr/envelope_fee_bump.json >"$T/fee_bump.json"
+"$BIN" profile -q -o "$T/v" -f report --snapshot $S --tx "$T/fee_bump.json" 2>"$T/err"; rc=$?
+# its first entry (source account credentials) authorizes the call: the
+# other three, unsigned, are never used, as in the host
+NAME="tx: the fee-bump vector runs its inner transaction (exit $rc)"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^  result  *u32:7$' '$T/v/report.txt'"
+NAME="tx: the fee-bump vector's declared resources print"
+ok sh -c "grep -q '^  tx envelope  *fee bump of a v1 transaction, fee 300000, 4 auth entries, [0-9]* bytes, 1 archived entry to restore$' '$T/v/report.txt' &&
+          [ \"\$(sed -n 's/^  tx instructions  *//p' '$T/v/report.txt' | cut -d'|' -f1)\" = 'declared 1,000,000 ' ] &&
+          [ \"\$(sed -n 's/^  tx disk read bytes  *//p' '$T/v/report.txt')\" = 'declared 3,300 | scprof - | network -' ]"
+
+# ---- refusals
+"$BIN" profile -q -o "$T/x" --tx "$T/env.json" 2>"$T/err"; rc=$?
+NAME="tx: without --snapshot it is a Solana wire transaction (a usage error here, exit $rc)"; ok [ "$rc" -ne 0 ]
+"$BIN" profile -q -o "$T/x" --snapshot $S --tx "$T/env.json" $C increment 2>"$T/err"; rc=$?
+NAME="tx: a contract on the command line too is a usage error (exit $rc)"; ok one_line_error 2 "the transaction names its contract"
+"$BIN" profile -q -o "$T/x" --snapshot $S --meta "$T/meta.json" $C increment "addr:$A" u32:2 2>"$T/err"; rc=$?
+NAME="tx: --meta alone is a usage error (exit $rc)"; ok one_line_error 2 "--meta goes with --tx"
+printf '{"tx": {"tx": {"source_acount": 1}}}' >"$T/typo.json"
+"$BIN" profile -q -o "$T/x" --snapshot $S --tx "$T/typo.json" 2>"$T/err"; rc=$?
+NAME="tx: an unknown key names the file, the path and the nearest key (exit $rc)"
+ok one_line_error 65 "typo.json: tx.tx: unknown key \"source_acount\"; did you mean \"source_account\"?"
+"$BIN" profile -q -o "$T/x" --snapshot $S --tx tests/data/xdr/meta_v3.json 2>"$T/err"; rc=$?
+NAME="tx: a meta given as the envelope is refused (exit $rc)"; ok one_line_error 65 "meta_v3.json: "
+"$BIN" profile -q -o "$T/x" --snapshot $S --tx "$T/env.json" --meta "$T/env.json" 2>"$T/err"; rc=$?
+NAME="tx: an envelope given as the meta is refused (exit $rc)"; ok one_line_error 65 "env.json: "
+
+# ---- a public envelope, base64 (tests/data/xdr/README): read, its contract looked up in the ledger
+"$BIN" profile -q -o "$T/x" --snapshot $S --tx tests/data/xdr/lab_soroban_unsigned.b64 2>"$T/err"; rc=$?
+NAME="tx: a public base64 envelope is read: its contract is not in this snapshot (exit $rc)"
+ok one_line_error 4 "no contract CCKL4XMTHTUMRMY3TGASZLO4W72HPJDWRDLC5YVSQO4UFU3IYKKEVXWW in the snapshot"

@@ -114,6 +114,9 @@ typedef struct scp_ledger {
    * None entries included (a deleted key stays as None) */
   struct scp_sentry *test_map;
   size_t ntest_map;
+  /* the contracts' code, loaded once for all the calls (sor_modcache.h);
+   * NULL: each run loads its own */
+  struct sor_modcache *modcache;
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts
@@ -123,6 +126,9 @@ typedef struct scp_sor_session {
   scp_ledger *ledger;
   size_t main;                 /* the called contract */
   bool main_asset;             /* main indexes the ledger's asset contracts */
+  bool totals_only;            /* a set-up call: only the profile's totals are read,
+                                  so its metadata lists no contract ids (as many
+                                  lines as the ledger has contracts) */
 } scp_sor_session;
 
 /* The ledger of o's session, NULL without one. */

@@ -66,7 +66,8 @@ scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
   if (!l) return NULL;
   l->files = files;
   l->nfiles = n;
-  if (!(l->ids = calloc(n + 1, sizeof *l->ids))) {
+  if (!(l->ids = calloc(n + 1, sizeof *l->ids)) || !(l->modcache = scp_sor_modcache_new())) {
+    free(l->ids);
     free(l);
     return NULL;
   }
@@ -102,6 +103,7 @@ void scp_ledger_free(scp_ledger *l) {
   free(l->ids);
   free(l->asset_ids);
   free(l->owned_assets);
+  scp_sor_modcache_free(l->modcache);
   free(l);
 }
 

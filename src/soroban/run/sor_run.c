@@ -81,7 +81,7 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
     if (k == 0 && o->session->main_asset) continue;
     if (k && i == o->session->main && !o->session->main_asset) continue;
     const char *cp = l->files[i].path ? l->files[i].path : "contract.wasm";
-    rc = scp_sor_add_module(vm, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
+    rc = scp_sor_add_file_module(vm, i, l->ids[i], l->files[i].wasm, l->files[i].len, cp, &mi, err);
   }
   return rc;
 }
@@ -556,7 +556,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
   if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);
   if (!rc) rc = meta_u64(p, "events", scp_host_event_count(vm->host));
-  if (!rc) rc = meta_ids(r, p);
+  if (!rc && !(o->session && o->session->totals_only)) rc = meta_ids(r, p);
   if (!rc && (r->st.reads || r->st.writes)) {
     scp_buf_free(&r->line);
     scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes)",
@@ -663,6 +663,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc && fee.on) rc = scp_sor_vm_fee(&r.vm, err);
   if (!rc) scp_run_set_shape(r.vm.run, &o->shape);
   r.vm.test_env = o->sdk_test;
+  if (scp_sor_session_ledger(o)) r.vm.cache = scp_sor_session_ledger(o)->modcache;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   if (!rc && plan) rc = set_auth_entries(&r, plan, err);

@@ -36,3 +36,7 @@ if [ -x "$B/bench/bench_sym" ]; then
 fi
 echo "== Solana: instructions executed per transaction (callgrind; deterministic)"
 sh "$(dirname "$0")/sol_tx.sh" "$B"
+if command -v node >/dev/null 2>&1 && [ -x "$B/bench/bench_soltx" ]; then
+  echo "== Solana: scprof against litesvm per transaction (in-process and CLI; ratios of paired runs)"
+  sh "$(dirname "$0")/sol_litesvm.sh" "$B"
+fi

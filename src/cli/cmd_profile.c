@@ -718,6 +718,7 @@ static int run_scenario(profile_opts *o) {
     scp_sor_session sess = {.ledger = ledger};
     scp_scenario_opts(sc, i, &so, &sess);
     bool profiled = sc->calls[i].profile;
+    sess.totals_only = !profiled;
     if (o->cpu_limit) so.limits.cpu = o->cpu_limit;   /* the command line wins */
     if (o->mem_limit) so.limits.mem = o->mem_limit;
     so.shape = o->shape;

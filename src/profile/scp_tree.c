@@ -245,6 +245,32 @@ bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t
   return add_more(t, e, cost);
 }
 
+bool scp_tree_add_pcs(scp_tree *t, uint32_t id, const uint64_t *pcs, const uint64_t *amount, size_t n,
+                      unsigned metric) {
+  uint64_t cost[SCP_MAX_METRICS] = {0};
+  scp_tree_node *nd = &t->nodes[id];
+  bool ok = true;
+  if (nd->npcs || metric != 0) {
+    for (size_t i = 0; i < n; i++) {
+      cost[metric] = amount[i];
+      ok &= scp_tree_add_pc(t, id, pcs[i], cost);
+    }
+    return ok;
+  }
+  size_t cap = nd->cappcs;
+  if (n > UINT32_MAX - 1 || !scp_grow(&nd->pcs, &cap, n, sizeof *nd->pcs)) {
+    for (size_t i = 0; i < n; i++) nd->self[0] += amount[i];
+    return false;
+  }
+  nd->cappcs = (uint32_t)cap;
+  for (size_t i = 0; i < n; i++) {
+    nd->self[0] += amount[i];
+    nd->pcs[i] = (scp_pc_cost){.pc = pcs[i], .cost0 = amount[i]};
+  }
+  nd->npcs = (uint32_t)n;
+  return true;
+}
+
 scp_tree_trunc scp_tree_truncated(const scp_tree *t) {
   scp_tree_trunc r = {0, 0};
   for (size_t i = 1; i < t->n; i++) {

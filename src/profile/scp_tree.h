@@ -127,6 +127,13 @@ bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost
 bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
                            uint64_t ahead);
 
+/* scp_tree_add_pc for n distinct pcs, pcs[i] costing amount[i] of metric
+ * (the others 0), in that order, with the same result; without searching
+ * the node's entries when it has none yet (an engine settling a node's
+ * counters once), so the cost is linear in n.  false on OOM. */
+bool scp_tree_add_pcs(scp_tree *t, uint32_t id, const uint64_t *pcs, const uint64_t *amount, size_t n,
+                      unsigned metric);
+
 /* What the node budget merged: calls entered into nodes under a
  * [truncated] marker, and how many markers there are. */
 typedef struct scp_tree_trunc {

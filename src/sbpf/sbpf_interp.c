@@ -100,7 +100,8 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define IMM ((uint64_t)ip->imm)
 #define LOAD(n) do {                                                        \
     uint64_t a_ = SRC + (uint64_t)(int64_t)ip->aux;                         \
-    if (!(h = sbpf_xlate(rg, nreg, a_, n, false))) {                             \
+    if (!(h = sbpf_xlate(rg, nreg, a_, n, false)) &&                          \
+        !(h = sbpf_xlate_reach(vm, a_, n, false))) {                             \
       trap = sbpf_access_violation(vm, a_, n, false, err); filled = true;   \
       goto trapped;                                                         \
     }                                                                       \
@@ -109,7 +110,8 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
   } while (0)
 #define STORE(n, v) do {                                                    \
     uint64_t a_ = DST + (uint64_t)(int64_t)ip->aux;                         \
-    if (!(h = sbpf_xlate(rg, nreg, a_, n, true))) {                              \
+    if (!(h = sbpf_xlate(rg, nreg, a_, n, true)) &&                          \
+        !(h = sbpf_xlate_reach(vm, a_, n, true))) {                              \
       trap = sbpf_access_violation(vm, a_, n, true, err); filled = true;    \
       goto trapped;                                                         \
     }                                                                       \

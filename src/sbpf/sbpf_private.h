@@ -185,7 +185,43 @@ struct scp_sbpf_vm {
   size_t nstrays, capstrays;
   sbpf_call_cache cache[SBPF_CALL_CACHE];
   bool oom;
+  /* With a pool, the memory is its slot's: regions 2 and 3 then map only
+   * the prefix reached so far (grown by sbpf_xlate_reach), which is what
+   * the slot zeroes when the VM ends. */
+  scp_sbpf_pool *pool;
+  size_t slot;
+  bool windowed;
 };
+
+/* One set of VM memory in a pool (sbpf_pool.c). */
+typedef struct sbpf_mem {
+  uint8_t *stack, *heap;       /* SCP_SBPF_FRAME_SIZE * MAX_CALL_DEPTH, SCP_SBPF_HEAP_MAX; zero */
+  uint64_t *scratch;           /* block counters nobody reads: never zeroed */
+  size_t nscratch;
+  uint64_t *acc;               /* settling: per-pc sums, zero between uses */
+  uint32_t *touched;           /* and, per node, the pcs it touched, */
+  uint64_t *pcs, *amount;      /* as addresses with their sums */
+  size_t nacc;
+  bool busy;
+} sbpf_mem;
+
+struct scp_sbpf_pool {
+  sbpf_mem *slots;
+  size_t n, cap;
+};
+
+/* A free slot of pool for a VM of p, its scratch counters and settling
+ * tables sized to p; SIZE_MAX when out of memory. */
+size_t sbpf_pool_take(scp_sbpf_pool *pool, const scp_sbpf_prog *p);
+/* Slot back, its stack zeroed up to stack_used bytes and its heap up to
+ * heap_used. */
+void sbpf_pool_give(scp_sbpf_pool *pool, size_t slot, uint64_t stack_used, uint64_t heap_used);
+
+/* A guest access outside the mapped prefix of a windowed VM's stack or
+ * heap: when the full region holds it, the prefix grows (page by page)
+ * to cover it and the host address is returned; NULL otherwise (the
+ * access violation it is). */
+uint8_t *sbpf_xlate_reach(scp_sbpf_vm *vm, uint64_t a, uint64_t len, bool write);
 
 /* Interpreter entry points (sbpf_interp.c, compiled twice). */
 int scp_sbpf_exec_goto(scp_sbpf_vm *vm, uint64_t *r0, scp_error *err);

@@ -38,9 +38,20 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
   vm->cfg = *cfg;
   vm->cfg.heap_size = heap;
   vm->stack_len = (uint64_t)SCP_SBPF_FRAME_SIZE * SCP_SBPF_MAX_CALL_DEPTH;
-  vm->stack = calloc(1, vm->stack_len);
-  vm->heap = calloc(1, heap);
-  vm->scratch = calloc(p->nblocks + 1, sizeof *vm->scratch);
+  if (cfg->pool) {
+    size_t slot = sbpf_pool_take(cfg->pool, p);
+    if (slot != SIZE_MAX) {
+      vm->pool = cfg->pool;
+      vm->slot = slot;
+      vm->stack = vm->pool->slots[slot].stack;
+      vm->heap = vm->pool->slots[slot].heap;
+      vm->scratch = vm->pool->slots[slot].scratch;
+    }
+  } else {
+    vm->stack = calloc(1, vm->stack_len);
+    vm->heap = calloc(1, heap);
+    vm->scratch = calloc(p->nblocks + 1, sizeof *vm->scratch);
+  }
   if (!vm->stack || !vm->heap || !vm->scratch) {
     scp_sbpf_vm_destroy(vm);
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
@@ -63,6 +74,12 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
   }
   bool manual = p->version == SCP_SBPF_V1 || p->version == SCP_SBPF_V2;
   vm->reg[10] = SCP_SBPF_MM_STACK + (manual ? vm->stack_len : SCP_SBPF_FRAME_SIZE);
+  /* pooled memory: map the first frame (the stack grows up from it but
+   * for v1/v2, whose r10 starts at the top: all of it) and no heap yet */
+  if (vm->pool) {
+    if (!manual) vm->regions[2].len = SCP_SBPF_FRAME_SIZE;
+    vm->regions[3].len = 0;
+  }
   vm->node = cfg->node;
   *out = vm;
   return SCP_OK;
@@ -71,9 +88,13 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
 void scp_sbpf_vm_destroy(scp_sbpf_vm *vm) {
   if (!vm) return;
   sbpf_unpatch(vm);
-  free(vm->stack);
-  free(vm->heap);
-  free(vm->scratch);
+  if (vm->pool) {
+    sbpf_pool_give(vm->pool, vm->slot, vm->regions[2].len, vm->regions[3].len);
+  } else {
+    free(vm->stack);
+    free(vm->heap);
+    free(vm->scratch);
+  }
   free(vm->strays);
   free(vm);
 }
@@ -121,8 +142,28 @@ int scp_sbpf_vm_consume(scp_sbpf_vm *vm, uint64_t amount) {
 
 /* ---- memory -------------------------------------------------------------- */
 
-static uint8_t *map(const scp_sbpf_vm *vm, uint64_t a, uint64_t len, bool write) {
-  return sbpf_xlate(vm->regions, vm->nregions, a, len, write);
+static uint8_t *map(scp_sbpf_vm *vm, uint64_t a, uint64_t len, bool write) {
+  uint8_t *h = sbpf_xlate(vm->regions, vm->nregions, a, len, write);
+  return h ? h : sbpf_xlate_reach(vm, a, len, write);
+}
+
+/* The full length of region i (a windowed VM maps a prefix of 2 and 3). */
+static uint64_t region_len(const scp_sbpf_vm *vm, uint64_t i) {
+  return !vm->pool ? vm->regions[i].len : i == 2 ? vm->stack_len : i == 3 ? vm->cfg.heap_size : vm->regions[i].len;
+}
+
+uint8_t *sbpf_xlate_reach(scp_sbpf_vm *vm, uint64_t a, uint64_t len, bool write) {
+  uint64_t i = a >> 32;
+  if (!vm->pool || (i != 2 && i != 3) || vm->regions[i].len == region_len(vm, i)) return NULL;
+  sbpf_region full[5];
+  memcpy(full, vm->regions, sizeof full);
+  full[i].len = region_len(vm, i);
+  uint8_t *h = sbpf_xlate(full, vm->nregions, a, len, write);
+  if (!h) return NULL;
+  uint64_t end = (uint64_t)(h - full[i].host) + len, page = SCP_SBPF_FRAME_SIZE;
+  end = (end + page - 1) / page * page;
+  vm->regions[i].len = end < full[i].len ? end : full[i].len;
+  return h;
 }
 
 scp_sbpf_trap sbpf_access_violation(scp_sbpf_vm *vm, uint64_t addr, uint64_t len, bool write,
@@ -142,7 +183,7 @@ scp_sbpf_trap sbpf_access_violation(scp_sbpf_vm *vm, uint64_t addr, uint64_t len
   const char *name = "unallocated";
   if (i < vm->nregions) {
     const sbpf_region *r = &vm->regions[i];
-    uint64_t span = r->gap_shift ? r->len * 2 : r->len;
+    uint64_t span = r->gap_shift ? region_len(vm, i) * 2 : region_len(vm, i);
     if (addr >= r->vaddr && addr - r->vaddr < span) {
       static const char *const names[] = { "allocated", "program", "stack", "heap", "input" };
       name = names[i];
@@ -280,12 +321,21 @@ int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
   scp_tree *t = vm->cfg.tree;
   if (!t) return SCP_OK;
   const scp_sbpf_prog *p = vm->prog;
-  uint64_t *acc = calloc(p->ninsns + 1, sizeof *acc);
-  uint32_t *touched = malloc((p->ninsns + 1) * sizeof *touched);
-  uint64_t cost[SCP_MAX_METRICS] = { 0 };
-  if (!acc || !touched) {
-    free(acc);
-    free(touched);
+  /* acc is all zero again after the pass: a pool's tables serve every VM */
+  sbpf_mem own = { 0 }, *m = vm->pool ? &vm->pool->slots[vm->slot] : &own;
+  if (!vm->pool) {
+    own.acc = calloc(p->ninsns + 1, sizeof *own.acc);
+    own.touched = malloc((p->ninsns + 1) * sizeof *own.touched);
+    own.pcs = malloc((p->ninsns + 1) * sizeof *own.pcs);
+    own.amount = malloc((p->ninsns + 1) * sizeof *own.amount);
+  }
+  uint64_t *acc = m->acc;
+  uint32_t *touched = m->touched;
+  if (!acc || !touched || !m->pcs || !m->amount) {
+    free(own.acc);
+    free(own.touched);
+    free(own.pcs);
+    free(own.amount);
     return SCP_ERR_NOMEM;
   }
   for (size_t id = 0; id < t->n; id++) {
@@ -310,13 +360,16 @@ int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
       }
     }
     for (uint32_t i = 0; i < ntouched; i++) {
-      cost[vm->cfg.cu_metric] = acc[touched[i]];
+      m->pcs[i] = p->text_addr + 8ull * touched[i];
+      m->amount[i] = acc[touched[i]];
       acc[touched[i]] = 0;
-      if (!scp_tree_add_pc(t, (uint32_t)id, p->text_addr + 8ull * touched[i], cost)) vm->oom = true;
     }
+    if (!scp_tree_add_pcs(t, (uint32_t)id, m->pcs, m->amount, ntouched, vm->cfg.cu_metric)) vm->oom = true;
   }
-  free(acc);
-  free(touched);
+  free(own.acc);
+  free(own.touched);
+  free(own.pcs);
+  free(own.amount);
   for (size_t i = 0; i < vm->nstrays; i++) {
     sbpf_stray_entry *s = &vm->strays[i];
     if (s->count) add_run(vm, s->node, s->pc, p->cnt[s->pc], s->count);

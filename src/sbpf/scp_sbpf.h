@@ -198,6 +198,18 @@ typedef struct scp_sbpf_region {
   bool writable;
 } scp_sbpf_region;
 
+/* Memory the VMs of one runtime reuse (every invocation of a session,
+ * nested ones included, one thread): a VM's stack and heap start zeroed
+ * as the runtime's fresh ones do, but when it ends only what it reached is
+ * zeroed again (the stack frames and heap pages up to the furthest
+ * address it touched), not the whole 256 KiB; the block counters of an
+ * unprofiled run and the settling tables of a profiled one are allocated
+ * once.  Free it after its last VM. */
+typedef struct scp_sbpf_pool scp_sbpf_pool;
+/* NULL when out of memory. */
+scp_sbpf_pool *scp_sbpf_pool_new(void);
+void scp_sbpf_pool_free(scp_sbpf_pool *pool);
+
 typedef struct scp_sbpf_vm_config {
   uint64_t *meter;           /* remaining CU, shared with the runtime (required) */
   uint32_t heap_size;        /* bytes; 0 = 32 KiB; at most 256 KiB */
@@ -210,6 +222,7 @@ typedef struct scp_sbpf_vm_config {
   scp_tree *tree;
   uint32_t node, module;
   unsigned cu_metric;
+  scp_sbpf_pool *pool;       /* borrowed; NULL: the VM allocates its own memory */
 } scp_sbpf_vm_config;
 
 /* Create a VM for p (p and the config's borrowed buffers must outlive it).

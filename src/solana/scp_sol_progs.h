@@ -51,6 +51,10 @@ const scp_sbpf_prog *scp_sol_prog_sbpf(const scp_sol_prog *p);
  * the loader's function names). */
 scp_sym *scp_sol_prog_sym(scp_sol_prog *p);
 
+/* The memory every VM of the session's invocations reuses
+ * (scp_sbpf_pool). */
+scp_sbpf_pool *scp_sol_progs_pool(const scp_sol_progs *c);
+
 /* Distinct programs loaded so far (what the tests check). */
 size_t scp_sol_progs_count(const scp_sol_progs *c);
 

@@ -35,12 +35,19 @@ struct scp_sol_progs {
   size_t nsets, cap;
   sym_file *syms;
   size_t nsyms, capsyms;
+  scp_sbpf_pool *pool;         /* the VMs' memory, reused by every invocation */
 };
 
 int scp_sol_progs_new(scp_sol_progs **out, scp_error *err) {
   *out = calloc(1, sizeof **out);
+  if (*out && !((*out)->pool = scp_sbpf_pool_new())) {
+    free(*out);
+    *out = NULL;
+  }
   return *out ? SCP_OK : scp_fail(err, SCP_ERR_NOMEM, "out of memory");
 }
+
+scp_sbpf_pool *scp_sol_progs_pool(const scp_sol_progs *c) { return c->pool; }
 
 static uint64_t mask_of(const scp_sol_features *f) {
   size_t n;
@@ -75,6 +82,7 @@ void scp_sol_progs_free(scp_sol_progs *c) {
   free(c->sets);
   for (size_t i = 0; i < c->nsyms; i++) free(c->syms[i].bytes);
   free(c->syms);
+  scp_sbpf_pool_free(c->pool);
   free(c);
 }
 

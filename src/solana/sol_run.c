@@ -170,8 +170,10 @@ static int run_vm(sol_state *st, const scp_sol_input *in, vm_outcome *out, scp_e
   const scp_sol_run_opts *o = st->o;
   scp_sbpf_region region = {SCP_SBPF_MM_INPUT, in->buf, in->len, true};
   scp_sbpf_hooks hooks = {NULL, NULL, on_syscall_enter, on_syscall_exit, NULL};
-  scp_sbpf_vm_config cfg = {&st->meter, o->heap_size, &region, 1, st->run ? &hooks : NULL, st,
-                            st->run ? scp_run_tree(st->run) : NULL, st->prog_node, 0, 0};
+  scp_sbpf_vm_config cfg = {.meter = &st->meter, .heap_size = o->heap_size, .input = &region, .ninput = 1,
+                            .hooks = st->run ? &hooks : NULL, .hooks_ctx = st,
+                            .tree = st->run ? scp_run_tree(st->run) : NULL, .node = st->prog_node,
+                            .pool = scp_sol_progs_pool(o->cache)};
   scp_sbpf_vm *vm = NULL;
   int rc = scp_sbpf_vm_create(st->prog, &cfg, &vm, err);
   if (rc) return rc;

@@ -56,12 +56,19 @@ bool scp_b58_decode32(const char *text, size_t len, uint8_t key[32]) {
   size_t ones = 0;
   if (len == 0 || len > 44) return false;
   while (ones < len && text[ones] == '1') ones++;
-  for (size_t i = 0; i < len; i++) {
-    int d = b58_digit((unsigned char)text[i]);
-    if (d < 0) return false;
-    uint64_t carry = (uint64_t)d;
+  /* five digits per pass: 58^5 < 2^30, so a limb times it plus the carry
+   * still fits in 64 bits */
+  for (size_t i = 0; i < len;) {
+    uint64_t mul = 1, chunk = 0;
+    for (size_t k = 0; k < 5 && i < len; k++, i++) {
+      int d = b58_digit((unsigned char)text[i]);
+      if (d < 0) return false;
+      chunk = chunk * 58 + (uint64_t)d;
+      mul *= 58;
+    }
+    uint64_t carry = chunk;
     for (int j = 7; j >= 0; j--) {
-      carry += (uint64_t)v[j] * 58;
+      carry += (uint64_t)v[j] * mul;
       v[j] = (uint32_t)carry;
       carry >>= 32;
     }

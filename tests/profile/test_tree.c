@@ -185,6 +185,45 @@ static void test_pc_side_table(void **state) {
   scp_tree_free(&t);
 }
 
+/* scp_tree_add_pcs gives what scp_tree_add_pc one pc at a time gives:
+ * on a fresh node (the linear path), on one with entries already, and
+ * for a metric past 0. */
+static void test_add_pcs(void **state) {
+  (void)state;
+  static const uint64_t pcs[] = {0x108, 0x100, 0x200, 0x104}, amt[] = {3, 1, 7, 2};
+  for (unsigned metric = 0; metric < 2; metric++)
+    for (int pre = 0; pre < 2; pre++) {
+      scp_tree a, b;
+      assert_int_equal(scp_tree_init(&a, 2), SCP_OK);
+      assert_int_equal(scp_tree_init(&b, 2), SCP_OK);
+      uint32_t na = enter(&a, 0, 0, 1), nb = enter(&b, 0, 0, 1);
+      uint64_t c[SCP_MAX_METRICS] = {0};
+      if (pre) {
+        c[0] = 9;
+        assert_true(scp_tree_add_pc(&a, na, 0x200, c));
+        assert_true(scp_tree_add_pc(&b, nb, 0x200, c));
+        c[0] = 0;
+      }
+      for (int i = 0; i < 4; i++) {
+        c[metric] = amt[i];
+        assert_true(scp_tree_add_pc(&a, na, pcs[i], c));
+      }
+      assert_true(scp_tree_add_pcs(&b, nb, pcs, amt, 4, metric));
+      const scp_tree_node *x = at(&a, na), *y = at(&b, nb);
+      assert_int_equal(x->npcs, y->npcs);
+      assert_int_equal(x->npcs, 4);   /* 0x200 once, also when it was there */
+      assert_int_equal(x->self[0], y->self[0]);
+      assert_int_equal(x->self[1], y->self[1]);
+      for (uint32_t i = 0; i < x->npcs; i++) {
+        assert_int_equal(x->pcs[i].pc, y->pcs[i].pc);
+        for (unsigned m = 0; m < 2; m++)
+          assert_int_equal(scp_tree_pc_cost(&a, &x->pcs[i], m), scp_tree_pc_cost(&b, &y->pcs[i], m));
+      }
+      scp_tree_free(&a);
+      scp_tree_free(&b);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_budget_markers),
@@ -193,6 +232,7 @@ int main(void) {
     cmocka_unit_test(test_no_budget),
     cmocka_unit_test(test_fold_recursion),
     cmocka_unit_test(test_pc_side_table),
+    cmocka_unit_test(test_add_pcs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

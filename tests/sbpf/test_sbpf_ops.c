@@ -229,7 +229,7 @@ typedef struct outcome {
   char msg[512];
 } outcome;
 
-static outcome run(const scp_sbpf_loader *l, const tcase *t, bool sw) {
+static outcome run_in(const scp_sbpf_loader *l, const tcase *t, bool sw, scp_sbpf_pool *pool) {
   uint8_t text[24 * 8];
   outcome o = { 0 };
   size_t len = encode(t->code, text);
@@ -243,7 +243,7 @@ static outcome run(const scp_sbpf_loader *l, const tcase *t, bool sw) {
   }
   uint64_t meter = t->limit;
   scp_sbpf_region in = { SCP_SBPF_MM_INPUT, input, sizeof input, false };
-  scp_sbpf_vm_config cfg = { .meter = &meter, .input = &in, .ninput = 1 };
+  scp_sbpf_vm_config cfg = { .meter = &meter, .input = &in, .ninput = 1, .pool = pool };
   scp_sbpf_vm *vm;
   assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
   scp_sbpf_vm_set_switch_dispatch(vm, sw);
@@ -257,13 +257,23 @@ static outcome run(const scp_sbpf_loader *l, const tcase *t, bool sw) {
   return o;
 }
 
+static outcome run(const scp_sbpf_loader *l, const tcase *t, bool sw) { return run_in(l, t, sw, NULL); }
+
+/* Every case also runs on pooled memory (one pool for all of them, so
+ * each starts on the memory the cases before it used): the same outcome. */
 static void test_cases(void **state) {
   (void)state;
   scp_sbpf_loader *l;
   assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  scp_sbpf_pool *pool = scp_sbpf_pool_new();
+  assert_non_null(pool);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const tcase *t = &cases[i];
-    outcome a = run(l, t, false), b = run(l, t, true);
+    outcome a = run(l, t, false), b = run(l, t, true), c = run_in(l, t, false, pool), d = run_in(l, t, true, pool);
+    if (a.trap != c.trap || a.r0 != c.r0 || a.used != c.used || strcmp(a.msg, c.msg) ||
+        a.trap != d.trap || a.r0 != d.r0 || a.used != d.used || strcmp(a.msg, d.msg))
+      fail_msg("%s: pooled memory changes the outcome: trap %d r0 %#llx cu %llu msg '%s'", t->name, c.trap,
+               (unsigned long long)c.r0, (unsigned long long)c.used, c.msg);
     if (a.trap != t->trap || (t->trap == OK && a.r0 != t->r0) || (t->trap != -2 && a.used != t->cu) ||
         (t->msg && strcmp(a.msg, t->msg)))
       fail_msg("%s: trap %d r0 %#llx cu %llu msg '%s' (want trap %d r0 %#llx cu %llu)", t->name, a.trap,
@@ -272,6 +282,110 @@ static void test_cases(void **state) {
     if (a.trap != b.trap || a.r0 != b.r0 || a.used != b.used || strcmp(a.msg, b.msg))
       fail_msg("%s: goto and switch dispatch disagree", t->name);
   }
+  scp_sbpf_pool_free(pool);
+  scp_sbpf_loader_destroy(l);
+}
+
+/* ---- pooled memory: a VM never sees what an earlier one left ------------ */
+
+#define MM_STACK 0x200000000ull
+#define MM_HEAP 0x300000000ull
+/* what the writer stores and the reader loads: frame 0 below r10, the
+ * last word of frames 5 and 63 (v0: frame k at k * 8 KiB), the first and
+ * last word of a 32 KiB heap, and a word across the first 4 KiB of it */
+static const uint64_t spots[] = { MM_STACK + 5 * 8192 + 4088, MM_STACK + 63 * 8192 + 4088, MM_HEAP,
+                                  MM_HEAP + 0x7ff8, MM_HEAP + 4092 };
+
+static scp_sbpf_prog *load_ins(const scp_sbpf_loader *l, const ins *code, scp_sbpf_version v) {
+  uint8_t text[24 * 8];
+  size_t len = encode(code, text);
+  scp_sbpf_prog *p;
+  scp_error err = { 0 };
+  assert_int_equal(sbpf_load_text(l, text, len, v, &p, &err), SCP_OK);
+  return p;
+}
+
+static scp_sbpf_vm *vm_in(const scp_sbpf_prog *p, scp_sbpf_pool *pool, uint32_t heap, uint64_t *meter) {
+  scp_sbpf_vm_config cfg = { .meter = meter, .heap_size = heap, .pool = pool };
+  scp_sbpf_vm *vm;
+  scp_error err = { 0 };
+  *meter = 1000;
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  return vm;
+}
+
+static uint64_t run_vm(scp_sbpf_vm *vm) {
+  uint64_t r0 = 1;
+  scp_error err = { 0 };
+  if (scp_sbpf_vm_run(vm, &r0, &err)) fail_msg("%s", err.msg);
+  return r0;
+}
+
+static void test_pool(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  ins w[24] = { MOV(2, 0x5a), I(0x7b, 10, 2, -8, 0) }, r[24] = { MOV(0, 0), I(0x79, 0, 10, -8, 0) };
+  size_t nw = 2, nr = 2;
+  for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++) {
+    ins ld[] = { LDDW(1, spots[i]) };
+    memcpy(&w[nw], ld, sizeof ld);
+    memcpy(&r[nr], ld, sizeof ld);
+    w[nw + 2] = (ins)I(0x7b, 1, 2, 0, 0);             /* *(u64 *)r1 = r2 */
+    r[nr + 2] = (ins)I(0x79, 3, 1, 0, 0);             /* r3 = *(u64 *)r1 */
+    r[nr + 3] = (ins)I(0x4f, 0, 3, 0, 0);             /* r0 |= r3 */
+    nw += 3;
+    nr += 4;
+  }
+  w[nw] = (ins)EXIT;
+  r[nr] = (ins)EXIT;
+  scp_sbpf_prog *pw = load_ins(l, w, V0), *pr = load_ins(l, r, V0);
+  scp_sbpf_pool *pool = scp_sbpf_pool_new();
+  uint64_t meter;
+  /* one after the other: the reader gets the writer's slot, zeroed */
+  scp_sbpf_vm *vw = vm_in(pw, pool, 0, &meter);
+  run_vm(vw);
+  scp_sbpf_vm_destroy(vw);
+  scp_sbpf_vm *vr = vm_in(pr, pool, 0, &meter);
+  assert_int_equal(run_vm(vr), 0);
+  assert_int_equal(1000 - meter, 2 + 3 * 5 + 1);   /* lddw counts once */
+  scp_sbpf_vm_destroy(vr);
+  /* the writer alive (a CPI's caller): the reader gets another slot; then
+   * the writer's slot, zeroed */
+  vw = vm_in(pw, pool, 0, &meter);
+  run_vm(vw);
+  vr = vm_in(pr, pool, 0, &meter);
+  assert_int_equal(run_vm(vr), 0);
+  scp_sbpf_vm_destroy(vr);
+  scp_sbpf_vm_destroy(vw);
+  for (int k = 0; k < 2; k++) {
+    vr = vm_in(pr, pool, 0, &meter);
+    assert_int_equal(run_vm(vr), 0);
+    scp_sbpf_vm_destroy(vr);
+  }
+  /* a 256 KiB heap written at its top, then read by a 256 KiB VM */
+  ins w2[] = { MOV(2, 0x5a), LDDW(1, MM_HEAP + 0x3fff8), I(0x7b, 1, 2, 0, 0), EXIT, { 0 } };
+  ins r2[] = { LDDW(1, MM_HEAP + 0x3fff8), I(0x79, 0, 1, 0, 0), EXIT, { 0 } };
+  scp_sbpf_prog *pw2 = load_ins(l, w2, V0), *pr2 = load_ins(l, r2, V0);
+  vw = vm_in(pw2, pool, SCP_SBPF_HEAP_MAX, &meter);
+  run_vm(vw);
+  scp_sbpf_vm_destroy(vw);
+  vr = vm_in(pr2, pool, SCP_SBPF_HEAP_MAX, &meter);
+  assert_int_equal(run_vm(vr), 0);
+  scp_sbpf_vm_destroy(vr);
+  /* v1: r10 starts at the stack's top, the whole stack is mapped */
+  ins w3[] = { MOV(2, 0x5a), LDDW(1, MM_STACK), I(0x7b, 1, 2, 0, 0), I(0x7b, 10, 2, -8, 0), EXIT, { 0 } };
+  ins r3[] = { LDDW(1, MM_STACK), I(0x79, 0, 1, 0, 0), I(0x79, 3, 10, -8, 0), I(0x4f, 0, 3, 0, 0), EXIT, { 0 } };
+  scp_sbpf_prog *pw3 = load_ins(l, w3, V1), *pr3 = load_ins(l, r3, V1);
+  vw = vm_in(pw3, pool, 0, &meter);
+  run_vm(vw);
+  scp_sbpf_vm_destroy(vw);
+  vr = vm_in(pr3, pool, 0, &meter);
+  assert_int_equal(run_vm(vr), 0);
+  scp_sbpf_vm_destroy(vr);
+  scp_sbpf_pool_free(pool);
+  scp_sbpf_prog *ps[] = { pw, pr, pw2, pr2, pw3, pr3 };
+  for (size_t i = 0; i < 6; i++) scp_sbpf_prog_free(ps[i]);
   scp_sbpf_loader_destroy(l);
 }
 
@@ -593,6 +707,7 @@ static void test_hooks(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cases),
+    cmocka_unit_test(test_pool),
     cmocka_unit_test(test_jumps),
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),

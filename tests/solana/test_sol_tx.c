@@ -18,6 +18,9 @@
 #include "scprof.h"
 #include "profile/scp_prof.h"
 #include "solana/scp_sol.h"
+#include "solana/scp_sol_tx.h"
+
+#include <openssl/sha.h>
 
 static const uint8_t SYSTEM[32] = {0};
 static uint8_t CB[32], A[32], B[32], C[32];
@@ -255,11 +258,20 @@ static void test_cpi_nested(void **state) {
   scp_solana_free(s);
 }
 
+/* litesvm's first blockhash, written out in sol_tx.c, is sha256("genesis") */
+static void test_genesis(void **state) {
+  (void)state;
+  uint8_t want[32], got[32];
+  SHA256((const uint8_t *)"genesis", 7, want);
+  scp_sol_blockhash_genesis(got);
+  assert_memory_equal(got, want, 32);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_transfer),  cmocka_unit_test(test_all_or_nothing),
       cmocka_unit_test(test_budget),    cmocka_unit_test(test_rent),
-      cmocka_unit_test(test_cpi_nested),
+      cmocka_unit_test(test_cpi_nested), cmocka_unit_test(test_genesis),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,40 @@ static void test_base58(void **state) {
   assert_false(scp_b58_decode32("StV1DL6CwTryKyV", 15, key));   /* 11 bytes, not 32 */
 }
 
+/* scp_b58_decode32 (five digits a pass) against the general decoder on
+ * keys of every leading-zero count, and the edges: 2^256 - 1 decodes,
+ * 2^256 and more do not, nor bad digits. */
+static void test_base58_keys(void **state) {
+  (void)state;
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int t = 0; t < 3000; t++) {
+    uint8_t key[32], back[32];
+    for (int i = 0; i < 32; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      key[i] = i < t % 34 ? 0 : (uint8_t)x;
+    }
+    if (t % 97 == 1) memset(key, 0xff, 32);
+    char text[64];
+    size_t n = scp_b58_encode(key, 32, text, sizeof text);
+    assert_true(n > 0);
+    uint8_t *b;
+    size_t bn;
+    assert_true(scp_b58_decode(text, n, &b, &bn, NULL));
+    assert_int_equal(bn, 32);
+    assert_true(scp_b58_decode32(text, n, back));
+    assert_memory_equal(back, key, 32);
+    assert_memory_equal(b, key, 32);
+    free(b);
+  }
+  uint8_t key[32];
+  /* 2^256 - 1 is JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG; one more is 2^256 */
+  assert_true(scp_b58_decode32("JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG", 44, key));
+  assert_false(scp_b58_decode32("JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFH", 44, key));
+  assert_false(scp_b58_decode32("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", 44, key));
+  assert_false(scp_b58_decode32("11111111111111111111111111111110", 32, key));   /* '0' is no digit */
+  assert_false(scp_b58_decode32("1111111111111111111111111111111l", 32, key));   /* nor 'l' */
+}
+
 static void test_base64_hex(void **state) {
   (void)state;
   uint8_t *b;
@@ -112,6 +146,7 @@ static void test_gzip_zstd(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_base58),
+      cmocka_unit_test(test_base58_keys),
       cmocka_unit_test(test_base64_hex),
       cmocka_unit_test(test_gzip_zstd),
   };

@@ -119,6 +119,10 @@ typedef struct scp_ledger {
    * ext v0 entries; owned) */
   uint8_t (*v0_code)[32];
   size_t nv0_code;
+  /* the contracts' code, loaded once for all the calls (sor_modcache.h);
+   * NULL: each run loads its own */
+  struct sor_modcache *modcache;
+  uint8_t (*file_hash)[32];    /* SHA-256 of each file, on first use (owned) */
 } scp_ledger;
 
 /* What a run of a scenario file adds to its options (scp_soroban_opts
@@ -132,6 +136,9 @@ typedef struct scp_sor_session {
    * what the network recorded for it; NULL: none. */
   const struct scp_sortx *tx;
   const struct scp_sortx_meta *tx_meta;
+  bool totals_only;            /* a set-up call: only the profile's totals are read,
+                                  so its metadata lists no contract ids (as many
+                                  lines as the ledger has contracts) */
 } scp_sor_session;
 
 /* The ledger of o's session, NULL without one. */

@@ -66,7 +66,8 @@ scp_ledger *scp_ledger_new(const scp_contract_file *files, size_t n) {
   if (!l) return NULL;
   l->files = files;
   l->nfiles = n;
-  if (!(l->ids = calloc(n + 1, sizeof *l->ids))) {
+  if (!(l->ids = calloc(n + 1, sizeof *l->ids)) || !(l->modcache = scp_sor_modcache_new())) {
+    free(l->ids);
     free(l);
     return NULL;
   }
@@ -103,6 +104,8 @@ void scp_ledger_free(scp_ledger *l) {
   free(l->asset_ids);
   free(l->owned_assets);
   free(l->v0_code);
+  free(l->file_hash);
+  scp_sor_modcache_free(l->modcache);
   free(l);
 }
 
@@ -474,19 +477,51 @@ int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err) {
   return rc;
 }
 
-size_t scp_sor_ledger_code_file(const scp_ledger *l, size_t i) {
-  uint8_t kb[4], hash[32];
-  scp_lkey ik;
-  scp_executable ex;
-  scp_lc_instance_key(l->ids[i], &ik, kb);
-  const scp_sentry *e = NULL;
-  for (size_t k = 0; k < l->nents && !e; k++)
-    if (key_same(&l->ents[k].k, &ik)) e = &l->ents[k];
-  if (!e || !scp_lc_parse_instance(e->val, e->vallen, &ex) || ex.kind != SCP_EXEC_WASM) return i;
-  for (size_t n = 0; n < l->nfiles; n++) {
-    size_t k = n == 0 ? i : n - (n <= i);   /* its own file first */
-    SHA256(l->files[k].wasm, l->files[k].len, hash);
-    if (!memcmp(hash, ex.hash, 32)) return k;
+/* The SHA-256 of each of l's files, computed on first use: the files do
+ * not change for the ledger's life. */
+static const uint8_t (*file_hashes(scp_ledger *l))[32] {
+  if (!l->file_hash && l->nfiles) {
+    if (!(l->file_hash = malloc(l->nfiles * sizeof *l->file_hash))) return NULL;
+    for (size_t i = 0; i < l->nfiles; i++) SHA256(l->files[i].wasm, l->files[i].len, l->file_hash[i]);
   }
-  return i;
+  return (const uint8_t (*)[32])l->file_hash;
+}
+
+/* One pass over the entries, not one per contract: a call on a ledger of
+ * many contracts stays linear in its size. */
+int scp_sor_ledger_code_files(scp_ledger *l, size_t *out) {
+  for (size_t i = 0; i < l->nfiles; i++) out[i] = i;
+  const uint8_t (*fh)[32] = file_hashes(l);
+  if (l->nfiles && !fh) return SCP_ERR_NOMEM;
+  scp_bmap ids = {0}, hashes = {0};
+  int rc = SCP_OK;
+  for (size_t i = 0; i < l->nfiles && !rc; i++) {
+    bool id_added, hash_added;
+    size_t *v = scp_bmap_put(&ids, l->ids[i], 32, &id_added);
+    size_t *h = v ? scp_bmap_put(&hashes, fh[i], 32, &hash_added) : NULL;
+    if (!v || !h) rc = SCP_ERR_NOMEM;
+    /* the first file with a code, as a search in file order finds it */
+    else if ((*v = i), hash_added) *h = i;
+  }
+  for (size_t k = 0; k < l->nents && !rc; k++) {
+    const scp_sentry *e = &l->ents[k];
+    if (e->k.type != SCP_LK_CONTRACT_DATA || e->k.account) continue;
+    const size_t *i = scp_bmap_get(&ids, e->k.id, 32);
+    if (!i) continue;
+    uint8_t kb[4];
+    scp_lkey ik;
+    scp_executable ex;
+    scp_lc_instance_key(l->ids[*i], &ik, kb);
+    if (!key_same(&e->k, &ik) || !scp_lc_parse_instance(e->val, e->vallen, &ex) ||
+        ex.kind != SCP_EXEC_WASM)
+      continue;
+    /* its own file first, when two files hold the same code */
+    if (memcmp(fh[*i], ex.hash, 32)) {
+      const size_t *f = scp_bmap_get(&hashes, ex.hash, 32);
+      if (f) out[*i] = *f;
+    }
+  }
+  scp_bmap_free(&ids);
+  scp_bmap_free(&hashes);
+  return rc;
 }

@@ -54,9 +54,10 @@ SCP_HIDDEN int scp_sor_ledger_save(scp_ledger *l, const scp_host *h, bool ok, bo
 /* The ledger's entries into h's snapshot source.  SCP_OK or SCP_ERR_NOMEM. */
 SCP_HIDDEN int scp_sor_ledger_give(const scp_ledger *l, scp_host *h);
 
-/* The file whose code contract i of l runs now: its instance's Wasm
- * (update_current_contract_wasm may have changed it), found among l's
- * files; i when it has no instance, or its code is none of them. */
-SCP_HIDDEN size_t scp_sor_ledger_code_file(const scp_ledger *l, size_t i);
+/* out[i] (l->nfiles entries): the file whose code contract i of l runs
+ * now: its instance's Wasm (update_current_contract_wasm may have changed
+ * it), found among l's files; i when it has no instance, or its code is
+ * none of them.  SCP_OK or SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_sor_ledger_code_files(scp_ledger *l, size_t *out);
 
 #endif

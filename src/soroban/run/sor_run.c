@@ -81,15 +81,22 @@ static int ledger_setup(sor_vm *vm, const scp_soroban_opts *o, uint8_t main_id[3
   vm->host->nv0_code = l->nv0_code;
   memcpy(main_id, o->session->main_asset ? l->asset_ids[o->session->main] : l->ids[o->session->main], 32);
   uint32_t mi;
+  /* the code each runs now, which an upgrade may have changed */
+  size_t *code = malloc((l->nfiles + 1) * sizeof *code);
+  if (!code || scp_sor_ledger_code_files(l, code)) {
+    free(code);
+    return oom(err);
+  }
   for (size_t k = 0; k <= l->nfiles && !rc; k++) {
     size_t i = k == 0 ? o->session->main : k - 1;
     if (k == 0 && o->session->main_asset) continue;
     if (k && i == o->session->main && !o->session->main_asset) continue;
-    /* the code it runs now, which an upgrade may have changed */
-    const scp_contract_file *f = &l->files[scp_sor_ledger_code_file(l, i)];
+    size_t fi = code[i];
+    const scp_contract_file *f = &l->files[fi];
     const char *cp = f->path ? f->path : "contract.wasm";
-    rc = scp_sor_add_module(vm, l->ids[i], f->wasm, f->len, cp, &mi, err);
+    rc = scp_sor_add_file_module(vm, fi, l->ids[i], f->wasm, f->len, cp, &mi, err);
   }
+  free(code);
   return rc;
 }
 
@@ -597,7 +604,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
   if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);
   if (!rc) rc = meta_u64(p, "events", scp_host_event_count(vm->host));
-  if (!rc) rc = meta_ids(r, p);
+  if (!rc && !(o->session && o->session->totals_only)) rc = meta_ids(r, p);
   if (!rc && (r->st.reads || r->st.writes)) {
     scp_buf_free(&r->line);
     scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes)",
@@ -713,6 +720,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.vm.test_env = o->sdk_test;
   r.vm.symbols = o->symbols;
   r.vm.nsymbols = o->nsymbols;
+  if (scp_sor_session_ledger(o)) r.vm.cache = scp_sor_session_ledger(o)->modcache;
   if (!rc) rc = deploy(&r, err);
   if (!rc) rc = check_entry(&r, err);
   const scp_sortx *tx = o->session ? o->session->tx : NULL;

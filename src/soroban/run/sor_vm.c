@@ -41,7 +41,6 @@
  */
 #include "soroban/run/sor_vm.h"
 #include "soroban/core/host_instance.h"
-#include "soroban/fns/sor_code.h"
 #include "soroban/sac/sac_label.h"
 #include "soroban/core/scp_val.h"
 
@@ -206,70 +205,68 @@ const char *scp_sor_basename(const char *path) {
   return s ? s + 1 : path;
 }
 
-/* Resolve every import against the host's function table. */
-static int link_imports(sor_module *m, const char *path, scp_error *err) {
-  uint32_t n = scp_wasm_import_count(m->mod);
-  m->import_fn = calloc(n + 1, sizeof *m->import_fn);
-  if (!m->import_fn) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  for (uint32_t i = 0; i < n; i++) {
-    const scp_wasm_import *im = scp_wasm_import_get(m->mod, i);
-    if (im->kind != SCP_EXT_FUNC)
-      return scp_fail(err, SCP_ERR_INVALID, "%s: import %s.%s is not a function; the Soroban host provides only functions",
-                      path, im->module, im->field);
-    int fn = scp_hostfn_find(im->module, im->field);
-    if (fn < 0)
-      return scp_fail(err, SCP_ERR_INVALID, "%s: unknown import %s.%s: no such Soroban host function",
-                      path, im->module, im->field);
-    const scp_hostfn *hf = scp_hostfn_get((unsigned)fn);
-    const uint8_t *ps, *rs;
-    uint32_t np, nr;
-    scp_wasm_func_sig(m->mod, i, &ps, &np, &rs, &nr);
-    bool ok = np == hf->argc && nr == 1 && rs[0] == SCP_WASM_I64;
-    for (uint32_t k = 0; k < np; k++) ok = ok && ps[k] == SCP_WASM_I64;
-    if (!ok)
-      return scp_fail(err, SCP_ERR_INVALID, "%s: import %s.%s (%s) has the wrong signature: expected %u i64 params and an i64 result",
-                      path, im->module, im->field, hf->name, hf->argc);
-    m->import_fn[i] = fn;
+/* The symbol file of vm's whose code is wasm's; NULL: none. */
+static const scp_sym_file *symbols_for(const sor_vm *vm, const uint8_t *wasm, size_t len) {
+  for (size_t i = 0; i < vm->nsymbols; i++)
+    if (!scp_sym_wasm_matches(wasm, len, vm->symbols[i].bytes, vm->symbols[i].len, NULL))
+      return &vm->symbols[i];
+  return NULL;
+}
+
+/* The module entry: code borrowed from the cache (by ledger file index
+ * when slot != SIZE_MAX, else by hash), or loaded for this VM alone. */
+static int add_module(sor_vm *vm, size_t slot, const uint8_t id[32], const uint8_t *wasm, size_t len,
+                      const char *path, uint32_t *out, scp_error *err) {
+  if (!scp_grow(&vm->mods, &vm->capmods, vm->nmods + 1, sizeof *vm->mods))
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  const sor_code *code = NULL;
+  sor_code *owned = NULL;
+  const scp_sym_file *sf = symbols_for(vm, wasm, len);
+  int rc;
+  if (vm->cache && !sf) {
+    rc = scp_sor_modcache_get(vm->cache, slot, wasm, len, NULL, path, &code, err);
+  } else if (!(owned = malloc(sizeof *owned))) {
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  } else {
+    uint8_t hash[32];
+    SHA256(wasm, len, hash);
+    rc = scp_sor_code_load(wasm, len, hash, path, owned, err);
+    if (rc == SCP_OK && sf) {
+      scp_sym_destroy(owned->sym);
+      owned->sym = NULL;
+      scp_sym_open_wasm(sf->bytes, sf->len, NULL, &owned->sym, NULL);   /* no symbols: fall back */
+    }
+    code = owned;
   }
+  scp_buf b = {0};
+  if (rc == SCP_OK) {
+    scp_buf_printf(&b, "contract:%s", scp_sor_basename(path));
+    if (b.oom) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  if (rc) {
+    if (owned && owned->mod) scp_sor_code_clear(owned);
+    free(owned);
+    scp_buf_free(&b);
+    return rc;
+  }
+  sor_module *m = &vm->mods[vm->nmods++];
+  *m = (sor_module){.mod = code->mod, .import_fn = code->import_fn, .sym = code->sym, .label = b.data,
+                    .owned = owned};
+  memcpy(m->id, id, 32);
+  memcpy(m->code_hash, code->hash, 32);
+  m->len = len;
+  *out = (uint32_t)(vm->nmods - 1);
   return SCP_OK;
 }
 
 int scp_sor_add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm, size_t len,
                        const char *path, uint32_t *out, scp_error *err) {
-  const char *name = scp_sor_basename(path);
-  if (!scp_grow(&vm->mods, &vm->capmods, vm->nmods + 1, sizeof *vm->mods))
-    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  sor_module *m = &vm->mods[vm->nmods];
-  memset(m, 0, sizeof *m);
-  memcpy(m->id, id, 32);
-  SHA256(wasm, len, m->code_hash);
-  m->len = len;
-  int rc = scp_wasm_load(wasm, len, &m->mod, err);
-  if (rc == SCP_OK && (rc = scp_sor_check_code(m->mod, err))) {
-    scp_wasm_module_free(m->mod);
-    m->mod = NULL;
-  }
-  if (rc) {
-    scp_error_prefix(err, path);
-    return rc;
-  }
-  vm->nmods++;
-  if ((rc = link_imports(m, path, err))) return rc;
-  const uint8_t *sym = wasm;
-  size_t symlen = len;
-  for (size_t i = 0; i < vm->nsymbols; i++)
-    if (!scp_sym_wasm_matches(wasm, len, vm->symbols[i].bytes, vm->symbols[i].len, NULL)) {
-      sym = vm->symbols[i].bytes;
-      symlen = vm->symbols[i].len;
-      break;
-    }
-  scp_sym_open_wasm(sym, symlen, NULL, &m->sym, NULL);   /* no symbols: fall back */
-  scp_buf b = {0};
-  scp_buf_printf(&b, "contract:%s", name);
-  if (b.oom) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-  m->label = b.data;
-  *out = (uint32_t)(vm->nmods - 1);
-  return SCP_OK;
+  return add_module(vm, SIZE_MAX, id, wasm, len, path, out, err);
+}
+
+int scp_sor_add_file_module(sor_vm *vm, size_t file, const uint8_t id[32], const uint8_t *wasm,
+                            size_t len, const char *path, uint32_t *out, scp_error *err) {
+  return add_module(vm, file, id, wasm, len, path, out, err);
 }
 
 uint32_t scp_sor_module_protocol(const scp_wasm_module *mod) {
@@ -805,9 +802,8 @@ int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
 
 void scp_sor_vm_close(sor_vm *vm) {
   for (size_t i = 0; i < vm->nmods; i++) {
-    scp_sym_destroy(vm->mods[i].sym);
-    scp_wasm_module_free(vm->mods[i].mod);
-    free(vm->mods[i].import_fn);
+    if (vm->mods[i].owned) scp_sor_code_clear(vm->mods[i].owned);
+    free(vm->mods[i].owned);
     free(vm->mods[i].label);
   }
   free(vm->mods);

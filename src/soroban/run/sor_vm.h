@@ -10,6 +10,7 @@
 #include "soroban/core/host_private.h"
 #include "run/scp_run.h"
 #include "soroban/fee/scp_fee_tx.h"
+#include "soroban/run/sor_modcache.h"
 #include "symbols/scp_sym.h"
 #include "wasm/scp_wasm.h"
 
@@ -33,17 +34,19 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
 
 #define SOR_MAX_DEPTH 128
 
-/* One contract's code, loaded once. */
+/* One contract of the run: its id and name, its code (mod, import_fn,
+ * sym: owned's, or borrowed from the VM's module cache). */
 typedef struct sor_module {
   uint8_t id[32];
   uint8_t code_hash[32];
   const uint8_t *code_at;      /* the ledger's code bytes last found to be this
                                   module's (find_module: hashed once) */
   size_t len;                  /* the Wasm's bytes */
-  scp_wasm_module *mod;
-  int *import_fn;              /* host function id per import */
+  const scp_wasm_module *mod;
+  const int *import_fn;        /* host function id per import */
   scp_sym *sym;
   char *label;                 /* "contract:demo.wasm" */
+  sor_code *owned;             /* the code, when no cache holds it */
 } sor_module;
 
 /* One running VM. */
@@ -80,6 +83,7 @@ typedef struct sor_vm {
   bool test_env;               /* a soroban-sdk test's call: no frame below the top contract */
   const scp_sym_file *symbols; /* files a module's mapper may read instead (borrowed) */
   size_t nsymbols;
+  sor_modcache *cache;         /* borrowed (a scenario ledger's), or NULL: each module loaded here */
 } sor_vm;
 
 /* The charges of creating a contract VM from module m (vm.rs,
@@ -104,11 +108,17 @@ SCP_HIDDEN int scp_sor_vm_fee(sor_vm *vm, scp_error *err);
 SCP_HIDDEN void scp_sor_vm_close(sor_vm *vm);
 
 /* Load wasm as module index *out of contract id, labelled
- * contract:<basename of path>; errors name path.  Its mapper reads the
+ * contract:<basename of path>; errors name path.  With vm->cache, the code
+ * comes from it (loaded there on its first use).  Its mapper reads the
  * first of vm->symbols whose code is wasm's (scp_sym_wasm_matches), else
- * wasm itself. */
+ * wasm itself (such a module is loaded for this VM alone). */
 SCP_HIDDEN int scp_sor_add_module(sor_vm *vm, const uint8_t id[32], const uint8_t *wasm,
                                   size_t len, const char *path, uint32_t *out, scp_error *err);
+/* The same for the ledger's file `file` (its bytes wasm, len), found in
+ * vm->cache by its index, without hashing it again (without a cache, as
+ * scp_sor_add_module). */
+SCP_HIDDEN int scp_sor_add_file_module(sor_vm *vm, size_t file, const uint8_t id[32], const uint8_t *wasm,
+                                       size_t len, const char *path, uint32_t *out, scp_error *err);
 
 /* The contract's interface protocol (contractenvmetav0), UINT32_MAX when
  * it has none. */

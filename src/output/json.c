@@ -107,8 +107,12 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_out_put_json_str(b, me->name ? me->name : "");
     scp_buf_puts(b, ",\"unit\":");
     scp_out_put_json_str(b, me->unit ? me->unit : "");
-    scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu}", (unsigned long long)me->limit,
+    scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu", (unsigned long long)me->limit,
                    (unsigned long long)scp_out_total(p, m));
+    /* the count the limit is checked against, when it is not the total */
+    if (p->enforced_set >> m & 1u)
+      scp_buf_printf(b, ",\"enforced\":%llu", (unsigned long long)p->enforced[m]);
+    scp_buf_putc(b, '}');
   }
   scp_buf_putc(b, ']');
   if (p->nparts) {
@@ -351,6 +355,11 @@ static int load_header(loader *l, json_t *root) {
     if (!get_str(l, j, "name", &name) || !get_str(l, j, "unit", &unit) ||
         !get_u64(j, "limit", &p->metrics[m].limit))
       return bad(l, "bad metric");
+    json_t *enf = json_object_get(j, "enforced");
+    if (enf) {
+      if (!get_u64(j, "enforced", &p->enforced[m])) return bad(l, "bad metric enforced count");
+      p->enforced_set |= 1u << m;
+    }
     /* the interned copies live as long as the profile */
     p->metrics[m].name = scp_prof_str(p, name);
     p->metrics[m].unit = scp_prof_str(p, unit);

@@ -455,6 +455,22 @@ static void header(scp_buf *b, const report_ctx *c) {
   table_free(&t);
 }
 
+/* A metric whose limit is checked against another count than the call
+ * tree's total (scp_profile.enforced): the table shows that count, and
+ * this line says so and gives the tree's total, which the functions and
+ * the flamegraph add up to. */
+static void budget_enforced_note(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  for (unsigned m = 0; m < c->nm; m++) {
+    if (!(p->enforced_set >> m & 1u)) continue;
+    const scp_metric *me = &p->metrics[m];
+    put_metric_name(b, me);
+    scp_buf_puts(b, ": consumed is the count the limit is checked against; the call tree books ");
+    scp_buf_put_grouped(b, scp_out_total(p, m));
+    scp_buf_printf(b, " %s, everything charged\n", me->unit ? me->unit : "");
+  }
+}
+
 static void budget(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
   scp_buf_puts(b, "\nBudget\n");
@@ -466,7 +482,7 @@ static void budget(scp_buf *b, const report_ctx *c) {
   cell_str(&t, "unit");
   for (unsigned m = 0; m < c->nm; m++) {
     const scp_metric *me = &p->metrics[m];
-    uint64_t used = scp_out_total(p, m);
+    uint64_t used = scp_prof_checked(p, m);
     cell_begin(&t);
     put_metric_name(&t.text, me);
     cell_end(&t);
@@ -478,6 +494,7 @@ static void budget(scp_buf *b, const report_ctx *c) {
   }
   table_print(b, &t);
   table_free(&t);
+  budget_enforced_note(b, c);
 }
 
 /* The breakdown of one metric by component (the fee): each row's amount

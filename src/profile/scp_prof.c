@@ -510,3 +510,17 @@ void scp_profile_destroy(scp_profile *p) {
 uint64_t scp_profile_total(const scp_profile *p, unsigned metric) {
   return p && metric < p->nmetrics && p->nnodes ? p->nodes[0].total[metric] : 0;
 }
+
+_Static_assert(SCP_MAX_METRICS <= 32, "enforced_set has a bit per metric");
+
+int scp_prof_enforced(scp_profile *p, unsigned m, uint64_t v) {
+  if (m >= p->nmetrics || m >= SCP_MAX_METRICS) return SCP_ERR_ARG;
+  p->enforced[m] = v;
+  p->enforced_set |= 1u << m;
+  return SCP_OK;
+}
+
+uint64_t scp_prof_checked(const scp_profile *p, unsigned m) {
+  if (m < SCP_MAX_METRICS && (p->enforced_set >> m & 1u)) return p->enforced[m];
+  return p->nnodes && m < SCP_MAX_METRICS ? p->nodes[0].total[m] : 0;
+}

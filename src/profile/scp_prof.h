@@ -135,6 +135,13 @@ struct scp_profile {
   unsigned parts_metric;   /* this metric */
   scp_prof_table *tables;  size_t ntables, captables;  /* in the order added */
   scp_prof_trow *trows;    size_t ntrows, captrows;
+  /* The value a metric's limit is checked against, for a metric whose
+   * limit is not checked against the tree's total (Soroban memory: the
+   * Budget's running count after refunds, at its peak, while the tree
+   * books every byte charged); bit m of enforced_set says enforced[m]
+   * holds.  Set with scp_prof_enforced, read with scp_prof_checked. */
+  uint64_t enforced[SCP_MAX_METRICS];
+  uint32_t enforced_set;
 };
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the
@@ -165,6 +172,13 @@ int scp_prof_table_row(scp_profile *p, const char *name, const uint64_t *v);
 uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col);
 /* Every column that breaks a metric down sums to that metric's total. */
 bool scp_prof_tables_check(const scp_profile *p);
+
+/* Metric m's limit is checked against v, not the tree's total (see
+ * scp_profile.enforced).  Returns SCP_OK or SCP_ERR_ARG (no such metric). */
+int scp_prof_enforced(scp_profile *p, unsigned m, uint64_t v);
+/* The value metric m's limit is checked against: the enforced value when
+ * one was set, else the tree's total. */
+uint64_t scp_prof_checked(const scp_profile *p, unsigned m);
 
 static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);

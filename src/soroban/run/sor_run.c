@@ -539,6 +539,35 @@ static int meta_sdk(sor_run *r, scp_profile *p) {
   return rc;
 }
 
+/* Memory as the host enforces it.  The Budget's count goes up with every
+ * charge and down when a contract VM's frame ends and its linear memory is
+ * refunded; the limit is checked against that count at each charge, so a
+ * run stays within it exactly when the count's peak does.  The Budget table
+ * and `check --max-mem` show that peak; the call tree books everything
+ * charged (the refunds included), which this one line reconciles. */
+static int meta_memory(sor_run *r, scp_profile *p) {
+  const scp_budget *b = &r->vm.budget;
+  int rc = scp_prof_enforced(p, SOR_METRIC_MEM, b->mem_peak);
+  if (rc) return rc;
+  scp_buf_free(&r->line);
+  scp_buf_puts(&r->line, "peak ");
+  scp_buf_put_grouped(&r->line, b->mem_peak);
+  scp_buf_puts(&r->line, " bytes (the Budget's count the limit ");
+  scp_buf_put_grouped(&r->line, b->mem_limit);
+  scp_buf_puts(&r->line, " is checked against); charged ");
+  scp_buf_put_grouped(&r->line, b->mem + r->vm.refunded);
+  if (r->vm.refunded) {
+    scp_buf_puts(&r->line, " - refunded ");
+    scp_buf_put_grouped(&r->line, r->vm.refunded);
+    scp_buf_puts(&r->line, " (the linear memory of contract VMs whose frames ended) = net ");
+    scp_buf_put_grouped(&r->line, b->mem);
+    scp_buf_puts(&r->line, " at the end");
+  } else {
+    scp_buf_puts(&r->line, ", nothing refunded");
+  }
+  return meta_line(r, p, "memory");
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -552,9 +581,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
   if (!rc && r->run_rc) rc = scp_prof_meta(p, "status", r->run_err.msg);
   if (!rc && r->run_rc) rc = meta_backtrace(vm, p);
-  if (!rc) rc = meta_u64(p, "memory peak", vm->budget.mem_peak);
-  if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
-  if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);
+  if (!rc) rc = meta_memory(r, p);
   if (!rc) rc = meta_u64(p, "events", scp_host_event_count(vm->host));
   if (!rc) rc = meta_ids(r, p);
   if (!rc && (r->st.reads || r->st.writes)) {

@@ -554,17 +554,19 @@ static int close_frame(sor_vm *vm, scp_host *h, sor_frame *f, sor_call *c, int r
   return rc;
 }
 
-/* Memory is quoted as the Budget table shows it, everything charged
- * (net + refunded), so the two figures a user compares are the same; the
- * net figure the limit was checked against follows when they differ. */
+/* Memory is quoted as the limit is checked and as the Budget table shows
+ * it: the peak of the Budget's count after refunds (the count itself may
+ * have dropped since, as the frames unwound and refunded); what was
+ * charged in all (the call tree's total) follows when refunds made them
+ * differ. */
 int scp_sor_budget_message(const sor_vm *vm, scp_error *e) {
-  unsigned long long charged = vm->budget.mem + vm->refunded;
-  char net[64] = "";
+  char charged[64] = "";
   if (vm->refunded)
-    snprintf(net, sizeof net, " (%llu net of refunds)", (unsigned long long)vm->budget.mem);
+    snprintf(charged, sizeof charged, " (%llu charged before refunds)",
+             (unsigned long long)(vm->budget.mem + vm->refunded));
   return scp_fail(e, SCP_ERR_BUDGET, "Error(Budget, ExceededLimit): CPU %llu of %llu, memory %llu of %llu%s",
                   (unsigned long long)vm->budget.cpu, (unsigned long long)vm->budget.cpu_limit,
-                  charged, (unsigned long long)vm->budget.mem_limit, net);
+                  (unsigned long long)vm->budget.mem_peak, (unsigned long long)vm->budget.mem_limit, charged);
 }
 
 /* The host's invoker: one contract function in a VM of its own, steps 4-7. */

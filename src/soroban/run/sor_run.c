@@ -28,6 +28,7 @@
  * profile only when the run touched temporary or persistent storage.
  */
 #include "soroban/run/sor_vm.h"
+#include "soroban/run/sor_entries.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/sor_auth.h"
 #include "soroban/run/sor_ledger.h"
@@ -552,16 +553,15 @@ static int meta_memory(sor_run *r, scp_profile *p) {
   scp_buf_free(&r->line);
   scp_buf_puts(&r->line, "peak ");
   scp_buf_put_grouped(&r->line, b->mem_peak);
-  scp_buf_puts(&r->line, " bytes (the Budget's count the limit ");
+  scp_buf_puts(&r->line, " of the limit ");
   scp_buf_put_grouped(&r->line, b->mem_limit);
-  scp_buf_puts(&r->line, " is checked against); charged ");
+  scp_buf_puts(&r->line, " (the Budget's count, lowered by refunds); charged ");
   scp_buf_put_grouped(&r->line, b->mem + r->vm.refunded);
   if (r->vm.refunded) {
     scp_buf_puts(&r->line, " - refunded ");
     scp_buf_put_grouped(&r->line, r->vm.refunded);
-    scp_buf_puts(&r->line, " (the linear memory of contract VMs whose frames ended) = net ");
+    scp_buf_puts(&r->line, " (ended VMs' linear memory) = net ");
     scp_buf_put_grouped(&r->line, b->mem);
-    scp_buf_puts(&r->line, " at the end");
   } else {
     scp_buf_puts(&r->line, ", nothing refunded");
   }
@@ -586,7 +586,8 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc) rc = meta_ids(r, p);
   if (!rc && (r->st.reads || r->st.writes)) {
     scp_buf_free(&r->line);
-    scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes)",
+    scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes): host storage calls and their "
+                   "value bytes, not ledger entries",
                    (unsigned long long)r->st.reads, (unsigned long long)r->st.bytes_read,
                    (unsigned long long)r->st.writes, (unsigned long long)r->st.bytes_written);
     rc = meta_line(r, p, "storage");
@@ -603,7 +604,8 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && !r->sac_main && vm->mods[0].sym && scp_sym_warning(vm->mods[0].sym)[0])
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
   if (rc) return oom(err);
-  return budget_table(vm, p, err);
+  rc = budget_table(vm, p, err);
+  return rc ? rc : scp_sor_entries_table(vm, p, err);
 }
 
 /* The profile, through the run core: the invariant, the tree symbolized,

@@ -221,6 +221,10 @@ static int build_tree(builder *b) {
         line = chain[0].line;
       }
       rc = book(b, at, file, line, cost, pc->ahead);
+      if (!rc && !scp_grow(&b->p->raw_pcs, &b->p->capraw_pcs, b->p->nraw_pcs + 1,
+                           sizeof *b->p->raw_pcs))
+        rc = SCP_ERR_NOMEM;
+      if (!rc) b->p->raw_pcs[b->p->nraw_pcs++] = (scp_prof_rawpc){.raw = w.raw, .node = at, .pc = pc->pc};
     }
     if (rc) break;
     bool any = false;
@@ -312,6 +316,7 @@ int scp_prof_preorder(scp_profile *p, int (*cmp)(const void *, const void *, voi
   /* the raw nodes' links and the table rows' follow the renumbering */
   for (size_t i = 0; i < p->nraw; i++)
     if (p->raw_node[i] != SCP_NODE_NONE) p->raw_node[i] = newid[p->raw_node[i]];
+  for (size_t i = 0; i < p->nraw_pcs; i++) p->raw_pcs[i].node = newid[p->raw_pcs[i].node];
   for (size_t i = 0; i < p->ntrows; i++)
     if (p->trows[i].has_node) p->trows[i].node = newid[p->trows[i].node];
   free(order); free(kids); free(stack);
@@ -522,6 +527,12 @@ uint32_t scp_prof_node_of_raw(const scp_profile *p, uint32_t raw) {
   return raw < p->nraw ? p->raw_node[raw] : SCP_NODE_NONE;
 }
 
+uint32_t scp_prof_node_of_raw_pc(const scp_profile *p, uint32_t raw, uint64_t pc) {
+  for (size_t i = 0; i < p->nraw_pcs; i++)
+    if (p->raw_pcs[i].raw == raw && p->raw_pcs[i].pc == pc) return p->raw_pcs[i].node;
+  return scp_prof_node_of_raw(p, raw);
+}
+
 uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col) {
   uint64_t s = 0;
   for (size_t i = 0; i < t->nrows && col < t->ncols; i++) {
@@ -584,6 +595,7 @@ void scp_profile_destroy(scp_profile *p) {
   free(p->lines);
   free(p->meta);
   free(p->raw_node);
+  free(p->raw_pcs);
   free(p);
 }
 

@@ -160,7 +160,16 @@ struct scp_profile {
    * to raw nodes; empty in a profile read back from JSON. */
   uint32_t *raw_node;
   size_t nraw;
+  /* The same for the raw nodes' per-pc costs, which go to the inlined
+   * frame at the pc: (raw node, pc) -> profile node, in build order. */
+  struct scp_prof_rawpc *raw_pcs;
+  size_t nraw_pcs, capraw_pcs;
 };
+
+typedef struct scp_prof_rawpc {
+  uint32_t raw, node;
+  uint64_t pc;
+} scp_prof_rawpc;
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the
  * metrics.  On success *out is a new profile (destroy with
@@ -204,6 +213,9 @@ int scp_prof_table_col_part(scp_profile *p, unsigned col, size_t part);
 int scp_prof_table_per_node(scp_profile *p);
 /* The profile node raw tree node raw went to; SCP_NODE_NONE when unknown. */
 uint32_t scp_prof_node_of_raw(const scp_profile *p, uint32_t raw);
+/* The profile node raw's costs at pc went to (its inlined frame there);
+ * raw's own node when pc has none. */
+uint32_t scp_prof_node_of_raw_pc(const scp_profile *p, uint32_t raw, uint64_t pc);
 /* The sum of column col of table t (saturating). */
 uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col);
 /* Every column that breaks a metric down sums to that metric's total (a

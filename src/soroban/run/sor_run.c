@@ -200,6 +200,7 @@ static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32
   uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
   if (en == SCP_NODE_NONE) return oom(err);
   scp_run_add(vm->run, en, d);
+  scp_sor_costs_book(&vm->costs, en, UINT64_MAX);   /* the take's breakdown goes with it */
   *node = en;
   return SCP_OK;
 }
@@ -605,6 +606,7 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     rc = scp_prof_meta(p, "debug info", scp_sym_warning(vm->mods[0].sym));
   if (rc) return oom(err);
   rc = budget_table(vm, p, err);
+  if (!rc) rc = scp_sor_costs_table(&vm->costs, p, SOR_METRIC_CPU, SOR_METRIC_MEM, err);
   return rc ? rc : scp_sor_entries_table(vm, p, err);
 }
 

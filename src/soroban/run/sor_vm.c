@@ -702,6 +702,8 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   scp_run_opts ro = {SOR_NMETRICS, metrics, read_meter, vm, NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
+  vm->costs.b = &vm->budget;
+  scp_run_set_book_hook(vm->run, scp_sor_costs_book, &vm->costs);
   if ((rc = scp_host_create(&vm->budget, ho, &vm->host))) return scp_fail(err, rc, "out of memory");
   scp_host_set_invoker(vm->host, invoke, vm);
   vm->host->native_hook = on_native;
@@ -733,11 +735,15 @@ int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
   scp_run_opts ro = {SOR_NMETRICS + 1, metrics, read_meter, vm, NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
+  /* the new run's cursor is at zero: so is the breakdown's */
+  memset(vm->costs.cursor, 0, sizeof vm->costs.cursor);
+  scp_run_set_book_hook(vm->run, scp_sor_costs_book, &vm->costs);
   vm->host->fee_hook = on_fee;
   return SCP_OK;
 }
 
 void scp_sor_vm_close(sor_vm *vm) {
+  scp_sor_costs_free(&vm->costs);
   for (size_t i = 0; i < vm->nmods; i++) {
     scp_sym_destroy(vm->mods[i].sym);
     scp_wasm_module_free(vm->mods[i].mod);

@@ -6,6 +6,7 @@
 #ifndef SCP_SOR_VM_H
 #define SCP_SOR_VM_H
 
+#include "soroban/run/sor_costs.h"
 #include "soroban/core/scp_host.h"
 #include "soroban/core/host_private.h"
 #include "run/scp_run.h"
@@ -69,6 +70,7 @@ typedef struct sor_vm {
   uint64_t fee_total;          /* the meter's Fee: 0 until booked */
   bool emulating;              /* the last pop's emulated authentication runs */
   bool test_env;               /* a soroban-sdk test's call: no frame below the top contract */
+  sor_costs costs;             /* the Budget by cost type per node (sor_costs.c) */
 } sor_vm;
 
 /* The charges of creating a contract VM from module m (vm.rs,

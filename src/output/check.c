@@ -31,7 +31,9 @@ int scp_out_check(const scp_profile *p, const scp_check_opts *o, scp_buf *b) {
     uint64_t v = 0;
     bool found = lim->function == NULL;
     if (!lim->function) {
-      v = scp_out_total(p, lim->metric);
+      /* the run's own limit is checked against what the chain checks
+       * it against (Soroban memory: the Budget's count after refunds) */
+      v = scp_prof_checked(p, lim->metric);
     } else {
       for (uint32_t f = 0; f < p->nframes; f++) {
         if (!agg[f].seen) continue;

@@ -74,7 +74,10 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
     for (unsigned c = 0; c < t->ncols; c++) {
       scp_buf_puts(b, c ? ",{\"name\":" : "{\"name\":");
       scp_out_put_json_str(b, scp_prof_str(p, t->col[c]));
-      scp_buf_printf(b, ",\"metric\":%d}", t->col_metric[c]);
+      scp_buf_printf(b, ",\"metric\":%d", t->col_metric[c]);
+      /* the breakdown row (index in "breakdown".parts) the column sums to */
+      if (t->part_cols >> c & 1u) scp_buf_printf(b, ",\"part\":%u", t->col_part[c]);
+      scp_buf_putc(b, '}');
     }
     scp_buf_puts(b, "],\"rows\":[");
     for (size_t i = 0; i < t->nrows; i++) {
@@ -83,9 +86,20 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
       scp_out_put_json_str(b, scp_prof_str(p, r->name));
       scp_buf_puts(b, ",\"values\":");
       put_costs(b, r->v, t->ncols);
+      if (*scp_prof_str(p, r->note)) {
+        scp_buf_puts(b, ",\"note\":");
+        scp_out_put_json_str(b, scp_prof_str(p, r->note));
+      }
+      if (r->has_node) scp_buf_printf(b, ",\"node\":%u", r->node);
       scp_buf_putc(b, '}');
     }
-    scp_buf_puts(b, "]}");
+    scp_buf_putc(b, ']');
+    if (*scp_prof_str(p, t->note_title)) {
+      scp_buf_puts(b, ",\"note\":");
+      scp_out_put_json_str(b, scp_prof_str(p, t->note_title));
+    }
+    if (t->per_node) scp_buf_puts(b, ",\"per_node\":true");
+    scp_buf_putc(b, '}');
   }
   scp_buf_putc(b, ']');
 }
@@ -123,6 +137,40 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
   }
 }
 
+static void put_metrics(scp_buf *b, const scp_profile *p, unsigned nm) {
+  for (unsigned m = 0; m < nm; m++) {
+    const scp_metric *me = &p->metrics[m];
+    scp_buf_puts(b, m ? ",{\"name\":" : "{\"name\":");
+    scp_out_put_json_str(b, me->name ? me->name : "");
+    scp_buf_puts(b, ",\"unit\":");
+    scp_out_put_json_str(b, me->unit ? me->unit : "");
+    scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu", (unsigned long long)me->limit,
+                   (unsigned long long)scp_out_total(p, m));
+    /* the count the limit is checked against, when it is not the total */
+    if (p->enforced_set >> m & 1u)
+      scp_buf_printf(b, ",\"enforced\":%llu", (unsigned long long)p->enforced[m]);
+    scp_buf_putc(b, '}');
+  }
+}
+
+/* A node's links to the rows of the tables that list things per node
+ * (ledger entries): "rows":[[table,row],...], only when it has some.  A
+ * per-node table's rows are not listed (every node has them). */
+static void put_node_rows(scp_buf *b, const scp_profile *p, uint32_t id) {
+  bool any = false;
+  for (size_t k = 0; k < p->ntables; k++) {
+    const scp_prof_table *t = &p->tables[k];
+    if (t->per_node) continue;
+    for (size_t i = 0; i < t->nrows; i++) {
+      const scp_prof_trow *r = &p->trows[t->first + i];
+      if (!r->has_node || r->node != id) continue;
+      scp_buf_printf(b, "%s[%zu,%zu]", any ? "," : ",\"rows\":[", k, i);
+      any = true;
+    }
+  }
+  if (any) scp_buf_putc(b, ']');
+}
+
 int scp_out_json(const scp_profile *p, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
@@ -150,15 +198,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_buf_putc(b, '}');
   }
   scp_buf_puts(b, "],\n\"metrics\":[");
-  for (unsigned m = 0; m < nm; m++) {
-    const scp_metric *me = &p->metrics[m];
-    scp_buf_puts(b, m ? ",{\"name\":" : "{\"name\":");
-    scp_out_put_json_str(b, me->name ? me->name : "");
-    scp_buf_puts(b, ",\"unit\":");
-    scp_out_put_json_str(b, me->unit ? me->unit : "");
-    scp_buf_printf(b, ",\"limit\":%llu,\"total\":%llu}", (unsigned long long)me->limit,
-                   (unsigned long long)scp_out_total(p, m));
-  }
+  put_metrics(b, p, nm);
   scp_buf_putc(b, ']');
   if (p->nparts) {
     scp_buf_puts(b, ",\n\"breakdown\":{\"title\":");
@@ -214,6 +254,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     }
     scp_buf_putc(b, ']');
     put_pcs(b, p, n, nm);
+    put_node_rows(b, p, id);
     scp_buf_putc(b, '}');
     for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) {
       depth[k.ids[i]] = depth[id] + 1;
@@ -342,13 +383,30 @@ static int load_tables(loader *l, json_t *root) {
           json_integer_value(m) < -1 || json_integer_value(m) >= (json_int_t)p->nmetrics)
         return bad(l, "bad table column");
       t.col_metric[c] = (int)json_integer_value(m);
+      json_t *part = json_object_get(jc, "part");
+      if (part) {
+        if (!json_is_integer(part) || json_integer_value(part) < 0 ||
+            (size_t)json_integer_value(part) >= p->nparts)
+          return bad(l, "bad table column part");
+        t.part_cols |= 1u << c;
+        t.col_part[c] = (uint32_t)json_integer_value(part);
+      }
     }
+    json_t *per_node = json_object_get(jt, "per_node");
+    if (per_node && !json_is_true(per_node)) return bad(l, "bad table per_node");
+    t.per_node = per_node != NULL;
+    if (json_object_get(jt, "note") && !get_str(l, jt, "note", &t.note_title))
+      return bad(l, "bad table note");
     for (size_t i = 0; i < json_array_size(rows); i++) {
       json_t *jr = json_array_get(rows, i);
       scp_prof_trow r = {0};
       if (!get_str(l, jr, "name", &r.name) ||
-          !get_costs(json_object_get(jr, "values"), t.ncols, r.v))
+          !get_costs(json_object_get(jr, "values"), t.ncols, r.v) ||
+          (json_object_get(jr, "note") && !get_str(l, jr, "note", &r.note)) ||
+          (json_object_get(jr, "node") && !get_u32(jr, "node", &r.node)))
         return bad(l, "bad table row");
+      /* the node is checked once the nodes are read (scp_prof_tables_check) */
+      r.has_node = json_object_get(jr, "node") != NULL;
       if (!scp_grow(&p->trows, &p->captrows, p->ntrows + 1, sizeof *p->trows)) return SCP_ERR_NOMEM;
       p->trows[p->ntrows++] = r;
       t.nrows++;
@@ -408,6 +466,11 @@ static int load_header(loader *l, json_t *root) {
     if (!get_str(l, j, "name", &name) || !get_str(l, j, "unit", &unit) ||
         !get_u64(j, "limit", &p->metrics[m].limit))
       return bad(l, "bad metric");
+    json_t *enf = json_object_get(j, "enforced");
+    if (enf) {
+      if (!get_u64(j, "enforced", &p->enforced[m])) return bad(l, "bad metric enforced count");
+      p->enforced_set |= 1u << m;
+    }
     /* the interned copies live as long as the profile */
     p->metrics[m].name = scp_prof_str(p, name);
     p->metrics[m].unit = scp_prof_str(p, unit);
@@ -478,6 +541,45 @@ static int load_pcs(loader *l, json_t *j, scp_prof_node *nd) {
   return SCP_OK;
 }
 
+/* How many rows of the tables that list things per node link to each of
+ * n nodes (a calloc'd array; NULL on OOM). */
+static uint32_t *node_row_counts(const scp_profile *p, size_t n) {
+  uint32_t *c = calloc(n ? n : 1, sizeof *c);
+  if (!c) return NULL;
+  for (size_t k = 0; k < p->ntables; k++) {
+    const scp_prof_table *t = &p->tables[k];
+    for (size_t i = 0; i < t->nrows && !t->per_node; i++) {
+      const scp_prof_trow *r = &p->trows[t->first + i];
+      if (r->has_node && r->node < n) c[r->node]++;
+    }
+  }
+  return c;
+}
+
+/* A node's "rows" (put_node_rows): exactly the rows that name it, in
+ * order; absent when none do. */
+static bool node_rows_ok(const scp_profile *p, json_t *j, uint32_t id, uint32_t expected) {
+  json_t *rows = json_object_get(j, "rows");
+  if (!rows) return expected == 0;
+  if (!json_is_array(rows) || json_array_size(rows) != expected || !expected) return false;
+  size_t last_k = 0, last_i = 0;
+  for (size_t x = 0; x < expected; x++) {
+    json_t *pair = json_array_get(rows, x), *jk = json_array_get(pair, 0),
+           *ji = json_array_get(pair, 1);
+    if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_integer(jk) ||
+        !json_is_integer(ji) || json_integer_value(jk) < 0 || json_integer_value(ji) < 0)
+      return false;
+    size_t k = (size_t)json_integer_value(jk), i = (size_t)json_integer_value(ji);
+    if (k >= p->ntables || i >= p->tables[k].nrows || p->tables[k].per_node) return false;
+    if (x && (k < last_k || (k == last_k && i <= last_i))) return false;
+    const scp_prof_trow *r = &p->trows[p->tables[k].first + i];
+    if (!r->has_node || r->node != id) return false;
+    last_k = k;
+    last_i = i;
+  }
+  return true;
+}
+
 static int load_nodes(loader *l, json_t *root) {
   scp_profile *p = l->p;
   json_t *nodes = json_object_get(root, "nodes");
@@ -487,8 +589,9 @@ static int load_nodes(loader *l, json_t *root) {
   if (!scp_grow(&p->nodes, &p->capnodes, n, sizeof *p->nodes)) return SCP_ERR_NOMEM;
   uint32_t *last_child = malloc(n * sizeof *last_child);
   bool *seen = calloc(n, sizeof *seen);
+  uint32_t *nrows = node_row_counts(p, n);
   int rc = SCP_ERR_NOMEM;
-  if (!last_child || !seen) goto done;
+  if (!last_child || !seen || !nrows) goto done;
   for (size_t i = 0; i < n; i++) {
     p->nodes[i] = (scp_prof_node){.parent = SCP_NODE_NONE, .first_child = SCP_NODE_NONE,
                                   .next_sibling = SCP_NODE_NONE};
@@ -508,6 +611,7 @@ static int load_nodes(loader *l, json_t *root) {
         (par != -1 && (par < 0 || (size_t)par >= n || !seen[par])))
       goto malformed;
     seen[id] = true;
+    if (!node_rows_ok(p, j, id, nrows[id])) goto malformed;
     scp_prof_node *nd = &p->nodes[id];
     nd->frame = frame;
     if (!get_u64(j, "calls", &nd->calls) || !get_costs(json_object_get(j, "self"), p->nmetrics, nd->self) ||
@@ -553,6 +657,7 @@ malformed:
 done:
   free(last_child);
   free(seen);
+  free(nrows);
   return rc;
 }
 
@@ -572,7 +677,8 @@ int scp_out_json_load(const char *text, size_t len, const char *name,
   } else if (!(rc = load_header(&l, root)) && !(rc = load_frames(&l, root))) {
     rc = load_nodes(&l, root);
     if (!rc && !scp_prof_tables_check(l.p))
-      rc = bad(&l, "a table's column does not sum to its metric's total");
+      rc = bad(&l, "a table's column does not sum to its metric's total (or its node's, or its "
+                   "breakdown row's), or a row names no node");
   }
   json_decref(root);
   if (rc == SCP_ERR_NOMEM) scp_fail(err, rc, "%s: out of memory", l.name);

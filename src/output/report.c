@@ -530,6 +530,22 @@ static void header(scp_buf *b, const report_ctx *c) {
   table_free(&t);
 }
 
+/* A metric whose limit is checked against another count than the call
+ * tree's total (scp_profile.enforced): the table shows that count, and
+ * this line says so and gives the tree's total, which the functions and
+ * the flamegraph add up to. */
+static void budget_enforced_note(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  for (unsigned m = 0; m < c->nm; m++) {
+    if (!(p->enforced_set >> m & 1u) || p->enforced[m] == scp_out_total(p, m)) continue;
+    const scp_metric *me = &p->metrics[m];
+    put_metric_name(b, me);
+    scp_buf_puts(b, ": consumed is the count the limit is checked against; the call tree books ");
+    scp_buf_put_grouped(b, scp_out_total(p, m));
+    scp_buf_printf(b, " %s, everything charged\n", me->unit ? me->unit : "");
+  }
+}
+
 /* What the run consumed of each metric's limit, under heading ("Budget",
  * Soroban's word; "Compute units" on Solana). */
 static void budget(scp_buf *b, const report_ctx *c, const char *heading) {
@@ -543,7 +559,7 @@ static void budget(scp_buf *b, const report_ctx *c, const char *heading) {
   cell_str(&t, "unit");
   for (unsigned m = 0; m < c->nm; m++) {
     const scp_metric *me = &p->metrics[m];
-    uint64_t used = scp_out_total(p, m);
+    uint64_t used = scp_prof_checked(p, m);
     cell_begin(&t);
     put_metric_name(&t.text, me);
     cell_end(&t);
@@ -555,6 +571,7 @@ static void budget(scp_buf *b, const report_ctx *c, const char *heading) {
   }
   table_print(b, &t);
   table_free(&t);
+  budget_enforced_note(b, c);
 }
 
 /* The breakdown of one metric by component (the fee): each row's amount
@@ -582,30 +599,71 @@ static void breakdown(scp_buf *b, const report_ctx *c) {
   table_free(&t);
 }
 
-/* The chain's tables (the Budget by cost type), each row as it was added,
- * then the sums of the columns that break a metric down (the metric's
- * total). */
-static int extra_tables(scp_buf *b, const scp_profile *p) {
-  char align[SCP_PROF_TABLE_COLS + 2];
+/* A row's node as its call path: the node's label under its nearest
+ * frames (at most PATH_FRAMES, the root included, "…" when cut),
+ * outermost first. */
+enum { PATH_FRAMES = 3 };
+
+static void cell_path(table *t, const report_ctx *c, uint32_t node) {
+  const scp_profile *p = c->p;
+  uint32_t up[PATH_FRAMES];
+  unsigned n = 0;
+  for (uint32_t id = node; id != SCP_NODE_NONE && n < PATH_FRAMES; id = p->nodes[id].parent) {
+    up[n++] = id;
+    if (!id) break;
+  }
+  cell_begin(t);
+  if (n == PATH_FRAMES && up[n - 1] && p->nodes[up[n - 1]].parent)
+    scp_buf_puts(&t->text, "\xe2\x80\xa6 > ");
+  for (unsigned i = n; i-- > 0;) {
+    scp_buf_puts(&t->text, scp_out_label_of(&c->labels, p->nodes[up[i]].frame));
+    if (i) scp_buf_puts(&t->text, " > ");
+  }
+  cell_end(t);
+}
+
+_Static_assert(SCP_PROF_TABLE_COLS + 3 <= 16, "table_print has 16 columns");
+
+/* The chain's tables (the Budget by cost type, the ledger entries), each
+ * row as it was added with its note and its node's call path when it has
+ * them, then the sums of the columns that break a metric or a breakdown
+ * row down.  Per-node tables are for the JSON report only. */
+static int extra_tables(scp_buf *b, const report_ctx *c) {
+  const scp_profile *p = c->p;
+  char align[SCP_PROF_TABLE_COLS + 4];
   for (size_t k = 0; k < p->ntables; k++) {
     const scp_prof_table *pt = &p->tables[k];
-    memset(align, 'r', sizeof align);
-    align[0] = 'l';
-    align[pt->ncols + 1] = 0;
-    table t = {.ncols = pt->ncols + 1, .align = align};
+    if (pt->per_node) continue;
+    bool note = *scp_prof_str(p, pt->note_title), node = false;
+    for (size_t i = 0; i < pt->nrows; i++) node |= p->trows[pt->first + i].has_node;
+    unsigned nc = 0;
+    align[nc++] = 'l';
+    if (note) align[nc++] = 'l';
+    for (unsigned col = 0; col < pt->ncols; col++) align[nc++] = 'r';
+    if (node) align[nc++] = 'l';
+    align[nc] = 0;
+    table t = {.ncols = nc, .align = align};
     scp_buf_printf(b, "\n%s\n", scp_prof_str(p, pt->title));
     cell_str(&t, scp_prof_str(p, pt->item));
-    for (unsigned c = 0; c < pt->ncols; c++) cell_str(&t, scp_prof_str(p, pt->col[c]));
+    if (note) cell_str(&t, scp_prof_str(p, pt->note_title));
+    for (unsigned col = 0; col < pt->ncols; col++) cell_str(&t, scp_prof_str(p, pt->col[col]));
+    if (node) cell_str(&t, "call path");
     for (size_t i = 0; i < pt->nrows; i++) {
       const scp_prof_trow *r = &p->trows[pt->first + i];
       cell_str(&t, scp_prof_str(p, r->name));
-      for (unsigned c = 0; c < pt->ncols; c++) cell_num(&t, r->v[c]);
+      if (note) cell_str(&t, scp_prof_str(p, r->note));
+      for (unsigned col = 0; col < pt->ncols; col++) cell_num(&t, r->v[col]);
+      if (node && r->has_node) cell_path(&t, c, r->node);
+      else if (node) cell_str(&t, "");
     }
     cell_str(&t, "total");
-    for (unsigned c = 0; c < pt->ncols; c++) {
-      if (pt->col_metric[c] >= 0) cell_num(&t, scp_prof_table_sum(p, pt, c));
+    if (note) cell_str(&t, "");
+    for (unsigned col = 0; col < pt->ncols; col++) {
+      if (pt->col_metric[col] >= 0 || (pt->part_cols >> col & 1u))
+        cell_num(&t, scp_prof_table_sum(p, pt, col));
       else cell_str(&t, "");
     }
+    if (node) cell_str(&t, "");
     bool oom = t.oom;
     if (!oom) table_print(b, &t);
     table_free(&t);
@@ -655,7 +713,6 @@ static int opening(scp_buf *b, const report_ctx *c, const char *totals) {
 }
 
 static int report_soroban(scp_buf *b, const report_ctx *c) {
-  const scp_profile *p = c->p;
   if (opening(b, c, "Budget") || lines_table(b, c)) return SCP_ERR_NOMEM;
   /* Contracts only when there is more than the one entry contract. */
   if (count_frames(c, SCP_KIND_CONTRACT, "") > 1 &&
@@ -663,7 +720,7 @@ static int report_soroban(scp_buf *b, const report_ctx *c) {
     return SCP_ERR_NOMEM;
   if (frame_table(b, c, false, 1u << SCP_KIND_HOST, "Host functions (self cost)"))
     return SCP_ERR_NOMEM;
-  return extra_tables(b, p);
+  return extra_tables(b, c);
 }
 
 /* Some source line cost something: the program has a line table. */
@@ -709,7 +766,7 @@ static int report_solana(scp_buf *b, const report_ctx *c) {
   table_spec syscalls = {.kinds = 1u << SCP_KIND_HOST, .heading = "Syscalls (self CU)",
                          .what = "syscall"};
   if (frame_table_spec(b, c, &syscalls)) return SCP_ERR_NOMEM;
-  return extra_tables(b, p);
+  return extra_tables(b, c);
 }
 
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {

@@ -100,7 +100,8 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
 
 /* JSON report, schema "scprof-report" version 2 (SCP_OUT_JSON_VERSION):
  *   {"schema":"scprof-report","version":2,"title","status":{code,text,
- *    message},"meta":[{key,value}],"metrics":[{name,unit,limit,total}],
+ *    message},"meta":[{key,value}],"metrics":[{name,unit,limit,total,
+ *    enforced (only when the profile has one: scp_profile.enforced)}],
  *    "breakdown":{title,metric,parts:[{name,amount,cost}]} (when the run
  *    has one: the fee by component; version 2),
  *    "tables":[{title,item,columns:[{name,metric}],rows:[{name,values:[]}]}]

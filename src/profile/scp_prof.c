@@ -219,6 +219,7 @@ static int build_tree(builder *b) {
     } else if ((rc = child(b, w.attach, fr, &pn))) {
       break;
     }
+    b->p->raw_node[w.raw] = pn;
     b->p->nodes[pn].calls += rn->calls;
     if (w.call_line && !b->p->nodes[pn].call_line) {
       b->p->nodes[pn].call_file = w.call_file;
@@ -241,6 +242,10 @@ static int build_tree(builder *b) {
       }
       rc = book(b, at, file, line, cost, pc->ahead);
       if (!rc && b->r->pc_text && !*scp_prof_str(b->p, file)) rc = add_pc_row(b, at, rn->module, pc->pc, cost);
+      if (!rc && !scp_grow(&b->p->raw_pcs, &b->p->capraw_pcs, b->p->nraw_pcs + 1,
+                           sizeof *b->p->raw_pcs))
+        rc = SCP_ERR_NOMEM;
+      if (!rc) b->p->raw_pcs[b->p->nraw_pcs++] = (scp_prof_rawpc){.raw = w.raw, .node = at, .pc = pc->pc};
     }
     if (rc) break;
     bool any = false;
@@ -330,6 +335,12 @@ int scp_prof_preorder(scp_profile *p, int (*cmp)(const void *, const void *, voi
   p->nodes = nodes;
   p->nnodes = p->capnodes = no;
   for (size_t i = 0; i < p->npcs; i++) p->pcs[i].node = newid[p->pcs[i].node];
+  /* the raw nodes' links and the table rows' follow the renumbering */
+  for (size_t i = 0; i < p->nraw; i++)
+    if (p->raw_node[i] != SCP_NODE_NONE) p->raw_node[i] = newid[p->raw_node[i]];
+  for (size_t i = 0; i < p->nraw_pcs; i++) p->raw_pcs[i].node = newid[p->raw_pcs[i].node];
+  for (size_t i = 0; i < p->ntrows; i++)
+    if (p->trows[i].has_node) p->trows[i].node = newid[p->trows[i].node];
   free(order); free(kids); free(stack);
   if (newid_out) *newid_out = newid;
   else free(newid);
@@ -419,6 +430,12 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   p->nmetrics = t->nmetrics;
   for (unsigned m = 0; m < t->nmetrics; m++) p->metrics[m] = metrics[m];
   int rc = SCP_OK;
+  p->nraw = t->n;
+  if (!(p->raw_node = malloc((t->n ? t->n : 1) * sizeof *p->raw_node))) {
+    rc = SCP_ERR_NOMEM;
+    goto done;
+  }
+  memset(p->raw_node, 0xff, (t->n ? t->n : 1) * sizeof *p->raw_node);
   if (intern(&b, "", &p->status_msg) || !scp_grow(&p->nodes, &p->capnodes, 1, sizeof *p->nodes) ||
       !child_rehash(&b, 1024) || !acc_rehash(&b, 1024)) {
     rc = SCP_ERR_NOMEM;
@@ -513,15 +530,57 @@ int scp_prof_table_begin(scp_profile *p, const char *title, const char *item, un
 }
 
 int scp_prof_table_row(scp_profile *p, const char *name, const uint64_t *v) {
-  if (!p->ntables) return SCP_ERR_ARG;
+  const scp_prof_row_in in = {.name = name, .note = NULL, .node = SCP_NODE_NONE, .v = v};
+  return scp_prof_table_row_ex(p, &in);
+}
+
+int scp_prof_table_row_ex(scp_profile *p, const scp_prof_row_in *in) {
+  if (!p->ntables || (in->node != SCP_NODE_NONE && in->node >= p->nnodes)) return SCP_ERR_ARG;
   scp_prof_table *t = &p->tables[p->ntables - 1];
-  scp_prof_trow r = {.name = scp_strtab_intern(&p->strs, name)};
-  if (r.name == UINT32_MAX || !scp_grow(&p->trows, &p->captrows, p->ntrows + 1, sizeof *p->trows))
+  scp_prof_trow r = {.name = scp_strtab_intern(&p->strs, in->name),
+                     .note = scp_strtab_intern(&p->strs, in->note ? in->note : ""),
+                     .node = in->node == SCP_NODE_NONE ? 0 : in->node,
+                     .has_node = in->node != SCP_NODE_NONE};
+  if (r.name == UINT32_MAX || r.note == UINT32_MAX ||
+      !scp_grow(&p->trows, &p->captrows, p->ntrows + 1, sizeof *p->trows))
     return SCP_ERR_NOMEM;
-  memcpy(r.v, v, t->ncols * sizeof *v);
+  memcpy(r.v, in->v, t->ncols * sizeof *in->v);
   p->trows[p->ntrows++] = r;
   t->nrows++;
   return SCP_OK;
+}
+
+int scp_prof_table_note_title(scp_profile *p, const char *title) {
+  if (!p->ntables) return SCP_ERR_ARG;
+  uint32_t id = scp_strtab_intern(&p->strs, title);
+  if (id == UINT32_MAX) return SCP_ERR_NOMEM;
+  p->tables[p->ntables - 1].note_title = id;
+  return SCP_OK;
+}
+
+int scp_prof_table_col_part(scp_profile *p, unsigned col, size_t part) {
+  if (!p->ntables || part >= p->nparts) return SCP_ERR_ARG;
+  scp_prof_table *t = &p->tables[p->ntables - 1];
+  if (col >= t->ncols) return SCP_ERR_ARG;
+  t->part_cols |= 1u << col;
+  t->col_part[col] = (uint32_t)part;
+  return SCP_OK;
+}
+
+int scp_prof_table_per_node(scp_profile *p) {
+  if (!p->ntables) return SCP_ERR_ARG;
+  p->tables[p->ntables - 1].per_node = true;
+  return SCP_OK;
+}
+
+uint32_t scp_prof_node_of_raw(const scp_profile *p, uint32_t raw) {
+  return raw < p->nraw ? p->raw_node[raw] : SCP_NODE_NONE;
+}
+
+uint32_t scp_prof_node_of_raw_pc(const scp_profile *p, uint32_t raw, uint64_t pc) {
+  for (size_t i = 0; i < p->nraw_pcs; i++)
+    if (p->raw_pcs[i].raw == raw && p->raw_pcs[i].pc == pc) return p->raw_pcs[i].node;
+  return scp_prof_node_of_raw(p, raw);
 }
 
 uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col) {
@@ -533,13 +592,44 @@ uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsig
   return s;
 }
 
+/* A per-node table: each node's rows sum to its self cost in every
+ * metric column (nodes without rows have none of those costs). */
+static bool per_node_check(const scp_profile *p, const scp_prof_table *t) {
+  for (unsigned c = 0; c < t->ncols; c++) {
+    if (t->col_metric[c] < 0) continue;
+    unsigned m = (unsigned)t->col_metric[c];
+    uint64_t *sum = calloc(p->nnodes ? p->nnodes : 1, sizeof *sum);
+    if (!sum) return false;
+    bool ok = true;
+    for (size_t i = 0; i < t->nrows && ok; i++) {
+      const scp_prof_trow *r = &p->trows[t->first + i];
+      ok = r->has_node && r->node < p->nnodes;
+      if (ok) sum[r->node] += r->v[c];
+    }
+    for (size_t n = 0; n < p->nnodes && ok; n++) ok = sum[n] == p->nodes[n].self[m];
+    free(sum);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 bool scp_prof_tables_check(const scp_profile *p) {
   for (size_t k = 0; k < p->ntables; k++) {
     const scp_prof_table *t = &p->tables[k];
-    for (unsigned c = 0; c < t->ncols; c++)
-      if (t->col_metric[c] >= 0 &&
+    for (size_t i = 0; i < t->nrows; i++) {
+      const scp_prof_trow *r = &p->trows[t->first + i];
+      if (r->has_node && r->node >= p->nnodes) return false;
+    }
+    if (t->per_node && !per_node_check(p, t)) return false;
+    for (unsigned c = 0; c < t->ncols; c++) {
+      if (!t->per_node && t->col_metric[c] >= 0 &&
           scp_prof_table_sum(p, t, c) != scp_profile_total(p, (unsigned)t->col_metric[c]))
         return false;
+      if ((t->part_cols >> c & 1u) &&
+          (t->col_part[c] >= p->nparts ||
+           scp_prof_table_sum(p, t, c) != p->parts[t->col_part[c]].cost))
+        return false;
+    }
   }
   return true;
 }
@@ -555,9 +645,25 @@ void scp_profile_destroy(scp_profile *p) {
   free(p->lines);
   free(p->pcs);
   free(p->meta);
+  free(p->raw_node);
+  free(p->raw_pcs);
   free(p);
 }
 
 uint64_t scp_profile_total(const scp_profile *p, unsigned metric) {
   return p && metric < p->nmetrics && p->nnodes ? p->nodes[0].total[metric] : 0;
+}
+
+_Static_assert(SCP_MAX_METRICS <= 32, "enforced_set has a bit per metric");
+
+int scp_prof_enforced(scp_profile *p, unsigned m, uint64_t v) {
+  if (m >= p->nmetrics || m >= SCP_MAX_METRICS) return SCP_ERR_ARG;
+  p->enforced[m] = v;
+  p->enforced_set |= 1u << m;
+  return SCP_OK;
+}
+
+uint64_t scp_prof_checked(const scp_profile *p, unsigned m) {
+  if (m < SCP_MAX_METRICS && (p->enforced_set >> m & 1u)) return p->enforced[m];
+  return p->nnodes && m < SCP_MAX_METRICS ? p->nodes[0].total[m] : 0;
 }

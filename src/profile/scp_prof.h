@@ -142,18 +142,31 @@ typedef struct scp_prof_part {
  * SCP_PROF_TABLE_COLS integer columns.  A column may break a metric down:
  * then its rows sum to that metric's total (scp_prof_tables_check), and
  * the report prints that sum. */
-#define SCP_PROF_TABLE_COLS 4
+#define SCP_PROF_TABLE_COLS 12
 typedef struct scp_prof_table {
   uint32_t title, item;                    /* string ids: "Budget by cost type", "cost type" */
   unsigned ncols;
   uint32_t col[SCP_PROF_TABLE_COLS];       /* column names (string ids) */
   int col_metric[SCP_PROF_TABLE_COLS];     /* the metric the column sums to; -1: none */
   size_t first, nrows;                     /* its rows in scp_profile.trows */
+  /* Bit c of part_cols: column c sums to the cost of breakdown row
+   * col_part[c] (scp_prof_part: the ledger entries' fee columns to the
+   * fee table's rows).  Set with scp_prof_table_col_part. */
+  uint32_t part_cols;
+  uint32_t col_part[SCP_PROF_TABLE_COLS];
+  /* The columns that break a metric down do so per node: the rows linked
+   * to a node sum to that node's self cost, and every row is linked (a
+   * node's Budget by cost type).  Not printed in the text report. */
+  bool per_node;
+  uint32_t note_title;                     /* string id: the rows' note column, "" none */
 } scp_prof_table;
 
 typedef struct scp_prof_trow {
   uint32_t name;                           /* string id */
   uint64_t v[SCP_PROF_TABLE_COLS];
+  uint32_t note;                           /* string id, "" none: text the row carries */
+  uint32_t node;                           /* the node the row belongs to, when has_node */
+  bool has_node;
 } scp_prof_trow;
 
 struct scp_profile {
@@ -177,7 +190,28 @@ struct scp_profile {
   /* per-instruction self costs where there are no source lines (only with
    * a resolver's pc_text), laid out per node (pcs_first, npcs) */
   scp_prof_pc *pcs;        size_t npcs, cappcs;
+  /* The value a metric's limit is checked against, for a metric whose
+   * limit is not checked against the tree's total (Soroban memory: the
+   * Budget's running count after refunds, at its peak, while the tree
+   * books every byte charged); bit m of enforced_set says enforced[m]
+   * holds.  Set with scp_prof_enforced, read with scp_prof_checked. */
+  uint64_t enforced[SCP_MAX_METRICS];
+  uint32_t enforced_set;
+  /* The profile node each raw tree node was booked to (SCP_NODE_NONE
+   * when none), for a chain that links its own records (ledger entries)
+   * to raw nodes; empty in a profile read back from JSON. */
+  uint32_t *raw_node;
+  size_t nraw;
+  /* The same for the raw nodes' per-pc costs, which go to the inlined
+   * frame at the pc: (raw node, pc) -> profile node, in build order. */
+  struct scp_prof_rawpc *raw_pcs;
+  size_t nraw_pcs, capraw_pcs;
 };
+
+typedef struct scp_prof_rawpc {
+  uint32_t raw, node;
+  uint64_t pc;
+} scp_prof_rawpc;
 
 /* Build the profile of raw tree t.  metrics[0..t->nmetrics) describe the
  * metrics.  On success *out is a new profile (destroy with
@@ -203,10 +237,40 @@ int scp_prof_table_begin(scp_profile *p, const char *title, const char *item, un
 /* A row of the last table begun: its name and ncols values.  SCP_OK,
  * SCP_ERR_ARG (no table), SCP_ERR_NOMEM. */
 int scp_prof_table_row(scp_profile *p, const char *name, const uint64_t *v);
+/* A row with text and a node link: note (NULL: none) shown in the
+ * table's note column, node the profile node it belongs to (SCP_NODE_NONE:
+ * none).  SCP_OK, SCP_ERR_ARG (no table, a node out of range),
+ * SCP_ERR_NOMEM. */
+typedef struct scp_prof_row_in {
+  const char *name, *note;
+  uint32_t node;
+  const uint64_t *v;
+} scp_prof_row_in;
+int scp_prof_table_row_ex(scp_profile *p, const scp_prof_row_in *in);
+/* The last table begun: its notes column is titled title; column col sums
+ * to breakdown row part; its metric columns sum per node.  SCP_OK or
+ * SCP_ERR_ARG (no table, col or part out of range), SCP_ERR_NOMEM. */
+int scp_prof_table_note_title(scp_profile *p, const char *title);
+int scp_prof_table_col_part(scp_profile *p, unsigned col, size_t part);
+int scp_prof_table_per_node(scp_profile *p);
+/* The profile node raw tree node raw went to; SCP_NODE_NONE when unknown. */
+uint32_t scp_prof_node_of_raw(const scp_profile *p, uint32_t raw);
+/* The profile node raw's costs at pc went to (its inlined frame there);
+ * raw's own node when pc has none. */
+uint32_t scp_prof_node_of_raw_pc(const scp_profile *p, uint32_t raw, uint64_t pc);
 /* The sum of column col of table t (saturating). */
 uint64_t scp_prof_table_sum(const scp_profile *p, const scp_prof_table *t, unsigned col);
-/* Every column that breaks a metric down sums to that metric's total. */
+/* Every column that breaks a metric down sums to that metric's total (a
+ * per-node table's: per node, to the node's self cost), every column tied
+ * to a breakdown row to its cost, and every row's node exists. */
 bool scp_prof_tables_check(const scp_profile *p);
+
+/* Metric m's limit is checked against v, not the tree's total (see
+ * scp_profile.enforced).  Returns SCP_OK or SCP_ERR_ARG (no such metric). */
+int scp_prof_enforced(scp_profile *p, unsigned m, uint64_t v);
+/* The value metric m's limit is checked against: the enforced value when
+ * one was set, else the tree's total. */
+uint64_t scp_prof_checked(const scp_profile *p, unsigned m);
 
 static inline const char *scp_prof_str(const scp_profile *p, uint32_t id) {
   return scp_strtab_get(&p->strs, id);

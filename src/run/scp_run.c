@@ -22,6 +22,8 @@ struct scp_run {
   uint32_t *stack;                    /* entered nodes; the root is below them */
   size_t depth, cap;
   size_t excess;                      /* entries past the stack's storage */
+  scp_run_book_fn hook;               /* scp_run_set_book_hook */
+  void *hook_ctx;
 };
 
 int scp_run_create(const scp_run_opts *o, scp_run **out, scp_error *err) {
@@ -84,6 +86,7 @@ void scp_run_add(scp_run *r, uint32_t node, const uint64_t *delta) {
 
 /* The hot path: every boundary books once, so one loop, no copies. */
 static inline void book(scp_run *r, uint32_t node) {
+  if (r->hook) r->hook(r->hook_ctx, node, UINT64_MAX);
   uint64_t now[SCP_MAX_METRICS];
   read_meter(r, now);
   uint64_t *self = r->tree.nodes[node].self;
@@ -96,12 +99,21 @@ static inline void book(scp_run *r, uint32_t node) {
 void scp_run_book(scp_run *r, uint32_t node) { book(r, node); }
 
 bool scp_run_book_pc(scp_run *r, uint32_t node, uint64_t pc) {
+  if (r->hook) r->hook(r->hook_ctx, node, pc);
   uint64_t d[SCP_MAX_METRICS] = {0};
   scp_run_take(r, d);
   return scp_tree_add_pc(&r->tree, node, pc, d);
 }
 
-void scp_run_skip(scp_run *r) { read_meter(r, r->cursor); }
+void scp_run_skip(scp_run *r) {
+  if (r->hook) r->hook(r->hook_ctx, SCP_NODE_NONE, UINT64_MAX);
+  read_meter(r, r->cursor);
+}
+
+void scp_run_set_book_hook(scp_run *r, scp_run_book_fn fn, void *ctx) {
+  r->hook = fn;
+  r->hook_ctx = ctx;
+}
 
 uint32_t scp_run_top(const scp_run *r) {
   size_t stored = r->depth - r->excess;

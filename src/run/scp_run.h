@@ -101,6 +101,16 @@ bool scp_run_book_pc(scp_run *r, uint32_t node, uint64_t pc);
  * work that the engine books itself. */
 void scp_run_skip(scp_run *r);
 
+/* A chain that keeps a finer breakdown of the same costs per node
+ * (Soroban's Budget by cost type) is told where each booking went, just
+ * before it is made: hook(ctx, node, pc) from scp_run_book, enter, leave
+ * (pc UINT64_MAX) and scp_run_book_pc (its pc); hook(ctx, SCP_NODE_NONE,
+ * UINT64_MAX) from scp_run_skip and enter_from_guest (guest work the
+ * engine books).  scp_run_take does not call it: its caller books the
+ * delta, and tells its breakdown itself.  fn NULL: no hook. */
+typedef void (*scp_run_book_fn)(void *ctx, uint32_t node, uint64_t pc);
+void scp_run_set_book_hook(scp_run *r, scp_run_book_fn fn, void *ctx);
+
 /* Write the costs since the cursor into delta[0 .. nmetrics), move the
  * cursor, book nothing.  The caller must book delta (scp_run_add) to keep
  * the invariant.  Returns true when any of them is non-zero. */

@@ -44,8 +44,9 @@ rc=$?
 NAME="--contract with a missing file: one-line error (exit $rc)"
 ok [ "$rc" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ]
 # Out of memory budget after the callee's frame gave its linear memory back:
-# the message quotes the memory the Budget table shows (everything
-# charged), then the net figure.
+# the message quotes the memory the Budget table shows (the peak of the
+# Budget's count, the figure the limit is checked against), then what was
+# charged in all (tests/e2e/mem_enforced.sh checks the figures).
 "$BIN" profile "$CALLER" run "str:$ID" u32:3 --contract "$COUNTER" -o "$T/e" -q -f report --mem-limit 400000 2>"$T/err"
 rc=$?
 mem=$(awk '$1 == "Memory" {gsub(",", "", $2); print $2; exit}' "$T/e/report.txt")

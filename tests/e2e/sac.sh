@@ -30,8 +30,9 @@ run_pay "$T/a"; rc=$?
 ok [ "$rc" -eq 0 ]
 NAME="sac: status OK, result void"
 ok grep -q "^  result  *void" "$T/a/report.txt"
-NAME="[pin] sac: exact total CPU 229,137 / memory 226,747"
-ok sh -c "grep -q '^  CPU  *229,137 ' '$T/a/report.txt' && grep -q '^  Memory  *226,747 ' '$T/a/report.txt'"
+NAME="[pin] sac: exact total CPU 229,137 / memory 217,542 at its peak, 226,747 charged"
+ok sh -c "grep -q '^  CPU  *229,137 ' '$T/a/report.txt' && grep -q '^  Memory  *217,542 ' '$T/a/report.txt' &&
+  grep -q 'the call tree books 226,747 bytes' '$T/a/report.txt'"
 NAME="sac: stable across runs"
 run_pay "$T/b"
 ok cmp -s "$T/a/profile.folded" "$T/b/profile.folded"
@@ -61,8 +62,9 @@ ok [ "$rc" -eq 0 ]
 NAME="sac: to a contract: result void, the transfer event, one write"
 ok sh -c "grep -q '^  result  *void' '$T/c/report.txt' && grep -q '^  events  *1$' '$T/c/report.txt' &&
   grep -q '^  storage .* 1 writes' '$T/c/report.txt'"
-NAME="[pin] sac: to a contract: exact total CPU 225,268 / memory 222,229"
-ok sh -c "grep -q '^  CPU  *225,268 ' '$T/c/report.txt' && grep -q '^  Memory  *222,229 ' '$T/c/report.txt'"
+NAME="[pin] sac: to a contract: exact total CPU 225,268 / memory 221,378 at its peak, 222,229 charged"
+ok sh -c "grep -q '^  CPU  *225,268 ' '$T/c/report.txt' && grep -q '^  Memory  *221,378 ' '$T/c/report.txt' &&
+  grep -q 'the call tree books 222,229 bytes' '$T/c/report.txt'"
 NAME="sac: to a contract: folded stacks add up to the CPU"
 ok [ "$(awk '{s += $NF} END {print s}' "$T/c/profile.folded")" -eq 225268 ]
 NAME="sac: to a contract: contract:SAC(native) under host:call"

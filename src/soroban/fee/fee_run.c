@@ -49,7 +49,10 @@ int scp_fee_run_init(scp_fee_run *r, const scp_soroban_opts *o, scp_host_opts *h
   return rc;
 }
 
-void scp_fee_run_free(scp_fee_run *r) { scp_fee_track_free(&r->track); }
+void scp_fee_run_free(scp_fee_run *r) {
+  scp_fee_track_free(&r->track);
+  scp_fee_tx_free(&r->tx);
+}
 
 int scp_fee_run_finish(scp_fee_run *r, scp_host *h, scp_fee_call *c, scp_tree *tree,
                        scp_error *err) {

@@ -486,8 +486,81 @@ static bool attribute(scp_host *h, const scp_fee_track *t, const scp_fee_call *c
   return book(cl, (uint64_t)(out->rent.ttl_entries + out->rent.ttl_bytes), tree, fm);
 }
 
+/* ---- the entries' parts ------------------------------------------------------ */
+
+/* Split a fee component over the entries by weight w (the same weights as
+ * the nodes' split) into fee[part].  False on OOM. */
+static bool split_entries(scp_fee_entry *en, size_t n, const uint64_t *w, int64_t amount,
+                          unsigned part, uint64_t *share) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < n; i++) sum += w[i];
+  if (!sum || amount <= 0) return true;
+  if (scp_fee_split(w, n, (uint64_t)amount, share) != SCP_OK) return false;
+  for (size_t i = 0; i < n; i++) en[i].fee[part] = share[i];
+  return true;
+}
+
+/* Every footprint entry: its sizes, TTLs, the ledgers its rent paid for,
+ * its share of each entry-driven fee component and its node.  False on
+ * OOM. */
+static bool record_entries(scp_host *h, const tx_work *w, scp_fee_tx *out,
+                           const scp_fee_rent_config *rent_cfg) {
+  size_t n = h->nfoot;
+  uint32_t seq = h->opts.ledger_sequence;
+  out->entries = calloc(n ? n : 1, sizeof *out->entries);
+  uint64_t *wt = calloc(n ? n : 1, sizeof *wt), *share = calloc(n ? n : 1, sizeof *share);
+  bool ok = out->entries && wt && share;
+  for (size_t i = 0; ok && i < n; i++) {
+    const entry_info *e = &w->ei[i];
+    scp_fee_entry *en = &out->entries[i];
+    en->k = &e->f->k;
+    en->rw = e->f->rw;
+    en->disk_read = e->disk_read;
+    en->restored = e->restored;
+    en->old_size = e->old ? e->old_size : 0;
+    en->new_size = e->now && e->now->present ? e->new_size : 0;
+    if (is_soroban(&e->f->k)) {
+      en->old_live_until = e->old ? e->old->live_until : 0;
+      en->new_live_until = e->now && e->now->present ? e->now->live_until : 0;
+    }
+    const scp_fee_rent_change *r = &e->rent;
+    bool is_new = r->old_size_bytes == 0 && r->old_live_until_ledger == 0;
+    uint32_t before = is_new ? (seq ? seq - 1 : 0) : r->old_live_until_ledger;
+    if (e->has_rent && r->new_live_until_ledger > before)
+      en->rent_ledgers = r->new_live_until_ledger - before;
+    if (e->has_rent) en->fee[SCP_FEE_ENTRY_RENT] = (uint64_t)scp_fee_rent_entry(r, rent_cfg, seq);
+    en->node = pick(writer_of(e->who), 0, 0);
+  }
+  out->nentries = ok ? n : 0;
+  const scp_fee_breakdown *f = &out->fee;
+  scp_fee_entry *en = out->entries;
+  for (size_t i = 0; ok && i < n; i++) wt[i] = w->ei[i].disk_read;
+  ok = ok && split_entries(en, n, wt, f->disk_read_entries, SCP_FEE_ENTRY_DISK_READ_ENTRIES, share);
+  for (size_t i = 0; ok && i < n; i++) wt[i] = w->ei[i].disk_read ? en[i].old_size : 0;
+  ok = ok && split_entries(en, n, wt, f->disk_read_bytes, SCP_FEE_ENTRY_DISK_READ_BYTES, share);
+  for (size_t i = 0; ok && i < n; i++) wt[i] = en[i].rw;
+  ok = ok && split_entries(en, n, wt, f->write_entries, SCP_FEE_ENTRY_WRITE_ENTRIES, share);
+  for (size_t i = 0; ok && i < n; i++) wt[i] = en[i].rw ? en[i].new_size : 0;
+  ok = ok && split_entries(en, n, wt, f->write_bytes, SCP_FEE_ENTRY_WRITE_BYTES, share);
+  for (size_t i = 0; ok && i < n; i++)
+    wt[i] = w->ei[i].has_rent &&
+            w->ei[i].rent.old_live_until_ledger < w->ei[i].rent.new_live_until_ledger;
+  ok = ok && split_entries(en, n, wt, out->rent.ttl_entries + out->rent.ttl_bytes,
+                           SCP_FEE_ENTRY_TTL_WRITES, share);
+  free(wt);
+  free(share);
+  return ok;
+}
+
+void scp_fee_tx_free(scp_fee_tx *t) {
+  free(t->entries);
+  t->entries = NULL;
+  t->nentries = 0;
+}
+
 int scp_fee_tx_finish(scp_fee_track *t, scp_host *h, const scp_fee_call *c, scp_tree *tree,
                       scp_fee_tx *out, scp_error *err) {
+  scp_fee_tx_free(out);
   memset(out, 0, sizeof *out);
   const scp_fee_network *net = c->net;
   tx_work w = {0};
@@ -515,7 +588,8 @@ int scp_fee_tx_finish(scp_fee_track *t, scp_host *h, const scp_fee_call *c, scp_
     rc = scp_fail(err, SCP_ERR_INTERNAL, "the fee does not fit in 63 bits");
     goto done;
   }
-  if (attribute(h, t, c, tree, &w, out, &rent_cfg, &cl)) goto done;
+  if (attribute(h, t, c, tree, &w, out, &rent_cfg, &cl) && record_entries(h, &w, out, &rent_cfg))
+    goto done;
 oom:
   rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
 done:

@@ -65,6 +65,25 @@ typedef struct scp_fee_excess {
   uint64_t value, limit;
 } scp_fee_excess;
 
+/* The fee components a ledger entry causes, in the fee table's names:
+ * each column of the entries sums to its component (the entries' shares
+ * split the way the nodes' are, scp_fee_split). */
+enum {
+  SCP_FEE_ENTRY_DISK_READ_ENTRIES, SCP_FEE_ENTRY_DISK_READ_BYTES, SCP_FEE_ENTRY_WRITE_ENTRIES,
+  SCP_FEE_ENTRY_WRITE_BYTES, SCP_FEE_ENTRY_RENT, SCP_FEE_ENTRY_TTL_WRITES, SCP_FEE_ENTRY_NPARTS
+};
+
+/* One footprint entry as the fee saw it. */
+typedef struct scp_fee_entry {
+  const struct scp_lkey *k;            /* the host's footprint key (lives with the host) */
+  bool rw, disk_read, restored;
+  uint32_t old_size, new_size;         /* LedgerEntry XDR bytes; 0 when absent */
+  uint32_t old_live_until, new_live_until;   /* 0: none (absent, or a classic entry) */
+  uint32_t rent_ledgers;               /* ledgers of TTL the rent paid for */
+  uint64_t fee[SCP_FEE_ENTRY_NPARTS];
+  uint32_t node;                       /* the tree node that wrote it, else first touched it */
+} scp_fee_entry;
+
 typedef struct scp_fee_tx {
   scp_fee_resources res;
   scp_fee_breakdown fee;
@@ -75,11 +94,15 @@ typedef struct scp_fee_tx {
   int64_t total;                       /* non-refundable + refundable + rent */
   scp_fee_excess excess[SCP_FEE_LIM_COUNT + 8];
   size_t nexcess;
+  scp_fee_entry *entries;              /* by footprint entry; freed by scp_fee_tx_free */
+  size_t nentries;
 } scp_fee_tx;
+
+void scp_fee_tx_free(scp_fee_tx *t);
 
 /* Compute the resources and the fee of the finished invocation on host h
  * and add each node's share to tree metric c->fee_metric (the shares sum
- * to out->total).  Returns SCP_OK, SCP_ERR_NOMEM, or SCP_ERR_INTERNAL (a
+ * to out->total), and each footprint entry's part in out->entries.  Returns SCP_OK, SCP_ERR_NOMEM, or SCP_ERR_INTERNAL (a
  * value with no XDR form); err says why.  Charges nothing to the budget. */
 int scp_fee_tx_finish(scp_fee_track *t, struct scp_host *h, const scp_fee_call *c,
                       scp_tree *tree, scp_fee_tx *out, scp_error *err);

@@ -140,4 +140,12 @@ SCP_HIDDEN const char *scp_spec_kind_arg(uint32_t kind);
 /* The UDT called name, or NULL. */
 const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name);
 
+/* (spec_key.c) A storage key, the ScVal XDR xdr[0..len), as the
+ * contract's source names it, appended to b: a union case of spec s as
+ * `Balance(GABC...)` / `Admin`, a struct as `Name{field: value}`, another
+ * vec as a tuple `(7, lock)`, the instance key as `instance`; s may be
+ * NULL (no spec: a vec led by a symbol reads as a union case).  SCP_OK,
+ * SCP_ERR_MALFORMED (not an ScVal), SCP_ERR_NOMEM. */
+int scp_spec_key_format(const scp_spec *s, const uint8_t *xdr, size_t len, scp_buf *b);
+
 #endif

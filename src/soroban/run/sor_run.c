@@ -28,6 +28,7 @@
  * profile only when the run touched temporary or persistent storage.
  */
 #include "soroban/run/sor_vm.h"
+#include "soroban/run/sor_entries.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/sor_auth.h"
 #include "soroban/run/sor_ledger.h"
@@ -219,6 +220,7 @@ static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32
   uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
   if (en == SCP_NODE_NONE) return oom(err);
   scp_run_add(vm->run, en, d);
+  scp_sor_costs_book(&vm->costs, en, UINT64_MAX);   /* the take's breakdown goes with it */
   *node = en;
   return SCP_OK;
 }
@@ -584,6 +586,34 @@ static int describe_tx(sor_run *r, scp_profile *p) {
   return scp_sortx_describe(r->o->session->tx, r->o->session->tx_meta, &c, p);
 }
 
+/* Memory as the host enforces it.  The Budget's count goes up with every
+ * charge and down when a contract VM's frame ends and its linear memory is
+ * refunded; the limit is checked against that count at each charge, so a
+ * run stays within it exactly when the count's peak does.  The Budget table
+ * and `check --max-mem` show that peak; the call tree books everything
+ * charged (the refunds included), which this one line reconciles. */
+static int meta_memory(sor_run *r, scp_profile *p) {
+  const scp_budget *b = &r->vm.budget;
+  int rc = scp_prof_enforced(p, SOR_METRIC_MEM, b->mem_peak);
+  if (rc) return rc;
+  scp_buf_free(&r->line);
+  scp_buf_puts(&r->line, "peak ");
+  scp_buf_put_grouped(&r->line, b->mem_peak);
+  scp_buf_puts(&r->line, " of the limit ");
+  scp_buf_put_grouped(&r->line, b->mem_limit);
+  scp_buf_puts(&r->line, " (the Budget's count, lowered by refunds); charged ");
+  scp_buf_put_grouped(&r->line, b->mem + r->vm.refunded);
+  if (r->vm.refunded) {
+    scp_buf_puts(&r->line, " - refunded ");
+    scp_buf_put_grouped(&r->line, r->vm.refunded);
+    scp_buf_puts(&r->line, " (ended VMs' linear memory) = net ");
+    scp_buf_put_grouped(&r->line, b->mem);
+  } else {
+    scp_buf_puts(&r->line, ", nothing refunded");
+  }
+  return meta_line(r, p, "memory");
+}
+
 /* The run's metadata lines, in the order the report shows them. */
 static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   sor_run *r = ctx;
@@ -600,14 +630,13 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
   if (!rc && r->run_rc == SCP_OK) rc = scp_prof_meta(p, "result", r->result.data ? r->result.data : "void");
   if (!rc && r->run_rc) rc = scp_prof_meta(p, "status", r->run_err.msg);
   if (!rc && r->run_rc) rc = meta_backtrace(vm, p);
-  if (!rc) rc = meta_u64(p, "memory peak", vm->budget.mem_peak);
-  if (!rc && vm->refunded) rc = meta_u64(p, "memory net", vm->budget.mem);
-  if (!rc && vm->refunded) rc = meta_u64(p, "memory refunded", vm->refunded);
+  if (!rc) rc = meta_memory(r, p);
   if (!rc) rc = meta_u64(p, "events", scp_host_event_count(vm->host));
   if (!rc && !(o->session && o->session->totals_only)) rc = meta_ids(r, p);
   if (!rc && (r->st.reads || r->st.writes)) {
     scp_buf_free(&r->line);
-    scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes)",
+    scp_buf_printf(&r->line, "%llu reads (%llu bytes), %llu writes (%llu bytes): host storage calls and their "
+                   "value bytes, not ledger entries",
                    (unsigned long long)r->st.reads, (unsigned long long)r->st.bytes_read,
                    (unsigned long long)r->st.writes, (unsigned long long)r->st.bytes_written);
     rc = meta_line(r, p, "storage");
@@ -631,7 +660,9 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
     rc = meta_line(r, p, "source lines");
   }
   if (rc) return oom(err);
-  return budget_table(vm, p, err);
+  rc = budget_table(vm, p, err);
+  if (!rc) rc = scp_sor_costs_table(&vm->costs, p, SOR_METRIC_CPU, SOR_METRIC_MEM, err);
+  return rc ? rc : scp_sor_entries_table(vm, p, err);
 }
 
 /* The profile, through the run core: the invariant, the tree symbolized,

@@ -584,17 +584,19 @@ static int close_frame(sor_vm *vm, scp_host *h, sor_frame *f, sor_call *c, int r
   return rc;
 }
 
-/* Memory is quoted as the Budget table shows it, everything charged
- * (net + refunded), so the two figures a user compares are the same; the
- * net figure the limit was checked against follows when they differ. */
+/* Memory is quoted as the limit is checked and as the Budget table shows
+ * it: the peak of the Budget's count after refunds (the count itself may
+ * have dropped since, as the frames unwound and refunded); what was
+ * charged in all (the call tree's total) follows when refunds made them
+ * differ. */
 int scp_sor_budget_message(const sor_vm *vm, scp_error *e) {
-  unsigned long long charged = vm->budget.mem + vm->refunded;
-  char net[64] = "";
+  char charged[64] = "";
   if (vm->refunded)
-    snprintf(net, sizeof net, " (%llu net of refunds)", (unsigned long long)vm->budget.mem);
+    snprintf(charged, sizeof charged, " (%llu charged before refunds)",
+             (unsigned long long)(vm->budget.mem + vm->refunded));
   return scp_fail(e, SCP_ERR_BUDGET, "Error(Budget, ExceededLimit): CPU %llu of %llu, memory %llu of %llu%s",
                   (unsigned long long)vm->budget.cpu, (unsigned long long)vm->budget.cpu_limit,
-                  charged, (unsigned long long)vm->budget.mem_limit, net);
+                  (unsigned long long)vm->budget.mem_peak, (unsigned long long)vm->budget.mem_limit, charged);
 }
 
 /* The host's invoker: one contract function in a VM of its own, steps 4-7. */
@@ -764,6 +766,8 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   scp_run_opts ro = {SOR_NMETRICS, metrics, read_meter, vm, NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
+  vm->costs.b = &vm->budget;
+  scp_run_set_book_hook(vm->run, scp_sor_costs_book, &vm->costs);
   if ((rc = scp_host_create(&vm->budget, ho, &vm->host))) return scp_fail(err, rc, "out of memory");
   scp_host_set_invoker(vm->host, invoke, vm);
   vm->host->native_hook = on_native;
@@ -796,11 +800,15 @@ int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
   scp_run_opts ro = {SOR_NMETRICS + 1, metrics, read_meter, vm, NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
+  /* the new run's cursor is at zero: so is the breakdown's */
+  memset(vm->costs.cursor, 0, sizeof vm->costs.cursor);
+  scp_run_set_book_hook(vm->run, scp_sor_costs_book, &vm->costs);
   vm->host->fee_hook = on_fee;
   return SCP_OK;
 }
 
 void scp_sor_vm_close(sor_vm *vm) {
+  scp_sor_costs_free(&vm->costs);
   for (size_t i = 0; i < vm->nmods; i++) {
     if (vm->mods[i].owned) scp_sor_code_clear(vm->mods[i].owned);
     free(vm->mods[i].owned);

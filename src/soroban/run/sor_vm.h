@@ -6,6 +6,7 @@
 #ifndef SCP_SOR_VM_H
 #define SCP_SOR_VM_H
 
+#include "soroban/run/sor_costs.h"
 #include "soroban/core/scp_host.h"
 #include "soroban/core/host_private.h"
 #include "run/scp_run.h"
@@ -84,6 +85,7 @@ typedef struct sor_vm {
   const scp_sym_file *symbols; /* files a module's mapper may read instead (borrowed) */
   size_t nsymbols;
   sor_modcache *cache;         /* borrowed (a scenario ledger's), or NULL: each module loaded here */
+  sor_costs costs;             /* the Budget by cost type per node (sor_costs.c) */
 } sor_vm;
 
 /* The charges of creating a contract VM from module m (vm.rs,

@@ -232,7 +232,16 @@ void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole) {
     scp_buf_putc(b, '-');
     return;
   }
-  scp_buf_printf(b, "%.2f%%", 100.0 * (double)part / (double)whole);
+  char t[48];
+  int n = snprintf(t, sizeof t, "%.2f", 100.0 * (double)part / (double)whole);
+  /* the whole part grouped as every other number is (a limit overrun can
+   * be 2,117,860.00%) */
+  int whole_digits = n - 3;
+  for (int i = 0; i < n; i++) {
+    if (i && i < whole_digits && (whole_digits - i) % 3 == 0) scp_buf_putc(b, ',');
+    scp_buf_putc(b, t[i]);
+  }
+  scp_buf_putc(b, '%');
 }
 
 size_t scp_out_utf8_len(const char *str) {

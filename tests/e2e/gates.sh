@@ -125,6 +125,8 @@ ok [ "$rc" -eq 0 ]
 "$BIN" check "$T/tx" --max-cu 5 --allow-failure >"$T/out" 2>"$T/err"; rc=$?
 NAME="check on the scenario folder: a case over its limit exits 11"
 ok sh -c "[ $rc -eq 11 ] && grep -q '^OVER  CU 1,200 > 5' '$T/out'"
+NAME="check: an overrun's percentage is grouped as its numbers are (1,200 > 5: +23,900.00%)"
+ok grep -q '^OVER  CU 1,200 > 5 (+23,900.00%)$' "$T/out"
 
 # diff of two scenario folders: paired by label, then by order
 mkdir -p "$T/old"

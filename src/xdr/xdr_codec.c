@@ -389,7 +389,8 @@ static int enc_text(wr *w, const scp_xdr_type *t, const json_t *v) {
   if (!json_is_string(v)) return wr_fail(w, SCP_ERR_MALFORMED, "expected a string");
   const char *s = json_string_value(v);
   size_t n = json_string_length(v), k = 0;
-  uint8_t *b = malloc(n + 1);
+  /* room for the text and for an asset code's zero padding after it */
+  uint8_t *b = malloc(n + 1 + (t->kind == XK_ASSETCODE ? t->n : 0));
   if (!b) return wr_fail(w, SCP_ERR_NOMEM, "out of memory");
   for (size_t i = 0; i < n; i++) {
     uint8_t c = (uint8_t)s[i];

@@ -22,7 +22,9 @@ typedef struct size_cli {
   const char *runs[MAX_RUNS];   /* --profile: execution profiles of the file */
   size_t nruns;
   bool quiet, keep_hash;
-  const char *network;          /* --network: the upload's fee and rent */
+  /* --network, --network-config, --soroban-state-size: the upload's fee
+   * and rent */
+  scp_soroban_opts net;
 } size_cli;
 
 static int parse_args(int argc, char **argv, size_cli *c) {
@@ -47,9 +49,17 @@ static int parse_args(int argc, char **argv, size_cli *c) {
         return cli_die(SCP_ERR_USAGE, "--profile: at most %d profiles", MAX_RUNS);
       c->runs[c->nruns++] = val;
     } else if (!strcmp(a, "--network")) {
-      if (!(c->network = cli_option_value(argc, argv, &i,
-                                          "a network (mainnet, testnet, mainnet@YYYY-MM-DD)")))
+      if (!(c->net.network = cli_option_value(argc, argv, &i,
+                                              "a network (mainnet, testnet, mainnet@YYYY-MM-DD)")))
         return usage;
+    } else if (!strcmp(a, "--network-config")) {
+      if (!(c->net.network_config = cli_option_value(argc, argv, &i, "a settings .json file")))
+        return usage;
+    } else if (!strcmp(a, "--soroban-state-size")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a size in bytes"))) return usage;
+      if (!cli_parse_u64(val, &c->net.soroban_state_size) || !c->net.soroban_state_size ||
+          c->net.soroban_state_size > INT64_MAX)
+        return cli_die(SCP_ERR_USAGE, "--soroban-state-size: '%s' is not a size in bytes", val);
     } else if (!strcmp(a, "--keep-hash")) {
       c->keep_hash = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -63,6 +73,9 @@ static int parse_args(int argc, char **argv, size_cli *c) {
     }
   }
   if (!c->path) return cli_die(SCP_ERR_USAGE, "size needs CONTRACT.wasm or PROGRAM.so");
+  if (c->net.soroban_state_size && !c->net.network && !c->net.network_config)
+    return cli_die(SCP_ERR_USAGE, "--soroban-state-size is the upload's rent: it needs --network "
+                   "or --network-config");
   return 0;
 }
 
@@ -88,7 +101,7 @@ static int deploy_costs(scp_profile *p, const uint8_t *bytes, size_t len, const 
                         scp_error *err) {
   int rc;
   if (len < 4 || memcmp(bytes, "\0asm", 4)) {
-    if (c->network)
+    if (c->net.network || c->net.network_config)
       return scp_fail(err, SCP_ERR_ARG, "--network is the Soroban upload's fee: not for a "
                       "Solana program");
     scp_size_deploy d;
@@ -99,10 +112,10 @@ static int deploy_costs(scp_profile *p, const uint8_t *bytes, size_t len, const 
   scp_size_vm vm;
   rc = scp_size_soroban_vm(bytes, len, &vm, err);
   if (!rc) rc = scp_size_soroban_meta(p, &vm);
-  if (!rc && c->network) {
+  if (!rc && (c->net.network || c->net.network_config)) {
     scp_size_upload *u = malloc(sizeof *u);
     if (!u) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
-    rc = scp_size_soroban_upload(bytes, len, c->network, u, err);
+    rc = scp_size_soroban_upload(bytes, len, &c->net, u, err);
     if (!rc) rc = scp_size_upload_meta(p, u, len);
     free(u);
   }

@@ -125,11 +125,13 @@ typedef struct scp_size_upload {
   scp_fee_upload_tx tx;
 } scp_size_upload;
 
-/* network: a shipped profile name ("mainnet", "testnet@2026-03-01").
- * Returns SCP_OK, SCP_ERR_ARG (an unknown network), SCP_ERR_LIMIT (code
- * over the network's contract_max_size_bytes), the host's refusal of the
- * code (SCP_ERR_HOST), SCP_ERR_NOMEM; err says why. */
-int scp_size_soroban_upload(const uint8_t *wasm, size_t len, const char *network,
+/* The network is o's network, network_config and soroban_state_size, as
+ * a profile reads them (the rest of o is not used).  Returns SCP_OK,
+ * SCP_ERR_ARG (no network, an unknown one), SCP_ERR_MALFORMED or
+ * SCP_ERR_IO (the settings file), SCP_ERR_LIMIT (code over the network's
+ * contract_max_size_bytes), the host's refusal of the code (SCP_ERR_HOST),
+ * SCP_ERR_NOMEM; err says why. */
+int scp_size_soroban_upload(const uint8_t *wasm, size_t len, const scp_soroban_opts *o,
                             scp_size_upload *out, scp_error *err);
 
 /* The figures as metadata lines of p ("network", "network source",

@@ -13,10 +13,12 @@
 
 #include <stdio.h>
 
-int scp_size_soroban_upload(const uint8_t *wasm, size_t len, const char *network,
+int scp_size_soroban_upload(const uint8_t *wasm, size_t len, const scp_soroban_opts *o,
                             scp_size_upload *out, scp_error *err) {
-  int rc = scp_fee_network_find(network, &out->net, err);
+  bool on = false;
+  int rc = scp_fee_network_from_opts(o, &out->net, &on, err);
   if (rc) return rc;
+  if (!on) return scp_fail(err, SCP_ERR_ARG, "the upload's fee needs a network");
   if (len > out->net.limit[SCP_FEE_LIM_CODE_SIZE])
     return scp_fail(err, SCP_ERR_LIMIT, "%s would refuse the upload: %zu bytes of code, over "
                     "its contract_max_size_bytes %llu", out->net.name, len,

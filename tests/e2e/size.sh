@@ -174,3 +174,16 @@ for bad in "$B/tests/fixtures/sbpf/token.so --network mainnet" "$B/examples/demo
   [ "$st" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && pass "size $bad: exit $st, one line" ||
     fail "size $bad: exit $st: $(cat "$T/err")"
 done
+
+# a settings file applied on the default mainnet (protocol 23's rates: 25
+# per 10,000 instructions): ceil(3,285,246 x 25 / 10,000) = 8,214
+"$BIN" size tests/data/ref-wasms/example_contract_data.wasm --network-config examples/network/testnet-p23.json \
+  -o "$T/upc" -q -f report 2>"$T/err"
+grep -Eq "^  upload non-refundable +[0-9]+ stroops: instructions 8214 \(3285246 x 25 per 10,000\)" "$T/upc/report.txt" &&
+  grep -Eq "^  network +examples/network/testnet-p23.json \(a settings file applied on mainnet" "$T/upc/report.txt" &&
+  pass "size --network-config: the file's rates, 8,214 stroops for the instructions" ||
+  fail "size --network-config: $(grep "network\|non-refundable" "$T/upc/report.txt" 2>/dev/null) $(cat "$T/err")"
+"$BIN" size "$B/examples/demo.wasm" --soroban-state-size 5 -o "$T/bad" -q 2>"$T/err"
+st=$?
+[ "$st" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && pass "size --soroban-state-size without a network: exit 2, one line" ||
+  fail "size --soroban-state-size without a network: exit $st: $(cat "$T/err")"

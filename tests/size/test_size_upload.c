@@ -61,7 +61,8 @@ static void check(const char *name, const char *hash8, uint64_t cpu, uint64_t me
   scp_error err;
   assert_true(ref_wasm(name, hash8, &w, &n));
   scp_size_upload u;
-  assert_int_equal(scp_size_soroban_upload(w, n, "mainnet@2026-07-29", &u, &err), SCP_OK);
+  scp_soroban_opts o = {.network = "mainnet@2026-07-29"};
+  assert_int_equal(scp_size_soroban_upload(w, n, &o, &u, &err), SCP_OK);
   assert_int_equal(u.cpu, cpu);
   assert_int_equal(u.mem, mem);
   const scp_fee_upload_tx *t = &u.tx;
@@ -113,7 +114,29 @@ static void test_mainnet_upload(void **state) {
   check("example_invoke_contract.wasm", "3f2c7e4c", 2980547, 1670328);
 }
 
-/* An unknown network, code over mainnet's contract_max_size_bytes
+/* --soroban-state-size: at 2,500,000,000 bytes, under mainnet's target,
+ * the rent fee is -17,000 + ceil(27,000 x 2.5e9 / 3e9) = 5,500 per KB; the
+ * rent follows, the rest of the fee does not move. */
+static void test_state_size(void **state) {
+  (void)state;
+  uint8_t *w;
+  size_t n;
+  scp_error err;
+  assert_true(ref_wasm("example_contract_data.wasm", "fc644715", &w, &n));
+  scp_size_upload a, b;
+  scp_soroban_opts o = {.network = "mainnet@2026-07-29"};
+  assert_int_equal(scp_size_soroban_upload(w, n, &o, &a, &err), SCP_OK);
+  o.soroban_state_size = 2500000000u;
+  assert_int_equal(scp_size_soroban_upload(w, n, &o, &b, &err), SCP_OK);
+  assert_int_equal(b.tx.rent_fee_per_1kb, 5500);
+  int64_t rsize = b.tx.rent_size;
+  assert_int_equal(b.tx.rent.entries,
+                   ceil_div(ceil_div(rsize * 5500 * TTL, 1024 * PERSISTENT_DEN), 3));
+  assert_int_equal(b.tx.fee.non_refundable, a.tx.fee.non_refundable);
+  free(w);
+}
+
+/* No network, an unknown network, code over mainnet's contract_max_size_bytes
  * (131,072) and bytes the host refuses each fail with their own error. */
 static void test_refused(void **state) {
   (void)state;
@@ -121,18 +144,20 @@ static void test_refused(void **state) {
   static const uint8_t junk[] = {0, 'a', 's', 'm', 1, 0, 0, 0, 0xff};
   scp_size_upload u;
   scp_error err;
-  assert_int_equal(scp_size_soroban_upload(junk, sizeof junk, "moonnet", &u, &err), SCP_ERR_ARG);
-  assert_int_equal(scp_size_soroban_upload(big, sizeof big, "mainnet", &u, &err), SCP_ERR_LIMIT);
+  scp_soroban_opts none = {0}, moon = {.network = "moonnet"}, main = {.network = "mainnet"};
+  assert_int_equal(scp_size_soroban_upload(junk, sizeof junk, &none, &u, &err), SCP_ERR_ARG);
+  assert_int_equal(scp_size_soroban_upload(junk, sizeof junk, &moon, &u, &err), SCP_ERR_ARG);
+  assert_int_equal(scp_size_soroban_upload(big, sizeof big, &main, &u, &err), SCP_ERR_LIMIT);
   assert_non_null(strstr(err.msg, "contract_max_size_bytes 131072"));
-  assert_int_equal(scp_size_soroban_upload(big, sizeof big - 1, "mainnet", &u, &err),
-                   SCP_ERR_HOST);
-  assert_int_equal(scp_size_soroban_upload(junk, sizeof junk, "mainnet", &u, &err), SCP_ERR_HOST);
+  assert_int_equal(scp_size_soroban_upload(big, sizeof big - 1, &main, &u, &err), SCP_ERR_HOST);
+  assert_int_equal(scp_size_soroban_upload(junk, sizeof junk, &main, &u, &err), SCP_ERR_HOST);
   assert_non_null(strstr(err.msg, "invalid Wasm"));
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_mainnet_upload),
+      cmocka_unit_test(test_state_size),
       cmocka_unit_test(test_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

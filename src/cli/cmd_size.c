@@ -22,6 +22,9 @@ typedef struct size_cli {
   const char *runs[MAX_RUNS];   /* --profile: execution profiles of the file */
   size_t nruns;
   bool quiet, keep_hash;
+  /* --network, --network-config, --soroban-state-size: the upload's fee
+   * and rent */
+  scp_soroban_opts net;
 } size_cli;
 
 static int parse_args(int argc, char **argv, size_cli *c) {
@@ -45,6 +48,18 @@ static int parse_args(int argc, char **argv, size_cli *c) {
       if (c->nruns == MAX_RUNS)
         return cli_die(SCP_ERR_USAGE, "--profile: at most %d profiles", MAX_RUNS);
       c->runs[c->nruns++] = val;
+    } else if (!strcmp(a, "--network")) {
+      if (!(c->net.network = cli_option_value(argc, argv, &i,
+                                              "a network (mainnet, testnet, mainnet@YYYY-MM-DD)")))
+        return usage;
+    } else if (!strcmp(a, "--network-config")) {
+      if (!(c->net.network_config = cli_option_value(argc, argv, &i, "a settings .json file")))
+        return usage;
+    } else if (!strcmp(a, "--soroban-state-size")) {
+      if (!(val = cli_option_value(argc, argv, &i, "a size in bytes"))) return usage;
+      if (!cli_parse_u64(val, &c->net.soroban_state_size) || !c->net.soroban_state_size ||
+          c->net.soroban_state_size > INT64_MAX)
+        return cli_die(SCP_ERR_USAGE, "--soroban-state-size: '%s' is not a size in bytes", val);
     } else if (!strcmp(a, "--keep-hash")) {
       c->keep_hash = true;
     } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
@@ -58,6 +73,9 @@ static int parse_args(int argc, char **argv, size_cli *c) {
     }
   }
   if (!c->path) return cli_die(SCP_ERR_USAGE, "size needs CONTRACT.wasm or PROGRAM.so");
+  if (c->net.soroban_state_size && !c->net.network && !c->net.network_config)
+    return cli_die(SCP_ERR_USAGE, "--soroban-state-size is the upload's rent: it needs --network "
+                   "or --network-config");
   return 0;
 }
 
@@ -77,13 +95,15 @@ static int write_outputs(const scp_profile *p, const size_cli *c, const cli_outd
   return 0;
 }
 
-/* What the bytes cost, into p's header: a contract's VM instantiation, a
- * program's deploy. */
+/* What the bytes cost, into p's header: a contract's VM instantiation
+ * (and with --network its upload), a program's deploy. */
 static int deploy_costs(scp_profile *p, const uint8_t *bytes, size_t len, const size_cli *c,
                         scp_error *err) {
-  (void)c;
   int rc;
   if (len < 4 || memcmp(bytes, "\0asm", 4)) {
+    if (c->net.network || c->net.network_config)
+      return scp_fail(err, SCP_ERR_ARG, "--network is the Soroban upload's fee: not for a "
+                      "Solana program");
     scp_size_deploy d;
     scp_size_solana_deploy(len, &d);
     rc = scp_size_solana_meta(p, &d);
@@ -92,6 +112,13 @@ static int deploy_costs(scp_profile *p, const uint8_t *bytes, size_t len, const 
   scp_size_vm vm;
   rc = scp_size_soroban_vm(bytes, len, &vm, err);
   if (!rc) rc = scp_size_soroban_meta(p, &vm);
+  if (!rc && (c->net.network || c->net.network_config)) {
+    scp_size_upload *u = malloc(sizeof *u);
+    if (!u) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+    rc = scp_size_soroban_upload(bytes, len, &c->net, u, err);
+    if (!rc) rc = scp_size_upload_meta(p, u, len);
+    free(u);
+  }
   return rc == SCP_ERR_NOMEM ? scp_fail(err, rc, "out of memory") : rc;
 }
 

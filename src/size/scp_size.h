@@ -34,6 +34,7 @@
 #include "profile/scp_prof.h"
 #include "symbols/scp_sym.h"
 #include "wasm/scp_wasm.h"
+#include "soroban/fee/scp_fee_tx.h"
 
 typedef struct scp_size_opts {
   const char *name;     /* the root's name (the file's); NULL: "module" */
@@ -112,5 +113,31 @@ void scp_size_solana_deploy(uint64_t program_len, scp_size_deploy *out);
 /* The figures as metadata lines of p ("rent-exempt", "deploy",
  * "redeploy").  SCP_OK or SCP_ERR_NOMEM. */
 int scp_size_solana_meta(scp_profile *p, const scp_size_deploy *d);
+
+/* Soroban, with a network: what uploading the contract costs as the
+ * network charges an UploadContractWasm transaction (size_upload.c): the
+ * upload host function's charges run in the engine, the transaction's
+ * resources, fee and the new code entry's rent for the minimum persistent
+ * TTL, from the network's settings. */
+typedef struct scp_size_upload {
+  scp_fee_network net;
+  uint64_t cpu, mem;           /* the upload host function's charges */
+  scp_fee_upload_tx tx;
+} scp_size_upload;
+
+/* The network is o's network, network_config and soroban_state_size, as
+ * a profile reads them (the rest of o is not used).  Returns SCP_OK,
+ * SCP_ERR_ARG (no network, an unknown one), SCP_ERR_MALFORMED or
+ * SCP_ERR_IO (the settings file), SCP_ERR_LIMIT (code over the network's
+ * contract_max_size_bytes), the host's refusal of the code (SCP_ERR_HOST),
+ * SCP_ERR_NOMEM; err says why. */
+int scp_size_soroban_upload(const uint8_t *wasm, size_t len, const scp_soroban_opts *o,
+                            scp_size_upload *out, scp_error *err);
+
+/* The figures as metadata lines of p ("network", "network source",
+ * "upload charges", "upload resources", "upload non-refundable", "upload
+ * refundable", "upload rent", "upload fee"), each with its formula's
+ * inputs; len is the code's.  SCP_OK or SCP_ERR_NOMEM. */
+int scp_size_upload_meta(scp_profile *p, const scp_size_upload *u, uint64_t len);
 
 #endif

@@ -149,3 +149,41 @@ if grep -q "^vault_O3.wasm;Code;crate:core;module:core::fmt::Formatter;core::fmt
 else
   fail "size: no crate:core / crate:vault grouping in vault_O3.wasm"
 fi
+
+# --network: the upload's fee and rent.  The upload's Budget charges are
+# the reference's own traces of upload_wasm for its test contract
+# (test_storage.c) -- independent evidence; test_size_upload derives the
+# fee and rent by hand from mainnet's settings; the stroops here pin the
+# CLI's report and JSON to them.
+"$BIN" size tests/data/ref-wasms/example_contract_data.wasm --network mainnet@2026-07-29 \
+  -o "$T/up" -q -f report,json 2>"$T/err"
+if grep -Eq "^  upload charges +CPU 3285246 instructions, memory 1640387 bytes" "$T/up/report.txt" &&
+   grep -Eq "^  upload fee +44749535 stroops \(non-refundable 22352 \+ refundable 196 \+ rent 44726987\)$" "$T/up/report.txt" &&
+   python3 -c '
+import json, sys
+m = {e["key"]: e["value"] for e in json.load(open(sys.argv[1]))["meta"]}
+sys.exit(0 if m["upload fee"].startswith("44749535 stroops") and m["network"] == "mainnet, settings of 2026-07-29" else 1)' "$T/up/report.json"; then
+  pass "size --network: upload charges == the reference trace; fee 44,749,535 stroops in report and JSON"
+else
+  fail "size --network: $(grep upload "$T/up/report.txt" 2>/dev/null) $(cat "$T/err")"
+fi
+for bad in "$B/tests/fixtures/sbpf/token.so --network mainnet" "$B/examples/demo.wasm --network moonnet"; do
+  # shellcheck disable=SC2086
+  "$BIN" size $bad -o "$T/bad" -q 2>"$T/err"
+  st=$?
+  [ "$st" -ne 0 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && pass "size $bad: exit $st, one line" ||
+    fail "size $bad: exit $st: $(cat "$T/err")"
+done
+
+# a settings file applied on the default mainnet (protocol 23's rates: 25
+# per 10,000 instructions): ceil(3,285,246 x 25 / 10,000) = 8,214
+"$BIN" size tests/data/ref-wasms/example_contract_data.wasm --network-config examples/network/testnet-p23.json \
+  -o "$T/upc" -q -f report 2>"$T/err"
+grep -Eq "^  upload non-refundable +[0-9]+ stroops: instructions 8214 \(3285246 x 25 per 10,000\)" "$T/upc/report.txt" &&
+  grep -Eq "^  network +examples/network/testnet-p23.json \(a settings file applied on mainnet" "$T/upc/report.txt" &&
+  pass "size --network-config: the file's rates, 8,214 stroops for the instructions" ||
+  fail "size --network-config: $(grep "network\|non-refundable" "$T/upc/report.txt" 2>/dev/null) $(cat "$T/err")"
+"$BIN" size "$B/examples/demo.wasm" --soroban-state-size 5 -o "$T/bad" -q 2>"$T/err"
+st=$?
+[ "$st" -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && pass "size --soroban-state-size without a network: exit 2, one line" ||
+  fail "size --soroban-state-size without a network: exit $st: $(cat "$T/err")"

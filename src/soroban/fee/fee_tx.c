@@ -126,7 +126,7 @@ static uint32_t entry_size(const scp_host *h, const scp_lkey *k, uint32_t vallen
   switch (k->type) {
   case SCP_LK_CONTRACT_DATA: return 12 + 4 + address_size(k) + k->keylen + 4 + vallen;
   /* ext v1 with its cost inputs (48 bytes), or ext v0 (4) */
-  case SCP_LK_CONTRACT_CODE: return 12 + (scp_host_code_v0(h, k->id) ? 4 : 48) + 32 + 4 + pad4(vallen);
+  case SCP_LK_CONTRACT_CODE: return scp_fee_code_entry_size(vallen, scp_host_code_v0(h, k->id));
   case SCP_LK_ACCOUNT: return 12 + (vallen < 80 ? 80 : vallen);
   default: return 12 + vallen;
   }
@@ -144,6 +144,15 @@ static uint32_t rent_size(scp_host *h, const scp_lkey *k, const uint8_t *wasm, u
     uint64_t v0 = xdr + scp_budget_mem_cost(h->budget, SCP_COST_VmInstantiation, 1, len);
     return v0 > UINT32_MAX ? UINT32_MAX : (uint32_t)v0;
   }
+  return scp_fee_code_rent_size(h->budget, wasm, len, xdr);
+}
+
+uint32_t scp_fee_code_entry_size(uint32_t len, bool v0) {
+  return 12 + (v0 ? 4 : 48) + 32 + 4 + pad4(len);
+}
+
+uint32_t scp_fee_code_rent_size(const scp_budget *b, const uint8_t *wasm, uint32_t len,
+                                uint32_t xdr) {
   scp_wasm_module *m = NULL;
   scp_error e;
   /* code on the ledger passed these checks at upload */
@@ -155,7 +164,7 @@ static uint32_t rent_size(scp_host *h, const scp_lkey *k, const uint8_t *wasm, u
   scp_budget_parse_wasm_costs(&ci, in);
   uint64_t mem = xdr;
   for (size_t i = 0; i < SCP_ARRAY_LEN(in); i++)
-    mem += scp_budget_mem_cost(h->budget, in[i].t, 1, in[i].n);
+    mem += scp_budget_mem_cost(b, in[i].t, 1, in[i].n);
   return mem > UINT32_MAX ? UINT32_MAX : (uint32_t)mem;
 }
 
@@ -651,4 +660,38 @@ int scp_fee_sdk_measure(scp_host *h, const scp_sentry *init, size_t ninit, scp_f
     r->contract_events_size_bytes = sat32(r->contract_events_size_bytes + n);
   }
   return SCP_OK;
+}
+
+/* ---- an UploadContractWasm transaction ---------------------------------------- */
+
+void scp_fee_upload(const scp_fee_network *net, const uint8_t *wasm, uint32_t len,
+                    uint64_t instructions, scp_fee_upload_tx *out) {
+  memset(out, 0, sizeof *out);
+  out->entry_size = scp_fee_code_entry_size(len, false);
+  scp_budget b;
+  scp_budget_init(&b, 0, 0);
+  out->rent_size = scp_fee_code_rent_size(&b, wasm, len, out->entry_size);
+  /* the envelope: the footprint's one read-write key (the code's), then
+   * InvokeHostFunctionOp {HostFunction::UploadContractWasm(bytes), no auth} */
+  scp_lkey ck = {.type = SCP_LK_CONTRACT_CODE};
+  out->tx_size = TX_FIXED_BYTES + key_size(&ck) + 4 + 4 + pad4(len) + 4;
+  /* the return value: ScVal::Bytes of the 32-byte hash */
+  out->result_size = 4 + 4 + 32;
+  scp_fee_resources *r = &out->res;
+  r->instructions = sat32(instructions);
+  r->write_entries = 1;
+  r->write_bytes = out->entry_size;
+  r->contract_events_size_bytes = out->result_size;
+  r->transaction_size_bytes = out->tx_size;
+  scp_fee_transaction(r, &net->fee, &out->fee);
+  scp_fee_rent_config rc;
+  scp_fee_network_rent(net, &rc);
+  out->rent_fee_per_1kb = rc.fee_per_rent_1kb;
+  out->ttl = net->min_persistent_ttl;
+  /* written at ledger 1, the entry lives until 1 + ttl - 1: ttl ledgers */
+  scp_fee_rent_change ch = {.is_persistent = true, .is_code_entry = true,
+                            .new_size_bytes = out->rent_size,
+                            .new_live_until_ledger = out->ttl};
+  scp_fee_rent(&ch, 1, &rc, 1, &out->rent);
+  out->total = out->fee.non_refundable + out->fee.refundable + out->rent.total;
 }

@@ -170,4 +170,41 @@ struct scp_sentry;
 int scp_fee_sdk_measure(struct scp_host *h, const struct scp_sentry *init, size_t ninit,
                         scp_fee_sdk_resources *r);
 
+/* ---- a contract's code: its entry and its upload -------------------------- */
+
+struct scp_budget;
+
+/* The XDR size of the LedgerEntry holding len bytes of code: ext v1 with
+ * its cost inputs (as every upload since protocol 21 writes it), or ext v0
+ * when v0. */
+uint32_t scp_fee_code_entry_size(uint32_t len, bool v0);
+/* entry_size_for_rent of a code entry of xdr bytes holding wasm[0..len):
+ * xdr plus the memory the parsed module takes (wasm_module_memory_cost:
+ * the ParseWasm* memory costs of its cost inputs in b's model); xdr alone
+ * for code that does not load. */
+uint32_t scp_fee_code_rent_size(const struct scp_budget *b, const uint8_t *wasm, uint32_t len,
+                                uint32_t xdr);
+
+/* An UploadContractWasm transaction of new code, the smallest envelope
+ * that carries it (one signature, the code's key as the read-write
+ * footprint, no auth): its resources, fee and the rent of the new entry
+ * for the network's minimum persistent TTL. */
+typedef struct scp_fee_upload_tx {
+  uint32_t entry_size;         /* the code entry's LedgerEntry XDR */
+  uint32_t rent_size;          /* entry_size plus the parsed module's memory */
+  uint32_t tx_size;            /* the envelope */
+  uint32_t result_size;        /* the return value (the hash), as event bytes */
+  uint32_t ttl;                /* ledgers of rent paid */
+  int64_t rent_fee_per_1kb;
+  scp_fee_resources res;
+  scp_fee_breakdown fee;
+  scp_fee_rent_breakdown rent;
+  int64_t total;               /* non-refundable + refundable + rent */
+} scp_fee_upload_tx;
+
+/* The transaction uploading wasm[0..len) on net, instructions being what
+ * the upload host function charges (scp_sor_upload_charges). */
+void scp_fee_upload(const scp_fee_network *net, const uint8_t *wasm, uint32_t len,
+                    uint64_t instructions, scp_fee_upload_tx *out);
+
 #endif

@@ -742,11 +742,20 @@ static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_
   return scp_sym_chain(mod_sym(ctx, module), pc, chain);
 }
 
+static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size) {
+  const sor_vm *vm = ctx;
+  if (module >= vm->nmods) {
+    if (size) buf[0] = 0;
+    return 0;
+  }
+  return scp_wasm_disasm(vm->mods[module].mod, pc, buf, size);
+}
+
 void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {
   out->ctx = vm;
   out->node_frame = node_frame;
   out->pc_chain = pc_chain;
-  out->pc_text = NULL;
+  out->pc_text = pc_text;
 }
 
 /* ---- the VM's life --------------------------------------------------------------- */

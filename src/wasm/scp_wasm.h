@@ -114,11 +114,16 @@ bool scp_wasm_custom_section(const scp_wasm_module *m, const char *name,
 
 /* The operator at code-section offset pc (the pc profiles keep) as the
  * text format writes it: "i32.add", "local.get 2", "i64.load offset=8",
- * "call 5", "call 0 (import x.1)"; a body's first byte (its locals
- * declaration, where a call's entry fuel is booked) reads "(function
- * entry, N locals)".  Into buf (size bytes, cut to fit); returns the
- * length, 0 with buf "" when pc is in no function body. */
-size_t scp_wasm_disasm(const scp_wasm_module *m, uint64_t pc, char *buf, size_t size);
+ * "call 5"; a call of an import names it in parentheses, by what
+ * name_import returns for it ("call 0 (host:vec_new)"), or when that is
+ * NULL or returns NULL by module.field ("call 0 (import v._)").  A body's
+ * first byte (its locals declaration, where a call's entry fuel is
+ * booked) reads "(function entry, N locals)".  Into buf (size bytes, cut
+ * to fit); returns the length, 0 with buf "" when pc is in no function
+ * body. */
+typedef const char *(*scp_wasm_import_namer)(void *ctx, const scp_wasm_import *im);
+size_t scp_wasm_disasm(const scp_wasm_module *m, uint64_t pc, scp_wasm_import_namer name_import,
+                       void *ctx, char *buf, size_t size);
 
 /* ---- instantiation ----------------------------------------------------- */
 

@@ -113,8 +113,21 @@ static int put_memop(uint8_t op, const uint8_t *p, const uint8_t *end, char *buf
   return n;
 }
 
-static int put_op(const scp_wasm_module *m, const uint8_t *p, const uint8_t *end, char *buf,
-                  size_t size) {
+typedef struct namer {
+  scp_wasm_import_namer fn;
+  void *ctx;
+} namer;
+
+static int put_call(const scp_wasm_module *m, uint32_t f, const namer *nm, char *buf, size_t size) {
+  if (f >= m->nfunc_imports) return snprintf(buf, size, "call %u", f);
+  const scp_wasm_import *im = &m->imports[m->func_import[f]];
+  const char *name = nm->fn ? nm->fn(nm->ctx, im) : NULL;
+  if (name) return snprintf(buf, size, "call %u (%s)", f, name);
+  return snprintf(buf, size, "call %u (import %s.%s)", f, im->module, im->field);
+}
+
+static int put_op(const scp_wasm_module *m, const uint8_t *p, const uint8_t *end, const namer *nm,
+                  char *buf, size_t size) {
   uint8_t op = *p++;
   uint32_t a = 0;
   int32_t s32 = 0;
@@ -131,13 +144,7 @@ static int put_op(const scp_wasm_module *m, const uint8_t *p, const uint8_t *end
   case 0x0d: return scp_leb_u32(&p, end, &a) ? snprintf(buf, size, "br_if %u", a) : -1;
   case 0x0e: return put_br_table(p, end, buf, size);
   case 0x0f: return snprintf(buf, size, "return");
-  case 0x10:
-    if (!scp_leb_u32(&p, end, &a)) return -1;
-    if (a < m->nfunc_imports) {
-      const scp_wasm_import *im = &m->imports[m->func_import[a]];
-      return snprintf(buf, size, "call %u (import %s.%s)", a, im->module, im->field);
-    }
-    return snprintf(buf, size, "call %u", a);
+  case 0x10: return scp_leb_u32(&p, end, &a) ? put_call(m, a, nm, buf, size) : -1;
   case 0x11: return scp_leb_u32(&p, end, &a) ? snprintf(buf, size, "call_indirect (type %u)", a) : -1;
   case 0x1a: return snprintf(buf, size, "drop");
   case 0x1b: return snprintf(buf, size, "select");
@@ -161,7 +168,8 @@ static int put_op(const scp_wasm_module *m, const uint8_t *p, const uint8_t *end
   return snprintf(buf, size, "%s", name);
 }
 
-size_t scp_wasm_disasm(const scp_wasm_module *m, uint64_t pc, char *buf, size_t size) {
+size_t scp_wasm_disasm(const scp_wasm_module *m, uint64_t pc, scp_wasm_import_namer name_import,
+                       void *ctx, char *buf, size_t size) {
   if (!size) return 0;
   buf[0] = 0;
   const wasm_func *f = m ? func_at(m, pc) : NULL;
@@ -172,7 +180,8 @@ size_t scp_wasm_disasm(const scp_wasm_module *m, uint64_t pc, char *buf, size_t 
     n = snprintf(buf, size, "(function entry, %u locals)", f->nlocals);
   } else {
     const uint8_t *code = m->bytes + m->code_offset;
-    n = put_op(m, code + pc, code + f->body_end, buf, size);
+    namer nm = {.fn = name_import, .ctx = ctx};
+    n = put_op(m, code + pc, code + f->body_end, &nm, buf, size);
   }
   if (n < 0) {
     buf[0] = 0;

@@ -94,8 +94,19 @@ NAME="[derived] wasm_annotate: the hash loop's 30 operators (loop .. br_if) are 
 ok [ "$(awk "$HEX"'$4 ~ /^0x/ && hex($4) >= 84 && hex($4) <= 139 && $1 == "6,400"' "$T/out" | wc -l)" -eq 30 ]
 NAME="[derived] wasm_annotate: the buffer loop's i32.store8 is 256 CPU (64 entries)"
 ok grep -qE '^ +256 +0\.06% +\. +0xb6  i32\.store8$' "$T/out"
-NAME="[derived] wasm_annotate: a call is 268 CPU (67 fuel), a host import's named"
-ok grep -qE '^ +268 +0\.07% +\. +0x30  call 0 \(import x\.5\)$' "$T/out"
+NAME="[derived] wasm_annotate: a call is 268 CPU (67 fuel), a host function's named as its frame is"
+ok grep -qE '^ +268 +0\.07% +\. +0x157  call 5 \(host:contract_event\)$' "$T/out"
+# run(200) does not fail (n <= 10000), yet the call in that branch is paid:
+# a block is no region of its own, so its operators are charged with the
+# function body's on entry
+NAME="[derived] wasm_annotate: the fail_with_error call that did not run is charged ahead (268 CPU)"
+ok sh -c "grep -qE '^ +268 +0\\.07% +\\. +0x30  call 0 \\(host:fail_with_error\\)$' '$T/out' &&
+          ! grep -q 'host:fail_with_error' '$T/demo/profile.folded'"
+# every other host function a call row names is a frame under run
+missing=$(sed -n 's/.*  call [0-9]* (\(host:[a-z0-9_]*\))$/\1/p' "$T/out" | grep -vx 'host:fail_with_error' |
+          while read -r h; do grep -qF "run [export];$h " "$T/demo/profile.folded" || echo "$h"; done)
+NAME="wasm_annotate: the host functions the calls name are run's host frames${missing:+ (not: $missing)}"
+ok [ -z "$missing" ] && [ "$(grep -c '  call [0-9]* (host:' "$T/out")" -eq 8 ]
 NAME="[derived] wasm_annotate: an i32.load is 8 CPU (2 fuel), its offset printed"
 ok grep -qE '^ +8 +0\.00% +\. +0x10b  i32\.load offset=12$' "$T/out"
 NAME="[derived] wasm_annotate: global.set is 12 CPU (3 fuel)"; ok grep -qE '^ +12 +0\.00% +\. +0x13  global\.set 0$' "$T/out"

@@ -54,7 +54,7 @@ static scp_wasm_module *load(void) {
 
 static void expect(const scp_wasm_module *m, uint64_t pc, const char *text) {
   char buf[96];
-  size_t n = scp_wasm_disasm(m, pc, buf, sizeof buf);
+  size_t n = scp_wasm_disasm(m, pc, NULL, NULL, buf, sizeof buf);
   assert_string_equal(buf, text);
   assert_int_equal(n, strlen(text));
 }
@@ -85,11 +85,35 @@ static void test_outside_and_cut(void **state) {
   expect(m, 42, "");
   expect(m, 1u << 20, "");
   char buf[8];
-  assert_int_equal(scp_wasm_disasm(m, 20, buf, sizeof buf), 7);
+  assert_int_equal(scp_wasm_disasm(m, 20, NULL, NULL, buf, sizeof buf), 7);
   assert_string_equal(buf, "call 0 ");
-  assert_int_equal(scp_wasm_disasm(m, 20, buf, 0), 0);
-  assert_int_equal(scp_wasm_disasm(NULL, 20, buf, sizeof buf), 0);
+  assert_int_equal(scp_wasm_disasm(m, 20, NULL, NULL, buf, 0), 0);
+  assert_int_equal(scp_wasm_disasm(NULL, 20, NULL, NULL, buf, sizeof buf), 0);
   assert_string_equal(buf, "");
+  scp_wasm_module_free(m);
+}
+
+/* The embedder names an import, or declines (NULL) and module.field
+ * stands. */
+static const char *name_x1(void *ctx, const scp_wasm_import *im) {
+  (void)ctx;
+  return !strcmp(im->module, "x") && !strcmp(im->field, "1") ? "host:named" : NULL;
+}
+
+static const char *name_none(void *ctx, const scp_wasm_import *im) {
+  (void)ctx;
+  (void)im;
+  return NULL;
+}
+
+static void test_import_names(void **state) {
+  (void)state;
+  scp_wasm_module *m = load();
+  char buf[96];
+  scp_wasm_disasm(m, 20, name_x1, NULL, buf, sizeof buf);
+  assert_string_equal(buf, "call 0 (host:named)");
+  scp_wasm_disasm(m, 20, name_none, NULL, buf, sizeof buf);
+  assert_string_equal(buf, "call 0 (import x.1)");
   scp_wasm_module_free(m);
 }
 
@@ -97,6 +121,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_operators),
     cmocka_unit_test(test_outside_and_cut),
+    cmocka_unit_test(test_import_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

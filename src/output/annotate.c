@@ -399,6 +399,22 @@ static void put_insn_row(scp_buf *b, const ann_ctx *c, const size_t *w, const ui
   scp_buf_printf(b, "%s  %s\n", addr, text);
 }
 
+/* What a listing row's cost is: in sBPF one CU per instruction run; in
+ * WASM the instruction's fuel, charged with its whole block on entry
+ * (wasmi 0.31), so a row is not a count of runs and none is kept. */
+static void put_insns_note(scp_buf *b, const scp_profile *p, const char *mn) {
+  if (p->chain == SCP_CHAIN_SOLANA) {
+    scp_buf_puts(b, " of the run; the syscalls and calls it makes are their own frames, not in self)");
+    if (!strcmp(mn, "CU")) scp_buf_puts(b, "; one CU per instruction run, so CU is also the times each ran");
+    return;
+  }
+  scp_buf_puts(b, " of the run; the host functions and calls it makes are their own frames, not in self)");
+  if (!strcmp(mn, "CPU"))
+    scp_buf_puts(b, "; CPU at an instruction is its wasmi fuel times the Budget's WasmInsnExec CPU, for"
+                    " every entry of its block, as wasmi charges a block's fuel on entry (also for the"
+                    " part an early exit skips); how often each instruction ran is not kept");
+}
+
 /* Function fn_name's instructions with their self cost, for code without
  * source lines (c->p has the rows when its engine can print instructions).
  * The rows add up to the function's self cost; what self holds at no
@@ -429,8 +445,7 @@ static int put_insns(scp_buf *b, const ann_ctx *c, const char *fn_name) {
   scp_buf_put_grouped(b, self[c->o->metric]);
   scp_buf_puts(b, " (");
   scp_out_put_pct(b, self[c->o->metric], c->total);
-  scp_buf_puts(b, " of the run; the syscalls and calls it makes are their own frames, not in self)");
-  if (!strcmp(mn, "CU")) scp_buf_puts(b, "; one CU per instruction run, so CU is also the times each ran");
+  put_insns_note(b, p, mn);
   scp_buf_puts(b, "\n  ");
   for (unsigned k = 0; k < c->nm; k++) {
     const scp_metric *me = &p->metrics[col_metric(c, k)];

@@ -112,6 +112,19 @@ uint32_t scp_wasm_initial_pages(const scp_wasm_module *m);
 bool scp_wasm_custom_section(const scp_wasm_module *m, const char *name,
                              const uint8_t **data, size_t *len);
 
+/* The operator at code-section offset pc (the pc profiles keep) as the
+ * text format writes it: "i32.add", "local.get 2", "i64.load offset=8",
+ * "call 5"; a call of an import names it in parentheses, by what
+ * name_import returns for it ("call 0 (host:vec_new)"), or when that is
+ * NULL or returns NULL by module.field ("call 0 (import v._)").  A body's
+ * first byte (its locals declaration, where a call's entry fuel is
+ * booked) reads "(function entry, N locals)".  Into buf (size bytes, cut
+ * to fit); returns the length, 0 with buf "" when pc is in no function
+ * body. */
+typedef const char *(*scp_wasm_import_namer)(void *ctx, const scp_wasm_import *im);
+size_t scp_wasm_disasm(const scp_wasm_module *m, uint64_t pc, scp_wasm_import_namer name_import,
+                       void *ctx, char *buf, size_t size);
+
 /* ---- instantiation ----------------------------------------------------- */
 
 /* Import calls go to the embedder.  args holds the params; the embedder

@@ -159,7 +159,7 @@ NAME="symbols_split: C...=FILE.wasm without --snapshot is refused"; ok one_line_
 # why it has nothing to show instead of printing nothing
 "$BIN" profile "$T/w/demo.wasm" run u32:200 -o "$T/dn" -q -f report,json >/dev/null 2>&1
 NOTE="contract:demo.wasm: no DWARF, so no source lines; build with debug info or give the unstripped build with --symbols (docs/symbols.md)"
-NAME="symbols_split: report.txt notes the missing DWARF and the recipe"; ok grep -qE "^  source lines +$(printf '%s' "$NOTE" | sed 's/[][().*^$]/\\&/g')\$" "$T/dn/report.txt"
+NAME="symbols_split: report.txt notes the missing DWARF and the recipe"; ok sh -c "sed -n 's/^  source lines  *//p' '$T/dn/report.txt' | grep -qxF '$NOTE'"
 NAME="symbols_split: report.json carries the note"; ok grep -qF "{\"key\":\"source lines\",\"value\":\"$NOTE\"}" "$T/dn/report.json"
 NAME="symbols_split: no note when --symbols gives the DWARF"; ok sh -c "! grep -q 'source lines' '$T/demo-sym/report.json'"
 "$BIN" profile "$T/s/counter.so" --ix 05 -o "$T/cn" -q -f report >/dev/null 2>&1
@@ -169,10 +169,11 @@ ok grep -qF "  source lines  program:counter: no DWARF, so no source lines;" "$T
 NAME="symbols_split: annotate of a profile without lines fails in one line with the recipe"
 ok one_line_error 68 "no source lines to annotate (its code has no DWARF): profile a build with debug info, or the stripped one with --symbols"
 "$BIN" annotate "$T/dn/report.json" run >"$T/out" 2>"$T/err"; rc=$?
-NAME="symbols_split: annotate FUNCTION finds the export 'run' and says it has no lines"
-ok one_line_error 68 "function 'run' has no source lines"
+NAME="symbols_split: annotate FUNCTION finds the export 'run' and lists its instructions (tests/e2e/wasm_annotate.sh)"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^-- run: no source lines, its [0-9]* instructions -- self CPU ' '$T/out'"
 "$BIN" annotate "$T/dn/report.json" "run [export]" >"$T/out" 2>"$T/err"; rc=$?
-NAME="symbols_split: annotate takes the frame's label 'run [export]' too"; ok one_line_error 68 "function 'run' has no source lines"
+NAME="symbols_split: annotate takes the frame's label 'run [export]' too"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^-- run: no source lines, its [0-9]* instructions' '$T/out'"
 "$BIN" annotate "$T/dn/report.json" nosuch >"$T/out" 2>"$T/err"; rc=$?
 NAME="symbols_split: annotate of a function not in the profile"; ok one_line_error 4 "no source file or function 'nosuch'"
 "$BIN" annotate "$T/demo-sym/report.json" run >"$T/out" 2>"$T/err"; rc=$?

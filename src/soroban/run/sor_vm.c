@@ -742,11 +742,31 @@ static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_
   return scp_sym_chain(mod_sym(ctx, module), pc, chain);
 }
 
+/* A call of a host function reads as its frame does ("host:vec_new"). */
+#define IMPORT_NAME_MAX 64
+static const char *import_name(void *ctx, const scp_wasm_import *im) {
+  char *out = ctx;
+  const scp_hostfn *hf = scp_hostfn_get((unsigned)scp_hostfn_find(im->module, im->field));
+  if (!hf) return NULL;
+  snprintf(out, IMPORT_NAME_MAX, "host:%s", hf->name);
+  return out;
+}
+
+static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size) {
+  const sor_vm *vm = ctx;
+  char name[IMPORT_NAME_MAX];
+  if (module >= vm->nmods) {
+    if (size) buf[0] = 0;
+    return 0;
+  }
+  return scp_wasm_disasm(vm->mods[module].mod, pc, import_name, name, buf, size);
+}
+
 void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {
   out->ctx = vm;
   out->node_frame = node_frame;
   out->pc_chain = pc_chain;
-  out->pc_text = NULL;
+  out->pc_text = pc_text;
 }
 
 /* ---- the VM's life --------------------------------------------------------------- */

@@ -6,6 +6,7 @@
  * accounts after it.
  */
 #include "cli_soltx.h"
+#include "solana/scp_sol_names.h"
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_wire.h"
 #include "solana/scp_sol_rpctx.h"
@@ -91,13 +92,14 @@ int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp
   return rc;
 }
 
-/* "transaction NAME": NAME is the file's name up to its first dot, so a
- * transaction saved as LABEL.b64 profiles under the heading the scenario
- * transaction LABEL has */
+/* "transaction NAME": NAME is the file's name without its folder and its
+ * last extension, as a program named by its file is, so a transaction
+ * saved as LABEL.b64 profiles under the heading the scenario transaction
+ * LABEL has and "swap.v2.b64" keeps its "swap.v2" */
 static void title_of(const char *path, char *title, size_t cap) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  snprintf(title, cap, "transaction %.*s", (int)strcspn(base, "."), base);
+  char name[256];
+  scp_sol_file_name(path, name, sizeof name);
+  snprintf(title, cap, "transaction %s", name);
 }
 
 /* The inner instructions per top-level instruction, from the runtime's

@@ -6,7 +6,7 @@
 # runs (the demo, a trap, a cross-contract call, a scenario), and the
 # size profile of a program and of a contract, write their report.txt,
 # report.json and flamegraph.svg (size.svg); no word of the other
-# chain's vocabulary (listed below) may appear in the words those files
+# chain's vocabulary (lib/words.sh) may appear in the words those files
 # print (the report whole; the JSON's status text and the flamegraph's
 # title, subtitle and search prompt).  Then the Solana report's own
 # sections and status lines, exactly.  Behaviour checks: these pin
@@ -17,11 +17,7 @@ B=${SCP_BUILD:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
-
-# Soroban's words, not to be found in a Solana profile, and Solana's, not
-# in a Soroban one (grep -E, case as written; \b: whole words).
-SOROBAN_WORDS='[Cc]ontract|[Hh]ost function|trapped|Budget|budget exceeded|stroops|[Ll]edger|Memory|wasm|vm:'
-SOLANA_WORDS='compute units|\bCU\b|[Ss]yscall|[Pp]rogram|lamports|[Ii]nstruction #|sBPF|sbpf'
+. "$(dirname "$0")/lib/words.sh"
 
 CTR=$B/tests/fixtures/sbpf/counter.so
 CPI=$B/tests/fixtures/sbpf/cpi.so
@@ -93,31 +89,7 @@ NAME="the runs end as they should: Solana 0 10 11 0 0 0, Soroban 0 10 0 0"
 ok [ "$(cat "$T/rc.ok" "$T/rc.custom" "$T/rc.out_of_cu" "$T/rc.nolines" "$T/rc.tx" "$T/rc.sol_size" | tr '\n' ' ')" = "0 10 11 0 0 0 " ] &&
    [ "$(cat "$T/rc.demo" "$T/rc.trap" "$T/rc.cross" "$T/rc.sor_size" | tr '\n' ' ')" = "0 10 0 0 " ]
 
-# ---- the words ------------------------------------------------------------
-# svg DIR: the profile's flamegraph (a size profile's is size.svg)
-svg() { if [ -f "$1/size.svg" ]; then echo "$1/size.svg"; else echo "$1/flamegraph.svg"; fi; }
-# words DIR: the report, the JSON's status text and the flamegraph's
-# title, subtitle and search prompt of every profile folder under DIR,
-# one after the other.
-words() {
-  for r in $(find "$1" -name report.txt | sort); do
-    dir=$(dirname "$r")
-    cat "$r"
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"]["text"])' "$dir/report.json"
-    sed -n 's/.*<text id="\(title\|subtitle\)"[^>]*>\([^<]*\)<.*/\2/p' "$(svg "$dir")"
-    sed -n 's/.*prompt("\(Enter a search term[^"]*\)".*/\1/p' "$(svg "$dir")"
-  done
-}
-no_hits() { [ "$1" -ge 4 ] && [ ! -s "$T/hits.txt" ]; }
-# vocab NAME DIR WORDS: every profile under DIR found, none has a word of WORDS
-vocab() {
-  n=$(find "$2" -name report.txt | wc -l)
-  words "$2" >"$T/words.txt"
-  grep -nE "$3" "$T/words.txt" | head -5 >"$T/hits.txt"
-  NAME="$1: $n profiles, no word of the other chain"
-  ok no_hits "$n"
-  [ -s "$T/hits.txt" ] && sed 's/^/  /' "$T/hits.txt"
-}
+# ---- the words (lib/words.sh) ---------------------------------------------
 vocab "Solana reports, JSON status, flamegraph titles" "$T/sol" "$SOROBAN_WORDS"
 vocab "Soroban reports, JSON status, flamegraph titles" "$T/sor" "$SOLANA_WORDS"
 words "$T/sol/out_of_cu" >"$T/w1.txt"

@@ -138,9 +138,15 @@ ok sh -c "grep -q '^  status  *failed: ' '$R/cpi/02-missing_signer/report.txt' &
           grep -q '^  error  *instruction #1 failed: ' '$R/cpi/02-missing_signer/report.txt'"
 NAME="Solana report.json says its chain; a Soroban one has no chain key (the default)"
 ok sh -c "grep -q '\"chain\":\"solana\"' '$R/tx/report.json' && ! grep -q '\"chain\"' '$T/sor/demo/report.json'"
-NAME="Solana --tx report: titled by the file's name without its last extension (dots kept)"
+# the same bytes saved under a name that tags their form (as wire.js saves
+# LABEL.legacy.b64): the tag is not the transaction's name
+cp "$T/swap.v2.bin" "$T/swap.v2.legacy.b64"
+"$BIN" profile --tx "$T/swap.v2.legacy.b64" "$CTR" --account "$PAYER:1000000000:11111111111111111111111111111111:" \
+  -o "$T/txform" -q >/dev/null 2>&1
+NAME="Solana --tx report: titled by the file's name without its last extension (dots kept) or a form tag"
 ok sh -c "[ \"\$(head -1 '$R/tx/report.txt')\" = 'scprof report: transaction swap.v2' ] &&
-          grep -q '<text id=\"title\"[^>]*>transaction swap.v2<' '$R/tx/flamegraph.svg'"
+          grep -q '<text id=\"title\"[^>]*>transaction swap.v2<' '$R/tx/flamegraph.svg' &&
+          [ \"\$(head -1 '$T/txform/report.txt')\" = 'scprof report: transaction swap.v2' ]"
 NAME="a program's size report: Solana's, totals under Size, no syscalls; a contract's keeps Budget and host functions"
 ok sh -c "grep -q '\"chain\":\"solana\"' '$R/size/report.json' && grep -qx 'Size' '$R/size/report.txt' &&
           grep -q '^  status  *success\$' '$R/size/report.txt' && ! grep -q 'yscall' '$R/size/report.txt' &&

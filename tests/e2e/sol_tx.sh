@@ -214,7 +214,7 @@ else
 fi
 # every scenario's profiles print Solana's words only (lib/words.sh)
 for s in out ata ata_p0 nonce cpi cpi_p0 dep; do
-  [ -d "$T/$s" ] && vocab "sol_tx $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1
+  if [ -d "$T/$s" ]; then vocab "sol_tx $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
 done
 # the checks above print PASS/FAIL (and SKIP under SCP_NO_ORACLE=1)
 exit 0

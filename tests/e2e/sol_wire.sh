@@ -254,6 +254,6 @@ ok sh -c "grep -qx 'result ok' '$T/ata/alt-deactivated_now/tx.v0.want' &&
 # the wire transactions' profiles (and the scenario form's) print
 # Solana's words only (lib/words.sh)
 for s in as aw pf nd nosig; do
-  [ -d "$T/$s" ] && vocab "sol_wire $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1
+  if [ -d "$T/$s" ]; then vocab "sol_wire $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
 done
 exit 0

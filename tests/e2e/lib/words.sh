@@ -32,5 +32,5 @@ vocab() {
   grep -nE "$3" "$T/words.txt" | head -5 >"$T/hits.txt"
   NAME="$1: $n profiles, no word of the other chain"
   ok no_hits "$n" "${4:-4}"
-  [ -s "$T/hits.txt" ] && sed 's/^/  /' "$T/hits.txt"
+  if [ -s "$T/hits.txt" ]; then sed 's/^/  /' "$T/hits.txt"; fi
 }

@@ -6,6 +6,7 @@
  * accounts after it.
  */
 #include "cli_soltx.h"
+#include "solana/scp_sol_names.h"
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_wire.h"
 #include "solana/scp_sol_rpctx.h"
@@ -91,13 +92,28 @@ int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp
   return rc;
 }
 
-/* "transaction NAME": NAME is the file's name up to its first dot, so a
- * transaction saved as LABEL.b64 profiles under the heading the scenario
- * transaction LABEL has */
+/* "transaction NAME": NAME is the file's name without its folder and its
+ * last extension, as a program named by its file is, so "swap.v2.b64"
+ * keeps its "swap.v2"; then without the tags that name the file's form
+ * rather than the transaction (".legacy", ".v0", ".rpc", ".rpcjson"), so
+ * LABEL.b64, LABEL.legacy.b64 and LABEL.v0.rpc.json all profile under the
+ * heading the scenario transaction LABEL has. */
 static void title_of(const char *path, char *title, size_t cap) {
-  const char *base = strrchr(path, '/');
-  base = base ? base + 1 : path;
-  snprintf(title, cap, "transaction %.*s", (int)strcspn(base, "."), base);
+  static const char *const forms[] = {".legacy", ".v0", ".rpc", ".rpcjson"};
+  char name[256];
+  scp_sol_file_name(path, name, sizeof name);
+  for (bool cut = true; cut;) {
+    cut = false;
+    size_t n = strlen(name);
+    for (size_t k = 0; k < SCP_ARRAY_LEN(forms) && !cut; k++) {
+      size_t f = strlen(forms[k]);
+      if (n > f && !strcmp(name + n - f, forms[k])) {
+        name[n - f] = 0;
+        cut = true;
+      }
+    }
+  }
+  snprintf(title, cap, "transaction %s", name);
 }
 
 /* The first line at which two lists differ; SIZE_MAX: none. */

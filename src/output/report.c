@@ -751,8 +751,23 @@ static bool has_table(const scp_profile *p, const char *title) {
   return false;
 }
 
+/* `scprof size` of a program: its bytes (and with --profile the bytes
+ * that never ran), no run. */
+static bool size_profile(const scp_profile *p) {
+  const scp_metric *m = &p->metrics[0];
+  return p->nmetrics && m->name && !strcmp(m->name, "Size") && m->unit && !strcmp(m->unit, "bytes");
+}
+
+/* A program's size profile has neither compute units nor syscalls, and
+ * a stripped one's hint would name an option size does not take. */
+static int report_solana_size(scp_buf *b, const report_ctx *c) {
+  if (opening(b, c, "Size") || lines_table(b, c)) return SCP_ERR_NOMEM;
+  return extra_tables(b, c->p);
+}
+
 static int report_solana(scp_buf *b, const report_ctx *c) {
   const scp_profile *p = c->p;
+  if (size_profile(p)) return report_solana_size(b, c);
   if (opening(b, c, "Compute units")) return SCP_ERR_NOMEM;
   if (has_lines(p, c->metric) ? lines_table(b, c) : hottest_functions(b, c)) return SCP_ERR_NOMEM;
   /* The programs a transaction ran, by total CU, unless the profile

@@ -402,6 +402,8 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
       "var XPAD = %d, WIDTH = %u, TOTAL = %llu, CHARW = %.2f;\n",
       SVG_XPAD, width - 2 * SVG_XPAD, (unsigned long long)c.total, SVG_CHARW);
   scp_buf_puts(b, svg_script);
+  scp_buf_puts(b, p->chain == SCP_CHAIN_SOLANA ? "^syscall:" : "^host:");
+  scp_buf_puts(b, svg_script_tail);
   scp_buf_puts(b, "]]></script>\n");
   scp_buf_printf(b, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" "
                     "fill=\"url(#background)\"/>\n", width, c.height);

@@ -12,7 +12,8 @@
  * cost units) holding <title>, <rect>, <text>.  The label is the title up
  * to its last " (" (the writer keeps "(" out of the details part).
  * The writer defines XPAD, WIDTH (pixels for the whole total), TOTAL and
- * CHARW (pixels per character) before this script.
+ * CHARW (pixels per character) before this script.  The script is written
+ * in two parts around the search prompt's example (svg_script_tail).
  *
  * Must not contain the CDATA terminator.
  */
@@ -113,7 +114,12 @@ static const char svg_script[] =
 "}\n"
 "\n"
 "function search_prompt() {\n"
-"  var term = prompt(\"Enter a search term (regexp allowed, eg: ^host:)\",\n"
+"  var term = prompt(\"Enter a search term (regexp allowed, eg: ";
+
+/* then the example, in the profile's chain's words ("^host:",
+ * "^syscall:"), then the rest */
+static const char svg_script_tail[] =
+")\",\n"
 "                    searching !== null ? searching : \"\");\n"
 "  if (term === null) return;\n"
 "  if (term === \"\") reset_search(); else search(term);\n"

@@ -162,6 +162,8 @@ int scp_size_build(const uint8_t *bytes, size_t len, const scp_size_opts *o,
   rc = wasm ? scp_size_wasm(&b, err) : scp_size_elf(&b, err);
   if (!rc && b.oom) rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   if (!rc) rc = finish(&b, wasm ? "WASM" : "ELF", out, err);
+  /* an ELF is a Solana program: its report speaks Solana's words */
+  if (!rc && !wasm) (*out)->chain = SCP_CHAIN_SOLANA;
   if (!rc && o->warn && o->warn_size) snprintf(o->warn, o->warn_size, "%s", scp_sym_warning(b.s));
   scp_tree_free(&b.t);
   scp_strtab_free(&b.names);

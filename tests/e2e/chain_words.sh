@@ -3,23 +3,21 @@
 # Solana runs (one instruction, one failing with a custom error, one out
 # of compute units, one with no source lines, a scenario of transactions
 # with cross-program invocation, a --tx wire transaction) and of Soroban
-# runs (the demo, a trap, a cross-contract call, a scenario) write their
-# report.txt, report.json and flamegraph.svg; no word of the other
-# chain's vocabulary (listed below) may appear in the words those files
+# runs (the demo, a trap, a cross-contract call, a scenario), and the
+# size profile of a program and of a contract, write their report.txt,
+# report.json and flamegraph.svg (size.svg); no word of the other
+# chain's vocabulary (lib/words.sh) may appear in the words those files
 # print (the report whole; the JSON's status text and the flamegraph's
-# title and subtitle).  Then the Solana report's own sections and status
-# lines, exactly.  Behaviour checks: these pin scprof's own words.
+# title, subtitle and search prompt).  Then the Solana report's own
+# sections and status lines, exactly.  Behaviour checks: these pin
+# scprof's own words.
 set -u
 BIN=${SCPROF:-build/bin/scprof}
 B=${SCP_BUILD:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
-
-# Soroban's words, not to be found in a Solana profile, and Solana's, not
-# in a Soroban one (grep -E, case as written; \b: whole words).
-SOROBAN_WORDS='[Cc]ontract|[Hh]ost function|trapped|Budget|budget exceeded|stroops|[Ll]edger|Memory|wasm|vm:'
-SOLANA_WORDS='compute units|\bCU\b|[Ss]yscall|[Pp]rogram|lamports|[Ii]nstruction #|sBPF|sbpf'
+. "$(dirname "$0")/lib/words.sh"
 
 CTR=$B/tests/fixtures/sbpf/counter.so
 CPI=$B/tests/fixtures/sbpf/cpi.so
@@ -54,7 +52,8 @@ EOF
 # a wire transaction: the fee payer and the counter, one instruction (05)
 PAYER=FeePayer11111111111111111111111111111111111
 PROG=ScprofProgram111111111111111111111111111111
-python3 - "$PAYER" "$PROG" >"$T/tx.bin" <<'EOF'
+# (its file's name has dots: the title keeps all but the last)
+python3 - "$PAYER" "$PROG" >"$T/swap.v2.bin" <<'EOF'
 import sys
 A = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 def d(s):
@@ -67,7 +66,7 @@ tx = bytes([1]) + bytes(64) + bytes([1, 0, 1, 2]) + d(sys.argv[1]) + d(sys.argv[
      bytes([7]) * 32 + bytes([1, 1, 0, 1, 5])
 sys.stdout.buffer.write(tx)
 EOF
-sol tx --tx "$T/tx.bin" "$CTR" --account "$PAYER:1000000000:11111111111111111111111111111111:"
+sol tx --tx "$T/swap.v2.bin" "$CTR" --account "$PAYER:1000000000:11111111111111111111111111111111:"
 
 sor() { d=$1; shift; "$BIN" profile "$@" -o "$T/sor/$d" -q >/dev/null 2>&1; echo $? >"$T/rc.$d"; }
 sor demo "$B/examples/demo.wasm" run u32:200
@@ -82,32 +81,15 @@ cat >"$T/run.json" <<EOF
            {"contract": "caller", "function": "run", "args": ["str:$ID", "u32:3"]}]}
 EOF
 "$BIN" profile --scenario "$T/run.json" -o "$T/sor/scenario" -q >/dev/null 2>&1
+# the bytes of a program and of a contract
+"$BIN" size "$CTR" -o "$T/sol/size" -q >/dev/null 2>&1; echo $? >"$T/rc.sol_size"
+"$BIN" size "$B/examples/demo.wasm" -o "$T/sor/size" -q >/dev/null 2>&1; echo $? >"$T/rc.sor_size"
 
-NAME="the runs end as they should: Solana 0 10 11 0 0, Soroban 0 10 0"
-ok [ "$(cat "$T/rc.ok" "$T/rc.custom" "$T/rc.out_of_cu" "$T/rc.nolines" "$T/rc.tx" | tr '\n' ' ')" = "0 10 11 0 0 " ] &&
-   [ "$(cat "$T/rc.demo" "$T/rc.trap" "$T/rc.cross" | tr '\n' ' ')" = "0 10 0 " ]
+NAME="the runs end as they should: Solana 0 10 11 0 0 0, Soroban 0 10 0 0"
+ok [ "$(cat "$T/rc.ok" "$T/rc.custom" "$T/rc.out_of_cu" "$T/rc.nolines" "$T/rc.tx" "$T/rc.sol_size" | tr '\n' ' ')" = "0 10 11 0 0 0 " ] &&
+   [ "$(cat "$T/rc.demo" "$T/rc.trap" "$T/rc.cross" "$T/rc.sor_size" | tr '\n' ' ')" = "0 10 0 0 " ]
 
-# ---- the words ------------------------------------------------------------
-# words DIR: the report, the JSON's status text and the flamegraph's title
-# and subtitle of every profile folder under DIR, one file per folder.
-words() {
-  for r in $(find "$1" -name report.txt | sort); do
-    dir=$(dirname "$r")
-    cat "$r"
-    python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"]["text"])' "$dir/report.json"
-    sed -n 's/.*<text id="\(title\|subtitle\)"[^>]*>\([^<]*\)<.*/\2/p' "$dir/flamegraph.svg"
-  done
-}
-no_hits() { [ "$1" -ge 4 ] && [ ! -s "$T/hits.txt" ]; }
-# vocab NAME DIR WORDS: every profile under DIR found, none has a word of WORDS
-vocab() {
-  n=$(find "$2" -name report.txt | wc -l)
-  words "$2" >"$T/words.txt"
-  grep -nE "$3" "$T/words.txt" | head -5 >"$T/hits.txt"
-  NAME="$1: $n profiles, no word of the other chain"
-  ok no_hits "$n"
-  [ -s "$T/hits.txt" ] && sed 's/^/  /' "$T/hits.txt"
-}
+# ---- the words (lib/words.sh) ---------------------------------------------
 vocab "Solana reports, JSON status, flamegraph titles" "$T/sol" "$SOROBAN_WORDS"
 vocab "Soroban reports, JSON status, flamegraph titles" "$T/sor" "$SOLANA_WORDS"
 words "$T/sol/out_of_cu" >"$T/w1.txt"
@@ -116,6 +98,18 @@ ok sh -c "grep -qx 'out of compute units' '$T/w1.txt' && grep -qx 'program:count
           grep -q '^CU: 50 compute units, 100.00% of the 50 limit; run ended: instruction failed: ' '$T/w1.txt'"
 # the vocabularies themselves match their own chain's outputs (a check
 # whose pattern matches nothing could never fail)
+# the flamegraph's search prompt suggests the chain's own prefix
+prompts() {
+  n=0; k=0
+  for r in $(find "$1" -name report.txt); do
+    n=$((n + 1))
+    grep -qF "prompt(\"Enter a search term (regexp allowed, eg: $2)\"," "$(svg "$(dirname "$r")")" && k=$((k + 1))
+  done
+  [ "$n" -ge 4 ] && [ "$k" = "$n" ]
+}
+NAME="every Solana flamegraph's search prompt suggests ^syscall:, every Soroban one ^host:"
+both_prompts() { prompts "$T/sol" '^syscall:' && prompts "$T/sor" '^host:'; }
+ok both_prompts
 NAME="each vocabulary is found in its own chain's outputs"
 ok sh -c "grep -qE '$SOLANA_WORDS' '$T/sol/ok/report.txt' && grep -qE '$SOROBAN_WORDS' '$T/sor/trap/report.txt'"
 
@@ -144,6 +138,21 @@ ok sh -c "grep -q '^  status  *failed: ' '$R/cpi/02-missing_signer/report.txt' &
           grep -q '^  error  *instruction #1 failed: ' '$R/cpi/02-missing_signer/report.txt'"
 NAME="Solana report.json says its chain; a Soroban one has no chain key (the default)"
 ok sh -c "grep -q '\"chain\":\"solana\"' '$R/tx/report.json' && ! grep -q '\"chain\"' '$T/sor/demo/report.json'"
+# the same bytes saved under a name that tags their form (as wire.js saves
+# LABEL.legacy.b64): the tag is not the transaction's name
+cp "$T/swap.v2.bin" "$T/swap.v2.legacy.b64"
+"$BIN" profile --tx "$T/swap.v2.legacy.b64" "$CTR" --account "$PAYER:1000000000:11111111111111111111111111111111:" \
+  -o "$T/txform" -q >/dev/null 2>&1
+NAME="Solana --tx report: titled by the file's name without its last extension (dots kept) or a form tag"
+ok sh -c "[ \"\$(head -1 '$R/tx/report.txt')\" = 'scprof report: transaction swap.v2' ] &&
+          grep -q '<text id=\"title\"[^>]*>transaction swap.v2<' '$R/tx/flamegraph.svg' &&
+          [ \"\$(head -1 '$T/txform/report.txt')\" = 'scprof report: transaction swap.v2' ]"
+NAME="a program's size report: Solana's, totals under Size, no syscalls; a contract's keeps Budget and host functions"
+ok sh -c "grep -q '\"chain\":\"solana\"' '$R/size/report.json' && grep -qx 'Size' '$R/size/report.txt' &&
+          grep -q '^  status  *success\$' '$R/size/report.txt' && ! grep -q 'yscall' '$R/size/report.txt' &&
+          grep -qx 'Top 20 functions by self Size' '$R/size/report.txt' &&
+          grep -qx 'Budget' '$T/sor/size/report.txt' && grep -qx 'Host functions (self cost)' '$T/sor/size/report.txt' &&
+          ! grep -q '\"chain\"' '$T/sor/size/report.json'"
 "$BIN" diff "$R/cpi/01-pda_transfer/report.json" "$R/cpi/02-missing_signer/report.json" -o "$T/d" -q >/dev/null 2>&1
 NAME="a Solana report.json read back keeps its chain: diff.svg says how the run ended in Solana's words"
 ok sh -c "grep -q 'run ended: instruction #1 failed: ' '$T/d/diff.svg' && ! grep -qE '$SOROBAN_WORDS' '$T/d/diff.svg'"

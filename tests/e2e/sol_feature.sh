@@ -31,6 +31,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/words.sh"
 . "$(dirname "$0")/lib/sol.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
@@ -130,3 +131,8 @@ sed 's/"6TkH[^"]*": true/"raise_cpi_nesting_limit_to_8": "yes"/' "$T/nest.json" 
 rc=$?
 NAME="sol_feature refuses a \"features\" value that is not a bool, with its JSON path"
 ok one_line_error 65 "bad.json: features.raise_cpi_nesting_limit_to_8: not true or false"
+
+# the profiles above print Solana's words only (lib/words.sh)
+for s in out nest nest5; do
+  if [ -d "$T/$s" ]; then vocab "sol_feature $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
+done

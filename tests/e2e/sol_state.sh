@@ -22,6 +22,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/words.sh"
 
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
@@ -272,3 +273,8 @@ EOF2
   no_hint() { [ "$rc" -eq 10 ] && ! grep -q "give --program-id" "$T/err"; }
   ok no_hint
 fi
+
+# the profiles above print Solana's words only (lib/words.sh)
+for s in ata s o; do
+  if [ -d "$T/$s" ]; then vocab "sol_state $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
+done

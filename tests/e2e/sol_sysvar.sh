@@ -20,6 +20,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/words.sh"
 . "$(dirname "$0")/lib/sol.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
@@ -128,3 +129,8 @@ bad_scn "a SlotHashes account shorter than its count" "\"accounts\": [{\"pubkey\
 rc=$?
 NAME="sol_sysvar refuses --warp-slot x"
 ok one_line_error 2 "--warp-slot: 'x' is not a non-negative integer"
+
+# the profiles above print Solana's words only (lib/words.sh)
+for s in scn; do
+  if [ -d "$T/$s" ]; then vocab "sol_sysvar $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
+done

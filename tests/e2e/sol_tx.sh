@@ -17,6 +17,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/words.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
 have_oracle=0
@@ -211,5 +212,9 @@ else
   ok sh -c "printf '01\tmemo_deployed\t274\tok\n02\tupgradeable_deployed_nest\t1570\tok\n' | cmp -s - '$T/dep/scenario.txt'"
   against_oracle "$T/dep.json" "$T/dep"
 fi
+# every scenario's profiles print Solana's words only (lib/words.sh)
+for s in out ata ata_p0 nonce cpi cpi_p0 dep; do
+  if [ -d "$T/$s" ]; then vocab "sol_tx $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
+done
 # the checks above print PASS/FAIL (and SKIP under SCP_NO_ORACLE=1)
 exit 0

@@ -31,6 +31,7 @@ D=$(dirname "$0")/../oracle
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+. "$(dirname "$0")/lib/words.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 export SCP_ORACLE_DIR="$ORACLE"
 
@@ -317,4 +318,10 @@ ok sh -c "grep -v '^fee ' '$T/nd/result.txt' | cmp -s - '$T/ata/nonce_durable/tx
 NAME="sol_wire a table deactivated in this slot still loads; one deactivated earlier is AddressLookupTableNotFound"
 ok sh -c "grep -qx 'result ok' '$T/ata/alt-deactivated_now/tx.v0.want' &&
           grep -qx 'result err AddressLookupTableNotFound' '$T/ata/alt-deactivated/tx.v0.want'"
+
+# the wire transactions' profiles (and the scenario form's) print
+# Solana's words only (lib/words.sh)
+for s in as aw pf nd nosig; do
+  if [ -d "$T/$s" ]; then vocab "sol_wire $s: reports, JSON status, flamegraph words" "$T/$s" "$SOROBAN_WORDS" 1; fi
+done
 exit 0

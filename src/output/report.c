@@ -762,7 +762,7 @@ static bool size_profile(const scp_profile *p) {
  * a stripped one's hint would name an option size does not take. */
 static int report_solana_size(scp_buf *b, const report_ctx *c) {
   if (opening(b, c, "Size") || lines_table(b, c)) return SCP_ERR_NOMEM;
-  return extra_tables(b, c->p);
+  return extra_tables(b, c);
 }
 
 static int report_solana(scp_buf *b, const report_ctx *c) {

@@ -150,6 +150,11 @@ int scp_host_to_absolute(scp_host *h, uint64_t val, uint64_t *out);
  * SCP_ERR_BUDGET.  Without it the prng_* functions fail with
  * Error(Context, InternalError) ("host base PRNG was not seeded"). */
 int scp_host_set_base_prng_seed(scp_host *h, const uint8_t seed[32]);
+/* The recording-auth nonces drawn so far (one per new tracker of an
+ * address that is not the source account), and n draws skipped (after
+ * the seed): one Env's stream across several runs, each re-seeded. */
+uint64_t scp_host_recording_nonces(const scp_host *h);
+void scp_host_skip_recording_nonces(scp_host *h, uint64_t n);
 
 /* Number of host objects (absolute table). */
 size_t scp_host_object_count(const scp_host *h);

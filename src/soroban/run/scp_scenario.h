@@ -115,6 +115,9 @@ typedef struct scp_ledger {
    * None entries included (a deleted key stays as None) */
   struct scp_sentry *test_map;
   size_t ntest_map;
+  /* and the recording-auth nonces the Env's calls drew (e.register's own
+   * draw not counted): the next call's PRNG continues after them */
+  uint64_t test_nonces;
   /* Wasm hashes of code entries stored without cost inputs (a snapshot's
    * ext v0 entries; owned) */
   uint8_t (*v0_code)[32];
@@ -201,6 +204,7 @@ typedef struct scp_scenario_call {
   const char **auth_signers, **auth_signatures;
   size_t nauth_signers, nauth_signatures;
   uint32_t auth_expiration;
+  int auth_mock;               /* "auth": "mock" / "mock-non-root" (SCP_AUTH_MOCK_*) */
 } scp_scenario_call;
 
 typedef struct scp_scenario {

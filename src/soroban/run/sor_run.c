@@ -209,22 +209,6 @@ static int check_entry(sor_run *r, scp_error *err) {
 
 /* ---- run the call ------------------------------------------------------------------------- */
 
-/* Book what the meter counted since the cursor to a new root child (a
- * host node with a callee of its own); with only_if_any, not when it is
- * all zero. */
-static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32_t *node,
-                           scp_error *err) {
-  uint64_t d[SCP_MAX_METRICS];
-  *node = 0;
-  if (!scp_run_take(vm->run, d) && only_if_any) return SCP_OK;
-  uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
-  if (en == SCP_NODE_NONE) return oom(err);
-  scp_run_add(vm->run, en, d);
-  scp_sor_costs_book(&vm->costs, en, UINT64_MAX);   /* the take's breakdown goes with it */
-  *node = en;
-  return SCP_OK;
-}
-
 /* 0b. enforcing mode: the signing accounts' entries (set-up), then
  * Host::set_authorization_entries, charged in its own frame (auth:entries).
  * Its Host or Budget failure is the run's; any other stops here. */
@@ -236,7 +220,7 @@ static int set_auth_entries(sor_run *r, const scp_authplan *plan, scp_error *err
   scp_error ae = {0};
   int arc = scp_authplan_apply(vm->host, plan, &ae);
   uint32_t node;
-  if ((rc = book_root_child(vm, SOR_AUTH_ENTRIES, false, &node, err))) return rc;
+  if (scp_sor_book_root_child(vm, SOR_AUTH_ENTRIES, false, &node)) return oom(err);
   if (arc != SCP_OK && arc != SCP_ERR_HOST && arc != SCP_ERR_BUDGET) {
     *err = ae;
     return arc;
@@ -257,7 +241,9 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
 /* A soroban-sdk test's call: the base PRNG seed (Env::default) and the
  * arguments' Vals (the client) before the measured span, on a throwaway
  * budget; at Host::call the footprint starts empty (invocation metering's
- * reset).  No HostFunction frame. */
+ * reset).  No HostFunction frame.  The recording-auth nonce PRNG is the
+ * Env's, seeded once: e.register drew one nonce (its deployer's), the
+ * earlier calls of a scenario theirs. */
 static int open_test_call(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   scp_host *h = r->vm.host;
@@ -266,6 +252,8 @@ static int open_test_call(sor_run *r, scp_error *err) {
   scp_budget_init(&outside, UINT64_MAX, UINT64_MAX);
   h->budget = &outside;
   int rc = scp_host_set_base_prng_seed(h, seed);
+  scp_ledger *l = scp_sor_session_ledger(o);
+  scp_host_skip_recording_nonces(h, 1 + (l ? l->test_nonces : 0));
   if (rc == SCP_OK) rc = scp_host_args_to_vals(h, o->args, o->nargs, r->vals, &r->run_err);
   h->budget = real;
   if (rc == SCP_ERR_ARG) {
@@ -345,8 +333,7 @@ static int close_host_fn_frame(sor_run *r, scp_error *err) {
   scp_host_pop_frame(vm->host);
   vm->emulating = false;
   uint32_t node;
-  int rc = book_root_child(vm, SOR_AUTH_EMULATE, true, &node, err);
-  if (rc) return rc;
+  if (scp_sor_book_root_child(vm, SOR_AUTH_EMULATE, true, &node)) return oom(err);
   scp_fee_track_remap(&vm->fee.track, SCP_FEE_NODE_PENDING, node);
   scp_error ee = { 0 };
   int erc = scp_host_take_auth_emulation_rc(vm->host, &ee);
@@ -418,6 +405,7 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
     scp_fee_sdk_estimate(&r->sdk_res, &scp_fee_sdk_test_config, &r->sdk_fee);
     r->sdk_done = true;
   }
+  if (l && o->sdk_test) l->test_nonces += scp_host_recording_nonces(vm->host);
   if (l && o->sdk_test && r->run_rc == SCP_OK) {
     scp_storage_snapshot_free(l->test_map, l->ntest_map);
     l->test_map = NULL;
@@ -708,14 +696,19 @@ static int check_sdk_test(const scp_soroban_opts *o, scp_error *err) {
 
 /* soroban-sdk's test Env (env.rs new_for_testutils): protocol 28, ledger
  * sequence 0, network id zero, minimum TTLs 4,096 / 16, maximum
- * 6,312,000, enforcing auth with no entries, the module cache. */
-static void sdk_test_host_opts(scp_host_opts *ho) {
+ * 6,312,000, enforcing auth with no entries, the module cache.  A test
+ * that mocks auths switches to recording mode (Host::
+ * switch_to_recording_auth, uncharged and before the span):
+ * mock_all_auths() with disable_non_root_auth, the _allowing_non_root_auth
+ * variant without; no source account either way. */
+static void sdk_test_host_opts(scp_host_opts *ho, int mock) {
   memset(ho, 0, sizeof *ho);
   ho->protocol = 28;
   ho->min_persistent_entry_ttl = 4096;
   ho->min_temp_entry_ttl = 16;
   ho->max_entry_ttl = 6312000;
-  ho->auth_enforcing = true;
+  ho->auth_enforcing = mock == SCP_AUTH_MOCK_NONE;
+  ho->auth_disable_non_root = mock == SCP_AUTH_MOCK_ALL;
   ho->module_cache = true;
 }
 
@@ -731,9 +724,11 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.path = o->wasm_path ? o->wasm_path : "contract.wasm";
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
-  if (o->sdk_test) sdk_test_host_opts(&ho);
+  if (o->sdk_test) sdk_test_host_opts(&ho, o->auth.mock);
   int rc = SCP_OK;
-  if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
+  if (o->auth.mock && !o->sdk_test)
+    rc = scp_fail(err, SCP_ERR_ARG, "mocked auths are a soroban-sdk test's (context sdk-test)");
+  if (!rc && o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
   if (!rc && o->sdk_test) rc = check_sdk_test(o, err);

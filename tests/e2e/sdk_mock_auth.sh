@@ -43,9 +43,6 @@ trap 'rm -rf "$T"' EXIT
 A=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 cp "$B/examples/counter.wasm" "$T/counter.wasm"
 prof() { d=$1; shift; "$BIN" profile -q -o "$T/$d" "$@" "$T/counter.wasm" increment "addr:$A" u32:1 2>"$T/err"; }
-meta() { python3 -c 'import json,sys
-j = json.load(open(sys.argv[1]))
-print("\n".join(m["value"] for m in j["meta"] if m["key"] == sys.argv[2]))' "$1" "$2"; }
 # the cost-type row NAME of node FRAME (whole run when FRAME is "-")
 row() { python3 - "$@" <<'PY'
 import json, sys
@@ -61,8 +58,6 @@ else:
 print(" ".join(map(str, next((r["values"] for r in rows if r["name"] == sys.argv[2]), []))))
 PY
 }
-total() { python3 -c 'import json,sys
-print(" ".join(str(m["total"]) for m in json.load(open(sys.argv[1]))["metrics"][:2]))' "$1"; }
 
 NAME="sdk_mock_auth: without mocks the test Env enforces with no entries: the call fails"
 prof enf --context sdk-test
@@ -76,14 +71,14 @@ r2=$?
 R=$T/mock/report.json
 
 NAME="sdk_mock_auth: --auth mock runs, the authorization listed"
-ok [ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] && [ "$(meta "$R" result)" = "u32:1" ] &&
-  [ "$(meta "$R" "auth 1")" = "$A authorized increment(all args) of CBKMUZNFQIAL775XBB2W2GP5CNHBM5YGH6C3XB7AY6SUVO2IBU3VYK2V" ]
+ok [ "$r1/$r2/$(report_meta "$R" result)/$(report_meta "$R" "auth 1")" = \
+     "0/0/u32:1/$A authorized increment(all args) of CBKMUZNFQIAL775XBB2W2GP5CNHBM5YGH6C3XB7AY6SUVO2IBU3VYK2V" ]
 
 NAME="[pin] sdk_mock_auth: CPU and peak memory of the mocked call"
-ok [ "$(total "$R")" = "200212 223018" ]
+ok [ "$(report_totals "$R")" = "200212 223018" ]
 
 NAME="[derived] sdk_mock_auth: mock and mock-non-root cost the same at the root"
-ok [ "$(total "$T/mnr/report.json")" = "$(total "$R")" ]
+ok [ "$(report_totals "$T/mnr/report.json")" = "$(report_totals "$R")" ]
 
 NAME="[derived] sdk_mock_auth: the payload's SHA-256 (204 bytes: 14,812) in auth:emulate, the span's only one"
 ok [ "$(row "$R" ComputeSha256Hash auth:emulate)/$(row "$R" ComputeSha256Hash -)" = "1 204 14812 0/1 204 14812 0" ]
@@ -92,7 +87,7 @@ NAME="[derived] sdk_mock_auth: auth:emulate serializes the same 204 bytes (ValSe
 ok [ "$(row "$R" ValSer auth:emulate | cut -d' ' -f1,2,4)" = "21 204 5694" ]
 
 NAME="[derived] sdk_mock_auth: the nonce entry's rent bytes (76 x 6,311,999)"
-has() { meta "$1" "sdk resources" | grep -q "$2"; }
+has() { report_meta "$1" "sdk resources" | grep -q "$2"; }
 ok has "$R" "temporary_rent_ledger_bytes 479711924, temporary_entry_rent_bumps 1$"
 
 NAME="sdk_mock_auth: --auth mock outside sdk-test is refused"
@@ -128,7 +123,7 @@ ok [ "$(cut -f3-5 "$T/sc/scenario.txt" | head -2)" = "increment	CPU 200212	memor
 increment	CPU 204721	memory 223039" ]
 
 NAME="sdk_mock_auth: the map is kept (the second call counts 3)"
-ok [ "$(meta "$T/sc/02-increment/report.json" result)" = "u32:3" ]
+ok [ "$(report_meta "$T/sc/02-increment/report.json" result)" = "u32:3" ]
 
 NAME="sdk_mock_auth: the second call writes a fresh nonce (the Env's nonce stream goes on)"
 ok has "$T/sc/02-increment/report.json" "write_entries 2, .*temporary_entry_rent_bumps 1$"

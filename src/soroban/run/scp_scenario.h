@@ -62,6 +62,10 @@ typedef struct scp_ledger_deploy {
   size_t nctor;
   const char *where;           /* "contracts[1]", for messages */
   bool upload_only;            /* only its code in the ledger: no instance */
+  /* "context": "sdk-test": e.register's deployer, the test generator's
+   * address number (contract 00..0N, salt zero), N = 1, 2, ... in the
+   * file's order; 0: a network deploy (the id from deployer and salt) */
+  uint32_t test_gen;
 } scp_ledger_deploy;
 
 /* A classic account, written as the AccountEntry XDR the host reads

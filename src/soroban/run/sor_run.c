@@ -123,27 +123,50 @@ static int deploy_files(sor_run *r, scp_error *err) {
   return SCP_OK;
 }
 
-/* The soroban-sdk test Env's state after e.register(WASM, ()). */
+/* A contract the test Env can hold: e.register(WASM, ()) from the
+ * generator's next address, nothing else about it given.  One contract
+ * may have the network's default deploy (its id is then the test's
+ * anyway); several need the ids a sdk-test scenario gave them. */
+static bool test_registered(const scp_ledger *l, size_t i) {
+  static const uint8_t zero[32];
+  const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;
+  if (!d) return l->nfiles == 1;
+  if (d->by_contract || d->construct || d->has_live_until || d->upload_only || memcmp(d->deployer, zero, 32) ||
+      memcmp(d->salt, zero, 32))
+    return false;
+  return l->nfiles == 1 || d->test_gen == i + 1;
+}
+
+/* The soroban-sdk test Env's state after its e.register(WASM, ()) calls,
+ * in the scenario's order (the called contract's module first). */
 static int deploy_test_env(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   uint32_t mi;
   scp_ledger *l = scp_sor_session_ledger(o);
-  static const uint8_t zero[32];
-  const scp_ledger_deploy *d = l && l->deploys ? &l->deploys[0] : NULL;
-  if (l && (l->nfiles != 1 || l->nassets || l->naccounts || l->ntrustlines || l->nseeds ||
-            (d && (d->by_contract || d->construct || d->has_live_until || memcmp(d->deployer, zero, 32) ||
-                   memcmp(d->salt, zero, 32)))))
+  bool ok = !l || (l->nfiles && !l->nassets && !l->naccounts && !l->ntrustlines && !l->nseeds);
+  for (size_t i = 0; l && ok && i < l->nfiles; i++) ok = test_registered(l, i);
+  if (!ok)
     return scp_fail(err, SCP_ERR_UNSUPPORTED,
-                    "context sdk-test: a scenario of one contract with no deployer, salt, constructor or "
-                    "live_until (the test Env's e.register), and no assets, accounts, trustlines or storage");
-  int rc = scp_host_deploy_test_env(r->vm.host, o->wasm, o->wasm_len, r->main_id);
+                    "context sdk-test: a scenario of contracts with no deployer, salt, constructor, "
+                    "live_until or upload_only (the test Env's e.register calls), and no assets, accounts, "
+                    "trustlines or storage; several contracts need \"context\": \"sdk-test\" in the file");
+  size_t n = l ? l->nfiles : 1, main = l ? o->session->main : 0;
+  int rc = scp_host_deploy_test_env(r->vm.host, o->wasm, o->wasm_len, (uint32_t)main + 1, r->main_id);
+  if (rc == SCP_OK) rc = scp_sor_add_module(&r->vm, r->main_id, o->wasm, o->wasm_len, r->path, &mi, err);
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (i == main) continue;
+    const scp_contract_file *f = &l->files[i];
+    uint8_t id[32];
+    if ((rc = scp_host_deploy_test_env(r->vm.host, f->wasm, f->len, (uint32_t)i + 1, id))) break;
+    rc = scp_sor_add_module(&r->vm, id, f->wasm, f->len, f->path ? f->path : "callee.wasm", &mi, err);
+  }
   /* the earlier calls' map, as the test's Env keeps it */
   for (size_t i = 0; l && !rc && i < l->ntest_map; i++) {
     const scp_sentry *e = &l->test_map[i];
     rc = scp_storage_seed_map(r->vm.host, &e->k, e->present ? e->val : NULL, e->vallen, e->live_until);
   }
-  if (rc) return scp_fail(err, rc, "out of memory");
-  return scp_sor_add_module(&r->vm, r->main_id, o->wasm, o->wasm_len, r->path, &mi, err);
+  if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
+  return rc;
 }
 
 /* 0. the contracts in the ledger before the call, the --asset contracts
@@ -242,8 +265,8 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
  * arguments' Vals (the client) before the measured span, on a throwaway
  * budget; at Host::call the footprint starts empty (invocation metering's
  * reset).  No HostFunction frame.  The recording-auth nonce PRNG is the
- * Env's, seeded once: e.register drew one nonce (its deployer's), the
- * earlier calls of a scenario theirs. */
+ * Env's, seeded once: each e.register drew one nonce (its deployer's),
+ * the earlier calls of a scenario theirs. */
 static int open_test_call(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   scp_host *h = r->vm.host;
@@ -253,7 +276,7 @@ static int open_test_call(sor_run *r, scp_error *err) {
   h->budget = &outside;
   int rc = scp_host_set_base_prng_seed(h, seed);
   scp_ledger *l = scp_sor_session_ledger(o);
-  scp_host_skip_recording_nonces(h, 1 + (l ? l->test_nonces : 0));
+  scp_host_skip_recording_nonces(h, (l ? l->nfiles + l->test_nonces : 1));
   if (rc == SCP_OK) rc = scp_host_args_to_vals(h, o->args, o->nargs, r->vals, &r->run_err);
   h->budget = real;
   if (rc == SCP_ERR_ARG) {

@@ -155,7 +155,16 @@ typedef struct scp_auth_opts {
   const char *const *signatures;
   size_t nsignatures;
   uint32_t expiration;
+  /* With sdk_test only: the test called env.mock_all_auths()
+   * (SCP_AUTH_MOCK_ALL: recording mode, a new authorization only in the
+   * root invocation) or mock_all_auths_allowing_non_root_auth()
+   * (SCP_AUTH_MOCK_NON_ROOT).  SCP_AUTH_MOCK_NONE (default): the test
+   * Env's enforcing mode with no entries.  With the network's context
+   * SCP_ERR_ARG. */
+  int mock;
 } scp_auth_opts;
+
+enum { SCP_AUTH_MOCK_NONE, SCP_AUTH_MOCK_ALL, SCP_AUTH_MOCK_NON_ROOT };
 
 /* A file's bytes given for symbols (scp_soroban_opts.symbols). */
 typedef struct scp_sym_file {

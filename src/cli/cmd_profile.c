@@ -67,6 +67,7 @@ typedef struct profile_opts {
   uint8_t source[32];
   /* --auth enforce, --signer, --auth-signature, --auth-expiration */
   bool auth_enforce;
+  int auth_mock;              /* --auth mock / mock-non-root (SCP_AUTH_MOCK_*) */
   const char **signers;
   size_t nsigners;
   const char **auth_sigs;
@@ -415,9 +416,10 @@ static int auth_option(int argc, char **argv, int *i, profile_opts *o) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   const char *a = argv[*i], *val;
   if (!strcmp(a, "--auth")) {
-    if (!(val = cli_option_value(argc, argv, i, "record or enforce"))) return usage;
-    if (strcmp(val, "record") && strcmp(val, "enforce"))
-      return cli_die(SCP_ERR_USAGE, "--auth: '%s': record or enforce", val);
+    if (!(val = cli_option_value(argc, argv, i, "record, enforce, mock or mock-non-root"))) return usage;
+    o->auth_mock = !strcmp(val, "mock") ? SCP_AUTH_MOCK_ALL : !strcmp(val, "mock-non-root") ? SCP_AUTH_MOCK_NON_ROOT : 0;
+    if (strcmp(val, "record") && strcmp(val, "enforce") && !o->auth_mock)
+      return cli_die(SCP_ERR_USAGE, "--auth: '%s': record, enforce, mock or mock-non-root", val);
     o->auth_enforce = !strcmp(val, "enforce");
   } else if (!strcmp(a, "--signer")) {
     if (!(val = cli_option_value(argc, argv, i, "a secret seed (S...) or ADDRESS=S..."))) return usage;
@@ -726,6 +728,7 @@ static int run_scenario(profile_opts *o) {
     so.network = o->network;
     so.network_config = o->network_config;
     so.sdk_test = o->context_given ? o->sdk_test : sc->sdk_test;
+    if (o->auth_mock) so.auth.mock = o->auth_mock;
     so.soroban_state_size = o->state_size;
     if (o->has_source) {
       so.auth.has_source_account = true;
@@ -943,7 +946,7 @@ static int profile_call(profile_opts *o) {
                                   .enforce = o->auth_enforce, .signers = o->signers,
                                   .nsigners = o->nsigners, .signatures = o->auth_sigs,
                                   .nsignatures = o->nauth_sigs,
-                                  .expiration = o->auth_expiration},
+                                  .expiration = o->auth_expiration, .mock = o->auth_mock},
                          .network = o->network, .network_config = o->network_config,
                          .sdk_test = o->sdk_test,
                          .soroban_state_size = o->state_size,

@@ -114,8 +114,8 @@ NAME="auth: --signer without --auth enforce is a usage error (exit 2)"
 "$BIN" profile --signer "$S1" "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
 ok one_line_error 2 "go with --auth enforce"
 NAME="auth: --auth with another mode is a usage error (exit 2)"
-"$BIN" profile --auth mock "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
-ok one_line_error 2 "--auth: 'mock'"
+"$BIN" profile --auth maybe "$C" increment "addr:$G1" u32:1 -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
+ok one_line_error 2 "--auth: 'maybe'"
 
 # keeper.wasm's set_limit requires the keeper's own auth: its __check_auth
 # re-enters the running contract (SelfAllowed), after set_limit's instance

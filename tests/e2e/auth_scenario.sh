@@ -59,7 +59,7 @@ err_case() {
 }
 NAME="auth scenario: an unknown \"auth\" mode is a one-line error (65)"
 err_case '"auth": "maybe"'; rc=$?
-ok one_line_error 65 'calls[0]: "auth" is "record" or "enforce"'
+ok one_line_error 65 'calls[0]: "auth" is "record", "enforce", "mock" or "mock-non-root"'
 NAME="auth scenario: \"signers\" without \"auth\": \"enforce\" (65)"
 err_case "\"signers\": [\"$S1\"]"; rc=$?
 ok one_line_error 65 'go with "auth": "enforce"'

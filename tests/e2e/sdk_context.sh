@@ -54,25 +54,22 @@ get	CPU 112377	memory 207740
 del	CPU 110318	memory 207928
 get	CPU 110273	memory 207572" ]
 
-meta() { python3 -c 'import json,sys
-j = json.load(open(sys.argv[1]))
-print("\n".join(m["value"] for m in j["meta"] if m["key"] == sys.argv[2]))' "$1" "$2"; }
 R1=$T/sc/01-put/report.json R2=$T/sc/02-get/report.json R3=$T/sc/03-del/report.json R4=$T/sc/04-get/report.json
 
 NAME="sdk_context: the test's map is kept (get after put finds v1, get after del finds none)"
-ok [ "$(meta "$R2" result)/$(meta "$R4" result)" = "sym:v1/void" ]
+ok [ "$(report_meta "$R2" result)/$(report_meta "$R4" result)" = "sym:v1/void" ]
 
 NAME="sdk_context: every report states the context"
-ok [ "$(meta "$R1" context)" = "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)" ]
+ok [ "$(report_meta "$R1" context)" = "sdk-test (soroban-sdk cost_estimate(): Host::call in a test Env)" ]
 
 NAME="sdk_context: put's resources (write_bytes 80, rent bytes 80 x 4,095)"
-ok [ "$(meta "$R1" "sdk resources")" = "instructions 114379, mem_bytes 208691, disk_read_entries 0, memory_read_entries 3, write_entries 1, disk_read_bytes 0, write_bytes 80, contract_events_size_bytes 0, persistent_rent_ledger_bytes 327600, persistent_entry_rent_bumps 1, temporary_rent_ledger_bytes 0, temporary_entry_rent_bumps 0" ]
+ok [ "$(report_meta "$R1" "sdk resources")" = "instructions 114379, mem_bytes 208691, disk_read_entries 0, memory_read_entries 3, write_entries 1, disk_read_bytes 0, write_bytes 80, contract_events_size_bytes 0, persistent_rent_ledger_bytes 327600, persistent_entry_rent_bumps 1, temporary_rent_ledger_bytes 0, temporary_entry_rent_bumps 0" ]
 
 NAME="sdk_context: put's fee (storage and rent parts as the SDK's test)"
-ok [ "$(meta "$R1" "sdk fee estimate")" = "total 9915 = instructions 81 + disk_read_entries 1563 + write_entries 2500 + disk_read_bytes 0 + write_bytes 69 + contract_events 0 + persistent_entry_rent 5702 + temporary_entry_rent 0" ]
+ok [ "$(report_meta "$R1" "sdk fee estimate")" = "total 9915 = instructions 81 + disk_read_entries 1563 + write_entries 2500 + disk_read_bytes 0 + write_bytes 69 + contract_events 0 + persistent_entry_rent 5702 + temporary_entry_rent 0" ]
 
 NAME="sdk_context: the fees of get, del, get"
-ok [ "$(meta "$R2" "sdk fee estimate" | cut -d' ' -f2)/$(meta "$R3" "sdk fee estimate")/$(meta "$R4" "sdk fee estimate" | cut -d' ' -f2)" = "79/total 4141 = instructions 78 + disk_read_entries 1563 + write_entries 2500 + disk_read_bytes 0 + write_bytes 0 + contract_events 0 + persistent_entry_rent 0 + temporary_entry_rent 0/78" ]
+ok [ "$(report_meta "$R2" "sdk fee estimate" | cut -d' ' -f2)/$(report_meta "$R3" "sdk fee estimate")/$(report_meta "$R4" "sdk fee estimate" | cut -d' ' -f2)" = "79/total 4141 = instructions 78 + disk_read_entries 1563 + write_entries 2500 + disk_read_bytes 0 + write_bytes 0 + contract_events 0 + persistent_entry_rent 0 + temporary_entry_rent 0/78" ]
 
 NAME="sdk_context: the instruction fee is ceil(CPU x 7 / 10,000) on every call"
 ok python3 - "$R1" "$R2" "$R3" "$R4" <<'PY'
@@ -93,13 +90,10 @@ r2=$?
 row() { python3 -c 'import json,sys
 t = [x for x in json.load(open(sys.argv[1]))["tables"] if x["title"] == "Budget by cost type"][0]
 print(" ".join(map(str, next((r["values"] for r in t["rows"] if r["name"] == sys.argv[2]), []))))' "$1" "$2"; }
-total() { python3 -c 'import json,sys
-j = json.load(open(sys.argv[1]))
-print(" ".join(str(m["total"]) for m in j["metrics"][:2]))' "$1"; }
 
 NAME="sdk_context: the default context is the network's, and says so"
-ok [ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] &&
-  [ "$(meta "$T/net/report.json" context)" = "network (the recording-mode invocation simulation runs)" ]
+ok [ "$r1/$r2/$(report_meta "$T/net/report.json" context)" = \
+     "0/0/network (the recording-mode invocation simulation runs)" ]
 
 NAME="sdk_context: the PRNG seed (2 x ComputeSha256Hash(64) = 14,285) only in the network's context"
 ok [ "$(row "$T/net/report.json" ComputeSha256Hash)/$(row "$T/sdk/report.json" ComputeSha256Hash)" = "2 128 14285 0/" ]
@@ -108,7 +102,7 @@ NAME="sdk_context: Host::call's two VisitObject (2 x 60) only in sdk-test"
 ok [ "$(row "$T/sdk/report.json" VisitObject)/$(row "$T/net/report.json" VisitObject)" = "2 0 120 0/" ]
 
 NAME="sdk_context: the contexts differ by 13,705 CPU and 26 bytes (the per-difference deltas' sum)"
-ok python3 - "$(total "$T/net/report.json")" "$(total "$T/sdk/report.json")" <<'PY'
+ok python3 - "$(report_totals "$T/net/report.json")" "$(report_totals "$T/sdk/report.json")" <<'PY'
 import sys
 a = list(map(int, sys.argv[1].split())); b = list(map(int, sys.argv[2].split()))
 cpu = 14285 + 1703 + 525 - 693 - 1837 + 243 - 521

@@ -531,7 +531,7 @@ static void test_ledger_key_errors(void **state) {
     {"{\"contracts\": [" K0 "}], \"calls\": [{\"function\": \"fail\", \"source\": \"C\"}]}", SCP_ERR_MALFORMED,
      "calls[0]: \"source\" must be an account strkey (G..., 56 characters)"},
     {"{\"contracts\": [" K0 "}], \"calls\": [{\"function\": \"fail\", \"auth\": []}]}", SCP_ERR_MALFORMED,
-     "calls[0]: \"auth\" is \"record\" or \"enforce\""},
+     "calls[0]: \"auth\" is \"record\", \"enforce\", \"mock\" or \"mock-non-root\""},
     {"{\"assets\": [{\"name\": \"xlm\", \"asset\": \"native\"}], \"calls\": [{\"function\": \"name\"}]}",
      SCP_ERR_MALFORMED, "calls[0]: \"contract\" names the asset contract to call"},
     {"{\"assets\": [{\"name\": \"xlm\", \"asset\": \"native\"}], \"calls\": [{\"contract\": \"xlm\","

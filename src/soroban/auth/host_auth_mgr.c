@@ -398,6 +398,7 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR,
                           "missing recording-auth nonce PRNG");
     nonce = (int64_t)scp_prng_u64_inclusive(&h->nonce_prng, 0, INT64_MAX);
+    h->nonces_drawn++;
     uint64_t mlu = (uint64_t)h->opts.ledger_sequence + h->opts.max_entry_ttl - 1;
     if (mlu > UINT32_MAX)
       return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "max live-until overflows");

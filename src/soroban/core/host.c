@@ -383,6 +383,12 @@ void scp_host_destroy(scp_host *h) {
 
 size_t scp_host_event_count(const scp_host *h) { return h->nevents; }
 
+uint64_t scp_host_recording_nonces(const scp_host *h) { return h->nonces_drawn; }
+
+void scp_host_skip_recording_nonces(scp_host *h, uint64_t n) {
+  for (uint64_t i = 0; i < n && h->has_nonce_prng; i++) scp_prng_u64_inclusive(&h->nonce_prng, 0, INT64_MAX);
+}
+
 int scp_host_set_base_prng_seed(scp_host *h, const uint8_t seed[32]) {
   /* unbias_prng_seed (crypto/mod.rs): bulk_charge(ComputeSha256Hash, 2, 64) */
   int rc = scp_host_charge_n(h, SCP_COST_ComputeSha256Hash, 2, 64);

@@ -191,6 +191,7 @@ struct scp_host {
   int auth_emul_rc;           /* the emulation's result at the last pop */
   bool has_nonce_prng;        /* the recording-auth nonce PRNG (set_base_prng_seed) */
   scp_prng nonce_prng;
+  uint64_t nonces_drawn;      /* recording-auth nonces drawn from it by trackers */
   scp_hostmem *mem;           /* the calling VM's memory during a dispatch */
   unsigned depth;             /* Budget depth limiter (with_limited_depth) */
   bool has_base_prng;

@@ -150,6 +150,11 @@ int scp_host_to_absolute(scp_host *h, uint64_t val, uint64_t *out);
  * SCP_ERR_BUDGET.  Without it the prng_* functions fail with
  * Error(Context, InternalError) ("host base PRNG was not seeded"). */
 int scp_host_set_base_prng_seed(scp_host *h, const uint8_t seed[32]);
+/* The recording-auth nonces drawn so far (one per new tracker of an
+ * address that is not the source account), and n draws skipped (after
+ * the seed): one Env's stream across several runs, each re-seeded. */
+uint64_t scp_host_recording_nonces(const scp_host *h);
+void scp_host_skip_recording_nonces(scp_host *h, uint64_t n);
 
 /* Number of host objects (absolute table). */
 size_t scp_host_object_count(const scp_host *h);
@@ -212,11 +217,12 @@ typedef int (*scp_host_invoker)(void *ctx, scp_host *h, const scp_invocation *in
 void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx);
 
 /* soroban-sdk's test Env: e.register(WASM, ()) as the storage map and
- * module cache it leaves (the contract id from the test generator's first
- * address, salt zero), uncharged; then one client call measured as
+ * module cache it leaves (the contract id from the test generator's
+ * address number gen, contract 00..0gen, salt zero: the Env's first
+ * register is 1), uncharged; then one client call measured as
  * cost_estimate() measures it (Host::call at depth 0, the arguments and
  * the function's Symbol built outside).  Codes as scp_host_invoke_contract. */
-int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint8_t id[32]);
+int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint32_t gen, uint8_t id[32]);
 int scp_host_test_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
                        uint32_t nargs, uint64_t *ret, scp_error *err);
 

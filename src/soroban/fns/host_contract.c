@@ -144,16 +144,16 @@ int scp_host_deploy(scp_host *h, const uint8_t *wasm, size_t len, const uint8_t 
 }
 
 /* soroban-sdk's e.register(WASM, ()) (env.rs register_contract_with_source):
- * CreateContractV2 from the test generator's first address (contract
- * 00..01) with a zero salt, in recording auth; its invocation leaves four
+ * CreateContractV2 from the test generator's next address (contract
+ * 00..0gen: the first register's is 1) with a zero salt, in recording auth; its invocation leaves four
  * entries in the Env's long-lived storage map: the deployer's instance key
  * (read, None), the deployer's recording nonce (temporary), the new
  * instance and the code.  The code and the instance are also the module
  * cache's snapshot (scp_host_opts.module_cache). */
-int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint8_t id[32]) {
+int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint32_t gen, uint8_t id[32]) {
   static const uint8_t salt[32];
   uint8_t deployer[32] = { 0 }, hash[32], img[44], kb[4], dkb[4], nonce[12], unit[4] = { 0, 0, 0, 1 };
-  deployer[31] = 1;
+  scp_put_be64(deployer + 24, gen);
   SHA256(wasm, len, hash);
   scp_host_contract_id(h, true, deployer, salt, id);
   scp_lkey ck, ik, dk, nk;

@@ -180,9 +180,18 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
     d->has_live_until = true;
     d->live_until = (uint32_t)json_integer_value(lu);
   }
-  scp_host_contract_id(c->ids_host, d->by_contract,
-                       d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
-                       c->s->ids[i]);
+  if (c->s->sdk_test && !dep && !salt && !lu && !d->upload_only) {
+    /* the test's e.register: generator address i + 1, salt zero */
+    uint8_t gen[32] = { 0 };
+    d->test_gen = (uint32_t)i + 1;
+    scp_put_be64(gen + 24, d->test_gen);
+    memset(d->salt, 0, 32);
+    scp_host_contract_id(c->ids_host, true, gen, d->salt, c->s->ids[i]);
+  } else {
+    scp_host_contract_id(c->ids_host, d->by_contract,
+                         d->by_contract ? c->s->ids[d->deployer_index] : d->deployer, d->salt,
+                         c->s->ids[i]);
+  }
   if (!first_time(&c->ids, c->s->ids[i], 32, &oom))
     return oom ? nomem(c) : bad(c, SCP_ERR_MALFORMED, where, "the same deployer and salt as "
                                 "an earlier contract: the same contract id");
@@ -452,7 +461,9 @@ static int auth_list(ctx *c, json_t *a, const char *where, const char *key,
 
 /* A call's authorization: "auth" "record" (the default: recording mode,
  * as simulation) or "enforce" (the CLI's --auth enforce: a recording run
- * unprofiled, the entries signed with "signers", then the signed call);
+ * unprofiled, the entries signed with "signers", then the signed call),
+ * or with "context": "sdk-test" "mock" / "mock-non-root" (the test's
+ * env.mock_all_auths() / mock_all_auths_allowing_non_root_auth());
  * "signers" ("S..." or "ADDRESS=S...", ADDRESS a strkey or a contract's
  * name), "auth_signatures" ("C...=TYPE:VALUE") and "auth_expiration" go
  * with "enforce" only.  The seeds' and values' form is checked when the
@@ -460,10 +471,11 @@ static int auth_list(ctx *c, json_t *a, const char *where, const char *key,
 static int load_auth(ctx *c, json_t *j, const char *where, scp_scenario_call *call) {
   json_t *mode = json_object_get(j, "auth"), *sg = json_object_get(j, "signers"),
          *as = json_object_get(j, "auth_signatures"), *ex = json_object_get(j, "auth_expiration");
-  if (mode && (!json_is_string(mode) || (strcmp(json_string_value(mode), "enforce") &&
-                                         strcmp(json_string_value(mode), "record"))))
-    return bad(c, SCP_ERR_MALFORMED, where, "\"auth\" is \"record\" or \"enforce\"");
-  call->auth_enforce = mode && !strcmp(json_string_value(mode), "enforce");
+  const char *m = json_is_string(mode) ? json_string_value(mode) : "";
+  call->auth_mock = !strcmp(m, "mock") ? SCP_AUTH_MOCK_ALL : !strcmp(m, "mock-non-root") ? SCP_AUTH_MOCK_NON_ROOT : 0;
+  if (mode && strcmp(m, "enforce") && strcmp(m, "record") && !call->auth_mock)
+    return bad(c, SCP_ERR_MALFORMED, where, "\"auth\" is \"record\", \"enforce\", \"mock\" or \"mock-non-root\"");
+  call->auth_enforce = mode && !strcmp(m, "enforce");
   if (!call->auth_enforce && (sg || as || ex))
     return bad(c, SCP_ERR_MALFORMED, where,
                "\"signers\", \"auth_signatures\" and \"auth_expiration\" go with \"auth\": \"enforce\"");

@@ -70,6 +70,7 @@ void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
   o->auth.signatures = call->auth_signatures;
   o->auth.nsignatures = call->nauth_signatures;
   o->auth.expiration = call->auth_expiration;
+  o->auth.mock = call->auth_mock;
 }
 
 void scp_scenario_free(scp_scenario *s) {

@@ -62,6 +62,10 @@ typedef struct scp_ledger_deploy {
   size_t nctor;
   const char *where;           /* "contracts[1]", for messages */
   bool upload_only;            /* only its code in the ledger: no instance */
+  /* "context": "sdk-test": e.register's deployer, the test generator's
+   * address number (contract 00..0N, salt zero), N = 1, 2, ... in the
+   * file's order; 0: a network deploy (the id from deployer and salt) */
+  uint32_t test_gen;
 } scp_ledger_deploy;
 
 /* A classic account, written as the AccountEntry XDR the host reads
@@ -115,6 +119,9 @@ typedef struct scp_ledger {
    * None entries included (a deleted key stays as None) */
   struct scp_sentry *test_map;
   size_t ntest_map;
+  /* and the recording-auth nonces the Env's calls drew (e.register's own
+   * draw not counted): the next call's PRNG continues after them */
+  uint64_t test_nonces;
   /* Wasm hashes of code entries stored without cost inputs (a snapshot's
    * ext v0 entries; owned) */
   uint8_t (*v0_code)[32];
@@ -201,6 +208,7 @@ typedef struct scp_scenario_call {
   const char **auth_signers, **auth_signatures;
   size_t nauth_signers, nauth_signatures;
   uint32_t auth_expiration;
+  int auth_mock;               /* "auth": "mock" / "mock-non-root" (SCP_AUTH_MOCK_*) */
 } scp_scenario_call;
 
 typedef struct scp_scenario {

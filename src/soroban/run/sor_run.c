@@ -123,27 +123,50 @@ static int deploy_files(sor_run *r, scp_error *err) {
   return SCP_OK;
 }
 
-/* The soroban-sdk test Env's state after e.register(WASM, ()). */
+/* A contract the test Env can hold: e.register(WASM, ()) from the
+ * generator's next address, nothing else about it given.  One contract
+ * may have the network's default deploy (its id is then the test's
+ * anyway); several need the ids a sdk-test scenario gave them. */
+static bool test_registered(const scp_ledger *l, size_t i) {
+  static const uint8_t zero[32];
+  const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;
+  if (!d) return l->nfiles == 1;
+  if (d->by_contract || d->construct || d->has_live_until || d->upload_only || memcmp(d->deployer, zero, 32) ||
+      memcmp(d->salt, zero, 32))
+    return false;
+  return l->nfiles == 1 || d->test_gen == i + 1;
+}
+
+/* The soroban-sdk test Env's state after its e.register(WASM, ()) calls,
+ * in the scenario's order (the called contract's module first). */
 static int deploy_test_env(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   uint32_t mi;
   scp_ledger *l = scp_sor_session_ledger(o);
-  static const uint8_t zero[32];
-  const scp_ledger_deploy *d = l && l->deploys ? &l->deploys[0] : NULL;
-  if (l && (l->nfiles != 1 || l->nassets || l->naccounts || l->ntrustlines || l->nseeds ||
-            (d && (d->by_contract || d->construct || d->has_live_until || memcmp(d->deployer, zero, 32) ||
-                   memcmp(d->salt, zero, 32)))))
+  bool ok = !l || (l->nfiles && !l->nassets && !l->naccounts && !l->ntrustlines && !l->nseeds);
+  for (size_t i = 0; l && ok && i < l->nfiles; i++) ok = test_registered(l, i);
+  if (!ok)
     return scp_fail(err, SCP_ERR_UNSUPPORTED,
-                    "context sdk-test: a scenario of one contract with no deployer, salt, constructor or "
-                    "live_until (the test Env's e.register), and no assets, accounts, trustlines or storage");
-  int rc = scp_host_deploy_test_env(r->vm.host, o->wasm, o->wasm_len, r->main_id);
+                    "context sdk-test: a scenario of contracts with no deployer, salt, constructor, "
+                    "live_until or upload_only (the test Env's e.register calls), and no assets, accounts, "
+                    "trustlines or storage; several contracts need \"context\": \"sdk-test\" in the file");
+  size_t n = l ? l->nfiles : 1, main = l ? o->session->main : 0;
+  int rc = scp_host_deploy_test_env(r->vm.host, o->wasm, o->wasm_len, (uint32_t)main + 1, r->main_id);
+  if (rc == SCP_OK) rc = scp_sor_add_module(&r->vm, r->main_id, o->wasm, o->wasm_len, r->path, &mi, err);
+  for (size_t i = 0; !rc && i < n; i++) {
+    if (i == main) continue;
+    const scp_contract_file *f = &l->files[i];
+    uint8_t id[32];
+    if ((rc = scp_host_deploy_test_env(r->vm.host, f->wasm, f->len, (uint32_t)i + 1, id))) break;
+    rc = scp_sor_add_module(&r->vm, id, f->wasm, f->len, f->path ? f->path : "callee.wasm", &mi, err);
+  }
   /* the earlier calls' map, as the test's Env keeps it */
   for (size_t i = 0; l && !rc && i < l->ntest_map; i++) {
     const scp_sentry *e = &l->test_map[i];
     rc = scp_storage_seed_map(r->vm.host, &e->k, e->present ? e->val : NULL, e->vallen, e->live_until);
   }
-  if (rc) return scp_fail(err, rc, "out of memory");
-  return scp_sor_add_module(&r->vm, r->main_id, o->wasm, o->wasm_len, r->path, &mi, err);
+  if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
+  return rc;
 }
 
 /* 0. the contracts in the ledger before the call, the --asset contracts
@@ -209,22 +232,6 @@ static int check_entry(sor_run *r, scp_error *err) {
 
 /* ---- run the call ------------------------------------------------------------------------- */
 
-/* Book what the meter counted since the cursor to a new root child (a
- * host node with a callee of its own); with only_if_any, not when it is
- * all zero. */
-static int book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32_t *node,
-                           scp_error *err) {
-  uint64_t d[SCP_MAX_METRICS];
-  *node = 0;
-  if (!scp_run_take(vm->run, d) && only_if_any) return SCP_OK;
-  uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
-  if (en == SCP_NODE_NONE) return oom(err);
-  scp_run_add(vm->run, en, d);
-  scp_sor_costs_book(&vm->costs, en, UINT64_MAX);   /* the take's breakdown goes with it */
-  *node = en;
-  return SCP_OK;
-}
-
 /* 0b. enforcing mode: the signing accounts' entries (set-up), then
  * Host::set_authorization_entries, charged in its own frame (auth:entries).
  * Its Host or Budget failure is the run's; any other stops here. */
@@ -236,7 +243,7 @@ static int set_auth_entries(sor_run *r, const scp_authplan *plan, scp_error *err
   scp_error ae = {0};
   int arc = scp_authplan_apply(vm->host, plan, &ae);
   uint32_t node;
-  if ((rc = book_root_child(vm, SOR_AUTH_ENTRIES, false, &node, err))) return rc;
+  if (scp_sor_book_root_child(vm, SOR_AUTH_ENTRIES, false, &node)) return oom(err);
   if (arc != SCP_OK && arc != SCP_ERR_HOST && arc != SCP_ERR_BUDGET) {
     *err = ae;
     return arc;
@@ -257,7 +264,9 @@ static int describe_args(sor_vm *vm, const scp_soroban_opts *o, const uint64_t *
 /* A soroban-sdk test's call: the base PRNG seed (Env::default) and the
  * arguments' Vals (the client) before the measured span, on a throwaway
  * budget; at Host::call the footprint starts empty (invocation metering's
- * reset).  No HostFunction frame. */
+ * reset).  No HostFunction frame.  The recording-auth nonce PRNG is the
+ * Env's, seeded once: each e.register drew one nonce (its deployer's),
+ * the earlier calls of a scenario theirs. */
 static int open_test_call(sor_run *r, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   scp_host *h = r->vm.host;
@@ -266,6 +275,8 @@ static int open_test_call(sor_run *r, scp_error *err) {
   scp_budget_init(&outside, UINT64_MAX, UINT64_MAX);
   h->budget = &outside;
   int rc = scp_host_set_base_prng_seed(h, seed);
+  scp_ledger *l = scp_sor_session_ledger(o);
+  scp_host_skip_recording_nonces(h, (l ? l->nfiles + l->test_nonces : 1));
   if (rc == SCP_OK) rc = scp_host_args_to_vals(h, o->args, o->nargs, r->vals, &r->run_err);
   h->budget = real;
   if (rc == SCP_ERR_ARG) {
@@ -345,8 +356,7 @@ static int close_host_fn_frame(sor_run *r, scp_error *err) {
   scp_host_pop_frame(vm->host);
   vm->emulating = false;
   uint32_t node;
-  int rc = book_root_child(vm, SOR_AUTH_EMULATE, true, &node, err);
-  if (rc) return rc;
+  if (scp_sor_book_root_child(vm, SOR_AUTH_EMULATE, true, &node)) return oom(err);
   scp_fee_track_remap(&vm->fee.track, SCP_FEE_NODE_PENDING, node);
   scp_error ee = { 0 };
   int erc = scp_host_take_auth_emulation_rc(vm->host, &ee);
@@ -418,6 +428,7 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
     scp_fee_sdk_estimate(&r->sdk_res, &scp_fee_sdk_test_config, &r->sdk_fee);
     r->sdk_done = true;
   }
+  if (l && o->sdk_test) l->test_nonces += scp_host_recording_nonces(vm->host);
   if (l && o->sdk_test && r->run_rc == SCP_OK) {
     scp_storage_snapshot_free(l->test_map, l->ntest_map);
     l->test_map = NULL;
@@ -708,14 +719,19 @@ static int check_sdk_test(const scp_soroban_opts *o, scp_error *err) {
 
 /* soroban-sdk's test Env (env.rs new_for_testutils): protocol 28, ledger
  * sequence 0, network id zero, minimum TTLs 4,096 / 16, maximum
- * 6,312,000, enforcing auth with no entries, the module cache. */
-static void sdk_test_host_opts(scp_host_opts *ho) {
+ * 6,312,000, enforcing auth with no entries, the module cache.  A test
+ * that mocks auths switches to recording mode (Host::
+ * switch_to_recording_auth, uncharged and before the span):
+ * mock_all_auths() with disable_non_root_auth, the _allowing_non_root_auth
+ * variant without; no source account either way. */
+static void sdk_test_host_opts(scp_host_opts *ho, int mock) {
   memset(ho, 0, sizeof *ho);
   ho->protocol = 28;
   ho->min_persistent_entry_ttl = 4096;
   ho->min_temp_entry_ttl = 16;
   ho->max_entry_ttl = 6312000;
-  ho->auth_enforcing = true;
+  ho->auth_enforcing = mock == SCP_AUTH_MOCK_NONE;
+  ho->auth_disable_non_root = mock == SCP_AUTH_MOCK_ALL;
   ho->module_cache = true;
 }
 
@@ -731,9 +747,11 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.path = o->wasm_path ? o->wasm_path : "contract.wasm";
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
-  if (o->sdk_test) sdk_test_host_opts(&ho);
+  if (o->sdk_test) sdk_test_host_opts(&ho, o->auth.mock);
   int rc = SCP_OK;
-  if (o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
+  if (o->auth.mock && !o->sdk_test)
+    rc = scp_fail(err, SCP_ERR_ARG, "mocked auths are a soroban-sdk test's (context sdk-test)");
+  if (!rc && o->ledger.protocol && (o->ledger.protocol < SCP_SOR_MIN_PROTOCOL || o->ledger.protocol > SCP_SOR_MAX_PROTOCOL))
     rc = scp_fail(err, SCP_ERR_ARG, "protocol %u: this host runs protocols %d to %d", o->ledger.protocol,
                   SCP_SOR_MIN_PROTOCOL, SCP_SOR_MAX_PROTOCOL);
   if (!rc && o->sdk_test) rc = check_sdk_test(o, err);

@@ -560,6 +560,39 @@ static int run_guest(sor_vm *vm, scp_host *h, sor_frame *f, const sor_call *c, u
   return rc;
 }
 
+/* Book what the meter counted since the cursor to a new root child (a
+ * host node with a callee of its own); with only_if_any, not when it is
+ * all zero.  SCP_ERR_NOMEM when the tree cannot grow. */
+int scp_sor_book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32_t *node) {
+  uint64_t d[SCP_MAX_METRICS];
+  *node = 0;
+  if (!scp_run_take(vm->run, d) && only_if_any) return SCP_OK;
+  uint32_t en = scp_tree_enter(scp_run_tree(vm->run), 0, 0, SCP_KIND_HOST, 0, callee);
+  if (en == SCP_NODE_NONE) return SCP_ERR_NOMEM;
+  scp_run_add(vm->run, en, d);
+  scp_sor_costs_book(&vm->costs, en, UINT64_MAX);   /* the take's breakdown goes with it */
+  *node = en;
+  return SCP_OK;
+}
+
+/* A test's top-level contract frame is the last one: its pop runs
+ * recording mode's emulated authentication (pop_context, testutils
+ * builds), booked as auth:emulate under the root as the network's is;
+ * its failure is the call's (with_frame returns it). */
+static int pop_test_frame(sor_vm *vm, scp_host *h, int rc, scp_error *e) {
+  scp_run_book(vm->run, 0);
+  vm->emulating = true;
+  scp_host_pop_frame(h);
+  vm->emulating = false;
+  uint32_t node;
+  if (scp_sor_book_root_child(vm, SOR_AUTH_EMULATE, true, &node)) return SCP_ERR_NOMEM;
+  scp_error ee = { 0 };
+  int erc = scp_host_take_auth_emulation_rc(h, &ee);
+  if (erc == SCP_OK || rc != SCP_OK) return rc;
+  *e = ee;
+  return erc;
+}
+
 /* 7. with_frame's end: a frame that succeeded writes its instance storage
  * back into the instance entry when it modified it (a failure there fails
  * the frame: the caller rolls back), then the pop: the frame, then the
@@ -569,7 +602,8 @@ static int close_frame(sor_vm *vm, scp_host *h, sor_frame *f, sor_call *c, int r
     rc = scp_inst_frame_end(h);
     if (rc == SCP_ERR_HOST) scp_fail(e, rc, "%s", h->errmsg);
   }
-  if (c->pushed) scp_host_pop_frame(h);
+  if (c->pushed && vm->test_env && vm->depth == 1) rc = pop_test_frame(vm, h, rc, e);
+  else if (c->pushed) scp_host_pop_frame(h);
   /* frame.rs pop_context refunds into the frame below: none under a
    * test's top-level contract frame */
   if (f->linear_mem && !(vm->test_env && vm->depth == 1)) {

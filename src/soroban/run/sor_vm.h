@@ -88,6 +88,11 @@ typedef struct sor_vm {
   sor_costs costs;             /* the Budget by cost type per node (sor_costs.c) */
 } sor_vm;
 
+/* (sor_vm.c) what the meter counted since the cursor, booked to a new
+ * root child of callee (SOR_AUTH_*); with only_if_any not when all zero.
+ * *node is the child (0: none).  SCP_OK or SCP_ERR_NOMEM. */
+int scp_sor_book_root_child(sor_vm *vm, uint32_t callee, bool only_if_any, uint32_t *node);
+
 /* The charges of creating a contract VM from module m (vm.rs,
  * vm/parsed_module.rs), linear memory aside: with parse, the ParseWasm*
  * cost inputs and the linker's import-symbol set; always the

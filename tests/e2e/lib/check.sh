@@ -54,3 +54,13 @@ oracle_missing() {
     echo "FAIL [litesvm] $1 (scripts/deps installs litesvm; SCP_NO_ORACLE=1 skips)"
   fi
 }
+
+# report_meta REPORT.json KEY: the values of the report's meta lines KEY,
+# one a line.
+report_meta() { python3 -c 'import json,sys
+j = json.load(open(sys.argv[1]))
+print("\n".join(m["value"] for m in j["meta"] if m["key"] == sys.argv[2]))' "$1" "$2"; }
+
+# report_totals REPORT.json: its CPU and memory totals, "CPU MEM".
+report_totals() { python3 -c 'import json,sys
+print(" ".join(str(m["total"]) for m in json.load(open(sys.argv[1]))["metrics"][:2]))' "$1"; }

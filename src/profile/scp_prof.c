@@ -367,7 +367,7 @@ static int cmp_pc(const void *a, const void *b) {
 /* Sort the instruction rows by (node, pc), merge those of one pc (a node
  * may gather several raw ones), and point each node at its rows. */
 static void lay_out_pcs(scp_profile *p) {
-  qsort(p->pcs, p->npcs, sizeof *p->pcs, cmp_pc);
+  if (p->npcs) qsort(p->pcs, p->npcs, sizeof *p->pcs, cmp_pc);
   size_t out = 0;
   for (size_t i = 0; i < p->npcs; i++) {
     scp_prof_pc *last = out ? &p->pcs[out - 1] : NULL;
@@ -396,7 +396,7 @@ static int finish(builder *b) {
   free(newid);
 
   /* lines, sorted, laid out per node */
-  qsort_r(b->acc, b->nacc, sizeof *b->acc, cmp_line, p);
+  if (b->nacc) qsort_r(b->acc, b->nacc, sizeof *b->acc, cmp_line, p);   /* none: acc may be NULL */
   if (!scp_grow(&p->lines, &p->caplines, b->nacc + 1, sizeof *p->lines)) return SCP_ERR_NOMEM;
   for (size_t i = 0; i < b->nacc; i++) {
     const line_acc *a = &b->acc[i];

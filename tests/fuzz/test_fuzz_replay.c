@@ -34,31 +34,7 @@
 #include "fuzz_xdr.h"
 #include "fuzz_wire.h"
 #include "build_dir.h"
-
-static unsigned replay_dir(const char *dir, bool truncations,
-                           void (*one)(const uint8_t *, size_t)) {
-  DIR *d = opendir(dir);
-  if (!d) return 0;
-  unsigned n = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    uint8_t *data;
-    size_t len;
-    scp_error err;
-    if (scp_read_file(path, &data, &len, &err) != SCP_OK) continue;
-    one(data, len);
-    /* every truncation of a real module must be handled too */
-    if (truncations)
-      for (size_t cut = 0; cut < len; cut += len / 64 + 1) one(data, cut);
-    free(data);
-    n++;
-  }
-  closedir(d);
-  return n;
-}
+#include "replay_dir.h"
 
 static void test_corpus(void **state) {
   (void)state;

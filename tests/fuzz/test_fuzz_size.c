@@ -19,40 +19,19 @@
 
 #include "fuzz_size.h"
 #include "build_dir.h"
-
-static unsigned replay(const char *dir, bool truncations) {
-  DIR *d = opendir(dir);
-  if (!d) return 0;
-  unsigned n = 0;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (e->d_name[0] == '.') continue;
-    char path[2048];
-    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-    uint8_t *data;
-    size_t len;
-    scp_error err;
-    if (scp_read_file(path, &data, &len, &err) != SCP_OK) continue;
-    fuzz_size_one(data, len);
-    for (size_t cut = 0; truncations && cut < len; cut += len / 64 + 1) fuzz_size_one(data, cut);
-    free(data);
-    n++;
-  }
-  closedir(d);
-  return n;
-}
+#include "replay_dir.h"
 
 static void test_corpora(void **state) {
   (void)state;
-  assert_true(replay("tests/fuzz/corpus", false) > 0);
-  assert_true(replay("tests/fuzz/corpus-sbpf", false) > 0);
+  assert_true(replay_dir("tests/fuzz/corpus", false, fuzz_size_one) > 0);
+  assert_true(replay_dir("tests/fuzz/corpus-sbpf", false, fuzz_size_one) > 0);
 }
 
 static void test_fixtures(void **state) {
   (void)state;
-  assert_true(replay(build_path("examples"), true) > 0);
-  assert_true(replay(build_path("tests/fixtures/wasm"), true) > 0);
-  assert_true(replay(build_path("tests/fixtures/sbpf"), true) > 0);
+  assert_true(replay_dir(build_path("examples"), true, fuzz_size_one) > 0);
+  assert_true(replay_dir(build_path("tests/fixtures/wasm"), true, fuzz_size_one) > 0);
+  assert_true(replay_dir(build_path("tests/fixtures/sbpf"), true, fuzz_size_one) > 0);
 }
 
 /* Deterministic mutants of a module and a program: 1 to 4 bytes changed,

@@ -225,6 +225,12 @@ void scp_host_set_invoker(scp_host *h, scp_host_invoker fn, void *ctx);
 int scp_host_deploy_test_env(scp_host *h, const uint8_t *wasm, size_t len, uint32_t gen, uint8_t id[32]);
 int scp_host_test_call(scp_host *h, const uint8_t id[32], const char *fn, const uint64_t *args,
                        uint32_t nargs, uint64_t *ret, scp_error *err);
+/* e.register(WASM, args)'s constructor: __constructor(args) on contract
+ * id (deployed by scp_host_deploy_test_env) at depth 0, on h's budget;
+ * a contract built before protocol 22, or exporting no __constructor,
+ * runs none (an error with args).  Codes as scp_host_invoke_contract. */
+int scp_host_test_construct(scp_host *h, const uint8_t id[32], const uint64_t *args, uint32_t nargs,
+                            scp_error *err);
 
 /* Contract id of a contract deployed by `deployer` (an account's ed25519
  * key, or a contract id when deployer_is_contract) with `salt`: SHA-256 of

@@ -696,6 +696,18 @@ int scp_host_test_call(scp_host *h, const uint8_t id[32], const char *fn, const 
   return top_level_end(h, rc, ret, err);
 }
 
+/* soroban-sdk's e.register(WASM, args) after scp_host_deploy_test_env:
+ * its CreateContractV2's call_constructor (lifecycle.rs) on contract id at
+ * depth 0, on the caller's budget.  What the constructor leaves in the
+ * storage map is the point; the create's own work is the four entries
+ * scp_host_deploy_test_env put there. */
+int scp_host_test_construct(scp_host *h, const uint8_t id[32], const uint64_t *args, uint32_t nargs,
+                            scp_error *err) {
+  h->errmsg[0] = 0;
+  uint64_t ret = SCP_VAL_VOID;
+  return top_level_end(h, construct(h, id, args, nargs), &ret, err);
+}
+
 int scp_host_symbol_val(scp_host *h, const char *name, uint64_t *out) {
   size_t n = strlen(name);
   if (scp_val_symbol_small((const uint8_t *)name, n, out)) return SCP_OK;

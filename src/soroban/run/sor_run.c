@@ -33,6 +33,7 @@
 #include "soroban/run/sor_auth.h"
 #include "soroban/run/sor_ledger.h"
 #include "soroban/run/sac_setup.h"
+#include "soroban/run/sor_testenv.h"
 #include "soroban/run/scp_sortx.h"
 #include "soroban/core/scp_val.h"
 
@@ -123,15 +124,16 @@ static int deploy_files(sor_run *r, scp_error *err) {
   return SCP_OK;
 }
 
-/* A contract the test Env can hold: e.register(WASM, ()) from the
- * generator's next address, nothing else about it given.  One contract
- * may have the network's default deploy (its id is then the test's
- * anyway); several need the ids a sdk-test scenario gave them. */
+/* A contract the test Env can hold: e.register(WASM, args) from the
+ * generator's next address, nothing else about it given (its constructor
+ * arguments are register's: sor_testenv.c).  One contract may have the
+ * network's default deploy (its id is then the test's anyway); several
+ * need the ids a sdk-test scenario gave them. */
 static bool test_registered(const scp_ledger *l, size_t i) {
   static const uint8_t zero[32];
   const scp_ledger_deploy *d = l->deploys ? &l->deploys[i] : NULL;
   if (!d) return l->nfiles == 1;
-  if (d->by_contract || d->construct || d->has_live_until || d->upload_only || memcmp(d->deployer, zero, 32) ||
+  if (d->by_contract || d->has_live_until || d->upload_only || memcmp(d->deployer, zero, 32) ||
       memcmp(d->salt, zero, 32))
     return false;
   return l->nfiles == 1 || d->test_gen == i + 1;
@@ -147,7 +149,7 @@ static int deploy_test_env(sor_run *r, scp_error *err) {
   for (size_t i = 0; l && ok && i < l->nfiles; i++) ok = test_registered(l, i);
   if (!ok)
     return scp_fail(err, SCP_ERR_UNSUPPORTED,
-                    "context sdk-test: a scenario of contracts with no deployer, salt, constructor, "
+                    "context sdk-test: a scenario of contracts with no deployer, salt, "
                     "live_until or upload_only (the test Env's e.register calls), and no assets, accounts, "
                     "trustlines or storage; several contracts need \"context\": \"sdk-test\" in the file");
   size_t n = l ? l->nfiles : 1, main = l ? o->session->main : 0;
@@ -160,12 +162,29 @@ static int deploy_test_env(sor_run *r, scp_error *err) {
     if ((rc = scp_host_deploy_test_env(r->vm.host, f->wasm, f->len, (uint32_t)i + 1, id))) break;
     rc = scp_sor_add_module(&r->vm, id, f->wasm, f->len, f->path ? f->path : "callee.wasm", &mi, err);
   }
-  /* the earlier calls' map, as the test's Env keeps it */
-  for (size_t i = 0; l && !rc && i < l->ntest_map; i++) {
-    const scp_sentry *e = &l->test_map[i];
-    rc = scp_storage_seed_map(r->vm.host, &e->k, e->present ? e->val : NULL, e->vallen, e->live_until);
-  }
   if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
+  return rc;
+}
+
+static int seed_test_map(scp_host *h, const scp_sentry *m, size_t n) {
+  int rc = SCP_OK;
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = scp_storage_seed_map(h, &m[i].k, m[i].present ? m[i].val : NULL, m[i].vallen, m[i].live_until);
+  return rc;
+}
+
+/* The test Env's map beyond the registers' four entries each: what their
+ * constructors left (sor_testenv.c), then the earlier calls' map, which
+ * holds all of that as they left it. */
+static int test_env_state(sor_run *r, const scp_host_opts *ho, scp_error *err) {
+  scp_ledger *l = scp_sor_session_ledger(r->o);
+  scp_sentry *m = NULL;
+  size_t n = 0;
+  int rc = scp_sor_testenv_constructed(r->o, ho, &m, &n, err);
+  if (!rc) rc = seed_test_map(r->vm.host, m, n);
+  scp_storage_snapshot_free(m, n);
+  if (!rc && l) rc = seed_test_map(r->vm.host, l->test_map, l->ntest_map);
+  if (rc == SCP_ERR_NOMEM && !err->msg[0]) return scp_fail(err, rc, "out of memory");
   return rc;
 }
 
@@ -174,7 +193,7 @@ static int deploy_test_env(sor_run *r, scp_error *err) {
  * makes: a contract newer than the ledger is refused
  * (check_contract_interface_version), as is an import its protocol or the
  * ledger's does not have. */
-static int deploy(sor_run *r, scp_error *err) {
+static int deploy(sor_run *r, const scp_host_opts *ho, scp_error *err) {
   const scp_soroban_opts *o = r->o;
   sor_vm *vm = &r->vm;
   uint8_t id[32];
@@ -191,7 +210,7 @@ static int deploy(sor_run *r, scp_error *err) {
   for (size_t i = 0; i < vm->nmods; i++)
     if ((rc = scp_sor_check_import_protocols(&vm->mods[i], o->ledger.protocol ? o->ledger.protocol : SCP_SOR_MAX_PROTOCOL, err)))
       return rc;
-  return SCP_OK;
+  return o->sdk_test ? test_env_state(r, ho, err) : SCP_OK;
 }
 
 /* The called function: exported, as many parameters as arguments, all i64
@@ -770,7 +789,7 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   r.vm.symbols = o->symbols;
   r.vm.nsymbols = o->nsymbols;
   if (scp_sor_session_ledger(o)) r.vm.cache = scp_sor_session_ledger(o)->modcache;
-  if (!rc) rc = deploy(&r, err);
+  if (!rc) rc = deploy(&r, &ho, err);
   if (!rc) rc = check_entry(&r, err);
   const scp_sortx *tx = o->session ? o->session->tx : NULL;
   if (!rc && tx && scp_storage_declare_footprint(r.vm.host, tx->foot, tx->nfoot)) rc = oom(err);

@@ -33,7 +33,8 @@
 #   - pins of scprof's own output: the calls' CPU and memory;
 #   - refusals, one line each: a constructor that requires authorization
 #     or draws from the PRNG (effects past the map, not modelled), one that
-#     traps, a CLI register of a constructor that takes arguments.
+#     traps, a CLI register of a constructor that takes arguments (one
+#     without runs, as e.register(WASM, ()) runs it).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 BIN=${SCPROF:-build/bin/scprof}
@@ -44,7 +45,7 @@ trap 'rm -rf "$T"' EXIT
 G=$(cd "$(dirname "$0")/../data/sdk_ctorless" && pwd)
 
 W=$B/tests/fixtures/wasm
-cp "$W/ctor_nodebug.wasm" "$W/ctor_init_nodebug.wasm" "$W/ctor_effects.wasm" "$W/kv_store.wasm" \
+cp "$W/ctor_nodebug.wasm" "$W/ctor_init_nodebug.wasm" "$W/ctor_effects.wasm" "$W/ctor_noargs.wasm" \
    "$B/examples/token.wasm" "$B/examples/counter.wasm" "$B/examples/caller.wasm" "$T/"
 cp "$W/kv_store.wasm" "$T/kv.wasm"
 OWNER=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
@@ -223,6 +224,10 @@ NAME="sdk_constructor: any other argument, the constructor does nothing, and the
 sed 's/u32:2/u32:3/' "$T/e2.json" >"$T/e3.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/e3.json" 2>"$T/err"
 ok [ "$?/$(report_meta "$T/x/01-get/report.json" result)" = "0/void" ]
+
+NAME="sdk_constructor: on the command line, e.register(WASM, ()) runs a constructor without parameters"
+"$BIN" profile -q -o "$T/na" --context sdk-test "$T/ctor_noargs.wasm" get 2>"$T/err"
+ok [ "$?/$(report_meta "$T/na/report.json" result)" = "0/u32:7" ]
 
 NAME="sdk_constructor: on the command line, e.register(WASM, ()) of a constructor with parameters is refused"
 "$BIN" profile -q -o "$T/x" --context sdk-test "$T/ctor_nodebug.wasm" get 2>"$T/err"

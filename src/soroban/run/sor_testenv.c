@@ -35,7 +35,7 @@ typedef struct testenv_reg {
   const uint8_t *wasm;
   size_t len;
   const char *path;
-  const char *where;           /* "contracts[1]: " in a scenario, else "" */
+  const char *where;           /* "contracts[1]" in a scenario, else NULL */
   bool construct;              /* the Wasm exports __constructor */
   const scp_arg *ctor;
   size_t nctor;
@@ -78,8 +78,10 @@ static int list_regs(const scp_soroban_opts *o, testenv_reg **out, size_t *n, sc
       g[i].ctor = d->ctor;
       g[i].nctor = d->nctor;
     }
+    /* a scenario's contracts were looked at when it was read */
+    g[i].construct = d && d->construct;
     uint32_t np = 0;
-    int rc = ctor_export(&g[i], &g[i].construct, &np, err);
+    int rc = d && !d->construct ? SCP_OK : ctor_export(&g[i], &g[i].construct, &np, err);
     if (!rc && g[i].construct && np != g[i].nctor)
       rc = scp_fail(err, SCP_ERR_ARG, "%s%s%s: context sdk-test: __constructor takes %u argument%s, "
                     "%zu given (e.register's constructor arguments: a scenario's \"constructor_args\")",

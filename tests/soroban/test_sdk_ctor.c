@@ -67,6 +67,14 @@ static void ctor_open(ctor_run *r, const char *fixture, size_t nargs) {
                             .function = "get", .sdk_test = true, .session = &r->sess};
 }
 
+/* scp_sor_testenv_constructed on r in the test Env's ledger */
+static int constructed(ctor_run *r, scp_sentry **m, size_t *n, scp_error *err) {
+  scp_host_opts ho;
+  test_env_opts(&ho);
+  memset(err, 0, sizeof *err);
+  return scp_sor_testenv_constructed(&r->o, &ho, m, n, err);
+}
+
 static void ctor_close(ctor_run *r) {
   scp_ledger_free(r->l);
   free(r->wasm);
@@ -89,12 +97,10 @@ static void test_constructor_entries(void **state) {
   (void)state;
   ctor_run r;
   ctor_open(&r, "tests/fixtures/wasm/ctor.wasm", 2);
-  scp_host_opts ho;
-  test_env_opts(&ho);
   scp_sentry *m = NULL;
   size_t n = 0;
-  scp_error err = {0};
-  assert_int_equal(scp_sor_testenv_constructed(&r.o, &ho, &m, &n, &err), SCP_OK);
+  scp_error err;
+  assert_int_equal(constructed(&r, &m, &n, &err), SCP_OK);
   assert_int_equal(n, 6);
   size_t code = 0, none = 0, temp = 0;
   for (size_t i = 0; i < n; i++) {
@@ -132,12 +138,10 @@ static void test_no_constructor(void **state) {
   ctor_run r;
   ctor_open(&r, "tests/fixtures/wasm/kv_store.wasm", 0);
   r.dep.construct = false;
-  scp_host_opts ho;
-  test_env_opts(&ho);
   scp_sentry *m = (scp_sentry *)&r;
   size_t n = 7;
-  scp_error err = {0};
-  assert_int_equal(scp_sor_testenv_constructed(&r.o, &ho, &m, &n, &err), SCP_OK);
+  scp_error err;
+  assert_int_equal(constructed(&r, &m, &n, &err), SCP_OK);
   assert_null(m);
   assert_int_equal(n, 0);
   ctor_close(&r);
@@ -147,12 +151,10 @@ static void test_arity_refused(void **state) {
   (void)state;
   ctor_run r;
   ctor_open(&r, "tests/fixtures/wasm/ctor.wasm", 1);
-  scp_host_opts ho;
-  test_env_opts(&ho);
   scp_sentry *m = NULL;
   size_t n = 0;
-  scp_error err = {0};
-  assert_int_equal(scp_sor_testenv_constructed(&r.o, &ho, &m, &n, &err), SCP_ERR_ARG);
+  scp_error err;
+  assert_int_equal(constructed(&r, &m, &n, &err), SCP_ERR_ARG);
   assert_string_equal(err.msg, "contracts[0]: ctor.wasm: context sdk-test: __constructor takes 2 arguments, "
                                "1 given (e.register's constructor arguments: a scenario's \"constructor_args\")");
   assert_null(m);

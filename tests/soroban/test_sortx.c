@@ -163,6 +163,14 @@ static char *folded(const scp_profile *p) {
   return buf;
 }
 
+/* The CPU of the folded stack ending in frame (" frame N"), -1 if none. */
+static long stack_cpu(const char *f, const char *frame) {
+  char pat[64];
+  snprintf(pat, sizeof pat, ";%s ", frame);
+  const char *hit = strstr(f, pat);
+  return hit ? strtol(hit + strlen(pat), NULL, 10) : -1;
+}
+
 /* The folded stacks the network's invocation leaves as they are: all but
  * the root (the instance and code reads, the frames' rollback clones),
  * tx:decode, and the host calls whose storage accesses enforcing mode
@@ -486,6 +494,23 @@ static void test_archived(void **state) {
   if (rc) print_message("%s\n", err.msg);
   assert_int_equal(rc, SCP_OK);
   assert_string_equal(meta_value(got, "result"), "u32:7");
+  /* [derived] restoring adds e2e_invoke's RestoredKeySet to the set-up:
+   * the count key cloned (MemCpy(152) 61, its symbol's MemAlloc(5) 434
+   * and MemCpy(5) 42), inserted into the empty set (entry 24: MemCpy(24)
+   * 45, the search's MemCpy(24) 45, the collect's MemCpy(24) 45,
+   * MemAlloc(24) 437, MemCpy(24) 45, MemCpy(24) 45): 1,199 more than the
+   * same envelope's set-up without it, on the live entry */
+  char *fr = folded(got);
+  write_envelope(path, entry, 2000000, true, true);
+  scp_profile *live = run_tx(path, &rc, &err);
+  assert_int_equal(rc, SCP_OK);
+  char *fl = folded(live);
+  long with = stack_cpu(fr, "tx:decode"), without = stack_cpu(fl, "tx:decode");
+  assert_true(without > 0);
+  assert_int_equal(with - without, 1199);
+  free(fr);
+  free(fl);
+  scp_profile_destroy(live);
   scp_profile_destroy(got);
   json_decref(entry);
 }

@@ -56,20 +56,38 @@
  *     entry re-encoded, so the reference charges it there too -- a
  *     difference of the recording-mode run from the reference, left as
  *     it is because its outputs are pinned)
+ *   every frame push's rollback point clones the StorageMap: MemCpy(24),
+ *     MemAlloc(68 n), MemCpy(68 n), n the whole footprint in enforcing
+ *     mode, the entries touched so far in recording mode
  *   the code of a call: stellar-core passes its module cache, so a live
  *     contract's code is found there (has(), no decode, no parse), as
  *     scp_host_opts.module_cache runs it
  *
- * Teardown, after the call (Host::try_finish, get_ledger_changes,
- * encode_contract_events) is not charged by scprof: the events'
- * externalization, the return value's metered_write_xdr (ValSer per
- * write), per footprint key a StorageMap get, the LedgerKey's
- * metered_write_xdr and, for a contract key, ComputeSha256Hash of it, the
- * initial map's get, and for a read-write key with an entry its decoding
- * (when the call did not), its metered_write_xdr and, for code, the
- * module memory cost; then each event's metered_write_xdr and
- * Vec<Vec<u8>>::charge_bulk_init_cpy.  The report says so
- * (sor_tx_enforce.c).
+ * Teardown, after the call: NOT charged by scprof (the report's "tx
+ * invocation" line says so).  In order:
+ *   T1 Host::try_finish, Events::externalize: per contract event (shadow
+ *      budget for diagnostic ones): the topics VecObject visited and each
+ *      topic converted (from_host_val) after metered_collect's bulk
+ *      charge, the data converted, the contract id's BytesObject visited
+ *      and copied, Vec<HostEvent>::charge_bulk_init_cpy(1)
+ *   then, only when the call succeeded:
+ *   T2 the return value's metered_write_xdr: ValSer(n) per write of the
+ *      stellar-xdr writer (each 4/8-byte scalar, each opaque body, each
+ *      padding)
+ *   T3 get_ledger_changes, per footprint key, read-only then read-write:
+ *      a StorageMap get; the key's metered_write_xdr (ValSer per write);
+ *      for a contract data or code key ComputeSha256Hash(the key's XDR
+ *      length); the initial map's get; for a read-write key with an entry
+ *      its decoding when the call did not decode it (ValDeser(L),
+ *      MemAlloc(288)), the entry's metered_write_xdr (ValSer per write)
+ *      and, for code, wasm_module_memory_cost; with restored entries the
+ *      RestoredKeySet's search
+ *   T4 encode_contract_events: each successful call's contract event's
+ *      metered_write_xdr (ValSer per write), then MemCpy(24), MemAlloc(24
+ *      e), MemCpy(24 e) for e events
+ * scprof's recording-mode run charges none of these either (its context
+ * ends at the call's last frame), though simulation's invocation makes
+ * them too.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/cli_sortx.h"
 #include "soroban/run/scp_scenario.h"
+#include "soroban/run/scp_snapshot.h"
 
 int cli_sortx_option(int argc, char **argv, int *i, cli_sortx *x) {
   const char *a = argv[*i], *val;
@@ -29,6 +30,12 @@ int cli_sortx_load(cli_sortx *x, const char *given, const char *snapshot) {
     if (scp_sortx_meta_load(x->meta_path, &x->meta, &err)) return cli_die(err.code, "%s", err.msg);
     x->has_meta = true;
   }
+  return 0;
+}
+
+int cli_sortx_entries(cli_sortx *x, const scp_snapshot *snap) {
+  scp_error err = {0};
+  if (x->tx && scp_sortx_entry_lens(x->tx, snap, &err)) return cli_die(err.code, "%s", err.msg);
   return 0;
 }
 

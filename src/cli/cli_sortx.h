@@ -27,6 +27,12 @@ int cli_sortx_option(int argc, char **argv, int *i, cli_sortx *x);
  * the exit status of the error it printed. */
 int cli_sortx_load(cli_sortx *x, const char *given, const char *snapshot);
 
+/* With a transaction, its footprint's entries looked up in snap (what
+ * the network passes the host).  Returns 0 or the exit status of the
+ * error it printed. */
+struct scp_snapshot;
+int cli_sortx_entries(cli_sortx *x, const struct scp_snapshot *snap);
+
 /* The run's options from the transaction (nothing without --tx): its
  * arguments, source account and declared instructions as the CPU limit
  * into so (x must outlive the run), its envelope and meta into sess (the

@@ -153,7 +153,7 @@ static int load_spec(profile_opts *o) {
     /* the contract is an id of the snapshot, its Wasm the snapshot's */
     int status = cli_snapshot_open(o->snapshot, o->wasm_subs, o->nwasm_subs, &o->snap);
     if (!status) status = cli_snapshot_contract(o->snap, o->wasm_path, &o->wasm, &o->wasm_len, &o->snap_main);
-    if (status) return status;
+    if (status || (status = cli_sortx_entries(&o->sortx, o->snap))) return status;
   } else if (scp_read_file_max(o->wasm_path, SCP_MAX_WASM_BYTES, "a WASM module", &o->wasm,
                                &o->wasm_len, &err)) {
     return cli_die(err.code, "%s", err.msg);

@@ -105,6 +105,10 @@ typedef struct scp_sentry {
   uint8_t *val;        /* CONTRACT_DATA: ScVal XDR of the value; CODE: the Wasm */
   uint32_t vallen;
   uint32_t live_until;
+  /* Enforcing mode (host_enforce.c): the length of the encoded LedgerEntry
+   * the embedder passed, while the host has not decoded it yet (a lazy
+   * entry); 0 once decoded, or for an entry put in-host. */
+  uint32_t enc_len;
 } scp_sentry;
 
 enum { SCP_FEE_HOOK_FOOTPRINT, SCP_FEE_HOOK_WRITE, SCP_FEE_HOOK_EXTEND, SCP_FEE_HOOK_EVENT };
@@ -116,6 +120,7 @@ enum { SCP_AUTH_VERIFY_ED25519, SCP_AUTH_VERIFY_CONTRACT };
 typedef struct scp_fentry {
   scp_lkey k;
   uint8_t rw;
+  uint8_t decoded;   /* enforcing mode, declared footprint: its lazy entry was decoded */
 } scp_fentry;
 
 /* One require_auth(_for_args) seen in mock-all-auths mode. */
@@ -147,10 +152,18 @@ struct scp_host {
   size_t nsnap, capsnap;
   scp_fentry *foot;           /* Footprint (recording mode), sorted */
   size_t nfoot, capfoot;
-  /* A transaction's declared footprint (host_footprint.c): every access
-   * must be in it, a write in its read-write part.  NULL: none. */
+  /* Enforcing mode (host_enforce.c, a transaction as the network runs
+   * it): declared is its footprint, the Footprint map (sorted, built
+   * with charges: every access must be in it, a write in its read-write
+   * part); store holds every footprint entry from the start; an access is
+   * Footprint::enforce_access, nothing is read through.  foot still
+   * records the accesses, uncharged, for the fee and the reports.
+   * restored: the RestoredKeySet's keys. */
+  bool enforcing;
   scp_fentry *declared;
-  size_t ndeclared;
+  size_t ndeclared, capdeclared;
+  scp_fentry *restored;
+  size_t nrestored, caprestored;
   /* Code entries stored without cost inputs (ContractCodeEntry ext v0),
    * by Wasm hash (borrowed from the ledger): the VM charges them by their
    * byte length, and their entries are that much smaller. */
@@ -425,16 +438,29 @@ static inline bool scp_host_code_v0(const scp_host *h, const uint8_t hash[32]) {
 }
 /* Two keys are the same ledger key (uncharged). */
 SCP_HIDDEN bool scp_lkey_same(const scp_lkey *a, const scp_lkey *b);
-/* (host_footprint.c) The transaction's footprint, copied: from now on an
- * access to a key outside it, or a write to a key of its read-only part,
- * is the host's Error(Storage, ExceededLimit), as Footprint::enforce_access.
- * The check itself is uncharged: the accesses keep recording mode's
- * charges.  SCP_OK or SCP_ERR_NOMEM. */
-SCP_HIDDEN int scp_storage_declare_footprint(scp_host *h, const scp_fentry *f, size_t n);
-/* SCP_OK when k may be accessed (rw: written) under the declared
- * footprint (or there is none); else the host error above. */
-SCP_HIDDEN int scp_storage_footprint_check(scp_host *h, const scp_lkey *k, bool rw);
+/* (host_footprint.c) The declared footprint freed. */
 SCP_HIDDEN void scp_storage_declared_free(scp_host *h);
+/* The host error of an access outside the footprint (a write to a
+ * read-only key included): Error(Storage, ExceededLimit). */
+SCP_HIDDEN int scp_storage_footprint_error(scp_host *h, const scp_lkey *k);
+/* The storage's MeteredOrdMaps, with the reference's charges
+ * (host_storage.c): the StorageMap, the Footprint of recording mode, the
+ * declared Footprint of enforcing mode, e2e_invoke's RestoredKeySet.
+ * insert: *pos the entry (a new one zeroed apart from its key); get and
+ * find as MeteredOrdMap::get and its search alone. */
+typedef enum { SCP_SMAP_STORE, SCP_SMAP_FOOTPRINT, SCP_SMAP_DECLARED, SCP_SMAP_RESTORED } scp_smap;
+SCP_HIDDEN int scp_storage_map_insert(scp_host *h, scp_smap which, const scp_lkey *key, size_t *pos);
+SCP_HIDDEN int scp_storage_map_get(scp_host *h, scp_smap which, const scp_lkey *key, bool *found, size_t *pos);
+SCP_HIDDEN int scp_storage_map_find(scp_host *h, scp_smap which, const scp_lkey *key, bool *found, size_t *pos);
+/* Compare<LedgerKey> for Budget, charged. */
+SCP_HIDDEN int scp_storage_lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord);
+/* (host_enforce.c) Footprint::enforce_access over the declared map. */
+SCP_HIDDEN int scp_storage_enforce_access(scp_host *h, const scp_lkey *k, bool rw);
+/* (host_enforce.c) LazyLedgerEntry::decoded of store entry pos, the first
+ * time: ValDeser of the encoded entry, the Rc; with key_check, as a
+ * storage get does (try_get_full), the key made from the entry and
+ * compared with the one asked for. */
+SCP_HIDDEN int scp_storage_lazy_decode(scp_host *h, size_t pos, bool key_check);
 /* The storage map at a frame push (RollbackPoint.storage; its charge is
  * in scp_host_charge_push_context), and the rollback when the frame fails:
  * scp_storage_rollback takes the copy over; otherwise free it. */

@@ -31,7 +31,7 @@
 #include "soroban/core/host_lifecycle.h"
 
 enum {
-  FOOT_ENTRY = 25, STORE_ENTRY = 68, SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288,
+  FOOT_ENTRY = 25, STORE_ENTRY = 68, RESTORED_ENTRY = 24, SIZE_LEDGER_KEY = 152, SIZE_LEDGER_ENTRY = 288,
   SIZE_LAZY_ENTRY = 32, SIZE_CONTRACT_ID = 32, SIZE_SCADDRESS = 48, SIZE_SCVAL = 96,
   SIZE_SCMAP_ENTRY = 192
 };
@@ -411,6 +411,49 @@ static kmap store_map(scp_host *h) {
 static kmap foot_map(scp_host *h) {
   return (kmap){ h->foot, &h->nfoot, &h->capfoot, sizeof(scp_fentry), FOOT_ENTRY };
 }
+/* e2e_invoke's RestoredKeySet: MeteredOrdMap<Rc<LedgerKey>, ()>, entry
+ * 16 + 0 + 8 = 24 bytes */
+static kmap restored_map(scp_host *h) {
+  return (kmap){ h->restored, &h->nrestored, &h->caprestored, sizeof(scp_fentry), RESTORED_ENTRY };
+}
+
+static kmap which_map(scp_host *h, scp_smap which) {
+  switch (which) {
+  case SCP_SMAP_STORE: return store_map(h);
+  case SCP_SMAP_FOOTPRINT: return foot_map(h);
+  case SCP_SMAP_DECLARED:
+    return (kmap){ h->declared, &h->ndeclared, &h->capdeclared, sizeof(scp_fentry), FOOT_ENTRY };
+  default: return restored_map(h);
+  }
+}
+
+static void which_set(scp_host *h, scp_smap which, void *arr) {
+  if (which == SCP_SMAP_STORE) h->store = arr;
+  else if (which == SCP_SMAP_FOOTPRINT) h->foot = arr;
+  else if (which == SCP_SMAP_DECLARED) h->declared = arr;
+  else h->restored = arr;
+}
+
+int scp_storage_map_insert(scp_host *h, scp_smap which, const scp_lkey *key, size_t *pos) {
+  kmap m = which_map(h, which);
+  int rc = kmap_insert(h, &m, key, pos);
+  which_set(h, which, m.arr);
+  return rc;
+}
+
+int scp_storage_map_get(scp_host *h, scp_smap which, const scp_lkey *key, bool *found, size_t *pos) {
+  kmap m = which_map(h, which);
+  return kmap_get(h, &m, key, found, pos);
+}
+
+int scp_storage_map_find(scp_host *h, scp_smap which, const scp_lkey *key, bool *found, size_t *pos) {
+  kmap m = which_map(h, which);
+  return kmap_find(h, &m, key, found, pos);
+}
+
+int scp_storage_lkey_cmp(scp_host *h, const scp_lkey *a, const scp_lkey *b, int *ord) {
+  return lkey_cmp(h, a, b, ord);
+}
 
 static int store_insert(scp_host *h, const scp_lkey *key, size_t *pos) {
   kmap m = store_map(h);
@@ -420,9 +463,7 @@ static int store_insert(scp_host *h, const scp_lkey *key, size_t *pos) {
 }
 
 /* Footprint::record_access */
-static int record_access(scp_host *h, const scp_lkey *key, bool rw) {
-  int rc0 = scp_storage_footprint_check(h, key, rw);
-  if (rc0 != SCP_OK) return rc0;
+static int record_footprint(scp_host *h, const scp_lkey *key, bool rw) {
   kmap m = foot_map(h);
   bool found;
   size_t pos;
@@ -436,6 +477,21 @@ static int record_access(scp_host *h, const scp_lkey *key, bool rw) {
   return rc;
 }
 
+/* Recording mode records the access; enforcing mode enforces it
+ * (charged) and records it uncharged: the fee and the reports read the
+ * footprint the run used. */
+static int record_access(scp_host *h, const scp_lkey *key, bool rw) {
+  if (!h->enforcing) return record_footprint(h, key, rw);
+  int rc = scp_storage_enforce_access(h, key, rw);
+  if (rc != SCP_OK) return rc;
+  scp_budget *b = h->budget, shadow;
+  scp_budget_init(&shadow, UINT64_MAX, UINT64_MAX);
+  h->budget = &shadow;
+  rc = record_footprint(h, key, rw);
+  h->budget = b;
+  return rc;
+}
+
 /* ledger_info min_live_until_ledger_checked */
 static uint32_t min_live_until(const scp_host *h, unsigned dur) {
   uint32_t ttl = dur == SCP_DUR_TEMPORARY ? h->opts.min_temp_entry_ttl : h->opts.min_persistent_entry_ttl;
@@ -446,8 +502,9 @@ static unsigned key_durability(const scp_lkey *k) {
   return k->type == SCP_LK_CONTRACT_CODE ? SCP_DUR_PERSISTENT : k->dur;
 }
 
-/* Storage::handle_maybe_expired_entry */
+/* Storage::handle_maybe_expired_entry (recording mode only) */
 static int handle_maybe_expired(scp_host *h, const scp_lkey *key) {
+  if (h->enforcing) return SCP_OK;
   kmap m = store_map(h);
   bool found;
   size_t pos;
@@ -498,6 +555,12 @@ static int get_host_entry(scp_host *h, const scp_lkey *key, size_t *pos) {
   int rc = record_access(h, key, false);
   bool found;
   kmap m = store_map(h);
+  if (h->enforcing) {
+    /* every footprint key is in the map from the start */
+    if (rc == SCP_OK) rc = kmap_get(h, &m, key, &found, pos);
+    if (rc == SCP_OK && !found) rc = scp_host_err(h, SCP_ET_STORAGE, SCP_EC_INTERNAL_ERROR, "storage key missing");
+    return rc;
+  }
   if (rc == SCP_OK) rc = kmap_find(h, &m, key, &found, pos);
   if (rc != SCP_OK) return rc;
   if (!found) {
@@ -545,6 +608,7 @@ int scp_storage_has(scp_host *h, const scp_lkey *k, bool *found) {
 int scp_storage_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent) {
   size_t pos;
   int rc = get_host_entry(h, k, &pos);
+  if (rc == SCP_OK && h->store[pos].present && h->store[pos].enc_len) rc = scp_storage_lazy_decode(h, pos, true);
   if (rc != SCP_OK) return rc;
   count_read(h, k, &h->store[pos]);
   if (!h->store[pos].present)
@@ -557,6 +621,7 @@ int scp_storage_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent) {
 int scp_storage_try_get(scp_host *h, const scp_lkey *k, const scp_sentry **ent) {
   size_t pos;
   int rc = get_host_entry(h, k, &pos);
+  if (rc == SCP_OK && h->store[pos].present && h->store[pos].enc_len) rc = scp_storage_lazy_decode(h, pos, true);
   if (rc != SCP_OK) return rc;
   count_read(h, k, &h->store[pos]);
   *ent = h->store[pos].present ? &h->store[pos] : NULL;
@@ -584,6 +649,7 @@ static int put_opt(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t 
   e->vallen = present ? len : 0;
   e->present = present;
   e->live_until = present ? live_until : 0;
+  e->enc_len = 0;   /* LazyLedgerEntry::from_decoded */
   if (h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_WRITE, k, 0);
   if (h->io) {
     h->io = false;
@@ -738,6 +804,10 @@ void scp_storage_free(scp_host *h) {
     free(h->store[i].val);
   }
   for (size_t i = 0; i < h->nfoot; i++) scp_lkey_free(&h->foot[i].k);
+  for (size_t i = 0; i < h->nrestored; i++) scp_lkey_free(&h->restored[i].k);
+  free(h->restored);
+  h->restored = NULL;
+  h->nrestored = h->caprestored = 0;
   for (size_t i = 0; i < h->nsnap; i++) {
     scp_lkey_free(&h->snap[i].k);
     free(h->snap[i].val);

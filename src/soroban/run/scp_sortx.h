@@ -47,6 +47,10 @@ typedef struct scp_sortx {
   size_t narchived;
   size_t bytes;                /* the envelope's XDR size (a fee bump's inner
                                   transaction's, as an envelope of its own) */
+  size_t resources_len;        /* SorobanResources XDR, as the network decodes it */
+  size_t host_fn_len;          /* HostFunction XDR */
+  uint32_t *entry_lens;        /* per footprint key: its LedgerEntry's XDR length
+                                  in the snapshot, 0: none (scp_sortx_entry_lens) */
 } scp_sortx;
 
 /* Read the envelope at path.  SCP_OK, or (err one line "PATH: JSON-PATH:
@@ -67,6 +71,21 @@ void scp_sortx_free(scp_sortx *t);
  * persistent TTL). */
 struct scp_host;
 int scp_sortx_check_archived(const scp_sortx *t, struct scp_host *h, scp_error *err);
+
+/* Each footprint key's encoded LedgerEntry length in snapshot s (0 when
+ * s has no entry), what the network passes the host.  SCP_OK, or
+ * SCP_ERR_UNSUPPORTED (err names the key) for an entry s holds but not
+ * as the ledger's (a stand-in's code), SCP_ERR_NOMEM. */
+struct scp_snapshot;
+int scp_sortx_entry_lens(scp_sortx *t, const struct scp_snapshot *s, scp_error *err);
+
+/* (sor_tx_enforce.c) The network's set-up of the invocation, charged and
+ * booked as its own top-level frame tx:decode (host_enforce.c): the
+ * footprint and storage map built, the storage enforcing from then on.
+ * A Budget or host failure is the run's (*run_rc, run_err); SCP_OK or
+ * SCP_ERR_NOMEM otherwise. */
+struct sor_vm;
+int scp_sortx_enforce(struct sor_vm *vm, const scp_sortx *t, int *run_rc, scp_error *run_err, scp_error *err);
 
 /* What the network recorded: the SorobanTransactionMeta v1 extension's
  * charges and, from an RPC response's TransactionResult, the fee
@@ -121,7 +140,8 @@ struct scp_profile;
  * the fee the network charges as scprof computes it (scp_sortx_charge_of)
  * next to what the meta (may be NULL) recorded.  A difference between
  * two cells of a row is marked "DIFFERS"; then "tx differences": "none"
- * or how many and which.  SCP_OK or SCP_ERR_NOMEM. */
+ * or how many and which; then "tx invocation": what of the network's
+ * invocation the run charges.  SCP_OK or SCP_ERR_NOMEM. */
 int scp_sortx_describe(const scp_sortx *t, const scp_sortx_meta *meta, const scp_sortx_computed *c,
                        struct scp_profile *p);
 

@@ -280,6 +280,7 @@ static int read_entry(rdr *r, const json_t *el, scp_buf *eb, scp_buf *kb) {
   if (rc) return rc;
   cut c = {0};
   rc = cut_entry(r, (const uint8_t *)eb->data, eb->len, &c);
+  c.e.enc_len = (uint32_t)eb->len;   /* what the network passes the host (--tx) */
   if (!rc && key && (c.lk.len != kb->len || memcmp(c.lk.data, kb->data, kb->len)))
     rc = bad(r, SCP_ERR_MALFORMED, "the key is not the entry's", NULL);
   if (!rc && c.lk.oom) rc = nomem(r);

@@ -767,6 +767,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   scp_host_opts ho;
   scp_sor_host_opts(o, &ho);
   if (o->sdk_test) sdk_test_host_opts(&ho, o->auth.mock);
+  /* stellar-core hands the host its module cache */
+  if (o->session && o->session->tx) ho.module_cache = true;
   int rc = SCP_OK;
   if (o->auth.mock && !o->sdk_test)
     rc = scp_fail(err, SCP_ERR_ARG, "mocked auths are a soroban-sdk test's (context sdk-test)");
@@ -792,9 +794,9 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc) rc = deploy(&r, &ho, err);
   if (!rc) rc = check_entry(&r, err);
   const scp_sortx *tx = o->session ? o->session->tx : NULL;
-  if (!rc && tx && scp_storage_declare_footprint(r.vm.host, tx->foot, tx->nfoot)) rc = oom(err);
   /* stellar-core refuses an archived entry it does not restore before the host runs */
   if (!rc && tx) r.run_rc = scp_sortx_check_archived(tx, r.vm.host, &r.run_err);
+  if (!rc && tx && !r.run_rc) rc = scp_sortx_enforce(&r.vm, tx, &r.run_rc, &r.run_err, err);
   if (!rc && plan && !r.run_rc) rc = set_auth_entries(&r, plan, err);
   if (!rc) rc = open_host_fn_frame(&r, collect != NULL, err);
   if (!rc) call(&r);

@@ -161,6 +161,9 @@ static int footprint(rdr *r, const json_t *fp) {
   t->nro = (uint32_t)json_array_size(ro);
   t->nrw = (uint32_t)json_array_size(rw);
   if (!(t->foot = calloc(t->nro + t->nrw + 1, sizeof *t->foot))) return scp_fail(r->err, SCP_ERR_NOMEM, "out of memory");
+  /* SorobanResources: the two key arrays' lengths and keys, then
+   * instructions, disk read bytes, write bytes */
+  t->resources_len = 4 + 4 + 3 * 4;
   for (size_t i = 0; i < (size_t)t->nro + t->nrw; i++) {
     bool w = i >= t->nro;
     size_t k = w ? i - t->nro : i;
@@ -170,6 +173,7 @@ static int footprint(rdr *r, const json_t *fp) {
     size_t len = 0;
     int rc = image(r, "LedgerKey", json_array_get(w ? rw : ro, k), &img, &len);
     if (!rc) rc = lkey_of(r, where, img, len, &t->foot[i].k);
+    t->resources_len += len;
     free(img);
     if (rc) return rc;
     t->foot[i].rw = w;
@@ -225,6 +229,10 @@ static int operation(rdr *r, const json_t *ops) {
                "not a contract address");
   memcpy(t->contract_strkey, c, 56);
   snprintf(t->function, sizeof t->function, "%s", fn ? fn : "");
+  uint8_t *img = NULL;
+  int hrc = image(r, "HostFunction", mem(ihf, "host_function"), &img, &t->host_fn_len);
+  free(img);
+  if (hrc) return hrc;
   const json_t *args = mem(ic, "args"), *auth = mem(ihf, "auth");
   size_t na = json_array_size(args), nu = json_array_size(auth);
   t->args = calloc(na + 1, sizeof *t->args);
@@ -269,6 +277,7 @@ void scp_sortx_free(scp_sortx *t) {
   free(t->auth_lens);
   free(t->foot);
   free(t->archived);
+  free(t->entry_lens);
   free(t);
 }
 

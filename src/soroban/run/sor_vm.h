@@ -32,6 +32,10 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
  * require_auth that caused it. */
 #define SOR_AUTH_VERIFY_ED25519 0xFFFFFFF2u
 #define SOR_AUTH_VERIFY_CONTRACT 0xFFFFFFF3u
+/* A transaction's set-up as the network's invocation makes it before the
+ * call: its inputs decoded, its footprint and storage map built
+ * (tx:decode, sor_tx_enforce.c). */
+#define SOR_TX_DECODE 0xFFFFFFF4u
 
 #define SOR_MAX_DEPTH 128
 

@@ -50,12 +50,9 @@
  *     ledger_entry_to_ledger_key (contract data: MemCpy(48) the address,
  *     MemCpy(96) + substructure the key; code: MemCpy(32); account:
  *     MemCpy(32); trustline: MemCpy(32), MemCpy(45)) and the key compare
- *     (Compare<LedgerKey>).  has and extend do not decode.  scprof
- *     charges this decoding in enforcing mode only: its recording mode
- *     keeps entries decoded (recording mode's read-through stores the
- *     entry re-encoded, so the reference charges it there too -- a
- *     difference of the recording-mode run from the reference, left as
- *     it is because its outputs are pinned)
+ *     (Compare<LedgerKey>).  has and extend do not decode.  Recording
+ *     mode's read-through stores the entry re-encoded, so its first get
+ *     decodes too (host_lazy.c)
  *   every frame push's rollback point clones the StorageMap: MemCpy(24),
  *     MemAlloc(68 n), MemCpy(68 n), n the whole footprint in enforcing
  *     mode, the entries touched so far in recording mode
@@ -227,13 +224,10 @@ static int key_of_entry(scp_host *h, const scp_lkey *k) {
 
 int scp_storage_lazy_decode(scp_host *h, size_t pos, bool key_check) {
   const scp_sentry *e = &h->store[pos];
-  /* one LazyLedgerEntry per key, shared by the map's rollback copies:
-   * decoded once, whatever rolls back (its flag is the declared key's) */
-  scp_fentry *d = NULL;
-  for (size_t i = 0; i < h->ndeclared && !d; i++)
-    if (scp_lkey_same(&h->declared[i].k, &e->k)) d = &h->declared[i];
-  if (!d || d->decoded) return SCP_OK;
-  d->decoded = 1;
+  /* the memo lives in the LazyLedgerEntry the map's rollback copies share */
+  uint8_t *decoded = scp_storage_lazy_memo(h, e);
+  if (!decoded || *decoded) return SCP_OK;
+  *decoded = 1;
   int rc = charge(h, SCP_COST_ValDeser, e->enc_len);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_ENTRY);
   if (rc != SCP_OK || !key_check) return rc;

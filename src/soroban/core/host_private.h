@@ -105,10 +105,16 @@ typedef struct scp_sentry {
   uint8_t *val;        /* CONTRACT_DATA: ScVal XDR of the value; CODE: the Wasm */
   uint32_t vallen;
   uint32_t live_until;
-  /* Enforcing mode (host_enforce.c): the length of the encoded LedgerEntry
-   * the embedder passed, while the host has not decoded it yet (a lazy
-   * entry); 0 once decoded, or for an entry put in-host. */
+  /* The length of the encoded LedgerEntry behind a lazy entry (one the
+   * embedder passed in enforcing mode, host_enforce.c; one read through
+   * from the snapshot source in recording mode, host_lazy.c); 0 for an
+   * entry put in-host (LazyLedgerEntry::from_decoded).  In the snapshot
+   * source: the entry's length as the ledger file held it, 0 unknown. */
   uint32_t enc_len;
+  /* Recording mode: 1 + the index of the read-through's decoded memo in
+   * h->lazy_decoded (the Rc<LazyLedgerEntry> the map's rollback copies
+   * share); 0 none. */
+  uint32_t lazy;
 } scp_sentry;
 
 enum { SCP_FEE_HOOK_FOOTPRINT, SCP_FEE_HOOK_WRITE, SCP_FEE_HOOK_EXTEND, SCP_FEE_HOOK_EVENT };
@@ -164,6 +170,10 @@ struct scp_host {
   size_t ndeclared, capdeclared;
   scp_fentry *restored;
   size_t nrestored, caprestored;
+  /* Recording mode: per read-through (scp_sentry.lazy), whether its
+   * LazyLedgerEntry was decoded; it outlives the frames' rollbacks. */
+  uint8_t *lazy_decoded;
+  size_t nlazy, caplazy;
   /* Code entries stored without cost inputs (ContractCodeEntry ext v0),
    * by Wasm hash (borrowed from the ledger): the VM charges them by their
    * byte length, and their entries are that much smaller. */
@@ -461,6 +471,19 @@ SCP_HIDDEN int scp_storage_enforce_access(scp_host *h, const scp_lkey *k, bool r
  * storage get does (try_get_full), the key made from the entry and
  * compared with the one asked for. */
 SCP_HIDDEN int scp_storage_lazy_decode(scp_host *h, size_t pos, bool key_check);
+/* (host_lazy.c) Recording mode's read-through of src into store entry e:
+ * stored encoded (LazyLedgerEntry::from_encoded), its length src's own or
+ * our encoding's, with a decoded memo of its own. */
+SCP_HIDDEN int scp_storage_lazy_read_through(scp_host *h, scp_sentry *e, const scp_sentry *src);
+/* (host_lazy.c) The decoded memo of lazy store entry e: recording mode's
+ * read-through's, enforcing mode's declared key's; NULL when none. */
+SCP_HIDDEN uint8_t *scp_storage_lazy_memo(scp_host *h, const scp_sentry *e);
+/* (host_lazy.c) The XDR length of the LedgerEntry holding e (ext v0, as
+ * our encoder writes it). */
+SCP_HIDDEN uint32_t scp_storage_entry_xdr_len(const scp_host *h, const scp_sentry *e);
+/* (host_lazy.c) A ledger entry into the snapshot source (scp_storage_seed,
+ * not in the map), with its encoded length (src->enc_len, 0 unknown). */
+SCP_HIDDEN int scp_storage_seed_entry(scp_host *h, const scp_sentry *src);
 /* The storage map at a frame push (RollbackPoint.storage; its charge is
  * in scp_host_charge_push_context), and the rollback when the frame fails:
  * scp_storage_rollback takes the copy over; otherwise free it. */

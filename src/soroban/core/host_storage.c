@@ -24,6 +24,9 @@
  * the ScAddress, the ScVal compare (below), MemCmp(4) for the durability.
  * The ScVal compare works on the XDR images directly (XDR is big-endian, so
  * byte order is value order once the sign bit of signed types is flipped).
+ *
+ * An entry read through from the snapshot source is stored encoded and
+ * decoded, with charges, by its first get: the rules in host_lazy.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -576,6 +579,8 @@ static int get_host_entry(scp_host *h, const scp_lkey *key, size_t *pos) {
       e->vallen = src->vallen;
       e->present = true;
       e->live_until = src->live_until;
+      rc = scp_storage_lazy_read_through(h, e, src);   /* stored encoded (host_lazy.c) */
+      if (rc != SCP_OK) return rc;
     }
   }
   rc = record_access(h, key, false);
@@ -649,7 +654,7 @@ static int put_opt(scp_host *h, const scp_lkey *k, const uint8_t *val, uint32_t 
   e->vallen = present ? len : 0;
   e->present = present;
   e->live_until = present ? live_until : 0;
-  e->enc_len = 0;   /* LazyLedgerEntry::from_decoded */
+  e->enc_len = e->lazy = 0;   /* LazyLedgerEntry::from_decoded */
   if (h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_WRITE, k, 0);
   if (h->io) {
     h->io = false;
@@ -786,6 +791,7 @@ int scp_storage_seed_map(scp_host *h, const scp_lkey *k, const uint8_t *val, uin
   e->vallen = 0;
   e->present = val != NULL;
   e->live_until = val ? live_until : 0;
+  e->enc_len = e->lazy = 0;   /* put in-host: decoded */
   if (!val) return SCP_OK;
   if (!(e->val = malloc(len ? len : 1))) return SCP_ERR_NOMEM;
   if (len) memcpy(e->val, val, len);
@@ -820,6 +826,9 @@ void scp_storage_free(scp_host *h) {
   h->store = NULL;
   h->foot = NULL;
   h->nstore = h->nfoot = h->capstore = h->capfoot = 0;
+  free(h->lazy_decoded);
+  h->lazy_decoded = NULL;
+  h->nlazy = h->caplazy = 0;
   scp_storage_declared_free(h);
 }
 

@@ -238,9 +238,7 @@ static int ents_take(scp_ledger *l, const scp_host *h) {
 
 int scp_sor_ledger_give(const scp_ledger *l, scp_host *h) {
   int rc = SCP_OK;
-  for (size_t i = 0; i < l->nents && !rc; i++)
-    rc = scp_storage_seed(h, &l->ents[i].k, l->ents[i].val, l->ents[i].vallen,
-                          l->ents[i].live_until, false);
+  for (size_t i = 0; i < l->nents && !rc; i++) rc = scp_storage_seed_entry(h, &l->ents[i]);
   return rc;
 }
 

@@ -46,7 +46,7 @@ static scp_lkey data_key(void) {
 
 static int setup(void **state) {
   scp_host_opts o = { .ledger_sequence = 100, .min_persistent_entry_ttl = 4096, .min_temp_entry_ttl = 16,
-                      .max_entry_ttl = 6312000 };
+                      .max_entry_ttl = 6312000, .lazy_read_through = true };
   if (fixture_open(state, UINT64_MAX, UINT64_MAX, &o, 8)) return -1;
   fixture *f = *state;
   scp_lkey k = data_key();
@@ -168,7 +168,7 @@ static void test_rollback_keeps_memo(void **state) {
 static void test_file_length(void **state) {
   fixture *f = *state;
   scp_host_destroy(f->h);
-  scp_host_opts o = { .ledger_sequence = 100, .max_entry_ttl = 6312000 };
+  scp_host_opts o = { .ledger_sequence = 100, .max_entry_ttl = 6312000, .lazy_read_through = true };
   scp_budget_init(&f->b, UINT64_MAX, UINT64_MAX);
   assert_int_equal(scp_host_create(&f->b, &o, &f->h), SCP_OK);
   scp_sentry src = { .k = data_key(), .present = true, .val = (uint8_t *)val_u64, .vallen = sizeof val_u64,

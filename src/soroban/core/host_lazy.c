@@ -45,6 +45,10 @@
  *     (put in-host, decoded); enforcing mode's (--tx) all lazy
  *     (host_enforce.c)
  *
+ * scprof does this with scp_host_opts.lazy_read_through only (off by
+ * default: the profiles' pinned outputs still assume decoded entries);
+ * enforcing mode's entries are always lazy.
+ *
  * The encoded length is the snapshot file's entry's when the ledger came
  * from one, else the length of the LedgerEntry our encoder writes for the
  * entry (ext v0 throughout, lastModifiedLedgerSeq 4 bytes).

@@ -26,7 +26,8 @@
  * byte order is value order once the sign bit of signed types is flipped).
  *
  * An entry read through from the snapshot source is stored encoded and
- * decoded, with charges, by its first get: the rules in host_lazy.c.
+ * decoded, with charges, by its first get (with opts.lazy_read_through):
+ * the rules in host_lazy.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -579,7 +580,7 @@ static int get_host_entry(scp_host *h, const scp_lkey *key, size_t *pos) {
       e->vallen = src->vallen;
       e->present = true;
       e->live_until = src->live_until;
-      rc = scp_storage_lazy_read_through(h, e, src);   /* stored encoded (host_lazy.c) */
+      if (h->opts.lazy_read_through) rc = scp_storage_lazy_read_through(h, e, src);   /* host_lazy.c */
       if (rc != SCP_OK) return rc;
     }
   }

@@ -65,6 +65,12 @@ typedef struct scp_host_opts {
    * false (default): no cache, the code read and parsed uncharged, as
    * the network's recording-mode invocation does. */
   bool module_cache;
+  /* Recording mode stores an entry it reads through from the snapshot
+   * source encoded and its first get decodes it, charged, as rs-soroban-env
+   * v28 does (host_lazy.c).  false (default): stored decoded, never
+   * charged -- scprof's earlier reading, which its pinned outputs still
+   * assume until they are moved to the reference's. */
+  bool lazy_read_through;
 } scp_host_opts;
 
 /* Enforcing-mode authorization from signed entries:

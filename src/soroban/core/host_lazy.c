@@ -45,9 +45,11 @@
  *     (put in-host, decoded); enforcing mode's (--tx) all lazy
  *     (host_enforce.c)
  *
- * scprof does this with scp_host_opts.lazy_read_through only (off by
- * default: the profiles' pinned outputs still assume decoded entries);
- * enforcing mode's entries are always lazy.
+ * scprof does this with scp_host_opts.lazy_read_through, which every
+ * profile's context sets (scp_sor_host_opts, the sdk-test options); a bare
+ * host leaves it off, its entries decoded as the reference's test hosts
+ * put them (the golden traces' hosts).  Enforcing mode's entries are
+ * always lazy.
  *
  * The encoded length is the snapshot file's entry's when the ledger came
  * from one, else the length of the LedgerEntry our encoder writes for the

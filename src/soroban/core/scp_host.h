@@ -67,9 +67,9 @@ typedef struct scp_host_opts {
   bool module_cache;
   /* Recording mode stores an entry it reads through from the snapshot
    * source encoded and its first get decodes it, charged, as rs-soroban-env
-   * v28 does (host_lazy.c).  false (default): stored decoded, never
-   * charged -- scprof's earlier reading, which its pinned outputs still
-   * assume until they are moved to the reference's. */
+   * v28 does (host_lazy.c); every profile's context sets it.  false
+   * (default): stored decoded, never charged, as in a host whose entries
+   * were put (the reference's test hosts). */
   bool lazy_read_through;
 } scp_host_opts;
 

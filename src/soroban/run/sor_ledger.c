@@ -34,6 +34,7 @@ void scp_sor_host_opts(const scp_soroban_opts *o, scp_host_opts *ho) {
   if (o->ledger.has_network_id) memcpy(ho->network_id, o->ledger.network_id, 32);
   ho->has_source_account = o->auth.has_source_account;
   if (o->auth.has_source_account) memcpy(ho->source_account, o->auth.source_account, 32);
+  ho->lazy_read_through = true;   /* read-through entries stored encoded (host_lazy.c) */
   /* a ledger on a network has its TTL settings (a bad network is reported
    * by the run) */
   scp_fee_network net;

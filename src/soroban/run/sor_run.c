@@ -752,6 +752,7 @@ static void sdk_test_host_opts(scp_host_opts *ho, int mock) {
   ho->auth_enforcing = mock == SCP_AUTH_MOCK_NONE;
   ho->auth_disable_non_root = mock == SCP_AUTH_MOCK_ALL;
   ho->module_cache = true;
+  ho->lazy_read_through = true;
 }
 
 /* One run: with plan, its entries are set (enforcing mode) before the

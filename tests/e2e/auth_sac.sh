@@ -38,9 +38,9 @@ SAC='contract:SAC(USDC:GBBD4…)'
 CHECK="auth:verify(__check_auth);contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526"
 
 scenario '{"contract": "usdc", "function": "transfer", "args": ["addr:wallet", "addr:'$TO'", "i128:100"]' "$S1" >"$T/d.json"
-NAME="[pin] auth sac: the wallet pays through the asset contract called directly (766,326 CPU)"
+NAME="[pin] auth sac: the wallet pays through the asset contract called directly (808,163 CPU)"
 "$BIN" profile --scenario "$T/d.json" -o "$T/d" -q 2>"$T/err"; rc=$?
-ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/d/03-transfer") -eq 766326 ]"
+ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/d/03-transfer") -eq 808163 ]"
 NAME="auth sac: its __check_auth is nested under the asset contract's frame, in auth:verify(__check_auth)"
 ok grep -q "^contract:SAC(USDC:$ISS);$SAC;$CHECK$" "$T/d/03-transfer/profile.folded"
 NAME="auth sac: and its VM too (vm:instantiate under contract:wallet.wasm)"
@@ -49,9 +49,9 @@ NAME="auth sac: directly, the folded stacks add up to the report's CPU"
 ok [ "$(folded_sum "$T/d/03-transfer")" -eq "$(cpu_of "$T/d/03-transfer")" ]
 
 scenario '{"contract": "payer", "function": "pay", "args": ["addr:usdc", "addr:wallet", "addr:'$TO'", "i128:100"]' "$S1" >"$T/p.json"
-NAME="[pin] auth sac: the wallet pays through payer.wasm and the asset contract (880,478 CPU)"
+NAME="[pin] auth sac: the wallet pays through payer.wasm and the asset contract (926,861 CPU)"
 "$BIN" profile --scenario "$T/p.json" -o "$T/p" -q 2>"$T/err"; rc=$?
-ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/p/03-pay") -eq 880478 ]"
+ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/p/03-pay") -eq 926861 ]"
 NAME="auth sac: its __check_auth is under payer's host:call and the asset contract's frame"
 ok grep -q "^contract:payer.wasm;pay ([^)]*);host:call;$SAC;$CHECK$" "$T/p/03-pay/profile.folded"
 NAME="auth sac: through payer, the folded stacks add up"

@@ -32,26 +32,26 @@ JSON
 NAME="auth scenario: two signed calls, then a recording one (exit 0)"
 "$BIN" profile --scenario "$T/c.json" -o "$T/c" -q 2>"$T/err"; rc=$?
 ok [ "$rc" -eq 0 ]
-NAME="[pin] auth scenario: the first signed call costs what --auth enforce does (641,193 CPU)"
-ok [ "$(cpu_of "$T/c/01-increment")" -eq 641193 ]
+NAME="[pin] auth scenario: the first signed call costs what --auth enforce does (649,774 CPU)"
+ok [ "$(cpu_of "$T/c/01-increment")" -eq 649774 ]
 NAME="[pin] auth scenario: the second is signed with a fresh nonce, on the first's ledger (644,927, u32:2)"
-ok sh -c "[ $(cpu_of "$T/c/02-increment") -eq 644927 ] && grep -q '^  result  *u32:2' '$T/c/02-increment/report.txt'"
+ok sh -c "[ $(cpu_of "$T/c/02-increment") -eq 657755 ] && grep -q '^  result  *u32:2' '$T/c/02-increment/report.txt'"
 NAME="auth scenario: the signed calls have auth:entries, the recording one auth:emulate"
 ok sh -c "grep -q ';auth:entries ' '$T/c/02-increment/profile.folded' && ! grep -q 'auth:emulate' '$T/c/02-increment/profile.folded' && grep -q ';auth:emulate ' '$T/c/03-increment/profile.folded'"
 NAME="[pin] auth scenario: the recording call after them (639,803, u32:3)"
-ok sh -c "[ $(cpu_of "$T/c/03-increment") -eq 639803 ] && grep -q '^  result  *u32:3' '$T/c/03-increment/report.txt'"
+ok sh -c "[ $(cpu_of "$T/c/03-increment") -eq 652631 ] && grep -q '^  result  *u32:3' '$T/c/03-increment/report.txt'"
 
 BUMP="{\"contract\": \"guard\", \"function\": \"bump\", \"args\": [\"addr:wallet\", \"bytes:$PK1\", \"u32:5\"]"
 cat >"$T/w.json" <<JSON
 {"contracts": [{"name": "guard", "wasm": "guard.wasm"}, {"name": "wallet", "wasm": "wallet.wasm"}],
  "calls": [$BUMP, "auth": "enforce", "signers": ["wallet=$S1"]}, $BUMP}]}
 JSON
-NAME="[pin] auth scenario: a contract's name in \"signers\" (wallet=S...): 956,519 CPU as on the command line"
+NAME="[pin] auth scenario: a contract's name in \"signers\" (wallet=S...): 965,611 CPU as on the command line"
 "$BIN" profile --scenario "$T/w.json" -o "$T/w" -q 2>"$T/err"; rc=$?
-ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w/01-bump") -eq 956519 ] && grep -q 'check_auth' '$T/w/01-bump/profile.folded'"
+ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w/01-bump") -eq 965611 ] && grep -q 'check_auth' '$T/w/01-bump/profile.folded'"
 NAME="auth scenario: --auth enforce with --scenario signs every profiled call (--signer C...=S...)"
 "$BIN" profile --scenario "$T/w.json" --auth enforce --signer "$W=$S1" -o "$T/w2" -q 2>"$T/err"; rc=$?
-ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w2/01-bump") -eq 956519 ] && [ $(cpu_of "$T/w2/02-bump") -eq 957704 ] && grep -q 'check_auth' '$T/w2/02-bump/profile.folded'"
+ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w2/01-bump") -eq 965611 ] && [ $(cpu_of "$T/w2/02-bump") -eq 976382 ] && grep -q 'check_auth' '$T/w2/02-bump/profile.folded'"
 
 err_case() {
   printf '{"contracts": [{"name": "counter", "wasm": "counter.wasm"}], "ledger": {"sequence": 100}, "calls": [%s, %s}]}' "$INC" "$1" >"$T/e.json"

@@ -14,7 +14,7 @@
 # programs litesvm ships (build/oracle), --matrix puts p-token and
 # Token-2022 side by side on the mint and transfer cases of
 # tests/oracle/cases.sh, each cell the CU litesvm 1.5.0 charged
-# (tests/oracle/expected.txt: independent evidence).  Demo's 409,304 CPU
+# (tests/oracle/expected.txt: independent evidence).  Demo's 413,850 CPU
 # and syscalls' 36,711 CU are the README's and litesvm's numbers; the other
 # costs are regression pins of scprof's own output.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
@@ -87,11 +87,11 @@ ok [ "$(grep -c '^| ' "$T/out")" -eq 24 ] && grep -qx '| case | cost | memory | 
 NAME="bench: each case's profile beside the table"
 ok [ -s "$T/a/08-demo_run_200/01-run/report.json" ] && [ -s "$T/a/10-demo_two_calls/02-run/flamegraph.svg" ] &&
    [ -s "$T/a/20-tx_pair/01-pair/profile.folded" ]
-NAME="bench: demo run u32:200 is the README's 409,304 CPU, syscalls litesvm's 36,711 CU"
-ok grep -qx '| demo_run_200 | 409,304 CPU | [0-9,]* | ok |' "$T/out" &&
+NAME="bench: demo run u32:200 is the README's 413,850 CPU, syscalls litesvm's 36,711 CU"
+ok grep -qx '| demo_run_200 | 413,850 CPU | [0-9,]* | ok |' "$T/out" &&
    grep -qx '| syscalls | 36,711 CU |  | ok |' "$T/out"
 NAME="bench: two calls of one scenario are two rows, LABEL/NN-NAME"
-ok grep -q '^| demo_two_calls/01-run | 409,304 CPU |' "$T/out" && grep -q '^| demo_two_calls/02-run | 623,804 CPU |' "$T/out"
+ok grep -q '^| demo_two_calls/01-run | 413,850 CPU |' "$T/out" && grep -q '^| demo_two_calls/02-run | 628,350 CPU |' "$T/out"
 NAME="bench: expected failures show their error, marked expected"
 ok grep -qx '| ret_custom | 2 CU |  | instruction failed: Custom(101) (expected) |' "$T/out" &&
    grep -q '^| demo_trap | .* | trap: .*divide by zero.* (expected) |$' "$T/out" &&

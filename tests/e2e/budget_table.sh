@@ -61,9 +61,9 @@ R="$T/runs/demo/report.txt"
 NAME="report: WasmInsnExec 54,541 x 4 = 218,164; ComputeSha256Hash 14,285 + 17,662 = 31,947; InvokeVmFunction 1,945 / 14"
 ok eval 'row WasmInsnExec 54,541 0 218,164 0 "$R" && row ComputeSha256Hash 3 384 31,947 0 "$R" &&
          row InvokeVmFunction 1 0 1,945 14 "$R"'
-NAME="report: the table's total row is the run's CPU and memory (409,304 and 213,516)"
-ok sh -c "sed -n '/^Budget by cost type/,\$p' '$R' | grep -q '^  total  *409,304  *213,516\$' &&
-          grep -q '^  CPU  *409,304 ' '$R' && grep -q '^  Memory  *213,516 ' '$R'"
+NAME="report: the table's total row is the run's CPU and memory (413,850 and 214,132)"
+ok sh -c "sed -n '/^Budget by cost type/,\$p' '$R' | grep -q '^  total  *413,850  *214,132\$' &&
+          grep -q '^  CPU  *413,850 ' '$R' && grep -q '^  Memory  *214,132 ' '$R'"
 
 cp "$B/examples/caller.wasm" "$B/examples/counter.wasm" "$T/"
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ

@@ -101,11 +101,11 @@ Z=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
 COUNTER=$B/examples/counter.wasm
 check "increment, no source account" 0 "$BIN" profile "$COUNTER" increment "addr:$Z" u32:1 -o "$T/s0" -q -f report,folded
 grep -q "^contract:counter.wasm;auth:emulate 35310$" "$T/s0/profile.folded" && echo "PASS auth:emulate frame under the root" || echo "FAIL auth:emulate frame under the root"
-grep -q "^  CPU *214,507 " "$T/s0/report.txt" && echo "PASS increment 214,507 CPU" || echo "FAIL increment 214,507 CPU"
+grep -q "^  CPU *219,053 " "$T/s0/report.txt" && echo "PASS increment 219,053 CPU" || echo "FAIL increment 219,053 CPU"
 check "increment, --source the user" 0 "$BIN" profile "$COUNTER" increment "addr:$Z" u32:1 --source "$Z" -o "$T/s1" -q -f report,folded
 grep -q "auth:emulate" "$T/s1/profile.folded" && echo "FAIL source account not emulated" || echo "PASS source account not emulated"
 grep -q ";host:require_auth 1701$" "$T/s1/profile.folded" && echo "PASS source account's require_auth writes no nonce" || echo "FAIL source account's require_auth writes no nonce"
-grep -q "^  CPU *172,525 " "$T/s1/report.txt" && echo "PASS increment as source 172,525 CPU" || echo "FAIL increment as source 172,525 CPU"
+grep -q "^  CPU *177,071 " "$T/s1/report.txt" && echo "PASS increment as source 177,071 CPU" || echo "FAIL increment as source 177,071 CPU"
 check "--source a contract refused" 3 "$BIN" profile "$COUNTER" increment "addr:$Z" u32:1 --source CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR -o "$T/x" -q
 one_line_err "--source message" "not an account strkey"
 exit 0

@@ -44,14 +44,14 @@ cat >"$T/pay.json" <<JSON
 JSON
 "$BIN" profile -q -o "$T/a" --scenario "$T/pay.json" 2>"$T/err"; rc=$?
 NAME="pay between two trustlines runs (exit $rc)"; ok [ "$rc" -eq 0 ]
-NAME="[pin] pay costs 672,742 CPU / 221,460 bytes (the memory's peak)"; ok [ "$(cpu_mem "$T/a/01-pay")" = "672742 221460" ]
-NAME="the payer's emulated signature check verifies (460,487 CPU)"
-ok grep -q "460,487 .* auth:emulate" "$T/a/01-pay/report.txt"
+NAME="[pin] pay costs 708,379 CPU / 225,112 bytes (the memory's peak)"; ok [ "$(cpu_mem "$T/a/01-pay")" = "708379 225112" ]
+NAME="the payer's emulated signature check verifies (464,522 CPU)"
+ok grep -q "464,522 .* auth:emulate" "$T/a/01-pay/report.txt"
 NAME="pay: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/a/01-pay"
 NAME="the report lists the asset contract's id"
 ok grep -q "asset contract 0 *SAC(USDC:$ISS) = $TESTNET_ID" "$T/a/01-pay/report.txt"
 NAME="the transfer runs in the asset contract's frame"; ok grep -q "contract:SAC(USDC:GBBD4" "$T/a/01-pay/profile.folded"
-NAME="[pin] the summary line"; ok grep -q "^1	payer	pay	CPU 672742	memory 230883	ok$" "$T/a/scenario.txt"
+NAME="[pin] the summary line"; ok grep -q "^1	payer	pay	CPU 708379	memory 235115	ok$" "$T/a/scenario.txt"
 "$BIN" profile -q -o "$T/b" --scenario "$T/pay.json" 2>"$T/err"
 NAME="the same scenario writes the same bytes"; ok diff -r "$T/a" "$T/b"
 
@@ -63,20 +63,20 @@ JSON
 "$BIN" profile -q -o "$T/h" -f report,folded --scenario "$T/xlm.json" 2>"$T/err"; rc=$?
 NAME="the native balance is the AccountEntry's (exit $rc)"; ok grep -q "result *i128:123456789" "$T/h/01-balance/report.txt"
 NAME="a call to an asset contract: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/h/01-balance"
-NAME="the summary names the asset contract"; ok grep -q "^1	xlm	balance	CPU 49136	" "$T/h/scenario.txt"
+NAME="the summary names the asset contract"; ok grep -q "^1	xlm	balance	CPU 62632	" "$T/h/scenario.txt"
 
 # ---- the same on the command line
 "$BIN" profile -q -o "$T/c" -f report,folded "$T/payer.wasm" pay "address:$ZERO_NET_ID" \
   "address:$FROM" "address:$TO" i128:250 --asset "USDC:$ISS" --account "$ISS" \
   --account "$FROM:100000000" --account "$TO:50000000" \
   --trustline "$FROM:USDC:$ISS:1000" --trustline "$TO:USDC:$ISS" 2>"$T/err"; rc=$?
-NAME="--account / --trustline: the scenario's costs (exit $rc)"; ok [ "$(cpu_mem "$T/c")" = "672742 221460" ]
+NAME="--account / --trustline: the scenario's costs (exit $rc)"; ok [ "$(cpu_mem "$T/c")" = "708379 225112" ]
 NAME="--account / --trustline: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/c"
 "$BIN" profile -q -o "$T/d" -f report "$T/payer.wasm" pay "address:$ZERO_NET_ID" \
   "address:$FROM" "address:$TO" i128:250 --asset "USDC:$ISS" \
   --trustline "$FROM:USDC:$ISS:1000" --trustline "$TO:USDC:$ISS" 2>"$T/err"; rc=$?
-NAME="without the payer's account entry the signature check stops early (251,680 CPU)"
-ok [ "$(cpu_mem "$T/d")" = "251680 221460" ]
+NAME="without the payer's account entry the signature check stops early (283,282 CPU)"
+ok [ "$(cpu_mem "$T/d")" = "283282 225112" ]
 "$BIN" profile -q -o "$T/x" "$T/payer.wasm" pay --account "$FROM:many" 2>"$T/err"; rc=$?
 NAME="--account with a bad balance: exit 3 (exit $rc)"; ok one_line_error 3 "--account $FROM:many: expected G...[:BALANCE]"
 "$BIN" profile -q -o "$T/x" "$T/payer.wasm" pay --trustline "$FROM:native" 2>"$T/err"; rc=$?
@@ -111,7 +111,7 @@ ok grep -q "auth 1 *CDUIHVLAEKTNIIPBASRVFX2BH7BCJTKCBCCYDKFF7N4M5H3H54ZHTUKR aut
 NAME="constructor scenario: folded stacks sum to the report's CPU"; ok folded_is_cpu "$T/f/02-increment"
 
 # ---- a call's own source account: its require_auth needs no nonce and no
-# signature check, as --source (docs/auth.md: 172,525 CPU instead of 214,507)
+# signature check, as --source (docs/auth.md: 177,071 CPU instead of 219,053)
 Z=GAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAWHF
 cat >"$T/src.json" <<JSON
 {"contracts": [{"name": "k", "wasm": "counter.wasm"}],
@@ -120,8 +120,8 @@ cat >"$T/src.json" <<JSON
 JSON
 "$BIN" profile -q -o "$T/g" -f report --scenario "$T/src.json" 2>"$T/err"; rc=$?
 NAME="a call's source account authorizes without a nonce (exit $rc)"
-ok grep -q "^1	k	increment	CPU 172525	" "$T/g/scenario.txt"
-NAME="another call's source is another account: nonce and signature check again (219,519 CPU)"; ok grep -q "^2	k	increment	CPU 219519	" "$T/g/scenario.txt"
+ok grep -q "^1	k	increment	CPU 177071	" "$T/g/scenario.txt"
+NAME="another call's source is another account: nonce and signature check again (228,312 CPU)"; ok grep -q "^2	k	increment	CPU 228312	" "$T/g/scenario.txt"
 
 bad() {   # bad NAME JSON STATUS MESSAGE
   printf '%s\n' "$2" >"$T/bad.json"

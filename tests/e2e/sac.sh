@@ -30,14 +30,14 @@ run_pay "$T/a"; rc=$?
 ok [ "$rc" -eq 0 ]
 NAME="sac: status OK, result void"
 ok grep -q "^  result  *void" "$T/a/report.txt"
-NAME="[pin] sac: exact total CPU 229,137 / memory 217,542 at its peak, 226,747 charged"
-ok sh -c "grep -q '^  CPU  *229,137 ' '$T/a/report.txt' && grep -q '^  Memory  *217,542 ' '$T/a/report.txt' &&
-  grep -q 'the call tree books 226,747 bytes' '$T/a/report.txt'"
+NAME="[pin] sac: exact total CPU 250,927 / memory 219,890 at its peak, 229,095 charged"
+ok sh -c "grep -q '^  CPU  *250,927 ' '$T/a/report.txt' && grep -q '^  Memory  *219,890 ' '$T/a/report.txt' &&
+  grep -q 'the call tree books 229,095 bytes' '$T/a/report.txt'"
 NAME="sac: stable across runs"
 run_pay "$T/b"
 ok cmp -s "$T/a/profile.folded" "$T/b/profile.folded"
 NAME="sac: folded stacks add up to the CPU"
-ok [ "$(awk '{s += $NF} END {print s}' "$T/a/profile.folded")" -eq 229137 ]
+ok [ "$(awk '{s += $NF} END {print s}' "$T/a/profile.folded")" -eq 250927 ]
 NAME="sac: contract:SAC(USDC:GBBD4…) under host:call"
 ok grep -q "^contract:payer.wasm;pay ([^)]*);host:call;contract:SAC(USDC:GBBD4…) 54799$" "$T/a/profile.folded"
 NAME="sac: report lists the asset contract's id"
@@ -62,11 +62,11 @@ ok [ "$rc" -eq 0 ]
 NAME="sac: to a contract: result void, the transfer event, one write"
 ok sh -c "grep -q '^  result  *void' '$T/c/report.txt' && grep -q '^  events  *1$' '$T/c/report.txt' &&
   grep -q '^  storage .* 1 writes' '$T/c/report.txt'"
-NAME="[pin] sac: to a contract: exact total CPU 225,268 / memory 221,378 at its peak, 222,229 charged"
-ok sh -c "grep -q '^  CPU  *225,268 ' '$T/c/report.txt' && grep -q '^  Memory  *221,378 ' '$T/c/report.txt' &&
-  grep -q 'the call tree books 222,229 bytes' '$T/c/report.txt'"
+NAME="[pin] sac: to a contract: exact total CPU 239,275 / memory 223,042 at its peak, 223,893 charged"
+ok sh -c "grep -q '^  CPU  *239,275 ' '$T/c/report.txt' && grep -q '^  Memory  *223,042 ' '$T/c/report.txt' &&
+  grep -q 'the call tree books 223,893 bytes' '$T/c/report.txt'"
 NAME="sac: to a contract: folded stacks add up to the CPU"
-ok [ "$(awk '{s += $NF} END {print s}' "$T/c/profile.folded")" -eq 225268 ]
+ok [ "$(awk '{s += $NF} END {print s}' "$T/c/profile.folded")" -eq 239275 ]
 NAME="sac: to a contract: contract:SAC(native) under host:call"
 ok grep -q "^contract:payer.wasm;pay ([^)]*);host:call;contract:SAC(native) 89349$" "$T/c/profile.folded"
 NAME="sac: to a contract: stable across runs"

@@ -53,14 +53,14 @@ JSON
 NAME="token flow runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 # [pin]: scprof's own totals, recorded; no reference trace runs this contract
 cat >"$T/want" <<EOF2
-1 mint CPU 726513 memory 235066 ok
-2 mint CPU 724761 memory 234626 ok
-3 transfer CPU 770501 memory 239919 ok
-4 balance CPU 235107 memory 222797 ok
-5 balance CPU 235107 memory 222797 ok
-6 approve CPU 733561 memory 238178 ok
-7 allowance CPU 240941 memory 223766 ok
-8 name CPU 215096 memory 220120 ok
+1 mint CPU 741648 memory 236838 ok
+2 mint CPU 739896 memory 236398 ok
+3 transfer CPU 800052 memory 243649 ok
+4 balance CPU 253415 memory 224968 ok
+5 balance CPU 253415 memory 224968 ok
+6 approve CPU 748696 memory 239950 ok
+7 allowance CPU 266192 memory 226838 ok
+8 name CPU 226196 memory 221312 ok
 EOF2
 summary "$T/a" >"$T/got"
 NAME="[pin] token flow: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"
@@ -68,9 +68,9 @@ NAME="balances after the transfer: 700 and 800"
 ok sh -c "grep -q 'result *i128:700' '$T/a/04-balance/report.txt' && grep -q 'result *i128:800' '$T/a/05-balance/report.txt'"
 NAME="the allowance and the constructor's metadata"
 ok sh -c "grep -q 'result *i128:100' '$T/a/07-allowance/report.txt' && grep -q 'result *str:\"Example Token\"' '$T/a/08-name/report.txt'"
-NAME="the signer's emulated signature check dominates a mint (456,593 of 726,513 CPU)"
-ok grep -q "456,593 .* auth:emulate" "$T/a/01-mint/report.txt"
-NAME="a balance read is mostly the VM's instantiation (175,345 of 235,107 CPU)"
+NAME="the signer's emulated signature check dominates a mint (460,628 of 741,648 CPU)"
+ok grep -q "460,628 .* auth:emulate" "$T/a/01-mint/report.txt"
+NAME="a balance read is mostly the VM's instantiation (175,345 of 253,415 CPU)"
 ok grep -q "175,345 .* vm:instantiate" "$T/a/04-balance/report.txt"
 NAME="token flow: each profile's folded stacks sum to its report's CPU"; ok all_folded_are_cpu "$T/a" 8
 "$BIN" profile -q -o "$T/b" -f report,folded,json --scenario "$T/token.json" 2>"$T/err"
@@ -80,8 +80,8 @@ NAME="token flow: two runs write the same bytes"; ok diff -r "$T/a" "$T/b"
 # the first mint then costs what the second does (no extension to write)
 sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": 121060}/' "$T/token.json" >"$T/live.json"
 "$BIN" profile -q -o "$T/c" -f report --scenario "$T/live.json" 2>"$T/err"; rc=$?
-NAME="[pin] live_until 121060: the first mint costs the second's (724,761 CPU)"
-ok grep -q "^1	token	mint	CPU 724761	memory 234626	ok$" "$T/c/scenario.txt"
+NAME="[pin] live_until 121060: the first mint costs the second's (739,896 CPU)"
+ok grep -q "^1	token	mint	CPU 739896	memory 236398	ok$" "$T/c/scenario.txt"
 sed 's/"symbol": "EXT"}}/"symbol": "EXT"}, "live_until": "soon"}/' "$T/token.json" >"$T/bad.json"
 "$BIN" profile -q -o "$T/x" --scenario "$T/bad.json" 2>"$T/err"; rc=$?
 NAME="a bad live_until: exit 65 (exit $rc)"; ok one_line_error 65 "bad.json: contracts[0]: \"live_until\" must be a ledger number"
@@ -117,8 +117,8 @@ sed -e '/^           {"function"/d' -e '/^                                      
 "$BIN" profile -q -o "$T/f" -f report --scenario "$T/short.json" 2>"$T/err"; rc=$?
 NAME="an overdrawn transfer traps: exit 10, the later calls still run (exit $rc)"
 ok sh -c "[ $rc -eq 10 ] && grep -q '^2	token	transfer	CPU [0-9]*	memory [0-9]*	.*token.wasm: trap: unreachable in transfer (examples/token.c)\$' '$T/f/scenario.txt'"
-NAME="the trapped transfer changed nothing: balance 1000 at 235,107 CPU"
-ok sh -c "grep -q '^3	token	balance	CPU 235107	memory 222797	ok\$' '$T/f/scenario.txt' && grep -q 'result *i128:1000' '$T/f/03-balance/report.txt'"
+NAME="the trapped transfer changed nothing: balance 1000 at 253,415 CPU"
+ok sh -c "grep -q '^3	token	balance	CPU 253415	memory 224968	ok\$' '$T/f/scenario.txt' && grep -q 'result *i128:1000' '$T/f/03-balance/report.txt'"
 
 # ---- a Stellar Asset Contract called several times in a row, then through
 # a Wasm contract: its metadata lives in its instance storage, its
@@ -141,13 +141,13 @@ JSON
 "$BIN" profile -q -o "$T/s" -f report,folded --scenario "$T/sac.json" 2>"$T/err"; rc=$?
 NAME="asset contract: seven calls in a row run (exit $rc)"; ok [ "$rc" -eq 0 ]
 cat >"$T/want" <<EOF2
-1 mint CPU 543834 memory 19373 ok
-2 transfer CPU 563956 memory 22442 ok
-3 balance CPU 62809 memory 8676 ok
-4 balance CPU 62809 memory 8676 ok
-5 name CPU 44893 memory 5533 ok
-6 pay CPU 671707 memory 230595 ok
-7 balance CPU 62809 memory 8676 ok
+1 mint CPU 570019 memory 22337 ok
+2 transfer CPU 595047 memory 26058 ok
+3 balance CPU 84959 memory 11060 ok
+4 balance CPU 84959 memory 11060 ok
+5 name CPU 62137 memory 7265 ok
+6 pay CPU 707344 memory 234827 ok
+7 balance CPU 84959 memory 11060 ok
 EOF2
 summary "$T/s" >"$T/got"
 NAME="[pin] asset contract calls: every call's CPU and memory"; ok cmp -s "$T/want" "$T/got"

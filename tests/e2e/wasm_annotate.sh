@@ -95,12 +95,12 @@ ok [ "$(awk "$HEX"'$4 ~ /^0x/ && hex($4) >= 84 && hex($4) <= 139 && $1 == "6,400
 NAME="[derived] wasm_annotate: the buffer loop's i32.store8 is 256 CPU (64 entries)"
 ok grep -qE '^ +256 +0\.06% +\. +0xb6  i32\.store8$' "$T/out"
 NAME="[derived] wasm_annotate: a call is 268 CPU (67 fuel), a host function's named as its frame is"
-ok grep -qE '^ +268 +0\.07% +\. +0x157  call 5 \(host:contract_event\)$' "$T/out"
+ok grep -qE '^ +268 +0\.06% +\. +0x157  call 5 \(host:contract_event\)$' "$T/out"
 # run(200) does not fail (n <= 10000), yet the call in that branch is paid:
 # a block is no region of its own, so its operators are charged with the
 # function body's on entry
 NAME="[derived] wasm_annotate: the fail_with_error call that did not run is charged ahead (268 CPU)"
-ok sh -c "grep -qE '^ +268 +0\\.07% +\\. +0x30  call 0 \\(host:fail_with_error\\)$' '$T/out' &&
+ok sh -c "grep -qE '^ +268 +0\\.06% +\\. +0x30  call 0 \\(host:fail_with_error\\)$' '$T/out' &&
           ! grep -q 'host:fail_with_error' '$T/demo/profile.folded'"
 # every other host function a call row names is a frame under run
 missing=$(sed -n 's/.*  call [0-9]* (\(host:[a-z0-9_]*\))$/\1/p' "$T/out" | grep -vx 'host:fail_with_error' |

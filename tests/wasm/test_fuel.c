@@ -1264,6 +1264,27 @@ static uint64_t pc_ahead(scp_tree *t, uint32_t node, uint64_t pc) {
   return c;
 }
 
+/* fm_open with a tree attached (module id 1, CPU = fuel x 4); returns the
+ * module's bytes as wat2wasm wrote them, for body_ops. */
+static uint8_t *fm_open_profiled(fuel_mod *fm, scp_tree *t, const char *name, const char *wat,
+                                 size_t *len) {
+  fm_open(fm, name, wat);
+  assert_int_equal(scp_tree_init(t, 1), SCP_OK);
+  scp_wasm_attach(fm->inst, t, 0, 1, 4);
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/%.100s.wasm", build_dir(), name);
+  uint8_t *bin = read_all(path, len);
+  assert_non_null(bin);
+  return bin;
+}
+
+static void fm_close_profiled(fuel_mod *fm, scp_tree *t, uint8_t *bin) {
+  free(bin);
+  scp_wasm_attach(fm->inst, NULL, 0, 0, 0);
+  fm_close(fm);
+  scp_tree_free(t);
+}
+
 /* "Charged ahead": a region pays for all its operators on entry; those an
  * early exit skips were paid without running.  Per pc, ahead = (region
  * entries - times the operator ran) x fuel x 4, and it is part of the pc's
@@ -1296,14 +1317,8 @@ static void test_settle_ahead(void **state) {
     "      br $l)))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "ahead", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/ahead.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = fm_open_profiled(&fm, &t, "ahead", wat, &len);
   op_pc ops[32];
   uint64_t r, a3[1] = {3}, a2[1] = {2};
 
@@ -1359,10 +1374,7 @@ static void test_settle_ahead(void **state) {
   assert_int_equal(body_ops(bin, len, 2, ops, 32), 11);
   static const uint64_t ret_ahead[11] = {0, 0, 0, 0, 4, 4, 4, 4, 4, 0, 4};
   for (size_t i = 0; i < 11; i++) assert_int_equal(pc_ahead(&t, node, ops[i].pc), ret_ahead[i]);
-  free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_profiled(&fm, &t, bin);
 }
 
 /* A trap ends the run where it happens: in the trapping frame and in each
@@ -1379,14 +1391,8 @@ static void test_settle_ahead_trap(void **state) {
   fuel_mod fm;
   scp_tree t;
   uint64_t consumed;
-  fm_open(&fm, "aheadtrap", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/aheadtrap.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = fm_open_profiled(&fm, &t, "aheadtrap", wat, &len);
   op_pc ops[32];
 
   /* calltrap: body 1 + const, drop 2 + call 67 + const, drop 2 + end 1 =
@@ -1419,10 +1425,7 @@ static void test_settle_ahead_trap(void **state) {
   /* a second settle (no new run) takes nothing more off */
   assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
   assert_int_equal(pc_ahead(&t, node, ops[4].pc), 4);
-  free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_profiled(&fm, &t, bin);
 }
 
 /* DESIGN.md: the cost of instruction i in a node is entries(region(i)) x
@@ -1585,14 +1588,8 @@ static void test_settle_runs(void **state) {
     "    if (result i32) i32.const 10 else i32.const 20 end))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "runs", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/runs.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = fm_open_profiled(&fm, &t, "runs", wat, &len);
   uint64_t r;
 
   /* count(5): entry 1 (1 + 2/8) + loop 1 + 7 ops = 8 per entry, i = 1..5
@@ -1644,10 +1641,7 @@ static void test_settle_runs(void **state) {
   body_ops(bin, len, 2, ops, 32);
   assert_int_equal(pc_cost(&t, node, ops[5].pc), 4 * (10 + 7));
   assert_int_equal(pc_ahead(&t, node, ops[5].pc), 4 * 7);
-  free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_profiled(&fm, &t, bin);
 }
 
 /* A trap stops the counts at the trapping operator: it ran, what follows
@@ -1667,14 +1661,8 @@ static void test_settle_runs_trap(void **state) {
   fuel_mod fm;
   scp_tree t;
   uint64_t consumed, big[1] = {1000000};
-  fm_open(&fm, "runstrap", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/runstrap.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = fm_open_profiled(&fm, &t, "runstrap", wat, &len);
 
   /* walk: the loads at 0 and 32768 pass, the one at 65536 traps in the
    * third entry of the loop.  Entry 1 + end 1 = 2; loop 1 + get 1 +
@@ -1696,10 +1684,7 @@ static void test_settle_runs_trap(void **state) {
   check_runs(&t, find_guest(&t, 2), bin, len, 2, call_runs, 6, 1);
   static const uint64_t t_runs[2] = {1, 0};
   check_runs(&t, find_guest(&t, 0), bin, len, 0, t_runs, 2, 1);
-  free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_profiled(&fm, &t, bin);
 }
 
 static int setup_goto(void **state) { use_switch = false; return 0; }

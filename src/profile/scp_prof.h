@@ -96,6 +96,7 @@ typedef struct scp_prof_pc {
   uint32_t node;           /* the node whose self cost it is */
   uint32_t text;           /* string id: the instruction, as pc_text wrote it */
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t runs;           /* times it ran, when the profile's pc_runs is set */
 } scp_prof_pc;
 
 typedef struct scp_prof_node {
@@ -190,6 +191,7 @@ struct scp_profile {
   /* per-instruction self costs where there are no source lines (only with
    * a resolver's pc_text), laid out per node (pcs_first, npcs) */
   scp_prof_pc *pcs;        size_t npcs, cappcs;
+  bool pc_runs;            /* the rows' runs are counted (the tree's pc_runs) */
   /* The value a metric's limit is checked against, for a metric whose
    * limit is not checked against the tree's total (Soroban memory: the
    * Budget's running count after refunds, at its peak, while the tree

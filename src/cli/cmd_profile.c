@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "cli_sorsyms.h"
+#include "cli_ledger.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/scp_snapshot.h"
 #include "cli/cli_sortx.h"
@@ -884,29 +885,6 @@ static int read_contracts(profile_opts *o, uint8_t **wasm, size_t *wasm_len) {
   return 0;
 }
 
-/* Accounts and trustlines: the scenario files' ledger, with the called
- * contract first and the callees after it (the same ids: salts 0, 1, ...).
- * *files is the ledger's file list (the caller frees both).  Returns false
- * on OOM. */
-static bool cli_ledger(const profile_opts *o, const uint8_t *wasm, size_t wasm_len,
-                       scp_soroban_opts *so, scp_sor_session *sess, scp_ledger **ledger,
-                       scp_contract_file **files) {
-  *ledger = NULL;
-  *files = calloc(o->ncontracts + 1, sizeof **files);
-  if (*files) {
-    (*files)[0] = (scp_contract_file){.path = o->wasm_path, .wasm = wasm, .len = wasm_len};
-    memcpy(*files + 1, o->contracts, o->ncontracts * sizeof **files);
-    *ledger = scp_ledger_new(*files, o->ncontracts + 1);
-  }
-  if (!*ledger || !scp_ledger_classic(*ledger, o->accounts, o->naccounts, o->trustlines,
-                                      o->ntrustlines, o->assets, o->nassets))
-    return false;
-  *sess = (scp_sor_session){.ledger = *ledger, .main = 0};
-  so->session = sess;
-  so->ledger.nassets = 0;   /* the ledger's own */
-  return true;
-}
-
 /* The last line on the terminal: "CPU 1,234, memory 5,678: profile
  * written to DIR". */
 static void report_done(const scp_profile *p, const profile_opts *o, cli_progress *progress) {
@@ -954,19 +932,25 @@ static int profile_call(profile_opts *o) {
   memcpy(so.auth.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
+  scp_ledger_deploy *deploys = NULL;
   scp_sor_session sess;
-  if (o->snap ? !cli_snapshot_session(o->snap, o->snap_main, &so, &sess, &ledger, &files)
-             : (o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &sess, &ledger, &files)) {
+  status = !o->snap ? cli_ledger_open(&so, o->accounts, o->naccounts, o->trustlines, o->ntrustlines, &sess,
+                                      &ledger, &files, &deploys)
+         : cli_snapshot_session(o->snap, o->snap_main, &so, &sess, &ledger, &files) ? 0
+         : cli_die(SCP_ERR_NOMEM, "out of memory");
+  if (status) {
     free(wasm);
     free(files);
+    free(deploys);
     scp_ledger_free(ledger);
-    return cli_die(SCP_ERR_NOMEM, "out of memory");
+    return status;
   }
   cli_sortx_apply(&o->sortx, &so, &sess);
   scp_profile *p = NULL;
   scp_error err = {0};
   int rc = scp_soroban_profile(&so, &p, &err);
   scp_ledger_free(ledger);
+  free(deploys);
   free(files);
   free(wasm);
   if (!p) return cli_die(rc, "%s", err.msg);

@@ -29,6 +29,7 @@ typedef struct profile_opts {
   scp_arg *args;
   size_t nargs;
   scp_contract_file *contracts;   /* --contract FILE.wasm: callees deployed first */
+  cli_ctor_args ctor;         /* --constructor-args JSON: the called contract's */
   const char **assets;            /* --asset native|CODE:G...: asset contracts */
   size_t nassets;
   scp_ledger_account *accounts;   /* --account G...[:BALANCE] */
@@ -384,6 +385,8 @@ static int ledger_option(int argc, char **argv, int *i, profile_opts *o) {
       return usage;
     int status = parse_trustline(o, val);
     if (status) return status;
+  } else if (!strcmp(a, "--constructor-args")) {
+    if (!(o->ctor.json = cli_option_value(argc, argv, i, "a JSON object or array"))) return usage;
   } else if (!strcmp(a, "--contract")) {
     if (!(val = cli_option_value(argc, argv, i, "a contract .wasm file"))) return usage;
     o->contracts[o->ncontracts++].path = val;
@@ -521,6 +524,9 @@ static int check_args(profile_opts *o) {
                    "--auth enforce");
   if (o->nwasm_subs && !o->snapshot)
     return cli_die(SCP_ERR_USAGE, "--wasm C...=FILE.wasm goes with --snapshot");
+  if (o->ctor.json && (o->snapshot || o->scenario || o->sdk_test))
+    return cli_die(SCP_ERR_USAGE, "--constructor-args goes with the network's deploy: not with --snapshot, "
+                   "--scenario (its \"constructor_args\") or --context sdk-test");
   if (o->snapshot && (o->scenario || o->ncontracts || o->naccounts || o->ntrustlines || o->protocol))
     return cli_die(SCP_ERR_USAGE, "--snapshot is the ledger: no --scenario, --contract, --account, "
                    "--trustline or --protocol with it");
@@ -840,6 +846,7 @@ static void free_opts(profile_opts *o) {
   cli_sor_syms_free(&o->syms);
   free(o->syms.specs);
   scp_snapshot_free(o->snap);
+  cli_ctor_args_free(&o->ctor);
   cli_sortx_free(&o->sortx);
 }
 
@@ -934,8 +941,8 @@ static int profile_call(profile_opts *o) {
   scp_contract_file *files = NULL;
   scp_ledger_deploy *deploys = NULL;
   scp_sor_session sess;
-  status = !o->snap ? cli_ledger_open(&so, o->accounts, o->naccounts, o->trustlines, o->ntrustlines, &sess,
-                                      &ledger, &files, &deploys)
+  status = !o->snap ? cli_ledger_open(&so, o->accounts, o->naccounts, o->trustlines, o->ntrustlines, &o->ctor,
+                                      &sess, &ledger, &files, &deploys)
          : cli_snapshot_session(o->snap, o->snap_main, &so, &sess, &ledger, &files) ? 0
          : cli_die(SCP_ERR_NOMEM, "out of memory");
   if (status) {

@@ -23,8 +23,15 @@
 #   - byte-identical: contracts without a constructor give exactly what
 #     the build before this support wrote (tests/data/cli_ctorless: folded
 #     stacks and every report.json meta line);
-#   - refusals, one line each: a constructor with parameters (the command
-#     line has no arguments for it) as the called contract or a --contract;
+#   - --constructor-args (the called contract's, as a scenario's
+#     "constructor_args": by name typed by the spec, or type:value
+#     strings): the results they give, and the same totals and folded
+#     stacks as the scenario with the same constructor_args;
+#   - refusals, one line each: a constructor with parameters and no
+#     arguments (the called contract or a --contract); --constructor-args
+#     with an unknown or missing parameter, a value of the wrong type, the
+#     wrong count, for a contract without a constructor, before protocol
+#     22, with a scenario;
 #   - protocol: --protocol 22 runs the constructor, 21 runs none
 #     (CreateContract had no constructor before 22), so get traps there as
 #     it did before this support;
@@ -41,9 +48,15 @@ trap 'rm -rf "$T"' EXIT
 G=$(cd "$(dirname "$0")/../data/cli_ctorless" && pwd)
 
 W=$B/tests/fixtures/wasm
-cp "$W/ctor_noargs.wasm" "$W/ctor_nodebug.wasm" "$W/ctor_reader.wasm" "$B/examples/counter.wasm" "$B/examples/caller.wasm" "$T/"
+cp "$W/ctor_noargs.wasm" "$W/ctor_nodebug.wasm" "$W/ctor_reader.wasm" "$B/examples/counter.wasm" "$B/examples/caller.wasm" \
+   "$B/examples/token.wasm" "$T/"
 cp "$W/kv_store.wasm" "$T/kv.wasm"
 cd "$T" || exit 1
+
+# same_run A B: profile folders A and B have the same CPU and memory totals
+# and the same (non-empty) folded stacks
+same_run() { [ "$(report_totals "$1/report.json")" = "$(report_totals "$2/report.json")" ] &&
+             [ -s "$1/profile.folded" ] && cmp -s "$1/profile.folded" "$2/profile.folded"; }
 
 # ---- a constructor without parameters runs at the deploy
 
@@ -107,14 +120,13 @@ NAME="ctor_cli: a --contract's constructor ran too: the caller reads its count =
 ok [ "$rc/$(report_meta cli2/report.json result)" = "0/u32:7" ]
 
 NAME="[derived] ctor_cli: a --contract with a constructor: the same totals and folded stacks as the scenario"
-ok eval '[ "$rc2/$(report_totals cli2/report.json)" = "0/$(report_totals sc2/01-read/report.json)" ] &&
-         [ -s cli2/profile.folded ] && cmp -s cli2/profile.folded sc2/01-read/profile.folded'
+ok eval '[ "$rc2" -eq 0 ] && same_run cli2 sc2/01-read'
 
 NAME="[derived] ctor_cli: the --contract has the scenario's id"
 ok [ "$(report_meta cli2/report.json "contract id 1")|$(report_meta sc2/01-read/report.json "contract id 1")" = \
      "ctor_noargs.wasm = $C1|ctor_noargs.wasm = $C1" ]
 
-# ---- contracts without a constructor: the bytes main's build wrote
+# ---- contracts without a constructor: the bytes the build before wrote
 
 "$BIN" profile -q -o kv kv.wasm put sym:k1 sym:v1 2>err &&
 "$BIN" profile -q -o two --contract counter.wasm caller.wasm run \
@@ -141,14 +153,66 @@ ok eval '[ "$rc" -eq 0 ] && cmp -s kv/profile.folded "$G/kv-put.folded" &&
 NAME="ctor_cli: constructor-less contracts: the same report meta lines as before"
 ok cmp -s meta.txt "$G/meta.txt"
 
+# ---- --constructor-args: the called contract's, as a scenario's
+
+# with_args DIR WASM FUNCTION ARGS: the command line's call with
+# --constructor-args ARGS into DIR, the one-contract scenario's with
+# "constructor_args": ARGS into sDIR; $rc and $rc2 their statuses
+with_args() {
+  "$BIN" profile -q -o "$1" "$2" "$3" --constructor-args "$4" 2>err
+  rc=$?
+  printf '{"contracts": [{"name": "c", "wasm": "%s", "constructor_args": %s}], "calls": [{"function": "%s"}]}\n' \
+    "$2" "$4" "$3" >"$1.json"
+  "$BIN" profile -q -o "s$1" --scenario "$1.json" 2>>err
+  rc2=$?
+}
+OWNER=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
+with_args tok token.wasm decimals \
+  "{\"admin\": \"$OWNER\", \"decimal\": 7, \"name\": \"Example Token\", \"symbol\": \"EXT\"}"
+NAME="ctor_cli: --constructor-args by name, typed by the spec: the token's decimals are the 7 given"
+ok [ "$rc/$rc2/$(report_meta tok/report.json result)" = "0/0/u32:7" ]
+
+NAME="[derived] ctor_cli: --constructor-args: the same totals and folded stacks as the scenario's constructor_args"
+ok same_run tok stok/01-decimals
+
+with_args arr ctor_nodebug.wasm get "[\"addr:$OWNER\", \"u32:41\"]"
+NAME="ctor_cli: --constructor-args as type:value strings: get returns the start given (41)"
+ok [ "$rc/$rc2/$(report_meta arr/report.json result)" = "0/0/u32:41" ]
+
+NAME="[derived] ctor_cli: --constructor-args as strings: the same totals and folded stacks as the scenario"
+ok same_run arr sarr/01-get
+
 # ---- what is refused
 
-NAME="ctor_cli: a constructor with parameters is refused, pointing to a scenario's constructor_args"
+NAME="ctor_cli: a constructor with parameters and no arguments is refused, pointing to --constructor-args and constructor_args"
 "$BIN" profile -q -o x ctor_nodebug.wasm get 2>err
 rc=$?
-ok one_line_error 3 "ctor_nodebug.wasm: __constructor takes 2 arguments, which the command line cannot give (a scenario's \"constructor_args\" gives them"
+ok one_line_error 3 "ctor_nodebug.wasm: __constructor takes 2 arguments: give them with --constructor-args (the called contract's) or a scenario's \"constructor_args\" (docs/scenarios.md)"
 
 NAME="ctor_cli: a --contract whose constructor has parameters is refused"
 "$BIN" profile -q -o x --contract ctor_nodebug.wasm kv.wasm put sym:k1 sym:v1 2>err
 rc=$?
 ok one_line_error 3 "ctor_nodebug.wasm: __constructor takes 2 arguments"
+
+refuse() {   # refuse NAME STATUS TEXT ARGS...: one line, that status
+  NAME="ctor_cli: --constructor-args: $1"; st=$2; text=$3; shift 3
+  "$BIN" profile -q -o x "$@" 2>err
+  rc=$?
+  ok one_line_error "$st" "$text"
+}
+refuse "a parameter the spec does not have" 3 "token.wasm: __constructor has no parameter 'nope'" \
+  token.wasm decimals --constructor-args '{"nope": 1}'
+refuse "a missing parameter" 3 "token.wasm: __constructor: missing 'decimal'" \
+  token.wasm decimals --constructor-args "{\"admin\": \"$OWNER\"}"
+refuse "a value the spec's type refuses" 3 "--constructor-args: argument --admin: not an address strkey" \
+  token.wasm decimals --constructor-args '{"admin": 1, "decimal": 7, "name": "n", "symbol": "s"}'
+refuse "the wrong count" 3 "token.wasm: __constructor takes 4 arguments, 1 given" \
+  token.wasm decimals --constructor-args '["u32:1"]'
+refuse "not JSON" 3 "--constructor-args: not a JSON object or array" \
+  token.wasm decimals --constructor-args 'xx'
+refuse "a contract without a constructor" 3 "kv.wasm: --constructor-args given, but it exports no __constructor" \
+  kv.wasm put sym:k1 sym:v1 --constructor-args '[]'
+refuse "before protocol 22" 3 "--constructor-args: a constructor runs from protocol 22 on (the ledger's is 21)" \
+  --protocol 21 ctor_noargs.wasm get --constructor-args '[]'
+refuse "not with a scenario" 2 "--constructor-args goes with the network's deploy" \
+  --scenario one.json --constructor-args '[]'

@@ -119,17 +119,10 @@ st=$?
 # Budget's vm:instantiate charge in a real profile of the same contract
 vm_check() {
   name=$1; wasm=$2; shift 2
-  # a call that traps still has its VM made, and its profile written; a
-  # contract whose constructor takes arguments is called in a scenario
+  # a call that traps still has its VM made, and its profile written
   rm -rf "$T/vm"
-  rep=$T/vm/report.json
-  if [ "$1" = --scenario ]; then
-    "$BIN" profile --scenario "$2" -o "$T/vm" -q -f json 2>"$T/err"
-    rep=$T/vm/01-$3/report.json
-  else
-    "$BIN" profile "$wasm" "$@" -o "$T/vm" -q -f json 2>"$T/err"
-  fi
-  if [ ! -s "$rep" ]; then fail "size VM $name: profile: $(cat "$T/err")"; return; fi
+  "$BIN" profile "$wasm" "$@" -o "$T/vm" -q -f json 2>"$T/err"
+  if [ ! -s "$T/vm/report.json" ]; then fail "size VM $name: profile: $(cat "$T/err")"; return; fi
   "$BIN" size "$wasm" -o "$T/vms" -q -f report
   got=$(sed -n 's/^  VM per call  *CPU \([0-9]*\) instructions, memory \([0-9]*\) bytes$/\1 \2/p' "$T/vms/report.txt")
   want=$(python3 -c '
@@ -137,19 +130,14 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 fr = {f["id"]: f["name"] for f in r["frames"]}
 v = [n["total"] for n in r["nodes"] if fr[n["frame"]] == "vm:instantiate"]
-print("%d %d" % (v[0][0], v[0][1]) if len(v) == 1 else "none")' "$rep")
+print("%d %d" % (v[0][0], v[0][1]) if len(v) == 1 else "none")' "$T/vm/report.json")
   [ -n "$got" ] && [ "$got" = "$want" ] && pass "size VM $name: per call CPU and memory $got == the profile's vm:instantiate" ||
     fail "size VM $name: size says '$got', the profile's vm:instantiate '$want'"
 }
 vm_check demo "$B/examples/demo.wasm" run u32:5
 vm_check counter "$CTR" increment "addr:$G" u32:1
-cp "$B/examples/token.wasm" "$T/token.wasm"
-cat >"$T/tok.json" <<J
-{"contracts": [{"name": "token", "wasm": "token.wasm",
-                "constructor_args": {"admin": "$G", "decimal": 7, "name": "T", "symbol": "T"}}],
- "calls": [{"function": "decimals"}]}
-J
-vm_check token "$B/examples/token.wasm" --scenario "$T/tok.json" decimals
+vm_check token "$B/examples/token.wasm" decimals \
+  --constructor-args "{\"admin\": \"$G\", \"decimal\": 7, \"name\": \"T\", \"symbol\": \"T\"}"
 vm_check vault_Oz "$B/tests/fixtures/rust/vault_Oz.wasm" sum u32:8
 vm_check vault_O3 "$B/tests/fixtures/rust/vault_O3.wasm" sum u32:8
 

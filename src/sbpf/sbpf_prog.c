@@ -206,6 +206,7 @@ void scp_sbpf_prog_free(scp_sbpf_prog *p) {
   free(p->code);
   free(p->cnt);
   free(p->blk);
+  free(p->cntblk);
   free(p->block_pc);
   free(p->func_block);
   free(p->name);
@@ -214,8 +215,13 @@ void scp_sbpf_prog_free(scp_sbpf_prog *p) {
 
 static int finish(scp_sbpf_prog *p, scp_error *err) {
   int rc = sbpf_verify(p, err);
+  if (!rc) rc = sbpf_decode(p, err);
   if (rc) return rc;
-  return sbpf_decode(p, err);
+  /* one load per block entry instead of two */
+  p->cntblk = malloc(((size_t)p->ninsns + 1) * sizeof *p->cntblk);
+  if (!p->cntblk) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  for (uint32_t pc = 0; pc <= p->ninsns; pc++) p->cntblk[pc] = p->cnt[pc] | (uint64_t)p->blk[pc] << 32;
+  return SCP_OK;
 }
 
 static scp_sbpf_prog *new_prog(const scp_sbpf_loader *l, const char *name) {

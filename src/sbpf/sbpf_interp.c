@@ -87,7 +87,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define BODY(name, flow) &&op_##name,
 #include "sbpf/sbpf_ops.def"
   };
-#define DISPATCH() goto *labels[ip->op]
+#define DISPATCH() goto *labels[ip->xop]
 #define CASE(name) op_##name:
 #else
 #define DISPATCH() goto dispatch
@@ -166,6 +166,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
     NEXT();                                                                 \
   } while (0)
 #define ALU(expr) do { DST = (expr); NEXT(); } while (0)
+#define FUSED(expr) do { DST = (expr); ip += 2; DISPATCH(); } while (0)
 #define JMP(cond) do { if (cond) ENTER((uint32_t)ip->aux); ENTER((uint32_t)(ip - code) + 1); } while (0)
 #define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
 #define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
@@ -175,7 +176,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 
 #ifdef SBPF_SWITCH
 dispatch:
-  switch ((sbpf_op)ip->op) {
+  switch ((sbpf_op)ip->xop) {
 #endif
   CASE(LDDW) DST = IMM; ip += 2; DISPATCH();
   CASE(LDXB) LOAD(1);
@@ -381,6 +382,20 @@ dispatch:
     r[0] = ret;
     ENTER(pc + 1);
   }
+  /* Fused pairs: the mov's dst is the second one's, whose register operand
+   * (ip[1].src) is not that dst, so reading it after the mov's write is
+   * reading it before. */
+  CASE(MOVR_ADD64R) FUSED(SRC + r[ip[1].src]);
+  CASE(MOVR_SUB64R) FUSED(SRC - r[ip[1].src]);
+  CASE(MOVR_XOR64R) FUSED(SRC ^ r[ip[1].src]);
+  CASE(MOVR_OR64R) FUSED(SRC | r[ip[1].src]);
+  CASE(MOVR_AND64R) FUSED(SRC & r[ip[1].src]);
+  CASE(MOVR_ADD64I) FUSED(SRC + (uint64_t)ip[1].imm);
+  CASE(MOVR_AND64I) FUSED(SRC & (uint64_t)ip[1].imm);
+  CASE(MOVR_LSH64I) FUSED(SRC << (ip[1].imm & 63));
+  CASE(MOVR_RSH64I) FUSED(SRC >> (ip[1].imm & 63));
+  CASE(MOVR_ARSH64I) FUSED((uint64_t)((int64_t)SRC >> (ip[1].imm & 63)));
+
   CASE(BADCALL) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
   CASE(UNSUPPORTED) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
   CASE(OVERRUN) TRAP(SCP_SBPF_TRAP_EXECUTION_OVERRUN);
@@ -427,6 +442,7 @@ done:
 #undef LOAD
 #undef STORE
 #undef ALU
+#undef FUSED
 #undef JMP
 #undef DIVZ
 #undef DIVO

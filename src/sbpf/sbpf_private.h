@@ -24,9 +24,12 @@ typedef enum sbpf_op {
 
 /* One decoded instruction slot.  aux: jump/call target pc, memory offset,
  * syscall index into the loader's table; imm: the sign-extended immediate
- * (lddw: the whole 64-bit value).  CALLX keeps its register in src. */
+ * (lddw: the whole 64-bit value).  CALLX keeps its register in src.
+ * op is what the instruction is; xop is the body the interpreter runs for
+ * it: op, a fused pair's body (sbpf_fuse, sbpf_prog.c), or METER_OUT while
+ * the meter runs short there (sbpf_meter_short). */
 typedef struct sbpf_insn {
-  uint8_t op, dst, src, pad;
+  uint8_t op, dst, src, xop;
   int32_t aux;
   int64_t imm;
 } sbpf_insn;
@@ -180,7 +183,7 @@ struct scp_sbpf_vm {
   int syscall_status;
   /* Meter stop: the op replaced by METER_OUT while the meter runs short. */
   uint32_t patch_pc;
-  uint8_t patch_op;
+  uint8_t patch_op, patch_head; /* xop of patch_pc and of the slot before it */
   bool patched;
   uint64_t *scratch;           /* block counters when no tree is attached */
   sbpf_stray_entry *strays;

@@ -213,14 +213,22 @@ void sbpf_meter_short(scp_sbpf_vm *vm, uint32_t pc, uint64_t m) {
    * the block). */
   sbpf_insn *code = (sbpf_insn *)p->code;
   vm->patch_pc = q;
-  vm->patch_op = code[q].op;
+  vm->patch_op = code[q].xop;
   vm->patched = true;
-  code[q].op = OP_METER_OUT;
+  code[q].xop = OP_METER_OUT;
+  /* A pair fused at q - 1 runs q's body without dispatching on q: the
+   * slot before runs unfused while the patch lasts. */
+  if (q > 0) {
+    vm->patch_head = code[q - 1].xop;
+    code[q - 1].xop = code[q - 1].op;
+  }
 }
 
 void sbpf_unpatch(scp_sbpf_vm *vm) {
   if (!vm->patched) return;
-  ((sbpf_insn *)vm->prog->code)[vm->patch_pc].op = vm->patch_op;
+  sbpf_insn *code = (sbpf_insn *)vm->prog->code;
+  code[vm->patch_pc].xop = vm->patch_op;
+  if (vm->patch_pc > 0) code[vm->patch_pc - 1].xop = vm->patch_head;
   vm->patched = false;
 }
 

@@ -59,8 +59,9 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
    * sets the same ones again), so the call path skips it. */
   const bool tree = vm->cfg.tree != NULL;
   const bool hook_call = hooks && hooks->call, hook_ret = hooks && hooks->ret;
-  const bool bump = p->version == SCP_SBPF_V0 || p->version == SCP_SBPF_V3;
-  const uint64_t frame_step = SCP_SBPF_FRAME_SIZE * (p->version == SCP_SBPF_V0 ? 2 : 1);
+  /* what a call adds to r10: v1 and v2 leave the stack pointer to the program */
+  const uint64_t frame_step = p->version == SCP_SBPF_V0 ? 2 * SCP_SBPF_FRAME_SIZE
+                              : p->version == SCP_SBPF_V3 ? SCP_SBPF_FRAME_SIZE : 0;
   uint64_t r[11];
   memcpy(r, vm->reg, sizeof r);
   /* Instructions executed = insns + (m_sync - m): the meter is the only
@@ -119,7 +120,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
       pushed = true;                                                        \
       TRAP(SCP_SBPF_TRAP_CALL_DEPTH_EXCEEDED);                              \
     }                                                                       \
-    if (bump) r[10] += frame_step;                                          \
+    r[10] += frame_step;                                                    \
   } while (0)
 /* The callee's frame gets its node and counters (without a tree, the
  * caller's: sbpf_enter_call would set the same fallback ones), then the

@@ -124,17 +124,23 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
   } while (0)
 /* The callee's frame gets its node and counters (without a tree, the
  * caller's: sbpf_enter_call would set the same fallback ones), then the
- * hook, then its first block. */
-#define ENTER_CALL(target) do {                                             \
+ * hook, then its first block.  A `call imm` (fixed target) made again
+ * from the same node finds the callee's node and counters still in the
+ * frame above, left by the last such call, and only counts the call. */
+#define ENTER_CALL(target, fixed) do {                                      \
     uint32_t tc_ = (target);                                                \
     sbpf_frame *nf_ = fr + 1;                                               \
     if (!tree) {                                                            \
       nf_->node = fr->node; nf_->fb = fr->fb; nf_->fnb = fr->fnb;           \
       nf_->ctr = fr->ctr;                                                   \
+    } else if ((fixed) && nf_->kpc == pc && nf_->knode == fr->node && !vm->oom) { \
+      vm->cfg.tree->nodes[nf_->node].calls++;                               \
     } else {                                                                \
       uint64_t cs_ = p->text_addr + 8ull * pc;                              \
       if (!sbpf_call_cached(vm, nf_, fr->node, cs_, tc_))                   \
         sbpf_enter_call(vm, nf_, fr->node, cs_, tc_);                       \
+      nf_->knode = fr->node;                                                \
+      nf_->kpc = (fixed) ? pc : UINT32_MAX;                                 \
     }                                                                       \
     fr = nf_;                                                               \
     if (hook_call) {                                                        \
@@ -172,6 +178,8 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
 #define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
 
+  if (tree)
+    for (unsigned d = 0; d < SCP_SBPF_MAX_CALL_DEPTH; d++) frames[d].kpc = UINT32_MAX;
   sbpf_enter_call(vm, fr, vm->cfg.node, 0, p->entry);
   ENTER(p->entry);
 
@@ -334,7 +342,7 @@ dispatch:
   CASE(CALL) {
     pc = (uint32_t)(ip - code);
     PUSH_FRAME();
-    ENTER_CALL((uint32_t)ip->aux);
+    ENTER_CALL((uint32_t)ip->aux, true);
   }
   CASE(CALLX) {
     pc = (uint32_t)(ip - code);
@@ -345,7 +353,7 @@ dispatch:
       pushed = true;
       TRAP(SCP_SBPF_TRAP_CALL_OUTSIDE_TEXT_SEGMENT);
     }
-    ENTER_CALL((uint32_t)target);
+    ENTER_CALL((uint32_t)target, false);
   }
   CASE(EXIT) {
     if (fr == frames) {

@@ -148,6 +148,10 @@ typedef struct sbpf_frame {
   uint32_t ret_pc;
   uint32_t node, fb, fnb;
   uint64_t *ctr;
+  /* The call that set node..ctr: the caller's node and the pc of its
+   * `call imm` (UINT32_MAX: none, or a callx), so the same call again
+   * finds them still here (sbpf_interp.c). */
+  uint32_t knode, kpc;
 } sbpf_frame;
 
 /* Entries that no per-node counter covers: a block entered outside its

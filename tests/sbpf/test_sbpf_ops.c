@@ -714,6 +714,84 @@ static void test_profile(void **state) {
   scp_sbpf_loader_destroy(l);
 }
 
+/* The same call from the same node reuses the callee's counters; from
+ * another node (f entered from two call sites) it must not, nor after a
+ * callx from the same node filled the callee's frame.  main: call f; call
+ * f; mov r0,0; exit.  f (4): r6 = 3; loop 3 times over calls of g (10) and
+ * h (11); exit.  Every f node (calls 1) gets its own g and h nodes, each
+ * called 3 times with 3 CU of self, in both dispatch modes. */
+typedef struct calls_case {
+  ins code[14];
+  uint64_t cu, fself;
+  uint32_t g_site, h_site;     /* call pcs in f; 0: not called */
+} calls_case;
+
+static const calls_case calls_cases[] = {
+  /* call g */
+  { { I(0x85, 0, 0, 0, 3), I(0x85, 0, 0, 0, 2), MOV(0, 0), EXIT, MOV(6, 3), I(0x85, 0, 0, 0, 3),
+      I(0x17, 6, 0, 0, 1), I(0x55, 6, 0, -3, 0), EXIT, EXIT, EXIT }, 32, 11, 5, 0 },
+  /* callx g */
+  { { I(0x85, 0, 0, 0, 3), I(0x85, 0, 0, 0, 2), MOV(0, 0), EXIT, MOV(6, 3), I(0x8d, 0, 0, 0, 2),
+      I(0x17, 6, 0, 0, 1), I(0x55, 6, 0, -3, 0), EXIT, EXIT, EXIT }, 32, 11, 5, 0 },
+  /* call h, callx g: each fills the frame above the other used */
+  { { I(0x85, 0, 0, 0, 3), I(0x85, 0, 0, 0, 2), MOV(0, 0), EXIT, MOV(6, 3), I(0x85, 0, 0, 0, 5),
+      I(0x8d, 0, 0, 0, 2), I(0x17, 6, 0, 0, 1), I(0x55, 6, 0, -4, 0), EXIT, EXIT, EXIT }, 44, 14, 6, 5 },
+};
+
+static void test_profile_calls(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  for (size_t c = 0; c < SCP_ARRAY_LEN(calls_cases); c++)
+    for (int sw = 0; sw < 2; sw++) {
+      const calls_case *k = &calls_cases[c];
+      scp_sbpf_prog *p = load_ins(l, k->code, V0);
+      scp_tree t;
+      assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+      uint64_t meter = 100, r0;
+      scp_sbpf_vm_config cfg = { .meter = &meter, .tree = &t, .node = 0, .module = 7 };
+      scp_sbpf_vm *vm;
+      scp_error err = { 0 };
+      assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+      scp_sbpf_vm_set_switch_dispatch(vm, sw);
+      uint32_t g = k->h_site ? 10 : 9, h = 11;
+      scp_sbpf_vm_set_reg(vm, 2, 0x100000000ull + 8ull * g);
+      assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_OK);
+      assert_int_equal(100 - meter, k->cu);
+      assert_int_equal(scp_tree_total(&t, 0), k->cu);
+      uint32_t fs[2], nf = 0, parents[4], np = 0;
+      for (uint32_t i = 0; i < t.n; i++) {
+        const scp_tree_node *n = &t.nodes[i];
+        if (n->kind != SCP_KIND_GUEST) continue;
+        if (n->callee == 4) {
+          assert_true(nf < 2);
+          assert_int_equal(n->calls, 1);
+          assert_int_equal(n->self[0], k->fself);
+          fs[nf++] = i;
+        } else if (n->callee == g || (k->h_site && n->callee == h)) {
+          assert_true(np < 4);
+          assert_int_equal(n->calls, 3);
+          assert_int_equal(n->self[0], 3);
+          assert_int_equal(n->callsite, 8ull * (n->callee == g ? k->g_site : k->h_site));
+          parents[np++] = n->parent;
+        }
+      }
+      assert_int_equal(nf, 2);
+      assert_int_equal(np, k->h_site ? 4 : 2);
+      /* as many callees under each f */
+      uint32_t under0 = 0;
+      for (uint32_t i = 0; i < np; i++) {
+        assert_true(parents[i] == fs[0] || parents[i] == fs[1]);
+        under0 += parents[i] == fs[0];
+      }
+      assert_int_equal(under0, np / 2);
+      scp_sbpf_vm_destroy(vm);
+      scp_tree_free(&t);
+      scp_sbpf_prog_free(p);
+    }
+  scp_sbpf_loader_destroy(l);
+}
+
 /* ---- boundary hooks ------------------------------------------------------ */
 
 typedef struct hook_log { char ev[32][48]; int n; } hook_log;
@@ -787,6 +865,7 @@ int main(void) {
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),
     cmocka_unit_test(test_profile),
+    cmocka_unit_test(test_profile_calls),
     cmocka_unit_test(test_hooks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

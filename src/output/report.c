@@ -668,6 +668,7 @@ static int extra_tables(scp_buf *b, const report_ctx *c) {
     if (!oom) table_print(b, &t);
     table_free(&t);
     if (oom) return SCP_ERR_NOMEM;
+    if (*scp_prof_str(p, pt->footnote)) scp_buf_printf(b, "  (%s)\n", scp_prof_str(p, pt->footnote));
   }
   return SCP_OK;
 }

@@ -726,6 +726,7 @@ static int run_scenario(profile_opts *o) {
     scp_soroban_opts so;
     scp_sor_session sess = {.ledger = ledger};
     scp_scenario_opts(sc, i, &so, &sess);
+    if (cli_scenario_args(sc, i, ledger, &so, &sum, o->scenario, &first_fail)) continue;
     bool profiled = sc->calls[i].profile;
     sess.totals_only = !profiled;
     if (o->cpu_limit) so.limits.cpu = o->cpu_limit;   /* the command line wins */
@@ -825,7 +826,6 @@ static int run_scenario(profile_opts *o) {
   scp_scenario_free(sc);
   return status ? status : first_fail;
 }
-
 
 /* Everything o holds (also after a failed alloc_opts). */
 static void free_opts(profile_opts *o) {

@@ -101,6 +101,10 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
       scp_out_put_json_str(b, scp_prof_str(p, t->note_title));
     }
     if (t->per_node) scp_buf_puts(b, ",\"per_node\":true");
+    if (*scp_prof_str(p, t->footnote)) {
+      scp_buf_puts(b, ",\"footnote\":");
+      scp_out_put_json_str(b, scp_prof_str(p, t->footnote));
+    }
     scp_buf_putc(b, '}');
   }
   scp_buf_putc(b, ']');
@@ -399,6 +403,8 @@ static int load_tables(loader *l, json_t *root) {
     t.per_node = per_node != NULL;
     if (json_object_get(jt, "note") && !get_str(l, jt, "note", &t.note_title))
       return bad(l, "bad table note");
+    if (json_object_get(jt, "footnote") && !get_str(l, jt, "footnote", &t.footnote))
+      return bad(l, "bad table footnote");
     for (size_t i = 0; i < json_array_size(rows); i++) {
       json_t *jr = json_array_get(rows, i);
       scp_prof_trow r = {0};

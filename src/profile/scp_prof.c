@@ -554,6 +554,14 @@ int scp_prof_table_row_ex(scp_profile *p, const scp_prof_row_in *in) {
   return SCP_OK;
 }
 
+int scp_prof_table_footnote(scp_profile *p, const char *text) {
+  if (!p->ntables) return SCP_ERR_ARG;
+  uint32_t id = scp_strtab_intern(&p->strs, text);
+  if (id == UINT32_MAX) return SCP_ERR_NOMEM;
+  p->tables[p->ntables - 1].footnote = id;
+  return SCP_OK;
+}
+
 int scp_prof_table_note_title(scp_profile *p, const char *title) {
   if (!p->ntables) return SCP_ERR_ARG;
   uint32_t id = scp_strtab_intern(&p->strs, title);

@@ -160,6 +160,7 @@ typedef struct scp_prof_table {
    * node's Budget by cost type).  Not printed in the text report. */
   bool per_node;
   uint32_t note_title;                     /* string id: the rows' note column, "" none */
+  uint32_t footnote;                       /* string id: one line under the table, "" none */
 } scp_prof_table;
 
 typedef struct scp_prof_trow {
@@ -254,6 +255,9 @@ int scp_prof_table_row_ex(scp_profile *p, const scp_prof_row_in *in);
  * SCP_ERR_ARG (no table, col or part out of range), SCP_ERR_NOMEM. */
 int scp_prof_table_note_title(scp_profile *p, const char *title);
 int scp_prof_table_col_part(scp_profile *p, unsigned col, size_t part);
+/* The last table's footnote: one line printed under it (what it leaves
+ * out, and how to get it).  SCP_OK, SCP_ERR_ARG (no table), SCP_ERR_NOMEM. */
+int scp_prof_table_footnote(scp_profile *p, const char *text);
 int scp_prof_table_per_node(scp_profile *p);
 /* The profile node raw tree node raw went to; SCP_NODE_NONE when unknown. */
 uint32_t scp_prof_node_of_raw(const scp_profile *p, uint32_t raw);

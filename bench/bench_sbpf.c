@@ -6,6 +6,10 @@
  * hundredfold, each in a child process, to show it does not grow with the
  * instruction count.
  *   usage: bench_sbpf WORK.so
+ *          bench_sbpf WORK.so plain|profiled N   one run of N rounds, CU on stdout
+ * The second form is for counting instructions under callgrind: the
+ * difference between two N, divided by the difference in CU, is the
+ * interpreter's instructions per CU without the set-up.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +22,11 @@
 #include "profile/scp_tree.h"
 #include "sbpf/scp_sbpf.h"
 
+/* CPU time of this thread: on a shared machine, the time other processes
+ * take the CPU away does not count against the interpreter. */
 static double now(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -91,8 +97,9 @@ static long peak_kib(const scp_sbpf_prog *p, uint32_t n, uint64_t *cu) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: bench_sbpf WORK.so\n");
+  bool once = argc == 4 && (!strcmp(argv[2], "plain") || !strcmp(argv[2], "profiled"));
+  if (argc != 2 && !once) {
+    fprintf(stderr, "usage: bench_sbpf WORK.so [plain|profiled N]\n");
     return 2;
   }
   uint8_t *elf;
@@ -104,6 +111,14 @@ int main(int argc, char **argv) {
       scp_sbpf_load(l, elf, len, argv[1], &p, &err)) {
     fprintf(stderr, "bench_sbpf: %s\n", err.msg[0] ? err.msg : "cannot load");
     return 1;
+  }
+  if (once) {
+    uint64_t cu = run(p, (uint32_t)strtoul(argv[3], NULL, 10), !strcmp(argv[2], "profiled"));
+    printf("%llu\n", (unsigned long long)cu);
+    scp_sbpf_prog_free(p);
+    scp_sbpf_loader_destroy(l);
+    free(elf);
+    return cu ? 0 : 1;
   }
   uint64_t cu_plain, cu_prof;
   uint32_t n = 2000000;

@@ -29,6 +29,20 @@ fi
 if [ -x "$B/bench/bench_sbpf" ] && [ -f "$B/bench/sbpf/work.so" ]; then
   echo "== sBPF interpreter: plain vs profiled CU/s, and peak memory against CU"
   "$B/bench/bench_sbpf" "$B/bench/sbpf/work.so"
+  if command -v valgrind >/dev/null 2>&1; then
+    echo "== sBPF interpreter: instructions per CU (callgrind; deterministic)"
+    for mode in plain profiled; do
+      count() {
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/bench/bench_sbpf" \
+          "$B/bench/sbpf/work.so" "$mode" "$1" 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+      }
+      a=$(count 20000) b=$(count 120000)
+      ca=$("$B/bench/bench_sbpf" "$B/bench/sbpf/work.so" "$mode" 20000)
+      cb=$("$B/bench/bench_sbpf" "$B/bench/sbpf/work.so" "$mode" 120000)
+      awk -v m="$mode" -v a="$a" -v b="$b" -v ca="$ca" -v cb="$cb" \
+        'BEGIN { printf "%-10s %8.2f instructions per CU\n", m, (b - a) / (cb - ca) }'
+    done
+  fi
 fi
 if [ -x "$B/bench/bench_sym" ]; then
   echo "== source mapper"

@@ -201,4 +201,14 @@ typedef struct cli_progress {
 void cli_progress_start(cli_progress *pg, const char *fmt, ...) SCP_PRINTF(2, 3);
 void cli_progress_done(cli_progress *pg, const char *fmt, ...) SCP_PRINTF(2, 3);
 
+/* (cli_scnargs.c) so's arguments for call i of the scenario sc, typed by
+ * the spec of the code its contract runs now in l; false when they are.
+ * True: that spec refused them, and the call is not run: its line in sum
+ * says so, the error is printed, and *first_fail takes its status when
+ * it has none yet. */
+struct scp_scenario;
+struct scp_ledger;
+bool cli_scenario_args(const struct scp_scenario *sc, size_t i, struct scp_ledger *l,
+                       struct scp_soroban_opts *so, scp_buf *sum, const char *file, int *first_fail);
+
 #endif

@@ -10,6 +10,7 @@
  */
 #include "cli.h"
 #include "cli_sorsyms.h"
+#include "cli_ledger.h"
 #include "soroban/run/scp_scenario.h"
 #include "soroban/run/scp_snapshot.h"
 #include "cli/cli_sortx.h"
@@ -28,6 +29,7 @@ typedef struct profile_opts {
   scp_arg *args;
   size_t nargs;
   scp_contract_file *contracts;   /* --contract FILE.wasm: callees deployed first */
+  cli_ctor_args ctor;         /* --constructor-args JSON: the called contract's */
   const char **assets;            /* --asset native|CODE:G...: asset contracts */
   size_t nassets;
   scp_ledger_account *accounts;   /* --account G...[:BALANCE] */
@@ -383,6 +385,8 @@ static int ledger_option(int argc, char **argv, int *i, profile_opts *o) {
       return usage;
     int status = parse_trustline(o, val);
     if (status) return status;
+  } else if (!strcmp(a, "--constructor-args")) {
+    if (!(o->ctor.json = cli_option_value(argc, argv, i, "a JSON object or array"))) return usage;
   } else if (!strcmp(a, "--contract")) {
     if (!(val = cli_option_value(argc, argv, i, "a contract .wasm file"))) return usage;
     o->contracts[o->ncontracts++].path = val;
@@ -520,6 +524,9 @@ static int check_args(profile_opts *o) {
                    "--auth enforce");
   if (o->nwasm_subs && !o->snapshot)
     return cli_die(SCP_ERR_USAGE, "--wasm C...=FILE.wasm goes with --snapshot");
+  if (o->ctor.json && (o->snapshot || o->scenario || o->sdk_test))
+    return cli_die(SCP_ERR_USAGE, "--constructor-args goes with the network's deploy: not with --snapshot, "
+                   "--scenario (its \"constructor_args\") or --context sdk-test");
   if (o->snapshot && (o->scenario || o->ncontracts || o->naccounts || o->ntrustlines || o->protocol))
     return cli_die(SCP_ERR_USAGE, "--snapshot is the ledger: no --scenario, --contract, --account, "
                    "--trustline or --protocol with it");
@@ -719,6 +726,7 @@ static int run_scenario(profile_opts *o) {
     scp_soroban_opts so;
     scp_sor_session sess = {.ledger = ledger};
     scp_scenario_opts(sc, i, &so, &sess);
+    if (cli_scenario_args(sc, i, ledger, &so, &sum, o->scenario, &first_fail)) continue;
     bool profiled = sc->calls[i].profile;
     sess.totals_only = !profiled;
     if (o->cpu_limit) so.limits.cpu = o->cpu_limit;   /* the command line wins */
@@ -819,7 +827,6 @@ static int run_scenario(profile_opts *o) {
   return status ? status : first_fail;
 }
 
-
 /* Everything o holds (also after a failed alloc_opts). */
 static void free_opts(profile_opts *o) {
   free(o->wasm);
@@ -839,6 +846,7 @@ static void free_opts(profile_opts *o) {
   cli_sor_syms_free(&o->syms);
   free(o->syms.specs);
   scp_snapshot_free(o->snap);
+  cli_ctor_args_free(&o->ctor);
   cli_sortx_free(&o->sortx);
 }
 
@@ -882,29 +890,6 @@ static int read_contracts(profile_opts *o, uint8_t **wasm, size_t *wasm_len) {
     o->contracts[i].wasm = cw;
   }
   return 0;
-}
-
-/* Accounts and trustlines: the scenario files' ledger, with the called
- * contract first and the callees after it (the same ids: salts 0, 1, ...).
- * *files is the ledger's file list (the caller frees both).  Returns false
- * on OOM. */
-static bool cli_ledger(const profile_opts *o, const uint8_t *wasm, size_t wasm_len,
-                       scp_soroban_opts *so, scp_sor_session *sess, scp_ledger **ledger,
-                       scp_contract_file **files) {
-  *ledger = NULL;
-  *files = calloc(o->ncontracts + 1, sizeof **files);
-  if (*files) {
-    (*files)[0] = (scp_contract_file){.path = o->wasm_path, .wasm = wasm, .len = wasm_len};
-    memcpy(*files + 1, o->contracts, o->ncontracts * sizeof **files);
-    *ledger = scp_ledger_new(*files, o->ncontracts + 1);
-  }
-  if (!*ledger || !scp_ledger_classic(*ledger, o->accounts, o->naccounts, o->trustlines,
-                                      o->ntrustlines, o->assets, o->nassets))
-    return false;
-  *sess = (scp_sor_session){.ledger = *ledger, .main = 0};
-  so->session = sess;
-  so->ledger.nassets = 0;   /* the ledger's own */
-  return true;
 }
 
 /* The last line on the terminal: "CPU 1,234, memory 5,678: profile
@@ -954,19 +939,25 @@ static int profile_call(profile_opts *o) {
   memcpy(so.auth.source_account, o->source, 32);
   scp_ledger *ledger = NULL;
   scp_contract_file *files = NULL;
+  scp_ledger_deploy *deploys = NULL;
   scp_sor_session sess;
-  if (o->snap ? !cli_snapshot_session(o->snap, o->snap_main, &so, &sess, &ledger, &files)
-             : (o->naccounts || o->ntrustlines) && !cli_ledger(o, wasm, wasm_len, &so, &sess, &ledger, &files)) {
+  status = !o->snap ? cli_ledger_open(&so, o->accounts, o->naccounts, o->trustlines, o->ntrustlines, &o->ctor,
+                                      &sess, &ledger, &files, &deploys)
+         : cli_snapshot_session(o->snap, o->snap_main, &so, &sess, &ledger, &files) ? 0
+         : cli_die(SCP_ERR_NOMEM, "out of memory");
+  if (status) {
     free(wasm);
     free(files);
+    free(deploys);
     scp_ledger_free(ledger);
-    return cli_die(SCP_ERR_NOMEM, "out of memory");
+    return status;
   }
   cli_sortx_apply(&o->sortx, &so, &sess);
   scp_profile *p = NULL;
   scp_error err = {0};
   int rc = scp_soroban_profile(&so, &p, &err);
   scp_ledger_free(ledger);
+  free(deploys);
   free(files);
   free(wasm);
   if (!p) return cli_die(rc, "%s", err.msg);

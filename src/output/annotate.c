@@ -372,6 +372,7 @@ static int gather_pcs(const scp_profile *p, const char *fn_name, scp_prof_pc **o
   for (size_t i = 0; i < n; i++) {
     if (k && v[k - 1].pc == v[i].pc) {
       for (unsigned m = 0; m < SCP_MAX_METRICS; m++) v[k - 1].cost[m] += v[i].cost[m];
+      v[k - 1].runs += v[i].runs;
     } else {
       v[k++] = v[i];
     }
@@ -381,9 +382,10 @@ static int gather_pcs(const scp_profile *p, const char *fn_name, scp_prof_pc **o
   return SCP_OK;
 }
 
-/* One listing row: the costs, the chosen metric's %, the address, text. */
+/* One listing row: the costs, the chosen metric's %, the times it ran
+ * (wruns wide; none when 0), the address, text; runs NULL: "-" there. */
 static void put_insn_row(scp_buf *b, const ann_ctx *c, const size_t *w, const uint64_t *cost,
-                         const char *addr, const char *text) {
+                         const uint64_t *runs, size_t wruns, const char *addr, const char *text) {
   scp_buf_puts(b, "  ");
   for (unsigned k = 0; k < c->nm; k++) {
     put_num_or_dot(b, cost[col_metric(c, k)], w[k]);
@@ -395,13 +397,21 @@ static void put_insn_row(scp_buf *b, const ann_ctx *c, const size_t *w, const ui
     scp_buf_free(&t);
     scp_buf_puts(b, "  ");
   }
+  if (wruns && runs) {
+    pad_left(b, digits(*runs), wruns);
+    scp_buf_put_grouped(b, *runs);
+  } else if (wruns) {
+    pad_left(b, 1, wruns);
+    scp_buf_putc(b, '-');
+  }
   pad_left(b, strlen(addr), 10);
   scp_buf_printf(b, "%s  %s\n", addr, text);
 }
 
 /* What a listing row's cost is: in sBPF one CU per instruction run; in
  * WASM the instruction's fuel, charged with its whole block on entry
- * (wasmi 0.31), so a row is not a count of runs and none is kept. */
+ * (wasmi 0.31), so a row's cost is not a count of runs: the engine counts
+ * those apart (the runs column, when the profile has them). */
 static void put_insns_note(scp_buf *b, const scp_profile *p, const char *mn) {
   if (p->chain == SCP_CHAIN_SOLANA) {
     scp_buf_puts(b, " of the run; the syscalls and calls it makes are their own frames, not in self)");
@@ -412,7 +422,9 @@ static void put_insns_note(scp_buf *b, const scp_profile *p, const char *mn) {
   if (!strcmp(mn, "CPU"))
     scp_buf_puts(b, "; CPU at an instruction is its wasmi fuel times the Budget's WasmInsnExec CPU, for"
                     " every entry of its block, as wasmi charges a block's fuel on entry (also for the"
-                    " part an early exit skips); how often each instruction ran is not kept");
+                    " part an early exit skips)");
+  scp_buf_puts(b, p->pc_runs ? "; runs: how often each instruction ran"
+                             : "; how often each instruction ran is not kept");
 }
 
 /* Function fn_name's instructions with their self cost, for code without
@@ -454,15 +466,23 @@ static int put_insns(scp_buf *b, const ann_ctx *c, const char *fn_name) {
     scp_buf_puts(b, name);
     scp_buf_puts(b, k == 0 ? "        %  " : "  ");
   }
+  size_t wruns = 0;
+  for (size_t i = 0; p->pc_runs && i < n; i++)
+    if (digits(v[i].runs) > wruns) wruns = digits(v[i].runs);
+  if (p->pc_runs && wruns < 4) wruns = 4;
+  if (wruns) {
+    pad_left(b, 4, wruns);
+    scp_buf_puts(b, "runs");
+  }
   scp_buf_puts(b, "   address  instruction\n");
   for (size_t i = 0; i < n; i++) {
     char addr[24];
     snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)v[i].pc);
-    put_insn_row(b, c, w, v[i].cost, addr, scp_prof_str(p, v[i].text));
+    put_insn_row(b, c, w, v[i].cost, &v[i].runs, wruns, addr, scp_prof_str(p, v[i].text));
   }
   bool any = false;
   for (unsigned m = 0; m < SCP_MAX_METRICS; m++) any |= rest[m] != 0;
-  if (any) put_insn_row(b, c, w, rest, "-", "(at no instruction)");
+  if (any) put_insn_row(b, c, w, rest, NULL, wruns, "-", "(at no instruction)");
   free(v);
   return scp_out_done(b);
 }

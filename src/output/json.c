@@ -35,7 +35,8 @@ static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
 }
 
 /* A node's instructions without source lines (only nodes that have them):
- * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...] */
+ * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...], each row with
+ * "runs" (how often it ran) after its cost when the engine counts them. */
 static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
@@ -45,6 +46,7 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
     scp_out_put_json_str(b, scp_prof_str(p, r->text));
     scp_buf_puts(b, ",\"cost\":");
     put_costs(b, r->cost, nm);
+    if (p->pc_runs) scp_buf_printf(b, ",\"runs\":%llu", (unsigned long long)r->runs);
     scp_buf_putc(b, '}');
   }
   scp_buf_putc(b, ']');
@@ -99,6 +101,10 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
       scp_out_put_json_str(b, scp_prof_str(p, t->note_title));
     }
     if (t->per_node) scp_buf_puts(b, ",\"per_node\":true");
+    if (*scp_prof_str(p, t->footnote)) {
+      scp_buf_puts(b, ",\"footnote\":");
+      scp_out_put_json_str(b, scp_prof_str(p, t->footnote));
+    }
     scp_buf_putc(b, '}');
   }
   scp_buf_putc(b, ']');
@@ -397,6 +403,8 @@ static int load_tables(loader *l, json_t *root) {
     t.per_node = per_node != NULL;
     if (json_object_get(jt, "note") && !get_str(l, jt, "note", &t.note_title))
       return bad(l, "bad table note");
+    if (json_object_get(jt, "footnote") && !get_str(l, jt, "footnote", &t.footnote))
+      return bad(l, "bad table footnote");
     for (size_t i = 0; i < json_array_size(rows); i++) {
       json_t *jr = json_array_get(rows, i);
       scp_prof_trow r = {0};
@@ -515,7 +523,8 @@ static int load_frames(loader *l, json_t *root) {
 }
 
 /* A node's "pcs" (absent: none): each pc once, ascending, their costs
- * within the node's self cost. */
+ * within the node's self cost; "runs" on every row of the report or on
+ * none (the first row read says which). */
 static int load_pcs(loader *l, json_t *j, scp_prof_node *nd) {
   scp_profile *p = l->p;
   json_t *pcs = json_object_get(j, "pcs");
@@ -532,6 +541,10 @@ static int load_pcs(loader *l, json_t *j, scp_prof_node *nd) {
         !get_costs(json_object_get(r, "cost"), p->nmetrics, pc->cost) ||
         (k && pc->pc <= pc[-1].pc))
       return bad(l, "bad node: a \"pcs\" row");
+    bool runs = json_object_get(r, "runs") != NULL;
+    if (!p->npcs) p->pc_runs = runs;
+    if (runs != p->pc_runs || (runs && !get_u64(r, "runs", &pc->runs)))
+      return bad(l, "bad node: a \"pcs\" row's \"runs\" (a count on every row or on none)");
     for (unsigned m = 0; m < p->nmetrics; m++)
       if (pc->cost[m] > nd->self[m] - sum[m]) return bad(l, "bad node: \"pcs\" cost more than its self cost");
       else sum[m] += pc->cost[m];

@@ -656,18 +656,23 @@ static int extra_tables(scp_buf *b, const report_ctx *c) {
       if (node && r->has_node) cell_path(&t, c, r->node);
       else if (node) cell_str(&t, "");
     }
-    cell_str(&t, "total");
-    if (note) cell_str(&t, "");
-    for (unsigned col = 0; col < pt->ncols; col++) {
+    /* a total only for a table that has a column to sum (the ledger
+     * entries without a network have none) */
+    bool sums = pt->part_cols != 0;
+    for (unsigned col = 0; col < pt->ncols; col++) sums |= pt->col_metric[col] >= 0;
+    if (sums) cell_str(&t, "total");
+    if (sums && note) cell_str(&t, "");
+    for (unsigned col = 0; sums && col < pt->ncols; col++) {
       if (pt->col_metric[col] >= 0 || (pt->part_cols >> col & 1u))
         cell_num(&t, scp_prof_table_sum(p, pt, col));
       else cell_str(&t, "");
     }
-    if (node) cell_str(&t, "");
+    if (sums && node) cell_str(&t, "");
     bool oom = t.oom;
     if (!oom) table_print(b, &t);
     table_free(&t);
     if (oom) return SCP_ERR_NOMEM;
+    if (*scp_prof_str(p, pt->footnote)) scp_buf_printf(b, "  (%s)\n", scp_prof_str(p, pt->footnote));
   }
   return SCP_OK;
 }

@@ -109,7 +109,9 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
  *    metric is the one its rows sum to, -1 for none),
  *    "frames":[{id,name,label,kind,file,decl_line,source}],
  *    "nodes":[{id,parent,depth,frame,calls,self:[],total:[],
- *              call_site:{file,line}|null,lines:[{file,line,cost:[]}]}]}
+ *              call_site:{file,line}|null,lines:[{file,line,cost:[]}],
+ *              pcs:[{pc,insn,cost:[],runs}] (code without source lines; runs
+ *              when the engine counts them, on every row or none)}]}
  * nodes in pre-order (children by label), parent -1 for the root.  Any
  * change to existing fields bumps the version; adding fields does not. */
 #define SCP_OUT_JSON_VERSION 2

@@ -180,7 +180,9 @@ typedef struct work { uint32_t raw, attach, call_file, call_line; } work;
 
 /* An instruction without a source line: its cost and text, kept apart
  * from the line rows (they already hold it under file 0). */
-static int add_pc_row(builder *b, uint32_t node, uint32_t module, uint64_t pc, const uint64_t *cost) {
+static int add_pc_row(builder *b, uint32_t node, uint32_t module, const scp_pc_cost *e,
+                      const uint64_t *cost) {
+  uint64_t pc = e->pc;
   scp_profile *p = b->p;
   char text[96];
   size_t n = b->r->pc_text(b->r->ctx, module, pc, text, sizeof text);
@@ -189,7 +191,7 @@ static int add_pc_row(builder *b, uint32_t node, uint32_t module, uint64_t pc, c
   if (rc) return rc;
   if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
   scp_prof_pc *r = &p->pcs[p->npcs++];
-  *r = (scp_prof_pc){.pc = pc, .node = node, .text = id};
+  *r = (scp_prof_pc){.pc = pc, .node = node, .text = id, .runs = e->runs};
   memcpy(r->cost, cost, sizeof r->cost);
   return SCP_OK;
 }
@@ -241,7 +243,7 @@ static int build_tree(builder *b) {
         line = chain[0].line;
       }
       rc = book(b, at, file, line, cost, pc->ahead);
-      if (!rc && b->r->pc_text && !*scp_prof_str(b->p, file)) rc = add_pc_row(b, at, rn->module, pc->pc, cost);
+      if (!rc && b->r->pc_text && !*scp_prof_str(b->p, file)) rc = add_pc_row(b, at, rn->module, pc, cost);
       if (!rc && !scp_grow(&b->p->raw_pcs, &b->p->capraw_pcs, b->p->nraw_pcs + 1,
                            sizeof *b->p->raw_pcs))
         rc = SCP_ERR_NOMEM;
@@ -373,6 +375,7 @@ static void lay_out_pcs(scp_profile *p) {
     scp_prof_pc *last = out ? &p->pcs[out - 1] : NULL;
     if (last && last->node == p->pcs[i].node && last->pc == p->pcs[i].pc) {
       for (unsigned m = 0; m < SCP_MAX_METRICS; m++) last->cost[m] += p->pcs[i].cost[m];
+      last->runs += p->pcs[i].runs;
       continue;
     }
     p->pcs[out++] = p->pcs[i];
@@ -428,6 +431,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   if (!p) return scp_fail(err, SCP_ERR_NOMEM, "out of memory building profile");
   b.p = p;
   p->nmetrics = t->nmetrics;
+  p->pc_runs = t->pc_runs;
   for (unsigned m = 0; m < t->nmetrics; m++) p->metrics[m] = metrics[m];
   int rc = SCP_OK;
   p->nraw = t->n;
@@ -547,6 +551,14 @@ int scp_prof_table_row_ex(scp_profile *p, const scp_prof_row_in *in) {
   memcpy(r.v, in->v, t->ncols * sizeof *in->v);
   p->trows[p->ntrows++] = r;
   t->nrows++;
+  return SCP_OK;
+}
+
+int scp_prof_table_footnote(scp_profile *p, const char *text) {
+  if (!p->ntables) return SCP_ERR_ARG;
+  uint32_t id = scp_strtab_intern(&p->strs, text);
+  if (id == UINT32_MAX) return SCP_ERR_NOMEM;
+  p->tables[p->ntables - 1].footnote = id;
   return SCP_OK;
 }
 

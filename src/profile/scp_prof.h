@@ -96,6 +96,7 @@ typedef struct scp_prof_pc {
   uint32_t node;           /* the node whose self cost it is */
   uint32_t text;           /* string id: the instruction, as pc_text wrote it */
   uint64_t cost[SCP_MAX_METRICS];
+  uint64_t runs;           /* times it ran, when the profile's pc_runs is set */
 } scp_prof_pc;
 
 typedef struct scp_prof_node {
@@ -159,6 +160,7 @@ typedef struct scp_prof_table {
    * node's Budget by cost type).  Not printed in the text report. */
   bool per_node;
   uint32_t note_title;                     /* string id: the rows' note column, "" none */
+  uint32_t footnote;                       /* string id: one line under the table, "" none */
 } scp_prof_table;
 
 typedef struct scp_prof_trow {
@@ -190,6 +192,7 @@ struct scp_profile {
   /* per-instruction self costs where there are no source lines (only with
    * a resolver's pc_text), laid out per node (pcs_first, npcs) */
   scp_prof_pc *pcs;        size_t npcs, cappcs;
+  bool pc_runs;            /* the rows' runs are counted (the tree's pc_runs) */
   /* The value a metric's limit is checked against, for a metric whose
    * limit is not checked against the tree's total (Soroban memory: the
    * Budget's running count after refunds, at its peak, while the tree
@@ -252,6 +255,9 @@ int scp_prof_table_row_ex(scp_profile *p, const scp_prof_row_in *in);
  * SCP_ERR_ARG (no table, col or part out of range), SCP_ERR_NOMEM. */
 int scp_prof_table_note_title(scp_profile *p, const char *title);
 int scp_prof_table_col_part(scp_profile *p, unsigned col, size_t part);
+/* The last table's footnote: one line printed under it (what it leaves
+ * out, and how to get it).  SCP_OK, SCP_ERR_ARG (no table), SCP_ERR_NOMEM. */
+int scp_prof_table_footnote(scp_profile *p, const char *text);
 int scp_prof_table_per_node(scp_profile *p);
 /* The profile node raw tree node raw went to; SCP_NODE_NONE when unknown. */
 uint32_t scp_prof_node_of_raw(const scp_profile *p, uint32_t raw);

@@ -223,8 +223,8 @@ static bool add_more(scp_tree *t, scp_pc_cost *e, const uint64_t *cost) {
   return true;
 }
 
-bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
-                           uint64_t ahead) {
+static bool add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost, uint64_t ahead,
+                   uint64_t runs) {
   scp_tree_node *n = &t->nodes[id];
   for (unsigned m = 0; m < t->nmetrics; m++) n->self[m] += cost[m];
   /* per-pc entries: most recent first is the common hit (same pc again) */
@@ -232,6 +232,7 @@ bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t
     if (n->pcs[i].pc == pc) {
       n->pcs[i].cost0 += cost[0];
       n->pcs[i].ahead += ahead;
+      n->pcs[i].runs += runs;
       return add_more(t, &n->pcs[i], cost);
     }
   size_t cap = n->cappcs;
@@ -241,8 +242,20 @@ bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t
   memset(e, 0, sizeof *e);
   e->pc = pc;
   e->ahead = ahead;
+  e->runs = runs;
   e->cost0 = cost[0];
   return add_more(t, e, cost);
+}
+
+bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
+                           uint64_t ahead) {
+  return add_pc(t, id, pc, cost, ahead, 0);
+}
+
+bool scp_tree_add_pc_runs(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
+                          uint64_t ahead, uint64_t runs) {
+  t->pc_runs = true;
+  return add_pc(t, id, pc, cost, ahead, runs);
 }
 
 bool scp_tree_add_pcs(scp_tree *t, uint32_t id, const uint64_t *pcs, const uint64_t *amount, size_t n,

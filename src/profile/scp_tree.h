@@ -62,6 +62,8 @@ typedef struct scp_pc_cost {
   uint64_t cost0;                    /* metric 0 */
   uint64_t ahead;                    /* of cost0: charged, did not run */
   uint32_t more;                     /* 0, or 1 + its row in the tree's `more` */
+  uint64_t runs;                     /* times the instruction at pc ran (when
+                                        the tree's pc_runs says they are kept) */
 } scp_pc_cost;
 
 typedef struct scp_tree_node {
@@ -90,6 +92,7 @@ typedef struct scp_tree {
   uint32_t root_marker;              /* the marker past 1.5 x max_nodes */
   uint64_t (*more)[SCP_MAX_METRICS]; /* per-pc costs of metrics 1.. (see scp_pc_cost) */
   size_t nmore, capmore;
+  bool pc_runs;                      /* an engine counted runs per pc (scp_tree_add_pc_runs) */
 } scp_tree;
 
 /* Create/destroy.  A new tree holds only the root (id 0). */
@@ -126,6 +129,12 @@ bool scp_tree_add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost
  * early).  It is part of cost[0], not an extra cost. */
 bool scp_tree_add_pc_ahead(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
                            uint64_t ahead);
+
+/* The same, and the instruction at pc ran `runs` more times; marks the
+ * tree as keeping run counts per pc (pc_runs), so that a pc with cost and
+ * no runs reads as one that never ran, not as one nobody counted. */
+bool scp_tree_add_pc_runs(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost,
+                          uint64_t ahead, uint64_t runs);
 
 /* scp_tree_add_pc for n distinct pcs, pcs[i] costing amount[i] of metric
  * (the others 0), in that order, with the same result; without searching

@@ -49,18 +49,34 @@ static inline uint64_t bswap(uint64_t v, int32_t bits) {
 int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
   const scp_sbpf_prog *p = vm->prog;
   const sbpf_insn *const code = p->code;
-  const uint32_t *const cnt = p->cnt, *const blk = p->blk;
+  const uint32_t *const cnt = p->cnt;
+  const uint64_t *const cntblk = p->cntblk;
   const sbpf_region *const rg = vm->regions;
   const unsigned nreg = vm->nregions;
   const scp_sbpf_hooks *hooks = vm->cfg.hooks;
   void *hctx = vm->cfg.hooks_ctx;
-  const bool bump = p->version == SCP_SBPF_V0 || p->version == SCP_SBPF_V3;
-  const uint64_t frame_step = SCP_SBPF_FRAME_SIZE * (p->version == SCP_SBPF_V0 ? 2 : 1);
+  /* Without a tree every call keeps the fallback counters (sbpf_enter_call
+   * sets the same ones again), so the call path skips it. */
+  const bool tree = vm->cfg.tree != NULL;
+  const bool hook_call = hooks && hooks->call, hook_ret = hooks && hooks->ret;
+  /* what a call adds to r10: v1 and v2 leave the stack pointer to the program */
+  const uint64_t frame_step = p->version == SCP_SBPF_V0 ? 2 * SCP_SBPF_FRAME_SIZE
+                              : p->version == SCP_SBPF_V3 ? SCP_SBPF_FRAME_SIZE : 0;
   uint64_t r[11];
   memcpy(r, vm->reg, sizeof r);
-  uint64_t m = *vm->cfg.meter, insns = 0, charged = 0;
-  uint32_t depth = 0, bpc = 0, pc;
-  sbpf_frame cur;
+  /* Instructions executed = insns + (m_sync - m): the meter is the only
+   * per-block count; insns catches up where the meter is handed out. */
+  uint64_t m = *vm->cfg.meter, m_sync = m, insns = 0;
+  /* What the current block charged, when the meter ran short in it (set
+   * only then: otherwise the block charged cnt[bpc]). */
+  uint64_t charged = UINT64_MAX;
+  uint32_t bpc = 0, pc;
+  /* The running function's counters (node, block range, ctr) live in its
+   * frame, frames[depth]: a call fills the next frame, a return finds the
+   * caller's again, and nothing is copied in between.  fr - frames is the
+   * depth. */
+  sbpf_frame *const frames = vm->frames, *fr = frames;
+  bool pushed = false;         /* a trap after the frame push, before the callee */
   const sbpf_insn *ip;
   scp_sbpf_trap trap = SCP_SBPF_TRAP_NONE;
   bool filled = false;
@@ -72,7 +88,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define BODY(name, flow) &&op_##name,
 #include "sbpf/sbpf_ops.def"
   };
-#define DISPATCH() goto *labels[ip->op]
+#define DISPATCH() goto *labels[ip->xop]
 #define CASE(name) op_##name:
 #else
 #define DISPATCH() goto dispatch
@@ -85,15 +101,53 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
     uint32_t t_ = (target);                                                 \
     ip = code + t_;                                                         \
     bpc = t_;                                                               \
-    uint64_t n_ = cnt[t_];                                                  \
-    if (SCP_UNLIKELY(n_ > m)) { n_ = m; sbpf_meter_short(vm, t_, m); }       \
+    uint64_t cb_ = cntblk[t_], n_ = (uint32_t)cb_;                          \
+    if (SCP_UNLIKELY(n_ > m)) {                                             \
+      n_ = charged = m;                                                     \
+      sbpf_meter_short(vm, t_, m);                                          \
+    }                                                                       \
     m -= n_;                                                                \
-    charged = n_;                                                           \
-    insns += n_;                                                            \
-    uint32_t b_ = blk[t_] - cur.fb;                                         \
-    if (SCP_LIKELY(b_ < cur.fnb)) cur.ctr[b_]++;                            \
-    else sbpf_stray(vm, cur.node, t_);                                      \
+    uint32_t b_ = (uint32_t)(cb_ >> 32) - fr->fb;                           \
+    if (SCP_LIKELY(b_ < fr->fnb)) fr->ctr[b_]++;                            \
+    else sbpf_stray(vm, fr->node, t_);                                      \
     DISPATCH();                                                             \
+  } while (0)
+/* push_frame: save r6-r10 and the return pc, then check the depth. */
+#define PUSH_FRAME() do {                                                   \
+    memcpy(fr->saved, &r[6], sizeof fr->saved);                             \
+    fr->ret_pc = pc + 1;                                                    \
+    if (SCP_UNLIKELY(fr == frames + SCP_SBPF_MAX_CALL_DEPTH - 1)) {          \
+      pushed = true;                                                        \
+      TRAP(SCP_SBPF_TRAP_CALL_DEPTH_EXCEEDED);                              \
+    }                                                                       \
+    r[10] += frame_step;                                                    \
+  } while (0)
+/* The callee's frame gets its node and counters (without a tree, the
+ * caller's: sbpf_enter_call would set the same fallback ones), then the
+ * hook, then its first block.  A `call imm` (fixed target) made again
+ * from the same node finds the callee's node and counters still in the
+ * frame above, left by the last such call, and only counts the call. */
+#define ENTER_CALL(target, fixed) do {                                      \
+    uint32_t tc_ = (target);                                                \
+    sbpf_frame *nf_ = fr + 1;                                               \
+    if (!tree) {                                                            \
+      nf_->node = fr->node; nf_->fb = fr->fb; nf_->fnb = fr->fnb;           \
+      nf_->ctr = fr->ctr;                                                   \
+    } else if ((fixed) && nf_->kpc == pc && nf_->knode == fr->node && !vm->oom) { \
+      vm->cfg.tree->nodes[nf_->node].calls++;                               \
+    } else {                                                                \
+      uint64_t cs_ = p->text_addr + 8ull * pc;                              \
+      if (!sbpf_call_cached(vm, nf_, fr->node, cs_, tc_))                   \
+        sbpf_enter_call(vm, nf_, fr->node, cs_, tc_);                       \
+      nf_->knode = fr->node;                                                \
+      nf_->kpc = (fixed) ? pc : UINT32_MAX;                                 \
+    }                                                                       \
+    fr = nf_;                                                               \
+    if (hook_call) {                                                        \
+      vm->depth = (uint32_t)(fr - frames);                                  \
+      hooks->call(hctx, vm, pc, tc_, fr->node);                             \
+    }                                                                       \
+    ENTER(tc_);                                                             \
   } while (0)
 #define DST r[ip->dst]
 #define SRC r[ip->src]
@@ -119,16 +173,19 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
     NEXT();                                                                 \
   } while (0)
 #define ALU(expr) do { DST = (expr); NEXT(); } while (0)
+#define FUSED(expr) do { DST = (expr); ip += 2; DISPATCH(); } while (0)
 #define JMP(cond) do { if (cond) ENTER((uint32_t)ip->aux); ENTER((uint32_t)(ip - code) + 1); } while (0)
 #define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
 #define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
 
-  sbpf_enter_call(vm, &cur, vm->cfg.node, 0, p->entry);
+  if (tree)
+    for (unsigned d = 0; d < SCP_SBPF_MAX_CALL_DEPTH; d++) frames[d].kpc = UINT32_MAX;
+  sbpf_enter_call(vm, fr, vm->cfg.node, 0, p->entry);
   ENTER(p->entry);
 
 #ifdef SBPF_SWITCH
 dispatch:
-  switch ((sbpf_op)ip->op) {
+  switch ((sbpf_op)ip->xop) {
 #endif
   CASE(LDDW) DST = IMM; ip += 2; DISPATCH();
   CASE(LDXB) LOAD(1);
@@ -282,55 +339,50 @@ dispatch:
   CASE(JSLE32I) JMP((int32_t)DST <= (int32_t)ip->imm);
   CASE(JSLE32R) JMP((int32_t)DST <= (int32_t)SRC);
 
-  CASE(CALL) CASE(CALLX) {
-    /* push_frame: save r6-r10 and the return pc, then check the depth. */
+  CASE(CALL) {
     pc = (uint32_t)(ip - code);
-    uint64_t target = ip->op == OP_CALLX ? r[ip->src] : (uint64_t)(uint32_t)ip->aux;
-    sbpf_frame *f = &vm->frames[depth];
-    memcpy(f->saved, &r[6], sizeof f->saved);
-    f->ret_pc = pc + 1;
-    f->node = cur.node; f->fb = cur.fb; f->fnb = cur.fnb; f->ctr = cur.ctr;
-    if (++depth == SCP_SBPF_MAX_CALL_DEPTH) TRAP(SCP_SBPF_TRAP_CALL_DEPTH_EXCEEDED);
-    if (bump) r[10] += frame_step;
-    if (ip->op == OP_CALLX) {
-      target = (target - p->text_vaddr) / 8;
-      if (target >= p->ninsns) TRAP(SCP_SBPF_TRAP_CALL_OUTSIDE_TEXT_SEGMENT);
+    PUSH_FRAME();
+    ENTER_CALL((uint32_t)ip->aux, true);
+  }
+  CASE(CALLX) {
+    pc = (uint32_t)(ip - code);
+    uint64_t target = r[ip->src];
+    PUSH_FRAME();
+    target = (target - p->text_vaddr) / 8;
+    if (target >= p->ninsns) {
+      pushed = true;
+      TRAP(SCP_SBPF_TRAP_CALL_OUTSIDE_TEXT_SEGMENT);
     }
-    sbpf_enter_call(vm, &cur, cur.node, p->text_addr + 8ull * pc, (uint32_t)target);
-    if (hooks && hooks->call) {
-      vm->depth = depth;
-      hooks->call(hctx, vm, pc, (uint32_t)target, cur.node);
-    }
-    ENTER((uint32_t)target);
+    ENTER_CALL((uint32_t)target, false);
   }
   CASE(EXIT) {
-    if (depth == 0) {
+    if (fr == frames) {
       *r0out = r[0];
       goto done;
     }
-    sbpf_frame *f = &vm->frames[--depth];
-    memcpy(&r[6], f->saved, sizeof f->saved);
-    cur.node = f->node; cur.fb = f->fb; cur.fnb = f->fnb; cur.ctr = f->ctr;
-    if (hooks && hooks->ret) {
-      vm->depth = depth;
-      hooks->ret(hctx, vm, f->ret_pc, cur.node);
+    fr--;
+    memcpy(&r[6], fr->saved, sizeof fr->saved);
+    if (hook_ret) {
+      vm->depth = (uint32_t)(fr - frames);
+      hooks->ret(hctx, vm, fr->ret_pc, fr->node);
     }
-    ENTER(f->ret_pc);
+    ENTER(fr->ret_pc);
   }
   CASE(SYSCALL) {
     const sbpf_syscall *s = &p->loader->sys[ip->aux];
     uint64_t ret = 0;
     pc = (uint32_t)(ip - code);
+    insns += m_sync - m;
     *vm->cfg.meter = m;
     vm->pc = pc;
-    vm->node = cur.node;
-    vm->depth = depth;
+    vm->node = fr->node;
+    vm->depth = (uint32_t)(fr - frames);
     vm->insns = insns;
     memcpy(vm->reg, r, sizeof r);
-    if (hooks && hooks->syscall_enter) hooks->syscall_enter(hctx, vm, s->key, pc, cur.node);
+    if (hooks && hooks->syscall_enter) hooks->syscall_enter(hctx, vm, s->key, pc, fr->node);
     status = s->fn(s->ctx, vm, &r[1], &ret, err);
     if (hooks && hooks->syscall_exit) hooks->syscall_exit(hctx, vm, s->key, pc, status);
-    m = *vm->cfg.meter;
+    m = m_sync = *vm->cfg.meter;
     if (status) {
       vm->syscall_status = status;
       filled = true;
@@ -339,6 +391,20 @@ dispatch:
     r[0] = ret;
     ENTER(pc + 1);
   }
+  /* Fused pairs: the mov's dst is the second one's, whose register operand
+   * (ip[1].src) is not that dst, so reading it after the mov's write is
+   * reading it before. */
+  CASE(MOVR_ADD64R) FUSED(SRC + r[ip[1].src]);
+  CASE(MOVR_SUB64R) FUSED(SRC - r[ip[1].src]);
+  CASE(MOVR_XOR64R) FUSED(SRC ^ r[ip[1].src]);
+  CASE(MOVR_OR64R) FUSED(SRC | r[ip[1].src]);
+  CASE(MOVR_AND64R) FUSED(SRC & r[ip[1].src]);
+  CASE(MOVR_ADD64I) FUSED(SRC + (uint64_t)ip[1].imm);
+  CASE(MOVR_AND64I) FUSED(SRC & (uint64_t)ip[1].imm);
+  CASE(MOVR_LSH64I) FUSED(SRC << (ip[1].imm & 63));
+  CASE(MOVR_RSH64I) FUSED(SRC >> (ip[1].imm & 63));
+  CASE(MOVR_ARSH64I) FUSED((uint64_t)((int64_t)SRC >> (ip[1].imm & 63)));
+
   CASE(BADCALL) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
   CASE(UNSUPPORTED) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
   CASE(OVERRUN) TRAP(SCP_SBPF_TRAP_EXECUTION_OVERRUN);
@@ -352,25 +418,23 @@ trapped: {
   pc = (uint32_t)(ip - code);
   /* step() counted the faulting instruction; the meter stop is not one. */
   uint64_t done_n = cnt[bpc] - cnt[pc] + (trap != SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS);
-  if (trap != SCP_SBPF_TRAP_SYSCALL && done_n < charged) {
-    m += charged - done_n;
-    insns -= charged - done_n;
-  }
+  uint64_t full = charged != UINT64_MAX ? charged : cnt[bpc];
+  if (trap != SCP_SBPF_TRAP_SYSCALL && done_n < full) m += full - done_n;
   sbpf_unpatch(vm);
   *vm->cfg.meter = m;
-  vm->insns = insns;
-  vm->depth = depth;
+  vm->insns = insns + (m_sync - m);
+  vm->depth = (uint32_t)(fr - frames) + pushed;
   vm->trap = trap;
   vm->trap_pc = pc;
   memcpy(vm->reg, r, sizeof r);
-  sbpf_trap(vm, trap, pc, bpc, done_n, &cur, filled ? NULL : err);
+  sbpf_trap(vm, trap, pc, bpc, done_n, fr, filled ? NULL : err);
   if (hooks && hooks->trap) hooks->trap(hctx, vm, trap, pc);
   return SCP_ERR_TRAP;
 }
 done:
   sbpf_unpatch(vm);
   *vm->cfg.meter = m;
-  vm->insns = insns;
+  vm->insns = insns + (m_sync - m);
   memcpy(vm->reg, r, sizeof r);
   return SCP_OK;
 
@@ -379,12 +443,15 @@ done:
 #undef NEXT
 #undef TRAP
 #undef ENTER
+#undef ENTER_CALL
+#undef PUSH_FRAME
 #undef DST
 #undef SRC
 #undef IMM
 #undef LOAD
 #undef STORE
 #undef ALU
+#undef FUSED
 #undef JMP
 #undef DIVZ
 #undef DIVO

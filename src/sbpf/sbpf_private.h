@@ -24,9 +24,12 @@ typedef enum sbpf_op {
 
 /* One decoded instruction slot.  aux: jump/call target pc, memory offset,
  * syscall index into the loader's table; imm: the sign-extended immediate
- * (lddw: the whole 64-bit value).  CALLX keeps its register in src. */
+ * (lddw: the whole 64-bit value).  CALLX keeps its register in src.
+ * op is what the instruction is; xop is the body the interpreter runs for
+ * it: op, a fused pair's body (sbpf_fuse, sbpf_prog.c), or METER_OUT while
+ * the meter runs short there (sbpf_meter_short). */
 typedef struct sbpf_insn {
-  uint8_t op, dst, src, pad;
+  uint8_t op, dst, src, xop;
   int32_t aux;
   int64_t imm;
 } sbpf_insn;
@@ -72,6 +75,7 @@ struct scp_sbpf_prog {
   sbpf_insn *code;
   uint32_t *cnt;               /* instructions from pc to the end of its block */
   uint32_t *blk;               /* block index at a leader, UINT32_MAX elsewhere */
+  uint64_t *cntblk;            /* cnt | blk << 32: what the interpreter reads on entering a block */
   uint32_t *block_pc;          /* leader pc of each block */
   uint32_t nblocks;
   uint32_t *func_block;        /* first block of each function (nfuncs + 1) */
@@ -144,6 +148,10 @@ typedef struct sbpf_frame {
   uint32_t ret_pc;
   uint32_t node, fb, fnb;
   uint64_t *ctr;
+  /* The call that set node..ctr: the caller's node and the pc of its
+   * `call imm` (UINT32_MAX: none, or a callx), so the same call again
+   * finds them still here (sbpf_interp.c). */
+  uint32_t knode, kpc;
 } sbpf_frame;
 
 /* Entries that no per-node counter covers: a block entered outside its
@@ -157,6 +165,7 @@ typedef struct sbpf_stray {
 
 typedef struct sbpf_call_cache {
   uint32_t node, pc, target, child;
+  uint32_t fb, fnb;            /* the callee's block range, as func_at gives it */
   uint64_t *ctr;
 } sbpf_call_cache;
 
@@ -178,7 +187,7 @@ struct scp_sbpf_vm {
   int syscall_status;
   /* Meter stop: the op replaced by METER_OUT while the meter runs short. */
   uint32_t patch_pc;
-  uint8_t patch_op;
+  uint8_t patch_op, patch_head; /* xop of patch_pc and of the slot before it */
   bool patched;
   uint64_t *scratch;           /* block counters when no tree is attached */
   sbpf_stray_entry *strays;
@@ -237,7 +246,27 @@ scp_sbpf_trap sbpf_access_violation(scp_sbpf_vm *vm, uint64_t addr, uint64_t len
  * the frame's function). */
 void sbpf_stray(scp_sbpf_vm *vm, uint32_t node, uint32_t pc);
 /* Enter the node of a call at byte address callsite to target pc: fills
- * cur's node, counters and block range. */
+ * cur's node, counters and block range.  sbpf_call_cached is its fast
+ * path, inline for the interpreter's calls: true when the call cache
+ * holds the node (and cur is filled), false when sbpf_enter_call must run. */
+static inline sbpf_call_cache *sbpf_call_slot(scp_sbpf_vm *vm, uint32_t parent, uint64_t callsite,
+                                              uint32_t target) {
+  uint32_t h = (uint32_t)((callsite >> 3) * 0x9e3779b1u) ^ parent * 0x85ebca6bu ^ target;
+  return &vm->cache[(h ^ h >> 12) & (SBPF_CALL_CACHE - 1)];
+}
+
+static inline bool sbpf_call_cached(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent,
+                                    uint64_t callsite, uint32_t target) {
+  const sbpf_call_cache *e = sbpf_call_slot(vm, parent, callsite, target);
+  if (!e->ctr || e->node != parent || e->pc != (uint32_t)callsite || e->target != target || vm->oom)
+    return false;
+  vm->cfg.tree->nodes[e->child].calls++;
+  cur->node = e->child;
+  cur->ctr = e->ctr;
+  cur->fb = e->fb;
+  cur->fnb = e->fnb;
+  return true;
+}
 void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t callsite,
                      uint32_t target);
 /* The meter (m) cannot pay for the block entered at pc: put METER_OUT on

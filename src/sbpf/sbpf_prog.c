@@ -206,16 +206,45 @@ void scp_sbpf_prog_free(scp_sbpf_prog *p) {
   free(p->code);
   free(p->cnt);
   free(p->blk);
+  free(p->cntblk);
   free(p->block_pc);
   free(p->func_block);
   free(p->name);
   free(p);
 }
 
+/* Superinstructions: a mov64 reg followed, in the same straight-line run,
+ * by a 64-bit ALU instruction on the same dst runs as one body.  Neither
+ * can trap, so a trap never falls inside a pair; the meter stop unfuses
+ * the pair it would fall inside (sbpf_meter_short).  A register operand
+ * equal to dst is left alone: the fused body reads it before the mov. */
+static void sbpf_fuse(scp_sbpf_prog *p) {
+  static const struct { uint8_t second, fused; bool reg; } pairs[] = {
+    { OP_ADD64R, OP_MOVR_ADD64R, true },  { OP_SUB64R, OP_MOVR_SUB64R, true },
+    { OP_XOR64R, OP_MOVR_XOR64R, true },  { OP_OR64R, OP_MOVR_OR64R, true },
+    { OP_AND64R, OP_MOVR_AND64R, true },  { OP_ADD64I, OP_MOVR_ADD64I, false },
+    { OP_AND64I, OP_MOVR_AND64I, false }, { OP_LSH64I, OP_MOVR_LSH64I, false },
+    { OP_RSH64I, OP_MOVR_RSH64I, false }, { OP_ARSH64I, OP_MOVR_ARSH64I, false },
+  };
+  for (uint32_t pc = 0; pc + 1 < p->ninsns; pc++) {
+    sbpf_insn *a = &p->code[pc], *b = a + 1;
+    if (a->op != OP_MOV64R || p->cnt[pc] < 2 || b->dst != a->dst) continue;
+    for (size_t k = 0; k < SCP_ARRAY_LEN(pairs); k++)
+      if (b->op == pairs[k].second && !(pairs[k].reg && b->src == a->dst)) a->xop = pairs[k].fused;
+  }
+}
+
 static int finish(scp_sbpf_prog *p, scp_error *err) {
   int rc = sbpf_verify(p, err);
+  if (!rc) rc = sbpf_decode(p, err);
   if (rc) return rc;
-  return sbpf_decode(p, err);
+  /* one load per block entry instead of two */
+  p->cntblk = malloc(((size_t)p->ninsns + 1) * sizeof *p->cntblk);
+  if (!p->cntblk) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  for (uint32_t pc = 0; pc <= p->ninsns; pc++) p->cntblk[pc] = p->cnt[pc] | (uint64_t)p->blk[pc] << 32;
+  for (uint32_t pc = 0; pc <= p->ninsns; pc++) p->code[pc].xop = p->code[pc].op;
+  sbpf_fuse(p);
+  return SCP_OK;
 }
 
 static scp_sbpf_prog *new_prog(const scp_sbpf_loader *l, const char *name) {

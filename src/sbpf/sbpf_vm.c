@@ -213,14 +213,22 @@ void sbpf_meter_short(scp_sbpf_vm *vm, uint32_t pc, uint64_t m) {
    * the block). */
   sbpf_insn *code = (sbpf_insn *)p->code;
   vm->patch_pc = q;
-  vm->patch_op = code[q].op;
+  vm->patch_op = code[q].xop;
   vm->patched = true;
-  code[q].op = OP_METER_OUT;
+  code[q].xop = OP_METER_OUT;
+  /* A pair fused at q - 1 runs q's body without dispatching on q: the
+   * slot before runs unfused while the patch lasts. */
+  if (q > 0) {
+    vm->patch_head = code[q - 1].xop;
+    code[q - 1].xop = code[q - 1].op;
+  }
 }
 
 void sbpf_unpatch(scp_sbpf_vm *vm) {
   if (!vm->patched) return;
-  ((sbpf_insn *)vm->prog->code)[vm->patch_pc].op = vm->patch_op;
+  sbpf_insn *code = (sbpf_insn *)vm->prog->code;
+  code[vm->patch_pc].xop = vm->patch_op;
+  if (vm->patch_pc > 0) code[vm->patch_pc - 1].xop = vm->patch_head;
   vm->patched = false;
 }
 
@@ -240,19 +248,12 @@ void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t
     fallback(vm, cur, parent);
     return;
   }
-  uint32_t h = (uint32_t)((callsite >> 3) * 0x9e3779b1u) ^ parent * 0x85ebca6bu ^ target;
-  sbpf_call_cache *e = &vm->cache[(h ^ h >> 12) & (SBPF_CALL_CACHE - 1)];
+  if (sbpf_call_cached(vm, cur, parent, callsite, target)) return;
   const scp_sbpf_prog *p = vm->prog;
   uint32_t fi = scp_sbpf_prog_func_at(p, target);
   if (fi == UINT32_MAX) fi = 0;
   cur->fb = p->func_block[fi];
   cur->fnb = p->func_block[fi + 1] - cur->fb;
-  if (e->ctr && e->node == parent && e->pc == (uint32_t)callsite && e->target == target) {
-    t->nodes[e->child].calls++;
-    cur->node = e->child;
-    cur->ctr = e->ctr;
-    return;
-  }
   uint32_t id = scp_tree_enter(t, parent, callsite, SCP_KIND_GUEST, vm->cfg.module, target);
   uint64_t *ctr = id == SCP_NODE_NONE ? NULL : scp_tree_counters(t, id, cur->fnb);
   if (!ctr || t->nodes[id].ncounters != cur->fnb) {
@@ -260,7 +261,9 @@ void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t
     fallback(vm, cur, parent);
     return;
   }
-  *e = (sbpf_call_cache){ parent, (uint32_t)callsite, target, id, ctr };
+  *sbpf_call_slot(vm, parent, callsite, target) = (sbpf_call_cache){
+      .node = parent, .pc = (uint32_t)callsite, .target = target, .child = id,
+      .fb = cur->fb, .fnb = cur->fnb, .ctr = ctr };
   cur->node = id;
   cur->ctr = ctr;
 }

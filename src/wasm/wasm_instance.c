@@ -317,7 +317,7 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
     ran_counts(fn, cnt, ran, ran + maxlen, stops, trap_stops(inst, (uint32_t)id, stops));
     for (uint32_t i = 0; i < fn->nmeta;) {
       /* entries of one pc are adjacent per region run; sum them per pc */
-      uint32_t pc = fn->meta[i].pc;
+      uint32_t pc = fn->meta[i].pc, first = UINT32_MAX;
       uint64_t fuel = 0, ahead = 0;
       for (; i < fn->nmeta && fn->meta[i].pc == pc; i++) {
         const wasm_fuel_meta *me = &fn->meta[i];
@@ -325,10 +325,18 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
         fuel += entries * me->fuel;
         ahead += (entries > r ? entries - r : 0) * me->fuel;
         inst->ops_settled += entries;
+        if (me->ins < first) first = me->ins;
       }
       if (!fuel) continue;
       cost[0] = fuel * inst->fuel_scale;
-      if (!scp_tree_add_pc_ahead(t, (uint32_t)id, pc, cost, ahead * inst->fuel_scale)) {
+      /* The operator's runs are its first internal instruction's: an `if`
+       * is its test (the then-arm's FUEL after it counts arm entries), an
+       * `else` the jump over the else-arm (or, when the then-arm never
+       * reaches it, the else-arm's FUEL), a `loop` or the function entry
+       * its FUEL.  Operators fused into one instruction all ran as often
+       * as it did: a fused branch is always its last part, and the only
+       * fused operator that traps (a load) is too. */
+      if (!scp_tree_add_pc_runs(t, (uint32_t)id, pc, cost, ahead * inst->fuel_scale, ran[first])) {
         rc = SCP_ERR_NOMEM;
         break;
       }

@@ -16,21 +16,9 @@ B=${SCP_BUILD:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
-ADMIN=GAAQEAYEAUDAOCAJBIFQYDIOB4IBCEQTCQKRMFYYDENBWHA5DYPSABOV
-USER=GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H
+. "$(dirname "$0")/lib/ledger_keys.sh"
 cp "$B/tests/fixtures/wasm/ledger_keys.wasm" "$T/"
-# Balance(USER)'s key: ScVal Vec[Symbol("Balance"), Address(account USER)].
-cat >"$T/keys.json" <<JSON
-{
-  "ledger": {"protocol": 23, "sequence": 1000},
-  "contracts": [{"name": "keys", "wasm": "ledger_keys.wasm"}],
-  "storage": [
-    {"key": {"xdr": "AAAAEAAAAAEAAAACAAAADwAAAAdCYWxhbmNlAAAAABIAAAAAAAAAAGL8HQvQkbK2HA3WVjRrKmjX00fG8sLI7m0ERwJW/AX3"},
-     "value": "u32:1", "durability": "persistent", "live_until": 1100}
-  ],
-  "calls": [{"function": "setup", "args": ["addr:$ADMIN", "addr:$USER", "u32:5"]}]
-}
-JSON
+ledger_keys_scenario "$T/keys.json"
 "$BIN" profile --scenario "$T/keys.json" --network mainnet -o "$T/o" -q -f report,json 2>"$T/err"
 rc=$?
 R=$T/o/01-setup/report.txt

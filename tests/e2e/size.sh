@@ -136,7 +136,8 @@ print("%d %d" % (v[0][0], v[0][1]) if len(v) == 1 else "none")' "$T/vm/report.js
 }
 vm_check demo "$B/examples/demo.wasm" run u32:5
 vm_check counter "$CTR" increment "addr:$G" u32:1
-vm_check token "$B/examples/token.wasm" decimals   # traps: not initialised
+vm_check token "$B/examples/token.wasm" decimals \
+  --constructor-args "{\"admin\": \"$G\", \"decimal\": 7, \"name\": \"T\", \"symbol\": \"T\"}"
 vm_check vault_Oz "$B/tests/fixtures/rust/vault_Oz.wasm" sum u32:8
 vm_check vault_O3 "$B/tests/fixtures/rust/vault_O3.wasm" sum u32:8
 

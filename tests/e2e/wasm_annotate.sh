@@ -9,6 +9,11 @@
 #  - the rows of every guest function add up to its self CPU, which is its
 #    inclusive CPU minus its children (host functions and calls) in the
 #    folded stacks.
+#  - [derived] run counts worked out from demo.c's loops and branches;
+#  - every row's runs times its operator's wasmi fuel (by its name, the
+#    rules of docs/reference/metering.txt) times 4, plus the entry row and
+#    what the nodes say was charged ahead, is the function's self CPU; its
+#    entry ran as often as the function was called (the nodes' calls).
 # Prints PASS / FAIL lines; $SCPROF is the binary, $SCP_BUILD the build
 # folder; run from the repository root (tests/run.sh does).
 set -u
@@ -78,6 +83,21 @@ for w in examples/demo.wasm:run:u32:200 tests/fixtures/rust/vault_O3.wasm:deposi
     rows=$(awk 'FNR > 2 && / 0x[0-9a-f]+  /' "$T/out" | wc -l)
     NAME="wasm_annotate $n: annotate $frame: every row is the operator wasm-objdump reads there ($bad of $rows)"
     ok [ "$bad" = "checked $rows" ] && [ "$rows" -gt 0 ]
+    # runs x fuel x 4 over the operator rows + the entry row + ahead = self
+    ahead=$(jq --arg fn "$frame" '[.frames as $f | .nodes[] | select($f[.frame].name == $fn) | .ahead] | add' "$T/$n/report.json")
+    calls=$(jq --arg fn "$frame" '[.frames as $f | .nodes[] | select($f[.frame].name == $fn) | .calls] | add' "$T/$n/report.json")
+    ran=$(awk 'FNR > 2 && / 0x[0-9a-f]+  / {
+                 for (i = 1; i <= NF; i++) if ($i ~ /^0x[0-9a-f]+$/) { runs = $(i - 1); mn = $(i + 1); break }
+                 cpu = $1; gsub(",", "", cpu); gsub(",", "", runs)
+                 if (mn == "(function") { entry = cpu; eruns = runs; next }
+                 f = 1
+                 if (mn ~ /^call/) f = 67
+                 else if (mn ~ /^(global|memory|table)\./ || mn ~ /^(data|elem)\.drop$/) f = 3
+                 else if (mn ~ /\.load/) f = 2
+                 s += runs * f * 4; n++ }
+               END {print s + entry, eruns, n + 0}' "$T/out")
+    NAME="wasm_annotate $n: annotate $frame: Σ runs x fuel x 4 + entry + ahead $ahead = self CPU $self, the entry ran $calls times ($ran)"
+    ok [ "$(echo "$ran" | awk -v a="$ahead" -v s="$self" -v c="$calls" '{print ($1 + a == s && $2 == c && $3 > 0)}')" = 1 ]
   done
 done
 
@@ -88,30 +108,42 @@ done
 "$BIN" annotate "$T/demo/report.json" run >"$T/out" 2>"$T/err"
 NAME="[pin] wasm_annotate: annotate run lists 161 instructions, self CPU 201,748"
 ok grep -q '^-- run: no source lines, its 161 instructions -- self CPU 201,748 ' "$T/out"
-NAME="wasm_annotate: the listing says what a row's CPU is and that run counts are not kept"
-ok grep -q "CPU at an instruction is its wasmi fuel times the Budget's WasmInsnExec CPU, for every entry of its block.*how often each instruction ran is not kept" "$T/out"
-NAME="[derived] wasm_annotate: the hash loop's 30 operators (loop .. br_if) are 6,400 CPU each"
-ok [ "$(awk "$HEX"'$4 ~ /^0x/ && hex($4) >= 84 && hex($4) <= 139 && $1 == "6,400"' "$T/out" | wc -l)" -eq 30 ]
-NAME="[derived] wasm_annotate: the buffer loop's i32.store8 is 256 CPU (64 entries)"
-ok grep -qE '^ +256 +0\.06% +\. +0xb6  i32\.store8$' "$T/out"
+NAME="wasm_annotate: the listing says what a row's CPU is and that it counts runs"
+ok grep -q "CPU at an instruction is its wasmi fuel times the Budget's WasmInsnExec CPU, for every entry of its block.*; runs: how often each instruction ran" "$T/out"
+NAME="wasm_annotate: the listing has a runs column before the address"
+ok grep -qE '^ +CPU +% +Memory +runs +address  instruction$' "$T/out"
+NAME="[derived] wasm_annotate: the hash loop's 30 operators (loop .. br_if) are 6,400 CPU and ran 1,600 times each"
+ok [ "$(awk "$HEX"'$5 ~ /^0x/ && hex($5) >= 84 && hex($5) <= 139 && $1 == "6,400" && $4 == "1,600"' "$T/out" | wc -l)" -eq 30 ]
+NAME="[derived] wasm_annotate: the buffer loop's i32.store8 is 256 CPU and ran 64 times (64 entries)"
+ok grep -qE '^ +256 +0\.06% +\. +64 +0xb6  i32\.store8$' "$T/out"
+NAME="[derived] wasm_annotate: the buffer loop's 26 operators (0xa9 loop .. 0xea br_if) ran 64 times each"
+ok [ "$(awk "$HEX"'$5 ~ /^0x/ && hex($5) >= 169 && hex($5) <= 234 && $4 == "64"' "$T/out" | wc -l)" -eq 26 ]
 NAME="[derived] wasm_annotate: a call is 268 CPU (67 fuel), a host function's named as its frame is"
-ok grep -qE '^ +268 +0\.06% +\. +0x157  call 5 \(host:contract_event\)$' "$T/out"
+ok grep -qE '^ +268 +0\.06% +\. +1 +0x157  call 5 \(host:contract_event\)$' "$T/out"
 # run(200) does not fail (n <= 10000), yet the call in that branch is paid:
 # a block is no region of its own, so its operators are charged with the
 # function body's on entry
-NAME="[derived] wasm_annotate: the fail_with_error call that did not run is charged ahead (268 CPU)"
-ok sh -c "grep -qE '^ +268 +0\\.06% +\\. +0x30  call 0 \\(host:fail_with_error\\)$' '$T/out' &&
+NAME="[derived] wasm_annotate: the fail_with_error call that did not run is charged ahead (268 CPU) and ran 0 times"
+ok sh -c "grep -qE '^ +268 +0\\.06% +\\. +0 +0x30  call 0 \\(host:fail_with_error\\)$' '$T/out' &&
           ! grep -q 'host:fail_with_error' '$T/demo/profile.folded'"
+# n != 9999: the division by zero's branch (0x100 .. 0x10f) is skipped by
+# the br_if at 0xfe, which ran once; the operators after it ran once
+NAME="[derived] wasm_annotate: the n == 9999 branch's 8 operators ran 0 times, the br_if before it once"
+skipped_branch() {
+  [ "$(awk "$HEX"'$5 ~ /^0x/ && hex($5) >= 256 && hex($5) <= 271 && $4 == "0"' "$T/out" | wc -l)" -eq 8 ] &&
+    grep -qE '^ +4 +0\.00% +\. +1 +0xfe  br_if 0$' "$T/out" && grep -qE '^ +4 +0\.00% +\. +1 +0x112  local\.get 2$' "$T/out"
+}
+ok skipped_branch
 # every other host function a call row names is a frame under run
 missing=$(sed -n 's/.*  call [0-9]* (\(host:[a-z0-9_]*\))$/\1/p' "$T/out" | grep -vx 'host:fail_with_error' |
           while read -r h; do grep -qF "run [export];$h " "$T/demo/profile.folded" || echo "$h"; done)
 NAME="wasm_annotate: the host functions the calls name are run's host frames${missing:+ (not: $missing)}"
 ok [ -z "$missing" ] && [ "$(grep -c '  call [0-9]* (host:' "$T/out")" -eq 8 ]
 NAME="[derived] wasm_annotate: an i32.load is 8 CPU (2 fuel), its offset printed"
-ok grep -qE '^ +8 +0\.00% +\. +0x10b  i32\.load offset=12$' "$T/out"
-NAME="[derived] wasm_annotate: global.set is 12 CPU (3 fuel)"; ok grep -qE '^ +12 +0\.00% +\. +0x13  global\.set 0$' "$T/out"
+ok grep -qE '^ +8 +0\.00% +\. +0 +0x10b  i32\.load offset=12$' "$T/out"
+NAME="[derived] wasm_annotate: global.set is 12 CPU (3 fuel)"; ok grep -qE '^ +12 +0\.00% +\. +1 +0x13  global\.set 0$' "$T/out"
 NAME="[derived] wasm_annotate: the entry of run (1 param + 8 locals: 1 + 9/8 fuel) is 8 CPU"
-ok grep -qE '^ +8 +0\.00% +\. +0x3  \(function entry, 8 locals\)$' "$T/out"
+ok grep -qE '^ +8 +0\.00% +\. +1 +0x3  \(function entry, 8 locals\)$' "$T/out"
 NAME="wasm_annotate: constants print signed, as the text format does"; ok grep -qE '0x38  i32\.const -2128831035$' "$T/out"
 NAME="wasm_annotate: no CPU is left at no instruction"; ok sh -c "! grep -q 'at no instruction' '$T/out'"
 
@@ -119,3 +151,18 @@ NAME="wasm_annotate: no CPU is left at no instruction"; ok sh -c "! grep -q 'at 
 "$BIN" profile "$T/w/demo.wasm" run u32:200 --symbols "$B/examples/demo.wasm" -o "$T/sym" -q -f json >/dev/null 2>&1
 NAME="wasm_annotate: a profile with source lines carries no instruction rows"
 ok sh -c "[ -s '$T/sym/report.json' ] && ! grep -q '\"pcs\"' '$T/sym/report.json'"
+
+# the same run twice gives the same report.json, run counts included
+"$BIN" profile "$T/w/demo.wasm" run u32:200 -o "$T/again" -q -f json >/dev/null 2>&1
+NAME="wasm_annotate: report.json with run counts is byte-identical across two runs"
+ok sh -c "grep -q '\"runs\":1600}' '$T/again/report.json' && cmp -s '$T/demo/report.json' '$T/again/report.json'"
+# run counts are on every instruction row or on none: a report.json with a
+# row that lost its count is refused, as one with a count that is no number
+sed 's/,"runs":1600}/}/' "$T/demo/report.json" >"$T/bad.json"
+"$BIN" annotate "$T/bad.json" run >"$T/out" 2>"$T/err"; rc=$?
+NAME="wasm_annotate: a report.json with runs on some instruction rows only is refused"
+ok one_line_error 65 '"runs" (a count on every row or on none)'
+sed 's/"runs":1600}/"runs":"many"}/' "$T/demo/report.json" >"$T/bad.json"
+"$BIN" annotate "$T/bad.json" run >"$T/out" 2>"$T/err"; rc=$?
+NAME="wasm_annotate: a report.json whose run count is not a number is refused"
+ok one_line_error 65 '"runs"'

@@ -124,10 +124,41 @@ static void test_no_table_and_two(void **state) {
   scp_profile_destroy(p);
 }
 
+/* A table with nothing to sum (the ledger entries without a network):
+ * no total line, its footnote on the line under it, and in JSON as
+ * "footnote", read back to the same bytes. */
+static void test_footnote_no_total(void **state) {
+  (void)state;
+  scp_profile *p = load(base);
+  assert_int_equal(scp_prof_table_footnote(p, "fees: give --network NAME"), SCP_ERR_ARG);
+  static const char *const cols[] = {"size"};
+  static const int none[] = {-1};
+  assert_int_equal(scp_prof_table_begin(p, "Entries", "entry", 1, cols, none), SCP_OK);
+  const uint64_t v[] = {128};
+  assert_int_equal(scp_prof_table_row(p, "Admin", v), SCP_OK);
+  assert_int_equal(scp_prof_table_footnote(p, "fees: give --network NAME"), SCP_OK);
+  scp_buf r = {0}, j = {0}, j2 = {0};
+  assert_int_equal(scp_out_report(p, NULL, &r), SCP_OK);
+  assert_non_null(strstr(r.data, "\nEntries\n  entry  size\n  Admin   128\n  (fees: give --network NAME)\n"));
+  assert_null(strstr(strstr(r.data, "\nEntries\n"), "  total"));
+  assert_int_equal(scp_out_json(p, &j), SCP_OK);
+  assert_non_null(strstr(j.data, "{\"name\":\"Admin\",\"values\":[128]}],\"footnote\":\"fees: give --network NAME\"}"));
+  scp_profile *q = load(j.data);
+  assert_int_equal(scp_out_json(q, &j2), SCP_OK);
+  assert_int_equal(j.len, j2.len);
+  assert_memory_equal(j.data, j2.data, j.len);
+  scp_profile_destroy(q);
+  scp_buf_free(&r);
+  scp_buf_free(&j);
+  scp_buf_free(&j2);
+  scp_profile_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_table_sums_report_json),
     cmocka_unit_test(test_no_table_and_two),
+    cmocka_unit_test(test_footnote_no_total),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,6 +185,33 @@ static const tcase cases[] = {
   /* callx into the middle of a block still charges from there */
   { "callx mid-block", V0, { LDDW(1, 0x100000000ull + 5 * 8), I(0x8d, 0, 0, 0, 1), EXIT, MOV(0, 1), MOV(0, 3), EXIT },
     100, OK, 3, 5, NULL },
+  /* a mov64 reg and the 64-bit ALU instruction after it on the same dst
+   * run as one fused body (sbpf_fuse): r1 = 100, r2 = 7, r0 = r1, r0 op= x */
+#define F2(name, v, op, a, src, imm, want) \
+  { name, v, { MOV(1, a), MOV(2, 7), MOVR(0, 1), I(op, 0, src, 0, imm), EXIT }, 100, OK, want, 5, NULL }
+  F2("fused mov+add64 reg", V0, 0x0f, 100, 2, 0, 107), F2("fused mov+sub64 reg", V0, 0x1f, 100, 2, 0, 93),
+  F2("fused mov+xor64 reg", V0, 0xaf, 100, 2, 0, 99), F2("fused mov+or64 reg", V0, 0x4f, 100, 2, 0, 103),
+  F2("fused mov+and64 reg", V0, 0x5f, 100, 2, 0, 4), F2("fused mov+add64 imm", V0, 0x07, 100, 0, -3, 97),
+  F2("fused mov+and64 imm", V0, 0x57, 100, 0, 0x3c, 36),
+  F2("fused mov+lsh64 imm", V0, 0x67, 100, 0, 60, 0x4000000000000000ull),
+  F2("fused mov+rsh64 imm", V0, 0x77, 100, 0, 2, 25),
+  F2("fused mov+arsh64 imm", V0, 0xc7, -100, 0, 2, (uint64_t)-25),
+  F2("fused mov+sub64 reg v2", V2, 0x1f, 100, 2, 0, 93), F2("fused mov+xor64 reg v3", V3, 0xaf, 100, 2, 0, 99),
+  /* the second reads the mov's source (fused) or its dst (left unfused) */
+  F2("fused mov+add64 reg, src twice", V0, 0x0f, 100, 1, 0, 200),
+  F2("mov+add64 reg on dst itself", V0, 0x0f, 100, 0, 0, 200),
+#undef F2
+  /* the meter stops between the two: the pair must not run as one (it
+   * would go on to the exit and return 10) */
+  { "meter stop inside a fused pair", V0, { MOV(1, 5), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), EXIT }, 2,
+    T(EXCEEDED_MAX_INSTRUCTIONS), 0, 2, NULL },
+  { "meter stop at a fused pair", V0, { MOV(1, 5), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), EXIT }, 1,
+    T(EXCEEDED_MAX_INSTRUCTIONS), 0, 1, NULL },
+  { "fault after a fused pair", V0, { MOV(1, 0), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), I(0x3f, 0, 1, 0, 0), EXIT }, 100,
+    T(DIVIDE_BY_ZERO), 0, 4, NULL },
+  /* a jump to the second of a pair runs it alone: mov, mov, ja, add, exit */
+  { "jump into a fused pair", V0, { MOV(1, 3), MOV(0, 10), I(0x05, 0, 0, 1, 0), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), EXIT },
+    100, OK, 13, 5, NULL },
   /* memory: the stack frame below r10 */
   { "stack store/load", V0, { MOV(1, 77), I(0x7b, 10, 1, -8, 0), I(0x79, 0, 10, -8, 0), EXIT }, 100, OK, 77, 4, NULL },
   { "store imm byte", V0, { MOV(0, -1), I(0x7b, 10, 0, -8, 0), I(0x72, 10, 0, -8, 0x12), I(0x79, 0, 10, -8, 0), EXIT },
@@ -422,6 +449,53 @@ static void test_jumps(void **state) {
   scp_sbpf_loader_destroy(l);
 }
 
+/* ---- fused pairs and the meter stop on a program run again -------------- */
+
+/* The meter stop unfuses the pair it falls inside for one run only: the
+ * same program, stopped there, then run to the end, in both dispatch
+ * modes; and the depth a call-depth trap leaves is the pushed one. */
+static void test_fused_rerun(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  ins code[] = { MOV(1, 5), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), MOVR(3, 0), I(0x77, 3, 0, 0, 1), MOVR(0, 3), EXIT, { 0 } };
+  scp_sbpf_prog *p = load_ins(l, code, V0);
+  for (int sw = 0; sw < 2; sw++)
+    for (uint64_t limit = 1; limit <= 8; limit++) {
+      uint64_t meter = limit, r0 = 0;
+      scp_sbpf_vm_config cfg = { .meter = &meter };
+      scp_sbpf_vm *vm;
+      scp_error err = { 0 };
+      assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+      scp_sbpf_vm_set_switch_dispatch(vm, sw);
+      int rc = scp_sbpf_vm_run(vm, &r0, &err);
+      /* 7 instructions: r0 = (5 + 5) >> 1 */
+      if (limit >= 7) {
+        assert_int_equal(rc, SCP_OK);
+        assert_int_equal(r0, 5);
+        assert_int_equal(limit - meter, 7);
+      } else {
+        assert_int_equal(scp_sbpf_vm_trap(vm), SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS);
+        assert_int_equal(scp_sbpf_vm_trap_pc(vm), limit);
+        assert_int_equal(meter, 0);
+      }
+      scp_sbpf_vm_destroy(vm);
+    }
+  scp_sbpf_prog_free(p);
+  ins deep[] = { MOV(0, 0), I(0x85, 0, 0, 0, -2), { 0 } };
+  p = load_ins(l, deep, V0);
+  uint64_t meter = 1000, r0;
+  scp_sbpf_vm_config cfg = { .meter = &meter };
+  scp_sbpf_vm *vm;
+  scp_error err = { 0 };
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_ERR_TRAP);
+  assert_int_equal(scp_sbpf_vm_depth(vm), SCP_SBPF_MAX_CALL_DEPTH);
+  scp_sbpf_vm_destroy(vm);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_loader_destroy(l);
+}
+
 /* ---- verifier --------------------------------------------------------- */
 
 typedef struct vcase {
@@ -640,6 +714,84 @@ static void test_profile(void **state) {
   scp_sbpf_loader_destroy(l);
 }
 
+/* The same call from the same node reuses the callee's counters; from
+ * another node (f entered from two call sites) it must not, nor after a
+ * callx from the same node filled the callee's frame.  main: call f; call
+ * f; mov r0,0; exit.  f (4): r6 = 3; loop 3 times over calls of g (10) and
+ * h (11); exit.  Every f node (calls 1) gets its own g and h nodes, each
+ * called 3 times with 3 CU of self, in both dispatch modes. */
+typedef struct calls_case {
+  ins code[14];
+  uint64_t cu, fself;
+  uint32_t g_site, h_site;     /* call pcs in f; 0: not called */
+} calls_case;
+
+static const calls_case calls_cases[] = {
+  /* call g */
+  { { I(0x85, 0, 0, 0, 3), I(0x85, 0, 0, 0, 2), MOV(0, 0), EXIT, MOV(6, 3), I(0x85, 0, 0, 0, 3),
+      I(0x17, 6, 0, 0, 1), I(0x55, 6, 0, -3, 0), EXIT, EXIT, EXIT }, 32, 11, 5, 0 },
+  /* callx g */
+  { { I(0x85, 0, 0, 0, 3), I(0x85, 0, 0, 0, 2), MOV(0, 0), EXIT, MOV(6, 3), I(0x8d, 0, 0, 0, 2),
+      I(0x17, 6, 0, 0, 1), I(0x55, 6, 0, -3, 0), EXIT, EXIT, EXIT }, 32, 11, 5, 0 },
+  /* call h, callx g: each fills the frame above the other used */
+  { { I(0x85, 0, 0, 0, 3), I(0x85, 0, 0, 0, 2), MOV(0, 0), EXIT, MOV(6, 3), I(0x85, 0, 0, 0, 5),
+      I(0x8d, 0, 0, 0, 2), I(0x17, 6, 0, 0, 1), I(0x55, 6, 0, -4, 0), EXIT, EXIT, EXIT }, 44, 14, 6, 5 },
+};
+
+static void test_profile_calls(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  for (size_t c = 0; c < SCP_ARRAY_LEN(calls_cases); c++)
+    for (int sw = 0; sw < 2; sw++) {
+      const calls_case *k = &calls_cases[c];
+      scp_sbpf_prog *p = load_ins(l, k->code, V0);
+      scp_tree t;
+      assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+      uint64_t meter = 100, r0;
+      scp_sbpf_vm_config cfg = { .meter = &meter, .tree = &t, .node = 0, .module = 7 };
+      scp_sbpf_vm *vm;
+      scp_error err = { 0 };
+      assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+      scp_sbpf_vm_set_switch_dispatch(vm, sw);
+      uint32_t g = k->h_site ? 10 : 9, h = 11;
+      scp_sbpf_vm_set_reg(vm, 2, 0x100000000ull + 8ull * g);
+      assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_OK);
+      assert_int_equal(100 - meter, k->cu);
+      assert_int_equal(scp_tree_total(&t, 0), k->cu);
+      uint32_t fs[2], nf = 0, parents[4], np = 0;
+      for (uint32_t i = 0; i < t.n; i++) {
+        const scp_tree_node *n = &t.nodes[i];
+        if (n->kind != SCP_KIND_GUEST) continue;
+        if (n->callee == 4) {
+          assert_true(nf < 2);
+          assert_int_equal(n->calls, 1);
+          assert_int_equal(n->self[0], k->fself);
+          fs[nf++] = i;
+        } else if (n->callee == g || (k->h_site && n->callee == h)) {
+          assert_true(np < 4);
+          assert_int_equal(n->calls, 3);
+          assert_int_equal(n->self[0], 3);
+          assert_int_equal(n->callsite, 8ull * (n->callee == g ? k->g_site : k->h_site));
+          parents[np++] = n->parent;
+        }
+      }
+      assert_int_equal(nf, 2);
+      assert_int_equal(np, k->h_site ? 4 : 2);
+      /* as many callees under each f */
+      uint32_t under0 = 0;
+      for (uint32_t i = 0; i < np; i++) {
+        assert_true(parents[i] == fs[0] || parents[i] == fs[1]);
+        under0 += parents[i] == fs[0];
+      }
+      assert_int_equal(under0, np / 2);
+      scp_sbpf_vm_destroy(vm);
+      scp_tree_free(&t);
+      scp_sbpf_prog_free(p);
+    }
+  scp_sbpf_loader_destroy(l);
+}
+
 /* ---- boundary hooks ------------------------------------------------------ */
 
 typedef struct hook_log { char ev[32][48]; int n; } hook_log;
@@ -709,9 +861,11 @@ int main(void) {
     cmocka_unit_test(test_cases),
     cmocka_unit_test(test_pool),
     cmocka_unit_test(test_jumps),
+    cmocka_unit_test(test_fused_rerun),
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),
     cmocka_unit_test(test_profile),
+    cmocka_unit_test(test_profile_calls),
     cmocka_unit_test(test_hooks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

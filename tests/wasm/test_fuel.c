@@ -62,6 +62,7 @@
 #include <unistd.h>
 
 #include "wasm/scp_wasm.h"
+#include "wasm/wasm_private.h"   /* body_len: that the engine fused operators */
 #include "build_dir.h"
 
 #define BIG_FUEL 1000000000000ULL   /* 10^12: metered, never the limit */
@@ -1263,6 +1264,27 @@ static uint64_t pc_ahead(scp_tree *t, uint32_t node, uint64_t pc) {
   return c;
 }
 
+/* fm_open with a tree attached (module id 1, CPU = fuel x 4); returns the
+ * module's bytes as wat2wasm wrote them, for body_ops. */
+static uint8_t *fm_open_profiled(fuel_mod *fm, scp_tree *t, const char *name, const char *wat,
+                                 size_t *len) {
+  fm_open(fm, name, wat);
+  assert_int_equal(scp_tree_init(t, 1), SCP_OK);
+  scp_wasm_attach(fm->inst, t, 0, 1, 4);
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/%.100s.wasm", build_dir(), name);
+  uint8_t *bin = read_all(path, len);
+  assert_non_null(bin);
+  return bin;
+}
+
+static void fm_close_profiled(fuel_mod *fm, scp_tree *t, uint8_t *bin) {
+  free(bin);
+  scp_wasm_attach(fm->inst, NULL, 0, 0, 0);
+  fm_close(fm);
+  scp_tree_free(t);
+}
+
 /* "Charged ahead": a region pays for all its operators on entry; those an
  * early exit skips were paid without running.  Per pc, ahead = (region
  * entries - times the operator ran) x fuel x 4, and it is part of the pc's
@@ -1295,14 +1317,8 @@ static void test_settle_ahead(void **state) {
     "      br $l)))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "ahead", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/ahead.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = fm_open_profiled(&fm, &t, "ahead", wat, &len);
   op_pc ops[32];
   uint64_t r, a3[1] = {3}, a2[1] = {2};
 
@@ -1358,10 +1374,7 @@ static void test_settle_ahead(void **state) {
   assert_int_equal(body_ops(bin, len, 2, ops, 32), 11);
   static const uint64_t ret_ahead[11] = {0, 0, 0, 0, 4, 4, 4, 4, 4, 0, 4};
   for (size_t i = 0; i < 11; i++) assert_int_equal(pc_ahead(&t, node, ops[i].pc), ret_ahead[i]);
-  free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_profiled(&fm, &t, bin);
 }
 
 /* A trap ends the run where it happens: in the trapping frame and in each
@@ -1378,14 +1391,8 @@ static void test_settle_ahead_trap(void **state) {
   fuel_mod fm;
   scp_tree t;
   uint64_t consumed;
-  fm_open(&fm, "aheadtrap", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/aheadtrap.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = fm_open_profiled(&fm, &t, "aheadtrap", wat, &len);
   op_pc ops[32];
 
   /* calltrap: body 1 + const, drop 2 + call 67 + const, drop 2 + end 1 =
@@ -1418,10 +1425,7 @@ static void test_settle_ahead_trap(void **state) {
   /* a second settle (no new run) takes nothing more off */
   assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
   assert_int_equal(pc_ahead(&t, node, ops[4].pc), 4);
-  free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_profiled(&fm, &t, bin);
 }
 
 /* DESIGN.md: the cost of instruction i in a node is entries(region(i)) x
@@ -1503,6 +1507,186 @@ static void test_settle_per_pc(void **state) {
   scp_tree_free(&t);
 }
 
+/* ---- profiling: how often each operator ran ------------------------------ */
+
+static uint64_t pc_runs(scp_tree *t, uint32_t node, uint64_t pc) {
+  uint64_t c = 0;
+  scp_tree_node *nd = scp_tree_at(t, node);
+  for (uint32_t i = 0; i < nd->npcs; i++)
+    if (nd->pcs[i].pc == pc) c += nd->pcs[i].runs;
+  return c;
+}
+
+/* Static fuel of the operators the modules below use (the header's
+ * rules): i32.load 2, call 67, the rest 1; the function entry 1 (no more
+ * than 7 params + locals). */
+static uint64_t op_fuel(uint8_t op) { return op == 0x28 ? 2 : op == 0x10 ? 67 : 1; }
+
+/* Function `func`'s operators ran want[i] times in node; the entry (the
+ * one row before the first operator) ran `calls` times; and every row but
+ * an `if`'s or an `else`'s (which also carry their arm's entry fuel) costs
+ * exactly runs x fuel x 4 CPU plus what was charged ahead. */
+static void check_runs(scp_tree *t, uint32_t node, const uint8_t *bin, size_t len, uint32_t func,
+                       const uint64_t *want, size_t nwant, uint64_t calls) {
+  op_pc ops[32];
+  size_t n = body_ops(bin, len, func, ops, 32);
+  assert_int_equal(n, nwant);
+  scp_tree_node *nd = scp_tree_at(t, node);
+  size_t checked = 0;
+  for (uint32_t r = 0; r < nd->npcs; r++) {
+    const scp_pc_cost *e = &nd->pcs[r];
+    size_t i = 0;
+    while (i < n && ops[i].pc != e->pc) i++;
+    uint64_t fuel = 1, runs = calls;
+    if (i == n) {
+      assert_true(e->pc < ops[0].pc);        /* the entry, at the locals */
+    } else {
+      if (ops[i].op == 0x04 || ops[i].op == 0x05) continue;
+      fuel = op_fuel(ops[i].op);
+      runs = want[i];
+    }
+    if (e->runs != runs || e->cost0 - e->ahead != runs * fuel * 4)
+      print_message("func %u pc %llu (op %zu): runs %llu, want %llu; cost %llu - ahead %llu\n", func,
+                    (unsigned long long)e->pc, i, (unsigned long long)e->runs,
+                    (unsigned long long)runs, (unsigned long long)e->cost0,
+                    (unsigned long long)e->ahead);
+    assert_int_equal(e->runs, runs);
+    assert_int_equal(e->cost0 - e->ahead, runs * fuel * 4);
+    checked++;
+  }
+  assert_true(checked > 0);
+  for (size_t i = 0; i < n; i++)
+    if (pc_runs(t, node, ops[i].pc) != want[i])
+      print_message("func %u op %zu (0x%02x): ran %llu, want %llu\n", func, i, ops[i].op,
+                    (unsigned long long)pc_runs(t, node, ops[i].pc), (unsigned long long)want[i]);
+  for (size_t i = 0; i < n; i++) assert_int_equal(pc_runs(t, node, ops[i].pc), want[i]);
+}
+
+/* Settling also gives how often each operator ran: a loop's operators as
+ * often as it is entered, operators fused into one internal instruction
+ * each as often as it ran, an `if`'s two arms apart, an early return's
+ * skipped operators 0 times although they are paid. */
+static void test_settle_runs(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (func (export \"count\") (param $n i32) (result i32) (local $i i32)\n"
+    "    (loop $l\n"
+    "      local.get $i i32.const 1 i32.add local.tee $i\n"
+    "      local.get $n i32.lt_u\n"
+    "      br_if $l)\n"
+    "    local.get $i)\n"
+    "  (func (export \"split\") (param $x i32) (result i32)\n"
+    "    local.get $x i32.const 3 i32.lt_u\n"
+    "    if (result i32)\n"
+    "      i32.const 1 return\n"
+    "    else\n"
+    "      local.get $x i32.const 3 i32.rem_u\n"
+    "    end\n"
+    "    i32.const 2 i32.mul)\n"
+    "  (func (export \"pick\") (param $x i32) (result i32)\n"
+    "    local.get $x i32.const 3 i32.lt_u\n"
+    "    if (result i32) i32.const 10 else i32.const 20 end))\n";
+  fuel_mod fm;
+  scp_tree t;
+  size_t len;
+  uint8_t *bin = fm_open_profiled(&fm, &t, "runs", wat, &len);
+  uint64_t r;
+
+  /* count(5): entry 1 (1 + 2/8) + loop 1 + 7 ops = 8 per entry, i = 1..5
+   * so 5 entries (the br_if is taken 4 times) + get, end 2 = 43.  The
+   * engine fuses get+const+add into one instruction and lt_u+br_if into
+   * another: 8 internal instructions for the entry and 11 operators. */
+  uint64_t a5[1] = {5};
+  assert_int_equal(fuel_of(&fm, "count", a5, &r), 43);
+  assert_int_equal(r, 5);
+  assert_true(fm.m->funcs[0].body_len < 11);
+  /* loop, get, const, add, tee, get, lt_u, br_if, end (the loop's: no
+   * fuel, no row), get, end */
+  static const uint64_t count_runs[11] = {5, 5, 5, 5, 5, 5, 5, 5, 0, 1, 1};
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  assert_true(t.pc_runs);
+  check_runs(&t, find_guest(&t, 0), bin, len, 0, count_runs, 11, 1);
+
+  /* split(0..9): x < 3 three times (then-arm: const, return), else seven
+   * times.  The body pays const, mul and end on every call (10) and runs
+   * them 7 times; the then-arm does not reach `else`, so `else` is only
+   * the else-arm's entry (7). */
+  for (uint64_t x = 0; x < 10; x++) {
+    fuel_of(&fm, "split", &x, &r);
+    assert_int_equal(r, x < 3 ? 1 : x % 3 * 2);
+  }
+  /* get, const, lt_u, if, const, return, else, get, const, rem_u, end,
+   * const, mul, end */
+  static const uint64_t split_runs[14] = {10, 10, 10, 10, 3, 3, 7, 7, 7, 7, 0, 7, 7, 7};
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  uint32_t node = find_guest(&t, 1);
+  check_runs(&t, node, bin, len, 1, split_runs, 14, 10);
+  op_pc ops[32];
+  body_ops(bin, len, 1, ops, 32);
+  /* `if`: its test in the body (10 x 1) and the then-arm's entry (3 x 1);
+   * `else`: the else-arm's entry (7 x 1) */
+  assert_int_equal(pc_cost(&t, node, ops[3].pc), 4 * (10 + 3));
+  assert_int_equal(pc_cost(&t, node, ops[6].pc), 4 * 7);
+  assert_int_equal(pc_ahead(&t, node, ops[11].pc), 4 * 3);
+
+  /* pick(0..9): the then-arm ends at `else`, which jumps over the
+   * else-arm: `else` ran 3 times; its jump is paid in the body (10 x 1,
+   * 7 of them ahead) and the else-arm's entry (7 x 1) there too. */
+  for (uint64_t x = 0; x < 10; x++) fuel_of(&fm, "pick", &x, &r);
+  /* get, const, lt_u, if, const, else, const, end, end */
+  static const uint64_t pick_runs[9] = {10, 10, 10, 10, 3, 3, 7, 0, 10};
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  node = find_guest(&t, 2);
+  check_runs(&t, node, bin, len, 2, pick_runs, 9, 10);
+  body_ops(bin, len, 2, ops, 32);
+  assert_int_equal(pc_cost(&t, node, ops[5].pc), 4 * (10 + 7));
+  assert_int_equal(pc_ahead(&t, node, ops[5].pc), 4 * 7);
+  fm_close_profiled(&fm, &t, bin);
+}
+
+/* A trap stops the counts at the trapping operator: it ran, what follows
+ * it in its region did not (in the trapping frame and in each caller). */
+static void test_settle_runs_trap(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (memory 1)\n"
+    "  (func $t unreachable)\n"
+    "  (func (export \"walk\") (param $n i32) (local $p i32)\n"
+    "    (loop $l\n"
+    "      local.get $p i32.load drop\n"
+    "      local.get $p i32.const 32768 i32.add local.tee $p\n"
+    "      local.get $n i32.lt_u\n"
+    "      br_if $l))\n"
+    "  (func (export \"calltrap\") i32.const 1 drop call $t i32.const 2 drop))\n";
+  fuel_mod fm;
+  scp_tree t;
+  uint64_t consumed, big[1] = {1000000};
+  size_t len;
+  uint8_t *bin = fm_open_profiled(&fm, &t, "runstrap", wat, &len);
+
+  /* walk: the loads at 0 and 32768 pass, the one at 65536 traps in the
+   * third entry of the loop.  Entry 1 + end 1 = 2; loop 1 + get 1 +
+   * load 2 + drop 1 + 7 = 12 per entry: 38.  get+load are one fused
+   * instruction: both ran 3 times, the rest of the loop twice, the
+   * function's end never. */
+  assert_int_equal(fm_call(&fm, "walk", big, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
+  assert_int_equal(consumed, 38);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  /* loop, get, load, drop, get, const, add, tee, get, lt_u, br_if, end, end */
+  static const uint64_t walk_runs[13] = {3, 3, 3, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0};
+  check_runs(&t, find_guest(&t, 1), bin, len, 1, walk_runs, 13, 1);
+
+  /* calltrap: the call ran and never came back; $t's unreachable ran */
+  assert_int_equal(fm_call(&fm, "calltrap", NULL, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  static const uint64_t call_runs[6] = {1, 1, 1, 0, 0, 0};
+  check_runs(&t, find_guest(&t, 2), bin, len, 2, call_runs, 6, 1);
+  static const uint64_t t_runs[2] = {1, 0};
+  check_runs(&t, find_guest(&t, 0), bin, len, 0, t_runs, 2, 1);
+  fm_close_profiled(&fm, &t, bin);
+}
+
 static int setup_goto(void **state) { use_switch = false; return 0; }
 static int setup_switch(void **state) { use_switch = true; return 0; }
 
@@ -1534,6 +1718,8 @@ int main(void) {
     CASE(test_settle_per_pc),
     CASE(test_settle_ahead),
     CASE(test_settle_ahead_trap),
+    CASE(test_settle_runs),
+    CASE(test_settle_runs_trap),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

@@ -509,6 +509,28 @@ static bool split_entries(scp_fee_entry *en, size_t n, const uint64_t *w, int64_
   return true;
 }
 
+/* What an entry is without the fee: its kind of access, sizes, TTLs, the
+ * ledgers of TTL its rent pays for (none of them needs a rate) and its
+ * node. */
+static void entry_fill(const entry_info *e, uint32_t seq, scp_fee_entry *en) {
+  en->k = &e->f->k;
+  en->rw = e->f->rw;
+  en->disk_read = e->disk_read;
+  en->restored = e->restored;
+  en->old_size = e->old ? e->old_size : 0;
+  en->new_size = e->now && e->now->present ? e->new_size : 0;
+  if (is_soroban(&e->f->k)) {
+    en->old_live_until = e->old ? e->old->live_until : 0;
+    en->new_live_until = e->now && e->now->present ? e->now->live_until : 0;
+  }
+  const scp_fee_rent_change *r = &e->rent;
+  bool is_new = r->old_size_bytes == 0 && r->old_live_until_ledger == 0;
+  uint32_t before = is_new ? (seq ? seq - 1 : 0) : r->old_live_until_ledger;
+  if (e->has_rent && r->new_live_until_ledger > before)
+    en->rent_ledgers = r->new_live_until_ledger - before;
+  en->node = pick(writer_of(e->who), 0, 0);
+}
+
 /* Every footprint entry: its sizes, TTLs, the ledgers its rent paid for,
  * its share of each entry-driven fee component and its node.  False on
  * OOM. */
@@ -522,23 +544,8 @@ static bool record_entries(scp_host *h, const tx_work *w, scp_fee_tx *out,
   for (size_t i = 0; ok && i < n; i++) {
     const entry_info *e = &w->ei[i];
     scp_fee_entry *en = &out->entries[i];
-    en->k = &e->f->k;
-    en->rw = e->f->rw;
-    en->disk_read = e->disk_read;
-    en->restored = e->restored;
-    en->old_size = e->old ? e->old_size : 0;
-    en->new_size = e->now && e->now->present ? e->new_size : 0;
-    if (is_soroban(&e->f->k)) {
-      en->old_live_until = e->old ? e->old->live_until : 0;
-      en->new_live_until = e->now && e->now->present ? e->now->live_until : 0;
-    }
-    const scp_fee_rent_change *r = &e->rent;
-    bool is_new = r->old_size_bytes == 0 && r->old_live_until_ledger == 0;
-    uint32_t before = is_new ? (seq ? seq - 1 : 0) : r->old_live_until_ledger;
-    if (e->has_rent && r->new_live_until_ledger > before)
-      en->rent_ledgers = r->new_live_until_ledger - before;
-    if (e->has_rent) en->fee[SCP_FEE_ENTRY_RENT] = (uint64_t)scp_fee_rent_entry(r, rent_cfg, seq);
-    en->node = pick(writer_of(e->who), 0, 0);
+    entry_fill(e, seq, en);
+    if (e->has_rent) en->fee[SCP_FEE_ENTRY_RENT] = (uint64_t)scp_fee_rent_entry(&e->rent, rent_cfg, seq);
   }
   out->nentries = ok ? n : 0;
   const scp_fee_breakdown *f = &out->fee;
@@ -607,6 +614,32 @@ done:
   free(w.rents);
   free(w.ev_size);
   return rc;
+}
+
+int scp_fee_tx_entries(scp_fee_track *t, scp_host *h, scp_fee_tx *out, scp_error *err) {
+  scp_fee_tx_free(out);
+  memset(out, 0, sizeof *out);
+  size_t n = h->nfoot;
+  entry_info *ei = calloc(n ? n : 1, sizeof *ei);
+  out->entries = calloc(n ? n : 1, sizeof *out->entries);
+  if (t->oom || !ei || !out->entries) {
+    free(ei);
+    scp_fee_tx_free(out);
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
+  for (size_t i = 0; i < n; i++) {
+    classify(h, t, &h->foot[i], &ei[i]);
+    entry_fill(&ei[i], h->opts.ledger_sequence, &out->entries[i]);
+    if (ei[i].f->rw) out->footprint_rw++;
+    else out->footprint_ro++;
+    out->restored += ei[i].restored;
+    /* the TTL entries a fee would write (scp_fee_rent's count) */
+    out->rent.extended += ei[i].has_rent &&
+                          ei[i].rent.old_live_until_ledger < ei[i].rent.new_live_until_ledger;
+  }
+  out->nentries = n;
+  free(ei);
+  return SCP_OK;
 }
 
 /* ---- soroban-sdk's InvocationResources ------------------------------------------ */

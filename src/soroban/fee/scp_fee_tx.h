@@ -108,6 +108,12 @@ int scp_fee_tx_finish(scp_fee_track *t, struct scp_host *h, const scp_fee_call *
                       scp_tree *tree, scp_fee_tx *out, scp_error *err);
 
 
+/* Without a network: out->entries as scp_fee_tx_finish records them but
+ * with no fee (their fee parts 0), and the footprint's counts
+ * (footprint_ro, footprint_rw, restored, rent.extended); nothing else of
+ * out is set, nothing is booked.  SCP_OK or SCP_ERR_NOMEM (err says so). */
+int scp_fee_tx_entries(scp_fee_track *t, struct scp_host *h, scp_fee_tx *out, scp_error *err);
+
 /* ---- one profiled run's fee (what sor_vm.c calls) ------------------------- */
 
 struct scp_host_opts;
@@ -119,6 +125,8 @@ typedef struct scp_fee_run {
   scp_fee_track track;
   scp_fee_tx tx;
   bool done;                  /* tx computed */
+  bool entries_only;          /* no network: tx holds the entries alone
+                                 (scp_fee_tx_entries) */
 } scp_fee_run;
 
 /* The network the options name (*on false when none: no fee), from a

@@ -10,37 +10,22 @@
 #include <string.h>
 
 #include "soroban/run/scp_scenario.h"
+#include "soroban/run/scenario_ctx.h"
 #include "soroban/run/arg_json.h"
 #include "soroban/run/sac_setup.h"
 #include "soroban/run/sor_ledger.h"
 #include "util/scp_json.h"
 #include "wasm/scp_wasm.h"
 
-/* Every lookup of a name or key goes through a map: a scenario of 100,000
- * contracts, accounts or trustlines would take hours to check against all
- * the earlier ones one by one. */
-typedef struct ctx {
-  const char *path;
-  scp_error *err;
-  scp_scenario *s;
-  scp_host *ids_host;          /* derives contract ids with the ledger's network id */
-  size_t nids;                 /* contracts whose id is known so far */
-  scp_bmap names;              /* contract and asset names: index * 2, + 1 for an asset */
-  scp_bmap ids;                /* contract ids */
-  scp_bmap assets;             /* "assets" texts */
-  scp_bmap accounts;           /* "accounts" ids */
-  scp_bmap trustlines;         /* "trustlines": account id and asset text */
-  scp_bmap files;              /* WASM files read: the first contract of each */
-  /* "@NAME" code references: those of the call being read, and per
-   * contract the code earlier calls gave it (it may have upgraded to it) */
-  size_t refs[8], nrefs;
-  struct given { size_t contract, code; } *given;
-  size_t ngiven, capgiven;
-} ctx;
+typedef scp_scenario_ctx ctx;
 
 static int bad(ctx *c, int code, const char *where, const char *what) {
   return scp_fail(c->err, code, "%s: %s%s%s", c->path, where ? where : "", where ? ": " : "",
                   what);
+}
+
+int scp_scenario_bad(ctx *c, int code, const char *where, const char *what) {
+  return bad(c, code, where, what);
 }
 
 static int nomem(ctx *c) { return bad(c, SCP_ERR_NOMEM, NULL, "out of memory"); }
@@ -86,6 +71,8 @@ static const char *keep(ctx *c, const char *text) {
 
 
 
+const char *scp_scenario_keep(ctx *c, const char *text) { return keep(c, text); }
+
 /* The contract (or, *asset, asset contract) called name, read so far:
  * its index, or SIZE_MAX. */
 static size_t find_name(ctx *c, const char *name, bool *asset) {
@@ -113,6 +100,8 @@ static bool named(ctx *c, const char *name, char sk[57]) {
   scp_host_contract_strkey(c->s->ids[asset ? c->s->ncontracts + k : k], sk);
   return true;
 }
+
+bool scp_scenario_named(ctx *c, const char *name, char sk[57]) { return named(c, name, sk); }
 
 /* Put key (len bytes) in m: false when it was there already (or out of
  * memory: *oom). */
@@ -221,9 +210,6 @@ static int load_contract(ctx *c, json_t *j, size_t i) {
   return SCP_OK;
 }
 
-static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
-                     const char *where, scp_arg **out, size_t *nout);
-
 /* "constructor_args", once every id is known (they may name any
  * contract).  A Wasm that exports __constructor always has it run, with
  * no arguments when none are given, as a deploy does. */
@@ -255,175 +241,10 @@ static int load_ctor(ctx *c, json_t *j, size_t i) {
   snprintf(where, sizeof where, "contracts[%zu]: constructor_args", i);
   scp_arg *a = NULL;
   size_t n = 0;
-  int rc = load_args(c, i, "__constructor", args, where, &a, &n);
+  int rc = scp_scenario_load_args(c, i, "__constructor", args, where, &a, &n);
   d->ctor = a;
   d->nctor = n;
   return rc;
-}
-
-/* "@NAME", a contract of the file: its code hash (hex), noted as given
- * to the contract the call being read calls. */
-static bool code_ref(ctx *c, const char *text, char hex[65]) {
-  size_t k;
-  if (!scp_scenario_code_ref(c->s, c->s->ncontracts, text, hex, &k)) return false;
-  if (c->nrefs < SCP_ARRAY_LEN(c->refs)) c->refs[c->nrefs++] = k;
-  return true;
-}
-
-/* The text scp_argjson_value reads for a JSON value: a string as is (a
- * bare word, hex, a strkey, a decimal), null as "null", everything else
- * as JSON. */
-static const char *value_text(ctx *c, json_t *v) {
-  char hex[65];
-  if (json_is_string(v) && code_ref(c, json_string_value(v), hex)) return keep(c, hex);
-  if (json_is_string(v)) return keep(c, json_string_value(v));
-  char *d = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-  if (!d) return NULL;
-  const char *t = keep(c, d);
-  free(d);
-  return t;
-}
-
-/* A "type:value" text with a name in place of an address ("addr:usdc"):
- * the named contract's strkey instead. */
-static const char *arg_text(ctx *c, const char *t) {
-  const char *colon = strchr(t, ':');
-  char sk[57], buf[160], hex[65];
-  if (colon && (!strncmp(t, "addr:", 5) || !strncmp(t, "address:", 8)) && named(c, colon + 1, sk)) {
-    snprintf(buf, sizeof buf, "addr:%s", sk);
-    return keep(c, buf);
-  }
-  if (colon && colon - t < 64 && code_ref(c, colon + 1, hex)) {   /* "bytes:@pool" */
-    snprintf(buf, sizeof buf, "%.*s:%s", (int)(colon - t), t, hex);
-    return keep(c, buf);
-  }
-  return keep(c, t);
-}
-
-/* function in the contract's spec, else in the spec of code an earlier
- * call gave the contract ("@NAME": update_current_contract_wasm may have
- * made it the contract's code), the latest first; NULL when none has it.
- * *spec and *wpath then say whose spec it is. */
-static const scp_spec_fn *find_fn(ctx *c, size_t contract, const char *function, scp_spec **spec,
-                                  const char **wpath) {
-  const scp_spec_fn *f = *spec ? scp_spec_find(*spec, function) : NULL;
-  for (size_t g = c->ngiven; !f && g-- > 0;) {
-    const scp_scenario_contract *code = &c->s->contracts[c->given[g].code];
-    if (c->given[g].contract != contract || !code->spec) continue;
-    if ((f = scp_spec_find(code->spec, function))) {
-      *spec = code->spec;
-      *wpath = code->path;
-    }
-  }
-  return f;
-}
-
-/* Element k of "args" as an array when it is a JSON value, not a
- * "type:value" string (a struct's object, an enum's array, a number):
- * typed by the function's parameter k, as the object form types it. */
-static int array_value(ctx *c, size_t contract, const char *function, size_t k, json_t *a,
-                       const char *where, scp_arg *out) {
-  scp_spec *spec = contract == SIZE_MAX ? NULL : c->s->contracts[contract].spec;
-  const char *wpath = "";
-  const scp_spec_fn *f = find_fn(c, contract, function, &spec, &wpath);
-  if (!f || k >= f->ninputs)
-    return bad(c, SCP_ERR_MALFORMED, where, "\"args\" as an array holds \"type:value\" strings, "
-               "or JSON values typed by the function's parameters in the contract's contractspecv0");
-  const char *t = value_text(c, a);
-  if (!t) return nomem(c);
-  int rc = scp_argjson_value(spec, &f->inputs[k].type, f->inputs[k].name, t, out, c->err);
-  if (rc) {
-    scp_error_prefix(c->err, where);
-    scp_error_prefix(c->err, c->path);
-  }
-  return rc;
-}
-
-/* "args": {"name": value, ...} typed by the spec, or ["type:value", ...];
- * *out (malloc'd) receives them. */
-static int load_args(ctx *c, size_t contract, const char *function, json_t *args,
-                     const char *where, scp_arg **out, size_t *nout) {
-  scp_spec *spec = contract == SIZE_MAX ? NULL : c->s->contracts[contract].spec;
-  const char *wpath = contract == SIZE_MAX ? "an asset contract" : c->s->contracts[contract].path;
-  char what[300];
-  int rc;
-  *nout = 0;
-  if (!args || json_is_array(args)) {
-    size_t n = args ? json_array_size(args) : 0;
-    *out = calloc(n ? n : 1, sizeof **out);
-    if (!*out) return nomem(c);
-    for (size_t k = 0; k < n; k++) {
-      json_t *a = json_array_get(args, k);
-      if (!json_is_string(a)) {
-        if ((rc = array_value(c, contract, function, k, a, where, &(*out)[k]))) return rc;
-        continue;
-      }
-      const char *t = arg_text(c, json_string_value(a));
-      if (!t) return nomem(c);
-      if ((rc = scp_arg_parse(t, &(*out)[k], c->err))) {
-        scp_error_prefix(c->err, where);
-        scp_error_prefix(c->err, c->path);
-        return rc;
-      }
-    }
-    *nout = n;
-    if (!args && spec) goto by_name;   /* no args: every parameter omitted */
-    return SCP_OK;
-  }
-  if (!json_is_object(args))
-    return bad(c, SCP_ERR_MALFORMED, where, "\"args\" is an object (by name) or an array "
-               "of \"type:value\" strings");
-by_name:;
-  if (!spec) {
-    snprintf(what, sizeof what, "%s has no contractspecv0 section to name arguments by: give "
-             "\"args\" as [\"type:value\", ...]", wpath);
-    return bad(c, SCP_ERR_ARG, where, what);
-  }
-  const scp_spec_fn *f = find_fn(c, contract, function, &spec, &wpath);
-  if (!f) {
-    snprintf(what, sizeof what, "no function %.40s in %s's contractspecv0", function, wpath);
-    return bad(c, SCP_ERR_NOTFOUND, where, what);
-  }
-  const char *key;
-  json_t *v;
-  json_object_foreach(args, key, v) {
-    bool known = false;
-    for (uint32_t k = 0; k < f->ninputs && !known; k++) known = !strcmp(f->inputs[k].name, key);
-    if (!known) {
-      scp_buf u = {0};
-      scp_spec_fn_format(f, &u);
-      snprintf(what, sizeof what, "%s has no parameter %.40s (usage: %.200s)", f->name, key,
-               u.oom || !u.data ? "?" : u.data);
-      scp_buf_free(&u);
-      return bad(c, SCP_ERR_ARG, where, what);
-    }
-  }
-  free(*out);
-  *out = calloc(f->ninputs ? f->ninputs : 1, sizeof **out);
-  if (!*out) return nomem(c);
-  for (uint32_t k = 0; k < f->ninputs; k++) {
-    const scp_spec_input *in = &f->inputs[k];
-    json_t *a = args ? json_object_get(args, in->name) : NULL;
-    if (!a && in->type.kind != SCP_SPEC_OPTION && in->type.kind != SCP_SPEC_VOID) {
-      snprintf(what, sizeof what, "%s: missing argument %s", f->name, in->name);
-      return bad(c, SCP_ERR_ARG, where, what);
-    }
-    char sk[57];
-    const char *t;
-    if (a && json_is_string(a) && in->type.kind == SCP_SPEC_ADDRESS &&
-        named(c, json_string_value(a), sk))
-      t = keep(c, sk);   /* an address given by contract or asset name */
-    else
-      t = a ? value_text(c, a) : "void";
-    if (!t) return nomem(c);
-    if ((rc = scp_argjson_value(spec, &in->type, in->name, t, &(*out)[k], c->err))) {
-      scp_error_prefix(c->err, where);
-      scp_error_prefix(c->err, c->path);
-      return rc;
-    }
-  }
-  *nout = f->ninputs;
-  return SCP_OK;
 }
 
 /* "signers" / "auth_signatures": an array of strings into a kept list;
@@ -537,8 +358,9 @@ static int load_call(ctx *c, json_t *j, size_t i) {
   call->function = dup_str(json_string_value(fn));
   if (!call->function) return nomem(c);
   c->nrefs = 0;
-  rc = load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
+  rc = scp_scenario_load_args(c, call->is_asset ? SIZE_MAX : call->contract, call->function,
                  json_object_get(j, "args"), where, &call->args, &call->nargs);
+  rc = scp_scenario_retype(c, i, json_object_get(j, "args"), where, rc);
   /* code given to the contract: later calls may find their function in it */
   for (size_t k = 0; !rc && !call->is_asset && k < c->nrefs; k++) {
     if (!scp_grow(&c->given, &c->capgiven, c->ngiven + 1, sizeof *c->given)) return nomem(c);
@@ -685,7 +507,7 @@ static int load_storage(ctx *c, json_t *st) {
                  names[k]);
         return bad(c, SCP_ERR_MALFORMED, where, what);
       }
-      const char *text = arg_text(c, json_string_value(v));
+      const char *text = scp_scenario_arg_text(c, json_string_value(v));
       if (!text) return nomem(c);
       scp_error e;
       if (scp_arg_parse(text, dest[k], &e)) {
@@ -903,7 +725,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
   rc = scp_json_parse(text, len, path, &root, err);
   free(text);
   if (rc) return rc;
-  ctx c = {.path = path, .err = err, .s = calloc(1, sizeof(scp_scenario))};
+  ctx c = {.path = path, .err = err, .s = calloc(1, sizeof(scp_scenario)), .code_as = SIZE_MAX};
   if (!c.s) {
     json_decref(root);
     return nomem(&c);
@@ -977,6 +799,7 @@ int scp_scenario_load(const char *path, scp_scenario **out, scp_error *err) {
     rc = load_call(&c, json_array_get(calls, i), i);
   scp_host_destroy(c.ids_host);
   free(c.given);
+  free(c.hashes);
   scp_bmap *maps[] = {&c.names, &c.ids, &c.assets, &c.accounts, &c.trustlines, &c.files};
   for (size_t i = 0; i < SCP_ARRAY_LEN(maps); i++) scp_bmap_free(maps[i]);
   json_decref(root);

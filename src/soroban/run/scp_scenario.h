@@ -193,6 +193,18 @@ typedef struct scp_scenario_contract {
                                   and spec these are (itself: its own) */
 } scp_scenario_contract;
 
+/* A call's arguments as the spec of a code an earlier call gave its
+ * contract ("@NAME") types them: update_current_contract_wasm may have
+ * made it the contract's code by the time the call runs. */
+typedef struct scp_scenario_typing {
+  uint8_t hash[32];            /* the code's SHA-256 */
+  size_t code;                 /* the contract whose file holds it */
+  scp_arg *args;
+  size_t nargs;
+  int rc;                      /* SCP_OK, or why its spec refuses them: */
+  char *msg;                   /* the message (no file or call prefix) */
+} scp_scenario_typing;
+
 typedef struct scp_scenario_call {
   size_t contract;             /* index into contracts, or into assets when is_asset */
   bool is_asset;               /* a call straight to an asset contract */
@@ -209,6 +221,14 @@ typedef struct scp_scenario_call {
   size_t nauth_signers, nauth_signatures;
   uint32_t auth_expiration;
   int auth_mock;               /* "auth": "mock" / "mock-non-root" (SCP_AUTH_MOCK_*) */
+  /* Typed also by the codes earlier calls gave the contract (none: args
+   * always apply); args_rc and args_msg: its own code's spec refused them
+   * (args then holds none).  Which typing applies is decided when the
+   * call runs, by the code the contract runs then (scp_scenario_call_args). */
+  scp_scenario_typing *retyped;
+  size_t nretyped;
+  int args_rc;
+  char *args_msg;
 } scp_scenario_call;
 
 typedef struct scp_scenario {
@@ -264,6 +284,16 @@ scp_ledger *scp_scenario_ledger(const scp_scenario *s, const char *const *extra,
  * caller's, and deploys every contract: o->ledger.contracts is empty). */
 void scp_scenario_opts(const scp_scenario *s, size_t i, scp_soroban_opts *o,
                        scp_sor_session *sess);
+
+/* (scenario_use.c) o's arguments for call i of s (set by
+ * scp_scenario_opts), as the spec of the code its contract runs now in l
+ * types them (after an upgrade, the new code's).  SCP_OK; the error of
+ * that spec (err: the function, the code's hash and file, the problem),
+ * or SCP_ERR_NOMEM.  The code of a contract that runs none of the
+ * scenario's files types nothing: the arguments stay as its own file's
+ * spec typed them. */
+int scp_scenario_call_args(const scp_scenario *s, size_t i, scp_ledger *l, scp_soroban_opts *o,
+                           scp_error *err);
 
 void scp_scenario_free(scp_scenario *s);
 

@@ -8,6 +8,11 @@
  * sums to its row of the fee table; the table ties each column to that
  * row (scp_prof_table_col_part) and the profile checks the sums.  Keys are
  * named through the owning contract's spec (spec_key.c).
+ *
+ * Without a network the rows come from the same footprint
+ * (scp_fee_tx_entries): the entries, their keys, sizes, TTLs and nodes
+ * alike, and no fee columns (they need the network's rates: a footnote
+ * says how to get them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -118,9 +123,12 @@ static size_t part_named(const scp_profile *p, const char *name) {
 static int add_rows(entries_ctx *c, scp_profile *p) {
   const scp_fee_tx *tx = &c->vm->fee.tx;
   static const int no_metric[NCOLS] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-  int rc = scp_prof_table_begin(p, "Ledger entries", "ledger entry", NCOLS, cols, no_metric);
+  bool fees = c->vm->fee.done;
+  int rc = scp_prof_table_begin(p, "Ledger entries", "ledger entry", fees ? NCOLS : COL_FEES, cols,
+                                no_metric);
   if (!rc) rc = scp_prof_table_note_title(p, "entry");
-  for (unsigned f = 0; !rc && f < SCP_FEE_ENTRY_NPARTS; f++) {
+  if (!rc && !fees) rc = scp_prof_table_footnote(p, "fees: give --network NAME");
+  for (unsigned f = 0; !rc && fees && f < SCP_FEE_ENTRY_NPARTS; f++) {
     size_t part = part_named(p, cols[COL_FEES + f]);
     rc = part == SIZE_MAX ? SCP_ERR_INTERNAL : scp_prof_table_col_part(p, COL_FEES + f, part);
   }
@@ -153,15 +161,21 @@ static int counts_line(entries_ctx *c, scp_profile *p) {
   scp_buf *t = &c->note;
   t->len = 0;
   scp_buf_printf(t, "%zu in the footprint (%u read-only, %u read-write; with %u instance, %u code), "
-                 "%u read from disk, %u written, %u TTLs extended (the fee's counts; the storage "
+                 "%u read from disk, %u written, %u TTLs extended (the %s counts; the storage "
                  "line counts host calls)",
                  tx->nentries, tx->footprint_ro, tx->footprint_rw, inst, code, disk, written,
-                 (unsigned)tx->rent.extended);
+                 (unsigned)tx->rent.extended, c->vm->fee.done ? "fee's" : "footprint's");
   return t->oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "ledger entries", t->data);
 }
 
+int scp_sor_entries_collect(sor_vm *vm, scp_error *err) {
+  int rc = scp_fee_tx_entries(&vm->fee.track, vm->host, &vm->fee.tx, err);
+  vm->fee.entries_only = rc == SCP_OK;
+  return rc;
+}
+
 int scp_sor_entries_table(sor_vm *vm, scp_profile *p, scp_error *err) {
-  if (!vm->fee.done) return SCP_OK;
+  if (!vm->fee.done && !vm->fee.entries_only) return SCP_OK;
   entries_ctx c = {.vm = vm, .spec = calloc(vm->nmods + 1, sizeof *c.spec),
                    .spec_tried = calloc(vm->nmods + 1, sizeof *c.spec_tried)};
   int rc = !c.spec || !c.spec_tried ? SCP_ERR_NOMEM : add_rows(&c, p);

@@ -1,6 +1,6 @@
 #ifndef SOR_ENTRIES_H
 #define SOR_ENTRIES_H
-/* sor_entries.h — the ledger-entry table of a run with a fee (sor_entries.c). */
+/* sor_entries.h — the ledger-entry table of a run (sor_entries.c). */
 #include "soroban/run/sor_vm.h"
 
 /* After the profile is built from a run whose fee was computed
@@ -12,5 +12,10 @@
  * SCP_ERR_NOMEM, SCP_ERR_INTERNAL (a column that does not sum to its fee
  * row); err says why. */
 SCP_HIDDEN int scp_sor_entries_table(sor_vm *vm, scp_profile *p, scp_error *err);
+
+/* After a run that succeeded without a network: the entries of the table
+ * above (vm->fee.tx.entries, no fee: vm->fee.entries_only), so that the
+ * table has the columns that need no fee rates.  SCP_OK or SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_sor_entries_collect(sor_vm *vm, scp_error *err);
 
 #endif

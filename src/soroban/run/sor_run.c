@@ -436,6 +436,7 @@ static int settle(sor_run *r, const scp_authplan *plan, scp_authplan *collect, s
   }
   scp_run_book(vm->run, 0);
   if (vm->fee.on && r->run_rc == SCP_OK && (rc = book_fee(r, plan, err))) return rc;
+  if (!vm->fee.on && r->run_rc == SCP_OK && !collect && (rc = scp_sor_entries_collect(vm, err))) return rc;
   /* a call over a network limit is refused: its writes are dropped */
   bool refused = vm->fee.done && vm->fee.tx.nexcess;
   scp_ledger *l = scp_sor_session_ledger(o);

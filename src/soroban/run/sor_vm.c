@@ -807,6 +807,15 @@ void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {
   out->pc_text = pc_text;
 }
 
+/* The host's storage and event notes, booked to the node on top; the
+ * emulated authentication's own, to its node (made after it). */
+static void on_fee(void *ctx, int what, const scp_lkey *k, size_t index) {
+  sor_vm *vm = ctx;
+  uint32_t node = scp_run_top(vm->run);
+  if (vm->emulating && !node) node = SCP_FEE_NODE_PENDING;
+  scp_fee_track_note(&vm->fee.track, what, k, index, node);
+}
+
 /* ---- the VM's life --------------------------------------------------------------- */
 
 int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const scp_host_opts *ho,
@@ -830,16 +839,10 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   scp_host_set_invoker(vm->host, invoke, vm);
   vm->host->native_hook = on_native;
   vm->host->auth_hook = on_auth;
+  /* the ledger-entry table needs the nodes that touched each entry, with
+   * a network (the fee's shares) or without one */
+  vm->host->fee_hook = on_fee;
   return SCP_OK;
-}
-
-/* The host's storage and event notes, booked to the node on top; the
- * emulated authentication's own, to its node (made after it). */
-static void on_fee(void *ctx, int what, const scp_lkey *k, size_t index) {
-  sor_vm *vm = ctx;
-  uint32_t node = scp_run_top(vm->run);
-  if (vm->emulating && !node) node = SCP_FEE_NODE_PENDING;
-  scp_fee_track_note(&vm->fee.track, what, k, index, node);
 }
 
 int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {

@@ -107,6 +107,40 @@ static const bool is_bin_c[IOP_COUNT] = {
 #include "wasm/wasm_ops.def"
 };
 
+static const bool is_bin_lc[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_LC] = true,
+#include "wasm/wasm_ops.def"
+};
+static const bool is_bin_ll[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_LL] = true,
+#include "wasm/wasm_ops.def"
+};
+static const bool is_bin_i64[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_LC] = SCP_WASM_##i == SCP_WASM_I64,
+#include "wasm/wasm_ops.def"
+};
+
+/* Fold a local.set into the binary operator just emitted, whose result
+ * then goes to the local.  A _LC form keeps its constant in 32 bits (the
+ * local takes the high half of b): an i64 constant that does not survive
+ * sign extension from 32 bits stays unfused. */
+static bool fuse_local_set(scp_ins *k, uint32_t idx) {
+  uint32_t op = k->op;
+  if (is_bin[op]) { k->op = op + BIN_S; k->a = idx; return true; }
+  if (is_bin_c[op]) { k->op = op - BIN_C + BIN_C_S; k->a = idx; return true; }
+  if (is_bin_ll[op]) {
+    k->op = op - BIN_LL + BIN_LL_S;
+    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
+    return true;
+  }
+  if (is_bin_lc[op] && (!is_bin_i64[op] || (uint64_t)(int64_t)(int32_t)(uint32_t)k->b == k->b)) {
+    k->op = op - BIN_LC + BIN_LC_S;
+    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
+    return true;
+  }
+  return false;
+}
+
 static int emit_bin(compiler *c, uint32_t op) {
   scp_ins *k = c->code + c->ncode;
   if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_CONST) {
@@ -135,12 +169,24 @@ static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
   return emit(c, op, offset, 0);
 }
 
+/* A store of a local's value: local.get folded in.  A trap still reports
+ * the store's pc, the last operator recorded at the fused instruction. */
+static int emit_store(compiler *c, uint32_t op, uint32_t offset) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
+    k[-1] = (scp_ins){op + STORE_L, offset, k[-1].a};
+    return SCP_OK;
+  }
+  return emit(c, op, offset, 0);
+}
+
 static int emit_local_set(compiler *c, uint32_t idx) {
   scp_ins *k = c->code + c->ncode;
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
     k[-1] = (scp_ins){IOP_LOCAL_COPY, idx, k[-1].a};
     return SCP_OK;
   }
+  if (can_fuse(c, 1) && fuse_local_set(&k[-1], idx)) return SCP_OK;
   return emit(c, IOP_LOCAL_SET, idx, 0);
 }
 
@@ -156,6 +202,11 @@ static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
     }
     if (k[-1].op == IOP_I32_EQZ) {
       k[-1] = (scp_ins){IOP_BR_UNLESS, target, 0};
+      *at = (uint32_t)c->ncode - 1;
+      return SCP_OK;
+    }
+    if (k[-1].op == IOP_LOCAL_GET) {
+      k[-1] = (scp_ins){IOP_BR_IF_L, target, k[-1].a};
       *at = (uint32_t)c->ncode - 1;
       return SCP_OK;
     }
@@ -655,7 +706,7 @@ static int compile_op(compiler *c, uint8_t op) {
     TRY(rd_memarg(c, s, &offset));                                            \
     TRY(pop(c, SCP_WASM_##i, NULL));                                          \
     TRY(pop(c, SCP_WASM_I32, NULL));                                          \
-    if (c->reachable) { TRY(bump(c, FUEL_STORE)); TRY(emit(c, IOP_##n, offset, 0)); } \
+    if (c->reachable) { TRY(bump(c, FUEL_STORE)); TRY(emit_store(c, IOP_##n, offset)); } \
     return SCP_OK;
 #define UN(n, b, i, o, e)                                                     \
   case b:                                                                     \
@@ -790,7 +841,7 @@ static int read_locals(compiler *c, const wasm_functype *ft) {
 /* ---- branch counters ---------------------------------------------------- */
 
 static const bool cond_branch[IOP_COUNT] = {
-  [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true,
+  [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true, [IOP_BR_IF_L] = true,
 #define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,
 #include "wasm/wasm_ops.def"
 };

@@ -120,10 +120,15 @@ static const bool is_bin_i64[IOP_COUNT] = {
 #include "wasm/wasm_ops.def"
 };
 
+/* A _LC form's constant kept in the low 32 bits of b (the destination
+ * local takes the high half): an i64 constant that does not survive sign
+ * extension from 32 bits cannot be. */
+static bool lc_fits(const scp_ins *k) {
+  return !is_bin_i64[k->op] || (uint64_t)(int64_t)(int32_t)(uint32_t)k->b == k->b;
+}
+
 /* Fold a local.set into the binary operator just emitted, whose result
- * then goes to the local.  A _LC form keeps its constant in 32 bits (the
- * local takes the high half of b): an i64 constant that does not survive
- * sign extension from 32 bits stays unfused. */
+ * then goes to the local. */
 static bool fuse_local_set(scp_ins *k, uint32_t idx) {
   uint32_t op = k->op;
   if (is_bin[op]) { k->op = op + BIN_S; k->a = idx; return true; }
@@ -133,12 +138,30 @@ static bool fuse_local_set(scp_ins *k, uint32_t idx) {
     k->b = (uint32_t)k->b | (uint64_t)idx << 32;
     return true;
   }
-  if (is_bin_lc[op] && (!is_bin_i64[op] || (uint64_t)(int64_t)(int32_t)(uint32_t)k->b == k->b)) {
+  if (is_bin_lc[op] && lc_fits(k)) {
     k->op = op - BIN_LC + BIN_LC_S;
     k->b = (uint32_t)k->b | (uint64_t)idx << 32;
     return true;
   }
+  if (op == IOP_CONST) { *k = (scp_ins){IOP_LOCAL_SET_C, idx, k->b}; return true; }
   return false;
+}
+
+/* A local.tee folded into the operator before it: a binary operator with
+ * a constant (_C_T, _LC_T). */
+static int emit_local_tee(compiler *c, uint32_t idx) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 1) && is_bin_c[k[-1].op]) {
+    k[-1].op += BIN_C_T - BIN_C;
+    k[-1].a = idx;
+    return SCP_OK;
+  }
+  if (can_fuse(c, 1) && is_bin_lc[k[-1].op] && lc_fits(&k[-1])) {
+    k[-1].op += BIN_LC_T - BIN_LC;
+    k[-1].b = (uint32_t)k[-1].b | (uint64_t)idx << 32;
+    return SCP_OK;
+  }
+  return emit(c, IOP_LOCAL_TEE, idx, 0);
 }
 
 static int emit_bin(compiler *c, uint32_t op) {
@@ -164,6 +187,10 @@ static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
   scp_ins *k = c->code + c->ncode;
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
     k[-1] = (scp_ins){op + LOAD_L, offset, k[-1].a};
+    return SCP_OK;
+  }
+  if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_TEE) {
+    k[-1] = (scp_ins){op + LOAD_T, offset, k[-1].a};
     return SCP_OK;
   }
   return emit(c, op, offset, 0);
@@ -651,7 +678,8 @@ static int compile_op(compiler *c, uint8_t op) {
     if (c->reachable) {
       TRY(bump(c, FUEL_BASE));
       if (op == 0x21) TRY(emit_local_set(c, idx));
-      else TRY(emit(c, op == 0x20 ? IOP_LOCAL_GET : IOP_LOCAL_TEE, idx, 0));
+      else if (op == 0x22) TRY(emit_local_tee(c, idx));
+      else TRY(emit(c, IOP_LOCAL_GET, idx, 0));
     }
     return SCP_OK;
   case 0x23: case 0x24:  /* global.get/set */

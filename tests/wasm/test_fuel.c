@@ -1507,8 +1507,10 @@ static void test_settle_per_pc(void **state) {
 /* ---- fused forms ---------------------------------------------------------- */
 
 /* The compiler folds a local.set into the binary operator before it (_S,
- * _C_S, _LC_S, _LL_S), a local.get into the store after it (_L) and into
- * the br_if after it (BR_IF_L).  Each must compute what the unfused
+ * _C_S, _LC_S, _LL_S) and a local.tee too (_C_T, _LC_T), a constant into
+ * the local.set after it (LOCAL_SET_C), a local.get into the store after
+ * it (_L) and into the br_if after it (BR_IF_L), a local.tee into the load
+ * after it (_T).  Each must compute what the unfused
  * operators compute (the expected values are worked out here in C), charge
  * the same fuel (counted from the rules: 1 per operator, the function's
  * base and end 1 each), and book each operator's fuel at its own pc. */
@@ -1522,6 +1524,10 @@ static void test_fused_forms(void **state) {
     "    local.get $x local.get $y i32.add i32.const 3 i32.shl local.set $r\n" /* C_S */
     "    local.get $x local.get $y i32.add local.get $r local.get $x i32.xor\n"
     "    i32.sub local.set $r\n"                                            /* _S */
+    "    i32.const 5 local.set $i\n"                                      /* LOCAL_SET_C */
+    "    local.get $x local.get $i i32.add i32.const 2 i32.shl local.tee $r\n" /* C_T */
+    "    local.get $x i32.const 7 i32.add local.tee $i\n"                 /* LC_T */
+    "    i32.mul local.get $r i32.add local.get $i i32.xor local.set $r\n" /* reads both */
     "    local.get $r i64.extend_i32_u local.set $q\n"
     "    local.get $q i64.const -3 i64.add local.set $q\n"                 /* LC_S, sign-extended */
     "    local.get $q i64.const 2147483648 i64.add local.set $q\n"         /* does not fit: unfused */
@@ -1532,10 +1538,14 @@ static void test_fused_forms(void **state) {
     "    (loop $l\n"
     "      local.get $i i32.const 1 i32.sub local.set $i\n"
     "      local.get $i br_if $l)\n"                                        /* BR_IF_L */
-    "    local.get $y i64.load offset=8 local.get $y i32.load offset=4 i64.extend_i32_u\n"
-    "    i64.const 32 i64.shl i64.xor)\n"
+    "    local.get $y i64.load offset=8 local.get $y local.tee $i i32.load offset=4\n" /* load _T */
+    "    i64.extend_i32_u\n"
+    "    i64.const 32 i64.shl i64.xor\n"
+    "    local.get $i i64.extend_i32_u i64.const 40 i64.shl i64.xor)\n"
     "  (func (export \"oob\") (param $v i32)\n"
-    "    i32.const 65534 local.get $v i32.store))\n";
+    "    i32.const 65534 local.get $v i32.store)\n"
+    "  (func (export \"oob_t\") (param $v i32) (result i32)\n"
+    "    local.get $v local.tee $v i32.load))\n";
   fuel_mod fm;
   scp_tree t;
   fm_open(&fm, "fused", wat);
@@ -1546,11 +1556,12 @@ static void test_fused_forms(void **state) {
   r = r * (uint32_t)-5;
   r = (x + y) << 3;
   r = (x + y) - (r ^ x);
+  r = (((x + 5) << 2) * (x + 7) + ((x + 5) << 2)) ^ (x + 7);
   uint64_t q = r;
   q += (uint64_t)-3;
   q += 2147483648u;
   q ^= 21474836480u;   /* 5 << 32 */
-  uint64_t want = q ^ ((uint64_t)r << 32);
+  uint64_t want = q ^ ((uint64_t)r << 32) ^ ((uint64_t)y << 40);
   uint64_t a[2] = {x, y}, res = 0;
   /* Fuel from the rules, over the operators read from the binary: the
    * body's base 1 + 5 locals / 8 (= 0); loads 2, every other operator 1 (the
@@ -1603,6 +1614,14 @@ static void test_fused_forms(void **state) {
   assert_int_equal(n, 4);
   uint32_t func = 0;
   uint64_t pc = 0;
+  assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
+  assert_int_equal(pc, ops[2].pc);
+  /* and so does a load fused with the local.tee of its address */
+  v[0] = 65535;
+  assert_int_equal(fm_call(&fm, "oob_t", v, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
+  assert_int_equal(consumed, 6);   /* base 1, get, tee, load 2, end */
+  assert_int_equal(body_ops(bin, len, 2, ops, 96), 4);
   assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
   assert_int_equal(pc, ops[2].pc);
   free(bin);

@@ -166,6 +166,12 @@ static int emit_local_tee(compiler *c, uint32_t idx) {
 
 static int emit_bin(compiler *c, uint32_t op) {
   scp_ins *k = c->code + c->ncode;
+  /* local << k + constant: an array's element address */
+  if (op == IOP_I32_ADD && can_fuse(c, 2) && k[-2].op == IOP_I32_SHL_LC && k[-1].op == IOP_CONST) {
+    k[-2] = (scp_ins){IOP_I32_SHL_ADD, k[-2].a, (uint32_t)k[-2].b | (uint64_t)(uint32_t)k[-1].b << 32};
+    c->ncode--;
+    return SCP_OK;
+  }
   if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_CONST) {
     k[-2] = (scp_ins){op + BIN_LC, k[-2].a, k[-1].b};
     c->ncode--;

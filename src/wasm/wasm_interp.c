@@ -316,6 +316,10 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(LOCAL_TEE) { fp[ip->a] = sp[-1]; NEXT(); }
   CASE(LOCAL_COPY) { fp[ip->a] = fp[ip->b]; NEXT(); }
   CASE(LOCAL_SET_C) { fp[ip->a] = ip->b; NEXT(); }
+  CASE(I32_SHL_ADD) {
+    *sp++ = (uint32_t)(((uint32_t)fp[ip->a] << ((uint32_t)ip->b & 31)) + (uint32_t)(ip->b >> 32));
+    NEXT();
+  }
   CASE(GLOBAL_GET) { *sp++ = inst->globals[ip->a]; NEXT(); }
   CASE(GLOBAL_SET) { inst->globals[ip->a] = *--sp; NEXT(); }
   CASE(CONST) { *sp++ = ip->b; NEXT(); }

@@ -40,7 +40,8 @@
   X(LOCAL_COPY)     /* local.get b; local.set a */                          \
   X(TAKEN)          /* counters[a]++, go to b: a taken conditional branch */\
   X(BR_IF_L)        /* local.get b; br_if a */                              \
-  X(LOCAL_SET_C)    /* const b; local.set a */
+  X(LOCAL_SET_C)    /* const b; local.set a */                              \
+  X(I32_SHL_ADD)    /* (local a << (uint32_t)b) + (b >> 32): an index scaled */
 
 enum scp_iop {
 #define X(n) IOP_##n,

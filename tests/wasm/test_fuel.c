@@ -1538,6 +1538,8 @@ static void test_fused_forms(void **state) {
     "    (loop $l\n"
     "      local.get $i i32.const 1 i32.sub local.set $i\n"
     "      local.get $i br_if $l)\n"                                        /* BR_IF_L */
+    "    local.get $x i32.const 35 i32.shl i32.const -16 i32.add local.set $r\n" /* SHL_ADD */
+    "    local.get $y local.get $r i32.store offset=12\n"
     "    local.get $y i64.load offset=8 local.get $y local.tee $i i32.load offset=4\n" /* load _T */
     "    i64.extend_i32_u\n"
     "    i64.const 32 i64.shl i64.xor\n"
@@ -1561,6 +1563,8 @@ static void test_fused_forms(void **state) {
   q += (uint64_t)-3;
   q += 2147483648u;
   q ^= 21474836480u;   /* 5 << 32 */
+  uint32_t s = (x << (35 & 31)) - 16;   /* stored at y + 12: the i64's high half */
+  q = (q & 0xffffffffu) | (uint64_t)s << 32;
   uint64_t want = q ^ ((uint64_t)r << 32) ^ ((uint64_t)y << 40);
   uint64_t a[2] = {x, y}, res = 0;
   /* Fuel from the rules, over the operators read from the binary: the

@@ -202,10 +202,16 @@ static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
   return emit(c, op, offset, 0);
 }
 
-/* A store of a local's value: local.get folded in.  A trap still reports
- * the store's pc, the last operator recorded at the fused instruction. */
+/* A store of a local's value: local.get folded in, and the address's
+ * local.get too when it comes right before.  A trap still reports the
+ * store's pc, the last operator recorded at the fused instruction. */
 static int emit_store(compiler *c, uint32_t op, uint32_t offset) {
   scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_LOCAL_GET) {
+    k[-2] = (scp_ins){op + STORE_LL, offset, k[-2].a | (uint64_t)k[-1].a << 32};
+    c->ncode--;
+    return SCP_OK;
+  }
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
     k[-1] = (scp_ins){op + STORE_L, offset, k[-1].a};
     return SCP_OK;

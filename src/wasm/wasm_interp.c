@@ -207,7 +207,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
 #define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
 #define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,    \
     [IOP_##n##_T] = &&L_##n##_T,
-#define STORE(n, b, i, s) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,
+#define STORE(n, b, i, s) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,     \
+    [IOP_##n##_LL] = &&L_##n##_LL,
 #include "wasm/wasm_ops.def"
   };
 #define CASE(n) L_##n:
@@ -436,6 +437,13 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t v_ = fp[ip->b];                                                  \
     uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
     sp--;                                                                     \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    memcpy(mem + ea_, &v_, size_);                                            \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LL) {                                                          \
+    uint64_t v_ = fp[ip->b >> 32];                                            \
+    uint64_t ea_ = (uint64_t)(uint32_t)fp[(uint32_t)ip->b] + ip->a;           \
     if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
     memcpy(mem + ea_, &v_, size_);                                            \
     NEXT();                                                                   \

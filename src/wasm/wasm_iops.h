@@ -61,8 +61,10 @@ enum scp_iop {
 /* Each load has a form whose address is a local (_L: a = offset,
  * b = local) and one that first tees its address into local b (_T). */
 #define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L, IOP_##n##_T,
-/* Each store has a form whose value is a local: a = offset, b = local. */
-#define STORE(n, b, i, s) IOP_##n, IOP_##n##_L,
+/* Each store has a form whose value is a local (_L: a = offset, b =
+ * local) and one whose address is a local too (_LL: b = address local |
+ * value local << 32). */
+#define STORE(n, b, i, s) IOP_##n, IOP_##n##_L, IOP_##n##_LL,
 #include "wasm/wasm_ops.def"
   IOP_COUNT
 };
@@ -82,7 +84,8 @@ enum {
   BIN_LC_T = 11,   /* as _LC_S, and the result is pushed */
   LOAD_L = 1,
   LOAD_T = 2,
-  STORE_L = 1
+  STORE_L = 1,
+  STORE_LL = 2
 };
 
 #define SCP_BR_RETURN UINT32_MAX   /* br_table entry that returns */

@@ -1532,8 +1532,8 @@ static void test_fused_forms(void **state) {
     "    local.get $q i64.const -3 i64.add local.set $q\n"                 /* LC_S, sign-extended */
     "    local.get $q i64.const 2147483648 i64.add local.set $q\n"         /* does not fit: unfused */
     "    local.get $q i64.const 21474836480 i64.xor local.set $q\n"        /* does not fit: unfused */
-    "    local.get $y local.get $q i64.store offset=8\n"                   /* store _L (i64) */
-    "    local.get $y local.get $r i32.store offset=4\n"                   /* store _L (i32) */
+    "    local.get $y local.get $q i64.store offset=8\n"                   /* store _LL (i64) */
+    "    local.get $y i32.const 0 i32.add local.get $r i32.store offset=4\n" /* store _L (i32) */
     "    local.get $x local.set $i\n"
     "    (loop $l\n"
     "      local.get $i i32.const 1 i32.sub local.set $i\n"
@@ -1546,6 +1546,8 @@ static void test_fused_forms(void **state) {
     "    local.get $i i64.extend_i32_u i64.const 40 i64.shl i64.xor)\n"
     "  (func (export \"oob\") (param $v i32)\n"
     "    i32.const 65534 local.get $v i32.store)\n"
+    "  (func (export \"oob_ll\") (param $v i32)\n"
+    "    local.get $v local.get $v i32.store)\n"
     "  (func (export \"oob_t\") (param $v i32) (result i32)\n"
     "    local.get $v local.tee $v i32.load))\n";
   fuel_mod fm;
@@ -1576,8 +1578,9 @@ static void test_fused_forms(void **state) {
   size_t len;
   uint8_t *bin = read_all(path, &len);
   assert_non_null(bin);
-  op_pc ops[96];
-  size_t n = body_ops(bin, len, 0, ops, 96);
+  op_pc ops[128];
+  size_t n = body_ops(bin, len, 0, ops, 128);
+  assert_true(n < 128);   /* the whole body was read */
   uint64_t body = 1, loop = 0;
   bool in_loop = false;
   for (size_t i = 0; i < n; i++) {
@@ -1614,18 +1617,25 @@ static void test_fused_forms(void **state) {
   assert_int_equal(fm_call(&fm, "oob", v, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
   assert_int_equal(consumed, 5);   /* base 1, const, get, store, end */
-  n = body_ops(bin, len, 1, ops, 96);
+  n = body_ops(bin, len, 1, ops, 128);
   assert_int_equal(n, 4);
   uint32_t func = 0;
   uint64_t pc = 0;
   assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
   assert_int_equal(pc, ops[2].pc);
-  /* and so does a load fused with the local.tee of its address */
+  /* and so does a store with both operands from locals (function 2),
+   * and a load fused with the local.tee of its address (function 3) */
   v[0] = 65535;
+  assert_int_equal(fm_call(&fm, "oob_ll", v, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
+  assert_int_equal(consumed, 5);   /* base 1, get, get, store, end */
+  assert_int_equal(body_ops(bin, len, 2, ops, 128), 4);
+  assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
+  assert_int_equal(pc, ops[2].pc);
   assert_int_equal(fm_call(&fm, "oob_t", v, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
   assert_int_equal(consumed, 6);   /* base 1, get, tee, load 2, end */
-  assert_int_equal(body_ops(bin, len, 2, ops, 96), 4);
+  assert_int_equal(body_ops(bin, len, 3, ops, 128), 4);
   assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
   assert_int_equal(pc, ops[2].pc);
   free(bin);

@@ -1241,6 +1241,15 @@ static size_t body_ops(const uint8_t *wasm, size_t len, uint32_t func, op_pc *ou
   return 0;
 }
 
+/* The binary compile_wat made of module `name`, to read its operators. */
+static uint8_t *wat_binary(const char *name, size_t *len) {
+  char path[1200];
+  snprintf(path, sizeof path, "%.1000s/fuel/%.100s.wasm", build_dir(), name);
+  uint8_t *bin = read_all(path, len);
+  assert_non_null(bin);
+  return bin;
+}
+
 static uint32_t find_guest(scp_tree *t, uint32_t callee) {
   for (size_t i = 0; i < t->n; i++)
     if (t->nodes[i].kind == SCP_KIND_GUEST && t->nodes[i].callee == callee)
@@ -1299,11 +1308,8 @@ static void test_settle_ahead(void **state) {
   fm_open(&fm, "ahead", wat);
   assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
   scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/ahead.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = wat_binary("ahead", &len);
   op_pc ops[32];
   uint64_t r, a3[1] = {3}, a2[1] = {2};
 
@@ -1382,11 +1388,8 @@ static void test_settle_ahead_trap(void **state) {
   fm_open(&fm, "aheadtrap", wat);
   assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
   scp_wasm_attach(fm.inst, &t, 0, 1, 4);
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/aheadtrap.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = wat_binary("aheadtrap", &len);
   op_pc ops[32];
 
   /* calltrap: body 1 + const, drop 2 + call 67 + const, drop 2 + end 1 =
@@ -1458,11 +1461,8 @@ static void test_settle_per_pc(void **state) {
   assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
   assert_int_equal(scp_tree_total(&t, 0), 4 * 467);
 
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/perpc.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = wat_binary("perpc", &len);
   op_pc ops[32];
   size_t nops = body_ops(bin, len, 1, ops, 32);
   free(bin);
@@ -1494,7 +1494,7 @@ static void test_settle_per_pc(void **state) {
   assert_int_equal(scp_tree_at(&t, lnode)->self[0], 4 * 25);
   /* leaf ops: local.get, i32.const, i32.add: 5 calls x 1 x 4 each */
   nops = 0;
-  bin = read_all(path, &len);
+  bin = wat_binary("perpc", &len);
   nops = body_ops(bin, len, 0, ops, 32);
   free(bin);
   assert_int_equal(nops, 4);
@@ -1573,11 +1573,8 @@ static void test_fused_forms(void **state) {
    * body's base 1 + 5 locals / 8 (= 0); loads 2, every other operator 1 (the
    * body's end is the return); the loop opens a region of base 1 that
    * holds its 6 operators, entered x times; its end is free. */
-  char path[1200];
-  snprintf(path, sizeof path, "%.1000s/fuel/fused.wasm", build_dir());
   size_t len;
-  uint8_t *bin = read_all(path, &len);
-  assert_non_null(bin);
+  uint8_t *bin = wat_binary("fused", &len);
   op_pc ops[128];
   size_t n = body_ops(bin, len, 0, ops, 128);
   assert_true(n < 128);   /* the whole body was read */

@@ -212,6 +212,40 @@ static const tcase cases[] = {
   /* a jump to the second of a pair runs it alone: mov, mov, ja, add, exit */
   { "jump into a fused pair", V0, { MOV(1, 3), MOV(0, 10), I(0x05, 0, 0, 1, 0), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), EXIT },
     100, OK, 13, 5, NULL },
+  /* an add64 imm and the conditional jump ending its block run as one body
+   * (sbpf_fuse): r0 = 0, r1 = 5, r2 = 7, r1 += 2, then the jump; taken it
+   * returns r1 (7 CU), not taken 0 (6 CU).  Each compares the add's result:
+   * on r1 = 5 every one of them would go the other way. */
+#define AJ(name, v, op, src, imm, taken) \
+  { name, v, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(op, 1, src, 1, imm), EXIT, MOVR(0, 1), EXIT }, \
+    100, OK, (taken) ? 7 : 0, (taken) ? 7 : 6, NULL }
+  AJ("fused add64 imm+jeq imm", V0, 0x15, 0, 7, 1), AJ("fused add64 imm+jeq reg", V0, 0x1d, 2, 0, 1),
+  AJ("fused add64 imm+jne imm", V0, 0x55, 0, 5, 1), AJ("fused add64 imm+jne reg", V0, 0x5d, 2, 0, 0),
+  AJ("fused add64 imm+jgt imm", V0, 0x25, 0, 6, 1), AJ("fused add64 imm+jgt reg", V0, 0x2d, 2, 0, 0),
+  AJ("fused add64 imm+jlt imm", V0, 0xa5, 0, 6, 0), AJ("fused add64 imm+jlt reg", V0, 0xad, 2, 0, 0),
+  AJ("fused add64 imm+jeq imm v2", V2, 0x15, 0, 7, 1), AJ("fused add64 imm+jlt imm v3", V3, 0xa5, 0, 8, 1),
+#undef AJ
+  /* the jump names another register: r2 (7) > r1 (5 - 3) */
+  { "fused add64 imm+jgt, other dst", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, -3), I(0x2d, 2, 1, 1, 0),
+    EXIT, MOVR(0, 1), EXIT }, 100, OK, 2, 7, NULL },
+  /* the loop counter pattern: r1 += 1; if r1 != 10 goto back, 10 times:
+   * 2 + 10 * 3 + 2 */
+  { "fused add64 imm+jne loop", V0, { MOV(1, 0), MOV(0, 0), I(0x07, 0, 0, 0, 3), I(0x07, 1, 0, 0, 1), I(0x55, 1, 0, -3, 10),
+    EXIT }, 100, OK, 30, 33, NULL },
+  /* the meter stops at the jump: the add runs alone (fused it would go on
+   * to the exit and return 0) */
+  { "meter stop inside add+jump", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT,
+    MOVR(0, 1), EXIT }, 4, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 4, NULL },
+  { "meter stop at add+jump", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT,
+    MOVR(0, 1), EXIT }, 3, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 3, NULL },
+  /* the jump is a jump target, so the add ends its own block and is not
+   * fused (fused, each add would be charged without its jump): mov, mov,
+   * ja, jlt, then 3 x (add, jlt), mov, exit = 12 */
+  { "jump into add+jump", V0, { MOV(0, 0), MOV(1, 0), I(0x05, 0, 0, 1, 0), I(0x07, 1, 0, 0, 1), I(0xa5, 1, 0, -2, 3),
+    MOVR(0, 1), EXIT }, 100, OK, 3, 12, NULL },
+  /* a fault right after the pair's jump lands: add, jump, then the div */
+  { "fault after add+jump", V0, { MOV(0, 0), MOV(1, 5), I(0x07, 1, 0, 0, -5), I(0x15, 1, 0, 1, 0), EXIT,
+    I(0x3f, 0, 1, 0, 0), EXIT }, 100, T(DIVIDE_BY_ZERO), 0, 5, NULL },
   /* memory: the stack frame below r10 */
   { "stack store/load", V0, { MOV(1, 77), I(0x7b, 10, 1, -8, 0), I(0x79, 0, 10, -8, 0), EXIT }, 100, OK, 77, 4, NULL },
   { "store imm byte", V0, { MOV(0, -1), I(0x7b, 10, 0, -8, 0), I(0x72, 10, 0, -8, 0x12), I(0x79, 0, 10, -8, 0), EXIT },

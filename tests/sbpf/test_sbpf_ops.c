@@ -238,9 +238,9 @@ static const tcase cases[] = {
     MOVR(0, 1), EXIT }, 4, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 4, NULL },
   { "meter stop at add+jump", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT,
     MOVR(0, 1), EXIT }, 3, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 3, NULL },
-  /* the jump is a jump target, so the add ends its own block and is not
-   * fused (fused, each add would be charged without its jump): mov, mov,
-   * ja, jlt, then 3 x (add, jlt), mov, exit = 12 */
+  /* a jump to the pair's jump runs the jump alone (the add before it is
+   * fused, and a block charge runs to the jump whether it starts at the add
+   * or the jump): mov, mov, ja, jlt, then 3 x (add, jlt), mov, exit = 12 */
   { "jump into add+jump", V0, { MOV(0, 0), MOV(1, 0), I(0x05, 0, 0, 1, 0), I(0x07, 1, 0, 0, 1), I(0xa5, 1, 0, -2, 3),
     MOVR(0, 1), EXIT }, 100, OK, 3, 12, NULL },
   /* a fault right after the pair's jump lands: add, jump, then the div */

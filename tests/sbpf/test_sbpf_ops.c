@@ -287,6 +287,7 @@ static size_t encode(const ins *c, uint8_t *out) {
 typedef struct outcome {
   int rc, trap;
   uint64_t r0, used;
+  uint32_t pc;         /* the trap's pc */
   char msg[512];
 } outcome;
 
@@ -311,6 +312,7 @@ static outcome run_in(const scp_sbpf_loader *l, const tcase *t, bool sw, scp_sbp
   o.rc = scp_sbpf_vm_run(vm, &o.r0, &err);
   o.trap = o.rc ? (int)scp_sbpf_vm_trap(vm) : OK;
   o.used = t->limit - meter;
+  o.pc = o.rc ? scp_sbpf_vm_trap_pc(vm) : 0;
   assert_int_equal(scp_sbpf_vm_insns(vm), o.used);   /* no syscalls: CU = instructions */
   snprintf(o.msg, sizeof o.msg, "%s", o.rc ? err.msg : "");
   scp_sbpf_vm_destroy(vm);
@@ -480,6 +482,25 @@ static void test_jumps(void **state) {
             fail_msg("%s%s %s (a=%d b=%d): r0 %llu cu %llu", j[i].name, wide ? "" : "32", reg ? "reg" : "imm", a,
                      b, (unsigned long long)o.r0, (unsigned long long)o.used);
         }
+  scp_sbpf_loader_destroy(l);
+}
+
+/* The meter stop inside an add+jump pair: the CU are the same whether the
+ * pair runs fused or not (fused, the jump's target would stop on the empty
+ * meter), so the trap's pc tells: the jump (4), not its target (6). */
+static void test_meter_stop_add_jump(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  tcase t = { "meter stop inside add+jump", V0,
+              { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT, MOVR(0, 1), EXIT },
+              4, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 4, NULL };
+  for (int sw = 0; sw < 2; sw++) {
+    outcome o = run(l, &t, sw);
+    assert_int_equal(o.trap, T(EXCEEDED_MAX_INSTRUCTIONS));
+    assert_int_equal(o.used, 4);
+    assert_int_equal(o.pc, 4);
+  }
   scp_sbpf_loader_destroy(l);
 }
 
@@ -896,6 +917,7 @@ int main(void) {
     cmocka_unit_test(test_pool),
     cmocka_unit_test(test_jumps),
     cmocka_unit_test(test_fused_rerun),
+    cmocka_unit_test(test_meter_stop_add_jump),
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),
     cmocka_unit_test(test_profile),

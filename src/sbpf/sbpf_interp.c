@@ -406,6 +406,7 @@ dispatch:
   CASE(MOVR_LSH64I) FUSED(SRC << (ip[1].imm & 63));
   CASE(MOVR_RSH64I) FUSED(SRC >> (ip[1].imm & 63));
   CASE(MOVR_ARSH64I) FUSED((uint64_t)((int64_t)SRC >> (ip[1].imm & 63)));
+  CASE(MOVR_MOVR) DST = SRC; r[ip[1].dst] = r[ip[1].src]; ip += 2; DISPATCH();
   CASE(ADDI_JEQI) ADDJ(DST == IMM);
   CASE(ADDI_JEQR) ADDJ(DST == SRC);
   CASE(ADDI_JNEI) ADDJ(DST != IMM);

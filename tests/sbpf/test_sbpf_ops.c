@@ -246,6 +246,21 @@ static const tcase cases[] = {
   /* a fault right after the pair's jump lands: add, jump, then the div */
   { "fault after add+jump", V0, { MOV(0, 0), MOV(1, 5), I(0x07, 1, 0, 0, -5), I(0x15, 1, 0, 1, 0), EXIT,
     I(0x3f, 0, 1, 0, 0), EXIT }, 100, T(DIVIDE_BY_ZERO), 0, 5, NULL },
+  /* two mov64 reg in a row run as one body, in order: r1 = r2, then
+   * r2 = r1 copies r2 back (7, 7: 0x707); swapped it would give 5, 5 */
+  { "fused mov+mov", V0, { MOV(1, 5), MOV(2, 7), MOVR(1, 2), MOVR(2, 1), I(0x67, 1, 0, 0, 8), I(0x0f, 1, 2, 0, 0),
+    MOVR(0, 1), EXIT }, 100, OK, 0x707, 8, NULL },
+  /* three in a row, then an add on the third dst: the first two fuse, the
+   * third keeps its pair with the add */
+  { "fused mov+mov+mov", V0, { MOV(1, 5), MOV(2, 7), MOVR(3, 1), MOVR(4, 2), MOVR(0, 3), I(0x0f, 0, 4, 0, 0), EXIT },
+    100, OK, 12, 7, NULL },
+  /* the meter stops at the second mov (fused, the pair would go on to the
+   * exit and return 5) */
+  { "meter stop inside mov+mov", V0, { MOV(1, 5), MOVR(2, 1), MOVR(0, 2), EXIT }, 2, T(EXCEEDED_MAX_INSTRUCTIONS),
+    0, 2, NULL },
+  /* a jump to the second mov runs it alone: r0 = r2 = 7, never r1 = 9 */
+  { "jump into mov+mov", V0, { MOV(1, 9), MOV(2, 7), MOV(0, 0), I(0x05, 0, 0, 1, 0), MOVR(1, 2), MOVR(0, 2),
+    I(0x0f, 0, 1, 0, 0), EXIT }, 100, OK, 16, 7, NULL },
   /* memory: the stack frame below r10 */
   { "stack store/load", V0, { MOV(1, 77), I(0x7b, 10, 1, -8, 0), I(0x79, 0, 10, -8, 0), EXIT }, 100, OK, 77, 4, NULL },
   { "store imm byte", V0, { MOV(0, -1), I(0x7b, 10, 0, -8, 0), I(0x72, 10, 0, -8, 0x12), I(0x79, 0, 10, -8, 0), EXIT },

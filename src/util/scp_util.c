@@ -101,6 +101,13 @@ static bool sink_write(scp_buf *b, const void *p, size_t n) {
 }
 
 void scp_buf_put(scp_buf *b, const void *p, size_t n) {
+  /* the common case first: it fits what is allocated and fills no chunk */
+  if (SCP_LIKELY(n < b->cap - b->len && (!b->sink || b->len + n < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return;
+  }
   if (b->oom || b->io_err) return;
   /* len + n + 1 (the NUL) stays within a chunk, so cap never passes it */
   if (b->sink && (n >= SCP_BUF_CHUNK || b->len + n >= SCP_BUF_CHUNK)) {
@@ -122,11 +129,22 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n) {
 }
 
 void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
-void scp_buf_putc(scp_buf *b, char c) { scp_buf_put(b, &c, 1); }
+void scp_buf_putc(scp_buf *b, char c) {
+  if (SCP_LIKELY(b->len + 1 < b->cap && (!b->sink || b->len + 1 < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
+    b->data[b->len++] = c;
+    b->data[b->len] = 0;
+    return;
+  }
+  scp_buf_put(b, &c, 1);
+}
 
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) {
   char small[256];
   va_list ap;
+  va_start(ap, fmt);
+  bool done = scp_fmt_fast(b, fmt, ap);
+  va_end(ap);
+  if (done) return;
   va_start(ap, fmt);
   int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
@@ -409,6 +427,11 @@ static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
 
 bool scp_text_is_safe(const char *s, size_t len) {
   for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c < 0x7f) {   /* printable ASCII, most of any text */
+      i++;
+      continue;
+    }
     size_t n = scp_utf8_len(s + i, len - i);
     if (!n || (n == 1 && is_control((unsigned char)s[i]))) return false;
     i += n;

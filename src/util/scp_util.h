@@ -167,6 +167,9 @@ typedef struct scp_strtab {
   size_t n, cap;
   uint32_t *slots;   /* open addressing, id+1 (0 = empty) */
   size_t nslots;
+  uint32_t *hash;    /* each string's hash (rehashing reads, not recomputes) */
+  char *block;       /* the strings live in blocks, each linked to the one before */
+  size_t left;       /* bytes free at the end of block */
 } scp_strtab;
 
 /* Returns the id, or UINT32_MAX on OOM. */

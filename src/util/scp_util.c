@@ -347,10 +347,8 @@ static char *strtab_alloc(scp_strtab *t, size_t n) {
   return data;
 }
 
-static uint32_t strtab_hash(const char *s, size_t len) {
-  uint64_t h = scp_hash_bytes(s, len);
-  return (uint32_t)(h ^ h >> 32);
-}
+/* four bytes a step: the ids follow insertion order, not the hash */
+static uint32_t strtab_hash(const char *s, size_t len) { return scp_murmur3_32(s, len); }
 
 uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
   /* Entries are C strings: a name with a NUL in it (a hostile name

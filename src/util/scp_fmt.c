@@ -9,7 +9,9 @@
  *
  * The subset: "%%"; an optional '0' flag and a width of one or two digits;
  * length "", "l", "ll" or "z"; conversion d, i, u, x, X, c or s ('0' not
- * with c or s).  No '-', '+', ' ', '#', precision, '*' or other length.
+ * with c or s); and "%.Nf" with N from 0 to 6 alone (no flag, width or
+ * length), a finite double rounded as glibc rounds it: the exact binary
+ * value, a tie to even.  No '-', '+', ' ', '#', '*' or other length.
  */
 #include "util/scp_util.h"
 
@@ -18,6 +20,7 @@
 typedef struct spec {
   bool zero;
   unsigned width;
+  int prec;          /* -1: none */
   unsigned len;      /* 0 int, 1 long, 2 long long, 3 size_t */
   char conv;
 } spec;
@@ -26,7 +29,7 @@ typedef struct spec {
  * subset.  *p moves past it. */
 static bool parse_spec(const char **p, spec *s) {
   const char *f = *p;
-  *s = (spec){0};
+  *s = (spec){.prec = -1};
   if (*f == '%') {
     s->conv = '%';
     *p = f + 1;
@@ -35,6 +38,13 @@ static bool parse_spec(const char **p, spec *s) {
   if (*f == '0') s->zero = true, f++;
   for (int d = 0; d < 2 && *f >= '0' && *f <= '9'; d++) s->width = s->width * 10 + (unsigned)(*f++ - '0');
   if (*f >= '0' && *f <= '9') return false;
+  if (*f == '.') {
+    if (s->zero || s->width || f[1] < '0' || f[1] > '6' || f[2] != 'f') return false;
+    s->prec = f[1] - '0';
+    s->conv = 'f';
+    *p = f + 3;
+    return true;
+  }
   if (*f == 'l') {
     s->len = 1, f++;
     if (*f == 'l') s->len = 2, f++;
@@ -100,8 +110,50 @@ static void put_num(line *l, const spec *s, bool neg, unsigned long long v) {
   put(l, tmp + n, sizeof tmp - n);
 }
 
+/* x with prec decimals, as glibc's printf writes it: the exact value of
+ * the double times 10^prec, rounded to an integer (a tie to even), then
+ * split at the point.  false: not finite, or too large for the sum. */
+static bool put_fixed(line *l, double x, int prec) {
+  static const unsigned scale[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  uint64_t bits;
+  memcpy(&bits, &x, sizeof bits);
+  unsigned exp = (unsigned)(bits >> 52 & 0x7ff);
+  uint64_t m = bits & ((1ull << 52) - 1);
+  if (exp == 0x7ff) return false;
+  if (exp) m |= 1ull << 52;
+  else exp = 1;   /* subnormal */
+  int e = (int)exp - 1075;   /* x = m * 2^e */
+  unsigned __int128 v = (unsigned __int128)m * scale[prec], q;
+  if (e >= 0) {
+    if (e > 40) return false;
+    q = v << e;
+  } else if (e <= -120) {
+    q = 0;   /* v < 2^73: below half of one unit */
+  } else {
+    unsigned sh = (unsigned)-e;
+    unsigned __int128 one = 1, r = v & ((one << sh) - 1), half = one << (sh - 1);
+    q = v >> sh;
+    if (r > half || (r == half && (q & 1))) q++;
+  }
+  if (q >> 64) return false;
+  uint64_t whole = (uint64_t)q / scale[prec], frac = (uint64_t)q % scale[prec];
+  if (bits >> 63) put(l, "-", 1);
+  char tmp[32];
+  size_t n = sizeof tmp;
+  for (int d = 0; d < prec; d++, frac /= 10) tmp[--n] = (char)('0' + frac % 10);
+  if (prec) tmp[--n] = '.';
+  do {
+    tmp[--n] = (char)('0' + whole % 10);
+    whole /= 10;
+  } while (whole);
+  put(l, tmp + n, sizeof tmp - n);
+  return true;
+}
+
 static void put_conv(line *l, const spec *s, va_list *ap) {
-  if (s->conv == '%') {
+  if (s->conv == 'f') {
+    if (!put_fixed(l, va_arg(*ap, double), s->prec)) l->full = true;   /* vsnprintf's to write */
+  } else if (s->conv == '%') {
     put(l, "%", 1);
   } else if (s->conv == 'c') {
     char c = (char)va_arg(*ap, int);

@@ -262,6 +262,19 @@ size_t scp_out_utf8_len(const char *str) {
 }
 
 void scp_out_put_json_str(scp_buf *b, const char *s) {
+  /* a short string with nothing to escape, quotes and all, in one append */
+  char whole[128];
+  size_t plain = 0;
+  while (plain < sizeof whole - 2 && (unsigned char)s[plain] >= 0x20 && (unsigned char)s[plain] < 0x7f &&
+         s[plain] != '"' && s[plain] != '\\')
+    plain++;
+  if (!s[plain]) {
+    whole[0] = '"';
+    memcpy(whole + 1, s, plain);
+    whole[plain + 1] = '"';
+    scp_buf_put(b, whole, plain + 2);
+    return;
+  }
   scp_buf_putc(b, '"');
   while (*s) {
     /* a run of printable ASCII that needs no escape goes in one append */

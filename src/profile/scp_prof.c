@@ -40,6 +40,25 @@ static int intern(builder *b, const char *s, uint32_t *id) {
   return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
 }
 
+/* "v0|v1|v2|v3|v4|v5" in decimal (a frame's key; snprintf was a third of
+ * naming a node) */
+static void key_of(char key[80], const uint32_t v[6]) {
+  size_t n = 0;
+  for (int i = 0; i < 6; i++) {
+    char tmp[10];
+    size_t k = sizeof tmp;
+    uint32_t x = v[i];
+    do {
+      tmp[--k] = (char)('0' + x % 10);
+      x /= 10;
+    } while (x);
+    if (i) key[n++] = '|';
+    memcpy(key + n, tmp + k, sizeof tmp - k);
+    n += sizeof tmp - k;
+  }
+  key[n] = 0;
+}
+
 static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_t *out) {
   uint32_t name, file, body;
   const char *decl_file = fi->decl_file ? fi->decl_file : fi->file;
@@ -48,8 +67,7 @@ static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_
       (rc = intern(b, fi->body, &body)))
     return rc;
   char key[80];
-  snprintf(key, sizeof key, "%u|%u|%u|%u|%u|%u", name, file, fi->decl_line, (unsigned)kind,
-           (unsigned)fi->source, body);
+  key_of(key, (uint32_t[6]){name, file, fi->decl_line, (unsigned)kind, (unsigned)fi->source, body});
   uint32_t id = scp_strtab_intern(&b->frame_keys, key);
   if (id == UINT32_MAX) return SCP_ERR_NOMEM;
   id -= 1;  /* strtab id 0 is "" */

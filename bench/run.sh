@@ -4,6 +4,8 @@ set -eu
 B=${1:-build}
 echo "== engine: our interpreter (plain, profiled) vs wasm-interp $(wasm-interp --version)"
 "$B/bench/bench_engine" "$B"/bench/wasm/*.wasm
+echo "== engine, whole process: our interpreter against wasm3 and V8 (paired rounds)"
+sh "$(dirname "$0")/wasm_vs.sh" "$B"
 if command -v valgrind >/dev/null 2>&1; then
   echo "== profiling overhead in instructions executed (callgrind; deterministic)"
   printf '%-10s %14s %14s %9s\n' workload plain profiled overhead

@@ -479,6 +479,16 @@ static void scenario_progs(const scp_sol_scenario *s, scp_sol_tx_prog *progs) {
   }
 }
 
+/* A scenario's "programs" do not change while it runs (a deployed
+ * program, in the accounts, is not among them): the cache finds them by
+ * their buffers.  0 or the exit status. */
+static int pin_programs(const scp_sol_scenario *s, scp_sol_progs *cache) {
+  scp_error err = {0};
+  for (size_t i = 0; i < s->nprograms; i++)
+    if (scp_sol_progs_pin(cache, s->programs[i].elf, s->programs[i].len, &err)) return cli_die(err.code, "%s", err.msg);
+  return 0;
+}
+
 /* --tx on the state of a scenario (its programs and accounts; it may run
  * no instructions of its own) or of PROGRAM.so and --account */
 static int tx_programs(const sol_cli *c, scp_sol_tx_prog *progs, size_t *n, uint8_t **elfs, char (*names)[128]);
@@ -553,6 +563,7 @@ static int run_wire(sol_cli *c) {
     o.state = c->st.accts, o.nstate = c->st.n, o.sysvars = &sv, o.features = &feat;
   }
   st = cache_with_symbols(c, o.progs, o.nprogs, o.state, o.nstate, &cache);
+  if (!st && s) st = pin_programs(s, cache);
   o.cache = cache;
   if (!st) st = cli_sol_tx_run(&o);
 done:
@@ -714,7 +725,7 @@ static int scenario_cache(const sol_cli *c, const scp_sol_scenario *s, scp_sol_p
   scenario_progs(s, progs);
   int st = cache_with_symbols(c, progs, s->nprograms, s->accounts, s->naccounts, cache);
   free(progs);
-  return st;
+  return st ? st : pin_programs(s, *cache);
 }
 
 static int run_scenario(sol_cli *c) {
@@ -852,6 +863,7 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   if (!st) st = cli_cov_begin(&cov, c->want);
   if (progs) scenario_progs(s, progs);
   if (!st) st = cache_with_symbols(c, progs, s->nprograms, s->accounts, s->naccounts, &cache);
+  if (!st) st = pin_programs(s, cache);
   /* each transaction on a fresh blockhash, as tests/oracle/tx.js has litesvm */
   uint8_t blockhash[32];
   scp_sol_blockhash_genesis(blockhash);

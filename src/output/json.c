@@ -29,8 +29,10 @@ static const char *source_text(unsigned s) {
 
 static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
   scp_buf_putc(b, '[');
-  for (unsigned m = 0; m < nm; m++)
-    scp_buf_printf(b, m ? ",%llu" : "%llu", (unsigned long long)v[m]);
+  for (unsigned m = 0; m < nm; m++) {
+    if (m) scp_buf_putc(b, ',');
+    scp_out_put_u64(b, v[m]);
+  }
   scp_buf_putc(b, ']');
 }
 
@@ -42,7 +44,10 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
   scp_buf_puts(b, ",\"pcs\":[");
   for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
     const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
-    scp_buf_printf(b, "%s{\"pc\":%llu,\"insn\":", j ? "," : "", (unsigned long long)r->pc);
+    /* a row per instruction: the numbers without printf */
+    scp_buf_puts(b, j ? ",{\"pc\":" : "{\"pc\":");
+    scp_out_put_u64(b, r->pc);
+    scp_buf_puts(b, ",\"insn\":");
     scp_out_put_json_str(b, scp_prof_str(p, r->text));
     scp_buf_puts(b, ",\"cost\":");
     put_costs(b, r->cost, nm);

@@ -262,8 +262,29 @@ size_t scp_out_utf8_len(const char *str) {
 }
 
 void scp_out_put_json_str(scp_buf *b, const char *s) {
+  /* a short string with nothing to escape, quotes and all, in one append */
+  char whole[128];
+  size_t plain = 0;
+  while (plain < sizeof whole - 2 && (unsigned char)s[plain] >= 0x20 && (unsigned char)s[plain] < 0x7f &&
+         s[plain] != '"' && s[plain] != '\\')
+    plain++;
+  if (!s[plain]) {
+    whole[0] = '"';
+    memcpy(whole + 1, s, plain);
+    whole[plain + 1] = '"';
+    scp_buf_put(b, whole, plain + 2);
+    return;
+  }
   scp_buf_putc(b, '"');
   while (*s) {
+    /* a run of printable ASCII that needs no escape goes in one append */
+    size_t run = 0;
+    while ((unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f && s[run] != '"' && s[run] != '\\') run++;
+    if (run) {
+      scp_buf_put(b, s, run);
+      s += run;
+      continue;
+    }
     unsigned char c = (unsigned char)*s;
     size_t n = scp_out_utf8_len(s);
     if (n == 0) {

@@ -174,6 +174,8 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
   } while (0)
 #define ALU(expr) do { DST = (expr); NEXT(); } while (0)
 #define FUSED(expr) do { DST = (expr); ip += 2; DISPATCH(); } while (0)
+/* add64 imm, then the jump after it: DST, SRC and IMM are the jump's */
+#define ADDJ(cond) do { DST += IMM; ip++; JMP(cond); } while (0)
 #define JMP(cond) do { if (cond) ENTER((uint32_t)ip->aux); ENTER((uint32_t)(ip - code) + 1); } while (0)
 #define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
 #define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
@@ -404,6 +406,15 @@ dispatch:
   CASE(MOVR_LSH64I) FUSED(SRC << (ip[1].imm & 63));
   CASE(MOVR_RSH64I) FUSED(SRC >> (ip[1].imm & 63));
   CASE(MOVR_ARSH64I) FUSED((uint64_t)((int64_t)SRC >> (ip[1].imm & 63)));
+  CASE(MOVR_MOVR) DST = SRC; r[ip[1].dst] = r[ip[1].src]; ip += 2; DISPATCH();
+  CASE(ADDI_JEQI) ADDJ(DST == IMM);
+  CASE(ADDI_JEQR) ADDJ(DST == SRC);
+  CASE(ADDI_JNEI) ADDJ(DST != IMM);
+  CASE(ADDI_JNER) ADDJ(DST != SRC);
+  CASE(ADDI_JGTI) ADDJ(DST > IMM);
+  CASE(ADDI_JGTR) ADDJ(DST > SRC);
+  CASE(ADDI_JLTI) ADDJ(DST < IMM);
+  CASE(ADDI_JLTR) ADDJ(DST < SRC);
 
   CASE(BADCALL) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
   CASE(UNSUPPORTED) TRAP(SCP_SBPF_TRAP_UNSUPPORTED_INSTRUCTION);
@@ -452,6 +463,7 @@ done:
 #undef STORE
 #undef ALU
 #undef FUSED
+#undef ADDJ
 #undef JMP
 #undef DIVZ
 #undef DIVO

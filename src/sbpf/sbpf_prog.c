@@ -214,9 +214,11 @@ void scp_sbpf_prog_free(scp_sbpf_prog *p) {
 }
 
 /* Superinstructions: a mov64 reg followed, in the same straight-line run,
- * by a 64-bit ALU instruction on the same dst runs as one body.  Neither
- * can trap, so a trap never falls inside a pair; the meter stop unfuses
- * the pair it would fall inside (sbpf_meter_short).  A register operand
+ * by a 64-bit ALU instruction on the same dst runs as one body; so does an
+ * add64 imm followed by the conditional jump that ends its block, and two
+ * mov64 reg in a row.  Neither half can trap, so a trap never falls
+ * inside a pair; the meter stop unfuses the pair it would fall inside
+ * (sbpf_meter_short).  A register operand
  * equal to dst is left alone: the fused body reads it before the mov. */
 static void sbpf_fuse(scp_sbpf_prog *p) {
   static const struct { uint8_t second, fused; bool reg; } pairs[] = {
@@ -231,6 +233,26 @@ static void sbpf_fuse(scp_sbpf_prog *p) {
     if (a->op != OP_MOV64R || p->cnt[pc] < 2 || b->dst != a->dst) continue;
     for (size_t k = 0; k < SCP_ARRAY_LEN(pairs); k++)
       if (b->op == pairs[k].second && !(pairs[k].reg && b->src == a->dst)) a->xop = pairs[k].fused;
+  }
+  /* Two mov64 reg in a row, in order; a second mov already heading a pair
+   * with an ALU instruction keeps that pair. */
+  for (uint32_t pc = 0; pc + 1 < p->ninsns; pc++) {
+    sbpf_insn *a = &p->code[pc], *b = a + 1;
+    if (a->op == OP_MOV64R && a->xop == a->op && p->cnt[pc] >= 2 && b->op == OP_MOV64R && b->xop == b->op)
+      a->xop = OP_MOVR_MOVR;
+  }
+  /* add64 imm and the conditional jump after it in the same block: the
+   * jump reads the add's result whichever registers it names. */
+  static const struct { uint8_t jump, fused; } jumps[] = {
+    { OP_JEQI, OP_ADDI_JEQI }, { OP_JEQR, OP_ADDI_JEQR }, { OP_JNEI, OP_ADDI_JNEI },
+    { OP_JNER, OP_ADDI_JNER }, { OP_JGTI, OP_ADDI_JGTI }, { OP_JGTR, OP_ADDI_JGTR },
+    { OP_JLTI, OP_ADDI_JLTI }, { OP_JLTR, OP_ADDI_JLTR },
+  };
+  for (uint32_t pc = 0; pc + 1 < p->ninsns; pc++) {
+    sbpf_insn *a = &p->code[pc], *b = a + 1;
+    if (a->op != OP_ADD64I || p->cnt[pc] < 2) continue;
+    for (size_t k = 0; k < SCP_ARRAY_LEN(jumps); k++)
+      if (b->op == jumps[k].jump) a->xop = jumps[k].fused;
   }
 }
 

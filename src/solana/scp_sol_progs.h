@@ -31,6 +31,15 @@ struct scp_sol_features;
  * belongs to the program it was given for.  SCP_OK or SCP_ERR_NOMEM. */
 int scp_sol_progs_add_symbols(scp_sol_progs *c, const uint8_t *bytes, size_t len, scp_error *err);
 
+/* Declares the len bytes at `bytes` a program that does not change while
+ * the cache lives (a scenario's "programs", a handle's copies): the caller
+ * neither writes nor frees them before scp_sol_progs_free.  A lookup of
+ * exactly this buffer (address and length) that found its program once
+ * finds it again by the address, without comparing the bytes; any other
+ * buffer (an account's data, which an upgrade may rewrite in place) is
+ * still compared byte for byte.  SCP_OK or SCP_ERR_NOMEM. */
+int scp_sol_progs_pin(scp_sol_progs *c, const uint8_t *bytes, size_t len, scp_error *err);
+
 /* The program of these ELF bytes under the syscalls the feature gates
  * register (NULL: litesvm's), loaded on the first call (the bytes are
  * copied; `name` names the file in the loader's message) and the same
@@ -50,6 +59,13 @@ const scp_sbpf_prog *scp_sol_prog_sbpf(const scp_sol_prog *p);
  * has no .symtab; NULL when it cannot be opened (frames then fall back to
  * the loader's function names). */
 scp_sym *scp_sol_prog_sym(scp_sol_prog *p);
+
+/* The disassembly of instruction pc (scp_sbpf_prog_disasm), made once
+ * per program and kept for the session: every profile of it shows the
+ * same text.  NULL: pc is past the program, the text does not fit 96
+ * bytes, or out of memory (the caller shows no text).  Valid until the
+ * next call on p. */
+const char *scp_sol_prog_insn_text(scp_sol_prog *p, uint32_t pc);
 
 /* The memory every VM of the session's invocations reuses
  * (scp_sbpf_pool). */

@@ -5,6 +5,7 @@
 #include "scprof.h"
 #include "solana/scp_sol_tx.h"
 #include "solana/scp_sol_progs.h"
+#include "solana/scp_sol_sysvar.h"
 
 struct scp_solana {
   scp_sol_tx_prog *progs;
@@ -14,6 +15,9 @@ struct scp_solana {
   uint8_t blockhash[32];       /* the last transaction's; all zero before the first */
   bool started;
   scp_sol_progs *cache;        /* each program loaded once for the handle's life */
+  /* litesvm's sysvar cache, made once: the runs only read it, and making
+   * it per invocation was eight allocations a transaction */
+  scp_sol_sysvars sysvars;
 };
 
 int scp_solana_new(scp_solana **out, scp_error *err) {
@@ -21,6 +25,10 @@ int scp_solana_new(scp_solana **out, scp_error *err) {
   *out = NULL;
   if (!s) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   int rc = scp_sol_progs_new(&s->cache, err);
+  if (!rc && scp_sol_sysvars_init(&s->sysvars)) {
+    scp_sol_progs_free(s->cache);
+    rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  }
   if (rc) {
     free(s);
     return rc;
@@ -31,6 +39,7 @@ int scp_solana_new(scp_solana **out, scp_error *err) {
 
 void scp_solana_free(scp_solana *s) {
   if (!s) return;
+  scp_sol_progs_free(s->cache);   /* first: it has the programs' bytes pinned */
   for (size_t i = 0; i < s->nprogs; i++) {
     free((void *)s->progs[i].elf);
     free((void *)s->progs[i].name);
@@ -38,7 +47,7 @@ void scp_solana_free(scp_solana *s) {
   for (size_t i = 0; i < s->naccts; i++) scp_sol_account_free(&s->accts[i]);
   free(s->progs);
   free(s->accts);
-  scp_sol_progs_free(s->cache);
+  scp_sol_sysvars_free(&s->sysvars);
   free(s);
 }
 
@@ -50,7 +59,9 @@ int scp_solana_add_program(scp_solana *s, const uint8_t id[32], const uint8_t *e
   scp_sol_key_str(id, key);
   uint8_t *copy = malloc(len ? len : 1);
   char *nm = strdup(name ? name : key);
-  if (!copy || !nm || !scp_grow(&s->progs, &s->capprogs, s->nprogs + 1, sizeof *s->progs)) {
+  /* the copy is never written and lives as long as the cache: pinned */
+  if (!copy || !nm || !scp_grow(&s->progs, &s->capprogs, s->nprogs + 1, sizeof *s->progs) ||
+      scp_sol_progs_pin(s->cache, copy, len, err)) {
     free(copy);
     free(nm);
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
@@ -147,7 +158,7 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
   if (!s->started) scp_sol_blockhash_genesis(s->blockhash), s->started = true;
   scp_sol_blockhash_next(s->blockhash);
   scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL, s->blockhash,
-                       NULL, NULL, 0, NULL, 0, s->cache, NULL};
+                       &s->sysvars, NULL, 0, NULL, 0, s->cache, NULL};
   scp_sol_tx_result r;
   if ((rc = scp_sol_tx_run(&o, &r, err))) goto done;
   res->cu = r.cu;

@@ -14,10 +14,15 @@ typedef struct sym_file {
 struct scp_sol_prog {
   uint8_t *elf;                /* the key, and the bytes the mapper reads */
   size_t len;
+  const uint8_t *pinned;       /* a pinned buffer known to hold these bytes */
   const struct scp_sol_progs *owner;
   scp_sbpf_prog *prog;
   scp_sym *sym;
   bool sym_tried;
+  /* each instruction's disassembly, made the first time a profile shows
+   * it: text_at[i] is its offset in text plus one (0: not made yet) */
+  uint32_t *text_at;
+  scp_buf text;
 };
 
 /* The programs loaded under one set of registered syscalls: the feature
@@ -35,6 +40,8 @@ struct scp_sol_progs {
   size_t nsets, cap;
   sym_file *syms;
   size_t nsyms, capsyms;
+  sym_file *pins;              /* scp_sol_progs_pin: borrowed, never changed */
+  size_t npins, cappins;
   scp_sbpf_pool *pool;         /* the VMs' memory, reused by every invocation */
 };
 
@@ -65,6 +72,8 @@ static prog_set *set_of(const scp_sol_progs *c, uint64_t mask) {
 }
 
 static void prog_free(scp_sol_prog *p) {
+  free(p->text_at);
+  scp_buf_free(&p->text);
   if (p->sym) scp_sym_destroy(p->sym);
   scp_sbpf_prog_free(p->prog);
   free(p->elf);
@@ -82,6 +91,7 @@ void scp_sol_progs_free(scp_sol_progs *c) {
   free(c->sets);
   for (size_t i = 0; i < c->nsyms; i++) free(c->syms[i].bytes);
   free(c->syms);
+  free(c->pins);
   scp_sbpf_pool_free(c->pool);
   free(c);
 }
@@ -95,6 +105,34 @@ int scp_sol_progs_add_symbols(scp_sol_progs *c, const uint8_t *bytes, size_t len
   if (len) memcpy(copy, bytes, len);
   c->syms[c->nsyms++] = (sym_file){.bytes = copy, .len = len};
   return SCP_OK;
+}
+
+int scp_sol_progs_pin(scp_sol_progs *c, const uint8_t *bytes, size_t len, scp_error *err) {
+  if (!scp_grow(&c->pins, &c->cappins, c->npins + 1, sizeof *c->pins))
+    return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  c->pins[c->npins++] = (sym_file){.bytes = (uint8_t *)bytes, .len = len};
+  return SCP_OK;
+}
+
+static bool is_pinned(const scp_sol_progs *c, const uint8_t *elf, size_t len) {
+  for (size_t i = 0; i < c->npins; i++)
+    if (c->pins[i].bytes == elf && c->pins[i].len == len) return true;
+  return false;
+}
+
+/* The program of these bytes in ps, or NULL.  A pinned buffer that matched
+ * once is that program for the cache's life (its bytes never change), so
+ * it is found by its address; any other buffer is compared byte for byte,
+ * as an account's data may have changed since (an upgrade in place). */
+static scp_sol_prog *find(const scp_sol_progs *c, const prog_set *ps, const uint8_t *elf, size_t len) {
+  for (size_t i = 0; i < ps->nprogs; i++)
+    if (ps->progs[i]->pinned == elf && ps->progs[i]->len == len) return ps->progs[i];
+  for (size_t i = 0; i < ps->nprogs; i++)
+    if (ps->progs[i]->len == len && !memcmp(ps->progs[i]->elf, elf, len)) {
+      if (!ps->progs[i]->pinned && is_pinned(c, elf, len)) ps->progs[i]->pinned = elf;
+      return ps->progs[i];
+    }
+  return NULL;
 }
 
 int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const uint8_t *elf, size_t len,
@@ -111,11 +149,7 @@ int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const 
     if (rc) return rc;
     c->nsets++;
   }
-  for (size_t i = 0; i < ps->nprogs; i++)
-    if (ps->progs[i]->len == len && !memcmp(ps->progs[i]->elf, elf, len)) {
-      *out = ps->progs[i];
-      return SCP_OK;
-    }
+  if ((*out = find(c, ps, elf, len))) return SCP_OK;
   scp_sol_prog *p = calloc(1, sizeof *p);
   if (!p || !scp_grow(&ps->progs, &ps->cap, ps->nprogs + 1, sizeof *ps->progs) ||
       !(p->elf = malloc(len ? len : 1))) {
@@ -125,6 +159,7 @@ int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const 
   if (len) memcpy(p->elf, elf, len);
   p->len = len;
   p->owner = c;
+  if (is_pinned(c, elf, len)) p->pinned = elf;
   int rc = scp_sbpf_load(ps->loader, p->elf, len, name, &p->prog, err);
   if (rc) {
     prog_free(p);
@@ -181,4 +216,20 @@ scp_sym *scp_sol_prog_sym(scp_sol_prog *p) {
     if (p->sym) add_call_targets(p);
   }
   return p->sym;
+}
+
+const char *scp_sol_prog_insn_text(scp_sol_prog *p, uint32_t pc) {
+  uint32_t n = scp_sbpf_prog_ninsns(p->prog);
+  if (pc >= n) return NULL;
+  if (!p->text_at && !(p->text_at = calloc(n, sizeof *p->text_at))) return NULL;
+  if (!p->text_at[pc]) {
+    char line[96];
+    size_t len = scp_sbpf_prog_disasm(p->prog, pc, line, sizeof line);
+    size_t at = p->text.len;
+    if (len >= sizeof line || at >= UINT32_MAX) return NULL;
+    scp_buf_put(&p->text, line, len + 1);   /* with its NUL: texts lie end to end */
+    if (p->text.oom) return NULL;
+    p->text_at[pc] = (uint32_t)at + 1;
+  }
+  return p->text.data + p->text_at[pc] - 1;
 }

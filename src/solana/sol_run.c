@@ -128,7 +128,13 @@ static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t
     if (size) buf[0] = 0;
     return 0;
   }
-  return scp_sbpf_prog_disasm(st->prog, (uint32_t)((pc - st->text_addr) / 8), buf, size);
+  uint32_t at = (uint32_t)((pc - st->text_addr) / 8);
+  /* the program's own copy: disassembled once per session, not per profile */
+  const char *t = scp_sol_prog_insn_text(st->entry, at);
+  size_t n = t ? strlen(t) : 0;
+  if (!t || n >= size) return scp_sbpf_prog_disasm(st->prog, at, buf, size);
+  memcpy(buf, t, n + 1);
+  return n;
 }
 
 /* ---- set-up ---- */

@@ -154,15 +154,51 @@ int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
   return prog_frame(p, pf, fr);
 }
 
+/* sub's strings and frames as p's, each looked up once per graft: a
+ * program's profile names the same instruction texts, files and frames
+ * on many nodes, and frame() searches p's frames. */
+typedef struct graft_map {
+  scp_profile *p;
+  const scp_profile *sub;
+  uint32_t *str;           /* sub's string id -> p's; UINT32_MAX: not yet */
+  uint32_t *frame;         /* sub's frame id -> p's (not the root's) */
+} graft_map;
+
+static uint32_t map_str(graft_map *m, uint32_t id) {
+  if (id >= m->sub->strs.n) return str(m->p, scp_prof_str(m->sub, id));
+  if (m->str[id] == UINT32_MAX) m->str[id] = str(m->p, scp_prof_str(m->sub, id));
+  return m->str[id];
+}
+
+/* The frame of sub's node i in p (the root's is a program node here). */
+static int map_frame(graft_map *m, size_t i, uint32_t *out) {
+  const scp_profile *sub = m->sub;
+  uint32_t f = sub->nodes[i].frame;
+  if (i && m->frame[f] != UINT32_MAX) {
+    *out = m->frame[f];
+    return SCP_OK;
+  }
+  const scp_prof_frame *sf = &sub->frames[f];
+  fkey k = {.name = scp_prof_str(sub, sf->name), .file = scp_prof_str(sub, sf->file), .decl = sf->decl_line,
+            .kind = i == 0 ? SCP_KIND_CONTRACT : sf->kind, .source = sf->source,
+            .owner = scp_prof_str(sub, sf->owner), .owner_id = scp_prof_str(sub, sf->owner_id),
+            .detail = scp_prof_str(sub, sf->detail)};
+  int rc = frame(m->p, &k, out);
+  if (!rc && i) m->frame[f] = *out;
+  return rc;
+}
+
 /* The instruction rows of sub's node s, for annotate, on p's node id. */
-static int graft_pcs(scp_profile *p, uint32_t id, const scp_profile *sub, const scp_prof_node *s) {
+static int graft_pcs(graft_map *m, uint32_t id, const scp_prof_node *s) {
+  scp_profile *p = m->p;
+  const scp_profile *sub = m->sub;
   if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + s->npcs, sizeof *p->pcs)) return SCP_ERR_NOMEM;
   p->nodes[id].pcs_first = (uint32_t)p->npcs;
   p->nodes[id].npcs = s->npcs;
   for (uint32_t k = 0; k < s->npcs; k++) {
     scp_prof_pc x = sub->pcs[s->pcs_first + k];
     x.node = id;
-    if ((x.text = str(p, scp_prof_str(sub, x.text))) == UINT32_MAX) return SCP_ERR_NOMEM;
+    if ((x.text = map_str(m, x.text)) == UINT32_MAX) return SCP_ERR_NOMEM;
     p->pcs[p->npcs++] = x;
   }
   return SCP_OK;
@@ -182,55 +218,62 @@ static int graft_notes(scp_profile *p, const scp_profile *sub) {
   return SCP_OK;
 }
 
-static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root) {
-  int nrc = graft_notes(p, sub);
-  if (nrc) return nrc;
-  uint32_t *map = malloc((sub->nnodes ? sub->nnodes : 1) * sizeof *map);
-  if (!map) return SCP_ERR_NOMEM;
+/* sub's node s's self cost by line onto p's node n */
+static int graft_lines(graft_map *m, scp_prof_node *n, const scp_prof_node *s) {
+  scp_profile *p = m->p;
+  if (!s->nlines) return SCP_OK;
+  if (n->nlines) return SCP_ERR_INTERNAL;   /* a placeholder has no lines of its own */
+  if (!scp_grow(&p->lines, &p->caplines, p->nlines + s->nlines, sizeof *p->lines)) return SCP_ERR_NOMEM;
+  n->lines_first = (uint32_t)p->nlines;
+  n->nlines = s->nlines;
+  for (uint32_t l = 0; l < s->nlines; l++) {
+    scp_prof_line x = m->sub->lines[s->lines_first + l];
+    x.file = map_str(m, x.file);
+    p->lines[p->nlines++] = x;
+  }
+  return SCP_OK;
+}
+
+static int graft_nodes(graft_map *m, uint32_t at, bool merge_root, uint32_t *map) {
+  scp_profile *p = m->p;
+  const scp_profile *sub = m->sub;
   int rc = SCP_OK;
   /* sub's nodes are in preorder: a parent is mapped before its children */
   for (size_t i = 0; i < sub->nnodes && !rc; i++) {
     const scp_prof_node *s = &sub->nodes[i];
-    const scp_prof_frame *sf = &sub->frames[s->frame];
     uint32_t fr, id = at;
-    uint8_t kind = i == 0 ? SCP_KIND_CONTRACT : sf->kind;
     if (!(merge_root && i == 0) &&
-        ((rc = frame(p,
-                     &(fkey){.name = scp_prof_str(sub, sf->name), .file = scp_prof_str(sub, sf->file),
-                             .decl = sf->decl_line, .kind = kind, .source = sf->source,
-                             .owner = scp_prof_str(sub, sf->owner),
-                             .owner_id = scp_prof_str(sub, sf->owner_id),
-                             .detail = scp_prof_str(sub, sf->detail)},
-                     &fr)) ||
-         (rc = node(p, i == 0 ? at : map[s->parent], fr, &id))))
+        ((rc = map_frame(m, i, &fr)) || (rc = node(p, i == 0 ? at : map[s->parent], fr, &id))))
       break;
     map[i] = id;
     scp_prof_node *n = &p->nodes[id];
     n->calls = i == 0 ? 1 : s->calls;
     n->self[0] += s->self[0];
     n->call_line = s->call_line;
-    n->call_file = str(p, scp_prof_str(sub, s->call_file));
-    if (s->nlines && n->nlines) {
-      rc = SCP_ERR_INTERNAL;   /* a placeholder has no lines of its own */
-      break;
-    }
-    if (s->nlines) {
-      if (!scp_grow(&p->lines, &p->caplines, p->nlines + s->nlines, sizeof *p->lines)) {
-        rc = SCP_ERR_NOMEM;
-        break;
-      }
-      n->lines_first = (uint32_t)p->nlines;
-      n->nlines = s->nlines;
-      for (uint32_t l = 0; l < s->nlines; l++) {
-        scp_prof_line x = sub->lines[s->lines_first + l];
-        x.file = str(p, scp_prof_str(sub, x.file));
-        p->lines[p->nlines++] = x;
-      }
-    }
-    if (!rc && s->npcs && !n->npcs) rc = graft_pcs(p, id, sub, s);
+    n->call_file = map_str(m, s->call_file);
+    if ((rc = graft_lines(m, n, s))) break;
+    if (s->npcs && !n->npcs) rc = graft_pcs(m, id, s);
     if (n->call_file == UINT32_MAX) rc = SCP_ERR_NOMEM;
   }
+  return rc;
+}
+
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root) {
+  int nrc = graft_notes(p, sub);
+  if (nrc) return nrc;
+  graft_map m = {.p = p, .sub = sub};
+  uint32_t *map = malloc((sub->nnodes ? sub->nnodes : 1) * sizeof *map);
+  m.str = malloc((sub->strs.n ? sub->strs.n : 1) * sizeof *m.str);
+  m.frame = malloc((sub->nframes ? sub->nframes : 1) * sizeof *m.frame);
+  int rc = map && m.str && m.frame ? SCP_OK : SCP_ERR_NOMEM;
+  if (!rc) {
+    memset(m.str, 0xff, (sub->strs.n ? sub->strs.n : 1) * sizeof *m.str);
+    memset(m.frame, 0xff, (sub->nframes ? sub->nframes : 1) * sizeof *m.frame);
+    rc = graft_nodes(&m, at, merge_root, map);
+  }
   free(map);
+  free(m.str);
+  free(m.frame);
   return rc;
 }
 

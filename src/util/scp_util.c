@@ -101,6 +101,13 @@ static bool sink_write(scp_buf *b, const void *p, size_t n) {
 }
 
 void scp_buf_put(scp_buf *b, const void *p, size_t n) {
+  /* the common case first: it fits what is allocated and fills no chunk */
+  if (SCP_LIKELY(n < b->cap - b->len && (!b->sink || b->len + n < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return;
+  }
   if (b->oom || b->io_err) return;
   /* len + n + 1 (the NUL) stays within a chunk, so cap never passes it */
   if (b->sink && (n >= SCP_BUF_CHUNK || b->len + n >= SCP_BUF_CHUNK)) {
@@ -122,11 +129,22 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n) {
 }
 
 void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
-void scp_buf_putc(scp_buf *b, char c) { scp_buf_put(b, &c, 1); }
+void scp_buf_putc(scp_buf *b, char c) {
+  if (SCP_LIKELY(b->len + 1 < b->cap && (!b->sink || b->len + 1 < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
+    b->data[b->len++] = c;
+    b->data[b->len] = 0;
+    return;
+  }
+  scp_buf_put(b, &c, 1);
+}
 
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) {
   char small[256];
   va_list ap;
+  va_start(ap, fmt);
+  bool done = scp_fmt_fast(b, fmt, ap);
+  va_end(ap);
+  if (done) return;
   va_start(ap, fmt);
   int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
@@ -285,7 +303,7 @@ static bool strtab_rehash(scp_strtab *t, size_t nslots) {
   uint32_t *slots = calloc(nslots, sizeof *slots);
   if (!slots) return false;
   for (size_t i = 0; i < t->n; i++) {
-    size_t h = scp_hash_bytes(t->strs[i], strlen(t->strs[i])) & (nslots - 1);
+    size_t h = t->hash[i] & (nslots - 1);
     while (slots[h]) h = (h + 1) & (nslots - 1);
     slots[h] = (uint32_t)i + 1;
   }
@@ -295,6 +313,43 @@ static bool strtab_rehash(scp_strtab *t, size_t nslots) {
   return true;
 }
 
+/* Room for n bytes in the table's blocks (a malloc per string was most of
+ * interning a profile's instruction texts).  A block starts with the
+ * address of the one before; a long string gets a block of its own. */
+static char *strtab_alloc(scp_strtab *t, size_t n) {
+  enum { BLOCK = 8192 };
+  if (n <= t->left) {
+    char *at = t->block + (BLOCK - t->left);
+    t->left -= n;
+    return at;
+  }
+  size_t size = n > BLOCK / 4 ? n : BLOCK;
+  char *b = malloc(sizeof(char *) + size);
+  if (!b) return NULL;
+  char **link = (char **)(void *)b;
+  char *data = b + sizeof(char *);
+  if (size == BLOCK) {   /* the new current block */
+    *link = t->block ? t->block - sizeof(char *) : NULL;
+    t->block = data;
+    t->left = BLOCK - n;
+  } else {               /* behind the current one in the chain */
+    char **cur = t->block ? (char **)(void *)(t->block - sizeof(char *)) : NULL;
+    if (cur) {
+      *link = *cur;
+      *cur = b;
+    } else {
+      *link = NULL;
+      t->block = data;   /* a chain of one block that is full */
+      t->left = 0;
+      /* its size is not BLOCK: nothing is ever placed after it */
+    }
+  }
+  return data;
+}
+
+/* four bytes a step: the ids follow insertion order, not the hash */
+static uint32_t strtab_hash(const char *s, size_t len) { return scp_murmur3_32(s, len); }
+
 uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
   /* Entries are C strings: a name with a NUL in it (a hostile name
    * section can hold one) is the part before it, so that its hash, its
@@ -302,25 +357,37 @@ uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
   len = strnlen(s, len);
   if (t->n == 0) {  /* id 0 is always "" */
     if (!scp_grow(&t->strs, &t->cap, 1, sizeof *t->strs)) return UINT32_MAX;
-    if (!(t->strs[0] = calloc(1, 1))) return UINT32_MAX;
+    if (!t->hash && !(t->hash = malloc(t->cap * sizeof *t->hash))) return UINT32_MAX;
+    if (!(t->strs[0] = strtab_alloc(t, 1))) return UINT32_MAX;
+    t->strs[0][0] = 0;
+    t->hash[0] = strtab_hash("", 0);
     t->n = 1;
     if (!strtab_rehash(t, 64)) return UINT32_MAX;
   }
   if (len == 0) return 0;
   size_t mask = t->nslots - 1;
-  size_t h = scp_hash_bytes(s, len) & mask;
+  uint32_t hv = strtab_hash(s, len);
+  size_t h = hv & mask;
   for (; t->slots[h]; h = (h + 1) & mask) {
-    const char *c = t->strs[t->slots[h] - 1];
-    if (strncmp(c, s, len) == 0 && c[len] == 0) return t->slots[h] - 1;
+    uint32_t id = t->slots[h] - 1;
+    const char *c = t->strs[id];
+    if (t->hash[id] == hv && strncmp(c, s, len) == 0 && c[len] == 0) return id;
   }
   if (t->n >= UINT32_MAX - 1) return UINT32_MAX;
+  size_t cap = t->cap;
   if (!scp_grow(&t->strs, &t->cap, t->n + 1, sizeof *t->strs)) return UINT32_MAX;
-  char *copy = malloc(len + 1);
+  if (t->cap != cap) {
+    uint32_t *hash = realloc(t->hash, t->cap * sizeof *hash);
+    if (!hash) return UINT32_MAX;
+    t->hash = hash;
+  }
+  char *copy = strtab_alloc(t, len + 1);
   if (!copy) return UINT32_MAX;
   memcpy(copy, s, len);
   copy[len] = 0;
   uint32_t id = (uint32_t)t->n++;
   t->strs[id] = copy;
+  t->hash[id] = hv;
   t->slots[h] = id + 1;
   if (t->n * 2 > t->nslots && !strtab_rehash(t, t->nslots * 2)) {
     /* table stays valid at the old size; only lookups slow down */
@@ -333,7 +400,12 @@ uint32_t scp_strtab_intern(scp_strtab *t, const char *s) {
 }
 
 void scp_strtab_free(scp_strtab *t) {
-  for (size_t i = 0; i < t->n; i++) free(t->strs[i]);
+  for (char *b = t->block ? t->block - sizeof(char *) : NULL; b;) {
+    char *prev = *(char **)(void *)b;
+    free(b);
+    b = prev;
+  }
+  free(t->hash);
   free(t->strs);
   free(t->slots);
   memset(t, 0, sizeof *t);
@@ -409,6 +481,11 @@ static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
 
 bool scp_text_is_safe(const char *s, size_t len) {
   for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c < 0x7f) {   /* printable ASCII, most of any text */
+      i++;
+      continue;
+    }
     size_t n = scp_utf8_len(s + i, len - i);
     if (!n || (n == 1 && is_control((unsigned char)s[i]))) return false;
     i += n;

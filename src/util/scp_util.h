@@ -57,6 +57,11 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n);
 void scp_buf_puts(scp_buf *b, const char *s);
 void scp_buf_putc(scp_buf *b, char c);
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) SCP_PRINTF(2, 3);
+/* scp_buf_printf's own formatting of a format whose conversions are all
+ * in its subset (scp_fmt.c: no precision, '-', '+', '#') into at most 256
+ * bytes, as printf formats them; false, nothing appended and ap
+ * untouched, otherwise. */
+bool scp_fmt_fast(scp_buf *b, const char *fmt, va_list ap);
 /* Decimal with thousands separators: 1234567 -> "1,234,567". */
 void scp_buf_put_grouped(scp_buf *b, uint64_t v);
 /* XML/HTML-escape s into b. */
@@ -162,6 +167,9 @@ typedef struct scp_strtab {
   size_t n, cap;
   uint32_t *slots;   /* open addressing, id+1 (0 = empty) */
   size_t nslots;
+  uint32_t *hash;    /* each string's hash (rehashing reads, not recomputes) */
+  char *block;       /* the strings live in blocks, each linked to the one before */
+  size_t left;       /* bytes free at the end of block */
 } scp_strtab;
 
 /* Returns the id, or UINT32_MAX on OOM. */

@@ -107,8 +107,71 @@ static const bool is_bin_c[IOP_COUNT] = {
 #include "wasm/wasm_ops.def"
 };
 
+static const bool is_bin_lc[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_LC] = true,
+#include "wasm/wasm_ops.def"
+};
+static const bool is_bin_ll[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_LL] = true,
+#include "wasm/wasm_ops.def"
+};
+static const bool is_bin_i64[IOP_COUNT] = {
+#define BIN(n, b, i, o, e) [IOP_##n##_LC] = SCP_WASM_##i == SCP_WASM_I64,
+#include "wasm/wasm_ops.def"
+};
+
+/* A _LC form's constant kept in the low 32 bits of b (the destination
+ * local takes the high half): an i64 constant that does not survive sign
+ * extension from 32 bits cannot be. */
+static bool lc_fits(const scp_ins *k) {
+  return !is_bin_i64[k->op] || (uint64_t)(int64_t)(int32_t)(uint32_t)k->b == k->b;
+}
+
+/* Fold a local.set into the binary operator just emitted, whose result
+ * then goes to the local. */
+static bool fuse_local_set(scp_ins *k, uint32_t idx) {
+  uint32_t op = k->op;
+  if (is_bin[op]) { k->op = op + BIN_S; k->a = idx; return true; }
+  if (is_bin_c[op]) { k->op = op - BIN_C + BIN_C_S; k->a = idx; return true; }
+  if (is_bin_ll[op]) {
+    k->op = op - BIN_LL + BIN_LL_S;
+    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
+    return true;
+  }
+  if (is_bin_lc[op] && lc_fits(k)) {
+    k->op = op - BIN_LC + BIN_LC_S;
+    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
+    return true;
+  }
+  if (op == IOP_CONST) { *k = (scp_ins){IOP_LOCAL_SET_C, idx, k->b}; return true; }
+  return false;
+}
+
+/* A local.tee folded into the operator before it: a binary operator with
+ * a constant (_C_T, _LC_T). */
+static int emit_local_tee(compiler *c, uint32_t idx) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 1) && is_bin_c[k[-1].op]) {
+    k[-1].op += BIN_C_T - BIN_C;
+    k[-1].a = idx;
+    return SCP_OK;
+  }
+  if (can_fuse(c, 1) && is_bin_lc[k[-1].op] && lc_fits(&k[-1])) {
+    k[-1].op += BIN_LC_T - BIN_LC;
+    k[-1].b = (uint32_t)k[-1].b | (uint64_t)idx << 32;
+    return SCP_OK;
+  }
+  return emit(c, IOP_LOCAL_TEE, idx, 0);
+}
+
 static int emit_bin(compiler *c, uint32_t op) {
   scp_ins *k = c->code + c->ncode;
+  /* local << k + constant: an array's element address */
+  if (op == IOP_I32_ADD && can_fuse(c, 2) && k[-2].op == IOP_I32_SHL_LC && k[-1].op == IOP_CONST) {
+    k[-2] = (scp_ins){IOP_I32_SHL_ADD, k[-2].a, (uint32_t)k[-2].b | (uint64_t)(uint32_t)k[-1].b << 32};
+    c->ncode--;
+    return SCP_OK;
+  }
   if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_CONST) {
     k[-2] = (scp_ins){op + BIN_LC, k[-2].a, k[-1].b};
     c->ncode--;
@@ -132,6 +195,27 @@ static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
     k[-1] = (scp_ins){op + LOAD_L, offset, k[-1].a};
     return SCP_OK;
   }
+  if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_TEE) {
+    k[-1] = (scp_ins){op + LOAD_T, offset, k[-1].a};
+    return SCP_OK;
+  }
+  return emit(c, op, offset, 0);
+}
+
+/* A store of a local's value: local.get folded in, and the address's
+ * local.get too when it comes right before.  A trap still reports the
+ * store's pc, the last operator recorded at the fused instruction. */
+static int emit_store(compiler *c, uint32_t op, uint32_t offset) {
+  scp_ins *k = c->code + c->ncode;
+  if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_LOCAL_GET) {
+    k[-2] = (scp_ins){op + STORE_LL, offset, k[-2].a | (uint64_t)k[-1].a << 32};
+    c->ncode--;
+    return SCP_OK;
+  }
+  if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
+    k[-1] = (scp_ins){op + STORE_L, offset, k[-1].a};
+    return SCP_OK;
+  }
   return emit(c, op, offset, 0);
 }
 
@@ -141,6 +225,7 @@ static int emit_local_set(compiler *c, uint32_t idx) {
     k[-1] = (scp_ins){IOP_LOCAL_COPY, idx, k[-1].a};
     return SCP_OK;
   }
+  if (can_fuse(c, 1) && fuse_local_set(&k[-1], idx)) return SCP_OK;
   return emit(c, IOP_LOCAL_SET, idx, 0);
 }
 
@@ -156,6 +241,11 @@ static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
     }
     if (k[-1].op == IOP_I32_EQZ) {
       k[-1] = (scp_ins){IOP_BR_UNLESS, target, 0};
+      *at = (uint32_t)c->ncode - 1;
+      return SCP_OK;
+    }
+    if (k[-1].op == IOP_LOCAL_GET) {
+      k[-1] = (scp_ins){IOP_BR_IF_L, target, k[-1].a};
       *at = (uint32_t)c->ncode - 1;
       return SCP_OK;
     }
@@ -600,7 +690,8 @@ static int compile_op(compiler *c, uint8_t op) {
     if (c->reachable) {
       TRY(bump(c, FUEL_BASE));
       if (op == 0x21) TRY(emit_local_set(c, idx));
-      else TRY(emit(c, op == 0x20 ? IOP_LOCAL_GET : IOP_LOCAL_TEE, idx, 0));
+      else if (op == 0x22) TRY(emit_local_tee(c, idx));
+      else TRY(emit(c, IOP_LOCAL_GET, idx, 0));
     }
     return SCP_OK;
   case 0x23: case 0x24:  /* global.get/set */
@@ -655,7 +746,7 @@ static int compile_op(compiler *c, uint8_t op) {
     TRY(rd_memarg(c, s, &offset));                                            \
     TRY(pop(c, SCP_WASM_##i, NULL));                                          \
     TRY(pop(c, SCP_WASM_I32, NULL));                                          \
-    if (c->reachable) { TRY(bump(c, FUEL_STORE)); TRY(emit(c, IOP_##n, offset, 0)); } \
+    if (c->reachable) { TRY(bump(c, FUEL_STORE)); TRY(emit_store(c, IOP_##n, offset)); } \
     return SCP_OK;
 #define UN(n, b, i, o, e)                                                     \
   case b:                                                                     \
@@ -790,7 +881,7 @@ static int read_locals(compiler *c, const wasm_functype *ft) {
 /* ---- branch counters ---------------------------------------------------- */
 
 static const bool cond_branch[IOP_COUNT] = {
-  [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true,
+  [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true, [IOP_BR_IF_L] = true,
 #define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,
 #include "wasm/wasm_ops.def"
 };

@@ -200,10 +200,15 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
 #define UN(n, b, i, o, e) [IOP_##n] = &&L_##n,
 #define BIN(n, b, i, o, e) [IOP_##n] = &&L_##n, [IOP_##n##_C] = &&L_##n##_C,          \
     [IOP_##n##_LC] = &&L_##n##_LC, [IOP_##n##_LL] = &&L_##n##_LL,                \
-    [IOP_##n##_BRIF] = &&L_##n##_BRIF, [IOP_##n##_C_BRIF] = &&L_##n##_C_BRIF,
+    [IOP_##n##_BRIF] = &&L_##n##_BRIF, [IOP_##n##_C_BRIF] = &&L_##n##_C_BRIF,        \
+    [IOP_##n##_S] = &&L_##n##_S, [IOP_##n##_C_S] = &&L_##n##_C_S,                \
+    [IOP_##n##_LC_S] = &&L_##n##_LC_S, [IOP_##n##_LL_S] = &&L_##n##_LL_S,          \
+    [IOP_##n##_C_T] = &&L_##n##_C_T, [IOP_##n##_LC_T] = &&L_##n##_LC_T,
 #define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
-#define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,
-#define STORE(n, b, i, s) [IOP_##n] = &&L_##n,
+#define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,    \
+    [IOP_##n##_T] = &&L_##n##_T,
+#define STORE(n, b, i, s) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,     \
+    [IOP_##n##_LL] = &&L_##n##_LL,
 #include "wasm/wasm_ops.def"
   };
 #define CASE(n) L_##n:
@@ -235,6 +240,10 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   }
   CASE(BR_IF) {
     if ((uint32_t)*--sp) { ip = fn->code + ip->a; DISPATCH(); }
+    NEXT();
+  }
+  CASE(BR_IF_L) {
+    if ((uint32_t)fp[ip->b]) { ip = fn->code + ip->a; DISPATCH(); }
     NEXT();
   }
   CASE(BR_IF_ADJ) {
@@ -307,6 +316,11 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(LOCAL_SET) { fp[ip->a] = *--sp; NEXT(); }
   CASE(LOCAL_TEE) { fp[ip->a] = sp[-1]; NEXT(); }
   CASE(LOCAL_COPY) { fp[ip->a] = fp[ip->b]; NEXT(); }
+  CASE(LOCAL_SET_C) { fp[ip->a] = ip->b; NEXT(); }
+  CASE(I32_SHL_ADD) {
+    *sp++ = (uint32_t)(((uint32_t)fp[ip->a] << ((uint32_t)ip->b & 31)) + (uint32_t)(ip->b >> 32));
+    NEXT();
+  }
   CASE(GLOBAL_GET) { *sp++ = inst->globals[ip->a]; NEXT(); }
   CASE(GLOBAL_SET) { inst->globals[ip->a] = *--sp; NEXT(); }
   CASE(CONST) { *sp++ = ip->b; NEXT(); }
@@ -401,6 +415,14 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     const uint8_t *p = mem + ea_;                                             \
     *sp++ = (expr_);                                                          \
     NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_T) {                                                           \
+    fp[ip->b] = sp[-1];                                                       \
+    uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    sp[-1] = (expr_);                                                         \
+    NEXT();                                                                   \
   }
 #define STORE(name_, byte_, in_, size_)                                       \
   CASE(name_) {                                                               \
@@ -409,6 +431,21 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     sp -= 2;                                                                  \
     if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
     memcpy(mem + ea_, &v_, size_);   /* little-endian host */                \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_L) {                                                           \
+    uint64_t v_ = fp[ip->b];                                                  \
+    uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
+    sp--;                                                                     \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    memcpy(mem + ea_, &v_, size_);                                            \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LL) {                                                          \
+    uint64_t v_ = fp[ip->b >> 32];                                            \
+    uint64_t ea_ = (uint64_t)(uint32_t)fp[(uint32_t)ip->b] + ip->a;           \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    memcpy(mem + ea_, &v_, size_);                                            \
     NEXT();                                                                   \
   }
 #define OPERAND_I32 uint32_t
@@ -453,6 +490,40 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     sp--;                                                                     \
     uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
     if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_S) {                                                           \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-2], b = (OPERAND_##in_)sp[-1];       \
+    sp -= 2;                                                                  \
+    fp[ip->a] = (uint64_t)(OPERAND_##out_)(expr_);                            \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_C_S) {                                                         \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-1], b = (OPERAND_##in_)ip->b;        \
+    sp--;                                                                     \
+    fp[ip->a] = (uint64_t)(OPERAND_##out_)(expr_);                            \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LC_S) {                                                        \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a],                               \
+                  b = (OPERAND_##in_)(uint64_t)(int64_t)(int32_t)(uint32_t)ip->b; \
+    fp[ip->b >> 32] = (uint64_t)(OPERAND_##out_)(expr_);                      \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LL_S) {                                                        \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a], b = (OPERAND_##in_)fp[(uint32_t)ip->b]; \
+    fp[ip->b >> 32] = (uint64_t)(OPERAND_##out_)(expr_);                      \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_C_T) {                                                         \
+    OPERAND_##in_ a = (OPERAND_##in_)sp[-1], b = (OPERAND_##in_)ip->b;        \
+    sp[-1] = fp[ip->a] = (uint64_t)(OPERAND_##out_)(expr_);                   \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LC_T) {                                                        \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a],                               \
+                  b = (OPERAND_##in_)(uint64_t)(int64_t)(int32_t)(uint32_t)ip->b; \
+    *sp++ = fp[ip->b >> 32] = (uint64_t)(OPERAND_##out_)(expr_);              \
     NEXT();                                                                   \
   }
 #include "wasm/wasm_ops.def"

@@ -38,7 +38,10 @@
   X(TABLE_COPY)     /* b = wasm pc */                                        \
   X(ELEM_DROP)      /* a = elem segment */                                   \
   X(LOCAL_COPY)     /* local.get b; local.set a */                          \
-  X(TAKEN)          /* counters[a]++, go to b: a taken conditional branch */
+  X(TAKEN)          /* counters[a]++, go to b: a taken conditional branch */\
+  X(BR_IF_L)        /* local.get b; br_if a */                              \
+  X(LOCAL_SET_C)    /* const b; local.set a */                              \
+  X(I32_SHL_ADD)    /* (local a << (uint32_t)b) + (b >> 32): an index scaled */
 
 enum scp_iop {
 #define X(n) IOP_##n,
@@ -47,13 +50,21 @@ enum scp_iop {
 #define UN(n, b, i, o, e) IOP_##n,
 /* Each binary operator has fused forms, consecutive after it (the
  * compiler adds a BIN_* offset): an operand from a constant or locals,
- * or a br_if folded in. */
+ * a br_if folded in, a local.set folded in (_S: the result goes to a
+ * local instead of the stack) or a local.tee (_T: to a local and the
+ * stack). */
 #define BIN(n, b, i, o, e) IOP_##n, IOP_##n##_C, IOP_##n##_LC, IOP_##n##_LL, \
-                           IOP_##n##_BRIF, IOP_##n##_C_BRIF,
+                           IOP_##n##_BRIF, IOP_##n##_C_BRIF,                \
+                           IOP_##n##_S, IOP_##n##_C_S, IOP_##n##_LC_S, IOP_##n##_LL_S, \
+                           IOP_##n##_C_T, IOP_##n##_LC_T,
 #define TRAP_BIN(n, b, i, o) IOP_##n,
-/* Each load has a form whose address is a local: a = offset, b = local. */
-#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L,
-#define STORE(n, b, i, s) IOP_##n,
+/* Each load has a form whose address is a local (_L: a = offset,
+ * b = local) and one that first tees its address into local b (_T). */
+#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L, IOP_##n##_T,
+/* Each store has a form whose value is a local (_L: a = offset, b =
+ * local) and one whose address is a local too (_LL: b = address local |
+ * value local << 32). */
+#define STORE(n, b, i, s) IOP_##n, IOP_##n##_L, IOP_##n##_LL,
 #include "wasm/wasm_ops.def"
   IOP_COUNT
 };
@@ -64,7 +75,17 @@ enum {
   BIN_LL = 3,      /* local a op local b; pushes */
   BIN_BRIF = 4,    /* pops 2, branches to a when the result is non-zero */
   BIN_C_BRIF = 5,  /* pops 1, b = const, branches to a */
-  LOAD_L = 1
+  BIN_S = 6,       /* pops 2, result to local a */
+  BIN_C_S = 7,     /* pops 1 op const b, result to local a */
+  BIN_LC_S = 8,    /* local a op const (low 32 bits of b, sign-extended);
+                      result to local b >> 32 */
+  BIN_LL_S = 9,    /* local a op local (uint32_t)b; result to local b >> 32 */
+  BIN_C_T = 10,    /* as _C_S, and the result stays on the stack */
+  BIN_LC_T = 11,   /* as _LC_S, and the result is pushed */
+  LOAD_L = 1,
+  LOAD_T = 2,
+  STORE_L = 1,
+  STORE_LL = 2
 };
 
 #define SCP_BR_RETURN UINT32_MAX   /* br_table entry that returns */

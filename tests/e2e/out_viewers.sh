@@ -26,7 +26,7 @@ check() {
 
 # Built from the sources: independent of which library variant exists.
 if $CC -std=gnu11 -D_GNU_SOURCE -Iinclude -Isrc -o "$tmp/gen_out" tests/output/gen_out.c \
-     src/output/*.c src/profile/*.c src/util/scp_util.c $(pkg-config --cflags --libs zlib jansson 2>/dev/null ||
+     src/output/*.c src/profile/*.c src/util/scp_util.c src/util/scp_fmt.c $(pkg-config --cflags --libs zlib jansson 2>/dev/null ||
                                           echo -lz -ljansson) \
      >"$tmp/cc.log" 2>&1 && "$tmp/gen_out" "$tmp"; then
   echo "PASS gen_out writes every format"

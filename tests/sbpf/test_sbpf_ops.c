@@ -212,6 +212,55 @@ static const tcase cases[] = {
   /* a jump to the second of a pair runs it alone: mov, mov, ja, add, exit */
   { "jump into a fused pair", V0, { MOV(1, 3), MOV(0, 10), I(0x05, 0, 0, 1, 0), MOVR(0, 1), I(0x0f, 0, 1, 0, 0), EXIT },
     100, OK, 13, 5, NULL },
+  /* an add64 imm and the conditional jump ending its block run as one body
+   * (sbpf_fuse): r0 = 0, r1 = 5, r2 = 7, r1 += 2, then the jump; taken it
+   * returns r1 (7 CU), not taken 0 (6 CU).  Each compares the add's result:
+   * on r1 = 5 every one of them would go the other way. */
+#define AJ(name, v, op, src, imm, taken) \
+  { name, v, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(op, 1, src, 1, imm), EXIT, MOVR(0, 1), EXIT }, \
+    100, OK, (taken) ? 7 : 0, (taken) ? 7 : 6, NULL }
+  AJ("fused add64 imm+jeq imm", V0, 0x15, 0, 7, 1), AJ("fused add64 imm+jeq reg", V0, 0x1d, 2, 0, 1),
+  AJ("fused add64 imm+jne imm", V0, 0x55, 0, 5, 1), AJ("fused add64 imm+jne reg", V0, 0x5d, 2, 0, 0),
+  AJ("fused add64 imm+jgt imm", V0, 0x25, 0, 6, 1), AJ("fused add64 imm+jgt reg", V0, 0x2d, 2, 0, 0),
+  AJ("fused add64 imm+jlt imm", V0, 0xa5, 0, 6, 0), AJ("fused add64 imm+jlt reg", V0, 0xad, 2, 0, 0),
+  AJ("fused add64 imm+jeq imm v2", V2, 0x15, 0, 7, 1), AJ("fused add64 imm+jlt imm v3", V3, 0xa5, 0, 8, 1),
+#undef AJ
+  /* the jump names another register: r2 (7) > r1 (5 - 3) */
+  { "fused add64 imm+jgt, other dst", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, -3), I(0x2d, 2, 1, 1, 0),
+    EXIT, MOVR(0, 1), EXIT }, 100, OK, 2, 7, NULL },
+  /* the loop counter pattern: r1 += 1; if r1 != 10 goto back, 10 times:
+   * 2 + 10 * 3 + 2 */
+  { "fused add64 imm+jne loop", V0, { MOV(1, 0), MOV(0, 0), I(0x07, 0, 0, 0, 3), I(0x07, 1, 0, 0, 1), I(0x55, 1, 0, -3, 10),
+    EXIT }, 100, OK, 30, 33, NULL },
+  /* the meter stops at the jump: the add runs alone (fused it would go on
+   * to the exit and return 0) */
+  { "meter stop inside add+jump", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT,
+    MOVR(0, 1), EXIT }, 4, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 4, NULL },
+  { "meter stop at add+jump", V0, { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT,
+    MOVR(0, 1), EXIT }, 3, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 3, NULL },
+  /* a jump to the pair's jump runs the jump alone (the add before it is
+   * fused, and a block charge runs to the jump whether it starts at the add
+   * or the jump): mov, mov, ja, jlt, then 3 x (add, jlt), mov, exit = 12 */
+  { "jump into add+jump", V0, { MOV(0, 0), MOV(1, 0), I(0x05, 0, 0, 1, 0), I(0x07, 1, 0, 0, 1), I(0xa5, 1, 0, -2, 3),
+    MOVR(0, 1), EXIT }, 100, OK, 3, 12, NULL },
+  /* a fault right after the pair's jump lands: add, jump, then the div */
+  { "fault after add+jump", V0, { MOV(0, 0), MOV(1, 5), I(0x07, 1, 0, 0, -5), I(0x15, 1, 0, 1, 0), EXIT,
+    I(0x3f, 0, 1, 0, 0), EXIT }, 100, T(DIVIDE_BY_ZERO), 0, 5, NULL },
+  /* two mov64 reg in a row run as one body, in order: r1 = r2, then
+   * r2 = r1 copies r2 back (7, 7: 0x707); swapped it would give 5, 5 */
+  { "fused mov+mov", V0, { MOV(1, 5), MOV(2, 7), MOVR(1, 2), MOVR(2, 1), I(0x67, 1, 0, 0, 8), I(0x0f, 1, 2, 0, 0),
+    MOVR(0, 1), EXIT }, 100, OK, 0x707, 8, NULL },
+  /* three in a row, then an add on the third dst: the first two fuse, the
+   * third keeps its pair with the add */
+  { "fused mov+mov+mov", V0, { MOV(1, 5), MOV(2, 7), MOVR(3, 1), MOVR(4, 2), MOVR(0, 3), I(0x0f, 0, 4, 0, 0), EXIT },
+    100, OK, 12, 7, NULL },
+  /* the meter stops at the second mov (fused, the pair would go on to the
+   * exit and return 5) */
+  { "meter stop inside mov+mov", V0, { MOV(1, 5), MOVR(2, 1), MOVR(0, 2), EXIT }, 2, T(EXCEEDED_MAX_INSTRUCTIONS),
+    0, 2, NULL },
+  /* a jump to the second mov runs it alone: r0 = r2 = 7, never r1 = 9 */
+  { "jump into mov+mov", V0, { MOV(1, 9), MOV(2, 7), MOV(0, 0), I(0x05, 0, 0, 1, 0), MOVR(1, 2), MOVR(0, 2),
+    I(0x0f, 0, 1, 0, 0), EXIT }, 100, OK, 16, 7, NULL },
   /* memory: the stack frame below r10 */
   { "stack store/load", V0, { MOV(1, 77), I(0x7b, 10, 1, -8, 0), I(0x79, 0, 10, -8, 0), EXIT }, 100, OK, 77, 4, NULL },
   { "store imm byte", V0, { MOV(0, -1), I(0x7b, 10, 0, -8, 0), I(0x72, 10, 0, -8, 0x12), I(0x79, 0, 10, -8, 0), EXIT },
@@ -253,6 +302,7 @@ static size_t encode(const ins *c, uint8_t *out) {
 typedef struct outcome {
   int rc, trap;
   uint64_t r0, used;
+  uint32_t pc;         /* the trap's pc */
   char msg[512];
 } outcome;
 
@@ -277,6 +327,7 @@ static outcome run_in(const scp_sbpf_loader *l, const tcase *t, bool sw, scp_sbp
   o.rc = scp_sbpf_vm_run(vm, &o.r0, &err);
   o.trap = o.rc ? (int)scp_sbpf_vm_trap(vm) : OK;
   o.used = t->limit - meter;
+  o.pc = o.rc ? scp_sbpf_vm_trap_pc(vm) : 0;
   assert_int_equal(scp_sbpf_vm_insns(vm), o.used);   /* no syscalls: CU = instructions */
   snprintf(o.msg, sizeof o.msg, "%s", o.rc ? err.msg : "");
   scp_sbpf_vm_destroy(vm);
@@ -446,6 +497,25 @@ static void test_jumps(void **state) {
             fail_msg("%s%s %s (a=%d b=%d): r0 %llu cu %llu", j[i].name, wide ? "" : "32", reg ? "reg" : "imm", a,
                      b, (unsigned long long)o.r0, (unsigned long long)o.used);
         }
+  scp_sbpf_loader_destroy(l);
+}
+
+/* The meter stop inside an add+jump pair: the CU are the same whether the
+ * pair runs fused or not (fused, the jump's target would stop on the empty
+ * meter), so the trap's pc tells: the jump (4), not its target (6). */
+static void test_meter_stop_add_jump(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  tcase t = { "meter stop inside add+jump", V0,
+              { MOV(0, 0), MOV(1, 5), MOV(2, 7), I(0x07, 1, 0, 0, 2), I(0x15, 1, 0, 1, 7), EXIT, MOVR(0, 1), EXIT },
+              4, T(EXCEEDED_MAX_INSTRUCTIONS), 0, 4, NULL };
+  for (int sw = 0; sw < 2; sw++) {
+    outcome o = run(l, &t, sw);
+    assert_int_equal(o.trap, T(EXCEEDED_MAX_INSTRUCTIONS));
+    assert_int_equal(o.used, 4);
+    assert_int_equal(o.pc, 4);
+  }
   scp_sbpf_loader_destroy(l);
 }
 
@@ -862,6 +932,7 @@ int main(void) {
     cmocka_unit_test(test_pool),
     cmocka_unit_test(test_jumps),
     cmocka_unit_test(test_fused_rerun),
+    cmocka_unit_test(test_meter_stop_add_jump),
     cmocka_unit_test(test_verifier),
     cmocka_unit_test(test_syscalls),
     cmocka_unit_test(test_profile),

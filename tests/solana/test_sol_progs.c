@@ -56,6 +56,48 @@ static void test_one_entry_per_elf(void **state) {
   free(elf);
 }
 
+/* A pinned buffer is found by its address; any other buffer by its bytes,
+ * so an account whose data is rewritten in place (an upgrade) gets the new
+ * program, at the same address and length. */
+static void test_pinned_and_rewritten(void **state) {
+  size_t len;
+  uint8_t *elf = cpi_elf(&len);
+  if (!elf) skip();
+  uint8_t *pinned = malloc(len), *acct = malloc(len);
+  assert_true(pinned && acct);
+  memcpy(pinned, elf, len);
+  memcpy(acct, elf, len);
+  scp_sol_progs *c;
+  scp_error err;
+  scp_sol_prog *a, *b;
+  assert_int_equal(scp_sol_progs_new(&c, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_pin(c, pinned, len, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_get(c, NULL, pinned, len, "pinned", &a, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_get(c, NULL, acct, len, "account", &b, &err), SCP_OK);
+  assert_ptr_equal(a, b);
+  /* the account's data rewritten in place: compared, so another program */
+  acct[len - 1] ^= 1;
+  assert_int_equal(scp_sol_progs_get(c, NULL, acct, len, "account", &b, &err), SCP_OK);
+  assert_ptr_not_equal(a, b);
+  assert_int_equal(scp_sol_progs_count(c), 2);
+  /* and back: the first program again */
+  acct[len - 1] ^= 1;
+  assert_int_equal(scp_sol_progs_get(c, NULL, acct, len, "account", &b, &err), SCP_OK);
+  assert_ptr_equal(a, b);
+  /* the pinned buffer is not compared again (which is why its caller may
+   * not change it): the same entry although its last byte now differs */
+  pinned[len - 1] ^= 1;
+  assert_int_equal(scp_sol_progs_get(c, NULL, pinned, len, "pinned", &b, &err), SCP_OK);
+  assert_ptr_equal(a, b);
+  /* the same address with another length is not the pinned buffer */
+  assert_int_equal(scp_sol_progs_get(c, NULL, pinned, 40, "short.so", &b, &err), SCP_ERR_MALFORMED);
+  assert_int_equal(scp_sol_progs_count(c), 2);
+  scp_sol_progs_free(c);
+  free(pinned);
+  free(acct);
+  free(elf);
+}
+
 static scp_solana *cpi_chain(const uint8_t *elf, size_t len, uint8_t id[32]) {
   scp_solana *s;
   scp_error err;
@@ -107,6 +149,7 @@ static void test_shared_across_runs_and_handles(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_entry_per_elf),
+      cmocka_unit_test(test_pinned_and_rewritten),
       cmocka_unit_test(test_shared_across_runs_and_handles),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,6 +90,36 @@ static void test_strtab(void **state) {
   scp_strtab_free(&t);
 }
 
+/* The strings live in shared blocks, a long one in a block of its own:
+ * every pointer stays valid and every string intact as more are added,
+ * whatever the mix of sizes, and the first string may itself be long. */
+static void test_strtab_blocks(void **state) {
+  (void)state;
+  static const size_t sizes[] = {5000, 1, 2047, 2048, 2049, 8191, 8192, 8193, 30000, 3, 70};
+  char *text[200];
+  const char *at[200];
+  uint32_t id[200];
+  scp_strtab t = {0};
+  for (int i = 0; i < 200; i++) {
+    size_t n = sizes[i % SCP_ARRAY_LEN(sizes)] + (size_t)i;
+    text[i] = malloc(n + 1);
+    assert_non_null(text[i]);
+    for (size_t k = 0; k < n; k++) text[i][k] = (char)('a' + (k * 7 + (size_t)i) % 26);
+    text[i][n] = 0;
+    id[i] = scp_strtab_intern(&t, text[i]);
+    assert_int_equal(id[i], (uint32_t)i + 1);
+    at[i] = scp_strtab_get(&t, id[i]);
+  }
+  for (int i = 0; i < 200; i++) {
+    assert_ptr_equal(scp_strtab_get(&t, id[i]), at[i]);
+    assert_string_equal(at[i], text[i]);
+    assert_int_equal(scp_strtab_intern(&t, text[i]), id[i]);
+    free(text[i]);
+  }
+  assert_string_equal(scp_strtab_get(&t, 0), "");
+  scp_strtab_free(&t);
+}
+
 static void test_error_table(void **state) {
   (void)state;
   for (int s = 0; s < SCP_STATUS_COUNT; s++) {
@@ -306,6 +336,7 @@ int main(void) {
     cmocka_unit_test(test_leb_u32),
     cmocka_unit_test(test_leb_signed),
     cmocka_unit_test(test_strtab),
+    cmocka_unit_test(test_strtab_blocks),
     cmocka_unit_test(test_error_table),
     cmocka_unit_test(test_buf),
     cmocka_unit_test(test_words),

@@ -7,10 +7,8 @@
 # deployer gets the create-contract context in its __check_auth.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 F=$B/examples/factory.wasm
 C=$B/examples/counter.wasm
 cp "$F" "$C" "$B/examples/wallet.wasm" "$T/"
@@ -21,7 +19,6 @@ S2=SARCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEVGI
 PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737
 G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 
-. "$(dirname "$0")/lib/check.sh"
 folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
 cpu_of() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 deploy() { "$BIN" profile "$@" --contract "$C" "$F" deploy "addr:$G1" "bytes:$H" "bytes:$SALT"; }

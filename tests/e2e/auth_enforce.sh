@@ -10,10 +10,8 @@
 # examples are not the reference's contracts).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 G=$B/examples/guard.wasm
 WA=$B/examples/wallet.wasm
 C=$B/examples/counter.wasm
@@ -26,7 +24,6 @@ G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 # seed 0x22 x 32
 S2=SARCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEVGI
 
-. "$(dirname "$0")/lib/check.sh"
 folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
 report_cpu() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 

@@ -8,17 +8,14 @@
 # "signers", one-line errors.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 cp "$B/examples/counter.wasm" "$B/examples/guard.wasm" "$B/examples/wallet.wasm" "$T/"
 S1=SAIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRDBNT
 PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737
 G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 W=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 
-. "$(dirname "$0")/lib/check.sh"
 cpu_of() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 line() { sed -n "${2}p" "$1/scenario.txt"; }
 

@@ -11,11 +11,8 @@
 # WasmInsnExec (4 CPU per fuel unit).  Then the JSON reader refuses a
 # report whose node rows do not sum.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 "$BIN" profile "$B/examples/caller.wasm" run "str:$ID" u32:3 --contract "$B/examples/counter.wasm" \
   -o "$T/a" -q -f json 2>"$T/err"

@@ -10,11 +10,8 @@
 # from the cost models (docs/reference/cost-params.txt).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 . "$(dirname "$0")/lib/token_flow.sh"
 
 # Every report.json under $1: a "Budget by cost type" table whose CPU and

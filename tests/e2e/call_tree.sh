@@ -7,11 +7,8 @@
 # line, per-function costs unchanged; --fold-recursion folds direct and
 # indirect recursion; bad values are one-line usage errors.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 WALK=$B/tests/fixtures/wasm/walk.wasm
 REC=$B/tests/fixtures/wasm/recurse.wasm
 

@@ -12,11 +12,8 @@
 # sections and status lines, exactly.  Behaviour checks: these pin
 # scprof's own words.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 . "$(dirname "$0")/lib/words.sh"
 
 CTR=$B/tests/fixtures/sbpf/counter.so

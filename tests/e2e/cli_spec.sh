@@ -7,16 +7,13 @@
 # documented exit status.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 W=$B/tests/fixtures/wasm/spec_args.wasm
 G=GAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB7JZX
 C=CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR
 U256MAX=115792089237316195423570985008687907853269984665640564039457584007913129639935
 
-. "$(dirname "$0")/lib/check.sh"
 # one_line_error STATUS [TEXT]: the last run failed with STATUS and one
 # stderr line (holding TEXT)
 # ran_and FILE TEXT: the last run succeeded and FILE holds TEXT

@@ -6,16 +6,13 @@
 # contract ids, the storage traffic and who authorized what.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 CALLER=$B/examples/caller.wasm
 COUNTER=$B/examples/counter.wasm
 # The counter's id: deployer = zero account, salt = 1 (include/scprof.h).
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 
-. "$(dirname "$0")/lib/check.sh"
 
 "$BIN" profile "$CALLER" run "str:$ID" u32:3 --contract "$COUNTER" -o "$T/a" -q -f report,folded,svg
 rc=$?

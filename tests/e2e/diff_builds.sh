@@ -11,12 +11,9 @@
 # one file against itself; the body hashes in report.json.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-F=$B/tests/fixtures/wasm
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+F=$B/tests/fixtures/wasm
 
 for v in v1 v2 v1_stripped v2_stripped; do
   "$BIN" profile "$F/diff_$v.wasm" run u32:20 -o "$T/$v" -q 2>"$T/err" || echo "FAIL diff builds: profile diff_$v.wasm: $(cat "$T/err")"

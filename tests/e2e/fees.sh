@@ -10,12 +10,9 @@
 # is a one-line error.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cp "$B/examples/token.wasm" "$T/"
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+cp "$B/examples/token.wasm" "$T/"
 . "$(dirname "$0")/lib/token_flow.sh"
 
 token_flow "$T/token.json"

@@ -12,11 +12,8 @@
 # regression pins of scprof's own numbers for hand-assembled programs.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 DEMO=$B/examples/demo.wasm
 
 failed_with() {   # check's status $rc is $1, one error line, a FAIL line

@@ -4,11 +4,8 @@
 # the limit, exit 13, before anything is read into memory; an input at the
 # limit's edge still loads.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 
 # A 139 MB scenario file (sparse: it takes no disk) is refused by its size.
 truncate -s 139000000 "$T/big.json"

@@ -11,10 +11,8 @@
 # line naming the file and the JSON path.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 cp "$B/examples/payer.wasm" "$B/examples/counter.wasm" "$B/tests/fixtures/wasm/ctor.wasm" "$T/"
 ISS=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 FROM=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ
@@ -23,7 +21,6 @@ TO=GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6
 TESTNET_ID=CBIELTK6YBZJU5UP2WWQEUCYKLPU6AUNZ2BQ4WWFEIE3USCIHMXQDAMA
 ZERO_NET_ID=CC4CYWAN7VB5GRATMIDALG5FWMCOFPFAIGRCIXA4IC6ON2BBIB3JAPUY
 
-. "$(dirname "$0")/lib/check.sh"
 cpu_mem() {
   awk '$1 == "CPU" || $1 == "Memory" {gsub(",", "", $2); printf "%s ", $2} END {print ""}' \
     "$1/report.txt" | awk '{print $1, $2}'

@@ -11,11 +11,8 @@
 # mainnet 2026-07-29); the columns' sums against the fee table; the JSON
 # reader refusing a report whose column does not sum to its fee row.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 . "$(dirname "$0")/lib/ledger_keys.sh"
 cp "$B/tests/fixtures/wasm/ledger_keys.wasm" "$T/"
 ledger_keys_scenario "$T/keys.json"

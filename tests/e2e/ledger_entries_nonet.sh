@@ -10,11 +10,8 @@
 # XDR layout) and the TTLs worked out below from the host's default TTL
 # settings; row by row against the table of the run with a network.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 . "$(dirname "$0")/lib/ledger_keys.sh"
 cp "$B/tests/fixtures/wasm/ledger_keys.wasm" "$T/"
 ledger_keys_scenario "$T/keys.json"

@@ -9,14 +9,11 @@
 # (so the figure shown is exactly the one enforced: independent of how it
 # is printed); the charged total, the refund and the peak are pins [pin].
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 CALLER=$B/examples/caller.wasm
 COUNTER=$B/examples/counter.wasm
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
-. "$(dirname "$0")/lib/check.sh"
 
 prof() {  # prof DIR LIMIT
   "$BIN" profile "$CALLER" run "str:$ID" u32:3 --contract "$COUNTER" -o "$T/$1" -q -f report,json \

@@ -5,11 +5,8 @@
 # upgrades the contract to v2 ("@v2") and calls f with v2's.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 
 F=$B/tests/fixtures/wasm
 cp "$F/retype_v1.wasm" "$F/retype_v2.wasm" "$T/"

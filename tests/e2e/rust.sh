@@ -8,11 +8,8 @@
 # inline chains (rust_check.js), Σ self == total, and exact totals.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 HERE=$(dirname "$0")
 
 # run NAME STATUS WASM ARGS... : profile into $T/NAME; checks the status

@@ -8,17 +8,14 @@
 # one-line argument error (exit 3).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 P=$B/examples/payer.wasm
 ISS=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 # SAC(USDC:ISS)'s id on the all-zero network id
 ID=CC4CYWAN7VB5GRATMIDALG5FWMCOFPFAIGRCIXA4IC6ON2BBIB3JAPUY
 NATIVE=CB56OQJZFJXSSKFK3MXJZ4TLJAJFWH6KXN6BAWHQSJDZPHZFVBJ353HU
 
-. "$(dirname "$0")/lib/check.sh"
 
 run_pay() {
   "$BIN" profile "$P" pay "address:$ID" "address:$ISS" "address:$ISS" i128:100 \

@@ -9,10 +9,8 @@
 # successful ones stored.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 cp "$B/examples/caller.wasm" "$B/examples/counter.wasm" "$B/tests/fixtures/wasm/spec_nested.wasm" \
   "$B/examples/demo.wasm" "$B/examples/vault.wasm" "$T/"
 N=$T/spec_nested.wasm
@@ -21,7 +19,6 @@ ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 C=CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR
 M=MAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB6AAAAAAAOW6NCXDEE
 
-. "$(dirname "$0")/lib/check.sh"
 
 # ---- JSON arguments on the command line
 "$BIN" profile -q -o "$T/s" -f report,folded "$N" sum --list '[1, 2, "3", 40]' 2>"$T/err"; rc=$?

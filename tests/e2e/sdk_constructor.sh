@@ -37,11 +37,8 @@
 #     without runs, as e.register(WASM, ()) runs it).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 G=$(cd "$(dirname "$0")/../data/sdk_ctorless" && pwd)
 
 W=$B/tests/fixtures/wasm

@@ -28,11 +28,8 @@
 #     MemCmp(4) 44).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 
 cp "$B/tests/fixtures/wasm/kv_store.wasm" "$T/kv.wasm"
 cat >"$T/sc.json" <<'J'

@@ -34,11 +34,8 @@
 #   - pins of scprof's own output: the calls' CPU and peak memory.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 
 A=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 cp "$B/examples/counter.wasm" "$T/counter.wasm"

@@ -23,11 +23,8 @@
 #   - pins of scprof's own output: the two calls' CPU and memory.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 
 cp "$B/examples/counter.wasm" "$B/examples/caller.wasm" "$T/"
 # the id of e.register number N in a test Env

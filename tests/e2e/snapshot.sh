@@ -8,10 +8,8 @@
 # naming the file, with the documented exit status.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 D=tests/data/snapshots
 S=$D/scprof_counter.json
 COUNTER=CC6CLEDX3HP6XYUT4GODR4OW6JELD4XAACWMSUDA4D7E2Z5GMO2FMOR4
@@ -20,7 +18,6 @@ STUB=CAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAD2KM
 ALICE=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ
 cp "$B/examples/counter.wasm" "$B/examples/vault.wasm" "$T/"
 
-. "$(dirname "$0")/lib/check.sh"
 totals() { awk '$1 == "CPU" || $1 == "Memory" {print $1, $2}' "$1/report.txt" | head -2; }
 cpu_of() { awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$1/report.txt"; }
 

@@ -10,11 +10,8 @@
 # the litesvm cases: tests/e2e/sol_tx.sh, sol_wire.sh.)
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 ID=ScprofProgram111111111111111111111111111111
 ELF="$B/tests/fixtures/sbpf/counter.so"
 if [ ! -f "$ELF" ]; then echo "FAIL sol_names: no $ELF (make builds it)"; exit 0; fi

@@ -7,11 +7,8 @@
 # profiled ones the same profile.  A "profile" that is not true or false is
 # refused.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 ELF=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)/cpi.so
 if [ ! -f "$ELF" ]; then
   echo "FAIL sol_unprofiled: $B/tests/fixtures/sbpf/cpi.so not built"; exit 0

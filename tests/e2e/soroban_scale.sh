@@ -16,11 +16,8 @@
 # of the cache: the lone call loads its own module).
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 cp "$B/examples/demo.wasm" "$B/examples/counter.wasm" "$T/"
 
 # scenario NCONTRACTS NCALLS FILE: every third contract is counter, the

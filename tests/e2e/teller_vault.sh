@@ -8,10 +8,8 @@
 # reworked); the numbers asserted exactly come from paths without it.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 TELLER=$B/examples/teller.wasm
 VAULT=$B/examples/vault.wasm
 # The vault's id: deployer = zero account, salt = 1 (include/scprof.h).
@@ -19,7 +17,6 @@ ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 F=$T/a/profile.folded
 R=$T/a/report.txt
 
-. "$(dirname "$0")/lib/check.sh"
 
 "$BIN" profile "$TELLER" --list >"$T/list" 2>&1
 NAME="--list reads the spec"; ok grep -q "run --vault <string> --times <u32> -> u32" "$T/list"

@@ -14,16 +14,13 @@
 # changes nothing.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 cp "$B/examples/token.wasm" "$B/examples/payer.wasm" "$T/"
 ADMIN=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 ALICE=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ
 BOB=GDRXE2BQUC3AZNPVFSCEZ76NJ3WWL25FYFK6RGZGIEKWE4SOOHSUJUJ6
 
-. "$(dirname "$0")/lib/check.sh"
 # every profile folder of a scenario's output: folded stacks = report CPU
 all_folded_are_cpu() {
   n=0

@@ -17,11 +17,8 @@
 # Prints PASS / FAIL lines; $SCPROF is the binary, $SCP_BUILD the build
 # folder; run from the repository root (tests/run.sh does).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 
 if ! command -v wasm-strip >/dev/null 2>&1 || ! command -v wasm-objdump >/dev/null 2>&1; then
   echo "FAIL wasm_annotate: wasm-strip / wasm-objdump not installed (scripts/deps installs wabt)"

@@ -4,6 +4,15 @@
 
 ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
 
+# The opening every script shares: the scprof under test ($SCPROF), the
+# build folder ($SCP_BUILD) and a scratch folder $T removed at exit.
+e2e_setup() {
+  BIN=${SCPROF:-build/bin/scprof}
+  B=${SCP_BUILD:-build}
+  T=$(mktemp -d)
+  trap 'rm -rf "$T"' EXIT
+}
+
 # The command's status $rc is $1 and its stderr ($T/err) is one line
 # "scprof: ..." (containing $2 when given).
 one_line_error() {

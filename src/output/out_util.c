@@ -200,12 +200,8 @@ void scp_out_put_location(scp_buf *b, const char *file, uint32_t line) {
 
 void scp_out_put_u64(scp_buf *b, uint64_t v) {
   char tmp[20];
-  size_t n = sizeof tmp;
-  do {
-    tmp[--n] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
-  scp_buf_put(b, tmp + n, sizeof tmp - n);
+  char *s = scp_dec_u64(tmp + sizeof tmp, v);
+  scp_buf_put(b, s, (size_t)(tmp + sizeof tmp - s));
 }
 
 const char *scp_out_status_text(const scp_profile *p) {

@@ -46,15 +46,10 @@ static void key_of(char key[80], const uint32_t v[6]) {
   size_t n = 0;
   for (int i = 0; i < 6; i++) {
     char tmp[10];
-    size_t k = sizeof tmp;
-    uint32_t x = v[i];
-    do {
-      tmp[--k] = (char)('0' + x % 10);
-      x /= 10;
-    } while (x);
+    char *s = scp_dec_u64(tmp + sizeof tmp, v[i]);
     if (i) key[n++] = '|';
-    memcpy(key + n, tmp + k, sizeof tmp - k);
-    n += sizeof tmp - k;
+    memcpy(key + n, s, (size_t)(tmp + sizeof tmp - s));
+    n += (size_t)(tmp + sizeof tmp - s);
   }
   key[n] = 0;
 }

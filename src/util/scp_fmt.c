@@ -97,10 +97,7 @@ static void put_num(line *l, const spec *s, bool neg, unsigned long long v) {
       v >>= 4;
     } while (v);
   } else {
-    do {   /* a constant divisor: the compiler multiplies */
-      tmp[--n] = (char)('0' + v % 10);
-      v /= 10;
-    } while (v);
+    n = (size_t)(scp_dec_u64(tmp + sizeof tmp, v) - tmp);
   }
   size_t len = sizeof tmp - n + neg;
   size_t fill = s->width > len ? s->width - len : 0;

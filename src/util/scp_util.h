@@ -107,6 +107,18 @@ static inline void scp_put_be64(uint8_t *p, uint64_t v) {
   scp_put_be32(p + 4, (uint32_t)v);
 }
 
+/* v in decimal, written backwards to end at end (20 bytes before it are
+ * enough); returns where the digits start.  The outputs write many numbers:
+ * a constant divisor, which the compiler turns into a multiply, instead of
+ * a printf per number. */
+static inline char *scp_dec_u64(char *end, uint64_t v) {
+  do {
+    *--end = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  return end;
+}
+
 /* Little-endian words, as ELF (sBPF), Wasm and Solana write them. */
 static inline uint16_t scp_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static inline uint32_t scp_le32(const uint8_t *p) {

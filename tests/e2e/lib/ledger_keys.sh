@@ -21,3 +21,10 @@ ledger_keys_scenario() {
 }
 JSON
 }
+
+# In report.json $1, the node of Admin's row (host:put_contract_data) links
+# back to the first three rows of one table: the three entries it wrote.
+admin_writer_links() {
+  node=$(grep -o '{"name":"Admin","values":[^}]*"node":[0-9]*' "$1" | sed 's/.*"node"://')
+  grep -Eq "^\{\"id\":$node,.*\"rows\":\[\[([0-9]+),0\],\[\1,1\],\[\1,2\]\]\}" "$1"
+}

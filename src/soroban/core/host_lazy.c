@@ -62,22 +62,27 @@
 
 static uint32_t pad4(uint32_t n) { return n + (4 - n % 4) % 4; }
 
-uint32_t scp_storage_entry_xdr_len(const scp_host *h, const scp_sentry *e) {
-  /* lastModifiedLedgerSeq, the LedgerEntryData arm, LedgerEntryExt v0 */
-  const uint32_t frame = 4 + 4 + 4;
-  const scp_lkey *k = &e->k;
+/* lastModifiedLedgerSeq, the LedgerEntryData arm, LedgerEntryExt v0 */
+enum { ENTRY_FRAME = 4 + 4 + 4 };
+
+uint32_t scp_storage_code_xdr_len(uint32_t len, bool v0) {
+  /* ext (v1: ExtensionPoint and the cost inputs' 40 bytes), hash, code */
+  return ENTRY_FRAME + (v0 ? 4 : 48) + 32 + 4 + pad4(len);
+}
+
+uint32_t scp_storage_entry_xdr_len(const scp_host *h, const scp_lkey *k, uint32_t vallen) {
   switch (k->type) {
   case SCP_LK_CONTRACT_DATA:
     /* ext, ScAddress (account: its arm and key type), key, durability, value */
-    return frame + 4 + (k->account ? 40 : 36) + k->keylen + 4 + e->vallen;
+    return ENTRY_FRAME + 4 + (k->account ? 40 : 36) + k->keylen + 4 + vallen;
   case SCP_LK_CONTRACT_CODE:
-    /* ext (v1: ExtensionPoint and the cost inputs' 40 bytes), hash, code */
-    return frame + (scp_host_code_v0(h, k->id) ? 4 : 48) + 32 + 4 + pad4(e->vallen);
+    return scp_storage_code_xdr_len(vallen, scp_host_code_v0(h, k->id));
   case SCP_LK_ACCOUNT:
-    /* an image shorter than a whole AccountEntry stands for one */
-    return frame + (e->vallen < 80 ? 80 : e->vallen);
+    /* an image shorter than a whole AccountEntry (80 bytes without signers
+     * or extensions) stands for one */
+    return ENTRY_FRAME + (vallen < 80 ? 80 : vallen);
   default:
-    return frame + e->vallen;   /* the TrustLineEntry's image */
+    return ENTRY_FRAME + vallen;   /* the TrustLineEntry's image */
   }
 }
 
@@ -85,7 +90,7 @@ int scp_storage_lazy_read_through(scp_host *h, scp_sentry *e, const scp_sentry *
   if (!scp_grow(&h->lazy_decoded, &h->caplazy, h->nlazy + 1, 1)) return SCP_ERR_NOMEM;
   h->lazy_decoded[h->nlazy++] = 0;
   e->lazy = (uint32_t)h->nlazy;
-  e->enc_len = src->enc_len ? src->enc_len : scp_storage_entry_xdr_len(h, src);
+  e->enc_len = src->enc_len ? src->enc_len : scp_storage_entry_xdr_len(h, &src->k, src->vallen);
   return SCP_OK;
 }
 

@@ -478,9 +478,15 @@ SCP_HIDDEN int scp_storage_lazy_read_through(scp_host *h, scp_sentry *e, const s
 /* (host_lazy.c) The decoded memo of lazy store entry e: recording mode's
  * read-through's, enforcing mode's declared key's; NULL when none. */
 SCP_HIDDEN uint8_t *scp_storage_lazy_memo(scp_host *h, const scp_sentry *e);
-/* (host_lazy.c) The XDR length of the LedgerEntry holding e (ext v0, as
- * our encoder writes it). */
-SCP_HIDDEN uint32_t scp_storage_entry_xdr_len(const scp_host *h, const scp_sentry *e);
+/* (host_lazy.c) The XDR length of the LedgerEntry under key k holding
+ * vallen bytes (ext v0, as our encoder writes it); the fee's entry sizes
+ * are these too. */
+SCP_HIDDEN uint32_t scp_storage_entry_xdr_len(const scp_host *h, const scp_lkey *k,
+                                              uint32_t vallen);
+/* (host_lazy.c) The same for a code entry of len bytes: ContractCodeEntry
+ * ext v1 with its cost inputs (as every upload since protocol 21 writes
+ * it), or ext v0 when v0. */
+SCP_HIDDEN uint32_t scp_storage_code_xdr_len(uint32_t len, bool v0);
 /* (host_lazy.c) A ledger entry into the snapshot source (scp_storage_seed,
  * not in the map), with its encoded length (src->enc_len, 0 unknown). */
 SCP_HIDDEN int scp_storage_seed_entry(scp_host *h, const scp_sentry *src);

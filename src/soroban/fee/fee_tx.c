@@ -117,21 +117,6 @@ static uint32_t key_size(const scp_lkey *k) {
   }
 }
 
-/* LedgerEntry {lastModifiedLedgerSeq, data, ext v0}: 12 bytes around the
- * entry.  Contract code carries its cost inputs (ContractCodeEntry ext
- * v1, 48 bytes) as every upload since protocol 21 writes it.  A classic
- * account image shorter than a whole AccountEntry (80 bytes without
- * signers or extensions) is counted as the whole one. */
-static uint32_t entry_size(const scp_host *h, const scp_lkey *k, uint32_t vallen) {
-  switch (k->type) {
-  case SCP_LK_CONTRACT_DATA: return 12 + 4 + address_size(k) + k->keylen + 4 + vallen;
-  /* ext v1 with its cost inputs (48 bytes), or ext v0 (4) */
-  case SCP_LK_CONTRACT_CODE: return scp_fee_code_entry_size(vallen, scp_host_code_v0(h, k->id));
-  case SCP_LK_ACCOUNT: return 12 + (vallen < 80 ? 80 : vallen);
-  default: return 12 + vallen;
-  }
-}
-
 /* entry_size_for_rent: a code entry also pays for the memory its module
  * takes once parsed (wasm_module_memory_cost: the ParseWasm* memory costs
  * of its cost inputs, in the ledger's budget model; VmInstantiation's of
@@ -145,10 +130,6 @@ static uint32_t rent_size(scp_host *h, const scp_lkey *k, const uint8_t *wasm, u
     return v0 > UINT32_MAX ? UINT32_MAX : (uint32_t)v0;
   }
   return scp_fee_code_rent_size(h->budget, wasm, len, xdr);
-}
-
-uint32_t scp_fee_code_entry_size(uint32_t len, bool v0) {
-  return 12 + (v0 ? 4 : 48) + 32 + 4 + pad4(len);
 }
 
 uint32_t scp_fee_code_rent_size(const scp_budget *b, const uint8_t *wasm, uint32_t len,
@@ -285,10 +266,10 @@ static void classify(scp_host *h, const scp_fee_track *t, const scp_fentry *f, e
   e->now = in_list(h->store, h->nstore, &f->k);
   for (size_t i = 0; i < t->nkeys; i++)
     if (key_same(t->keys[i].k, &f->k)) e->who = &t->keys[i];
-  if (e->old && e->old->present) e->old_size = entry_size(h, &f->k, e->old->vallen);
+  if (e->old && e->old->present) e->old_size = scp_storage_entry_xdr_len(h, &f->k, e->old->vallen);
   else e->old = NULL;
   bool present = e->now && e->now->present;
-  if (present) e->new_size = entry_size(h, &f->k, e->now->vallen);
+  if (present) e->new_size = scp_storage_entry_xdr_len(h, &f->k, e->now->vallen);
   if (!is_soroban(&f->k)) {
     e->disk_read = true;
     return;
@@ -660,12 +641,12 @@ int scp_fee_sdk_measure(scp_host *h, const scp_sentry *init, size_t ninit, scp_f
     if (was && was->present) {
       if (is_soroban(k) && was->live_until >= seq) init_lu = was->live_until;
       else if (is_soroban(k)) disk = is_persistent(k);
-      uint32_t xdr = entry_size(h, k, was->vallen);
+      uint32_t xdr = scp_storage_entry_xdr_len(h, k, was->vallen);
       if (disk) r->disk_read_bytes += xdr;
       init_rent = rent_size(h, k, was->val, was->vallen, xdr);
     }
     if (now && now->present) {
-      size = entry_size(h, k, now->vallen);
+      size = scp_storage_entry_xdr_len(h, k, now->vallen);
       new_rent = rent_size(h, k, now->val, now->vallen, size);
     }
     if (disk) r->disk_read_entries++;
@@ -700,7 +681,7 @@ int scp_fee_sdk_measure(scp_host *h, const scp_sentry *init, size_t ninit, scp_f
 void scp_fee_upload(const scp_fee_network *net, const uint8_t *wasm, uint32_t len,
                     uint64_t instructions, scp_fee_upload_tx *out) {
   memset(out, 0, sizeof *out);
-  out->entry_size = scp_fee_code_entry_size(len, false);
+  out->entry_size = scp_storage_code_xdr_len(len, false);
   scp_budget b;
   scp_budget_init(&b, 0, 0);
   out->rent_size = scp_fee_code_rent_size(&b, wasm, len, out->entry_size);

@@ -182,10 +182,6 @@ int scp_fee_sdk_measure(struct scp_host *h, const struct scp_sentry *init, size_
 
 struct scp_budget;
 
-/* The XDR size of the LedgerEntry holding len bytes of code: ext v1 with
- * its cost inputs (as every upload since protocol 21 writes it), or ext v0
- * when v0. */
-uint32_t scp_fee_code_entry_size(uint32_t len, bool v0);
 /* entry_size_for_rent of a code entry of xdr bytes holding wasm[0..len):
  * xdr plus the memory the parsed module takes (wasm_module_memory_cost:
  * the ParseWasm* memory costs of its cost inputs in b's model); xdr alone

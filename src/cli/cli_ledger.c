@@ -4,7 +4,6 @@
 #include "cli.h"
 #include "cli_ledger.h"
 #include "soroban/run/arg_json.h"
-#include "wasm/scp_wasm.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -13,17 +12,10 @@
 /* Whether f exports __constructor, and its parameter count.  A module
  * that does not parse has none here: the run reports it as before. */
 static bool ctor_params(const scp_contract_file *f, uint32_t *np) {
-  scp_wasm_module *m = NULL;
   scp_error err = {0};
-  uint8_t kind = 0;
-  uint32_t idx = 0, nr = 0;
-  const uint8_t *ps = NULL, *rs = NULL;
+  bool has = false;
   *np = 0;
-  if (scp_wasm_load(f->wasm, f->len, &m, &err) != SCP_OK) return false;
-  bool has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
-  if (has) scp_wasm_func_sig(m, idx, &ps, np, &rs, &nr);
-  scp_wasm_module_free(m);
-  return has;
+  return scp_ledger_ctor_export(f->wasm, f->len, &has, np, &err) == SCP_OK && has;
 }
 
 void cli_ctor_args_free(cli_ctor_args *ca) {

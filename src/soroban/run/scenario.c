@@ -15,7 +15,6 @@
 #include "soroban/run/sac_setup.h"
 #include "soroban/run/sor_ledger.h"
 #include "util/scp_json.h"
-#include "wasm/scp_wasm.h"
 
 typedef scp_scenario_ctx ctx;
 
@@ -218,18 +217,14 @@ static int load_ctor(ctx *c, json_t *j, size_t i) {
   scp_ledger_deploy *d = &c->s->deploys[i];
   char where[80], what[200];
   snprintf(where, sizeof where, "contracts[%zu]", i);
-  scp_wasm_module *m = NULL;
   scp_error e;
-  uint8_t kind;
-  uint32_t idx;
   bool has = false;
   if (d->upload_only)   /* code only: nothing to construct */
     has = false;
   else if (sc->same_file != i)   /* the same module as an earlier contract's */
     has = c->s->deploys[sc->same_file].construct;
-  else if (scp_wasm_load(sc->wasm, sc->len, &m, &e) == SCP_OK)
-    has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
-  scp_wasm_module_free(m);
+  else if (scp_ledger_ctor_export(sc->wasm, sc->len, &has, NULL, &e) != SCP_OK)
+    has = false;
   json_t *args = json_object_get(j, "constructor_args");
   if (args && !has) {
     snprintf(what, sizeof what, "\"constructor_args\" given, but %.120s exports no __constructor",

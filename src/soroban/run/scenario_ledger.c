@@ -21,6 +21,7 @@
 #include "soroban/core/host_lifecycle.h"
 #include "soroban/run/sac_setup.h"
 #include "soroban/run/scp_scenario.h"
+#include "wasm/scp_wasm.h"
 
 enum { AUTHORIZED_FLAG = 1 };
 
@@ -124,4 +125,20 @@ int scp_ledger_seed_classic(struct scp_host *h, const scp_ledger *l, scp_error *
     rc = scp_storage_seed(h, &k, buf, (uint32_t)n, 0, false);
   }
   return rc ? scp_fail(err, rc, "out of memory") : SCP_OK;
+}
+
+int scp_ledger_ctor_export(const uint8_t *wasm, size_t len, bool *has, uint32_t *nparams,
+                           scp_error *err) {
+  scp_wasm_module *m = NULL;
+  uint8_t kind = 0;
+  uint32_t idx = 0, np = 0, nr = 0;
+  const uint8_t *ps = NULL, *rs = NULL;
+  *has = false;
+  int rc = scp_wasm_load(wasm, len, &m, err);
+  if (rc) return rc;
+  *has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
+  if (*has) scp_wasm_func_sig(m, idx, &ps, &np, &rs, &nr);
+  scp_wasm_module_free(m);
+  if (nparams) *nparams = np;
+  return SCP_OK;
 }

@@ -173,6 +173,12 @@ bool scp_ledger_classic(scp_ledger *l, const scp_ledger_account *accounts, size_
  * SCP_ERR_BUDGET, SCP_ERR_NOMEM.  A failed set-up leaves the ledger unusable. */
 int scp_ledger_setup(scp_ledger *l, const scp_soroban_opts *o, scp_error *err);
 
+/* (scenario_ledger.c) Whether wasm[0..len) exports a __constructor
+ * function (*has) and its parameter count (*nparams, may be NULL): what a
+ * deploy from protocol 22 on runs.  SCP_OK, or the module's load error. */
+int scp_ledger_ctor_export(const uint8_t *wasm, size_t len, bool *has, uint32_t *nparams,
+                           scp_error *err);
+
 /* (scenario_ledger.c) Whether text ("CODE:G...") is an asset account
  * can hold a trustline to: SCP_OK, or SCP_ERR_ARG with *why the problem
  * (malformed, the native asset, the account is the issuer). */

@@ -43,21 +43,10 @@ typedef struct testenv_reg {
 
 /* Whether wasm exports __constructor, and its parameter count. */
 static int ctor_export(const testenv_reg *g, bool *has, uint32_t *nparams, scp_error *err) {
-  scp_wasm_module *m = NULL;
-  uint8_t kind = 0;
-  uint32_t idx = 0, nr = 0;
-  const uint8_t *ps = NULL, *rs = NULL;
-  *has = false;
   *nparams = 0;
-  int rc = scp_wasm_load(g->wasm, g->len, &m, err);
-  if (rc) {
-    scp_error_prefix(err, g->path);
-    return rc;
-  }
-  *has = scp_wasm_export_find(m, "__constructor", 13, &kind, &idx) && kind == SCP_EXT_FUNC;
-  if (*has) scp_wasm_func_sig(m, idx, &ps, nparams, &rs, &nr);
-  scp_wasm_module_free(m);
-  return SCP_OK;
+  int rc = scp_ledger_ctor_export(g->wasm, g->len, has, nparams, err);
+  if (rc) scp_error_prefix(err, g->path);
+  return rc;
 }
 
 /* The registers of o: a scenario's contracts with their constructor

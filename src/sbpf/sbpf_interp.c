@@ -44,6 +44,17 @@ static inline uint64_t bswap(uint64_t v, int32_t bits) {
   return bits == 16 ? __builtin_bswap16((uint16_t)v)
        : bits == 32 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
 }
+
+/* What entering the block at pc in frame f charges and which counter it
+ * counts, as ENTER works them out; UINT64_MAX when no counter of f covers
+ * it (ENTER records the stray). */
+static inline void block_entry(const uint64_t *cntblk, const sbpf_frame *f, uint32_t pc,
+                               uint64_t *charge, uint64_t **ctr) {
+  uint64_t cb = cntblk[pc];
+  uint32_t b = (uint32_t)(cb >> 32) - f->fb;
+  *charge = b < f->fnb ? (uint32_t)cb : UINT64_MAX;
+  *ctr = b < f->fnb ? &f->ctr[b] : NULL;
+}
 #endif
 
 int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
@@ -126,26 +137,40 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
  * caller's: sbpf_enter_call would set the same fallback ones), then the
  * hook, then its first block.  A `call imm` (fixed target) made again
  * from the same node finds the callee's node and counters still in the
- * frame above, left by the last such call, and only counts the call. */
+ * frame above, left by the last such call, with what its first block and
+ * the caller's block after the call charge and count (block_entry); it
+ * only counts the call.  A block entry charges what it worked out then
+ * unless the meter cannot pay it (the charge is below the meter). */
 #define ENTER_CALL(target, fixed) do {                                      \
     uint32_t tc_ = (target);                                                \
     sbpf_frame *nf_ = fr + 1;                                               \
-    if (!tree) {                                                            \
-      nf_->node = fr->node; nf_->fb = fr->fb; nf_->fnb = fr->fnb;           \
-      nf_->ctr = fr->ctr;                                                   \
-    } else if ((fixed) && nf_->kpc == pc && nf_->knode == fr->node && !vm->oom) { \
-      vm->cfg.tree->nodes[nf_->node].calls++;                               \
-    } else {                                                                \
-      uint64_t cs_ = p->text_addr + 8ull * pc;                              \
-      if (!sbpf_call_cached(vm, nf_, fr->node, cs_, tc_))                   \
-        sbpf_enter_call(vm, nf_, fr->node, cs_, tc_);                       \
+    if (!(fixed) || nf_->kpc != pc || nf_->knode != fr->node || vm->oom) {  \
+      if (!tree) {                                                          \
+        nf_->node = fr->node; nf_->fb = fr->fb; nf_->fnb = fr->fnb;         \
+        nf_->ctr = fr->ctr;                                                 \
+      } else {                                                              \
+        uint64_t cs_ = p->text_addr + 8ull * pc;                            \
+        if (!sbpf_call_cached(vm, nf_, fr->node, cs_, tc_))                 \
+          sbpf_enter_call(vm, nf_, fr->node, cs_, tc_);                     \
+      }                                                                     \
       nf_->knode = fr->node;                                                \
       nf_->kpc = (fixed) ? pc : UINT32_MAX;                                 \
+      block_entry(cntblk, nf_, tc_, &nf_->ecnt, &nf_->ectr);                \
+      block_entry(cntblk, fr, pc + 1, &nf_->rcnt, &nf_->rctr);              \
+    } else if (tree) {                                                      \
+      vm->cfg.tree->nodes[nf_->node].calls++;                               \
     }                                                                       \
     fr = nf_;                                                               \
     if (hook_call) {                                                        \
       vm->depth = (uint32_t)(fr - frames);                                  \
       hooks->call(hctx, vm, pc, tc_, fr->node);                             \
+    }                                                                       \
+    if (SCP_LIKELY(fr->ecnt < m)) {                                         \
+      m -= fr->ecnt;                                                        \
+      ++*fr->ectr;                                                          \
+      ip = code + tc_;                                                      \
+      bpc = tc_;                                                            \
+      DISPATCH();                                                           \
     }                                                                       \
     ENTER(tc_);                                                             \
   } while (0)
@@ -180,8 +205,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
 #define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
 
-  if (tree)
-    for (unsigned d = 0; d < SCP_SBPF_MAX_CALL_DEPTH; d++) frames[d].kpc = UINT32_MAX;
+  for (unsigned d = 0; d < SCP_SBPF_MAX_CALL_DEPTH; d++) frames[d].kpc = UINT32_MAX;
   sbpf_enter_call(vm, fr, vm->cfg.node, 0, p->entry);
   ENTER(p->entry);
 
@@ -362,11 +386,19 @@ dispatch:
       *r0out = r[0];
       goto done;
     }
-    fr--;
+    const sbpf_frame *cf = fr--;
     memcpy(&r[6], fr->saved, sizeof fr->saved);
     if (hook_ret) {
       vm->depth = (uint32_t)(fr - frames);
       hooks->ret(hctx, vm, fr->ret_pc, fr->node);
+    }
+    /* the call that entered cf worked out the caller's block after it */
+    if (SCP_LIKELY(cf->rcnt < m)) {
+      m -= cf->rcnt;
+      ++*cf->rctr;
+      bpc = fr->ret_pc;
+      ip = code + bpc;
+      DISPATCH();
     }
     ENTER(fr->ret_pc);
   }

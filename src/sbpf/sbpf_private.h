@@ -152,6 +152,13 @@ typedef struct sbpf_frame {
    * `call imm` (UINT32_MAX: none, or a callx), so the same call again
    * finds them still here (sbpf_interp.c). */
   uint32_t knode, kpc;
+  /* Set with the key on every call into this frame: what entering the
+   * callee's first block (e) and, on its return, the caller's block at
+   * ret_pc (r) charge and which counter they count, so neither looks
+   * them up again.  A charge of UINT64_MAX sends the entry down the
+   * general path (a block no counter of the frame covers). */
+  uint64_t ecnt, rcnt;
+  uint64_t *ectr, *rctr;
 } sbpf_frame;
 
 /* Entries that no per-node counter covers: a block entered outside its

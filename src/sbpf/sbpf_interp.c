@@ -55,6 +55,24 @@ static inline void block_entry(const uint64_t *cntblk, const sbpf_frame *f, uint
   *charge = b < f->fnb ? (uint32_t)cb : UINT64_MAX;
   *ctr = b < f->fnb ? &f->ctr[b] : NULL;
 }
+
+/* The calls counted in the keys of frames lo..hi go to their nodes, before
+ * anything may read the tree (a hook, a syscall, the end of the run); with
+ * forget the keys go too (the VM ran out of memory: from now on every
+ * call takes sbpf_enter_call's fallback). */
+static void keys_flush(scp_sbpf_vm *vm, sbpf_frame *lo, const sbpf_frame *hi, bool forget) {
+  for (sbpf_frame *f = lo; f <= hi; f++) {
+    if (f->kcalls && vm->cfg.tree) vm->cfg.tree->nodes[f->node].calls += f->kcalls;
+    f->kcalls = 0;
+    if (forget) f->kip = NULL;
+  }
+}
+
+static void __attribute__((noinline)) stray(scp_sbpf_vm *vm, uint32_t node, uint32_t pc, sbpf_frame *lo,
+                                            const sbpf_frame *hi) {
+  sbpf_stray(vm, node, pc);
+  if (vm->oom) keys_flush(vm, lo, hi, true);
+}
 #endif
 
 int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
@@ -81,12 +99,14 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
   /* What the current block charged, when the meter ran short in it (set
    * only then: otherwise the block charged cnt[bpc]). */
   uint64_t charged = UINT64_MAX;
-  uint32_t bpc = 0, pc;
+  uint32_t pc;
+  const sbpf_insn *bip = code;   /* the current block's first instruction */
   /* The running function's counters (node, block range, ctr) live in its
    * frame, frames[depth]: a call fills the next frame, a return finds the
    * caller's again, and nothing is copied in between.  fr - frames is the
    * depth. */
   sbpf_frame *const frames = vm->frames, *fr = frames;
+  sbpf_frame *khi = frames;    /* the highest frame a key was set in */
   bool pushed = false;         /* a trap after the frame push, before the callee */
   const sbpf_insn *ip;
   scp_sbpf_trap trap = SCP_SBPF_TRAP_NONE;
@@ -110,8 +130,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define TRAP(t) do { trap = (t); goto trapped; } while (0)
 #define ENTER(target) do {                                                  \
     uint32_t t_ = (target);                                                 \
-    ip = code + t_;                                                         \
-    bpc = t_;                                                               \
+    ip = bip = code + t_;                                                   \
     uint64_t cb_ = cntblk[t_], n_ = (uint32_t)cb_;                          \
     if (SCP_UNLIKELY(n_ > m)) {                                             \
       n_ = charged = m;                                                     \
@@ -120,13 +139,13 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
     m -= n_;                                                                \
     uint32_t b_ = (uint32_t)(cb_ >> 32) - fr->fb;                           \
     if (SCP_LIKELY(b_ < fr->fnb)) fr->ctr[b_]++;                            \
-    else sbpf_stray(vm, fr->node, t_);                                      \
+    else stray(vm, fr->node, t_, frames + 1, khi);                          \
     DISPATCH();                                                             \
   } while (0)
 /* push_frame: save r6-r10 and the return pc, then check the depth. */
 #define PUSH_FRAME() do {                                                   \
     memcpy(fr->saved, &r[6], sizeof fr->saved);                             \
-    fr->ret_pc = pc + 1;                                                    \
+    fr->rip = ip + 1;                                                       \
     if (SCP_UNLIKELY(fr == frames + SCP_SBPF_MAX_CALL_DEPTH - 1)) {          \
       pushed = true;                                                        \
       TRAP(SCP_SBPF_TRAP_CALL_DEPTH_EXCEEDED);                              \
@@ -139,12 +158,16 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
  * from the same node finds the callee's node and counters still in the
  * frame above, left by the last such call, with what its first block and
  * the caller's block after the call charge and count (block_entry); it
- * only counts the call.  A block entry charges what it worked out then
- * unless the meter cannot pay it (the charge is below the meter). */
+ * only counts the call in the key.  A block entry charges what was worked
+ * out then unless the meter cannot pay it (the charge is below the meter). */
 #define ENTER_CALL(target, fixed) do {                                      \
     uint32_t tc_ = (target);                                                \
     sbpf_frame *nf_ = fr + 1;                                               \
-    if (!(fixed) || nf_->kpc != pc || nf_->knode != fr->node || vm->oom) {  \
+    if ((fixed) && nf_->kip == ip && nf_->knode == fr->node) {              \
+      nf_->kcalls++;                                                        \
+    } else {                                                                \
+      pc = (uint32_t)(ip - code);                                           \
+      keys_flush(vm, nf_, nf_, false);                                      \
       if (!tree) {                                                          \
         nf_->node = fr->node; nf_->fb = fr->fb; nf_->fnb = fr->fnb;         \
         nf_->ctr = fr->ctr;                                                 \
@@ -154,22 +177,22 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
           sbpf_enter_call(vm, nf_, fr->node, cs_, tc_);                     \
       }                                                                     \
       nf_->knode = fr->node;                                                \
-      nf_->kpc = (fixed) ? pc : UINT32_MAX;                                 \
+      nf_->kip = (fixed) ? ip : NULL;                                       \
+      if (nf_ > khi) khi = nf_;                                             \
       block_entry(cntblk, nf_, tc_, &nf_->ecnt, &nf_->ectr);                \
       block_entry(cntblk, fr, pc + 1, &nf_->rcnt, &nf_->rctr);              \
-    } else if (tree) {                                                      \
-      vm->cfg.tree->nodes[nf_->node].calls++;                               \
+      if (SCP_UNLIKELY(vm->oom)) keys_flush(vm, frames + 1, khi, true);     \
     }                                                                       \
     fr = nf_;                                                               \
     if (hook_call) {                                                        \
+      keys_flush(vm, frames + 1, khi, false);                               \
       vm->depth = (uint32_t)(fr - frames);                                  \
-      hooks->call(hctx, vm, pc, tc_, fr->node);                             \
+      hooks->call(hctx, vm, (uint32_t)(ip - code), tc_, fr->node);          \
     }                                                                       \
     if (SCP_LIKELY(fr->ecnt < m)) {                                         \
       m -= fr->ecnt;                                                        \
       ++*fr->ectr;                                                          \
-      ip = code + tc_;                                                      \
-      bpc = tc_;                                                            \
+      ip = bip = code + tc_;                                                \
       DISPATCH();                                                           \
     }                                                                       \
     ENTER(tc_);                                                             \
@@ -205,7 +228,10 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
 #define DIVZ(x) do { if ((x) == 0) TRAP(SCP_SBPF_TRAP_DIVIDE_BY_ZERO); } while (0)
 #define DIVO(d, s, min) do { if ((d) == (min) && (s) == -1) TRAP(SCP_SBPF_TRAP_DIVIDE_OVERFLOW); } while (0)
 
-  for (unsigned d = 0; d < SCP_SBPF_MAX_CALL_DEPTH; d++) frames[d].kpc = UINT32_MAX;
+  for (unsigned d = 0; d < SCP_SBPF_MAX_CALL_DEPTH; d++) {
+    frames[d].kip = NULL;
+    frames[d].kcalls = 0;
+  }
   sbpf_enter_call(vm, fr, vm->cfg.node, 0, p->entry);
   ENTER(p->entry);
 
@@ -366,7 +392,6 @@ dispatch:
   CASE(JSLE32R) JMP((int32_t)DST <= (int32_t)SRC);
 
   CASE(CALL) {
-    pc = (uint32_t)(ip - code);
     PUSH_FRAME();
     ENTER_CALL((uint32_t)ip->aux, true);
   }
@@ -389,18 +414,18 @@ dispatch:
     const sbpf_frame *cf = fr--;
     memcpy(&r[6], fr->saved, sizeof fr->saved);
     if (hook_ret) {
+      keys_flush(vm, frames + 1, khi, false);
       vm->depth = (uint32_t)(fr - frames);
-      hooks->ret(hctx, vm, fr->ret_pc, fr->node);
+      hooks->ret(hctx, vm, (uint32_t)(fr->rip - code), fr->node);
     }
     /* the call that entered cf worked out the caller's block after it */
     if (SCP_LIKELY(cf->rcnt < m)) {
       m -= cf->rcnt;
       ++*cf->rctr;
-      bpc = fr->ret_pc;
-      ip = code + bpc;
+      ip = bip = fr->rip;
       DISPATCH();
     }
-    ENTER(fr->ret_pc);
+    ENTER((uint32_t)(fr->rip - code));
   }
   CASE(SYSCALL) {
     const sbpf_syscall *s = &p->loader->sys[ip->aux];
@@ -413,6 +438,7 @@ dispatch:
     vm->depth = (uint32_t)(fr - frames);
     vm->insns = insns;
     memcpy(vm->reg, r, sizeof r);
+    keys_flush(vm, frames + 1, khi, false);
     if (hooks && hooks->syscall_enter) hooks->syscall_enter(hctx, vm, s->key, pc, fr->node);
     status = s->fn(s->ctx, vm, &r[1], &ret, err);
     if (hooks && hooks->syscall_exit) hooks->syscall_exit(hctx, vm, s->key, pc, status);
@@ -459,6 +485,8 @@ dispatch:
 
 trapped: {
   pc = (uint32_t)(ip - code);
+  uint32_t bpc = (uint32_t)(bip - code);
+  keys_flush(vm, frames + 1, khi, false);
   /* step() counted the faulting instruction; the meter stop is not one. */
   uint64_t done_n = cnt[bpc] - cnt[pc] + (trap != SCP_SBPF_TRAP_EXCEEDED_MAX_INSTRUCTIONS);
   uint64_t full = charged != UINT64_MAX ? charged : cnt[bpc];
@@ -475,6 +503,7 @@ trapped: {
   return SCP_ERR_TRAP;
 }
 done:
+  keys_flush(vm, frames + 1, khi, false);
   sbpf_unpatch(vm);
   *vm->cfg.meter = m;
   vm->insns = insns + (m_sync - m);

@@ -145,16 +145,20 @@ static inline uint8_t *sbpf_xlate(const sbpf_region *rg, unsigned nreg, uint64_t
 
 typedef struct sbpf_frame {
   uint64_t saved[5];           /* r6..r9, r10 */
-  uint32_t ret_pc;
+  const struct sbpf_insn *rip; /* where the call this frame made returns */
   uint32_t node, fb, fnb;
   uint64_t *ctr;
-  /* The call that set node..ctr: the caller's node and the pc of its
-   * `call imm` (UINT32_MAX: none, or a callx), so the same call again
-   * finds them still here (sbpf_interp.c). */
-  uint32_t knode, kpc;
+  /* The call that set node..ctr: the caller's node and its `call imm`
+   * (NULL: none, or a callx), so the same call again finds them still
+   * here (sbpf_interp.c).  kcalls: calls made through the key since its
+   * node last had them added (the interpreter adds them before anything
+   * may read the tree). */
+  uint32_t knode;
+  const struct sbpf_insn *kip;
+  uint64_t kcalls;
   /* Set with the key on every call into this frame: what entering the
    * callee's first block (e) and, on its return, the caller's block at
-   * ret_pc (r) charge and which counter they count, so neither looks
+   * rip (r) charge and which counter they count, so neither looks
    * them up again.  A charge of UINT64_MAX sends the entry down the
    * general path (a block no counter of the frame covers). */
   uint64_t ecnt, rcnt;

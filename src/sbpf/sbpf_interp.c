@@ -159,7 +159,9 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
  * frame above, left by the last such call, with what its first block and
  * the caller's block after the call charge and count (block_entry); it
  * only counts the call in the key.  A block entry charges what was worked
- * out then unless the meter cannot pay it (the charge is below the meter). */
+ * out then unless the meter cannot pay it (the charge is below the meter).
+ * With a call hook no call is reused (each one calls it); with a return
+ * hook no return takes the short way (rcnt UINT64_MAX). */
 #define ENTER_CALL(target, fixed) do {                                      \
     uint32_t tc_ = (target);                                                \
     sbpf_frame *nf_ = fr + 1;                                               \
@@ -177,22 +179,24 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
           sbpf_enter_call(vm, nf_, fr->node, cs_, tc_);                     \
       }                                                                     \
       nf_->knode = fr->node;                                                \
-      nf_->kip = (fixed) ? ip : NULL;                                       \
+      nf_->kip = (fixed) && !hook_call ? ip : NULL;                         \
       if (nf_ > khi) khi = nf_;                                             \
       block_entry(cntblk, nf_, tc_, &nf_->ecnt, &nf_->ectr);                \
       block_entry(cntblk, fr, pc + 1, &nf_->rcnt, &nf_->rctr);              \
+      nf_->eip = code + tc_;                                                \
+      if (hook_ret) nf_->rcnt = UINT64_MAX;                                 \
       if (SCP_UNLIKELY(vm->oom)) keys_flush(vm, frames + 1, khi, true);     \
+      if (hook_call) {                                                      \
+        keys_flush(vm, frames + 1, khi, false);                             \
+        vm->depth = (uint32_t)(nf_ - frames);                               \
+        hooks->call(hctx, vm, pc, tc_, nf_->node);                          \
+      }                                                                     \
     }                                                                       \
     fr = nf_;                                                               \
-    if (hook_call) {                                                        \
-      keys_flush(vm, frames + 1, khi, false);                               \
-      vm->depth = (uint32_t)(fr - frames);                                  \
-      hooks->call(hctx, vm, (uint32_t)(ip - code), tc_, fr->node);          \
-    }                                                                       \
     if (SCP_LIKELY(fr->ecnt < m)) {                                         \
       m -= fr->ecnt;                                                        \
       ++*fr->ectr;                                                          \
-      ip = bip = code + tc_;                                                \
+      ip = bip = fr->eip;                                                   \
       DISPATCH();                                                           \
     }                                                                       \
     ENTER(tc_);                                                             \
@@ -232,6 +236,7 @@ int EXEC_NAME(scp_sbpf_vm *vm, uint64_t *r0out, scp_error *err) {
     frames[d].kip = NULL;
     frames[d].kcalls = 0;
   }
+  frames[0].rcnt = UINT64_MAX;   /* its exit ends the run */
   sbpf_enter_call(vm, fr, vm->cfg.node, 0, p->entry);
   ENTER(p->entry);
 
@@ -406,24 +411,27 @@ dispatch:
     }
     ENTER_CALL((uint32_t)target, false);
   }
+  /* fr->rcnt is below the meter only on a return the call worked out
+   * without a hook (frames[0]'s never is: the end of the run) */
   CASE(EXIT) {
+    if (SCP_LIKELY(fr->rcnt < m)) {
+      m -= fr->rcnt;
+      ++*fr->rctr;
+      fr--;
+      memcpy(&r[6], fr->saved, sizeof fr->saved);
+      ip = bip = fr->rip;
+      DISPATCH();
+    }
     if (fr == frames) {
       *r0out = r[0];
       goto done;
     }
-    const sbpf_frame *cf = fr--;
+    fr--;
     memcpy(&r[6], fr->saved, sizeof fr->saved);
     if (hook_ret) {
       keys_flush(vm, frames + 1, khi, false);
       vm->depth = (uint32_t)(fr - frames);
       hooks->ret(hctx, vm, (uint32_t)(fr->rip - code), fr->node);
-    }
-    /* the call that entered cf worked out the caller's block after it */
-    if (SCP_LIKELY(cf->rcnt < m)) {
-      m -= cf->rcnt;
-      ++*cf->rctr;
-      ip = bip = fr->rip;
-      DISPATCH();
     }
     ENTER((uint32_t)(fr->rip - code));
   }

@@ -163,6 +163,7 @@ typedef struct sbpf_frame {
    * general path (a block no counter of the frame covers). */
   uint64_t ecnt, rcnt;
   uint64_t *ectr, *rctr;
+  const struct sbpf_insn *eip; /* the callee's first instruction */
 } sbpf_frame;
 
 /* Entries that no per-node counter covers: a block entered outside its

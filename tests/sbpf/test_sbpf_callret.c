@@ -222,10 +222,69 @@ static void test_call_depth(void **state) {
   scp_sbpf_loader_destroy(l);
 }
 
+/* With a call hook every call calls it (none is reused), with a return
+ * hook every return does, and a hook reading the tree sees the callee's
+ * node count the call it is told of: "a loop of calls" with either hook
+ * and both, with a tree and without. */
+typedef struct hook_seen {
+  scp_tree *t;
+  uint64_t calls, rets;
+  int bad;
+} hook_seen;
+
+static void h_call(void *c, scp_sbpf_vm *vm, uint32_t site, uint32_t target, uint32_t node) {
+  hook_seen *h = c;
+  h->calls++;
+  if (site != 2 || target != 8 || scp_sbpf_vm_depth(vm) != 1 || (h->t && h->t->nodes[node].calls != h->calls))
+    h->bad++;
+}
+
+static void h_ret(void *c, scp_sbpf_vm *vm, uint32_t ret_pc, uint32_t node) {
+  hook_seen *h = c;
+  (void)node;
+  h->rets++;
+  if (ret_pc != 3 || scp_sbpf_vm_depth(vm) != 0) h->bad++;
+}
+
+static void test_hooks_every_call(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  const prog_case *c = &progs[2];
+  for (int which = 1; which <= 3; which++)
+    for (int tree = 0; tree < 2; tree++)
+      for (int sw = 0; sw < 2; sw++) {
+        scp_sbpf_prog *p = load(l, c);
+        scp_tree t;
+        assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+        hook_seen h = { .t = tree ? &t : NULL };
+        scp_sbpf_hooks hooks = { .call = which & 1 ? h_call : NULL, .ret = which & 2 ? h_ret : NULL };
+        uint64_t meter = 100, r0 = 0;
+        scp_sbpf_vm_config cfg = { .meter = &meter, .tree = tree ? &t : NULL, .node = 0, .module = 7,
+                                   .hooks = &hooks, .hooks_ctx = &h };
+        scp_sbpf_vm *vm;
+        scp_error err = { 0 };
+        assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+        scp_sbpf_vm_set_switch_dispatch(vm, sw);
+        assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_OK);
+        assert_int_equal(r0, 15);
+        assert_int_equal(100 - meter, 18);
+        assert_int_equal(h.calls, which & 1 ? 3 : 0);
+        assert_int_equal(h.rets, which & 2 ? 3 : 0);
+        assert_int_equal(h.bad, 0);
+        if (tree) check_tree(c, &t, 18, 100);
+        scp_sbpf_vm_destroy(vm);
+        scp_tree_free(&t);
+        scp_sbpf_prog_free(p);
+      }
+  scp_sbpf_loader_destroy(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_call_return_meter),
     cmocka_unit_test(test_call_depth),
+    cmocka_unit_test(test_hooks_every_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

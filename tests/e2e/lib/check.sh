@@ -6,7 +6,11 @@ ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
 
 # The opening every script shares: the scprof under test ($SCPROF), the
 # build folder ($SCP_BUILD) and a scratch folder $T removed at exit.
+# e2e_setup N: the script prints at least N PASS or SKIP lines when all is
+# well; its "PLAN N" line makes tests/run.sh fail a run that printed fewer
+# (checks that vanished: a loop that found nothing, an early exit).
 e2e_setup() {
+  [ $# -eq 0 ] || echo "PLAN $1"
   BIN=${SCPROF:-build/bin/scprof}
   B=${SCP_BUILD:-build}
   T=$(mktemp -d)

@@ -23,6 +23,15 @@ if [ -n "${SCP_RECORD_GOLDEN:-}" ]; then
   echo "tests/run.sh: SCP_RECORD_GOLDEN is set: unset it (tests/output/record-golden.sh records)" >&2
   exit 2
 fi
+# the same for the other recorders (test_snapshot's fixture, the e2e
+# goldens of sdk_constructor.sh and ctor_cli.sh), and the variables that
+# thin a run to a few cases: each would make checks pass without comparing
+for v in SCP_WRITE_GOLDEN SCP_RECORD SCP_SPEC_ONLY SCP_ORACLE_ONLY; do
+  if eval "[ -n \"\${$v:-}\" ]"; then
+    echo "tests/run.sh: $v is set: unset it (it records or thins what the tests compare)" >&2
+    exit 2
+  fi
+done
 export SCPROF="$BUILD/bin/scprof" SCP_BUILD="$BUILD"
 pass=0 fail=0 skip=0
 log=$(mktemp) tally=$(mktemp) notes=$(mktemp)

@@ -11,18 +11,16 @@
 #     cmocka binary crashes reports failures and exits 1, as it does for a
 #     script that prints no PASS line or fewer than its PLAN and a binary
 #     that passes no test; its last line is
-#     the summary, after the evidence lines; it refuses SCP_RECORD_GOLDEN;
+#     the summary, after the evidence lines; it refuses SCP_RECORD_GOLDEN
+#     and the other variables that record goldens or thin the run;
 #   - a WebAssembly spec file that runs no command fails test_spec.
 # A few oracle cases only (SCP_ORACLE_ONLY), to stay quick.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
 REPO=$(pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-. "$(dirname "$0")/lib/check.sh"
 ORACLE=${SCP_ORACLE_DIR:-build/oracle}
 CASES='token_mint_to|v3_r0_custom|fixture_token_mint_to'
 NCASES=3
@@ -53,17 +51,17 @@ EOS
 chmod +x "$T/scprof-nosbpf"
 oracle_run "$T/scprof-nosbpf" "$ORACLE"
 NAME="scprof without sBPF support: each oracle case FAILs, none passes or skips"
-ok [ "$(count '^FAIL \[litesvm\]')" -eq $NCASES ] && [ "$(count '^PASS \[litesvm\]')" -eq 0 ] &&
-   [ "$(count '^SKIP')" -eq 0 ]
+[ "$(count '^FAIL \[litesvm\]')" -eq $NCASES ] && [ "$(count '^PASS \[litesvm\]')" -eq 0 ] &&
+   [ "$(count '^SKIP')" -eq 0 ]; passed $?
 
 # an empty oracle folder
 mkdir -p "$T/empty"
 oracle_run "$BIN" "$T/empty"
 NAME="an empty oracle folder: each oracle case FAILs"
-ok [ "$(count '^FAIL \[litesvm\]')" -eq $NCASES ] && [ "$(count '^SKIP')" -eq 0 ]
+[ "$(count '^FAIL \[litesvm\]')" -eq $NCASES ] && [ "$(count '^SKIP')" -eq 0 ]; passed $?
 SCP_NO_ORACLE=1 oracle_run "$BIN" "$T/empty"
 NAME="an empty oracle folder under SCP_NO_ORACLE=1: one SKIP per case, $NCASES"
-ok [ "$(count '^SKIP \[litesvm\]')" -eq $NCASES ] && [ "$(count '^FAIL \[litesvm\]')" -eq 0 ]
+[ "$(count '^SKIP \[litesvm\]')" -eq $NCASES ] && [ "$(count '^FAIL \[litesvm\]')" -eq 0 ]; passed $?
 NAME="SCP_ORACLE_ONLY cannot thin a real run: the case count check fails"
 ok grep -q '^FAIL every case of cases.sh' "$T/o.txt"
 
@@ -108,6 +106,12 @@ ok sh -c "grep -q '^evidence litesvm: 1 passed, 0 failed, 1 skipped' '$T/run.txt
 rc=$?
 NAME="run.sh refuses to run with SCP_RECORD_GOLDEN set"
 ok sh -c "[ $rc -eq 2 ] && grep -q 'SCP_RECORD_GOLDEN is set' '$T/run2.txt'"
+for v in SCP_WRITE_GOLDEN SCP_RECORD SCP_SPEC_ONLY SCP_ORACLE_ONLY; do
+  (cd "$T/repo" && env "$v=1" sh tests/run.sh b) >"$T/run3.txt" 2>&1
+  rc=$?
+  NAME="run.sh refuses to run with $v set (it records or thins what the tests compare)"
+  ok sh -c "[ $rc -eq 2 ] && grep -q '$v is set' '$T/run3.txt'"
+done
 
 # a spec file whose every command is text-format: test_spec fails it
 if [ -x "$B/tests/wasm/test_spec" ] && command -v wast2json >/dev/null 2>&1; then

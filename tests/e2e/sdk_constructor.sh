@@ -39,7 +39,7 @@
 set -u
 . "$(dirname "$0")/lib/check.sh"
 . "$(dirname "$0")/lib/kv_scenario.sh"
-e2e_setup
+e2e_setup 22
 G=$(cd "$(dirname "$0")/../data/sdk_ctorless" && pwd)
 
 W=$B/tests/fixtures/wasm

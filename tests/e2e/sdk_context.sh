@@ -30,7 +30,7 @@
 set -u
 . "$(dirname "$0")/lib/check.sh"
 . "$(dirname "$0")/lib/kv_scenario.sh"
-e2e_setup
+e2e_setup 15
 
 cp "$B/tests/fixtures/wasm/kv_store.wasm" "$T/kv.wasm"
 kv_scenario "$T/sc.json"

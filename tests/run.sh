@@ -8,6 +8,10 @@
 # SCP_NO_ORACLE=1 or a viewer that is not installed).  Exit status 1 on any
 # failure.
 #   usage: tests/run.sh BUILD_DIR
+# A check cannot vanish: a cmocka binary that passes no test, an e2e script
+# that prints no PASS line, or one that prints fewer PASS and SKIP lines
+# than the N of its "PLAN N" line (tests/e2e/lib/check.sh's e2e_setup N)
+# is one failure more.
 # Kinds: an e2e line carries its kind as a tag ("PASS [litesvm] ..."); a
 # cmocka binary or test has its kind in tests/kinds.txt; untagged checks
 # count as "other".  A line "NOTE [KIND] TEXT" from any test adds TEXT to
@@ -19,6 +23,15 @@ if [ -n "${SCP_RECORD_GOLDEN:-}" ]; then
   echo "tests/run.sh: SCP_RECORD_GOLDEN is set: unset it (tests/output/record-golden.sh records)" >&2
   exit 2
 fi
+# the same for the other recorders (test_snapshot's fixture, the e2e
+# goldens of sdk_constructor.sh and ctor_cli.sh), and the variables that
+# thin a run to a few cases: each would make checks pass without comparing
+for v in SCP_WRITE_GOLDEN SCP_RECORD SCP_SPEC_ONLY SCP_ORACLE_ONLY; do
+  if eval "[ -n \"\${$v:-}\" ]"; then
+    echo "tests/run.sh: $v is set: unset it (it records or thins what the tests compare)" >&2
+    exit 2
+  fi
+done
 export SCPROF="$BUILD/bin/scprof" SCP_BUILD="$BUILD"
 pass=0 fail=0 skip=0
 log=$(mktemp) tally=$(mktemp) notes=$(mktemp)
@@ -38,6 +51,7 @@ for t in $(find "$BUILD/tests" -type f -name 'test_*' ! -name '*.d' | sort); do
   k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$log" | tail -n 1)
   p=${p:-0} f=${f:-0} k=${k:-0}
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi   # crashed or aborted
+  if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then f=1; echo "FAIL $t: no test passed" >>"$log"; fi
   pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
   # passes by test name (a test may have its own kind), the rest by binary
   rel=${t#"$BUILD/tests/"}
@@ -64,6 +78,14 @@ for s in $(ls tests/e2e/*.sh 2>/dev/null | sort); do
   f=$(grep -c '^FAIL' "$log")
   k=$(grep -c '^SKIP' "$log")
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "FAIL $s exited $rc" >>"$log"; fi
+  # checks cannot vanish: a script with no PASS line, or fewer PASS and
+  # SKIP lines than its "PLAN N" line (e2e_setup N) promises, fails
+  plan=$(sed -n 's/^PLAN \([0-9][0-9]*\)$/\1/p' "$log" | tail -n 1)
+  if [ "$p" -eq 0 ]; then
+    f=$((f + 1)); echo "FAIL $s printed no PASS line" >>"$log"
+  elif [ -n "$plan" ] && [ $((p + k)) -lt "$plan" ]; then
+    f=$((f + 1)); echo "FAIL $s printed $((p + k)) PASS/SKIP lines, fewer than its PLAN $plan" >>"$log"
+  fi
   pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
   awk '/^(PASS|FAIL|SKIP)/ { t = "other"; if ($2 ~ /^\[[a-z]+\]$/) t = substr($2, 2, length($2) - 2)
                              c[t] += 0; if ($1 == "PASS") p[t]++; else if ($1 == "FAIL") f[t]++; else s[t]++ }

@@ -160,14 +160,14 @@ void scp_buf_printf(scp_buf *b, const char *fmt, ...) {
 }
 
 void scp_buf_put_grouped(scp_buf *b, uint64_t v) {
-  char digits[32], out[48];
-  int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
-  int o = 0;
-  for (int i = 0; i < n; i++) {
+  char digits[24], out[32];
+  const char *d = scp_dec_u64(digits + sizeof digits, v);
+  size_t n = (size_t)(digits + sizeof digits - d), o = 0;
+  for (size_t i = 0; i < n; i++) {
     if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
-    out[o++] = digits[i];
+    out[o++] = d[i];
   }
-  scp_buf_put(b, out, (size_t)o);
+  scp_buf_put(b, out, o);
 }
 
 void scp_buf_put_xml(scp_buf *b, const char *s) {

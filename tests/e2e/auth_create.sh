@@ -8,7 +8,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 10
 F=$B/examples/factory.wasm
 C=$B/examples/counter.wasm
 cp "$F" "$C" "$B/examples/wallet.wasm" "$T/"
@@ -19,7 +19,6 @@ S2=SARCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEVGI
 PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737
 G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 
-folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
 cpu_of() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 deploy() { "$BIN" profile "$@" --contract "$C" "$F" deploy "addr:$G1" "bytes:$H" "bytes:$SALT"; }
 
@@ -29,7 +28,7 @@ ok sh -c "[ $rc -eq 0 ] && grep -q ';auth:emulate ' '$T/r/profile.folded' && [ $
 NAME="auth create: the report shows the Address argument and result as strkeys"
 ok sh -c "grep -q '^  arguments  *addr:$G1, bytes:$H, bytes:$SALT\$' '$T/r/report.txt' && grep -q '^  result  *addr:C[A-Z2-7]\\{55\\}\$' '$T/r/report.txt'"
 NAME="auth create: recording, folded stacks add up"
-ok [ "$(folded_sum "$T/r")" -eq "$(cpu_of "$T/r")" ]
+ok folded_is_cpu "$T/r"
 NAME="[pin] auth create: recording with the deployer's account entry: its signature check emulated too (875,856; auth:emulate 464,024)"
 deploy --account "$G1" -o "$T/ra" >/dev/null 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/ra") -eq 875856 ] && grep -q '^contract:factory.wasm;auth:emulate 464024$' '$T/ra/profile.folded'"
@@ -37,7 +36,7 @@ NAME="[pin] auth create: --auth enforce signs a CreateContractV2HostFn entry (88
 deploy --auth enforce --signer "$S1" -o "$T/e" >/dev/null 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/e") -eq 882758 ] && grep -q ';auth:entries ' '$T/e/profile.folded'"
 NAME="auth create: enforcing, folded stacks add up"
-ok [ "$(folded_sum "$T/e")" -eq "$(cpu_of "$T/e")" ]
+ok folded_is_cpu "$T/e"
 NAME="auth create: a key that is not the deployer's signer fails (Error(Auth, InvalidAction), exit 10)"
 deploy --auth enforce --signer "$G1=$S2" -o "$T/x" >/dev/null 2>"$T/err"; rc=$?
 ok sh -c "[ $rc -eq 10 ] && grep -q 'failed account authentication' '$T/x/report.txt'"
@@ -55,4 +54,4 @@ ok sh -c "[ $rc -eq 0 ] && [ $(cpu_of "$T/w/02-deploy") -eq 1055981 ]"
 NAME="auth create: the wallet's __check_auth is nested under host:create_contract"
 ok grep -q "^contract:factory.wasm;deploy ([^)]*);host:create_contract;auth:verify(__check_auth);contract:wallet.wasm;check_auth (examples/wallet.c:[0-9]*);host:verify_sig_ed25519 419526$" "$T/w/02-deploy/profile.folded"
 NAME="auth create: custom account, folded stacks add up"
-ok [ "$(folded_sum "$T/w/02-deploy")" -eq "$(cpu_of "$T/w/02-deploy")" ]
+ok folded_is_cpu "$T/w/02-deploy"

@@ -11,7 +11,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 28
 G=$B/examples/guard.wasm
 WA=$B/examples/wallet.wasm
 C=$B/examples/counter.wasm
@@ -24,7 +24,6 @@ G1=GDIEVMRSOQV3JKZ2CNUL2RQV4TTNAISKW4NAC25PQUQKGMWJO6DTOAE7
 # seed 0x22 x 32
 S2=SARCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEVGI
 
-folded_sum() { awk '{s += $NF} END {print s}' "$1/profile.folded"; }
 report_cpu() { sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' "$1/report.txt" | tr -d ,; }
 
 run_guard() {
@@ -42,7 +41,7 @@ ok grep -q "^contract:guard.wasm;bump ([^)]*);host:require_auth;auth:verify(__ch
 NAME="auth: set_authorization_entries in its own frame"
 ok grep -q "^contract:guard.wasm;auth:entries [0-9]*$" "$T/e/profile.folded"
 NAME="auth: folded stacks add up to the report's CPU"
-ok [ "$(folded_sum "$T/e")" -eq "$(report_cpu "$T/e")" ]
+ok folded_is_cpu "$T/e"
 NAME="[pin] auth: exact total CPU 965,611"
 ok [ "$(report_cpu "$T/e")" -eq 965611 ]
 NAME="auth: stable across runs"
@@ -61,7 +60,7 @@ ok sh -c "[ $rc -eq 10 ] && grep -q 'contract error 2' '$T/bad/report.txt'"
 NAME="auth: the status is the caller's failed authentication, with the account's error"
 ok grep -q "^  status  *contract trapped: require_auth: failed account authentication with error (failing with contract error 2)" "$T/bad/report.txt"
 NAME="auth: the failing run's folded stacks still add up"
-ok [ "$(folded_sum "$T/bad")" -eq "$(report_cpu "$T/bad")" ]
+ok folded_is_cpu "$T/bad"
 
 NAME="auth: --auth-signature gives the wallet's signature Val as is (a U32: the wallet traps)"
 "$BIN" profile --auth enforce --auth-signature "$W=u32:1" --contract "$WA" "$G" bump "addr:$W" \
@@ -93,7 +92,7 @@ EXPECT=$((6 * VISIT + PUBKEY + MEMCPY64 + VERIFY))
 NAME="[derived] auth: auth:verify(ed25519) is exactly the verification's charges ($EXPECT CPU)"
 ok grep -q "^contract:counter.wasm;increment ([^)]*);host:require_auth;auth:verify(ed25519) $EXPECT$" "$T/c/profile.folded"
 NAME="auth: the signed call's folded stacks add up to the report's CPU"
-ok [ "$(folded_sum "$T/c")" -eq "$(report_cpu "$T/c")" ]
+ok folded_is_cpu "$T/c"
 
 NAME="auth: the source account needs no signature (SourceAccount credentials)"
 "$BIN" profile --auth enforce --source "$G1" "$C" increment "addr:$G1" u32:1 -o "$T/s" \
@@ -129,6 +128,6 @@ ok grep -q "^contract:keeper.wasm;set_limit ([^)]*);host:require_auth;auth:verif
 NAME="[pin] auth: keeper set_limit exact: 864,156 CPU, the persist in auth:verify(__check_auth) 10,805 self"
 ok sh -c "[ \"\$(sed -n 's/^  CPU  *\([0-9,]*\) .*/\1/p' '$T/k/report.txt' | tr -d ,)\" -eq 864156 ] && grep -q '^contract:keeper.wasm;set_limit ([^)]*);host:require_auth;auth:verify(__check_auth) 10805$' '$T/k/profile.folded'"
 NAME="auth: keeper's folded stacks add up to the report's CPU"
-ok [ "$(folded_sum "$T/k")" -eq "$(report_cpu "$T/k")" ]
+ok folded_is_cpu "$T/k"
 NAME="auth: the keeper's two instance write-backs (before __check_auth, at its end)"
 ok grep -q "^  storage  *0 reads (0 bytes), 2 writes (288 bytes)" "$T/k/report.txt"

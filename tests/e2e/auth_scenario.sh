@@ -9,7 +9,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 11
 cp "$B/examples/counter.wasm" "$B/examples/guard.wasm" "$B/examples/wallet.wasm" "$T/"
 S1=SAIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRCEIRDBNT
 PK1=d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737

@@ -19,12 +19,9 @@
 # costs are regression pins of scprof's own output.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 if ! command -v node >/dev/null 2>&1; then
   echo "FAIL bench: no node to write the Solana programs (scripts/deps installs it)"; exit 0
 fi
@@ -79,50 +76,50 @@ printf '{"cases": [\n%s]}\n' "$cases" >"$W/bench.json"
 
 "$BIN" bench "$W/bench.json" -o "$T/a" --save-baseline "$T/base.json" >"$T/out" 2>"$T/err"; rc=$?
 NAME="bench: 22 cases of both chains run, exit 0, nothing on stderr"
-ok [ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && [ "$(grep -c '"case"' "$T/a/bench.json")" -eq 23 ]
+[ "$rc" -eq 0 ] && [ ! -s "$T/err" ] && [ "$(grep -c '"case"' "$T/a/bench.json")" -eq 23 ]; passed $?
 NAME="bench: the table on stdout is DIR/bench.md, the baseline is bench.json"
-ok cmp -s "$T/out" "$T/a/bench.md" && cmp -s "$T/base.json" "$T/a/bench.json"
+cmp -s "$T/out" "$T/a/bench.md" && cmp -s "$T/base.json" "$T/a/bench.json"; passed $?
 NAME="bench: a header and a row per profile (23: the two-call scenario gives two)"
-ok [ "$(grep -c '^| ' "$T/out")" -eq 24 ] && grep -qx '| case | cost | memory | result |' "$T/out"
+[ "$(grep -c '^| ' "$T/out")" -eq 24 ] && grep -qx '| case | cost | memory | result |' "$T/out"; passed $?
 NAME="bench: each case's profile beside the table"
-ok [ -s "$T/a/08-demo_run_200/01-run/report.json" ] && [ -s "$T/a/10-demo_two_calls/02-run/flamegraph.svg" ] &&
-   [ -s "$T/a/20-tx_pair/01-pair/profile.folded" ]
+[ -s "$T/a/08-demo_run_200/01-run/report.json" ] && [ -s "$T/a/10-demo_two_calls/02-run/flamegraph.svg" ] &&
+   [ -s "$T/a/20-tx_pair/01-pair/profile.folded" ]; passed $?
 NAME="bench: demo run u32:200 is the README's 413,850 CPU, syscalls litesvm's 36,711 CU"
-ok grep -qx '| demo_run_200 | 413,850 CPU | [0-9,]* | ok |' "$T/out" &&
-   grep -qx '| syscalls | 36,711 CU |  | ok |' "$T/out"
+grep -qx '| demo_run_200 | 413,850 CPU | [0-9,]* | ok |' "$T/out" &&
+   grep -qx '| syscalls | 36,711 CU |  | ok |' "$T/out"; passed $?
 NAME="bench: two calls of one scenario are two rows, LABEL/NN-NAME"
-ok grep -q '^| demo_two_calls/01-run | 413,850 CPU |' "$T/out" && grep -q '^| demo_two_calls/02-run | 628,350 CPU |' "$T/out"
+grep -q '^| demo_two_calls/01-run | 413,850 CPU |' "$T/out" && grep -q '^| demo_two_calls/02-run | 628,350 CPU |' "$T/out"; passed $?
 NAME="bench: expected failures show their error, marked expected"
-ok grep -qx '| ret_custom | 2 CU |  | instruction failed: Custom(101) (expected) |' "$T/out" &&
+grep -qx '| ret_custom | 2 CU |  | instruction failed: Custom(101) (expected) |' "$T/out" &&
    grep -q '^| demo_trap | .* | trap: .*divide by zero.* (expected) |$' "$T/out" &&
    grep -q '^| demo_budget | .* (expected) |$' "$T/out" &&
    grep -qx '| vm_out_of_cu | 2 CU |  | instruction failed: ProgramFailedToComplete (expected) |' "$T/out" &&
    grep -qx '| syscall_out_of_cu | 100 CU |  | instruction failed: ComputationalBudgetExceeded (expected) |' "$T/out" &&
-   grep -qx '| tx_out_of_cu | 1,200 CU |  | instruction #2 failed: ComputationalBudgetExceeded (expected) |' "$T/out"
+   grep -qx '| tx_out_of_cu | 1,200 CU |  | instruction #2 failed: ComputationalBudgetExceeded (expected) |' "$T/out"; passed $?
 NAME="bench: bench.json's status of a failed run is in its chain's words"
 ok sh -c "grep -q '\"case\": \"ret_custom\",.* \"status\": \"failed\", ' '$T/a/bench.json' &&
           grep -q '\"case\": \"syscall_out_of_cu\",.* \"status\": \"out of compute units\", ' '$T/a/bench.json' &&
           grep -q '\"case\": \"demo_trap\",.* \"status\": \"contract trapped\", ' '$T/a/bench.json'"
 "$BIN" bench "$W/bench.json" -o "$T/b" -q 2>/dev/null
 NAME="bench: a second run writes bench.md and bench.json byte for byte the same"
-ok cmp -s "$T/a/bench.md" "$T/b/bench.md" && cmp -s "$T/a/bench.json" "$T/b/bench.json"
+cmp -s "$T/a/bench.md" "$T/b/bench.md" && cmp -s "$T/a/bench.json" "$T/b/bench.json"; passed $?
 
 # the program changes: one more syscall
 cp "$T/p/retlog_v3.so" "$W/prog.so"
 "$BIN" bench "$W/bench.json" -o "$T/c" --baseline "$T/base.json" >"$T/out" 2>"$T/err"; rc=$?
 NAME="bench --baseline: exit 0 without a limit; the changed program's row shows +101 CU"
-ok [ "$rc" -eq 0 ] && grep -qx '| prog | 103 CU |  | +101 | +5050.00% | ok |' "$T/out" &&
-   grep -qx '| ret_ok | 2 CU |  | 0 | 0.00% | ok |' "$T/out"
+[ "$rc" -eq 0 ] && grep -qx '| prog | 103 CU |  | +101 | +5050.00% | ok |' "$T/out" &&
+   grep -qx '| ret_ok | 2 CU |  | 0 | 0.00% | ok |' "$T/out"; passed $?
 "$BIN" bench "$W/bench.json" -o "$T/c" --baseline "$T/base.json" --max-increase 0 >"$T/out" 2>"$T/err"; rc=$?
 NAME="bench --max-increase 0: the regression fails the bench (exit 11, one line)"
 ok one_line_error 11 "1 of 23 results failed the bench (a cost grew past its limit)"
 NAME="bench --max-increase 0: the row says regression, the others ok"
-ok grep -qx '| prog | 103 CU |  | +101 | +5050.00% | \*\*regression\*\* |' "$T/out" &&
-   [ "$(grep -c regression "$T/out")" -eq 1 ]
+grep -qx '| prog | 103 CU |  | +101 | +5050.00% | \*\*regression\*\* |' "$T/out" &&
+   [ "$(grep -c regression "$T/out")" -eq 1 ]; passed $?
 "$BIN" bench "$W/bench.json" -o "$T/c" --baseline "$T/base.json" --max-increase 5050 -q 2>/dev/null; r1=$?
 "$BIN" bench "$W/bench.json" -o "$T/c" --baseline "$T/base.json" --max-increase 5049.99 -q 2>/dev/null; r2=$?
 NAME="bench --max-increase: 5050% holds, 5049.99% does not"
-ok [ "$r1" -eq 0 ] && [ "$r2" -eq 11 ]
+[ "$r1" -eq 0 ] && [ "$r2" -eq 11 ]; passed $?
 "$BIN" diff "$T/a" "$T/c" -o "$T/d" >"$T/out" 2>&1; rc=$?
 NAME="diff of two bench folders: the changed case paired by label, +101 CU"
 ok sh -c "[ $rc -eq 0 ] && grep -qx '== 15 prog/01-p (was 15 prog/01-p)' '$T/out' && grep -Eq '^  CU +2 +103 +\+101 ' '$T/d/15-prog/01-p/diff.txt'"
@@ -170,11 +167,11 @@ ok one_line_error 10 "calls[0]"
 cp "$T/b/bench.md" "$T/b.md"
 "$BIN" bench "$W/one.json" -o "$T/b" -q 2>/dev/null
 NAME="bench: a bench stopped by an error leaves the old output folder as it was"
-ok cmp -s "$T/b.md" "$T/b/bench.md" && [ -d "$T/b/22-tx_out_of_cu" ]
+cmp -s "$T/b.md" "$T/b/bench.md" && [ -d "$T/b/22-tx_out_of_cu" ]; passed $?
 printf '{"cases": [{"label": "ret_ok", "scenario": "ret.json"}]}\n' >"$W/one.json"
 "$BIN" bench "$W/one.json" -o "$T/b" -q 2>/dev/null; rc=$?
 NAME="bench: a new run replaces its old output folder whole (no stale cases)"
-ok [ "$rc" -eq 0 ] && [ "$(ls "$T/b" | tr '\n' ' ')" = "01-ret_ok bench.json bench.md " ]
+[ "$rc" -eq 0 ] && [ "$(ls "$T/b" | tr '\n' ' ')" = "01-ret_ok bench.json bench.md " ]; passed $?
 "$BIN" bench "$W/bench.json" --matrix -o "$T/m" >/dev/null 2>"$T/err"; rc=$?
 NAME="bench --matrix on a file without a matrix: usage"
 ok one_line_error 2 "has no \"matrix\""
@@ -221,8 +218,8 @@ done
 printf '{"matrix": ["p-token", "token-2022"], "cases": [%s\n{"label": "transfer_insufficient", "expect": "fail", "error": "Custom(1)", "scenario": {"p-token": "token_transfer_insufficient.json", "token-2022": "token2022_transfer_insufficient.json"}}]}\n' "$mcases" >"$MX/bench.json"
 "$BIN" bench "$MX/bench.json" --matrix -o "$T/mo" >"$T/out" 2>"$T/err"; rc=$?
 NAME="bench --matrix p-token vs Token-2022: exit 0, both columns"
-ok [ "$rc" -eq 0 ] && grep -qx '| case | p-token | token-2022 | result |' "$T/out" &&
-   [ -s "$T/mo/p-token/04-transfer/01-transfer/report.json" ] && [ -s "$T/mo/token-2022/04-transfer/01-transfer/report.json" ]
+[ "$rc" -eq 0 ] && grep -qx '| case | p-token | token-2022 | result |' "$T/out" &&
+   [ -s "$T/mo/p-token/04-transfer/01-token/report.json" ] && [ -s "$T/mo/token-2022/04-transfer/01-token2022/report.json" ]; passed $?
 grp() { echo "$1" | sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|,\)/\1,\2\3/' -e 'ta'; }
 bad=0
 for c in initialize_mint2 initialize_account3 mint_to transfer transfer_checked burn approve revoke transfer_insufficient; do

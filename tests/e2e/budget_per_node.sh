@@ -12,7 +12,7 @@
 # report whose node rows do not sum.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 10
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ
 "$BIN" profile "$B/examples/caller.wasm" run "str:$ID" u32:3 --contract "$B/examples/counter.wasm" \
   -o "$T/a" -q -f json 2>"$T/err"

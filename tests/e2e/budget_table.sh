@@ -11,7 +11,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 10
 . "$(dirname "$0")/lib/token_flow.sh"
 
 # Every report.json under $1: a "Budget by cost type" table whose CPU and

@@ -3,10 +3,8 @@
 # documented exit codes and one-line errors on bad input.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup 63
 DEMO=$B/examples/demo.wasm
 
 check() {  # check NAME EXPECTED_STATUS CMD...
@@ -30,9 +28,7 @@ done
 grep -q "run (examples/demo.c:36)" "$T/a/flamegraph.svg" && echo "PASS svg names frames with file:line" || echo "FAIL svg names frames with file:line"
 grep -q "host:compute_hash_sha256" "$T/a/flamegraph.svg" && echo "PASS svg has host frames" || echo "FAIL svg has host frames"
 # folded counts add up to the Budget CPU printed in the report
-sum=$(awk '{s += $NF} END {print s}' "$T/a/profile.folded")
-cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$T/a/report.txt")
-[ -n "$cpu" ] && [ "$sum" = "$cpu" ] && echo "PASS folded sums to Budget CPU ($sum)" || echo "FAIL folded sum $sum != report CPU $cpu"
+NAME="folded sums to Budget CPU"; ok folded_is_cpu "$T/a"
 
 check "demo again" 0 "$BIN" profile "$DEMO" run u32:200 -o "$T/b" -q
 for f in flamegraph.svg profile.folded report.txt; do

@@ -6,17 +6,17 @@
 #   speedscope app, the speedscope file-format schema), diff, annotate, check at the exact budget
 #   boundary, progress only on a terminal, and one-line errors with the
 #   documented exit status for bad input.
-# Prints one line per check: PASS, FAIL, or SKIP (a tool not installed).
+# Prints one line per check: PASS, FAIL, or SKIP (the speedscope npm
+# package not fetched, no pseudo-terminal: outside the repository's
+# control); a viewer scripts/deps installs that is missing is a FAIL.
 # $SCPROF is the binary, $SCP_BUILD the build folder; run from the
 # repository root (tests/run.sh does).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 case $B in /*) ;; *) B=$(pwd)/$B ;; esac
 REPO=$(pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 DEMO=$B/examples/demo.wasm
 FILES="flamegraph.svg flamegraph-mem.svg profile.folded report.txt profile.speedscope.json
 callgrind.out.scprof profile.pb.gz report.json"
@@ -25,7 +25,6 @@ pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }
 skip() { echo "SKIP $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
-. "$(dirname "$0")/lib/check.sh"   # helper
 
 # run WANT_STATUS CMD...: runs CMD with stdout in $T/out and stderr in
 # $T/err; prints PASS/FAIL for the exit status under the name in $NAME.
@@ -138,7 +137,7 @@ if have xmllint; then
       { fail "[viewer] xmllint: $f well-formed"; cat "$T/x.log"; }
   done
 else
-  skip "[viewer] xmllint not installed"
+  fail "[viewer] xmllint not installed (scripts/deps installs libxml2-utils)"
 fi
 
 # ---- the flamegraph in a real browser ---------------------------------------
@@ -149,7 +148,7 @@ if [ -n "$CHROMIUM" ] && have node; then
   helper viewer "chromium: the flamegraph's browser checks" node "$REPO/tests/e2e/svg_browser_check.js" \
     "$CHROMIUM" "$T/a/flamegraph.svg" "$T/a/report.json" "$T/chrome-profile"
 else
-  skip "[viewer] chromium (or node) not installed: flamegraph not checked in a browser"
+  fail "[viewer] chromium or node not installed (scripts/deps installs them): flamegraph not checked in a browser"
 fi
 
 # ---- callgrind, pprof, speedscope, JSON in their readers ----------------------
@@ -159,7 +158,7 @@ if have callgrind_annotate; then
     "^$(grouped "$CPU") \\(100\\.0%\\) +$(grouped "$MEM") \\(100\\.0%\\) +PROGRAM TOTALS"
   has "[viewer] callgrind_annotate: guest function with its file" "$T/ca.txt" 'examples/demo\.c:checksum'
 else
-  skip "[viewer] callgrind_annotate (valgrind) not installed"
+  fail "[viewer] callgrind_annotate not installed (scripts/deps installs valgrind)"
 fi
 if have go; then
   export HOME="${HOME:-$T}" GOCACHE="${GOCACHE:-$T/gocache}"
@@ -171,7 +170,7 @@ if have go; then
   [ "$sum" = "$MEM" ] && pass "[viewer] go tool pprof -raw: memory samples add up to $MEM bytes" ||
     fail "[viewer] go tool pprof -raw: memory samples add up to $sum, want $MEM"
 else
-  skip "[viewer] go (golang-go) not installed: pprof not checked"
+  fail "[viewer] go not installed (scripts/deps installs golang-go): pprof not checked"
 fi
 if have node; then
   # speedscope's file-format schema and its app (a static page) ship in the
@@ -197,7 +196,7 @@ if have node; then
     skip "[viewer] chromium or the speedscope app not available: speedscope file not opened in it"
   fi
 else
-  skip "[viewer] node not installed: speedscope file not checked"
+  fail "[viewer] node not installed (scripts/deps installs it): speedscope file not checked"
 fi
 
 # ---- diff ----------------------------------------------------------------
@@ -221,13 +220,16 @@ if [ -n "$cpu400" ]; then
   growth=$((cpu400 - CPU))
   has "diff's CPU change is the difference of the totals (+$growth)" "$T/out" \
     "^  CPU .* \\+$(grouped "$growth") "
+else
+  fail "diff's CPU change: no CPU total read from $T/big/report.json (node is needed: scripts/deps)"
 fi
 has "diff ranks the hot inlined helper by self cost" "$T/out" '^ +[0-9,]+ +[0-9,]+ +\+[0-9,]+ +\+[0-9.]+% +mix \(examples/demo\.c:16\)$'
 has "diff ranks a changed source line" "$T/out" '\+[0-9,]+ +\+[0-9.]+% +examples/demo\.c:41$'
 has "diff.svg marks growth" "$T/d1/diff.svg" 'change \+[0-9,]+, \+[0-9.]+%'
 NAME="diff --metric mem"
 run 0 "$BIN" diff "$T/a" "$T/big" -o "$T/d2" --metric mem -q
-[ ! -s "$T/out" ] && has "diff --metric mem ranks by memory" "$T/d2/diff.txt" 'Largest changes by function, self Memory'
+if [ -s "$T/out" ]; then fail "diff --metric mem -q printed on stdout"
+else has "diff --metric mem ranks by memory" "$T/d2/diff.txt" 'Largest changes by function, self Memory'; fi
 NAME="diff twice"
 run 0 "$BIN" diff "$T/a" "$T/big" -o "$T/d3" -q
 cmp -s "$T/d1/diff.svg" "$T/d3/diff.svg" && cmp -s "$T/d1/diff.txt" "$T/d3/diff.txt" &&
@@ -251,6 +253,8 @@ if have node; then
     for (const n of r.nodes) for (const l of n.lines) if (l.file === "examples/demo.c") s += l.cost[0];
     console.log(s.toLocaleString("en-US"));' "$T/a/report.json")
   has "annotate: demo.c total $want is the sum of its lines in report.json" "$T/out" "^-- examples/demo\\.c -- CPU $want "
+else
+  fail "annotate: the file's total not compared with report.json: node not installed (scripts/deps installs it)"
 fi
 NAME="annotate a function (mix)"
 run 0 "$BIN" annotate "$T/a" mix

@@ -8,7 +8,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 41
 W=$B/tests/fixtures/wasm/spec_args.wasm
 G=GAAACAQDAQCQMBYIBEFAWDANBYHRAEISCMKBKFQXDAMRUGY4DUPB7JZX
 C=CADQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQOBYHA4DQP5KR

@@ -39,12 +39,10 @@
 #     constructor.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup 28
 case $BIN in /*) ;; *) BIN=$(pwd)/$BIN ;; esac
 B=$(cd "${SCP_BUILD:-build}" && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-. "$(dirname "$0")/lib/check.sh"
 G=$(cd "$(dirname "$0")/../data/cli_ctorless" && pwd)
 
 W=$B/tests/fixtures/wasm

@@ -12,7 +12,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 15
 F=$B/tests/fixtures/wasm
 
 for v in v1 v2 v1_stripped v2_stripped; do

@@ -17,11 +17,9 @@
 # command at all.  Then one line per document: every relative link
 # ([text](path) or [text](path#anchor)) names a file or folder that exists.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup 124
 ROOT=$(pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
 case $B in /*) ;; *) B=$ROOT/$B ;; esac

@@ -31,14 +31,14 @@ gate() {
   ok failed_with "$1"
   "$BIN" check "$3" "$4" 100000000 --allow-failure >"$T/out" 2>"$T/err"; rc=$?
   NAME="$2: check --allow-failure passes on its limits (a note line)"
-  ok [ "$rc" -eq 0 ] && grep -q "^note  run ended: .*(failure allowed)$" "$T/out"
+  [ "$rc" -eq 0 ] && grep -q "^note  run ended: .*(failure allowed)$" "$T/out"; passed $?
 }
 
 # ---- Soroban
 "$BIN" profile "$DEMO" run u32:200 -o "$T/s_ok" -q -f json,folded 2>/dev/null; prc=$?
 "$BIN" check "$T/s_ok" --max-cpu 100000000 >"$T/out" 2>"$T/err"; rc=$?
 NAME="soroban ok: check passes (exit 0), no FAIL line"
-ok [ "$prc" -eq 0 ] && [ "$rc" -eq 0 ] && ! grep -q "run ended" "$T/out"
+[ "$prc" -eq 0 ] && [ "$rc" -eq 0 ] && ! grep -q "run ended" "$T/out"; passed $?
 "$BIN" profile "$DEMO" run u32:9999 -o "$T/s_trap" -q -f json 2>/dev/null; prc=$?
 gate 10 "soroban trap" "$T/s_trap" --max-cpu
 "$BIN" profile "$DEMO" run u32:200 --cpu-limit 100000 -o "$T/s_budget" -q -f json 2>/dev/null; prc=$?
@@ -65,7 +65,7 @@ node "$(dirname "$0")/../oracle/mkprog.js" "$T/p"
 "$BIN" profile "$T/p/ret_v3.so" --ix 0000000000000000 -o "$T/o_ok" -q -f json 2>/dev/null; prc=$?
 "$BIN" check "$T/o_ok" --max-cu 2 >"$T/out" 2>"$T/err"; rc=$?
 NAME="solana ok: 2 CU, check --max-cu 2 passes"
-ok [ "$prc" -eq 0 ] && [ "$rc" -eq 0 ]
+[ "$prc" -eq 0 ] && [ "$rc" -eq 0 ]; passed $?
 "$BIN" profile "$T/p/ret_v3.so" --ix 6500000000000000 -o "$T/o_custom" -q -f json 2>/dev/null; prc=$?
 gate 10 "solana Custom(101)" "$T/o_custom" --max-cu
 NAME="solana Custom(101): the FAIL line names the error"
@@ -101,17 +101,17 @@ JSON
 NAME="tx scenario: exit 10, the first failure's"
 ok [ "$prc" -eq 10 ]
 NAME="tx: labels name the instruction nodes (instruction #2 t1), an unlabelled one stays bare"
-ok grep -qx "transaction;instruction #1 t0;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
+grep -qx "transaction;instruction #1 t0;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
    grep -qx "transaction;instruction #2 t1;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded" &&
-   grep -qx "transaction;instruction #3;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded"
+   grep -qx "transaction;instruction #3;program:ret ix 0x0000000000000000;entrypoint \[no symbols\] 2" "$T/tx/01-pair/profile.folded"; passed $?
 prc=10; gate 10 "tx Custom(101)" "$T/tx/02-custom" --max-cu
 prc=11; gate 11 "tx syscall out of CU (1,200 CU)" "$T/tx/03-syscall_out" --max-cu
 prc=11; gate 11 "tx VM out of CU (160 CU)" "$T/tx/04-vm_out" --max-cu
 prc=11; gate 11 "tx builtin out of CU (100 CU)" "$T/tx/05-builtin_out" --max-cu
 NAME="tx: the meter runs out where pinned (1,200, 160 and 100 CU)"
-ok [ "$(awk '{s += $NF} END {print s}' "$T/tx/03-syscall_out/profile.folded")" = 1200 ] &&
+[ "$(awk '{s += $NF} END {print s}' "$T/tx/03-syscall_out/profile.folded")" = 1200 ] &&
    [ "$(awk '{s += $NF} END {print s}' "$T/tx/04-vm_out/profile.folded")" = 160 ] &&
-   [ "$(awk '{s += $NF} END {print s}' "$T/tx/05-builtin_out/profile.folded")" = 100 ]
+   [ "$(awk '{s += $NF} END {print s}' "$T/tx/05-builtin_out/profile.folded")" = 100 ]; passed $?
 "$BIN" check "$T/tx" --max-cu 100000000 >"$T/out" 2>"$T/err"; rc=$?
 NAME="check on the scenario folder: every case under its heading, exit 10 (the first failed run's)"
 ok sh -c "[ $rc -eq 10 ] && [ \$(grep -c '^== ' '$T/out') -eq 5 ] && [ \$(grep -c '^FAIL  run ended' '$T/out') -eq 4 ] &&
@@ -132,12 +132,12 @@ cp -r "$T/tx/03-syscall_out" "$T/old/01-renamed"
 cp -r "$T/tx/02-custom" "$T/old/02-gone_label"
 "$BIN" diff "$T/old" "$T/tx" -o "$T/d" >"$T/out" 2>"$T/err"; rc=$?
 NAME="diff of folders: exit 0, a diff per paired case in DIR/NN-LABEL/"
-ok [ "$rc" -eq 0 ] && [ -s "$T/d/01-pair/diff.svg" ] && [ -s "$T/d/02-custom/diff.txt" ] &&
-   [ -s "$T/d/03-syscall_out/diff.txt" ] && [ ! -e "$T/d/04-vm_out" ] && cmp -s "$T/out" "$T/d/diff.txt"
+[ "$rc" -eq 0 ] && [ -s "$T/d/01-pair/diff.svg" ] && [ -s "$T/d/02-custom/diff.txt" ] &&
+   [ -s "$T/d/03-syscall_out/diff.txt" ] && [ ! -e "$T/d/04-vm_out" ] && cmp -s "$T/out" "$T/d/diff.txt"; passed $?
 NAME="diff of folders: by label first (pair was 07), then in order (custom was 01, syscall_out was 02)"
-ok grep -qx "== 01 pair (was 07 pair)" "$T/out" && grep -qx "== 02 custom (was 01 renamed)" "$T/out" &&
+grep -qx "== 01 pair (was 07 pair)" "$T/out" && grep -qx "== 02 custom (was 01 renamed)" "$T/out" &&
    grep -qx "== 03 syscall_out (was 02 gone_label)" "$T/out" &&
-   grep -qx "== 04 vm_out: new, no case to compare with" "$T/out"
+   grep -qx "== 04 vm_out: new, no case to compare with" "$T/out"; passed $?
 NAME="diff of folders: custom (2 CU) against syscall_out's 1,200 shows the change"
 ok grep -Eq "^  CU +1,200 +2 +-1,198 " "$T/d/02-custom/diff.txt"
 "$BIN" diff "$T/old" "$T/o_ok" -o "$T/d2" >/dev/null 2>"$T/err"; rc=$?
@@ -170,9 +170,9 @@ if [ -f "$ORACLE/token.so" ] && [ -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
   prc=11; gate 11 "cpi callee's VM out of CU (ProgramFailedToComplete)" "$T/cpi/02-callee_vm_out" --max-cu
   NAME="cpi callee's VM out of CU: it was the callee's meter, 1,259 CU in all"
   P=ScprofProgram111111111111111111111111111111
-  ok [ "$(grep -o '"value":"Program [^"]*' "$T/cpi/02-callee_vm_out/report.json" | sed -n '4,6s/^"value":"//p')" = \
+  [ "$(grep -o '"value":"Program [^"]*' "$T/cpi/02-callee_vm_out/report.json" | sed -n '4,6s/^"value":"//p')" = \
        "$(printf 'Program %s invoke [2]\nProgram %s consumed 35 of 35 compute units\nProgram %s failed: exceeded CUs meter at BPF instruction' "$P" "$P" "$P")" ] &&
-     grep -q '"message":"instruction #2 failed: ProgramFailedToComplete"' "$T/cpi/02-callee_vm_out/report.json"
+     grep -q '"message":"instruction #2 failed: ProgramFailedToComplete"' "$T/cpi/02-callee_vm_out/report.json"; passed $?
 else
   oracle_missing "gates cpi: $ORACLE/token.so or the cpi.so fixture missing"
 fi

@@ -4,10 +4,8 @@
 # out of every format as clean UTF-8 under one rule, \xNN for each such
 # byte, never raw; valid non-ASCII stays; two runs are byte-identical.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup 19
 
 python3 "$(dirname "$0")/lib/hostile_wasm.py" "$T/h.wasm"
 "$BIN" profile "$T/h.wasm" run -o "$T/a" -f all >"$T/stdout" 2>"$T/err"; rc=$?

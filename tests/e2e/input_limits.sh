@@ -5,7 +5,7 @@
 # limit's edge still loads.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 10
 
 # A 139 MB scenario file (sparse: it takes no disk) is refused by its size.
 truncate -s 139000000 "$T/big.json"

@@ -5,10 +5,9 @@
 # sideways, closes a circle, or has a folder the order does not name.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-B=${SCP_BUILD:-build}
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup 9
 CHECK="python3 scripts/check-layers"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 
 # check NAME EXPECTED_STATUS PATTERN ARGS...: status and a line of output
 check() {

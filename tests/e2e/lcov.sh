@@ -7,10 +7,8 @@
 # Prints PASS / FAIL / SKIP lines.  $SCPROF is the binary, $SCP_BUILD the
 # build folder; run from the repository root (tests/run.sh does).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib/check.sh"
+e2e_setup 9
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }

@@ -12,7 +12,7 @@
 # reader refusing a report whose column does not sum to its fee row.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 27
 . "$(dirname "$0")/lib/ledger_keys.sh"
 cp "$B/tests/fixtures/wasm/ledger_keys.wasm" "$T/"
 ledger_keys_scenario "$T/keys.json"
@@ -83,7 +83,7 @@ total_of() {  # the Ledger entries table's total of fee column $1 (1 = disk read
 for pair in "1 disk read entries" "2 disk read bytes" "3 write entries" "4 write bytes" "5 rent" "6 TTL writes"; do
   c=${pair%% *} name=${pair#* }
   NAME="the entries' $name sum to the fee table's ($(fee_row "$name"))"
-  ok [ -n "$(fee_row "$name")" ] && [ "$(total_of "$c")" = "$(fee_row "$name")" ]
+  [ -n "$(fee_row "$name")" ] && [ "$(total_of "$c")" = "$(fee_row "$name")" ]; passed $?
 done
 NAME="[derived] the fee table: write entries 10,000, write bytes 421, rent 266,123, TTL writes 7,624"
 ok [ "$(fee_row "write entries") $(fee_row "write bytes") $(fee_row rent) $(fee_row "TTL writes")" = "10000 421 266123 7624" ]

@@ -11,7 +11,7 @@
 # settings; row by row against the table of the run with a network.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 25
 . "$(dirname "$0")/lib/ledger_keys.sh"
 cp "$B/tests/fixtures/wasm/ledger_keys.wasm" "$T/"
 ledger_keys_scenario "$T/keys.json"

@@ -10,7 +10,7 @@
 # is printed); the charged total, the refund and the peak are pins [pin].
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 14
 CALLER=$B/examples/caller.wasm
 COUNTER=$B/examples/counter.wasm
 ID=CCPLZZHAPQQN32L6WKKJN45KLHUTUFSCECQWX42DSULQ7RMO72ZAMIRJ

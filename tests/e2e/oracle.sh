@@ -10,18 +10,12 @@
 # not made into its own SKIP line.  scprof always runs sBPF programs: a
 # case it cannot run fails.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 
 # the oracle lives in the release build's folder whatever BUILD this is
-ORACLE=${SCP_ORACLE_DIR:-build/oracle}
-export SCP_ORACLE_DIR="$ORACLE"
-have_oracle=0
-command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
+oracle_setup
 
 # builtin:NAME -> the ELF scripts/deps extracted and the id and loader it runs under
 builtin_args() {

@@ -6,7 +6,8 @@
 #   xmllint                         the SVGs are well-formed XML
 #   node                            the SVG's script: zoom, search, URL state
 #   python3 json                    speedscope / JSON report parse
-# One line per check: PASS, FAIL, or SKIP (tool not installed).
+# One line per check: PASS or FAIL (a viewer scripts/deps installs that
+# is missing fails).
 # Run from the repository root (tests/run.sh does).
 set -u
 CC=${CC:-cc}
@@ -16,7 +17,6 @@ trap 'rm -rf "$tmp"' EXIT
 # every check here is a real reader's ([viewer]) but the build of gen_out
 pass() { echo "PASS [viewer] $*"; }
 fail() { echo "FAIL [viewer] $*"; }
-skip() { echo "SKIP [viewer] $*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 . "$(dirname "$0")/lib/check.sh"   # helper
 # check NAME FILE PATTERN: PASS when the extended regex PATTERN is in FILE.
@@ -50,7 +50,7 @@ if have callgrind_annotate; then
   check "callgrind_annotate: inclusive cost through call edges" "$tmp/cai.txt" \
     '360 \(25\.53%\) +90 \(15\.25%\) +src/lib\.rs:main'
 else
-  skip "callgrind_annotate not installed"
+  fail "callgrind_annotate not installed (scripts/deps installs valgrind)"
 fi
 
 # ---- go tool pprof -----------------------------------------------------------
@@ -66,7 +66,7 @@ if have go; then
   go tool pprof -top -lines "$tmp/fixture.pb.gz" >"$tmp/ppl.txt" 2>&1
   check "pprof: source lines" "$tmp/ppl.txt" '170instructions .* compute src/math\.rs:6$'
 else
-  skip "go (golang-go) not installed: pprof not checked"
+  fail "go not installed (scripts/deps installs golang-go): pprof not checked"
 fi
 
 # ---- XML ------------------------------------------------------------------
@@ -76,14 +76,14 @@ if have xmllint; then
     else fail "xmllint: $f well-formed"; cat "$tmp/x.log"; fi
   done
 else
-  skip "xmllint not installed"
+  fail "xmllint not installed (scripts/deps installs libxml2-utils)"
 fi
 
 # ---- the SVG's script, in node with a small DOM ----------------------------
 if have node; then
   helper viewer "svg_dom_check.js" node tests/output/svg_dom_check.js "$tmp/fixture.svg"
 else
-  skip "node not installed: SVG script not checked"
+  fail "node not installed (scripts/deps installs it): SVG script not checked"
 fi
 
 # ---- JSON -------------------------------------------------------------------
@@ -93,6 +93,6 @@ if have python3; then
     else fail "json: $f parses"; cat "$tmp/j.log"; fi
   done
 else
-  skip "python3 not installed"
+  fail "python3 not installed (scripts/deps installs it)"
 fi
 exit 0

@@ -8,12 +8,9 @@
 # replaces the folder whole; a folder holding the user's own files is
 # never removed.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-DEMO=$B/examples/demo.wasm
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup 20
+DEMO=$B/examples/demo.wasm
 
 "$BIN" profile "$DEMO" run u32:200 -o "$T/out" -q; rc=$?
 NAME="first run (exit $rc)"; ok [ "$rc" -eq 0 ]
@@ -25,7 +22,7 @@ NAME="first run (exit $rc)"; ok [ "$rc" -eq 0 ]
 NAME="write failure: exit 74 naming the file and reason (exit $rc)"
 ok one_line_error 74 "$T/out/flamegraph.svg: cannot write: File too large"
 (cd "$T/out" && ls && cat ./*) >"$T/after"
-NAME="the first run's folder is untouched"; ok cmp -s "$T/before" "$T/after"
+NAME="the first run's folder is untouched"; ok same_bytes "$T/before" "$T/after"
 NAME="nothing left beside it"; ok [ "$(ls "$T")" = "$(printf 'after\nbefore\nerr\nout')" ]
 
 # a file of several MiB goes to disk a chunk at a time while it is made,
@@ -36,7 +33,7 @@ NAME="nothing left beside it"; ok [ "$(ls "$T")" = "$(printf 'after\nbefore\nerr
 NAME="write failure mid-file: exit 74 naming the file and reason (exit $rc)"
 ok one_line_error 74 "$T/out/profile.folded: cannot write: File too large"
 (cd "$T/out" && ls && cat ./*) >"$T/after"
-NAME="mid-file failure: the first run's folder is untouched"; ok cmp -s "$T/before" "$T/after"
+NAME="mid-file failure: the first run's folder is untouched"; ok same_bytes "$T/before" "$T/after"
 NAME="mid-file failure: nothing left beside it"; ok [ "$(ls "$T")" = "$(printf 'after\nbefore\nerr\nout')" ]
 
 # a run that completes replaces the folder whole: the formats it did not
@@ -66,7 +63,7 @@ sed 's/u32:5/u32:6/' "$T/s.json" >"$T/s2.json"
 (trap '' XFSZ; ulimit -f 10; "$BIN" profile -q -o "$T/sc" --scenario "$T/s2.json") 2>"$T/err"; rc=$?
 NAME="scenario write failure: exit 74 (exit $rc)"; ok one_line_error 74 "$T/sc/01-run/flamegraph.svg: cannot write: File too large"
 (cd "$T/sc" && find . -type f | sort | xargs cat) >"$T/sc-after"
-NAME="scenario folder untouched"; ok cmp -s "$T/sc-before" "$T/sc-after"
+NAME="scenario folder untouched"; ok same_bytes "$T/sc-before" "$T/sc-after"
 NAME="scenario: nothing left beside it"; ok [ "$(ls "$T" | grep -c 'tmp\|old')" -eq 0 ]
 
 # a Solana program's folder (its result.txt included) is swapped the same way
@@ -78,7 +75,7 @@ if command -v node >/dev/null 2>&1; then
   (trap '' XFSZ; ulimit -f 1; "$BIN" profile "$T/p/fault_v3.so" -o "$T/sol" -q) 2>"$T/err"; rc=$?
   NAME="solana write failure: exit 74 (exit $rc)"; ok one_line_error 74 "$T/sol/"
   (cd "$T/sol" && ls && cat ./*) >"$T/sol-after"
-  NAME="solana folder untouched"; ok cmp -s "$T/sol-before" "$T/sol-after"
+  NAME="solana folder untouched"; ok same_bytes "$T/sol-before" "$T/sol-after"
   NAME="solana: nothing left beside it"; ok [ "$(ls "$T" | grep -c 'tmp\|old')" -eq 0 ]
 else
   echo "FAIL solana outputs: no node to write the programs (scripts/deps installs it)"

@@ -5,12 +5,9 @@
 # compared with litesvm by oracle.sh (fixture_counter_50) and sol_tx.sh
 # (tests/oracle/cpi_expected.txt); here they pin the README's text.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-README=$(dirname "$0")/../../README.md
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup 4
+README=$(dirname "$0")/../../README.md
 
 if [ ! -f "$B/tests/fixtures/sbpf/counter.so" ] || [ ! -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
   echo "FAIL readme_sol: the sBPF fixtures are not built (make builds them)"; exit 0

@@ -6,7 +6,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 12
 
 F=$B/tests/fixtures/wasm
 cp "$F/retype_v1.wasm" "$F/retype_v2.wasm" "$T/"

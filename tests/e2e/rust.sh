@@ -9,7 +9,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 287
 HERE=$(dirname "$0")
 
 # run NAME STATUS WASM ARGS... : profile into $T/NAME; checks the status
@@ -25,7 +25,7 @@ run() {
 budget() {
   cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$T/$1/report.txt")
   mem=$(awk '$1 == "Memory" {gsub(",", "", $2); print $2; exit}' "$T/$1/report.txt")
-  NAME="[pin] $1 costs $2 CPU, $3 bytes (got $cpu, $mem)"; ok [ "$cpu" = "$2" ] && [ "$mem" = "$3" ]
+  NAME="[pin] $1 costs $2 CPU, $3 bytes (got $cpu, $mem)"; [ "$cpu" = "$2" ] && [ "$mem" = "$3" ]; passed $?
 }
 
 # frames NAME: the distinct guest and inlined frame labels of a profile

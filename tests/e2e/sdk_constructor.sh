@@ -38,7 +38,8 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+. "$(dirname "$0")/lib/kv_scenario.sh"
+e2e_setup 22
 G=$(cd "$(dirname "$0")/../data/sdk_ctorless" && pwd)
 
 W=$B/tests/fixtures/wasm
@@ -142,16 +143,7 @@ ok eval 'folded_is_cpu "$T/tok/01-decimals" && folded_is_cpu "$T/tok/02-mint"'
 
 # ---- files without a constructor: the bytes main's build wrote
 
-cat >"$T/kv.json" <<'J'
-{"context": "sdk-test",
- "contracts": [{"name": "kv", "wasm": "kv.wasm"}],
- "calls": [
-  {"contract": "kv", "function": "put", "args": ["sym:k1", "sym:v1"]},
-  {"contract": "kv", "function": "get", "args": ["sym:k1"]},
-  {"contract": "kv", "function": "del", "args": ["sym:k1"]},
-  {"contract": "kv", "function": "get", "args": ["sym:k1"]}
- ]}
-J
+kv_scenario "$T/kv.json"
 cat >"$T/two.json" <<'J'
 {"context": "sdk-test",
  "contracts": [{"name": "counter", "wasm": "counter.wasm"}, {"name": "caller", "wasm": "caller.wasm"}],

@@ -29,19 +29,11 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+. "$(dirname "$0")/lib/kv_scenario.sh"
+e2e_setup 15
 
 cp "$B/tests/fixtures/wasm/kv_store.wasm" "$T/kv.wasm"
-cat >"$T/sc.json" <<'J'
-{"context": "sdk-test",
- "contracts": [{"name": "kv", "wasm": "kv.wasm"}],
- "calls": [
-  {"contract": "kv", "function": "put", "args": ["sym:k1", "sym:v1"]},
-  {"contract": "kv", "function": "get", "args": ["sym:k1"]},
-  {"contract": "kv", "function": "del", "args": ["sym:k1"]},
-  {"contract": "kv", "function": "get", "args": ["sym:k1"]}
- ]}
-J
+kv_scenario "$T/sc.json"
 "$BIN" profile -q -o "$T/sc" --scenario "$T/sc.json" 2>"$T/err"
 rc=$?
 

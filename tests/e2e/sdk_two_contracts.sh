@@ -24,7 +24,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 7
 
 cp "$B/examples/counter.wasm" "$B/examples/caller.wasm" "$T/"
 # the id of e.register number N in a test Env

@@ -25,23 +25,17 @@
 #     result.txt with the gate on and off.
 # Gates scprof does not model are refused with one line naming them.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 . "$(dirname "$0")/lib/words.sh"
 . "$(dirname "$0")/lib/sol.sh"
-ORACLE=${SCP_ORACLE_DIR:-build/oracle}
-export SCP_ORACLE_DIR="$ORACLE"
+oracle_setup
 G=$B/tests/fixtures/sbpf/gates.so
 if [ ! -f "$G" ] || [ ! -f "$B/tests/fixtures/sbpf/cpi.so" ]; then
   echo "FAIL sol_feature: $G or cpi.so not built (make builds them)"
   exit 0
 fi
-have_oracle=0
-command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
 [ $have_oracle -eq 1 ] || oracle_missing "sol_feature: the litesvm comparisons (litesvm 1.5.0 not installed in $ORACLE)"
 
 DEPLETE=B7H2caeia4ZFcpE3QcgMqbiWiBtWrdBRBSJ1DY6Ktxbq

@@ -11,7 +11,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 14
 ID=ScprofProgram111111111111111111111111111111
 ELF="$B/tests/fixtures/sbpf/counter.so"
 if [ ! -f "$ELF" ]; then echo "FAIL sol_names: no $ELF (make builds it)"; exit 0; fi

@@ -17,19 +17,14 @@
 # holding the ELF), and runs it by --program-id alone.  Then the input that used to be taken silently is
 # refused or read, one check each.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 . "$(dirname "$0")/lib/words.sh"
+. "$(dirname "$0")/lib/sol.sh"
 
-ORACLE=${SCP_ORACLE_DIR:-build/oracle}
-export SCP_ORACLE_DIR="$ORACLE"
-have_oracle=0
-if command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ]; then
-  have_oracle=1
-else
+oracle_setup
+if [ $have_oracle -eq 0 ]; then
   oracle_missing "sol_state: every case against litesvm (litesvm 1.5.0 not installed in $ORACLE)"
 fi
 have_py=1
@@ -130,7 +125,7 @@ ocase() {
 PROGS=   # the hand-assembled programs of cases.sh are not needed here
 . "$D/cases.sh"
 NAME="cases of real programs were run from files"
-ok [ "$ncase" -gt 40 ] || [ $have_py -eq 0 ]
+[ "$ncase" -gt 40 ] || [ $have_py -eq 0 ]; passed $?
 
 # The same from a scenario of transactions: tests/oracle/ata_cases.json
 # (ATA create with its CPIs into Token and System, Token-2022 flows) with
@@ -148,6 +143,7 @@ if [ $have_py -eq 1 ] && [ -f "$ORACLE/ata.so" ]; then
     NAME="ata_cases from $form files: every transaction's profile and result, byte for byte"
     ok diff -r "$T/ata" "$T/ata_$form"
     [ $have_oracle -eq 1 ] || continue
+    tx_all_profiled "[litesvm] ata_cases from $form files:" "$T/ata_oracle.txt" "$T/ata_$form"
     for dir in "$T/ata_$form"/*/; do
       label=$(basename "$dir" | sed 's/^[0-9]*-//')
       awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/ata_oracle.txt" |
@@ -156,6 +152,8 @@ if [ $have_py -eq 1 ] && [ -f "$ORACLE/ata.so" ]; then
       ok cmp -s "$T/want.txt" "$dir/result.txt"
     done
   done
+else
+  oracle_missing "ata_cases from account files: $ORACLE/ata.so (litesvm's ELF) or python3 missing"
 fi
 
 # A scenario of "instructions" whose program is deployed in its account
@@ -185,6 +183,8 @@ EOF2
   "$BIN" profile --scenario "$T/dep/s2.json" -o "$T/dep/out2" -q >/dev/null 2>"$T/err"; rc=$?
   NAME="an id neither in \"programs\" nor deployed: one line"
   ok one_line_error 65 "instruction 1: $TK is not in \"programs\" nor a program deployed in \"accounts\""
+else
+  oracle_missing "p-token deployed in account files: $ORACLE/token.so (litesvm's ELF) or python3 missing"
 fi
 
 # ---- what used to be taken silently: now read, or refused in one line ----
@@ -272,6 +272,8 @@ EOF2
   NAME="with --program-id given the hint is not added"
   no_hint() { [ "$rc" -eq 10 ] && ! grep -q "give --program-id" "$T/err"; }
   ok no_hint
+else
+  oracle_missing "Memo and token refusals: $MEMO (litesvm's ELF) missing"
 fi
 
 # the profiles above print Solana's words only (lib/words.sh)

@@ -14,23 +14,17 @@
 #     transaction's CU, logs and outcome equal litesvm's;
 #   - bad sysvars are one-line errors naming the file and the JSON path.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 . "$(dirname "$0")/lib/words.sh"
 . "$(dirname "$0")/lib/sol.sh"
-ORACLE=${SCP_ORACLE_DIR:-build/oracle}
-export SCP_ORACLE_DIR="$ORACLE"
+oracle_setup
 CLOCKP=$B/tests/fixtures/sbpf/clock_v3.so
 if [ ! -f "$CLOCKP" ]; then
   echo "FAIL sol_sysvar: $CLOCKP not built (make builds it)"
   exit 0
 fi
-have_oracle=0
-command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
 # the ALT program's ELF: taken out of litesvm's package (into this test's
 # folder, so the shared oracle folder is left as it is)
 ALT=$ORACLE/alt.so
@@ -65,7 +59,7 @@ create() { echo "--ix 00000000$(le64 "$1")ff --account $2:0:$SYS::w --account $K
 scase() {
   name=$1 want=$2 prog=$3
   shift 3
-  if [ ! -f "$prog" ]; then echo "SKIP sol_sysvar $name: $prog not there"; return 0; fi
+  if [ ! -f "$prog" ]; then oracle_missing "sol_sysvar $name: $prog not there"; return 0; fi
   if [ "$prog" = "$ALT" ]; then sol_case "sol_sysvar $name" "$want" "$prog --program-id $ALTID" builtin:alt "$@"
   else sol_case "sol_sysvar $name" "$want" "$prog" "$prog" "$@"; fi
 }

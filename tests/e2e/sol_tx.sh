@@ -12,16 +12,12 @@
 # tests/oracle/*expected.txt ([pin]).  litesvm is required (scripts/deps);
 # SCP_NO_ORACLE=1 turns each transaction not compared into a SKIP line.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 . "$(dirname "$0")/lib/words.sh"
-ORACLE=${SCP_ORACLE_DIR:-build/oracle}
-export SCP_ORACLE_DIR="$ORACLE"
-have_oracle=0
-command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
+. "$(dirname "$0")/lib/sol.sh"
+oracle_setup
 
 # every transaction of scenario $1 (profiled in $2) against litesvm
 against_oracle() {
@@ -29,6 +25,7 @@ against_oracle() {
   if [ $have_oracle -eq 1 ]; then
     node "$D/tx.js" "$1" >"$T/oracle.txt" 2>"$T/oracle.err" ||
       { echo "FAIL [litesvm] sol_tx: tx.js $(basename "$1") exited $?"; head -3 "$T/oracle.err"; }
+    tx_all_profiled "[litesvm] sol_tx $(basename "$1"):" "$T/oracle.txt" "$2"
   fi
   for dir in "$2"/*/; do
     [ -d "$dir" ] || continue

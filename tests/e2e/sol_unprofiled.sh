@@ -8,7 +8,7 @@
 # refused.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 5
 ELF=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)/cpi.so
 if [ ! -f "$ELF" ]; then
   echo "FAIL sol_unprofiled: $B/tests/fixtures/sbpf/cpi.so not built"; exit 0
@@ -24,9 +24,9 @@ JSON
 scenario false >"$T/s.json"
 "$BIN" profile --scenario "$T/s.json" -o "$T/out" -q 2>"$T/err"; rc=$?
 NAME="sol_unprofiled: every transaction 2969 CU (litesvm's, as test_sol_tx), the unprofiled one too"
-ok [ "$rc" -eq 0 ] && [ "$(cat "$T/out/scenario.txt")" = "$(printf '01\tone\t2969\tok\n02\ttwo\t2969\tok\n03\tthree\t2969\tok')" ]
+[ "$rc" -eq 0 ] && [ "$(cat "$T/out/scenario.txt")" = "$(printf '01\tone\t2969\tok\n02\ttwo\t2969\tok\n03\tthree\t2969\tok')" ]; passed $?
 NAME="sol_unprofiled: the profiled transactions get a folder, the unprofiled one does not"
-ok [ -s "$T/out/01-one/profile.folded" ] && [ ! -e "$T/out/02-two" ] && [ -s "$T/out/03-three/result.txt" ]
+[ -s "$T/out/01-one/profile.folded" ] && [ ! -e "$T/out/02-two" ] && [ -s "$T/out/03-three/result.txt" ]; passed $?
 NAME="sol_unprofiled: the program loaded once gives the third transaction the first one's profile"
 ok cmp -s "$T/out/01-one/profile.folded" "$T/out/03-three/profile.folded"
 NAME="sol_unprofiled: the profile sums to the CU"

@@ -25,15 +25,11 @@
 # runtime refuses (deactivated, extended in this slot, wrong owner, bad
 # data) and fee payers that cannot pay give litesvm's errors.
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-B=${SCP_BUILD:-build}
-D=$(dirname "$0")/../oracle
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
+D=$(dirname "$0")/../oracle
 . "$(dirname "$0")/lib/words.sh"
-ORACLE=${SCP_ORACLE_DIR:-build/oracle}
-export SCP_ORACLE_DIR="$ORACLE"
+oracle_setup
 
 # ---- without the oracle -------------------------------------------------
 # FeePayer1111... (base58 decoded by python, as the test's own arithmetic)

@@ -8,10 +8,8 @@
 # syscalls; bad programs and options get one-line errors.
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
-BIN=${SCPROF:-build/bin/scprof}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 . "$(dirname "$0")/lib/check.sh"
+e2e_setup
 if ! command -v node >/dev/null 2>&1; then
   echo "FAIL solana: no node to write the programs (scripts/deps installs it)"; exit 0
 fi
@@ -19,11 +17,11 @@ node "$(dirname "$0")/../oracle/mkprog.js" "$T/p"
 
 "$BIN" profile "$T/p/syscalls_v3.so" -o "$T/a" -q >"$T/out" 2>"$T/err"; rc=$?
 NAME="syscalls_v3: runs (exit 0), nothing on stderr"
-ok [ "$rc" -eq 0 ] && [ ! -s "$T/err" ]
+[ "$rc" -eq 0 ] && [ ! -s "$T/err" ]; passed $?
 NAME="syscalls_v3: every format and result.txt written"
-ok [ -s "$T/a/flamegraph.svg" ] && [ -s "$T/a/profile.folded" ] && [ -s "$T/a/report.txt" ] &&
+[ -s "$T/a/flamegraph.svg" ] && [ -s "$T/a/profile.folded" ] && [ -s "$T/a/report.txt" ] &&
    [ -s "$T/a/profile.speedscope.json" ] && [ -s "$T/a/callgrind.out.scprof" ] &&
-   [ -s "$T/a/profile.pb.gz" ] && [ -s "$T/a/report.json" ] && [ -s "$T/a/result.txt" ]
+   [ -s "$T/a/profile.pb.gz" ] && [ -s "$T/a/report.json" ] && [ -s "$T/a/result.txt" ]; passed $?
 NAME="syscalls_v3: 36,711 CU (as litesvm 1.5.0 charges)"
 ok grep -qx "cu 36711" "$T/a/result.txt"
 NAME="syscalls_v3: the folded self CU add up to 36,711"
@@ -31,14 +29,14 @@ ok [ "$(awk '{s += $NF} END {print s}' "$T/a/profile.folded")" = 36711 ]
 # each syscall's node holds its own cost: sha256 of 64 bytes 85 + 32,
 # secp256k1_recover 25,000, three bumps tried 3 x 1,500, ten log_64 calls
 NAME="syscalls_v3: syscall nodes at their call sites with agave's costs"
-ok grep -q ";syscall:sol_sha256 117$" "$T/a/profile.folded" &&
+grep -q ";syscall:sol_sha256 117$" "$T/a/profile.folded" &&
    grep -q ";syscall:sol_secp256k1_recover 25000$" "$T/a/profile.folded" &&
    grep -q ";syscall:sol_try_find_program_address 7500$" "$T/a/profile.folded" &&
    grep -q ";syscall:sol_log_64_ 1000$" "$T/a/profile.folded" &&
-   grep -q "^program:syscalls_v3;entrypoint \[no symbols\] 169$" "$T/a/profile.folded"
+   grep -q "^program:syscalls_v3;entrypoint \[no symbols\] 169$" "$T/a/profile.folded"; passed $?
 NAME="syscalls_v3: the report shows the runtime's logs and the return data"
-ok grep -q "Program log: 0x1, 0x2, 0x3, 0x4, 0xffffffffffffffff" "$T/a/report.txt" &&
-   grep -q "Program return: ScprofProgram111111111111111111111111111111 " "$T/a/report.txt"
+grep -q "Program log: 0x1, 0x2, 0x3, 0x4, 0xffffffffffffffff" "$T/a/report.txt" &&
+   grep -q "Program return: ScprofProgram111111111111111111111111111111 " "$T/a/report.txt"; passed $?
 "$BIN" profile "$T/p/syscalls_v3.so" -o "$T/b" -q 2>/dev/null
 NAME="syscalls_v3: two runs write the same bytes"
 ok diff -r "$T/a" "$T/b"
@@ -47,9 +45,9 @@ ok diff -r "$T/a" "$T/b"
 NAME="fault_v3: exit 10, one line naming the error and the CU"
 ok one_line_error 10 "instruction failed: ProgramFailedToComplete after 200000 CU"
 NAME="fault_v3: the fault depletes the meter, on the program's root node"
-ok grep -qx "cu 200000" "$T/f/result.txt" &&
+grep -qx "cu 200000" "$T/f/result.txt" &&
    [ "$(awk '{s += $NF} END {print s}' "$T/f/profile.folded")" = 200000 ] &&
-   grep -qx "program:fault_v3 199997" "$T/f/profile.folded"
+   grep -qx "program:fault_v3 199997" "$T/f/profile.folded"; passed $?
 NAME="fault_v3: the consumed line shows the VM's own count"
 ok grep -q "consumed 3 of 200000 compute units" "$T/f/result.txt"
 
@@ -57,14 +55,14 @@ ok grep -q "consumed 3 of 200000 compute units" "$T/f/result.txt"
 "$BIN" check "$T/a/report.json" --max-cu 36710 >/dev/null 2>&1; r2=$?
 "$BIN" check "$T/a" --max-fn-cu syscall:sol_secp256k1_recover=24999 >/dev/null 2>&1; r3=$?
 NAME="check: --max-cu and --max-fn-cu on a Solana profile"
-ok [ "$r1" -eq 0 ] && [ "$r2" -eq 11 ] && [ "$r3" -eq 11 ]
+[ "$r1" -eq 0 ] && [ "$r2" -eq 11 ] && [ "$r3" -eq 11 ]; passed $?
 NAME="diff: two Solana profiles, CU by default"
 ok sh -c '"$1" diff "$2" "$3" -o "$4" | grep -q "CU      36,711  200,000  +163,289"' _ "$BIN" "$T/a" "$T/f" "$T/d"
 
 "$BIN" profile "$T/p/syscalls_v3.so" --list >"$T/list" 2>&1
 NAME="--list: version, entrypoint and syscalls by name"
-ok grep -qx "sbpf v3" "$T/list" && grep -q "(entrypoint)" "$T/list" &&
-   grep -qx "syscall 0x17e40350 sol_secp256k1_recover" "$T/list"
+grep -qx "sbpf v3" "$T/list" && grep -q "(entrypoint)" "$T/list" &&
+   grep -qx "syscall 0x17e40350 sol_secp256k1_recover" "$T/list"; passed $?
 
 head -c 100 "$T/p/syscalls_v3.so" >"$T/trunc.so"
 "$BIN" profile "$T/trunc.so" >/dev/null 2>"$T/err"; rc=$?
@@ -105,9 +103,9 @@ cat >"$T/p/flow.json" <<JSON
 JSON
 "$BIN" profile --scenario "$T/p/flow.json" -o "$T/s" -q 2>"$T/err"; rc=$?
 NAME="scenario: one line per instruction with its CU and outcome; exit 10 (one failed)"
-ok [ "$rc" -eq 10 ] && [ "$(cat "$T/s/scenario.txt")" = "$(printf '01\tmove\t8\tok\n02\tagain\t8\tok\n03\tburn\t5\tUnbalancedInstruction\n04\twrite\t3\tok')" ]
+[ "$rc" -eq 10 ] && [ "$(cat "$T/s/scenario.txt")" = "$(printf '01\tmove\t8\tok\n02\tagain\t8\tok\n03\tburn\t5\tUnbalancedInstruction\n04\twrite\t3\tok')" ]; passed $?
 NAME="scenario: profiled instructions get a folder, set-up ones do not"
-ok [ -s "$T/s/01-move/profile.folded" ] && [ ! -d "$T/s/02-again" ] && [ -s "$T/s/04-write/result.txt" ]
+[ -s "$T/s/01-move/profile.folded" ] && [ ! -d "$T/s/02-again" ] && [ -s "$T/s/04-write/result.txt" ]; passed $?
 # two moves carried over, the failed burn changed nothing, the write landed
 NAME="scenario: accounts carry over; a failed instruction changes nothing"
 ok grep -qx "post $K1 999999998 $P 5a02030405060708" "$T/s/04-write/result.txt"

@@ -17,7 +17,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 6
 cp "$B/examples/demo.wasm" "$B/examples/counter.wasm" "$T/"
 
 # scenario NCONTRACTS NCALLS FILE: every third contract is counter, the

@@ -9,7 +9,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 23
 TELLER=$B/examples/teller.wasm
 VAULT=$B/examples/vault.wasm
 # The vault's id: deployer = zero account, salt = 1 (include/scprof.h).
@@ -55,11 +55,11 @@ NAME="storage per call site: put_contract_data writes 3"
 ok grep -q "^ *5 .* 3 *0 *120 *host:put_contract_data$" "$R"
 sum=$(awk '{s += $NF} END {print s}' "$F")
 cpu=$(awk '$1 == "CPU" {gsub(",", "", $2); print $2; exit}' "$R")
-NAME="folded sums to Budget CPU ($sum)"; ok [ -n "$cpu" ] && [ "$sum" = "$cpu" ]
+NAME="folded sums to Budget CPU ($sum)"; [ -n "$cpu" ] && [ "$sum" = "$cpu" ]; passed $?
 J=$T/a/report.json
 NAME="sum of self == total, CPU and memory"
-ok [ "$(jq '[.nodes[].self[0]] | add' "$J")" = "$(jq '.metrics[0].total' "$J")" ] &&
-   [ "$(jq '[.nodes[].self[1]] | add' "$J")" = "$(jq '.metrics[1].total' "$J")" ]
+[ "$(jq '[.nodes[].self[0]] | add' "$J")" = "$(jq '.metrics[0].total' "$J")" ] &&
+   [ "$(jq '[.nodes[].self[1]] | add' "$J")" = "$(jq '.metrics[1].total' "$J")" ]; passed $?
 # exact numbers for paths without require_auth (cost-params.txt): the
 # teller's own VM and the whole vault.total() call below host:call
 NAME="[pin] teller instantiation 104,394 CPU"
@@ -81,4 +81,4 @@ NAME="one deposit fewer: result 5"; ok grep -q "result *u32:5" "$T/c/report.txt"
 "$BIN" profile -o "$T/d" -q "$TELLER" run --vault "$ID" 2>"$T/err"
 rc=$?
 NAME="missing --times: one-line error, exit 3 (exit $rc)"
-ok [ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ]
+[ "$rc" -eq 3 ] && [ "$(wc -l <"$T/err")" -eq 1 ]; passed $?

@@ -15,7 +15,7 @@
 # Prints one PASS/FAIL line per check (tests/run.sh counts them).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 22
 cp "$B/examples/token.wasm" "$B/examples/payer.wasm" "$T/"
 ADMIN=GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5
 ALICE=GCEZWKCA5VLDNRLN3RPRJMRZOX3Z6G5CHCGSNFHEYVXM3XOJMDS674JZ

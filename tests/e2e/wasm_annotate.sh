@@ -18,7 +18,7 @@
 # folder; run from the repository root (tests/run.sh does).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup
+e2e_setup 35
 
 if ! command -v wasm-strip >/dev/null 2>&1 || ! command -v wasm-objdump >/dev/null 2>&1; then
   echo "FAIL wasm_annotate: wasm-strip / wasm-objdump not installed (scripts/deps installs wabt)"
@@ -55,6 +55,7 @@ for w in examples/demo.wasm:run:u32:200 tests/fixtures/rust/vault_O3.wasm:deposi
   wasm-objdump -d "$T/w/$n.wasm" |
     awk '/^ [0-9a-f]+: / {o = $1; sub(/:$/, "", o); t = $0; sub(/^[^|]*\| */, "", t); split(t, a, " "); print o, a[1]}
          /^[0-9a-f]+ func\[/ {print $1, "func"}' >"$T/$n.objdump"
+  nf=0
   for frame in $(awk '{n = split($0, a, ";"); for (i = 2; i <= n; i++) { x = a[i]; sub(/ [0-9]+$/, "", x)
                         if (x ~ /^func\[[0-9]+\] / || x ~ / \[export\]$/) print x } }' "$T/$n/profile.folded" |
                  sed 's/ \[.*//' | sort -u); do
@@ -65,7 +66,7 @@ for w in examples/demo.wasm:run:u32:200 tests/fixtures/rust/vault_O3.wasm:deposi
     sum=$(rows_sum "$T/out")
     head1=$(sed -n '1s/.* self CPU \([0-9,]*\) .*/\1/p' "$T/out" | tr -d ,)
     NAME="wasm_annotate $n: annotate $frame: Σ rows' CPU = inclusive - children CPU in the folded stacks ($sum, $self)"
-    ok [ "$rc" -eq 0 ] && [ "$sum" = "$self" ] && [ "$head1" = "$self" ] && [ "$self" -gt 0 ]
+    [ "$rc" -eq 0 ] && [ "$sum" = "$self" ] && [ "$head1" = "$self" ] && [ "$self" -gt 0 ]; passed $?
     # every row's operator as wasm-objdump decodes the byte at base + pc;
     # the awk prints how many rows it checked, so a check that read
     # nothing fails
@@ -79,7 +80,7 @@ for w in examples/demo.wasm:run:u32:200 tests/fixtures/rust/vault_O3.wasm:deposi
             END {print "checked", n + 0}' "$T/$n.objdump" "$T/out")
     rows=$(awk 'FNR > 2 && / 0x[0-9a-f]+  /' "$T/out" | wc -l)
     NAME="wasm_annotate $n: annotate $frame: every row is the operator wasm-objdump reads there ($bad of $rows)"
-    ok [ "$bad" = "checked $rows" ] && [ "$rows" -gt 0 ]
+    [ "$bad" = "checked $rows" ] && [ "$rows" -gt 0 ]; passed $?
     # runs x fuel x 4 over the operator rows + the entry row + ahead = self
     ahead=$(jq --arg fn "$frame" '[.frames as $f | .nodes[] | select($f[.frame].name == $fn) | .ahead] | add' "$T/$n/report.json")
     calls=$(jq --arg fn "$frame" '[.frames as $f | .nodes[] | select($f[.frame].name == $fn) | .calls] | add' "$T/$n/report.json")
@@ -95,7 +96,10 @@ for w in examples/demo.wasm:run:u32:200 tests/fixtures/rust/vault_O3.wasm:deposi
                END {print s + entry, eruns, n + 0}' "$T/out")
     NAME="wasm_annotate $n: annotate $frame: Σ runs x fuel x 4 + entry + ahead $ahead = self CPU $self, the entry ran $calls times ($ran)"
     ok [ "$(echo "$ran" | awk -v a="$ahead" -v s="$self" -v c="$calls" '{print ($1 + a == s && $2 == c && $3 > 0)}')" = 1 ]
+    nf=$((nf + 1))
   done
+  # the checks above go frame by frame: a profile with no frame would skip them all
+  NAME="wasm_annotate $n: the stripped profile's functions were annotated ($nf)"; ok [ "$nf" -gt 0 ]
 done
 
 # demo.c's run(200), from wasmi 0.31's fuel (base 1, load 2, global 3, call
@@ -135,7 +139,7 @@ ok skipped_branch
 missing=$(sed -n 's/.*  call [0-9]* (\(host:[a-z0-9_]*\))$/\1/p' "$T/out" | grep -vx 'host:fail_with_error' |
           while read -r h; do grep -qF "run [export];$h " "$T/demo/profile.folded" || echo "$h"; done)
 NAME="wasm_annotate: the host functions the calls name are run's host frames${missing:+ (not: $missing)}"
-ok [ -z "$missing" ] && [ "$(grep -c '  call [0-9]* (host:' "$T/out")" -eq 8 ]
+[ -z "$missing" ] && [ "$(grep -c '  call [0-9]* (host:' "$T/out")" -eq 8 ]; passed $?
 NAME="[derived] wasm_annotate: an i32.load is 8 CPU (2 fuel), its offset printed"
 ok grep -qE '^ +8 +0\.00% +\. +0 +0x10b  i32\.load offset=12$' "$T/out"
 NAME="[derived] wasm_annotate: global.set is 12 CPU (3 fuel)"; ok grep -qE '^ +12 +0\.00% +\. +1 +0x13  global\.set 0$' "$T/out"

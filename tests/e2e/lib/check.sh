@@ -4,9 +4,18 @@
 
 ok() { if "$@"; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
 
+# passed STATUS: the same line for a check that is a list of commands,
+# "A && B; passed $?".  ("ok A && B" would check A alone: B runs after ok
+# has printed PASS, and its status is lost.)
+passed() { if [ "$1" -eq 0 ]; then echo "PASS $NAME"; else echo "FAIL $NAME"; fi; }
+
 # The opening every script shares: the scprof under test ($SCPROF), the
 # build folder ($SCP_BUILD) and a scratch folder $T removed at exit.
+# e2e_setup N: the script prints at least N PASS or SKIP lines when all is
+# well; its "PLAN N" line makes tests/run.sh fail a run that printed fewer
+# (checks that vanished: a loop that found nothing, an early exit).
 e2e_setup() {
+  [ $# -eq 0 ] || echo "PLAN $1"
   BIN=${SCPROF:-build/bin/scprof}
   B=${SCP_BUILD:-build}
   T=$(mktemp -d)
@@ -19,6 +28,10 @@ one_line_error() {
   [ "$rc" -eq "$1" ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q "^scprof: " "$T/err" &&
     { [ $# -lt 2 ] || grep -qF -- "$2" "$T/err"; }
 }
+
+# same_bytes A B: A is not empty and B is byte for byte A (two outputs
+# both missing or empty are no evidence that anything stayed the same).
+same_bytes() { [ -s "$1" ] && cmp -s "$1" "$2"; }
 
 # The folded stacks of profile folder $1 add up to its report's CPU.
 folded_is_cpu() {
@@ -55,6 +68,16 @@ helper() {
 
 # The litesvm oracle is required unless SCP_NO_ORACLE=1 opts out (a user
 # without npm): then every case that needs it prints its own SKIP line.
+# oracle_setup: ORACLE is the litesvm install (build/oracle whatever the
+# build folder, or $SCP_ORACLE_DIR), exported for tests/oracle/*.js;
+# have_oracle=1 when node and litesvm are there.
+oracle_setup() {
+  ORACLE=${SCP_ORACLE_DIR:-build/oracle}
+  export SCP_ORACLE_DIR="$ORACLE"
+  have_oracle=0
+  command -v node >/dev/null 2>&1 && [ -f "$ORACLE/node_modules/litesvm/package.json" ] && have_oracle=1
+}
+
 # oracle_missing WHAT: one SKIP (opted out) or FAIL line for WHAT.
 oracle_missing() {
   if [ "${SCP_NO_ORACLE:-0}" = 1 ]; then

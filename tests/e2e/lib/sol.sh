@@ -31,6 +31,7 @@ sol_case() {
 # for it (CU, logs, outcome).
 sol_tx_oracle() {
   node "$D/tx.js" "$2" >"$T/oracle.txt" 2>"$T/oracle.err"
+  tx_all_profiled "[litesvm] $1" "$T/oracle.txt" "$3"
   for dir in "$3"/*/; do
     label=$(basename "$dir" | sed 's/^[0-9]*-//')
     awk -v l="$label" '$1 == "tx" {on = ($2 == l); next} on' "$T/oracle.txt" >"$T/want.txt"
@@ -38,4 +39,15 @@ sol_tx_oracle() {
     ok cmp -s "$T/want.txt" "$dir/result.txt"
     cmp -s "$T/want.txt" "$dir/result.txt" || diff "$T/want.txt" "$dir/result.txt" | head -10
   done
+}
+
+# tx_all_profiled NAME ORACLE_TXT OUTDIR: OUTDIR has a folder NN-LABEL for
+# each transaction tests/oracle/tx.js ran (its "tx LABEL" lines), in its
+# order, and no other: the comparisons go folder by folder, so a
+# transaction scprof left out would otherwise vanish from them.
+tx_all_profiled() {
+  want=$(awk '$1 == "tx" {print $2}' "$2")
+  got=$(ls "$3" 2>/dev/null | sed -n 's/^[0-9][0-9]*-//p')
+  NAME="$1 every transaction litesvm ran has its profile ($(echo "$want" | grep -c .))"
+  ok eval '[ -n "$want" ] && [ "$want" = "$got" ]'
 }

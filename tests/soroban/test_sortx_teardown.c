@@ -24,6 +24,7 @@
 #include "soroban/core/host_enforce.h"
 #include "util/scp_json.h"
 #include "xdr/scp_xdr.h"
+#include "../xdr/xdr_text.h"
 #include "host_fixture.h"
 
 #define C "CC6CLEDX3HP6XYUT4GODR4OW6JELD4XAACWMSUDA4D7E2Z5GMO2FMOR4"
@@ -31,20 +32,11 @@
 static int setup(void **state) { return fixture_open(state, 0, 0, NULL, 64); }
 static int teardown(void **state) { return fixture_close(state); }
 
-static void encode(const char *type, const char *text, scp_buf *b) {
-  json_t *j = NULL;
-  scp_error e = {0};
-  if (scp_json_parse((const uint8_t *)text, strlen(text), "t", &j, &e)) fail_msg("%s", e.msg);
-  b->len = 0;
-  if (scp_xdr_from_json(scp_xdr_find(type), j, b, &e)) fail_msg("%s: %s", text, e.msg);
-  json_decref(j);
-}
-
 /* The CPU and memory scp_host_charge_write_xdr charges for type's value
  * text. */
 static void charged(fixture *f, const char *type, const char *text, uint64_t cpu, uint64_t mem) {
   scp_buf b = {0};
-  encode(type, text, &b);
+  xdr_text(type, text, &b);
   uint64_t c0 = f->b.cpu, m0 = f->b.mem;
   assert_int_equal(scp_host_charge_write_xdr(f->h, type, (uint8_t *)b.data, b.len), SCP_OK);
   assert_int_equal(f->b.cpu - c0, cpu);
@@ -95,7 +87,7 @@ static void test_same_as_host_writer(void **state) {
   };
   for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
     scp_buf b = {0};
-    encode("ScVal", vals[i], &b);
+    xdr_text("ScVal", vals[i], &b);
     uint64_t v;
     assert_int_equal(scp_host_val_from_xdr(f->h, (uint8_t *)b.data, b.len, &v), SCP_OK);
     uint8_t *img = NULL;
@@ -189,7 +181,7 @@ static void test_rolled_back_event(void **state) {
 static void test_result_converted(void **state) {
   fixture *f = *state;
   scp_buf b = {0};
-  encode("ScVal", "{\"u64\": \"18446744073709551615\"}", &b);
+  xdr_text("ScVal", "{\"u64\": \"18446744073709551615\"}", &b);
   uint64_t v;
   assert_int_equal(scp_host_val_from_xdr(f->h, (uint8_t *)b.data, b.len, &v), SCP_OK);
   scp_buf_free(&b);

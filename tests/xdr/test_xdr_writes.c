@@ -19,6 +19,7 @@
 
 #include "util/scp_json.h"
 #include "xdr/scp_xdr.h"
+#include "xdr_text.h"
 
 #define C "CC6CLEDX3HP6XYUT4GODR4OW6JELD4XAACWMSUDA4D7E2Z5GMO2FMOR4"
 #define H32 "976b0908dddf6d4d4cdd38db89921b193c120785e75d10defae16709d19e6ab4"
@@ -36,19 +37,10 @@ static int record(void *ctx, size_t n) {
   return s->stop_at && (int)s->count == s->stop_at ? SCP_ERR_BUDGET : SCP_OK;
 }
 
-static void encode(const char *type, const char *text, scp_buf *b) {
-  json_t *j = NULL;
-  scp_error e = {0};
-  if (scp_json_parse((const uint8_t *)text, strlen(text), "t", &j, &e)) fail_msg("%s", e.msg);
-  b->len = 0;
-  if (scp_xdr_from_json(scp_xdr_find(type), j, b, &e)) fail_msg("%s: %s", text, e.msg);
-  json_decref(j);
-}
-
 /* the writes of type's value text are want[0..n) */
 static void check(const char *type, const char *text, const size_t *want, size_t n) {
   scp_buf b = {0};
-  encode(type, text, &b);
+  xdr_text(type, text, &b);
   seq s = {.count = 0};
   scp_error e = {0};
   assert_int_equal(scp_xdr_writes(scp_xdr_find(type), (uint8_t *)b.data, b.len, record, &s, &e), SCP_OK);
@@ -128,7 +120,7 @@ static void test_ledger(void **state) {
 static void test_refused(void **state) {
   (void)state;
   scp_buf b = {0};
-  encode("ScVal", "{\"bytes\": \"0102030405\"}", &b);
+  xdr_text("ScVal", "{\"bytes\": \"0102030405\"}", &b);
   seq s = {.count = 0};
   scp_error e = {0};
   const scp_xdr_type *t = scp_xdr_find("ScVal");

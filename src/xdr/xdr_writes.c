@@ -3,8 +3,13 @@
  * scp_xdr_writes in scp_xdr.h), walked over the binary with the codec's
  * type rows.
  *
- * stellar-xdr 28 (the version rs-soroban-env v28.0.2 pins; its generated
- * WriteXdr impls, as in rs-stellar-xdr's src/generated.rs): every
+ * stellar-xdr 28.0.0 (what rs-soroban-env v28.0.2 pins: the git rev
+ * 3305b3e its repin took, plus a version bump; the repin changed no
+ * recorded budget observation of the host's tests, so the writes stayed
+ * those of the generated WriteXdr impls read here in rs-stellar-xdr
+ * v27.0.0 and its main of 2026-07-24, src/generated.rs; an unmerged
+ * branch of then that writes each value in one write_all would have
+ * changed them): every
  * integer, bool and enum is one write_all of its 4 or 8 big-endian bytes;
  * a 128/256-bit integer is its parts (UInt128Parts hi, lo; UInt256Parts
  * hi_hi .. lo_lo), each a u64/i64 write; a union writes its discriminant,
@@ -14,7 +19,9 @@
  * of N bytes, then one of its padding; variable opaque and strings
  * (BytesM, StringM, VecM<u8>) write their length (a u32), their body,
  * then their padding.  std's write_all writes nothing for an empty slice,
- * so an empty body or padding makes no write.
+ * so an empty body or padding makes no write; writing into a Vec, it
+ * makes one write call per write_all, which is what rs-soroban-env's
+ * MeteredWrite (host/metered_xdr.rs) charges ValSer(len) on.
  */
 #include "xdr/xdr_private.h"
 

@@ -102,6 +102,19 @@ static int teardown(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The snapshot at path without its last ledger entry (the count), into
+ * out. */
+static void without_count(const char *path, const char *out) {
+  json_error_t je;
+  json_t *j = json_load_file(path, 0, &je);
+  assert_non_null(j);
+  json_t *ents = json_object_get(json_object_get(j, "ledger"), "ledger_entries");
+  assert_true(json_array_size(ents) > 0);
+  assert_int_equal(json_array_remove(ents, json_array_size(ents) - 1), 0);
+  assert_int_equal(json_dump_file(j, out, JSON_INDENT(1)), 0);
+  json_decref(j);
+}
+
 /* A fresh ledger from a snapshot, the counter the called contract, as
  * the command line sets a --snapshot run up. */
 typedef struct env {
@@ -449,6 +462,37 @@ static void test_signed_envelope(void **state) {
   json_decref(entry);
 }
 
+/* The call creates the count entry (the ledger has none): the teardown
+ * writes it as it writes a modified one, the same shape (u32:2 for u32:7),
+ * and the count is put by the call in both (no decoding in the teardown):
+ * [derived] tx:encode is the same as on the live entry. */
+static void test_created_entry(void **state) {
+  (void)state;
+  char snap[160], path[160];
+  snprintf(snap, sizeof snap, "%s/fresh.json", g_dir);
+  snprintf(path, sizeof path, "%s/fresh_env.json", g_dir);
+  without_count(g_snap, snap);
+  json_t *entry = signed_entry();
+  write_envelope(path, entry, 2000000, true, true);
+  int rc;
+  scp_error err = {0};
+  scp_profile *fresh = run_tx_on(snap, path, &rc, &err);
+  if (rc) print_message("%s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_string_equal(meta_value(fresh, "result"), "u32:2");
+  scp_profile *live = run_tx(path, &rc, &err);
+  assert_int_equal(rc, SCP_OK);
+  assert_string_equal(meta_value(live, "result"), "u32:7");
+  char *ff = folded(fresh), *fl = folded(live);
+  assert_int_equal(stack_cpu(ff, "tx:encode"), 46018);
+  assert_int_equal(stack_cpu(ff, "tx:encode"), stack_cpu(fl, "tx:encode"));
+  free(ff);
+  free(fl);
+  scp_profile_destroy(fresh);
+  scp_profile_destroy(live);
+  json_decref(entry);
+}
+
 /* A signature that expired before the ledger's sequence (signed as it
  * is): the nonce check after the signature's refuses it.  Changed but not
  * signed again, the signature is what fails first. */
@@ -770,6 +814,7 @@ int main(void) {
       cmocka_unit_test(test_signed_envelope),
       cmocka_unit_test(test_expired_signature),
       cmocka_unit_test(test_archived),
+      cmocka_unit_test(test_created_entry),
       cmocka_unit_test(test_encodings),
       cmocka_unit_test(test_public_envelopes),
       cmocka_unit_test(test_meta),

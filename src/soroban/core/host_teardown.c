@@ -96,7 +96,7 @@ void scp_host_events_rollback(scp_host *h, size_t nevents) {
 
 /* T1, one contract event */
 static int externalize(scp_host *h, const scp_event *ev) {
-  const scp_hobj *o;
+  const scp_hobj *o = NULL;
   int rc = scp_host_visit(h, ev->topics, &o);
   if (rc != SCP_OK) return rc;
   uint32_t n = o->len;
@@ -137,13 +137,15 @@ static int encode_event(scp_host *h, const scp_event *ev) {
   const scp_hobj *o = scp_host_obj(h, ev->topics), *id = ev->id ? scp_host_obj(h, ev->id) : NULL;
   if (!o || (ev->id && !id)) return scp_host_err(h, SCP_ET_EVENTS, SCP_EC_INTERNAL_ERROR, "an event's object is gone");
   int rc = SCP_OK;
+  uint32_t n = o->len;
+  const uint64_t *topics = o->u.vals;
   put32(&b, 0);
   put32(&b, id ? 1 : 0);
   if (id) scp_buf_put(&b, id->u.bytes, SIZE_HASH);
   put32(&b, CONTRACT_EVENT_CONTRACT);
   put32(&b, 0);
-  put32(&b, o->len);
-  for (uint32_t i = 0; rc == SCP_OK && i < o->len; i++) rc = put_val(h, o->u.vals[i], &b);
+  put32(&b, n);
+  for (uint32_t i = 0; rc == SCP_OK && i < n; i++) rc = put_val(h, topics[i], &b);
   if (rc == SCP_OK) rc = put_val(h, ev->data, &b);
   if (rc == SCP_OK) rc = buf_rc(&b);
   if (rc == SCP_OK) rc = scp_host_charge_write_xdr(h, "ContractEvent", (const uint8_t *)b.data, b.len);
@@ -177,8 +179,8 @@ static int entry_change(scp_host *h, size_t pos) {
 /* T3, one footprint key */
 static int ledger_change(scp_host *h, const scp_e2e_setup *s, size_t i) {
   const scp_lkey *k = &s->foot[i].k;
-  bool found;
-  size_t pos;
+  bool found = false;
+  size_t pos = 0;
   int rc = scp_storage_map_get(h, SCP_SMAP_STORE, k, &found, &pos);
   if (rc != SCP_OK || !found) return rc;
   scp_buf kb = {0};
@@ -190,7 +192,7 @@ static int ledger_change(scp_host *h, const scp_e2e_setup *s, size_t i) {
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeSha256Hash, (int64_t)kb.len);
   }
   scp_buf_free(&kb);
-  size_t ipos;
+  size_t ipos = 0;
   if (rc == SCP_OK) rc = scp_storage_map_get(h, SCP_SMAP_STORE, k, &found, &ipos);
   if (rc != SCP_OK || i < s->nro || !h->store[pos].present) return rc;
   rc = entry_change(h, pos);

@@ -134,6 +134,8 @@ NAME="[derived] tx: tx:encode 11,584 bytes"
 ok [ "$(awk '$NF == "tx:encode" {print $1 " " $3; exit}' "$T/tx/report.txt")" = "32,867 11,584" ]
 NAME="[derived] tx: CPU 246,008 = 191,612 + 29,365 + 32,867 - 2,164 - 844 - 2,917 - 1,149 - 762"
 ok sh -c "[ '$(cpu "$T/want")' = 191612 ] && [ '$(cpu "$T/tx")' = 246008 ]"
+NAME="tx: the report says the teardown is charged"
+ok grep -q "^  tx invocation  *the network's set-up charged (tx:decode), its storage enforcing, and its teardown (tx:encode: " "$T/tx/report.txt"
 NAME="tx: the context says a transaction"; ok grep -q "^  context  *transaction (its authorization entries and footprint enforced)$" "$T/tx/report.txt"
 NAME="tx: the declared instructions are the CPU limit"; ok grep -q "^  CPU  *246,008  *246,008  *100.00%" "$T/tx/report.txt"
 NAME="tx: declared and used side by side, the difference marked"
@@ -183,6 +185,9 @@ envelope env_nofoot.json 246008 80 ""
 "$BIN" profile -q -o "$T/f" -f report --snapshot $S --tx "$T/env_nofoot.json" 2>"$T/err"; rc=$?
 NAME="tx: a key outside the footprint is the host's error (exit $rc)"
 ok one_line_error 10 "trying to access contract data key outside of the footprint"
+# a failed call: T1 alone, and it emitted no event: no teardown charged
+# (the ledger changes' key writes and hashes would be)
+NAME="tx: a failed call without events has no tx:encode frame"; ok sh -c "! grep -q ' tx:encode$' '$T/f/report.txt'"
 envelope env_short.json 246007 80 "$COUNT"
 "$BIN" profile -q -o "$T/s" -f report --snapshot $S --tx "$T/env_short.json" 2>"$T/err"; rc=$?
 NAME="tx: one instruction under the run's CPU is over the budget (exit $rc)"; ok one_line_error 11 "ExceededLimit"

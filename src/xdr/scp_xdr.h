@@ -96,4 +96,15 @@ void scp_xdr_strkey(uint8_t ver, const uint8_t key[32], char out[57]);
  * another kind, malformed, not canonical, or its checksum is wrong. */
 bool scp_xdr_strkey_decode(const char *s, uint8_t ver, uint8_t key[32]);
 
+/* The writes stellar-xdr's WriteXdr makes for the binary value of type t
+ * that fills p[0..len), in order (xdr_writes.c says which): fn(ctx, n)
+ * for each non-empty write_all of n bytes.  SCP_OK; fn's nonzero return
+ * (the walk stops there); SCP_ERR_MALFORMED with err saying what and at
+ * which byte (truncated, a bad discriminant or flag, a length over its
+ * bound, trailing bytes); SCP_ERR_UNSUPPORTED for an arm the codec does
+ * not read.  The values themselves are not checked beyond that. */
+typedef int (*scp_xdr_write_fn)(void *ctx, size_t n);
+int scp_xdr_writes(const scp_xdr_type *t, const uint8_t *p, size_t len, scp_xdr_write_fn fn, void *ctx,
+                   scp_error *err);
+
 #endif

@@ -4,8 +4,9 @@
 # Independent evidence: the envelope of counter's increment, its source
 # account authorizing it (SourceAccount credentials), costs what the
 # --auth enforce --source run of the same call costs plus what the
-# network's invocation adds (e2e_invoke, enforcing storage; listed in
-# src/soroban/core/host_enforce.c): every other folded stack is equal, and
+# network's invocation adds (e2e_invoke: its set-up, enforcing storage and
+# teardown; listed in src/soroban/core/host_enforce.c and
+# host_teardown.c): every other folded stack is equal, and
 # the frames that differ differ by amounts worked out by hand from the
 # cost parameters ([derived], below); the non-refundable charge is worked
 # out by hand from the declared resources, the envelope's size and
@@ -46,13 +47,13 @@ COUNT="{\"contract_data\": {\"contract\": \"$C\", \"key\": {\"symbol\": \"count\
 
 # ---- the envelope costs what the --auth enforce run costs, plus the network's invocation
 "$BIN" profile -q -o "$T/want" -f report,folded --snapshot $S --auth enforce --source $A $C increment "addr:$A" u32:2 2>"$T/err"
-envelope env.json 213141 100 "$COUNT"
+envelope env.json 246008 100 "$COUNT"
 "$BIN" profile -q -o "$T/tx" -f report,folded,json --snapshot $S --tx "$T/env.json" 2>"$T/err"; rc=$?
 NAME="tx: the envelope runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 # the stacks the network's invocation changes: the root (the contract's
 # instance and code reads, the frame pushes' storage-map clones), the four
-# storage calls, and its own set-up frame tx:decode
-changed='^contract:[A-Z0-9]* [0-9]*$|;tx:decode |;host:(has|get|put)_contract_data |;host:extend_contract_data_ttl '
+# storage calls, and its own set-up and teardown frames tx:decode, tx:encode
+changed='^contract:[A-Z0-9]* [0-9]*$|;tx:(de|en)code |;host:(has|get|put)_contract_data |;host:extend_contract_data_ttl '
 same_rest() {
   grep -Ev "$changed" "$T/want/profile.folded" >"$T/w.rest" && grep -Ev "$changed" "$T/tx/profile.folded" >"$T/t.rest" &&
     [ "$(wc -l <"$T/w.rest")" -eq 9 ] && cmp -s "$T/w.rest" "$T/t.rest"
@@ -105,24 +106,52 @@ NAME="[derived] tx: tx:decode 29,365 CPU"; ok [ "$(stack "$T/tx" ';tx:decode$')"
 # its memory: MemAlloc 16 + x each, ValDeser 3x: 7,392 bytes
 NAME="[derived] tx: tx:decode 7,392 bytes"
 ok [ "$(awk '$NF == "tx:decode" {print $1 " " $3; exit}' "$T/tx/report.txt")" = "29,365 7,392" ]
-NAME="[derived] tx: CPU 213,141 = 191,612 + 29,365 - 2,164 - 844 - 2,917 - 1,149 - 762"
-ok sh -c "[ '$(cpu "$T/want")' = 191612 ] && [ '$(cpu "$T/tx")' = 213141 ]"
+# [derived] tx:encode, e2e_invoke's teardown (src/soroban/core/host_teardown.c);
+# ValSer 221 + 26x/128 CPU, 242 + 3x bytes per write: 4 bytes 221 / 254,
+# 32 bytes 227 / 338, 5 bytes 222 / 257, 3 bytes 221 / 251; the 3-entry
+# StorageMap [count, instance, code]: its search MemCpy(204) 67, the
+# compares MemCmp(48) 50, a symbol's 44, a durability's 44, a code key's
+# MemCmp(36) 48, a get's MemCpy(68) 50: get(instance) 211, get(code) 165,
+# get(count) 305.
+#  T0 the u32 result: nothing.  T1 the event externalized: VisitObject 60,
+#    collect MemCpy(40) 47, MemAlloc(112) 448, MemCpy(112) 56, the id's
+#    VisitObject 60 and MemCpy(32) 46, Vec<HostEvent> MemCpy(24) 45,
+#    MemAlloc(168) 455, MemCpy(168) 63: 1,280
+#  T2 the result u32:7, 2 writes of 4: 442
+#  T3 instance: get 211, key writes 4,4,32,4,4 1,111, the hash's Vec
+#    MemCpy(24) 45 + MemAlloc(32) 438 + MemCpy(32) 46, Sha256(48) 6,265,
+#    the initial map's get 211: 8,327; code: 165 + writes 4,32 448 + 529 +
+#    Sha256(36) 5,608 + 165: 6,915; count (read-write, put by the call: no
+#    decoding): 305 + writes 4,4,32,4,4,5,3,4 1,775 + 529 + Sha256(60)
+#    6,923 + 305 + the entry's writes (ten of 4, 32, 5, 3) 2,880: 12,717
+#  T4 the event's writes (nine of 4, 32, 5, 3) 2,659, Vec<Vec<u8>>
+#    MemCpy(24) 45, MemAlloc(24) 437, MemCpy(24) 45: 3,186
+NAME="[derived] tx: tx:encode 32,867 CPU = 1,280 + 442 + 8,327 + 6,915 + 12,717 + 3,186"
+ok [ "$(stack "$T/tx" ';tx:encode$')" = 32867 ]
+# its memory: T1 MemAlloc 128 + 184; T2 508; T3 instance 1,354 + 48, code
+# 592 + 48, count 2,116 + 48 + 3,386; T4 3,132 + 40
+NAME="[derived] tx: tx:encode 11,584 bytes"
+ok [ "$(awk '$NF == "tx:encode" {print $1 " " $3; exit}' "$T/tx/report.txt")" = "32,867 11,584" ]
+NAME="[derived] tx: CPU 246,008 = 191,612 + 29,365 + 32,867 - 2,164 - 844 - 2,917 - 1,149 - 762"
+ok sh -c "[ '$(cpu "$T/want")' = 191612 ] && [ '$(cpu "$T/tx")' = 246008 ]"
+NAME="tx: the report says the teardown is charged"
+ok grep -q "^  tx invocation  *the network's set-up charged (tx:decode), its storage enforcing, and its teardown (tx:encode: " "$T/tx/report.txt"
 NAME="tx: the context says a transaction"; ok grep -q "^  context  *transaction (its authorization entries and footprint enforced)$" "$T/tx/report.txt"
-NAME="tx: the declared instructions are the CPU limit"; ok grep -q "^  CPU  *213,141  *213,141  *100.00%" "$T/tx/report.txt"
+NAME="tx: the declared instructions are the CPU limit"; ok grep -q "^  CPU  *246,008  *246,008  *100.00%" "$T/tx/report.txt"
 NAME="tx: declared and used side by side, the difference marked"
 ok sh -c "[ \"\$(sed -n 's/^  tx write bytes  *//p' '$T/tx/report.txt')\" = 'declared 100 | scprof - | network -' ] &&
-          [ \"\$(sed -n 's/^  tx instructions  *//p' '$T/tx/report.txt')\" = 'declared 213,141 | scprof 213,141 | network -' ]"
+          [ \"\$(sed -n 's/^  tx instructions  *//p' '$T/tx/report.txt')\" = 'declared 246,008 | scprof 246,008 | network -' ]"
 NAME="tx: the rows are in the JSON report too"; ok grep -q '"tx instructions"' "$T/tx/report.json"
 
 # ---- with a network: what the network charges, next to the meta
-envelope env80.json 213141 80 "$COUNT"
+envelope env80.json 246008 80 "$COUNT"
 "$BIN" profile -q -o "$T/n" -f report --snapshot $S --tx "$T/env80.json" --network mainnet 2>"$T/err"; rc=$?
 NAME="tx --network mainnet runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 # mainnet 2026-07 rates on the declared resources and the 492-byte envelope:
-# ceil(213141*7/10000) 150 + one write entry 2500 + ceil(80*875/1024) 69
+# ceil(246008*7/10000) 173 + one write entry 2500 + ceil(80*875/1024) 69
 # + history ceil((492+300)*4059/1024) 3140 + bandwidth ceil(492*406/1024) 196
-NAME="[derived] tx: the non-refundable charge 6,055 from the declared resources"
-ok [ "$(line "$T/n" "tx non-refundable fee")" = "declared - | scprof 6,055 | network -" ]
+NAME="[derived] tx: the non-refundable charge 6,078 from the declared resources"
+ok [ "$(line "$T/n" "tx non-refundable fee")" = "declared - | scprof 6,078 | network -" ]
 NAME="tx: the envelope's size"; ok grep -q "^  tx envelope  *v1, fee 200000, 1 auth entry, 492 bytes$" "$T/n/report.txt"
 # the events and return value, 84 bytes: ceil(84*5000/1024) = 411
 NAME="[derived] tx: the refundable charge 411 (events), no rent"
@@ -139,27 +168,30 @@ meta() {
  "events": [], "diagnostic_events": []}}
 JSON
 }
-meta meta.json 6055
+meta meta.json 6078
 "$BIN" profile -q -o "$T/m" -f report --snapshot $S --tx "$T/env80.json" --meta "$T/meta.json" --network mainnet 2>"$T/err"; rc=$?
 NAME="tx --meta runs (exit $rc)"; ok [ "$rc" -eq 0 ]
 NAME="tx --meta: the meta the run's figures make shows no difference"; ok [ "$(line "$T/m" "tx differences")" = "none" ]
 NAME="tx --meta: the recorded charge next to the computed one"
-ok [ "$(line "$T/m" "tx resource fee charged")" = "declared - | scprof 6,466 | network 6,466" ]
+ok [ "$(line "$T/m" "tx resource fee charged")" = "declared - | scprof 6,489 | network 6,489" ]
 meta meta_other.json 7000
 "$BIN" profile -q -o "$T/mo" -f report --snapshot $S --tx "$T/env80.json" --meta "$T/meta_other.json" --network mainnet 2>"$T/err"; rc=$?
 NAME="tx --meta: a different fee is marked"
-ok sh -c "[ $rc -eq 0 ] && [ \"\$(sed -n 's/^  tx non-refundable fee  *//p' '$T/mo/report.txt')\" = 'declared - | scprof 6,055 | network 7,000  DIFFERS' ]"
+ok sh -c "[ $rc -eq 0 ] && [ \"\$(sed -n 's/^  tx non-refundable fee  *//p' '$T/mo/report.txt')\" = 'declared - | scprof 6,078 | network 7,000  DIFFERS' ]"
 NAME="tx --meta: the differences named"; ok [ "$(line "$T/mo" "tx differences")" = "2: resource fee charged, non-refundable fee" ]
 
 # ---- the host's errors: one line, a failed call's exit status
-envelope env_nofoot.json 213141 80 ""
+envelope env_nofoot.json 246008 80 ""
 "$BIN" profile -q -o "$T/f" -f report --snapshot $S --tx "$T/env_nofoot.json" 2>"$T/err"; rc=$?
 NAME="tx: a key outside the footprint is the host's error (exit $rc)"
 ok one_line_error 10 "trying to access contract data key outside of the footprint"
-envelope env_short.json 213140 80 "$COUNT"
+# a failed call: T1 alone, and it emitted no event: no teardown charged
+# (the ledger changes' key writes and hashes would be)
+NAME="tx: a failed call without events has no tx:encode frame"; ok sh -c "! grep -q ' tx:encode$' '$T/f/report.txt'"
+envelope env_short.json 246007 80 "$COUNT"
 "$BIN" profile -q -o "$T/s" -f report --snapshot $S --tx "$T/env_short.json" 2>"$T/err"; rc=$?
 NAME="tx: one instruction under the run's CPU is over the budget (exit $rc)"; ok one_line_error 11 "ExceededLimit"
-sed -e 's/"instructions": 213141/"instructions": 2000000/' -e 's/"credentials": "source_account"/"credentials": {"address": {"address": "'$A'", "nonce": "7", "signature_expiration_ledger": 200, "signature": {"vec": [{"map": [{"key": {"symbol": "public_key"}, "val": {"bytes": "d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737"}}, {"key": {"symbol": "signature"}, "val": {"bytes": "'"$(printf 'aa%.0s' $(seq 64))"'"}}]}]}}}/' "$T/env.json" >"$T/env_sig.json"
+sed -e 's/"instructions": 246008/"instructions": 2000000/' -e 's/"credentials": "source_account"/"credentials": {"address": {"address": "'$A'", "nonce": "7", "signature_expiration_ledger": 200, "signature": {"vec": [{"map": [{"key": {"symbol": "public_key"}, "val": {"bytes": "d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737"}}, {"key": {"symbol": "signature"}, "val": {"bytes": "'"$(printf 'aa%.0s' $(seq 64))"'"}}]}]}}}/' "$T/env.json" >"$T/env_sig.json"
 "$BIN" profile -q -o "$T/b" -f report --snapshot $S --tx "$T/env_sig.json" 2>"$T/err"; rc=$?
 NAME="tx: an address entry's account outside the footprint is the host's error (exit $rc)"
 ok one_line_error 10 "require_auth: trying to access account outside of the footprint"

@@ -102,6 +102,19 @@ static int teardown(void **state) {
   return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The snapshot at path without its last ledger entry (the count), into
+ * out. */
+static void without_count(const char *path, const char *out) {
+  json_error_t je;
+  json_t *j = json_load_file(path, 0, &je);
+  assert_non_null(j);
+  json_t *ents = json_object_get(json_object_get(j, "ledger"), "ledger_entries");
+  assert_true(json_array_size(ents) > 0);
+  assert_int_equal(json_array_remove(ents, json_array_size(ents) - 1), 0);
+  assert_int_equal(json_dump_file(j, out, JSON_INDENT(1)), 0);
+  json_decref(j);
+}
+
 /* A fresh ledger from a snapshot, the counter the called contract, as
  * the command line sets a --snapshot run up. */
 typedef struct env {
@@ -173,11 +186,11 @@ static long stack_cpu(const char *f, const char *frame) {
 
 /* The folded stacks the network's invocation leaves as they are: all but
  * the root (the instance and code reads, the frames' rollback clones),
- * tx:decode, and the host calls whose storage accesses enforcing mode
+ * tx:decode, tx:encode, and the host calls whose storage accesses enforcing mode
  * charges otherwise (the contract data ones, require_auth's account read
  * and nonce write); *n how many. */
 static char *unchanged(const char *f, int *n) {
-  static const char *const changed[] = {";tx:decode ", ";host:has_contract_data ", ";host:get_contract_data ",
+  static const char *const changed[] = {";tx:decode ", ";tx:encode ", ";host:has_contract_data ", ";host:get_contract_data ",
                                         ";host:put_contract_data ", ";host:extend_contract_data_ttl ",
                                         ";host:require_auth ", NULL};
   char *out = calloc(strlen(f) + 1, 1), *o = out;
@@ -362,7 +375,7 @@ static scp_profile *run_tx_on(const char *snap, const char *path, int *rc, scp_e
 static scp_profile *run_tx(const char *path, int *rc, scp_error *err) { return run_tx_on(g_snap, path, rc, err); }
 
 /* The signed envelope costs what --auth enforce costs but for the
- * network's invocation (tx:decode, enforcing storage: derived by hand on
+ * network's invocation (tx:decode, enforcing storage, tx:encode: derived by hand on
  * the source-account envelope in tests/e2e/sortx.sh, pinned here); its
  * errors are the host's. */
 static void test_signed_envelope(void **state) {
@@ -391,6 +404,7 @@ static void test_signed_envelope(void **state) {
   char *uw = unchanged(fw, &nw), *ug = unchanged(fg, &ng);
   assert_int_equal(nw, 9);
   assert_string_equal(ug, uw);
+  long enc = stack_cpu(fg, "tx:encode");
   free(uw);
   free(ug);
   free(fw);
@@ -400,7 +414,11 @@ static void test_signed_envelope(void **state) {
    * transaction's */
   assert_int_equal(cpu, 657755);
   uint64_t tx_cpu = scp_profile_total(got, 0);
-  assert_int_equal(tx_cpu, 692314);
+  /* [pin] its teardown (tx:encode; tests/e2e/sortx.sh derives the
+   * source-account envelope's by hand): the nonce written and hashed
+   * too; the run without it was 692,314 */
+  assert_int_equal(enc, 46018);
+  assert_int_equal(tx_cpu, 692314 + 46018);
   scp_profile_destroy(got);
   scp_profile_destroy(want);
 
@@ -408,7 +426,7 @@ static void test_signed_envelope(void **state) {
   write_envelope(path, entry, (uint32_t)tx_cpu, true, true);
   got = run_tx(path, &rc, &err);
   assert_int_equal(rc, SCP_OK);
-  assert_string_equal(meta_value(got, "tx instructions"), "declared 692,314 | scprof 692,314 | network -");
+  assert_string_equal(meta_value(got, "tx instructions"), "declared 738,332 | scprof 738,332 | network -");
   assert_string_equal(meta_value(got, "tx differences"), "none");
   scp_profile_destroy(got);
 
@@ -441,6 +459,37 @@ static void test_signed_envelope(void **state) {
   assert_int_equal(rc, SCP_ERR_TRAP);
   assert_non_null(strstr(err.msg, "failed account authentication with error (failed ED25519 verification)"));
   scp_profile_destroy(got);
+  json_decref(entry);
+}
+
+/* The call creates the count entry (the ledger has none): the teardown
+ * writes it as it writes a modified one, the same shape (u32:2 for u32:7),
+ * and the count is put by the call in both (no decoding in the teardown):
+ * [derived] tx:encode is the same as on the live entry. */
+static void test_created_entry(void **state) {
+  (void)state;
+  char snap[160], path[160];
+  snprintf(snap, sizeof snap, "%s/fresh.json", g_dir);
+  snprintf(path, sizeof path, "%s/fresh_env.json", g_dir);
+  without_count(g_snap, snap);
+  json_t *entry = signed_entry();
+  write_envelope(path, entry, 2000000, true, true);
+  int rc;
+  scp_error err = {0};
+  scp_profile *fresh = run_tx_on(snap, path, &rc, &err);
+  if (rc) print_message("%s\n", err.msg);
+  assert_int_equal(rc, SCP_OK);
+  assert_string_equal(meta_value(fresh, "result"), "u32:2");
+  scp_profile *live = run_tx(path, &rc, &err);
+  assert_int_equal(rc, SCP_OK);
+  assert_string_equal(meta_value(live, "result"), "u32:7");
+  char *ff = folded(fresh), *fl = folded(live);
+  assert_int_equal(stack_cpu(ff, "tx:encode"), 46018);
+  assert_int_equal(stack_cpu(ff, "tx:encode"), stack_cpu(fl, "tx:encode"));
+  free(ff);
+  free(fl);
+  scp_profile_destroy(fresh);
+  scp_profile_destroy(live);
   json_decref(entry);
 }
 
@@ -510,6 +559,15 @@ static void test_archived(void **state) {
   long with = stack_cpu(fr, "tx:decode"), without = stack_cpu(fl, "tx:decode");
   assert_true(without > 0);
   assert_int_equal(with - without, 1199);
+  /* [derived] and to the teardown, per read-write entry that exists, the
+   * RestoredKeySet's contains_key (get_ledger_changes, host_teardown.c),
+   * each a search over its one entry, MemCpy(48) 48: the count key found
+   * (MemCmp(48) 50, the symbols' 44, the durabilities' 44: 186), the
+   * nonce key not (its address an account's: MemCmp(48) 50 decides: 98):
+   * 284 */
+  long enc_with = stack_cpu(fr, "tx:encode"), enc_without = stack_cpu(fl, "tx:encode");
+  assert_true(enc_without > 0);
+  assert_int_equal(enc_with - enc_without, 284);
   free(fr);
   free(fl);
   scp_profile_destroy(live);
@@ -756,6 +814,7 @@ int main(void) {
       cmocka_unit_test(test_signed_envelope),
       cmocka_unit_test(test_expired_signature),
       cmocka_unit_test(test_archived),
+      cmocka_unit_test(test_created_entry),
       cmocka_unit_test(test_encodings),
       cmocka_unit_test(test_public_envelopes),
       cmocka_unit_test(test_meta),

@@ -378,6 +378,7 @@ void scp_host_destroy(scp_host *h) {
   while (h->nframes) scp_host_pop_frame(h);
   free(h->frames);
   free(h->events);
+  free(h->failed_events);
   free(h);
 }
 

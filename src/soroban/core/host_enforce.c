@@ -60,31 +60,14 @@
  *     contract's code is found there (has(), no decode, no parse), as
  *     scp_host_opts.module_cache runs it
  *
- * Teardown, after the call: NOT charged by scprof (the report's "tx
- * invocation" line says so).  In order:
- *   T1 Host::try_finish, Events::externalize: per contract event (shadow
- *      budget for diagnostic ones): the topics VecObject visited and each
- *      topic converted (from_host_val) after metered_collect's bulk
- *      charge, the data converted, the contract id's BytesObject visited
- *      and copied, Vec<HostEvent>::charge_bulk_init_cpy(1)
- *   then, only when the call succeeded:
- *   T2 the return value's metered_write_xdr: ValSer(n) per write of the
- *      stellar-xdr writer (each 4/8-byte scalar, each opaque body, each
- *      padding)
- *   T3 get_ledger_changes, per footprint key, read-only then read-write:
- *      a StorageMap get; the key's metered_write_xdr (ValSer per write);
- *      for a contract data or code key ComputeSha256Hash(the key's XDR
- *      length); the initial map's get; for a read-write key with an entry
- *      its decoding when the call did not decode it (ValDeser(L),
- *      MemAlloc(288)), the entry's metered_write_xdr (ValSer per write)
- *      and, for code, wasm_module_memory_cost; with restored entries the
- *      RestoredKeySet's search
- *   T4 encode_contract_events: each successful call's contract event's
- *      metered_write_xdr (ValSer per write), then MemCpy(24), MemAlloc(24
- *      e), MemCpy(24 e) for e events
- * scprof's recording-mode run charges none of these either (its context
- * ends at the call's last frame), though simulation's invocation makes
- * them too.
+ * Teardown, after the call: charged, for --tx, by host_teardown.c
+ * (scp_storage_enforce_teardown, booked as tx:encode), whose top comment
+ * lists it: T0 the returned Val's from_host_val (Host::invoke_function's
+ * last step), T1 Events::externalize (always), then only when the call
+ * succeeded T2 the return value's metered_write_xdr, T3
+ * get_ledger_changes per footprint key, T4 encode_contract_events.
+ * scprof's recording-mode run charges none of these (its context ends at
+ * the call's last frame), though simulation's invocation makes them too.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -28,4 +28,18 @@ typedef struct scp_e2e_setup {
  * SCP_ERR_HOST (the run's), SCP_ERR_NOMEM. */
 SCP_HIDDEN int scp_storage_enforce_setup(scp_host *h, const scp_e2e_setup *s);
 
+/* What the network's invocation charges after the call, in its order
+ * (host_teardown.c lists it): the events externalized always; with
+ * call_ok, the returned Val's conversion first, then the return value,
+ * the ledger changes of the footprint s declared and the contract events
+ * encoded.  SCP_OK, SCP_ERR_BUDGET / SCP_ERR_HOST (the transaction
+ * fails), SCP_ERR_NOMEM. */
+SCP_HIDDEN int scp_storage_enforce_teardown(scp_host *h, const scp_e2e_setup *s, bool call_ok, uint64_t result);
+
+/* metered_write_xdr of the value of XDR type `type` ("ScVal",
+ * "LedgerKey", ...) whose binary is p[0..len): ValSer(n) per write of
+ * stellar-xdr's writer (scp_xdr_writes).  SCP_OK, SCP_ERR_BUDGET,
+ * SCP_ERR_HOST (a binary the walker refuses: an internal error). */
+SCP_HIDDEN int scp_host_charge_write_xdr(scp_host *h, const char *type, const uint8_t *p, size_t len);
+
 #endif

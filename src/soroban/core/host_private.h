@@ -140,6 +140,7 @@ typedef struct scp_auth_rec {
 typedef struct scp_event {
   uint64_t topics;  /* absolute VecObject */
   uint64_t data;    /* absolute Val */
+  uint64_t id;      /* the contract id's BytesObject, 0: none (outside a contract) */
 } scp_event;
 
 struct scp_host {
@@ -152,6 +153,12 @@ struct scp_host {
   size_t nframes, capframes;
   scp_event *events;
   size_t nevents, capevents;
+  /* The events of the frames that failed (the reference keeps them,
+   * marked FromFailedCall: Events::externalize converts them too,
+   * host_teardown.c), in the order they were rolled back. */
+  scp_event *failed_events;
+  size_t nfailed_events, capfailed_events;
+  bool failed_events_lost;    /* out of memory keeping them */
   scp_sentry *store;          /* StorageMap, sorted by the LedgerKey order */
   size_t nstore, capstore;
   scp_sentry *snap;           /* the snapshot source: ledger state before the run */
@@ -483,6 +490,14 @@ SCP_HIDDEN uint8_t *scp_storage_lazy_memo(scp_host *h, const scp_sentry *e);
  * are these too. */
 SCP_HIDDEN uint32_t scp_storage_entry_xdr_len(const scp_host *h, const scp_lkey *k,
                                               uint32_t vallen);
+/* (host_entry_xdr.c) The LedgerKey binary of k appended to out; the
+ * LedgerEntry binary of x appended to e (last modified 0, ext v0; a code
+ * entry with its module's cost inputs, ext v1, unless v0), its key's to
+ * k when k is not NULL.  SCP_OK, or the Wasm's error for a code entry
+ * whose module does not load, SCP_ERR_NOMEM; out of memory shows in the
+ * buffers' oom too. */
+SCP_HIDDEN void scp_storage_key_xdr(const scp_lkey *k, scp_buf *out);
+SCP_HIDDEN int scp_storage_entry_xdr(const scp_sentry *x, bool v0, scp_buf *k, scp_buf *e, scp_error *err);
 /* (host_lazy.c) The same for a code entry of len bytes: ContractCodeEntry
  * ext v1 with its cost inputs (as every upload since protocol 21 writes
  * it), or ext v0 when v0. */
@@ -496,6 +511,10 @@ SCP_HIDDEN int scp_storage_seed_entry(scp_host *h, const scp_sentry *src);
 SCP_HIDDEN int scp_storage_snapshot(const scp_host *h, scp_sentry **out, size_t *n);
 SCP_HIDDEN void scp_storage_snapshot_free(scp_sentry *s, size_t n);
 SCP_HIDDEN void scp_storage_rollback(scp_host *h, scp_sentry *snap, size_t n);
+/* (host_teardown.c) The events past the first nevents rolled back: out
+ * of h->events, kept in h->failed_events (the reference marks them
+ * FromFailedCall and still externalizes them). */
+SCP_HIDDEN void scp_host_events_rollback(scp_host *h, size_t nevents);
 /* A frame's end: with roll_back, the storage back to snap and the events
  * back to the first nevents (both taken at its push); else snap freed. */
 SCP_HIDDEN void scp_storage_frame_end(scp_host *h, bool roll_back, scp_sentry *snap, size_t nsnap,

@@ -886,7 +886,7 @@ void scp_storage_frame_end(scp_host *h, bool roll_back, scp_sentry *snap, size_t
     return;
   }
   scp_storage_rollback(h, snap, nsnap);
-  if (h->nevents > nevents) h->nevents = nevents;
+  scp_host_events_rollback(h, nevents);
 }
 
 void scp_host_storage_stats(const scp_host *h, scp_storage_stats *out) {

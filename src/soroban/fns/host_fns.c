@@ -136,9 +136,9 @@ HOSTFN(get_max_live_until_ledger) {
  * (events/internal.rs: Vec<(InternalEvent, EventError)> bulk init of 1). */
 HOSTFN(contract_event) {
   int rc = SCP_OK;
+  uint64_t idobj = 0;
   if (scp_host_in_vm(h)) {
     uint8_t contract_id[SIZE_CONTRACT_ID];
-    uint64_t idobj;
     memcpy(contract_id, h->frames[h->nframes - 1].contract_id, sizeof contract_id);
     rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
     if (rc == SCP_OK) rc = scp_host_charge_bulk_init(h, SIZE_CONTRACT_ID, 1);
@@ -150,7 +150,7 @@ HOSTFN(contract_event) {
   if (rc != SCP_OK) return rc;
   if (!scp_grow(&h->events, &h->capevents, h->nevents + 1, sizeof *h->events))
     return SCP_ERR_NOMEM;
-  h->events[h->nevents++] = (scp_event){ a[0], a[1] };
+  h->events[h->nevents++] = (scp_event){.topics = a[0], .data = a[1], .id = idobj};
   if (h->fee_hook) h->fee_hook(h->invoker_ctx, SCP_FEE_HOOK_EVENT, NULL, h->nevents - 1);
   *ret = SCP_VAL_VOID;
   return SCP_OK;

@@ -87,6 +87,16 @@ int scp_sortx_entry_lens(scp_sortx *t, const struct scp_snapshot *s, scp_error *
 struct sor_vm;
 int scp_sortx_enforce(struct sor_vm *vm, const scp_sortx *t, int *run_rc, scp_error *run_err, scp_error *err);
 
+/* (sor_tx_enforce.c) The network's teardown after the call (the events
+ * externalized; when the call succeeded, call_ok, its result, the ledger
+ * changes and the events encoded: host_teardown.c), charged and booked as
+ * its own top-level frame tx:encode.  Only after scp_sortx_enforce's
+ * set-up succeeded and the call ran.  A Budget or host failure there
+ * fails the transaction: the run's (*run_rc, run_err) unless it failed
+ * already; SCP_OK or SCP_ERR_NOMEM otherwise. */
+int scp_sortx_teardown(struct sor_vm *vm, const scp_sortx *t, bool call_ok, uint64_t result, int *run_rc,
+                       scp_error *run_err, scp_error *err);
+
 /* What the network recorded: the SorobanTransactionMeta v1 extension's
  * charges and, from an RPC response's TransactionResult, the fee
  * charged. */

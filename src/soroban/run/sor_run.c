@@ -52,6 +52,7 @@ typedef struct sor_run {
   uint32_t nr;                 /* results of the called function */
   uint64_t *vals;              /* the arguments as Vals */
   uint64_t result_val;         /* the call's return Val */
+  bool called;                 /* the call ran (its set-up did not fail) */
   bool hf_frame;               /* the HostFunction frame is pushed */
   scp_buf title, argtext, result, line;
   int run_rc;                  /* how the call ended */
@@ -350,6 +351,7 @@ static void call(sor_run *r) {
   if (r->run_rc) return;
   scp_error e = {0};
   uint64_t result_val = SCP_VAL_VOID;
+  r->called = true;
   if (r->o->sdk_test)
     r->run_rc = scp_host_test_call(vm->host, r->main_id, r->o->function, r->vals, (uint32_t)r->o->nargs,
                                    &result_val, &e);
@@ -803,6 +805,8 @@ static int run_profile(const scp_soroban_opts *o, const scp_authplan *plan, scp_
   if (!rc) rc = open_host_fn_frame(&r, collect != NULL, err);
   if (!rc) call(&r);
   if (!rc) rc = close_host_fn_frame(&r, err);
+  if (!rc && tx && r.called)
+    rc = scp_sortx_teardown(&r.vm, tx, r.run_rc == SCP_OK, r.result_val, &r.run_rc, &r.run_err, err);
   if (!rc) rc = settle(&r, plan, collect, err);
   if (!rc) rc = build_profile(&r, out, err);
   if (!rc && (rc = r.run_rc)) {

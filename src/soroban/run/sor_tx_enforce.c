@@ -4,7 +4,8 @@
  * entry encoded as the ledger holds it, the envelope's parts) and the
  * set-up e2e_invoke::invoke_host_function charges for it, booked as the
  * top-level frame tx:decode, outside the contract's call subtree, as
- * auth:entries is.  The charges are listed in host_enforce.c.
+ * auth:entries is; and its teardown after the call, booked as tx:encode.
+ * The charges are listed in host_enforce.c and host_teardown.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -40,10 +41,14 @@ int scp_sortx_entry_lens(scp_sortx *t, const scp_snapshot *s, scp_error *err) {
   return SCP_OK;
 }
 
+static scp_e2e_setup setup_of(const scp_sortx *t) {
+  return (scp_e2e_setup){.resources_len = t->resources_len, .foot = t->foot, .nro = t->nro, .nrw = t->nrw,
+                         .entry_lens = t->entry_lens, .restored = t->archived, .nrestored = t->narchived,
+                         .auth_lens = t->auth_lens, .nauth = t->nauth, .host_fn_len = t->host_fn_len};
+}
+
 int scp_sortx_enforce(sor_vm *vm, const scp_sortx *t, int *run_rc, scp_error *run_err, scp_error *err) {
-  scp_e2e_setup s = {.resources_len = t->resources_len, .foot = t->foot, .nro = t->nro, .nrw = t->nrw,
-                     .entry_lens = t->entry_lens, .restored = t->archived, .nrestored = t->narchived,
-                     .auth_lens = t->auth_lens, .nauth = t->nauth, .host_fn_len = t->host_fn_len};
+  scp_e2e_setup s = setup_of(t);
   if (!t->entry_lens && t->nfoot)
     return scp_fail(err, SCP_ERR_INTERNAL, "--tx: the footprint's entries were not looked up");
   scp_run_book(vm->run, 0);
@@ -54,6 +59,21 @@ int scp_sortx_enforce(sor_vm *vm, const scp_sortx *t, int *run_rc, scp_error *ru
   if (rc != SCP_OK) {
     *run_rc = rc;
     scp_fail(run_err, rc, "the transaction's set-up (tx:decode) failed: %s", vm->host->errmsg);
+  }
+  return SCP_OK;
+}
+
+int scp_sortx_teardown(sor_vm *vm, const scp_sortx *t, bool call_ok, uint64_t result, int *run_rc,
+                       scp_error *run_err, scp_error *err) {
+  scp_e2e_setup s = setup_of(t);
+  scp_run_book(vm->run, 0);
+  int rc = scp_storage_enforce_teardown(vm->host, &s, call_ok, result);
+  uint32_t node;
+  if (scp_sor_book_root_child(vm, SOR_TX_ENCODE, true, &node)) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
+  if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
+  if (rc != SCP_OK && *run_rc == SCP_OK) {
+    *run_rc = rc;
+    scp_fail(run_err, rc, "the transaction's teardown (tx:encode) failed: %s", vm->host->errmsg);
   }
   return SCP_OK;
 }

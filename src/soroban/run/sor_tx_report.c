@@ -120,11 +120,12 @@ int scp_sortx_describe(const scp_sortx *t, const scp_sortx_meta *meta, const scp
     else scp_buf_puts(&tb.line, "none");
     rc = tb.line.oom || tb.diffs.oom ? SCP_ERR_NOMEM : scp_prof_meta(p, "tx differences", tb.line.data);
   }
-  /* the CPU above is the network's up to the call's end (host_enforce.c) */
+  /* the charges are listed in host_enforce.c and host_teardown.c */
   if (!rc)
     rc = scp_prof_meta(p, "tx invocation",
-                       "the network's set-up charged (tx:decode) and its storage enforcing; its teardown (the "
-                       "ledger changes, events and return value encoded) is not charged");
+                       "the network's set-up charged (tx:decode), its storage enforcing, and its teardown "
+                       "(tx:encode: the events externalized, the return value, ledger changes and events "
+                       "encoded)");
   scp_buf_free(&tb.line);
   scp_buf_free(&tb.diffs);
   return rc;

@@ -753,6 +753,10 @@ static int node_frame(void *ctx, const scp_tree_node *n, scp_frame_info *out) {
       out->name = "tx:decode";
       return SCP_OK;
     }
+    if (n->callee == SOR_TX_ENCODE) {
+      out->name = "tx:encode";
+      return SCP_OK;
+    }
     if (n->callee == SOR_AUTH_VERIFY_ED25519 || n->callee == SOR_AUTH_VERIFY_CONTRACT) {
       out->name = n->callee == SOR_AUTH_VERIFY_ED25519 ? "auth:verify(ed25519)"
                                                         : "auth:verify(__check_auth)";

@@ -36,6 +36,9 @@ enum { SOR_METRIC_CPU, SOR_METRIC_MEM, SOR_METRIC_READS, SOR_METRIC_WRITES, SOR_
  * call: its inputs decoded, its footprint and storage map built
  * (tx:decode, sor_tx_enforce.c). */
 #define SOR_TX_DECODE 0xFFFFFFF4u
+/* Its teardown after the call: the events externalized, the result, the
+ * ledger changes and the events encoded (tx:encode, sor_tx_enforce.c). */
+#define SOR_TX_ENCODE 0xFFFFFFF5u
 
 #define SOR_MAX_DEPTH 128
 

@@ -38,21 +38,44 @@ static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
 
 /* A node's instructions without source lines (only nodes that have them):
  * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...], each row with
- * "runs" (how often it ran) after its cost when the engine counts them. */
+ * "runs" (how often it ran) after its cost when the engine counts them.
+ * A profile has thousands of these rows: each is built on the stack and
+ * appended once; an instruction text longer than JSON_ROW_TEXT, or one
+ * with something to escape, goes through scp_out_put_json_str. */
+enum { JSON_ROW_TEXT = 96 };
 static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
+  /* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
+  char row[8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1];
   for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
     const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
-    /* a row per instruction: the numbers without printf */
-    scp_buf_puts(b, j ? ",{\"pc\":" : "{\"pc\":");
-    scp_out_put_u64(b, r->pc);
-    scp_buf_puts(b, ",\"insn\":");
-    scp_out_put_json_str(b, scp_prof_str(p, r->text));
-    scp_buf_puts(b, ",\"cost\":");
-    put_costs(b, r->cost, nm);
-    if (p->pc_runs) scp_buf_printf(b, ",\"runs\":%llu", (unsigned long long)r->runs);
-    scp_buf_putc(b, '}');
+    const char *text = scp_prof_str(p, r->text);
+    char *o = j ? SCP_OUT_LIT(row, ",{\"pc\":") : SCP_OUT_LIT(row, "{\"pc\":");
+    o = scp_out_dec(o, r->pc);
+    o = SCP_OUT_LIT(o, ",\"insn\":");
+    size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
+    if (!text[plain]) {
+      *o++ = '"';
+      o = scp_out_cpy(o, text, plain);
+      *o++ = '"';
+    } else {
+      scp_buf_put(b, row, (size_t)(o - row));
+      scp_out_put_json_str(b, text);
+      o = row;
+    }
+    o = SCP_OUT_LIT(o, ",\"cost\":[");
+    for (unsigned m = 0; m < nm; m++) {
+      if (m) *o++ = ',';
+      o = scp_out_dec(o, r->cost[m]);
+    }
+    *o++ = ']';
+    if (p->pc_runs) {
+      o = SCP_OUT_LIT(o, ",\"runs\":");
+      o = scp_out_dec(o, r->runs);
+    }
+    *o++ = '}';
+    scp_buf_put(b, row, (size_t)(o - row));
   }
   scp_buf_putc(b, ']');
 }

@@ -30,6 +30,18 @@ enum {
 static void put_xml(scp_buf *b, const char *str, size_t maxchars) {
   const unsigned char *s = (const unsigned char *)str;
   for (size_t chars = 0; *s && chars < maxchars; chars++) {
+    /* a run of printable ASCII with nothing to escape, one character a
+     * byte, in one append */
+    size_t run = 0;
+    while (run < maxchars - chars && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '<' && s[run] != '>' &&
+           s[run] != '&' && s[run] != '"')
+      run++;
+    if (run) {
+      scp_buf_put(b, s, run);
+      s += run;
+      chars += run - 1;
+      continue;
+    }
     size_t n = scp_out_utf8_len((const char *)s);
     if (n == 0 || (*s < 0x20 && *s != '\t')) {
       scp_buf_putc(b, '?');

@@ -159,17 +159,6 @@ void scp_buf_printf(scp_buf *b, const char *fmt, ...) {
   free(big);
 }
 
-void scp_buf_put_grouped(scp_buf *b, uint64_t v) {
-  char digits[32], out[48];
-  int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
-  int o = 0;
-  for (int i = 0; i < n; i++) {
-    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
-    out[o++] = digits[i];
-  }
-  scp_buf_put(b, out, (size_t)o);
-}
-
 void scp_buf_put_xml(scp_buf *b, const char *s) {
   for (; *s; s++) {
     switch (*s) {

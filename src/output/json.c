@@ -205,6 +205,44 @@ static void put_node_rows(scp_buf *b, const scp_profile *p, uint32_t id) {
   if (any) scp_buf_putc(b, ']');
 }
 
+/* A node's numbers, up to its "call_site" key, in one append:
+ * {"id":..,"parent":..,"depth":..,"frame":..,"calls":..,"self":[..],
+ * "total":[..] and "ahead" (of self[0], charged for code that did not
+ * run; only in profiles whose engine keeps it). */
+static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_t depth, bool first,
+                          unsigned nm) {
+  const scp_prof_node *n = &p->nodes[id];
+  char row[16 + 10 + 10 + 2 + 9 + 10 + 9 + 10 + 9 + 20 + 8 + 21 * SCP_MAX_METRICS + 1 + 9 +
+           21 * SCP_MAX_METRICS + 1 + 9 + 20 + 14];
+  char *o = first ? SCP_OUT_LIT(row, "\n{\"id\":") : SCP_OUT_LIT(row, ",\n{\"id\":");
+  o = scp_out_dec(o, id);
+  o = SCP_OUT_LIT(o, ",\"parent\":");
+  o = id == 0 ? SCP_OUT_LIT(o, "-1") : scp_out_dec(o, n->parent);
+  o = SCP_OUT_LIT(o, ",\"depth\":");
+  o = scp_out_dec(o, depth);
+  o = SCP_OUT_LIT(o, ",\"frame\":");
+  o = scp_out_dec(o, n->frame);
+  o = SCP_OUT_LIT(o, ",\"calls\":");
+  o = scp_out_dec(o, n->calls);
+  o = SCP_OUT_LIT(o, ",\"self\":[");
+  for (unsigned m = 0; m < nm; m++) {
+    if (m) *o++ = ',';
+    o = scp_out_dec(o, n->self[m]);
+  }
+  o = SCP_OUT_LIT(o, "],\"total\":[");
+  for (unsigned m = 0; m < nm; m++) {
+    if (m) *o++ = ',';
+    o = scp_out_dec(o, n->total[m]);
+  }
+  *o++ = ']';
+  if (p->ahead) {
+    o = SCP_OUT_LIT(o, ",\"ahead\":");
+    o = scp_out_dec(o, n->ahead);
+  }
+  o = SCP_OUT_LIT(o, ",\"call_site\":");
+  scp_buf_put(b, row, (size_t)(o - row));
+}
+
 int scp_out_json(const scp_profile *p, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
@@ -256,19 +294,8 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
   while (ntodo) {
     uint32_t id = todo[--ntodo];
     const scp_prof_node *n = &p->nodes[id];
-    scp_buf_printf(b, "%s\n{\"id\":%u,\"parent\":", first ? "" : ",", id);
+    put_node_head(b, p, id, depth[id], first, nm);
     first = false;
-    if (id == 0) scp_buf_puts(b, "-1");
-    else scp_buf_printf(b, "%u", n->parent);
-    scp_buf_printf(b, ",\"depth\":%u,\"frame\":%u,\"calls\":%llu,\"self\":", depth[id],
-                   n->frame, (unsigned long long)n->calls);
-    put_costs(b, n->self, nm);
-    scp_buf_puts(b, ",\"total\":");
-    put_costs(b, n->total, nm);
-    /* charged ahead: of self[0], paid for code that did not run; only in
-     * profiles whose engine keeps it */
-    if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)n->ahead);
-    scp_buf_puts(b, ",\"call_site\":");
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
       scp_out_put_json_str(b, scp_prof_str(p, n->call_file));

@@ -112,10 +112,10 @@ static inline char *scp_out_dec(char *o, uint64_t v) {
 /* How many bytes of s, from its start and at most max, go into a JSON
  * string unchanged (printable ASCII other than '"' and '\'); s is all of
  * it when s[result] is its NUL. */
+SCP_HIDDEN extern const unsigned char scp_out_json_plain_byte[256];   /* 1: such a byte */
 static inline size_t scp_out_json_plain(const char *s, size_t max) {
   size_t n = 0;
-  while (n < max && (unsigned char)s[n] >= 0x20 && (unsigned char)s[n] < 0x7f && s[n] != '"' && s[n] != '\\')
-    n++;
+  while (n < max && scp_out_json_plain_byte[(unsigned char)s[n]]) n++;
   return n;
 }
 

@@ -260,6 +260,12 @@ size_t scp_out_utf8_len(const char *str) {
   return n;
 }
 
+/* a table rather than four comparisons a byte: report.json's instruction
+ * texts are scanned byte by byte; printable ASCII but '"' (0x22) and '\\'
+ * (0x5c) */
+const unsigned char scp_out_json_plain_byte[256] = {
+    [0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7e] = 1};
+
 void scp_out_put_json_str(scp_buf *b, const char *s) {
   /* a short string with nothing to escape, quotes and all, in one append */
   char whole[128];

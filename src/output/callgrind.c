@@ -149,18 +149,33 @@ static int cmp_call(void *ctx, uint32_t a, uint32_t b) {
 
 /* Names must stay on one line. */
 static void put_name(scp_buf *b, const char *s) {
-  for (; *s; s++) scp_buf_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
+  while (*s) {
+    size_t run = strcspn(s, "\n\r");
+    scp_buf_put(b, s, run);
+    s += run;
+    if (*s) scp_buf_putc(b, ' '), s++;
+  }
+}
+
+/* "(id)" and what follows it, in one append */
+static void put_id(scp_buf *b, uint32_t id, char after) {
+  char t[16], *o = t;
+  *o++ = '(';
+  o = scp_out_dec(o, id);
+  *o++ = ')';
+  *o++ = after;
+  scp_buf_put(b, t, (size_t)(o - t));
 }
 
 /* "(id) name" the first time a file is named, "(id)" after. */
 static void put_file(scp_buf *b, cg_ctx *c, uint32_t file) {
   if (file >= c->p->strs.n) file = 0;
   if (c->file_id[file]) {
-    scp_buf_printf(b, "(%u)\n", c->file_id[file]);
+    put_id(b, c->file_id[file], '\n');
     return;
   }
   c->file_id[file] = ++c->nfile_ids;
-  scp_buf_printf(b, "(%u) ", c->file_id[file]);
+  put_id(b, c->file_id[file], ' ');
   const char *s = scp_prof_str(c->p, file);
   put_name(b, *s ? s : "???");
   scp_buf_putc(b, '\n');
@@ -168,11 +183,11 @@ static void put_file(scp_buf *b, cg_ctx *c, uint32_t file) {
 
 static void put_fn(scp_buf *b, cg_ctx *c, uint32_t f) {
   if (c->fn_id[f]) {
-    scp_buf_printf(b, "(%u)\n", c->fn_id[f]);
+    put_id(b, c->fn_id[f], '\n');
     return;
   }
   c->fn_id[f] = ++c->nfn_ids;
-  scp_buf_printf(b, "(%u) ", c->fn_id[f]);
+  put_id(b, c->fn_id[f], ' ');
   const scp_prof_frame *fr = &c->p->frames[f];
   const char *s = scp_prof_str(c->p, fr->name);
   put_name(b, *s ? s : fr->kind == SCP_KIND_ROOT ? "all" : "[unknown]");
@@ -180,9 +195,13 @@ static void put_fn(scp_buf *b, cg_ctx *c, uint32_t f) {
 }
 
 static void put_costs(scp_buf *b, const cg_ctx *c, uint32_t line, const uint64_t *cost) {
-  scp_buf_printf(b, "%u", line);
-  for (unsigned m = 0; m < c->nm; m++) scp_buf_printf(b, " %llu", (unsigned long long)cost[m]);
-  scp_buf_putc(b, '\n');
+  char row[11 + 21 * SCP_MAX_METRICS + 1], *o = scp_out_dec(row, line);
+  for (unsigned m = 0; m < c->nm; m++) {
+    *o++ = ' ';
+    o = scp_out_dec(o, cost[m]);
+  }
+  *o++ = '\n';
+  scp_buf_put(b, row, (size_t)(o - row));
 }
 
 /* Cost lines name their file only when it is not the function's own. */

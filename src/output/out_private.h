@@ -109,6 +109,11 @@ static inline char *scp_out_dec(char *o, uint64_t v) {
   return scp_out_cpy(o, s, (size_t)(t + sizeof t - s));
 }
 
+/* x with prec (0 to 6) decimals, as printf's "%.*f" writes it: room for
+ * SCP_OUT_FIXED_ROOM bytes at o (printf's text of the largest double) */
+#define SCP_OUT_FIXED_ROOM 330
+SCP_HIDDEN char *scp_out_fixed(char *o, double x, int prec);
+
 /* How many bytes of s, from its start and at most max, go into a JSON
  * string unchanged (printable ASCII other than '"' and '\'); s is all of
  * it when s[result] is its NUL. */

@@ -223,6 +223,12 @@ void scp_out_put_ended(scp_buf *b, const scp_profile *p) {
   scp_buf_puts(b, msg);
 }
 
+char *scp_out_fixed(char *o, double x, int prec) {
+  size_t n = scp_fmt_fixed(o, x, prec);
+  if (!n) n = (size_t)snprintf(o, SCP_OUT_FIXED_ROOM, "%.*f", prec, x);
+  return o + n;
+}
+
 void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole) {
   if (!whole) {
     scp_buf_putc(b, '-');

@@ -119,7 +119,11 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n) {
       return;
     }
   }
-  if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, b->len + n + 1, 1)) {
+  /* a file's window starts at 64 KiB rather than doubling up to it from
+   * 8 bytes: a writer's output reaches that size in most files */
+  size_t need = b->len + n + 1;
+  if (b->sink && need < ((size_t)1 << 16)) need = (size_t)1 << 16;
+  if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, need, 1)) {
     b->oom = true;
     return;
   }

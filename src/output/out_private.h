@@ -102,11 +102,12 @@ static inline char *scp_out_cpy(char *o, const char *s, size_t n) {
 }
 /* a string literal, its length known at compile time */
 #define SCP_OUT_LIT(o, s) scp_out_cpy((o), "" s, sizeof(s) - 1)
-/* decimal, at most 20 bytes */
+/* decimal, at most 20 bytes: its length first, then the digits from the
+ * right straight into place (no copy of a variable length) */
 static inline char *scp_out_dec(char *o, uint64_t v) {
-  char t[20];
-  char *s = scp_dec_u64(t + sizeof t, v);
-  return scp_out_cpy(o, s, (size_t)(t + sizeof t - s));
+  size_t n = 1;
+  for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10) n++;
+  return scp_dec_u64(o + n, v) + n;
 }
 
 /* x with prec (0 to 6) decimals, as printf's "%.*f" writes it: room for

@@ -16,16 +16,21 @@
 
 /* ---- protobuf wire format ---------------------------------------------- */
 
-static void pb_varint(scp_buf *b, uint64_t v) {
-  uint8_t tmp[10];
+/* v as a varint at o (at most 10 bytes); returns its length */
+static size_t pb_varint_at(uint8_t *o, uint64_t v) {
   size_t n = 0;
   do {
-    tmp[n] = (uint8_t)(v & 0x7f);
+    o[n] = (uint8_t)(v & 0x7f);
     v >>= 7;
-    if (v) tmp[n] |= 0x80;
+    if (v) o[n] |= 0x80;
     n++;
   } while (v);
-  scp_buf_put(b, tmp, n);
+  return n;
+}
+
+static void pb_varint(scp_buf *b, uint64_t v) {
+  uint8_t tmp[10];
+  scp_buf_put(b, tmp, pb_varint_at(tmp, v));
 }
 
 static void pb_uint(scp_buf *b, unsigned field, uint64_t v) {
@@ -54,7 +59,7 @@ typedef struct pp_ctx {
   scp_strtab strings;    /* the profile's string_table; id 0 is "" */
   scp_strtab lockeys;    /* location key -> id (ids from 1) */
   scp_buf locations;     /* encoded Location messages, in id order */
-  scp_buf msg, locmsg, inner, key, ids, vals;  /* scratch */
+  scp_buf msg, locmsg, inner, key, ids;  /* scratch */
   /* per node, the location it last had on its own (no inlined frames
    * with it) and the line it had it at: a parent's location recurs in
    * every sample below it.  loc_id 0: none yet */
@@ -115,8 +120,14 @@ static void sample(pp_ctx *c, scp_buf *out, const uint32_t *path, size_t depth,
                    uint32_t leaf_line, const uint64_t *cost, uint32_t *fids,
                    uint32_t *lines) {
   const scp_profile *p = c->p;
-  scp_buf *ids = &c->ids, *vals = &c->vals;
-  ids->len = vals->len = 0;
+  /* the packed ids straight into the scratch buffer (a string builder,
+   * no sink): at most one location, so one varint, per node of the path */
+  scp_buf *ids = &c->ids;
+  if (!scp_grow(&ids->data, &ids->cap, depth * 10 + 1, 1)) {
+    c->oom = true;
+    return;
+  }
+  size_t nids = 0;
   size_t i = depth;
   uint32_t line = leaf_line;
   while (i > 0) {
@@ -138,12 +149,13 @@ static void sample(pp_ctx *c, scp_buf *out, const uint32_t *path, size_t depth,
       loc = location(c, fids, lines, n);
       if (n == 1) c->loc_id[first] = (uint32_t)loc, c->loc_line[first] = first_line;
     }
-    pb_varint(ids, loc);
+    nids += pb_varint_at((uint8_t *)ids->data + nids, loc);
   }
-  for (unsigned m = 0; m < c->nm; m++) pb_varint(vals, cost[m]);
-  if (ids->oom || vals->oom) c->oom = true;
-  pb_bytes(&c->msg, 1, ids->data, ids->len);   /* packed location_id */
-  pb_bytes(&c->msg, 2, vals->data, vals->len); /* packed value */
+  uint8_t vals[10 * SCP_MAX_METRICS];
+  size_t nvals = 0;
+  for (unsigned m = 0; m < c->nm; m++) nvals += pb_varint_at(vals + nvals, cost[m]);
+  pb_bytes(&c->msg, 1, ids->data, nids);   /* packed location_id */
+  pb_bytes(&c->msg, 2, vals, nvals);       /* packed value */
   pb_msg(out, 2, &c->msg);
 }
 
@@ -335,7 +347,6 @@ fail:
   scp_buf_free(&c.locmsg);
   scp_buf_free(&c.key);
   scp_buf_free(&c.ids);
-  scp_buf_free(&c.vals);
   free(c.loc_id);
   free(c.loc_line);
   scp_strtab_free(&c.strings);

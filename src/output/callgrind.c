@@ -33,6 +33,7 @@ typedef struct cg_ctx {
   size_t ncalls, capcalls;
   uint32_t *file_id, nfile_ids;     /* string id -> compressed id (0: none) */
   uint32_t *fn_id, nfn_ids;         /* frame id -> compressed id */
+  uint32_t *rank;                   /* frame id -> place in label order */
   bool emit_root;                   /* the root has cost of its own */
 } cg_ctx;
 
@@ -111,11 +112,32 @@ static int collect(cg_ctx *c) {
  * Functions by label; inside one, cost lines by (file, line) and calls by
  * (callee, file, line).  Equal keys are merged after sorting. */
 
-static int cmp_fn(const cg_ctx *c, uint32_t a, uint32_t b) {
+static int cmp_label(void *ctx, uint32_t a, uint32_t b) {
+  const cg_ctx *c = ctx;
   if (a == b) return 0;
   int r = strcmp(scp_out_label_of(&c->labels, a), scp_out_label_of(&c->labels, b));
   if (r) return r;
   return a < b ? -1 : 1;
+}
+
+/* Functions by label, then id: their places in that order, worked out
+ * once (the records' sorts compare functions many times over). */
+static int cmp_fn(const cg_ctx *c, uint32_t a, uint32_t b) {
+  return c->rank[a] < c->rank[b] ? -1 : c->rank[a] > c->rank[b];
+}
+
+static int rank_frames(cg_ctx *c) {
+  uint32_t n = c->p->nframes, *ids = malloc((n ? n : 1) * sizeof *ids);
+  c->rank = malloc((n ? n : 1) * sizeof *c->rank);
+  if (!ids || !c->rank) {
+    free(ids);
+    return SCP_ERR_NOMEM;
+  }
+  for (uint32_t f = 0; f < n; f++) ids[f] = f;
+  int rc = scp_out_sort_ids(ids, n, cmp_label, c);
+  for (uint32_t i = 0; i < n; i++) c->rank[ids[i]] = i;
+  free(ids);
+  return rc;
 }
 
 static int cmp_file_line(const cg_ctx *c, uint32_t fa, uint32_t la, uint32_t fb,
@@ -232,7 +254,7 @@ int scp_out_callgrind(const scp_profile *p, scp_buf *b) {
   if (!p->nnodes) return SCP_ERR_ARG;
   for (unsigned m = 0; m < c.nm; m++) c.emit_root |= p->nodes[0].self[m] != 0;
   if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
-      find_owners(&c) || collect(&c))
+      find_owners(&c) || collect(&c) || rank_frames(&c))
     goto fail;
   c.file_id = calloc(p->strs.n + 1, sizeof *c.file_id);
   c.fn_id = calloc(p->nframes + 1, sizeof *c.fn_id);
@@ -323,6 +345,7 @@ fail:
   free(call_ids);
   free(c.file_id);
   free(c.fn_id);
+  free(c.rank);
   free(c.costs);
   free(c.calls);
   free(c.owner);

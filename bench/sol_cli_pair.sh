@@ -16,15 +16,10 @@ NEW=$2
 ROUNDS=${3:-3}
 KINDS=${4:-transfer checked ata}
 D=$(cd "$(dirname "$0")" && pwd)
-ORACLE=${SCP_ORACLE_DIR:-$D/../build/oracle}
-[ -f "$ORACLE/token.so" ] && [ -d "$ORACLE/node_modules/litesvm" ] ||
-  { echo "sol_cli_pair: litesvm and its programs not in $ORACLE (scripts/deps), skipped"; exit 0; }
-ORACLE=$(cd "$ORACLE" && pwd)
-export SCP_ORACLE_DIR="$ORACLE"
+. "$D/sol/lib.sh"
+sol_oracle sol_cli_pair "$D/../build/oracle"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ns() { date +%s%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 printf 'load average at the start: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-9s %8s %8s %8s %8s %10s %10s %10s\n' case litesvm before after after_np before/lsvm after/lsvm after/before
 for k in $KINDS; do

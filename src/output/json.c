@@ -27,13 +27,20 @@ static const char *source_text(unsigned s) {
   return s < SCP_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
-static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
-  scp_buf_putc(b, '[');
+/* [v0,v1,...] at o (21 * nm + 2 bytes at most); returns its end */
+static inline char *costs_at(char *o, const uint64_t *v, unsigned nm) {
+  *o++ = '[';
   for (unsigned m = 0; m < nm; m++) {
-    if (m) scp_buf_putc(b, ',');
-    scp_out_put_u64(b, v[m]);
+    if (m) *o++ = ',';
+    o = scp_out_dec(o, v[m]);
   }
-  scp_buf_putc(b, ']');
+  *o++ = ']';
+  return o;
+}
+
+static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
+  char t[21 * SCP_MAX_METRICS + 2];
+  scp_buf_put(b, t, (size_t)(costs_at(t, v, nm) - t));
 }
 
 /* A node's instructions without source lines (only nodes that have them):
@@ -64,12 +71,8 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
       scp_out_put_json_str(b, text);
       o = row;
     }
-    o = SCP_OUT_LIT(o, ",\"cost\":[");
-    for (unsigned m = 0; m < nm; m++) {
-      if (m) *o++ = ',';
-      o = scp_out_dec(o, r->cost[m]);
-    }
-    *o++ = ']';
+    o = SCP_OUT_LIT(o, ",\"cost\":");
+    o = costs_at(o, r->cost, nm);
     if (p->pc_runs) {
       o = SCP_OUT_LIT(o, ",\"runs\":");
       o = scp_out_dec(o, r->runs);
@@ -224,17 +227,10 @@ static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_
   o = scp_out_dec(o, n->frame);
   o = SCP_OUT_LIT(o, ",\"calls\":");
   o = scp_out_dec(o, n->calls);
-  o = SCP_OUT_LIT(o, ",\"self\":[");
-  for (unsigned m = 0; m < nm; m++) {
-    if (m) *o++ = ',';
-    o = scp_out_dec(o, n->self[m]);
-  }
-  o = SCP_OUT_LIT(o, "],\"total\":[");
-  for (unsigned m = 0; m < nm; m++) {
-    if (m) *o++ = ',';
-    o = scp_out_dec(o, n->total[m]);
-  }
-  *o++ = ']';
+  o = SCP_OUT_LIT(o, ",\"self\":");
+  o = costs_at(o, n->self, nm);
+  o = SCP_OUT_LIT(o, ",\"total\":");
+  o = costs_at(o, n->total, nm);
   if (p->ahead) {
     o = SCP_OUT_LIT(o, ",\"ahead\":");
     o = scp_out_dec(o, n->ahead);

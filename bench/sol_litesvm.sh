@@ -25,16 +25,11 @@ ROUNDS=${2:-5}
 N1=${N1:-100}
 N2=${N2:-600}
 D=$(cd "$(dirname "$0")" && pwd)
-ORACLE=${SCP_ORACLE_DIR:-$B/oracle}
-[ -f "$ORACLE/token.so" ] && [ -d "$ORACLE/node_modules/litesvm" ] ||
-  { echo "sol_litesvm: litesvm and its programs not in $ORACLE (scripts/deps), skipped"; exit 0; }
+. "$D/sol/lib.sh"
+sol_oracle sol_litesvm "$B/oracle"
 [ -x "$B/bench/bench_soltx" ] || { echo "sol_litesvm: $B/bench/bench_soltx not built (make bench)"; exit 1; }
-ORACLE=$(cd "$ORACLE" && pwd)
-export SCP_ORACLE_DIR="$ORACLE"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-ns() { date +%s%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 field() { sed -n "s/^$1 //p"; }
 
 for k in transfer checked ata; do

@@ -33,6 +33,7 @@ typedef struct cg_ctx {
   size_t ncalls, capcalls;
   uint32_t *file_id, nfile_ids;     /* string id -> compressed id (0: none) */
   uint32_t *fn_id, nfn_ids;         /* frame id -> compressed id */
+  uint32_t *rank;                   /* frame id -> place in label order */
   bool emit_root;                   /* the root has cost of its own */
 } cg_ctx;
 
@@ -111,11 +112,32 @@ static int collect(cg_ctx *c) {
  * Functions by label; inside one, cost lines by (file, line) and calls by
  * (callee, file, line).  Equal keys are merged after sorting. */
 
-static int cmp_fn(const cg_ctx *c, uint32_t a, uint32_t b) {
+static int cmp_label(void *ctx, uint32_t a, uint32_t b) {
+  const cg_ctx *c = ctx;
   if (a == b) return 0;
   int r = strcmp(scp_out_label_of(&c->labels, a), scp_out_label_of(&c->labels, b));
   if (r) return r;
   return a < b ? -1 : 1;
+}
+
+/* Functions by label, then id: their places in that order, worked out
+ * once (the records' sorts compare functions many times over). */
+static int cmp_fn(const cg_ctx *c, uint32_t a, uint32_t b) {
+  return c->rank[a] < c->rank[b] ? -1 : c->rank[a] > c->rank[b];
+}
+
+static int rank_frames(cg_ctx *c) {
+  uint32_t n = c->p->nframes, *ids = malloc((n ? n : 1) * sizeof *ids);
+  c->rank = malloc((n ? n : 1) * sizeof *c->rank);
+  if (!ids || !c->rank) {
+    free(ids);
+    return SCP_ERR_NOMEM;
+  }
+  for (uint32_t f = 0; f < n; f++) ids[f] = f;
+  int rc = scp_out_sort_ids(ids, n, cmp_label, c);
+  for (uint32_t i = 0; i < n; i++) c->rank[ids[i]] = i;
+  free(ids);
+  return rc;
 }
 
 static int cmp_file_line(const cg_ctx *c, uint32_t fa, uint32_t la, uint32_t fb,
@@ -149,18 +171,33 @@ static int cmp_call(void *ctx, uint32_t a, uint32_t b) {
 
 /* Names must stay on one line. */
 static void put_name(scp_buf *b, const char *s) {
-  for (; *s; s++) scp_buf_putc(b, *s == '\n' || *s == '\r' ? ' ' : *s);
+  while (*s) {
+    size_t run = strcspn(s, "\n\r");
+    scp_buf_put(b, s, run);
+    s += run;
+    if (*s) scp_buf_putc(b, ' '), s++;
+  }
+}
+
+/* "(id)" and what follows it, in one append */
+static void put_id(scp_buf *b, uint32_t id, char after) {
+  char t[16], *o = t;
+  *o++ = '(';
+  o = scp_out_dec(o, id);
+  *o++ = ')';
+  *o++ = after;
+  scp_buf_put(b, t, (size_t)(o - t));
 }
 
 /* "(id) name" the first time a file is named, "(id)" after. */
 static void put_file(scp_buf *b, cg_ctx *c, uint32_t file) {
   if (file >= c->p->strs.n) file = 0;
   if (c->file_id[file]) {
-    scp_buf_printf(b, "(%u)\n", c->file_id[file]);
+    put_id(b, c->file_id[file], '\n');
     return;
   }
   c->file_id[file] = ++c->nfile_ids;
-  scp_buf_printf(b, "(%u) ", c->file_id[file]);
+  put_id(b, c->file_id[file], ' ');
   const char *s = scp_prof_str(c->p, file);
   put_name(b, *s ? s : "???");
   scp_buf_putc(b, '\n');
@@ -168,11 +205,11 @@ static void put_file(scp_buf *b, cg_ctx *c, uint32_t file) {
 
 static void put_fn(scp_buf *b, cg_ctx *c, uint32_t f) {
   if (c->fn_id[f]) {
-    scp_buf_printf(b, "(%u)\n", c->fn_id[f]);
+    put_id(b, c->fn_id[f], '\n');
     return;
   }
   c->fn_id[f] = ++c->nfn_ids;
-  scp_buf_printf(b, "(%u) ", c->fn_id[f]);
+  put_id(b, c->fn_id[f], ' ');
   const scp_prof_frame *fr = &c->p->frames[f];
   const char *s = scp_prof_str(c->p, fr->name);
   put_name(b, *s ? s : fr->kind == SCP_KIND_ROOT ? "all" : "[unknown]");
@@ -180,9 +217,13 @@ static void put_fn(scp_buf *b, cg_ctx *c, uint32_t f) {
 }
 
 static void put_costs(scp_buf *b, const cg_ctx *c, uint32_t line, const uint64_t *cost) {
-  scp_buf_printf(b, "%u", line);
-  for (unsigned m = 0; m < c->nm; m++) scp_buf_printf(b, " %llu", (unsigned long long)cost[m]);
-  scp_buf_putc(b, '\n');
+  char row[11 + 21 * SCP_MAX_METRICS + 1], *o = scp_out_dec(row, line);
+  for (unsigned m = 0; m < c->nm; m++) {
+    *o++ = ' ';
+    o = scp_out_dec(o, cost[m]);
+  }
+  *o++ = '\n';
+  scp_buf_put(b, row, (size_t)(o - row));
 }
 
 /* Cost lines name their file only when it is not the function's own. */
@@ -213,7 +254,7 @@ int scp_out_callgrind(const scp_profile *p, scp_buf *b) {
   if (!p->nnodes) return SCP_ERR_ARG;
   for (unsigned m = 0; m < c.nm; m++) c.emit_root |= p->nodes[0].self[m] != 0;
   if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
-      find_owners(&c) || collect(&c))
+      find_owners(&c) || collect(&c) || rank_frames(&c))
     goto fail;
   c.file_id = calloc(p->strs.n + 1, sizeof *c.file_id);
   c.fn_id = calloc(p->nframes + 1, sizeof *c.fn_id);
@@ -304,6 +345,7 @@ fail:
   free(call_ids);
   free(c.file_id);
   free(c.fn_id);
+  free(c.rank);
   free(c.costs);
   free(c.calls);
   free(c.owner);

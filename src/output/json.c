@@ -27,32 +27,58 @@ static const char *source_text(unsigned s) {
   return s < SCP_ARRAY_LEN(names) ? names[s] : "unknown";
 }
 
-static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
-  scp_buf_putc(b, '[');
+/* [v0,v1,...] at o (21 * nm + 2 bytes at most); returns its end */
+static inline char *costs_at(char *o, const uint64_t *v, unsigned nm) {
+  *o++ = '[';
   for (unsigned m = 0; m < nm; m++) {
-    if (m) scp_buf_putc(b, ',');
-    scp_out_put_u64(b, v[m]);
+    if (m) *o++ = ',';
+    o = scp_out_dec(o, v[m]);
   }
-  scp_buf_putc(b, ']');
+  *o++ = ']';
+  return o;
+}
+
+static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
+  char t[21 * SCP_MAX_METRICS + 2];
+  scp_buf_put(b, t, (size_t)(costs_at(t, v, nm) - t));
 }
 
 /* A node's instructions without source lines (only nodes that have them):
  * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...], each row with
- * "runs" (how often it ran) after its cost when the engine counts them. */
+ * "runs" (how often it ran) after its cost when the engine counts them.
+ * A profile has thousands of these rows: each is built on the stack and
+ * appended once; an instruction text longer than JSON_ROW_TEXT, or one
+ * with something to escape, goes through scp_out_put_json_str. */
+enum { JSON_ROW_TEXT = 96 };
 static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
+  /* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
+  char row[8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1];
   for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
     const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
-    /* a row per instruction: the numbers without printf */
-    scp_buf_puts(b, j ? ",{\"pc\":" : "{\"pc\":");
-    scp_out_put_u64(b, r->pc);
-    scp_buf_puts(b, ",\"insn\":");
-    scp_out_put_json_str(b, scp_prof_str(p, r->text));
-    scp_buf_puts(b, ",\"cost\":");
-    put_costs(b, r->cost, nm);
-    if (p->pc_runs) scp_buf_printf(b, ",\"runs\":%llu", (unsigned long long)r->runs);
-    scp_buf_putc(b, '}');
+    const char *text = scp_prof_str(p, r->text);
+    char *o = j ? SCP_OUT_LIT(row, ",{\"pc\":") : SCP_OUT_LIT(row, "{\"pc\":");
+    o = scp_out_dec(o, r->pc);
+    o = SCP_OUT_LIT(o, ",\"insn\":");
+    size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
+    if (!text[plain]) {
+      *o++ = '"';
+      o = scp_out_cpy(o, text, plain);
+      *o++ = '"';
+    } else {
+      scp_buf_put(b, row, (size_t)(o - row));
+      scp_out_put_json_str(b, text);
+      o = row;
+    }
+    o = SCP_OUT_LIT(o, ",\"cost\":");
+    o = costs_at(o, r->cost, nm);
+    if (p->pc_runs) {
+      o = SCP_OUT_LIT(o, ",\"runs\":");
+      o = scp_out_dec(o, r->runs);
+    }
+    *o++ = '}';
+    scp_buf_put(b, row, (size_t)(o - row));
   }
   scp_buf_putc(b, ']');
 }
@@ -182,6 +208,37 @@ static void put_node_rows(scp_buf *b, const scp_profile *p, uint32_t id) {
   if (any) scp_buf_putc(b, ']');
 }
 
+/* A node's numbers, up to its "call_site" key, in one append:
+ * {"id":..,"parent":..,"depth":..,"frame":..,"calls":..,"self":[..],
+ * "total":[..] and "ahead" (of self[0], charged for code that did not
+ * run; only in profiles whose engine keeps it). */
+static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_t depth, bool first,
+                          unsigned nm) {
+  const scp_prof_node *n = &p->nodes[id];
+  char row[16 + 10 + 10 + 2 + 9 + 10 + 9 + 10 + 9 + 20 + 8 + 21 * SCP_MAX_METRICS + 1 + 9 +
+           21 * SCP_MAX_METRICS + 1 + 9 + 20 + 14];
+  char *o = first ? SCP_OUT_LIT(row, "\n{\"id\":") : SCP_OUT_LIT(row, ",\n{\"id\":");
+  o = scp_out_dec(o, id);
+  o = SCP_OUT_LIT(o, ",\"parent\":");
+  o = id == 0 ? SCP_OUT_LIT(o, "-1") : scp_out_dec(o, n->parent);
+  o = SCP_OUT_LIT(o, ",\"depth\":");
+  o = scp_out_dec(o, depth);
+  o = SCP_OUT_LIT(o, ",\"frame\":");
+  o = scp_out_dec(o, n->frame);
+  o = SCP_OUT_LIT(o, ",\"calls\":");
+  o = scp_out_dec(o, n->calls);
+  o = SCP_OUT_LIT(o, ",\"self\":");
+  o = costs_at(o, n->self, nm);
+  o = SCP_OUT_LIT(o, ",\"total\":");
+  o = costs_at(o, n->total, nm);
+  if (p->ahead) {
+    o = SCP_OUT_LIT(o, ",\"ahead\":");
+    o = scp_out_dec(o, n->ahead);
+  }
+  o = SCP_OUT_LIT(o, ",\"call_site\":");
+  scp_buf_put(b, row, (size_t)(o - row));
+}
+
 int scp_out_json(const scp_profile *p, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
@@ -233,19 +290,8 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
   while (ntodo) {
     uint32_t id = todo[--ntodo];
     const scp_prof_node *n = &p->nodes[id];
-    scp_buf_printf(b, "%s\n{\"id\":%u,\"parent\":", first ? "" : ",", id);
+    put_node_head(b, p, id, depth[id], first, nm);
     first = false;
-    if (id == 0) scp_buf_puts(b, "-1");
-    else scp_buf_printf(b, "%u", n->parent);
-    scp_buf_printf(b, ",\"depth\":%u,\"frame\":%u,\"calls\":%llu,\"self\":", depth[id],
-                   n->frame, (unsigned long long)n->calls);
-    put_costs(b, n->self, nm);
-    scp_buf_puts(b, ",\"total\":");
-    put_costs(b, n->total, nm);
-    /* charged ahead: of self[0], paid for code that did not run; only in
-     * profiles whose engine keeps it */
-    if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)n->ahead);
-    scp_buf_puts(b, ",\"call_site\":");
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
       scp_out_put_json_str(b, scp_prof_str(p, n->call_file));

@@ -7,6 +7,8 @@
 
 #include "output/scp_out.h"
 
+#include <string.h>
+
 /* One display label per frame (scp_out_label), built once per write so the
  * writers do not rebuild strings for every node. */
 typedef struct scp_out_labels {
@@ -88,6 +90,40 @@ SCP_HIDDEN void scp_out_put_u64(scp_buf *b, uint64_t v);
 
 /* "12.34%" of part/whole; "-" when whole is 0. */
 SCP_HIDDEN void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole);
+
+/* ---- a row built on the stack, appended in one go ---------------------
+ * A writer that puts out thousands of rows (report.json's instructions)
+ * builds each in a local array with these and appends it once: a buffer
+ * append per field costs more than the field.  The caller sizes the array
+ * for the longest row it builds. */
+static inline char *scp_out_cpy(char *o, const char *s, size_t n) {
+  memcpy(o, s, n);
+  return o + n;
+}
+/* a string literal, its length known at compile time */
+#define SCP_OUT_LIT(o, s) scp_out_cpy((o), "" s, sizeof(s) - 1)
+/* decimal, at most 20 bytes: its length first, then the digits from the
+ * right straight into place (no copy of a variable length) */
+static inline char *scp_out_dec(char *o, uint64_t v) {
+  size_t n = 1;
+  for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10) n++;
+  return scp_dec_u64(o + n, v) + n;
+}
+
+/* x with prec (0 to 6) decimals, as printf's "%.*f" writes it: room for
+ * SCP_OUT_FIXED_ROOM bytes at o (printf's text of the largest double) */
+#define SCP_OUT_FIXED_ROOM 330
+SCP_HIDDEN char *scp_out_fixed(char *o, double x, int prec);
+
+/* How many bytes of s, from its start and at most max, go into a JSON
+ * string unchanged (printable ASCII other than '"' and '\'); s is all of
+ * it when s[result] is its NUL. */
+SCP_HIDDEN extern const unsigned char scp_out_json_plain_byte[256];   /* 1: such a byte */
+static inline size_t scp_out_json_plain(const char *s, size_t max) {
+  size_t n = 0;
+  while (n < max && scp_out_json_plain_byte[(unsigned char)s[n]]) n++;
+  return n;
+}
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes at s
  * are not one (s must be NUL-terminated). */

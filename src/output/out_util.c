@@ -223,21 +223,30 @@ void scp_out_put_ended(scp_buf *b, const scp_profile *p) {
   scp_buf_puts(b, msg);
 }
 
+char *scp_out_fixed(char *o, double x, int prec) {
+  size_t n = scp_fmt_fixed(o, x, prec);
+  if (!n) n = (size_t)snprintf(o, SCP_OUT_FIXED_ROOM, "%.*f", prec, x);
+  return o + n;
+}
+
 void scp_out_put_pct(scp_buf *b, uint64_t part, uint64_t whole) {
   if (!whole) {
     scp_buf_putc(b, '-');
     return;
   }
-  char t[48];
-  int n = snprintf(t, sizeof t, "%.2f", 100.0 * (double)part / (double)whole);
+  char t[48], g[80];
+  double pct = 100.0 * (double)part / (double)whole;
+  int n = (int)scp_fmt_fixed(t, pct, 2);
+  if (!n) n = snprintf(t, sizeof t, "%.2f", pct);
   /* the whole part grouped as every other number is (a limit overrun can
    * be 2,117,860.00%) */
-  int whole_digits = n - 3;
+  int whole_digits = n - 3, o = 0;
   for (int i = 0; i < n; i++) {
-    if (i && i < whole_digits && (whole_digits - i) % 3 == 0) scp_buf_putc(b, ',');
-    scp_buf_putc(b, t[i]);
+    if (i && i < whole_digits && (whole_digits - i) % 3 == 0) g[o++] = ',';
+    g[o++] = t[i];
   }
-  scp_buf_putc(b, '%');
+  g[o++] = '%';
+  scp_buf_put(b, g, (size_t)o);
 }
 
 size_t scp_out_utf8_len(const char *str) {
@@ -257,13 +266,16 @@ size_t scp_out_utf8_len(const char *str) {
   return n;
 }
 
+/* a table rather than four comparisons a byte: report.json's instruction
+ * texts are scanned byte by byte; printable ASCII but '"' (0x22) and '\\'
+ * (0x5c) */
+const unsigned char scp_out_json_plain_byte[256] = {
+    [0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0x7e] = 1};
+
 void scp_out_put_json_str(scp_buf *b, const char *s) {
   /* a short string with nothing to escape, quotes and all, in one append */
   char whole[128];
-  size_t plain = 0;
-  while (plain < sizeof whole - 2 && (unsigned char)s[plain] >= 0x20 && (unsigned char)s[plain] < 0x7f &&
-         s[plain] != '"' && s[plain] != '\\')
-    plain++;
+  size_t plain = scp_out_json_plain(s, sizeof whole - 2);
   if (!s[plain]) {
     whole[0] = '"';
     memcpy(whole + 1, s, plain);
@@ -274,8 +286,7 @@ void scp_out_put_json_str(scp_buf *b, const char *s) {
   scp_buf_putc(b, '"');
   while (*s) {
     /* a run of printable ASCII that needs no escape goes in one append */
-    size_t run = 0;
-    while ((unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x7f && s[run] != '"' && s[run] != '\\') run++;
+    size_t run = scp_out_json_plain(s, SIZE_MAX);
     if (run) {
       scp_buf_put(b, s, run);
       s += run;

@@ -16,16 +16,21 @@
 
 /* ---- protobuf wire format ---------------------------------------------- */
 
-static void pb_varint(scp_buf *b, uint64_t v) {
-  uint8_t tmp[10];
+/* v as a varint at o (at most 10 bytes); returns its length */
+static size_t pb_varint_at(uint8_t *o, uint64_t v) {
   size_t n = 0;
   do {
-    tmp[n] = (uint8_t)(v & 0x7f);
+    o[n] = (uint8_t)(v & 0x7f);
     v >>= 7;
-    if (v) tmp[n] |= 0x80;
+    if (v) o[n] |= 0x80;
     n++;
   } while (v);
-  scp_buf_put(b, tmp, n);
+  return n;
+}
+
+static void pb_varint(scp_buf *b, uint64_t v) {
+  uint8_t tmp[10];
+  scp_buf_put(b, tmp, pb_varint_at(tmp, v));
 }
 
 static void pb_uint(scp_buf *b, unsigned field, uint64_t v) {
@@ -54,7 +59,11 @@ typedef struct pp_ctx {
   scp_strtab strings;    /* the profile's string_table; id 0 is "" */
   scp_strtab lockeys;    /* location key -> id (ids from 1) */
   scp_buf locations;     /* encoded Location messages, in id order */
-  scp_buf msg, locmsg, inner, key;  /* scratch */
+  scp_buf msg, locmsg, inner, key, ids;  /* scratch */
+  /* per node, the location it last had on its own (no inlined frames
+   * with it) and the line it had it at: a parent's location recurs in
+   * every sample below it.  loc_id 0: none yet */
+  uint32_t *loc_id, *loc_line;
   bool oom;
 } pp_ctx;
 
@@ -75,10 +84,12 @@ static uint64_t location(pp_ctx *c, const uint32_t *fids, const uint32_t *lines,
   scp_buf *k = &c->key;
   k->len = 0;
   for (size_t i = 0; i < n; i++) {
-    scp_out_put_u64(k, fids[i]);
-    scp_buf_putc(k, ':');
-    scp_out_put_u64(k, lines[i]);
-    scp_buf_putc(k, ',');
+    char t[24];   /* "frame:line," */
+    char *o = scp_out_dec(t, fids[i]);
+    *o++ = ':';
+    o = scp_out_dec(o, lines[i]);
+    *o++ = ',';
+    scp_buf_put(k, t, (size_t)(o - t));
   }
   if (k->oom) {
     c->oom = true;
@@ -109,12 +120,20 @@ static void sample(pp_ctx *c, scp_buf *out, const uint32_t *path, size_t depth,
                    uint32_t leaf_line, const uint64_t *cost, uint32_t *fids,
                    uint32_t *lines) {
   const scp_profile *p = c->p;
-  scp_buf ids = {0}, vals = {0};
+  /* the packed ids straight into the scratch buffer (a string builder,
+   * no sink): at most one location, so one varint, per node of the path */
+  scp_buf *ids = &c->ids;
+  if (!scp_grow(&ids->data, &ids->cap, depth * 10 + 1, 1)) {
+    c->oom = true;
+    return;
+  }
+  size_t nids = 0;
   size_t i = depth;
   uint32_t line = leaf_line;
   while (i > 0) {
     /* one location: inlined frames up to the function that holds them */
     size_t n = 0;
+    uint32_t first = path[i - 1], first_line = line;
     for (;;) {
       uint32_t node = path[--i];
       fids[n] = p->nodes[node].frame;
@@ -123,15 +142,21 @@ static void sample(pp_ctx *c, scp_buf *out, const uint32_t *path, size_t depth,
       line = p->nodes[node].call_line;  /* where the next frame up is */
       if (node_kind(p, node) != SCP_KIND_INLINED || i == 0) break;
     }
-    pb_varint(&ids, location(c, fids, lines, n));
+    uint64_t loc;
+    if (n == 1 && c->loc_id[first] && c->loc_line[first] == first_line) {
+      loc = c->loc_id[first];   /* the same key: the id it was given */
+    } else {
+      loc = location(c, fids, lines, n);
+      if (n == 1) c->loc_id[first] = (uint32_t)loc, c->loc_line[first] = first_line;
+    }
+    nids += pb_varint_at((uint8_t *)ids->data + nids, loc);
   }
-  for (unsigned m = 0; m < c->nm; m++) pb_varint(&vals, cost[m]);
-  if (ids.oom || vals.oom) c->oom = true;
-  pb_bytes(&c->msg, 1, ids.data, ids.len);   /* packed location_id */
-  pb_bytes(&c->msg, 2, vals.data, vals.len); /* packed value */
+  uint8_t vals[10 * SCP_MAX_METRICS];
+  size_t nvals = 0;
+  for (unsigned m = 0; m < c->nm; m++) nvals += pb_varint_at(vals + nvals, cost[m]);
+  pb_bytes(&c->msg, 1, ids->data, nids);   /* packed location_id */
+  pb_bytes(&c->msg, 2, vals, nvals);       /* packed value */
   pb_msg(out, 2, &c->msg);
-  scp_buf_free(&ids);
-  scp_buf_free(&vals);
 }
 
 /* ---- gzip, streamed ------------------------------------------------------
@@ -229,7 +254,9 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   path = malloc(nn * sizeof *path);
   fids = malloc(nn * sizeof *fids);
   lines = malloc(nn * sizeof *lines);
-  if (!todo || !path || !fids || !lines) goto fail;
+  c.loc_id = calloc(nn, sizeof *c.loc_id);
+  c.loc_line = calloc(nn, sizeof *c.loc_line);
+  if (!todo || !path || !fids || !lines || !c.loc_id || !c.loc_line) goto fail;
   if (gz_begin(&gz, b) != SCP_OK) goto fail;
   gz_open = true;
 
@@ -319,6 +346,9 @@ fail:
   scp_buf_free(&c.inner);
   scp_buf_free(&c.locmsg);
   scp_buf_free(&c.key);
+  scp_buf_free(&c.ids);
+  free(c.loc_id);
+  free(c.loc_line);
   scp_strtab_free(&c.strings);
   scp_strtab_free(&c.lockeys);
   scp_out_labels_free(&l);

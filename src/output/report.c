@@ -91,7 +91,12 @@ static void cell_label(table *t, const char *s) {
 }
 
 static void pad(scp_buf *b, size_t n) {
-  while (n--) scp_buf_putc(b, ' ');
+  static const char spaces[] = "                                ";
+  while (n) {
+    size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
+    scp_buf_put(b, spaces, k);
+    n -= k;
+  }
 }
 
 static void table_print(scp_buf *b, table *t) {

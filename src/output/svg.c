@@ -30,6 +30,18 @@ enum {
 static void put_xml(scp_buf *b, const char *str, size_t maxchars) {
   const unsigned char *s = (const unsigned char *)str;
   for (size_t chars = 0; *s && chars < maxchars; chars++) {
+    /* a run of printable ASCII with nothing to escape, one character a
+     * byte, in one append */
+    size_t run = 0;
+    while (run < maxchars - chars && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '<' && s[run] != '>' &&
+           s[run] != '&' && s[run] != '"')
+      run++;
+    if (run) {
+      scp_buf_put(b, s, run);
+      s += run;
+      chars += run - 1;
+      continue;
+    }
     size_t n = scp_out_utf8_len((const char *)s);
     if (n == 0 || (*s < 0x20 && *s != '\t')) {
       scp_buf_putc(b, '?');
@@ -141,7 +153,14 @@ static void put_colour(scp_buf *b, const scp_profile *p, uint32_t frame) {
     r = g = bl = 170 + 50 * v1 / 255;
     break;
   }
-  scp_buf_printf(b, "rgb(%u,%u,%u)", r, g, bl);
+  char t[32], *o = SCP_OUT_LIT(t, "rgb(");
+  o = scp_out_dec(o, r);
+  *o++ = ',';
+  o = scp_out_dec(o, g);
+  *o++ = ',';
+  o = scp_out_dec(o, bl);
+  *o++ = ')';
+  scp_buf_put(b, t, (size_t)(o - t));
 }
 
 /* Differential colour: red grew, blue shrank, paler the smaller the change
@@ -235,7 +254,9 @@ static void put_title(scp_buf *b, const svg_ctx *c, const scp_prof_node *n) {
   put_xml(b, scp_out_label_of(&c->labels, n->frame), SIZE_MAX);
   scp_buf_puts(b, " (");
   scp_buf_put_grouped(b, n->total[c->metric]);
-  scp_buf_printf(b, " %s, ", m->unit && *m->unit ? m->unit : "units");
+  scp_buf_putc(b, ' ');
+  scp_buf_puts(b, m->unit && *m->unit ? m->unit : "units");
+  scp_buf_puts(b, ", ");
   scp_out_put_pct(b, n->total[c->metric], c->total);
   scp_buf_puts(b, ", self ");
   scp_buf_put_grouped(b, n->self[c->metric]);
@@ -289,18 +310,37 @@ static void put_frame(scp_buf *b, const svg_ctx *c, const svg_frame *f) {
   double x = SVG_XPAD + (double)f->start * c->scale;
   double w = (double)n->total[c->metric] * c->scale;
   unsigned y = frame_y(c, f->depth);
-  scp_buf_printf(b, "<g scp:x=\"%llu\" scp:w=\"%llu\" scp:d=\"%u\"><title>",
-                 (unsigned long long)f->start,
-                 (unsigned long long)n->total[c->metric], f->depth);
+  /* a few thousand frames: the numbers without printf, each piece in one
+   * append */
+  char row[64 + 3 * 20 + 2 * SCP_OUT_FIXED_ROOM], *o = SCP_OUT_LIT(row, "<g scp:x=\"");
+  o = scp_out_dec(o, f->start);
+  o = SCP_OUT_LIT(o, "\" scp:w=\"");
+  o = scp_out_dec(o, n->total[c->metric]);
+  o = SCP_OUT_LIT(o, "\" scp:d=\"");
+  o = scp_out_dec(o, f->depth);
+  o = SCP_OUT_LIT(o, "\"><title>");
+  scp_buf_put(b, row, (size_t)(o - row));
   put_title(b, c, n);
-  scp_buf_printf(b, "</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" fill=\"",
-                 x, y, w, SVG_FRAME_H - 1);
+  o = SCP_OUT_LIT(row, "</title><rect x=\"");
+  o = scp_out_fixed(o, x, 2);
+  o = SCP_OUT_LIT(o, "\" y=\"");
+  o = scp_out_dec(o, y);
+  o = SCP_OUT_LIT(o, "\" width=\"");
+  o = scp_out_fixed(o, w, 2);
+  o = SCP_OUT_LIT(o, "\" height=\"");
+  o = scp_out_dec(o, SVG_FRAME_H - 1);
+  o = SCP_OUT_LIT(o, "\" fill=\"");
+  scp_buf_put(b, row, (size_t)(o - row));
   if (c->before)
     put_diff_colour(b, c->before[f->node], n->total[c->metric], c->max_change);
   else
     put_colour(b, c->p, n->frame);
-  scp_buf_printf(b, "\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">", x + 3,
-                 y + 10.5);
+  o = SCP_OUT_LIT(row, "\" rx=\"2\" ry=\"2\"/><text x=\"");
+  o = scp_out_fixed(o, x + 3, 2);
+  o = SCP_OUT_LIT(o, "\" y=\"");
+  o = scp_out_fixed(o, y + 10.5, 1);
+  o = SCP_OUT_LIT(o, "\">");
+  scp_buf_put(b, row, (size_t)(o - row));
   put_fitted_label(b, scp_out_label_of(&c->labels, n->frame), w);
   scp_buf_puts(b, "</text></g>\n");
 }

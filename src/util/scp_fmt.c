@@ -109,20 +109,21 @@ static void put_num(line *l, const spec *s, bool neg, unsigned long long v) {
 
 /* x with prec decimals, as glibc's printf writes it: the exact value of
  * the double times 10^prec, rounded to an integer (a tie to even), then
- * split at the point.  false: not finite, or too large for the sum. */
-static bool put_fixed(line *l, double x, int prec) {
+ * split at the point.  0: not finite, or too large for the sum. */
+size_t scp_fmt_fixed(char *out, double x, int prec) {
   static const unsigned scale[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+  if (prec < 0 || prec > 6) return 0;
   uint64_t bits;
   memcpy(&bits, &x, sizeof bits);
   unsigned exp = (unsigned)(bits >> 52 & 0x7ff);
   uint64_t m = bits & ((1ull << 52) - 1);
-  if (exp == 0x7ff) return false;
+  if (exp == 0x7ff) return 0;
   if (exp) m |= 1ull << 52;
   else exp = 1;   /* subnormal */
   int e = (int)exp - 1075;   /* x = m * 2^e */
   unsigned __int128 v = (unsigned __int128)m * scale[prec], q;
   if (e >= 0) {
-    if (e > 40) return false;
+    if (e > 40) return 0;
     q = v << e;
   } else if (e <= -120) {
     q = 0;   /* v < 2^73: below half of one unit */
@@ -132,9 +133,8 @@ static bool put_fixed(line *l, double x, int prec) {
     q = v >> sh;
     if (r > half || (r == half && (q & 1))) q++;
   }
-  if (q >> 64) return false;
+  if (q >> 64) return 0;
   uint64_t whole = (uint64_t)q / scale[prec], frac = (uint64_t)q % scale[prec];
-  if (bits >> 63) put(l, "-", 1);
   char tmp[32];
   size_t n = sizeof tmp;
   for (int d = 0; d < prec; d++, frac /= 10) tmp[--n] = (char)('0' + frac % 10);
@@ -143,8 +143,28 @@ static bool put_fixed(line *l, double x, int prec) {
     tmp[--n] = (char)('0' + whole % 10);
     whole /= 10;
   } while (whole);
-  put(l, tmp + n, sizeof tmp - n);
-  return true;
+  if (bits >> 63) tmp[--n] = '-';
+  memcpy(out, tmp + n, sizeof tmp - n);
+  return sizeof tmp - n;
+}
+
+static bool put_fixed(line *l, double x, int prec) {
+  char t[SCP_FMT_FIXED_MAX];
+  size_t n = scp_fmt_fixed(t, x, prec);
+  if (n) put(l, t, n);
+  return n != 0;
+}
+
+/* Grouped by threes from the right, as the reports show every count. */
+void scp_buf_put_grouped(scp_buf *b, uint64_t v) {
+  char digits[24], out[32];   /* 20 digits and 6 commas */
+  const char *d = scp_dec_u64(digits + sizeof digits, v);
+  size_t n = (size_t)(digits + sizeof digits - d), o = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
+    out[o++] = d[i];
+  }
+  scp_buf_put(b, out, o);
 }
 
 static void put_conv(line *l, const spec *s, va_list *ap) {
@@ -183,11 +203,10 @@ bool scp_fmt_fast(scp_buf *b, const char *fmt, va_list ap) {
   va_copy(a, ap);
   for (const char *p = fmt; *p && ok && !l.full;) {
     if (*p != '%') {
-      if (l.n == sizeof l.c) {
-        l.full = true;
-        break;
-      }
-      l.c[l.n++] = *p++;
+      /* the text up to the next conversion in one copy */
+      const char *q = strchrnul(p, '%');
+      put(&l, p, (size_t)(q - p));
+      p = q;
       continue;
     }
     p++;

@@ -119,7 +119,11 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n) {
       return;
     }
   }
-  if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, b->len + n + 1, 1)) {
+  /* a file's window starts at 64 KiB rather than doubling up to it from
+   * 8 bytes: a writer's output reaches that size in most files */
+  size_t need = b->len + n + 1;
+  if (b->sink && need < ((size_t)1 << 16)) need = (size_t)1 << 16;
+  if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, need, 1)) {
     b->oom = true;
     return;
   }
@@ -157,17 +161,6 @@ void scp_buf_printf(scp_buf *b, const char *fmt, ...) {
   va_end(ap);
   scp_buf_put(b, big, (size_t)n);
   free(big);
-}
-
-void scp_buf_put_grouped(scp_buf *b, uint64_t v) {
-  char digits[24], out[32];
-  const char *d = scp_dec_u64(digits + sizeof digits, v);
-  size_t n = (size_t)(digits + sizeof digits - d), o = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (i > 0 && (n - i) % 3 == 0) out[o++] = ',';
-    out[o++] = d[i];
-  }
-  scp_buf_put(b, out, o);
 }
 
 void scp_buf_put_xml(scp_buf *b, const char *s) {

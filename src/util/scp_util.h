@@ -62,7 +62,13 @@ void scp_buf_printf(scp_buf *b, const char *fmt, ...) SCP_PRINTF(2, 3);
  * bytes, as printf formats them; false, nothing appended and ap
  * untouched, otherwise. */
 bool scp_fmt_fast(scp_buf *b, const char *fmt, va_list ap);
-/* Decimal with thousands separators: 1234567 -> "1,234,567". */
+/* x with prec (0 to 6) decimals into out (SCP_FMT_FIXED_MAX bytes, no
+ * NUL), as printf's "%.*f" writes it; returns the length, or 0 when x is
+ * not finite, too large (about 2^64 / 10^prec or more) or prec out of
+ * range, which printf is left to write (scp_fmt.c). */
+#define SCP_FMT_FIXED_MAX 32
+size_t scp_fmt_fixed(char *out, double x, int prec);
+/* Decimal with thousands separators: 1234567 -> "1,234,567" (scp_fmt.c). */
 void scp_buf_put_grouped(scp_buf *b, uint64_t v);
 /* XML/HTML-escape s into b. */
 void scp_buf_put_xml(scp_buf *b, const char *s);

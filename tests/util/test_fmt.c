@@ -3,7 +3,8 @@
  * library's snprintf: every format of its subset gives the same bytes,
  * "%.Nf" on some 120,000 doubles (ties, neighbours, a random sweep), and
  * a format outside it is left to vsnprintf (scp_fmt_fast says false and
- * appends nothing).  Independent evidence: snprintf is the reference.
+ * appends nothing); scp_fmt_fixed at every precision and
+ * scp_buf_put_grouped on 100,000 values against snprintf's digits.  Independent evidence: snprintf is the reference.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -116,6 +117,82 @@ static void test_fixed(void **state) {
   assert_false(taken("%f", 1.0));
 }
 
+/* scp_fmt_fixed, which the flamegraph's and reports' percentages use
+ * directly, against snprintf's "%.*f" at every precision it takes; where
+ * it declines (0), the value is one it must decline: not finite, or past
+ * 2^64 units of the last decimal */
+static void fixed_agrees(double x, int prec) {
+  char want[512], got[SCP_FMT_FIXED_MAX + 1];
+  int n = snprintf(want, sizeof want, "%.*f", prec, x);
+  size_t k = scp_fmt_fixed(got, x, prec);
+  if (!k) {
+    static const double units[7] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+    if (isfinite(x) && fabs(x) * units[prec] < 1.8e19) fail_msg("%.17g at %d declined", x, prec);
+    return;
+  }
+  got[k] = 0;
+  assert_int_equal(k, (size_t)n);
+  if (strcmp(got, want)) fail_msg("%.17g at %d: \"%s\" against snprintf's \"%s\"", x, prec, got, want);
+}
+
+static void test_fixed_direct(void **state) {
+  (void)state;
+  static const double fixed[] = {0.0, -0.0, 0.5, 1.5, 2.5, 0.125, 2.675, 1.005, 0.045, 4.9e-324, -0.005,
+                                 99.995, 9.995, 100.0, 33.333333333333336, 66.66666666666667,
+                                 1.8446744073709552e17, 1.8446744073709552e19, 1e20, INFINITY, -INFINITY, NAN};
+  for (int prec = 0; prec <= 6; prec++) {
+    for (size_t i = 0; i < SCP_ARRAY_LEN(fixed); i++) {
+      fixed_agrees(fixed[i], prec);
+      if (isfinite(fixed[i])) {
+        fixed_agrees(nextafter(fixed[i], 1e308), prec);
+        fixed_agrees(nextafter(fixed[i], -1e308), prec);
+      }
+    }
+    /* percentages as scp_out_put_pct makes them: 100 * part / whole */
+    uint64_t r = 0x9e3779b97f4a7c15ull;
+    for (int k = 0; k < 20000; k++) {
+      r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+      uint64_t whole = (r >> (k % 60)) + 1, part = k & 1 ? whole - (r >> 33) % whole : (r >> 20) % (whole + 1);
+      fixed_agrees(100.0 * (double)part / (double)whole, prec);
+    }
+  }
+  char t[SCP_FMT_FIXED_MAX];
+  assert_int_equal(scp_fmt_fixed(t, 1.0, 7), 0);
+  assert_int_equal(scp_fmt_fixed(t, 1.0, -1), 0);
+}
+
+/* scp_buf_put_grouped against snprintf's digits grouped by threes */
+static void grouped_agrees(uint64_t v) {
+  char digits[32], want[48];
+  int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), o = 0;
+  for (int i = 0; i < n; i++) {
+    if (i > 0 && (n - i) % 3 == 0) want[o++] = ',';
+    want[o++] = digits[i];
+  }
+  want[o] = 0;
+  scp_buf b = {0};
+  scp_buf_put_grouped(&b, v);
+  if (!b.data || strcmp(b.data, want)) fail_msg("%llu: \"%s\" against \"%s\"", (unsigned long long)v, b.data, want);
+  scp_buf_free(&b);
+}
+
+static void test_grouped(void **state) {
+  (void)state;
+  grouped_agrees(0);
+  grouped_agrees(UINT64_MAX);
+  for (uint64_t p = 1; p <= 10000000000000000000ull; p *= 10) {
+    grouped_agrees(p - 1);
+    grouped_agrees(p);
+    grouped_agrees(p + 1);
+    if (p > UINT64_MAX / 10) break;
+  }
+  uint64_t r = 88172645463325252ull;
+  for (int k = 0; k < 100000; k++) {
+    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+    grouped_agrees(r >> (k % 64));
+  }
+}
+
 static void test_outside(void **state) {
   (void)state;
   assert_false(taken("%.2e", 1.0));
@@ -138,6 +215,15 @@ static void test_outside(void **state) {
   assert_false(taken("%s", big));
   assert_false(taken("%s%s", big + 100, big + 100));
   assert_true(taken("%s", big + 44));
+  /* the same limit for text outside the conversions: 256 bytes fit */
+  big[256] = 0;
+  same(big);
+  assert_true(taken(big));
+  big[256] = 'a';
+  big[257] = 0;
+  assert_false(taken(big));
+  same("%s", "a%");
+  same("ab%%cd%uef%%", 5u);
 }
 
 /* scp_buf_printf gives snprintf's bytes on either path */
@@ -164,6 +250,8 @@ int main(void) {
       cmocka_unit_test(test_numbers),
       cmocka_unit_test(test_text),
       cmocka_unit_test(test_fixed),
+      cmocka_unit_test(test_fixed_direct),
+      cmocka_unit_test(test_grouped),
       cmocka_unit_test(test_outside),
       cmocka_unit_test(test_printf_paths),
   };

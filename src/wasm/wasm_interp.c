@@ -117,7 +117,6 @@ static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, ui
 int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) {
   const scp_wasm_module *m = inst->mod;
   const uint32_t nimp = m->nfunc_imports;
-  uint32_t depth = 0;
   scp_trap trap = SCP_TRAP_NONE;
   uint64_t fuel = inst->fuel;
   uint8_t *mem = inst->mem;
@@ -128,9 +127,10 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   uint64_t *fp, *sp;
   uint64_t *counters;
   uint32_t node = inst->root_node;
-  wasm_frame *const frames = inst->frames;
-  const uint32_t max_frames = inst->max_frames;
-  uint64_t *const stack_end = inst->stack + SCP_WASM_STACK_CELLS;
+  /* top: the next frame slot; the call depth is top - inst->frames.  The
+   * bounds are read from the instance where they are needed: held in
+   * locals they take registers the hot operators' state would lose. */
+  wasm_frame *top = inst->frames;
 
   /* Enter function `callee` with its params at sp - nparams.  Shared by
    * the initial call, CALL and CALL_INDIRECT.  The callee's node is the
@@ -147,11 +147,12 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t ci_ = (callee_index);                                                 \
     const wasm_func *cf_ = &m->funcs[ci_ - nimp];                                  \
     uint64_t *nfp_ = sp - cf_->nparams;                                            \
-    if (SCP_UNLIKELY(depth >= max_frames || cf_->frame_need > (size_t)(stack_end - sp))) { \
+    if (SCP_UNLIKELY(top >= inst->frames + inst->max_frames ||                      \
+                     cf_->frame_need > (size_t)(inst->stack + SCP_WASM_STACK_CELLS - sp))) { \
       trap = SCP_TRAP_STACK_EXHAUSTED;                                             \
       goto out_trap;                                                               \
     }                                                                              \
-    wasm_frame *fr_ = &frames[depth];                                              \
+    wasm_frame *fr_ = top;                                                         \
     uint64_t *cc_;                                                                 \
     uint32_t cn_ = node;                                                           \
     if (!inst->tree) {                                                             \
@@ -167,7 +168,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
       if (SCP_UNLIKELY(!cc_)) goto out_nomem;                                      \
       fr_->child_callee = ci_; fr_->child = cn_; fr_->child_counters = cc_;        \
     }                                                                              \
-    depth++;                                                                       \
+    top++;                                                                         \
     fr_->ret_ip = ip; fr_->fp = fp; fr_->func = fn; fr_->counters = counters;      \
     fr_->node = node;                                                              \
     node = cn_; counters = cc_;                                                    \
@@ -308,8 +309,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t nres = fn->nresults;
     if (nres) fp[0] = sp[-1];
     sp = fp + nres;
-    if (--depth == 0) goto out_ok;
-    const wasm_frame *fr = &frames[depth];
+    if (--top == inst->frames) goto out_ok;
+    const wasm_frame *fr = top;
     ip = fr->ret_ip; fp = fr->fp; fn = fr->func; counters = fr->counters;
     node = fr->node;
     NEXT();
@@ -619,7 +620,7 @@ out_trap:;
   inst->fuel = fuel;
   inst->trap = trap;
   inst->trap_func = func_index;
-  wasm_trace(inst, fn, func_index, ip, depth, node);
+  wasm_trace(inst, fn, func_index, ip, (uint32_t)(top - inst->frames), node);
   inst->cur_node = node;
   if (trap == SCP_TRAP_HOST)
     return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);

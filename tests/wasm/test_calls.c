@@ -79,6 +79,17 @@ static void cm_close(calls_mod *cm) {
   free(cm->bin);
 }
 
+/* A new tree t attached (module 1, CPU = fuel x 4). */
+static void new_tree(calls_mod *cm, scp_tree *t) {
+  assert_int_equal(scp_tree_init(t, 1), SCP_OK);
+  scp_wasm_attach(cm->inst, t, 0, 1, 4);
+}
+
+static void cm_close_tree(calls_mod *cm, scp_tree *t) {
+  cm_close(cm);
+  scp_tree_free(t);
+}
+
 /* Call f(arg) with `fuel`; returns the status, sets the result and the
  * fuel consumed (checked against the tank). */
 static int cm_call(calls_mod *cm, uint32_t f, uint64_t arg, uint64_t fuel, uint64_t *result,
@@ -127,13 +138,12 @@ static uint32_t child(scp_tree *t, uint32_t parent, uint32_t callee) {
 
 /* ---- reading the binary ---------------------------------------------------- */
 
+static const uint8_t *bin_end;   /* of the binary being read */
+
 static uint64_t leb(const uint8_t **p) {
   uint64_t v = 0;
-  for (unsigned shift = 0;; shift += 7) {
-    uint8_t b = *(*p)++;
-    v |= (uint64_t)(b & 0x7f) << shift;
-    if (!(b & 0x80)) return v;
-  }
+  assert_true(scp_leb_u64(p, bin_end, &v));
+  return v;
 }
 
 /* Function f's body in the binary (one import before it): where its
@@ -142,6 +152,7 @@ static uint64_t leb(const uint8_t **p) {
 static const uint8_t *body_at(const calls_mod *cm, uint32_t f, const uint8_t **payload,
                               const uint8_t **bend) {
   const uint8_t *p = cm->bin + 8, *end = cm->bin + cm->len;
+  bin_end = end;
   for (;;) {
     assert_true(p < end);
     uint8_t id = *p++;
@@ -254,8 +265,7 @@ static void test_fuel_at_call_profiled(void **state) {
   calls_mod cm;
   scp_tree t;
   cm_open(&cm);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   uint64_t r, consumed;
   assert_int_equal(cm_call(&cm, F_MIX, 0, 341, &r, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_settle(cm.inst), SCP_OK);
@@ -264,8 +274,7 @@ static void test_fuel_at_call_profiled(void **state) {
   assert_int_equal(t.nodes[inc].self[0], 0);
   assert_int_equal(t.nodes[mix].self[0], 4 * 341);
   scp_tree_free(&t);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   check_mix_fuel(&cm, &t);
   /* mix's callees: inc at two sites, dbl; each entered by the runs that
    * reached its call (inc's first site by every run from 341 on) and paid
@@ -280,8 +289,7 @@ static void test_fuel_at_call_profiled(void **state) {
   assert_int_equal(t.nodes[incs[0]].self[0], 11 * 20);
   assert_int_equal(t.nodes[incs[1]].self[0], 6 * 20);
   assert_int_equal(t.nodes[dbl].self[0], 1 * 20);
-  scp_tree_free(&t);
-  cm_close(&cm);
+  cm_close_tree(&cm, &t);
 }
 
 /* ---- calling-context nodes -------------------------------------------------- */
@@ -295,8 +303,7 @@ static void test_indirect_callees(void **state) {
   calls_mod cm;
   scp_tree t;
   cm_open(&cm);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   assert_int_equal(cm_ok(&cm, F_ALT, 7, 598), 15);
   assert_int_equal(cm_ok(&cm, F_ALT, 7, 598), 15);
   assert_int_equal(scp_wasm_settle(cm.inst), SCP_OK);
@@ -307,8 +314,7 @@ static void test_indirect_callees(void **state) {
   assert_int_equal(t.nodes[inc].self[0], 8 * 20);
   assert_int_equal(t.nodes[dbl].self[0], 6 * 20);
   assert_int_equal(scp_tree_total(&t, 0), 4 * 2 * 598);
-  scp_tree_free(&t);
-  cm_close(&cm);
+  cm_close_tree(&cm, &t);
 }
 
 /* sites(n): three call sites of inc, n calls each; 3n.  Fuel: entry 1 +
@@ -328,15 +334,13 @@ static void test_call_sites(void **state) {
   calls_mod cm;
   scp_tree t;
   cm_open(&cm);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   assert_int_equal(cm_ok(&cm, F_SITES, 50, 5 + 236 * 50), 150);
   assert_int_equal(cm_ok(&cm, F_SITES, 50, 5 + 236 * 50), 150);
   assert_int_equal(scp_wasm_settle(cm.inst), SCP_OK);
   check_sites(&t, 2, 50);
   assert_int_equal(scp_tree_total(&t, 0), 4 * 2 * (5 + 236 * 50));
-  scp_tree_free(&t);
-  cm_close(&cm);
+  cm_close_tree(&cm, &t);
 }
 
 /* nest(n): wrap's one call of inc runs under two nodes of wrap (two call
@@ -347,8 +351,7 @@ static void test_one_site_two_callers(void **state) {
   calls_mod cm;
   scp_tree t;
   cm_open(&cm);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   assert_int_equal(cm_ok(&cm, F_NEST, 30, 3 + 294 * 30), 60);
   assert_int_equal(scp_wasm_settle(cm.inst), SCP_OK);
   uint32_t nest = child(&t, 0, F_NEST), wrap[2];
@@ -360,8 +363,7 @@ static void test_one_site_two_callers(void **state) {
     assert_int_equal(t.nodes[inc].calls, 30);
     assert_int_equal(t.nodes[inc].self[0], 30 * 20);
   }
-  scp_tree_free(&t);
-  cm_close(&cm);
+  cm_close_tree(&cm, &t);
 }
 
 /* A new tree: the nodes a frame slot kept belong to the old one.  The
@@ -414,8 +416,7 @@ static void test_recursion(void **state) {
   scp_tree t;
   uint64_t r, consumed;
   cm_open(&cm);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   for (int k = 0; k < 3; k++) assert_int_equal(cm_ok(&cm, F_REC, 40, 79 * 40 + 75), 41);
   assert_int_equal(scp_wasm_settle(cm.inst), SCP_OK);
   check_rec_chain(&t, 3, 40);
@@ -423,8 +424,7 @@ static void test_recursion(void **state) {
   /* the deepest the engine allows: 1025 frames, rec(1024); rec(1025)
    * fails making frame 1026 after 1025 x 79 fuel; the instance, and its
    * frame slots, serve the next runs as before */
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(cm.inst, &t, 0, 1, 4);
+  new_tree(&cm, &t);
   assert_int_equal(cm_ok(&cm, F_REC, 1024, 79 * 1024 + 75), 1025);
   assert_int_equal(cm_call(&cm, F_REC, 1025, BIG_FUEL, &r, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(cm.inst), SCP_TRAP_STACK_EXHAUSTED);
@@ -433,8 +433,7 @@ static void test_recursion(void **state) {
   assert_int_equal(scp_wasm_settle(cm.inst), SCP_OK);
   assert_int_equal(scp_tree_total(&t, 0), 4 * (2 * (79 * 1024 + 75) + 79 * 1025));
   assert_int_equal(cm.host_calls, 5);
-  scp_tree_free(&t);
-  cm_close(&cm);
+  cm_close_tree(&cm, &t);
 }
 
 /* The value stack (131072 cells) holds frames of 1 + 1023 cells only
@@ -511,29 +510,22 @@ static void test_traps(void **state) {
 static int setup_goto(void **state) { use_switch = false; return 0; }
 static int setup_switch(void **state) { use_switch = true; return 0; }
 
+/* every test in both dispatch builds */
+#define BOTH(f) {.name = #f, .test_func = f, .setup_func = setup_goto},           \
+                {.name = #f "/switch", .test_func = f, .setup_func = setup_switch}
+
 int main(void) {
-  static const struct { const char *name; CMUnitTestFunction fn; } cases[] = {
-#define CASE(f) {#f, f}
-    CASE(test_locals_zeroed),
-    CASE(test_fuel_at_call),
-    CASE(test_fuel_at_call_profiled),
-    CASE(test_indirect_callees),
-    CASE(test_call_sites),
-    CASE(test_one_site_two_callers),
-    CASE(test_new_tree),
-    CASE(test_recursion),
-    CASE(test_value_stack_reserve),
-    CASE(test_traps),
-#undef CASE
+  const struct CMUnitTest tests[] = {
+    BOTH(test_locals_zeroed),
+    BOTH(test_fuel_at_call),
+    BOTH(test_fuel_at_call_profiled),
+    BOTH(test_indirect_callees),
+    BOTH(test_call_sites),
+    BOTH(test_one_site_two_callers),
+    BOTH(test_new_tree),
+    BOTH(test_recursion),
+    BOTH(test_value_stack_reserve),
+    BOTH(test_traps),
   };
-  enum { N = sizeof cases / sizeof cases[0] };
-  static char names[2 * N][80];
-  struct CMUnitTest tests[2 * N];
-  for (size_t i = 0; i < 2 * N; i++) {
-    bool sw = i >= N;
-    snprintf(names[i], sizeof names[i], "%s%s", cases[i % N].name, sw ? "/switch" : "");
-    tests[i] = (struct CMUnitTest){names[i], cases[i % N].fn,
-                                   sw ? setup_switch : setup_goto, NULL, NULL};
-  }
-  return _cmocka_run_group_tests("wasm_calls", tests, 2 * N, NULL, NULL);
+  return cmocka_run_group_tests_name("wasm_calls", tests, NULL, NULL);
 }

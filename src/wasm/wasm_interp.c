@@ -136,7 +136,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
    * the initial call, CALL and CALL_INDIRECT.  The callee's node is the
    * one its frame slot kept from the last call made there when that call
    * came from the same node and instruction to the same function, else the
-   * call cache's or the tree's.  Up to four locals are zeroed by stores
+   * call cache's or the tree's (child_callee is tested first: a slot no call
+   * has filled has only that field set).  Up to four locals are zeroed by stores
    * that may run past them into the frame's own operand cells (the stack
    * has slack above its last cell for that), more by memset.  The entry
    * region (region 0, opened first by the compiler, its FUEL the first
@@ -157,8 +158,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t cn_ = node;                                                           \
     if (!inst->tree) {                                                             \
       cc_ = inst->scratch_counters[ci_ - nimp];                                    \
-    } else if (SCP_LIKELY(fr_->ret_ip == ip && fr_->node == node &&                \
-                          fr_->child_callee == ci_)) {                             \
+    } else if (SCP_LIKELY(fr_->child_callee == ci_ && fr_->ret_ip == ip &&         \
+                          fr_->node == node)) {                                    \
       cn_ = fr_->child;                                                            \
       cc_ = fr_->child_counters;                                                   \
       inst->tree->nodes[cn_].calls++;                                              \

@@ -985,6 +985,9 @@ int scp_wasm_compile_func(scp_wasm_module *m, uint32_t def_index,
   c->fn->nregions = c->nregions;
   c->fn->ncounters = c->nregions + c->nsites;
   c->fn->max_height = (uint32_t)c->max_height;
+  c->fn->nparams = ft->nparams;
+  c->fn->nresults = ft->nresults;
+  c->fn->frame_need = c->fn->nlocals + c->fn->max_height;
   m->n_instructions += c->n_ops;
   return SCP_OK;
 }

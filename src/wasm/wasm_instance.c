@@ -63,6 +63,11 @@ static uint32_t segment_offset(const scp_wasm_instance *inst, const wasm_segment
                                : (uint32_t)s->offset_value;
 }
 
+/* No frame slot holds a node of the tree attached next. */
+static void forget_frame_nodes(scp_wasm_instance *inst) {
+  for (uint32_t i = 0; i <= inst->max_frames; i++) inst->frames[i].child_callee = UINT32_MAX;
+}
+
 int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
                          scp_wasm_instance **out, scp_error *err) {
   *out = NULL;
@@ -90,6 +95,7 @@ int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto fail;
   }
+  forget_frame_nodes(inst);
   for (uint32_t i = 0; i < ndef; i++) {
     uint32_t n = m->funcs[i].ncounters ? m->funcs[i].ncounters : 1;
     if (!(inst->scratch_counters[i] = calloc(n, sizeof(uint64_t)))) {
@@ -223,6 +229,7 @@ void scp_wasm_attach(scp_wasm_instance *inst, scp_tree *t, uint32_t at,
                      uint32_t module_id, unsigned fuel_metric_scale) {
   /* a new tree (or none) invalidates every cached node */
   free(inst->call_cache);
+  forget_frame_nodes(inst);
   inst->call_cache = t ? calloc(SCP_CALL_CACHE, sizeof *inst->call_cache) : NULL;
   if (t && !inst->call_cache) t = NULL;   /* out of memory: run unprofiled */
   for (uint32_t i = 0; t && i < SCP_CALL_CACHE; i++)

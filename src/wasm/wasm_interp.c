@@ -79,6 +79,10 @@ static uint32_t pc_of(const wasm_func *fn, const scp_ins *ip) {
   return pc;
 }
 
+static uint32_t func_index_of(const scp_wasm_module *m, const wasm_func *fn) {
+  return (uint32_t)(fn - m->funcs) + m->nfunc_imports;
+}
+
 /* Keep the guest stack of a trap (cold path: once per failed call). */
 static void wasm_trace(scp_wasm_instance *inst, const wasm_func *fn, uint32_t func_index,
                        const scp_ins *ip, uint32_t depth, uint32_t node) {
@@ -94,7 +98,7 @@ static void wasm_trace(scp_wasm_instance *inst, const wasm_func *fn, uint32_t fu
   for (uint32_t d = depth; d-- > 1 && inst->ntrace < SCP_WASM_TRACE_MAX;) {
     const wasm_frame *fr = &inst->frames[d];
     if (!fr->func || !fr->ret_ip) break;
-    inst->trace[inst->ntrace].func = fr->func_index;
+    inst->trace[inst->ntrace].func = func_index_of(inst->mod, fr->func);
     inst->trace[inst->ntrace].node = fr->node;
     inst->trace[inst->ntrace].ins = (uint32_t)(fr->ret_ip - fr->func->code);
     inst->trace[inst->ntrace++].pc = (uint32_t)fr->ret_ip->b;
@@ -113,7 +117,6 @@ static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, ui
 int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) {
   const scp_wasm_module *m = inst->mod;
   const uint32_t nimp = m->nfunc_imports;
-  uint32_t depth = 0;
   scp_trap trap = SCP_TRAP_NONE;
   uint64_t fuel = inst->fuel;
   uint8_t *mem = inst->mem;
@@ -123,38 +126,65 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   const scp_ins *ip;
   uint64_t *fp, *sp;
   uint64_t *counters;
-  uint32_t node = inst->root_node, func_index = f;
+  uint32_t node = inst->root_node;
+  /* top: the next frame slot; the call depth is top - inst->frames.  The
+   * bounds are read from the instance where they are needed: held in
+   * locals they take registers the hot operators' state would lose. */
+  wasm_frame *top = inst->frames;
 
   /* Enter function `callee` with its params at sp - nparams.  Shared by
-   * the initial call, CALL and CALL_INDIRECT. */
+   * the initial call, CALL and CALL_INDIRECT.  The callee's node is the
+   * one its frame slot kept from the last call made there when that call
+   * came from the same node and instruction to the same function, else the
+   * call cache's or the tree's (child_callee is tested first: a slot no call
+   * has filled has only that field set).  Up to four locals are zeroed by stores
+   * that may run past them into the frame's own operand cells (the stack
+   * has slack above its last cell for that), more by memset.  The entry
+   * region (region 0, opened first by the compiler, its FUEL the first
+   * instruction) is charged here, as its FUEL instruction would: a
+   * shortfall traps with ip on it, in the callee's frame. */
 #define ENTER(callee_index, callsite_pc)                                           \
   do {                                                                             \
     uint32_t ci_ = (callee_index);                                                 \
     const wasm_func *cf_ = &m->funcs[ci_ - nimp];                                  \
-    const wasm_functype *ct_ = &m->types[cf_->type];                               \
-    uint64_t *nfp_ = sp - ct_->nparams;                                            \
-    if (SCP_UNLIKELY(depth >= inst->max_frames ||                                  \
-                     (size_t)(sp - inst->stack) + cf_->nlocals + cf_->max_height >  \
-                         SCP_WASM_STACK_CELLS)) {                                  \
+    uint64_t *nfp_ = sp - cf_->nparams;                                            \
+    if (SCP_UNLIKELY(top >= inst->frames + inst->max_frames ||                      \
+                     cf_->frame_need > (size_t)(inst->stack + SCP_WASM_STACK_CELLS - sp))) { \
       trap = SCP_TRAP_STACK_EXHAUSTED;                                             \
       goto out_trap;                                                               \
     }                                                                              \
-    wasm_frame *fr_ = &inst->frames[depth++];                                      \
-    fr_->ret_ip = ip; fr_->fp = fp; fr_->func = fn; fr_->counters = counters;      \
-    fr_->node = node; fr_->func_index = func_index;                                \
-    if (inst->tree) {                                                              \
-      uint64_t *cc_ = enter_node(inst, &node, ip, ci_, (callsite_pc),              \
-                                 cf_->ncounters ? cf_->ncounters : 1);            \
-      if (SCP_UNLIKELY(!cc_)) { depth--; goto out_nomem; }                         \
-      counters = cc_;                                                              \
+    wasm_frame *fr_ = top;                                                         \
+    uint64_t *cc_;                                                                 \
+    uint32_t cn_ = node;                                                           \
+    if (!inst->tree) {                                                             \
+      cc_ = inst->scratch_counters[ci_ - nimp];                                    \
+    } else if (SCP_LIKELY(fr_->child_callee == ci_ && fr_->ret_ip == ip &&         \
+                          fr_->node == node)) {                                    \
+      cn_ = fr_->child;                                                            \
+      cc_ = fr_->child_counters;                                                   \
+      inst->tree->nodes[cn_].calls++;                                              \
     } else {                                                                       \
-      counters = inst->scratch_counters[ci_ - nimp];                               \
+      cc_ = enter_node(inst, &cn_, ip, ci_, (callsite_pc),                         \
+                       cf_->ncounters ? cf_->ncounters : 1);                      \
+      if (SCP_UNLIKELY(!cc_)) goto out_nomem;                                      \
+      fr_->child_callee = ci_; fr_->child = cn_; fr_->child_counters = cc_;        \
     }                                                                              \
+    top++;                                                                         \
+    fr_->ret_ip = ip; fr_->fp = fp; fr_->func = fn; fr_->counters = counters;      \
+    fr_->node = node;                                                              \
+    node = cn_; counters = cc_;                                                    \
     fp = nfp_;                                                                     \
-    memset(fp + ct_->nparams, 0, (size_t)cf_->nlocals * sizeof *fp);               \
-    sp = fp + ct_->nparams + cf_->nlocals;                                         \
-    fn = cf_; func_index = ci_;                                                    \
+    uint64_t *lp_ = nfp_ + cf_->nparams;                                           \
+    lp_[0] = 0; lp_[1] = 0; lp_[2] = 0; lp_[3] = 0;                                \
+    if (SCP_UNLIKELY(cf_->nlocals > 4))                                            \
+      memset(lp_ + 4, 0, (size_t)(cf_->nlocals - 4) * sizeof *lp_);               \
+    sp = lp_ + cf_->nlocals;                                                       \
+    fn = cf_;                                                                      \
     ip = cf_->code;                                                                \
+    if (SCP_UNLIKELY(ip->b > fuel)) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; } \
+    fuel -= ip->b;                                                                 \
+    counters[0]++;                                                                 \
+    ip++;                                                                          \
   } while (0)
 
   /* Dynamic fuel (wasmi's Eager mode): charged before the operation and
@@ -277,13 +307,13 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   }
   CASE(RETURN) {
   do_return:;
-    uint32_t nres = m->types[fn->type].nresults;
+    uint32_t nres = fn->nresults;
     if (nres) fp[0] = sp[-1];
     sp = fp + nres;
-    if (--depth == 0) goto out_ok;
-    wasm_frame *fr = &inst->frames[depth];
+    if (--top == inst->frames) goto out_ok;
+    const wasm_frame *fr = top;
     ip = fr->ret_ip; fp = fr->fp; fn = fr->func; counters = fr->counters;
-    node = fr->node; func_index = fr->func_index;
+    node = fr->node;
     NEXT();
   }
   CASE(CALL) {
@@ -586,11 +616,12 @@ out_nomem:
   inst->fuel = fuel;
   return scp_fail(err, SCP_ERR_NOMEM, "out of memory while profiling");
 
-out_trap:
+out_trap:;
+  uint32_t func_index = fn ? func_index_of(m, fn) : f;
   inst->fuel = fuel;
   inst->trap = trap;
   inst->trap_func = func_index;
-  wasm_trace(inst, fn, func_index, ip, depth, node);
+  wasm_trace(inst, fn, func_index, ip, (uint32_t)(top - inst->frames), node);
   inst->cur_node = node;
   if (trap == SCP_TRAP_HOST)
     return scp_fail(err, SCP_ERR_TRAP, "%s", inst->host_err.msg);

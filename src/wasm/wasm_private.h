@@ -55,6 +55,11 @@ typedef struct wasm_func {
   uint32_t body_len;               /* code[body_len..ncode): branch-count stubs */
   wasm_fuel_meta *meta;
   uint32_t nmeta;
+  /* read by every call and return, kept here so neither goes through the
+   * type table: the signature's arity, and the cells a frame needs above
+   * its params (locals and operand stack) */
+  uint32_t nparams, nresults;
+  uint32_t frame_need;
 } wasm_func;
 
 typedef struct wasm_global {
@@ -126,13 +131,21 @@ typedef struct wasm_call_cache {
   uint64_t *counters;
 } wasm_call_cache;
 
+/* frames[d] keeps the caller's state of the d-th call, and the callee's
+ * tree node that call found: a call made again from the same node at the
+ * same instruction to the same function (a loop calling a function, a
+ * recursion going down the same path) finds it there without a lookup.
+ * child_callee is UINT32_MAX when the slot holds no node for the tree
+ * attached now. */
 typedef struct wasm_frame {
   const scp_ins *ret_ip;
   uint64_t *fp;
   const wasm_func *func;
   uint64_t *counters;
   uint32_t node;
-  uint32_t func_index;
+  uint32_t child_callee;
+  uint32_t child;
+  uint64_t *child_counters;
 } wasm_frame;
 
 struct scp_wasm_instance {

@@ -66,6 +66,12 @@ scp_sym *scp_sol_prog_sym(scp_sol_prog *p);
  * bytes, or out of memory (the caller shows no text).  Valid until the
  * next call on p. */
 const char *scp_sol_prog_insn_text(scp_sol_prog *p, uint32_t pc);
+/* The same, and *key its text's number in the program: equal texts, equal
+ * numbers, dense from 0.  The text stays valid while p lives. */
+const char *scp_sol_prog_insn_key(scp_sol_prog *p, uint32_t pc, uint32_t *key);
+/* The program's texts as string ids of the profile being built
+ * (scp_resolver.memo, with scp_sol_prog_insn_key's numbers). */
+scp_prof_memo *scp_sol_prog_memo(scp_sol_prog *p);
 
 /* The memory every VM of the session's invocations reuses
  * (scp_sbpf_pool). */

@@ -40,8 +40,20 @@ typedef struct builder {
   size_t last_acc;
 } builder;
 
+/* s interned, without the builder's last-string memory (pc texts: each
+ * distinct one comes once, and would push out the file every row names) */
+static int intern_text(builder *b, const char *s, uint32_t *id) {
+  *id = scp_strtab_intern_safe(&b->p->strs, s, strlen(s));
+  return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
+}
+
 static int intern(builder *b, const char *s, uint32_t *id) {
   if (!s) s = "";
+  /* "" is id 0 of a table that has begun (scp_strtab) */
+  if (!*s && b->p->strs.n) {
+    *id = 0;
+    return SCP_OK;
+  }
   /* the same pointer with the same text as that id's: the same id (a
    * text the rule escaped differs from its stored copy and goes on) */
   if (s == b->last_s && !strcmp(s, scp_prof_str(b->p, b->last_id))) {
@@ -253,7 +265,7 @@ static int pc_text_id(builder *b, uint32_t module, uint64_t pc, uint32_t *id) {
       *id = m->id[key];
       return SCP_OK;
     }
-    int rc = intern(b, t, id);
+    int rc = intern_text(b, t, id);
     /* out of memory for the memo: the text is interned all the same */
     if (!rc && (key < m->cap || memo_grow(m, (size_t)key + 1))) {
       m->stamp[key] = m->gen;
@@ -263,7 +275,7 @@ static int pc_text_id(builder *b, uint32_t module, uint64_t pc, uint32_t *id) {
   }
   char text[96];
   size_t n = r->pc_text(r->ctx, module, pc, text, sizeof text);
-  return intern(b, n < sizeof text ? text : "", id);
+  return intern_text(b, n < sizeof text ? text : "", id);
 }
 
 static int add_pc_row(builder *b, uint32_t node, uint32_t module, const scp_pc_cost *e,
@@ -450,20 +462,38 @@ static int cmp_pc(const void *a, const void *b) {
   return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
-/* One node's rows by pc, rows of one pc in the order they came (a stable
- * merge sort; tmp holds n rows).  They mostly come in order already: a
- * sorted run costs one pass. */
-static void sort_by_pc(scp_prof_pc *v, scp_prof_pc *tmp, size_t n) {
+/* A row's pc and where it is, sorted in its stead: a row is 88 bytes. */
+typedef struct pc_key {
+  uint64_t pc;
+  size_t at;
+} pc_key;
+
+/* keys by pc, keys of one pc in the order they came (a stable merge sort;
+ * tmp holds n keys).  They mostly come in order already: a sorted run
+ * costs one pass. */
+static void sort_keys(pc_key *v, pc_key *tmp, size_t n) {
   size_t i = 1;
   while (i < n && v[i - 1].pc <= v[i].pc) i++;
   if (i >= n) return;
   size_t h = n / 2;
-  sort_by_pc(v, tmp, h);
-  sort_by_pc(v + h, tmp, n - h);
+  sort_keys(v, tmp, h);
+  sort_keys(v + h, tmp, n - h);
   size_t a = 0, b = h, o = 0;
   while (a < h && b < n) tmp[o++] = v[b].pc < v[a].pc ? v[b++] : v[a++];
   while (a < h) tmp[o++] = v[a++];
   while (b < n) tmp[o++] = v[b++];
+  memcpy(v, tmp, n * sizeof *v);
+}
+
+/* One node's rows by pc, rows of one pc in the order they came; tmp holds
+ * n rows, k and ktmp n keys each. */
+static void sort_by_pc(scp_prof_pc *v, scp_prof_pc *tmp, pc_key *k, pc_key *ktmp, size_t n) {
+  size_t i = 1;
+  while (i < n && v[i - 1].pc <= v[i].pc) i++;
+  if (i >= n) return;
+  for (size_t j = 0; j < n; j++) k[j] = (pc_key){.pc = v[j].pc, .at = j};
+  sort_keys(k, ktmp, n);
+  for (size_t j = 0; j < n; j++) tmp[j] = v[k[j].at];
   memcpy(v, tmp, n * sizeof *v);
 }
 
@@ -475,14 +505,15 @@ static void sort_pcs(scp_profile *p) {
   size_t n = p->npcs, nn = p->nnodes;
   uint32_t *start = calloc(nn + 1, sizeof *start);
   scp_prof_pc *out = malloc(n * sizeof *out), *tmp = malloc(n * sizeof *tmp);
-  bool ok = start && out && tmp;
+  pc_key *k = malloc(n * sizeof *k), *ktmp = malloc(n * sizeof *ktmp);
+  bool ok = start && out && tmp && k && ktmp;
   for (size_t i = 0; ok && i < n; i++) ok = p->pcs[i].node < nn;
   if (ok) {
     for (size_t i = 0; i < n; i++) start[p->pcs[i].node + 1]++;
-    for (size_t k = 0; k < nn; k++) start[k + 1] += start[k];
+    for (size_t j = 0; j < nn; j++) start[j + 1] += start[j];
     for (size_t i = 0; i < n; i++) out[start[p->pcs[i].node]++] = p->pcs[i];
-    /* start[k] is now the end of node k's rows */
-    for (size_t k = 0, from = 0; k < nn; from = start[k++]) sort_by_pc(out + from, tmp, start[k] - from);
+    /* start[i] is now the end of node i's rows */
+    for (size_t i = 0, from = 0; i < nn; from = start[i++]) sort_by_pc(out + from, tmp, k, ktmp, start[i] - from);
     /* the counted-out copy becomes the rows (no copy back) */
     scp_prof_pc *old = p->pcs;
     p->pcs = out;
@@ -494,6 +525,8 @@ static void sort_pcs(scp_profile *p) {
   free(start);
   free(out);
   free(tmp);
+  free(k);
+  free(ktmp);
 }
 
 /* Sort the instruction rows by (node, pc), merge those of one pc (a node

@@ -23,6 +23,7 @@ struct scp_sol_prog {
    * it: text_key[i] is its id in texts plus one (0: not made yet), equal
    * texts one id; memo is what those ids are in the profile being built */
   uint32_t *text_key;
+  uint32_t ninsns;             /* text_key's length */
   scp_strtab texts;
   scp_prof_memo memo;
 };
@@ -222,9 +223,15 @@ scp_sym *scp_sol_prog_sym(scp_sol_prog *p) {
 }
 
 const char *scp_sol_prog_insn_key(scp_sol_prog *p, uint32_t pc, uint32_t *key) {
+  /* a text made already: its number, no more (a profile asks per row) */
+  if (p->text_key && pc < p->ninsns && p->text_key[pc]) {
+    *key = p->text_key[pc] - 1;
+    return p->texts.strs[*key];
+  }
   uint32_t n = scp_sbpf_prog_ninsns(p->prog);
   if (pc >= n) return NULL;
   if (!p->text_key && !(p->text_key = calloc(n, sizeof *p->text_key))) return NULL;
+  p->ninsns = n;
   if (!p->text_key[pc]) {
     char line[96];
     size_t len = scp_sbpf_prog_disasm(p->prog, pc, line, sizeof line);

@@ -228,8 +228,6 @@ static int descend_inline(builder *b, uint32_t at, const scp_frame_info *chain, 
 
 typedef struct work { uint32_t raw, attach, call_file, call_line; } work;
 
-/* An instruction without a source line: its cost and text, kept apart
- * from the line rows (they already hold it under file 0). */
 static bool memo_grow(scp_prof_memo *m, size_t need) {
   size_t cap = m->cap ? m->cap : 64;
   while (cap < need) {
@@ -278,6 +276,8 @@ static int pc_text_id(builder *b, uint32_t module, uint64_t pc, uint32_t *id) {
   return intern_text(b, n < sizeof text ? text : "", id);
 }
 
+/* An instruction without a source line: its cost and text, kept apart
+ * from the line rows (they already hold it under file 0). */
 static int add_pc_row(builder *b, uint32_t node, uint32_t module, const scp_pc_cost *e,
                       const uint64_t *cost) {
   uint64_t pc = e->pc;

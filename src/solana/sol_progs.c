@@ -226,7 +226,7 @@ const char *scp_sol_prog_insn_key(scp_sol_prog *p, uint32_t pc, uint32_t *key) {
   /* a text made already: its number, no more (a profile asks per row) */
   if (p->text_key && pc < p->ninsns && p->text_key[pc]) {
     *key = p->text_key[pc] - 1;
-    return p->texts.strs[*key];
+    return scp_strtab_get(&p->texts, *key);
   }
   uint32_t n = scp_sbpf_prog_ninsns(p->prog);
   if (pc >= n) return NULL;

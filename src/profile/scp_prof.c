@@ -32,12 +32,39 @@ typedef struct builder {
   /* child lookup: (parent, frame) -> node, open addressing */
   uint32_t *cslots; size_t ncslots;
   unsigned nm;
+  /* the last string interned and its id: most rows of a node name the
+   * file the row before named, from the same resolver storage */
+  const char *last_s;
+  uint32_t last_id;
+  /* the line accumulator booked last (index in acc + 1, 0 none) */
+  size_t last_acc;
 } builder;
+
+/* s interned, without the builder's last-string memory (pc texts: each
+ * distinct one comes once, and would push out the file every row names) */
+static int intern_text(builder *b, const char *s, uint32_t *id) {
+  *id = scp_strtab_intern_safe(&b->p->strs, s, strlen(s));
+  return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
+}
 
 static int intern(builder *b, const char *s, uint32_t *id) {
   if (!s) s = "";
+  /* "" is id 0 of a table that has begun (scp_strtab) */
+  if (!*s && b->p->strs.n) {
+    *id = 0;
+    return SCP_OK;
+  }
+  /* the same pointer with the same text as that id's: the same id (a
+   * text the rule escaped differs from its stored copy and goes on) */
+  if (s == b->last_s && !strcmp(s, scp_prof_str(b->p, b->last_id))) {
+    *id = b->last_id;
+    return SCP_OK;
+  }
   *id = scp_strtab_intern_safe(&b->p->strs, s, strlen(s));
-  return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
+  if (*id == UINT32_MAX) return SCP_ERR_NOMEM;
+  b->last_s = s;
+  b->last_id = *id;
+  return SCP_OK;
 }
 
 /* "v0|v1|v2|v3|v4|v5" in decimal (a frame's key; snprintf was a third of
@@ -146,6 +173,14 @@ static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const u
   for (unsigned m = 0; m < b->nm; m++) pn->self[m] += cost[m];
   pn->ahead += ahead;
   b->p->ahead += ahead;
+  if (b->last_acc) {
+    line_acc *a = &b->acc[b->last_acc - 1];
+    if (a->node == node && a->file == file && a->line == line) {
+      for (unsigned m = 0; m < b->nm; m++) a->cost[m] += cost[m];
+      a->ahead += ahead;
+      return SCP_OK;
+    }
+  }
   size_t mask = b->nslots - 1;
   size_t h = scp_hash64(pair_hash(node, file) ^ line) & mask;
   for (; b->slots[h] != UINT32_MAX; h = (h + 1) & mask) {
@@ -153,6 +188,7 @@ static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const u
     if (a->node == node && a->file == file && a->line == line) {
       for (unsigned m = 0; m < b->nm; m++) a->cost[m] += cost[m];
       a->ahead += ahead;
+      b->last_acc = b->slots[h] + 1;
       return SCP_OK;
     }
   }
@@ -163,6 +199,7 @@ static int book(builder *b, uint32_t node, uint32_t file, uint32_t line, const u
   a->ahead = ahead;
   for (unsigned m = 0; m < b->nm; m++) a->cost[m] = cost[m];
   b->slots[h] = (uint32_t)b->nacc++;
+  b->last_acc = b->nacc;
   if (b->nacc * 2 > b->nslots && !acc_rehash(b, b->nslots * 2)) return SCP_ERR_NOMEM;
   return SCP_OK;
 }
@@ -191,16 +228,62 @@ static int descend_inline(builder *b, uint32_t at, const scp_frame_info *chain, 
 
 typedef struct work { uint32_t raw, attach, call_file, call_line; } work;
 
+static bool memo_grow(scp_prof_memo *m, size_t need) {
+  size_t cap = m->cap ? m->cap : 64;
+  while (cap < need) {
+    if (cap > SIZE_MAX / 2 / sizeof *m->id) return false;
+    cap *= 2;
+  }
+  uint32_t *stamp = realloc(m->stamp, cap * sizeof *stamp);
+  if (stamp) m->stamp = stamp;
+  uint32_t *id = stamp ? realloc(m->id, cap * sizeof *id) : NULL;
+  if (!id) return false;
+  m->id = id;
+  memset(stamp + m->cap, 0, (cap - m->cap) * sizeof *stamp);
+  m->cap = cap;
+  return true;
+}
+
+void scp_prof_memo_free(scp_prof_memo *m) {
+  if (!m) return;
+  free(m->stamp);
+  free(m->id);
+  memset(m, 0, sizeof *m);
+}
+
+/* The string id of the text at pc: a kept text's once per build (the
+ * memo's), any other's by asking pc_text. */
+static int pc_text_id(builder *b, uint32_t module, uint64_t pc, uint32_t *id) {
+  const scp_resolver *r = b->r;
+  scp_prof_memo *m = r->memo;
+  uint32_t key = 0;
+  const char *t = m && r->pc_text_key ? r->pc_text_key(r->ctx, module, pc, &key) : NULL;
+  if (t) {
+    if (key < m->cap && m->stamp[key] == m->gen) {
+      *id = m->id[key];
+      return SCP_OK;
+    }
+    int rc = intern_text(b, t, id);
+    /* out of memory for the memo: the text is interned all the same */
+    if (!rc && (key < m->cap || memo_grow(m, (size_t)key + 1))) {
+      m->stamp[key] = m->gen;
+      m->id[key] = *id;
+    }
+    return rc;
+  }
+  char text[96];
+  size_t n = r->pc_text(r->ctx, module, pc, text, sizeof text);
+  return intern_text(b, n < sizeof text ? text : "", id);
+}
+
 /* An instruction without a source line: its cost and text, kept apart
  * from the line rows (they already hold it under file 0). */
 static int add_pc_row(builder *b, uint32_t node, uint32_t module, const scp_pc_cost *e,
                       const uint64_t *cost) {
   uint64_t pc = e->pc;
   scp_profile *p = b->p;
-  char text[96];
-  size_t n = b->r->pc_text(b->r->ctx, module, pc, text, sizeof text);
   uint32_t id;
-  int rc = intern(b, n < sizeof text ? text : "", &id);
+  int rc = pc_text_id(b, module, pc, &id);
   if (rc) return rc;
   if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
   scp_prof_pc *r = &p->pcs[p->npcs++];
@@ -379,20 +462,38 @@ static int cmp_pc(const void *a, const void *b) {
   return x->pc < y->pc ? -1 : x->pc > y->pc;
 }
 
-/* One node's rows by pc, rows of one pc in the order they came (a stable
- * merge sort; tmp holds n rows).  They mostly come in order already: a
- * sorted run costs one pass. */
-static void sort_by_pc(scp_prof_pc *v, scp_prof_pc *tmp, size_t n) {
+/* A row's pc and where it is, sorted in its stead: a row is 88 bytes. */
+typedef struct pc_key {
+  uint64_t pc;
+  size_t at;
+} pc_key;
+
+/* keys by pc, keys of one pc in the order they came (a stable merge sort;
+ * tmp holds n keys).  They mostly come in order already: a sorted run
+ * costs one pass. */
+static void sort_keys(pc_key *v, pc_key *tmp, size_t n) {
   size_t i = 1;
   while (i < n && v[i - 1].pc <= v[i].pc) i++;
   if (i >= n) return;
   size_t h = n / 2;
-  sort_by_pc(v, tmp, h);
-  sort_by_pc(v + h, tmp, n - h);
+  sort_keys(v, tmp, h);
+  sort_keys(v + h, tmp, n - h);
   size_t a = 0, b = h, o = 0;
   while (a < h && b < n) tmp[o++] = v[b].pc < v[a].pc ? v[b++] : v[a++];
   while (a < h) tmp[o++] = v[a++];
   while (b < n) tmp[o++] = v[b++];
+  memcpy(v, tmp, n * sizeof *v);
+}
+
+/* One node's rows by pc, rows of one pc in the order they came; tmp holds
+ * n rows, k and ktmp n keys each. */
+static void sort_by_pc(scp_prof_pc *v, scp_prof_pc *tmp, pc_key *k, pc_key *ktmp, size_t n) {
+  size_t i = 1;
+  while (i < n && v[i - 1].pc <= v[i].pc) i++;
+  if (i >= n) return;
+  for (size_t j = 0; j < n; j++) k[j] = (pc_key){.pc = v[j].pc, .at = j};
+  sort_keys(k, ktmp, n);
+  for (size_t j = 0; j < n; j++) tmp[j] = v[k[j].at];
   memcpy(v, tmp, n * sizeof *v);
 }
 
@@ -404,21 +505,28 @@ static void sort_pcs(scp_profile *p) {
   size_t n = p->npcs, nn = p->nnodes;
   uint32_t *start = calloc(nn + 1, sizeof *start);
   scp_prof_pc *out = malloc(n * sizeof *out), *tmp = malloc(n * sizeof *tmp);
-  bool ok = start && out && tmp;
+  pc_key *k = malloc(n * sizeof *k), *ktmp = malloc(n * sizeof *ktmp);
+  bool ok = start && out && tmp && k && ktmp;
   for (size_t i = 0; ok && i < n; i++) ok = p->pcs[i].node < nn;
   if (ok) {
     for (size_t i = 0; i < n; i++) start[p->pcs[i].node + 1]++;
-    for (size_t k = 0; k < nn; k++) start[k + 1] += start[k];
+    for (size_t j = 0; j < nn; j++) start[j + 1] += start[j];
     for (size_t i = 0; i < n; i++) out[start[p->pcs[i].node]++] = p->pcs[i];
-    /* start[k] is now the end of node k's rows */
-    for (size_t k = 0, from = 0; k < nn; from = start[k++]) sort_by_pc(out + from, tmp, start[k] - from);
-    memcpy(p->pcs, out, n * sizeof *out);
+    /* start[i] is now the end of node i's rows */
+    for (size_t i = 0, from = 0; i < nn; from = start[i++]) sort_by_pc(out + from, tmp, k, ktmp, start[i] - from);
+    /* the counted-out copy becomes the rows (no copy back) */
+    scp_prof_pc *old = p->pcs;
+    p->pcs = out;
+    p->cappcs = n;
+    out = old;
   } else {   /* out of memory, or a row of no node: the general sort */
     qsort(p->pcs, n, sizeof *p->pcs, cmp_pc);
   }
   free(start);
   free(out);
   free(tmp);
+  free(k);
+  free(ktmp);
 }
 
 /* Sort the instruction rows by (node, pc), merge those of one pc (a node
@@ -474,6 +582,23 @@ static int finish(builder *b) {
   return SCP_OK;
 }
 
+/* Room for every per-pc row at once (a row per raw pc at most), so the
+ * rows are not copied as they grow; and a new generation of the memo. */
+static int reserve(builder *b) {
+  size_t n = 0;
+  for (size_t i = 0; i < b->t->n; i++) n += b->t->nodes[i].npcs;
+  scp_profile *p = b->p;
+  if (n && (!scp_grow(&p->raw_pcs, &p->capraw_pcs, n, sizeof *p->raw_pcs) ||
+            (b->r->pc_text && !scp_grow(&p->pcs, &p->cappcs, n, sizeof *p->pcs))))
+    return SCP_ERR_NOMEM;
+  scp_prof_memo *m = b->r->memo;
+  if (m && ++m->gen == 0) {   /* wrapped: every stamp could match again */
+    if (m->cap) memset(m->stamp, 0, m->cap * sizeof *m->stamp);
+    m->gen = 1;
+  }
+  return SCP_OK;
+}
+
 int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resolver *r,
                    scp_profile **out, scp_error *err) {
   *out = NULL;
@@ -503,6 +628,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   memset(&p->nodes[0], 0, sizeof p->nodes[0]);
   p->nodes[0].parent = p->nodes[0].first_child = p->nodes[0].next_sibling = SCP_NODE_NONE;
   p->nnodes = 1;
+  if ((rc = reserve(&b))) goto done;
   if ((rc = build_tree(&b))) goto done;
   rc = finish(&b);
 done:

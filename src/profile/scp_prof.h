@@ -57,7 +57,24 @@ typedef struct scp_resolver {
    * bytes), its length returned.  With it, the self cost of every pc
    * without a source line is kept per instruction (scp_profile.pcs). */
   size_t (*pc_text)(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size);
+  /* Optional (NULL: pc_text alone): the text pc_text would write for pc,
+   * as the resolver keeps it, and its key in memo: equal texts have equal
+   * keys.  NULL: no kept text (the builder asks pc_text).  With it, a
+   * profile interns each distinct text once, not once per row. */
+  const char *(*pc_text_key)(void *ctx, uint32_t module, uint64_t pc, uint32_t *key);
+  struct scp_prof_memo *memo;
 } scp_resolver;
+
+/* What a resolver's kept texts (pc_text_key) are in the profile being
+ * built: key k's string id is id[k] when stamp[k] is gen.  Each build
+ * moves gen on, so nothing is cleared between builds.  Start zeroed;
+ * scp_prof_memo_free frees it. */
+typedef struct scp_prof_memo {
+  uint32_t *stamp, *id;
+  size_t cap;
+  uint32_t gen;
+} scp_prof_memo;
+void scp_prof_memo_free(scp_prof_memo *m);
 
 /* A resolver's answer for a frame it names itself: the name printed into
  * buf (size bytes, cut to fit), out->name = buf, out->source = source.

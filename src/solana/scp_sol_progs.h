@@ -63,9 +63,15 @@ scp_sym *scp_sol_prog_sym(scp_sol_prog *p);
 /* The disassembly of instruction pc (scp_sbpf_prog_disasm), made once
  * per program and kept for the session: every profile of it shows the
  * same text.  NULL: pc is past the program, the text does not fit 96
- * bytes, or out of memory (the caller shows no text).  Valid until the
- * next call on p. */
+ * bytes, or out of memory (the caller shows no text).  Valid while p
+ * lives. */
 const char *scp_sol_prog_insn_text(scp_sol_prog *p, uint32_t pc);
+/* The same, and *key its text's number in the program: equal texts, equal
+ * numbers, dense from 0. */
+const char *scp_sol_prog_insn_key(scp_sol_prog *p, uint32_t pc, uint32_t *key);
+/* The program's texts as string ids of the profile being built
+ * (scp_resolver.memo, with scp_sol_prog_insn_key's numbers). */
+scp_prof_memo *scp_sol_prog_memo(scp_sol_prog *p);
 
 /* The memory every VM of the session's invocations reuses
  * (scp_sbpf_pool). */

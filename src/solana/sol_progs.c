@@ -20,9 +20,12 @@ struct scp_sol_prog {
   scp_sym *sym;
   bool sym_tried;
   /* each instruction's disassembly, made the first time a profile shows
-   * it: text_at[i] is its offset in text plus one (0: not made yet) */
-  uint32_t *text_at;
-  scp_buf text;
+   * it: text_key[i] is its id in texts plus one (0: not made yet), equal
+   * texts one id; memo is what those ids are in the profile being built */
+  uint32_t *text_key;
+  uint32_t ninsns;             /* text_key's length */
+  scp_strtab texts;
+  scp_prof_memo memo;
 };
 
 /* The programs loaded under one set of registered syscalls: the feature
@@ -72,8 +75,9 @@ static prog_set *set_of(const scp_sol_progs *c, uint64_t mask) {
 }
 
 static void prog_free(scp_sol_prog *p) {
-  free(p->text_at);
-  scp_buf_free(&p->text);
+  free(p->text_key);
+  scp_strtab_free(&p->texts);
+  scp_prof_memo_free(&p->memo);
   if (p->sym) scp_sym_destroy(p->sym);
   scp_sbpf_prog_free(p->prog);
   free(p->elf);
@@ -218,18 +222,31 @@ scp_sym *scp_sol_prog_sym(scp_sol_prog *p) {
   return p->sym;
 }
 
-const char *scp_sol_prog_insn_text(scp_sol_prog *p, uint32_t pc) {
+const char *scp_sol_prog_insn_key(scp_sol_prog *p, uint32_t pc, uint32_t *key) {
+  /* a text made already: its number, no more (a profile asks per row) */
+  if (p->text_key && pc < p->ninsns && p->text_key[pc]) {
+    *key = p->text_key[pc] - 1;
+    return scp_strtab_get(&p->texts, *key);
+  }
   uint32_t n = scp_sbpf_prog_ninsns(p->prog);
   if (pc >= n) return NULL;
-  if (!p->text_at && !(p->text_at = calloc(n, sizeof *p->text_at))) return NULL;
-  if (!p->text_at[pc]) {
+  if (!p->text_key && !(p->text_key = calloc(n, sizeof *p->text_key))) return NULL;
+  p->ninsns = n;
+  if (!p->text_key[pc]) {
     char line[96];
     size_t len = scp_sbpf_prog_disasm(p->prog, pc, line, sizeof line);
-    size_t at = p->text.len;
-    if (len >= sizeof line || at >= UINT32_MAX) return NULL;
-    scp_buf_put(&p->text, line, len + 1);   /* with its NUL: texts lie end to end */
-    if (p->text.oom) return NULL;
-    p->text_at[pc] = (uint32_t)at + 1;
+    if (len >= sizeof line) return NULL;
+    uint32_t id = scp_strtab_intern_n(&p->texts, line, len);
+    if (id == UINT32_MAX || id == UINT32_MAX - 1) return NULL;
+    p->text_key[pc] = id + 1;
   }
-  return p->text.data + p->text_at[pc] - 1;
+  *key = p->text_key[pc] - 1;
+  return scp_strtab_get(&p->texts, *key);
 }
+
+const char *scp_sol_prog_insn_text(scp_sol_prog *p, uint32_t pc) {
+  uint32_t key;
+  return scp_sol_prog_insn_key(p, pc, &key);
+}
+
+scp_prof_memo *scp_sol_prog_memo(scp_sol_prog *p) { return &p->memo; }

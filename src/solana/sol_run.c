@@ -137,6 +137,13 @@ static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t
   return n;
 }
 
+/* the program's kept text at pc and its number there (scp_resolver.memo) */
+static const char *pc_text_key(void *ctx, uint32_t module, uint64_t pc, uint32_t *key) {
+  const sol_state *st = ctx;
+  if (pc < st->text_addr || (pc - st->text_addr) % 8 || (pc - st->text_addr) / 8 > UINT32_MAX) return NULL;
+  return scp_sol_prog_insn_key(st->entry, (uint32_t)((pc - st->text_addr) / 8), key);
+}
+
 /* ---- set-up ---- */
 
 /* the program from the cache: loaded, relocated and verified the first
@@ -273,7 +280,8 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
 
 static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   st->sym = scp_sol_prog_sym(st->entry);
-  scp_resolver resolver = {.ctx = st, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
+  scp_resolver resolver = {.ctx = st, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text,
+                           .pc_text_key = pc_text_key, .memo = scp_sol_prog_memo(st->entry)};
   char status[700] = "";
   if (res->ierr.kind) {
     char name[96];

@@ -21,9 +21,9 @@ typedef struct fkey {
   const char *owner, *owner_id, *detail;
 } fkey;
 
-static int frame(scp_profile *p, const fkey *k, uint32_t *out) {
-  uint32_t n = str(p, k->name), f = str(p, k->file), o = str(p, k->owner), oid = str(p, k->owner_id),
-           d = str(p, k->detail);
+/* The frame of these string ids (p's), found or appended. */
+static int frame_ids(scp_profile *p, uint32_t n, uint32_t f, const fkey *k, uint32_t o, uint32_t oid,
+                     uint32_t d, uint32_t *out) {
   if (n == UINT32_MAX || f == UINT32_MAX || o == UINT32_MAX || oid == UINT32_MAX || d == UINT32_MAX)
     return SCP_ERR_NOMEM;
   for (size_t i = 0; i < p->nframes; i++) {
@@ -39,6 +39,13 @@ static int frame(scp_profile *p, const fkey *k, uint32_t *out) {
                                            .source = k->source, .owner = o, .owner_id = oid, .detail = d};
   *out = (uint32_t)p->nframes++;
   return SCP_OK;
+}
+
+static int frame(scp_profile *p, const fkey *k, uint32_t *out) {
+  /* in this order: a new string's id is the next one */
+  uint32_t n = str(p, k->name), f = str(p, k->file), o = str(p, k->owner), oid = str(p, k->owner_id),
+           d = str(p, k->detail);
+  return frame_ids(p, n, f, k, o, oid, d, out);
 }
 
 static int host_frame(scp_profile *p, const char *name, uint8_t kind, uint32_t *out) {
@@ -179,11 +186,11 @@ static int map_frame(graft_map *m, size_t i, uint32_t *out) {
     return SCP_OK;
   }
   const scp_prof_frame *sf = &sub->frames[f];
-  fkey k = {.name = scp_prof_str(sub, sf->name), .file = scp_prof_str(sub, sf->file), .decl = sf->decl_line,
-            .kind = i == 0 ? SCP_KIND_CONTRACT : sf->kind, .source = sf->source,
-            .owner = scp_prof_str(sub, sf->owner), .owner_id = scp_prof_str(sub, sf->owner_id),
-            .detail = scp_prof_str(sub, sf->detail)};
-  int rc = frame(m->p, &k, out);
+  fkey k = {.decl = sf->decl_line, .kind = i == 0 ? SCP_KIND_CONTRACT : sf->kind, .source = sf->source};
+  /* the strings through the graft's map, in frame()'s order */
+  uint32_t n = map_str(m, sf->name), fl = map_str(m, sf->file), o = map_str(m, sf->owner),
+           oid = map_str(m, sf->owner_id), d = map_str(m, sf->detail);
+  int rc = frame_ids(m->p, n, fl, &k, o, oid, d, out);
   if (!rc && i) m->frame[f] = *out;
   return rc;
 }
@@ -266,6 +273,11 @@ static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge
   m.str = malloc((sub->strs.n ? sub->strs.n : 1) * sizeof *m.str);
   m.frame = malloc((sub->nframes ? sub->nframes : 1) * sizeof *m.frame);
   int rc = map && m.str && m.frame ? SCP_OK : SCP_ERR_NOMEM;
+  /* room for all of sub at once, so p's rows are not copied as they grow */
+  if (!rc && (!scp_grow(&p->nodes, &p->capnodes, p->nnodes + sub->nnodes, sizeof *p->nodes) ||
+              !scp_grow(&p->lines, &p->caplines, p->nlines + sub->nlines, sizeof *p->lines) ||
+              !scp_grow(&p->pcs, &p->cappcs, p->npcs + sub->npcs, sizeof *p->pcs)))
+    rc = SCP_ERR_NOMEM;
   if (!rc) {
     memset(m.str, 0xff, (sub->strs.n ? sub->strs.n : 1) * sizeof *m.str);
     memset(m.frame, 0xff, (sub->nframes ? sub->nframes : 1) * sizeof *m.frame);

@@ -146,11 +146,69 @@ static void test_shared_across_runs_and_handles(void **state) {
   free(elf);
 }
 
+/* Each program's instruction texts are its own, as the disassembler
+ * writes them (independent: scp_sbpf_prog_disasm on each program's own
+ * instructions), numbered so that equal texts, and only they, share a
+ * number; two programs, at the same pcs, keep their own texts and their
+ * own memo of profile ids, as an upgraded program (other bytes, another
+ * entry) does. */
+static void test_insn_texts_per_program(void **state) {
+  size_t la, lb;
+  uint8_t *ea = cpi_elf(&la), *eb = NULL;
+  scp_error err;
+  if (!ea || scp_read_file(build_path("tests/fixtures/sbpf/counter.so"), &eb, &lb, &err)) {
+    free(ea);
+    skip();
+  }
+  scp_sol_progs *c;
+  assert_int_equal(scp_sol_progs_new(&c, &err), SCP_OK);
+  scp_sol_prog *pa, *pb;
+  assert_int_equal(scp_sol_progs_get(c, NULL, ea, la, "cpi", &pa, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_get(c, NULL, eb, lb, "counter", &pb, &err), SCP_OK);
+  assert_ptr_not_equal(scp_sol_prog_memo(pa), scp_sol_prog_memo(pb));
+  uint32_t na = scp_sbpf_prog_ninsns(scp_sol_prog_sbpf(pa)), nb = scp_sbpf_prog_ninsns(scp_sol_prog_sbpf(pb));
+  uint32_t n = na < nb ? na : nb, differ = 0;
+  if (n > 200) n = 200;
+  uint32_t *ka = calloc(n, sizeof *ka);
+  assert_non_null(ka);
+  for (uint32_t pc = 0; pc < n; pc++) {
+    char want_a[96], want_b[96];
+    uint32_t kb;
+    scp_sbpf_prog_disasm(scp_sol_prog_sbpf(pa), pc, want_a, sizeof want_a);
+    scp_sbpf_prog_disasm(scp_sol_prog_sbpf(pb), pc, want_b, sizeof want_b);
+    /* b first: a's texts must not move when b's are made */
+    const char *tb = scp_sol_prog_insn_key(pb, pc, &kb), *ta = scp_sol_prog_insn_key(pa, pc, &ka[pc]);
+    assert_non_null(ta);
+    assert_non_null(tb);
+    assert_string_equal(ta, want_a);
+    assert_string_equal(tb, want_b);
+    assert_string_equal(scp_sol_prog_insn_text(pa, pc), want_a);
+    differ += strcmp(want_a, want_b) != 0;
+  }
+  assert_true(differ > 0);   /* the two programs do differ at some shared pc */
+  uint32_t shared = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t j = i + 1; j < n; j++) {
+      bool same = !strcmp(scp_sol_prog_insn_text(pa, i), scp_sol_prog_insn_text(pa, j));
+      assert_int_equal(same, ka[i] == ka[j]);
+      shared += same;
+    }
+  assert_true(shared > 0);   /* some texts repeat, so the numbers are shared */
+  /* past the program: no text */
+  uint32_t k;
+  assert_null(scp_sol_prog_insn_key(pa, na, &k));
+  free(ka);
+  scp_sol_progs_free(c);
+  free(ea);
+  free(eb);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_entry_per_elf),
       cmocka_unit_test(test_pinned_and_rewritten),
       cmocka_unit_test(test_shared_across_runs_and_handles),
+      cmocka_unit_test(test_insn_texts_per_program),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,9 @@
 #include "profile/scp_prof.h"
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_tx.h"
+#include "solana/scp_sol_progs.h"
+#include "sbpf/scp_sbpf.h"
+#include "build_dir.h"
 
 #include <openssl/sha.h>
 
@@ -267,11 +270,81 @@ static void test_genesis(void **state) {
   assert_memory_equal(got, want, 32);
 }
 
+/* A token account of mint 01..01, owner A, holding amount (p-token's
+ * layout, as bench/sol/scenario.py writes it). */
+static void token_account(uint8_t d[165], uint64_t amount) {
+  memset(d, 0, 165);
+  memset(d, 1, 32);
+  memcpy(d + 32, A, 32);
+  for (int i = 0; i < 8; i++) d[64 + i] = (uint8_t)(amount >> (8 * i));
+  d[108] = 1;   /* initialized */
+}
+
+/* The instruction rows of a transaction's profile grafted from two
+ * invocations of one program without DWARF (litesvm's p-token, whose
+ * every executed pc has a row), and of the same transaction again (the
+ * program's texts kept from the first): every row's text is its pc's
+ * disassembly (independent: scp_sbpf_prog_disasm on the program loaded
+ * apart), and both profiles have the same rows, ids and texts. */
+static void test_rows_across_transactions(void **state) {
+  uint8_t *elf;
+  size_t len;
+  scp_error err;
+  if (scp_read_file(build_path("oracle/token.so"), &elf, &len, &err)) skip();
+  scp_sol_progs *c;
+  scp_sol_prog *apart;
+  assert_int_equal(scp_sol_progs_new(&c, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_get(c, NULL, elf, len, "token", &apart, &err), SCP_OK);
+  const scp_sbpf_prog *sp = scp_sol_prog_sbpf(apart);
+  scp_solana *s = chain();
+  uint8_t tk[32], acct[165];
+  scp_sol_key_parse("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", 43, tk);
+  assert_int_equal(scp_solana_add_program(s, tk, elf, len, 3, "token", &err), SCP_OK);
+  token_account(acct, 100000000);
+  assert_int_equal(scp_solana_set_account(s, B, 2039280, tk, acct, sizeof acct, false, &err), SCP_OK);
+  token_account(acct, 0);
+  assert_int_equal(scp_solana_set_account(s, C, 2039280, tk, acct, sizeof acct, false, &err), SCP_OK);
+  scp_solana_meta m[3] = {{{0}, false, true}, {{0}, false, true}, {{0}, true, false}};
+  memcpy(m[0].pubkey, B, 32);
+  memcpy(m[1].pubkey, C, 32);
+  memcpy(m[2].pubkey, A, 32);
+  uint8_t d[9] = {3, 1};
+  scp_solana_ix ix[2] = {{{0}, m, 3, d, 9}, {{0}, m, 3, d, 9}};
+  memcpy(ix[0].program_id, tk, 32);
+  memcpy(ix[1].program_id, tk, 32);
+  scp_profile *p[2];
+  for (int t = 0; t < 2; t++) {
+    scp_solana_result r;
+    assert_int_equal(scp_solana_transaction(s, ix, 2, "t", &p[t], &r, &err), SCP_OK);
+    assert_string_equal(r.outcome, "ok");
+    scp_solana_result_free(&r);
+  }
+  assert_true(p[0]->npcs > 50);
+  assert_int_equal(p[0]->npcs, p[1]->npcs);
+  for (size_t i = 0; i < p[0]->npcs; i++) {
+    const scp_prof_pc *a = &p[0]->pcs[i], *b = &p[1]->pcs[i];
+    assert_int_equal(a->pc, b->pc);
+    assert_int_equal(a->text, b->text);
+    assert_int_equal(a->cost[0], b->cost[0]);
+    char want[96];
+    uint64_t at = (a->pc - scp_sbpf_prog_text_addr(sp)) / 8;
+    assert_true(scp_sbpf_prog_disasm(sp, (uint32_t)at, want, sizeof want) < sizeof want);
+    assert_string_equal(scp_prof_str(p[0], a->text), want);
+    assert_string_equal(scp_prof_str(p[1], b->text), want);
+  }
+  scp_profile_destroy(p[0]);
+  scp_profile_destroy(p[1]);
+  scp_solana_free(s);
+  scp_sol_progs_free(c);
+  free(elf);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_transfer),  cmocka_unit_test(test_all_or_nothing),
       cmocka_unit_test(test_budget),    cmocka_unit_test(test_rent),
       cmocka_unit_test(test_cpi_nested), cmocka_unit_test(test_genesis),
+      cmocka_unit_test(test_rows_across_transactions),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -805,10 +805,8 @@ static size_t pc_text(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t
 }
 
 void scp_sor_resolver(sor_vm *vm, scp_resolver *out) {
-  out->ctx = vm;
-  out->node_frame = node_frame;
-  out->pc_chain = pc_chain;
-  out->pc_text = pc_text;
+  /* whole, by field name: the callbacks it does not give are NULL */
+  *out = (scp_resolver){.ctx = vm, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
 }
 
 /* The host's storage and event notes, booked to the node on top; the

@@ -144,6 +144,7 @@ static bool fuse_local_set(scp_ins *k, uint32_t idx) {
     return true;
   }
   if (op == IOP_CONST) { *k = (scp_ins){IOP_LOCAL_SET_C, idx, k->b}; return true; }
+  if (op == IOP_SELECT) { *k = (scp_ins){IOP_SELECT_S, idx, 0}; return true; }
   return false;
 }
 
@@ -191,6 +192,12 @@ static int emit_bin(compiler *c, uint32_t op) {
 
 static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
   scp_ins *k = c->code + c->ncode;
+  /* the element address's 32-bit sum is the effective address only
+   * when no offset is added to it */
+  if (offset == 0 && can_fuse(c, 1) && k[-1].op == IOP_I32_SHL_ADD) {
+    k[-1].op = op + LOAD_X;
+    return SCP_OK;
+  }
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
     k[-1] = (scp_ins){op + LOAD_L, offset, k[-1].a};
     return SCP_OK;
@@ -241,6 +248,16 @@ static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
     }
     if (k[-1].op == IOP_I32_EQZ) {
       k[-1] = (scp_ins){IOP_BR_UNLESS, target, 0};
+      *at = (uint32_t)c->ncode - 1;
+      return SCP_OK;
+    }
+    if (is_bin_lc[k[-1].op] && lc_fits(&k[-1])) {
+      k[-1] = (scp_ins){k[-1].op - BIN_LC + BIN_LC_BRIF, target, k[-1].a | (uint64_t)(uint32_t)k[-1].b << 32};
+      *at = (uint32_t)c->ncode - 1;
+      return SCP_OK;
+    }
+    if (is_bin_ll[k[-1].op]) {
+      k[-1] = (scp_ins){k[-1].op - BIN_LL + BIN_LL_BRIF, target, k[-1].a | (uint64_t)(uint32_t)k[-1].b << 32};
       *at = (uint32_t)c->ncode - 1;
       return SCP_OK;
     }
@@ -882,7 +899,8 @@ static int read_locals(compiler *c, const wasm_functype *ft) {
 
 static const bool cond_branch[IOP_COUNT] = {
   [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true, [IOP_BR_IF_L] = true,
-#define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,
+#define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,  \
+    [IOP_##n##_LC_BRIF] = true, [IOP_##n##_LL_BRIF] = true,
 #include "wasm/wasm_ops.def"
 };
 

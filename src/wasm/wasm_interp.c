@@ -203,10 +203,11 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     [IOP_##n##_BRIF] = &&L_##n##_BRIF, [IOP_##n##_C_BRIF] = &&L_##n##_C_BRIF,        \
     [IOP_##n##_S] = &&L_##n##_S, [IOP_##n##_C_S] = &&L_##n##_C_S,                \
     [IOP_##n##_LC_S] = &&L_##n##_LC_S, [IOP_##n##_LL_S] = &&L_##n##_LL_S,          \
-    [IOP_##n##_C_T] = &&L_##n##_C_T, [IOP_##n##_LC_T] = &&L_##n##_LC_T,
+    [IOP_##n##_C_T] = &&L_##n##_C_T, [IOP_##n##_LC_T] = &&L_##n##_LC_T,          \
+    [IOP_##n##_LC_BRIF] = &&L_##n##_LC_BRIF, [IOP_##n##_LL_BRIF] = &&L_##n##_LL_BRIF,
 #define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
 #define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,    \
-    [IOP_##n##_T] = &&L_##n##_T,
+    [IOP_##n##_T] = &&L_##n##_T, [IOP_##n##_X] = &&L_##n##_X,
 #define STORE(n, b, i, s) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,     \
     [IOP_##n##_LL] = &&L_##n##_LL,
 #include "wasm/wasm_ops.def"
@@ -310,6 +311,12 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t c = (uint32_t)sp[-1];
     sp -= 2;
     if (!c) sp[-1] = sp[0];
+    NEXT();
+  }
+  CASE(SELECT_S) {
+    uint32_t c = (uint32_t)sp[-1];
+    sp -= 3;
+    fp[ip->a] = c ? sp[0] : sp[1];
     NEXT();
   }
   CASE(LOCAL_GET) { *sp++ = fp[ip->a]; NEXT(); }
@@ -423,6 +430,14 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     const uint8_t *p = mem + ea_;                                             \
     sp[-1] = (expr_);                                                         \
     NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_X) {                                                           \
+    uint64_t ea_ = (uint32_t)(((uint32_t)fp[ip->a] << ((uint32_t)ip->b & 31)) + \
+                              (uint32_t)(ip->b >> 32));                       \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    *sp++ = (expr_);                                                          \
+    NEXT();                                                                   \
   }
 #define STORE(name_, byte_, in_, size_)                                       \
   CASE(name_) {                                                               \
@@ -524,6 +539,19 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a],                               \
                   b = (OPERAND_##in_)(uint64_t)(int64_t)(int32_t)(uint32_t)ip->b; \
     *sp++ = fp[ip->b >> 32] = (uint64_t)(OPERAND_##out_)(expr_);              \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LC_BRIF) {                                                     \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[(uint32_t)ip->b],                     \
+                  b = (OPERAND_##in_)(uint64_t)(int64_t)(int32_t)(uint32_t)(ip->b >> 32); \
+    uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
+    if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LL_BRIF) {                                                     \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[(uint32_t)ip->b], b = (OPERAND_##in_)fp[ip->b >> 32]; \
+    uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
+    if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
     NEXT();                                                                   \
   }
 #include "wasm/wasm_ops.def"

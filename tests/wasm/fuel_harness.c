@@ -194,7 +194,10 @@ size_t body_ops(const uint8_t *wasm, size_t len, uint32_t func, op_pc *out,
         case 0x0c: case 0x0d: case 0x10: case 0x20: case 0x21: case 0x22:
         case 0x23: case 0x24: case 0x41: leb(&p); break;
         case 0xfc: leb(&p); leb(&p); break;                    /* memory.fill 0 */
-        case 0x28: case 0x29: case 0x36: case 0x37: leb(&p); leb(&p); break;   /* memarg */
+        case 0x28: case 0x29: case 0x2c: case 0x2d: case 0x2e: case 0x2f: case 0x30:
+        case 0x31: case 0x32: case 0x33: case 0x34: case 0x35: case 0x36: case 0x37:
+        case 0x3a: case 0x3b: case 0x3c: case 0x3d: case 0x3e:
+          leb(&p); leb(&p); break;                                  /* memarg */
         case 0x42: leb(&p); break;                                  /* i64.const */
         default: break;                                        /* no immediates */
         }
@@ -226,5 +229,13 @@ uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc) {
   scp_tree_node *nd = scp_tree_at(t, node);
   for (uint32_t i = 0; i < nd->npcs; i++)
     if (nd->pcs[i].pc == pc) c += nd->pcs[i].cost0;
+  return c;
+}
+
+uint64_t pc_runs(scp_tree *t, uint32_t node, uint64_t pc) {
+  uint64_t c = 0;
+  scp_tree_node *nd = scp_tree_at(t, node);
+  for (uint32_t i = 0; i < nd->npcs; i++)
+    if (nd->pcs[i].pc == pc) c += nd->pcs[i].runs;
   return c;
 }

@@ -47,5 +47,6 @@ size_t body_ops(const uint8_t *wasm, size_t len, uint32_t func, op_pc *out, size
 uint8_t *wat_binary(const char *name, size_t *len);
 uint32_t find_guest(scp_tree *t, uint32_t callee);
 uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc);
+uint64_t pc_runs(scp_tree *t, uint32_t node, uint64_t pc);
 
 #endif

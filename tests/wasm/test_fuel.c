@@ -1277,14 +1277,6 @@ static void test_settle_per_pc(void **state) {
 
 /* ---- profiling: how often each operator ran ------------------------------ */
 
-static uint64_t pc_runs(scp_tree *t, uint32_t node, uint64_t pc) {
-  uint64_t c = 0;
-  scp_tree_node *nd = scp_tree_at(t, node);
-  for (uint32_t i = 0; i < nd->npcs; i++)
-    if (nd->pcs[i].pc == pc) c += nd->pcs[i].runs;
-  return c;
-}
-
 /* Static fuel of the operators the modules below use (the header's
  * rules): i32.load 2, call 67, the rest 1; the function entry 1 (no more
  * than 7 params + locals). */

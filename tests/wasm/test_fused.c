@@ -154,6 +154,165 @@ static void test_fused_forms(void **state) {
   scp_tree_free(&t);
 }
 
+/* ---- compare-and-branch on locals, element loads, select into a local ---- */
+
+/* Static fuel of the operators of the module below (test_fuel.c's rules):
+ * loads 2; block, loop and a block's end 0 (the loop's base is its own
+ * region's); every other operator 1. */
+static uint64_t static_fuel(uint8_t op) {
+  if (op == 0x02 || op == 0x03 || op == 0x0b) return 0;
+  return op >= 0x28 && op <= 0x35 ? 2 : 1;
+}
+
+/* What function "g" below computes, written in C. */
+static uint64_t g_in_c(const uint32_t *mem, uint32_t n, uint64_t m, uint64_t *skipped) {
+  uint64_t acc = 0;
+  uint32_t i = 0, j = 0;
+  for (;;) {
+    acc += mem[i];
+    if (!((int32_t)i > 5)) acc += (uint64_t)-2; else skipped[0]++;
+    if (!((int64_t)m < -7)) acc <<= 1; else skipped[1]++;
+    if (!(i > j)) acc ^= 3; else skipped[2]++;
+    if (!(m > 4294967296u)) acc += 5; else skipped[3]++;
+    j = (i & 1) ? i : j;
+    acc += j;
+    i++;
+    if (!(i < n)) break;
+  }
+  return acc;
+}
+
+/* A local compared with a constant (_LC_BRIF: i32, i64 with a negative
+ * constant; an i64 constant beyond 32 bits stays unfused) or with a local
+ * (_LL_BRIF) and a br_if, all one instruction; a load whose address is an
+ * element's, local << k + constant, at offset 0 (_X; with an offset it
+ * stays unfused); a select into a local (SELECT_S).  Each computes what C
+ * computes, charges the fuel of the rules, books each operator's fuel at
+ * its pc, and the operators a taken fused branch skips ran as often as C
+ * says (the branch counts its taken runs like an unfused br_if). */
+static void test_fused_branch_load(void **state) {
+  static const char wat[] =
+    "(module (memory 1)\n"
+    "  (data (i32.const 1024) \"\\01\\00\\00\\00\\04\\00\\00\\00\\07\\00\\00\\00\\0a\\00\\00\\00"
+    "\\0d\\00\\00\\00\\10\\00\\00\\00\\13\\00\\00\\00\\16\\00\\00\\00\\19\\00\\00\\00\\1c\\00\\00\\00"
+    "\\1f\\00\\00\\00\\22\\00\\00\\00\")\n"
+    "  (func (export \"g\") (param $n i32) (param $m i64) (result i64)\n"
+    "    (local $i i32) (local $acc i64) (local $j i32)\n"
+    "    (loop $l\n"
+    "      local.get $acc\n"
+    "      local.get $i i32.const 2 i32.shl i32.const 1024 i32.add i64.load32_u\n" /* _X */
+    "      i64.add local.set $acc\n"
+    "      (block $b\n"
+    "        local.get $i i32.const 5 i32.gt_s br_if $b\n"                  /* LC_BRIF i32 */
+    "        local.get $acc i64.const -2 i64.add local.set $acc)\n"
+    "      (block $c\n"
+    "        local.get $m i64.const -7 i64.lt_s br_if $c\n"                 /* LC_BRIF i64 */
+    "        local.get $acc i64.const 1 i64.shl local.set $acc)\n"
+    "      (block $d\n"
+    "        local.get $i local.get $j i32.gt_u br_if $d\n"                  /* LL_BRIF */
+    "        local.get $acc i64.const 3 i64.xor local.set $acc)\n"
+    "      (block $e\n"
+    "        local.get $m i64.const 4294967296 i64.gt_u br_if $e\n"         /* does not fit */
+    "        local.get $acc i64.const 5 i64.add local.set $acc)\n"
+    "      local.get $i local.get $j local.get $i i32.const 1 i32.and select local.set $j\n" /* SELECT_S */
+    "      local.get $acc local.get $j i64.extend_i32_u i64.add local.set $acc\n"
+    "      local.get $i i32.const 1 i32.add local.tee $i\n"
+    "      local.get $n i32.lt_u br_if $l)\n"
+    "    local.get $acc)\n"
+    "  (func (export \"x\") (param $i i32) (result i32)\n"
+    "    local.get $i i32.const 2 i32.shl i32.const 1024 i32.add i32.load\n"         /* _X */
+    "    local.get $i i32.const 2 i32.shl i32.const 1024 i32.add i32.load offset=4\n" /* unfused */
+    "    i32.add))\n";
+  uint32_t mem[16] = {0};
+  for (uint32_t k = 0; k < 12; k++) mem[k] = 1 + 3 * k;
+  fuel_mod fm;
+  scp_tree t;
+  fm_open(&fm, "fused_br", wat);
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  size_t len;
+  uint8_t *bin = wat_binary("fused_br", &len);
+  op_pc ops[128];
+  size_t n = body_ops(bin, len, 0, ops, 128);
+  assert_true(n < 128);
+  /* fuel from the rules: the body's base 1 + 5 locals / 8 (= 0) and its
+   * last end 1 (the return), the loop's base 1 and its operators */
+  uint64_t body = 1, loop = 1;
+  bool in_loop = false;
+  for (size_t i = 0; i < n; i++) {
+    if (ops[i].op == 0x03) in_loop = true;
+    if (in_loop) loop += static_fuel(ops[i].op);
+    else body += static_fuel(ops[i].op);
+    if (i + 3 == n) in_loop = false;    /* the loop's end, before local.get $acc */
+  }
+  body += 1;
+  assert_int_equal(loop, 1 + 61);
+  /* m = 5: no branch taken but $b's after i = 5 and $d's while i > j;
+   * m = -9 takes $c's, and as unsigned $e's too; m = 2^33 takes $e's */
+  static const uint64_t ms[3] = {5, (uint64_t)-9, 8589934592u};
+  uint64_t skipped[4] = {0};
+  for (int k = 0; k < 3; k++) {
+    uint64_t a[2] = {10, ms[k]}, res = 0, skip[4] = {0};
+    assert_int_equal(fuel_of(&fm, "g", a, &res), body + 10 * loop);
+    assert_int_equal(res, g_in_c(mem, 10, ms[k], skip));
+    for (int s = 0; s < 4; s++) skipped[s] += skip[s];
+  }
+  assert_int_equal(skipped[0], 3 * 4);   /* i = 6..9 */
+  assert_int_equal(skipped[1], 10);
+  assert_int_equal(skipped[3], 20);   /* 2^33 and -9 as unsigned */
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  uint32_t node = find_guest(&t, 0);
+  assert_int_not_equal(node, SCP_NODE_NONE);
+  /* every operator's fuel at its own pc (3 calls: the loop's 30 times);
+   * the four operators after each fused br_if ran 30 - skipped times */
+  in_loop = false;
+  int block = -1;
+  for (size_t i = 0; i < n; i++) {
+    if (ops[i].op == 0x03) in_loop = true;
+    uint64_t times = in_loop ? 30 : 3;
+    /* the loop's own pc: its base, once per entry; the body's end: the return */
+    uint64_t fuel = ops[i].op == 0x03 || i + 1 == n ? 1 : static_fuel(ops[i].op);
+    assert_int_equal(pc_cost(&t, node, ops[i].pc), 4 * fuel * times);
+    if (ops[i].op == 0x02) block++;
+    if (i >= 4 && ops[i - 4].op == 0x0d && block >= 0 && block < 4) {
+      for (size_t k = i - 3; k <= i; k++) {
+        if (pc_runs(&t, node, ops[k].pc) != 30 - skipped[block])
+          print_message("block %d operator %zu (0x%02x)\n", block, k, ops[k].op);
+        assert_int_equal(pc_runs(&t, node, ops[k].pc), 30 - skipped[block]);
+      }
+    }
+    if (i + 3 == n) in_loop = false;
+  }
+  assert_int_equal(block, 3);
+
+  /* the element load: wraps its address to 32 bits, keeps the other's
+   * offset, and a trap names the load that trapped */
+  uint64_t v[1] = {2}, res = 0, consumed = 0;
+  fuel_of(&fm, "x", v, &res);
+  assert_int_equal(res, mem[2] + mem[3]);
+  v[0] = 0x40000003;   /* << 2 wraps to 12 */
+  fuel_of(&fm, "x", v, &res);
+  assert_int_equal(res, mem[3] + mem[4]);
+  n = body_ops(bin, len, 1, ops, 128);
+  assert_int_equal(n, 14);
+  uint32_t func = 0;
+  uint64_t pc = 0;
+  v[0] = 16128;        /* 1024 + 4 * 16128 = 65536: the first load */
+  assert_int_equal(fm_call(&fm, "x", v, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
+  assert_int_equal(consumed, 1 + 2 * (5 + 2) + 1 + 1);   /* base, 2 loads' 7, add, end */
+  assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
+  assert_int_equal(pc, ops[5].pc);
+  v[0] = 16127;        /* the first reads 65532..65535, the second 65536 */
+  assert_int_equal(fm_call(&fm, "x", v, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+  assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
+  assert_int_equal(pc, ops[11].pc);
+  free(bin);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
 static int setup_goto(void **state) { use_switch = false; return 0; }
 static int setup_switch(void **state) { use_switch = true; return 0; }
 
@@ -161,6 +320,7 @@ int main(void) {
   static const struct { const char *name; CMUnitTestFunction fn; } cases[] = {
 #define CASE(f) {#f, f}
     CASE(test_fused_forms),
+    CASE(test_fused_branch_load),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

@@ -115,6 +115,14 @@ static const bool is_bin_ll[IOP_COUNT] = {
 #define BIN(n, b, i, o, e) [IOP_##n##_LL] = true,
 #include "wasm/wasm_ops.def"
 };
+static const bool is_load_l[IOP_COUNT] = {
+#define LOAD(n, b, o, s, e) [IOP_##n##_L] = true,
+#include "wasm/wasm_ops.def"
+};
+static const bool is_load_t[IOP_COUNT] = {
+#define LOAD(n, b, o, s, e) [IOP_##n##_T] = true,
+#include "wasm/wasm_ops.def"
+};
 static const bool is_bin_i64[IOP_COUNT] = {
 #define BIN(n, b, i, o, e) [IOP_##n##_LC] = SCP_WASM_##i == SCP_WASM_I64,
 #include "wasm/wasm_ops.def"
@@ -145,6 +153,13 @@ static bool fuse_local_set(scp_ins *k, uint32_t idx) {
   }
   if (op == IOP_CONST) { *k = (scp_ins){IOP_LOCAL_SET_C, idx, k->b}; return true; }
   if (op == IOP_SELECT) { *k = (scp_ins){IOP_SELECT_S, idx, 0}; return true; }
+  /* a trap of the load still names the load's pc (pc_of) and does not
+   * count a run of the local.set (settle's stopped_before) */
+  if (is_load_l[op] || is_load_t[op]) {
+    k->op = op + (is_load_l[op] ? LOAD_LS - LOAD_L : LOAD_TS - LOAD_T);
+    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
+    return true;
+  }
   return false;
 }
 

@@ -71,12 +71,23 @@ static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, cons
 
 #ifndef SCP_WASM_TRACE
 #define SCP_WASM_TRACE
-/* The wasm pc of internal instruction ip of fn: the operator whose fuel
- * it runs (the last one recorded at or before it). */
+/* Loads with a local.set folded in after them: the load, not the last
+ * operator of the instruction, is the one that traps. */
+static const bool load_then_set[IOP_COUNT] = {
+#define LOAD(n, b, o, s, e) [IOP_##n##_LS] = true, [IOP_##n##_TS] = true,
+#include "wasm/wasm_ops.def"
+};
+
+/* The wasm pc of internal instruction ip of fn, where it stopped: the
+ * operator whose fuel it runs (the last one recorded at or before it),
+ * or for a load with a local.set after it, the load. */
 static uint32_t pc_of(const wasm_func *fn, const scp_ins *ip) {
-  uint32_t k = (uint32_t)(ip - fn->code), pc = fn->body_start;
-  for (uint32_t i = 0; i < fn->nmeta && fn->meta[i].ins <= k; i++) pc = fn->meta[i].pc;
-  return pc;
+  uint32_t k = (uint32_t)(ip - fn->code), pc = fn->body_start, prev = pc;
+  for (uint32_t i = 0; i < fn->nmeta && fn->meta[i].ins <= k; i++) {
+    prev = pc;
+    pc = fn->meta[i].pc;
+  }
+  return load_then_set[ip->op] ? prev : pc;
 }
 
 /* Keep the guest stack of a trap (cold path: once per failed call). */
@@ -207,7 +218,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     [IOP_##n##_LC_BRIF] = &&L_##n##_LC_BRIF, [IOP_##n##_LL_BRIF] = &&L_##n##_LL_BRIF,
 #define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
 #define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,    \
-    [IOP_##n##_T] = &&L_##n##_T, [IOP_##n##_X] = &&L_##n##_X,
+    [IOP_##n##_T] = &&L_##n##_T, [IOP_##n##_X] = &&L_##n##_X,                  \
+    [IOP_##n##_LS] = &&L_##n##_LS, [IOP_##n##_TS] = &&L_##n##_TS,
 #define STORE(n, b, i, s) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,     \
     [IOP_##n##_LL] = &&L_##n##_LL,
 #include "wasm/wasm_ops.def"
@@ -437,6 +449,22 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
     const uint8_t *p = mem + ea_;                                             \
     *sp++ = (expr_);                                                          \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LS) {                                                          \
+    uint64_t ea_ = (uint64_t)(uint32_t)fp[(uint32_t)ip->b] + ip->a;           \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    fp[ip->b >> 32] = (expr_);                                                \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_TS) {                                                          \
+    uint64_t addr_ = *--sp;                                                   \
+    fp[(uint32_t)ip->b] = addr_;                                              \
+    uint64_t ea_ = (uint64_t)(uint32_t)addr_ + ip->a;                         \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    fp[ip->b >> 32] = (expr_);                                                \
     NEXT();                                                                   \
   }
 #define STORE(name_, byte_, in_, size_)                                       \

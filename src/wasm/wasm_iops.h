@@ -62,10 +62,12 @@ enum scp_iop {
                            IOP_##n##_LC_BRIF, IOP_##n##_LL_BRIF,
 #define TRAP_BIN(n, b, i, o) IOP_##n,
 /* Each load has a form whose address is a local (_L: a = offset,
- * b = local), one that first tees its address into local b (_T), and
- * one at offset 0 whose address is an array element's (_X: a = local,
- * b as I32_SHL_ADD's). */
-#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L, IOP_##n##_T, IOP_##n##_X,
+ * b = local), one that first tees its address into local b (_T), one at
+ * offset 0 whose address is an array element's (_X: a = local, b as
+ * I32_SHL_ADD's), and _L and _T with a local.set folded in (_LS, _TS:
+ * the local in the low half of b, the loaded value to local b >> 32). */
+#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L, IOP_##n##_T, IOP_##n##_X, \
+                            IOP_##n##_LS, IOP_##n##_TS,
 /* Each store has a form whose value is a local (_L: a = offset, b =
  * local) and one whose address is a local too (_LL: b = address local |
  * value local << 32). */
@@ -93,6 +95,8 @@ enum {
   LOAD_L = 1,
   LOAD_T = 2,
   LOAD_X = 3,
+  LOAD_LS = 4,
+  LOAD_TS = 5,
   STORE_L = 1,
   STORE_LL = 2
 };

@@ -13,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "wasm/scp_wasm.h"
 #include "wasm/fuel_harness.h"
@@ -313,6 +314,77 @@ static void test_fused_branch_load(void **state) {
   scp_tree_free(&t);
 }
 
+/* ---- a load into a local ---------------------------------------------------- */
+
+/* A load addressed by a local (_LS) or by a local.tee (_TS) with the
+ * local.set after it folded in: the value lands in the local, the fuel is
+ * the rules', and a trap names the load's pc, not the local.set's, and
+ * does not count a run of the local.set (nor of what follows). */
+static void test_fused_load_set(void **state) {
+  static const char wat[] =
+    "(module (memory 1)\n"
+    "  (func (export \"ls\") (param $p i32) (result i32) (local $v i32) (local $w i32) (local $u i32)\n"
+    "    local.get $p i32.load offset=4 local.set $v\n"                  /* _LS */
+    "    local.get $p local.tee $u i32.load16_u offset=8 local.set $w\n"  /* _TS */
+    "    local.get $v local.get $w i32.sub local.get $u i32.add))\n";
+  fuel_mod fm;
+  scp_tree t;
+  fm_open(&fm, "fused_ls", wat);
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  size_t len;
+  uint8_t *bin = wat_binary("fused_ls", &len);
+  op_pc ops[32];
+  size_t n = body_ops(bin, len, 0, ops, 32);
+  assert_int_equal(n, 13);
+  uint64_t mem_len = 0;
+  uint8_t *mem = scp_wasm_memory(fm.inst, &mem_len);
+  assert_int_equal(mem_len, 65536);
+  /* memory at 100: bytes 104..107 = 0x11223344, 108..109 = 0xbeef */
+  static const uint8_t init[] = {0x44, 0x33, 0x22, 0x11, 0xef, 0xbe};
+  memcpy(mem + 104, init, sizeof init);
+  memcpy(mem + 65528, init, 4);   /* the second trap's first load reads these */
+  uint64_t a[1] = {100}, res = 0, consumed = 0;
+  /* base 1 + 4 locals / 8 (= 0); 2 loads of 2; 11 more operators of 1
+   * (the end is the return) */
+  assert_int_equal(fuel_of(&fm, "ls", a, &res), 1 + 2 * 2 + 11);
+  assert_int_equal(res, (uint32_t)(0x11223344u - 0xbeefu + 100u));
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  /* the first load traps (65533 + 4 + 4 > 65536): its pc; the second
+   * load traps (65528 + 8 + 2 > 65536): its pc */
+  static const uint32_t ps[2] = {65533, 65528};
+  static const size_t trap_op[2] = {1, 5};
+  for (int k = 0; k < 2; k++) {
+    uint32_t func = 0;
+    uint64_t pc = 0;
+    a[0] = ps[k];
+    assert_int_equal(fm_call(&fm, "ls", a, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
+    assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_MEM_OOB);
+    assert_int_equal(consumed, 1 + 2 * 2 + 11);   /* the body's region, charged on entry */
+    assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
+    assert_int_equal(pc, ops[trap_op[k]].pc);
+    assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  }
+  /* 3 entries: the operators up to the first load ran 3 times, from its
+   * local.set to the second load twice, the rest once; every pc costs
+   * its fuel x 3 entries x 4 */
+  uint32_t node = find_guest(&t, 0);
+  assert_int_not_equal(node, SCP_NODE_NONE);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t want_runs = i <= 1 ? 3 : i <= 5 ? 2 : 1;
+    uint64_t fuel = ops[i].op == 0x28 || ops[i].op == 0x2f ? 2 : 1;
+    if (pc_runs(&t, node, ops[i].pc) != want_runs)
+      print_message("operator %zu (0x%02x): ran %llu\n", i, ops[i].op,
+                    (unsigned long long)pc_runs(&t, node, ops[i].pc));
+    assert_int_equal(pc_runs(&t, node, ops[i].pc), want_runs);
+    assert_int_equal(pc_cost(&t, node, ops[i].pc), 4 * fuel * 3);
+  }
+  free(bin);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
 static int setup_goto(void **state) { use_switch = false; return 0; }
 static int setup_switch(void **state) { use_switch = true; return 0; }
 
@@ -321,6 +393,7 @@ int main(void) {
 #define CASE(f) {#f, f}
     CASE(test_fused_forms),
     CASE(test_fused_branch_load),
+    CASE(test_fused_load_set),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

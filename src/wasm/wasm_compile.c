@@ -931,7 +931,7 @@ static int count_stub(compiler *c, uint32_t target, uint32_t *at) {
     TRY(emit(c, IOP_TAKEN, slot, *at + 1));
     return emit(c, IOP_RETURN, 0, 0);
   }
-  return emit(c, IOP_TAKEN, slot, target);
+  return emit(c, c->code[target].op == IOP_FUEL ? IOP_TAKEN_FUEL : IOP_TAKEN, slot, target);
 }
 
 /* Every conditional branch and br_table target goes through a TAKEN stub,

@@ -244,6 +244,16 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   }
   CASE(BR) { ip = fn->code + ip->a; DISPATCH(); }
   CASE(TAKEN) { counters[ip->a]++; ip = fn->code + ip->b; DISPATCH(); }
+  CASE(TAKEN_FUEL) {
+    /* a loop's back edge: the region's entry without a dispatch of its
+     * own; running out of fuel stops at the FUEL instruction, as there */
+    counters[ip->a]++;
+    ip = fn->code + ip->b;
+    if (SCP_UNLIKELY(ip->b > fuel)) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= ip->b;
+    counters[ip->a]++;
+    NEXT();
+  }
   CASE(BR_ADJ) {
     uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
     if (keep) sp[-1 - (int64_t)drop] = sp[-1];

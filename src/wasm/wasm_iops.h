@@ -42,7 +42,8 @@
   X(BR_IF_L)        /* local.get b; br_if a */                              \
   X(LOCAL_SET_C)    /* const b; local.set a */                              \
   X(I32_SHL_ADD)    /* (local a << (uint32_t)b) + (b >> 32): an index scaled */\
-  X(SELECT_S)       /* select; local.set a */
+  X(SELECT_S)       /* select; local.set a */                              \
+  X(TAKEN_FUEL)     /* TAKEN whose target b is a FUEL: runs it too */
 
 enum scp_iop {
 #define X(n) IOP_##n,

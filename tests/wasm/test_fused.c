@@ -385,6 +385,58 @@ static void test_fused_load_set(void **state) {
   scp_tree_free(&t);
 }
 
+/* ---- a loop's back edge ------------------------------------------------------ */
+
+/* A taken branch to a loop's start counts the branch and enters the loop's
+ * region in one instruction (TAKEN_FUEL): each entry charges the loop's
+ * fuel, and an entry the tank cannot pay stops at the loop, whose pc the
+ * trap names, with nothing of that entry run. */
+static void test_fused_back_edge(void **state) {
+  static const char wat[] =
+    "(module\n"
+    "  (func (export \"f\") (param $n i32) (result i32) (local $s i32)\n"
+    "    (loop $l\n"
+    "      local.get $s local.get $n i32.add local.set $s\n"
+    "      local.get $n i32.const 1 i32.sub local.tee $n\n"
+    "      br_if $l)\n"
+    "    local.get $s))\n";
+  fuel_mod fm;
+  scp_tree t;
+  fm_open(&fm, "fused_loop", wat);
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  size_t len;
+  uint8_t *bin = wat_binary("fused_loop", &len);
+  op_pc ops[16];
+  size_t n = body_ops(bin, len, 0, ops, 16);
+  assert_int_equal(n, 13);
+  assert_int_equal(ops[0].op, 0x03);
+  /* body: base 1 + local.get, end 1 = 3; loop: base 1 + 9 operators
+   * (its end 0) = 10 */
+  uint64_t a[1] = {4}, res = 0, consumed = 0;
+  assert_int_equal(fuel_of(&fm, "f", a, &res), 3 + 4 * 10);
+  assert_int_equal(res, 4 + 3 + 2 + 1);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  /* 3 + 2 * 10 + 9: the third entry cannot pay its 10 */
+  uint32_t func = 0;
+  uint64_t pc = 0;
+  assert_int_equal(fm_call(&fm, "f", a, NULL, 3 + 2 * 10 + 9, &consumed), SCP_ERR_TRAP);
+  assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
+  assert_int_equal(consumed, 3 + 2 * 10);
+  assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
+  assert_int_equal(pc, ops[0].pc);
+  assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
+  /* the loop entered 4 + 2 times, its operators ran as often */
+  uint32_t node = find_guest(&t, 0);
+  assert_int_not_equal(node, SCP_NODE_NONE);
+  for (size_t i = 0; i < 10; i++) assert_int_equal(pc_runs(&t, node, ops[i].pc), 6);
+  assert_int_equal(pc_cost(&t, node, ops[0].pc), 4 * 6);
+  free(bin);
+  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
+  fm_close(&fm);
+  scp_tree_free(&t);
+}
+
 static int setup_goto(void **state) { use_switch = false; return 0; }
 static int setup_switch(void **state) { use_switch = true; return 0; }
 
@@ -394,6 +446,7 @@ int main(void) {
     CASE(test_fused_forms),
     CASE(test_fused_branch_load),
     CASE(test_fused_load_set),
+    CASE(test_fused_back_edge),
 #undef CASE
   };
   enum { N = sizeof cases / sizeof cases[0] };

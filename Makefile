@@ -86,6 +86,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB)
 
 $(BUILD)/tests/soroban/test_replay $(BUILD)/tests/soroban/test_sac_whole: \
   $(BUILD)/tests/soroban/sac_flows.o
+$(BUILD)/tests/wasm/test_fuel $(BUILD)/tests/wasm/test_fused: $(BUILD)/tests/wasm/fuel_harness.o
 
 $(BUILD)/bench/%: bench/%.c $(LIB)
 	@mkdir -p $(dir $@)

@@ -28,6 +28,7 @@
  */
 #include "wasm/wasm_private.h"
 #include "wasm/wasm_iops.h"
+#include "wasm/wasm_fuse.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,69 +99,8 @@ static bool can_fuse(const compiler *c, size_t k) {
 
 static void pin_label(compiler *c) { c->label_at = c->ncode; }
 
-static const bool is_bin[IOP_COUNT] = {
-#define BIN(n, b, i, o, e) [IOP_##n] = true,
-#include "wasm/wasm_ops.def"
-};
-static const bool is_bin_c[IOP_COUNT] = {
-#define BIN(n, b, i, o, e) [IOP_##n##_C] = true,
-#include "wasm/wasm_ops.def"
-};
-
-static const bool is_bin_lc[IOP_COUNT] = {
-#define BIN(n, b, i, o, e) [IOP_##n##_LC] = true,
-#include "wasm/wasm_ops.def"
-};
-static const bool is_bin_ll[IOP_COUNT] = {
-#define BIN(n, b, i, o, e) [IOP_##n##_LL] = true,
-#include "wasm/wasm_ops.def"
-};
-static const bool is_bin_i64[IOP_COUNT] = {
-#define BIN(n, b, i, o, e) [IOP_##n##_LC] = SCP_WASM_##i == SCP_WASM_I64,
-#include "wasm/wasm_ops.def"
-};
-
-/* A _LC form's constant kept in the low 32 bits of b (the destination
- * local takes the high half): an i64 constant that does not survive sign
- * extension from 32 bits cannot be. */
-static bool lc_fits(const scp_ins *k) {
-  return !is_bin_i64[k->op] || (uint64_t)(int64_t)(int32_t)(uint32_t)k->b == k->b;
-}
-
-/* Fold a local.set into the binary operator just emitted, whose result
- * then goes to the local. */
-static bool fuse_local_set(scp_ins *k, uint32_t idx) {
-  uint32_t op = k->op;
-  if (is_bin[op]) { k->op = op + BIN_S; k->a = idx; return true; }
-  if (is_bin_c[op]) { k->op = op - BIN_C + BIN_C_S; k->a = idx; return true; }
-  if (is_bin_ll[op]) {
-    k->op = op - BIN_LL + BIN_LL_S;
-    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
-    return true;
-  }
-  if (is_bin_lc[op] && lc_fits(k)) {
-    k->op = op - BIN_LC + BIN_LC_S;
-    k->b = (uint32_t)k->b | (uint64_t)idx << 32;
-    return true;
-  }
-  if (op == IOP_CONST) { *k = (scp_ins){IOP_LOCAL_SET_C, idx, k->b}; return true; }
-  return false;
-}
-
-/* A local.tee folded into the operator before it: a binary operator with
- * a constant (_C_T, _LC_T). */
 static int emit_local_tee(compiler *c, uint32_t idx) {
-  scp_ins *k = c->code + c->ncode;
-  if (can_fuse(c, 1) && is_bin_c[k[-1].op]) {
-    k[-1].op += BIN_C_T - BIN_C;
-    k[-1].a = idx;
-    return SCP_OK;
-  }
-  if (can_fuse(c, 1) && is_bin_lc[k[-1].op] && lc_fits(&k[-1])) {
-    k[-1].op += BIN_LC_T - BIN_LC;
-    k[-1].b = (uint32_t)k[-1].b | (uint64_t)idx << 32;
-    return SCP_OK;
-  }
+  if (can_fuse(c, 1) && wasm_fuse_tee(&c->code[c->ncode - 1], idx)) return SCP_OK;
   return emit(c, IOP_LOCAL_TEE, idx, 0);
 }
 
@@ -191,6 +131,12 @@ static int emit_bin(compiler *c, uint32_t op) {
 
 static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
   scp_ins *k = c->code + c->ncode;
+  /* the element address's 32-bit sum is the effective address only
+   * when no offset is added to it */
+  if (offset == 0 && can_fuse(c, 1) && k[-1].op == IOP_I32_SHL_ADD) {
+    k[-1].op = op + LOAD_X;
+    return SCP_OK;
+  }
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
     k[-1] = (scp_ins){op + LOAD_L, offset, k[-1].a};
     return SCP_OK;
@@ -225,7 +171,7 @@ static int emit_local_set(compiler *c, uint32_t idx) {
     k[-1] = (scp_ins){IOP_LOCAL_COPY, idx, k[-1].a};
     return SCP_OK;
   }
-  if (can_fuse(c, 1) && fuse_local_set(&k[-1], idx)) return SCP_OK;
+  if (can_fuse(c, 1) && wasm_fuse_set(&k[-1], idx)) return SCP_OK;
   return emit(c, IOP_LOCAL_SET, idx, 0);
 }
 
@@ -233,22 +179,9 @@ static int emit_local_set(compiler *c, uint32_t idx) {
  * computes its condition when possible.  Returns the index of the
  * instruction whose `a` is the branch target. */
 static int emit_br_if(compiler *c, uint32_t target, uint32_t *at) {
-  scp_ins *k = c->code + c->ncode;
-  if (can_fuse(c, 1)) {
-    if (is_bin[k[-1].op]) { k[-1].op += BIN_BRIF; k[-1].a = target; *at = (uint32_t)c->ncode - 1; return SCP_OK; }
-    if (is_bin_c[k[-1].op]) {
-      k[-1].op += BIN_C_BRIF - BIN_C; k[-1].a = target; *at = (uint32_t)c->ncode - 1; return SCP_OK;
-    }
-    if (k[-1].op == IOP_I32_EQZ) {
-      k[-1] = (scp_ins){IOP_BR_UNLESS, target, 0};
-      *at = (uint32_t)c->ncode - 1;
-      return SCP_OK;
-    }
-    if (k[-1].op == IOP_LOCAL_GET) {
-      k[-1] = (scp_ins){IOP_BR_IF_L, target, k[-1].a};
-      *at = (uint32_t)c->ncode - 1;
-      return SCP_OK;
-    }
+  if (can_fuse(c, 1) && wasm_fuse_br_if(&c->code[c->ncode - 1], target)) {
+    *at = (uint32_t)c->ncode - 1;
+    return SCP_OK;
   }
   *at = (uint32_t)c->ncode;
   return emit(c, IOP_BR_IF, target, 0);
@@ -882,7 +815,8 @@ static int read_locals(compiler *c, const wasm_functype *ft) {
 
 static const bool cond_branch[IOP_COUNT] = {
   [IOP_BR_IF] = true, [IOP_BR_IF_ADJ] = true, [IOP_BR_UNLESS] = true, [IOP_BR_IF_L] = true,
-#define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,
+#define BIN(n, b, i, o, e) [IOP_##n##_BRIF] = true, [IOP_##n##_C_BRIF] = true,  \
+    [IOP_##n##_LC_BRIF] = true, [IOP_##n##_LL_BRIF] = true,
 #include "wasm/wasm_ops.def"
 };
 
@@ -898,7 +832,7 @@ static int count_stub(compiler *c, uint32_t target, uint32_t *at) {
     TRY(emit(c, IOP_TAKEN, slot, *at + 1));
     return emit(c, IOP_RETURN, 0, 0);
   }
-  return emit(c, IOP_TAKEN, slot, target);
+  return emit(c, c->code[target].op == IOP_FUEL ? IOP_TAKEN_FUEL : IOP_TAKEN, slot, target);
 }
 
 /* Every conditional branch and br_table target goes through a TAKEN stub,

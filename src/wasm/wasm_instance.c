@@ -245,9 +245,11 @@ uint32_t scp_wasm_current_node(const scp_wasm_instance *inst) { return inst->cur
 uint64_t scp_wasm_current_pc(const scp_wasm_instance *inst) { return inst->cur_pc; }
 
 /* Where the last trap stopped node id's runs: the instruction of each of
- * its frames on the trapped stack.  Out of fuel at a FUEL instruction
- * stopped nothing: that region was never entered (its count says so). */
-static size_t trap_stops(const scp_wasm_instance *inst, uint32_t id, uint32_t *stops) {
+ * its frames on the trapped stack, and the pc of the operator that
+ * stopped there.  Out of fuel at a FUEL instruction stopped nothing: that
+ * region was never entered (its count says so). */
+static size_t trap_stops(const scp_wasm_instance *inst, uint32_t id, uint32_t *stops,
+                         uint32_t *stop_pcs) {
   size_t n = 0;
   if (!inst->trace_unsettled) return 0;
   for (uint32_t i = 0; i < inst->ntrace; i++) {
@@ -255,9 +257,20 @@ static size_t trap_stops(const scp_wasm_instance *inst, uint32_t id, uint32_t *s
     const wasm_func *fn = &inst->mod->funcs[inst->trace[i].func - inst->mod->nfunc_imports];
     if (i == 0 && inst->trap == SCP_TRAP_OUT_OF_FUEL && fn->code[inst->trace[i].ins].op == IOP_FUEL)
       continue;
+    stop_pcs[n] = inst->trace[i].pc;
     stops[n++] = inst->trace[i].ins;
   }
   return n;
+}
+
+/* Runs of a stopped instruction that an operator fused after the one that
+ * stopped it (a local.set after a load that trapped) did not make. */
+static uint64_t stopped_before(const wasm_fuel_meta *me, const uint32_t *stops,
+                               const uint32_t *stop_pcs, size_t nstops) {
+  uint64_t k = 0;
+  for (size_t s = 0; s < nstops; s++)
+    if (stops[s] == me->ins && me->pc > stop_pcs[s]) k++;
+  return k;
 }
 
 static void land(const wasm_func *fn, uint32_t k, uint64_t target, uint64_t n, uint64_t *arrive) {
@@ -320,19 +333,22 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
     const wasm_func *fn = &m->funcs[n->callee - m->nfunc_imports];
     uint64_t *cnt = n->counters;
     uint64_t cost[SCP_MAX_METRICS] = {0};
-    uint32_t stops[SCP_WASM_TRACE_MAX];
-    ran_counts(fn, cnt, ran, ran + maxlen, stops, trap_stops(inst, (uint32_t)id, stops));
+    uint32_t stops[SCP_WASM_TRACE_MAX], stop_pcs[SCP_WASM_TRACE_MAX];
+    size_t nstops = trap_stops(inst, (uint32_t)id, stops, stop_pcs);
+    ran_counts(fn, cnt, ran, ran + maxlen, stops, nstops);
     for (uint32_t i = 0; i < fn->nmeta;) {
       /* entries of one pc are adjacent per region run; sum them per pc */
       uint32_t pc = fn->meta[i].pc, first = UINT32_MAX;
-      uint64_t fuel = 0, ahead = 0;
+      uint64_t fuel = 0, ahead = 0, runs = 0;
       for (; i < fn->nmeta && fn->meta[i].pc == pc; i++) {
         const wasm_fuel_meta *me = &fn->meta[i];
         uint64_t entries = cnt[me->region], r = ran[me->ins];
+        uint64_t short_ = stopped_before(me, stops, stop_pcs, nstops);
+        r = r > short_ ? r - short_ : 0;
         fuel += entries * me->fuel;
         ahead += (entries > r ? entries - r : 0) * me->fuel;
         inst->ops_settled += entries;
-        if (me->ins < first) first = me->ins;
+        if (me->ins < first) { first = me->ins; runs = r; }
       }
       if (!fuel) continue;
       cost[0] = fuel * inst->fuel_scale;
@@ -341,9 +357,9 @@ int scp_wasm_settle(scp_wasm_instance *inst) {
        * `else` the jump over the else-arm (or, when the then-arm never
        * reaches it, the else-arm's FUEL), a `loop` or the function entry
        * its FUEL.  Operators fused into one instruction all ran as often
-       * as it did: a fused branch is always its last part, and the only
-       * fused operator that traps (a load) is too. */
-      if (!scp_tree_add_pc_runs(t, (uint32_t)id, pc, cost, ahead * inst->fuel_scale, ran[first])) {
+       * as it did (a fused branch is always its last part), but for a
+       * local.set fused after a load that trapped (stopped_before). */
+      if (!scp_tree_add_pc_runs(t, (uint32_t)id, pc, cost, ahead * inst->fuel_scale, runs)) {
         rc = SCP_ERR_NOMEM;
         break;
       }

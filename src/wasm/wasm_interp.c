@@ -71,12 +71,23 @@ static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, cons
 
 #ifndef SCP_WASM_TRACE
 #define SCP_WASM_TRACE
-/* The wasm pc of internal instruction ip of fn: the operator whose fuel
- * it runs (the last one recorded at or before it). */
+/* Loads with a local.set folded in after them: the load, not the last
+ * operator of the instruction, is the one that traps. */
+static const bool load_then_set[IOP_COUNT] = {
+#define LOAD(n, b, o, s, e) [IOP_##n##_LS] = true, [IOP_##n##_TS] = true,
+#include "wasm/wasm_ops.def"
+};
+
+/* The wasm pc of internal instruction ip of fn, where it stopped: the
+ * operator whose fuel it runs (the last one recorded at or before it),
+ * or for a load with a local.set after it, the load. */
 static uint32_t pc_of(const wasm_func *fn, const scp_ins *ip) {
-  uint32_t k = (uint32_t)(ip - fn->code), pc = fn->body_start;
-  for (uint32_t i = 0; i < fn->nmeta && fn->meta[i].ins <= k; i++) pc = fn->meta[i].pc;
-  return pc;
+  uint32_t k = (uint32_t)(ip - fn->code), pc = fn->body_start, prev = pc;
+  for (uint32_t i = 0; i < fn->nmeta && fn->meta[i].ins <= k; i++) {
+    prev = pc;
+    pc = fn->meta[i].pc;
+  }
+  return load_then_set[ip->op] ? prev : pc;
 }
 
 static uint32_t func_index_of(const scp_wasm_module *m, const wasm_func *fn) {
@@ -233,10 +244,12 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     [IOP_##n##_BRIF] = &&L_##n##_BRIF, [IOP_##n##_C_BRIF] = &&L_##n##_C_BRIF,        \
     [IOP_##n##_S] = &&L_##n##_S, [IOP_##n##_C_S] = &&L_##n##_C_S,                \
     [IOP_##n##_LC_S] = &&L_##n##_LC_S, [IOP_##n##_LL_S] = &&L_##n##_LL_S,          \
-    [IOP_##n##_C_T] = &&L_##n##_C_T, [IOP_##n##_LC_T] = &&L_##n##_LC_T,
+    [IOP_##n##_C_T] = &&L_##n##_C_T, [IOP_##n##_LC_T] = &&L_##n##_LC_T,          \
+    [IOP_##n##_LC_BRIF] = &&L_##n##_LC_BRIF, [IOP_##n##_LL_BRIF] = &&L_##n##_LL_BRIF,
 #define TRAP_BIN(n, b, i, o) [IOP_##n] = &&L_##n,
 #define LOAD(n, b, o, s, e) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,    \
-    [IOP_##n##_T] = &&L_##n##_T,
+    [IOP_##n##_T] = &&L_##n##_T, [IOP_##n##_X] = &&L_##n##_X,                  \
+    [IOP_##n##_LS] = &&L_##n##_LS, [IOP_##n##_TS] = &&L_##n##_TS,
 #define STORE(n, b, i, s) [IOP_##n] = &&L_##n, [IOP_##n##_L] = &&L_##n##_L,     \
     [IOP_##n##_LL] = &&L_##n##_LL,
 #include "wasm/wasm_ops.def"
@@ -261,6 +274,16 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   }
   CASE(BR) { ip = fn->code + ip->a; DISPATCH(); }
   CASE(TAKEN) { counters[ip->a]++; ip = fn->code + ip->b; DISPATCH(); }
+  CASE(TAKEN_FUEL) {
+    /* a loop's back edge: the region's entry without a dispatch of its
+     * own; running out of fuel stops at the FUEL instruction, as there */
+    counters[ip->a]++;
+    ip = fn->code + ip->b;
+    if (SCP_UNLIKELY(ip->b > fuel)) { trap = SCP_TRAP_OUT_OF_FUEL; goto out_trap; }
+    fuel -= ip->b;
+    counters[ip->a]++;
+    NEXT();
+  }
   CASE(BR_ADJ) {
     uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
     if (keep) sp[-1 - (int64_t)drop] = sp[-1];
@@ -340,6 +363,12 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t c = (uint32_t)sp[-1];
     sp -= 2;
     if (!c) sp[-1] = sp[0];
+    NEXT();
+  }
+  CASE(SELECT_S) {
+    uint32_t c = (uint32_t)sp[-1];
+    sp -= 3;
+    fp[ip->a] = c ? sp[0] : sp[1];
     NEXT();
   }
   CASE(LOCAL_GET) { *sp++ = fp[ip->a]; NEXT(); }
@@ -453,6 +482,30 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     const uint8_t *p = mem + ea_;                                             \
     sp[-1] = (expr_);                                                         \
     NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_X) {                                                           \
+    uint64_t ea_ = (uint32_t)(((uint32_t)fp[ip->a] << ((uint32_t)ip->b & 31)) + \
+                              (uint32_t)(ip->b >> 32));                       \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    *sp++ = (expr_);                                                          \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LS) {                                                          \
+    uint64_t ea_ = (uint64_t)(uint32_t)fp[(uint32_t)ip->b] + ip->a;           \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    fp[ip->b >> 32] = (expr_);                                                \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_TS) {                                                          \
+    uint64_t addr_ = *--sp;                                                   \
+    fp[(uint32_t)ip->b] = addr_;                                              \
+    uint64_t ea_ = (uint64_t)(uint32_t)addr_ + ip->a;                         \
+    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    const uint8_t *p = mem + ea_;                                             \
+    fp[ip->b >> 32] = (expr_);                                                \
+    NEXT();                                                                   \
   }
 #define STORE(name_, byte_, in_, size_)                                       \
   CASE(name_) {                                                               \
@@ -554,6 +607,19 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     OPERAND_##in_ a = (OPERAND_##in_)fp[ip->a],                               \
                   b = (OPERAND_##in_)(uint64_t)(int64_t)(int32_t)(uint32_t)ip->b; \
     *sp++ = fp[ip->b >> 32] = (uint64_t)(OPERAND_##out_)(expr_);              \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LC_BRIF) {                                                     \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[(uint32_t)ip->b],                     \
+                  b = (OPERAND_##in_)(uint64_t)(int64_t)(int32_t)(uint32_t)(ip->b >> 32); \
+    uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
+    if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
+    NEXT();                                                                   \
+  }                                                                           \
+  CASE(name_##_LL_BRIF) {                                                     \
+    OPERAND_##in_ a = (OPERAND_##in_)fp[(uint32_t)ip->b], b = (OPERAND_##in_)fp[ip->b >> 32]; \
+    uint64_t r_ = (uint64_t)(OPERAND_##out_)(expr_);                          \
+    if ((uint32_t)r_) { ip = fn->code + ip->a; DISPATCH(); }                  \
     NEXT();                                                                   \
   }
 #include "wasm/wasm_ops.def"

@@ -41,7 +41,9 @@
   X(TAKEN)          /* counters[a]++, go to b: a taken conditional branch */\
   X(BR_IF_L)        /* local.get b; br_if a */                              \
   X(LOCAL_SET_C)    /* const b; local.set a */                              \
-  X(I32_SHL_ADD)    /* (local a << (uint32_t)b) + (b >> 32): an index scaled */
+  X(I32_SHL_ADD)    /* (local a << (uint32_t)b) + (b >> 32): an index scaled */\
+  X(SELECT_S)       /* select; local.set a */                              \
+  X(TAKEN_FUEL)     /* TAKEN whose target b is a FUEL: runs it too */
 
 enum scp_iop {
 #define X(n) IOP_##n,
@@ -52,15 +54,21 @@ enum scp_iop {
  * compiler adds a BIN_* offset): an operand from a constant or locals,
  * a br_if folded in, a local.set folded in (_S: the result goes to a
  * local instead of the stack) or a local.tee (_T: to a local and the
- * stack). */
+ * stack), or a local compared with a constant or a local and a br_if
+ * (_LC_BRIF, _LL_BRIF). */
 #define BIN(n, b, i, o, e) IOP_##n, IOP_##n##_C, IOP_##n##_LC, IOP_##n##_LL, \
                            IOP_##n##_BRIF, IOP_##n##_C_BRIF,                \
                            IOP_##n##_S, IOP_##n##_C_S, IOP_##n##_LC_S, IOP_##n##_LL_S, \
-                           IOP_##n##_C_T, IOP_##n##_LC_T,
+                           IOP_##n##_C_T, IOP_##n##_LC_T,                   \
+                           IOP_##n##_LC_BRIF, IOP_##n##_LL_BRIF,
 #define TRAP_BIN(n, b, i, o) IOP_##n,
 /* Each load has a form whose address is a local (_L: a = offset,
- * b = local) and one that first tees its address into local b (_T). */
-#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L, IOP_##n##_T,
+ * b = local), one that first tees its address into local b (_T), one at
+ * offset 0 whose address is an array element's (_X: a = local, b as
+ * I32_SHL_ADD's), and _L and _T with a local.set folded in (_LS, _TS:
+ * the local in the low half of b, the loaded value to local b >> 32). */
+#define LOAD(n, b, o, s, e) IOP_##n, IOP_##n##_L, IOP_##n##_T, IOP_##n##_X, \
+                            IOP_##n##_LS, IOP_##n##_TS,
 /* Each store has a form whose value is a local (_L: a = offset, b =
  * local) and one whose address is a local too (_LL: b = address local |
  * value local << 32). */
@@ -82,8 +90,14 @@ enum {
   BIN_LL_S = 9,    /* local a op local (uint32_t)b; result to local b >> 32 */
   BIN_C_T = 10,    /* as _C_S, and the result stays on the stack */
   BIN_LC_T = 11,   /* as _LC_S, and the result is pushed */
+  BIN_LC_BRIF = 12, /* local (uint32_t)b op const (b >> 32, sign-extended);
+                       branches to a when the result is non-zero */
+  BIN_LL_BRIF = 13, /* local (uint32_t)b op local b >> 32; branches to a */
   LOAD_L = 1,
   LOAD_T = 2,
+  LOAD_X = 3,
+  LOAD_LS = 4,
+  LOAD_TS = 5,
   STORE_L = 1,
   STORE_LL = 2
 };

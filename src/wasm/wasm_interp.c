@@ -126,8 +126,9 @@ static void book_dynamic(scp_wasm_instance *inst, uint32_t node, uint64_t pc, ui
 }
 
 int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *err) {
-  const scp_wasm_module *m = inst->mod;
-  const uint32_t nimp = m->nfunc_imports;
+  /* The module is read through inst->mod where it is needed (calls, traps,
+   * bulk memory), not held in a local: a local kept it in a callee-saved
+   * register the whole loop long. */
   scp_trap trap = SCP_TRAP_NONE;
   uint64_t fuel = inst->fuel;
   uint8_t *mem = inst->mem;
@@ -138,6 +139,9 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   uint64_t *fp, *sp;
   uint64_t *counters;
   uint32_t node = inst->root_node;
+  /* the function a trap is charged to while no guest frame runs: kept in
+   * the instance, not in f, which would hold a register through the loop */
+  inst->trap_func = f;
   /* top: the next frame slot; the call depth is top - inst->frames.  The
    * bounds are read from the instance where they are needed: held in
    * locals they take registers the hot operators' state would lose. */
@@ -157,7 +161,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
 #define ENTER(callee_index, callsite_pc)                                           \
   do {                                                                             \
     uint32_t ci_ = (callee_index);                                                 \
-    const wasm_func *cf_ = &m->funcs[ci_ - nimp];                                  \
+    const wasm_func *cf_ = &inst->mod->funcs[ci_ - inst->mod->nfunc_imports];      \
     uint64_t *nfp_ = sp - cf_->nparams;                                            \
     if (SCP_UNLIKELY(top >= inst->frames + inst->max_frames ||                      \
                      cf_->frame_need > (size_t)(inst->stack + SCP_WASM_STACK_CELLS - sp))) { \
@@ -168,7 +172,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t *cc_;                                                                 \
     uint32_t cn_ = node;                                                           \
     if (!inst->tree) {                                                             \
-      cc_ = inst->scratch_counters[ci_ - nimp];                                    \
+      cc_ = inst->scratch_counters[ci_ - inst->mod->nfunc_imports];                \
     } else if (SCP_LIKELY(fr_->child_callee == ci_ && fr_->ret_ip == ip &&         \
                           fr_->node == node)) {                                    \
       cn_ = fr_->child;                                                            \
@@ -208,26 +212,31 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     book_dynamic(inst, node, ip->b, dyn_);                                         \
   } while (0)
 
-  /* Call imported function `imp_index` (a function index below nimp) with
-   * its params at sp - nparams; the hook gets its index among all imports. */
+  /* Call imported function `imp_index` (a function index below the
+   * module's nfunc_imports) with its params at sp - nparams; the hook gets
+   * its index among all imports.  A failure names the import as the trap's
+   * function, which out_trap keeps when no guest frame was entered. */
 #define CALL_HOST(imp_index, callsite_pc)                                          \
   do {                                                                             \
-    const wasm_functype *ht_ = &m->types[m->func_types[(imp_index)]];              \
+    const wasm_functype *ht_ = &inst->mod->types[inst->mod->func_types[(imp_index)]];              \
     uint64_t *hargs_ = sp - ht_->nparams;                                          \
     inst->fuel = fuel; inst->cur_node = node; inst->cur_pc = (callsite_pc);        \
-    int hrc_ = inst->env.call ? inst->env.call(inst->env.ctx, inst, m->func_import[(imp_index)], hargs_, &inst->host_err) \
+    int hrc_ = inst->env.call ? inst->env.call(inst->env.ctx, inst, inst->mod->func_import[(imp_index)], hargs_, &inst->host_err) \
                               : scp_fail(&inst->host_err, SCP_ERR_HOST, "no host for import"); \
     fuel = inst->fuel; mem = inst->mem; mem_len = inst->mem_len;                   \
-    if (SCP_UNLIKELY(hrc_)) { inst->host_status = hrc_; trap = SCP_TRAP_HOST; goto out_trap; } \
+    if (SCP_UNLIKELY(hrc_)) {                                                     \
+      inst->host_status = hrc_; inst->trap_func = (imp_index);                   \
+      trap = SCP_TRAP_HOST; goto out_trap;                                       \
+    }                                                                            \
     sp = hargs_ + ht_->nresults;                                                   \
   } while (0)
 
-  sp = args + m->types[m->func_types[f]].nparams;
+  sp = args + inst->mod->types[inst->mod->func_types[f]].nparams;
   fp = args;
   fn = NULL;
   ip = NULL;
   counters = NULL;
-  if (f < nimp) {
+  if (f < inst->mod->nfunc_imports) {
     CALL_HOST(f, 0);
     goto out_ok;
   }
@@ -353,8 +362,8 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t entry = inst->table[k];
     if (!entry) { trap = SCP_TRAP_NULL_ELEM; goto out_trap; }
     uint32_t callee = entry - 1;
-    if (!same_type(m, m->func_types[callee], ip->a)) { trap = SCP_TRAP_SIG_MISMATCH; goto out_trap; }
-    if (callee < nimp) { CALL_HOST(callee, ip->b); NEXT(); }
+    if (!same_type(inst->mod, inst->mod->func_types[callee], ip->a)) { trap = SCP_TRAP_SIG_MISMATCH; goto out_trap; }
+    if (callee < inst->mod->nfunc_imports) { CALL_HOST(callee, ip->b); NEXT(); }
     ENTER(callee, ip->b);
     DISPATCH();
   }
@@ -433,7 +442,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
     sp -= 3;
     CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
-    const wasm_segment *seg = &m->datas[ip->a];
+    const wasm_segment *seg = &inst->mod->datas[ip->a];
     uint64_t seglen = inst->data_dropped[ip->a] ? 0 : seg->len;
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > seglen || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
     if (n) memcpy(mem + d, seg->data + s, n);
@@ -444,7 +453,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t n = (uint32_t)sp[-1], s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
     sp -= 3;
     CHARGE_DYNAMIC(n / FUEL_ELEMS_PER);
-    const wasm_segment *seg = &m->elems[ip->a];
+    const wasm_segment *seg = &inst->mod->elems[ip->a];
     uint64_t seglen = inst->elem_dropped[ip->a] ? 0 : seg->len;
     if (s + n > seglen || d + n > inst->table_len) { trap = SCP_TRAP_TABLE_ACCESS; goto out_trap; }
     for (uint64_t i = 0; i < n; i++) inst->table[d + i] = seg->funcs[s + i] + 1;
@@ -683,7 +692,7 @@ out_nomem:
   return scp_fail(err, SCP_ERR_NOMEM, "out of memory while profiling");
 
 out_trap:;
-  uint32_t func_index = fn ? func_index_of(m, fn) : f;
+  uint32_t func_index = fn ? func_index_of(inst->mod, fn) : inst->trap_func;
   inst->fuel = fuel;
   inst->trap = trap;
   inst->trap_func = func_index;

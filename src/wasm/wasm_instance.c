@@ -63,9 +63,11 @@ static uint32_t segment_offset(const scp_wasm_instance *inst, const wasm_segment
                                : (uint32_t)s->offset_value;
 }
 
-/* No frame slot holds a node of the tree attached next. */
+/* No frame slot holds a node of the tree attached next: each is marked
+ * empty when a call first reaches it (in the interpreter), so an attach
+ * costs nothing however deep the stack may go. */
 static void forget_frame_nodes(scp_wasm_instance *inst) {
-  for (uint32_t i = 0; i <= inst->max_frames; i++) inst->frames[i].child_callee = UINT32_MAX;
+  inst->frames_ready = inst->frames;
 }
 
 int scp_wasm_instantiate(const scp_wasm_module *m, const scp_wasm_env *env,

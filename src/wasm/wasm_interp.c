@@ -152,9 +152,12 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
    * one its frame slot kept from the last call made there when that call
    * came from the same node and instruction to the same function, else the
    * call cache's or the tree's (child_callee is tested first: a slot no call
-   * has filled has only that field set).  Up to four locals are zeroed by stores
-   * that may run past them into the frame's own operand cells (the stack
-   * has slack above its last cell for that), more by memset.  The entry
+   * has filled has only that field set, when a call first reaches it after
+   * an attach: the depth test that guards stack exhaustion compares with
+   * frames_ready, so that marking costs the hot path nothing).  Up to four
+   * locals are zeroed by stores that may run past them into the frame's
+   * own operand cells (the stack has slack above its last cell for that),
+   * more by memset.  The entry
    * region (region 0, opened first by the compiler, its FUEL the first
    * instruction) is charged here, as its FUEL instruction would: a
    * shortfall traps with ip on it, in the callee's frame. */
@@ -163,10 +166,15 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t ci_ = (callee_index);                                                 \
     const wasm_func *cf_ = &inst->mod->funcs[ci_ - inst->mod->nfunc_imports];      \
     uint64_t *nfp_ = sp - cf_->nparams;                                            \
-    if (SCP_UNLIKELY(top >= inst->frames + inst->max_frames ||                      \
+    if (SCP_UNLIKELY(top >= inst->frames_ready ||                                  \
                      cf_->frame_need > (size_t)(inst->stack + SCP_WASM_STACK_CELLS - sp))) { \
-      trap = SCP_TRAP_STACK_EXHAUSTED;                                             \
-      goto out_trap;                                                               \
+      if (top >= inst->frames + inst->max_frames ||                                \
+          cf_->frame_need > (size_t)(inst->stack + SCP_WASM_STACK_CELLS - sp)) {   \
+        trap = SCP_TRAP_STACK_EXHAUSTED;                                           \
+        goto out_trap;                                                             \
+      }                                                                            \
+      top->child_callee = UINT32_MAX;                                              \
+      inst->frames_ready = top + 1;                                                \
     }                                                                              \
     wasm_frame *fr_ = top;                                                         \
     uint64_t *cc_;                                                                 \

@@ -136,7 +136,8 @@ typedef struct wasm_call_cache {
  * same instruction to the same function (a loop calling a function, a
  * recursion going down the same path) finds it there without a lookup.
  * child_callee is UINT32_MAX when the slot holds no node for the tree
- * attached now. */
+ * attached now (set when a call first reaches the slot after an attach:
+ * the slots from frames_ready up are not read before that). */
 typedef struct wasm_frame {
   const scp_ins *ret_ip;
   uint64_t *fp;
@@ -157,6 +158,9 @@ struct scp_wasm_instance {
   bool *data_dropped, *elem_dropped;
   uint64_t *stack;                    /* SCP_WASM_STACK_CELLS + slack */
   wasm_frame *frames; uint32_t max_frames;
+  /* frames below it have had child_callee set since the last attach, the
+   * rest are readied one by one as calls first reach them */
+  wasm_frame *frames_ready;
   /* metering */
   uint64_t fuel, tank, consumed_acc;
   /* profiling */

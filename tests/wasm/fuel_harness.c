@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -238,4 +239,28 @@ uint64_t pc_runs(scp_tree *t, uint32_t node, uint64_t pc) {
   for (uint32_t i = 0; i < nd->npcs; i++)
     if (nd->pcs[i].pc == pc) c += nd->pcs[i].runs;
   return c;
+}
+
+static int setup_goto(void **state) { use_switch = false; return 0; }
+static int setup_switch(void **state) { use_switch = true; return 0; }
+
+int fuel_run_both_builds(const char *group, const fuel_case *cases, size_t n) {
+  enum { NAME_MAX_LEN = 80 };
+  char (*names)[NAME_MAX_LEN] = calloc(2 * n, sizeof *names);
+  struct CMUnitTest *tests = calloc(2 * n, sizeof *tests);
+  if (!names || !tests) {
+    free(names);
+    free(tests);
+    return 1;
+  }
+  for (size_t i = 0; i < 2 * n; i++) {
+    bool sw = i >= n;
+    snprintf(names[i], sizeof names[i], "%s%s", cases[i % n].name, sw ? "/switch" : "");
+    tests[i] = (struct CMUnitTest){.name = names[i], .test_func = cases[i % n].fn,
+                                   .setup_func = sw ? setup_switch : setup_goto};
+  }
+  int rc = _cmocka_run_group_tests(group, tests, 2 * n, NULL, NULL);
+  free(tests);
+  free(names);
+  return rc;
 }

@@ -49,4 +49,13 @@ uint32_t find_guest(scp_tree *t, uint32_t callee);
 uint64_t pc_cost(scp_tree *t, uint32_t node, uint64_t pc);
 uint64_t pc_runs(scp_tree *t, uint32_t node, uint64_t pc);
 
+/* Runs every case twice, goto dispatch then switch ("NAME/switch"), as one
+ * cmocka group; returns cmocka's status. */
+typedef void (*fuel_test_fn)(void **state);
+typedef struct fuel_case {
+  const char *name;
+  fuel_test_fn fn;
+} fuel_case;
+int fuel_run_both_builds(const char *group, const fuel_case *cases, size_t n);
+
 #endif

@@ -1447,11 +1447,9 @@ static void test_settle_runs_trap(void **state) {
   fm_close_profiled(&fm, &t, bin);
 }
 
-static int setup_goto(void **state) { use_switch = false; return 0; }
-static int setup_switch(void **state) { use_switch = true; return 0; }
 
 int main(void) {
-  static const struct { const char *name; CMUnitTestFunction fn; } cases[] = {
+  static const fuel_case cases[] = {
 #define CASE(f) {#f, f}
     CASE(test_body_region),
     CASE(test_locals),
@@ -1482,14 +1480,5 @@ int main(void) {
     CASE(test_settle_runs_trap),
 #undef CASE
   };
-  enum { N = sizeof cases / sizeof cases[0] };
-  static char names[2 * N][80];
-  struct CMUnitTest tests[2 * N];
-  for (size_t i = 0; i < 2 * N; i++) {
-    bool sw = i >= N;
-    snprintf(names[i], sizeof names[i], "%s%s", cases[i % N].name, sw ? "/switch" : "");
-    tests[i] = (struct CMUnitTest){names[i], cases[i % N].fn,
-                                   sw ? setup_switch : setup_goto, NULL, NULL};
-  }
-  return _cmocka_run_group_tests("wasm_fuel", tests, 2 * N, NULL, NULL);
+  return fuel_run_both_builds("wasm_fuel", cases, sizeof cases / sizeof cases[0]);
 }

@@ -477,17 +477,21 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     NEXT();
   }
 
+/* Every load and store form traps the same way on an effective address
+ * ea_ whose size_ bytes are not all in memory. */
+#define EA_IN_BOUNDS(size_)                                                   \
+  if (SCP_UNLIKELY(ea_ + (size_) > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
 #define LOAD(name_, byte_, out_, size_, expr_)                                \
   CASE(name_) {                                                               \
     uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     const uint8_t *p = mem + ea_;                                             \
     sp[-1] = (expr_);                                                         \
     NEXT();                                                                   \
   }                                                                           \
   CASE(name_##_L) {                                                           \
     uint64_t ea_ = (uint64_t)(uint32_t)fp[ip->b] + ip->a;                     \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     const uint8_t *p = mem + ea_;                                             \
     *sp++ = (expr_);                                                          \
     NEXT();                                                                   \
@@ -495,7 +499,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(name_##_T) {                                                           \
     fp[ip->b] = sp[-1];                                                       \
     uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     const uint8_t *p = mem + ea_;                                             \
     sp[-1] = (expr_);                                                         \
     NEXT();                                                                   \
@@ -503,14 +507,14 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
   CASE(name_##_X) {                                                           \
     uint64_t ea_ = (uint32_t)(((uint32_t)fp[ip->a] << ((uint32_t)ip->b & 31)) + \
                               (uint32_t)(ip->b >> 32));                       \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     const uint8_t *p = mem + ea_;                                             \
     *sp++ = (expr_);                                                          \
     NEXT();                                                                   \
   }                                                                           \
   CASE(name_##_LS) {                                                          \
     uint64_t ea_ = (uint64_t)(uint32_t)fp[(uint32_t)ip->b] + ip->a;           \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     const uint8_t *p = mem + ea_;                                             \
     fp[ip->b >> 32] = (expr_);                                                \
     NEXT();                                                                   \
@@ -519,7 +523,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t addr_ = *--sp;                                                   \
     fp[(uint32_t)ip->b] = addr_;                                              \
     uint64_t ea_ = (uint64_t)(uint32_t)addr_ + ip->a;                         \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     const uint8_t *p = mem + ea_;                                             \
     fp[ip->b >> 32] = (expr_);                                                \
     NEXT();                                                                   \
@@ -529,7 +533,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t v_ = sp[-1];                                                     \
     uint64_t ea_ = (uint64_t)(uint32_t)sp[-2] + ip->a;                        \
     sp -= 2;                                                                  \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     memcpy(mem + ea_, &v_, size_);   /* little-endian host */                \
     NEXT();                                                                   \
   }                                                                           \
@@ -537,14 +541,14 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint64_t v_ = fp[ip->b];                                                  \
     uint64_t ea_ = (uint64_t)(uint32_t)sp[-1] + ip->a;                        \
     sp--;                                                                     \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     memcpy(mem + ea_, &v_, size_);                                            \
     NEXT();                                                                   \
   }                                                                           \
   CASE(name_##_LL) {                                                          \
     uint64_t v_ = fp[ip->b >> 32];                                            \
     uint64_t ea_ = (uint64_t)(uint32_t)fp[(uint32_t)ip->b] + ip->a;           \
-    if (SCP_UNLIKELY(ea_ + size_ > mem_len)) { trap = SCP_TRAP_MEM_OOB; goto out_trap; } \
+    EA_IN_BOUNDS(size_);                                                      \
     memcpy(mem + ea_, &v_, size_);                                            \
     NEXT();                                                                   \
   }

@@ -104,6 +104,12 @@ static inline void scp_put_be32(uint8_t *p, uint32_t v) {
   p[2] = (uint8_t)(v >> 8);
   p[3] = (uint8_t)v;
 }
+/* One big-endian 32-bit word appended to b. */
+static inline void scp_buf_put_be32(scp_buf *b, uint32_t v) {
+  uint8_t t[4];
+  scp_put_be32(t, v);
+  scp_buf_put(b, t, 4);
+}
 /* Big-endian 64-bit words (XDR hyper). */
 static inline uint64_t scp_be64(const uint8_t *p) {
   return (uint64_t)scp_be32(p) << 32 | scp_be32(p + 4);

@@ -10,12 +10,6 @@
 #include "soroban/core/host_lifecycle.h"
 #include "wasm/scp_wasm.h"
 
-static void put32(scp_buf *b, uint32_t v) {
-  uint8_t t[4];
-  scp_put_be32(t, v);
-  scp_buf_put(b, t, 4);
-}
-
 static void put_padded(scp_buf *b, const uint8_t *p, size_t n) {
   static const uint8_t zero[4];
   scp_buf_put(b, p, n);
@@ -27,17 +21,17 @@ static void put_padded(scp_buf *b, const uint8_t *p, size_t n) {
 static void key_body(const scp_lkey *k, scp_buf *b) {
   switch (k->type) {
   case SCP_LK_CONTRACT_DATA:
-    put32(b, k->account ? 0 : 1);   /* ScAddress: account (its key type) or contract */
-    if (k->account) put32(b, 0);
+    scp_buf_put_be32(b, k->account ? 0 : 1);   /* ScAddress: account (its key type) or contract */
+    if (k->account) scp_buf_put_be32(b, 0);
     scp_buf_put(b, k->id, 32);
     scp_buf_put(b, k->key, k->keylen);
-    put32(b, k->dur);
+    scp_buf_put_be32(b, k->dur);
     return;
   case SCP_LK_CONTRACT_CODE:
     scp_buf_put(b, k->id, 32);
     return;
   default:                          /* account, trustline: the AccountId, the asset */
-    put32(b, 0);
+    scp_buf_put_be32(b, 0);
     scp_buf_put(b, k->id, 32);
     if (k->type == SCP_LK_TRUSTLINE) scp_buf_put(b, k->key, k->keylen);
     return;
@@ -45,13 +39,13 @@ static void key_body(const scp_lkey *k, scp_buf *b) {
 }
 
 void scp_storage_key_xdr(const scp_lkey *k, scp_buf *out) {
-  put32(out, k->type);
+  scp_buf_put_be32(out, k->type);
   key_body(k, out);
 }
 
 static int code_entry(const scp_sentry *x, bool v0, scp_buf *e, scp_error *err) {
   if (v0) {
-    put32(e, 0);                    /* ext v0: no cost inputs */
+    scp_buf_put_be32(e, 0);                    /* ext v0: no cost inputs */
   } else {
     scp_wasm_module *m = NULL;
     if (scp_wasm_load(x->val, x->vallen, &m, err)) return err->code;
@@ -61,26 +55,26 @@ static int code_entry(const scp_sentry *x, bool v0, scp_buf *e, scp_error *err) 
     const uint32_t v[] = {ci.n_instructions, ci.n_functions, ci.n_globals, ci.n_table_entries, ci.n_types,
                           ci.n_data_segments, ci.n_elem_segments, ci.n_imports, ci.n_exports,
                           ci.n_data_segment_bytes};
-    put32(e, 1);                    /* ext v1: its cost inputs */
-    put32(e, 0);
-    put32(e, 0);
-    for (size_t i = 0; i < SCP_ARRAY_LEN(v); i++) put32(e, v[i]);
+    scp_buf_put_be32(e, 1);                    /* ext v1: its cost inputs */
+    scp_buf_put_be32(e, 0);
+    scp_buf_put_be32(e, 0);
+    for (size_t i = 0; i < SCP_ARRAY_LEN(v); i++) scp_buf_put_be32(e, v[i]);
   }
   scp_buf_put(e, x->k.id, 32);
-  put32(e, x->vallen);
+  scp_buf_put_be32(e, x->vallen);
   put_padded(e, x->val, x->vallen);
   return SCP_OK;
 }
 
 int scp_storage_entry_xdr(const scp_sentry *x, bool v0, scp_buf *k, scp_buf *e, scp_error *err) {
   if (k) scp_storage_key_xdr(&x->k, k);
-  put32(e, 0);                      /* last_modified_ledger_seq */
-  put32(e, x->k.type);
+  scp_buf_put_be32(e, 0);                      /* last_modified_ledger_seq */
+  scp_buf_put_be32(e, x->k.type);
   switch (x->k.type) {
   case SCP_LK_CONTRACT_DATA: {
     /* ext v0, then the key's fields (address, key, durability), then the value */
     scp_buf kb = {0};
-    put32(e, 0);
+    scp_buf_put_be32(e, 0);
     key_body(&x->k, &kb);
     scp_buf_put(e, kb.data, kb.len);
     scp_buf_put(e, x->val, x->vallen);
@@ -101,6 +95,6 @@ int scp_storage_entry_xdr(const scp_sentry *x, bool v0, scp_buf *k, scp_buf *e, 
   default:
     return scp_fail(err, SCP_ERR_INTERNAL, "ledger entry of kind %u", x->k.type);
   }
-  put32(e, 0);                      /* LedgerEntry ext v0 */
+  scp_buf_put_be32(e, 0);                      /* LedgerEntry ext v0 */
   return SCP_OK;
 }

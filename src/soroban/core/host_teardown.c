@@ -124,12 +124,6 @@ static int put_val(scp_host *h, uint64_t v, scp_buf *b) {
   return buf_rc(b);
 }
 
-static void put32(scp_buf *b, uint32_t v) {
-  uint8_t t[4];
-  scp_put_be32(t, v);
-  scp_buf_put(b, t, 4);
-}
-
 /* T4, one event: its ContractEvent written (ext, contract id, type, body
  * v0: topics, data) */
 static int encode_event(scp_host *h, const scp_event *ev) {
@@ -139,12 +133,12 @@ static int encode_event(scp_host *h, const scp_event *ev) {
   int rc = SCP_OK;
   uint32_t n = o->len;
   const uint64_t *topics = o->u.vals;
-  put32(&b, 0);
-  put32(&b, id ? 1 : 0);
+  scp_buf_put_be32(&b, 0);
+  scp_buf_put_be32(&b, id ? 1 : 0);
   if (id) scp_buf_put(&b, id->u.bytes, SIZE_HASH);
-  put32(&b, CONTRACT_EVENT_CONTRACT);
-  put32(&b, 0);
-  put32(&b, n);
+  scp_buf_put_be32(&b, CONTRACT_EVENT_CONTRACT);
+  scp_buf_put_be32(&b, 0);
+  scp_buf_put_be32(&b, n);
   for (uint32_t i = 0; rc == SCP_OK && i < n; i++) rc = put_val(h, topics[i], &b);
   if (rc == SCP_OK) rc = put_val(h, ev->data, &b);
   if (rc == SCP_OK) rc = buf_rc(&b);

@@ -464,45 +464,39 @@ static int from_json(jctx *c, const scp_spec_type *t, json_t *j, jnode *n) {
 }
 
 /* ScVal XDR of a tree. */
-static void put_u32b(scp_buf *b, uint32_t x) {
-  uint8_t p[4];
-  scp_put_be32(p, x);
-  scp_buf_put(b, p, 4);
-}
-
 static void jnode_xdr(const jnode *n, scp_buf *b) {
-  put_u32b(b, n->t);
+  scp_buf_put_be32(b, n->t);
   switch (n->t) {
   case SCV_VOID: return;
-  case SCV_BOOL: case SCV_U32: case SCV_I32: put_u32b(b, (uint32_t)n->w[0]); return;
-  case SCV_ERROR: put_u32b(b, (uint32_t)n->w[0]); put_u32b(b, (uint32_t)n->w[1]); return;
+  case SCV_BOOL: case SCV_U32: case SCV_I32: scp_buf_put_be32(b, (uint32_t)n->w[0]); return;
+  case SCV_ERROR: scp_buf_put_be32(b, (uint32_t)n->w[0]); scp_buf_put_be32(b, (uint32_t)n->w[1]); return;
   case SCV_U64: case SCV_I64: case SCV_TIMEPOINT: case SCV_DURATION: case SCV_U128:
   case SCV_I128: case SCV_U256: case SCV_I256: {
     int words = n->t >= SCV_U256 ? 4 : n->t >= SCV_U128 ? 2 : 1;
     for (int k = 0; k < words; k++) {
-      put_u32b(b, (uint32_t)(n->w[k] >> 32));
-      put_u32b(b, (uint32_t)n->w[k]);
+      scp_buf_put_be32(b, (uint32_t)(n->w[k] >> 32));
+      scp_buf_put_be32(b, (uint32_t)n->w[k]);
     }
     return;
   }
   case SCV_BYTES: case SCV_STRING: case SCV_SYMBOL: {
     static const uint8_t zero[4] = {0};
-    put_u32b(b, n->len);
+    scp_buf_put_be32(b, n->len);
     scp_buf_put(b, n->data, n->len);
     scp_buf_put(b, zero, (4 - n->len % 4) % 4);
     return;
   }
   case SCV_VEC: case SCV_MAP:
-    put_u32b(b, 1);   /* Some */
-    put_u32b(b, n->n);
+    scp_buf_put_be32(b, 1);   /* Some */
+    scp_buf_put_be32(b, n->n);
     for (uint32_t k = 0; k < (n->t == SCV_MAP ? 2 * n->n : n->n); k++) jnode_xdr(&n->kids[k], b);
     return;
   case SCV_ADDRESS:
-    put_u32b(b, (uint32_t)n->w[0]);
-    if (n->w[0] == 0) put_u32b(b, 0);   /* PublicKey: ed25519 */
+    scp_buf_put_be32(b, (uint32_t)n->w[0]);
+    if (n->w[0] == 0) scp_buf_put_be32(b, 0);   /* PublicKey: ed25519 */
     if (n->w[0] == 2) {                  /* MuxedEd25519Account: id, key */
-      put_u32b(b, (uint32_t)(n->w[1] >> 32));
-      put_u32b(b, (uint32_t)n->w[1]);
+      scp_buf_put_be32(b, (uint32_t)(n->w[1] >> 32));
+      scp_buf_put_be32(b, (uint32_t)n->w[1]);
     }
     scp_buf_put(b, n->data, 32);
     return;

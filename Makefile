@@ -24,7 +24,7 @@ CFLAGS   ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -D_GNU_SOURCE \
              -DSCP_VERSION='"$(VERSION)"' -Iinclude -Isrc \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm
+LDLIBS    = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -liberty -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 # Every folder under src/ except cli/ is the library; a module may be split

@@ -51,6 +51,7 @@ typedef struct profile_opts {
   const char **named;         /* fn's parameters: the text given, or NULL */
   size_t nnamed;              /* how many were given */
   const char *scenario;       /* --scenario FILE.json: several calls instead */
+  unsigned jobs;              /* --jobs N: its profiles' writers; 0: not given */
   /* --snapshot FILE.json: the ledger, the contract an id of it (read
    * when the function name is reached), --wasm C...=FILE.wasm */
   const char *snapshot, **wasm_subs;

@@ -2,6 +2,7 @@
  * cli_util.c — helpers every scprof subcommand uses (see cli.h).
  */
 #include "cli.h"
+#include "cli_pipe.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -26,7 +27,7 @@ static void put_line(const char *prefix, const char *fmt, va_list ap) {
   if (n >= 0) scp_buf_put_safe(&b, msg, (size_t)n);
   else scp_buf_puts(&b, fmt);
   scp_buf_putc(&b, '\n');
-  if (!b.oom) fwrite(b.data, 1, b.len, stderr);
+  if (!b.oom && !cli_pipe_hold(2, b.data, b.len)) fwrite(b.data, 1, b.len, stderr);
   scp_buf_free(&b);
   free(msg);
 }
@@ -207,6 +208,8 @@ int cli_write_format(const char *dir, const char *shown, const char *name, const
 }
 
 int cli_write_stdout(const scp_buf *b) {
+  /* a scenario's worker: printed in order by the main thread */
+  if (!b->oom && cli_pipe_hold(1, b->data, b->len)) return 0;
   int rc = scp_buf_write(b, stdout);
   if (rc == SCP_OK && fflush(stdout) != 0) rc = SCP_ERR_IO;
   if (rc != SCP_OK) return cli_die(rc, "stdout: %s", rc == SCP_ERR_IO ? "write error" : scp_strerror(rc));

@@ -9,6 +9,7 @@
  * (partial) profile, then exits with the trap/budget status.
  */
 #include "cli_profile.h"
+#include "cli_pipe.h"
 #include "soroban/run/scp_scenario.h"
 
 #include <ctype.h>
@@ -229,6 +230,8 @@ static int positional(profile_opts *o, const char *a) {
 /* After the arguments: what goes together, --scenario alone, a contract
  * without a function (its functions listed), named arguments in order. */
 static int check_args(profile_opts *o) {
+  if (o->jobs && !o->scenario)
+    return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that write its profiles)");
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");
@@ -318,6 +321,8 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     } else if (!strcmp(a, "--scenario")) {
       if (!(val = cli_option_value(argc, argv, &i, "a scenario .json file"))) return usage;
       o->scenario = val;
+    } else if (cli_pipe_is_jobs(a)) {
+      if ((status = cli_pipe_jobs_option(argc, argv, &i, &o->jobs))) return status;
     } else if (!strcmp(a, "--icicle")) {
       o->svg.icicle = true;
     } else if (!strcmp(a, "--list")) {
@@ -383,9 +388,10 @@ static int write_format(const scp_profile *p, const profile_opts *o, const char 
   return 0;
 }
 
-static int write_outputs(const scp_profile *p, const profile_opts *o, const char *dir,
+/* name: the contract, for the warnings. */
+static int write_outputs(const scp_profile *p, const profile_opts *o, const char *name, const char *dir,
                          const char *shown) {
-  cli_warn_truncated(p, o->wasm_path);
+  cli_warn_truncated(p, name);
   int status = cli_make_dir(dir);
   if (status) return status;
   for (unsigned f = 0; f < SCP_FMT_COUNT && !status; f++)
@@ -414,6 +420,36 @@ static int debug_damage(const scp_profile *p, const profile_opts *o) {
   return 0;
 }
 
+/* --auth enforce on a profiled scenario call: signed, the command line's
+ * signers and signatures after the call's own (*signers and *sigs, which
+ * the caller frees).  0 or the exit status of the error printed. */
+static int enforce_auth(const profile_opts *o, scp_soroban_opts *so, const char ***signers, const char ***sigs) {
+  *signers = calloc(so->auth.nsigners + o->nsigners + 1, sizeof **signers);
+  *sigs = calloc(so->auth.nsignatures + o->nauth_sigs + 1, sizeof **sigs);
+  if (!*signers || !*sigs) {
+    free(*signers);
+    free(*sigs);
+    *signers = *sigs = NULL;
+    return cli_die(SCP_ERR_NOMEM, "out of memory");
+  }
+  if (so->auth.nsigners) memcpy(*signers, so->auth.signers, so->auth.nsigners * sizeof **signers);
+  if (o->nsigners) memcpy(*signers + so->auth.nsigners, o->signers, o->nsigners * sizeof **signers);
+  if (so->auth.nsignatures) memcpy(*sigs, so->auth.signatures, so->auth.nsignatures * sizeof **sigs);
+  if (o->nauth_sigs) memcpy(*sigs + so->auth.nsignatures, o->auth_sigs, o->nauth_sigs * sizeof **sigs);
+  so->auth.enforce = true;
+  so->auth.signers = *signers;
+  so->auth.nsigners += o->nsigners;
+  so->auth.signatures = *sigs;
+  so->auth.nsignatures += o->nauth_sigs;
+  if (o->auth_expiration) so->auth.expiration = o->auth_expiration;
+  return 0;
+}
+
+/* A profiled scenario call on a worker (cli_pipe). */
+static int write_call(const cli_pipe_item *it, const void *ctx) {
+  return write_outputs(it->p, ctx, it->name, it->dir, it->shown);
+}
+
 /* --scenario: one profile per call, in DIR/NN-FUNCTION/, and a summary
  * line per call in DIR/scenario.txt.  The calls are transactions on one
  * ledger (a failed one changes nothing), so one that traps does not stop
@@ -431,7 +467,9 @@ static int run_scenario(profile_opts *o) {
   uint64_t fee_total = 0;
   scp_buf sum = {0};
   cli_cov cov = {0};
+  cli_pipe *pipe = NULL;
   if (!status) status = cli_cov_begin(&cov, o->want);
+  if (!status) status = cli_pipe_open(&pipe, o->jobs ? o->jobs : cli_pipe_default_jobs(), write_call, o);
   for (size_t i = 0; i < sc->ncalls && !status; i++) {
     scp_soroban_opts so;
     scp_sor_session sess = {.ledger = ledger};
@@ -452,30 +490,8 @@ static int run_scenario(profile_opts *o) {
       so.auth.has_source_account = true;
       memcpy(so.auth.source_account, o->source, 32);
     }
-    /* --auth enforce: every profiled call signed, the command line's
-     * signers and signatures after the call's own */
     const char **signers = NULL, **sigs = NULL;
-    if (o->auth_enforce && profiled) {
-      signers = calloc(so.auth.nsigners + o->nsigners + 1, sizeof *signers);
-      sigs = calloc(so.auth.nsignatures + o->nauth_sigs + 1, sizeof *sigs);
-      if (!signers || !sigs) {
-        free(signers);
-        free(sigs);
-        status = cli_die(SCP_ERR_NOMEM, "out of memory");
-        break;
-      }
-      if (so.auth.nsigners) memcpy(signers, so.auth.signers, so.auth.nsigners * sizeof *signers);
-      if (o->nsigners) memcpy(signers + so.auth.nsigners, o->signers, o->nsigners * sizeof *signers);
-      if (so.auth.nsignatures) memcpy(sigs, so.auth.signatures, so.auth.nsignatures * sizeof *sigs);
-      if (o->nauth_sigs)
-        memcpy(sigs + so.auth.nsignatures, o->auth_sigs, o->nauth_sigs * sizeof *sigs);
-      so.auth.enforce = true;
-      so.auth.signers = signers;
-      so.auth.nsigners += o->nsigners;
-      so.auth.signatures = sigs;
-      so.auth.nsignatures += o->nauth_sigs;
-      if (o->auth_expiration) so.auth.expiration = o->auth_expiration;
-    }
+    if (o->auth_enforce && profiled && (status = enforce_auth(o, &so, &signers, &sigs))) break;
     /* the ledger is set up before the first call: its errors name the
      * scenario's keys, not a call */
     if (!i && scp_ledger_setup(ledger, &so, &err)) {
@@ -501,8 +517,6 @@ static int run_scenario(profile_opts *o) {
       scp_profile_destroy(p);
       break;
     }
-    if (profiled) status = write_outputs(p, &po, dir, shown);
-    if (profiled && !status) status = cli_cov_add(&cov, p);
     scp_buf_printf(&sum, "%zu\t%s\t%s\tCPU %llu\tmemory %llu\t%s%s", i + 1,
                    sc->calls[i].is_asset ? sc->asset_names[sc->calls[i].contract]
                                          : sc->contracts[sc->calls[i].contract].name, so.function,
@@ -515,6 +529,10 @@ static int run_scenario(profile_opts *o) {
       scp_buf_printf(&sum, "\tfee %llu", (unsigned long long)scp_profile_total(p, (unsigned)fm));
     }
     scp_buf_putc(&sum, '\n');
+    if (profiled && !(status = cli_cov_add(&cov, p))) {
+      status = cli_pipe_submit(pipe, p, so.wasm_path, dir, shown, &(scp_buf){0});
+      p = NULL;
+    }
     if (profiled) cli_progress_done(&progress, "profile written to %s", shown);
     else cli_progress_done(&progress, "set-up call done");
     scp_profile_destroy(p);
@@ -523,6 +541,7 @@ static int run_scenario(profile_opts *o) {
                                       o->scenario, i, err.msg, shown)
                             : cli_die(rc, "%s: calls[%zu]: %s", o->scenario, i, err.msg);
   }
+  status = cli_pipe_close(pipe, status);
   scp_ledger_free(ledger);
   if (o->network || o->network_config)
     scp_buf_printf(&sum, "total\tfee %llu\n", (unsigned long long)fee_total);
@@ -677,7 +696,7 @@ static int profile_call(profile_opts *o) {
   }
   cli_outdir od;
   status = cli_outdir_begin(&od, o->out_dir);
-  if (!status) status = write_outputs(p, o, od.tmp, od.final);
+  if (!status) status = write_outputs(p, o, o->wasm_path, od.tmp, od.final);
   if (!status) status = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
   if (!status) report_done(p, o, &progress);

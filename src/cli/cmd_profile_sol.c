@@ -18,6 +18,7 @@
 #include "solana/scp_sol_idl.h"
 #include "cli_soltx.h"
 #include "cli_solsyms.h"
+#include "cli_pipe.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ typedef struct sol_cli {
   sol_prog *progs;             /* --program */
   size_t nprogs, progs_cap;
   bool cu_given;
+  unsigned jobs;               /* --jobs; 0: not given */
   scp_sol_idls *idls;          /* --idl ID=FILE.json */
   cli_sol_syms syms;           /* --symbols, --symbols-dir */
 } sol_cli;
@@ -320,6 +322,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     } else if (!strcmp(a, "--symbols-dir")) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
       c->syms.dir = val;
+    } else if (cli_pipe_is_jobs(a)) {
+      if ((st = cli_pipe_jobs_option(argc, argv, &i, &c->jobs))) return st;
     } else if (!strcmp(a, "--list")) {
       c->list = true;
     } else if (!strcmp(a, "--ix")) {
@@ -357,6 +361,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
+  if (c->jobs && (c->tx || !c->scenario))
+    return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that write its profiles)");
   if (c->tx) {
     for (size_t k = 0; k < c->nspecs; k++) {
       int st = parse_account(c, c->specs[k]);
@@ -410,16 +416,21 @@ static void post_lines(scp_buf *b, const scp_sol_account *accts, const scp_sol_i
   }
 }
 
-/* result.txt: the oracle's lines */
+/* result.txt's text: the oracle's lines */
+static void result_lines(scp_buf *b, const scp_sol_account *accts, const scp_sol_ixacct *ix, size_t nix,
+                         const scp_sol_result *r) {
+  char name[96];
+  scp_buf_printf(b, "cu %llu\n", (unsigned long long)r->cu);
+  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(b, "log %s\n", r->logs[i]);
+  scp_sol_ierr_name(r->ierr, name, sizeof name);
+  scp_buf_printf(b, r->ierr.kind ? "result err %s\n" : "result ok\n", name);
+  post_lines(b, accts, ix, nix);
+}
+
 static int write_result(const scp_sol_account *accts, const scp_sol_ixacct *ix, size_t nix,
                         const scp_sol_result *r, const char *dir, const char *shown) {
   scp_buf b = {0};
-  char name[96];
-  scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
-  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
-  scp_sol_ierr_name(r->ierr, name, sizeof name);
-  scp_buf_printf(&b, r->ierr.kind ? "result err %s\n" : "result ok\n", name);
-  post_lines(&b, accts, ix, nix);
+  result_lines(&b, accts, ix, nix, r);
   int st = cli_write_file_as(dir, shown, "result.txt", &b);
   scp_buf_free(&b);
   return st;
@@ -459,6 +470,16 @@ static void apply_features(const sol_cli *c, scp_sol_features *f) {
 
 static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *dir, const char *shown) {
   return write_outputs(p, ctx, dir, shown);
+}
+
+/* A scenario's profiled instruction or transaction, on a worker
+ * (cli_pipe): its folder, every format, then result.txt, whose text was
+ * made when it ran (the accounts have moved on since). */
+static int write_scenario_item(const cli_pipe_item *it, const void *ctx) {
+  int st = cli_make_dir_as(it->dir, it->shown);
+  if (!st) st = write_outputs(it->p, ctx, it->dir, it->shown);
+  if (!st) st = cli_write_file_as(it->dir, it->shown, "result.txt", &it->extra);
+  return st;
 }
 
 /* The cache of a run with the symbol files of --symbols and --symbols-dir
@@ -749,6 +770,8 @@ static int run_scenario(sol_cli *c) {
   /* each program loaded once for the whole scenario */
   scp_sol_progs *cache = NULL;
   if (!st) st = scenario_cache(c, s, &cache);
+  cli_pipe *pipe = NULL;
+  if (!st) st = cli_pipe_open(&pipe, c->jobs ? c->jobs : cli_pipe_default_jobs(), write_scenario_item, c);
   for (size_t i = 0; i < s->nixs && !st; i++) {
     const scp_sol_scn_ix *x = &s->ixs[i];
     /* a program of "programs", or one deployed in the accounts as they are
@@ -791,15 +814,16 @@ static int run_scenario(sol_cli *c) {
     snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, i + 1, x->label);
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", i + 1, x->label, (unsigned long long)r.cu,
                    r.ierr.kind ? name : "ok");
-    if (x->profile) {
-      st = cli_make_dir_as(dir, shown);
-      if (!st) st = write_outputs(r.profile, c, dir, shown);
-      if (!st) st = write_result(s->accounts, x->accts, x->naccts, &r, dir, shown);
-      if (!st) st = cli_cov_add(&cov, r.profile);
+    if (x->profile && !(st = cli_cov_add(&cov, r.profile))) {
+      scp_buf res = {0};
+      result_lines(&res, s->accounts, x->accts, x->naccts, &r);
+      st = cli_pipe_submit(pipe, r.profile, c->scenario, dir, shown, &res);
+      r.profile = NULL;
     }
     if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
     scp_sol_result_free(&r);
   }
+  st = cli_pipe_close(pipe, st);
   if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
   st = cli_cov_end(&cov, st, od.tmp, od.final);
   /* the folder goes in whole, or the old one stays as it was */
@@ -814,36 +838,30 @@ static int run_scenario(sol_cli *c) {
 
 /* ---- a scenario of transactions ---- */
 
-/* result.txt of a transaction: then the accounts its instructions name,
- * as they are after it (the scenario's accounts carry over); a transaction
- * run with its fee payer has its "fee" and "post" lines in extra instead */
-static int write_tx_result(const scp_sol_tx_result *r, const scp_buf *extra, const scp_sol_account *accts,
-                           const scp_sol_tx_ix *ixs, size_t nixs, const char *dir,
-                           const char *shown) {
-  scp_buf b = {0};
+/* result.txt of a transaction into b: then the accounts its instructions
+ * name, as they are after it (the scenario's accounts carry over); a
+ * transaction run with its fee payer has its "fee" and "post" lines in
+ * extra instead.  0 or the exit status of the error printed. */
+static int tx_result_lines(scp_buf *b, const scp_sol_tx_result *r, const scp_buf *extra, const scp_sol_account *accts,
+                           const scp_sol_tx_ix *ixs, size_t nixs) {
   char out[160];
   scp_sol_tx_outcome(r, out, sizeof out);
-  scp_buf_printf(&b, "cu %llu\n", (unsigned long long)r->cu);
-  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(&b, "log %s\n", r->logs[i]);
-  scp_buf_printf(&b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
+  scp_buf_printf(b, "cu %llu\n", (unsigned long long)r->cu);
+  for (size_t i = 0; i < r->nlogs; i++) scp_buf_printf(b, "log %s\n", r->logs[i]);
+  scp_buf_printf(b, strcmp(out, "ok") ? "result err %s\n" : "result %s\n", out);
   if (extra->len) {
-    scp_buf_put(&b, extra->data, extra->len);
+    scp_buf_put(b, extra->data, extra->len);
   } else {
     size_t nall = 0;
     for (size_t i = 0; i < nixs; i++) nall += ixs[i].naccts;
     scp_sol_ixacct *all = calloc(nall + 1, sizeof *all);
-    if (!all) {
-      scp_buf_free(&b);
-      return cli_die(SCP_ERR_NOMEM, "out of memory");
-    }
+    if (!all) return cli_die(SCP_ERR_NOMEM, "out of memory");
     for (size_t i = 0, at = 0; i < nixs; at += ixs[i].naccts, i++)
       memcpy(all + at, ixs[i].accts, ixs[i].naccts * sizeof *all);
-    post_lines(&b, accts, all, nall);
+    post_lines(b, accts, all, nall);
     free(all);
   }
-  int st = cli_write_file_as(dir, shown, "result.txt", &b);
-  scp_buf_free(&b);
-  return st;
+  return 0;
 }
 
 /* Each transaction in DIR/NN-LABEL/ (outputs and result.txt), a line each
@@ -864,6 +882,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   if (progs) scenario_progs(s, progs);
   if (!st) st = cache_with_symbols(c, progs, s->nprograms, s->accounts, s->naccounts, &cache);
   if (!st) st = pin_programs(s, cache);
+  cli_pipe *pipe = NULL;
+  if (!st) st = cli_pipe_open(&pipe, c->jobs ? c->jobs : cli_pipe_default_jobs(), write_scenario_item, c);
   /* each transaction on a fresh blockhash, as tests/oracle/tx.js has litesvm */
   uint8_t blockhash[32];
   scp_sol_blockhash_genesis(blockhash);
@@ -895,17 +915,18 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     snprintf(dir, sizeof dir, "%s/%02zu-%s", od.tmp, t + 1, s->tx_labels[t]);
     snprintf(shown, sizeof shown, "%s/%02zu-%s", od.final, t + 1, s->tx_labels[t]);
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
-    if (profile) {
-      st = cli_make_dir_as(dir, shown);
-      if (!st) st = write_outputs(r.profile, c, dir, shown);
-      if (!st) st = write_tx_result(&r, &extra, s->accounts, ixs, n, dir, shown);
-      if (!st) st = cli_cov_add(&cov, r.profile);
+    scp_buf res = {0};
+    if (profile && !(st = cli_cov_add(&cov, r.profile)) && !(st = tx_result_lines(&res, &r, &extra, s->accounts, ixs, n))) {
+      st = cli_pipe_submit(pipe, r.profile, c->scenario, dir, shown, &res);
+      r.profile = NULL;
     }
+    scp_buf_free(&res);
     scp_buf_free(&extra);
     if (strcmp(out, "ok") && !first_fail)
       first_fail = scp_exit_status(r.failed >= 0 && r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
     scp_sol_tx_result_free(&r);
   }
+  st = cli_pipe_close(pipe, st);
   if (!st) st = cli_write_file_as(od.tmp, od.final, "scenario.txt", &sum);
   st = cli_cov_end(&cov, st, od.tmp, od.final);
   if (!st) st = cli_outdir_commit(&od);

@@ -10,6 +10,8 @@
 # TMPDIR on a memory file system (/dev/shm): on a disk, creating the
 # 8,000 files of 1,000 profiles dominates whatever writes them.
 #   usage: bench/sol_cli_pair.sh BEFORE_SCPROF AFTER_SCPROF [ROUNDS] [KINDS]
+# SCP_JOBS=N passes -j N (the threads that write the profiles) to the
+# AFTER build; unset, it takes its default (the online CPUs, at most 8).
 # (needs node and litesvm in build/oracle or SCP_ORACLE_DIR, scripts/deps)
 set -eu
 OLD=$1
@@ -39,8 +41,8 @@ for k in $KINDS; do
   while [ $r -lt "$ROUNDS" ]; do
     run l node "$D/sol/litesvm_tx.js" "$T/$k.json"
     run o "$OLD" profile -q -o "$T/old" --scenario "$T/$k.json"
-    run n "$NEW" profile -q -o "$T/new" --scenario "$T/$k.json"
-    run u "$NEW" profile -q -o "$T/np" --scenario "$T/$k.np.json"
+    run n "$NEW" profile ${SCP_JOBS:+-j "$SCP_JOBS"} -q -o "$T/new" --scenario "$T/$k.json"
+    run u "$NEW" profile ${SCP_JOBS:+-j "$SCP_JOBS"} -q -o "$T/np" --scenario "$T/$k.np.json"
     if [ $r -eq 0 ]; then
       diff -r "$T/old" "$T/new" >/dev/null || { echo "sol_cli_pair: $k: the two builds' folders differ"; exit 1; }
     fi

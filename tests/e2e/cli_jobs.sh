@@ -120,6 +120,17 @@ NAME="cli_jobs soroban -j1: exit 10, 11 folders, 2 out of budget, 11 reports on 
   [ "$(grep -c '^Top 20 functions by self CPU' "$T/r1.out")" -eq 11 ]; passed $?
 same "soroban"
 
+# same_failure WHAT WHERE TEXT: -j1 failed with one line containing TEXT
+# (naming WHERE) and exit 74 ($T/err1, $T/rc1), -j4 with the same
+same_failure() {
+  rc=$(cat "$T/rc1")
+  cp "$T/err1" "$T/err"
+  NAME="cli_jobs -j1: $1: one line naming $2, exit 74"
+  ok one_line_error 74 "$3"
+  NAME="cli_jobs -j4: $1: the same line and exit status as -j1"
+  cmp -s "$T/err1" "$T/err4" && cmp -s "$T/rc1" "$T/rc4"; passed $?
+}
+
 # ---- a write that fails half-way: folder names too long at 7 and 12
 printf '{"programs": [{"name": "cpi", "elf": "%s"}],\n "transactions": [%s]}\n' "$ELF" "$(txs long)" >"$T/long.json"
 runj 1 --scenario "$T/tx.json" -q
@@ -132,12 +143,7 @@ for j in 1 4; do
   diff -r "$T/keep" "$T/out" >/dev/null && [ -z "$(ls -d "$T"/out.tmp* 2>/dev/null)" ]; passed $?
   rm -rf "$T/out"
 done
-rc=$(cat "$T/rc1")
-cp "$T/err1" "$T/err"
-NAME="cli_jobs -j1: a folder name too long: one line naming the 7th transaction's folder, exit 74"
-ok one_line_error 74 "/out/07-0000000"
-NAME="cli_jobs -j4: a folder name too long: the same line and exit status as -j1"
-cmp -s "$T/err1" "$T/err4" && cmp -s "$T/rc1" "$T/rc4"; passed $?
+same_failure "a folder name too long" "the 7th transaction's folder" "/out/07-0000000"
 
 # ---- every job's files over ulimit -f (EFBIG, as a full disk), at once
 for j in 1 4; do
@@ -147,12 +153,7 @@ for j in 1 4; do
   NAME="cli_jobs -j$j: files over ulimit -f: no folder left behind"
   [ -z "$(ls -d "$T"/full* 2>/dev/null)" ]; passed $?
 done
-rc=$(cat "$T/rc1")
-cp "$T/err1" "$T/err"
-NAME="cli_jobs -j1: files over ulimit -f: one line naming the first call's file, exit 74"
-ok one_line_error 74 "/full/01-run/"
-NAME="cli_jobs -j4: files over ulimit -f: the same line and exit status as -j1"
-cmp -s "$T/err1" "$T/err4" && cmp -s "$T/rc1" "$T/rc4"; passed $?
+same_failure "files over ulimit -f" "the first call's file" "/full/01-run/"
 
 # ---- --jobs values
 for bad in "-j 0" "-j x" "--jobs=65" "-j65" "-j"; do

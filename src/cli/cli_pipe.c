@@ -11,6 +11,13 @@
  * that order too.  Once a job has failed, later jobs are not written
  * (their files would go to a folder that is thrown away) and nothing
  * after it is printed.
+ *
+ * What a worker runs shares nothing that changes: the profile is its
+ * own, the options are read-only, and the writers (src/output) and what
+ * they call (src/util) keep no mutable static state (every static there
+ * is const; no strtok, localtime or setlocale; sorts are qsort_r with
+ * their context; each pprof file has its own zlib stream).  Files go to
+ * distinct paths; strerror keeps its buffer per thread (glibc 2.32 on).
  */
 #include "cli_pipe.h"
 

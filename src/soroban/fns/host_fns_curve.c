@@ -13,10 +13,6 @@
 
 enum { BN_FP = 32, BN_G1 = 64 };
 
-static int bn_invalid(scp_host *h, const char *what) {
-  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", what);
-}
-
 /* bn254_g1_affine_deserialize: visit; length, then the two flag bits;
  * all zeros is infinity with no further charge; else X and Y are copied
  * out (MemCpy 32 each), then each is decoded (MemCpy 32, Bn254DecodeFp 1,
@@ -27,9 +23,9 @@ static int bn_g1_decode(scp_host *h, uint64_t v, bool check, scp_bn_g1 *pt) {
   int rc = scp_host_visit(h, v, &o);
   if (rc != SCP_OK) return rc;
   if (o->len != BN_G1)
-    return bn_invalid(h, "bn254 G1: invalid input length to deserialize");
+    return scp_hf_err_crypto(h, "bn254 G1: invalid input length to deserialize");
   if (o->u.bytes[0] & 0xc0)
-    return bn_invalid(h, "bn254 G1 deserialize: the two flag bits must be unset");
+    return scp_hf_err_crypto(h, "bn254 G1 deserialize: the two flag bits must be unset");
   memset(pt, 0, sizeof *pt);
   bool zero = true;
   for (uint32_t i = 0; i < BN_G1; i++) zero = zero && !o->u.bytes[i];
@@ -40,11 +36,12 @@ static int bn_g1_decode(scp_host *h, uint64_t v, bool check, scp_bn_g1 *pt) {
     rc = scp_host_charge(h, SCP_COST_MemCpy, BN_FP);
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254DecodeFp, -1);
     if (rc == SCP_OK && !scp_bn_fp_from_be(o->u.bytes + c * BN_FP, c ? pt->y : pt->x))
-      rc = bn_invalid(h, "bn254: unable to deserialize bn254 Fp");
+      rc = scp_hf_err_crypto(h, "bn254: unable to deserialize bn254 Fp");
   }
   if (rc != SCP_OK || !check) return rc;
   rc = scp_host_charge(h, SCP_COST_Bn254G1CheckPointOnCurve, -1);
-  if (rc == SCP_OK && !scp_bn_g1_on_curve(pt)) rc = bn_invalid(h, "bn254 G1: point not on curve");
+  if (rc == SCP_OK && !scp_bn_g1_on_curve(pt))
+    rc = scp_hf_err_crypto(h, "bn254 G1: point not on curve");
   return rc;
 }
 
@@ -166,7 +163,7 @@ HOSTFN(bn254_g1_msm) {
   }
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254G1Msm, np);
   if (rc == SCP_OK && (np != ns || np == 0))
-    rc = bn_invalid(h, "BN254 G1 msm: invalid input vector lengths");
+    rc = scp_hf_err_crypto(h, "BN254 G1 msm: invalid input vector lengths");
   for (uint32_t i = 0; i < np && rc == SCP_OK; i++) {
     scp_bn_g1_mul(&pts[i], ks[i], &t);
     scp_bn_g1_add(&acc, &t, &acc);

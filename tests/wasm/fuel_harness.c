@@ -19,24 +19,12 @@
 
 #include "wasm/fuel_harness.h"
 #include "build_dir.h"
+#include "run_tool.h"
 
 bool use_switch;
 
 /* ---- harness ----------------------------------------------------------- */
 
-
-static int run_tool(char *const argv[]) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static uint8_t *read_all(const char *path, size_t *len) {
   *len = 0;
@@ -65,7 +53,7 @@ static scp_wasm_module *compile_wat(const char *name, const char *wat) {
   fputs(wat, f);
   fclose(f);
   char *argv[] = {"wat2wasm", watp, "-o", wasmp, NULL};
-  if (run_tool(argv) != 0) {
+  if (run_tool(argv, false) != 0) {
     print_message("wat2wasm failed on %s\n", watp);
     fail();
   }

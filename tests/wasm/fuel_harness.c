@@ -110,6 +110,19 @@ void fm_close(fuel_mod *fm) {
   scp_wasm_module_free(fm->m);
 }
 
+void fm_open_tree(fuel_mod *fm, scp_tree *t, unsigned nmetrics, const char *name,
+                  const char *wat) {
+  fm_open(fm, name, wat);
+  assert_int_equal(scp_tree_init(t, nmetrics), SCP_OK);
+  scp_wasm_attach(fm->inst, t, 0, 1, 4);
+}
+
+void fm_close_tree(fuel_mod *fm, scp_tree *t) {
+  scp_wasm_attach(fm->inst, NULL, 0, 0, 0);
+  fm_close(fm);
+  scp_tree_free(t);
+}
+
 static uint32_t fm_func(fuel_mod *fm, const char *name) {
   uint8_t kind;
   uint32_t index;

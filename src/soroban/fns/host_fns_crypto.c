@@ -370,15 +370,19 @@ typedef struct fr_field {
   scp_cost_type from, to, addsub, mul, pow, inv;
 } fr_field;
 
+#define FR_COSTS(c) \
+  .from = SCP_COST_##c##FrFromU256, .to = SCP_COST_##c##FrToU256, \
+  .addsub = SCP_COST_##c##FrAddSub, .mul = SCP_COST_##c##FrMul, .pow = SCP_COST_##c##FrPow, \
+  .inv = SCP_COST_##c##FrInv
 static const fr_field bls_fr = {
-  { 0x73eda753299d7d48ULL, 0x3339d80809a1d805ULL, 0x53bda402fffe5bfeULL, 0xffffffff00000001ULL },
-  SCP_COST_Bls12381FrFromU256, SCP_COST_Bls12381FrToU256, SCP_COST_Bls12381FrAddSub,
-  SCP_COST_Bls12381FrMul, SCP_COST_Bls12381FrPow, SCP_COST_Bls12381FrInv,
+  .m = { 0x73eda753299d7d48ULL, 0x3339d80809a1d805ULL, 0x53bda402fffe5bfeULL,
+         0xffffffff00000001ULL },
+  FR_COSTS(Bls12381),
 };
 static const fr_field bn_fr = {
-  { 0x30644e72e131a029ULL, 0xb85045b68181585dULL, 0x2833e84879b97091ULL, 0x43e1f593f0000001ULL },
-  SCP_COST_Bn254FrFromU256, SCP_COST_Bn254FrToU256, SCP_COST_Bn254FrAddSub,
-  SCP_COST_Bn254FrMul, SCP_COST_Bn254FrPow, SCP_COST_Bn254FrInv,
+  .m = { 0x30644e72e131a029ULL, 0xb85045b68181585dULL, 0x2833e84879b97091ULL,
+         0x43e1f593f0000001ULL },
+  FR_COSTS(Bn254),
 };
 
 /* from_u256val: the cost type, then the value (an object is visited)

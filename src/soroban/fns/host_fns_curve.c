@@ -65,24 +65,6 @@ static int bn_g1_encode(scp_host *h, const scp_bn_g1 *pt, uint64_t *ret) {
   return scp_hf_add_bytes_obj(h, SCP_TAG_BYTES_OBJ, buf, BN_G1, ret);
 }
 
-/* MeteredScalar::from_u256val: Bn254FrFromU256, then the value (an object
- * is visited) reduced mod r. */
-static int bn_fr_from_val(scp_host *h, uint64_t v, uint64_t *x) {
-  int rc = scp_host_charge(h, SCP_COST_Bn254FrFromU256, -1);
-  if (rc != SCP_OK) return rc;
-  uint64_t w[4];
-  if (scp_val_is_object(v)) {
-    const scp_hobj *o;
-    rc = scp_host_visit(h, v, &o);
-    if (rc != SCP_OK) return rc;
-    memcpy(w, o->u.w, sizeof w);
-  } else {
-    scp_int256_from_small(v, false, w);
-  }
-  scp_fr_reduce(w, scp_bn_r, x);
-  return SCP_OK;
-}
-
 HOSTFN(bn254_g1_is_on_curve) {
   scp_bn_g1 p;
   int rc = bn_g1_decode(h, a[0], false, &p);
@@ -105,7 +87,7 @@ HOSTFN(bn254_g1_mul) {
   scp_bn_g1 p, r;
   uint64_t k[4];
   int rc = bn_g1_decode(h, a[0], true, &p);
-  if (rc == SCP_OK) rc = bn_fr_from_val(h, a[1], k);
+  if (rc == SCP_OK) rc = scp_hf_fr_from_val(h, true, a[1], k);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254G1Mul, -1);
   if (rc != SCP_OK) return rc;
   scp_bn_g1_mul(&p, k, &r);
@@ -159,7 +141,7 @@ HOSTFN(bn254_g1_msm) {
     uint64_t e = vs->u.vals[i];
     unsigned tag = scp_val_tag_of(e);
     if (tag != SCP_TAG_U256_SMALL && tag != SCP_TAG_U256_OBJ) rc = bn_err_type(h);
-    else rc = bn_fr_from_val(h, e, ks[i]);
+    else rc = scp_hf_fr_from_val(h, true, e, ks[i]);
   }
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254G1Msm, np);
   if (rc == SCP_OK && (np != ns || np == 0))

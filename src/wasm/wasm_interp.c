@@ -431,20 +431,22 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     memset(mem + d, val, n);
     NEXT();
   }
+/* memory.copy and memory.init's operands popped (d, s, n; wasmi takes n
+ * as an i32 made usize, so a negative n is out of bounds) and the fuel of
+ * n bytes charged. */
+#define COPY_OPERANDS()                                                       \
+  uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];                  \
+  uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];                        \
+  sp -= 3;                                                                    \
+  CHARGE_DYNAMIC(n / FUEL_BYTES_PER)
   CASE(MEMORY_COPY) {
-    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
-    uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
-    sp -= 3;
-    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
+    COPY_OPERANDS();
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > mem_len || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
     memmove(mem + d, mem + s, n);
     NEXT();
   }
   CASE(MEMORY_INIT) {
-    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
-    uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
-    sp -= 3;
-    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
+    COPY_OPERANDS();
     const wasm_segment *seg = &inst->mod->datas[ip->a];
     uint64_t seglen = inst->data_dropped[ip->a] ? 0 : seg->len;
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > seglen || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }

@@ -24,7 +24,7 @@ typedef struct enc {
 } enc;
 
 static const struct { uint8_t byte, versions, op, check; } encodings[] = {
-#define ENC(byte, versions, body, check) { byte, versions, OP_##body, check },
+#define ENC(b, vs, body, chk) { .byte = b, .versions = vs, .op = OP_##body, .check = chk },
 #include "sbpf/sbpf_ops.def"
 };
 
@@ -37,7 +37,8 @@ static void enc_table(scp_sbpf_version v, enc t[256]) {
   memset(t, 0, 256 * sizeof *t);
   for (size_t i = 0; i < SCP_ARRAY_LEN(encodings); i++)
     if (encodings[i].versions & (1u << v))
-      t[encodings[i].byte] = (enc){ encodings[i].op, encodings[i].check, true };
+      t[encodings[i].byte] = (enc){ .op = encodings[i].op, .check = encodings[i].check,
+                                     .valid = true };
 }
 
 /* "Verifier error: <VerifierError text> (<variant>)" */
@@ -153,7 +154,8 @@ static int add_use(scp_sbpf_prog *p, uint32_t key) {
   for (size_t i = 0; i < p->nuses; i++)
     if (p->uses[i].key == key) return SCP_OK;
   if (!scp_grow(&p->uses, &p->capuses, p->nuses + 1, sizeof *p->uses)) return SCP_ERR_NOMEM;
-  p->uses[p->nuses++] = (scp_sbpf_syscall_use){ key, scp_sbpf_loader_syscall_name(p->loader, key) };
+  p->uses[p->nuses++] =
+      (scp_sbpf_syscall_use){ .key = key, .name = scp_sbpf_loader_syscall_name(p->loader, key) };
   return SCP_OK;
 }
 
@@ -171,7 +173,8 @@ static int cmp_use(const void *a, const void *b) {
 static int decode_one(scp_sbpf_prog *p, const enc *t, uint32_t i, sbpf_insn *d) {
   raw r = get(p, i);
   const enc *e = &t[r.opc];
-  *d = (sbpf_insn){ e->valid ? e->op : OP_UNSUPPORTED, r.dst, r.src, 0, r.off, r.imm };
+  *d = (sbpf_insn){ .op = e->valid ? e->op : OP_UNSUPPORTED, .dst = r.dst, .src = r.src,
+                    .xop = 0, .aux = r.off, .imm = r.imm };
   switch (d->op) {
   case OP_LDDW:
     d->imm = (int64_t)((uint64_t)(uint32_t)r.imm | (uint64_t)(uint32_t)get(p, i + 1).imm << 32);

@@ -301,13 +301,17 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     counters[ip->a]++;
     NEXT();
   }
-  CASE(BR_ADJ) {
-    uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
-    if (keep) sp[-1 - (int64_t)drop] = sp[-1];
-    sp -= drop;
-    ip = fn->code + ip->a;
-    DISPATCH();
-  }
+/* A taken branch that leaves values on the stack: e->b packs the values
+ * dropped (low half) and whether the top one is kept over them (high
+ * half); e->a is the target. */
+#define BRANCH_ADJ(e_)                                                        \
+  do {                                                                        \
+    uint32_t drop = (uint32_t)(e_)->b, keep = (uint32_t)((e_)->b >> 32);      \
+    if (keep) sp[-1 - (int64_t)drop] = sp[-1];                                \
+    sp -= drop;                                                               \
+    ip = fn->code + (e_)->a;                                                  \
+  } while (0)
+  CASE(BR_ADJ) { BRANCH_ADJ(ip); DISPATCH(); }
   CASE(BR_IF) {
     if ((uint32_t)*--sp) { ip = fn->code + ip->a; DISPATCH(); }
     NEXT();
@@ -317,13 +321,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     NEXT();
   }
   CASE(BR_IF_ADJ) {
-    if ((uint32_t)*--sp) {
-      uint32_t drop = (uint32_t)ip->b, keep = (uint32_t)(ip->b >> 32);
-      if (keep) sp[-1 - (int64_t)drop] = sp[-1];
-      sp -= drop;
-      ip = fn->code + ip->a;
-      DISPATCH();
-    }
+    if ((uint32_t)*--sp) { BRANCH_ADJ(ip); DISPATCH(); }
     NEXT();
   }
   CASE(BR_UNLESS) {
@@ -335,10 +333,7 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     uint32_t k = (uint32_t)*--sp;
     const scp_ins *e = ip + 1 + (k < n ? k : n);
     if (e->a == SCP_BR_RETURN) goto do_return;
-    uint32_t drop = (uint32_t)e->b, keep = (uint32_t)(e->b >> 32);
-    if (keep) sp[-1 - (int64_t)drop] = sp[-1];
-    sp -= drop;
-    ip = fn->code + e->a;
+    BRANCH_ADJ(e);
     DISPATCH();
   }
   CASE(RETURN_IF) {
@@ -436,20 +431,22 @@ int EXEC_NAME(scp_wasm_instance *inst, uint32_t f, uint64_t *args, scp_error *er
     memset(mem + d, val, n);
     NEXT();
   }
+/* memory.copy and memory.init's operands popped (d, s, n; wasmi takes n
+ * as an i32 made usize, so a negative n is out of bounds) and the fuel of
+ * n bytes charged. */
+#define COPY_OPERANDS()                                                       \
+  uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];                  \
+  uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];                        \
+  sp -= 3;                                                                    \
+  CHARGE_DYNAMIC(n / FUEL_BYTES_PER)
   CASE(MEMORY_COPY) {
-    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
-    uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
-    sp -= 3;
-    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
+    COPY_OPERANDS();
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > mem_len || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }
     memmove(mem + d, mem + s, n);
     NEXT();
   }
   CASE(MEMORY_INIT) {
-    uint64_t n = (uint64_t)(int64_t)(int32_t)(uint32_t)sp[-1];
-    uint64_t s = (uint32_t)sp[-2], d = (uint32_t)sp[-3];
-    sp -= 3;
-    CHARGE_DYNAMIC(n / FUEL_BYTES_PER);
+    COPY_OPERANDS();
     const wasm_segment *seg = &inst->mod->datas[ip->a];
     uint64_t seglen = inst->data_dropped[ip->a] ? 0 : seg->len;
     if ((int32_t)(uint32_t)sp[2] < 0 || s + n > seglen || d + n > mem_len) { trap = SCP_TRAP_MEM_OOB; goto out_trap; }

@@ -705,6 +705,11 @@ static int w_report(const scp_profile *p, scp_buf *b) { return scp_out_report(p,
 static int w_speedscope(const scp_profile *p, scp_buf *b) { return scp_out_speedscope(p, 0, b); }
 static int w_pprof(const scp_profile *p, scp_buf *b) { return scp_out_pprof(p, 0, b); }
 
+/* Every writer of a whole profile, for the checks that go over them all. */
+static const writer all_writers[] = {w_folded, w_svg, w_report, w_speedscope, w_pprof,
+                                     scp_out_callgrind, scp_out_json};
+#define N_WRITERS (sizeof all_writers / sizeof all_writers[0])
+
 static void test_golden_all(void **state) {
   scp_profile *p = fixture();
   struct { const char *name; writer w; } cases[] = {
@@ -837,12 +842,10 @@ static void test_json_round_trip(void **state) {
   scp_error err = {0};
   assert_int_equal(scp_out_json_load(j.data, j.len, "old.json", &q, &err), SCP_OK);
   assert_non_null(q);
-  writer all[] = {w_folded, w_svg, w_report, w_speedscope, w_pprof, scp_out_callgrind,
-                  scp_out_json};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+  for (size_t i = 0; i < N_WRITERS; i++) {
     scp_buf a = {0}, b = {0};
-    assert_int_equal(all[i](p, &a), SCP_OK);
-    assert_int_equal(all[i](q, &b), SCP_OK);
+    assert_int_equal(all_writers[i](p, &a), SCP_OK);
+    assert_int_equal(all_writers[i](q, &b), SCP_OK);
     assert_int_equal(a.len, b.len);
     assert_memory_equal(a.data, b.data, a.len);
     scp_buf_free(&a);
@@ -1187,18 +1190,16 @@ static void test_deep_chain(void **state) {
   uint32_t n = 0;
   for (int i = 0; i < DEPTH; i++) n = node(p, n, f, 1, 1234567890123ULL, 1);
   finish(p);
-  writer all[] = {w_folded, w_svg, w_report, w_speedscope, w_pprof, scp_out_callgrind,
-                  scp_out_json};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-    scp_buf b = write_twice(all[i], p);
+  for (size_t i = 0; i < N_WRITERS; i++) {
+    scp_buf b = write_twice(all_writers[i], p);
     assert_true(b.len > 0);
-    if (all[i] == w_report) {
+    if (all_writers[i] == w_report) {
       /* total counted once for the outermost activation, not 1000 times */
       assert_non_null(strstr(b.data,
           "              total CPU        %  total Memory  calls  function\n"
           "  1,234,567,890,123,000  100.00%         1,000  1,000  rec (src/r.rs:1)\n"));
     }
-    if (all[i] == w_folded) assert_int_equal(count(b.data, "\n"), DEPTH);
+    if (all_writers[i] == w_folded) assert_int_equal(count(b.data, "\n"), DEPTH);
     scp_buf_free(&b);
   }
   prof_free(p);
@@ -1213,11 +1214,9 @@ static void test_malformed_profile(void **state) {
   p->nodes[bad].lines_first = 1000;
   p->nodes[bad].nlines = 3;
   finish(p);
-  writer all[] = {w_folded, w_svg, w_report, w_speedscope, w_pprof, scp_out_callgrind,
-                  scp_out_json};
-  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+  for (size_t i = 0; i < N_WRITERS; i++) {
     scp_buf b = {0};
-    assert_int_equal(all[i](p, &b), SCP_OK);
+    assert_int_equal(all_writers[i](p, &b), SCP_OK);
     scp_buf_free(&b);
   }
   scp_buf b = {0};
@@ -1316,12 +1315,12 @@ static void test_annotate(void **state) {
 static void test_check(void **state) {
   scp_profile *p = fixture();
   scp_check_limit lim[] = {
-      {NULL, 0, 2000},                    /* run CPU: ok */
-      {NULL, 1, 500},                     /* run memory 590: over */
-      {"compute", 0, 230},                /* recursion counted once: ok */
-      {"main (src/lib.rs:10)", 0, 400},   /* by label: 410 over */
+      {.function = NULL, .metric = 0, .max = 2000},           /* run CPU: ok */
+      {.function = NULL, .metric = 1, .max = 500},            /* run memory 590: over */
+      {.function = "compute", .metric = 0, .max = 230},       /* recursion counted once: ok */
+      {.function = "main (src/lib.rs:10)", .metric = 0, .max = 400},   /* by label: 410 over */
   };
-  scp_check_opts o = {lim, 4, false};
+  scp_check_opts o = {.limits = lim, .nlimits = 4, .allow_failure = false};
   scp_buf b = {0};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_BUDGET);
   assert_string_equal(b.data,
@@ -1333,14 +1332,14 @@ static void test_check(void **state) {
   o.nlimits = 1;
   assert_int_equal(scp_out_check(p, &o, &b), SCP_OK);
   scp_buf_free(&b);
-  scp_check_limit missing = {"nosuch", 0, 1};
-  o = (scp_check_opts){&missing, 1, false};
+  scp_check_limit missing = {.function = "nosuch", .metric = 0, .max = 1};
+  o = (scp_check_opts){.limits = &missing, .nlimits = 1, .allow_failure = false};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_NOTFOUND);
   assert_string_equal(b.data, "MISSING  CPU of nosuch: no such function in the profile\n");
   scp_buf_free(&b);
   p->status = SCP_ERR_BUDGET;
   p->status_msg = str(p, "cpu limit exceeded");
-  o = (scp_check_opts){lim, 1, false};
+  o = (scp_check_opts){.limits = lim, .nlimits = 1, .allow_failure = false};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_BUDGET);
   assert_non_null(strstr(b.data, "FAIL  run ended: budget exceeded: cpu limit exceeded\n"));
   scp_buf_free(&b);
@@ -1364,8 +1363,8 @@ static void test_check(void **state) {
   o.limits = &lim[1];
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_BUDGET);
   scp_buf_free(&b);
-  scp_check_limit bad = {NULL, 7, 1};
-  o = (scp_check_opts){&bad, 1, false};
+  scp_check_limit bad = {.function = NULL, .metric = 7, .max = 1};
+  o = (scp_check_opts){.limits = &bad, .nlimits = 1, .allow_failure = false};
   assert_int_equal(scp_out_check(p, &o, &b), SCP_ERR_ARG);
   prof_free(p);
 }

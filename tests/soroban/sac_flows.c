@@ -26,16 +26,22 @@ static void balance_is(ref *r, int who, int64_t want) {
   if (want < (INT64_C(1) << 55)) assert_int_equal(v, scp_val_small_i(want, SCP_TAG_I128_SMALL));
 }
 
+/* The opening most flows share: the flow's trace (*state), the asset
+ * contract, then an account for each user from REF_USER to last (none when
+ * last is REF_ISSUER), then their trustlines, in the order the reference
+ * test creates them. */
+static void open_sac_users(ref *r, void **state, int last) {
+  ref_open(r, (const char *)*state);
+  ref_default_sac(r);
+  for (int who = REF_USER; who <= last; who++) ref_default_account(r, who);
+  for (int who = REF_USER; who <= last; who++) ref_default_trustline(r, who);
+}
+
 /* test_direct_transfer: mint 100,000,000 to user, transfer 9,999,999 to
  * user_2, user_2's 10,000,000 back fails (#10), 999,999 back. */
 static void test_direct_transfer(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_account(&r, REF_USER2);
-  ref_default_trustline(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER2);
+  open_sac_users(&r, state, REF_USER2);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(REF_ACCT(&r, REF_USER), REF_I128(100000000)));
   balance_is(&r, REF_USER, 100000000);
   balance_is(&r, REF_USER2, 0);
@@ -58,12 +64,7 @@ static void test_direct_transfer(void **state) {
  * both ways. */
 static void test_burn(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_account(&r, REF_USER2);
-  ref_default_trustline(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER2);
+  open_sac_users(&r, state, REF_USER2);
   ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2), adm = REF_ACCT(&r, REF_ISSUER);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
   balance_is(&r, REF_USER, 100000000);
@@ -97,10 +98,7 @@ static void test_burn(void **state) {
  * the new admin's, and back. */
 static void test_set_admin(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER);
+  open_sac_users(&r, state, REF_USER);
   ref_default_account(&r, REF_USER2);
   ref_default_trustline(&r, REF_USER2);
   ref_arg na = REF_ACCT(&r, REF_USER), u = REF_ACCT(&r, REF_USER2), adm = REF_ACCT(&r, REF_ISSUER);
@@ -126,10 +124,7 @@ static void test_set_admin(void **state) {
  * then expired on the next ledger (#9). */
 static void test_transfer_with_allowance(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  for (int who = REF_USER; who <= REF_USER3; who++) ref_default_account(&r, who);
-  for (int who = REF_USER; who <= REF_USER3; who++) ref_default_trustline(&r, who);
+  open_sac_users(&r, state, REF_USER3);
   ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2), u3 = REF_ACCT(&r, REF_USER3);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
   balance_is(&r, REF_USER, 100000000);
@@ -170,8 +165,7 @@ static void test_transfer_with_allowance(void **state) {
 static void test_clawback_on_contract(void **state) {
   ref r;
   uint8_t c1[32], c2[32];
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_bytes32(&r, c1);
   ref_bytes32(&r, c2);
   ref_arg a1 = REF_OBJ(ref_addr_obj(&r, 1, c1)), a2 = REF_OBJ(ref_addr_obj(&r, 1, c2));
@@ -196,8 +190,7 @@ static void test_clawback_on_contract(void **state) {
 static void test_auth_revocable_on_contract(void **state) {
   ref r;
   uint8_t c1[32];
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_bytes32(&r, c1);
   ref_arg a1 = REF_OBJ(ref_addr_obj(&r, 1, c1));
   assert_int_equal(ref_invoke(&r, "authorized", REF_ARGS(a1)), SCP_VAL_TRUE);
@@ -216,8 +209,7 @@ static void test_auth_revocable_on_contract(void **state) {
  * #10 past the balance and without the trustline's clawback flag. */
 static void test_clawback_on_account(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_default_trustline(&r, REF_USER);
   ref_arg u = REF_ACCT(&r, REF_USER);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
@@ -256,8 +248,7 @@ static void test_native_self_transfer(void **state) {
 static void test_zero_amounts(void **state) {
   ref r;
   uint8_t c[32];
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_bytes32(&r, c);
   uint64_t cobj = ref_addr_obj(&r, 1, c);
   ref_default_account(&r, REF_USER);
@@ -317,8 +308,7 @@ static void test_trust_noop_if_trustline_exists(void **state) {
 /* test_trust_fails_for_issuer / _for_native: #2. */
 static void test_trust_fails_for_issuer(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_signed(&r, REF_ISSUER, "trust", REF_ARGS(REF_ACCT(&r, REF_ISSUER)));
   ref_close(&r);
 }
@@ -383,8 +373,7 @@ static void test_trust_fails_wrong_auth(void **state) {
  * entry fails in its authentication (Error(Auth, ...)). */
 static void test_trust_fails_account_missing(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_new_key(&r, DEST);
   ref_signed(&r, DEST, "trust", REF_ARGS(REF_ACCT(&r, DEST)));
   ref_close(&r);
@@ -662,12 +651,7 @@ static void test_unauthorized_trustline_transfer(void **state) {
  * transfer, approve and transfer_from. */
 static void test_negative_amounts(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_account(&r, REF_USER2);
-  ref_default_trustline(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER2);
+  open_sac_users(&r, state, REF_USER2);
   ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(-1)));
@@ -703,12 +687,7 @@ static void test_cannot_burn_native(void **state) {
  * and approve past the maximum (#9). */
 static void test_allowance_live_until(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_account(&r, REF_USER2);
-  ref_default_trustline(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER2);
+  open_sac_users(&r, state, REF_USER2);
   ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(1000)));
   balance_is(&r, REF_USER, 1000);
@@ -792,8 +771,7 @@ static void test_trustline_auth(void **state) {
  * (transfer_amount), which is not available here: the check stops there. */
 static void test_greater_than_i64_balances(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_default_account(&r, REF_USER);
   static const uint8_t code[8] = { 0 };
   uint8_t kb[4] = { 0, 0, 0, 20 }, cid[32];   /* SCV_LEDGER_KEY_CONTRACT_INSTANCE */
@@ -999,12 +977,7 @@ static void test_multisig(void **state) {
  * balance (#11), set_authorized(user, true), transfers both ways. */
 static void test_authorization(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_account(&r, REF_USER2);
-  ref_default_trustline(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER2);
+  open_sac_users(&r, state, REF_USER2);
   ref_arg u = REF_ACCT(&r, REF_USER), u2 = REF_ACCT(&r, REF_USER2);
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u, REF_I128(100000000)));
   ref_signed(&r, REF_ISSUER, "mint", REF_ARGS(u2, REF_I128(200000000)));
@@ -1065,10 +1038,7 @@ static void test_smart_roundtrip(void **state) {
  * call's last frame pops. */
 static void test_recording_mint(void **state) {
   ref r;
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
-  ref_default_account(&r, REF_USER);
-  ref_default_trustline(&r, REF_USER);
+  open_sac_users(&r, state, REF_USER);
   r.h->opts.auth_enforcing = false;
   r.h->opts.auth_disable_non_root = true;
   uint64_t args = ref_args(&r, REF_ARGS(REF_ACCT(&r, REF_USER), REF_I128(100)));
@@ -1186,8 +1156,7 @@ static void test_account_invoker(void **state) {
 static void test_auth_required(void **state) {
   ref r;
   uint8_t c1[32], c2[32];
-  ref_open(&r, (const char *)*state);
-  ref_default_sac(&r);
+  open_sac_users(&r, state, REF_ISSUER);
   ref_bytes32(&r, c1);
   ref_bytes32(&r, c2);
   ref_arg a1 = REF_OBJ(ref_addr_obj(&r, 1, c1)), a2 = REF_OBJ(ref_addr_obj(&r, 1, c2));

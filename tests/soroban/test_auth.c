@@ -337,6 +337,17 @@ static void test_recording_first_require_auth(void **state) {
   assert_int_equal(scp_host_auth_count(f->h), 1);
 }
 
+/* The trustline of the account whose key is 32 bytes `owner`, seeded as
+ * a 4-byte entry: its TrustLineAsset is the asset's type alone. */
+static void seed_trustline(fixture *f, uint8_t owner) {
+  enum { LK_TRUSTLINE = 1 };
+  static uint8_t asset[4] = { 0, 0, 0, 1 };
+  uint8_t v[4] = { 0 };
+  scp_lkey k = { .type = LK_TRUSTLINE, .key = asset, .keylen = 4 };
+  memset(k.id, owner, 32);
+  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+}
+
 /* The reference's own numbers: the SAC's mint calls require_auth(admin)
  * in recording mode in test__stellar_asset_contract__test_recording_auth_
  * for_stellar_asset_contract.json, steps 124 -> 126: 7,885 CPU / 1,546 B.
@@ -348,12 +359,9 @@ static void test_recording_first_require_auth(void **state) {
  * include the two accounts' MemCmp(32)). */
 static void test_recording_matches_sac_trace(void **state) {
   fixture *f = *state;
-  enum { LK_TRUSTLINE = 1 };
   uint8_t v[4] = { 0 }, kb[4], id[32];
-  static uint8_t asset[4] = { 0, 0, 0, 1 };   /* the trustline's TrustLineAsset (its type) */
-  scp_lkey k = { .type = LK_TRUSTLINE, .key = asset, .keylen = 4 };
-  memset(k.id, 0x30, 32);
-  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  seed_trustline(f, 0x30);
+  scp_lkey k;
   for (int i = 0; i < 2; i++) {
     k = (scp_lkey){ .type = SCP_LK_ACCOUNT };
     memset(k.id, 0x10 + i, 32);
@@ -381,12 +389,9 @@ static void test_recording_matches_sac_trace(void **state) {
  * numSubEntries, no inflation destination, flags, an empty home domain,
  * thresholds, no signers, ext V0. */
 static uint64_t sac_mint_state(fixture *f) {
-  enum { LK_TRUSTLINE = 1 };
   uint8_t v[4] = { 0 }, kb[4], id[32], acct[120] = { 0 };
-  static uint8_t asset[4] = { 0, 0, 0, 1 };   /* the trustline's TrustLineAsset (its type) */
-  scp_lkey k = { .type = LK_TRUSTLINE, .key = asset, .keylen = 4 };
-  memset(k.id, 0xee, 32);
-  assert_int_equal(scp_storage_seed(f->h, &k, v, 4, 1000, true), SCP_OK);
+  seed_trustline(f, 0xee);
+  scp_lkey k;
   for (int i = 0; i < 2; i++) {
     k = (scp_lkey){ .type = SCP_LK_ACCOUNT };
     if (i) memset(k.id, 0xee, 32);

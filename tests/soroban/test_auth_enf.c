@@ -88,26 +88,41 @@ static void signer_from_seed(signer *s, uint8_t fill) {
   crypto_sign_seed_keypair(s->pk, s->sk, seed);
 }
 
-/* A signed entry: cred 1 (Address) or 2 (AddressV2). */
-static void signed_entry(xb *e, const signer *s, int cred, int64_t nonce, uint32_t exp,
-                         const uint8_t cid[32], const char *fn, const uint8_t user[32],
-                         const uint8_t network[32]) {
-  xb inv = { .n = 0 }, pre = { .n = 0 };
-  invocation(&inv, cid, fn, user);
+/* What account pk signs for invocation inv: the SHA-256 of the
+ * HashIdPreimage (ENVELOPE_TYPE_SOROBAN_AUTHORIZATION, 9; the V2 form, 10,
+ * names the address too). */
+static void entry_payload(uint8_t hash[32], const xb *inv, int cred, const uint8_t network[32],
+                          int64_t nonce, uint32_t exp, const uint8_t pk[32]) {
+  xb pre = { .n = 0 };
   x32(&pre, cred == 2 ? 10 : 9);
   xbytes(&pre, network, 32);
   x64(&pre, (uint64_t)nonce);
   x32(&pre, exp);
-  if (cred == 2) xaddr(&pre, 0, s->pk);
-  xbytes(&pre, inv.p, inv.n);
-  uint8_t hash[32], sig[64];
+  if (cred == 2) xaddr(&pre, 0, pk);
+  xbytes(&pre, inv->p, inv->n);
   SHA256(pre.p, pre.n, hash);
-  crypto_sign_detached(sig, NULL, hash, 32, s->sk);
+}
+
+/* An entry's credentials up to the signature: the arm, the account's
+ * address, the nonce and the expiration ledger. */
+static void entry_head(xb *e, int cred, const uint8_t pk[32], int64_t nonce, uint32_t exp) {
   e->n = 0;
   x32(e, (uint32_t)cred);
-  xaddr(e, 0, s->pk);
+  xaddr(e, 0, pk);
   x64(e, (uint64_t)nonce);
   x32(e, exp);
+}
+
+/* A signed entry: cred 1 (Address) or 2 (AddressV2). */
+static void signed_entry(xb *e, const signer *s, int cred, int64_t nonce, uint32_t exp,
+                         const uint8_t cid[32], const char *fn, const uint8_t user[32],
+                         const uint8_t network[32]) {
+  xb inv = { .n = 0 };
+  invocation(&inv, cid, fn, user);
+  uint8_t hash[32], sig[64];
+  entry_payload(hash, &inv, cred, network, nonce, exp, s->pk);
+  crypto_sign_detached(sig, NULL, hash, 32, s->sk);
+  entry_head(e, cred, s->pk, nonce, exp);
   signature_val(e, s->pk, sig);
   xbytes(e, inv.p, inv.n);
 }
@@ -202,8 +217,10 @@ static void assert_error(delta d, unsigned type, unsigned code) {
   assert_int_equal(d.ret, scp_val_error(type, code));
 }
 
-/* One mint entry signed by a fresh issuer; the admin's require_auth. */
-static delta mint_with(fixture *f, int cred, uint32_t exp, signer *s) {
+/* The SAC's state with s (seed 1) as its issuer, and one entry of s's
+ * authorizing fn(user) on the SAC, set as the transaction's entries. */
+static void sac_signed_entry(fixture *f, signer *s, int cred, int64_t nonce, uint32_t exp,
+                             const char *fn) {
   uint8_t cid[32], user[32];
   memset(cid, SAC_ID, 32);
   memset(user, USER, 32);
@@ -211,8 +228,13 @@ static delta mint_with(fixture *f, int cred, uint32_t exp, signer *s) {
   assert_true(s->pk[0] < USER);   /* sorts before the user, as the trace's issuer */
   sac_state(f, s->pk);
   xb e;
-  signed_entry(&e, s, cred, 12345, exp, cid, "mint", user, f->h->opts.network_id);
+  signed_entry(&e, s, cred, nonce, exp, cid, fn, user, f->h->opts.network_id);
   set_entries(f, &e, 1);
+}
+
+/* One mint entry signed by a fresh issuer; the admin's require_auth. */
+static delta mint_with(fixture *f, int cred, uint32_t exp, signer *s) {
+  sac_signed_entry(f, s, cred, 12345, exp, "mint");
   mint_frame(f);
   return require_auth(f, address_of(f, 0, s->pk));
 }
@@ -255,22 +277,12 @@ static void test_success_v2(void **state) {
 static void multi_entry(xb *e, const signer *acct, const signer *const *by, size_t n, int cred,
                         const uint8_t cid[32], const uint8_t user[32], const uint8_t network[32],
                         bool corrupt) {
-  xb inv = { .n = 0 }, pre = { .n = 0 };
+  xb inv = { .n = 0 };
   invocation(&inv, cid, "mint", user);
-  x32(&pre, cred == 2 ? 10 : 9);
-  xbytes(&pre, network, 32);
-  x64(&pre, 12345);
-  x32(&pre, 200);
-  if (cred == 2) xaddr(&pre, 0, acct->pk);
-  xbytes(&pre, inv.p, inv.n);
   uint8_t hash[32];
-  SHA256(pre.p, pre.n, hash);
+  entry_payload(hash, &inv, cred, network, 12345, 200, acct->pk);
   if (corrupt) hash[0] ^= 1;
-  e->n = 0;
-  x32(e, (uint32_t)cred);
-  xaddr(e, 0, acct->pk);
-  x64(e, 12345);
-  x32(e, 200);
+  entry_head(e, cred, acct->pk, 12345, 200);
   x32(e, 16);
   x32(e, 1);
   x32(e, (uint32_t)n);
@@ -436,14 +448,7 @@ static void test_used_nonce(void **state) {
 static void test_unmatched_function(void **state) {
   fixture *f = *state;
   signer s;
-  uint8_t cid[32], user[32];
-  memset(cid, SAC_ID, 32);
-  memset(user, USER, 32);
-  signer_from_seed(&s, 1);
-  sac_state(f, s.pk);
-  xb e;
-  signed_entry(&e, &s, 2, 1, 123, cid, "burn", user, f->h->opts.network_id);
-  set_entries(f, &e, 1);
+  sac_signed_entry(f, &s, 2, 1, 123, "burn");
   mint_frame(f);
   delta d = require_auth(f, address_of(f, 0, s.pk));
   assert_error(d, SCP_ET_AUTH, SCP_EC_INVALID_ACTION);
@@ -506,14 +511,7 @@ static void test_entry_charges(void **state) {
 static void test_rollback(void **state) {
   fixture *f = *state;
   signer s;
-  uint8_t cid[32], user[32];
-  memset(cid, SAC_ID, 32);
-  memset(user, USER, 32);
-  signer_from_seed(&s, 1);
-  sac_state(f, s.pk);
-  xb e;
-  signed_entry(&e, &s, 2, 12345, 123, cid, "mint", user, f->h->opts.network_id);
-  set_entries(f, &e, 1);
+  sac_signed_entry(f, &s, 2, 12345, 123, "mint");
   uint64_t who = address_of(f, 0, s.pk);
   delta d[2];
   for (int k = 0; k < 2; k++) {

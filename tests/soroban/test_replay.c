@@ -648,14 +648,7 @@ static int sparse_unpack(scp_host *h, uint64_t map, const char *const *keys, uin
   const uint64_t *kv = m->u.vals;
   for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
     size_t kl = strlen(keys[i]);
-    if (i) {
-      size_t pl = strlen(keys[i - 1]), mm = pl < kl ? pl : kl;
-      rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)mm);
-      int c = mm ? memcmp(keys[i - 1], keys[i], mm) : 0;
-      if (rc == SCP_OK && (c > 0 || (!c && pl >= kl)))
-        rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT,
-                          "keys are not in ascending order when unpacking map");
-    }
+    if (i) rc = scp_native_keys_ascending(h, keys, i);
     while (rc == SCP_OK && at < mlen) {
       int ord = 0;
       rc = scp_hf_symbol_vs_bytes(h, kv[2 * at], (const uint8_t *)keys[i], (uint32_t)kl, &ord);

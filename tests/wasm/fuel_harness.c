@@ -19,24 +19,12 @@
 
 #include "wasm/fuel_harness.h"
 #include "build_dir.h"
+#include "run_tool.h"
 
 bool use_switch;
 
 /* ---- harness ----------------------------------------------------------- */
 
-
-static int run_tool(char *const argv[]) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static uint8_t *read_all(const char *path, size_t *len) {
   *len = 0;
@@ -65,7 +53,7 @@ static scp_wasm_module *compile_wat(const char *name, const char *wat) {
   fputs(wat, f);
   fclose(f);
   char *argv[] = {"wat2wasm", watp, "-o", wasmp, NULL};
-  if (run_tool(argv) != 0) {
+  if (run_tool(argv, false) != 0) {
     print_message("wat2wasm failed on %s\n", watp);
     fail();
   }
@@ -120,6 +108,19 @@ void fm_open(fuel_mod *fm, const char *name, const char *wat) {
 void fm_close(fuel_mod *fm) {
   scp_wasm_instance_free(fm->inst);
   scp_wasm_module_free(fm->m);
+}
+
+void fm_open_tree(fuel_mod *fm, scp_tree *t, unsigned nmetrics, const char *name,
+                  const char *wat) {
+  fm_open(fm, name, wat);
+  assert_int_equal(scp_tree_init(t, nmetrics), SCP_OK);
+  scp_wasm_attach(fm->inst, t, 0, 1, 4);
+}
+
+void fm_close_tree(fuel_mod *fm, scp_tree *t) {
+  scp_wasm_attach(fm->inst, NULL, 0, 0, 0);
+  fm_close(fm);
+  scp_tree_free(t);
 }
 
 static uint32_t fm_func(fuel_mod *fm, const char *name) {

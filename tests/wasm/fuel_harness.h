@@ -41,8 +41,21 @@ typedef struct op_pc {
 
 void fm_open(fuel_mod *fm, const char *name, const char *wat);
 void fm_close(fuel_mod *fm);
+/* fm_open with a profile tree of nmetrics attached at its root (module 1,
+ * fuel metric scale 4), and its undoing: detach, close, free the tree. */
+void fm_open_tree(fuel_mod *fm, scp_tree *t, unsigned nmetrics, const char *name,
+                  const char *wat);
+void fm_close_tree(fuel_mod *fm, scp_tree *t);
 int fm_call(fuel_mod *fm, const char *fn, const uint64_t *args, uint64_t *result, uint64_t fuel, uint64_t *consumed);
 uint64_t fuel_of(fuel_mod *fm, const char *fn, const uint64_t *args, uint64_t *result);
+/* fn(args) costs fuel and returns ret (its low 32 bits): the two checks,
+ * reported at the caller's line. */
+#define assert_fuel_ret(fm, fn, args, fuel, ret)                              \
+  do {                                                                        \
+    uint64_t r_;                                                              \
+    assert_int_equal(fuel_of((fm), (fn), (args), &r_), (fuel));               \
+    assert_int_equal((uint32_t)r_, (ret));                                    \
+  } while (0)
 size_t body_ops(const uint8_t *wasm, size_t len, uint32_t func, op_pc *out, size_t cap);
 uint8_t *wat_binary(const char *name, size_t *len);
 uint32_t find_guest(scp_tree *t, uint32_t callee);

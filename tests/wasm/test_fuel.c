@@ -91,27 +91,22 @@ static void test_body_region(void **state) {
   /* entry 1 + reachable end of the body (implicit return) 1 = 2 */
   assert_int_equal(fuel_of(&fm, "empty", NULL, NULL), 2);
   /* entry 1 + i32.const 1 + end 1 = 3 */
-  assert_int_equal(fuel_of(&fm, "const", NULL, &r), 3);
-  assert_int_equal((uint32_t)r, 7);
+  assert_fuel_ret(&fm, "const", NULL, 3, 7);
   /* nop costs nothing (T:832): entry 1 + end 1 = 2 */
   assert_int_equal(fuel_of(&fm, "nops", NULL, NULL), 2);
   /* entry 1 + 2 consts + add 1 + end 1 = 5 */
-  assert_int_equal(fuel_of(&fm, "add", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 3);
+  assert_fuel_ret(&fm, "add", NULL, 5, 3);
   /* entry 1 + 3 consts + select 1 + end 1 = 6 */
-  assert_int_equal(fuel_of(&fm, "select", NULL, &r), 6);
-  assert_int_equal((uint32_t)r, 2);
+  assert_fuel_ret(&fm, "select", NULL, 6, 2);
   /* a 64-bit constant (ConstRef) is base too: 1 + 1 + 1 = 3 */
   assert_int_equal(fuel_of(&fm, "bigconst", NULL, &r), 3);
   assert_int_equal(r, 0x123456789ULL);
   /* sign-extension is a unary op, base: 1 + 1 + 1 + 1 = 4 */
-  assert_int_equal(fuel_of(&fm, "sext", NULL, &r), 4);
-  assert_int_equal((uint32_t)r, 0xffffff80u);
+  assert_fuel_ret(&fm, "sext", NULL, 4, 0xffffff80u);
   /* entry 1 + const 1 + return 1; the end is unreachable, no charge = 3 */
   assert_int_equal(fuel_of(&fm, "ret", NULL, NULL), 3);
   /* ops after `return` are unreachable and add nothing: 1 + 1 + 1 = 3 */
-  assert_int_equal(fuel_of(&fm, "dead", NULL, &r), 3);
-  assert_int_equal((uint32_t)r, 1);
+  assert_fuel_ret(&fm, "dead", NULL, 3, 1);
   fm_close(&fm);
 }
 
@@ -151,7 +146,7 @@ static void test_locals(void **state) {
 
 static void test_block_and_early_exit(void **state) {
   fuel_mod fm;
-  uint64_t r, a0[1] = {0}, a1[1] = {1};
+  uint64_t a0[1] = {0}, a1[1] = {1};
   fm_open(&fm, "block",
     "(module\n"
     "  (func (export \"blk\") (result i32)\n"
@@ -165,24 +160,20 @@ static void test_block_and_early_exit(void **state) {
     "  (func (export \"dropkeep\") (result i32)\n"
     "    (block (result i32) i32.const 1 i32.const 2 i32.const 3 br 0)))\n");
   /* the block adds into the body: entry 1 + 3 ops + end 1 = 5 */
-  assert_int_equal(fuel_of(&fm, "blk", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 3);
+  assert_fuel_ret(&fm, "blk", NULL, 5, 3);
   /* one region whatever the branch does: entry 1 + local.get 1 + br_if 1 +
    * 4 ops + i32.const 1 + end 1 = 9, with or without the early exit */
-  assert_int_equal(fuel_of(&fm, "early", a0, &r), 9);
-  assert_int_equal((uint32_t)r, 7);
-  assert_int_equal(fuel_of(&fm, "early", a1, &r), 9);
-  assert_int_equal((uint32_t)r, 7);
+  assert_fuel_ret(&fm, "early", a0, 9, 7);
+  assert_fuel_ret(&fm, "early", a1, 9, 7);
   /* br with drop 2 keep 1: drop_keep fuel 1/8 = 0.  entry 1 + 3 consts +
    * br 1 + end 1 = 6 */
-  assert_int_equal(fuel_of(&fm, "dropkeep", NULL, &r), 6);
-  assert_int_equal((uint32_t)r, 3);
+  assert_fuel_ret(&fm, "dropkeep", NULL, 6, 3);
   fm_close(&fm);
 }
 
 static void test_branch_to_function_label(void **state) {
   fuel_mod fm;
-  uint64_t r, a0[1] = {0}, a1[1] = {1};
+  uint64_t a0[1] = {0}, a1[1] = {1};
   fm_open(&fm, "brfunc",
     "(module\n"
     "  (func (export \"brif\") (param i32) (result i32)\n"
@@ -197,20 +188,16 @@ static void test_branch_to_function_label(void **state) {
   /* br_if to the body label is ReturnIfNez and costs NOTHING (T:1091):
    * entry 1 + const 1 + local.get 1 + br_if 0 + drop 1 + const 1 + end 1 = 6.
    * (A br_if to any inner label costs 1.) */
-  assert_int_equal(fuel_of(&fm, "brif", a0, &r), 6);
-  assert_int_equal((uint32_t)r, 6);
-  assert_int_equal(fuel_of(&fm, "brif", a1, &r), 6);
-  assert_int_equal((uint32_t)r, 5);
+  assert_fuel_ret(&fm, "brif", a0, 6, 6);
+  assert_fuel_ret(&fm, "brif", a1, 6, 5);
   /* br to the body label is translated as `return`: 1; end unreachable.
    * entry 1 + const 1 + br 1 = 3 */
-  assert_int_equal(fuel_of(&fm, "br", NULL, &r), 3);
-  assert_int_equal((uint32_t)r, 5);
+  assert_fuel_ret(&fm, "br", NULL, 3, 5);
   fm_close(&fm);
 }
 
 static void test_br_table(void **state) {
   fuel_mod fm;
-  uint64_t r;
   fm_open(&fm, "brtable",
     "(module\n"
     "  (func (export \"f\") (param i32) (result i32)\n"
@@ -236,16 +223,13 @@ static void test_br_table(void **state) {
   static const uint64_t want[4] = {100, 200, 300, 300};
   for (uint64_t i = 0; i < 4; i++) {
     uint64_t a[1] = {i == 3 ? 77 : i};
-    assert_int_equal(fuel_of(&fm, "f", a, &r), 9);
-    assert_int_equal((uint32_t)r, want[i]);
+    assert_fuel_ret(&fm, "f", a, 9, want[i]);
   }
   /* targets keep 1 and drop 1 (block) or drop 1 + 1 param (return):
    * drop_keep fuel 1/8 = 0.  entry 1 + 3 pushes + br_table 1 + end 1 = 6 */
   uint64_t a0[1] = {0}, a5[1] = {5};
-  assert_int_equal(fuel_of(&fm, "g", a0, &r), 6);
-  assert_int_equal((uint32_t)r, 8);
-  assert_int_equal(fuel_of(&fm, "g", a5, &r), 6);
-  assert_int_equal((uint32_t)r, 8);
+  assert_fuel_ret(&fm, "g", a0, 6, 8);
+  assert_fuel_ret(&fm, "g", a5, 6, 8);
   fm_close(&fm);
 }
 
@@ -298,7 +282,7 @@ static void test_loop_reentry(void **state) {
 
 static void test_if_else(void **state) {
   fuel_mod fm;
-  uint64_t r, a0[1] = {0}, a1[1] = {1}, a4[1] = {4};
+  uint64_t a0[1] = {0}, a1[1] = {1}, a4[1] = {4};
   fm_open(&fm, "ifelse",
     "(module\n"
     "  (func (export \"ifelse\") (param i32) (result i32)\n"
@@ -334,27 +318,22 @@ static void test_if_else(void **state) {
   /* body: entry 1 + get 1 + if 1 + the Br at `else` 1 + end 1 = 5.
    * then: 1 + const 1 = 2.  else: 1 + 3 ops = 4.  true 5+2 = 7,
    * false 5+4 = 9: the Br is paid although the then-arm never ran */
-  assert_int_equal(fuel_of(&fm, "ifelse", a1, &r), 7);
-  assert_int_equal((uint32_t)r, 10);
-  assert_int_equal(fuel_of(&fm, "ifelse", a0, &r), 9);
-  assert_int_equal((uint32_t)r, 21);
+  assert_fuel_ret(&fm, "ifelse", a1, 7, 10);
+  assert_fuel_ret(&fm, "ifelse", a0, 9, 21);
   /* no else, no Br: body 4, then-arm 1 + 2 = 3.  true 7, false 4 */
   assert_int_equal(fuel_of(&fm, "ifonly", a1, NULL), 7);
   assert_int_equal(fuel_of(&fm, "ifonly", a0, NULL), 4);
   /* then-arm ends unreachable (return), so no Br charge: then 1 + 1 +
    * return 1 = 3, else 1 + 1 = 2; body 4.  true 7, false 6 */
-  assert_int_equal(fuel_of(&fm, "thenret", a1, &r), 7);
-  assert_int_equal((uint32_t)r, 1);
-  assert_int_equal(fuel_of(&fm, "thenret", a0, &r), 6);
-  assert_int_equal((uint32_t)r, 2);
+  assert_fuel_ret(&fm, "thenret", a1, 7, 1);
+  assert_fuel_ret(&fm, "thenret", a0, 6, 2);
   /* body: entry 1 + 2 locals / 8 = 0 + get 1 + end 1 = 3.
    * loop: 1 + get, const, and 3 + if 1 + the then-arm's Br 1 + get,
    * const, sub, tee, br_if 5 = 11 (ops after the if's end go back to the
    * loop region).  then: 1 + 4 = 5.  else: 1 + 4 = 5.
    * n = 4, 3, 2, 1: 4 loop entries, odd n take `then` (3, 1), even `else`:
    * 3 + 4*11 + 2*5 + 2*5 = 67; acc = 10 + 1 + 10 + 1 = 22 */
-  assert_int_equal(fuel_of(&fm, "inloop", a4, &r), 67);
-  assert_int_equal((uint32_t)r, 22);
+  assert_fuel_ret(&fm, "inloop", a4, 67, 22);
   fm_close(&fm);
 }
 
@@ -365,7 +344,6 @@ static void test_if_else(void **state) {
  * shape (`loop { if done {..} else {..; br loop} }`). */
 static void test_else_br_enclosing(void **state) {
   fuel_mod fm;
-  uint64_t r;
   fm_open(&fm, "elsebr",
     "(module\n"
     "  (func (export \"sdkloop\") (param $n i32) (result i32) (local $i i32)\n"
@@ -401,10 +379,8 @@ static void test_else_br_enclosing(void **state) {
    * it would be 3 + 4*5 + 3*6 + 6 = 47: 1 fuel per loop entry that does
    * not take the then-arm).  n = 0: then-arm at once: 3 + 6 + 5 = 14. */
   uint64_t a3[1] = {3}, a0[1] = {0};
-  assert_int_equal(fuel_of(&fm, "sdkloop", a3, &r), 50);
-  assert_int_equal((uint32_t)r, 103);
-  assert_int_equal(fuel_of(&fm, "sdkloop", a0, &r), 14);
-  assert_int_equal((uint32_t)r, 100);
+  assert_fuel_ret(&fm, "sdkloop", a3, 50, 103);
+  assert_fuel_ret(&fm, "sdkloop", a0, 14, 100);
   /* nestloop: body = 1 + (2 params + 1 local)/8 0 + get 1 + end 1 = 3.
    * loop: 1 + get 1 + if 1 = 3 (the outer then-arm ends in `br`, so it
    * has no Br over an else-arm).  outer then: 1 + get 1 + inner if 1 +
@@ -414,10 +390,8 @@ static void test_else_br_enclosing(void **state) {
    * 3 + 3*3 + 2*9 + 2*5 = 40 for m = 1 (acc 2) and m = 0 (acc 4); the
    * Br in the inner then-arm would give m = 0 38 */
   uint64_t a21[2] = {2, 1}, a20[2] = {2, 0};
-  assert_int_equal(fuel_of(&fm, "nestloop", a21, &r), 40);
-  assert_int_equal((uint32_t)r, 2);
-  assert_int_equal(fuel_of(&fm, "nestloop", a20, &r), 40);
-  assert_int_equal((uint32_t)r, 4);
+  assert_fuel_ret(&fm, "nestloop", a21, 40, 2);
+  assert_fuel_ret(&fm, "nestloop", a20, 40, 4);
   fm_close(&fm);
 }
 
@@ -425,7 +399,6 @@ static void test_else_br_enclosing(void **state) {
 
 static void test_calls(void **state) {
   fuel_mod fm;
-  uint64_t r;
   fm_open(&fm, "calls",
     "(module\n"
     "  (type $t (func (param i32) (result i32)))\n"
@@ -441,19 +414,15 @@ static void test_calls(void **state) {
     "    i32.const 41 i32.const 1 call_indirect (type $t)))\n");
   /* callee: entry 1 + 1 param / 8 = 0 + 3 ops + end 1 = 5.
    * direct: entry 1 + const 1 + call 67 + end 1 = 70; total 75 */
-  assert_int_equal(fuel_of(&fm, "direct", NULL, &r), 75);
-  assert_int_equal((uint32_t)r, 42);
+  assert_fuel_ret(&fm, "direct", NULL, 75, 42);
   /* indirect: 1 + 2 consts + call_indirect 67 + end 1 = 71; + callee 5 = 76 */
-  assert_int_equal(fuel_of(&fm, "indirect", NULL, &r), 76);
-  assert_int_equal((uint32_t)r, 42);
+  assert_fuel_ret(&fm, "indirect", NULL, 76, 42);
   /* host import: the call is 67 in the caller, the host body costs no
    * fuel: 1 + 1 + 67 + 1 = 70 */
-  assert_int_equal(fuel_of(&fm, "host", NULL, &r), 70);
-  assert_int_equal((uint32_t)r, 42);
+  assert_fuel_ret(&fm, "host", NULL, 70, 42);
   assert_int_equal(fm.host_calls, 1);
   /* host import through the table: 1 + 2 + 67 + 1 = 71 */
-  assert_int_equal(fuel_of(&fm, "hostind", NULL, &r), 71);
-  assert_int_equal((uint32_t)r, 42);
+  assert_fuel_ret(&fm, "hostind", NULL, 71, 42);
   assert_int_equal(fm.host_calls, 2);
   fm_close(&fm);
 }
@@ -463,15 +432,13 @@ static void test_calls(void **state) {
  * imports: here the function is import 1, function 0. */
 static void test_import_index(void **state) {
   fuel_mod fm;
-  uint64_t r;
   fm_open(&fm, "impidx",
     "(module\n"
     "  (import \"env\" \"g\" (global $g i32))\n"
     "  (import \"env\" \"h\" (func $h (param i32) (result i32)))\n"
     "  (func (export \"f\") (result i32) global.get $g call $h))\n");
   /* 1 + global.get 3 + call 67 + end 1 = 72; g = 1000 (first global import) */
-  assert_int_equal(fuel_of(&fm, "f", NULL, &r), 72);
-  assert_int_equal((uint32_t)r, 1001);
+  assert_fuel_ret(&fm, "f", NULL, 72, 1001);
   assert_int_equal(fm.last_import, 1);
   const scp_wasm_import *imp = scp_wasm_import_get(fm.m, fm.last_import);
   assert_non_null(imp);
@@ -502,17 +469,14 @@ static void test_globals_loads_stores(void **state) {
   assert_int_equal(fuel_of(&fm, "inc", NULL, NULL), 10);
   assert_int_equal(global_value(&fm, "g"), 1);
   /* an immutable global.get is still entity (T:1421): 1 + 3 + 1 = 5 */
-  assert_int_equal(fuel_of(&fm, "imm", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 5);
+  assert_fuel_ret(&fm, "imm", NULL, 5, 5);
   /* 1 + const 1 + const 1 + store 1 + const 1 + load 2 + end 1 = 8 */
-  assert_int_equal(fuel_of(&fm, "ldst", NULL, &r), 8);
-  assert_int_equal((uint32_t)r, 7);
+  assert_fuel_ret(&fm, "ldst", NULL, 8, 7);
   /* narrow forms cost the same: 1 + 1 + 1 + 1 + 1 + 2 + 1 = 8 */
   assert_int_equal(fuel_of(&fm, "narrow", NULL, &r), 8);
   assert_int_equal(r, 0xff);
   /* 1 + memory.size 3 + 1 = 5 */
-  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 1);
+  assert_fuel_ret(&fm, "size", NULL, 5, 1);
   fm_close(&fm);
 }
 
@@ -538,8 +502,7 @@ static void test_memory_grow(void **state) {
   fm.grow_calls = 0;
   uint64_t a0[1] = {0}, a2[1] = {2}, a20[1] = {20}, amax[1] = {65536},
            aover[1] = {65537}, a1[1] = {1};
-  assert_int_equal(fuel_of(&fm, "grow", a0, &r), 6);
-  assert_int_equal((uint32_t)r, 1);
+  assert_fuel_ret(&fm, "grow", a0, 6, 1);
   assert_int_equal(fm.grow_calls, 0);                   /* delta 0: no hook */
   assert_int_equal(fuel_of(&fm, "grow", a2, &r), 6 + 2 * 1024);
   assert_int_equal((uint32_t)r, 1);                     /* old size */
@@ -548,34 +511,28 @@ static void test_memory_grow(void **state) {
   assert_int_equal(fm.grow_desired, 3 * 65536);
   /* over the maximum: Eager mode has charged 20 pages before the grow
    * fails, and keeps the charge: 6 + 20480, result -1 */
-  assert_int_equal(fuel_of(&fm, "grow", a20, &r), 6 + 20 * 1024);
-  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_fuel_ret(&fm, "grow", a20, 6 + 20 * 1024, 0xffffffffu);
   assert_int_equal(fm.grow_calls, 2);
   assert_int_equal(fm.grow_desired, 23 * 65536);
   /* 65536 pages is a valid Pages value: charged 65536*1024, then fails */
-  assert_int_equal(fuel_of(&fm, "grow", amax, &r), 6 + 65536ULL * 1024);
-  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_fuel_ret(&fm, "grow", amax, 6 + 65536ULL * 1024, 0xffffffffu);
   assert_int_equal(fm.grow_calls, 3);
   /* 65537 pages: Pages::new fails first, -1 with no dynamic charge and
    * no hook */
-  assert_int_equal(fuel_of(&fm, "grow", aover, &r), 6);
-  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_fuel_ret(&fm, "grow", aover, 6, 0xffffffffu);
   assert_int_equal(fm.grow_calls, 3);
   /* refused by the embedder (after the fuel was taken): 6 + 1024, -1 */
   fm.refuse_grow = true;
-  assert_int_equal(fuel_of(&fm, "grow", a1, &r), 6 + 1024);
-  assert_int_equal((uint32_t)r, 0xffffffffu);
+  assert_fuel_ret(&fm, "grow", a1, 6 + 1024, 0xffffffffu);
   assert_int_equal(fm.grow_calls, 4);
   fm.refuse_grow = false;
-  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 3);
+  assert_fuel_ret(&fm, "size", NULL, 5, 3);
   /* out of fuel on the dynamic charge: with 6 + 2048 - 1 the static 6 is
    * taken, the 2048 is not; the memory does not grow */
   assert_int_equal(fm_call(&fm, "grow", a2, NULL, 6 + 2048 - 1, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_OUT_OF_FUEL);
   assert_int_equal(consumed, 6);
-  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 3);
+  assert_fuel_ret(&fm, "size", NULL, 5, 3);
   /* exactly enough: grows, tank ends at 0 */
   assert_int_equal(fm_call(&fm, "grow", a2, &r, 6 + 2048, &consumed), SCP_OK);
   assert_int_equal(consumed, 6 + 2048);
@@ -726,33 +683,26 @@ static void test_region_shapes(void **state) {
    * br 1 = 9, paid on each of the n+1 entries (the last one exits at
    * br_if).  n = 4: 3 + 5*9 = 48 */
   uint64_t a4[1] = {4}, a0[1] = {0};
-  assert_int_equal(fuel_of(&fm, "loopexit", a4, &r), 48);
-  assert_int_equal((uint32_t)r, 9);
+  assert_fuel_ret(&fm, "loopexit", a4, 48, 9);
   assert_int_equal(fuel_of(&fm, "loopexit", a0, &r), 3 + 9);
   /* ifinblock: body = 1 + get 1 + if 1 + the then-arm's Br 1 (the block
    * adds into the body) + const 1 + add 1 + end 1 = 7; then 1 + 1 = 2;
    * else 1 + 1 = 2.  true 9 (11), false 9 (12) */
   uint64_t a1[1] = {1};
-  assert_int_equal(fuel_of(&fm, "ifinblock", a1, &r), 9);
-  assert_int_equal((uint32_t)r, 11);
-  assert_int_equal(fuel_of(&fm, "ifinblock", a0, &r), 9);
-  assert_int_equal((uint32_t)r, 12);
+  assert_fuel_ret(&fm, "ifinblock", a1, 9, 11);
+  assert_fuel_ret(&fm, "ifinblock", a0, 9, 12);
   /* nestedif: body = 1 + (2 params)/8 0 + get 1 + if 1 + the outer
    * then-arm's Br 1 + end 1 = 5.
    * outer then: 1 + get 1 + inner if 1 + the inner then-arm's Br 1 = 4;
    * inner then: 1 + 1 = 2; inner else: 1 + 1 = 2; outer else: 1 + 1 = 2.
    * (1,1): 5 + 4 + 2 = 11; (1,0): 5 + 4 + 2 = 11; (0,x): 5 + 2 = 7 */
   uint64_t a11[2] = {1, 1}, a10[2] = {1, 0}, a01[2] = {0, 1};
-  assert_int_equal(fuel_of(&fm, "nestedif", a11, &r), 11);
-  assert_int_equal((uint32_t)r, 11);
-  assert_int_equal(fuel_of(&fm, "nestedif", a10, &r), 11);
-  assert_int_equal((uint32_t)r, 12);
-  assert_int_equal(fuel_of(&fm, "nestedif", a01, &r), 7);
-  assert_int_equal((uint32_t)r, 13);
+  assert_fuel_ret(&fm, "nestedif", a11, 11, 11);
+  assert_fuel_ret(&fm, "nestedif", a10, 11, 12);
+  assert_fuel_ret(&fm, "nestedif", a01, 7, 13);
   /* badind: 1 + get 1 + call_indirect 67 + end 1 = 70 paid, then the
    * trap; entry 0 works: + $seven 1 + 1 + 1 = 73 */
-  assert_int_equal(fuel_of(&fm, "badind", a0, &r), 73);
-  assert_int_equal((uint32_t)r, 7);
+  assert_fuel_ret(&fm, "badind", a0, 73, 7);
   uint64_t anull[1] = {1}, aoob[1] = {5};
   assert_int_equal(fm_call(&fm, "badind", anull, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_NULL_ELEM);
@@ -768,7 +718,7 @@ static void test_region_shapes(void **state) {
  * TrapCode::GrowthOperationLimited inside the Eager-charged closure). */
 static void test_grow_hook_trap(void **state) {
   fuel_mod fm;
-  uint64_t consumed, r;
+  uint64_t consumed;
   fm_open(&fm, "growtrap", grow_wat);
   fm.grow_status = SCP_ERR_BUDGET;
   uint64_t a2[1] = {2};
@@ -777,8 +727,7 @@ static void test_grow_hook_trap(void **state) {
   assert_int_equal(scp_wasm_host_status(fm.inst), SCP_ERR_BUDGET);
   assert_int_equal(consumed, 6 + 2048);
   fm.grow_status = 0;
-  assert_int_equal(fuel_of(&fm, "size", NULL, &r), 5);
-  assert_int_equal((uint32_t)r, 1);
+  assert_fuel_ret(&fm, "size", NULL, 5, 1);
   fm_close(&fm);
 }
 
@@ -914,15 +863,13 @@ static void test_call_depth(void **state) {
    * then-arm's Br 1 + end 1 = 6; then: 1 + const 1 = 2; else: 1 + 3 +
    * call 67 + 2 = 73.  r(0) = 8, r(n) = 79 + r(n-1) = 79n + 8. */
   uint64_t a10[1] = {10};
-  assert_int_equal(fuel_of(&fm, "r", a10, &r), 79 * 10 + 8);
-  assert_int_equal((uint32_t)r, 10);
+  assert_fuel_ret(&fm, "r", a10, 79 * 10 + 8, 10);
   /* wasmi 0.31 (engine/stack/frames.rs:74-80, executor.rs:207): the
    * running frame is popped off the CallStack; a call pushes the CALLER
    * and fails when 1024 callers are already there.  So 1025 wasm frames
    * can be live: r(1024) = frames r(1024)..r(0) works. */
   uint64_t a1024[1] = {1024}, a1025[1] = {1025};
-  assert_int_equal(fuel_of(&fm, "r", a1024, &r), 79 * 1024 + 8);
-  assert_int_equal((uint32_t)r, 1024);
+  assert_fuel_ret(&fm, "r", a1024, 79 * 1024 + 8, 1024);
   /* r(1025): r(1) is the 1025th frame and its call fails after it paid
    * body 6 + else 73; all 1025 frames paid 79: 80975 */
   assert_int_equal(fm_call(&fm, "r", a1025, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
@@ -966,8 +913,7 @@ static void test_value_stack_limit(void **state) {
   fm_open(&fm, "bigframes", wat);
   uint64_t a10[1] = {10}, a130[1] = {130}, a131[1] = {131};
   assert_int_equal(fuel_of(&fm, "big", a10, &r), 204 * 10 + 133);
-  assert_int_equal(fuel_of(&fm, "big", a130, &r), 204 * 130 + 133);
-  assert_int_equal((uint32_t)r, 130);
+  assert_fuel_ret(&fm, "big", a130, 204 * 130 + 133, 130);
   assert_int_equal(fm_call(&fm, "big", a131, NULL, BIG_FUEL, &consumed), SCP_ERR_TRAP);
   assert_int_equal(scp_wasm_last_trap(fm.inst), SCP_TRAP_STACK_EXHAUSTED);
   assert_int_equal(consumed, 204 * 131);
@@ -1024,9 +970,7 @@ static void test_settle_totals(void **state) {
     for (uint32_t k = 0; k < nd->npcs; k++) sum += nd->pcs[k].cost0;
     assert_int_equal(sum, nd->self[0]);
   }
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_tree(&fm, &t);
 }
 
 /* ---- profiling: exact per-pc costs --------------------------------------- */
@@ -1091,14 +1035,13 @@ static void test_settle_ahead(void **state) {
   size_t len;
   uint8_t *bin = fm_open_profiled(&fm, &t, "ahead", wat, &len);
   op_pc ops[32];
-  uint64_t r, a3[1] = {3}, a2[1] = {2};
+  uint64_t a3[1] = {3}, a2[1] = {2};
 
   /* exit(3): body 1 + get 1 + end 1 = 3; loop 1 + get, get, ge_u, br_if 4
    * + get, const, add, set 4 + br 1 = 10, entered 4 times (i = 0..3, the
    * 4th leaves at br_if): 43.  The five operators after the br_if ran 3
    * times: 1 x 4 CPU ahead each. */
-  assert_int_equal(fuel_of(&fm, "exit", a3, &r), 43);
-  assert_int_equal((uint32_t)r, 3);
+  assert_fuel_ret(&fm, "exit", a3, 43, 3);
   assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
   uint32_t node = find_guest(&t, 0);
   assert_int_not_equal(node, SCP_NODE_NONE);
@@ -1118,8 +1061,7 @@ static void test_settle_ahead(void **state) {
    * 1 = 6 (entered 4 times); then 1 + 4 = 5 (once); else 1 + 4 + br 1 = 6
    * (3 times): 3 + 24 + 5 + 18 = 50.  Only the Br at `else` is charged
    * ahead: 4 loop entries pay it, it runs once: 3 x 4 = 12 CPU. */
-  assert_int_equal(fuel_of(&fm, "sdk", a3, &r), 50);
-  assert_int_equal((uint32_t)r, 103);
+  assert_fuel_ret(&fm, "sdk", a3, 50, 103);
   assert_int_equal(scp_wasm_settle(fm.inst), SCP_OK);
   node = find_guest(&t, 1);
   /* loop, get, get, ge_u, if, get, const, add, set, else, get, const, add,
@@ -1220,9 +1162,7 @@ static void test_settle_per_pc(void **state) {
     "      br_if $l)))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "perpc", wat);
-  assert_int_equal(scp_tree_init(&t, 2), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  fm_open_tree(&fm, &t, 2, "perpc", wat);
   /* f: body 1 + end 1 = 2; loop 1 + get 3 + get 1 + call 67 + add 1 +
    * set 3 + 3 consts + fill 3 + get, const, sub, tee, br_if 5 = 87;
    * dynamic 100/64 = 1 per fill.  leaf: 1 + 3 + 1 = 5.
@@ -1270,9 +1210,7 @@ static void test_settle_per_pc(void **state) {
   free(bin);
   assert_int_equal(nops, 4);
   for (size_t i = 0; i < 3; i++) assert_int_equal(pc_cost(&t, lnode, ops[i].pc), 20);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_tree(&fm, &t);
 }
 
 /* ---- profiling: how often each operator ran ------------------------------ */

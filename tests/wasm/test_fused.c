@@ -66,9 +66,7 @@ static void test_fused_forms(void **state) {
     "    local.get $v local.tee $v i32.load))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "fused", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  fm_open_tree(&fm, &t, 1, "fused", wat);
   uint32_t x = 9, y = 100, r;
   r = x - y;
   r = r * (uint32_t)-5;
@@ -150,9 +148,7 @@ static void test_fused_forms(void **state) {
   assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
   assert_int_equal(pc, ops[2].pc);
   free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_tree(&fm, &t);
 }
 
 /* ---- compare-and-branch on locals, element loads, select into a local ---- */
@@ -228,9 +224,7 @@ static void test_fused_branch_load(void **state) {
   for (uint32_t k = 0; k < 12; k++) mem[k] = 1 + 3 * k;
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "fused_br", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  fm_open_tree(&fm, &t, 1, "fused_br", wat);
   size_t len;
   uint8_t *bin = wat_binary("fused_br", &len);
   op_pc ops[128];
@@ -309,9 +303,7 @@ static void test_fused_branch_load(void **state) {
   assert_true(scp_wasm_trap_trace(fm.inst, 0, &func, &pc) >= 1);
   assert_int_equal(pc, ops[11].pc);
   free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_tree(&fm, &t);
 }
 
 /* ---- a load into a local ---------------------------------------------------- */
@@ -329,9 +321,7 @@ static void test_fused_load_set(void **state) {
     "    local.get $v local.get $w i32.sub local.get $u i32.add))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "fused_ls", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  fm_open_tree(&fm, &t, 1, "fused_ls", wat);
   size_t len;
   uint8_t *bin = wat_binary("fused_ls", &len);
   op_pc ops[32];
@@ -380,9 +370,7 @@ static void test_fused_load_set(void **state) {
     assert_int_equal(pc_cost(&t, node, ops[i].pc), 4 * fuel * 3);
   }
   free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_tree(&fm, &t);
 }
 
 /* ---- a loop's back edge ------------------------------------------------------ */
@@ -402,9 +390,7 @@ static void test_fused_back_edge(void **state) {
     "    local.get $s))\n";
   fuel_mod fm;
   scp_tree t;
-  fm_open(&fm, "fused_loop", wat);
-  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
-  scp_wasm_attach(fm.inst, &t, 0, 1, 4);
+  fm_open_tree(&fm, &t, 1, "fused_loop", wat);
   size_t len;
   uint8_t *bin = wat_binary("fused_loop", &len);
   op_pc ops[16];
@@ -432,9 +418,7 @@ static void test_fused_back_edge(void **state) {
   for (size_t i = 0; i < 10; i++) assert_int_equal(pc_runs(&t, node, ops[i].pc), 6);
   assert_int_equal(pc_cost(&t, node, ops[0].pc), 4 * 6);
   free(bin);
-  scp_wasm_attach(fm.inst, NULL, 0, 0, 0);
-  fm_close(&fm);
-  scp_tree_free(&t);
+  fm_close_tree(&fm, &t);
 }
 
 

@@ -54,6 +54,7 @@
 
 #include "wasm/scp_wasm.h"
 #include "build_dir.h"
+#include "run_tool.h"
 
 #define SUITE_DIR "tests/data/wasm-testsuite"
 #define CHILD_STALL_S 20         /* no progress for this long = a hang */
@@ -1709,21 +1710,6 @@ static int mkdir_p(const char *path) {
   return mkdir(tmp, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-static int run_tool(char *const argv[]) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    int devnull = open("/dev/null", O_WRONLY);
-    if (devnull >= 0) dup2(devnull, STDOUT_FILENO);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Convert NAME.wast into DIR (= $SCP_BUILD/spec/NAME) unless the stamp is
  * newer than the script. */
 static bool convert(const char *name, char *dir, size_t dircap) {
@@ -1741,7 +1727,7 @@ static bool convert(const char *name, char *dir, size_t dircap) {
   if (mkdir_p(dir) != 0) return false;
   unlink(stamp);
   char *argv[] = {"wast2json", wast, "-o", json, NULL};
-  if (run_tool(argv) != 0) return false;
+  if (run_tool(argv, true) != 0) return false;
   FILE *f = fopen(stamp, "w");
   if (!f) return false;
   fclose(f);

@@ -100,6 +100,16 @@ static int cmp_bytes(const uint8_t *a, const uint8_t *b, size_t n, bool sign) {
   return c < 0 ? -1 : c > 0;
 }
 
+/* A fixed-size ScVal body: MemCmp(charged), the size comparison.rs
+ * charges for the type (not always the bytes compared), then the n-byte
+ * compare; *ord is set whatever the charge says. */
+static int charged_cmp(scp_host *h, uint64_t charged, const uint8_t *a, const uint8_t *b,
+                       size_t n, bool sign, int *ord) {
+  int rc = charge(h, SCP_COST_MemCmp, charged);
+  *ord = cmp_bytes(a, b, n, sign);
+  return rc;
+}
+
 /* Compare<ScVal> for Budget (comparison.rs) over two XDR images. */
 static int scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord) {
   uint32_t ta = scp_be32(a), tb = scp_be32(b);
@@ -114,34 +124,14 @@ static int scval_cmp(scp_host *h, const uint8_t *a, const uint8_t *b, int *ord) 
   case SCV_VOID: case SCV_LEDGER_KEY_CONTRACT_INSTANCE:
     *ord = 0;
     return SCP_OK;
-  case SCV_BOOL:
-    rc = charge(h, SCP_COST_MemCmp, 1);
-    *ord = cmp_bytes(a, b, 4, false);
-    return rc;
-  case SCV_ERROR:
-    rc = charge(h, SCP_COST_MemCmp, 8);
-    *ord = cmp_bytes(a, b, 8, false);
-    return rc;
-  case SCV_U32: case SCV_I32:
-    rc = charge(h, SCP_COST_MemCmp, 4);
-    *ord = cmp_bytes(a, b, 4, ta == SCV_I32);
-    return rc;
+  case SCV_BOOL: return charged_cmp(h, 1, a, b, 4, false, ord);
+  case SCV_ERROR: return charged_cmp(h, 8, a, b, 8, false, ord);
+  case SCV_U32: case SCV_I32: return charged_cmp(h, 4, a, b, 4, ta == SCV_I32, ord);
   case SCV_U64: case SCV_I64: case SCV_TIMEPOINT: case SCV_DURATION:
-    rc = charge(h, SCP_COST_MemCmp, 8);
-    *ord = cmp_bytes(a, b, 8, ta == SCV_I64);
-    return rc;
-  case SCV_LEDGER_KEY_NONCE:
-    rc = charge(h, SCP_COST_MemCmp, 33);
-    *ord = cmp_bytes(a, b, 8, true);
-    return rc;
-  case SCV_U128: case SCV_I128:
-    rc = charge(h, SCP_COST_MemCmp, 16);
-    *ord = cmp_bytes(a, b, 16, ta == SCV_I128);
-    return rc;
-  case SCV_U256: case SCV_I256:
-    rc = charge(h, SCP_COST_MemCmp, 32);
-    *ord = cmp_bytes(a, b, 32, ta == SCV_I256);
-    return rc;
+    return charged_cmp(h, 8, a, b, 8, ta == SCV_I64, ord);
+  case SCV_LEDGER_KEY_NONCE: return charged_cmp(h, 33, a, b, 8, true, ord);
+  case SCV_U128: case SCV_I128: return charged_cmp(h, 16, a, b, 16, ta == SCV_I128, ord);
+  case SCV_U256: case SCV_I256: return charged_cmp(h, 32, a, b, 32, ta == SCV_I256, ord);
   case SCV_ADDRESS: {
     rc = charge(h, SCP_COST_MemCmp, SIZE_SCADDRESS);
     uint32_t ka = scp_be32(a), kb = scp_be32(b);

@@ -29,6 +29,25 @@ const char *scp_fee_limit_name(scp_fee_limit_id id) {
  * "NAME@YYYY-MM-DD" the newest one dated on or before that day, so a
  * profile made against older settings can be made again. */
 
+/* A fee rate table, by field name, from the rates in scp_fee_config's order. */
+#define FEES(instr, read_entry, write_entry, read_1kb, write_1kb, hist_1kb, event_1kb, tx_1kb) \
+  { .fee_per_instruction_increment = (instr), .fee_per_disk_read_entry = (read_entry), \
+    .fee_per_write_entry = (write_entry), .fee_per_disk_read_1kb = (read_1kb), \
+    .fee_per_write_1kb = (write_1kb), .fee_per_historical_1kb = (hist_1kb), \
+    .fee_per_contract_event_1kb = (event_1kb), .fee_per_transaction_size_1kb = (tx_1kb) }
+
+/* The rent settings every shipped profile shares (both networks, since
+ * protocol 23): the rent write fee's curve but for the state size it targets,
+ * the rent rates and the longest TTL.  The shortest TTLs are a network's. */
+#define RENT(target) \
+  .rent_write = { .state_target_size_bytes = (target), .rent_fee_1kb_state_size_low = -17000, \
+                  .rent_fee_1kb_state_size_high = 10000, \
+                  .state_size_rent_fee_growth_factor = 5000 }, \
+  .persistent_rent_rate_denominator = 1215, .temporary_rent_rate_denominator = 2430, \
+  .max_entry_ttl = 3110400
+#define MAINNET_TTL .min_persistent_ttl = 2073600, .min_temporary_ttl = 17280
+#define TESTNET_TTL .min_persistent_ttl = 120960, .min_temporary_ttl = 720
+
 /* Both networks since their early-2026 upgrade, as stellar/laboratory's
  * scripts/fetch-network-limits.mjs read them from each network's RPC
  * (getLedgerEntries of the ConfigSettingEntry keys) into
@@ -40,13 +59,13 @@ const char *scp_fee_limit_name(scp_fee_limit_id id) {
   "values fetched from the network's RPC by scripts/fetch-network-limits.mjs; " \
   "live_soroban_state_size_window averaged; tx_max_size_bytes from " \
   "developers.stellar.org/docs/networks/resource-limits-fees (132 KB)"
-#define FEES_2026_07 {7, 1563, 2500, 447, 875, 4059, 5000, 406}
+#define FEES_2026_07 FEES(7, 1563, 2500, 447, 875, 4059, 5000, 406)
 #define LIMITS_2026_07 {400000000, 41943040, 200, 200000, 200, 132096, 400, 16384, 132096, 250, \
                         65536, 131072}
 
 /* The protocol-23 rates both networks had before (developers.stellar.org,
  * "Resource Limits & Fees"; the settings files below agree). */
-#define P23_FEES {25, 6250, 10000, 1786, 3500, 16235, 10000, 1624}
+#define P23_FEES FEES(25, 6250, 10000, 1786, 3500, 16235, 10000, 1624)
 #define P23_LIMITS {100000000, 41943040, 100, 200000, 50, 132096, 100, 16384, 132096, 250, \
                     65536, 131072}
 
@@ -56,12 +75,8 @@ static const scp_fee_network profiles[] = {
     .date = "2026-07-29",
     .source = LAB_2026_07,
     .fee = FEES_2026_07,
-    .rent_write = {3000000000, -17000, 10000, 5000},
-    .persistent_rent_rate_denominator = 1215,
-    .temporary_rent_rate_denominator = 2430,
-    .min_persistent_ttl = 2073600,
-    .min_temporary_ttl = 17280,
-    .max_entry_ttl = 3110400,
+    RENT(3000000000),
+    MAINNET_TTL,
     .soroban_state_size = 1388000392,
     .limit = LIMITS_2026_07,
   },
@@ -70,12 +85,8 @@ static const scp_fee_network profiles[] = {
     .date = "2026-07-29",
     .source = LAB_2026_07,
     .fee = FEES_2026_07,
-    .rent_write = {4000000000, -17000, 10000, 5000},
-    .persistent_rent_rate_denominator = 1215,
-    .temporary_rent_rate_denominator = 2430,
-    .min_persistent_ttl = 120960,
-    .min_temporary_ttl = 720,
-    .max_entry_ttl = 3110400,
+    RENT(4000000000),
+    TESTNET_TTL,
     .soroban_state_size = 2583023865,
     .limit = LIMITS_2026_07,
   },
@@ -90,12 +101,8 @@ static const scp_fee_network profiles[] = {
               "contract_data_entry_size_bytes from networkLimits.ts at commit "
               "62e959ed (2026-07-24)",
     .fee = P23_FEES,
-    .rent_write = {3000000000, -17000, 10000, 5000},
-    .persistent_rent_rate_denominator = 1215,
-    .temporary_rent_rate_denominator = 2430,
-    .min_persistent_ttl = 2073600,
-    .min_temporary_ttl = 17280,
-    .max_entry_ttl = 3110400,
+    RENT(3000000000),
+    MAINNET_TTL,
     .soroban_state_size = 553688657,
     .limit = P23_LIMITS,
   },
@@ -107,12 +114,8 @@ static const scp_fee_network profiles[] = {
               "live_soroban_state_size_window average in stellar/laboratory's "
               "src/constants/networkLimits.ts (commit 3a671976, 2026-01-12)",
     .fee = P23_FEES,
-    .rent_write = {3000000000, -17000, 10000, 5000},
-    .persistent_rent_rate_denominator = 1215,
-    .temporary_rent_rate_denominator = 2430,
-    .min_persistent_ttl = 120960,
-    .min_temporary_ttl = 720,
-    .max_entry_ttl = 3110400,
+    RENT(3000000000),
+    TESTNET_TTL,
     .soroban_state_size = 258144068,
     .limit = P23_LIMITS,
   },

@@ -13,10 +13,6 @@
 #include "soroban/fns/host_bls.h"
 #include "soroban/fns/host_fns_private.h"
 
-static int bls_invalid(scp_host *h, const char *what) {
-  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", what);
-}
-
 /* Fr (4 words, most significant first) -> 32 bytes big-endian. */
 static void fr_to_be(const uint64_t *x, uint8_t *b) {
   for (int i = 0; i < 4; i++)
@@ -154,8 +150,8 @@ static int msm(scp_host *h, bool g2, const uint64_t *a, uint64_t *ret) {
   if (rc == SCP_OK)
     rc = scp_host_charge(h, g2 ? SCP_COST_Bls12381G2Msm : SCP_COST_Bls12381G1Msm, np);
   if (rc == SCP_OK && (np != ns || np == 0))
-    rc = bls_invalid(h, g2 ? "G2 msm: invalid input vector lengths"
-                           : "G1 msm: invalid input vector lengths");
+    rc = scp_hf_err_crypto(h, g2 ? "G2 msm: invalid input vector lengths"
+                                 : "G1 msm: invalid input vector lengths");
   scp_ecj acc, t;
   scp_ecp inf = { .inf = true }, r;
   scp_ec_to_jac(curve(g2), &inf, &acc);
@@ -185,8 +181,9 @@ static int field_decode(scp_host *h, bool g2, uint64_t v, scp_fe2 *u) {
   int rc = scp_host_visit(h, v, &o);
   if (rc != SCP_OK) return rc;
   if (o->len != size)
-    return bls_invalid(h, g2 ? "bls12-381 field element Fp2: invalid input length to deserialize"
-                             : "bls12-381 field element Fp: invalid input length to deserialize");
+    return scp_hf_err_crypto(
+        h, g2 ? "bls12-381 field element Fp2: invalid input length to deserialize"
+              : "bls12-381 field element Fp: invalid input length to deserialize");
   rc = scp_host_charge(h, SCP_COST_MemCpy, size);
   if (rc == SCP_OK) rc = scp_host_charge_n(h, SCP_COST_Bls12381DecodeFp, size / SCP_BLS_FP, -1);
   if (rc != SCP_OK) return rc;
@@ -195,8 +192,8 @@ static int field_decode(scp_host *h, bool g2, uint64_t v, scp_fe2 *u) {
                  scp_fe_from_be(f, o->u.bytes + SCP_BLS_FP, &u->c0)
                : scp_fe_from_be(f, o->u.bytes, &u->c0);
   if (!ok)
-    return bls_invalid(h, g2 ? "bls12-381: unable to deserialize Fp2"
-                             : "bls12-381: unable to deserialize Fp");
+    return scp_hf_err_crypto(h, g2 ? "bls12-381: unable to deserialize Fp2"
+                                   : "bls12-381: unable to deserialize Fp");
   return SCP_OK;
 }
 

@@ -38,10 +38,6 @@ HOSTFN(compute_hash_keccak256) {
   return scp_hf_add_bytes_obj(h, SCP_TAG_BYTES_OBJ, digest, sizeof digest, ret);
 }
 
-static int err_crypto(scp_host *h, const char *what) {
-  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", what);
-}
-
 /* fixed_length_bytes_from_bytesobj_input (conversion.rs): visit, then
  * MemCpy(n) or Error(Object, UnexpectedSize). */
 static int fixed_bytes(scp_host *h, uint64_t v, uint32_t n, uint8_t *out) {
@@ -65,15 +61,15 @@ HOSTFN(verify_sig_ed25519) {
   int rc = scp_host_visit(h, a[0], &o);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_ComputeEd25519PubKey, -1);
   if (rc != SCP_OK) return rc;
-  if (o->len != 32) return err_crypto(h, "invalid length of ed25519 public key");
+  if (o->len != 32) return scp_hf_err_crypto(h, "invalid length of ed25519 public key");
   memcpy(key, o->u.bytes, 32);
-  if (!scp_host_ed25519_key_ok(key)) return err_crypto(h, "invalid ed25519 public key");
+  if (!scp_host_ed25519_key_ok(key)) return scp_hf_err_crypto(h, "invalid ed25519 public key");
   rc = fixed_bytes(h, a[2], 64, sig);
   if (rc == SCP_OK) rc = scp_host_visit(h, a[1], &o);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_VerifyEd25519Sig, o->len);
   if (rc != SCP_OK) return rc;
   if (!scp_host_ed25519_verify(key, o->u.bytes, o->len, sig))
-    return err_crypto(h, "failed ED25519 verification");
+    return scp_hf_err_crypto(h, "failed ED25519 verification");
   *ret = SCP_VAL_VOID;
   return SCP_OK;
 }
@@ -86,8 +82,8 @@ static int ecdsa_sig(scp_host *h, uint64_t v, bool k1, uint8_t sig[64]) {
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_DecodeEcdsaCurve256Sig, -1);
   if (rc != SCP_OK) return rc;
   int c = scp_host_ecdsa_sig_check(o->u.bytes, o->len, k1);
-  if (c == 1) return err_crypto(h, "invalid ECDSA signature");
-  if (c == 2) return err_crypto(h, "ECDSA signature 's' part is not normalized to low form");
+  if (c == 1) return scp_hf_err_crypto(h, "invalid ECDSA signature");
+  if (c == 2) return scp_hf_err_crypto(h, "ECDSA signature 's' part is not normalized to low form");
   memcpy(sig, o->u.bytes, 64);
   return SCP_OK;
 }
@@ -97,12 +93,12 @@ HOSTFN(recover_key_ecdsa_secp256k1) {
   int rc = ecdsa_sig(h, a[1], true, sig);
   if (rc != SCP_OK) return rc;
   uint32_t rid = scp_hf_u32_arg(a[2]);
-  if (rid > 3) return err_crypto(h, "invalid ECDSA-secp256k1 recovery ID");
+  if (rid > 3) return scp_hf_err_crypto(h, "invalid ECDSA-secp256k1 recovery ID");
   rc = fixed_bytes(h, a[0], 32, hash);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_RecoverEcdsaSecp256k1Key, -1);
   if (rc != SCP_OK) return rc;
   if (!scp_host_secp256k1_recover(hash, sig, (int)rid, key))
-    return err_crypto(h, "ECDSA-secp256k1 signature recovery failed");
+    return scp_hf_err_crypto(h, "ECDSA-secp256k1 signature recovery failed");
   return scp_hf_add_bytes_obj(h, SCP_TAG_BYTES_OBJ, key, sizeof key, ret);
 }
 
@@ -112,13 +108,15 @@ HOSTFN(verify_sig_ecdsa_secp256r1) {
   int rc = scp_host_visit(h, a[0], &o);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Sec1DecodePointUncompressed, -1);
   if (rc != SCP_OK) return rc;
-  if (scp_host_p256_key_check(o->u.bytes, o->len)) return err_crypto(h, "invalid ECDSA public key");
+  if (scp_host_p256_key_check(o->u.bytes, o->len))
+    return scp_hf_err_crypto(h, "invalid ECDSA public key");
   memcpy(key, o->u.bytes, 65);
   rc = ecdsa_sig(h, a[2], false, sig);
   if (rc == SCP_OK) rc = fixed_bytes(h, a[1], 32, hash);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_VerifyEcdsaSecp256r1Sig, -1);
   if (rc != SCP_OK) return rc;
-  if (!scp_host_p256_verify(key, hash, sig)) return err_crypto(h, "failed secp256r1 verification");
+  if (!scp_host_p256_verify(key, hash, sig))
+    return scp_hf_err_crypto(h, "failed secp256r1 verification");
   *ret = SCP_VAL_VOID;
   return SCP_OK;
 }
@@ -372,15 +370,19 @@ typedef struct fr_field {
   scp_cost_type from, to, addsub, mul, pow, inv;
 } fr_field;
 
+#define FR_COSTS(c) \
+  .from = SCP_COST_##c##FrFromU256, .to = SCP_COST_##c##FrToU256, \
+  .addsub = SCP_COST_##c##FrAddSub, .mul = SCP_COST_##c##FrMul, .pow = SCP_COST_##c##FrPow, \
+  .inv = SCP_COST_##c##FrInv
 static const fr_field bls_fr = {
-  { 0x73eda753299d7d48ULL, 0x3339d80809a1d805ULL, 0x53bda402fffe5bfeULL, 0xffffffff00000001ULL },
-  SCP_COST_Bls12381FrFromU256, SCP_COST_Bls12381FrToU256, SCP_COST_Bls12381FrAddSub,
-  SCP_COST_Bls12381FrMul, SCP_COST_Bls12381FrPow, SCP_COST_Bls12381FrInv,
+  .m = { 0x73eda753299d7d48ULL, 0x3339d80809a1d805ULL, 0x53bda402fffe5bfeULL,
+         0xffffffff00000001ULL },
+  FR_COSTS(Bls12381),
 };
 static const fr_field bn_fr = {
-  { 0x30644e72e131a029ULL, 0xb85045b68181585dULL, 0x2833e84879b97091ULL, 0x43e1f593f0000001ULL },
-  SCP_COST_Bn254FrFromU256, SCP_COST_Bn254FrToU256, SCP_COST_Bn254FrAddSub,
-  SCP_COST_Bn254FrMul, SCP_COST_Bn254FrPow, SCP_COST_Bn254FrInv,
+  .m = { 0x30644e72e131a029ULL, 0xb85045b68181585dULL, 0x2833e84879b97091ULL,
+         0x43e1f593f0000001ULL },
+  FR_COSTS(Bn254),
 };
 
 /* from_u256val: the cost type, then the value (an object is visited)

@@ -13,10 +13,6 @@
 
 enum { BN_FP = 32, BN_G1 = 64 };
 
-static int bn_invalid(scp_host *h, const char *what) {
-  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", what);
-}
-
 /* bn254_g1_affine_deserialize: visit; length, then the two flag bits;
  * all zeros is infinity with no further charge; else X and Y are copied
  * out (MemCpy 32 each), then each is decoded (MemCpy 32, Bn254DecodeFp 1,
@@ -27,9 +23,9 @@ static int bn_g1_decode(scp_host *h, uint64_t v, bool check, scp_bn_g1 *pt) {
   int rc = scp_host_visit(h, v, &o);
   if (rc != SCP_OK) return rc;
   if (o->len != BN_G1)
-    return bn_invalid(h, "bn254 G1: invalid input length to deserialize");
+    return scp_hf_err_crypto(h, "bn254 G1: invalid input length to deserialize");
   if (o->u.bytes[0] & 0xc0)
-    return bn_invalid(h, "bn254 G1 deserialize: the two flag bits must be unset");
+    return scp_hf_err_crypto(h, "bn254 G1 deserialize: the two flag bits must be unset");
   memset(pt, 0, sizeof *pt);
   bool zero = true;
   for (uint32_t i = 0; i < BN_G1; i++) zero = zero && !o->u.bytes[i];
@@ -40,11 +36,12 @@ static int bn_g1_decode(scp_host *h, uint64_t v, bool check, scp_bn_g1 *pt) {
     rc = scp_host_charge(h, SCP_COST_MemCpy, BN_FP);
     if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254DecodeFp, -1);
     if (rc == SCP_OK && !scp_bn_fp_from_be(o->u.bytes + c * BN_FP, c ? pt->y : pt->x))
-      rc = bn_invalid(h, "bn254: unable to deserialize bn254 Fp");
+      rc = scp_hf_err_crypto(h, "bn254: unable to deserialize bn254 Fp");
   }
   if (rc != SCP_OK || !check) return rc;
   rc = scp_host_charge(h, SCP_COST_Bn254G1CheckPointOnCurve, -1);
-  if (rc == SCP_OK && !scp_bn_g1_on_curve(pt)) rc = bn_invalid(h, "bn254 G1: point not on curve");
+  if (rc == SCP_OK && !scp_bn_g1_on_curve(pt))
+    rc = scp_hf_err_crypto(h, "bn254 G1: point not on curve");
   return rc;
 }
 
@@ -66,24 +63,6 @@ static int bn_g1_encode(scp_host *h, const scp_bn_g1 *pt, uint64_t *ret) {
     scp_bn_fp_to_be(pt->y, buf + BN_FP);
   }
   return scp_hf_add_bytes_obj(h, SCP_TAG_BYTES_OBJ, buf, BN_G1, ret);
-}
-
-/* MeteredScalar::from_u256val: Bn254FrFromU256, then the value (an object
- * is visited) reduced mod r. */
-static int bn_fr_from_val(scp_host *h, uint64_t v, uint64_t *x) {
-  int rc = scp_host_charge(h, SCP_COST_Bn254FrFromU256, -1);
-  if (rc != SCP_OK) return rc;
-  uint64_t w[4];
-  if (scp_val_is_object(v)) {
-    const scp_hobj *o;
-    rc = scp_host_visit(h, v, &o);
-    if (rc != SCP_OK) return rc;
-    memcpy(w, o->u.w, sizeof w);
-  } else {
-    scp_int256_from_small(v, false, w);
-  }
-  scp_fr_reduce(w, scp_bn_r, x);
-  return SCP_OK;
 }
 
 HOSTFN(bn254_g1_is_on_curve) {
@@ -108,7 +87,7 @@ HOSTFN(bn254_g1_mul) {
   scp_bn_g1 p, r;
   uint64_t k[4];
   int rc = bn_g1_decode(h, a[0], true, &p);
-  if (rc == SCP_OK) rc = bn_fr_from_val(h, a[1], k);
+  if (rc == SCP_OK) rc = scp_hf_fr_from_val(h, true, a[1], k);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254G1Mul, -1);
   if (rc != SCP_OK) return rc;
   scp_bn_g1_mul(&p, k, &r);
@@ -162,11 +141,11 @@ HOSTFN(bn254_g1_msm) {
     uint64_t e = vs->u.vals[i];
     unsigned tag = scp_val_tag_of(e);
     if (tag != SCP_TAG_U256_SMALL && tag != SCP_TAG_U256_OBJ) rc = bn_err_type(h);
-    else rc = bn_fr_from_val(h, e, ks[i]);
+    else rc = scp_hf_fr_from_val(h, true, e, ks[i]);
   }
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254G1Msm, np);
   if (rc == SCP_OK && (np != ns || np == 0))
-    rc = bn_invalid(h, "BN254 G1 msm: invalid input vector lengths");
+    rc = scp_hf_err_crypto(h, "BN254 G1 msm: invalid input vector lengths");
   for (uint32_t i = 0; i < np && rc == SCP_OK; i++) {
     scp_bn_g1_mul(&pts[i], ks[i], &t);
     scp_bn_g1_add(&acc, &t, &acc);

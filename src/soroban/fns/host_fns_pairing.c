@@ -18,10 +18,6 @@
 
 enum { BN_FP = 32, BN_FP2 = 64, BN_G1 = 64, BN_G2 = 128 };
 
-static int pair_invalid(scp_host *h, const char *what) {
-  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", what);
-}
-
 /* BytesObject::try_from_val of a vec element: a wrong tag is
  * Error(Value, UnexpectedType). */
 static int pair_err_type(scp_host *h) {
@@ -64,8 +60,8 @@ static int bn_fe_decode(scp_host *h, const uint8_t *b, size_t size, scp_fe2 *r) 
   bool ok = size == BN_FP ? scp_fe_from_be(f, b, &r->c0)
                           : scp_fe_from_be(f, b, &r->c1) && scp_fe_from_be(f, b + BN_FP, &r->c0);
   return ok ? SCP_OK
-            : pair_invalid(h, size == BN_FP ? "bn254: unable to deserialize bn254 Fp"
-                                            : "bn254: unable to deserialize bn254 Fp2");
+            : scp_hf_err_crypto(h, size == BN_FP ? "bn254: unable to deserialize bn254 Fp"
+                                                 : "bn254: unable to deserialize bn254 Fp2");
 }
 
 /* bn254_g2_affine_deserialize (always fully validated): visit; length,
@@ -77,9 +73,10 @@ static int bn_g2_decode(scp_host *h, uint64_t v, scp_ecp *pt) {
   const scp_hobj *o;
   int rc = scp_host_visit(h, v, &o);
   if (rc != SCP_OK) return rc;
-  if (o->len != BN_G2) return pair_invalid(h, "bn254 G2: invalid input length to deserialize");
+  if (o->len != BN_G2) return scp_hf_err_crypto(h, "bn254 G2: invalid input length to deserialize");
   const uint8_t *b = o->u.bytes;
-  if (b[0] & 0xc0) return pair_invalid(h, "bn254 G2 deserialize: the two flag bits must be unset");
+  if (b[0] & 0xc0)
+    return scp_hf_err_crypto(h, "bn254 G2 deserialize: the two flag bits must be unset");
   memset(pt, 0, sizeof *pt);
   bool zero = true;
   for (uint32_t i = 0; i < BN_G2 && zero; i++) zero = !b[i];
@@ -90,11 +87,11 @@ static int bn_g2_decode(scp_host *h, uint64_t v, scp_ecp *pt) {
   if (rc == SCP_OK) rc = bn_fe_decode(h, b + BN_FP2, BN_FP2, &pt->y);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_Bn254G2CheckPointOnCurve, -1);
   if (rc != SCP_OK) return rc;
-  if (!scp_ec_on_curve(&pc->g2, pt)) return pair_invalid(h, "bn254 G2: point not on curve");
+  if (!scp_ec_on_curve(&pc->g2, pt)) return scp_hf_err_crypto(h, "bn254 G2: point not on curve");
   rc = scp_host_charge(h, SCP_COST_Bn254G2CheckPointInSubgroup, -1);
   if (rc != SCP_OK) return rc;
   if (!scp_pairing_g2_in_subgroup(pc, pt))
-    return pair_invalid(h, "bn254 G2: point not in the correct subgroup");
+    return scp_hf_err_crypto(h, "bn254 G2: point not in the correct subgroup");
   return SCP_OK;
 }
 
@@ -174,7 +171,7 @@ static int pairing_check(scp_host *h, const uint64_t *a, const pair_curve *c, ui
   if (rc == SCP_OK) rc = pair_vec(h, a[1], c->g2_size, c->g2, &q, &nq);
   if (rc == SCP_OK) rc = scp_host_charge(h, c->pairing, np);
   if (rc == SCP_OK && (np != nq || np == 0))
-    rc = pair_invalid(h, "pairing: invalid input vector lengths");
+    rc = scp_hf_err_crypto(h, "pairing: invalid input vector lengths");
   bool one = false;
   if (rc == SCP_OK) one = scp_pairing_product_is_one(c->pc(), p, q, np);
   if (rc == SCP_OK) rc = scp_host_charge(h, SCP_COST_MemCmp, c->gt_size);

@@ -37,9 +37,6 @@ static scp_cost_type c_addsub(const pctx *c) {
   return c->bn ? SCP_COST_Bn254FrAddSub : SCP_COST_Bls12381FrAddSub;
 }
 
-static int crypto_err(scp_host *h, const char *msg) {
-  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", msg);
-}
 static int oob_err(scp_host *h, const char *msg) {
   return scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INDEX_BOUNDS, "%s", msg);
 }
@@ -117,7 +114,7 @@ static int vec_from_obj(const pctx *c, uint64_t v, pvec *out) {
   out->n = 0;
   for (uint32_t i = 0; i < n; i++) {
     uint64_t x = scp_hf_objp(c->h, v)->u.vals[i];
-    if (!is_u256(x)) return crypto_err(c->h, "element must be U256Val");
+    if (!is_u256(x)) return scp_hf_err_crypto(c->h, "element must be U256Val");
     rc = scp_hf_fr_from_val(c->h, c->bn, x, out->e[i]);
     if (rc != SCP_OK) return rc;
     out->n = i + 1;
@@ -140,7 +137,7 @@ static int mat_from_obj(const pctx *c, uint64_t v, pmat *out) {
   for (uint32_t i = 0; i < n; i++) {
     uint64_t row = scp_hf_objp(c->h, v)->u.vals[i];
     if (scp_val_tag_of(row) != SCP_TAG_VEC_OBJ)
-      return crypto_err(c->h, "poseidon_permutation: row must be a vector");
+      return scp_hf_err_crypto(c->h, "poseidon_permutation: row must be a vector");
     rc = vec_from_obj(c, row, &out->rows[i]);
     if (rc != SCP_OK) return rc;
   }
@@ -211,19 +208,19 @@ static int check_params(scp_host *h, const char *who, const char *len_msg, uint3
   char msg[128];
   if (d != 5) {
     snprintf(msg, sizeof msg, "%s: unsupported s-box degree", who);
-    return crypto_err(h, msg);
+    return scp_hf_err_crypto(h, msg);
   }
-  if (len != t) return crypto_err(h, len_msg);
+  if (len != t) return scp_hf_err_crypto(h, len_msg);
   if (rf % 2) {
     snprintf(msg, sizeof msg, "%s: `rounds_f` must be even", who);
-    return crypto_err(h, msg);
+    return scp_hf_err_crypto(h, msg);
   }
   if ((uint64_t)rf + rp > UINT32_MAX)
     return scp_host_err(h, SCP_ET_VALUE, SCP_EC_ARITH_DOMAIN, "arithmetic overflow");
   if (nrc != rf + rp) {
     snprintf(msg, sizeof msg,
              "%s: round constants length does not match No. of rounds (rounds_f + rounds_p)", who);
-    return crypto_err(h, msg);
+    return scp_hf_err_crypto(h, msg);
   }
   return SCP_OK;
 }
@@ -245,7 +242,7 @@ static int clone_state(const pctx *c, const pvec *in, pvec *st) {
  * (metered_clone MemCpy 32, then the addition). */
 static int add_rc(const pctx *c, pvec *st, const pvec *rc_row) {
   if (st->n != rc_row->n)
-    return crypto_err(c->h, "length mismatch between input array and round constants");
+    return scp_hf_err_crypto(c->h, "length mismatch between input array and round constants");
   int rc = charge_collect(c->h, st->n, SZ_FR);
   for (uint32_t i = 0; i < st->n && rc == SCP_OK; i++) {
     rc = scp_host_charge_copy(c->h, 1, SZ_FR);
@@ -266,7 +263,8 @@ static int sbox(const pctx *c, pvec *st, uint32_t d) {
 static int p1_matmul(const pctx *c, pvec *st, const pmat *mds) {
   uint32_t t = st->n;
   if (mds->n != t)
-    return crypto_err(c->h, "Poseidon: matmul matrix dimension does not match the input length");
+    return scp_hf_err_crypto(c->h,
+                             "Poseidon: matmul matrix dimension does not match the input length");
   int rc = scp_host_charge_bulk_init(c->h, t, SZ_FR);
   if (rc != SCP_OK) return rc;
   fr_t *out = calloc(t ? t : 1, sizeof *out);
@@ -274,7 +272,8 @@ static int p1_matmul(const pctx *c, pvec *st, const pmat *mds) {
   for (uint32_t i = 0; i < t && rc == SCP_OK; i++) {
     const pvec *row = &mds->rows[i];
     if (row->n != t) {
-      rc = crypto_err(c->h, "Poseidon: matmul matrix row length does not match input length");
+      rc = scp_hf_err_crypto(c->h,
+                             "Poseidon: matmul matrix row length does not match input length");
       break;
     }
     for (uint32_t j = 0; j < t && rc == SCP_OK; j++) {
@@ -300,7 +299,7 @@ static int p1_full_round(const pctx *c, pvec *st, const pvec *rcr, uint32_t d,
 static int p1_permute(const pctx *c, const pvec *in, uint32_t t, uint32_t d, uint32_t rf,
                       uint32_t rp, const pmat *mds, const pmat *rcs, pvec *st) {
   if (in->n != t)
-    return crypto_err(c->h, "Poseidon: permutation input length does not match `t`");
+    return scp_hf_err_crypto(c->h, "Poseidon: permutation input length does not match `t`");
   int rc = clone_state(c, in, st);
   uint32_t r = 0, half = rf / 2, p_end = half + rp;
   for (; r < half && rc == SCP_OK; r++) rc = p1_full_round(c, st, &rcs->rows[r], d, mds);
@@ -323,7 +322,8 @@ static int sum2(const pctx *c, uint64_t *sum, const uint64_t *a, const uint64_t 
 }
 
 static int p2_m4(const pctx *c, pvec *st, uint32_t t) {
-  if (t % 4) return crypto_err(c->h, "Poseidon2: matmul_m4 state size must be divisible by 4");
+  if (t % 4)
+    return scp_hf_err_crypto(c->h, "Poseidon2: matmul_m4 state size must be divisible by 4");
   int rc = SCP_OK;
   for (uint32_t i = 0; i < t / 4 && rc == SCP_OK; i++) {
     uint64_t(*s)[4] = &st->e[4 * i];
@@ -357,7 +357,7 @@ static int p2_m4(const pctx *c, pvec *st, uint32_t t) {
 
 static int p2_external(const pctx *c, pvec *st, uint32_t t) {
   if (st->n != t)
-    return crypto_err(c->h, "Poseidon2: matmul_external input length does not match `t`");
+    return scp_hf_err_crypto(c->h, "Poseidon2: matmul_external input length does not match `t`");
   fr_t sum;
   int rc = SCP_OK;
   switch (t) {
@@ -382,14 +382,14 @@ static int p2_external(const pctx *c, pvec *st, uint32_t t) {
     return rc;
   }
   default:
-    return crypto_err(c->h, "Poseidon2: matmul_external unsupported state size");
+    return scp_hf_err_crypto(c->h, "Poseidon2: matmul_external unsupported state size");
   }
 }
 
 static int p2_internal(const pctx *c, pvec *st, uint32_t t, const pvec *diag) {
   if (t != st->n || t != diag->n)
-    return crypto_err(c->h, "Poseidon2: matmul_internal length mismatch between `t`, input "
-                            "length and/or matrix length");
+    return scp_hf_err_crypto(c->h, "Poseidon2: matmul_internal length mismatch between `t`, "
+                                   "input length and/or matrix length");
   fr_t sum;
   int rc;
   switch (t) {
@@ -411,7 +411,7 @@ static int p2_internal(const pctx *c, pvec *st, uint32_t t, const pvec *diag) {
     }
     return rc;
   default:
-    return crypto_err(c->h, "Poseidon2: matmul_internal unsupported state size");
+    return scp_hf_err_crypto(c->h, "Poseidon2: matmul_internal unsupported state size");
   }
 }
 
@@ -425,7 +425,7 @@ static int p2_full_round(const pctx *c, pvec *st, const pvec *rcr, uint32_t t, u
 static int p2_permute(const pctx *c, const pvec *in, uint32_t t, uint32_t d, uint32_t rf,
                       uint32_t rp, const pvec *diag, const pmat *rcs, pvec *st) {
   if (in->n != t)
-    return crypto_err(c->h, "Poseidon2: permutation input length does not match `t`");
+    return scp_hf_err_crypto(c->h, "Poseidon2: permutation input length does not match `t`");
   int rc = clone_state(c, in, st);
   if (rc == SCP_OK) rc = p2_external(c, st, t);
   uint32_t r = 0, half = rf / 2, p_end = half + rp;

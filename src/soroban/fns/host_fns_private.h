@@ -53,6 +53,12 @@ static inline uint64_t scp_hf_magnitude(uint64_t n) {
 }
 
 /* A new Vec object taking over vals (no charge here). */
+/* Error(Crypto, InvalidInput) with the reference's text: what the curve,
+ * pairing, Poseidon and signature functions raise on a malformed input. */
+static inline int scp_hf_err_crypto(scp_host *h, const char *what) {
+  return scp_host_err(h, SCP_ET_CRYPTO, SCP_EC_INVALID_INPUT, "%s", what);
+}
+
 /* Linear-memory functions need a VM frame (host/mem_helper.rs). */
 static inline int scp_hf_err_not_vm(scp_host *h) {
   return scp_host_err(h, SCP_ET_WASM_VM, SCP_EC_INTERNAL_ERROR,

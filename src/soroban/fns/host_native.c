@@ -111,6 +111,16 @@ int scp_native_map_new(scp_host *h, const char *const *keys, const uint64_t *val
   return rc == SCP_OK ? scp_host_map_from_pairs_nocap(h, kv, n, out) : rc;
 }
 
+int scp_native_keys_ascending(scp_host *h, const char *const *keys, uint32_t i) {
+  size_t pl = strlen(keys[i - 1]), kl = strlen(keys[i]), mm = pl < kl ? pl : kl;
+  int rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)mm);
+  int c = mm ? memcmp(keys[i - 1], keys[i], mm) : 0;
+  if (rc == SCP_OK && (c > 0 || (!c && pl >= kl)))
+    rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT,
+                      "keys are not in ascending order when unpacking map");
+  return rc;
+}
+
 /* map_unpack_impl over &str keys, dense: the sizes must agree, the output
  * copy, the map's scan, then per key the order check (Budget compare of
  * the two strs: MemCmp(min)) and the map key against it. */
@@ -133,14 +143,7 @@ int scp_native_map_unpack(scp_host *h, uint64_t map, const char *const *keys, ui
   memcpy(kv, m->u.vals, 2 * (size_t)mlen * sizeof *kv);
   for (uint32_t i = 0; rc == SCP_OK && i < n; i++) {
     size_t kl = strlen(keys[i]);
-    if (i) {
-      size_t pl = strlen(keys[i - 1]), mm = pl < kl ? pl : kl;
-      rc = scp_host_charge(h, SCP_COST_MemCmp, (int64_t)mm);
-      int c = mm ? memcmp(keys[i - 1], keys[i], mm) : 0;
-      if (rc == SCP_OK && (c > 0 || (!c && pl >= kl)))
-        rc = scp_host_err(h, SCP_ET_OBJECT, SCP_EC_INVALID_INPUT,
-                          "keys are not in ascending order when unpacking map");
-    }
+    if (i) rc = scp_native_keys_ascending(h, keys, i);
     int ord = 0;
     if (rc == SCP_OK)
       rc = scp_hf_symbol_vs_bytes(h, kv[2 * i], (const uint8_t *)keys[i], (uint32_t)kl, &ord);

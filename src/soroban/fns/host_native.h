@@ -45,6 +45,10 @@ SCP_HIDDEN int scp_native_map_new(scp_host *h, const char *const *keys, const ui
 /* EnvBase::map_unpack_to_slice (data_helper.rs map_unpack_impl, dense). */
 SCP_HIDDEN int scp_native_map_unpack(scp_host *h, uint64_t map, const char *const *keys,
                                   uint32_t n, uint64_t *vals);
+/* map_unpack_impl's order check before key i > 0, dense or sparse: a
+ * Budget compare of keys[i - 1] and keys[i] as strs (MemCmp of the shorter
+ * length), Error(Object, InvalidInput) unless keys[i - 1] < keys[i]. */
+SCP_HIDDEN int scp_native_keys_ascending(scp_host *h, const char *const *keys, uint32_t i);
 /* Symbol::try_from_val(&str): a small symbol, else symbol_new_from_slice. */
 SCP_HIDDEN int scp_native_symbol(scp_host *h, const char *s, uint64_t *out);
 /* (A,).try_into_val / (A, B).try_into_val: vec_new_from_slice. */

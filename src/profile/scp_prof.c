@@ -26,7 +26,8 @@ typedef struct builder {
   const scp_tree *t;
   const scp_resolver *r;
   scp_profile *p;
-  scp_strtab frame_keys;        /* composed key -> frame id */
+  /* frame lookup: a frame's fields -> its id, open addressing */
+  uint32_t *fslots; size_t nfslots;
   line_acc *acc; size_t nacc, capacc;
   uint32_t *slots; size_t nslots;
   /* child lookup: (parent, frame) -> node, open addressing */
@@ -67,20 +68,31 @@ static int intern(builder *b, const char *s, uint32_t *id) {
   return SCP_OK;
 }
 
-/* "v0|v1|v2|v3|v4|v5" in decimal (a frame's key; snprintf was a third of
- * naming a node) */
-static void key_of(char key[80], const uint32_t v[6]) {
-  size_t n = 0;
-  for (int i = 0; i < 6; i++) {
-    char tmp[10];
-    char *s = scp_dec_u64(tmp + sizeof tmp, v[i]);
-    if (i) key[n++] = '|';
-    memcpy(key + n, s, (size_t)(tmp + sizeof tmp - s));
-    n += (size_t)(tmp + sizeof tmp - s);
-  }
-  key[n] = 0;
+static uint64_t pair_hash(uint32_t a, uint32_t c);
+
+/* A frame's identity: its fields as frame_id gives them */
+static uint64_t frame_hash(const scp_prof_frame *f) {
+  return scp_hash64(pair_hash(f->name, f->file) ^ (uint64_t)f->decl_line << 16 ^ (uint64_t)f->kind << 8 ^
+                    f->source ^ (uint64_t)f->body << 40);
 }
 
+static bool frame_rehash(builder *b, size_t n) {
+  uint32_t *s = malloc(n * sizeof *s);
+  if (!s) return false;
+  memset(s, 0xff, n * sizeof *s);
+  for (size_t i = 0; i < b->p->nframes; i++) {
+    size_t h = frame_hash(&b->p->frames[i]) & (n - 1);
+    while (s[h] != UINT32_MAX) h = (h + 1) & (n - 1);
+    s[h] = (uint32_t)i;
+  }
+  free(b->fslots);
+  b->fslots = s;
+  b->nfslots = n;
+  return true;
+}
+
+/* The frame of these fields, found or appended (frames in the order
+ * first met). */
 static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_t *out) {
   uint32_t name, file, body;
   const char *decl_file = fi->decl_file ? fi->decl_file : fi->file;
@@ -88,20 +100,23 @@ static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_
   if ((rc = intern(b, fi->name, &name)) || (rc = intern(b, decl_file, &file)) ||
       (rc = intern(b, fi->body, &body)))
     return rc;
-  char key[80];
-  key_of(key, (uint32_t[6]){name, file, fi->decl_line, (unsigned)kind, (unsigned)fi->source, body});
-  uint32_t id = scp_strtab_intern(&b->frame_keys, key);
-  if (id == UINT32_MAX) return SCP_ERR_NOMEM;
-  id -= 1;  /* strtab id 0 is "" */
-  if (id == b->p->nframes) {
-    if (!scp_grow(&b->p->frames, &b->p->capframes, b->p->nframes + 1, sizeof *b->p->frames))
-      return SCP_ERR_NOMEM;
-    b->p->frames[b->p->nframes++] = (scp_prof_frame){.name = name, .file = file,
-                                                     .decl_line = fi->decl_line,
-                                                     .kind = (uint8_t)kind,
-                                                     .source = fi->source, .body = body};
+  scp_profile *p = b->p;
+  const scp_prof_frame f = {.name = name, .file = file, .decl_line = fi->decl_line, .kind = (uint8_t)kind,
+                            .source = fi->source, .body = body};
+  size_t mask = b->nfslots - 1, h = frame_hash(&f) & mask;
+  for (; b->fslots[h] != UINT32_MAX; h = (h + 1) & mask) {
+    const scp_prof_frame *x = &p->frames[b->fslots[h]];
+    if (x->name == name && x->file == file && x->decl_line == f.decl_line && x->kind == f.kind &&
+        x->source == f.source && x->body == body) {
+      *out = b->fslots[h];
+      return SCP_OK;
+    }
   }
-  *out = id;
+  if (!scp_grow(&p->frames, &p->capframes, p->nframes + 1, sizeof *p->frames)) return SCP_ERR_NOMEM;
+  *out = (uint32_t)p->nframes;
+  p->frames[p->nframes++] = f;
+  b->fslots[h] = *out;
+  if (p->nframes * 2 > b->nfslots && !frame_rehash(b, b->nfslots * 2)) return SCP_ERR_NOMEM;
   return SCP_OK;
 }
 
@@ -689,7 +704,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   }
   memset(p->raw_node, 0xff, (t->n ? t->n : 1) * sizeof *p->raw_node);
   if (intern(&b, "", &p->status_msg) || !scp_grow(&p->nodes, &p->capnodes, 1, sizeof *p->nodes) ||
-      !child_rehash(&b, 1024) || !acc_rehash(&b, 1024)) {
+      !child_rehash(&b, 1024) || !acc_rehash(&b, 1024) || !frame_rehash(&b, 64)) {
     rc = SCP_ERR_NOMEM;
     goto done;
   }
@@ -701,7 +716,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   if ((rc = build_tree(&b))) goto done;
   rc = finish(&b);
 done:
-  scp_strtab_free(&b.frame_keys);
+  free(b.fslots);
   free(b.acc);
   free(b.slots);
   free(b.cslots);

@@ -349,13 +349,20 @@ static int book_pcs(builder *b, uint32_t raw, const scp_tree_node *rn, uint32_t 
   bool known = false, rows = false;
   pending q = {.any = false};
   int rc = SCP_OK;
+  /* no chain, or one of the node's own frame without a file: every pc
+   * goes to the node, file "" (id 0), line 0, as descending would */
+  bool flat = b->r->no_lines && b->r->no_lines(b->r->ctx, rn->module);
+  if (flat) {
+    q = (pending){.node = pn};
+    rows = b->r->pc_text != NULL;
+  }
   for (uint32_t i = 0; i < rn->npcs; i++) {
     const scp_pc_cost *pc = &rn->pcs[i];
     uint64_t cost[SCP_MAX_METRICS] = {0};
     for (unsigned m = 0; m < b->nm; m++) rest[m] -= cost[m] = scp_tree_pc_cost(t, pc, m);
     const scp_frame_info *chain = NULL;
-    size_t cn = b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
-    if (!known || chain != last || cn != last_n) {
+    size_t cn = flat ? 0 : b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
+    if (!flat && (!known || chain != last || cn != last_n)) {
       uint32_t at = pn, file = 0, line = 0;
       if (cn) {
         if ((rc = descend_inline(b, pn, chain, cn, &at)) || (rc = intern(b, chain[0].file, &file))) return rc;

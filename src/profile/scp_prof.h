@@ -63,6 +63,11 @@ typedef struct scp_resolver {
    * profile interns each distinct text once, not once per row. */
   const char *(*pc_text_key)(void *ctx, uint32_t module, uint64_t pc, uint32_t *key);
   struct scp_prof_memo *memo;
+  /* Optional (NULL: ask pc_chain): true when pc_chain answers every pc of
+   * module with no chain, or with one frame without a file at line 0 (a
+   * module without source lines): the builder then books each pc on its
+   * node, without a line, and does not ask. */
+  bool (*no_lines)(void *ctx, uint32_t module);
   /* Optional (NULL: none): the strings the new profile's table begins
    * with, in their order and with their ids, so that the profile they
    * come from can take the new one's table whole when it takes in the

@@ -145,6 +145,11 @@ static const char *pc_text_key(void *ctx, uint32_t module, uint64_t pc, uint32_t
   return scp_sol_prog_insn_key(st->entry, (uint32_t)((pc - st->text_addr) / 8), key);
 }
 
+/* without DWARF the mapper's chains are one frame, no file, line 0 */
+static bool no_lines(void *ctx, uint32_t module) {
+  return !scp_sym_has_dwarf(((sol_state *)ctx)->sym);
+}
+
 /* ---- set-up ---- */
 
 /* the program from the cache: loaded, relocated and verified the first
@@ -283,7 +288,7 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   st->sym = scp_sol_prog_sym(st->entry);
   scp_resolver resolver = {.ctx = st, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text,
                            .pc_text_key = pc_text_key, .memo = scp_sol_prog_memo(st->entry),
-                           .seed = st->seed};
+                           .no_lines = no_lines, .seed = st->seed};
   char status[700] = "";
   if (res->ierr.kind) {
     char name[96];

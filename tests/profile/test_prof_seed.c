@@ -5,6 +5,8 @@
  *     and rows' costs below are worked out by hand from the tree (a
  *     chain through an inlined frame, one in the function itself, one
  *     without a file, no chain at all, interleaved);
+ *   - a module the resolver says has no lines (scp_resolver.no_lines) is
+ *     booked without asking pc_chain, as asking would book it;
  *   - a kept text's text-rule check is remembered in the memo across
  *     builds: texts the rule escapes and texts it keeps, built twice with
  *     one memo, equal a build that asks pc_text row by row, string table
@@ -214,11 +216,42 @@ static void test_seed(void **state) {
   scp_tree_free(&t);
 }
 
+/* one frame without a file for pcs below 0x40, none above: no lines */
+static size_t flat_chain(void *c, uint32_t module, uint64_t pc, const scp_frame_info **chain) {
+  if (pc >= 0x40) return 0;
+  *chain = NOFILE;
+  return 1;
+}
+
+static bool no_lines(void *c, uint32_t module) { return true; }
+
+static void test_no_lines(void **state) {
+  static const uint64_t pcs[] = {0x30, 0x10, 0x50, 0x20, 0x60, 0x10};
+  static const uint64_t cost[] = {1, 2, 4, 8, 16, 32};
+  scp_tree t;
+  make_tree(&t, pcs, cost, 6);
+  scp_resolver asked = {.node_frame = node_frame, .pc_chain = flat_chain, .pc_text = pc_text};
+  scp_resolver told = asked;
+  told.no_lines = no_lines;
+  scp_profile *want = build(&t, &asked), *got = build(&t, &told);
+  assert_same(got, want);
+  uint32_t f = child_named(got, 0, "f");
+  assert_int_equal(got->nodes[f].nlines, 1);
+  assert_int_equal(line_cost(got, f, "", 0), 63);
+  assert_int_equal(got->nodes[f].npcs, 5);   /* 0x10 twice: one row */
+  assert_int_equal(got->pcs[got->nodes[f].pcs_first].cost[0], 34);
+  for (size_t i = 0; i < got->nraw_pcs; i++) assert_int_equal(got->raw_pcs[i].node, want->raw_pcs[i].node);
+  scp_profile_destroy(want);
+  scp_profile_destroy(got);
+  scp_tree_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_chain_runs),
     cmocka_unit_test(test_memo_rule_known),
     cmocka_unit_test(test_seed),
+    cmocka_unit_test(test_no_lines),
   };
   return cmocka_run_group_tests_name("profile_seed", tests, NULL, NULL);
 }

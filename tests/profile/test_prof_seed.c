@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "profile/scp_prof.h"
+#include "prof_same.h"
 
 static int node_frame(void *c, const scp_tree_node *n, scp_frame_info *out) {
   out->name = n->kind == SCP_KIND_ROOT ? "root" : "f";
@@ -76,14 +77,6 @@ static void make_tree(scp_tree *t, const uint64_t *pcs, const uint64_t *cost, si
   }
 }
 
-static scp_profile *build(const scp_tree *t, const scp_resolver *r) {
-  scp_metric m[1] = {{.name = "CPU", .unit = "instructions"}};
-  scp_profile *p = NULL;
-  scp_error err = {0};
-  assert_int_equal(scp_prof_build(t, m, r, &p, &err), SCP_OK);
-  return p;
-}
-
 static uint32_t child_named(const scp_profile *p, uint32_t parent, const char *name) {
   for (uint32_t c = p->nodes[parent].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
     if (!strcmp(scp_prof_str(p, p->frames[p->nodes[c].frame].name), name)) return c;
@@ -106,7 +99,7 @@ static void test_chain_runs(void **state) {
   scp_tree t;
   make_tree(&t, pcs, cost, 7);
   scp_resolver r = {.node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
-  scp_profile *p = build(&t, &r);
+  scp_profile *p = prof_build(&t, &r);
   uint32_t f = child_named(p, 0, "f"), h = child_named(p, f, "h");
   /* h at a.c:1: 0x10, 0x20 twice, 0x40 */
   assert_int_equal(p->nodes[h].nlines, 1);
@@ -139,20 +132,6 @@ static void test_chain_runs(void **state) {
   scp_tree_free(&t);
 }
 
-static void assert_same(const scp_profile *a, const scp_profile *b) {
-  assert_int_equal(a->strs.n, b->strs.n);
-  for (uint32_t i = 0; i < a->strs.n; i++) assert_string_equal(scp_prof_str(a, i), scp_prof_str(b, i));
-  assert_int_equal(a->nnodes, b->nnodes);
-  for (size_t i = 0; i < a->nnodes; i++) assert_int_equal(a->frames[a->nodes[i].frame].name, b->frames[b->nodes[i].frame].name);
-  assert_int_equal(a->npcs, b->npcs);
-  for (size_t i = 0; i < a->npcs; i++) {
-    assert_int_equal(a->pcs[i].pc, b->pcs[i].pc);
-    assert_int_equal(a->pcs[i].node, b->pcs[i].node);
-    assert_int_equal(a->pcs[i].text, b->pcs[i].text);
-    assert_int_equal(a->pcs[i].cost[0], b->pcs[i].cost[0]);
-  }
-}
-
 static void test_memo_rule_known(void **state) {
   static const uint64_t pcs[] = {0x10, 0x20, 0x30, 0x40, 0x50, 0x60};
   static const uint64_t cost[] = {1, 2, 3, 4, 5, 6};
@@ -163,10 +142,10 @@ static void test_memo_rule_known(void **state) {
   scp_resolver kept = plain;
   kept.pc_text_key = pc_text_key;
   kept.memo = &memo;
-  scp_profile *want = build(&t, &plain);
+  scp_profile *want = prof_build(&t, &plain);
   for (int round = 0; round < 2; round++) {
-    scp_profile *got = build(&t, &kept);
-    assert_same(got, want);
+    scp_profile *got = prof_build(&t, &kept);
+    prof_assert_same(got, want);
     scp_profile_destroy(got);
     /* the first build knew the rule's answer for every text it met */
     assert_int_equal(memo.safe[0], 1);
@@ -186,18 +165,18 @@ static void test_seed(void **state) {
   scp_tree t;
   make_tree(&t, pcs, cost, 5);
   scp_resolver r = {.node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
-  scp_profile *want = build(&t, &r);
+  scp_profile *want = prof_build(&t, &r);
   /* its own table: nothing new, every id the same */
   r.seed = &want->strs;
-  scp_profile *again = build(&t, &r);
-  assert_same(again, want);
+  scp_profile *again = prof_build(&t, &r);
+  prof_assert_same(again, want);
   /* another table: its strings first, then the build's, reading the same */
   scp_strtab other = {0};
   assert_int_equal(scp_strtab_intern(&other, "transaction"), 1);
   assert_int_equal(scp_strtab_intern(&other, "a.c"), 2);
   assert_int_equal(scp_strtab_intern(&other, "instruction #1"), 3);
   r.seed = &other;
-  scp_profile *got = build(&t, &r);
+  scp_profile *got = prof_build(&t, &r);
   for (uint32_t i = 0; i < other.n; i++) assert_string_equal(scp_prof_str(got, i), scp_strtab_get(&other, i));
   assert_int_equal(got->strs.n, want->strs.n + 2);   /* "a.c" was in both */
   assert_int_equal(got->nnodes, want->nnodes);
@@ -233,8 +212,8 @@ static void test_no_lines(void **state) {
   scp_resolver asked = {.node_frame = node_frame, .pc_chain = flat_chain, .pc_text = pc_text};
   scp_resolver told = asked;
   told.no_lines = no_lines;
-  scp_profile *want = build(&t, &asked), *got = build(&t, &told);
-  assert_same(got, want);
+  scp_profile *want = prof_build(&t, &asked), *got = prof_build(&t, &told);
+  prof_assert_same(got, want);
   uint32_t f = child_named(got, 0, "f");
   assert_int_equal(got->nodes[f].nlines, 1);
   assert_int_equal(line_cost(got, f, "", 0), 63);

@@ -38,16 +38,18 @@ static int node_frame(void *c, const scp_tree_node *n, scp_frame_info *out) {
 }
 
 /* 0x10, 0x20, 0x40: h inlined into f at a.c:7, running a.c:1; 0x30: f at
- * a.c:2; 0x50: f, no file; 0x60: no chain */
+ * a.c:2; 0x70: f at a.c:3; 0x50: f, no file; 0x60: no chain */
 static const scp_frame_info INL[2] = {{.name = "h", .file = "a.c", .line = 1, .inlined = 1},
                                       {.name = "f", .file = "a.c", .line = 7}};
 static const scp_frame_info OWN[1] = {{.name = "f", .file = "a.c", .line = 2}};
+static const scp_frame_info OWN3[1] = {{.name = "f", .file = "a.c", .line = 3}};
 static const scp_frame_info NOFILE[1] = {{.name = "f", .file = ""}};
 
 static size_t pc_chain(void *c, uint32_t module, uint64_t pc, const scp_frame_info **chain) {
   switch (pc) {
   case 0x10: case 0x20: case 0x40: *chain = INL; return 2;
   case 0x30: *chain = OWN; return 1;
+  case 0x70: *chain = OWN3; return 1;
   case 0x50: *chain = NOFILE; return 1;
   default: return 0;
   }
@@ -94,10 +96,10 @@ static uint64_t line_cost(const scp_profile *p, uint32_t node, const char *file,
 }
 
 static void test_chain_runs(void **state) {
-  static const uint64_t pcs[] = {0x10, 0x20, 0x30, 0x40, 0x50, 0x60, 0x20};
-  static const uint64_t cost[] = {1, 2, 4, 8, 16, 32, 64};
+  static const uint64_t pcs[] = {0x10, 0x20, 0x30, 0x70, 0x40, 0x50, 0x60, 0x20};
+  static const uint64_t cost[] = {1, 2, 4, 128, 8, 16, 32, 64};
   scp_tree t;
-  make_tree(&t, pcs, cost, 7);
+  make_tree(&t, pcs, cost, 8);
   scp_resolver r = {.node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
   scp_profile *p = prof_build(&t, &r);
   uint32_t f = child_named(p, 0, "f"), h = child_named(p, f, "h");
@@ -106,12 +108,13 @@ static void test_chain_runs(void **state) {
   assert_int_equal(line_cost(p, h, "a.c", 1), 1 + 2 + 8 + 64);
   assert_int_equal(p->nodes[h].self[0], 75);
   assert_int_equal(p->nodes[h].call_line, 7);
-  /* f: a.c:2 (0x30), and no file (0x50, 0x60) */
-  assert_int_equal(p->nodes[f].nlines, 2);
+  /* f: a.c:2 (0x30), a.c:3 (0x70, right after it), and no file (0x50, 0x60) */
+  assert_int_equal(p->nodes[f].nlines, 3);
   assert_int_equal(line_cost(p, f, "a.c", 2), 4);
+  assert_int_equal(line_cost(p, f, "a.c", 3), 128);
   assert_int_equal(line_cost(p, f, "", 0), 16 + 32);
-  assert_int_equal(p->nodes[f].self[0], 52);
-  assert_int_equal(p->nodes[f].total[0], 127);
+  assert_int_equal(p->nodes[f].self[0], 180);
+  assert_int_equal(p->nodes[f].total[0], 255);
   /* rows only where there is no file: f's 0x50 and 0x60, by pc */
   assert_int_equal(p->npcs, 2);
   assert_int_equal(p->nodes[f].npcs, 2);

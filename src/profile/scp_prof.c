@@ -26,7 +26,8 @@ typedef struct builder {
   const scp_tree *t;
   const scp_resolver *r;
   scp_profile *p;
-  scp_strtab frame_keys;        /* composed key -> frame id */
+  /* frame lookup: a frame's fields -> its id, open addressing */
+  uint32_t *fslots; size_t nfslots;
   line_acc *acc; size_t nacc, capacc;
   uint32_t *slots; size_t nslots;
   /* child lookup: (parent, frame) -> node, open addressing */
@@ -67,20 +68,31 @@ static int intern(builder *b, const char *s, uint32_t *id) {
   return SCP_OK;
 }
 
-/* "v0|v1|v2|v3|v4|v5" in decimal (a frame's key; snprintf was a third of
- * naming a node) */
-static void key_of(char key[80], const uint32_t v[6]) {
-  size_t n = 0;
-  for (int i = 0; i < 6; i++) {
-    char tmp[10];
-    char *s = scp_dec_u64(tmp + sizeof tmp, v[i]);
-    if (i) key[n++] = '|';
-    memcpy(key + n, s, (size_t)(tmp + sizeof tmp - s));
-    n += (size_t)(tmp + sizeof tmp - s);
-  }
-  key[n] = 0;
+static uint64_t pair_hash(uint32_t a, uint32_t c);
+
+/* A frame's identity: its fields as frame_id gives them */
+static uint64_t frame_hash(const scp_prof_frame *f) {
+  return scp_hash64(pair_hash(f->name, f->file) ^ (uint64_t)f->decl_line << 16 ^ (uint64_t)f->kind << 8 ^
+                    f->source ^ (uint64_t)f->body << 40);
 }
 
+static bool frame_rehash(builder *b, size_t n) {
+  uint32_t *s = malloc(n * sizeof *s);
+  if (!s) return false;
+  memset(s, 0xff, n * sizeof *s);
+  for (size_t i = 0; i < b->p->nframes; i++) {
+    size_t h = frame_hash(&b->p->frames[i]) & (n - 1);
+    while (s[h] != UINT32_MAX) h = (h + 1) & (n - 1);
+    s[h] = (uint32_t)i;
+  }
+  free(b->fslots);
+  b->fslots = s;
+  b->nfslots = n;
+  return true;
+}
+
+/* The frame of these fields, found or appended (frames in the order
+ * first met). */
 static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_t *out) {
   uint32_t name, file, body;
   const char *decl_file = fi->decl_file ? fi->decl_file : fi->file;
@@ -88,20 +100,23 @@ static int frame_id(builder *b, const scp_frame_info *fi, scp_kind kind, uint32_
   if ((rc = intern(b, fi->name, &name)) || (rc = intern(b, decl_file, &file)) ||
       (rc = intern(b, fi->body, &body)))
     return rc;
-  char key[80];
-  key_of(key, (uint32_t[6]){name, file, fi->decl_line, (unsigned)kind, (unsigned)fi->source, body});
-  uint32_t id = scp_strtab_intern(&b->frame_keys, key);
-  if (id == UINT32_MAX) return SCP_ERR_NOMEM;
-  id -= 1;  /* strtab id 0 is "" */
-  if (id == b->p->nframes) {
-    if (!scp_grow(&b->p->frames, &b->p->capframes, b->p->nframes + 1, sizeof *b->p->frames))
-      return SCP_ERR_NOMEM;
-    b->p->frames[b->p->nframes++] = (scp_prof_frame){.name = name, .file = file,
-                                                     .decl_line = fi->decl_line,
-                                                     .kind = (uint8_t)kind,
-                                                     .source = fi->source, .body = body};
+  scp_profile *p = b->p;
+  const scp_prof_frame f = {.name = name, .file = file, .decl_line = fi->decl_line, .kind = (uint8_t)kind,
+                            .source = fi->source, .body = body};
+  size_t mask = b->nfslots - 1, h = frame_hash(&f) & mask;
+  for (; b->fslots[h] != UINT32_MAX; h = (h + 1) & mask) {
+    const scp_prof_frame *x = &p->frames[b->fslots[h]];
+    if (x->name == name && x->file == file && x->decl_line == f.decl_line && x->kind == f.kind &&
+        x->source == f.source && x->body == body) {
+      *out = b->fslots[h];
+      return SCP_OK;
+    }
   }
-  *out = id;
+  if (!scp_grow(&p->frames, &p->capframes, p->nframes + 1, sizeof *p->frames)) return SCP_ERR_NOMEM;
+  *out = (uint32_t)p->nframes;
+  p->frames[p->nframes++] = f;
+  b->fslots[h] = *out;
+  if (p->nframes * 2 > b->nfslots && !frame_rehash(b, b->nfslots * 2)) return SCP_ERR_NOMEM;
   return SCP_OK;
 }
 
@@ -237,9 +252,12 @@ static bool memo_grow(scp_prof_memo *m, size_t need) {
   uint32_t *stamp = realloc(m->stamp, cap * sizeof *stamp);
   if (stamp) m->stamp = stamp;
   uint32_t *id = stamp ? realloc(m->id, cap * sizeof *id) : NULL;
-  if (!id) return false;
-  m->id = id;
+  if (id) m->id = id;
+  uint8_t *safe = id ? realloc(m->safe, cap) : NULL;
+  if (!safe) return false;
+  m->safe = safe;
   memset(stamp + m->cap, 0, (cap - m->cap) * sizeof *stamp);
+  memset(safe + m->cap, 0, cap - m->cap);
   m->cap = cap;
   return true;
 }
@@ -248,6 +266,7 @@ void scp_prof_memo_free(scp_prof_memo *m) {
   if (!m) return;
   free(m->stamp);
   free(m->id);
+  free(m->safe);
   memset(m, 0, sizeof *m);
 }
 
@@ -263,13 +282,20 @@ static int pc_text_id(builder *b, uint32_t module, uint64_t pc, uint32_t *id) {
       *id = m->id[key];
       return SCP_OK;
     }
-    int rc = intern_text(b, t, id);
     /* out of memory for the memo: the text is interned all the same */
-    if (!rc && (key < m->cap || memo_grow(m, (size_t)key + 1))) {
+    bool kept = key < m->cap || memo_grow(m, (size_t)key + 1);
+    size_t len = strlen(t);
+    uint8_t safe = kept ? m->safe[key] : 0;
+    if (!safe) safe = scp_text_is_safe(t, len) ? 1 : 2;
+    /* what scp_strtab_intern_safe does, its check known */
+    *id = safe == 1 ? scp_strtab_intern_n(&b->p->strs, t, len) : scp_strtab_intern_safe(&b->p->strs, t, len);
+    if (*id == UINT32_MAX) return SCP_ERR_NOMEM;
+    if (kept) {
+      m->safe[key] = safe;
       m->stamp[key] = m->gen;
       m->id[key] = *id;
     }
-    return rc;
+    return SCP_OK;
   }
   char text[96];
   size_t n = r->pc_text(r->ctx, module, pc, text, sizeof text);
@@ -285,11 +311,82 @@ static int add_pc_row(builder *b, uint32_t node, uint32_t module, const scp_pc_c
   uint32_t id;
   int rc = pc_text_id(b, module, pc, &id);
   if (rc) return rc;
-  if (!scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
+  if (p->npcs == p->cappcs && !scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
   scp_prof_pc *r = &p->pcs[p->npcs++];
   *r = (scp_prof_pc){.pc = pc, .node = node, .text = id, .runs = e->runs};
   memcpy(r->cost, cost, sizeof r->cost);
   return SCP_OK;
+}
+
+/* Rows booked to one (node, file, line) in a row: summed here and booked
+ * once (sums are the same in any order, and book interns nothing). */
+typedef struct pending {
+  uint32_t node, file, line;
+  bool any;
+  uint64_t cost[SCP_MAX_METRICS];
+  uint64_t ahead;
+} pending;
+
+static int flush(builder *b, pending *q) {
+  if (!q->any) return SCP_OK;
+  q->any = false;
+  int rc = book(b, q->node, q->file, q->line, q->cost, q->ahead);
+  memset(q->cost, 0, sizeof q->cost);
+  q->ahead = 0;
+  return rc;
+}
+
+/* Raw node rn's (raw id raw, profile node pn) per-pc costs through their
+ * inline chains; rest keeps what no pc holds.  Where a chain leads is
+ * worked out once per run of pcs that share it: the resolver's storage
+ * is not rewritten during a build, so the same pointer and count are the
+ * same chain, and descending it again would find the nodes and strings
+ * the first descent made. */
+static int book_pcs(builder *b, uint32_t raw, const scp_tree_node *rn, uint32_t pn, uint64_t *rest) {
+  const scp_tree *t = b->t;
+  const scp_frame_info *last = NULL;
+  size_t last_n = 0;
+  bool known = false, rows = false;
+  pending q = {.any = false};
+  int rc = SCP_OK;
+  /* no chain, or one of the node's own frame without a file: every pc
+   * goes to the node, file "" (id 0), line 0, as descending would */
+  bool flat = b->r->no_lines && b->r->no_lines(b->r->ctx, rn->module);
+  if (flat) {
+    q = (pending){.node = pn};
+    rows = b->r->pc_text != NULL;
+  }
+  for (uint32_t i = 0; i < rn->npcs; i++) {
+    const scp_pc_cost *pc = &rn->pcs[i];
+    uint64_t cost[SCP_MAX_METRICS] = {0};
+    for (unsigned m = 0; m < b->nm; m++) rest[m] -= cost[m] = scp_tree_pc_cost(t, pc, m);
+    const scp_frame_info *chain = NULL;
+    size_t cn = flat ? 0 : b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
+    if (!flat && (!known || chain != last || cn != last_n)) {
+      uint32_t at = pn, file = 0, line = 0;
+      if (cn) {
+        if ((rc = descend_inline(b, pn, chain, cn, &at)) || (rc = intern(b, chain[0].file, &file))) return rc;
+        line = chain[0].line;
+      }
+      if (q.any && (at != q.node || file != q.file || line != q.line) && (rc = flush(b, &q))) return rc;
+      q.node = at;
+      q.file = file;
+      q.line = line;
+      rows = b->r->pc_text && !*scp_prof_str(b->p, file);
+      known = true;
+      last = chain;
+      last_n = cn;
+    }
+    q.any = true;
+    for (unsigned m = 0; m < b->nm; m++) q.cost[m] += cost[m];
+    q.ahead += pc->ahead;
+    if (rows && (rc = add_pc_row(b, q.node, rn->module, pc, cost))) return rc;
+    scp_profile *p = b->p;
+    if (p->nraw_pcs == p->capraw_pcs && !scp_grow(&p->raw_pcs, &p->capraw_pcs, p->nraw_pcs + 1, sizeof *p->raw_pcs))
+      return SCP_ERR_NOMEM;
+    p->raw_pcs[p->nraw_pcs++] = (scp_prof_rawpc){.raw = raw, .node = q.node, .pc = pc->pc};
+  }
+  return flush(b, &q);
 }
 
 static int build_tree(builder *b) {
@@ -326,26 +423,7 @@ static int build_tree(builder *b) {
     /* self costs: per pc through the inline chain, the rest on the node */
     uint64_t rest[SCP_MAX_METRICS];
     memcpy(rest, rn->self, sizeof rest);
-    for (uint32_t i = 0; i < rn->npcs && !rc; i++) {
-      const scp_pc_cost *pc = &rn->pcs[i];
-      uint64_t cost[SCP_MAX_METRICS];
-      for (unsigned m = 0; m < b->nm; m++) rest[m] -= cost[m] = scp_tree_pc_cost(t, pc, m);
-      const scp_frame_info *chain = NULL;
-      size_t cn = b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
-      uint32_t at = pn, file = 0, line = 0;
-      if (cn) {
-        if ((rc = descend_inline(b, pn, chain, cn, &at))) break;
-        if ((rc = intern(b, chain[0].file, &file))) break;
-        line = chain[0].line;
-      }
-      rc = book(b, at, file, line, cost, pc->ahead);
-      if (!rc && b->r->pc_text && !*scp_prof_str(b->p, file)) rc = add_pc_row(b, at, rn->module, pc, cost);
-      if (!rc && !scp_grow(&b->p->raw_pcs, &b->p->capraw_pcs, b->p->nraw_pcs + 1,
-                           sizeof *b->p->raw_pcs))
-        rc = SCP_ERR_NOMEM;
-      if (!rc) b->p->raw_pcs[b->p->nraw_pcs++] = (scp_prof_rawpc){.raw = w.raw, .node = at, .pc = pc->pc};
-    }
-    if (rc) break;
+    if ((rc = book_pcs(b, w.raw, rn, pn, rest))) break;
     bool any = false;
     for (unsigned m = 0; m < b->nm; m++) any |= rest[m] != 0;
     if (any && (rc = book(b, pn, 0, 0, rest, 0))) break;
@@ -599,6 +677,18 @@ static int reserve(builder *b) {
   return SCP_OK;
 }
 
+/* The resolver's seed strings after "" (id 0), each at its seed id. */
+static int seed(builder *b) {
+  const scp_strtab *s = b->r->seed;
+  for (uint32_t i = 1; s && i < s->n; i++) {
+    const char *x = scp_strtab_get(s, i);
+    uint32_t id = scp_strtab_intern_n(&b->p->strs, x, strlen(x));
+    if (id == UINT32_MAX) return SCP_ERR_NOMEM;
+    if (id != i) return SCP_ERR_ARG;   /* not a table's strings */
+  }
+  return SCP_OK;
+}
+
 int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resolver *r,
                    scp_profile **out, scp_error *err) {
   *out = NULL;
@@ -621,10 +711,11 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   }
   memset(p->raw_node, 0xff, (t->n ? t->n : 1) * sizeof *p->raw_node);
   if (intern(&b, "", &p->status_msg) || !scp_grow(&p->nodes, &p->capnodes, 1, sizeof *p->nodes) ||
-      !child_rehash(&b, 1024) || !acc_rehash(&b, 1024)) {
+      !child_rehash(&b, 1024) || !acc_rehash(&b, 1024) || !frame_rehash(&b, 64)) {
     rc = SCP_ERR_NOMEM;
     goto done;
   }
+  if ((rc = seed(&b))) goto done;
   memset(&p->nodes[0], 0, sizeof p->nodes[0]);
   p->nodes[0].parent = p->nodes[0].first_child = p->nodes[0].next_sibling = SCP_NODE_NONE;
   p->nnodes = 1;
@@ -632,7 +723,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   if ((rc = build_tree(&b))) goto done;
   rc = finish(&b);
 done:
-  scp_strtab_free(&b.frame_keys);
+  free(b.fslots);
   free(b.acc);
   free(b.slots);
   free(b.cslots);

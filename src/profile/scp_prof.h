@@ -63,6 +63,16 @@ typedef struct scp_resolver {
    * profile interns each distinct text once, not once per row. */
   const char *(*pc_text_key)(void *ctx, uint32_t module, uint64_t pc, uint32_t *key);
   struct scp_prof_memo *memo;
+  /* Optional (NULL: ask pc_chain): true when pc_chain answers every pc of
+   * module with no chain, or with one frame without a file at line 0 (a
+   * module without source lines): the builder then books each pc on its
+   * node, without a line, and does not ask. */
+  bool (*no_lines)(void *ctx, uint32_t module);
+  /* Optional (NULL: none): the strings the new profile's table begins
+   * with, in their order and with their ids, so that the profile they
+   * come from can take the new one's table whole when it takes in the
+   * new profile (sol_txprof), instead of interning each string again. */
+  const scp_strtab *seed;
 } scp_resolver;
 
 /* What a resolver's kept texts (pc_text_key) are in the profile being
@@ -73,6 +83,10 @@ typedef struct scp_prof_memo {
   uint32_t *stamp, *id;
   size_t cap;
   uint32_t gen;
+  /* per key, kept across builds (a key stands for one text while the
+   * memo lives): 0 not yet known, 1 the text passes the text rule as it
+   * is, 2 the rule changes it; the builder then skips the check */
+  uint8_t *safe;
 } scp_prof_memo;
 void scp_prof_memo_free(scp_prof_memo *m);
 

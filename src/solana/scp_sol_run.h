@@ -90,6 +90,11 @@ typedef struct scp_sol_result {
  * option: heap size, account index), SCP_ERR_INTERNAL (the Σ self CU
  * invariant does not hold), SCP_ERR_NOMEM.  On error *res is empty. */
 int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err);
+/* The same, res->profile's string table beginning with seed's strings
+ * (scp_resolver.seed; NULL: none): a transaction's profile's, which can
+ * then take the instruction's table whole (sol_txprof_graft_take). */
+int scp_sol_run_seeded(const scp_sol_run_opts *o, const scp_strtab *seed, scp_sol_result *res,
+                       scp_error *err);
 void scp_sol_result_free(scp_sol_result *res);
 
 /* What an ELF is: its sBPF version and functions (the loader's call

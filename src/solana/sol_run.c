@@ -30,6 +30,7 @@ typedef struct sol_state {
   char key_text[SCP_SOL_B58_KEY_MAX];
   char frame[160];
   sol_progframe pf;               /* the root: the program and what it ran */
+  const scp_strtab *seed;         /* the profile's first strings (scp_resolver.seed) */
 } sol_state;
 
 /* ---- the VM as the syscall bodies see it ---- */
@@ -142,6 +143,11 @@ static const char *pc_text_key(void *ctx, uint32_t module, uint64_t pc, uint32_t
   const sol_state *st = ctx;
   if (pc < st->text_addr || (pc - st->text_addr) % 8 || (pc - st->text_addr) / 8 > UINT32_MAX) return NULL;
   return scp_sol_prog_insn_key(st->entry, (uint32_t)((pc - st->text_addr) / 8), key);
+}
+
+/* without DWARF the mapper's chains are one frame, no file, line 0 */
+static bool no_lines(void *ctx, uint32_t module) {
+  return !scp_sym_has_dwarf(((sol_state *)ctx)->sym);
 }
 
 /* ---- set-up ---- */
@@ -281,7 +287,8 @@ static int add_meta(void *ctx, scp_profile *p, scp_error *err) {
 static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
   st->sym = scp_sol_prog_sym(st->entry);
   scp_resolver resolver = {.ctx = st, .node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text,
-                           .pc_text_key = pc_text_key, .memo = scp_sol_prog_memo(st->entry)};
+                           .pc_text_key = pc_text_key, .memo = scp_sol_prog_memo(st->entry),
+                           .no_lines = no_lines, .seed = st->seed};
   char status[700] = "";
   if (res->ierr.kind) {
     char name[96];
@@ -331,7 +338,7 @@ done:
   return rc;
 }
 
-static int run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
+static int run(const scp_sol_run_opts *o, const scp_strtab *seed, scp_sol_result *res, scp_error *err) {
   memset(res, 0, sizeof *res);
   int rc = check_opts(o, err);
   if (rc) return rc;
@@ -344,6 +351,7 @@ static int run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
   }
   size_t nsaved = 0;
   st->o = o;
+  st->seed = seed;
   st->limit = st->meter = o->cu_limit ? o->cu_limit : SCP_SOL_DEFAULT_CU_LIMIT;
   res->cu_limit = st->limit;
   memcpy(st->c.program_id, o->program_id, 32);
@@ -419,12 +427,17 @@ fail:
 }
 
 int scp_sol_run(const scp_sol_run_opts *o, scp_sol_result *res, scp_error *err) {
-  if (o->cache) return run(o, res, err);
+  return scp_sol_run_seeded(o, NULL, res, err);
+}
+
+int scp_sol_run_seeded(const scp_sol_run_opts *o, const scp_strtab *seed, scp_sol_result *res,
+                       scp_error *err) {
+  if (o->cache) return run(o, seed, res, err);
   /* a cache for this instruction alone, which its CPIs share */
   scp_sol_run_opts with = *o;
   memset(res, 0, sizeof *res);
   int rc = scp_sol_progs_new(&with.cache, err);
-  if (!rc) rc = run(&with, res, err);
+  if (!rc) rc = run(&with, seed, res, err);
   scp_sol_progs_free(with.cache);
   return rc;
 }

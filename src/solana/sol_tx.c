@@ -30,6 +30,11 @@ static const uint8_t LOADER_IDS[4][32] = {
 
 #define RENT_PER_BYTE SCP_SOL_RENT_PER_BYTE
 #define ACCOUNT_STORAGE_OVERHEAD SCP_SOL_ACCOUNT_OVERHEAD
+/* A transaction's profile with at most this many strings is copied into
+ * its next program instruction's table, which it then takes whole (a
+ * first instruction's: a handful); past it, copying would cost what
+ * interning the instruction's strings does. */
+#define SEED_MAX 64
 
 void scp_sol_blockhash_genesis(uint8_t out[32]) {
   /* sha256("genesis"), written out: every transaction starts from it, and
@@ -172,8 +177,13 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
                          t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash, t->o->sysvars,
                          t->o->features, t->o->cache, t->o->idls};
   memcpy(ro.program_id, p->id, 32);
+  /* the instruction's node first: then the profile's strings are all
+   * there when the instruction's profile starts from them */
+  uint32_t node = 0;
+  if (t->prof && sol_txprof_ix(t->prof, k + 1, x->label, &node)) return scp_fail(t->err, SCP_ERR_NOMEM, "out of memory");
+  const scp_strtab *seed = t->prof && t->prof->strs.n <= SEED_MAX ? &t->prof->strs : NULL;
   scp_sol_result r;
-  int rc = scp_sol_run(&ro, &r, t->err);
+  int rc = scp_sol_run_seeded(&ro, seed, &r, t->err);
   if (rc) return rc;
   for (size_t i = 0; i < r.nlogs; i++) sol_logs_add(&t->logs, "%s", r.logs[i]);
   for (size_t i = 0; i < r.ninner; i++) {
@@ -190,11 +200,8 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   t->meter -= r.cu <= t->meter ? r.cu : t->meter;
   *ierr = r.ierr;
   t->res->out_of_cu = r.out_of_cu;
-  if (t->prof) {
-    uint32_t node;
-    if ((rc = sol_txprof_ix(t->prof, k + 1, x->label, &node)) || (rc = sol_txprof_graft(t->prof, node, r.profile)))
-      rc = scp_fail(t->err, rc, "out of memory");
-  }
+  if (t->prof && (rc = sol_txprof_graft_take(t->prof, node, r.profile)))
+    rc = scp_fail(t->err, rc, "out of memory");
   scp_sol_result_free(&r);
   return rc;
 }

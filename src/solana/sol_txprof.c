@@ -147,14 +147,31 @@ int sol_txprof_leaf(scp_profile *p, uint32_t at, const sol_progframe *pf, uint64
   return SCP_OK;
 }
 
-static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root);
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, bool same);
 
 int sol_txprof_graft(scp_profile *p, uint32_t at, const scp_profile *sub) {
-  return graft(p, at, sub, false);
+  return graft(p, at, sub, false, false);
 }
 
 int sol_txprof_merge(scp_profile *p, uint32_t at, const scp_profile *sub) {
-  return graft(p, at, sub, true);
+  return graft(p, at, sub, true, false);
+}
+
+/* sub's strings begin with all of p's, id for id */
+static bool strs_extend(const scp_profile *sub, const scp_profile *p) {
+  if (!p->strs.n || sub->strs.n < p->strs.n) return false;
+  for (uint32_t i = 0; i < p->strs.n; i++)
+    if (strcmp(scp_prof_str(sub, i), scp_prof_str(p, i))) return false;
+  return true;
+}
+
+int sol_txprof_graft_take(scp_profile *p, uint32_t at, scp_profile *sub) {
+  if (!strs_extend(sub, p)) return graft(p, at, sub, false, false);
+  /* p's ids keep their strings in sub's table, and sub's are p's now */
+  scp_strtab mine = p->strs;
+  p->strs = sub->strs;
+  sub->strs = mine;
+  return graft(p, at, sub, false, true);
 }
 
 int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
@@ -167,11 +184,13 @@ int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
 typedef struct graft_map {
   scp_profile *p;
   const scp_profile *sub;
+  bool same;               /* sub's string ids are p's (its table is p's now) */
   uint32_t *str;           /* sub's string id -> p's; UINT32_MAX: not yet */
   uint32_t *frame;         /* sub's frame id -> p's (not the root's) */
 } graft_map;
 
 static uint32_t map_str(graft_map *m, uint32_t id) {
+  if (m->same) return id;
   if (id >= m->sub->strs.n) return str(m->p, scp_prof_str(m->sub, id));
   if (m->str[id] == UINT32_MAX) m->str[id] = str(m->p, scp_prof_str(m->sub, id));
   return m->str[id];
@@ -211,11 +230,12 @@ static int graft_pcs(graft_map *m, uint32_t id, const scp_prof_node *s) {
   return SCP_OK;
 }
 
-/* sub's "source lines" notes (a program without DWARF), each once. */
-static int graft_notes(scp_profile *p, const scp_profile *sub) {
+/* sub's "source lines" notes (a program without DWARF), each once; names
+ * holds sub's strings. */
+static int graft_notes(scp_profile *p, const scp_profile *sub, const scp_profile *names) {
   for (size_t i = 0; i < sub->nmeta; i++) {
-    if (strcmp(scp_prof_str(sub, sub->meta[i].key), "source lines")) continue;
-    const char *v = scp_prof_str(sub, sub->meta[i].value);
+    if (strcmp(scp_prof_str(names, sub->meta[i].key), "source lines")) continue;
+    const char *v = scp_prof_str(names, sub->meta[i].value);
     bool have = false;
     for (size_t k = 0; k < p->nmeta && !have; k++)
       have = !strcmp(scp_prof_str(p, p->meta[k].key), "source lines") && !strcmp(scp_prof_str(p, p->meta[k].value), v);
@@ -265,10 +285,10 @@ static int graft_nodes(graft_map *m, uint32_t at, bool merge_root, uint32_t *map
   return rc;
 }
 
-static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root) {
-  int nrc = graft_notes(p, sub);
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, bool same) {
+  int nrc = graft_notes(p, sub, same ? p : sub);
   if (nrc) return nrc;
-  graft_map m = {.p = p, .sub = sub};
+  graft_map m = {.p = p, .sub = sub, .same = same};
   uint32_t *map = malloc((sub->nnodes ? sub->nnodes : 1) * sizeof *map);
   m.str = malloc((sub->strs.n ? sub->strs.n : 1) * sizeof *m.str);
   m.frame = malloc((sub->nframes ? sub->nframes : 1) * sizeof *m.frame);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "profile/scp_prof.h"
+#include "prof_same.h"
 
 /* pc -> text: pcs 0x10 and 0x30 say the same; key = the text's index */
 static const char *const TEXTS[] = {"mov r1, r2", "add r1, 1", "exit"};
@@ -58,26 +59,6 @@ static void make_tree(scp_tree *t, const uint64_t *pcs, size_t n) {
   for (size_t i = 0; i < n; i++) assert_true(scp_tree_add_pc(t, i % 2 ? g : f, pcs[i], cost));
 }
 
-static scp_profile *build(const scp_tree *t, const scp_resolver *r) {
-  scp_metric m[1] = {{.name = "CPU", .unit = "instructions"}};
-  scp_profile *p = NULL;
-  scp_error err = {0};
-  assert_int_equal(scp_prof_build(t, m, r, &p, &err), SCP_OK);
-  return p;
-}
-
-static void assert_same(const scp_profile *a, const scp_profile *b) {
-  assert_int_equal(a->strs.n, b->strs.n);
-  for (uint32_t i = 0; i < a->strs.n; i++) assert_string_equal(scp_prof_str(a, i), scp_prof_str(b, i));
-  assert_int_equal(a->npcs, b->npcs);
-  for (size_t i = 0; i < a->npcs; i++) {
-    assert_int_equal(a->pcs[i].pc, b->pcs[i].pc);
-    assert_int_equal(a->pcs[i].node, b->pcs[i].node);
-    assert_int_equal(a->pcs[i].text, b->pcs[i].text);
-    assert_int_equal(a->pcs[i].cost[0], b->pcs[i].cost[0]);
-  }
-}
-
 static void test_memo_matches_rows(void **state) {
   static const uint64_t order[3][4] = {{0x10, 0x20, 0x30, 0x40}, {0x40, 0x30, 0x20, 0x10}, {0x20, 0x40, 0x10, 0x30}};
   ctx c = {0};
@@ -92,9 +73,9 @@ static void test_memo_matches_rows(void **state) {
     for (int k = 0; k < 3; k++) {
       scp_tree t;
       make_tree(&t, order[k], 4);
-      scp_profile *want = build(&t, &plain);
-      scp_profile *got = build(&t, &kept);
-      assert_same(got, want);
+      scp_profile *want = prof_build(&t, &plain);
+      scp_profile *got = prof_build(&t, &kept);
+      prof_assert_same(got, want);
       /* 0x10 and 0x30 (both in f, or one each in f and g) share a text and an id */
       uint32_t id10 = UINT32_MAX, id30 = UINT32_MAX;
       for (size_t i = 0; i < got->npcs; i++) {

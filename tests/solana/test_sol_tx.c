@@ -2,8 +2,9 @@
  * test_sol_tx.c — transactions through the library entry point
  * (include/scprof.h scp_solana_*): the builtins' 150 CU, the default and
  * requested compute unit limits, all-or-nothing, the rent-state check, a
- * bad budget, the profile's instruction nodes, and CPI three programs deep
- * on the cpi fixture.  The numbers are the rules' (150 per builtin
+ * bad budget, the profile's instruction nodes, CPI three programs deep
+ * on the cpi fixture, and the instruction rows of litesvm's programs
+ * (p-token twice in a transaction, run twice; an ATA create's CPIs).  The numbers are the rules' (150 per builtin
  * instruction, 3,000 / 200,000 per instruction of the default limit) or
  * litesvm 1.5.0's for the same transaction (tests/oracle/cpi_expected.txt).
  */
@@ -354,12 +355,105 @@ static void test_rows_across_transactions(void **state) {
   free(elf);
 }
 
+/* The nearest program node at or above node n (SCP_NODE_NONE: none). */
+static uint32_t program_of(const scp_profile *p, uint32_t n) {
+  while (n != SCP_NODE_NONE && strncmp(frame_name(p, n), "program:", 8)) n = p->nodes[n].parent;
+  return n;
+}
+
+static uint8_t *oracle_elf(const char *name, size_t *len) {
+  uint8_t *elf;
+  scp_error err;
+  if (!scp_read_file(oracle_path(name), &elf, len, &err)) return elf;
+  const char *no = getenv("SCP_NO_ORACLE");
+  if (no && strcmp(no, "1") == 0) skip();
+  fail_msg("%s (install litesvm: scripts/deps, or SCP_NO_ORACLE=1)", err.msg);
+  return NULL;
+}
+
+/* The instruction rows of an ATA create (litesvm's ata.so and p-token,
+ * neither with DWARF: every executed pc has a row), whose token CPIs'
+ * profiles are merged into the ATA program's and the whole taken into the
+ * transaction's: every node's rows sum to its self cost, and every row's
+ * text is the disassembly at its pc of the program whose node it is under
+ * (independent: scp_sbpf_prog_disasm on each program loaded apart; a
+ * token row under the ATA program, or the reverse, reads another text or
+ * falls outside the program).  Both programs have rows. */
+static void test_cpi_rows(void **state) {
+  size_t alen, tlen;
+  uint8_t *ata = oracle_elf("ata.so", &alen), *tok = oracle_elf("token.so", &tlen);
+  scp_error err;
+  scp_sol_progs *c;
+  scp_sol_prog *pa, *pt;
+  assert_int_equal(scp_sol_progs_new(&c, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_get(c, NULL, ata, alen, "ata", &pa, &err), SCP_OK);
+  assert_int_equal(scp_sol_progs_get(c, NULL, tok, tlen, "token", &pt, &err), SCP_OK);
+  const scp_sbpf_prog *sp[2] = {scp_sol_prog_sbpf(pa), scp_sol_prog_sbpf(pt)};
+  scp_solana *s = chain();   /* A is the wallet: 32 bytes of 03 */
+  uint8_t ata_id[32], tk[32], mint[32], addr[32], mintd[82] = {1};
+  scp_sol_key_parse("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL", 44, ata_id);
+  scp_sol_key_parse("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA", 43, tk);
+  scp_sol_key_parse("4iVXddBZKmBBRndg5o9PCs4pG4kP59at3r7oD4kdM62i", 44, addr);
+  memset(mint, 1, 32);
+  /* authority A, supply 10^8, 6 decimals, initialized */
+  memcpy(mintd + 4, A, 32);
+  for (int i = 0; i < 8; i++) mintd[36 + i] = (uint8_t)(100000000ull >> (8 * i));
+  mintd[44] = 6;
+  mintd[45] = 1;
+  assert_int_equal(scp_solana_add_program(s, ata_id, ata, alen, 2, "ata", &err), SCP_OK);
+  assert_int_equal(scp_solana_add_program(s, tk, tok, tlen, 3, "token", &err), SCP_OK);
+  assert_int_equal(scp_solana_set_account(s, mint, 1461600, tk, mintd, sizeof mintd, false, &err), SCP_OK);
+  scp_solana_meta m[6] = {{{0}, true, true}, {{0}, false, true}, {{0}, false, false},
+                          {{0}, false, false}, {{0}, false, false}, {{0}, false, false}};
+  memcpy(m[0].pubkey, A, 32);
+  memcpy(m[1].pubkey, addr, 32);
+  memcpy(m[2].pubkey, A, 32);
+  memcpy(m[3].pubkey, mint, 32);
+  memcpy(m[4].pubkey, SYSTEM, 32);
+  memcpy(m[5].pubkey, tk, 32);
+  scp_solana_ix ix = {{0}, m, 6, NULL, 0};
+  memcpy(ix.program_id, ata_id, 32);
+  scp_solana_result r;
+  scp_profile *p;
+  assert_int_equal(scp_solana_transaction(s, &ix, 1, "create", &p, &r, &err), SCP_OK);
+  assert_string_equal(r.outcome, "ok");
+  size_t rows[2] = {0};
+  for (uint32_t n = 0; n < p->nnodes; n++) {
+    const scp_prof_node *x = &p->nodes[n];
+    if (!x->npcs) continue;
+    uint32_t owner = program_of(p, n);
+    assert_int_not_equal(owner, SCP_NODE_NONE);
+    int k = !strncmp(frame_name(p, owner), "program:token", 13);
+    if (!k) assert_string_equal(frame_name(p, owner), "program:associated-token-account Create");
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < x->npcs; i++) {
+      const scp_prof_pc *row = &p->pcs[x->pcs_first + i];
+      assert_int_equal(row->node, n);
+      sum += row->cost[0];
+      char want[96];
+      uint64_t at = (row->pc - scp_sbpf_prog_text_addr(sp[k])) / 8;
+      assert_true(at < scp_sbpf_prog_ninsns(sp[k]));
+      assert_true(scp_sbpf_prog_disasm(sp[k], (uint32_t)at, want, sizeof want) < sizeof want);
+      assert_string_equal(scp_prof_str(p, row->text), want);
+    }
+    assert_int_equal(sum, x->self[0]);
+    rows[k] += x->npcs;
+  }
+  assert_true(rows[0] > 100 && rows[1] > 100);
+  scp_profile_destroy(p);
+  scp_solana_result_free(&r);
+  scp_solana_free(s);
+  scp_sol_progs_free(c);
+  free(ata);
+  free(tok);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_transfer),  cmocka_unit_test(test_all_or_nothing),
       cmocka_unit_test(test_budget),    cmocka_unit_test(test_rent),
       cmocka_unit_test(test_cpi_nested), cmocka_unit_test(test_genesis),
-      cmocka_unit_test(test_rows_across_transactions),
+      cmocka_unit_test(test_rows_across_transactions), cmocka_unit_test(test_cpi_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

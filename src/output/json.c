@@ -46,19 +46,21 @@ static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
 /* A node's instructions without source lines (only nodes that have them):
  * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...], each row with
  * "runs" (how often it ran) after its cost when the engine counts them.
- * A profile has thousands of these rows: each is built on the stack and
- * appended once; an instruction text longer than JSON_ROW_TEXT, or one
- * with something to escape, goes through scp_out_put_json_str. */
+ * A profile has thousands of these rows: each is written in place at the
+ * end of the buffer; an instruction text longer than JSON_ROW_TEXT, or
+ * one with something to escape, goes through scp_out_put_json_str. */
 enum { JSON_ROW_TEXT = 96 };
+/* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
+#define JSON_ROW_MAX (8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1)
 static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
-  /* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
-  char row[8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1];
   for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
     const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
     const char *text = scp_prof_str(p, r->text);
-    char *o = j ? SCP_OUT_LIT(row, ",{\"pc\":") : SCP_OUT_LIT(row, "{\"pc\":");
+    char *o = scp_buf_room(b, JSON_ROW_MAX);
+    if (!o) return;   /* b has failed: nothing more reaches it */
+    o = j ? SCP_OUT_LIT(o, ",{\"pc\":") : SCP_OUT_LIT(o, "{\"pc\":");
     o = scp_out_dec(o, r->pc);
     o = SCP_OUT_LIT(o, ",\"insn\":");
     size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
@@ -67,9 +69,9 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
       o = scp_out_cpy(o, text, plain);
       *o++ = '"';
     } else {
-      scp_buf_put(b, row, (size_t)(o - row));
+      scp_buf_commit(b, o);
       scp_out_put_json_str(b, text);
-      o = row;
+      if (!(o = scp_buf_room(b, JSON_ROW_MAX))) return;
     }
     o = SCP_OUT_LIT(o, ",\"cost\":");
     o = costs_at(o, r->cost, nm);
@@ -78,7 +80,7 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
       o = scp_out_dec(o, r->runs);
     }
     *o++ = '}';
-    scp_buf_put(b, row, (size_t)(o - row));
+    scp_buf_commit(b, o);
   }
   scp_buf_putc(b, ']');
 }
@@ -215,9 +217,10 @@ static void put_node_rows(scp_buf *b, const scp_profile *p, uint32_t id) {
 static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_t depth, bool first,
                           unsigned nm) {
   const scp_prof_node *n = &p->nodes[id];
-  char row[16 + 10 + 10 + 2 + 9 + 10 + 9 + 10 + 9 + 20 + 8 + 21 * SCP_MAX_METRICS + 1 + 9 +
-           21 * SCP_MAX_METRICS + 1 + 9 + 20 + 14];
-  char *o = first ? SCP_OUT_LIT(row, "\n{\"id\":") : SCP_OUT_LIT(row, ",\n{\"id\":");
+  char *o = scp_buf_room(b, 16 + 10 + 10 + 2 + 9 + 10 + 9 + 10 + 9 + 20 + 8 + 21 * SCP_MAX_METRICS +
+                                1 + 9 + 21 * SCP_MAX_METRICS + 1 + 9 + 20 + 14);
+  if (!o) return;   /* b has failed: nothing more reaches it */
+  o = first ? SCP_OUT_LIT(o, "\n{\"id\":") : SCP_OUT_LIT(o, ",\n{\"id\":");
   o = scp_out_dec(o, id);
   o = SCP_OUT_LIT(o, ",\"parent\":");
   o = id == 0 ? SCP_OUT_LIT(o, "-1") : scp_out_dec(o, n->parent);
@@ -236,7 +239,7 @@ static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_
     o = scp_out_dec(o, n->ahead);
   }
   o = SCP_OUT_LIT(o, ",\"call_site\":");
-  scp_buf_put(b, row, (size_t)(o - row));
+  scp_buf_commit(b, o);
 }
 
 int scp_out_json(const scp_profile *p, scp_buf *b) {

@@ -177,7 +177,7 @@ static int gz_begin(gz_out *g, scp_buf *b) {
   g->b = b;
   /* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 and no name,
    * so the bytes depend only on the input. */
-  if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&g->z, SCP_OUT_PPROF_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return g->rc = SCP_ERR_NOMEM;
   return SCP_OK;
 }

@@ -34,13 +34,28 @@ static void pb_varint(scp_buf *b, uint64_t v) {
 }
 
 static void pb_uint(scp_buf *b, unsigned field, uint64_t v) {
-  pb_varint(b, (uint64_t)field << 3);  /* wire type 0 */
-  pb_varint(b, v);
+  uint8_t *o = (uint8_t *)scp_buf_room(b, 20);
+  if (!o) return;   /* b has failed: nothing more reaches it */
+  o += pb_varint_at(o, (uint64_t)field << 3);  /* wire type 0 */
+  o += pb_varint_at(o, v);
+  scp_buf_commit(b, (char *)o);
 }
 
+/* Field, length and bytes in one append when they are short (a sample,
+ * a location); a long run of bytes (a fed piece of samples) is copied
+ * by scp_buf_put after its head. */
+enum { PB_SHORT = 4096 };
 static void pb_bytes(scp_buf *b, unsigned field, const void *data, size_t len) {
-  pb_varint(b, (uint64_t)field << 3 | 2);  /* length-delimited */
-  pb_varint(b, len);
+  uint8_t *o = (uint8_t *)scp_buf_room(b, 20 + (len < PB_SHORT ? len : 0));
+  if (!o) return;
+  o += pb_varint_at(o, (uint64_t)field << 3 | 2);  /* length-delimited */
+  o += pb_varint_at(o, len);
+  if (len < PB_SHORT) {
+    if (len) memcpy(o, data, len);
+    scp_buf_commit(b, (char *)o + len);
+    return;
+  }
+  scp_buf_commit(b, (char *)o);
   scp_buf_put(b, data, len);
 }
 

@@ -137,6 +137,10 @@ char *scp_buf_room_slow(scp_buf *b, size_t max) {
    * touched) */
   size_t need = b->len + max + 1;
   if (b->sink && need < SCP_BUF_CHUNK) need = SCP_BUF_CHUNK;
+  /* a string builder starts at 256 bytes rather than doubling up to them
+   * from 8: the writers' scratch buffers (a cell, a nested message) are
+   * made by the thousand */
+  if (!b->sink && need < 256) need = 256;
   if (need <= b->len || !scp_grow(&b->data, &b->cap, need, 1)) {
     b->oom = true;
     return NULL;

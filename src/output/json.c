@@ -49,10 +49,25 @@ static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
  * A profile has thousands of these rows: each is written in place at the
  * end of the buffer; an instruction text longer than JSON_ROW_TEXT, or
  * one with something to escape, goes through scp_out_put_json_str. */
-enum { JSON_ROW_TEXT = 96 };
+enum { JSON_ROW_TEXT = 96, JSON_TEXT_ESCAPED = 255 };
 /* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
 #define JSON_ROW_MAX (8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1)
-static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
+
+/* What put_pcs learnt of each instruction text (by string id) the first
+ * time a row showed it: 0 not yet seen, 1 + its length when it goes into
+ * the row as it is, JSON_TEXT_ESCAPED otherwise.  Rows share texts (an
+ * ATA create: 3,867 rows, 1,570 texts), so most are scanned once. */
+static unsigned text_plain(const scp_profile *p, uint8_t *seen, uint32_t id) {
+  if (id < p->strs.n && seen[id]) return seen[id];
+  const char *text = scp_prof_str(p, id);
+  size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
+  unsigned v = text[plain] ? JSON_TEXT_ESCAPED : (unsigned)plain + 1;
+  if (id < p->strs.n) seen[id] = (uint8_t)v;
+  return v;
+}
+
+static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm,
+                    uint8_t *seen) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
   for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
@@ -63,8 +78,9 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
     o = j ? SCP_OUT_LIT(o, ",{\"pc\":") : SCP_OUT_LIT(o, "{\"pc\":");
     o = scp_out_dec(o, r->pc);
     o = SCP_OUT_LIT(o, ",\"insn\":");
-    size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
-    if (!text[plain]) {
+    unsigned v = text_plain(p, seen, r->text);
+    if (v != JSON_TEXT_ESCAPED) {
+      size_t plain = v - 1;
       *o++ = '"';
       o = scp_out_cpy(o, text, plain);
       *o++ = '"';
@@ -248,10 +264,12 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *todo = NULL, *depth = NULL;
+  uint8_t *seen = NULL;
   if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
   todo = malloc((p->nnodes ? p->nnodes : 1) * sizeof *todo);
   depth = calloc(p->nnodes ? p->nnodes : 1, sizeof *depth);
-  if (!todo || !depth) goto fail;
+  seen = calloc(p->strs.n ? p->strs.n : 1, 1);
+  if (!todo || !depth || !seen) goto fail;
 
   scp_buf_printf(b, "{\"schema\":\"scprof-report\",\"version\":%d,\n\"title\":",
                  SCP_OUT_JSON_VERSION);
@@ -313,7 +331,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       scp_buf_putc(b, '}');
     }
     scp_buf_putc(b, ']');
-    put_pcs(b, p, n, nm);
+    put_pcs(b, p, n, nm, seen);
     put_node_rows(b, p, id);
     scp_buf_putc(b, '}');
     for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) {
@@ -330,6 +348,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
 fail:
   free(todo);
   free(depth);
+  free(seen);
   scp_out_kids_free(&k);
   scp_out_labels_free(&l);
   return rc;

@@ -156,7 +156,7 @@ static void put_through(scp_buf *b, const void *p, size_t n) {
   sink_write(b, p, n);
 }
 
-void scp_buf_put(scp_buf *b, const void *p, size_t n) {
+void scp_buf_put_slow(scp_buf *b, const void *p, size_t n) {
   if (SCP_UNLIKELY(b->sink && n >= SCP_BUF_CHUNK)) {
     put_through(b, p, n);
     return;
@@ -165,16 +165,6 @@ void scp_buf_put(scp_buf *b, const void *p, size_t n) {
   if (SCP_UNLIKELY(!o)) return;
   if (n) memcpy(o, p, n);   /* p may be NULL when n is 0 */
   scp_buf_commit(b, o + n);
-}
-
-void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
-void scp_buf_putc(scp_buf *b, char c) {
-  if (SCP_LIKELY(b->len + 1 < b->cap && (!b->sink || b->len + 1 < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
-    b->data[b->len++] = c;
-    b->data[b->len] = 0;
-    return;
-  }
-  scp_buf_put(b, &c, 1);
 }
 
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) {

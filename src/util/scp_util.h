@@ -54,7 +54,6 @@ typedef struct scp_buf {
   FILE *sink;    /* NULL: a string builder.  Set before the first append. */
 } scp_buf;
 
-void scp_buf_put(scp_buf *b, const void *p, size_t n);
 /* Appending in place, for a writer that builds many short pieces (a row
  * of numbers) and would otherwise build each in a local array and copy
  * it: scp_buf_room(b, max) returns where up to max bytes may be written
@@ -73,8 +72,27 @@ static inline void scp_buf_commit(scp_buf *b, char *end) {
   b->len = (size_t)(end - b->data);
   b->data[b->len] = 0;
 }
-void scp_buf_puts(scp_buf *b, const char *s);
-void scp_buf_putc(scp_buf *b, char c);
+/* Inline, so that a string literal's length is known where it is
+ * appended (most appends are literals: its copy is a move or two) and a
+ * short append costs no call; scp_buf_put_slow when it does not fit. */
+void scp_buf_put_slow(scp_buf *b, const void *p, size_t n);
+static inline void scp_buf_put(scp_buf *b, const void *p, size_t n) {
+  if (SCP_LIKELY(n < b->cap - b->len && (!b->sink || b->len + n < SCP_BUF_CHUNK) && !b->oom &&
+                 !b->io_err)) {
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return;
+  }
+  scp_buf_put_slow(b, p, n);
+}
+static inline void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
+static inline void scp_buf_putc(scp_buf *b, char c) {
+  char *o = scp_buf_room(b, 1);
+  if (SCP_UNLIKELY(!o)) return;
+  *o++ = c;
+  scp_buf_commit(b, o);
+}
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) SCP_PRINTF(2, 3);
 /* scp_buf_printf's own formatting of a format whose conversions are all
  * in its subset (scp_fmt.c: no precision, '-', '+', '#') into at most 256

@@ -111,6 +111,14 @@ static const char *status_code(int s) {
   return s >= 0 && (size_t)s < SCP_ARRAY_LEN(names) ? names[s] : "SCP_UNKNOWN";
 }
 
+/* ,"line":N then tail (n bytes) */
+static void put_line(scp_buf *b, uint32_t line, const char *tail, size_t n) {
+  char t[8 + 10 + 8], *o = SCP_OUT_LIT(t, ",\"line\":");
+  o = scp_out_dec(o, line);
+  scp_buf_put(b, t, (size_t)(o - t));
+  scp_buf_put(b, tail, n);
+}
+
 /* "tables": the chain's tables (scp_prof_table), when it has any. */
 static void put_tables(scp_buf *b, const scp_profile *p) {
   if (!p->ntables) return;
@@ -165,14 +173,24 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
   scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
-    scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
+    char *o = scp_buf_room(b, 8 + 10 + 8);
+    if (!o) return;   /* b has failed: nothing more reaches it */
+    o = f ? SCP_OUT_LIT(o, ",\n{\"id\":") : SCP_OUT_LIT(o, "\n{\"id\":");
+    o = scp_out_dec(o, f);
+    scp_buf_commit(b, SCP_OUT_LIT(o, ",\"name\":"));
     scp_out_put_json_str(b, scp_prof_str(p, fr->name));
     scp_buf_puts(b, ",\"label\":");
     scp_out_put_json_str(b, scp_out_label_of(l, f));
-    scp_buf_printf(b, ",\"kind\":\"%s\",\"file\":", kind_text(fr->kind));
+    scp_buf_puts(b, ",\"kind\":\"");
+    scp_buf_puts(b, kind_text(fr->kind));
+    scp_buf_puts(b, "\",\"file\":");
     scp_out_put_json_str(b, scp_prof_str(p, fr->file));
-    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"", fr->decl_line,
-                   source_text(fr->source));
+    if (!(o = scp_buf_room(b, 13 + 10))) return;
+    o = scp_out_dec(SCP_OUT_LIT(o, ",\"decl_line\":"), fr->decl_line);
+    scp_buf_commit(b, o);
+    scp_buf_puts(b, ",\"source\":\"");
+    scp_buf_puts(b, source_text(fr->source));
+    scp_buf_putc(b, '"');
     /* whose code it is, when the profile runs several programs */
     if (fr->owner_id) {
       scp_buf_puts(b, ",\"program\":");
@@ -316,7 +334,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
       scp_out_put_json_str(b, scp_prof_str(p, n->call_file));
-      scp_buf_printf(b, ",\"line\":%u}", n->call_line);
+      put_line(b, n->call_line, "}", 1);
     } else {
       scp_buf_puts(b, "null");
     }
@@ -325,9 +343,13 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       const scp_prof_line *ln = &p->lines[n->lines_first + j];
       scp_buf_puts(b, j ? ",{\"file\":" : "{\"file\":");
       scp_out_put_json_str(b, scp_prof_str(p, ln->file));
-      scp_buf_printf(b, ",\"line\":%u,\"cost\":", ln->line);
+      put_line(b, ln->line, ",\"cost\":", 8);
       put_costs(b, ln->cost, nm);
-      if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)ln->ahead);
+      if (p->ahead) {
+        char t[9 + 20], *o = SCP_OUT_LIT(t, ",\"ahead\":");
+        o = scp_out_dec(o, ln->ahead);
+        scp_buf_put(b, t, (size_t)(o - t));
+      }
       scp_buf_putc(b, '}');
     }
     scp_buf_putc(b, ']');

@@ -206,9 +206,8 @@ void scp_out_put_location(scp_buf *b, const char *file, uint32_t line) {
 }
 
 void scp_out_put_u64(scp_buf *b, uint64_t v) {
-  char tmp[20];
-  char *s = scp_dec_u64(tmp + sizeof tmp, v);
-  scp_buf_put(b, s, (size_t)(tmp + sizeof tmp - s));
+  char *o = scp_buf_room(b, 20);
+  if (o) scp_buf_commit(b, scp_out_dec(o, v));
 }
 
 const char *scp_out_status_text(const scp_profile *p) {

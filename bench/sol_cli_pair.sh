@@ -6,7 +6,7 @@
 # false), one after the other; prints the medians of the wall times and
 # of the per-round ratios, then the same for the CPU time (user + system,
 # all threads, by /usr/bin/time), which a loaded machine disturbs less.  The first round's output folders of the two
-# builds must be the same (diff -r), or the script stops.  Run it with
+# builds must be the same (diff -r, profile.pb.gz decompressed), or the script stops.  Run it with
 # TMPDIR on a memory file system (/dev/shm): on a disk, creating the
 # 8,000 files of 1,000 profiles dominates whatever writes them.
 #   usage: bench/sol_cli_pair.sh BEFORE_SCPROF AFTER_SCPROF [ROUNDS] [KINDS]
@@ -44,6 +44,11 @@ for k in $KINDS; do
     run n "$NEW" profile ${SCP_JOBS:+-j "$SCP_JOBS"} -q -o "$T/new" --scenario "$T/$k.json"
     run u "$NEW" profile ${SCP_JOBS:+-j "$SCP_JOBS"} -q -o "$T/np" --scenario "$T/$k.np.json"
     if [ $r -eq 0 ]; then
+      # profile.pb.gz compared by its protobuf: two builds may deflate at
+      # different levels (SCP_OUT_PPROF_GZIP_LEVEL)
+      for d in old new; do
+        find "$T/$d" -name profile.pb.gz | while read -r f; do gzip -dc "$f" >"$f.pb" && rm "$f"; done
+      done
       diff -r "$T/old" "$T/new" >/dev/null || { echo "sol_cli_pair: $k: the two builds' folders differ"; exit 1; }
     fi
     rm -rf "$T/old" "$T/new" "$T/np"

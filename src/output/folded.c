@@ -49,22 +49,17 @@ static int cmp_by_label(void *ctx, uint32_t a, uint32_t b) {
   return strcmp(label_of_node(ctx, a), label_of_node(ctx, b));
 }
 
-static int folded_labels_build(const scp_profile *p, folded_labels *fl) {
-  scp_out_labels l = {0};
+/* From the display labels l, already built for the children's order. */
+static int folded_labels_build(const scp_profile *p, const scp_out_labels *l, folded_labels *fl) {
   scp_buf text = {0};
   fl->p = p;
   fl->off = malloc((p->nframes + 1) * sizeof *fl->off);
-  if (!fl->off || scp_out_labels_build(p, &l)) {
-    free(fl->off);
-    fl->off = NULL;
-    return SCP_ERR_NOMEM;
-  }
+  if (!fl->off) return SCP_ERR_NOMEM;
   for (size_t f = 0; f <= p->nframes; f++) {
     fl->off[f] = text.len;
-    put_folded_label(&text, f < p->nframes ? scp_out_label_of(&l, (uint32_t)f) : "[unknown]");
+    put_folded_label(&text, f < p->nframes ? scp_out_label_of(l, (uint32_t)f) : "[unknown]");
     scp_buf_putc(&text, '\0');
   }
-  scp_out_labels_free(&l);
   if (text.oom) {
     scp_buf_free(&text);
     free(fl->off);
@@ -153,9 +148,10 @@ int scp_out_folded(const scp_profile *p, unsigned metric, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   scp_out_labels l = {0};
   walk w = {.p = p, .metric = metric, .b = b};
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &w.k)) goto fail;
+  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &w.k) ||
+      folded_labels_build(p, &l, &w.fl))
+    goto fail;
   scp_out_labels_free(&l);
-  if (folded_labels_build(p, &w.fl)) goto fail;
   if (!(w.ids = malloc(p->nnodes * sizeof *w.ids))) goto fail;
   if (walk_groups(&w)) rc = scp_out_done(b);
 fail:

@@ -46,30 +46,48 @@ static void put_costs(scp_buf *b, const uint64_t *v, unsigned nm) {
 /* A node's instructions without source lines (only nodes that have them):
  * ,"pcs":[{"pc":712,"insn":"mul64r r1, r1","cost":[5]},...], each row with
  * "runs" (how often it ran) after its cost when the engine counts them.
- * A profile has thousands of these rows: each is built on the stack and
- * appended once; an instruction text longer than JSON_ROW_TEXT, or one
- * with something to escape, goes through scp_out_put_json_str. */
-enum { JSON_ROW_TEXT = 96 };
-static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm) {
+ * A profile has thousands of these rows: each is written in place at the
+ * end of the buffer; an instruction text longer than JSON_ROW_TEXT, or
+ * one with something to escape, goes through scp_out_put_json_str. */
+enum { JSON_ROW_TEXT = 96, JSON_TEXT_ESCAPED = 255 };
+/* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
+#define JSON_ROW_MAX (8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1)
+
+/* What put_pcs learnt of each instruction text (by string id) the first
+ * time a row showed it: 0 not yet seen, 1 + its length when it goes into
+ * the row as it is, JSON_TEXT_ESCAPED otherwise.  Rows share texts (an
+ * ATA create: 3,867 rows, 1,570 texts), so most are scanned once. */
+static unsigned text_plain(const scp_profile *p, uint8_t *seen, uint32_t id) {
+  if (id < p->strs.n && seen[id]) return seen[id];
+  const char *text = scp_prof_str(p, id);
+  size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
+  unsigned v = text[plain] ? JSON_TEXT_ESCAPED : (unsigned)plain + 1;
+  if (id < p->strs.n) seen[id] = (uint8_t)v;
+  return v;
+}
+
+static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm,
+                    uint8_t *seen) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
-  /* ',{"pc":' 20 ',"insn":' '"'text'"' ',"cost":[' (20 + 1) * nm ']' ',"runs":' 20 '}' */
-  char row[8 + 20 + 8 + JSON_ROW_TEXT + 2 + 9 + 21 * SCP_MAX_METRICS + 1 + 8 + 20 + 1];
   for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
     const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
     const char *text = scp_prof_str(p, r->text);
-    char *o = j ? SCP_OUT_LIT(row, ",{\"pc\":") : SCP_OUT_LIT(row, "{\"pc\":");
+    char *o = scp_buf_room(b, JSON_ROW_MAX);
+    if (!o) return;   /* b has failed: nothing more reaches it */
+    o = j ? SCP_OUT_LIT(o, ",{\"pc\":") : SCP_OUT_LIT(o, "{\"pc\":");
     o = scp_out_dec(o, r->pc);
     o = SCP_OUT_LIT(o, ",\"insn\":");
-    size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
-    if (!text[plain]) {
+    unsigned v = text_plain(p, seen, r->text);
+    if (v != JSON_TEXT_ESCAPED) {
+      size_t plain = v - 1;
       *o++ = '"';
       o = scp_out_cpy(o, text, plain);
       *o++ = '"';
     } else {
-      scp_buf_put(b, row, (size_t)(o - row));
+      scp_buf_commit(b, o);
       scp_out_put_json_str(b, text);
-      o = row;
+      if (!(o = scp_buf_room(b, JSON_ROW_MAX))) return;
     }
     o = SCP_OUT_LIT(o, ",\"cost\":");
     o = costs_at(o, r->cost, nm);
@@ -78,7 +96,7 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
       o = scp_out_dec(o, r->runs);
     }
     *o++ = '}';
-    scp_buf_put(b, row, (size_t)(o - row));
+    scp_buf_commit(b, o);
   }
   scp_buf_putc(b, ']');
 }
@@ -91,6 +109,14 @@ static const char *status_code(int s) {
 #undef X
   };
   return s >= 0 && (size_t)s < SCP_ARRAY_LEN(names) ? names[s] : "SCP_UNKNOWN";
+}
+
+/* ,"line":N then tail (n bytes) */
+static void put_line(scp_buf *b, uint32_t line, const char *tail, size_t n) {
+  char t[8 + 10 + 8], *o = SCP_OUT_LIT(t, ",\"line\":");
+  o = scp_out_dec(o, line);
+  scp_buf_put(b, t, (size_t)(o - t));
+  scp_buf_put(b, tail, n);
 }
 
 /* "tables": the chain's tables (scp_prof_table), when it has any. */
@@ -147,14 +173,24 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
   scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
-    scp_buf_printf(b, "%s\n{\"id\":%u,\"name\":", f ? "," : "", f);
+    char *o = scp_buf_room(b, 8 + 10 + 8);
+    if (!o) return;   /* b has failed: nothing more reaches it */
+    o = f ? SCP_OUT_LIT(o, ",\n{\"id\":") : SCP_OUT_LIT(o, "\n{\"id\":");
+    o = scp_out_dec(o, f);
+    scp_buf_commit(b, SCP_OUT_LIT(o, ",\"name\":"));
     scp_out_put_json_str(b, scp_prof_str(p, fr->name));
     scp_buf_puts(b, ",\"label\":");
     scp_out_put_json_str(b, scp_out_label_of(l, f));
-    scp_buf_printf(b, ",\"kind\":\"%s\",\"file\":", kind_text(fr->kind));
+    scp_buf_puts(b, ",\"kind\":\"");
+    scp_buf_puts(b, kind_text(fr->kind));
+    scp_buf_puts(b, "\",\"file\":");
     scp_out_put_json_str(b, scp_prof_str(p, fr->file));
-    scp_buf_printf(b, ",\"decl_line\":%u,\"source\":\"%s\"", fr->decl_line,
-                   source_text(fr->source));
+    if (!(o = scp_buf_room(b, 13 + 10))) return;
+    o = scp_out_dec(SCP_OUT_LIT(o, ",\"decl_line\":"), fr->decl_line);
+    scp_buf_commit(b, o);
+    scp_buf_puts(b, ",\"source\":\"");
+    scp_buf_puts(b, source_text(fr->source));
+    scp_buf_putc(b, '"');
     /* whose code it is, when the profile runs several programs */
     if (fr->owner_id) {
       scp_buf_puts(b, ",\"program\":");
@@ -215,9 +251,10 @@ static void put_node_rows(scp_buf *b, const scp_profile *p, uint32_t id) {
 static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_t depth, bool first,
                           unsigned nm) {
   const scp_prof_node *n = &p->nodes[id];
-  char row[16 + 10 + 10 + 2 + 9 + 10 + 9 + 10 + 9 + 20 + 8 + 21 * SCP_MAX_METRICS + 1 + 9 +
-           21 * SCP_MAX_METRICS + 1 + 9 + 20 + 14];
-  char *o = first ? SCP_OUT_LIT(row, "\n{\"id\":") : SCP_OUT_LIT(row, ",\n{\"id\":");
+  char *o = scp_buf_room(b, 16 + 10 + 10 + 2 + 9 + 10 + 9 + 10 + 9 + 20 + 8 + 21 * SCP_MAX_METRICS +
+                                1 + 9 + 21 * SCP_MAX_METRICS + 1 + 9 + 20 + 14);
+  if (!o) return;   /* b has failed: nothing more reaches it */
+  o = first ? SCP_OUT_LIT(o, "\n{\"id\":") : SCP_OUT_LIT(o, ",\n{\"id\":");
   o = scp_out_dec(o, id);
   o = SCP_OUT_LIT(o, ",\"parent\":");
   o = id == 0 ? SCP_OUT_LIT(o, "-1") : scp_out_dec(o, n->parent);
@@ -236,7 +273,7 @@ static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_
     o = scp_out_dec(o, n->ahead);
   }
   o = SCP_OUT_LIT(o, ",\"call_site\":");
-  scp_buf_put(b, row, (size_t)(o - row));
+  scp_buf_commit(b, o);
 }
 
 int scp_out_json(const scp_profile *p, scp_buf *b) {
@@ -245,10 +282,12 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *todo = NULL, *depth = NULL;
+  uint8_t *seen = NULL;
   if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
   todo = malloc((p->nnodes ? p->nnodes : 1) * sizeof *todo);
   depth = calloc(p->nnodes ? p->nnodes : 1, sizeof *depth);
-  if (!todo || !depth) goto fail;
+  seen = calloc(p->strs.n ? p->strs.n : 1, 1);
+  if (!todo || !depth || !seen) goto fail;
 
   scp_buf_printf(b, "{\"schema\":\"scprof-report\",\"version\":%d,\n\"title\":",
                  SCP_OUT_JSON_VERSION);
@@ -295,7 +334,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
       scp_out_put_json_str(b, scp_prof_str(p, n->call_file));
-      scp_buf_printf(b, ",\"line\":%u}", n->call_line);
+      put_line(b, n->call_line, "}", 1);
     } else {
       scp_buf_puts(b, "null");
     }
@@ -304,13 +343,17 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
       const scp_prof_line *ln = &p->lines[n->lines_first + j];
       scp_buf_puts(b, j ? ",{\"file\":" : "{\"file\":");
       scp_out_put_json_str(b, scp_prof_str(p, ln->file));
-      scp_buf_printf(b, ",\"line\":%u,\"cost\":", ln->line);
+      put_line(b, ln->line, ",\"cost\":", 8);
       put_costs(b, ln->cost, nm);
-      if (p->ahead) scp_buf_printf(b, ",\"ahead\":%llu", (unsigned long long)ln->ahead);
+      if (p->ahead) {
+        char t[9 + 20], *o = SCP_OUT_LIT(t, ",\"ahead\":");
+        o = scp_out_dec(o, ln->ahead);
+        scp_buf_put(b, t, (size_t)(o - t));
+      }
       scp_buf_putc(b, '}');
     }
     scp_buf_putc(b, ']');
-    put_pcs(b, p, n, nm);
+    put_pcs(b, p, n, nm, seen);
     put_node_rows(b, p, id);
     scp_buf_putc(b, '}');
     for (uint32_t i = k.start[id + 1]; i-- > k.start[id];) {
@@ -327,6 +370,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
 fail:
   free(todo);
   free(depth);
+  free(seen);
   scp_out_kids_free(&k);
   scp_out_labels_free(&l);
   return rc;

@@ -105,8 +105,17 @@ static inline char *scp_out_cpy(char *o, const char *s, size_t n) {
 /* decimal, at most 20 bytes: its length first, then the digits from the
  * right straight into place (no copy of a variable length) */
 static inline char *scp_out_dec(char *o, uint64_t v) {
-  size_t n = 1;
-  for (uint64_t p10 = 10; n < 20 && v >= p10; p10 *= 10) n++;
+  static const uint64_t p10[20] = {
+      1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+      100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+      10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+      100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+  /* digits from the bit length (log10 2 ~ 1233 / 4096), then one
+   * comparison for the power of ten between */
+  unsigned bits = 64u - (unsigned)__builtin_clzll(v | 1);
+  unsigned n = (bits * 1233u) >> 12;
+  n += n < 20 && v >= p10[n];
+  n += !n;
   return scp_dec_u64(o + n, v) + n;
 }
 

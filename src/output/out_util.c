@@ -66,9 +66,19 @@ void scp_out_labels_free(scp_out_labels *l) {
   memset(l, 0, sizeof *l);
 }
 
+/* Stable: an element moves left only past greater ones (insertion sort
+ * below 9 elements, where it beats the merges; most siblings are few). */
 static void merge_sort(uint32_t *v, uint32_t *tmp, size_t n, scp_out_cmp cmp,
                        void *ctx) {
-  if (n < 2) return;
+  if (n < 9) {
+    for (size_t i = 1; i < n; i++) {
+      uint32_t x = v[i];
+      size_t j = i;
+      for (; j > 0 && cmp(ctx, x, v[j - 1]) < 0; j--) v[j] = v[j - 1];
+      v[j] = x;
+    }
+    return;
+  }
   size_t h = n / 2;
   merge_sort(v, tmp, h, cmp, ctx);
   merge_sort(v + h, tmp, n - h, cmp, ctx);
@@ -97,6 +107,7 @@ typedef struct kid_sort {
 static int kid_cmp(void *ctx, uint32_t a, uint32_t b) {
   const kid_sort *s = ctx;
   const scp_prof_node *na = &s->p->nodes[a], *nb = &s->p->nodes[b];
+  if (na->frame == nb->frame) return a < b ? -1 : a > b;   /* same label and kind */
   int c = strcmp(scp_out_label_of(s->l, na->frame), scp_out_label_of(s->l, nb->frame));
   if (c) return c;
   unsigned ka = na->frame < s->p->nframes ? s->p->frames[na->frame].kind : 0;
@@ -129,15 +140,11 @@ int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
     uint32_t par = p->nodes[i].parent;
     if (par < n) k->ids[fill[par]++] = (uint32_t)i;
   }
-  free(tmp);
+  /* tmp, free again, is the merges' room for every node's children */
   kid_sort s = {p, l};
-  for (size_t i = 0; i < n; i++) {
-    if (scp_out_sort_ids(k->ids + k->start[i], k->start[i + 1] - k->start[i],
-                         kid_cmp, &s)) {
-      scp_out_kids_free(k);
-      return SCP_ERR_NOMEM;
-    }
-  }
+  for (size_t i = 0; i < n; i++)
+    merge_sort(k->ids + k->start[i], tmp, k->start[i + 1] - k->start[i], kid_cmp, &s);
+  free(tmp);
   return SCP_OK;
 }
 
@@ -199,9 +206,8 @@ void scp_out_put_location(scp_buf *b, const char *file, uint32_t line) {
 }
 
 void scp_out_put_u64(scp_buf *b, uint64_t v) {
-  char tmp[20];
-  char *s = scp_dec_u64(tmp + sizeof tmp, v);
-  scp_buf_put(b, s, (size_t)(tmp + sizeof tmp - s));
+  char *o = scp_buf_room(b, 20);
+  if (o) scp_buf_commit(b, scp_out_dec(o, v));
 }
 
 const char *scp_out_status_text(const scp_profile *p) {

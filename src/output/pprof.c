@@ -34,13 +34,28 @@ static void pb_varint(scp_buf *b, uint64_t v) {
 }
 
 static void pb_uint(scp_buf *b, unsigned field, uint64_t v) {
-  pb_varint(b, (uint64_t)field << 3);  /* wire type 0 */
-  pb_varint(b, v);
+  uint8_t *o = (uint8_t *)scp_buf_room(b, 20);
+  if (!o) return;   /* b has failed: nothing more reaches it */
+  o += pb_varint_at(o, (uint64_t)field << 3);  /* wire type 0 */
+  o += pb_varint_at(o, v);
+  scp_buf_commit(b, (char *)o);
 }
 
+/* Field, length and bytes in one append when they are short (a sample,
+ * a location); a long run of bytes (a fed piece of samples) is copied
+ * by scp_buf_put after its head. */
+enum { PB_SHORT = 4096 };
 static void pb_bytes(scp_buf *b, unsigned field, const void *data, size_t len) {
-  pb_varint(b, (uint64_t)field << 3 | 2);  /* length-delimited */
-  pb_varint(b, len);
+  uint8_t *o = (uint8_t *)scp_buf_room(b, 20 + (len < PB_SHORT ? len : 0));
+  if (!o) return;
+  o += pb_varint_at(o, (uint64_t)field << 3 | 2);  /* length-delimited */
+  o += pb_varint_at(o, len);
+  if (len < PB_SHORT) {
+    if (len) memcpy(o, data, len);
+    scp_buf_commit(b, (char *)o + len);
+    return;
+  }
+  scp_buf_commit(b, (char *)o);
   scp_buf_put(b, data, len);
 }
 
@@ -177,7 +192,7 @@ static int gz_begin(gz_out *g, scp_buf *b) {
   g->b = b;
   /* windowBits 15 + 16: a gzip wrapper; zlib writes mtime 0 and no name,
    * so the bytes depend only on the input. */
-  if (deflateInit2(&g->z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+  if (deflateInit2(&g->z, SCP_OUT_PPROF_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return g->rc = SCP_ERR_NOMEM;
   return SCP_OK;
 }

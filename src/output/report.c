@@ -99,29 +99,35 @@ static void pad(scp_buf *b, size_t n) {
   }
 }
 
+/* Each cell's width is worked out once (for its column's width, then its
+ * padding) and its bytes are appended by their length, which the offset
+ * of the next cell gives. */
 static void table_print(scp_buf *b, table *t) {
-  if (t->oom || t->text.oom) {
+  size_t *cw = t->oom || t->text.oom ? NULL : malloc((t->ncells ? t->ncells : 1) * sizeof *cw);
+  if (!cw) {
     b->oom = true;
     return;
   }
   size_t width[16] = {0};
   for (size_t i = 0; i < t->ncells; i++) {
-    size_t w = text_width(t->text.data + t->cell[i]);
-    if (w > width[i % t->ncols]) width[i % t->ncols] = w;
+    cw[i] = text_width(t->text.data + t->cell[i]);
+    if (cw[i] > width[i % t->ncols]) width[i % t->ncols] = cw[i];
   }
   for (size_t r = 0; r < table_rows(t); r++) {
     scp_buf_puts(b, "  ");
     for (unsigned c = 0; c < t->ncols; c++) {
-      const char *s = t->text.data + t->cell[r * t->ncols + c];
-      size_t gap = width[c] - text_width(s);
+      size_t i = r * t->ncols + c;
+      size_t end = i + 1 < t->ncells ? t->cell[i + 1] : t->text.len;
+      size_t gap = width[c] - cw[i];
       bool last = c + 1 == t->ncols;
       if (t->align[c] == 'r') pad(b, gap);
-      scp_buf_puts(b, s);
+      scp_buf_put(b, t->text.data + t->cell[i], end - t->cell[i] - 1);   /* its NUL left out */
       if (!last && t->align[c] != 'r') pad(b, gap);
       if (!last) scp_buf_puts(b, "  ");
     }
     scp_buf_putc(b, '\n');
   }
+  free(cw);
 }
 
 static void table_free(table *t) {

@@ -97,6 +97,12 @@ int scp_out_callgrind(const scp_profile *p, scp_buf *b);
  * (node, source line) with self cost; a location holds an inline chain as
  * several lines, innermost first.  Also SCP_ERR_INTERNAL should zlib fail. */
 int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b);
+/* The deflate level of profile.pb.gz (windowBits 15, memLevel 8, default
+ * strategy).  1, not zlib's default 6: on the Solana benches' profiles
+ * and Soroban ones, deflate's instructions fall 3% (small files: its
+ * set-up dominates) to 46% (a 200 KB message) for files 0 to 3% larger
+ * (bench/README.md). */
+#define SCP_OUT_PPROF_GZIP_LEVEL 1
 
 /* JSON report, schema "scprof-report" version 2 (SCP_OUT_JSON_VERSION):
  *   {"schema":"scprof-report","version":2,"title","status":{code,text,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static const struct { const char *text; int exit_status; } status_table[] = {
 #define X(code, exit_status, text) { text, exit_status },
@@ -91,55 +92,79 @@ bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem) {
 
 /* ---- buffer ---------------------------------------------------------- */
 
-/* Writes n bytes to the sink; false (and io_err set) when it fails. */
+/* Writes n bytes to the sink; false (and io_err set) when it fails.  A
+ * stream on a file descriptor gets them in one write(2) (after what stdio
+ * already holds of it): through fwrite, an output over stdio's block
+ * (4 KiB) costs two, its whole blocks and then the rest.  A stream
+ * without one (fmemopen, fopencookie) goes through fwrite. */
 static bool sink_write(scp_buf *b, const void *p, size_t n) {
   errno = 0;
-  if (!n || fwrite(p, 1, n, b->sink) == n) return true;
+  if (!n) return true;
+  int fd = fileno(b->sink);
+  if (fd < 0) {
+    if (fwrite(p, 1, n, b->sink) == n) return true;
+  } else if (fflush(b->sink) == 0) {
+    const char *c = p;
+    while (n) {
+      ssize_t w = write(fd, c, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      c += w;
+      n -= (size_t)w;
+    }
+    if (!n) return true;
+  }
   b->io_err = true;
   b->sink_errno = errno ? errno : EIO;
   return false;
 }
 
-void scp_buf_put(scp_buf *b, const void *p, size_t n) {
-  /* the common case first: it fits what is allocated and fills no chunk */
-  if (SCP_LIKELY(n < b->cap - b->len && (!b->sink || b->len + n < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-    b->data[b->len] = 0;
-    return;
+char *scp_buf_room_slow(scp_buf *b, size_t max) {
+  if (b->oom || b->io_err) return NULL;
+  if (b->sink && max >= SCP_BUF_CHUNK) {   /* more than a window can hold */
+    b->oom = true;
+    return NULL;
   }
-  if (b->oom || b->io_err) return;
-  /* len + n + 1 (the NUL) stays within a chunk, so cap never passes it */
-  if (b->sink && (n >= SCP_BUF_CHUNK || b->len + n >= SCP_BUF_CHUNK)) {
-    if (!sink_write(b, b->data, b->len)) return;
+  /* len + max + 1 (the NUL) stays within a chunk, so cap never passes it */
+  if (b->sink && b->len + max >= SCP_BUF_CHUNK) {
+    if (!sink_write(b, b->data, b->len)) return NULL;
     b->len = 0;
     if (b->data) b->data[0] = 0;
-    if (n >= SCP_BUF_CHUNK) {
-      sink_write(b, p, n);
-      return;
-    }
   }
-  /* a file's window starts at 64 KiB rather than doubling up to it from
-   * 8 bytes: a writer's output reaches that size in most files */
-  size_t need = b->len + n + 1;
-  if (b->sink && need < ((size_t)1 << 16)) need = (size_t)1 << 16;
-  if (b->len + n + 1 < b->len || !scp_grow(&b->data, &b->cap, need, 1)) {
+  /* a file's window is a whole chunk from the start, allocated once: no
+   * copy of what it holds as it grows, and a file under a chunk goes out
+   * in one write at the end (pages the file does not reach are never
+   * touched) */
+  size_t need = b->len + max + 1;
+  if (b->sink && need < SCP_BUF_CHUNK) need = SCP_BUF_CHUNK;
+  /* a string builder starts at 256 bytes rather than doubling up to them
+   * from 8: the writers' scratch buffers (a cell, a nested message) are
+   * made by the thousand */
+  if (!b->sink && need < 256) need = 256;
+  if (need <= b->len || !scp_grow(&b->data, &b->cap, need, 1)) {
     b->oom = true;
-    return;
+    return NULL;
   }
-  if (n) memcpy(b->data + b->len, p, n);   /* an empty buffer's data may be NULL */
-  b->len += n;
-  b->data[b->len] = 0;
+  return b->data + b->len;
 }
 
-void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
-void scp_buf_putc(scp_buf *b, char c) {
-  if (SCP_LIKELY(b->len + 1 < b->cap && (!b->sink || b->len + 1 < SCP_BUF_CHUNK) && !b->oom && !b->io_err)) {
-    b->data[b->len++] = c;
-    b->data[b->len] = 0;
+/* A chunk or more goes straight to the sink, after what b holds. */
+static void put_through(scp_buf *b, const void *p, size_t n) {
+  if (b->oom || b->io_err || !sink_write(b, b->data, b->len)) return;
+  b->len = 0;
+  if (b->data) b->data[0] = 0;
+  sink_write(b, p, n);
+}
+
+void scp_buf_put_slow(scp_buf *b, const void *p, size_t n) {
+  if (SCP_UNLIKELY(b->sink && n >= SCP_BUF_CHUNK)) {
+    put_through(b, p, n);
     return;
   }
-  scp_buf_put(b, &c, 1);
+  char *o = scp_buf_room(b, n);
+  if (SCP_UNLIKELY(!o)) return;
+  if (n) memcpy(o, p, n);   /* p may be NULL when n is 0 */
+  scp_buf_commit(b, o + n);
 }
 
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) {

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include "scprof.h"
 
 #define SCP_HIDDEN __attribute__((visibility("hidden")))
@@ -53,9 +54,45 @@ typedef struct scp_buf {
   FILE *sink;    /* NULL: a string builder.  Set before the first append. */
 } scp_buf;
 
-void scp_buf_put(scp_buf *b, const void *p, size_t n);
-void scp_buf_puts(scp_buf *b, const char *s);
-void scp_buf_putc(scp_buf *b, char c);
+/* Appending in place, for a writer that builds many short pieces (a row
+ * of numbers) and would otherwise build each in a local array and copy
+ * it: scp_buf_room(b, max) returns where up to max bytes may be written
+ * at the end of b (with a sink, max under SCP_BUF_CHUNK), or NULL once b
+ * has failed (nothing may be written then); scp_buf_commit(b, end) keeps
+ * what was written there up to end.  No other append may come between
+ * the two. */
+char *scp_buf_room_slow(scp_buf *b, size_t max);
+static inline char *scp_buf_room(scp_buf *b, size_t max) {
+  if (SCP_LIKELY(max < b->cap - b->len && (!b->sink || b->len + max < SCP_BUF_CHUNK) && !b->oom &&
+                 !b->io_err))
+    return b->data + b->len;
+  return scp_buf_room_slow(b, max);
+}
+static inline void scp_buf_commit(scp_buf *b, char *end) {
+  b->len = (size_t)(end - b->data);
+  b->data[b->len] = 0;
+}
+/* Inline, so that a string literal's length is known where it is
+ * appended (most appends are literals: its copy is a move or two) and a
+ * short append costs no call; scp_buf_put_slow when it does not fit. */
+void scp_buf_put_slow(scp_buf *b, const void *p, size_t n);
+static inline void scp_buf_put(scp_buf *b, const void *p, size_t n) {
+  if (SCP_LIKELY(n < b->cap - b->len && (!b->sink || b->len + n < SCP_BUF_CHUNK) && !b->oom &&
+                 !b->io_err)) {
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+    return;
+  }
+  scp_buf_put_slow(b, p, n);
+}
+static inline void scp_buf_puts(scp_buf *b, const char *s) { scp_buf_put(b, s, strlen(s)); }
+static inline void scp_buf_putc(scp_buf *b, char c) {
+  char *o = scp_buf_room(b, 1);
+  if (SCP_UNLIKELY(!o)) return;
+  *o++ = c;
+  scp_buf_commit(b, o);
+}
 void scp_buf_printf(scp_buf *b, const char *fmt, ...) SCP_PRINTF(2, 3);
 /* scp_buf_printf's own formatting of a format whose conversions are all
  * in its subset (scp_fmt.c: no precision, '-', '+', '#') into at most 256
@@ -124,10 +161,23 @@ static inline void scp_put_be64(uint8_t *p, uint64_t v) {
  * a constant divisor, which the compiler turns into a multiply, instead of
  * a printf per number. */
 static inline char *scp_dec_u64(char *end, uint64_t v) {
-  do {
-    *--end = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
+  /* two digits a division: "00" "01" .. "99" */
+  static const char pairs[201] =
+      "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+      "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+      "8081828384858687888990919293949596979899";
+  while (v >= 100) {
+    unsigned r = (unsigned)(v % 100);
+    v /= 100;
+    end -= 2;
+    memcpy(end, pairs + 2 * r, 2);
+  }
+  if (v >= 10) {
+    end -= 2;
+    memcpy(end, pairs + 2 * v, 2);
+  } else {
+    *--end = (char)('0' + v);
+  }
   return end;
 }
 

@@ -924,6 +924,9 @@ static void test_pprof(void **state) {
   assert_int_equal((unsigned char)b.data[0], 0x1f);
   assert_int_equal((unsigned char)b.data[1], 0x8b);
   assert_int_equal(b.data[4] | b.data[5] | b.data[6] | b.data[7], 0);
+  /* XFL: zlib marks a level-1 stream 4 ("fastest"), level 6 with 0 */
+  assert_int_equal(SCP_OUT_PPROF_GZIP_LEVEL, 1);
+  assert_int_equal((unsigned char)b.data[8], 4);
   /* the protobuf itself is compared with a golden copy (zlib's bytes may
    * vary between zlib versions, the message must not) */
   unsigned char raw[8192];
@@ -1075,7 +1078,7 @@ static scp_profile *large_profile(void) {
 
 /* The pprof writer compresses its message a piece at a time as it makes
  * it: the result must be what compressing the whole message at once
- * gives (what scprof wrote before it streamed). */
+ * gives at the same level (what scprof wrote before it streamed). */
 static void assert_gzip_one_shot(const scp_buf *gz) {
   scp_buf raw = {0};
   unsigned char out[65536];
@@ -1095,7 +1098,7 @@ static void assert_gzip_one_shot(const scp_buf *gz) {
   inflateEnd(&z);
   assert_true(raw.len > 10 * sizeof out);   /* many pieces */
   memset(&z, 0, sizeof z);
-  assert_int_equal(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  assert_int_equal(deflateInit2(&z, SCP_OUT_PPROF_GZIP_LEVEL, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
   uLong bound = deflateBound(&z, (uLong)raw.len);
   unsigned char *once = malloc(bound);
   assert_non_null(once);

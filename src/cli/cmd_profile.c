@@ -231,13 +231,13 @@ static int positional(profile_opts *o, const char *a) {
  * dropped. */
 static int list_only(const profile_opts *o) {
   static const char *const list_opts[] = {"--list", "--snapshot", "--wasm", NULL};
+  if (o->function)
+    return cli_die(SCP_ERR_USAGE, "--list prints the contract's functions and runs none: no FUNCTION (%s) with it",
+                   o->function);
   const char *x = cli_optset_other(&o->seen, list_opts);
   if (x)
     return cli_die(SCP_ERR_USAGE, "%s: listing the contract's functions (--list, or no FUNCTION) runs nothing; "
                    "it takes --snapshot and --wasm only", x);
-  if (o->function)
-    return cli_die(SCP_ERR_USAGE, "--list prints the contract's functions and runs none: no FUNCTION (%s) with it",
-                   o->function);
   return 0;
 }
 
@@ -249,6 +249,9 @@ static int check_args(profile_opts *o) {
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");
+  if (o->state_size && !o->network && !o->network_config)
+    return cli_die(SCP_ERR_USAGE, "--soroban-state-size is the state size behind the rent write fee: it goes with "
+                   "--network or --network-config (without them no fee is computed)");
   if (o->nwasm_subs && !o->snapshot)
     return cli_die(SCP_ERR_USAGE, "--wasm C...=FILE.wasm goes with --snapshot");
   if (o->ctor.json && (o->snapshot || o->scenario || o->sdk_test))

@@ -2,6 +2,7 @@
  * cli_optset.c — the options a command line gave (cli_optset.h).
  */
 #include "cli_optset.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -45,4 +46,15 @@ const char *cli_optset_other(const cli_optset *s, const char *const *names) {
   for (size_t i = 0; i < s->n; i++)
     if (!in(s->v[i], names)) return s->v[i];
   return NULL;
+}
+
+int cli_optset_outputs(const cli_optset *s, bool svg, bool report) {
+  static const char *const svg_opts[] = {"--icicle", "--min-width", NULL}, *const top[] = {"--top", NULL};
+  const char *x;
+  if (!svg && (x = cli_optset_any(s, svg_opts)))
+    return cli_die(SCP_ERR_USAGE, "%s shapes the flamegraphs, and --format asks for no svg", x);
+  if (!report && cli_optset_any(s, top))
+    return cli_die(SCP_ERR_USAGE, "--top: the rows of the report, and none is written (--format has no report) "
+                   "or printed (-q, or a scenario: its summary)");
+  return 0;
 }

@@ -30,4 +30,10 @@ const char *cli_optset_any(const cli_optset *s, const char *const *names);
 /* The first option given that is none of names; NULL: none. */
 const char *cli_optset_other(const cli_optset *s, const char *const *names);
 
+/* The options that shape one output refused when it is not made: --icicle
+ * and --min-width without flamegraphs (svg false), --top without a report
+ * written or printed (report false).  0, or the usage exit status after
+ * the one-line error. */
+int cli_optset_outputs(const cli_optset *s, bool svg, bool report);
+
 #endif

@@ -735,6 +735,9 @@ int cmd_profile(int argc, char **argv) {
     return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
   int status = parse_args(argc, argv, &o);
+  /* a scenario prints its summary, not the reports */
+  if (!status && !o.listed)
+    status = cli_optset_outputs(&o.seen, o.want[SCP_FMT_SVG], o.want[SCP_FMT_REPORT] || (!o.quiet && !o.scenario));
   if (!status && !o.listed) status = o.scenario ? run_scenario(&o) : profile_call(&o);
   free_opts(&o);
   return status;

@@ -967,6 +967,9 @@ int cmd_profile_sol(int argc, char **argv) {
   c.syms.specs = calloc((size_t)argc + 1, sizeof *c.syms.specs);
   bool seen = cli_optset_init(&c.seen, argc);
   int st = c.specs && c.ixaccts && c.features && c.syms.specs && seen ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  /* a scenario prints its summary, not the reports (--tx prints its own) */
+  if (!st && !c.list)
+    st = cli_optset_outputs(&c.seen, c.want[SCP_FMT_SVG], c.want[SCP_FMT_REPORT] || (!c.quiet && (c.tx || !c.scenario)));
   if (!st) st = c.tx ? run_wire(&c) : c.scenario ? run_scenario(&c) : run(&c);
   scp_sol_state_free(&c.st);
   for (size_t i = 0; i < c.nprogs; i++) free(c.progs[i].path);

@@ -15,7 +15,7 @@
 # is sol_wire.sh's, worked out from the rules there.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup 33
+e2e_setup 39
 CTR=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)/counter.so
 SPEC=$B/tests/fixtures/wasm/spec_args.wasm
 DEMO=$B/examples/demo.wasm
@@ -104,6 +104,16 @@ NAME="cli_options --soroban-state-size without --network refused"
 ok refused "--soroban-state-size is the state size behind the rent write fee: it goes with --network or --network-config" \
   -q "$DEMO" run u32:1 --soroban-state-size 1000000
 
+# ---- options that shape an output not made
+NAME="cli_options --icicle with no svg in --format refused"
+ok refused "--icicle shapes the flamegraphs, and --format asks for no svg" -q -f report "$DEMO" run u32:1 --icicle
+NAME="cli_options --min-width with no svg (Solana) refused"
+ok refused "--min-width shapes the flamegraphs, and --format asks for no svg" -f json,report --min-width 1 "$CTR" --ix 32
+NAME="cli_options --top with -q and no report refused"
+ok refused "--top: the rows of the report, and none is written" -q -f json --top 3 "$DEMO" run u32:1
+NAME="cli_options --top on a scenario with no report (its summary is printed, not the reports) refused"
+ok refused "--top: the rows of the report" -f json --top 3 --scenario "$T/ix.json"
+
 # ---- bench: --network with Solana cases alone
 printf '{"cases": [{"label": "ix", "scenario": "ix.json"}]}\n' >"$T/bench.json"
 "$BIN" bench "$T/bench.json" --network mainnet -o "$T/never" -q >"$T/out" 2>"$T/err"; rc=$?
@@ -125,6 +135,12 @@ ok sh -c "[ $rc -eq 10 ] && grep -qx 'cu 150' '$T/k3/result.txt' && [ -f '$T/k3/
 "$BIN" profile --tx "$T/tx.bin" "$CTR" --program-id "$P" --account "$PAY" -q -o "$T/k4" >/dev/null 2>"$T/err"; rc=$?
 NAME="cli_options --tx PROGRAM.so --program-id: accepted (exit 10, 150 CU)"
 ok sh -c "[ $rc -eq 10 ] && grep -qx 'cu 150' '$T/k4/result.txt'"
+"$BIN" profile -f json --top 2 -o "$T/k6" "$DEMO" run u32:1 >"$T/out" 2>"$T/err"; rc=$?
+NAME="cli_options --top with no report file: the printed report takes it (exit 0, 2 rows)"
+ok sh -c "[ $rc -eq 0 ] && grep -q '^Top 2 ' '$T/out' && [ ! -e '$T/k6/report.txt' ]"
+"$BIN" profile -q -f svg --icicle --min-width 5 -o "$T/k7" "$CTR" --ix 32 >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options --icicle --min-width with svg (Solana): exit 0, the flamegraph alone"
+ok sh -c "[ $rc -eq 0 ] && [ -f '$T/k7/flamegraph.svg' ] && [ ! -e '$T/k7/report.txt' ]"
 "$BIN" profile "$CTR" --list >"$T/out" 2>"$T/err"; rc=$?
 NAME="cli_options PROGRAM.so --list alone: exit 0, its version"
 ok sh -c "[ $rc -eq 0 ] && grep -q '^sbpf v' '$T/out'"

@@ -265,6 +265,8 @@ static int parse_idl(sol_cli *c, const char *spec) {
   return 0;
 }
 
+static int check_args(sol_cli *c);
+
 static int parse_args(int argc, char **argv, sol_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   for (int i = 0; i < argc; i++) {
@@ -364,6 +366,12 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
+  return check_args(c);
+}
+
+/* After the options: what goes together, then the --account values
+ * (after every --accounts file, whatever the order on the line). */
+static int check_args(sol_cli *c) {
   if (c->jobs && (c->tx || !c->scenario))
     return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that write its profiles)");
   if (c->tx) {
@@ -384,7 +392,6 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
               : c->list     ? cli_solopts_list(&c->seen)
                             : cli_solopts_one(&c->seen, c->path != NULL);
   if (refused) return refused;
-  /* after every --accounts file, whatever the order on the line */
   for (size_t k = 0; k < c->nspecs; k++) {
     int st = parse_account(c, c->specs[k]);
     if (st) return st;

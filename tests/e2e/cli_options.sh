@@ -15,7 +15,7 @@
 # is sol_wire.sh's, worked out from the rules there.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup 39
+e2e_setup 42
 CTR=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)/counter.so
 SPEC=$B/tests/fixtures/wasm/spec_args.wasm
 DEMO=$B/examples/demo.wasm
@@ -46,6 +46,7 @@ printf '{"programs": [{"name": "counter", "elf": "%s"}]}\n' "$CTR" >"$T/state.js
 refused() {
   text=$1
   shift
+  rm -rf "$T/never"
   "$BIN" profile "$@" -o "$T/never" >"$T/out" 2>"$T/err"
   rc=$?
   one_line_error 2 "$text" && [ ! -e "$T/never" ]
@@ -87,6 +88,7 @@ for o in "--max-nodes 5" "-q" "--top 3" "--feature deplete_cu_meter_on_vm_failur
   ok refused "${o%% *}: --list prints the program's functions and runs nothing" "$CTR" --list $o
 done
 NAME="cli_options PROGRAM.so --list -o refused (-o is the first option given)"
+rm -rf "$T/never"
 "$BIN" profile "$CTR" -o "$T/never" --list >"$T/out" 2>"$T/err"; rc=$?
 ok one_line_error 2 "-o: --list prints the program's functions and runs nothing"
 NAME="cli_options --loader with --program ID=FILE (which has its own) refused"
@@ -114,8 +116,19 @@ ok refused "--top: the rows of the report, and none is written" -q -f json --top
 NAME="cli_options --top on a scenario with no report (its summary is printed, not the reports) refused"
 ok refused "--top: the rows of the report" -f json --top 3 --scenario "$T/ix.json"
 
+# size: the same two
+rm -rf "$T/never"
+"$BIN" size -q -f json --top 3 -o "$T/never" "$CTR" >"$T/out" 2>"$T/err"; rc=$?
+NAME="cli_options size --top with -q and no report refused"
+ok sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF -- '--top: the rows of the report' '$T/err' && [ ! -e '$T/never' ]"
+rm -rf "$T/never"
+"$BIN" size -q -f json --icicle -o "$T/never" "$DEMO" >"$T/out" 2>"$T/err"; rc=$?
+NAME="cli_options size --icicle with no svg refused"
+ok sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF -- '--icicle shapes the flamegraphs' '$T/err' && [ ! -e '$T/never' ]"
+
 # ---- bench: --network with Solana cases alone
 printf '{"cases": [{"label": "ix", "scenario": "ix.json"}]}\n' >"$T/bench.json"
+rm -rf "$T/never"
 "$BIN" bench "$T/bench.json" --network mainnet -o "$T/never" -q >"$T/out" 2>"$T/err"; rc=$?
 NAME="cli_options bench --network with only Solana cases refused"
 ok sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF -- '--network: every case of $T/bench.json is a Solana scenario' '$T/err' && [ ! -e '$T/never' ]"
@@ -141,6 +154,9 @@ ok sh -c "[ $rc -eq 0 ] && grep -q '^Top 2 ' '$T/out' && [ ! -e '$T/k6/report.tx
 "$BIN" profile -q -f svg --icicle --min-width 5 -o "$T/k7" "$CTR" --ix 32 >/dev/null 2>"$T/err"; rc=$?
 NAME="cli_options --icicle --min-width with svg (Solana): exit 0, the flamegraph alone"
 ok sh -c "[ $rc -eq 0 ] && [ -f '$T/k7/flamegraph.svg' ] && [ ! -e '$T/k7/report.txt' ]"
+"$BIN" size -q -f svg --icicle -o "$T/k8" "$DEMO" >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options size --icicle with svg: exit 0, size.svg"
+ok sh -c "[ $rc -eq 0 ] && [ -f '$T/k8/size.svg' ]"
 "$BIN" profile "$CTR" --list >"$T/out" 2>"$T/err"; rc=$?
 NAME="cli_options PROGRAM.so --list alone: exit 0, its version"
 ok sh -c "[ $rc -eq 0 ] && grep -q '^sbpf v' '$T/out'"

@@ -15,7 +15,7 @@
 # is sol_wire.sh's, worked out from the rules there.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup 42
+e2e_setup 41
 CTR=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)/counter.so
 SPEC=$B/tests/fixtures/wasm/spec_args.wasm
 DEMO=$B/examples/demo.wasm

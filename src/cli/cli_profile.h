@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_ledger.h"
+#include "cli_optset.h"
 #include "cli_sorsyms.h"
 #include "cli/cli_sortx.h"
 #include "soroban/run/scp_snapshot.h"
@@ -76,6 +77,7 @@ typedef struct profile_opts {
   bool context_given;         /* --context given: it wins over a scenario's */
   cli_sor_syms syms;          /* --symbols [C...=]FILE.wasm */
   cli_sortx sortx;            /* --tx ENVELOPE [--meta META] on --snapshot */
+  cli_optset seen;            /* the options given, for --list to refuse those it cannot honour */
 } profile_opts;
 
 /* --NAME VALUE or --NAME=VALUE after the function name, for a parameter of

@@ -348,12 +348,25 @@ static int write_outputs(bench *b, const bench_cli *c, cli_outdir *od) {
   return st;
 }
 
+/* --network prices the Soroban calls and is not passed to a Solana
+ * scenario: a bench of Solana scenarios alone would take it and change
+ * nothing. */
+static int network_used(const bench *b, const bench_cli *c) {
+  if (!c->network) return 0;
+  for (size_t k = 0; k < b->ncases; k++)
+    for (size_t col = 0; col < b->ncolumns; col++)
+      if (b->cases[k].scenario[col] && !scp_sol_scenario_is(b->cases[k].scenario[col])) return 0;
+  return cli_die(SCP_ERR_USAGE, "--network: every case of %s is a Solana scenario, and the network prices "
+                 "Soroban calls (docs/fees.md)", c->file);
+}
+
 int cmd_bench(int argc, char **argv) {
   bench_cli c = {.out_dir = "scprof-bench"};
   bench b = {0};
   cli_outdir od = {0};
   int st = parse_args(argc, argv, &c);
   if (!st) st = read_bench(&b, &c);
+  if (!st) st = network_used(&b, &c);
   if (!st) st = cli_outdir_begin(&od, c.out_dir);
   for (size_t col = 0; !st && col < b.ncolumns; col++)
     for (size_t k = 0; !st && k < b.ncases; k++) st = run_case(&b, &c, od.tmp, k, col);

@@ -227,6 +227,20 @@ static int positional(profile_opts *o, const char *a) {
   return 0;
 }
 
+/* Listing the functions runs nothing: an option of a run is refused, not
+ * dropped. */
+static int list_only(const profile_opts *o) {
+  static const char *const list_opts[] = {"--list", "--snapshot", "--wasm", NULL};
+  if (o->function)
+    return cli_die(SCP_ERR_USAGE, "--list prints the contract's functions and runs none: no FUNCTION (%s) with it",
+                   o->function);
+  const char *x = cli_optset_other(&o->seen, list_opts);
+  if (x)
+    return cli_die(SCP_ERR_USAGE, "%s: listing the contract's functions (--list, or no FUNCTION) runs nothing; "
+                   "it takes --snapshot and --wasm only", x);
+  return 0;
+}
+
 /* After the arguments: what goes together, --scenario alone, a contract
  * without a function (its functions listed), named arguments in order. */
 static int check_args(profile_opts *o) {
@@ -235,6 +249,9 @@ static int check_args(profile_opts *o) {
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");
+  if (o->state_size && !o->network && !o->network_config)
+    return cli_die(SCP_ERR_USAGE, "--soroban-state-size is the state size behind the rent write fee: it goes with "
+                   "--network or --network-config (without them no fee is computed)");
   if (o->nwasm_subs && !o->snapshot)
     return cli_die(SCP_ERR_USAGE, "--wasm C...=FILE.wasm goes with --snapshot");
   if (o->ctor.json && (o->snapshot || o->scenario || o->sdk_test))
@@ -268,6 +285,7 @@ static int check_args(profile_opts *o) {
   if (o->wasm_path && (o->list || !o->function)) {
     int status = load_spec(o);
     if (status) return status;
+    if ((o->list || o->spec) && (status = list_only(o))) return status;
     if (o->spec) return cli_prof_list_functions(o);
     if (o->list) return cli_prof_list_exports(o);
   }
@@ -289,6 +307,7 @@ static int parse_args(int argc, char **argv, profile_opts *o) {
     int named = cli_prof_named_arg(argc, argv, &i, o);
     if (named < 0) return -named;
     if (named) continue;
+    cli_optset_note(&o->seen, a);
     int status = ledger_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = auth_option(argc, argv, &i, o);
     if (status == NOT_MINE) status = fee_option(argc, argv, &i, o);
@@ -577,6 +596,7 @@ static void free_opts(profile_opts *o) {
   scp_snapshot_free(o->snap);
   cli_ctor_args_free(&o->ctor);
   cli_sortx_free(&o->sortx);
+  cli_optset_free(&o->seen);
 }
 
 /* One array of argc + 1 entries for each repeatable option.  Returns false
@@ -593,6 +613,7 @@ static bool alloc_opts(profile_opts *o, int argc) {
   o->owned = calloc(n, sizeof *o->owned);
   o->wasm_subs = calloc(n, sizeof *o->wasm_subs);
   o->syms.specs = calloc(n, sizeof *o->syms.specs);
+  if (!cli_optset_init(&o->seen, argc)) return false;
   return o->syms.specs && o->wasm_subs && o->args && o->contracts && o->assets && o->signers && o->auth_sigs && o->accounts &&
          o->trustlines && o->owned;
 }
@@ -714,6 +735,9 @@ int cmd_profile(int argc, char **argv) {
     return cli_die(SCP_ERR_NOMEM, "out of memory");
   }
   int status = parse_args(argc, argv, &o);
+  /* a scenario prints its summary, not the reports */
+  if (!status && !o.listed)
+    status = cli_optset_outputs(&o.seen, o.want[SCP_FMT_SVG], o.want[SCP_FMT_REPORT] || (!o.quiet && !o.scenario));
   if (!status && !o.listed) status = o.scenario ? run_scenario(&o) : profile_call(&o);
   free_opts(&o);
   return status;

@@ -19,6 +19,7 @@
 #include "cli_soltx.h"
 #include "cli_solsyms.h"
 #include "cli_pipe.h"
+#include "cli_solopts.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -57,6 +58,7 @@ typedef struct sol_cli {
   unsigned jobs;               /* --jobs; 0: not given */
   scp_sol_idls *idls;          /* --idl ID=FILE.json */
   cli_sol_syms syms;           /* --symbols, --symbols-dir */
+  cli_optset seen;             /* the options given, for the inputs that refuse some */
 } sol_cli;
 
 bool cli_is_sbpf_program(int argc, char **argv) {
@@ -263,11 +265,14 @@ static int parse_idl(sol_cli *c, const char *spec) {
   return 0;
 }
 
+static int check_args(sol_cli *c);
+
 static int parse_args(int argc, char **argv, sol_cli *c) {
   const int usage = scp_exit_status(SCP_ERR_USAGE);
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *val;
     int st;
+    cli_optset_note(&c->seen, a);
     if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
       if (!(val = cli_option_value(argc, argv, &i, "a folder"))) return usage;
       c->out_dir = val;
@@ -361,6 +366,12 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       c->path = a;
     }
   }
+  return check_args(c);
+}
+
+/* After the options: what goes together, then the --account values
+ * (after every --accounts file, whatever the order on the line). */
+static int check_args(sol_cli *c) {
   if (c->jobs && (c->tx || !c->scenario))
     return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that write its profiles)");
   if (c->tx) {
@@ -368,7 +379,8 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
       int st = parse_account(c, c->specs[k]);
       if (st) return st;
     }
-    return check_tx_args(c);
+    int st = check_tx_args(c);
+    return st ? st : cli_solopts_tx(&c->seen, c->scenario != NULL, c->path != NULL);
   }
   if (c->expect_chain || c->sigverify)
     return cli_die(SCP_ERR_USAGE, "%s needs --tx", c->expect_chain ? "--expect-chain" : "--sigverify");
@@ -376,7 +388,10 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
     return cli_die(SCP_ERR_USAGE, "--scenario takes the programs, accounts and instructions from its file");
   if (!c->path && !c->scenario && !c->nprogs && !c->have_id)
     return cli_die(SCP_ERR_USAGE, "profile needs PROGRAM.so, --program ID=FILE.so or --program-id");
-  /* after every --accounts file, whatever the order on the line */
+  int refused = c->scenario ? cli_solopts_scenario(&c->seen)
+              : c->list     ? cli_solopts_list(&c->seen)
+                            : cli_solopts_one(&c->seen, c->path != NULL);
+  if (refused) return refused;
   for (size_t k = 0; k < c->nspecs; k++) {
     int st = parse_account(c, c->specs[k]);
     if (st) return st;
@@ -495,7 +510,7 @@ static int cache_with_symbols(const sol_cli *c, const scp_sol_tx_prog *progs, si
 static void scenario_progs(const scp_sol_scenario *s, scp_sol_tx_prog *progs) {
   for (size_t i = 0; i < s->nprograms; i++) {
     const scp_sol_scn_program *p = &s->programs[i];
-    progs[i] = (scp_sol_tx_prog){{0}, p->elf, p->len, p->name, p->path, p->loader};
+    progs[i] = (scp_sol_tx_prog){.elf = p->elf, .len = p->len, .name = p->name, .path = p->path, .loader = p->loader};
     memcpy(progs[i].id, p->id, 32);
   }
 }
@@ -515,8 +530,9 @@ static int pin_programs(const scp_sol_scenario *s, scp_sol_progs *cache) {
 static int tx_programs(const sol_cli *c, scp_sol_tx_prog *progs, size_t *n, uint8_t **elfs, char (*names)[128]);
 
 static int run_wire(sol_cli *c) {
-  cli_sol_tx o = {c->tx, NULL, 0, c->st.accts, c->st.n, c->out_dir, c->quiet, c->expect_chain, c->sigverify,
-                  (unsigned)c->top, write_outputs_cb, c, NULL, NULL, c->idls, NULL};
+  cli_sol_tx o = {.path = c->tx, .state = c->st.accts, .nstate = c->st.n, .out_dir = c->out_dir, .quiet = c->quiet,
+                  .expect_chain = c->expect_chain, .sigverify = c->sigverify, .top = (unsigned)c->top,
+                  .write_outputs = write_outputs_cb, .ctx = c, .idls = c->idls};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
   scp_error err = {0};
@@ -676,7 +692,7 @@ static int run(sol_cli *c) {
   scp_sol_progs *cache = NULL;
   int st = pick_program(c, &p);
   if (st) return st;
-  scp_sol_tx_prog self = {{0}, p.elf, p.len, p.name, p.path, p.loader};
+  scp_sol_tx_prog self = {.elf = p.elf, .len = p.len, .name = p.name, .path = p.path, .loader = p.loader};
   memcpy(self.id, c->program_id, 32);
   st = cli_sol_refuse_debug(p.path, p.elf, p.len);
   if (!st) st = cache_with_symbols(c, &self, 1, c->st.accts, c->st.n, &cache);
@@ -690,12 +706,11 @@ static int run_picked(sol_cli *c, const sol_pick *pp, scp_sol_progs *cache) {
   const sol_pick p = *pp;
   int st = 0;
   scp_error err = {0};
-  scp_sol_run_opts o = {p.elf, p.len, p.name, p.path, {0}, p.loader, c->st.accts, c->st.n, c->ixaccts,
-                        c->nix, c->ix, c->ixlen, c->cu_limit, (uint32_t)c->heap, true, NULL, 0, 0, NULL, {0, false},
-                        NULL, NULL, NULL, NULL, c->idls};
+  scp_sol_run_opts o = {.elf = p.elf, .elf_len = p.len, .name = p.name, .path = p.path, .loader = p.loader,
+                        .accts = c->st.accts, .naccts = c->st.n, .ix = c->ixaccts, .nix = c->nix, .data = c->ix,
+                        .len = c->ixlen, .cu_limit = c->cu_limit, .heap_size = (uint32_t)c->heap, .profile = true,
+                        .shape = c->shape, .cache = cache, .idls = c->idls};
   memcpy(o.program_id, c->program_id, 32);
-  o.shape = c->shape;
-  o.cache = cache;
   scp_sol_sysvars sv;
   int rc = sysvars_of(c, c->st.accts, c->st.n, &sv, &err);
   if (rc) return cli_die(rc, "%s", err.msg);
@@ -761,7 +776,14 @@ static int run_scenario(sol_cli *c) {
     }
   }
   apply_features(c, &s->features);
-  if (s->ntx) return run_tx_scenario(c, s);
+  if (s->ntx) {
+    int refused = cli_solopts_tx_shape(&c->seen, c->scenario);
+    if (refused) {
+      scp_sol_scenario_free(s);
+      return refused;
+    }
+    return run_tx_scenario(c, s);
+  }
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
   scp_buf sum = {0};
@@ -794,13 +816,12 @@ static int run_scenario(sol_cli *c) {
       memcpy(dep.elf, elf, dep.len);
       memcpy(dep.id, x->program_id, 32);
     }
-    scp_sol_run_opts o = {p->elf, p->len, p->name, p->path, {0}, p->loader, s->accounts,
-                          s->naccounts, x->accts, x->naccts, x->data, x->len, x->cu_limit, x->heap,
-                          x->profile, NULL, 0, 0, NULL, {0, false}, NULL, NULL, NULL, cache, c->idls};
+    scp_sol_run_opts o = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path,
+                          .loader = p->loader, .accts = s->accounts, .naccts = s->naccounts, .ix = x->accts,
+                          .nix = x->naccts, .data = x->data, .len = x->len, .cu_limit = x->cu_limit,
+                          .heap_size = x->heap, .profile = x->profile, .shape = c->shape,
+                          .sysvars = &s->sysvars, .features = &s->features, .cache = cache, .idls = c->idls};
     memcpy(o.program_id, p->id, 32);
-    o.shape = c->shape;
-    o.sysvars = &s->sysvars;
-    o.features = &s->features;
     scp_sol_result r;
     int rc = scp_sol_run(&o, &r, &err);
     free(dep.elf);
@@ -893,15 +914,17 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     for (; at + n < s->nixs && s->ixs[at + n].tx == t; n++) {
       const scp_sol_scn_ix *x = &s->ixs[at + n];
       profile |= x->profile;
-      ixs[n] = (scp_sol_tx_ix){{0}, x->accts, x->naccts, x->data, x->len, x->label_given ? x->label : NULL};
+      ixs[n] = (scp_sol_tx_ix){.accts = x->accts, .naccts = x->naccts, .data = x->data, .len = x->len,
+                               .label = x->label_given ? x->label : NULL};
       memcpy(ixs[n].program, x->program_id, 32);
     }
     at += n;
     char title[300], dir[4400], shown[4400], out[160];
     snprintf(title, sizeof title, "transaction %s", s->tx_labels[t]);
     scp_sol_blockhash_next(blockhash);
-    scp_sol_tx_opts o = {progs, s->nprograms, s->accounts, s->naccounts, ixs, n, title, profile, blockhash,
-                         &s->sysvars, &s->features, 0, NULL, 0, cache, c->idls};
+    scp_sol_tx_opts o = {.progs = progs, .nprogs = s->nprograms, .accts = s->accounts, .naccts = s->naccounts,
+                         .ixs = ixs, .nixs = n, .title = title, .profile = profile, .blockhash = blockhash,
+                         .sysvars = &s->sysvars, .features = &s->features, .cache = cache, .idls = c->idls};
     scp_sol_tx_result r;
     scp_buf extra = {0};
     int rc = s->tx_has_fee_payer[t] ? cli_sol_tx_with_payer(&o, s->tx_fee_payer[t], &r, &extra, &err)
@@ -949,7 +972,11 @@ int cmd_profile_sol(int argc, char **argv) {
   c.ixaccts = calloc((size_t)argc + 1, sizeof *c.ixaccts);
   c.features = calloc((size_t)argc + 1, sizeof *c.features);
   c.syms.specs = calloc((size_t)argc + 1, sizeof *c.syms.specs);
-  int st = c.specs && c.ixaccts && c.features && c.syms.specs ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  bool seen = cli_optset_init(&c.seen, argc);
+  int st = c.specs && c.ixaccts && c.features && c.syms.specs && seen ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  /* a scenario prints its summary, not the reports (--tx prints its own) */
+  if (!st && !c.list)
+    st = cli_optset_outputs(&c.seen, c.want[SCP_FMT_SVG], c.want[SCP_FMT_REPORT] || (!c.quiet && (c.tx || !c.scenario)));
   if (!st) st = c.tx ? run_wire(&c) : c.scenario ? run_scenario(&c) : run(&c);
   scp_sol_state_free(&c.st);
   for (size_t i = 0; i < c.nprogs; i++) free(c.progs[i].path);
@@ -960,5 +987,6 @@ int cmd_profile_sol(int argc, char **argv) {
   free(c.features);
   free(c.syms.specs);
   free(c.ix);
+  cli_optset_free(&c.seen);
   return st;
 }

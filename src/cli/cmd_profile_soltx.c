@@ -72,9 +72,11 @@ int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp
   /* compiling keeps the instructions' order: their labels carry over */
   for (size_t k = 0; !rc && k < m.nixs && k < o->nixs; k++) m.ixs[k].label = o->ixs[k].label;
   if (!rc) {
-    scp_sol_tx_opts w = {o->progs, o->nprogs, m.accts, m.naccts, m.ixs, m.nixs, o->title, o->profile,
-                         tx.blockhash, o->sysvars, o->features, m.nmsg, m.writable, tx.nreq, o->cache,
-                         o->idls};
+    scp_sol_tx_opts w = {.progs = o->progs, .nprogs = o->nprogs, .accts = m.accts, .naccts = m.naccts,
+                         .ixs = m.ixs, .nixs = m.nixs, .title = o->title, .profile = o->profile,
+                         .blockhash = tx.blockhash, .sysvars = o->sysvars, .features = o->features,
+                         .nmsg = m.nmsg, .msg_writable = m.writable, .nreq = tx.nreq, .cache = o->cache,
+                         .idls = o->idls};
     rc = scp_sol_tx_run(&w, r, err);
   }
   if (!rc) {
@@ -201,9 +203,11 @@ static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_
     r.failed = -1;
     snprintf(r.txerr, sizeof r.txerr, "%s", m->txerr);
   } else {
-    scp_sol_tx_opts to = {o->progs, o->nprogs, m->accts, m->naccts, m->ixs, m->nixs, title, true,
-                          tx->blockhash, o->sysvars, o->features, m->nmsg, m->writable, tx->nreq, o->cache,
-                          o->idls};
+    scp_sol_tx_opts to = {.progs = o->progs, .nprogs = o->nprogs, .accts = m->accts, .naccts = m->naccts,
+                          .ixs = m->ixs, .nixs = m->nixs, .title = title, .profile = true,
+                          .blockhash = tx->blockhash, .sysvars = o->sysvars, .features = o->features,
+                          .nmsg = m->nmsg, .msg_writable = m->writable, .nreq = tx->nreq, .cache = o->cache,
+                          .idls = o->idls};
     int rc = scp_sol_tx_run(&to, &r, &err);
     if (rc) return cli_die(rc, "%s: %s", o->path, err.msg);
   }

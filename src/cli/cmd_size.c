@@ -6,6 +6,7 @@
  * profile's have (report.json is what diff, annotate and check read).
  */
 #include "cli.h"
+#include "cli_optset.h"
 #include "size/scp_size.h"
 
 #include <stdio.h>
@@ -25,6 +26,7 @@ typedef struct size_cli {
   /* --network, --network-config, --soroban-state-size: the upload's fee
    * and rent */
   scp_soroban_opts net;
+  cli_optset seen;              /* the options given: --top, --icicle with their output */
 } size_cli;
 
 static int parse_args(int argc, char **argv, size_cli *c) {
@@ -35,6 +37,7 @@ static int parse_args(int argc, char **argv, size_cli *c) {
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     bool handled;
+    cli_optset_note(&c->seen, a);
     int st = cli_output_option(argc, argv, &i, &c->out, &handled);
     if (st) return st;
     if (handled) {
@@ -147,7 +150,9 @@ static int mark(scp_profile *p, const size_cli *c) {
 
 int cmd_size(int argc, char **argv) {
   size_cli c = {.out = {.dir = "scprof-size"}};
-  int st = parse_args(argc, argv, &c);
+  int st = cli_optset_init(&c.seen, argc) ? parse_args(argc, argv, &c) : cli_die(SCP_ERR_NOMEM, "out of memory");
+  if (!st) st = cli_optset_outputs(&c.seen, c.out.want[SCP_FMT_SVG], c.out.want[SCP_FMT_REPORT] || !c.quiet);
+  cli_optset_free(&c.seen);
   if (st) return st;
   uint8_t *bytes = NULL;
   size_t len = 0;

@@ -60,6 +60,7 @@ static const char usage_text[] =
   "      --max-nodes N   call-tree node budget (default 100000): new call\n"
   "                      paths past it go to [truncated] frames, costs exact\n"
   "      --fold-recursion  a recursive call re-enters its caller's frame\n"
+  "                      (these two: not yet for a Solana transaction)\n"
   "\n"
   "Soroban contracts (a .wasm; arguments by name, typed by the contract's\n"
   "contractspecv0 section: --NAME VALUE or --NAME=VALUE after FUNCTION; --list\n"

@@ -1,0 +1,96 @@
+/*
+ * test_sol_b58.c — scp_sol_key_str keeps keys' texts in a per-thread
+ * cache: every text it gives, first time or again, must be the one
+ * scp_b58_encode makes of the same key, and keys that differ, even in
+ * one byte or sharing a slot, must keep their own texts.  The system
+ * program's and Token's ids are the public ones (independent evidence);
+ * the rest compares the cache with the uncached codec.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "solana/scp_sol.h"
+#include "util/scp_codec.h"
+
+/* the all-zero key first: an empty slot is zeros too, and must not pass for it */
+static void test_zero_key_first(void **state) {
+  (void)state;
+  uint8_t zero[32] = {0};
+  char s[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(zero, s);
+  assert_string_equal(s, "11111111111111111111111111111111");
+  memset(s, 'x', sizeof s);
+  scp_sol_key_str(zero, s);
+  assert_string_equal(s, "11111111111111111111111111111111");
+}
+
+static void test_known_key(void **state) {
+  (void)state;
+  const char *token = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+  uint8_t k[32];
+  assert_true(scp_sol_key_parse(token, strlen(token), k));
+  for (int i = 0; i < 2; i++) {
+    char s[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(k, s);
+    assert_string_equal(s, token);
+  }
+}
+
+static void fill(uint8_t k[32], uint32_t seed) {
+  uint32_t x = seed * 2654435761u + 1;
+  for (int i = 0; i < 32; i++) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    k[i] = (uint8_t)x;
+  }
+  /* a few with leading zero bytes (leading '1's) */
+  if (seed % 7 == 0) k[0] = k[1] = 0;
+}
+
+/* 2,000 keys through 256 slots, twice: hits and evictions alike give the codec's text */
+static void test_many_keys(void **state) {
+  (void)state;
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < 2000; i++) {
+      uint8_t k[32];
+      char want[SCP_SOL_B58_KEY_MAX], got[SCP_SOL_B58_KEY_MAX];
+      fill(k, i % 3 ? i : i / 3);
+      assert_true(scp_b58_encode(k, 32, want, sizeof want) > 0);
+      scp_sol_key_str(k, got);
+      assert_string_equal(got, want);
+    }
+}
+
+/* keys one byte apart, each byte in turn: different texts, and the first again unchanged */
+static void test_one_byte_apart(void **state) {
+  (void)state;
+  uint8_t a[32];
+  fill(a, 12345);
+  char sa[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(a, sa);
+  for (int i = 0; i < 32; i++) {
+    uint8_t b[32];
+    memcpy(b, a, 32);
+    b[i] ^= 1;
+    char sb[SCP_SOL_B58_KEY_MAX], again[SCP_SOL_B58_KEY_MAX];
+    scp_sol_key_str(b, sb);
+    assert_string_not_equal(sa, sb);
+    scp_sol_key_str(a, again);
+    assert_string_equal(again, sa);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_zero_key_first),
+      cmocka_unit_test(test_known_key),
+      cmocka_unit_test(test_many_keys),
+      cmocka_unit_test(test_one_byte_apart),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

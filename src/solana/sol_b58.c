@@ -1,5 +1,6 @@
 /* sol_b58.c — Solana public keys in base58 (the codec is util's). */
 #include "solana/scp_sol.h"
+#include "solana/sol_keyslot.h"
 #include "util/scp_codec.h"
 
 #include <string.h>
@@ -10,7 +11,7 @@
  * the last texts in a small direct-mapped table (its own, so the threads
  * that write profiles take no lock).  A slot holds the key it was made
  * from and is compared whole, so a text is always scp_b58_encode's. */
-enum { KEY_SLOTS = 256 };
+enum { KEY_BITS = 8, KEY_SLOTS = 1 << KEY_BITS };
 
 typedef struct key_slot {
   bool used;
@@ -21,18 +22,8 @@ typedef struct key_slot {
 
 static _Thread_local key_slot key_cache[KEY_SLOTS];
 
-static unsigned key_slot_of(const uint8_t key[32]) {
-  uint64_t h = 0;
-  for (int i = 0; i < 4; i++) {
-    uint64_t w;
-    memcpy(&w, key + 8 * i, sizeof w);
-    h = (h ^ w) * 0x9E3779B97F4A7C15u;
-  }
-  return (unsigned)(h >> 56) % KEY_SLOTS;
-}
-
 void scp_sol_key_str(const uint8_t key[32], char out[SCP_SOL_B58_KEY_MAX]) {
-  key_slot *s = &key_cache[key_slot_of(key)];
+  key_slot *s = &key_cache[sol_key_slot(key, KEY_BITS)];
   if (!s->used || memcmp(s->key, key, 32)) {
     s->len = (uint8_t)scp_b58_encode(key, 32, s->text, SCP_SOL_B58_KEY_MAX);
     memcpy(s->key, key, 32);

@@ -1,10 +1,12 @@
 /*
- * test_sol_b58.c — scp_sol_key_str keeps keys' texts in a per-thread
- * cache: every text it gives, first time or again, must be the one
- * scp_b58_encode makes of the same key, and keys that differ, even in
- * one byte or sharing a slot, must keep their own texts.  The system
- * program's and Token's ids are the public ones (independent evidence);
- * the rest compares the cache with the uncached codec.
+ * test_sol_keycache.c — the per-thread caches of 32-byte keys:
+ * scp_sol_key_str's texts and sol_is_on_curve's answers.  Every text it
+ * gives, first time or again, must be the one scp_b58_encode makes of the
+ * same key, and keys that differ, even in one byte or sharing a slot, must
+ * keep their own texts; every curve answer must be scp_ed_valid's.  The
+ * system program's and Token's ids are the public ones, and the all-zero
+ * point (y = 0, x = sqrt(-1)) is on the curve (independent evidence); the
+ * rest compares the caches with the uncached functions.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,8 @@
 #include <cmocka.h>
 
 #include "solana/scp_sol.h"
+#include "crypto/crypto_ed25519.h"
+#include "solana/sol_sys.h"
 #include "util/scp_codec.h"
 
 /* the all-zero key first: an empty slot is zeros too, and must not pass for it */
@@ -85,12 +89,37 @@ static void test_one_byte_apart(void **state) {
   }
 }
 
+/* the all-zero point first: an empty slot is zeros and "off" too */
+static void test_curve_zero_first(void **state) {
+  (void)state;
+  uint8_t zero[32] = {0};
+  assert_true(sol_is_on_curve(zero));
+  assert_true(sol_is_on_curve(zero));
+}
+
+/* 1,000 points (about half on the curve) through the slots twice */
+static void test_curve_many(void **state) {
+  (void)state;
+  unsigned on = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < 1000; i++) {
+      uint8_t p[32];
+      fill(p, i);
+      bool want = scp_ed_valid(false, p);
+      on += want;
+      assert_int_equal(sol_is_on_curve(p), want);
+    }
+  assert_true(on > 600 && on < 1400);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_zero_key_first),
       cmocka_unit_test(test_known_key),
       cmocka_unit_test(test_many_keys),
       cmocka_unit_test(test_one_byte_apart),
+      cmocka_unit_test(test_curve_zero_first),
+      cmocka_unit_test(test_curve_many),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

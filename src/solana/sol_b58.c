@@ -2,6 +2,7 @@
 #include "solana/scp_sol.h"
 #include "solana/sol_keyslot.h"
 #include "util/scp_codec.h"
+#include "util/scp_util.h"
 
 #include <string.h>
 
@@ -32,8 +33,31 @@ void scp_sol_key_str(const uint8_t key[32], char out[SCP_SOL_B58_KEY_MAX]) {
   memcpy(out, s->text, (size_t)s->len + 1);
 }
 
+/* And the other way: a scenario names the same keys in every
+ * transaction.  Only keys that parsed are kept; a slot holds the whole
+ * text, compared whole. */
+enum { TEXT_BITS = 8 };
+
+typedef struct text_slot {
+  uint8_t len;               /* 0: empty */
+  char text[SCP_SOL_B58_KEY_MAX - 1];
+  uint8_t key[32];
+} text_slot;
+
+static _Thread_local text_slot text_cache[1 << TEXT_BITS];
+
 bool scp_sol_key_parse(const char *text, size_t len, uint8_t key[32]) {
-  return scp_b58_decode32(text, len, key);
+  if (len == 0 || len > sizeof text_cache[0].text) return scp_b58_decode32(text, len, key);
+  text_slot *s = &text_cache[scp_murmur3_32(text, len) >> (32 - TEXT_BITS)];
+  if (s->len == len && !memcmp(s->text, text, len)) {
+    memcpy(key, s->key, 32);
+    return true;
+  }
+  if (!scp_b58_decode32(text, len, key)) return false;
+  s->len = (uint8_t)len;
+  memcpy(s->text, text, len);
+  memcpy(s->key, key, 32);
+  return true;
 }
 
 int scp_sol_b58_decode(const char *text, size_t len, uint8_t **out, size_t *n) {

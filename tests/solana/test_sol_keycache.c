@@ -1,6 +1,8 @@
 /*
  * test_sol_keycache.c — the per-thread caches of 32-byte keys:
- * scp_sol_key_str's texts and sol_is_on_curve's answers.  Every text it
+ * scp_sol_key_str's texts, scp_sol_key_parse's keys and sol_is_on_curve's
+ * answers.  Every key parsed, first time or again, must be the one
+ * scp_b58_decode32 gives, and a text it refuses stays refused.  Every text it
  * gives, first time or again, must be the one scp_b58_encode makes of the
  * same key, and keys that differ, even in one byte or sharing a slot, must
  * keep their own texts; every curve answer must be scp_ed_valid's.  The
@@ -89,6 +91,47 @@ static void test_one_byte_apart(void **state) {
   }
 }
 
+/* 2,000 texts through the slots twice, each parsed as the codec parses it */
+static void test_parse_many(void **state) {
+  (void)state;
+  for (int pass = 0; pass < 2; pass++)
+    for (uint32_t i = 0; i < 2000; i++) {
+      uint8_t k[32], want[32], got[32];
+      char text[SCP_SOL_B58_KEY_MAX];
+      fill(k, i);
+      assert_true(scp_b58_encode(k, 32, text, sizeof text) > 0);
+      assert_true(scp_b58_decode32(text, strlen(text), want));
+      memset(got, 0xee, sizeof got);
+      assert_true(scp_sol_key_parse(text, strlen(text), got));
+      assert_memory_equal(got, want, 32);
+      assert_memory_equal(got, k, 32);
+    }
+}
+
+/* refusals stay refusals, the second time too, and a kept text's
+ * neighbour (one character changed, one shorter) is not taken for it */
+static void test_parse_refused(void **state) {
+  (void)state;
+  const char *token = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
+  uint8_t k[32], t[32];
+  assert_true(scp_sol_key_parse(token, strlen(token), t));
+  const char *bad[] = {"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5D0",   /* '0' is no digit */
+                       "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", /* over 2^256 */
+                       "", "1111111111111111111111111111111111111111111111"};
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) assert_false(scp_sol_key_parse(bad[i], strlen(bad[i]), k));
+  char near[64];
+  snprintf(near, sizeof near, "%s", token);
+  near[10] = near[10] == 'Z' ? 'Y' : 'Z';
+  uint8_t want[32];
+  bool ok = scp_b58_decode32(near, strlen(near), want);
+  assert_int_equal(scp_sol_key_parse(near, strlen(near), k), ok);
+  if (ok) assert_memory_not_equal(k, t, 32);
+  assert_int_equal(scp_sol_key_parse(token, strlen(token) - 1, k), scp_b58_decode32(token, strlen(token) - 1, want));
+  assert_true(scp_sol_key_parse(token, strlen(token), k));
+  assert_memory_equal(k, t, 32);
+}
+
 /* the all-zero point first: an empty slot is zeros and "off" too */
 static void test_curve_zero_first(void **state) {
   (void)state;
@@ -118,6 +161,8 @@ int main(void) {
       cmocka_unit_test(test_known_key),
       cmocka_unit_test(test_many_keys),
       cmocka_unit_test(test_one_byte_apart),
+      cmocka_unit_test(test_parse_many),
+      cmocka_unit_test(test_parse_refused),
       cmocka_unit_test(test_curve_zero_first),
       cmocka_unit_test(test_curve_many),
   };

@@ -34,6 +34,9 @@ typedef struct cli_sol_tx {
   struct scp_sol_progs *cache;
 } cli_sol_tx;
 
+/* result.txt's "post KEY LAMPORTS OWNER HEX" line of account a */
+void cli_sol_post_line(scp_buf *b, const scp_sol_account *a);
+
 /* Run it; the exit status: 0, that of a failing transaction (10), of a
  * chain record that differs under expect_chain, or of bad input. */
 int cli_sol_tx_run(const cli_sol_tx *o);

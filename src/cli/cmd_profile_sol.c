@@ -417,17 +417,10 @@ static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir
  * ix[0..nix) the first time it is named (the oracle prints the same) */
 static void post_lines(scp_buf *b, const scp_sol_account *accts, const scp_sol_ixacct *ix,
                        size_t nix) {
-  char key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
   for (size_t i = 0; i < nix; i++) {
     bool first = true;
     for (size_t k = 0; k < i; k++) first &= ix[k].index != ix[i].index;
-    if (!first) continue;
-    const scp_sol_account *a = &accts[ix[i].index];
-    scp_sol_key_str(a->key, key);
-    scp_sol_key_str(a->owner, owner);
-    scp_buf_printf(b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
-    for (size_t k = 0; k < a->len; k++) scp_buf_printf(b, "%02x", a->data[k]);
-    scp_buf_putc(b, '\n');
+    if (first) cli_sol_post_line(b, &accts[ix[i].index]);
   }
 }
 

@@ -10,6 +10,7 @@
 #include "solana/scp_sol_sysvar.h"
 #include "solana/scp_sol_wire.h"
 #include "solana/scp_sol_rpctx.h"
+#include "util/scp_codec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,17 +21,18 @@
  * prints them, then "fee N" and "post KEY LAMPORTS OWNER HEX" for each
  * writable account of the message, in its order */
 static void account_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, scp_buf *b) {
-  char key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
   scp_buf_printf(b, "fee %llu\n", (unsigned long long)r->fee);
-  for (size_t i = 0; i < m->nmsg; i++) {
-    if (!m->writable[i]) continue;
-    const scp_sol_account *a = &m->accts[i];
-    scp_sol_key_str(a->key, key);
-    scp_sol_key_str(a->owner, owner);
-    scp_buf_printf(b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
-    for (size_t k = 0; k < a->len; k++) scp_buf_printf(b, "%02x", a->data[k]);
-    scp_buf_putc(b, '\n');
-  }
+  for (size_t i = 0; i < m->nmsg; i++)
+    if (m->writable[i]) cli_sol_post_line(b, &m->accts[i]);
+}
+
+void cli_sol_post_line(scp_buf *b, const scp_sol_account *a) {
+  char key[SCP_SOL_B58_KEY_MAX], owner[SCP_SOL_B58_KEY_MAX];
+  scp_sol_key_str(a->key, key);
+  scp_sol_key_str(a->owner, owner);
+  scp_buf_printf(b, "post %s %llu %s ", key, (unsigned long long)a->lamports, owner);
+  scp_buf_put_hex(b, a->data, a->len);
+  scp_buf_putc(b, '\n');
 }
 
 static void result_lines(const scp_sol_tx_result *r, const scp_sol_wire_msg *m, scp_buf *b) {

@@ -100,7 +100,9 @@ typedef struct scp_sol_scenario {
 int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err);
 void scp_sol_scenario_free(scp_sol_scenario *s);
 
-/* Whether a JSON file is a Solana scenario (has "programs"). */
+/* Whether a JSON file is a Solana scenario (has "programs").  When it is,
+ * the parsed file is kept for the next scp_sol_scenario_load of the same
+ * path (once), which then does not read it again. */
 bool scp_sol_scenario_is(const char *path);
 
 #endif

@@ -5,6 +5,7 @@
 #include <openssl/evp.h>
 #include "crypto/crypto_ed25519.h"
 #include "crypto/crypto_keccak.h"
+#include "solana/sol_keyslot.h"
 #include "solana/sol_sys.h"
 
 void sol_sha256(const uint8_t *const *parts, const size_t *lens, size_t n, uint8_t out[32]) {
@@ -31,7 +32,28 @@ void sol_keccak256(const uint8_t *const *parts, const size_t *lens, size_t n, ui
 /* CompressedEdwardsY::decompress().is_some(): crypto_ed25519 decodes as
  * dalek does (non-canonical y, small-order points and all); libsodium's
  * crypto_core_ed25519_is_valid_point is stricter and would move bump seeds. */
-bool sol_is_on_curve(const uint8_t p[32]) { return scp_ed_valid(false, p); }
+/* A point's decoding costs an exponentiation (some 150,000
+ * instructions), and a program signing with a PDA has the runtime derive
+ * the address find_program_address found a moment before: each thread
+ * keeps the last answers, each slot with its whole point. */
+enum { CURVE_BITS = 6 };
+
+typedef struct curve_slot {
+  bool used, on;
+  uint8_t p[32];
+} curve_slot;
+
+static _Thread_local curve_slot curve_cache[1 << CURVE_BITS];
+
+bool sol_is_on_curve(const uint8_t p[32]) {
+  curve_slot *s = &curve_cache[sol_key_slot(p, CURVE_BITS)];
+  if (!s->used || memcmp(s->p, p, 32)) {
+    s->on = scp_ed_valid(false, p);
+    memcpy(s->p, p, 32);
+    s->used = true;
+  }
+  return s->on;
+}
 
 bool sol_create_pda(const uint8_t *const *seeds, const size_t *lens, size_t n,
                     const uint8_t program_id[32], uint8_t out[32], scp_sol_ierr_kind *why) {

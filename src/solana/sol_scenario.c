@@ -386,10 +386,37 @@ static int sol_scn_sysvars(loader_ctx *l, const json_t *root, scp_sol_scenario *
   return rc;
 }
 
+/* The tree scp_sol_scenario_is parsed to say yes, for the load of the
+ * same path that follows it: the command line is sorted by the file's
+ * kind first, and a scenario of 1,000 transactions costs as much to
+ * parse as some of them to run.  Taken by the first load of that path,
+ * so a file is still read once per load. */
+static struct {
+  char *path;
+  json_t *root;
+} kept;
+
+static void kept_drop(void) {
+  free(kept.path);
+  json_decref(kept.root);
+  kept.path = NULL;
+  kept.root = NULL;
+}
+
+static json_t *kept_take(const char *path) {
+  json_t *root = NULL;
+  if (kept.path && !strcmp(kept.path, path)) {
+    root = kept.root;
+    kept.root = NULL;
+  }
+  kept_drop();
+  return root;
+}
+
 int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err) {
   *out = NULL;
-  json_t *root;
-  int rc = scp_json_load_file(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &root, err);
+  json_t *root = kept_take(path);
+  int rc = root ? SCP_OK : scp_json_load_file(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &root, err);
   if (rc) return rc;
   scp_sol_scenario *s = calloc(1, sizeof *s);
   char *dir = strdup(path);
@@ -448,6 +475,13 @@ bool scp_sol_scenario_is(const char *path) {
   /* over the limit or not JSON: the Soroban loader says why */
   scp_json_load_file(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &root, NULL);
   bool yes = root && json_object_get(root, "programs") != NULL;
-  json_decref(root);
+  kept_drop();
+  char *copy = yes ? strdup(path) : NULL;
+  if (copy) {
+    kept.path = copy;
+    kept.root = root;
+  } else {
+    json_decref(root);
+  }
   return yes;
 }

@@ -1,5 +1,6 @@
 /* scp_codec.c — base58, base64, hex, gzip and zstd, once (scp_codec.h). */
 #include "util/scp_codec.h"
+#include "util/scp_util.h"
 
 #include <sodium.h>
 #include <stdlib.h>
@@ -255,4 +256,14 @@ const char *scp_unzstd(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
   *out = b;
   *len = ob.pos;
   return NULL;
+}
+
+void scp_buf_put_hex(scp_buf *b, const uint8_t *p, size_t n) {
+  /* a piece at a time through a small buffer: accounts hold up to 10 MiB */
+  char hex[2 * 256 + 1];
+  for (size_t i = 0; i < n; i += 256) {
+    size_t k = n - i < 256 ? n - i : 256;
+    sodium_bin2hex(hex, sizeof hex, p + i, k);
+    scp_buf_put(b, hex, 2 * k);
+  }
 }

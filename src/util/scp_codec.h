@@ -32,6 +32,10 @@ bool scp_b58_decode(const char *text, size_t len, uint8_t **out, size_t *n, bool
 bool scp_b64_decode(const char *text, size_t len, bool padded, uint8_t **out, size_t *n,
                     bool *nomem);
 
+/* Appends n bytes to b as lowercase hex ("%02x" each). */
+struct scp_buf;
+void scp_buf_put_hex(struct scp_buf *b, const uint8_t *p, size_t n);
+
 /* Hex (an even number of digits, either case) into a new buffer. */
 bool scp_hex_decode(const char *text, size_t len, uint8_t **out, size_t *n, bool *nomem);
 

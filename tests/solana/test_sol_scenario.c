@@ -4,7 +4,9 @@
  * accounts (the most a scenario may hold is 65,535), and one instruction
  * naming 100,000 accounts, load within a second of CPU time (five under
  * the sanitizers); an account listed twice is still found when it is the
- * last.  The scenarios are written under SCP_BUILD/tests/solana/scale.
+ * last.  The tree scp_sol_scenario_is parsed serves the next load of the
+ * same path once: another path, or a second load, reads its file.  The
+ * scenarios are written under SCP_BUILD/tests/solana/scale.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,11 +136,51 @@ static void test_duplicate_account_last(void **state) {
   assert_non_null(strstr(err.msg, "an account is listed twice"));
 }
 
+/* A scenario of n programs, p0.., as path name. */
+static const char *small(const char *name, size_t n) {
+  scp_buf b = {0};
+  scp_buf_printf(&b, "{\"programs\":[");
+  for (size_t i = 0; i < n; i++) scp_buf_printf(&b, "%s{\"name\":\"p%zu\",\"elf\":\"p.so\"}", i ? "," : "", i);
+  scp_buf_printf(&b, "],\"instructions\":[{\"program\":\"p0\"}]}");
+  return write_scenario(name, &b);
+}
+
+static size_t programs_of(const char *path) {
+  scp_sol_scenario *s = NULL;
+  scp_error err = {0};
+  assert_int_equal(scp_sol_scenario_load(path, &s, &err), SCP_OK);
+  size_t n = s->nprograms;
+  scp_sol_scenario_free(s);
+  return n;
+}
+
+static void test_is_then_load(void **state) {
+  (void)state;
+  char a[600], b[600];
+  snprintf(a, sizeof a, "%s", small("kept_a.json", 1));
+  snprintf(b, sizeof b, "%s", small("kept_b.json", 2));
+  assert_true(scp_sol_scenario_is(a));
+  assert_int_equal(programs_of(b), 2);   /* not a's tree */
+  assert_true(scp_sol_scenario_is(a));
+  assert_int_equal(programs_of(a), 1);
+  small("kept_a.json", 3);               /* the kept tree is gone: the file again */
+  assert_int_equal(programs_of(a), 3);
+  scp_buf nb = {0};
+  scp_buf_printf(&nb, "{\"calls\":[]}");
+  const char *n = write_scenario("kept_not.json", &nb);
+  assert_false(scp_sol_scenario_is(n));
+  scp_sol_scenario *s = NULL;
+  scp_error err = {0};
+  assert_int_equal(scp_sol_scenario_load(n, &s, &err), SCP_ERR_MALFORMED);
+  assert_null(s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_programs_accounts_instructions),
       cmocka_unit_test(test_one_instruction_many_accounts),
       cmocka_unit_test(test_duplicate_account_last),
+      cmocka_unit_test(test_is_then_load),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

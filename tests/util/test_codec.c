@@ -3,7 +3,7 @@
  * independent implementation (Python's big integers), base64 padded and
  * not, hex, a gzip stream written by Python's gzip module and a zstd frame
  * written by the zstd command, each with its refusals (bad text,
- * truncation, the size limit).
+ * truncation, the size limit); hex out, against printf's "%02x".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "util/scp_codec.h"
+#include "util/scp_util.h"
 
 static uint8_t *hexbytes(const char *h, size_t *n) {
   uint8_t *b = NULL;
@@ -143,12 +144,38 @@ static void test_gzip_zstd(void **state) {
   free(zs);
 }
 
+/* bytes to hex as "%02x" each: across its 256-byte pieces, and nothing */
+static void test_put_hex(void **state) {
+  (void)state;
+  enum { N = 600 };
+  uint8_t in[N];
+  for (int i = 0; i < N; i++) in[i] = (uint8_t)(i * 7 + 3);
+  size_t sizes[] = {0, 1, 255, 256, 257, 512, N};
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    scp_buf b = {0}, want = {0};
+    scp_buf_puts(&b, "x");
+    scp_buf_puts(&want, "x");
+    scp_buf_put_hex(&b, in, sizes[s]);
+    for (size_t i = 0; i < sizes[s]; i++) scp_buf_printf(&want, "%02x", in[i]);
+    assert_int_equal(b.len, 1 + 2 * sizes[s]);
+    assert_string_equal(b.data, want.data);
+    scp_buf_free(&b);
+    scp_buf_free(&want);
+  }
+  scp_buf b = {0};
+  uint8_t ab[] = {0xab, 0x00, 0x0f};
+  scp_buf_put_hex(&b, ab, 3);
+  assert_string_equal(b.data, "ab000f");
+  scp_buf_free(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_base58),
       cmocka_unit_test(test_base58_keys),
       cmocka_unit_test(test_base64_hex),
       cmocka_unit_test(test_gzip_zstd),
+      cmocka_unit_test(test_put_hex),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,11 +15,17 @@
 #include "output/scp_out.h"
 #include "util/scp_util.h"
 
+struct scp_sol_scenario_file;   /* solana/scp_sol_scenario.h */
+
 int cmd_profile(int argc, char **argv);
 /* profile of a Solana program (cmd_profile_sol.c): cmd_profile hands over
- * when the first argument that is not an option is an ELF file */
-int cmd_profile_sol(int argc, char **argv);
-bool cli_is_sbpf_program(int argc, char **argv);
+ * when the first argument that is not an option is an ELF file (or the
+ * run is otherwise a Solana one: cli_is_sbpf_program) */
+int cmd_profile_sol(int argc, char **argv, struct scp_sol_scenario_file *probe);
+/* whether the arguments are a Solana run; *probe is NULL or, for a Solana
+ * --scenario, its parsed file (scp_sol_scenario_probe), which
+ * cmd_profile_sol takes and frees */
+bool cli_is_sbpf_program(int argc, char **argv, struct scp_sol_scenario_file **probe);
 /* --format LIST into want[]; 0 or the exit status of the error it printed */
 int cli_parse_formats(const char *list, bool want[SCP_FMT_COUNT]);
 int cmd_diff(int argc, char **argv);

@@ -727,7 +727,8 @@ static int profile_call(profile_opts *o) {
 }
 
 int cmd_profile(int argc, char **argv) {
-  if (cli_is_sbpf_program(argc, argv)) return cmd_profile_sol(argc, argv);
+  struct scp_sol_scenario_file *probe = NULL;
+  if (cli_is_sbpf_program(argc, argv, &probe)) return cmd_profile_sol(argc, argv, probe);
   profile_opts o = {.out_dir = "scprof-out"};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) o.want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   if (!alloc_opts(&o, argc)) {

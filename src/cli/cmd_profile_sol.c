@@ -59,32 +59,8 @@ typedef struct sol_cli {
   scp_sol_idls *idls;          /* --idl ID=FILE.json */
   cli_sol_syms syms;           /* --symbols, --symbols-dir */
   cli_optset seen;             /* the options given, for the inputs that refuse some */
+  scp_sol_scenario_file *probe; /* --scenario as cli_is_sbpf_program parsed it, or NULL */
 } sol_cli;
-
-bool cli_is_sbpf_program(int argc, char **argv) {
-  for (int i = 0; i < argc; i++) {
-    if (!strcmp(argv[i], "--scenario") && i + 1 < argc) return scp_sol_scenario_is(argv[i + 1]);
-    /* --tx: a Solana wire transaction, or with --snapshot (the Soroban
-     * ledger) a Soroban envelope */
-    if (!strcmp(argv[i], "--tx")) {
-      for (int k = 0; k < argc; k++)
-        if (!strcmp(argv[k], "--snapshot")) return false;
-      return true;
-    }
-    /* options only a Solana run has: the program may come from them */
-    if (!strcmp(argv[i], "--program") || !strcmp(argv[i], "--accounts")) return true;
-    if (argv[i][0] == '-') continue;
-    size_t len = strlen(argv[i]);
-    if (len > 3 && !strcmp(argv[i] + len - 3, ".so")) return true;
-    FILE *f = fopen(argv[i], "rb");
-    if (!f) continue;
-    char m[4] = {0};
-    size_t n = fread(m, 1, 4, f);
-    fclose(f);
-    if (n == 4 && !memcmp(m, "\177ELF", 4)) return true;
-  }
-  return false;
-}
 
 /* DATA: hex, b64:BASE64, @FILE or empty.  Returns 0 or an exit status. */
 static int parse_data(const char *what, const char *s, size_t n, uint8_t **out, size_t *len) {
@@ -518,6 +494,17 @@ static int pin_programs(const scp_sol_scenario *s, scp_sol_progs *cache) {
   return 0;
 }
 
+/* The --scenario file, from the parse cli_is_sbpf_program made when there
+ * is one (a scenario of 1,000 transactions costs as much to parse as some
+ * of them to run); that parse is freed here, the run needs it no more. */
+static int load_scenario(sol_cli *c, scp_sol_scenario **s) {
+  scp_error err = {0};
+  int rc = scp_sol_scenario_load_parsed(c->scenario, c->probe, s, &err);
+  scp_sol_scenario_file_free(c->probe);
+  c->probe = NULL;
+  return rc ? cli_die(err.code, "%s", err.msg) : 0;
+}
+
 /* --tx on the state of a scenario (its programs and accounts; it may run
  * no instructions of its own) or of PROGRAM.so and --account */
 static int tx_programs(const sol_cli *c, scp_sol_tx_prog *progs, size_t *n, uint8_t **elfs, char (*names)[128]);
@@ -538,7 +525,7 @@ static int run_wire(sol_cli *c) {
   scp_sol_features feat;
   bool have_sv = false;
   if (c->scenario) {
-    if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+    if ((st = load_scenario(c, &s))) return st;
     if (s->nixs) {
       st = cli_die(SCP_ERR_USAGE, "%s: with --tx the scenario gives the state only, but it has %zu instructions",
                    c->scenario, s->nixs);
@@ -760,7 +747,8 @@ static int scenario_cache(const sol_cli *c, const scp_sol_scenario *s, scp_sol_p
 static int run_scenario(sol_cli *c) {
   scp_error err = {0};
   scp_sol_scenario *s;
-  if (scp_sol_scenario_load(c->scenario, &s, &err)) return cli_die(err.code, "%s", err.msg);
+  int unloaded = load_scenario(c, &s);
+  if (unloaded) return unloaded;
   if (c->warp) {
     scp_sol_sysvars_warp(&s->sysvars, c->warp_slot);
     if (scp_sol_sysvars_to_accounts(&s->sysvars, s->accounts, s->naccounts)) {
@@ -956,8 +944,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
   return st ? st : first_fail;
 }
 
-int cmd_profile_sol(int argc, char **argv) {
-  sol_cli c = {.out_dir = "scprof-out", .top = 20, .loader = SCP_SOL_LOADER_V3};
+int cmd_profile_sol(int argc, char **argv, scp_sol_scenario_file *probe) {
+  sol_cli c = {.out_dir = "scprof-out", .top = 20, .loader = SCP_SOL_LOADER_V3, .probe = probe};
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) c.want[f] = !scp_out_format_get((scp_format)f)->opt_in;
   /* the id a program given by path runs under, as tests/oracle/run.js */
   scp_sol_key_parse("ScprofProgram111111111111111111111111111111", 43, c.program_id);
@@ -981,5 +969,6 @@ int cmd_profile_sol(int argc, char **argv) {
   free(c.syms.specs);
   free(c.ix);
   cli_optset_free(&c.seen);
+  scp_sol_scenario_file_free(c.probe);
   return st;
 }

@@ -100,9 +100,28 @@ typedef struct scp_sol_scenario {
 int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err);
 void scp_sol_scenario_free(scp_sol_scenario *s);
 
-/* Whether a JSON file is a Solana scenario (has "programs").  When it is,
- * the parsed file is kept for the next scp_sol_scenario_load of the same
- * path (once), which then does not read it again. */
+/* Whether a JSON file is a Solana scenario (has "programs"); it is read
+ * and parsed, then freed.  A file that cannot be read, is over the limit
+ * or is not JSON is not one (the Soroban loader then says why). */
 bool scp_sol_scenario_is(const char *path);
+
+/* A scenario file as scp_sol_scenario_probe parsed it, owned by the
+ * caller: handed to scp_sol_scenario_load_parsed, the file is not read
+ * and parsed a second time. */
+typedef struct scp_sol_scenario_file scp_sol_scenario_file;
+
+/* scp_sol_scenario_is, and when the answer is yes and out is not NULL,
+ * *out is the parsed file (NULL otherwise, or when memory for it ran
+ * out: the load then reads the file); free it with
+ * scp_sol_scenario_file_free. */
+bool scp_sol_scenario_probe(const char *path, scp_sol_scenario_file **out);
+void scp_sol_scenario_file_free(scp_sol_scenario_file *f);
+
+/* scp_sol_scenario_load from f's parse when f is the probe of the same
+ * path; with f NULL or of another path, the file is read.  f stays the
+ * caller's (it may be freed right after); the result does not point into
+ * it. */
+int scp_sol_scenario_load_parsed(const char *path, const scp_sol_scenario_file *f, scp_sol_scenario **out,
+                                 scp_error *err);
 
 #endif

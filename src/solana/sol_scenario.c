@@ -386,36 +386,23 @@ static int sol_scn_sysvars(loader_ctx *l, const json_t *root, scp_sol_scenario *
   return rc;
 }
 
-/* The tree scp_sol_scenario_is parsed to say yes, for the load of the
- * same path that follows it: the command line is sorted by the file's
- * kind first, and a scenario of 1,000 transactions costs as much to
- * parse as some of them to run.  Taken by the first load of that path,
- * so a file is still read once per load. */
-static struct {
+/* A file parsed to say whether it is a Solana scenario, for the load
+ * that follows: the command line is sorted by the file's kind first, and
+ * a scenario of 1,000 transactions costs as much to parse as some of them
+ * to run.  The caller owns it; the library keeps nothing between calls. */
+struct scp_sol_scenario_file {
   char *path;
   json_t *root;
-} kept;
-
-static void kept_drop(void) {
-  free(kept.path);
-  json_decref(kept.root);
-  kept.path = NULL;
-  kept.root = NULL;
-}
-
-static json_t *kept_take(const char *path) {
-  json_t *root = NULL;
-  if (kept.path && !strcmp(kept.path, path)) {
-    root = kept.root;
-    kept.root = NULL;
-  }
-  kept_drop();
-  return root;
-}
+};
 
 int scp_sol_scenario_load(const char *path, scp_sol_scenario **out, scp_error *err) {
+  return scp_sol_scenario_load_parsed(path, NULL, out, err);
+}
+
+int scp_sol_scenario_load_parsed(const char *path, const scp_sol_scenario_file *f, scp_sol_scenario **out,
+                                 scp_error *err) {
   *out = NULL;
-  json_t *root = kept_take(path);
+  json_t *root = f && !strcmp(f->path, path) ? json_incref(f->root) : NULL;
   int rc = root ? SCP_OK : scp_json_load_file(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &root, err);
   if (rc) return rc;
   scp_sol_scenario *s = calloc(1, sizeof *s);
@@ -470,18 +457,29 @@ void scp_sol_scenario_free(scp_sol_scenario *s) {
   free(s);
 }
 
-bool scp_sol_scenario_is(const char *path) {
+bool scp_sol_scenario_probe(const char *path, scp_sol_scenario_file **out) {
+  if (out) *out = NULL;
   json_t *root = NULL;
   /* over the limit or not JSON: the Soroban loader says why */
   scp_json_load_file(path, SCP_MAX_SCENARIO_BYTES, "a scenario file", &root, NULL);
   bool yes = root && json_object_get(root, "programs") != NULL;
-  kept_drop();
-  char *copy = yes ? strdup(path) : NULL;
-  if (copy) {
-    kept.path = copy;
-    kept.root = root;
-  } else {
-    json_decref(root);
+  scp_sol_scenario_file *f = yes && out ? calloc(1, sizeof *f) : NULL;
+  if (f && (f->path = strdup(path))) {
+    f->root = root;
+    *out = f;
+    return yes;
   }
+  /* out of memory for the handle: still a yes, and the load reads the file */
+  free(f);
+  json_decref(root);
   return yes;
 }
+
+void scp_sol_scenario_file_free(scp_sol_scenario_file *f) {
+  if (!f) return;
+  free(f->path);
+  json_decref(f->root);
+  free(f);
+}
+
+bool scp_sol_scenario_is(const char *path) { return scp_sol_scenario_probe(path, NULL); }

@@ -4,9 +4,10 @@
  * accounts (the most a scenario may hold is 65,535), and one instruction
  * naming 100,000 accounts, load within a second of CPU time (five under
  * the sanitizers); an account listed twice is still found when it is the
- * last.  The tree scp_sol_scenario_is parsed serves the next load of the
- * same path once: another path, or a second load, reads its file.  The
- * scenarios are written under SCP_BUILD/tests/solana/scale.
+ * last.  The parse scp_sol_scenario_probe hands back serves a load of the
+ * same path (the file is not read again); a load without it, or with the
+ * probe of another path, reads its file.  The scenarios are written under
+ * SCP_BUILD/tests/solana/scale.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -145,33 +146,68 @@ static const char *small(const char *name, size_t n) {
   return write_scenario(name, &b);
 }
 
-static size_t programs_of(const char *path) {
+/* The programs of path's scenario, loaded from f's parse or the file. */
+static size_t programs_of(const char *path, const scp_sol_scenario_file *f) {
   scp_sol_scenario *s = NULL;
   scp_error err = {0};
-  assert_int_equal(scp_sol_scenario_load(path, &s, &err), SCP_OK);
+  assert_int_equal(scp_sol_scenario_load_parsed(path, f, &s, &err), SCP_OK);
   size_t n = s->nprograms;
   scp_sol_scenario_free(s);
   return n;
 }
 
-static void test_is_then_load(void **state) {
+/* The file is rewritten after the probe: a load from the probe sees what
+ * was probed (one parse), every other load sees the file as it is. */
+static void test_probe_then_load(void **state) {
   (void)state;
   char a[600], b[600];
-  snprintf(a, sizeof a, "%s", small("kept_a.json", 1));
-  snprintf(b, sizeof b, "%s", small("kept_b.json", 2));
-  assert_true(scp_sol_scenario_is(a));
-  assert_int_equal(programs_of(b), 2);   /* not a's tree */
-  assert_true(scp_sol_scenario_is(a));
-  assert_int_equal(programs_of(a), 1);
-  small("kept_a.json", 3);               /* the kept tree is gone: the file again */
-  assert_int_equal(programs_of(a), 3);
-  scp_buf nb = {0};
-  scp_buf_printf(&nb, "{\"calls\":[]}");
-  const char *n = write_scenario("kept_not.json", &nb);
-  assert_false(scp_sol_scenario_is(n));
+  snprintf(a, sizeof a, "%s", small("probe_a.json", 1));
+  snprintf(b, sizeof b, "%s", small("probe_b.json", 2));
+  scp_sol_scenario_file *f = NULL;
+  assert_true(scp_sol_scenario_probe(a, &f));
+  assert_non_null(f);
+  small("probe_a.json", 3);
+  assert_int_equal(programs_of(a, f), 1);     /* the probed parse, not the file */
+  assert_int_equal(programs_of(a, f), 1);     /* the caller's still, as often as asked */
+  assert_int_equal(programs_of(b, f), 2);     /* another path: its own file */
+  assert_int_equal(programs_of(a, NULL), 3);  /* no probe: the file */
+  scp_sol_scenario_file_free(f);
+  assert_int_equal(programs_of(a, NULL), 3);
+  assert_int_equal(programs_of(a, NULL), 3);
+  /* a yes without a handle wanted, and the plain yes/no */
+  assert_true(scp_sol_scenario_probe(b, NULL));
+  assert_true(scp_sol_scenario_is(b));
+  scp_sol_scenario_file_free(NULL);
+}
+
+/* Not a Solana scenario (no "programs", not JSON, no file): no, no
+ * handle, and the load says why as it always did. */
+static void test_probe_not_a_scenario(void **state) {
+  (void)state;
+  const char *names[] = {"probe_not.json", "probe_text.json"};
+  const char *texts[] = {"{\"calls\":[]}", "not JSON"};
+  const int codes[] = {SCP_ERR_MALFORMED, SCP_ERR_MALFORMED};
+  for (int k = 0; k < 2; k++) {
+    scp_buf nb = {0};
+    scp_buf_printf(&nb, "%s", texts[k]);
+    char n[600];
+    snprintf(n, sizeof n, "%s", write_scenario(names[k], &nb));
+    scp_sol_scenario_file *f = (scp_sol_scenario_file *)&f;   /* set to NULL by the probe */
+    assert_false(scp_sol_scenario_probe(n, &f));
+    assert_null(f);
+    assert_false(scp_sol_scenario_is(n));
+    scp_sol_scenario *s = NULL;
+    scp_error err = {0};
+    assert_int_equal(scp_sol_scenario_load_parsed(n, f, &s, &err), codes[k]);
+    assert_null(s);
+    assert_non_null(strstr(err.msg, n));
+  }
+  scp_sol_scenario_file *f = (scp_sol_scenario_file *)&f;
+  assert_false(scp_sol_scenario_probe("/nonexistent/probe.json", &f));
+  assert_null(f);
   scp_sol_scenario *s = NULL;
   scp_error err = {0};
-  assert_int_equal(scp_sol_scenario_load(n, &s, &err), SCP_ERR_MALFORMED);
+  assert_int_equal(scp_sol_scenario_load("/nonexistent/probe.json", &s, &err), SCP_ERR_IO);
   assert_null(s);
 }
 
@@ -180,7 +216,8 @@ int main(void) {
       cmocka_unit_test(test_programs_accounts_instructions),
       cmocka_unit_test(test_one_instruction_many_accounts),
       cmocka_unit_test(test_duplicate_account_last),
-      cmocka_unit_test(test_is_then_load),
+      cmocka_unit_test(test_probe_then_load),
+      cmocka_unit_test(test_probe_not_a_scenario),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

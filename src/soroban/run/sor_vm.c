@@ -453,7 +453,7 @@ static int open_frame(sor_vm *vm, uint32_t mi, bool parse, sor_frame **out, scp_
   int rc = scp_host_code_v0(vm->host, m->code_hash) ? vm_charges_v0(&vm->budget, m->mod, m->len, parse)
                                                    : scp_soroban_vm_charges(&vm->budget, m->mod, parse);
   if (rc == SCP_OK) {
-    scp_wasm_env env = {on_host_call, on_grow, vm, NULL};
+    scp_wasm_env env = {.call = on_host_call, .grow = on_grow, .ctx = vm, .global_imports = NULL};
     f->instantiating = true;
     rc = scp_wasm_instantiate(m->mod, &env, &f->inst, e);
     f->instantiating = false;
@@ -832,7 +832,8 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
     {"Loaded bytes", "bytes", 0},
     {"Stored bytes", "bytes", 0},
   };
-  scp_run_opts ro = {SOR_NMETRICS, metrics, read_meter, vm, NULL};
+  scp_run_opts ro = {.nmetrics = SOR_NMETRICS, .metrics = metrics, .meter = read_meter,
+                     .meter_ctx = vm, .totals = NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
   vm->costs.b = &vm->budget;
@@ -860,7 +861,8 @@ int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
   /* nothing is booked yet: the run core is made again with the metric */
   scp_run_destroy(vm->run);
   vm->run = NULL;
-  scp_run_opts ro = {SOR_NMETRICS + 1, metrics, read_meter, vm, NULL};
+  scp_run_opts ro = {.nmetrics = SOR_NMETRICS + 1, .metrics = metrics, .meter = read_meter,
+                     .meter_ctx = vm, .totals = NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
   /* the new run's cursor is at zero: so is the breakdown's */

@@ -78,7 +78,7 @@ static void fe_sub(fe *h, const fe *a, const fe *b) {
 }
 
 static void fe_neg(fe *h, const fe *a) {
-  fe z = {{0}};
+  fe z = {.v = {0}};
   fe_sub(h, &z, a);
 }
 
@@ -112,7 +112,7 @@ static void fe_mul(fe *h, const fe *a, const fe *b) {
 
 /* a^e, e little-endian bytes */
 static void fe_pow(fe *h, const fe *a, const uint8_t e[32]) {
-  fe r = {{1, 0, 0, 0, 0}};
+  fe r = {.v = {1, 0, 0, 0, 0}};
   for (int bit = 255; bit >= 0; bit--) {
     fe_mul(&r, &r, &r);
     if (e[bit / 8] >> (bit % 8) & 1) fe_mul(&r, &r, a);
@@ -144,7 +144,7 @@ static bool fe_negative(const fe *a) {
 /* CompressedEdwardsY::decompress: x^2 = (y^2 - 1) / (d y^2 + 1) must have a
  * root; the sign bit picks it (and is ignored for x = 0). */
 static bool pt_decode(pt *p, const uint8_t s[32]) {
-  fe one = {{1, 0, 0, 0, 0}}, d, yy, u, v, v3, t, x, chk;
+  fe one = {.v = {1, 0, 0, 0, 0}}, d, yy, u, v, v3, t, x, chk;
   fe_frombytes(&d, D_BYTES);
   fe_frombytes(&p->y, s);
   fe_mul(&yy, &p->y, &p->y);

@@ -83,12 +83,13 @@ typedef struct elf {
 } elf;
 
 static shdr read_shdr(const uint8_t *p) {
-  return (shdr){ scp_le32(p), scp_le32(p + 4), scp_le64(p + 8), scp_le64(p + 16),
-                 scp_le64(p + 24), scp_le64(p + 32) };
+  return (shdr){ .name = scp_le32(p), .type = scp_le32(p + 4), .flags = scp_le64(p + 8),
+                 .addr = scp_le64(p + 16), .offset = scp_le64(p + 24), .size = scp_le64(p + 32) };
 }
 static phdr read_phdr(const uint8_t *p) {
-  return (phdr){ scp_le32(p), scp_le32(p + 4), scp_le64(p + 8), scp_le64(p + 16), scp_le64(p + 24),
-                 scp_le64(p + 32), scp_le64(p + 40) };
+  return (phdr){ .type = scp_le32(p), .flags = scp_le32(p + 4), .offset = scp_le64(p + 8),
+                 .vaddr = scp_le64(p + 16), .paddr = scp_le64(p + 24), .filesz = scp_le64(p + 32),
+                 .memsz = scp_le64(p + 40) };
 }
 
 static bool overlap(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1) {

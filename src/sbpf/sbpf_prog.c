@@ -115,7 +115,7 @@ int scp_sbpf_loader_register(scp_sbpf_loader *l, const char *name, scp_sbpf_sysc
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   }
   memmove(&l->sys[i + 1], &l->sys[i], (l->nsys - i) * sizeof *l->sys);
-  l->sys[i] = (sbpf_syscall){ key, copy, fn, ctx };
+  l->sys[i] = (sbpf_syscall){ .key = key, .name = copy, .fn = fn, .ctx = ctx };
   l->nsys++;
   return SCP_OK;
 }
@@ -150,7 +150,7 @@ int sbpf_register_key(scp_sbpf_prog *p, uint32_t key, uint32_t pc, scp_error *er
   if (!scp_grow(&p->keys, &p->capkeys, p->nkeys + 1, sizeof *p->keys))
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   memmove(&p->keys[i + 1], &p->keys[i], (p->nkeys - i) * sizeof *p->keys);
-  p->keys[i] = (sbpf_key){ key, pc };
+  p->keys[i] = (sbpf_key){ .key = key, .pc = pc };
   p->nkeys++;
   return SCP_OK;
 }
@@ -189,7 +189,7 @@ int sbpf_add_func(scp_sbpf_prog *p, uint32_t pc, const char *name, size_t nlen) 
     free(copy);
     return SCP_ERR_NOMEM;
   }
-  p->funcs[p->nfuncs++] = (scp_sbpf_func){ pc, pc, copy };
+  p->funcs[p->nfuncs++] = (scp_sbpf_func){ .pc = pc, .key = pc, .name = copy };
   return SCP_OK;
 }
 

@@ -58,18 +58,23 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
   }
   bool v3 = p->version >= SCP_SBPF_V3;
   uint8_t *ro = p->ro_len ? p->ro : empty_region;
-  vm->regions[0] = v3 ? (sbpf_region){ ro, SCP_SBPF_MM_RODATA, p->ro_len, false, 0 }
-                      : (sbpf_region){ empty_region, 0, 0, false, 0 };
-  vm->regions[1] = v3 ? (sbpf_region){ empty_region, SCP_SBPF_MM_BYTECODE, 0, false, 0 }
-                      : (sbpf_region){ ro, p->ro_vaddr, p->ro_len, false, 0 };
-  vm->regions[2] = (sbpf_region){ vm->stack, SCP_SBPF_MM_STACK, vm->stack_len, true,
-                                  p->version == SCP_SBPF_V0 ? 12 : 0 };
-  vm->regions[3] = (sbpf_region){ vm->heap, SCP_SBPF_MM_HEAP, heap, true, 0 };
+  vm->regions[0] = v3 ? (sbpf_region){ .host = ro, .vaddr = SCP_SBPF_MM_RODATA, .len = p->ro_len,
+                                       .writable = false, .gap_shift = 0 }
+                      : (sbpf_region){ .host = empty_region, .vaddr = 0, .len = 0,
+                                       .writable = false, .gap_shift = 0 };
+  vm->regions[1] = v3 ? (sbpf_region){ .host = empty_region, .vaddr = SCP_SBPF_MM_BYTECODE, .len = 0,
+                                       .writable = false, .gap_shift = 0 }
+                      : (sbpf_region){ .host = ro, .vaddr = p->ro_vaddr, .len = p->ro_len,
+                                       .writable = false, .gap_shift = 0 };
+  vm->regions[2] = (sbpf_region){ .host = vm->stack, .vaddr = SCP_SBPF_MM_STACK, .len = vm->stack_len,
+                                  .writable = true, .gap_shift = p->version == SCP_SBPF_V0 ? 12 : 0 };
+  vm->regions[3] = (sbpf_region){ .host = vm->heap, .vaddr = SCP_SBPF_MM_HEAP, .len = heap,
+                                  .writable = true, .gap_shift = 0 };
   vm->nregions = 4;
   if (cfg->ninput) {
     const scp_sbpf_region *in = &cfg->input[0];
-    vm->regions[4] = (sbpf_region){ in->len ? in->host : empty_region, in->vaddr, in->len,
-                                    in->writable, 0 };
+    vm->regions[4] = (sbpf_region){ .host = in->len ? in->host : empty_region, .vaddr = in->vaddr,
+                                    .len = in->len, .writable = in->writable, .gap_shift = 0 };
     vm->nregions = 5;
   }
   bool manual = p->version == SCP_SBPF_V1 || p->version == SCP_SBPF_V2;
@@ -277,7 +282,7 @@ static sbpf_stray_entry *stray_find(scp_sbpf_vm *vm, uint32_t node, uint32_t pc,
     return NULL;
   }
   sbpf_stray_entry *s = &vm->strays[vm->nstrays++];
-  *s = (sbpf_stray_entry){ node, pc, 0 };
+  *s = (sbpf_stray_entry){ .node = node, .pc = pc, .count = 0 };
   return s;
 }
 

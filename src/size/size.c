@@ -116,7 +116,7 @@ static size_t pc_chain(void *ctx, uint32_t module, uint64_t pc, const scp_frame_
 }
 
 static int finish(size_b *b, const char *format, scp_profile **out, scp_error *err) {
-  static const scp_metric metric = {"Size", "bytes", 0};
+  static const scp_metric metric = {.name = "Size", .unit = "bytes", .limit = 0};
   if (scp_tree_total(&b->t, 0) != b->len)
     return scp_fail(err, SCP_ERR_INTERNAL, "the size tree holds %llu bytes of %zu",
                     (unsigned long long)scp_tree_total(&b->t, 0), b->len);

@@ -97,9 +97,13 @@ static void walk_code(size_b *b, uint32_t node, uint64_t addr, uint64_t size, bo
 
 static int collect(size_b *b, const elf_view *v, piece *pc, size_t *np, scp_error *err) {
   size_t n = 0;
-  pc[n++] = (piece){0, 64, "[ELF header]", -1};
-  if (v->phnum) pc[n++] = (piece){v->phoff, (uint64_t)v->phnum * v->phentsize, "[program headers]", -1};
-  if (v->shnum) pc[n++] = (piece){v->shoff, (uint64_t)v->shnum * 64, "[section headers]", -1};
+  pc[n++] = (piece){.off = 0, .size = 64, .name = "[ELF header]", .sec = -1};
+  if (v->phnum)
+    pc[n++] = (piece){.off = v->phoff, .size = (uint64_t)v->phnum * v->phentsize,
+                      .name = "[program headers]", .sec = -1};
+  if (v->shnum)
+    pc[n++] = (piece){.off = v->shoff, .size = (uint64_t)v->shnum * 64,
+                      .name = "[section headers]", .sec = -1};
   for (size_t i = 0; i < v->shnum; i++) {
     const uint8_t *h = shdr(b, v, i);
     uint64_t off = scp_le64(h + 24), size = scp_le64(h + 32);
@@ -107,7 +111,7 @@ static int collect(size_b *b, const elf_view *v, piece *pc, size_t *np, scp_erro
     if (off > b->len || size > b->len - off)
       return scp_fail(err, SCP_ERR_MALFORMED, "ELF section %zu lies past the end of the file",
                       i);
-    pc[n++] = (piece){off, size, NULL, (long)i};
+    pc[n++] = (piece){.off = off, .size = size, .name = NULL, .sec = (long)i};
   }
   qsort(pc, n, sizeof *pc, cmp_piece);
   for (size_t i = 1; i < n; i++)

@@ -86,7 +86,7 @@ int scp_size_mark(scp_profile *p, const scp_profile *const *runs, size_t nruns,
   scp_bmap_free(&ran);
   if (rc) return scp_fail(err, rc, "out of memory");
   p->nmetrics = 2;
-  p->metrics[1] = (scp_metric){"Never run", "bytes", 0};
+  p->metrics[1] = (scp_metric){.name = "Never run", .unit = "bytes", .limit = 0};
   p->nodes[0].self[1] = 0;
   scp_prof_totals(p);
   return SCP_OK;

@@ -123,7 +123,7 @@ int scp_size_wasm(size_b *b, scp_error *err) {
   scp_size_part(b, 0, "[wasm header]", 8);
   const uint8_t *p = b->bytes + 8, *end = b->bytes + b->len;
   while (p < end) {
-    wsec w = {b, NULL, p, end, SCP_NODE_NONE};
+    wsec w = {.b = b, .base = NULL, .p = p, .end = end, .node = SCP_NODE_NONE};
     uint8_t id = *w.p++;
     uint32_t n;
     if (id >= SCP_ARRAY_LEN(section_names)) return bad(&w, err, "unknown section id");

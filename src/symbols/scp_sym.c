@@ -48,7 +48,7 @@ scp_sym *scp_sym_new(const scp_sym_opts *opts) {
     return NULL;
   }
   /* Chain id 0: not resolved yet; id 1: the empty chain (no code). */
-  s->chains[0] = s->chains[1] = (sym_chain){NULL, 0};
+  s->chains[0] = s->chains[1] = (sym_chain){.frames = NULL, .n = 0};
   s->nchains = 2;
   s->last_key = KEY_NONE;
   return s;
@@ -475,7 +475,7 @@ static uint32_t resolve(scp_sym *s, uint64_t pc, uint64_t *run_end) {
   const scp_frame_info *stored = store_frames(s, f, n);
   if (!stored) return 0;
   uint32_t id = (uint32_t)s->nchains++;
-  s->chains[id] = (sym_chain){stored, (uint32_t)n};
+  s->chains[id] = (sym_chain){.frames = stored, .n = (uint32_t)n};
   s->last_key = key;
   s->last_id = id;
   return id;

@@ -283,7 +283,8 @@ static void describe(index_ctx *c, Dwarf_Die *die, sym_scope *sc) {
   collect(&origin, &od);
   name_origin(c, &origin, &od, sc);
   if (!sc->name || !sc->decl_file) return;
-  *slot = (origin_slot){off, sc->name, sc->decl_file, sc->decl_line};
+  *slot = (origin_slot){.off = off, .name = sc->name, .decl_file = sc->decl_file,
+                        .decl_line = sc->decl_line};
   c->norigins++;
 }
 
@@ -307,7 +308,7 @@ static uint32_t add_scope(index_ctx *c, Dwarf_Die *die, bool inlined,
       ctx_fail(c, SCP_ERR_NOMEM);
       return SYM_NONE;
     }
-    c->pieces[c->npieces++] = (piece){start, end, id, depth};
+    c->pieces[c->npieces++] = (piece){.lo = start, .hi = end, .scope = id, .depth = depth};
     if (start < minlo) minlo = start;
   }
   /* off < 0: unreadable ranges; keep whatever pieces were read. */
@@ -429,8 +430,9 @@ static void add_lines(index_ctx *c, Dwarf_Die *cudie) {
     }
     const char *file = row_file(c, l);
     if (!file) return;
-    s->rows[s->nrows++] = (sym_row){addr, file, lineno > 0 ? (uint32_t)lineno : 0,
-                                    c->cu_index & 0x7fffffffu, endseq};
+    s->rows[s->nrows++] = (sym_row){.addr = addr, .file = file,
+                                    .line = lineno > 0 ? (uint32_t)lineno : 0,
+                                    .cu = c->cu_index & 0x7fffffffu, .end_sequence = endseq};
   }
 }
 
@@ -446,7 +448,7 @@ static bool emit_seg(scp_sym *s, uint64_t lo, uint64_t hi, uint32_t scope) {
   }
   if (!scp_grow(&s->segs, &s->capsegs, s->nsegs + 1, sizeof *s->segs))
     return false;
-  s->segs[s->nsegs++] = (sym_seg){lo, hi, scope};
+  s->segs[s->nsegs++] = (sym_seg){.lo = lo, .hi = hi, .scope = scope};
   return true;
 }
 
@@ -597,7 +599,7 @@ static unit_step unit_next(unit_walk *w, Dwarf_Die *cudie, Dwarf_Half *version,
  * doubling copies it again and again.  libdw keeps each unit's table, so
  * this parses nothing twice. */
 static size_t count_rows(Dwarf *dw, const sym_unit_check *check) {
-  unit_walk w = {dw, check, 0};
+  unit_walk w = {.dw = dw, .check = check, .off = 0};
   Dwarf_Die cudie;
   Dwarf_Half version;
   uint8_t unit_type;
@@ -635,7 +637,7 @@ static void index_unit(index_ctx *c, Dwarf *dw, Dwarf_Die *cudie, Dwarf_Half ver
                        char *first_bad, size_t cap) {
   scp_sym *s = c->s;
   int tag = dwarf_tag(cudie);
-  unit_mark mark = {s->nrows, s->nscopes, c->npieces};
+  unit_mark mark = {.rows = s->nrows, .scopes = s->nscopes, .pieces = c->npieces};
   if (tag == DW_TAG_invalid) {
     /* the unit's first DIE names an abbreviation its table does not
      * have: .debug_abbrev (or the unit's offset into it) is damaged */
@@ -683,7 +685,7 @@ int scp_sym_index_dwarf(scp_sym *s, Dwarf *dw, const sym_addr_limits *lim,
                 !scp_grow(&c.pieces, &c.cappieces, nrows, sizeof *c.pieces) ||
                 !scp_grow(&s->scopes, &s->capscopes, nrows / 2, sizeof *s->scopes)))
     c.err = SCP_ERR_NOMEM;
-  unit_walk w = {dw, check, 0};
+  unit_walk w = {.dw = dw, .check = check, .off = 0};
   Dwarf_Die cudie;
   Dwarf_Half version;
   uint8_t unit_type;

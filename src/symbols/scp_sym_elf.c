@@ -203,7 +203,7 @@ static int collect_debug(scp_sym *s, const uint8_t *elf, const elf_shdr *sh, siz
       abbrev = data;
       abbrev_size = sh[i].size;
     }
-    d->sec[d->n++] = (sym_section){sh[i].name, data, sh[i].size};
+    d->sec[d->n++] = (sym_section){.name = sh[i].name, .data = data, .size = sh[i].size};
   }
   if (info && abbrev)
     s->repairs += scp_sym_repair_info(info, info_size, abbrev, abbrev_size);
@@ -278,7 +278,7 @@ int scp_sym_open_elf(const uint8_t *elf, size_t len, const scp_sym_opts *opts,
     rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
     goto fail;
   }
-  sym_addr_limits lim = {UINT64_MAX, 0};
+  sym_addr_limits lim = {.min = UINT64_MAX, .max = 0};
   bool v3 = code_ranges(s, sh, shnum, &lim) || eflags == 3;
   if ((rc = read_symbols(s, elf, len, sh, shnum, type == ET_REL)) != SCP_OK) {
     rc = scp_fail(err, rc, "out of memory");

@@ -135,7 +135,7 @@ static abbrev *parse_abbrevs(const uint8_t *data, size_t size, uint64_t off,
                              size_t *count) {
   *count = 0;
   if (off >= size) return NULL;
-  cursor c = {data + off, data + size};
+  cursor c = {.p = data + off, .end = data + size};
   abbrev *tab = NULL;
   size_t cap = 0;
   for (;;) {
@@ -150,7 +150,7 @@ static abbrev *parse_abbrevs(const uint8_t *data, size_t size, uint64_t off,
       if (form == DW_FORM_implicit_const && !read_uleb_lax(&c, &dummy)) { ok = false; break; }
     }
     if (!ok || !scp_grow(&tab, &cap, *count + 1, sizeof *tab)) break;
-    tab[(*count)++] = (abbrev){code, tag, attrs};
+    tab[(*count)++] = (abbrev){.code = code, .tag = tag, .attrs = attrs};
   }
   return tab;
 }
@@ -225,7 +225,7 @@ static void repair_unit(uint8_t *base, cursor c, unsigned addr_size,
     if (code == 0) continue;
     const abbrev *ab = find_abbrev(tab, ntab, code);
     if (!ab) return;
-    cursor a = {ab->attrs, abbrev_end};
+    cursor a = {.p = ab->attrs, .end = abbrev_end};
     for (;;) {
       uint64_t attr, form, dummy;
       if (!read_uleb_lax(&a, &attr) || !read_uleb_lax(&a, &form)) return;
@@ -251,7 +251,7 @@ static void repair_unit(uint8_t *base, cursor c, unsigned addr_size,
 static uint32_t repair_program(uint8_t *base, const uint8_t *p, const uint8_t *end,
                                unsigned opcode_base, const uint8_t *std_lengths) {
   uint32_t fixed = 0;
-  cursor c = {p, end};
+  cursor c = {.p = p, .end = end};
   while (c.p < c.end) {
     uint8_t op = *c.p++;
     uint64_t n, v;
@@ -307,7 +307,7 @@ uint32_t scp_sym_repair_info(uint8_t *info, size_t size, const uint8_t *abbrev_d
     unsigned osize;
     const uint8_t *uend = unit_end(&p, end, &osize);
     if (!uend || uend - p < 2) break;
-    cursor c = {p, uend};
+    cursor c = {.p = p, .end = uend};
     uint64_t version = scp_le16(c.p), abbrev_off, unit_type = DW_UT_compile;
     unsigned addr_size;
     c.p += 2;

@@ -134,7 +134,7 @@ static int read_names(scp_sym *s, wasm_reader r) {
     if (!rd_byte(&r, &id) || !rd_u32(&r, &size) ||
         size > (size_t)(r.end - r.p))
       goto bad;
-    wasm_reader sub = {r.p, r.p + size};
+    wasm_reader sub = {.p = r.p, .end = r.p + size};
     r.p += size;
     if (id != 1) continue;
     uint32_t count;
@@ -200,11 +200,11 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
   sym_section debug[MAX_DEBUG_SECTIONS];
   char debug_names[MAX_DEBUG_SECTIONS][32];
   size_t ndebug = 0;
-  wasm_reader names = {NULL, NULL}, exports = {NULL, NULL};
+  wasm_reader names = {.p = NULL, .end = NULL}, exports = {.p = NULL, .end = NULL};
   uint64_t code_size = 0;
   bool have_code = false, have_import = false;
   int rc = SCP_OK;
-  wasm_reader r = {wasm + sizeof header, wasm + len};
+  wasm_reader r = {.p = wasm + sizeof header, .end = wasm + len};
   while (r.p < r.end) {
     size_t at = (size_t)(r.p - wasm);
     uint8_t id;
@@ -220,7 +220,7 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
                     id, at);
       goto fail;
     }
-    wasm_reader sec = {r.p, r.p + size};
+    wasm_reader sec = {.p = r.p, .end = r.p + size};
     r.p += size;
     if (id == SEC_CUSTOM) {
       const uint8_t *name;
@@ -236,8 +236,8 @@ int scp_sym_open_wasm(const uint8_t *wasm, size_t len, const scp_sym_opts *opts,
         if (ndebug == MAX_DEBUG_SECTIONS) continue;
         memcpy(debug_names[ndebug], name, nlen);
         debug_names[ndebug][nlen] = 0;
-        debug[ndebug] = (sym_section){debug_names[ndebug], sec.p,
-                                      (uint64_t)(sec.end - sec.p)};
+        debug[ndebug] = (sym_section){.name = debug_names[ndebug], .data = sec.p,
+                                      .size = (uint64_t)(sec.end - sec.p)};
         ndebug++;
       }
     } else if (id == SEC_EXPORT) {
@@ -290,14 +290,14 @@ fail:
 /* The payload of the first section with this id ({NULL, NULL} for none);
  * false when the module's section headers are damaged. */
 static bool wasm_section(const uint8_t *wasm, size_t len, uint8_t want, wasm_reader *out) {
-  *out = (wasm_reader){NULL, NULL};
+  *out = (wasm_reader){.p = NULL, .end = NULL};
   if (len < 8 || memcmp(wasm, "\0asm\1\0\0\0", 8) != 0) return false;
-  wasm_reader r = {wasm + 8, wasm + len};
+  wasm_reader r = {.p = wasm + 8, .end = wasm + len};
   while (r.p < r.end) {
     uint8_t id;
     uint32_t size;
     if (!rd_byte(&r, &id) || !rd_u32(&r, &size) || size > (size_t)(r.end - r.p)) return false;
-    if (id == want && !out->p) *out = (wasm_reader){r.p, r.p + size};
+    if (id == want && !out->p) *out = (wasm_reader){.p = r.p, .end = r.p + size};
     r.p += size;
   }
   return true;

@@ -29,7 +29,7 @@ static bool rehash(scp_bmap *m, size_t nslots) {
   for (size_t i = 0; i < m->n; i++) {
     size_t h = m->ents[i].hash & (nslots - 1);
     while (slots[h].ent) h = (h + 1) & (nslots - 1);
-    slots[h] = (scp_bmap_slot){(uint32_t)i + 1, tag(m->ents[i].hash)};
+    slots[h] = (scp_bmap_slot){.ent = (uint32_t)i + 1, .tag = tag(m->ents[i].hash)};
   }
   free(m->slots);
   m->slots = slots;
@@ -65,9 +65,9 @@ size_t *scp_bmap_put(scp_bmap *m, const void *key, size_t len, bool *added) {
       !scp_grow(&m->keys, &m->capkeys, m->nkeys + len, 1))
     return NULL;
   if (len) memcpy(m->keys + m->nkeys, key, len);
-  m->ents[m->n] = (scp_bmap_ent){hash, m->nkeys, len, 0};
+  m->ents[m->n] = (scp_bmap_ent){.hash = hash, .off = m->nkeys, .len = len, .val = 0};
   m->nkeys += len;
-  m->slots[h] = (scp_bmap_slot){(uint32_t)++m->n, tag(hash)};
+  m->slots[h] = (scp_bmap_slot){.ent = (uint32_t)++m->n, .tag = tag(hash)};
   *added = true;
   return &m->ents[m->n - 1].val;
 }

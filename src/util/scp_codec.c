@@ -231,8 +231,8 @@ const char *scp_unzstd(const uint8_t *in, size_t n, size_t max, uint8_t **out, s
     return "out of memory";
   }
   ZSTD_initDStream(z);
-  ZSTD_inBuffer ib = {in, n, 0};
-  ZSTD_outBuffer ob = {b, cap, 0};
+  ZSTD_inBuffer ib = {.src = in, .size = n, .pos = 0};
+  ZSTD_outBuffer ob = {.dst = b, .size = cap, .pos = 0};
   const char *why = NULL;
   for (;;) {
     size_t rc = ZSTD_decompressStream(z, &ob, &ib);

@@ -82,7 +82,7 @@ static int fail(compiler *c, int code, const char *what) {
 static int emit(compiler *c, uint32_t op, uint32_t a, uint64_t b) {
   if (!scp_grow(&c->code, &c->capcode, c->ncode + 1, sizeof *c->code))
     return NOMEM(c);
-  c->code[c->ncode++] = (scp_ins){op, a, b};
+  c->code[c->ncode++] = (scp_ins){.op = op, .a = a, .b = b};
   return SCP_OK;
 }
 
@@ -108,17 +108,18 @@ static int emit_bin(compiler *c, uint32_t op) {
   scp_ins *k = c->code + c->ncode;
   /* local << k + constant: an array's element address */
   if (op == IOP_I32_ADD && can_fuse(c, 2) && k[-2].op == IOP_I32_SHL_LC && k[-1].op == IOP_CONST) {
-    k[-2] = (scp_ins){IOP_I32_SHL_ADD, k[-2].a, (uint32_t)k[-2].b | (uint64_t)(uint32_t)k[-1].b << 32};
+    k[-2] = (scp_ins){.op = IOP_I32_SHL_ADD, .a = k[-2].a,
+                      .b = (uint32_t)k[-2].b | (uint64_t)(uint32_t)k[-1].b << 32};
     c->ncode--;
     return SCP_OK;
   }
   if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_CONST) {
-    k[-2] = (scp_ins){op + BIN_LC, k[-2].a, k[-1].b};
+    k[-2] = (scp_ins){.op = op + BIN_LC, .a = k[-2].a, .b = k[-1].b};
     c->ncode--;
     return SCP_OK;
   }
   if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_LOCAL_GET) {
-    k[-2] = (scp_ins){op + BIN_LL, k[-2].a, k[-1].a};
+    k[-2] = (scp_ins){.op = op + BIN_LL, .a = k[-2].a, .b = k[-1].a};
     c->ncode--;
     return SCP_OK;
   }
@@ -138,11 +139,11 @@ static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
     return SCP_OK;
   }
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
-    k[-1] = (scp_ins){op + LOAD_L, offset, k[-1].a};
+    k[-1] = (scp_ins){.op = op + LOAD_L, .a = offset, .b = k[-1].a};
     return SCP_OK;
   }
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_TEE) {
-    k[-1] = (scp_ins){op + LOAD_T, offset, k[-1].a};
+    k[-1] = (scp_ins){.op = op + LOAD_T, .a = offset, .b = k[-1].a};
     return SCP_OK;
   }
   return emit(c, op, offset, 0);
@@ -154,12 +155,12 @@ static int emit_load(compiler *c, uint32_t op, uint32_t offset) {
 static int emit_store(compiler *c, uint32_t op, uint32_t offset) {
   scp_ins *k = c->code + c->ncode;
   if (can_fuse(c, 2) && k[-2].op == IOP_LOCAL_GET && k[-1].op == IOP_LOCAL_GET) {
-    k[-2] = (scp_ins){op + STORE_LL, offset, k[-2].a | (uint64_t)k[-1].a << 32};
+    k[-2] = (scp_ins){.op = op + STORE_LL, .a = offset, .b = k[-2].a | (uint64_t)k[-1].a << 32};
     c->ncode--;
     return SCP_OK;
   }
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
-    k[-1] = (scp_ins){op + STORE_L, offset, k[-1].a};
+    k[-1] = (scp_ins){.op = op + STORE_L, .a = offset, .b = k[-1].a};
     return SCP_OK;
   }
   return emit(c, op, offset, 0);
@@ -168,7 +169,7 @@ static int emit_store(compiler *c, uint32_t op, uint32_t offset) {
 static int emit_local_set(compiler *c, uint32_t idx) {
   scp_ins *k = c->code + c->ncode;
   if (can_fuse(c, 1) && k[-1].op == IOP_LOCAL_GET) {
-    k[-1] = (scp_ins){IOP_LOCAL_COPY, idx, k[-1].a};
+    k[-1] = (scp_ins){.op = IOP_LOCAL_COPY, .a = idx, .b = k[-1].a};
     return SCP_OK;
   }
   if (can_fuse(c, 1) && wasm_fuse_set(&k[-1], idx)) return SCP_OK;
@@ -203,7 +204,7 @@ static int bump_at(compiler *c, uint32_t fuel_ins, uint64_t fuel, uint32_t ins) 
   }
   if (!scp_grow(&c->meta, &c->capmeta, c->nmeta + 1, sizeof *c->meta))
     return NOMEM(c);
-  c->meta[c->nmeta++] = (wasm_fuel_meta){c->op_pc, fi->a, fuel, ins};
+  c->meta[c->nmeta++] = (wasm_fuel_meta){.pc = c->op_pc, .region = fi->a, .fuel = fuel, .ins = ins};
   return SCP_OK;
 }
 
@@ -847,7 +848,7 @@ static int add_count_stubs(compiler *c) {
     uint32_t op = c->code[k].op, at;
     if (op == IOP_RETURN_IF) {
       TRY(count_stub(c, SCP_BR_RETURN, &at));
-      c->code[k] = (scp_ins){IOP_BR_IF, at, 0};
+      c->code[k] = (scp_ins){.op = IOP_BR_IF, .a = at, .b = 0};
     } else if (cond_branch[op]) {
       TRY(count_stub(c, c->code[k].a, &at));
       c->code[k].a = at;

@@ -517,7 +517,7 @@ static int section_rank(uint8_t id) {
 }
 
 static int decode(scp_wasm_module *m, scp_error *err) {
-  reader rr = {m->bytes, m->bytes, m->bytes + m->len, err};
+  reader rr = {.base = m->bytes, .p = m->bytes, .end = m->bytes + m->len, .err = err};
   reader *r = &rr;
   static const uint8_t magic[4] = {0, 'a', 's', 'm'};
   if (m->len < 4 || memcmp(m->bytes, magic, 4) != 0)
@@ -535,7 +535,7 @@ static int decode(scp_wasm_module *m, scp_error *err) {
     uint32_t size;
     TRY(r_u32(r, &size));
     if (size > (size_t)(r->end - r->p)) return rfail(r, SCP_ERR_MALFORMED, "unexpected end (section size out of bounds)");
-    reader sec = {r->base, r->p, r->p + size, err};
+    reader sec = {.base = r->base, .p = r->p, .end = r->p + size, .err = err};
     if (id != 0) {
       int rank = section_rank(id);
       if (rank < 0) { r->p--; return rfail(r, SCP_ERR_MALFORMED, "malformed section id"); }

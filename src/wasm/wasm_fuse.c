@@ -60,8 +60,8 @@ bool wasm_fuse_set(scp_ins *k, uint32_t idx) {
     k->b = (uint32_t)k->b | (uint64_t)idx << 32;
     return true;
   }
-  if (op == IOP_CONST) { *k = (scp_ins){IOP_LOCAL_SET_C, idx, k->b}; return true; }
-  if (op == IOP_SELECT) { *k = (scp_ins){IOP_SELECT_S, idx, 0}; return true; }
+  if (op == IOP_CONST) { *k = (scp_ins){.op = IOP_LOCAL_SET_C, .a = idx, .b = k->b}; return true; }
+  if (op == IOP_SELECT) { *k = (scp_ins){.op = IOP_SELECT_S, .a = idx, .b = 0}; return true; }
   /* a trap of the load still names the load's pc (pc_of) and does not
    * count a run of the local.set (settle's stopped_before) */
   if (is_load_l[op] || is_load_t[op]) {
@@ -90,13 +90,13 @@ bool wasm_fuse_br_if(scp_ins *k, uint32_t target) {
   uint32_t op = k->op;
   if (is_bin[op]) { k->op += BIN_BRIF; k->a = target; return true; }
   if (is_bin_c[op]) { k->op += BIN_C_BRIF - BIN_C; k->a = target; return true; }
-  if (op == IOP_I32_EQZ) { *k = (scp_ins){IOP_BR_UNLESS, target, 0}; return true; }
+  if (op == IOP_I32_EQZ) { *k = (scp_ins){.op = IOP_BR_UNLESS, .a = target, .b = 0}; return true; }
   /* the condition's operands both from locals, or a local and a constant */
   if ((is_bin_lc[op] && lc_fits(k)) || is_bin_ll[op]) {
     uint32_t form = is_bin_ll[op] ? op - BIN_LL + BIN_LL_BRIF : op - BIN_LC + BIN_LC_BRIF;
-    *k = (scp_ins){form, target, k->a | (uint64_t)(uint32_t)k->b << 32};
+    *k = (scp_ins){.op = form, .a = target, .b = k->a | (uint64_t)(uint32_t)k->b << 32};
     return true;
   }
-  if (op == IOP_LOCAL_GET) { *k = (scp_ins){IOP_BR_IF_L, target, k->a}; return true; }
+  if (op == IOP_LOCAL_GET) { *k = (scp_ins){.op = IOP_BR_IF_L, .a = target, .b = k->a}; return true; }
   return false;
 }

@@ -63,7 +63,7 @@ static inline uint64_t *enter_node(scp_wasm_instance *inst, uint32_t *node, cons
   uint64_t *c = t->nodes[child].counters ? t->nodes[child].counters
                                          : scp_tree_counters(t, child, ncounters);
   if (!c) return NULL;
-  *e = (wasm_call_cache){ip, *node, callee, child, c};
+  *e = (wasm_call_cache){.ip = ip, .node = *node, .callee = callee, .child = child, .counters = c};
   *node = child;
   return c;
 }

@@ -330,7 +330,7 @@ int scp_auth_emul_check_account(scp_host *h, const uint8_t key[32], uint64_t pay
 
 int scp_auth_emul_inputs(scp_host *h, const scp_auth_emul_in *a, uint64_t *payload, uint64_t *ctx,
                        uint8_t hash[32]) {
-  tree tr = { (scp_auth_mgr_tnode *)a->nodes, a->nnodes };
+  tree tr = { .n = (scp_auth_mgr_tnode *)a->nodes, .len = a->nnodes };
   int rc = signature_payload(h, a, &tr, hash);
   if (rc == SCP_OK) rc = scp_host_memobj_new_from_slice(h, SCP_TAG_BYTES_OBJ, hash, 32, payload);
   if (rc == SCP_OK) rc = auth_context(h, &tr, ctx);

@@ -327,7 +327,7 @@ static int source_address(scp_host *h, uint64_t *out) {
 
 /* AccountAuthorizationTracker::from_authorization_entry. */
 static int tracker_from_entry(scp_host *h, const uint8_t *p, size_t n, ae_tracker *t) {
-  rd r = { p, n, 0, false };
+  rd r = { .p = p, .n = n, .off = 0, .bad = false };
   *t = (ae_tracker){ .root_frame = -1 };
   t->cred = (int)rd_u32(&r);
   if (r.bad || t->cred > CRED_DELEGATES) return malformed(h);
@@ -706,7 +706,7 @@ static int authenticate(scp_host *h, ae_tracker *t) {
   /* the AuthenticationFrame, over the account's checks */
   scp_auth_enf *e = h->ae;
   if (!scp_grow(&e->astack, &e->capastack, e->nastack + 1, sizeof *e->astack)) return SCP_ERR_NOMEM;
-  e->astack[e->nastack++] = (ae_auth_frame){ (size_t)(t - e->tr), payload, ctx };
+  e->astack[e->nastack++] = (ae_auth_frame){ .tracker = (size_t)(t - e->tr), .payload = payload, .ctx = ctx };
   rc = self[0] == 0 ? scp_auth_emul_check_account(h, self + 1, payload, t->signature)
                     : check_contract(h, self + 1, payload, t->signature, ctx);
   h->ae->nastack--;

@@ -416,7 +416,7 @@ static int new_tracker(scp_host *h, scp_auth_mgr *m, uint64_t address, const uin
   *t = (am_tracker){ .address = address, .nonce = nonce, .nonce_live_until = nonce_lu,
                      .mapped = true, .source = source, .root_frame = (long)m->n - 1 };
   if (!(t->nodes = malloc(sizeof *t->nodes))) return SCP_ERR_NOMEM;
-  t->nodes[0] = (am_node){ r, 0 };
+  t->nodes[0] = (am_node){ .fn = r, .parent = 0 };
   t->nnodes = t->capnodes = 1;
   for (size_t i = 0; i < m->n; i++)
     if (!ms_push(t, i + 1 == m->n ? MS_ROOT : MS_UNMATCHED)) {
@@ -542,7 +542,7 @@ static int record_invocation(scp_host *h, scp_auth_mgr *m, size_t ti, const uint
   rc = keep_fn(h, m, args, n, &r);
   if (rc != SCP_OK) return rc;
   if (!scp_grow(&t->nodes, &t->capnodes, t->nnodes + 1, sizeof *t->nodes)) return SCP_ERR_NOMEM;
-  t->nodes[t->nnodes] = (am_node){ r, parent };
+  t->nodes[t->nnodes] = (am_node){ .fn = r, .parent = parent };
   t->ms[t->nms - 1] = (uint32_t)++t->nnodes;
   return SCP_OK;
 }

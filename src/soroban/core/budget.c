@@ -111,16 +111,16 @@ const char *scp_cost_type_name(scp_cost_type t) {
 void scp_budget_parse_wasm_costs(const scp_wasm_cost_inputs *ci,
                                  scp_cost_input out[SCP_PARSE_WASM_NCOSTS]) {
   const scp_cost_input list[SCP_PARSE_WASM_NCOSTS] = {
-    {SCP_COST_ParseWasmInstructions, ci->n_instructions},
-    {SCP_COST_ParseWasmFunctions, ci->n_functions},
-    {SCP_COST_ParseWasmGlobals, ci->n_globals},
-    {SCP_COST_ParseWasmTableEntries, ci->n_table_entries},
-    {SCP_COST_ParseWasmTypes, ci->n_types},
-    {SCP_COST_ParseWasmDataSegments, ci->n_data_segments},
-    {SCP_COST_ParseWasmElemSegments, ci->n_elem_segments},
-    {SCP_COST_ParseWasmImports, ci->n_imports},
-    {SCP_COST_ParseWasmExports, ci->n_exports},
-    {SCP_COST_ParseWasmDataSegmentBytes, ci->n_data_segment_bytes},
+    {.t = SCP_COST_ParseWasmInstructions, .n = ci->n_instructions},
+    {.t = SCP_COST_ParseWasmFunctions, .n = ci->n_functions},
+    {.t = SCP_COST_ParseWasmGlobals, .n = ci->n_globals},
+    {.t = SCP_COST_ParseWasmTableEntries, .n = ci->n_table_entries},
+    {.t = SCP_COST_ParseWasmTypes, .n = ci->n_types},
+    {.t = SCP_COST_ParseWasmDataSegments, .n = ci->n_data_segments},
+    {.t = SCP_COST_ParseWasmElemSegments, .n = ci->n_elem_segments},
+    {.t = SCP_COST_ParseWasmImports, .n = ci->n_imports},
+    {.t = SCP_COST_ParseWasmExports, .n = ci->n_exports},
+    {.t = SCP_COST_ParseWasmDataSegmentBytes, .n = ci->n_data_segment_bytes},
   };
   memcpy(out, list, sizeof list);
 }

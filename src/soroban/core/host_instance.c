@@ -56,7 +56,7 @@ void scp_inst_frame_free(scp_frame *f) {
   free(f->instance);
   free(f->storage.kv);
   f->instance = NULL;
-  f->storage = (scp_instance){ NULL, 0 };
+  f->storage = (scp_instance){ .kv = NULL, .n = 0 };
 }
 
 static int bad_instance(scp_host *h) {

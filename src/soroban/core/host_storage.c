@@ -400,15 +400,18 @@ static int kmap_insert(scp_host *h, kmap *m, const scp_lkey *key, size_t *pos) {
 }
 
 static kmap store_map(scp_host *h) {
-  return (kmap){ h->store, &h->nstore, &h->capstore, sizeof(scp_sentry), STORE_ENTRY };
+  return (kmap){ .arr = h->store, .n = &h->nstore, .cap = &h->capstore,
+                 .elem = sizeof(scp_sentry), .entry_size = STORE_ENTRY };
 }
 static kmap foot_map(scp_host *h) {
-  return (kmap){ h->foot, &h->nfoot, &h->capfoot, sizeof(scp_fentry), FOOT_ENTRY };
+  return (kmap){ .arr = h->foot, .n = &h->nfoot, .cap = &h->capfoot,
+                 .elem = sizeof(scp_fentry), .entry_size = FOOT_ENTRY };
 }
 /* e2e_invoke's RestoredKeySet: MeteredOrdMap<Rc<LedgerKey>, ()>, entry
  * 16 + 0 + 8 = 24 bytes */
 static kmap restored_map(scp_host *h) {
-  return (kmap){ h->restored, &h->nrestored, &h->caprestored, sizeof(scp_fentry), RESTORED_ENTRY };
+  return (kmap){ .arr = h->restored, .n = &h->nrestored, .cap = &h->caprestored,
+                 .elem = sizeof(scp_fentry), .entry_size = RESTORED_ENTRY };
 }
 
 static kmap which_map(scp_host *h, scp_smap which) {
@@ -416,7 +419,8 @@ static kmap which_map(scp_host *h, scp_smap which) {
   case SCP_SMAP_STORE: return store_map(h);
   case SCP_SMAP_FOOTPRINT: return foot_map(h);
   case SCP_SMAP_DECLARED:
-    return (kmap){ h->declared, &h->ndeclared, &h->capdeclared, sizeof(scp_fentry), FOOT_ENTRY };
+    return (kmap){ .arr = h->declared, .n = &h->ndeclared, .cap = &h->capdeclared,
+                   .elem = sizeof(scp_fentry), .entry_size = FOOT_ENTRY };
   default: return restored_map(h);
   }
 }

@@ -675,7 +675,7 @@ int scp_host_scval_to_val(scp_host *h, const uint8_t *p, size_t len, uint64_t *o
 
 static int from_xdr_body(scp_host *h, const uint8_t *p, size_t len, uint64_t *out) {
   int rc;
-  xreader r = { p, p + len, 0, false };
+  xreader r = { .p = p, .end = p + len, .depth = 0, .eof = false };
   xnode n;
   int prc = parse(&r, &n);
   if (!prc && r.p != r.end) prc = 1;   /* trailing bytes */

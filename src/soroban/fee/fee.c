@@ -115,7 +115,10 @@ void scp_fee_sdk_estimate(const scp_fee_sdk_resources *r, const scp_fee_sdk_conf
  * of the Stellar Mainnet fees as of 2026-07-10" and a rent rate of 12,000
  * per KB, "a bit higher than the current network fee". */
 const scp_fee_sdk_config scp_fee_sdk_test_config = {
-  .fee = {7, 1563, 2500, 447, 875, 4059, 5000, 406},
+  .fee = {.fee_per_instruction_increment = 7, .fee_per_disk_read_entry = 1563,
+          .fee_per_write_entry = 2500, .fee_per_disk_read_1kb = 447, .fee_per_write_1kb = 875,
+          .fee_per_historical_1kb = 4059, .fee_per_contract_event_1kb = 5000,
+          .fee_per_transaction_size_1kb = 406},
   .fee_per_rent_1kb = 12000,
   .persistent_rent_rate_denominator = 1215,
   .temporary_rent_rate_denominator = 2430,
@@ -247,7 +250,7 @@ int scp_fee_split(const uint64_t *w, size_t n, uint64_t amount, uint64_t *share)
   for (size_t i = 0; i < n; i++) {
     unsigned __int128 x = (unsigned __int128)amount * w[i];
     share[i] = (uint64_t)(x / sum);
-    r[i] = (rank){(uint64_t)(x % sum), i};
+    r[i] = (rank){.rem = (uint64_t)(x % sum), .i = i};
     given += share[i];
   }
   /* the shares fall short by less than n: at most one more each */

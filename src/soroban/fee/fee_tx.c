@@ -52,7 +52,8 @@ static scp_fee_key *add_key(scp_fee_track *t, const scp_lkey *k) {
   if (kb) memcpy(kb, k->key, k->keylen);
   c->key = kb;
   e = &t->keys[t->nkeys++];
-  *e = (scp_fee_key){c, SCP_NODE_NONE, SCP_NODE_NONE, SCP_NODE_NONE};
+  *e = (scp_fee_key){.k = c, .first = SCP_NODE_NONE, .write = SCP_NODE_NONE,
+                      .extend = SCP_NODE_NONE};
   return e;
 }
 
@@ -196,7 +197,7 @@ static void cell_add(cells *c, uint32_t node, int32_t pc, uint64_t w) {
     c->oom = true;
     return;
   }
-  c->v[c->n] = (cell){node, pc};
+  c->v[c->n] = (cell){.node = node, .pc = pc};
   c->w[c->n++] = w;
 }
 
@@ -311,7 +312,7 @@ static void excess(scp_fee_tx *out, scp_fee_limit_id id, uint64_t value, const s
       if (value > out->excess[i].value) out->excess[i].value = value;
       return;
     }
-  out->excess[out->nexcess++] = (scp_fee_excess){id, value, lim};
+  out->excess[out->nexcess++] = (scp_fee_excess){.id = id, .value = value, .limit = lim};
 }
 
 /* The envelope a wallet submits: TransactionEnvelope ENVELOPE_TYPE_TX

@@ -579,8 +579,9 @@ static int call_contract(scp_host *h, const uint8_t id[32], const char *name, co
   if ((rc = read_code(h, hash, &e, &parse)) != SCP_OK) return rc;
   if (!h->invoker)
     return scp_host_err(h, SCP_ET_CONTEXT, SCP_EC_INTERNAL_ERROR, "no VM to run a contract in");
-  scp_invocation inv = { id, NULL, 0, name, mode == MODE_CONSTRUCTOR, parse, args, n,
-                         mode == MODE_PROBE };
+  scp_invocation inv = { .id = id, .wasm = NULL, .len = 0, .fn = name,
+                         .constructor = mode == MODE_CONSTRUCTOR, .parse = parse, .args = args,
+                         .nargs = n, .probe = mode == MODE_PROBE };
   return call_vm(h, &inv, e, mode, ret);
 }
 
@@ -830,7 +831,7 @@ static int extend_by_address(scp_host *h, uint64_t addr, uint64_t t, uint64_t e,
   scp_lkey ik;
   uint8_t kb[4];
   int rc = scp_host_instance_key_of(h, addr, &ik, kb);
-  const scp_host_ttl x = { false, { scp_val_major(t), scp_val_major(e) } };
+  const scp_host_ttl x = { .v2 = false, .p = { scp_val_major(t), scp_val_major(e) } };
   if (rc == SCP_OK && (what & EXT_INSTANCE)) rc = extend_instance(h, &ik, &x);
   if (rc == SCP_OK && (what & EXT_CODE)) rc = scp_host_extend_code(h, &ik, &x);
   return rc;
@@ -847,7 +848,7 @@ int scp_hf_extend_current_contract_instance_and_code_ttl(scp_host *h, const uint
   int rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);   /* get_current_contract_id_internal */
   if (rc == SCP_OK) rc = scp_host_charge_copy(h, 1, SIZE_CONTRACT_ID);
   if (rc == SCP_OK) rc = scp_host_charge_alloc(h, 1, SIZE_LEDGER_KEY);
-  const scp_host_ttl x = { false, { scp_val_major(a[0]), scp_val_major(a[1]) } };
+  const scp_host_ttl x = { .v2 = false, .p = { scp_val_major(a[0]), scp_val_major(a[1]) } };
   if (rc == SCP_OK) rc = extend_instance(h, &ik, &x);
   if (rc == SCP_OK) rc = scp_host_extend_code(h, &ik, &x);
   return rc;

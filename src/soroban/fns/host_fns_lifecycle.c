@@ -166,7 +166,8 @@ HOSTFN(extend_contract_instance_and_code_ttl_v2) {
   int rc = scp_host_instance_key_of(h, a[0], &ik, kb);
   if (rc != SCP_OK) return rc;
   uint64_t scope = a[1];   /* a plain enum across the ABI */
-  const scp_host_ttl x = { true, { scp_hf_u32_arg(a[2]), scp_hf_u32_arg(a[3]), scp_hf_u32_arg(a[4]) } };
+  const scp_host_ttl x = { .v2 = true,
+                           .p = { scp_hf_u32_arg(a[2]), scp_hf_u32_arg(a[3]), scp_hf_u32_arg(a[4]) } };
   if (scope != TTL_EXT_INSTANCE) rc = scp_host_extend_code(h, &ik, &x);
   if (rc == SCP_OK && scope != TTL_EXT_CODE) rc = scp_host_extend_ttl(h, &ik, &x);
   return rc;

@@ -182,13 +182,15 @@ static int pairing_check(scp_host *h, const uint64_t *a, const pair_curve *c, ui
 }
 
 HOSTFN(bn254_multi_pairing_check) {
-  static const pair_curve bn = { scp_pairing_bn254, BN_G1, BN_G2, bn_g1_dec, bn_g2_decode,
-                                 SCP_COST_Bn254Pairing, 12 * BN_FP };
+  static const pair_curve bn = { .pc = scp_pairing_bn254, .g1_size = BN_G1, .g2_size = BN_G2,
+                                 .g1 = bn_g1_dec, .g2 = bn_g2_decode,
+                                 .pairing = SCP_COST_Bn254Pairing, .gt_size = 12 * BN_FP };
   return pairing_check(h, a, &bn, ret);
 }
 
 HOSTFN(bls12_381_multi_pairing_check) {
-  static const pair_curve bls = { scp_pairing_bls12_381, SCP_BLS_G1, SCP_BLS_G2, bls_g1_dec,
-                                  bls_g2_dec, SCP_COST_Bls12381Pairing, 12 * SCP_BLS_FP };
+  static const pair_curve bls = { .pc = scp_pairing_bls12_381, .g1_size = SCP_BLS_G1,
+                                  .g2_size = SCP_BLS_G2, .g1 = bls_g1_dec, .g2 = bls_g2_dec,
+                                  .pairing = SCP_COST_Bls12381Pairing, .gt_size = 12 * SCP_BLS_FP };
   return pairing_check(h, a, &bls, ret);
 }

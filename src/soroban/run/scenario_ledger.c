@@ -39,7 +39,8 @@ static int signer_cmp(const void *a, const void *b) {
  * trustlines, as the classic ledger counts them. */
 static size_t account_xdr(const scp_ledger_account *a, uint32_t subentries, uint8_t *out) {
   signer s[SCP_MAX_SIGNERS];
-  for (size_t i = 0; i < a->nsigners; i++) s[i] = (signer){a->signer_key[i], a->signer_weight[i]};
+  for (size_t i = 0; i < a->nsigners; i++)
+    s[i] = (signer){.key = a->signer_key[i], .weight = a->signer_weight[i]};
   qsort(s, a->nsigners, sizeof *s, signer_cmp);
   size_t n = 0;
   memset(out, 0, 80 + 40 * a->nsigners);

@@ -102,7 +102,10 @@ static int cut_code(rdr *r, const uint8_t *b, size_t n, cut *c) {
   if (scp_be32(b) == 1) {
     uint32_t v[10];
     for (int i = 0; i < 10; i++) v[i] = scp_be32(b + 12 + 4 * i);
-    c->ci = (scp_wasm_cost_inputs){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
+    c->ci = (scp_wasm_cost_inputs){
+        .n_instructions = v[0], .n_functions = v[1], .n_globals = v[2], .n_table_entries = v[3],
+        .n_types = v[4], .n_data_segments = v[5], .n_elem_segments = v[6], .n_imports = v[7],
+        .n_exports = v[8], .n_data_segment_bytes = v[9]};
     c->has_cost_inputs = true;
     at = 52;
   } else {

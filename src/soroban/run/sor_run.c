@@ -716,8 +716,9 @@ static int build_profile(sor_run *r, scp_profile **out, scp_error *err) {
   /* with a fee: CPU, memory, Fee, then the storage metrics */
   bool storage = r->st.reads || r->st.writes;
   unsigned fee = r->vm.fee.on;
-  scp_run_report rep = {(storage ? SOR_NMETRICS : 2) + fee, heading.data, r->run_rc,
-                        r->run_err.msg, &res, add_meta, r};
+  scp_run_report rep = {.nmetrics = (storage ? SOR_NMETRICS : 2) + fee, .title = heading.data,
+                        .status = r->run_rc, .status_msg = r->run_err.msg, .resolver = &res,
+                        .add_meta = add_meta, .ctx = r};
   int rc = scp_run_build(r->vm.run, &rep, out, err);
   scp_buf_free(&heading);
   if (rc == SCP_ERR_INTERNAL) scp_error_prefix(err, r->path);

@@ -162,16 +162,16 @@ int scp_soroban_vm_charges(scp_budget *b, const scp_wasm_module *mod, bool parse
   scp_cost_input parsing[SCP_PARSE_WASM_NCOSTS];
   scp_budget_parse_wasm_costs(&ci, parsing);
   const scp_cost_input list[] = {
-    {SCP_COST_InstantiateWasmInstructions, -1},
-    {SCP_COST_InstantiateWasmFunctions, ci.n_functions},
-    {SCP_COST_InstantiateWasmGlobals, ci.n_globals},
-    {SCP_COST_InstantiateWasmTableEntries, ci.n_table_entries},
-    {SCP_COST_InstantiateWasmTypes, -1},
-    {SCP_COST_InstantiateWasmDataSegments, ci.n_data_segments},
-    {SCP_COST_InstantiateWasmElemSegments, ci.n_elem_segments},
-    {SCP_COST_InstantiateWasmImports, ci.n_imports},
-    {SCP_COST_InstantiateWasmExports, ci.n_exports},
-    {SCP_COST_InstantiateWasmDataSegmentBytes, ci.n_data_segment_bytes},
+    {.t = SCP_COST_InstantiateWasmInstructions, .n = -1},
+    {.t = SCP_COST_InstantiateWasmFunctions, .n = ci.n_functions},
+    {.t = SCP_COST_InstantiateWasmGlobals, .n = ci.n_globals},
+    {.t = SCP_COST_InstantiateWasmTableEntries, .n = ci.n_table_entries},
+    {.t = SCP_COST_InstantiateWasmTypes, .n = -1},
+    {.t = SCP_COST_InstantiateWasmDataSegments, .n = ci.n_data_segments},
+    {.t = SCP_COST_InstantiateWasmElemSegments, .n = ci.n_elem_segments},
+    {.t = SCP_COST_InstantiateWasmImports, .n = ci.n_imports},
+    {.t = SCP_COST_InstantiateWasmExports, .n = ci.n_exports},
+    {.t = SCP_COST_InstantiateWasmDataSegmentBytes, .n = ci.n_data_segment_bytes},
   };
   /* parsing, the linker's import-symbol set (make_wasmi_linker), then
    * instantiation and the import protocol check's symbol set */
@@ -453,7 +453,7 @@ static int open_frame(sor_vm *vm, uint32_t mi, bool parse, sor_frame **out, scp_
   int rc = scp_host_code_v0(vm->host, m->code_hash) ? vm_charges_v0(&vm->budget, m->mod, m->len, parse)
                                                    : scp_soroban_vm_charges(&vm->budget, m->mod, parse);
   if (rc == SCP_OK) {
-    scp_wasm_env env = {on_host_call, on_grow, vm, NULL};
+    scp_wasm_env env = {.call = on_host_call, .grow = on_grow, .ctx = vm, .global_imports = NULL};
     f->instantiating = true;
     rc = scp_wasm_instantiate(m->mod, &env, &f->inst, e);
     f->instantiating = false;
@@ -825,14 +825,15 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
   memset(vm, 0, sizeof *vm);
   scp_budget_init(&vm->budget, cpu_limit, mem_limit);
   const scp_metric metrics[SOR_NMETRICS] = {
-    {"CPU", "instructions", vm->budget.cpu_limit},
-    {"Memory", "bytes", vm->budget.mem_limit},
-    {"Reads", "entries", 0},
-    {"Writes", "entries", 0},
-    {"Loaded bytes", "bytes", 0},
-    {"Stored bytes", "bytes", 0},
+    {.name = "CPU", .unit = "instructions", .limit = vm->budget.cpu_limit},
+    {.name = "Memory", .unit = "bytes", .limit = vm->budget.mem_limit},
+    {.name = "Reads", .unit = "entries", .limit = 0},
+    {.name = "Writes", .unit = "entries", .limit = 0},
+    {.name = "Loaded bytes", .unit = "bytes", .limit = 0},
+    {.name = "Stored bytes", .unit = "bytes", .limit = 0},
   };
-  scp_run_opts ro = {SOR_NMETRICS, metrics, read_meter, vm, NULL};
+  scp_run_opts ro = {.nmetrics = SOR_NMETRICS, .metrics = metrics, .meter = read_meter,
+                     .meter_ctx = vm, .totals = NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
   vm->costs.b = &vm->budget;
@@ -849,18 +850,19 @@ int scp_sor_vm_open(sor_vm *vm, uint64_t cpu_limit, uint64_t mem_limit, const sc
 
 int scp_sor_vm_fee(sor_vm *vm, scp_error *err) {
   const scp_metric metrics[SOR_NMETRICS + 1] = {
-    {"CPU", "instructions", vm->budget.cpu_limit},
-    {"Memory", "bytes", vm->budget.mem_limit},
-    {"Fee", "stroops", 0},
-    {"Reads", "entries", 0},
-    {"Writes", "entries", 0},
-    {"Loaded bytes", "bytes", 0},
-    {"Stored bytes", "bytes", 0},
+    {.name = "CPU", .unit = "instructions", .limit = vm->budget.cpu_limit},
+    {.name = "Memory", .unit = "bytes", .limit = vm->budget.mem_limit},
+    {.name = "Fee", .unit = "stroops", .limit = 0},
+    {.name = "Reads", .unit = "entries", .limit = 0},
+    {.name = "Writes", .unit = "entries", .limit = 0},
+    {.name = "Loaded bytes", .unit = "bytes", .limit = 0},
+    {.name = "Stored bytes", .unit = "bytes", .limit = 0},
   };
   /* nothing is booked yet: the run core is made again with the metric */
   scp_run_destroy(vm->run);
   vm->run = NULL;
-  scp_run_opts ro = {SOR_NMETRICS + 1, metrics, read_meter, vm, NULL};
+  scp_run_opts ro = {.nmetrics = SOR_NMETRICS + 1, .metrics = metrics, .meter = read_meter,
+                     .meter_ctx = vm, .totals = NULL};
   int rc = scp_run_create(&ro, &vm->run, err);
   if (rc) return rc;
   /* the new run's cursor is at zero: so is the breakdown's */

@@ -6,8 +6,6 @@
 #include "cli_solopts.h"
 #include "cli.h"
 
-static const char *const shape_opts[] = {"--max-nodes", "--fold-recursion", NULL};
-
 int cli_solopts_list(const cli_optset *seen) {
   static const char *const run_opts[] = {
       "-o", "--out", "-f", "--format", "--top", "--icicle", "--min-width", "--max-nodes", "--fold-recursion",
@@ -16,14 +14,6 @@ int cli_solopts_list(const cli_optset *seen) {
   if (!x) return 0;
   return cli_die(SCP_ERR_USAGE, "%s: --list prints the program's functions and runs nothing (it takes the "
                  "program, --program-id, --accounts and --symbols only)", x);
-}
-
-int cli_solopts_tx_shape(const cli_optset *seen, const char *file) {
-  const char *x = cli_optset_any(seen, shape_opts);
-  if (!x) return 0;
-  return cli_die(SCP_ERR_USAGE, "%s: a Solana transaction's profile (%s) has no node budget or recursion folding "
-                 "yet; one instruction (PROGRAM.so --ix) and a scenario's \"instructions\" take it",
-                 x, file ? file : "--tx");
 }
 
 int cli_solopts_tx(const cli_optset *seen, bool scenario, bool has_path) {
@@ -35,7 +25,7 @@ int cli_solopts_tx(const cli_optset *seen, bool scenario, bool has_path) {
   if (!has_path && (x = cli_optset_any(seen, path_opts)))
     return cli_die(SCP_ERR_USAGE, "%s: with --tx it describes PROGRAM.so, and none is given (the transaction names "
                    "its programs' ids; --program ID=FILE.so[:v1|v2|v3] gives one at its id)", x);
-  return cli_solopts_tx_shape(seen, NULL);
+  return 0;
 }
 
 int cli_solopts_scenario(const cli_optset *seen) {

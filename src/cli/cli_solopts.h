@@ -1,7 +1,7 @@
 /*
  * cli_solopts.h — which options of a Solana `scprof profile` each input
  * honours, for the ones the option loop cannot refuse alone (the input's
- * kind, e.g. a scenario of transactions, is known only later).  Each
+ * kind is known only later).  Each
  * returns 0, or the usage exit status after a one-line error naming the
  * option, why it does nothing there and what does take it.
  */
@@ -14,10 +14,6 @@
 
 /* --list prints the ELF's functions and runs nothing. */
 int cli_solopts_list(const cli_optset *seen);
-
-/* A transaction (--tx, or a scenario's "transactions" in file): its
- * profile is built without the call-tree shape options. */
-int cli_solopts_tx_shape(const cli_optset *seen, const char *file);
 
 /* --tx: with --scenario the state is the scenario's; without, the
  * programs are found by the ids the transaction names (has_path:

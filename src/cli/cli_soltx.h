@@ -32,6 +32,7 @@ typedef struct cli_sol_tx {
   /* the programs' cache (symbol files registered); NULL: one for the
    * transaction alone */
   struct scp_sol_progs *cache;
+  scp_tree_opts shape;                   /* each invocation's call tree (scp_sol_tx_opts.shape) */
 } cli_sol_tx;
 
 /* result.txt's "post KEY LAMPORTS OWNER HEX" line of account a */

@@ -378,7 +378,8 @@ static int check_args(sol_cli *c) {
 /* Into folder dir, which messages call shown (cli_outdir). */
 static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir,
                          const char *shown) {
-  cli_warn_truncated(p, c->path ? c->path : c->scenario);
+  /* the input the profile is of: --tx names the transaction, not PROGRAM.so */
+  cli_warn_truncated(p, c->tx ? c->tx : c->path ? c->path : c->scenario);
   for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
@@ -512,7 +513,7 @@ static int tx_programs(const sol_cli *c, scp_sol_tx_prog *progs, size_t *n, uint
 static int run_wire(sol_cli *c) {
   cli_sol_tx o = {.path = c->tx, .state = c->st.accts, .nstate = c->st.n, .out_dir = c->out_dir, .quiet = c->quiet,
                   .expect_chain = c->expect_chain, .sigverify = c->sigverify, .top = (unsigned)c->top,
-                  .write_outputs = write_outputs_cb, .ctx = c, .idls = c->idls};
+                  .write_outputs = write_outputs_cb, .ctx = c, .idls = c->idls, .shape = c->shape};
   scp_sol_scenario *s = NULL;
   uint8_t *elf = NULL;
   scp_error err = {0};
@@ -757,14 +758,7 @@ static int run_scenario(sol_cli *c) {
     }
   }
   apply_features(c, &s->features);
-  if (s->ntx) {
-    int refused = cli_solopts_tx_shape(&c->seen, c->scenario);
-    if (refused) {
-      scp_sol_scenario_free(s);
-      return refused;
-    }
-    return run_tx_scenario(c, s);
-  }
+  if (s->ntx) return run_tx_scenario(c, s);
   cli_outdir od;
   int st = cli_outdir_begin(&od, c->out_dir), first_fail = 0;
   scp_buf sum = {0};
@@ -905,7 +899,8 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     scp_sol_blockhash_next(blockhash);
     scp_sol_tx_opts o = {.progs = progs, .nprogs = s->nprograms, .accts = s->accounts, .naccts = s->naccounts,
                          .ixs = ixs, .nixs = n, .title = title, .profile = profile, .blockhash = blockhash,
-                         .sysvars = &s->sysvars, .features = &s->features, .cache = cache, .idls = c->idls};
+                         .sysvars = &s->sysvars, .features = &s->features, .cache = cache, .idls = c->idls,
+                         .shape = c->shape};
     scp_sol_tx_result r;
     scp_buf extra = {0};
     int rc = s->tx_has_fee_payer[t] ? cli_sol_tx_with_payer(&o, s->tx_fee_payer[t], &r, &extra, &err)

@@ -78,7 +78,7 @@ int cli_sol_tx_with_payer(const scp_sol_tx_opts *o, const uint8_t payer[32], scp
                          .ixs = m.ixs, .nixs = m.nixs, .title = o->title, .profile = o->profile,
                          .blockhash = tx.blockhash, .sysvars = o->sysvars, .features = o->features,
                          .nmsg = m.nmsg, .msg_writable = m.writable, .nreq = tx.nreq, .cache = o->cache,
-                         .idls = o->idls};
+                         .idls = o->idls, .shape = o->shape};
     rc = scp_sol_tx_run(&w, r, err);
   }
   if (!rc) {
@@ -209,7 +209,7 @@ static int run_msg(const cli_sol_tx *o, const scp_sol_wire_tx *tx, scp_sol_wire_
                           .ixs = m->ixs, .nixs = m->nixs, .title = title, .profile = true,
                           .blockhash = tx->blockhash, .sysvars = o->sysvars, .features = o->features,
                           .nmsg = m->nmsg, .msg_writable = m->writable, .nreq = tx->nreq, .cache = o->cache,
-                          .idls = o->idls};
+                          .idls = o->idls, .shape = o->shape};
     int rc = scp_sol_tx_run(&to, &r, &err);
     if (rc) return cli_die(rc, "%s: %s", o->path, err.msg);
   }

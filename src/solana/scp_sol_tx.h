@@ -27,7 +27,9 @@
  * the account index counted in the message's order behind the fee payer).
  *
  * Profiled, the tree is root -> "instruction #k" -> "program:NAME" -> the
- * program's frames; a builtin's CU sit on its program node.
+ * program's frames; a builtin's CU sit on its program node.  The "call
+ * tree" and "recursion" notes of the invocations' profiles are the
+ * transaction's, each distinct one once.
  */
 #ifndef SCP_SOL_TX_H
 #define SCP_SOL_TX_H
@@ -96,6 +98,11 @@ typedef struct scp_sol_tx_opts {
   struct scp_sol_progs *cache;
   /* Anchor IDLs naming instructions (scp_sol_idl.h, borrowed); NULL: none */
   const struct scp_sol_idls *idls;
+  /* the node budget and recursion folding of each program invocation's
+   * call tree (each instruction's and each CPI's, as one instruction's
+   * scp_sol_run_opts.shape); the transaction's own nodes, "instruction #k"
+   * and the program frames, are outside it */
+  scp_tree_opts shape;
 } scp_sol_tx_opts;
 
 typedef struct scp_sol_tx_result {

@@ -157,8 +157,9 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
   /* each transaction on a fresh blockhash, as litesvm after expire_blockhash */
   if (!s->started) scp_sol_blockhash_genesis(s->blockhash), s->started = true;
   scp_sol_blockhash_next(s->blockhash);
-  scp_sol_tx_opts o = {s->progs, s->nprogs, s->accts, s->naccts, tix, n, title, out != NULL, s->blockhash,
-                       &s->sysvars, NULL, 0, NULL, 0, s->cache, NULL};
+  scp_sol_tx_opts o = {.progs = s->progs, .nprogs = s->nprogs, .accts = s->accts, .naccts = s->naccts, .ixs = tix,
+                       .nixs = n, .title = title, .profile = out != NULL, .blockhash = s->blockhash,
+                       .sysvars = &s->sysvars, .cache = s->cache};
   scp_sol_tx_result r;
   if ((rc = scp_sol_tx_run(&o, &r, err))) goto done;
   res->cu = r.cu;

@@ -174,7 +174,7 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
                     k + 1, p->name);
   scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
                          ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
-                         t->o->progs, t->o->nprogs, 0, NULL, {0, false}, t->blockhash, t->o->sysvars,
+                         t->o->progs, t->o->nprogs, 0, NULL, t->o->shape, t->blockhash, t->o->sysvars,
                          t->o->features, t->o->cache, t->o->idls};
   memcpy(ro.program_id, p->id, 32);
   /* the instruction's node first: then the profile's strings are all

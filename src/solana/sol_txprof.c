@@ -230,16 +230,22 @@ static int graft_pcs(graft_map *m, uint32_t id, const scp_prof_node *s) {
   return SCP_OK;
 }
 
-/* sub's "source lines" notes (a program without DWARF), each once; names
- * holds sub's strings. */
+/* sub's "source lines" notes (a program without DWARF) and the notes of
+ * its tree's shape (a node budget reached, recursion folded: the grafted
+ * tree is not whole, and the reader and the CLI's warning must know it),
+ * each distinct one once; names holds sub's strings. */
 static int graft_notes(scp_profile *p, const scp_profile *sub, const scp_profile *names) {
+  static const char *const kept[] = {"source lines", "call tree", "recursion"};
   for (size_t i = 0; i < sub->nmeta; i++) {
-    if (strcmp(scp_prof_str(names, sub->meta[i].key), "source lines")) continue;
+    const char *key = scp_prof_str(names, sub->meta[i].key);
+    size_t j = 0;
+    while (j < sizeof kept / sizeof *kept && strcmp(key, kept[j])) j++;
+    if (j == sizeof kept / sizeof *kept) continue;
     const char *v = scp_prof_str(names, sub->meta[i].value);
     bool have = false;
     for (size_t k = 0; k < p->nmeta && !have; k++)
-      have = !strcmp(scp_prof_str(p, p->meta[k].key), "source lines") && !strcmp(scp_prof_str(p, p->meta[k].value), v);
-    int rc = have ? SCP_OK : scp_prof_meta(p, "source lines", v);
+      have = !strcmp(scp_prof_str(p, p->meta[k].key), kept[j]) && !strcmp(scp_prof_str(p, p->meta[k].value), v);
+    int rc = have ? SCP_OK : scp_prof_meta(p, kept[j], v);
     if (rc) return rc;
   }
   return SCP_OK;

@@ -1,14 +1,14 @@
 #!/bin/sh
 # End-to-end: no option is silently ignored.  Every combination of an
 # option with an input that cannot honour it is one usage line naming the
-# option (exit 2) and writes nothing: --max-nodes and --fold-recursion
-# with a Solana transaction (--tx, a scenario's "transactions"), the
+# option (exit 2) and writes nothing: the
 # options of a run with --list (Solana and Soroban), the options a
 # Solana scenario's file gives, --program-id and --loader with no
 # PROGRAM.so, the state options with --tx --scenario, --soroban-state-size
 # without a fee network, bench --network with only Solana cases.  And
 # the combinations next to them keep working: --max-nodes on a scenario's
-# instructions (the node budget reached, the warning), a --tx run with
+# instructions and transactions (the node budget reached, the warning),
+# --fold-recursion and --max-nodes with --tx, a --tx run with
 # -q --top -f, PROGRAM.so --list, a contract's --list, a fee network with
 # --soroban-state-size.  These are behaviour checks (exit statuses,
 # messages, files); the one number, 150 CU of the hand-made transaction,
@@ -52,18 +52,26 @@ refused() {
   one_line_error 2 "$text" && [ ! -e "$T/never" ]
 }
 
-# ---- Solana transactions: no call-tree shape
-NAME="cli_options --tx --max-nodes refused, naming what takes it"
-ok refused "--max-nodes: a Solana transaction's profile (--tx) has no node budget or recursion folding yet; one instruction (PROGRAM.so --ix) and a scenario's \"instructions\" take it" \
-  --tx "$T/tx.bin" --account "$PAY" --max-nodes 5
-NAME="cli_options --tx --fold-recursion refused"
-ok refused "--fold-recursion: a Solana transaction's profile (--tx)" --tx "$T/tx.bin" --account "$PAY" --fold-recursion
-NAME="cli_options a scenario's transactions with --max-nodes refused, naming the file"
-ok refused "--max-nodes: a Solana transaction's profile ($T/tx.json)" --scenario "$T/tx.json" --max-nodes 2
-NAME="cli_options a scenario's transactions with --fold-recursion refused"
-ok refused "--fold-recursion: a Solana transaction's profile ($T/tx.json)" --scenario "$T/tx.json" --fold-recursion
-NAME="cli_options --tx with the state of a scenario: --max-nodes refused"
-ok refused "--max-nodes: a Solana transaction's profile (--tx)" --tx "$T/tx.bin" --scenario "$T/state.json" --max-nodes 9
+# ---- Solana transactions: the call-tree shape options are honoured
+# (sol_txshape.sh checks what they do; here: accepted, written, warned)
+"$BIN" profile --tx "$T/tx.bin" --account "$PAY" --max-nodes 5 -q -o "$T/s1" >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options --tx --max-nodes accepted: exit 10 as without it (the transaction fails), 150 CU"
+ok sh -c "[ $rc -eq 10 ] && grep -qx 'cu 150' '$T/s1/result.txt' && [ -f '$T/s1/profile.folded' ]"
+"$BIN" profile --tx "$T/tx.bin" --account "$PAY" --fold-recursion -q -o "$T/s2" >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options --tx --fold-recursion accepted (a builtin alone: no call tree to fold, nothing said)"
+ok sh -c "[ $rc -eq 10 ] && grep -qx 'cu 150' '$T/s2/result.txt' && ! grep -q '^  recursion' '$T/s2/report.txt'"
+"$BIN" profile --scenario "$T/tx.json" --max-nodes 2 -q -o "$T/s3" >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options a scenario's transactions with --max-nodes 2: exit 0, the budget reached and said"
+ok sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*tx.json: node budget of 2 reached' '$T/err' &&
+          grep -q 'truncated' '$T/s3/01-t1/profile.folded'"
+"$BIN" profile --scenario "$T/tx.json" --fold-recursion -q -o "$T/s4" >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options a scenario's transactions with --fold-recursion: exit 0, said in the report"
+ok sh -c "[ $rc -eq 0 ] && [ ! -s '$T/err' ] && grep -q '^  recursion  *folded' '$T/s4/01-t1/report.txt'"
+printf '{"programs": [{"name": "counter", "elf": "%s"}], "instructions": [],
+  "accounts": [{"pubkey": "%s", "lamports": 1000000000, "owner": "%s"}]}\n' "$CTR" "$PAYER" "$SYS" >"$T/payer.json"
+"$BIN" profile --tx "$T/tx.bin" --scenario "$T/payer.json" --max-nodes 9 -q -o "$T/s5" >/dev/null 2>"$T/err"; rc=$?
+NAME="cli_options --tx with the state of a scenario: --max-nodes accepted (exit 10, 150 CU)"
+ok sh -c "[ $rc -eq 10 ] && grep -qx 'cu 150' '$T/s5/result.txt'"
 
 # ---- --tx: what describes PROGRAM.so, what the scenario gives
 NAME="cli_options --tx --program-id without PROGRAM.so refused"

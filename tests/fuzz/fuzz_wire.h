@@ -54,8 +54,8 @@ static inline void fuzz_wire_run(const scp_sol_wire_tx *tx) {
     for (size_t k = 0; k < m.nixs; k++)
       for (size_t i = 0; i < m.ixs[k].naccts; i++)
         if (m.ixs[k].accts[i].index >= m.nmsg) abort();
-    scp_sol_tx_opts o = {NULL, 0, m.accts, m.naccts, m.ixs, m.nixs, NULL, false, tx->blockhash,
-                         NULL, NULL, m.nmsg, m.writable, tx->nreq, NULL, NULL};
+    scp_sol_tx_opts o = {.accts = m.accts, .naccts = m.naccts, .ixs = m.ixs, .nixs = m.nixs,
+                         .blockhash = tx->blockhash, .nmsg = m.nmsg, .msg_writable = m.writable, .nreq = tx->nreq};
     uint64_t before = m.accts[0].lamports;
     scp_sol_tx_result r;
     if (scp_sol_tx_run(&o, &r, &err) == SCP_OK) {

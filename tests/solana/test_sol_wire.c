@@ -322,8 +322,8 @@ static void test_run_charges(void **state) {
     if (fail) w.b[w.n - 5] = 0x10;
     assert_int_equal(scp_sol_wire_decode(w.b, w.n, &tx, &err), SCP_OK);
     assert_int_equal(scp_sol_wire_load(&tx, st, 1, NULL, &m, &err), SCP_OK);
-    scp_sol_tx_opts o = {NULL, 0, m.accts, m.naccts, m.ixs, m.nixs, NULL, false, tx.blockhash,
-                         NULL, NULL, m.nmsg, m.writable, tx.nreq, NULL, NULL};
+    scp_sol_tx_opts o = {.accts = m.accts, .naccts = m.naccts, .ixs = m.ixs, .nixs = m.nixs,
+                         .blockhash = tx.blockhash, .nmsg = m.nmsg, .msg_writable = m.writable, .nreq = tx.nreq};
     assert_int_equal(scp_sol_tx_run(&o, &r, &err), SCP_OK);
     assert_int_equal(r.cu, 150);
     assert_int_equal(r.fee, 5000);

@@ -179,6 +179,13 @@ uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
   return id;
 }
 
+uint32_t scp_tree_enter_child(scp_tree *t, uint32_t parent, uint64_t callsite,
+                              scp_kind kind, uint32_t module, uint32_t callee) {
+  uint32_t id = find_or_create(t, parent, callsite, kind, module, callee);
+  if (id != SCP_NODE_NONE) t->nodes[id].calls++;
+  return id;
+}
+
 uint64_t *scp_tree_counters(scp_tree *t, uint32_t id, uint32_t n) {
   scp_tree_node *node = &t->nodes[id];
   if (node->counters) return node->counters;

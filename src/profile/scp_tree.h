@@ -110,6 +110,13 @@ static inline scp_tree_node *scp_tree_at(scp_tree *t, uint32_t id) {
 uint32_t scp_tree_enter(scp_tree *t, uint32_t parent, uint64_t callsite,
                         scp_kind kind, uint32_t module, uint32_t callee);
 
+/* The same, but the child is `parent`'s own whatever the budget and the
+ * folding: for a node a caller must find under `parent` again (a Solana
+ * CPI's placeholder under its invoke syscall, replaced by the callee's
+ * tree).  One node more than the budget per such key at most. */
+uint32_t scp_tree_enter_child(scp_tree *t, uint32_t parent, uint64_t callsite,
+                              scp_kind kind, uint32_t module, uint32_t callee);
+
 /* Give node `id` n zeroed engine counters (idempotent once allocated).
  * Returns the stable counter array or NULL on OOM. */
 uint64_t *scp_tree_counters(scp_tree *t, uint32_t id, uint32_t n);

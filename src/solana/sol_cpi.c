@@ -492,7 +492,9 @@ static int add_graft(struct sol_cpi *x, const sol_progframe *pf, scp_profile *pr
   g->prof = prof;
   g->cu = cu;
   x->ng++;
-  if (scp_tree_enter(x->tree, x->sys_node, 0, SCP_KIND_CONTRACT, 0, (uint32_t)x->ng) == SCP_NODE_NONE)
+  /* under the invoke's own node even past the node budget: the graft
+   * finds the syscall node that was charged the callee's CU as its parent */
+  if (scp_tree_enter_child(x->tree, x->sys_node, 0, SCP_KIND_CONTRACT, 0, (uint32_t)x->ng) == SCP_NODE_NONE)
     return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   return SCP_OK;
 oom:

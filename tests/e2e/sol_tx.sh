@@ -133,6 +133,20 @@ sed 's/"ata"/"p0"/g' "$T/ata.json" >"$T/ata_p0.json"
 "$BIN" profile --scenario "$T/ata_p0.json" -o "$T/ata_p0" -q >/dev/null 2>"$T/err"
 NAME="sol_tx ata: a scenario naming ATA \"p0\" gives the same folded profile"
 ok cmp -s "$T/ata/01-ata_create/profile.folded" "$T/ata_p0/01-ata_create/profile.folded"
+# --max-nodes bounds each program invocation's tree (ATA's and each CPI's
+# into Token and System), the transaction's nodes outside it: the CU stay
+# those pinned above (litesvm's), every folded stack is kept
+"$BIN" profile --scenario "$T/ata.json" -o "$T/ata_mn" -q --max-nodes 2 >/dev/null 2>"$T/err.mn"; rc_mn=$?
+"$BIN" profile --scenario "$T/ata.json" -o "$T/ata_un" -q >/dev/null 2>&1; rc_un=$?
+NAME="sol_tx ata --max-nodes 2: exit status as unbounded ($rc_un), CU and outcomes as pinned (ATA create 13386)"
+ok sh -c "[ $rc_mn -eq $rc_un ] && cmp -s '$T/ata_mn/scenario.txt' '$D/ata_expected.txt'"
+NAME="sol_tx ata --max-nodes 2: warned, naming the scenario"
+ok grep -q "^scprof: warning: $T/ata.json: node budget of 2 reached" "$T/err.mn"
+NAME="sol_tx ata --max-nodes 2: [truncated] under ATA's program node and under a CPI's into Token"
+ok sh -c "grep -q '^transaction;instruction #1;program:associated-token-account [^;]*;\[truncated\];' '$T/ata_mn/01-ata_create/profile.folded' &&
+          grep -q ';program:token [^;]*;\[truncated\];' '$T/ata_mn/01-ata_create/profile.folded'"
+NAME="sol_tx ata --max-nodes 2: ata_create's folded stacks add up to its 13386 CU"
+ok sh -c "[ \$(awk '{s += \$NF} END {print s}' '$T/ata_mn/01-ata_create/profile.folded') = 13386 ]"
 against_oracle "$T/ata.json" "$T/ata"
 else
   not_run "$D/tx_expected.txt" "$D/ata_expected.txt"

@@ -14,7 +14,8 @@
 # folded stacks adding up to them.  With --fold-recursion: no recurse
 # frame below recurse, the CU unchanged, the report says so.  These are
 # internal consistency checks (bounded against unbounded runs of the same
-# build); the unbounded CU are litesvm's by sol_tx.sh and sol_wire.sh.
+# build, no number pinned); sol_tx.sh holds ATA's create under
+# --max-nodes 2 to litesvm's CU.
 set -u
 . "$(dirname "$0")/lib/check.sh"
 e2e_setup 21

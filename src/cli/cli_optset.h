@@ -1,8 +1,8 @@
 /*
  * cli_optset.h — the options a command line gave, remembered as they are
  * parsed, so that a mode which cannot honour one (--list runs nothing, a
- * Solana transaction has no call-tree shape) refuses it by name instead
- * of ignoring it.  An option's value is never taken for an option: the
+ * scenario takes its limits from its file) refuses it by name instead of
+ * ignoring it.  An option's value is never taken for an option: the
  * parser notes only the arguments it reads as options.
  */
 #ifndef SCP_CLI_OPTSET_H

@@ -10,7 +10,7 @@
 # TMPDIR on a memory file system (/dev/shm): on a disk, creating the
 # 8,000 files of 1,000 profiles dominates whatever writes them.
 #   usage: bench/sol_cli_pair.sh BEFORE_SCPROF AFTER_SCPROF [ROUNDS] [KINDS]
-# SCP_JOBS=N passes -j N (the threads that write the profiles) to the
+# SCP_JOBS=N passes -j N (threads in all: one runs, N - 1 write) to the
 # AFTER build; unset, it takes its default (the online CPUs, at most 8).
 # (needs node and litesvm in build/oracle or SCP_ORACLE_DIR, scripts/deps)
 set -eu

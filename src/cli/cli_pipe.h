@@ -2,9 +2,10 @@
  * cli_pipe.h — a scenario's profiles written on worker threads while the
  * main thread runs the next calls or transactions (`--jobs N`).
  *
- * A profile is immutable once built: the main thread hands it over with
+ * N is the threads in all: the main thread and N - 1 workers.  A
+ * profile is immutable once built: the main thread hands it over with
  * cli_pipe_submit, a worker writes its files and destroys it.  At most
- * twice as many profiles as workers are in flight, so memory stays
+ * 2N profiles are in flight, so memory stays
  * bounded however long the scenario.  What a worker (or the main thread,
  * while the pipe is open) would print on stdout or stderr is held and
  * printed by the main thread in submission order, so the output is the
@@ -46,7 +47,7 @@ typedef int (*cli_pipe_fn)(const cli_pipe_item *it, const void *ctx);
 
 typedef struct cli_pipe cli_pipe;
 
-/* A pipe of jobs workers writing with fn.  Returns 0 (*out set), or the
+/* A pipe of jobs - 1 workers writing with fn.  Returns 0 (*out set), or the
  * exit status of the error printed (*out NULL). */
 int cli_pipe_open(cli_pipe **out, unsigned jobs, cli_pipe_fn fn, const void *ctx);
 

@@ -245,7 +245,7 @@ static int list_only(const profile_opts *o) {
  * without a function (its functions listed), named arguments in order. */
 static int check_args(profile_opts *o) {
   if (o->jobs && !o->scenario)
-    return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that write its profiles)");
+    return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that run it and write its profiles)");
   if ((o->nsigners || o->nauth_sigs || o->auth_expiration) && !o->auth_enforce)
     return cli_die(SCP_ERR_USAGE, "--signer, --auth-signature and --auth-expiration go with "
                    "--auth enforce");

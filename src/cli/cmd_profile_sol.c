@@ -349,7 +349,7 @@ static int parse_args(int argc, char **argv, sol_cli *c) {
  * (after every --accounts file, whatever the order on the line). */
 static int check_args(sol_cli *c) {
   if (c->jobs && (c->tx || !c->scenario))
-    return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that write its profiles)");
+    return cli_die(SCP_ERR_USAGE, "--jobs goes with --scenario (the threads that run it and write its profiles)");
   if (c->tx) {
     for (size_t k = 0; k < c->nspecs; k++) {
       int st = parse_account(c, c->specs[k]);

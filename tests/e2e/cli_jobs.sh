@@ -1,6 +1,7 @@
 #!/bin/sh
-# End-to-end: --jobs N, the threads that write a scenario's profiles while
-# the main thread runs the next transactions (src/cli/cli_pipe.c).
+# End-to-end: --jobs N, the threads of a scenario's run: the main thread
+# runs the transactions and N - 1 threads write their profiles meanwhile
+# (src/cli/cli_pipe.c).
 # Whatever N, a scenario gives the same output folder, stdout, stderr and
 # exit status, byte for byte: Solana transactions and instructions (the
 # cpi fixture: one that fails half-way, one out of compute units, one not
@@ -12,12 +13,13 @@
 # long for the file system at the 7th and 12th transactions; files over
 # ulimit -f, the EFBIG of a full disk, in every job at once) gives -j4 the
 # one line and the exit status of -j1, and the old output folder stays as
-# it was.  Bad values of --jobs are refused with the usage status.  These
+# it was.  Bad values of --jobs are refused with the usage status, and
+# -j N starts N - 1 threads.  These
 # are behaviour checks: -j1 is the reference, and the numbers in its
 # profiles are held to litesvm and the traces by the other scripts.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup 25
+e2e_setup 29
 ELF=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)/cpi.so
 if [ ! -f "$ELF" ]; then
   echo "FAIL cli_jobs: $B/tests/fixtures/sbpf/cpi.so not built"; exit 0
@@ -171,3 +173,13 @@ ok one_line_error 2 "--jobs goes with --scenario"
 runj 3 --scenario "$T/sor.json" -q --jobs=3
 NAME="cli_jobs: --jobs=3 and -jN forms are taken"
 [ "$(cat "$T/r3.rc")" -eq 10 ] && [ -s "$T/r3/scenario.txt" ]; passed $?
+
+# ---- -j N is N threads in all: the main thread and N - 1 writers (the
+# threads the process starts, counted by strace: scripts/deps installs it)
+for j in 1 2 3 8; do
+  NAME="cli_jobs: -j$j: the main thread and $((j - 1)) writers"
+  rm -rf "$T/x"
+  strace -f -qq -e trace=clone,clone3 -o "$T/clones" "$BIN" profile -j "$j" --scenario "$T/tx.json" -q -o "$T/x" \
+    >/dev/null 2>&1
+  [ "$(grep -c CLONE_THREAD "$T/clones")" -eq $((j - 1)) ]; passed $?
+done

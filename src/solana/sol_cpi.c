@@ -20,6 +20,7 @@
 #include "solana/sol_cpi.h"
 #include "solana/sol_builtin.h"
 #include "solana/sol_txprof.h"
+#include "solana/sol_trunc.h"
 #include "solana/scp_sol_tx.h"
 #include "sbpf/scp_sbpf.h"
 
@@ -725,6 +726,7 @@ int sol_cpi_graft(struct sol_cpi *x, scp_profile *p, scp_error *err) {
     }
   }
   if (!rc) rc = sol_txprof_settle(p);
+  if (!rc) rc = sol_trunc_note(p, &x->o->shape);
   if (rc) return scp_fail(err, rc, "profile of the cross-program invocations: %s", scp_strerror(rc));
   return SCP_OK;
 }

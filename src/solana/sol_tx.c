@@ -9,6 +9,7 @@
 #include "solana/scp_sol_progs.h"
 #include "solana/sol_builtin.h"
 #include "solana/sol_txprof.h"
+#include "solana/sol_trunc.h"
 #include "solana/sol_fee.h"
 #include "solana/sol_sys.h"
 #include "sbpf/scp_sbpf.h"
@@ -444,7 +445,8 @@ static int finish_profile(tx_state *t) {
   if ((rc = sol_txprof_finish(p, res->cu)))
     return scp_fail(t->err, rc, "transaction profile: self CU do not add up to the %llu CU consumed",
                     (unsigned long long)res->cu);
-  if ((rc = sol_txprof_programs(p))) return scp_fail(t->err, rc, "out of memory");
+  if ((rc = sol_txprof_programs(p)) || (rc = sol_trunc_note(p, &t->o->shape)))
+    return scp_fail(t->err, rc, "out of memory");
   return SCP_OK;
 }
 

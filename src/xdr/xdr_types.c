@@ -235,9 +235,9 @@ static const scp_xdr_type T_TransactionResultResult;
 static const scp_xdr_type T_TransactionResultExt;
 static const scp_xdr_type T_TransactionResult;
 
-static const xdr_arm T_ScErrorCode_a[] = {{0, "arith_domain", NULL}, {1, "index_bounds", NULL}, {2, "invalid_input", NULL}, {3, "missing_value", NULL}, {4, "existing_value", NULL}, {5, "exceeded_limit", NULL}, {6, "invalid_action", NULL}, {7, "internal_error", NULL}, {8, "unexpected_type", NULL}, {9, "unexpected_size", NULL}};
+static const xdr_arm T_ScErrorCode_a[] = {{.value = 0, .name = "arith_domain", .type = NULL}, {.value = 1, .name = "index_bounds", .type = NULL}, {.value = 2, .name = "invalid_input", .type = NULL}, {.value = 3, .name = "missing_value", .type = NULL}, {.value = 4, .name = "existing_value", .type = NULL}, {.value = 5, .name = "exceeded_limit", .type = NULL}, {.value = 6, .name = "invalid_action", .type = NULL}, {.value = 7, .name = "internal_error", .type = NULL}, {.value = 8, .name = "unexpected_type", .type = NULL}, {.value = 9, .name = "unexpected_size", .type = NULL}};
 static const scp_xdr_type T_ScErrorCode = {.name = "ScErrorCode", .kind = XK_ENUM, .arms = T_ScErrorCode_a, .count = 10};
-static const xdr_arm T_ScError_a[] = {{0, "contract", &T_U32}, {1, "wasm_vm", &T_ScErrorCode}, {2, "context", &T_ScErrorCode}, {3, "storage", &T_ScErrorCode}, {4, "object", &T_ScErrorCode}, {5, "crypto", &T_ScErrorCode}, {6, "events", &T_ScErrorCode}, {7, "budget", &T_ScErrorCode}, {8, "value", &T_ScErrorCode}, {9, "auth", &T_ScErrorCode}};
+static const xdr_arm T_ScError_a[] = {{.value = 0, .name = "contract", .type = &T_U32}, {.value = 1, .name = "wasm_vm", .type = &T_ScErrorCode}, {.value = 2, .name = "context", .type = &T_ScErrorCode}, {.value = 3, .name = "storage", .type = &T_ScErrorCode}, {.value = 4, .name = "object", .type = &T_ScErrorCode}, {.value = 5, .name = "crypto", .type = &T_ScErrorCode}, {.value = 6, .name = "events", .type = &T_ScErrorCode}, {.value = 7, .name = "budget", .type = &T_ScErrorCode}, {.value = 8, .name = "value", .type = &T_ScErrorCode}, {.value = 9, .name = "auth", .type = &T_ScErrorCode}};
 static const scp_xdr_type T_ScError = {.name = "ScError", .kind = XK_UNION, .arms = T_ScError_a, .count = 10};
 static const scp_xdr_type T_UInt128Parts = {.name = "UInt128Parts", .kind = XK_UBIG, .n = 128};
 static const scp_xdr_type T_Int128Parts = {.name = "Int128Parts", .kind = XK_SBIG, .n = 128};
@@ -248,518 +248,518 @@ static const scp_xdr_type T_ScString = {.name = "ScString", .kind = XK_STRING, .
 static const scp_xdr_type T_ScSymbol = {.name = "ScSymbol", .kind = XK_STRING, .n = 32};
 static const scp_xdr_type T_ScVec = {.name = "ScVec", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ScVal};
 static const scp_xdr_type T_ScValVec_4 = {.name = "ScValVec_4", .kind = XK_OPTION, .n = 0, .elem = &T_ScVec};
-static const xdr_field T_ScMapEntry_f[] = {{"key", &T_ScVal}, {"val", &T_ScVal}};
+static const xdr_field T_ScMapEntry_f[] = {{.name = "key", .type = &T_ScVal}, {.name = "val", .type = &T_ScVal}};
 static const scp_xdr_type T_ScMapEntry = {.name = "ScMapEntry", .kind = XK_STRUCT, .fields = T_ScMapEntry_f, .count = 2};
 static const scp_xdr_type T_ScMap = {.name = "ScMap", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ScMapEntry};
 static const scp_xdr_type T_ScValMap_6 = {.name = "ScValMap_6", .kind = XK_OPTION, .n = 0, .elem = &T_ScMap};
-static const xdr_arm T_PublicKey_a[] = {{0, "public_key_type_ed25519", &T_StrkeyG}};
+static const xdr_arm T_PublicKey_a[] = {{.value = 0, .name = "public_key_type_ed25519", .type = &T_StrkeyG}};
 static const scp_xdr_type T_PublicKey = {.name = "PublicKey", .kind = XK_UNION, .arms = T_PublicKey_a, .count = 1, .flat = true};
-static const xdr_arm T_ScAddress_a[] = {{0, "account", &T_PublicKey}, {1, "contract", &T_StrkeyC}, {2, "muxed_account", &T_None}, {3, "claimable_balance", &T_None}, {4, "liquidity_pool", &T_None}};
+static const xdr_arm T_ScAddress_a[] = {{.value = 0, .name = "account", .type = &T_PublicKey}, {.value = 1, .name = "contract", .type = &T_StrkeyC}, {.value = 2, .name = "muxed_account", .type = &T_None}, {.value = 3, .name = "claimable_balance", .type = &T_None}, {.value = 4, .name = "liquidity_pool", .type = &T_None}};
 static const scp_xdr_type T_ScAddress = {.name = "ScAddress", .kind = XK_UNION, .arms = T_ScAddress_a, .count = 5, .flat = true};
 static const scp_xdr_type T_Hash = {.name = "Hash", .kind = XK_OPAQUE, .n = 32};
-static const xdr_arm T_ContractExecutable_a[] = {{0, "wasm", &T_Hash}, {1, "stellar_asset", NULL}};
+static const xdr_arm T_ContractExecutable_a[] = {{.value = 0, .name = "wasm", .type = &T_Hash}, {.value = 1, .name = "stellar_asset", .type = NULL}};
 static const scp_xdr_type T_ContractExecutable = {.name = "ContractExecutable", .kind = XK_UNION, .arms = T_ContractExecutable_a, .count = 2};
 static const scp_xdr_type T_ScContractInstanceStorage_9 = {.name = "ScContractInstanceStorage_9", .kind = XK_OPTION, .n = 0, .elem = &T_ScMap};
-static const xdr_field T_ScContractInstance_f[] = {{"executable", &T_ContractExecutable}, {"storage", &T_ScContractInstanceStorage_9}};
+static const xdr_field T_ScContractInstance_f[] = {{.name = "executable", .type = &T_ContractExecutable}, {.name = "storage", .type = &T_ScContractInstanceStorage_9}};
 static const scp_xdr_type T_ScContractInstance = {.name = "ScContractInstance", .kind = XK_STRUCT, .fields = T_ScContractInstance_f, .count = 2};
-static const xdr_field T_ScNonceKey_f[] = {{"nonce", &T_I64}};
+static const xdr_field T_ScNonceKey_f[] = {{.name = "nonce", .type = &T_I64}};
 static const scp_xdr_type T_ScNonceKey = {.name = "ScNonceKey", .kind = XK_STRUCT, .fields = T_ScNonceKey_f, .count = 1};
-static const xdr_arm T_ScVal_a[] = {{0, "bool", &T_Bool}, {1, "void", NULL}, {2, "error", &T_ScError}, {3, "u32", &T_U32}, {4, "i32", &T_I32}, {5, "u64", &T_U64}, {6, "i64", &T_I64}, {7, "timepoint", &T_U64}, {8, "duration", &T_U64}, {9, "u128", &T_UInt128Parts}, {10, "i128", &T_Int128Parts}, {11, "u256", &T_UInt256Parts}, {12, "i256", &T_Int256Parts}, {13, "bytes", &T_ScBytes}, {14, "string", &T_ScString}, {15, "symbol", &T_ScSymbol}, {16, "vec", &T_ScValVec_4}, {17, "map", &T_ScValMap_6}, {18, "address", &T_ScAddress}, {19, "contract_instance", &T_ScContractInstance}, {20, "ledger_key_contract_instance", NULL}, {21, "ledger_key_nonce", &T_ScNonceKey}};
+static const xdr_arm T_ScVal_a[] = {{.value = 0, .name = "bool", .type = &T_Bool}, {.value = 1, .name = "void", .type = NULL}, {.value = 2, .name = "error", .type = &T_ScError}, {.value = 3, .name = "u32", .type = &T_U32}, {.value = 4, .name = "i32", .type = &T_I32}, {.value = 5, .name = "u64", .type = &T_U64}, {.value = 6, .name = "i64", .type = &T_I64}, {.value = 7, .name = "timepoint", .type = &T_U64}, {.value = 8, .name = "duration", .type = &T_U64}, {.value = 9, .name = "u128", .type = &T_UInt128Parts}, {.value = 10, .name = "i128", .type = &T_Int128Parts}, {.value = 11, .name = "u256", .type = &T_UInt256Parts}, {.value = 12, .name = "i256", .type = &T_Int256Parts}, {.value = 13, .name = "bytes", .type = &T_ScBytes}, {.value = 14, .name = "string", .type = &T_ScString}, {.value = 15, .name = "symbol", .type = &T_ScSymbol}, {.value = 16, .name = "vec", .type = &T_ScValVec_4}, {.value = 17, .name = "map", .type = &T_ScValMap_6}, {.value = 18, .name = "address", .type = &T_ScAddress}, {.value = 19, .name = "contract_instance", .type = &T_ScContractInstance}, {.value = 20, .name = "ledger_key_contract_instance", .type = NULL}, {.value = 21, .name = "ledger_key_nonce", .type = &T_ScNonceKey}};
 static const scp_xdr_type T_ScVal = {.name = "ScVal", .kind = XK_UNION, .arms = T_ScVal_a, .count = 22};
-static const xdr_field T_LedgerKeyAccount_f[] = {{"account_id", &T_PublicKey}};
+static const xdr_field T_LedgerKeyAccount_f[] = {{.name = "account_id", .type = &T_PublicKey}};
 static const scp_xdr_type T_LedgerKeyAccount = {.name = "LedgerKeyAccount", .kind = XK_STRUCT, .fields = T_LedgerKeyAccount_f, .count = 1};
 static const scp_xdr_type T_AssetCode4 = {.name = "AssetCode4", .kind = XK_ASSETCODE, .n = 4};
-static const xdr_field T_AlphaNum4_f[] = {{"asset_code", &T_AssetCode4}, {"issuer", &T_PublicKey}};
+static const xdr_field T_AlphaNum4_f[] = {{.name = "asset_code", .type = &T_AssetCode4}, {.name = "issuer", .type = &T_PublicKey}};
 static const scp_xdr_type T_AlphaNum4 = {.name = "AlphaNum4", .kind = XK_STRUCT, .fields = T_AlphaNum4_f, .count = 2};
 static const scp_xdr_type T_AssetCode12 = {.name = "AssetCode12", .kind = XK_ASSETCODE, .n = 12};
-static const xdr_field T_AlphaNum12_f[] = {{"asset_code", &T_AssetCode12}, {"issuer", &T_PublicKey}};
+static const xdr_field T_AlphaNum12_f[] = {{.name = "asset_code", .type = &T_AssetCode12}, {.name = "issuer", .type = &T_PublicKey}};
 static const scp_xdr_type T_AlphaNum12 = {.name = "AlphaNum12", .kind = XK_STRUCT, .fields = T_AlphaNum12_f, .count = 2};
-static const xdr_arm T_TrustLineAsset_a[] = {{0, "native", NULL}, {1, "credit_alphanum4", &T_AlphaNum4}, {2, "credit_alphanum12", &T_AlphaNum12}, {3, "pool_share", &T_Hash}};
+static const xdr_arm T_TrustLineAsset_a[] = {{.value = 0, .name = "native", .type = NULL}, {.value = 1, .name = "credit_alphanum4", .type = &T_AlphaNum4}, {.value = 2, .name = "credit_alphanum12", .type = &T_AlphaNum12}, {.value = 3, .name = "pool_share", .type = &T_Hash}};
 static const scp_xdr_type T_TrustLineAsset = {.name = "TrustLineAsset", .kind = XK_UNION, .arms = T_TrustLineAsset_a, .count = 4};
-static const xdr_field T_LedgerKeyTrustLine_f[] = {{"account_id", &T_PublicKey}, {"asset", &T_TrustLineAsset}};
+static const xdr_field T_LedgerKeyTrustLine_f[] = {{.name = "account_id", .type = &T_PublicKey}, {.name = "asset", .type = &T_TrustLineAsset}};
 static const scp_xdr_type T_LedgerKeyTrustLine = {.name = "LedgerKeyTrustLine", .kind = XK_STRUCT, .fields = T_LedgerKeyTrustLine_f, .count = 2};
-static const xdr_arm T_ContractDataDurability_a[] = {{0, "temporary", NULL}, {1, "persistent", NULL}};
+static const xdr_arm T_ContractDataDurability_a[] = {{.value = 0, .name = "temporary", .type = NULL}, {.value = 1, .name = "persistent", .type = NULL}};
 static const scp_xdr_type T_ContractDataDurability = {.name = "ContractDataDurability", .kind = XK_ENUM, .arms = T_ContractDataDurability_a, .count = 2};
-static const xdr_field T_LedgerKeyContractData_f[] = {{"contract", &T_ScAddress}, {"key", &T_ScVal}, {"durability", &T_ContractDataDurability}};
+static const xdr_field T_LedgerKeyContractData_f[] = {{.name = "contract", .type = &T_ScAddress}, {.name = "key", .type = &T_ScVal}, {.name = "durability", .type = &T_ContractDataDurability}};
 static const scp_xdr_type T_LedgerKeyContractData = {.name = "LedgerKeyContractData", .kind = XK_STRUCT, .fields = T_LedgerKeyContractData_f, .count = 3};
-static const xdr_field T_LedgerKeyContractCode_f[] = {{"hash", &T_Hash}};
+static const xdr_field T_LedgerKeyContractCode_f[] = {{.name = "hash", .type = &T_Hash}};
 static const scp_xdr_type T_LedgerKeyContractCode = {.name = "LedgerKeyContractCode", .kind = XK_STRUCT, .fields = T_LedgerKeyContractCode_f, .count = 1};
-static const xdr_arm T_ConfigSettingId_a[] = {{0, "contract_max_size_bytes", NULL}, {1, "contract_compute_v0", NULL}, {2, "contract_ledger_cost_v0", NULL}, {3, "contract_historical_data_v0", NULL}, {4, "contract_events_v0", NULL}, {5, "contract_bandwidth_v0", NULL}, {6, "contract_cost_params_cpu_instructions", NULL}, {7, "contract_cost_params_memory_bytes", NULL}, {8, "contract_data_key_size_bytes", NULL}, {9, "contract_data_entry_size_bytes", NULL}, {10, "state_archival", NULL}, {11, "contract_execution_lanes", NULL}, {12, "live_soroban_state_size_window", NULL}, {13, "eviction_iterator", NULL}, {14, "contract_parallel_compute_v0", NULL}, {15, "contract_ledger_cost_ext_v0", NULL}, {16, "scp_timing", NULL}, {17, "frozen_ledger_keys", NULL}, {18, "frozen_ledger_keys_delta", NULL}, {19, "freeze_bypass_txs", NULL}, {20, "freeze_bypass_txs_delta", NULL}};
+static const xdr_arm T_ConfigSettingId_a[] = {{.value = 0, .name = "contract_max_size_bytes", .type = NULL}, {.value = 1, .name = "contract_compute_v0", .type = NULL}, {.value = 2, .name = "contract_ledger_cost_v0", .type = NULL}, {.value = 3, .name = "contract_historical_data_v0", .type = NULL}, {.value = 4, .name = "contract_events_v0", .type = NULL}, {.value = 5, .name = "contract_bandwidth_v0", .type = NULL}, {.value = 6, .name = "contract_cost_params_cpu_instructions", .type = NULL}, {.value = 7, .name = "contract_cost_params_memory_bytes", .type = NULL}, {.value = 8, .name = "contract_data_key_size_bytes", .type = NULL}, {.value = 9, .name = "contract_data_entry_size_bytes", .type = NULL}, {.value = 10, .name = "state_archival", .type = NULL}, {.value = 11, .name = "contract_execution_lanes", .type = NULL}, {.value = 12, .name = "live_soroban_state_size_window", .type = NULL}, {.value = 13, .name = "eviction_iterator", .type = NULL}, {.value = 14, .name = "contract_parallel_compute_v0", .type = NULL}, {.value = 15, .name = "contract_ledger_cost_ext_v0", .type = NULL}, {.value = 16, .name = "scp_timing", .type = NULL}, {.value = 17, .name = "frozen_ledger_keys", .type = NULL}, {.value = 18, .name = "frozen_ledger_keys_delta", .type = NULL}, {.value = 19, .name = "freeze_bypass_txs", .type = NULL}, {.value = 20, .name = "freeze_bypass_txs_delta", .type = NULL}};
 static const scp_xdr_type T_ConfigSettingId = {.name = "ConfigSettingId", .kind = XK_ENUM, .arms = T_ConfigSettingId_a, .count = 21};
-static const xdr_field T_LedgerKeyConfigSetting_f[] = {{"config_setting_id", &T_ConfigSettingId}};
+static const xdr_field T_LedgerKeyConfigSetting_f[] = {{.name = "config_setting_id", .type = &T_ConfigSettingId}};
 static const scp_xdr_type T_LedgerKeyConfigSetting = {.name = "LedgerKeyConfigSetting", .kind = XK_STRUCT, .fields = T_LedgerKeyConfigSetting_f, .count = 1};
-static const xdr_field T_LedgerKeyTtl_f[] = {{"key_hash", &T_Hash}};
+static const xdr_field T_LedgerKeyTtl_f[] = {{.name = "key_hash", .type = &T_Hash}};
 static const scp_xdr_type T_LedgerKeyTtl = {.name = "LedgerKeyTtl", .kind = XK_STRUCT, .fields = T_LedgerKeyTtl_f, .count = 1};
-static const xdr_arm T_LedgerKey_a[] = {{0, "account", &T_LedgerKeyAccount}, {1, "trustline", &T_LedgerKeyTrustLine}, {2, "offer", &T_None}, {3, "data", &T_None}, {4, "claimable_balance", &T_None}, {5, "liquidity_pool", &T_None}, {6, "contract_data", &T_LedgerKeyContractData}, {7, "contract_code", &T_LedgerKeyContractCode}, {8, "config_setting", &T_LedgerKeyConfigSetting}, {9, "ttl", &T_LedgerKeyTtl}};
+static const xdr_arm T_LedgerKey_a[] = {{.value = 0, .name = "account", .type = &T_LedgerKeyAccount}, {.value = 1, .name = "trustline", .type = &T_LedgerKeyTrustLine}, {.value = 2, .name = "offer", .type = &T_None}, {.value = 3, .name = "data", .type = &T_None}, {.value = 4, .name = "claimable_balance", .type = &T_None}, {.value = 5, .name = "liquidity_pool", .type = &T_None}, {.value = 6, .name = "contract_data", .type = &T_LedgerKeyContractData}, {.value = 7, .name = "contract_code", .type = &T_LedgerKeyContractCode}, {.value = 8, .name = "config_setting", .type = &T_LedgerKeyConfigSetting}, {.value = 9, .name = "ttl", .type = &T_LedgerKeyTtl}};
 static const scp_xdr_type T_LedgerKey = {.name = "LedgerKey", .kind = XK_UNION, .arms = T_LedgerKey_a, .count = 10};
 static const scp_xdr_type T_AccountEntryInflationDest_10 = {.name = "AccountEntryInflationDest_10", .kind = XK_OPTION, .n = 0, .elem = &T_PublicKey};
 static const scp_xdr_type T_String32 = {.name = "String32", .kind = XK_STRING, .n = 32};
 static const scp_xdr_type T_Thresholds = {.name = "Thresholds", .kind = XK_OPAQUE, .n = 4};
-static const xdr_arm T_SignerKey_a[] = {{0, "ed25519", &T_StrkeyG}, {1, "pre_auth_tx", &T_StrkeyT}, {2, "hash_x", &T_StrkeyX}, {3, "ed25519_signed_payload", &T_None}};
+static const xdr_arm T_SignerKey_a[] = {{.value = 0, .name = "ed25519", .type = &T_StrkeyG}, {.value = 1, .name = "pre_auth_tx", .type = &T_StrkeyT}, {.value = 2, .name = "hash_x", .type = &T_StrkeyX}, {.value = 3, .name = "ed25519_signed_payload", .type = &T_None}};
 static const scp_xdr_type T_SignerKey = {.name = "SignerKey", .kind = XK_UNION, .arms = T_SignerKey_a, .count = 4, .flat = true};
-static const xdr_field T_Signer_f[] = {{"key", &T_SignerKey}, {"weight", &T_U32}};
+static const xdr_field T_Signer_f[] = {{.name = "key", .type = &T_SignerKey}, {.name = "weight", .type = &T_U32}};
 static const scp_xdr_type T_Signer = {.name = "Signer", .kind = XK_STRUCT, .fields = T_Signer_f, .count = 2};
 static const scp_xdr_type T_AccountEntrySigners_13 = {.name = "AccountEntrySigners_13", .kind = XK_ARRAY, .n = 20, .elem = &T_Signer};
-static const xdr_field T_Liabilities_f[] = {{"buying", &T_I64}, {"selling", &T_I64}};
+static const xdr_field T_Liabilities_f[] = {{.name = "buying", .type = &T_I64}, {.name = "selling", .type = &T_I64}};
 static const scp_xdr_type T_Liabilities = {.name = "Liabilities", .kind = XK_STRUCT, .fields = T_Liabilities_f, .count = 2};
 static const scp_xdr_type T_SponsorshipDescriptor = {.name = "SponsorshipDescriptor", .kind = XK_OPTION, .n = 0, .elem = &T_PublicKey};
 static const scp_xdr_type T_AccountEntryExtensionV2SignerSponsoringIDs_14 = {.name = "AccountEntryExtensionV2SignerSponsoringIDs_14", .kind = XK_ARRAY, .n = 20, .elem = &T_SponsorshipDescriptor};
-static const xdr_arm T_ExtensionPoint_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_ExtensionPoint_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_ExtensionPoint = {.name = "ExtensionPoint", .kind = XK_UNION, .arms = T_ExtensionPoint_a, .count = 1};
-static const xdr_field T_AccountEntryExtensionV3_f[] = {{"ext", &T_ExtensionPoint}, {"seq_ledger", &T_U32}, {"seq_time", &T_U64}};
+static const xdr_field T_AccountEntryExtensionV3_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "seq_ledger", .type = &T_U32}, {.name = "seq_time", .type = &T_U64}};
 static const scp_xdr_type T_AccountEntryExtensionV3 = {.name = "AccountEntryExtensionV3", .kind = XK_STRUCT, .fields = T_AccountEntryExtensionV3_f, .count = 3};
-static const xdr_arm T_AccountEntryExtensionV2Ext_a[] = {{0, "v0", NULL}, {3, "v3", &T_AccountEntryExtensionV3}};
+static const xdr_arm T_AccountEntryExtensionV2Ext_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 3, .name = "v3", .type = &T_AccountEntryExtensionV3}};
 static const scp_xdr_type T_AccountEntryExtensionV2Ext = {.name = "AccountEntryExtensionV2Ext", .kind = XK_UNION, .arms = T_AccountEntryExtensionV2Ext_a, .count = 2};
-static const xdr_field T_AccountEntryExtensionV2_f[] = {{"num_sponsored", &T_U32}, {"num_sponsoring", &T_U32}, {"signer_sponsoring_i_ds", &T_AccountEntryExtensionV2SignerSponsoringIDs_14}, {"ext", &T_AccountEntryExtensionV2Ext}};
+static const xdr_field T_AccountEntryExtensionV2_f[] = {{.name = "num_sponsored", .type = &T_U32}, {.name = "num_sponsoring", .type = &T_U32}, {.name = "signer_sponsoring_i_ds", .type = &T_AccountEntryExtensionV2SignerSponsoringIDs_14}, {.name = "ext", .type = &T_AccountEntryExtensionV2Ext}};
 static const scp_xdr_type T_AccountEntryExtensionV2 = {.name = "AccountEntryExtensionV2", .kind = XK_STRUCT, .fields = T_AccountEntryExtensionV2_f, .count = 4};
-static const xdr_arm T_AccountEntryExtensionV1Ext_a[] = {{0, "v0", NULL}, {2, "v2", &T_AccountEntryExtensionV2}};
+static const xdr_arm T_AccountEntryExtensionV1Ext_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 2, .name = "v2", .type = &T_AccountEntryExtensionV2}};
 static const scp_xdr_type T_AccountEntryExtensionV1Ext = {.name = "AccountEntryExtensionV1Ext", .kind = XK_UNION, .arms = T_AccountEntryExtensionV1Ext_a, .count = 2};
-static const xdr_field T_AccountEntryExtensionV1_f[] = {{"liabilities", &T_Liabilities}, {"ext", &T_AccountEntryExtensionV1Ext}};
+static const xdr_field T_AccountEntryExtensionV1_f[] = {{.name = "liabilities", .type = &T_Liabilities}, {.name = "ext", .type = &T_AccountEntryExtensionV1Ext}};
 static const scp_xdr_type T_AccountEntryExtensionV1 = {.name = "AccountEntryExtensionV1", .kind = XK_STRUCT, .fields = T_AccountEntryExtensionV1_f, .count = 2};
-static const xdr_arm T_AccountEntryExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_AccountEntryExtensionV1}};
+static const xdr_arm T_AccountEntryExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_AccountEntryExtensionV1}};
 static const scp_xdr_type T_AccountEntryExt = {.name = "AccountEntryExt", .kind = XK_UNION, .arms = T_AccountEntryExt_a, .count = 2};
-static const xdr_field T_AccountEntry_f[] = {{"account_id", &T_PublicKey}, {"balance", &T_I64}, {"seq_num", &T_I64}, {"num_sub_entries", &T_U32}, {"inflation_dest", &T_AccountEntryInflationDest_10}, {"flags", &T_U32}, {"home_domain", &T_String32}, {"thresholds", &T_Thresholds}, {"signers", &T_AccountEntrySigners_13}, {"ext", &T_AccountEntryExt}};
+static const xdr_field T_AccountEntry_f[] = {{.name = "account_id", .type = &T_PublicKey}, {.name = "balance", .type = &T_I64}, {.name = "seq_num", .type = &T_I64}, {.name = "num_sub_entries", .type = &T_U32}, {.name = "inflation_dest", .type = &T_AccountEntryInflationDest_10}, {.name = "flags", .type = &T_U32}, {.name = "home_domain", .type = &T_String32}, {.name = "thresholds", .type = &T_Thresholds}, {.name = "signers", .type = &T_AccountEntrySigners_13}, {.name = "ext", .type = &T_AccountEntryExt}};
 static const scp_xdr_type T_AccountEntry = {.name = "AccountEntry", .kind = XK_STRUCT, .fields = T_AccountEntry_f, .count = 10};
-static const xdr_arm T_TrustLineEntryExtensionV2Ext_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_TrustLineEntryExtensionV2Ext_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_TrustLineEntryExtensionV2Ext = {.name = "TrustLineEntryExtensionV2Ext", .kind = XK_UNION, .arms = T_TrustLineEntryExtensionV2Ext_a, .count = 1};
-static const xdr_field T_TrustLineEntryExtensionV2_f[] = {{"liquidity_pool_use_count", &T_I32}, {"ext", &T_TrustLineEntryExtensionV2Ext}};
+static const xdr_field T_TrustLineEntryExtensionV2_f[] = {{.name = "liquidity_pool_use_count", .type = &T_I32}, {.name = "ext", .type = &T_TrustLineEntryExtensionV2Ext}};
 static const scp_xdr_type T_TrustLineEntryExtensionV2 = {.name = "TrustLineEntryExtensionV2", .kind = XK_STRUCT, .fields = T_TrustLineEntryExtensionV2_f, .count = 2};
-static const xdr_arm T_TrustLineEntryV1Ext_a[] = {{0, "v0", NULL}, {2, "v2", &T_TrustLineEntryExtensionV2}};
+static const xdr_arm T_TrustLineEntryV1Ext_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 2, .name = "v2", .type = &T_TrustLineEntryExtensionV2}};
 static const scp_xdr_type T_TrustLineEntryV1Ext = {.name = "TrustLineEntryV1Ext", .kind = XK_UNION, .arms = T_TrustLineEntryV1Ext_a, .count = 2};
-static const xdr_field T_TrustLineEntryV1_f[] = {{"liabilities", &T_Liabilities}, {"ext", &T_TrustLineEntryV1Ext}};
+static const xdr_field T_TrustLineEntryV1_f[] = {{.name = "liabilities", .type = &T_Liabilities}, {.name = "ext", .type = &T_TrustLineEntryV1Ext}};
 static const scp_xdr_type T_TrustLineEntryV1 = {.name = "TrustLineEntryV1", .kind = XK_STRUCT, .fields = T_TrustLineEntryV1_f, .count = 2};
-static const xdr_arm T_TrustLineEntryExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_TrustLineEntryV1}};
+static const xdr_arm T_TrustLineEntryExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_TrustLineEntryV1}};
 static const scp_xdr_type T_TrustLineEntryExt = {.name = "TrustLineEntryExt", .kind = XK_UNION, .arms = T_TrustLineEntryExt_a, .count = 2};
-static const xdr_field T_TrustLineEntry_f[] = {{"account_id", &T_PublicKey}, {"asset", &T_TrustLineAsset}, {"balance", &T_I64}, {"limit", &T_I64}, {"flags", &T_U32}, {"ext", &T_TrustLineEntryExt}};
+static const xdr_field T_TrustLineEntry_f[] = {{.name = "account_id", .type = &T_PublicKey}, {.name = "asset", .type = &T_TrustLineAsset}, {.name = "balance", .type = &T_I64}, {.name = "limit", .type = &T_I64}, {.name = "flags", .type = &T_U32}, {.name = "ext", .type = &T_TrustLineEntryExt}};
 static const scp_xdr_type T_TrustLineEntry = {.name = "TrustLineEntry", .kind = XK_STRUCT, .fields = T_TrustLineEntry_f, .count = 6};
-static const xdr_field T_ContractDataEntry_f[] = {{"ext", &T_ExtensionPoint}, {"contract", &T_ScAddress}, {"key", &T_ScVal}, {"durability", &T_ContractDataDurability}, {"val", &T_ScVal}};
+static const xdr_field T_ContractDataEntry_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "contract", .type = &T_ScAddress}, {.name = "key", .type = &T_ScVal}, {.name = "durability", .type = &T_ContractDataDurability}, {.name = "val", .type = &T_ScVal}};
 static const scp_xdr_type T_ContractDataEntry = {.name = "ContractDataEntry", .kind = XK_STRUCT, .fields = T_ContractDataEntry_f, .count = 5};
-static const xdr_field T_ContractCodeCostInputs_f[] = {{"ext", &T_ExtensionPoint}, {"n_instructions", &T_U32}, {"n_functions", &T_U32}, {"n_globals", &T_U32}, {"n_table_entries", &T_U32}, {"n_types", &T_U32}, {"n_data_segments", &T_U32}, {"n_elem_segments", &T_U32}, {"n_imports", &T_U32}, {"n_exports", &T_U32}, {"n_data_segment_bytes", &T_U32}};
+static const xdr_field T_ContractCodeCostInputs_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "n_instructions", .type = &T_U32}, {.name = "n_functions", .type = &T_U32}, {.name = "n_globals", .type = &T_U32}, {.name = "n_table_entries", .type = &T_U32}, {.name = "n_types", .type = &T_U32}, {.name = "n_data_segments", .type = &T_U32}, {.name = "n_elem_segments", .type = &T_U32}, {.name = "n_imports", .type = &T_U32}, {.name = "n_exports", .type = &T_U32}, {.name = "n_data_segment_bytes", .type = &T_U32}};
 static const scp_xdr_type T_ContractCodeCostInputs = {.name = "ContractCodeCostInputs", .kind = XK_STRUCT, .fields = T_ContractCodeCostInputs_f, .count = 11};
-static const xdr_field T_ContractCodeEntryV1_f[] = {{"ext", &T_ExtensionPoint}, {"cost_inputs", &T_ContractCodeCostInputs}};
+static const xdr_field T_ContractCodeEntryV1_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "cost_inputs", .type = &T_ContractCodeCostInputs}};
 static const scp_xdr_type T_ContractCodeEntryV1 = {.name = "ContractCodeEntryV1", .kind = XK_STRUCT, .fields = T_ContractCodeEntryV1_f, .count = 2};
-static const xdr_arm T_ContractCodeEntryExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_ContractCodeEntryV1}};
+static const xdr_arm T_ContractCodeEntryExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_ContractCodeEntryV1}};
 static const scp_xdr_type T_ContractCodeEntryExt = {.name = "ContractCodeEntryExt", .kind = XK_UNION, .arms = T_ContractCodeEntryExt_a, .count = 2};
 static const scp_xdr_type T_ContractCodeEntryCode_16 = {.name = "ContractCodeEntryCode_16", .kind = XK_VAROPAQUE, .n = UINT32_MAX};
-static const xdr_field T_ContractCodeEntry_f[] = {{"ext", &T_ContractCodeEntryExt}, {"hash", &T_Hash}, {"code", &T_ContractCodeEntryCode_16}};
+static const xdr_field T_ContractCodeEntry_f[] = {{.name = "ext", .type = &T_ContractCodeEntryExt}, {.name = "hash", .type = &T_Hash}, {.name = "code", .type = &T_ContractCodeEntryCode_16}};
 static const scp_xdr_type T_ContractCodeEntry = {.name = "ContractCodeEntry", .kind = XK_STRUCT, .fields = T_ContractCodeEntry_f, .count = 3};
-static const xdr_field T_ConfigSettingContractComputeV0_f[] = {{"ledger_max_instructions", &T_I64}, {"tx_max_instructions", &T_I64}, {"fee_rate_per_instructions_increment", &T_I64}, {"tx_memory_limit", &T_U32}};
+static const xdr_field T_ConfigSettingContractComputeV0_f[] = {{.name = "ledger_max_instructions", .type = &T_I64}, {.name = "tx_max_instructions", .type = &T_I64}, {.name = "fee_rate_per_instructions_increment", .type = &T_I64}, {.name = "tx_memory_limit", .type = &T_U32}};
 static const scp_xdr_type T_ConfigSettingContractComputeV0 = {.name = "ConfigSettingContractComputeV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractComputeV0_f, .count = 4};
-static const xdr_field T_ConfigSettingContractLedgerCostV0_f[] = {{"ledger_max_disk_read_entries", &T_U32}, {"ledger_max_disk_read_bytes", &T_U32}, {"ledger_max_write_ledger_entries", &T_U32}, {"ledger_max_write_bytes", &T_U32}, {"tx_max_disk_read_entries", &T_U32}, {"tx_max_disk_read_bytes", &T_U32}, {"tx_max_write_ledger_entries", &T_U32}, {"tx_max_write_bytes", &T_U32}, {"fee_disk_read_ledger_entry", &T_I64}, {"fee_write_ledger_entry", &T_I64}, {"fee_disk_read1_kb", &T_I64}, {"soroban_state_target_size_bytes", &T_I64}, {"rent_fee1_kb_soroban_state_size_low", &T_I64}, {"rent_fee1_kb_soroban_state_size_high", &T_I64}, {"soroban_state_rent_fee_growth_factor", &T_U32}};
+static const xdr_field T_ConfigSettingContractLedgerCostV0_f[] = {{.name = "ledger_max_disk_read_entries", .type = &T_U32}, {.name = "ledger_max_disk_read_bytes", .type = &T_U32}, {.name = "ledger_max_write_ledger_entries", .type = &T_U32}, {.name = "ledger_max_write_bytes", .type = &T_U32}, {.name = "tx_max_disk_read_entries", .type = &T_U32}, {.name = "tx_max_disk_read_bytes", .type = &T_U32}, {.name = "tx_max_write_ledger_entries", .type = &T_U32}, {.name = "tx_max_write_bytes", .type = &T_U32}, {.name = "fee_disk_read_ledger_entry", .type = &T_I64}, {.name = "fee_write_ledger_entry", .type = &T_I64}, {.name = "fee_disk_read1_kb", .type = &T_I64}, {.name = "soroban_state_target_size_bytes", .type = &T_I64}, {.name = "rent_fee1_kb_soroban_state_size_low", .type = &T_I64}, {.name = "rent_fee1_kb_soroban_state_size_high", .type = &T_I64}, {.name = "soroban_state_rent_fee_growth_factor", .type = &T_U32}};
 static const scp_xdr_type T_ConfigSettingContractLedgerCostV0 = {.name = "ConfigSettingContractLedgerCostV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractLedgerCostV0_f, .count = 15};
-static const xdr_field T_ConfigSettingContractHistoricalDataV0_f[] = {{"fee_historical1_kb", &T_I64}};
+static const xdr_field T_ConfigSettingContractHistoricalDataV0_f[] = {{.name = "fee_historical1_kb", .type = &T_I64}};
 static const scp_xdr_type T_ConfigSettingContractHistoricalDataV0 = {.name = "ConfigSettingContractHistoricalDataV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractHistoricalDataV0_f, .count = 1};
-static const xdr_field T_ConfigSettingContractEventsV0_f[] = {{"tx_max_contract_events_size_bytes", &T_U32}, {"fee_contract_events1_kb", &T_I64}};
+static const xdr_field T_ConfigSettingContractEventsV0_f[] = {{.name = "tx_max_contract_events_size_bytes", .type = &T_U32}, {.name = "fee_contract_events1_kb", .type = &T_I64}};
 static const scp_xdr_type T_ConfigSettingContractEventsV0 = {.name = "ConfigSettingContractEventsV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractEventsV0_f, .count = 2};
-static const xdr_field T_ConfigSettingContractBandwidthV0_f[] = {{"ledger_max_txs_size_bytes", &T_U32}, {"tx_max_size_bytes", &T_U32}, {"fee_tx_size1_kb", &T_I64}};
+static const xdr_field T_ConfigSettingContractBandwidthV0_f[] = {{.name = "ledger_max_txs_size_bytes", .type = &T_U32}, {.name = "tx_max_size_bytes", .type = &T_U32}, {.name = "fee_tx_size1_kb", .type = &T_I64}};
 static const scp_xdr_type T_ConfigSettingContractBandwidthV0 = {.name = "ConfigSettingContractBandwidthV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractBandwidthV0_f, .count = 3};
-static const xdr_field T_ContractCostParamEntry_f[] = {{"ext", &T_ExtensionPoint}, {"const_term", &T_I64}, {"linear_term", &T_I64}};
+static const xdr_field T_ContractCostParamEntry_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "const_term", .type = &T_I64}, {.name = "linear_term", .type = &T_I64}};
 static const scp_xdr_type T_ContractCostParamEntry = {.name = "ContractCostParamEntry", .kind = XK_STRUCT, .fields = T_ContractCostParamEntry_f, .count = 3};
 static const scp_xdr_type T_ContractCostParams = {.name = "ContractCostParams", .kind = XK_ARRAY, .n = 1024, .elem = &T_ContractCostParamEntry};
-static const xdr_field T_StateArchivalSettings_f[] = {{"max_entry_ttl", &T_U32}, {"min_temporary_ttl", &T_U32}, {"min_persistent_ttl", &T_U32}, {"persistent_rent_rate_denominator", &T_I64}, {"temp_rent_rate_denominator", &T_I64}, {"max_entries_to_archive", &T_U32}, {"live_soroban_state_size_window_sample_size", &T_U32}, {"live_soroban_state_size_window_sample_period", &T_U32}, {"eviction_scan_size", &T_U32}, {"starting_eviction_scan_level", &T_U32}};
+static const xdr_field T_StateArchivalSettings_f[] = {{.name = "max_entry_ttl", .type = &T_U32}, {.name = "min_temporary_ttl", .type = &T_U32}, {.name = "min_persistent_ttl", .type = &T_U32}, {.name = "persistent_rent_rate_denominator", .type = &T_I64}, {.name = "temp_rent_rate_denominator", .type = &T_I64}, {.name = "max_entries_to_archive", .type = &T_U32}, {.name = "live_soroban_state_size_window_sample_size", .type = &T_U32}, {.name = "live_soroban_state_size_window_sample_period", .type = &T_U32}, {.name = "eviction_scan_size", .type = &T_U32}, {.name = "starting_eviction_scan_level", .type = &T_U32}};
 static const scp_xdr_type T_StateArchivalSettings = {.name = "StateArchivalSettings", .kind = XK_STRUCT, .fields = T_StateArchivalSettings_f, .count = 10};
-static const xdr_field T_ConfigSettingContractExecutionLanesV0_f[] = {{"ledger_max_tx_count", &T_U32}};
+static const xdr_field T_ConfigSettingContractExecutionLanesV0_f[] = {{.name = "ledger_max_tx_count", .type = &T_U32}};
 static const scp_xdr_type T_ConfigSettingContractExecutionLanesV0 = {.name = "ConfigSettingContractExecutionLanesV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractExecutionLanesV0_f, .count = 1};
 static const scp_xdr_type T_ConfigSettingEntryLiveSorobanStateSizeWindow_18 = {.name = "ConfigSettingEntryLiveSorobanStateSizeWindow_18", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_U64};
-static const xdr_field T_EvictionIterator_f[] = {{"bucket_list_level", &T_U32}, {"is_curr_bucket", &T_Bool}, {"bucket_file_offset", &T_U64}};
+static const xdr_field T_EvictionIterator_f[] = {{.name = "bucket_list_level", .type = &T_U32}, {.name = "is_curr_bucket", .type = &T_Bool}, {.name = "bucket_file_offset", .type = &T_U64}};
 static const scp_xdr_type T_EvictionIterator = {.name = "EvictionIterator", .kind = XK_STRUCT, .fields = T_EvictionIterator_f, .count = 3};
-static const xdr_field T_ConfigSettingContractParallelComputeV0_f[] = {{"ledger_max_dependent_tx_clusters", &T_U32}};
+static const xdr_field T_ConfigSettingContractParallelComputeV0_f[] = {{.name = "ledger_max_dependent_tx_clusters", .type = &T_U32}};
 static const scp_xdr_type T_ConfigSettingContractParallelComputeV0 = {.name = "ConfigSettingContractParallelComputeV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractParallelComputeV0_f, .count = 1};
-static const xdr_field T_ConfigSettingContractLedgerCostExtV0_f[] = {{"tx_max_footprint_entries", &T_U32}, {"fee_write1_kb", &T_I64}};
+static const xdr_field T_ConfigSettingContractLedgerCostExtV0_f[] = {{.name = "tx_max_footprint_entries", .type = &T_U32}, {.name = "fee_write1_kb", .type = &T_I64}};
 static const scp_xdr_type T_ConfigSettingContractLedgerCostExtV0 = {.name = "ConfigSettingContractLedgerCostExtV0", .kind = XK_STRUCT, .fields = T_ConfigSettingContractLedgerCostExtV0_f, .count = 2};
-static const xdr_field T_ConfigSettingScpTiming_f[] = {{"ledger_target_close_time_milliseconds", &T_U32}, {"nomination_timeout_initial_milliseconds", &T_U32}, {"nomination_timeout_increment_milliseconds", &T_U32}, {"ballot_timeout_initial_milliseconds", &T_U32}, {"ballot_timeout_increment_milliseconds", &T_U32}};
+static const xdr_field T_ConfigSettingScpTiming_f[] = {{.name = "ledger_target_close_time_milliseconds", .type = &T_U32}, {.name = "nomination_timeout_initial_milliseconds", .type = &T_U32}, {.name = "nomination_timeout_increment_milliseconds", .type = &T_U32}, {.name = "ballot_timeout_initial_milliseconds", .type = &T_U32}, {.name = "ballot_timeout_increment_milliseconds", .type = &T_U32}};
 static const scp_xdr_type T_ConfigSettingScpTiming = {.name = "ConfigSettingScpTiming", .kind = XK_STRUCT, .fields = T_ConfigSettingScpTiming_f, .count = 5};
 static const scp_xdr_type T_EncodedLedgerKey = {.name = "EncodedLedgerKey", .kind = XK_VAROPAQUE, .n = UINT32_MAX};
 static const scp_xdr_type T_FrozenLedgerKeysKeys_19 = {.name = "FrozenLedgerKeysKeys_19", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_EncodedLedgerKey};
-static const xdr_field T_FrozenLedgerKeys_f[] = {{"keys", &T_FrozenLedgerKeysKeys_19}};
+static const xdr_field T_FrozenLedgerKeys_f[] = {{.name = "keys", .type = &T_FrozenLedgerKeysKeys_19}};
 static const scp_xdr_type T_FrozenLedgerKeys = {.name = "FrozenLedgerKeys", .kind = XK_STRUCT, .fields = T_FrozenLedgerKeys_f, .count = 1};
 static const scp_xdr_type T_FrozenLedgerKeysDeltaKeysToFreeze_21 = {.name = "FrozenLedgerKeysDeltaKeysToFreeze_21", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_EncodedLedgerKey};
 static const scp_xdr_type T_FrozenLedgerKeysDeltaKeysToUnfreeze_22 = {.name = "FrozenLedgerKeysDeltaKeysToUnfreeze_22", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_EncodedLedgerKey};
-static const xdr_field T_FrozenLedgerKeysDelta_f[] = {{"keys_to_freeze", &T_FrozenLedgerKeysDeltaKeysToFreeze_21}, {"keys_to_unfreeze", &T_FrozenLedgerKeysDeltaKeysToUnfreeze_22}};
+static const xdr_field T_FrozenLedgerKeysDelta_f[] = {{.name = "keys_to_freeze", .type = &T_FrozenLedgerKeysDeltaKeysToFreeze_21}, {.name = "keys_to_unfreeze", .type = &T_FrozenLedgerKeysDeltaKeysToUnfreeze_22}};
 static const scp_xdr_type T_FrozenLedgerKeysDelta = {.name = "FrozenLedgerKeysDelta", .kind = XK_STRUCT, .fields = T_FrozenLedgerKeysDelta_f, .count = 2};
 static const scp_xdr_type T_FreezeBypassTxsTxHashes_23 = {.name = "FreezeBypassTxsTxHashes_23", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_Hash};
-static const xdr_field T_FreezeBypassTxs_f[] = {{"tx_hashes", &T_FreezeBypassTxsTxHashes_23}};
+static const xdr_field T_FreezeBypassTxs_f[] = {{.name = "tx_hashes", .type = &T_FreezeBypassTxsTxHashes_23}};
 static const scp_xdr_type T_FreezeBypassTxs = {.name = "FreezeBypassTxs", .kind = XK_STRUCT, .fields = T_FreezeBypassTxs_f, .count = 1};
 static const scp_xdr_type T_FreezeBypassTxsDeltaAddTxs_24 = {.name = "FreezeBypassTxsDeltaAddTxs_24", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_Hash};
 static const scp_xdr_type T_FreezeBypassTxsDeltaRemoveTxs_25 = {.name = "FreezeBypassTxsDeltaRemoveTxs_25", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_Hash};
-static const xdr_field T_FreezeBypassTxsDelta_f[] = {{"add_txs", &T_FreezeBypassTxsDeltaAddTxs_24}, {"remove_txs", &T_FreezeBypassTxsDeltaRemoveTxs_25}};
+static const xdr_field T_FreezeBypassTxsDelta_f[] = {{.name = "add_txs", .type = &T_FreezeBypassTxsDeltaAddTxs_24}, {.name = "remove_txs", .type = &T_FreezeBypassTxsDeltaRemoveTxs_25}};
 static const scp_xdr_type T_FreezeBypassTxsDelta = {.name = "FreezeBypassTxsDelta", .kind = XK_STRUCT, .fields = T_FreezeBypassTxsDelta_f, .count = 2};
-static const xdr_arm T_ConfigSettingEntry_a[] = {{0, "contract_max_size_bytes", &T_U32}, {1, "contract_compute_v0", &T_ConfigSettingContractComputeV0}, {2, "contract_ledger_cost_v0", &T_ConfigSettingContractLedgerCostV0}, {3, "contract_historical_data_v0", &T_ConfigSettingContractHistoricalDataV0}, {4, "contract_events_v0", &T_ConfigSettingContractEventsV0}, {5, "contract_bandwidth_v0", &T_ConfigSettingContractBandwidthV0}, {6, "contract_cost_params_cpu_instructions", &T_ContractCostParams}, {7, "contract_cost_params_memory_bytes", &T_ContractCostParams}, {8, "contract_data_key_size_bytes", &T_U32}, {9, "contract_data_entry_size_bytes", &T_U32}, {10, "state_archival", &T_StateArchivalSettings}, {11, "contract_execution_lanes", &T_ConfigSettingContractExecutionLanesV0}, {12, "live_soroban_state_size_window", &T_ConfigSettingEntryLiveSorobanStateSizeWindow_18}, {13, "eviction_iterator", &T_EvictionIterator}, {14, "contract_parallel_compute_v0", &T_ConfigSettingContractParallelComputeV0}, {15, "contract_ledger_cost_ext_v0", &T_ConfigSettingContractLedgerCostExtV0}, {16, "scp_timing", &T_ConfigSettingScpTiming}, {17, "frozen_ledger_keys", &T_FrozenLedgerKeys}, {18, "frozen_ledger_keys_delta", &T_FrozenLedgerKeysDelta}, {19, "freeze_bypass_txs", &T_FreezeBypassTxs}, {20, "freeze_bypass_txs_delta", &T_FreezeBypassTxsDelta}};
+static const xdr_arm T_ConfigSettingEntry_a[] = {{.value = 0, .name = "contract_max_size_bytes", .type = &T_U32}, {.value = 1, .name = "contract_compute_v0", .type = &T_ConfigSettingContractComputeV0}, {.value = 2, .name = "contract_ledger_cost_v0", .type = &T_ConfigSettingContractLedgerCostV0}, {.value = 3, .name = "contract_historical_data_v0", .type = &T_ConfigSettingContractHistoricalDataV0}, {.value = 4, .name = "contract_events_v0", .type = &T_ConfigSettingContractEventsV0}, {.value = 5, .name = "contract_bandwidth_v0", .type = &T_ConfigSettingContractBandwidthV0}, {.value = 6, .name = "contract_cost_params_cpu_instructions", .type = &T_ContractCostParams}, {.value = 7, .name = "contract_cost_params_memory_bytes", .type = &T_ContractCostParams}, {.value = 8, .name = "contract_data_key_size_bytes", .type = &T_U32}, {.value = 9, .name = "contract_data_entry_size_bytes", .type = &T_U32}, {.value = 10, .name = "state_archival", .type = &T_StateArchivalSettings}, {.value = 11, .name = "contract_execution_lanes", .type = &T_ConfigSettingContractExecutionLanesV0}, {.value = 12, .name = "live_soroban_state_size_window", .type = &T_ConfigSettingEntryLiveSorobanStateSizeWindow_18}, {.value = 13, .name = "eviction_iterator", .type = &T_EvictionIterator}, {.value = 14, .name = "contract_parallel_compute_v0", .type = &T_ConfigSettingContractParallelComputeV0}, {.value = 15, .name = "contract_ledger_cost_ext_v0", .type = &T_ConfigSettingContractLedgerCostExtV0}, {.value = 16, .name = "scp_timing", .type = &T_ConfigSettingScpTiming}, {.value = 17, .name = "frozen_ledger_keys", .type = &T_FrozenLedgerKeys}, {.value = 18, .name = "frozen_ledger_keys_delta", .type = &T_FrozenLedgerKeysDelta}, {.value = 19, .name = "freeze_bypass_txs", .type = &T_FreezeBypassTxs}, {.value = 20, .name = "freeze_bypass_txs_delta", .type = &T_FreezeBypassTxsDelta}};
 static const scp_xdr_type T_ConfigSettingEntry = {.name = "ConfigSettingEntry", .kind = XK_UNION, .arms = T_ConfigSettingEntry_a, .count = 21};
-static const xdr_field T_TtlEntry_f[] = {{"key_hash", &T_Hash}, {"live_until_ledger_seq", &T_U32}};
+static const xdr_field T_TtlEntry_f[] = {{.name = "key_hash", .type = &T_Hash}, {.name = "live_until_ledger_seq", .type = &T_U32}};
 static const scp_xdr_type T_TtlEntry = {.name = "TtlEntry", .kind = XK_STRUCT, .fields = T_TtlEntry_f, .count = 2};
-static const xdr_arm T_LedgerEntryData_a[] = {{0, "account", &T_AccountEntry}, {1, "trustline", &T_TrustLineEntry}, {2, "offer", &T_None}, {3, "data", &T_None}, {4, "claimable_balance", &T_None}, {5, "liquidity_pool", &T_None}, {6, "contract_data", &T_ContractDataEntry}, {7, "contract_code", &T_ContractCodeEntry}, {8, "config_setting", &T_ConfigSettingEntry}, {9, "ttl", &T_TtlEntry}};
+static const xdr_arm T_LedgerEntryData_a[] = {{.value = 0, .name = "account", .type = &T_AccountEntry}, {.value = 1, .name = "trustline", .type = &T_TrustLineEntry}, {.value = 2, .name = "offer", .type = &T_None}, {.value = 3, .name = "data", .type = &T_None}, {.value = 4, .name = "claimable_balance", .type = &T_None}, {.value = 5, .name = "liquidity_pool", .type = &T_None}, {.value = 6, .name = "contract_data", .type = &T_ContractDataEntry}, {.value = 7, .name = "contract_code", .type = &T_ContractCodeEntry}, {.value = 8, .name = "config_setting", .type = &T_ConfigSettingEntry}, {.value = 9, .name = "ttl", .type = &T_TtlEntry}};
 static const scp_xdr_type T_LedgerEntryData = {.name = "LedgerEntryData", .kind = XK_UNION, .arms = T_LedgerEntryData_a, .count = 10};
-static const xdr_arm T_LedgerEntryExtensionV1Ext_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_LedgerEntryExtensionV1Ext_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_LedgerEntryExtensionV1Ext = {.name = "LedgerEntryExtensionV1Ext", .kind = XK_UNION, .arms = T_LedgerEntryExtensionV1Ext_a, .count = 1};
-static const xdr_field T_LedgerEntryExtensionV1_f[] = {{"sponsoring_id", &T_SponsorshipDescriptor}, {"ext", &T_LedgerEntryExtensionV1Ext}};
+static const xdr_field T_LedgerEntryExtensionV1_f[] = {{.name = "sponsoring_id", .type = &T_SponsorshipDescriptor}, {.name = "ext", .type = &T_LedgerEntryExtensionV1Ext}};
 static const scp_xdr_type T_LedgerEntryExtensionV1 = {.name = "LedgerEntryExtensionV1", .kind = XK_STRUCT, .fields = T_LedgerEntryExtensionV1_f, .count = 2};
-static const xdr_arm T_LedgerEntryExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_LedgerEntryExtensionV1}};
+static const xdr_arm T_LedgerEntryExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_LedgerEntryExtensionV1}};
 static const scp_xdr_type T_LedgerEntryExt = {.name = "LedgerEntryExt", .kind = XK_UNION, .arms = T_LedgerEntryExt_a, .count = 2};
-static const xdr_field T_LedgerEntry_f[] = {{"last_modified_ledger_seq", &T_U32}, {"data", &T_LedgerEntryData}, {"ext", &T_LedgerEntryExt}};
+static const xdr_field T_LedgerEntry_f[] = {{.name = "last_modified_ledger_seq", .type = &T_U32}, {.name = "data", .type = &T_LedgerEntryData}, {.name = "ext", .type = &T_LedgerEntryExt}};
 static const scp_xdr_type T_LedgerEntry = {.name = "LedgerEntry", .kind = XK_STRUCT, .fields = T_LedgerEntry_f, .count = 3};
 static const scp_xdr_type T_Uint256 = {.name = "Uint256", .kind = XK_OPAQUE, .n = 32};
-static const xdr_field T_TimeBounds_f[] = {{"min_time", &T_U64}, {"max_time", &T_U64}};
+static const xdr_field T_TimeBounds_f[] = {{.name = "min_time", .type = &T_U64}, {.name = "max_time", .type = &T_U64}};
 static const scp_xdr_type T_TimeBounds = {.name = "TimeBounds", .kind = XK_STRUCT, .fields = T_TimeBounds_f, .count = 2};
 static const scp_xdr_type T_TransactionV0TimeBounds_27 = {.name = "TransactionV0TimeBounds_27", .kind = XK_OPTION, .n = 0, .elem = &T_TimeBounds};
 static const scp_xdr_type T_MemoText_28 = {.name = "MemoText_28", .kind = XK_STRING, .n = 28};
-static const xdr_arm T_Memo_a[] = {{0, "none", NULL}, {1, "text", &T_MemoText_28}, {2, "id", &T_U64}, {3, "hash", &T_Hash}, {4, "return", &T_Hash}};
+static const xdr_arm T_Memo_a[] = {{.value = 0, .name = "none", .type = NULL}, {.value = 1, .name = "text", .type = &T_MemoText_28}, {.value = 2, .name = "id", .type = &T_U64}, {.value = 3, .name = "hash", .type = &T_Hash}, {.value = 4, .name = "return", .type = &T_Hash}};
 static const scp_xdr_type T_Memo = {.name = "Memo", .kind = XK_UNION, .arms = T_Memo_a, .count = 5};
-static const xdr_arm T_MuxedAccount_a[] = {{0, "ed25519", &T_StrkeyG}, {256, "muxed_ed25519", &T_None}};
+static const xdr_arm T_MuxedAccount_a[] = {{.value = 0, .name = "ed25519", .type = &T_StrkeyG}, {.value = 256, .name = "muxed_ed25519", .type = &T_None}};
 static const scp_xdr_type T_MuxedAccount = {.name = "MuxedAccount", .kind = XK_UNION, .arms = T_MuxedAccount_a, .count = 2, .flat = true};
 static const scp_xdr_type T_OperationSourceAccount_30 = {.name = "OperationSourceAccount_30", .kind = XK_OPTION, .n = 0, .elem = &T_MuxedAccount};
 static const scp_xdr_type T_InvokeContractArgsArgs_31 = {.name = "InvokeContractArgsArgs_31", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ScVal};
-static const xdr_field T_InvokeContractArgs_f[] = {{"contract_address", &T_ScAddress}, {"function_name", &T_ScSymbol}, {"args", &T_InvokeContractArgsArgs_31}};
+static const xdr_field T_InvokeContractArgs_f[] = {{.name = "contract_address", .type = &T_ScAddress}, {.name = "function_name", .type = &T_ScSymbol}, {.name = "args", .type = &T_InvokeContractArgsArgs_31}};
 static const scp_xdr_type T_InvokeContractArgs = {.name = "InvokeContractArgs", .kind = XK_STRUCT, .fields = T_InvokeContractArgs_f, .count = 3};
-static const xdr_field T_ContractIdPreimageFromAddress_f[] = {{"address", &T_ScAddress}, {"salt", &T_Uint256}};
+static const xdr_field T_ContractIdPreimageFromAddress_f[] = {{.name = "address", .type = &T_ScAddress}, {.name = "salt", .type = &T_Uint256}};
 static const scp_xdr_type T_ContractIdPreimageFromAddress = {.name = "ContractIdPreimageFromAddress", .kind = XK_STRUCT, .fields = T_ContractIdPreimageFromAddress_f, .count = 2};
-static const xdr_arm T_Asset_a[] = {{0, "native", NULL}, {1, "credit_alphanum4", &T_AlphaNum4}, {2, "credit_alphanum12", &T_AlphaNum12}};
+static const xdr_arm T_Asset_a[] = {{.value = 0, .name = "native", .type = NULL}, {.value = 1, .name = "credit_alphanum4", .type = &T_AlphaNum4}, {.value = 2, .name = "credit_alphanum12", .type = &T_AlphaNum12}};
 static const scp_xdr_type T_Asset = {.name = "Asset", .kind = XK_UNION, .arms = T_Asset_a, .count = 3};
-static const xdr_arm T_ContractIdPreimage_a[] = {{0, "address", &T_ContractIdPreimageFromAddress}, {1, "asset", &T_Asset}};
+static const xdr_arm T_ContractIdPreimage_a[] = {{.value = 0, .name = "address", .type = &T_ContractIdPreimageFromAddress}, {.value = 1, .name = "asset", .type = &T_Asset}};
 static const scp_xdr_type T_ContractIdPreimage = {.name = "ContractIdPreimage", .kind = XK_UNION, .arms = T_ContractIdPreimage_a, .count = 2};
-static const xdr_field T_CreateContractArgs_f[] = {{"contract_id_preimage", &T_ContractIdPreimage}, {"executable", &T_ContractExecutable}};
+static const xdr_field T_CreateContractArgs_f[] = {{.name = "contract_id_preimage", .type = &T_ContractIdPreimage}, {.name = "executable", .type = &T_ContractExecutable}};
 static const scp_xdr_type T_CreateContractArgs = {.name = "CreateContractArgs", .kind = XK_STRUCT, .fields = T_CreateContractArgs_f, .count = 2};
 static const scp_xdr_type T_HostFunctionWasm_32 = {.name = "HostFunctionWasm_32", .kind = XK_VAROPAQUE, .n = UINT32_MAX};
 static const scp_xdr_type T_CreateContractArgsV2ConstructorArgs_33 = {.name = "CreateContractArgsV2ConstructorArgs_33", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ScVal};
-static const xdr_field T_CreateContractArgsV2_f[] = {{"contract_id_preimage", &T_ContractIdPreimage}, {"executable", &T_ContractExecutable}, {"constructor_args", &T_CreateContractArgsV2ConstructorArgs_33}};
+static const xdr_field T_CreateContractArgsV2_f[] = {{.name = "contract_id_preimage", .type = &T_ContractIdPreimage}, {.name = "executable", .type = &T_ContractExecutable}, {.name = "constructor_args", .type = &T_CreateContractArgsV2ConstructorArgs_33}};
 static const scp_xdr_type T_CreateContractArgsV2 = {.name = "CreateContractArgsV2", .kind = XK_STRUCT, .fields = T_CreateContractArgsV2_f, .count = 3};
-static const xdr_arm T_HostFunction_a[] = {{0, "invoke_contract", &T_InvokeContractArgs}, {1, "create_contract", &T_CreateContractArgs}, {2, "upload_contract_wasm", &T_HostFunctionWasm_32}, {3, "create_contract_v2", &T_CreateContractArgsV2}};
+static const xdr_arm T_HostFunction_a[] = {{.value = 0, .name = "invoke_contract", .type = &T_InvokeContractArgs}, {.value = 1, .name = "create_contract", .type = &T_CreateContractArgs}, {.value = 2, .name = "upload_contract_wasm", .type = &T_HostFunctionWasm_32}, {.value = 3, .name = "create_contract_v2", .type = &T_CreateContractArgsV2}};
 static const scp_xdr_type T_HostFunction = {.name = "HostFunction", .kind = XK_UNION, .arms = T_HostFunction_a, .count = 4};
-static const xdr_field T_SorobanAddressCredentials_f[] = {{"address", &T_ScAddress}, {"nonce", &T_I64}, {"signature_expiration_ledger", &T_U32}, {"signature", &T_ScVal}};
+static const xdr_field T_SorobanAddressCredentials_f[] = {{.name = "address", .type = &T_ScAddress}, {.name = "nonce", .type = &T_I64}, {.name = "signature_expiration_ledger", .type = &T_U32}, {.name = "signature", .type = &T_ScVal}};
 static const scp_xdr_type T_SorobanAddressCredentials = {.name = "SorobanAddressCredentials", .kind = XK_STRUCT, .fields = T_SorobanAddressCredentials_f, .count = 4};
 static const scp_xdr_type T_SorobanDelegateSignatureNestedDelegates_36 = {.name = "SorobanDelegateSignatureNestedDelegates_36", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_SorobanDelegateSignature};
-static const xdr_field T_SorobanDelegateSignature_f[] = {{"address", &T_ScAddress}, {"signature", &T_ScVal}, {"nested_delegates", &T_SorobanDelegateSignatureNestedDelegates_36}};
+static const xdr_field T_SorobanDelegateSignature_f[] = {{.name = "address", .type = &T_ScAddress}, {.name = "signature", .type = &T_ScVal}, {.name = "nested_delegates", .type = &T_SorobanDelegateSignatureNestedDelegates_36}};
 static const scp_xdr_type T_SorobanDelegateSignature = {.name = "SorobanDelegateSignature", .kind = XK_STRUCT, .fields = T_SorobanDelegateSignature_f, .count = 3};
 static const scp_xdr_type T_SorobanAddressCredentialsWithDelegatesDelegates_35 = {.name = "SorobanAddressCredentialsWithDelegatesDelegates_35", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_SorobanDelegateSignature};
-static const xdr_field T_SorobanAddressCredentialsWithDelegates_f[] = {{"address_credentials", &T_SorobanAddressCredentials}, {"delegates", &T_SorobanAddressCredentialsWithDelegatesDelegates_35}};
+static const xdr_field T_SorobanAddressCredentialsWithDelegates_f[] = {{.name = "address_credentials", .type = &T_SorobanAddressCredentials}, {.name = "delegates", .type = &T_SorobanAddressCredentialsWithDelegatesDelegates_35}};
 static const scp_xdr_type T_SorobanAddressCredentialsWithDelegates = {.name = "SorobanAddressCredentialsWithDelegates", .kind = XK_STRUCT, .fields = T_SorobanAddressCredentialsWithDelegates_f, .count = 2};
-static const xdr_arm T_SorobanCredentials_a[] = {{0, "source_account", NULL}, {1, "address", &T_SorobanAddressCredentials}, {2, "address_v2", &T_SorobanAddressCredentials}, {3, "address_with_delegates", &T_SorobanAddressCredentialsWithDelegates}};
+static const xdr_arm T_SorobanCredentials_a[] = {{.value = 0, .name = "source_account", .type = NULL}, {.value = 1, .name = "address", .type = &T_SorobanAddressCredentials}, {.value = 2, .name = "address_v2", .type = &T_SorobanAddressCredentials}, {.value = 3, .name = "address_with_delegates", .type = &T_SorobanAddressCredentialsWithDelegates}};
 static const scp_xdr_type T_SorobanCredentials = {.name = "SorobanCredentials", .kind = XK_UNION, .arms = T_SorobanCredentials_a, .count = 4};
-static const xdr_arm T_SorobanAuthorizedFunction_a[] = {{0, "contract_fn", &T_InvokeContractArgs}, {1, "create_contract_host_fn", &T_CreateContractArgs}, {2, "create_contract_v2_host_fn", &T_CreateContractArgsV2}};
+static const xdr_arm T_SorobanAuthorizedFunction_a[] = {{.value = 0, .name = "contract_fn", .type = &T_InvokeContractArgs}, {.value = 1, .name = "create_contract_host_fn", .type = &T_CreateContractArgs}, {.value = 2, .name = "create_contract_v2_host_fn", .type = &T_CreateContractArgsV2}};
 static const scp_xdr_type T_SorobanAuthorizedFunction = {.name = "SorobanAuthorizedFunction", .kind = XK_UNION, .arms = T_SorobanAuthorizedFunction_a, .count = 3};
 static const scp_xdr_type T_SorobanAuthorizedInvocationSubInvocations_37 = {.name = "SorobanAuthorizedInvocationSubInvocations_37", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_SorobanAuthorizedInvocation};
-static const xdr_field T_SorobanAuthorizedInvocation_f[] = {{"function", &T_SorobanAuthorizedFunction}, {"sub_invocations", &T_SorobanAuthorizedInvocationSubInvocations_37}};
+static const xdr_field T_SorobanAuthorizedInvocation_f[] = {{.name = "function", .type = &T_SorobanAuthorizedFunction}, {.name = "sub_invocations", .type = &T_SorobanAuthorizedInvocationSubInvocations_37}};
 static const scp_xdr_type T_SorobanAuthorizedInvocation = {.name = "SorobanAuthorizedInvocation", .kind = XK_STRUCT, .fields = T_SorobanAuthorizedInvocation_f, .count = 2};
-static const xdr_field T_SorobanAuthorizationEntry_f[] = {{"credentials", &T_SorobanCredentials}, {"root_invocation", &T_SorobanAuthorizedInvocation}};
+static const xdr_field T_SorobanAuthorizationEntry_f[] = {{.name = "credentials", .type = &T_SorobanCredentials}, {.name = "root_invocation", .type = &T_SorobanAuthorizedInvocation}};
 static const scp_xdr_type T_SorobanAuthorizationEntry = {.name = "SorobanAuthorizationEntry", .kind = XK_STRUCT, .fields = T_SorobanAuthorizationEntry_f, .count = 2};
 static const scp_xdr_type T_InvokeHostFunctionOpAuth_34 = {.name = "InvokeHostFunctionOpAuth_34", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_SorobanAuthorizationEntry};
-static const xdr_field T_InvokeHostFunctionOp_f[] = {{"host_function", &T_HostFunction}, {"auth", &T_InvokeHostFunctionOpAuth_34}};
+static const xdr_field T_InvokeHostFunctionOp_f[] = {{.name = "host_function", .type = &T_HostFunction}, {.name = "auth", .type = &T_InvokeHostFunctionOpAuth_34}};
 static const scp_xdr_type T_InvokeHostFunctionOp = {.name = "InvokeHostFunctionOp", .kind = XK_STRUCT, .fields = T_InvokeHostFunctionOp_f, .count = 2};
-static const xdr_field T_ExtendFootprintTtlOp_f[] = {{"ext", &T_ExtensionPoint}, {"extend_to", &T_U32}};
+static const xdr_field T_ExtendFootprintTtlOp_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "extend_to", .type = &T_U32}};
 static const scp_xdr_type T_ExtendFootprintTtlOp = {.name = "ExtendFootprintTtlOp", .kind = XK_STRUCT, .fields = T_ExtendFootprintTtlOp_f, .count = 2};
-static const xdr_field T_RestoreFootprintOp_f[] = {{"ext", &T_ExtensionPoint}};
+static const xdr_field T_RestoreFootprintOp_f[] = {{.name = "ext", .type = &T_ExtensionPoint}};
 static const scp_xdr_type T_RestoreFootprintOp = {.name = "RestoreFootprintOp", .kind = XK_STRUCT, .fields = T_RestoreFootprintOp_f, .count = 1};
-static const xdr_arm T_OperationBody_a[] = {{0, "create_account", &T_None}, {1, "payment", &T_None}, {2, "path_payment_strict_receive", &T_None}, {3, "manage_sell_offer", &T_None}, {4, "create_passive_sell_offer", &T_None}, {5, "set_options", &T_None}, {6, "change_trust", &T_None}, {7, "allow_trust", &T_None}, {8, "account_merge", &T_MuxedAccount}, {9, "inflation", NULL}, {10, "manage_data", &T_None}, {11, "bump_sequence", &T_None}, {12, "manage_buy_offer", &T_None}, {13, "path_payment_strict_send", &T_None}, {14, "create_claimable_balance", &T_None}, {15, "claim_claimable_balance", &T_None}, {16, "begin_sponsoring_future_reserves", &T_None}, {17, "end_sponsoring_future_reserves", NULL}, {18, "revoke_sponsorship", &T_None}, {19, "clawback", &T_None}, {20, "clawback_claimable_balance", &T_None}, {21, "set_trust_line_flags", &T_None}, {22, "liquidity_pool_deposit", &T_None}, {23, "liquidity_pool_withdraw", &T_None}, {24, "invoke_host_function", &T_InvokeHostFunctionOp}, {25, "extend_footprint_ttl", &T_ExtendFootprintTtlOp}, {26, "restore_footprint", &T_RestoreFootprintOp}};
+static const xdr_arm T_OperationBody_a[] = {{.value = 0, .name = "create_account", .type = &T_None}, {.value = 1, .name = "payment", .type = &T_None}, {.value = 2, .name = "path_payment_strict_receive", .type = &T_None}, {.value = 3, .name = "manage_sell_offer", .type = &T_None}, {.value = 4, .name = "create_passive_sell_offer", .type = &T_None}, {.value = 5, .name = "set_options", .type = &T_None}, {.value = 6, .name = "change_trust", .type = &T_None}, {.value = 7, .name = "allow_trust", .type = &T_None}, {.value = 8, .name = "account_merge", .type = &T_MuxedAccount}, {.value = 9, .name = "inflation", .type = NULL}, {.value = 10, .name = "manage_data", .type = &T_None}, {.value = 11, .name = "bump_sequence", .type = &T_None}, {.value = 12, .name = "manage_buy_offer", .type = &T_None}, {.value = 13, .name = "path_payment_strict_send", .type = &T_None}, {.value = 14, .name = "create_claimable_balance", .type = &T_None}, {.value = 15, .name = "claim_claimable_balance", .type = &T_None}, {.value = 16, .name = "begin_sponsoring_future_reserves", .type = &T_None}, {.value = 17, .name = "end_sponsoring_future_reserves", .type = NULL}, {.value = 18, .name = "revoke_sponsorship", .type = &T_None}, {.value = 19, .name = "clawback", .type = &T_None}, {.value = 20, .name = "clawback_claimable_balance", .type = &T_None}, {.value = 21, .name = "set_trust_line_flags", .type = &T_None}, {.value = 22, .name = "liquidity_pool_deposit", .type = &T_None}, {.value = 23, .name = "liquidity_pool_withdraw", .type = &T_None}, {.value = 24, .name = "invoke_host_function", .type = &T_InvokeHostFunctionOp}, {.value = 25, .name = "extend_footprint_ttl", .type = &T_ExtendFootprintTtlOp}, {.value = 26, .name = "restore_footprint", .type = &T_RestoreFootprintOp}};
 static const scp_xdr_type T_OperationBody = {.name = "OperationBody", .kind = XK_UNION, .arms = T_OperationBody_a, .count = 27};
-static const xdr_field T_Operation_f[] = {{"source_account", &T_OperationSourceAccount_30}, {"body", &T_OperationBody}};
+static const xdr_field T_Operation_f[] = {{.name = "source_account", .type = &T_OperationSourceAccount_30}, {.name = "body", .type = &T_OperationBody}};
 static const scp_xdr_type T_Operation = {.name = "Operation", .kind = XK_STRUCT, .fields = T_Operation_f, .count = 2};
 static const scp_xdr_type T_TransactionV0Operations_29 = {.name = "TransactionV0Operations_29", .kind = XK_ARRAY, .n = 100, .elem = &T_Operation};
-static const xdr_arm T_TransactionV0Ext_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_TransactionV0Ext_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_TransactionV0Ext = {.name = "TransactionV0Ext", .kind = XK_UNION, .arms = T_TransactionV0Ext_a, .count = 1};
-static const xdr_field T_TransactionV0_f[] = {{"source_account_ed25519", &T_Uint256}, {"fee", &T_U32}, {"seq_num", &T_I64}, {"time_bounds", &T_TransactionV0TimeBounds_27}, {"memo", &T_Memo}, {"operations", &T_TransactionV0Operations_29}, {"ext", &T_TransactionV0Ext}};
+static const xdr_field T_TransactionV0_f[] = {{.name = "source_account_ed25519", .type = &T_Uint256}, {.name = "fee", .type = &T_U32}, {.name = "seq_num", .type = &T_I64}, {.name = "time_bounds", .type = &T_TransactionV0TimeBounds_27}, {.name = "memo", .type = &T_Memo}, {.name = "operations", .type = &T_TransactionV0Operations_29}, {.name = "ext", .type = &T_TransactionV0Ext}};
 static const scp_xdr_type T_TransactionV0 = {.name = "TransactionV0", .kind = XK_STRUCT, .fields = T_TransactionV0_f, .count = 7};
 static const scp_xdr_type T_SignatureHint = {.name = "SignatureHint", .kind = XK_OPAQUE, .n = 4};
 static const scp_xdr_type T_Signature = {.name = "Signature", .kind = XK_VAROPAQUE, .n = 64};
-static const xdr_field T_DecoratedSignature_f[] = {{"hint", &T_SignatureHint}, {"signature", &T_Signature}};
+static const xdr_field T_DecoratedSignature_f[] = {{.name = "hint", .type = &T_SignatureHint}, {.name = "signature", .type = &T_Signature}};
 static const scp_xdr_type T_DecoratedSignature = {.name = "DecoratedSignature", .kind = XK_STRUCT, .fields = T_DecoratedSignature_f, .count = 2};
 static const scp_xdr_type T_TransactionV0EnvelopeSignatures_38 = {.name = "TransactionV0EnvelopeSignatures_38", .kind = XK_ARRAY, .n = 20, .elem = &T_DecoratedSignature};
-static const xdr_field T_TransactionV0Envelope_f[] = {{"tx", &T_TransactionV0}, {"signatures", &T_TransactionV0EnvelopeSignatures_38}};
+static const xdr_field T_TransactionV0Envelope_f[] = {{.name = "tx", .type = &T_TransactionV0}, {.name = "signatures", .type = &T_TransactionV0EnvelopeSignatures_38}};
 static const scp_xdr_type T_TransactionV0Envelope = {.name = "TransactionV0Envelope", .kind = XK_STRUCT, .fields = T_TransactionV0Envelope_f, .count = 2};
 static const scp_xdr_type T_PreconditionsV2TimeBounds_41 = {.name = "PreconditionsV2TimeBounds_41", .kind = XK_OPTION, .n = 0, .elem = &T_TimeBounds};
-static const xdr_field T_LedgerBounds_f[] = {{"min_ledger", &T_U32}, {"max_ledger", &T_U32}};
+static const xdr_field T_LedgerBounds_f[] = {{.name = "min_ledger", .type = &T_U32}, {.name = "max_ledger", .type = &T_U32}};
 static const scp_xdr_type T_LedgerBounds = {.name = "LedgerBounds", .kind = XK_STRUCT, .fields = T_LedgerBounds_f, .count = 2};
 static const scp_xdr_type T_PreconditionsV2LedgerBounds_42 = {.name = "PreconditionsV2LedgerBounds_42", .kind = XK_OPTION, .n = 0, .elem = &T_LedgerBounds};
 static const scp_xdr_type T_PreconditionsV2MinSeqNum_43 = {.name = "PreconditionsV2MinSeqNum_43", .kind = XK_OPTION, .n = 0, .elem = &T_I64};
 static const scp_xdr_type T_PreconditionsV2ExtraSigners_44 = {.name = "PreconditionsV2ExtraSigners_44", .kind = XK_ARRAY, .n = 2, .elem = &T_SignerKey};
-static const xdr_field T_PreconditionsV2_f[] = {{"time_bounds", &T_PreconditionsV2TimeBounds_41}, {"ledger_bounds", &T_PreconditionsV2LedgerBounds_42}, {"min_seq_num", &T_PreconditionsV2MinSeqNum_43}, {"min_seq_age", &T_U64}, {"min_seq_ledger_gap", &T_U32}, {"extra_signers", &T_PreconditionsV2ExtraSigners_44}};
+static const xdr_field T_PreconditionsV2_f[] = {{.name = "time_bounds", .type = &T_PreconditionsV2TimeBounds_41}, {.name = "ledger_bounds", .type = &T_PreconditionsV2LedgerBounds_42}, {.name = "min_seq_num", .type = &T_PreconditionsV2MinSeqNum_43}, {.name = "min_seq_age", .type = &T_U64}, {.name = "min_seq_ledger_gap", .type = &T_U32}, {.name = "extra_signers", .type = &T_PreconditionsV2ExtraSigners_44}};
 static const scp_xdr_type T_PreconditionsV2 = {.name = "PreconditionsV2", .kind = XK_STRUCT, .fields = T_PreconditionsV2_f, .count = 6};
-static const xdr_arm T_Preconditions_a[] = {{0, "none", NULL}, {1, "time", &T_TimeBounds}, {2, "v2", &T_PreconditionsV2}};
+static const xdr_arm T_Preconditions_a[] = {{.value = 0, .name = "none", .type = NULL}, {.value = 1, .name = "time", .type = &T_TimeBounds}, {.value = 2, .name = "v2", .type = &T_PreconditionsV2}};
 static const scp_xdr_type T_Preconditions = {.name = "Preconditions", .kind = XK_UNION, .arms = T_Preconditions_a, .count = 3};
 static const scp_xdr_type T_TransactionOperations_45 = {.name = "TransactionOperations_45", .kind = XK_ARRAY, .n = 100, .elem = &T_Operation};
 static const scp_xdr_type T_SorobanResourcesExtV0ArchivedSorobanEntries_46 = {.name = "SorobanResourcesExtV0ArchivedSorobanEntries_46", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_U32};
-static const xdr_field T_SorobanResourcesExtV0_f[] = {{"archived_soroban_entries", &T_SorobanResourcesExtV0ArchivedSorobanEntries_46}};
+static const xdr_field T_SorobanResourcesExtV0_f[] = {{.name = "archived_soroban_entries", .type = &T_SorobanResourcesExtV0ArchivedSorobanEntries_46}};
 static const scp_xdr_type T_SorobanResourcesExtV0 = {.name = "SorobanResourcesExtV0", .kind = XK_STRUCT, .fields = T_SorobanResourcesExtV0_f, .count = 1};
-static const xdr_arm T_SorobanTransactionDataExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_SorobanResourcesExtV0}};
+static const xdr_arm T_SorobanTransactionDataExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_SorobanResourcesExtV0}};
 static const scp_xdr_type T_SorobanTransactionDataExt = {.name = "SorobanTransactionDataExt", .kind = XK_UNION, .arms = T_SorobanTransactionDataExt_a, .count = 2};
 static const scp_xdr_type T_LedgerFootprintReadOnly_47 = {.name = "LedgerFootprintReadOnly_47", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_LedgerKey};
 static const scp_xdr_type T_LedgerFootprintReadWrite_48 = {.name = "LedgerFootprintReadWrite_48", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_LedgerKey};
-static const xdr_field T_LedgerFootprint_f[] = {{"read_only", &T_LedgerFootprintReadOnly_47}, {"read_write", &T_LedgerFootprintReadWrite_48}};
+static const xdr_field T_LedgerFootprint_f[] = {{.name = "read_only", .type = &T_LedgerFootprintReadOnly_47}, {.name = "read_write", .type = &T_LedgerFootprintReadWrite_48}};
 static const scp_xdr_type T_LedgerFootprint = {.name = "LedgerFootprint", .kind = XK_STRUCT, .fields = T_LedgerFootprint_f, .count = 2};
-static const xdr_field T_SorobanResources_f[] = {{"footprint", &T_LedgerFootprint}, {"instructions", &T_U32}, {"disk_read_bytes", &T_U32}, {"write_bytes", &T_U32}};
+static const xdr_field T_SorobanResources_f[] = {{.name = "footprint", .type = &T_LedgerFootprint}, {.name = "instructions", .type = &T_U32}, {.name = "disk_read_bytes", .type = &T_U32}, {.name = "write_bytes", .type = &T_U32}};
 static const scp_xdr_type T_SorobanResources = {.name = "SorobanResources", .kind = XK_STRUCT, .fields = T_SorobanResources_f, .count = 4};
-static const xdr_field T_SorobanTransactionData_f[] = {{"ext", &T_SorobanTransactionDataExt}, {"resources", &T_SorobanResources}, {"resource_fee", &T_I64}};
+static const xdr_field T_SorobanTransactionData_f[] = {{.name = "ext", .type = &T_SorobanTransactionDataExt}, {.name = "resources", .type = &T_SorobanResources}, {.name = "resource_fee", .type = &T_I64}};
 static const scp_xdr_type T_SorobanTransactionData = {.name = "SorobanTransactionData", .kind = XK_STRUCT, .fields = T_SorobanTransactionData_f, .count = 3};
-static const xdr_arm T_TransactionExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_SorobanTransactionData}};
+static const xdr_arm T_TransactionExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_SorobanTransactionData}};
 static const scp_xdr_type T_TransactionExt = {.name = "TransactionExt", .kind = XK_UNION, .arms = T_TransactionExt_a, .count = 2};
-static const xdr_field T_Transaction_f[] = {{"source_account", &T_MuxedAccount}, {"fee", &T_U32}, {"seq_num", &T_I64}, {"cond", &T_Preconditions}, {"memo", &T_Memo}, {"operations", &T_TransactionOperations_45}, {"ext", &T_TransactionExt}};
+static const xdr_field T_Transaction_f[] = {{.name = "source_account", .type = &T_MuxedAccount}, {.name = "fee", .type = &T_U32}, {.name = "seq_num", .type = &T_I64}, {.name = "cond", .type = &T_Preconditions}, {.name = "memo", .type = &T_Memo}, {.name = "operations", .type = &T_TransactionOperations_45}, {.name = "ext", .type = &T_TransactionExt}};
 static const scp_xdr_type T_Transaction = {.name = "Transaction", .kind = XK_STRUCT, .fields = T_Transaction_f, .count = 7};
 static const scp_xdr_type T_TransactionV1EnvelopeSignatures_49 = {.name = "TransactionV1EnvelopeSignatures_49", .kind = XK_ARRAY, .n = 20, .elem = &T_DecoratedSignature};
-static const xdr_field T_TransactionV1Envelope_f[] = {{"tx", &T_Transaction}, {"signatures", &T_TransactionV1EnvelopeSignatures_49}};
+static const xdr_field T_TransactionV1Envelope_f[] = {{.name = "tx", .type = &T_Transaction}, {.name = "signatures", .type = &T_TransactionV1EnvelopeSignatures_49}};
 static const scp_xdr_type T_TransactionV1Envelope = {.name = "TransactionV1Envelope", .kind = XK_STRUCT, .fields = T_TransactionV1Envelope_f, .count = 2};
-static const xdr_arm T_FeeBumpTransactionInnerTx_a[] = {{2, "tx", &T_TransactionV1Envelope}};
+static const xdr_arm T_FeeBumpTransactionInnerTx_a[] = {{.value = 2, .name = "tx", .type = &T_TransactionV1Envelope}};
 static const scp_xdr_type T_FeeBumpTransactionInnerTx = {.name = "FeeBumpTransactionInnerTx", .kind = XK_UNION, .arms = T_FeeBumpTransactionInnerTx_a, .count = 1};
-static const xdr_arm T_FeeBumpTransactionExt_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_FeeBumpTransactionExt_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_FeeBumpTransactionExt = {.name = "FeeBumpTransactionExt", .kind = XK_UNION, .arms = T_FeeBumpTransactionExt_a, .count = 1};
-static const xdr_field T_FeeBumpTransaction_f[] = {{"fee_source", &T_MuxedAccount}, {"fee", &T_I64}, {"inner_tx", &T_FeeBumpTransactionInnerTx}, {"ext", &T_FeeBumpTransactionExt}};
+static const xdr_field T_FeeBumpTransaction_f[] = {{.name = "fee_source", .type = &T_MuxedAccount}, {.name = "fee", .type = &T_I64}, {.name = "inner_tx", .type = &T_FeeBumpTransactionInnerTx}, {.name = "ext", .type = &T_FeeBumpTransactionExt}};
 static const scp_xdr_type T_FeeBumpTransaction = {.name = "FeeBumpTransaction", .kind = XK_STRUCT, .fields = T_FeeBumpTransaction_f, .count = 4};
 static const scp_xdr_type T_FeeBumpTransactionEnvelopeSignatures_50 = {.name = "FeeBumpTransactionEnvelopeSignatures_50", .kind = XK_ARRAY, .n = 20, .elem = &T_DecoratedSignature};
-static const xdr_field T_FeeBumpTransactionEnvelope_f[] = {{"tx", &T_FeeBumpTransaction}, {"signatures", &T_FeeBumpTransactionEnvelopeSignatures_50}};
+static const xdr_field T_FeeBumpTransactionEnvelope_f[] = {{.name = "tx", .type = &T_FeeBumpTransaction}, {.name = "signatures", .type = &T_FeeBumpTransactionEnvelopeSignatures_50}};
 static const scp_xdr_type T_FeeBumpTransactionEnvelope = {.name = "FeeBumpTransactionEnvelope", .kind = XK_STRUCT, .fields = T_FeeBumpTransactionEnvelope_f, .count = 2};
-static const xdr_arm T_TransactionEnvelope_a[] = {{0, "tx_v0", &T_TransactionV0Envelope}, {2, "tx", &T_TransactionV1Envelope}, {5, "tx_fee_bump", &T_FeeBumpTransactionEnvelope}};
+static const xdr_arm T_TransactionEnvelope_a[] = {{.value = 0, .name = "tx_v0", .type = &T_TransactionV0Envelope}, {.value = 2, .name = "tx", .type = &T_TransactionV1Envelope}, {.value = 5, .name = "tx_fee_bump", .type = &T_FeeBumpTransactionEnvelope}};
 static const scp_xdr_type T_TransactionEnvelope = {.name = "TransactionEnvelope", .kind = XK_UNION, .arms = T_TransactionEnvelope_a, .count = 3};
-static const xdr_arm T_LedgerEntryChange_a[] = {{0, "created", &T_LedgerEntry}, {1, "updated", &T_LedgerEntry}, {2, "removed", &T_LedgerKey}, {3, "state", &T_LedgerEntry}, {4, "restored", &T_LedgerEntry}};
+static const xdr_arm T_LedgerEntryChange_a[] = {{.value = 0, .name = "created", .type = &T_LedgerEntry}, {.value = 1, .name = "updated", .type = &T_LedgerEntry}, {.value = 2, .name = "removed", .type = &T_LedgerKey}, {.value = 3, .name = "state", .type = &T_LedgerEntry}, {.value = 4, .name = "restored", .type = &T_LedgerEntry}};
 static const scp_xdr_type T_LedgerEntryChange = {.name = "LedgerEntryChange", .kind = XK_UNION, .arms = T_LedgerEntryChange_a, .count = 5};
 static const scp_xdr_type T_LedgerEntryChanges = {.name = "LedgerEntryChanges", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_LedgerEntryChange};
-static const xdr_field T_OperationMeta_f[] = {{"changes", &T_LedgerEntryChanges}};
+static const xdr_field T_OperationMeta_f[] = {{.name = "changes", .type = &T_LedgerEntryChanges}};
 static const scp_xdr_type T_OperationMeta = {.name = "OperationMeta", .kind = XK_STRUCT, .fields = T_OperationMeta_f, .count = 1};
 static const scp_xdr_type T_TransactionMetaOperations_51 = {.name = "TransactionMetaOperations_51", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationMeta};
 static const scp_xdr_type T_TransactionMetaV1Operations_53 = {.name = "TransactionMetaV1Operations_53", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationMeta};
-static const xdr_field T_TransactionMetaV1_f[] = {{"tx_changes", &T_LedgerEntryChanges}, {"operations", &T_TransactionMetaV1Operations_53}};
+static const xdr_field T_TransactionMetaV1_f[] = {{.name = "tx_changes", .type = &T_LedgerEntryChanges}, {.name = "operations", .type = &T_TransactionMetaV1Operations_53}};
 static const scp_xdr_type T_TransactionMetaV1 = {.name = "TransactionMetaV1", .kind = XK_STRUCT, .fields = T_TransactionMetaV1_f, .count = 2};
 static const scp_xdr_type T_TransactionMetaV2Operations_54 = {.name = "TransactionMetaV2Operations_54", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationMeta};
-static const xdr_field T_TransactionMetaV2_f[] = {{"tx_changes_before", &T_LedgerEntryChanges}, {"operations", &T_TransactionMetaV2Operations_54}, {"tx_changes_after", &T_LedgerEntryChanges}};
+static const xdr_field T_TransactionMetaV2_f[] = {{.name = "tx_changes_before", .type = &T_LedgerEntryChanges}, {.name = "operations", .type = &T_TransactionMetaV2Operations_54}, {.name = "tx_changes_after", .type = &T_LedgerEntryChanges}};
 static const scp_xdr_type T_TransactionMetaV2 = {.name = "TransactionMetaV2", .kind = XK_STRUCT, .fields = T_TransactionMetaV2_f, .count = 3};
 static const scp_xdr_type T_TransactionMetaV3Operations_55 = {.name = "TransactionMetaV3Operations_55", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationMeta};
-static const xdr_field T_SorobanTransactionMetaExtV1_f[] = {{"ext", &T_ExtensionPoint}, {"total_non_refundable_resource_fee_charged", &T_I64}, {"total_refundable_resource_fee_charged", &T_I64}, {"rent_fee_charged", &T_I64}};
+static const xdr_field T_SorobanTransactionMetaExtV1_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "total_non_refundable_resource_fee_charged", .type = &T_I64}, {.name = "total_refundable_resource_fee_charged", .type = &T_I64}, {.name = "rent_fee_charged", .type = &T_I64}};
 static const scp_xdr_type T_SorobanTransactionMetaExtV1 = {.name = "SorobanTransactionMetaExtV1", .kind = XK_STRUCT, .fields = T_SorobanTransactionMetaExtV1_f, .count = 4};
-static const xdr_arm T_SorobanTransactionMetaExt_a[] = {{0, "v0", NULL}, {1, "v1", &T_SorobanTransactionMetaExtV1}};
+static const xdr_arm T_SorobanTransactionMetaExt_a[] = {{.value = 0, .name = "v0", .type = NULL}, {.value = 1, .name = "v1", .type = &T_SorobanTransactionMetaExtV1}};
 static const scp_xdr_type T_SorobanTransactionMetaExt = {.name = "SorobanTransactionMetaExt", .kind = XK_UNION, .arms = T_SorobanTransactionMetaExt_a, .count = 2};
 static const scp_xdr_type T_ContractEventContractId_58 = {.name = "ContractEventContractId_58", .kind = XK_OPTION, .n = 0, .elem = &T_Hash};
-static const xdr_arm T_ContractEventType_a[] = {{0, "system", NULL}, {1, "contract", NULL}, {2, "diagnostic", NULL}};
+static const xdr_arm T_ContractEventType_a[] = {{.value = 0, .name = "system", .type = NULL}, {.value = 1, .name = "contract", .type = NULL}, {.value = 2, .name = "diagnostic", .type = NULL}};
 static const scp_xdr_type T_ContractEventType = {.name = "ContractEventType", .kind = XK_ENUM, .arms = T_ContractEventType_a, .count = 3};
 static const scp_xdr_type T_ContractEventV0Topics_59 = {.name = "ContractEventV0Topics_59", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ScVal};
-static const xdr_field T_ContractEventV0_f[] = {{"topics", &T_ContractEventV0Topics_59}, {"data", &T_ScVal}};
+static const xdr_field T_ContractEventV0_f[] = {{.name = "topics", .type = &T_ContractEventV0Topics_59}, {.name = "data", .type = &T_ScVal}};
 static const scp_xdr_type T_ContractEventV0 = {.name = "ContractEventV0", .kind = XK_STRUCT, .fields = T_ContractEventV0_f, .count = 2};
-static const xdr_arm T_ContractEventBody_a[] = {{0, "v0", &T_ContractEventV0}};
+static const xdr_arm T_ContractEventBody_a[] = {{.value = 0, .name = "v0", .type = &T_ContractEventV0}};
 static const scp_xdr_type T_ContractEventBody = {.name = "ContractEventBody", .kind = XK_UNION, .arms = T_ContractEventBody_a, .count = 1};
-static const xdr_field T_ContractEvent_f[] = {{"ext", &T_ExtensionPoint}, {"contract_id", &T_ContractEventContractId_58}, {"type", &T_ContractEventType}, {"body", &T_ContractEventBody}};
+static const xdr_field T_ContractEvent_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "contract_id", .type = &T_ContractEventContractId_58}, {.name = "type", .type = &T_ContractEventType}, {.name = "body", .type = &T_ContractEventBody}};
 static const scp_xdr_type T_ContractEvent = {.name = "ContractEvent", .kind = XK_STRUCT, .fields = T_ContractEvent_f, .count = 4};
 static const scp_xdr_type T_SorobanTransactionMetaEvents_57 = {.name = "SorobanTransactionMetaEvents_57", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ContractEvent};
-static const xdr_field T_DiagnosticEvent_f[] = {{"in_successful_contract_call", &T_Bool}, {"event", &T_ContractEvent}};
+static const xdr_field T_DiagnosticEvent_f[] = {{.name = "in_successful_contract_call", .type = &T_Bool}, {.name = "event", .type = &T_ContractEvent}};
 static const scp_xdr_type T_DiagnosticEvent = {.name = "DiagnosticEvent", .kind = XK_STRUCT, .fields = T_DiagnosticEvent_f, .count = 2};
 static const scp_xdr_type T_SorobanTransactionMetaDiagnosticEvents_60 = {.name = "SorobanTransactionMetaDiagnosticEvents_60", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_DiagnosticEvent};
-static const xdr_field T_SorobanTransactionMeta_f[] = {{"ext", &T_SorobanTransactionMetaExt}, {"events", &T_SorobanTransactionMetaEvents_57}, {"return_value", &T_ScVal}, {"diagnostic_events", &T_SorobanTransactionMetaDiagnosticEvents_60}};
+static const xdr_field T_SorobanTransactionMeta_f[] = {{.name = "ext", .type = &T_SorobanTransactionMetaExt}, {.name = "events", .type = &T_SorobanTransactionMetaEvents_57}, {.name = "return_value", .type = &T_ScVal}, {.name = "diagnostic_events", .type = &T_SorobanTransactionMetaDiagnosticEvents_60}};
 static const scp_xdr_type T_SorobanTransactionMeta = {.name = "SorobanTransactionMeta", .kind = XK_STRUCT, .fields = T_SorobanTransactionMeta_f, .count = 4};
 static const scp_xdr_type T_TransactionMetaV3SorobanMeta_56 = {.name = "TransactionMetaV3SorobanMeta_56", .kind = XK_OPTION, .n = 0, .elem = &T_SorobanTransactionMeta};
-static const xdr_field T_TransactionMetaV3_f[] = {{"ext", &T_ExtensionPoint}, {"tx_changes_before", &T_LedgerEntryChanges}, {"operations", &T_TransactionMetaV3Operations_55}, {"tx_changes_after", &T_LedgerEntryChanges}, {"soroban_meta", &T_TransactionMetaV3SorobanMeta_56}};
+static const xdr_field T_TransactionMetaV3_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "tx_changes_before", .type = &T_LedgerEntryChanges}, {.name = "operations", .type = &T_TransactionMetaV3Operations_55}, {.name = "tx_changes_after", .type = &T_LedgerEntryChanges}, {.name = "soroban_meta", .type = &T_TransactionMetaV3SorobanMeta_56}};
 static const scp_xdr_type T_TransactionMetaV3 = {.name = "TransactionMetaV3", .kind = XK_STRUCT, .fields = T_TransactionMetaV3_f, .count = 5};
 static const scp_xdr_type T_OperationMetaV2Events_62 = {.name = "OperationMetaV2Events_62", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_ContractEvent};
-static const xdr_field T_OperationMetaV2_f[] = {{"ext", &T_ExtensionPoint}, {"changes", &T_LedgerEntryChanges}, {"events", &T_OperationMetaV2Events_62}};
+static const xdr_field T_OperationMetaV2_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "changes", .type = &T_LedgerEntryChanges}, {.name = "events", .type = &T_OperationMetaV2Events_62}};
 static const scp_xdr_type T_OperationMetaV2 = {.name = "OperationMetaV2", .kind = XK_STRUCT, .fields = T_OperationMetaV2_f, .count = 3};
 static const scp_xdr_type T_TransactionMetaV4Operations_61 = {.name = "TransactionMetaV4Operations_61", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationMetaV2};
 static const scp_xdr_type T_SorobanTransactionMetaV2ReturnValue_64 = {.name = "SorobanTransactionMetaV2ReturnValue_64", .kind = XK_OPTION, .n = 0, .elem = &T_ScVal};
-static const xdr_field T_SorobanTransactionMetaV2_f[] = {{"ext", &T_SorobanTransactionMetaExt}, {"return_value", &T_SorobanTransactionMetaV2ReturnValue_64}};
+static const xdr_field T_SorobanTransactionMetaV2_f[] = {{.name = "ext", .type = &T_SorobanTransactionMetaExt}, {.name = "return_value", .type = &T_SorobanTransactionMetaV2ReturnValue_64}};
 static const scp_xdr_type T_SorobanTransactionMetaV2 = {.name = "SorobanTransactionMetaV2", .kind = XK_STRUCT, .fields = T_SorobanTransactionMetaV2_f, .count = 2};
 static const scp_xdr_type T_TransactionMetaV4SorobanMeta_63 = {.name = "TransactionMetaV4SorobanMeta_63", .kind = XK_OPTION, .n = 0, .elem = &T_SorobanTransactionMetaV2};
-static const xdr_arm T_TransactionEventStage_a[] = {{0, "before_all_txs", NULL}, {1, "after_tx", NULL}, {2, "after_all_txs", NULL}};
+static const xdr_arm T_TransactionEventStage_a[] = {{.value = 0, .name = "before_all_txs", .type = NULL}, {.value = 1, .name = "after_tx", .type = NULL}, {.value = 2, .name = "after_all_txs", .type = NULL}};
 static const scp_xdr_type T_TransactionEventStage = {.name = "TransactionEventStage", .kind = XK_ENUM, .arms = T_TransactionEventStage_a, .count = 3};
-static const xdr_field T_TransactionEvent_f[] = {{"stage", &T_TransactionEventStage}, {"event", &T_ContractEvent}};
+static const xdr_field T_TransactionEvent_f[] = {{.name = "stage", .type = &T_TransactionEventStage}, {.name = "event", .type = &T_ContractEvent}};
 static const scp_xdr_type T_TransactionEvent = {.name = "TransactionEvent", .kind = XK_STRUCT, .fields = T_TransactionEvent_f, .count = 2};
 static const scp_xdr_type T_TransactionMetaV4Events_65 = {.name = "TransactionMetaV4Events_65", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_TransactionEvent};
 static const scp_xdr_type T_TransactionMetaV4DiagnosticEvents_66 = {.name = "TransactionMetaV4DiagnosticEvents_66", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_DiagnosticEvent};
-static const xdr_field T_TransactionMetaV4_f[] = {{"ext", &T_ExtensionPoint}, {"tx_changes_before", &T_LedgerEntryChanges}, {"operations", &T_TransactionMetaV4Operations_61}, {"tx_changes_after", &T_LedgerEntryChanges}, {"soroban_meta", &T_TransactionMetaV4SorobanMeta_63}, {"events", &T_TransactionMetaV4Events_65}, {"diagnostic_events", &T_TransactionMetaV4DiagnosticEvents_66}};
+static const xdr_field T_TransactionMetaV4_f[] = {{.name = "ext", .type = &T_ExtensionPoint}, {.name = "tx_changes_before", .type = &T_LedgerEntryChanges}, {.name = "operations", .type = &T_TransactionMetaV4Operations_61}, {.name = "tx_changes_after", .type = &T_LedgerEntryChanges}, {.name = "soroban_meta", .type = &T_TransactionMetaV4SorobanMeta_63}, {.name = "events", .type = &T_TransactionMetaV4Events_65}, {.name = "diagnostic_events", .type = &T_TransactionMetaV4DiagnosticEvents_66}};
 static const scp_xdr_type T_TransactionMetaV4 = {.name = "TransactionMetaV4", .kind = XK_STRUCT, .fields = T_TransactionMetaV4_f, .count = 7};
-static const xdr_arm T_TransactionMeta_a[] = {{0, "v0", &T_TransactionMetaOperations_51}, {1, "v1", &T_TransactionMetaV1}, {2, "v2", &T_TransactionMetaV2}, {3, "v3", &T_TransactionMetaV3}, {4, "v4", &T_TransactionMetaV4}};
+static const xdr_arm T_TransactionMeta_a[] = {{.value = 0, .name = "v0", .type = &T_TransactionMetaOperations_51}, {.value = 1, .name = "v1", .type = &T_TransactionMetaV1}, {.value = 2, .name = "v2", .type = &T_TransactionMetaV2}, {.value = 3, .name = "v3", .type = &T_TransactionMetaV3}, {.value = 4, .name = "v4", .type = &T_TransactionMetaV4}};
 static const scp_xdr_type T_TransactionMeta = {.name = "TransactionMeta", .kind = XK_UNION, .arms = T_TransactionMeta_a, .count = 5};
-static const xdr_arm T_InvokeHostFunctionResult_a[] = {{0, "success", &T_Hash}, {-1, "malformed", NULL}, {-2, "trapped", NULL}, {-3, "resource_limit_exceeded", NULL}, {-4, "entry_archived", NULL}, {-5, "insufficient_refundable_fee", NULL}};
+static const xdr_arm T_InvokeHostFunctionResult_a[] = {{.value = 0, .name = "success", .type = &T_Hash}, {.value = -1, .name = "malformed", .type = NULL}, {.value = -2, .name = "trapped", .type = NULL}, {.value = -3, .name = "resource_limit_exceeded", .type = NULL}, {.value = -4, .name = "entry_archived", .type = NULL}, {.value = -5, .name = "insufficient_refundable_fee", .type = NULL}};
 static const scp_xdr_type T_InvokeHostFunctionResult = {.name = "InvokeHostFunctionResult", .kind = XK_UNION, .arms = T_InvokeHostFunctionResult_a, .count = 6};
-static const xdr_arm T_ExtendFootprintTtlResult_a[] = {{0, "success", NULL}, {-1, "malformed", NULL}, {-2, "resource_limit_exceeded", NULL}, {-3, "insufficient_refundable_fee", NULL}};
+static const xdr_arm T_ExtendFootprintTtlResult_a[] = {{.value = 0, .name = "success", .type = NULL}, {.value = -1, .name = "malformed", .type = NULL}, {.value = -2, .name = "resource_limit_exceeded", .type = NULL}, {.value = -3, .name = "insufficient_refundable_fee", .type = NULL}};
 static const scp_xdr_type T_ExtendFootprintTtlResult = {.name = "ExtendFootprintTtlResult", .kind = XK_UNION, .arms = T_ExtendFootprintTtlResult_a, .count = 4};
-static const xdr_arm T_RestoreFootprintResult_a[] = {{0, "success", NULL}, {-1, "malformed", NULL}, {-2, "resource_limit_exceeded", NULL}, {-3, "insufficient_refundable_fee", NULL}};
+static const xdr_arm T_RestoreFootprintResult_a[] = {{.value = 0, .name = "success", .type = NULL}, {.value = -1, .name = "malformed", .type = NULL}, {.value = -2, .name = "resource_limit_exceeded", .type = NULL}, {.value = -3, .name = "insufficient_refundable_fee", .type = NULL}};
 static const scp_xdr_type T_RestoreFootprintResult = {.name = "RestoreFootprintResult", .kind = XK_UNION, .arms = T_RestoreFootprintResult_a, .count = 4};
-static const xdr_arm T_OperationResultTr_a[] = {{0, "create_account", &T_None}, {1, "payment", &T_None}, {2, "path_payment_strict_receive", &T_None}, {3, "manage_sell_offer", &T_None}, {4, "create_passive_sell_offer", &T_None}, {5, "set_options", &T_None}, {6, "change_trust", &T_None}, {7, "allow_trust", &T_None}, {8, "account_merge", &T_None}, {9, "inflation", &T_None}, {10, "manage_data", &T_None}, {11, "bump_sequence", &T_None}, {12, "manage_buy_offer", &T_None}, {13, "path_payment_strict_send", &T_None}, {14, "create_claimable_balance", &T_None}, {15, "claim_claimable_balance", &T_None}, {16, "begin_sponsoring_future_reserves", &T_None}, {17, "end_sponsoring_future_reserves", &T_None}, {18, "revoke_sponsorship", &T_None}, {19, "clawback", &T_None}, {20, "clawback_claimable_balance", &T_None}, {21, "set_trust_line_flags", &T_None}, {22, "liquidity_pool_deposit", &T_None}, {23, "liquidity_pool_withdraw", &T_None}, {24, "invoke_host_function", &T_InvokeHostFunctionResult}, {25, "extend_footprint_ttl", &T_ExtendFootprintTtlResult}, {26, "restore_footprint", &T_RestoreFootprintResult}};
+static const xdr_arm T_OperationResultTr_a[] = {{.value = 0, .name = "create_account", .type = &T_None}, {.value = 1, .name = "payment", .type = &T_None}, {.value = 2, .name = "path_payment_strict_receive", .type = &T_None}, {.value = 3, .name = "manage_sell_offer", .type = &T_None}, {.value = 4, .name = "create_passive_sell_offer", .type = &T_None}, {.value = 5, .name = "set_options", .type = &T_None}, {.value = 6, .name = "change_trust", .type = &T_None}, {.value = 7, .name = "allow_trust", .type = &T_None}, {.value = 8, .name = "account_merge", .type = &T_None}, {.value = 9, .name = "inflation", .type = &T_None}, {.value = 10, .name = "manage_data", .type = &T_None}, {.value = 11, .name = "bump_sequence", .type = &T_None}, {.value = 12, .name = "manage_buy_offer", .type = &T_None}, {.value = 13, .name = "path_payment_strict_send", .type = &T_None}, {.value = 14, .name = "create_claimable_balance", .type = &T_None}, {.value = 15, .name = "claim_claimable_balance", .type = &T_None}, {.value = 16, .name = "begin_sponsoring_future_reserves", .type = &T_None}, {.value = 17, .name = "end_sponsoring_future_reserves", .type = &T_None}, {.value = 18, .name = "revoke_sponsorship", .type = &T_None}, {.value = 19, .name = "clawback", .type = &T_None}, {.value = 20, .name = "clawback_claimable_balance", .type = &T_None}, {.value = 21, .name = "set_trust_line_flags", .type = &T_None}, {.value = 22, .name = "liquidity_pool_deposit", .type = &T_None}, {.value = 23, .name = "liquidity_pool_withdraw", .type = &T_None}, {.value = 24, .name = "invoke_host_function", .type = &T_InvokeHostFunctionResult}, {.value = 25, .name = "extend_footprint_ttl", .type = &T_ExtendFootprintTtlResult}, {.value = 26, .name = "restore_footprint", .type = &T_RestoreFootprintResult}};
 static const scp_xdr_type T_OperationResultTr = {.name = "OperationResultTr", .kind = XK_UNION, .arms = T_OperationResultTr_a, .count = 27};
-static const xdr_arm T_OperationResult_a[] = {{0, "op_inner", &T_OperationResultTr}, {-1, "op_bad_auth", NULL}, {-2, "op_no_account", NULL}, {-3, "op_not_supported", NULL}, {-4, "op_too_many_subentries", NULL}, {-5, "op_exceeded_work_limit", NULL}, {-6, "op_too_many_sponsoring", NULL}};
+static const xdr_arm T_OperationResult_a[] = {{.value = 0, .name = "op_inner", .type = &T_OperationResultTr}, {.value = -1, .name = "op_bad_auth", .type = NULL}, {.value = -2, .name = "op_no_account", .type = NULL}, {.value = -3, .name = "op_not_supported", .type = NULL}, {.value = -4, .name = "op_too_many_subentries", .type = NULL}, {.value = -5, .name = "op_exceeded_work_limit", .type = NULL}, {.value = -6, .name = "op_too_many_sponsoring", .type = NULL}};
 static const scp_xdr_type T_OperationResult = {.name = "OperationResult", .kind = XK_UNION, .arms = T_OperationResult_a, .count = 7};
 static const scp_xdr_type T_InnerTransactionResultResultResults_67 = {.name = "InnerTransactionResultResultResults_67", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationResult};
 static const scp_xdr_type T_InnerTransactionResultResultResults_68 = {.name = "InnerTransactionResultResultResults_68", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationResult};
-static const xdr_arm T_InnerTransactionResultResult_a[] = {{0, "tx_success", &T_InnerTransactionResultResultResults_67}, {-1, "tx_failed", &T_InnerTransactionResultResultResults_68}, {-2, "tx_too_early", NULL}, {-3, "tx_too_late", NULL}, {-4, "tx_missing_operation", NULL}, {-5, "tx_bad_seq", NULL}, {-6, "tx_bad_auth", NULL}, {-7, "tx_insufficient_balance", NULL}, {-8, "tx_no_account", NULL}, {-9, "tx_insufficient_fee", NULL}, {-10, "tx_bad_auth_extra", NULL}, {-11, "tx_internal_error", NULL}, {-12, "tx_not_supported", NULL}, {-14, "tx_bad_sponsorship", NULL}, {-15, "tx_bad_min_seq_age_or_gap", NULL}, {-16, "tx_malformed", NULL}, {-17, "tx_soroban_invalid", NULL}, {-18, "tx_frozen_key_accessed", NULL}};
+static const xdr_arm T_InnerTransactionResultResult_a[] = {{.value = 0, .name = "tx_success", .type = &T_InnerTransactionResultResultResults_67}, {.value = -1, .name = "tx_failed", .type = &T_InnerTransactionResultResultResults_68}, {.value = -2, .name = "tx_too_early", .type = NULL}, {.value = -3, .name = "tx_too_late", .type = NULL}, {.value = -4, .name = "tx_missing_operation", .type = NULL}, {.value = -5, .name = "tx_bad_seq", .type = NULL}, {.value = -6, .name = "tx_bad_auth", .type = NULL}, {.value = -7, .name = "tx_insufficient_balance", .type = NULL}, {.value = -8, .name = "tx_no_account", .type = NULL}, {.value = -9, .name = "tx_insufficient_fee", .type = NULL}, {.value = -10, .name = "tx_bad_auth_extra", .type = NULL}, {.value = -11, .name = "tx_internal_error", .type = NULL}, {.value = -12, .name = "tx_not_supported", .type = NULL}, {.value = -14, .name = "tx_bad_sponsorship", .type = NULL}, {.value = -15, .name = "tx_bad_min_seq_age_or_gap", .type = NULL}, {.value = -16, .name = "tx_malformed", .type = NULL}, {.value = -17, .name = "tx_soroban_invalid", .type = NULL}, {.value = -18, .name = "tx_frozen_key_accessed", .type = NULL}};
 static const scp_xdr_type T_InnerTransactionResultResult = {.name = "InnerTransactionResultResult", .kind = XK_UNION, .arms = T_InnerTransactionResultResult_a, .count = 18};
-static const xdr_arm T_InnerTransactionResultExt_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_InnerTransactionResultExt_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_InnerTransactionResultExt = {.name = "InnerTransactionResultExt", .kind = XK_UNION, .arms = T_InnerTransactionResultExt_a, .count = 1};
-static const xdr_field T_InnerTransactionResult_f[] = {{"fee_charged", &T_I64}, {"result", &T_InnerTransactionResultResult}, {"ext", &T_InnerTransactionResultExt}};
+static const xdr_field T_InnerTransactionResult_f[] = {{.name = "fee_charged", .type = &T_I64}, {.name = "result", .type = &T_InnerTransactionResultResult}, {.name = "ext", .type = &T_InnerTransactionResultExt}};
 static const scp_xdr_type T_InnerTransactionResult = {.name = "InnerTransactionResult", .kind = XK_STRUCT, .fields = T_InnerTransactionResult_f, .count = 3};
-static const xdr_field T_InnerTransactionResultPair_f[] = {{"transaction_hash", &T_Hash}, {"result", &T_InnerTransactionResult}};
+static const xdr_field T_InnerTransactionResultPair_f[] = {{.name = "transaction_hash", .type = &T_Hash}, {.name = "result", .type = &T_InnerTransactionResult}};
 static const scp_xdr_type T_InnerTransactionResultPair = {.name = "InnerTransactionResultPair", .kind = XK_STRUCT, .fields = T_InnerTransactionResultPair_f, .count = 2};
 static const scp_xdr_type T_TransactionResultResultResults_69 = {.name = "TransactionResultResultResults_69", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationResult};
 static const scp_xdr_type T_TransactionResultResultResults_70 = {.name = "TransactionResultResultResults_70", .kind = XK_ARRAY, .n = UINT32_MAX, .elem = &T_OperationResult};
-static const xdr_arm T_TransactionResultResult_a[] = {{1, "tx_fee_bump_inner_success", &T_InnerTransactionResultPair}, {-13, "tx_fee_bump_inner_failed", &T_InnerTransactionResultPair}, {0, "tx_success", &T_TransactionResultResultResults_69}, {-1, "tx_failed", &T_TransactionResultResultResults_70}, {-2, "tx_too_early", NULL}, {-3, "tx_too_late", NULL}, {-4, "tx_missing_operation", NULL}, {-5, "tx_bad_seq", NULL}, {-6, "tx_bad_auth", NULL}, {-7, "tx_insufficient_balance", NULL}, {-8, "tx_no_account", NULL}, {-9, "tx_insufficient_fee", NULL}, {-10, "tx_bad_auth_extra", NULL}, {-11, "tx_internal_error", NULL}, {-12, "tx_not_supported", NULL}, {-14, "tx_bad_sponsorship", NULL}, {-15, "tx_bad_min_seq_age_or_gap", NULL}, {-16, "tx_malformed", NULL}, {-17, "tx_soroban_invalid", NULL}, {-18, "tx_frozen_key_accessed", NULL}};
+static const xdr_arm T_TransactionResultResult_a[] = {{.value = 1, .name = "tx_fee_bump_inner_success", .type = &T_InnerTransactionResultPair}, {.value = -13, .name = "tx_fee_bump_inner_failed", .type = &T_InnerTransactionResultPair}, {.value = 0, .name = "tx_success", .type = &T_TransactionResultResultResults_69}, {.value = -1, .name = "tx_failed", .type = &T_TransactionResultResultResults_70}, {.value = -2, .name = "tx_too_early", .type = NULL}, {.value = -3, .name = "tx_too_late", .type = NULL}, {.value = -4, .name = "tx_missing_operation", .type = NULL}, {.value = -5, .name = "tx_bad_seq", .type = NULL}, {.value = -6, .name = "tx_bad_auth", .type = NULL}, {.value = -7, .name = "tx_insufficient_balance", .type = NULL}, {.value = -8, .name = "tx_no_account", .type = NULL}, {.value = -9, .name = "tx_insufficient_fee", .type = NULL}, {.value = -10, .name = "tx_bad_auth_extra", .type = NULL}, {.value = -11, .name = "tx_internal_error", .type = NULL}, {.value = -12, .name = "tx_not_supported", .type = NULL}, {.value = -14, .name = "tx_bad_sponsorship", .type = NULL}, {.value = -15, .name = "tx_bad_min_seq_age_or_gap", .type = NULL}, {.value = -16, .name = "tx_malformed", .type = NULL}, {.value = -17, .name = "tx_soroban_invalid", .type = NULL}, {.value = -18, .name = "tx_frozen_key_accessed", .type = NULL}};
 static const scp_xdr_type T_TransactionResultResult = {.name = "TransactionResultResult", .kind = XK_UNION, .arms = T_TransactionResultResult_a, .count = 20};
-static const xdr_arm T_TransactionResultExt_a[] = {{0, "v0", NULL}};
+static const xdr_arm T_TransactionResultExt_a[] = {{.value = 0, .name = "v0", .type = NULL}};
 static const scp_xdr_type T_TransactionResultExt = {.name = "TransactionResultExt", .kind = XK_UNION, .arms = T_TransactionResultExt_a, .count = 1};
-static const xdr_field T_TransactionResult_f[] = {{"fee_charged", &T_I64}, {"result", &T_TransactionResultResult}, {"ext", &T_TransactionResultExt}};
+static const xdr_field T_TransactionResult_f[] = {{.name = "fee_charged", .type = &T_I64}, {.name = "result", .type = &T_TransactionResultResult}, {.name = "ext", .type = &T_TransactionResultExt}};
 static const scp_xdr_type T_TransactionResult = {.name = "TransactionResult", .kind = XK_STRUCT, .fields = T_TransactionResult_f, .count = 3};
 
 const scp_xdr_named scp_xdr_types[] = {
-  {"AccountEntry", &T_AccountEntry},
-  {"AccountEntryExt", &T_AccountEntryExt},
-  {"AccountEntryExtensionV1", &T_AccountEntryExtensionV1},
-  {"AccountEntryExtensionV1Ext", &T_AccountEntryExtensionV1Ext},
-  {"AccountEntryExtensionV2", &T_AccountEntryExtensionV2},
-  {"AccountEntryExtensionV2Ext", &T_AccountEntryExtensionV2Ext},
-  {"AccountEntryExtensionV3", &T_AccountEntryExtensionV3},
-  {"AccountId", &T_PublicKey},
-  {"AlphaNum12", &T_AlphaNum12},
-  {"AlphaNum4", &T_AlphaNum4},
-  {"Asset", &T_Asset},
-  {"AssetCode12", &T_AssetCode12},
-  {"AssetCode4", &T_AssetCode4},
-  {"ConfigSettingContractBandwidthV0", &T_ConfigSettingContractBandwidthV0},
-  {"ConfigSettingContractComputeV0", &T_ConfigSettingContractComputeV0},
-  {"ConfigSettingContractEventsV0", &T_ConfigSettingContractEventsV0},
-  {"ConfigSettingContractExecutionLanesV0", &T_ConfigSettingContractExecutionLanesV0},
-  {"ConfigSettingContractHistoricalDataV0", &T_ConfigSettingContractHistoricalDataV0},
-  {"ConfigSettingContractLedgerCostExtV0", &T_ConfigSettingContractLedgerCostExtV0},
-  {"ConfigSettingContractLedgerCostV0", &T_ConfigSettingContractLedgerCostV0},
-  {"ConfigSettingContractParallelComputeV0", &T_ConfigSettingContractParallelComputeV0},
-  {"ConfigSettingEntry", &T_ConfigSettingEntry},
-  {"ConfigSettingId", &T_ConfigSettingId},
-  {"ConfigSettingScpTiming", &T_ConfigSettingScpTiming},
-  {"ContractCodeCostInputs", &T_ContractCodeCostInputs},
-  {"ContractCodeEntry", &T_ContractCodeEntry},
-  {"ContractCodeEntryExt", &T_ContractCodeEntryExt},
-  {"ContractCodeEntryV1", &T_ContractCodeEntryV1},
-  {"ContractCostParamEntry", &T_ContractCostParamEntry},
-  {"ContractCostParams", &T_ContractCostParams},
-  {"ContractDataDurability", &T_ContractDataDurability},
-  {"ContractDataEntry", &T_ContractDataEntry},
-  {"ContractEvent", &T_ContractEvent},
-  {"ContractEventBody", &T_ContractEventBody},
-  {"ContractEventType", &T_ContractEventType},
-  {"ContractEventV0", &T_ContractEventV0},
-  {"ContractExecutable", &T_ContractExecutable},
-  {"ContractId", &T_Hash},
-  {"ContractIdPreimage", &T_ContractIdPreimage},
-  {"ContractIdPreimageFromAddress", &T_ContractIdPreimageFromAddress},
-  {"CreateContractArgs", &T_CreateContractArgs},
-  {"CreateContractArgsV2", &T_CreateContractArgsV2},
-  {"DecoratedSignature", &T_DecoratedSignature},
-  {"DiagnosticEvent", &T_DiagnosticEvent},
-  {"Duration", &T_U64},
-  {"EncodedLedgerKey", &T_EncodedLedgerKey},
-  {"EvictionIterator", &T_EvictionIterator},
-  {"ExtendFootprintTtlOp", &T_ExtendFootprintTtlOp},
-  {"ExtendFootprintTtlResult", &T_ExtendFootprintTtlResult},
-  {"ExtensionPoint", &T_ExtensionPoint},
-  {"FeeBumpTransaction", &T_FeeBumpTransaction},
-  {"FeeBumpTransactionEnvelope", &T_FeeBumpTransactionEnvelope},
-  {"FeeBumpTransactionExt", &T_FeeBumpTransactionExt},
-  {"FeeBumpTransactionInnerTx", &T_FeeBumpTransactionInnerTx},
-  {"FreezeBypassTxs", &T_FreezeBypassTxs},
-  {"FreezeBypassTxsDelta", &T_FreezeBypassTxsDelta},
-  {"FrozenLedgerKeys", &T_FrozenLedgerKeys},
-  {"FrozenLedgerKeysDelta", &T_FrozenLedgerKeysDelta},
-  {"Hash", &T_Hash},
-  {"HostFunction", &T_HostFunction},
-  {"InnerTransactionResult", &T_InnerTransactionResult},
-  {"InnerTransactionResultExt", &T_InnerTransactionResultExt},
-  {"InnerTransactionResultPair", &T_InnerTransactionResultPair},
-  {"InnerTransactionResultResult", &T_InnerTransactionResultResult},
-  {"Int128Parts", &T_Int128Parts},
-  {"Int256Parts", &T_Int256Parts},
-  {"Int32", &T_I32},
-  {"Int64", &T_I64},
-  {"InvokeContractArgs", &T_InvokeContractArgs},
-  {"InvokeHostFunctionOp", &T_InvokeHostFunctionOp},
-  {"InvokeHostFunctionResult", &T_InvokeHostFunctionResult},
-  {"LedgerBounds", &T_LedgerBounds},
-  {"LedgerEntry", &T_LedgerEntry},
-  {"LedgerEntryChange", &T_LedgerEntryChange},
-  {"LedgerEntryChanges", &T_LedgerEntryChanges},
-  {"LedgerEntryData", &T_LedgerEntryData},
-  {"LedgerEntryExt", &T_LedgerEntryExt},
-  {"LedgerEntryExtensionV1", &T_LedgerEntryExtensionV1},
-  {"LedgerEntryExtensionV1Ext", &T_LedgerEntryExtensionV1Ext},
-  {"LedgerFootprint", &T_LedgerFootprint},
-  {"LedgerKey", &T_LedgerKey},
-  {"LedgerKeyAccount", &T_LedgerKeyAccount},
-  {"LedgerKeyConfigSetting", &T_LedgerKeyConfigSetting},
-  {"LedgerKeyContractCode", &T_LedgerKeyContractCode},
-  {"LedgerKeyContractData", &T_LedgerKeyContractData},
-  {"LedgerKeyTrustLine", &T_LedgerKeyTrustLine},
-  {"LedgerKeyTtl", &T_LedgerKeyTtl},
-  {"Liabilities", &T_Liabilities},
-  {"Memo", &T_Memo},
-  {"MuxedAccount", &T_MuxedAccount},
-  {"Operation", &T_Operation},
-  {"OperationBody", &T_OperationBody},
-  {"OperationMeta", &T_OperationMeta},
-  {"OperationMetaV2", &T_OperationMetaV2},
-  {"OperationResult", &T_OperationResult},
-  {"OperationResultTr", &T_OperationResultTr},
-  {"PoolId", &T_Hash},
-  {"Preconditions", &T_Preconditions},
-  {"PreconditionsV2", &T_PreconditionsV2},
-  {"PublicKey", &T_PublicKey},
-  {"RestoreFootprintOp", &T_RestoreFootprintOp},
-  {"RestoreFootprintResult", &T_RestoreFootprintResult},
-  {"ScAddress", &T_ScAddress},
-  {"ScBytes", &T_ScBytes},
-  {"ScContractInstance", &T_ScContractInstance},
-  {"ScError", &T_ScError},
-  {"ScErrorCode", &T_ScErrorCode},
-  {"ScMap", &T_ScMap},
-  {"ScMapEntry", &T_ScMapEntry},
-  {"ScNonceKey", &T_ScNonceKey},
-  {"ScString", &T_ScString},
-  {"ScSymbol", &T_ScSymbol},
-  {"ScVal", &T_ScVal},
-  {"ScVec", &T_ScVec},
-  {"SequenceNumber", &T_I64},
-  {"Signature", &T_Signature},
-  {"SignatureHint", &T_SignatureHint},
-  {"Signer", &T_Signer},
-  {"SignerKey", &T_SignerKey},
-  {"SorobanAddressCredentials", &T_SorobanAddressCredentials},
-  {"SorobanAddressCredentialsWithDelegates", &T_SorobanAddressCredentialsWithDelegates},
-  {"SorobanAuthorizationEntry", &T_SorobanAuthorizationEntry},
-  {"SorobanAuthorizedFunction", &T_SorobanAuthorizedFunction},
-  {"SorobanAuthorizedInvocation", &T_SorobanAuthorizedInvocation},
-  {"SorobanCredentials", &T_SorobanCredentials},
-  {"SorobanDelegateSignature", &T_SorobanDelegateSignature},
-  {"SorobanResources", &T_SorobanResources},
-  {"SorobanResourcesExtV0", &T_SorobanResourcesExtV0},
-  {"SorobanTransactionData", &T_SorobanTransactionData},
-  {"SorobanTransactionDataExt", &T_SorobanTransactionDataExt},
-  {"SorobanTransactionMeta", &T_SorobanTransactionMeta},
-  {"SorobanTransactionMetaExt", &T_SorobanTransactionMetaExt},
-  {"SorobanTransactionMetaExtV1", &T_SorobanTransactionMetaExtV1},
-  {"SorobanTransactionMetaV2", &T_SorobanTransactionMetaV2},
-  {"SponsorshipDescriptor", &T_SponsorshipDescriptor},
-  {"StateArchivalSettings", &T_StateArchivalSettings},
-  {"String32", &T_String32},
-  {"Thresholds", &T_Thresholds},
-  {"TimeBounds", &T_TimeBounds},
-  {"TimePoint", &T_U64},
-  {"Transaction", &T_Transaction},
-  {"TransactionEnvelope", &T_TransactionEnvelope},
-  {"TransactionEvent", &T_TransactionEvent},
-  {"TransactionEventStage", &T_TransactionEventStage},
-  {"TransactionExt", &T_TransactionExt},
-  {"TransactionMeta", &T_TransactionMeta},
-  {"TransactionMetaV1", &T_TransactionMetaV1},
-  {"TransactionMetaV2", &T_TransactionMetaV2},
-  {"TransactionMetaV3", &T_TransactionMetaV3},
-  {"TransactionMetaV4", &T_TransactionMetaV4},
-  {"TransactionResult", &T_TransactionResult},
-  {"TransactionResultExt", &T_TransactionResultExt},
-  {"TransactionResultResult", &T_TransactionResultResult},
-  {"TransactionV0", &T_TransactionV0},
-  {"TransactionV0Envelope", &T_TransactionV0Envelope},
-  {"TransactionV0Ext", &T_TransactionV0Ext},
-  {"TransactionV1Envelope", &T_TransactionV1Envelope},
-  {"TrustLineAsset", &T_TrustLineAsset},
-  {"TrustLineEntry", &T_TrustLineEntry},
-  {"TrustLineEntryExt", &T_TrustLineEntryExt},
-  {"TrustLineEntryExtensionV2", &T_TrustLineEntryExtensionV2},
-  {"TrustLineEntryExtensionV2Ext", &T_TrustLineEntryExtensionV2Ext},
-  {"TrustLineEntryV1", &T_TrustLineEntryV1},
-  {"TrustLineEntryV1Ext", &T_TrustLineEntryV1Ext},
-  {"TtlEntry", &T_TtlEntry},
-  {"UInt128Parts", &T_UInt128Parts},
-  {"UInt256Parts", &T_UInt256Parts},
-  {"Uint256", &T_Uint256},
-  {"Uint32", &T_U32},
-  {"Uint64", &T_U64},
-  {NULL, NULL},
+  {.name = "AccountEntry", .type = &T_AccountEntry},
+  {.name = "AccountEntryExt", .type = &T_AccountEntryExt},
+  {.name = "AccountEntryExtensionV1", .type = &T_AccountEntryExtensionV1},
+  {.name = "AccountEntryExtensionV1Ext", .type = &T_AccountEntryExtensionV1Ext},
+  {.name = "AccountEntryExtensionV2", .type = &T_AccountEntryExtensionV2},
+  {.name = "AccountEntryExtensionV2Ext", .type = &T_AccountEntryExtensionV2Ext},
+  {.name = "AccountEntryExtensionV3", .type = &T_AccountEntryExtensionV3},
+  {.name = "AccountId", .type = &T_PublicKey},
+  {.name = "AlphaNum12", .type = &T_AlphaNum12},
+  {.name = "AlphaNum4", .type = &T_AlphaNum4},
+  {.name = "Asset", .type = &T_Asset},
+  {.name = "AssetCode12", .type = &T_AssetCode12},
+  {.name = "AssetCode4", .type = &T_AssetCode4},
+  {.name = "ConfigSettingContractBandwidthV0", .type = &T_ConfigSettingContractBandwidthV0},
+  {.name = "ConfigSettingContractComputeV0", .type = &T_ConfigSettingContractComputeV0},
+  {.name = "ConfigSettingContractEventsV0", .type = &T_ConfigSettingContractEventsV0},
+  {.name = "ConfigSettingContractExecutionLanesV0", .type = &T_ConfigSettingContractExecutionLanesV0},
+  {.name = "ConfigSettingContractHistoricalDataV0", .type = &T_ConfigSettingContractHistoricalDataV0},
+  {.name = "ConfigSettingContractLedgerCostExtV0", .type = &T_ConfigSettingContractLedgerCostExtV0},
+  {.name = "ConfigSettingContractLedgerCostV0", .type = &T_ConfigSettingContractLedgerCostV0},
+  {.name = "ConfigSettingContractParallelComputeV0", .type = &T_ConfigSettingContractParallelComputeV0},
+  {.name = "ConfigSettingEntry", .type = &T_ConfigSettingEntry},
+  {.name = "ConfigSettingId", .type = &T_ConfigSettingId},
+  {.name = "ConfigSettingScpTiming", .type = &T_ConfigSettingScpTiming},
+  {.name = "ContractCodeCostInputs", .type = &T_ContractCodeCostInputs},
+  {.name = "ContractCodeEntry", .type = &T_ContractCodeEntry},
+  {.name = "ContractCodeEntryExt", .type = &T_ContractCodeEntryExt},
+  {.name = "ContractCodeEntryV1", .type = &T_ContractCodeEntryV1},
+  {.name = "ContractCostParamEntry", .type = &T_ContractCostParamEntry},
+  {.name = "ContractCostParams", .type = &T_ContractCostParams},
+  {.name = "ContractDataDurability", .type = &T_ContractDataDurability},
+  {.name = "ContractDataEntry", .type = &T_ContractDataEntry},
+  {.name = "ContractEvent", .type = &T_ContractEvent},
+  {.name = "ContractEventBody", .type = &T_ContractEventBody},
+  {.name = "ContractEventType", .type = &T_ContractEventType},
+  {.name = "ContractEventV0", .type = &T_ContractEventV0},
+  {.name = "ContractExecutable", .type = &T_ContractExecutable},
+  {.name = "ContractId", .type = &T_Hash},
+  {.name = "ContractIdPreimage", .type = &T_ContractIdPreimage},
+  {.name = "ContractIdPreimageFromAddress", .type = &T_ContractIdPreimageFromAddress},
+  {.name = "CreateContractArgs", .type = &T_CreateContractArgs},
+  {.name = "CreateContractArgsV2", .type = &T_CreateContractArgsV2},
+  {.name = "DecoratedSignature", .type = &T_DecoratedSignature},
+  {.name = "DiagnosticEvent", .type = &T_DiagnosticEvent},
+  {.name = "Duration", .type = &T_U64},
+  {.name = "EncodedLedgerKey", .type = &T_EncodedLedgerKey},
+  {.name = "EvictionIterator", .type = &T_EvictionIterator},
+  {.name = "ExtendFootprintTtlOp", .type = &T_ExtendFootprintTtlOp},
+  {.name = "ExtendFootprintTtlResult", .type = &T_ExtendFootprintTtlResult},
+  {.name = "ExtensionPoint", .type = &T_ExtensionPoint},
+  {.name = "FeeBumpTransaction", .type = &T_FeeBumpTransaction},
+  {.name = "FeeBumpTransactionEnvelope", .type = &T_FeeBumpTransactionEnvelope},
+  {.name = "FeeBumpTransactionExt", .type = &T_FeeBumpTransactionExt},
+  {.name = "FeeBumpTransactionInnerTx", .type = &T_FeeBumpTransactionInnerTx},
+  {.name = "FreezeBypassTxs", .type = &T_FreezeBypassTxs},
+  {.name = "FreezeBypassTxsDelta", .type = &T_FreezeBypassTxsDelta},
+  {.name = "FrozenLedgerKeys", .type = &T_FrozenLedgerKeys},
+  {.name = "FrozenLedgerKeysDelta", .type = &T_FrozenLedgerKeysDelta},
+  {.name = "Hash", .type = &T_Hash},
+  {.name = "HostFunction", .type = &T_HostFunction},
+  {.name = "InnerTransactionResult", .type = &T_InnerTransactionResult},
+  {.name = "InnerTransactionResultExt", .type = &T_InnerTransactionResultExt},
+  {.name = "InnerTransactionResultPair", .type = &T_InnerTransactionResultPair},
+  {.name = "InnerTransactionResultResult", .type = &T_InnerTransactionResultResult},
+  {.name = "Int128Parts", .type = &T_Int128Parts},
+  {.name = "Int256Parts", .type = &T_Int256Parts},
+  {.name = "Int32", .type = &T_I32},
+  {.name = "Int64", .type = &T_I64},
+  {.name = "InvokeContractArgs", .type = &T_InvokeContractArgs},
+  {.name = "InvokeHostFunctionOp", .type = &T_InvokeHostFunctionOp},
+  {.name = "InvokeHostFunctionResult", .type = &T_InvokeHostFunctionResult},
+  {.name = "LedgerBounds", .type = &T_LedgerBounds},
+  {.name = "LedgerEntry", .type = &T_LedgerEntry},
+  {.name = "LedgerEntryChange", .type = &T_LedgerEntryChange},
+  {.name = "LedgerEntryChanges", .type = &T_LedgerEntryChanges},
+  {.name = "LedgerEntryData", .type = &T_LedgerEntryData},
+  {.name = "LedgerEntryExt", .type = &T_LedgerEntryExt},
+  {.name = "LedgerEntryExtensionV1", .type = &T_LedgerEntryExtensionV1},
+  {.name = "LedgerEntryExtensionV1Ext", .type = &T_LedgerEntryExtensionV1Ext},
+  {.name = "LedgerFootprint", .type = &T_LedgerFootprint},
+  {.name = "LedgerKey", .type = &T_LedgerKey},
+  {.name = "LedgerKeyAccount", .type = &T_LedgerKeyAccount},
+  {.name = "LedgerKeyConfigSetting", .type = &T_LedgerKeyConfigSetting},
+  {.name = "LedgerKeyContractCode", .type = &T_LedgerKeyContractCode},
+  {.name = "LedgerKeyContractData", .type = &T_LedgerKeyContractData},
+  {.name = "LedgerKeyTrustLine", .type = &T_LedgerKeyTrustLine},
+  {.name = "LedgerKeyTtl", .type = &T_LedgerKeyTtl},
+  {.name = "Liabilities", .type = &T_Liabilities},
+  {.name = "Memo", .type = &T_Memo},
+  {.name = "MuxedAccount", .type = &T_MuxedAccount},
+  {.name = "Operation", .type = &T_Operation},
+  {.name = "OperationBody", .type = &T_OperationBody},
+  {.name = "OperationMeta", .type = &T_OperationMeta},
+  {.name = "OperationMetaV2", .type = &T_OperationMetaV2},
+  {.name = "OperationResult", .type = &T_OperationResult},
+  {.name = "OperationResultTr", .type = &T_OperationResultTr},
+  {.name = "PoolId", .type = &T_Hash},
+  {.name = "Preconditions", .type = &T_Preconditions},
+  {.name = "PreconditionsV2", .type = &T_PreconditionsV2},
+  {.name = "PublicKey", .type = &T_PublicKey},
+  {.name = "RestoreFootprintOp", .type = &T_RestoreFootprintOp},
+  {.name = "RestoreFootprintResult", .type = &T_RestoreFootprintResult},
+  {.name = "ScAddress", .type = &T_ScAddress},
+  {.name = "ScBytes", .type = &T_ScBytes},
+  {.name = "ScContractInstance", .type = &T_ScContractInstance},
+  {.name = "ScError", .type = &T_ScError},
+  {.name = "ScErrorCode", .type = &T_ScErrorCode},
+  {.name = "ScMap", .type = &T_ScMap},
+  {.name = "ScMapEntry", .type = &T_ScMapEntry},
+  {.name = "ScNonceKey", .type = &T_ScNonceKey},
+  {.name = "ScString", .type = &T_ScString},
+  {.name = "ScSymbol", .type = &T_ScSymbol},
+  {.name = "ScVal", .type = &T_ScVal},
+  {.name = "ScVec", .type = &T_ScVec},
+  {.name = "SequenceNumber", .type = &T_I64},
+  {.name = "Signature", .type = &T_Signature},
+  {.name = "SignatureHint", .type = &T_SignatureHint},
+  {.name = "Signer", .type = &T_Signer},
+  {.name = "SignerKey", .type = &T_SignerKey},
+  {.name = "SorobanAddressCredentials", .type = &T_SorobanAddressCredentials},
+  {.name = "SorobanAddressCredentialsWithDelegates", .type = &T_SorobanAddressCredentialsWithDelegates},
+  {.name = "SorobanAuthorizationEntry", .type = &T_SorobanAuthorizationEntry},
+  {.name = "SorobanAuthorizedFunction", .type = &T_SorobanAuthorizedFunction},
+  {.name = "SorobanAuthorizedInvocation", .type = &T_SorobanAuthorizedInvocation},
+  {.name = "SorobanCredentials", .type = &T_SorobanCredentials},
+  {.name = "SorobanDelegateSignature", .type = &T_SorobanDelegateSignature},
+  {.name = "SorobanResources", .type = &T_SorobanResources},
+  {.name = "SorobanResourcesExtV0", .type = &T_SorobanResourcesExtV0},
+  {.name = "SorobanTransactionData", .type = &T_SorobanTransactionData},
+  {.name = "SorobanTransactionDataExt", .type = &T_SorobanTransactionDataExt},
+  {.name = "SorobanTransactionMeta", .type = &T_SorobanTransactionMeta},
+  {.name = "SorobanTransactionMetaExt", .type = &T_SorobanTransactionMetaExt},
+  {.name = "SorobanTransactionMetaExtV1", .type = &T_SorobanTransactionMetaExtV1},
+  {.name = "SorobanTransactionMetaV2", .type = &T_SorobanTransactionMetaV2},
+  {.name = "SponsorshipDescriptor", .type = &T_SponsorshipDescriptor},
+  {.name = "StateArchivalSettings", .type = &T_StateArchivalSettings},
+  {.name = "String32", .type = &T_String32},
+  {.name = "Thresholds", .type = &T_Thresholds},
+  {.name = "TimeBounds", .type = &T_TimeBounds},
+  {.name = "TimePoint", .type = &T_U64},
+  {.name = "Transaction", .type = &T_Transaction},
+  {.name = "TransactionEnvelope", .type = &T_TransactionEnvelope},
+  {.name = "TransactionEvent", .type = &T_TransactionEvent},
+  {.name = "TransactionEventStage", .type = &T_TransactionEventStage},
+  {.name = "TransactionExt", .type = &T_TransactionExt},
+  {.name = "TransactionMeta", .type = &T_TransactionMeta},
+  {.name = "TransactionMetaV1", .type = &T_TransactionMetaV1},
+  {.name = "TransactionMetaV2", .type = &T_TransactionMetaV2},
+  {.name = "TransactionMetaV3", .type = &T_TransactionMetaV3},
+  {.name = "TransactionMetaV4", .type = &T_TransactionMetaV4},
+  {.name = "TransactionResult", .type = &T_TransactionResult},
+  {.name = "TransactionResultExt", .type = &T_TransactionResultExt},
+  {.name = "TransactionResultResult", .type = &T_TransactionResultResult},
+  {.name = "TransactionV0", .type = &T_TransactionV0},
+  {.name = "TransactionV0Envelope", .type = &T_TransactionV0Envelope},
+  {.name = "TransactionV0Ext", .type = &T_TransactionV0Ext},
+  {.name = "TransactionV1Envelope", .type = &T_TransactionV1Envelope},
+  {.name = "TrustLineAsset", .type = &T_TrustLineAsset},
+  {.name = "TrustLineEntry", .type = &T_TrustLineEntry},
+  {.name = "TrustLineEntryExt", .type = &T_TrustLineEntryExt},
+  {.name = "TrustLineEntryExtensionV2", .type = &T_TrustLineEntryExtensionV2},
+  {.name = "TrustLineEntryExtensionV2Ext", .type = &T_TrustLineEntryExtensionV2Ext},
+  {.name = "TrustLineEntryV1", .type = &T_TrustLineEntryV1},
+  {.name = "TrustLineEntryV1Ext", .type = &T_TrustLineEntryV1Ext},
+  {.name = "TtlEntry", .type = &T_TtlEntry},
+  {.name = "UInt128Parts", .type = &T_UInt128Parts},
+  {.name = "UInt256Parts", .type = &T_UInt256Parts},
+  {.name = "Uint256", .type = &T_Uint256},
+  {.name = "Uint32", .type = &T_U32},
+  {.name = "Uint64", .type = &T_U64},
+  {.name = NULL, .type = NULL},
 };

@@ -147,6 +147,24 @@ ok sh -c "grep -q '^transaction;instruction #1;program:associated-token-account 
           grep -q ';program:token [^;]*;\[truncated\];' '$T/ata_mn/01-ata_create/profile.folded'"
 NAME="sol_tx ata --max-nodes 2: ata_create's folded stacks add up to its 13386 CU"
 ok sh -c "[ \$(awk '{s += \$NF} END {print s}' '$T/ata_mn/01-ata_create/profile.folded') = 13386 ]"
+# said once per transaction, not once per program invocation (ATA create
+# token2022 ran 4 cut invocations): 8 transactions cut, 8 warnings, one
+# call tree line each; ata_create's names the invocations and counts the
+# [truncated] frames its stacks show, and (a pin) 217 calls: 213 in ATA's
+# invocation, 2 in each of Token's two, as each invocation's own note said
+cut=0 lines=0
+for d in "$T/ata_mn"/*/; do
+  grep -q '\[truncated\]' "$d/profile.folded" && cut=$((cut + 1))
+  lines=$((lines + $(grep -c '^  call tree ' "$d/report.txt")))
+done
+NAME="sol_tx ata --max-nodes 2: one warning and one call tree line per transaction cut ($cut)"
+ok sh -c "[ $cut -eq 8 ] && [ $lines -eq 8 ] && [ \$(grep -c '^scprof: warning: ' '$T/err.mn') -eq 8 ]"
+said=$(note_programs "$T/ata_mn/01-ata_create/report.txt") seen=$(trunc_programs "$T/ata_mn/01-ata_create/profile.folded")
+NAME="sol_tx ata --max-nodes 2: ata_create's line names ATA's invocation and Token's two, as its stacks do"
+ok sh -c "[ '$said' = 'associated-token-account 1
+token 2' ] && [ '$said' = '$seen' ]"
+NAME="[pin] sol_tx ata --max-nodes 2: ata_create's line: 217 calls into the 3 [truncated] frames its stacks show"
+ok grep -q "^  call tree .* reached in 3 program invocations (associated-token-account 1, token 2): 217 calls on paths past it merged into $(trunc_frames "$T/ata_mn/01-ata_create/profile.folded") \[truncated\] frames" "$T/ata_mn/01-ata_create/report.txt"
 against_oracle "$T/ata.json" "$T/ata"
 else
   not_run "$D/tx_expected.txt" "$D/ata_expected.txt"

@@ -16,9 +16,15 @@
 # internal consistency checks (bounded against unbounded runs of the same
 # build, no number pinned); sol_tx.sh holds ATA's create under
 # --max-nodes 2 to litesvm's CU.
+# What the budget merged is said once per transaction, not once per
+# program invocation: one warning and one "call tree" line for "two"'s
+# two invocations of counter, its programs and [truncated] frames as the
+# folded stacks show them, its calls twice those of one counter
+# instruction profiled alone (the run's own count of one invocation).
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup 21
+. "$(dirname "$0")/lib/sol.sh"
+e2e_setup 25
 SB=$(cd "$B/tests/fixtures/sbpf" 2>/dev/null && pwd)
 CTR=$SB/counter.so
 TRP=$SB/traps.so
@@ -69,6 +75,21 @@ NAME="sol_txshape --max-nodes 2: folded stacks add up to the transaction's $two 
 NAME="sol_txshape --max-nodes 2: the failing transaction's folded stacks add up to its $rec CU"
 ok folded_is "$T/max/02-rec" "$rec"
 NAME="sol_txshape unbounded: folded stacks add up to the CU"; ok folded_is "$T/plain/01-two" "$two"
+
+# one line per transaction: two and rec each cut, so two warnings
+NAME="sol_txshape --max-nodes 2: one warning per transaction, not one per invocation"
+ok sh -c "[ \$(grep -c '^scprof: warning: ' '$T/err.max') -eq 2 ] && [ \$(grep -c '^  call tree ' '$T/max/01-two/report.txt') -eq 1 ]"
+said=$(note_programs "$T/max/01-two/report.txt") seen=$(trunc_programs "$T/max/01-two/profile.folded")
+NAME="sol_txshape --max-nodes 2: two's call tree line names counter's 2 invocations, as its stacks do ($seen)"
+ok sh -c "grep -q '^scprof: warning: .*reached in 2 program invocations (counter 2): ' '$T/err.max' &&
+          [ '$said' = 'counter 2' ] && [ '$said' = '$seen' ]"
+NAME="sol_txshape --max-nodes 2: two's [truncated] frames said as its stacks go through them (2)"
+ok grep -q "merged into $(trunc_frames "$T/max/01-two/profile.folded") \[truncated\] frames" "$T/max/01-two/report.txt"
+"$BIN" profile -q --max-nodes 2 -o "$T/one" "$CTR" --ix 32 >/dev/null 2>&1
+# N calls of one counter instruction's note, doubled
+calls_one=$(sed -n 's/^  call tree .* reached: \([0-9]*\) calls .*/\1/p' "$T/one/report.txt")
+NAME="sol_txshape --max-nodes 2: two's calls twice those of one counter instruction ($calls_one)"
+ok grep -q "^  call tree .*: $((${calls_one:-0} * 2)) calls on paths past it" "$T/max/01-two/report.txt"
 
 NAME="sol_txshape unbounded: recurse below recurse"
 ok grep -q 'recurse ([^)]*);recurse ' "$T/plain/02-rec/profile.folded"

@@ -51,3 +51,32 @@ tx_all_profiled() {
   NAME="$1 every transaction litesvm ran has its profile ($(echo "$want" | grep -c .))"
   ok eval '[ -n "$want" ] && [ "$want" = "$got" ]'
 }
+
+# trunc_programs FOLDED: the program invocations with a [truncated] frame
+# of their own in FOLDED's stacks (below the invocation's program:NAME
+# frame, no other program's between), one "NAME COUNT" line per program,
+# sorted; an invocation is its stack up to its program frame.
+trunc_programs() {
+  awk '{ s = $0; sub(/ [0-9]+$/, "", s); k = split(s, a, ";"); pre = ""; at = ""; name = ""
+         for (i = 1; i <= k; i++) {
+           pre = pre (i > 1 ? ";" : "") a[i]
+           if (a[i] ~ /^program:/) { at = pre; name = substr(a[i], 9); sub(/ .*/, "", name) }
+           if (a[i] == "[truncated]" && at != "" && !(at in seen)) { seen[at] = 1; n[name]++ }
+         } }
+       END { for (p in n) print p, n[p] }' "$1" | sort
+}
+
+# trunc_frames FOLDED: how many [truncated] frames FOLDED's stacks go
+# through (distinct stacks up to one).
+trunc_frames() {
+  awk '{ s = $0; sub(/ [0-9]+$/, "", s); k = split(s, a, ";"); pre = ""
+         for (i = 1; i <= k; i++) { pre = pre (i > 1 ? ";" : "") a[i]; if (a[i] == "[truncated]") print pre } }' "$1" |
+    sort -u | wc -l | tr -d ' '
+}
+
+# note_programs REPORT: the programs REPORT's "call tree" line names,
+# one "NAME COUNT" line each, sorted (to compare with trunc_programs).
+note_programs() {
+  sed -n 's/^  call tree .* reached in [0-9]* program invocations\{0,1\} (\(.*\)): .*/\1/p' "$1" |
+    tr ',' '\n' | sed 's/^ *//' | sort
+}

@@ -113,6 +113,10 @@ void scp_buf_free(scp_buf *b);
 /* Write the buffer to f; SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on write error
  * (or on an earlier one to b's sink). */
 int scp_buf_write(const scp_buf *b, FILE *f);
+/* Writes n bytes of p to file descriptor fd, again after a short write
+ * or EINTR; false with errno set (EIO when the system gave none) when a
+ * write fails. */
+bool scp_write_all(int fd, const void *p, size_t n);
 /* Ends a buffer with a sink: writes what it still holds to the sink and
  * flushes the stream.  SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on a write
  * error now or before (errno in b->sink_errno); SCP_OK otherwise, and

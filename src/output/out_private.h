@@ -105,6 +105,13 @@ static inline char *scp_out_cpy(char *o, const char *s, size_t n) {
 /* decimal, at most 20 bytes: its length first, then the digits from the
  * right straight into place (no copy of a variable length) */
 static inline char *scp_out_dec(char *o, uint64_t v) {
+  /* most numbers in a profile's rows (a cost, a count) have one or two
+   * digits: those need no length worked out */
+  if (v < 10) {
+    *o = (char)('0' + v);
+    return o + 1;
+  }
+  if (v < 100) return scp_dec_u64(o + 2, v) + 2;
   static const uint64_t p10[20] = {
       1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
       100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,

@@ -33,6 +33,8 @@ static void test_dec(void **state) {
   dec_agrees(0);
   dec_agrees(UINT64_MAX);
   dec_agrees(UINT64_MAX - 1);
+  for (uint64_t v = 0; v < 1000; v++) dec_agrees(v);   /* one and two digits: their own path */
+  for (uint64_t v = UINT32_MAX - 1000; v < (uint64_t)UINT32_MAX + 1000; v++) dec_agrees(v);
   for (uint64_t p = 1;; p *= 10) {
     dec_agrees(p - 1);
     dec_agrees(p);

@@ -214,6 +214,10 @@ static void test_dec_u64(void **state) {
   (void)state;
   check_dec(0);
   check_dec(UINT64_MAX);
+  /* where the digits move from 64-bit to 32-bit division */
+  for (uint64_t v = UINT32_MAX - 1000; v < (uint64_t)UINT32_MAX + 1000; v++) check_dec(v);
+  check_dec((uint64_t)UINT32_MAX * 100 + 99);
+  check_dec((uint64_t)UINT32_MAX * 100 + 100);
   for (uint64_t p = 1;; p *= 10) {
     check_dec(p - 1);
     check_dec(p);

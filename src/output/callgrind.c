@@ -247,14 +247,15 @@ static void put_event_name(scp_buf *b, const scp_metric *m) {
   }
 }
 
-int scp_out_callgrind(const scp_profile *p, scp_buf *b) {
+int scp_out_callgrind(const scp_profile *p, scp_buf *b) { return scp_out_callgrind_sh(p, NULL, b); }
+
+int scp_out_callgrind_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   cg_ctx c = {.p = p, .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS};
   uint32_t *cost_ids = NULL, *call_ids = NULL;
   if (!p->nnodes) return SCP_ERR_ARG;
   for (unsigned m = 0; m < c.nm; m++) c.emit_root |= p->nodes[0].self[m] != 0;
-  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
-      find_owners(&c) || collect(&c) || rank_frames(&c))
+  if (scp_out_tree(p, sh, &c.labels, &c.kids) || find_owners(&c) || collect(&c) || rank_frames(&c))
     goto fail;
   c.file_id = calloc(p->strs.n + 1, sizeof *c.file_id);
   c.fn_id = calloc(p->nframes + 1, sizeof *c.fn_id);
@@ -349,7 +350,6 @@ fail:
   free(c.costs);
   free(c.calls);
   free(c.owner);
-  scp_out_kids_free(&c.kids);
-  scp_out_labels_free(&c.labels);
+  scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

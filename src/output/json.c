@@ -276,14 +276,16 @@ static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_
   scp_buf_commit(b, o);
 }
 
-int scp_out_json(const scp_profile *p, scp_buf *b) {
+int scp_out_json(const scp_profile *p, scp_buf *b) { return scp_out_json_sh(p, NULL, b); }
+
+int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *todo = NULL, *depth = NULL;
   uint8_t *seen = NULL;
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  if (scp_out_tree(p, sh, &l, &k)) goto fail;
   todo = malloc((p->nnodes ? p->nnodes : 1) * sizeof *todo);
   depth = calloc(p->nnodes ? p->nnodes : 1, sizeof *depth);
   seen = calloc(p->strs.n ? p->strs.n : 1, 1);
@@ -371,8 +373,7 @@ fail:
   free(todo);
   free(depth);
   free(seen);
-  scp_out_kids_free(&k);
-  scp_out_labels_free(&l);
+  scp_out_tree_done(p, sh, &l, &k);
   return rc;
 }
 

@@ -38,6 +38,22 @@ SCP_HIDDEN int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
                                   scp_out_kids *k);
 SCP_HIDDEN void scp_out_kids_free(scp_out_kids *k);
 
+/* scp_out_shared: the labels and children of the profile p. */
+struct scp_out_shared {
+  const scp_profile *p;
+  scp_out_labels labels;
+  scp_out_kids kids;
+};
+
+/* The labels and children of p for a writer: those of s when s was made
+ * of p (borrowed: read only), else built.  Returns SCP_OK or
+ * SCP_ERR_NOMEM; either way scp_out_tree_done(p, s, l, k) ends them
+ * (freeing only what was built). */
+SCP_HIDDEN int scp_out_tree(const scp_profile *p, const scp_out_shared *s, scp_out_labels *l,
+                            scp_out_kids *k);
+SCP_HIDDEN void scp_out_tree_done(const scp_profile *p, const scp_out_shared *s, scp_out_labels *l,
+                                  scp_out_kids *k);
+
 /* Which frame of one profile is which of the other (diff_match.c): a
  * key per frame of each side, equal keys being the same frame.  Named
  * guest functions are matched by name and file, then by name, then by
@@ -156,10 +172,23 @@ SCP_HIDDEN size_t scp_out_node_path(const scp_profile *p, uint32_t node, uint32_
 /* The flamegraph writer with an optional comparison (diff.c): when
  * `before` is non-NULL, before[n] is the inclusive cost of the matching
  * node in the older profile for each node n of p, and frames are coloured
- * by the change instead of by kind. */
-SCP_HIDDEN int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
-                                const uint64_t *before, uint64_t before_total,
+ * by the change instead of by kind.  sh: as the _sh writers'. */
+SCP_HIDDEN int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o, const uint64_t *before,
+                                uint64_t before_total, const scp_out_shared *sh, scp_buf *b);
+
+/* The writers of scp_out.h with the labels and children of sh when it was
+ * made of p (scp_out_tree); sh NULL is the public writer.  The format
+ * table (out.c) calls these with scp_out_opts.shared. */
+SCP_HIDDEN int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b);
+SCP_HIDDEN int scp_out_pprof_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh,
                                 scp_buf *b);
+SCP_HIDDEN int scp_out_speedscope_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh,
+                                     scp_buf *b);
+SCP_HIDDEN int scp_out_callgrind_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b);
+SCP_HIDDEN int scp_out_folded_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh,
+                                 scp_buf *b);
+SCP_HIDDEN int scp_out_report_sh(const scp_profile *p, const scp_report_opts *o, const scp_out_shared *sh,
+                                 scp_buf *b);
 
 /* How a failed run ended, in one line: Soroban's status text and its
  * message ("contract trapped: unreachable at ..."); a Solana run's message

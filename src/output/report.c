@@ -801,6 +801,11 @@ static int report_solana(scp_buf *b, const report_ctx *c) {
 }
 
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
+  return scp_out_report_sh(p, o, NULL, b);
+}
+
+int scp_out_report_sh(const scp_profile *p, const scp_report_opts *o, const scp_out_shared *sh,
+                      scp_buf *b) {
   static const scp_report_opts defaults = {0};
   if (!o) o = &defaults;
   if (o->metric >= p->nmetrics || o->metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
@@ -808,8 +813,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   report_ctx c = {.p = p, .metric = o->metric, .top = o->top ? o->top : 20,
                   .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS};
   c.total = scp_out_total(p, o->metric);
-  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
-      !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
+  if (scp_out_tree(p, sh, &c.labels, &c.kids) || !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
     goto fail;
   c.show_ahead = p->ahead && o->metric == 0;
   /* CPU and memory always (the Budget's two); the others when the run used them */
@@ -823,7 +827,6 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
 fail:
   free(c.ahead);
   free(c.agg);
-  scp_out_kids_free(&c.kids);
-  scp_out_labels_free(&c.labels);
+  scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

@@ -385,11 +385,11 @@ static void put_subtitle(scp_buf *b, const svg_ctx *c) {
 }
 
 int scp_out_svg(const scp_profile *p, const scp_svg_opts *o, scp_buf *b) {
-  return scp_out_svg_with(p, o, NULL, 0, b);
+  return scp_out_svg_with(p, o, NULL, 0, NULL, b);
 }
 
-int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
-                     const uint64_t *before, uint64_t before_total, scp_buf *b) {
+int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o, const uint64_t *before,
+                     uint64_t before_total, const scp_out_shared *sh, scp_buf *b) {
   static const scp_svg_opts defaults = {0};
   if (!o) o = &defaults;
   if (o->metric >= p->nmetrics || o->metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
@@ -403,8 +403,7 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
   double inner = width - 2 * SVG_XPAD;
   c.scale = c.total ? inner / (double)c.total : 0;
 
-  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids))
-    goto fail;
+  if (scp_out_tree(p, sh, &c.labels, &c.kids)) goto fail;
   if (p->nnodes && c.total && layout(&c, min_pct)) goto fail;
   for (size_t i = 0; before && i < c.nvis; i++) {
     uint64_t was = before[c.vis[i].node], now = p->nodes[c.vis[i].node].total[c.metric];
@@ -466,7 +465,6 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
 
 fail:
   free(c.vis);
-  scp_out_kids_free(&c.kids);
-  scp_out_labels_free(&c.labels);
+  scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

@@ -56,29 +56,51 @@ enum { JSON_ROW_TEXT = 96, JSON_TEXT_ESCAPED = 255 };
 /* What put_pcs learnt of each instruction text (by string id) the first
  * time a row showed it: 0 not yet seen, 1 + its length when it goes into
  * the row as it is, JSON_TEXT_ESCAPED otherwise.  Rows share texts (an
- * ATA create: 3,867 rows, 1,570 texts), so most are scanned once. */
-static unsigned text_plain(const scp_profile *p, uint8_t *seen, uint32_t id) {
-  if (id < p->strs.n && seen[id]) return seen[id];
-  const char *text = scp_prof_str(p, id);
+ * ATA create: 3,867 rows, 1,570 texts), so most are scanned once.  nstrs:
+ * the profile's string count (the ids seen has room for). */
+static unsigned text_plain(const char *text, uint8_t *seen, size_t nstrs, uint32_t id) {
+  if (id < nstrs && seen[id]) return seen[id];
   size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
   unsigned v = text[plain] ? JSON_TEXT_ESCAPED : (unsigned)plain + 1;
-  if (id < p->strs.n) seen[id] = (uint8_t)v;
+  if (id < nstrs) seen[id] = (uint8_t)v;
   return v;
 }
+
+/* Rows are written JSON_ROWS_AT_ONCE to a room asked of the buffer (one
+ * check of the buffer's state for all of them), from copies of what they
+ * read of the profile: the compiler cannot keep p's fields in registers
+ * across the bytes written through o, which might be them. */
+enum { JSON_ROWS_AT_ONCE = 32 };
+#define JSON_ROWS_ROOM (JSON_ROWS_AT_ONCE * JSON_ROW_MAX)
 
 static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm,
                     uint8_t *seen) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
-  for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
-    const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
-    const char *text = scp_prof_str(p, r->text);
-    char *o = scp_buf_room(b, JSON_ROW_MAX);
-    if (!o) return;   /* b has failed: nothing more reaches it */
+  size_t count = n->pcs_first < p->npcs ? p->npcs - n->pcs_first : 0;
+  if (count > n->npcs) count = n->npcs;
+  const scp_prof_pc *r = p->pcs + n->pcs_first;
+  const size_t nstrs = p->strs.n;
+  char *const *strs = p->strs.strs;
+  const bool runs = p->pc_runs;
+  if (!count) {
+    scp_buf_putc(b, ']');
+    return;
+  }
+  char *o = scp_buf_room(b, JSON_ROWS_ROOM);
+  if (!o) return;   /* b has failed: nothing more reaches it */
+  char *lim = o + JSON_ROWS_ROOM;
+  for (size_t j = 0; j < count; j++, r++) {
+    if ((size_t)(lim - o) < JSON_ROW_MAX) {
+      scp_buf_commit(b, o);
+      if (!(o = scp_buf_room(b, JSON_ROWS_ROOM))) return;
+      lim = o + JSON_ROWS_ROOM;
+    }
+    const char *text = r->text < nstrs ? strs[r->text] : "";
     o = j ? SCP_OUT_LIT(o, ",{\"pc\":") : SCP_OUT_LIT(o, "{\"pc\":");
     o = scp_out_dec(o, r->pc);
     o = SCP_OUT_LIT(o, ",\"insn\":");
-    unsigned v = text_plain(p, seen, r->text);
+    unsigned v = text_plain(text, seen, nstrs, r->text);
     if (v != JSON_TEXT_ESCAPED) {
       size_t plain = v - 1;
       *o++ = '"';
@@ -87,17 +109,18 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
     } else {
       scp_buf_commit(b, o);
       scp_out_put_json_str(b, text);
-      if (!(o = scp_buf_room(b, JSON_ROW_MAX))) return;
+      if (!(o = scp_buf_room(b, JSON_ROWS_ROOM))) return;
+      lim = o + JSON_ROWS_ROOM;
     }
     o = SCP_OUT_LIT(o, ",\"cost\":");
     o = costs_at(o, r->cost, nm);
-    if (p->pc_runs) {
+    if (runs) {
       o = SCP_OUT_LIT(o, ",\"runs\":");
       o = scp_out_dec(o, r->runs);
     }
     *o++ = '}';
-    scp_buf_commit(b, o);
   }
+  scp_buf_commit(b, o);
   scp_buf_putc(b, ']');
 }
 

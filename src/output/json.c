@@ -66,6 +66,23 @@ static unsigned text_plain(const char *text, uint8_t *seen, size_t nstrs, uint32
   return v;
 }
 
+/* String id as scp_out_put_json_str writes it, learnt once per id as a
+ * row's text is (text_plain): for the strings many frames, nodes or
+ * lines repeat (a program's name and id, a file). */
+static void put_str_id(scp_buf *b, const scp_profile *p, uint8_t *seen, uint32_t id) {
+  const char *s = scp_prof_str(p, id);
+  unsigned v = text_plain(s, seen, p->strs.n, id);
+  char *o = v == JSON_TEXT_ESCAPED ? NULL : scp_buf_room(b, JSON_ROW_TEXT + 2);
+  if (!o) {
+    scp_out_put_json_str(b, s);
+    return;
+  }
+  *o++ = '"';
+  o = scp_out_cpy(o, s, v - 1);
+  *o++ = '"';
+  scp_buf_commit(b, o);
+}
+
 /* Rows are written JSON_ROWS_AT_ONCE to a room asked of the buffer (one
  * check of the buffer's state for all of them), from copies of what they
  * read of the profile: the compiler cannot keep p's fields in registers
@@ -192,7 +209,7 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
 
 /* "frames": name, label, kind, file, declaration line, source; a
  * program's code with its program, a program's own frame with what it ran. */
-static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l) {
+static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l, uint8_t *seen) {
   scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
@@ -207,7 +224,7 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
     scp_buf_puts(b, ",\"kind\":\"");
     scp_buf_puts(b, kind_text(fr->kind));
     scp_buf_puts(b, "\",\"file\":");
-    scp_out_put_json_str(b, scp_prof_str(p, fr->file));
+    put_str_id(b, p, seen, fr->file);
     if (!(o = scp_buf_room(b, 13 + 10))) return;
     o = scp_out_dec(SCP_OUT_LIT(o, ",\"decl_line\":"), fr->decl_line);
     scp_buf_commit(b, o);
@@ -217,9 +234,9 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
     /* whose code it is, when the profile runs several programs */
     if (fr->owner_id) {
       scp_buf_puts(b, ",\"program\":");
-      scp_out_put_json_str(b, scp_prof_str(p, fr->owner));
+      put_str_id(b, p, seen, fr->owner);
       scp_buf_puts(b, ",\"program_id\":");
-      scp_out_put_json_str(b, scp_prof_str(p, fr->owner_id));
+      put_str_id(b, p, seen, fr->owner_id);
     }
     if (fr->detail) {
       scp_buf_puts(b, ",\"instruction\":");
@@ -346,7 +363,7 @@ int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) 
     scp_buf_puts(b, "]}");
   }
   put_tables(b, p);
-  put_frames(b, p, &l);
+  put_frames(b, p, &l, seen);
   scp_buf_puts(b, "],\n\"nodes\":[");
   size_t ntodo = 0;
   bool first = true;
@@ -358,7 +375,7 @@ int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) 
     first = false;
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
-      scp_out_put_json_str(b, scp_prof_str(p, n->call_file));
+      put_str_id(b, p, seen, n->call_file);
       put_line(b, n->call_line, "}", 1);
     } else {
       scp_buf_puts(b, "null");
@@ -367,7 +384,7 @@ int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) 
     for (uint32_t j = 0; j < n->nlines && n->lines_first + j < p->nlines; j++) {
       const scp_prof_line *ln = &p->lines[n->lines_first + j];
       scp_buf_puts(b, j ? ",{\"file\":" : "{\"file\":");
-      scp_out_put_json_str(b, scp_prof_str(p, ln->file));
+      put_str_id(b, p, seen, ln->file);
       put_line(b, ln->line, ",\"cost\":", 8);
       put_costs(b, ln->cost, nm);
       if (p->ahead) {

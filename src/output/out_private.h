@@ -119,8 +119,10 @@ static inline char *scp_out_cpy(char *o, const char *s, size_t n) {
 /* a string literal, its length known at compile time */
 #define SCP_OUT_LIT(o, s) scp_out_cpy((o), "" s, sizeof(s) - 1)
 /* decimal, at most 20 bytes: its length first, then the digits from the
- * right straight into place (no copy of a variable length) */
-static inline char *scp_out_dec(char *o, uint64_t v) {
+ * right straight into place (no copy of a variable length); inlined
+ * always, as its callers are rows of a few numbers each, written by the
+ * thousand, where gcc would otherwise call it */
+static inline __attribute__((always_inline)) char *scp_out_dec(char *o, uint64_t v) {
   /* most numbers in a profile's rows (a cost, a count) have one or two
    * digits: those need no length worked out */
   if (v < 10) {

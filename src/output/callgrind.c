@@ -335,8 +335,13 @@ int scp_out_callgrind_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf
       put_file(b, &c, frame_file(p, sum.callee));
       scp_buf_puts(b, "cfn=");
       put_fn(b, &c, sum.callee);
-      scp_buf_printf(b, "calls=%llu %u\n", (unsigned long long)sum.calls,
-                     sum.callee < p->nframes ? p->frames[sum.callee].decl_line : 0);
+      /* calls=COUNT LINE, a line per call: in one append, without printf */
+      char row[6 + 20 + 1 + 10 + 1], *o = SCP_OUT_LIT(row, "calls=");
+      o = scp_out_dec(o, sum.calls);
+      *o++ = ' ';
+      o = scp_out_dec(o, sum.callee < p->nframes ? p->frames[sum.callee].decl_line : 0);
+      *o++ = '\n';
+      scp_buf_put(b, row, (size_t)(o - row));
       put_costs(b, &c, sum.line, sum.cost);
     }
   }

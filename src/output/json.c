@@ -58,12 +58,17 @@ enum { JSON_ROW_TEXT = 96, JSON_TEXT_ESCAPED = 255 };
  * the row as it is, JSON_TEXT_ESCAPED otherwise.  Rows share texts (an
  * ATA create: 3,867 rows, 1,570 texts), so most are scanned once.  nstrs:
  * the profile's string count (the ids seen has room for). */
-static unsigned text_plain(const char *text, uint8_t *seen, size_t nstrs, uint32_t id) {
-  if (id < nstrs && seen[id]) return seen[id];
+static __attribute__((noinline)) unsigned text_learn(const char *text, uint8_t *seen, size_t nstrs,
+                                                     uint32_t id) {
   size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
   unsigned v = text[plain] ? JSON_TEXT_ESCAPED : (unsigned)plain + 1;
   if (id < nstrs) seen[id] = (uint8_t)v;
   return v;
+}
+/* inline: the first look is all most rows need */
+static inline unsigned text_plain(const char *text, uint8_t *seen, size_t nstrs, uint32_t id) {
+  if (id < nstrs && seen[id]) return seen[id];
+  return text_learn(text, seen, nstrs, id);
 }
 
 /* String id as scp_out_put_json_str writes it, learnt once per id as a

@@ -154,8 +154,17 @@ SCP_HIDDEN char *scp_out_fixed(char *o, double x, int prec);
  * it when s[result] is its NUL. */
 SCP_HIDDEN extern const unsigned char scp_out_json_plain_byte[256];   /* 1: such a byte */
 static inline size_t scp_out_json_plain(const char *s, size_t max) {
+  const unsigned char *t = scp_out_json_plain_byte;
   size_t n = 0;
-  while (n < max && scp_out_json_plain_byte[(unsigned char)s[n]]) n++;
+  /* four bytes a bound check; each is read only when the one before was
+   * plain (so not the NUL) */
+  for (; max - n >= 4; n += 4) {
+    if (!t[(unsigned char)s[n]]) return n;
+    if (!t[(unsigned char)s[n + 1]]) return n + 1;
+    if (!t[(unsigned char)s[n + 2]]) return n + 2;
+    if (!t[(unsigned char)s[n + 3]]) return n + 3;
+  }
+  while (n < max && t[(unsigned char)s[n]]) n++;
   return n;
 }
 

@@ -53,8 +53,16 @@ static void cell_pct(table *t, uint64_t part, uint64_t whole) {
 
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t text_width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++) w += ((unsigned char)*s & 0xc0) != 0x80;
+  /* its bytes (libc's strlen), less its continuation bytes (10xxxxxx),
+   * counted eight bytes a step: a label is often 80 bytes */
+  size_t len = strlen(s), w = len, i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t v;
+    memcpy(&v, s + i, sizeof v);
+    uint64_t cont = v & ~(v << 1) & 0x8080808080808080ull;
+    if (cont) w -= (size_t)__builtin_popcountll(cont);
+  }
+  for (; i < len; i++) w -= ((unsigned char)s[i] & 0xc0) == 0x80;
   return w;
 }
 

@@ -24,6 +24,25 @@ enum {
 
 /* ---- text -------------------------------------------------------------- */
 
+/* 1: a byte that goes into XML text as it is (printable ASCII but '"',
+ * '&', '<' and '>') */
+static const unsigned char xml_plain_byte[256] = {
+    [0x20 ... 0x21] = 1, [0x23 ... 0x25] = 1, [0x27 ... 0x3b] = 1, [0x3d] = 1, [0x3f ... 0x7e] = 1};
+
+/* How many bytes from s, at most max, are such bytes: four a bound check,
+ * each read only when the one before was plain (so never past the NUL). */
+static size_t xml_run(const unsigned char *s, size_t max) {
+  size_t n = 0;
+  for (; max - n >= 4; n += 4) {
+    if (!xml_plain_byte[s[n]]) return n;
+    if (!xml_plain_byte[s[n + 1]]) return n + 1;
+    if (!xml_plain_byte[s[n + 2]]) return n + 2;
+    if (!xml_plain_byte[s[n + 3]]) return n + 3;
+  }
+  while (n < max && xml_plain_byte[s[n]]) n++;
+  return n;
+}
+
 /* XML-escape at most `maxchars` characters of s (SIZE_MAX: all of it).
  * Names come from binaries: bytes XML cannot carry (control characters,
  * broken UTF-8) become '?', so the SVG always parses. */
@@ -32,10 +51,7 @@ static void put_xml(scp_buf *b, const char *str, size_t maxchars) {
   for (size_t chars = 0; *s && chars < maxchars; chars++) {
     /* a run of printable ASCII with nothing to escape, one character a
      * byte, in one append */
-    size_t run = 0;
-    while (run < maxchars - chars && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '<' && s[run] != '>' &&
-           s[run] != '&' && s[run] != '"')
-      run++;
+    size_t run = xml_run(s, maxchars - chars);
     if (run) {
       scp_buf_put(b, s, run);
       s += run;

@@ -83,6 +83,14 @@ SCP_HIDDEN void scp_out_match_free(scp_out_match *m);
  * Returns SCP_OK or SCP_ERR_NOMEM (ids unchanged). */
 typedef int (*scp_out_cmp)(void *ctx, uint32_t a, uint32_t b);
 SCP_HIDDEN int scp_out_sort_ids(uint32_t *ids, size_t n, scp_out_cmp cmp, void *ctx);
+/* The first k of ids[0..*n) as scp_out_sort_ids would order them, in
+ * ids[0..min(*n, k)), which becomes *n.  Up to SCP_OUT_TOP_PICKED of them
+ * (a report's top 20 of a few hundred frames) without sorting the rest:
+ * each id is kept, in place, only when it comes before the last of those
+ * kept so far; more than that, by sorting them all.  Returns SCP_OK or
+ * SCP_ERR_NOMEM. */
+#define SCP_OUT_TOP_PICKED 64
+SCP_HIDDEN int scp_out_top_ids(uint32_t *ids, size_t *n, size_t k, scp_out_cmp cmp, void *ctx);
 
 /* Per-frame sums over the whole tree: self costs and calls of every node of
  * the frame, and inclusive cost counted once per path (a recursive frame's

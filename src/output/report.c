@@ -227,11 +227,10 @@ static int frame_table_spec(scp_buf *b, const report_ctx *c, const table_spec *t
   for (uint32_t f = 0; f < p->nframes; f++)
     if (frame_listed(c, ts, f, host)) ids[n++] = f;
   frame_sort s = {c, by_total};
-  if (scp_out_sort_ids(ids, n, cmp_frames, &s)) {
+  if (scp_out_top_ids(ids, &n, c->top, cmp_frames, &s)) {
     free(ids);
     return SCP_ERR_NOMEM;
   }
-  if (n > c->top) n = c->top;
 
   scp_buf_putc(b, '\n');
   scp_buf_puts(b, ts->heading);

@@ -138,7 +138,10 @@ static bool is_storage_host(const char *name) {
 /* Deterministic colour: the palette comes from the frame kind, the shade
  * from a hash of the frame name (the same function is the same colour in
  * every profile). */
-static void put_colour(scp_buf *b, const scp_profile *p, uint32_t frame) {
+enum { COLOUR_MAX = 16 };   /* "rgb(255,255,255)" */
+
+/* The frame's fill into t (COLOUR_MAX bytes); returns its length. */
+static size_t colour_of(const scp_profile *p, uint32_t frame, char *t) {
   unsigned kind = SCP_KIND_ROOT;
   const char *name = "";
   if (frame < p->nframes) {
@@ -169,14 +172,14 @@ static void put_colour(scp_buf *b, const scp_profile *p, uint32_t frame) {
     r = g = bl = 170 + 50 * v1 / 255;
     break;
   }
-  char t[32], *o = SCP_OUT_LIT(t, "rgb(");
+  char *o = SCP_OUT_LIT(t, "rgb(");
   o = scp_out_dec(o, r);
   *o++ = ',';
   o = scp_out_dec(o, g);
   *o++ = ',';
   o = scp_out_dec(o, bl);
   *o++ = ')';
-  scp_buf_put(b, t, (size_t)(o - t));
+  return (size_t)(o - t);
 }
 
 /* Differential colour: red grew, blue shrank, paler the smaller the change
@@ -213,6 +216,10 @@ typedef struct svg_ctx {
   uint64_t before_total;
   uint64_t max_change;     /* diff: largest |change| drawn */
   svg_frame *vis;        /* visible frames, pre-order */
+  /* per frame, its fill after its length, made when a node of it is
+   * first drawn (length 0: not yet): a function drawn at many nodes
+   * hashes its name once */
+  unsigned char (*colour)[1 + COLOUR_MAX];
   size_t nvis;
   uint32_t maxdepth;
 } svg_ctx;
@@ -321,6 +328,17 @@ static void put_title(scp_buf *b, const svg_ctx *c, const scp_prof_node *n) {
   scp_buf_putc(b, ')');
 }
 
+static void put_colour(scp_buf *b, const svg_ctx *c, uint32_t frame) {
+  char t[COLOUR_MAX];
+  if (!c->colour || frame >= c->p->nframes) {
+    scp_buf_put(b, t, colour_of(c->p, frame, t));
+    return;
+  }
+  unsigned char *e = c->colour[frame];
+  if (!e[0]) e[0] = (unsigned char)colour_of(c->p, frame, (char *)e + 1);
+  scp_buf_put(b, e + 1, e[0]);
+}
+
 static void put_frame(scp_buf *b, const svg_ctx *c, const svg_frame *f) {
   const scp_prof_node *n = &c->p->nodes[f->node];
   double x = SVG_XPAD + (double)f->start * c->scale;
@@ -350,7 +368,7 @@ static void put_frame(scp_buf *b, const svg_ctx *c, const svg_frame *f) {
   if (c->before)
     put_diff_colour(b, c->before[f->node], n->total[c->metric], c->max_change);
   else
-    put_colour(b, c->p, n->frame);
+    put_colour(b, c, n->frame);
   o = SCP_OUT_LIT(row, "\" rx=\"2\" ry=\"2\"/><text x=\"");
   o = scp_out_fixed(o, x + 3, 2);
   o = SCP_OUT_LIT(o, "\" y=\"");
@@ -421,6 +439,7 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o, const uint64_t
 
   if (scp_out_tree(p, sh, &c.labels, &c.kids)) goto fail;
   if (p->nnodes && c.total && layout(&c, min_pct)) goto fail;
+  c.colour = calloc(p->nframes ? p->nframes : 1, sizeof *c.colour);   /* none: each made anew */
   for (size_t i = 0; before && i < c.nvis; i++) {
     uint64_t was = before[c.vis[i].node], now = p->nodes[c.vis[i].node].total[c.metric];
     uint64_t change = now > was ? now - was : was - now;
@@ -481,6 +500,7 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o, const uint64_t
 
 fail:
   free(c.vis);
+  free(c.colour);
   scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

@@ -70,6 +70,11 @@ static int find_owners(cg_ctx *c) {
 
 static int collect(cg_ctx *c) {
   const scp_profile *p = c->p;
+  /* at most a cost record per line and one more per node, a call per
+   * node: room for all of them first, so none is copied as they grow */
+  if (!scp_grow(&c->costs, &c->capcosts, p->nlines + p->nnodes, sizeof *c->costs) ||
+      !scp_grow(&c->calls, &c->capcalls, p->nnodes, sizeof *c->calls))
+    return SCP_ERR_NOMEM;
   for (uint32_t id = 0; id < p->nnodes; id++) {
     const scp_prof_node *n = &p->nodes[id];
     uint32_t fn = p->nodes[c->owner[id]].frame;

@@ -55,6 +55,16 @@ static void assert_file_holds(FILE *f, const char *want, size_t len) {
   free(got);
 }
 
+/* A temporary file, and in *fd its descriptor, whose writes writes_to
+ * counts. */
+static FILE *counted_tmpfile(int *fd) {
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  *fd = fileno(f);
+  assert_true(*fd >= 0 && *fd < 64);
+  return f;
+}
+
 /* What room/commit append is what scp_buf_put appends: in memory, and
  * through a sink across several chunks (room flushes what the buffer
  * holds when max would not fit the chunk). */
@@ -119,10 +129,8 @@ static void test_room_failed(void **state) {
  * per chunk.  A stream without a descriptor goes through fwrite. */
 static void test_sink_one_write(void **state) {
   (void)state;
-  FILE *f = tmpfile();
-  assert_non_null(f);
-  int fd = fileno(f);
-  assert_true(fd >= 0 && fd < 64);
+  int fd;
+  FILE *f = counted_tmpfile(&fd);
   fputs("head;", f);   /* held by stdio, not yet written */
   scp_buf b = {.sink = f}, mem = {0};
   scp_buf_putc(&b, 'x');
@@ -172,10 +180,8 @@ static void test_sink_one_write(void **state) {
  * nothing, rather than looping. */
 static void test_write_all(void **state) {
   (void)state;
-  FILE *f = tmpfile();
-  assert_non_null(f);
-  int fd = fileno(f);
-  assert_true(fd >= 0 && fd < 64);
+  int fd;
+  FILE *f = counted_tmpfile(&fd);
   char text[10000];
   for (size_t i = 0; i < sizeof text; i++) text[i] = (char)('a' + i * 7 % 26);
   writes_to[fd] = 0;

@@ -101,20 +101,23 @@ int cli_make_dir(const char *dir);
 /* The same for path, with errors naming dir (the folder path stands for). */
 int cli_make_dir_as(const char *path, const char *dir);
 
-/* Writes b to DIR/NAME (NAME alone when dir is NULL); a write that fails
- * leaves no half-written file behind.  Frees nothing.  Returns the exit
- * status (0, or that of the error it printed). */
+/* Writes b to DIR/NAME (NAME alone when dir is NULL), a folder of the
+ * user's: the file is written beside its target and renamed over it, so a
+ * write that fails leaves no half-written file behind.  Frees nothing.
+ * Returns the exit status (0, or that of the error it printed). */
 int cli_write_file(const char *dir, const char *name, const scp_buf *b);
 
-/* As cli_write_file into dir, but an error names shown/NAME: the file's
- * place once its folder is renamed into place (cli_outdir). */
+/* As cli_write_file, into dir inside a folder being staged (cli_outdir's
+ * tmp), and an error names shown/NAME: the file's place once its folder
+ * is renamed into place.  Nothing sees dir before then, so the file is
+ * written under its own name (no rename); one that fails is removed. */
 int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b);
 
 /* Runs the writer of format `of` on p with opts straight into DIR/NAME, a
- * chunk at a time (scp_buf's sink), so the output is never held whole; the
- * file is whole or absent as with cli_write_file_as, and a failure (of
- * the writer or of the disk) is one line naming shown/NAME and the reason.
- * Returns the exit status. */
+ * chunk at a time (scp_buf's sink), so the output is never held whole;
+ * dir is inside a folder being staged, as for cli_write_file_as, and a
+ * failure (of the writer or of the disk) is one line naming shown/NAME
+ * and the reason.  Returns the exit status. */
 int cli_write_format(const char *dir, const char *shown, const char *name, const scp_profile *p,
                      const scp_out_format *of, const scp_out_opts *opts);
 

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,15 +120,22 @@ int cli_make_dir_as(const char *path_in, const char *dir) {
   char path[4096];
   if (snprintf(path, sizeof path, "%s", path_in) >= (int)sizeof path)
     return cli_die(SCP_ERR_IO, "%s: folder name too long", dir);
-  /* Create each ancestor in turn; existing ones are fine, and a non-folder
-   * in the way is reported by the final stat. */
-  for (char *s = path + 1; *s; s++) {
-    if (*s != '/') continue;
-    *s = 0;
-    mkdir(path, 0777);
-    *s = '/';
+  /* The folder itself first: a scenario's call folder goes into a folder
+   * that exists, in one system call.  Only when its parent is missing
+   * is each ancestor created in turn; existing ones are fine, and a
+   * non-folder in the way is reported by the final stat. */
+  int made = mkdir(path, 0777);
+  if (made != 0 && errno == ENOENT) {
+    for (char *s = path + 1; *s; s++) {
+      if (*s != '/') continue;
+      *s = 0;
+      mkdir(path, 0777);
+      *s = '/';
+    }
+    made = mkdir(path, 0777);
   }
-  if (mkdir(path, 0777) != 0 && errno != EEXIST)
+  if (made == 0) return 0;
+  if (errno != EEXIST)
     return cli_die(SCP_ERR_IO, "%s: cannot create folder: %s", dir, strerror(errno));
   struct stat st;
   if (stat(path, &st) != 0)
@@ -137,73 +145,95 @@ int cli_make_dir_as(const char *path_in, const char *dir) {
   return 0;
 }
 
-int cli_write_file(const char *dir, const char *name, const scp_buf *b) {
-  return cli_write_file_as(dir, dir, name, b);
-}
-
-/* A file written beside its target (PATH.tmpPID) and renamed over it at
- * the end, so a reader (or a CI job after a full disk) never sees half a
- * file under the real name.  said: the name messages give. */
+/* A file being written.  Into a folder of the user's (cli_write_file) it
+ * is written beside its target (PATH.tmpPID) and renamed over it at the
+ * end, so a reader (or a CI job after a full disk) never sees half a file
+ * under the real name.  Into a folder being staged (cli_outdir: the
+ * _as writers and cli_write_format) nobody looks before the folder goes in
+ * whole, so the file is written under its own name: a rename per file
+ * would buy nothing there.  said: the name messages give; at: where the
+ * bytes go (path or tmp). */
 typedef struct out_file {
   char path[4096], tmp[4200], said[4096];
-  FILE *f;
+  const char *at;
 } out_file;
 
-static int out_file_name(out_file *o, const char *dir, const char *shown, const char *name) {
+static int out_file_name(out_file *o, const char *dir, const char *shown, const char *name,
+                         bool staged) {
   int n = dir ? snprintf(o->path, sizeof o->path, "%s/%s", dir, name)
               : snprintf(o->path, sizeof o->path, "%s", name);
   if (n < 0 || n >= (int)sizeof o->path) return cli_die(SCP_ERR_IO, "%s: file name too long", name);
   if (shown) snprintf(o->said, sizeof o->said, "%s/%s", shown, name);
   else snprintf(o->said, sizeof o->said, "%s", name);
-  snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", o->path, (long)getpid());
-  return 0;
-}
-
-static int out_file_open(out_file *o) {
-  o->f = fopen(o->tmp, "wb");
-  if (!o->f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", o->said, strerror(errno));
-  return 0;
-}
-
-/* Closes the file and, when rc (the writing's status) is SCP_OK, renames it
- * into place; else, or when that fails, removes it and prints one line
- * naming the file and the reason (err_no: the errno of a write error). */
-static int out_file_finish(out_file *o, int rc, int err_no) {
-  if (fclose(o->f) != 0 && rc == SCP_OK) {
-    rc = SCP_ERR_IO;
-    err_no = errno;
+  o->at = o->path;
+  if (!staged) {
+    snprintf(o->tmp, sizeof o->tmp, "%s.tmp%ld", o->path, (long)getpid());
+    o->at = o->tmp;
   }
-  if (rc == SCP_OK && rename(o->tmp, o->path) != 0) {
+  return 0;
+}
+
+/* Ends the write of a closed file: when rc (the writing's status) is
+ * SCP_OK, a file of the user's folder is renamed into place; else, or
+ * when that fails, the file is removed and one line names it and the
+ * reason (err_no: the errno of a write error). */
+static int out_file_finish(out_file *o, int rc, int err_no) {
+  if (rc == SCP_OK && o->at != o->path && rename(o->at, o->path) != 0) {
     rc = SCP_ERR_IO;
     err_no = errno;
   }
   if (rc == SCP_OK) return 0;
-  remove(o->tmp);
+  unlink(o->at);
   if (rc == SCP_ERR_IO) return cli_die(rc, "%s: cannot write: %s", o->said, strerror(err_no));
   return cli_die(rc, "%s: %s", o->said, scp_strerror(rc));
 }
 
-int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b) {
+/* b in one write(2) per chunk the system takes, no stdio between */
+static int write_buffer(const char *dir, const char *shown, const char *name, const scp_buf *b,
+                        bool staged) {
   out_file o;
-  int status = out_file_name(&o, dir, shown, name);
+  int status = out_file_name(&o, dir, shown, name, staged);
   if (status) return status;
   if (b->oom) return cli_die(SCP_ERR_NOMEM, "%s: out of memory", o.said);
-  if ((status = out_file_open(&o))) return status;
-  int rc = scp_buf_write(b, o.f);
-  return out_file_finish(&o, rc, errno);
+  int fd = open(o.at, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", o.said, strerror(errno));
+  int rc = b->io_err ? SCP_ERR_IO : SCP_OK, err_no = EIO;
+  if (rc == SCP_OK && !scp_write_all(fd, b->data, b->len)) {
+    rc = SCP_ERR_IO;
+    err_no = errno;
+  }
+  if (close(fd) != 0 && rc == SCP_OK) {
+    rc = SCP_ERR_IO;
+    err_no = errno;
+  }
+  return out_file_finish(&o, rc, err_no);
+}
+
+int cli_write_file(const char *dir, const char *name, const scp_buf *b) {
+  return write_buffer(dir, dir, name, b, false);
+}
+
+int cli_write_file_as(const char *dir, const char *shown, const char *name, const scp_buf *b) {
+  return write_buffer(dir, shown, name, b, true);
 }
 
 int cli_write_format(const char *dir, const char *shown, const char *name, const scp_profile *p,
                      const scp_out_format *of, const scp_out_opts *opts) {
   out_file o;
-  int status = out_file_name(&o, dir, shown, name);
-  if (status || (status = out_file_open(&o))) return status;
+  int status = out_file_name(&o, dir, shown, name, true);
+  if (status) return status;
+  FILE *f = fopen(o.at, "wb");
+  if (!f) return cli_die(SCP_ERR_IO, "%s: cannot write: %s", o.said, strerror(errno));
   /* the writer's output goes to the file a chunk at a time */
-  scp_buf b = {.sink = o.f};
+  scp_buf b = {.sink = f};
   int rc = of->write(p, opts, &b);
   if (rc == SCP_OK) rc = scp_buf_flush(&b);
   int err_no = b.sink_errno;
   scp_buf_free(&b);
+  if (fclose(f) != 0 && rc == SCP_OK) {
+    rc = SCP_ERR_IO;
+    err_no = errno;
+  }
   return out_file_finish(&o, rc, err_no);
 }
 

@@ -392,15 +392,15 @@ static void svg_file_name(const scp_profile *p, unsigned m, char *name, size_t s
 
 /* Renders one format (for the SVG: one file per metric) into folder dir,
  * which messages call shown.  Returns the exit status. */
-static int write_format(const scp_profile *p, const profile_opts *o, const char *dir,
-                        const char *shown, scp_format fmt) {
+static int write_format(const scp_profile *p, const profile_opts *o, const scp_out_shared *sh,
+                        const char *dir, const char *shown, scp_format fmt) {
   const scp_out_format *of = scp_out_format_get(fmt);
   unsigned nfiles = of->per_metric ? p->nmetrics : 1;
   for (unsigned m = 0; m < nfiles; m++) {
     char name[64];
     snprintf(name, sizeof name, "%s", of->file);
     if (of->per_metric) svg_file_name(p, m, name, sizeof name);
-    scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg};
+    scp_out_opts oo = {.metric = m, .top = (unsigned)o->top, .svg = o->svg, .shared = sh};
     int status = cli_write_format(dir, shown, name, p, of, &oo);
     if (status) return status;
   }
@@ -413,8 +413,12 @@ static int write_outputs(const scp_profile *p, const profile_opts *o, const char
   cli_warn_truncated(p, name);
   int status = cli_make_dir(dir);
   if (status) return status;
+  /* what every format works out of p alike, once for all of them */
+  scp_out_shared *sh = NULL;
+  if (scp_out_shared_new(p, &sh)) return cli_die(SCP_ERR_NOMEM, "out of memory");
   for (unsigned f = 0; f < SCP_FMT_COUNT && !status; f++)
-    if (o->want[f]) status = write_format(p, o, dir, shown, (scp_format)f);
+    if (o->want[f]) status = write_format(p, o, sh, dir, shown, (scp_format)f);
+  scp_out_shared_free(sh);
   if (status || o->quiet) return status;
   /* The report on stdout is the text summary of the run, whichever
    * formats went to files. */

@@ -380,14 +380,18 @@ static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir
                          const char *shown) {
   /* the input the profile is of: --tx names the transaction, not PROGRAM.so */
   cli_warn_truncated(p, c->tx ? c->tx : c->path ? c->path : c->scenario);
-  for (unsigned f = 0; f < SCP_FMT_COUNT; f++) {
+  /* what every format works out of p alike, once for all of them */
+  scp_out_shared *sh = NULL;
+  if (scp_out_shared_new(p, &sh)) return cli_die(SCP_ERR_NOMEM, "out of memory");
+  int st = 0;
+  for (unsigned f = 0; f < SCP_FMT_COUNT && !st; f++) {
     if (!c->want[f]) continue;
     const scp_out_format *of = scp_out_format_get((scp_format)f);
-    scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg};
-    int st = cli_write_format(dir, shown, of->file, p, of, &oo);
-    if (st) return st;
+    scp_out_opts oo = {.metric = 0, .top = (unsigned)c->top, .svg = c->svg, .shared = sh};
+    st = cli_write_format(dir, shown, of->file, p, of, &oo);
   }
-  return 0;
+  scp_out_shared_free(sh);
+  return st;
 }
 
 /* result.txt's "post KEY LAMPORTS OWNER DATAHEX" line of each account of

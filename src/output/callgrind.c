@@ -70,6 +70,11 @@ static int find_owners(cg_ctx *c) {
 
 static int collect(cg_ctx *c) {
   const scp_profile *p = c->p;
+  /* at most a cost record per line and one more per node, a call per
+   * node: room for all of them first, so none is copied as they grow */
+  if (!scp_grow(&c->costs, &c->capcosts, p->nlines + p->nnodes, sizeof *c->costs) ||
+      !scp_grow(&c->calls, &c->capcalls, p->nnodes, sizeof *c->calls))
+    return SCP_ERR_NOMEM;
   for (uint32_t id = 0; id < p->nnodes; id++) {
     const scp_prof_node *n = &p->nodes[id];
     uint32_t fn = p->nodes[c->owner[id]].frame;
@@ -247,14 +252,15 @@ static void put_event_name(scp_buf *b, const scp_metric *m) {
   }
 }
 
-int scp_out_callgrind(const scp_profile *p, scp_buf *b) {
+int scp_out_callgrind(const scp_profile *p, scp_buf *b) { return scp_out_callgrind_sh(p, NULL, b); }
+
+int scp_out_callgrind_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   cg_ctx c = {.p = p, .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS};
   uint32_t *cost_ids = NULL, *call_ids = NULL;
   if (!p->nnodes) return SCP_ERR_ARG;
   for (unsigned m = 0; m < c.nm; m++) c.emit_root |= p->nodes[0].self[m] != 0;
-  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
-      find_owners(&c) || collect(&c) || rank_frames(&c))
+  if (scp_out_tree(p, sh, &c.labels, &c.kids) || find_owners(&c) || collect(&c) || rank_frames(&c))
     goto fail;
   c.file_id = calloc(p->strs.n + 1, sizeof *c.file_id);
   c.fn_id = calloc(p->nframes + 1, sizeof *c.fn_id);
@@ -334,8 +340,13 @@ int scp_out_callgrind(const scp_profile *p, scp_buf *b) {
       put_file(b, &c, frame_file(p, sum.callee));
       scp_buf_puts(b, "cfn=");
       put_fn(b, &c, sum.callee);
-      scp_buf_printf(b, "calls=%llu %u\n", (unsigned long long)sum.calls,
-                     sum.callee < p->nframes ? p->frames[sum.callee].decl_line : 0);
+      /* calls=COUNT LINE, a line per call: in one append, without printf */
+      char row[6 + 20 + 1 + 10 + 1], *o = SCP_OUT_LIT(row, "calls=");
+      o = scp_out_dec(o, sum.calls);
+      *o++ = ' ';
+      o = scp_out_dec(o, sum.callee < p->nframes ? p->frames[sum.callee].decl_line : 0);
+      *o++ = '\n';
+      scp_buf_put(b, row, (size_t)(o - row));
       put_costs(b, &c, sum.line, sum.cost);
     }
   }
@@ -349,7 +360,6 @@ fail:
   free(c.costs);
   free(c.calls);
   free(c.owner);
-  scp_out_kids_free(&c.kids);
-  scp_out_labels_free(&c.labels);
+  scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

@@ -74,7 +74,7 @@ int scp_out_diff_svg(const scp_profile *before, const scp_profile *now,
   if (!by_key || !was) goto fail;
   for (size_t i = 0; i < before->nnodes; i++) by_key[kb[i]] += before->nodes[i].total[o->metric];
   for (size_t i = 0; i < now->nnodes; i++) was[i] = kn[i] < nbefore_keys ? by_key[kn[i]] : 0;
-  rc = scp_out_svg_with(now, o, was, scp_out_total(before, o->metric), b);
+  rc = scp_out_svg_with(now, o, was, scp_out_total(before, o->metric), NULL, b);
 fail:
   free(kb);
   free(kn);

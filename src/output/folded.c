@@ -143,15 +143,16 @@ static bool walk_groups(walk *w) {
 }
 
 int scp_out_folded(const scp_profile *p, unsigned metric, scp_buf *b) {
+  return scp_out_folded_sh(p, metric, NULL, b);
+}
+
+int scp_out_folded_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh, scp_buf *b) {
   if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
   if (!p->nnodes) return SCP_OK;
   int rc = SCP_ERR_NOMEM;
   scp_out_labels l = {0};
   walk w = {.p = p, .metric = metric, .b = b};
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &w.k) ||
-      folded_labels_build(p, &l, &w.fl))
-    goto fail;
-  scp_out_labels_free(&l);
+  if (scp_out_tree(p, sh, &l, &w.k) || folded_labels_build(p, &l, &w.fl)) goto fail;
   if (!(w.ids = malloc(p->nnodes * sizeof *w.ids))) goto fail;
   if (walk_groups(&w)) rc = scp_out_done(b);
 fail:
@@ -160,7 +161,6 @@ fail:
   free(w.fl.text);
   free(w.fl.off);
   scp_buf_free(&w.path);
-  scp_out_kids_free(&w.k);
-  scp_out_labels_free(&l);
+  scp_out_tree_done(p, sh, &l, &w.k);
   return rc;
 }

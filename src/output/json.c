@@ -56,29 +56,73 @@ enum { JSON_ROW_TEXT = 96, JSON_TEXT_ESCAPED = 255 };
 /* What put_pcs learnt of each instruction text (by string id) the first
  * time a row showed it: 0 not yet seen, 1 + its length when it goes into
  * the row as it is, JSON_TEXT_ESCAPED otherwise.  Rows share texts (an
- * ATA create: 3,867 rows, 1,570 texts), so most are scanned once. */
-static unsigned text_plain(const scp_profile *p, uint8_t *seen, uint32_t id) {
-  if (id < p->strs.n && seen[id]) return seen[id];
-  const char *text = scp_prof_str(p, id);
+ * ATA create: 3,867 rows, 1,570 texts), so most are scanned once.  nstrs:
+ * the profile's string count (the ids seen has room for). */
+static __attribute__((noinline)) unsigned text_learn(const char *text, uint8_t *seen, size_t nstrs,
+                                                     uint32_t id) {
   size_t plain = scp_out_json_plain(text, JSON_ROW_TEXT);
   unsigned v = text[plain] ? JSON_TEXT_ESCAPED : (unsigned)plain + 1;
-  if (id < p->strs.n) seen[id] = (uint8_t)v;
+  if (id < nstrs) seen[id] = (uint8_t)v;
   return v;
 }
+/* inline: the first look is all most rows need */
+static inline unsigned text_plain(const char *text, uint8_t *seen, size_t nstrs, uint32_t id) {
+  if (id < nstrs && seen[id]) return seen[id];
+  return text_learn(text, seen, nstrs, id);
+}
+
+/* String id as scp_out_put_json_str writes it, learnt once per id as a
+ * row's text is (text_plain): for the strings many frames, nodes or
+ * lines repeat (a program's name and id, a file). */
+static void put_str_id(scp_buf *b, const scp_profile *p, uint8_t *seen, uint32_t id) {
+  const char *s = scp_prof_str(p, id);
+  unsigned v = text_plain(s, seen, p->strs.n, id);
+  char *o = v == JSON_TEXT_ESCAPED ? NULL : scp_buf_room(b, JSON_ROW_TEXT + 2);
+  if (!o) {
+    scp_out_put_json_str(b, s);
+    return;
+  }
+  *o++ = '"';
+  o = scp_out_cpy(o, s, v - 1);
+  *o++ = '"';
+  scp_buf_commit(b, o);
+}
+
+/* Rows are written JSON_ROWS_AT_ONCE to a room asked of the buffer (one
+ * check of the buffer's state for all of them), from copies of what they
+ * read of the profile: the compiler cannot keep p's fields in registers
+ * across the bytes written through o, which might be them. */
+enum { JSON_ROWS_AT_ONCE = 32 };
+#define JSON_ROWS_ROOM (JSON_ROWS_AT_ONCE * JSON_ROW_MAX)
 
 static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, unsigned nm,
                     uint8_t *seen) {
   if (!n->npcs) return;
   scp_buf_puts(b, ",\"pcs\":[");
-  for (uint32_t j = 0; j < n->npcs && n->pcs_first + j < p->npcs; j++) {
-    const scp_prof_pc *r = &p->pcs[n->pcs_first + j];
-    const char *text = scp_prof_str(p, r->text);
-    char *o = scp_buf_room(b, JSON_ROW_MAX);
-    if (!o) return;   /* b has failed: nothing more reaches it */
+  size_t count = n->pcs_first < p->npcs ? p->npcs - n->pcs_first : 0;
+  if (count > n->npcs) count = n->npcs;
+  const scp_prof_pc *r = p->pcs + n->pcs_first;
+  const size_t nstrs = p->strs.n;
+  char *const *strs = p->strs.strs;
+  const bool runs = p->pc_runs;
+  if (!count) {
+    scp_buf_putc(b, ']');
+    return;
+  }
+  char *o = scp_buf_room(b, JSON_ROWS_ROOM);
+  if (!o) return;   /* b has failed: nothing more reaches it */
+  char *lim = o + JSON_ROWS_ROOM;
+  for (size_t j = 0; j < count; j++, r++) {
+    if ((size_t)(lim - o) < JSON_ROW_MAX) {
+      scp_buf_commit(b, o);
+      if (!(o = scp_buf_room(b, JSON_ROWS_ROOM))) return;
+      lim = o + JSON_ROWS_ROOM;
+    }
+    const char *text = r->text < nstrs ? strs[r->text] : "";
     o = j ? SCP_OUT_LIT(o, ",{\"pc\":") : SCP_OUT_LIT(o, "{\"pc\":");
     o = scp_out_dec(o, r->pc);
     o = SCP_OUT_LIT(o, ",\"insn\":");
-    unsigned v = text_plain(p, seen, r->text);
+    unsigned v = text_plain(text, seen, nstrs, r->text);
     if (v != JSON_TEXT_ESCAPED) {
       size_t plain = v - 1;
       *o++ = '"';
@@ -87,17 +131,18 @@ static void put_pcs(scp_buf *b, const scp_profile *p, const scp_prof_node *n, un
     } else {
       scp_buf_commit(b, o);
       scp_out_put_json_str(b, text);
-      if (!(o = scp_buf_room(b, JSON_ROW_MAX))) return;
+      if (!(o = scp_buf_room(b, JSON_ROWS_ROOM))) return;
+      lim = o + JSON_ROWS_ROOM;
     }
     o = SCP_OUT_LIT(o, ",\"cost\":");
     o = costs_at(o, r->cost, nm);
-    if (p->pc_runs) {
+    if (runs) {
       o = SCP_OUT_LIT(o, ",\"runs\":");
       o = scp_out_dec(o, r->runs);
     }
     *o++ = '}';
-    scp_buf_commit(b, o);
   }
+  scp_buf_commit(b, o);
   scp_buf_putc(b, ']');
 }
 
@@ -169,7 +214,7 @@ static void put_tables(scp_buf *b, const scp_profile *p) {
 
 /* "frames": name, label, kind, file, declaration line, source; a
  * program's code with its program, a program's own frame with what it ran. */
-static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l) {
+static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l, uint8_t *seen) {
   scp_buf_puts(b, ",\n\"frames\":[");
   for (uint32_t f = 0; f < p->nframes; f++) {
     const scp_prof_frame *fr = &p->frames[f];
@@ -184,7 +229,7 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
     scp_buf_puts(b, ",\"kind\":\"");
     scp_buf_puts(b, kind_text(fr->kind));
     scp_buf_puts(b, "\",\"file\":");
-    scp_out_put_json_str(b, scp_prof_str(p, fr->file));
+    put_str_id(b, p, seen, fr->file);
     if (!(o = scp_buf_room(b, 13 + 10))) return;
     o = scp_out_dec(SCP_OUT_LIT(o, ",\"decl_line\":"), fr->decl_line);
     scp_buf_commit(b, o);
@@ -194,9 +239,9 @@ static void put_frames(scp_buf *b, const scp_profile *p, const scp_out_labels *l
     /* whose code it is, when the profile runs several programs */
     if (fr->owner_id) {
       scp_buf_puts(b, ",\"program\":");
-      scp_out_put_json_str(b, scp_prof_str(p, fr->owner));
+      put_str_id(b, p, seen, fr->owner);
       scp_buf_puts(b, ",\"program_id\":");
-      scp_out_put_json_str(b, scp_prof_str(p, fr->owner_id));
+      put_str_id(b, p, seen, fr->owner_id);
     }
     if (fr->detail) {
       scp_buf_puts(b, ",\"instruction\":");
@@ -276,14 +321,16 @@ static void put_node_head(scp_buf *b, const scp_profile *p, uint32_t id, uint32_
   scp_buf_commit(b, o);
 }
 
-int scp_out_json(const scp_profile *p, scp_buf *b) {
+int scp_out_json(const scp_profile *p, scp_buf *b) { return scp_out_json_sh(p, NULL, b); }
+
+int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b) {
   int rc = SCP_ERR_NOMEM;
   unsigned nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS;
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *todo = NULL, *depth = NULL;
   uint8_t *seen = NULL;
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  if (scp_out_tree(p, sh, &l, &k)) goto fail;
   todo = malloc((p->nnodes ? p->nnodes : 1) * sizeof *todo);
   depth = calloc(p->nnodes ? p->nnodes : 1, sizeof *depth);
   seen = calloc(p->strs.n ? p->strs.n : 1, 1);
@@ -321,7 +368,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     scp_buf_puts(b, "]}");
   }
   put_tables(b, p);
-  put_frames(b, p, &l);
+  put_frames(b, p, &l, seen);
   scp_buf_puts(b, "],\n\"nodes\":[");
   size_t ntodo = 0;
   bool first = true;
@@ -333,7 +380,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     first = false;
     if (n->call_line || n->call_file) {
       scp_buf_puts(b, "{\"file\":");
-      scp_out_put_json_str(b, scp_prof_str(p, n->call_file));
+      put_str_id(b, p, seen, n->call_file);
       put_line(b, n->call_line, "}", 1);
     } else {
       scp_buf_puts(b, "null");
@@ -342,7 +389,7 @@ int scp_out_json(const scp_profile *p, scp_buf *b) {
     for (uint32_t j = 0; j < n->nlines && n->lines_first + j < p->nlines; j++) {
       const scp_prof_line *ln = &p->lines[n->lines_first + j];
       scp_buf_puts(b, j ? ",{\"file\":" : "{\"file\":");
-      scp_out_put_json_str(b, scp_prof_str(p, ln->file));
+      put_str_id(b, p, seen, ln->file);
       put_line(b, ln->line, ",\"cost\":", 8);
       put_costs(b, ln->cost, nm);
       if (p->ahead) {
@@ -371,8 +418,7 @@ fail:
   free(todo);
   free(depth);
   free(seen);
-  scp_out_kids_free(&k);
-  scp_out_labels_free(&l);
+  scp_out_tree_done(p, sh, &l, &k);
   return rc;
 }
 

@@ -9,34 +9,34 @@
 #include <string.h>
 
 static int write_folded(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
-  return scp_out_folded(p, o->metric, b);
+  return scp_out_folded_sh(p, o->metric, o->shared, b);
 }
 
 static int write_svg(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
   scp_svg_opts so = o->svg;
   so.metric = o->metric;
-  return scp_out_svg(p, &so, b);
+  return scp_out_svg_with(p, &so, NULL, 0, o->shared, b);
 }
 
 static int write_report(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
   scp_report_opts ro = {.top = o->top, .metric = o->metric};
-  return scp_out_report(p, &ro, b);
+  return scp_out_report_sh(p, &ro, o->shared, b);
 }
 
 static int write_speedscope(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
-  return scp_out_speedscope(p, o->metric, b);
+  return scp_out_speedscope_sh(p, o->metric, o->shared, b);
 }
 
 static int write_callgrind(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
-  return scp_out_callgrind(p, b);
+  return scp_out_callgrind_sh(p, o->shared, b);
 }
 
 static int write_pprof(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
-  return scp_out_pprof(p, o->metric, b);
+  return scp_out_pprof_sh(p, o->metric, o->shared, b);
 }
 
 static int write_json(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {
-  return scp_out_json(p, b);
+  return scp_out_json_sh(p, o->shared, b);
 }
 
 static int write_lcov(const scp_profile *p, const scp_out_opts *o, scp_buf *b) {

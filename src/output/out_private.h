@@ -38,6 +38,22 @@ SCP_HIDDEN int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
                                   scp_out_kids *k);
 SCP_HIDDEN void scp_out_kids_free(scp_out_kids *k);
 
+/* scp_out_shared: the labels and children of the profile p. */
+struct scp_out_shared {
+  const scp_profile *p;
+  scp_out_labels labels;
+  scp_out_kids kids;
+};
+
+/* The labels and children of p for a writer: those of s when s was made
+ * of p (borrowed: read only), else built.  Returns SCP_OK or
+ * SCP_ERR_NOMEM; either way scp_out_tree_done(p, s, l, k) ends them
+ * (freeing only what was built). */
+SCP_HIDDEN int scp_out_tree(const scp_profile *p, const scp_out_shared *s, scp_out_labels *l,
+                            scp_out_kids *k);
+SCP_HIDDEN void scp_out_tree_done(const scp_profile *p, const scp_out_shared *s, scp_out_labels *l,
+                                  scp_out_kids *k);
+
 /* Which frame of one profile is which of the other (diff_match.c): a
  * key per frame of each side, equal keys being the same frame.  Named
  * guest functions are matched by name and file, then by name, then by
@@ -67,6 +83,14 @@ SCP_HIDDEN void scp_out_match_free(scp_out_match *m);
  * Returns SCP_OK or SCP_ERR_NOMEM (ids unchanged). */
 typedef int (*scp_out_cmp)(void *ctx, uint32_t a, uint32_t b);
 SCP_HIDDEN int scp_out_sort_ids(uint32_t *ids, size_t n, scp_out_cmp cmp, void *ctx);
+/* The first k of ids[0..*n) as scp_out_sort_ids would order them, in
+ * ids[0..min(*n, k)), which becomes *n.  Up to SCP_OUT_TOP_PICKED of them
+ * (a report's top 20 of a few hundred frames) without sorting the rest:
+ * each id is kept, in place, only when it comes before the last of those
+ * kept so far; more than that, by sorting them all.  Returns SCP_OK or
+ * SCP_ERR_NOMEM. */
+#define SCP_OUT_TOP_PICKED 64
+SCP_HIDDEN int scp_out_top_ids(uint32_t *ids, size_t *n, size_t k, scp_out_cmp cmp, void *ctx);
 
 /* Per-frame sums over the whole tree: self costs and calls of every node of
  * the frame, and inclusive cost counted once per path (a recursive frame's
@@ -103,8 +127,17 @@ static inline char *scp_out_cpy(char *o, const char *s, size_t n) {
 /* a string literal, its length known at compile time */
 #define SCP_OUT_LIT(o, s) scp_out_cpy((o), "" s, sizeof(s) - 1)
 /* decimal, at most 20 bytes: its length first, then the digits from the
- * right straight into place (no copy of a variable length) */
-static inline char *scp_out_dec(char *o, uint64_t v) {
+ * right straight into place (no copy of a variable length); inlined
+ * always, as its callers are rows of a few numbers each, written by the
+ * thousand, where gcc would otherwise call it */
+static inline __attribute__((always_inline)) char *scp_out_dec(char *o, uint64_t v) {
+  /* most numbers in a profile's rows (a cost, a count) have one or two
+   * digits: those need no length worked out */
+  if (v < 10) {
+    *o = (char)('0' + v);
+    return o + 1;
+  }
+  if (v < 100) return scp_dec_u64(o + 2, v) + 2;
   static const uint64_t p10[20] = {
       1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
       100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
@@ -129,8 +162,17 @@ SCP_HIDDEN char *scp_out_fixed(char *o, double x, int prec);
  * it when s[result] is its NUL. */
 SCP_HIDDEN extern const unsigned char scp_out_json_plain_byte[256];   /* 1: such a byte */
 static inline size_t scp_out_json_plain(const char *s, size_t max) {
+  const unsigned char *t = scp_out_json_plain_byte;
   size_t n = 0;
-  while (n < max && scp_out_json_plain_byte[(unsigned char)s[n]]) n++;
+  /* four bytes a bound check; each is read only when the one before was
+   * plain (so not the NUL) */
+  for (; max - n >= 4; n += 4) {
+    if (!t[(unsigned char)s[n]]) return n;
+    if (!t[(unsigned char)s[n + 1]]) return n + 1;
+    if (!t[(unsigned char)s[n + 2]]) return n + 2;
+    if (!t[(unsigned char)s[n + 3]]) return n + 3;
+  }
+  while (n < max && t[(unsigned char)s[n]]) n++;
   return n;
 }
 
@@ -149,10 +191,23 @@ SCP_HIDDEN size_t scp_out_node_path(const scp_profile *p, uint32_t node, uint32_
 /* The flamegraph writer with an optional comparison (diff.c): when
  * `before` is non-NULL, before[n] is the inclusive cost of the matching
  * node in the older profile for each node n of p, and frames are coloured
- * by the change instead of by kind. */
-SCP_HIDDEN int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
-                                const uint64_t *before, uint64_t before_total,
+ * by the change instead of by kind.  sh: as the _sh writers'. */
+SCP_HIDDEN int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o, const uint64_t *before,
+                                uint64_t before_total, const scp_out_shared *sh, scp_buf *b);
+
+/* The writers of scp_out.h with the labels and children of sh when it was
+ * made of p (scp_out_tree); sh NULL is the public writer.  The format
+ * table (out.c) calls these with scp_out_opts.shared. */
+SCP_HIDDEN int scp_out_json_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b);
+SCP_HIDDEN int scp_out_pprof_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh,
                                 scp_buf *b);
+SCP_HIDDEN int scp_out_speedscope_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh,
+                                     scp_buf *b);
+SCP_HIDDEN int scp_out_callgrind_sh(const scp_profile *p, const scp_out_shared *sh, scp_buf *b);
+SCP_HIDDEN int scp_out_folded_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh,
+                                 scp_buf *b);
+SCP_HIDDEN int scp_out_report_sh(const scp_profile *p, const scp_report_opts *o, const scp_out_shared *sh,
+                                 scp_buf *b);
 
 /* How a failed run ended, in one line: Soroban's status text and its
  * message ("contract trapped: unreachable at ..."); a Solana run's message

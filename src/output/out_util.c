@@ -98,6 +98,32 @@ int scp_out_sort_ids(uint32_t *ids, size_t n, scp_out_cmp cmp, void *ctx) {
   return SCP_OK;
 }
 
+int scp_out_top_ids(uint32_t *ids, size_t *n, size_t k, scp_out_cmp cmp, void *ctx) {
+  if (k > SCP_OUT_TOP_PICKED) {   /* a kept id may move k places: sort instead */
+    int rc = scp_out_sort_ids(ids, *n, cmp, ctx);
+    if (*n > k) *n = k;
+    return rc;
+  }
+  size_t kept = 0;
+  for (size_t i = 0; i < *n && k; i++) {
+    uint32_t x = ids[i];
+    /* an id equal to the last kept comes after it, as a stable sort has it */
+    if (kept == k && cmp(ctx, ids[k - 1], x) <= 0) continue;
+    size_t lo = 0, hi = kept;   /* the first kept that comes after x */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (cmp(ctx, ids[mid], x) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    size_t end = kept < k ? kept : k - 1;   /* ids[lo..end) move up one */
+    memmove(ids + lo + 1, ids + lo, (end - lo) * sizeof *ids);
+    ids[lo] = x;
+    if (kept < k) kept++;
+  }
+  *n = kept;
+  return SCP_OK;
+}
+
 typedef struct kid_sort {
   const scp_profile *p;
   const scp_out_labels *l;

@@ -251,6 +251,10 @@ static const char *pp_unit(const scp_metric *me) {
 }
 
 int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
+  return scp_out_pprof_sh(p, metric, NULL, b);
+}
+
+int scp_out_pprof_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh, scp_buf *b) {
   if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
   if (!p->nnodes) return SCP_ERR_ARG;
   int rc = SCP_ERR_NOMEM;
@@ -264,7 +268,7 @@ int scp_out_pprof(const scp_profile *p, unsigned metric, scp_buf *b) {
   size_t nn = p->nnodes;
   if (scp_strtab_intern(&c.strings, "") != 0 || scp_strtab_intern(&c.lockeys, "") != 0)
     goto fail;
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  if (scp_out_tree(p, sh, &l, &k)) goto fail;
   todo = malloc(nn * sizeof *todo);
   path = malloc(nn * sizeof *path);
   fids = malloc(nn * sizeof *fids);
@@ -366,7 +370,6 @@ fail:
   free(c.loc_line);
   scp_strtab_free(&c.strings);
   scp_strtab_free(&c.lockeys);
-  scp_out_labels_free(&l);
-  scp_out_kids_free(&k);
+  scp_out_tree_done(p, sh, &l, &k);
   return rc;
 }

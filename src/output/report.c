@@ -53,8 +53,16 @@ static void cell_pct(table *t, uint64_t part, uint64_t whole) {
 
 /* Display width: UTF-8 continuation bytes take no column. */
 static size_t text_width(const char *s) {
-  size_t w = 0;
-  for (; *s; s++) w += ((unsigned char)*s & 0xc0) != 0x80;
+  /* its bytes (libc's strlen), less its continuation bytes (10xxxxxx),
+   * counted eight bytes a step: a label is often 80 bytes */
+  size_t len = strlen(s), w = len, i = 0;
+  for (; len - i >= 8; i += 8) {
+    uint64_t v;
+    memcpy(&v, s + i, sizeof v);
+    uint64_t cont = v & ~(v << 1) & 0x8080808080808080ull;
+    if (cont) w -= (size_t)__builtin_popcountll(cont);
+  }
+  for (; i < len; i++) w -= ((unsigned char)s[i] & 0xc0) == 0x80;
   return w;
 }
 
@@ -219,11 +227,10 @@ static int frame_table_spec(scp_buf *b, const report_ctx *c, const table_spec *t
   for (uint32_t f = 0; f < p->nframes; f++)
     if (frame_listed(c, ts, f, host)) ids[n++] = f;
   frame_sort s = {c, by_total};
-  if (scp_out_sort_ids(ids, n, cmp_frames, &s)) {
+  if (scp_out_top_ids(ids, &n, c->top, cmp_frames, &s)) {
     free(ids);
     return SCP_ERR_NOMEM;
   }
-  if (n > c->top) n = c->top;
 
   scp_buf_putc(b, '\n');
   scp_buf_puts(b, ts->heading);
@@ -801,6 +808,11 @@ static int report_solana(scp_buf *b, const report_ctx *c) {
 }
 
 int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
+  return scp_out_report_sh(p, o, NULL, b);
+}
+
+int scp_out_report_sh(const scp_profile *p, const scp_report_opts *o, const scp_out_shared *sh,
+                      scp_buf *b) {
   static const scp_report_opts defaults = {0};
   if (!o) o = &defaults;
   if (o->metric >= p->nmetrics || o->metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
@@ -808,8 +820,7 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
   report_ctx c = {.p = p, .metric = o->metric, .top = o->top ? o->top : 20,
                   .nm = p->nmetrics < SCP_MAX_METRICS ? p->nmetrics : SCP_MAX_METRICS};
   c.total = scp_out_total(p, o->metric);
-  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids) ||
-      !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
+  if (scp_out_tree(p, sh, &c.labels, &c.kids) || !(c.agg = scp_out_frame_aggregate(p, &c.kids)))
     goto fail;
   c.show_ahead = p->ahead && o->metric == 0;
   /* CPU and memory always (the Budget's two); the others when the run used them */
@@ -823,7 +834,6 @@ int scp_out_report(const scp_profile *p, const scp_report_opts *o, scp_buf *b) {
 fail:
   free(c.ahead);
   free(c.agg);
-  scp_out_kids_free(&c.kids);
-  scp_out_labels_free(&c.labels);
+  scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

@@ -242,11 +242,22 @@ scp_format scp_out_format_parse(const char *name);
 
 /* ---- the format table (out.c): one writer signature for every format ---- */
 
+/* What every writer works out of a profile alike (its frames' labels and
+ * each node's children in display order), made once for all the files of
+ * one profile rather than once per file.  Never changed once made, and
+ * only for the profile it was made of: given with another, a writer
+ * makes its own.  scp_out_shared_new returns SCP_OK or SCP_ERR_NOMEM
+ * (then *out is NULL). */
+typedef struct scp_out_shared scp_out_shared;
+int scp_out_shared_new(const scp_profile *p, scp_out_shared **out);
+void scp_out_shared_free(scp_out_shared *s);
+
 /* Options of every writer; each reads the fields it needs. */
 typedef struct scp_out_opts {
   unsigned metric;       /* the metric of single-metric formats (0 = CPU) */
   unsigned top;          /* report: rows per table; 0 = 20 */
   scp_svg_opts svg;      /* svg: width, pruning, icicle (its metric is `metric`) */
+  const scp_out_shared *shared;   /* NULL, or made of the profile written */
 } scp_out_opts;
 
 /* A writer: appends format output of p to b; returns as the writer it

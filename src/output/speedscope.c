@@ -38,13 +38,17 @@ static void put_frame_name(scp_buf *b, const scp_profile *p, uint32_t f) {
 }
 
 int scp_out_speedscope(const scp_profile *p, unsigned metric, scp_buf *b) {
+  return scp_out_speedscope_sh(p, metric, NULL, b);
+}
+
+int scp_out_speedscope_sh(const scp_profile *p, unsigned metric, const scp_out_shared *sh, scp_buf *b) {
   if (metric >= p->nmetrics || metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
   int rc = SCP_ERR_NOMEM;
   scp_out_labels l = {0};
   scp_out_kids k = {0};
   uint32_t *order = NULL, *path = NULL;
   size_t norder = 0;
-  if (scp_out_labels_build(p, &l) || scp_out_kids_build(p, &l, &k)) goto fail;
+  if (scp_out_tree(p, sh, &l, &k)) goto fail;
   if (!(order = preorder(p, &k, &norder))) goto fail;
   if (!(path = malloc((p->nnodes ? p->nnodes : 1) * sizeof *path))) goto fail;
 
@@ -115,7 +119,6 @@ int scp_out_speedscope(const scp_profile *p, unsigned metric, scp_buf *b) {
 fail:
   free(order);
   free(path);
-  scp_out_kids_free(&k);
-  scp_out_labels_free(&l);
+  scp_out_tree_done(p, sh, &l, &k);
   return rc;
 }

@@ -24,6 +24,25 @@ enum {
 
 /* ---- text -------------------------------------------------------------- */
 
+/* 1: a byte that goes into XML text as it is (printable ASCII but '"',
+ * '&', '<' and '>') */
+static const unsigned char xml_plain_byte[256] = {
+    [0x20 ... 0x21] = 1, [0x23 ... 0x25] = 1, [0x27 ... 0x3b] = 1, [0x3d] = 1, [0x3f ... 0x7e] = 1};
+
+/* How many bytes from s, at most max, are such bytes: four a bound check,
+ * each read only when the one before was plain (so never past the NUL). */
+static size_t xml_run(const unsigned char *s, size_t max) {
+  size_t n = 0;
+  for (; max - n >= 4; n += 4) {
+    if (!xml_plain_byte[s[n]]) return n;
+    if (!xml_plain_byte[s[n + 1]]) return n + 1;
+    if (!xml_plain_byte[s[n + 2]]) return n + 2;
+    if (!xml_plain_byte[s[n + 3]]) return n + 3;
+  }
+  while (n < max && xml_plain_byte[s[n]]) n++;
+  return n;
+}
+
 /* XML-escape at most `maxchars` characters of s (SIZE_MAX: all of it).
  * Names come from binaries: bytes XML cannot carry (control characters,
  * broken UTF-8) become '?', so the SVG always parses. */
@@ -32,10 +51,7 @@ static void put_xml(scp_buf *b, const char *str, size_t maxchars) {
   for (size_t chars = 0; *s && chars < maxchars; chars++) {
     /* a run of printable ASCII with nothing to escape, one character a
      * byte, in one append */
-    size_t run = 0;
-    while (run < maxchars - chars && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '<' && s[run] != '>' &&
-           s[run] != '&' && s[run] != '"')
-      run++;
+    size_t run = xml_run(s, maxchars - chars);
     if (run) {
       scp_buf_put(b, s, run);
       s += run;
@@ -122,7 +138,10 @@ static bool is_storage_host(const char *name) {
 /* Deterministic colour: the palette comes from the frame kind, the shade
  * from a hash of the frame name (the same function is the same colour in
  * every profile). */
-static void put_colour(scp_buf *b, const scp_profile *p, uint32_t frame) {
+enum { COLOUR_MAX = 16 };   /* "rgb(255,255,255)" */
+
+/* The frame's fill into t (COLOUR_MAX bytes); returns its length. */
+static size_t colour_of(const scp_profile *p, uint32_t frame, char *t) {
   unsigned kind = SCP_KIND_ROOT;
   const char *name = "";
   if (frame < p->nframes) {
@@ -153,14 +172,14 @@ static void put_colour(scp_buf *b, const scp_profile *p, uint32_t frame) {
     r = g = bl = 170 + 50 * v1 / 255;
     break;
   }
-  char t[32], *o = SCP_OUT_LIT(t, "rgb(");
+  char *o = SCP_OUT_LIT(t, "rgb(");
   o = scp_out_dec(o, r);
   *o++ = ',';
   o = scp_out_dec(o, g);
   *o++ = ',';
   o = scp_out_dec(o, bl);
   *o++ = ')';
-  scp_buf_put(b, t, (size_t)(o - t));
+  return (size_t)(o - t);
 }
 
 /* Differential colour: red grew, blue shrank, paler the smaller the change
@@ -197,6 +216,10 @@ typedef struct svg_ctx {
   uint64_t before_total;
   uint64_t max_change;     /* diff: largest |change| drawn */
   svg_frame *vis;        /* visible frames, pre-order */
+  /* per frame, its fill after its length, made when a node of it is
+   * first drawn (length 0: not yet): a function drawn at many nodes
+   * hashes its name once */
+  unsigned char (*colour)[1 + COLOUR_MAX];
   size_t nvis;
   uint32_t maxdepth;
 } svg_ctx;
@@ -305,6 +328,17 @@ static void put_title(scp_buf *b, const svg_ctx *c, const scp_prof_node *n) {
   scp_buf_putc(b, ')');
 }
 
+static void put_colour(scp_buf *b, const svg_ctx *c, uint32_t frame) {
+  char t[COLOUR_MAX];
+  if (!c->colour || frame >= c->p->nframes) {
+    scp_buf_put(b, t, colour_of(c->p, frame, t));
+    return;
+  }
+  unsigned char *e = c->colour[frame];
+  if (!e[0]) e[0] = (unsigned char)colour_of(c->p, frame, (char *)e + 1);
+  scp_buf_put(b, e + 1, e[0]);
+}
+
 static void put_frame(scp_buf *b, const svg_ctx *c, const svg_frame *f) {
   const scp_prof_node *n = &c->p->nodes[f->node];
   double x = SVG_XPAD + (double)f->start * c->scale;
@@ -334,7 +368,7 @@ static void put_frame(scp_buf *b, const svg_ctx *c, const svg_frame *f) {
   if (c->before)
     put_diff_colour(b, c->before[f->node], n->total[c->metric], c->max_change);
   else
-    put_colour(b, c->p, n->frame);
+    put_colour(b, c, n->frame);
   o = SCP_OUT_LIT(row, "\" rx=\"2\" ry=\"2\"/><text x=\"");
   o = scp_out_fixed(o, x + 3, 2);
   o = SCP_OUT_LIT(o, "\" y=\"");
@@ -385,11 +419,11 @@ static void put_subtitle(scp_buf *b, const svg_ctx *c) {
 }
 
 int scp_out_svg(const scp_profile *p, const scp_svg_opts *o, scp_buf *b) {
-  return scp_out_svg_with(p, o, NULL, 0, b);
+  return scp_out_svg_with(p, o, NULL, 0, NULL, b);
 }
 
-int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
-                     const uint64_t *before, uint64_t before_total, scp_buf *b) {
+int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o, const uint64_t *before,
+                     uint64_t before_total, const scp_out_shared *sh, scp_buf *b) {
   static const scp_svg_opts defaults = {0};
   if (!o) o = &defaults;
   if (o->metric >= p->nmetrics || o->metric >= SCP_MAX_METRICS) return SCP_ERR_ARG;
@@ -403,9 +437,9 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
   double inner = width - 2 * SVG_XPAD;
   c.scale = c.total ? inner / (double)c.total : 0;
 
-  if (scp_out_labels_build(p, &c.labels) || scp_out_kids_build(p, &c.labels, &c.kids))
-    goto fail;
+  if (scp_out_tree(p, sh, &c.labels, &c.kids)) goto fail;
   if (p->nnodes && c.total && layout(&c, min_pct)) goto fail;
+  c.colour = calloc(p->nframes ? p->nframes : 1, sizeof *c.colour);   /* none: each made anew */
   for (size_t i = 0; before && i < c.nvis; i++) {
     uint64_t was = before[c.vis[i].node], now = p->nodes[c.vis[i].node].total[c.metric];
     uint64_t change = now > was ? now - was : was - now;
@@ -466,7 +500,7 @@ int scp_out_svg_with(const scp_profile *p, const scp_svg_opts *o,
 
 fail:
   free(c.vis);
-  scp_out_kids_free(&c.kids);
-  scp_out_labels_free(&c.labels);
+  free(c.colour);
+  scp_out_tree_done(p, sh, &c.labels, &c.kids);
   return rc;
 }

@@ -122,7 +122,18 @@ size_t scp_fmt_fixed(char *out, double x, int prec) {
   else exp = 1;   /* subnormal */
   int e = (int)exp - 1075;   /* x = m * 2^e */
   unsigned __int128 v = (unsigned __int128)m * scale[prec], q;
-  if (e >= 0) {
+  if (prec <= 3 && e < 0) {
+    /* the flamegraph's pixels and the percentages: m * 10^prec < 2^63,
+     * so all of it in 64 bits, and nothing left of it past 63 places */
+    uint64_t v64 = m * scale[prec], q64 = 0;
+    unsigned sh = (unsigned)-e;
+    if (sh < 64) {
+      uint64_t r = v64 & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+      q64 = v64 >> sh;
+      if (r > half || (r == half && (q64 & 1))) q64++;
+    }
+    q = q64;
+  } else if (e >= 0) {
     if (e > 40) return 0;
     q = v << e;
   } else if (e <= -120) {
@@ -139,10 +150,7 @@ size_t scp_fmt_fixed(char *out, double x, int prec) {
   size_t n = sizeof tmp;
   for (int d = 0; d < prec; d++, frac /= 10) tmp[--n] = (char)('0' + frac % 10);
   if (prec) tmp[--n] = '.';
-  do {
-    tmp[--n] = (char)('0' + whole % 10);
-    whole /= 10;
-  } while (whole);
+  n = (size_t)(scp_dec_u64(tmp + n, whole) - tmp);
   if (bits >> 63) tmp[--n] = '-';
   memcpy(out, tmp + n, sizeof tmp - n);
   return sizeof tmp - n;

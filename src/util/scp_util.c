@@ -92,6 +92,22 @@ bool scp_grow(void *pptr, size_t *cap, size_t need, size_t elem) {
 
 /* ---- buffer ---------------------------------------------------------- */
 
+bool scp_write_all(int fd, const void *p, size_t n) {
+  const char *c = p;
+  while (n) {
+    errno = 0;
+    ssize_t w = write(fd, c, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      if (!errno) errno = EIO;   /* a write that took nothing and said nothing */
+      return false;
+    }
+    c += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
 /* Writes n bytes to the sink; false (and io_err set) when it fails.  A
  * stream on a file descriptor gets them in one write(2) (after what stdio
  * already holds of it): through fwrite, an output over stdio's block
@@ -103,16 +119,8 @@ static bool sink_write(scp_buf *b, const void *p, size_t n) {
   int fd = fileno(b->sink);
   if (fd < 0) {
     if (fwrite(p, 1, n, b->sink) == n) return true;
-  } else if (fflush(b->sink) == 0) {
-    const char *c = p;
-    while (n) {
-      ssize_t w = write(fd, c, n);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) break;
-      c += w;
-      n -= (size_t)w;
-    }
-    if (!n) return true;
+  } else if (fflush(b->sink) == 0 && scp_write_all(fd, p, n)) {
+    return true;
   }
   b->io_err = true;
   b->sink_errno = errno ? errno : EIO;

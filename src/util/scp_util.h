@@ -113,6 +113,10 @@ void scp_buf_free(scp_buf *b);
 /* Write the buffer to f; SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on write error
  * (or on an earlier one to b's sink). */
 int scp_buf_write(const scp_buf *b, FILE *f);
+/* Writes n bytes of p to file descriptor fd, again after a short write
+ * or EINTR; false with errno set (EIO when the system gave none) when a
+ * write fails. */
+bool scp_write_all(int fd, const void *p, size_t n);
 /* Ends a buffer with a sink: writes what it still holds to the sink and
  * flushes the stream.  SCP_ERR_NOMEM if b->oom, SCP_ERR_IO on a write
  * error now or before (errno in b->sink_errno); SCP_OK otherwise, and
@@ -166,17 +170,25 @@ static inline char *scp_dec_u64(char *end, uint64_t v) {
       "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
       "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
       "8081828384858687888990919293949596979899";
-  while (v >= 100) {
+  while (v > UINT32_MAX) {
     unsigned r = (unsigned)(v % 100);
     v /= 100;
     end -= 2;
     memcpy(end, pairs + 2 * r, 2);
   }
-  if (v >= 10) {
+  /* the rest in 32 bits, whose division by 100 is the cheaper multiply */
+  uint32_t w = (uint32_t)v;
+  while (w >= 100) {
+    unsigned r = w % 100;
+    w /= 100;
     end -= 2;
-    memcpy(end, pairs + 2 * v, 2);
+    memcpy(end, pairs + 2 * r, 2);
+  }
+  if (w >= 10) {
+    end -= 2;
+    memcpy(end, pairs + 2 * w, 2);
   } else {
-    *--end = (char)('0' + v);
+    *--end = (char)('0' + w);
   }
   return end;
 }

@@ -6,10 +6,11 @@
 # one line naming the file and the reason, also when the limit is hit in
 # the middle of a file being streamed to disk; a run that completes
 # replaces the folder whole; a folder holding the user's own files is
-# never removed.
+# never removed.  Missing parent folders are made; diff, which writes into
+# a folder of the user's, replaces each file whole or leaves the old one.
 set -u
 . "$(dirname "$0")/lib/check.sh"
-e2e_setup 20
+e2e_setup 27
 DEMO=$B/examples/demo.wasm
 
 "$BIN" profile "$DEMO" run u32:200 -o "$T/out" -q; rc=$?
@@ -80,3 +81,27 @@ if command -v node >/dev/null 2>&1; then
 else
   echo "FAIL solana outputs: no node to write the programs (scripts/deps installs it)"
 fi
+
+# a folder whose parents are missing: each is made (mkdir -p); a file
+# where a parent folder goes: one line naming the folder, exit 74
+"$BIN" profile "$DEMO" run u32:100 -o "$T/new/deeper/out" -q -f report; rc=$?
+NAME="missing parent folders made (exit $rc)"; ok [ -s "$T/new/deeper/out/report.txt" ]
+echo x >"$T/plain"
+"$BIN" profile "$DEMO" run u32:100 -o "$T/plain/out" -q 2>"$T/err"; rc=$?
+NAME="a file where a parent folder goes: exit 74 (exit $rc)"
+ok one_line_error 74 "$T/plain/out: cannot create folder: Not a directory"
+
+# diff writes into a folder of the user's, not a staged one: each file is
+# written beside its old self and renamed over it, so one that cannot be
+# written leaves the old one whole and nothing beside it
+"$BIN" profile "$DEMO" run u32:5 -o "$T/d5" -q -f json && "$BIN" profile "$DEMO" run u32:200 -o "$T/d200" -q -f json
+"$BIN" diff "$T/d5/report.json" "$T/d5/report.json" -o "$T/dd" -q; rc=$?
+NAME="diff into a folder (exit $rc)"; ok [ -s "$T/dd/diff.svg" ]
+cp "$T/dd/diff.svg" "$T/diff-before.svg"
+(trap '' XFSZ; ulimit -f 1; "$BIN" diff "$T/d5/report.json" "$T/d200/report.json" -o "$T/dd" -q) 2>"$T/err"; rc=$?
+NAME="diff write failure: exit 74 naming the file (exit $rc)"
+ok one_line_error 74 "$T/dd/diff.svg: cannot write: File too large"
+NAME="diff write failure: the old diff.svg stays whole"; ok same_bytes "$T/diff-before.svg" "$T/dd/diff.svg"
+NAME="diff write failure: nothing left beside it"; ok [ "$(ls "$T/dd")" = "$(printf 'diff.svg\ndiff.txt')" ]
+"$BIN" diff "$T/d5/report.json" "$T/d200/report.json" -o "$T/dd" -q; rc=$?
+NAME="diff rewrites the folder's files (exit $rc)"; ok [ "$rc" -eq 0 ] && ! cmp -s "$T/diff-before.svg" "$T/dd/diff.svg"

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/out_private.h"
@@ -33,6 +34,8 @@ static void test_dec(void **state) {
   dec_agrees(0);
   dec_agrees(UINT64_MAX);
   dec_agrees(UINT64_MAX - 1);
+  for (uint64_t v = 0; v < 1000; v++) dec_agrees(v);   /* one and two digits: their own path */
+  for (uint64_t v = UINT32_MAX - 1000; v < (uint64_t)UINT32_MAX + 1000; v++) dec_agrees(v);
   for (uint64_t p = 1;; p *= 10) {
     dec_agrees(p - 1);
     dec_agrees(p);
@@ -113,6 +116,29 @@ static void test_json_plain(void **state) {
   assert_int_equal(scp_out_json_plain("mov64r r1, r2", 96), 13);
   assert_int_equal(scp_out_json_plain("ab\"c", 96), 2);
   assert_int_equal(scp_out_json_plain("abcdef", 3), 3);
+  /* four bytes a step: every byte value at every place of strings up to
+   * 13 bytes long, under every bound up to the length + 1, gives what
+   * the rule gives a byte at a time */
+  char text[16];
+  for (size_t len = 0; len <= 13; len++)
+    for (size_t at = 0; at < len; at++)
+      for (int c = 1; c < 256; c++) {
+        memset(text, 'a', len);
+        text[len] = 0;
+        text[at] = (char)c;
+        for (size_t max = 0; max <= len + 1; max++) {
+          size_t want = 0;
+          while (want < max && text[want] && scp_out_json_plain_byte[(unsigned char)text[want]]) want++;
+          size_t got = scp_out_json_plain(text, max);
+          if (got != want) fail_msg("len %zu, 0x%02x at %zu, max %zu: %zu, not %zu", len, c, at, max, got, want);
+        }
+      }
+  char *heap = strdup("abcdefghij\"k");   /* unbounded, as scp_out_put_json_str asks */
+  assert_non_null(heap);
+  assert_int_equal(scp_out_json_plain(heap, SIZE_MAX), 10);
+  heap[10] = 0;
+  assert_int_equal(scp_out_json_plain(heap, SIZE_MAX), 10);
+  free(heap);
   scp_buf b = {0};
   scp_out_put_json_str(&b, "a\"b\\c\n\x01\xff");
   assert_string_equal(b.data, "\"a\\\"b\\\\c\\n\\u0001\xef\xbf\xbd\"");

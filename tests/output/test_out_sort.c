@@ -3,7 +3,8 @@
  * few elements, merges above) against the rule it stands for: a stable
  * sort, elements that compare equal keep their order.  The reference is
  * qsort on (key, position), a total order; arrays of every length from 0
- * to 70 with many equal keys.  Independent evidence.
+ * to 70 with many equal keys.  Independent evidence.  scp_out_top_ids
+ * (a report's top rows) against the first k of that sort.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,9 +54,42 @@ static void test_sort_stable(void **state) {
   }
 }
 
+/* scp_out_top_ids: the first k ids of the stable sort (checked above),
+ * for every k from 0 to past n and past SCP_OUT_TOP_PICKED (where it
+ * sorts them all), with many ties and in every starting order the
+ * seeds give (ascending keys: every id moves in) */
+static void test_top_ids(void **state) {
+  (void)state;
+  uint64_t seed = 11;
+  for (unsigned n = 0; n <= 100; n += n < 10 ? 1 : 9) {
+    for (unsigned round = 0; round < 12; round++) {
+      unsigned key[100];
+      uint32_t all[100], ids[100];
+      for (unsigned i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        key[i] = round == 0 ? i : round == 1 ? n - i : (unsigned)(seed >> 33) % (1 + round % 7);
+        all[i] = (i * 37 + round) % n;   /* a permutation: 37 is prime to n < 100 but 37, 74 */
+      }
+      if (n == 37 || n == 74) for (unsigned i = 0; i < n; i++) all[i] = i;
+      uint32_t sorted[100];
+      memcpy(sorted, all, n * sizeof *all);
+      assert_int_equal(scp_out_sort_ids(sorted, n, by_key, key), SCP_OK);
+      for (size_t k = 0; k <= n + 2 || k <= SCP_OUT_TOP_PICKED + 1; k += k < 25 ? 1 : 20) {
+        memcpy(ids, all, n * sizeof *all);
+        size_t got = n;
+        assert_int_equal(scp_out_top_ids(ids, &got, k, by_key, key), SCP_OK);
+        assert_int_equal(got, k < n ? k : n);
+        for (size_t i = 0; i < got; i++)
+          if (ids[i] != sorted[i]) fail_msg("n %u round %u k %zu: [%zu] %u, not %u", n, round, k, i, ids[i], sorted[i]);
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sort_stable),
+      cmocka_unit_test(test_top_ids),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

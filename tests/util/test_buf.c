@@ -1,9 +1,12 @@
 /*
  * test_buf.c — the buffer's in-place appends (scp_buf_room /
  * scp_buf_commit), its window onto a file (allocated once, one write(2)
- * per file under a chunk) and scp_dec_u64 against snprintf.
+ * per file under a chunk), scp_dec_u64 against snprintf, and
+ * scp_write_all on a write(2) that takes less than it is given.
  */
+#include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,8 +24,21 @@
  * definition stands in for libc's (stdio's own writes do not come here,
  * they call libc's internal one). */
 static unsigned writes_to[64];
+/* What the next writes do instead of writing everything, for
+ * scp_write_all: fail with EINTR (that many times), take at most
+ * take_at_most bytes, or (take_nothing) return 0 as a device may. */
+static unsigned interrupt_next;
+static size_t take_at_most;
+static bool take_nothing;
 ssize_t write(int fd, const void *p, size_t n) {
   if (fd >= 0 && fd < 64) writes_to[fd]++;
+  if (interrupt_next) {
+    interrupt_next--;
+    errno = EINTR;
+    return -1;
+  }
+  if (take_nothing) return 0;
+  if (take_at_most && n > take_at_most) n = take_at_most;
   return syscall(SYS_write, fd, p, n);
 }
 
@@ -37,6 +53,16 @@ static void assert_file_holds(FILE *f, const char *want, size_t len) {
   assert_int_equal(pread(fileno(f), got, len, 0), (ssize_t)len);
   assert_memory_equal(got, want, len);
   free(got);
+}
+
+/* A temporary file, and in *fd its descriptor, whose writes writes_to
+ * counts. */
+static FILE *counted_tmpfile(int *fd) {
+  FILE *f = tmpfile();
+  assert_non_null(f);
+  *fd = fileno(f);
+  assert_true(*fd >= 0 && *fd < 64);
+  return f;
 }
 
 /* What room/commit append is what scp_buf_put appends: in memory, and
@@ -103,10 +129,8 @@ static void test_room_failed(void **state) {
  * per chunk.  A stream without a descriptor goes through fwrite. */
 static void test_sink_one_write(void **state) {
   (void)state;
-  FILE *f = tmpfile();
-  assert_non_null(f);
-  int fd = fileno(f);
-  assert_true(fd >= 0 && fd < 64);
+  int fd;
+  FILE *f = counted_tmpfile(&fd);
   fputs("head;", f);   /* held by stdio, not yet written */
   scp_buf b = {.sink = f}, mem = {0};
   scp_buf_putc(&b, 'x');
@@ -149,6 +173,38 @@ static void test_sink_one_write(void **state) {
   scp_buf_free(&mem);
 }
 
+/* scp_write_all writes everything: again after a short write and after
+ * EINTR (10,000 bytes, 3,000 a call after two interruptions: six calls,
+ * the bytes in order); it fails with the system's errno (a closed
+ * descriptor: EBADF), and with EIO when a write takes nothing and says
+ * nothing, rather than looping. */
+static void test_write_all(void **state) {
+  (void)state;
+  int fd;
+  FILE *f = counted_tmpfile(&fd);
+  char text[10000];
+  for (size_t i = 0; i < sizeof text; i++) text[i] = (char)('a' + i * 7 % 26);
+  writes_to[fd] = 0;
+  interrupt_next = 2;
+  take_at_most = 3000;
+  assert_true(scp_write_all(fd, text, sizeof text));
+  assert_int_equal(writes_to[fd], 2 + 4);
+  assert_int_equal(interrupt_next, 0);
+  assert_file_holds(f, text, sizeof text);
+  take_at_most = 0;
+  assert_true(scp_write_all(fd, text, 0));   /* nothing: no call */
+  assert_int_equal(writes_to[fd], 6);
+  take_nothing = true;
+  errno = 0;
+  assert_false(scp_write_all(fd, "x", 1));
+  assert_int_equal(errno, EIO);
+  take_nothing = false;
+  fclose(f);
+  errno = 0;
+  assert_false(scp_write_all(fd, "x", 1));
+  assert_int_equal(errno, EBADF);
+}
+
 /* scp_dec_u64 (two digits a division) writes what "%llu" writes: every
  * power of ten and its neighbours, and a spread of values of every
  * length. */
@@ -164,6 +220,10 @@ static void test_dec_u64(void **state) {
   (void)state;
   check_dec(0);
   check_dec(UINT64_MAX);
+  /* where the digits move from 64-bit to 32-bit division */
+  for (uint64_t v = UINT32_MAX - 1000; v < (uint64_t)UINT32_MAX + 1000; v++) check_dec(v);
+  check_dec((uint64_t)UINT32_MAX * 100 + 99);
+  check_dec((uint64_t)UINT32_MAX * 100 + 100);
   for (uint64_t p = 1;; p *= 10) {
     check_dec(p - 1);
     check_dec(p);
@@ -184,6 +244,7 @@ int main(void) {
       cmocka_unit_test(test_room_failed),
       cmocka_unit_test(test_sink_one_write),
       cmocka_unit_test(test_dec_u64),
+      cmocka_unit_test(test_write_all),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

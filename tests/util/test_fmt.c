@@ -155,6 +155,17 @@ static void test_fixed_direct(void **state) {
       uint64_t whole = (r >> (k % 60)) + 1, part = k & 1 ? whole - (r >> 33) % whole : (r >> 20) % (whole + 1);
       fixed_agrees(100.0 * (double)part / (double)whole, prec);
     }
+    /* every binary exponent from 2^-80 to 2^60 (the 64-bit path of
+     * precisions up to 3 and where it ends), random mantissas and the
+     * halves that are ties */
+    for (int e = -80; e <= 60; e++)
+      for (int k = 0; k < 60; k++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        double m = (double)((r >> 11) | 1ull << 52);
+        fixed_agrees(ldexp(m, e - 52), prec);
+        fixed_agrees(-ldexp(m, e - 52), prec);
+        fixed_agrees(ldexp((double)(2 * (r % 1000) + 1), e) / 2000.0, prec);
+      }
   }
   char t[SCP_FMT_FIXED_MAX];
   assert_int_equal(scp_fmt_fixed(t, 1.0, 7), 0);

@@ -26,6 +26,8 @@ void scp_sbpf_pool_free(scp_sbpf_pool *pool) {
     free(m->touched);
     free(m->pcs);
     free(m->amount);
+    sbpf_ctrs_free(&m->ctrs);
+    free(m->vm);
   }
   free(pool->slots);
   free(pool);

@@ -16,6 +16,43 @@
 
 static uint8_t empty_region[1];
 
+/* A VM whose fields up to frames are zero and whose call cache is empty:
+ * with a pool, the struct of a free slot (taken, with its memory and
+ * counters); without one, or when the pool is out of memory, a new one
+ * with its own counters. */
+static scp_sbpf_vm *vm_alloc(scp_sbpf_pool *pool, const scp_sbpf_prog *p) {
+  size_t slot = pool ? sbpf_pool_take(pool, p) : SIZE_MAX;
+  scp_sbpf_vm *vm = slot != SIZE_MAX ? pool->slots[slot].vm : NULL;
+  if (slot != SIZE_MAX && !vm) {
+    vm = pool->slots[slot].vm = calloc(1, sizeof *vm);
+    if (!vm) {
+      sbpf_pool_give(pool, slot, 0, 0);
+      return NULL;
+    }
+  }
+  if (!vm) {
+    vm = calloc(1, sizeof *vm);
+    if (!vm) return NULL;
+  }
+  memset(vm, 0, offsetof(scp_sbpf_vm, frames));
+  if (++vm->cache_gen == 0) {
+    memset(vm->cache, 0, sizeof vm->cache);
+    vm->cache_gen = 1;
+  }
+  if (slot == SIZE_MAX) {
+    vm->ctrs = &vm->own;
+    return vm;
+  }
+  sbpf_mem *m = &pool->slots[slot];
+  vm->pool = pool;
+  vm->slot = slot;
+  vm->stack = m->stack;
+  vm->heap = m->heap;
+  vm->scratch = m->scratch;
+  vm->ctrs = &m->ctrs;
+  return vm;
+}
+
 int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
                        scp_sbpf_vm **out, scp_error *err) {
   *out = NULL;
@@ -32,22 +69,13 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
     return scp_fail(err, SCP_ERR_ARG, "sBPF VM: the input region must lie in [0x%llx, 0x%llx)",
                     (unsigned long long)SCP_SBPF_MM_INPUT,
                     (unsigned long long)(SCP_SBPF_MM_INPUT + SCP_SBPF_MM_REGION));
-  scp_sbpf_vm *vm = calloc(1, sizeof *vm);
+  scp_sbpf_vm *vm = vm_alloc(cfg->pool, p);
   if (!vm) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   vm->prog = p;
   vm->cfg = *cfg;
   vm->cfg.heap_size = heap;
   vm->stack_len = (uint64_t)SCP_SBPF_FRAME_SIZE * SCP_SBPF_MAX_CALL_DEPTH;
-  if (cfg->pool) {
-    size_t slot = sbpf_pool_take(cfg->pool, p);
-    if (slot != SIZE_MAX) {
-      vm->pool = cfg->pool;
-      vm->slot = slot;
-      vm->stack = vm->pool->slots[slot].stack;
-      vm->heap = vm->pool->slots[slot].heap;
-      vm->scratch = vm->pool->slots[slot].scratch;
-    }
-  } else {
+  if (!vm->pool) {
     vm->stack = calloc(1, vm->stack_len);
     vm->heap = calloc(1, heap);
     vm->scratch = calloc(p->nblocks + 1, sizeof *vm->scratch);
@@ -93,14 +121,17 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
 void scp_sbpf_vm_destroy(scp_sbpf_vm *vm) {
   if (!vm) return;
   sbpf_unpatch(vm);
+  /* a VM destroyed unsettled leaves counts in its counters */
+  sbpf_ctrs_reset(vm->ctrs, true);
+  free(vm->strays);
   if (vm->pool) {
     sbpf_pool_give(vm->pool, vm->slot, vm->regions[2].len, vm->regions[3].len);
-  } else {
-    free(vm->stack);
-    free(vm->heap);
-    free(vm->scratch);
+    return;
   }
-  free(vm->strays);
+  free(vm->stack);
+  free(vm->heap);
+  free(vm->scratch);
+  sbpf_ctrs_free(&vm->own);
   free(vm);
 }
 
@@ -260,15 +291,15 @@ void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t
   cur->fb = p->func_block[fi];
   cur->fnb = p->func_block[fi + 1] - cur->fb;
   uint32_t id = scp_tree_enter(t, parent, callsite, SCP_KIND_GUEST, vm->cfg.module, target);
-  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : scp_tree_counters(t, id, cur->fnb);
-  if (!ctr || t->nodes[id].ncounters != cur->fnb) {
+  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : sbpf_ctrs_get(vm->ctrs, id, cur->fb, cur->fnb);
+  if (!ctr) {
     vm->oom = true;
     fallback(vm, cur, parent);
     return;
   }
   *sbpf_call_slot(vm, parent, callsite, target) = (sbpf_call_cache){
       .node = parent, .pc = (uint32_t)callsite, .target = target, .child = id,
-      .fb = cur->fb, .fnb = cur->fnb, .ctr = ctr };
+      .fb = cur->fb, .fnb = cur->fnb, .ctr = ctr, .gen = vm->cache_gen };
   cur->node = id;
   cur->ctr = ctr;
 }
@@ -346,20 +377,23 @@ int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
     free(own.amount);
     return SCP_ERR_NOMEM;
   }
-  for (size_t id = 0; id < t->n; id++) {
-    scp_tree_node *n = &t->nodes[id];
-    if (n->kind != SCP_KIND_GUEST || n->module != vm->cfg.module || !n->counters) continue;
-    uint32_t fi = scp_sbpf_prog_func_at(p, n->callee);
-    if (fi == UINT32_MAX) continue;
-    uint32_t fb = p->func_block[fi], fnb = p->func_block[fi + 1] - fb;
-    if (n->ncounters != fnb) continue;
+  const sbpf_ctrs *cs = vm->ctrs;
+  for (size_t e = 0; e < cs->n; e++) {
+    const sbpf_ctr_node *en = &cs->entries[e];
+    uint64_t *ctr = en->ctr;
+    uint32_t fb = en->fb, fnb = en->fnb;
     /* An entry at a leader runs its straight-line run to the end (cnt),
      * through later leaders and, without a call, past the function. */
     uint32_t ntouched = 0;
     for (uint32_t b = 0; b < fnb; b++) {
-      uint64_t c = n->counters[b];
+      /* most blocks of a function did not run: skip them four at a time */
+      if (b + 4 <= fnb && !(ctr[b] | ctr[b + 1] | ctr[b + 2] | ctr[b + 3])) {
+        b += 3;
+        continue;
+      }
+      uint64_t c = ctr[b];
       if (!c) continue;
-      n->counters[b] = 0;
+      ctr[b] = 0;
       uint32_t q = p->block_pc[fb + b];
       for (uint32_t k = p->cnt[q]; k-- > 0 && q <= p->ninsns;) {
         if (!acc[q]) touched[ntouched++] = q;
@@ -372,8 +406,9 @@ int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
       m->amount[i] = acc[touched[i]];
       acc[touched[i]] = 0;
     }
-    if (!scp_tree_add_pcs(t, (uint32_t)id, m->pcs, m->amount, ntouched, vm->cfg.cu_metric)) vm->oom = true;
+    if (!scp_tree_add_pcs(t, en->node, m->pcs, m->amount, ntouched, vm->cfg.cu_metric)) vm->oom = true;
   }
+  sbpf_ctrs_reset(vm->ctrs, false);
   free(own.acc);
   free(own.touched);
   free(own.pcs);

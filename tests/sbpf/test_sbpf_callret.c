@@ -146,13 +146,14 @@ static void check_tree(const prog_case *c, const scp_tree *t, size_t used, uint6
   assert_int_equal(scp_tree_total(t, 0), used);
 }
 
-static void run_case(const scp_sbpf_loader *l, const prog_case *c, uint64_t limit, bool sw, bool tree) {
+static void run_case(const scp_sbpf_loader *l, const prog_case *c, uint64_t limit, bool sw, bool tree,
+                     scp_sbpf_pool *pool) {
   size_t n = trace_len(c);
   scp_sbpf_prog *p = load(l, c);
   scp_tree t;
   assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
   uint64_t meter = limit, r0 = 0;
-  scp_sbpf_vm_config cfg = { .meter = &meter, .tree = tree ? &t : NULL, .node = 0, .module = 7 };
+  scp_sbpf_vm_config cfg = { .meter = &meter, .tree = tree ? &t : NULL, .node = 0, .module = 7, .pool = pool };
   scp_sbpf_vm *vm;
   scp_error err = { 0 };
   assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
@@ -178,10 +179,18 @@ static void test_call_return_meter(void **state) {
   (void)state;
   scp_sbpf_loader *l;
   assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  /* and each on one pool's memory, whose VM struct, call cache and block
+   * counters every earlier case used (each with a tree of its own) */
+  scp_sbpf_pool *pool = scp_sbpf_pool_new();
+  assert_non_null(pool);
   for (size_t i = 0; i < SCP_ARRAY_LEN(progs); i++)
     for (uint64_t limit = 0; limit <= trace_len(&progs[i]) + 2; limit++)
       for (int sw = 0; sw < 2; sw++)
-        for (int tree = 0; tree < 2; tree++) run_case(l, &progs[i], limit, sw, tree);
+        for (int tree = 0; tree < 2; tree++) {
+          run_case(l, &progs[i], limit, sw, tree, NULL);
+          run_case(l, &progs[i], limit, sw, tree, pool);
+        }
+  scp_sbpf_pool_free(pool);
   scp_sbpf_loader_destroy(l);
 }
 

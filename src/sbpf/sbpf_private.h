@@ -258,9 +258,7 @@ typedef struct sbpf_mem {
   uint8_t *stack, *heap;       /* SCP_SBPF_FRAME_SIZE * MAX_CALL_DEPTH, SCP_SBPF_HEAP_MAX; zero */
   uint64_t *scratch;           /* block counters nobody reads: never zeroed */
   size_t nscratch;
-  uint64_t *acc;               /* settling: per-pc sums, zero between uses */
-  uint32_t *touched;           /* and, per node, the pcs it touched, */
-  uint64_t *pcs, *amount;      /* as addresses with their sums */
+  uint64_t *pcs, *amount;      /* settling: a node's pcs with their CU */
   size_t nacc;
   bool busy;
   sbpf_ctrs ctrs;

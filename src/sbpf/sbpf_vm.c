@@ -356,23 +356,70 @@ void sbpf_trap(scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc, uint32_t bpc, uint
   add_run(vm, cur->node, bpc, executed, 1);
 }
 
+/* The first of counters i..n-1 that is not zero (n when none is): most
+ * blocks of a function did not run, so eight at a time. */
+static uint32_t next_counted(const uint64_t *ctr, uint32_t i, uint32_t n) {
+  while (i + 8 <= n && !(ctr[i] | ctr[i + 1] | ctr[i + 2] | ctr[i + 3] | ctr[i + 4] | ctr[i + 5] |
+                         ctr[i + 6] | ctr[i + 7]))
+    i += 8;
+  while (i < n && !ctr[i]) i++;
+  return i;
+}
+
+/* The per-pc CU of one node's block counters (fb, fnb: its function's
+ * blocks), in pc order into pcs/amount; returns how many, clearing the
+ * counters.  An entry at a leader runs its straight-line run to the end
+ * (cnt), through later leaders and, without a call, past the function:
+ * what reaches pc is carried on to the slot after it (q + 1, or q + 2
+ * past an lddw) while cnt[q] > 1, so each slot is visited once, in order,
+ * from a counted leader until nothing is carried. */
+static uint32_t expand(const scp_sbpf_prog *p, uint64_t *ctr, uint32_t fb, uint32_t fnb, uint64_t *pcs,
+                       uint64_t *amount) {
+  /* locals: the stores below could otherwise alias the program's tables */
+  const uint64_t *const cntblk = p->cntblk;
+  const uint32_t *const block_pc = p->block_pc;
+  const sbpf_insn *const code = p->code;
+  const uint64_t text = p->text_addr;
+  uint32_t out = 0;
+  for (uint32_t b = next_counted(ctr, 0, fnb); b < fnb; b = next_counted(ctr, b + 1, fnb)) {
+    uint64_t in0 = 0, in1 = 0;           /* carried into q and into q + 1 */
+    for (uint32_t q = block_pc[fb + b];; q++) {
+      uint64_t cb = cntblk[q];
+      uint32_t k = (uint32_t)(cb >> 32) - fb;   /* UINT32_MAX - fb when q leads no block */
+      uint64_t sum = in0;
+      if (k < fnb) {
+        sum += ctr[k];
+        ctr[k] = 0;
+        b = k;
+      }
+      if (sum) {
+        pcs[out] = text + 8ull * q;
+        amount[out++] = sum;
+      }
+      uint64_t on = (uint32_t)cb > 1 ? sum : 0;
+      if (code[q].op == OP_LDDW) {
+        in0 = in1;
+        in1 = on;
+      } else {
+        in0 = in1 + on;
+        in1 = 0;
+      }
+      if (!(in0 | in1)) break;
+    }
+  }
+  return out;
+}
+
 int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
   scp_tree *t = vm->cfg.tree;
   if (!t) return SCP_OK;
   const scp_sbpf_prog *p = vm->prog;
-  /* acc is all zero again after the pass: a pool's tables serve every VM */
   sbpf_mem own = { 0 }, *m = vm->pool ? &vm->pool->slots[vm->slot] : &own;
   if (!vm->pool) {
-    own.acc = calloc(p->ninsns + 1, sizeof *own.acc);
-    own.touched = malloc((p->ninsns + 1) * sizeof *own.touched);
     own.pcs = malloc((p->ninsns + 1) * sizeof *own.pcs);
     own.amount = malloc((p->ninsns + 1) * sizeof *own.amount);
   }
-  uint64_t *acc = m->acc;
-  uint32_t *touched = m->touched;
-  if (!acc || !touched || !m->pcs || !m->amount) {
-    free(own.acc);
-    free(own.touched);
+  if (!m->pcs || !m->amount) {
     free(own.pcs);
     free(own.amount);
     return SCP_ERR_NOMEM;
@@ -380,37 +427,10 @@ int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
   const sbpf_ctrs *cs = vm->ctrs;
   for (size_t e = 0; e < cs->n; e++) {
     const sbpf_ctr_node *en = &cs->entries[e];
-    uint64_t *ctr = en->ctr;
-    uint32_t fb = en->fb, fnb = en->fnb;
-    /* An entry at a leader runs its straight-line run to the end (cnt),
-     * through later leaders and, without a call, past the function. */
-    uint32_t ntouched = 0;
-    for (uint32_t b = 0; b < fnb; b++) {
-      /* most blocks of a function did not run: skip them four at a time */
-      if (b + 4 <= fnb && !(ctr[b] | ctr[b + 1] | ctr[b + 2] | ctr[b + 3])) {
-        b += 3;
-        continue;
-      }
-      uint64_t c = ctr[b];
-      if (!c) continue;
-      ctr[b] = 0;
-      uint32_t q = p->block_pc[fb + b];
-      for (uint32_t k = p->cnt[q]; k-- > 0 && q <= p->ninsns;) {
-        if (!acc[q]) touched[ntouched++] = q;
-        acc[q] += c;
-        q += p->code[q].op == OP_LDDW ? 2 : 1;
-      }
-    }
-    for (uint32_t i = 0; i < ntouched; i++) {
-      m->pcs[i] = p->text_addr + 8ull * touched[i];
-      m->amount[i] = acc[touched[i]];
-      acc[touched[i]] = 0;
-    }
-    if (!scp_tree_add_pcs(t, en->node, m->pcs, m->amount, ntouched, vm->cfg.cu_metric)) vm->oom = true;
+    uint32_t n = expand(p, en->ctr, en->fb, en->fnb, m->pcs, m->amount);
+    if (!scp_tree_add_pcs(t, en->node, m->pcs, m->amount, n, vm->cfg.cu_metric)) vm->oom = true;
   }
   sbpf_ctrs_reset(vm->ctrs, false);
-  free(own.acc);
-  free(own.touched);
   free(own.pcs);
   free(own.amount);
   for (size_t i = 0; i < vm->nstrays; i++) {

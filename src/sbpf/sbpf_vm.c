@@ -13,6 +13,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static uint8_t empty_region[1];
 
@@ -359,9 +362,19 @@ void sbpf_trap(scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc, uint32_t bpc, uint
 /* The first of counters i..n-1 that is not zero (n when none is): most
  * blocks of a function did not run, so eight at a time. */
 static uint32_t next_counted(const uint64_t *ctr, uint32_t i, uint32_t n) {
+#ifdef __SSE2__
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    const __m128i *v = (const __m128i *)(ctr + i);
+    __m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+                             _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)) != 0xffff) break;
+  }
+#else
   while (i + 8 <= n && !(ctr[i] | ctr[i + 1] | ctr[i + 2] | ctr[i + 3] | ctr[i + 4] | ctr[i + 5] |
                          ctr[i + 6] | ctr[i + 7]))
     i += 8;
+#endif
   while (i < n && !ctr[i]) i++;
   return i;
 }

@@ -385,7 +385,10 @@ static uint32_t next_counted(const uint64_t *ctr, uint32_t i, uint32_t n) {
  * (cnt), through later leaders and, without a call, past the function:
  * what reaches pc is carried on to the slot after it (q + 1, or q + 2
  * past an lddw) while cnt[q] > 1, so each slot is visited once, in order,
- * from a counted leader until nothing is carried. */
+ * from a counted leader until nothing is carried.  Inside a block only
+ * its first slot leads and only its last can end a run or be an lddw
+ * (sbpf_verify.c's find_blocks), so the slots between take what reaches
+ * them as it is. */
 static uint32_t expand(const scp_sbpf_prog *p, uint64_t *ctr, uint32_t fb, uint32_t fnb, uint64_t *pcs,
                        uint64_t *amount) {
   /* locals: the stores below could otherwise alias the program's tables */
@@ -393,34 +396,45 @@ static uint32_t expand(const scp_sbpf_prog *p, uint64_t *ctr, uint32_t fb, uint3
   const uint32_t *const block_pc = p->block_pc;
   const sbpf_insn *const code = p->code;
   const uint64_t text = p->text_addr;
-  uint32_t out = 0;
+  const uint32_t nblocks = p->nblocks, last = p->ninsns;
+  uint64_t *pp = pcs, *ap = amount;
   for (uint32_t b = next_counted(ctr, 0, fnb); b < fnb; b = next_counted(ctr, b + 1, fnb)) {
     uint64_t in0 = 0, in1 = 0;           /* carried into q and into q + 1 */
-    for (uint32_t q = block_pc[fb + b];; q++) {
-      uint64_t cb = cntblk[q];
-      uint32_t k = (uint32_t)(cb >> 32) - fb;   /* UINT32_MAX - fb when q leads no block */
-      uint64_t sum = in0;
-      if (k < fnb) {
-        sum += ctr[k];
-        ctr[k] = 0;
-        b = k;
+    for (uint32_t g = fb + b;; g++) {
+      uint32_t q = block_pc[g], end = g + 1 < nblocks ? block_pc[g + 1] : last + 1;
+      for (;;) {
+        uint64_t cb = cntblk[q];
+        uint32_t k = (uint32_t)(cb >> 32) - fb;   /* UINT32_MAX - fb when q leads no block */
+        uint64_t sum = in0;
+        if (k < fnb) {
+          sum += ctr[k];
+          ctr[k] = 0;
+          b = k;
+        }
+        if (sum) {
+          *pp++ = text + 8ull * q;
+          *ap++ = sum;
+        }
+        uint64_t on = (uint32_t)cb > 1 ? sum : 0;
+        if (code[q].op == OP_LDDW) {
+          in0 = in1;
+          in1 = on;
+        } else {
+          in0 = in1 + on;
+          in1 = 0;
+        }
+        if (!(in0 | in1)) goto carried;
+        if (++q >= end) break;
+        if (!in1)
+          for (uint64_t at = text + 8ull * q; q + 1 < end; q++, at += 8) {
+            *pp++ = at;
+            *ap++ = in0;
+          }
       }
-      if (sum) {
-        pcs[out] = text + 8ull * q;
-        amount[out++] = sum;
-      }
-      uint64_t on = (uint32_t)cb > 1 ? sum : 0;
-      if (code[q].op == OP_LDDW) {
-        in0 = in1;
-        in1 = on;
-      } else {
-        in0 = in1 + on;
-        in1 = 0;
-      }
-      if (!(in0 | in1)) break;
     }
+  carried:;
   }
-  return out;
+  return (uint32_t)(pp - pcs);
 }
 
 int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {

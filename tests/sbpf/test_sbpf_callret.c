@@ -35,6 +35,10 @@ typedef struct ins { uint8_t op, dst, src; int16_t off; int32_t imm; } ins;
 #define CALL(imm) I(0x85, 0, 0, 0, imm)
 #define JNEI(d, imm, off) I(0x55, d, 0, off, imm)
 #define EXIT I(0x95, 0, 0, 0, 0)
+#define ADDI(d, imm) I(0x07, d, 0, 0, imm)
+#define JA(off) I(0x05, 0, 0, off, 0)
+/* lddw: two slots, one instruction (its tail slot leads a block of its own) */
+#define LDDW(d, v) I(0x18, d, 0, 0, (int32_t)(v)), I(0, 0, 0, 0, 0)
 
 #define T(x) SCP_SBPF_TRAP_##x
 enum { OK = -1 };
@@ -76,6 +80,13 @@ static const prog_case progs[] = {
   { "return into another function",
     { MOV(0, 0), CALL(0), I(0x07, 0, 0, 0, 1), I(0x45, 0, 0, 2, 1), I(0xa5, 0, 0, -4, 4), EXIT, EXIT },
     7, 2, 1, { 0, 1, 2, 3, 6, 2, 3, 4, 1, 2, 3, 6, 2, 3, 4, 5, -1 }, OK, 4 },
+  /* a straight run through an lddw (one instruction over two slots) and
+   * into a jump target: the first round jumps into it at pc 5, the
+   * second falls into it from pc 2, so pc 5 counts both; then a call */
+  { "through an lddw into a jump target",
+    { MOV(6, 2), JA(3), ADDI(0, 1), LDDW(1, 0x1234), ADDI(0, 2), SUBI(6, 1), JNEI(6, 0, -6), CALL(1), EXIT,
+      MOV(0, 7), EXIT },
+    12, 10, 8, { 0, 1, 5, 6, 7, 2, 3, 5, 6, 7, 8, 10, 11, 9, -1 }, OK, 7 },
 };
 
 static size_t trace_len(const prog_case *c) {

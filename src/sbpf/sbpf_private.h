@@ -245,8 +245,7 @@ struct scp_sbpf_vm {
   scp_sbpf_pool *pool;
   size_t slot;
   bool windowed;
-  sbpf_ctrs *ctrs;             /* the slot's, or own */
-  sbpf_ctrs own;
+  sbpf_ctrs own;               /* without a slot (sbpf_vm_ctrs) */
   /* kept from one use of a pooled struct to the next */
   sbpf_frame frames[SCP_SBPF_MAX_CALL_DEPTH];
   sbpf_call_cache cache[SBPF_CALL_CACHE];
@@ -269,6 +268,12 @@ struct scp_sbpf_pool {
   sbpf_mem *slots;
   size_t n, cap;
 };
+
+/* The block counters of vm's guest nodes: its slot's, or its own.  Not
+ * kept as a pointer: the pool's slots move when a nested VM adds one. */
+static inline sbpf_ctrs *sbpf_vm_ctrs(scp_sbpf_vm *vm) {
+  return vm->pool ? &vm->pool->slots[vm->slot].ctrs : &vm->own;
+}
 
 /* A free slot of pool for a VM of p, its scratch counters and settling
  * tables sized to p; SIZE_MAX when out of memory. */

@@ -42,17 +42,13 @@ static scp_sbpf_vm *vm_alloc(scp_sbpf_pool *pool, const scp_sbpf_prog *p) {
     memset(vm->cache, 0, sizeof vm->cache);
     vm->cache_gen = 1;
   }
-  if (slot == SIZE_MAX) {
-    vm->ctrs = &vm->own;
-    return vm;
-  }
+  if (slot == SIZE_MAX) return vm;
   sbpf_mem *m = &pool->slots[slot];
   vm->pool = pool;
   vm->slot = slot;
   vm->stack = m->stack;
   vm->heap = m->heap;
   vm->scratch = m->scratch;
-  vm->ctrs = &m->ctrs;
   return vm;
 }
 
@@ -125,7 +121,7 @@ void scp_sbpf_vm_destroy(scp_sbpf_vm *vm) {
   if (!vm) return;
   sbpf_unpatch(vm);
   /* a VM destroyed unsettled leaves counts in its counters */
-  sbpf_ctrs_reset(vm->ctrs, true);
+  sbpf_ctrs_reset(sbpf_vm_ctrs(vm), true);
   free(vm->strays);
   if (vm->pool) {
     sbpf_pool_give(vm->pool, vm->slot, vm->regions[2].len, vm->regions[3].len);
@@ -294,7 +290,7 @@ void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t
   cur->fb = p->func_block[fi];
   cur->fnb = p->func_block[fi + 1] - cur->fb;
   uint32_t id = scp_tree_enter(t, parent, callsite, SCP_KIND_GUEST, vm->cfg.module, target);
-  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : sbpf_ctrs_get(vm->ctrs, id, cur->fb, cur->fnb);
+  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : sbpf_ctrs_get(sbpf_vm_ctrs(vm), id, cur->fb, cur->fnb);
   if (!ctr) {
     vm->oom = true;
     fallback(vm, cur, parent);
@@ -451,13 +447,13 @@ int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
     free(own.amount);
     return SCP_ERR_NOMEM;
   }
-  const sbpf_ctrs *cs = vm->ctrs;
+  const sbpf_ctrs *cs = sbpf_vm_ctrs(vm);
   for (size_t e = 0; e < cs->n; e++) {
     const sbpf_ctr_node *en = &cs->entries[e];
     uint32_t n = expand(p, en->ctr, en->fb, en->fnb, m->pcs, m->amount);
     if (!scp_tree_add_pcs(t, en->node, m->pcs, m->amount, n, vm->cfg.cu_metric)) vm->oom = true;
   }
-  sbpf_ctrs_reset(vm->ctrs, false);
+  sbpf_ctrs_reset(sbpf_vm_ctrs(vm), false);
   free(own.pcs);
   free(own.amount);
   for (size_t i = 0; i < vm->nstrays; i++) {

@@ -205,6 +205,38 @@ static void test_call_return_meter(void **state) {
   scp_sbpf_loader_destroy(l);
 }
 
+/* A profiled VM made first, then eight more taking slots of its pool,
+ * which moves the slots (as a CPI's callees do while their caller runs):
+ * the first one's nodes still count in its slot's counters, and "a loop
+ * of calls" settles as its trace says. */
+static void test_pool_grows_under_a_vm(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  scp_sbpf_pool *pool = scp_sbpf_pool_new();
+  assert_non_null(pool);
+  const prog_case *c = &progs[2];
+  scp_sbpf_prog *p = load(l, c);
+  scp_tree t;
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  uint64_t meter = 1000, other = 1000, r0 = 0;
+  scp_sbpf_vm_config cfg = { .meter = &meter, .tree = &t, .node = 0, .module = 7, .pool = pool };
+  scp_sbpf_vm_config plain = { .meter = &other, .pool = pool };
+  scp_sbpf_vm *vm, *more[8];
+  scp_error err = { 0 };
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  for (int i = 0; i < 8; i++) assert_int_equal(scp_sbpf_vm_create(p, &plain, &more[i], &err), SCP_OK);
+  assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_OK);
+  assert_int_equal(r0, c->r0);
+  check_tree(c, &t, trace_len(c), 1000);
+  for (int i = 0; i < 8; i++) scp_sbpf_vm_destroy(more[i]);
+  scp_sbpf_vm_destroy(vm);
+  scp_tree_free(&t);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_pool_free(pool);
+  scp_sbpf_loader_destroy(l);
+}
+
 /* A function calling itself from the same pc: every call past the first
  * finds the frame above filled by the same key (without a tree every
  * frame has the entry's node), until the 64th frame: the call that would
@@ -303,6 +335,7 @@ static void test_hooks_every_call(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_call_return_meter),
+    cmocka_unit_test(test_pool_grows_under_a_vm),
     cmocka_unit_test(test_call_depth),
     cmocka_unit_test(test_hooks_every_call),
   };

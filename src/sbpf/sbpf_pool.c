@@ -22,21 +22,21 @@ void scp_sbpf_pool_free(scp_sbpf_pool *pool) {
     free(m->stack);
     free(m->heap);
     free(m->scratch);
-    free(m->acc);
-    free(m->touched);
     free(m->pcs);
     free(m->amount);
+    sbpf_ctrs_free(&m->ctrs);
+    free(m->vm);
   }
   free(pool->slots);
   free(pool);
 }
 
-/* Room for n entries of size bytes in *buf (*cap entries so far), zeroed
- * when zero: contents kept are zero already. */
-static bool fit(void *buf, size_t *cap, size_t n, size_t size, bool zero) {
+/* Room for n entries of size bytes in *buf (*cap entries so far); what
+ * it holds is not kept. */
+static bool fit(void *buf, size_t *cap, size_t n, size_t size) {
   void **b = buf;
   if (n <= *cap && *b) return true;
-  void *nb = zero ? calloc(n, size) : malloc(n * size);
+  void *nb = malloc(n * size);
   if (!nb) return false;
   free(*b);
   *b = nb;
@@ -61,14 +61,11 @@ size_t sbpf_pool_take(scp_sbpf_pool *pool, const scp_sbpf_prog *p) {
   }
   sbpf_mem *m = &pool->slots[i];
   /* the settling tables share one capacity: each grows to it */
-  size_t need = (size_t)p->ninsns + 1, n1 = m->nacc, n2 = m->nacc, n3 = m->nacc, n4 = m->nacc;
-  if (!fit(&m->scratch, &m->nscratch, (size_t)p->nblocks + 1, sizeof *m->scratch, false) ||
-      !fit(&m->acc, &n1, need, sizeof *m->acc, true) || !fit(&m->touched, &n2, need, sizeof *m->touched, false) ||
-      !fit(&m->pcs, &n3, need, sizeof *m->pcs, false) || !fit(&m->amount, &n4, need, sizeof *m->amount, false))
+  size_t need = (size_t)p->ninsns + 1, n1 = m->nacc, n2 = m->nacc;
+  if (!fit(&m->scratch, &m->nscratch, (size_t)p->nblocks + 1, sizeof *m->scratch) ||
+      !fit(&m->pcs, &n1, need, sizeof *m->pcs) || !fit(&m->amount, &n2, need, sizeof *m->amount))
     return SIZE_MAX;
   m->nacc = n1 < n2 ? n1 : n2;
-  if (n3 < m->nacc) m->nacc = n3;
-  if (n4 < m->nacc) m->nacc = n4;
   m->busy = true;
   return i;
 }

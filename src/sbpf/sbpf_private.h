@@ -175,12 +175,47 @@ typedef struct sbpf_stray {
 
 #define SBPF_CALL_CACHE 256
 
+/* gen: the VM's cache_gen when the entry was made; any other value is
+ * an empty entry (a pooled VM's struct is reused, its cache not cleared). */
 typedef struct sbpf_call_cache {
   uint32_t node, pc, target, child;
   uint32_t fb, fnb;            /* the callee's block range, as func_at gives it */
   uint64_t *ctr;
+  uint32_t gen;
 } sbpf_call_cache;
 
+/* Block counters of the guest nodes a VM entered, out of chunks kept from
+ * one VM to the next (a pool slot's, or the VM's own): settling reads and
+ * clears every counter, so the chunks are all zero whenever no VM holds
+ * them and handing out counters is a bump of the cursor.  of[id] is node
+ * id's entry + 1 (0: none yet), entries those nodes in the order they got
+ * counters; both are emptied when the VM settles. */
+typedef struct sbpf_ctr_node {
+  uint32_t node, fb, fnb;      /* fb, fnb: the callee's block range */
+  uint64_t *ctr;
+} sbpf_ctr_node;
+
+typedef struct sbpf_ctr_chunk {
+  uint64_t *p;                 /* zero outside a VM's run */
+  size_t n;
+} sbpf_ctr_chunk;
+
+typedef struct sbpf_ctrs {
+  sbpf_ctr_chunk *chunk;
+  size_t nchunk, capchunk;
+  size_t cur, used;            /* the chunk handing out, its entries taken */
+  uint32_t *of;
+  size_t capof;
+  sbpf_ctr_node *entries;
+  size_t n, cap;
+} sbpf_ctrs;
+
+/* Entries per chunk (a function with more blocks gets a chunk its size). */
+#define SBPF_CTR_CHUNK 4096
+
+/* A pooled VM's struct is its slot's, reused: the fields up to `frames`
+ * start zeroed; frames need only their keys reset (the interpreter does
+ * that) and the call cache its generation bumped. */
 struct scp_sbpf_vm {
   const scp_sbpf_prog *prog;
   scp_sbpf_vm_config cfg;
@@ -189,7 +224,6 @@ struct scp_sbpf_vm {
   unsigned nregions;
   uint8_t *stack, *heap;
   uint64_t stack_len;
-  sbpf_frame frames[SCP_SBPF_MAX_CALL_DEPTH];
   uint32_t depth;
   uint32_t pc, node;           /* spilled at syscalls and traps */
   uint64_t insns;              /* instructions executed */
@@ -204,7 +238,6 @@ struct scp_sbpf_vm {
   uint64_t *scratch;           /* block counters when no tree is attached */
   sbpf_stray_entry *strays;
   size_t nstrays, capstrays;
-  sbpf_call_cache cache[SBPF_CALL_CACHE];
   bool oom;
   /* With a pool, the memory is its slot's: regions 2 and 3 then map only
    * the prefix reached so far (grown by sbpf_xlate_reach), which is what
@@ -212,6 +245,11 @@ struct scp_sbpf_vm {
   scp_sbpf_pool *pool;
   size_t slot;
   bool windowed;
+  sbpf_ctrs own;               /* without a slot (sbpf_vm_ctrs) */
+  /* kept from one use of a pooled struct to the next */
+  sbpf_frame frames[SCP_SBPF_MAX_CALL_DEPTH];
+  sbpf_call_cache cache[SBPF_CALL_CACHE];
+  uint32_t cache_gen;
 };
 
 /* One set of VM memory in a pool (sbpf_pool.c). */
@@ -219,11 +257,11 @@ typedef struct sbpf_mem {
   uint8_t *stack, *heap;       /* SCP_SBPF_FRAME_SIZE * MAX_CALL_DEPTH, SCP_SBPF_HEAP_MAX; zero */
   uint64_t *scratch;           /* block counters nobody reads: never zeroed */
   size_t nscratch;
-  uint64_t *acc;               /* settling: per-pc sums, zero between uses */
-  uint32_t *touched;           /* and, per node, the pcs it touched, */
-  uint64_t *pcs, *amount;      /* as addresses with their sums */
+  uint64_t *pcs, *amount;      /* settling: a node's pcs with their CU */
   size_t nacc;
   bool busy;
+  sbpf_ctrs ctrs;
+  scp_sbpf_vm *vm;             /* the struct of the slot's VMs (NULL until one) */
 } sbpf_mem;
 
 struct scp_sbpf_pool {
@@ -231,12 +269,27 @@ struct scp_sbpf_pool {
   size_t n, cap;
 };
 
+/* The block counters of vm's guest nodes: its slot's, or its own.  Not
+ * kept as a pointer: the pool's slots move when a nested VM adds one. */
+static inline sbpf_ctrs *sbpf_vm_ctrs(scp_sbpf_vm *vm) {
+  return vm->pool ? &vm->pool->slots[vm->slot].ctrs : &vm->own;
+}
+
 /* A free slot of pool for a VM of p, its scratch counters and settling
  * tables sized to p; SIZE_MAX when out of memory. */
 size_t sbpf_pool_take(scp_sbpf_pool *pool, const scp_sbpf_prog *p);
 /* Slot back, its stack zeroed up to stack_used bytes and its heap up to
  * heap_used. */
 void sbpf_pool_give(scp_sbpf_pool *pool, size_t slot, uint64_t stack_used, uint64_t heap_used);
+
+/* Counters (zero) for n blocks of node id, the same ones each time the
+ * node is asked for with the same n; NULL when out of memory or when the
+ * node already has a different number (sbpf_ctrs.c). */
+uint64_t *sbpf_ctrs_get(sbpf_ctrs *c, uint32_t id, uint32_t fb, uint32_t n);
+/* The entries back, the nodes forgotten; clear: zero their counters
+ * (settling has not read them all). */
+void sbpf_ctrs_reset(sbpf_ctrs *c, bool clear);
+void sbpf_ctrs_free(sbpf_ctrs *c);
 
 /* A guest access outside the mapped prefix of a windowed VM's stack or
  * heap: when the full region holds it, the prefix grows (page by page)
@@ -270,7 +323,8 @@ static inline sbpf_call_cache *sbpf_call_slot(scp_sbpf_vm *vm, uint32_t parent, 
 static inline bool sbpf_call_cached(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent,
                                     uint64_t callsite, uint32_t target) {
   const sbpf_call_cache *e = sbpf_call_slot(vm, parent, callsite, target);
-  if (!e->ctr || e->node != parent || e->pc != (uint32_t)callsite || e->target != target || vm->oom)
+  if (e->gen != vm->cache_gen || e->node != parent || e->pc != (uint32_t)callsite || e->target != target ||
+      vm->oom)
     return false;
   vm->cfg.tree->nodes[e->child].calls++;
   cur->node = e->child;

@@ -13,8 +13,44 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static uint8_t empty_region[1];
+
+/* A VM whose fields up to frames are zero and whose call cache is empty:
+ * with a pool, the struct of a free slot (taken, with its memory and
+ * counters); without one, or when the pool is out of memory, a new one
+ * with its own counters. */
+static scp_sbpf_vm *vm_alloc(scp_sbpf_pool *pool, const scp_sbpf_prog *p) {
+  size_t slot = pool ? sbpf_pool_take(pool, p) : SIZE_MAX;
+  scp_sbpf_vm *vm = slot != SIZE_MAX ? pool->slots[slot].vm : NULL;
+  if (slot != SIZE_MAX && !vm) {
+    vm = pool->slots[slot].vm = calloc(1, sizeof *vm);
+    if (!vm) {
+      sbpf_pool_give(pool, slot, 0, 0);
+      return NULL;
+    }
+  }
+  if (!vm) {
+    vm = calloc(1, sizeof *vm);
+    if (!vm) return NULL;
+  }
+  memset(vm, 0, offsetof(scp_sbpf_vm, frames));
+  if (++vm->cache_gen == 0) {
+    memset(vm->cache, 0, sizeof vm->cache);
+    vm->cache_gen = 1;
+  }
+  if (slot == SIZE_MAX) return vm;
+  sbpf_mem *m = &pool->slots[slot];
+  vm->pool = pool;
+  vm->slot = slot;
+  vm->stack = m->stack;
+  vm->heap = m->heap;
+  vm->scratch = m->scratch;
+  return vm;
+}
 
 int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
                        scp_sbpf_vm **out, scp_error *err) {
@@ -32,22 +68,13 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
     return scp_fail(err, SCP_ERR_ARG, "sBPF VM: the input region must lie in [0x%llx, 0x%llx)",
                     (unsigned long long)SCP_SBPF_MM_INPUT,
                     (unsigned long long)(SCP_SBPF_MM_INPUT + SCP_SBPF_MM_REGION));
-  scp_sbpf_vm *vm = calloc(1, sizeof *vm);
+  scp_sbpf_vm *vm = vm_alloc(cfg->pool, p);
   if (!vm) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   vm->prog = p;
   vm->cfg = *cfg;
   vm->cfg.heap_size = heap;
   vm->stack_len = (uint64_t)SCP_SBPF_FRAME_SIZE * SCP_SBPF_MAX_CALL_DEPTH;
-  if (cfg->pool) {
-    size_t slot = sbpf_pool_take(cfg->pool, p);
-    if (slot != SIZE_MAX) {
-      vm->pool = cfg->pool;
-      vm->slot = slot;
-      vm->stack = vm->pool->slots[slot].stack;
-      vm->heap = vm->pool->slots[slot].heap;
-      vm->scratch = vm->pool->slots[slot].scratch;
-    }
-  } else {
+  if (!vm->pool) {
     vm->stack = calloc(1, vm->stack_len);
     vm->heap = calloc(1, heap);
     vm->scratch = calloc(p->nblocks + 1, sizeof *vm->scratch);
@@ -93,14 +120,17 @@ int scp_sbpf_vm_create(const scp_sbpf_prog *p, const scp_sbpf_vm_config *cfg,
 void scp_sbpf_vm_destroy(scp_sbpf_vm *vm) {
   if (!vm) return;
   sbpf_unpatch(vm);
+  /* a VM destroyed unsettled leaves counts in its counters */
+  sbpf_ctrs_reset(sbpf_vm_ctrs(vm), true);
+  free(vm->strays);
   if (vm->pool) {
     sbpf_pool_give(vm->pool, vm->slot, vm->regions[2].len, vm->regions[3].len);
-  } else {
-    free(vm->stack);
-    free(vm->heap);
-    free(vm->scratch);
+    return;
   }
-  free(vm->strays);
+  free(vm->stack);
+  free(vm->heap);
+  free(vm->scratch);
+  sbpf_ctrs_free(&vm->own);
   free(vm);
 }
 
@@ -260,15 +290,15 @@ void sbpf_enter_call(scp_sbpf_vm *vm, sbpf_frame *cur, uint32_t parent, uint64_t
   cur->fb = p->func_block[fi];
   cur->fnb = p->func_block[fi + 1] - cur->fb;
   uint32_t id = scp_tree_enter(t, parent, callsite, SCP_KIND_GUEST, vm->cfg.module, target);
-  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : scp_tree_counters(t, id, cur->fnb);
-  if (!ctr || t->nodes[id].ncounters != cur->fnb) {
+  uint64_t *ctr = id == SCP_NODE_NONE ? NULL : sbpf_ctrs_get(sbpf_vm_ctrs(vm), id, cur->fb, cur->fnb);
+  if (!ctr) {
     vm->oom = true;
     fallback(vm, cur, parent);
     return;
   }
   *sbpf_call_slot(vm, parent, callsite, target) = (sbpf_call_cache){
       .node = parent, .pc = (uint32_t)callsite, .target = target, .child = id,
-      .fb = cur->fb, .fnb = cur->fnb, .ctr = ctr };
+      .fb = cur->fb, .fnb = cur->fnb, .ctr = ctr, .gen = vm->cache_gen };
   cur->node = id;
   cur->ctr = ctr;
 }
@@ -325,57 +355,105 @@ void sbpf_trap(scp_sbpf_vm *vm, scp_sbpf_trap t, uint32_t pc, uint32_t bpc, uint
   add_run(vm, cur->node, bpc, executed, 1);
 }
 
+/* The first of counters i..n-1 that is not zero (n when none is): most
+ * blocks of a function did not run, so eight at a time. */
+static uint32_t next_counted(const uint64_t *ctr, uint32_t i, uint32_t n) {
+#ifdef __SSE2__
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    const __m128i *v = (const __m128i *)(ctr + i);
+    __m128i x = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1)),
+                             _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3)));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero)) != 0xffff) break;
+  }
+#else
+  while (i + 8 <= n && !(ctr[i] | ctr[i + 1] | ctr[i + 2] | ctr[i + 3] | ctr[i + 4] | ctr[i + 5] |
+                         ctr[i + 6] | ctr[i + 7]))
+    i += 8;
+#endif
+  while (i < n && !ctr[i]) i++;
+  return i;
+}
+
+/* The per-pc CU of one node's block counters (fb, fnb: its function's
+ * blocks), in pc order into pcs/amount; returns how many, clearing the
+ * counters.  An entry at a leader runs its straight-line run to the end
+ * (cnt), through later leaders and, without a call, past the function:
+ * what reaches pc is carried on to the slot after it (q + 1, or q + 2
+ * past an lddw) while cnt[q] > 1, so each slot is visited once, in order,
+ * from a counted leader until nothing is carried.  Inside a block only
+ * its first slot leads and only its last can end a run or be an lddw
+ * (sbpf_verify.c's find_blocks), so the slots between take what reaches
+ * them as it is. */
+static uint32_t expand(const scp_sbpf_prog *p, uint64_t *ctr, uint32_t fb, uint32_t fnb, uint64_t *pcs,
+                       uint64_t *amount) {
+  /* locals: the stores below could otherwise alias the program's tables */
+  const uint64_t *const cntblk = p->cntblk;
+  const uint32_t *const block_pc = p->block_pc;
+  const sbpf_insn *const code = p->code;
+  const uint64_t text = p->text_addr;
+  const uint32_t nblocks = p->nblocks, last = p->ninsns;
+  uint64_t *pp = pcs, *ap = amount;
+  for (uint32_t b = next_counted(ctr, 0, fnb); b < fnb; b = next_counted(ctr, b + 1, fnb)) {
+    uint64_t in0 = 0, in1 = 0;           /* carried into q and into q + 1 */
+    for (uint32_t g = fb + b;; g++) {
+      uint32_t q = block_pc[g], end = g + 1 < nblocks ? block_pc[g + 1] : last + 1;
+      for (;;) {
+        uint64_t cb = cntblk[q];
+        uint32_t k = (uint32_t)(cb >> 32) - fb;   /* UINT32_MAX - fb when q leads no block */
+        uint64_t sum = in0;
+        if (k < fnb) {
+          sum += ctr[k];
+          ctr[k] = 0;
+          b = k;
+        }
+        if (sum) {
+          *pp++ = text + 8ull * q;
+          *ap++ = sum;
+        }
+        uint64_t on = (uint32_t)cb > 1 ? sum : 0;
+        if (code[q].op == OP_LDDW) {
+          in0 = in1;
+          in1 = on;
+        } else {
+          in0 = in1 + on;
+          in1 = 0;
+        }
+        if (!(in0 | in1)) goto carried;
+        if (++q >= end) break;
+        if (!in1)
+          for (uint64_t at = text + 8ull * q; q + 1 < end; q++, at += 8) {
+            *pp++ = at;
+            *ap++ = in0;
+          }
+      }
+    }
+  carried:;
+  }
+  return (uint32_t)(pp - pcs);
+}
+
 int scp_sbpf_vm_settle(scp_sbpf_vm *vm) {
   scp_tree *t = vm->cfg.tree;
   if (!t) return SCP_OK;
   const scp_sbpf_prog *p = vm->prog;
-  /* acc is all zero again after the pass: a pool's tables serve every VM */
   sbpf_mem own = { 0 }, *m = vm->pool ? &vm->pool->slots[vm->slot] : &own;
   if (!vm->pool) {
-    own.acc = calloc(p->ninsns + 1, sizeof *own.acc);
-    own.touched = malloc((p->ninsns + 1) * sizeof *own.touched);
     own.pcs = malloc((p->ninsns + 1) * sizeof *own.pcs);
     own.amount = malloc((p->ninsns + 1) * sizeof *own.amount);
   }
-  uint64_t *acc = m->acc;
-  uint32_t *touched = m->touched;
-  if (!acc || !touched || !m->pcs || !m->amount) {
-    free(own.acc);
-    free(own.touched);
+  if (!m->pcs || !m->amount) {
     free(own.pcs);
     free(own.amount);
     return SCP_ERR_NOMEM;
   }
-  for (size_t id = 0; id < t->n; id++) {
-    scp_tree_node *n = &t->nodes[id];
-    if (n->kind != SCP_KIND_GUEST || n->module != vm->cfg.module || !n->counters) continue;
-    uint32_t fi = scp_sbpf_prog_func_at(p, n->callee);
-    if (fi == UINT32_MAX) continue;
-    uint32_t fb = p->func_block[fi], fnb = p->func_block[fi + 1] - fb;
-    if (n->ncounters != fnb) continue;
-    /* An entry at a leader runs its straight-line run to the end (cnt),
-     * through later leaders and, without a call, past the function. */
-    uint32_t ntouched = 0;
-    for (uint32_t b = 0; b < fnb; b++) {
-      uint64_t c = n->counters[b];
-      if (!c) continue;
-      n->counters[b] = 0;
-      uint32_t q = p->block_pc[fb + b];
-      for (uint32_t k = p->cnt[q]; k-- > 0 && q <= p->ninsns;) {
-        if (!acc[q]) touched[ntouched++] = q;
-        acc[q] += c;
-        q += p->code[q].op == OP_LDDW ? 2 : 1;
-      }
-    }
-    for (uint32_t i = 0; i < ntouched; i++) {
-      m->pcs[i] = p->text_addr + 8ull * touched[i];
-      m->amount[i] = acc[touched[i]];
-      acc[touched[i]] = 0;
-    }
-    if (!scp_tree_add_pcs(t, (uint32_t)id, m->pcs, m->amount, ntouched, vm->cfg.cu_metric)) vm->oom = true;
+  const sbpf_ctrs *cs = sbpf_vm_ctrs(vm);
+  for (size_t e = 0; e < cs->n; e++) {
+    const sbpf_ctr_node *en = &cs->entries[e];
+    uint32_t n = expand(p, en->ctr, en->fb, en->fnb, m->pcs, m->amount);
+    if (!scp_tree_add_pcs(t, en->node, m->pcs, m->amount, n, vm->cfg.cu_metric)) vm->oom = true;
   }
-  free(own.acc);
-  free(own.touched);
+  sbpf_ctrs_reset(sbpf_vm_ctrs(vm), false);
   free(own.pcs);
   free(own.amount);
   for (size_t i = 0; i < vm->nstrays; i++) {

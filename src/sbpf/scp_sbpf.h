@@ -202,9 +202,9 @@ typedef struct scp_sbpf_region {
  * nested ones included, one thread): a VM's stack and heap start zeroed
  * as the runtime's fresh ones do, but when it ends only what it reached is
  * zeroed again (the stack frames and heap pages up to the furthest
- * address it touched), not the whole 256 KiB; the block counters of an
- * unprofiled run and the settling tables of a profiled one are allocated
- * once.  Free it after its last VM. */
+ * address it touched), not the whole 256 KiB; the VM struct, the block
+ * counters (an unprofiled run's, and a profiled one's per guest node) and
+ * the settling tables are allocated once.  Free it after its last VM. */
 typedef struct scp_sbpf_pool scp_sbpf_pool;
 /* NULL when out of memory. */
 scp_sbpf_pool *scp_sbpf_pool_new(void);

@@ -46,6 +46,11 @@ struct scp_sol_progs {
   sym_file *pins;              /* scp_sol_progs_pin: borrowed, never changed */
   size_t npins, cappins;
   scp_sbpf_pool *pool;         /* the VMs' memory, reused by every invocation */
+  /* the syscall mask of the last feature set asked about (every
+   * instruction of a scenario asks with the same one) */
+  bool memo_set, memo_default;
+  scp_sol_features memo_features;
+  uint64_t memo_mask;
 };
 
 int scp_sol_progs_new(scp_sol_progs **out, scp_error *err) {
@@ -66,6 +71,19 @@ static uint64_t mask_of(const scp_sol_features *f) {
   for (size_t i = 0; i < n && i < 64; i++)
     if (scp_sol_features_syscall(f, sc[i].name)) m |= (uint64_t)1 << i;
   return m;
+}
+
+static bool memo_holds(const scp_sol_progs *c, const scp_sol_features *f) {
+  return c->memo_set && (f ? !c->memo_default && !memcmp(&c->memo_features, f, sizeof *f) : c->memo_default);
+}
+
+static uint64_t mask_memo(scp_sol_progs *c, const scp_sol_features *f) {
+  if (memo_holds(c, f)) return c->memo_mask;
+  c->memo_mask = mask_of(f);
+  c->memo_set = true;
+  c->memo_default = !f;
+  if (f) c->memo_features = *f;
+  return c->memo_mask;
 }
 
 static prog_set *set_of(const scp_sol_progs *c, uint64_t mask) {
@@ -142,7 +160,7 @@ static scp_sol_prog *find(const scp_sol_progs *c, const prog_set *ps, const uint
 int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const uint8_t *elf, size_t len,
                       const char *name, scp_sol_prog **out, scp_error *err) {
   *out = NULL;
-  uint64_t mask = mask_of(features);
+  uint64_t mask = mask_memo(c, features);
   prog_set *ps = set_of(c, mask);
   if (!ps) {
     if (!scp_grow(&c->sets, &c->cap, c->nsets + 1, sizeof *c->sets))
@@ -175,7 +193,7 @@ int scp_sol_progs_get(scp_sol_progs *c, const scp_sol_features *features, const 
 }
 
 const scp_sbpf_loader *scp_sol_progs_loader(const scp_sol_progs *c, const scp_sol_features *features) {
-  const prog_set *ps = set_of(c, mask_of(features));
+  const prog_set *ps = set_of(c, memo_holds(c, features) ? c->memo_mask : mask_of(features));
   return ps ? ps->loader : NULL;
 }
 const scp_sbpf_prog *scp_sol_prog_sbpf(const scp_sol_prog *p) { return p->prog; }

@@ -7,38 +7,54 @@
 #include <string.h>
 #include "solana/sol_sys.h"
 
+/* The line (malloc'd, n bytes, or NULL when out of memory) into the log,
+ * as LogCollector::log keeps it: a line that would reach the limit is
+ * dropped and the first such line is replaced by "Log truncated". */
+static void log_line(sol_ctx *c, char *line, size_t n) {
+  if (!line) {
+    c->log_oom = true;
+    return;
+  }
+  if (c->log_bytes + n >= SOL_LOG_BYTES_LIMIT) {
+    free(line);
+    if (c->log_truncated) return;
+    c->log_truncated = true;
+    line = strdup("Log truncated");
+  } else {
+    c->log_bytes += n;
+  }
+  if (!line || !scp_grow(&c->logs, &c->logs_cap, c->nlogs + 1, sizeof *c->logs)) {
+    free(line);
+    c->log_oom = true;
+    return;
+  }
+  c->logs[c->nlogs++] = line;
+}
+
 void sol_log(sol_ctx *c, const char *fmt, ...) {
-  char small[256], *line = small;
+  /* most lines are "%s", "%u" and "%llu" only: scp_buf's own formatter
+   * makes them byte for byte as vsnprintf does, for a fraction of it */
+  scp_buf b = {0};
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(small, sizeof small, fmt, ap);
+  bool fast = scp_fmt_fast(&b, fmt, ap);
+  va_end(ap);
+  if (fast) {
+    if (b.oom) scp_buf_free(&b);
+    log_line(c, b.data, b.len);
+    return;
+  }
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0) return;
-  if ((size_t)n >= sizeof small) {
-    line = malloc((size_t)n + 1);
-    if (!line) { c->log_oom = true; return; }
+  char *line = malloc((size_t)n + 1);
+  if (line) {
     va_start(ap, fmt);
     vsnprintf(line, (size_t)n + 1, fmt, ap);
     va_end(ap);
   }
-  /* LogCollector::log: a line that would reach the limit is dropped and
-   * the first such line is replaced by "Log truncated" */
-  if (c->log_bytes + (size_t)n >= SOL_LOG_BYTES_LIMIT) {
-    if (line != small) free(line);
-    if (c->log_truncated) return;
-    c->log_truncated = true;
-    line = small;
-    snprintf(small, sizeof small, "Log truncated");
-  } else {
-    c->log_bytes += (size_t)n;
-  }
-  char *copy = line == small ? strdup(small) : line;
-  if (!copy || !scp_grow(&c->logs, &c->logs_cap, c->nlogs + 1, sizeof *c->logs)) {
-    free(copy);
-    c->log_oom = true;
-    return;
-  }
-  c->logs[c->nlogs++] = copy;
+  log_line(c, line, (size_t)n);
 }
 
 void sol_ctx_free(sol_ctx *c) {

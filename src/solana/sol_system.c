@@ -22,12 +22,22 @@ enum { ADDR_MAX_SEED_LENGTH_EXCEEDED = 0, ADDR_ILLEGAL_OWNER = 2 };
 #define PACKET_DATA_SIZE 1232u
 
 void sol_logs_add(sol_logs *l, const char *fmt, ...) {
-  char buf[1024];
+  /* a line within scp_buf's own formatter is made there (as vsnprintf
+   * makes it, and under 1 KiB); any other is cut at 1 KiB as before */
+  scp_buf b = {0};
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
+  bool fast = scp_fmt_fast(&b, fmt, ap);
   va_end(ap);
-  char *s = strdup(buf);
+  if (b.oom) scp_buf_free(&b);
+  char *s = b.data;
+  if (!fast) {
+    char buf[1024];
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    s = strdup(buf);
+  }
   if (!s || !scp_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v)) {
     free(s);
     l->oom = true;

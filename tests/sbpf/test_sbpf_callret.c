@@ -35,6 +35,10 @@ typedef struct ins { uint8_t op, dst, src; int16_t off; int32_t imm; } ins;
 #define CALL(imm) I(0x85, 0, 0, 0, imm)
 #define JNEI(d, imm, off) I(0x55, d, 0, off, imm)
 #define EXIT I(0x95, 0, 0, 0, 0)
+#define ADDI(d, imm) I(0x07, d, 0, 0, imm)
+#define JA(off) I(0x05, 0, 0, off, 0)
+/* lddw: two slots, one instruction (its tail slot leads a block of its own) */
+#define LDDW(d, v) I(0x18, d, 0, 0, (int32_t)(v)), I(0, 0, 0, 0, 0)
 
 #define T(x) SCP_SBPF_TRAP_##x
 enum { OK = -1 };
@@ -76,6 +80,13 @@ static const prog_case progs[] = {
   { "return into another function",
     { MOV(0, 0), CALL(0), I(0x07, 0, 0, 0, 1), I(0x45, 0, 0, 2, 1), I(0xa5, 0, 0, -4, 4), EXIT, EXIT },
     7, 2, 1, { 0, 1, 2, 3, 6, 2, 3, 4, 1, 2, 3, 6, 2, 3, 4, 5, -1 }, OK, 4 },
+  /* a straight run through an lddw (one instruction over two slots) and
+   * into a jump target: the first round jumps into it at pc 5, the
+   * second falls into it from pc 2, so pc 5 counts both; then a call */
+  { "through an lddw into a jump target",
+    { MOV(6, 2), JA(3), ADDI(0, 1), LDDW(1, 0x1234), ADDI(0, 2), SUBI(6, 1), JNEI(6, 0, -6), CALL(1), EXIT,
+      MOV(0, 7), EXIT },
+    12, 10, 8, { 0, 1, 5, 6, 7, 2, 3, 5, 6, 7, 8, 10, 11, 9, -1 }, OK, 7 },
 };
 
 static size_t trace_len(const prog_case *c) {
@@ -146,13 +157,14 @@ static void check_tree(const prog_case *c, const scp_tree *t, size_t used, uint6
   assert_int_equal(scp_tree_total(t, 0), used);
 }
 
-static void run_case(const scp_sbpf_loader *l, const prog_case *c, uint64_t limit, bool sw, bool tree) {
+static void run_case(const scp_sbpf_loader *l, const prog_case *c, uint64_t limit, bool sw, bool tree,
+                     scp_sbpf_pool *pool) {
   size_t n = trace_len(c);
   scp_sbpf_prog *p = load(l, c);
   scp_tree t;
   assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
   uint64_t meter = limit, r0 = 0;
-  scp_sbpf_vm_config cfg = { .meter = &meter, .tree = tree ? &t : NULL, .node = 0, .module = 7 };
+  scp_sbpf_vm_config cfg = { .meter = &meter, .tree = tree ? &t : NULL, .node = 0, .module = 7, .pool = pool };
   scp_sbpf_vm *vm;
   scp_error err = { 0 };
   assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
@@ -178,10 +190,50 @@ static void test_call_return_meter(void **state) {
   (void)state;
   scp_sbpf_loader *l;
   assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  /* and each on one pool's memory, whose VM struct, call cache and block
+   * counters every earlier case used (each with a tree of its own) */
+  scp_sbpf_pool *pool = scp_sbpf_pool_new();
+  assert_non_null(pool);
   for (size_t i = 0; i < SCP_ARRAY_LEN(progs); i++)
     for (uint64_t limit = 0; limit <= trace_len(&progs[i]) + 2; limit++)
       for (int sw = 0; sw < 2; sw++)
-        for (int tree = 0; tree < 2; tree++) run_case(l, &progs[i], limit, sw, tree);
+        for (int tree = 0; tree < 2; tree++) {
+          run_case(l, &progs[i], limit, sw, tree, NULL);
+          run_case(l, &progs[i], limit, sw, tree, pool);
+        }
+  scp_sbpf_pool_free(pool);
+  scp_sbpf_loader_destroy(l);
+}
+
+/* A profiled VM made first, then eight more taking slots of its pool,
+ * which moves the slots (as a CPI's callees do while their caller runs):
+ * the first one's nodes still count in its slot's counters, and "a loop
+ * of calls" settles as its trace says. */
+static void test_pool_grows_under_a_vm(void **state) {
+  (void)state;
+  scp_sbpf_loader *l;
+  assert_int_equal(scp_sbpf_loader_create(NULL, &l), SCP_OK);
+  scp_sbpf_pool *pool = scp_sbpf_pool_new();
+  assert_non_null(pool);
+  const prog_case *c = &progs[2];
+  scp_sbpf_prog *p = load(l, c);
+  scp_tree t;
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  uint64_t meter = 1000, other = 1000, r0 = 0;
+  scp_sbpf_vm_config cfg = { .meter = &meter, .tree = &t, .node = 0, .module = 7, .pool = pool };
+  scp_sbpf_vm_config plain = { .meter = &other, .pool = pool };
+  scp_sbpf_vm *vm, *more[8];
+  scp_error err = { 0 };
+  assert_int_equal(scp_sbpf_vm_create(p, &cfg, &vm, &err), SCP_OK);
+  for (int i = 0; i < 8; i++) assert_int_equal(scp_sbpf_vm_create(p, &plain, &more[i], &err), SCP_OK);
+  assert_int_equal(scp_sbpf_vm_run(vm, &r0, &err), SCP_OK);
+  assert_int_equal(r0, c->r0);
+  check_tree(c, &t, trace_len(c), 1000);
+  for (int i = 0; i < 8; i++) scp_sbpf_vm_destroy(more[i]);
+  scp_sbpf_vm_destroy(vm);
+  scp_tree_free(&t);
+  scp_sbpf_prog_free(p);
+  scp_sbpf_pool_free(pool);
   scp_sbpf_loader_destroy(l);
 }
 
@@ -283,6 +335,7 @@ static void test_hooks_every_call(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_call_return_meter),
+    cmocka_unit_test(test_pool_grows_under_a_vm),
     cmocka_unit_test(test_call_depth),
     cmocka_unit_test(test_hooks_every_call),
   };

@@ -15,6 +15,7 @@
 #include "scprof.h"
 #include "solana/scp_sol.h"
 #include "solana/scp_sol_progs.h"
+#include "solana/scp_sol_feature.h"
 #include "build_dir.h"
 
 /* the cpi fixture (tests/fixtures/sbpf/cpi.c), NULL when not built */
@@ -203,12 +204,51 @@ static void test_insn_texts_per_program(void **state) {
   free(eb);
 }
 
+/* Each feature set gets the loader of its own syscall mask, however the
+ * sets asked about alternate: remaining_compute_units_syscall_enabled
+ * (off by default) registers one more syscall, so its programs load under
+ * another loader; the default set given explicitly is the same as NULL. */
+static void test_loader_per_feature_set(void **state) {
+  size_t len;
+  uint8_t *elf = cpi_elf(&len);
+  if (!elf) skip();
+  scp_sol_progs *c;
+  scp_error err;
+  assert_int_equal(scp_sol_progs_new(&c, &err), SCP_OK);
+  scp_sol_features dflt, more;
+  scp_sol_features_default(&dflt);
+  scp_sol_features_default(&more);
+  assert_false(more.on[SCP_SOL_F_REMAINING_CU_SYSCALL]);
+  more.on[SCP_SOL_F_REMAINING_CU_SYSCALL] = true;
+  scp_sol_prog *a, *b, *a2;
+  assert_int_equal(scp_sol_progs_get(c, NULL, elf, len, "cpi", &a, &err), SCP_OK);
+  const scp_sbpf_loader *l0 = scp_sol_progs_loader(c, NULL);
+  assert_non_null(l0);
+  assert_null(scp_sol_progs_loader(c, &more));   /* no program under that mask yet */
+  assert_int_equal(scp_sol_progs_get(c, &more, elf, len, "cpi", &b, &err), SCP_OK);
+  const scp_sbpf_loader *l1 = scp_sol_progs_loader(c, &more);
+  assert_non_null(l1);
+  assert_ptr_not_equal(l0, l1);
+  assert_ptr_not_equal(a, b);
+  assert_int_equal(scp_sol_progs_count(c), 2);
+  assert_ptr_equal(scp_sol_progs_loader(c, NULL), l0);
+  assert_ptr_equal(scp_sol_progs_loader(c, &dflt), l0);
+  assert_ptr_equal(scp_sol_progs_loader(c, &more), l1);
+  assert_int_equal(scp_sol_progs_get(c, &dflt, elf, len, "cpi", &a2, &err), SCP_OK);
+  assert_ptr_equal(a2, a);
+  assert_ptr_equal(scp_sol_progs_loader(c, &more), l1);
+  assert_int_equal(scp_sol_progs_count(c), 2);
+  scp_sol_progs_free(c);
+  free(elf);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_entry_per_elf),
       cmocka_unit_test(test_pinned_and_rewritten),
       cmocka_unit_test(test_shared_across_runs_and_handles),
       cmocka_unit_test(test_insn_texts_per_program),
+      cmocka_unit_test(test_loader_per_feature_set),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

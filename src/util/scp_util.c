@@ -383,8 +383,12 @@ uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
     if (!strtab_rehash(t, 64)) return UINT32_MAX;
   }
   if (len == 0) return 0;
+  return scp_strtab_intern_h(t, s, len, strtab_hash(s, len));
+}
+
+uint32_t scp_strtab_intern_h(scp_strtab *t, const char *s, size_t len, uint32_t hv) {
+  if (t->n == 0 || len == 0) return scp_strtab_intern_n(t, s, len);
   size_t mask = t->nslots - 1;
-  uint32_t hv = strtab_hash(s, len);
   size_t h = hv & mask;
   for (; t->slots[h]; h = (h + 1) & mask) {
     uint32_t id = t->slots[h] - 1;
@@ -411,6 +415,23 @@ uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
     /* table stays valid at the old size; only lookups slow down */
   }
   return id;
+}
+
+bool scp_strtab_reserve(scp_strtab *t, size_t n) {
+  if (scp_strtab_intern_n(t, "", 0) == UINT32_MAX) return false;
+  if (n > t->cap) {
+    /* the hashes first: strs' capacity is theirs too */
+    uint32_t *hash = n <= SIZE_MAX / sizeof *hash ? realloc(t->hash, n * sizeof *hash) : NULL;
+    if (!hash) return false;
+    t->hash = hash;
+    char **strs = realloc(t->strs, n * sizeof *strs);
+    if (!strs) return false;
+    t->strs = strs;
+    t->cap = n;
+  }
+  size_t slots = t->nslots;
+  while (n * 2 > slots) slots *= 2;
+  return slots == t->nslots || strtab_rehash(t, slots);
 }
 
 uint32_t scp_strtab_intern(scp_strtab *t, const char *s) {

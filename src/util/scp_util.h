@@ -249,6 +249,12 @@ typedef struct scp_strtab {
 /* Returns the id, or UINT32_MAX on OOM. */
 uint32_t scp_strtab_intern(scp_strtab *t, const char *s);
 uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len);
+/* The same for s of exactly len bytes (no NUL among them) whose hash,
+ * scp_murmur3_32(s, len), the caller kept: the table hashes nothing. */
+uint32_t scp_strtab_intern_h(scp_strtab *t, const char *s, size_t len, uint32_t hash);
+/* Room for n strings in all (the table begun, "" in it) without growing
+ * again; false on OOM (the table stays as it was, and valid). */
+bool scp_strtab_reserve(scp_strtab *t, size_t n);
 static inline const char *scp_strtab_get(const scp_strtab *t, uint32_t id) {
   return id < t->n ? t->strs[id] : "";
 }

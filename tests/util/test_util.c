@@ -90,6 +90,39 @@ static void test_strtab(void **state) {
   scp_strtab_free(&t);
 }
 
+/* A string interned with the hash its caller kept is the string interned
+ * plainly (one id either way, the table begun by either), and a table
+ * given room for n strings takes them without growing again. */
+static void test_strtab_hashed_reserve(void **state) {
+  (void)state;
+  scp_strtab t = {0};
+  assert_int_equal(scp_strtab_intern_h(&t, "alpha", 5, scp_murmur3_32("alpha", 5)), 1);
+  assert_string_equal(scp_strtab_get(&t, 0), "");
+  assert_int_equal(scp_strtab_intern(&t, "alpha"), 1);
+  assert_int_equal(scp_strtab_intern(&t, "beta"), 2);
+  assert_int_equal(scp_strtab_intern_h(&t, "beta", 4, scp_murmur3_32("beta", 4)), 2);
+  assert_int_equal(scp_strtab_intern_h(&t, "", 0, scp_murmur3_32("", 0)), 0);
+  assert_true(scp_strtab_reserve(&t, 5000));
+  assert_true(t.cap >= 5000 && t.nslots >= 10000);
+  const uint32_t *slots = t.slots;
+  char *const *strs = t.strs;
+  char name[32];
+  for (int i = 3; i < 5000; i++) {
+    snprintf(name, sizeof name, "s%d", i);
+    assert_int_equal(scp_strtab_intern_h(&t, name, strlen(name), scp_murmur3_32(name, strlen(name))), (uint32_t)i);
+  }
+  assert_ptr_equal(t.slots, slots);
+  assert_ptr_equal(t.strs, strs);
+  assert_int_equal(scp_strtab_intern(&t, "s4999"), 4999);
+  assert_int_equal(scp_strtab_intern(&t, "alpha"), 1);
+  scp_strtab_free(&t);
+  /* room asked of a table not yet begun begins it */
+  assert_true(scp_strtab_reserve(&t, 10));
+  assert_int_equal(t.n, 1);
+  assert_int_equal(scp_strtab_intern(&t, "x"), 1);
+  scp_strtab_free(&t);
+}
+
 /* The strings live in shared blocks, a long one in a block of its own:
  * every pointer stays valid and every string intact as more are added,
  * whatever the mix of sizes, and the first string may itself be long. */
@@ -337,6 +370,7 @@ int main(void) {
     cmocka_unit_test(test_leb_signed),
     cmocka_unit_test(test_strtab),
     cmocka_unit_test(test_strtab_blocks),
+    cmocka_unit_test(test_strtab_hashed_reserve),
     cmocka_unit_test(test_error_table),
     cmocka_unit_test(test_buf),
     cmocka_unit_test(test_words),

@@ -542,10 +542,8 @@ static int reserve(builder *b) {
   for (size_t i = 0; i < b->t->n; i++) n += b->t->nodes[i].npcs;
   scp_profile *p = b->p;
   if (n && b->r->pc_text && !scp_grow(&p->pcs, &p->cappcs, n, sizeof *p->pcs)) return SCP_ERR_NOMEM;
-  /* the texts the program's last profile had, and some for the names */
-  size_t texts = b->r->memo ? scp_prof_memo_begin(b->r->memo) : 0;
-  if (texts && !scp_strtab_reserve(&p->strs, p->strs.n + texts + 64)) return SCP_ERR_NOMEM;
-  return SCP_OK;
+  /* the texts the program's profiles had before, at once */
+  return b->r->memo ? scp_prof_memo_begin(b->r->memo, &p->strs) : SCP_OK;
 }
 
 /* The resolver's seed strings after "" (id 0), each at its seed id. */

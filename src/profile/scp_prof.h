@@ -84,13 +84,18 @@ typedef struct scp_resolver {
  * text rule changes it; and its string id in the build of generation
  * stamp.  Each build moves gen on, so nothing is cleared between builds.
  * Per (module, pc), its key: a memo serves one resolver's program, whose
- * pc_text_key answers a pc with the same key while the memo lives.
+ * pc_text_key answers a pc with the same key while the memo lives.  And
+ * every text a build has interned, as the profile keeps it, back to back
+ * (the mirror): each new build takes them all at its start in one copy
+ * (scp_strtab_intern_block), so a program's next profile interns only
+ * the texts no profile before it showed.
  * Start zeroed; scp_prof_memo_free frees it. */
 typedef struct scp_prof_memo_key {
   const char *text;        /* NULL: not yet asked */
   uint32_t len, hash;      /* strlen(text), scp_murmur3_32(text, len) */
   uint32_t stamp, id;
   uint8_t safe;            /* 1 the text passes the rule as it is, 2 the rule changes it */
+  uint8_t mirrored;        /* its profile text is in the mirror */
 } scp_prof_memo_key;
 
 typedef struct scp_prof_memo_pc {
@@ -105,9 +110,12 @@ typedef struct scp_prof_memo {
   uint32_t gen;
   scp_prof_memo_pc *pcs;   /* open addressing, at most half full */
   size_t npcs, nslots;
-  /* the distinct texts of the build under way (or the last one), to size
-   * the next one's string table */
-  size_t texts;
+  /* the mirror: text i at bytes + off[i], its string hash, its key;
+   * ids is room for the ids a build gives them */
+  char *bytes;
+  size_t nbytes, capbytes;
+  uint32_t *off, *hash, *key, *ids;
+  size_t ntexts, captexts;
 } scp_prof_memo;
 void scp_prof_memo_free(scp_prof_memo *m);
 

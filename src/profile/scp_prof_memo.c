@@ -17,17 +17,51 @@ void scp_prof_memo_free(scp_prof_memo *m) {
   if (!m) return;
   free(m->keys);
   free(m->pcs);
+  free(m->bytes);
+  free(m->off);
+  free(m->hash);
+  free(m->key);
+  free(m->ids);
   memset(m, 0, sizeof *m);
 }
 
-size_t scp_prof_memo_begin(scp_prof_memo *m) {
+int scp_prof_memo_begin(scp_prof_memo *m, scp_strtab *strs) {
   if (++m->gen == 0) {   /* wrapped: every stamp could match again */
     for (size_t i = 0; i < m->cap; i++) m->keys[i].stamp = 0;
     m->gen = 1;
   }
-  size_t last = m->texts;
-  m->texts = 0;
-  return last;
+  if (!scp_strtab_intern_block(strs, m->bytes, m->nbytes, m->off, m->hash, m->ntexts, m->ids))
+    return SCP_ERR_NOMEM;
+  for (size_t i = 0; i < m->ntexts; i++) {
+    scp_prof_memo_key *k = &m->keys[m->key[i]];
+    k->stamp = m->gen;
+    k->id = m->ids[i];
+  }
+  return SCP_OK;
+}
+
+/* The text of key (its id in strs, as the profile keeps it) added to the
+ * mirror; out of memory: not added (the next build interns it again). */
+static void mirror(scp_prof_memo *m, uint32_t key, const scp_strtab *strs, uint32_t id) {
+  const char *s = scp_strtab_get(strs, id);
+  size_t len = strlen(s), need = m->nbytes + len + 1;
+  if (need > UINT32_MAX || !scp_grow(&m->bytes, &m->capbytes, need, 1)) return;
+  if (m->ntexts == m->captexts) {
+    size_t cap = m->captexts ? m->captexts * 2 : 256;
+    uint32_t **arr[4] = {&m->off, &m->hash, &m->key, &m->ids};
+    for (int i = 0; i < 4; i++) {
+      uint32_t *a = realloc(*arr[i], cap * sizeof **arr[i]);
+      if (!a) return;   /* the ones grown stay grown: captexts says what all hold */
+      *arr[i] = a;
+    }
+    m->captexts = cap;
+  }
+  memcpy(m->bytes + m->nbytes, s, len + 1);
+  m->off[m->ntexts] = (uint32_t)m->nbytes;
+  m->hash[m->ntexts] = strs->hash[id];
+  m->key[m->ntexts++] = key;
+  m->nbytes = need;
+  m->keys[key].mirrored = 1;
 }
 
 static bool keys_grow(scp_prof_memo *m, size_t need) {
@@ -115,6 +149,6 @@ int scp_prof_memo_text(scp_prof_memo *m, const scp_resolver *r, scp_strtab *strs
   if (*id == UINT32_MAX) return SCP_ERR_NOMEM;
   k->stamp = m->gen;
   k->id = *id;
-  m->texts++;
+  if (!k->mirrored) mirror(m, (uint32_t)(k - m->keys), strs, *id);
   return SCP_OK;
 }

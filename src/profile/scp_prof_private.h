@@ -9,9 +9,9 @@
 #include "profile/scp_prof.h"
 
 /* A new build's generation of m (nothing cleared: stamps of older ones
- * no longer match).  Returns how many distinct texts the last build
- * interned, to size the new profile's string table. */
-size_t scp_prof_memo_begin(scp_prof_memo *m);
+ * no longer match), the mirror's texts interned into strs, the new
+ * profile's table, at once.  SCP_OK or SCP_ERR_NOMEM. */
+int scp_prof_memo_begin(scp_prof_memo *m, scp_strtab *strs);
 
 /* Where (module, pc) starts in the memo's pc table (a Fibonacci hash:
  * pcs a fixed step apart spread evenly). */

@@ -55,7 +55,8 @@ static int write_rows(scp_profile *p, const scp_tree *t, const scp_resolver *r, 
     row->node = node;
     row->runs = e->runs;
     memset(row->cost, 0, sizeof row->cost);
-    for (unsigned m = 0; m < t->nmetrics; m++) row->cost[m] = scp_tree_pc_cost(t, e, m);
+    row->cost[0] = e->cost0;
+    for (unsigned m = 1; m < t->nmetrics; m++) row->cost[m] = scp_tree_pc_cost(t, e, m);
   }
   return SCP_OK;
 }
@@ -222,26 +223,23 @@ typedef struct scratch {
   size_t cap;
 } scratch;
 
-/* Rows v[0, n) of one node by pc, rows of one pc in the order they came,
- * and those of one pc merged; *left is how many are left.  Already in
- * strict pc order (the usual case): one pass.  false: out of memory. */
-static bool node_rows(scp_prof_pc *v, size_t n, scratch *s, size_t *left) {
-  size_t i = 1;
-  while (i < n && v[i - 1].pc < v[i].pc) i++;
-  *left = n;
-  if (i >= n) return true;
-  if (n > s->cap) {
-    free(s->tmp); free(s->k); free(s->ktmp);
-    s->tmp = malloc(n * sizeof *s->tmp), s->k = malloc(n * sizeof *s->k), s->ktmp = malloc(n * sizeof *s->ktmp);
-    s->cap = s->tmp && s->k && s->ktmp ? n : 0;
-    if (!s->cap) return false;
-  }
-  for (size_t j = 0; j < n; j++) s->k[j] = (pc_key){.pc = v[j].pc, .at = (uint32_t)j};
+/* Room for n rows in s; false: out of memory. */
+static bool scratch_room(scratch *s, size_t n) {
+  if (n <= s->cap) return true;
+  free(s->tmp); free(s->k); free(s->ktmp);
+  s->tmp = malloc(n * sizeof *s->tmp), s->k = malloc(n * sizeof *s->k), s->ktmp = malloc(n * sizeof *s->ktmp);
+  s->cap = s->tmp && s->k && s->ktmp ? n : 0;
+  return s->cap != 0;
+}
+
+/* One node's rows from[0, n) into v by pc, rows of one pc in the order
+ * they came merged into the first; returns how many are left. */
+static size_t sort_into(scp_prof_pc *v, const scp_prof_pc *from, size_t n, scratch *s) {
+  for (size_t j = 0; j < n; j++) s->k[j] = (pc_key){.pc = from[j].pc, .at = (uint32_t)j};
   sort_keys(s->k, s->ktmp, n);
-  memcpy(s->tmp, v, n * sizeof *v);
   size_t o = 0;
   for (size_t j = 0; j < n; j++) {
-    const scp_prof_pc *r = &s->tmp[s->k[j].at];
+    const scp_prof_pc *r = &from[s->k[j].at];
     if (o && v[o - 1].pc == r->pc) {
       for (unsigned m = 0; m < SCP_MAX_METRICS; m++) v[o - 1].cost[m] += r->cost[m];
       v[o - 1].runs += r->runs;
@@ -249,8 +247,38 @@ static bool node_rows(scp_prof_pc *v, size_t n, scratch *s, size_t *left) {
       v[o++] = *r;
     }
   }
-  *left = o;
-  return true;
+  return o;
+}
+
+/* The rows of the deferred raw nodes ord[g0, g1) (all on node) from v:
+ * one raw node's written in place (already in pc order, the usual case,
+ * they stay), several raw nodes' written aside and sorted into place.
+ * *left is how many rows are left.  SCP_OK, SCP_ERR_NOMEM. */
+static int place_node(scp_profile *p, const scp_tree *t, const scp_resolver *r, const scp_prof_defer *d,
+                      const placed *ord, size_t g0, size_t g1, scp_prof_pc *v, scratch *s, size_t *left) {
+  uint32_t node = ord[g0].node;
+  size_t n = 0;
+  for (size_t g = g0; g < g1; g++) n += t->nodes[d[ord[g].at].raw].npcs;
+  *left = 0;
+  if (g1 - g0 > 1) {
+    if (!scratch_room(s, n)) return SCP_ERR_NOMEM;
+    for (size_t g = g0, o = 0; g < g1; o += t->nodes[d[ord[g++].at].raw].npcs) {
+      int rc = write_rows(p, t, r, d[ord[g].at].raw, node, s->tmp + o);
+      if (rc) return rc;
+    }
+    *left = sort_into(v, s->tmp, n, s);
+    return SCP_OK;
+  }
+  int rc = write_rows(p, t, r, d[ord[g0].at].raw, node, v);
+  if (rc) return rc;
+  size_t i = 1;
+  while (i < n && v[i - 1].pc < v[i].pc) i++;
+  *left = n;
+  if (i >= n) return SCP_OK;
+  if (!scratch_room(s, n)) return SCP_ERR_NOMEM;
+  memcpy(s->tmp, v, n * sizeof *v);
+  *left = sort_into(v, s->tmp, n, s);
+  return SCP_OK;
 }
 
 int scp_prof_rows_place(scp_profile *p, const scp_tree *t, const scp_resolver *r, const scp_prof_defer *d,
@@ -264,20 +292,14 @@ int scp_prof_rows_place(scp_profile *p, const scp_tree *t, const scp_resolver *r
   }
   if (!rc) qsort(ord, n, sizeof *ord, cmp_placed);
   size_t o = 0;
-  for (size_t g = 0; !rc && g < n;) {
-    uint32_t node = ord[g].node;
-    size_t from = o;
-    for (; !rc && g < n && ord[g].node == node; g++) {
-      uint32_t raw = d[ord[g].at].raw;
-      rc = write_rows(p, t, r, raw, node, p->pcs + o);
-      o += t->nodes[raw].npcs;
-    }
+  for (size_t g = 0, g1; !rc && g < n; g = g1) {
+    for (g1 = g + 1; g1 < n && ord[g1].node == ord[g].node;) g1++;
     size_t left = 0;
-    if (rc || o == from) continue;
-    if (!node_rows(p->pcs + from, o - from, &sc, &left)) rc = SCP_ERR_NOMEM;
-    o = from + left;
-    p->nodes[node].pcs_first = (uint32_t)from;
-    p->nodes[node].npcs = (uint32_t)left;
+    rc = place_node(p, t, r, d, ord, g, g1, p->pcs + o, &sc, &left);
+    if (rc || !left) continue;
+    p->nodes[ord[g].node].pcs_first = (uint32_t)o;
+    p->nodes[ord[g].node].npcs = (uint32_t)left;
+    o += left;
   }
   p->npcs = rc ? 0 : o;
   free(ord);

@@ -9,8 +9,8 @@
  *     booked without asking pc_chain, as asking would book it;
  *   - a kept text's text-rule check is remembered in the memo across
  *     builds: texts the rule escapes and texts it keeps, built twice with
- *     one memo, equal a build that asks pc_text row by row, string table
- *     and rows id by id;
+ *     one memo, equal a build that asks pc_text row by row (the first
+ *     build string table and rows id by id, the second by their strings);
  *   - a seed (scp_resolver.seed) puts its strings first with their ids:
  *     seeded with the table of the same tree's unseeded build, the table
  *     and every row are that build's id for id; seeded with another
@@ -150,7 +150,10 @@ static void test_memo_rule_known(void **state) {
   scp_profile *want = prof_build(&t, &plain);
   for (int round = 0; round < 2; round++) {
     scp_profile *got = prof_build(&t, &kept);
-    prof_assert_same(got, want);
+    /* the first build interns as the plain one does, id for id; a later
+     * one takes the memo's texts first */
+    if (round == 0) prof_assert_same(got, want);
+    prof_assert_reads_same(got, want);
     scp_profile_destroy(got);
     /* the first build knew the rule's answer for every text it met */
     assert_int_equal(memo.keys[0].safe, 1);

@@ -6,6 +6,8 @@
 #ifndef PROF_SAME_H
 #define PROF_SAME_H
 
+#include <string.h>
+
 #include "profile/scp_prof.h"
 
 static inline scp_profile *prof_build(const scp_tree *t, const scp_resolver *r) {
@@ -14,6 +16,14 @@ static inline scp_profile *prof_build(const scp_tree *t, const scp_resolver *r) 
   scp_error err = {0};
   assert_int_equal(scp_prof_build(t, m, r, &p, &err), SCP_OK);
   return p;
+}
+
+/* parent's child whose frame is named name (the test fails without one) */
+static inline uint32_t prof_child_named(const scp_profile *p, uint32_t parent, const char *name) {
+  for (uint32_t c = p->nodes[parent].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
+    if (!strcmp(scp_prof_str(p, p->frames[p->nodes[c].frame].name), name)) return c;
+  fail_msg("no child %s", name);
+  return SCP_NODE_NONE;
 }
 
 static inline void prof_assert_same(const scp_profile *a, const scp_profile *b) {

@@ -73,13 +73,6 @@ static void add(scp_tree *t, uint32_t id, const uint64_t *pcs, const uint64_t *c
   }
 }
 
-static uint32_t child_named(const scp_profile *p, uint32_t parent, const char *name) {
-  for (uint32_t c = p->nodes[parent].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
-    if (!strcmp(scp_prof_str(p, p->frames[p->nodes[c].frame].name), name)) return c;
-  fail_msg("no child %s", name);
-  return SCP_NODE_NONE;
-}
-
 /* a and b alike node by node, rows compared by text (ids may differ) */
 static void assert_same_rows(const scp_profile *a, const scp_profile *b) {
   assert_int_equal(a->nnodes, b->nnodes);
@@ -124,7 +117,7 @@ static void test_merged_raw_nodes(void **state) {
   scp_profile *want = prof_build(&t, &asked_r), *got = prof_build(&t, &told);
   assert_same_rows(got, want);
   /* f: 0x10 = 2 + 32 (runs 2 + 3), 0x18 = 4 + 8 (runs 3 + 1), 0x30, 0x40 */
-  uint32_t f = child_named(got, 0, "f");
+  uint32_t f = prof_child_named(got, 0, "f");
   const scp_prof_pc *r = &got->pcs[got->nodes[f].pcs_first];
   assert_int_equal(got->nodes[f].npcs, 4);
   static const uint64_t pc[4] = {0x10, 0x18, 0x30, 0x40}, cost[4] = {34, 12, 1, 16}, runs[4] = {5, 4, 1, 2};
@@ -134,7 +127,7 @@ static void test_merged_raw_nodes(void **state) {
     assert_int_equal(r[i].runs, runs[i]);
   }
   assert_string_equal(scp_prof_str(got, r[0].text), "m1 op 2");
-  assert_int_equal(got->nodes[child_named(got, f, "g")].npcs, 1);
+  assert_int_equal(got->nodes[prof_child_named(got, f, "g")].npcs, 1);
   scp_profile_destroy(want);
   scp_profile_destroy(got);
   scp_tree_free(&t);

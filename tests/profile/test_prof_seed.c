@@ -79,13 +79,6 @@ static void make_tree(scp_tree *t, const uint64_t *pcs, const uint64_t *cost, si
   }
 }
 
-static uint32_t child_named(const scp_profile *p, uint32_t parent, const char *name) {
-  for (uint32_t c = p->nodes[parent].first_child; c != SCP_NODE_NONE; c = p->nodes[c].next_sibling)
-    if (!strcmp(scp_prof_str(p, p->frames[p->nodes[c].frame].name), name)) return c;
-  fail_msg("no child %s", name);
-  return SCP_NODE_NONE;
-}
-
 static uint64_t line_cost(const scp_profile *p, uint32_t node, const char *file, uint32_t line) {
   const scp_prof_node *n = &p->nodes[node];
   for (uint32_t i = 0; i < n->nlines; i++) {
@@ -102,7 +95,7 @@ static void test_chain_runs(void **state) {
   make_tree(&t, pcs, cost, 8);
   scp_resolver r = {.node_frame = node_frame, .pc_chain = pc_chain, .pc_text = pc_text};
   scp_profile *p = prof_build(&t, &r);
-  uint32_t f = child_named(p, 0, "f"), h = child_named(p, f, "h");
+  uint32_t f = prof_child_named(p, 0, "f"), h = prof_child_named(p, f, "h");
   /* h at a.c:1: 0x10, 0x20 twice, 0x40 */
   assert_int_equal(p->nodes[h].nlines, 1);
   assert_int_equal(line_cost(p, h, "a.c", 1), 1 + 2 + 8 + 64);
@@ -222,7 +215,7 @@ static void test_no_lines(void **state) {
   told.no_lines = no_lines;
   scp_profile *want = prof_build(&t, &asked), *got = prof_build(&t, &told);
   prof_assert_same(got, want);
-  uint32_t f = child_named(got, 0, "f");
+  uint32_t f = prof_child_named(got, 0, "f");
   assert_int_equal(got->nodes[f].nlines, 1);
   assert_int_equal(line_cost(got, f, "", 0), 63);
   assert_int_equal(got->nodes[f].npcs, 5);   /* 0x10 twice: one row */

@@ -319,11 +319,18 @@ static int graft_nodes(graft_map *m, uint32_t at, bool merge_root, uint32_t *map
     }
     if (n->call_file == UINT32_MAX) rc = SCP_ERR_NOMEM;
   }
-  /* the rows taken: on sub's nodes as p numbers them */
-  for (size_t i = 0; !rc && m->how == GRAFT_TAKEN && i < p->npcs; i++)
-    if (p->pcs[i].node < sub->nnodes) p->pcs[i].node = map[p->pcs[i].node];
-    else rc = SCP_ERR_INTERNAL;
-  return rc;
+  if (rc || m->how != GRAFT_TAKEN) return rc;
+  /* the rows taken: on sub's nodes as p numbers them, which (each node
+   * appended in sub's order) is sub's number plus the root's */
+  uint32_t base = map[0], nn = (uint32_t)sub->nnodes;
+  for (uint32_t i = 0; i < nn; i++)
+    if (map[i] != base + i) return SCP_ERR_INTERNAL;
+  for (size_t i = 0; i < p->npcs; i++) {
+    uint32_t node = p->pcs[i].node;
+    if (node >= nn) return SCP_ERR_INTERNAL;
+    p->pcs[i].node = node + base;
+  }
+  return SCP_OK;
 }
 
 static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, graft_how how) {

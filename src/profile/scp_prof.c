@@ -536,7 +536,8 @@ static int finish(builder *b) {
 }
 
 /* Room for every per-pc row at once (a row per raw pc at most), so the
- * rows are not copied as they grow; and a new generation of the memo. */
+ * rows are not copied as they grow; and a new generation of the memo,
+ * its mirrored texts taken at once. */
 static int reserve(builder *b) {
   size_t n = 0;
   for (size_t i = 0; i < b->t->n; i++) n += b->t->nodes[i].npcs;

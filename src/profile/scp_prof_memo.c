@@ -6,7 +6,9 @@
  * thousands of them, and a program is profiled again on every run: what
  * a pc's text is, its length, hash and whether the text rule changes it
  * are worked out once while the memo lives, so a row costs a lookup and a
- * build interns each distinct text once, hashing nothing.
+ * build interns each distinct text once, hashing nothing; and the texts
+ * builds interned are kept back to back (the mirror), so that the next
+ * build takes them in one copy and interns one by one only new ones.
  */
 #include "profile/scp_prof_private.h"
 

@@ -8,7 +8,7 @@
  * Everything here is chain-neutral: WASM, Soroban or sBPF knowledge lives
  * behind the resolver.
  */
-#include "profile/scp_prof.h"
+#include "profile/scp_prof_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -39,14 +39,13 @@ typedef struct builder {
   uint32_t last_id;
   /* the line accumulator booked last (index in acc + 1, 0 none) */
   size_t last_acc;
+  /* raw nodes of modules without lines whose rows are made at the end,
+   * in their final order (scp_prof_rows_place); once a row of another
+   * module comes after them, they are made then and no more deferred */
+  scp_prof_defer *defer;
+  size_t ndefer, capdefer;
+  bool defer_off;
 } builder;
-
-/* s interned, without the builder's last-string memory (pc texts: each
- * distinct one comes once, and would push out the file every row names) */
-static int intern_text(builder *b, const char *s, uint32_t *id) {
-  *id = scp_strtab_intern_safe(&b->p->strs, s, strlen(s));
-  return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
-}
 
 static int intern(builder *b, const char *s, uint32_t *id) {
   if (!s) s = "";
@@ -243,79 +242,16 @@ static int descend_inline(builder *b, uint32_t at, const scp_frame_info *chain, 
 
 typedef struct work { uint32_t raw, attach, call_file, call_line; } work;
 
-static bool memo_grow(scp_prof_memo *m, size_t need) {
-  size_t cap = m->cap ? m->cap : 64;
-  while (cap < need) {
-    if (cap > SIZE_MAX / 2 / sizeof *m->id) return false;
-    cap *= 2;
+/* A row of a module with lines, after the deferred rows' (made now, in
+ * the order they came, so that rows of one node keep their order). */
+static int add_row(builder *b, uint32_t node, uint32_t module, const scp_pc_cost *e, const uint64_t *cost) {
+  if (b->ndefer) {
+    int rc = scp_prof_rows_append(b->p, b->t, b->r, b->defer, b->ndefer);
+    if (rc) return rc;
+    b->ndefer = 0;
+    b->defer_off = true;
   }
-  uint32_t *stamp = realloc(m->stamp, cap * sizeof *stamp);
-  if (stamp) m->stamp = stamp;
-  uint32_t *id = stamp ? realloc(m->id, cap * sizeof *id) : NULL;
-  if (id) m->id = id;
-  uint8_t *safe = id ? realloc(m->safe, cap) : NULL;
-  if (!safe) return false;
-  m->safe = safe;
-  memset(stamp + m->cap, 0, (cap - m->cap) * sizeof *stamp);
-  memset(safe + m->cap, 0, cap - m->cap);
-  m->cap = cap;
-  return true;
-}
-
-void scp_prof_memo_free(scp_prof_memo *m) {
-  if (!m) return;
-  free(m->stamp);
-  free(m->id);
-  free(m->safe);
-  memset(m, 0, sizeof *m);
-}
-
-/* The string id of the text at pc: a kept text's once per build (the
- * memo's), any other's by asking pc_text. */
-static int pc_text_id(builder *b, uint32_t module, uint64_t pc, uint32_t *id) {
-  const scp_resolver *r = b->r;
-  scp_prof_memo *m = r->memo;
-  uint32_t key = 0;
-  const char *t = m && r->pc_text_key ? r->pc_text_key(r->ctx, module, pc, &key) : NULL;
-  if (t) {
-    if (key < m->cap && m->stamp[key] == m->gen) {
-      *id = m->id[key];
-      return SCP_OK;
-    }
-    /* out of memory for the memo: the text is interned all the same */
-    bool kept = key < m->cap || memo_grow(m, (size_t)key + 1);
-    size_t len = strlen(t);
-    uint8_t safe = kept ? m->safe[key] : 0;
-    if (!safe) safe = scp_text_is_safe(t, len) ? 1 : 2;
-    /* what scp_strtab_intern_safe does, its check known */
-    *id = safe == 1 ? scp_strtab_intern_n(&b->p->strs, t, len) : scp_strtab_intern_safe(&b->p->strs, t, len);
-    if (*id == UINT32_MAX) return SCP_ERR_NOMEM;
-    if (kept) {
-      m->safe[key] = safe;
-      m->stamp[key] = m->gen;
-      m->id[key] = *id;
-    }
-    return SCP_OK;
-  }
-  char text[96];
-  size_t n = r->pc_text(r->ctx, module, pc, text, sizeof text);
-  return intern_text(b, n < sizeof text ? text : "", id);
-}
-
-/* An instruction without a source line: its cost and text, kept apart
- * from the line rows (they already hold it under file 0). */
-static int add_pc_row(builder *b, uint32_t node, uint32_t module, const scp_pc_cost *e,
-                      const uint64_t *cost) {
-  uint64_t pc = e->pc;
-  scp_profile *p = b->p;
-  uint32_t id;
-  int rc = pc_text_id(b, module, pc, &id);
-  if (rc) return rc;
-  if (p->npcs == p->cappcs && !scp_grow(&p->pcs, &p->cappcs, p->npcs + 1, sizeof *p->pcs)) return SCP_ERR_NOMEM;
-  scp_prof_pc *r = &p->pcs[p->npcs++];
-  *r = (scp_prof_pc){.pc = pc, .node = node, .text = id, .runs = e->runs};
-  memcpy(r->cost, cost, sizeof r->cost);
-  return SCP_OK;
+  return scp_prof_row_add(b->p, b->r, node, module, e, cost);
 }
 
 /* Rows booked to one (node, file, line) in a row: summed here and booked
@@ -336,6 +272,8 @@ static int flush(builder *b, pending *q) {
   return rc;
 }
 
+static int book_flat(builder *b, uint32_t raw, const scp_tree_node *rn, uint32_t pn, uint64_t *rest);
+
 /* Raw node rn's (raw id raw, profile node pn) per-pc costs through their
  * inline chains; rest keeps what no pc holds.  Where a chain leads is
  * worked out once per run of pcs that share it: the resolver's storage
@@ -343,26 +281,22 @@ static int flush(builder *b, pending *q) {
  * same chain, and descending it again would find the nodes and strings
  * the first descent made. */
 static int book_pcs(builder *b, uint32_t raw, const scp_tree_node *rn, uint32_t pn, uint64_t *rest) {
+  /* no chain, or one of the node's own frame without a file: every pc
+   * goes to the node, file "" (id 0), line 0, as descending would */
+  if (b->r->no_lines && b->r->no_lines(b->r->ctx, rn->module)) return book_flat(b, raw, rn, pn, rest);
   const scp_tree *t = b->t;
   const scp_frame_info *last = NULL;
   size_t last_n = 0;
   bool known = false, rows = false;
   pending q = {.any = false};
   int rc = SCP_OK;
-  /* no chain, or one of the node's own frame without a file: every pc
-   * goes to the node, file "" (id 0), line 0, as descending would */
-  bool flat = b->r->no_lines && b->r->no_lines(b->r->ctx, rn->module);
-  if (flat) {
-    q = (pending){.node = pn};
-    rows = b->r->pc_text != NULL;
-  }
   for (uint32_t i = 0; i < rn->npcs; i++) {
     const scp_pc_cost *pc = &rn->pcs[i];
     uint64_t cost[SCP_MAX_METRICS] = {0};
     for (unsigned m = 0; m < b->nm; m++) rest[m] -= cost[m] = scp_tree_pc_cost(t, pc, m);
     const scp_frame_info *chain = NULL;
-    size_t cn = flat ? 0 : b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
-    if (!flat && (!known || chain != last || cn != last_n)) {
+    size_t cn = b->r->pc_chain(b->r->ctx, rn->module, pc->pc, &chain);
+    if (!known || chain != last || cn != last_n) {
       uint32_t at = pn, file = 0, line = 0;
       if (cn) {
         if ((rc = descend_inline(b, pn, chain, cn, &at)) || (rc = intern(b, chain[0].file, &file))) return rc;
@@ -380,13 +314,39 @@ static int book_pcs(builder *b, uint32_t raw, const scp_tree_node *rn, uint32_t 
     q.any = true;
     for (unsigned m = 0; m < b->nm; m++) q.cost[m] += cost[m];
     q.ahead += pc->ahead;
-    if (rows && (rc = add_pc_row(b, q.node, rn->module, pc, cost))) return rc;
+    if (rows && (rc = add_row(b, q.node, rn->module, pc, cost))) return rc;
+    /* a pc that went to the raw node's own node needs no link: that is
+     * scp_prof_node_of_raw_pc's answer without one */
     scp_profile *p = b->p;
+    if (q.node == pn) continue;
     if (p->nraw_pcs == p->capraw_pcs && !scp_grow(&p->raw_pcs, &p->capraw_pcs, p->nraw_pcs + 1, sizeof *p->raw_pcs))
       return SCP_ERR_NOMEM;
     p->raw_pcs[p->nraw_pcs++] = (scp_prof_rawpc){.raw = raw, .node = q.node, .pc = pc->pc};
   }
   return flush(b, &q);
+}
+
+/* A module without lines: the pcs' costs booked at once on the node, and
+ * their rows (one per pc, all on the node) made at the end. */
+static int book_flat(builder *b, uint32_t raw, const scp_tree_node *rn, uint32_t pn, uint64_t *rest) {
+  const scp_tree *t = b->t;
+  uint64_t sum[SCP_MAX_METRICS] = {0}, ahead = 0;
+  if (!rn->npcs) return SCP_OK;
+  for (uint32_t i = 0; i < rn->npcs; i++) {
+    const scp_pc_cost *e = &rn->pcs[i];
+    sum[0] += e->cost0;
+    ahead += e->ahead;
+    if (e->more)
+      for (unsigned m = 1; m < b->nm; m++) sum[m] += t->more[e->more - 1][m];
+  }
+  for (unsigned m = 0; m < b->nm; m++) rest[m] -= sum[m];
+  int rc = book(b, pn, 0, 0, sum, ahead);
+  if (rc || !b->r->pc_text) return rc;
+  const scp_prof_defer d = {.raw = raw, .node = pn};
+  if (b->defer_off) return scp_prof_rows_append(b->p, t, b->r, &d, 1);
+  if (!scp_grow(&b->defer, &b->capdefer, b->ndefer + 1, sizeof *b->defer)) return SCP_ERR_NOMEM;
+  b->defer[b->ndefer++] = d;
+  return SCP_OK;
 }
 
 static int build_tree(builder *b) {
@@ -534,110 +494,26 @@ void scp_prof_totals(scp_profile *p) {
   for (size_t i = 1; i < nn; i++) p->nodes[i].depth = p->nodes[p->nodes[i].parent].depth + 1;
 }
 
-static int cmp_pc(const void *a, const void *b) {
-  const scp_prof_pc *x = a, *y = b;
-  if (x->node != y->node) return x->node < y->node ? -1 : 1;
-  return x->pc < y->pc ? -1 : x->pc > y->pc;
-}
-
-/* A row's pc and where it is, sorted in its stead: a row is 88 bytes. */
-typedef struct pc_key {
-  uint64_t pc;
-  size_t at;
-} pc_key;
-
-/* keys by pc, keys of one pc in the order they came (a stable merge sort;
- * tmp holds n keys).  They mostly come in order already: a sorted run
- * costs one pass. */
-static void sort_keys(pc_key *v, pc_key *tmp, size_t n) {
-  size_t i = 1;
-  while (i < n && v[i - 1].pc <= v[i].pc) i++;
-  if (i >= n) return;
-  size_t h = n / 2;
-  sort_keys(v, tmp, h);
-  sort_keys(v + h, tmp, n - h);
-  size_t a = 0, b = h, o = 0;
-  while (a < h && b < n) tmp[o++] = v[b].pc < v[a].pc ? v[b++] : v[a++];
-  while (a < h) tmp[o++] = v[a++];
-  while (b < n) tmp[o++] = v[b++];
-  memcpy(v, tmp, n * sizeof *v);
-}
-
-/* One node's rows by pc, rows of one pc in the order they came; tmp holds
- * n rows, k and ktmp n keys each. */
-static void sort_by_pc(scp_prof_pc *v, scp_prof_pc *tmp, pc_key *k, pc_key *ktmp, size_t n) {
-  size_t i = 1;
-  while (i < n && v[i - 1].pc <= v[i].pc) i++;
-  if (i >= n) return;
-  for (size_t j = 0; j < n; j++) k[j] = (pc_key){.pc = v[j].pc, .at = j};
-  sort_keys(k, ktmp, n);
-  for (size_t j = 0; j < n; j++) tmp[j] = v[k[j].at];
-  memcpy(v, tmp, n * sizeof *v);
-}
-
-/* The rows by (node, pc) as cmp_pc orders them, rows of one node and pc
- * in the order they came, as the library's merge sort left them: counted
- * out by node first, then each node's rows by pc (a general sort of every
- * row was a tenth of building a program's profile). */
-static void sort_pcs(scp_profile *p) {
-  size_t n = p->npcs, nn = p->nnodes;
-  uint32_t *start = calloc(nn + 1, sizeof *start);
-  scp_prof_pc *out = malloc(n * sizeof *out), *tmp = malloc(n * sizeof *tmp);
-  pc_key *k = malloc(n * sizeof *k), *ktmp = malloc(n * sizeof *ktmp);
-  bool ok = start && out && tmp && k && ktmp;
-  for (size_t i = 0; ok && i < n; i++) ok = p->pcs[i].node < nn;
-  if (ok) {
-    for (size_t i = 0; i < n; i++) start[p->pcs[i].node + 1]++;
-    for (size_t j = 0; j < nn; j++) start[j + 1] += start[j];
-    for (size_t i = 0; i < n; i++) out[start[p->pcs[i].node]++] = p->pcs[i];
-    /* start[i] is now the end of node i's rows */
-    for (size_t i = 0, from = 0; i < nn; from = start[i++]) sort_by_pc(out + from, tmp, k, ktmp, start[i] - from);
-    /* the counted-out copy becomes the rows (no copy back) */
-    scp_prof_pc *old = p->pcs;
-    p->pcs = out;
-    p->cappcs = n;
-    out = old;
-  } else {   /* out of memory, or a row of no node: the general sort */
-    qsort(p->pcs, n, sizeof *p->pcs, cmp_pc);
-  }
-  free(start);
-  free(out);
-  free(tmp);
-  free(k);
-  free(ktmp);
-}
-
-/* Sort the instruction rows by (node, pc), merge those of one pc (a node
- * may gather several raw ones), and point each node at its rows. */
-static void lay_out_pcs(scp_profile *p) {
-  if (p->npcs) sort_pcs(p);
-  size_t out = 0;
-  for (size_t i = 0; i < p->npcs; i++) {
-    scp_prof_pc *last = out ? &p->pcs[out - 1] : NULL;
-    if (last && last->node == p->pcs[i].node && last->pc == p->pcs[i].pc) {
-      for (unsigned m = 0; m < SCP_MAX_METRICS; m++) last->cost[m] += p->pcs[i].cost[m];
-      last->runs += p->pcs[i].runs;
-      continue;
-    }
-    p->pcs[out++] = p->pcs[i];
-  }
-  p->npcs = out;
-  for (size_t i = out; i-- > 0;) {
-    scp_prof_node *n = &p->nodes[p->pcs[i].node];
-    n->pcs_first = (uint32_t)i;
-    n->npcs++;
-  }
-}
-
 /* Renumber nodes in depth-first preorder with sorted children, so node ids
  * (and everything written from them) are deterministic. */
 static int finish(builder *b) {
   scp_profile *p = b->p;
   uint32_t *newid;
+  /* the rows are renumbered as they are laid out, not here */
+  size_t npcs = p->npcs;
+  p->npcs = 0;
   int rc = scp_prof_preorder(p, cmp_node, &newid);
+  p->npcs = npcs;
   if (rc) return rc;
   for (size_t i = 0; i < b->nacc; i++) b->acc[i].node = newid[b->acc[i].node];
+  if (b->ndefer && !p->npcs) {
+    rc = scp_prof_rows_place(p, b->t, b->r, b->defer, b->ndefer, newid);
+  } else {
+    if (b->ndefer) rc = scp_prof_rows_append(p, b->t, b->r, b->defer, b->ndefer);
+    if (!rc && p->npcs) scp_prof_rows_lay_out(p, newid);
+  }
   free(newid);
+  if (rc) return rc;
 
   /* lines, sorted, laid out per node */
   if (b->nacc) qsort_r(b->acc, b->nacc, sizeof *b->acc, cmp_line, p);   /* none: acc may be NULL */
@@ -655,26 +531,20 @@ static int finish(builder *b) {
     pn->nlines++;
   }
   p->nlines = b->nacc;
-  if (p->npcs) lay_out_pcs(p);
   scp_prof_totals(p);
   return SCP_OK;
 }
 
 /* Room for every per-pc row at once (a row per raw pc at most), so the
- * rows are not copied as they grow; and a new generation of the memo. */
+ * rows are not copied as they grow; and a new generation of the memo,
+ * its mirrored texts taken at once. */
 static int reserve(builder *b) {
   size_t n = 0;
   for (size_t i = 0; i < b->t->n; i++) n += b->t->nodes[i].npcs;
   scp_profile *p = b->p;
-  if (n && (!scp_grow(&p->raw_pcs, &p->capraw_pcs, n, sizeof *p->raw_pcs) ||
-            (b->r->pc_text && !scp_grow(&p->pcs, &p->cappcs, n, sizeof *p->pcs))))
-    return SCP_ERR_NOMEM;
-  scp_prof_memo *m = b->r->memo;
-  if (m && ++m->gen == 0) {   /* wrapped: every stamp could match again */
-    if (m->cap) memset(m->stamp, 0, m->cap * sizeof *m->stamp);
-    m->gen = 1;
-  }
-  return SCP_OK;
+  if (n && b->r->pc_text && !scp_grow(&p->pcs, &p->cappcs, n, sizeof *p->pcs)) return SCP_ERR_NOMEM;
+  /* the texts the program's profiles had before, at once */
+  return b->r->memo ? scp_prof_memo_begin(b->r->memo, &p->strs) : SCP_OK;
 }
 
 /* The resolver's seed strings after "" (id 0), each at its seed id. */
@@ -682,11 +552,19 @@ static int seed(builder *b) {
   const scp_strtab *s = b->r->seed;
   for (uint32_t i = 1; s && i < s->n; i++) {
     const char *x = scp_strtab_get(s, i);
-    uint32_t id = scp_strtab_intern_n(&b->p->strs, x, strlen(x));
+    uint32_t id = scp_strtab_intern_h(&b->p->strs, x, strlen(x), s->hash[i]);
     if (id == UINT32_MAX) return SCP_ERR_NOMEM;
     if (id != i) return SCP_ERR_ARG;   /* not a table's strings */
   }
   return SCP_OK;
+}
+
+/* Slots for a table of about n entries at most half full (it grows past
+ * that): a program's small profiles do not clear a large table each. */
+static size_t slots_for(size_t n) {
+  size_t s = 16;
+  while (s < 2 * n && s < 1024) s *= 2;
+  return s;
 }
 
 int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resolver *r,
@@ -711,7 +589,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   }
   memset(p->raw_node, 0xff, (t->n ? t->n : 1) * sizeof *p->raw_node);
   if (intern(&b, "", &p->status_msg) || !scp_grow(&p->nodes, &p->capnodes, 1, sizeof *p->nodes) ||
-      !child_rehash(&b, 1024) || !acc_rehash(&b, 1024) || !frame_rehash(&b, 64)) {
+      !child_rehash(&b, slots_for(t->n)) || !acc_rehash(&b, slots_for(t->n)) || !frame_rehash(&b, 64)) {
     rc = SCP_ERR_NOMEM;
     goto done;
   }
@@ -724,6 +602,7 @@ int scp_prof_build(const scp_tree *t, const scp_metric *metrics, const scp_resol
   rc = finish(&b);
 done:
   free(b.fslots);
+  free(b.defer);
   free(b.acc);
   free(b.slots);
   free(b.cslots);

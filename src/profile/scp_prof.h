@@ -58,9 +58,11 @@ typedef struct scp_resolver {
    * without a source line is kept per instruction (scp_profile.pcs). */
   size_t (*pc_text)(void *ctx, uint32_t module, uint64_t pc, char *buf, size_t size);
   /* Optional (NULL: pc_text alone): the text pc_text would write for pc,
-   * as the resolver keeps it, and its key in memo: equal texts have equal
-   * keys.  NULL: no kept text (the builder asks pc_text).  With it, a
-   * profile interns each distinct text once, not once per row. */
+   * as the resolver keeps it (valid while memo lives), and its key in
+   * memo: equal texts have equal keys, and a pc keeps its key.  NULL: no
+   * kept text (the builder asks pc_text).  With it, a profile interns
+   * each distinct text once, not once per row, and asks once per pc for
+   * as long as the memo lives. */
   const char *(*pc_text_key)(void *ctx, uint32_t module, uint64_t pc, uint32_t *key);
   struct scp_prof_memo *memo;
   /* Optional (NULL: ask pc_chain): true when pc_chain answers every pc of
@@ -76,17 +78,44 @@ typedef struct scp_resolver {
 } scp_resolver;
 
 /* What a resolver's kept texts (pc_text_key) are in the profile being
- * built: key k's string id is id[k] when stamp[k] is gen.  Each build
- * moves gen on, so nothing is cleared between builds.  Start zeroed;
- * scp_prof_memo_free frees it. */
+ * built, so that a row costs a lookup, not a call and a hash of its text.
+ * Per key, kept while the memo lives: the text (the resolver's storage,
+ * which must stay valid as long), its length and string hash, whether the
+ * text rule changes it; and its string id in the build of generation
+ * stamp.  Each build moves gen on, so nothing is cleared between builds.
+ * Per (module, pc), its key: a memo serves one resolver's program, whose
+ * pc_text_key answers a pc with the same key while the memo lives.  And
+ * every text a build has interned, as the profile keeps it, back to back
+ * (the mirror): each new build takes them all at its start in one copy
+ * (scp_strtab_intern_block), so a program's next profile interns only
+ * the texts no profile before it showed.
+ * Start zeroed; scp_prof_memo_free frees it. */
+typedef struct scp_prof_memo_key {
+  const char *text;        /* NULL: not yet asked */
+  uint32_t len, hash;      /* strlen(text), scp_murmur3_32(text, len) */
+  uint32_t stamp, id;
+  uint8_t safe;            /* 1 the text passes the rule as it is, 2 the rule changes it */
+  uint8_t mirrored;        /* its profile text is in the mirror */
+} scp_prof_memo_key;
+
+typedef struct scp_prof_memo_pc {
+  uint64_t pc;
+  uint32_t module;
+  uint32_t key1;           /* key + 1; 0: an empty slot */
+} scp_prof_memo_pc;
+
 typedef struct scp_prof_memo {
-  uint32_t *stamp, *id;
+  scp_prof_memo_key *keys;
   size_t cap;
   uint32_t gen;
-  /* per key, kept across builds (a key stands for one text while the
-   * memo lives): 0 not yet known, 1 the text passes the text rule as it
-   * is, 2 the rule changes it; the builder then skips the check */
-  uint8_t *safe;
+  scp_prof_memo_pc *pcs;   /* open addressing, at most half full */
+  size_t npcs, nslots;
+  /* the mirror: text i at bytes + off[i], its string hash, its key;
+   * ids is room for the ids a build gives them */
+  char *bytes;
+  size_t nbytes, capbytes;
+  uint32_t *off, *hash, *key, *ids;
+  size_t ntexts, captexts;
 } scp_prof_memo;
 void scp_prof_memo_free(scp_prof_memo *m);
 
@@ -237,7 +266,8 @@ struct scp_profile {
   uint32_t *raw_node;
   size_t nraw;
   /* The same for the raw nodes' per-pc costs, which go to the inlined
-   * frame at the pc: (raw node, pc) -> profile node, in build order. */
+   * frame at the pc: (raw node, pc) -> profile node, in build order, for
+   * the pcs that went elsewhere than their raw node's own node. */
   struct scp_prof_rawpc *raw_pcs;
   size_t nraw_pcs, capraw_pcs;
 };

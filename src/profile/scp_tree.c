@@ -62,10 +62,34 @@ int scp_tree_init(scp_tree *t, unsigned nmetrics) {
   return SCP_OK;
 }
 
+/* n bytes (a multiple of 16 at most n + 15) from the tree's chunks, not
+ * zeroed; NULL on OOM.  They stay put until the tree is freed. */
+static void *arena_take(scp_tree *t, size_t n) {
+  enum { CHUNK = 32768, HEAD = 16 };
+  n = (n + 15) & ~(size_t)15;
+  if (n > t->arena_left) {
+    size_t size = n > CHUNK ? n : CHUNK;
+    if (size > SIZE_MAX - HEAD) return NULL;
+    char *c = malloc(HEAD + size);
+    if (!c) return NULL;
+    *(char **)(void *)c = t->arena;
+    t->arena = c;
+    t->arena_at = c + HEAD;
+    t->arena_left = size;
+  }
+  void *at = t->arena_at;
+  t->arena_at += n;
+  t->arena_left -= n;
+  return at;
+}
+
 void scp_tree_free(scp_tree *t) {
-  for (size_t i = 0; i < t->n; i++) {
-    free(t->nodes[i].counters);
-    free(t->nodes[i].pcs);
+  for (size_t i = 0; i < t->n; i++)
+    if (!t->nodes[i].pcs_in_arena) free(t->nodes[i].pcs);
+  for (char *c = t->arena; c;) {
+    char *prev = *(char **)(void *)c;
+    free(c);
+    c = prev;
   }
   free(t->nodes);
   free(t->buckets);
@@ -189,8 +213,10 @@ uint32_t scp_tree_enter_child(scp_tree *t, uint32_t parent, uint64_t callsite,
 uint64_t *scp_tree_counters(scp_tree *t, uint32_t id, uint32_t n) {
   scp_tree_node *node = &t->nodes[id];
   if (node->counters) return node->counters;
-  node->counters = calloc(n, sizeof *node->counters);
-  if (node->counters) node->ncounters = n;
+  node->counters = arena_take(t, n * sizeof *node->counters);
+  if (!node->counters) return NULL;
+  memset(node->counters, 0, n * sizeof *node->counters);
+  node->ncounters = n;
   return node->counters;
 }
 
@@ -230,6 +256,28 @@ static bool add_more(scp_tree *t, scp_pc_cost *e, const uint64_t *cost) {
   return true;
 }
 
+/* Room for need per-pc entries on n; the tree's chunk they were in is
+ * left behind (it is freed with the tree). */
+static bool pcs_room(scp_tree_node *n, size_t need) {
+  if (need <= n->cappcs) return true;
+  if (need > UINT32_MAX) return false;
+  if (!n->pcs_in_arena) {
+    size_t cap = n->cappcs;
+    if (!scp_grow(&n->pcs, &cap, need, sizeof *n->pcs)) return false;
+    n->cappcs = (uint32_t)(cap < UINT32_MAX ? cap : UINT32_MAX);
+    return true;
+  }
+  size_t cap = (size_t)n->cappcs * 2 > need ? (size_t)n->cappcs * 2 : need;
+  if (cap > UINT32_MAX) cap = UINT32_MAX;
+  scp_pc_cost *v = malloc(cap * sizeof *v);
+  if (!v) return false;
+  memcpy(v, n->pcs, n->npcs * sizeof *v);
+  n->pcs = v;
+  n->cappcs = (uint32_t)cap;
+  n->pcs_in_arena = false;
+  return true;
+}
+
 static bool add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost, uint64_t ahead,
                    uint64_t runs) {
   scp_tree_node *n = &t->nodes[id];
@@ -242,9 +290,7 @@ static bool add_pc(scp_tree *t, uint32_t id, uint64_t pc, const uint64_t *cost, 
       n->pcs[i].runs += runs;
       return add_more(t, &n->pcs[i], cost);
     }
-  size_t cap = n->cappcs;
-  if (!scp_grow(&n->pcs, &cap, (size_t)n->npcs + 1, sizeof *n->pcs)) return false;
-  n->cappcs = (uint32_t)cap;
+  if (!pcs_room(n, (size_t)n->npcs + 1)) return false;
   scp_pc_cost *e = &n->pcs[n->npcs++];
   memset(e, 0, sizeof *e);
   e->pc = pc;
@@ -277,12 +323,17 @@ bool scp_tree_add_pcs(scp_tree *t, uint32_t id, const uint64_t *pcs, const uint6
     }
     return ok;
   }
-  size_t cap = nd->cappcs;
-  if (n > UINT32_MAX - 1 || !scp_grow(&nd->pcs, &cap, n, sizeof *nd->pcs)) {
+  if (!n) return true;
+  /* a node's first entries, all at once: from the tree's chunks */
+  scp_pc_cost *v = n > UINT32_MAX - 1 || nd->pcs ? NULL : arena_take(t, n * sizeof *v);
+  if (v) {
+    nd->pcs = v;
+    nd->cappcs = (uint32_t)n;
+    nd->pcs_in_arena = true;
+  } else if (!pcs_room(nd, n)) {
     for (size_t i = 0; i < n; i++) nd->self[0] += amount[i];
     return false;
   }
-  nd->cappcs = (uint32_t)cap;
   for (size_t i = 0; i < n; i++) {
     nd->self[0] += amount[i];
     nd->pcs[i] = (scp_pc_cost){.pc = pcs[i], .cost0 = amount[i]};

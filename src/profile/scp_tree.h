@@ -79,6 +79,7 @@ typedef struct scp_tree_node {
   uint32_t hash_next;                /* child-lookup chain */
   uint32_t marker;                   /* the [truncated] node this is, or is
                                         under; SCP_NODE_NONE for kept paths */
+  bool pcs_in_arena;                 /* pcs is the tree's (scp_tree.arena), not malloc's */
 } scp_tree_node;
 
 typedef struct scp_tree {
@@ -93,6 +94,12 @@ typedef struct scp_tree {
   uint64_t (*more)[SCP_MAX_METRICS]; /* per-pc costs of metrics 1.. (see scp_pc_cost) */
   size_t nmore, capmore;
   bool pc_runs;                      /* an engine counted runs per pc (scp_tree_add_pc_runs) */
+  /* where the nodes' counters and first per-pc arrays come from: chunks
+   * freed with the tree, each starting with the address of the one
+   * before (a malloc and a free per guest node were a tenth of building
+   * a small program's profile) */
+  char *arena, *arena_at;
+  size_t arena_left;
 } scp_tree;
 
 /* Create/destroy.  A new tree holds only the root (id 0). */

@@ -147,14 +147,21 @@ int sol_txprof_leaf(scp_profile *p, uint32_t at, const sol_progframe *pf, uint64
   return SCP_OK;
 }
 
-static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, bool same);
+/* How a graft takes sub's strings and rows. */
+typedef enum graft_how {
+  GRAFT_COPY,              /* strings mapped into p's table, rows copied */
+  GRAFT_SAME,              /* sub's string ids are p's (its table is p's now) */
+  GRAFT_TAKEN              /* that, and p has taken sub's rows and lines whole */
+} graft_how;
+
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, graft_how how);
 
 int sol_txprof_graft(scp_profile *p, uint32_t at, const scp_profile *sub) {
-  return graft(p, at, sub, false, false);
+  return graft(p, at, sub, false, GRAFT_COPY);
 }
 
 int sol_txprof_merge(scp_profile *p, uint32_t at, const scp_profile *sub) {
-  return graft(p, at, sub, true, false);
+  return graft(p, at, sub, true, GRAFT_COPY);
 }
 
 /* sub's strings begin with all of p's, id for id */
@@ -165,13 +172,22 @@ static bool strs_extend(const scp_profile *sub, const scp_profile *p) {
   return true;
 }
 
+#define SWAP(T, a, b) do { T swap_ = (a); (a) = (b); (b) = swap_; } while (0)
+
 int sol_txprof_graft_take(scp_profile *p, uint32_t at, scp_profile *sub) {
-  if (!strs_extend(sub, p)) return graft(p, at, sub, false, false);
+  if (!strs_extend(sub, p)) return graft(p, at, sub, false, GRAFT_COPY);
   /* p's ids keep their strings in sub's table, and sub's are p's now */
-  scp_strtab mine = p->strs;
-  p->strs = sub->strs;
-  sub->strs = mine;
-  return graft(p, at, sub, false, true);
+  SWAP(scp_strtab, p->strs, sub->strs);
+  if (p->npcs || p->nlines) return graft(p, at, sub, false, GRAFT_SAME);
+  /* p has no rows or lines yet: sub's become p's where they are (each
+   * node keeps its ranges), only the rows' nodes renumbered */
+  SWAP(scp_prof_pc *, p->pcs, sub->pcs);
+  SWAP(size_t, p->npcs, sub->npcs);
+  SWAP(size_t, p->cappcs, sub->cappcs);
+  SWAP(scp_prof_line *, p->lines, sub->lines);
+  SWAP(size_t, p->nlines, sub->nlines);
+  SWAP(size_t, p->caplines, sub->caplines);
+  return graft(p, at, sub, false, GRAFT_TAKEN);
 }
 
 int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
@@ -184,15 +200,23 @@ int sol_txprof_frame(scp_profile *p, const sol_progframe *pf, uint32_t *fr) {
 typedef struct graft_map {
   scp_profile *p;
   const scp_profile *sub;
-  bool same;               /* sub's string ids are p's (its table is p's now) */
+  graft_how how;
+  bool same;               /* sub's string ids are p's (how is not GRAFT_COPY) */
   uint32_t *str;           /* sub's string id -> p's; UINT32_MAX: not yet */
   uint32_t *frame;         /* sub's frame id -> p's (not the root's) */
 } graft_map;
 
+/* sub's string id as p's: interned under the text rule, as str() does,
+ * with the hash sub's table keeps when the rule leaves the text as it is */
 static uint32_t map_str(graft_map *m, uint32_t id) {
   if (m->same) return id;
   if (id >= m->sub->strs.n) return str(m->p, scp_prof_str(m->sub, id));
-  if (m->str[id] == UINT32_MAX) m->str[id] = str(m->p, scp_prof_str(m->sub, id));
+  if (m->str[id] == UINT32_MAX) {
+    const char *s = scp_prof_str(m->sub, id);
+    size_t len = strlen(s);
+    m->str[id] = scp_text_is_safe(s, len) ? scp_strtab_intern_h(&m->p->strs, s, len, m->sub->strs.hash[id])
+                                          : scp_strtab_intern_safe(&m->p->strs, s, len);
+  }
   return m->str[id];
 }
 
@@ -284,17 +308,36 @@ static int graft_nodes(graft_map *m, uint32_t at, bool merge_root, uint32_t *map
     n->self[0] += s->self[0];
     n->call_line = s->call_line;
     n->call_file = map_str(m, s->call_file);
-    if ((rc = graft_lines(m, n, s))) break;
-    if (s->npcs && !n->npcs) rc = graft_pcs(m, id, s);
+    if (m->how == GRAFT_TAKEN) {   /* p's rows and lines are sub's */
+      n->lines_first = s->lines_first;
+      n->nlines = s->nlines;
+      n->pcs_first = s->pcs_first;
+      n->npcs = s->npcs;
+    } else {
+      if ((rc = graft_lines(m, n, s))) break;
+      if (s->npcs && !n->npcs) rc = graft_pcs(m, id, s);
+    }
     if (n->call_file == UINT32_MAX) rc = SCP_ERR_NOMEM;
   }
-  return rc;
+  if (rc || m->how != GRAFT_TAKEN) return rc;
+  /* the rows taken: on sub's nodes as p numbers them, which (each node
+   * appended in sub's order) is sub's number plus the root's */
+  uint32_t base = map[0], nn = (uint32_t)sub->nnodes;
+  for (uint32_t i = 0; i < nn; i++)
+    if (map[i] != base + i) return SCP_ERR_INTERNAL;
+  for (size_t i = 0; i < p->npcs; i++) {
+    uint32_t node = p->pcs[i].node;
+    if (node >= nn) return SCP_ERR_INTERNAL;
+    p->pcs[i].node = node + base;
+  }
+  return SCP_OK;
 }
 
-static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, bool same) {
+static int graft(scp_profile *p, uint32_t at, const scp_profile *sub, bool merge_root, graft_how how) {
+  bool same = how != GRAFT_COPY;
   int nrc = graft_notes(p, sub, same ? p : sub);
   if (nrc) return nrc;
-  graft_map m = {.p = p, .sub = sub, .same = same};
+  graft_map m = {.p = p, .sub = sub, .how = how, .same = same};
   uint32_t *map = malloc((sub->nnodes ? sub->nnodes : 1) * sizeof *map);
   m.str = malloc((sub->strs.n ? sub->strs.n : 1) * sizeof *m.str);
   m.frame = malloc((sub->nframes ? sub->nframes : 1) * sizeof *m.frame);

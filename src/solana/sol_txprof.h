@@ -36,8 +36,9 @@ int sol_txprof_ix(scp_profile *p, size_t k, const char *label, uint32_t *node);
 int sol_txprof_graft(scp_profile *p, uint32_t node, const scp_profile *sub);
 /* The same, and when sub's strings begin with all of p's, id for id (its
  * build was seeded with p's table: scp_resolver.seed), p takes sub's table
- * whole rather than interning sub's strings one by one; sub is left with
- * p's old table and is fit only to be destroyed. */
+ * whole rather than interning sub's strings one by one, and when p has
+ * no rows or lines yet, sub's too (each node keeps its ranges in them);
+ * sub is left with p's old ones and is fit only to be destroyed. */
 int sol_txprof_graft_take(scp_profile *p, uint32_t node, scp_profile *sub);
 /* Graft sub's root into node (its self cost, lines and children). */
 int sol_txprof_merge(scp_profile *p, uint32_t node, const scp_profile *sub);

@@ -391,8 +391,12 @@ uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
     if (!strtab_rehash(t, 64)) return UINT32_MAX;
   }
   if (len == 0) return 0;
+  return scp_strtab_intern_h(t, s, len, strtab_hash(s, len));
+}
+
+uint32_t scp_strtab_intern_h(scp_strtab *t, const char *s, size_t len, uint32_t hv) {
+  if (t->n == 0 || len == 0) return scp_strtab_intern_n(t, s, len);
   size_t mask = t->nslots - 1;
-  uint32_t hv = strtab_hash(s, len);
   size_t h = hv & mask;
   for (; t->slots[h]; h = (h + 1) & mask) {
     uint32_t id = t->slots[h] - 1;
@@ -421,8 +425,56 @@ uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
   return id;
 }
 
+bool scp_strtab_reserve(scp_strtab *t, size_t n) {
+  if (scp_strtab_intern_n(t, "", 0) == UINT32_MAX) return false;
+  if (n > t->cap) {
+    /* the hashes first: strs' capacity is theirs too */
+    uint32_t *hash = n <= SIZE_MAX / sizeof *hash ? realloc(t->hash, n * sizeof *hash) : NULL;
+    if (!hash) return false;
+    t->hash = hash;
+    char **strs = realloc(t->strs, n * sizeof *strs);
+    if (!strs) return false;
+    t->strs = strs;
+    t->cap = n;
+  }
+  size_t slots = t->nslots;
+  while (n * 2 > slots) slots *= 2;
+  return slots == t->nslots || strtab_rehash(t, slots);
+}
+
 uint32_t scp_strtab_intern(scp_strtab *t, const char *s) {
   return scp_strtab_intern_n(t, s, strlen(s));
+}
+
+bool scp_strtab_intern_block(scp_strtab *t, const char *bytes, size_t nbytes, const uint32_t *off,
+                             const uint32_t *hash, size_t n, uint32_t *ids) {
+  if (!n) return true;
+  if (t->n > SIZE_MAX - n || !scp_strtab_reserve(t, t->n + n)) return false;
+  char *block = strtab_alloc(t, nbytes);
+  if (!block) return false;
+  memcpy(block, bytes, nbytes);
+  size_t mask = t->nslots - 1;
+  for (size_t i = 0; i < n; i++) {
+    const char *s = block + off[i];
+    uint32_t hv = hash[i];
+    size_t h = hv & mask;
+    ids[i] = UINT32_MAX;
+    for (; t->slots[h]; h = (h + 1) & mask) {
+      uint32_t id = t->slots[h] - 1;
+      if (t->hash[id] == hv && !strcmp(t->strs[id], s)) {
+        ids[i] = id;
+        break;
+      }
+    }
+    if (ids[i] != UINT32_MAX) continue;
+    if (t->n >= UINT32_MAX - 1) return false;
+    /* room reserved: no growing, no rehashing below half full */
+    ids[i] = (uint32_t)t->n++;
+    t->strs[ids[i]] = (char *)s;
+    t->hash[ids[i]] = hv;
+    t->slots[h] = ids[i] + 1;
+  }
+  return true;
 }
 
 void scp_strtab_free(scp_strtab *t) {

@@ -261,6 +261,18 @@ typedef struct scp_strtab {
 /* Returns the id, or UINT32_MAX on OOM. */
 uint32_t scp_strtab_intern(scp_strtab *t, const char *s);
 uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len);
+/* The same for s of exactly len bytes (no NUL among them) whose hash,
+ * scp_murmur3_32(s, len), the caller kept: the table hashes nothing. */
+uint32_t scp_strtab_intern_h(scp_strtab *t, const char *s, size_t len, uint32_t hash);
+/* Room for n strings in all (the table begun, "" in it) without growing
+ * again; false on OOM (the table stays as it was, and valid). */
+bool scp_strtab_reserve(scp_strtab *t, size_t n);
+/* n strings at once: bytes[0, nbytes) copied in one piece, string i the
+ * NUL-ended one at off[i] with hash[i] (scp_murmur3_32 of its bytes), its
+ * id in ids[i] (the id it had when the table held it already).  false on
+ * OOM (ids then undefined; the table valid). */
+bool scp_strtab_intern_block(scp_strtab *t, const char *bytes, size_t nbytes, const uint32_t *off,
+                             const uint32_t *hash, size_t n, uint32_t *ids);
 static inline const char *scp_strtab_get(const scp_strtab *t, uint32_t id) {
   return id < t->n ? t->strs[id] : "";
 }

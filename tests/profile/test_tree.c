@@ -2,8 +2,9 @@
  * test_tree.c — the raw calling-context tree's shape rules: the node
  * budget (flat [truncated] markers, the root's marker past 1.5 x the
  * budget, answers that never change for a key), recursion folding (direct,
- * indirect, not across a contract entry or a module), and the per-pc side
- * table of metrics past the first.
+ * indirect, not across a contract entry or a module), the per-pc side
+ * table of metrics past the first, and the chunks counters and a node's
+ * first per-pc entries come from.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -224,6 +225,45 @@ static void test_add_pcs(void **state) {
     }
 }
 
+/* Counters and a node's first per-pc entries come from the tree's
+ * chunks: each node's counters are its own, zeroed, and stay put as more
+ * nodes get theirs (a chunk's worth and more); a node's entries outgrow
+ * their chunk room and keep every cost. */
+static void test_arena(void **state) {
+  (void)state;
+  scp_tree t;
+  assert_int_equal(scp_tree_init(&t, 1), SCP_OK);
+  uint32_t id[40];
+  uint64_t *c[40];
+  for (uint32_t i = 0; i < 40; i++) {
+    id[i] = enter(&t, 0, 0x10 * (i + 1), 100 + i);
+    c[i] = scp_tree_counters(&t, id[i], 100 * (i + 1));   /* 800 bytes to 32 KB */
+    assert_non_null(c[i]);
+    for (uint32_t k = 0; k < 100 * (i + 1); k++) assert_int_equal(c[i][k], 0);
+    for (uint32_t k = 0; k < 100 * (i + 1); k++) c[i][k] = i + 1;
+  }
+  for (uint32_t i = 0; i < 40; i++) {
+    assert_ptr_equal(scp_tree_counters(&t, id[i], 7), c[i]);   /* allocated once */
+    for (uint32_t k = 0; k < 100 * (i + 1); k++) assert_int_equal(c[i][k], i + 1);
+  }
+  static const uint64_t pcs[3] = {0x30, 0x10, 0x20}, amount[3] = {3, 1, 2};
+  assert_true(scp_tree_add_pcs(&t, id[0], pcs, amount, 3, 0));
+  assert_true(t.nodes[id[0]].pcs_in_arena);
+  uint64_t more[SCP_MAX_METRICS] = {5};
+  for (uint64_t pc = 0x40; pc < 0x240; pc += 0x10) assert_true(scp_tree_add_pc(&t, id[0], pc, more));
+  assert_true(scp_tree_add_pc(&t, id[0], 0x10, more));
+  const scp_tree_node *n = &t.nodes[id[0]];
+  assert_false(n->pcs_in_arena);
+  assert_int_equal(n->npcs, 3 + 32);
+  assert_int_equal(n->pcs[0].pc, 0x30);
+  assert_int_equal(n->pcs[0].cost0, 3);
+  assert_int_equal(n->pcs[1].cost0, 1 + 5);
+  assert_int_equal(n->pcs[2].cost0, 2);
+  assert_int_equal(n->pcs[34].pc, 0x230);
+  assert_int_equal(n->self[0], 6 + 33 * 5);
+  scp_tree_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_budget_markers),
@@ -233,6 +273,7 @@ int main(void) {
     cmocka_unit_test(test_fold_recursion),
     cmocka_unit_test(test_pc_side_table),
     cmocka_unit_test(test_add_pcs),
+    cmocka_unit_test(test_arena),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

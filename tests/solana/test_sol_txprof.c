@@ -7,7 +7,10 @@
  * two transaction profiles read the same (every node's frame, owner,
  * costs and call site, every line and instruction row, by their strings:
  * the ids differ).  An unseeded profile given to sol_txprof_graft_take is
- * grafted as sol_txprof_graft does, id for id.  Independent evidence: the
+ * grafted as sol_txprof_graft does, id for id.  A transaction of two
+ * instructions, each with a callee merged in (its rows no longer in node
+ * order), reads the same node by node taken (the first one's rows taken
+ * whole, the second one's copied) as grafted.  Independent evidence: the
  * graft that does not take the table is the reference.
  */
 #include <setjmp.h>
@@ -165,10 +168,95 @@ static void test_take_unseeded_is_graft(void **state) {
   scp_tree_free(&t);
 }
 
+/* a and b read the same node by node: each node's lines and rows through
+ * its own ranges, wherever they lie in the arrays */
+static void assert_nodes_read_same(const scp_profile *a, const scp_profile *b) {
+  assert_int_equal(a->nnodes, b->nnodes);
+  for (size_t i = 0; i < a->nnodes; i++) {
+    const scp_prof_node *x = &a->nodes[i], *y = &b->nodes[i];
+    SAME_STR(a, a->frames[x->frame].name, b, b->frames[y->frame].name);
+    SAME_STR(a, a->frames[x->frame].owner_id, b, b->frames[y->frame].owner_id);
+    assert_int_equal(x->parent, y->parent);
+    assert_int_equal(x->self[0], y->self[0]);
+    assert_int_equal(x->total[0], y->total[0]);
+    assert_int_equal(x->calls, y->calls);
+    assert_int_equal(x->nlines, y->nlines);
+    for (uint32_t k = 0; k < x->nlines; k++) {
+      const scp_prof_line *l = &a->lines[x->lines_first + k], *m = &b->lines[y->lines_first + k];
+      SAME_STR(a, l->file, b, m->file);
+      assert_int_equal(l->cost[0], m->cost[0]);
+    }
+    assert_int_equal(x->npcs, y->npcs);
+    for (uint32_t k = 0; k < x->npcs; k++) {
+      const scp_prof_pc *r = &a->pcs[x->pcs_first + k], *q = &b->pcs[y->pcs_first + k];
+      assert_int_equal(r->pc, q->pc);
+      assert_int_equal(r->node, i);
+      assert_int_equal(q->node, i);
+      SAME_STR(a, r->text, b, q->text);
+      assert_int_equal(r->cost[0], q->cost[0]);
+    }
+  }
+  assert_int_equal(a->npcs, b->npcs);
+  assert_int_equal(a->nlines, b->nlines);
+}
+
+/* the instruction's profile with a callee's merged in under f, as
+ * sol_cpi_graft leaves it: its rows no longer in node order */
+static scp_profile *ix_with_callee(const scp_tree *t, const scp_strtab *seed) {
+  scp_profile *p = ix_profile(t, seed), *callee = ix_profile(t, NULL);
+  sol_progframe pf = {.name = "program:callee", .owner = "callee", .owner_id = "Callee1"};
+  uint32_t f = p->nodes[0].first_child, leaf;
+  assert_int_equal(sol_txprof_leaf(p, f, &pf, 0), SCP_OK);
+  leaf = (uint32_t)p->nnodes - 1;
+  /* f's first child, before g (an invoke before f's other calls) */
+  uint32_t g = p->nodes[f].first_child;
+  assert_int_equal(p->nodes[g].next_sibling, leaf);
+  p->nodes[g].next_sibling = SCP_NODE_NONE;
+  p->nodes[leaf].next_sibling = g;
+  p->nodes[f].first_child = leaf;
+  assert_int_equal(sol_txprof_merge(p, leaf, callee), SCP_OK);
+  assert_int_equal(sol_txprof_settle(p), SCP_OK);
+  scp_profile_destroy(callee);
+  return p;
+}
+
+/* a transaction of two instructions, each taken (the first one's rows
+ * whole, the second's copied) or each grafted; the instructions' rows
+ * out of node order (a callee merged in) */
+static void test_take_two_instructions(void **state) {
+  scp_tree t;
+  make_tree(&t);
+  uint32_t a1, a2, b1, b2;
+  scp_profile *want = tx_profile(&a1), *got = tx_profile(&b1);
+  scp_profile *w1 = ix_with_callee(&t, NULL), *g1 = ix_with_callee(&t, &got->strs);
+  bool ordered = true;
+  for (size_t i = 1; i < g1->npcs; i++) ordered &= g1->pcs[i - 1].node <= g1->pcs[i].node;
+  assert_false(ordered);
+  assert_int_equal(sol_txprof_graft(want, a1, w1), SCP_OK);
+  assert_int_equal(sol_txprof_graft_take(got, b1, g1), SCP_OK);
+  assert_int_equal(sol_txprof_ix(want, 2, NULL, &a2), SCP_OK);
+  assert_int_equal(sol_txprof_ix(got, 2, NULL, &b2), SCP_OK);
+  scp_profile *w2 = ix_with_callee(&t, NULL), *g2 = ix_with_callee(&t, &got->strs);
+  size_t g2n = g2->strs.n;
+  assert_int_equal(sol_txprof_graft(want, a2, w2), SCP_OK);
+  assert_int_equal(sol_txprof_graft_take(got, b2, g2), SCP_OK);
+  /* the first one's rows were taken, the second one's table */
+  assert_int_equal(g1->npcs, 0);
+  assert_int_equal(got->strs.n, g2n);
+  assert_true(g2->npcs > 0);
+  assert_int_equal(sol_txprof_finish(want, 4 * scp_tree_total(&t, 0)), SCP_OK);
+  assert_int_equal(sol_txprof_finish(got, 4 * scp_tree_total(&t, 0)), SCP_OK);
+  assert_nodes_read_same(got, want);
+  scp_profile *ps[] = {w1, g1, w2, g2, want, got};
+  for (size_t i = 0; i < sizeof ps / sizeof *ps; i++) scp_profile_destroy(ps[i]);
+  scp_tree_free(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_take_reads_as_graft),
     cmocka_unit_test(test_take_unseeded_is_graft),
+    cmocka_unit_test(test_take_two_instructions),
   };
   return cmocka_run_group_tests_name("sol_txprof", tests, NULL, NULL);
 }

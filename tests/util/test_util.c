@@ -90,6 +90,69 @@ static void test_strtab(void **state) {
   scp_strtab_free(&t);
 }
 
+/* A string interned with the hash its caller kept is the string interned
+ * plainly (one id either way, the table begun by either), and a table
+ * given room for n strings takes them without growing again. */
+static void test_strtab_hashed_reserve(void **state) {
+  (void)state;
+  scp_strtab t = {0};
+  assert_int_equal(scp_strtab_intern_h(&t, "alpha", 5, scp_murmur3_32("alpha", 5)), 1);
+  assert_string_equal(scp_strtab_get(&t, 0), "");
+  assert_int_equal(scp_strtab_intern(&t, "alpha"), 1);
+  assert_int_equal(scp_strtab_intern(&t, "beta"), 2);
+  assert_int_equal(scp_strtab_intern_h(&t, "beta", 4, scp_murmur3_32("beta", 4)), 2);
+  assert_int_equal(scp_strtab_intern_h(&t, "", 0, scp_murmur3_32("", 0)), 0);
+  assert_true(scp_strtab_reserve(&t, 5000));
+  assert_true(t.cap >= 5000 && t.nslots >= 10000);
+  const uint32_t *slots = t.slots;
+  char *const *strs = t.strs;
+  char name[32];
+  for (int i = 3; i < 5000; i++) {
+    snprintf(name, sizeof name, "s%d", i);
+    assert_int_equal(scp_strtab_intern_h(&t, name, strlen(name), scp_murmur3_32(name, strlen(name))), (uint32_t)i);
+  }
+  assert_ptr_equal(t.slots, slots);
+  assert_ptr_equal(t.strs, strs);
+  assert_int_equal(scp_strtab_intern(&t, "s4999"), 4999);
+  assert_int_equal(scp_strtab_intern(&t, "alpha"), 1);
+  scp_strtab_free(&t);
+  /* room asked of a table not yet begun begins it */
+  assert_true(scp_strtab_reserve(&t, 10));
+  assert_int_equal(t.n, 1);
+  assert_int_equal(scp_strtab_intern(&t, "x"), 1);
+  scp_strtab_free(&t);
+}
+
+/* n strings interned in one copy read as the same strings interned one
+ * by one: a string the table held keeps its id, one repeated in the
+ * block gets the first one's, the rest come next in order. */
+static void test_strtab_block(void **state) {
+  (void)state;
+  static const char bytes[] = "mov r1\0alpha\0exit\0mov r1\0";
+  static const uint32_t off[] = {0, 7, 13, 18};
+  uint32_t hash[4], ids[4];
+  for (int i = 0; i < 4; i++) hash[i] = scp_murmur3_32(bytes + off[i], strlen(bytes + off[i]));
+  scp_strtab t = {0};
+  assert_int_equal(scp_strtab_intern(&t, "alpha"), 1);
+  assert_true(scp_strtab_intern_block(&t, bytes, sizeof bytes, off, hash, 4, ids));
+  assert_int_equal(ids[0], 2);
+  assert_int_equal(ids[1], 1);
+  assert_int_equal(ids[2], 3);
+  assert_int_equal(ids[3], 2);
+  assert_int_equal(t.n, 4);
+  assert_string_equal(scp_strtab_get(&t, 2), "mov r1");
+  assert_string_equal(scp_strtab_get(&t, 3), "exit");
+  assert_ptr_not_equal(scp_strtab_get(&t, 2), bytes);   /* copied */
+  assert_int_equal(scp_strtab_intern(&t, "exit"), 3);
+  assert_int_equal(scp_strtab_intern(&t, "next"), 4);
+  scp_strtab_free(&t);
+  /* into a table not yet begun: "" stays id 0 */
+  assert_true(scp_strtab_intern_block(&t, bytes, sizeof bytes, off, hash, 3, ids));
+  assert_int_equal(ids[0], 1);
+  assert_string_equal(scp_strtab_get(&t, 0), "");
+  scp_strtab_free(&t);
+}
+
 /* The strings live in shared blocks, a long one in a block of its own:
  * every pointer stays valid and every string intact as more are added,
  * whatever the mix of sizes, and the first string may itself be long. */
@@ -337,6 +400,8 @@ int main(void) {
     cmocka_unit_test(test_leb_signed),
     cmocka_unit_test(test_strtab),
     cmocka_unit_test(test_strtab_blocks),
+    cmocka_unit_test(test_strtab_hashed_reserve),
+    cmocka_unit_test(test_strtab_block),
     cmocka_unit_test(test_error_table),
     cmocka_unit_test(test_buf),
     cmocka_unit_test(test_words),

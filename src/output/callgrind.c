@@ -107,7 +107,8 @@ static int collect(cg_ctx *c) {
     if (caller == 0 && !c->emit_root) continue;  /* top-level function */
     if (!scp_grow(&c->calls, &c->capcalls, c->ncalls + 1, sizeof *c->calls)) return SCP_ERR_NOMEM;
     call_rec *e = &c->calls[c->ncalls++];
-    *e = (call_rec){.fn = p->nodes[caller].frame, .callee = n->frame, .file = n->call_file, .line = n->call_line, .calls = n->calls, .cost = {0}};
+    *e = (call_rec){.fn = p->nodes[caller].frame, .callee = n->frame, .file = n->call_file, .line = n->call_line,
+                    .calls = n->calls, .cost = {0}};
     memcpy(e->cost, n->total, sizeof e->cost);
   }
   return SCP_OK;

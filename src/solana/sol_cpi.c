@@ -524,7 +524,8 @@ static int run_system(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct 
   else scp_sol_blockhash_genesis(bh);
   sol_logs logs = {0};
   scp_sol_ierr e = {0};
-  sol_bi b = {.accts = x->o->accts, .ix = ixa, .nix = ix->n, .data = ix->data, .len = ix->len, .logs = &logs, .blockhash = bh};
+  sol_bi b = {.accts = x->o->accts, .ix = ixa, .nix = ix->n, .data = ix->data, .len = ix->len, .logs = &logs,
+              .blockhash = bh};
   rc = sol_system_exec(&b, &e, err);
   for (size_t i = 0; i < logs.n; i++) sol_log(c, "%s", logs.v[i]);
   sol_logs_free(&logs);
@@ -558,7 +559,8 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   }
   uint64_t left = io->remaining(io->vm);
   if (!left) return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
-  scp_sol_run_opts ro = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path, .program_id = {0}, .loader = p->loader, .accts = o->accts, .naccts = o->naccts, .ix = ixa, .nix = ix->n,
+  scp_sol_run_opts ro = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path, .program_id = {0},
+                         .loader = p->loader, .accts = o->accts, .naccts = o->naccts, .ix = ixa, .nix = ix->n,
                          .data = ix->data, .len = ix->len, .cu_limit = left, .heap_size = o->heap_size, .profile = x->tree != NULL, .progs = o->progs, .nprogs = o->nprogs,
                          .depth = c->stack_height + 1, .callers = (const uint8_t(*)[32])x->stack, .shape = o->shape, .blockhash = o->blockhash,
                          .sysvars = c->sysvars, .features = c->features, .cache = o->cache, .idls = o->idls};

@@ -13,7 +13,8 @@ static const struct {
   /* a VM fault (not a syscall's error) consumes the whole remaining CU */
   {.name = "deplete_cu_meter_on_vm_failure", .id = "B7H2caeia4ZFcpE3QcgMqbiWiBtWrdBRBSJ1DY6Ktxbq", .litesvm = true},
   /* sol_remaining_compute_units is registered: syscall_base_cost, r0 the CU left */
-  {.name = "remaining_compute_units_syscall_enabled", .id = "5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP", .litesvm = false},
+  {.name = "remaining_compute_units_syscall_enabled", .id = "5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP",
+   .litesvm = false},
   /* sol_get_sysvar is registered */
   {.name = "get_sysvar_syscall_enabled", .id = "CLCoTADvV64PSrnR6QXty6Fwrt9Xc6EdxSJE4wLRePjq", .litesvm = true},
   /* the instruction stack holds 9 (8 nested CPIs) instead of 5 */

@@ -188,7 +188,8 @@ typedef struct vm_outcome {
 static int run_vm(sol_state *st, const scp_sol_input *in, vm_outcome *out, scp_error *err) {
   const scp_sol_run_opts *o = st->o;
   scp_sbpf_region region = {.vaddr = SCP_SBPF_MM_INPUT, .host = in->buf, .len = in->len, .writable = true};
-  scp_sbpf_hooks hooks = {.call = NULL, .ret = NULL, .syscall_enter = on_syscall_enter, .syscall_exit = on_syscall_exit, .trap = NULL};
+  scp_sbpf_hooks hooks = {.call = NULL, .ret = NULL, .syscall_enter = on_syscall_enter,
+                          .syscall_exit = on_syscall_exit, .trap = NULL};
   scp_sbpf_vm_config cfg = {.meter = &st->meter, .heap_size = o->heap_size, .input = &region, .ninput = 1,
                             .hooks = st->run ? &hooks : NULL, .hooks_ctx = st,
                             .tree = st->run ? scp_run_tree(st->run) : NULL, .node = st->prog_node,
@@ -247,7 +248,8 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
       }
     }
   } else {
-    scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id, .loader = o->loader};
+    scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id,
+                     .loader = o->loader};
     int rc = scp_sol_input_deserialize(in, o->accts, &ix, &res->ierr);
     if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
     if (rc) scp_sol_ierr_text(res->ierr, why, sizeof why);
@@ -259,7 +261,8 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
     return SCP_OK;
   }
   sol_log(c, "Program %s success", st->key_text);
-  scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id, .loader = o->loader};
+  scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id,
+                   .loader = o->loader};
   if (!scp_sol_input_balanced(st->saved, o->accts, &ix))
     res->ierr.kind = SCP_SOL_IERR_UNBALANCED_INSTRUCTION;
   return SCP_OK;
@@ -296,7 +299,8 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
     snprintf(status, sizeof status, "instruction failed: %s", name);
   }
   int ended = !res->ierr.kind ? SCP_OK : res->out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP;
-  scp_run_report rep = {.nmetrics = 1, .title = st->pf.name, .status = ended, .status_msg = status, .resolver = &resolver,
+  scp_run_report rep = {.nmetrics = 1, .title = st->pf.name, .status = ended, .status_msg = status,
+                        .resolver = &resolver,
                         .add_meta = add_meta, .ctx = st};
   int rc = scp_run_build(st->run, &rep, &res->profile, err);
   /* this program's frames are its own; the callees' come with theirs */
@@ -316,7 +320,8 @@ static int run_instruction(sol_state *st, scp_sol_result *res, scp_error *err) {
   vm_outcome v = {0};
   int rc;
   sol_log(c, "Program %s invoke [%u]", st->key_text, c->stack_height);
-  scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id, .loader = o->loader};
+  scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id,
+                   .loader = o->loader};
   if ((rc = scp_sol_input_serialize(o->accts, o->naccts, &ix, &in, &res->ierr, err))) {
     if (rc != SCP_ERR_LIMIT) return rc;
     char why[128];

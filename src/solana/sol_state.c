@@ -345,7 +345,8 @@ static int value(scp_sol_state *st, const src *s, const json_t *v, const char *p
 
 int scp_sol_state_add_json(scp_sol_state *st, const json_t *v, const char *file, const char *dir,
                            const char *path, bool scenario, scp_error *err) {
-  src s = {.file = file, .dir = dir ? dir : "", .keys = NULL, .nkeys = 0, .named = false, .scenario = scenario, .err = err};
+  src s = {.file = file, .dir = dir ? dir : "", .keys = NULL, .nkeys = 0, .named = false, .scenario = scenario,
+           .err = err};
   return value(st, &s, v, path ? path : "", NULL);
 }
 

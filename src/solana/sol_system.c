@@ -444,7 +444,8 @@ static scp_sol_ierr nonce_initialize(const sol_bi *b, const uint8_t authority[32
   scp_sol_account *a = acct(b, 0);
   uint64_t min = rent_min(a->len);
   if (a->lamports < min) return insufficient(b, "Initialize", a->lamports, min);
-  st = (nonce_state){.version = NONCE_CURRENT, .initialized = true, .authority = {0}, .durable = {0}, .lps = SCP_SOL_LAMPORTS_PER_SIGNATURE};
+  st = (nonce_state){.version = NONCE_CURRENT, .initialized = true, .authority = {0}, .durable = {0},
+                     .lps = SCP_SOL_LAMPORTS_PER_SIGNATURE};
   memcpy(st.authority, authority, 32);
   durable_nonce(b->blockhash, st.durable);
   return nonce_set(b, 0, &st);

@@ -14,14 +14,22 @@ static const struct {
   size_t entry;       /* a vector's entry size */
   int bool_at;        /* a bool's offset (must be 0 or 1), or -1 */
 } SV[SCP_SOL_SV_COUNT] = {
-  {.id = "SysvarC1ock11111111111111111111111111111111", .name = "clock", .title = "Clock", .fixed = 40, .entry = 0, .bool_at = -1},
-  {.id = "SysvarEpochSchedu1e111111111111111111111111", .name = "epoch_schedule", .title = "EpochSchedule", .fixed = 33, .entry = 0, .bool_at = 16},
-  {.id = "SysvarEpochRewards1111111111111111111111111", .name = "epoch_rewards", .title = "EpochRewards", .fixed = 81, .entry = 0, .bool_at = 80},
-  {.id = "SysvarRent111111111111111111111111111111111", .name = "rent", .title = "Rent", .fixed = 17, .entry = 0, .bool_at = -1},
-  {.id = "SysvarS1otHashes111111111111111111111111111", .name = "slot_hashes", .title = "SlotHashes", .fixed = 0, .entry = 40, .bool_at = -1},
-  {.id = "SysvarStakeHistory1111111111111111111111111", .name = "stake_history", .title = "StakeHistory", .fixed = 0, .entry = 32, .bool_at = -1},
-  {.id = "SysvarLastRestartS1ot1111111111111111111111", .name = "last_restart_slot", .title = "LastRestartSlot", .fixed = 8, .entry = 0, .bool_at = -1},
-  {.id = "SysvarRecentB1ockHashes11111111111111111111", .name = "recent_blockhashes", .title = "RecentBlockhashes", .fixed = 0, .entry = 40, .bool_at = -1},
+  {.id = "SysvarC1ock11111111111111111111111111111111", .name = "clock", .title = "Clock", .fixed = 40, .entry = 0,
+   .bool_at = -1},
+  {.id = "SysvarEpochSchedu1e111111111111111111111111", .name = "epoch_schedule", .title = "EpochSchedule",
+   .fixed = 33, .entry = 0, .bool_at = 16},
+  {.id = "SysvarEpochRewards1111111111111111111111111", .name = "epoch_rewards", .title = "EpochRewards", .fixed = 81,
+   .entry = 0, .bool_at = 80},
+  {.id = "SysvarRent111111111111111111111111111111111", .name = "rent", .title = "Rent", .fixed = 17, .entry = 0,
+   .bool_at = -1},
+  {.id = "SysvarS1otHashes111111111111111111111111111", .name = "slot_hashes", .title = "SlotHashes", .fixed = 0,
+   .entry = 40, .bool_at = -1},
+  {.id = "SysvarStakeHistory1111111111111111111111111", .name = "stake_history", .title = "StakeHistory", .fixed = 0,
+   .entry = 32, .bool_at = -1},
+  {.id = "SysvarLastRestartS1ot1111111111111111111111", .name = "last_restart_slot", .title = "LastRestartSlot",
+   .fixed = 8, .entry = 0, .bool_at = -1},
+  {.id = "SysvarRecentB1ockHashes11111111111111111111", .name = "recent_blockhashes", .title = "RecentBlockhashes",
+   .fixed = 0, .entry = 40, .bool_at = -1},
 };
 
 const char *scp_sol_sysvar_id(scp_sol_sysvar_kind k) { return SV[k].id; }

@@ -18,17 +18,27 @@ typedef struct field {
   ftype type;
 } field;
 
-static const field CLOCK[] = {{.name = "slot", .at = 0, .type = F_U64}, {.name = "epoch_start_timestamp", .at = 8, .type = F_I64}, {.name = "epoch", .at = 16, .type = F_U64},
-                              {.name = "leader_schedule_epoch", .at = 24, .type = F_U64}, {.name = "unix_timestamp", .at = 32, .type = F_I64}, {0}};
-static const field RENT[] = {{.name = "lamports_per_byte_year", .at = 0, .type = F_U64}, {.name = "exemption_threshold", .at = 8, .type = F_F64},
+static const field CLOCK[] = {{.name = "slot", .at = 0, .type = F_U64},
+                              {.name = "epoch_start_timestamp", .at = 8, .type = F_I64},
+                              {.name = "epoch", .at = 16, .type = F_U64},
+                              {.name = "leader_schedule_epoch", .at = 24, .type = F_U64},
+                              {.name = "unix_timestamp", .at = 32, .type = F_I64},
+                              {0}};
+static const field RENT[] = {{.name = "lamports_per_byte_year", .at = 0, .type = F_U64},
+                             {.name = "exemption_threshold", .at = 8, .type = F_F64},
                              {.name = "burn_percent", .at = 16, .type = F_U8PCT}, {0}};
-static const field SCHEDULE[] = {{.name = "slots_per_epoch", .at = 0, .type = F_U64}, {.name = "leader_schedule_slot_offset", .at = 8, .type = F_U64},
-                                 {.name = "warmup", .at = 16, .type = F_BOOL}, {.name = "first_normal_epoch", .at = 17, .type = F_U64},
+static const field SCHEDULE[] = {{.name = "slots_per_epoch", .at = 0, .type = F_U64},
+                                 {.name = "leader_schedule_slot_offset", .at = 8, .type = F_U64},
+                                 {.name = "warmup", .at = 16, .type = F_BOOL},
+                                 {.name = "first_normal_epoch", .at = 17, .type = F_U64},
                                  {.name = "first_normal_slot", .at = 25, .type = F_U64}, {0}};
 /* total_points is a u128: its high half stays 0 */
-static const field REWARDS[] = {{.name = "distribution_starting_block_height", .at = 0, .type = F_U64}, {.name = "num_partitions", .at = 8, .type = F_U64},
-                                {.name = "parent_blockhash", .at = 16, .type = F_KEY}, {.name = "total_points", .at = 48, .type = F_U64},
-                                {.name = "total_rewards", .at = 64, .type = F_U64}, {.name = "distributed_rewards", .at = 72, .type = F_U64},
+static const field REWARDS[] = {{.name = "distribution_starting_block_height", .at = 0, .type = F_U64},
+                                {.name = "num_partitions", .at = 8, .type = F_U64},
+                                {.name = "parent_blockhash", .at = 16, .type = F_KEY},
+                                {.name = "total_points", .at = 48, .type = F_U64},
+                                {.name = "total_rewards", .at = 64, .type = F_U64},
+                                {.name = "distributed_rewards", .at = 72, .type = F_U64},
                                 {.name = "active", .at = 80, .type = F_BOOL}, {0}};
 
 typedef struct jctx {

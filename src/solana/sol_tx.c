@@ -139,7 +139,8 @@ static int run_builtin(tx_state *t, size_t k, const scp_sol_ixacct *ix, scp_sol_
   } else {
     t->meter -= SCP_SOL_BUILTIN_CU;
     if (sys) {
-      sol_bi b = {.accts = t->o->accts, .ix = ix, .nix = x->naccts, .data = x->data, .len = x->len, .logs = &t->logs, .blockhash = t->blockhash};
+      sol_bi b = {.accts = t->o->accts, .ix = ix, .nix = x->naccts, .data = x->data, .len = x->len, .logs = &t->logs,
+                  .blockhash = t->blockhash};
       rc = sol_system_exec(&b, ierr, t->err);
     }
   }
@@ -173,7 +174,8 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   if (!t->meter)
     return scp_fail(t->err, SCP_ERR_UNSUPPORTED, "instruction %zu: no compute units left to start %s",
                     k + 1, p->name);
-  scp_sol_run_opts ro = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path, .program_id = {0}, .loader = p->loader, .accts = t->o->accts, .naccts = t->o->naccts,
+  scp_sol_run_opts ro = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path, .program_id = {0},
+                         .loader = p->loader, .accts = t->o->accts, .naccts = t->o->naccts,
                          .ix = ix, .nix = x->naccts, .data = x->data, .len = x->len, .cu_limit = t->meter, .heap_size = b->heap, .profile = t->prof != NULL,
                          .progs = t->o->progs, .nprogs = t->o->nprogs, .depth = 0, .callers = NULL, .shape = t->o->shape, .blockhash = t->blockhash, .sysvars = t->o->sysvars,
                          .features = t->o->features, .cache = t->o->cache, .idls = t->o->idls};
@@ -272,7 +274,8 @@ static int run_all(tx_state *t, const budget *b) {
     scp_sol_ixacct *ix = calloc(x->naccts ? x->naccts : 1, sizeof *ix);
     if (!ix) return scp_fail(t->err, SCP_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < x->naccts; i++)
-      ix[i] = (scp_sol_ixacct){.index = x->accts[i].index, .signer = t->signer[x->accts[i].index], .writable = t->writable[x->accts[i].index]};
+      ix[i] = (scp_sol_ixacct){.index = x->accts[i].index, .signer = t->signer[x->accts[i].index],
+                               .writable = t->writable[x->accts[i].index]};
     scp_sol_ierr ierr = {0};
     rc = is_builtin(x->program) ? run_builtin(t, k, ix, &ierr) : run_program(t, k, ix, b, &ierr);
     free(ix);

@@ -352,8 +352,10 @@ static int build_ixs(const scp_sol_wire_tx *tx, scp_sol_wire_msg *m) {
   for (size_t k = 0; k < tx->nixs; k++) {
     const scp_sol_wire_ix *x = &tx->ixs[k];
     for (size_t i = 0; i < x->naccts; i++)
-      at[i] = (scp_sol_ixacct){.index = x->accts[i], .signer = x->accts[i] < tx->nreq, .writable = m->writable[x->accts[i]]};
-    m->ixs[k] = (scp_sol_tx_ix){.program = {0}, .accts = at, .naccts = x->naccts, .data = x->data, .len = x->len, .label = NULL};
+      at[i] = (scp_sol_ixacct){.index = x->accts[i], .signer = x->accts[i] < tx->nreq,
+                               .writable = m->writable[x->accts[i]]};
+    m->ixs[k] = (scp_sol_tx_ix){.program = {0}, .accts = at, .naccts = x->naccts, .data = x->data, .len = x->len,
+                                .label = NULL};
     memcpy(m->ixs[k].program, tx->keys + 32 * (size_t)x->program, 32);
     at += x->naccts;
   }

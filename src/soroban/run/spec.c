@@ -437,17 +437,27 @@ const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name) {
  * and UDT names are made apart), and the scp_arg_parse type a value of it
  * is given as (NULL: not typed from plain text). */
 static const struct { uint32_t kind; const char *name, *arg; } kinds[] = {
-  {.kind = SCP_SPEC_VAL, .name = "val", .arg = NULL}, {.kind = SCP_SPEC_BOOL, .name = "bool", .arg = "bool"}, {.kind = SCP_SPEC_VOID, .name = "void", .arg = "void"},
-  {.kind = SCP_SPEC_ERROR, .name = "error", .arg = NULL}, {.kind = SCP_SPEC_U32, .name = "u32", .arg = "u32"}, {.kind = SCP_SPEC_I32, .name = "i32", .arg = "i32"},
+  {.kind = SCP_SPEC_VAL, .name = "val", .arg = NULL},
+  {.kind = SCP_SPEC_BOOL, .name = "bool", .arg = "bool"},
+  {.kind = SCP_SPEC_VOID, .name = "void", .arg = "void"},
+  {.kind = SCP_SPEC_ERROR, .name = "error", .arg = NULL},
+  {.kind = SCP_SPEC_U32, .name = "u32", .arg = "u32"},
+  {.kind = SCP_SPEC_I32, .name = "i32", .arg = "i32"},
   {.kind = SCP_SPEC_U64, .name = "u64", .arg = "u64"}, {.kind = SCP_SPEC_I64, .name = "i64", .arg = "i64"},
-  {.kind = SCP_SPEC_TIMEPOINT, .name = "timepoint", .arg = "timepoint"}, {.kind = SCP_SPEC_DURATION, .name = "duration", .arg = "duration"},
+  {.kind = SCP_SPEC_TIMEPOINT, .name = "timepoint", .arg = "timepoint"},
+  {.kind = SCP_SPEC_DURATION, .name = "duration", .arg = "duration"},
   {.kind = SCP_SPEC_U128, .name = "u128", .arg = "u128"}, {.kind = SCP_SPEC_I128, .name = "i128", .arg = "i128"},
   {.kind = SCP_SPEC_U256, .name = "u256", .arg = "u256"}, {.kind = SCP_SPEC_I256, .name = "i256", .arg = "i256"},
-  {.kind = SCP_SPEC_BYTES, .name = "bytes", .arg = "bytes"}, {.kind = SCP_SPEC_BYTES_N, .name = "bytesn", .arg = "bytes"},
-  {.kind = SCP_SPEC_STRING, .name = "string", .arg = "string"}, {.kind = SCP_SPEC_SYMBOL, .name = "symbol", .arg = "symbol"},
-  {.kind = SCP_SPEC_ADDRESS, .name = "address", .arg = "address"}, {.kind = SCP_SPEC_MUXED_ADDRESS, .name = "muxed_address", .arg = NULL},
+  {.kind = SCP_SPEC_BYTES, .name = "bytes", .arg = "bytes"},
+  {.kind = SCP_SPEC_BYTES_N, .name = "bytesn", .arg = "bytes"},
+  {.kind = SCP_SPEC_STRING, .name = "string", .arg = "string"},
+  {.kind = SCP_SPEC_SYMBOL, .name = "symbol", .arg = "symbol"},
+  {.kind = SCP_SPEC_ADDRESS, .name = "address", .arg = "address"},
+  {.kind = SCP_SPEC_MUXED_ADDRESS, .name = "muxed_address", .arg = NULL},
   {.kind = SCP_SPEC_OPTION, .name = "option", .arg = NULL}, {.kind = SCP_SPEC_RESULT, .name = "result", .arg = NULL},
-  {.kind = SCP_SPEC_VEC, .name = "vec", .arg = NULL}, {.kind = SCP_SPEC_MAP, .name = "map", .arg = NULL}, {.kind = SCP_SPEC_TUPLE, .name = "tuple", .arg = NULL},
+  {.kind = SCP_SPEC_VEC, .name = "vec", .arg = NULL},
+  {.kind = SCP_SPEC_MAP, .name = "map", .arg = NULL},
+  {.kind = SCP_SPEC_TUPLE, .name = "tuple", .arg = NULL},
 };
 
 const char *scp_spec_kind_arg(uint32_t kind) {

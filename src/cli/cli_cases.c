@@ -35,7 +35,7 @@ static int add_case(cli_cases *c, unsigned long number, const char *label, const
   cli_case *v = realloc(c->v, (c->n + 1) * sizeof *v);
   if (!v) return cli_die(SCP_ERR_NOMEM, "out of memory");
   c->v = v;
-  v[c->n] = (cli_case){number, strdup(label), strdup(path)};
+  v[c->n] = (cli_case){.number = number, .label = strdup(label), .path = strdup(path)};
   if (!v[c->n].label || !v[c->n].path) {
     free(v[c->n].label);
     free(v[c->n].path);

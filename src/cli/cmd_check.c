@@ -23,14 +23,14 @@ typedef struct limit_option {
 } limit_option;
 
 static const limit_option limit_options[] = {
-    {"--max-cpu", "CPU", false},
-    {"--max-mem", "Memory", false},
-    {"--max-fn", "CPU", true},
-    {"--max-fn-mem", "Memory", true},
-    {"--max-fee", "Fee", false},
-    {"--max-fn-fee", "Fee", true},
-    {"--max-cu", "CU", false},          /* Solana programs */
-    {"--max-fn-cu", "CU", true},
+    {.flag = "--max-cpu", .metric = "CPU", .per_function = false},
+    {.flag = "--max-mem", .metric = "Memory", .per_function = false},
+    {.flag = "--max-fn", .metric = "CPU", .per_function = true},
+    {.flag = "--max-fn-mem", .metric = "Memory", .per_function = true},
+    {.flag = "--max-fee", .metric = "Fee", .per_function = false},
+    {.flag = "--max-fn-fee", .metric = "Fee", .per_function = true},
+    {.flag = "--max-cu", .metric = "CU", .per_function = false},          /* Solana programs */
+    {.flag = "--max-fn-cu", .metric = "CU", .per_function = true},
 };
 
 /* A limit as given, resolved against the profile once it is loaded. */
@@ -85,7 +85,7 @@ static int check_case(const cli_case *c, bool heading, const pending_limit *pend
     if (m < 0)
       status = cli_die(SCP_ERR_ARG, "%s: no %s metric for %s", c->path, pending[i].opt->metric,
                        pending[i].opt->flag);
-    limits[i] = (scp_check_limit){pending[i].function, (unsigned)m, pending[i].max};
+    limits[i] = (scp_check_limit){.function = pending[i].function, .metric = (unsigned)m, .max = pending[i].max};
   }
   scp_buf b = {0};
   if (heading) scp_buf_printf(&b, "== %02lu %s\n", c->number, c->label);
@@ -182,7 +182,7 @@ int cmd_check(int argc, char **argv) {
   cli_cases cases;
   status = cli_cases_load(profile_path, &cases);
   if (status) goto out;
-  scp_check_opts co = {limits, nlimits, allow_failure};
+  scp_check_opts co = {.limits = limits, .nlimits = nlimits, .allow_failure = allow_failure};
   if (cases.folder) {
     status = check_folder(profile_path, &cases, pending, nlimits, &co, quiet);
   } else {

@@ -53,7 +53,7 @@ static const scp_sol_wire_slots *slots_of(const scp_sol_sysvars *sv, scp_sol_wir
   size_t len = sv->len[SCP_SOL_SV_SLOT_HASHES], n = len >= 8 ? (size_t)scp_le64(d) : 0;
   if (n > SCP_SOL_SLOT_HASHES_MAX || 8 + n * 40 > len) n = 0;
   for (size_t i = 0; i < n; i++) hashes[i] = scp_le64(d + 8 + i * 40);
-  *out = (scp_sol_wire_slots){scp_sol_sysvars_slot(sv), hashes, n};
+  *out = (scp_sol_wire_slots){.current = scp_sol_sysvars_slot(sv), .hashes = hashes, .nhashes = n};
   return out;
 }
 

@@ -202,13 +202,13 @@ int main(int argc, char **argv) {
     const char *name;
     int (*run)(int argc, char **argv);
   } commands[] = {
-      {"profile", cmd_profile},
-      {"diff", cmd_diff},
-      {"annotate", cmd_annotate},
-      {"check", cmd_check},
-      {"size", cmd_size},
-      {"snapshot", cmd_snapshot},
-      {"bench", cmd_bench},
+      {.name = "profile", .run = cmd_profile},
+      {.name = "diff", .run = cmd_diff},
+      {.name = "annotate", .run = cmd_annotate},
+      {.name = "check", .run = cmd_check},
+      {.name = "size", .run = cmd_size},
+      {.name = "snapshot", .run = cmd_snapshot},
+      {.name = "bench", .run = cmd_bench},
   };
   for (size_t i = 0; i < SCP_ARRAY_LEN(commands); i++)
     if (!strcmp(cmd, commands[i].name)) return commands[i].run(argc - 2, argv + 2);

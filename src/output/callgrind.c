@@ -87,7 +87,7 @@ static int collect(cg_ctx *c) {
       const scp_prof_line *l = &p->lines[n->lines_first + j];
       if (!scp_grow(&c->costs, &c->capcosts, c->ncosts + 1, sizeof *c->costs)) return SCP_ERR_NOMEM;
       cost_rec *r = &c->costs[c->ncosts++];
-      *r = (cost_rec){fn, l->file, l->line, {0}};
+      *r = (cost_rec){.fn = fn, .file = l->file, .line = l->line, .cost = {0}};
       for (unsigned m = 0; m < c->nm; m++) {
         r->cost[m] = l->cost[m];
         rest[m] = rest[m] > l->cost[m] ? rest[m] - l->cost[m] : 0;
@@ -98,7 +98,7 @@ static int collect(cg_ctx *c) {
     if (any) {
       if (!scp_grow(&c->costs, &c->capcosts, c->ncosts + 1, sizeof *c->costs)) return SCP_ERR_NOMEM;
       cost_rec *r = &c->costs[c->ncosts++];
-      *r = (cost_rec){fn, frame_file(p, n->frame), 0, {0}};
+      *r = (cost_rec){.fn = fn, .file = frame_file(p, n->frame), .line = 0, .cost = {0}};
       memcpy(r->cost, rest, sizeof r->cost);
     }
     /* a real call: from the function holding the parent to this one */
@@ -107,7 +107,8 @@ static int collect(cg_ctx *c) {
     if (caller == 0 && !c->emit_root) continue;  /* top-level function */
     if (!scp_grow(&c->calls, &c->capcalls, c->ncalls + 1, sizeof *c->calls)) return SCP_ERR_NOMEM;
     call_rec *e = &c->calls[c->ncalls++];
-    *e = (call_rec){p->nodes[caller].frame, n->frame, n->call_file, n->call_line, n->calls, {0}};
+    *e = (call_rec){.fn = p->nodes[caller].frame, .callee = n->frame, .file = n->call_file, .line = n->call_line,
+                    .calls = n->calls, .cost = {0}};
     memcpy(e->cost, n->total, sizeof e->cost);
   }
   return SCP_OK;

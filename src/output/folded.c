@@ -112,7 +112,7 @@ static bool open_group(walk *w, size_t lo, size_t hi) {
   if (at == w->top) return true;
   if (scp_out_sort_ids(w->ids + w->top, at - w->top, cmp_by_label, &w->fl)) return false;
   if (!scp_grow(&w->lv, &w->caplv, w->nlv + 1, sizeof *w->lv)) return false;
-  w->lv[w->nlv++] = (level){w->top, at, w->top, w->path.len};
+  w->lv[w->nlv++] = (level){.lo = w->top, .hi = at, .next = w->top, .plen = w->path.len};
   w->top = at;
   return true;
 }

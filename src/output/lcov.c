@@ -37,8 +37,8 @@ static int cmp_row(const void *a, const void *b, void *ctx) {
 static bool add(scp_lcov *c, const scp_profile *p, uint32_t file, uint32_t line, uint32_t name,
                 uint64_t count) {
   const char *f = scp_prof_str(p, file), *nm = scp_prof_str(p, name);
-  lc_row r = {scp_strtab_intern(&c->strs, f), line, name ? scp_strtab_intern(&c->strs, nm) : 0,
-              count};
+  lc_row r = {.file = scp_strtab_intern(&c->strs, f), .line = line, .name = name ? scp_strtab_intern(&c->strs, nm) : 0,
+              .count = count};
   if (r.file == UINT32_MAX || r.name == UINT32_MAX ||
       !scp_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v))
     return false;

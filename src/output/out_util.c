@@ -167,7 +167,7 @@ int scp_out_kids_build(const scp_profile *p, const scp_out_labels *l,
     if (par < n) k->ids[fill[par]++] = (uint32_t)i;
   }
   /* tmp, free again, is the merges' room for every node's children */
-  kid_sort s = {p, l};
+  kid_sort s = {.p = p, .l = l};
   for (size_t i = 0; i < n; i++)
     merge_sort(k->ids + k->start[i], tmp, k->start[i + 1] - k->start[i], kid_cmp, &s);
   free(tmp);

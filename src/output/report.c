@@ -226,7 +226,7 @@ static int frame_table_spec(scp_buf *b, const report_ctx *c, const table_spec *t
   bool host = ts->kinds == 1u << SCP_KIND_HOST;
   for (uint32_t f = 0; f < p->nframes; f++)
     if (frame_listed(c, ts, f, host)) ids[n++] = f;
-  frame_sort s = {c, by_total};
+  frame_sort s = {.c = c, .by_total = by_total};
   if (scp_out_top_ids(ids, &n, c->top, cmp_frames, &s)) {
     free(ids);
     return SCP_ERR_NOMEM;
@@ -421,7 +421,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
       n++;
     }
   }
-  line_sort s = {c, v};
+  line_sort s = {.c = c, .v = v};
   if (scp_out_sort_ids(ids, n, cmp_line_key, &s)) goto fail;
   /* One row per (file, line); the function shown is the one that spent the
    * most there (a line inlined into several functions has several). */
@@ -453,7 +453,7 @@ static int lines_table(scp_buf *b, const report_ctx *c) {
   size_t shown = 0;
   for (size_t i = 0; i < nsum; i++)
     if (sum[i].cost[c->metric]) ids[shown++] = (uint32_t)i;
-  line_sort s2 = {c, sum};
+  line_sort s2 = {.c = c, .v = sum};
   if (scp_out_sort_ids(ids, shown, cmp_line_cost, &s2)) goto fail;
   if (shown > c->top) shown = c->top;
 

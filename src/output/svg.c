@@ -234,7 +234,7 @@ static int layout(svg_ctx *c, double min_pct) {
     return SCP_ERR_NOMEM;
   }
   size_t ntodo = 0;
-  todo[ntodo++] = (svg_frame){0, 0, 0};
+  todo[ntodo++] = (svg_frame){.node = 0, .depth = 0, .start = 0};
   while (ntodo) {
     svg_frame f = todo[--ntodo];
     uint64_t w = p->nodes[f.node].total[c->metric];
@@ -249,7 +249,7 @@ static int layout(svg_ctx *c, double min_pct) {
     for (uint32_t i = to; i-- > from;) {
       uint32_t kid = c->kids.ids[i];
       x -= p->nodes[kid].total[c->metric];
-      todo[ntodo++] = (svg_frame){kid, f.depth + 1, x};
+      todo[ntodo++] = (svg_frame){.node = kid, .depth = f.depth + 1, .start = x};
     }
   }
   free(todo);

@@ -521,7 +521,7 @@ static int load_strict(scp_sbpf_prog *p, elf *e, scp_error *err) {
   bool skip_ro = ph[0].flags != PF_R;
   if (!skip_ro && e->phnum < 2) return parser_fail(P_FILE_HEADER, err);
   static const struct { uint32_t flags; uint64_t vaddr; } want[2] = {
-    { PF_R, SCP_SBPF_MM_RODATA }, { PF_X, SCP_SBPF_MM_BYTECODE }
+    { .flags = PF_R, .vaddr = SCP_SBPF_MM_RODATA }, { .flags = PF_X, .vaddr = SCP_SBPF_MM_BYTECODE }
   };
   uint64_t expect = ph1;
   unsigned nexp = skip_ro ? 1 : 2;

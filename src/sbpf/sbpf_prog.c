@@ -222,11 +222,16 @@ void scp_sbpf_prog_free(scp_sbpf_prog *p) {
  * equal to dst is left alone: the fused body reads it before the mov. */
 static void sbpf_fuse(scp_sbpf_prog *p) {
   static const struct { uint8_t second, fused; bool reg; } pairs[] = {
-    { OP_ADD64R, OP_MOVR_ADD64R, true },  { OP_SUB64R, OP_MOVR_SUB64R, true },
-    { OP_XOR64R, OP_MOVR_XOR64R, true },  { OP_OR64R, OP_MOVR_OR64R, true },
-    { OP_AND64R, OP_MOVR_AND64R, true },  { OP_ADD64I, OP_MOVR_ADD64I, false },
-    { OP_AND64I, OP_MOVR_AND64I, false }, { OP_LSH64I, OP_MOVR_LSH64I, false },
-    { OP_RSH64I, OP_MOVR_RSH64I, false }, { OP_ARSH64I, OP_MOVR_ARSH64I, false },
+    { .second = OP_ADD64R, .fused = OP_MOVR_ADD64R, .reg = true },
+    { .second = OP_SUB64R, .fused = OP_MOVR_SUB64R, .reg = true },
+    { .second = OP_XOR64R, .fused = OP_MOVR_XOR64R, .reg = true },
+    { .second = OP_OR64R, .fused = OP_MOVR_OR64R, .reg = true },
+    { .second = OP_AND64R, .fused = OP_MOVR_AND64R, .reg = true },
+    { .second = OP_ADD64I, .fused = OP_MOVR_ADD64I, .reg = false },
+    { .second = OP_AND64I, .fused = OP_MOVR_AND64I, .reg = false },
+    { .second = OP_LSH64I, .fused = OP_MOVR_LSH64I, .reg = false },
+    { .second = OP_RSH64I, .fused = OP_MOVR_RSH64I, .reg = false },
+    { .second = OP_ARSH64I, .fused = OP_MOVR_ARSH64I, .reg = false },
   };
   for (uint32_t pc = 0; pc + 1 < p->ninsns; pc++) {
     sbpf_insn *a = &p->code[pc], *b = a + 1;
@@ -244,9 +249,13 @@ static void sbpf_fuse(scp_sbpf_prog *p) {
   /* add64 imm and the conditional jump after it in the same block: the
    * jump reads the add's result whichever registers it names. */
   static const struct { uint8_t jump, fused; } jumps[] = {
-    { OP_JEQI, OP_ADDI_JEQI }, { OP_JEQR, OP_ADDI_JEQR }, { OP_JNEI, OP_ADDI_JNEI },
-    { OP_JNER, OP_ADDI_JNER }, { OP_JGTI, OP_ADDI_JGTI }, { OP_JGTR, OP_ADDI_JGTR },
-    { OP_JLTI, OP_ADDI_JLTI }, { OP_JLTR, OP_ADDI_JLTR },
+    { .jump = OP_JEQI, .fused = OP_ADDI_JEQI },
+    { .jump = OP_JEQR, .fused = OP_ADDI_JEQR },
+    { .jump = OP_JNEI, .fused = OP_ADDI_JNEI },
+    { .jump = OP_JNER, .fused = OP_ADDI_JNER },
+    { .jump = OP_JGTI, .fused = OP_ADDI_JGTI },
+    { .jump = OP_JGTR, .fused = OP_ADDI_JGTR },
+    { .jump = OP_JLTI, .fused = OP_ADDI_JLTI }, { .jump = OP_JLTR, .fused = OP_ADDI_JLTR },
   };
   for (uint32_t pc = 0; pc + 1 < p->ninsns; pc++) {
     sbpf_insn *a = &p->code[pc], *b = a + 1;

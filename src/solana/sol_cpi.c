@@ -110,7 +110,7 @@ int sol_cpi_frame(struct sol_cpi *x, const scp_tree_node *n, scp_frame_info *out
 /* An InstructionError out of the syscall: the caller fails with it. */
 static int ierr_fail(sol_ctx *c, scp_error *err, scp_sol_ierr_kind k) {
   char text[200];
-  c->ierr = (scp_sol_ierr){k, 0};
+  c->ierr = (scp_sol_ierr){.kind = k, .custom = 0};
   scp_sol_ierr_text(c->ierr, text, sizeof text);
   return scp_fail(err, SCP_ERR_TRAP, "%s", text);
 }
@@ -524,7 +524,8 @@ static int run_system(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct 
   else scp_sol_blockhash_genesis(bh);
   sol_logs logs = {0};
   scp_sol_ierr e = {0};
-  sol_bi b = {x->o->accts, ixa, ix->n, ix->data, ix->len, &logs, bh};
+  sol_bi b = {.accts = x->o->accts, .ix = ixa, .nix = ix->n, .data = ix->data, .len = ix->len, .logs = &logs,
+              .blockhash = bh};
   rc = sol_system_exec(&b, &e, err);
   for (size_t i = 0; i < logs.n; i++) sol_log(c, "%s", logs.v[i]);
   sol_logs_free(&logs);
@@ -558,10 +559,11 @@ static int run_program(struct sol_cpi *x, const sol_io *io, const scp_sol_ixacct
   }
   uint64_t left = io->remaining(io->vm);
   if (!left) return ierr_fail(c, err, SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED);
-  scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, o->accts, o->naccts, ixa, ix->n,
-                         ix->data, ix->len, left, o->heap_size, x->tree != NULL, o->progs, o->nprogs,
-                         c->stack_height + 1, (const uint8_t(*)[32])x->stack, o->shape, o->blockhash,
-                         c->sysvars, c->features, o->cache, o->idls};
+  scp_sol_run_opts ro = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path, .program_id = {0},
+                         .loader = p->loader, .accts = o->accts, .naccts = o->naccts, .ix = ixa, .nix = ix->n,
+                         .data = ix->data, .len = ix->len, .cu_limit = left, .heap_size = o->heap_size, .profile = x->tree != NULL, .progs = o->progs, .nprogs = o->nprogs,
+                         .depth = c->stack_height + 1, .callers = (const uint8_t(*)[32])x->stack, .shape = o->shape, .blockhash = o->blockhash,
+                         .sysvars = c->sysvars, .features = c->features, .cache = o->cache, .idls = o->idls};
   memcpy(ro.program_id, p->id, 32);
   scp_sol_result r;
   int rc = scp_sol_run(&ro, &r, err);
@@ -650,7 +652,7 @@ static int invoke(sol_ctx *c, const sol_io *io, const uint64_t a[5], bool rust, 
     goto done;
   }
   for (size_t i = 0; i < ix.n; i++)
-    ixa[i] = (scp_sol_ixacct){x->o->ix[at[i]].index, ix.signer[i], ix.writable[i]};
+    ixa[i] = (scp_sol_ixacct){.index = x->o->ix[at[i]].index, .signer = ix.signer[i], .writable = ix.writable[i]};
   if ((rc = record(x, &ix, ixa, err))) goto done;
   /* max_instruction_stack_depth: 5, 9 under SIMD-0268 */
   if (c->stack_height >= (scp_sol_feature_on(c->features, SCP_SOL_F_CPI_NESTING_8) ? 9u : 5u)) {

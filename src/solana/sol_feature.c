@@ -11,13 +11,14 @@ static const struct {
   bool litesvm;        /* on in litesvm 1.5.0 */
 } GATES[SCP_SOL_F_COUNT] = {
   /* a VM fault (not a syscall's error) consumes the whole remaining CU */
-  {"deplete_cu_meter_on_vm_failure", "B7H2caeia4ZFcpE3QcgMqbiWiBtWrdBRBSJ1DY6Ktxbq", true},
+  {.name = "deplete_cu_meter_on_vm_failure", .id = "B7H2caeia4ZFcpE3QcgMqbiWiBtWrdBRBSJ1DY6Ktxbq", .litesvm = true},
   /* sol_remaining_compute_units is registered: syscall_base_cost, r0 the CU left */
-  {"remaining_compute_units_syscall_enabled", "5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP", false},
+  {.name = "remaining_compute_units_syscall_enabled", .id = "5TuppMutoyzhUSfuYdhgzD47F92GL1g89KpCZQKqedxP",
+   .litesvm = false},
   /* sol_get_sysvar is registered */
-  {"get_sysvar_syscall_enabled", "CLCoTADvV64PSrnR6QXty6Fwrt9Xc6EdxSJE4wLRePjq", true},
+  {.name = "get_sysvar_syscall_enabled", .id = "CLCoTADvV64PSrnR6QXty6Fwrt9Xc6EdxSJE4wLRePjq", .litesvm = true},
   /* the instruction stack holds 9 (8 nested CPIs) instead of 5 */
-  {"raise_cpi_nesting_limit_to_8", "6TkHkRmP7JZy1fdM6fg5uXn76wChQBWGokHBJzrLB3mj", false},
+  {.name = "raise_cpi_nesting_limit_to_8", .id = "6TkHkRmP7JZy1fdM6fg5uXn76wChQBWGokHBJzrLB3mj", .litesvm = false},
 };
 
 /* Gates agave 4.3 no longer reads: their feature-conditional code was
@@ -30,17 +31,17 @@ static const struct {
 } UNREAD[] = {
   /* SIMD-0339: invoke_units 946, 34 bytes per account meta and 80 per
    * account info charged per cpi_bytes_per_unit, at most 255 infos */
-  {"increase_cpi_account_info_limit", "H6iVbVaDZgDphcPbcZwc5LoznMPWQfnJ1AM7L1xzqvt5"},
+  {.name = "increase_cpi_account_info_limit", .id = "H6iVbVaDZgDphcPbcZwc5LoznMPWQfnJ1AM7L1xzqvt5"},
   /* SIMD-0321: r2 holds the instruction data's address */
-  {"provide_instruction_data_offset_in_vm_r2", "5xXZc66h4UdB6Yq7FzdBxBiRAFMMScMLwHxk2QZDaNZL"},
+  {.name = "provide_instruction_data_offset_in_vm_r2", .id = "5xXZc66h4UdB6Yq7FzdBxBiRAFMMScMLwHxk2QZDaNZL"},
 };
 
 /* Gates the model depends on but cannot change, and why. */
 static const struct {
   const char *name, *id, *why;
 } FIXED[] = {
-  {"mask_out_rent_epoch_in_vm_serialization", "RENtePQcDLrAbxAsP3k8dwVcnNYQ466hi2uKvALjnXx",
-   "accounts carry no rent_epoch in scprof; it is serialized as u64::MAX"},
+  {.name = "mask_out_rent_epoch_in_vm_serialization", .id = "RENtePQcDLrAbxAsP3k8dwVcnNYQ466hi2uKvALjnXx",
+   .why = "accounts carry no rent_epoch in scprof; it is serialized as u64::MAX"},
 };
 
 void scp_sol_features_default(scp_sol_features *f) {

@@ -5,15 +5,15 @@
 #include "util/scp_util.h"
 
 static const struct { const char *name, *text; uint32_t code; } IERR[] = {
-  {"", "", 0},
-#define X(id, name, code, text) {name, text, code},
+  {.name = "", .text = "", .code = 0},
+#define X(id, nm, cd, txt) {.name = nm, .text = txt, .code = cd},
 #include "solana/sol_ierr.def"
 #undef X
 };
 _Static_assert(SCP_ARRAY_LEN(IERR) == SCP_SOL_IERR_COUNT, "one row per error");
 
 scp_sol_ierr scp_sol_ierr_from_u64(uint64_t r0) {
-  scp_sol_ierr e = {SCP_SOL_IERR_NONE, 0};
+  scp_sol_ierr e = {.kind = SCP_SOL_IERR_NONE, .custom = 0};
   if (r0 == 0) return e;
   if (r0 >> 32 == 0) {
     e.kind = SCP_SOL_IERR_CUSTOM;

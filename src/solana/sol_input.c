@@ -235,7 +235,7 @@ int scp_sol_input_deserialize(const scp_sol_input *in, scp_sol_account *accts,
       if (in->aligned) at += 7;
       continue;
     }
-    acct_ref r = {&accts[ix->accts[i].index], &ix->accts[i], ix->program_id};
+    acct_ref r = {.a = &accts[ix->accts[i].index], .x = &ix->accts[i], .program_id = ix->program_id};
     int rc = in->aligned ? read_aligned(in, &at, &r, in->pre_len[i], ierr)
                          : read_unaligned(in, &at, &r, in->pre_len[i], ierr);
     if (rc) return rc;

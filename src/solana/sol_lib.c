@@ -143,7 +143,8 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
     goto done;
   }
   for (size_t k = 0, at = 0; k < n; k++) {
-    tix[k] = (scp_sol_tx_ix){{0}, acc + at, ixs[k].naccounts, ixs[k].data, ixs[k].len, NULL};
+    tix[k] = (scp_sol_tx_ix){.program = {0}, .accts = acc + at, .naccts = ixs[k].naccounts, .data = ixs[k].data,
+                             .len = ixs[k].len, .label = NULL};
     memcpy(tix[k].program, ixs[k].program_id, 32);
     for (size_t i = 0; i < ixs[k].naccounts; i++, at++) {
       long x = index_of(s, ixs[k].accounts[i].pubkey);
@@ -151,7 +152,8 @@ int scp_solana_transaction(scp_solana *s, const scp_solana_ix *ixs, size_t n, co
         rc = scp_fail(err, SCP_ERR_NOMEM, "out of memory");
         goto done;
       }
-      acc[at] = (scp_sol_ixacct){(uint16_t)x, ixs[k].accounts[i].signer, ixs[k].accounts[i].writable};
+      acc[at] = (scp_sol_ixacct){.index = (uint16_t)x, .signer = ixs[k].accounts[i].signer,
+                                 .writable = ixs[k].accounts[i].writable};
     }
   }
   /* each transaction on a fresh blockhash, as litesvm after expire_blockhash */

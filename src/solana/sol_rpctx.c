@@ -284,7 +284,7 @@ int scp_sol_rpctx_read(const uint8_t *p, size_t n, const char *file, scp_sol_cha
   static const char *const RPC[] = {"jsonrpc", "id", "result", NULL};
   memset(out, 0, sizeof *out);
   json_t *root = NULL;
-  ctx c = {file, err, {0}};
+  ctx c = {.file = file, .err = err, .out = {0}};
   int rc = scp_json_parse(p, n, file, &root, err);
   if (rc) return rc;
   if (json_object_get(root, "jsonrpc") || json_object_get(root, "error")) {

@@ -47,7 +47,7 @@ static int io_consume(void *vm, uint64_t n) { return scp_sbpf_vm_consume(vm, n);
 static int thunk(void *ctx, scp_sbpf_vm *vm, const uint64_t args[5], uint64_t *r0, scp_error *err) {
   const sol_syscall *sc = ctx;
   sol_state *st = scp_sbpf_vm_hooks_ctx(vm);
-  sol_io io = {vm, io_translate, io_remaining, io_consume};
+  sol_io io = {.vm = vm, .translate = io_translate, .remaining = io_remaining, .consume = io_consume};
   int rc = sc->fn(&st->c, &io, args, r0, err);
   if (rc == SCP_ERR_UNSUPPORTED) scp_error_prefix(err, sc->name);
   return rc;
@@ -187,8 +187,9 @@ typedef struct vm_outcome {
 
 static int run_vm(sol_state *st, const scp_sol_input *in, vm_outcome *out, scp_error *err) {
   const scp_sol_run_opts *o = st->o;
-  scp_sbpf_region region = {SCP_SBPF_MM_INPUT, in->buf, in->len, true};
-  scp_sbpf_hooks hooks = {NULL, NULL, on_syscall_enter, on_syscall_exit, NULL};
+  scp_sbpf_region region = {.vaddr = SCP_SBPF_MM_INPUT, .host = in->buf, .len = in->len, .writable = true};
+  scp_sbpf_hooks hooks = {.call = NULL, .ret = NULL, .syscall_enter = on_syscall_enter,
+                          .syscall_exit = on_syscall_exit, .trap = NULL};
   scp_sbpf_vm_config cfg = {.meter = &st->meter, .heap_size = o->heap_size, .input = &region, .ninput = 1,
                             .hooks = st->run ? &hooks : NULL, .hooks_ctx = st,
                             .tree = st->run ? scp_run_tree(st->run) : NULL, .node = st->prog_node,
@@ -238,7 +239,7 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
   } else if (v->rc != SCP_OK) {
     snprintf(why, sizeof why, "%s", v->err.msg);
     if (v->trap == SCP_SBPF_TRAP_SYSCALL) {
-      res->ierr = c->ierr.kind ? c->ierr : (scp_sol_ierr){SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE, 0};
+      res->ierr = c->ierr.kind ? c->ierr : (scp_sol_ierr){.kind = SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE, .custom = 0};
     } else {
       res->ierr.kind = SCP_SOL_IERR_PROGRAM_FAILED_TO_COMPLETE;
       if (scp_sol_feature_on(o->features, SCP_SOL_F_DEPLETE_ON_FAULT)) {
@@ -247,7 +248,8 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
       }
     }
   } else {
-    scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+    scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id,
+                     .loader = o->loader};
     int rc = scp_sol_input_deserialize(in, o->accts, &ix, &res->ierr);
     if (rc == SCP_ERR_NOMEM) return scp_fail(err, rc, "out of memory");
     if (rc) scp_sol_ierr_text(res->ierr, why, sizeof why);
@@ -259,7 +261,8 @@ static int finish(sol_state *st, scp_sol_input *in, const vm_outcome *v, uint64_
     return SCP_OK;
   }
   sol_log(c, "Program %s success", st->key_text);
-  scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+  scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id,
+                   .loader = o->loader};
   if (!scp_sol_input_balanced(st->saved, o->accts, &ix))
     res->ierr.kind = SCP_SOL_IERR_UNBALANCED_INSTRUCTION;
   return SCP_OK;
@@ -296,8 +299,9 @@ static int build_profile(sol_state *st, scp_sol_result *res, scp_error *err) {
     snprintf(status, sizeof status, "instruction failed: %s", name);
   }
   int ended = !res->ierr.kind ? SCP_OK : res->out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP;
-  scp_run_report rep = {1, st->pf.name, ended, status, &resolver,
-                        add_meta, st};
+  scp_run_report rep = {.nmetrics = 1, .title = st->pf.name, .status = ended, .status_msg = status,
+                        .resolver = &resolver,
+                        .add_meta = add_meta, .ctx = st};
   int rc = scp_run_build(st->run, &rep, &res->profile, err);
   /* this program's frames are its own; the callees' come with theirs */
   if (!rc && (rc = sol_txprof_own(res->profile, &st->pf))) rc = scp_fail(err, rc, "out of memory");
@@ -316,7 +320,8 @@ static int run_instruction(sol_state *st, scp_sol_result *res, scp_error *err) {
   vm_outcome v = {0};
   int rc;
   sol_log(c, "Program %s invoke [%u]", st->key_text, c->stack_height);
-  scp_sol_ix ix = {o->ix, o->nix, o->data, o->len, o->program_id, o->loader};
+  scp_sol_ix ix = {.accts = o->ix, .naccts = o->nix, .data = o->data, .len = o->len, .program_id = o->program_id,
+                   .loader = o->loader};
   if ((rc = scp_sol_input_serialize(o->accts, o->naccts, &ix, &in, &res->ierr, err))) {
     if (rc != SCP_ERR_LIMIT) return rc;
     char why[128];
@@ -379,8 +384,8 @@ static int run(const scp_sol_run_opts *o, const scp_strtab *seed, scp_sol_result
   if ((rc = sol_cpi_new(o, &st->c, err))) goto fail;
   snprintf(res->sbpf_version, sizeof res->sbpf_version, "v%d", (int)scp_sbpf_prog_version(st->prog));
   if (o->profile) {
-    const scp_metric m = {"CU", "compute units", st->limit};
-    scp_run_opts ro = {1, &m, read_meter, st, NULL};
+    const scp_metric m = {.name = "CU", .unit = "compute units", .limit = st->limit};
+    scp_run_opts ro = {.nmetrics = 1, .metrics = &m, .meter = read_meter, .meter_ctx = st, .totals = NULL};
     /* the root is the program: its frames hang under it */
     if ((rc = scp_run_create(&ro, &st->run, err))) goto fail;
     scp_run_set_shape(st->run, &o->shape);

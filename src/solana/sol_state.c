@@ -345,7 +345,8 @@ static int value(scp_sol_state *st, const src *s, const json_t *v, const char *p
 
 int scp_sol_state_add_json(scp_sol_state *st, const json_t *v, const char *file, const char *dir,
                            const char *path, bool scenario, scp_error *err) {
-  src s = {file, dir ? dir : "", NULL, 0, false, scenario, err};
+  src s = {.file = file, .dir = dir ? dir : "", .keys = NULL, .nkeys = 0, .named = false, .scenario = scenario,
+           .err = err};
   return value(st, &s, v, path ? path : "", NULL);
 }
 
@@ -366,7 +367,7 @@ int scp_sol_state_add_bytes(scp_sol_state *st, const uint8_t *bytes, size_t len,
   int rc = scp_json_parse(bytes, len, name, &root, err);
   free(plain);
   if (rc) return rc;
-  src s = {name, "", keys, nkeys, false, false, err};
+  src s = {.file = name, .dir = "", .keys = keys, .nkeys = nkeys, .named = false, .scenario = false, .err = err};
   uint8_t named[1][32];
   const char *base = strrchr(name, '/');
   base = base ? base + 1 : name;
@@ -485,7 +486,7 @@ int scp_sol_state_index(scp_sol_state *st, const uint8_t key[32], size_t *idx, s
   }
   scp_sol_account a = {0};
   memcpy(a.key, key, 32);
-  src s = {"", "", NULL, 0, false, false, err};
+  src s = {.file = "", .dir = "", .keys = NULL, .nkeys = 0, .named = false, .scenario = false, .err = err};
   if (!(a.data = malloc(1))) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   int rc = put(st, &a, &s, "");
   *idx = st->n - 1;
@@ -493,7 +494,7 @@ int scp_sol_state_index(scp_sol_state *st, const uint8_t key[32], size_t *idx, s
 }
 
 int scp_sol_state_add(scp_sol_state *st, scp_sol_account *a, const char *what, scp_error *err) {
-  src s = {what, "", NULL, 0, false, false, err};
+  src s = {.file = what, .dir = "", .keys = NULL, .nkeys = 0, .named = false, .scenario = false, .err = err};
   return put(st, a, &s, "");
 }
 
@@ -556,6 +557,6 @@ static const scp_sol_account *in_array(const void *arr, const uint8_t *key) {
 
 bool scp_sol_program_in(const scp_sol_account *accts, size_t n, const uint8_t id[32], const uint8_t **elf,
                         size_t *len, scp_sol_loader *loader) {
-  array x = {accts, n};
+  array x = {.a = accts, .n = n};
   return deployed_elf(in_array(&x, id), in_array, &x, elf, len, loader);
 }

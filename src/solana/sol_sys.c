@@ -142,7 +142,7 @@ int sol_check_utf8(const uint8_t *s, size_t n, const char *prefix, scp_error *er
 }
 
 static const sol_syscall SYSCALLS[] = {
-#define X(name, fn) {#name, fn},
+#define X(nm, f) {.name = #nm, .fn = f},
 #include "solana/sol_syscalls.def"
 #undef X
 };

@@ -9,8 +9,8 @@
 #include "solana/sol_builtin.h"
 #include "solana/sol_sys.h"
 
-#define ERR(k) ((scp_sol_ierr){SCP_SOL_IERR_##k, 0})
-#define CUSTOM(n) ((scp_sol_ierr){SCP_SOL_IERR_CUSTOM, (n)})
+#define ERR(k) ((scp_sol_ierr){.kind = SCP_SOL_IERR_##k, .custom = 0})
+#define CUSTOM(n) ((scp_sol_ierr){.kind = SCP_SOL_IERR_CUSTOM, .custom = (n)})
 /* SystemError codes */
 enum { SYS_ACCOUNT_ALREADY_IN_USE = 0, SYS_RESULT_WITH_NEGATIVE_LAMPORTS = 1,
        SYS_INVALID_ACCOUNT_DATA_LENGTH = 3, SYS_ADDRESS_WITH_SEED_MISMATCH = 5,
@@ -279,7 +279,7 @@ typedef struct nonce_state {
 /* BorrowedAccount::get_state: InvalidAccountData when the data is no
  * Versions (trailing bytes are ignored). */
 static bool nonce_get(const scp_sol_account *a, nonce_state *st) {
-  rd r = {a->data, a->len, false};
+  rd r = {.p = a->data, .n = a->len, .bad = false};
   memset(st, 0, sizeof *st);
   st->version = rd_u32(&r);
   uint32_t tag = rd_u32(&r);
@@ -419,7 +419,7 @@ static scp_sol_ierr nonce_withdraw(const sol_bi *b, uint64_t lamports) {
   if (st.initialized && lamports == from->lamports) {
     uint8_t now[32];
     if ((e = next_durable(b, &st, "Withdraw", now)).kind) return e;
-    nonce_state un = {NONCE_CURRENT, false, {0}, {0}, 0};
+    nonce_state un = {.version = NONCE_CURRENT, .initialized = false, .authority = {0}, .durable = {0}, .lps = 0};
     if ((e = nonce_set(b, 0, &un)).kind) return e;
   } else if (st.initialized) {
     uint64_t min = rent_min(from->len);
@@ -444,7 +444,8 @@ static scp_sol_ierr nonce_initialize(const sol_bi *b, const uint8_t authority[32
   scp_sol_account *a = acct(b, 0);
   uint64_t min = rent_min(a->len);
   if (a->lamports < min) return insufficient(b, "Initialize", a->lamports, min);
-  st = (nonce_state){NONCE_CURRENT, true, {0}, {0}, SCP_SOL_LAMPORTS_PER_SIGNATURE};
+  st = (nonce_state){.version = NONCE_CURRENT, .initialized = true, .authority = {0}, .durable = {0},
+                     .lps = SCP_SOL_LAMPORTS_PER_SIGNATURE};
   memcpy(st.authority, authority, 32);
   durable_nonce(b->blockhash, st.durable);
   return nonce_set(b, 0, &st);
@@ -488,7 +489,7 @@ typedef struct sys_ix {
 
 /* limited_deserialize of SystemInstruction: false for bad data. */
 static bool decode(const sol_bi *b, sys_ix *x) {
-  rd r = {b->data, b->len, false};
+  rd r = {.p = b->data, .n = b->len, .bad = false};
   memset(x, 0, sizeof *x);
   x->tag = rd_u32(&r);
   x->need = 1;

@@ -14,14 +14,22 @@ static const struct {
   size_t entry;       /* a vector's entry size */
   int bool_at;        /* a bool's offset (must be 0 or 1), or -1 */
 } SV[SCP_SOL_SV_COUNT] = {
-  {"SysvarC1ock11111111111111111111111111111111", "clock", "Clock", 40, 0, -1},
-  {"SysvarEpochSchedu1e111111111111111111111111", "epoch_schedule", "EpochSchedule", 33, 0, 16},
-  {"SysvarEpochRewards1111111111111111111111111", "epoch_rewards", "EpochRewards", 81, 0, 80},
-  {"SysvarRent111111111111111111111111111111111", "rent", "Rent", 17, 0, -1},
-  {"SysvarS1otHashes111111111111111111111111111", "slot_hashes", "SlotHashes", 0, 40, -1},
-  {"SysvarStakeHistory1111111111111111111111111", "stake_history", "StakeHistory", 0, 32, -1},
-  {"SysvarLastRestartS1ot1111111111111111111111", "last_restart_slot", "LastRestartSlot", 8, 0, -1},
-  {"SysvarRecentB1ockHashes11111111111111111111", "recent_blockhashes", "RecentBlockhashes", 0, 40, -1},
+  {.id = "SysvarC1ock11111111111111111111111111111111", .name = "clock", .title = "Clock", .fixed = 40, .entry = 0,
+   .bool_at = -1},
+  {.id = "SysvarEpochSchedu1e111111111111111111111111", .name = "epoch_schedule", .title = "EpochSchedule",
+   .fixed = 33, .entry = 0, .bool_at = 16},
+  {.id = "SysvarEpochRewards1111111111111111111111111", .name = "epoch_rewards", .title = "EpochRewards", .fixed = 81,
+   .entry = 0, .bool_at = 80},
+  {.id = "SysvarRent111111111111111111111111111111111", .name = "rent", .title = "Rent", .fixed = 17, .entry = 0,
+   .bool_at = -1},
+  {.id = "SysvarS1otHashes111111111111111111111111111", .name = "slot_hashes", .title = "SlotHashes", .fixed = 0,
+   .entry = 40, .bool_at = -1},
+  {.id = "SysvarStakeHistory1111111111111111111111111", .name = "stake_history", .title = "StakeHistory", .fixed = 0,
+   .entry = 32, .bool_at = -1},
+  {.id = "SysvarLastRestartS1ot1111111111111111111111", .name = "last_restart_slot", .title = "LastRestartSlot",
+   .fixed = 8, .entry = 0, .bool_at = -1},
+  {.id = "SysvarRecentB1ockHashes11111111111111111111", .name = "recent_blockhashes", .title = "RecentBlockhashes",
+   .fixed = 0, .entry = 40, .bool_at = -1},
 };
 
 const char *scp_sol_sysvar_id(scp_sol_sysvar_kind k) { return SV[k].id; }

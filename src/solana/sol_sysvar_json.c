@@ -18,18 +18,28 @@ typedef struct field {
   ftype type;
 } field;
 
-static const field CLOCK[] = {{"slot", 0, F_U64}, {"epoch_start_timestamp", 8, F_I64}, {"epoch", 16, F_U64},
-                              {"leader_schedule_epoch", 24, F_U64}, {"unix_timestamp", 32, F_I64}, {0}};
-static const field RENT[] = {{"lamports_per_byte_year", 0, F_U64}, {"exemption_threshold", 8, F_F64},
-                             {"burn_percent", 16, F_U8PCT}, {0}};
-static const field SCHEDULE[] = {{"slots_per_epoch", 0, F_U64}, {"leader_schedule_slot_offset", 8, F_U64},
-                                 {"warmup", 16, F_BOOL}, {"first_normal_epoch", 17, F_U64},
-                                 {"first_normal_slot", 25, F_U64}, {0}};
+static const field CLOCK[] = {{.name = "slot", .at = 0, .type = F_U64},
+                              {.name = "epoch_start_timestamp", .at = 8, .type = F_I64},
+                              {.name = "epoch", .at = 16, .type = F_U64},
+                              {.name = "leader_schedule_epoch", .at = 24, .type = F_U64},
+                              {.name = "unix_timestamp", .at = 32, .type = F_I64},
+                              {0}};
+static const field RENT[] = {{.name = "lamports_per_byte_year", .at = 0, .type = F_U64},
+                             {.name = "exemption_threshold", .at = 8, .type = F_F64},
+                             {.name = "burn_percent", .at = 16, .type = F_U8PCT}, {0}};
+static const field SCHEDULE[] = {{.name = "slots_per_epoch", .at = 0, .type = F_U64},
+                                 {.name = "leader_schedule_slot_offset", .at = 8, .type = F_U64},
+                                 {.name = "warmup", .at = 16, .type = F_BOOL},
+                                 {.name = "first_normal_epoch", .at = 17, .type = F_U64},
+                                 {.name = "first_normal_slot", .at = 25, .type = F_U64}, {0}};
 /* total_points is a u128: its high half stays 0 */
-static const field REWARDS[] = {{"distribution_starting_block_height", 0, F_U64}, {"num_partitions", 8, F_U64},
-                                {"parent_blockhash", 16, F_KEY}, {"total_points", 48, F_U64},
-                                {"total_rewards", 64, F_U64}, {"distributed_rewards", 72, F_U64},
-                                {"active", 80, F_BOOL}, {0}};
+static const field REWARDS[] = {{.name = "distribution_starting_block_height", .at = 0, .type = F_U64},
+                                {.name = "num_partitions", .at = 8, .type = F_U64},
+                                {.name = "parent_blockhash", .at = 16, .type = F_KEY},
+                                {.name = "total_points", .at = 48, .type = F_U64},
+                                {.name = "total_rewards", .at = 64, .type = F_U64},
+                                {.name = "distributed_rewards", .at = 72, .type = F_U64},
+                                {.name = "active", .at = 80, .type = F_BOOL}, {0}};
 
 typedef struct jctx {
   const char *file;
@@ -128,7 +138,7 @@ static int vector(jctx *j, scp_sol_sysvars *s, scp_sol_sysvar_kind k, json_t *ar
       char fp[200];
       snprintf(fp, sizeof fp, "%s[%zu]", path, f);
       if (hashes && f == 1) {
-        const field h = {"hash", 8, F_KEY};
+        const field h = {.name = "hash", .at = 8, .type = F_KEY};
         rc = put_field(j, &h, json_array_get(e, 1), fp, p);
       } else {
         uint64_t x;
@@ -145,7 +155,7 @@ static int vector(jctx *j, scp_sol_sysvars *s, scp_sol_sysvar_kind k, json_t *ar
 }
 
 int scp_sol_sysvars_json(scp_sol_sysvars *s, const void *json, const char *file, scp_error *err) {
-  jctx j = {file, err};
+  jctx j = {.file = file, .err = err};
   json_t *obj = (json_t *)json;
   if (!json_is_object(obj)) return bad(&j, "sysvars", "not an object");
   const char *key;

@@ -75,7 +75,7 @@ static void read_budget(const scp_sol_tx_opts *o, budget *b) {
   uint64_t limit = 0;
   uint32_t heap = SCP_SBPF_HEAP_DEFAULT;
   size_t nbuiltin = 0, nother = 0;
-  *b = (budget){0, 0, SCP_SBPF_HEAP_DEFAULT, -1, -1};
+  *b = (budget){.limit = 0, .price = 0, .heap = SCP_SBPF_HEAP_DEFAULT, .bad_ix = -1, .dup_ix = -1};
   for (size_t i = 0; i < o->nixs; i++) {
     const scp_sol_tx_ix *x = &o->ixs[i];
     if (is_builtin(x->program)) nbuiltin++;
@@ -135,11 +135,12 @@ static int run_builtin(tx_state *t, size_t k, const scp_sol_ixacct *ix, scp_sol_
   *ierr = (scp_sol_ierr){0};
   if (t->meter < SCP_SOL_BUILTIN_CU) {
     t->meter = 0;
-    *ierr = (scp_sol_ierr){SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED, 0};
+    *ierr = (scp_sol_ierr){.kind = SCP_SOL_IERR_COMPUTATIONAL_BUDGET_EXCEEDED, .custom = 0};
   } else {
     t->meter -= SCP_SOL_BUILTIN_CU;
     if (sys) {
-      sol_bi b = {t->o->accts, ix, x->naccts, x->data, x->len, &t->logs, t->blockhash};
+      sol_bi b = {.accts = t->o->accts, .ix = ix, .nix = x->naccts, .data = x->data, .len = x->len, .logs = &t->logs,
+                  .blockhash = t->blockhash};
       rc = sol_system_exec(&b, ierr, t->err);
     }
   }
@@ -173,10 +174,11 @@ static int run_program(tx_state *t, size_t k, const scp_sol_ixacct *ix, const bu
   if (!t->meter)
     return scp_fail(t->err, SCP_ERR_UNSUPPORTED, "instruction %zu: no compute units left to start %s",
                     k + 1, p->name);
-  scp_sol_run_opts ro = {p->elf, p->len, p->name, p->path, {0}, p->loader, t->o->accts, t->o->naccts,
-                         ix, x->naccts, x->data, x->len, t->meter, b->heap, t->prof != NULL,
-                         t->o->progs, t->o->nprogs, 0, NULL, t->o->shape, t->blockhash, t->o->sysvars,
-                         t->o->features, t->o->cache, t->o->idls};
+  scp_sol_run_opts ro = {.elf = p->elf, .elf_len = p->len, .name = p->name, .path = p->path, .program_id = {0},
+                         .loader = p->loader, .accts = t->o->accts, .naccts = t->o->naccts,
+                         .ix = ix, .nix = x->naccts, .data = x->data, .len = x->len, .cu_limit = t->meter, .heap_size = b->heap, .profile = t->prof != NULL,
+                         .progs = t->o->progs, .nprogs = t->o->nprogs, .depth = 0, .callers = NULL, .shape = t->o->shape, .blockhash = t->blockhash, .sysvars = t->o->sysvars,
+                         .features = t->o->features, .cache = t->o->cache, .idls = t->o->idls};
   memcpy(ro.program_id, p->id, 32);
   /* the instruction's node first: then the profile's strings are all
    * there when the instruction's profile starts from them */
@@ -272,7 +274,8 @@ static int run_all(tx_state *t, const budget *b) {
     scp_sol_ixacct *ix = calloc(x->naccts ? x->naccts : 1, sizeof *ix);
     if (!ix) return scp_fail(t->err, SCP_ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < x->naccts; i++)
-      ix[i] = (scp_sol_ixacct){x->accts[i].index, t->signer[x->accts[i].index], t->writable[x->accts[i].index]};
+      ix[i] = (scp_sol_ixacct){.index = x->accts[i].index, .signer = t->signer[x->accts[i].index],
+                               .writable = t->writable[x->accts[i].index]};
     scp_sol_ierr ierr = {0};
     rc = is_builtin(x->program) ? run_builtin(t, k, ix, &ierr) : run_program(t, k, ix, b, &ierr);
     free(ix);

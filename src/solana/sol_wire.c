@@ -94,7 +94,7 @@ int scp_sol_wire_decode(const uint8_t *in, size_t n, scp_sol_wire_tx *tx, scp_er
   if (!tx->bytes) return scp_fail(err, SCP_ERR_NOMEM, "out of memory");
   if (n) memcpy(tx->bytes, in, n);
   tx->len = n;
-  rd r = {tx->bytes, n, 0, err};
+  rd r = {.p = tx->bytes, .n = n, .at = 0, .err = err};
   const uint8_t *h = NULL;
   int rc = vec(&r, 64, "the signatures", &tx->sigs, &tx->nsigs);
   if (rc) goto fail;
@@ -352,8 +352,10 @@ static int build_ixs(const scp_sol_wire_tx *tx, scp_sol_wire_msg *m) {
   for (size_t k = 0; k < tx->nixs; k++) {
     const scp_sol_wire_ix *x = &tx->ixs[k];
     for (size_t i = 0; i < x->naccts; i++)
-      at[i] = (scp_sol_ixacct){x->accts[i], x->accts[i] < tx->nreq, m->writable[x->accts[i]]};
-    m->ixs[k] = (scp_sol_tx_ix){{0}, at, x->naccts, x->data, x->len, NULL};
+      at[i] = (scp_sol_ixacct){.index = x->accts[i], .signer = x->accts[i] < tx->nreq,
+                               .writable = m->writable[x->accts[i]]};
+    m->ixs[k] = (scp_sol_tx_ix){.program = {0}, .accts = at, .naccts = x->naccts, .data = x->data, .len = x->len,
+                                .label = NULL};
     memcpy(m->ixs[k].program, tx->keys + 32 * (size_t)x->program, 32);
     at += x->naccts;
   }
@@ -364,7 +366,7 @@ static int build_ixs(const scp_sol_wire_tx *tx, scp_sol_wire_msg *m) {
 int scp_sol_wire_load(const scp_sol_wire_tx *tx, const scp_sol_account *state, size_t nstate,
                       const scp_sol_wire_slots *slots, scp_sol_wire_msg *m, scp_error *err) {
   static const uint64_t LITESVM_SLOT = 447552000;
-  scp_sol_wire_slots dflt = {LITESVM_SLOT, &LITESVM_SLOT, 1};
+  scp_sol_wire_slots dflt = {.current = LITESVM_SLOT, .hashes = &LITESVM_SLOT, .nhashes = 1};
   memset(m, 0, sizeof *m);
   if (!sane(tx)) {
     snprintf(m->txerr, sizeof m->txerr, "SanitizeFailure");
@@ -432,7 +434,7 @@ static size_t add_ckey(ckey *k, size_t *n, const uint8_t *key, bool signer, bool
       k[i].signer |= signer, k[i].writable |= writable;
       return i;
     }
-  if (*n < 257) k[*n] = (ckey){key, signer, writable};
+  if (*n < 257) k[*n] = (ckey){.key = key, .signer = signer, .writable = writable};
   return (*n)++;
 }
 

@@ -306,7 +306,7 @@ static bool wasm_section(const uint8_t *wasm, size_t len, uint8_t want, wasm_rea
 int scp_sym_wasm_matches(const uint8_t *wasm, size_t len, const uint8_t *dbg, size_t dlen,
                          scp_error *err) {
   static const struct { uint8_t id; const char *name; } secs[] = {
-      {SEC_CODE, "code"}, {SEC_IMPORT, "import"}};
+      {.id = SEC_CODE, .name = "code"}, {.id = SEC_IMPORT, .name = "import"}};
   for (size_t i = 0; i < SCP_ARRAY_LEN(secs); i++) {
     wasm_reader a, b;
     if (!wasm_section(wasm, len, secs[i].id, &a))

@@ -13,8 +13,8 @@
 #include "soroban/core/scp_budget.h"
 
 static const scp_cost_model default_models[SCP_COST_COUNT] = {
-#define X(id, name, has_input, cc, cl, mc, ml) \
-  [id] = { cc, cl, mc, ml, has_input },
+#define X(id, name, input, cc, cl, mc, ml) \
+  [id] = { .cpu_const = cc, .cpu_lin = cl, .mem_const = mc, .mem_lin = ml, .has_input = input },
 #include "soroban/core/cost_types.def"
 #undef X
 };

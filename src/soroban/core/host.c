@@ -22,8 +22,8 @@ enum { SIZE_HOST_OBJECT = 64, SIZE_OBJECT = 8, SIZE_VEC = 24 };
 
 static const scp_hostfn hostfns[SCP_HF_COUNT] = {
 #define A(t)
-#define X(id, mod, field, name, argc, lo, hi, ret, args) \
-  [id] = { mod, field, #name, argc, lo, hi },
+#define X(id, mod, fld, nm, n, lo, hi, ret, args) \
+  [id] = { .module = mod, .field = fld, .name = #nm, .argc = n, .min_proto = lo, .max_proto = hi },
 #include "soroban/core/host_fns.def"
 #undef X
 #undef A

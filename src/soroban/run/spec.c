@@ -437,17 +437,27 @@ const scp_spec_udt *scp_spec_udt_find(const scp_spec *s, const char *name) {
  * and UDT names are made apart), and the scp_arg_parse type a value of it
  * is given as (NULL: not typed from plain text). */
 static const struct { uint32_t kind; const char *name, *arg; } kinds[] = {
-  {SCP_SPEC_VAL, "val", NULL}, {SCP_SPEC_BOOL, "bool", "bool"}, {SCP_SPEC_VOID, "void", "void"},
-  {SCP_SPEC_ERROR, "error", NULL}, {SCP_SPEC_U32, "u32", "u32"}, {SCP_SPEC_I32, "i32", "i32"},
-  {SCP_SPEC_U64, "u64", "u64"}, {SCP_SPEC_I64, "i64", "i64"},
-  {SCP_SPEC_TIMEPOINT, "timepoint", "timepoint"}, {SCP_SPEC_DURATION, "duration", "duration"},
-  {SCP_SPEC_U128, "u128", "u128"}, {SCP_SPEC_I128, "i128", "i128"},
-  {SCP_SPEC_U256, "u256", "u256"}, {SCP_SPEC_I256, "i256", "i256"},
-  {SCP_SPEC_BYTES, "bytes", "bytes"}, {SCP_SPEC_BYTES_N, "bytesn", "bytes"},
-  {SCP_SPEC_STRING, "string", "string"}, {SCP_SPEC_SYMBOL, "symbol", "symbol"},
-  {SCP_SPEC_ADDRESS, "address", "address"}, {SCP_SPEC_MUXED_ADDRESS, "muxed_address", NULL},
-  {SCP_SPEC_OPTION, "option", NULL}, {SCP_SPEC_RESULT, "result", NULL},
-  {SCP_SPEC_VEC, "vec", NULL}, {SCP_SPEC_MAP, "map", NULL}, {SCP_SPEC_TUPLE, "tuple", NULL},
+  {.kind = SCP_SPEC_VAL, .name = "val", .arg = NULL},
+  {.kind = SCP_SPEC_BOOL, .name = "bool", .arg = "bool"},
+  {.kind = SCP_SPEC_VOID, .name = "void", .arg = "void"},
+  {.kind = SCP_SPEC_ERROR, .name = "error", .arg = NULL},
+  {.kind = SCP_SPEC_U32, .name = "u32", .arg = "u32"},
+  {.kind = SCP_SPEC_I32, .name = "i32", .arg = "i32"},
+  {.kind = SCP_SPEC_U64, .name = "u64", .arg = "u64"}, {.kind = SCP_SPEC_I64, .name = "i64", .arg = "i64"},
+  {.kind = SCP_SPEC_TIMEPOINT, .name = "timepoint", .arg = "timepoint"},
+  {.kind = SCP_SPEC_DURATION, .name = "duration", .arg = "duration"},
+  {.kind = SCP_SPEC_U128, .name = "u128", .arg = "u128"}, {.kind = SCP_SPEC_I128, .name = "i128", .arg = "i128"},
+  {.kind = SCP_SPEC_U256, .name = "u256", .arg = "u256"}, {.kind = SCP_SPEC_I256, .name = "i256", .arg = "i256"},
+  {.kind = SCP_SPEC_BYTES, .name = "bytes", .arg = "bytes"},
+  {.kind = SCP_SPEC_BYTES_N, .name = "bytesn", .arg = "bytes"},
+  {.kind = SCP_SPEC_STRING, .name = "string", .arg = "string"},
+  {.kind = SCP_SPEC_SYMBOL, .name = "symbol", .arg = "symbol"},
+  {.kind = SCP_SPEC_ADDRESS, .name = "address", .arg = "address"},
+  {.kind = SCP_SPEC_MUXED_ADDRESS, .name = "muxed_address", .arg = NULL},
+  {.kind = SCP_SPEC_OPTION, .name = "option", .arg = NULL}, {.kind = SCP_SPEC_RESULT, .name = "result", .arg = NULL},
+  {.kind = SCP_SPEC_VEC, .name = "vec", .arg = NULL},
+  {.kind = SCP_SPEC_MAP, .name = "map", .arg = NULL},
+  {.kind = SCP_SPEC_TUPLE, .name = "tuple", .arg = NULL},
 };
 
 const char *scp_spec_kind_arg(uint32_t kind) {

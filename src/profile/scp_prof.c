@@ -356,7 +356,7 @@ static int build_tree(builder *b) {
   int rc = SCP_OK;
   if (!scp_grow(&stack, &cap, 1, sizeof *stack)) return SCP_ERR_NOMEM;
   /* the raw root maps to the profile root (node 0) */
-  stack[n++] = (work){0, UINT32_MAX, 0, 0};
+  stack[n++] = (work){.raw = 0, .attach = UINT32_MAX, .call_file = 0, .call_line = 0};
   while (n && !rc) {
     work w = stack[--n];
     const scp_tree_node *rn = &t->nodes[w.raw];
@@ -402,7 +402,7 @@ static int build_tree(builder *b) {
         }
       }
       if (!scp_grow(&stack, &cap, n + 1, sizeof *stack)) { rc = SCP_ERR_NOMEM; break; }
-      stack[n++] = (work){c, at, call_file, call_line};
+      stack[n++] = (work){.raw = c, .attach = at, .call_file = call_file, .call_line = call_line};
     }
   }
   free(stack);
@@ -631,7 +631,7 @@ int scp_prof_meta(scp_profile *p, const char *key, const char *value) {
   if (k == UINT32_MAX || v == UINT32_MAX ||
       !scp_grow(&p->meta, &p->capmeta, p->nmeta + 1, sizeof *p->meta))
     return SCP_ERR_NOMEM;
-  p->meta[p->nmeta++] = (scp_meta){k, v};
+  p->meta[p->nmeta++] = (scp_meta){.key = k, .value = v};
   return SCP_OK;
 }
 
@@ -662,7 +662,7 @@ int scp_prof_part_add(scp_profile *p, unsigned metric, const char *title, const 
     return SCP_ERR_NOMEM;
   p->parts_title = t;
   p->parts_metric = metric;
-  p->parts[p->nparts++] = (scp_prof_part){n, a, cost};
+  p->parts[p->nparts++] = (scp_prof_part){.name = n, .amount = a, .cost = cost};
   return SCP_OK;
 }
 

@@ -343,7 +343,7 @@ bool scp_tree_add_pcs(scp_tree *t, uint32_t id, const uint64_t *pcs, const uint6
 }
 
 scp_tree_trunc scp_tree_truncated(const scp_tree *t) {
-  scp_tree_trunc r = {0, 0};
+  scp_tree_trunc r = {.calls = 0, .markers = 0};
   for (size_t i = 1; i < t->n; i++) {
     const scp_tree_node *n = &t->nodes[i];
     if (n->kind == SCP_KIND_TRUNCATED) r.markers++;

@@ -106,7 +106,7 @@ int sol_txprof_new(uint64_t limit, scp_profile **out) {
   if (!p) return SCP_ERR_NOMEM;
   p->nmetrics = 1;
   p->chain = SCP_CHAIN_SOLANA;
-  p->metrics[0] = (scp_metric){"CU", "compute units", limit};
+  p->metrics[0] = (scp_metric){.name = "CU", .unit = "compute units", .limit = limit};
   p->status_msg = str(p, "");
   int rc = p->status_msg == UINT32_MAX ? SCP_ERR_NOMEM : host_frame(p, "transaction", SCP_KIND_ROOT, &fr);
   if (!rc) rc = node(p, SCP_NODE_NONE, fr, &id);

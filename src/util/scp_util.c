@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 static const struct { const char *text; int exit_status; } status_table[] = {
-#define X(code, exit_status, text) { text, exit_status },
+#define X(code, status, message) {.text = message, .exit_status = status},
 #include "scprof_err.def"
 #undef X
 };

@@ -101,6 +101,7 @@ static void job_free(job *j) {
   if (!j) return;
   scp_profile_destroy(j->it.p);
   scp_buf_free(&j->it.extra);
+  free(j->it.name);
   free(j->it.dir);
   free(j->it.shown);
   scp_buf_free(&j->pre);
@@ -216,11 +217,11 @@ int cli_pipe_submit(cli_pipe *pp, scp_profile *p, const char *name, const char *
                     scp_buf *extra) {
   job *j = calloc(1, sizeof *j);
   if (j) {
-    j->it = (cli_pipe_item){.p = p, .name = name, .dir = strdup(dir), .shown = strdup(shown), .extra = *extra};
+    j->it = (cli_pipe_item){.p = p, .name = strdup(name), .dir = strdup(dir), .shown = strdup(shown), .extra = *extra};
     p = NULL;
     memset(extra, 0, sizeof *extra);
   }
-  if (!j || !j->it.dir || !j->it.shown) {
+  if (!j || !j->it.name || !j->it.dir || !j->it.shown) {
     job_free(j);
     scp_profile_destroy(p);
     scp_buf_free(extra);

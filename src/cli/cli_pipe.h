@@ -32,11 +32,10 @@ int cli_pipe_jobs_option(int argc, char **argv, int *i, unsigned *jobs);
 /* The online CPUs (sysconf), from 1 to CLI_PIPE_DEFAULT_MAX. */
 unsigned cli_pipe_default_jobs(void);
 
-/* One profile to write: p is destroyed and extra freed once written;
- * name is borrowed (it must live until cli_pipe_close). */
+/* One profile to write: p is destroyed and extra freed once written. */
 typedef struct cli_pipe_item {
   scp_profile *p;
-  const char *name;
+  char *name;            /* what its warnings name: the input, the call */
   char *dir, *shown;     /* where, and what messages call it */
   scp_buf extra;         /* text the chain writes beside it (result.txt) */
 } cli_pipe_item;

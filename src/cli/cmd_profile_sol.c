@@ -375,11 +375,12 @@ static int check_args(sol_cli *c) {
   return 0;
 }
 
-/* Into folder dir, which messages call shown (cli_outdir). */
-static int write_outputs(const scp_profile *p, const sol_cli *c, const char *dir,
+/* Into folder dir, which messages call shown (cli_outdir); input: what
+ * the warnings name (NULL: the input file). */
+static int write_outputs(const scp_profile *p, const sol_cli *c, const char *input, const char *dir,
                          const char *shown) {
   /* the input the profile is of: --tx names the transaction, not PROGRAM.so */
-  cli_warn_truncated(p, c->tx ? c->tx : c->path ? c->path : c->scenario);
+  cli_warn_truncated(p, input ? input : c->tx ? c->tx : c->path ? c->path : c->scenario);
   /* what every format works out of p alike, once for all of them */
   scp_out_shared *sh = NULL;
   if (scp_out_shared_new(p, &sh)) return cli_die(SCP_ERR_NOMEM, "out of memory");
@@ -458,7 +459,7 @@ static void apply_features(const sol_cli *c, scp_sol_features *f) {
 }
 
 static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *dir, const char *shown) {
-  return write_outputs(p, ctx, dir, shown);
+  return write_outputs(p, ctx, NULL, dir, shown);
 }
 
 /* A scenario's profiled instruction or transaction, on a worker
@@ -466,7 +467,7 @@ static int write_outputs_cb(const scp_profile *p, const void *ctx, const char *d
  * made when it ran (the accounts have moved on since). */
 static int write_scenario_item(const cli_pipe_item *it, const void *ctx) {
   int st = cli_make_dir_as(it->dir, it->shown);
-  if (!st) st = write_outputs(it->p, ctx, it->dir, it->shown);
+  if (!st) st = write_outputs(it->p, ctx, it->name, it->dir, it->shown);
   if (!st) st = cli_write_file_as(it->dir, it->shown, "result.txt", &it->extra);
   return st;
 }
@@ -710,7 +711,7 @@ static int run_picked(sol_cli *c, const sol_pick *pp, scp_sol_progs *cache) {
   if (rc) return cli_die(rc, "%s", err.msg);
   cli_outdir od;
   st = cli_outdir_begin(&od, c->out_dir);
-  if (!st) st = write_outputs(r.profile, c, od.tmp, od.final);
+  if (!st) st = write_outputs(r.profile, c, NULL, od.tmp, od.final);
   if (!st) st = write_result(c->st.accts, c->ixaccts, c->nix, &r, od.tmp, od.final);
   if (!st) st = cli_outdir_commit(&od);
   cli_outdir_abort(&od);
@@ -817,7 +818,9 @@ static int run_scenario(sol_cli *c) {
     if (x->profile && !(st = cli_cov_add(&cov, r.profile))) {
       scp_buf res = {0};
       result_lines(&res, s->accounts, x->accts, x->naccts, &r);
-      st = cli_pipe_submit(pipe, r.profile, c->scenario, dir, shown, &res);
+      char what[4200];
+      snprintf(what, sizeof what, "%s: instruction %zu", c->scenario, i + 1);
+      st = cli_pipe_submit(pipe, r.profile, what, dir, shown, &res);
       r.profile = NULL;
     }
     if (r.ierr.kind && !first_fail) first_fail = scp_exit_status(r.out_of_cu ? SCP_ERR_BUDGET : SCP_ERR_TRAP);
@@ -920,7 +923,9 @@ static int run_tx_scenario(sol_cli *c, scp_sol_scenario *s) {
     scp_buf_printf(&sum, "%02zu\t%s\t%llu\t%s\n", t + 1, s->tx_labels[t], (unsigned long long)r.cu, out);
     scp_buf res = {0};
     if (profile && !(st = cli_cov_add(&cov, r.profile)) && !(st = tx_result_lines(&res, &r, &extra, s->accounts, ixs, n))) {
-      st = cli_pipe_submit(pipe, r.profile, c->scenario, dir, shown, &res);
+      char what[4200];
+      snprintf(what, sizeof what, "%s: transaction %zu", c->scenario, t + 1);
+      st = cli_pipe_submit(pipe, r.profile, what, dir, shown, &res);
       r.profile = NULL;
     }
     scp_buf_free(&res);

@@ -62,7 +62,7 @@ NAME="cli_options --tx --fold-recursion accepted (a builtin alone: no call tree 
 ok sh -c "[ $rc -eq 10 ] && grep -qx 'cu 150' '$T/s2/result.txt' && ! grep -q '^  recursion' '$T/s2/report.txt'"
 "$BIN" profile --scenario "$T/tx.json" --max-nodes 2 -q -o "$T/s3" >/dev/null 2>"$T/err"; rc=$?
 NAME="cli_options a scenario's transactions with --max-nodes 2: exit 0, the budget reached and said"
-ok sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*tx.json: node budget of 2 reached' '$T/err' &&
+ok sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*tx.json: transaction 1: node budget of 2 reached' '$T/err' &&
           grep -q 'truncated' '$T/s3/01-t1/profile.folded'"
 "$BIN" profile --scenario "$T/tx.json" --fold-recursion -q -o "$T/s4" >/dev/null 2>"$T/err"; rc=$?
 NAME="cli_options a scenario's transactions with --fold-recursion: exit 0, said in the report"
@@ -144,7 +144,7 @@ ok sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -qF -- '--netwo
 # ---- what keeps working
 "$BIN" profile --scenario "$T/ix.json" --max-nodes 2 -q -o "$T/k1" >/dev/null 2>"$T/err"; rc=$?
 NAME="cli_options --max-nodes on a scenario's instructions: exit 0, the budget reached and said"
-ok sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*ix.json: node budget of 2 reached' '$T/err' &&
+ok sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*ix.json: instruction 1: node budget of 2 reached' '$T/err' &&
           grep -q 'truncated' '$T/k1/01-counter/profile.folded'"
 "$BIN" profile --scenario "$T/tx.json" -q -o "$T/k2" >/dev/null 2>"$T/err"; rc=$?
 NAME="cli_options a scenario's transactions without shape options: exit 0, one ok line"

@@ -140,8 +140,10 @@ ok cmp -s "$T/ata/01-ata_create/profile.folded" "$T/ata_p0/01-ata_create/profile
 "$BIN" profile --scenario "$T/ata.json" -o "$T/ata_un" -q >/dev/null 2>&1; rc_un=$?
 NAME="sol_tx ata --max-nodes 2: exit status as unbounded ($rc_un), CU and outcomes as pinned (ATA create 13386)"
 ok sh -c "[ $rc_mn -eq $rc_un ] && cmp -s '$T/ata_mn/scenario.txt' '$D/ata_expected.txt'"
-NAME="sol_tx ata --max-nodes 2: warned, naming the scenario"
-ok grep -q "^scprof: warning: $T/ata.json: node budget of 2 reached" "$T/err.mn"
+NAME="sol_tx ata --max-nodes 2: warned, naming the scenario and the transaction"
+ok grep -q "^scprof: warning: $T/ata.json: transaction 1: node budget of 2 reached" "$T/err.mn"
+NAME="sol_tx ata --max-nodes 2: each warning names a transaction of its own"
+ok sh -c "[ \"\$(grep -o '^scprof: warning: .*/ata.json: transaction [0-9]*: node budget' '$T/err.mn' | sort -u | wc -l)\" -eq \"\$(wc -l <'$T/err.mn')\" ]"
 NAME="sol_tx ata --max-nodes 2: [truncated] under ATA's program node and under a CPI's into Token"
 ok sh -c "grep -q '^transaction;instruction #1;program:associated-token-account [^;]*;\[truncated\];' '$T/ata_mn/01-ata_create/profile.folded' &&
           grep -q ';program:token [^;]*;\[truncated\];' '$T/ata_mn/01-ata_create/profile.folded'"

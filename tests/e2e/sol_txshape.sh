@@ -64,8 +64,8 @@ NAME="sol_txshape scenario: scenario.txt the same under --fold-recursion"
 ok same_bytes "$T/plain/scenario.txt" "$T/fold/scenario.txt"
 
 two=$(cu_of "$T/plain" two) rec=$(cu_of "$T/plain" rec)
-NAME="sol_txshape --max-nodes 2: warned, naming the scenario"
-ok grep -q "^scprof: warning: $T/tx.json: node budget of 2 reached" "$T/err.max"
+NAME="sol_txshape --max-nodes 2: warned, naming the scenario and the transaction"
+ok grep -q "^scprof: warning: $T/tx.json: transaction 1: node budget of 2 reached" "$T/err.max"
 NAME="sol_txshape --max-nodes 2: the report's call tree line"
 ok grep -q "^  call tree  *node budget of 2 reached" "$T/max/01-two/report.txt"
 NAME="sol_txshape --max-nodes 2: [truncated] under each instruction's program node"

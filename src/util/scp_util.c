@@ -376,14 +376,28 @@ static char *strtab_alloc(scp_strtab *t, size_t n) {
 /* four bytes a step: the ids follow insertion order, not the hash */
 static uint32_t strtab_hash(const char *s, size_t len) { return scp_murmur3_32(s, len); }
 
+/* Room for n strings (n > cap).  The hashes grow first and strs' cap is
+ * theirs too, so a failure on either leaves cap what both arrays hold: a
+ * table that ran out of memory once stays valid. */
+static bool strtab_grow(scp_strtab *t, size_t n) {
+  if (n > SIZE_MAX / sizeof *t->strs) return false;
+  uint32_t *hash = realloc(t->hash, n * sizeof *hash);
+  if (!hash) return false;
+  t->hash = hash;
+  char **strs = realloc(t->strs, n * sizeof *strs);
+  if (!strs) return false;
+  t->strs = strs;
+  t->cap = n;
+  return true;
+}
+
 uint32_t scp_strtab_intern_n(scp_strtab *t, const char *s, size_t len) {
   /* Entries are C strings: a name with a NUL in it (a hostile name
    * section can hold one) is the part before it, so that its hash, its
    * stored copy and the comparison below all see the same bytes. */
   len = strnlen(s, len);
   if (t->n == 0) {  /* id 0 is always "" */
-    if (!scp_grow(&t->strs, &t->cap, 1, sizeof *t->strs)) return UINT32_MAX;
-    if (!t->hash && !(t->hash = malloc(t->cap * sizeof *t->hash))) return UINT32_MAX;
+    if (!t->cap && !strtab_grow(t, 8)) return UINT32_MAX;
     if (!(t->strs[0] = strtab_alloc(t, 1))) return UINT32_MAX;
     t->strs[0][0] = 0;
     t->hash[0] = strtab_hash("", 0);
@@ -404,13 +418,7 @@ uint32_t scp_strtab_intern_h(scp_strtab *t, const char *s, size_t len, uint32_t 
     if (t->hash[id] == hv && strncmp(c, s, len) == 0 && c[len] == 0) return id;
   }
   if (t->n >= UINT32_MAX - 1) return UINT32_MAX;
-  size_t cap = t->cap;
-  if (!scp_grow(&t->strs, &t->cap, t->n + 1, sizeof *t->strs)) return UINT32_MAX;
-  if (t->cap != cap) {
-    uint32_t *hash = realloc(t->hash, t->cap * sizeof *hash);
-    if (!hash) return UINT32_MAX;
-    t->hash = hash;
-  }
+  if (t->n == t->cap && !strtab_grow(t, t->cap ? t->cap * 2 : 8)) return UINT32_MAX;
   char *copy = strtab_alloc(t, len + 1);
   if (!copy) return UINT32_MAX;
   memcpy(copy, s, len);
@@ -427,16 +435,7 @@ uint32_t scp_strtab_intern_h(scp_strtab *t, const char *s, size_t len, uint32_t 
 
 bool scp_strtab_reserve(scp_strtab *t, size_t n) {
   if (scp_strtab_intern_n(t, "", 0) == UINT32_MAX) return false;
-  if (n > t->cap) {
-    /* the hashes first: strs' capacity is theirs too */
-    uint32_t *hash = n <= SIZE_MAX / sizeof *hash ? realloc(t->hash, n * sizeof *hash) : NULL;
-    if (!hash) return false;
-    t->hash = hash;
-    char **strs = realloc(t->strs, n * sizeof *strs);
-    if (!strs) return false;
-    t->strs = strs;
-    t->cap = n;
-  }
+  if (n > t->cap && !strtab_grow(t, n)) return false;
   size_t slots = t->nslots;
   while (n * 2 > slots) slots *= 2;
   return slots == t->nslots || strtab_rehash(t, slots);

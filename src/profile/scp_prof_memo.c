@@ -111,11 +111,8 @@ static void pc_keep(scp_prof_memo *m, uint32_t module, uint64_t pc, uint32_t key
 static scp_prof_memo_key *key_of(scp_prof_memo *m, const scp_resolver *r, uint32_t module, uint64_t pc,
                                  const char **text) {
   *text = NULL;
-  if (m->nslots) {
-    size_t mask = m->nslots - 1;
-    for (size_t h = scp_prof_memo_slot(module, pc) & mask; m->pcs[h].key1; h = (h + 1) & mask)
-      if (m->pcs[h].pc == pc && m->pcs[h].module == module) return &m->keys[m->pcs[h].key1 - 1];
-  }
+  uint32_t key1 = scp_prof_memo_key1(m, module, pc);
+  if (key1) return &m->keys[key1 - 1];
   uint32_t key = 0;
   const char *t = r->pc_text_key(r->ctx, module, pc, &key);
   if (!t) return NULL;

@@ -19,21 +19,24 @@ static inline size_t scp_prof_memo_slot(uint32_t module, uint64_t pc) {
   return (size_t)(((pc + ((uint64_t)module << 48)) * 0x9e3779b97f4a7c15ULL) >> 32);
 }
 
+/* The key record the memo keeps for (module, pc): 1 + its index in
+ * keys, or 0 when the memo has none. */
+static inline uint32_t scp_prof_memo_key1(const scp_prof_memo *m, uint32_t module, uint64_t pc) {
+  size_t mask = m->nslots - 1;
+  if (!m->nslots) return 0;
+  for (size_t h = scp_prof_memo_slot(module, pc) & mask; m->pcs[h].key1; h = (h + 1) & mask)
+    if (m->pcs[h].pc == pc && m->pcs[h].module == module) return m->pcs[h].key1;
+  return 0;
+}
+
 /* The memo's answer for (module, pc) when this build has interned its
  * text already: a row's usual case, inline.  false: ask
  * scp_prof_memo_text. */
 static inline bool scp_prof_memo_hit(const scp_prof_memo *m, uint32_t module, uint64_t pc, uint32_t *id) {
-  size_t mask = m->nslots - 1;
-  if (!m->nslots) return false;
-  for (size_t h = scp_prof_memo_slot(module, pc) & mask; m->pcs[h].key1; h = (h + 1) & mask) {
-    const scp_prof_memo_pc *e = &m->pcs[h];
-    if (e->pc != pc || e->module != module) continue;
-    const scp_prof_memo_key *k = &m->keys[e->key1 - 1];
-    if (k->stamp != m->gen) return false;
-    *id = k->id;
-    return true;
-  }
-  return false;
+  uint32_t key1 = scp_prof_memo_key1(m, module, pc);
+  if (!key1 || m->keys[key1 - 1].stamp != m->gen) return false;
+  *id = m->keys[key1 - 1].id;
+  return true;
 }
 
 /* The string id in strs of the text r keeps for (module, pc), interned

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int scp_prof_pc_text_id(scp_profile *p, const scp_resolver *r, uint32_t module, uint64_t pc, uint32_t *id) {
+/* pc's text id when the memo has no answer for this build yet */
+static int text_id_missed(scp_profile *p, const scp_resolver *r, uint32_t module, uint64_t pc, uint32_t *id) {
   if (r->memo && r->pc_text_key) {
-    if (scp_prof_memo_hit(r->memo, module, pc, id)) return SCP_OK;
     bool kept = false;
     int rc = scp_prof_memo_text(r->memo, r, &p->strs, module, pc, id, &kept);
     if (rc || kept) return rc;
@@ -24,6 +24,11 @@ int scp_prof_pc_text_id(scp_profile *p, const scp_resolver *r, uint32_t module, 
   const char *s = n < sizeof text ? text : "";
   *id = scp_strtab_intern_safe(&p->strs, s, strlen(s));
   return *id == UINT32_MAX ? SCP_ERR_NOMEM : SCP_OK;
+}
+
+int scp_prof_pc_text_id(scp_profile *p, const scp_resolver *r, uint32_t module, uint64_t pc, uint32_t *id) {
+  if (r->memo && scp_prof_memo_hit(r->memo, module, pc, id)) return SCP_OK;
+  return text_id_missed(p, r, module, pc, id);
 }
 
 int scp_prof_row_add(scp_profile *p, const scp_resolver *r, uint32_t node, uint32_t module, const scp_pc_cost *e,
@@ -48,7 +53,7 @@ static int write_rows(scp_profile *p, const scp_tree *t, const scp_resolver *r, 
     scp_prof_pc *row = &at[i];
     /* the usual case inline: a text this build has interned already */
     if (!r->memo || !scp_prof_memo_hit(r->memo, rn->module, e->pc, &row->text)) {
-      int rc = scp_prof_pc_text_id(p, r, rn->module, e->pc, &row->text);
+      int rc = text_id_missed(p, r, rn->module, e->pc, &row->text);
       if (rc) return rc;
     }
     row->pc = e->pc;
@@ -77,6 +82,12 @@ int scp_prof_rows_append(scp_profile *p, const scp_tree *t, const scp_resolver *
     p->npcs += t->nodes[d[i].raw].npcs;
   }
   return SCP_OK;
+}
+
+/* r's costs and runs added to into's, a row of the same node and pc */
+static void row_absorb(scp_prof_pc *into, const scp_prof_pc *r) {
+  for (unsigned m = 0; m < SCP_MAX_METRICS; m++) into->cost[m] += r->cost[m];
+  into->runs += r->runs;
 }
 
 static int cmp_pc(const void *a, const void *b) {
@@ -161,8 +172,7 @@ static size_t merge_in_place(scp_prof_pc *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     scp_prof_pc *last = out ? &v[out - 1] : NULL;
     if (last && last->node == v[i].node && last->pc == v[i].pc) {
-      for (unsigned m = 0; m < SCP_MAX_METRICS; m++) last->cost[m] += v[i].cost[m];
-      last->runs += v[i].runs;
+      row_absorb(last, &v[i]);
       continue;
     }
     if (out != i) v[out] = v[i];
@@ -180,8 +190,7 @@ void scp_prof_rows_lay_out(scp_profile *p, const uint32_t *newid) {
       const scp_prof_pc *r = &p->pcs[ord.idx[j]];
       scp_prof_pc *last = o ? &out[o - 1] : NULL;
       if (last && last->node == r->node && last->pc == r->pc) {
-        for (unsigned m = 0; m < SCP_MAX_METRICS; m++) last->cost[m] += r->cost[m];
-        last->runs += r->runs;
+        row_absorb(last, r);
       } else {
         out[o++] = *r;
       }
@@ -241,8 +250,7 @@ static size_t sort_into(scp_prof_pc *v, const scp_prof_pc *from, size_t n, scrat
   for (size_t j = 0; j < n; j++) {
     const scp_prof_pc *r = &from[s->k[j].at];
     if (o && v[o - 1].pc == r->pc) {
-      for (unsigned m = 0; m < SCP_MAX_METRICS; m++) v[o - 1].cost[m] += r->cost[m];
-      v[o - 1].runs += r->runs;
+      row_absorb(&v[o - 1], r);
     } else {
       v[o++] = *r;
     }
